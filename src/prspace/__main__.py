@@ -1,0 +1,5 @@
+import sys
+
+from prspace.cli import main
+
+sys.exit(main())
