@@ -1,0 +1,125 @@
+"""The predictions schema: the one contract between sources and everything after them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prspace.errors import SchemaError
+from prspace.schema import (
+    PREDICTION_COLUMNS,
+    TaskInfo,
+    read_predictions,
+    read_task_info,
+    task_table,
+    validate_predictions,
+    write_predictions,
+)
+
+
+def make(n: int = 60, n_models: int = 3, pi: float = 0.25, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    y = np.zeros(n, dtype=bool)
+    y[: int(round(pi * n))] = True
+    rng.shuffle(y)
+    frames = [
+        pd.DataFrame(
+            {
+                "task_id": "t-1",
+                "model_id": f"m{m}",
+                "flow_id": f"f{m}",
+                "flow_name": f"flow {m}",
+                "repeat": 0,
+                "fold": np.arange(n) % 5,
+                "row_id": np.arange(n),
+                "y_true": y,
+                "score": rng.random(n),
+            }
+        )
+        for m in range(n_models)
+    ]
+    df = pd.concat(frames, ignore_index=True)
+    task = TaskInfo(
+        task_id="t-1", source="local", dataset_id="d1", dataset_name="toy", n=n,
+        n_pos=int(y.sum()), positive_class="yes", estimation_procedure="5-fold",
+        n_folds=5, n_repeats=1, n_models=n_models, provenance="test", created_at="2026-01-01T00:00:00Z",
+    )
+    return df, task
+
+
+def test_roundtrip_keeps_rows_dtypes_and_task(tmp_path):
+    df, task = make()
+    path = tmp_path / "t-1.parquet"
+    write_predictions(df.sample(frac=1, random_state=1), task, path)
+    back, info = read_predictions(path)
+    assert info == task
+    assert read_task_info(path) == task
+    assert list(back.columns) == list(PREDICTION_COLUMNS)
+    assert {c: str(t) for c, t in back.dtypes.items()} == PREDICTION_COLUMNS
+    expected = df.sort_values(["model_id", "repeat", "row_id"], ignore_index=True)
+    np.testing.assert_array_equal(back["score"].to_numpy(), expected["score"].to_numpy())
+    np.testing.assert_array_equal(back["y_true"].to_numpy(), expected["y_true"].to_numpy())
+    assert info.pi == pytest.approx(15 / 60)
+
+
+def test_task_table_has_pi_and_is_sorted():
+    _, a = make()
+    d = a.to_dict()
+    d.pop("pi")
+    b = TaskInfo(**{**d, "task_id": "a-0", "n_pos": 30, "n": 80})
+    table = task_table([a, b])
+    assert list(table["task_id"]) == ["a-0", "t-1"]
+    assert table["pi"].tolist() == pytest.approx([30 / 80, 15 / 60])
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.drop(columns="score"), "missing column"),
+        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.nan)), "NaN or infinite"),
+        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.inf)), "NaN or infinite"),
+        (lambda d: pd.concat([d, d.iloc[[3]]]), "duplicate row_id"),
+        (lambda d: d.drop(index=7), "other rows"),
+        (lambda d: d.assign(task_id=np.where(d.index == 0, "t-2", "t-1")), "one task per file"),
+        (lambda d: d.assign(y_true=False), "only one class"),
+        (lambda d: d.assign(y_true=~d["y_true"]), "minority"),
+        (lambda d: d.assign(row_id=d["row_id"] - 5), "non-negative integers"),
+        (lambda d: d.assign(fold=np.where(d["model_id"] == "m1", 0, d["fold"])), "folds or labels"),
+        (lambda d: d.assign(flow_id=np.where(d.index == 0, "other", d["flow_id"])), "more than one flow"),
+        (lambda d: d.iloc[0:0], "no rows"),
+    ],
+)
+def test_bad_predictions_are_named(mutate, message):
+    df, _ = make()
+    with pytest.raises(SchemaError, match=message):
+        validate_predictions(mutate(df))
+
+
+def test_task_info_must_match_rows():
+    df, task = make()
+    d = task.to_dict()
+    d.pop("pi")
+    wrong = TaskInfo(**{**d, "n_models": 4})
+    with pytest.raises(SchemaError, match="n_models=4"):
+        validate_predictions(df, wrong)
+
+
+def test_read_errors_say_what_to_do(tmp_path):
+    with pytest.raises(SchemaError, match="no predictions file"):
+        read_predictions(tmp_path / "missing.parquet")
+    junk = tmp_path / "junk.parquet"
+    junk.write_text("not parquet")
+    with pytest.raises(SchemaError, match="not a readable parquet"):
+        read_predictions(junk)
+
+
+def test_failed_write_keeps_previous_file(tmp_path):
+    df, task = make()
+    path = tmp_path / "t-1.parquet"
+    write_predictions(df, task, path)
+    before = path.read_bytes()
+    with pytest.raises(SchemaError):
+        write_predictions(df.assign(score=np.nan), task, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["t-1.parquet"]
