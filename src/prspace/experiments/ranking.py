@@ -1,0 +1,438 @@
+"""Rank models by several metrics and measure how much the rankings disagree.
+
+Reproduces the analysis of Flach & Kull (NIPS 2015), section 4: within each task
+the models are ranked by AUPR, AUPRG and AUROC, and for every pair of metrics one
+counts the tasks where the best model differs (top-1), where the ordered top three
+differ (top-3), and correlates the ranks (Spearman, Kendall).  Boyd et al. (ICML
+2012, section 4.2) add the across-task view: averaging AUPR over tasks of different
+skew mixes scores of different ranges, AUCNPR normalises the range away, so the
+learners' order by mean AUPR can differ from their order by mean AUCNPR.
+
+All functions are pure: pandas DataFrames in, DataFrames out, sorted rows, no I/O.
+
+Conventions
+-----------
+* **Rank 1 is best.**  Every metric here is "higher is better".  Ties get the
+  average of the ranks they span (``scipy.stats.rankdata(method="average")``).
+* **Float noise is not a difference.**  Metric values are rounded to ``decimals``
+  (default 12) before ranking, so two models whose AUPR differ by a rounding error
+  tie.  This matters for AUPR vs AUCNPR: AUCNPR is a strictly increasing function of
+  AUPR within a task (Boyd et al., eq. for AUCNPR with a fixed ``pi``), so the two
+  must order the models identically.
+* **Top-k with ties** (:func:`top_k`): a model's *position* is its competition rank
+  ``1 + #(models strictly better)``.  The top-k of a metric is the mapping
+  ``model -> position`` for the models with position <= k.  Two metrics *agree on
+  the top k* when these mappings are identical: the same models, at the same
+  positions.  Without ties this is exactly "the same best model" (k=1) and "the same
+  ordered top three" (k=3, as in the paper: "they agree on top, second and third
+  method").  With ties, a tie at the top under one metric but not the other counts
+  as a disagreement; a tie shared by both metrics counts as agreement.
+* **Rank correlations** per task are Spearman's rho (Pearson correlation of the
+  average ranks) and Kendall's tau-b over all models of the task.  They are NaN when
+  one metric ties all models (no order to correlate).  Across tasks, the paper's
+  "correlation between AUPR-ranks and AUPRG-ranks" is reproduced two ways
+  (:func:`pooled_rank_correlation`, and the mean of the per-task Spearman's rho);
+  without ties and with equally many models per task they are identical, because
+  every task's ranks then have the same mean and variance.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+#: The metrics the study ranks by (keys of :func:`prspace.metrics.all_metrics`).
+RANKING_METRICS: tuple[str, ...] = ("aupr", "average_precision", "auprg", "auroc", "aucnpr")
+
+#: Display names for tables and figures.
+METRIC_LABELS: dict[str, str] = {
+    "aupr": "AUPR",
+    "average_precision": "AP",
+    "auprg": "AUPRG",
+    "auroc": "AUROC",
+    "aucnpr": "AUCNPR",
+    "aupr_linear": "AUPR (linear)",
+}
+
+PER_GROUP_COLUMNS = (
+    "metric_a",
+    "metric_b",
+    "n_models",
+    "top1_differs",
+    "top3_differs",
+    "spearman",
+    "kendall",
+)
+
+
+def _check_columns(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} lacks column(s) {', '.join(missing)}; has {', '.join(map(str, df.columns))}")
+
+
+def rank_models(
+    df: pd.DataFrame,
+    metrics: Sequence[str] = RANKING_METRICS,
+    *,
+    group: str = "task_id",
+    model: str = "model_id",
+    decimals: int = 12,
+) -> pd.DataFrame:
+    """Rank the models within each group by each metric (rank 1 = best, average ranks for ties).
+
+    Parameters
+    ----------
+    df : one row per (group, model) with a column per metric (higher = better).
+    metrics : the metric columns to rank by.
+    group, model : the column naming the task and the model.
+    decimals : metric values are rounded to this many decimals before ranking, so
+        float noise does not break ties.
+
+    Returns
+    -------
+    DataFrame with columns ``group, model`` and one float column per metric holding
+    the rank, sorted by ``group, model``.  Rows with a missing metric value get a NaN
+    rank for that metric and do not take part in its ranking.
+    """
+    metrics = list(metrics)
+    _check_columns(df, [group, model, *metrics], "the metrics table")
+    if df.duplicated([group, model]).any():
+        dup = df.loc[df.duplicated([group, model]), [group, model]].iloc[0].tolist()
+        raise ValueError(f"model {dup[1]!r} occurs twice in group {dup[0]!r}; one row per model and group")
+    out = df[[group, model]].copy()
+    for m in metrics:
+        values = df[m].astype(np.float64).round(decimals)
+        # descending: negate so that the largest value gets rank 1
+        out[m] = (-values).groupby(df[group], sort=False).rank(method="average", na_option="keep")
+    return out.sort_values([group, model], kind="stable", ignore_index=True)
+
+
+def positions(ranks: np.ndarray) -> np.ndarray:
+    """Competition ranks from average ranks: ``1 + #(strictly better)`` (ties share the best position)."""
+    r = np.asarray(ranks, dtype=np.float64)
+    return 1 + (r[None, :] < r[:, None]).sum(axis=1)
+
+
+def top_k(ranks: pd.Series, k: int) -> dict[object, int]:
+    """The top ``k`` of one ranking: ``{model: position}`` for the models with position <= k.
+
+    ``ranks`` is indexed by model and holds average ranks (rank 1 = best); see the
+    module docstring for the treatment of ties.
+    """
+    r = ranks.dropna()
+    pos = positions(r.to_numpy())
+    return {m: int(p) for m, p in zip(r.index, pos, strict=True) if p <= k}
+
+
+def _corr(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    ok = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[ok], b[ok]
+    if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):
+        return float("nan"), float("nan")
+    rho = float(stats.spearmanr(a, b).statistic)
+    tau = float(stats.kendalltau(a, b, variant="b").statistic)
+    return rho, tau
+
+
+def disagreement(
+    ranks: pd.DataFrame,
+    metric_a: str,
+    metric_b: str,
+    *,
+    group: str = "task_id",
+    model: str = "model_id",
+) -> pd.DataFrame:
+    """Per-group disagreement between the rankings by two metrics.
+
+    Parameters
+    ----------
+    ranks : output of :func:`rank_models` (must hold both metric columns).
+
+    Returns
+    -------
+    One row per group, sorted by group, with columns ``group, metric_a, metric_b,
+    n_models, top1_differs, top3_differs, spearman, kendall``: whether the best
+    model / the ordered top three differ (see :func:`top_k` for ties), and
+    Spearman's rho and Kendall's tau-b between the two rankings of all models.
+    """
+    _check_columns(ranks, [group, model, metric_a, metric_b], "the ranks table")
+    rows = []
+    for g, sub in ranks.groupby(group, sort=True):
+        ra = sub.set_index(model)[metric_a]
+        rb = sub.set_index(model)[metric_b]
+        rho, tau = _corr(ra.to_numpy(np.float64), rb.to_numpy(np.float64))
+        rows.append(
+            {
+                group: g,
+                "metric_a": metric_a,
+                "metric_b": metric_b,
+                "n_models": int((ra.notna() & rb.notna()).sum()),
+                "top1_differs": top_k(ra, 1) != top_k(rb, 1),
+                "top3_differs": top_k(ra, 3) != top_k(rb, 3),
+                "spearman": rho,
+                "kendall": tau,
+            }
+        )
+    return pd.DataFrame(rows, columns=[group, *PER_GROUP_COLUMNS])
+
+
+def metric_pairs(metrics: Sequence[str] = RANKING_METRICS) -> list[tuple[str, str]]:
+    """Every unordered pair of metrics, in the order given."""
+    return list(itertools.combinations(list(metrics), 2))
+
+
+def all_disagreements(
+    ranks: pd.DataFrame,
+    metrics: Sequence[str] = RANKING_METRICS,
+    *,
+    group: str = "task_id",
+    model: str = "model_id",
+) -> pd.DataFrame:
+    """:func:`disagreement` for every pair of ``metrics``, stacked (pairs in :func:`metric_pairs` order)."""
+    frames = [
+        disagreement(ranks, a, b, group=group, model=model) for a, b in metric_pairs(metrics)
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def pooled_rank_correlation(ranks: pd.DataFrame, metric_a: str, metric_b: str) -> float:
+    """Pearson correlation of the within-task ranks pooled over all tasks' models.
+
+    One reading of Flach & Kull's "pairwise correlations between the ranks across
+    all tasks" (0.95 for AUPR vs AUPRG); equals the mean per-task Spearman's rho
+    when every task has the same number of models and no ties.
+    """
+    a = ranks[metric_a].to_numpy(np.float64)
+    b = ranks[metric_b].to_numpy(np.float64)
+    ok = ~(np.isnan(a) | np.isnan(b))
+    if ok.sum() < 2:
+        return float("nan")
+    return float(np.corrcoef(a[ok], b[ok])[0, 1])
+
+
+def bootstrap_ci(
+    values: np.ndarray,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    indices: np.ndarray | None = None,
+) -> tuple[float, float, float]:
+    """Mean of ``values`` (NaNs ignored) with a percentile bootstrap interval over its entries.
+
+    ``indices`` (shape ``(n_boot, len(values))``) lets several statistics share the
+    same resamples of tasks; otherwise they are drawn from ``numpy.random.default_rng(seed)``.
+    Returns ``(mean, low, high)``; NaNs if no value is finite.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if v.size == 0 or np.all(np.isnan(v)):
+        return float("nan"), float("nan"), float("nan")
+    if indices is None:
+        indices = np.random.default_rng(seed).integers(0, v.size, size=(n_boot, v.size))
+    boot = np.nanmean(v[indices], axis=1) if np.isnan(v).any() else v[indices].mean(axis=1)
+    alpha = (1 - level) / 2
+    lo, hi = np.nanquantile(boot, [alpha, 1 - alpha])
+    return float(np.nanmean(v)), float(lo), float(hi)
+
+
+SUMMARY_STATS = ("top1", "top3", "spearman", "kendall")
+
+
+def summarise_disagreement(
+    per_group: pd.DataFrame,
+    *,
+    ranks: pd.DataFrame | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Share of tasks with top-1 / top-3 disagreement and mean rank correlations, with bootstrap CIs.
+
+    Parameters
+    ----------
+    per_group : output of :func:`disagreement` / :func:`all_disagreements`.
+    ranks : optional output of :func:`rank_models`; adds ``pooled_spearman``
+        (:func:`pooled_rank_correlation`).
+    n_boot, seed, level : the percentile bootstrap over tasks (tasks resampled
+        with replacement; the same resamples serve every statistic and every pair).
+
+    Returns
+    -------
+    One row per metric pair (in the order they appear) with ``metric_a, metric_b,
+    n_tasks``, and for each of ``top1, top3`` the share of tasks that disagree
+    (``top1_share, top1_lo, top1_hi``, ...), for ``spearman, kendall`` the mean over
+    tasks of the per-task correlation with its interval (``spearman_mean,
+    spearman_lo, spearman_hi``, ...), ``spearman_median``, ``spearman_q25``,
+    ``spearman_q75`` and, with ``ranks``, ``pooled_spearman``.
+    """
+    _check_columns(per_group, PER_GROUP_COLUMNS, "the per-task disagreement table")
+    pairs = list(dict.fromkeys(zip(per_group["metric_a"], per_group["metric_b"], strict=True)))
+    rows = []
+    for a, b in pairs:
+        sub = per_group[(per_group["metric_a"] == a) & (per_group["metric_b"] == b)]
+        n = len(sub)
+        idx = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
+        row: dict[str, object] = {"metric_a": a, "metric_b": b, "n_tasks": n}
+        for stat, col in (("top1", "top1_differs"), ("top3", "top3_differs")):
+            m, lo, hi = bootstrap_ci(sub[col].to_numpy(np.float64), indices=idx, level=level)
+            row |= {f"{stat}_share": m, f"{stat}_lo": lo, f"{stat}_hi": hi}
+        for stat in ("spearman", "kendall"):
+            m, lo, hi = bootstrap_ci(sub[stat].to_numpy(np.float64), indices=idx, level=level)
+            row |= {f"{stat}_mean": m, f"{stat}_lo": lo, f"{stat}_hi": hi}
+        rho = sub["spearman"].to_numpy(np.float64)
+        rho = rho[~np.isnan(rho)]
+        q = np.quantile(rho, [0.25, 0.5, 0.75]) if rho.size else [np.nan] * 3
+        row |= {"spearman_q25": float(q[0]), "spearman_median": float(q[1]), "spearman_q75": float(q[2])}
+        if ranks is not None:
+            row["pooled_spearman"] = pooled_rank_correlation(ranks, a, b)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def quartile_groups(per_group: pd.DataFrame, metric_a: str, metric_b: str, *, group: str = "task_id") -> tuple[object, object]:
+    """The groups at the lower and upper quartile of the per-group Spearman's rho between two metrics.
+
+    As Flach & Kull's Figure 4 (right): the task whose rho is closest to the 25th
+    and to the 75th percentile (``numpy.quantile``, linear), ties broken by group
+    name.  Tasks with an undefined rho are ignored.
+    """
+    sub = per_group[(per_group["metric_a"] == metric_a) & (per_group["metric_b"] == metric_b)]
+    sub = sub[sub["spearman"].notna()].sort_values(group, kind="stable")
+    if sub.empty:
+        raise ValueError(f"no task has a defined rank correlation between {metric_a} and {metric_b}")
+    rho = sub["spearman"].to_numpy(np.float64)
+    chosen = []
+    for q in (0.25, 0.75):
+        target = np.quantile(rho, q)
+        chosen.append(sub[group].iloc[int(np.argmin(np.abs(rho - target)))])
+    return chosen[0], chosen[1]
+
+
+def learner_ranking_across_tasks(
+    df: pd.DataFrame,
+    metrics: Sequence[str] = ("aupr", "aucnpr", "auprg"),
+    *,
+    group: str = "task_id",
+    learner: str = "flow_name",
+    min_share: float = 1.0,
+    decimals: int = 12,
+) -> pd.DataFrame:
+    """Rank learners across tasks by their mean metric (Boyd et al. 2012, section 4.2).
+
+    Averaging AUPR over tasks of different skew mixes scores whose ranges differ
+    (the minimum AUPR grows with ``pi``); AUCNPR rescales each task to [0, 1] first.
+    This function shows whether that changes the learners' order.
+
+    Parameters
+    ----------
+    df : one row per (group, learner) with metric columns (the study's metrics table).
+    metrics : the metrics to average.
+    learner : the column that identifies a learner across tasks (local learners: the
+        model id or flow name; OpenML: the flow).
+    min_share : keep only learners present in at least this share of the groups
+        (default 1: only learners evaluated on every task, so the means are comparable).
+
+    Returns
+    -------
+    One row per learner with ``learner, n_tasks``, for each metric ``mean_<m>`` (mean
+    over tasks), ``rank_mean_<m>`` (the learner's rank by that mean, 1 = best, average
+    ranks for ties) and ``mean_rank_<m>`` (its mean within-task rank among the kept
+    learners); sorted by ``rank_mean_<first metric>`` then learner.
+    """
+    metrics = list(metrics)
+    _check_columns(df, [group, learner, *metrics], "the metrics table")
+    n_groups = df[group].nunique()
+    counts = df.groupby(learner)[group].nunique()
+    keep = counts.index[counts >= min_share * n_groups - 1e-9]
+    sub = df[df[learner].isin(keep)]
+    if sub.empty:
+        raise ValueError(f"no {learner} occurs in at least {min_share:.0%} of the {n_groups} tasks")
+    within = rank_models(sub, metrics, group=group, model=learner, decimals=decimals)
+    out = pd.DataFrame({learner: sorted(keep)})
+    out["n_tasks"] = out[learner].map(counts).astype(int)
+    for m in metrics:
+        means = sub.groupby(learner)[m].mean()
+        out[f"mean_{m}"] = out[learner].map(means).astype(np.float64)
+        out[f"rank_mean_{m}"] = (-out[f"mean_{m}"].round(decimals)).rank(method="average")
+        out[f"mean_rank_{m}"] = out[learner].map(within.groupby(learner)[m].mean()).astype(np.float64)
+    return out.sort_values([f"rank_mean_{metrics[0]}", learner], kind="stable", ignore_index=True)
+
+
+def learner_order_agreement(learners: pd.DataFrame, metrics: Sequence[str] = ("aupr", "aucnpr", "auprg"), *, learner: str = "flow_name") -> pd.DataFrame:
+    """For every pair of metrics: do the across-task orders of the learners agree?
+
+    Input: output of :func:`learner_ranking_across_tasks`.  One row per pair with
+    ``metric_a, metric_b, n_learners, best_a, best_b, top1_differs, top3_differs,
+    spearman, kendall`` computed on the ``rank_mean_<m>`` columns.
+    """
+    rows = []
+    for a, b in metric_pairs(metrics):
+        ra = learners.set_index(learner)[f"rank_mean_{a}"]
+        rb = learners.set_index(learner)[f"rank_mean_{b}"]
+        rho, tau = _corr(ra.to_numpy(np.float64), rb.to_numpy(np.float64))
+        ta, tb = top_k(ra, 1), top_k(rb, 1)
+        rows.append(
+            {
+                "metric_a": a,
+                "metric_b": b,
+                "n_learners": len(learners),
+                "best_a": ", ".join(sorted(map(str, ta))),
+                "best_b": ", ".join(sorted(map(str, tb))),
+                "top1_differs": ta != tb,
+                "top3_differs": top_k(ra, 3) != top_k(rb, 3),
+                "spearman": rho,
+                "kendall": tau,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def flipped_pairs(
+    df: pd.DataFrame,
+    metric_a: str = "aupr",
+    metric_b: str = "auprg",
+    *,
+    group: str = "task_id",
+    model: str = "model_id",
+    decimals: int = 12,
+) -> pd.DataFrame:
+    """Pairs of models in the same group whose order flips between two metrics.
+
+    Model ``first`` is strictly better than ``second`` by ``metric_a`` and strictly
+    worse by ``metric_b`` (as AdaBoost and Logistic Regression in Flach & Kull's
+    Figure 5).  Columns ``group, first, second, <metric_a>_first, <metric_a>_second,
+    <metric_b>_first, <metric_b>_second, best_position`` where ``best_position`` is
+    the better of the two models' positions under ``metric_b`` (small = a flip among
+    the top models); sorted by ``best_position, group, first, second``.
+    """
+    _check_columns(df, [group, model, metric_a, metric_b], "the metrics table")
+    rows = []
+    for g, sub in df.groupby(group, sort=True):
+        sub = sub.sort_values(model, kind="stable")
+        a = sub[metric_a].to_numpy(np.float64).round(decimals)
+        b = sub[metric_b].to_numpy(np.float64).round(decimals)
+        names = sub[model].to_numpy()
+        pos_b = positions(np.where(np.isnan(b), -np.inf, -b))
+        flip = (a[:, None] > a[None, :]) & (b[:, None] < b[None, :])
+        for i, j in zip(*np.nonzero(flip), strict=True):
+            rows.append(
+                {
+                    group: g,
+                    "first": names[i],
+                    "second": names[j],
+                    f"{metric_a}_first": a[i],
+                    f"{metric_a}_second": a[j],
+                    f"{metric_b}_first": b[i],
+                    f"{metric_b}_second": b[j],
+                    "best_position": int(min(pos_b[i], pos_b[j])),
+                }
+            )
+    cols = [group, "first", "second", f"{metric_a}_first", f"{metric_a}_second",
+            f"{metric_b}_first", f"{metric_b}_second", "best_position"]
+    out = pd.DataFrame(rows, columns=cols)
+    return out.sort_values(["best_position", group, "first", "second"], kind="stable", ignore_index=True)
