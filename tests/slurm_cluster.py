@@ -20,6 +20,7 @@ import getpass
 import os
 import re
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -102,6 +103,7 @@ class SlurmCluster:
         self.min_job_age = min_job_age
         self.conf = self.root / "etc" / "slurm.conf"
         self.munge_socket = self.root / "munge" / "munge.socket.2"
+        self.bin_dir = self.root / "bin"
         self.pid_files = {
             "slurmd": self.root / "run" / "slurmd.pid",
             "slurmctld": self.root / "run" / "slurmctld.pid",
@@ -118,6 +120,7 @@ class SlurmCluster:
         """``base`` (default: os.environ) plus ``SLURM_CONF`` pointing at this cluster."""
         env = dict(os.environ if base is None else base)
         env["SLURM_CONF"] = str(self.conf)
+        env["PATH"] = f"{self.bin_dir}{os.pathsep}{env.get('PATH', os.defpath)}"
         # A job's environment must not leak a surrounding allocation into the test cluster.
         for key in [k for k in env if k.startswith("SLURM_") and k != "SLURM_CONF"]:
             del env[key]
@@ -147,7 +150,23 @@ class SlurmCluster:
         if "@" in re.sub(r"#.*", "", text):
             raise SlurmClusterError(f"unfilled field left in {TEMPLATE}")
         self.conf.write_text(text)
+        self._write_srun_wrapper()
         return self.conf
+
+    def _write_srun_wrapper(self) -> None:
+        # snakemake-executor-plugin-slurm-jobstep (0.6.1) strips every SLURM_* variable except
+        # the job's identity before its nested `srun`, SLURM_CONF included; srun then looks for
+        # /etc/slurm/slurm.conf or a DNS SRV record and fails. A cluster configured through the
+        # default path never notices. Ours lives in a tmp dir, so jobs get an `srun` first on
+        # PATH that restores SLURM_CONF and runs the real one.
+        self.bin_dir.mkdir(parents=True, exist_ok=True)
+        wrapper = self.bin_dir / "srun"
+        real = _which("srun")
+        if Path(real).resolve() == wrapper.resolve():
+            raise SlurmClusterError(f"{self.bin_dir} is on PATH; remove it to find the real srun")
+        wrapper.write_text(f"#!/bin/sh\nSLURM_CONF={shlex.quote(str(self.conf))} "
+                           f"exec {shlex.quote(real)} \"$@\"\n")
+        wrapper.chmod(0o755)
 
     def _start_munged(self) -> None:
         key = self.root / "munge" / "munge.key"
