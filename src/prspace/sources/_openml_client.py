@@ -1,0 +1,249 @@
+"""The network layer under :mod:`prspace.sources.openml`.
+
+* :func:`configure` points the real ``openml`` client at a server and a cache
+  directory, turns off its own retries (they sleep up to a minute and do not cover
+  HTTP 5xx with an HTML body, which raises ``KeyError: 'oml:error'``) and gives
+  every request it makes a timeout (the client sets none, so a stalled server
+  would hang it forever).  Requests are counted.
+* :func:`call` runs one client call with retries and exponential backoff on 5xx,
+  timeouts, dropped connections and truncated or malformed bodies.
+* :func:`download` streams a file to disk with the same retries, checks the body
+  against ``Content-Length`` and writes atomically (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+import types
+import urllib.parse
+import xml.parsers.expat
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import requests
+
+from prspace._io import atomic_path
+from prspace.errors import InputError
+
+log = logging.getLogger("prspace.sources.openml")
+T = TypeVar("T")
+
+
+class OpenMLNetworkError(RuntimeError):
+    """The server could not be reached or kept failing after all retries."""
+
+
+class ServerFileMissing(RuntimeError):
+    """The server answered 4xx for a file: it is not there (a broken run, not a network fault)."""
+
+
+class _Truncated(IOError):
+    pass
+
+
+class _RetryableStatus(IOError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class ClientSettings:
+    """Where and how to talk to OpenML."""
+
+    server: str  # e.g. https://www.openml.org/api/v1/xml
+    cache_dir: Path
+    workers: int = 4
+    max_retries: int = 5  # retries after the first attempt
+    timeout: float = 60.0  # seconds, connect and per read
+    backoff: float = 1.0  # first retry delay in seconds; doubles each time, at most 60 s
+
+    def __post_init__(self) -> None:
+        check_server_url(self.server)
+        if self.workers < 1:
+            raise InputError(f"workers={self.workers}: use at least 1 download worker")
+        if self.max_retries < 0:
+            raise InputError(f"max_retries={self.max_retries}: use 0 or more")
+        if not self.timeout > 0:
+            raise InputError(f"timeout={self.timeout}: use a positive number of seconds")
+        if self.backoff < 0:
+            raise InputError(f"backoff={self.backoff}: use 0 or more seconds")
+        object.__setattr__(self, "cache_dir", Path(self.cache_dir))
+
+    def delay(self, attempt: int) -> float:
+        return min(self.backoff * 2 ** (attempt - 1), 60.0)
+
+
+def check_server_url(server: str) -> None:
+    """Raise :class:`InputError` unless ``server`` looks like an OpenML API URL."""
+    u = urllib.parse.urlparse(str(server))
+    if u.scheme not in ("http", "https") or not u.netloc:
+        raise InputError(
+            f"server {server!r} is not an http(s) URL; use e.g. "
+            "https://www.openml.org/api/v1/xml (config key openml.server, option --server)"
+        )
+    if "/api/" not in u.path + "/":
+        raise InputError(
+            f"server {server!r} has no /api/ path; OpenML servers answer under .../api/v1/xml, "
+            "e.g. https://www.openml.org/api/v1/xml"
+        )
+
+
+class _State:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.requests = 0
+        self.timeout = 60.0
+        self.local = threading.local()
+
+    def count(self) -> None:
+        with self.lock:
+            self.requests += 1
+
+
+STATE = _State()
+
+
+def request_count() -> int:
+    """HTTP requests made so far in this process (by the client and by :func:`download`)."""
+    with STATE.lock:
+        return STATE.requests
+
+
+class _Session(requests.Session):
+    """A session that counts requests, adds a timeout and remembers the last status."""
+
+    def request(self, method, url, *args, **kwargs):  # type: ignore[override]
+        if kwargs.get("timeout") is None:
+            kwargs["timeout"] = STATE.timeout
+        STATE.count()
+        STATE.local.last = (url, None, "")
+        resp = super().request(method, url, *args, **kwargs)
+        STATE.local.last = (url, resp.status_code, resp.headers.get("Content-Type", ""))
+        return resp
+
+
+_requests_proxy = types.ModuleType("requests")
+_requests_proxy.__getattr__ = lambda name: getattr(requests, name)  # type: ignore[attr-defined]
+_requests_proxy.Session = _Session  # type: ignore[attr-defined]
+
+
+def configure(settings: ClientSettings) -> None:
+    """Point the ``openml`` client at ``settings.server`` with its cache under ``settings.cache_dir``."""
+    import os
+
+    import openml
+    import openml._api_calls
+
+    os.environ["OPENML_SKIP_PARQUET"] = "true"  # ARFF over HTTP (retried) instead of MinIO
+    openml.config.server = settings.server.rstrip("/")
+    openml.config.apikey = ""  # reading needs no key; never send the user's key elsewhere
+    openml.config.set_root_cache_directory(str(Path(settings.cache_dir) / "openml-client"))
+    openml.config.connection_n_retries = 1  # our own retry layer does it
+    openml.config.show_progress = False
+    STATE.timeout = settings.timeout
+    openml._api_calls.requests = _requests_proxy  # type: ignore[attr-defined]
+
+
+def _describe(exc: BaseException) -> str:
+    from openml.exceptions import OpenMLServerError
+
+    last = getattr(STATE.local, "last", None)
+    status = f"HTTP {last[1]}" if last and last[1] is not None else ""
+    if isinstance(exc, KeyError | xml.parsers.expat.ExpatError) or (
+        isinstance(exc, OpenMLServerError) and "Unexpected server error" in str(exc)
+    ):
+        kind = "html" if last and "html" in str(last[2]).lower() else "non-OpenML"
+        return f"{status or 'server error'} with a {kind} body".strip()
+    if isinstance(exc, requests.exceptions.Timeout):
+        return "timed out"
+    if isinstance(exc, requests.exceptions.ConnectionError):
+        return f"connection failed ({type(exc).__name__})"
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"{status}: {text}" if status else text
+
+
+def _retryable(exc: BaseException) -> bool:
+    from openml.exceptions import (
+        OpenMLHashException,
+        OpenMLServerError,
+        OpenMLServerException,
+    )
+
+    if isinstance(exc, OpenMLServerException):
+        return exc.code == 107  # database connection error: transient
+    return isinstance(
+        exc,
+        OpenMLServerError  # includes "Unexpected server error" (non-XML 5xx body)
+        | OpenMLHashException
+        | KeyError  # 5xx with a well-formed HTML body: client looks up 'oml:error'
+        | xml.parsers.expat.ExpatError
+        | requests.exceptions.RequestException
+        | ConnectionError
+        | TimeoutError
+        | _Truncated
+        | _RetryableStatus,
+    )
+
+
+def call(fn: Callable[[], T], what: str, settings: ClientSettings) -> T:
+    """Run ``fn`` (one ``openml`` client call), retrying transient failures with backoff."""
+    for attempt in range(1, settings.max_retries + 2):
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - classified below
+            if not _retryable(exc):
+                raise
+            reason = _describe(exc)
+            if attempt > settings.max_retries:
+                raise OpenMLNetworkError(
+                    f"{what}: {reason}; gave up after {attempt} attempts against "
+                    f"{settings.server}. Everything downloaded so far is kept in "
+                    f"{settings.cache_dir}; rerun to resume"
+                ) from exc
+            wait = settings.delay(attempt)
+            log.warning(
+                "%s: %s; attempt %d/%d, retrying in %.1fs",
+                what, reason, attempt, settings.max_retries + 1, wait,
+            )
+            time.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _download_once(url: str, dest: Path, settings: ClientSettings) -> int:
+    STATE.count()
+    headers = {"User-Agent": "prspace (openml-python compatible)"}
+    with requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
+        STATE.local.last = (url, r.status_code, r.headers.get("Content-Type", ""))
+        if r.status_code >= 500 or r.status_code in (408, 429):
+            raise _RetryableStatus(f"HTTP {r.status_code}")
+        if r.status_code != 200:
+            raise ServerFileMissing(f"HTTP {r.status_code} for {url}")
+        expected = r.headers.get("Content-Length")
+        with atomic_path(dest) as tmp:
+            n = 0
+            with open(tmp, "wb") as fh:
+                for chunk in r.iter_content(chunk_size=1 << 20):
+                    fh.write(chunk)
+                    n += len(chunk)
+            wire = r.raw.tell() if r.headers.get("Content-Encoding") else n
+            if expected is not None and wire != int(expected):
+                raise _Truncated(f"truncated body: {wire} of {expected} bytes")
+    return n
+
+
+def download(url: str, dest: Path, what: str, settings: ClientSettings) -> Path:
+    """Download ``url`` to ``dest`` (atomically) unless ``dest`` exists; retries transient failures."""
+    if dest.is_file():
+        return dest
+
+    def once() -> Path:
+        try:
+            _download_once(url, dest, settings)
+        except requests.exceptions.ChunkedEncodingError as exc:
+            raise _Truncated(f"truncated body ({exc.__class__.__name__})") from exc
+        return dest
+
+    return call(once, what, settings)
