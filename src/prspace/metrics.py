@@ -1,0 +1,944 @@
+"""Ranking metrics and curves for binary classifiers: ROC, PR, PR-Gain and Boyd's minima.
+
+Every metric that takes labels and scores is computed from one private curve kernel,
+:func:`_binary_curve`, in the style of scikit-learn's ``_binary_clf_curve``: the scores are
+sorted once (descending), tied scores are grouped into one threshold, and the cumulative
+(weighted) true and false positive counts ``tp[k]``, ``fp[k]`` at every distinct threshold are
+the only thing any metric reads. :func:`all_metrics` therefore costs one sort plus a handful of
+linear passes over the distinct thresholds.
+
+Conventions
+-----------
+* ``y_true``: with ``pos_label=None`` the labels must be {0, 1}, {-1, 1} or {False, True}; the
+  greater label is the positive class. With ``pos_label`` given, ``y_true == pos_label`` is
+  positive and there must be exactly one other label.
+* ``y_score``: larger means "more positive". Only the order matters (all metrics are invariant
+  under strictly increasing transforms of the scores). Tied scores form one threshold.
+* ``sample_weight``: non-negative finite weights; rows of weight 0 are dropped (so an integer
+  weight equals repeating the row that many times). Counts, ``pi``, ``n_pos`` and ``n_neg`` are
+  weighted.
+* Bad input (NaN/inf scores, lengths that differ, empty input, non-binary labels, only one
+  class present, negative or non-finite weights) raises :class:`ValueError` naming the problem.
+
+PR curve conventions (see ``docs`` of :func:`aupr`): the curve starts at recall 0 with the
+precision of the first threshold (a first threshold with ``tp = 0`` has precision 0), and
+consecutive thresholds are joined by the interpolation chosen.
+
+References
+----------
+* Davis, J. and Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
+  ICML. (Hyperbolic PR interpolation.)
+* Boyd, K., Santos Costa, V., Davis, J. and Page, D. (2012). Unachievable region in
+  precision-recall space and its effect on empirical evaluation. ICML. (Theorems 1-3,
+  Corollary 4, AUCNPR.)
+* Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+  (Definition 1, Theorems 2-4; reference code ``pyprg``.)
+
+This module imports nothing else of ``prspace`` (see ``docs/architecture.md``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "ROCCurve",
+    "PRCurve",
+    "PRGCurve",
+    "MinPRCurve",
+    "PRGHull",
+    "all_metrics",
+    "auroc",
+    "average_precision",
+    "aupr",
+    "aupr_min",
+    "ap_min",
+    "aucnpr",
+    "precision_gain",
+    "recall_gain",
+    "fg_score",
+    "prg_curve",
+    "auprg",
+    "expected_fg1",
+    "prg_convex_hull",
+    "pr_curve",
+    "roc_curve",
+    "min_pr_curve",
+    "interpolate_pr_curve",
+]
+
+_INTERPOLATIONS = ("hyperbolic", "linear", "step")
+
+
+# --------------------------------------------------------------------------------------------
+# Result types
+# --------------------------------------------------------------------------------------------
+
+
+class ROCCurve(NamedTuple):
+    """ROC curve vertices, starting at (0, 0) with threshold ``+inf``."""
+
+    fpr: NDArray[np.float64]
+    tpr: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+
+
+class PRCurve(NamedTuple):
+    """PR curve vertices in order of increasing recall (decreasing threshold).
+
+    The first vertex is the added start point at recall 0 with the precision of the first
+    threshold (threshold ``+inf``; ``tp = fp = 0``). ``tp`` and ``fp`` are the (weighted)
+    cumulative counts at each vertex; :func:`interpolate_pr_curve` uses them to draw the
+    hyperbolic interpolation.
+    """
+
+    recall: NDArray[np.float64]
+    precision: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+    tp: NDArray[np.float64]
+    fp: NDArray[np.float64]
+
+
+class PRGCurve(NamedTuple):
+    """Precision-Recall-Gain curve in order of increasing recall gain.
+
+    Contains every threshold with ``tp > 0`` (where the gains are finite; recall gain may be
+    negative) plus the crossing points the reference implementation inserts: where the curve
+    crosses recall gain 0 and where it crosses precision gain 0 at non-negative recall gain.
+    Crossing points have ``is_crossing`` True and threshold NaN.
+    """
+
+    recall_gain: NDArray[np.float64]
+    precision_gain: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+    is_crossing: NDArray[np.bool_]
+
+
+class MinPRCurve(NamedTuple):
+    """Boyd et al. (2012) minimum PR curve, precision = pi r / (1 - pi + pi r)."""
+
+    recall: NDArray[np.float64]
+    precision: NDArray[np.float64]
+
+
+class PRGHull(NamedTuple):
+    """Pareto part of the upper convex hull of a PRG curve (Flach and Kull section 3.4).
+
+    ``recall_gain``/``precision_gain``/``thresholds`` are the hull vertices from the one with
+    the highest precision gain to recall gain 1 (the always-positive classifier).
+    ``f_calibrated[k]`` is the F-calibrated score of the segment between vertices k and k+1:
+    d = 1 / (1 + beta^2) where -beta^2 is the segment's slope (Theorem 4); vertex k is optimal
+    for F_beta with d between ``f_calibrated[k-1]`` and ``f_calibrated[k]``.
+    """
+
+    recall_gain: NDArray[np.float64]
+    precision_gain: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+    f_calibrated: NDArray[np.float64]
+
+
+class _Curve(NamedTuple):
+    """Output of the kernel: cumulative weighted counts at each distinct threshold."""
+
+    tps: NDArray[np.float64]  # true positives at thresholds[k] (scores >= thresholds[k])
+    fps: NDArray[np.float64]
+    thresholds: NDArray[np.float64]  # distinct scores, decreasing
+    n_pos: float
+    n_neg: float
+
+
+# --------------------------------------------------------------------------------------------
+# Input validation and the curve kernel
+# --------------------------------------------------------------------------------------------
+
+
+def _as_1d(x: ArrayLike, name: str) -> np.ndarray:
+    a = np.asarray(x)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one value per example), got shape {a.shape}")
+    return a
+
+
+def _positive_mask(y: np.ndarray, pos_label: Any) -> np.ndarray:
+    """Boolean mask of positives; raises if ``y`` is not binary with both classes present."""
+    n = y.shape[0]
+    if pos_label is None:
+        if y.dtype == np.bool_:
+            return y
+        if y.dtype.kind not in "iuf":
+            raise ValueError(
+                f"y_true has labels of dtype {y.dtype}; with pos_label=None the labels must be "
+                "{0, 1}, {-1, 1} or {False, True}: pass pos_label=<the positive label>"
+            )
+        lo = y.min()
+        hi = y.max()
+        if y.dtype.kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError("y_true contains NaN or infinite labels; labels must be binary")
+        if lo == hi:
+            raise ValueError(
+                f"only one class present in y_true (every label is {lo!r}): the class skew pi "
+                "is 0 or 1 and the metrics are undefined; evaluate on data with both classes"
+            )
+        if not ((lo == 0 or lo == -1) and hi == 1):
+            raise ValueError(
+                f"y_true labels span [{lo!r}, {hi!r}]; with pos_label=None the labels must be "
+                "{0, 1}, {-1, 1} or {False, True}: pass pos_label=<the positive label>"
+            )
+        pos = y == hi
+        n_pos = np.count_nonzero(pos)
+        if n_pos + np.count_nonzero(y == lo) != n:
+            raise ValueError(
+                f"y_true is not binary: it has values other than {lo!r} and {hi!r}"
+            )
+        return pos
+    pos = np.asarray(y == pos_label)
+    if pos.shape != y.shape:
+        raise ValueError(f"cannot compare y_true with pos_label={pos_label!r}")
+    n_pos = np.count_nonzero(pos)
+    if n_pos == 0:
+        raise ValueError(
+            f"pos_label={pos_label!r} does not occur in y_true: only one class present "
+            "(pi = 0); check pos_label"
+        )
+    if n_pos == n:
+        raise ValueError(
+            f"only one class present in y_true (every label is {pos_label!r}): pi = 1 and the "
+            "metrics are undefined"
+        )
+    others = y[~pos]
+    first = others[0]
+    same = np.asarray(others == first)
+    if same.shape != others.shape or not same.all():
+        raise ValueError(
+            "y_true is not binary: besides pos_label there is more than one other label"
+        )
+    return pos
+
+
+def _scores(y_score: ArrayLike) -> np.ndarray:
+    s = _as_1d(y_score, "y_score")
+    if s.dtype.kind not in "iufb":
+        raise ValueError(f"y_score must be numeric, got dtype {s.dtype}")
+    return s.astype(np.float64, copy=False)
+
+
+def _check_finite_scores(s: np.ndarray) -> None:
+    # The sum of the scores is finite only if every score is finite (NaN and +-inf
+    # propagate); only when it is not do we pay for an element-wise check.
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = s.sum()
+    if not np.isfinite(total):
+        bad = ~np.isfinite(s)
+        if bad.any():
+            n_nan = int(np.isnan(s).sum())
+            n_inf = int(bad.sum()) - n_nan
+            raise ValueError(
+                f"y_score contains {n_nan} NaN and {n_inf} infinite value(s) (first at index "
+                f"{int(np.flatnonzero(bad)[0])}); scores must be finite"
+            )
+
+
+def _weights(sample_weight: ArrayLike, n: int) -> np.ndarray:
+    w = _as_1d(sample_weight, "sample_weight")
+    if w.dtype.kind not in "iufb":
+        raise ValueError(f"sample_weight must be numeric, got dtype {w.dtype}")
+    w = w.astype(np.float64, copy=False)
+    if w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} values but y_true has {n}; give one weight per row"
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = w.sum()
+    if not np.isfinite(total) and not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values; weights must be finite")
+    if w.min() < 0:
+        raise ValueError(
+            f"sample_weight contains negative values (min {w.min()!r}); weights must be >= 0"
+        )
+    return w
+
+
+def _binary_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> _Curve:
+    """Validate the input, sort once and accumulate counts at each distinct threshold."""
+    y = _as_1d(y_true, "y_true")
+    s = _scores(y_score)
+    n = y.shape[0]
+    if s.shape[0] != n:
+        raise ValueError(
+            f"y_true and y_score have different lengths ({n} and {s.shape[0]}); give one "
+            "score per label"
+        )
+    if n == 0:
+        raise ValueError("empty input: y_true and y_score have no rows")
+    _check_finite_scores(s)
+    pos = _positive_mask(y, pos_label)
+    w = None
+    if sample_weight is not None:
+        w = _weights(sample_weight, n)
+        keep = w > 0
+        if not keep.all():
+            pos, s, w = pos[keep], s[keep], w[keep]
+            n = s.shape[0]
+        w_pos = w[pos].sum() if n else 0.0
+        w_neg = w.sum() - w_pos if n else 0.0
+        if not (w_pos > 0 and w_neg > 0):
+            raise ValueError(
+                "only one class has positive total weight (weighted pi is 0 or 1); the "
+                "metrics are undefined"
+            )
+    elif pos.dtype == np.bool_ and not (0 < np.count_nonzero(pos) < n):
+        raise ValueError("only one class present in y_true: pi is 0 or 1, metrics undefined")
+
+    # One sort; the order within tied scores is irrelevant because ties are grouped.
+    order = np.argsort(s)[::-1]
+    s_sorted = s[order]
+    pos_sorted = pos[order]
+    # Last index (in descending order) of each group of tied scores.
+    ends = np.flatnonzero(s_sorted[1:] != s_sorted[:-1])
+    ends = np.append(ends, n - 1)
+    if w is None:
+        tps_i = np.cumsum(pos_sorted)[ends]
+        fps = (ends + 1 - tps_i).astype(np.float64)
+        tps = tps_i.astype(np.float64)
+    else:
+        w_sorted = w[order]
+        tps = np.cumsum(np.where(pos_sorted, w_sorted, 0.0))[ends]
+        fps = np.cumsum(np.where(pos_sorted, 0.0, w_sorted))[ends]
+    return _Curve(tps, fps, s_sorted[ends], float(tps[-1]), float(fps[-1]))
+
+
+def _check_recall_range(recall_range: tuple[float, float]) -> tuple[float, float]:
+    try:
+        a, b = (float(v) for v in recall_range)
+    except (TypeError, ValueError):
+        raise ValueError(f"recall_range must be a pair (a, b), got {recall_range!r}") from None
+    if not (np.isfinite(a) and np.isfinite(b) and 0.0 <= a < b <= 1.0):
+        raise ValueError(f"recall_range must satisfy 0 <= a < b <= 1, got ({a!r}, {b!r})")
+    return a, b
+
+
+# --------------------------------------------------------------------------------------------
+# Area computations on the curve arrays
+# --------------------------------------------------------------------------------------------
+
+
+def _prepend0(x: np.ndarray) -> np.ndarray:
+    out = np.empty(x.shape[0] + 1, dtype=np.float64)
+    out[0] = 0.0
+    out[1:] = x
+    return out
+
+
+def _auroc_from(c: _Curve) -> float:
+    """Trapezoidal area under (fpr, tpr), ties as diagonal segments (= sklearn)."""
+    tp0 = _prepend0(c.tps)
+    fp0 = _prepend0(c.fps)
+    area = np.dot(np.diff(fp0), tp0[1:] + tp0[:-1])
+    return float(area / (2.0 * c.n_pos * c.n_neg))
+
+
+def _ap_from(c: _Curve) -> float:
+    """Step-wise AP = sum_k (R_k - R_{k-1}) P_k (= sklearn's average_precision_score)."""
+    dtp = np.diff(_prepend0(c.tps))
+    prec = c.tps / (c.tps + c.fps)
+    return float(np.dot(dtp, prec) / c.n_pos)
+
+
+def _aupr_hyperbolic_full(c: _Curve) -> float:
+    """Exact area under the Davis-Goadrich interpolated PR curve over recall in [0, 1].
+
+    Between thresholds A and B with dTP = TP_B - TP_A > 0, dFP = FP_B - FP_A and
+    D = dTP + dFP, the interpolated precision at TP = TP_A + x is
+    (TP_A + x) / (TP_A + FP_A + x D / dTP), whose integral over x in [0, dTP] divided by P is
+
+        dTP / (P D) * [dTP + (TP_A dFP - FP_A dTP) / D * ln(1 + D / (TP_A + FP_A))].
+
+    The segment from the origin (TP_A = FP_A = 0) has constant precision TP_B / (TP_B + FP_B),
+    which is the first-point rule; segments with dTP = 0 have zero width.
+    """
+    tp = c.tps
+    fp = c.fps
+    tpa = _prepend0(tp[:-1])  # counts at the start of each segment
+    fpa = _prepend0(fp[:-1])
+    dtp = tp - tpa
+    dfp = fp - fpa
+    d = dtp + dfp  # > 0: each threshold group has positive weight
+    ba = tpa + fpa
+    ratio = np.divide(d, ba, out=np.zeros_like(d), where=ba > 0)
+    inner = (tpa * dfp - fpa * dtp) / d * np.log1p(ratio)
+    inner += dtp
+    return float(np.dot(dtp / d, inner) / c.n_pos)
+
+
+def _aupr_hyperbolic_range(c: _Curve, a: float, b: float) -> float:
+    """As :func:`_aupr_hyperbolic_full` with each segment clipped to recall in [a, b]."""
+    tp = c.tps
+    fp = c.fps
+    tpa = _prepend0(tp[:-1])
+    fpa = _prepend0(fp[:-1])
+    dtp = tp - tpa
+    dfp = fp - fpa
+    m = dtp > 0
+    tpa, fpa, dtp, dfp = tpa[m], fpa[m], dtp[m], dfp[m]
+    p = c.n_pos
+    xa = np.clip(a * p - tpa, 0.0, dtp)
+    xb = np.clip(b * p - tpa, 0.0, dtp)
+    d = dtp + dfp
+    slope = d / dtp  # d(TP + FP) / dx along the segment
+    ba = tpa + fpa + slope * xa  # TP + FP at the clipped start
+    ratio = np.divide(slope * (xb - xa), ba, out=np.zeros_like(d), where=ba > 0)
+    k = (tpa * dfp - fpa * dtp) * dtp / (d * d)
+    area = (xb - xa) * (dtp / d) + k * np.log1p(ratio)
+    return float(area.sum() / p)
+
+
+def _precision_with_start(c: _Curve) -> np.ndarray:
+    """Precision at the start point (= first threshold's) followed by each threshold's."""
+    prec = c.tps / (c.tps + c.fps)
+    out = np.empty(prec.shape[0] + 1)
+    out[0] = prec[0]
+    out[1:] = prec
+    return out
+
+
+def _aupr_linear(c: _Curve, a: float, b: float) -> float:
+    """Trapezoids in PR space, clipped to recall in [a, b]."""
+    prec = _precision_with_start(c)
+    tp0 = _prepend0(c.tps)
+    dtp = np.diff(tp0)
+    if a == 0.0 and b == 1.0:
+        return float(np.dot(dtp, prec[1:] + prec[:-1]) / (2.0 * c.n_pos))
+    m = dtp > 0
+    tpa, dtp, p0, p1 = tp0[:-1][m], dtp[m], prec[:-1][m], prec[1:][m]
+    xa = np.clip(a * c.n_pos - tpa, 0.0, dtp)
+    xb = np.clip(b * c.n_pos - tpa, 0.0, dtp)
+    area = (xb - xa) * (p0 + (p1 - p0) * (xa + xb) / (2.0 * dtp))
+    return float(area.sum() / c.n_pos)
+
+
+def _aupr_step(c: _Curve, a: float, b: float) -> float:
+    if a == 0.0 and b == 1.0:
+        return _ap_from(c)
+    prec = c.tps / (c.tps + c.fps)
+    tp0 = _prepend0(c.tps)
+    tpa = tp0[:-1]
+    dtp = np.diff(tp0)
+    xa = np.clip(a * c.n_pos - tpa, 0.0, dtp)
+    xb = np.clip(b * c.n_pos - tpa, 0.0, dtp)
+    return float(np.dot(xb - xa, prec) / c.n_pos)
+
+
+def _aupr_from(c: _Curve, interpolation: str, a: float, b: float) -> float:
+    if interpolation == "hyperbolic":
+        if a == 0.0 and b == 1.0:
+            return _aupr_hyperbolic_full(c)
+        return _aupr_hyperbolic_range(c, a, b)
+    if interpolation == "linear":
+        return _aupr_linear(c, a, b)
+    if interpolation == "step":
+        return _aupr_step(c, a, b)
+    raise ValueError(
+        f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}"
+    )
+
+
+def _gains(tp: np.ndarray, fp: np.ndarray, p: float, nn: float) -> tuple[np.ndarray, np.ndarray]:
+    """Recall and precision gain (Flach and Kull Definition 1) from cumulative counts."""
+    r = p / nn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rg = 1.0 - r * ((p - tp) / tp)
+        pg = 1.0 - r * (fp / tp)
+    # All-positive point (tn + fn = 0), as in the reference code: exactly (1, 0).
+    last = (tp == p) & (fp == nn)
+    rg[last] = 1.0
+    pg[last] = 0.0
+    return rg, pg
+
+
+def _prg_start(c: _Curve) -> tuple[int, float, bool]:
+    """Index j of the first threshold with recall gain >= 0 and precision gain at rg = 0.
+
+    Recall gain is 0 where TP = P^2 / (P + N). If the first threshold with rg >= 0 has rg > 0,
+    the contingency table is interpolated linearly between it and the previous threshold
+    (or the origin) to reach TP = P^2 / (P + N), as the reference code does; by Flach and
+    Kull's Theorem 1 this point lies on the straight PRG segment between the two.
+    Returns (j, y0, inserted) with j indexing ``c.tps``.
+    """
+    p, nn = c.n_pos, c.n_neg
+    tp, fp = c.tps, c.fps
+    r = p / nn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rg = 1.0 - r * ((p - tp) / tp)
+    rg[(tp == p) & (fp == nn)] = 1.0
+    j = int(np.argmax(rg >= 0.0))  # exists: the last threshold has rg = 1
+    if rg[j] > 0.0:
+        tpa = tp[j - 1] if j > 0 else 0.0
+        fpa = fp[j - 1] if j > 0 else 0.0
+        tp_star = p * p / (p + nn)
+        alpha = (tp_star - tpa) / (tp[j] - tpa)
+        fp_star = fpa + alpha * (fp[j] - fpa)
+        tp_i = tpa + alpha * (tp[j] - tpa)
+        y0 = 1.0 - r * (fp_star / tp_i)
+        return j, float(y0), True
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y0 = 1.0 - r * (fp[j] / tp[j])
+    if tp[j] == p and fp[j] == nn:
+        y0 = 0.0
+    return j, float(y0), False
+
+
+def _auprg_from(c: _Curve) -> float:
+    """Trapezoidal area under the PRG curve over recall gain in [0, 1] (Flach and Kull 3.3).
+
+    Negative precision gains count negatively; the curve starts at the point where recall gain
+    is 0 (see :func:`_prg_start`), matching ``calc_auprg(create_prg_curve(...))`` of ``pyprg``.
+    """
+    j, y0, inserted = _prg_start(c)
+    rg, pg = _gains(c.tps[j:], c.fps[j:], c.n_pos, c.n_neg)
+    if inserted:
+        x = _prepend0(rg)
+        y = np.empty_like(x)
+        y[0] = y0
+        y[1:] = pg
+    else:
+        x, y = rg, pg
+    return float(np.dot(np.diff(x), y[1:] + y[:-1]) / 2.0)
+
+
+def _expected_fg1_from(auprg_value: float, y0: float, pi: float) -> float:
+    """Flach and Kull Theorem 3."""
+    return (auprg_value / 2.0 + 0.25 - pi * (1.0 - y0 * y0) / 4.0) / (1.0 - pi * (1.0 - y0))
+
+
+# --------------------------------------------------------------------------------------------
+# Boyd et al. (2012) minima
+# --------------------------------------------------------------------------------------------
+
+
+def aupr_min(pi: ArrayLike, recall_range: tuple[float, float] = (0.0, 1.0)) -> Any:
+    """Minimum area under the PR curve for class skew ``pi`` (Boyd et al. 2012).
+
+    The area under the minimum PR curve p = pi r / (1 - pi + pi r) (Theorem 1) over recall in
+    [a, b] (Theorem 2 for [0, 1], Corollary 4 in general):
+
+        AUCPR_MIN = (b - a) + (1 - pi) / pi * ln((pi (a - 1) + 1) / (pi (b - 1) + 1)),
+
+    which for [0, 1] is 1 + (1 - pi) ln(1 - pi) / pi. Vectorised over ``pi`` in (0, 1]; returns
+    a float for scalar ``pi``.
+    """
+    a, b = _check_recall_range(recall_range)
+    pi_arr = np.asarray(pi, dtype=np.float64)
+    if not np.all((pi_arr > 0.0) & (pi_arr <= 1.0)):
+        raise ValueError("pi must lie in (0, 1]: pi = 0 means no positives and no PR curve")
+    # ln((1 - pi (1 - a)) / (1 - pi (1 - b))) as a difference of log1p's (accurate for small pi)
+    log_ratio = np.log1p(-pi_arr * (1.0 - a)) - np.log1p(-pi_arr * (1.0 - b))
+    out = (b - a) + (1.0 - pi_arr) / pi_arr * log_ratio
+    if out.ndim == 0:
+        return float(out)
+    return out
+
+
+def ap_min(n_pos: int, n_neg: int) -> float:
+    """Minimum average precision (Boyd et al. 2012, Theorem 3).
+
+    AP_MIN = (1 / pos) sum_{i=1}^{pos} i / (i + neg): every negative ranked above every
+    positive. ``n_pos`` >= 1 and ``n_neg`` >= 0 must be integers (the sum has pos terms).
+    """
+    for name, v, low in (("n_pos", n_pos, 1), ("n_neg", n_neg, 0)):
+        if not np.isscalar(v) or isinstance(v, (bool, np.bool_)):
+            raise ValueError(f"{name} must be an integer scalar, got {v!r}")
+        if not float(v).is_integer() or v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    pos, neg = int(n_pos), int(n_neg)
+    i = np.arange(1, pos + 1, dtype=np.float64)
+    return float(np.sum(i / (i + neg)) / pos)
+
+
+def min_pr_curve(pi: float, recall: ArrayLike | None = None) -> MinPRCurve:
+    """Boyd et al. (2012) Theorem 1: the minimum precision pi r / (1 - pi + pi r) at recall r.
+
+    ``recall`` defaults to 201 points evenly spaced in [0, 1].
+    """
+    pi = float(pi)
+    if not (0.0 < pi <= 1.0):
+        raise ValueError(f"pi must lie in (0, 1], got {pi!r}")
+    r = np.linspace(0.0, 1.0, 201) if recall is None else np.asarray(recall, dtype=np.float64)
+    if r.size and not (np.all(np.isfinite(r)) and r.min() >= 0.0 and r.max() <= 1.0):
+        raise ValueError("recall values must lie in [0, 1]")
+    return MinPRCurve(r, pi * r / (1.0 - pi + pi * r))
+
+
+# --------------------------------------------------------------------------------------------
+# Public metrics
+# --------------------------------------------------------------------------------------------
+
+
+def auroc(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Area under the ROC curve (trapezoidal; ties are diagonal segments).
+
+    Equal to scikit-learn's ``roc_auc_score`` for binary input.
+    """
+    return _auroc_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def average_precision(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Step-wise average precision AP = sum_k (R_k - R_{k-1}) P_k over distinct thresholds.
+
+    Equal to scikit-learn's ``average_precision_score``.
+    """
+    return _ap_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def aupr(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    interpolation: str = "hyperbolic",
+    recall_range: tuple[float, float] = (0.0, 1.0),
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Area under the PR curve over recall in ``recall_range`` = [a, b].
+
+    The curve starts at recall 0 with the precision of the first threshold; tied scores are
+    one threshold. ``interpolation`` between consecutive thresholds:
+
+    * ``"hyperbolic"``: Davis and Goadrich (2006): linear in (TP, FP), i.e. precision
+      (TP_A + x) / (TP_A + x + FP_A + x (FP_B - FP_A) / (TP_B - TP_A)) for x in
+      [0, TP_B - TP_A], integrated in closed form (a logarithm per segment; no sampling).
+    * ``"linear"``: trapezoids in PR space.
+    * ``"step"``: precision of the later threshold over the whole step (= average precision).
+
+    With ``recall_range=(a, b)`` only recalls in [a, b] are integrated (Boyd et al. 2012,
+    section 2.2); segments are clipped exactly.
+    """
+    a, b = _check_recall_range(recall_range)
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(
+            f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}"
+        )
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    return _aupr_from(c, interpolation, a, b)
+
+
+def _aucnpr_from(c: _Curve, a: float, b: float, area: float | None = None) -> float:
+    pi = c.n_pos / (c.n_pos + c.n_neg)
+    if area is None:
+        area = _aupr_from(c, "hyperbolic", a, b)
+    lo = aupr_min(pi, (a, b))
+    return float((area - lo) / ((b - a) - lo))
+
+
+def aucnpr(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    recall_range: tuple[float, float] = (0.0, 1.0),
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Normalised AUPR (Boyd et al. 2012, section 3).
+
+    AUCNPR = (AUPR - AUPR_MIN) / (AUPR_MAX - AUPR_MIN) with the hyperbolic AUPR over recall
+    in [a, b], AUPR_MAX = b - a and AUPR_MIN = :func:`aupr_min` at the (weighted) skew pi.
+    The worst ranking scores 0 and the perfect ranking 1.
+    """
+    a, b = _check_recall_range(recall_range)
+    return _aucnpr_from(_binary_curve(y_true, y_score, pos_label, sample_weight), a, b)
+
+
+def _counts(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike):
+    arrs = [np.asarray(v, dtype=np.float64) for v in (tp, fn, fp, tn)]
+    for name, v in zip(("tp", "fn", "fp", "tn"), arrs):
+        if not np.all(np.isfinite(v)) or np.any(v < 0):
+            raise ValueError(f"{name} must be finite and non-negative")
+    tp_, fn_, fp_, tn_ = np.broadcast_arrays(*arrs)
+    if np.any(tp_ + fn_ == 0) or np.any(fp_ + tn_ == 0):
+        raise ValueError(
+            "each contingency table needs at least one positive (tp + fn > 0) and one "
+            "negative (fp + tn > 0); the gains are undefined otherwise"
+        )
+    return tp_, fn_, fp_, tn_
+
+
+def _scalar_or_array(x: np.ndarray) -> Any:
+    return float(x) if x.ndim == 0 else x
+
+
+def precision_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> Any:
+    """Precision gain (Flach and Kull 2015, Definition 1), vectorised.
+
+    precG = (prec - pi) / ((1 - pi) prec) = 1 - pi / (1 - pi) * FP / TP. TP = 0 gives -inf
+    (or NaN if FP = 0 too); the all-positive table (tn + fn = 0) gives exactly 0.
+    """
+    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * (fp_ / tp_)
+    g = np.where(tn_ + fn_ == 0, 0.0, g)
+    return _scalar_or_array(g)
+
+
+def recall_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> Any:
+    """Recall gain (Flach and Kull 2015, Definition 1), vectorised.
+
+    recG = (rec - pi) / ((1 - pi) rec) = 1 - pi / (1 - pi) * FN / TP. TP = 0 gives -inf; the
+    all-positive table (tn + fn = 0) gives exactly 1.
+    """
+    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * (fn_ / tp_)
+    g = np.where(tn_ + fn_ == 0, 1.0, g)
+    return _scalar_or_array(g)
+
+
+def fg_score(
+    tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: float = 1.0
+) -> Any:
+    """F-Gain score FG_beta (Flach and Kull 2015, Theorem 2), vectorised.
+
+    FG_beta = (F_beta - pi) / ((1 - pi) F_beta) = 1 - pi / (1 - pi) * (FP + beta^2 FN) /
+    ((1 + beta^2) TP), and precG + beta^2 recG = (1 + beta^2) FG_beta.
+    """
+    beta = float(beta)
+    if not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * ((fp_ + b2 * fn_) / ((1.0 + b2) * tp_))
+    return _scalar_or_array(g)
+
+
+def _prg_curve_from(c: _Curve) -> PRGCurve:
+    j, y0, inserted = _prg_start(c)
+    first = int(np.argmax(c.tps > 0))  # thresholds with finite gains
+    rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
+    thr = c.thresholds[first:]
+    cross = np.zeros(rg.shape[0], dtype=bool)
+    if inserted:
+        k = j - first  # insert before position k
+        rg = np.insert(rg, k, 0.0)
+        pg = np.insert(pg, k, y0)
+        thr = np.insert(thr, k, np.nan)
+        cross = np.insert(cross, k, True)
+        start = k
+    else:
+        start = j - first
+    # Crossings of precision gain 0 on segments with non-negative recall gain.
+    x, y = rg[start:], pg[start:]
+    seg = np.flatnonzero(y[:-1] * y[1:] < 0)
+    if seg.size:
+        x0, x1, y0s, y1s = x[seg], x[seg + 1], y[seg], y[seg + 1]
+        xc = x0 + (-y0s) / (y1s - y0s) * (x1 - x0)
+        at = start + seg + 1
+        rg = np.insert(rg, at, xc)
+        pg = np.insert(pg, at, 0.0)
+        thr = np.insert(thr, at, np.nan)
+        cross = np.insert(cross, at, True)
+    return PRGCurve(rg, pg, thr, cross)
+
+
+def prg_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> PRGCurve:
+    """Precision-Recall-Gain curve (Flach and Kull 2015), see :class:`PRGCurve`.
+
+    Points are the thresholds with TP > 0 in order of increasing recall gain, plus the crossing
+    points of ``create_prg_curve`` in the reference code: at recall gain 0 (by interpolating
+    the contingency tables) and at precision gain 0 where recall gain >= 0. A plot clips to
+    the unit square; the area :func:`auprg` uses every point with recall gain >= 0.
+    """
+    return _prg_curve_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def auprg(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Area under the PRG curve over recall gain in [0, 1] (Flach and Kull 2015, section 3.3).
+
+    Trapezoids between consecutive points with recall gain >= 0, starting at the crossing of
+    recall gain 0; negative precision gains count negatively. Equal to the reference
+    ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
+    """
+    return _auprg_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def expected_fg1(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Expected FG1 score for operating points with Delta uniform (Flach and Kull Theorem 3).
+
+    E[FG1] = (AUPRG / 2 + 1/4 - pi (1 - y0^2) / 4) / (1 - pi (1 - y0)), where y0 is the
+    precision gain where recall gain is 0. For y0 = 1 this is AUPRG / 2 + 1/4.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    _, y0, _ = _prg_start(c)
+    pi = c.n_pos / (c.n_pos + c.n_neg)
+    return float(_expected_fg1_from(_auprg_from(c), y0, pi))
+
+
+def prg_convex_hull(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> PRGHull:
+    """Pareto front of the PRG convex hull and its F-calibrated scores (Flach and Kull 3.4).
+
+    The upper convex hull of the PRG points (thresholds with TP > 0) is built by Andrew's
+    monotone chain; only the part from the highest precision gain to recall gain 1 is kept
+    (every point there is F_beta-optimal for some beta). Segment slopes -beta^2 give the
+    calibrated scores d = 1 / (1 + beta^2) (Theorem 4), decreasing along the hull.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    first = int(np.argmax(c.tps > 0))
+    rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
+    thr = c.thresholds[first:]
+    # Points are sorted by rg (non-decreasing); for equal rg keep the highest pg.
+    # within equal rg, pg decreases with the threshold index: the first is the highest
+    keep = np.r_[True, rg[1:] != rg[:-1]]
+    rg, pg, thr = rg[keep], pg[keep], thr[keep]
+    hull: list[int] = []
+    for i in range(rg.shape[0]):
+        while len(hull) >= 2:
+            o, a_ = hull[-2], hull[-1]
+            cross = (rg[a_] - rg[o]) * (pg[i] - pg[o]) - (pg[a_] - pg[o]) * (rg[i] - rg[o])
+            if cross >= 0:  # a_ is not strictly above the chord o -> i
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    idx = np.asarray(hull)
+    top = int(np.argmax(pg[idx]))
+    idx = idx[top:]
+    hx, hy = rg[idx], pg[idx]
+    slope = np.diff(hy) / np.diff(hx)
+    d = 1.0 / (1.0 - slope)
+    return PRGHull(hx, hy, thr[idx], d)
+
+
+def pr_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> PRCurve:
+    """PR curve vertices in order of increasing recall, see :class:`PRCurve`.
+
+    Vertex 0 is the start point (recall 0, precision of the first threshold, threshold +inf);
+    then one vertex per distinct threshold (recall TP/P, precision TP/(TP + FP)). Join them
+    with :func:`interpolate_pr_curve` for the hyperbolic curve whose area :func:`aupr` gives.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    prec = _precision_with_start(c)
+    return PRCurve(
+        recall=_prepend0(c.tps) / c.n_pos,
+        precision=prec,
+        thresholds=np.r_[np.inf, c.thresholds],
+        tp=_prepend0(c.tps),
+        fp=_prepend0(c.fps),
+    )
+
+
+def interpolate_pr_curve(curve: PRCurve, points_per_segment: int = 20) -> MinPRCurve:
+    """Dense (recall, precision) along the Davis-Goadrich interpolation of ``curve``.
+
+    For plotting: ``points_per_segment`` points on each segment between vertices (segments of
+    zero recall width keep their two vertices, i.e. a vertical drop).
+    """
+    k = int(points_per_segment)
+    if k < 2:
+        raise ValueError("points_per_segment must be >= 2")
+    tp, fp, prec = curve.tp, curve.fp, curve.precision
+    p = tp[-1]
+    t = np.linspace(0.0, 1.0, k)
+    ta = tp[:-1, None] + t[None, :] * (tp[1:] - tp[:-1])[:, None]
+    fa = fp[:-1, None] + t[None, :] * (fp[1:] - fp[:-1])[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa = ta / (ta + fa)
+    # the start segment has constant precision (first-point rule)
+    pa[0, :] = np.where(ta[0] + fa[0] > 0, pa[0], prec[0])
+    pa[0, 0] = prec[0]
+    return MinPRCurve(ta.ravel() / p, pa.ravel())
+
+
+def roc_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> ROCCurve:
+    """ROC curve vertices from (0, 0) (threshold +inf) to (1, 1), one per distinct threshold.
+
+    Unlike scikit-learn's default (``drop_intermediate=True``) no collinear vertex is dropped.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    return ROCCurve(
+        fpr=_prepend0(c.fps) / c.n_neg,
+        tpr=_prepend0(c.tps) / c.n_pos,
+        thresholds=np.r_[np.inf, c.thresholds],
+    )
+
+
+def all_metrics(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> dict[str, float]:
+    """Every headline metric from one sort of the scores.
+
+    Returns a dict with keys ``auroc``, ``average_precision``, ``aupr`` (hyperbolic),
+    ``aupr_linear``, ``aucnpr``, ``auprg``, ``pi``, ``n_pos``, ``n_neg`` (weighted counts, as
+    floats), each equal to the corresponding single-metric function.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    area = _aupr_hyperbolic_full(c)
+    pi = c.n_pos / (c.n_pos + c.n_neg)
+    return {
+        "auroc": _auroc_from(c),
+        "average_precision": _ap_from(c),
+        "aupr": area,
+        "aupr_linear": _aupr_linear(c, 0.0, 1.0),
+        "aucnpr": _aucnpr_from(c, 0.0, 1.0, area),
+        "auprg": _auprg_from(c),
+        "pi": float(pi),
+        "n_pos": float(c.n_pos),
+        "n_neg": float(c.n_neg),
+    }
