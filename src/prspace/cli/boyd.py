@@ -1,0 +1,401 @@
+"""``prspace boyd ...``: the Boyd et al. (2012) experiments and the theory figures.
+
+Sub-commands (each writes its files atomically; the rules in ``workflow/rules/boyd.smk`` call them):
+
+* ``theory``            -- Boyd Figures 1-4 (exact curves from prspace.metrics);
+* ``paper-tables``      -- Boyd's Tables 3 and 2 checked against Theorem 2;
+* ``pr-prg``            -- Flach and Kull Figure 2 for a real model's scores from the study;
+* ``downsample``        -- one task's downsampling runs (section 4.3);
+* ``downsampling-report`` -- Table 3 per task and learner, summary over tasks, figure;
+* ``fold-skew``         -- one task's fold-skew runs from its predictions (section 4.1);
+* ``fold-skew-report``  -- bias and ranking changes per dispersion, figure;
+* ``aggregation``       -- across-task aggregation (section 4.2, Table 2) from the metrics table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from prspace._io import atomic_path
+from prspace.errors import InputError
+
+log = logging.getLogger("prspace.boyd")
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        return [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {text!r}") from None
+
+
+def _formats(text: str) -> list[str]:
+    out = []
+    for f in text.split(","):
+        f = f.strip().lower()
+        if f and f not in out:
+            if f not in ("png", "pdf", "svg"):
+                raise argparse.ArgumentTypeError(f"unknown figure format {f!r}; use png, pdf or svg")
+            out.append(f)
+    return out or ["png"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("boyd", help="Boyd et al. (2012) experiments and theory figures",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="boyd_command", metavar="ACTION", required=True)
+
+    t = sub.add_parser("theory", help="Boyd Figures 1-4: minimum PR curves, AUCPR_MIN, F1 contours")
+    t.add_argument("--out-dir", required=True, type=Path)
+    t.add_argument("--formats", type=_formats, default=["png", "pdf"])
+    t.set_defaults(func=run_theory)
+
+    pt = sub.add_parser("paper-tables", help="Boyd Table 3 (AUCNPR recomputed) and Table 2 (implied skews)")
+    pt.add_argument("--out-dir", required=True, type=Path)
+    pt.set_defaults(func=run_paper_tables)
+
+    g = sub.add_parser("pr-prg", help="Flach and Kull Figure 2 for one model's scores on one test fold of the study")
+    g.add_argument("--status", nargs="+", required=True, help="status JSON of the study's tasks")
+    g.add_argument("--task", default="auto", help="task id, or auto")
+    g.add_argument("--model", default="auto", help="model id, or auto (the median-AUPRG model)")
+    g.add_argument("--target-positives", type=int, default=30,
+                   help="auto task: the test fold's number of positives closest to this")
+    g.add_argument("--out-dir", required=True, type=Path)
+    g.add_argument("--formats", type=_formats, default=["png", "pdf"])
+    g.add_argument("--selection-out", type=Path, help="CSV naming the task, model and fold drawn")
+    g.set_defaults(func=run_pr_prg)
+
+    d = sub.add_parser("downsample", help="one task's downsampling runs (Boyd section 4.3)")
+    d.add_argument("--dataset", required=True, help="task id of the local source (e.g. keel-ecoli1)")
+    d.add_argument("--data-dir", default=None, help="user data directory (as for predict-local)")
+    d.add_argument("--target", default=None, help="target column in --data-dir files")
+    d.add_argument("--learners", default="small", help="panel name or comma-separated learner names")
+    d.add_argument("--ratios", type=_floats, default=[1, 2, 3, 4, 5, 10], help="negatives per positive, e.g. 1,2,3,4,5,10")
+    d.add_argument("--folds", type=int, default=5)
+    d.add_argument("--repeats", type=int, default=3)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--max-pi", type=float, default=0.1, help="skip the task if its pi is above this")
+    d.add_argument("--out", required=True, type=Path, help="parquet of runs (empty if the task is skipped)")
+    d.set_defaults(func=run_downsample)
+
+    dr = sub.add_parser("downsampling-report", help="Table 3 per task/learner, summary over tasks, figure")
+    dr.add_argument("--runs", nargs="+", required=True, type=Path)
+    dr.add_argument("--tables-dir", required=True, type=Path)
+    dr.add_argument("--figures-dir", required=True, type=Path)
+    dr.add_argument("--formats", type=_formats, default=["png", "pdf"])
+    dr.add_argument("--study", default="", help="study name for figure titles")
+    dr.set_defaults(func=run_downsampling_report)
+
+    f = sub.add_parser("fold-skew", help="one task's fold-skew runs (Boyd section 4.1)")
+    f.add_argument("--status", required=True, type=Path, help="status JSON of the task's predictions")
+    f.add_argument("--dispersions", type=_floats, default=[0.0, 0.25, 0.5, 0.75, 0.9])
+    f.add_argument("--seeds", type=int, default=5)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--max-repeats", type=int, default=1)
+    f.add_argument("--out", required=True, type=Path)
+    f.set_defaults(func=run_fold_skew)
+
+    fr = sub.add_parser("fold-skew-report", help="bias and ranking changes per dispersion, figure")
+    fr.add_argument("--runs", nargs="+", required=True, type=Path)
+    fr.add_argument("--tables-dir", required=True, type=Path)
+    fr.add_argument("--figures-dir", required=True, type=Path)
+    fr.add_argument("--formats", type=_formats, default=["png", "pdf"])
+    fr.add_argument("--study", default="")
+    fr.set_defaults(func=run_fold_skew_report)
+
+    a = sub.add_parser("aggregation", help="across-task aggregation (Boyd section 4.2) from the metrics table")
+    a.add_argument("--metrics", required=True, type=Path, help="the study's metrics table (CSV)")
+    a.add_argument("--learner", default="flow_id", help="column naming the learner across tasks")
+    a.add_argument("--skew-groups", type=int, default=3)
+    a.add_argument("--tables-dir", required=True, type=Path)
+    a.add_argument("--figures-dir", required=True, type=Path)
+    a.add_argument("--formats", type=_formats, default=["png", "pdf"])
+    a.add_argument("--study", default="")
+    a.set_defaults(func=run_aggregation)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _save(fig, out_dir: Path, name: str, formats: list[str]) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for fmt in formats:
+        path = out_dir / f"{name}.{fmt}"
+        meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[fmt]
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=fmt, dpi=150, metadata=meta)
+        log.info("wrote %s", path)
+
+
+def _table(df: pd.DataFrame, out_dir: Path, name: str, *, title: str, note: str | None = None, decimals: int = 3) -> None:
+    from prspace.cli._tables import write_table
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_table(df, out_dir / f"{name}.csv", out_dir / f"{name}.md", title=title, note=note, decimals=decimals)
+    log.info("wrote %s.csv and .md (%d rows)", out_dir / name, len(df))
+
+
+def _read_parquets(paths: list[Path]) -> pd.DataFrame:
+    frames = []
+    for p in paths:
+        if not p.is_file():
+            raise InputError(f"no runs file at {p}; run the step that makes it")
+        frames.append(pd.read_parquet(p))
+    frames = [f for f in frames if len(f)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _write_parquet(df: pd.DataFrame, path: Path, note: str = "") -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"prspace.note": note.encode()})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+    log.info("wrote %s (%d rows)%s", path, len(df), f": {note}" if note else "")
+
+
+# --- theory and paper tables -----------------------------------------------------------------
+
+
+def run_theory(args: argparse.Namespace) -> int:
+    from prspace.figures import theory
+
+    _save(theory.figure_min_pr_curve(1 / 3), args.out_dir, "boyd_fig1_min_pr_curve", args.formats)
+    _save(theory.figure_min_pr_curves(), args.out_dir, "boyd_fig2_min_pr_curves", args.formats)
+    _save(theory.figure_aupr_min_vs_pi(), args.out_dir, "boyd_fig3_aucpr_min", args.formats)
+    _save(theory.figure_f1_contours(0.33, 0.45), args.out_dir, "boyd_fig4_f1_contours", args.formats)
+    return 0
+
+
+def run_paper_tables(args: argparse.Namespace) -> int:
+    from prspace.experiments.aggregation import table2_check
+    from prspace.experiments.downsampling import table3_check
+
+    t3 = table3_check()
+    worst = float(t3["difference"].abs().max())
+    _table(t3, args.out_dir, "boyd_table3_check", decimals=4,
+           title="Boyd et al. 2012, Table 3: published AUCNPR vs AUCNPR recomputed from the published AUCPR",
+           note=("Source: Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy), transcribed. "
+                 "test_pi = 1/(1+k) for a 1:k test set; aucpr_min = prspace.metrics.aupr_min(test_pi) (Theorem 2); "
+                 "aucnpr_computed = (aucpr_published - aucpr_min) / (1 - aucpr_min). "
+                 f"Largest |difference|: {worst:.4f} (published values have three decimals)."))
+    t2 = table2_check()
+    _table(t2, args.out_dir, "boyd_table2_check", decimals=4,
+           title="Boyd et al. 2012, Table 2: skews implied by the published AUCPR and AUCNPR",
+           note=("Source: Boyd et al. 2012, Table 2 (LSM on IMDB), transcribed. implied_aucpr_min = "
+                 "(AUCPR - AUCNPR) / (1 - AUCNPR); implied_pi inverts Theorem 2 (prspace.metrics.aupr_min). "
+                 "stated_pi: the skew the paper's text gives (section 4.2); aucnpr_at_stated_pi: the AUCNPR that skew implies."))
+    return 0
+
+
+# --- Flach and Kull Figure 2 from the study's predictions -------------------------------------
+
+
+def _ok_predictions(status_paths) -> list[tuple[str, str]]:
+    from prspace.cli.score import read_status
+
+    out = []
+    for p in status_paths:
+        st = read_status(p)
+        if st["status"] == "ok":
+            out.append((st["task_id"], st["predictions"]))
+    return sorted(out)
+
+
+def run_pr_prg(args: argparse.Namespace) -> int:
+    from prspace import metrics
+    from prspace.figures import theory
+    from prspace.schema import read_predictions
+
+    tasks = _ok_predictions(args.status)
+    if not tasks:
+        raise InputError("no task has predictions (every status is 'skipped'); run the predictions step first")
+    if args.task != "auto":
+        chosen = [t for t in tasks if t[0] == args.task]
+        if not chosen:
+            raise InputError(f"task {args.task!r} has no predictions; choose one of {', '.join(t for t, _ in tasks)} or auto")
+        path = chosen[0][1]
+    else:
+        best = None
+        for tid, path_ in tasks:
+            df, info = read_predictions(path_)
+            f0 = df[(df["repeat"] == df["repeat"].min()) & (df["fold"] == df["fold"].min())].drop_duplicates("row_id")
+            n_pos = int(f0["y_true"].sum())
+            # prefer moderate skew (the PR baseline is visible) and a fold with about target positives
+            key = (not (0.1 <= info.pi <= 0.45), abs(n_pos - args.target_positives), tid)
+            if best is None or key < best[0]:
+                best = (key, path_)
+        path = best[1]
+    df, info = read_predictions(path)
+    rep, fold = int(df["repeat"].min()), int(df.loc[df["repeat"] == df["repeat"].min(), "fold"].min())
+    sub = df[(df["repeat"] == rep) & (df["fold"] == fold)]
+    if args.model == "auto":
+        vals = {m: float(metrics.auprg(g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)))
+                for m, g in sub.groupby("model_id", sort=True)}
+        order = sorted(vals, key=lambda m: (vals[m], m))
+        model = order[len(order) // 2]
+    else:
+        model = args.model
+        if model not in set(sub["model_id"]):
+            raise InputError(f"model {model!r} not in task {info.task_id}; choose one of {', '.join(sorted(set(sub['model_id'])))} or auto")
+    g = sub[sub["model_id"] == model]
+    y, s = g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)
+    source = (f"{info.dataset_name} ({info.task_id}, {info.provenance}); model {model}; "
+              f"test fold {fold} of repeat {rep}")
+    _save(theory.figure_pr_prg(y, s, source=source), args.out_dir, "boyd_fig_pr_prg", args.formats)
+    if args.selection_out:
+        from prspace.cli._tables import write_csv
+
+        write_csv(pd.DataFrame([{"task_id": info.task_id, "dataset": info.dataset_name, "provenance": info.provenance,
+                                 "model_id": model, "repeat": rep, "fold": fold, "n": int(y.size), "n_pos": int(y.sum()),
+                                 "aupr": float(metrics.aupr(y, s)), "auprg": float(metrics.auprg(y, s))}]),
+                  args.selection_out)
+    return 0
+
+
+# --- downsampling ----------------------------------------------------------------------------
+
+
+def _load_dataset(args: argparse.Namespace):
+    if args.data_dir:
+        from prspace.sources import local
+
+        return local.load_user_dataset(args.dataset, data_dir=args.data_dir, target=args.target)
+    from prspace.sources.datasets import load_dataset
+
+    return load_dataset(args.dataset)
+
+
+def run_downsample(args: argparse.Namespace) -> int:
+    from prspace.experiments.downsampling import RUN_COLUMNS, downsampling_experiment
+    from prspace.sources.learners import make_learner, parse_learners, score_of
+
+    names = parse_learners(args.learners)
+    data = _load_dataset(args)
+    y = np.asarray(data.y, dtype=bool)
+    pi = float(y.mean())
+    if pi > args.max_pi:
+        _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: pi = {pi:.3f} > max_pi = {args.max_pi}")
+        return 0
+    learners = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
+    runs = downsampling_experiment(data.X, y, learners, score=score_of, ratios=args.ratios, n_folds=args.folds,
+                                   repeats=args.repeats, seed=args.seed, task_id=args.dataset)
+    _write_parquet(runs, args.out, f"pi = {pi:.4f}; source {getattr(data, 'provenance', '')}")
+    return 0
+
+
+def run_downsampling_report(args: argparse.Namespace) -> int:
+    from prspace.experiments import downsampling as ds
+    from prspace.figures.boyd import figure_downsampling
+
+    runs = _read_parquets(args.runs)
+    if runs.empty:
+        raise InputError("no task qualified for the downsampling experiment (all skipped); "
+                         "raise boyd.downsampling.max_pi or add skewed datasets")
+    per_task = ds.table3(runs)
+    summary = ds.table3_summary(per_task)
+    n_tasks = runs["task_id"].nunique()
+    src = f"study {args.study}" if args.study else ""
+    _table(per_task, args.tables_dir, "boyd_downsampling_table3",
+           title="Downsampling per task and learner (Boyd et al. 2012, Table 3 generalised)",
+           note=("Mean over repeats x folds. downsampled_*: test fold with negatives subsampled to the training ratio; "
+                 "original_*: the whole test fold. 'original' training ratio = no subsampling (the task's own ratio). "
+                 f"{n_tasks} tasks; source: {src or 'local predictions'}, learners trained by prspace."))
+    cols = ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
+    for m in ds.METRICS:
+        cols += [f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"]
+    _table(summary[cols], args.tables_dir, "boyd_downsampling_summary",
+           title="Downsampling summarised over tasks (mean over tasks; gap = downsampled minus original test, sd over tasks)",
+           note="Full columns including standard deviations over tasks: boyd_downsampling_summary.csv.")
+    _write_full_csv(summary, args.tables_dir / "boyd_downsampling_summary.csv")
+    _save(figure_downsampling(summary, source=src), args.figures_dir, "boyd_downsampling", args.formats)
+    return 0
+
+
+def _write_full_csv(df: pd.DataFrame, path: Path) -> None:
+    from prspace.cli._tables import write_csv
+
+    write_csv(df, path)
+
+
+# --- fold skew -------------------------------------------------------------------------------
+
+
+def run_fold_skew(args: argparse.Namespace) -> int:
+    from prspace.cli.score import read_status
+    from prspace.experiments.fold_skew import RUN_COLUMNS, fold_skew_experiment
+    from prspace.schema import read_predictions
+
+    st = read_status(args.status)
+    if st["status"] != "ok":
+        _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: {st.get('reason', '')}")
+        return 0
+    df, info = read_predictions(st["predictions"])
+    runs = fold_skew_experiment(df, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
+                                max_repeats=args.max_repeats)
+    _write_parquet(runs, args.out, f"task {info.task_id}; {info.provenance}")
+    return 0
+
+
+def run_fold_skew_report(args: argparse.Namespace) -> int:
+    from prspace.experiments import fold_skew as fs
+    from prspace.figures.boyd import figure_fold_skew
+
+    runs = _read_parquets(args.runs)
+    if runs.empty:
+        raise InputError("no fold-skew runs (every task skipped); check the predictions step")
+    summary = fs.fold_skew_summary(runs)
+    per_task = fs.fold_skew_bias(runs).groupby(["task_id", "task_pi", "dispersion"])[list(fs.AGGREGATES)].mean().reset_index()
+    src = f"study {args.study}" if args.study else ""
+    _table(summary, args.tables_dir, "boyd_fold_skew_summary",
+           title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
+           note=("Same models, same number of dropped rows: skewed folds lose a share d of one class in half of the folds, "
+                 "stratified folds lose d/2 of both classes in every fold. bias_mean: mean over tasks (each task averaged "
+                 "over models and seeds); top1_change_rate: share of task x seed where the best model differs; "
+                 f"kendall_mean: Kendall's tau between the two orders. {runs['task_id'].nunique()} tasks; {src}."))
+    _table(per_task, args.tables_dir, "boyd_fold_skew_per_task",
+           title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)")
+    _save(figure_fold_skew(summary, source=src), args.figures_dir, "boyd_fold_skew", args.formats)
+    return 0
+
+
+# --- aggregation over tasks --------------------------------------------------------------------
+
+
+def run_aggregation(args: argparse.Namespace) -> int:
+    from prspace.experiments import aggregation as ag
+    from prspace.figures.boyd import figure_aggregation
+
+    if not args.metrics.is_file():
+        raise InputError(f"no metrics table at {args.metrics}; run `prspace score collect` first")
+    df = pd.read_csv(args.metrics)
+    if df.empty:
+        raise InputError(f"the metrics table {args.metrics} has no rows; no task was scored")
+    per_task = ag.per_task_table(df, learner=args.learner)
+    means, agree = ag.learner_means(df, learner=args.learner)
+    corr = ag.skew_correlation(df, learner=args.learner)
+    groups = ag.skew_group_means(df, learner=args.learner, n_groups=args.skew_groups)
+    src = f"study {args.study}" if args.study else ""
+    n = per_task["task_id"].nunique()
+    _table(per_task, args.tables_dir, "boyd_aggregation_tasks",
+           title="Per task and learner: pi, AUCPR_MIN and the metrics (Boyd et al. 2012, Table 2 generalised)",
+           note=f"Pooled cross-validated predictions; {n} tasks; {src}.")
+    _table(ag.order_changes(means, learner=args.learner), args.tables_dir, "boyd_aggregation_learners",
+           title="Learners' mean over tasks and their rank by each metric (1 = best)")
+    _table(agree, args.tables_dir, "boyd_aggregation_agreement",
+           title="Do the learners' orders by mean metric agree? (pairs of metrics)")
+    _table(corr, args.tables_dir, "boyd_aggregation_skew_correlation",
+           title="Spearman's rho of each metric with pi across tasks; free_share = mean AUCPR_MIN / mean AUPR")
+    wide = groups.pivot_table(index=["skew_group", "n_tasks", "learner"], columns="metric", values=["mean", "rank"])
+    wide.columns = [f"{a}_{m}" for a, m in wide.columns]
+    _table(wide.reset_index(), args.tables_dir, "boyd_aggregation_skew_groups",
+           title="Learners' mean metric and rank within pi groups of tasks")
+    _save(figure_aggregation(per_task, groups, source=src), args.figures_dir, "boyd_aggregation", args.formats)
+    return 0

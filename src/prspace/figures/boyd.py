@@ -1,0 +1,141 @@
+"""Figures of the Boyd et al. (2012) experiments: downsampling, fold skew, task aggregation.
+
+Inputs are the summary tables of :mod:`prspace.experiments.downsampling`,
+:mod:`prspace.experiments.fold_skew` and :mod:`prspace.experiments.aggregation`; every function
+returns a :class:`matplotlib.figure.Figure` and the CLI saves it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from prspace import metrics
+from prspace.experiments import downsampling as ds
+from prspace.experiments import fold_skew as fs
+
+LABELS = {"aupr": "AUPR", "aucnpr": "AUCNPR", "auprg": "AUPRG", "auroc": "AUROC"}
+
+
+def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
+    """Each metric against the training ratio: downsampled test folds vs original test folds.
+
+    Thick lines: mean over tasks of the learners' mean, bars +- one standard deviation over tasks;
+    thin lines: each learner's mean over tasks. In the AUPR panel the dotted line is AUCPR_MIN at
+    the downsampled test set's skew pi = 1 / (1 + k) (Theorem 2).
+    """
+    fig = Figure(figsize=(11, 7.8), layout="constrained")
+    axes = fig.subplots(2, 2, sharex=True).ravel()
+    all_ = summary[summary["learner"] == "all learners"]
+    ks = list(all_["train_k"])
+    x = np.arange(len(ks))
+    labels = [ds.ratio_label(k) for k in ks]
+    learners = [lrn for lrn in pd.unique(summary["learner"]) if lrn != "all learners"]
+    styles = {"downsampled": ("C3", "-", "o", "test fold downsampled to the training ratio"),
+              "original": ("C0", "--", "s", "original test fold")}
+    for ax, m in zip(axes, ds.METRICS, strict=True):
+        for test, (color, ls, marker, lab) in styles.items():
+            for lrn in learners:
+                sub = summary[summary["learner"] == lrn].set_index("train_k").reindex(ks)
+                ax.plot(x, sub[f"{test}_{m}"], color=color, ls=ls, lw=0.7, alpha=0.35)
+            ax.errorbar(x, all_[f"{test}_{m}"], yerr=all_[f"{test}_{m}_sd"], color=color, ls=ls, marker=marker,
+                        lw=2, capsize=3, label=f"{lab} (mean over tasks +- sd)")
+        if m == "aupr":
+            pis = np.array([1 / (1 + k) if k != ds.ORIGINAL else np.nan for k in ks])
+            lo = np.full(len(ks), np.nan)
+            ok = np.isfinite(pis)
+            lo[ok] = np.asarray(metrics.aupr_min(pis[ok]), dtype=np.float64)
+            ax.plot(x, lo, color="0.3", ls=":", marker=".", label="AUCPR_MIN of the downsampled test set")
+        ax.set_title(LABELS[m], fontsize=11)
+        ax.set_ylabel(LABELS[m])
+        ax.grid(alpha=0.25)
+        ax.set_xticks(x, labels)
+    for ax in axes[2:]:
+        ax.set_xlabel("training ratio (positives : negatives); 'original' = no subsampling")
+    axes[0].plot([], [], color="0.5", lw=0.7, label="thin lines: single learners")
+    axes[0].legend(fontsize=8, loc="best")
+    n_tasks = int(all_["n_tasks"].max()) if len(all_) else 0
+    fig.suptitle(f"Downsampling (after Boyd et al. 2012, Table 3): {n_tasks} tasks, {len(learners)} learners"
+                 + (f" -- {source}" if source else ""), fontsize=11)
+    return fig
+
+
+def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
+    """Bias (skewed minus stratified folds) of each aggregate, and how often the best model changes."""
+    fig = Figure(figsize=(11.5, 4.9), layout="constrained")
+    ax1, ax2 = fig.subplots(1, 2)
+    colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
+    for a in fs.AGGREGATES:
+        kind, m = a.split("_", 1)
+        sub = summary[summary["aggregate"] == a].sort_values("dispersion")
+        ls, marker = ("-", "o") if kind == "mean" else ("--", "s")
+        x = sub["fold_pi_sd"]
+        ax1.plot(x, sub["bias_mean"], color=colors[m], ls=ls, marker=marker, ms=4, label=fs.AGGREGATE_LABELS[a])
+        if kind == "mean":
+            ax1.fill_between(x, sub["bias_mean"] - sub["bias_sd_tasks"], sub["bias_mean"] + sub["bias_sd_tasks"],
+                             color=colors[m], alpha=0.08)
+        ax2.plot(sub["dispersion"], sub["top1_change_rate"], color=colors[m], ls=ls, marker=marker, ms=4,
+                 label=fs.AGGREGATE_LABELS[a])
+    ax1.axhline(0, color="k", lw=0.8)
+    ax1.set_xlabel("spread of the folds' skew (sd of fold pi, mean over tasks)")
+    ax1.set_ylabel("bias: skewed folds minus stratified folds")
+    ax1.set_title("Bias of each aggregate (mean over tasks; band: +- sd over tasks)", fontsize=10)
+    ax1.grid(alpha=0.25)
+    ax1.legend(fontsize=8, ncol=2)
+    ax2.set_xlabel("dispersion d (share of a class dropped from half of the folds)")
+    ax2.set_ylabel("share of task x seed with a different best model")
+    ax2.set_title("Best model changes between skewed and stratified folds", fontsize=10)
+    ax2.set_ylim(bottom=0)
+    ax2.grid(alpha=0.25)
+    ax2.legend(fontsize=8, ncol=2)
+    n_tasks = int(summary["n_tasks"].max()) if len(summary) else 0
+    fig.suptitle(f"Fold skew (after Boyd et al. 2012, section 4.1): {n_tasks} tasks" + (f" -- {source}" if source else ""),
+                 fontsize=11)
+    return fig
+
+
+def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: str = "") -> Figure:
+    """Left: per-task metrics (mean over learners) against pi with AUCPR_MIN(pi).
+    Right: each learner's rank by its mean metric over all tasks and within pi groups."""
+    fig = Figure(figsize=(12, 5.2), layout="constrained")
+    ax1, ax2 = fig.subplots(1, 2, width_ratios=[1.1, 1])
+    colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
+    mean = per_task.groupby(["task_id", "pi"], sort=False)[list(LABELS)].mean().reset_index().sort_values("pi")
+    for m in ("aupr", "aucnpr", "auprg"):
+        ax1.scatter(per_task["pi"], per_task[m], color=colors[m], s=8, alpha=0.25)
+        ax1.plot(mean["pi"], mean[m], color=colors[m], marker="o", ms=4, lw=1, label=f"{LABELS[m]} (mean over learners)")
+    pi = np.geomspace(max(per_task["pi"].min() * 0.8, 1e-3), min(per_task["pi"].max() * 1.2, 0.999), 200)
+    ax1.plot(pi, np.asarray(metrics.aupr_min(pi), dtype=np.float64), color="k", ls=":", label="AUCPR_MIN(pi)")
+    ax1.plot(pi, pi, color="0.5", ls="--", lw=0.8, label="pi (random ranking's AUPR)")
+    ax1.set_xscale("log")
+    ax1.set_xlabel("pi of the task (log scale)")
+    ax1.set_ylabel("metric value")
+    ax1.set_ylim(-0.02, 1.02)
+    ax1.set_title("Per task: dots are single learners", fontsize=10)
+    ax1.grid(alpha=0.25, which="both")
+    ax1.legend(fontsize=8, loc="lower right")
+
+    order = [g for g in pd.unique(groups["skew_group"]) if g != "all tasks"] + ["all tasks"]
+    mets = ["aupr", "aucnpr", "auprg", "auroc"]
+    cols = [(g, m) for g in order for m in mets]
+    learners = sorted(pd.unique(groups["learner"]))
+    g_idx = groups.set_index(["skew_group", "metric", "learner"])["rank"]
+    xs = np.arange(len(cols)) + np.repeat(np.arange(len(order)), len(mets)) * 0.8
+    for i, lrn in enumerate(learners):
+        ys = [g_idx.get((g, m, lrn), np.nan) for g, m in cols]
+        for gi in range(len(order)):
+            sl = slice(gi * len(mets), (gi + 1) * len(mets))
+            ax2.plot(xs[sl], ys[sl], marker="o", color=f"C{i % 10}", lw=1.5, label=lrn if gi == 0 else None)
+    ax2.set_xticks(xs, [LABELS[m] for _, m in cols], rotation=90, fontsize=8)
+    for gi, g in enumerate(order):
+        ax2.text(xs[gi * len(mets):(gi + 1) * len(mets)].mean(), 0.35, g, ha="center", va="bottom", fontsize=8)
+    ax2.set_ylim(len(learners) + 0.5, 0.2)
+    ax2.set_ylabel("rank of the learner's mean metric (1 = best)")
+    ax2.set_title("Learners' order by each metric's mean, within pi groups of tasks", fontsize=10)
+    ax2.grid(alpha=0.25, axis="y")
+    ax2.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 0), ncol=2, framealpha=0.9)
+    n_tasks = per_task["task_id"].nunique()
+    fig.suptitle(f"Aggregation over tasks (after Boyd et al. 2012, Table 2): {n_tasks} tasks, {len(learners)} learners"
+                 + (f" -- {source}" if source else ""), fontsize=11)
+    return fig

@@ -1,0 +1,210 @@
+"""Theory figures: exact curves of PR space, drawn from :mod:`prspace.metrics`.
+
+Boyd, Santos Costa, Davis and Page (ICML 2012):
+
+* Figure 1 -- the minimum PR curve (Theorem 1, equality case) and random guessing at pi = 1/3;
+* Figure 2 -- minimum PR curves for several skews;
+* Figure 3 -- AUCPR_MIN against pi (Theorem 2, Corollary 4) for recall in [0,1], [0.5,1], [0.8,1];
+* Figure 4 -- F1 contours with the unachievable region at pi = 0.33 and three points of F1 = 0.45.
+
+Flach and Kull (NIPS 2015), Figure 2 -- a PR curve with F1 isometrics and the always-positive
+baseline beside its PRG curve with F1 (= FG1) isometrics and the convex hull, drawn for a real
+model's scores (the caller supplies them and a label naming their source).
+
+Every function returns a :class:`matplotlib.figure.Figure` (no pyplot state); the CLI saves it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+from scipy.optimize import brentq
+
+from prspace import metrics
+
+F1_LEVELS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def _pr_axes(ax, title: str) -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("Recall")
+    ax.set_ylabel("Precision")
+    ax.set_title(title, fontsize=11)
+    ax.set_aspect("equal")
+    ax.grid(alpha=0.25)
+
+
+def _min_precision(pi: float, recall: np.ndarray) -> np.ndarray:
+    """Precision of the minimum PR curve (Boyd Eq. 1, equality case), from prspace.metrics."""
+    return np.asarray(metrics.min_pr_curve(pi, recall).precision, dtype=np.float64)
+
+
+def figure_min_pr_curve(pi: float = 1 / 3) -> Figure:
+    """Boyd et al. Figure 1: minimum PR curve and the random-guessing line at skew ``pi``."""
+    r = np.linspace(0, 1, 501)
+    fig = Figure(figsize=(5.2, 5.0), layout="constrained")
+    ax = fig.add_subplot()
+    p_min = _min_precision(pi, r)
+    ax.fill_between(r, 0, p_min, color="0.85", label="unachievable region")
+    ax.plot(r, p_min, color="C3", lw=2, label=f"minimum PR curve (area {float(metrics.aupr_min(pi)):.3f})")
+    ax.plot([0, 1], [pi, pi], color="C0", lw=2, ls="--", label=f"random guessing (precision = pi = {pi:.3f})")
+    _pr_axes(ax, f"Boyd et al. 2012, Figure 1: pi = {pi:.3g} (1 positive : {(1 - pi) / pi:.3g} negatives)")
+    ax.legend(loc="upper right", fontsize=9)
+    return fig
+
+
+def figure_min_pr_curves(pis: Sequence[float] = (0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9)) -> Figure:
+    """Boyd et al. Figure 2: minimum PR curves for several skews."""
+    r = np.linspace(0, 1, 501)
+    fig = Figure(figsize=(5.2, 5.0), layout="constrained")
+    ax = fig.add_subplot()
+    colors = [f"C{i % 10}" for i in range(len(pis))]
+    for pi, c in zip(pis, colors, strict=True):
+        ax.plot(r, _min_precision(pi, r), color=c, lw=1.8, label=f"pi = {pi:.3g}  (AUCPR_MIN = {float(metrics.aupr_min(pi)):.3f})")
+    _pr_axes(ax, "Boyd et al. 2012, Figure 2: minimum PR curves")
+    ax.legend(loc="upper left", fontsize=8.5)
+    return fig
+
+
+def figure_aupr_min_vs_pi(
+    recall_ranges: Sequence[tuple[float, float]] = ((0.0, 1.0), (0.5, 1.0), (0.8, 1.0)),
+    *,
+    pi_min: float = 0.005,
+) -> Figure:
+    """Boyd et al. Figure 3: AUCPR_MIN against pi (log axis), Theorem 2 and Corollary 4.
+
+    Solid lines: the area of the unachievable region over recall in [a, b]; dashed lines: that area
+    divided by its maximum ``b - a`` (the share of the restricted PR space that comes for free).
+    """
+    pi = np.geomspace(pi_min, 0.999, 400)
+    fig = Figure(figsize=(6.0, 4.6), layout="constrained")
+    ax = fig.add_subplot()
+    for i, (a, b) in enumerate(recall_ranges):
+        area = np.asarray(metrics.aupr_min(pi, recall_range=(a, b)), dtype=np.float64)
+        ax.plot(pi, area, color=f"C{i}", lw=2, label=f"recall in [{a:g}, {b:g}]")
+        if (a, b) != (0.0, 1.0):
+            ax.plot(pi, area / (b - a), color=f"C{i}", lw=1, ls="--", label=f"recall in [{a:g}, {b:g}], divided by {b - a:g}")
+    ax.set_xscale("log")
+    ax.set_xlim(pi_min, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("pi (proportion of positives), log scale")
+    ax.set_ylabel("AUCPR_MIN")
+    ax.set_title("Boyd et al. 2012, Figure 3: minimum AUCPR against skew", fontsize=11)
+    ax.grid(alpha=0.25, which="both")
+    ax.legend(loc="upper left", fontsize=9)
+    return fig
+
+
+def f1_example_points(pi: float = 0.33, f1: float = 0.45) -> dict[str, tuple[float, float]]:
+    """Three PR points of equal F1 as in Boyd et al. Figure 4 (recall, precision).
+
+    A is unachievable at skew ``pi`` (below the minimum PR curve), B is achievable but just above
+    the minimum PR curve, C has good precision at modest recall. The F1 isometric
+    ``p = f1 r / (2 r - f1)`` crosses the minimum PR curve at recall ``r*``; A lies right of it,
+    B just left of it.
+    """
+    def precision_on_isometric(r: float) -> float:
+        return f1 * r / (2 * r - f1)
+
+    def gap(r: float) -> float:
+        return precision_on_isometric(r) - float(_min_precision(pi, np.array([r]))[0])
+
+    lo = f1 / 2 + 1e-9  # the isometric starts at (f1/2, 1)
+    if gap(1.0) >= 0:
+        raise ValueError(f"the F1 = {f1} isometric never enters the unachievable region at pi = {pi}")
+    r_star = brentq(gap, lo, 1.0)
+    r_a = r_star + 0.6 * (1 - r_star)
+    r_b = r_star - 0.03
+    r_c = f1 / 2 + 0.075
+    return {
+        "A": (r_a, precision_on_isometric(r_a)),
+        "B": (r_b, precision_on_isometric(r_b)),
+        "C": (r_c, precision_on_isometric(r_c)),
+    }
+
+
+def figure_f1_contours(pi: float = 0.33, f1: float = 0.45) -> Figure:
+    """Boyd et al. Figure 4: F1 contours, the unachievable region at ``pi`` and points A, B, C."""
+    g = np.linspace(1e-3, 1, 400)
+    rr, pp = np.meshgrid(g, g)
+    f = 2 * pp * rr / (pp + rr)  # F1 = harmonic mean of precision and recall (Boyd section 4.4)
+    fig = Figure(figsize=(5.4, 6.0), layout="constrained")
+    ax = fig.add_subplot()
+    cs = ax.contour(rr, pp, f, levels=F1_LEVELS, colors="0.45", linewidths=0.8)
+    ax.clabel(cs, fmt="%.1f", fontsize=8)
+    r = np.linspace(0, 1, 501)
+    p_min = _min_precision(pi, r)
+    ax.fill_between(r, 0, p_min, color="C3", alpha=0.18, label=f"unachievable region, pi = {pi:g}")
+    ax.plot(r, p_min, color="C3", lw=2, label="minimum PR curve")
+    ax.plot([], [], color="0.45", lw=0.8, label="F1 contours")
+    rr_iso = np.linspace(f1 / 2 + 1e-3, 1, 300)
+    ax.plot(rr_iso, f1 * rr_iso / (2 * rr_iso - f1), color="k", lw=1.6, ls="--", label=f"F1 = {f1:g}")
+    offsets = {"A": (0, -18), "B": (-2, 8), "C": (8, 2)}
+    for name, (rx, px) in f1_example_points(pi, f1).items():
+        ax.plot(rx, px, "o", color="k", ms=6)
+        ax.annotate(name, (rx, px), xytext=offsets[name], textcoords="offset points", fontsize=12, weight="bold",
+                    ha="center" if name != "C" else "left")
+    _pr_axes(ax, f"Boyd et al. 2012, Figure 4: F1 contours, pi = {pi:g}")
+    fig.legend(loc="outside lower center", ncol=2, fontsize=8.5)
+    return fig
+
+
+def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Figure:
+    """Flach and Kull Figure 2 for real scores: PR curve beside PRG curve.
+
+    Left: PR points with hyperbolic F1 isometrics (dotted) and the F1 isometric of the
+    always-positive classifier (solid), the PR baseline. Right: the PRG curve (precision gain
+    against recall gain, negative gains clipped away as in the paper) with F1 isometrics, which are
+    the straight lines precG + recG = 2 FG1 (Flach and Kull Theorem 2), the minor diagonal as
+    baseline (FG1 = 1/2 is the always-positive classifier's F1) and the convex hull (Pareto front).
+    """
+    y_true = np.asarray(y_true, dtype=bool)
+    pi = float(y_true.mean())
+    pr = metrics.pr_curve(y_true, y_score)
+    dense = metrics.interpolate_pr_curve(pr)
+    prg = metrics.prg_curve(y_true, y_score)
+    hull = metrics.prg_convex_hull(y_true, y_score)
+    rec, prec = np.asarray(pr.recall), np.asarray(pr.precision)
+    rg, pg = np.asarray(prg.recall_gain), np.asarray(prg.precision_gain)
+    auprg = float(metrics.auprg(y_true, y_score))
+    aupr = float(metrics.aupr(y_true, y_score))
+
+    fig = Figure(figsize=(10.5, 5.4), layout="constrained")
+    ax1, ax2 = fig.subplots(1, 2)
+    # PR space
+    for lev in F1_LEVELS:
+        r = np.linspace(lev / 2 + 1e-4, 1, 300)
+        ax1.plot(r, lev * r / (2 * r - lev), color="0.6", lw=0.8, ls=":")
+    f1_base = 2 * pi / (1 + pi)
+    r = np.linspace(f1_base / 2 + 1e-4, 1, 300)
+    ax1.plot(r, f1_base * r / (2 * r - f1_base), color="k", lw=1.4, label=f"always-positive baseline (F1 = {f1_base:.3f})")
+    ax1.plot([], [], color="0.6", lw=0.8, ls=":", label="F1 isometrics 0.1 ... 0.9")
+    ax1.plot(dense.recall, dense.precision, "-", color="C0", lw=1.2, label=f"PR curve, hyperbolic interpolation (AUPR = {aupr:.3f})")
+    ax1.plot(rec, prec, "o", color="C0", ms=3)
+    _pr_axes(ax1, "PR curve with F1 isometrics")
+    ax1.legend(loc="lower left", fontsize=8.5)
+    # PRG space
+    keep = (rg >= 0) & (pg >= 0)
+    for lev in F1_LEVELS:
+        t = 2 * lev  # precG + recG = 2 FG1
+        xs = np.array([max(0.0, t - 1), min(1.0, t)])
+        ax2.plot(xs, t - xs, color="0.6", lw=0.8, ls=":")
+    ax2.plot([0, 1], [1, 0], color="k", lw=1.4, label="baseline: minor diagonal (FG1 = 0.5)")
+    ax2.plot([], [], color="0.6", lw=0.8, ls=":", label="F1 isometrics (FG1 = 0.1 ... 0.9)")
+    ax2.plot(rg[keep], pg[keep], "-o", color="C0", ms=3, lw=1.2, label=f"PRG curve (AUPRG = {auprg:.3f})")
+    hk = (hull.recall_gain >= 0) & (hull.precision_gain >= 0)
+    ax2.plot(hull.recall_gain[hk], hull.precision_gain[hk], color="C3", lw=1.6, ls="--", marker="D", ms=4,
+             label="convex hull (Pareto front)")
+    ax2.set_xlim(0, 1)
+    ax2.set_ylim(0, 1.02)
+    ax2.set_aspect("equal")
+    ax2.grid(alpha=0.25)
+    ax2.set_xlabel("Recall Gain")
+    ax2.set_ylabel("Precision Gain")
+    ax2.set_title("PRG curve with F1 isometrics and convex hull", fontsize=11)
+    ax2.legend(loc="lower left", fontsize=8.5)
+    fig.suptitle(f"After Flach and Kull 2015, Figure 2 -- {source} (pi = {pi:.3f}, n = {y_true.size})", fontsize=10)
+    return fig
