@@ -399,14 +399,47 @@ def _best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
     return float(np.max(2 * precision[ok] * recall[ok] / (precision[ok] + recall[ok])))
 
 
-def _order_changes(table: pd.DataFrame, a: str, b: str, *, group: str, model: str) -> tuple[bool, list[str], list[str]]:
-    """Do metrics ``a`` and ``b`` order the models of each group differently?  Returns the two best lists."""
-    ranks = ranking.rank_models(table, [a, b], group=group, model=model)
-    d = ranking.disagreement(ranks, a, b, group=group, model=model)
-    changed = bool((d["spearman"].fillna(1.0) < 1.0 - 1e-12).any() or d["top1_differs"].any())
-    best_a = sorted(ranking.top_k(ranks.set_index(model)[a], 1)) if ranks[group].nunique() == 1 else []
-    best_b = sorted(ranking.top_k(ranks.set_index(model)[b], 1)) if ranks[group].nunique() == 1 else []
-    return changed, best_a, best_b
+def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02, where=lambda task: "") -> list[Finding]:
+    """``skew-varies-folds``: per task, folds whose AUPR_MIN spread exceeds ``skew_tolerance``.
+
+    ``folds`` holds one row per (task, model, fold) with ``pi, aupr_min, aupr, aucnpr``
+    (folds with one class already removed).  The finding says whether ranking the
+    models by their mean AUCNPR over folds instead of their mean AUPR changes the
+    order, and names the highest-placed pair of models that swap.
+    """
+    out = []
+    for task, g in folds.groupby("task", sort=True):
+        # the same test rows for every model is the usual case; report the widest spread
+        spread = g.groupby("model")["aupr_min"].agg(lambda s: s.max() - s.min())
+        if spread.max() <= skew_tolerance:
+            continue
+        gm = g[g["model"] == spread.idxmax()]
+        means = g.groupby("model")[["aupr", "aucnpr"]].mean().reset_index()
+        means["task"] = task
+        flips = ranking.flipped_pairs(means, "aupr", "aucnpr", group="task", model="model")
+        if len(flips):
+            f = flips.iloc[0]
+            consequence = (
+                f"averaging AUCNPR instead reorders the models: {f['first']} beats {f['second']} by mean AUPR "
+                f"({f['aupr_first']:.3f} vs {f['aupr_second']:.3f}) but loses by mean AUCNPR "
+                f"({f['aucnpr_first']:.3f} vs {f['aucnpr_second']:.3f})"
+                + (f", and {len(flips) - 1} more pair(s) swap" if len(flips) > 1 else "")
+            )
+        else:
+            consequence = "here averaging AUCNPR instead gives the same order of models"
+        out.append(
+            Finding(
+                "skew-varies-folds",
+                "warning",
+                where(task),
+                f"the folds' skews differ: pi from {gm['pi'].min():.3f} to {gm['pi'].max():.3f}, so AUPR_MIN "
+                f"from {gm['aupr_min'].min():.3f} to {gm['aupr_min'].max():.3f} (spread "
+                f"{spread.max():.3f} > {skew_tolerance:g}); a mean of AUPR over these folds averages scores with "
+                f"different floors (Boyd et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the "
+                "mean AUCNPR",
+            )
+        )
+    return out
 
 
 def find_issues(
@@ -475,34 +508,7 @@ def find_issues(
                     "out of the fold means (their rows still count in the pooled metrics)",
                 )
             )
-        for task, g in usable.groupby("task", sort=True):
-            # the same test rows for every model is the usual case; report the widest spread
-            spread = g.groupby("model")["aupr_min"].agg(lambda s: s.max() - s.min())
-            if spread.max() <= skew_tolerance:
-                continue
-            worst = spread.idxmax()
-            gm = g[g["model"] == worst]
-            means = g.groupby("model")[["aupr", "aucnpr"]].mean().reset_index()
-            means["task"] = task
-            changed, best_a, best_b = _order_changes(means, "aupr", "aucnpr", group="task", model="model")
-            consequence = (
-                "averaging AUCNPR instead of AUPR over the folds reorders the models"
-                + (f" (best by mean AUPR: {_names(best_a)}; by mean AUCNPR: {_names(best_b)})" if best_a != best_b else "")
-                if changed
-                else "here averaging AUCNPR instead of AUPR over the folds gives the same order of models"
-            )
-            out.append(
-                Finding(
-                    "skew-varies-folds",
-                    "warning",
-                    where(task),
-                    f"the folds' skews differ: pi from {gm['pi'].min():.3f} to {gm['pi'].max():.3f}, so AUPR_MIN "
-                    f"from {gm['aupr_min'].min():.3f} to {gm['aupr_min'].max():.3f} (spread "
-                    f"{spread.max():.3f} > {skew_tolerance:g}); a mean of AUPR over these folds averages scores with "
-                    f"different floors (Boyd et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the "
-                    "mean AUCNPR",
-                )
-            )
+        out += fold_skew_findings(usable, skew_tolerance=skew_tolerance, where=where)
 
     # skew-varies-tasks
     if multi_task:

@@ -99,13 +99,15 @@ def _train_pi(value: str | None, df: pd.DataFrame, data: pd.DataFrame) -> float 
     if value is None:
         return None
     try:
-        pi = float(value)
+        pi: float | None = float(value)
     except ValueError:
+        pi = None
+    if pi is None:
         if value not in df.columns:
             raise InputError(
                 f"--train-pi {value!r} is neither a number nor a column of the file; give the training "
                 "prevalence as a number in (0, 1) or name the column that holds it"
-            ) from None
+            )
         col = pd.to_numeric(df[value], errors="coerce").reset_index(drop=True)
         if col.isna().any() or not ((col > 0) & (col < 1)).all():
             raise InputError(f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row")
