@@ -30,6 +30,7 @@ import concurrent.futures
 import dataclasses
 import datetime as _dt
 import hashlib
+import itertools
 import json
 import logging
 import re
@@ -185,9 +186,10 @@ def _task_meta(s: _Session, tid: int) -> dict[str, Any]:
 def _run_list(s: _Session, tid: int) -> list[dict[str, Any]]:
     """All runs on task ``tid`` (run_id, flow_id, error_message), cached.
 
-    The server returns at most 10,000 runs per call and large offsets time out
-    (openml-python #1528), so a full first page is followed by one listing per
-    flow (task + flow filters) instead of paging by offset.
+    The server returns at most 10,000 runs per call, so a full page is followed by
+    the next one; large offsets time out (openml-python #1528), so when a page
+    fails after all retries the flows seen so far are completed by one listing per
+    flow (task + flow filters) and the rest is left out, with a warning.
     """
 
     def fetch() -> list[dict[str, Any]]:
@@ -206,13 +208,24 @@ def _run_list(s: _Session, tid: int) -> list[dict[str, Any]]:
             ]
 
         rows = listing(task=[tid], size=RUN_LIST_LIMIT)
-        if len(rows) >= RUN_LIST_LIMIT:
-            log.info("task %d has %d+ runs; listing them flow by flow", tid, RUN_LIST_LIMIT)
-            by_run: dict[int, dict[str, Any]] = {}
-            for fid in sorted({r["flow_id"] for r in rows}):
-                for r in listing(task=[tid], flow=[fid]):
-                    by_run[r["run_id"]] = r
-            rows = list(by_run.values())
+        offset = 0
+        while len(rows) - offset >= RUN_LIST_LIMIT:
+            offset += RUN_LIST_LIMIT
+            try:
+                page = listing(task=[tid], size=RUN_LIST_LIMIT, offset=offset)
+            except OpenMLNetworkError as exc:
+                log.warning(
+                    "run list of task %d fails at offset %d (large offsets time out, openml-python "
+                    "#1528): %s; completing the %d flows seen so far flow by flow",
+                    tid, offset, exc, len({r["flow_id"] for r in rows}),
+                )
+                by_run = {r["run_id"]: r for r in rows}
+                for fid in sorted({r["flow_id"] for r in rows}):
+                    for r in listing(task=[tid], flow=[fid]):
+                        by_run[r["run_id"]] = r
+                rows = list(by_run.values())
+                break
+            rows += page
         return sorted(rows, key=lambda r: r["run_id"])
 
     return s.cache.memo(fetch, "tasks", str(tid), "runs.json")
@@ -224,7 +237,14 @@ def _run_meta(s: _Session, rid: int) -> dict[str, Any]:
     def fetch() -> dict[str, Any]:
         import openml
 
-        run = s.call(lambda: openml.runs.get_run(rid, ignore_cache=True), f"run {rid}")
+        try:
+            run = s.call(lambda: openml.runs.get_run(rid, ignore_cache=True), f"run {rid}")
+        except ValueError as exc:
+            # the client refuses runs whose description lists no predictions file (#309)
+            if "No prediction files" not in str(exc):
+                raise
+            return {"run_id": rid, "task_id": None, "flow_id": None, "flow_name": "",
+                    "predictions_url": None}
         return {
             "run_id": rid,
             "task_id": int(run.task_id),
@@ -674,7 +694,7 @@ def fetch_task(
             label_cache["y"] = y.dropna()
         return label_cache["y"]
 
-    pending: list[int] = [f for f, _ in zip(next_flow, range(n_models))]
+    pending: list[int] = list(itertools.islice(next_flow, n_models))
     bar = _bar(n_models, name, progress)
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=settings.workers)
     try:
@@ -733,7 +753,7 @@ def fetch_task(
         if f not in accepted:
             continue
         rid, m, frame = accepted[f]
-        parts.append(frame.assign(model_id=f"run-{rid}", flow_id=str(m["flow_id"]), flow_name=m["flow_name"]))
+        parts.append(frame.assign(model_id=f"run-{rid}", flow_id=str(f), flow_name=m["flow_name"]))
     df = pd.concat(parts, ignore_index=True)
     df["task_id"] = name
     df["y_true"] = df["label"].to_numpy() == ref.positive
