@@ -41,9 +41,19 @@ def make(n: int = 60, n_models: int = 3, pi: float = 0.25, seed: int = 0):
     ]
     df = pd.concat(frames, ignore_index=True)
     task = TaskInfo(
-        task_id="t-1", source="local", dataset_id="d1", dataset_name="toy", n=n,
-        n_pos=int(y.sum()), positive_class="yes", estimation_procedure="5-fold",
-        n_folds=5, n_repeats=1, n_models=n_models, provenance="test", created_at="2026-01-01T00:00:00Z",
+        task_id="t-1",
+        source="local",
+        dataset_id="d1",
+        dataset_name="toy",
+        n=n,
+        n_pos=int(y.sum()),
+        positive_class="yes",
+        estimation_procedure="5-fold",
+        n_folds=5,
+        n_repeats=1,
+        n_models=n_models,
+        provenance="test",
+        created_at="2026-01-01T00:00:00Z",
     )
     return df, task
 
@@ -86,7 +96,10 @@ def test_task_table_has_pi_and_is_sorted():
         (lambda d: d.assign(y_true=~d["y_true"]), "minority"),
         (lambda d: d.assign(row_id=d["row_id"] - 5), "non-negative integers"),
         (lambda d: d.assign(fold=np.where(d["model_id"] == "m1", 0, d["fold"])), "folds or labels"),
-        (lambda d: d.assign(flow_id=np.where(d.index == 0, "other", d["flow_id"])), "more than one flow"),
+        (
+            lambda d: d.assign(flow_id=np.where(d.index == 0, "other", d["flow_id"])),
+            "more than one flow",
+        ),
         (lambda d: d.iloc[0:0], "no rows"),
     ],
 )
