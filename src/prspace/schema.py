@@ -115,7 +115,9 @@ class TaskInfo:
                 f"task_id {self.task_id!r} has characters outside [A-Za-z0-9_.-]; rename the task"
             )
         if self.source not in SOURCES:
-            raise SchemaError(f"task {self.task_id}: source {self.source!r} is not one of {SOURCES}")
+            raise SchemaError(
+                f"task {self.task_id}: source {self.source!r} is not one of {SOURCES}"
+            )
         if not (0 < self.n_pos < self.n):
             raise SchemaError(
                 f"task {self.task_id}: n_pos={self.n_pos} of n={self.n}; both classes must occur"
@@ -171,11 +173,14 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
         v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))
         if bad.any():
-            _fail(name, f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}")
+            _fail(
+                name,
+                f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}",
+            )
         out[col] = v.astype(PREDICTION_COLUMNS[col])
     y = df["y_true"]
     if y.dtype != bool:
-        if y.isna().any() or not set(pd.unique(y)).issubset({0, 1, True, False}):
+        if y.isna().any() or not set(pd.unique(y)).issubset({0, 1}):
             _fail(name, "y_true must be boolean (True = positive = minority class)")
         y = y.astype(bool)
     out["y_true"] = y.to_numpy(dtype=bool)
@@ -204,7 +209,10 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
         d = out.loc[dup]
         first = d["model_id"].iloc[0]
         rows = pd.unique(d.loc[d["model_id"] == first, "row_id"])
-        _fail(name, f"model {first}: duplicate row_id(s) {_show(rows)} within a repeat; the run is broken")
+        _fail(
+            name,
+            f"model {first}: duplicate row_id(s) {_show(rows)} within a repeat; the run is broken",
+        )
 
     # all models share the same rows, folds and labels
     models = pd.unique(out["model_id"])
@@ -223,7 +231,9 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
                     f"model {m} predicts other rows than model {models[0]}: missing "
                     f"(repeat,row_id) {_show(sorted(a - b))}, extra {_show(sorted(b - a))}",
                 )
-            _fail(name, f"model {m} disagrees with model {models[0]} on folds or labels of some rows")
+            _fail(
+                name, f"model {m} disagrees with model {models[0]} on folds or labels of some rows"
+            )
 
     labels = ref.drop_duplicates("row_id")
     n = len(labels)
@@ -239,7 +249,10 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
         task.validate()
         for field, got in (("n", n), ("n_pos", n_pos), ("n_models", len(models))):
             if getattr(task, field) != got:
-                _fail(name, f"task information says {field}={getattr(task, field)} but the rows give {got}")
+                _fail(
+                    name,
+                    f"task information says {field}={getattr(task, field)} but the rows give {got}",
+                )
     return out
 
 
@@ -279,14 +292,18 @@ def _open(path: str | os.PathLike[str]) -> pq.ParquetFile:
     try:
         return pq.ParquetFile(path)
     except Exception as exc:  # pyarrow raises several types for a non-parquet file
-        raise SchemaError(f"{path} is not a readable parquet file ({exc}); delete it and remake it") from None
+        raise SchemaError(
+            f"{path} is not a readable parquet file ({exc}); delete it and remake it"
+        ) from None
 
 
 def read_task_info(path: str | os.PathLike[str]) -> TaskInfo:
     """Read only the task information of a predictions file (cheap: no rows are read)."""
     meta = _open(path).schema_arrow.metadata or {}
     if METADATA_KEY not in meta:
-        raise SchemaError(f"{path} has no prspace task information; write it with prspace.schema.write_predictions")
+        raise SchemaError(
+            f"{path} has no prspace task information; write it with prspace.schema.write_predictions"
+        )
     return TaskInfo.from_dict(json.loads(meta[METADATA_KEY]))
 
 
