@@ -89,7 +89,8 @@ def _quiet_client_logs() -> None:
 
     root = logging.getLogger()
     for h in root.handlers:
-        h.addFilter(only_ours)
+        if not any(getattr(f, "__name__", "") == "only_ours" for f in h.filters):
+            h.addFilter(only_ours)
     logging.getLogger("openml").setLevel(logging.ERROR)
 
 
@@ -127,8 +128,8 @@ def run_task(args: argparse.Namespace) -> int:
     _quiet_client_logs()
     name = f"openml-{args.task_id}"
     t0 = time.monotonic()
-    settings = _settings(args)  # InputError here (bad URL) -> exit 2 before any status
     try:
+        settings = _settings(args)
         res = fetch_task(
             settings, args.task_id, n_models=args.n_models, min_flows=args.min_flows,
             seed=args.seed, repeats=args.repeats, progress=sys.stderr.isatty(),
