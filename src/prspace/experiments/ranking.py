@@ -299,18 +299,21 @@ def quartile_groups(per_group: pd.DataFrame, metric_a: str, metric_b: str, *, gr
 
     As Flach & Kull's Figure 4 (right): the task whose rho is closest to the 25th
     and to the 75th percentile (``numpy.quantile``, linear), ties broken by group
-    name.  Tasks with an undefined rho are ignored.
+    name; the two are different tasks whenever there are two.  Tasks with an
+    undefined rho are ignored.
     """
     sub = per_group[(per_group["metric_a"] == metric_a) & (per_group["metric_b"] == metric_b)]
     sub = sub[sub["spearman"].notna()].sort_values(group, kind="stable")
     if sub.empty:
         raise ValueError(f"no task has a defined rank correlation between {metric_a} and {metric_b}")
     rho = sub["spearman"].to_numpy(np.float64)
-    chosen = []
-    for q in (0.25, 0.75):
-        target = np.quantile(rho, q)
-        chosen.append(sub[group].iloc[int(np.argmin(np.abs(rho - target)))])
-    return chosen[0], chosen[1]
+    dist_lo = np.abs(rho - np.quantile(rho, 0.25))
+    dist_hi = np.abs(rho - np.quantile(rho, 0.75))
+    i_lo = int(np.argmin(dist_lo))
+    if len(rho) > 1:  # two different tasks whenever there are two
+        dist_hi[i_lo] = np.inf
+    i_hi = int(np.argmin(dist_hi))
+    return sub[group].iloc[i_lo], sub[group].iloc[i_hi]
 
 
 def learner_ranking_across_tasks(
@@ -436,3 +439,69 @@ def flipped_pairs(
             f"{metric_b}_first", f"{metric_b}_second", "best_position"]
     out = pd.DataFrame(rows, columns=cols)
     return out.sort_values(["best_position", group, "first", "second"], kind="stable", ignore_index=True)
+
+
+#: Flach & Kull (NIPS 2015), section 4: 886 OpenML tasks, 30 models from distinct flows
+#: each; share of tasks where the best model (top-1) / the ordered top three (top-3)
+#: differ, and "the correlation between [the metrics'] ranks" across all tasks.
+PAPER_SOURCE = "Flach & Kull 2015, sec. 4: OpenML, 886 tasks x 30 models (distinct flows), minority class positive"
+PAPER_N_TASKS = 886
+PAPER_N_MODELS = 30
+PAPER_RESULTS: dict[tuple[str, str], dict[str, float]] = {
+    ("aupr", "auprg"): {"top1": 0.24, "top3": 0.58, "spearman": 0.95},
+    ("aupr", "auroc"): {"top1": 0.29, "top3": 0.65, "spearman": 0.95},
+    ("auprg", "auroc"): {"top1": 0.22, "top3": 0.57, "spearman": 0.96},
+}
+
+SCORECARD_COLUMNS = (
+    "comparison",
+    "statistic",
+    "paper",
+    "this_run",
+    "ci_lo",
+    "ci_hi",
+    "paper_source",
+    "this_source",
+)
+
+
+def scorecard(summary: pd.DataFrame, per_group: pd.DataFrame, *, source: str, group: str = "task_id") -> pd.DataFrame:
+    """The paper's numbers beside this run's, each labelled with its source.
+
+    Parameters
+    ----------
+    summary : output of :func:`summarise_disagreement` (with ``pooled_spearman``).
+    per_group : the per-task table it was made from (for the number of models).
+    source : what this run is (e.g. "local: 30 learners on 40 datasets of ...").
+
+    Returns
+    -------
+    Rows: the number of tasks and of models per task, then for each of the paper's
+    three pairs (AUPR-AUPRG, AUPR-AUROC, AUPRG-AUROC) the top-1 and top-3
+    disagreement shares and the rank correlation (this run: mean per-task Spearman
+    with its bootstrap 95% interval; and the pooled-rank reading without interval).
+    Columns :data:`SCORECARD_COLUMNS`.
+    """
+    rows: list[dict[str, object]] = []
+    nan = float("nan")
+
+    def add(comparison: str, statistic: str, paper: float, this: float, lo: float = nan, hi: float = nan) -> None:
+        rows.append({"comparison": comparison, "statistic": statistic, "paper": paper, "this_run": this,
+                     "ci_lo": lo, "ci_hi": hi, "paper_source": PAPER_SOURCE, "this_source": source})
+
+    n_tasks = per_group[group].nunique()
+    models = per_group.drop_duplicates(group)["n_models"]
+    add("all", "tasks", PAPER_N_TASKS, float(n_tasks))
+    add("all", "models per task (median)", PAPER_N_MODELS, float(models.median()) if len(models) else nan)
+    for (a, b), paper in PAPER_RESULTS.items():
+        hit = summary[((summary.metric_a == a) & (summary.metric_b == b)) | ((summary.metric_a == b) & (summary.metric_b == a))]
+        label = f"{METRIC_LABELS[a]} vs {METRIC_LABELS[b]}"
+        if hit.empty:
+            continue
+        s = hit.iloc[0]
+        add(label, "top-1 disagreement (share of tasks)", paper["top1"], s.top1_share, s.top1_lo, s.top1_hi)
+        add(label, "top-3 disagreement (share of tasks)", paper["top3"], s.top3_share, s.top3_lo, s.top3_hi)
+        add(label, "rank correlation: mean per-task Spearman", paper["spearman"], s.spearman_mean, s.spearman_lo, s.spearman_hi)
+        if "pooled_spearman" in s.index:
+            add(label, "rank correlation: ranks pooled over tasks", paper["spearman"], s.pooled_spearman)
+    return pd.DataFrame(rows, columns=list(SCORECARD_COLUMNS))

@@ -1,0 +1,33 @@
+# prspace: the replication workflow (Flach & Kull 2015; Boyd et al. 2012).
+#
+#   snakemake --cores 2                                   # the default, offline study (config.yaml)
+#   snakemake --cores 2 --configfile config/openml-paper.yaml   # the paper's study on live OpenML
+#   snakemake --report results/default/report.html        # the HTML report of a finished run
+#
+# Thin: every rule calls the prspace command line; see docs/workflow.md.
+
+import os
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: os.path.join(workflow.basedir, "config.yaml")
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+
+
+rule all:
+    input:
+        lambda wc: ALL_TARGETS,
+    default_target: True
+
+
+include: "workflow/rules/study.smk"
+include: "workflow/rules/report.smk"
+include: "workflow/rules/boyd.smk"

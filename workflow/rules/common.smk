@@ -1,0 +1,104 @@
+# Shared conventions of every rules file (see docs/architecture.md, "Workflow contract").
+# Included first by the Snakefile.  Defines: ALL_TARGETS, STUDY, WORK, RESULTS, PRSPACE,
+# task_ids(), per_task(), PREDICTIONS, PREDICTION_STATUS, METRICS_TABLE, FOLD_METRICS.
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+from jsonschema import Draft202012Validator
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+
+def _config_errors(cfg, schema_file):
+    """Every schema violation of ``cfg`` as 'key.path: message' lines (None if valid)."""
+    with open(schema_file) as fh:
+        schema = yaml.safe_load(fh)
+    lines = []
+    for err in sorted(Draft202012Validator(schema).iter_errors(cfg), key=lambda e: list(map(str, e.path))):
+        where = ".".join(map(str, err.path)) or "(top level)"
+        lines.append(f"  config key {where}: {err.message}")
+    return lines
+
+
+def _validate_config(cfg, schema_file, section=None):
+    lines = _config_errors(cfg, schema_file)
+    if lines:
+        label = f"config section {section!r}" if section else "the configuration"
+        raise WorkflowError(
+            f"{label} does not match {schema_file}:\n" + "\n".join(lines)
+            + "\nFix the key(s) named above in your config file or --config overrides; "
+            "docs/workflow.md lists every key."
+        )
+    validate(cfg, schema_file)  # fills in the schema's defaults
+
+
+_SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
+_validate_config(config, str(_SCHEMAS / "config.schema.yaml"))
+if (_SCHEMAS / "boyd.schema.yaml").exists():
+    _validate_config(config["boyd"], str(_SCHEMAS / "boyd.schema.yaml"), section="boyd")
+
+#: Targets of `rule all`; every rules file extends it: ALL_TARGETS.extend([...]).
+ALL_TARGETS = []
+
+STUDY = config["study"]
+SOURCE = config["source"]
+SEED = config["seed"]
+WORK = f"work/{STUDY}"  # intermediates (git-ignored)
+RESULTS = f"results/{STUDY}"  # tables, figures, report
+TABLES = f"{RESULTS}/tables"
+FIGURES = f"{RESULTS}/figures"
+LOGS = f"{WORK}/logs"
+BENCHMARKS = f"{WORK}/benchmarks"
+
+#: The prspace command line, run by the interpreter that runs Snakemake (no PATH needed).
+PRSPACE = f'"{sys.executable}" -m prspace'
+
+#: Per-task predictions (written only for tasks whose status is "ok") and status JSON (always).
+PREDICTIONS = f"{WORK}/predictions/{{task}}.parquet"
+PREDICTION_STATUS = f"{WORK}/predictions/{{task}}.json"
+#: The task list made by the select_tasks checkpoint.
+TASK_LIST = f"{WORK}/tasks.csv"
+#: The study's tidy metrics table (one row per task x model), columns in docs/architecture.md.
+METRICS_TABLE = f"{TABLES}/metrics.csv"
+#: Per-fold metrics of one task (one row per task x model x repeat x fold).
+FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
+
+
+def _selected(table):
+    for col in ("usable", "selected"):
+        if col in table.columns:
+            flag = table[col]
+            if flag.dtype != bool:
+                flag = flag.astype(str).str.lower().isin(["true", "1", "yes"])
+            return table.loc[flag, "task_id"].astype(str)
+    return table["task_id"].astype(str)
+
+
+def task_ids():
+    """The task ids of the study, sorted (call only inside input functions: it reads a checkpoint).
+
+    Local source: the usable datasets of the suite (or of local.data_dir), restricted to
+    local.datasets if given.  OpenML: the tasks the select step marked selected.
+    Tasks may still turn out skipped in the predictions step (status JSON).
+    """
+    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
+    ids = list(_selected(table))
+    if SOURCE == "local" and config["local"]["datasets"]:
+        wanted = config["local"]["datasets"]
+        unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))
+        if unknown:
+            raise WorkflowError(
+                f"config key local.datasets names unknown dataset(s) {', '.join(unknown)}; "
+                f"see {TASK_LIST} for the available task ids"
+            )
+        ids = [t for t in ids if t in set(wanted)]
+    return sorted(ids)
+
+
+def per_task(pattern):
+    """Input function: ``pattern`` (with {task}) expanded over task_ids()."""
+    return lambda wc: expand(pattern, task=task_ids())
+

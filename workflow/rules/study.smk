@@ -1,0 +1,209 @@
+# The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
+# ranks and disagreement -> scorecard and figures.  All logic lives in prspace.
+
+
+def _select_command():
+    if SOURCE == "local":
+        c = config["local"]
+        args = [f"{PRSPACE} list-datasets", f"--min-minority {c['min_minority']}"]
+        if c["data_dir"]:
+            args += [f"--data-dir '{c['data_dir']}'", f"--target '{c['target']}'"]
+        else:
+            args.append(f"--suite {c['suite']}")
+        return " ".join(args)
+    c = config["openml"]
+    args = [
+        f"{PRSPACE} fetch-openml select",
+        f"--server '{c['server']}'",
+        f"--cache-dir '{c['cache_dir']}'",
+        f"--min-flows {c['min_flows']}",
+        f"--seed {SEED}",
+    ]
+    if c["task_ids"]:
+        args.append("--task-ids " + ",".join(map(str, c["task_ids"])))
+    for key in ("tag", "suite", "study"):
+        if c[key] is not None:
+            args.append(f"--{key} '{c[key]}'")
+    if c["discover"]:
+        args.append("--discover")
+    if c["max_tasks"] is not None:
+        args.append(f"--max-tasks {c['max_tasks']}")
+    return " ".join(args)
+
+
+def _predict_command(wildcards):
+    if SOURCE == "local":
+        c = config["local"]
+        data = (
+            f"--data-dir '{c['data_dir']}' --target '{c['target']}'"
+            if c["data_dir"]
+            else f"--suite {c['suite']}"
+        )
+        return (
+            f"{PRSPACE} predict-local --dataset {wildcards.task} {data} "
+            f"--learners '{c['learners']}' --folds {c['folds']} --seed {SEED}"
+        )
+    c = config["openml"]
+    task = wildcards.task.removeprefix("openml-")
+    return (
+        f"{PRSPACE} fetch-openml task --server '{c['server']}' --cache-dir '{c['cache_dir']}' "
+        f"--task-id {task} --n-models {c['n_models']} --min-flows {c['min_flows']} "
+        f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']}"
+    )
+
+
+checkpoint select_tasks:
+    output:
+        TASK_LIST,
+    log:
+        f"{LOGS}/select_tasks.log",
+    benchmark:
+        f"{BENCHMARKS}/select_tasks.tsv"
+    params:
+        cmd=_select_command(),
+    shell:
+        "{params.cmd} --out {output} > {log} 2>&1"
+
+
+rule predict:
+    """One task's cross-validated predictions (local learners or OpenML runs)."""
+    output:
+        status=PREDICTION_STATUS,
+    log:
+        f"{LOGS}/predict/{{task}}.log",
+    benchmark:
+        f"{BENCHMARKS}/predict/{{task}}.tsv"
+    params:
+        cmd=_predict_command,
+        parquet=PREDICTIONS,
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    shell:
+        "{params.cmd} --out {params.parquet} --status {output.status} > {log} 2>&1"
+
+
+rule score:
+    """Per-model metrics of one task, pooled over folds and per fold (prspace.metrics.all_metrics)."""
+    input:
+        status=PREDICTION_STATUS,
+    output:
+        metrics=f"{WORK}/metrics/{{task}}.csv",
+        folds=FOLD_METRICS,
+    log:
+        f"{LOGS}/score/{{task}}.log",
+    benchmark:
+        f"{BENCHMARKS}/score/{{task}}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "{PRSPACE} score task --status {input.status} --out {output.metrics} "
+        "--folds-out {output.folds} > {log} 2>&1"
+
+
+rule collect:
+    """The study's tidy metrics table and task table."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+        metrics=per_task(f"{WORK}/metrics/{{task}}.csv"),
+        tasks=TASK_LIST,
+    output:
+        metrics=METRICS_TABLE,
+        tasks=f"{TABLES}/tasks.csv",
+        tasks_md=f"{TABLES}/tasks.md",
+    log:
+        f"{LOGS}/collect.log",
+    benchmark:
+        f"{BENCHMARKS}/collect.tsv"
+    shell:
+        "{PRSPACE} score collect --study {STUDY} --task-list {input.tasks} "
+        "--status {input.status} --metrics {input.metrics} "
+        "--out {output.metrics} --tasks-out {output.tasks} > {log} 2>&1"
+
+
+RANK_TABLES = [
+    "disagreement_summary",
+    "scorecard",
+    "learner_ranking",
+    "learner_agreement",
+]
+
+
+rule rank:
+    """Ranks within tasks, pairwise disagreement with bootstrap CIs, learners across tasks, scorecard."""
+    input:
+        metrics=METRICS_TABLE,
+        tasks=f"{TABLES}/tasks.csv",
+    output:
+        ranks=f"{WORK}/ranks.csv",
+        per_task=f"{TABLES}/disagreement_per_task.csv",
+        csv=expand(f"{TABLES}/{{name}}.csv", name=RANK_TABLES),
+        md=expand(f"{TABLES}/{{name}}.md", name=RANK_TABLES),
+    log:
+        f"{LOGS}/rank.log",
+    benchmark:
+        f"{BENCHMARKS}/rank.tsv"
+    params:
+        metrics=",".join(config["analysis"]["metrics"]),
+        n_boot=config["analysis"]["n_boot"],
+    shell:
+        "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} "
+        "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {SEED} "
+        "--out-dir {TABLES} --ranks-out {output.ranks} > {log} 2>&1"
+
+
+FIGURE_NAMES = ["fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"]
+
+
+rule figures:
+    """Figures 4 (left, right) and 5 of Flach & Kull (2015) for this study."""
+    input:
+        metrics=METRICS_TABLE,
+        ranks=f"{WORK}/ranks.csv",
+        per_task=f"{TABLES}/disagreement_per_task.csv",
+        tasks=f"{TABLES}/tasks.csv",
+        status=per_task(PREDICTION_STATUS),
+    output:
+        figures=[
+            report(
+                f"{FIGURES}/{name}.png",
+                caption=f"../report/{name}.rst",
+                category="Figures",
+                labels={"figure": name},
+            )
+            for name in FIGURE_NAMES
+        ],
+        other=expand(
+            f"{FIGURES}/{{name}}.{{ext}}",
+            name=FIGURE_NAMES,
+            ext=[e for e in config["analysis"]["figure_formats"] if e != "png"],
+        ),
+        selection=f"{TABLES}/figure_selection.csv",
+        selection_md=f"{TABLES}/figure_selection.md",
+    log:
+        f"{LOGS}/figures.log",
+    benchmark:
+        f"{BENCHMARKS}/figures.tsv"
+    params:
+        formats=",".join(config["analysis"]["figure_formats"]),
+        predictions=f"{WORK}/predictions",
+    shell:
+        "{PRSPACE} figures --metrics {input.metrics} --ranks {input.ranks} "
+        "--per-task {input.per_task} --tasks {input.tasks} --predictions-dir {params.predictions} "
+        "--out-dir {FIGURES} --formats png,{params.formats} "
+        "--selection-out {output.selection} > {log} 2>&1"
+
+
+ALL_TARGETS.extend(
+    [
+        METRICS_TABLE,
+        f"{TABLES}/tasks.csv",
+        f"{TABLES}/tasks.md",
+        f"{TABLES}/disagreement_per_task.csv",
+        *expand(f"{TABLES}/{{name}}.{{ext}}", name=RANK_TABLES, ext=["csv", "md"]),
+        *expand(f"{FIGURES}/{{name}}.{{ext}}", name=FIGURE_NAMES, ext=config["analysis"]["figure_formats"]),
+        f"{TABLES}/figure_selection.csv",
+    ]
+)
