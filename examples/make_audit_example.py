@@ -132,7 +132,9 @@ def main() -> None:
     args = parser.parse_args()
     df = make_example()
     df.to_csv(args.out, index=False)
-    print(f"wrote {args.out}: {len(df)} rows ({df['model'].nunique()} models x {len(df) // df['model'].nunique()} tumours)")
+    print(
+        f"wrote {args.out}: {len(df)} rows ({df['model'].nunique()} models x {len(df) // df['model'].nunique()} tumours)"
+    )
 
 
 if __name__ == "__main__":

@@ -127,7 +127,14 @@ def resolve_columns(
     """
     cols = [str(c) for c in available]
     listing = ", ".join(repr(c) for c in cols)
-    given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight}
+    given = {
+        "model": model,
+        "label": label,
+        "score": score,
+        "fold": fold,
+        "task": task,
+        "weight": weight,
+    }
     chosen: dict[str, str | None] = {}
     for role, name in given.items():
         if name == "" and role in ("model", "fold", "task", "weight"):
@@ -165,7 +172,9 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
             "drop those rows or fill in their labels"
         )
     values = pd.unique(labels)
-    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in sorted(values, key=str)[:6])
+    shown = ", ".join(
+        repr(v.item() if hasattr(v, "item") else v) for v in sorted(values, key=str)[:6]
+    )
     if len(values) > 2:
         raise InputError(
             f"column {column!r} has {len(values)} distinct labels ({shown}{', ...' if len(values) > 6 else ''}); "
@@ -179,12 +188,20 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
     if pos_label is not None:
         text = labels.astype(str)
         mask = (text == pos_label).to_numpy()
-        if not mask.any() and pd.api.types.is_numeric_dtype(labels) and not pd.api.types.is_bool_dtype(labels):
+        if (
+            not mask.any()
+            and pd.api.types.is_numeric_dtype(labels)
+            and not pd.api.types.is_bool_dtype(labels)
+        ):
             try:
                 mask = (labels.astype(np.float64) == float(pos_label)).to_numpy()
             except ValueError:
                 mask = np.zeros(len(labels), dtype=bool)
-        if not mask.any() and pd.api.types.is_bool_dtype(labels) and pos_label.lower() in ("true", "1", "false", "0"):
+        if (
+            not mask.any()
+            and pd.api.types.is_bool_dtype(labels)
+            and pos_label.lower() in ("true", "1", "false", "0")
+        ):
             mask = (labels == (pos_label.lower() in ("true", "1"))).to_numpy()
         if not mask.any():
             raise InputError(
@@ -217,7 +234,9 @@ def _numeric(df: pd.DataFrame, column: str, role: str) -> np.ndarray:
     return values.to_numpy(dtype=np.float64)
 
 
-def prepare(df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None) -> tuple[pd.DataFrame, str]:
+def prepare(
+    df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None
+) -> tuple[pd.DataFrame, str]:
     """Validate the input table and return the canonical frame and the positive-class description.
 
     Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
@@ -228,7 +247,9 @@ def prepare(df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None)
     scores, and negative, missing or all-zero weights.
     """
     if len(df) == 0:
-        raise InputError("the file has no data rows; audit a file with one row per model and test example")
+        raise InputError(
+            "the file has no data rows; audit a file with one row per model and test example"
+        )
     y, positive = _positive_mask(df[columns.label], pos_label, columns.label)
     score = _numeric(df, columns.score, "score")
     nan = np.isnan(score)
@@ -262,7 +283,9 @@ def prepare(df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None)
         values = df[col]
         if values.isna().any():
             i = int(np.flatnonzero(values.isna().to_numpy())[0])
-            raise InputError(f"column {col!r} is empty in data row {i + 1}; fill it in or drop the row")
+            raise InputError(
+                f"column {col!r} is empty in data row {i + 1}; fill it in or drop the row"
+            )
         return values.map(_display).astype(object).reset_index(drop=True)
 
     out = pd.DataFrame(
@@ -338,11 +361,18 @@ def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model, fold) with both classes; ``n_classes`` marks the others."""
     rows = []
     if data["fold"].isna().all():
-        return pd.DataFrame(columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"])
+        return pd.DataFrame(
+            columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"]
+        )
     for (task, model, fold), g in data.groupby(["task", "model", "fold"], sort=True):
         y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
         one_class = not (w[y].sum() > 0 and w[~y].sum() > 0)
-        row: dict[str, object] = {"task": task, "model": model, "fold": fold, "one_class": one_class}
+        row: dict[str, object] = {
+            "task": task,
+            "model": model,
+            "fold": fold,
+            "one_class": one_class,
+        }
         if not one_class:
             row |= _metrics(y, s, w, f"{_where(task, model, data)}, fold {fold!r}")
             row["ap_min"] = _ap_min(y, w)
@@ -399,7 +429,9 @@ def _best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
     return float(np.max(2 * precision[ok] * recall[ok] / (precision[ok] + recall[ok])))
 
 
-def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02, where=lambda task: "") -> list[Finding]:
+def fold_skew_findings(
+    folds: pd.DataFrame, *, skew_tolerance: float = 0.02, where=lambda task: ""
+) -> list[Finding]:
     """``skew-varies-folds``: per task, folds whose AUPR_MIN spread exceeds ``skew_tolerance``.
 
     ``folds`` holds one row per (task, model, fold) with ``pi, aupr_min, aupr, aucnpr``
@@ -467,9 +499,14 @@ def find_issues(
     # aupr-below-min: pooled and per fold
     checks = [(r, None) for r in pooled.to_dict("records")]
     if len(folds):
-        checks += [(r, r["fold"]) for r in folds[~folds["one_class"].astype(bool)].to_dict("records")]
+        checks += [
+            (r, r["fold"]) for r in folds[~folds["one_class"].astype(bool)].to_dict("records")
+        ]
     for r, fold in checks:
-        for value, floor, name in ((r["aupr"], r["aupr_min"], "AUPR"), (r["average_precision"], r["ap_min"], "AP")):
+        for value, floor, name in (
+            (r["aupr"], r["aupr_min"], "AUPR"),
+            (r["average_precision"], r["ap_min"], "AP"),
+        ):
             if value < floor - tol:
                 out.append(
                     Finding(
@@ -498,7 +535,9 @@ def find_issues(
     # skew-varies-folds
     if len(folds):
         usable = folds[~folds["one_class"].astype(bool)]
-        for (task, model), g in folds[folds["one_class"].astype(bool)].groupby(["task", "model"], sort=True):
+        for (task, model), g in folds[folds["one_class"].astype(bool)].groupby(
+            ["task", "model"], sort=True
+        ):
             out.append(
                 Finding(
                     "fold-one-class",
@@ -523,7 +562,9 @@ def find_issues(
                 learners = ranking.learner_ranking_across_tasks(
                     sub, ("aupr", "aucnpr"), group="task", learner="model"
                 )
-                agree = ranking.learner_order_agreement(learners, ("aupr", "aucnpr"), learner="model").iloc[0]
+                agree = ranking.learner_order_agreement(
+                    learners, ("aupr", "aucnpr"), learner="model"
+                ).iloc[0]
                 if agree["top1_differs"] or (agree["spearman"] < 1 - 1e-12):
                     consequence = (
                         "; averaging AUCNPR instead reorders the models "
@@ -548,7 +589,11 @@ def find_issues(
         task, model = r["task"], r["model"]
         fold_mean = float("nan")
         if len(folds):
-            fm = folds[(folds["task"] == task) & (folds["model"] == model) & ~folds["one_class"].astype(bool)]
+            fm = folds[
+                (folds["task"] == task)
+                & (folds["model"] == model)
+                & ~folds["one_class"].astype(bool)
+            ]
             fold_mean = float(fm["auprg"].mean()) if len(fm) else float("nan")
         if r["auprg"] < 0 or fold_mean < 0:
             which = []
@@ -556,12 +601,16 @@ def find_issues(
                 which.append(f"AUPRG = {r['auprg']:.3f} on the pooled test rows")
             if fold_mean < 0:
                 which.append(f"AUPRG = {fold_mean:.3f} averaged over folds")
+                if r["auprg"] >= 0:
+                    which[-1] += (
+                        f" (pooled: {r['auprg']:.3f}; single folds with few positives swing widely)"
+                    )
             out.append(
                 Finding(
                     "worse-than-random",
                     "warning",
                     where(task, model),
-                    f"{' and '.join(which)} < 0: in PRG space the model does worse than a random classifier, "
+                    f"{' and '.join(which)}, below 0: in PRG space the model does worse than a random classifier, "
                     "whose AUPRG is 0 (Flach & Kull 2015); check that higher scores mean 'more positive'",
                 )
             )
@@ -648,16 +697,30 @@ def disagreement_sentences(ranks: pd.DataFrame, pooled: pd.DataFrame) -> dict[st
             else:
                 s = f"{la} and {lb} disagree on the best model: {la} picks {_names(sorted(best_a))}, {lb} picks {_names(sorted(best_b))}"
             if n > 3:
-                t_a = [m for m, _ in sorted(ranking.top_k(rr[a], 3).items(), key=lambda kv: (kv[1], kv[0]))]
-                t_b = [m for m, _ in sorted(ranking.top_k(rr[b], 3).items(), key=lambda kv: (kv[1], kv[0]))]
+                t_a = [
+                    m
+                    for m, _ in sorted(
+                        ranking.top_k(rr[a], 3).items(), key=lambda kv: (kv[1], kv[0])
+                    )
+                ]
+                t_b = [
+                    m
+                    for m, _ in sorted(
+                        ranking.top_k(rr[b], 3).items(), key=lambda kv: (kv[1], kv[0])
+                    )
+                ]
                 if d["top3_differs"]:
-                    s += f"; their top three differ ({la}: {', '.join(t_a)}; {lb}: {', '.join(t_b)})"
+                    s += (
+                        f"; their top three differ ({la}: {', '.join(t_a)}; {lb}: {', '.join(t_b)})"
+                    )
                 else:
                     s += "; their top three are the same, in the same order"
             if not math.isnan(d["spearman"]):
                 s += f"; rank correlation Spearman {d['spearman']:.2f}, Kendall {d['kendall']:.2f}"
             sentences.append(s + ".")
-        flips = ranking.flipped_pairs(pooled[pooled["task"] == task], "aupr", "auprg", group="task", model="model")
+        flips = ranking.flipped_pairs(
+            pooled[pooled["task"] == task], "aupr", "auprg", group="task", model="model"
+        )
         if len(flips):
             f = flips.iloc[0]
             sentences.append(
@@ -712,7 +775,9 @@ def run_audit(
     """
     if isinstance(train_pi, (int, float)):
         if not 0 < float(train_pi) < 1:
-            raise InputError(f"--train-pi must lie strictly between 0 and 1, got {train_pi}; give the training prevalence")
+            raise InputError(
+                f"--train-pi must lie strictly between 0 and 1, got {train_pi}; give the training prevalence"
+            )
         train_pi = {t: float(train_pi) for t in data["task"].unique()}
     pooled = pooled_metrics(data)
     folds = fold_metrics(data)
@@ -720,7 +785,12 @@ def run_audit(
     ranks = ranking.rank_models(pooled, RANKED, group="task", model="model")
     sentences = disagreement_sentences(ranks, pooled)
     findings = find_issues(
-        data, pooled, folds, train_pi=train_pi, skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio
+        data,
+        pooled,
+        folds,
+        train_pi=train_pi,
+        skew_tolerance=skew_tolerance,
+        downsample_ratio=downsample_ratio,
     )
     return AuditResult(data, positive, pooled, folds, summary, ranks, sentences, findings, train_pi)
 
@@ -730,11 +800,18 @@ def run_audit(
 
 def _table(rows: list[list[str]], header: list[str], *, markdown: bool) -> str:
     if markdown:
-        lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" if i == 0 else "---:" for i in range(len(header))) + " |"]
+        lines = [
+            "| " + " | ".join(header) + " |",
+            "| " + " | ".join("---" if i == 0 else "---:" for i in range(len(header))) + " |",
+        ]
         lines += ["| " + " | ".join(r) + " |" for r in rows]
         return "\n".join(lines)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))  # noqa: E731
+
+    def fmt(r: list[str]) -> str:
+        cells = zip(r, widths, strict=True)
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(cells))
+
     return "\n".join(["  " + fmt(header), *("  " + fmt(r) for r in rows)])
 
 
@@ -790,7 +867,10 @@ def _task_header(res: AuditResult, task: str) -> str:
 def _findings_lines(res: AuditResult) -> list[str]:
     if not res.findings:
         return ["No warnings: none of the checks fired."]
-    return [f"{f.severity.upper()} [{f.code}]{' ' + f.where if f.where else ''}: {f.message}." for f in res.findings]
+    return [
+        f"{f.severity.upper()} [{f.code}]{' ' + f.where if f.where else ''}: {f.message}."
+        for f in res.findings
+    ]
 
 
 def format_text(res: AuditResult, source: str = "") -> str:
@@ -801,30 +881,79 @@ def format_text(res: AuditResult, source: str = "") -> str:
         lines.append("Pooled metrics" + (" (all folds merged)" if res.has_folds else "") + ":")
         lines.append(_pooled_table(res, task, markdown=False))
         if res.has_folds and len(res.fold_summary):
-            lines += ["", "Mean +- standard deviation over folds:", _fold_table(res, task, markdown=False)]
-        lines += ["", "Ranks (1 = best; ties share the average rank):", _rank_table(res, task, markdown=False), ""]
+            lines += [
+                "",
+                "Mean +- standard deviation over folds:",
+                _fold_table(res, task, markdown=False),
+            ]
+        lines += [
+            "",
+            "Ranks (1 = best; ties share the average rank):",
+            _rank_table(res, task, markdown=False),
+            "",
+        ]
         lines.append("Where the metrics disagree:")
-        lines += [f"  - {s}" for s in res.sentences[task]]
+        lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines.append("")
     lines.append("Findings:")
-    lines += [f"  {s}" for s in _findings_lines(res)]
+    lines += [_wrap(s, "  ", "      ") for s in _findings_lines(res)]
     return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, first: str, rest: str, width: int = 100) -> str:
+    import textwrap
+
+    return textwrap.fill(
+        text,
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
 
 
 def format_markdown(res: AuditResult, source: str = "", figure: str | None = None) -> str:
     """The Markdown report (``figure``: a relative path to the curves PNG)."""
-    lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", ""]
+    lines = [
+        f"# prspace audit{(' of `' + source + '`') if source else ''}",
+        "",
+        _overview(res) + ".",
+        "",
+    ]
     lines += ["## Findings", ""]
     lines += [f"- {s}" for s in _findings_lines(res)]
     lines.append("")
     for task in sorted(res.pooled["task"].unique()):
         multi = res.pooled["task"].nunique() > 1
-        lines += [f"## {'Task ' + task if multi else 'Metrics'}", "", _task_header(res, task) + ".", ""]
-        lines += ["Pooled" + (" (all folds merged)" if res.has_folds else "") + ":", "", _pooled_table(res, task, markdown=True), ""]
+        lines += [
+            f"## {'Task ' + task if multi else 'Metrics'}",
+            "",
+            _task_header(res, task) + ".",
+            "",
+        ]
+        lines += [
+            "Pooled" + (" (all folds merged)" if res.has_folds else "") + ":",
+            "",
+            _pooled_table(res, task, markdown=True),
+            "",
+        ]
         if res.has_folds and len(res.fold_summary):
-            lines += ["Mean ± standard deviation over folds:", "", _fold_table(res, task, markdown=True), ""]
-        lines += ["Ranks (1 = best; ties share the average rank):", "", _rank_table(res, task, markdown=True), ""]
-        lines += ["Where the metrics disagree:", ""] + [f"- {s}" for s in res.sentences[task]] + [""]
+            lines += [
+                "Mean ± standard deviation over folds:",
+                "",
+                _fold_table(res, task, markdown=True),
+                "",
+            ]
+        lines += [
+            "Ranks (1 = best; ties share the average rank):",
+            "",
+            _rank_table(res, task, markdown=True),
+            "",
+        ]
+        lines += (
+            ["Where the metrics disagree:", ""] + [f"- {s}" for s in res.sentences[task]] + [""]
+        )
     if figure:
         lines += ["## Curves", "", f"![ROC, PR and PRG curves of the models]({figure})", ""]
         lines += [
@@ -847,7 +976,9 @@ def format_markdown(res: AuditResult, source: str = "", figure: str | None = Non
     return "\n".join(lines)
 
 
-def _pr_points(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pr_points(
+    y: np.ndarray, score: np.ndarray, weight: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """(precision, recall) at every distinct threshold, from :func:`prspace.metrics.pr_curve`."""
     curve = M.pr_curve(y, score, sample_weight=weight)
     precision, recall = _unpack_pr(curve)
@@ -882,7 +1013,13 @@ def model_curves(data: pd.DataFrame, task: str) -> dict[str, dict[str, object]]:
     return out
 
 
-def draw_curve_panels(axes: Sequence[object], curves: dict[str, dict[str, object]], table: pd.DataFrame, pi: float, title: str = "") -> None:
+def draw_curve_panels(
+    axes: Sequence[object],
+    curves: dict[str, dict[str, object]],
+    table: pd.DataFrame,
+    pi: float,
+    title: str = "",
+) -> None:
     """Draw ROC, PR (with the minimum PR curve and the pi baseline) and PRG panels on three axes.
 
     ``table`` is the pooled metrics of the task (for the legend); kept separate from
@@ -895,22 +1032,44 @@ def draw_curve_panels(axes: Sequence[object], curves: dict[str, dict[str, object
         color, ls = f"C{i % 10}", styles[(i // 10) % len(styles)]
         m = by_model.loc[model]
         roc, pr, prg = c["roc"], c["pr"], c["prg"]
-        ax_roc.plot(roc.fpr, roc.tpr, color=color, ls=ls, lw=1.6, label=f"{model} ({m['auroc']:.3f})")
-        ax_pr.plot(pr.recall, pr.precision, color=color, ls=ls, lw=1.6, label=f"{model} ({m['aupr']:.3f})")
+        ax_roc.plot(
+            roc.fpr, roc.tpr, color=color, ls=ls, lw=1.6, label=f"{model} ({m['auroc']:.3f})"
+        )
+        ax_pr.plot(
+            pr.recall, pr.precision, color=color, ls=ls, lw=1.6, label=f"{model} ({m['aupr']:.3f})"
+        )
         keep = prg.recall_gain >= 0  # PRG space is the unit square; AUPRG uses recall gain >= 0
-        ax_prg.plot(prg.recall_gain[keep], prg.precision_gain[keep], color=color, ls=ls, lw=1.6, label=f"{model} ({m['auprg']:.3f})")
+        ax_prg.plot(
+            prg.recall_gain[keep],
+            prg.precision_gain[keep],
+            color=color,
+            ls=ls,
+            lw=1.6,
+            label=f"{model} ({m['auprg']:.3f})",
+        )
     ax_roc.plot([0, 1], [0, 1], color="0.5", ls=":", lw=1, label="random (0.5)")
     minimum = M.min_pr_curve(pi)
-    ax_pr.fill_between(minimum.recall, 0, minimum.precision, color="0.85", zorder=0, label="unachievable")
-    ax_pr.plot(minimum.recall, minimum.precision, color="k", ls="--", lw=1, label=f"minimum PR curve ({M.aupr_min(pi):.3f})")
+    ax_pr.fill_between(
+        minimum.recall, 0, minimum.precision, color="0.85", zorder=0, label="unachievable"
+    )
+    ax_pr.plot(
+        minimum.recall,
+        minimum.precision,
+        color="k",
+        ls="--",
+        lw=1,
+        label=f"minimum PR curve ({M.aupr_min(pi):.3f})",
+    )
     ax_pr.axhline(pi, color="0.5", ls=":", lw=1, label=f"pi = {pi:.3f}")
     ax_prg.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="always-positive baseline")
     ax_prg.axhline(0, color="0.7", lw=0.6)
     for ax, (xl, yl, name) in zip(
         axes,
-        (("false positive rate", "true positive rate", "ROC (AUROC)"),
-         ("recall", "precision", "PR (AUPR)"),
-         ("recall gain", "precision gain", "PRG (AUPRG)")),
+        (
+            ("false positive rate", "true positive rate", "ROC (AUROC)"),
+            ("recall", "precision", "PR (AUPR)"),
+            ("recall gain", "precision gain", "PRG (AUPRG)"),
+        ),
         strict=True,
     ):
         ax.set_xlabel(xl)
@@ -920,7 +1079,9 @@ def draw_curve_panels(axes: Sequence[object], curves: dict[str, dict[str, object
         ax.set_ylim(0, 1.02)
         ax.grid(True, lw=0.3, alpha=0.5)
         # below the panel: inside, the legend would hide the curves' best part
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1, frameon=False)
+        ax.legend(
+            fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1, frameon=False
+        )
     ax_prg.set_ylim(-0.25, 1.02)
 
 

@@ -34,12 +34,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "per model and test example, CSV or parquet."
         ),
     )
-    p.add_argument("file", metavar="FILE", help="predictions: .csv, .tsv or .parquet (optionally .gz for text)")
-    p.add_argument("--model-col", help="model column (default: 'model' or 'model_id'; absent: one model)")
-    p.add_argument("--label-col", help="true label column (default: 'y_true', 'label', 'y' or 'target')")
-    p.add_argument("--score-col", help="score column, higher = more positive (default: 'score' or 'y_score')")
-    p.add_argument("--fold-col", help="cross-validation fold column (default: 'fold' if present; '' = none)")
-    p.add_argument("--task-col", help="task / dataset column (default: 'task_id' or 'task' if present; '' = none)")
+    p.add_argument(
+        "file", metavar="FILE", help="predictions: .csv, .tsv or .parquet (optionally .gz for text)"
+    )
+    p.add_argument(
+        "--model-col", help="model column (default: 'model' or 'model_id'; absent: one model)"
+    )
+    p.add_argument(
+        "--label-col", help="true label column (default: 'y_true', 'label', 'y' or 'target')"
+    )
+    p.add_argument(
+        "--score-col", help="score column, higher = more positive (default: 'score' or 'y_score')"
+    )
+    p.add_argument(
+        "--fold-col", help="cross-validation fold column (default: 'fold' if present; '' = none)"
+    )
+    p.add_argument(
+        "--task-col",
+        help="task / dataset column (default: 'task_id' or 'task' if present; '' = none)",
+    )
     p.add_argument("--weight-col", help="sample weight column (default: none)")
     p.add_argument(
         "--pos-label",
@@ -66,7 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=1.5,
         help="warn when the test odds of a positive are at least this many times the training odds (default 1.5)",
     )
-    p.add_argument("--out", metavar="DIR", help="write report.md, curves.png and CSV tables into DIR")
+    p.add_argument(
+        "--out", metavar="DIR", help="write report.md, curves.png and CSV tables into DIR"
+    )
     p.add_argument("--strict", action="store_true", help="exit 1 when any warning is raised")
     p.set_defaults(func=run)
 
@@ -75,9 +90,13 @@ def read_table(path: str) -> pd.DataFrame:
     """Read a CSV / TSV / parquet file, turning every reading problem into an :class:`InputError`."""
     p = Path(path)
     if not p.exists():
-        raise InputError(f"no such file: {path}; give the path of a CSV or parquet file of predictions")
+        raise InputError(
+            f"no such file: {path}; give the path of a CSV or parquet file of predictions"
+        )
     if p.is_dir():
-        raise InputError(f"{path} is a directory; give the path of a CSV or parquet file of predictions")
+        raise InputError(
+            f"{path} is a directory; give the path of a CSV or parquet file of predictions"
+        )
     suffixes = [s.lower() for s in p.suffixes]
     if suffixes and suffixes[-1] in (".gz", ".bz2", ".xz", ".zip"):
         suffixes = suffixes[:-1]
@@ -90,12 +109,22 @@ def read_table(path: str) -> pd.DataFrame:
         if kind == "parquet":
             return pd.read_parquet(p)
         return pd.read_csv(p, sep="\t" if kind == "tsv" else ",")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError, ValueError) as exc:
+    except (
+        pd.errors.ParserError,
+        pd.errors.EmptyDataError,
+        UnicodeDecodeError,
+        OSError,
+        ValueError,
+    ) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"cannot read {path} as {kind}: {first}; check that the file is a valid {kind} file") from None
+        raise InputError(
+            f"cannot read {path} as {kind}: {first}; check that the file is a valid {kind} file"
+        ) from None
 
 
-def _train_pi(value: str | None, df: pd.DataFrame, data: pd.DataFrame) -> float | dict[str, float] | None:
+def _train_pi(
+    value: str | None, df: pd.DataFrame, data: pd.DataFrame
+) -> float | dict[str, float] | None:
     if value is None:
         return None
     try:
@@ -110,7 +139,9 @@ def _train_pi(value: str | None, df: pd.DataFrame, data: pd.DataFrame) -> float 
             )
         col = pd.to_numeric(df[value], errors="coerce").reset_index(drop=True)
         if col.isna().any() or not ((col > 0) & (col < 1)).all():
-            raise InputError(f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row")
+            raise InputError(
+                f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row"
+            )
         per_task = col.groupby(data["task"]).agg(["min", "max"])
         varying = per_task.index[per_task["max"] - per_task["min"] > 1e-12]
         if len(varying):
@@ -119,7 +150,9 @@ def _train_pi(value: str | None, df: pd.DataFrame, data: pd.DataFrame) -> float 
             )
         return {str(t): float(v) for t, v in per_task["min"].items()}
     if not (0 < pi < 1) or not np.isfinite(pi):
-        raise InputError(f"--train-pi must lie strictly between 0 and 1, got {value}; give the training prevalence")
+        raise InputError(
+            f"--train-pi must lie strictly between 0 and 1, got {value}; give the training prevalence"
+        )
     return pi
 
 
@@ -151,7 +184,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         out = Path(args.out)
         if out.exists() and not out.is_dir():
-            raise InputError(f"--out {args.out} is a file; give a directory (it is created if missing)")
+            raise InputError(
+                f"--out {args.out} is a file; give a directory (it is created if missing)"
+            )
         written = write_outputs(result, out, source=Path(args.file).name)
         print("\nWrote " + ", ".join(str(p) for p in written))
     if result.exit_code:
@@ -177,7 +212,10 @@ def write_outputs(result: audit.AuditResult, out: Path, *, source: str) -> list[
         "metrics.csv": result.pooled,
         "fold_metrics.csv": result.folds,
         "ranks.csv": result.ranks,
-        "findings.csv": pd.DataFrame([dataclasses.asdict(f) for f in result.findings], columns=["code", "severity", "where", "message"]),
+        "findings.csv": pd.DataFrame(
+            [dataclasses.asdict(f) for f in result.findings],
+            columns=["code", "severity", "where", "message"],
+        ),
     }
     for name, table in tables.items():
         if name == "fold_metrics.csv" and not result.has_folds:
