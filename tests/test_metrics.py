@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from prspace import metrics as M
 from _pyprg_compat import ReferenceError_, reference_auprg
+from prspace import metrics as M
 
 
 def _random_cases(seed: int, n_cases: int, max_n: int = 40):
@@ -63,8 +63,15 @@ def test_all_metrics_keys_and_consistency():
     y, s = CASES[3]
     d = M.all_metrics(y, s)
     assert set(d) == {
-        "auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg",
-        "pi", "n_pos", "n_neg",
+        "auroc",
+        "average_precision",
+        "aupr",
+        "aupr_linear",
+        "aucnpr",
+        "auprg",
+        "pi",
+        "n_pos",
+        "n_neg",
     }
     assert d["aupr"] == M.aupr(y, s)
     assert d["aupr_linear"] == M.aupr(y, s, interpolation="linear")

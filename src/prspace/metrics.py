@@ -141,11 +141,29 @@ class PRGHull(NamedTuple):
 
 
 class _Curve(NamedTuple):
-    """Output of the kernel: cumulative weighted counts at each distinct threshold."""
+    """Cumulative weighted counts at every distinct threshold (for the curves)."""
 
     tps: NDArray[np.float64]  # true positives at thresholds[k] (scores >= thresholds[k])
     fps: NDArray[np.float64]
     thresholds: NDArray[np.float64]  # distinct scores, decreasing
+    n_pos: float
+    n_neg: float
+
+
+class _Segments(NamedTuple):
+    """The kernel's output for the metrics: one entry per tie group that holds positives.
+
+    In decreasing order of score, group k has ``dtp[k]`` > 0 positive and ``dfp[k]`` >= 0
+    negative (weight), and ``tpa[k]``, ``fpa[k]`` are the cumulative counts of all groups
+    ranked above it. Groups holding only negatives change FP but not TP, i.e. they are
+    vertical moves in PR, ROC-area and PRG terms with zero width, so no area needs them: each
+    area is a sum over these segments from (tpa, fpa) to (tpa + dtp, fpa + dfp).
+    """
+
+    tpa: NDArray[np.float64]
+    fpa: NDArray[np.float64]
+    dtp: NDArray[np.float64]
+    dfp: NDArray[np.float64]
     n_pos: float
     n_neg: float
 
@@ -162,38 +180,47 @@ def _as_1d(x: ArrayLike, name: str) -> np.ndarray:
     return a
 
 
+def _one_class_error(label: Any) -> ValueError:
+    return ValueError(
+        f"only one class present in y_true (every label is {label!r}): the class skew pi is "
+        "0 or 1 and the metrics are undefined; evaluate on data holding both classes"
+    )
+
+
 def _positive_mask(y: np.ndarray, pos_label: Any) -> np.ndarray:
-    """Boolean mask of positives; raises if ``y`` is not binary with both classes present."""
+    """Boolean mask of positives; raises unless ``y`` is binary with both classes present."""
     n = y.shape[0]
     if pos_label is None:
         if y.dtype == np.bool_:
+            n_pos = np.count_nonzero(y)
+            if n_pos == 0 or n_pos == n:
+                raise _one_class_error(bool(y[0]))
             return y
         if y.dtype.kind not in "iuf":
             raise ValueError(
                 f"y_true has labels of dtype {y.dtype}; with pos_label=None the labels must be "
                 "{0, 1}, {-1, 1} or {False, True}: pass pos_label=<the positive label>"
             )
-        lo = y.min()
-        hi = y.max()
-        if y.dtype.kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
-            raise ValueError("y_true contains NaN or infinite labels; labels must be binary")
-        if lo == hi:
-            raise ValueError(
-                f"only one class present in y_true (every label is {lo!r}): the class skew pi "
-                "is 0 or 1 and the metrics are undefined; evaluate on data with both classes"
-            )
-        if not ((lo == 0 or lo == -1) and hi == 1):
-            raise ValueError(
-                f"y_true labels span [{lo!r}, {hi!r}]; with pos_label=None the labels must be "
-                "{0, 1}, {-1, 1} or {False, True}: pass pos_label=<the positive label>"
-            )
-        pos = y == hi
+        pos = y == 1
         n_pos = np.count_nonzero(pos)
-        if n_pos + np.count_nonzero(y == lo) != n:
-            raise ValueError(
-                f"y_true is not binary: it has values other than {lo!r} and {hi!r}"
-            )
-        return pos
+        if 0 < n_pos < n:
+            rest = n - n_pos
+            if np.count_nonzero(y == 0) == rest or (
+                y.dtype.kind != "u" and np.count_nonzero(y == -1) == rest
+            ):
+                return pos
+        # Something is wrong: find out what, for the message.
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            raise ValueError("y_true contains NaN or infinite labels; labels must be binary")
+        values = np.unique(y)
+        if values.shape[0] == 1:
+            raise _one_class_error(values[0].item())
+        shown = ", ".join(repr(v.item()) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+        raise ValueError(
+            f"y_true has labels {{{shown}}}; with pos_label=None the labels must be {{0, 1}}, "
+            "{-1, 1} or {False, True}: pass pos_label=<the positive label> for other binary "
+            "labels"
+        )
     pos = np.asarray(y == pos_label)
     if pos.shape != y.shape:
         raise ValueError(f"cannot compare y_true with pos_label={pos_label!r}")
@@ -204,13 +231,9 @@ def _positive_mask(y: np.ndarray, pos_label: Any) -> np.ndarray:
             "(pi = 0); check pos_label"
         )
     if n_pos == n:
-        raise ValueError(
-            f"only one class present in y_true (every label is {pos_label!r}): pi = 1 and the "
-            "metrics are undefined"
-        )
+        raise _one_class_error(pos_label)
     others = y[~pos]
-    first = others[0]
-    same = np.asarray(others == first)
+    same = np.asarray(others == others[0])
     if same.shape != others.shape or not same.all():
         raise ValueError(
             "y_true is not binary: besides pos_label there is more than one other label"
@@ -261,13 +284,10 @@ def _weights(sample_weight: ArrayLike, n: int) -> np.ndarray:
     return w
 
 
-def _binary_curve(
-    y_true: ArrayLike,
-    y_score: ArrayLike,
-    pos_label: Any = None,
-    sample_weight: ArrayLike | None = None,
-) -> _Curve:
-    """Validate the input, sort once and accumulate counts at each distinct threshold."""
+def _validate(
+    y_true: ArrayLike, y_score: ArrayLike, pos_label: Any, sample_weight: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Checked (positive mask, float64 scores, weights or None); zero-weight rows dropped."""
     y = _as_1d(y_true, "y_true")
     s = _scores(y_score)
     n = y.shape[0]
@@ -280,29 +300,29 @@ def _binary_curve(
         raise ValueError("empty input: y_true and y_score have no rows")
     _check_finite_scores(s)
     pos = _positive_mask(y, pos_label)
-    w = None
-    if sample_weight is not None:
-        w = _weights(sample_weight, n)
-        keep = w > 0
-        if not keep.all():
-            pos, s, w = pos[keep], s[keep], w[keep]
-            n = s.shape[0]
-        w_pos = w[pos].sum() if n else 0.0
-        w_neg = w.sum() - w_pos if n else 0.0
-        if not (w_pos > 0 and w_neg > 0):
-            raise ValueError(
-                "only one class has positive total weight (weighted pi is 0 or 1); the "
-                "metrics are undefined"
-            )
-    elif pos.dtype == np.bool_ and not (0 < np.count_nonzero(pos) < n):
-        raise ValueError("only one class present in y_true: pi is 0 or 1, metrics undefined")
+    if sample_weight is None:
+        return pos, s, None
+    w = _weights(sample_weight, n)
+    keep = w > 0
+    if not keep.all():
+        pos, s, w = pos[keep], s[keep], w[keep]
+    w_pos = w[pos].sum()
+    w_neg = w[~pos].sum()
+    if not (w_pos > 0 and w_neg > 0):
+        raise ValueError(
+            "only one class has positive total sample_weight (weighted pi is "
+            f"{'0' if w_pos == 0 else '1'}); the metrics are undefined"
+        )
+    return pos, s, w
 
-    # One sort; the order within tied scores is irrelevant because ties are grouped.
-    order = np.argsort(s)[::-1]
+
+def _curve_from(pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> _Curve:
+    """Sort once (argsort, descending), group ties, accumulate counts per distinct threshold."""
+    n = s.shape[0]
+    order = np.argsort(s)[::-1]  # the order within tied scores is irrelevant: ties are grouped
     s_sorted = s[order]
     pos_sorted = pos[order]
-    # Last index (in descending order) of each group of tied scores.
-    ends = np.flatnonzero(s_sorted[1:] != s_sorted[:-1])
+    ends = np.flatnonzero(s_sorted[1:] != s_sorted[:-1])  # last index of each tie group
     ends = np.append(ends, n - 1)
     if w is None:
         tps_i = np.cumsum(pos_sorted)[ends]
@@ -313,6 +333,71 @@ def _binary_curve(
         tps = np.cumsum(np.where(pos_sorted, w_sorted, 0.0))[ends]
         fps = np.cumsum(np.where(pos_sorted, 0.0, w_sorted))[ends]
     return _Curve(tps, fps, s_sorted[ends], float(tps[-1]), float(fps[-1]))
+
+
+def _binary_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> _Curve:
+    """Every distinct threshold with its cumulative counts (curves and the weighted case)."""
+    return _curve_from(*_validate(y_true, y_score, pos_label, sample_weight))
+
+
+def _segments_from_curve(c: _Curve) -> _Segments:
+    tp0 = _prepend0(c.tps)
+    fp0 = _prepend0(c.fps)
+    dtp = np.diff(tp0)
+    m = dtp > 0
+    return _Segments(tp0[:-1][m], fp0[:-1][m], dtp[m], np.diff(fp0)[m], c.n_pos, c.n_neg)
+
+
+def _segments_unweighted(pos: np.ndarray, s: np.ndarray) -> _Segments:
+    """The metrics kernel without weights: one value sort instead of an argsort.
+
+    ``np.sort`` of all scores (no argsort, no gathers) plus a sort of the positives' scores;
+    each distinct positive score u is located in the sorted scores by binary search, which
+    gives the numbers of scores above u and tied with u; the positives above and tied with u
+    come from the sorted positives. Counts are exact integers.
+    """
+    n = s.shape[0]
+    s_all = np.sort(s)
+    s_pos = np.sort(s[pos])
+    n_pos = s_pos.shape[0]
+    starts = np.flatnonzero(s_pos[1:] != s_pos[:-1]) + 1  # ascending tie groups of positives
+    u = s_pos[np.r_[0, starts]] if starts.size else s_pos[:1]
+    stops = np.append(starts, n_pos)  # positives with score <= u: stops; above u: n_pos - stops
+    left = np.searchsorted(s_all, u, side="left")  # scores below u
+    if np.any(s_all[1:] == s_all[:-1]):
+        right = np.searchsorted(s_all, u, side="right")
+    else:
+        right = left + 1
+    dtp = np.diff(np.r_[0, stops]) if starts.size else np.array([n_pos])
+    tpa = n_pos - stops
+    fpa = (n - right) - tpa
+    dfp = (right - left) - dtp
+    # reverse to decreasing score
+    return _Segments(
+        tpa[::-1].astype(np.float64),
+        fpa[::-1].astype(np.float64),
+        dtp[::-1].astype(np.float64),
+        dfp[::-1].astype(np.float64),
+        float(n_pos),
+        float(n - n_pos),
+    )
+
+
+def _segments(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> _Segments:
+    pos, s, w = _validate(y_true, y_score, pos_label, sample_weight)
+    if w is None:
+        return _segments_unweighted(pos, s)
+    return _segments_from_curve(_curve_from(pos, s, w))
 
 
 def _check_recall_range(recall_range: tuple[float, float]) -> tuple[float, float]:
@@ -326,7 +411,7 @@ def _check_recall_range(recall_range: tuple[float, float]) -> tuple[float, float
 
 
 # --------------------------------------------------------------------------------------------
-# Area computations on the curve arrays
+# Areas, from the segments
 # --------------------------------------------------------------------------------------------
 
 
@@ -337,22 +422,24 @@ def _prepend0(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _auroc_from(c: _Curve) -> float:
-    """Trapezoidal area under (fpr, tpr), ties as diagonal segments (= sklearn)."""
-    tp0 = _prepend0(c.tps)
-    fp0 = _prepend0(c.fps)
-    area = np.dot(np.diff(fp0), tp0[1:] + tp0[:-1])
-    return float(area / (2.0 * c.n_pos * c.n_neg))
+def _auroc_from(g: _Segments) -> float:
+    """Trapezoidal ROC area (ties are diagonal segments; = sklearn's roc_auc_score).
+
+    Each positive in group k beats the N - FP_B negatives ranked below the group and ties with
+    its dFP negatives: AUROC = sum_k dTP (N - FP_A - dFP / 2) / (P N).
+    """
+    below = g.n_neg - g.fpa - 0.5 * g.dfp
+    return float(np.dot(g.dtp, below) / (g.n_pos * g.n_neg))
 
 
-def _ap_from(c: _Curve) -> float:
+def _ap_from(g: _Segments) -> float:
     """Step-wise AP = sum_k (R_k - R_{k-1}) P_k (= sklearn's average_precision_score)."""
-    dtp = np.diff(_prepend0(c.tps))
-    prec = c.tps / (c.tps + c.fps)
-    return float(np.dot(dtp, prec) / c.n_pos)
+    tpb = g.tpa + g.dtp
+    prec = tpb / (tpb + g.fpa + g.dfp)
+    return float(np.dot(g.dtp, prec) / g.n_pos)
 
 
-def _aupr_hyperbolic_full(c: _Curve) -> float:
+def _aupr_hyperbolic_full(g: _Segments) -> float:
     """Exact area under the Davis-Goadrich interpolated PR curve over recall in [0, 1].
 
     Between thresholds A and B with dTP = TP_B - TP_A > 0, dFP = FP_B - FP_A and
@@ -364,35 +451,27 @@ def _aupr_hyperbolic_full(c: _Curve) -> float:
     The segment from the origin (TP_A = FP_A = 0) has constant precision TP_B / (TP_B + FP_B),
     which is the first-point rule; segments with dTP = 0 have zero width.
     """
-    tp = c.tps
-    fp = c.fps
-    tpa = _prepend0(tp[:-1])  # counts at the start of each segment
-    fpa = _prepend0(fp[:-1])
-    dtp = tp - tpa
-    dfp = fp - fpa
-    d = dtp + dfp  # > 0: each threshold group has positive weight
+    tpa, fpa, dtp, dfp = g.tpa, g.fpa, g.dtp, g.dfp
+    d = dtp + dfp
     ba = tpa + fpa
     ratio = np.divide(d, ba, out=np.zeros_like(d), where=ba > 0)
     inner = (tpa * dfp - fpa * dtp) / d * np.log1p(ratio)
     inner += dtp
-    return float(np.dot(dtp / d, inner) / c.n_pos)
+    return float(np.dot(dtp / d, inner) / g.n_pos)
 
 
-def _aupr_hyperbolic_range(c: _Curve, a: float, b: float) -> float:
-    """As :func:`_aupr_hyperbolic_full` with each segment clipped to recall in [a, b]."""
-    tp = c.tps
-    fp = c.fps
-    tpa = _prepend0(tp[:-1])
-    fpa = _prepend0(fp[:-1])
-    dtp = tp - tpa
-    dfp = fp - fpa
-    m = dtp > 0
-    tpa, fpa, dtp, dfp = tpa[m], fpa[m], dtp[m], dfp[m]
-    p = c.n_pos
+def _aupr_hyperbolic_range(g: _Segments, a: float, b: float) -> float:
+    """As :func:`_aupr_hyperbolic_full` with each segment clipped to recall in [a, b].
+
+    With c = D / dTP the antiderivative is x dTP / D + K ln(TP_A + FP_A + c x),
+    K = (TP_A dFP - FP_A dTP) dTP / D^2, evaluated between the clipped ends x_a and x_b.
+    """
+    tpa, fpa, dtp, dfp = g.tpa, g.fpa, g.dtp, g.dfp
+    p = g.n_pos
     xa = np.clip(a * p - tpa, 0.0, dtp)
     xb = np.clip(b * p - tpa, 0.0, dtp)
     d = dtp + dfp
-    slope = d / dtp  # d(TP + FP) / dx along the segment
+    slope = d / dtp
     ba = tpa + fpa + slope * xa  # TP + FP at the clipped start
     ratio = np.divide(slope * (xb - xa), ba, out=np.zeros_like(d), where=ba > 0)
     k = (tpa * dfp - fpa * dtp) * dtp / (d * d)
@@ -400,54 +479,46 @@ def _aupr_hyperbolic_range(c: _Curve, a: float, b: float) -> float:
     return float(area.sum() / p)
 
 
-def _precision_with_start(c: _Curve) -> np.ndarray:
-    """Precision at the start point (= first threshold's) followed by each threshold's."""
-    prec = c.tps / (c.tps + c.fps)
-    out = np.empty(prec.shape[0] + 1)
-    out[0] = prec[0]
-    out[1:] = prec
-    return out
+def _segment_precisions(g: _Segments) -> tuple[np.ndarray, np.ndarray]:
+    """Precision at the start and end of each segment; the start point of the whole curve
+    (TP = FP = 0) takes the precision of the first threshold (first-point rule)."""
+    tpb = g.tpa + g.dtp
+    pb = tpb / (tpb + g.fpa + g.dfp)
+    ba = g.tpa + g.fpa
+    pa = np.divide(g.tpa, ba, out=pb.copy(), where=ba > 0)
+    return pa, pb
 
 
-def _aupr_linear(c: _Curve, a: float, b: float) -> float:
+def _aupr_linear(g: _Segments, a: float, b: float) -> float:
     """Trapezoids in PR space, clipped to recall in [a, b]."""
-    prec = _precision_with_start(c)
-    tp0 = _prepend0(c.tps)
-    dtp = np.diff(tp0)
+    pa, pb = _segment_precisions(g)
     if a == 0.0 and b == 1.0:
-        return float(np.dot(dtp, prec[1:] + prec[:-1]) / (2.0 * c.n_pos))
-    m = dtp > 0
-    tpa, dtp, p0, p1 = tp0[:-1][m], dtp[m], prec[:-1][m], prec[1:][m]
-    xa = np.clip(a * c.n_pos - tpa, 0.0, dtp)
-    xb = np.clip(b * c.n_pos - tpa, 0.0, dtp)
-    area = (xb - xa) * (p0 + (p1 - p0) * (xa + xb) / (2.0 * dtp))
-    return float(area.sum() / c.n_pos)
+        return float(np.dot(g.dtp, pa + pb) / (2.0 * g.n_pos))
+    xa = np.clip(a * g.n_pos - g.tpa, 0.0, g.dtp)
+    xb = np.clip(b * g.n_pos - g.tpa, 0.0, g.dtp)
+    area = (xb - xa) * (pa + (pb - pa) * (xa + xb) / (2.0 * g.dtp))
+    return float(area.sum() / g.n_pos)
 
 
-def _aupr_step(c: _Curve, a: float, b: float) -> float:
+def _aupr_step(g: _Segments, a: float, b: float) -> float:
     if a == 0.0 and b == 1.0:
-        return _ap_from(c)
-    prec = c.tps / (c.tps + c.fps)
-    tp0 = _prepend0(c.tps)
-    tpa = tp0[:-1]
-    dtp = np.diff(tp0)
-    xa = np.clip(a * c.n_pos - tpa, 0.0, dtp)
-    xb = np.clip(b * c.n_pos - tpa, 0.0, dtp)
-    return float(np.dot(xb - xa, prec) / c.n_pos)
+        return _ap_from(g)
+    _, pb = _segment_precisions(g)
+    xa = np.clip(a * g.n_pos - g.tpa, 0.0, g.dtp)
+    xb = np.clip(b * g.n_pos - g.tpa, 0.0, g.dtp)
+    return float(np.dot(xb - xa, pb) / g.n_pos)
 
 
-def _aupr_from(c: _Curve, interpolation: str, a: float, b: float) -> float:
+def _aupr_from(g: _Segments, interpolation: str, a: float, b: float) -> float:
     if interpolation == "hyperbolic":
         if a == 0.0 and b == 1.0:
-            return _aupr_hyperbolic_full(c)
-        return _aupr_hyperbolic_range(c, a, b)
+            return _aupr_hyperbolic_full(g)
+        return _aupr_hyperbolic_range(g, a, b)
     if interpolation == "linear":
-        return _aupr_linear(c, a, b)
+        return _aupr_linear(g, a, b)
     if interpolation == "step":
-        return _aupr_step(c, a, b)
-    raise ValueError(
-        f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}"
-    )
+        return _aupr_step(g, a, b)
+    raise ValueError(f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}")
 
 
 def _gains(tp: np.ndarray, fp: np.ndarray, p: float, nn: float) -> tuple[np.ndarray, np.ndarray]:
@@ -456,61 +527,59 @@ def _gains(tp: np.ndarray, fp: np.ndarray, p: float, nn: float) -> tuple[np.ndar
     with np.errstate(divide="ignore", invalid="ignore"):
         rg = 1.0 - r * ((p - tp) / tp)
         pg = 1.0 - r * (fp / tp)
-    # All-positive point (tn + fn = 0), as in the reference code: exactly (1, 0).
+    # The all-positive point (tn + fn = 0) is exactly (1, 0), as in the reference code.
     last = (tp == p) & (fp == nn)
     rg[last] = 1.0
     pg[last] = 0.0
     return rg, pg
 
 
-def _prg_start(c: _Curve) -> tuple[int, float, bool]:
-    """Index j of the first threshold with recall gain >= 0 and precision gain at rg = 0.
+def _prg_crossing(tpa: float, fpa: float, tpb: float, fpb: float, p: float, nn: float) -> float:
+    """Precision gain where recall gain is 0 on the segment A -> B (rg_A < 0 < rg_B).
 
-    Recall gain is 0 where TP = P^2 / (P + N). If the first threshold with rg >= 0 has rg > 0,
-    the contingency table is interpolated linearly between it and the previous threshold
-    (or the origin) to reach TP = P^2 / (P + N), as the reference code does; by Flach and
-    Kull's Theorem 1 this point lies on the straight PRG segment between the two.
-    Returns (j, y0, inserted) with j indexing ``c.tps``.
+    Recall gain is 0 where TP = P^2 / (P + N); the contingency table is interpolated linearly
+    between A and B to reach it, as the reference code does. By Flach and Kull's Theorem 1 this
+    point lies on the straight PRG segment between A and B (when A has finite gains).
     """
-    p, nn = c.n_pos, c.n_neg
-    tp, fp = c.tps, c.fps
-    r = p / nn
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rg = 1.0 - r * ((p - tp) / tp)
-    rg[(tp == p) & (fp == nn)] = 1.0
-    j = int(np.argmax(rg >= 0.0))  # exists: the last threshold has rg = 1
-    if rg[j] > 0.0:
-        tpa = tp[j - 1] if j > 0 else 0.0
-        fpa = fp[j - 1] if j > 0 else 0.0
-        tp_star = p * p / (p + nn)
-        alpha = (tp_star - tpa) / (tp[j] - tpa)
-        fp_star = fpa + alpha * (fp[j] - fpa)
-        tp_i = tpa + alpha * (tp[j] - tpa)
-        y0 = 1.0 - r * (fp_star / tp_i)
-        return j, float(y0), True
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y0 = 1.0 - r * (fp[j] / tp[j])
-    if tp[j] == p and fp[j] == nn:
-        y0 = 0.0
-    return j, float(y0), False
+    tp_star = p * p / (p + nn)
+    alpha = (tp_star - tpa) / (tpb - tpa)
+    tp_i = tpa + alpha * (tpb - tpa)
+    fp_i = fpa + alpha * (fpb - fpa)
+    return float(1.0 - (p / nn) * (fp_i / tp_i))
 
 
-def _auprg_from(c: _Curve) -> float:
+def _prg_start(g: _Segments) -> tuple[int, float, bool]:
+    """(k, y0, crossing): segment k is the first whose end B has recall gain >= 0; y0 is the
+    precision gain at recall gain 0; crossing tells whether that point lies inside segment k
+    (True) or is B itself (False)."""
+    p, nn = g.n_pos, g.n_neg
+    tpb = g.tpa + g.dtp
+    # recall gain >= 0  <=>  TP >= P^2 / (P + N); find it with the same formula as _gains
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rgb = 1.0 - (p / nn) * ((p - tpb) / tpb)
+    rgb[tpb == p] = 1.0
+    k = int(np.argmax(rgb >= 0.0))  # exists: the last segment ends at TP = P
+    fpb = g.fpa[k] + g.dfp[k]
+    if rgb[k] > 0.0:
+        return k, _prg_crossing(g.tpa[k], g.fpa[k], tpb[k], fpb, p, nn), True
+    _, pgb = _gains(tpb[k : k + 1], np.array([fpb]), p, nn)
+    return k, float(pgb[0]), False
+
+
+def _auprg_from(g: _Segments) -> float:
     """Trapezoidal area under the PRG curve over recall gain in [0, 1] (Flach and Kull 3.3).
 
     Negative precision gains count negatively; the curve starts at the point where recall gain
-    is 0 (see :func:`_prg_start`), matching ``calc_auprg(create_prg_curve(...))`` of ``pyprg``.
+    is 0 (see :func:`_prg_crossing`), matching ``calc_auprg(create_prg_curve(...))`` of
+    ``pyprg``. Moves between segments (negative-only tie groups) are vertical: zero area.
     """
-    j, y0, inserted = _prg_start(c)
-    rg, pg = _gains(c.tps[j:], c.fps[j:], c.n_pos, c.n_neg)
-    if inserted:
-        x = _prepend0(rg)
-        y = np.empty_like(x)
-        y[0] = y0
-        y[1:] = pg
-    else:
-        x, y = rg, pg
-    return float(np.dot(np.diff(x), y[1:] + y[:-1]) / 2.0)
+    k, y0, _ = _prg_start(g)
+    tpa, fpa = g.tpa[k:], g.fpa[k:]
+    tpb, fpb = tpa + g.dtp[k:], fpa + g.dfp[k:]
+    rgb, pgb = _gains(tpb, fpb, g.n_pos, g.n_neg)
+    rga, pga = _gains(tpa, fpa, g.n_pos, g.n_neg)
+    rga[0], pga[0] = 0.0, y0  # the first segment starts at the crossing of recall gain 0
+    return float(np.dot(rgb - rga, pga + pgb) / 2.0)
 
 
 def _expected_fg1_from(auprg_value: float, y0: float, pi: float) -> float:
@@ -592,7 +661,7 @@ def auroc(
 
     Equal to scikit-learn's ``roc_auc_score`` for binary input.
     """
-    return _auroc_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+    return _auroc_from(_segments(y_true, y_score, pos_label, sample_weight))
 
 
 def average_precision(
@@ -606,7 +675,7 @@ def average_precision(
 
     Equal to scikit-learn's ``average_precision_score``.
     """
-    return _ap_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+    return _ap_from(_segments(y_true, y_score, pos_label, sample_weight))
 
 
 def aupr(
@@ -634,17 +703,15 @@ def aupr(
     """
     a, b = _check_recall_range(recall_range)
     if interpolation not in _INTERPOLATIONS:
-        raise ValueError(
-            f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}"
-        )
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
-    return _aupr_from(c, interpolation, a, b)
+        raise ValueError(f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}")
+    g = _segments(y_true, y_score, pos_label, sample_weight)
+    return _aupr_from(g, interpolation, a, b)
 
 
-def _aucnpr_from(c: _Curve, a: float, b: float, area: float | None = None) -> float:
-    pi = c.n_pos / (c.n_pos + c.n_neg)
+def _aucnpr_from(g: _Segments, a: float, b: float, area: float | None = None) -> float:
+    pi = g.n_pos / (g.n_pos + g.n_neg)
     if area is None:
-        area = _aupr_from(c, "hyperbolic", a, b)
+        area = _aupr_from(g, "hyperbolic", a, b)
     lo = aupr_min(pi, (a, b))
     return float((area - lo) / ((b - a) - lo))
 
@@ -664,12 +731,12 @@ def aucnpr(
     The worst ranking scores 0 and the perfect ranking 1.
     """
     a, b = _check_recall_range(recall_range)
-    return _aucnpr_from(_binary_curve(y_true, y_score, pos_label, sample_weight), a, b)
+    return _aucnpr_from(_segments(y_true, y_score, pos_label, sample_weight), a, b)
 
 
 def _counts(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike):
     arrs = [np.asarray(v, dtype=np.float64) for v in (tp, fn, fp, tn)]
-    for name, v in zip(("tp", "fn", "fp", "tn"), arrs):
+    for name, v in zip(("tp", "fn", "fp", "tn"), arrs, strict=True):
         if not np.all(np.isfinite(v)) or np.any(v < 0):
             raise ValueError(f"{name} must be finite and non-negative")
     tp_, fn_, fp_, tn_ = np.broadcast_arrays(*arrs)
@@ -711,9 +778,7 @@ def recall_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> A
     return _scalar_or_array(g)
 
 
-def fg_score(
-    tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: float = 1.0
-) -> Any:
+def fg_score(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: float = 1.0) -> Any:
     """F-Gain score FG_beta (Flach and Kull 2015, Theorem 2), vectorised.
 
     FG_beta = (F_beta - pi) / ((1 - pi) F_beta) = 1 - pi / (1 - pi) * (FP + beta^2 FN) /
@@ -730,20 +795,23 @@ def fg_score(
 
 
 def _prg_curve_from(c: _Curve) -> PRGCurve:
-    j, y0, inserted = _prg_start(c)
     first = int(np.argmax(c.tps > 0))  # thresholds with finite gains
     rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
     thr = c.thresholds[first:]
+    k = int(np.argmax(rg >= 0.0))  # first point with recall gain >= 0 (the last has rg = 1)
+    inserted = bool(rg[k] > 0.0)
+    if inserted:
+        j = first + k  # index in the full curve; the point before it may be the origin
+        tpa = c.tps[j - 1] if j > 0 else 0.0
+        fpa = c.fps[j - 1] if j > 0 else 0.0
+        y0 = _prg_crossing(tpa, fpa, c.tps[j], c.fps[j], c.n_pos, c.n_neg)
     cross = np.zeros(rg.shape[0], dtype=bool)
     if inserted:
-        k = j - first  # insert before position k
         rg = np.insert(rg, k, 0.0)
         pg = np.insert(pg, k, y0)
         thr = np.insert(thr, k, np.nan)
         cross = np.insert(cross, k, True)
-        start = k
-    else:
-        start = j - first
+    start = k
     # Crossings of precision gain 0 on segments with non-negative recall gain.
     x, y = rg[start:], pg[start:]
     seg = np.flatnonzero(y[:-1] * y[1:] < 0)
@@ -788,7 +856,7 @@ def auprg(
     recall gain 0; negative precision gains count negatively. Equal to the reference
     ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
     """
-    return _auprg_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+    return _auprg_from(_segments(y_true, y_score, pos_label, sample_weight))
 
 
 def expected_fg1(
@@ -803,10 +871,10 @@ def expected_fg1(
     E[FG1] = (AUPRG / 2 + 1/4 - pi (1 - y0^2) / 4) / (1 - pi (1 - y0)), where y0 is the
     precision gain where recall gain is 0. For y0 = 1 this is AUPRG / 2 + 1/4.
     """
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
-    _, y0, _ = _prg_start(c)
-    pi = c.n_pos / (c.n_pos + c.n_neg)
-    return float(_expected_fg1_from(_auprg_from(c), y0, pi))
+    g = _segments(y_true, y_score, pos_label, sample_weight)
+    _, y0, _ = _prg_start(g)
+    pi = g.n_pos / (g.n_pos + g.n_neg)
+    return float(_expected_fg1_from(_auprg_from(g), y0, pi))
 
 
 def prg_convex_hull(
@@ -864,7 +932,9 @@ def pr_curve(
     with :func:`interpolate_pr_curve` for the hyperbolic curve whose area :func:`aupr` gives.
     """
     c = _binary_curve(y_true, y_score, pos_label, sample_weight)
-    prec = _precision_with_start(c)
+    prec = np.empty(c.tps.shape[0] + 1)
+    prec[1:] = c.tps / (c.tps + c.fps)
+    prec[0] = prec[1]  # first-point rule
     return PRCurve(
         recall=_prepend0(c.tps) / c.n_pos,
         precision=prec,
@@ -928,17 +998,17 @@ def all_metrics(
     ``aupr_linear``, ``aucnpr``, ``auprg``, ``pi``, ``n_pos``, ``n_neg`` (weighted counts, as
     floats), each equal to the corresponding single-metric function.
     """
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
-    area = _aupr_hyperbolic_full(c)
-    pi = c.n_pos / (c.n_pos + c.n_neg)
+    g = _segments(y_true, y_score, pos_label, sample_weight)
+    area = _aupr_hyperbolic_full(g)
+    pi = g.n_pos / (g.n_pos + g.n_neg)
     return {
-        "auroc": _auroc_from(c),
-        "average_precision": _ap_from(c),
+        "auroc": _auroc_from(g),
+        "average_precision": _ap_from(g),
         "aupr": area,
-        "aupr_linear": _aupr_linear(c, 0.0, 1.0),
-        "aucnpr": _aucnpr_from(c, 0.0, 1.0, area),
-        "auprg": _auprg_from(c),
+        "aupr_linear": _aupr_linear(g, 0.0, 1.0),
+        "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
+        "auprg": _auprg_from(g),
         "pi": float(pi),
-        "n_pos": float(c.n_pos),
-        "n_neg": float(c.n_neg),
+        "n_pos": float(g.n_pos),
+        "n_neg": float(g.n_neg),
     }
