@@ -21,6 +21,7 @@ import dataclasses
 import io
 import os
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -182,6 +183,29 @@ def _quotechar(data: bytes) -> str:
     return m.group(1).decode() if m else '"'
 
 
+def _read(data: memoryview, attrs: list[Attribute], use: list[int], dtypes: dict[int, object], q: str) -> pd.DataFrame:
+    return pd.read_csv(
+        io.BytesIO(data),
+        header=None,
+        index_col=False,  # extra fields are an error, never a silent index
+        names=list(range(len(attrs) + 1)),  # one spare column catches rows with extra fields
+        dtype=dtypes,
+        engine="c",
+        sep=",",
+        quotechar=q,
+        escapechar="\\",
+        skipinitialspace=True,
+        na_values=["?"],
+        keep_default_na=False,
+        skip_blank_lines=True,
+        comment="%",  # full-line comments occur after @DATA (sklearn runs); quoted % is kept
+        on_bad_lines="error",
+        low_memory=False,
+        encoding="utf-8",
+        encoding_errors="replace",
+    )
+
+
 def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredictions:
     """Parse an OpenML predictions ARFF file (a path or its bytes).
 
@@ -225,28 +249,37 @@ def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredic
         dtypes[correct_i] = object
     q = _quotechar(bytes(data[: 1 << 16]))
     try:
-        df = pd.read_csv(
-            io.BytesIO(data),
-            header=None,
-            names=list(range(len(attrs))),
-            usecols=use,
-            dtype=dtypes,
-            engine="c",
-            sep=",",
-            quotechar=q,
-            escapechar="\\",
-            skipinitialspace=True,
-            na_values=["?"],
-            keep_default_na=False,
-            skip_blank_lines=True,
-            comment="%",  # full-line comments occur after @DATA (sklearn runs); quoted % is kept
-            on_bad_lines="error",
-            low_memory=False,
-            encoding="utf-8",
-            encoding_errors="replace",
-        )
-    except (ValueError, pd.errors.ParserError) as exc:
+        with warnings.catch_warnings():
+            # pandas only *warns* when a row has more fields than the header declares
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            # all columns are read (usecols would drop extra fields silently); the ones we do
+            # not need as strings
+            full = {i: dtypes.get(i, object) for i in range(len(attrs) + 1)}
+            last = len(attrs) - 1
+            full[last] = object  # read as text so an absent field ("") differs from '?'
+
+            df = _read(data, attrs, use, full, q)
+    except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as exc:
         raise ArffError(f"cannot read the @DATA section: {str(exc).splitlines()[0]}") from None
+    spare = df[len(attrs)]
+    extra = (spare.notna() & (spare.astype(str) != "")).to_numpy()
+    if extra.any():
+        raise ArffError(
+            f"cannot read the @DATA section: data row {int(np.flatnonzero(extra)[0]) + 1} has more "
+            f"fields than the {len(attrs)} attributes in the header"
+        )
+    tail = df[last]
+    short = tail.notna() & (tail.astype(str) == "")  # '?' is NaN; an absent field is ""
+    if short.any():
+        raise ArffError(
+            f"cannot read the @DATA section: data row {int(np.flatnonzero(short.to_numpy())[0]) + 1} "
+            f"has fewer fields than the {len(attrs)} attributes in the header (truncated file?)"
+        )
+    if last in dtypes and dtypes[last] is np.float64:
+        try:
+            df[last] = pd.to_numeric(df[last]).astype(np.float64)
+        except (ValueError, TypeError) as exc:
+            raise ArffError(f"cannot read the @DATA section: {exc}") from None
     correct = None
     if correct_i is not None:
         correct = df[correct_i].to_numpy(dtype=object)
