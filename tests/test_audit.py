@@ -548,7 +548,12 @@ def test_example_file_is_real_breast_cancer_data_and_warns_about_fold_skew():
     ).all()
     result = audit_frame(df.rename(columns={"diagnosis": "y_true"}), pos_label="malignant")
     assert "skew-varies-folds" in codes(result)
+    assert "worse-than-random" in codes(result)  # the single-feature model, as the docs say
     assert result.ranks.set_index("model").loc["logistic_regression", "auroc"] == 1
+    assert any(
+        "The pooled AUPR and the mean AUPR over folds order the models differently" in s
+        for s in result.sentences[audit.SINGLE_TASK]
+    )
 
 
 def test_example_command_from_the_docs(capsys):

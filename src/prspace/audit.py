@@ -678,8 +678,15 @@ def find_issues(
 # --------------------------------------------------------------------------- ranks
 
 
-def disagreement_sentences(ranks: pd.DataFrame, pooled: pd.DataFrame) -> dict[str, list[str]]:
-    """Plain sentences, per task, on where the metrics' rankings of the models disagree."""
+def disagreement_sentences(
+    ranks: pd.DataFrame, pooled: pd.DataFrame, summary: pd.DataFrame | None = None
+) -> dict[str, list[str]]:
+    """Plain sentences, per task, on where the metrics' rankings of the models disagree.
+
+    With ``summary`` (:func:`fold_summary`), also whether the pooled AUPR and the mean
+    AUPR over folds order the models differently: pooling compares scores across
+    folds, which assumes calibrated models (Boyd et al. 2012, 4.1).
+    """
     out: dict[str, list[str]] = {}
     for task, r in ranks.groupby("task", sort=True):
         sentences: list[str] = []
@@ -728,8 +735,29 @@ def disagreement_sentences(ranks: pd.DataFrame, pooled: pd.DataFrame) -> dict[st
                 f"{f['first']} beats {f['second']} by AUPR ({f['aupr_first']:.3f} vs {f['aupr_second']:.3f}) "
                 f"but loses by AUPRG ({f['auprg_first']:.3f} vs {f['auprg_second']:.3f})."
             )
+        if summary is not None and len(summary):
+            sentences += _pooled_vs_fold_mean(pooled[pooled["task"] == task], summary, task)
         out[task] = sentences
     return out
+
+
+def _pooled_vs_fold_mean(pooled: pd.DataFrame, summary: pd.DataFrame, task: str) -> list[str]:
+    means = summary.loc[summary["task"] == task, ["model", "aupr_mean"]]
+    table = pooled[["task", "model", "aupr"]].merge(means, on="model")
+    if len(table) < 2:
+        return []
+    flips = ranking.flipped_pairs(table, "aupr", "aupr_mean", group="task", model="model")
+    if not len(flips):
+        return ["The pooled AUPR and the mean AUPR over folds order the models the same way."]
+    f = flips.iloc[0]
+    return [
+        f"The pooled AUPR and the mean AUPR over folds order the models differently ({len(flips)} "
+        f"pair(s) swap): {f['first']} beats {f['second']} pooled ({f['aupr_first']:.3f} vs "
+        f"{f['aupr_second']:.3f}) but not on average over folds ({f['aupr_mean_first']:.3f} vs "
+        f"{f['aupr_mean_second']:.3f}). Pooling compares scores across folds, which assumes "
+        "calibrated models; averaging does not, but mixes folds of different skew "
+        "(Boyd et al. 2012, 4.1)."
+    ]
 
 
 # --------------------------------------------------------------------------- the audit
@@ -783,7 +811,7 @@ def run_audit(
     folds = fold_metrics(data)
     summary = fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks = ranking.rank_models(pooled, RANKED, group="task", model="model")
-    sentences = disagreement_sentences(ranks, pooled)
+    sentences = disagreement_sentences(ranks, pooled, summary)
     findings = find_issues(
         data,
         pooled,
