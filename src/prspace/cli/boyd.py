@@ -285,8 +285,13 @@ def run_downsample(args: argparse.Namespace) -> int:
         _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: pi = {pi:.3f} > max_pi = {args.max_pi}")
         return 0
     learners = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
-    runs = downsampling_experiment(data.X, y, learners, score=score_of, ratios=args.ratios, n_folds=args.folds,
-                                   repeats=args.repeats, seed=args.seed, task_id=args.dataset)
+    # one BLAS/OpenMP thread: the workflow runs tasks in parallel, and on small matrices a thread
+    # pool costs far more than it gives (about 10x slower logistic regression on a busy machine)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        runs = downsampling_experiment(data.X, y, learners, score=score_of, ratios=args.ratios, n_folds=args.folds,
+                                       repeats=args.repeats, seed=args.seed, task_id=args.dataset)
     _write_parquet(runs, args.out, f"pi = {pi:.4f}; source {getattr(data, 'provenance', '')}")
     return 0
 

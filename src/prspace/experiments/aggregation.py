@@ -80,8 +80,9 @@ def skew_correlation(df: pd.DataFrame, *, learner: str = "flow_id") -> pd.DataFr
     for name, g in frames:
         row: dict[str, object] = {"learner": name, "n_tasks": int(g["task_id"].nunique())}
         for m in METRICS:
-            if g["pi"].nunique() > 2 and g[m].nunique() > 1:
-                res = spearmanr(g["pi"], g[m])
+            v = g[m].round(12)  # float noise is not a difference (e.g. AUCNPR 0 +- 1e-16)
+            if g["pi"].nunique() > 2 and v.nunique() > 1:
+                res = spearmanr(g["pi"], v)
                 row[f"rho_{m}"], row[f"p_{m}"] = float(res.statistic), float(res.pvalue)
             else:
                 row[f"rho_{m}"], row[f"p_{m}"] = float("nan"), float("nan")

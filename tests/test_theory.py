@@ -1,0 +1,127 @@
+"""Theory figures (Boyd et al. 2012 Figures 1-4, Flach and Kull 2015 Figure 2) and the paper checks.
+
+Oracles: the closed forms and statements of the papers, and their published tables.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from prspace import metrics
+from prspace.experiments.aggregation import BOYD_TABLE2_MEAN, table2_check
+from prspace.experiments.downsampling import table3_check
+from prspace.figures import theory
+
+
+def _boyd_theorem2(pi: float) -> float:
+    return 1 + (1 - pi) * math.log(1 - pi) / pi
+
+
+def test_worst_ranking_sits_on_the_minimum_curve_at_every_skew():
+    # Boyd section 2.2: every negative ranked first gives the minimum PR curve, area AUCPR_MIN,
+    # hence AUCNPR = 0 whatever the skew.
+    for n_pos, n_neg in ((5, 95), (20, 80), (50, 50), (30, 10)):
+        y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+        s = np.r_[np.zeros(n_pos), np.ones(n_neg)] + np.arange(n_pos + n_neg) * 1e-6
+        m = metrics.all_metrics(y, s)
+        pi = n_pos / (n_pos + n_neg)
+        assert m["aupr"] == pytest.approx(_boyd_theorem2(pi), abs=1e-12)
+        assert m["aucnpr"] == pytest.approx(0.0, abs=1e-12)
+        assert m["average_precision"] == pytest.approx(metrics.ap_min(n_pos, n_neg), abs=1e-12)
+
+
+def test_figure3_numbers_quoted_in_the_paper():
+    # "With pi = 0.1, AUCPR_MIN ~ 0.05"; "changing the skew ... from 0.01 to 0.5 increases the
+    # minimum AUCPR by approximately 0.3" (Boyd sections 4 and 2.2).
+    assert metrics.aupr_min(0.1) == pytest.approx(0.05, abs=0.003)
+    assert metrics.aupr_min(0.5) - metrics.aupr_min(0.01) == pytest.approx(0.3, abs=0.01)
+    # Corollary 4: the restricted ranges give more of their (smaller) area for free
+    for pi in (0.05, 0.2, 0.5):
+        full = metrics.aupr_min(pi)
+        assert metrics.aupr_min(pi, recall_range=(0.5, 1)) / 0.5 > full
+        assert (
+            metrics.aupr_min(pi, recall_range=(0.8, 1)) / 0.2
+            > metrics.aupr_min(pi, recall_range=(0.5, 1)) / 0.5
+        )
+
+
+def test_f1_points_a_b_c_as_in_figure4():
+    pi, f1 = 0.33, 0.45
+    pts = theory.f1_example_points(pi, f1)
+    for r, p in pts.values():
+        assert 2 * p * r / (p + r) == pytest.approx(f1, abs=1e-12)
+
+    def p_min(r):
+        return pi * r / (1 - pi + pi * r)  # Boyd Theorem 1
+
+    ra, pa = pts["A"]
+    rb, pb = pts["B"]
+    rc, pc = pts["C"]
+    assert pa < p_min(ra)  # A unachievable
+    assert 0 < pb - p_min(rb) < 0.02  # B achievable but barely above the minimum curve
+    assert pc > 0.8 and rc < 0.5  # C: good precision at modest recall
+
+
+def test_theory_figures_have_labelled_axes():
+    figs = [
+        theory.figure_min_pr_curve(1 / 3),
+        theory.figure_min_pr_curves(),
+        theory.figure_aupr_min_vs_pi(),
+        theory.figure_f1_contours(),
+    ]
+    for fig in figs:
+        assert isinstance(fig, Figure)
+        ax = fig.axes[0]
+        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    # Figure 3 draws exactly Theorem 2 for [0, 1]
+    line = figs[2].axes[0].lines[0]
+    x, y = line.get_data()
+    assert np.allclose(y, [_boyd_theorem2(p) for p in x], atol=1e-12)
+    assert figs[2].axes[0].get_xscale() == "log"
+
+
+def test_pr_prg_figure_on_real_scores():
+    sklearn_datasets = pytest.importorskip("sklearn.datasets")
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = sklearn_datasets.load_breast_cancer(return_X_y=True)
+    y = y == 0  # malignant: the minority class
+    X = X[:, [9, 14]]  # two weak features so the curve is not trivially perfect
+    s = GaussianNB().fit(X[::2], y[::2]).predict_proba(X[1::2])[:, 1]
+    fig = theory.figure_pr_prg(y[1::2], s, source="sklearn breast cancer, GaussianNB on 2 features")
+    ax_pr, ax_prg = fig.axes
+    assert ax_prg.get_xlabel() == "Recall Gain" and ax_pr.get_xlabel() == "Recall"
+    # the always-positive classifier's F1 maps to FG1 = 1/2: the minor diagonal is its isometric
+    n_pos, n_neg = int(y[1::2].sum()), int((~y[1::2]).sum())
+    assert metrics.fg_score(n_pos, 0, n_neg, 0) == pytest.approx(0.5)
+
+
+def test_boyd_table3_aucnpr_follows_from_aucpr_and_skew():
+    t = table3_check()
+    assert len(t) == 14
+    # three published decimals: rounding of AUCPR and AUCNPR allows about 0.001
+    assert t["difference"].abs().max() <= 0.001
+    assert (t.loc[t["test"] == "original", "test_pi"] == 1 / 25).all()
+
+
+def test_boyd_table2_mean_row_and_implied_skews():
+    t = table2_check().set_index("predicate")
+    assert t.loc["mean (recomputed)", "aucpr_published"] == pytest.approx(
+        BOYD_TABLE2_MEAN[0], abs=5e-4
+    )
+    assert t.loc["mean (recomputed)", "aucnpr_published"] == pytest.approx(
+        BOYD_TABLE2_MEAN[1], abs=5e-4 + 1e-9
+    )
+    # gender: "skew close to 0.5"; genre: "closer to 0.05" -- implied skews are in that neighbourhood
+    assert 0.4 < t.loc["gender", "implied_pi"] < 0.5
+    assert 0.03 < t.loc["genre", "implied_pi"] < 0.1
+    # and the implied pi reproduces the published AUCNPR exactly
+    pi = t.loc["movie", "implied_pi"]
+    lo = metrics.aupr_min(pi)
+    assert (t.loc["movie", "aucpr_published"] - lo) / (1 - lo) == pytest.approx(
+        t.loc["movie", "aucnpr_published"], abs=1e-9
+    )

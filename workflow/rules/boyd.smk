@@ -1,0 +1,264 @@
+# Boyd, Santos Costa, Davis and Page (ICML 2012): the unachievable region of PR space.
+# Theory figures, checks of the paper's Tables 2 and 3, and the experiments of section 4:
+# fold skew (4.1), aggregation over tasks (4.2), downsampling (4.3).  All logic lives in
+# prspace (`prspace boyd ...`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
+# docs/boyd.md).
+
+BOYD = config["boyd"]
+BOYD_WORK = f"{WORK}/boyd"
+BOYD_FORMATS = sorted(set(config["analysis"]["figure_formats"]) | {"png"})
+BOYD_CATEGORY = "Boyd et al. 2012"
+BOYD_THEORY_FIGURES = [
+    "boyd_fig1_min_pr_curve",
+    "boyd_fig2_min_pr_curves",
+    "boyd_fig3_aucpr_min",
+    "boyd_fig4_f1_contours",
+]
+BOYD_DS = BOYD["downsampling"]
+BOYD_FS = BOYD["fold_skew"]
+BOYD_AG = BOYD["aggregation"]
+BOYD_AG_TABLES = [
+    "boyd_aggregation_tasks",
+    "boyd_aggregation_learners",
+    "boyd_aggregation_agreement",
+    "boyd_aggregation_skew_correlation",
+    "boyd_aggregation_skew_groups",
+]
+
+
+def _boyd_figure(name, subcategory):
+    return report(
+        f"{FIGURES}/{name}.png",
+        caption=f"../report/boyd/{name}.rst",
+        category=BOYD_CATEGORY,
+        subcategory=subcategory,
+        labels={"figure": name},
+    )
+
+
+def _boyd_table(name, subcategory):
+    return report(
+        f"{TABLES}/{name}.csv",
+        caption=f"../report/boyd/{name}.rst",
+        category=BOYD_CATEGORY,
+        subcategory=subcategory,
+        labels={"table": name},
+    )
+
+
+def _boyd_other_formats(names):
+    return expand(f"{FIGURES}/{{name}}.{{ext}}", name=names, ext=[e for e in BOYD_FORMATS if e != "png"])
+
+
+def boyd_downsampling_tasks():
+    """Tasks of the study with pi <= boyd.downsampling.max_pi, fewest rows first, at most max_tasks."""
+    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
+    table["task_id"] = table["task_id"].astype(str)
+    table = table[table["task_id"].isin(set(task_ids()))].copy()
+    if "pi" not in table.columns:
+        table["pi"] = table["n_pos"] / table["n"]
+    table = table[table["pi"] <= BOYD_DS["max_pi"]]
+    table = table.sort_values(["n", "task_id"] if "n" in table.columns else ["task_id"])
+    ids = list(table["task_id"])
+    if BOYD_DS["max_tasks"] is not None:
+        ids = ids[: BOYD_DS["max_tasks"]]
+    if not ids:
+        raise WorkflowError(
+            f"no task of study {STUDY} has pi <= boyd.downsampling.max_pi = {BOYD_DS['max_pi']}; "
+            "raise max_pi or set boyd.downsampling.enabled: false"
+        )
+    return sorted(ids)
+
+
+rule boyd_theory:
+    """Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data)."""
+    output:
+        png=[_boyd_figure(n, "Theory") for n in BOYD_THEORY_FIGURES],
+        other=_boyd_other_formats(BOYD_THEORY_FIGURES),
+    log:
+        f"{LOGS}/boyd/theory.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/theory.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+    shell:
+        "{PRSPACE} boyd theory --out-dir {FIGURES} --formats {params.formats} > {log} 2>&1"
+
+
+rule boyd_paper_tables:
+    """Boyd's Table 3 (AUCNPR recomputed from AUCPR and skew) and Table 2 (implied skews)."""
+    output:
+        t3=_boyd_table("boyd_table3_check", "Paper tables"),
+        t3_md=f"{TABLES}/boyd_table3_check.md",
+        t2=_boyd_table("boyd_table2_check", "Paper tables"),
+        t2_md=f"{TABLES}/boyd_table2_check.md",
+    log:
+        f"{LOGS}/boyd/paper_tables.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/paper_tables.tsv"
+    shell:
+        "{PRSPACE} boyd paper-tables --out-dir {TABLES} > {log} 2>&1"
+
+
+rule boyd_pr_prg:
+    """Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+    output:
+        png=_boyd_figure("boyd_fig_pr_prg", "Theory"),
+        other=_boyd_other_formats(["boyd_fig_pr_prg"]),
+        selection=f"{TABLES}/boyd_fig_pr_prg_source.csv",
+    log:
+        f"{LOGS}/boyd/pr_prg.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/pr_prg.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        task=BOYD["pr_prg"]["task"],
+        model=BOYD["pr_prg"]["model"],
+        target=BOYD["pr_prg"]["target_positives"],
+    shell:
+        "{PRSPACE} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
+        "--target-positives {params.target} --out-dir {FIGURES} --formats {params.formats} "
+        "--selection-out {output.selection} > {log} 2>&1"
+
+
+def _boyd_data_args():
+    c = config["local"]
+    if c["data_dir"]:
+        return f"--data-dir '{c['data_dir']}' --target '{c['target']}'"
+    return ""
+
+
+rule boyd_downsample:
+    """One task's downsampling runs: train at 1:k, test on downsampled and original test folds."""
+    input:
+        tasks=TASK_LIST,
+    output:
+        f"{BOYD_WORK}/downsampling/{{task}}.parquet",
+    log:
+        f"{LOGS}/boyd/downsample/{{task}}.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/downsample/{{task}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=60,
+    params:
+        data=_boyd_data_args(),
+        learners=BOYD_DS["learners"],
+        ratios=",".join(str(r) for r in BOYD_DS["ratios"]),
+    shell:
+        "{PRSPACE} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
+        "--ratios {params.ratios} --folds {BOYD_DS[folds]} --repeats {BOYD_DS[repeats]} --seed {SEED} "
+        "--max-pi {BOYD_DS[max_pi]} --out {output} > {log} 2>&1"
+
+
+rule boyd_downsampling_report:
+    """Table 3 per task and learner, summary over tasks, and the downsampling figure."""
+    input:
+        runs=lambda wc: expand(f"{BOYD_WORK}/downsampling/{{task}}.parquet", task=boyd_downsampling_tasks()),
+    output:
+        table3=_boyd_table("boyd_downsampling_table3", "Downsampling (section 4.3)"),
+        table3_md=f"{TABLES}/boyd_downsampling_table3.md",
+        summary=_boyd_table("boyd_downsampling_summary", "Downsampling (section 4.3)"),
+        summary_md=f"{TABLES}/boyd_downsampling_summary.md",
+        png=_boyd_figure("boyd_downsampling", "Downsampling (section 4.3)"),
+        other=_boyd_other_formats(["boyd_downsampling"]),
+    log:
+        f"{LOGS}/boyd/downsampling_report.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/downsampling_report.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+    shell:
+        "{PRSPACE} boyd downsampling-report --runs {input.runs} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--formats {params.formats} --study {STUDY} > {log} 2>&1"
+
+
+rule boyd_fold_skew:
+    """One task's fold-skew runs: aggregates on skewed vs stratified test folds."""
+    input:
+        status=PREDICTION_STATUS,
+    output:
+        f"{BOYD_WORK}/fold_skew/{{task}}.parquet",
+    log:
+        f"{LOGS}/boyd/fold_skew/{{task}}.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/fold_skew/{{task}}.tsv"
+    threads: 1
+    params:
+        dispersions=",".join(str(d) for d in BOYD_FS["dispersions"]),
+    shell:
+        "{PRSPACE} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
+        "--seeds {BOYD_FS[seeds]} --max-repeats {BOYD_FS[max_repeats]} --seed {SEED} --out {output} > {log} 2>&1"
+
+
+rule boyd_fold_skew_report:
+    """Bias of each aggregate and ranking changes against dispersion, and the figure."""
+    input:
+        runs=per_task(f"{BOYD_WORK}/fold_skew/{{task}}.parquet"),
+    output:
+        summary=_boyd_table("boyd_fold_skew_summary", "Fold skew (section 4.1)"),
+        summary_md=f"{TABLES}/boyd_fold_skew_summary.md",
+        per_task=f"{TABLES}/boyd_fold_skew_per_task.csv",
+        per_task_md=f"{TABLES}/boyd_fold_skew_per_task.md",
+        png=_boyd_figure("boyd_fold_skew", "Fold skew (section 4.1)"),
+        other=_boyd_other_formats(["boyd_fold_skew"]),
+    log:
+        f"{LOGS}/boyd/fold_skew_report.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/fold_skew_report.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+    shell:
+        "{PRSPACE} boyd fold-skew-report --runs {input.runs} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--formats {params.formats} --study {STUDY} > {log} 2>&1"
+
+
+rule boyd_aggregation:
+    """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the figure."""
+    input:
+        metrics=METRICS_TABLE,
+    output:
+        tasks=_boyd_table("boyd_aggregation_tasks", "Aggregation over tasks (section 4.2)"),
+        learners=_boyd_table("boyd_aggregation_learners", "Aggregation over tasks (section 4.2)"),
+        corr=_boyd_table("boyd_aggregation_skew_correlation", "Aggregation over tasks (section 4.2)"),
+        other=expand(f"{TABLES}/{{name}}.{{ext}}", name=BOYD_AG_TABLES, ext=["md"])
+        + [f"{TABLES}/boyd_aggregation_agreement.csv", f"{TABLES}/boyd_aggregation_skew_groups.csv"],
+        png=_boyd_figure("boyd_aggregation", "Aggregation over tasks (section 4.2)"),
+        other_figs=_boyd_other_formats(["boyd_aggregation"]),
+    log:
+        f"{LOGS}/boyd/aggregation.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/aggregation.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+    shell:
+        "{PRSPACE} boyd aggregation --metrics {input.metrics} --learner {BOYD_AG[learner]} "
+        "--skew-groups {BOYD_AG[skew_groups]} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--formats {params.formats} --study {STUDY} > {log} 2>&1"
+
+
+def _boyd_figures(names):
+    return expand(f"{FIGURES}/{{name}}.{{ext}}", name=names, ext=BOYD_FORMATS)
+
+
+def _boyd_tables(names):
+    return expand(f"{TABLES}/{{name}}.{{ext}}", name=names, ext=["csv", "md"])
+
+
+if BOYD["enabled"]:
+    if BOYD["theory"]:
+        ALL_TARGETS.extend(_boyd_figures([*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"]))
+        ALL_TARGETS.extend(_boyd_tables(["boyd_table3_check", "boyd_table2_check"]))
+        ALL_TARGETS.append(f"{TABLES}/boyd_fig_pr_prg_source.csv")
+    if BOYD_DS["enabled"] and SOURCE == "local":
+        ALL_TARGETS.extend(_boyd_figures(["boyd_downsampling"]))
+        ALL_TARGETS.extend(_boyd_tables(["boyd_downsampling_table3", "boyd_downsampling_summary"]))
+    if BOYD_FS["enabled"]:
+        ALL_TARGETS.extend(_boyd_figures(["boyd_fold_skew"]))
+        ALL_TARGETS.extend(_boyd_tables(["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]))
+    if BOYD_AG["enabled"]:
+        ALL_TARGETS.extend(_boyd_figures(["boyd_aggregation"]))
+        ALL_TARGETS.extend(_boyd_tables(BOYD_AG_TABLES))
