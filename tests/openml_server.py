@@ -10,7 +10,8 @@ bodies are gzip-encoded as on openml.org.
 
 It counts requests and injects faults on request paths matching a regular
 expression: ``"500"`` (HTTP 500 with an HTML body), ``"stall"`` (no answer for
-``stall_seconds``), ``"truncate"`` (full ``Content-Length`` header, half the body).
+``stall_seconds``), ``"truncate"`` (full ``Content-Length`` header, half the body),
+``"gone"`` (HTTP 412 with OpenML error 220, unknown run).
 
 :func:`make_task` generates a binary task with a dataset and runs of many flows,
 with predictions written the ways Weka, mlr and scikit-learn runs write them.
@@ -174,7 +175,7 @@ def make_task(
     styles = ["weka", "sklearn", "mlr"]
     for k in range(n_flows):
         fid = first_flow + k
-        for j in range(runs_per_flow):
+        for _j in range(runs_per_flow):
             rid += 1
             noise = 0.3 + 0.1 * (k % 7)
             scores = {}
@@ -215,6 +216,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if fault == "500":
             self._send(500, b"<html><head><title>500 Internal Server Error</title></head>"
                             b"<body><h1>Internal Server Error</h1></body></html>", "text/html")
+            return
+        if fault == "gone":
+            self._send(*fake._error(220, "Unknown run"))
             return
         status, body, ctype = fake.route(path)
         if fault == "truncate":

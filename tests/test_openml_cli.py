@@ -12,7 +12,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import FakeOpenML, make_task  # noqa: E402
-
 from prspace.cli import main  # noqa: E402
 from prspace.schema import read_predictions  # noqa: E402
 

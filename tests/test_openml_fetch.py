@@ -19,7 +19,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import FakeOpenML, Run, make_task, predictions_arff  # noqa: E402
-
 from prspace.errors import InputError  # noqa: E402
 from prspace.schema import read_predictions, validate_predictions, write_predictions  # noqa: E402
 from prspace.sources.openml import (  # noqa: E402
@@ -30,6 +29,21 @@ from prspace.sources.openml import (  # noqa: E402
 )
 
 pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch):
+    """Fail any attempt to resolve a host other than 127.0.0.1 (e.g. www.openml.org)."""
+    import socket
+
+    real = socket.getaddrinfo
+
+    def guarded(host, *args, **kwargs):
+        if host not in ("127.0.0.1", "localhost"):
+            raise AssertionError(f"the tests tried to reach {host}")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", guarded)
 
 
 def settings(srv: FakeOpenML, cache: Path, **kw) -> ClientSettings:
@@ -352,3 +366,15 @@ def test_run_without_input_data_in_description_still_works(tmp_path):
         srv.add_run(Run(999_999, 1302, 77, "x", other.runs[0].arff))
         res = fetch_task(settings(srv, tmp_path), 1301, n_models=3, min_flows=3)
     assert res.status == "ok" and all(m.startswith("run-1301") for m in res.predictions.model_id.unique())
+
+
+def test_run_whose_description_is_gone_is_replaced(tmp_path):
+    t = make_task(1401, n_flows=4)
+    gone = t.runs[0].run_id
+    with FakeOpenML([t]) as srv:
+        srv.fault(f"/api/v1/xml/run/{gone}$", "gone", times=100)
+        res = fetch_task(settings(srv, tmp_path), 1401, n_models=3, min_flows=3, seed=0)
+        full = fetch_task(settings(srv, tmp_path), 1401, n_models=4, min_flows=3, seed=0)
+    assert res.status == "ok"
+    assert full.status == "skipped"
+    assert any(r["run_id"] == gone and "code 220" in r["reason"] for r in full.replaced_runs)

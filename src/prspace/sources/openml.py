@@ -236,9 +236,14 @@ def _run_meta(s: _Session, rid: int) -> dict[str, Any]:
 
     def fetch() -> dict[str, Any]:
         import openml
+        from openml.exceptions import OpenMLServerException
 
         try:
             run = s.call(lambda: openml.runs.get_run(rid, ignore_cache=True), f"run {rid}")
+        except OpenMLServerException as exc:  # e.g. a listed run whose description is gone
+            return {"run_id": rid, "task_id": None, "flow_id": None, "flow_name": "",
+                    "predictions_url": None,
+                    "problem": f"run description unavailable: {exc.message} (code {exc.code})"}
         except ValueError as exc:
             # the client refuses runs whose description lists no predictions file (#309)
             if "No prediction files" not in str(exc):
@@ -706,7 +711,7 @@ def fetch_task(
 
             def get_file(m: dict[str, Any]) -> Path | str:
                 if not m["predictions_url"]:
-                    return "no predictions file (openml-python #309)"
+                    return m.get("problem") or "no predictions file (openml-python #309)"
                 dest = s.cache.path("predictions", f"run-{m['run_id']}.arff")
                 try:
                     return download(m["predictions_url"], dest, f"predictions of run {m['run_id']}", settings)
