@@ -168,6 +168,20 @@ def test_parquet_input_and_weights_equal_duplicated_rows(tmp_path, capsys):
     pd.testing.assert_frame_equal(a, b, atol=1e-12, rtol=0)
 
 
+def test_predictions_schema_columns_need_no_flags(tmp_path, capsys):
+    # prspace's own predictions files: task_id, model_id, boolean y_true, score, fold
+    df = frame(seed=8).rename(columns={"model": "model_id"})
+    df = df.assign(task_id="keel-x", y_true=df["y_true"].astype(bool), repeat=0)
+    rc, out, err = run_cli(tmp_path, df, name="p.parquet", capsys=capsys)
+    assert rc == 0, err
+    assert "positive class: y_true == True" in flat(out)
+    assert "task_id='keel-x'" not in out and "task='task_id'" in out
+    # without folds: no fold table, no fold findings
+    rc, out, err = run_cli(tmp_path, None, "--fold-col", "", name="p.parquet", capsys=capsys)
+    assert rc == 0, err
+    assert "over folds" not in out and "3 models, 1 task;" in flat(out)
+
+
 def test_disagreement_sentences_name_the_models(tmp_path, capsys):
     # "early": half the positives on top, the rest at the very bottom -> high AUPR, low AUROC;
     # "steady": every positive right after one negative -> AUROC 0.94, precision about 1/2 throughout

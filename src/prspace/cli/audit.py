@@ -12,13 +12,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from prspace import audit
 from prspace._io import atomic_path
 from prspace.errors import InputError
+
+if TYPE_CHECKING:  # the CLI imports every sub-command; keep numpy/pandas/scipy out of startup
+    import pandas as pd
+
+    from prspace.audit import AuditResult
 
 READERS = {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet"}
 
@@ -88,6 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def read_table(path: str) -> pd.DataFrame:
     """Read a CSV / TSV / parquet file, turning every reading problem into an :class:`InputError`."""
+    import pandas as pd
+
     p = Path(path)
     if not p.exists():
         raise InputError(
@@ -127,6 +131,9 @@ def _train_pi(
 ) -> float | dict[str, float] | None:
     if value is None:
         return None
+    import numpy as np
+    import pandas as pd
+
     try:
         pi: float | None = float(value)
     except ValueError:
@@ -157,6 +164,8 @@ def _train_pi(
 
 
 def run(args: argparse.Namespace) -> int:
+    from prspace import audit
+
     if not args.skew_tolerance >= 0:
         raise InputError(f"--skew-tolerance must be >= 0, got {args.skew_tolerance}")
     if not args.downsample_ratio > 1:
@@ -196,8 +205,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_outputs(result: audit.AuditResult, out: Path, *, source: str) -> list[Path]:
+def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     """Write the report, the figure and the tables into ``out``; return the paths written."""
+    import pandas as pd
+
+    from prspace import audit
+
     out.mkdir(parents=True, exist_ok=True)
     written = []
     fig = audit.plot_curves(result)
