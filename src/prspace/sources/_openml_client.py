@@ -157,6 +157,11 @@ def _describe(exc: BaseException) -> str:
     ):
         kind = "html" if last and "html" in str(last[2]).lower() else "non-OpenML"
         return f"{status or 'server error'} with a {kind} body".strip()
+    if isinstance(exc, _RetryableStatus):
+        html = last and "html" in str(last[2]).lower()
+        return f"{exc}" + (" with a html body" if html else "")
+    if isinstance(exc, _Truncated):
+        return str(exc)
     if isinstance(exc, requests.exceptions.Timeout):
         return "timed out"
     if isinstance(exc, requests.exceptions.ConnectionError):
@@ -243,7 +248,7 @@ def download(url: str, dest: Path, what: str, settings: ClientSettings) -> Path:
         try:
             _download_once(url, dest, settings)
         except requests.exceptions.ChunkedEncodingError as exc:
-            raise _Truncated(f"truncated body ({exc.__class__.__name__})") from exc
+            raise _Truncated("truncated body: the connection closed before Content-Length bytes arrived") from exc
         return dest
 
     return call(once, what, settings)

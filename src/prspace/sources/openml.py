@@ -148,7 +148,8 @@ def _task_meta(s: _Session, tid: int) -> dict[str, Any]:
                 f"task {tid}",
             )
         except OpenMLServerException as exc:
-            return {"task_id": tid, "missing": f"server says: {exc.message} (code {exc.code})"}
+            msg = str(exc.message).removesuffix(" - None")
+            return {"task_id": tid, "missing": f"server says: {msg} (code {exc.code})"}
         did = int(task.dataset_id)
         ds = s.call(
             lambda: openml.datasets.get_dataset(did, download_data=False, download_qualities=True,
@@ -243,7 +244,8 @@ def _run_meta(s: _Session, rid: int) -> dict[str, Any]:
         except OpenMLServerException as exc:  # e.g. a listed run whose description is gone
             return {"run_id": rid, "task_id": None, "flow_id": None, "flow_name": "",
                     "predictions_url": None,
-                    "problem": f"run description unavailable: {exc.message} (code {exc.code})"}
+                    "problem": f"run description unavailable: {str(exc.message).removesuffix(' - None')} "
+                               f"(code {exc.code})"}
         except ValueError as exc:
             # the client refuses runs whose description lists no predictions file (#309)
             if "No prediction files" not in str(exc):
@@ -444,7 +446,7 @@ def select_tasks(
         order = [order[i] for i in np.random.default_rng(seed).permutation(len(order))]
     out: list[TaskCandidate] = []
     n_sel = 0
-    bar = _bar(len(order), "select", progress)
+    bar = _bar(len(order), "select", progress, unit="task")
     for tid in order:
         if max_tasks is not None and n_sel >= max_tasks:
             break
@@ -462,7 +464,11 @@ def select_tasks(
 
 
 def candidates_frame(cands: Sequence[TaskCandidate]) -> pd.DataFrame:
-    return pd.DataFrame([dataclasses.asdict(c) for c in cands], columns=CANDIDATE_COLUMNS)
+    """The candidates as a table (columns :data:`CANDIDATE_COLUMNS`), integer ids kept integer."""
+    df = pd.DataFrame([dataclasses.asdict(c) for c in cands], columns=CANDIDATE_COLUMNS)
+    for col in ("dataset_id", "n_classes"):
+        df[col] = df[col].astype("Int64")
+    return df.astype({"selected": bool})
 
 
 # --------------------------------------------------------------------------- fetching
@@ -599,11 +605,11 @@ def _frame_of_run(
     return df
 
 
-def _bar(total: int, desc: str, enabled: bool) -> Any:
+def _bar(total: int, desc: str, enabled: bool, unit: str = "model") -> Any:
     if enabled:
         from tqdm import tqdm
 
-        return tqdm(total=total, desc=desc, unit="run", leave=False)
+        return tqdm(total=total, desc=desc, unit=unit, leave=False)
 
     class _Null:
         def update(self, n: int = 1) -> None: ...
