@@ -128,7 +128,7 @@ class PRGHull(NamedTuple):
     """Pareto part of the upper convex hull of a PRG curve (Flach and Kull section 3.4).
 
     ``recall_gain``/``precision_gain``/``thresholds`` are the hull vertices from the one with
-    the highest precision gain to recall gain 1 (the always-positive classifier).
+    the highest precision gain (the rightmost, if several) to the highest one at recall gain 1.
     ``f_calibrated[k]`` is the F-calibrated score of the segment between vertices k and k+1:
     d = 1 / (1 + beta^2) where -beta^2 is the segment's slope (Theorem 4); vertex k is optimal
     for F_beta with d between ``f_calibrated[k-1]`` and ``f_calibrated[k]``.
@@ -583,8 +583,15 @@ def _auprg_from(g: _Segments) -> float:
 
 
 def _expected_fg1_from(auprg_value: float, y0: float, pi: float) -> float:
-    """Flach and Kull Theorem 3."""
-    return (auprg_value / 2.0 + 0.25 - pi * (1.0 - y0 * y0) / 4.0) / (1.0 - pi * (1.0 - y0))
+    """Flach and Kull Theorem 3 (see :func:`expected_fg1`)."""
+    width = 1.0 - pi * (1.0 - y0)  # pi (1 - pi) times the length of the Delta range
+    if abs(width) <= 1e-12:
+        raise ValueError(
+            "expected FG1 is undefined for this ranking: every operating point on its PRG "
+            "curve has the same Delta = recG / pi - precG / (1 - pi), so Delta cannot be "
+            "uniform on an interval (Flach and Kull Theorem 3)"
+        )
+    return (auprg_value / 2.0 + 0.25 - pi * (1.0 - y0 * y0) / 4.0) / width
 
 
 # --------------------------------------------------------------------------------------------
@@ -608,8 +615,10 @@ def aupr_min(pi: ArrayLike, recall_range: tuple[float, float] = (0.0, 1.0)) -> A
     if not np.all((pi_arr > 0.0) & (pi_arr <= 1.0)):
         raise ValueError("pi must lie in (0, 1]: pi = 0 means no positives and no PR curve")
     # ln((1 - pi (1 - a)) / (1 - pi (1 - b))) as a difference of log1p's (accurate for small pi)
-    log_ratio = np.log1p(-pi_arr * (1.0 - a)) - np.log1p(-pi_arr * (1.0 - b))
-    out = (b - a) + (1.0 - pi_arr) / pi_arr * log_ratio
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log1p(-pi_arr * (1.0 - a)) - np.log1p(-pi_arr * (1.0 - b))
+        out = (b - a) + (1.0 - pi_arr) / pi_arr * log_ratio
+    out = np.where(pi_arr == 1.0, b - a, out)  # all positives: the minimum curve is p = 1
     if out.ndim == 0:
         return float(out)
     return out
@@ -869,7 +878,9 @@ def expected_fg1(
     """Expected FG1 score for operating points with Delta uniform (Flach and Kull Theorem 3).
 
     E[FG1] = (AUPRG / 2 + 1/4 - pi (1 - y0^2) / 4) / (1 - pi (1 - y0)), where y0 is the
-    precision gain where recall gain is 0. For y0 = 1 this is AUPRG / 2 + 1/4.
+    precision gain where recall gain is 0. For y0 = 1 this is AUPRG / 2 + 1/4. Delta =
+    recG / pi - precG / (1 - pi) ranges over [-y0 / (1 - pi), 1 / pi]; when that range is empty
+    (e.g. the worst ranking, whose points all have Delta = 1 / pi) a ValueError is raised.
     """
     g = _segments(y_true, y_score, pos_label, sample_weight)
     _, y0, _ = _prg_start(g)
@@ -910,7 +921,7 @@ def prg_convex_hull(
                 break
         hull.append(i)
     idx = np.asarray(hull)
-    top = int(np.argmax(pg[idx]))
+    top = int(np.flatnonzero(pg[idx] == pg[idx].max())[-1])  # the rightmost top vertex
     idx = idx[top:]
     hx, hy = rg[idx], pg[idx]
     slope = np.diff(hy) / np.diff(hx)
