@@ -378,3 +378,47 @@ def test_run_whose_description_is_gone_is_replaced(tmp_path):
     assert res.status == "ok"
     assert full.status == "skipped"
     assert any(r["run_id"] == gone and "code 220" in r["reason"] for r in full.replaced_runs)
+
+
+def test_no_results_412_answers_are_empty_not_errors(tmp_path):
+    t = make_task(1501, n_flows=0)
+    with FakeOpenML([t]) as srv:
+        st = settings(srv, tmp_path)
+        res = fetch_task(st, 1501, n_models=3, min_flows=3)
+        assert res.status == "skipped" and res.reason.startswith("0 flows")
+        assert select_tasks(st, tag="no-such-tag") == []
+        codes = [p for p in srv.paths if "run/list" in p or "task/list" in p]
+        assert len(codes) == 2  # one listing each, answered 412 (512 / 482), not retried
+
+
+def test_killed_process_resumes_without_redownloading(tmp_path):
+    """Kill `prspace fetch-openml task` mid-run; the rerun fetches only what was unfinished."""
+    import os
+    import subprocess
+    import time
+
+    t = make_task(1601, n_flows=6)
+    victim = t.runs[-1]
+    with FakeOpenML([t]) as srv:
+        srv.stall_seconds = 60.0
+        srv.fault(f"/data/download/{victim.file_id}/", "stall", times=1)
+        cache = tmp_path / "cache"
+        cmd = [sys.executable, "-m", "prspace", "fetch-openml", "task", "--server", srv.url,
+               "--cache-dir", str(cache), "--task-id", "1601", "--n-models", "6", "--min-flows", "6",
+               "--timeout", "90", "--out", str(tmp_path / "x.parquet"), "--status", str(tmp_path / "x.json")]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
+        try:
+            deadline = time.monotonic() + 90
+            while len(list(cache.rglob("run-*.arff"))) < 5 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert len(list(cache.rglob("run-*.arff"))) == 5
+            time.sleep(0.3)
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
+        assert not (tmp_path / "x.parquet").exists()
+        srv.faults.clear()
+        srv.reset_count()
+        res = fetch_task(settings(srv, cache), 1601, n_models=6, min_flows=6)
+        assert res.status == "ok"
+        assert srv.paths == [f"/data/download/{victim.file_id}/predictions_run_{victim.run_id}.arff"]
