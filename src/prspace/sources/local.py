@@ -85,13 +85,15 @@ def predict_dataset(
     progress: bool = False,
     min_minority: int = DEFAULT_MIN_MINORITY,
     timings: dict[str, float] | None = None,
+    cpu_timings: dict[str, float] | None = None,
 ) -> tuple[pd.DataFrame, TaskInfo, list[Failure]]:
     """Cross-validate ``learners`` on ``dataset``; return ``(predictions, task_info, failures)``.
 
     ``predictions`` follows :mod:`prspace.schema` (one row per learner x dataset row,
     ``repeat`` 0, ``fold`` the test fold of the row, ``score`` the out-of-fold score),
     ``failures`` lists the learners dropped and why.  ``timings``, if given, receives
-    the seconds each learner took (all folds).
+    the wall-clock seconds each learner took (all folds), ``cpu_timings`` its CPU
+    seconds (the fair measure on a loaded machine: every learner is single-threaded).
 
     Raises :class:`SkipDataset` if the dataset has fewer than
     ``max(min_minority, n_folds)`` minority examples or every learner failed, and
@@ -123,7 +125,7 @@ def predict_dataset(
     failures: list[Failure] = []
     with _thread_limit(), _progress(len(learners) * n_folds, dataset.task_id, progress) as bar:
         for name in learners:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             out = np.full(len(y), np.nan)
             failed: Failure | None = None
             for k, (train, test) in enumerate(folds):
@@ -146,6 +148,8 @@ def predict_dataset(
                 bar.update(1)
             if timings is not None:
                 timings[name] = time.perf_counter() - t0
+            if cpu_timings is not None:
+                cpu_timings[name] = time.process_time() - c0
             if failed is None:
                 scores[name] = out
             else:

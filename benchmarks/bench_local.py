@@ -1,0 +1,133 @@
+"""Benchmark: the local source on a whole suite, the way the workflow runs it.
+
+Runs ``prspace predict-local`` once per dataset of the suite, ``--jobs`` processes at a
+time (each process single-threaded), each under ``/usr/bin/time -v`` for its peak
+memory, then prints: total wall time, the load average, the slowest datasets, the
+time share of every learner (summed over datasets, side by side in one run) and the
+peak resident memory of one process.
+
+    python benchmarks/bench_local.py --suite default --learners default --folds 10 \
+        --jobs 2 --work /tmp/bench_local
+
+Outputs (predictions, status JSON, time logs) go under ``--work``; ``summary.csv``
+and ``learners.csv`` there hold the tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+
+from prspace.sources.datasets import suite_names
+
+
+def _run_one(task_id: str, args: argparse.Namespace, work: Path) -> dict:
+    out = work / f"{task_id}.parquet"
+    status = work / f"{task_id}.json"
+    timelog = work / f"{task_id}.time"
+    cmd = [
+        sys.executable, "-m", "prspace", "predict-local", "--dataset", task_id,
+        "--suite", args.suite, "--learners", args.learners, "--folds", str(args.folds),
+        "--seed", str(args.seed), "--out", str(out), "--status", str(status),
+    ]
+    gnu_time = shutil.which("time") or "/usr/bin/time"
+    if os.path.exists(gnu_time):
+        cmd = [gnu_time, "-v", "-o", str(timelog)] + cmd
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    row = {"task_id": task_id, "exit": proc.returncode, "wall_s": wall}
+    if proc.returncode != 0:
+        row["error"] = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "?"
+    if status.exists():
+        st = json.loads(status.read_text())
+        row.update(
+            status=st["status"], reason=st["reason"], n=st.get("n"), n_pos=st.get("n_pos"),
+            n_models=st["n_models"], failed=",".join(f["learner"] for f in st["failed_learners"]),
+            cv_s=st["seconds"], learner_seconds=st.get("learner_seconds", {}),
+        )
+    if timelog.exists():
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", timelog.read_text())
+        if m:
+            row["peak_rss_mb"] = int(m.group(1)) / 1024
+    print(f"{task_id:40s} {row.get('status', 'ERROR'):8s} {wall:7.1f} s", flush=True)
+    return row
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--suite", default="default")
+    p.add_argument("--learners", default="default")
+    p.add_argument("--folds", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--limit", type=int, default=0, help="only the first N datasets (0 = all)")
+    p.add_argument("--work", default="/tmp/bench_local")
+    args = p.parse_args()
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    tasks = suite_names(args.suite)
+    if args.limit:
+        tasks = tasks[: args.limit]
+    load_before = os.getloadavg()
+    t0 = time.perf_counter()
+    # largest first, so the last stragglers are small
+    from prspace.sources.datasets import describe_suite
+
+    sizes = describe_suite(args.suite).set_index("task_id")["n"].to_dict()
+    tasks = sorted(tasks, key=lambda t: -sizes.get(t, 0))
+    with ThreadPoolExecutor(args.jobs) as pool:
+        rows = list(pool.map(lambda t: _run_one(t, args, work), tasks))
+    total = time.perf_counter() - t0
+    load_after = os.getloadavg()
+
+    df = pd.DataFrame(rows)
+    learner_rows = [
+        {"task_id": r["task_id"], "learner": k, "seconds": v}
+        for r in rows for k, v in (r.get("learner_seconds") or {}).items()
+    ]
+    lt = pd.DataFrame(learner_rows)
+    df.drop(columns=["learner_seconds"], errors="ignore").to_csv(work / "summary.csv", index=False)
+    lt.to_csv(work / "learners.csv", index=False)
+
+    print()
+    print(f"suite {args.suite}: {len(tasks)} datasets x learners {args.learners} x {args.folds} folds, "
+          f"{args.jobs} parallel processes")
+    print(f"total wall time: {total:.1f} s ({total / 60:.1f} min)")
+    print(f"load average (1, 5, 15 min) before: {load_before}, after: {load_after}")
+    counts = df["status"].value_counts(dropna=False).to_dict() if "status" in df else {}
+    print(f"status: {counts}; non-zero exits: {int((df['exit'] != 0).sum())}")
+    if "failed" in df:
+        fails = df.loc[df["failed"].fillna("") != "", ["task_id", "failed"]]
+        print(f"datasets with failed learners: {len(fails)}")
+        if len(fails):
+            print(fails.to_string(index=False))
+    if "peak_rss_mb" in df:
+        i = df["peak_rss_mb"].idxmax()
+        print(f"peak memory of one process: {df['peak_rss_mb'].max():.0f} MB ({df.loc[i, 'task_id']}); "
+              f"median {df['peak_rss_mb'].median():.0f} MB")
+    print("\nslowest datasets (wall s of the whole process, cv s inside):")
+    cols = [c for c in ("task_id", "n", "n_pos", "wall_s", "cv_s", "peak_rss_mb") if c in df]
+    print(df.sort_values("wall_s", ascending=False)[cols].head(10).to_string(index=False, float_format="%.1f"))
+    print(f"sum of process wall times: {df['wall_s'].sum():.0f} s; of CV time: {df.get('cv_s', pd.Series()).sum():.0f} s "
+          f"(the rest is process start-up and I/O)")
+    if len(lt):
+        per = lt.groupby("learner")["seconds"].agg(["sum", "max"]).sort_values("sum", ascending=False)
+        per["share"] = per["sum"] / per["sum"].sum()
+        print("\nlearners by total seconds over all datasets (share of CV time):")
+        print(per.to_string(float_format="%.3f"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
