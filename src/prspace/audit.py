@@ -1026,6 +1026,8 @@ def _unpack_pr(curve: object) -> tuple[np.ndarray, np.ndarray]:
 
 #: Tasks drawn in the figure at most (one row of three panels each).
 MAX_FIGURE_TASKS = 4
+#: Above this many models the legends get two columns and a smaller font.
+LEGEND_ONE_COLUMN = 8
 
 
 def model_curves(data: pd.DataFrame, task: str) -> dict[str, dict[str, object]]:
@@ -1107,22 +1109,29 @@ def draw_curve_panels(
         ax.set_ylim(0, 1.02)
         ax.grid(True, lw=0.3, alpha=0.5)
         # below the panel: inside, the legend would hide the curves' best part
+        many = len(curves) > LEGEND_ONE_COLUMN
         ax.legend(
-            fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1, frameon=False
+            fontsize=6.5 if many else 8,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.13),
+            ncol=2 if many else 1,
+            frameon=False,
         )
     ax_prg.set_ylim(-0.25, 1.02)
 
 
 def plot_curves(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS):
     """Figure with one row per task (at most ``max_tasks``): ROC, PR and PRG curves of the models."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: no global backend or figure state
 
     tasks = sorted(res.pooled["task"].unique())
     shown = tasks[:max_tasks]
-    fig, axes = plt.subplots(len(shown), 3, figsize=(15, 7.2 * len(shown)), squeeze=False)
+    n_models = int(res.pooled.groupby("task")["model"].nunique().max())
+    many = n_models > LEGEND_ONE_COLUMN
+    legend_rows = math.ceil((n_models + 3) / (2 if many else 1))
+    height = 5.4 + legend_rows * (0.13 if many else 0.17)  # inches per task: panels + legend
+    fig = Figure(figsize=(15, height * len(shown)))
+    axes = fig.subplots(len(shown), 3, squeeze=False)
     for row, task in zip(axes, shown, strict=True):
         table = res.pooled[res.pooled["task"] == task]
         pi = float(table["pi"].iloc[0])
@@ -1130,5 +1139,5 @@ def plot_curves(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS):
         draw_curve_panels(row, model_curves(res.data, task), table, pi, title)
     note = f"; {len(tasks) - len(shown)} more task(s) not drawn" if len(tasks) > len(shown) else ""
     fig.suptitle(f"Pooled test predictions; legend: model (area){note}", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))  # room for the title
     return fig

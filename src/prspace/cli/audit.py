@@ -217,9 +217,6 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     png = out / "curves.png"
     with atomic_path(png) as tmp:
         fig.savefig(tmp, format="png", dpi=130)
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
     written.append(png)
     tables = {
         "metrics.csv": result.pooled,
