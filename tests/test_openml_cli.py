@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -141,31 +140,23 @@ def test_task_network_failure_exits_nonzero_and_keeps_cache(tmp_path, capsys):
     assert list((tmp_path / "c").rglob("runs/*.json"))  # run descriptions stay cached
 
 
-def test_bad_server_url_is_one_line_exit_2(tmp_path):
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "prspace",
-            "fetch-openml",
-            "task",
-            "--server",
-            "openml.org",
-            "--cache-dir",
-            str(tmp_path),
-            "--task-id",
-            "1",
-            "--out",
-            str(tmp_path / "x.parquet"),
-            "--status",
-            str(tmp_path / "s.json"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert (
-        len(lines) == 1 and "is not an http(s) URL" in lines[0] and "Traceback" not in proc.stderr
-    )
+def test_bad_server_url_is_one_line_exit_2(tmp_path, capsys):
+    rc = main(["fetch-openml", "task", "--server", "openml.org", "--cache-dir", str(tmp_path), "--task-id", "1",
+               "--out", str(tmp_path / "x.parquet"), "--status", str(tmp_path / "s.json")])
+    assert rc == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "is not an http(s) URL" in lines[0] and "Traceback" not in err
+    assert lines[0].startswith("prspace fetch-openml: error: server 'openml.org'")
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["status"] == "failed" and "not an http(s) URL" in status["reason"]
+
+
+def test_unknown_task_is_one_line_exit_2(tmp_path, capsys):
+    with FakeOpenML([make_task(2301, n_flows=2)]) as srv:
+        rc = main(["fetch-openml", "task", *_args(srv, tmp_path / "c"), "--task-id", "2399",
+                   "--out", str(tmp_path / "x.parquet"), "--status", str(tmp_path / "s.json")])
+    assert rc == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1].startswith("prspace fetch-openml: error: OpenML task 2399 is not on http://127.0.0.1:")
+    assert "Unknown task (code 151)" in lines[-1]
