@@ -751,7 +751,11 @@ def fetch_task(
                                           index=pd.MultiIndex.from_arrays([frame["repeat"], frame["row_id"]]))
                 accepted[f] = (rid, m, frame)
                 bar.update(1)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)  # stop soon; finished files are kept
+        raise
     finally:
+        # after a network failure the other downloads of the wave still finish (kept for resume)
         pool.shutdown(wait=True)
         bar.close()
 
