@@ -176,6 +176,12 @@ def test_predictions_schema_columns_need_no_flags(tmp_path, capsys):
     assert rc == 0, err
     assert "positive class: y_true == True" in flat(out)
     assert "task_id='keel-x'" not in out and "task='task_id'" in out
+    # two repeats: fold k of repeat 0 and of repeat 1 are different folds
+    twice = pd.concat([df, df.assign(repeat=1)], ignore_index=True)
+    result = audit_frame(twice)
+    assert set(result.folds["fold"]) == {f"{r}/{k}" for r in (0, 1) for k in range(4)}
+    assert (result.fold_summary["n_folds"] == 8).all()
+    assert "repeat" not in audit.resolve_columns(list(twice.columns), repeat="").__dict__.values()
     # without folds: no fold table, no fold findings
     rc, out, err = run_cli(tmp_path, None, "--fold-col", "", name="p.parquet", capsys=capsys)
     assert rc == 0, err

@@ -87,6 +87,7 @@ DEFAULT_COLUMNS = {
     "fold": ("fold",),
     "task": ("task_id", "task"),
     "weight": (),
+    "repeat": ("repeat",),
 }
 SINGLE_MODEL = "model"
 SINGLE_TASK = "all"
@@ -106,6 +107,7 @@ class Columns:
     fold: str | None = None
     task: str | None = None
     weight: str | None = None
+    repeat: str | None = None
 
 
 def resolve_columns(
@@ -117,12 +119,13 @@ def resolve_columns(
     fold: str | None = None,
     task: str | None = None,
     weight: str | None = None,
+    repeat: str | None = None,
 ) -> Columns:
     """Pick the input columns: those named, else the first default name present.
 
     Defaults (:data:`DEFAULT_COLUMNS`) follow the predictions schema of
     :mod:`prspace.schema`.  Without a model column the whole file is one model;
-    fold, task and weight are optional; an explicitly named column must exist.
+    fold, task, weight and repeat are optional; an explicitly named column must exist.
     An empty string switches an optional column off.
     """
     cols = [str(c) for c in available]
@@ -134,10 +137,11 @@ def resolve_columns(
         "fold": fold,
         "task": task,
         "weight": weight,
+        "repeat": repeat,
     }
     chosen: dict[str, str | None] = {}
     for role, name in given.items():
-        if name == "" and role in ("model", "fold", "task", "weight"):
+        if name == "" and role in ("model", "fold", "task", "weight", "repeat"):
             chosen[role] = None
             continue
         if name is not None:
@@ -288,11 +292,14 @@ def prepare(
             )
         return values.map(_display).astype(object).reset_index(drop=True)
 
+    if columns.repeat:
+        text(columns.repeat, None)  # no empty repeats
+
     out = pd.DataFrame(
         {
             "task": text(columns.task, SINGLE_TASK),
             "model": text(columns.model, columns.score if columns.model is None else None),
-            "fold": text(columns.fold, None),
+            "fold": _fold_keys(text(columns.fold, None), columns, df),
             "y": y,
             "score": score,
             "weight": weight,
@@ -309,6 +316,18 @@ def prepare(
                 "give it a test set with both classes or drop it"
             )
     return out, positive
+
+
+def _fold_keys(fold: pd.Series, columns: Columns, df: pd.DataFrame) -> pd.Series:
+    """Fold identity: the fold, or ``repeat/fold`` when a repeat column has several values.
+
+    Fold 0 of repeat 0 and fold 0 of repeat 1 hold different test rows (the
+    predictions schema's ``repeat``), so they are different folds.
+    """
+    if columns.fold is None or columns.repeat is None or df[columns.repeat].nunique() < 2:
+        return fold
+    repeat = df[columns.repeat].map(_display).astype(str).reset_index(drop=True)
+    return (repeat + "/" + fold.astype(str)).astype(object)
 
 
 def _display(value: object) -> str:
@@ -358,7 +377,7 @@ def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
 
 
 def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
-    """One row per (task, model, fold) with both classes; ``n_classes`` marks the others."""
+    """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics)."""
     rows = []
     if data["fold"].isna().all():
         return pd.DataFrame(

@@ -57,6 +57,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--weight-col", help="sample weight column (default: none)")
     p.add_argument(
+        "--repeat-col",
+        help="cross-validation repeat column (default: 'repeat' if present; folds are then "
+        "told apart per repeat; '' = none)",
+    )
+    p.add_argument(
         "--pos-label",
         help="the label value of the positive class (default: 1 or True for 0/1, -1/1 and boolean labels)",
     )
@@ -179,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
         fold=args.fold_col,
         task=args.task_col,
         weight=args.weight_col,
+        repeat=args.repeat_col,
     )
     data, positive = audit.prepare(df, columns, pos_label=args.pos_label)
     result = audit.run_audit(
