@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _pyprg_compat import ReferenceError_, prg, reference_auprg, reference_curve
 from scipy import integrate
 from sklearn import metrics as skm
 
+from _pyprg_compat import ReferenceError_, prg, reference_auprg, reference_curve
 from prspace import metrics as M
 
 

@@ -473,8 +473,9 @@ def _aupr_hyperbolic_range(g: _Segments, a: float, b: float) -> float:
     d = dtp + dfp
     slope = d / dtp
     ba = tpa + fpa + slope * xa  # TP + FP at the clipped start
-    ratio = np.divide(slope * (xb - xa), ba, out=np.zeros_like(d), where=ba > 0)
     k = (tpa * dfp - fpa * dtp) * dtp / (d * d)
+    # k = 0 where precision is constant, in particular on the segment from the origin
+    ratio = np.divide(slope * (xb - xa), ba, out=np.zeros_like(d), where=(k != 0) & (ba > 0))
     area = (xb - xa) * (dtp / d) + k * np.log1p(ratio)
     return float(area.sum() / p)
 
