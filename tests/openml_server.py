@@ -565,3 +565,17 @@ class FakeOpenML:
   <oml:tasks>{tasks}</oml:tasks>
 </oml:study>
 """
+
+
+def guard_loopback(monkeypatch: Any) -> None:
+    """Make any attempt to resolve a host other than 127.0.0.1 fail loudly (e.g. www.openml.org)."""
+    import socket
+
+    real = socket.getaddrinfo
+
+    def guarded(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host not in ("127.0.0.1", "localhost"):
+            raise AssertionError(f"the tests tried to reach {host}")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", guarded)

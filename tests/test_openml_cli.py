@@ -10,11 +10,16 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from openml_server import FakeOpenML, make_task  # noqa: E402
+from openml_server import FakeOpenML, guard_loopback, make_task  # noqa: E402
 from prspace.cli import main  # noqa: E402
 from prspace.schema import read_predictions  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch):
+    guard_loopback(monkeypatch)
 
 
 def _args(srv: FakeOpenML, cache: Path) -> list[str]:

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from openml_server import FakeOpenML, Run, make_task, predictions_arff  # noqa: E402
+from openml_server import FakeOpenML, Run, guard_loopback, make_task, predictions_arff  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
 from prspace.schema import read_predictions, validate_predictions, write_predictions  # noqa: E402
 from prspace.sources.openml import (  # noqa: E402
@@ -33,17 +33,7 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture(autouse=True)
 def loopback_only(monkeypatch):
-    """Fail any attempt to resolve a host other than 127.0.0.1 (e.g. www.openml.org)."""
-    import socket
-
-    real = socket.getaddrinfo
-
-    def guarded(host, *args, **kwargs):
-        if host not in ("127.0.0.1", "localhost"):
-            raise AssertionError(f"the tests tried to reach {host}")
-        return real(host, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "getaddrinfo", guarded)
+    guard_loopback(monkeypatch)
 
 
 def settings(srv: FakeOpenML, cache: Path, **kw) -> ClientSettings:
