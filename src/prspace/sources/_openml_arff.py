@@ -183,12 +183,13 @@ def _quotechar(data: bytes) -> str:
     return m.group(1).decode() if m else '"'
 
 
-def _read(data: memoryview, attrs: list[Attribute], use: list[int], dtypes: dict[int, object], q: str) -> pd.DataFrame:
+def _read(data: memoryview, n_cols: int, dtypes: dict[int, object], q: str) -> pd.DataFrame:
+    """The @DATA section with pandas' C parser; column ``n_cols`` is a spare that stays empty."""
     return pd.read_csv(
         io.BytesIO(data),
         header=None,
         index_col=False,  # extra fields are an error, never a silent index
-        names=list(range(len(attrs) + 1)),  # one spare column catches rows with extra fields
+        names=list(range(n_cols + 1)),  # one spare column catches rows with extra fields
         dtype=dtypes,
         engine="c",
         sep=",",
@@ -258,7 +259,7 @@ def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredic
             last = len(attrs) - 1
             full[last] = object  # read as text so an absent field ("") differs from '?'
 
-            df = _read(data, attrs, use, full, q)
+            df = _read(data, len(attrs), full, q)
     except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as exc:
         raise ArffError(f"cannot read the @DATA section: {str(exc).splitlines()[0]}") from None
     spare = df[len(attrs)]
