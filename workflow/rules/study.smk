@@ -1,21 +1,23 @@
 # The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
 # ranks and disagreement -> scorecard and figures.  All logic lives in prspace.
 
+from shlex import quote as _q
+
 
 def _select_command():
     if SOURCE == "local":
         c = config["local"]
         args = [f"{PRSPACE} list-datasets", f"--min-minority {c['min_minority']}"]
         if c["data_dir"]:
-            args += [f"--data-dir '{c['data_dir']}'", f"--target '{c['target']}'"]
+            args += [f"--data-dir {_q(str(c['data_dir']))}", f"--target {_q(str(c['target']))}"]
         else:
             args.append(f"--suite {c['suite']}")
         return " ".join(args)
     c = config["openml"]
     args = [
         f"{PRSPACE} fetch-openml select",
-        f"--server '{c['server']}'",
-        f"--cache-dir '{c['cache_dir']}'",
+        f"--server {_q(c['server'])}",
+        f"--cache-dir {_q(c['cache_dir'])}",
         f"--min-flows {c['min_flows']}",
         f"--seed {SEED}",
     ]
@@ -23,7 +25,7 @@ def _select_command():
         args.append("--task-ids " + ",".join(map(str, c["task_ids"])))
     for key in ("tag", "suite", "study"):
         if c[key] is not None:
-            args.append(f"--{key} '{c[key]}'")
+            args.append(f"--{key} {_q(str(c[key]))}")
     if c["discover"]:
         args.append("--discover")
     if c["max_tasks"] is not None:
@@ -35,18 +37,18 @@ def _predict_command(wildcards):
     if SOURCE == "local":
         c = config["local"]
         data = (
-            f"--data-dir '{c['data_dir']}' --target '{c['target']}'"
+            f"--data-dir {_q(str(c['data_dir']))} --target {_q(str(c['target']))}"
             if c["data_dir"]
             else f"--suite {c['suite']}"
         )
         return (
             f"{PRSPACE} predict-local --dataset {wildcards.task} {data} "
-            f"--learners '{c['learners']}' --folds {c['folds']} --seed {SEED}"
+            f"--learners {_q(c['learners'])} --folds {c['folds']} --seed {SEED}"
         )
     c = config["openml"]
     task = wildcards.task.removeprefix("openml-")
     return (
-        f"{PRSPACE} fetch-openml task --server '{c['server']}' --cache-dir '{c['cache_dir']}' "
+        f"{PRSPACE} fetch-openml task --server {_q(c['server'])} --cache-dir {_q(c['cache_dir'])} "
         f"--task-id {task} --n-models {c['n_models']} --min-flows {c['min_flows']} "
         f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']}"
     )

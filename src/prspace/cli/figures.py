@@ -23,10 +23,10 @@ import pandas as pd
 from prspace.cli._tables import write_csv, write_markdown
 from prspace.cli.rank import source_label
 from prspace.errors import InputError
-from prspace.experiments import ranking as R
-from prspace.figures import curves as C
-from prspace.figures import ranking as F
 from prspace.schema import read_predictions
+
+# matplotlib and the figure modules are imported in the functions that need them: every
+# `prspace` command imports this module at start-up.
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def choose_flip(metrics: pd.DataFrame, preferred: list[str]) -> tuple[pd.Series | None, str]:
     """The pair of models for Figure 5 and the reason it was chosen."""
+    from prspace.experiments import ranking as R
+
     flips = R.flipped_pairs(metrics, "aupr", "auprg")
     if flips.empty:
         return None, "no pair of models in any task is ordered differently by AUPR and AUPRG"
@@ -55,13 +57,24 @@ def choose_flip(metrics: pd.DataFrame, preferred: list[str]) -> tuple[pd.Series 
     return flips.iloc[0], "no flip in the two quartile tasks; flip among the best-placed models of all tasks"
 
 
-def _label(metrics: pd.DataFrame, task: str, model: str) -> str:
+def _label(metrics: pd.DataFrame, task: str, model: str, width: int = 24) -> str:
+    """Short legend label: the model id (a local learner's name), or an OpenML run's flow name."""
     row = metrics[(metrics["task_id"] == task) & (metrics["model_id"] == model)].iloc[0]
+    if str(row["flow_id"]) == model:  # local learner: the id is the name
+        return model
     name = str(row["flow_name"])
-    return name if name == model else f"{name} ({model})"
+    name = name if len(name) <= width else name[: width - 1] + "…"
+    return f"{name}\n{model}"
 
 
 def run(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from prspace.experiments import ranking as R
+    from prspace.figures import curves as C
+    from prspace.figures import ranking as F
+
     out = Path(args.out_dir)
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     formats = list(dict.fromkeys(formats))

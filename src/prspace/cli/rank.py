@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,9 @@ import pandas as pd
 
 from prspace.cli._tables import write_csv, write_markdown, write_table
 from prspace.errors import InputError
-from prspace.experiments import ranking as R
+
+# prspace.experiments.ranking is imported inside the functions: every `prspace` command
+# imports this module at start-up, and scipy.stats is slow to import.
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("rank", help="rank models within tasks by several metrics; disagreement tables")
     p.add_argument("--metrics", required=True, help="the study's metrics table (CSV)")
     p.add_argument("--tasks", required=True, help="the study's task table (CSV), for the source label")
-    p.add_argument("--rank-by", default=",".join(R.RANKING_METRICS), help="comma-separated metrics (default: %(default)s)")
+    p.add_argument("--rank-by", default="aupr,average_precision,auprg,auroc,aucnpr", help="comma-separated metrics (default: %(default)s)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of tasks (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--learner-min-share", type=float, default=1.0,
@@ -55,12 +58,14 @@ def source_label(tasks: pd.DataFrame) -> str:
     for source, g in ok.groupby("source", sort=True):
         models = g["n_models"].astype(int)
         nm = f"{models.min()}" if models.min() == models.max() else f"{models.min()}-{models.max()}"
-        prov = "; ".join(sorted(set(g["provenance"].astype(str))))
+        # provenance names package versions and per-dataset details in parentheses; keep the former
+        pieces = {re.sub(r"\s*\([^)]*\)", "", p).strip() for v in g["provenance"].astype(str) for p in v.split(";")}
+        prov = "; ".join(sorted(p for p in pieces if p))
         proc = "; ".join(sorted(set(g["estimation_procedure"].astype(str))))
         if source == "openml":
             parts.append(f"OpenML ({prov}): {len(g)} tasks x {nm} models from distinct flows, {proc}")
         else:
-            parts.append(f"local learners ({nm} per task) on {len(g)} datasets ({prov}), {proc}")
+            parts.append(f"local learners ({nm} per task) on {len(g)} datasets listed in tasks.csv ({prov}), {proc}")
     return " + ".join(parts)
 
 
@@ -71,7 +76,8 @@ def _ci(m: float, lo: float, hi: float) -> str:
 
 
 def summary_markdown(summary: pd.DataFrame) -> pd.DataFrame:
-    lab = R.METRIC_LABELS
+    from prspace.experiments.ranking import METRIC_LABELS as lab
+
     return pd.DataFrame(
         {
             "metrics": [f"{lab.get(a, a)} vs {lab.get(b, b)}" for a, b in zip(summary.metric_a, summary.metric_b, strict=True)],
@@ -104,6 +110,8 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
 
 
 def run(args: argparse.Namespace) -> int:
+    from prspace.experiments import ranking as R
+
     out = Path(args.out_dir)
     metrics = pd.read_csv(args.metrics, dtype={"task_id": str, "model_id": str, "flow_id": str, "flow_name": str})
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})

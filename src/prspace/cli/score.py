@@ -19,7 +19,7 @@ import pandas as pd
 
 from prspace.cli._tables import write_csv, write_markdown
 from prspace.errors import InputError
-from prspace.experiments import scoring
+from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
 from prspace.schema import TASK_TABLE_COLUMNS, read_predictions, read_task_info
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,7 @@
-"""``prspace table-html``: render a result table (CSV) as an HTML page for the Snakemake report."""
+"""``prspace table-html``: render result tables (CSV) as HTML pages for the Snakemake report.
+
+``prspace table-html --table in.csv out.html "Title" [--table ...] [--decimals 4]``
+"""
 
 from __future__ import annotations
 
@@ -13,23 +16,21 @@ from prspace.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("table-html", help="render a CSV table as an HTML page (for the report)")
-    p.add_argument("--csv", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--title", default="")
-    p.add_argument("--note", default="")
-    p.add_argument("--decimals", type=int, default=4)
+    p = subparsers.add_parser("table-html", help="render CSV tables as HTML pages (for the report)")
+    p.add_argument("--table", nargs=3, action="append", required=True, metavar=("CSV", "HTML", "TITLE"),
+                   help="a table to render (repeatable)")
+    p.add_argument("--decimals", type=int, default=4, help="decimals of floats (default: %(default)s)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        df = pd.read_csv(args.csv, keep_default_na=True)
-    except FileNotFoundError:
-        raise InputError(f"no table at {args.csv}; run the workflow step that makes it") from None
-    except pd.errors.EmptyDataError:
-        df = pd.DataFrame()
-    text = to_html(df, title=args.title, note=args.note, decimals=args.decimals)
-    with atomic_path(args.out) as tmp:
-        Path(tmp).write_text(text)
+    for csv, out, title in args.table:
+        try:
+            df = pd.read_csv(csv)
+        except FileNotFoundError:
+            raise InputError(f"no table at {csv}; run the workflow step that makes it") from None
+        except pd.errors.EmptyDataError:
+            df = pd.DataFrame()
+        with atomic_path(out) as tmp:
+            Path(tmp).write_text(to_html(df, title=title, decimals=args.decimals))
     return 0

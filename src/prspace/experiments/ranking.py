@@ -43,7 +43,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 #: The metrics the study ranks by (keys of :func:`prspace.metrics.all_metrics`).
 RANKING_METRICS: tuple[str, ...] = ("aupr", "average_precision", "auprg", "auroc", "aucnpr")
@@ -130,6 +129,8 @@ def top_k(ranks: pd.Series, k: int) -> dict[object, int]:
 
 
 def _corr(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    from scipy import stats  # imported here: scipy.stats is slow to import and only needed here
+
     ok = ~(np.isnan(a) | np.isnan(b))
     a, b = a[ok], b[ok]
     if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):

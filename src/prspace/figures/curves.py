@@ -16,6 +16,7 @@ lists each model's AUROC, AUPR and AUPRG.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -102,21 +103,22 @@ def curves_figure(curves: Sequence[Curve], *, title: str = "", note: str = "") -
         scores = plot_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves)
         ax = axes[1, 1]
         ax.set_axis_off()
-        y = 0.98
+        y = 1.0
         for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
             st = _style_for(i, c)
-            ax.plot([0.0, 0.16], [y - 0.03] * 2, transform=ax.transAxes, color=st["color"], ls=st["ls"], lw=1.2,
+            ax.plot([0.0, 0.14], [y - 0.04] * 2, transform=ax.transAxes, color=st["color"], ls=st["ls"], lw=1.2,
                     clip_on=False)
-            ax.text(0.2, y, c.label, transform=ax.transAxes, va="top", fontsize=6, wrap=True)
-            ax.text(0.2, y - 0.1, f"AUROC {s['auroc']:.3f}\nAUPR  {s['aupr']:.3f}\nAUPRG {s['auprg']:.3f}",
+            ax.text(0.18, y, c.label, transform=ax.transAxes, va="top", fontsize=6)
+            n_lines = c.label.count("\n") + 1
+            ax.text(0.18, y - 0.085 * n_lines, f"AUROC {s['auroc']:.3f}\nAUPR  {s['aupr']:.3f}\nAUPRG {s['auprg']:.3f}",
                     transform=ax.transAxes, va="top", fontsize=6, family="monospace")
-            y -= 0.4
-        ax.plot([0.0, 0.16], [y - 0.03] * 2, transform=ax.transAxes, color="0.45", lw=0.7, clip_on=False)
-        ax.text(0.2, y, "minimum PR curve", transform=ax.transAxes, va="top", fontsize=5.5)
-        ax.plot([0.0, 0.16], [y - 0.11] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
-        ax.text(0.2, y - 0.08, f"baseline pi = {scores[0]['pi']:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
+            y -= 0.085 * n_lines + 0.3
+        ax.plot([0.0, 0.14], [y - 0.035] * 2, transform=ax.transAxes, color="0.45", lw=0.7, clip_on=False)
+        ax.text(0.18, y, "minimum PR curve", transform=ax.transAxes, va="top", fontsize=5.5)
+        ax.plot([0.0, 0.14], [y - 0.115] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
+        ax.text(0.18, y - 0.08, f"baseline pi = {scores[0]['pi']:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
         if title:
             fig.suptitle(title, fontsize=6.5)
         if note:
-            ax.text(0.0, y - 0.19, note, transform=ax.transAxes, va="top", fontsize=5, color="0.3", wrap=True)
+            fig.supxlabel(textwrap.fill(note, 95), fontsize=4.8, color="0.3")
     return fig

@@ -14,6 +14,7 @@ paper's column (3.3 in); :func:`save` writes it in several formats.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -84,10 +85,11 @@ def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "a
         ax.plot([0.5, size + 0.5], [0.5, size + 0.5], color="0.6", lw=0.5, ls=":")
         ax.set_xlabel(f"rank by {METRIC_LABELS.get(metric_x, metric_x)} (1 = best)")
         ax.set_ylabel(f"rank by {METRIC_LABELS.get(metric_y, metric_y)} (1 = best)")
-        ticks = [1] + list(range(5, size + 1, 5))
+        ticks = list(range(1, size + 1)) if size <= 10 else [1] + list(range(5, size + 1, 5))
         ax.set_xticks(ticks)
         ax.set_yticks(ticks)
-        ax.set_title(f"{len(ranks)} models in {n_tasks} tasks" + (f"\n{source}" if source else ""), fontsize=6)
+        ax.set_title(f"{len(ranks)} models in {n_tasks} tasks" + (f"\n{textwrap.fill(source, 70)}" if source else ""),
+                     fontsize=5)
         cb = fig.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
         mids = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
         cb.set_ticks(mids)
@@ -124,7 +126,7 @@ def metric_scatter(
     labels = list(labels) if labels is not None else list(tasks)
     markers = ["o", "^", "s", "D"]
     with _style():
-        fig = Figure(figsize=(COLUMN_WIDTH, 3.1), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH, 3.7), layout="constrained")
         ax = fig.add_subplot()
         for i, (task, label) in enumerate(zip(tasks, labels, strict=True)):
             sub = metrics[metrics["task_id"] == task]
@@ -148,9 +150,9 @@ def metric_scatter(
         ax.set_xlabel(METRIC_LABELS.get(metric_x, metric_x))
         ax.set_ylabel(METRIC_LABELS.get(metric_y, metric_y))
         ax.grid(alpha=0.25, lw=0.4)
-        ax.legend(loc="upper left", frameon=False, handletextpad=0.3, borderaxespad=0.2)
+        fig.legend(loc="outside lower center", frameon=False, handletextpad=0.3, ncols=1)
         if source:
-            ax.set_title(source, fontsize=6)
+            ax.set_title(textwrap.fill(source, 70), fontsize=5)
     return fig
 
 
