@@ -774,7 +774,8 @@ def _pooled_vs_fold_mean(pooled: pd.DataFrame, summary: pd.DataFrame, task: str)
         f"pair(s) swap): {f['first']} beats {f['second']} pooled ({f['aupr_first']:.3f} vs "
         f"{f['aupr_second']:.3f}) but not on average over folds ({f['aupr_mean_first']:.3f} vs "
         f"{f['aupr_mean_second']:.3f}). Pooling compares scores across folds, which assumes "
-        "calibrated models; averaging does not, but mixes folds of different skew "
+        "calibrated models; averaging does not, but averages AUPRs whose floors depend on each "
+        "fold's skew "
         "(Boyd et al. 2012, 4.1)."
     ]
 
