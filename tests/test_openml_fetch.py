@@ -302,6 +302,9 @@ def test_select_by_ids_tag_suite_study_and_discovery(tmp_path):
         disc = select_tasks(st, discover=True, min_flows=5)
         assert [c.openml_task_id for c in disc if c.selected] == [1001, 1005]
         assert 1003 not in {c.openml_task_id for c in disc}  # filtered by the server (number_classes/2)
+        ho = next(c for c in disc if c.openml_task_id == 1004)  # rejected from the listing alone
+        assert not ho.selected and "10-fold" in ho.reason and ho.dataset_name == "data-1004"
+        assert "5 times 2-fold" in ho.estimation_procedure
         one = select_tasks(st, discover=True, min_flows=5, max_tasks=1, seed=0)
         assert sum(c.selected for c in one) == 1
         srv.reset_count()

@@ -125,12 +125,6 @@ class _Session:
         return call(fn, what, self.settings)
 
 
-def _server_no_result(exc: BaseException) -> bool:
-    from openml.exceptions import OpenMLServerNoResult
-
-    return isinstance(exc, OpenMLServerNoResult)
-
-
 # --------------------------------------------------------------------------- metadata
 
 
@@ -367,6 +361,8 @@ def _listed_tasks(s: _Session, what: str, **filters: Any) -> list[dict[str, Any]
         for r in df.to_dict("records"):
             out.append({
                 "task_id": int(r["tid"]),
+                "dataset_id": int(r["did"]),
+                "dataset_name": str(r.get("name", "")),
                 "n_classes": None if pd.isna(r.get("NumberOfClasses", np.nan)) else int(r["NumberOfClasses"]),
                 "procedure": str(r.get("estimation_procedure", "") or ""),
             })
@@ -423,14 +419,19 @@ def select_tasks(
         raise InputError(f"max_tasks={max_tasks}: use at least 1 or leave it out")
     s = _Session(settings)
     ids: set[int] = {int(t) for t in (task_ids or [])}
-    prejudged: dict[int, str] = {}
+    prejudged: dict[int, TaskCandidate] = {}  # rejected from the listing alone, no further calls
 
     def add_listed(rows: list[dict[str, Any]]) -> None:
         for r in rows:
+            reason = ""
             if r["n_classes"] is not None and r["n_classes"] != 2:
-                prejudged.setdefault(r["task_id"], f"{r['n_classes']} classes; needs a binary task")
+                reason = f"{r['n_classes']} classes; needs a binary task"
             elif r["procedure"] and "10-fold crossvalidation" not in r["procedure"].lower():
-                prejudged.setdefault(r["task_id"], f"estimation procedure {r['procedure']!r} is not 10-fold cross-validation")
+                reason = "estimation procedure is not 10-fold cross-validation"
+            if reason:
+                prejudged.setdefault(r["task_id"], TaskCandidate(
+                    f"openml-{r['task_id']}", r["task_id"], r.get("dataset_id"), r.get("dataset_name", ""),
+                    r["n_classes"], r["procedure"], 0, 0, False, reason))
             ids.add(r["task_id"])
 
     if tag:
@@ -451,7 +452,7 @@ def select_tasks(
         if max_tasks is not None and n_sel >= max_tasks:
             break
         if tid in prejudged and tid not in set(task_ids or []):
-            out.append(TaskCandidate(f"openml-{tid}", tid, None, "", None, "", 0, 0, False, prejudged[tid]))
+            out.append(prejudged[tid])
         else:
             c = _judge(s, tid, min_flows)
             out.append(c)
