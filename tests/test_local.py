@@ -252,3 +252,54 @@ def test_too_few_minority_examples_is_skipped():
         predict_dataset(zoo, SMALL, n_folds=10, min_minority=3)  # 10 folds need 10
     df, task, _ = predict_dataset(zoo, ["gnb"], n_folds=3, min_minority=3)
     assert task.n_pos == 5 and len(df) == zoo.n
+
+
+def test_openml_task_uses_the_tasks_own_splits(monkeypatch):
+    """The OpenML path with a stand-in for the client's task object (openml.org is not
+    reachable here): folds come from the task, not from our splitter."""
+    import openml
+
+    data = load_breast_cancer(as_frame=True)
+    X = data.data.iloc[:120, :4].reset_index(drop=True)
+    y = pd.Series(np.where(data.target.iloc[:120] == 0, "malignant", "benign"))
+    fixed = np.arange(len(y)) % 4  # a fold layout StratifiedKFold would never produce
+
+    class FakeTask:
+        dataset_id = 15
+        target_name = "Class"
+
+        def get_X_and_y(self, dataset_format="array"):
+            assert dataset_format == "dataframe"
+            return X, y
+
+        def get_split_dimensions(self):
+            return (1, 4, 1)
+
+        def get_train_test_split_indices(self, fold, repeat=0, sample=0):
+            return np.flatnonzero(fixed != fold), np.flatnonzero(fixed == fold)
+
+    calls = []
+
+    def get_task(tid, **kw):
+        calls.append((tid, kw))
+        return FakeTask()
+
+    monkeypatch.setattr(openml.tasks, "get_task", get_task)
+    ds = load_dataset("openml-59")
+    assert calls[0][0] == 59 and calls[0][1]["download_splits"] is True
+    counts = y.value_counts()
+    assert counts["benign"] < counts["malignant"]  # in these first rows benign is the minority
+    assert ds.positive_class == "benign" and ds.n == 120 and ds.n_pos == counts["benign"]
+    df, task, failures = predict_dataset(ds, ["gnb"], n_folds=10, seed=3)
+    assert failures == [] and task.n_folds == 4 and "OpenML task 59" in task.estimation_procedure
+    np.testing.assert_array_equal(df.sort_values("row_id")["fold"].to_numpy(), fixed)
+    validate_predictions(df, task)
+
+    def offline(tid, **kw):
+        raise ConnectionError("no route to host")
+
+    monkeypatch.setattr(openml.tasks, "get_task", offline)
+    with pytest.raises(InputError, match="cannot get OpenML task 59.*embedded suite offline"):
+        load_dataset("openml-59")
+    with pytest.raises(InputError, match="openml-<number>"):
+        load_dataset("openml-abc")

@@ -37,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("--dataset", required=True, metavar="TASK_ID",
-                   help="task id, e.g. keel-ecoli1 (embedded) or user-<file stem> (with --data-dir)")
+                   help="task id: keel-ecoli1 (embedded suite), user-<file stem> (with --data-dir) "
+                   "or openml-<task id> (online only: the OpenML task's own splits; "
+                   "--folds and --seed then apply to the learners only)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--suite", default="default",
                      help="embedded suite the dataset belongs to: default or all")
@@ -69,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.target:
             raise InputError("--data-dir needs --target COL, the class column of your files")
         dataset = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target)
+    elif args.dataset.startswith("openml-"):  # online: the task's own splits
+        if args.target:
+            raise InputError("--target only applies to your own files; add --data-dir DIR")
+        dataset = load_dataset(args.dataset)
     else:
         if args.target:
             raise InputError("--target only applies to your own files; add --data-dir DIR")

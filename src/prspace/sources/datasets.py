@@ -274,6 +274,10 @@ class Dataset:
     provenance: str
     dataset_id: str = ""  # where it came from: loader name or file path
     notes: str = ""
+    #: the test fold of each row when the source fixes the splits (OpenML tasks), else None
+    folds: np.ndarray | None = None
+    #: how those folds were made (OpenML's estimation procedure), else ""
+    folds_procedure: str = ""
 
     @property
     def n(self) -> int:
@@ -598,6 +602,66 @@ def _load_user(task_id: str, data_dir: str | Path, target: str | None) -> Datase
     )
 
 
+# ------------------------------------------------------------------- OpenML tasks
+
+
+def _load_openml(task_id: str) -> Dataset:
+    """An OpenML classification task with the task's own splits (repeat 0).
+
+    Needs the network (or a warm ``openml`` cache); uses the ``openml`` client as
+    configured (``openml.config.server``, ``openml.config.set_root_cache_directory``).
+    Lowest priority path: not exercised against openml.org here (see docs/local.md).
+    """
+    m = re.fullmatch(r"openml-(\d+)", task_id)
+    if m is None:
+        raise InputError(f"{task_id!r}: an OpenML task id looks like openml-<number>, e.g. openml-59")
+    tid = int(m.group(1))
+    try:
+        import openml
+
+        task = openml.tasks.get_task(tid, download_splits=True, download_data=True)
+        X, y = task.get_X_and_y(dataset_format="dataframe")
+        n_repeats, n_folds, n_samples = task.get_split_dimensions()
+        test_fold = np.full(len(y), -1, dtype=np.int32)
+        for k in range(n_folds):
+            _, test = task.get_train_test_split_indices(fold=k, repeat=0, sample=n_samples - 1)
+            test_fold[np.asarray(test, dtype=np.int64)] = k
+    except InputError:
+        raise
+    except Exception as exc:  # network, server or parsing trouble: one clear line
+        raise InputError(
+            f"cannot get OpenML task {tid} ({type(exc).__name__}: {str(exc)[:200]}); "
+            "check the network or openml.config.server, or use the embedded suite offline"
+        ) from None
+    if (test_fold < 0).any():
+        raise InputError(
+            f"OpenML task {tid}: {int((test_fold < 0).sum())} rows are in no test fold of repeat 0; "
+            "pick a cross-validation task"
+        )
+    labels = pd.Series(np.asarray(y)).astype(str)
+    if labels.nunique() != 2:
+        raise InputError(f"OpenML task {tid} has {labels.nunique()} classes; prspace needs a binary task")
+    pos = positive_label(labels)
+    X = pd.DataFrame(X).reset_index(drop=True)
+    for col in X.columns:  # categories/strings -> object, so the encoder sees categories
+        if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
+            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    X.columns = [str(c) for c in X.columns]
+    dataset_id = str(getattr(task, "dataset_id", ""))
+    return Dataset(
+        X=X,
+        y=(labels == pos).to_numpy(dtype=bool),
+        name=f"OpenML dataset {dataset_id}",
+        task_id=task_id,
+        positive_class=str(pos),
+        provenance=f"OpenML task {tid} via openml {_version('openml')}",
+        dataset_id=dataset_id,
+        notes="folds: the OpenML task's own splits (repeat 0)",
+        folds=test_fold,
+        folds_procedure=f"OpenML task {tid} splits, repeat 0 of {n_repeats}, {n_folds} folds",
+    )
+
+
 # ------------------------------------------------------------------------- loading
 
 
@@ -605,8 +669,9 @@ def load_dataset(
     task_id: str, *, data_dir: str | Path | None = None, target: str | None = None
 ) -> Dataset:
     """Load one dataset by task id: an embedded one (``keel-ecoli1``, see
-    :data:`CATALOGUE`) or, with ``data_dir`` and ``target``, a user file
-    (``user-<file stem>``).  ``y`` is True for the minority class.
+    :data:`CATALOGUE`), with ``data_dir`` and ``target`` a user file
+    (``user-<file stem>``), or, online, an OpenML task with its own splits
+    (``openml-<task id>``).  ``y`` is True for the minority class.
 
     Raises :class:`~prspace.errors.InputError` for an unknown id, a missing target
     column, a non-binary target or an unreadable file.
@@ -617,6 +682,8 @@ def load_dataset(
                 f"{task_id} is a user dataset; give the folder with --data-dir DIR --target COL"
             )
         return _load_user(task_id, data_dir, target)
+    if task_id.startswith("openml-"):
+        return _load_openml(task_id)
     if task_id not in CATALOGUE:
         close = [t for t in CATALOGUE if task_id.lower() in t.lower()][:5]
         hint = f" (did you mean {', '.join(close)}?)" if close else ""

@@ -242,8 +242,8 @@ def describe_learner(name: str) -> str:
     model = make_learner(name, 0).named_steps["model"]
     text = _WS.sub(" ", repr(model))
     text = re.sub(r",? ?random_state=0", "", text).replace("(, ", "(")
-    scaled = "scaled, " if "scaler" in repr(make_learner(name, 0).named_steps["prep"]).lower() else ""
-    return f"{text} [impute, one-hot, {scaled}sklearn]"
+    scaled = ", scale" if "scaler" in repr(make_learner(name, 0).named_steps["prep"]).lower() else ""
+    return f"{text} after impute, one-hot{scaled}"
 
 
 def score_of(estimator, X, *, positive=True) -> np.ndarray:

@@ -104,6 +104,8 @@ def predict_dataset(
         raise InputError("no learners given; pass learner names, e.g. learner_names('small')")
     if n_folds < 2:
         raise InputError(f"--folds {n_folds}: cross-validation needs at least 2 folds")
+    if dataset.folds is not None:
+        n_folds = int(np.max(dataset.folds)) + 1
     reason = skip_reason(dataset, min_minority=max(min_minority, n_folds))
     if reason:
         raise SkipDataset(reason)
@@ -115,11 +117,22 @@ def predict_dataset(
     row_ids = np.asarray(X.index, dtype=np.int64) if X.index.dtype.kind in "iu" else np.arange(len(y))
     if len(np.unique(row_ids)) != len(row_ids) or (row_ids < 0).any():
         row_ids = np.arange(len(y), dtype=np.int64)
-    splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-    folds = list(splitter.split(np.zeros(len(y)), y))
-    fold_of = np.empty(len(y), dtype=np.int32)
-    for k, (_, test) in enumerate(folds):
-        fold_of[test] = k
+    if dataset.folds is not None:  # the source fixes the splits (an OpenML task)
+        fold_of = np.asarray(dataset.folds, dtype=np.int32)
+        n_folds = int(fold_of.max()) + 1
+        idx = np.arange(len(y))
+        folds = [(idx[fold_of != k], idx[fold_of == k]) for k in range(n_folds)]
+        procedure = dataset.folds_procedure or f"{n_folds}-fold cross-validation, the source's splits"
+    else:
+        splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
+        folds = list(splitter.split(np.zeros(len(y)), y))
+        fold_of = np.empty(len(y), dtype=np.int32)
+        for k, (_, test) in enumerate(folds):
+            fold_of[test] = k
+        procedure = (
+            f"{n_folds}-fold stratified cross-validation "
+            f"(scikit-learn StratifiedKFold, shuffled, seed {seed})"
+        )
 
     scores: dict[str, np.ndarray] = {}
     failures: list[Failure] = []
@@ -189,10 +202,7 @@ def predict_dataset(
         n=n,
         n_pos=int(y.sum()),
         positive_class=dataset.positive_class,
-        estimation_procedure=(
-            f"{n_folds}-fold stratified cross-validation "
-            f"(scikit-learn StratifiedKFold, shuffled, seed {seed})"
-        ),
+        estimation_procedure=procedure,
         n_folds=n_folds,
         n_repeats=1,
         n_models=len(names),
