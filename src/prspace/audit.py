@@ -604,6 +604,7 @@ def find_issues(
             )
 
     # PRG baselines
+    groups = data.groupby(["task", "model"], sort=False)
     for r in pooled.to_dict("records"):
         task, model = r["task"], r["model"]
         fold_mean = float("nan")
@@ -633,7 +634,7 @@ def find_issues(
                     "whose AUPRG is 0 (Flach & Kull 2015); check that higher scores mean 'more positive'",
                 )
             )
-        g = data[(data["task"] == task) & (data["model"] == model)]
+        g = groups.get_group((task, model))
         best = _best_f1(g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy())
         baseline = 2 * r["pi"] / (1 + r["pi"])
         if best <= baseline * (1 + 1e-12):
@@ -1057,7 +1058,10 @@ def model_curves(data: pd.DataFrame, task: str) -> dict[str, dict[str, object]]:
         y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
         out[model] = {
             "roc": M.roc_curve(y, s, sample_weight=w),
-            "pr": M.interpolate_pr_curve(M.pr_curve(y, s, sample_weight=w)),
+            # dense hyperbolic segments only while they are few; beyond, vertices suffice
+            "pr": M.interpolate_pr_curve(
+                pr := M.pr_curve(y, s, sample_weight=w), 20 if len(pr.recall) <= 1000 else 2
+            ),
             "prg": M.prg_curve(y, s, sample_weight=w),
         }
     return out
