@@ -98,12 +98,18 @@ def test_fold_mean_aupr_bias_grows_with_dispersion_and_auroc_stays(runs):
     assert s["fold_pi_sd"].xs("mean_aupr", level="aggregate").is_monotonic_increasing
 
 
-def test_rank_changes_are_counted(runs):
+def test_rank_changes_are_counted_against_the_whole_data(runs):
     ch = fs.rank_changes(runs)
     at0 = ch[ch["dispersion"] == 0.0]
-    assert not at0["top1_changed"].any()  # identical designs at d = 0
+    assert not at0["top1_changed"].any()  # nothing dropped at d = 0: the whole data again
     assert np.allclose(at0["kendall"], 1.0)
     assert set(ch["aggregate"]) == set(fs.AGGREGATES)
+    assert set(ch["design"]) == set(fs.DESIGNS)
+    # well separated models: the pooled AUROC order survives any thinning
+    pooled = ch[ch["aggregate"] == "pooled_auroc"]
+    assert not pooled["top1_changed"].any()
+    s = fs.fold_skew_summary(runs)
+    assert np.allclose(s["top1_change_excess"], s["top1_change_skewed"] - s["top1_change_stratified"])
 
 
 def test_bad_input_is_named():

@@ -51,21 +51,40 @@ def _boyd_other_formats(names):
 
 
 def boyd_downsampling_tasks():
-    """Tasks of the study with pi <= boyd.downsampling.max_pi, fewest rows first, at most max_tasks."""
+    """Tasks with pi <= max_pi and n_pos >= min_positives, lowest pi first, at most max_tasks."""
     table = pd.read_csv(checkpoints.select_tasks.get().output[0])
     table["task_id"] = table["task_id"].astype(str)
     table = table[table["task_id"].isin(set(task_ids()))].copy()
     if "pi" not in table.columns:
         table["pi"] = table["n_pos"] / table["n"]
-    table = table[table["pi"] <= BOYD_DS["max_pi"]]
-    table = table.sort_values(["n", "task_id"] if "n" in table.columns else ["task_id"])
+    table = table[(table["pi"] <= BOYD_DS["max_pi"]) & (table["n_pos"] >= BOYD_DS["min_positives"])]
+    table = table.sort_values(["pi", "task_id"])
     ids = list(table["task_id"])
     if BOYD_DS["max_tasks"] is not None:
         ids = ids[: BOYD_DS["max_tasks"]]
     if not ids:
-        raise WorkflowError(
-            f"no task of study {STUDY} has pi <= boyd.downsampling.max_pi = {BOYD_DS['max_pi']}; "
-            "raise max_pi or set boyd.downsampling.enabled: false"
+        logger.warning(
+            f"boyd: no task of study {STUDY} has pi <= boyd.downsampling.max_pi = {BOYD_DS['max_pi']} "
+            f"and at least boyd.downsampling.min_positives = {BOYD_DS['min_positives']} positives; "
+            "the downsampling tables and figure will say so"
+        )
+    return sorted(ids)
+
+
+def boyd_fold_skew_tasks():
+    """Tasks with at least boyd.fold_skew.min_positives positives, lowest pi first, at most max_tasks."""
+    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
+    table["task_id"] = table["task_id"].astype(str)
+    table = table[table["task_id"].isin(set(task_ids())) & (table["n_pos"] >= BOYD_FS["min_positives"])].copy()
+    if "pi" not in table.columns:
+        table["pi"] = table["n_pos"] / table["n"]
+    ids = list(table.sort_values(["pi", "task_id"])["task_id"])
+    if BOYD_FS["max_tasks"] is not None:
+        ids = ids[: BOYD_FS["max_tasks"]]
+    if not ids:
+        logger.warning(
+            f"boyd: no task of study {STUDY} has at least boyd.fold_skew.min_positives = "
+            f"{BOYD_FS['min_positives']} positives; the fold-skew tables and figure will say so"
         )
     return sorted(ids)
 
@@ -171,9 +190,13 @@ rule boyd_downsampling_report:
         f"{BENCHMARKS}/boyd/downsampling_report.tsv"
     params:
         formats=",".join(BOYD_FORMATS),
+        criteria=(
+            f"pi <= {BOYD_DS['max_pi']}, at least {BOYD_DS['min_positives']} positives, "
+            f"at most {BOYD_DS['max_tasks']} tasks (lowest pi first)"
+        ),
     shell:
         "{PRSPACE} boyd downsampling-report --runs {input.runs} --tables-dir {TABLES} --figures-dir {FIGURES} "
-        "--formats {params.formats} --study {STUDY} > {log} 2>&1"
+        "--formats {params.formats} --study {STUDY} --criteria '{params.criteria}' > {log} 2>&1"
 
 
 rule boyd_fold_skew:
@@ -197,7 +220,7 @@ rule boyd_fold_skew:
 rule boyd_fold_skew_report:
     """Bias of each aggregate and ranking changes against dispersion, and the figure."""
     input:
-        runs=per_task(f"{BOYD_WORK}/fold_skew/{{task}}.parquet"),
+        runs=lambda wc: expand(f"{BOYD_WORK}/fold_skew/{{task}}.parquet", task=boyd_fold_skew_tasks()),
     output:
         summary=_boyd_table("boyd_fold_skew_summary", "Fold skew (section 4.1)"),
         summary_md=f"{TABLES}/boyd_fold_skew_summary.md",
@@ -211,9 +234,14 @@ rule boyd_fold_skew_report:
         f"{BENCHMARKS}/boyd/fold_skew_report.tsv"
     params:
         formats=",".join(BOYD_FORMATS),
+        criteria=(
+            f"tasks with at least {BOYD_FS['min_positives']} positives"
+            + (f", at most {BOYD_FS['max_tasks']} (lowest pi first)" if BOYD_FS["max_tasks"] else "")
+            + f"; {BOYD_FS['seeds']} seeds per dispersion"
+        ),
     shell:
         "{PRSPACE} boyd fold-skew-report --runs {input.runs} --tables-dir {TABLES} --figures-dir {FIGURES} "
-        "--formats {params.formats} --study {STUDY} > {log} 2>&1"
+        "--formats {params.formats} --study {STUDY} --criteria '{params.criteria}' > {log} 2>&1"
 
 
 rule boyd_aggregation:

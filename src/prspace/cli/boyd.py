@@ -84,7 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.set_defaults(func=run_downsample)
 
     dr = sub.add_parser("downsampling-report", help="Table 3 per task/learner, summary over tasks, figure")
-    dr.add_argument("--runs", nargs="+", required=True, type=Path)
+    dr.add_argument("--runs", nargs="*", default=[], type=Path, help="runs of every qualifying task (none: tables say so)")
+    dr.add_argument("--criteria", default="", help="how tasks were chosen, for the tables' notes")
     dr.add_argument("--tables-dir", required=True, type=Path)
     dr.add_argument("--figures-dir", required=True, type=Path)
     dr.add_argument("--formats", type=_formats, default=["png", "pdf"])
@@ -93,15 +94,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     f = sub.add_parser("fold-skew", help="one task's fold-skew runs (Boyd section 4.1)")
     f.add_argument("--status", required=True, type=Path, help="status JSON of the task's predictions")
-    f.add_argument("--dispersions", type=_floats, default=[0.0, 0.25, 0.5, 0.75, 0.9])
-    f.add_argument("--seeds", type=int, default=5)
+    f.add_argument("--dispersions", type=_floats, default=[0.25, 0.5, 0.75, 0.9])
+    f.add_argument("--seeds", type=int, default=3)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--max-repeats", type=int, default=1)
     f.add_argument("--out", required=True, type=Path)
     f.set_defaults(func=run_fold_skew)
 
     fr = sub.add_parser("fold-skew-report", help="bias and ranking changes per dispersion, figure")
-    fr.add_argument("--runs", nargs="+", required=True, type=Path)
+    fr.add_argument("--runs", nargs="*", default=[], type=Path, help="runs of every qualifying task (none: tables say so)")
+    fr.add_argument("--criteria", default="", help="how tasks were chosen, for the tables' notes")
     fr.add_argument("--tables-dir", required=True, type=Path)
     fr.add_argument("--figures-dir", required=True, type=Path)
     fr.add_argument("--formats", type=_formats, default=["png", "pdf"])
@@ -138,6 +140,15 @@ def _table(df: pd.DataFrame, out_dir: Path, name: str, *, title: str, note: str 
     out_dir.mkdir(parents=True, exist_ok=True)
     write_table(df, out_dir / f"{name}.csv", out_dir / f"{name}.md", title=title, note=note, decimals=decimals)
     log.info("wrote %s.csv and .md (%d rows)", out_dir / name, len(df))
+
+
+def _message_figure(msg: str):
+    """A figure that only says why there is nothing to draw (never an empty or made-up plot)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, 2), layout="constrained")
+    fig.text(0.5, 0.5, msg, ha="center", va="center", wrap=True, fontsize=10)
+    return fig
 
 
 def _read_parquets(paths: list[Path]) -> pd.DataFrame:
@@ -264,13 +275,9 @@ def run_pr_prg(args: argparse.Namespace) -> int:
 
 
 def _load_dataset(args: argparse.Namespace):
-    if args.data_dir:
-        from prspace.sources import local
-
-        return local.load_user_dataset(args.dataset, data_dir=args.data_dir, target=args.target)
     from prspace.sources.datasets import load_dataset
 
-    return load_dataset(args.dataset)
+    return load_dataset(args.dataset, data_dir=args.data_dir, target=args.target)
 
 
 def run_downsample(args: argparse.Namespace) -> int:
@@ -302,8 +309,14 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
 
     runs = _read_parquets(args.runs)
     if runs.empty:
-        raise InputError("no task qualified for the downsampling experiment (all skipped); "
-                         "raise boyd.downsampling.max_pi or add skewed datasets")
+        msg = (f"No task of {'study ' + args.study if args.study else 'this study'} qualified for the downsampling "
+               f"experiment ({args.criteria or 'see boyd.downsampling'}); raise boyd.downsampling.max_pi, "
+               "lower min_positives or add skewed datasets.")
+        log.warning(msg)
+        for name in ("boyd_downsampling_table3", "boyd_downsampling_summary"):
+            _table(pd.DataFrame(columns=["learner", "train_ratio"]), args.tables_dir, name, title="Downsampling", note=msg)
+        _save(_message_figure(msg), args.figures_dir, "boyd_downsampling", args.formats)
+        return 0
     per_task = ds.table3(runs)
     summary = ds.table3_summary(per_task)
     n_tasks = runs["task_id"].nunique()
@@ -312,7 +325,8 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
            title="Downsampling per task and learner (Boyd et al. 2012, Table 3 generalised)",
            note=("Mean over repeats x folds. downsampled_*: test fold with negatives subsampled to the training ratio; "
                  "original_*: the whole test fold. 'original' training ratio = no subsampling (the task's own ratio). "
-                 f"{n_tasks} tasks; source: {src or 'local predictions'}, learners trained by prspace."))
+                 f"{n_tasks} tasks ({args.criteria or 'all given'}); source: {src or 'local data'}, "
+                 "learners trained here by prspace (scikit-learn)."))
     cols = ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
     for m in ds.METRICS:
         cols += [f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"]
@@ -355,7 +369,13 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
 
     runs = _read_parquets(args.runs)
     if runs.empty:
-        raise InputError("no fold-skew runs (every task skipped); check the predictions step")
+        msg = (f"No task of {'study ' + args.study if args.study else 'this study'} qualified for the fold-skew "
+               f"experiment ({args.criteria or 'see boyd.fold_skew'}); lower boyd.fold_skew.min_positives.")
+        log.warning(msg)
+        for name in ("boyd_fold_skew_summary", "boyd_fold_skew_per_task"):
+            _table(pd.DataFrame(columns=["dispersion", "aggregate"]), args.tables_dir, name, title="Fold skew", note=msg)
+        _save(_message_figure(msg), args.figures_dir, "boyd_fold_skew", args.formats)
+        return 0
     summary = fs.fold_skew_summary(runs)
     per_task = fs.fold_skew_bias(runs).groupby(["task_id", "task_pi", "dispersion"])[list(fs.AGGREGATES)].mean().reset_index()
     src = f"study {args.study}" if args.study else ""
@@ -363,8 +383,10 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
            title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
            note=("Same models, same number of dropped rows: skewed folds lose a share d of one class in half of the folds, "
                  "stratified folds lose d/2 of both classes in every fold. bias_mean: mean over tasks (each task averaged "
-                 "over models and seeds); top1_change_rate: share of task x seed where the best model differs; "
-                 f"kendall_mean: Kendall's tau between the two orders. {runs['task_id'].nunique()} tasks; {src}."))
+                 "over models and seeds); abs_bias_mean: mean over tasks of |per-task bias|. top1_change_<design>: share "
+                 "of task x seed where the best model on the thinned folds differs from the best on the whole data; "
+                 "kendall_<design>: Kendall's tau with the whole data's order; kendall_loss = stratified - skewed. "
+                 f"{runs['task_id'].nunique()} tasks ({args.criteria or 'all given'}); {src}."))
     _table(per_task, args.tables_dir, "boyd_fold_skew_per_task",
            title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)")
     _save(figure_fold_skew(summary, source=src), args.figures_dir, "boyd_fold_skew", args.formats)

@@ -19,8 +19,12 @@ At least one row of each class is kept in every fold. On both designs it compute
 model, the aggregates ``mean_<metric>`` (mean over folds of the per-fold metric) for AUPR,
 AUCNPR, AUPRG and AUROC, and ``pooled_<metric>`` (the metric of all folds' rows together). The
 *bias* of an aggregate at dispersion ``d`` is its value on the skewed folds minus its value on the
-stratified folds, for the same models; :func:`fold_skew_summary` averages it and counts how
-often the models' order (by each aggregate) changes between the designs.
+stratified folds, for the same models; :func:`fold_skew_summary` averages it.
+
+Both designs thin the data, and thinning alone reorders near-tied models. So the models' order by
+each aggregate is compared with their order on the whole data (design ``full``: all rows, the
+original folds, computed once per repeat): the share of best-model changes on the stratified
+folds is the noise floor of thinning, and the *excess* on the skewed folds is what the skew adds.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ AGGREGATE_LABELS = {
     **{f"pooled_{m}": f"pooled {lab}" for m, lab in zip(METRICS, ("AUPR", "AUCNPR", "AUPRG", "AUROC"), strict=True)},
 }
 DESIGNS = ("skewed", "stratified")
+FULL = "full"  # reference design: every row, the original folds (dispersion NaN, seed -1)
 
 RUN_COLUMNS = [
     "task_id", "task_pi", "dispersion", "seed", "repeat", "design", "model_id",
@@ -97,8 +102,8 @@ def _aggregates(y: np.ndarray, s: np.ndarray, fold: np.ndarray) -> dict[str, flo
 def fold_skew_experiment(
     predictions: pd.DataFrame,
     *,
-    dispersions: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 0.9),
-    seeds: int = 5,
+    dispersions: Sequence[float] = (0.25, 0.5, 0.75, 0.9),
+    seeds: int = 3,
     seed: int = 0,
     max_repeats: int | None = 1,
 ) -> pd.DataFrame:
@@ -118,7 +123,8 @@ def fold_skew_experiment(
 
     Returns
     -------
-    DataFrame with :data:`RUN_COLUMNS`, one row per dispersion x seed x repeat x design x model.
+    DataFrame with :data:`RUN_COLUMNS`, one row per dispersion x seed x repeat x design x model,
+    plus per repeat and model one row of design ``full`` (dispersion NaN, seed -1).
     """
     need = {"task_id", "model_id", "repeat", "fold", "row_id", "y_true", "score"}
     missing = need - set(predictions.columns)
@@ -139,6 +145,15 @@ def fold_skew_experiment(
             raise InputError(f"task {task_id}: repeat {r} has a single fold; the fold-skew experiment needs cross-validated predictions")
         scores = {m: g["score"].to_numpy(dtype=np.float64) for m, g in pr.groupby("model_id", sort=False)}
         task_pi = float(y.mean())
+        pis_full = np.array([y[fold == f].mean() for f in np.unique(fold)])
+        base_full = {
+            "task_id": task_id, "task_pi": task_pi, "dispersion": float("nan"), "seed": -1, "repeat": int(r),
+            "design": FULL, "n_folds": int(pis_full.size), "n_rows": int(y.size), "pooled_pi": task_pi,
+            "fold_pi_min": float(pis_full.min()), "fold_pi_max": float(pis_full.max()),
+            "fold_pi_sd": float(pis_full.std(ddof=1)),
+        }
+        for m in models:
+            rows.append({**base_full, "model_id": m, **_aggregates(y, scores[m], fold)})
         for i, d in enumerate(dispersions):
             for j in range(seeds):
                 for design in DESIGNS:
@@ -158,6 +173,7 @@ def fold_skew_experiment(
 
 def fold_skew_bias(runs: pd.DataFrame) -> pd.DataFrame:
     """Per task x dispersion x seed x repeat x model: skewed minus stratified, for every aggregate."""
+    runs = runs[runs["design"] != FULL]
     keys = ["task_id", "dispersion", "seed", "repeat", "model_id"]
     sk = runs[runs["design"] == "skewed"].set_index(keys)
     st = runs[runs["design"] == "stratified"].set_index(keys)
@@ -168,39 +184,56 @@ def fold_skew_bias(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def rank_changes(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per task x dispersion x seed x repeat and aggregate: does the models' order change?
+    """Per task x dispersion x seed x repeat, design and aggregate: does the models' order change?
 
-    Models are ranked (rank 1 = best, :func:`prspace.experiments.ranking.rank_models`) on the
-    skewed and on the stratified folds by the same aggregate; ``top1_changed`` says whether the
-    best model differs, ``kendall`` is Kendall's tau-b between the two orders (NaN with fewer than
-    three models or when an order is all ties).
+    Models are ranked (rank 1 = best, :func:`prspace.experiments.ranking.rank_models`) by each
+    aggregate on the thinned folds of each design and on the whole data (design ``full``);
+    ``top1_changed`` says whether the best model differs from the best on the whole data,
+    ``kendall`` is Kendall's tau-b between the two orders (NaN with fewer than three models or
+    when an order is all ties).
     """
     from scipy.stats import kendalltau
 
     keys = ["task_id", "dispersion", "seed", "repeat"]
+    cols = [*keys, "design", "aggregate", "n_models", "top1_changed", "kendall"]
+    full_rows = runs[runs["design"] == FULL]
+    if full_rows.empty:
+        return pd.DataFrame(columns=cols)
+    full_ranks = {
+        (str(t), int(r)): rank_models(g, AGGREGATES, group="task_id", model="model_id").set_index("model_id")
+        for (t, r), g in full_rows.groupby(["task_id", "repeat"], sort=True)
+    }
+    thinned = runs[runs["design"] != FULL]
     rows = []
-    for key, g in runs.groupby(keys, sort=True):
+    for key, g in thinned.groupby(keys, sort=True):
         if g["model_id"].nunique() < 2:
             continue
+        ref = full_ranks[(key[0], int(key[3]))]
         ranks = rank_models(g, AGGREGATES, group="design", model="model_id")
-        sk = ranks[ranks["design"] == "skewed"].set_index("model_id")
-        st = ranks[ranks["design"] == "stratified"].set_index("model_id").reindex(sk.index)
-        for a in AGGREGATES:
-            tau = float("nan")
-            if len(sk) >= 3 and sk[a].nunique() > 1 and st[a].nunique() > 1:
-                tau = float(kendalltau(sk[a], st[a]).statistic)
-            rows.append({**dict(zip(keys, key, strict=True)), "aggregate": a, "n_models": len(sk),
-                         "top1_changed": top_k(sk[a], 1) != top_k(st[a], 1), "kendall": tau})
-    return pd.DataFrame(rows, columns=[*keys, "aggregate", "n_models", "top1_changed", "kendall"])
+        for design, rg in ranks.groupby("design", sort=True):
+            rg = rg.set_index("model_id")
+            rf = ref.reindex(rg.index)
+            for a in AGGREGATES:
+                tau = float("nan")
+                if len(rg) >= 3 and rg[a].nunique() > 1 and rf[a].nunique() > 1:
+                    tau = float(kendalltau(rg[a], rf[a]).statistic)
+                rows.append({**dict(zip(keys, key, strict=True)), "design": design, "aggregate": a, "n_models": len(rg),
+                             "top1_changed": top_k(rg[a], 1) != top_k(rf[a], 1), "kendall": tau})
+    return pd.DataFrame(rows, columns=cols)
 
 
 def fold_skew_summary(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per dispersion and aggregate: bias (mean, sd over tasks), top-1 change rate, Kendall's tau.
+    """Per dispersion and aggregate: bias (mean, sd over tasks) and changes of the models' order.
 
     Bias is averaged over models, seeds and repeats within a task first, so every task weighs the
     same; ``bias_sd_tasks`` is the standard deviation of the per-task biases; ``bias_share_positive``
     the share of tasks whose bias is positive (optimistic). ``fold_pi_sd`` is the realised spread of
-    the skewed folds' pi (mean over tasks).
+    the skewed folds' pi (mean over tasks). ``top1_change_<design>``: share of task x seed x repeat
+    whose best model on the thinned folds differs from the best on the whole data;
+    ``top1_change_excess`` = skewed minus stratified (what the skew adds to thinning);
+    ``kendall_<design>``: mean Kendall's tau with the order on the whole data; ``kendall_loss`` =
+    stratified minus skewed (the agreement the skew costs). ``abs_bias_mean``: mean over tasks of
+    the absolute per-task bias (the sign differs between tasks; the size is what misleads).
     """
     diff = fold_skew_bias(runs)
     per_task = diff.groupby(["dispersion", "task_id"])[[*AGGREGATES, "fold_pi_sd"]].mean()
@@ -211,15 +244,19 @@ def fold_skew_summary(runs: pd.DataFrame) -> pd.DataFrame:
         for a in AGGREGATES:
             v = g[a].to_numpy(np.float64)
             c = ch[ch["aggregate"] == a]
-            rows.append(
-                {
-                    "dispersion": d, "aggregate": a, "label": AGGREGATE_LABELS[a], "n_tasks": int(v.size),
-                    "fold_pi_sd": float(g["fold_pi_sd"].mean()),
-                    "bias_mean": float(np.nanmean(v)),
-                    "bias_sd_tasks": float(np.nanstd(v, ddof=1)) if v.size > 1 else float("nan"),
-                    "bias_share_positive": float(np.mean(v > 0)),
-                    "top1_change_rate": float(c["top1_changed"].mean()) if len(c) else float("nan"),
-                    "kendall_mean": float(c["kendall"].mean()) if c["kendall"].notna().any() else float("nan"),
-                }
-            )
+            row = {
+                "dispersion": d, "aggregate": a, "label": AGGREGATE_LABELS[a], "n_tasks": int(v.size),
+                "fold_pi_sd": float(g["fold_pi_sd"].mean()),
+                "bias_mean": float(np.nanmean(v)),
+                "bias_sd_tasks": float(np.nanstd(v, ddof=1)) if v.size > 1 else float("nan"),
+                "bias_share_positive": float(np.mean(v > 0)),
+                "abs_bias_mean": float(np.nanmean(np.abs(v))),
+            }
+            for design in DESIGNS:
+                cd = c[c["design"] == design]
+                row[f"top1_change_{design}"] = float(cd["top1_changed"].mean()) if len(cd) else float("nan")
+                row[f"kendall_{design}"] = float(cd["kendall"].mean()) if cd["kendall"].notna().any() else float("nan")
+            row["top1_change_excess"] = row["top1_change_skewed"] - row["top1_change_stratified"]
+            row["kendall_loss"] = row["kendall_stratified"] - row["kendall_skewed"]
+            rows.append(row)
     return pd.DataFrame(rows)

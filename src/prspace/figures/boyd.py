@@ -32,29 +32,31 @@ def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
     x = np.arange(len(ks))
     labels = [ds.ratio_label(k) for k in ks]
     learners = [lrn for lrn in pd.unique(summary["learner"]) if lrn != "all learners"]
-    styles = {"downsampled": ("C3", "-", "o", "test fold downsampled to the training ratio"),
-              "original": ("C0", "--", "s", "original test fold")}
+    styles = {"downsampled": ("C3", "-", "o", "test fold downsampled to the training ratio", -0.07),
+              "original": ("C0", "--", "s", "original test fold", 0.07)}
     for ax, m in zip(axes, ds.METRICS, strict=True):
-        for test, (color, ls, marker, lab) in styles.items():
+        for test, (color, ls, marker, lab, dx) in styles.items():
             for lrn in learners:
                 sub = summary[summary["learner"] == lrn].set_index("train_k").reindex(ks)
-                ax.plot(x, sub[f"{test}_{m}"], color=color, ls=ls, lw=0.7, alpha=0.35)
-            ax.errorbar(x, all_[f"{test}_{m}"], yerr=all_[f"{test}_{m}_sd"], color=color, ls=ls, marker=marker,
-                        lw=2, capsize=3, label=f"{lab} (mean over tasks +- sd)")
+                ax.plot(x + dx, sub[f"{test}_{m}"], color=color, ls=ls, lw=0.7, alpha=0.35)
+            ax.errorbar(x + dx, all_[f"{test}_{m}"], yerr=all_[f"{test}_{m}_sd"], color=color, ls=ls, marker=marker,
+                        lw=2, capsize=3, label=f"{lab}: mean over tasks of the learners' mean, bars +- sd over tasks")
         if m == "aupr":
             pis = np.array([1 / (1 + k) if k != ds.ORIGINAL else np.nan for k in ks])
             lo = np.full(len(ks), np.nan)
             ok = np.isfinite(pis)
             lo[ok] = np.asarray(metrics.aupr_min(pis[ok]), dtype=np.float64)
-            ax.plot(x, lo, color="0.3", ls=":", marker=".", label="AUCPR_MIN of the downsampled test set")
+            ax.plot(x, lo, color="0.3", ls=":", marker=".", label="AUCPR_MIN at the downsampled test skew 1/(1+k)")
+        if m in ("aupr", "aucnpr"):
+            ax.set_ylim(0, 1)
         ax.set_title(LABELS[m], fontsize=11)
         ax.set_ylabel(LABELS[m])
         ax.grid(alpha=0.25)
         ax.set_xticks(x, labels)
     for ax in axes[2:]:
         ax.set_xlabel("training ratio (positives : negatives); 'original' = no subsampling")
-    axes[0].plot([], [], color="0.5", lw=0.7, label="thin lines: single learners")
-    axes[0].legend(fontsize=8, loc="best")
+    axes[0].plot([], [], color="0.5", lw=0.7, label="thin lines: single learners (mean over tasks)")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8.5)
     n_tasks = int(all_["n_tasks"].max()) if len(all_) else 0
     fig.suptitle(f"Downsampling (after Boyd et al. 2012, Table 3): {n_tasks} tasks, {len(learners)} learners"
                  + (f" -- {source}" if source else ""), fontsize=11)
@@ -62,33 +64,36 @@ def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
 
 
 def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
-    """Bias (skewed minus stratified folds) of each aggregate, and how often the best model changes."""
-    fig = Figure(figsize=(11.5, 4.9), layout="constrained")
+    """Bias (skewed minus stratified folds) of each aggregate, and how often the best model changes.
+
+    Left: mean over tasks of the absolute per-task bias, on a log axis (fold means of AUPRG can
+    fall by whole units when a fold keeps a single positive, other shifts are hundredths). Right:
+    Kendall's tau with the whole data's order, stratified minus skewed folds.
+    """
+    fig = Figure(figsize=(12, 5.4), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
     for a in fs.AGGREGATES:
         kind, m = a.split("_", 1)
         sub = summary[summary["aggregate"] == a].sort_values("dispersion")
         ls, marker = ("-", "o") if kind == "mean" else ("--", "s")
-        x = sub["fold_pi_sd"]
-        ax1.plot(x, sub["bias_mean"], color=colors[m], ls=ls, marker=marker, ms=4, label=fs.AGGREGATE_LABELS[a])
-        if kind == "mean":
-            ax1.fill_between(x, sub["bias_mean"] - sub["bias_sd_tasks"], sub["bias_mean"] + sub["bias_sd_tasks"],
-                             color=colors[m], alpha=0.08)
-        ax2.plot(sub["dispersion"], sub["top1_change_rate"], color=colors[m], ls=ls, marker=marker, ms=4,
+        ax1.plot(sub["fold_pi_sd"], sub["abs_bias_mean"], color=colors[m], ls=ls, marker=marker, ms=4,
                  label=fs.AGGREGATE_LABELS[a])
-    ax1.axhline(0, color="k", lw=0.8)
-    ax1.set_xlabel("spread of the folds' skew (sd of fold pi, mean over tasks)")
-    ax1.set_ylabel("bias: skewed folds minus stratified folds")
-    ax1.set_title("Bias of each aggregate (mean over tasks; band: +- sd over tasks)", fontsize=10)
-    ax1.grid(alpha=0.25)
-    ax1.legend(fontsize=8, ncol=2)
-    ax2.set_xlabel("dispersion d (share of a class dropped from half of the folds)")
-    ax2.set_ylabel("share of task x seed with a different best model")
-    ax2.set_title("Best model changes between skewed and stratified folds", fontsize=10)
-    ax2.set_ylim(bottom=0)
+        ax2.plot(sub["dispersion"], sub["kendall_loss"], color=colors[m], ls=ls, marker=marker, ms=4,
+                 label=fs.AGGREGATE_LABELS[a])
+    ax1.set_yscale("log")
+    ax1.set_xlabel("spread of the skewed folds' pi (sd over folds, mean over tasks)")
+    ax1.set_ylabel("|skewed minus stratified|, mean over tasks (log)")
+    ax1.set_title("Size of the shift each aggregate takes from fold skew\n(per task: mean over models and seeds)",
+                  fontsize=10)
+    ax1.grid(alpha=0.25, which="both")
+    ax2.axhline(0, color="k", lw=0.8)
+    ax2.set_xlabel("dispersion d (share of one class dropped from half of the folds)")
+    ax2.set_ylabel("Kendall's tau lost: stratified minus skewed")
+    ax2.set_title("Agreement of the models' order with the order on the whole data:\nhow much the skew costs beyond thinning",
+                  fontsize=10)
     ax2.grid(alpha=0.25)
-    ax2.legend(fontsize=8, ncol=2)
+    fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=8.5)
     n_tasks = int(summary["n_tasks"].max()) if len(summary) else 0
     fig.suptitle(f"Fold skew (after Boyd et al. 2012, section 4.1): {n_tasks} tasks" + (f" -- {source}" if source else ""),
                  fontsize=11)
