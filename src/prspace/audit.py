@@ -290,7 +290,8 @@ def prepare(
             raise InputError(
                 f"column {col!r} is empty in data row {i + 1}; fill it in or drop the row"
             )
-        return values.map(_display).astype(object).reset_index(drop=True)
+        names = {v: _display(v) for v in pd.unique(values)}  # per distinct value, not per row
+        return values.map(names).astype(object).reset_index(drop=True)
 
     if columns.repeat:
         text(columns.repeat, None)  # no empty repeats
@@ -310,7 +311,7 @@ def prepare(
         w_neg = float(g.loc[~g["y"], "weight"].sum())
         if w_pos <= 0 or w_neg <= 0:
             missing = "positives" if w_pos <= 0 else "negatives"
-            where = _where(task, model, out)
+            where = _where(task, model, out["task"].nunique() > 1)
             raise InputError(
                 f"{where} has no {missing} (with positive weight); its metrics are undefined: "
                 "give it a test set with both classes or drop it"
@@ -326,7 +327,8 @@ def _fold_keys(fold: pd.Series, columns: Columns, df: pd.DataFrame) -> pd.Series
     """
     if columns.fold is None or columns.repeat is None or df[columns.repeat].nunique() < 2:
         return fold
-    repeat = df[columns.repeat].map(_display).astype(str).reset_index(drop=True)
+    names = {v: _display(v) for v in pd.unique(df[columns.repeat])}
+    repeat = df[columns.repeat].map(names).astype(str).reset_index(drop=True)
     return (repeat + "/" + fold.astype(str)).astype(object)
 
 
@@ -336,9 +338,9 @@ def _display(value: object) -> str:
     return str(value)
 
 
-def _where(task: str, model: str, df: pd.DataFrame) -> str:
+def _where(task: str, model: str, multi_task: bool) -> str:
     parts = []
-    if df["task"].nunique() > 1 or task != SINGLE_TASK:
+    if multi_task or task != SINGLE_TASK:
         parts.append(f"task {task!r}")
     parts.append(f"model {model!r}")
     return ", ".join(parts)
@@ -367,9 +369,10 @@ def _ap_min(y: np.ndarray, weight: np.ndarray) -> float:
 def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model): the metrics on all its test rows (folds merged)."""
     rows = []
+    multi = data["task"].nunique() > 1
     for (task, model), g in data.groupby(["task", "model"], sort=True):
         y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
-        row = {"task": task, "model": model, **_metrics(y, s, w, _where(task, model, data))}
+        row = {"task": task, "model": model, **_metrics(y, s, w, _where(task, model, multi))}
         row["ap_min"] = _ap_min(y, w)
         row["n_rows"] = len(g)
         rows.append(row)
@@ -383,6 +386,7 @@ def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(
             columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"]
         )
+    multi = data["task"].nunique() > 1
     for (task, model, fold), g in data.groupby(["task", "model", "fold"], sort=True):
         y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
         one_class = not (w[y].sum() > 0 and w[~y].sum() > 0)
@@ -393,7 +397,7 @@ def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
             "one_class": one_class,
         }
         if not one_class:
-            row |= _metrics(y, s, w, f"{_where(task, model, data)}, fold {fold!r}")
+            row |= _metrics(y, s, w, f"{_where(task, model, multi)}, fold {fold!r}")
             row["ap_min"] = _ap_min(y, w)
         rows.append(row)
     return pd.DataFrame(rows)
