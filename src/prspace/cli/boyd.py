@@ -258,8 +258,8 @@ def run_pr_prg(args: argparse.Namespace) -> int:
             raise InputError(f"model {model!r} not in task {info.task_id}; choose one of {', '.join(sorted(set(sub['model_id'])))} or auto")
     g = sub[sub["model_id"] == model]
     y, s = g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)
-    source = (f"{info.dataset_name} ({info.task_id}, {info.provenance}); model {model}; "
-              f"test fold {fold} of repeat {rep}")
+    source = (f"data: {info.dataset_name} ({info.task_id}; {info.provenance.split(';')[0]}); "
+              f"model: {model}, test fold {fold} of repeat {rep}")
     _save(theory.figure_pr_prg(y, s, source=source), args.out_dir, "boyd_fig_pr_prg", args.formats)
     if args.selection_out:
         from prspace.cli._tables import write_csv

@@ -101,45 +101,56 @@ def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
 
 
 def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: str = "") -> Figure:
-    """Left: per-task metrics (mean over learners) against pi with AUCPR_MIN(pi).
-    Right: each learner's rank by its mean metric over all tasks and within pi groups."""
-    fig = Figure(figsize=(12, 5.2), layout="constrained")
-    ax1, ax2 = fig.subplots(1, 2, width_ratios=[1.1, 1])
+    """Left: per-task metrics against pi, with AUCPR_MIN(pi) and pi (random ranking's AUPR).
+    Right: heat map of each learner's rank by its mean metric, over all tasks and within pi groups."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    learners = sorted(pd.unique(groups["learner"]))
+    height = max(5.5, 0.22 * len(learners) + 2.5)
+    fig = Figure(figsize=(14, height), layout="constrained")
+    ax1, ax2 = fig.subplots(1, 2, width_ratios=[1, 1.25])
     colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
     mean = per_task.groupby(["task_id", "pi"], sort=False)[list(LABELS)].mean().reset_index().sort_values("pi")
     for m in ("aupr", "aucnpr", "auprg"):
-        ax1.scatter(per_task["pi"], per_task[m], color=colors[m], s=8, alpha=0.25)
-        ax1.plot(mean["pi"], mean[m], color=colors[m], marker="o", ms=4, lw=1, label=f"{LABELS[m]} (mean over learners)")
-    pi = np.geomspace(max(per_task["pi"].min() * 0.8, 1e-3), min(per_task["pi"].max() * 1.2, 0.999), 200)
-    ax1.plot(pi, np.asarray(metrics.aupr_min(pi), dtype=np.float64), color="k", ls=":", label="AUCPR_MIN(pi)")
+        ax1.scatter(per_task["pi"], per_task[m], color=colors[m], s=6, alpha=0.2, linewidths=0)
+        ax1.plot(mean["pi"], mean[m], color=colors[m], marker="o", ms=3.5, lw=1, label=f"{LABELS[m]} (mean over learners)")
+    lo_pi, hi_pi = max(per_task["pi"].min() * 0.8, 1e-3), min(per_task["pi"].max() * 1.2, 0.999)
+    pi = np.geomspace(lo_pi, hi_pi, 200)
+    ax1.plot(pi, np.asarray(metrics.aupr_min(pi), dtype=np.float64), color="k", ls=":", lw=1.5, label="AUCPR_MIN(pi)")
     ax1.plot(pi, pi, color="0.5", ls="--", lw=0.8, label="pi (random ranking's AUPR)")
     ax1.set_xscale("log")
+    ticks = [t for t in (0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5) if lo_pi <= t <= hi_pi]
+    ax1.xaxis.set_major_locator(FixedLocator(ticks))
+    ax1.xaxis.set_minor_locator(NullLocator())
+    ax1.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax1.set_xlabel("pi of the task (log scale)")
-    ax1.set_ylabel("metric value")
+    ax1.set_ylabel("metric value (pooled cross-validated predictions)")
     ax1.set_ylim(-0.02, 1.02)
-    ax1.set_title("Per task: dots are single learners", fontsize=10)
+    ax1.set_title("Per task (faint dots: single learners)", fontsize=10)
     ax1.grid(alpha=0.25, which="both")
     ax1.legend(fontsize=8, loc="lower right")
 
-    order = [g for g in pd.unique(groups["skew_group"]) if g != "all tasks"] + ["all tasks"]
+    order = [g for g in sorted(pd.unique(groups["skew_group"])) if g != "all tasks"] + ["all tasks"]
     mets = ["aupr", "aucnpr", "auprg", "auroc"]
+    piv = groups.pivot_table(index="learner", columns=["skew_group", "metric"], values="rank")
     cols = [(g, m) for g in order for m in mets]
-    learners = sorted(pd.unique(groups["learner"]))
-    g_idx = groups.set_index(["skew_group", "metric", "learner"])["rank"]
-    xs = np.arange(len(cols)) + np.repeat(np.arange(len(order)), len(mets)) * 0.8
-    for i, lrn in enumerate(learners):
-        ys = [g_idx.get((g, m, lrn), np.nan) for g, m in cols]
-        for gi in range(len(order)):
-            sl = slice(gi * len(mets), (gi + 1) * len(mets))
-            ax2.plot(xs[sl], ys[sl], marker="o", color=f"C{i % 10}", lw=1.5, label=lrn if gi == 0 else None)
-    ax2.set_xticks(xs, [LABELS[m] for _, m in cols], rotation=90, fontsize=8)
-    for gi, g in enumerate(order):
-        ax2.text(xs[gi * len(mets):(gi + 1) * len(mets)].mean(), 0.35, g, ha="center", va="bottom", fontsize=8)
-    ax2.set_ylim(len(learners) + 0.5, 0.2)
-    ax2.set_ylabel("rank of the learner's mean metric (1 = best)")
-    ax2.set_title("Learners' order by each metric's mean, within pi groups of tasks", fontsize=10)
-    ax2.grid(alpha=0.25, axis="y")
-    ax2.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 0), ncol=2, framealpha=0.9)
+    piv = piv.reindex(columns=pd.MultiIndex.from_tuples(cols)).sort_values(("all tasks", "aupr"))
+    data = piv.to_numpy(dtype=np.float64)
+    im = ax2.imshow(data, aspect="auto", cmap="viridis_r", interpolation="nearest")
+    for (i, j), v in np.ndenumerate(data):
+        if np.isfinite(v):
+            ax2.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=6.5,
+                     color="white" if v < 0.35 * np.nanmax(data) else "black")
+    ax2.set_yticks(range(len(piv)), piv.index, fontsize=7.5)
+    ax2.set_xticks(range(len(cols)), [LABELS[m] for _, m in cols], rotation=90, fontsize=8)
+    for k in range(1, len(order)):
+        ax2.axvline(k * len(mets) - 0.5, color="w", lw=3)
+    sec = ax2.secondary_xaxis("top")
+    sec.set_xticks([k * len(mets) + 1.5 for k in range(len(order))],
+                   [g.split(": ", 1)[-1] if g != "all tasks" else g for g in order], fontsize=8)
+    sec.tick_params(length=0)
+    ax2.set_title("Rank of each learner's mean metric (1 = best), within pi groups of tasks", fontsize=10)
+    fig.colorbar(im, ax=ax2, shrink=0.6, label="rank")
     n_tasks = per_task["task_id"].nunique()
     fig.suptitle(f"Aggregation over tasks (after Boyd et al. 2012, Table 2): {n_tasks} tasks, {len(learners)} learners"
                  + (f" -- {source}" if source else ""), fontsize=11)

@@ -172,7 +172,7 @@ def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Fi
     auprg = float(metrics.auprg(y_true, y_score))
     aupr = float(metrics.aupr(y_true, y_score))
 
-    fig = Figure(figsize=(10.5, 5.4), layout="constrained")
+    fig = Figure(figsize=(10.5, 5.9), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     # PR space
     for lev in F1_LEVELS:
@@ -195,9 +195,10 @@ def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Fi
     ax2.plot([0, 1], [1, 0], color="k", lw=1.4, label="baseline: minor diagonal (FG1 = 0.5)")
     ax2.plot([], [], color="0.6", lw=0.8, ls=":", label="F1 isometrics (FG1 = 0.1 ... 0.9)")
     ax2.plot(rg[keep], pg[keep], "-o", color="C0", ms=3, lw=1.2, label=f"PRG curve (AUPRG = {auprg:.3f})")
-    hk = (hull.recall_gain >= 0) & (hull.precision_gain >= 0)
-    ax2.plot(hull.recall_gain[hk], hull.precision_gain[hk], color="C3", lw=1.6, ls="--", marker="D", ms=4,
-             label="convex hull (Pareto front)")
+    hx, hy = _clip_left(np.asarray(hull.recall_gain), np.asarray(hull.precision_gain))
+    ax2.plot(hx, hy, color="C3", lw=1.6, ls="--", label="convex hull (Pareto front)")
+    inside = (hull.recall_gain >= 0) & (hull.precision_gain >= 0)
+    ax2.plot(hull.recall_gain[inside], hull.precision_gain[inside], "D", color="C3", ms=4)
     ax2.set_xlim(0, 1)
     ax2.set_ylim(0, 1.02)
     ax2.set_aspect("equal")
@@ -206,5 +207,23 @@ def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Fi
     ax2.set_ylabel("Precision Gain")
     ax2.set_title("PRG curve with F1 isometrics and convex hull", fontsize=11)
     ax2.legend(loc="lower left", fontsize=8.5)
-    fig.suptitle(f"After Flach and Kull 2015, Figure 2 -- {source} (pi = {pi:.3f}, n = {y_true.size})", fontsize=10)
+    fig.suptitle(f"After Flach and Kull 2015, Figure 2, on real scores (pi = {pi:.3f}, n = {y_true.size})\n{source}",
+                 fontsize=10)
     return fig
+
+
+def _clip_left(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The polyline (x increasing) from x = 0 on: the segment crossing x = 0 is cut there.
+
+    The PRG hull is built over every point, negative recall gains included; the plot shows the
+    unit square, so the hull enters it along the chord through x = 0, not at its first vertex
+    with x >= 0.
+    """
+    if x.size == 0 or x[0] >= 0:
+        return x, y
+    j = int(np.searchsorted(x, 0.0))  # first vertex with x >= 0
+    if j >= x.size:
+        return x[:0], y[:0]
+    t = (0.0 - x[j - 1]) / (x[j] - x[j - 1])
+    y0 = y[j - 1] + t * (y[j] - y[j - 1])
+    return np.r_[0.0, x[j:]], np.r_[y0, y[j:]]
