@@ -35,9 +35,9 @@ def _timer(fn, *args, **kwargs):
     return time.perf_counter() - t
 
 
-def _data(n: int, ties: bool, seed: int = 0):
+def _data(n: int, ties: bool, pi: float = 0.1, seed: int = 0):
     rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.1).astype(np.int64)  # pi ~ 0.1
+    y = (rng.random(n) < pi).astype(np.int64)
     if ties:
         # about 1000 distinct scores: heavy ties (like rounded probabilities)
         s = np.round(rng.random(n) + 0.5 * y, 3)
@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[4, 5, 6, 7], help="log10 n")
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--pyprg-max", type=int, default=5, help="largest log10 n for pyprg")
+    ap.add_argument("--pi", type=float, default=0.1, help="share of positives (default 0.1)")
     args = ap.parse_args(argv)
 
     import sklearn
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         f"numpy {np.__version__}, scikit-learn {sklearn.__version__}"
     )
     try:
-        print(f"# load average at start: {os.getloadavg()}")
+        print(f"# load average at start: {os.getloadavg()}; pi = {args.pi}")
     except OSError:
         pass
     header = (
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in args.sizes:
         n = 10**k
         for ties in (False, True):
-            y, s = _data(n, ties)
+            y, s = _data(n, ties, args.pi)
             reps = args.repeats if n <= 10**6 else max(3, args.repeats // 2)
             t_sort, t_stable, t_all, t_sk = [], [], [], []
             M.all_metrics(y, s)  # warm-up

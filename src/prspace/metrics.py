@@ -1,11 +1,21 @@
 """Ranking metrics and curves for binary classifiers: ROC, PR, PR-Gain and Boyd's minima.
 
-Every metric that takes labels and scores is computed from one private curve kernel,
-:func:`_binary_curve`, in the style of scikit-learn's ``_binary_clf_curve``: the scores are
-sorted once (descending), tied scores are grouped into one threshold, and the cumulative
-(weighted) true and false positive counts ``tp[k]``, ``fp[k]`` at every distinct threshold are
-the only thing any metric reads. :func:`all_metrics` therefore costs one sort plus a handful of
-linear passes over the distinct thresholds.
+Every metric is computed from one private curve kernel in the style of scikit-learn's
+``_binary_clf_curve``: the scores are sorted once, tied scores are grouped into one threshold,
+and cumulative (weighted) true and false positive counts at the distinct thresholds are the
+only thing any metric reads. :func:`all_metrics` therefore costs one sort plus a few linear
+passes, however many metrics it returns.
+
+Two forms of the kernel output exist:
+
+* :class:`_Curve` (``_binary_curve``): counts at every distinct threshold, from one
+  ``argsort``; the curves (:func:`pr_curve`, :func:`roc_curve`, :func:`prg_curve`) and the
+  weighted metrics use it.
+* :class:`_Segments` (``_segments``): only the tie groups that contain positives, each with the
+  counts above it. Groups with negatives only are vertical moves (TP does not change), so no
+  area needs them. Without weights this form is built without an argsort: one ``np.sort`` of
+  all scores (values only, no gathers), a sort of the positives' scores, and a binary search
+  of each distinct positive score in the sorted scores. This is the hot path.
 
 Conventions
 -----------
@@ -20,7 +30,7 @@ Conventions
 * Bad input (NaN/inf scores, lengths that differ, empty input, non-binary labels, only one
   class present, negative or non-finite weights) raises :class:`ValueError` naming the problem.
 
-PR curve conventions (see ``docs`` of :func:`aupr`): the curve starts at recall 0 with the
+PR curve conventions (see :func:`aupr`): the curve starts at recall 0 with the
 precision of the first threshold (a first threshold with ``tp = 0`` has precision 0), and
 consecutive thresholds are joined by the interpolation chosen.
 
@@ -365,15 +375,18 @@ def _segments_unweighted(pos: np.ndarray, s: np.ndarray) -> _Segments:
     s_all = np.sort(s)
     s_pos = np.sort(s[pos])
     n_pos = s_pos.shape[0]
-    starts = np.flatnonzero(s_pos[1:] != s_pos[:-1]) + 1  # ascending tie groups of positives
-    u = s_pos[np.r_[0, starts]] if starts.size else s_pos[:1]
-    stops = np.append(starts, n_pos)  # positives with score <= u: stops; above u: n_pos - stops
+    # ascending tie groups of the positives: group i holds s_pos[bounds[i]:bounds[i + 1]]
+    bounds = np.flatnonzero(s_pos[1:] != s_pos[:-1])
+    bounds += 1
+    bounds = np.concatenate(([0], bounds, [n_pos]))
+    u = s_pos[bounds[:-1]]
+    stops = bounds[1:]  # positives with score <= u; above u: n_pos - stops
+    dtp = np.diff(bounds)
     left = np.searchsorted(s_all, u, side="left")  # scores below u
     if np.any(s_all[1:] == s_all[:-1]):
         right = np.searchsorted(s_all, u, side="right")
     else:
         right = left + 1
-    dtp = np.diff(np.r_[0, stops]) if starts.size else np.array([n_pos])
     tpa = n_pos - stops
     fpa = (n - right) - tpa
     dfp = (right - left) - dtp
@@ -598,9 +611,8 @@ def _prg_start(g: _Segments) -> tuple[int, float, bool]:
     nxt = g.tpa[1:]
     lo = int(np.searchsorted(nxt, tp_star * (1.0 - 1e-9), side="left"))
     hi = int(np.searchsorted(nxt, tp_star * (1.0 + 1e-9), side="right"))
-    tpb = g.tpa[lo : hi + 1] + g.dtp[lo : hi + 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rgb = 1.0 - (p / nn) * ((p - tpb) / tpb)
+    tpb = g.tpa[lo : hi + 1] + g.dtp[lo : hi + 1]  # > 0
+    rgb = 1.0 - (p / nn) * ((p - tpb) / tpb)
     rgb[tpb == p] = 1.0
     j = int(np.argmax(rgb >= 0.0))  # exists: segment hi ends above the band (or at TP = P)
     k = lo + j
@@ -612,9 +624,21 @@ def _prg_start(g: _Segments) -> tuple[int, float, bool]:
 
 
 def _auprg_block(g: _Segments, y0: float | None) -> float:
-    tpb, fpb = g.tpa + g.dtp, g.fpa + g.dfp
-    rgb, pgb = _gains(tpb, fpb, g.n_pos, g.n_neg)
-    rga, pga = _gains(g.tpa, g.fpa, g.n_pos, g.n_neg)
+    """Trapezoids over the segments of ``g``; with ``y0`` the first starts at (0, y0)."""
+    p, nn = g.n_pos, g.n_neg
+    r = p / nn
+    tpb = g.tpa + g.dtp  # > 0
+    fpb = g.fpa + g.dfp
+    rgb = 1.0 - r * ((p - tpb) / tpb)
+    pgb = 1.0 - r * (fpb / tpb)
+    if tpb[-1] == p and fpb[-1] == nn:  # the all-positive point is exactly (1, 0)
+        rgb[-1], pgb[-1] = 1.0, 0.0
+    first = 0 if y0 is None else 1  # only the very first segment can start at TP = 0
+    tpa, fpa = g.tpa[first:], g.fpa[first:]
+    rga = np.empty_like(rgb)
+    pga = np.empty_like(pgb)
+    rga[first:] = 1.0 - r * ((p - tpa) / tpa)
+    pga[first:] = 1.0 - r * (fpa / tpa)
     if y0 is not None:
         rga[0], pga[0] = 0.0, y0  # the first segment starts at the crossing of recall gain 0
     rgb -= rga
