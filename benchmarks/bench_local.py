@@ -31,6 +31,45 @@ import pandas as pd
 from prspace.sources.datasets import suite_names
 
 
+def _read_timelog(timelog: Path) -> dict:
+    """Peak RSS and CPU seconds from a ``/usr/bin/time -v`` log."""
+    row: dict = {}
+    if not timelog.exists():
+        return row
+    text = timelog.read_text()
+    for key, pattern, scale in (
+        ("peak_rss_mb", r"Maximum resident set size \(kbytes\): (\d+)", 1 / 1024),
+        ("user_s", r"User time \(seconds\): ([\d.]+)", 1.0),
+        ("sys_s", r"System time \(seconds\): ([\d.]+)", 1.0),
+    ):
+        m = re.search(pattern, text)
+        if m:
+            row[key] = float(m.group(1)) * scale
+    return row
+
+
+def _collect(task_id: str, work: Path) -> dict:
+    """The row of one finished dataset, re-read from its files (``--summarize-only``)."""
+    row: dict = {"task_id": task_id, "exit": 0, "wall_s": float("nan")}
+    status = work / f"{task_id}.json"
+    if not status.exists():
+        return {"task_id": task_id, "exit": -1, "status": "missing"}
+    st = json.loads(status.read_text())
+    row.update(
+        status=st["status"], reason=st["reason"], n=st.get("n"), n_pos=st.get("n_pos"),
+        n_models=st["n_models"], failed=",".join(f["learner"] for f in st["failed_learners"]),
+        cv_s=st["seconds"], learner_seconds=st.get("learner_seconds", {}),
+        learner_cpu_seconds=st.get("learner_cpu_seconds", {}),
+    )
+    text = (work / f"{task_id}.time").read_text() if (work / f"{task_id}.time").exists() else ""
+    m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text)
+    if m:
+        parts = [float(x) for x in m.group(1).split(":")]
+        row["wall_s"] = sum(v * 60**i for i, v in enumerate(reversed(parts)))
+    row.update(_read_timelog(work / f"{task_id}.time"))
+    return row
+
+
 def _run_one(task_id: str, args: argparse.Namespace, work: Path) -> dict:
     out = work / f"{task_id}.parquet"
     status = work / f"{task_id}.json"
@@ -55,11 +94,9 @@ def _run_one(task_id: str, args: argparse.Namespace, work: Path) -> dict:
             status=st["status"], reason=st["reason"], n=st.get("n"), n_pos=st.get("n_pos"),
             n_models=st["n_models"], failed=",".join(f["learner"] for f in st["failed_learners"]),
             cv_s=st["seconds"], learner_seconds=st.get("learner_seconds", {}),
+            learner_cpu_seconds=st.get("learner_cpu_seconds", {}),
         )
-    if timelog.exists():
-        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", timelog.read_text())
-        if m:
-            row["peak_rss_mb"] = int(m.group(1)) / 1024
+    row.update(_read_timelog(timelog))
     print(f"{task_id:40s} {row.get('status', 'ERROR'):8s} {wall:7.1f} s", flush=True)
     return row
 
@@ -73,6 +110,8 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--limit", type=int, default=0, help="only the first N datasets (0 = all)")
     p.add_argument("--work", default="/tmp/bench_local")
+    p.add_argument("--summarize-only", action="store_true",
+                   help="do not run; summarise the files already in --work")
     args = p.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -86,8 +125,11 @@ def main() -> int:
 
     sizes = describe_suite(args.suite).set_index("task_id")["n"].to_dict()
     tasks = sorted(tasks, key=lambda t: -sizes.get(t, 0))
-    with ThreadPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(lambda t: _run_one(t, args, work), tasks))
+    if args.summarize_only:
+        rows = [_collect(t, work) for t in tasks]
+    else:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            rows = list(pool.map(lambda t: _run_one(t, args, work), tasks))
     total = time.perf_counter() - t0
     load_after = os.getloadavg()
 
@@ -97,13 +139,26 @@ def main() -> int:
         for r in rows for k, v in (r.get("learner_seconds") or {}).items()
     ]
     lt = pd.DataFrame(learner_rows)
-    df.drop(columns=["learner_seconds"], errors="ignore").to_csv(work / "summary.csv", index=False)
+    cpu_rows = [
+        {"task_id": r["task_id"], "learner": k, "cpu_seconds": v}
+        for r in rows for k, v in (r.get("learner_cpu_seconds") or {}).items()
+    ]
+    if cpu_rows:
+        lt = lt.merge(pd.DataFrame(cpu_rows), on=["task_id", "learner"], how="left")
+    df.drop(columns=["learner_seconds", "learner_cpu_seconds"], errors="ignore").to_csv(
+        work / "summary.csv", index=False
+    )
     lt.to_csv(work / "learners.csv", index=False)
 
     print()
     print(f"suite {args.suite}: {len(tasks)} datasets x learners {args.learners} x {args.folds} folds, "
           f"{args.jobs} parallel processes")
-    print(f"total wall time: {total:.1f} s ({total / 60:.1f} min)")
+    if not args.summarize_only:
+        print(f"total wall time: {total:.1f} s ({total / 60:.1f} min)")
+    if "user_s" in df:
+        cpu = (df["user_s"] + df["sys_s"]).sum()
+        print(f"CPU time of all processes: {cpu:.0f} s = {cpu / args.jobs / 60:.1f} min of wall time "
+              f"on {args.jobs} idle cores (the goal: under 20 min)")
     print(f"load average (1, 5, 15 min) before: {load_before}, after: {load_after}")
     counts = df["status"].value_counts(dropna=False).to_dict() if "status" in df else {}
     print(f"status: {counts}; non-zero exits: {int((df['exit'] != 0).sum())}")
@@ -117,14 +172,18 @@ def main() -> int:
         print(f"peak memory of one process: {df['peak_rss_mb'].max():.0f} MB ({df.loc[i, 'task_id']}); "
               f"median {df['peak_rss_mb'].median():.0f} MB")
     print("\nslowest datasets (wall s of the whole process, cv s inside):")
-    cols = [c for c in ("task_id", "n", "n_pos", "wall_s", "cv_s", "peak_rss_mb") if c in df]
-    print(df.sort_values("wall_s", ascending=False)[cols].head(10).to_string(index=False, float_format="%.1f"))
+    cols = [c for c in ("task_id", "n", "n_pos", "wall_s", "cv_s", "user_s", "peak_rss_mb") if c in df]
+    key = "user_s" if "user_s" in df else "wall_s"
+    print(df.sort_values(key, ascending=False)[cols].head(10).to_string(index=False, float_format="%.1f"))
     print(f"sum of process wall times: {df['wall_s'].sum():.0f} s; of CV time: {df.get('cv_s', pd.Series()).sum():.0f} s "
           f"(the rest is process start-up and I/O)")
     if len(lt):
-        per = lt.groupby("learner")["seconds"].agg(["sum", "max"]).sort_values("sum", ascending=False)
+        col = "cpu_seconds" if "cpu_seconds" in lt and lt["cpu_seconds"].notna().any() else "seconds"
+        sub = lt.dropna(subset=[col])
+        per = sub.groupby("learner")[col].agg(["sum", "max"]).sort_values("sum", ascending=False)
         per["share"] = per["sum"] / per["sum"].sum()
-        print("\nlearners by total seconds over all datasets (share of CV time):")
+        print(f"\nlearners by total {col} over the {sub['task_id'].nunique()} datasets that "
+              f"recorded them (share of CV time):")
         print(per.to_string(float_format="%.3f"))
     return 0
 
