@@ -40,7 +40,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from openml_server import FakeOpenML, make_task  # noqa: E402
-
 from prspace.experiments.scoring import score_task  # noqa: E402
 from prspace.schema import TaskInfo, read_predictions, write_predictions  # noqa: E402
 from prspace.sources._openml_arff import parse_predictions_arff  # noqa: E402
