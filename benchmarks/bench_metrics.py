@@ -81,6 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--pyprg-max", type=int, default=5, help="largest log10 n for pyprg")
     ap.add_argument("--pi", type=float, default=0.1, help="share of positives (default 0.1)")
+    ap.add_argument(
+        "--weighted",
+        action="store_true",
+        help="pass sample_weight (random integers 1-3) to all_metrics and sklearn",
+    )
     args = ap.parse_args(argv)
 
     import sklearn
@@ -92,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
         f"numpy {np.__version__}, scikit-learn {sklearn.__version__}"
     )
     try:
-        print(f"# load average at start: {os.getloadavg()}; pi = {args.pi}")
+        print(
+            f"# load average at start: {os.getloadavg()}; pi = {args.pi}; "
+            f"weighted = {args.weighted}"
+        )
     except OSError:
         pass
     header = (
@@ -106,16 +114,17 @@ def main(argv: list[str] | None = None) -> int:
         n = 10**k
         for ties in (False, True):
             y, s = _data(n, ties, args.pi)
+            w = np.random.default_rng(1).integers(1, 4, n).astype(float) if args.weighted else None
             reps = args.repeats if n <= 10**6 else max(3, args.repeats // 2)
             t_sort, t_stable, t_all, t_sk = [], [], [], []
-            M.all_metrics(y, s)  # warm-up
+            M.all_metrics(y, s, sample_weight=w)  # warm-up
             for _ in range(reps):  # interleaved
                 t_sort.append(_timer(np.argsort, s))
                 t_stable.append(_timer(np.argsort, s, kind="stable"))
-                t_all.append(_timer(M.all_metrics, y, s))
+                t_all.append(_timer(M.all_metrics, y, s, sample_weight=w))
                 t = time.perf_counter()
-                roc_auc_score(y, s)
-                average_precision_score(y, s)
+                roc_auc_score(y, s, sample_weight=w)
+                average_precision_score(y, s, sample_weight=w)
                 t_sk.append(time.perf_counter() - t)
             med = statistics.median
             row = [
