@@ -125,3 +125,25 @@ def test_boyd_table2_mean_row_and_implied_skews():
     assert (t.loc["movie", "aucpr_published"] - lo) / (1 - lo) == pytest.approx(
         t.loc["movie", "aucnpr_published"], abs=1e-9
     )
+
+
+def test_cli_paper_tables_and_theory(tmp_path):
+    from prspace.cli import main
+
+    assert main(["boyd", "paper-tables", "--out-dir", str(tmp_path)]) == 0
+    md = (tmp_path / "boyd_table3_check.md").read_text()
+    assert "Largest |difference|: 0.0008" in md
+    assert main(["boyd", "theory", "--out-dir", str(tmp_path), "--formats", "png"]) == 0
+    assert (tmp_path / "boyd_fig4_f1_contours.png").stat().st_size > 10_000
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    from prspace.cli import main
+
+    assert main(["boyd", "downsample", "--dataset", "no-such-dataset", "--out", str(tmp_path / "x.parquet")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown dataset" in err and "Traceback" not in err
+    # no qualifying task: the report says so in words, it does not fail or draw an empty plot
+    assert main(["boyd", "downsampling-report", "--tables-dir", str(tmp_path), "--figures-dir", str(tmp_path),
+                 "--formats", "png", "--criteria", "pi <= 0.1"]) == 0
+    assert "No task" in (tmp_path / "boyd_downsampling_summary.md").read_text()
