@@ -105,9 +105,11 @@ def test_only_one_class(fn, labels, pos_label):
 
 
 def test_weights_leave_only_one_class(fn):
-    w = np.where(Y == 1, 0.0, 1.0)
-    with pytest.raises(ValueError, match="only one class"):
-        fn(Y, S, sample_weight=w)
+    for w in (np.where(Y == 1, 0.0, 1.0), np.where(Y == 1, 2.0, 0.0)):
+        with pytest.raises(ValueError, match="only one class"):
+            fn(Y, S, sample_weight=w)
+    with pytest.raises(ValueError, match="every sample_weight is 0"):
+        fn(Y, S, sample_weight=np.zeros(len(Y)))
 
 
 @pytest.mark.parametrize(

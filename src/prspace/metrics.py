@@ -316,13 +316,9 @@ def _validate(
     keep = w > 0
     if not keep.all():
         pos, s, w = pos[keep], s[keep], w[keep]
-    w_pos = w[pos].sum()
-    w_neg = w[~pos].sum()
-    if not (w_pos > 0 and w_neg > 0):
-        raise ValueError(
-            "only one class has positive total sample_weight (weighted pi is "
-            f"{'0' if w_pos == 0 else '1'}); the metrics are undefined"
-        )
+        if s.shape[0] == 0:
+            raise ValueError("every sample_weight is 0: no rows left to evaluate")
+    # whether both classes keep positive weight is checked on the cumulative sums
     return pos, s, w
 
 
@@ -330,7 +326,8 @@ def _curve_from(pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> _Curve:
     """Sort once (argsort, descending), group ties, accumulate counts per distinct threshold."""
     n = s.shape[0]
     order = np.argsort(s)[::-1]  # the order within tied scores is irrelevant: ties are grouped
-    s_sorted = s[order]
+    # The sorted values equal s[order]; numpy's value sort is cheaper than that random gather.
+    s_sorted = np.sort(s)[::-1]
     pos_sorted = pos[order]
     ends = np.flatnonzero(s_sorted[1:] != s_sorted[:-1])  # last index of each tie group
     ends = np.append(ends, n - 1)
@@ -342,6 +339,11 @@ def _curve_from(pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> _Curve:
         w_sorted = w[order]
         tps = np.cumsum(np.where(pos_sorted, w_sorted, 0.0))[ends]
         fps = np.cumsum(np.where(pos_sorted, 0.0, w_sorted))[ends]
+    if not (tps[-1] > 0 and fps[-1] > 0):
+        raise ValueError(
+            "only one class present with positive sample_weight (weighted pi is "
+            f"{'0' if tps[-1] == 0 else '1'}); the metrics are undefined"
+        )
     return _Curve(tps, fps, s_sorted[ends], float(tps[-1]), float(fps[-1]))
 
 
