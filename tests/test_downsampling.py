@@ -133,3 +133,14 @@ def test_bad_input_is_named():
     X, y = _data()
     with pytest.raises(InputError, match="ratios"):
         ds.downsampling_experiment(X, y, LEARNERS, score=_score, ratios=(0,))
+
+
+def test_paper_comparison_lines_up_boyd_rows_with_ours(runs):
+    cmp = ds.compare_with_paper(ds.table3_summary(ds.table3(runs)))
+    assert list(cmp["train_ratio"])[0] == "1:1" and cmp["train_ratio"].iloc[-1].startswith("original")
+    assert cmp.loc[0, "boyd_aucpr_downsampled"] == 0.851  # transcribed Table 3
+    row = cmp.iloc[0]
+    # both: the 1:1 downsampled test set flatters AUCPR far above the original test set
+    assert row["boyd_aucpr_downsampled"] - row["boyd_aucpr_original"] > 0.3
+    assert row["our_aupr_downsampled"] - row["our_aupr_original"] > 0.2
+    assert np.isnan(cmp.set_index("train_ratio").loc["1:2", "our_aupr_downsampled"])  # ratio not run here

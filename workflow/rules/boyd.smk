@@ -182,6 +182,8 @@ rule boyd_downsampling_report:
         table3_md=f"{TABLES}/boyd_downsampling_table3.md",
         summary=_boyd_table("boyd_downsampling_summary", "Downsampling (section 4.3)"),
         summary_md=f"{TABLES}/boyd_downsampling_summary.md",
+        vs_paper=_boyd_table("boyd_downsampling_vs_paper", "Downsampling (section 4.3)"),
+        vs_paper_md=f"{TABLES}/boyd_downsampling_vs_paper.md",
         png=_boyd_figure("boyd_downsampling", "Downsampling (section 4.3)"),
         other=_boyd_other_formats(["boyd_downsampling"]),
     log:
@@ -283,7 +285,7 @@ if BOYD["enabled"]:
         ALL_TARGETS.append(f"{TABLES}/boyd_fig_pr_prg_source.csv")
     if BOYD_DS["enabled"] and SOURCE == "local":
         ALL_TARGETS.extend(_boyd_figures(["boyd_downsampling"]))
-        ALL_TARGETS.extend(_boyd_tables(["boyd_downsampling_table3", "boyd_downsampling_summary"]))
+        ALL_TARGETS.extend(_boyd_tables(["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"]))
     if BOYD_FS["enabled"]:
         ALL_TARGETS.extend(_boyd_figures(["boyd_fold_skew"]))
         ALL_TARGETS.extend(_boyd_tables(["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]))

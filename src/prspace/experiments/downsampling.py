@@ -246,3 +246,32 @@ def table3_check() -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def compare_with_paper(summary: pd.DataFrame) -> pd.DataFrame:
+    """Boyd's Table 3 beside ours: per training ratio, their SAYU numbers and our all-learner means.
+
+    Boyd's last row (1:24) is their task's original ratio; it sits beside our ``original`` row
+    (each task's own ratio; ``our_test_pi`` gives the mean skew). Differences are not expected to
+    vanish (other data, other learners); the pattern -- a large downsampled-minus-original gap at
+    1:1 shrinking toward the original ratio, for AUCPR and AUCNPR alike -- is the comparison.
+    """
+    ours = summary[summary["learner"] == "all learners"].set_index("train_k")
+    rows = []
+    for k, pr_d, npr_d, pr_o, npr_o in BOYD_TABLE3:
+        key = ORIGINAL if k == BOYD_TABLE3_ORIGINAL_K else float(k)
+        row: dict[str, Any] = {
+            "train_ratio": "original (Boyd: 1:24)" if key == ORIGINAL else f"1:{k}",
+            "boyd_aucpr_downsampled": pr_d, "boyd_aucpr_original": pr_o,
+            "boyd_aucnpr_downsampled": npr_d, "boyd_aucnpr_original": npr_o,
+        }
+        if key in ours.index:
+            o = ours.loc[key]
+            row |= {
+                "our_test_pi": float(o["downsampled_test_pi"]), "n_tasks": int(o["n_tasks"]),
+                "our_aupr_downsampled": float(o["downsampled_aupr"]), "our_aupr_original": float(o["original_aupr"]),
+                "our_aucnpr_downsampled": float(o["downsampled_aucnpr"]), "our_aucnpr_original": float(o["original_aucnpr"]),
+                "our_auroc_downsampled": float(o["downsampled_auroc"]), "our_auroc_original": float(o["original_auroc"]),
+            }
+        rows.append(row)
+    return pd.DataFrame(rows)
