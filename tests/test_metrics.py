@@ -572,3 +572,21 @@ def test_f_calibrated_score_matches_theorem_4():
     d_rec = inv_rec[:-1] - inv_rec[1:]
     d_prec = inv_prec[:-1] - inv_prec[1:]
     np.testing.assert_allclose(h.f_calibrated, d_rec / (d_rec - d_prec), rtol=1e-10)
+
+
+def test_large_extreme_skews_stay_in_range_and_exact():
+    """Rounding noise never leaves the metric's range; Boyd's minimum stays exact for tiny pi."""
+    for n_pos, n_neg in [(10, 200_000), (199_995, 5)]:
+        s = -np.arange(n_pos + n_neg, dtype=float)
+        best = M.all_metrics(np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)], s)
+        for key in ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg"):
+            assert best[key] == pytest.approx(1.0, abs=1e-9) and best[key] <= 1.0, key
+        worst = M.all_metrics(np.r_[np.zeros(n_neg, int), np.ones(n_pos, int)], s)
+        pi = n_pos / (n_pos + n_neg)
+        assert worst["aupr"] == pytest.approx(M.aupr_min(pi), rel=1e-10)
+        assert 0.0 <= worst["aucnpr"] <= 1e-9
+    # the series branch of aupr_min (pi < 0.2) agrees with the closed form where both are fine
+    for pi in (0.05, 0.19, 0.21):
+        closed = 1 + (1 - pi) * np.log1p(-pi) / pi
+        assert M.aupr_min(pi) == pytest.approx(closed, rel=1e-12)
+    assert M.aupr_min(1e-9) == pytest.approx(0.5e-9, rel=1e-8)  # ~ pi / 2 for tiny pi

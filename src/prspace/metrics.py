@@ -430,6 +430,11 @@ def _check_recall_range(recall_range: tuple[float, float]) -> tuple[float, float
 # --------------------------------------------------------------------------------------------
 
 
+def _unit(x: float, hi: float = 1.0) -> float:
+    """Clip rounding noise (e.g. 1 + 4e-16 for a perfect ranking) to the metric's range."""
+    return min(max(x, 0.0), hi)
+
+
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
     # Not np.dot: BLAS threads cost far more than they save on a shared, loaded machine.
     a = a * b
@@ -695,11 +700,22 @@ def aupr_min(pi: ArrayLike, recall_range: tuple[float, float] = (0.0, 1.0)) -> A
     pi_arr = np.asarray(pi, dtype=np.float64)
     if not np.all((pi_arr > 0.0) & (pi_arr <= 1.0)):
         raise ValueError("pi must lie in (0, 1]: pi = 0 means no positives and no PR curve")
-    # ln((1 - pi (1 - a)) / (1 - pi (1 - b))) as a difference of log1p's (accurate for small pi)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_ratio = np.log1p(-pi_arr * (1.0 - a)) - np.log1p(-pi_arr * (1.0 - b))
         out = (b - a) + (1.0 - pi_arr) / pi_arr * log_ratio
     out = np.where(pi_arr == 1.0, b - a, out)  # all positives: the minimum curve is p = 1
+    # For small pi the two terms above cancel (relative error ~ 1e-16 / pi). There, with
+    # q = pi / (1 - pi), integrate q r / (1 + q r) = sum_k (-1)^(k+1) (q r)^k term by term.
+    small = pi_arr < 0.2
+    if np.any(small):
+        q = pi_arr[small] / (1.0 - pi_arr[small]) if out.ndim else pi_arr / (1.0 - pi_arr)
+        series = np.zeros_like(q)
+        for k in range(32, 0, -1):  # q < 0.25: the first omitted term is below 1e-19
+            series += (-1.0) ** (k + 1) * q**k * (b ** (k + 1) - a ** (k + 1)) / (k + 1)
+        if out.ndim:
+            out[small] = series
+        else:
+            out = series
     if out.ndim == 0:
         return float(out)
     return out
@@ -751,7 +767,7 @@ def auroc(
 
     Equal to scikit-learn's ``roc_auc_score`` for binary input.
     """
-    return _auroc_from(_segments(y_true, y_score, pos_label, sample_weight))
+    return _unit(_auroc_from(_segments(y_true, y_score, pos_label, sample_weight)))
 
 
 def average_precision(
@@ -765,7 +781,7 @@ def average_precision(
 
     Equal to scikit-learn's ``average_precision_score``.
     """
-    return _ap_from(_segments(y_true, y_score, pos_label, sample_weight))
+    return _unit(_ap_from(_segments(y_true, y_score, pos_label, sample_weight)))
 
 
 def aupr(
@@ -795,7 +811,7 @@ def aupr(
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}")
     g = _segments(y_true, y_score, pos_label, sample_weight)
-    return _aupr_from(g, interpolation, a, b)
+    return _unit(_aupr_from(g, interpolation, a, b), b - a)
 
 
 def _aucnpr_from(g: _Segments, a: float, b: float, area: float | None = None) -> float:
@@ -803,7 +819,7 @@ def _aucnpr_from(g: _Segments, a: float, b: float, area: float | None = None) ->
     if area is None:
         area = _aupr_from(g, "hyperbolic", a, b)
     lo = aupr_min(pi, (a, b))
-    return float((area - lo) / ((b - a) - lo))
+    return _unit(float((area - lo) / ((b - a) - lo)))
 
 
 def aucnpr(
@@ -946,7 +962,7 @@ def auprg(
     recall gain 0; negative precision gains count negatively. Equal to the reference
     ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
     """
-    return _auprg_from(_segments(y_true, y_score, pos_label, sample_weight))
+    return min(_auprg_from(_segments(y_true, y_score, pos_label, sample_weight)), 1.0)
 
 
 def expected_fg1(
@@ -1091,15 +1107,15 @@ def all_metrics(
     floats), each equal to the corresponding single-metric function.
     """
     g = _segments(y_true, y_score, pos_label, sample_weight)
-    area = _aupr_hyperbolic_full(g)
+    area = _unit(_aupr_hyperbolic_full(g))
     pi = g.n_pos / (g.n_pos + g.n_neg)
     return {
-        "auroc": _auroc_from(g),
-        "average_precision": _ap_from(g),
+        "auroc": _unit(_auroc_from(g)),
+        "average_precision": _unit(_ap_from(g)),
         "aupr": area,
-        "aupr_linear": _aupr_linear(g, 0.0, 1.0),
+        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
         "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
-        "auprg": _auprg_from(g),
+        "auprg": min(_auprg_from(g), 1.0),
         "pi": float(pi),
         "n_pos": float(g.n_pos),
         "n_neg": float(g.n_neg),
