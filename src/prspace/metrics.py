@@ -1007,6 +1007,12 @@ def prg_convex_hull(
     # within equal rg, pg decreases with the threshold index: the first is the highest
     keep = np.r_[True, rg[1:] != rg[:-1]]
     rg, pg, thr = rg[keep], pg[keep], thr[keep]
+    # Only Pareto points (no other point with higher recall gain has a precision gain as high)
+    # can be vertices right of the top vertex: filter them first, so the Python loop below is
+    # short even for millions of thresholds.
+    best_right = np.maximum.accumulate(pg[::-1])[::-1]
+    pareto = np.r_[pg[:-1] > best_right[1:], True]
+    rg, pg, thr = rg[pareto], pg[pareto], thr[pareto]
     hull: list[int] = []
     for i in range(rg.shape[0]):
         while len(hull) >= 2:
