@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g = sub.add_parser("pr-prg", help="Flach and Kull Figure 2 for one model's scores on one test fold of the study")
     g.add_argument("--status", nargs="+", required=True, help="status JSON of the study's tasks")
     g.add_argument("--task", default="auto", help="task id, or auto")
-    g.add_argument("--model", default="auto", help="model id, or auto (the median-AUPRG model)")
+    g.add_argument("--model", default="auto", help="model id, or auto (the model with the median AUPRG on the fold)")
     g.add_argument("--target-positives", type=int, default=30,
                    help="auto task: the test fold's number of positives closest to this")
     g.add_argument("--out-dir", required=True, type=Path)
@@ -220,10 +220,24 @@ def _ok_predictions(status_paths) -> list[tuple[str, str]]:
     return sorted(out)
 
 
+def _median_model(df: pd.DataFrame) -> tuple[pd.DataFrame, str, float]:
+    """The first test fold of the first repeat, and its model with the median AUPRG."""
+    from prspace import metrics
+
+    rep = int(df["repeat"].min())
+    fold = int(df.loc[df["repeat"] == rep, "fold"].min())
+    sub = df[(df["repeat"] == rep) & (df["fold"] == fold)]
+    vals = {m: float(metrics.auprg(g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)))
+            for m, g in sub.groupby("model_id", sort=True)}
+    order = sorted(vals, key=lambda m: (vals[m], m))
+    model = order[len(order) // 2]
+    return sub, model, vals[model]
+
+
 def run_pr_prg(args: argparse.Namespace) -> int:
     from prspace import metrics
     from prspace.figures import theory
-    from prspace.schema import read_predictions
+    from prspace.schema import read_predictions, read_task_info
 
     tasks = _ok_predictions(args.status)
     if not tasks:
@@ -232,30 +246,29 @@ def run_pr_prg(args: argparse.Namespace) -> int:
         chosen = [t for t in tasks if t[0] == args.task]
         if not chosen:
             raise InputError(f"task {args.task!r} has no predictions; choose one of {', '.join(t for t, _ in tasks)} or auto")
-        path = chosen[0][1]
+        df, info = read_predictions(chosen[0][1])
+        sub, median_model, _ = _median_model(df)
     else:
-        best = None
+        # candidates from the task information alone: moderate skew, test folds of about target
+        # positives (n_pos / n_folds); among the closest few, the one whose median-AUPRG model is
+        # nearest AUPRG 0.6 -- a curve with visible trade-offs, neither perfect nor random
+        keyed = []
         for tid, path_ in tasks:
-            df, info = read_predictions(path_)
-            f0 = df[(df["repeat"] == df["repeat"].min()) & (df["fold"] == df["fold"].min())].drop_duplicates("row_id")
-            n_pos = int(f0["y_true"].sum())
-            # prefer moderate skew (the PR baseline is visible) and a fold with about target positives
-            key = (not (0.1 <= info.pi <= 0.45), abs(n_pos - args.target_positives), tid)
+            ti = read_task_info(path_)
+            keyed.append(((not (0.1 <= ti.pi <= 0.45), abs(ti.n_pos / max(ti.n_folds, 1) - args.target_positives), tid), path_))
+        moderate = [k for k in keyed if not k[0][0]] or keyed
+        best = None
+        for _, path_ in sorted(moderate)[:8]:
+            df_, info_ = read_predictions(path_)
+            sub_, model_, v = _median_model(df_)
+            key = (abs(v - 0.6), info_.task_id)
             if best is None or key < best[0]:
-                best = (key, path_)
-        path = best[1]
-    df, info = read_predictions(path)
-    rep, fold = int(df["repeat"].min()), int(df.loc[df["repeat"] == df["repeat"].min(), "fold"].min())
-    sub = df[(df["repeat"] == rep) & (df["fold"] == fold)]
-    if args.model == "auto":
-        vals = {m: float(metrics.auprg(g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)))
-                for m, g in sub.groupby("model_id", sort=True)}
-        order = sorted(vals, key=lambda m: (vals[m], m))
-        model = order[len(order) // 2]
-    else:
-        model = args.model
-        if model not in set(sub["model_id"]):
-            raise InputError(f"model {model!r} not in task {info.task_id}; choose one of {', '.join(sorted(set(sub['model_id'])))} or auto")
+                best = (key, info_, sub_, model_)
+        _, info, sub, median_model = best
+    model = median_model if args.model == "auto" else args.model
+    if model not in set(sub["model_id"]):
+        raise InputError(f"model {model!r} not in task {info.task_id}; choose one of {', '.join(sorted(set(sub['model_id'])))} or auto")
+    rep, fold = int(sub["repeat"].iloc[0]), int(sub["fold"].iloc[0])
     g = sub[sub["model_id"] == model]
     y, s = g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)
     source = (f"data: {info.dataset_name} ({info.task_id}; {info.provenance.split(';')[0]}); "
