@@ -493,6 +493,26 @@ def _ap_from(g: _Segments) -> float:
     return float(_dot(g.dtp, prec) / g.n_pos)
 
 
+_PSI_TERMS = 12  # series terms for psi(x) = 1 - ln(1 + x) / x below x = 0.05
+
+
+def _psi(x: np.ndarray) -> np.ndarray:
+    """psi(x) = 1 - ln(1 + x) / x = x/2 - x^2/3 + x^3/4 - ..., accurate for every x > 0."""
+    out = np.log1p(x)
+    out /= x
+    np.subtract(1.0, out, out=out)
+    small = x < 0.05
+    if small.any():
+        xs = x[small]
+        ser = np.full_like(xs, (-1.0) ** (_PSI_TERMS + 1) / (_PSI_TERMS + 1))
+        for k in range(_PSI_TERMS - 1, 0, -1):
+            ser *= xs
+            ser += (-1.0) ** (k + 1) / (k + 1)
+        ser *= xs
+        out[small] = ser
+    return out
+
+
 @_blockwise
 def _aupr_hyperbolic_full(g: _Segments) -> float:
     """Exact area under the Davis-Goadrich interpolated PR curve over recall in [0, 1].
@@ -501,18 +521,27 @@ def _aupr_hyperbolic_full(g: _Segments) -> float:
     D = dTP + dFP, the interpolated precision at TP = TP_A + x is
     (TP_A + x) / (TP_A + FP_A + x D / dTP), whose integral over x in [0, dTP] divided by P is
 
-        dTP / (P D) * [dTP + (TP_A dFP - FP_A dTP) / D * ln(1 + D / (TP_A + FP_A))].
+        dTP / (P D) * [dTP + (TP_A dFP - FP_A dTP) / D * ln(1 + D / (TP_A + FP_A))]
+      = dTP / (P D) * [dTP psi(z) + TP_A ln(1 + z)],   z = D / (TP_A + FP_A),
 
-    The segment from the origin (TP_A = FP_A = 0) has constant precision TP_B / (TP_B + FP_B),
-    which is the first-point rule; segments with dTP = 0 have zero width.
+    with psi(z) = 1 - ln(1 + z) / z. The second form adds two non-negative terms, so it keeps
+    full relative accuracy where precision is tiny (the first cancels there). The segment from
+    the origin (TP_A = FP_A = 0, z = inf, psi = 1) has constant precision TP_B / (TP_B + FP_B):
+    the first-point rule. Segments with dTP = 0 have zero width and are not in ``g``.
     """
     tpa, fpa, dtp, dfp = g.tpa, g.fpa, g.dtp, g.dfp
     d = dtp + dfp
     ba = tpa + fpa
-    ratio = np.divide(d, ba, out=np.zeros_like(d), where=ba > 0)
-    inner = (tpa * dfp - fpa * dtp) / d * np.log1p(ratio)
-    inner += dtp
-    return float(_dot(dtp / d, inner) / g.n_pos)
+    origin = ba == 0  # only the first segment can start at the origin
+    z = d / np.where(origin, 1.0, ba)
+    inner = _psi(z)
+    inner *= dtp
+    log_term = np.log1p(z)
+    log_term *= tpa
+    inner += log_term
+    if origin[0]:
+        inner[0] = dtp[0]
+    return _dot(dtp / d, inner) / g.n_pos
 
 
 @_blockwise
