@@ -3,6 +3,9 @@
 
 from shlex import quote as _q
 
+# `prspace score` run as its module: starts without loading the other sub-commands (one job per task)
+PRSPACE_SCORE = f'"{sys.executable}" -m prspace.cli.score'
+
 
 def _select_command():
     if SOURCE == "local":
@@ -101,7 +104,7 @@ rule score:
         mem_mb=2000,
         runtime=30,
     shell:
-        "{PRSPACE} score task --status {input.status} --out {output.metrics} "
+        "{PRSPACE_SCORE} task --status {input.status} --out {output.metrics} "
         "--folds-out {output.folds} > {log} 2>&1"
 
 

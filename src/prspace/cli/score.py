@@ -132,3 +132,24 @@ def run_collect(args: argparse.Namespace) -> int:
     )
     log.info("%d tasks scored, %d rows in the metrics table", n_ok, len(metrics))
     return 0
+
+
+def _standalone(argv: list[str] | None = None) -> int:
+    """``python -m prspace.cli.score STEP ...``: the same command without loading the other
+    sub-commands (some import scikit-learn), so the many per-task workflow jobs start fast."""
+    import sys
+
+    parser = argparse.ArgumentParser(prog="prspace")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["score", *(sys.argv[1:] if argv is None else argv)])
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        datefmt="%H:%M:%S")
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"prspace score: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(_standalone())

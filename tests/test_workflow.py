@@ -1,0 +1,150 @@
+"""End to end: the whole workflow on the reduced configuration, through Snakemake, in a tmp dir.
+
+tests/data/config-reduced.yaml: four small embedded datasets, the small learner panel,
+3-fold CV.  The outputs' content is checked against oracles: the metrics table against
+prspace.metrics recomputed from the predictions, the ranks against scipy's rankdata, the
+disagreement shares against the per-task table, and AUPR vs AUCNPR within a task must
+never disagree.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy import stats
+
+from prspace import metrics as M
+from prspace.cli import main
+from prspace.schema import read_predictions
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+CONFIG = ROOT / "tests" / "data" / "config-reduced.yaml"
+STUDY = yaml.safe_load(CONFIG.read_text())["study"]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
+
+def _snakemake(workdir: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
+         "--configfile", str(CONFIG), "--cores", "2", *extra],
+        capture_output=True, text=True, timeout=1700,
+    )
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    workdir = tmp_path_factory.mktemp("workflow")
+    res = _snakemake(workdir)
+    assert res.returncode == 0, res.stderr[-4000:]
+    rep = _snakemake(workdir, "--report", f"results/{STUDY}/report.html")
+    assert rep.returncode == 0, rep.stderr[-4000:]
+    return workdir
+
+
+def _ids() -> dict:
+    return {c: str for c in ("task_id", "model_id", "flow_id", "flow_name")}
+
+
+def test_outputs_of_the_study_are_under_its_name(run):
+    tables = run / "results" / STUDY / "tables"
+    for name in ("metrics.csv", "tasks.csv", "tasks.md", "disagreement_per_task.csv", "disagreement_summary.csv",
+                 "disagreement_summary.md", "scorecard.csv", "scorecard.md", "learner_ranking.csv",
+                 "learner_agreement.csv", "figure_selection.csv"):
+        assert (tables / name).stat().st_size > 0, name
+    for name in ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"):
+        for ext in ("png", "pdf"):
+            path = run / "results" / STUDY / "figures" / f"{name}.{ext}"
+            assert path.stat().st_size > 5000, path
+        assert (run / "results" / STUDY / "figures" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+    # every rule left a log and a benchmark
+    assert list((run / "work" / STUDY / "logs").rglob("*.log"))
+    assert list((run / "work" / STUDY / "benchmarks").rglob("*.tsv"))
+
+
+def test_metrics_table_equals_metrics_recomputed_from_predictions(run):
+    metrics = pd.read_csv(run / "results" / STUDY / "tables" / "metrics.csv", dtype=_ids())
+    config = yaml.safe_load(CONFIG.read_text())
+    assert sorted(metrics.task_id.unique()) == sorted(config["local"]["datasets"])
+    n_checked = 0
+    for task, sub in metrics.groupby("task_id"):
+        df, info = read_predictions(run / "work" / STUDY / "predictions" / f"{task}.parquet")
+        assert len(sub) == info.n_models
+        for _, row in sub.iterrows():
+            g = df[df.model_id == row.model_id]
+            ref = M.all_metrics(g.y_true.to_numpy(), g.score.to_numpy())
+            for m in ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg"):
+                assert row[m] == pytest.approx(ref[m], rel=1e-11, abs=1e-12), (task, row.model_id, m)
+            assert row.pi == pytest.approx(info.pi)
+            folds = [M.all_metrics(f.y_true.to_numpy(), f.score.to_numpy())["aupr"] for _, f in g.groupby("fold")]
+            assert row.aupr_fold_mean == pytest.approx(np.mean(folds), rel=1e-11)
+            assert row.n_folds == config["local"]["folds"]
+            n_checked += 1
+    assert n_checked == len(metrics) > 0
+
+
+def test_ranks_follow_the_metrics(run):
+    metrics = pd.read_csv(run / "results" / STUDY / "tables" / "metrics.csv", dtype=_ids())
+    ranks = pd.read_csv(run / "work" / STUDY / "ranks.csv", dtype=_ids())
+    for task, sub in metrics.groupby("task_id"):
+        r = ranks[ranks.task_id == task].set_index("model_id").loc[sub.model_id]
+        for m in ("aupr", "auprg", "auroc", "aucnpr", "average_precision"):
+            np.testing.assert_array_equal(r[m].to_numpy(), stats.rankdata(-sub[m].round(12).to_numpy()))
+
+
+def test_aupr_and_aucnpr_never_disagree_within_a_task(run):
+    per = pd.read_csv(run / "results" / STUDY / "tables" / "disagreement_per_task.csv", dtype={"task_id": str})
+    pair = per[(per.metric_a == "aupr") & (per.metric_b == "aucnpr")]
+    assert len(pair) == per.task_id.nunique() > 0
+    assert not pair.top1_differs.any() and not pair.top3_differs.any()
+    np.testing.assert_allclose(pair.spearman, 1.0)
+
+
+def test_summary_and_scorecard_agree_with_per_task_table(run):
+    tables = run / "results" / STUDY / "tables"
+    per = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
+    summary = pd.read_csv(tables / "disagreement_summary.csv")
+    card = pd.read_csv(tables / "scorecard.csv")
+    assert len(summary) == 10  # every pair of the 5 metrics
+    for _, s in summary.iterrows():
+        sub = per[(per.metric_a == s.metric_a) & (per.metric_b == s.metric_b)]
+        assert s.top1_share == pytest.approx(sub.top1_differs.mean())
+        assert s.top3_share == pytest.approx(sub.top3_differs.mean())
+        assert s.top1_lo <= s.top1_share <= s.top1_hi
+    row = card[(card.comparison == "AUPR vs AUPRG") & card.statistic.str.startswith("top-1")].iloc[0]
+    assert row.paper == 0.24
+    s = summary[(summary.metric_a == "aupr") & (summary.metric_b == "auprg")].iloc[0]
+    assert row.this_run == pytest.approx(s.top1_share)
+    assert card.this_source.str.contains("local learners").all()
+    assert card.paper_source.str.contains("OpenML, 886 tasks").all()
+
+
+def test_tables_are_reproduced_exactly(run, tmp_path):
+    tables = run / "results" / STUDY / "tables"
+    cfg = yaml.safe_load(CONFIG.read_text())
+    code = main(["rank", "--metrics", str(tables / "metrics.csv"), "--tasks", str(tables / "tasks.csv"),
+                 "--n-boot", str(cfg["analysis"]["n_boot"]), "--seed", str(cfg["seed"]),
+                 "--out-dir", str(tmp_path), "--ranks-out", str(tmp_path / "ranks.csv")])
+    assert code == 0
+    for name in ("disagreement_per_task.csv", "disagreement_summary.csv", "disagreement_summary.md",
+                 "scorecard.csv", "scorecard.md", "learner_ranking.csv", "learner_agreement.csv"):
+        assert (tmp_path / name).read_bytes() == (tables / name).read_bytes(), name
+
+
+def test_report_has_every_table_and_figure_with_captions(run):
+    html = (run / "results" / STUDY / "report.html").read_text()
+    for needle in ("fig4_rank_heatmap", "fig5_curves", "Replication scorecard", "AUPRG rank against AUPR rank",
+                   "Learners ranked across tasks"):
+        assert needle in html, needle
+
+
+def test_rerun_has_nothing_to_do(run):
+    res = _snakemake(run, "-n")
+    assert res.returncode == 0
+    assert "Nothing to be done" in res.stdout + res.stderr
