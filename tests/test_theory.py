@@ -147,3 +147,34 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["boyd", "downsampling-report", "--tables-dir", str(tmp_path), "--figures-dir", str(tmp_path),
                  "--formats", "png", "--criteria", "pi <= 0.1"]) == 0
     assert "No task" in (tmp_path / "boyd_downsampling_summary.md").read_text()
+
+
+def test_cli_pr_prg_draws_the_median_model_and_names_its_source(tmp_path):
+    import json
+
+    import pandas as pd
+
+    from prspace.cli import main
+    from prspace.schema import TaskInfo, write_predictions
+
+    rng = np.random.default_rng(0)
+    n, n_pos, k = 400, 100, 5
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n - n_pos, bool)]
+    fold = np.r_[np.arange(n_pos) % k, np.arange(n - n_pos) % k]
+    frames = []
+    for m, sep in (("weak", 0.3), ("mid", 1.0), ("strong", 3.0)):
+        frames.append(pd.DataFrame({"task_id": "syn-task", "model_id": m, "flow_id": m, "flow_name": m, "repeat": 0,
+                                    "fold": fold, "row_id": np.arange(n), "y_true": y,
+                                    "score": rng.normal(0, 1, n) + sep * y}))
+    info = TaskInfo("syn-task", "local", "0", "synthetic", n, n_pos, "1", "5-fold", k, 1, 3, "test fixture", "now")
+    write_predictions(pd.concat(frames), info, tmp_path / "syn-task.parquet")
+    status = tmp_path / "syn-task.json"
+    status.write_text(json.dumps({"task_id": "syn-task", "status": "ok", "reason": "",
+                                  "predictions": str(tmp_path / "syn-task.parquet")}))
+    sel = tmp_path / "sel.csv"
+    assert main(["boyd", "pr-prg", "--status", str(status), "--out-dir", str(tmp_path), "--formats", "png",
+                 "--selection-out", str(sel)]) == 0
+    row = pd.read_csv(sel).iloc[0]
+    assert row["model_id"] == "mid" and row["fold"] == 0 and row["n_pos"] == 20
+    assert (tmp_path / "boyd_fig_pr_prg.png").is_file()
+    assert main(["boyd", "pr-prg", "--status", str(status), "--out-dir", str(tmp_path), "--model", "nope"]) == 2
