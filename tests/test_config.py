@@ -97,3 +97,18 @@ def test_unknown_top_level_key_and_bad_source(tmp_path):
     out = res.stdout + res.stderr
     assert "'studdy' was unexpected" in out
     assert "config key source: 'kaggle' is not one of ['local', 'openml']" in out
+
+
+@pytest.mark.slow
+def test_nested_command_line_overrides_are_typed(tmp_path):
+    """Snakemake reads key={...} overrides as strings; numbers and booleans are converted, words still fail."""
+    cfg = tmp_path / "reduced.yaml"
+    cfg.write_text(yaml.safe_dump(_reduced()))
+    base = [str(SNAKEMAKE), "-n", "--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+            "--configfile", str(cfg), "--cores", "1", "--config"]
+    ok = subprocess.run([*base, 'local={"folds": 5}', 'analysis={"n_boot": 50}'],
+                        capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    bad = subprocess.run([*base, 'local={"folds": "five"}'], capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0
+    assert "config key local.folds: 'five' is not of type 'integer'" in bad.stdout + bad.stderr

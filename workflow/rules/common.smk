@@ -2,6 +2,7 @@
 # Included first by the Snakefile.  Defines: ALL_TARGETS, STUDY, WORK, RESULTS, PRSPACE,
 # task_ids(), per_task(), PREDICTIONS, PREDICTION_STATUS, METRICS_TABLE, FOLD_METRICS.
 
+import re
 import sys
 from pathlib import Path
 
@@ -23,7 +24,37 @@ def _config_errors(cfg, schema_file):
     return lines
 
 
+def _coerce(value, schema):
+    """Snakemake reads nested --config values (key={...}) as strings; convert those the schema
+    types as integer, number, boolean or null.  Anything else is left for validation to judge."""
+    if not isinstance(schema, dict):
+        return value
+    types = schema.get("type", [])
+    types = [types] if isinstance(types, str) else types
+    if isinstance(value, dict) and "properties" in schema:
+        return {k: _coerce(v, schema["properties"].get(k, {})) for k, v in value.items()}
+    if isinstance(value, list) and "items" in schema:
+        return [_coerce(v, schema["items"]) for v in value]
+    if isinstance(value, str):
+        v = value.strip()
+        if "null" in types and v in ("null", "None", "~"):
+            return None
+        if "boolean" in types and v.lower() in ("true", "false"):
+            return v.lower() == "true"
+        if "integer" in types and re.fullmatch(r"[+-]?\d+", v):
+            return int(v)
+        if "number" in types:
+            try:
+                return float(v)
+            except ValueError:
+                pass
+    return value
+
+
 def _validate_config(cfg, schema_file, section=None):
+    with open(schema_file) as fh:
+        schema = yaml.safe_load(fh)
+    cfg.update(_coerce(dict(cfg), schema))
     lines = _config_errors(cfg, schema_file)
     if lines:
         label = f"config section {section!r}" if section else "the configuration"
