@@ -14,8 +14,9 @@ once locally (profiles/local) and once through snakemake-executor-plugin-slurm
 
 Skips, naming the fix, when the SLURM/munge binaries or the plugin are missing or when not
 root (slurmd must run as root to start jobs). CI installs them with .ci/install-slurm.sh.
-Slow (about 15-25 min on 2 shared cores): marked ``slurm``; run it alone with
-``pytest -m slurm tests/test_slurm.py``.
+Slow: 13 min 48 s on 2 cores shared with other work (load ~11): 6.5 min local run, 6.8 min
+SLURM run. Marked ``slurm``; run it alone with ``pytest -m slurm tests/test_slurm.py -rP``
+(``-rP`` prints the table of workflow jobs and their SLURM job ids).
 """
 
 from __future__ import annotations
@@ -160,6 +161,10 @@ def test_reduced_workflow_on_slurm_equals_local(cluster, tmp_path):
         # The job's own snakemake saw the SLURM environment.
         assert "slurm-jobstep" in text, path
     assert set(ran_in_slurm) == remote, (sorted(set(ran_in_slurm) ^ remote))
+    # Shown with `pytest -rP`: every workflow job and the SLURM job it ran in.
+    print(f"SLURM run {run_id}: {len(remote)} workflow jobs in {len(submitted)} SLURM jobs")
+    for target, jobid in sorted(ran_in_slurm.items(), key=lambda kv: (kv[1], kv[0])):
+        print(f"  SLURM job {jobid:>4}  {states[jobid]:<9}  {target}")
     # Grouping really bundled the per-task scoring jobs into fewer SLURM jobs.
     scores = [j for t, j in ran_in_slurm.items() if t.startswith("score:")]
     assert len(set(scores)) < len(scores)
