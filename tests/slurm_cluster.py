@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 TEMPLATE = Path(__file__).with_name("slurm") / "slurm.conf.in"
-BINARIES = ("munged", "munge", "slurmctld", "slurmd", "sbatch", "squeue", "srun", "scontrol",
+BINARIES = ("munged", "munge", "unmunge", "slurmctld", "slurmd", "sbatch", "squeue", "srun", "scontrol",
             "sinfo")
 PARTITION = "debug"
 # The snakemake SLURM plugin uses `squeue` only when MinJobAge >= 3 x its first status-check
