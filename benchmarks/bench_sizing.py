@@ -118,6 +118,24 @@ def measure_score(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]
     return out
 
 
+def _fetch_rss_mb(url: str, task_id: int, cache: Path) -> float:
+    """Peak RSS (MB) of a separate process that fetches one task cold and writes its parquet:
+    what a `predict` job of an OpenML study needs (the server stays in this process)."""
+    import subprocess
+
+    code = (
+        "import sys, resource; from pathlib import Path\n"
+        "from prspace.sources.openml import ClientSettings, fetch_task\n"
+        "from prspace.schema import write_predictions\n"
+        f"st = ClientSettings(server={url!r}, cache_dir=Path({str(cache)!r}), workers=4)\n"
+        f"r = fetch_task(st, {task_id}, n_models={N_MODELS}, min_flows={N_MODELS})\n"
+        f"write_predictions(r.predictions, r.task_info, Path({str(cache)!r}) / 'p.parquet')\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[-1]) / 1024
+
+
 def measure_fetch(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]:
     import arff  # liac-arff: the openml client's own parser
 
@@ -138,6 +156,7 @@ def measure_fetch(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]
             res = fetch_task(st, t.task_id, n_models=N_MODELS, min_flows=N_MODELS, seed=0)
             fetch_cpu, fetch_wall = _cpu() - c0, time.perf_counter() - w0
             assert res.status == "ok", res.reason
+            rss_mb = _fetch_rss_mb(srv.url, t.task_id, Path(tmp) / "cold") if n == max(sizes) else float("nan")
         # parse rate on the 3 writing styles (weka, sklearn, mlr), ours vs liac-arff
         sample = files[:3]
         mb = sum(len(f) for f in sample) / 1e6
@@ -158,6 +177,7 @@ def measure_fetch(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]
             "arff_bytes_per_row": blob / (n * N_MODELS),
             "fetch_cpu_s": fetch_cpu,
             "fetch_wall_loopback_s": fetch_wall,
+            "fetch_max_rss_mb": rss_mb,
             "parse_mb_s": mb / statistics.median(ours),
             "liac_mb_s": (mb / liac[0]) if liac else float("nan"),
         }
