@@ -99,6 +99,23 @@ def _predictions_frame(n: int, rng: np.random.Generator) -> tuple[pd.DataFrame, 
     return pd.concat(rows, ignore_index=True), task
 
 
+def _score_rss_mb(path: Path) -> float:
+    """Peak RSS (MB) of a separate process that reads one task's parquet and scores it:
+    what a `score` job needs."""
+    import subprocess
+
+    code = (
+        "import resource\n"
+        "from prspace.experiments.scoring import score_task\n"
+        "from prspace.schema import read_predictions\n"
+        f"df, task = read_predictions({str(path)!r})\n"
+        "score_task(df, task)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[-1]) / 1024
+
+
 def measure_score(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]:
     rng = np.random.default_rng(0)
     out = {}
@@ -114,6 +131,7 @@ def measure_score(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]
                 score_task(df, task)
                 times.append(_cpu() - c0)
             out[n] = {"score_cpu_s": statistics.median(times),
+                      "score_max_rss_mb": _score_rss_mb(path) if n == max(sizes) else float("nan"),
                       "parquet_bytes_per_row": path.stat().st_size / (n * N_MODELS)}
     return out
 
