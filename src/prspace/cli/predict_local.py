@@ -17,8 +17,6 @@ from prspace._io import atomic_path
 from prspace.errors import InputError
 from prspace.schema import write_predictions
 from prspace.sources.datasets import DEFAULT_MIN_MINORITY, load_dataset, suite_names
-from prspace.sources.learners import parse_learners
-from prspace.sources.local import SkipDataset, predict_dataset
 
 log = logging.getLogger("prspace.predict_local")
 
@@ -65,6 +63,11 @@ def _write_status(path: Path, status: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # scikit-learn is imported here, not at module level: every `prspace` command builds
+    # this parser, and only this command needs the learners.
+    from prspace.sources.learners import parse_learners
+    from prspace.sources.local import SkipDataset, predict_dataset
+
     t0 = time.perf_counter()
     learners = parse_learners(args.learners)
     if args.data_dir is not None:
