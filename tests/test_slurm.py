@@ -14,8 +14,8 @@ once locally (profiles/local) and once through snakemake-executor-plugin-slurm
 
 Skips, naming the fix, when the SLURM/munge binaries or the plugin are missing or when not
 root (slurmd must run as root to start jobs). CI installs them with .ci/install-slurm.sh.
-Slow: 10-14 min on 2 cores shared with other work (10 min 9 s at load ~8: 3.8 min local run,
-6.0 min SLURM run; 13 min 48 s at load ~11). Marked ``slurm``; run it alone with ``pytest -m slurm tests/test_slurm.py -rP``
+Slow: 8-14 min on 2 cores shared with other work (8 min 10 s and 10 min 9 s at load ~8, e.g.
+3.8 min local run and 6.0 min SLURM run; 13 min 48 s at load ~11). Marked ``slurm``; run it alone with ``pytest -m slurm tests/test_slurm.py -rP``
 (``-rP`` prints the table of workflow jobs and their SLURM job ids).
 """
 
