@@ -108,9 +108,13 @@ def skew_groups(pi: pd.Series, n_groups: int = 3) -> pd.Series:
 def skew_group_means(df: pd.DataFrame, *, learner: str = "flow_id", n_groups: int = 3) -> pd.DataFrame:
     """Each learner's mean metric within pi groups of tasks, and its rank (1 = best) in the group.
 
-    Also a group ``all tasks``. Long format: ``skew_group, n_tasks, learner, metric, mean, rank``.
+    Only learners evaluated on every task take part. Also a group ``all tasks``. Long format: ``skew_group, n_tasks, learner, metric, mean, rank``.
     """
     _check(df, learner)
+    # only learners evaluated on every task, so that group means compare like with like (as in
+    # ranking.learner_ranking_across_tasks with min_share = 1)
+    counts = df.groupby(learner)["task_id"].nunique()
+    df = df[df[learner].isin(counts.index[counts == df["task_id"].nunique()])]
     tasks = df.drop_duplicates("task_id").set_index("task_id")["pi"]
     group = skew_groups(tasks, n_groups)
     d = df.assign(skew_group=df["task_id"].map(group))

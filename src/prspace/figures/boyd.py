@@ -113,7 +113,7 @@ def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: 
     mean = per_task.groupby(["task_id", "pi"], sort=False)[list(LABELS)].mean().reset_index().sort_values("pi")
     for m in ("aupr", "aucnpr", "auprg"):
         ax1.scatter(per_task["pi"], per_task[m], color=colors[m], s=6, alpha=0.2, linewidths=0)
-        ax1.plot(mean["pi"], mean[m], color=colors[m], marker="o", ms=3.5, lw=1, label=f"{LABELS[m]} (mean over learners)")
+        ax1.plot(mean["pi"], mean[m], color=colors[m], marker="o", ms=4, ls="none", label=f"{LABELS[m]} (mean over learners)")
     lo_pi, hi_pi = max(per_task["pi"].min() * 0.8, 1e-3), min(per_task["pi"].max() * 1.2, 0.999)
     pi = np.geomspace(lo_pi, hi_pi, 200)
     ax1.plot(pi, np.asarray(metrics.aupr_min(pi), dtype=np.float64), color="k", ls=":", lw=1.5, label="AUCPR_MIN(pi)")
