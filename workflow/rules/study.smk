@@ -66,6 +66,9 @@ checkpoint select_tasks:
         f"{BENCHMARKS}/select_tasks.tsv"
     params:
         cmd=_select_command(),
+    resources:
+        # global cap on connections to OpenML, set by the profile (profiles/*/config.yaml)
+        openml_connections=1 if SOURCE == "openml" else 0,
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"
 
@@ -85,6 +88,7 @@ rule predict:
     resources:
         mem_mb=4000,
         runtime=120,
+        openml_connections=config["openml"]["workers"] if SOURCE == "openml" else 0,
     shell:
         "{params.cmd} --out {params.parquet} --status {output.status} > {log} 2>&1"
 
