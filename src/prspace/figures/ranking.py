@@ -141,7 +141,7 @@ def metric_scatter(
                     hit = sub[sub["model_id"] == m]
                     ax.scatter(hit[metric_x], hit[metric_y], s=70, facecolors="none", edgecolors="k",
                                linewidths=0.8, zorder=3)
-        if highlight:
+        if any(t in tasks for t, _ in highlight):  # only when a circled model is on this plot
             ax.scatter([], [], s=70, facecolors="none", edgecolors="k", linewidths=0.8, label="models of Figure 5")
         ax.plot([0, 1], [0, 1], color="0.7", lw=0.5, ls=":")
         ax.set_xlim(0, 1.01)
