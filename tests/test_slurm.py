@@ -150,7 +150,9 @@ def test_reduced_workflow_on_slurm_equals_local(cluster, tmp_path):
     states = {int(i): s for i, _, s in (line.split("|") for line in queue.split())}
     assert states == dict.fromkeys(submitted, "COMPLETED"), (states, sorted(submitted))
 
-    allocated = {int(j) for j in re.findall(r"sched: Allocate JobId=(\d+) ",
+    # the main scheduler logs "sched: Allocate JobId=N", the backfill scheduler
+    # "sched/backfill: _start_job: Started JobId=N"; either means SLURM started the job
+    allocated = {int(j) for j in re.findall(r"(?:sched: Allocate|_start_job: Started) JobId=(\d+) ",
                                             cluster.logs["slurmctld"].read_text())}
     assert set(submitted) <= allocated, sorted(set(submitted) - allocated)
 
