@@ -214,7 +214,7 @@ def test_unrecoverable_failure_keeps_downloads_and_resume_fetches_only_the_rest(
         # one predictions file keeps failing: the run dies after the others finished
         victim = t.runs[3]
         srv.fault(f"/data/download/{victim.file_id}/", "500", times=100)
-        with pytest.raises(OpenMLNetworkError, match=r"predictions of run \d+: HTTP 500.*gave up after 3 attempts.*rerun to resume"):
+        with pytest.raises(OpenMLNetworkError, match=r"predictions of run \d+ \(http[^)]*\): HTTP 500.*gave up after 3 attempts.*rerun to resume"):
             fetch_task(st, 601, n_models=8, min_flows=8)
         done = {p.name for p in tmp_path.rglob("run-*.arff")}
         assert len(done) == 7 and f"run-{victim.run_id}.arff" not in done
@@ -317,18 +317,15 @@ def test_select_by_ids_tag_suite_study_and_discovery(tmp_path):
 
 
 def test_run_listing_pages_and_falls_back_to_flow_by_flow(tmp_path, monkeypatch, caplog):
-    import prspace.sources.openml as mod
-
     t = make_task(1101, n_flows=6, runs_per_flow=2)
-    monkeypatch.setattr(mod, "RUN_LIST_LIMIT", 5)
     with FakeOpenML([t], page_limit=5) as srv:
-        res = fetch_task(settings(srv, tmp_path / "a"), 1101, n_models=6, min_flows=6)
+        res = fetch_task(settings(srv, tmp_path / "a", page_size=5), 1101, n_models=6, min_flows=6)
         assert res.status == "ok"  # pages at offsets 5 and 10 complete the listing
         assert sum("run/list" in p for p in srv.paths) == 3
         # a large offset times out: the flows of the first page are completed flow by flow
         srv.fault("offset/5/", "500", times=100)
         with caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
-            res = fetch_task(settings(srv, tmp_path / "b", max_retries=1), 1101, n_models=3, min_flows=3)
+            res = fetch_task(settings(srv, tmp_path / "b", max_retries=1, page_size=5), 1101, n_models=3, min_flows=3)
         assert res.status == "ok"
         flow_calls = [p for p in srv.paths if "run/list" in p and "/flow/" in p]
         assert len(flow_calls) == 3  # runs 1..5 of the listing belong to flows 1000-1002

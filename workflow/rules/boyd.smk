@@ -52,12 +52,9 @@ def _boyd_other_formats(names):
 
 def boyd_downsampling_tasks():
     """Tasks with pi <= max_pi and n_pos >= min_positives, lowest pi first, at most max_tasks."""
-    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
-    table["task_id"] = table["task_id"].astype(str)
-    table = table[table["task_id"].isin(set(task_ids()))].copy()
-    if "pi" not in table.columns:
-        table["pi"] = table["n_pos"] / table["n"]
-    table = table[(table["pi"] <= BOYD_DS["max_pi"]) & (table["n_pos"] >= BOYD_DS["min_positives"])]
+    table = read_task_list(checkpoints.select_tasks.get().output[0])
+    table = table[table["task_id"].isin(set(task_ids()))]
+    table = table[(table["pi"] <= BOYD_DS["max_pi"]).fillna(False) & (table["n_pos"] >= BOYD_DS["min_positives"]).fillna(False)]
     table = table.sort_values(["pi", "task_id"])
     ids = list(table["task_id"])
     if BOYD_DS["max_tasks"] is not None:
@@ -73,11 +70,8 @@ def boyd_downsampling_tasks():
 
 def boyd_fold_skew_tasks():
     """Tasks with at least boyd.fold_skew.min_positives positives, lowest pi first, at most max_tasks."""
-    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
-    table["task_id"] = table["task_id"].astype(str)
-    table = table[table["task_id"].isin(set(task_ids())) & (table["n_pos"] >= BOYD_FS["min_positives"])].copy()
-    if "pi" not in table.columns:
-        table["pi"] = table["n_pos"] / table["n"]
+    table = read_task_list(checkpoints.select_tasks.get().output[0])
+    table = table[table["task_id"].isin(set(task_ids())) & (table["n_pos"] >= BOYD_FS["min_positives"]).fillna(False)]
     ids = list(table.sort_values(["pi", "task_id"])["task_id"])
     if BOYD_FS["max_tasks"] is not None:
         ids = ids[: BOYD_FS["max_tasks"]]
