@@ -77,6 +77,8 @@ def rank_auroc(y: np.ndarray, score: np.ndarray) -> float:
 
     y = np.asarray(y, bool)
     n1, n0 = int(y.sum()), int((~y).sum())
+    if n1 == 0 or n0 == 0:
+        return float("nan")  # one class: the engine reports no AUROC
     r = rankdata(score)
     return float((r[y].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 
@@ -90,7 +92,8 @@ def server_evaluations(t: Task, scores: dict[int, np.ndarray]) -> tuple[float, d
         ss.append(p1)
         for f in range(t.n_folds):
             m = t.folds[rep] == f
-            folds[(rep, f)] = rank_auroc(y[m], p1[m])
+            if 0 < y[m].sum() < m.sum():
+                folds[(rep, f)] = rank_auroc(y[m], p1[m])
     return rank_auroc(np.concatenate(ys), np.concatenate(ss)), folds
 
 

@@ -23,7 +23,10 @@ def _select_command():
         f"--cache-dir {_q(c['cache_dir'])}",
         f"--min-flows {c['min_flows']}",
         f"--seed {SEED}",
+        f"--page-size {c['page_size']}",
     ]
+    if c["replay"]:
+        return " ".join(args + [f"--manifest {_q(str(c['replay']))}"])  # no listing call
     if c["task_ids"]:
         args.append("--task-ids " + ",".join(map(str, c["task_ids"])))
     for key in ("tag", "suite", "study"):
@@ -53,7 +56,8 @@ def _predict_command(wildcards):
     return (
         f"{PRSPACE} fetch-openml task --server {_q(c['server'])} --cache-dir {_q(c['cache_dir'])} "
         f"--task-id {task} --n-models {c['n_models']} --min-flows {c['min_flows']} "
-        f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']}"
+        f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']} --page-size {c['page_size']}"
+        + (f" --manifest {_q(str(c['replay']))}" if c["replay"] else "")
     )
 
 
