@@ -160,6 +160,9 @@ def test_selfcheck_agrees_with_the_server_and_reports_the_wrong_run(study):
     assert int(summary["runs compared"]) == 60
     assert int(summary["runs differing by more than 0.0001"]) == 1
     assert "likely cause" in summary[f"openml-3002 {wrong}"]
+    card = pd.read_csv(tables / "scorecard.csv")
+    sc = card[card.comparison == "OpenML self-check (AUROC)"].set_index("statistic")["this_run"]
+    assert sc["runs compared"] == 60 and sc["runs differing by more than 0.0001"] == 1
 
 
 def test_warm_cache_rerun_makes_no_request(study):

@@ -149,6 +149,7 @@ rule rank:
     input:
         metrics=METRICS_TABLE,
         tasks=f"{TABLES}/tasks.csv",
+        selfcheck=[f"{TABLES}/openml_selfcheck_summary.csv"] if SOURCE == "openml" else [],
     output:
         ranks=f"{WORK}/ranks.csv",
         per_task=f"{TABLES}/disagreement_per_task.csv",
@@ -161,8 +162,9 @@ rule rank:
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["n_boot"],
+        selfcheck=lambda wc, input: f"--selfcheck {input.selfcheck}" if input.selfcheck else "",
     shell:
-        "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} "
+        "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
         "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {SEED} "
         "--out-dir {TABLES} --ranks-out {output.ranks} > {log} 2>&1"
 
