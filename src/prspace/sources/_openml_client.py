@@ -251,10 +251,10 @@ def call(
             reason = _describe(exc)
             if attempt > settings.max_retries:
                 url = last_request()
-                hint = (" Check the network and config key openml.server;" if "connection failed" in reason
+                hint = (" Check the network and config key openml.server." if "connection failed" in reason
                         or "timed out" in reason else "")
                 raise OpenMLNetworkError(
-                    f"{what}{f' ({url})' if url else ''}: {reason}; gave up after {attempt} attempts against "
+                    f"{what}{f' ({url})' if url else ''}: {reason}; gave up after {attempt} attempt{'s' if attempt > 1 else ''} against "
                     f"{settings.server}.{hint} Everything downloaded so far is kept in "
                     f"{settings.cache_dir}; rerun to resume"
                 ) from None
