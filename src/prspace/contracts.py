@@ -250,7 +250,7 @@ def read_metrics_table(path: str | os.PathLike[str], *, columns: list[str] | Non
     if columns is not None and list(table.columns) != list(columns):
         raise InputError(
             f"{path} is not the expected metrics table (its columns are "
-            f"{', '.join(map(str, table.columns[:6]))}, ...); pass the table `prspace score` wrote"
+            f"{', '.join(map(str, table.columns[:6]))}, ...); pass the per-model tables `prspace score` wrote, not the per-fold ones"
         )
     for c in ID_COLUMNS:
         if c in table.columns:
