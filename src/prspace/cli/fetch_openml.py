@@ -317,7 +317,13 @@ def run_selfcheck(args: argparse.Namespace) -> int:
     write_markdown(checks, Path(args.out).with_suffix(".md"), decimals=6,
                    title="Our AUROC vs OpenML's evaluation engine, per run (overall pooled; per fold)")
     write_csv(summary, args.summary_out)
-    write_markdown(summary, Path(args.summary_out).with_suffix(".md"),
+
+    def shown(v: object) -> str:
+        if isinstance(v, float):
+            return f"{v:.1e}" if 0 < abs(v) < 0.01 else f"{v:.6g}"
+        return str(v)
+
+    write_markdown(summary.assign(value=summary["value"].map(shown)), Path(args.summary_out).with_suffix(".md"),
                    title="Self-check against OpenML's own AUROC")
     bad = int((~checks["agrees"].astype(bool)).sum()) if len(checks) else 0
     print(f"prspace fetch-openml selfcheck: {checks['model_id'].nunique() if len(checks) else 0} run(s), "
