@@ -247,10 +247,11 @@ def fold_one_class(ctx: Context) -> list[Finding]:
 
 @check("worse-than-random")
 def worse_than_random(ctx: Context) -> list[Finding]:
-    fold_means = ctx.usable_folds.groupby(["task", "model"])["auprg"].mean() if len(ctx.folds) else {}
+    usable = ctx.usable_folds
+    fold_means = usable.groupby(["task", "model"])["auprg"].mean() if "auprg" in usable.columns else {}
     out = []
     for r in ctx.pooled.to_dict("records"):
-        fold_mean = float(fold_means.get((r["task"], r["model"]), math.nan)) if len(ctx.folds) else math.nan
+        fold_mean = float(fold_means.get((r["task"], r["model"]), math.nan)) if len(fold_means) else math.nan
         which = []
         if r["auprg"] < 0:
             which.append(f"AUPRG = {r['auprg']:.3f} on the pooled test rows")

@@ -129,8 +129,8 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool]]:
         ]
         for names, frames in sets:
             f0 = frames[0]
-            fold = f0["fold"].astype(str).to_numpy()
-            stratum = pd.factorize(pd.Series(fold) + np.where(f0["y"].to_numpy(), "+", "-"))[0]
+            fold_code = pd.factorize(f0["fold"].map(str))[0]  # no folds: one code ("None")
+            stratum = 2 * fold_code + f0["y"].to_numpy(np.int64)
             groups, scores = [], []
             for f in frames:
                 s = f["score"].to_numpy(np.float64)

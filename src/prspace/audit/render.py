@@ -32,6 +32,7 @@ FIGURE_CAPTIONS = {
               "Kull 2015 is the minor diagonal) curves on the pooled test rows.",
     "intervals": "Each model's metrics with their 95% intervals (AUROC: DeLong; others: stratified bootstrap).",
 }
+FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "95% intervals of each model's metrics"}
 
 
 def _fmt(x: float, digits: int = 3) -> str:
@@ -215,7 +216,8 @@ def format_markdown(res: AuditResult, source: str = "", figures: dict[str, str] 
         lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
     lines += ["## Which AUPR a tool computes", "", to_markdown(tools_frame())]
     for name, path in (figures or {}).items():
-        lines += [f"## Figure: {name}", "", f"![{name}]({path})", "", FIGURE_CAPTIONS.get(name, ""), ""]
+        lines += [f"## Figure: {name}", "", f"![{FIGURE_ALT.get(name, name)}]({path})", "",
+                  FIGURE_CAPTIONS.get(name, ""), ""]
     lines += ["## Definitions", "",
               "AUPR uses hyperbolic (exact) interpolation between PR points; AP is the step-wise average precision; "
               "AUPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi is the smallest AUPR any ranking can have at skew pi; AUCNPR = "
@@ -276,7 +278,7 @@ def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | 
     parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame())]
     for name, png in (figures or {}).items():
         data = base64.b64encode(png).decode("ascii")
-        parts += [f"<h2>Figure: {e(name)}</h2>", f"<img alt='{e(name)}' src='data:image/png;base64,{data}'>",
+        parts += [f"<h2>Figure: {e(name)}</h2>", f"<img alt='{e(FIGURE_ALT.get(name, name))}' src='data:image/png;base64,{data}'>",
                   f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
     title = e(f"prspace audit{(' of ' + source) if source else ''}")
     return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
