@@ -95,7 +95,7 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
     """Each model's rows in one shared example order, or None when the models' rows differ."""
     per = [g[g["model"] == m] for m in models]
     if g["row"].notna().all():
-        keyed = [p.assign(_k=p["fold"].astype(str) + "\x00" + p["row"].astype(str)) for p in per]
+        keyed = [p.assign(_k=p["fold"].map(str) + "\x00" + p["row"].map(str)) for p in per]
         if any(k["_k"].duplicated().any() for k in keyed):
             return None
         keyed = [k.sort_values("_k", kind="stable") for k in keyed]
