@@ -135,6 +135,8 @@ def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
         raise InputError(
             f"cannot tell the format of {p.name}: name it .csv, .tsv or .parquet (text files may end in .gz)"
         )
+    if sep in ("\\t", "tab"):  # a shell passes --sep '\t' as backslash-t
+        sep = "\t"
     delimiter = sep if sep is not None else ("\t" if kind == "tsv" else ",")
     try:
         if kind == "parquet":
