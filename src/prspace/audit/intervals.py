@@ -142,37 +142,48 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool]]:
 
 
 class _Sampler:
-    """Draws stratified resamples of a block's examples as counts per example."""
+    """Draws stratified resamples as counts per example, in stratum order (``self.order``)."""
 
     def __init__(self, stratum: np.ndarray, rng: np.random.Generator) -> None:
-        order = np.argsort(stratum, kind="stable")
+        self.order = np.argsort(stratum, kind="stable")
         sizes = np.bincount(stratum)
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
-        self.order, self.rng, self.n = order, rng, stratum.shape[0]
-        self.start_of = starts[stratum[order]].astype(np.float64)
-        self.size_of = sizes[stratum[order]].astype(np.float64)
+        self.rng, self.n = rng, stratum.shape[0]
+        self.start_of = starts[stratum[self.order]].astype(np.float64)
+        self.size_of = sizes[stratum[self.order]].astype(np.float64)
 
     def counts(self) -> np.ndarray:
         u = self.rng.random(self.n)
         u *= self.size_of
-        pick = (u + self.start_of).astype(np.int64)  # a random member of the same stratum
-        return np.bincount(self.order[pick], minlength=self.n).astype(np.float64)
+        u += self.start_of  # a uniformly random member of the same stratum, for every slot
+        return np.bincount(u.astype(np.int64), minlength=self.n).astype(np.float64)
 
 
 def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> np.ndarray:
-    """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics)."""
+    """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
+
+    Per model, ``key = 2 group + y`` so that one weighted ``bincount`` per resample gives the
+    negatives and positives of every tie group at once.
+    """
     sampler = _Sampler(block.stratum, rng)
+    order = sampler.order
+    y = block.y[order].astype(np.int64)
+    weight = block.weight[order]
+    unit = bool(np.all(weight == 1.0))
+    keys = [(2 * g[order] + y) for g in block.groups]
+    sizes = [2 * (int(g.max()) + 1) for g in block.groups]
     out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
-    y = block.y.astype(np.float64)
     for b in range(n_boot):
         c = sampler.counts()
-        c *= block.weight
-        cp, cn = c * y, c - c * y
-        if not (cp.sum() > 0 and cn.sum() > 0):
-            out[b] = np.nan
-            continue
-        for k, gid in enumerate(block.groups):
-            m = M.metrics_from_counts(np.bincount(gid, weights=cp), np.bincount(gid, weights=cn))
+        if not unit:
+            c *= weight
+        for k, key in enumerate(keys):
+            both = np.bincount(key, weights=c, minlength=sizes[k]).reshape(-1, 2)
+            try:
+                m = M.metrics_from_counts(both[:, 1], both[:, 0])
+            except ValueError:  # a resample with one class left (weights): no value
+                out[b, k] = np.nan
+                continue
             out[b, k] = [m[name] for name in BOOT_METRICS]
     return out
 

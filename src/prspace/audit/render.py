@@ -78,6 +78,8 @@ def estimator_frame(res: AuditResult, task: str) -> pd.DataFrame:
 
 def comparison_frame(res: AuditResult, task: str) -> pd.DataFrame:
     c = res.comparisons[res.comparisons["task"] == task]
+    c = c.assign(_m=c["metric"].map({m: i for i, m in enumerate(RANKED)})).sort_values(
+        ["_m", "model_a", "model_b"], kind="stable")
     return pd.DataFrame([{"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
                           "model B": _one_line(r["model_b"]), "A - B": _fmt(r["diff"]),
                           "95% CI": f"{_fmt(r['lo'])} to {_fmt(r['hi'])}", "p": f"{r['p_value']:.2g}",
@@ -234,7 +236,7 @@ def format_markdown(res: AuditResult, source: str = "", figures: dict[str, str] 
 HTML_STYLE = """
 body { font-family: sans-serif; font-size: 14px; margin: 1.5em auto; max-width: 75em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
-th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; white-space: nowrap; }
 th { background: #eef; }
 td:first-child, th:first-child { text-align: left; }
 li { margin: 0.3em 0; }
