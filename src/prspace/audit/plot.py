@@ -34,14 +34,21 @@ def _label(name: str, width: int = 28) -> str:
 def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k: int = TOP_K) -> Figure:
     """One row per task: ROC, PR and PRG curves of (at most ``top_k``) models."""
     tasks = sorted(res.pooled["task"].unique())[:max_tasks]
-    fig = Figure(figsize=(15, 5.2 * len(tasks)))
-    axes = fig.subplots(len(tasks), 3, squeeze=False)
+    shown_max = min(top_k, int(res.pooled.groupby("task")["model"].nunique().max()))
+    legend_rows = -(-(shown_max + 2) // 2)  # two columns: the models, the minimum PR curve and pi
+    legend_height = 0.3 + 0.16 * legend_rows
+    fig = Figure(figsize=(15, (4.6 + legend_height) * len(tasks)))
+    grid = fig.add_gridspec(2 * len(tasks), 3, height_ratios=[4.6, legend_height] * len(tasks))
     notes = []
-    for row, task in zip(axes, tasks, strict=True):
+    for i, task in enumerate(tasks):
+        row = [fig.add_subplot(grid[2 * i, j]) for j in range(3)]
+        legend_ax = fig.add_subplot(grid[2 * i + 1, :])
+        legend_ax.set_axis_off()
         table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
         shown = table["model"].tolist()[:top_k]
         if len(table) > top_k:
-            notes.append(f"{_label(task)}: top {top_k} of {len(table)} models by AUPR drawn")
+            where = f"{_label(task)}: " if res.pooled["task"].nunique() > 1 else ""
+            notes.append(f"{where}top {top_k} of {len(table)} models by AUPR drawn")
         curves = []
         for i, model in enumerate(shown):
             g = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
@@ -53,7 +60,8 @@ def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
         prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
         for ax in row:
             ax.set_title(prefix + ax.get_title(), fontsize=10)
-        row[1].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+        legend_ax.legend(*row[1].get_legend_handles_labels(), fontsize=7.5, loc="upper center", ncol=2,
+                         frameon=False)
     more = res.pooled["task"].nunique() - len(tasks)
     if more > 0:
         notes.append(f"{more} more task(s) not drawn")
