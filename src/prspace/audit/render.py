@@ -243,14 +243,16 @@ li { margin: 0.3em 0; }
 .error { color: #a00; } .warning { color: #a60; } .note { color: #456; }
 .headline { background: #fff8e0; border: 1px solid #e0c060; padding: 0.5em 1em; }
 img { max-width: 100%; border: 1px solid #ddd; }
+table.text td { white-space: normal; text-align: left; max-width: 45em; }
 """
 
 
-def _html_table(df: pd.DataFrame) -> str:
+def _html_table(df: pd.DataFrame, cls: str = "") -> str:
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r) + "</tr>"
                    for r in df.itertuples(index=False))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    attr = f" class='{cls}'" if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | None = None) -> str:
@@ -277,7 +279,7 @@ def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | 
         if len(cmp):
             parts += ["<h3>Paired comparisons</h3>", _html_table(cmp)]
         parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
-    parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame())]
+    parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
     for name, png in (figures or {}).items():
         data = base64.b64encode(png).decode("ascii")
         parts += [f"<h2>Figure: {e(name)}</h2>", f"<img alt='{e(FIGURE_ALT.get(name, name))}' src='data:image/png;base64,{data}'>",
