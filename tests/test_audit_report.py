@@ -185,3 +185,15 @@ def test_curves_readable_with_200_models(tmp_path):
     assert len(roc_ax.get_lines()) == 10 + 1  # ten models and the random diagonal
     fig.savefig(tmp_path / "c.png", dpi=80)
     assert matplotlib.image.imread(tmp_path / "c.png")[..., :3].std() > 0.05
+
+
+def test_one_positive_gives_undefined_delong_interval_without_warnings():
+    import warnings
+
+    df = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3, "y_true": [1, 0, 0] * 2,
+                       "score": [0.9, 0.2, 0.4, 0.3, 0.2, 0.5]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = audit(df, n_boot=50)
+    d = res.intervals[res.intervals["method"] == "DeLong"]
+    assert d["lo"].isna().all() and d["estimate"].tolist() == [1.0, 0.5]

@@ -47,12 +47,17 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
     v10 = (tz[:, :m] - tx) / n
     v01 = 1.0 - (tz[:, m:] - ty) / m
+    k = scores.shape[0]
+    if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
+        return auc, np.full((k, k), np.nan)
     cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
     return auc, cov
 
 
 def normal_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
     """``estimate +- z sqrt(variance)`` clipped to [0, 1] (as pROC does)."""
+    if not np.isfinite(variance):
+        return float("nan"), float("nan")
     half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0))
     return max(estimate - half, 0.0), min(estimate + half, 1.0)
 

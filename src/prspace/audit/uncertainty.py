@@ -39,6 +39,8 @@ COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi"
 
 def _boot_p(d: np.ndarray) -> float:
     d = d[~np.isnan(d)]
+    if not d.shape[0]:
+        return float("nan")
     below, above = np.sum(d <= 0), np.sum(d >= 0)
     return float(min(1.0, 2 * (min(below, above) + 1) / (d.shape[0] + 1)))
 
@@ -48,8 +50,12 @@ def _delong_pairs(block: Block, est: np.ndarray, cov: np.ndarray, confidence: fl
     rows = []
     for i, j in itertools.combinations(range(len(block.models)), 2):
         diff = float(est[i] - est[j])
-        se = float(np.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0)))
-        p = float(2 * norm.sf(abs(diff) / se)) if se > 0 else (1.0 if diff == 0 else 0.0)
+        var = cov[i, i] + cov[j, j] - 2 * cov[i, j]
+        se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
+        if np.isnan(se):
+            p = float("nan")
+        else:
+            p = float(2 * norm.sf(abs(diff) / se)) if se > 0 else (1.0 if diff == 0 else 0.0)
         rows.append({"metric": "auroc", "model_a": block.models[i], "model_b": block.models[j],
                      "diff": diff, "lo": diff - z * se, "hi": diff + z * se, "p_value": p,
                      "method": "DeLong paired"})
