@@ -43,6 +43,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.audit.tables import ESTIMATOR_LABELS, _metrics
+from prspace.audit.uncertainty import noise
 from prspace.experiments import ranking
 
 SEVERITIES = ("error", "warning", "note")
@@ -69,6 +70,7 @@ class Context:
     comparable: dict[str, bool]
     duplicates: dict[str, object]
     train_pi: dict[str, float] | None = None
+    comparisons: pd.DataFrame | None = None
     skew_tolerance: float = 0.02
     downsample_ratio: float = 1.5
     tol: float = 1e-9
@@ -346,8 +348,12 @@ def estimators_disagree(ctx: Context) -> list[Finding]:
         else:
             picks = "best by " + "; ".join(f"{ESTIMATOR_LABELS[c]}: {names(best[c])}" for c in cols)
         flips = ranking.flipped_pairs(g, "step", "hyperbolic", group="task", model="model")
-        extra = (f"; e.g. {flips.iloc[0]['first']} beats {flips.iloc[0]['second']} by step AP but loses by the "
-                 "hyperbolic AUPR") if len(flips) else ""
+        extra = ""
+        if len(flips):
+            first, second = flips.iloc[0]["first"], flips.iloc[0]["second"]
+            extra = (f"; e.g. {first} beats {second} by step AP but loses by the hyperbolic AUPR ("
+                     f"{noise(ctx.comparisons, task, 'average_precision', first, second)}; "
+                     f"{noise(ctx.comparisons, task, 'aupr', second, first)})")
         out.append(Finding(
             "estimators-disagree", "note", ctx.where(task),
             f"the AUPR estimators order the models differently ({picks}){extra}; which \"AUPRC\" a "

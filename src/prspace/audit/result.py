@@ -86,7 +86,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     blocks, comparable = intervals.blocks(data)
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
-    ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, skew_tolerance,
+    ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence)

@@ -16,21 +16,11 @@ import pandas as pd
 
 from prspace.audit.findings import names
 from prspace.audit.tables import LABELS
-from prspace.audit.uncertainty import comparison
+from prspace.audit.uncertainty import noise
 from prspace.experiments import ranking
 
 #: Metric pairs whose disagreement the audit spells out (Flach & Kull's three, plus AP vs AUPR).
 PAIRS = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"), ("average_precision", "aupr"))
-
-
-def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str, loser: str) -> str:
-    """``"AUPR prefers X to Y by 0.017 (95% CI -0.02 to 0.05, p = 0.38): not distinguishable from noise"``."""
-    c = comparison(comparisons, task, metric, winner, loser) if comparisons is not None else None
-    if c is None:
-        return f"{LABELS[metric]}'s preference for {winner} over {loser} was not tested"
-    verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
-    return (f"{LABELS[metric]} prefers {winner} to {loser} by {c['diff']:.3f} (95% CI {c['lo']:.3f} to "
-            f"{c['hi']:.3f}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")
 
 
 def _top(rr: pd.DataFrame, metric: str, k: int) -> list[str]:

@@ -31,6 +31,7 @@ from prspace.audit.intervals import (
     normal_interval,
     percentile,
 )
+from prspace.audit.tables import LABELS
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi"]
 COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method",
@@ -143,3 +144,13 @@ def comparison(comparisons: pd.DataFrame, task: str, metric: str, a: str, b: str
         return None
     r = hit.iloc[0].to_dict()
     return r | {"model_a": a, "model_b": b, "diff": -r["diff"], "lo": -r["hi"], "hi": -r["lo"]}
+
+
+def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str, loser: str) -> str:
+    """``"AUPR prefers X to Y by 0.017 (95% CI -0.02 to 0.05, p = 0.38): not distinguishable from noise"``."""
+    c = comparison(comparisons, task, metric, winner, loser) if comparisons is not None else None
+    if c is None:
+        return f"{LABELS[metric]}'s preference for {winner} over {loser} was not tested"
+    verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
+    return (f"{LABELS[metric]} prefers {winner} to {loser} by {c['diff']:.3f} (95% CI {c['lo']:.3f} to "
+            f"{c['hi']:.3f}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")
