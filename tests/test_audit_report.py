@@ -197,3 +197,16 @@ def test_one_positive_gives_undefined_delong_interval_without_warnings():
         res = audit(df, n_boot=50)
     d = res.intervals[res.intervals["method"] == "DeLong"]
     assert d["lo"].isna().all() and d["estimate"].tolist() == [1.0, 0.5]
+
+
+def test_reports_stay_readable_with_many_models():
+    rng = np.random.default_rng(1)
+    y = np.r_[np.ones(15, int), np.zeros(35, int)]
+    df = pd.concat([pd.DataFrame({"model": f"m{i:02d}", "y_true": y, "score": y + rng.uniform(0.5, 2) *
+                                  rng.normal(size=50)}) for i in range(30)], ignore_index=True)
+    res = audit(df, n_boot=100)
+    assert len(res.comparisons) == 30 * 29 // 2 * 5  # every pair in the table
+    md = res.to_markdown()
+    table = md.split("Paired comparisons", 1)[1].split("\n\n", 2)[1].splitlines()
+    assert len(table) == 2 + 10 * 9 // 2 * 5  # the reports show the best 10 models' pairs
+    assert "among the best 10 of 30 models by AUPR" in md

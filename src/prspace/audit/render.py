@@ -76,8 +76,20 @@ def estimator_frame(res: AuditResult, task: str) -> pd.DataFrame:
                          for r in g.to_dict("records")])
 
 
+#: Paired comparisons shown in the reports: among this many best models by AUPR (all in comparisons.csv).
+TOP_COMPARED = 10
+
+
+def _compared(res: AuditResult, task: str) -> str:
+    n = int((res.pooled["task"] == task).sum())
+    return "" if n <= TOP_COMPARED else f" among the best {TOP_COMPARED} of {n} models by AUPR (all in comparisons.csv)"
+
+
 def comparison_frame(res: AuditResult, task: str) -> pd.DataFrame:
     c = res.comparisons[res.comparisons["task"] == task]
+    if _compared(res, task):
+        top = set(res.pooled[res.pooled["task"] == task].nlargest(TOP_COMPARED, "aupr")["model"])
+        c = c[c["model_a"].isin(top) & c["model_b"].isin(top)]
     c = c.assign(_m=c["metric"].map({m: i for i, m in enumerate(RANKED)})).sort_values(
         ["_m", "model_a", "model_b"], kind="stable")
     return pd.DataFrame([{"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
@@ -213,8 +225,8 @@ def format_markdown(res: AuditResult, source: str = "", figures: dict[str, str] 
                   "Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
-            lines += ["Paired comparisons (every pair of models, every metric; p-values not adjusted):", "",
-                      to_markdown(cmp)]
+            lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p-values not "
+                      "adjusted):", "", to_markdown(cmp)]
         lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
     lines += ["## Which AUPR a tool computes", "", to_markdown(tools_frame())]
     for name, path in (figures or {}).items():
@@ -277,7 +289,8 @@ def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | 
                   + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
         cmp = comparison_frame(res, task)
         if len(cmp):
-            parts += ["<h3>Paired comparisons</h3>", _html_table(cmp)]
+            parts += [f"<h3>Paired comparisons</h3><p>Every pair of models{e(_compared(res, task))}, every metric; "
+                      "p-values not adjusted.</p>", _html_table(cmp)]
         parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
     parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
     for name, png in (figures or {}).items():

@@ -38,14 +38,6 @@ COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi"
                       "distinguishable"]
 
 
-def _boot_p(d: np.ndarray) -> float:
-    d = d[~np.isnan(d)]
-    if not d.shape[0]:
-        return float("nan")
-    below, above = np.sum(d <= 0), np.sum(d >= 0)
-    return float(min(1.0, 2 * (min(below, above) + 1) / (d.shape[0] + 1)))
-
-
 def _delong_pairs(block: Block, est: np.ndarray, cov: np.ndarray, confidence: float) -> list[dict]:
     z = norm.ppf(0.5 + confidence / 2.0)
     rows = []
@@ -65,16 +57,24 @@ def _delong_pairs(block: Block, est: np.ndarray, cov: np.ndarray, confidence: fl
 
 def _boot_pairs(block: Block, reps: np.ndarray, points: np.ndarray, metrics: list[str],
                 confidence: float) -> list[dict]:
+    """Paired bootstrap of every pair, vectorised over the partners of each model."""
+    cols = [k for k, name in enumerate(BOOT_METRICS) if name in metrics]
+    a = (1.0 - confidence) / 2.0
     rows = []
-    for i, j in itertools.combinations(range(len(block.models)), 2):
-        for k, name in enumerate(BOOT_METRICS):
-            if name not in metrics:
-                continue
-            d = reps[:, i, k] - reps[:, j, k]
-            lo, hi = percentile(d, confidence)
-            rows.append({"metric": name, "model_a": block.models[i], "model_b": block.models[j],
-                         "diff": float(points[i, k] - points[j, k]), "lo": float(lo), "hi": float(hi),
-                         "p_value": _boot_p(d), "method": "paired bootstrap"})
+    for i in range(len(block.models) - 1):
+        d = reps[:, i : i + 1, cols] - reps[:, i + 1 :, cols]  # (n_boot, partners, metrics)
+        ok = ~np.isnan(d)
+        n = ok.sum(axis=0)
+        below = ((d <= 0) & ok).sum(axis=0)
+        above = ((d >= 0) & ok).sum(axis=0)
+        p = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (n + 1))
+        lo, hi = np.nanquantile(d, a, axis=0), np.nanquantile(d, 1 - a, axis=0)
+        for j in range(d.shape[1]):
+            for c, k in enumerate(cols):
+                rows.append({"metric": BOOT_METRICS[k], "model_a": block.models[i],
+                             "model_b": block.models[i + 1 + j], "diff": float(points[i, k] - points[i + 1 + j, k]),
+                             "lo": float(lo[j, c]), "hi": float(hi[j, c]),
+                             "p_value": float(p[j, c]) if n[j, c] else float("nan"), "method": "paired bootstrap"})
     return rows
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -143,6 +144,7 @@ def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
             return pd.read_parquet(p)
         df = pd.read_csv(p, sep=delimiter)
     except (
+        re.error,  # a multi-character --sep is a regular expression to pandas
         pd.errors.ParserError,
         pd.errors.EmptyDataError,
         UnicodeDecodeError,
