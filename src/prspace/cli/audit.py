@@ -138,11 +138,13 @@ def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
         )
     if sep in ("\\t", "tab"):  # a shell passes --sep '\t' as backslash-t
         sep = "\t"
+    if sep == "":
+        raise InputError("--sep is empty; give the field separator, e.g. --sep ';'")
     delimiter = sep if sep is not None else ("\t" if kind == "tsv" else ",")
     try:
         if kind == "parquet":
             return pd.read_parquet(p)
-        df = pd.read_csv(p, sep=delimiter)
+        df = pd.read_csv(p, sep=delimiter, engine="c" if len(delimiter) == 1 else "python")
     except (
         re.error,  # a multi-character --sep is a regular expression to pandas
         pd.errors.ParserError,
