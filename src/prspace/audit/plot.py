@@ -71,7 +71,7 @@ def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
 
 
 def intervals_figure(res: AuditResult, *, task: str | None = None) -> Figure:
-    """Per metric, each model's estimate and 95% interval (AUROC DeLong, others bootstrap)."""
+    """Per metric, each model's estimate and interval (AUROC DeLong, others bootstrap)."""
     task = task if task is not None else sorted(res.pooled["task"].unique())[0]
     table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
     models = table["model"].tolist()[:MAX_INTERVAL_MODELS]
@@ -91,7 +91,7 @@ def intervals_figure(res: AuditResult, *, task: str | None = None) -> Figure:
         ax.grid(True, axis="x", lw=0.3, alpha=0.6)
     axes[0].set_yticks(y, [_label(m) for m in models], fontsize=7)
     note = f" (best {len(models)} of {len(table)} by AUPR)" if len(table) > len(models) else ""
-    fig.suptitle(f"95% intervals{note}" + (f", task {_label(task)}" if res.pooled['task'].nunique() > 1 else ""),
+    fig.suptitle(f"{res.confidence:.0%} intervals{note}" + (f", task {_label(task)}" if res.pooled['task'].nunique() > 1 else ""),
                  fontsize=10)
     fig.tight_layout()
     return fig

@@ -30,9 +30,9 @@ FIGURE_CAPTIONS = {
     "curves": "ROC (left; dotted: random), PR (middle; the shaded region below the minimum PR curve of Boyd et "
               "al. 2012 is unachievable; dotted: pi) and PRG (right; the always-positive baseline of Flach & "
               "Kull 2015 is the minor diagonal) curves on the pooled test rows.",
-    "intervals": "Each model's metrics with their 95% intervals (AUROC: DeLong; others: stratified bootstrap).",
+    "intervals": "Each model's metrics with their intervals (AUROC: DeLong; others: stratified bootstrap).",
 }
-FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "95% intervals of each model's metrics"}
+FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics"}
 
 
 def _fmt(x: float, digits: int = 3) -> str:
@@ -94,7 +94,7 @@ def comparison_frame(res: AuditResult, task: str) -> pd.DataFrame:
         ["_m", "model_a", "model_b"], kind="stable")
     return pd.DataFrame([{"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
                           "model B": _one_line(r["model_b"]), "A - B": _fmt(r["diff"]),
-                          "95% CI": f"{_fmt(r['lo'])} to {_fmt(r['hi'])}", "p": f"{r['p_value']:.2g}",
+                          f"{res.confidence:.0%} CI": f"{_fmt(r['lo'])} to {_fmt(r['hi'])}", "p": f"{r['p_value']:.2g}",
                           "test": r["method"], "beyond noise": "yes" if r["distinguishable"] else "no"}
                          for r in c.to_dict("records")])
 
@@ -140,7 +140,7 @@ def _lead(res: AuditResult, task: str) -> str:
         return f"{where}every metric picks {_one_line(top[0])}; its lead was not tested (no paired rows)."
     verdict = "distinguishable from noise" if c["distinguishable"] else "NOT distinguishable from noise"
     return (f"{where}every metric picks {_one_line(top[0])}; its AUPR lead over {_one_line(runner)} "
-            f"({c['diff']:+.3f}, 95% CI {c['lo']:.3f} to {c['hi']:.3f}) is {verdict}.")
+            f"({c['diff']:+.3f}, {res.confidence:.0%} CI {c['lo']:.3f} to {c['hi']:.3f}) is {verdict}.")
 
 
 def headline(res: AuditResult) -> list[str]:
@@ -192,7 +192,7 @@ def format_text(res: AuditResult, source: str = "") -> str:
     lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
     for task in sorted(res.pooled["task"].unique()):
         lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
-                  + " [95% interval: AUROC DeLong, others bootstrap]:", _text_table(pooled_frame(res, task))]
+                  + f" [{res.confidence:.0%} interval: AUROC DeLong, others bootstrap]:", _text_table(pooled_frame(res, task))]
         if res.has_folds and len(res.fold_summary):
             lines += ["", "Mean +- standard deviation over folds:", _text_table(fold_frame(res, task, "+-"))]
         lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), "",
@@ -217,7 +217,7 @@ def format_markdown(res: AuditResult, source: str = "", figures: dict[str, str] 
     for task in sorted(res.pooled["task"].unique()):
         lines += [f"## {'Task ' + _one_line(task) if multi else 'Metrics'}", "", _task_header(res, task) + ".", "",
                   "Pooled" + (" (all folds merged)" if res.has_folds else "")
-                  + ", with 95% intervals (AUROC: DeLong; others: stratified bootstrap):", "",
+                  + f", with {res.confidence:.0%} intervals (AUROC: DeLong; others: stratified bootstrap):", "",
                   to_markdown(pooled_frame(res, task))]
         if res.has_folds and len(res.fold_summary):
             lines += ["Mean ± standard deviation over folds:", "", to_markdown(fold_frame(res, task))]
@@ -282,7 +282,7 @@ def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | 
     multi = res.pooled["task"].nunique() > 1
     for task in sorted(res.pooled["task"].unique()):
         parts += [f"<h2>{'Task ' + e(_one_line(task)) if multi else 'Metrics'}</h2>", f"<p>{e(_task_header(res, task))}.</p>",
-                  "<h3>Pooled metrics with 95% intervals</h3>", _html_table(pooled_frame(res, task))]
+                  f"<h3>Pooled metrics with {res.confidence:.0%} intervals</h3>", _html_table(pooled_frame(res, task))]
         if res.has_folds and len(res.fold_summary):
             parts += ["<h3>Mean ± standard deviation over folds</h3>", _html_table(fold_frame(res, task))]
         parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task)), "<h3>Where the metrics disagree</h3><ul>"

@@ -120,6 +120,7 @@ def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000
     iv = pd.DataFrame(intervals, columns=INTERVAL_COLUMNS)
     cmp = pd.DataFrame(pairs, columns=COMPARISON_COLUMNS[:-1])
     cmp["distinguishable"] = (cmp["lo"] > 0) | (cmp["hi"] < 0)
+    cmp["level"] = confidence
     return iv, cmp
 
 
@@ -152,5 +153,5 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
     if c is None:
         return f"{LABELS[metric]}'s preference for {winner} over {loser} was not tested"
     verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
-    return (f"{LABELS[metric]} prefers {winner} to {loser} by {c['diff']:.3f} (95% CI {c['lo']:.3f} to "
+    return (f"{LABELS[metric]} prefers {winner} to {loser} by {c['diff']:.3f} ({c.get('level', 0.95):.0%} CI {c['lo']:.3f} to "
             f"{c['hi']:.3f}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")

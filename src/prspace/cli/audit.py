@@ -30,12 +30,14 @@ READERS = {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".parquet": "parquet", "
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "audit",
-        help="audit your own predictions: metrics, ranks, disagreements, pitfalls",
+        help="audit your own predictions: metrics with intervals, paired tests, ranks, disagreements, pitfalls",
         description=(
-            "Compute AUROC, AP, AUPR, AUPR_MIN, AUCNPR and AUPRG per model (and task), rank the "
-            "models under each metric, say where the rankings disagree, and warn where the data "
-            "invite the pitfalls of Boyd et al. (2012) and Flach & Kull (2015). Input: one row "
-            "per model and test example, CSV or parquet."
+            "Compute AUROC, AP, AUPR, AUPR_MIN, AUCNPR and AUPRG per model (and task) with "
+            "confidence intervals (DeLong; stratified bootstrap; Boyd et al. 2013), test every pair "
+            "of models on every metric, rank the models under each metric and say where the "
+            "rankings disagree and whether that is beyond noise, put every AUPR estimator side by "
+            "side, and warn where the data invite the pitfalls of Boyd et al. (2012) and Flach & "
+            "Kull (2015). Input: one row per model and test example, CSV or parquet."
         ),
     )
     p.add_argument(
