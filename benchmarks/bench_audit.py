@@ -45,7 +45,7 @@ def run_prspace(data: pd.DataFrame, resamples: int) -> float:
 
     t = time.perf_counter()
     pooled = pooled_metrics(data)
-    bl, _ = blocks(data)
+    bl, _, _ = blocks(data)
     iv, cmp = uncertainty(bl, pooled, n_boot=resamples, seed=0)
     elapsed = time.perf_counter() - t
     assert len(iv) and len(cmp)

@@ -210,3 +210,15 @@ def test_reports_stay_readable_with_many_models():
     table = md.split("Paired comparisons", 1)[1].split("\n\n", 2)[1].splitlines()
     assert len(table) == 2 + 10 * 9 // 2 * 5  # the reports show the best 10 models' pairs
     assert "among the best 10 of 30 models by AUPR" in md
+
+
+def test_same_rows_in_another_order_without_row_ids_are_comparable_but_unpaired():
+    df = frame().drop(columns="row_id")
+    shuffled = pd.concat([df[df["model"] == "sharp"], df[df["model"] == "blunt"].sort_values("score")],
+                         ignore_index=True)
+    res = audit(shuffled, n_boot=50)
+    found = {f.code for f in res.findings}
+    assert "different-test-rows" not in found and "unpaired-rows" in found
+    assert res.comparisons.empty and not res.headline()[0].startswith("NOT COMPARABLE")
+    # in file order, the i-th rows are paired
+    assert len(audit(df, n_boot=50).comparisons) == 5

@@ -11,6 +11,8 @@ and returns a list of :class:`Finding`.  Per-model findings always name the mode
     Models of one task were scored on different test rows (counts, labels, folds or row
     ids differ), so their metrics and AUPR floors are not comparable and no paired test
     is possible.
+``unpaired-rows`` (note)
+    The models' rows have the same composition but no row ids pair them: no paired tests.
 ``duplicate-rows`` (warning)
     The same model, row id and fold occur twice, or every row of the file has an exact copy
     (a file concatenated to itself): duplicates count twice in every metric.
@@ -74,6 +76,7 @@ class Context:
     skew_tolerance: float = 0.02
     downsample_ratio: float = 1.5
     tol: float = 1e-9
+    paired: dict[str, bool] | None = None
 
     @property
     def multi_task(self) -> bool:
@@ -141,6 +144,19 @@ def different_test_rows(ctx: Context) -> list[Finding]:
             "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "
             "the metrics' rankings may come from the data, not the models; no paired test is possible. "
             "Score every model on the same test rows"))
+    return out
+
+
+@check("unpaired-rows")
+def unpaired_rows(ctx: Context) -> list[Finding]:
+    out = []
+    for task, g in ctx.pooled.groupby("task", sort=True):
+        if len(g) > 1 and ctx.comparable.get(task, True) and not (ctx.paired or {}).get(task, True):
+            out.append(Finding(
+                "unpaired-rows", "note", ctx.where(task),
+                "the models' test rows have the same folds and classes but cannot be paired (no row id column, "
+                "and the rows are in different orders), so the paired tests were skipped and each disagreement "
+                "is reported without its noise floor: name the row id column with --row-col"))
     return out
 
 

@@ -122,13 +122,24 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
     return keyed
 
 
-def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool]]:
-    """Resampling blocks per task, and per task whether all its models share their test rows."""
-    out, comparable = [], {}
+def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
+    """Without row ids, rows in different orders: the same rows per fold and class, weights included."""
+    if g["row"].notna().all():
+        return False  # row ids decide, and they differ
+    counts = g.groupby(["model", g["fold"].map(str), "y"])["weight"].agg(["size", "sum"])
+    per = [counts.loc[m] for m in models]
+    return all(p.equals(per[0]) for p in per)
+
+
+def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
+    """Resampling blocks per task; per task whether its models were scored on the same test rows
+    (comparable) and whether those rows could be paired (by row id, or by position)."""
+    out, comparable, paired = [], {}, {}
     for task, g in data.groupby("task", sort=True):
         models = sorted(g["model"].unique())
         shared = _examples(g, models) if len(models) > 1 else None
-        comparable[task] = shared is not None or len(models) == 1
+        paired[task] = shared is not None
+        comparable[task] = shared is not None or len(models) == 1 or _same_composition(g, models)
         sets = [(models, shared)] if shared is not None else [
             ([m], [g[g["model"] == m]]) for m in models
         ]
@@ -143,7 +154,7 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool]]:
                 scores.append(s)
             out.append(Block(task, names, f0["y"].to_numpy(bool), stratum,
                              f0["weight"].to_numpy(np.float64), groups, scores))
-    return out, comparable
+    return out, comparable, paired
 
 
 class _Sampler:

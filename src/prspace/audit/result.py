@@ -36,6 +36,7 @@ class AuditResult:
     train_pi: dict[str, float] | None = None
     n_boot: int = 1000
     confidence: float = 0.95
+    paired: dict[str, bool] | None = None
 
     @property
     def has_folds(self) -> bool:
@@ -83,13 +84,13 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     pooled, folds = tables.pooled_metrics(data), tables.fold_metrics(data)
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
-    blocks, comparable = intervals.blocks(data)
+    blocks, comparable, paired = intervals.blocks(data)
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
-                    downsample_ratio)
+                    downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
-                       comparable, train, n_boot, confidence)
+                       comparable, train, n_boot, confidence, paired)
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,
