@@ -86,7 +86,7 @@ def flat(text: str) -> str:
 def audit_frame(df: pd.DataFrame, pos_label: str | None = None, **kwargs) -> audit.AuditResult:
     cols = audit.resolve_columns(list(df.columns))
     data, positive = audit.prepare(df, cols, pos_label=pos_label)
-    return audit.run_audit(data, positive, **kwargs)
+    return audit.run_audit(data, positive, **({"n_boot": 200} | kwargs))
 
 
 def codes(result: audit.AuditResult) -> set[str]:
@@ -387,9 +387,9 @@ def test_aupr_and_ap_never_below_their_minima_on_valid_input():
         else:
             cols = audit.resolve_columns(list(df.columns))
         data, pos = audit.prepare(df, cols)
-        pooled, folds = audit.pooled_metrics(data), audit.fold_metrics(data)
+        pooled = audit.pooled_metrics(data)
         assert (pooled["aupr"] >= pooled["aupr_min"] - 1e-12).all()
-        findings = audit.find_issues(data, pooled, folds)
+        findings = audit.run_audit(data, pos, n_boot=0).findings
         assert "aupr-below-min" not in {f.code for f in findings}
         # and the worst ranking attains the minimum exactly
         worst = M.aupr(y, np.where(y, 0.0, 1.0))
@@ -406,10 +406,26 @@ def test_fold_with_one_class_is_left_out_of_fold_means():
     assert (result.fold_summary["n_folds"] == 2).all()
 
 
-def test_models_scored_on_different_skews_get_a_note():
-    df = frame()
-    df = df[~((df["model"] == "blunt") & (df["y_true"] == 1) & (df.index % 2 == 0))]
-    assert "skew-differs-models" in codes(audit_frame(df))
+def test_models_scored_on_different_rows_are_flagged_in_the_headline(tmp_path, capsys):
+    # issue 15, item 5: one model scored with half its negatives removed
+    df = frame(folds=5, seed=2)
+    # half the negatives of folds 0 and 1 removed for one model: its folds' skews now differ
+    drop = (df["model"] == "blunt") & (df["y_true"] == 0) & df["fold"].isin([0, 1]) & (df.index % 2 == 0)
+    df = df[~drop]
+    n_blunt = int((df["model"] == "blunt").sum())
+    assert n_blunt < 100
+    result = audit_frame(df)
+    (f,) = [f for f in result.findings if f.code == "different-test-rows"]
+    assert f.severity == "warning" and f"blunt on {n_blunt} rows" in f.message
+    assert result.headline()[0].startswith("NOT COMPARABLE")
+    assert result.sentences[audit.SINGLE_TASK][0].startswith("NOT COMPARABLE")
+    assert result.comparisons.empty  # no paired test across different rows
+    # the folds of blunt only now differ in skew: the finding names it
+    (skew,) = [f for f in result.findings if f.code == "skew-varies-folds"]
+    assert skew.where == "model blunt" and "the folds of blunt" in skew.message
+    rc, out, _ = run_cli(tmp_path, df, "--bootstrap", "50", capsys=capsys)
+    head = flat(out).split("Headline:", 1)[1].split("Pooled metrics", 1)[0]
+    assert "NOT COMPARABLE" in head
 
 
 # --------------------------------------------------------------------------- bad input
@@ -585,5 +601,5 @@ def test_example_command_from_the_docs(capsys):
     assert "5 models, 1 task, 5 folds; positive class: diagnosis == 'malignant'" in flat(out)
     docs = (REPO / "docs" / "audit.md").read_text()
     # the pooled table pasted into the docs is what the audit prints today
-    table = out.split("Pooled metrics (all folds merged):\n", 1)[1].split("\n\n", 1)[0]
+    table = out.split("others bootstrap]:\n", 1)[1].split("\n\n", 1)[0]
     assert table in docs

@@ -1,7 +1,8 @@
 """``prspace audit FILE``: audit your own scored predictions (CSV or parquet).
 
-Reads the file, hands it to :mod:`prspace.audit`, prints the summary and, with
-``--out DIR``, writes ``report.md``, ``curves.png`` and the tables as CSV.
+Checks ``--out`` first, reads the file, hands it to :func:`prspace.audit.audit`, prints
+the summary and, with ``--out DIR``, writes ``report.md``, ``report.html`` (one
+self-contained file), ``curves.png``, ``intervals.png`` and the tables as CSV.
 Exit status: 0 when the audit ran (warnings included), 1 when a finding is an
 error (an AUPR below its minimum) or, with ``--strict``, when anything was
 flagged as a warning; 2 for bad input (one line on stderr saying what to fix).
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,12 +30,14 @@ READERS = {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".parquet": "parquet", "
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "audit",
-        help="audit your own predictions: metrics, ranks, disagreements, pitfalls",
+        help="audit your own predictions: metrics with intervals, paired tests, ranks, disagreements, pitfalls",
         description=(
-            "Compute AUROC, AP, AUPR, AUPR_MIN, AUCNPR and AUPRG per model (and task), rank the "
-            "models under each metric, say where the rankings disagree, and warn where the data "
-            "invite the pitfalls of Boyd et al. (2012) and Flach & Kull (2015). Input: one row "
-            "per model and test example, CSV or parquet."
+            "Compute AUROC, AP, AUPR, AUPR_MIN, AUCNPR and AUPRG per model (and task) with "
+            "confidence intervals (DeLong; stratified bootstrap; Boyd et al. 2013), test every pair "
+            "of models on every metric, rank the models under each metric and say where the "
+            "rankings disagree and whether that is beyond noise, put every AUPR estimator side by "
+            "side, and warn where the data invite the pitfalls of Boyd et al. (2012) and Flach & "
+            "Kull (2015). Input: one row per model and test example, CSV or parquet."
         ),
     )
     p.add_argument(
@@ -56,6 +60,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="task / dataset column (default: 'task_id' or 'task' if present; '' = none)",
     )
     p.add_argument("--weight-col", help="sample weight column (default: none)")
+    p.add_argument(
+        "--row-col",
+        help="test-row id column: pairs the models' rows for the paired tests (default: 'row_id' if present; "
+        "without it the i-th row of every model is taken to be the same example; '' = none)",
+    )
+    p.add_argument(
+        "--sep", help="field separator of a text file (default: ',' for .csv/.txt, tab for .tsv)"
+    )
     p.add_argument(
         "--repeat-col",
         help="cross-validation repeat column (default: 'repeat' if present; folds are then "
@@ -87,13 +99,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="warn when the test odds of a positive are at least this many times the training odds (default 1.5)",
     )
     p.add_argument(
-        "--out", metavar="DIR", help="write report.md, curves.png and CSV tables into DIR"
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for the intervals and paired tests of AP, AUPR, AUCNPR, AUPRG (default 1000; "
+        "0 = DeLong and Boyd's intervals only)",
+    )
+    p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write report.md, report.html, curves.png, intervals.png and CSV tables into DIR",
     )
     p.add_argument("--strict", action="store_true", help="exit 1 when any warning is raised")
     p.set_defaults(func=run)
 
 
-def read_table(path: str) -> pd.DataFrame:
+def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
     """Read a CSV / TSV / parquet file, turning every reading problem into an :class:`InputError`."""
     import pandas as pd
 
@@ -114,11 +138,17 @@ def read_table(path: str) -> pd.DataFrame:
         raise InputError(
             f"cannot tell the format of {p.name}: name it .csv, .tsv or .parquet (text files may end in .gz)"
         )
+    if sep in ("\\t", "tab"):  # a shell passes --sep '\t' as backslash-t
+        sep = "\t"
+    if sep == "":
+        raise InputError("--sep is empty; give the field separator, e.g. --sep ';'")
+    delimiter = sep if sep is not None else ("\t" if kind == "tsv" else ",")
     try:
         if kind == "parquet":
             return pd.read_parquet(p)
-        return pd.read_csv(p, sep="\t" if kind == "tsv" else ",")
+        df = pd.read_csv(p, sep=delimiter, engine="c" if len(delimiter) == 1 else "python")
     except (
+        re.error,  # a multi-character --sep is a regular expression to pandas
         pd.errors.ParserError,
         pd.errors.EmptyDataError,
         UnicodeDecodeError,
@@ -129,6 +159,22 @@ def read_table(path: str) -> pd.DataFrame:
         raise InputError(
             f"cannot read {path} as {kind}: {first}; check that the file is a valid {kind} file"
         ) from None
+    _check_separator(df, path, delimiter)
+    return df
+
+
+def _check_separator(df: pd.DataFrame, path: str, delimiter: str) -> None:
+    """A file separated by something else reads as one column whose name holds the separators."""
+    if df.shape[1] != 1:
+        return
+    header = str(df.columns[0])
+    for other, name in ((";", "semicolon"), ("\t", "tab"), (",", "comma"), ("|", "pipe")):
+        if other != delimiter and other in header:
+            shown = "'\\t'" if other == "\t" else repr(other)
+            raise InputError(
+                f"{path} looks {name}-separated (its header {header[:60]!r} is one column); pass --sep {shown} "
+                "or save the file with commas"
+            )
 
 
 def _train_pi(
@@ -168,14 +214,37 @@ def _train_pi(
     return pi
 
 
+def _check_out(out: str | None) -> Path | None:
+    """Check ``--out`` before any work: a directory we can create and write into."""
+    if out is None:
+        return None
+    import os
+
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--out {out} is a file; give a directory (it is created if missing)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create --out {out}: {exc.strerror or exc}; give a writable directory") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write into --out {out}: permission denied; give a writable directory")
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     from prspace import audit
 
     if not args.skew_tolerance >= 0:
-        raise InputError(f"--skew-tolerance must be >= 0, got {args.skew_tolerance}")
+        raise InputError(f"--skew-tolerance must be >= 0, got {args.skew_tolerance:g}")
     if not args.downsample_ratio > 1:
-        raise InputError(f"--downsample-ratio must be > 1, got {args.downsample_ratio}")
-    df = read_table(args.file)
+        raise InputError(f"--downsample-ratio must be > 1, got {args.downsample_ratio:g}")
+    if args.bootstrap < 0:
+        raise InputError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    if not 0 < args.confidence < 1:
+        raise InputError(f"--confidence must lie strictly between 0 and 1, got {args.confidence:g}")
+    out = _check_out(args.out)
+    df = read_table(args.file, args.sep)
     columns = audit.resolve_columns(
         list(df.columns),
         model=args.model_col,
@@ -185,6 +254,7 @@ def run(args: argparse.Namespace) -> int:
         task=args.task_col,
         weight=args.weight_col,
         repeat=args.repeat_col,
+        row=args.row_col,
     )
     data, positive = audit.prepare(df, columns, pos_label=args.pos_label)
     result = audit.run_audit(
@@ -193,16 +263,15 @@ def run(args: argparse.Namespace) -> int:
         train_pi=_train_pi(args.train_pi, df, data),
         skew_tolerance=args.skew_tolerance,
         downsample_ratio=args.downsample_ratio,
+        n_boot=args.bootstrap,
+        confidence=args.confidence,
+        seed=args.seed,
+        duplicates=audit.duplicate_rows(df, columns),
     )
+    written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []
     used = ", ".join(f"{k}={v!r}" for k, v in dataclasses.asdict(columns).items() if v is not None)
-    print(audit.format_text(result, f"{args.file} (columns: {used})"), end="")
-    if args.out:
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise InputError(
-                f"--out {args.out} is a file; give a directory (it is created if missing)"
-            )
-        written = write_outputs(result, out, source=Path(args.file).name)
+    print(result.to_text(f"{args.file} (columns: {used})"), end="")
+    if written:
         print("\nWrote " + ", ".join(str(p) for p in written))
     if result.exit_code:
         return result.exit_code
@@ -212,35 +281,39 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
-    """Write the report, the figure and the tables into ``out``; return the paths written."""
+    """Write the reports, the figures and the tables into ``out``; return the paths written."""
+    import io
+
     import pandas as pd
 
-    from prspace import audit
+    from prspace.audit import plot
 
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    fig = audit.plot_curves(result)
-    png = out / "curves.png"
-    with atomic_path(png) as tmp:
-        fig.savefig(tmp, format="png", dpi=130)
-    written.append(png)
+    pngs = {}
+    for name, fig in (("curves", plot.curves_figure(result)), ("intervals", plot.intervals_figure(result))):
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        pngs[name] = buf.getvalue()
     tables = {
         "metrics.csv": result.pooled,
-        "fold_metrics.csv": result.folds,
+        "fold_metrics.csv": result.folds if result.has_folds else None,
         "ranks.csv": result.ranks,
+        "intervals.csv": result.intervals,
+        "comparisons.csv": result.comparisons,
+        "estimators.csv": result.estimators,
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],
             columns=["code", "severity", "where", "message"],
         ),
     }
-    for name, table in tables.items():
-        if name == "fold_metrics.csv" and not result.has_folds:
-            continue
+    files: dict[str, bytes] = {
+        "report.md": result.to_markdown(source, {n: f"{n}.png" for n in pngs}).encode("utf-8"),
+        "report.html": result.to_html(source, pngs).encode("utf-8"),
+        **{f"{n}.png": png for n, png in pngs.items()},
+        **{n: t.to_csv(index=False).encode("utf-8") for n, t in tables.items() if t is not None},
+    }
+    written = []
+    for name, content in files.items():
         with atomic_path(out / name) as tmp:
-            table.to_csv(tmp, index=False)
+            Path(tmp).write_bytes(content)
         written.append(out / name)
-    report = out / "report.md"
-    with atomic_path(report) as tmp:
-        tmp.write_text(audit.format_markdown(result, source, figure=png.name), encoding="utf-8")
-    written.insert(0, report)
     return written

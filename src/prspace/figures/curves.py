@@ -30,12 +30,13 @@ from prspace.figures.ranking import COLUMN_WIDTH, _style
 
 @dataclass(frozen=True)
 class Curve:
-    """One model's predictions to draw: ``label``, labels (True = positive) and scores."""
+    """One model's predictions to draw: ``label``, labels (True = positive), scores, optional weights."""
 
     label: str
     y_true: np.ndarray
     y_score: np.ndarray
     style: dict = field(default_factory=dict)  # matplotlib line keywords (color, ls, ...)
+    weight: np.ndarray | None = None  # sample weights (None: unit weights)
 
 
 DEFAULT_STYLES = ({"color": "C0", "ls": "-"}, {"color": "C3", "ls": "--"}, {"color": "C2", "ls": ":"},
@@ -67,12 +68,12 @@ def plot_curves(ax_roc: Axes | None, ax_pr: Axes | None, ax_prg: Axes | None, cu
     """
     if not curves:
         raise ValueError("plot_curves needs at least one curve")
-    scores = [M.all_metrics(c.y_true, c.y_score) for c in curves]
+    scores = [M.all_metrics(c.y_true, c.y_score, sample_weight=c.weight) for c in curves]
     pi = scores[0]["pi"]
     if ax_roc is not None:
         ax_roc.plot([0, 1], [0, 1], color="0.6", lw=0.6, ls=":")
         for i, c in enumerate(curves):
-            roc = M.roc_curve(c.y_true, c.y_score)
+            roc = M.roc_curve(c.y_true, c.y_score, sample_weight=c.weight)
             ax_roc.plot(roc.fpr, roc.tpr, **_style_for(i, c))
         _unit_axes(ax_roc, "false positive rate", "true positive rate", "ROC")
     if ax_pr is not None:
@@ -81,12 +82,14 @@ def plot_curves(ax_roc: Axes | None, ax_pr: Axes | None, ax_prg: Axes | None, cu
         ax_pr.plot(mp.recall, mp.precision, color="0.45", lw=0.7, label="minimum PR curve")
         ax_pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
         for i, c in enumerate(curves):
-            dense = M.interpolate_pr_curve(M.pr_curve(c.y_true, c.y_score))
+            pr = M.pr_curve(c.y_true, c.y_score, sample_weight=c.weight)
+            # dense hyperbolic segments while they are few; beyond, the vertices suffice to the eye
+            dense = M.interpolate_pr_curve(pr, 20 if len(pr.recall) <= 1000 else 2)
             ax_pr.plot(dense.recall, dense.precision, **_style_for(i, c))
         _unit_axes(ax_pr, "recall", "precision", "PR")
     if ax_prg is not None:
         for i, c in enumerate(curves):
-            prg = M.prg_curve(c.y_true, c.y_score)
+            prg = M.prg_curve(c.y_true, c.y_score, sample_weight=c.weight)
             ok = (prg.recall_gain >= 0) & (prg.precision_gain >= 0)
             # keep the segments that start or end in the unit square; clipping does the rest
             keep = ok | np.r_[ok[1:], False] | np.r_[False, ok[:-1]]

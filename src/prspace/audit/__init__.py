@@ -1,0 +1,48 @@
+"""``prspace audit``: where AUROC, AP, AUPR, AUCNPR and AUPRG disagree on *your* predictions,
+and whether the disagreement is beyond noise.
+
+The package, one job per module:
+
+* :mod:`~prspace.audit.inputs`: which column holds what; the checked canonical frame.
+* :mod:`~prspace.audit.tables`: metrics pooled and per fold, every AUPR estimator, ranks.
+* :mod:`~prspace.audit.intervals`: DeLong (Sun & Xu's fast algorithm), Boyd et al.'s
+  logit and binomial intervals, the counts bootstrap.
+* :mod:`~prspace.audit.uncertainty`: per-model intervals and paired comparisons.
+* :mod:`~prspace.audit.sentences`: where the rankings disagree, with the noise floor.
+* :mod:`~prspace.audit.findings`: one function per finding, in a registry.
+* :mod:`~prspace.audit.tools`: which estimator popular tools compute.
+* :mod:`~prspace.audit.render`, :mod:`~prspace.audit.plot`: the reports and figures.
+* :mod:`~prspace.audit.result`: :func:`audit` (a table in, an :class:`AuditResult` out).
+
+Paths and files are the command line's business (:mod:`prspace.cli.audit`).
+"""
+
+from __future__ import annotations
+
+from prspace.audit.findings import (
+    CHECKS,
+    SEVERITIES,
+    Context,
+    Finding,
+    find_issues,
+    fold_skew_findings,
+)
+from prspace.audit.inputs import (
+    DEFAULT_COLUMNS,
+    SINGLE_MODEL,
+    SINGLE_TASK,
+    Columns,
+    duplicate_rows,
+    prepare,
+    resolve_columns,
+)
+from prspace.audit.result import AuditResult, audit, run_audit
+from prspace.audit.sentences import PAIRS, disagreement_sentences
+from prspace.audit.tables import LABELS, RANKED, fold_metrics, fold_summary, pooled_metrics
+
+__all__ = [
+    "CHECKS", "DEFAULT_COLUMNS", "LABELS", "PAIRS", "RANKED", "SEVERITIES", "SINGLE_MODEL", "SINGLE_TASK",
+    "AuditResult", "Columns", "Context", "Finding", "audit", "disagreement_sentences", "duplicate_rows",
+    "find_issues", "fold_metrics", "fold_skew_findings", "fold_summary", "pooled_metrics", "prepare",
+    "resolve_columns", "run_audit",
+]

@@ -1,0 +1,384 @@
+"""The audit's findings: one function per check, registered in :data:`CHECKS`.
+
+Each check takes the :class:`Context` (the canonical data and the tables computed once)
+and returns a list of :class:`Finding`.  Per-model findings always name the model in
+``where``.  Codes, severities and what fires them (``docs/audit.md`` has the table):
+
+``aupr-below-min`` (error)
+    AUPR < AUPR_MIN(pi), or (unit weights) AP < AP_MIN (Boyd et al. 2012, Theorems 2, 3),
+    pooled or in a fold: no ranking can do this.
+``different-test-rows`` (warning, in the headline)
+    Models of one task were scored on different test rows (counts, labels, folds or row
+    ids differ), so their metrics and AUPR floors are not comparable and no paired test
+    is possible.
+``unpaired-rows`` (note)
+    The models' rows have the same composition but no row ids pair them: no paired tests.
+``duplicate-rows`` (warning)
+    The same model, row id and fold occur twice, or every row of the file has an exact copy
+    (a file concatenated to itself): duplicates count twice in every metric.
+``hard-scores`` (warning)
+    A model's scores take at most two values: hard 0/1 predictions, one operating point.
+``skew-varies-folds`` / ``skew-varies-tasks`` (warning)
+    The AUPR_MIN of the folds (of each named model) or of the tasks spread more than
+    ``skew_tolerance`` (Boyd et al. 2012, 4.1-4.2); says whether averaging AUCNPR reorders.
+``worse-than-random`` (warning)
+    AUPRG < 0 pooled or averaged over folds (Flach & Kull 2015, Figure 4).
+``below-always-positive`` (warning)
+    max_t F1(t) <= 2 pi / (1 + pi): never above the PRG minor diagonal (Flach & Kull 2015, 3.1).
+``downsampled-test`` (warning)
+    With ``train_pi``: test odds >= ``downsample_ratio`` x training odds (Boyd et al. 2012,
+    4.3); quotes each model's AUPR re-weighted to ``train_pi``.
+``estimators-disagree`` (note)
+    The AUPR estimators of :func:`prspace.metrics.aupr_estimators` order the models differently.
+``balanced-test``, ``fold-one-class`` (note)
+    A test set exactly balanced without ``train_pi``; a fold holding one class.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from prspace import metrics as M
+from prspace.audit.tables import ESTIMATOR_LABELS, _metrics
+from prspace.audit.uncertainty import noise
+from prspace.experiments import ranking
+
+SEVERITIES = ("error", "warning", "note")
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One thing the audit noticed: ``severity`` is error, warning or note."""
+
+    code: str
+    severity: str
+    where: str
+    message: str
+
+
+@dataclasses.dataclass
+class Context:
+    """What the checks read: the canonical data and the tables, computed once."""
+
+    data: pd.DataFrame
+    pooled: pd.DataFrame
+    folds: pd.DataFrame
+    estimators: pd.DataFrame
+    comparable: dict[str, bool]
+    duplicates: dict[str, object]
+    train_pi: dict[str, float] | None = None
+    comparisons: pd.DataFrame | None = None
+    skew_tolerance: float = 0.02
+    downsample_ratio: float = 1.5
+    tol: float = 1e-9
+    paired: dict[str, bool] | None = None
+
+    @property
+    def multi_task(self) -> bool:
+        return self.pooled["task"].nunique() > 1
+
+    @property
+    def usable_folds(self) -> pd.DataFrame:
+        return self.folds[~self.folds["one_class"].astype(bool)] if len(self.folds) else self.folds
+
+    def where(self, task: str, model: str | None = None, fold: str | None = None) -> str:
+        parts = [f"task {task}"] if self.multi_task else []
+        if model is not None:
+            parts.append(f"model {model}")
+        if fold is not None:
+            parts.append(f"fold {fold}")
+        return ", ".join(parts)
+
+
+def names(models: Sequence[str]) -> str:
+    models = [str(m) for m in models]
+    if len(models) <= 1:
+        return "".join(models)
+    return ", ".join(models[:-1]) + " and " + models[-1]
+
+
+CHECKS: dict[str, Callable[[Context], list[Finding]]] = {}
+
+
+def check(code: str):
+    """Register a check under its finding code."""
+
+    def register(fn: Callable[[Context], list[Finding]]):
+        CHECKS[code] = fn
+        return fn
+
+    return register
+
+
+@check("aupr-below-min")
+def aupr_below_min(ctx: Context) -> list[Finding]:
+    rows = [(r, None) for r in ctx.pooled.to_dict("records")]
+    rows += [(r, r["fold"]) for r in ctx.usable_folds.to_dict("records")]
+    out = []
+    for r, fold in rows:
+        for value, floor, name in ((r["aupr"], r["aupr_min"], "AUPR"), (r["average_precision"], r["ap_min"], "AP")):
+            if value < floor - ctx.tol:
+                out.append(Finding(
+                    "aupr-below-min", "error", ctx.where(r["task"], r["model"], fold),
+                    f"{name} = {value:.4f} is below its minimum {floor:.4f} for pi = {r['pi']:.4f}, which no ranking "
+                    "can reach: the labels, scores or weights are not what they should be (check the label "
+                    "encoding, --pos-label and the row alignment of scores and labels)"))
+    return out
+
+
+@check("different-test-rows")
+def different_test_rows(ctx: Context) -> list[Finding]:
+    out = []
+    for task, g in ctx.pooled.groupby("task", sort=True):
+        if ctx.comparable.get(task, True):
+            continue
+        parts = [f"{r['model']} on {r['n_rows']:g} rows (pi = {r['pi']:.3f})" for r in g.to_dict("records")]
+        out.append(Finding(
+            "different-test-rows", "warning", ctx.where(task),
+            f"the models were not scored on the same test rows ({'; '.join(parts)}), so their metrics are not "
+            "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "
+            "the metrics' rankings may come from the data, not the models; no paired test is possible. "
+            "Score every model on the same test rows"))
+    return out
+
+
+@check("unpaired-rows")
+def unpaired_rows(ctx: Context) -> list[Finding]:
+    out = []
+    for task, g in ctx.pooled.groupby("task", sort=True):
+        if len(g) > 1 and ctx.comparable.get(task, True) and not (ctx.paired or {}).get(task, True):
+            out.append(Finding(
+                "unpaired-rows", "note", ctx.where(task),
+                "the models' test rows have the same folds and classes but cannot be paired (no row id column, "
+                "and the rows are in different orders), so the paired tests were skipped and each disagreement "
+                "is reported without its noise floor: name the row id column with --row-col"))
+    return out
+
+
+@check("duplicate-rows")
+def duplicate_rows(ctx: Context) -> list[Finding]:
+    d = ctx.duplicates
+    if not d.get("n"):
+        return []
+    return [Finding(
+        "duplicate-rows", "warning", f"model {names(d['models'])}",
+        f"{d['n']} of {d['total']} rows are exact copies of earlier rows ({d['how']}; first: data row "
+        f"{d['first']}); every copy counts again in every metric and narrows every interval. If the file "
+        "was concatenated to itself, drop the copies")]
+
+
+@check("hard-scores")
+def hard_scores(ctx: Context) -> list[Finding]:
+    out = []
+    for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
+        values = np.unique(g["score"].to_numpy())
+        if len(values) <= 2:
+            shown = " and ".join(f"{v:g}" for v in values)
+            out.append(Finding(
+                "hard-scores", "warning", ctx.where(task, model),
+                f"the scores take only the value(s) {shown}: hard predictions, not scores, so the ROC, PR and PRG "
+                "curves have a single operating point and every area measures that one threshold; pass the "
+                "model's predicted probability or decision value instead"))
+    return out
+
+
+def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02,
+                       where: Callable[..., str] = lambda task, model=None: "" if model is None else f"model {model}",
+                       ) -> list[Finding]:
+    """``skew-varies-folds``: per task, the models whose folds' AUPR_MIN spread exceeds the tolerance."""
+    out = []
+    for task, g in folds.groupby("task", sort=True):
+        spread = g.groupby("model")["aupr_min"].agg(lambda s: s.max() - s.min())
+        varying = sorted(spread.index[spread > skew_tolerance])
+        if not varying:
+            continue
+        gm = g[g["model"] == spread.idxmax()]
+        means = g.groupby("model")[["aupr", "aucnpr"]].mean().reset_index().assign(task=task)
+        flips = ranking.flipped_pairs(means, "aupr", "aucnpr", group="task", model="model")
+        consequence = "here averaging AUCNPR instead gives the same order of models"
+        if len(flips):
+            f = flips.iloc[0]
+            consequence = (
+                f"averaging AUCNPR instead reorders the models: {f['first']} beats {f['second']} by mean AUPR "
+                f"({f['aupr_first']:.3f} vs {f['aupr_second']:.3f}) but loses by mean AUCNPR "
+                f"({f['aucnpr_first']:.3f} vs {f['aucnpr_second']:.3f})"
+                + (f", and {len(flips) - 1} more pair(s) swap" if len(flips) > 1 else ""))
+        every = len(varying) == spread.shape[0]
+        who = "every model's folds" if every else f"the folds of {names(varying)}"
+        out.append(Finding(
+            "skew-varies-folds", "warning", where(task) if every else where(task, names(varying)),
+            f"{who} differ in skew: pi from {gm['pi'].min():.3f} to {gm['pi'].max():.3f}, so AUPR_MIN from "
+            f"{gm['aupr_min'].min():.3f} to {gm['aupr_min'].max():.3f} (spread {spread.max():.3f} > "
+            f"{skew_tolerance:g}); a mean of AUPR over these folds averages scores with different floors (Boyd "
+            f"et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the mean AUCNPR"))
+    return out
+
+
+@check("skew-varies-folds")
+def skew_varies_folds(ctx: Context) -> list[Finding]:
+    if not len(ctx.folds):
+        return []
+    return fold_skew_findings(ctx.usable_folds, skew_tolerance=ctx.skew_tolerance, where=ctx.where)
+
+
+@check("skew-varies-tasks")
+def skew_varies_tasks(ctx: Context) -> list[Finding]:
+    pooled = ctx.pooled
+    per_task = pooled.groupby("task")[["pi", "aupr_min"]].mean()
+    spread = float(per_task["aupr_min"].max() - per_task["aupr_min"].min())
+    if not ctx.multi_task or spread <= ctx.skew_tolerance:
+        return []
+    everywhere = pooled.groupby("model")["task"].nunique()
+    sub = pooled[pooled["model"].isin(everywhere.index[everywhere == pooled["task"].nunique()])]
+    consequence = ""
+    if sub["model"].nunique() > 1:
+        learners = ranking.learner_ranking_across_tasks(sub, ("aupr", "aucnpr"), group="task", learner="model")
+        agree = ranking.learner_order_agreement(learners, ("aupr", "aucnpr"), learner="model").iloc[0]
+        consequence = "; here averaging AUCNPR instead gives the same order of models"
+        if agree["top1_differs"] or agree["spearman"] < 1 - 1e-12:
+            consequence = ("; averaging AUCNPR instead reorders the models "
+                           f"(best by mean AUPR: {agree['best_a']}; by mean AUCNPR: {agree['best_b']})")
+    return [Finding(
+        "skew-varies-tasks", "warning", "across tasks",
+        f"the tasks' skews differ: pi from {per_task['pi'].min():.3f} to {per_task['pi'].max():.3f}, AUPR_MIN from "
+        f"{per_task['aupr_min'].min():.3f} to {per_task['aupr_min'].max():.3f} (spread {spread:.3f} > "
+        f"{ctx.skew_tolerance:g}); a mean of AUPR over tasks averages scores with different floors (Boyd et al. "
+        f"2012, 4.2){consequence}. Prefer the mean AUCNPR")]
+
+
+@check("fold-one-class")
+def fold_one_class(ctx: Context) -> list[Finding]:
+    if not len(ctx.folds):
+        return []
+    one = ctx.folds[ctx.folds["one_class"].astype(bool)]
+    return [Finding(
+        "fold-one-class", "note", ctx.where(task, model),
+        f"fold(s) {names([str(f) for f in g['fold']])} hold one class only: no AUPR of their own, left out of the "
+        "fold means (their rows still count in the pooled metrics)")
+        for (task, model), g in one.groupby(["task", "model"], sort=True)]
+
+
+@check("worse-than-random")
+def worse_than_random(ctx: Context) -> list[Finding]:
+    usable = ctx.usable_folds
+    fold_means = usable.groupby(["task", "model"])["auprg"].mean() if "auprg" in usable.columns else {}
+    out = []
+    for r in ctx.pooled.to_dict("records"):
+        fold_mean = float(fold_means.get((r["task"], r["model"]), math.nan)) if len(fold_means) else math.nan
+        which = []
+        if r["auprg"] < 0:
+            which.append(f"AUPRG = {r['auprg']:.3f} on the pooled test rows")
+        if fold_mean < 0:
+            which.append(f"AUPRG = {fold_mean:.3f} averaged over folds")
+            if r["auprg"] >= 0:
+                which[-1] += f" (pooled: {r['auprg']:.3f}; single folds with few positives swing widely)"
+        if which:
+            out.append(Finding(
+                "worse-than-random", "warning", ctx.where(r["task"], r["model"]),
+                f"{' and '.join(which)}, below 0: in PRG space the model does worse than a random classifier, "
+                "whose AUPRG is 0 (Flach & Kull 2015); check that higher scores mean 'more positive'"))
+    return out
+
+
+def best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
+    """The best F1 over all thresholds, from the metrics module's PR points."""
+    curve = M.pr_curve(y, score, sample_weight=weight)
+    p, r = np.asarray(curve.precision), np.asarray(curve.recall)
+    ok = (p + r) > 0
+    return float(np.max(2 * p[ok] * r[ok] / (p[ok] + r[ok]))) if ok.any() else 0.0
+
+
+@check("below-always-positive")
+def below_always_positive(ctx: Context) -> list[Finding]:
+    out = []
+    pis = ctx.pooled.set_index(["task", "model"])["pi"]
+    for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
+        pi = float(pis.loc[(task, model)])
+        best, baseline = best_f1(g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()), 2 * pi / (1 + pi)
+        if best <= baseline * (1 + 1e-12):
+            out.append(Finding(
+                "below-always-positive", "warning", ctx.where(task, model),
+                f"no threshold beats the always-positive classifier: best F1 {best:.3f} <= {baseline:.3f} "
+                "(= 2pi/(1+pi)); its PRG curve never rises above the minor diagonal, the baseline of PRG space "
+                "(Flach & Kull 2015, 3.1). Predicting every example positive is at least as good"))
+    return out
+
+
+@check("balanced-test")
+def balanced_test(ctx: Context) -> list[Finding]:
+    out = []
+    for task, g in ctx.pooled.groupby("task", sort=True):
+        n_pos, n_neg = float(g["n_pos"].iloc[0]), float(g["n_neg"].iloc[0])
+        if (ctx.train_pi or {}).get(task) is None and abs(n_pos - n_neg) <= 1e-9 * max(n_pos, 1.0) \
+                and n_pos + n_neg >= 10:
+            out.append(Finding(
+                "balanced-test", "note", ctx.where(task),
+                "the test set is exactly balanced (as many positives as negatives); if it was downsampled, its "
+                "AUPR overstates AUPR at the real skew: pass the real prevalence with --train-pi to see by how much"))
+    return out
+
+
+@check("downsampled-test")
+def downsampled_test(ctx: Context) -> list[Finding]:
+    out = []
+    for task, g in ctx.pooled.groupby("task", sort=True):
+        pi, tp = float(g["pi"].iloc[0]), (ctx.train_pi or {}).get(task)
+        if tp is None or (pi / (1 - pi)) / (tp / (1 - tp)) < ctx.downsample_ratio:
+            continue
+        parts = []
+        for model, gm in ctx.data[ctx.data["task"] == task].groupby("model", sort=True):
+            y, s, w = gm["y"].to_numpy(), gm["score"].to_numpy(), gm["weight"].to_numpy()
+            m_pi = float(w[y].sum() / w.sum())
+            factor = (m_pi / (1 - m_pi)) / (tp / (1 - tp))  # negatives weighted up to reach train_pi
+            rew = _metrics(y, s, np.where(y, w, w * factor), ctx.where(task, model))
+            parts.append(f"{model} {float(g.loc[g['model'] == model, 'aupr'].iloc[0]):.3f} -> {rew['aupr']:.3f}")
+        ratio = (pi / (1 - pi)) / (tp / (1 - tp))
+        out.append(Finding(
+            "downsampled-test", "warning", ctx.where(task),
+            f"the test set (pi = {pi:.3f}) is more balanced than the training data (pi = {tp:.3f}; odds ratio "
+            f"{ratio:.1f} >= {ctx.downsample_ratio:g}); AUPR on it is optimistic for the real skew (Boyd et al. "
+            f"2012, 4.3). AUPR re-weighted to pi = {tp:.3f}, assuming the test negatives are a uniform random "
+            f"subsample: {'; '.join(parts)}"))
+    return out
+
+
+@check("estimators-disagree")
+def estimators_disagree(ctx: Context) -> list[Finding]:
+    out = []
+    cols = list(M.AUPR_ESTIMATORS)
+    for task, g in ctx.estimators.groupby("task", sort=True):
+        if len(g) < 2:
+            continue
+        ranks = ranking.rank_models(g, cols, group="task", model="model").set_index("model")
+        best = {c: sorted(ranks.index[ranks[c] == ranks[c].min()]) for c in cols}
+        orders = {tuple(ranks[c].sort_values(kind="stable").index) for c in cols}
+        if len(orders) == 1:
+            continue
+        if len({tuple(v) for v in best.values()}) == 1:
+            picks = f"all pick {names(best[cols[0]])} as best, the rest differs"
+        else:
+            picks = "best by " + "; ".join(f"{ESTIMATOR_LABELS[c]}: {names(best[c])}" for c in cols)
+        flips = ranking.flipped_pairs(g, "step", "hyperbolic", group="task", model="model")
+        extra = ""
+        if len(flips):
+            first, second = flips.iloc[0]["first"], flips.iloc[0]["second"]
+            extra = (f"; e.g. {first} beats {second} by step AP but loses by the hyperbolic AUPR ("
+                     f"{noise(ctx.comparisons, task, 'average_precision', first, second)}; "
+                     f"{noise(ctx.comparisons, task, 'aupr', second, first)})")
+        out.append(Finding(
+            "estimators-disagree", "note", ctx.where(task),
+            f"the AUPR estimators order the models differently ({picks}){extra}; which \"AUPRC\" a "
+            "tool computes changes the ranking (see the estimators table)"))
+    return out
+
+
+def find_issues(ctx: Context) -> list[Finding]:
+    """Every registered check, errors first, then warnings, then notes."""
+    out = [f for fn in CHECKS.values() for f in fn(ctx)]
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(out, key=lambda f: order[f.severity])

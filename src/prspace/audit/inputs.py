@@ -1,0 +1,317 @@
+"""Input of the audit: which column holds what, and the checked canonical frame.
+
+:func:`resolve_columns` picks the columns (by name, or the defaults of the predictions
+schema, :mod:`prspace.schema`); :func:`prepare` validates the table and returns the
+canonical frame ``task, model, fold, row, y, score, weight`` that every other module of
+:mod:`prspace.audit` reads.  Every problem is an :class:`~prspace.errors.InputError`
+naming the problem and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from prspace.errors import InputError
+
+DEFAULT_COLUMNS = {
+    "model": ("model", "model_id"),
+    "label": ("y_true", "label", "y", "target"),
+    "score": ("score", "y_score"),
+    "fold": ("fold",),
+    "task": ("task_id", "task"),
+    "weight": (),
+    "repeat": ("repeat",),
+    "row": ("row_id",),
+}
+SINGLE_MODEL = "model"
+SINGLE_TASK = "all"
+SEVERITIES = ("error", "warning", "note")
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclasses.dataclass(frozen=True)
+class Columns:
+    """Which input column holds what (``None``: absent)."""
+
+    model: str | None
+    label: str
+    score: str
+    fold: str | None = None
+    task: str | None = None
+    weight: str | None = None
+    repeat: str | None = None
+    row: str | None = None
+
+
+def resolve_columns(
+    available: Sequence[str],
+    *,
+    model: str | None = None,
+    label: str | None = None,
+    score: str | None = None,
+    fold: str | None = None,
+    task: str | None = None,
+    weight: str | None = None,
+    repeat: str | None = None,
+    row: str | None = None,
+) -> Columns:
+    """Pick the input columns: those named, else the first default name present.
+
+    Defaults (:data:`DEFAULT_COLUMNS`) follow the predictions schema of
+    :mod:`prspace.schema`.  Without a model column the whole file is one model;
+    fold, task, weight and repeat are optional; an explicitly named column must exist.
+    An empty string switches an optional column off.
+    """
+    cols = [str(c) for c in available]
+    listing = ", ".join(repr(c) for c in cols)
+    given = {
+        "model": model,
+        "label": label,
+        "score": score,
+        "fold": fold,
+        "task": task,
+        "weight": weight,
+        "repeat": repeat,
+        "row": row,
+    }
+    chosen: dict[str, str | None] = {}
+    for role, name in given.items():
+        if name == "" and role in ("model", "fold", "task", "weight", "repeat", "row"):
+            chosen[role] = None
+            continue
+        if name is not None:
+            if name not in cols:
+                raise InputError(
+                    f"no column {name!r} (given with --{role}-col); the file has columns {listing}: "
+                    f"pass one of them with --{role}-col"
+                )
+            chosen[role] = name
+            continue
+        found = next((c for c in DEFAULT_COLUMNS[role] if c in cols), None)
+        if found is None and role in ("label", "score"):
+            tried = " or ".join(repr(c) for c in DEFAULT_COLUMNS[role])
+            raise InputError(
+                f"no {role} column: looked for {tried}; the file has columns {listing}: "
+                f"name it with --{role}-col"
+            )
+        chosen[role] = found
+    used = [c for c in chosen.values() if c is not None]
+    dup = sorted({c for c in used if used.count(c) > 1})
+    if dup:
+        raise InputError(f"column {dup[0]!r} is used for two roles; give each role its own column")
+    return Columns(**chosen)  # type: ignore[arg-type]
+
+
+def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tuple[np.ndarray, str]:
+    """Boolean positives from a two-valued label column, and a description of the positive class."""
+    if labels.isna().any():
+        first = int(np.flatnonzero(labels.isna().to_numpy())[0])
+        raise InputError(
+            f"column {column!r} has {int(labels.isna().sum())} missing labels (first at data row {first + 1}): "
+            "drop those rows or fill in their labels"
+        )
+    values = pd.unique(labels)
+    shown = ", ".join(_show(v) for v in sorted(values, key=str)[:6])
+    if len(values) > 2:
+        raise InputError(
+            f"column {column!r} has {len(values)} distinct labels ({shown}{', ...' if len(values) > 6 else ''}); "
+            "the audit needs binary labels: recode it as 1 for the class of interest and 0 otherwise"
+        )
+    if len(values) < 2:
+        raise InputError(
+            f"column {column!r} holds one class only ({shown}); the metrics need positives and negatives: "
+            "audit a test set that contains both"
+        )
+    if pos_label is not None:
+        text = labels.astype(str)
+        mask = (text == pos_label).to_numpy()
+        if (
+            not mask.any()
+            and pd.api.types.is_numeric_dtype(labels)
+            and not pd.api.types.is_bool_dtype(labels)
+        ):
+            try:
+                mask = (labels.astype(np.float64) == float(pos_label)).to_numpy()
+            except ValueError:
+                mask = np.zeros(len(labels), dtype=bool)
+        if (
+            not mask.any()
+            and pd.api.types.is_bool_dtype(labels)
+            and pos_label.lower() in ("true", "1", "false", "0")
+        ):
+            mask = (labels == (pos_label.lower() in ("true", "1"))).to_numpy()
+        if not mask.any():
+            raise InputError(
+                f"--pos-label {pos_label!r} matches no value of column {column!r} (its values: {shown}); "
+                "pass one of those values"
+            )
+        return mask, f"{column} == {pos_label!r}"
+    if pd.api.types.is_bool_dtype(labels):
+        return labels.to_numpy(dtype=bool), f"{column} == True"
+    if pd.api.types.is_numeric_dtype(labels):
+        as_float = set(np.asarray(values, dtype=np.float64).tolist())
+        if as_float in ({0.0, 1.0}, {-1.0, 1.0}):
+            return (labels.to_numpy(dtype=np.float64) == 1.0), f"{column} == 1"
+    raise InputError(
+        f"column {column!r} has labels {shown}; say which one is the positive class with --pos-label "
+        f"(e.g. --pos-label {str(sorted(values, key=str)[-1])!r})"
+    )
+
+
+def _numeric(df: pd.DataFrame, column: str, role: str) -> np.ndarray:
+    raw = df[column]
+    values = pd.to_numeric(raw, errors="coerce")
+    bad = values.isna() & raw.notna()
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(
+            f"column {column!r} ({role}) is not numeric: data row {i + 1} holds {_show(raw.iloc[i])}; "
+            f"give a numeric {role} column"
+        )
+    return values.to_numpy(dtype=np.float64)
+
+
+def prepare(
+    df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None
+) -> tuple[pd.DataFrame, str]:
+    """Validate the input table and return the canonical frame and the positive-class description.
+
+    Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
+    without folds), ``y`` (bool, True = positive), ``score`` (float64, finite),
+    ``weight`` (float64, >= 0).  Raises :class:`~prspace.errors.InputError` naming
+    the problem and the fix for: no rows, non-binary or missing labels, a single
+    class (overall or within one task and model), non-numeric, missing or infinite
+    scores, and negative, missing or all-zero weights.
+    """
+    if len(df) == 0:
+        raise InputError(
+            "the file has no data rows; audit a file with one row per model and test example"
+        )
+    y, positive = _positive_mask(df[columns.label], pos_label, columns.label)
+    score = _numeric(df, columns.score, "score")
+    nan = np.isnan(score)
+    if nan.any():
+        i = int(np.flatnonzero(nan)[0])
+        where = f", model {df[columns.model].iloc[i]!r}" if columns.model else ""
+        raise InputError(
+            f"column {columns.score!r} has {int(nan.sum())} missing (NaN) scores (first at data row {i + 1}{where}); "
+            "drop those rows or give every row a score"
+        )
+    if np.isinf(score).any():
+        i = int(np.flatnonzero(np.isinf(score))[0])
+        raise InputError(
+            f"column {columns.score!r} has {int(np.isinf(score).sum())} infinite scores (first at data row {i + 1}); "
+            "clip them to finite values (only their order matters)"
+        )
+    if columns.weight:
+        weight = _numeric(df, columns.weight, "sample weight")
+        if np.isnan(weight).any() or np.isinf(weight).any() or (weight < 0).any():
+            i = int(np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))[0])
+            raise InputError(
+                f"column {columns.weight!r} (sample weights) must be finite and >= 0; data row {i + 1} holds "
+                f"{_show(df[columns.weight].iloc[i])}: fix or drop that row"
+            )
+    else:
+        weight = np.ones(len(df), dtype=np.float64)
+
+    def text(col: str | None, default: str | None) -> pd.Series:
+        if col is None:
+            return pd.Series([default] * len(df), dtype=object)
+        values = df[col]
+        if values.isna().any():
+            i = int(np.flatnonzero(values.isna().to_numpy())[0])
+            raise InputError(
+                f"column {col!r} is empty in data row {i + 1}; fill it in or drop the row"
+            )
+        names = {v: _display(v) for v in pd.unique(values)}  # per distinct value, not per row
+        return values.map(names).astype(object).reset_index(drop=True)
+
+    if columns.repeat:
+        text(columns.repeat, None)  # no empty repeats
+    fold = _fold_keys(text(columns.fold, None), columns, df)
+    row = None if columns.row is None else _fold_keys(text(columns.row, None), columns, df, role="row")
+
+    out = pd.DataFrame(
+        {
+            "task": text(columns.task, SINGLE_TASK),
+            "model": text(columns.model, columns.score if columns.model is None else None),
+            "fold": fold,
+            "row": row if row is not None else pd.Series([None] * len(df), dtype=object),
+            "y": y,
+            "score": score,
+            "weight": weight,
+        }
+    )
+    for (task, model), g in out.groupby(["task", "model"], sort=True):
+        w_pos = float(g.loc[g["y"], "weight"].sum())
+        w_neg = float(g.loc[~g["y"], "weight"].sum())
+        if w_pos <= 0 or w_neg <= 0:
+            missing = "positives" if w_pos <= 0 else "negatives"
+            where = _where(task, model, out["task"].nunique() > 1)
+            raise InputError(
+                f"{where} has no {missing} (with positive weight); its metrics are undefined: "
+                "give it a test set with both classes or drop it"
+            )
+    return out, positive
+
+
+def _fold_keys(fold: pd.Series, columns: Columns, df: pd.DataFrame, *, role: str = "fold") -> pd.Series:
+    """Fold identity: the fold, or ``repeat/fold`` when a repeat column has several values.
+
+    Fold 0 of repeat 0 and fold 0 of repeat 1 hold different test rows (the
+    predictions schema's ``repeat``), so they are different folds.
+    """
+    if getattr(columns, role) is None or columns.repeat is None or df[columns.repeat].nunique() < 2:
+        return fold
+    names = {v: _display(v) for v in pd.unique(df[columns.repeat])}
+    repeat = df[columns.repeat].map(names).astype(str).reset_index(drop=True)
+    return (repeat + "/" + fold.astype(str)).astype(object)
+
+
+def _display(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _where(task: str, model: str, multi_task: bool) -> str:
+    parts = []
+    if multi_task or task != SINGLE_TASK:
+        parts.append(f"task {task!r}")
+    parts.append(f"model {model!r}")
+    return ", ".join(parts)
+
+
+def _show(value: object) -> str:
+    """``repr`` of a cell without numpy's type wrapper (``-0.5``, not ``np.float64(-0.5)``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+def duplicate_rows(df: pd.DataFrame, columns: Columns) -> dict[str, object]:
+    """Exact copies among the input rows: ``n`` copies, ``first`` copy (data row), the models involved.
+
+    With a row id column, the same (task, model, repeat, fold, row id) twice is a copy for
+    sure; without one, only a file whose every row has an exact twin (a file concatenated to
+    itself) is reported, since tied scores make single duplicates normal.
+    """
+    key = [c for c in (columns.task, columns.model, columns.repeat, columns.fold, columns.row) if c]
+    if columns.row:
+        dup = df.duplicated(key, keep="first").to_numpy()
+        how = "same model and row id"
+    else:
+        both = df.duplicated(keep=False).to_numpy()
+        dup = df.duplicated(keep="first").to_numpy() if both.all() else np.zeros(len(df), dtype=bool)
+        how = "every row of the file has an exact twin"
+    if not dup.any():
+        return {"n": 0}
+    models = sorted({_display(m) for m in df.loc[dup, columns.model]}) if columns.model else [columns.score]
+    return {"n": int(dup.sum()), "total": len(df), "first": int(np.flatnonzero(dup)[0]) + 1,
+            "models": models, "how": how}

@@ -1,0 +1,210 @@
+"""Confidence intervals: DeLong for AUROC, Boyd et al.'s for AUPR, a counts bootstrap for all.
+
+* :func:`delong`: the AUROCs of k models scored on the same rows and their covariance
+  matrix (DeLong, DeLong and Clarke-Pearson 1988), by the fast algorithm of Sun and Xu
+  (IEEE SPL 21(11), 2014): the placement values come from three midrank computations per
+  model, O(n log n) instead of O(m n).  ``V10_i = (T_Z(x_i) - T_X(x_i)) / n`` for the m
+  positives, ``V01_j = 1 - (T_Z(y_j) - T_Y(y_j)) / m`` for the n negatives, where ``T_Z``,
+  ``T_X``, ``T_Y`` are midranks among all rows, the positives and the negatives; then
+  ``S = cov(V10) / m + cov(V01) / n``.  The same as R's pROC ``ci.auc(method="delong")``
+  and ``roc.test(method="delong", paired=TRUE)``.
+* :func:`boyd_intervals`: the binomial interval ``theta +- z sqrt(theta (1 - theta) / n)``
+  and the logit interval ``expit(eta +- z / sqrt(n theta (1 - theta)))``, ``eta =
+  logit(theta)``, with n the number of positives (Boyd, Eng and Page, ECML PKDD 2013,
+  section 4).
+* :func:`bootstrap`: a stratified bootstrap that sorts each model's scores once and draws
+  each resample as counts per row; the metrics then come from per-tie-group sums of those
+  counts (:func:`prspace.metrics.metrics_from_counts`), never from copied rows.  Strata are
+  class x fold, so a resample keeps every fold's class counts (pooled rows, fold-level
+  resampling).  Models scored on the same rows share each resample's counts, which makes
+  the paired differences of :mod:`prspace.audit.paired` a paired bootstrap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit, logit
+from scipy.stats import norm, rankdata
+
+from prspace import metrics as M
+
+#: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_counts`).
+BOOT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
+
+
+def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance."""
+    scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+    y = np.asarray(y, dtype=bool)
+    pos, neg = scores[:, y], scores[:, ~y]
+    m, n = pos.shape[1], neg.shape[1]
+    tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)
+    tx = rankdata(pos, axis=1)
+    ty = rankdata(neg, axis=1)
+    auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
+    v10 = (tz[:, :m] - tx) / n
+    v01 = 1.0 - (tz[:, m:] - ty) / m
+    k = scores.shape[0]
+    if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
+        return auc, np.full((k, k), np.nan)
+    cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
+    return auc, cov
+
+
+def normal_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
+    """``estimate +- z sqrt(variance)`` clipped to [0, 1] (as pROC does)."""
+    if not np.isfinite(variance):
+        return float("nan"), float("nan")
+    half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0))
+    return max(estimate - half, 0.0), min(estimate + half, 1.0)
+
+
+def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, tuple[float, float]]:
+    """Binomial and logit intervals for an AUPR estimate ``theta`` from ``n_pos`` positives."""
+    z = norm.ppf(0.5 + confidence / 2.0)
+    t = min(max(theta, 1e-12), 1 - 1e-12)
+    half = z * np.sqrt(t * (1 - t) / n_pos)
+    tau = 1.0 / np.sqrt(n_pos * t * (1 - t))
+    eta = logit(t)
+    return {
+        "binomial": (max(theta - half, 0.0), min(theta + half, 1.0)),
+        "logit": (float(expit(eta - z * tau)), float(expit(eta + z * tau))),
+    }
+
+
+@dataclasses.dataclass
+class Block:
+    """Models of one task scored on the same examples (or a single model on its own rows).
+
+    ``y``, ``stratum``, ``weight`` per example; ``groups[k]`` maps example -> tie group of
+    model k's scores (0 = highest score); ``scores[k]`` the scores per example.
+    """
+
+    task: str
+    models: list[str]
+    y: np.ndarray
+    stratum: np.ndarray
+    weight: np.ndarray
+    groups: list[np.ndarray]
+    scores: list[np.ndarray]
+
+    @property
+    def paired(self) -> bool:
+        return len(self.models) > 1
+
+
+def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
+    """Each model's rows in one shared example order, or None when the models' rows differ."""
+    per = [g[g["model"] == m] for m in models]
+    if g["row"].notna().all():
+        keyed = [p.assign(_k=p["fold"].map(str) + "\x00" + p["row"].map(str)) for p in per]
+        if any(k["_k"].duplicated().any() for k in keyed):
+            return None
+        keyed = [k.sort_values("_k", kind="stable") for k in keyed]
+        first = keyed[0]["_k"].to_numpy()
+        same = all(len(k) == len(first) and (k["_k"].to_numpy() == first).all() for k in keyed)
+    else:  # no row ids: the i-th row of every model is the same example
+        keyed = per
+        first = per[0]
+        same = all(
+            len(p) == len(first) and (p["fold"].to_numpy() == first["fold"].to_numpy()).all()
+            for p in per
+        )
+    if not same:
+        return None
+    ys = [k["y"].to_numpy() for k in keyed]
+    ws = [k["weight"].to_numpy() for k in keyed]
+    if not all((y == ys[0]).all() for y in ys) or not all((w == ws[0]).all() for w in ws):
+        return None
+    return keyed
+
+
+def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
+    """Without row ids, rows in different orders: the same rows per fold and class, weights included."""
+    if g["row"].notna().all():
+        return False  # row ids decide, and they differ
+    counts = g.groupby(["model", g["fold"].map(str), "y"])["weight"].agg(["size", "sum"])
+    per = [counts.loc[m] for m in models]
+    return all(p.equals(per[0]) for p in per)
+
+
+def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
+    """Resampling blocks per task; per task whether its models were scored on the same test rows
+    (comparable) and whether those rows could be paired (by row id, or by position)."""
+    out, comparable, paired = [], {}, {}
+    for task, g in data.groupby("task", sort=True):
+        models = sorted(g["model"].unique())
+        shared = _examples(g, models) if len(models) > 1 else None
+        paired[task] = shared is not None
+        comparable[task] = shared is not None or len(models) == 1 or _same_composition(g, models)
+        sets = [(models, shared)] if shared is not None else [
+            ([m], [g[g["model"] == m]]) for m in models
+        ]
+        for names, frames in sets:
+            f0 = frames[0]
+            fold_code = pd.factorize(f0["fold"].map(str))[0]  # no folds: one code ("None")
+            stratum = 2 * fold_code + f0["y"].to_numpy(np.int64)
+            groups, scores = [], []
+            for f in frames:
+                s = f["score"].to_numpy(np.float64)
+                groups.append(np.unique(-s, return_inverse=True)[1].ravel())
+                scores.append(s)
+            out.append(Block(task, names, f0["y"].to_numpy(bool), stratum,
+                             f0["weight"].to_numpy(np.float64), groups, scores))
+    return out, comparable, paired
+
+
+class _Sampler:
+    """Draws stratified resamples as counts per example, in stratum order (``self.order``)."""
+
+    def __init__(self, stratum: np.ndarray, rng: np.random.Generator) -> None:
+        self.order = np.argsort(stratum, kind="stable")
+        sizes = np.bincount(stratum)
+        starts = np.r_[0, np.cumsum(sizes)[:-1]]
+        self.rng, self.n = rng, stratum.shape[0]
+        self.start_of = starts[stratum[self.order]].astype(np.float64)
+        self.size_of = sizes[stratum[self.order]].astype(np.float64)
+
+    def counts(self) -> np.ndarray:
+        u = self.rng.random(self.n)
+        u *= self.size_of
+        u += self.start_of  # a uniformly random member of the same stratum, for every slot
+        return np.bincount(u.astype(np.int64), minlength=self.n).astype(np.float64)
+
+
+def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
+
+    Per model, ``key = 2 group + y`` so that one weighted ``bincount`` per resample gives the
+    negatives and positives of every tie group at once.
+    """
+    sampler = _Sampler(block.stratum, rng)
+    order = sampler.order
+    y = block.y[order].astype(np.int64)
+    weight = block.weight[order]
+    unit = bool(np.all(weight == 1.0))
+    keys = [(2 * g[order] + y) for g in block.groups]
+    sizes = [2 * (int(g.max()) + 1) for g in block.groups]
+    out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
+    for b in range(n_boot):
+        c = sampler.counts()
+        if not unit:
+            c *= weight
+        for k, key in enumerate(keys):
+            both = np.bincount(key, weights=c, minlength=sizes[k]).reshape(-1, 2)
+            try:
+                m = M.metrics_from_counts(both[:, 1], both[:, 0])
+            except ValueError:  # a resample with one class left (weights): no value
+                out[b, k] = np.nan
+                continue
+            out[b, k] = [m[name] for name in BOOT_METRICS]
+    return out
+
+
+def percentile(replicates: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval along axis 0 (NaN replicates, from one-class resamples, ignored)."""
+    a = (1.0 - confidence) / 2.0
+    return np.nanquantile(replicates, a, axis=0), np.nanquantile(replicates, 1.0 - a, axis=0)

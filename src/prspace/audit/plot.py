@@ -1,0 +1,97 @@
+"""The audit's figures: the models' curves (through :mod:`prspace.figures.curves`) and intervals.
+
+With many models the curves figure draws the top :data:`TOP_K` by AUPR and says so in
+its title (200 curves in one panel are unreadable); the intervals figure shows every
+model (up to :data:`MAX_INTERVAL_MODELS`, best by AUPR first).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from prspace.audit.tables import LABELS, RANKED
+from prspace.figures.curves import Curve, plot_curves
+
+if TYPE_CHECKING:
+    from prspace.audit.result import AuditResult
+
+#: Tasks drawn at most (one row of three panels each).
+MAX_FIGURE_TASKS = 4
+#: Models drawn per task at most, the best by AUPR.
+TOP_K = 10
+MAX_INTERVAL_MODELS = 40
+STYLES = ("-", "--", "-.", ":")
+
+
+def _label(name: str, width: int = 28) -> str:
+    name = " ".join(str(name).splitlines())
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k: int = TOP_K) -> Figure:
+    """One row per task: ROC, PR and PRG curves of (at most ``top_k``) models."""
+    tasks = sorted(res.pooled["task"].unique())[:max_tasks]
+    shown_max = min(top_k, int(res.pooled.groupby("task")["model"].nunique().max()))
+    legend_rows = -(-(shown_max + 2) // 2)  # two columns: the models, the minimum PR curve and pi
+    legend_height = 0.3 + 0.16 * legend_rows
+    fig = Figure(figsize=(15, (4.6 + legend_height) * len(tasks)))
+    grid = fig.add_gridspec(2 * len(tasks), 3, height_ratios=[4.6, legend_height] * len(tasks))
+    notes = []
+    for i, task in enumerate(tasks):
+        row = [fig.add_subplot(grid[2 * i, j]) for j in range(3)]
+        legend_ax = fig.add_subplot(grid[2 * i + 1, :])
+        legend_ax.set_axis_off()
+        table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
+        shown = table["model"].tolist()[:top_k]
+        if len(table) > top_k:
+            where = f"{_label(task)}: " if res.pooled["task"].nunique() > 1 else ""
+            notes.append(f"{where}top {top_k} of {len(table)} models by AUPR drawn")
+        curves = []
+        for i, model in enumerate(shown):
+            g = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
+            r = table.set_index("model").loc[model]
+            style = {"color": f"C{i % 10}", "ls": STYLES[(i // 10) % 4], "lw": 1.4,
+                     "label": f"{_label(model)} (AUROC {r['auroc']:.3f}, AUPR {r['aupr']:.3f}, AUPRG {r['auprg']:.3f})"}
+            curves.append(Curve(str(model), g["y"].to_numpy(), g["score"].to_numpy(), style, g["weight"].to_numpy()))
+        plot_curves(*row, curves)
+        prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
+        for ax in row:
+            ax.set_title(prefix + ax.get_title(), fontsize=10)
+        legend_ax.legend(*row[1].get_legend_handles_labels(), fontsize=7.5, loc="upper center", ncol=2,
+                         frameon=False)
+    more = res.pooled["task"].nunique() - len(tasks)
+    if more > 0:
+        notes.append(f"{more} more task(s) not drawn")
+    fig.suptitle("Pooled test predictions" + (" (" + "; ".join(notes) + ")" if notes else ""), fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
+    return fig
+
+
+def intervals_figure(res: AuditResult, *, task: str | None = None) -> Figure:
+    """Per metric, each model's estimate and interval (AUROC DeLong, others bootstrap)."""
+    task = task if task is not None else sorted(res.pooled["task"].unique())[0]
+    table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
+    models = table["model"].tolist()[:MAX_INTERVAL_MODELS]
+    fig = Figure(figsize=(15, 1.2 + 0.28 * len(models)))
+    axes = fig.subplots(1, len(RANKED), sharey=True)
+    y = np.arange(len(models))[::-1]
+    for ax, metric in zip(axes, RANKED, strict=True):
+        iv = res.intervals[(res.intervals["task"] == task) & (res.intervals["metric"] == metric)]
+        method = "DeLong" if metric == "auroc" and (iv["method"] == "DeLong").any() else "bootstrap"
+        iv = iv[iv["method"] == method].set_index("model")
+        est = table.set_index("model").loc[models, metric].to_numpy()
+        lo = np.array([iv["lo"].get(m, np.nan) for m in models])
+        hi = np.array([iv["hi"].get(m, np.nan) for m in models])
+        ax.errorbar(est, y, xerr=[est - np.where(np.isnan(lo), est, lo), np.where(np.isnan(hi), est, hi) - est],
+                    fmt="o", ms=3, color="C0", ecolor="0.4", capsize=2, lw=1)
+        ax.set_title(f"{LABELS[metric]} ({method})", fontsize=9)
+        ax.grid(True, axis="x", lw=0.3, alpha=0.6)
+    axes[0].set_yticks(y, [_label(m) for m in models], fontsize=7)
+    note = f" (best {len(models)} of {len(table)} by AUPR)" if len(table) > len(models) else ""
+    fig.suptitle(f"{res.confidence:.0%} intervals{note}" + (f", task {_label(task)}" if res.pooled['task'].nunique() > 1 else ""),
+                 fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,302 @@
+"""The audit's reports: terminal text, Markdown and one self-contained HTML file.
+
+All three show the same things in the same order: the headline, the findings, per task the
+pooled metrics with their intervals, the fold means, the ranks, the disagreement sentences
+(each with its noise floor), the paired comparisons, every AUPR estimator, the table of
+which estimator popular tools compute, and (Markdown, HTML) the figures.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import textwrap
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from prspace.audit.inputs import SINGLE_TASK
+from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
+from prspace.audit.tools import tools_table
+from prspace.audit.uncertainty import comparison, headline_interval
+from prspace.cli._tables import to_markdown
+
+if TYPE_CHECKING:
+    from prspace.audit.result import AuditResult
+
+POOLED = ("auroc", "average_precision", "aupr", "aupr_min", "aucnpr", "auprg")
+FIGURE_CAPTIONS = {
+    "curves": "ROC (left; dotted: random), PR (middle; the shaded region below the minimum PR curve of Boyd et "
+              "al. 2012 is unachievable; dotted: pi) and PRG (right; the always-positive baseline of Flach & "
+              "Kull 2015 is the minor diagonal) curves on the pooled test rows.",
+    "intervals": "Each model's metrics with their intervals (AUROC: DeLong; others: stratified bootstrap).",
+}
+FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics"}
+
+
+def _fmt(x: float, digits: int = 3) -> str:
+    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _one_line(text: object) -> str:
+    """A model or task name on one line (a newline in a name would break every report)."""
+    return " ".join(str(text).splitlines())
+
+
+def _cell(res: AuditResult, task: str, model: str, metric: str, value: float) -> str:
+    ci = headline_interval(res.intervals, task, model, metric)
+    return _fmt(value) if ci is None else f"{_fmt(value)} [{_fmt(ci[0])}, {_fmt(ci[1])}]"
+
+
+def pooled_frame(res: AuditResult, task: str) -> pd.DataFrame:
+    g = res.pooled[res.pooled["task"] == task]
+    rows = [{"model": _one_line(r["model"]),
+             **{LABELS[c]: (_fmt(r[c]) if c == "aupr_min" else _cell(res, task, r["model"], c, r[c])) for c in POOLED}}
+            for r in g.to_dict("records")]
+    return pd.DataFrame(rows)
+
+
+def fold_frame(res: AuditResult, task: str, pm: str = "±") -> pd.DataFrame:
+    g = res.fold_summary[res.fold_summary["task"] == task]
+    return pd.DataFrame([{"model": _one_line(r["model"]),
+                          **{LABELS[c]: f"{_fmt(r[c + '_mean'])} {pm} {_fmt(r[c + '_sd'])}" for c in RANKED}}
+                         for r in g.to_dict("records")])
+
+
+def rank_frame(res: AuditResult, task: str) -> pd.DataFrame:
+    g = res.ranks[res.ranks["task"] == task]
+    return pd.DataFrame([{"model": _one_line(r["model"]), **{LABELS[c]: f"{r[c]:g}" for c in RANKED}}
+                         for r in g.to_dict("records")])
+
+
+def estimator_frame(res: AuditResult, task: str) -> pd.DataFrame:
+    g = res.estimators[res.estimators["task"] == task]
+    return pd.DataFrame([{"model": _one_line(r["model"]), **{v: _fmt(r[k]) for k, v in ESTIMATOR_LABELS.items()}}
+                         for r in g.to_dict("records")])
+
+
+#: Paired comparisons shown in the reports: among this many best models by AUPR (all in comparisons.csv).
+TOP_COMPARED = 10
+
+
+def _compared(res: AuditResult, task: str) -> str:
+    n = int((res.pooled["task"] == task).sum())
+    return "" if n <= TOP_COMPARED else f" among the best {TOP_COMPARED} of {n} models by AUPR (all in comparisons.csv)"
+
+
+def comparison_frame(res: AuditResult, task: str) -> pd.DataFrame:
+    c = res.comparisons[res.comparisons["task"] == task]
+    if _compared(res, task):
+        top = set(res.pooled[res.pooled["task"] == task].nlargest(TOP_COMPARED, "aupr")["model"])
+        c = c[c["model_a"].isin(top) & c["model_b"].isin(top)]
+    c = c.assign(_m=c["metric"].map({m: i for i, m in enumerate(RANKED)})).sort_values(
+        ["_m", "model_a", "model_b"], kind="stable")
+    return pd.DataFrame([{"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
+                          "model B": _one_line(r["model_b"]), "A - B": _fmt(r["diff"]),
+                          f"{res.confidence:.0%} CI": f"{_fmt(r['lo'])} to {_fmt(r['hi'])}", "p": f"{r['p_value']:.2g}",
+                          "test": r["method"], "beyond noise": "yes" if r["distinguishable"] else "no"}
+                         for r in c.to_dict("records")])
+
+
+def tools_frame() -> pd.DataFrame:
+    t = tools_table()
+    return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS))
+
+
+def _overview(res: AuditResult) -> str:
+    d = res.data
+    n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
+    parts = [f"{len(d)} rows", f"{n_models} model{'s' if n_models != 1 else ''}",
+             f"{n_tasks} task{'s' if n_tasks != 1 else ''}"]
+    if res.has_folds:
+        parts.append(f"{d['fold'].nunique()} folds")
+    boot = f"{res.n_boot} bootstrap resamples" if res.n_boot else "no bootstrap"
+    return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"
+
+
+def _task_header(res: AuditResult, task: str) -> str:
+    g = res.pooled[res.pooled["task"] == task].iloc[0]
+    name = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 or task != SINGLE_TASK else ""
+    return (f"{name}pi = {g['pi']:.3f} ({g['n_pos']:g} positives, {g['n_neg']:g} negatives), "
+            f"AUPR_MIN = {g['aupr_min']:.3f}")
+
+
+def _lead(res: AuditResult, task: str) -> str:
+    """Who is best by each metric, and whether the best model's lead is beyond noise."""
+    r = res.ranks[res.ranks["task"] == task].set_index("model")
+    best = {m: sorted(r.index[r[m] == r[m].min()]) for m in RANKED}
+    winners = {tuple(b) for b in best.values()}
+    where = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 else ""
+    if len(winners) > 1:
+        picks = "; ".join(f"{LABELS[m]} {', '.join(map(_one_line, best[m]))}" for m in RANKED)
+        return f"{where}the metrics pick different best models ({picks}); see the sentences for whether it matters."
+    (top,) = winners
+    if len(r) < 2 or len(top) > 1:
+        return f"{where}every metric picks {', '.join(map(_one_line, top))}."
+    runner = r["aupr"].drop(list(top)).idxmin()
+    c = comparison(res.comparisons, task, "aupr", top[0], runner)
+    if c is None:
+        return f"{where}every metric picks {_one_line(top[0])}; its lead was not tested (no paired rows)."
+    verdict = "distinguishable from noise" if c["distinguishable"] else "NOT distinguishable from noise"
+    return (f"{where}every metric picks {_one_line(top[0])}; its AUPR lead over {_one_line(runner)} "
+            f"({c['diff']:+.3f}, {res.confidence:.0%} CI {c['lo']:.3f} to {c['hi']:.3f}) is {verdict}.")
+
+
+def headline(res: AuditResult) -> list[str]:
+    """The few lines a reader must see first."""
+    lines = []
+    for f in res.findings:
+        if f.code == "different-test-rows":
+            lines.append(f"NOT COMPARABLE{' (' + f.where + ')' if f.where else ''}: the models were scored on "
+                         "different test rows; their rankings below say nothing reliable about the metrics.")
+    n_err = sum(f.severity == "error" for f in res.findings)
+    n_warn = sum(f.severity == "warning" for f in res.findings)
+    if n_err or n_warn:
+        lines.append(f"{n_err} error(s) and {n_warn} warning(s) below.")
+    lines += [_lead(res, t) for t in sorted(res.pooled["task"].unique())]
+    return lines
+
+
+def _findings_lines(res: AuditResult) -> list[str]:
+    if not res.findings:
+        return ["No warnings: none of the checks fired."]
+    return [_one_line(f"{f.severity.upper()} [{f.code}]{' ' + f.where if f.where else ''}: {f.message}.")
+            for f in res.findings]
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _text_table(df: pd.DataFrame) -> str:
+    if df.empty:
+        return "  (none)"
+    cols = [str(c) for c in df.columns]
+    rows = [[str(v) for v in r] for r in df.itertuples(index=False)]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(cols)]
+
+    def fmt(r: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+
+    return "\n".join(["  " + fmt(cols), *("  " + fmt(r) for r in rows)])
+
+
+def _wrap(text: str, first: str, rest: str, width: int = 100) -> str:
+    return textwrap.fill(text, width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=False)
+
+
+def format_text(res: AuditResult, source: str = "") -> str:
+    """The terminal summary."""
+    lines = [f"prspace audit{(' of ' + source) if source else ''}", f"  {_overview(res)}", "", "Headline:"]
+    lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
+    for task in sorted(res.pooled["task"].unique()):
+        lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
+                  + f" [{res.confidence:.0%} interval: AUROC DeLong, others bootstrap]:", _text_table(pooled_frame(res, task))]
+        if res.has_folds and len(res.fold_summary):
+            lines += ["", "Mean +- standard deviation over folds:", _text_table(fold_frame(res, task, "+-"))]
+        lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), "",
+                  "Where the metrics disagree:"]
+        lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
+        lines += ["", "AUPR estimators (which one a tool computes: see the report):",
+                  _text_table(estimator_frame(res, task)), ""]
+    lines.append("Findings:")
+    lines += [_wrap(s, "  ", "      ") for s in _findings_lines(res)]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def format_markdown(res: AuditResult, source: str = "", figures: dict[str, str] | None = None) -> str:
+    """The Markdown report; ``figures`` maps ``curves`` / ``intervals`` to relative PNG paths."""
+    lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", "",
+             "## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + ["", "## Findings", ""]
+    lines += [f"- {s}" for s in _findings_lines(res)] + [""]
+    multi = res.pooled["task"].nunique() > 1
+    for task in sorted(res.pooled["task"].unique()):
+        lines += [f"## {'Task ' + _one_line(task) if multi else 'Metrics'}", "", _task_header(res, task) + ".", "",
+                  "Pooled" + (" (all folds merged)" if res.has_folds else "")
+                  + f", with {res.confidence:.0%} intervals (AUROC: DeLong; others: stratified bootstrap):", "",
+                  to_markdown(pooled_frame(res, task))]
+        if res.has_folds and len(res.fold_summary):
+            lines += ["Mean ± standard deviation over folds:", "", to_markdown(fold_frame(res, task))]
+        lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task)),
+                  "Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
+        cmp = comparison_frame(res, task)
+        if len(cmp):
+            lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p-values not "
+                      "adjusted):", "", to_markdown(cmp)]
+        lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
+    lines += ["## Which AUPR a tool computes", "", to_markdown(tools_frame())]
+    for name, path in (figures or {}).items():
+        lines += [f"## Figure: {name}", "", f"![{FIGURE_ALT.get(name, name)}]({path})", "",
+                  FIGURE_CAPTIONS.get(name, ""), ""]
+    lines += ["## Definitions", "",
+              "AUPR uses hyperbolic (exact) interpolation between PR points; AP is the step-wise average precision; "
+              "AUPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi is the smallest AUPR any ranking can have at skew pi; AUCNPR = "
+              "(AUPR - AUPR_MIN) / (1 - AUPR_MIN) (Boyd et al. 2012); AUPRG is the area under the "
+              "Precision-Recall-Gain curve (Flach & Kull 2015). Intervals: AUROC by DeLong (Sun & Xu 2014's "
+              "algorithm), the others by a stratified bootstrap (class x fold strata, percentile intervals); AUPR "
+              "also by the logit and binomial intervals of Boyd, Eng & Page (2013) in `intervals.csv`. See "
+              "`prspace.audit` for how each finding is defined.", ""]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- HTML
+
+HTML_STYLE = """
+body { font-family: sans-serif; font-size: 14px; margin: 1.5em auto; max-width: 75em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; white-space: nowrap; }
+th { background: #eef; }
+td:first-child, th:first-child { text-align: left; }
+li { margin: 0.3em 0; }
+.error { color: #a00; } .warning { color: #a60; } .note { color: #456; }
+.headline { background: #fff8e0; border: 1px solid #e0c060; padding: 0.5em 1em; }
+img { max-width: 100%; border: 1px solid #ddd; }
+table.text td { white-space: normal; text-align: left; max-width: 45em; }
+"""
+
+
+def _html_table(df: pd.DataFrame, cls: str = "") -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r) + "</tr>"
+                   for r in df.itertuples(index=False))
+    attr = f" class='{cls}'" if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | None = None) -> str:
+    """One self-contained HTML page (figures embedded as PNG data)."""
+    e = html.escape
+    parts = [f"<h1>prspace audit{(' of ' + e(source)) if source else ''}</h1>", f"<p>{e(_overview(res))}.</p>",
+             "<div class='headline'><h2>Headline</h2><ul>"
+             + "".join(f"<li>{e(s)}</li>" for s in headline(res)) + "</ul></div>", "<h2>Findings</h2><ul>"]
+    if not res.findings:
+        parts.append("<li>No warnings: none of the checks fired.</li>")
+    for f in res.findings:
+        where = f" {e(_one_line(f.where))}" if f.where else ""
+        parts.append(f"<li class='{f.severity}'><b>{f.severity.upper()} [{e(f.code)}]</b>{where}: {e(f.message)}.</li>")
+    parts.append("</ul>")
+    multi = res.pooled["task"].nunique() > 1
+    for task in sorted(res.pooled["task"].unique()):
+        parts += [f"<h2>{'Task ' + e(_one_line(task)) if multi else 'Metrics'}</h2>", f"<p>{e(_task_header(res, task))}.</p>",
+                  f"<h3>Pooled metrics with {res.confidence:.0%} intervals</h3>", _html_table(pooled_frame(res, task))]
+        if res.has_folds and len(res.fold_summary):
+            parts += ["<h3>Mean ± standard deviation over folds</h3>", _html_table(fold_frame(res, task))]
+        parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task)), "<h3>Where the metrics disagree</h3><ul>"
+                  + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
+        cmp = comparison_frame(res, task)
+        if len(cmp):
+            parts += [f"<h3>Paired comparisons</h3><p>Every pair of models{e(_compared(res, task))}, every metric; "
+                      "p-values not adjusted.</p>", _html_table(cmp)]
+        parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
+    parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
+    for name, png in (figures or {}).items():
+        data = base64.b64encode(png).decode("ascii")
+        parts += [f"<h2>Figure: {e(name)}</h2>", f"<img alt='{e(FIGURE_ALT.get(name, name))}' src='data:image/png;base64,{data}'>",
+                  f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
+    title = e(f"prspace audit{(' of ' + source) if source else ''}")
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
+            f"<style>{HTML_STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")

@@ -1,0 +1,115 @@
+"""The audit as a function: :func:`audit` on a table, :func:`run_audit` on the canonical frame.
+
+Both return an :class:`AuditResult`: the tables (metrics pooled and per fold, intervals,
+paired comparisons, ranks, AUPR estimators), the disagreement sentences, the findings
+and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
+:meth:`~AuditResult.to_html`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+
+from prspace.audit import findings as F
+from prspace.audit import inputs, intervals, render, sentences, tables, uncertainty
+from prspace.errors import InputError
+
+
+@dataclasses.dataclass
+class AuditResult:
+    """Everything the audit found; tables sorted by task and model."""
+
+    data: pd.DataFrame
+    positive: str
+    pooled: pd.DataFrame
+    folds: pd.DataFrame
+    fold_summary: pd.DataFrame
+    ranks: pd.DataFrame
+    estimators: pd.DataFrame
+    intervals: pd.DataFrame
+    comparisons: pd.DataFrame
+    sentences: dict[str, list[str]]
+    findings: list[F.Finding]
+    comparable: dict[str, bool]
+    train_pi: dict[str, float] | None = None
+    n_boot: int = 1000
+    confidence: float = 0.95
+    paired: dict[str, bool] | None = None
+
+    @property
+    def has_folds(self) -> bool:
+        return bool(len(self.folds))
+
+    @property
+    def exit_code(self) -> int:
+        """1 if any finding is an error (results that cannot be right), else 0."""
+        return int(any(f.severity == "error" for f in self.findings))
+
+    def headline(self) -> list[str]:
+        return render.headline(self)
+
+    def to_text(self, source: str = "") -> str:
+        return render.format_text(self, source)
+
+    def to_markdown(self, source: str = "", figures: dict[str, str] | None = None) -> str:
+        return render.format_markdown(self, source, figures)
+
+    def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
+        return render.format_html(self, source, figures)
+
+
+def _train_pi(train_pi: float | dict[str, float] | None, tasks) -> dict[str, float] | None:
+    if isinstance(train_pi, (int, float)):
+        if not 0 < float(train_pi) < 1:
+            raise InputError(f"--train-pi must lie strictly between 0 and 1, got {float(train_pi):g}; give the "
+                             "training prevalence")
+        return {t: float(train_pi) for t in tasks}
+    return train_pi
+
+
+def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
+              skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
+              confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None) -> AuditResult:
+    """Audit the canonical frame of :func:`prspace.audit.inputs.prepare`.
+
+    ``train_pi``: the positive class's prevalence in the training data or population before
+    any downsampling (one number, or task -> number).  ``n_boot`` bootstrap resamples (0:
+    DeLong and Boyd's intervals only), ``confidence`` level, ``seed`` of the resampling.
+    """
+    if not 0 < confidence < 1:
+        raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
+    train = _train_pi(train_pi, data["task"].unique())
+    pooled, folds = tables.pooled_metrics(data), tables.fold_metrics(data)
+    summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
+    ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
+    blocks, comparable, paired = intervals.blocks(data)
+    iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed)
+    said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
+    ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
+                    downsample_ratio, paired=paired)
+    return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
+                       comparable, train, n_boot, confidence, paired)
+
+
+def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,
+          fold: str | None = None, task: str | None = None, weight: str | None = None, repeat: str | None = None,
+          row: str | None = None, pos_label: str | None = None, train_pi: float | dict[str, float] | None = None,
+          skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
+          confidence: float = 0.95, seed: int = 0) -> AuditResult:
+    """Audit a table of scored test rows (one row per model and test example).
+
+    Columns are found by name unless given (see :func:`prspace.audit.inputs.resolve_columns`);
+    raises :class:`~prspace.errors.InputError` on bad input.  Example::
+
+        from prspace.audit import audit
+        result = audit(df, label="diagnosis", pos_label="malignant")
+        print(result.to_text()); html = result.to_html()
+    """
+    cols = inputs.resolve_columns(list(frame.columns), model=model, label=label, score=score, fold=fold,
+                                  task=task, weight=weight, repeat=repeat, row=row)
+    data, positive = inputs.prepare(frame, cols, pos_label=pos_label)
+    return run_audit(data, positive, train_pi=train_pi, skew_tolerance=skew_tolerance,
+                     downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
+                     duplicates=inputs.duplicate_rows(frame, cols))

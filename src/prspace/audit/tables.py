@@ -1,0 +1,121 @@
+"""The audit's tables, each computed once: metrics pooled and per fold, AUPR estimators, ranks.
+
+Pooled metrics merge all folds of a task (Boyd et al. 2012, section 4.1: "ideally ...
+calculated on a single, merged data set"); the fold table and its summary (mean,
+standard deviation, minimum, maximum over folds) sit beside them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from prspace import metrics as M
+from prspace.audit.inputs import SINGLE_TASK
+from prspace.errors import InputError
+from prspace.experiments import ranking
+
+#: Metrics reported and ranked, in display order (keys of ``all_metrics``).
+RANKED = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
+LABELS = {**ranking.METRIC_LABELS, "aupr_min": "AUPR_MIN", "pi": "pi"}
+#: The AUPR estimators' display names (:data:`prspace.metrics.AUPR_ESTIMATORS`).
+ESTIMATOR_LABELS = {
+    "step": "step (AP)",
+    "trapezoid": "trapezoid",
+    "trapezoid_from_1": "trapezoid from (0, 1)",
+    "hyperbolic": "hyperbolic (Davis-Goadrich)",
+    "lower_trapezoid": "lower trapezoid",
+    "interpolated_median": "interpolated median",
+}
+
+
+def where_text(task: str, model: str, multi_task: bool) -> str:
+    parts = []
+    if multi_task or task != SINGLE_TASK:
+        parts.append(f"task {task!r}")
+    parts.append(f"model {model!r}")
+    return ", ".join(parts)
+
+
+def _metrics(y: np.ndarray, score: np.ndarray, weight: np.ndarray, where: str) -> dict[str, float]:
+    try:
+        m = M.all_metrics(y, score, sample_weight=weight)
+    except ValueError as exc:  # the metrics module's own validation, with our context
+        raise InputError(f"{where}: {exc}") from None
+    out = {k: float(m[k]) for k in (*RANKED, "pi", "n_pos", "n_neg")}
+    out["aupr_min"] = float(M.aupr_min(out["pi"]))
+    return out
+
+
+def _ap_min(y: np.ndarray, weight: np.ndarray) -> float:
+    """AP_MIN (Boyd et al. 2012, Theorem 3) for unit weights; NaN (no check) with other weights."""
+    if not np.all(weight == 1.0):
+        return float("nan")
+    return float(M.ap_min(int(y.sum()), int((~y).sum())))
+
+
+def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
+    """One row per (task, model): the metrics on all its test rows (folds merged)."""
+    rows = []
+    multi = data["task"].nunique() > 1
+    for (task, model), g in data.groupby(["task", "model"], sort=True):
+        y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
+        row = {"task": task, "model": model, **_metrics(y, s, w, where_text(task, model, multi))}
+        row["ap_min"] = _ap_min(y, w)
+        row["n_rows"] = len(g)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
+    """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics)."""
+    rows = []
+    if data["fold"].isna().all():
+        return pd.DataFrame(
+            columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"]
+        )
+    multi = data["task"].nunique() > 1
+    for (task, model, fold), g in data.groupby(["task", "model", "fold"], sort=True):
+        y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
+        one_class = not (w[y].sum() > 0 and w[~y].sum() > 0)
+        row: dict[str, object] = {
+            "task": task,
+            "model": model,
+            "fold": fold,
+            "one_class": one_class,
+        }
+        if not one_class:
+            row |= _metrics(y, s, w, f"{where_text(task, model, multi)}, fold {fold!r}")
+            row["ap_min"] = _ap_min(y, w)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def fold_summary(folds: pd.DataFrame) -> pd.DataFrame:
+    """Mean, standard deviation (ddof=1), minimum and maximum over folds per (task, model)."""
+    usable = folds[~folds["one_class"].astype(bool)] if len(folds) else folds
+    if usable.empty:
+        return pd.DataFrame()
+    g = usable.groupby(["task", "model"], sort=True)
+    parts = {"n_folds": g.size()}
+    for m in (*RANKED, "pi", "aupr_min"):
+        col = g[m]
+        parts[f"{m}_mean"] = col.mean()
+        parts[f"{m}_sd"] = col.std(ddof=1)
+        parts[f"{m}_min"] = col.min()
+        parts[f"{m}_max"] = col.max()
+    return pd.DataFrame(parts).reset_index()
+
+
+def estimator_table(data: pd.DataFrame) -> pd.DataFrame:
+    """One row per (task, model): every AUPR estimator of :func:`prspace.metrics.aupr_estimators`."""
+    rows = []
+    for (task, model), g in data.groupby(["task", "model"], sort=True):
+        est = M.aupr_estimators(g["y"].to_numpy(), g["score"].to_numpy(), sample_weight=g["weight"].to_numpy())
+        rows.append({"task": task, "model": model, **est})
+    return pd.DataFrame(rows)
+
+
+def rank_table(pooled: pd.DataFrame) -> pd.DataFrame:
+    """Ranks (1 = best, ties averaged) of the models within each task under each metric."""
+    return ranking.rank_models(pooled, RANKED, group="task", model="model")

@@ -1,0 +1,38 @@
+"""Which AUPR estimator popular tools compute, from their own documentation or source.
+
+Chen et al. (Genome Biology 25:118, 2024) found that ten popular tools give conflicting
+"AUPRC" values and rank classifiers differently; this table says which column of the
+audit's estimators table (:data:`prspace.metrics.AUPR_ESTIMATORS`) each tool's number
+corresponds to, and where that is stated.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+#: (tool, function, estimator key, source of the statement)
+TOOLS = (
+    ("scikit-learn", "average_precision_score", "step",
+     "scikit-learn docs, sklearn.metrics.average_precision_score: AP = sum_n (R_n - R_{n-1}) P_n, \"not "
+     "interpolated\" (https://scikit-learn.org/stable/modules/generated/sklearn.metrics.average_precision_score)"),
+    ("scikit-learn", "auc(recall, precision) of precision_recall_curve", "trapezoid_from_1",
+     "scikit-learn docs, sklearn.metrics.auc: \"using the trapezoidal rule\"; precision_recall_curve's last "
+     "point is (recall 0, precision 1) (https://scikit-learn.org/stable/modules/generated/sklearn.metrics.auc.html)"),
+    ("torchmetrics", "AveragePrecision / binary_average_precision", "step",
+     "torchmetrics docs: AP = sum_n (R_n - R_{n-1}) P_n "
+     "(https://lightning.ai/docs/torchmetrics/stable/classification/average_precision.html)"),
+    ("yardstick (R)", "pr_auc", "trapezoid_from_1",
+     "yardstick source, pr_auc_binary: auc(recall, precision) of pr_curve(), trapezoidal, the curve starting at "
+     "(0, 1) (https://search.r-project.org/CRAN/refmans/yardstick/html/pr_auc.html)"),
+    ("PRROC (R)", "pr.curve()$auc.davis.goadrich", "hyperbolic",
+     "PRROC docs: interpolation between PR points \"by a non-linear piecewise function\" (Davis & Goadrich 2006; "
+     "auc.integral is Keilwagen et al. 2014's continuous version) (https://rdrr.io/cran/PRROC/man/PRROC-package.html)"),
+    ("precrec (R)", "evalmod() + auc()", "trapezoid",
+     "precrec's documentation: areas by the trapezoidal rule over its PR points (not confirmed in the searchable "
+     "docs available here; Chen et al. 2024 compare it)"),
+)
+
+
+def tools_table() -> pd.DataFrame:
+    """The table of :data:`TOOLS` (columns ``tool, function, estimator, source``)."""
+    return pd.DataFrame(TOOLS, columns=["tool", "function", "estimator", "source"])

@@ -1,0 +1,157 @@
+"""Per-model intervals and paired comparisons for every metric, from :mod:`prspace.audit.intervals`.
+
+:func:`uncertainty` returns two long tables:
+
+``intervals``: ``task, model, metric, method, estimate, lo, hi``
+    AUROC by DeLong (unit weights; with other weights by the bootstrap), every metric of
+    :data:`~prspace.audit.intervals.BOOT_METRICS` by the stratified bootstrap (percentile
+    interval), and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.
+``comparisons``: ``task, metric, model_a, model_b, diff, lo, hi, p_value, method, distinguishable``
+    For every pair of models scored on the same test rows: ``diff = metric(a) - metric(b)``
+    with its interval and two-sided p-value: DeLong's paired test for AUROC (unit weights),
+    the paired bootstrap otherwise (``p = min(1, 2 min(P*(d <= 0), P*(d >= 0)))`` with the
+    usual +1 correction).  ``distinguishable``: the interval excludes 0.  P-values are not
+    adjusted for the number of pairs.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from prspace.audit.intervals import (
+    BOOT_METRICS,
+    Block,
+    bootstrap,
+    boyd_intervals,
+    delong,
+    normal_interval,
+    percentile,
+)
+from prspace.audit.tables import LABELS
+
+INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi"]
+COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method",
+                      "distinguishable"]
+
+
+def _delong_pairs(block: Block, est: np.ndarray, cov: np.ndarray, confidence: float) -> list[dict]:
+    z = norm.ppf(0.5 + confidence / 2.0)
+    rows = []
+    for i, j in itertools.combinations(range(len(block.models)), 2):
+        diff = float(est[i] - est[j])
+        var = cov[i, i] + cov[j, j] - 2 * cov[i, j]
+        se = float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else float("nan")
+        if np.isnan(se):
+            p = float("nan")
+        else:
+            p = float(2 * norm.sf(abs(diff) / se)) if se > 0 else (1.0 if diff == 0 else 0.0)
+        rows.append({"metric": "auroc", "model_a": block.models[i], "model_b": block.models[j],
+                     "diff": diff, "lo": diff - z * se, "hi": diff + z * se, "p_value": p,
+                     "method": "DeLong paired"})
+    return rows
+
+
+def _boot_pairs(block: Block, reps: np.ndarray, points: np.ndarray, metrics: list[str],
+                confidence: float) -> list[dict]:
+    """Paired bootstrap of every pair, vectorised over the partners of each model."""
+    cols = [k for k, name in enumerate(BOOT_METRICS) if name in metrics]
+    a = (1.0 - confidence) / 2.0
+    rows = []
+    for i in range(len(block.models) - 1):
+        d = reps[:, i : i + 1, cols] - reps[:, i + 1 :, cols]  # (n_boot, partners, metrics)
+        ok = ~np.isnan(d)
+        n = ok.sum(axis=0)
+        below = ((d <= 0) & ok).sum(axis=0)
+        above = ((d >= 0) & ok).sum(axis=0)
+        p = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (n + 1))
+        lo, hi = np.nanquantile(d, a, axis=0), np.nanquantile(d, 1 - a, axis=0)
+        for j in range(d.shape[1]):
+            for c, k in enumerate(cols):
+                rows.append({"metric": BOOT_METRICS[k], "model_a": block.models[i],
+                             "model_b": block.models[i + 1 + j], "diff": float(points[i, k] - points[i + 1 + j, k]),
+                             "lo": float(lo[j, c]), "hi": float(hi[j, c]),
+                             "p_value": float(p[j, c]) if n[j, c] else float("nan"), "method": "paired bootstrap"})
+    return rows
+
+
+def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
+           rng: np.random.Generator) -> tuple[list[dict], list[dict]]:
+    table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
+    points = table[list(BOOT_METRICS)].to_numpy(np.float64)
+    unit = bool(np.all(block.weight == 1.0))
+    intervals, pairs = [], []
+    if unit:
+        est, cov = delong(block.y, np.vstack(block.scores))
+        for k, model in enumerate(block.models):
+            lo, hi = normal_interval(float(est[k]), float(cov[k, k]), confidence)
+            intervals.append({"model": model, "metric": "auroc", "method": "DeLong",
+                              "estimate": float(est[k]), "lo": lo, "hi": hi})
+        pairs += _delong_pairs(block, est, cov, confidence)
+    for model, row in table.iterrows():
+        for method, (lo, hi) in boyd_intervals(float(row["aupr"]), float(row["n_pos"]), confidence).items():
+            intervals.append({"model": model, "metric": "aupr", "method": f"{method} (Boyd 2013)",
+                              "estimate": float(row["aupr"]), "lo": lo, "hi": hi})
+    if n_boot > 0:
+        reps = bootstrap(block, n_boot=n_boot, rng=rng)
+        lo, hi = percentile(reps, confidence)
+        for (k, model), (m, name) in itertools.product(enumerate(block.models), enumerate(BOOT_METRICS)):
+            intervals.append({"model": model, "metric": name, "method": "bootstrap",
+                              "estimate": float(points[k, m]), "lo": float(lo[k, m]), "hi": float(hi[k, m])})
+        boot_metrics = [m for m in BOOT_METRICS if m != "auroc" or not unit]
+        pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
+    for r in intervals + pairs:
+        r["task"] = block.task
+    return intervals, pairs
+
+
+def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000,
+                confidence: float = 0.95, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The intervals and comparisons tables (see the module docstring), deterministic in ``seed``."""
+    rng = np.random.default_rng(seed)
+    intervals, pairs = [], []
+    for block in blocks:
+        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng)
+        intervals += i
+        pairs += p
+    iv = pd.DataFrame(intervals, columns=INTERVAL_COLUMNS)
+    cmp = pd.DataFrame(pairs, columns=COMPARISON_COLUMNS[:-1])
+    cmp["distinguishable"] = (cmp["lo"] > 0) | (cmp["hi"] < 0)
+    cmp["level"] = confidence
+    return iv, cmp
+
+
+def headline_interval(intervals: pd.DataFrame, task: str, model: str, metric: str) -> tuple[float, float] | None:
+    """The interval shown in the tables: DeLong for AUROC, else the bootstrap (if computed)."""
+    sub = intervals[(intervals["task"] == task) & (intervals["model"] == model) & (intervals["metric"] == metric)]
+    for method in ("DeLong", "bootstrap"):
+        hit = sub[sub["method"] == method]
+        if len(hit):
+            return float(hit["lo"].iloc[0]), float(hit["hi"].iloc[0])
+    return None
+
+
+def comparison(comparisons: pd.DataFrame, task: str, metric: str, a: str, b: str) -> dict | None:
+    """The test of ``metric(a) - metric(b)`` (sign flipped if stored the other way round)."""
+    c = comparisons
+    hit = c[(c["task"] == task) & (c["metric"] == metric) & (c["model_a"] == a) & (c["model_b"] == b)]
+    if len(hit):
+        return hit.iloc[0].to_dict()
+    hit = c[(c["task"] == task) & (c["metric"] == metric) & (c["model_a"] == b) & (c["model_b"] == a)]
+    if not len(hit):
+        return None
+    r = hit.iloc[0].to_dict()
+    return r | {"model_a": a, "model_b": b, "diff": -r["diff"], "lo": -r["hi"], "hi": -r["lo"]}
+
+
+def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str, loser: str) -> str:
+    """``"AUPR prefers X to Y by 0.017 (95% CI -0.02 to 0.05, p = 0.38): not distinguishable from noise"``."""
+    c = comparison(comparisons, task, metric, winner, loser) if comparisons is not None else None
+    if c is None:
+        return f"{LABELS[metric]}'s preference for {winner} over {loser} was not tested"
+    verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
+    return (f"{LABELS[metric]} prefers {winner} to {loser} by {c['diff']:.3f} ({c.get('level', 0.95):.0%} CI {c['lo']:.3f} to "
+            f"{c['hi']:.3f}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")
