@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.cli._tables import write_csv, write_markdown
+from prspace.output import write_csv, write_markdown
 from prspace.cli.rank import source_label
 from prspace.errors import InputError
 from prspace.schema import read_predictions

@@ -1,0 +1,177 @@
+"""What the figures and the Boyd experiments draw: tasks and models chosen by rule, not by hand.
+
+Pure functions (tables in, choices out, no I/O), so the command line and the rules only read
+and write, and the tests reach every choice as a library call.
+
+* Flach & Kull (2015), Figure 4 (right): the tasks at the lower and upper quartile of the
+  per-task rank correlation between AUPR and AUPRG (:func:`prspace.experiments.ranking.quartile_groups`;
+  the paper's quartiles were 0.944 and 0.991, :data:`PAPER_QUARTILES`).
+* Figure 5: "in both datasets AUPR and AUPRG agree on the best model. However, in the
+  white-clover dataset [the lower-quartile task] the second best is AdaBoost according to
+  AUPRG and Logistic Regression according to AUPR" -- :func:`choose_flip` takes the flip
+  among the top models of the lower-quartile task.
+* Figure 4 (left): tasks where models tie at AUROC = AUPR = AUPRG = 1 (:func:`saturated_tasks`)
+  put their tied models all on one averaged rank; the heat map leaves them out.
+* Flach & Kull Figure 2 on real scores (:func:`choose_pr_prg`), and the tasks of Boyd's
+  downsampling and fold-skew experiments (:func:`downsampling_tasks`, :func:`fold_skew_tasks`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from prspace import metrics as M
+from prspace.experiments import ranking as R
+
+#: Flach & Kull (2015), section 4: the per-task Spearman correlations between AUPR and AUPRG
+#: ranks of the tasks in Figure 4 (right), "selected as lower and upper quartiles among all tasks".
+PAPER_QUARTILES = (0.944, 0.991)
+#: Flach & Kull (2015), Figure 5 caption: AdaBoost (solid) vs Logistic Regression (dashed) on
+#: white-clover: AUPR 0.724 vs 0.773, AUPRG 0.714 vs 0.687.
+PAPER_FLIP = {"aupr": (0.724, 0.773), "auprg": (0.714, 0.687)}
+
+
+def saturated_tasks(metrics: pd.DataFrame, *, group: str = "task_id") -> list[str]:
+    """Tasks where at least two models tie at AUROC = AUPR = AUPRG = 1 (perfect rankings).
+
+    Their tied models share one average rank (e.g. 2.5 for four perfect models), which in a
+    rank-by-rank heat map piles them onto one cell off the diagonal's start -- an artefact of
+    the ties, not a disagreement between the metrics.  If the tasks table already carries a
+    ``saturated`` column, use that instead.
+    """
+    perfect = (metrics[["auroc", "aupr", "auprg"]].to_numpy(np.float64).round(12) == 1.0).all(axis=1)
+    counts = metrics.assign(_p=perfect).groupby(group)["_p"].sum()
+    return sorted(str(t) for t in counts.index[counts >= 2])
+
+
+def quartile_tasks(per_task: pd.DataFrame, metric_a: str = "aupr", metric_b: str = "auprg") -> dict[str, object]:
+    """The tasks of Figure 4 (right) and the quartiles they stand for.
+
+    Returns ``lower``, ``upper`` (task ids), ``q25``, ``q75`` (quantiles of the per-task Spearman's
+    rho, numpy's linear method), ``rho_lower``, ``rho_upper`` (the chosen tasks' rho) and
+    ``n_tasks`` (tasks with a defined rho).
+    """
+    sub = per_task[(per_task["metric_a"] == metric_a) & (per_task["metric_b"] == metric_b)]
+    rho = sub.dropna(subset=["spearman"]).set_index("task_id")["spearman"]
+    lo, hi = R.quartile_groups(per_task, metric_a, metric_b)
+    return {"lower": lo, "upper": hi, "q25": float(np.quantile(rho, 0.25)), "q75": float(np.quantile(rho, 0.75)),
+            "rho_lower": float(rho[lo]), "rho_upper": float(rho[hi]), "n_tasks": int(rho.size)}
+
+
+@dataclass(frozen=True)
+class Flip:
+    """Two models of one task ordered one way by AUPR and the other way by AUPRG."""
+
+    task_id: str
+    higher_aupr: str  #: better by AUPR, worse by AUPRG (the paper's Logistic Regression)
+    higher_auprg: str  #: better by AUPRG, worse by AUPR (the paper's AdaBoost)
+    positions: tuple[int, int]  #: the pair's worse position by AUPRG and by AUPR (1 = best)
+    reason: str
+
+
+def choose_flip(metrics: pd.DataFrame, tasks: list[str], *, metric_a: str = "aupr", metric_b: str = "auprg") -> Flip | None:
+    """Figure 5's pair: the flip among the top models of the first of ``tasks`` that has one.
+
+    Pass the lower-quartile task first (as the paper did), then the upper, then any others.
+    Within a task the pair is the one nearest the top: smallest worse position of the two
+    models under ``metric_b``, then under ``metric_a``, then the larger of the two gaps
+    (smaller of |delta AUPR| and |delta AUPRG|), then model ids.  With the paper's white-clover
+    this is the second-best flip (both metrics agree on the best model).
+    """
+    flips = R.flipped_pairs(metrics[metrics["task_id"].isin(tasks)], metric_a, metric_b)
+    if flips.empty:
+        return None
+    for i, task in enumerate(tasks):
+        f = flips[flips["task_id"] == task]
+        if f.empty:
+            continue
+        sub = metrics[metrics["task_id"] == task].sort_values("model_id", kind="stable")
+        pos_a = dict(zip(sub["model_id"], R.positions(-sub[metric_a].to_numpy(np.float64).round(12)), strict=True))
+        pos_b = dict(zip(sub["model_id"], R.positions(-sub[metric_b].to_numpy(np.float64).round(12)), strict=True))
+        f = f.assign(
+            worst_b=[max(pos_b[a], pos_b[b]) for a, b in zip(f["first"], f["second"], strict=True)],
+            worst_a=[max(pos_a[a], pos_a[b]) for a, b in zip(f["first"], f["second"], strict=True)],
+            gap=np.minimum((f[f"{metric_a}_first"] - f[f"{metric_a}_second"]).abs(),
+                           (f[f"{metric_b}_first"] - f[f"{metric_b}_second"]).abs()),
+        ).sort_values(["worst_b", "worst_a", "gap", "first", "second"], ascending=[True, True, False, True, True])
+        top = f.iloc[0]
+        where = ("the lower-quartile task" if i == 0 else "the upper-quartile task" if i == 1
+                 else "the task nearest the lower quartile that has a flip")
+        reason = (f"flip nearest the top of {where}: positions {int(top.worst_b)} and {int(top.worst_a)} at worst "
+                  f"by {R.METRIC_LABELS.get(metric_b, metric_b)} and {R.METRIC_LABELS.get(metric_a, metric_a)}")
+        return Flip(str(task), str(top["first"]), str(top["second"]), (int(top.worst_b), int(top.worst_a)), reason)
+    return None
+
+
+def tasks_by_quartile_distance(per_task: pd.DataFrame, q: float, *, metric_a: str = "aupr",
+                               metric_b: str = "auprg") -> list[str]:
+    """Task ids ordered by the distance of their Spearman's rho from ``q`` (then by id)."""
+    sub = per_task[(per_task["metric_a"] == metric_a) & (per_task["metric_b"] == metric_b)].dropna(subset=["spearman"])
+    sub = sub.assign(d=(sub["spearman"] - q).abs()).sort_values(["d", "task_id"])
+    return [str(t) for t in sub["task_id"]]
+
+
+def median_model(df: pd.DataFrame) -> tuple[pd.DataFrame, str, float]:
+    """The first test fold of the first repeat, and its model with the median AUPRG (lower median)."""
+    rep = int(df["repeat"].min())
+    fold = int(df.loc[df["repeat"] == rep, "fold"].min())
+    sub = df[(df["repeat"] == rep) & (df["fold"] == fold)]
+    vals = {m: float(M.auprg(g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)))
+            for m, g in sub.groupby("model_id", sort=True)}
+    order = sorted(vals, key=lambda m: (vals[m], m))
+    model = order[len(order) // 2]
+    return sub, model, vals[model]
+
+
+def pr_prg_candidates(infos: list, *, target_positives: int, n: int = 8) -> list[int]:
+    """Indices of the tasks worth trying for Figure 2: moderate skew (0.1 <= pi <= 0.45) first,
+    then test folds of about ``target_positives`` positives (``n_pos / n_folds``); at most ``n``."""
+    keyed = [((not (0.1 <= ti.pi <= 0.45), abs(ti.n_pos / max(ti.n_folds, 1) - target_positives), ti.task_id), i)
+             for i, ti in enumerate(infos)]
+    moderate = [k for k in keyed if not k[0][0]] or keyed
+    return [i for _, i in sorted(moderate)[:n]]
+
+
+def choose_pr_prg(candidates: list[tuple[object, pd.DataFrame]], *, target_auprg: float = 0.6):
+    """Among ``(task_info, predictions)`` candidates, the one whose median-AUPRG model on its first
+    test fold is nearest ``target_auprg`` (a curve with visible trade-offs, neither perfect nor
+    random). Returns ``(task_info, fold_predictions, model_id)``."""
+    best = None
+    for info, df in candidates:
+        sub, model, v = median_model(df)
+        key = (abs(v - target_auprg), info.task_id)
+        if best is None or key < best[0]:
+            best = (key, info, sub, model)
+    if best is None:
+        raise ValueError("no candidate task to draw")
+    return best[1], best[2], best[3]
+
+
+def _with_pi(table: pd.DataFrame, task_ids: list[str]) -> pd.DataFrame:
+    table = table.assign(task_id=table["task_id"].astype(str))
+    table = table[table["task_id"].isin(set(task_ids))].copy()
+    if "pi" not in table.columns:
+        table["pi"] = table["n_pos"] / table["n"]
+    return table
+
+
+def downsampling_tasks(table: pd.DataFrame, task_ids: list[str], *, max_pi: float, min_positives: int,
+                       max_tasks: int | None) -> list[str]:
+    """Boyd section 4.3 tasks: pi <= ``max_pi``, at least ``min_positives`` positives, lowest pi first,
+    at most ``max_tasks``; returned sorted by id."""
+    t = _with_pi(table, task_ids)
+    t = t[(t["pi"] <= max_pi) & (t["n_pos"] >= min_positives)].sort_values(["pi", "task_id"])
+    ids = list(t["task_id"])
+    return sorted(ids[:max_tasks] if max_tasks is not None else ids)
+
+
+def fold_skew_tasks(table: pd.DataFrame, task_ids: list[str], *, min_positives: int, max_tasks: int | None) -> list[str]:
+    """Boyd section 4.1 tasks: at least ``min_positives`` positives, lowest pi first, at most
+    ``max_tasks``; returned sorted by id."""
+    t = _with_pi(table, task_ids)
+    t = t[t["n_pos"] >= min_positives].sort_values(["pi", "task_id"])
+    ids = list(t["task_id"])
+    return sorted(ids[:max_tasks] if max_tasks is not None else ids)
