@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.output import write_csv, write_markdown, write_table
 from prspace.errors import InputError
+from prspace.output import write_csv, write_markdown, write_table
 
 # prspace.experiments.ranking is imported inside the functions: every `prspace` command
 # imports this module at start-up, and scipy.stats is slow to import.

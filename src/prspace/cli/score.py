@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.output import write_csv, write_markdown
 from prspace.errors import InputError
 from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
+from prspace.output import write_csv, write_markdown
 from prspace.schema import TASK_TABLE_COLUMNS, read_predictions, read_task_info
 
 log = logging.getLogger(__name__)

@@ -6,12 +6,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import pandas as pd
 
-from prspace.output import write_html
 from prspace.errors import InputError
+from prspace.output import write_html
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
