@@ -190,7 +190,7 @@ def plot_curves(
     if ax_prg is not None:
         bottom = prg_axis_bottom(curves, prg_ylim)
         top = 1.01 if isinstance(prg_ylim, str) else float(prg_ylim[1])
-        ax_prg.plot([0, 1], [1, 0], color="0.6", lw=0.6, ls=":", label="always-positive baseline (FG1 = 0)")
+        ax_prg.plot([0, 1], [1, 0], color="0.6", lw=0.6, ls=":", label="always-positive baseline (FG1 = 1/2)")
         if bottom < 0:
             ax_prg.axhline(0, color="0.6", lw=0.5)
         for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
