@@ -51,42 +51,41 @@ def _boyd_other_formats(names):
 
 
 def boyd_downsampling_tasks():
-    """Tasks with pi <= max_pi and n_pos >= min_positives, lowest pi first, at most max_tasks."""
-    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
-    table["task_id"] = table["task_id"].astype(str)
-    table = table[table["task_id"].isin(set(task_ids()))].copy()
-    if "pi" not in table.columns:
-        table["pi"] = table["n_pos"] / table["n"]
-    table = table[(table["pi"] <= BOYD_DS["max_pi"]) & (table["n_pos"] >= BOYD_DS["min_positives"])]
-    table = table.sort_values(["pi", "task_id"])
-    ids = list(table["task_id"])
-    if BOYD_DS["max_tasks"] is not None:
-        ids = ids[: BOYD_DS["max_tasks"]]
+    """Input helper: the downsampling tasks (prspace.experiments.selection.downsampling_tasks)."""
+    from prspace.experiments.selection import downsampling_tasks
+
+    ids = downsampling_tasks(
+        pd.read_csv(checkpoints.select_tasks.get().output[0]),
+        task_ids(),
+        max_pi=BOYD_DS["max_pi"],
+        min_positives=BOYD_DS["min_positives"],
+        max_tasks=BOYD_DS["max_tasks"],
+    )
     if not ids:
         logger.warning(
             f"boyd: no task of study {STUDY} has pi <= boyd.downsampling.max_pi = {BOYD_DS['max_pi']} "
             f"and at least boyd.downsampling.min_positives = {BOYD_DS['min_positives']} positives; "
             "the downsampling tables and figure will say so"
         )
-    return sorted(ids)
+    return ids
 
 
 def boyd_fold_skew_tasks():
-    """Tasks with at least boyd.fold_skew.min_positives positives, lowest pi first, at most max_tasks."""
-    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
-    table["task_id"] = table["task_id"].astype(str)
-    table = table[table["task_id"].isin(set(task_ids())) & (table["n_pos"] >= BOYD_FS["min_positives"])].copy()
-    if "pi" not in table.columns:
-        table["pi"] = table["n_pos"] / table["n"]
-    ids = list(table.sort_values(["pi", "task_id"])["task_id"])
-    if BOYD_FS["max_tasks"] is not None:
-        ids = ids[: BOYD_FS["max_tasks"]]
+    """Input helper: the fold-skew tasks (prspace.experiments.selection.fold_skew_tasks)."""
+    from prspace.experiments.selection import fold_skew_tasks
+
+    ids = fold_skew_tasks(
+        pd.read_csv(checkpoints.select_tasks.get().output[0]),
+        task_ids(),
+        min_positives=BOYD_FS["min_positives"],
+        max_tasks=BOYD_FS["max_tasks"],
+    )
     if not ids:
         logger.warning(
             f"boyd: no task of study {STUDY} has at least boyd.fold_skew.min_positives = "
             f"{BOYD_FS['min_positives']} positives; the fold-skew tables and figure will say so"
         )
-    return sorted(ids)
+    return ids
 
 
 rule boyd_theory:

@@ -137,7 +137,7 @@ def prg_axis_bottom(curves: Sequence[Curve], mode: str | tuple[float, float]) ->
 
 def _notice(ax: Axes, lines: list[str], head: str) -> None:
     if lines:
-        ax.text(0.02, 0.02, head + "\n" + "\n".join(lines), transform=ax.transAxes, fontsize=4.5, va="bottom",
+        ax.text(0.02, 0.02, head + "\n" + "\n".join(lines), transform=ax.transAxes, fontsize="x-small", va="bottom",
                 ha="left", color="0.15", bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
 
 
