@@ -216,13 +216,12 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     import pandas as pd
 
     from prspace import audit
+    from prspace.output import write_csv, write_figure
 
     out.mkdir(parents=True, exist_ok=True)
     written = []
     fig = audit.plot_curves(result)
-    png = out / "curves.png"
-    with atomic_path(png) as tmp:
-        fig.savefig(tmp, format="png", dpi=130)
+    png = write_figure(fig, out / "curves", ["png"])[0]
     written.append(png)
     tables = {
         "metrics.csv": result.pooled,
@@ -236,9 +235,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     for name, table in tables.items():
         if name == "fold_metrics.csv" and not result.has_folds:
             continue
-        with atomic_path(out / name) as tmp:
-            table.to_csv(tmp, index=False)
-        written.append(out / name)
+        written.append(write_csv(table, out / name))
     report = out / "report.md"
     with atomic_path(report) as tmp:
         tmp.write_text(audit.format_markdown(result, source, figure=png.name), encoding="utf-8")
