@@ -19,7 +19,8 @@ Tables -- :func:`write_table` (CSV + Markdown), :func:`write_csv`, :func:`to_mar
       with another BLAS or summation order, is written with the same digits unless it sits
       within round-off of a rounding boundary (a chance of about 1e-7 per cell).
     * **Markdown and HTML** (for reading): :data:`TEXT_SIGNIFICANT` = 4 significant digits,
-      never in exponent notation between 1e-4 and 1e6.
+      trailing zeros kept (0.5000, 1.000) so every value shows its precision, never in
+      exponent notation between 1e-4 and 1e6 (12346, not 1.235e+04).
     * **Counts are integers**: integer columns, and float columns named ``n``, ``n_*``,
       ``*_count``, ``count`` or ``rank_*`` whose values are all whole numbers (NaN allowed),
       are written without a decimal point.
@@ -139,8 +140,8 @@ def format_number(v: float, significant: int = TEXT_SIGNIFICANT) -> str:
     if v == 0:
         return "0"
     if 1e-4 <= abs(v) < 1e6:
-        text = f"{v:.{significant}g}"
-        return f"{v:.0f}" if "e" in text else text  # 12345.6 at 4 digits: 12346, not 1.235e+04
+        text = f"{v:#.{significant}g}"  # "#": keep trailing zeros (0.5000), digits stay fixed
+        return f"{v:.0f}" if "e" in text else text.removesuffix(".")  # 12345.6 at 4 digits: 12346
     return f"{v:.{significant - 1}e}"
 
 

@@ -150,7 +150,7 @@ def metric_scatter(
         ax.set_ylabel(METRIC_LABELS.get(metric_y, metric_y))
         ax.grid(alpha=0.25, lw=0.4)
         if note:
-            ax.plot([], [], ls="none", label=textwrap.fill(note, 75))
+            ax.plot([], [], ls="none", label=textwrap.fill(note, 58))
         fig.legend(loc="outside lower center", frameon=False, handletextpad=0.3, ncols=1)
         if source:
             ax.set_title(textwrap.fill(source, 70), fontsize=5)
