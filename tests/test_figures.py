@@ -235,3 +235,19 @@ def test_pr_prg_panel_maps_the_same_f1_isometrics():
     sums = sorted({round(float(np.mean(np.asarray(ln.get_xdata()) + np.asarray(ln.get_ydata()))), 6) for ln in dotted})
     expect = sorted(round(2 * (f - pi_) / ((1 - pi_) * f), 6) for f in T.F1_LEVELS if f > pi_)
     assert sums == pytest.approx(expect)
+
+
+def test_curves_take_weights_and_a_label_from_the_style_as_the_audit_passes_them():
+    rng = np.random.default_rng(8)
+    y, s = _scores(rng, 60, 0.3, 1.0)
+    w = rng.integers(1, 4, y.size)
+    weighted = C.Curve("m", y, s, {"color": "C5", "label": "m (named by the caller)"}, w.astype(float))
+    repeated = C.Curve("m", np.repeat(y, w), np.repeat(s, w))
+    from matplotlib.figure import Figure
+
+    axes = Figure().subplots(1, 3)
+    sw = C.plot_curves(*axes, [weighted])
+    sr = C.plot_curves(*Figure().subplots(1, 3), [repeated])
+    for k in ("auroc", "aupr", "auprg"):  # a weight is a repeated row
+        assert sw[0][k] == pytest.approx(sr[0][k], abs=1e-12)
+    assert "m (named by the caller)" in [ln.get_label() for ln in axes[1].get_lines()]

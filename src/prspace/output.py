@@ -32,6 +32,7 @@ Tables -- :func:`write_table` (CSV + Markdown), :func:`write_csv`, :func:`to_mar
 from __future__ import annotations
 
 import html as _html
+import io
 import logging
 import os
 import re
@@ -84,19 +85,33 @@ def parse_formats(text: str | Iterable[str]) -> list[str]:
     return out or ["png"]
 
 
-def write_figure(fig, stem: str | os.PathLike[str], formats: str | Sequence[str] = ("png",)) -> list[Path]:
-    """Write ``fig`` as ``<stem>.<fmt>`` for each format; return the paths written.
+def figure_bytes(fig, fmt: str = "png") -> bytes:
+    """``fig`` rendered in one format, at :data:`DPI`, without run-dependent metadata.
 
-    Every file is written atomically, at :data:`DPI` for raster formats, with the
-    run-dependent metadata removed, so the same figure gives the same bytes.
+    For callers that assemble several files before writing any (``prspace audit`` embeds the
+    PNG in its HTML report); :func:`write_figure` writes these bytes.
     """
     import matplotlib
 
+    (fmt,) = parse_formats([fmt])
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "prspace", "pdf.compression": 6}):
+        fig.savefig(buf, format=fmt, dpi=DPI, metadata=_METADATA[fmt])
+    return buf.getvalue()
+
+
+def write_figure(fig, stem: str | os.PathLike[str], formats: str | Sequence[str] = ("png",)) -> list[Path]:
+    """Write ``fig`` as ``<stem>.<fmt>`` for each format; return the paths written.
+
+    Every file is written atomically (:func:`figure_bytes`), so the same figure gives the
+    same bytes and a reader never sees half a file.
+    """
     paths = []
     for fmt in parse_formats(formats):
         path = Path(f"{os.fspath(stem)}.{fmt}")
-        with matplotlib.rc_context({"svg.hashsalt": "prspace", "pdf.compression": 6}), atomic_path(path) as tmp:
-            fig.savefig(tmp, format=fmt, dpi=DPI, metadata=_METADATA[fmt])
+        content = figure_bytes(fig, fmt)
+        with atomic_path(path) as tmp:
+            Path(tmp).write_bytes(content)
         log.info("wrote %s", path)
         paths.append(path)
     return paths
@@ -157,12 +172,15 @@ def _cell(v: object) -> str:
     return str(v)
 
 
+def to_csv_text(df: pd.DataFrame) -> str:
+    """``df`` as CSV text: floats with :data:`CSV_SIGNIFICANT` significant digits, counts as integers."""
+    return _with_integer_counts(df).to_csv(index=False, float_format=CSV_FLOAT_FORMAT, lineterminator="\n")
+
+
 def write_csv(df: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
-    """``df`` as CSV: floats with :data:`CSV_SIGNIFICANT` significant digits, counts as integers."""
-    path = Path(path)
-    with atomic_path(path) as tmp:
-        _with_integer_counts(df).to_csv(tmp, index=False, float_format=CSV_FLOAT_FORMAT, lineterminator="\n")
-    log.info("wrote %s (%d rows)", path, len(df))
+    """:func:`to_csv_text` of ``df`` at ``path``, atomically."""
+    path = write_text(to_csv_text(df), path)
+    log.info("%s: %d rows", path, len(df))
     return path
 
 

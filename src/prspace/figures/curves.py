@@ -44,12 +44,17 @@ class Curve:
     label: str
     y_true: np.ndarray
     y_score: np.ndarray
-    style: dict = field(default_factory=dict)  # matplotlib line keywords (color, ls, ...)
-    sample_weight: np.ndarray | None = None
+    style: dict = field(default_factory=dict)  # matplotlib line keywords (color, ls, label, ...)
+    weight: np.ndarray | None = None  # sample weights (None: unit weights)
 
 
 DEFAULT_STYLES = ({"color": "C0", "ls": "-"}, {"color": "C3", "ls": "--"}, {"color": "C2", "ls": ":"},
                   {"color": "C4", "ls": "-."})
+
+
+def _line(i: int, c: Curve, label: str) -> dict:
+    """Line keywords of curve ``i``: its style, and ``label`` unless the style names one."""
+    return {"label": label, **_style_for(i, c)}
 
 
 def _style_for(i: int, c: Curve) -> dict:
@@ -67,11 +72,11 @@ def _unit_axes(ax: Axes, xlabel: str, ylabel: str, title: str, ylim: tuple[float
 
 
 def _prg(c: Curve) -> M.PRGCurve:
-    return M.prg_curve(c.y_true, c.y_score, sample_weight=c.sample_weight)
+    return M.prg_curve(c.y_true, c.y_score, sample_weight=c.weight)
 
 
 def _dense_pr(c: Curve):
-    pr = M.pr_curve(c.y_true, c.y_score, sample_weight=c.sample_weight)
+    pr = M.pr_curve(c.y_true, c.y_score, sample_weight=c.weight)
     return pr, M.interpolate_pr_curve(pr, 20 if len(pr.recall) <= 1000 else 2)
 
 
@@ -148,7 +153,7 @@ def plot_curves(
     curves: Sequence[Curve],
     *,
     pr_ylim: str | tuple[float, float] = "auto",
-    prg_ylim: str | tuple[float, float] = "unit",
+    prg_ylim: str | tuple[float, float] = "auto",
     points: bool = False,
     legend: bool = False,
 ) -> list[dict[str, float]]:
@@ -156,20 +161,22 @@ def plot_curves(
 
     All curves must share one task (the same positives): the PR panel's minimum PR curve and
     baseline are drawn for the ``pi`` of the first curve.  ``pr_ylim``: ``"auto"``
-    (:func:`pr_axis_top`), ``"unit"`` or limits; ``prg_ylim``: ``"unit"`` (the paper's square),
-    ``"auto"`` (down to the lowest precision gain, at most -1) or limits.  ``points`` marks the
+    (:func:`pr_axis_top`), ``"unit"`` or limits; ``prg_ylim``: ``"auto"`` (down to the lowest
+    precision gain, at most -1), ``"unit"`` (the paper's square) or limits; what falls outside is
+    named in the panel either way.  A ``label`` in a curve's style replaces the default legend
+    label (name and area).  ``points`` marks the
     thresholds' PR and PRG points; ``legend`` puts a legend (label and area) under each panel.
     Returns :func:`prspace.metrics.all_metrics` of each curve, in order.
     """
     if not curves:
         raise ValueError("plot_curves needs at least one curve")
-    scores = [M.all_metrics(c.y_true, c.y_score, sample_weight=c.sample_weight) for c in curves]
+    scores = [M.all_metrics(c.y_true, c.y_score, sample_weight=c.weight) for c in curves]
     pi = scores[0]["pi"]
     if ax_roc is not None:
         ax_roc.plot([0, 1], [0, 1], color="0.6", lw=0.6, ls=":", label="random ranking")
         for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
-            roc = M.roc_curve(c.y_true, c.y_score, sample_weight=c.sample_weight)
-            ax_roc.plot(roc.fpr, roc.tpr, label=f"{c.label} ({s['auroc']:.3f})", **_style_for(i, c))
+            roc = M.roc_curve(c.y_true, c.y_score, sample_weight=c.weight)
+            ax_roc.plot(roc.fpr, roc.tpr, **_line(i, c, f"{c.label} ({s['auroc']:.3f})"))
         _unit_axes(ax_roc, "false positive rate", "true positive rate", "ROC")
         ax_roc.set_aspect("equal")
     if ax_pr is not None:
@@ -181,8 +188,8 @@ def plot_curves(
         ax_pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
         for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
             pr, dense = _dense_pr(c)
-            st = _style_for(i, c)
-            ax_pr.plot(dense.recall, dense.precision, label=f"{c.label} ({s['aupr']:.3f})", **st)
+            st = _line(i, c, f"{c.label} ({s['aupr']:.3f})")
+            ax_pr.plot(dense.recall, dense.precision, **st)
             if points:
                 ax_pr.plot(pr.recall, pr.precision, "o", color=st["color"], ms=2.5)
         _unit_axes(ax_pr, "recall", "precision", "PR", (bottom, top))
@@ -197,8 +204,8 @@ def plot_curves(
             g = _prg(c)
             rg, pg = np.asarray(g.recall_gain), np.asarray(g.precision_gain)
             keep = rg >= 0  # prg_curve has a point at recall gain 0: the drawn curve starts there
-            st = _style_for(i, c)
-            ax_prg.plot(rg[keep], np.maximum(pg[keep], -1e6), label=f"{c.label} ({s['auprg']:.3f})", **st)
+            st = _line(i, c, f"{c.label} ({s['auprg']:.3f})")
+            ax_prg.plot(rg[keep], np.maximum(pg[keep], -1e6), **st)
             if points:
                 ax_prg.plot(rg[keep], pg[keep], "o", color=st["color"], ms=2.5)
         _unit_axes(ax_prg, "recall gain", "precision gain", "PRG", (bottom, top))
