@@ -251,3 +251,21 @@ def test_curves_take_weights_and_a_label_from_the_style_as_the_audit_passes_them
     for k in ("auroc", "aupr", "auprg"):  # a weight is a repeated row
         assert sw[0][k] == pytest.approx(sr[0][k], abs=1e-12)
     assert "m (named by the caller)" in [ln.get_label() for ln in axes[1].get_lines()]
+
+
+def test_figure_selection_brings_the_flip_task_into_figure4_and_reads_the_saturated_column():
+    rhos = {"a": 0.70, "b": 0.80, "c": 0.90, "d": 0.95, "e": 1.0}
+    per_task = _per_task(rhos)
+    per_task.loc[0, ["metric_a", "metric_b"]] = ["auprg", "aupr"]  # either order is accepted
+    agree = [_metrics(t, [0.9, 0.8, 0.7], [0.9, 0.8, 0.7]) for t in ("b", "c", "d", "e")]
+    flip_in_a = _metrics("a", [0.9, 0.6, 0.5], [0.5, 0.9, 0.4])
+    metrics = pd.concat([flip_in_a, *agree])
+    q = S.quartile_tasks(S._aupr_first(per_task))
+    assert (q["lower"], q["upper"]) == ("b", "d")
+    sel = S.figure_selection(metrics, per_task, pd.DataFrame({"task_id": list(rhos), "saturated": [0, 0, 0, 0, 1]}))
+    assert sel.scatter_tasks == ["b", "d", "a"] and sel.curves_task == "a"
+    assert sel.highlight == [("a", "m0"), ("a", "m1")] and sel.saturated == ["e"]
+    table = sel.table(metrics, per_task)
+    assert table["task_id"].tolist() == ["b", "d", "a", "a"]
+    assert "paper 0.944" in table["role"].iloc[0] and "paper 0.991" in table["role"].iloc[1]
+    assert table["spearman"].iloc[2] == 0.70

@@ -71,9 +71,6 @@ def run(args: argparse.Namespace) -> int:
     metrics = pd.read_csv(args.metrics, dtype=ids)
     ranks = pd.read_csv(args.ranks, dtype=ids)
     per_task = pd.read_csv(args.per_task, dtype={"task_id": str})
-    # the figures compare AUPR and AUPRG; accept the pair in either order
-    swap = (per_task.metric_a == "auprg") & (per_task.metric_b == "aupr")
-    per_task.loc[swap, ["metric_a", "metric_b"]] = ["aupr", "auprg"]
     for m in ("aupr", "auprg"):
         if m not in ranks.columns:
             raise InputError(f"{args.ranks} has no {m} ranks; keep aupr and auprg in analysis.metrics")
@@ -82,65 +79,25 @@ def run(args: argparse.Namespace) -> int:
     if metrics.empty:
         raise InputError(f"{args.metrics} has no rows: nothing to draw")
 
-    if tasks is not None and "saturated" in tasks.columns:
-        saturated = sorted(tasks.loc[tasks["saturated"].astype(str).str.lower().isin(["true", "1", "yes"]), "task_id"])
-    else:
-        saturated = S.saturated_tasks(metrics)
-    write_figure(F.rank_heatmap(ranks, "aupr", "auprg", source=source, exclude=saturated), out / "fig4_rank_heatmap", formats)
+    sel = S.figure_selection(metrics, per_task, tasks)
+    write_figure(F.rank_heatmap(ranks, "aupr", "auprg", source=source, exclude=sel.saturated),
+                 out / "fig4_rank_heatmap", formats)
+    write_figure(F.metric_scatter(metrics, sel.scatter_tasks, labels=sel.scatter_labels, highlight=sel.highlight,
+                                  source=source, note=sel.note), out / "fig4_auprg_vs_aupr", formats)
 
-    q = S.quartile_tasks(per_task)
-    lo, hi = q["lower"], q["upper"]
-    names = metrics.drop_duplicates("task_id").set_index("task_id")
-    order = [lo, hi] + [t for t in S.tasks_by_quartile_distance(per_task, q["q25"]) if t not in (lo, hi)]
-    flip = S.choose_flip(metrics, order)
-    shown = [lo, hi] + ([flip.task_id] if flip is not None and flip.task_id not in (lo, hi) else [])
-    highlight = [] if flip is None else [(flip.task_id, flip.higher_aupr), (flip.task_id, flip.higher_auprg)]
-    labels = [f"{lo}: rho {q['rho_lower']:.3f} (lower quartile)", f"{hi}: rho {q['rho_upper']:.3f} (upper quartile)"]
-    if len(shown) == 3:
-        labels.append(f"{flip.task_id}: the task of Figure 5 (no flip in the quartile tasks)")
-    p_lo, p_hi = S.PAPER_QUARTILES
-    note = (f"Quartiles of the per-task Spearman's rho (AUPR vs AUPRG ranks) over {q['n_tasks']} tasks: "
-            f"ours {q['q25']:.3f} and {q['q75']:.3f}; Flach & Kull (886 OpenML tasks): {p_lo:.3f} and {p_hi:.3f}.")
-    write_figure(F.metric_scatter(metrics, shown, labels=labels, highlight=highlight, source=source, note=note),
-                 out / "fig4_auprg_vs_aupr", formats)
-
-    sel = []
-    for t, role, rho in ((lo, "lower quartile", q["rho_lower"]), (hi, "upper quartile", q["rho_upper"])):
-        sel.append({"figure": "fig4_auprg_vs_aupr",
-                    "role": f"{role} of per-task Spearman (AUPR vs AUPRG): ours {q['q25' if role[0] == 'l' else 'q75']:.3f}, "
-                            f"paper {p_lo if role[0] == 'l' else p_hi:.3f}",
-                    "task_id": t, "model_id": "", "flow_name": "", "aupr": float("nan"), "auprg": float("nan"),
-                    "auroc": float("nan"), "spearman": float(rho), "pi": float(names.loc[t, "pi"])})
-
-    if flip is None:
-        task = lo
-        top = metrics[metrics.task_id == task].sort_values(["aupr", "model_id"], ascending=[False, True]).model_id
-        models = list(top.iloc[:2])
-        roles = ["best by AUPR", "second by AUPR"]
-        why = "no pair of models in any task is ordered differently by AUPR and AUPRG"
-    else:
-        task = flip.task_id
-        models = [flip.higher_aupr, flip.higher_auprg]
-        roles = ["higher AUPR, lower AUPRG", "higher AUPRG, lower AUPR"]
-        why = flip.reason
+    task = sel.curves_task
     df, info = read_predictions(Path(args.predictions_dir) / f"{task}.parquet")
     curves = []
-    for m in models:
+    for m in sel.curves_models:
         g = df[(df["model_id"] == m) & (df["repeat"] == df["repeat"].min())]
         curves.append(C.Curve(_label(metrics, task, m), g["y_true"].to_numpy(bool), g["score"].to_numpy(float)))
     title = f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"
     fig = C.curves_figure(curves, title=title, note=f"source: {source}" if source else "")
     write_figure(fig, out / "fig5_curves", formats)
-    pair = per_task[(per_task.metric_a == "aupr") & (per_task.metric_b == "auprg")].set_index("task_id")["spearman"]
-    for m, role in zip(models, roles, strict=True):
-        r = metrics[(metrics.task_id == task) & (metrics.model_id == m)].iloc[0]
-        sel.append({"figure": "fig5_curves", "role": f"{role}; {why}", "task_id": task, "model_id": m,
-                    "flow_name": r["flow_name"], "aupr": r["aupr"], "auprg": r["auprg"], "auroc": r["auroc"],
-                    "spearman": float(pair.get(task, float("nan"))), "pi": float(r["pi"])})
-    sel = pd.DataFrame(sel)
-    write_table(sel, args.selection_out, Path(args.selection_out).with_suffix(".md"),
+    table = sel.table(metrics, per_task)
+    write_table(table, args.selection_out, Path(args.selection_out).with_suffix(".md"),
                 title="Tasks and models drawn in Figures 4 (right) and 5",
-                note=(f"Saturated tasks left out of Figure 4 (left): {', '.join(saturated) or 'none'}. "
+                note=(f"Saturated tasks left out of Figure 4 (left): {', '.join(sel.saturated) or 'none'}. "
                       "Paper (Flach & Kull 2015, Figure 5): AdaBoost vs Logistic Regression on white-clover, "
                       "AUPR 0.724 vs 0.773, AUPRG 0.714 vs 0.687."))
     log.info("figures written to %s", out)

@@ -175,3 +175,90 @@ def fold_skew_tasks(table: pd.DataFrame, task_ids: list[str], *, min_positives: 
     t = t[t["n_pos"] >= min_positives].sort_values(["pi", "task_id"])
     ids = list(t["task_id"])
     return sorted(ids[:max_tasks] if max_tasks is not None else ids)
+
+
+def _aupr_first(per_task: pd.DataFrame) -> pd.DataFrame:
+    """The per-task disagreement table with the pair written (aupr, auprg) whichever order it came in."""
+    per_task = per_task.copy()
+    swap = (per_task.metric_a == "auprg") & (per_task.metric_b == "aupr")
+    per_task.loc[swap, ["metric_a", "metric_b"]] = ["aupr", "auprg"]
+    return per_task
+
+
+def saturated_from(tasks: pd.DataFrame | None, metrics: pd.DataFrame) -> list[str]:
+    """Saturated tasks: the tasks table's ``saturated`` column if it has one, else :func:`saturated_tasks`."""
+    if tasks is not None and "saturated" in tasks.columns:
+        flag = tasks["saturated"].astype(str).str.strip().str.lower().isin(["true", "1", "yes"])
+        return sorted(str(t) for t in tasks.loc[flag, "task_id"])
+    return saturated_tasks(metrics)
+
+
+@dataclass(frozen=True)
+class FigureSelection:
+    """What Flach & Kull Figures 4 and 5 draw for a study, and why (:func:`figure_selection`)."""
+
+    quartiles: dict  #: :func:`quartile_tasks`
+    flip: Flip | None
+    scatter_tasks: list[str]  #: tasks of Figure 4 (right): the quartile tasks (+ Figure 5's, if elsewhere)
+    scatter_labels: list[str]
+    highlight: list[tuple[str, str]]  #: (task, model) pairs circled in Figure 4 (right)
+    curves_task: str  #: task of Figure 5
+    curves_models: list[str]  #: its two models
+    curves_roles: list[str]
+    curves_reason: str
+    saturated: list[str]  #: tasks left out of Figure 4 (left)
+    note: str  #: our quartiles beside the paper's
+
+    def table(self, metrics: pd.DataFrame, per_task: pd.DataFrame) -> pd.DataFrame:
+        """One row per drawn task of Figure 4 (right) and per model of Figure 5."""
+        q, (p_lo, p_hi) = self.quartiles, PAPER_QUARTILES
+        per_task = _aupr_first(per_task)
+        pair = per_task[(per_task.metric_a == "aupr") & (per_task.metric_b == "auprg")].set_index("task_id")["spearman"]
+        pis = metrics.drop_duplicates("task_id").set_index("task_id")["pi"]
+        nan = float("nan")
+        rows = [{"figure": "fig4_auprg_vs_aupr",
+                 "role": f"{role} quartile of per-task Spearman (AUPR vs AUPRG): ours {ours:.3f}, paper {paper:.3f}",
+                 "task_id": t, "model_id": "", "flow_name": "", "aupr": nan, "auprg": nan, "auroc": nan,
+                 "spearman": float(pair[t]), "pi": float(pis[t])}
+                for t, role, ours, paper in ((q["lower"], "lower", q["q25"], p_lo), (q["upper"], "upper", q["q75"], p_hi))]
+        for m, role in zip(self.curves_models, self.curves_roles, strict=True):
+            r = metrics[(metrics.task_id == self.curves_task) & (metrics.model_id == m)].iloc[0]
+            rows.append({"figure": "fig5_curves", "role": f"{role}; {self.curves_reason}", "task_id": self.curves_task,
+                         "model_id": m, "flow_name": r["flow_name"], "aupr": r["aupr"], "auprg": r["auprg"],
+                         "auroc": r["auroc"], "spearman": float(pair.get(self.curves_task, nan)), "pi": float(r["pi"])})
+        return pd.DataFrame(rows)
+
+
+def figure_selection(metrics: pd.DataFrame, per_task: pd.DataFrame, tasks: pd.DataFrame | None = None) -> FigureSelection:
+    """Choose what Figures 4 and 5 draw, as Flach & Kull chose it.
+
+    Figure 4 (right): the quartile tasks (:func:`quartile_tasks`); Figure 5: :func:`choose_flip`
+    over the lower-quartile task, the upper one, then the others by distance of their rho from
+    the lower quartile -- if the flip is in another task, that task joins Figure 4 (right) so
+    its circled models are shown.  Without any flip, Figure 5 draws the best two models by AUPR
+    of the lower-quartile task and says so.  ``per_task`` may list the pair as (auprg, aupr).
+    """
+    per_task = _aupr_first(per_task)
+    q = quartile_tasks(per_task)
+    lo, hi = q["lower"], q["upper"]
+    order = [lo, hi] + [t for t in tasks_by_quartile_distance(per_task, q["q25"]) if t not in (lo, hi)]
+    flip = choose_flip(metrics, order)
+    shown = [lo, hi]
+    labels = [f"{lo}: rho {q['rho_lower']:.3f} (lower quartile)", f"{hi}: rho {q['rho_upper']:.3f} (upper quartile)"]
+    if flip is not None and flip.task_id not in (lo, hi):
+        shown.append(flip.task_id)
+        labels.append(f"{flip.task_id}: the task of Figure 5 (no flip among the top models of the quartile tasks)")
+    if flip is None:
+        top = metrics[metrics.task_id == lo].sort_values(["aupr", "model_id"], ascending=[False, True]).model_id
+        task, models, roles = lo, [str(m) for m in top.iloc[:2]], ["best by AUPR", "second by AUPR"]
+        why = "no pair of models in any task is ordered differently by AUPR and AUPRG"
+        highlight = [(lo, m) for m in models]
+    else:
+        task, models = flip.task_id, [flip.higher_aupr, flip.higher_auprg]
+        roles, why = ["higher AUPR, lower AUPRG", "higher AUPRG, lower AUPR"], flip.reason
+        highlight = [(task, m) for m in models]
+    p_lo, p_hi = PAPER_QUARTILES
+    note = (f"Quartiles of the per-task Spearman's rho (AUPR vs AUPRG ranks) over {q['n_tasks']} tasks: "
+            f"ours {q['q25']:.3f} and {q['q75']:.3f}; Flach & Kull (886 OpenML tasks): {p_lo:.3f} and {p_hi:.3f}.")
+    return FigureSelection(q, flip, shown, labels, highlight, task, models, roles, why,
+                           saturated_from(tasks, metrics), note)
