@@ -269,3 +269,53 @@ def test_figure_selection_brings_the_flip_task_into_figure4_and_reads_the_satura
     assert table["task_id"].tolist() == ["b", "d", "a", "a"]
     assert "paper 0.944" in table["role"].iloc[0] and "paper 0.991" in table["role"].iloc[1]
     assert table["spearman"].iloc[2] == 0.70
+
+
+# --------------------------------------------------------------------------- the command line, end to end
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A small real study: four embedded datasets, four learners, 3-fold CV, scored and ranked."""
+    from prspace.cli import main
+
+    d = tmp_path_factory.mktemp("study")
+    tasks = ["keel-appendicitis", "keel-ecoli1", "keel-glass1", "krnn-hepatitis"]
+    for t in tasks:
+        assert main(["predict-local", "--dataset", t, "--learners", "gnb,tree-depth2,logreg-C1,knn-15", "--folds", "3",
+                     "--out", str(d / "pred" / f"{t}.parquet"), "--status", str(d / "pred" / f"{t}.json"),
+                     "--no-progress"]) == 0
+        assert main(["score", "task", "--status", str(d / "pred" / f"{t}.json"), "--out", str(d / "m" / f"{t}.csv"),
+                     "--folds-out", str(d / "m" / f"{t}.folds.csv")]) == 0
+    assert main(["score", "collect", "--study", "t", "--status", *[str(d / "pred" / f"{t}.json") for t in tasks],
+                 "--metrics", *[str(d / "m" / f"{t}.csv") for t in tasks], "--out", str(d / "metrics.csv"),
+                 "--tasks-out", str(d / "tasks.csv")]) == 0
+    assert main(["rank", "--metrics", str(d / "metrics.csv"), "--tasks", str(d / "tasks.csv"), "--n-boot", "20",
+                 "--out-dir", str(d), "--ranks-out", str(d / "ranks.csv")]) == 0
+    return d
+
+
+def test_figures_cli_draws_what_the_selection_names(study):
+    from prspace.cli import main
+
+    d = study
+    assert main(["figures", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
+                 str(d / "disagreement_per_task.csv"), "--tasks", str(d / "tasks.csv"), "--predictions-dir",
+                 str(d / "pred"), "--out-dir", str(d / "fig"), "--formats", "png,pdf",
+                 "--selection-out", str(d / "figure_selection.csv")]) == 0
+    for name in ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"):
+        assert (d / "fig" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+        assert (d / "fig" / f"{name}.pdf").read_bytes()[:4] == b"%PDF"
+    metrics = pd.read_csv(d / "metrics.csv", dtype={"task_id": str, "model_id": str})
+    per_task = pd.read_csv(d / "disagreement_per_task.csv", dtype={"task_id": str})
+    expected = S.figure_selection(metrics, per_task, pd.read_csv(d / "tasks.csv", dtype={"task_id": str}))
+    table = pd.read_csv(d / "figure_selection.csv", dtype={"task_id": str, "model_id": str})
+    fig4 = table[table["figure"] == "fig4_auprg_vs_aupr"]
+    assert fig4["task_id"].tolist() == [expected.quartiles["lower"], expected.quartiles["upper"]]
+    fig5 = table[table["figure"] == "fig5_curves"]
+    assert fig5["model_id"].tolist() == expected.curves_models
+    assert set(fig5["task_id"]) == {expected.curves_task}
+    if expected.flip is not None:  # the two models really flip: one ahead by AUPR, the other by AUPRG
+        a, b = fig5.iloc[0], fig5.iloc[1]
+        assert a["aupr"] > b["aupr"] and a["auprg"] < b["auprg"]
+    assert "Flach & Kull" in (d / "figure_selection.md").read_text()
