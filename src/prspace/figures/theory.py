@@ -188,7 +188,7 @@ def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Fi
     pi = float(y_true.mean())
     hull = metrics.prg_convex_hull(y_true, y_score)
 
-    fig = Figure(figsize=(10.5, 6.2), layout="constrained")
+    fig = Figure(figsize=(10.5, 7.0), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     for lev in F1_LEVELS:
         ax1.plot(*f1_isometric_pr(lev), color="0.6", lw=0.8, ls=":")
@@ -205,15 +205,15 @@ def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Fi
     ax1.plot([], [], color="0.6", lw=0.8, ls=":", label="F1 isometrics 0.1 ... 0.9")
     ax2.plot([], [], color="0.6", lw=0.8, ls=":", label="images of the same F1 isometrics (labelled by F1)"
              + (f"; F1 = {', '.join(hidden)} <= pi lie outside" if hidden else ""))
-    curve = Curve("PR curve / PRG curve", y_true, np.asarray(y_score, dtype=np.float64), style={"color": "C0", "lw": 1.2})
-    sc = plot_curves(None, ax1, ax2, [curve], pr_ylim=(0, 1.02), prg_ylim=(0, 1.02), points=True)[0]
-    # plot_curves drew its own baselines; the isometrics above carry the legend
-    for ax in (ax1, ax2):
-        for line in ax.get_lines():
-            if line.get_label().startswith(("PR curve", "baseline pi", "always-positive baseline (FG1", "minimum PR")):
-                line.set_label("_" + line.get_label())
-    ax1.lines[-2].set_label(f"PR curve, hyperbolic interpolation (AUPR = {sc['aupr']:.3f})")
-    ax2.lines[-2].set_label(f"PRG curve (AUPRG = {sc['auprg']:.3f})")
+    y_score = np.asarray(y_score, dtype=np.float64)
+    aupr, auprg = float(metrics.aupr(y_true, y_score)), float(metrics.auprg(y_true, y_score))
+    pr_style = {"color": "C0", "lw": 1.2, "label": f"PR curve, hyperbolic interpolation (AUPR = {aupr:.3f})"}
+    prg_style = {"color": "C0", "lw": 1.2, "label": f"PRG curve (AUPRG = {auprg:.3f})"}
+    plot_curves(None, ax1, None, [Curve("model", y_true, y_score, pr_style)], pr_ylim=(0, 1.02), points=True)
+    plot_curves(None, None, ax2, [Curve("model", y_true, y_score, prg_style)], prg_ylim=(0, 1.02), points=True)
+    for line in ax2.get_lines():  # the drawer's baseline is the black image of the baseline isometric here
+        if line.get_label().startswith("always-positive baseline"):
+            line.set_label("_" + line.get_label())
     hx, hy = _clip_left(np.asarray(hull.recall_gain), np.asarray(hull.precision_gain))
     ax2.plot(hx, hy, color="C3", lw=1.6, ls="--", label="convex hull (Pareto front)")
     inside = (hull.recall_gain >= 0) & (hull.precision_gain >= 0)
