@@ -58,10 +58,10 @@ def test_last_bit_noise_cannot_show(tmp_path):
 
 def test_markdown_and_html_use_four_significant_digits():
     df = pd.DataFrame({"m": ["a", "b|c"], "v": [0.123456, 12345.6], "small": [0.00012345, 2.5e-7],
-                       "n_tasks": [3.0, np.nan], "ok": [True, False]})
+                       "n_tasks": [3.0, np.nan], "ok": [True, False], "mixed": [886.0, 0.24]})
     md = O.to_markdown(df, title="T", note="N")
-    assert "| a | 0.1235 | 0.0001234 | 3 | yes |" in md
-    assert "| b\\|c | 12346 | 2.500e-07 |  | no |" in md
+    assert "| a | 0.1235 | 0.0001234 | 3 | yes | 886 |" in md
+    assert "| b\\|c | 12346 | 2.500e-07 |  | no | 0.2400 |" in md
     assert md.startswith("### T\n") and md.rstrip().endswith("N")
     html = O.to_html(df, title="T")
     assert "<td>0.1235</td>" in html and "<td>12346</td>" in html and "<td>3</td>" in html

@@ -20,7 +20,9 @@ Tables -- :func:`write_table` (CSV + Markdown), :func:`write_csv`, :func:`to_mar
       within round-off of a rounding boundary (a chance of about 1e-7 per cell).
     * **Markdown and HTML** (for reading): :data:`TEXT_SIGNIFICANT` = 4 significant digits,
       trailing zeros kept (0.5000, 1.000) so every value shows its precision, never in
-      exponent notation between 1e-4 and 1e6 (12346, not 1.235e+04).
+      exponent notation between 1e-4 and 1e6 (12346, not 1.235e+04); a whole number above 1
+      is written as an integer even in a float column (the scorecard mixes 886 tasks with
+      shares of 0.24).
     * **Counts are integers**: integer columns, and float columns named ``n``, ``n_*``,
       ``*_count``, ``count`` or ``rank_*`` whose values are all whole numbers (NaN allowed),
       are written without a decimal point.
@@ -168,7 +170,10 @@ def _cell(v: object) -> str:
     if isinstance(v, (int, np.integer)):
         return str(int(v))
     if isinstance(v, (float, np.floating)):
-        return format_number(float(v))
+        v = float(v)
+        if 1 < abs(v) < 1e6 and v == round(v):  # a count in a column that mixes counts and shares
+            return str(int(v))
+        return format_number(v)
     return str(v)
 
 
