@@ -12,9 +12,9 @@ Tables -- :func:`write_table` (CSV + Markdown), :func:`write_csv`, :func:`to_mar
     Precision policy, the same for every table:
 
     * **CSV**: floats with :data:`CSV_SIGNIFICANT` = 6 significant digits (``%.6g``). Six
-      digits resolve differences of 1e-6 relative, a thousand times finer than the smallest
-      difference any table or document calls a finding (metric differences are read against
-      noise floors of 1e-3 and more), and ten orders of magnitude coarser than float64
+      digits resolve differences of 1e-6 relative, a thousand times finer than the third
+      decimal at which the documents report and compare metrics (a difference counts as a
+      finding only beyond its noise floor, far above that), and ten orders of magnitude coarser than float64
       round-off (1e-16 relative, 1e-13 after long sums): a value computed on another machine,
       with another BLAS or summation order, is written with the same digits unless it sits
       within round-off of a rounding boundary (a chance of about 1e-7 per cell).
