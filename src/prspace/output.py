@@ -184,9 +184,7 @@ def to_csv_text(df: pd.DataFrame) -> str:
 
 def write_csv(df: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
     """:func:`to_csv_text` of ``df`` at ``path``, atomically."""
-    path = write_text(to_csv_text(df), path)
-    log.info("%s: %d rows", path, len(df))
-    return path
+    return write_text(to_csv_text(df), path, what=f" ({len(df)} rows)")
 
 
 def to_markdown(df: pd.DataFrame, *, title: str | None = None, note: str | None = None) -> str:
@@ -212,12 +210,12 @@ def write_markdown(df: pd.DataFrame, path: str | os.PathLike[str], *, title: str
     return write_text(to_markdown(df, title=title, note=note), path)
 
 
-def write_text(text: str, path: str | os.PathLike[str]) -> Path:
-    """Text (a Markdown table already rendered, a report page) at ``path``, atomically."""
+def write_text(text: str, path: str | os.PathLike[str], *, what: str = "") -> Path:
+    """Text (a table already rendered, a report page) at ``path``, atomically, UTF-8."""
     path = Path(path)
     with atomic_path(path) as tmp:
         Path(tmp).write_text(text, encoding="utf-8")
-    log.info("wrote %s", path)
+    log.info("wrote %s%s", path, what)
     return path
 
 
