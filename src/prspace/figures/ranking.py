@@ -22,9 +22,9 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from prspace.experiments.ranking import METRIC_LABELS
-from prspace.figures.style import COLUMN_WIDTH, style
+from prspace.figures.style import COLUMN_WIDTH, RC, style
 
-__all__ = ["COLUMN_WIDTH", "log2_bins", "metric_scatter", "rank_counts", "rank_heatmap"]
+__all__ = ["COLUMN_WIDTH", "RC", "log2_bins", "metric_scatter", "rank_counts", "rank_heatmap"]
 
 
 def log2_bins(max_count: int) -> list[int]:
