@@ -113,7 +113,7 @@ def test_prg_panel_names_what_falls_below_it():
     good, bad = C.Curve("good", y, s), C.Curve("inverted", y, -s)
     assert C.prg_clipping([good], 0.0) == []
     lost = C.prg_clipping([good, bad], 0.0)
-    assert len(lost) == 1 and lost[0].startswith("inverted: precision gain down to")
+    assert len(lost) == 1 and lost[0].startswith("inverted: down to")
     from matplotlib.figure import Figure
 
     fig = Figure()

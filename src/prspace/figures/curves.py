@@ -68,6 +68,7 @@ def _unit_axes(ax: Axes, xlabel: str, ylabel: str, title: str, ylim: tuple[float
     ax.set_xlabel(xlabel, labelpad=1)
     ax.set_ylabel(ylabel, labelpad=1)
     ax.set_title(title, pad=2)
+    ax.set_box_aspect(1)  # square panels whatever the data limits (a zoomed PR axis stays square)
     ax.grid(alpha=0.25, lw=0.4)
 
 
@@ -95,22 +96,22 @@ def pr_axis_top(curves: Sequence[Curve], pi: float) -> float:
 
 
 def pr_clipping(curves: Sequence[Curve], top: float) -> list[str]:
-    """Notices for the parts of PR curves above ``top``: ``"<label>: precision up to P at recall < R"``."""
+    """Notices for the parts of PR curves above ``top``: ``"<label>: up to P (recall <= R)"``."""
     out = []
     for c in curves:
         _, d = _dense_pr(c)
         r, p = np.asarray(d.recall), np.asarray(d.precision)
         above = p > top
         if above.any():
-            out.append(f"{c.label.splitlines()[0]}: precision up to {p[above].max():.2f} at recall <= {r[above].max():.2f}")
+            out.append(f"{c.label.splitlines()[0]}: up to {p[above].max():.2f} (recall <= {r[above].max():.2f})")
     return out
 
 
 def prg_clipping(curves: Sequence[Curve], bottom: float) -> list[str]:
     """Notices for the parts of PRG curves (recall gain in [0, 1]) below precision gain ``bottom``.
 
-    One entry per curve with such a part: ``"<label>: precision gain down to G (recall gain
-    a-b)"``; G may be ``-inf`` (a threshold with no true positive among the drawn ones).
+    One entry per curve with such a part: ``"<label>: down to G (recall gain a-b)"``; G may be
+    ``-inf`` (a threshold with no true positive among the drawn ones).
     """
     out = []
     for c in curves:
@@ -118,7 +119,7 @@ def prg_clipping(curves: Sequence[Curve], bottom: float) -> list[str]:
         rg, pg = np.asarray(g.recall_gain), np.asarray(g.precision_gain)
         sel = (rg >= 0) & (rg <= 1) & (pg < bottom - 1e-12)
         if sel.any():
-            out.append(f"{c.label.splitlines()[0]}: precision gain down to {pg[sel].min():.2f} "
+            out.append(f"{c.label.splitlines()[0]}: down to {pg[sel].min():.2f} "
                        f"(recall gain {rg[sel].min():.2f}-{rg[sel].max():.2f})")
     return out
 
@@ -140,10 +141,15 @@ def prg_axis_bottom(curves: Sequence[Curve], mode: str | tuple[float, float]) ->
     return max(PRG_FLOOR, float(np.floor(lowest * 4) / 4))
 
 
-def _notice(ax: Axes, lines: list[str], head: str) -> None:
+def _notice(ax: Axes, lines: list[str], head: str, *, where: str = "lower left") -> None:
+    """Name in the panel what its axis cuts off (nothing is clipped silently)."""
     if lines:
-        ax.text(0.02, 0.02, head + "\n" + "\n".join(lines), transform=ax.transAxes, fontsize="x-small", va="bottom",
-                ha="left", color="0.15", bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+        top = where.startswith("upper")
+        ax.text(0.98 if where.endswith("right") else 0.02, 0.98 if top else 0.02,
+                "\n".join([head, *(textwrap.shorten(t, 48, placeholder="...") for t in lines)]),
+                transform=ax.transAxes, fontsize="x-small", va="top" if top else "bottom",
+                ha="right" if where.endswith("right") else "left", color="0.15",
+                bbox={"facecolor": "white", "alpha": 0.85, "lw": 0, "pad": 1})
 
 
 def plot_curves(
@@ -178,7 +184,6 @@ def plot_curves(
             roc = M.roc_curve(c.y_true, c.y_score, sample_weight=c.weight)
             ax_roc.plot(roc.fpr, roc.tpr, **_line(i, c, f"{c.label} ({s['auroc']:.3f})"))
         _unit_axes(ax_roc, "false positive rate", "true positive rate", "ROC")
-        ax_roc.set_aspect("equal")
     if ax_pr is not None:
         top = pr_axis_top(curves, pi) if pr_ylim == "auto" else 1.01 if pr_ylim == "unit" else float(pr_ylim[1])
         bottom = 0.0 if isinstance(pr_ylim, str) else float(pr_ylim[0])
@@ -193,7 +198,8 @@ def plot_curves(
             if points:
                 ax_pr.plot(pr.recall, pr.precision, "o", color=st["color"], ms=2.5)
         _unit_axes(ax_pr, "recall", "precision", "PR", (bottom, top))
-        _notice(ax_pr, pr_clipping(curves, top), f"above precision {top:.2f}, not shown:")
+        # what is cut is at low recall, on the left: the notice goes top right
+        _notice(ax_pr, pr_clipping(curves, top), f"not shown above {top:.2f}:", where="upper right")
     if ax_prg is not None:
         bottom = prg_axis_bottom(curves, prg_ylim)
         top = 1.01 if isinstance(prg_ylim, str) else float(prg_ylim[1])
@@ -209,7 +215,7 @@ def plot_curves(
             if points:
                 ax_prg.plot(rg[keep], pg[keep], "o", color=st["color"], ms=2.5)
         _unit_axes(ax_prg, "recall gain", "precision gain", "PRG", (bottom, top))
-        _notice(ax_prg, prg_clipping(curves, bottom), f"below precision gain {bottom:g}, not shown:")
+        _notice(ax_prg, prg_clipping(curves, bottom), f"not shown below {bottom:g}:")
     if legend:
         for ax in (ax_roc, ax_pr, ax_prg):
             if ax is not None:
