@@ -106,8 +106,9 @@ def run_select(args: argparse.Namespace) -> int:
         seed=args.seed, progress=sys.stderr.isatty(),
     )
     df = candidates_frame(cands)
-    with atomic_path(args.out) as tmp:
-        df.to_csv(tmp, index=False)
+    from prspace.output import write_csv
+
+    write_csv(df, args.out)
     print(
         f"prspace fetch-openml select: {int(df['selected'].sum())} of {len(df)} task(s) selected "
         f"-> {args.out} ({time.monotonic() - t0:.1f}s)",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from prspace._io import atomic_path
 from prspace.errors import InputError
 from prspace.sources.datasets import (
     DEFAULT_MIN_MINORITY,
@@ -49,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
         table = describe_suite(args.suite, min_minority=args.min_minority)
         title = f"suite {args.suite} ({SUITE_VERSIONS.get(args.suite, '')})"
     if args.out:
-        with atomic_path(args.out) as tmp:
-            table.to_csv(tmp, index=False, float_format="%.6g")
+        from prspace.output import write_csv
+
+        write_csv(table, args.out)
     usable = int(table["usable"].sum())
     with_pd_opts = table.to_string(index=False, float_format=lambda v: f"{v:.4f}",
                                    max_colwidth=70)
