@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         g = df[(df["model_id"] == m) & (df["repeat"] == df["repeat"].min())]
         curves.append(C.Curve(_label(metrics, task, m), g["y_true"].to_numpy(bool), g["score"].to_numpy(float)))
     title = f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"
-    fig = C.curves_figure(curves, title=title, note=f"source: {source}" if source else "")
+    fig = C.curves_figure(curves, title=title, note=S.paper_flip_note() + (f" Source: {source}" if source else ""))
     write_figure(fig, out / "fig5_curves", formats)
     table = sel.table(metrics, per_task)
     write_table(table, args.selection_out, Path(args.selection_out).with_suffix(".md"),

@@ -34,6 +34,13 @@ PAPER_QUARTILES = (0.944, 0.991)
 PAPER_FLIP = {"aupr": (0.724, 0.773), "auprg": (0.714, 0.687)}
 
 
+def paper_flip_note() -> str:
+    """The paper's Figure 5 values, to print beside ours."""
+    (a1, a2), (g1, g2) = PAPER_FLIP["aupr"], PAPER_FLIP["auprg"]
+    return (f"Flach & Kull's Figure 5 (white-clover, their lower-quartile task): AdaBoost vs Logistic Regression, "
+            f"AUPR {a1:.3f} vs {a2:.3f}, AUPRG {g1:.3f} vs {g2:.3f}.")
+
+
 def saturated_tasks(metrics: pd.DataFrame, *, group: str = "task_id") -> list[str]:
     """Tasks where at least two models tie at AUROC = AUPR = AUPRG = 1 (perfect rankings).
 

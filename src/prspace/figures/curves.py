@@ -228,7 +228,7 @@ def curves_figure(curves: Sequence[Curve], *, title: str = "", note: str = "",
                   pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit") -> Figure:
     """A 2 x 2 column-width figure: ROC, PR, PRG and a panel listing the areas."""
     with style():
-        fig = Figure(figsize=(COLUMN_WIDTH, 3.55), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH, 4.0), layout="constrained")
         axes = fig.subplots(2, 2)
         scores = plot_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, pr_ylim=pr_ylim, prg_ylim=prg_ylim)
         ax = axes[1, 1]
