@@ -31,3 +31,4 @@ rule all:
 include: "workflow/rules/study.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/boyd.smk"
+include: "workflow/rules/openml.smk"

@@ -237,6 +237,44 @@ def openml_like_rows() -> np.ndarray:
     return np.asarray(rows[:N_TASKS], dtype=float)
 
 
+def measure_discovery() -> pd.DataFrame:
+    """Requests ``select_tasks(discover=True)`` makes per candidate, by route, on the loopback server.
+
+    Candidates of every kind the listing returns: binary 10-fold CV with >= 30 flows (few runs;
+    1,020 runs), binary with 12 flows, binary 5 x 2-fold CV, binary 10 x 10-fold CV.  Routes:
+    *listing* (default: the task listing's qualities and procedure judge the task, then the run
+    listing's pages until 30 flows are seen) and *descriptions* (each candidate by id: task,
+    dataset and qualities descriptions first, as for ``--task-ids``).
+    """
+    from prspace.sources.openml import select_tasks
+
+    kinds = {
+        "binary 10-fold, 34 flows x 1 run": make_task(7001, n_flows=34, n_rows=40),
+        "binary 10-fold, 34 flows x 30 runs (1,020 runs)": make_task(7002, n_flows=34, runs_per_flow=30, n_rows=40),
+        "binary 10-fold, 12 flows": make_task(7003, n_flows=12, n_rows=40),
+        "binary 5 x 2-fold": make_task(7004, n_flows=34, n_rows=40, procedure=2),
+        "binary 10 x 10-fold, 31 flows": make_task(7005, n_flows=31, n_rows=40, procedure=3),
+    }
+    rows = []
+    with FakeOpenML(list(kinds.values())) as srv, tempfile.TemporaryDirectory() as tmp:
+        st = ClientSettings(server=srv.url, cache_dir=Path(tmp) / "warm", backoff=0.01)
+        select_tasks(st, task_ids=[7001])  # imports and first-call costs
+        srv.reset_count()
+        select_tasks(ClientSettings(server=srv.url, cache_dir=Path(tmp) / "d"), discover=True, min_flows=30)
+        listing = [p for p in srv.paths if "/task/list/" in p or "estimationprocedure" in p]
+        for label, t in kinds.items():
+            per = [p for p in srv.paths if f"/{t.task_id}/" in p or p.endswith(f"/{t.task_id}")]
+            rows.append({"candidate": label, "route": "listing (default)", "requests": len(per)})
+        rows.append({"candidate": "(the task listing, per 1,000 candidates)", "route": "listing (default)",
+                     "requests": len(listing)})
+        for label, t in kinds.items():
+            srv.reset_count()
+            select_tasks(ClientSettings(server=srv.url, cache_dir=Path(tmp) / f"i{t.task_id}"),
+                         task_ids=[t.task_id], min_flows=30)
+            rows.append({"candidate": label, "route": "descriptions (by id)", "requests": srv.count})
+    return pd.DataFrame(rows)
+
+
 def _hms(seconds: float) -> str:
     seconds = float(seconds)
     if seconds < 90:
@@ -299,7 +337,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 8000, 32000])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--quick", action="store_true", help="sizes 300 1000 3000, 1 repeat")
+    p.add_argument("--discovery-only", action="store_true",
+                   help="only the requests per discovery candidate (no fetch/score sizing)")
     args = p.parse_args(argv)
+    disc = measure_discovery()
+    print("## Discovery: requests per candidate task (select_tasks(discover=True), loopback server)\n")
+    print(disc.pivot(index="candidate", columns="route", values="requests").to_string())
+    print()
+    if args.discovery_only:
+        return 0
     if args.quick:
         args.sizes, args.repeats = [300, 1000, 3000], 1
     print(f"# bench_sizing  python {platform.python_version()}  {platform.machine()}  "

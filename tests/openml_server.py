@@ -2,11 +2,21 @@
 
 :class:`FakeOpenML` answers the parts of the OpenML REST API (XML flavour) that
 ``prspace.sources.openml`` and the real ``openml`` client use, in OpenML's own
-formats: ``estimationprocedure/list``, ``task/list/...`` (paginated, 412/482 when
-empty), ``task/{id}``, ``data/{id}``, ``data/features/{id}``,
-``data/qualities/{id}``, ``run/list/...`` (paginated, 412/512 when empty),
-``run/{id}``, ``study/{id}`` and ``/data/download/{file_id}/{name}`` files.  XML
-bodies are gzip-encoded as on openml.org.
+formats: ``estimationprocedure/list``, ``task/list/...`` (412/482 when empty),
+``task/{id}``, ``data/{id}``, ``data/features/{id}``, ``data/qualities/{id}``,
+``run/list/...`` (412/512 when empty), ``run/{id}`` (with the server's
+``area_under_roc_curve``, overall and per fold), ``study/{id}`` and
+``/data/download/{file_id}/{name}`` files.  XML bodies are gzip-encoded as on openml.org.
+
+Listings follow the live server's rules since the PHP API 1.2.6 (openml/OpenML PR #1294):
+at most ``page_limit`` (1,000) rows a call; a larger ``limit`` is HTTP 412 code 516, a
+query without ``limit`` matching more than 1,000 rows code 513, an offset without a
+limit code 515.
+
+The evaluations are computed here, independently of prspace, as OpenML's evaluation
+engine does (``EvaluateBatchPredictions.java``: one evaluation of all predictions pooled
+over every repeat and fold, one per (repeat, fold)), with the Mann-Whitney rank formula
+(scipy's ``rankdata``, ties averaged), printed with 6 decimals.
 
 It counts requests and injects faults on request paths matching a regular
 expression: ``"500"`` (HTTP 500 with an HTML body), ``"stall"`` (no answer for
@@ -57,6 +67,34 @@ class Run:
     arff: bytes | None  # None: no predictions file (openml-python #309)
     error_message: str = ""
     file_id: int = 0
+    auroc: float | None = None  # the server's overall area_under_roc_curve
+    fold_auroc: dict[tuple[int, int], float] = dataclasses.field(default_factory=dict)  # (repeat, fold) ->
+
+
+def rank_auroc(y: np.ndarray, score: np.ndarray) -> float:
+    """AUROC by the Mann-Whitney U statistic with average ranks for ties (scipy)."""
+    from scipy.stats import rankdata
+
+    y = np.asarray(y, bool)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    if n1 == 0 or n0 == 0:
+        return float("nan")  # one class: the engine reports no AUROC
+    r = rankdata(score)
+    return float((r[y].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
+def server_evaluations(t: Task, scores: dict[int, np.ndarray]) -> tuple[float, dict[tuple[int, int], float]]:
+    """What OpenML's engine reports for a run whose P(class 1) per repeat is ``scores``."""
+    ys, ss, folds = [], [], {}
+    for rep, p1 in scores.items():
+        y = t.y == 1
+        ys.append(y)
+        ss.append(p1)
+        for f in range(t.n_folds):
+            m = t.folds[rep] == f
+            if 0 < y[m].sum() < m.sum():
+                folds[(rep, f)] = rank_auroc(y[m], p1[m])
+    return rank_auroc(np.concatenate(ys), np.concatenate(ss)), folds
 
 
 @dataclasses.dataclass
@@ -172,7 +210,18 @@ def make_task(
             folds[idx] = np.arange(len(idx)) % t.n_folds
         t.folds[rep] = folds
     rid = first_run if first_run is not None else task_id * 1000
+    t.runs += make_runs(t, n_flows=n_flows, runs_per_flow=runs_per_flow, first_flow=first_flow,
+                        first_run=rid + 1, rng=rng, minority=minority)
+    return t
+
+
+def make_runs(t: Task, *, n_flows: int, runs_per_flow: int = 1, first_flow: int, first_run: int,
+              rng: np.random.Generator, minority: int = 1) -> list[Run]:
+    """Runs of ``n_flows`` new flows on task ``t`` (not yet added to it or to a server)."""
+    X, n_rows = t.X, len(t.y)
     styles = ["weka", "sklearn", "mlr"]
+    out = []
+    rid = first_run - 1
     for k in range(n_flows):
         fid = first_flow + k
         for _j in range(runs_per_flow):
@@ -190,8 +239,11 @@ def make_task(
                 p[rng.random(n_rows) < 0.03] = 5e-5  # written as 5.0000E-5 by the weka style
                 scores[rep] = p
             arff = predictions_arff(t, scores, styles[k % 3], rng=rng)
-            t.runs.append(Run(rid, task_id, fid, f"flow.number_{fid}(1)", arff))
-    return t
+            run = Run(rid, t.task_id, fid, f"flow.number_{fid}(1)", arff)
+            if len(t.classes) == 2:
+                run.auroc, run.fold_auroc = server_evaluations(t, scores)
+            out.append(run)
+    return out
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -253,7 +305,7 @@ class _Server(http.server.ThreadingHTTPServer):
 class FakeOpenML:
     """The fake server.  ``url`` is the API base (``http://127.0.0.1:PORT/api/v1/xml``)."""
 
-    def __init__(self, tasks: list[Task] | None = None, *, page_limit: int | None = None) -> None:
+    def __init__(self, tasks: list[Task] | None = None, *, page_limit: int = 1000) -> None:
         self.tasks: dict[int, Task] = {}
         self.runs: dict[int, Run] = {}
         self.files: dict[int, tuple[str, bytes]] = {}
@@ -261,7 +313,7 @@ class FakeOpenML:
         self.paths: list[str] = []
         self.faults: list[list[Any]] = []  # [regex, kind, remaining]
         self.stall_seconds = 3.0
-        self.page_limit = page_limit  # cap rows per listing page (server-side maximum)
+        self.page_limit = page_limit  # the server's maximum rows per listing call (live: 1,000)
         self._lock = threading.Lock()
         self._next_file = 1
         for t in tasks or []:
@@ -390,6 +442,19 @@ class FakeOpenML:
                 return self._qualities_xml(t)
         return self._error(100, f"Unknown call {call}", 404)
 
+    def _page(self, f: dict[str, str], n_matches: int) -> slice | tuple[int, bytes, str]:
+        """The live paging rules (PHP API 1.2.6): a slice of the matches, or an error answer."""
+        if "limit" not in f:
+            if "offset" in f:
+                return self._error(515, "Offset specified without limit")
+            if n_matches > self.page_limit:
+                return self._error(513, "Too many results",)
+            return slice(0, n_matches)
+        lim, off = int(f["limit"]), int(f.get("offset", 0))
+        if lim > self.page_limit:
+            return self._error(516, "Requested result limit too high")
+        return slice(off, off + lim)
+
     def _task_xml(self, t: Task) -> str:
         name, folds, reps = PROCEDURES[t.procedure]
         tags = "".join(f"<oml:tag>{escape(x)}</oml:tag>" for x in t.tags)
@@ -437,8 +502,10 @@ class FakeOpenML:
             ts = [t for t in ts if f["tag"] in t.tags]
         if "number_classes" in f:
             ts = [t for t in ts if len(t.classes) == int(f["number_classes"])]
-        off, lim = int(f.get("offset", 0)), int(f.get("limit", 10_000))
-        ts = ts[off: off + lim]
+        page = self._page(f, len(ts))
+        if isinstance(page, tuple):
+            return page
+        ts = ts[page]
         if not ts:
             return self._error(482, "No results")
         items = []
@@ -471,9 +538,10 @@ class FakeOpenML:
             rs = [r for r in rs if r.flow_id in fids]
         if f.get("show_errors") != "true":
             rs = [r for r in rs if not r.error_message]
-        lim = min(int(f.get("limit", 10_000)), self.page_limit or 10_000)  # server maximum per call
-        off = int(f.get("offset", 0))
-        rs = rs[off: off + lim]
+        page = self._page(f, len(rs))
+        if isinstance(page, tuple):
+            return page
+        rs = rs[page]
         if not rs:
             return self._error(512, "No results")
         items = "".join(
@@ -493,6 +561,13 @@ class FakeOpenML:
             files += (f"<oml:file><oml:did>-1</oml:did><oml:file_id>{r.file_id}</oml:file_id>"
                       f"<oml:name>predictions</oml:name>"
                       f"<oml:url>{self.base}/data/download/{r.file_id}/predictions_run_{r.run_id}.arff</oml:url></oml:file>")
+        evals = ""
+        if r.auroc is not None:
+            evals += (f"\n    <oml:evaluation><oml:name>area_under_roc_curve</oml:name><oml:value>{r.auroc:.6f}</oml:value>"
+                      f"<oml:array_data>[{r.auroc:.6f},{r.auroc:.6f}]</oml:array_data></oml:evaluation>")
+        for (rep, fold), v in sorted(r.fold_auroc.items()):
+            evals += (f'\n    <oml:evaluation repeat="{rep}" fold="{fold}"><oml:name>area_under_roc_curve</oml:name>'
+                      f"<oml:value>{v:.6f}</oml:value></oml:evaluation>")
         return f"""<oml:run {NS}>
   <oml:run_id>{r.run_id}</oml:run_id>
   <oml:uploader>1</oml:uploader>
@@ -507,7 +582,7 @@ class FakeOpenML:
   <oml:input_data><oml:dataset><oml:did>{t.dataset_id}</oml:did><oml:name>{escape(t.dataset_name)}</oml:name>
     <oml:url>{self.base}/data/download/{t.data_file}/dataset.arff</oml:url></oml:dataset></oml:input_data>
   <oml:output_data>{files}
-    <oml:evaluation><oml:name>predictive_accuracy</oml:name><oml:value>0.8</oml:value></oml:evaluation>
+    <oml:evaluation><oml:name>predictive_accuracy</oml:name><oml:value>0.8</oml:value></oml:evaluation>{evals}
   </oml:output_data>
 </oml:run>
 """

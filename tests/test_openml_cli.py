@@ -165,3 +165,29 @@ def test_unknown_task_is_one_line_exit_2(tmp_path, capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines[-1].startswith("prspace fetch-openml: error: OpenML task 2399 is not on http://127.0.0.1:")
     assert "Unknown task (code 151)" in lines[-1]
+
+
+def test_select_without_network_is_one_line_with_exit_1(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    rc = main(["fetch-openml", "select", "--server", f"http://127.0.0.1:{port}/api/v1/xml",
+               "--cache-dir", str(tmp_path / "c"), "--max-retries", "1", "--backoff", "0",
+               "--discover", "--out", str(tmp_path / "t.csv")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 1 and len(err) == 1, err
+    assert err[0].startswith("prspace fetch-openml select: error: task list (discovery")
+    assert "connection failed" in err[0] and "rerun to resume" in err[0] and "Traceback" not in err[0]
+    assert not (tmp_path / "t.csv").exists()
+
+
+def test_select_refused_by_the_server_names_request_code_and_fix(tmp_path, capsys):
+    t = make_task(2101, n_flows=3, runs_per_flow=10)
+    with FakeOpenML([t], page_limit=10) as srv:
+        rc = main(["fetch-openml", "select", *_args(srv, tmp_path / "c"), "--task-ids", "2101",
+                   "--min-flows", "3", "--out", str(tmp_path / "t.csv")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 1 and len(err) == 1, err
+    assert "run list of task 2101" in err[0] and "code 516" in err[0] and "openml.page_size" in err[0]

@@ -214,7 +214,7 @@ def test_unrecoverable_failure_keeps_downloads_and_resume_fetches_only_the_rest(
         # one predictions file keeps failing: the run dies after the others finished
         victim = t.runs[3]
         srv.fault(f"/data/download/{victim.file_id}/", "500", times=100)
-        with pytest.raises(OpenMLNetworkError, match=r"predictions of run \d+: HTTP 500.*gave up after 3 attempts.*rerun to resume"):
+        with pytest.raises(OpenMLNetworkError, match=r"predictions of run \d+ \(http[^)]*\): HTTP 500.*gave up after 3 attempts.*rerun to resume"):
             fetch_task(st, 601, n_models=8, min_flows=8)
         done = {p.name for p in tmp_path.rglob("run-*.arff")}
         assert len(done) == 7 and f"run-{victim.run_id}.arff" not in done
@@ -317,18 +317,15 @@ def test_select_by_ids_tag_suite_study_and_discovery(tmp_path):
 
 
 def test_run_listing_pages_and_falls_back_to_flow_by_flow(tmp_path, monkeypatch, caplog):
-    import prspace.sources.openml as mod
-
     t = make_task(1101, n_flows=6, runs_per_flow=2)
-    monkeypatch.setattr(mod, "RUN_LIST_LIMIT", 5)
     with FakeOpenML([t], page_limit=5) as srv:
-        res = fetch_task(settings(srv, tmp_path / "a"), 1101, n_models=6, min_flows=6)
+        res = fetch_task(settings(srv, tmp_path / "a", page_size=5), 1101, n_models=6, min_flows=6)
         assert res.status == "ok"  # pages at offsets 5 and 10 complete the listing
         assert sum("run/list" in p for p in srv.paths) == 3
         # a large offset times out: the flows of the first page are completed flow by flow
         srv.fault("offset/5/", "500", times=100)
         with caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
-            res = fetch_task(settings(srv, tmp_path / "b", max_retries=1), 1101, n_models=3, min_flows=3)
+            res = fetch_task(settings(srv, tmp_path / "b", max_retries=1, page_size=5), 1101, n_models=3, min_flows=3)
         assert res.status == "ok"
         flow_calls = [p for p in srv.paths if "run/list" in p and "/flow/" in p]
         assert len(flow_calls) == 3  # runs 1..5 of the listing belong to flows 1000-1002
@@ -415,3 +412,89 @@ def test_killed_process_resumes_without_redownloading(tmp_path):
         res = fetch_task(settings(srv, cache), 1601, n_models=6, min_flows=6)
         assert res.status == "ok"
         assert srv.paths == [f"/data/download/{victim.file_id}/predictions_run_{victim.run_id}.arff"]
+
+
+def test_live_listing_rules_a_task_of_more_than_1000_runs_pages_at_1000(tmp_path):
+    t = make_task(1401, n_flows=34, runs_per_flow=30, n_rows=40)  # 1,020 runs
+    with FakeOpenML([t]) as srv:
+        st = settings(srv, tmp_path)
+        cands = select_tasks(st, task_ids=[1401], min_flows=30)
+        assert cands[0].selected
+        res = fetch_task(st, 1401, n_models=30, min_flows=30)
+        assert res.status == "ok"
+        lists = [p for p in srv.paths if "/run/list/" in p]
+        assert lists and all("/limit/1000/" in p for p in lists)  # never above the cap or without a limit
+        assert any("/offset/1000/" in p for p in lists)  # the fetch read past the first page
+        # the draw saw every flow: a run listing capped at 1,000 would miss none of the 34
+        assert {r["flow_id"] for r in res.run_details} <= {r.flow_id for r in t.runs}
+
+
+def test_limit_too_high_516_halves_the_page_size(tmp_path, caplog):
+    t = make_task(1402, n_flows=8, runs_per_flow=40, n_rows=30)  # 320 runs
+    with FakeOpenML([t], page_limit=300) as srv:
+        with caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+            res = fetch_task(settings(srv, tmp_path), 1402, n_models=8, min_flows=8)
+        assert res.status == "ok"
+        assert "code 516" in caplog.text and "paging with 500" in caplog.text
+        assert any("/limit/250/offset/250/" in p for p in srv.paths)
+    with FakeOpenML([t], page_limit=10) as srv:  # a cap below what we go down to: one clear line
+        with pytest.raises(OpenMLNetworkError, match=r"refuses even 50 rows a call \(code 516\); lower config key openml.page_size"):
+            fetch_task(settings(srv, tmp_path / "b"), 1402, n_models=8, min_flows=8)
+
+
+def test_the_loopback_server_answers_513_and_515_as_the_live_one(tmp_path):
+    import requests
+
+    t = make_task(1403, n_flows=3, runs_per_flow=400, n_rows=20)  # 1,200 runs
+    with FakeOpenML([t]) as srv:
+        r = requests.get(f"{srv.url}/run/list/task/1403", timeout=5)
+        assert r.status_code == 412 and b"<oml:code>513</oml:code>" in r.content
+        r = requests.get(f"{srv.url}/run/list/task/1403/offset/5", timeout=5)
+        assert r.status_code == 412 and b"<oml:code>515</oml:code>" in r.content
+        r = requests.get(f"{srv.url}/run/list/task/1403/limit/1001", timeout=5)
+        assert r.status_code == 412 and b"<oml:code>516</oml:code>" in r.content
+
+
+def test_replay_draws_the_manifest_runs_and_fails_when_a_file_changed(tmp_path):
+    from prspace.sources.openml import ReplayMismatch
+
+    t = make_task(1404, n_flows=8, n_rows=40)
+    with FakeOpenML([t]) as srv:
+        res = fetch_task(settings(srv, tmp_path / "a"), 1404, n_models=5, min_flows=5)
+        replay = [{k: r[k] for k in ("run_id", "flow_id", "sha256")} for r in res.run_details]
+        srv.reset_count()
+        again = fetch_task(settings(srv, tmp_path / "b"), 1404, n_models=5, min_flows=5, replay=replay)
+        assert again.runs == res.runs and not [p for p in srv.paths if "/list/" in p]
+        pd.testing.assert_frame_equal(again.predictions, res.predictions)
+        # the server's file of one drawn run changes: a replay on a fresh cache fails in one line
+        victim = next(r for r in t.runs if r.run_id == res.runs[2])
+        srv.files[victim.file_id] = (srv.files[victim.file_id][0], victim.arff.replace(b"% generated", b"% changed!"))
+        with pytest.raises(ReplayMismatch, match=rf"run {victim.run_id} has changed .*unset openml.replay"):
+            fetch_task(settings(srv, tmp_path / "c"), 1404, n_models=5, min_flows=5, replay=replay)
+
+
+def test_selfcheck_compares_like_with_like_and_names_the_cause():
+    from prspace.sources.openml_selfcheck import compare_task, summarize
+
+    t = make_task(1405, n_flows=3, n_rows=50)
+    rows = []
+    for r in t.runs[:2]:
+        d = arff.loads(r.arff.decode())
+        df = pd.DataFrame(d["data"], columns=[a[0] for a in d["attributes"]])
+        rows.append(pd.DataFrame({"task_id": "openml-1405", "model_id": f"run-{r.run_id}", "repeat": df["repeat"].astype(int),
+                                  "fold": df["fold"].astype(int), "row_id": df["row_id"].astype(int),
+                                  "y_true": df["correct"] == "pos.y z", "score": df["confidence.pos.y z"]}))
+    preds = pd.concat(rows, ignore_index=True)
+    runs = [{"run_id": r.run_id, "flow_id": r.flow_id, "server_auroc": round(r.auroc, 6),
+             "server_fold_auroc": {f"{a}:{b}": round(v, 6) for (a, b), v in r.fold_auroc.items()}} for r in t.runs[:2]]
+    runs[1]["server_auroc"] = round(1 - t.runs[1].auroc, 6)  # the server scored the other class
+    checks = compare_task(preds, runs, task_repeats=1)
+    assert len(checks) == 2 * 11
+    ok = checks[checks.model_id == f"run-{t.runs[0].run_id}"]
+    assert ok["agrees"].all() and ok["abs_diff"].max() <= 5.1e-7
+    bad = checks[~checks["agrees"]]
+    assert len(bad) == 1 and bad.iloc[0]["scope"] == "overall" and "other class" in bad.iloc[0]["likely_cause"]
+    s = summarize(checks).set_index("statistic")["value"]
+    assert s["runs compared"] == 2 and s["runs differing by more than 0.0001"] == 1
+    # repeats not all fetched: the overall value is not compared, the folds are
+    assert set(compare_task(preds, runs, task_repeats=10)["scope"]) == {"fold"}

@@ -65,7 +65,7 @@ def boyd_downsampling_tasks():
     from prspace.experiments.selection import downsampling_tasks
 
     ids = downsampling_tasks(
-        pd.read_csv(checkpoints.select_tasks.get().output[0]),
+        read_task_list(checkpoints.select_tasks.get().output[0]),
         task_ids(),
         max_pi=BOYD_DS["max_pi"],
         min_positives=BOYD_DS["min_positives"],
@@ -85,7 +85,7 @@ def boyd_fold_skew_tasks():
     from prspace.experiments.selection import fold_skew_tasks
 
     ids = fold_skew_tasks(
-        pd.read_csv(checkpoints.select_tasks.get().output[0]),
+        read_task_list(checkpoints.select_tasks.get().output[0]),
         task_ids(),
         min_positives=BOYD_FS["min_positives"],
         max_tasks=BOYD_FS["max_tasks"],

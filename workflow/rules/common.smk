@@ -12,6 +12,8 @@ from jsonschema import Draft202012Validator
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from prspace.contracts import read_task_list, selected_task_ids
+
 
 def _config_errors(cfg, schema_file):
     """Every schema violation of ``cfg`` as 'key.path: message' lines (None if valid)."""
@@ -98,16 +100,6 @@ METRICS_TABLE = f"{TABLES}/metrics.csv"
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 
 
-def _selected(table):
-    for col in ("usable", "selected"):
-        if col in table.columns:
-            flag = table[col]
-            if flag.dtype != bool:
-                flag = flag.astype(str).str.lower().isin(["true", "1", "yes"])
-            return table.loc[flag, "task_id"].astype(str)
-    return table["task_id"].astype(str)
-
-
 def task_ids():
     """The task ids of the study, sorted (call only inside input functions: it reads a checkpoint).
 
@@ -115,8 +107,8 @@ def task_ids():
     local.datasets if given.  OpenML: the tasks the select step marked selected.
     Tasks may still turn out skipped in the predictions step (status JSON).
     """
-    table = pd.read_csv(checkpoints.select_tasks.get().output[0])
-    ids = list(_selected(table))
+    table = read_task_list(checkpoints.select_tasks.get().output[0])
+    ids = selected_task_ids(table)
     if SOURCE == "local" and config["local"]["datasets"]:
         wanted = config["local"]["datasets"]
         unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))

@@ -23,7 +23,10 @@ def _select_command():
         f"--cache-dir {_q(c['cache_dir'])}",
         f"--min-flows {c['min_flows']}",
         f"--seed {SEED}",
+        f"--page-size {c['page_size']}",
     ]
+    if c["replay"]:
+        return " ".join(args + [f"--manifest {_q(str(c['replay']))}"])  # no listing call
     if c["task_ids"]:
         args.append("--task-ids " + ",".join(map(str, c["task_ids"])))
     for key in ("tag", "suite", "study"):
@@ -53,7 +56,8 @@ def _predict_command(wildcards):
     return (
         f"{PRSPACE} fetch-openml task --server {_q(c['server'])} --cache-dir {_q(c['cache_dir'])} "
         f"--task-id {task} --n-models {c['n_models']} --min-flows {c['min_flows']} "
-        f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']}"
+        f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']} --page-size {c['page_size']}"
+        + (f" --manifest {_q(str(c['replay']))}" if c["replay"] else "")
     )
 
 
@@ -145,6 +149,7 @@ rule rank:
     input:
         metrics=METRICS_TABLE,
         tasks=f"{TABLES}/tasks.csv",
+        selfcheck=[f"{TABLES}/openml_selfcheck_summary.csv"] if SOURCE == "openml" else [],
     output:
         ranks=f"{WORK}/ranks.csv",
         per_task=f"{TABLES}/disagreement_per_task.csv",
@@ -157,8 +162,9 @@ rule rank:
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["n_boot"],
+        selfcheck=lambda wc, input: f"--selfcheck {input.selfcheck}" if input.selfcheck else "",
     shell:
-        "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} "
+        "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
         "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {SEED} "
         "--out-dir {TABLES} --ranks-out {output.ranks} > {log} 2>&1"
 

@@ -1,7 +1,12 @@
 """``prspace fetch-openml``: select OpenML tasks and fetch their predictions.
 
-``prspace fetch-openml select ... --out tasks.csv`` writes the candidate table;
-``prspace fetch-openml task ... --out X.parquet --status X.json`` fetches one task.
+``prspace fetch-openml select ... --out tasks.csv`` writes the task list (prspace.contracts);
+``prspace fetch-openml task ... --out X.parquet --status X.json`` fetches one task;
+``prspace fetch-openml manifest --status *.json ... --out manifest.json`` freezes the draw;
+``prspace fetch-openml selfcheck --status *.json ...`` compares our AUROC with the server's.
+With ``--manifest M``, select and task replay a manifest with no listing call.
+Exit status: 0 ok (and skipped tasks); 2 user error (one line); 1 the server kept failing or
+refused a request (one line naming the request, the server's code and message, what to do).
 See docs/openml.md.
 """
 
@@ -13,6 +18,8 @@ import logging
 import sys
 import time
 from pathlib import Path
+
+import pandas as pd
 
 from prspace._io import atomic_path
 from prspace.errors import InputError
@@ -34,6 +41,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-retries", type=int, default=5, help="retries per request after the first try (default 5)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)")
     p.add_argument("--backoff", type=float, default=1.0, help="first retry delay in seconds, doubling (default 1)")
+    p.add_argument("--page-size", type=int, default=1000,
+                   help="rows per listing call (default 1000, the live server's maximum; config openml.page_size)")
+    p.add_argument("--manifest", type=Path, default=None,
+                   help="replay this manifest (config openml.replay): its tasks and runs, no listing call")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="select OpenML tasks and fetch their cross-validated predictions",
         description="Select OpenML binary tasks and fetch run predictions into the predictions schema.",
     )
-    sub = parser.add_subparsers(dest="openml_command", metavar="{select,task}")
+    sub = parser.add_subparsers(dest="openml_command", metavar="{select,task,manifest,selfcheck}")
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
     sel = sub.add_parser("select", help="list candidate tasks with verdicts -> CSV")
@@ -69,14 +80,52 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     task.add_argument("--status", required=True, type=Path, help="status JSON (always written)")
     task.set_defaults(func=run_task)
 
+    man = sub.add_parser("manifest", help="freeze a study's draw: server, client, date, runs and checksums -> JSON")
+    man.add_argument("--status", nargs="+", required=True, type=Path, help="status JSON of every task")
+    man.add_argument("--task-list", required=True, type=Path, help="the study's task list (tasks.csv)")
+    man.add_argument("--server", required=True, help="OpenML API URL the study used")
+    man.add_argument("--seed", type=int, default=0, help="seed of the draw")
+    man.add_argument("--replayed-from", default=None, help="the manifest this study replayed, if any")
+    man.add_argument("--downsampling", default="enabled", choices=["enabled", "disabled"],
+                     help="whether the study's config asked for the Boyd downsampling experiment")
+    man.add_argument("--out", required=True, type=Path, help="manifest JSON to write")
+    man.add_argument("--study-table", required=True, type=Path, help="CSV (Markdown beside it): what this OpenML study is")
+    man.set_defaults(func=run_manifest)
+
+    chk = sub.add_parser("selfcheck", help="our AUROC of each run's predictions vs the OpenML server's evaluation")
+    chk.add_argument("--status", nargs="+", required=True, type=Path, help="status JSON of every task")
+    chk.add_argument("--out", required=True, type=Path, help="per value CSV (Markdown beside it)")
+    chk.add_argument("--summary-out", required=True, type=Path, help="summary CSV (Markdown beside it)")
+    chk.set_defaults(func=run_selfcheck)
+
 
 def _settings(args: argparse.Namespace):
     from prspace.sources.openml import ClientSettings
 
     return ClientSettings(
         server=args.server, cache_dir=args.cache_dir, workers=args.workers,
-        max_retries=args.max_retries, timeout=args.timeout, backoff=args.backoff,
+        max_retries=args.max_retries, timeout=args.timeout, backoff=args.backoff, page_size=args.page_size,
     )
+
+
+def _read_manifest(path: Path, server: str) -> dict:
+    try:
+        m = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"no manifest at {path}; check config key openml.replay (option --manifest)") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path} is not a manifest JSON ({exc}); check config key openml.replay") from None
+    if not isinstance(m, dict) or not isinstance(m.get("tasks"), list) or "server" not in m:
+        raise InputError(f"{path} is not a prspace OpenML manifest (no server/tasks); check config key openml.replay")
+    if m["server"].rstrip("/") != server.rstrip("/"):
+        raise InputError(f"manifest {path} was drawn from {m['server']} but the server is {server}; "
+                         f"set config key openml.server to {m['server']} to replay it")
+    return m
+
+
+def _fail(command: str, exc: Exception) -> int:
+    print(f"prspace fetch-openml {command}: error: {exc}", file=sys.stderr)
+    return 1
 
 
 def _quiet_client_logs() -> None:
@@ -95,20 +144,31 @@ def _quiet_client_logs() -> None:
 
 
 def run_select(args: argparse.Namespace) -> int:
-    from prspace.sources.openml import candidates_frame, select_tasks
+    from prspace.contracts import validate_task_list, write_task_list
+    from prspace.sources.openml import OpenMLNetworkError, candidates_frame, select_tasks
 
     _quiet_client_logs()
     settings = _settings(args)
     t0 = time.monotonic()
-    cands = select_tasks(
-        settings, task_ids=args.task_ids, tag=args.tag, suite=args.suite, study=args.study,
-        discover=args.discover, min_flows=args.min_flows, max_tasks=args.max_tasks,
-        seed=args.seed, progress=sys.stderr.isatty(),
-    )
-    df = candidates_frame(cands)
-    from prspace.output import write_csv
-
-    write_csv(df, args.out)
+    if args.manifest is not None:
+        m = _read_manifest(args.manifest, settings.server)
+        rows = [{k: v for k, v in t.items() if k != "runs"} | {
+            "selected": True, "reason": f"ok (replay of {args.manifest}, drawn {m.get('created_at', '?')})",
+            "n_flows": len(t["runs"]), "n_runs": len(t["runs"])} for t in m["tasks"]]
+        if not rows:
+            raise InputError(f"manifest {args.manifest} lists no task; remake it or unset openml.replay")
+        df = validate_task_list(pd.DataFrame(rows).assign(source="openml"), where=str(args.manifest))
+    else:
+        try:
+            cands = select_tasks(
+                settings, task_ids=args.task_ids, tag=args.tag, suite=args.suite, study=args.study,
+                discover=args.discover, min_flows=args.min_flows, max_tasks=args.max_tasks,
+                seed=args.seed, progress=sys.stderr.isatty(),
+            )
+        except OpenMLNetworkError as exc:
+            return _fail("select", exc)
+        df = candidates_frame(cands)
+    df = write_task_list(df.sort_values("openml_task_id", ignore_index=True), args.out)
     print(
         f"prspace fetch-openml select: {int(df['selected'].sum())} of {len(df)} task(s) selected "
         f"-> {args.out} ({time.monotonic() - t0:.1f}s)",
@@ -117,12 +177,13 @@ def run_select(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_status(path: Path, status: dict) -> None:
-    with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(status, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+def _failed(name: str, exc: Exception, t0: float) -> dict:
+    return {"task_id": name, "status": "failed", "reason": str(exc), "predictions": None, "n_models": 0,
+            "replaced_runs": [], "seconds": round(time.monotonic() - t0, 3), "http_requests": None}
 
 
 def run_task(args: argparse.Namespace) -> int:
+    from prspace.contracts import TaskStatus, write_status
     from prspace.schema import write_predictions
     from prspace.sources.openml import OpenMLNetworkError, fetch_task
 
@@ -131,38 +192,136 @@ def run_task(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     try:
         settings = _settings(args)
+        replay = None
+        if args.manifest is not None:
+            m = _read_manifest(args.manifest, settings.server)
+            entry = next((t for t in m["tasks"] if t.get("task_id") == name), None)
+            if entry is None:
+                raise InputError(f"manifest {args.manifest} has no task {name}; it lists "
+                                 f"{', '.join(t.get('task_id', '?') for t in m['tasks'][:8])}")
+            replay = entry["runs"]
         res = fetch_task(
             settings, args.task_id, n_models=args.n_models, min_flows=args.min_flows,
-            seed=args.seed, repeats=args.repeats, progress=sys.stderr.isatty(),
+            seed=args.seed, repeats=args.repeats, progress=sys.stderr.isatty(), replay=replay,
         )
     except OpenMLNetworkError as exc:
-        _write_status(args.status, {
-            "task_id": name, "status": "failed", "reason": str(exc), "predictions": None,
-            "n_models": 0, "replaced_runs": [], "seconds": round(time.monotonic() - t0, 3),
-            "http_requests": None,
-        })
-        print(f"prspace fetch-openml task: error: {exc}", file=sys.stderr)
-        return 1
+        write_status(_failed(name, exc, t0), args.status)
+        return _fail("task", exc)
     except InputError as exc:
-        _write_status(args.status, {
-            "task_id": name, "status": "failed", "reason": str(exc), "predictions": None,
-            "n_models": 0, "replaced_runs": [], "seconds": round(time.monotonic() - t0, 3),
-            "http_requests": None,
-        })
+        write_status(_failed(name, exc, t0), args.status)
         raise
     predictions = None
     if res.status == "ok":
         write_predictions(res.predictions, res.task_info, args.out)
         predictions = str(args.out)
-    _write_status(args.status, {
-        "task_id": res.task_id, "status": res.status, "reason": res.reason,
-        "predictions": predictions, "n_models": res.n_models,
-        "replaced_runs": [{"run_id": r["run_id"], "reason": r["reason"]} for r in res.replaced_runs],
-        "seconds": round(res.seconds, 3), "http_requests": res.http_requests,
-    })
+    write_status(TaskStatus(
+        task_id=res.task_id, status=res.status, reason=res.reason, predictions=predictions,
+        n_models=res.n_models, seconds=round(res.seconds, 3),
+        extra={
+            "replaced_runs": [{"run_id": r["run_id"], "reason": r["reason"]} for r in res.replaced_runs],
+            "http_requests": res.http_requests,
+            "openml_task_id": int(args.task_id),
+            "task_repeats": res.task_repeats,
+            "replayed_from": str(args.manifest) if args.manifest is not None else None,
+            "runs": res.run_details,
+        },
+    ), args.status)
     print(
         f"prspace fetch-openml task: {res.task_id} {res.status}: {res.reason}; "
         f"{len(res.replaced_runs)} run(s) replaced, {res.http_requests} HTTP request(s), {res.seconds:.1f}s",
         file=sys.stderr,
     )
+    return 0
+
+
+def run_manifest(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    import openml
+
+    import prspace
+    from prspace.contracts import read_status, read_task_list
+    from prspace.output import write_csv, write_markdown
+
+    listed = read_task_list(args.task_list).set_index("task_id")
+    tasks, n_skipped, replaced = [], 0, 0
+    for path in sorted(args.status):
+        st = read_status(path)
+        if st.status != "ok":
+            n_skipped += 1
+            continue
+        replaced += len(st.get("replaced_runs") or [])
+        row = listed.loc[st.task_id] if st.task_id in listed.index else None
+
+        def val(col: str, row=row):
+            v = None if row is None else row.get(col)
+            return None if v is None or pd.isna(v) else (v.item() if hasattr(v, "item") else v)
+
+        tasks.append({
+            "task_id": st.task_id, "openml_task_id": st.get("openml_task_id"),
+            "dataset_id": val("dataset_id"), "dataset_name": val("dataset_name") or "",
+            "n": val("n"), "n_pos": val("n_pos"), "pi": val("pi"), "family": val("family") or "",
+            "runs": [{k: r[k] for k in ("run_id", "flow_id", "flow_name", "sha256")} for r in st.get("runs") or []],
+        })
+    manifest = {
+        "kind": "prspace OpenML study manifest",
+        "server": args.server,
+        "client": f"openml-python {openml.__version__}",
+        "prspace": prspace.__version__,
+        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "seed": args.seed,
+        "replayed_from": args.replayed_from,
+        "tasks": tasks,
+    }
+    with atomic_path(args.out) as tmp:
+        tmp.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    down = ("left out: it retrains learners on downsampled training folds, which needs each dataset's raw "
+            "features; OpenML runs carry predictions only (use source local)")
+    table = pd.DataFrame([
+        ("source", f"OpenML runs from {args.server} via openml-python {openml.__version__}"),
+        ("draw", f"replay of manifest {args.replayed_from}" if args.replayed_from
+         else f"fresh draw (seed {args.seed}); frozen in {args.out}"),
+        ("tasks with predictions", len(tasks)),
+        ("tasks skipped at fetch", n_skipped),
+        ("models", sum(len(t["runs"]) for t in tasks)),
+        ("runs replaced (broken or without predictions)", replaced),
+        ("Boyd fold skew (section 4.1)", "run on the fetched predictions"),
+        ("Boyd aggregation over tasks (section 4.2)", "run on the fetched predictions"),
+        ("Boyd downsampling (section 4.3)", down if args.downsampling == "enabled"
+         else "disabled in the config; " + down),
+    ], columns=["item", "value"])
+    write_csv(table, args.study_table)
+    write_markdown(table, Path(args.study_table).with_suffix(".md"), title="This OpenML study")
+    print(f"prspace fetch-openml manifest: {len(tasks)} task(s), "
+          f"{sum(len(t['runs']) for t in tasks)} run(s) -> {args.out}", file=sys.stderr)
+    return 0
+
+
+def run_selfcheck(args: argparse.Namespace) -> int:
+    from prspace.contracts import read_status
+    from prspace.output import write_csv, write_markdown
+    from prspace.schema import read_predictions
+    from prspace.sources.openml_selfcheck import CHECK_COLUMNS, compare_task, summarize
+
+    parts = []
+    for path in sorted(args.status):
+        st = read_status(path)
+        if st.status != "ok":
+            continue
+        df, _info = read_predictions(st.predictions)
+        parts.append(compare_task(df, st.get("runs") or [], task_repeats=st.get("task_repeats")))
+    checks = pd.concat([p for p in parts if len(p)] or [pd.DataFrame(columns=CHECK_COLUMNS)], ignore_index=True)
+    checks = checks.sort_values(["task_id", "model_id", "scope", "repeat", "fold"], ignore_index=True)
+    summary = summarize(checks)
+    write_csv(checks, args.out)
+    write_markdown(checks, Path(args.out).with_suffix(".md"),
+                   title="Our AUROC vs OpenML's evaluation engine, per run (overall pooled; per fold)")
+    write_csv(summary, args.summary_out)
+
+    # the policy of prspace.output: 4 significant digits, small differences in exponent notation
+    write_markdown(summary, Path(args.summary_out).with_suffix(".md"),
+                   title="Self-check against OpenML's own AUROC")
+    bad = int((~checks["agrees"].astype(bool)).sum()) if len(checks) else 0
+    print(f"prspace fetch-openml selfcheck: {checks['model_id'].nunique() if len(checks) else 0} run(s), "
+          f"{len(checks)} value(s) compared, {bad} differ by more than 1e-4", file=sys.stderr)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from prspace.contracts import local_task_list, write_task_list
 from prspace.errors import InputError
 from prspace.sources.datasets import (
     DEFAULT_MIN_MINORITY,
@@ -48,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
         table = describe_suite(args.suite, min_minority=args.min_minority)
         title = f"suite {args.suite} ({SUITE_VERSIONS.get(args.suite, '')})"
     if args.out:
-        from prspace.output import write_csv
-
-        write_csv(table, args.out)
+        write_task_list(local_task_list(table), args.out)  # the task-list contract (prspace.contracts)
     usable = int(table["usable"].sum())
     with_pd_opts = table.to_string(index=False, float_format=lambda v: f"{v:.4f}",
                                    max_colwidth=70)

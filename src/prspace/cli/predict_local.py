@@ -8,12 +8,10 @@ dataset or learner, missing target column, ...) exit with status 2 and one line.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import time
 from pathlib import Path
 
-from prspace._io import atomic_path
 from prspace.errors import InputError
 from prspace.schema import write_predictions
 from prspace.sources.datasets import DEFAULT_MIN_MINORITY, load_dataset, suite_names
@@ -58,8 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _write_status(path: Path, status: dict) -> None:
-    with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(status, indent=2) + "\n")
+    from prspace.contracts import write_status  # the task-status contract
+
+    write_status(status, path)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.contracts import read_metrics_table
 from prspace.errors import InputError
 from prspace.output import write_csv, write_markdown, write_table
 
@@ -46,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="learner ranking across tasks: keep learners present in at least this share of tasks")
     p.add_argument("--out-dir", required=True)
     p.add_argument("--ranks-out", required=True, help="the ranks table (CSV)")
+    p.add_argument("--selfcheck", default=None,
+                   help="OpenML studies: the self-check summary (prspace fetch-openml selfcheck), added to the scorecard")
     p.set_defaults(func=run)
 
 
@@ -96,7 +99,9 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
     def fmt(v: float, stat: str) -> str:
         if np.isnan(v):
             return ""
-        return f"{v:.0f}" if stat in ("tasks", "models per task (median)") else f"{v:.2f}"
+        if stat in ("tasks", "models per task (median)") or stat.startswith("runs "):
+            return f"{v:.0f}"
+        return f"{v:.1e}" if 0 < abs(v) < 0.005 else f"{v:.2f}"
 
     return pd.DataFrame(
         {
@@ -113,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from prspace.experiments import ranking as R
 
     out = Path(args.out_dir)
-    metrics = pd.read_csv(args.metrics, dtype={"task_id": str, "model_id": str, "flow_id": str, "flow_name": str})
+    metrics = read_metrics_table(args.metrics)
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
     rank_by = [m.strip() for m in args.rank_by.split(",") if m.strip()]
     unknown = [m for m in rank_by if m not in metrics.columns]
@@ -139,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
                    title="Rank disagreement between metrics", note=note)
 
     card = R.scorecard(summary, per_task, source=source)
+    if args.selfcheck:
+        from prspace.sources.openml_selfcheck import scorecard_rows
+
+        card = pd.concat([card, scorecard_rows(pd.read_csv(args.selfcheck))], ignore_index=True)
     write_csv(card, out / "scorecard.csv")
     write_markdown(scorecard_markdown(card), out / "scorecard.md",
                    title="Replication scorecard: Flach & Kull (2015), section 4",

@@ -11,12 +11,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 from pathlib import Path
 
 import pandas as pd
 
+from prspace.contracts import read_metrics_table, read_status, read_task_list
 from prspace.errors import InputError
 from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
 from prspace.output import write_csv, write_markdown
@@ -50,24 +50,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.set_defaults(func=run_collect)
 
 
-def read_status(path: str | Path) -> dict:
-    path = Path(path)
-    try:
-        status = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise InputError(f"no status file at {path}; run the predictions step for this task") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path} is not valid JSON ({exc}); delete it and rerun the predictions step") from None
-    for key in ("task_id", "status"):
-        if key not in status:
-            raise InputError(f"status file {path} lacks {key!r}; rerun the predictions step")
-    if status["status"] not in ("ok", "skipped"):
-        raise InputError(f"status file {path}: status {status['status']!r} is neither 'ok' nor 'skipped'")
-    if status["status"] == "ok" and not status.get("predictions"):
-        raise InputError(f"status file {path} says ok but names no predictions file")
-    return status
-
-
 def run_task(args: argparse.Namespace) -> int:
     status = read_status(args.status)
     if status["status"] == "ok":
@@ -85,16 +67,7 @@ def run_task(args: argparse.Namespace) -> int:
 def run_collect(args: argparse.Namespace) -> int:
     frames = []
     for path in sorted(args.metrics):
-        try:
-            frame = pd.read_csv(path, dtype={c: str for c in scoring.ID_COLUMNS})
-        except pd.errors.EmptyDataError:
-            raise InputError(f"{path} is empty; delete it and rerun `prspace score task`") from None
-        if list(frame.columns) != scoring.METRICS_COLUMNS:
-            raise InputError(
-                f"{path} is not a per-model metrics table of `prspace score task` (its columns are "
-                f"{', '.join(map(str, frame.columns[:6]))}, ...); pass the --out files, not the per-fold tables"
-            )
-        frames.append(frame)
+        frames.append(read_metrics_table(path, columns=scoring.METRICS_COLUMNS))
     metrics = pd.concat([f for f in frames if len(f)] or [scoring.empty_metrics()], ignore_index=True)
     metrics = metrics[scoring.METRICS_COLUMNS].sort_values(["task_id", "model_id"], ignore_index=True)
 
@@ -106,15 +79,13 @@ def run_collect(args: argparse.Namespace) -> int:
             row |= read_task_info(status["predictions"]).to_dict()
         rows[status["task_id"]] = row
     if args.task_list:
-        listed = pd.read_csv(args.task_list, dtype={"task_id": str})
-        flag = next((c for c in ("usable", "selected") if c in listed.columns), None)
-        for _, r in listed.iterrows():
-            if r["task_id"] not in rows:
-                reason = r.get("reason", "")
-                rows[r["task_id"]] = {
-                    "task_id": r["task_id"],
-                    "status": "excluded" if flag else "not run",
-                    "reason": "" if pd.isna(reason) else str(reason),
+        listed = read_task_list(args.task_list)
+        for r in listed.itertuples(index=False):
+            if r.task_id not in rows:
+                rows[r.task_id] = {
+                    "task_id": r.task_id,
+                    "status": "not run" if r.selected else "excluded",
+                    "reason": r.reason,
                 }
     tasks = pd.DataFrame(list(rows.values())).reindex(columns=TASK_COLUMNS)
     tasks = tasks.sort_values("task_id", ignore_index=True)

@@ -37,6 +37,20 @@ class OpenMLNetworkError(RuntimeError):
     """The server could not be reached or kept failing after all retries."""
 
 
+class OpenMLServerRefused(OpenMLNetworkError):
+    """The server answered a request with an OpenML error code we cannot work around."""
+
+
+#: What to do about the OpenML error codes a listing can answer with (PHP API 1.2.6).
+_ADVICE = {
+    513: "the query matched more rows than the server returns without a limit; prspace always pages "
+         "with a limit, so this is a bug: report it",
+    515: "the server wants a limit with an offset; prspace always sends both, so this is a bug: report it",
+    516: "lower the page size (config openml.page_size, option --page-size) to the server's maximum",
+    107: "the server's database is down; try again later",
+}
+
+
 class ServerFileMissing(RuntimeError):
     """The server answered 4xx for a file: it is not there (a broken run, not a network fault)."""
 
@@ -59,6 +73,7 @@ class ClientSettings:
     max_retries: int = 5  # retries after the first attempt
     timeout: float = 60.0  # seconds, connect and per read
     backoff: float = 1.0  # first retry delay in seconds; doubles each time, at most 60 s
+    page_size: int = 1000  # rows per listing call; the live server allows at most 1,000 (PHP API 1.2.6)
 
     def __post_init__(self) -> None:
         check_server_url(self.server)
@@ -68,6 +83,9 @@ class ClientSettings:
             raise InputError(f"max_retries={self.max_retries}: use 0 or more")
         if not self.timeout > 0:
             raise InputError(f"timeout={self.timeout}: use a positive number of seconds")
+        if not 1 <= self.page_size <= 1000:
+            raise InputError(f"page_size={self.page_size}: use 1 to 1000 rows per listing call "
+                             "(OpenML answers code 516 above 1,000)")
         if self.backoff < 0:
             raise InputError(f"backoff={self.backoff}: use 0 or more seconds")
         object.__setattr__(self, "cache_dir", Path(self.cache_dir))
@@ -193,21 +211,53 @@ def _retryable(exc: BaseException) -> bool:
     )
 
 
-def call(fn: Callable[[], T], what: str, settings: ClientSettings) -> T:
-    """Run ``fn`` (one ``openml`` client call), retrying transient failures with backoff."""
+def last_request() -> str:
+    """The URL of this thread's last request (for messages), or ''."""
+    last = getattr(STATE.local, "last", None)
+    return str(last[0]) if last else ""
+
+
+def server_error_line(exc: BaseException, what: str) -> str:
+    """One line for an OpenML error answer: the request, HTTP status, code, message and the fix."""
+    last = getattr(STATE.local, "last", None)
+    status = f"HTTP {last[1]}, " if last and last[1] is not None else ""
+    code = getattr(exc, "code", None)
+    message = str(getattr(exc, "message", exc)).removesuffix(" - None").strip().splitlines()[0]
+    url = getattr(exc, "url", None) or last_request()
+    advice = _ADVICE.get(code, "check the request and the server's status; rerun to resume")
+    return f"{what} ({url}): the server answered {status}code {code}: {message!r}; {advice}"
+
+
+def call(
+    fn: Callable[[], T], what: str, settings: ClientSettings, *, handled: tuple[int, ...] | bool = ()
+) -> T:
+    """Run ``fn`` (one ``openml`` client call), retrying transient failures with backoff.
+
+    OpenML error answers (``OpenMLServerException``) whose code is in ``handled`` (or any code,
+    with ``handled=True``) and "no results" answers are raised as they are for the caller to
+    interpret; any other code becomes one :class:`OpenMLServerRefused` line.
+    """
+    from openml.exceptions import OpenMLServerException, OpenMLServerNoResult
+
     for attempt in range(1, settings.max_retries + 2):
         try:
             return fn()
         except Exception as exc:  # noqa: BLE001 - classified below
             if not _retryable(exc):
+                if isinstance(exc, OpenMLServerException) and not isinstance(exc, OpenMLServerNoResult):
+                    if not (handled is True or (handled and exc.code in handled)):
+                        raise OpenMLServerRefused(server_error_line(exc, what)) from None
                 raise
             reason = _describe(exc)
             if attempt > settings.max_retries:
+                url = last_request()
+                hint = (" Check the network and config key openml.server." if "connection failed" in reason
+                        or "timed out" in reason else "")
                 raise OpenMLNetworkError(
-                    f"{what}: {reason}; gave up after {attempt} attempts against "
-                    f"{settings.server}. Everything downloaded so far is kept in "
+                    f"{what}{f' ({url})' if url else ''}: {reason}; gave up after {attempt} attempt{'s' if attempt > 1 else ''} against "
+                    f"{settings.server}.{hint} Everything downloaded so far is kept in "
                     f"{settings.cache_dir}; rerun to resume"
-                ) from exc
+                ) from None
             wait = settings.delay(attempt)
             log.warning(
                 "%s: %s; attempt %d/%d, retrying in %.1fs",

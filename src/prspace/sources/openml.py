@@ -50,6 +50,7 @@ from prspace.sources._openml_arff import ArffError, ArffPredictions, parse_predi
 from prspace.sources._openml_client import (
     ClientSettings,
     OpenMLNetworkError,
+    OpenMLServerRefused,
     ServerFileMissing,
     call,
     configure,
@@ -61,6 +62,8 @@ __all__ = [
     "ClientSettings",
     "FetchResult",
     "OpenMLNetworkError",
+    "OpenMLServerRefused",
+    "ReplayMismatch",
     "TaskCandidate",
     "fetch_task",
     "select_tasks",
@@ -70,7 +73,11 @@ log = logging.getLogger("prspace.sources.openml")
 
 SUPERVISED_CLASSIFICATION = 1
 MAX_RUNS_PER_FLOW = 3  # runs of one flow tried before moving on to another flow
-RUN_LIST_LIMIT = 10_000  # the server returns at most this many runs per call (#1528)
+MIN_PAGE_SIZE = 50  # a 516 answer halves the page size down to this
+
+
+class ReplayMismatch(InputError):
+    """A manifest's run cannot be drawn again as recorded (file changed or gone)."""
 
 
 # --------------------------------------------------------------------------- cache
@@ -121,8 +128,65 @@ class _Session:
     def http_requests(self) -> int:
         return request_count() - self.requests_at_start
 
-    def call(self, fn: Callable[[], Any], what: str) -> Any:
-        return call(fn, what, self.settings)
+    def call(self, fn: Callable[[], Any], what: str, *, handled: tuple[int, ...] | bool = ()) -> Any:
+        return call(fn, what, self.settings, handled=handled)
+
+
+def _is_limit_too_high(exc: BaseException) -> bool:
+    from openml.exceptions import OpenMLServerException
+
+    return isinstance(exc, OpenMLServerException) and exc.code == 516
+
+
+def _pages(
+    s: _Session,
+    what: str,
+    list_page: Callable[[int, int], list[dict[str, Any]]],
+    cache_dir: tuple[str, ...],
+    *,
+    enough: Callable[[list[dict[str, Any]]], bool] | None = None,
+) -> tuple[list[dict[str, Any]], bool]:
+    """Every row of a listing, one page of at most ``settings.page_size`` rows per call.
+
+    ``list_page(limit, offset)`` makes one call; "no results" (codes 482/512/542) ends the
+    listing; code 516 ("limit too high": the server's cap is lower than our page size)
+    halves the page size and asks again.  Each page is cached (``cache_dir/<offset>-<limit>.json``),
+    so an interrupted listing resumes and a warm cache makes no request.  ``enough(rows)``
+    stops early (returns ``complete=False``).  Returns ``(rows, complete)``.
+    """
+    from openml.exceptions import OpenMLServerNoResult
+
+    size = s.settings.page_size
+    rows: list[dict[str, Any]] = []
+    offset = 0
+    while True:
+        parts = (*cache_dir, f"{offset}-{size}.json")
+        page = s.cache.get(*parts)
+        if page is None:
+            try:
+                page = s.call(lambda o=offset, n=size: list_page(n, o), f"{what} (limit {size}, offset {offset})",
+                              handled=(516,))
+            except OpenMLServerNoResult:
+                page = []
+            except Exception as exc:
+                if not _is_limit_too_high(exc) or size <= MIN_PAGE_SIZE:
+                    if _is_limit_too_high(exc):
+                        raise OpenMLServerRefused(
+                            f"{what}: the server refuses even {size} rows a call (code 516); "
+                            "lower config key openml.page_size") from None
+                    raise
+                new = max(MIN_PAGE_SIZE, size // 2)
+                log.warning("%s: the server caps a listing below %d rows (code 516); paging with %d",
+                            what, size, new)
+                size = new
+                continue
+            s.cache.put(page, *parts)
+        rows += page
+        if len(page) < size:
+            return rows, True
+        if enough is not None and enough(rows):
+            return rows, False
+        offset += len(page)
 
 
 # --------------------------------------------------------------------------- metadata
@@ -139,7 +203,7 @@ def _task_meta(s: _Session, tid: int) -> dict[str, Any]:
             task = s.call(
                 lambda: openml.tasks.get_task(tid, download_splits=False, download_data=False,
                                               download_qualities=False),
-                f"task {tid}",
+                f"task {tid}", handled=True,
             )
         except OpenMLServerException as exc:
             msg = str(exc.message).removesuffix(" - None")
@@ -162,6 +226,7 @@ def _task_meta(s: _Session, tid: int) -> dict[str, Any]:
 
         n_inst = _int(quals.get("NumberOfInstances"))
         return {
+            "n_minority": _int(quals.get("MinorityClassSize")),
             "task_id": tid,
             "task_type_id": int(task.task_type_id.value),
             "dataset_id": did,
@@ -178,52 +243,57 @@ def _task_meta(s: _Session, tid: int) -> dict[str, Any]:
     return s.cache.memo(fetch, "tasks", str(tid), "task.json")
 
 
-def _run_list(s: _Session, tid: int) -> list[dict[str, Any]]:
-    """All runs on task ``tid`` (run_id, flow_id, error_message), cached.
+def _run_rows(df: Any) -> list[dict[str, Any]]:
+    if df is None or len(df) == 0:
+        return []
+    return [
+        {"run_id": int(r.run_id), "flow_id": int(r.flow_id), "error_message": str(r.error_message or "")}
+        for r in df.itertuples()
+    ]
 
-    The server returns at most 10,000 runs per call, so a full page is followed by
-    the next one; large offsets time out (openml-python #1528), so when a page
-    fails after all retries the flows seen so far are completed by one listing per
-    flow (task + flow filters) and the rest is left out, with a warning.
+
+def _run_list(s: _Session, tid: int, *, until_flows: int | None = None) -> list[dict[str, Any]]:
+    """Runs on task ``tid`` (run_id, flow_id, error_message), paged and cached page by page.
+
+    Pages of ``settings.page_size`` rows (at most 1,000 on the live server since the PHP API
+    1.2.6; a larger ``limit`` is answered with code 516).  Large offsets time out
+    (openml-python #1528): when a page fails after all retries, the flows seen so far are
+    completed by one (paged) listing per flow (task + flow filters) and the rest is left
+    out, with a warning.  ``until_flows``: stop once that many distinct flows have an
+    error-free run (selection needs no more; the fetch step reads on from the cache).
     """
+    from openml.runs.functions import _list_runs
 
-    def fetch() -> list[dict[str, Any]]:
-        import openml
+    def page_of(**filters: Any) -> Callable[[int, int], list[dict[str, Any]]]:
+        return lambda limit, offset: _run_rows(_list_runs(
+            output_format="dataframe", display_errors=True, limit=limit, offset=offset, **filters))
 
-        def listing(**filters: Any) -> list[dict[str, Any]]:
-            def go() -> Any:
-                return openml.runs.list_runs(output_format="dataframe", display_errors=True, **filters)
+    def enough(rows: list[dict[str, Any]]) -> bool:
+        return until_flows is not None and len(_flows_of(rows)) >= until_flows
 
-            df = s.call(go, f"run list of task {tid}" + (f" flow {filters['flow'][0]}" if "flow" in filters else ""))
-            if df is None or len(df) == 0:
-                return []
-            return [
-                {"run_id": int(r.run_id), "flow_id": int(r.flow_id), "error_message": str(r.error_message or "")}
-                for r in df.itertuples()
-            ]
-
-        rows = listing(task=[tid], size=RUN_LIST_LIMIT)
-        offset = 0
-        while len(rows) - offset >= RUN_LIST_LIMIT:
-            offset += RUN_LIST_LIMIT
-            try:
-                page = listing(task=[tid], size=RUN_LIST_LIMIT, offset=offset)
-            except OpenMLNetworkError as exc:
-                log.warning(
-                    "run list of task %d fails at offset %d (large offsets time out, openml-python "
-                    "#1528): %s; completing the %d flows seen so far flow by flow",
-                    tid, offset, exc, len({r["flow_id"] for r in rows}),
-                )
-                by_run = {r["run_id"]: r for r in rows}
-                for fid in sorted({r["flow_id"] for r in rows}):
-                    for r in listing(task=[tid], flow=[fid]):
-                        by_run[r["run_id"]] = r
-                rows = list(by_run.values())
-                break
-            rows += page
-        return sorted(rows, key=lambda r: r["run_id"])
-
-    return s.cache.memo(fetch, "tasks", str(tid), "runs.json")
+    what = f"run list of task {tid}"
+    try:
+        rows, _complete = _pages(s, what, page_of(task=[tid]), ("tasks", str(tid), "runs"), enough=enough)
+    except OpenMLNetworkError as exc:
+        if isinstance(exc, OpenMLServerRefused):
+            raise
+        seen = s.cache.get("tasks", str(tid), "runs", f"0-{s.settings.page_size}.json")
+        if not seen:
+            raise
+        rows = []
+        for f in sorted(s.cache.path("tasks", str(tid), "runs").glob("*.json")):
+            rows += json.loads(f.read_text(encoding="utf-8"))
+        flows = sorted({r["flow_id"] for r in rows})
+        log.warning(
+            "%s fails at a large offset (openml-python #1528): %s; completing the %d flows seen so "
+            "far flow by flow", what, exc, len(flows))
+        by_run = {r["run_id"]: r for r in rows}
+        for fid in flows:
+            more, _ = _pages(s, f"{what} flow {fid}", page_of(task=[tid], flow=[fid]),
+                             ("tasks", str(tid), f"runs-flow-{fid}"))
+            by_run.update({r["run_id"]: r for r in more})
+        rows = list(by_run.values())
+    return sorted({r["run_id"]: r for r in rows}.values(), key=lambda r: r["run_id"])
 
 
 def _run_meta(s: _Session, rid: int) -> dict[str, Any]:
@@ -234,7 +304,7 @@ def _run_meta(s: _Session, rid: int) -> dict[str, Any]:
         from openml.exceptions import OpenMLServerException
 
         try:
-            run = s.call(lambda: openml.runs.get_run(rid, ignore_cache=True), f"run {rid}")
+            run = s.call(lambda: openml.runs.get_run(rid, ignore_cache=True), f"run {rid}", handled=True)
         except OpenMLServerException as exc:  # e.g. a listed run whose description is gone
             return {"run_id": rid, "task_id": None, "flow_id": None, "flow_name": "",
                     "predictions_url": None,
@@ -252,9 +322,23 @@ def _run_meta(s: _Session, rid: int) -> dict[str, Any]:
             "flow_id": int(run.flow_id),
             "flow_name": str(run.flow_name or f"flow-{run.flow_id}"),
             "predictions_url": run.predictions_url,
+            "server_auroc": _float_or_none((run.evaluations or {}).get("area_under_roc_curve")),
+            "server_fold_auroc": {
+                f"{r}:{f}": _float_or_none(v)
+                for r, folds in ((run.fold_evaluations or {}).get("area_under_roc_curve") or {}).items()
+                for f, v in folds.items()
+            },
         }
 
     return s.cache.memo(fetch, "runs", f"{rid}.json")
+
+
+def _float_or_none(v: Any) -> float | None:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return None
+    return x if np.isfinite(x) else None
 
 
 def _dataset_labels(s: _Session, meta: dict[str, Any]) -> list[str | None]:
@@ -281,18 +365,24 @@ def _dataset_labels(s: _Session, meta: dict[str, Any]) -> list[str | None]:
 
 @dataclasses.dataclass(frozen=True)
 class TaskCandidate:
-    """One candidate task and the verdict of :func:`select_tasks`."""
+    """One candidate task and the verdict of :func:`select_tasks` (a row of the task list)."""
 
     task_id: str  # "openml-<tid>"
+    selected: bool
+    reason: str
+    n: int | None  # NumberOfInstances of the dataset (quality), if known
+    n_pos: int | None  # MinorityClassSize (quality), if known
     openml_task_id: int
     dataset_id: int | None
     dataset_name: str
     n_classes: int | None
     estimation_procedure: str
-    n_flows: int  # distinct flows with at least one error-free run
-    n_runs: int
-    selected: bool
-    reason: str
+    n_flows: int  # distinct flows with an error-free run (seen; at least min_flows when selected)
+    n_runs: int  # runs listed (seen)
+
+    @property
+    def pi(self) -> float | None:
+        return self.n_pos / self.n if self.n and self.n_pos is not None else None
 
 
 CANDIDATE_COLUMNS = [f.name for f in dataclasses.fields(TaskCandidate)]
@@ -318,26 +408,46 @@ def _flows_of(runs: Iterable[dict[str, Any]]) -> dict[int, list[int]]:
     return flows
 
 
-def _judge(s: _Session, tid: int, min_flows: int) -> TaskCandidate:
-    meta = _task_meta(s, tid)
+def _listed_is_10fold_cv(procedure: str) -> bool:
+    p = procedure.lower()
+    return bool(re.search(r"(^|\D)10-fold crossvalidation", p))
+
+
+def _judge(s: _Session, tid: int, min_flows: int, listed: dict[str, Any] | None = None) -> TaskCandidate:
+    """The verdict on one task.  With its task-listing row (``listed``: type, classes,
+    procedure and class sizes known), only the run listing is requested; otherwise the task
+    and dataset descriptions first (3 requests more)."""
     base = {"task_id": f"openml-{tid}", "openml_task_id": tid}
-    if "missing" in meta:
-        return TaskCandidate(**base, dataset_id=None, dataset_name="", n_classes=None,
-                             estimation_procedure="", n_flows=0, n_runs=0, selected=False,
-                             reason=f"task not found: {meta['missing']}")
-    n_classes = len(meta["class_labels"]) or None
-    common = dict(base, dataset_id=meta["dataset_id"], dataset_name=meta["dataset_name"],
-                  n_classes=n_classes, estimation_procedure=_procedure_text(meta))
-    if meta["task_type_id"] != SUPERVISED_CLASSIFICATION:
-        return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
-                             reason=f"task type {meta['task_type_id']} is not supervised classification")
-    if n_classes != 2:
-        return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
-                             reason=f"{n_classes} classes; needs a binary task")
-    if not _is_10fold_cv(meta):
-        return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
-                             reason="estimation procedure is not 10-fold cross-validation")
-    runs = _run_list(s, tid)
+    if listed is not None and listed.get("n_classes") is not None and listed.get("procedure"):
+        common = dict(base, dataset_id=listed["dataset_id"], dataset_name=listed["dataset_name"],
+                      n_classes=listed["n_classes"], estimation_procedure=listed["procedure"],
+                      n=listed.get("n"), n_pos=listed.get("n_pos"))
+        if listed["n_classes"] != 2:
+            return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
+                                 reason=f"{listed['n_classes']} classes; needs a binary task")
+        if not _listed_is_10fold_cv(listed["procedure"]):
+            return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
+                                 reason="estimation procedure is not 10-fold cross-validation")
+    else:
+        meta = _task_meta(s, tid)
+        if "missing" in meta:
+            return TaskCandidate(**base, dataset_id=None, dataset_name="", n_classes=None, n=None, n_pos=None,
+                                 estimation_procedure="", n_flows=0, n_runs=0, selected=False,
+                                 reason=f"task not found: {meta['missing']}")
+        n_classes = len(meta["class_labels"]) or None
+        common = dict(base, dataset_id=meta["dataset_id"], dataset_name=meta["dataset_name"],
+                      n_classes=n_classes, estimation_procedure=_procedure_text(meta),
+                      n=meta.get("n_instances"), n_pos=meta.get("n_minority"))
+        if meta["task_type_id"] != SUPERVISED_CLASSIFICATION:
+            return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
+                                 reason=f"task type {meta['task_type_id']} is not supervised classification")
+        if n_classes != 2:
+            return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
+                                 reason=f"{n_classes} classes; needs a binary task")
+        if not _is_10fold_cv(meta):
+            return TaskCandidate(**common, n_flows=0, n_runs=0, selected=False,
+                                 reason="estimation procedure is not 10-fold cross-validation")
+    runs = _run_list(s, tid, until_flows=min_flows)
     flows = _flows_of(runs)
     if len(flows) < min_flows:
         return TaskCandidate(**common, n_flows=len(flows), n_runs=len(runs), selected=False,
@@ -346,15 +456,20 @@ def _judge(s: _Session, tid: int, min_flows: int) -> TaskCandidate:
 
 
 def _listed_tasks(s: _Session, what: str, **filters: Any) -> list[dict[str, Any]]:
-    import openml
+    """Supervised-classification tasks of a task listing (paged), with the facts selection needs."""
     from openml.tasks import TaskType
+    from openml.tasks.functions import _list_tasks
 
-    def fetch() -> list[dict[str, Any]]:
-        def go() -> Any:
-            return openml.tasks.list_tasks(task_type=TaskType.SUPERVISED_CLASSIFICATION,
-                                           output_format="dataframe", **filters)
+    def num(r: dict[str, Any], key: str) -> int | None:
+        v = r.get(key, np.nan)
+        try:
+            return None if pd.isna(v) else int(float(v))
+        except (TypeError, ValueError):
+            return None
 
-        df = s.call(go, f"task list ({what})")
+    def page(limit: int, offset: int) -> list[dict[str, Any]]:
+        df = _list_tasks(task_type=TaskType.SUPERVISED_CLASSIFICATION, output_format="dataframe",
+                         limit=limit, offset=offset, **filters)
         if df is None or len(df) == 0:
             return []
         out = []
@@ -363,13 +478,17 @@ def _listed_tasks(s: _Session, what: str, **filters: Any) -> list[dict[str, Any]
                 "task_id": int(r["tid"]),
                 "dataset_id": int(r["did"]),
                 "dataset_name": str(r.get("name", "")),
-                "n_classes": None if pd.isna(r.get("NumberOfClasses", np.nan)) else int(r["NumberOfClasses"]),
+                "n_classes": num(r, "NumberOfClasses"),
+                "n": num(r, "NumberOfInstances"),
+                "n_pos": num(r, "MinorityClassSize"),
                 "procedure": str(r.get("estimation_procedure", "") or ""),
             })
-        return sorted(out, key=lambda r: r["task_id"])
+        return out
 
     key = "-".join(f"{k}={v}" for k, v in sorted(filters.items())) or "all"
-    return s.cache.memo(fetch, "lists", f"tasks-{re.sub(r'[^A-Za-z0-9_.=-]+', '_', key)}.json")
+    rows, _ = _pages(s, f"task list ({what})", page,
+                     ("lists", f"tasks-{re.sub(r'[^A-Za-z0-9_.=-]+', '_', key)}"))
+    return sorted({r["task_id"]: r for r in rows}.values(), key=lambda r: r["task_id"])
 
 
 def _study_tasks(s: _Session, ident: str, kind: str) -> list[int]:
@@ -379,7 +498,7 @@ def _study_tasks(s: _Session, ident: str, kind: str) -> list[int]:
     def fetch() -> list[int]:
         getter = openml.study.get_suite if kind == "suite" else openml.study.get_study
         try:
-            study = s.call(lambda: getter(ident), f"{kind} {ident}")
+            study = s.call(lambda: getter(ident), f"{kind} {ident}", handled=True)
         except OpenMLServerException as exc:
             raise InputError(f"{kind} {ident!r} not found on the server ({exc.message}); check the id or alias") from None
         return sorted(int(t) for t in (study.tasks or []))
@@ -419,25 +538,13 @@ def select_tasks(
         raise InputError(f"max_tasks={max_tasks}: use at least 1 or leave it out")
     s = _Session(settings)
     ids: set[int] = {int(t) for t in (task_ids or [])}
-    prejudged: dict[int, TaskCandidate] = {}  # rejected from the listing alone, no further calls
-
-    def add_listed(rows: list[dict[str, Any]]) -> None:
-        for r in rows:
-            reason = ""
-            if r["n_classes"] is not None and r["n_classes"] != 2:
-                reason = f"{r['n_classes']} classes; needs a binary task"
-            elif r["procedure"] and "10-fold crossvalidation" not in r["procedure"].lower():
-                reason = "estimation procedure is not 10-fold cross-validation"
-            if reason:
-                prejudged.setdefault(r["task_id"], TaskCandidate(
-                    f"openml-{r['task_id']}", r["task_id"], r.get("dataset_id"), r.get("dataset_name", ""),
-                    r["n_classes"], r["procedure"], 0, 0, False, reason))
-            ids.add(r["task_id"])
+    listed: dict[int, dict[str, Any]] = {}  # task listing rows: judged without task/dataset calls
 
     if tag:
-        add_listed(_listed_tasks(s, f"tag {tag}", tag=tag))
+        listed.update({r["task_id"]: r for r in _listed_tasks(s, f"tag {tag}", tag=tag)})
     if discover:
-        add_listed(_listed_tasks(s, "discovery", number_classes=2))
+        listed.update({r["task_id"]: r for r in _listed_tasks(s, "discovery", number_classes=2)})
+    ids.update(listed)
     for kind, ident in (("suite", suite), ("study", study)):
         if ident:
             ids.update(_study_tasks(s, str(ident), kind))
@@ -451,13 +558,10 @@ def select_tasks(
     for tid in order:
         if max_tasks is not None and n_sel >= max_tasks:
             break
-        if tid in prejudged and tid not in set(task_ids or []):
-            out.append(prejudged[tid])
-        else:
-            c = _judge(s, tid, min_flows)
-            out.append(c)
-            n_sel += c.selected
-            log.log(logging.INFO if c.selected else logging.DEBUG, "task %d: %s", tid, c.reason)
+        c = _judge(s, tid, min_flows, listed.get(tid))
+        out.append(c)
+        n_sel += c.selected
+        log.log(logging.INFO if c.selected else logging.DEBUG, "task %d: %s", tid, c.reason)
         bar.update(1)
     bar.close()
     log.info("selected %d of %d candidate task(s) (%d HTTP requests)", n_sel, len(out), s.http_requests)
@@ -465,11 +569,18 @@ def select_tasks(
 
 
 def candidates_frame(cands: Sequence[TaskCandidate]) -> pd.DataFrame:
-    """The candidates as a table (columns :data:`CANDIDATE_COLUMNS`), integer ids kept integer."""
+    """The candidates as a task list (:mod:`prspace.contracts`; OpenML columns after the
+    contract's), integer ids kept integer; ``family`` is the dataset's name (or id)."""
+    from prspace.contracts import validate_task_list
+
     df = pd.DataFrame([dataclasses.asdict(c) for c in cands], columns=CANDIDATE_COLUMNS)
+    df["pi"] = [c.pi for c in cands]
+    df["source"] = "openml"
+    df["family"] = [c.dataset_name or (f"openml-data-{c.dataset_id}" if c.dataset_id else c.task_id)
+                    for c in cands]
     for col in ("dataset_id", "n_classes"):
         df[col] = df[col].astype("Int64")
-    return df.astype({"selected": bool})
+    return validate_task_list(df.astype({"selected": bool}), where="OpenML candidates")
 
 
 # --------------------------------------------------------------------------- fetching
@@ -488,6 +599,10 @@ class FetchResult:
     replaced_runs: list[dict[str, Any]]
     seconds: float
     http_requests: int
+    #: per drawn run: run_id, flow_id, flow_name, sha256 of the predictions file, and the
+    #: server's area_under_roc_curve (overall and per "repeat:fold") from the run description
+    run_details: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    task_repeats: int | None = None  # CV repeats of the task's estimation procedure
 
     @property
     def n_models(self) -> int:
@@ -606,6 +721,14 @@ def _frame_of_run(
     return df
 
 
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def _bar(total: int, desc: str, enabled: bool, unit: str = "model") -> Any:
     if enabled:
         from tqdm import tqdm
@@ -646,6 +769,7 @@ def fetch_task(
     seed: int = 0,
     repeats: Sequence[int] | str | int | None = (0,),
     progress: bool = False,
+    replay: Sequence[dict[str, Any]] | None = None,
 ) -> FetchResult:
     """Fetch ``n_models`` runs of distinct flows on OpenML task ``task_id``.
 
@@ -657,6 +781,10 @@ def fetch_task(
     an error.  Raises :class:`OpenMLNetworkError` when the server keeps failing
     (everything downloaded stays in the cache) and :class:`InputError` for bad
     arguments or a task the server does not know.
+
+    ``replay``: the runs of a manifest (``run_id``, ``flow_id``, ``sha256``), drawn again
+    exactly, in that order, with no listing call; a run that is gone, broken or whose
+    predictions file's SHA-256 differs raises :class:`ReplayMismatch`.
     """
     t0 = time.monotonic()
     tid = int(task_id)
@@ -683,17 +811,29 @@ def fetch_task(
         return result("skipped", f"task type {meta['task_type_id']} is not supervised classification")
     if len(meta["class_labels"]) not in (0, 2):
         return result("skipped", f"{len(meta['class_labels'])} classes; needs a binary task")
-    runs = _run_list(s, tid)
-    flows = _flows_of(runs)
-    n_err = sum(1 for r in runs if r["error_message"].strip())
-    if len(flows) < min_flows or len(flows) < n_models:
-        return result("skipped", f"{len(flows)} flows with error-free runs ({n_err} runs with errors left out); "
-                                  f"needs {max(min_flows, n_models)}")
+    expected_sha: dict[int, str] = {}
+    if replay is not None:
+        flows = {}
+        for r in replay:
+            flows.setdefault(int(r["flow_id"]), []).append(int(r["run_id"]))
+            expected_sha[int(r["run_id"])] = str(r.get("sha256") or "")
+        if any(len(v) > 1 for v in flows.values()) or not flows:
+            raise InputError(f"manifest entry of task {tid}: needs one run per distinct flow; remake the manifest")
+        flow_order = [int(r["flow_id"]) for r in replay]
+        run_order = {int(r["flow_id"]): [int(r["run_id"])] for r in replay}
+        n_models = len(flow_order)
+    else:
+        runs = _run_list(s, tid)
+        flows = _flows_of(runs)
+        n_err = sum(1 for r in runs if r["error_message"].strip())
+        if len(flows) < min_flows or len(flows) < n_models:
+            return result("skipped", f"{len(flows)} flows with error-free runs ({n_err} runs with errors left out); "
+                                      f"needs {max(min_flows, n_models)}")
 
-    rng = np.random.default_rng([seed, tid])
-    flow_order = [sorted(flows)[i] for i in rng.permutation(len(flows))]
-    run_order = {f: [sorted(flows[f])[i] for i in rng.permutation(len(flows[f]))][:MAX_RUNS_PER_FLOW]
-                 for f in flow_order}
+        rng = np.random.default_rng([seed, tid])
+        flow_order = [sorted(flows)[i] for i in rng.permutation(len(flows))]
+        run_order = {f: [sorted(flows[f])[i] for i in rng.permutation(len(flows[f]))][:MAX_RUNS_PER_FLOW]
+                     for f in flow_order}
     next_flow = iter(flow_order)
     attempts: dict[int, int] = {}
     accepted: dict[int, tuple[int, dict[str, Any], pd.DataFrame]] = {}  # flow -> run, meta, frame
@@ -731,13 +871,23 @@ def fetch_task(
                 try:
                     if isinstance(path, str):
                         raise _BrokenRun(path)
+                    digest = _sha256(path)
+                    if replay is not None and expected_sha.get(rid) and digest != expected_sha[rid]:
+                        raise ReplayMismatch(
+                            f"replay of task {tid}: the predictions file of run {rid} has changed "
+                            f"(SHA-256 {digest[:12]}... , the manifest says {expected_sha[rid][:12]}...); "
+                            "the draw cannot be reproduced: use a fresh draw (unset openml.replay)")
                     try:
                         raw = parse_predictions_arff(path)
                     except ArffError as exc:
                         raise _BrokenRun(f"unreadable predictions file: {exc}") from None
                     frame = _frame_of_run(raw, rid, keep_repeats, ref, dataset_labels)
+                    m = dict(m, sha256=digest)
                 except _BrokenRun as exc:
                     reason = str(exc)
+                    if replay is not None:
+                        raise ReplayMismatch(f"replay of task {tid}: run {rid} (flow {f}) can no longer be "
+                                             f"used: {reason}; use a fresh draw (unset openml.replay)") from None
                     replaced.append({"run_id": rid, "flow_id": f, "reason": reason})
                     log.warning("task %s: run %d (flow %d) replaced: %s", name, rid, f, reason)
                     if attempts[f] < len(run_order[f]):
@@ -794,8 +944,15 @@ def fetch_task(
             f"run {r['run_id']}: {r['reason']}" for r in replaced)) if replaced else "",
     )
     cols = ["task_id", "model_id", "flow_id", "flow_name", "repeat", "fold", "row_id", "y_true", "score"]
-    res = result("ok", f"{len(accepted)} models from distinct flows", df[cols], info,
-                 [accepted[f][0] for f in flow_order if f in accepted])
+    res = result("ok", f"{len(accepted)} models from distinct flows" + (" (replayed from a manifest)" if replay
+                 is not None else ""), df[cols], info, [accepted[f][0] for f in flow_order if f in accepted])
+    res.run_details = [
+        {"run_id": accepted[f][0], "flow_id": f, "flow_name": accepted[f][1]["flow_name"],
+         "sha256": accepted[f][1]["sha256"], "server_auroc": accepted[f][1].get("server_auroc"),
+         "server_fold_auroc": accepted[f][1].get("server_fold_auroc") or {}}
+        for f in flow_order if f in accepted
+    ]
+    res.task_repeats = meta.get("n_repeats")
     log.info("task %s: %d models, %d runs replaced, %d HTTP requests, %.1fs",
              name, res.n_models, len(replaced), res.http_requests, res.seconds)
     return res

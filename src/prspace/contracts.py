@@ -1,0 +1,258 @@
+"""Stage contracts of the workflow, as code: the task list, the per-task status, the metrics table.
+
+:mod:`prspace.schema` fixes what a predictions file holds; this module fixes what the
+stages around it exchange, so no consumer guesses a column:
+
+**Task list** (``work/<study>/tasks.csv``, written by the select step of either
+source: ``prspace list-datasets --out`` or ``prspace fetch-openml select --out``), one
+row per candidate task, at least these columns (:data:`TASK_LIST_COLUMNS`):
+
+==========  ========  =========================================================
+column      dtype     meaning
+==========  ========  =========================================================
+task_id     str       the task id of the predictions schema (``openml-1882``,
+                      ``keel-ecoli1``, ``user-titanic``)
+selected    bool      the task goes on to the predictions step
+reason      str       ``ok``/empty when selected, else why not
+n           Int64     rows of the dataset (missing when unknown)
+n_pos       Int64     rows of the minority (positive) class (missing when unknown)
+pi          float64   class skew ``n_pos / n`` (Boyd et al. 2012, section 2)
+source      str       ``local`` or ``openml``
+family      str       the source dataset the task derives from (several tasks of
+                      one dataset share a family); default: the dataset's name
+==========  ========  =========================================================
+
+Sources may add columns of their own (OpenML: ``openml_task_id``, ``n_flows``, ...;
+local: ``n_features``). For OpenML, ``n`` and ``n_pos`` come from the task listing's
+qualities (``NumberOfInstances``, ``MinorityClassSize``) at selection; the predictions
+step later counts the labelled rows it really got (:class:`prspace.schema.TaskInfo`).
+
+**Task status** (``work/<study>/predictions/<task>.json``, :class:`TaskStatus`): the
+declared output of the predictions step, always written: ``status`` is ``ok`` (the
+predictions file it names exists) or ``skipped`` (with the reason); ``failed`` is only
+written by a step that exits non-zero, and no consumer accepts it.
+
+**Metrics table** (``results/<study>/tables/metrics.csv``): read with
+:func:`read_metrics_table`, which keeps the id columns as strings (a flow id ``0012``
+or a task id ``1882`` must not turn into a number).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from prspace._io import atomic_path
+from prspace.errors import InputError
+from prspace.output import write_csv
+from prspace.schema import SOURCES
+
+__all__ = [
+    "ID_COLUMNS",
+    "TASK_LIST_COLUMNS",
+    "TaskStatus",
+    "local_task_list",
+    "read_metrics_table",
+    "read_status",
+    "read_task_list",
+    "selected_task_ids",
+    "validate_task_list",
+    "write_status",
+    "write_task_list",
+]
+
+#: The columns every task list has, in this order (sources may append their own).
+TASK_LIST_COLUMNS = ["task_id", "selected", "reason", "n", "n_pos", "pi", "source", "family"]
+_TASK_LIST_DTYPES = {"task_id": str, "reason": str, "source": str, "family": str}
+
+#: Id columns of the metrics and per-fold tables: always strings.
+ID_COLUMNS = ("task_id", "model_id", "flow_id", "flow_name")
+
+STATUSES = ("ok", "skipped")
+
+
+# --------------------------------------------------------------------------- task list
+
+
+def validate_task_list(table: pd.DataFrame, *, where: str = "task list") -> pd.DataFrame:
+    """Check ``table`` against the task-list contract; return it with canonical dtypes and order.
+
+    Raises :class:`~prspace.errors.InputError` naming the missing columns or bad values.
+    """
+    missing = [c for c in TASK_LIST_COLUMNS if c not in table.columns]
+    if missing:
+        raise InputError(
+            f"{where} lacks column(s) {', '.join(missing)} (has {', '.join(map(str, table.columns))}); "
+            "remake it with `prspace list-datasets --out` or `prspace fetch-openml select --out`"
+        )
+    out = table.copy()
+    out["task_id"] = out["task_id"].astype(str)
+    if out["task_id"].duplicated().any():
+        dup = sorted(out.loc[out["task_id"].duplicated(), "task_id"])[:5]
+        raise InputError(f"{where}: task id(s) {', '.join(dup)} listed twice; remake the task list")
+    sel = out["selected"]
+    if sel.dtype != bool:
+        text = sel.astype(str).str.strip().str.lower()
+        bad = ~text.isin(["true", "false", "1", "0"])
+        if bad.any():
+            raise InputError(f"{where}: column selected has non-boolean value(s) {sorted(set(sel[bad].astype(str)))[:5]}")
+        sel = text.isin(["true", "1"])
+    out["selected"] = sel.astype(bool)
+    out["reason"] = out["reason"].fillna("").astype(str)
+    for col in ("n", "n_pos"):
+        out[col] = pd.to_numeric(out[col], errors="coerce").round().astype("Int64")
+    out["pi"] = pd.to_numeric(out["pi"], errors="coerce").astype("float64")
+    fill = (out["pi"].isna() & out["n"].notna() & out["n_pos"].notna() & (out["n"] > 0)).to_numpy(dtype=bool)
+    out.loc[fill, "pi"] = out.loc[fill, "n_pos"].astype("float64") / out.loc[fill, "n"].astype("float64")
+    out["source"] = out["source"].astype(str)
+    bad_src = sorted(set(out["source"]) - set(SOURCES))
+    if bad_src:
+        raise InputError(f"{where}: source {bad_src[0]!r} is not one of {', '.join(SOURCES)}")
+    fam = out["family"]
+    out["family"] = fam.where(fam.notna() & (fam.astype(str) != ""), out["task_id"]).astype(str)
+    extra = [c for c in out.columns if c not in TASK_LIST_COLUMNS]
+    return out[TASK_LIST_COLUMNS + extra].reset_index(drop=True)
+
+
+def write_task_list(table: pd.DataFrame, path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Validate and write a task list (CSV, atomically); returns the canonical table."""
+    out = validate_task_list(table, where=f"task list for {path}")
+    write_csv(out, path)  # the one table writer (prspace.output): its precision policy
+    return out
+
+
+def read_task_list(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read and validate a task list written by :func:`write_task_list`."""
+    path = Path(path)
+    try:
+        table = pd.read_csv(path, dtype=_TASK_LIST_DTYPES, keep_default_na=False, na_values=[""])
+    except FileNotFoundError:
+        raise InputError(f"no task list at {path}; run the select step (checkpoint select_tasks)") from None
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        raise InputError(f"{path} is not a task list ({exc}); delete it and rerun the select step") from None
+    for col in ("reason", "family"):
+        if col in table.columns:
+            table[col] = table[col].fillna("")
+    return validate_task_list(table, where=str(path))
+
+
+def selected_task_ids(table: pd.DataFrame) -> list[str]:
+    """The selected task ids of a (validated) task list, sorted."""
+    return sorted(table.loc[table["selected"], "task_id"].astype(str))
+
+
+def local_task_list(table: pd.DataFrame, *, family: pd.Series | None = None) -> pd.DataFrame:
+    """A task list from the local source's dataset table (``task_id, n, n_pos, pi, usable, reason``).
+
+    ``selected`` is ``usable`` (kept as an extra column too); ``family`` is the table's own
+    ``family`` column if it has one, else ``family`` if given, else the task id.
+    """
+    out = table.copy()
+    out["selected"] = out["usable"].astype(bool)
+    out["reason"] = out["reason"].fillna("").astype(str)
+    out["source"] = "local"
+    if "family" not in out.columns:
+        out["family"] = family if family is not None else out["task_id"]
+    return validate_task_list(out, where="local dataset table")
+
+
+# --------------------------------------------------------------------------- task status
+
+
+@dataclasses.dataclass
+class TaskStatus:
+    """The predictions step's account of one task (``<task>.json``).
+
+    ``extra`` holds source-specific fields (OpenML: ``runs`` with run/flow ids, checksums
+    and the server's evaluations, ``replaced_runs``, ``http_requests``; local:
+    ``failed_learners``, timings); they are written beside the core fields.
+    """
+
+    task_id: str
+    status: str  # "ok" | "skipped" ("failed" only from a failing step; never read back)
+    reason: str = ""
+    predictions: str | None = None
+    n_models: int = 0
+    seconds: float | None = None
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in dataclasses.asdict(self).items() if k != "extra"}
+        return d | {k: v for k, v in self.extra.items() if k not in d}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TaskStatus:
+        core = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        return cls(**{k: d[k] for k in core if k in d}, extra={k: v for k, v in d.items() if k not in core})
+
+    def __getitem__(self, key: str) -> Any:  # dict-style access for older callers
+        return self.to_dict()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.to_dict().get(key, default)
+
+
+def write_status(status: TaskStatus | dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """Write a task status JSON atomically (``failed`` allowed: the step then exits non-zero)."""
+    d = status.to_dict() if isinstance(status, TaskStatus) else dict(status)
+    for key in ("task_id", "status"):
+        if key not in d:
+            raise InputError(f"task status lacks {key!r}")
+    if d["status"] not in (*STATUSES, "failed"):
+        raise InputError(f"task status {d['status']!r} is not ok, skipped or failed")
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
+
+
+def read_status(path: str | os.PathLike[str]) -> TaskStatus:
+    """Read a task status JSON; raises :class:`InputError` unless it is ``ok`` (naming a file) or ``skipped``."""
+    path = Path(path)
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"no status file at {path}; run the predictions step for this task") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} is not valid JSON ({exc}); delete it and rerun the predictions step") from None
+    if not isinstance(d, dict):
+        raise InputError(f"{path} is not a task status (a JSON object); delete it and rerun the predictions step")
+    for key in ("task_id", "status"):
+        if key not in d:
+            raise InputError(f"status file {path} lacks {key!r}; rerun the predictions step")
+    if d["status"] not in STATUSES:
+        raise InputError(f"status file {path}: status {d['status']!r} is neither 'ok' nor 'skipped'; "
+                         "the predictions step failed: read its log, fix the cause and rerun")
+    if d["status"] == "ok" and not d.get("predictions"):
+        raise InputError(f"status file {path} says ok but names no predictions file")
+    return TaskStatus.from_dict(d)
+
+
+# --------------------------------------------------------------------------- metrics table
+
+
+def read_metrics_table(path: str | os.PathLike[str], *, columns: list[str] | None = None) -> pd.DataFrame:
+    """Read a metrics (or per-fold metrics) table with the id columns as strings.
+
+    ``columns``: the columns the table must have, in order (e.g.
+    :data:`prspace.experiments.scoring.METRICS_COLUMNS`); checked when given.
+    """
+    path = Path(path)
+    try:
+        table = pd.read_csv(path, dtype={c: str for c in ID_COLUMNS}, keep_default_na=True)
+    except FileNotFoundError:
+        raise InputError(f"no metrics table at {path}; run `prspace score` first") from None
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path} is empty; delete it and rerun `prspace score`") from None
+    if columns is not None and list(table.columns) != list(columns):
+        raise InputError(
+            f"{path} is not the expected metrics table (its columns are "
+            f"{', '.join(map(str, table.columns[:6]))}, ...); pass the per-model tables `prspace score` wrote, not the per-fold ones"
+        )
+    for c in ID_COLUMNS:
+        if c in table.columns:
+            table[c] = table[c].fillna("").astype(str)
+    return table

@@ -1,0 +1,88 @@
+# OpenML studies only (source: openml): the frozen draw (manifest) and the self-check against
+# OpenML's own evaluation engine, with their tables in the report.  All logic lives in
+# prspace (`prspace fetch-openml manifest|selfcheck`); see docs/openml.md.
+
+OPENML_MANIFEST = f"{RESULTS}/openml-manifest.json"
+OPENML_TABLES = {
+    # name: title
+    "openml_study": "This OpenML study: source, draw, experiments run and left out",
+    "openml_selfcheck_summary": "Self-check: our AUROC vs OpenML's evaluation engine (summary)",
+    "openml_selfcheck": "Self-check: our AUROC vs OpenML's evaluation engine, per run and fold",
+}
+
+
+rule openml_manifest:
+    """The frozen draw: server, client version, date; per task the run and flow ids and checksums."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+        tasks=TASK_LIST,
+    output:
+        manifest=OPENML_MANIFEST,
+        study=f"{TABLES}/openml_study.csv",
+        study_md=f"{TABLES}/openml_study.md",
+    log:
+        f"{LOGS}/openml_manifest.log",
+    benchmark:
+        f"{BENCHMARKS}/openml_manifest.tsv"
+    params:
+        server=config["openml"]["server"],
+        replayed=(f"--replayed-from '{config['openml']['replay']}'" if config["openml"]["replay"] else ""),
+        downsampling="enabled" if config["boyd"]["downsampling"]["enabled"] else "disabled",
+    shell:
+        "{PRSPACE} fetch-openml manifest --status {input.status} --task-list {input.tasks} "
+        "--server '{params.server}' --seed {SEED} {params.replayed} --downsampling {params.downsampling} "
+        "--out {output.manifest} --study-table {output.study} > {log} 2>&1"
+
+
+rule openml_selfcheck:
+    """Our AUROC of every drawn run's predictions vs the server's area_under_roc_curve."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+    output:
+        checks=f"{TABLES}/openml_selfcheck.csv",
+        checks_md=f"{TABLES}/openml_selfcheck.md",
+        summary=f"{TABLES}/openml_selfcheck_summary.csv",
+        summary_md=f"{TABLES}/openml_selfcheck_summary.md",
+    log:
+        f"{LOGS}/openml_selfcheck.log",
+    benchmark:
+        f"{BENCHMARKS}/openml_selfcheck.tsv"
+    shell:
+        "{PRSPACE} fetch-openml selfcheck --status {input.status} --out {output.checks} "
+        "--summary-out {output.summary} > {log} 2>&1"
+
+
+def _openml_table_args(wildcards, input, output):
+    from shlex import quote
+
+    return " ".join(
+        f"--table {i} {o} {quote(OPENML_TABLES[n] + f' (study {STUDY})')}" for n, i, o in zip(OPENML_TABLES, input, output)
+    )
+
+
+rule openml_report_tables:
+    """HTML pages of the OpenML tables for the Snakemake report."""
+    input:
+        [f"{TABLES}/{name}.csv" for name in OPENML_TABLES],
+    output:
+        [
+            report(
+                f"{WORK}/report/{name}.html",
+                caption=f"../report/openml/{name}.rst",
+                category="OpenML",
+                labels={"table": name.replace("_", " ")},
+            )
+            for name in OPENML_TABLES
+        ],
+    log:
+        f"{LOGS}/openml_report_tables.log",
+    benchmark:
+        f"{BENCHMARKS}/openml_report_tables.tsv"
+    params:
+        tables=lambda wildcards, input, output: _openml_table_args(wildcards, input, output),
+    shell:
+        "{PRSPACE} table-html {params.tables} > {log} 2>&1"
+
+
+if SOURCE == "openml":
+    ALL_TARGETS.extend([OPENML_MANIFEST, *(f"{WORK}/report/{name}.html" for name in OPENML_TABLES)])
