@@ -105,17 +105,18 @@ def test_happy_path_metrics_ranks_report_and_figure(tmp_path, capsys):
     for model in ("sharp", "middling", "blunt"):
         assert model in flat(out)
 
+    # the tables carry 6 significant digits (prspace.output precision policy)
     pooled = pd.read_csv(tmp_path / "report" / "metrics.csv")
     for row in pooled.itertuples():
         g = df[df["model"] == row.model]
-        assert row.auroc == pytest.approx(roc_auc_score(g["y_true"], g["score"]), abs=1e-12)
+        assert row.auroc == pytest.approx(roc_auc_score(g["y_true"], g["score"]), abs=1e-5)
         assert row.average_precision == pytest.approx(
-            average_precision_score(g["y_true"], g["score"]), abs=1e-12
+            average_precision_score(g["y_true"], g["score"]), abs=1e-5
         )
         assert row.pi == pytest.approx(0.2)
-        assert row.aupr_min == pytest.approx(boyd_aupr_min(0.2), abs=1e-12)
+        assert row.aupr_min == pytest.approx(boyd_aupr_min(0.2), abs=1e-5)
         assert row.aucnpr == pytest.approx(
-            (row.aupr - row.aupr_min) / (1 - row.aupr_min), abs=1e-12
+            (row.aupr - row.aupr_min) / (1 - row.aupr_min), abs=1e-5
         )
 
     # fold means against scikit-learn per fold

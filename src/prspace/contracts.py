@@ -49,6 +49,7 @@ import pandas as pd
 
 from prspace._io import atomic_path
 from prspace.errors import InputError
+from prspace.output import write_csv
 from prspace.schema import SOURCES
 
 __all__ = [
@@ -121,8 +122,7 @@ def validate_task_list(table: pd.DataFrame, *, where: str = "task list") -> pd.D
 def write_task_list(table: pd.DataFrame, path: str | os.PathLike[str]) -> pd.DataFrame:
     """Validate and write a task list (CSV, atomically); returns the canonical table."""
     out = validate_task_list(table, where=f"task list for {path}")
-    with atomic_path(path) as tmp:
-        out.to_csv(tmp, index=False, float_format="%.10g")
+    write_csv(out, path)  # the one table writer (prspace.output): its precision policy
     return out
 
 

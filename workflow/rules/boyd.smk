@@ -26,68 +26,83 @@ BOYD_AG_TABLES = [
 ]
 
 
-def _boyd_figure(name, subcategory):
-    return report(
-        f"{FIGURES}/{name}.png",
-        caption=f"../report/boyd/{name}.rst",
-        category=BOYD_CATEGORY,
-        subcategory=subcategory,
-        labels={"figure": name},
-    )
-
-
-def _boyd_table(name, subcategory):
-    return report(
-        f"{TABLES}/{name}.csv",
-        caption=f"../report/boyd/{name}.rst",
-        category=BOYD_CATEGORY,
-        subcategory=subcategory,
-        labels={"table": name},
-    )
-
-
-def _boyd_other_formats(names):
-    return expand(f"{FIGURES}/{{name}}.{{ext}}", name=names, ext=[e for e in BOYD_FORMATS if e != "png"])
+BOYD_OTHER_EXT = [e for e in BOYD_FORMATS if e != "png"]
+# report() entries (caption ../report/boyd/<name>.rst, category, subcategory) of the Boyd outputs
+BOYD_FIGURE_SUBCATEGORY = {
+    **{n: "Theory" for n in [*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"]},
+    "boyd_downsampling": "Downsampling (section 4.3)",
+    "boyd_fold_skew": "Fold skew (section 4.1)",
+    "boyd_aggregation": "Aggregation over tasks (section 4.2)",
+}
+BOYD_TABLE_SUBCATEGORY = {
+    "boyd_table3_check": "Paper tables",
+    "boyd_table2_check": "Paper tables",
+    **{n: "Downsampling (section 4.3)" for n in ["boyd_downsampling_table3", "boyd_downsampling_summary",
+                                                   "boyd_downsampling_vs_paper"]},
+    "boyd_fold_skew_summary": "Fold skew (section 4.1)",
+    **{n: "Aggregation over tasks (section 4.2)" for n in BOYD_AG_TABLES},
+}
+BOYD_FIG = {
+    n: report(f"{FIGURES}/{n}.png", caption=f"../report/boyd/{n}.rst", category=BOYD_CATEGORY, subcategory=s,
+              labels={"figure": n})
+    for n, s in BOYD_FIGURE_SUBCATEGORY.items()
+}
+BOYD_TAB = {
+    n: report(f"{TABLES}/{n}.csv", caption=f"../report/boyd/{n}.rst", category=BOYD_CATEGORY, subcategory=s,
+              labels={"table": n})
+    for n, s in BOYD_TABLE_SUBCATEGORY.items()
+}
+# your own data (local.data_dir): the downsampling step reads the files itself
+BOYD_DATA_ARGS = (
+    f"--data-dir '{config['local']['data_dir']}' --target '{config['local']['target']}'"
+    if config["local"]["data_dir"]
+    else ""
+)
 
 
 def boyd_downsampling_tasks():
-    """Tasks with pi <= max_pi and n_pos >= min_positives, lowest pi first, at most max_tasks."""
-    table = read_task_list(checkpoints.select_tasks.get().output[0])
-    table = table[table["task_id"].isin(set(task_ids()))]
-    table = table[(table["pi"] <= BOYD_DS["max_pi"]).fillna(False) & (table["n_pos"] >= BOYD_DS["min_positives"]).fillna(False)]
-    table = table.sort_values(["pi", "task_id"])
-    ids = list(table["task_id"])
-    if BOYD_DS["max_tasks"] is not None:
-        ids = ids[: BOYD_DS["max_tasks"]]
+    """Input helper: the downsampling tasks (prspace.experiments.selection.downsampling_tasks)."""
+    from prspace.experiments.selection import downsampling_tasks
+
+    ids = downsampling_tasks(
+        read_task_list(checkpoints.select_tasks.get().output[0]),
+        task_ids(),
+        max_pi=BOYD_DS["max_pi"],
+        min_positives=BOYD_DS["min_positives"],
+        max_tasks=BOYD_DS["max_tasks"],
+    )
     if not ids:
         logger.warning(
             f"boyd: no task of study {STUDY} has pi <= boyd.downsampling.max_pi = {BOYD_DS['max_pi']} "
             f"and at least boyd.downsampling.min_positives = {BOYD_DS['min_positives']} positives; "
             "the downsampling tables and figure will say so"
         )
-    return sorted(ids)
+    return ids
 
 
 def boyd_fold_skew_tasks():
-    """Tasks with at least boyd.fold_skew.min_positives positives, lowest pi first, at most max_tasks."""
-    table = read_task_list(checkpoints.select_tasks.get().output[0])
-    table = table[table["task_id"].isin(set(task_ids())) & (table["n_pos"] >= BOYD_FS["min_positives"]).fillna(False)]
-    ids = list(table.sort_values(["pi", "task_id"])["task_id"])
-    if BOYD_FS["max_tasks"] is not None:
-        ids = ids[: BOYD_FS["max_tasks"]]
+    """Input helper: the fold-skew tasks (prspace.experiments.selection.fold_skew_tasks)."""
+    from prspace.experiments.selection import fold_skew_tasks
+
+    ids = fold_skew_tasks(
+        read_task_list(checkpoints.select_tasks.get().output[0]),
+        task_ids(),
+        min_positives=BOYD_FS["min_positives"],
+        max_tasks=BOYD_FS["max_tasks"],
+    )
     if not ids:
         logger.warning(
             f"boyd: no task of study {STUDY} has at least boyd.fold_skew.min_positives = "
             f"{BOYD_FS['min_positives']} positives; the fold-skew tables and figure will say so"
         )
-    return sorted(ids)
+    return ids
 
 
 rule boyd_theory:
     """Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data)."""
     output:
-        png=[_boyd_figure(n, "Theory") for n in BOYD_THEORY_FIGURES],
-        other=_boyd_other_formats(BOYD_THEORY_FIGURES),
+        png=[BOYD_FIG[n] for n in BOYD_THEORY_FIGURES],
+        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=BOYD_THEORY_FIGURES, ext=BOYD_OTHER_EXT),
     log:
         f"{LOGS}/boyd/theory.log",
     benchmark:
@@ -101,9 +116,9 @@ rule boyd_theory:
 rule boyd_paper_tables:
     """Boyd's Table 3 (AUCNPR recomputed from AUCPR and skew) and Table 2 (implied skews)."""
     output:
-        t3=_boyd_table("boyd_table3_check", "Paper tables"),
+        t3=BOYD_TAB["boyd_table3_check"],
         t3_md=f"{TABLES}/boyd_table3_check.md",
-        t2=_boyd_table("boyd_table2_check", "Paper tables"),
+        t2=BOYD_TAB["boyd_table2_check"],
         t2_md=f"{TABLES}/boyd_table2_check.md",
     log:
         f"{LOGS}/boyd/paper_tables.log",
@@ -118,8 +133,8 @@ rule boyd_pr_prg:
     input:
         status=per_task(PREDICTION_STATUS),
     output:
-        png=_boyd_figure("boyd_fig_pr_prg", "Theory"),
-        other=_boyd_other_formats(["boyd_fig_pr_prg"]),
+        png=BOYD_FIG["boyd_fig_pr_prg"],
+        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_fig_pr_prg"], ext=BOYD_OTHER_EXT),
         selection=f"{TABLES}/boyd_fig_pr_prg_source.csv",
     log:
         f"{LOGS}/boyd/pr_prg.log",
@@ -134,13 +149,6 @@ rule boyd_pr_prg:
         "{PRSPACE} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
         "--target-positives {params.target} --out-dir {FIGURES} --formats {params.formats} "
         "--selection-out {output.selection} > {log} 2>&1"
-
-
-def _boyd_data_args():
-    c = config["local"]
-    if c["data_dir"]:
-        return f"--data-dir '{c['data_dir']}' --target '{c['target']}'"
-    return ""
 
 
 rule boyd_downsample:
@@ -158,7 +166,7 @@ rule boyd_downsample:
         mem_mb=3000,
         runtime=60,
     params:
-        data=_boyd_data_args(),
+        data=BOYD_DATA_ARGS,
         learners=BOYD_DS["learners"],
         ratios=",".join(str(r) for r in BOYD_DS["ratios"]),
     shell:
@@ -172,14 +180,14 @@ rule boyd_downsampling_report:
     input:
         runs=lambda wc: expand(f"{BOYD_WORK}/downsampling/{{task}}.parquet", task=boyd_downsampling_tasks()),
     output:
-        table3=_boyd_table("boyd_downsampling_table3", "Downsampling (section 4.3)"),
+        table3=BOYD_TAB["boyd_downsampling_table3"],
         table3_md=f"{TABLES}/boyd_downsampling_table3.md",
-        summary=_boyd_table("boyd_downsampling_summary", "Downsampling (section 4.3)"),
+        summary=BOYD_TAB["boyd_downsampling_summary"],
         summary_md=f"{TABLES}/boyd_downsampling_summary.md",
-        vs_paper=_boyd_table("boyd_downsampling_vs_paper", "Downsampling (section 4.3)"),
+        vs_paper=BOYD_TAB["boyd_downsampling_vs_paper"],
         vs_paper_md=f"{TABLES}/boyd_downsampling_vs_paper.md",
-        png=_boyd_figure("boyd_downsampling", "Downsampling (section 4.3)"),
-        other=_boyd_other_formats(["boyd_downsampling"]),
+        png=BOYD_FIG["boyd_downsampling"],
+        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_downsampling"], ext=BOYD_OTHER_EXT),
     log:
         f"{LOGS}/boyd/downsampling_report.log",
     benchmark:
@@ -218,12 +226,12 @@ rule boyd_fold_skew_report:
     input:
         runs=lambda wc: expand(f"{BOYD_WORK}/fold_skew/{{task}}.parquet", task=boyd_fold_skew_tasks()),
     output:
-        summary=_boyd_table("boyd_fold_skew_summary", "Fold skew (section 4.1)"),
+        summary=BOYD_TAB["boyd_fold_skew_summary"],
         summary_md=f"{TABLES}/boyd_fold_skew_summary.md",
         per_task=f"{TABLES}/boyd_fold_skew_per_task.csv",
         per_task_md=f"{TABLES}/boyd_fold_skew_per_task.md",
-        png=_boyd_figure("boyd_fold_skew", "Fold skew (section 4.1)"),
-        other=_boyd_other_formats(["boyd_fold_skew"]),
+        png=BOYD_FIG["boyd_fold_skew"],
+        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_fold_skew"], ext=BOYD_OTHER_EXT),
     log:
         f"{LOGS}/boyd/fold_skew_report.log",
     benchmark:
@@ -245,13 +253,13 @@ rule boyd_aggregation:
     input:
         metrics=METRICS_TABLE,
     output:
-        tasks=_boyd_table("boyd_aggregation_tasks", "Aggregation over tasks (section 4.2)"),
-        learners=_boyd_table("boyd_aggregation_learners", "Aggregation over tasks (section 4.2)"),
-        corr=_boyd_table("boyd_aggregation_skew_correlation", "Aggregation over tasks (section 4.2)"),
+        tasks=BOYD_TAB["boyd_aggregation_tasks"],
+        learners=BOYD_TAB["boyd_aggregation_learners"],
+        corr=BOYD_TAB["boyd_aggregation_skew_correlation"],
         other=expand(f"{TABLES}/{{name}}.{{ext}}", name=BOYD_AG_TABLES, ext=["md"])
         + [f"{TABLES}/boyd_aggregation_agreement.csv", f"{TABLES}/boyd_aggregation_skew_groups.csv"],
-        png=_boyd_figure("boyd_aggregation", "Aggregation over tasks (section 4.2)"),
-        other_figs=_boyd_other_formats(["boyd_aggregation"]),
+        png=BOYD_FIG["boyd_aggregation"],
+        other_figs=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_aggregation"], ext=BOYD_OTHER_EXT),
     log:
         f"{LOGS}/boyd/aggregation.log",
     benchmark:
@@ -264,25 +272,17 @@ rule boyd_aggregation:
         "--formats {params.formats} --study {STUDY} > {log} 2>&1"
 
 
-def _boyd_figures(names):
-    return expand(f"{FIGURES}/{{name}}.{{ext}}", name=names, ext=BOYD_FORMATS)
-
-
-def _boyd_tables(names):
-    return expand(f"{TABLES}/{{name}}.{{ext}}", name=names, ext=["csv", "md"])
-
-
 if BOYD["enabled"]:
     if BOYD["theory"]:
-        ALL_TARGETS.extend(_boyd_figures([*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"]))
-        ALL_TARGETS.extend(_boyd_tables(["boyd_table3_check", "boyd_table2_check"]))
+        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=[*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"], ext=BOYD_FORMATS))
+        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_table3_check", "boyd_table2_check"], ext=["csv", "md"]))
         ALL_TARGETS.append(f"{TABLES}/boyd_fig_pr_prg_source.csv")
     if BOYD_DS["enabled"] and SOURCE == "local":
-        ALL_TARGETS.extend(_boyd_figures(["boyd_downsampling"]))
-        ALL_TARGETS.extend(_boyd_tables(["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"]))
+        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_downsampling"], ext=BOYD_FORMATS))
+        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"], ext=["csv", "md"]))
     if BOYD_FS["enabled"]:
-        ALL_TARGETS.extend(_boyd_figures(["boyd_fold_skew"]))
-        ALL_TARGETS.extend(_boyd_tables(["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]))
+        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_fold_skew"], ext=BOYD_FORMATS))
+        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_fold_skew_summary", "boyd_fold_skew_per_task"], ext=["csv", "md"]))
     if BOYD_AG["enabled"]:
-        ALL_TARGETS.extend(_boyd_figures(["boyd_aggregation"]))
-        ALL_TARGETS.extend(_boyd_tables(BOYD_AG_TABLES))
+        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_aggregation"], ext=BOYD_FORMATS))
+        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=BOYD_AG_TABLES, ext=["csv", "md"]))

@@ -20,7 +20,7 @@ from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import comparison, headline_interval
-from prspace.cli._tables import to_markdown
+from prspace.output import to_markdown
 
 if TYPE_CHECKING:
     from prspace.audit.result import AuditResult

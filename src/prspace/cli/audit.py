@@ -282,17 +282,15 @@ def run(args: argparse.Namespace) -> int:
 
 def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     """Write the reports, the figures and the tables into ``out``; return the paths written."""
-    import io
 
     import pandas as pd
 
     from prspace.audit import plot
+    from prspace.output import figure_bytes, to_csv_text
 
     pngs = {}
     for name, fig in (("curves", plot.curves_figure(result)), ("intervals", plot.intervals_figure(result))):
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
-        pngs[name] = buf.getvalue()
+        pngs[name] = figure_bytes(fig, "png")
     tables = {
         "metrics.csv": result.pooled,
         "fold_metrics.csv": result.folds if result.has_folds else None,
@@ -309,7 +307,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "report.md": result.to_markdown(source, {n: f"{n}.png" for n in pngs}).encode("utf-8"),
         "report.html": result.to_html(source, pngs).encode("utf-8"),
         **{f"{n}.png": png for n, png in pngs.items()},
-        **{n: t.to_csv(index=False).encode("utf-8") for n, t in tables.items() if t is not None},
+        **{n: to_csv_text(t).encode("utf-8") for n, t in tables.items() if t is not None},
     }
     written = []
     for name, content in files.items():

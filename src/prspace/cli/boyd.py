@@ -35,14 +35,12 @@ def _floats(text: str) -> list[float]:
 
 
 def _formats(text: str) -> list[str]:
-    out = []
-    for f in text.split(","):
-        f = f.strip().lower()
-        if f and f not in out:
-            if f not in ("png", "pdf", "svg"):
-                raise argparse.ArgumentTypeError(f"unknown figure format {f!r}; use png, pdf or svg")
-            out.append(f)
-    return out or ["png"]
+    from prspace.output import parse_formats
+
+    try:
+        return parse_formats(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -125,30 +123,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _save(fig, out_dir: Path, name: str, formats: list[str]) -> None:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for fmt in formats:
-        path = out_dir / f"{name}.{fmt}"
-        meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[fmt]
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=fmt, dpi=150, metadata=meta)
-        log.info("wrote %s", path)
+    from prspace.output import write_figure
+
+    write_figure(fig, out_dir / name, formats)
 
 
-def _table(df: pd.DataFrame, out_dir: Path, name: str, *, title: str, note: str | None = None, decimals: int = 3) -> None:
-    from prspace.cli._tables import write_table
+def _table(df: pd.DataFrame, out_dir: Path, name: str, *, title: str, note: str | None = None) -> None:
+    from prspace.output import write_table
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_table(df, out_dir / f"{name}.csv", out_dir / f"{name}.md", title=title, note=note, decimals=decimals)
-    log.info("wrote %s.csv and .md (%d rows)", out_dir / name, len(df))
+    write_table(df, out_dir / f"{name}.csv", out_dir / f"{name}.md", title=title, note=note)
 
 
 def _message_figure(msg: str):
-    """A figure that only says why there is nothing to draw (never an empty or made-up plot)."""
-    from matplotlib.figure import Figure
+    from prspace.output import message_figure
 
-    fig = Figure(figsize=(8, 2), layout="constrained")
-    fig.text(0.5, 0.5, msg, ha="center", va="center", wrap=True, fontsize=10)
-    return fig
+    return message_figure(msg)
 
 
 def _read_parquets(paths: list[Path]) -> pd.DataFrame:
@@ -191,14 +180,14 @@ def run_paper_tables(args: argparse.Namespace) -> int:
 
     t3 = table3_check()
     worst = float(t3["difference"].abs().max())
-    _table(t3, args.out_dir, "boyd_table3_check", decimals=4,
+    _table(t3, args.out_dir, "boyd_table3_check",
            title="Boyd et al. 2012, Table 3: published AUCNPR vs AUCNPR recomputed from the published AUCPR",
            note=("Source: Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy), transcribed. "
                  "test_pi = 1/(1+k) for a 1:k test set; aucpr_min = prspace.metrics.aupr_min(test_pi) (Theorem 2); "
                  "aucnpr_computed = (aucpr_published - aucpr_min) / (1 - aucpr_min). "
                  f"Largest |difference|: {worst:.4f} (published values have three decimals)."))
     t2 = table2_check()
-    _table(t2, args.out_dir, "boyd_table2_check", decimals=4,
+    _table(t2, args.out_dir, "boyd_table2_check",
            title="Boyd et al. 2012, Table 2: skews implied by the published AUCPR and AUCNPR",
            note=("Source: Boyd et al. 2012, Table 2 (LSM on IMDB), transcribed. implied_aucpr_min = "
                  "(AUCPR - AUCNPR) / (1 - AUCNPR); implied_pi inverts Theorem 2 (prspace.metrics.aupr_min). "
@@ -220,23 +209,11 @@ def _ok_predictions(status_paths) -> list[tuple[str, str]]:
     return sorted(out)
 
 
-def _median_model(df: pd.DataFrame) -> tuple[pd.DataFrame, str, float]:
-    """The first test fold of the first repeat, and its model with the median AUPRG."""
-    from prspace import metrics
-
-    rep = int(df["repeat"].min())
-    fold = int(df.loc[df["repeat"] == rep, "fold"].min())
-    sub = df[(df["repeat"] == rep) & (df["fold"] == fold)]
-    vals = {m: float(metrics.auprg(g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)))
-            for m, g in sub.groupby("model_id", sort=True)}
-    order = sorted(vals, key=lambda m: (vals[m], m))
-    model = order[len(order) // 2]
-    return sub, model, vals[model]
-
-
 def run_pr_prg(args: argparse.Namespace) -> int:
     from prspace import metrics
+    from prspace.experiments import selection as S
     from prspace.figures import theory
+    from prspace.output import write_csv
     from prspace.schema import read_predictions, read_task_info
 
     tasks = _ok_predictions(args.status)
@@ -247,24 +224,12 @@ def run_pr_prg(args: argparse.Namespace) -> int:
         if not chosen:
             raise InputError(f"task {args.task!r} has no predictions; choose one of {', '.join(t for t, _ in tasks)} or auto")
         df, info = read_predictions(chosen[0][1])
-        sub, median_model, _ = _median_model(df)
+        sub, median_model, _ = S.median_model(df)
     else:
-        # candidates from the task information alone: moderate skew, test folds of about target
-        # positives (n_pos / n_folds); among the closest few, the one whose median-AUPRG model is
-        # nearest AUPRG 0.6 -- a curve with visible trade-offs, neither perfect nor random
-        keyed = []
-        for tid, path_ in tasks:
-            ti = read_task_info(path_)
-            keyed.append(((not (0.1 <= ti.pi <= 0.45), abs(ti.n_pos / max(ti.n_folds, 1) - args.target_positives), tid), path_))
-        moderate = [k for k in keyed if not k[0][0]] or keyed
-        best = None
-        for _, path_ in sorted(moderate)[:8]:
-            df_, info_ = read_predictions(path_)
-            sub_, model_, v = _median_model(df_)
-            key = (abs(v - 0.6), info_.task_id)
-            if best is None or key < best[0]:
-                best = (key, info_, sub_, model_)
-        _, info, sub, median_model = best
+        infos = [read_task_info(path_) for _, path_ in tasks]
+        picks = S.pr_prg_candidates(infos, target_positives=args.target_positives)
+        read = (read_predictions(tasks[i][1]) for i in picks)
+        info, sub, median_model = S.choose_pr_prg([(info_, df_) for df_, info_ in read])
     model = median_model if args.model == "auto" else args.model
     if model not in set(sub["model_id"]):
         raise InputError(f"model {model!r} not in task {info.task_id}; choose one of {', '.join(sorted(set(sub['model_id'])))} or auto")
@@ -275,8 +240,6 @@ def run_pr_prg(args: argparse.Namespace) -> int:
               f"model: {model}, test fold {fold} of repeat {rep}")
     _save(theory.figure_pr_prg(y, s, source=source), args.out_dir, "boyd_fig_pr_prg", args.formats)
     if args.selection_out:
-        from prspace.cli._tables import write_csv
-
         write_csv(pd.DataFrame([{"task_id": info.task_id, "dataset": info.dataset_name, "provenance": info.provenance,
                                  "model_id": model, "repeat": rep, "fold": fold, "n": int(y.size), "n_pos": int(y.sum()),
                                  "aupr": float(metrics.aupr(y, s)), "auprg": float(metrics.auprg(y, s))}]),
@@ -356,7 +319,7 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
 
 
 def _write_full_csv(df: pd.DataFrame, path: Path) -> None:
-    from prspace.cli._tables import write_csv
+    from prspace.output import write_csv
 
     write_csv(df, path)
 
@@ -394,7 +357,7 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
         _save(_message_figure(msg), args.figures_dir, "boyd_fold_skew", args.formats)
         return 0
     summary = fs.fold_skew_summary(runs)
-    per_task = fs.fold_skew_bias(runs).groupby(["task_id", "task_pi", "dispersion"])[list(fs.AGGREGATES)].mean().reset_index()
+    per_task = fs.fold_skew_per_task(runs)
     src = f"study {args.study}" if args.study else ""
     _table(summary, args.tables_dir, "boyd_fold_skew_summary",
            title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
@@ -437,9 +400,7 @@ def run_aggregation(args: argparse.Namespace) -> int:
            title="Do the learners' orders by mean metric agree? (pairs of metrics)")
     _table(corr, args.tables_dir, "boyd_aggregation_skew_correlation",
            title="Spearman's rho of each metric with pi across tasks; free_share = mean AUCPR_MIN / mean AUPR")
-    wide = groups.pivot_table(index=["skew_group", "n_tasks", "learner"], columns="metric", values=["mean", "rank"])
-    wide.columns = [f"{a}_{m}" for a, m in wide.columns]
-    _table(wide.reset_index(), args.tables_dir, "boyd_aggregation_skew_groups",
+    _table(ag.skew_groups_wide(groups), args.tables_dir, "boyd_aggregation_skew_groups",
            title="Learners' mean metric and rank within pi groups of tasks")
     _save(figure_aggregation(per_task, groups, source=src), args.figures_dir, "boyd_aggregation", args.formats)
     return 0

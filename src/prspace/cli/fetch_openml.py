@@ -240,8 +240,8 @@ def run_manifest(args: argparse.Namespace) -> int:
     import openml
 
     import prspace
-    from prspace.cli._tables import write_csv, write_markdown
     from prspace.contracts import read_status, read_task_list
+    from prspace.output import write_csv, write_markdown
 
     listed = read_task_list(args.task_list).set_index("task_id")
     tasks, n_skipped, replaced = [], 0, 0
@@ -298,8 +298,8 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 
 def run_selfcheck(args: argparse.Namespace) -> int:
-    from prspace.cli._tables import write_csv, write_markdown
     from prspace.contracts import read_status
+    from prspace.output import write_csv, write_markdown
     from prspace.schema import read_predictions
     from prspace.sources.openml_selfcheck import CHECK_COLUMNS, compare_task, summarize
 
@@ -314,16 +314,12 @@ def run_selfcheck(args: argparse.Namespace) -> int:
     checks = checks.sort_values(["task_id", "model_id", "scope", "repeat", "fold"], ignore_index=True)
     summary = summarize(checks)
     write_csv(checks, args.out)
-    write_markdown(checks, Path(args.out).with_suffix(".md"), decimals=6,
+    write_markdown(checks, Path(args.out).with_suffix(".md"),
                    title="Our AUROC vs OpenML's evaluation engine, per run (overall pooled; per fold)")
     write_csv(summary, args.summary_out)
 
-    def shown(v: object) -> str:
-        if isinstance(v, float):
-            return f"{v:.1e}" if 0 < abs(v) < 0.01 else f"{v:.6g}"
-        return str(v)
-
-    write_markdown(summary.assign(value=summary["value"].map(shown)), Path(args.summary_out).with_suffix(".md"),
+    # the policy of prspace.output: 4 significant digits, small differences in exponent notation
+    write_markdown(summary, Path(args.summary_out).with_suffix(".md"),
                    title="Self-check against OpenML's own AUROC")
     bad = int((~checks["agrees"].astype(bool)).sum()) if len(checks) else 0
     print(f"prspace fetch-openml selfcheck: {checks['model_id'].nunique() if len(checks) else 0} run(s), "

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.cli._tables import write_csv, write_markdown, write_table
 from prspace.contracts import read_metrics_table
 from prspace.errors import InputError
+from prspace.output import write_csv, write_markdown, write_table
 
 # prspace.experiments.ranking is imported inside the functions: every `prspace` command
 # imports this module at start-up, and scipy.stats is slow to import.
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     note = (f"Source: {source}. Shares of tasks where the best model (top-1) or the ordered top three (top-3) "
             f"differ; mean per-task rank correlations; [95% percentile bootstrap over tasks, {args.n_boot} resamples, seed {args.seed}].")
     write_table(summary, out / "disagreement_summary.csv")
-    write_markdown(summary_markdown(summary), out / "disagreement_summary.md", decimals=3,
+    write_markdown(summary_markdown(summary), out / "disagreement_summary.md",
                    title="Rank disagreement between metrics", note=note)
 
     card = R.scorecard(summary, per_task, source=source)
@@ -168,9 +168,9 @@ def run(args: argparse.Namespace) -> int:
     lnote = ("Learners ranked across tasks by their mean metric (Boyd et al. 2012, sec. 4.2): "
              "rank_mean_<m> = rank by the mean over tasks (1 = best); mean_rank_<m> = mean within-task rank. "
              f"Only learners present in at least {args.learner_min_share:.0%} of the tasks. Source: {source}.")
-    write_table(learners, out / "learner_ranking.csv", out / "learner_ranking.md", decimals=3,
+    write_table(learners, out / "learner_ranking.csv", out / "learner_ranking.md",
                 title="Learners ranked across tasks", note=lnote)
-    write_table(agreement, out / "learner_agreement.csv", out / "learner_agreement.md", decimals=3,
+    write_table(agreement, out / "learner_agreement.csv", out / "learner_agreement.md",
                 title="Do the learners' orders by mean metric agree?", note=lnote)
     log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))
     return 0

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.cli._tables import write_csv, write_markdown
 from prspace.contracts import read_metrics_table, read_status, read_task_list
 from prspace.errors import InputError
 from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
+from prspace.output import write_csv, write_markdown
 from prspace.schema import TASK_TABLE_COLUMNS, read_predictions, read_task_info
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,6 @@ def run_collect(args: argparse.Namespace) -> int:
     write_markdown(
         md,
         Path(args.tasks_out).with_suffix(".md"),
-        decimals=4,
         title=f"Tasks of study {args.study}: {n_ok} scored of {len(tasks)}",
     )
     log.info("%d tasks scored, %d rows in the metrics table", n_ok, len(metrics))

@@ -1,25 +1,22 @@
 """``prspace table-html``: render result tables (CSV) as HTML pages for the Snakemake report.
 
-``prspace table-html --table in.csv out.html "Title" [--table ...] [--decimals 4]``
+``prspace table-html --table in.csv out.html "Title" [--table ...]``
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import pandas as pd
 
-from prspace._io import atomic_path
-from prspace.cli._tables import to_html
 from prspace.errors import InputError
+from prspace.output import write_html
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("table-html", help="render CSV tables as HTML pages (for the report)")
     p.add_argument("--table", nargs=3, action="append", required=True, metavar=("CSV", "HTML", "TITLE"),
                    help="a table to render (repeatable)")
-    p.add_argument("--decimals", type=int, default=4, help="decimals of floats (default: %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -31,6 +28,5 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"no table at {csv}; run the workflow step that makes it") from None
         except pd.errors.EmptyDataError:
             df = pd.DataFrame()
-        with atomic_path(out) as tmp:
-            Path(tmp).write_text(to_html(df, title=title, decimals=args.decimals))
+        write_html(df, out, title=title)  # digits: the policy of prspace.output
     return 0

@@ -129,6 +129,14 @@ def skew_group_means(df: pd.DataFrame, *, learner: str = "flow_id", n_groups: in
     return pd.DataFrame(rows)
 
 
+def skew_groups_wide(groups: pd.DataFrame) -> pd.DataFrame:
+    """:func:`skew_group_means` in wide form: one row per skew group and learner, columns
+    ``mean_<metric>`` and ``rank_<metric>``."""
+    wide = groups.pivot_table(index=["skew_group", "n_tasks", "learner"], columns="metric", values=["mean", "rank"])
+    wide.columns = [f"{a}_{m}" for a, m in wide.columns]
+    return wide.reset_index()
+
+
 # Boyd et al. 2012, Table 2: LSM (Kok and Domingos 2010) on the IMDB predicates: AUCPR, AUCNPR.
 BOYD_TABLE2: tuple[tuple[str, float, float], ...] = (
     ("actor", 1.000, 1.000),

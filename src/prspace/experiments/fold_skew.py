@@ -260,3 +260,10 @@ def fold_skew_summary(runs: pd.DataFrame) -> pd.DataFrame:
             row["kendall_loss"] = row["kendall_stratified"] - row["kendall_skewed"]
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def fold_skew_per_task(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per task and dispersion: the signed bias of each aggregate (skewed minus stratified folds),
+    mean over models, seeds and repeats; columns ``task_id, task_pi, dispersion`` and the aggregates."""
+    keys = ["task_id", "task_pi", "dispersion"]
+    return fold_skew_bias(runs).groupby(keys)[list(AGGREGATES)].mean().reset_index()

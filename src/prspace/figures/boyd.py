@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from prspace import metrics
 from prspace.experiments import downsampling as ds
@@ -19,80 +20,124 @@ LABELS = {"aupr": "AUPR", "aucnpr": "AUCNPR", "auprg": "AUPRG", "auroc": "AUROC"
 
 
 def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
-    """Each metric against the training ratio: downsampled test folds vs original test folds.
+    """Each metric against the training ratio: levels (top row) and paired gaps (bottom row).
 
-    Thick lines: mean over tasks of the learners' mean, bars +- one standard deviation over tasks;
-    thin lines: each learner's mean over tasks. In the AUPR panel the dotted line is AUCPR_MIN at
-    the downsampled test set's skew pi = 1 / (1 + k) (Theorem 2).
+    Top: mean over tasks of the learners' mean on the downsampled test folds (red) and on the
+    original test folds (blue); thin lines are single learners; black markers: Boyd et al.'s
+    Table 3 (SAYU on UW-CSE advisedBy; AUCPR and AUCNPR only), their 1:24 row at "original".
+    The dotted line is AUCPR_MIN at the downsampled test skew 1/(1+k) (Theorem 2).
+    Bottom: the paired gap, downsampled minus original test fold of the same models, mean over
+    tasks with bars of +- one sd over tasks, and Boyd's gaps.  Every row shares one y axis, so
+    AUROC's small change is seen on the same scale as AUPR's large one.
     """
-    fig = Figure(figsize=(11, 7.8), layout="constrained")
-    axes = fig.subplots(2, 2, sharex=True).ravel()
+    fig = Figure(figsize=(15, 7.6), layout="constrained")
+    axes = fig.subplots(2, 4, sharex=True, sharey="row")
     all_ = summary[summary["learner"] == "all learners"]
     ks = list(all_["train_k"])
     x = np.arange(len(ks))
-    labels = [ds.ratio_label(k) for k in ks]
     learners = [lrn for lrn in pd.unique(summary["learner"]) if lrn != "all learners"]
-    styles = {"downsampled": ("C3", "-", "o", "test fold downsampled to the training ratio", -0.07),
-              "original": ("C0", "--", "s", "original test fold", 0.07)}
-    for ax, m in zip(axes, ds.METRICS, strict=True):
-        for test, (color, ls, marker, lab, dx) in styles.items():
+    styles = {"downsampled": ("C3", "-", "o", "test fold downsampled to the training ratio"),
+              "original": ("C0", "--", "s", "original test fold")}
+    paper = paper_table3_by_position(ks)
+    for j, m in enumerate(ds.METRICS):
+        top, bottom = axes[0, j], axes[1, j]
+        for test, (color, ls, marker, lab) in styles.items():
             for lrn in learners:
                 sub = summary[summary["learner"] == lrn].set_index("train_k").reindex(ks)
-                ax.plot(x + dx, sub[f"{test}_{m}"], color=color, ls=ls, lw=0.7, alpha=0.35)
-            ax.errorbar(x + dx, all_[f"{test}_{m}"], yerr=all_[f"{test}_{m}_sd"], color=color, ls=ls, marker=marker,
-                        lw=2, capsize=3, label=f"{lab}: mean over tasks of the learners' mean, bars +- sd over tasks")
+                top.plot(x, sub[f"{test}_{m}"], color=color, ls=ls, lw=0.7, alpha=0.35)
+            top.plot(x, all_[f"{test}_{m}"], color=color, ls=ls, marker=marker, lw=2,
+                     label=f"{lab} (mean over tasks of the learners' mean)")
+        for lrn in learners:
+            sub = summary[summary["learner"] == lrn].set_index("train_k").reindex(ks)
+            bottom.plot(x, sub[f"gap_{m}"], color="C4", lw=0.7, alpha=0.4)
+        bottom.errorbar(x, all_[f"gap_{m}"], yerr=all_[f"gap_{m}_sd"], color="C4", marker="D", lw=2, capsize=3,
+                        label="paired gap, downsampled minus original: mean over tasks, bars +- sd over tasks")
+        bottom.axhline(0, color="k", lw=0.8)
+        if m in paper:
+            pos, down, orig = paper[m]
+            top.plot(pos, down, "k^", ms=6, label="Boyd et al. Table 3 (SAYU, UW-CSE): downsampled test")
+            top.plot(pos, orig, "kv", ms=6, mfc="none", label="Boyd et al. Table 3: original test (1:24)")
+            bottom.plot(pos, down - orig, "k*", ms=8, label="Boyd et al. Table 3: gap")
         if m == "aupr":
             pis = np.array([1 / (1 + k) if k != ds.ORIGINAL else np.nan for k in ks])
             lo = np.full(len(ks), np.nan)
             ok = np.isfinite(pis)
             lo[ok] = np.asarray(metrics.aupr_min(pis[ok]), dtype=np.float64)
-            ax.plot(x, lo, color="0.3", ls=":", marker=".", label="AUCPR_MIN at the downsampled test skew 1/(1+k)")
-        if m in ("aupr", "aucnpr"):
-            ax.set_ylim(0, 1)
-        ax.set_title(LABELS[m], fontsize=11)
-        ax.set_ylabel(LABELS[m])
-        ax.grid(alpha=0.25)
-        ax.set_xticks(x, labels)
-    for ax in axes[2:]:
-        ax.set_xlabel("training ratio (positives : negatives); 'original' = no subsampling")
-    axes[0].plot([], [], color="0.5", lw=0.7, label="thin lines: single learners (mean over tasks)")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8.5)
+            top.plot(x, lo, color="0.3", ls=":", marker=".", label="AUCPR_MIN at the downsampled test skew 1/(1+k)")
+        top.set_title(LABELS[m], fontsize=11)
+        top.grid(alpha=0.25)
+        bottom.grid(alpha=0.25)
+        bottom.set_xticks(x, [ds.ratio_label(k) for k in ks])
+        bottom.set_xlabel("training ratio (positives : negatives)")
+    axes[0, 0].set_ylabel("metric value")
+    axes[1, 0].set_ylabel("downsampled minus original test fold")
+    axes[0, 0].set_ylim(0, 1.02)
+    handles, labels = [], []
+    for ax in (axes[0, 0], axes[1, 0]):
+        h, lab = ax.get_legend_handles_labels()
+        handles += h
+        labels += lab
+    handles.append(Line2D([], [], color="0.5", lw=0.7))
+    labels.append("thin lines: single learners (mean over tasks)")
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8.5)
     n_tasks = int(all_["n_tasks"].max()) if len(all_) else 0
     fig.suptitle(f"Downsampling (after Boyd et al. 2012, Table 3): {n_tasks} tasks, {len(learners)} learners"
-                 + (f" -- {source}" if source else ""), fontsize=11)
+                 + (f" -- {source}" if source else "") + "; 'original' = each task's own ratio (Boyd's: 1:24)",
+                 fontsize=11)
     return fig
 
 
-def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
-    """Bias (skewed minus stratified folds) of each aggregate, and how often the best model changes.
+def paper_table3_by_position(ks: list[float]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Boyd et al.'s Table 3 at our x positions: ``{metric: (positions, downsampled, original)}``.
 
-    Left: mean over tasks of the absolute per-task bias, on a log axis (fold means of AUPRG can
-    fall by whole units when a fold keeps a single positive, other shifts are hundredths). Right:
-    Kendall's tau with the whole data's order, stratified minus skewed folds.
+    Only the ratios we ran are placed; Boyd's 1:24 row (their task's own ratio) goes to our
+    ``original`` position. Metrics: ``aupr`` (their AUCPR) and ``aucnpr``.
+    """
+    where = {k: i for i, k in enumerate(ks)}
+    pos, rows = [], []
+    for k, pr_d, npr_d, pr_o, npr_o in ds.BOYD_TABLE3:
+        key = ds.ORIGINAL if k == ds.BOYD_TABLE3_ORIGINAL_K else float(k)
+        if key in where:
+            pos.append(where[key])
+            rows.append((pr_d, npr_d, pr_o, npr_o))
+    if not rows:
+        return {}
+    a = np.asarray(rows, dtype=np.float64)
+    p = np.asarray(pos, dtype=np.float64)
+    return {"aupr": (p, a[:, 0], a[:, 2]), "aucnpr": (p, a[:, 1], a[:, 3])}
+
+
+def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
+    """Signed shift (skewed minus stratified folds) of each aggregate, and the ranking cost.
+
+    Both panels against the dispersion d.  Left: mean over tasks of the per-task signed shift
+    (each task averaged over models and seeds; the sd over tasks is in the table), on a symmetric-log
+    axis (linear within +-0.001): below zero, the aggregate is pessimistic on skewed folds.
+    Right: Kendall's tau with the whole data's order, stratified minus skewed.
     """
     fig = Figure(figsize=(12, 5.4), layout="constrained")
-    ax1, ax2 = fig.subplots(1, 2)
+    ax1, ax2 = fig.subplots(1, 2, sharex=True)
     colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
     for a in fs.AGGREGATES:
         kind, m = a.split("_", 1)
         sub = summary[summary["aggregate"] == a].sort_values("dispersion")
         ls, marker = ("-", "o") if kind == "mean" else ("--", "s")
-        ax1.plot(sub["fold_pi_sd"], sub["abs_bias_mean"], color=colors[m], ls=ls, marker=marker, ms=4,
-                 label=fs.AGGREGATE_LABELS[a])
-        ax2.plot(sub["dispersion"], sub["kendall_loss"], color=colors[m], ls=ls, marker=marker, ms=4,
-                 label=fs.AGGREGATE_LABELS[a])
-    ax1.set_yscale("log")
-    ax1.set_xlabel("spread of the skewed folds' pi (sd over folds, mean over tasks)")
-    ax1.set_ylabel("|skewed minus stratified|, mean over tasks (log)")
-    ax1.set_title("Size of the shift each aggregate takes from fold skew\n(per task: mean over models and seeds)",
+        d, b = sub["dispersion"].to_numpy(np.float64), sub["bias_mean"].to_numpy(np.float64)
+        ax1.plot(d, b, color=colors[m], ls=ls, marker=marker, ms=4, label=fs.AGGREGATE_LABELS[a])
+        ax2.plot(d, sub["kendall_loss"], color=colors[m], ls=ls, marker=marker, ms=4, label=fs.AGGREGATE_LABELS[a])
+    ax1.set_yscale("symlog", linthresh=1e-3)
+    ax1.axhline(0, color="k", lw=0.8)
+    ax1.set_ylabel("skewed minus stratified folds (symlog; linear within +-0.001)")
+    ax1.set_title("Signed shift each aggregate takes from fold skew\n(mean over tasks; sd over tasks: boyd_fold_skew_summary.csv)",
                   fontsize=10)
     ax1.grid(alpha=0.25, which="both")
     ax2.axhline(0, color="k", lw=0.8)
-    ax2.set_xlabel("dispersion d (share of one class dropped from half of the folds)")
     ax2.set_ylabel("Kendall's tau lost: stratified minus skewed")
     ax2.set_title("Agreement of the models' order with the order on the whole data:\nhow much the skew costs beyond thinning",
                   fontsize=10)
     ax2.grid(alpha=0.25)
+    for ax in (ax1, ax2):
+        ax.set_xlabel("dispersion d (share of one class dropped from half of the folds)")
     fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=8.5)
     n_tasks = int(summary["n_tasks"].max()) if len(summary) else 0
     fig.suptitle(f"Fold skew (after Boyd et al. 2012, section 4.1): {n_tasks} tasks" + (f" -- {source}" if source else ""),
@@ -100,9 +145,36 @@ def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
     return fig
 
 
+#: Lowest metric value the aggregation panel's axis shows; lower values sit on its edge.
+AGGREGATION_FLOOR = -0.5
+
+
+def aggregation_notes(per_task: pd.DataFrame, bottom: float) -> str:
+    """What the aggregation panel says about values below 0 and below its axis ``bottom``."""
+    parts = []
+    for m in ("aupr", "aucnpr", "auprg"):
+        v = per_task[m].to_numpy(np.float64)
+        neg, out = int((v < 0).sum()), int((v < bottom).sum())
+        if neg:
+            parts.append(f"{neg} {LABELS[m]} < 0" + (f" ({out} below {bottom:g}, down to {np.nanmin(v):.2f}: "
+                                                        "triangles on the edge)" if out else ""))
+    return ("of " + str(len(per_task)) + " learner x task values: " + "; ".join(parts)) if parts else ""
+
+
+def text_colour(rgba: tuple[float, ...]) -> str:
+    """Black on light cells, white on dark ones (relative luminance, ITU-R BT.709 weights)."""
+    r, g, b = rgba[:3]
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
+
+
 def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: str = "") -> Figure:
     """Left: per-task metrics against pi, with AUCPR_MIN(pi) and pi (random ranking's AUPR).
-    Right: heat map of each learner's rank by its mean metric, over all tasks and within pi groups."""
+    Right: heat map of each learner's rank by its mean metric, over all tasks and within pi groups.
+
+    The left y axis reaches down to the lowest value (AUPRG and AUCNPR are negative for models
+    worse than the always-positive baseline); the panel counts the negative values.  Heat-map
+    numbers are black on light cells and white on dark ones.
+    """
     from matplotlib.ticker import FixedLocator, NullLocator
 
     learners = sorted(pd.unique(groups["learner"]))
@@ -125,8 +197,20 @@ def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: 
     ax1.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax1.set_xlabel("pi of the task (log scale)")
     ax1.set_ylabel("metric value (pooled cross-validated predictions)")
-    ax1.set_ylim(-0.02, 1.02)
-    ax1.set_title("Per task (faint dots: single learners)", fontsize=10)
+    # AUPRG (and AUCNPR) go below 0 for models worse than the always-positive baseline.  The
+    # axis reaches down to the lowest value, at most to AGGREGATION_FLOOR; values below that are
+    # drawn as triangles on the bottom edge, and the panel title counts both.
+    shown = per_task[["aupr", "aucnpr", "auprg"]].to_numpy(np.float64)
+    low = float(np.nanmin(shown)) if shown.size else 0.0
+    bottom = max(min(-0.02, low - 0.03), AGGREGATION_FLOOR)
+    ax1.set_ylim(bottom, 1.02)
+    ax1.axhline(0, color="k", lw=0.6)
+    for m in ("aupr", "aucnpr", "auprg"):
+        below = per_task[per_task[m] < bottom]
+        if len(below):
+            ax1.scatter(below["pi"], np.full(len(below), bottom + 0.015), marker="v", color=colors[m], s=14, zorder=3)
+    notes = aggregation_notes(per_task, bottom)
+    ax1.set_title("Per task (faint dots: single learners)" + (f"\n{notes}" if notes else ""), fontsize=9)
     ax1.grid(alpha=0.25, which="both")
     ax1.legend(fontsize=8, loc="lower right")
 
@@ -139,8 +223,8 @@ def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: 
     im = ax2.imshow(data, aspect="auto", cmap="viridis_r", interpolation="nearest")
     for (i, j), v in np.ndenumerate(data):
         if np.isfinite(v):
-            ax2.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=6.5,
-                     color="white" if v < 0.35 * np.nanmax(data) else "black")
+            ax2.text(j, i, f"{v:g}", ha="center", va="center", fontsize=6.5,
+                     color=text_colour(im.cmap(im.norm(v))))
     ax2.set_yticks(range(len(piv)), piv.index, fontsize=7.5)
     ax2.set_xticks(range(len(cols)), [LABELS[m] for _, m in cols], rotation=90, fontsize=8)
     for k in range(1, len(order)):

@@ -8,15 +8,13 @@
   :func:`prspace.experiments.ranking.quartile_groups`).
 
 Functions return a :class:`matplotlib.figure.Figure` (no pyplot state) sized for a
-paper's column (3.3 in); :func:`save` writes it in several formats.
+paper's column (3.3 in); :func:`prspace.output.write_figure` writes it.
 """
 
 from __future__ import annotations
 
-import os
 import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,22 +22,9 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from prspace.experiments.ranking import METRIC_LABELS
+from prspace.figures.style import COLUMN_WIDTH, RC, style
 
-COLUMN_WIDTH = 3.3  # inches
-RC = {"font.size": 7, "axes.titlesize": 7.5, "axes.labelsize": 7, "xtick.labelsize": 6.5,
-      "ytick.labelsize": 6.5, "legend.fontsize": 6.5}
-
-
-def save(fig: Figure, stem: str | os.PathLike[str], formats: Sequence[str] = ("png", "pdf")) -> list[Path]:
-    """Write ``fig`` as ``stem.<fmt>`` for each format (PNG at 300 dpi; no timestamps in PDF)."""
-    paths = []
-    for fmt in formats:
-        path = Path(f"{stem}.{fmt}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        meta = {"CreationDate": None} if fmt == "pdf" else ({"Date": None} if fmt == "svg" else None)
-        fig.savefig(path, dpi=300, metadata=meta)
-        paths.append(path)
-    return paths
+__all__ = ["COLUMN_WIDTH", "RC", "log2_bins", "metric_scatter", "rank_counts", "rank_heatmap"]
 
 
 def log2_bins(max_count: int) -> list[int]:
@@ -67,8 +52,18 @@ def rank_counts(ranks: pd.DataFrame, metric_x: str, metric_y: str) -> np.ndarray
     return counts
 
 
-def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "auprg", *, source: str = "") -> Figure:
-    """Figure 4 (left): model counts by (rank by ``metric_x``, rank by ``metric_y``), log2-binned."""
+def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "auprg", *, source: str = "",
+                 exclude: Sequence[str] = ()) -> Figure:
+    """Figure 4 (left): model counts by (rank by ``metric_x``, rank by ``metric_y``), log2-binned.
+
+    ``exclude``: tasks left out -- the saturated ones
+    (:func:`prspace.experiments.selection.saturated_tasks`), whose models tied at a perfect
+    score all sit on one averaged rank and would fill an off-diagonal cell with ties, not
+    disagreements; the title says how many were left out.
+    """
+    n_all = ranks["task_id"].nunique() if "task_id" in ranks else 0
+    if len(exclude) and "task_id" in ranks:
+        ranks = ranks[~ranks["task_id"].astype(str).isin({str(t) for t in exclude})]
     counts = rank_counts(ranks, metric_x, metric_y)
     edges = log2_bins(int(counts.max()))
     n_bins = len(edges) - 1
@@ -76,7 +71,7 @@ def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "a
     cmap = ListedColormap(base)
     norm = BoundaryNorm(edges, cmap.N)
     n_tasks = ranks["task_id"].nunique() if "task_id" in ranks else 0
-    with _style():
+    with style():
         fig = Figure(figsize=(COLUMN_WIDTH, 3.0), layout="constrained")
         ax = fig.add_subplot()
         size = counts.shape[0]
@@ -88,8 +83,10 @@ def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "a
         ticks = list(range(1, size + 1)) if size <= 10 else [1] + list(range(5, size + 1, 5))
         ax.set_xticks(ticks)
         ax.set_yticks(ticks)
-        ax.set_title(f"{len(ranks)} models in {n_tasks} tasks" + (f"\n{textwrap.fill(source, 70)}" if source else ""),
-                     fontsize=5)
+        left_out = (f"; {n_all - n_tasks} saturated task(s) left out (models tied at AUROC = AUPR = AUPRG = 1)"
+                    if n_all > n_tasks else "")
+        ax.set_title(textwrap.fill(f"{len(ranks)} models in {n_tasks} tasks{left_out}", 75)
+                     + (f"\n{textwrap.fill(source, 75)}" if source else ""), fontsize=5)
         cb = fig.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
         mids = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
         cb.set_ticks(mids)
@@ -115,17 +112,19 @@ def metric_scatter(
     metric_y: str = "auprg",
     highlight: Sequence[tuple[str, str]] = (),
     source: str = "",
+    note: str = "",
 ) -> Figure:
     """Figure 4 (right): ``metric_y`` against ``metric_x`` for every model of ``tasks``.
 
     ``labels`` annotate the tasks in the legend (e.g. with their rank correlation);
     ``highlight`` lists ``(task_id, model_id)`` pairs to circle (the Figure 5 pair).
     As in the paper, models with ``metric_y < 0`` (worse than the always-positive
-    baseline in PRG space) fall outside the axes; the legend counts them.
+    baseline in PRG space) fall outside the axes; the legend counts them.  ``note`` is
+    printed under the legend (e.g. our quartiles beside the paper's).
     """
     labels = list(labels) if labels is not None else list(tasks)
     markers = ["o", "^", "s", "D"]
-    with _style():
+    with style():
         fig = Figure(figsize=(COLUMN_WIDTH, 3.7), layout="constrained")
         ax = fig.add_subplot()
         for i, (task, label) in enumerate(zip(tasks, labels, strict=True)):
@@ -150,21 +149,9 @@ def metric_scatter(
         ax.set_xlabel(METRIC_LABELS.get(metric_x, metric_x))
         ax.set_ylabel(METRIC_LABELS.get(metric_y, metric_y))
         ax.grid(alpha=0.25, lw=0.4)
+        if note:
+            ax.plot([], [], ls="none", label=textwrap.fill(note, 58))
         fig.legend(loc="outside lower center", frameon=False, handletextpad=0.3, ncols=1)
         if source:
             ax.set_title(textwrap.fill(source, 70), fontsize=5)
     return fig
-
-
-class _style:
-    """Context manager: the figure rc settings (legible at column width)."""
-
-    def __enter__(self):
-        import matplotlib
-
-        self._ctx = matplotlib.rc_context(RC)
-        self._ctx.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self._ctx.__exit__(*exc)

@@ -8,7 +8,7 @@ Boyd, Santos Costa, Davis and Page (ICML 2012):
 * Figure 4 -- F1 contours with the unachievable region at pi = 0.33 and three points of F1 = 0.45.
 
 Flach and Kull (NIPS 2015), Figure 2 -- a PR curve with F1 isometrics and the always-positive
-baseline beside its PRG curve with F1 (= FG1) isometrics and the convex hull, drawn for a real
+baseline beside its PRG curve with the images of the same isometrics and the convex hull, drawn for a real
 model's scores (the caller supplies them and a label naming their source).
 
 Every function returns a :class:`matplotlib.figure.Figure` (no pyplot state); the CLI saves it.
@@ -59,13 +59,14 @@ def figure_min_pr_curve(pi: float = 1 / 3) -> Figure:
 def figure_min_pr_curves(pis: Sequence[float] = (0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9)) -> Figure:
     """Boyd et al. Figure 2: minimum PR curves for several skews."""
     r = np.linspace(0, 1, 501)
-    fig = Figure(figsize=(5.2, 5.0), layout="constrained")
+    fig = Figure(figsize=(5.2, 6.4), layout="constrained")
     ax = fig.add_subplot()
     colors = [f"C{i % 10}" for i in range(len(pis))]
     for pi, c in zip(pis, colors, strict=True):
         ax.plot(r, _min_precision(pi, r), color=c, lw=1.8, label=f"pi = {pi:.3g}  (AUCPR_MIN = {float(metrics.aupr_min(pi)):.3f})")
     _pr_axes(ax, "Boyd et al. 2012, Figure 2: minimum PR curves")
-    ax.legend(loc="upper left", fontsize=8.5)
+    # below the axes: inside, any place covers part of a curve (pi = 0.9 runs along the top)
+    fig.legend(loc="outside lower center", ncol=2, fontsize=8)
     return fig
 
 
@@ -152,64 +153,90 @@ def figure_f1_contours(pi: float = 0.33, f1: float = 0.45) -> Figure:
     return fig
 
 
-def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Figure:
-    """Flach and Kull Figure 2 for real scores: PR curve beside PRG curve.
+def f1_isometric_pr(f1: float, n: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """The F1 = ``f1`` isometric in PR space: precision = f1 r / (2 r - f1) for r in (f1/2, 1]."""
+    r = np.linspace(f1 / 2 + 1e-4, 1, n)
+    return r, f1 * r / (2 * r - f1)
 
-    Left: PR points with hyperbolic F1 isometrics (dotted) and the F1 isometric of the
-    always-positive classifier (solid), the PR baseline. Right: the PRG curve (precision gain
-    against recall gain, negative gains clipped away as in the paper) with F1 isometrics, which are
-    the straight lines precG + recG = 2 FG1 (Flach and Kull Theorem 2), the minor diagonal as
-    baseline (FG1 = 1/2 is the always-positive classifier's F1) and the convex hull (Pareto front).
+
+def f1_isometric_prg(f1: float, pi: float, n: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """The image in PRG space of the PR isometric F1 = ``f1`` at skew ``pi``.
+
+    Each PR point is mapped by precG = (p - pi) / ((1 - pi) p), recG = (r - pi) / ((1 - pi) r)
+    (Flach & Kull Definition 1); by their Theorem 2 the image is the straight line
+    precG + recG = 2 FG1 with FG1 = (f1 - pi) / ((1 - pi) f1), which is how the two panels of
+    their Figure 2 correspond.  Returns (recall gain, precision gain).
     """
+    r, p = f1_isometric_pr(f1, n)
+    return (r - pi) / ((1 - pi) * r), (p - pi) / ((1 - pi) * p)
+
+
+def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Figure:
+    """Flach and Kull Figure 2 for real scores: PR curve beside PRG curve, the same isometrics in both.
+
+    Left: the PR curve (hyperbolic interpolation and its points) with the F1 isometrics
+    F1 = 0.1 ... 0.9 (dotted) and the F1 isometric of the always-positive classifier (solid),
+    the PR baseline.  Right: the PRG curve with the images of the same isometrics under the
+    gain transform (:func:`f1_isometric_prg`: straight lines of slope -1), the always-positive
+    isometric becoming the minor diagonal, and the convex hull (Pareto front).  Isometrics with
+    F1 <= pi have no image in the unit square (their FG1 <= 0); the legend says which.
+    Curves are drawn by :func:`prspace.figures.curves.plot_curves`.
+    """
+    from prspace.figures.curves import Curve, plot_curves
+
     y_true = np.asarray(y_true, dtype=bool)
     pi = float(y_true.mean())
-    pr = metrics.pr_curve(y_true, y_score)
-    dense = metrics.interpolate_pr_curve(pr)
-    prg = metrics.prg_curve(y_true, y_score)
     hull = metrics.prg_convex_hull(y_true, y_score)
-    rec, prec = np.asarray(pr.recall), np.asarray(pr.precision)
-    rg, pg = np.asarray(prg.recall_gain), np.asarray(prg.precision_gain)
-    auprg = float(metrics.auprg(y_true, y_score))
-    aupr = float(metrics.aupr(y_true, y_score))
 
-    fig = Figure(figsize=(10.5, 5.9), layout="constrained")
+    fig = Figure(figsize=(10.5, 7.0), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
-    # PR space
     for lev in F1_LEVELS:
-        r = np.linspace(lev / 2 + 1e-4, 1, 300)
-        ax1.plot(r, lev * r / (2 * r - lev), color="0.6", lw=0.8, ls=":")
+        ax1.plot(*f1_isometric_pr(lev), color="0.6", lw=0.8, ls=":")
+        if lev > pi:
+            ax2.plot(*f1_isometric_prg(lev, pi), color="0.6", lw=0.8, ls=":")
+            ax2.annotate(f"{lev:g}", xy=_label_point(lev, pi), fontsize=7, color="0.4", ha="center", va="center")
+        ax1.annotate(f"{lev:g}", xy=(1.0, lev / (2 - lev)), xytext=(2, 0), textcoords="offset points",
+                     fontsize=7, color="0.4", va="center")
     f1_base = 2 * pi / (1 + pi)
-    r = np.linspace(f1_base / 2 + 1e-4, 1, 300)
-    ax1.plot(r, f1_base * r / (2 * r - f1_base), color="k", lw=1.4, label=f"always-positive baseline (F1 = {f1_base:.3f})")
+    ax1.plot(*f1_isometric_pr(f1_base), color="k", lw=1.4, label=f"always-positive baseline (F1 = {f1_base:.3f})")
+    ax2.plot(*f1_isometric_prg(f1_base, pi), color="k", lw=1.4,
+             label=f"image of the baseline isometric F1 = {f1_base:.3f}: the minor diagonal")
+    hidden = [f"{lev:g}" for lev in F1_LEVELS if lev <= pi]
     ax1.plot([], [], color="0.6", lw=0.8, ls=":", label="F1 isometrics 0.1 ... 0.9")
-    ax1.plot(dense.recall, dense.precision, "-", color="C0", lw=1.2, label=f"PR curve, hyperbolic interpolation (AUPR = {aupr:.3f})")
-    ax1.plot(rec, prec, "o", color="C0", ms=3)
-    _pr_axes(ax1, "PR curve with F1 isometrics")
-    ax1.legend(loc="lower left", fontsize=8.5)
-    # PRG space
-    keep = (rg >= 0) & (pg >= 0)
-    for lev in F1_LEVELS:
-        t = 2 * lev  # precG + recG = 2 FG1
-        xs = np.array([max(0.0, t - 1), min(1.0, t)])
-        ax2.plot(xs, t - xs, color="0.6", lw=0.8, ls=":")
-    ax2.plot([0, 1], [1, 0], color="k", lw=1.4, label="baseline: minor diagonal (FG1 = 0.5)")
-    ax2.plot([], [], color="0.6", lw=0.8, ls=":", label="F1 isometrics (FG1 = 0.1 ... 0.9)")
-    ax2.plot(rg[keep], pg[keep], "-o", color="C0", ms=3, lw=1.2, label=f"PRG curve (AUPRG = {auprg:.3f})")
+    ax2.plot([], [], color="0.6", lw=0.8, ls=":", label="images of the same F1 isometrics (labelled by F1)"
+             + (f"; F1 = {', '.join(hidden)} <= pi lie outside" if hidden else ""))
+    y_score = np.asarray(y_score, dtype=np.float64)
+    aupr, auprg = float(metrics.aupr(y_true, y_score)), float(metrics.auprg(y_true, y_score))
+    pr_style = {"color": "C0", "lw": 1.2, "label": f"PR curve, hyperbolic interpolation (AUPR = {aupr:.3f})"}
+    prg_style = {"color": "C0", "lw": 1.2, "label": f"PRG curve (AUPRG = {auprg:.3f})"}
+    plot_curves(None, ax1, None, [Curve("model", y_true, y_score, pr_style)], pr_ylim=(0, 1.02), points=True)
+    plot_curves(None, None, ax2, [Curve("model", y_true, y_score, prg_style)], prg_ylim=(0, 1.02), points=True)
+    for line in ax2.get_lines():  # the drawer's baseline is the black image of the baseline isometric here
+        if line.get_label().startswith("always-positive baseline"):
+            line.set_label("_" + line.get_label())
     hx, hy = _clip_left(np.asarray(hull.recall_gain), np.asarray(hull.precision_gain))
     ax2.plot(hx, hy, color="C3", lw=1.6, ls="--", label="convex hull (Pareto front)")
     inside = (hull.recall_gain >= 0) & (hull.precision_gain >= 0)
     ax2.plot(hull.recall_gain[inside], hull.precision_gain[inside], "D", color="C3", ms=4)
-    ax2.set_xlim(0, 1)
-    ax2.set_ylim(0, 1.02)
-    ax2.set_aspect("equal")
-    ax2.grid(alpha=0.25)
+    for ax, title in ((ax1, "PR curve with F1 isometrics"), (ax2, "PRG curve with the same F1 isometrics and convex hull")):
+        ax.set_aspect("equal")
+        ax.set_title(title, fontsize=11)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), fontsize=8.5, frameon=False)
+    ax1.set_xlabel("Recall")
+    ax1.set_ylabel("Precision")
     ax2.set_xlabel("Recall Gain")
     ax2.set_ylabel("Precision Gain")
-    ax2.set_title("PRG curve with F1 isometrics and convex hull", fontsize=11)
-    ax2.legend(loc="lower left", fontsize=8.5)
     fig.suptitle(f"After Flach and Kull 2015, Figure 2, on real scores (pi = {pi:.3f}, n = {y_true.size})\n{source}",
                  fontsize=10)
     return fig
+
+
+def _label_point(f1: float, pi: float) -> tuple[float, float]:
+    """Where to write an isometric's F1 value in PRG space: its midpoint inside the unit square."""
+    t = 2 * (f1 - pi) / ((1 - pi) * f1)  # precG + recG = t
+    lo, hi = max(0.0, t - 1), min(1.0, t)
+    x = (lo + hi) / 2
+    return x, t - x
 
 
 def _clip_left(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

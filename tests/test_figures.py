@@ -1,0 +1,321 @@
+"""What each figure shows: the tasks and models it selects, the values it annotates, and that
+nothing is clipped without a notice (not only that a PNG exists)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.colors import to_rgba
+
+from prspace import metrics as M
+from prspace.experiments import downsampling as ds
+from prspace.experiments import selection as S
+from prspace.figures import boyd as B
+from prspace.figures import curves as C
+from prspace.figures import ranking as F
+from prspace.figures import theory as T
+
+# --------------------------------------------------------------------------- selection
+
+
+def _per_task(rhos: dict[str, float]) -> pd.DataFrame:
+    return pd.DataFrame({"task_id": list(rhos), "metric_a": "aupr", "metric_b": "auprg", "spearman": list(rhos.values())})
+
+
+def _metrics(task: str, aupr: list[float], auprg: list[float], auroc: list[float] | None = None) -> pd.DataFrame:
+    n = len(aupr)
+    return pd.DataFrame({"task_id": task, "model_id": [f"m{i}" for i in range(n)], "flow_id": [f"m{i}" for i in range(n)],
+                         "flow_name": [f"m{i}" for i in range(n)], "pi": 0.2, "aupr": aupr, "auprg": auprg,
+                         "auroc": auroc if auroc is not None else [0.8] * n})
+
+
+def test_quartile_tasks_are_numpys_quartiles():
+    rng = np.random.default_rng(0)
+    rhos = {f"t{i:02d}": float(v) for i, v in enumerate(rng.uniform(0.8, 1.0, 21))}
+    q = S.quartile_tasks(_per_task(rhos))
+    v = np.array(list(rhos.values()))
+    assert q["q25"] == pytest.approx(np.quantile(v, 0.25)) and q["q75"] == pytest.approx(np.quantile(v, 0.75))
+    assert q["lower"] == min(rhos, key=lambda t: abs(rhos[t] - np.quantile(v, 0.25)))
+    assert q["upper"] == min(rhos, key=lambda t: abs(rhos[t] - np.quantile(v, 0.75)))
+    assert q["rho_lower"] == rhos[q["lower"]] and q["n_tasks"] == 21
+
+
+def test_flip_is_taken_among_the_top_models_of_the_lower_quartile_task():
+    # lower-quartile task "lo": best model agreed (m0); the second place flips between m1 and m2
+    # (AUPR says m1, AUPRG says m2); a worse pair m3/m4 flips more widely but far from the top
+    lo = _metrics("lo", [0.90, 0.77, 0.72, 0.40, 0.20], [0.95, 0.687, 0.714, 0.10, 0.35])
+    # another task has a much larger flip at the top: the paper's rule does not go there
+    other = _metrics("other", [0.9, 0.3], [0.2, 0.9])
+    flip = S.choose_flip(pd.concat([lo, other]), ["lo", "hi", "other"])
+    assert (flip.task_id, flip.higher_aupr, flip.higher_auprg) == ("lo", "m1", "m2")
+    assert flip.best_position == 2 and flip.gap == pytest.approx(0.027)
+    assert "lower-quartile task" in flip.reason
+    # no flip among the top three in the lower-quartile task: the next task in the list
+    agree = _metrics("lo", [0.9, 0.8, 0.7, 0.6], [0.9, 0.8, 0.7, 0.6])
+    flip = S.choose_flip(pd.concat([agree, other]), ["lo", "hi", "other"])
+    assert flip.task_id == "other" and "nearest the lower quartile" in flip.reason
+    assert S.choose_flip(agree, ["lo"]) is None
+
+
+def test_saturated_tasks_have_two_models_tied_at_one():
+    perfect = _metrics("sat", [1.0, 1.0, 0.9], [1.0, 1.0, 0.8], [1.0, 1.0, 0.95])
+    one = _metrics("one", [1.0, 0.9], [1.0, 0.8], [1.0, 0.9])
+    assert S.saturated_tasks(pd.concat([perfect, one])) == ["sat"]
+
+
+def test_boyd_task_selection():
+    table = pd.DataFrame({"task_id": ["a", "b", "c", "d"], "n": [100, 100, 100, 100], "n_pos": [5, 9, 20, 40]})
+    assert S.downsampling_tasks(table, ["a", "b", "c", "d"], max_pi=0.2, min_positives=6, max_tasks=None) == ["b", "c"]
+    assert S.downsampling_tasks(table, ["a", "b", "c"], max_pi=0.5, min_positives=1, max_tasks=2) == ["a", "b"]
+    assert S.fold_skew_tasks(table, ["a", "b", "c", "d"], min_positives=9, max_tasks=2) == ["b", "c"]
+
+
+# --------------------------------------------------------------------------- Figure 4
+
+
+def test_figure4_right_circles_the_figure5_models_and_shows_both_quartiles():
+    lo = _metrics("lo", [0.90, 0.77, 0.72, 0.40], [0.95, 0.687, 0.714, -0.3])
+    hi = _metrics("hi", [0.5, 0.6], [0.5, 0.6])
+    note = "ours 0.913 and 0.977; Flach & Kull: 0.944 and 0.991"
+    fig = F.metric_scatter(pd.concat([lo, hi]), ["lo", "hi"], labels=["lo", "hi"], highlight=[("lo", "m1"), ("lo", "m2")],
+                           note=note)
+    ax = fig.axes[0]
+    circled = [c for c in ax.collections if c.get_sizes().size and c.get_sizes()[0] == 70 and len(c.get_offsets())]
+    points = np.array(sorted(tuple(np.asarray(c.get_offsets())[0]) for c in circled))
+    np.testing.assert_allclose(points, [(0.72, 0.714), (0.77, 0.687)])
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any("0.944" in t and "0.991" in t for t in texts)
+    assert any(t.startswith("lo (1 with AUPRG < 0 not shown)") for t in texts)  # the hidden model is counted
+
+
+def test_figure4_left_leaves_saturated_tasks_out_and_says_so():
+    ranks = pd.DataFrame({"task_id": ["a"] * 3 + ["s"] * 3, "model_id": list("xyzxyz"),
+                          "aupr": [1, 2, 3, 2, 2, 2], "auprg": [2, 1, 3, 2, 2, 2]})
+    fig = F.rank_heatmap(ranks, exclude=["s"])
+    title = fig.axes[0].get_title()
+    assert "3 models in 1 tasks" in title and "1 saturated task(s) left out" in title
+    counts = np.asarray(fig.axes[0].images[0].get_array())
+    assert counts.sum() == 3 and counts[1, 0] == 1 and counts[0, 1] == 1 and counts[2, 2] == 1
+
+
+# --------------------------------------------------------------------------- curves (Figure 5, audit)
+
+
+def _scores(rng: np.random.Generator, n: int, pi: float, shift: float) -> tuple[np.ndarray, np.ndarray]:
+    y = rng.random(n) < pi
+    return y, rng.normal(size=n) + shift * y
+
+
+def test_prg_panel_names_what_falls_below_it():
+    rng = np.random.default_rng(4)
+    y, s = _scores(rng, 400, 0.2, 1.5)
+    good, bad = C.Curve("good", y, s), C.Curve("inverted", y, -s)
+    assert C.prg_clipping([good], 0.0) == []
+    lost = C.prg_clipping([good, bad], 0.0)
+    assert len(lost) == 1 and lost[0].startswith("inverted: down to")
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    axes = fig.subplots(1, 3)
+    C.plot_curves(*axes, [good, bad], prg_ylim="auto")
+    assert axes[2].get_ylim()[0] == C.PRG_FLOOR  # extended down, bounded
+    notices = [t.get_text() for t in axes[2].texts]
+    prg = M.prg_curve(y, -s)
+    below = prg.precision_gain[(prg.recall_gain >= 0) & (prg.precision_gain < C.PRG_FLOOR)]
+    assert bool(below.size) == any("inverted" in t for t in notices)
+    fig2 = Figure()
+    ax = fig2.subplots(1, 3)
+    C.plot_curves(*ax, [good], prg_ylim="unit")
+    assert ax[2].get_ylim()[0] == 0 and not ax[2].texts  # nothing below: no notice
+
+
+def test_pr_panel_zooms_on_a_skewed_weak_task_and_keeps_the_baseline():
+    rng = np.random.default_rng(5)
+    y, s = _scores(rng, 3000, 0.04, 0.6)
+    curves = [C.Curve("a", y, s), C.Curve("b", y, s + rng.normal(scale=0.5, size=y.size))]
+    top = C.pr_axis_top(curves, float(y.mean()))
+    assert 2 * y.mean() < top < 0.75
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.subplots(1, 3)
+    C.plot_curves(*ax, curves)
+    assert ax[1].get_ylim()[1] == pytest.approx(top)
+    notices = " ".join(t.get_text() for t in ax[1].texts)
+    peak = max(float(np.max(M.pr_curve(y, c.y_score).precision)) for c in curves)
+    assert (peak > top) == ("not shown" in notices)
+
+
+# --------------------------------------------------------------------------- Boyd figures
+
+
+def _downsampling_summary() -> pd.DataFrame:
+    ks = [1.0, 2.0, 5.0, ds.ORIGINAL]
+    rows = []
+    for lrn in ("all learners", "lr"):
+        for i, k in enumerate(ks):
+            row = {"learner": lrn, "train_k": k, "n_tasks": 3, "downsampled_test_pi": 1 / (1 + k) if k else 0.05}
+            for m in ds.METRICS:
+                down, orig = (0.9 - 0.1 * i, 0.4) if m in ("aupr", "aucnpr") else (0.85, 0.85 - 0.005 * (i - 1))
+                row |= {f"downsampled_{m}": down, f"original_{m}": orig, f"gap_{m}": down - orig, f"gap_{m}_sd": 0.05}
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_downsampling_shares_y_axes_and_overlays_boyd_table3():
+    fig = B.figure_downsampling(_downsampling_summary())
+    axes = np.array(fig.axes).reshape(2, 4)
+    for row in axes:
+        assert len({ax.get_ylim() for ax in row}) == 1  # AUROC's change on AUPR's scale
+    gap_ax = axes[1, 0]
+    errbar = [c for c in gap_ax.containers][0]
+    assert np.asarray(errbar.lines[0].get_ydata()) == pytest.approx([0.5, 0.4, 0.3, 0.2])  # paired gaps
+    boyd = {k: (d, o) for k, d, _, o, _ in ds.BOYD_TABLE3}
+    stars = [ln for ln in gap_ax.get_lines() if ln.get_marker() == "*"][0]
+    # our ratios 1:1, 1:2, 1:5 and original (Boyd's 1:24)
+    assert np.asarray(stars.get_xdata()) == pytest.approx([0, 1, 2, 3])
+    assert np.asarray(stars.get_ydata()) == pytest.approx([boyd[k][0] - boyd[k][1] for k in (1, 2, 5, 24)])
+    assert not [ln for ln in axes[1, 2].get_lines() if ln.get_marker() == "*"]  # no paper values for AUPRG
+
+
+def test_fold_skew_plots_the_signed_shift_against_dispersion():
+    rows = []
+    for d in (0.25, 0.5, 0.9):
+        for a in ("mean_aupr", "mean_aucnpr", "mean_auprg", "mean_auroc", "pooled_aupr", "pooled_aucnpr",
+                  "pooled_auprg", "pooled_auroc"):
+            rows.append({"dispersion": d, "aggregate": a, "n_tasks": 2, "fold_pi_sd": d / 3,
+                         "bias_mean": -d if a == "mean_auprg" else d / 100, "kendall_loss": d / 10})
+    fig = B.figure_fold_skew(pd.DataFrame(rows))
+    left, right = fig.axes[:2]
+    line = [ln for ln in left.get_lines() if ln.get_label() == "mean of per-fold AUPRG"][0]
+    assert np.asarray(line.get_xdata()) == pytest.approx([0.25, 0.5, 0.9])
+    assert np.asarray(line.get_ydata()) == pytest.approx([-0.25, -0.5, -0.9])  # the sign is kept
+    assert left.get_yscale() == "symlog" and left.get_ylim()[0] < -0.9
+    assert left.get_xlabel() == right.get_xlabel()
+
+
+def test_aggregation_shows_or_counts_every_negative_value_and_colours_text_by_cell():
+    rng = np.random.default_rng(6)
+    rows = []
+    for t in range(6):
+        for lrn in ("a", "b", "c"):
+            auprg = -0.1 if (t, lrn) == (0, "a") else (-3.0 if (t, lrn) == (1, "b") else rng.uniform(0.2, 0.9))
+            rows.append({"task_id": f"t{t}", "pi": 0.05 * (t + 1), "learner": lrn, "aupr": rng.uniform(0.3, 0.9),
+                         "aucnpr": rng.uniform(0.2, 0.9), "auprg": auprg, "auroc": rng.uniform(0.6, 0.9)})
+    per_task = pd.DataFrame(rows)
+    groups = pd.DataFrame([{"skew_group": g, "learner": lrn, "metric": m, "rank": r}
+                           for g in ("1: pi 0.05-0.15", "all tasks") for m in ("aupr", "aucnpr", "auprg", "auroc")
+                           for r, lrn in enumerate(("a", "b", "c"), start=1)])
+    fig = B.figure_aggregation(per_task, groups)
+    left, heat = fig.axes[0], fig.axes[1]
+    assert left.get_ylim()[0] == B.AGGREGATION_FLOOR  # -0.1 shown, -3.0 on the edge
+    assert "2 AUPRG < 0 (1 below -0.5, down to -3.00" in left.get_title()
+    cmap, norm = heat.images[0].cmap, heat.images[0].norm
+    for t in heat.texts:
+        if t.get_text() in {"1", "3"}:
+            rgba = cmap(norm(float(t.get_text())))
+            lum = 0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]
+            assert to_rgba(t.get_color()) == to_rgba("black" if lum > 0.45 else "white")
+    assert {t.get_color() for t in heat.texts} == {"black", "white"}
+
+
+def test_pr_prg_panel_maps_the_same_f1_isometrics():
+    pi = 0.3
+    for f1 in (0.4, 0.6, 0.9):
+        rg, pg = T.f1_isometric_prg(f1, pi)
+        fg1 = (f1 - pi) / ((1 - pi) * f1)
+        assert rg + pg == pytest.approx(np.full(rg.size, 2 * fg1))  # Flach & Kull Theorem 2
+    rng = np.random.default_rng(7)
+    y, s = _scores(rng, 200, pi, 1.2)
+    fig = T.figure_pr_prg(y, s, source="test")
+    prg_ax = fig.axes[1]
+    pi_ = float(y.mean())
+    dotted = [ln for ln in prg_ax.get_lines() if ln.get_linestyle() == ":" and len(ln.get_xdata()) > 2]
+    sums = sorted({round(float(np.mean(np.asarray(ln.get_xdata()) + np.asarray(ln.get_ydata()))), 6) for ln in dotted})
+    expect = sorted(round(2 * (f - pi_) / ((1 - pi_) * f), 6) for f in T.F1_LEVELS if f > pi_)
+    assert sums == pytest.approx(expect)
+
+
+def test_curves_take_weights_and_a_label_from_the_style_as_the_audit_passes_them():
+    rng = np.random.default_rng(8)
+    y, s = _scores(rng, 60, 0.3, 1.0)
+    w = rng.integers(1, 4, y.size)
+    weighted = C.Curve("m", y, s, {"color": "C5", "label": "m (named by the caller)"}, w.astype(float))
+    repeated = C.Curve("m", np.repeat(y, w), np.repeat(s, w))
+    from matplotlib.figure import Figure
+
+    axes = Figure().subplots(1, 3)
+    sw = C.plot_curves(*axes, [weighted])
+    sr = C.plot_curves(*Figure().subplots(1, 3), [repeated])
+    for k in ("auroc", "aupr", "auprg"):  # a weight is a repeated row
+        assert sw[0][k] == pytest.approx(sr[0][k], abs=1e-12)
+    assert "m (named by the caller)" in [ln.get_label() for ln in axes[1].get_lines()]
+
+
+def test_figure_selection_brings_the_flip_task_into_figure4_and_reads_the_saturated_column():
+    rhos = {"a": 0.70, "b": 0.80, "c": 0.90, "d": 0.95, "e": 1.0}
+    per_task = _per_task(rhos)
+    per_task.loc[0, ["metric_a", "metric_b"]] = ["auprg", "aupr"]  # either order is accepted
+    agree = [_metrics(t, [0.9, 0.8, 0.7], [0.9, 0.8, 0.7]) for t in ("b", "c", "d", "e")]
+    flip_in_a = _metrics("a", [0.9, 0.6, 0.5], [0.5, 0.9, 0.4])
+    metrics = pd.concat([flip_in_a, *agree])
+    q = S.quartile_tasks(S._aupr_first(per_task))
+    assert (q["lower"], q["upper"]) == ("b", "d")
+    sel = S.figure_selection(metrics, per_task, pd.DataFrame({"task_id": list(rhos), "saturated": [0, 0, 0, 0, 1]}))
+    assert sel.scatter_tasks == ["b", "d", "a"] and sel.curves_task == "a"
+    assert sel.highlight == [("a", "m0"), ("a", "m1")] and sel.saturated == ["e"]
+    table = sel.table(metrics, per_task)
+    assert table["task_id"].tolist() == ["b", "d", "a", "a"]
+    assert "paper 0.944" in table["role"].iloc[0] and "paper 0.991" in table["role"].iloc[1]
+    assert table["spearman"].iloc[2] == 0.70
+
+
+# --------------------------------------------------------------------------- the command line, end to end
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A small real study: four embedded datasets, four learners, 3-fold CV, scored and ranked."""
+    from prspace.cli import main
+
+    d = tmp_path_factory.mktemp("study")
+    tasks = ["keel-appendicitis", "keel-ecoli1", "keel-glass1", "krnn-hepatitis"]
+    for t in tasks:
+        assert main(["predict-local", "--dataset", t, "--learners", "gnb,tree-depth2,logreg-C1,knn-15", "--folds", "3",
+                     "--out", str(d / "pred" / f"{t}.parquet"), "--status", str(d / "pred" / f"{t}.json"),
+                     "--no-progress"]) == 0
+        assert main(["score", "task", "--status", str(d / "pred" / f"{t}.json"), "--out", str(d / "m" / f"{t}.csv"),
+                     "--folds-out", str(d / "m" / f"{t}.folds.csv")]) == 0
+    assert main(["score", "collect", "--study", "t", "--status", *[str(d / "pred" / f"{t}.json") for t in tasks],
+                 "--metrics", *[str(d / "m" / f"{t}.csv") for t in tasks], "--out", str(d / "metrics.csv"),
+                 "--tasks-out", str(d / "tasks.csv")]) == 0
+    assert main(["rank", "--metrics", str(d / "metrics.csv"), "--tasks", str(d / "tasks.csv"), "--n-boot", "20",
+                 "--out-dir", str(d), "--ranks-out", str(d / "ranks.csv")]) == 0
+    return d
+
+
+def test_figures_cli_draws_what_the_selection_names(study):
+    from prspace.cli import main
+
+    d = study
+    assert main(["figures", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
+                 str(d / "disagreement_per_task.csv"), "--tasks", str(d / "tasks.csv"), "--predictions-dir",
+                 str(d / "pred"), "--out-dir", str(d / "fig"), "--formats", "png,pdf",
+                 "--selection-out", str(d / "figure_selection.csv")]) == 0
+    for name in ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"):
+        assert (d / "fig" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+        assert (d / "fig" / f"{name}.pdf").read_bytes()[:4] == b"%PDF"
+    metrics = pd.read_csv(d / "metrics.csv", dtype={"task_id": str, "model_id": str})
+    per_task = pd.read_csv(d / "disagreement_per_task.csv", dtype={"task_id": str})
+    expected = S.figure_selection(metrics, per_task, pd.read_csv(d / "tasks.csv", dtype={"task_id": str}))
+    table = pd.read_csv(d / "figure_selection.csv", dtype={"task_id": str, "model_id": str})
+    fig4 = table[table["figure"] == "fig4_auprg_vs_aupr"]
+    assert fig4["task_id"].tolist() == [expected.quartiles["lower"], expected.quartiles["upper"]]
+    fig5 = table[table["figure"] == "fig5_curves"]
+    assert fig5["model_id"].tolist() == expected.curves_models
+    assert set(fig5["task_id"]) == {expected.curves_task}
+    if expected.flip is not None:  # the two models really flip: one ahead by AUPR, the other by AUPRG
+        a, b = fig5.iloc[0], fig5.iloc[1]
+        assert a["aupr"] > b["aupr"] and a["auprg"] < b["auprg"]
+    assert "Flach & Kull" in (d / "figure_selection.md").read_text()
