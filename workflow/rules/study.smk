@@ -137,7 +137,57 @@ RANK_TABLES = [
     "scorecard",
     "learner_ranking",
     "learner_agreement",
+    "learner_winners",
 ]
+NOISE_FLOORS = f"{TABLES}/noise_floor_per_task.csv"
+NOISE_PAIRS = f"{TABLES}/noise_floor_pairs.csv"
+
+
+rule noise_floor:
+    """Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+    output:
+        floors=NOISE_FLOORS,
+        pairs=NOISE_PAIRS,
+    log:
+        f"{LOGS}/noise_floor.log",
+    benchmark:
+        f"{BENCHMARKS}/noise_floor.tsv"
+    params:
+        metrics=",".join(config["analysis"]["metrics"]),
+        n_boot=config["analysis"]["noise_boot"],
+    shell:
+        "{PRSPACE} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
+        "--seed {SEED} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
+
+
+rule controlled_skew:
+    """Rank disagreement against pi with the same models: every task's negatives reweighted."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+        tasks=f"{TABLES}/tasks.csv",
+        per_task=f"{TABLES}/disagreement_per_task.csv",
+    output:
+        per_task=f"{WORK}/controlled_skew_per_task.csv",
+        tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=["controlled_skew", "controlled_skew_observed"], ext=["csv", "md"]),
+        figure=report(f"{FIGURES}/controlled_skew.png", caption="../report/controlled_skew.rst", category="Figures",
+                      labels={"figure": "controlled_skew"}),
+        other=expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
+    log:
+        f"{LOGS}/controlled_skew.log",
+    benchmark:
+        f"{BENCHMARKS}/controlled_skew.tsv"
+    params:
+        metrics=",".join(config["analysis"]["metrics"]),
+        targets=",".join(map(str, config["analysis"]["skew_targets"])),
+        n_boot=config["analysis"]["n_boot"],
+        formats=",".join(config["analysis"]["figure_formats"]),
+    shell:
+        "{PRSPACE} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
+        "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {SEED} "
+        "--per-task-out {output.per_task} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--formats png,{params.formats} > {log} 2>&1"
 
 
 rule rank:
@@ -145,6 +195,8 @@ rule rank:
     input:
         metrics=METRICS_TABLE,
         tasks=f"{TABLES}/tasks.csv",
+        floors=NOISE_FLOORS,
+        pairs=NOISE_PAIRS,
     output:
         ranks=f"{WORK}/ranks.csv",
         per_task=f"{TABLES}/disagreement_per_task.csv",
@@ -160,6 +212,7 @@ rule rank:
     shell:
         "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} "
         "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {SEED} "
+        "--noise-floors {input.floors} --noise-pairs {input.pairs} "
         "--out-dir {TABLES} --ranks-out {output.ranks} > {log} 2>&1"
 
 
@@ -214,5 +267,9 @@ ALL_TARGETS.extend(
         *expand(f"{TABLES}/{{name}}.{{ext}}", name=RANK_TABLES, ext=["csv", "md"]),
         *expand(f"{FIGURES}/{{name}}.{{ext}}", name=FIGURE_NAMES, ext=config["analysis"]["figure_formats"]),
         f"{TABLES}/figure_selection.csv",
+        NOISE_FLOORS,
+        NOISE_PAIRS,
+        *expand(f"{TABLES}/{{name}}.{{ext}}", name=["controlled_skew", "controlled_skew_observed"], ext=["csv", "md"]),
+        *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]
 )

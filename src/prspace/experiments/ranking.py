@@ -641,3 +641,58 @@ def scorecard(summary: pd.DataFrame, per_group: pd.DataFrame, *, source: str, gr
         add(label, "per-task rank correlation, lower quartile (this run: Spearman)", q[0], s.spearman_q25)
         add(label, "per-task rank correlation, upper quartile (this run: Spearman)", q[1], s.spearman_q75)
     return pd.DataFrame(rows, columns=list(SCORECARD_COLUMNS))
+
+
+WINNER_CRITERIA = ("mean", "median", "mean_rank")
+
+
+def learner_winners(
+    df: pd.DataFrame,
+    metrics: Sequence[str] = ("aupr", "aucnpr", "auprg", "auroc"),
+    *,
+    group: str = "task_id",
+    learner: str = "flow_id",
+    decimals: int = 12,
+) -> pd.DataFrame:
+    """The best learner across tasks by mean, median and mean within-task rank, with its margin.
+
+    Only learners evaluated on every task take part. For each metric and criterion: the winner
+    and the runner-up, their values and the margin between them, and how many tasks, left out
+    one at a time, change the winner (``n_tasks_flip``; ``flip_tasks`` names up to five). A
+    mean of AUPRG is fragile: AUPRG is unbounded below, so one task with a negative AUPRG can
+    decide it; the median and the mean rank are not moved by one extreme value.
+    """
+    _check_columns(df, [group, learner, *metrics], "the metrics table")
+    n_groups = df[group].nunique()
+    counts = df.groupby(learner)[group].nunique()
+    keep = sorted(counts.index[counts == n_groups])
+    sub = df[df[learner].isin(keep)]
+    rows = []
+    for m in metrics:
+        tasks = sub[group].drop_duplicates().sort_values().to_numpy()
+        X = sub.pivot(index=group, columns=learner, values=m).reindex(index=tasks, columns=keep).to_numpy(np.float64)
+        R = pd.DataFrame(-np.round(X, decimals)).rank(axis=1, method="average").to_numpy()
+        for crit in WINNER_CRITERIA:
+            def stat(rows_mask: np.ndarray, crit: str = crit) -> np.ndarray:
+                if crit == "mean":
+                    return np.round(X[rows_mask].mean(axis=0), decimals)
+                if crit == "median":
+                    return np.round(np.median(X[rows_mask], axis=0), decimals)
+                return -np.round(R[rows_mask].mean(axis=0), decimals)  # lower mean rank is better
+            allrows = np.ones(len(tasks), dtype=bool)
+            v = stat(allrows)
+            order = np.lexsort((np.asarray(keep, dtype=str), -v))
+            w, r = order[0], order[1] if len(order) > 1 else order[0]
+            flips = []
+            for t in range(len(tasks)):
+                mask = allrows.copy()
+                mask[t] = False
+                vt = stat(mask)
+                if np.lexsort((np.asarray(keep, dtype=str), -vt))[0] != w:
+                    flips.append(str(tasks[t]))
+            sign = -1.0 if crit == "mean_rank" else 1.0
+            rows.append({"metric": m, "criterion": crit, "n_learners": len(keep), "n_tasks": len(tasks),
+                         "winner": keep[w], "runner_up": keep[r], "winner_value": sign * v[w],
+                         "runner_up_value": sign * v[r], "margin": float(v[w] - v[r]),
+                         "n_tasks_flip": len(flips), "flip_tasks": ", ".join(flips[:5])})
+    return pd.DataFrame(rows)
