@@ -273,3 +273,24 @@ ALL_TARGETS.extend(
         *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]
 )
+
+
+rule findings:
+    """The study's findings (a verdict per claim of each paper), written from its tables only."""
+    input:
+        summary=f"{TABLES}/disagreement_summary.csv",
+        scorecard=f"{TABLES}/scorecard.csv",
+        winners=f"{TABLES}/learner_winners.csv",
+        skew=f"{TABLES}/controlled_skew.csv",
+        tasks=f"{TABLES}/tasks.csv",
+    output:
+        f"{RESULTS}/findings.md",
+    log:
+        f"{LOGS}/findings.log",
+    benchmark:
+        f"{BENCHMARKS}/findings.tsv"
+    shell:
+        "{PRSPACE} findings --tables-dir {TABLES} --study {STUDY} --out {output} > {log} 2>&1"
+
+
+ALL_TARGETS.append(f"{RESULTS}/findings.md")

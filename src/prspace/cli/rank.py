@@ -194,8 +194,6 @@ def run(args: argparse.Namespace) -> int:
                 title="Do the learners' orders by mean metric agree?", note=lnote)
     winners = R.learner_winners(metrics, [m for m in ("aupr", "aucnpr", "auprg", "auroc") if m in metrics.columns],
                                 learner="flow_id")
-    for col in ("winner", "runner_up"):
-        winners[col] = winners[col].map(names).fillna(winners[col])
     write_table(winners, out / "learner_winners.csv", out / "learner_winners.md", decimals=4,
                 title="The best learner across tasks by mean, median and mean rank, with its margin",
                 note=("n_tasks_flip: tasks whose removal alone changes the winner. AUPRG is unbounded below, so a mean "
