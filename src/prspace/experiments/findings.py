@@ -95,7 +95,7 @@ def findings_markdown(tables_dir: str | Path, *, study: str) -> str:
         lines += ["## Skew, isolated (same models, negatives reweighted)", "",
                   "| metrics | top-1 differs at pi = " + " / ".join(_f(p, "g") for p in sorted(cs.pi_target.unique(), reverse=True))
                   + " | mean Spearman at the same pi |", "| --- | --- | --- |"]
-        for (a, b), paper in PAPER_RESULTS.items():
+        for a, b in PAPER_RESULTS:
             g = cs[(cs.metric_a == a) & (cs.metric_b == b)].sort_values("pi_target", ascending=False)
             if g.empty:
                 continue

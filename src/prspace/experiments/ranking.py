@@ -673,7 +673,7 @@ def learner_winners(
         X = sub.pivot(index=group, columns=learner, values=m).reindex(index=tasks, columns=keep).to_numpy(np.float64)
         R = pd.DataFrame(-np.round(X, decimals)).rank(axis=1, method="average").to_numpy()
         for crit in WINNER_CRITERIA:
-            def stat(rows_mask: np.ndarray, crit: str = crit) -> np.ndarray:
+            def stat(rows_mask: np.ndarray, crit: str = crit, X: np.ndarray = X, R: np.ndarray = R) -> np.ndarray:
                 if crit == "mean":
                     return np.round(X[rows_mask].mean(axis=0), decimals)
                 if crit == "median":
