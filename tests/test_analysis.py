@@ -149,3 +149,16 @@ def test_readme_and_docs_numbers_equal_the_committed_tables():
     assert N.count_spans(files) > 0, "README/docs quote no number from the tables"
     bad = N.check(files, ROOT)
     assert not bad, "\n".join(f"{m.file}:{m.line} {m.spec}: {m.text!r} != {m.expected!r}" for m in bad)
+
+
+def test_one_model_per_family_keeps_the_first_variant_of_each_method():
+    df = pd.DataFrame({"task_id": ["t"] * 4 + ["u"] * 4,
+                       "model_id": ["lr-C1", "lr-C10", "rf-50", "knn"] * 2,
+                       "aupr": [0.5, 0.6, 0.7, 0.1, 0.9, 0.2, 0.3, 0.4],
+                       "auroc": [0.5, 0.7, 0.6, 0.1, 0.9, 0.2, 0.4, 0.3]})
+    fam = pd.Series({"lr-C1": "lr", "lr-C10": "lr", "rf-50": "rf", "knn": "knn"})
+    sub = R.one_model_per_family(df, fam)
+    assert sorted(sub["model_id"].unique()) == ["knn", "lr-C1", "rf-50"]
+    sens = R.panel_sensitivity(df, fam, ["aupr", "auroc"], n_boot=50).iloc[0]
+    assert sens.n_models_all == 4 and sens.n_models_family == 3
+    assert sens.top1_all == 0.5 and sens.top1_family == 0.0  # the lr-C10 near-duplicate made the flip

@@ -138,6 +138,7 @@ RANK_TABLES = [
     "learner_ranking",
     "learner_agreement",
     "learner_winners",
+    "panel_sensitivity",
 ]
 NOISE_FLOORS = f"{TABLES}/noise_floor_per_task.csv"
 NOISE_PAIRS = f"{TABLES}/noise_floor_pairs.csv"

@@ -127,6 +127,25 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _learner_families(metrics: pd.DataFrame) -> pd.Series:
+    """model id -> learner family (``sources.learners.learner_family`` for local learners, if it exists)."""
+    ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
+    try:
+        from prspace.sources.learners import (
+            learner_family,  # provided by the learner panel's redesign
+        )
+    except ImportError:
+        return pd.Series(ids.to_numpy(), index=ids.to_numpy())
+
+    def fam(name: str) -> str:
+        try:
+            return str(learner_family(name))
+        except Exception:  # an OpenML flow or a learner the panel does not know: its own family
+            return name
+
+    return pd.Series([fam(m) for m in ids], index=ids.to_numpy())
+
+
 def run(args: argparse.Namespace) -> int:
     from prspace.experiments import ranking as R
 
@@ -198,5 +217,12 @@ def run(args: argparse.Namespace) -> int:
                 title="The best learner across tasks by mean, median and mean rank, with its margin",
                 note=("n_tasks_flip: tasks whose removal alone changes the winner. AUPRG is unbounded below, so a mean "
                       f"of AUPRG can be decided by one task. Source: {source}."))
+    families = _learner_families(metrics)
+    sens = R.panel_sensitivity(metrics, families, rank_by, tasks=tasks, n_boot=args.n_boot, seed=args.seed)
+    write_table(sens, out / "panel_sensitivity.csv", out / "panel_sensitivity.md", decimals=3,
+                title="Panel sensitivity: disagreement with every model and with one model per learner family",
+                note=("family: prspace.sources.learners.learner_family when it exists, else the learner itself (then "
+                      "the two columns agree); the representative of a family is its model id that sorts first. "
+                      f"[95% cluster bootstrap over families of tasks]. Source: {source}."))
     log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))
     return 0

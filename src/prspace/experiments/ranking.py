@@ -696,3 +696,49 @@ def learner_winners(
                          "runner_up_value": sign * v[r], "margin": float(v[w] - v[r]),
                          "n_tasks_flip": len(flips), "flip_tasks": ", ".join(flips[:5])})
     return pd.DataFrame(rows)
+
+
+def one_model_per_family(df: pd.DataFrame, families: pd.Series, *, model: str = "model_id") -> pd.DataFrame:
+    """The rows of one model per learner family (hyperparameter variants of one method).
+
+    ``families`` maps ``df[model]`` to a family (e.g. ``logreg-C0.1``, ``logreg-C1`` ->
+    ``logreg``). The representative of a family is its model id that sorts first: fixed across
+    tasks and chosen without looking at any metric, so no metric is favoured.
+    """
+    fam = df[model].map(families).fillna(df[model]).astype(str)
+    rep = pd.Series(df[model].astype(str).to_numpy(), index=fam.to_numpy()).groupby(level=0).min()
+    return df[df[model].astype(str).isin(set(rep.to_numpy()))]
+
+
+def panel_sensitivity(
+    df: pd.DataFrame,
+    families: pd.Series,
+    metrics: Sequence[str],
+    *,
+    tasks: pd.DataFrame | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Disagreement shares with every model and with one model per learner family, side by side.
+
+    Near-duplicate models (variants of one method) make near-ties; if the shares move when only
+    one model per family is kept, the panel, not the metrics, drives part of the disagreement.
+    One row per metric pair: ``n_models_all``, ``n_models_family`` (median per task) and for
+    ``top1, top3`` the shares ``<s>_all`` and ``<s>_family`` with the latter's cluster-bootstrap
+    interval, and the mean per-task Spearman of both.
+    """
+    full = summarise_disagreement(all_disagreements(rank_models(df, metrics), metrics), tasks=tasks,
+                                  n_boot=n_boot, seed=seed)
+    sub = one_model_per_family(df, families)
+    per = all_disagreements(rank_models(sub, metrics), metrics)
+    fam = summarise_disagreement(per, tasks=tasks, n_boot=n_boot, seed=seed)
+    n_all = float(df.groupby("task_id")["model_id"].nunique().median())
+    n_fam = float(sub.groupby("task_id")["model_id"].nunique().median())
+    rows = []
+    for (_, f), (_, a) in zip(fam.iterrows(), full.iterrows(), strict=True):
+        rows.append({"metric_a": f.metric_a, "metric_b": f.metric_b, "n_models_all": n_all, "n_models_family": n_fam,
+                     "top1_all": a.top1_share, "top1_family": f.top1_share, "top1_family_lo": f.top1_lo,
+                     "top1_family_hi": f.top1_hi, "top3_all": a.top3_share, "top3_family": f.top3_share,
+                     "top3_family_lo": f.top3_lo, "top3_family_hi": f.top3_hi,
+                     "spearman_all": a.spearman_mean, "spearman_family": f.spearman_mean})
+    return pd.DataFrame(rows)
