@@ -162,3 +162,13 @@ def test_one_model_per_family_keeps_the_first_variant_of_each_method():
     sens = R.panel_sensitivity(df, fam, ["aupr", "auroc"], n_boot=50).iloc[0]
     assert sens.n_models_all == 4 and sens.n_models_family == 3
     assert sens.top1_all == 0.5 and sens.top1_family == 0.0  # the lr-C10 near-duplicate made the flip
+
+
+def test_include_spans_quote_a_section_of_a_generated_file(tmp_path):
+    (tmp_path / "f.md").write_text("# T\n\n## Alpha beta\n\nline 1\n\n## Gamma\n\nother\n")
+    doc = tmp_path / "doc.md"
+    doc.write_text("x <!-- include: f.md Alpha%20beta -->old<!-- /include --> y\n")
+    assert len(N.check([doc], tmp_path)) == 1
+    N.regenerate([doc], tmp_path)
+    assert "## Alpha beta\n\nline 1\n<!-- /include -->" in doc.read_text() and "other" not in doc.read_text()
+    assert not N.check([doc], tmp_path)

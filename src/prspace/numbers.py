@@ -6,7 +6,13 @@ A number quoted from a table is written as a marked span::
 
 i.e. the table (path from the repository root), the row (``col=value`` pairs joined by ``&``,
 every pair must match exactly one row; or ``row=N`` for the N-th row), the column, and a Python
-format spec. :func:`check` lists every span whose text differs from the table;
+format spec. A whole section of a generated Markdown file (e.g. a study's ``findings.md``) is
+quoted as::
+
+    <!-- include: results/default/findings.md Flach%20&%20Kull -->...<!-- /include -->
+
+(the section whose ``## `` heading starts with the given text, up to the next ``## `` heading).
+:func:`check` lists every span whose text differs from the table;
 :func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
 ``prspace numbers --write FILES`` regenerates; a test runs the check on README.md and docs/.
 """
@@ -23,6 +29,23 @@ from prspace.errors import InputError
 
 SPAN = re.compile(r"<!-- value: (?P<table>\S+) (?P<row>\S+) (?P<col>\S+) (?P<fmt>\S+) -->(?P<text>.*?)<!-- /value -->",
                   re.DOTALL)
+
+
+INCLUDE = re.compile(r"<!-- include: (?P<table>\S+) (?P<row>\S+) -->(?P<text>.*?)<!-- /include -->", re.DOTALL)
+
+
+def section(root: Path, path: str, heading: str) -> str:
+    """The text of the ``## <heading>...`` section of a Markdown file (heading line included)."""
+    f = root / path
+    if not f.is_file():
+        raise InputError(f"include span names {path}, which does not exist; run the study that writes it")
+    want = "## " + heading.replace("%20", " ")
+    lines = f.read_text().splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.startswith(want)), None)
+    if start is None:
+        raise InputError(f"include span: {path} has no section starting {want!r}")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n" + "\n".join(lines[start:end]).strip() + "\n"
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,11 @@ def check(files: list[Path], root: Path) -> list[Mismatch]:
     out, cache = [], {}
     for f in files:
         text = f.read_text()
+        for m in INCLUDE.finditer(text):
+            want = section(root, m["table"], m["row"])
+            if m["text"] != want:
+                out.append(Mismatch(str(f), text.count("\n", 0, m.start()) + 1, f"{m['table']} {m['row']}",
+                                    m["text"][:60], want[:60]))
         for m in SPAN.finditer(text):
             want = value(root, m["table"], m["row"], m["col"], m["fmt"], cache)
             if m["text"] != want:
@@ -88,11 +116,17 @@ def regenerate(files: list[Path], root: Path) -> int:
             changed += want != m["text"]
             return m.group(0)[: m.start("text") - m.start()] + want + "<!-- /value -->"
 
-        new = SPAN.sub(sub, text)
+        def inc(m: re.Match) -> str:
+            nonlocal changed
+            want = section(root, m["table"], m["row"])
+            changed += want != m["text"]
+            return m.group(0)[: m.start("text") - m.start()] + want + "<!-- /include -->"
+
+        new = SPAN.sub(sub, INCLUDE.sub(inc, text))
         if new != text:
             f.write_text(new)
     return changed
 
 
 def count_spans(files: list[Path]) -> int:
-    return sum(len(SPAN.findall(f.read_text())) for f in files)
+    return sum(len(SPAN.findall(f.read_text())) + len(INCLUDE.findall(f.read_text())) for f in files)
