@@ -172,3 +172,12 @@ def test_include_spans_quote_a_section_of_a_generated_file(tmp_path):
     N.regenerate([doc], tmp_path)
     assert "## Alpha beta\n\nline 1\n<!-- /include -->" in doc.read_text() and "other" not in doc.read_text()
     assert not N.check([doc], tmp_path)
+
+
+def test_verdicts():
+    from prspace.experiments.findings import CANNOT, DOES_NOT, REPLICATES, verdict
+
+    assert verdict(0.24, 0.28, 0.18, 0.39, floor=0.10) == REPLICATES
+    assert verdict(0.22, 0.56, 0.43, 0.67, floor=0.10) == DOES_NOT
+    assert verdict(0.24, 0.28, 0.18, 0.39, floor=0.50) == CANNOT  # at or below its noise floor
+    assert verdict(0.24, float("nan"), float("nan"), float("nan")) == CANNOT

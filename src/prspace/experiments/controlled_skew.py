@@ -99,7 +99,9 @@ def controlled_skew_task(
     per.insert(1, "task_pi", float(first["y_true"].mean()))
     per.insert(2, "task_n_pos", int(first["y_true"].sum()))
     per["pi_target"] = per["pi_target"].fillna(per["task_pi"])
-    per = per.sort_values(["metric_a", "metric_b", "pi_target"], kind="stable")
+    pair_order = {p: i for i, p in enumerate(dict.fromkeys(zip(per["metric_a"], per["metric_b"], strict=True)))}
+    per["_pair"] = [pair_order[p] for p in zip(per["metric_a"], per["metric_b"], strict=True)]
+    per = per.sort_values(["_pair", "pi_target"], kind="stable").drop(columns="_pair")
     per["is_observed"] = per["target"] == OBSERVED
     return per.drop(columns="target")[[*PER_TASK_COLUMNS, "is_observed"]].reset_index(drop=True)
 
@@ -129,8 +131,10 @@ def controlled_skew_summary(
             row[f"{stat}_mean"] = float(np.nanmean(v)) if np.isfinite(v).any() else float("nan")
         rows.append(row)
     out = pd.DataFrame(rows)
-    return out.sort_values(["metric_a", "metric_b", "pi_target"], ascending=[True, True, False], kind="stable",
-                           ignore_index=True)
+    pair_order = {p: i for i, p in enumerate(dict.fromkeys(zip(out["metric_a"], out["metric_b"], strict=True)))}
+    out["_pair"] = [pair_order[p] for p in zip(out["metric_a"], out["metric_b"], strict=True)]
+    return out.sort_values(["_pair", "pi_target"], ascending=[True, False], kind="stable",
+                           ignore_index=True).drop(columns="_pair")
 
 
 PI_BINS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.5)
