@@ -85,7 +85,7 @@ def test_user_folder_end_to_end(tmp_path, capsys):
     )
     assert code == 0, err
     table = pd.read_csv(tmp_path / "list.csv")
-    assert list(table.columns) == ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason"]
+    assert list(table.columns) == ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason", "family"]
     by = table.set_index("task_id")
     assert bool(by.loc["user-cancer", "usable"]) and by.loc["user-cancer", "n"] == len(df)
     assert not by.loc["user-nolabel", "usable"] and "no column 'label'" in by.loc["user-nolabel", "reason"]
