@@ -11,7 +11,8 @@ quoted as::
 
     <!-- include: results/default/findings.md Flach%20&%20Kull -->...<!-- /include -->
 
-(the section whose ``## `` heading starts with the given text, up to the next ``## `` heading).
+(the body of the section whose ``## `` heading starts with the given text, up to the next ``## ``
+heading).
 :func:`check` lists every span whose text differs from the table;
 :func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
 ``prspace numbers --write FILES`` regenerates; a test runs the check on README.md and docs/.
@@ -35,7 +36,8 @@ INCLUDE = re.compile(r"<!-- include: (?P<table>\S+) (?P<row>\S+) -->(?P<text>.*?
 
 
 def section(root: Path, path: str, heading: str) -> str:
-    """The text of the ``## <heading>...`` section of a Markdown file (heading line included)."""
+    """The body of the ``## <heading>...`` section of a Markdown file (without its heading line, so
+    the quoting document keeps its own heading structure)."""
     f = root / path
     if not f.is_file():
         raise InputError(f"include span names {path}, which does not exist; run the study that writes it")
@@ -45,7 +47,7 @@ def section(root: Path, path: str, heading: str) -> str:
     if start is None:
         raise InputError(f"include span: {path} has no section starting {want!r}")
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n" + "\n".join(lines[start:end]).strip() + "\n"
+    return "\n" + "\n".join(lines[start + 1:end]).strip() + "\n"
 
 
 @dataclass(frozen=True)
