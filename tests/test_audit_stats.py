@@ -196,13 +196,13 @@ def test_aupr_estimators_against_scikit_learn_and_the_formulas():
         assert est["interpolated_median"] == pytest.approx(im, abs=1e-12)
 
 
-def test_metrics_from_counts_equal_all_metrics_with_weights():
+def test_metrics_from_group_counts_equal_all_metrics_with_weights():
     rng = np.random.default_rng(5)
     y = rng.random(200) < 0.2
     s = np.round(rng.normal(size=200) + y, 1)
     w = rng.integers(0, 4, 200).astype(float)
     gid = np.unique(-s, return_inverse=True)[1]
-    got = M.metrics_from_counts(np.bincount(gid, weights=w * y), np.bincount(gid, weights=w * ~y))
+    got = M.metrics_from_group_counts(np.bincount(gid, weights=w * y), np.bincount(gid, weights=w * ~y))
     ref = M.all_metrics(y, s, sample_weight=w)
     for k, v in got.items():
         assert v == pytest.approx(ref[k], abs=1e-12)

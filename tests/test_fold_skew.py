@@ -39,7 +39,7 @@ def _predictions(n=1000, pi=0.2, k=10, seed=1) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def runs() -> pd.DataFrame:
-    return fs.fold_skew_experiment(_predictions(), dispersions=(0.0, 0.5, 0.9), seeds=3, seed=0)
+    return fs.fold_skew_experiment(_predictions(), dispersions=(0.0, 0.5, 0.9), seeds=3, seed=0, fixed_positives=False)
 
 
 def test_drop_spreads_fold_skew_and_keeps_pooled_skew():
@@ -48,8 +48,10 @@ def test_drop_spreads_fold_skew_and_keeps_pooled_skew():
     y, fold = ref["y_true"].to_numpy(), ref["fold"].to_numpy()
     spreads = []
     for d in (0.0, 0.5, 0.9):
-        sk = fs.drop_for_skew(y, fold, dispersion=d, design="skewed", rng=np.random.default_rng(0))
-        st = fs.drop_for_skew(y, fold, dispersion=d, design="stratified", rng=np.random.default_rng(0))
+        sk = fs.drop_for_skew(y, fold, dispersion=d, design="skewed", rng=np.random.default_rng(0),
+                              fixed_positives=False)
+        st = fs.drop_for_skew(y, fold, dispersion=d, design="stratified", rng=np.random.default_rng(0),
+                              fixed_positives=False)
         assert abs(int(sk.sum()) - int(st.sum())) <= 10  # same number of rows up to rounding per fold
         assert y[sk].mean() == pytest.approx(y.mean(), abs=0.01)
         assert y[st].mean() == pytest.approx(y.mean(), abs=0.01)
@@ -75,7 +77,7 @@ def test_worst_model_bias_equals_convexity_of_aucpr_min():
     p = _predictions()
     ref = p[p["model_id"] == "worst"]
     y, fold, s = ref["y_true"].to_numpy(), ref["fold"].to_numpy(), ref["score"].to_numpy()
-    keep = fs.drop_for_skew(y, fold, dispersion=0.9, design="skewed", rng=np.random.default_rng(5))
+    keep = fs.drop_for_skew(y, fold, dispersion=0.9, design="skewed", rng=np.random.default_rng(5), fixed_positives=False)
     pis = np.array([y[keep & (fold == f)].mean() for f in range(10)])
     per_fold = [metrics.aupr(y[keep & (fold == f)], s[keep & (fold == f)]) for f in range(10)]
     assert np.allclose(per_fold, metrics.aupr_min(pis), atol=1e-12)
@@ -110,6 +112,25 @@ def test_rank_changes_are_counted_against_the_whole_data(runs):
     assert not pooled["top1_changed"].any()
     s = fs.fold_skew_summary(runs)
     assert np.allclose(s["top1_change_excess"], s["top1_change_skewed"] - s["top1_change_stratified"])
+
+
+def test_fixed_positives_design_keeps_every_positive_and_spreads_skew():
+    p = _predictions()
+    ref = p[p["model_id"] == "weak"]
+    y, fold = ref["y_true"].to_numpy(), ref["fold"].to_numpy()
+    for d in (0.5, 0.9):
+        sk = fs.drop_for_skew(y, fold, dispersion=d, design="skewed", rng=np.random.default_rng(0))
+        st = fs.drop_for_skew(y, fold, dispersion=d, design="stratified", rng=np.random.default_rng(0))
+        for f in range(10):  # every fold keeps all its positives in both designs
+            assert (y & sk & (fold == f)).sum() == (y & st & (fold == f)).sum() == (y & (fold == f)).sum()
+        assert abs(int(sk.sum()) - int(st.sum())) <= 10
+        assert y[sk].mean() == pytest.approx(y[st].mean(), abs=0.01)
+        assert np.std([y[st & (fold == f)].mean() for f in range(10)]) < 0.01
+        assert np.std([y[sk & (fold == f)].mean() for f in range(10)]) > 0.05
+    runs = fs.fold_skew_experiment(p, dispersions=(0.9,), seeds=2, seed=0)
+    s = fs.fold_skew_summary(runs)
+    assert set(s["bias_sign"]) <= {"optimistic", "pessimistic", "not shown"}
+    assert (s["bias_lo"] <= s["bias_mean"]).all() and (s["bias_mean"] <= s["bias_hi"]).all()
 
 
 def test_bad_input_is_named():

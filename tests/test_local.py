@@ -50,7 +50,7 @@ def test_describe_suite_loads_and_reports(monkeypatch):
     ids = ("keel-ecoli1", "keel-glass0", "keel-abalone9-18")
     monkeypatch.setitem(dmod.SUITES, "three", ids)
     table = describe_suite("three")
-    assert list(table.columns) == ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason"]
+    assert list(table.columns) == ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason", "family"]
     assert table["usable"].all() and list(table["task_id"]) == list(ids)
     # the loaded counts agree with the package's own summary
     summary = catalogue_summary().set_index("task_id").loc[list(ids)]

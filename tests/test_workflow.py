@@ -133,6 +133,8 @@ def test_tables_are_reproduced_exactly(run, tmp_path):
     cfg = yaml.safe_load(CONFIG.read_text())
     code = main(["rank", "--metrics", str(tables / "metrics.csv"), "--tasks", str(tables / "tasks.csv"),
                  "--n-boot", str(cfg["analysis"]["n_boot"]), "--seed", str(cfg["seed"]),
+                 "--noise-floors", str(tables / "noise_floor_per_task.csv"),
+                 "--noise-pairs", str(tables / "noise_floor_pairs.csv"),
                  "--out-dir", str(tmp_path), "--ranks-out", str(tmp_path / "ranks.csv")])
     assert code == 0
     for name in ("disagreement_per_task.csv", "disagreement_summary.csv", "disagreement_summary.md",

@@ -80,7 +80,7 @@ __all__ = [
     "interpolate_pr_curve",
     "AUPR_ESTIMATORS",
     "aupr_estimators",
-    "metrics_from_counts",
+    "metrics_from_group_counts",
 ]
 
 _INTERPOLATIONS = ("hyperbolic", "linear", "step")
@@ -1245,24 +1245,36 @@ def aupr_estimators(
     }
 
 
-def metrics_from_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
-    """The headline metrics of :func:`all_metrics` from per-threshold counts.
+def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
+    """:func:`all_metrics` from (weighted) class counts per tie group, without sorting.
 
-    ``tp[k]`` and ``fp[k]`` are the (weighted) positives and negatives *in* tie group k, the
-    groups in decreasing order of score. A resample of the rows only changes these counts,
-    never the order, so a bootstrap sorts once and calls this per resample with
-    ``np.bincount(group, weights=counts * y)`` (groups with zero counts are harmless).
+    ``tp[k]`` and ``fp[k]`` are the positive and negative weight of the rows holding the
+    k-th highest distinct score (k = 0 is the highest). Resampling schemes that reweight
+    rows (bootstrap counts, class reweighting) sort the scores once, map every row to its
+    tie group (``np.unique(-scores, return_inverse=True)``) and pass
+    ``np.bincount(group, weights=w * y)`` and ``np.bincount(group, weights=w * ~y)`` here;
+    the result equals ``all_metrics(y, scores, sample_weight=w)``. Groups of zero weight
+    are allowed.
     """
     tps = np.cumsum(np.asarray(tp, dtype=np.float64))
     fps = np.cumsum(np.asarray(fp, dtype=np.float64))
+    if tps.ndim != 1 or tps.shape != fps.shape or tps.size == 0:
+        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
+    if np.any(np.diff(tps) < 0) or np.any(np.diff(fps) < 0) or tps[0] < 0 or fps[0] < 0:
+        raise ValueError("group counts must be non-negative")
     if not (tps[-1] > 0 and fps[-1] > 0):
-        raise ValueError("metrics_from_counts needs positive and negative weight")
-    g = _segments_from_curve(_Curve(tps, fps, np.empty(0), float(tps[-1]), float(fps[-1])))
+        raise ValueError("only one class present with positive weight; the metrics are undefined")
+    c = _Curve(tps, fps, np.arange(tps.size, 0, -1, dtype=np.float64), float(tps[-1]), float(fps[-1]))
+    g = _segments_from_curve(c)
     area = _unit(_aupr_hyperbolic_full(g))
     return {
         "auroc": _unit(_auroc_from(g)),
         "average_precision": _unit(_ap_from(g)),
         "aupr": area,
+        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
         "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
         "auprg": min(_auprg_from(g), 1.0),
+        "pi": float(g.n_pos / (g.n_pos + g.n_neg)),
+        "n_pos": float(g.n_pos),
+        "n_neg": float(g.n_neg),
     }

@@ -141,7 +141,58 @@ RANK_TABLES = [
     "scorecard",
     "learner_ranking",
     "learner_agreement",
+    "learner_winners",
+    "panel_sensitivity",
 ]
+NOISE_FLOORS = f"{TABLES}/noise_floor_per_task.csv"
+NOISE_PAIRS = f"{TABLES}/noise_floor_pairs.csv"
+
+
+rule noise_floor:
+    """Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+    output:
+        floors=NOISE_FLOORS,
+        pairs=NOISE_PAIRS,
+    log:
+        f"{LOGS}/noise_floor.log",
+    benchmark:
+        f"{BENCHMARKS}/noise_floor.tsv"
+    params:
+        metrics=",".join(config["analysis"]["metrics"]),
+        n_boot=config["analysis"]["noise_boot"],
+    shell:
+        "{PRSPACE} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
+        "--seed {SEED} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
+
+
+rule controlled_skew:
+    """Rank disagreement against pi with the same models: every task's negatives reweighted."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+        tasks=f"{TABLES}/tasks.csv",
+        per_task=f"{TABLES}/disagreement_per_task.csv",
+    output:
+        per_task=f"{WORK}/controlled_skew_per_task.csv",
+        tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=["controlled_skew", "controlled_skew_observed"], ext=["csv", "md"]),
+        figure=report(f"{FIGURES}/controlled_skew.png", caption="../report/controlled_skew.rst", category="Figures",
+                      labels={"figure": "controlled_skew"}),
+        other=expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
+    log:
+        f"{LOGS}/controlled_skew.log",
+    benchmark:
+        f"{BENCHMARKS}/controlled_skew.tsv"
+    params:
+        metrics=",".join(config["analysis"]["metrics"]),
+        targets=",".join(map(str, config["analysis"]["skew_targets"])),
+        n_boot=config["analysis"]["n_boot"],
+        formats=",".join(config["analysis"]["figure_formats"]),
+    shell:
+        "{PRSPACE} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
+        "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {SEED} "
+        "--per-task-out {output.per_task} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--formats png,{params.formats} > {log} 2>&1"
 
 
 rule rank:
@@ -150,6 +201,8 @@ rule rank:
         metrics=METRICS_TABLE,
         tasks=f"{TABLES}/tasks.csv",
         selfcheck=[f"{TABLES}/openml_selfcheck_summary.csv"] if SOURCE == "openml" else [],
+        floors=NOISE_FLOORS,
+        pairs=NOISE_PAIRS,
     output:
         ranks=f"{WORK}/ranks.csv",
         per_task=f"{TABLES}/disagreement_per_task.csv",
@@ -166,6 +219,7 @@ rule rank:
     shell:
         "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
         "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {SEED} "
+        "--noise-floors {input.floors} --noise-pairs {input.pairs} "
         "--out-dir {TABLES} --ranks-out {output.ranks} > {log} 2>&1"
 
 
@@ -220,5 +274,30 @@ ALL_TARGETS.extend(
         *expand(f"{TABLES}/{{name}}.{{ext}}", name=RANK_TABLES, ext=["csv", "md"]),
         *expand(f"{FIGURES}/{{name}}.{{ext}}", name=FIGURE_NAMES, ext=config["analysis"]["figure_formats"]),
         f"{TABLES}/figure_selection.csv",
+        NOISE_FLOORS,
+        NOISE_PAIRS,
+        *expand(f"{TABLES}/{{name}}.{{ext}}", name=["controlled_skew", "controlled_skew_observed"], ext=["csv", "md"]),
+        *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]
 )
+
+
+rule findings:
+    """The study's findings (a verdict per claim of each paper), written from its tables only."""
+    input:
+        summary=f"{TABLES}/disagreement_summary.csv",
+        scorecard=f"{TABLES}/scorecard.csv",
+        winners=f"{TABLES}/learner_winners.csv",
+        skew=f"{TABLES}/controlled_skew.csv",
+        tasks=f"{TABLES}/tasks.csv",
+    output:
+        f"{RESULTS}/findings.md",
+    log:
+        f"{LOGS}/findings.log",
+    benchmark:
+        f"{BENCHMARKS}/findings.tsv"
+    shell:
+        "{PRSPACE} findings --tables-dir {TABLES} --study {STUDY} --out {output} > {log} 2>&1"
+
+
+ALL_TARGETS.append(f"{RESULTS}/findings.md")

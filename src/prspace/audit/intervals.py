@@ -14,7 +14,7 @@
   section 4).
 * :func:`bootstrap`: a stratified bootstrap that sorts each model's scores once and draws
   each resample as counts per row; the metrics then come from per-tie-group sums of those
-  counts (:func:`prspace.metrics.metrics_from_counts`), never from copied rows.  Strata are
+  counts (:func:`prspace.metrics.metrics_from_group_counts`), never from copied rows.  Strata are
   class x fold, so a resample keeps every fold's class counts (pooled rows, fold-level
   resampling).  Models scored on the same rows share each resample's counts, which makes
   the paired differences of :mod:`prspace.audit.paired` a paired bootstrap.
@@ -31,7 +31,7 @@ from scipy.stats import norm, rankdata
 
 from prspace import metrics as M
 
-#: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_counts`).
+#: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
 BOOT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
 
 
@@ -196,7 +196,7 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> np.ndar
         for k, key in enumerate(keys):
             both = np.bincount(key, weights=c, minlength=sizes[k]).reshape(-1, 2)
             try:
-                m = M.metrics_from_counts(both[:, 1], both[:, 0])
+                m = M.metrics_from_group_counts(both[:, 1], both[:, 0])
             except ValueError:  # a resample with one class left (weights): no value
                 out[b, k] = np.nan
                 continue

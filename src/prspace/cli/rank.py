@@ -45,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--learner-min-share", type=float, default=1.0,
                    help="learner ranking across tasks: keep learners present in at least this share of tasks")
+    p.add_argument("--noise-floors", help="per task and metric floors (prspace noise-floor --floors-out)")
+    p.add_argument("--noise-pairs", help="per task and pair distinguishability (prspace noise-floor --pairs-out)")
     p.add_argument("--out-dir", required=True)
     p.add_argument("--ranks-out", required=True, help="the ranks table (CSV)")
     p.add_argument("--selfcheck", default=None,
@@ -78,6 +80,10 @@ def _ci(m: float, lo: float, hi: float) -> str:
     return f"{m:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _opt(summary: pd.DataFrame, col: str) -> pd.Series:
+    return summary[col] if col in summary.columns else pd.Series(np.nan, index=summary.index)
+
+
 def summary_markdown(summary: pd.DataFrame) -> pd.DataFrame:
     from prspace.experiments.ranking import METRIC_LABELS as lab
 
@@ -86,7 +92,13 @@ def summary_markdown(summary: pd.DataFrame) -> pd.DataFrame:
             "metrics": [f"{lab.get(a, a)} vs {lab.get(b, b)}" for a, b in zip(summary.metric_a, summary.metric_b, strict=True)],
             "tasks": summary.n_tasks,
             "top-1 differs": [_ci(*r) for r in summary[["top1_share", "top1_lo", "top1_hi"]].to_numpy()],
+            "top-1 floor": _opt(summary, "top1_floor"),
+            "top-1 w/o saturated": _opt(summary, "top1_share_unsat"),
+            "top-1 distinguishable": _opt(summary, "top1_distinguishable"),
             "top-3 differs": [_ci(*r) for r in summary[["top3_share", "top3_lo", "top3_hi"]].to_numpy()],
+            "top-3 floor": _opt(summary, "top3_floor"),
+            "top-3 w/o saturated": _opt(summary, "top3_share_unsat"),
+            "top-3 distinguishable": _opt(summary, "top3_distinguishable"),
             "Spearman (mean)": [_ci(*r) for r in summary[["spearman_mean", "spearman_lo", "spearman_hi"]].to_numpy()],
             "Kendall (mean)": [_ci(*r) for r in summary[["kendall_mean", "kendall_lo", "kendall_hi"]].to_numpy()],
             "Spearman (pooled)": summary.pooled_spearman,
@@ -99,9 +111,12 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
     def fmt(v: float, stat: str) -> str:
         if np.isnan(v):
             return ""
-        if stat in ("tasks", "models per task (median)") or stat.startswith("runs "):
-            return f"{v:.0f}"
-        return f"{v:.1e}" if 0 < abs(v) < 0.005 else f"{v:.2f}"
+        if stat.startswith(("tasks", "models", "families", "runs ")):
+            return f"{v:,.0f}"
+        return f"{v:.1e}" if 0 < abs(v) < 0.0005 else f"{v:.3f}"
+
+    def num(v: float) -> str:
+        return "" if np.isnan(v) else f"{v:.2f}"
 
     return pd.DataFrame(
         {
@@ -109,9 +124,31 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
             "statistic": card.statistic,
             "paper": [fmt(v, s) for v, s in zip(card.paper, card.statistic, strict=True)],
             "this run": [fmt(v, s) for v, s in zip(card.this_run, card.statistic, strict=True)],
-            "95% CI": ["" if np.isnan(lo) else f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(card.ci_lo, card.ci_hi, strict=True)],
+            "95% CI (families)": ["" if np.isnan(lo) else f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(card.ci_lo, card.ci_hi, strict=True)],
+            "noise floor": [num(v) for v in card.noise_floor],
+            "w/o saturated": [num(v) for v in card.without_saturated],
+            "distinguishable": [num(v) for v in card.distinguishable],
         }
     )
+
+
+def _learner_families(metrics: pd.DataFrame) -> pd.Series:
+    """model id -> learner family (``sources.learners.learner_family`` for local learners, if it exists)."""
+    ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
+    try:
+        from prspace.sources.learners import (
+            learner_family,  # provided by the learner panel's redesign
+        )
+    except ImportError:
+        return pd.Series(ids.to_numpy(), index=ids.to_numpy())
+
+    def fam(name: str) -> str:
+        try:
+            return str(learner_family(name))
+        except Exception:  # an OpenML flow or a learner the panel does not know: its own family
+            return name
+
+    return pd.Series([fam(m) for m in ids], index=ids.to_numpy())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,10 +172,18 @@ def run(args: argparse.Namespace) -> int:
     per_task = R.all_disagreements(ranks, rank_by)
     write_csv(per_task, out / "disagreement_per_task.csv")
 
-    summary = R.summarise_disagreement(per_task, ranks=ranks, n_boot=args.n_boot, seed=args.seed)
+    floors = pd.read_csv(args.noise_floors, dtype={"task_id": str}) if args.noise_floors else None
+    pairs = pd.read_csv(args.noise_pairs, dtype={"task_id": str}) if args.noise_pairs else None
+    summary = R.summarise_disagreement(per_task, ranks=ranks, tasks=tasks, floors=floors, noise_pairs=pairs,
+                                       n_boot=args.n_boot, seed=args.seed)
     source = source_label(tasks)
     note = (f"Source: {source}. Shares of tasks where the best model (top-1) or the ordered top three (top-3) "
-            f"differ; mean per-task rank correlations; [95% percentile bootstrap over tasks, {args.n_boot} resamples, seed {args.seed}].")
+            f"differ; mean per-task rank correlations; [95% percentile cluster bootstrap over families of tasks "
+            f"(tasks derived from one source dataset resampled together), {args.n_boot} resamples, seed {args.seed}]. "
+            "floor: how often a metric disagrees with itself under a stratified bootstrap of the test rows "
+            "(mean over tasks of the two metrics' floors); w/o saturated: saturated tasks left out; "
+            "distinguishable: share of the disagreeing tasks where both metrics' preferences are outside "
+            f"their paired bootstrap 95% intervals. {R.TIE_CONVENTION}")
     write_table(summary, out / "disagreement_summary.csv")
     write_markdown(summary_markdown(summary), out / "disagreement_summary.md",
                    title="Rank disagreement between metrics", note=note)
@@ -151,7 +196,10 @@ def run(args: argparse.Namespace) -> int:
     write_csv(card, out / "scorecard.csv")
     write_markdown(scorecard_markdown(card), out / "scorecard.md",
                    title="Replication scorecard: Flach & Kull (2015), section 4",
-                   note=f"paper: {R.PAPER_SOURCE}.  \nthis run: {source}.  \n95% CI: percentile bootstrap over tasks.")
+                   note=(f"paper: {R.PAPER_SOURCE}; the paper does not name its rank correlation.  \nthis run: {source}.  \n"
+                         "95% CI: percentile cluster bootstrap over families of tasks. noise floor: how often a metric "
+                         "disagrees with itself under a stratified bootstrap of the test rows. distinguishable: share "
+                         f"of the disagreements outside both paired bootstrap intervals.  \n{R.TIE_CONVENTION}"))
 
     learner_metrics = [m for m in LEARNER_METRICS if m in metrics.columns]
     names = metrics.drop_duplicates("flow_id").set_index("flow_id")["flow_name"]
@@ -172,5 +220,18 @@ def run(args: argparse.Namespace) -> int:
                 title="Learners ranked across tasks", note=lnote)
     write_table(agreement, out / "learner_agreement.csv", out / "learner_agreement.md",
                 title="Do the learners' orders by mean metric agree?", note=lnote)
+    winners = R.learner_winners(metrics, [m for m in ("aupr", "aucnpr", "auprg", "auroc") if m in metrics.columns],
+                                learner="flow_id")
+    write_table(winners, out / "learner_winners.csv", out / "learner_winners.md",
+                title="The best learner across tasks by mean, median and mean rank, with its margin",
+                note=("n_tasks_flip: tasks whose removal alone changes the winner. AUPRG is unbounded below, so a mean "
+                      f"of AUPRG can be decided by one task. Source: {source}."))
+    families = _learner_families(metrics)
+    sens = R.panel_sensitivity(metrics, families, rank_by, tasks=tasks, n_boot=args.n_boot, seed=args.seed)
+    write_table(sens, out / "panel_sensitivity.csv", out / "panel_sensitivity.md",
+                title="Panel sensitivity: disagreement with every model and with one model per learner family",
+                note=("family: prspace.sources.learners.learner_family when it exists, else the learner itself (then "
+                      "the two columns agree); the representative of a family is its model id that sorts first. "
+                      f"[95% cluster bootstrap over families of tasks]. Source: {source}."))
     log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))
     return 0

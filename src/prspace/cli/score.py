@@ -89,12 +89,22 @@ def run_collect(args: argparse.Namespace) -> int:
                 }
     tasks = pd.DataFrame(list(rows.values())).reindex(columns=TASK_COLUMNS)
     tasks = tasks.sort_values("task_id", ignore_index=True)
+    # task families (optional column of the task list) and saturation (experiments.ranking)
+    from prspace.experiments.ranking import saturation
+
+    family = listed.set_index("task_id")["family"] if args.task_list and "family" in listed.columns else None
+    tasks["family"] = tasks["task_id"].map(family) if family is not None else tasks["task_id"]
+    tasks["family"] = tasks["family"].where(tasks["family"].notna(), tasks["task_id"])
+    sat = saturation(metrics).set_index("task_id") if len(metrics) else pd.DataFrame(columns=["n_saturated", "saturated"])
+    tasks["n_saturated"] = tasks["task_id"].map(sat["n_saturated"]).astype("Int64")
+    tasks["saturated"] = tasks["task_id"].map(sat["saturated"]).fillna(False).astype(bool)
     for col in ("n", "n_pos", "n_folds", "n_repeats", "n_models"):
         tasks[col] = tasks[col].astype("Int64")
     n_ok = int((tasks["status"] == "ok").sum())
     write_csv(metrics, args.out)
     write_csv(tasks, args.tasks_out)
-    md = tasks[["task_id", "status", "reason", "dataset_name", "n", "n_pos", "pi", "n_models", "estimation_procedure", "provenance"]]
+    md = tasks[["task_id", "status", "reason", "dataset_name", "family", "n", "n_pos", "pi", "n_models", "saturated",
+                "n_saturated", "estimation_procedure", "provenance"]]
     write_markdown(
         md,
         Path(args.tasks_out).with_suffix(".md"),

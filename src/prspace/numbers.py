@@ -1,0 +1,134 @@
+"""Numbers in README and docs that come from result tables: marked spans, checked and regenerated.
+
+A number quoted from a table is written as a marked span::
+
+    <!-- value: results/default/tables/disagreement_summary.csv metric_a=aupr&metric_b=auprg top1_share .2f -->0.28<!-- /value -->
+
+i.e. the table (path from the repository root), the row (``col=value`` pairs joined by ``&``,
+every pair must match exactly one row; or ``row=N`` for the N-th row), the column, and a Python
+format spec. A whole section of a generated Markdown file (e.g. a study's ``findings.md``) is
+quoted as::
+
+    <!-- include: results/default/findings.md Flach%20&%20Kull -->...<!-- /include -->
+
+(the body of the section whose ``## `` heading starts with the given text, up to the next ``## ``
+heading).
+:func:`check` lists every span whose text differs from the table;
+:func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
+``prspace numbers --write FILES`` regenerates; a test runs the check on README.md and docs/.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from prspace.errors import InputError
+
+SPAN = re.compile(r"<!-- value: (?P<table>\S+) (?P<row>\S+) (?P<col>\S+) (?P<fmt>\S+) -->(?P<text>.*?)<!-- /value -->",
+                  re.DOTALL)
+
+
+INCLUDE = re.compile(r"<!-- include: (?P<table>\S+) (?P<row>\S+) -->(?P<text>.*?)<!-- /include -->", re.DOTALL)
+
+
+def section(root: Path, path: str, heading: str) -> str:
+    """The body of the ``## <heading>...`` section of a Markdown file (without its heading line, so
+    the quoting document keeps its own heading structure)."""
+    f = root / path
+    if not f.is_file():
+        raise InputError(f"include span names {path}, which does not exist; run the study that writes it")
+    want = "## " + heading.replace("%20", " ")
+    lines = f.read_text().splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.startswith(want)), None)
+    if start is None:
+        raise InputError(f"include span: {path} has no section starting {want!r}")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n" + "\n".join(lines[start + 1:end]).strip() + "\n"
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    file: str
+    line: int
+    spec: str
+    text: str
+    expected: str
+
+
+def value(root: Path, table: str, row: str, col: str, fmt: str, _cache: dict | None = None) -> str:
+    """The formatted value of one span."""
+    cache = _cache if _cache is not None else {}
+    path = root / table
+    if path not in cache:
+        if not path.is_file():
+            raise InputError(f"number span names {table}, which does not exist; run the study that writes it")
+        cache[path] = pd.read_csv(path, keep_default_na=True, dtype=str)
+    df = cache[path]
+    if row.startswith("row="):
+        sel = df.iloc[[int(row[4:])]]
+    else:
+        mask = pd.Series(True, index=df.index)
+        for cond in row.split("&"):
+            key, _, want = cond.partition("=")
+            if key not in df.columns:
+                raise InputError(f"number span: {table} has no column {key!r}; fix the span's row selector")
+            mask &= df[key].astype(str) == want.replace("%20", " ")
+        sel = df[mask]
+    if len(sel) != 1:
+        raise InputError(f"number span: {table} has {len(sel)} rows with {row}; the selector must match exactly one")
+    if col not in df.columns:
+        raise InputError(f"number span: {table} has no column {col!r}")
+    raw = sel.iloc[0][col]
+    if fmt == "s":
+        return str(raw)
+    return format(float(raw), fmt)
+
+
+def check(files: list[Path], root: Path) -> list[Mismatch]:
+    """Every span whose text differs from its table."""
+    out, cache = [], {}
+    for f in files:
+        text = f.read_text()
+        for m in INCLUDE.finditer(text):
+            want = section(root, m["table"], m["row"])
+            if m["text"] != want:
+                out.append(Mismatch(str(f), text.count("\n", 0, m.start()) + 1, f"{m['table']} {m['row']}",
+                                    m["text"][:60], want[:60]))
+        for m in SPAN.finditer(text):
+            want = value(root, m["table"], m["row"], m["col"], m["fmt"], cache)
+            if m["text"] != want:
+                out.append(Mismatch(str(f), text.count("\n", 0, m.start()) + 1,
+                                    f"{m['table']} {m['row']} {m['col']}", m["text"], want))
+    return out
+
+
+def regenerate(files: list[Path], root: Path) -> int:
+    """Rewrite every span from its table; returns the number of spans changed."""
+    changed, cache = 0, {}
+    for f in files:
+        text = f.read_text()
+
+        def sub(m: re.Match) -> str:
+            nonlocal changed
+            want = value(root, m["table"], m["row"], m["col"], m["fmt"], cache)
+            changed += want != m["text"]
+            return m.group(0)[: m.start("text") - m.start()] + want + "<!-- /value -->"
+
+        def inc(m: re.Match) -> str:
+            nonlocal changed
+            want = section(root, m["table"], m["row"])
+            changed += want != m["text"]
+            return m.group(0)[: m.start("text") - m.start()] + want + "<!-- /include -->"
+
+        new = SPAN.sub(sub, INCLUDE.sub(inc, text))
+        if new != text:
+            f.write_text(new)
+    return changed
+
+
+def count_spans(files: list[Path]) -> int:
+    return sum(len(SPAN.findall(f.read_text())) + len(INCLUDE.findall(f.read_text())) for f in files)
