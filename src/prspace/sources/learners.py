@@ -25,11 +25,14 @@ add a new name instead.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
 import numpy as np
+from sklearn.calibration import CalibratedClassifierCV
 from sklearn.compose import ColumnTransformer, make_column_selector
+from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
@@ -41,30 +44,45 @@ from sklearn.ensemble import (
     GradientBoostingClassifier,
     HistGradientBoostingClassifier,
     RandomForestClassifier,
+    VotingClassifier,
 )
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.impute import SimpleImputer
-from sklearn.linear_model import LogisticRegression, RidgeClassifier, SGDClassifier
-from sklearn.naive_bayes import BernoulliNB, GaussianNB
+from sklearn.kernel_approximation import Nystroem, RBFSampler
+from sklearn.linear_model import (
+    LogisticRegression,
+    Perceptron,
+    RidgeClassifier,
+    SGDClassifier,
+)
+from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.preprocessing import MinMaxScaler, OneHotEncoder, StandardScaler
 from sklearn.svm import SVC, LinearSVC
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
 from prspace.errors import InputError
 
 __all__ = [
+    "DEFAULT_PANEL",
+    "FAMILIES",
     "LEARNERS",
     "PANELS",
+    "SCORE_DIGITS",
     "describe_learner",
+    "learner_family",
     "learner_names",
     "make_learner",
     "parse_learners",
     "preprocessor",
+    "round_scores",
     "score_of",
 ]
+
+#: scores are rounded to this many significant decimal digits (:func:`round_scores`)
+SCORE_DIGITS = 10
 
 #: one-hot encoding keeps at most this many categories per column (the rest -> "infrequent")
 MAX_CATEGORIES = 20
@@ -117,33 +135,74 @@ def _tree(model) -> Callable[[int], Pipeline]:
     return lambda seed: _pipe(model(seed), scale=False)
 
 
-#: name -> factory(seed) returning an unfitted Pipeline.  Names are stable ids.
+def _minmax(model) -> Callable[[int], Pipeline]:
+    """For models that need non-negative features (complement naive Bayes)."""
+    return lambda seed: Pipeline(
+        [
+            ("prep", preprocessor(scale=False)),
+            ("drop_constant", VarianceThreshold(0.0)),
+            ("minmax", MinMaxScaler()),
+            ("model", model(seed)),
+        ]
+    )
+
+
+#: Logistic regression by Newton's method with a Cholesky solve: converges quadratically,
+#: so ``tol`` (max |gradient|) far below the scores' rounding costs one or two iterations
+#: and the fit is the optimum itself, not wherever an optimiser happened to stop.
+def _logreg(C: float, seed: int) -> LogisticRegression:
+    return LogisticRegression(
+        C=C, solver="newton-cholesky", tol=1e-10, max_iter=200, random_state=seed
+    )
+
+
+#: name -> factory(seed) returning an unfitted Pipeline.  Names are stable ids: a name
+#: is never renamed nor given to another method; solver settings may change (so that
+#: every model converges, see "Determinism" in the module docstring).
 LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     # --- linear models ---------------------------------------------------------------
-    "logreg-C0.01": _linear(lambda s: LogisticRegression(C=0.01, max_iter=500, random_state=s)),
-    "logreg-C0.1": _linear(lambda s: LogisticRegression(C=0.1, max_iter=500, random_state=s)),
-    "logreg-C1": _linear(lambda s: LogisticRegression(C=1.0, max_iter=500, random_state=s)),
-    "logreg-C100": _linear(lambda s: LogisticRegression(C=100.0, max_iter=1000, random_state=s)),
+    "logreg-C0.01": _linear(lambda s: _logreg(0.01, s)),
+    "logreg-C0.1": _linear(lambda s: _logreg(0.1, s)),
+    "logreg-C1": _linear(lambda s: _logreg(1.0, s)),
+    "logreg-C100": _linear(lambda s: _logreg(100.0, s)),
     "logreg-l1-C0.1": _linear(
         lambda s: LogisticRegression(
-            C=0.1, l1_ratio=1.0, solver="liblinear", max_iter=500, random_state=s
+            C=0.1, l1_ratio=1.0, solver="liblinear", tol=1e-8, max_iter=5000, random_state=s
         )
     ),
-    "linsvm-C0.01": _linear(lambda s: LinearSVC(C=0.01, max_iter=2000, random_state=s)),
-    "linsvm-C1": _linear(lambda s: LinearSVC(C=1.0, max_iter=2000, random_state=s)),
-    "ridge-a1": _linear(lambda s: RidgeClassifier(alpha=1.0)),
-    "ridge-a100": _linear(lambda s: RidgeClassifier(alpha=100.0)),
+    # the primal trust-region Newton solver of liblinear: the same optimum as the
+    # (default) dual coordinate descent, reached to a tight tolerance in a few iterations
+    "linsvm-C0.01": _linear(
+        lambda s: LinearSVC(C=0.01, dual=False, tol=1e-8, max_iter=1000, random_state=s)
+    ),
+    "linsvm-C1": _linear(
+        lambda s: LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000, random_state=s)
+    ),
+    "ridge-a1": _linear(lambda s: RidgeClassifier(alpha=1.0, solver="cholesky")),
+    "ridge-a100": _linear(lambda s: RidgeClassifier(alpha=100.0, solver="cholesky")),
+    # stochastic gradient methods: a fixed number of epochs (tol=None), so no stopping
+    # test can flip on last-bit noise
     "sgd-hinge": _linear(
-        lambda s: SGDClassifier(loss="hinge", alpha=1e-3, max_iter=200, tol=1e-3, random_state=s)
+        lambda s: SGDClassifier(loss="hinge", alpha=1e-3, max_iter=50, tol=None, random_state=s)
     ),
     "sgd-modhuber": _linear(
         lambda s: SGDClassifier(
-            loss="modified_huber", alpha=1e-3, max_iter=200, tol=1e-3, random_state=s
+            loss="modified_huber", alpha=1e-3, max_iter=50, tol=None, random_state=s
+        )
+    ),
+    "perceptron": _linear(
+        lambda s: Perceptron(penalty="l2", alpha=1e-4, max_iter=30, tol=None, random_state=s)
+    ),
+    "passive-aggressive": _linear(
+        lambda s: SGDClassifier(
+            loss="hinge", penalty=None, learning_rate="pa1", eta0=0.1, max_iter=30, tol=None,
+            random_state=s,
         )
     ),
     # --- probabilistic / discriminant models ------------------------------------------
     "gnb": _linear(lambda s: GaussianNB()),
     "bnb": _linear(lambda s: BernoulliNB(alpha=1.0, binarize=0.0)),
+    "cnb": _minmax(lambda s: ComplementNB(alpha=1.0)),
     "lda-shrinkage": _linear(lambda s: LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")),
     # fixed shrinkage towards a scaled identity: with reg_param (svd solver) scikit-learn
     # 1.9 refuses a class with fewer examples than features, and Ledoit-Wolf ("auto")
@@ -161,6 +220,7 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     "tree-depth2": _tree(lambda s: DecisionTreeClassifier(max_depth=2, random_state=s)),
     "tree-depth5": _tree(lambda s: DecisionTreeClassifier(max_depth=5, random_state=s)),
     "tree-leaf5": _tree(lambda s: DecisionTreeClassifier(min_samples_leaf=5, random_state=s)),
+    "extra-tree": _tree(lambda s: ExtraTreeClassifier(min_samples_leaf=5, random_state=s)),
     # --- ensembles --------------------------------------------------------------------
     "rf-50": _tree(lambda s: RandomForestClassifier(n_estimators=50, n_jobs=1, random_state=s)),
     "extratrees-50": _tree(
@@ -180,21 +240,140 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             max_iter=50, early_stopping=False, random_state=s
         )
     ),
+    "vote-soft": _linear(
+        lambda s: VotingClassifier(
+            [
+                ("logreg", _logreg(1.0, s)),
+                ("gnb", GaussianNB()),
+                ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
+            ],
+            voting="soft",
+            n_jobs=1,
+        )
+    ),
     # --- kernel and neural models -----------------------------------------------------
-    "svm-rbf-C1": _linear(lambda s: SVC(C=1.0, kernel="rbf", gamma="scale", random_state=s)),
+    "svm-rbf-C1": _linear(
+        lambda s: SVC(C=1.0, kernel="rbf", gamma="scale", tol=1e-5, random_state=s)
+    ),
+    "svm-poly2": _linear(
+        lambda s: SVC(C=1.0, kernel="poly", degree=2, gamma="scale", coef0=1.0, tol=1e-5,
+                      random_state=s)
+    ),
+    "rff-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("rff", RBFSampler(gamma=0.1, n_components=200, random_state=s)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    "nystroem-linsvm": _linear(
+        lambda s: Pipeline(
+            [
+                ("nystroem", Nystroem(kernel="laplacian", gamma=0.1, n_components=100,
+                                      random_state=s)),
+                ("linsvm", LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000,
+                                     random_state=s)),
+            ]
+        )
+    ),
+    "pca-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("pca", PCA(n_components=0.9, svd_solver="full")),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
     "mlp-16": _linear(
         lambda s: MLPClassifier(
-            hidden_layer_sizes=(16,), solver="lbfgs", alpha=1e-3, max_iter=100, random_state=s
+            hidden_layer_sizes=(16,), solver="lbfgs", alpha=1e-3, max_iter=2000, tol=1e-9,
+            random_state=s,
+        )
+    ),
+    "mlp-8-a1": _linear(
+        lambda s: MLPClassifier(
+            hidden_layer_sizes=(8,), solver="lbfgs", alpha=1.0, max_iter=1000, tol=1e-9,
+            random_state=s,
+        )
+    ),
+    # --- calibrated models ------------------------------------------------------------
+    # isotonic calibration (pool adjacent violators: no optimiser) averaged over the
+    # 3 models of an internal unshuffled stratified 3-fold CV
+    "gnb-isotonic": _linear(
+        lambda s: CalibratedClassifierCV(GaussianNB(), method="isotonic", cv=3)
+    ),
+    "linsvm-isotonic": _linear(
+        lambda s: CalibratedClassifierCV(
+            LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000, random_state=s),
+            method="isotonic", cv=3,
         )
     ),
 }
 
-#: named panels; "default" is the whole panel, "small" a few fast learners of different
-#: families (for tests and the downsampling experiment).
-PANELS: dict[str, tuple[str, ...]] = {
-    "default": tuple(LEARNERS),
-    "small": ("logreg-C1", "gnb", "knn-15", "tree-depth5"),
+#: learner -> method family (one model per family gives the panel's sensitivity table)
+FAMILIES: dict[str, str] = {
+    **dict.fromkeys(
+        ("logreg-C0.01", "logreg-C0.1", "logreg-C1", "logreg-C100", "logreg-l1-C0.1"),
+        "logistic-regression",
+    ),
+    **dict.fromkeys(("linsvm-C0.01", "linsvm-C1"), "linear-svm"),
+    **dict.fromkeys(("ridge-a1", "ridge-a100"), "ridge"),
+    **dict.fromkeys(("sgd-hinge", "sgd-modhuber"), "sgd"),
+    "perceptron": "perceptron",
+    "passive-aggressive": "passive-aggressive",
+    **dict.fromkeys(("gnb", "bnb", "cnb"), "naive-bayes"),
+    "lda-shrinkage": "discriminant-analysis",
+    "qda-shrink0.5": "discriminant-analysis",
+    **dict.fromkeys(("knn-5", "knn-15", "knn-45-distance"), "nearest-neighbours"),
+    "nearest-centroid": "nearest-centroid",
+    **dict.fromkeys(("tree-depth2", "tree-depth5", "tree-leaf5", "extra-tree"), "decision-tree"),
+    **dict.fromkeys(("rf-50", "extratrees-50", "bagging-tree-20"), "tree-bagging"),
+    **dict.fromkeys(("adaboost-50", "gboost-50", "histgb-50"), "boosting"),
+    "vote-soft": "voting",
+    **dict.fromkeys(("svm-rbf-C1", "svm-poly2"), "kernel-svm"),
+    **dict.fromkeys(("rff-logreg", "nystroem-linsvm"), "kernel-approximation"),
+    "pca-logreg": "projection",
+    **dict.fromkeys(("mlp-16", "mlp-8-a1"), "neural-network"),
+    **dict.fromkeys(("gnb-isotonic", "linsvm-isotonic"), "calibrated"),
 }
+
+#: the default panel: 30 distinct methods (no two differ only in a hyperparameter)
+DEFAULT_PANEL: tuple[str, ...] = (
+    "logreg-C1", "linsvm-C1", "ridge-a1", "sgd-modhuber", "perceptron", "passive-aggressive",
+    "gnb", "bnb", "cnb", "lda-shrinkage", "qda-shrink0.5",
+    "knn-15", "nearest-centroid",
+    "tree-leaf5", "extra-tree",
+    "rf-50", "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
+    "vote-soft", "svm-rbf-C1", "svm-poly2", "rff-logreg", "nystroem-linsvm", "pca-logreg",
+    "mlp-8-a1", "gnb-isotonic", "linsvm-isotonic",
+)
+
+#: named panels; "default" 30 distinct methods, "small" a few fast learners of different
+#: families (for tests and the downsampling experiment), "variants" the hyperparameter
+#: variants of the first panel (version 1, before issue 11).
+PANELS: dict[str, tuple[str, ...]] = {
+    "default": DEFAULT_PANEL,
+    "small": ("logreg-C1", "gnb", "knn-15", "tree-depth5"),
+    "v1": (
+        "logreg-C0.01", "logreg-C0.1", "logreg-C1", "logreg-C100", "logreg-l1-C0.1",
+        "linsvm-C0.01", "linsvm-C1", "ridge-a1", "ridge-a100", "sgd-hinge", "sgd-modhuber",
+        "gnb", "bnb", "lda-shrinkage", "qda-shrink0.5", "knn-5", "knn-15", "knn-45-distance",
+        "nearest-centroid", "tree-depth2", "tree-depth5", "tree-leaf5", "rf-50",
+        "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
+        "svm-rbf-C1", "mlp-16",
+    ),
+}
+
+
+def learner_family(name: str) -> str:
+    """The method family of learner ``name`` (e.g. ``"logistic-regression"`` for every
+    logistic regression, whatever its C): models of one family differ only in a
+    hyperparameter or a variant of one method."""
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise InputError(f"unknown learner {name!r}; known: {', '.join(LEARNERS)}") from None
 
 
 def learner_names(panel: str = "default") -> list[str]:
@@ -252,8 +431,28 @@ def describe_learner(name: str) -> str:
     return f"{text} after impute, one-hot{scaled}"
 
 
+def round_scores(scores, *, digits: int = SCORE_DIGITS) -> np.ndarray:
+    """``scores`` rounded to ``digits`` significant decimal digits, as float64.
+
+    Each value is rounded by Python's correctly rounded decimal conversion
+    (``float(f"{v:.{digits - 1}e}")``), so the result is a function of the value alone,
+    the same on every machine.  Why: every metric of this project depends only on the
+    order of the scores and their ties; a model that computes one score through
+    different BLAS kernels (another CPU, another thread count) can move it by a few
+    units in the 16th digit, which would break an exact tie (two rows with the same
+    features) or flip two near-equal scores.  After rounding, such scores are equal on
+    every machine unless a value straddles a rounding boundary, which last-bit noise
+    does with probability about 1e-15 / 1e-10 per score.  Non-finite values pass through.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    fmt = f".{int(digits) - 1}e"
+    flat = [float(format(v, fmt)) if math.isfinite(v) else v for v in s.ravel().tolist()]
+    return np.asarray(flat, dtype=np.float64).reshape(s.shape)
+
+
 def score_of(estimator, X, *, positive=True) -> np.ndarray:
-    """Scores of a fitted classifier for the positive class, float64, higher = more positive.
+    """Scores of a fitted classifier for the positive class, float64, higher = more positive,
+    rounded to :data:`SCORE_DIGITS` significant digits (:func:`round_scores`).
 
     ``predict_proba[:, k]`` for the column ``k`` of class ``positive`` when the
     estimator has ``predict_proba``; otherwise ``decision_function`` (which for a
@@ -270,10 +469,10 @@ def score_of(estimator, X, *, positive=True) -> np.ndarray:
         except AttributeError:  # e.g. a meta-estimator whose inner model lacks it
             proba = None
         if proba is not None:
-            return np.asarray(proba, dtype=np.float64)[:, k]
+            return round_scores(np.asarray(proba, dtype=np.float64)[:, k])
     scores = np.asarray(estimator.decision_function(X), dtype=np.float64)
     if scores.ndim == 2:
-        return scores[:, k]
+        return round_scores(scores[:, k])
     if len(classes) != 2:
         raise ValueError("decision_function gave one column for a non-binary problem")
-    return scores if k == 1 else -scores
+    return round_scores(scores if k == 1 else -scores)
