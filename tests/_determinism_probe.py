@@ -8,9 +8,9 @@ scores (``score_of``, so rounded as in the predict stage), one array per
 ``task|learner``.  The machine differences to test come from the environment the parent
 sets (``OPENBLAS_CORETYPE``, ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``,
 ``NPY_DISABLE_CPU_FEATURES``); ``--threads N`` additionally fits inside
-``threadpool_limits(N)``; ``--perturb EPS`` multiplies every numeric feature by
-``1 + EPS * u`` with ``u`` uniform on [-1, 1] (seeded), the size of a last-bit
-difference in data read or computed elsewhere.
+``threadpool_limits(N)``; ``--perturb EPS`` multiplies every numeric value by
+``1 + EPS * u`` (:func:`perturb`), far more than a last-bit difference (1e-16) in data
+computed elsewhere.
 """
 
 from __future__ import annotations
@@ -37,6 +37,21 @@ def learners() -> list[str]:
     return list(dict.fromkeys(n for p in ("default", "small") for n in PANELS[p]))
 
 
+def perturb(X, eps: float, seed: int = 12345):
+    """Every numeric value ``v`` -> ``v * (1 + eps * u(v))``, ``u`` uniform on [-1, 1] and
+    drawn once per distinct value of a column: equal values stay equal (a machine that
+    computes a feature differently computes it the same way for equal inputs), so
+    constant columns stay constant and ties in a feature stay ties."""
+    rng = np.random.default_rng(seed)
+    X = X.copy()
+    for col in X.select_dtypes("number").columns:
+        values = X[col].to_numpy(dtype=np.float64)
+        uniq, inverse = np.unique(values, return_inverse=True)
+        u = rng.uniform(-1.0, 1.0, len(uniq))
+        X[col] = values * (1.0 + eps * u[inverse])
+    return X
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -56,9 +71,7 @@ def main() -> None:
             X = ds.X.copy()
             y = np.asarray(ds.y, dtype=bool)
             if args.perturb:
-                rng = np.random.default_rng(12345)
-                num = X.select_dtypes("number").columns
-                X[num] = X[num] * (1.0 + args.perturb * rng.uniform(-1, 1, (len(X), len(num))))
+                X = perturb(X, args.perturb)
             folds = StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y)
             folds = list(folds)
             for name in names:

@@ -59,7 +59,13 @@ from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import MinMaxScaler, OneHotEncoder, StandardScaler
+from sklearn.preprocessing import (
+    FunctionTransformer,
+    MinMaxScaler,
+    OneHotEncoder,
+    SplineTransformer,
+    StandardScaler,
+)
 from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
@@ -77,6 +83,7 @@ __all__ = [
     "make_learner",
     "parse_learners",
     "preprocessor",
+    "quantize",
     "round_scores",
     "score_of",
 ]
@@ -88,15 +95,55 @@ SCORE_DIGITS = 10
 MAX_CATEGORIES = 20
 
 
+#: exact powers of ten as Python parses them (10**k for |k| <= 22 is exact in float64)
+_POW10 = np.array([float(f"1e{k}") for k in range(-400, 401)])
+
+
+def quantize(X, *, digits: int = SCORE_DIGITS) -> np.ndarray:
+    """``X`` (numbers) rounded to ``digits`` significant decimal digits, vectorised.
+
+    ``k = digits - 1 - floor(log10 |x|)`` (the floor checked against exact powers of
+    ten, so an inexact ``log10`` cannot move it), then ``rint(x * 10**k) / 10**k`` (or
+    ``rint(x / 10**-k) * 10**-k`` for ``k < 0``): IEEE operations on the value alone,
+    the same on every machine (within one unit in the last place of the exactly rounded
+    decimal, e.g. of ``float(f"{x:.9e}")``).  Data read from a file with fewer digits pass
+    unchanged; a perturbation far below ``10**-digits`` (another machine's last bits in
+    a computed feature) is rounded away, so no model sees it, whereas a tree or a
+    histogram bin placed exactly between two decimal values would otherwise send a
+    test value that sits on the midpoint either way.
+    """
+    x = np.array(X, dtype=np.float64)
+    ax = np.abs(x)
+    ok = (ax > 1e-280) & (ax < 1e280)  # beyond: left as they are (and nan, inf, 0)
+    if not ok.any():
+        return x
+    v, a = x[ok], ax[ok]
+    e = np.floor(np.log10(a)).astype(np.int64)
+    e = np.where(a >= _POW10[e + 401], e + 1, e)
+    e = np.where(a < _POW10[e + 400], e - 1, e)
+    k = digits - 1 - e
+    out = np.empty_like(v)
+    pos = k >= 0
+    p = _POW10[np.abs(k) + 400]
+    out[pos] = np.rint(v[pos] * p[pos]) / p[pos]
+    out[~pos] = np.rint(v[~pos] / p[~pos]) * p[~pos]
+    x[ok] = out
+    return x
+
+
 def preprocessor(*, scale: bool) -> ColumnTransformer:
     """Impute, one-hot encode categorical columns, drop constant columns, optionally scale.
 
-    Numeric columns: median imputation (+ standardisation if ``scale``). Other
+    Numeric columns: median imputation, :func:`quantize` (+ standardisation if
+    ``scale``). Other
     columns (strings, categories, booleans): most-frequent imputation and one-hot
     encoding of at most :data:`MAX_CATEGORIES` categories (unknown categories in a
     test fold are encoded as all zeros).
     """
-    numeric = [SimpleImputer(strategy="median", keep_empty_features=True)]
+    numeric = [
+        SimpleImputer(strategy="median", keep_empty_features=True),
+        FunctionTransformer(quantize, feature_names_out="one-to-one"),
+    ]
     if scale:
         numeric.append(StandardScaler())
     categorical = make_pipeline(
@@ -147,6 +194,10 @@ def _minmax(model) -> Callable[[int], Pipeline]:
     )
 
 
+#: epochs of the neural network (fixed: see "mlp-16")
+MLP_EPOCHS = 200
+
+
 #: Logistic regression by Newton's method with a Cholesky solve: converges quadratically,
 #: so ``tol`` (max |gradient|) far below the scores' rounding costs one or two iterations
 #: and the fit is the optimum itself, not wherever an optimiser happened to stop.
@@ -181,13 +232,19 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     "ridge-a1": _linear(lambda s: RidgeClassifier(alpha=1.0, solver="cholesky")),
     "ridge-a100": _linear(lambda s: RidgeClassifier(alpha=100.0, solver="cholesky")),
     # stochastic gradient methods: a fixed number of epochs (tol=None), so no stopping
-    # test can flip on last-bit noise
+    # test can flip on last-bit noise, and a gentle step schedule (invscaling: the
+    # "optimal" schedule's first steps of 1 / (alpha t0) amplify a 1e-12 change of the
+    # data into another model)
     "sgd-hinge": _linear(
-        lambda s: SGDClassifier(loss="hinge", alpha=1e-3, max_iter=50, tol=None, random_state=s)
+        lambda s: SGDClassifier(
+            loss="hinge", alpha=1e-3, learning_rate="invscaling", eta0=0.01, max_iter=50,
+            tol=None, random_state=s,
+        )
     ),
     "sgd-modhuber": _linear(
         lambda s: SGDClassifier(
-            loss="modified_huber", alpha=1e-3, max_iter=50, tol=None, random_state=s
+            loss="modified_huber", alpha=1e-3, learning_rate="invscaling", eta0=0.01,
+            max_iter=50, tol=None, random_state=s,
         )
     ),
     "perceptron": _linear(
@@ -277,6 +334,16 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             ]
         )
     ),
+    # an additive model: cubic B-splines per feature (knots uniform between the training
+    # minimum and maximum), then L2 logistic regression
+    "spline-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("splines", SplineTransformer(n_knots=4, degree=3)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
     "pca-logreg": _linear(
         lambda s: Pipeline(
             [
@@ -285,16 +352,13 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             ]
         )
     ),
+    # a fixed number of epochs of Adam (tol=0 and a patience longer than the run: no
+    # stopping test that last-bit noise could flip); L-BFGS stopped by its tolerances
+    # (the first panel: max_iter=100) turns last-bit differences into other models
     "mlp-16": _linear(
         lambda s: MLPClassifier(
-            hidden_layer_sizes=(16,), solver="lbfgs", alpha=1e-3, max_iter=2000, tol=1e-9,
-            random_state=s,
-        )
-    ),
-    "mlp-8-a1": _linear(
-        lambda s: MLPClassifier(
-            hidden_layer_sizes=(8,), solver="lbfgs", alpha=1.0, max_iter=1000, tol=1e-9,
-            random_state=s,
+            hidden_layer_sizes=(16,), solver="adam", alpha=1e-3, learning_rate_init=1e-3,
+            max_iter=MLP_EPOCHS, tol=0.0, n_iter_no_change=MLP_EPOCHS + 1, random_state=s,
         )
     ),
     # --- calibrated models ------------------------------------------------------------
@@ -334,7 +398,8 @@ FAMILIES: dict[str, str] = {
     **dict.fromkeys(("svm-rbf-C1", "svm-poly2"), "kernel-svm"),
     **dict.fromkeys(("rff-logreg", "nystroem-linsvm"), "kernel-approximation"),
     "pca-logreg": "projection",
-    **dict.fromkeys(("mlp-16", "mlp-8-a1"), "neural-network"),
+    "spline-logreg": "additive-model",
+    "mlp-16": "neural-network",
     **dict.fromkeys(("gnb-isotonic", "linsvm-isotonic"), "calibrated"),
 }
 
@@ -345,24 +410,15 @@ DEFAULT_PANEL: tuple[str, ...] = (
     "knn-15", "nearest-centroid",
     "tree-leaf5", "extra-tree",
     "rf-50", "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
-    "vote-soft", "svm-rbf-C1", "svm-poly2", "rff-logreg", "nystroem-linsvm", "pca-logreg",
-    "mlp-8-a1", "gnb-isotonic", "linsvm-isotonic",
+    "vote-soft", "svm-rbf-C1", "spline-logreg", "rff-logreg", "nystroem-linsvm", "pca-logreg",
+    "mlp-16", "gnb-isotonic", "linsvm-isotonic",
 )
 
 #: named panels; "default" 30 distinct methods, "small" a few fast learners of different
-#: families (for tests and the downsampling experiment), "variants" the hyperparameter
-#: variants of the first panel (version 1, before issue 11).
+#: families (for tests and the downsampling experiment).
 PANELS: dict[str, tuple[str, ...]] = {
     "default": DEFAULT_PANEL,
     "small": ("logreg-C1", "gnb", "knn-15", "tree-depth5"),
-    "v1": (
-        "logreg-C0.01", "logreg-C0.1", "logreg-C1", "logreg-C100", "logreg-l1-C0.1",
-        "linsvm-C0.01", "linsvm-C1", "ridge-a1", "ridge-a100", "sgd-hinge", "sgd-modhuber",
-        "gnb", "bnb", "lda-shrinkage", "qda-shrink0.5", "knn-5", "knn-15", "knn-45-distance",
-        "nearest-centroid", "tree-depth2", "tree-depth5", "tree-leaf5", "rf-50",
-        "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
-        "svm-rbf-C1", "mlp-16",
-    ),
 }
 
 
