@@ -6,18 +6,30 @@ factory ``factory(seed) -> Pipeline`` that returns an *unfitted* pipeline with t
 preprocessing inside it (impute, one-hot encode, scale where the model needs it), so
 that cross-validation never leaks test rows into the preprocessing.
 
-The panel spans the families of the OpenML study: linear models (logistic regression
-at several C, linear SVM, ridge, SGD), probabilistic models (Gaussian and Bernoulli
-naive Bayes, LDA and QDA with shrinkage), instance-based models (k nearest neighbours at
-several k, nearest centroid), trees at several depths, tree ensembles (random forest,
-extra trees, bagging, AdaBoost, gradient boosting, histogram gradient boosting), an
-RBF support vector machine and a small neural network.  Sizes are modest so the whole
-default suite x 30 learners x 10 folds runs in minutes on two cores (see
-``docs/local.md``); ``SVC(probability=True)`` is avoided (it runs an internal 5-fold CV).
+The default panel (:data:`DEFAULT_PANEL`) holds 30 distinct methods, as distinct as
+OpenML flows (no two differ only in a hyperparameter): linear models (logistic
+regression, linear SVM, ridge, SGD with the modified Huber loss, perceptron,
+passive-aggressive), probabilistic models (Gaussian, Bernoulli and complement naive
+Bayes, LDA and QDA with shrinkage), nearest neighbours and nearest centroid, single
+trees (CART, extremely randomised), tree ensembles (random forest, extra trees, bagging,
+AdaBoost, gradient boosting, histogram gradient boosting), soft voting, kernel methods
+(RBF SVM, random Fourier features and Nystroem approximations), an additive spline
+model, PCA + logistic regression, a neural network and isotonic-calibrated models.
+:func:`learner_family` names each one's method family (20 in the panel).  The first
+panel's hyperparameter variants stay available by name.  ``SVC(probability=True)`` is
+avoided (it runs an internal 5-fold CV).
+
+Determinism (issue 14): every model is closed-form, converged far below the scores'
+rounding, or runs a fixed number of iterations without a stopping test; numeric
+features are rounded to :data:`SCORE_DIGITS` significant digits in the pipeline
+(:func:`quantize`) and scores at the end (:func:`round_scores`), so last-bit
+differences between machines (BLAS kernels, SIMD loops, threads) cannot reorder or
+untie scores.  ``tests/test_determinism.py`` checks it; ``docs/local.md`` explains.
 
 Every model is seeded through ``seed`` and runs single-threaded (``n_jobs=1``): the
 workflow parallelises across datasets.  Scores come from :func:`score_of`:
-``predict_proba[:, positive]`` when the model has it, else ``decision_function``.
+``predict_proba[:, positive]`` when the model has it, else ``decision_function``,
+rounded by :func:`round_scores`.
 
 Names are part of the predictions (``model_id = flow_id = name``): never rename one;
 add a new name instead.
@@ -480,11 +492,14 @@ _WS = re.compile(r"\s+")
 def describe_learner(name: str) -> str:
     """A readable description for ``flow_name``: the model's repr with its non-default
     parameters (seed excluded, so the description does not change with the seed)."""
-    model = make_learner(name, 0).named_steps["model"]
-    text = _WS.sub(" ", repr(model))
+    pipe = make_learner(name, 0)
+    text = _WS.sub(" ", repr(pipe.named_steps["model"]))
     text = re.sub(r",? ?random_state=0", "", text).replace("(, ", "(")
-    scaled = ", scale" if "scaler" in repr(make_learner(name, 0).named_steps["prep"]).lower() else ""
-    return f"{text} after impute, one-hot{scaled}"
+    prep = repr(pipe.named_steps["prep"]).lower()
+    steps = ["impute", "quantize" if "quantize" in prep else "", "one-hot",
+             "scale" if "standardscaler" in prep else "",
+             "min-max" if "minmax" in pipe.named_steps else ""]
+    return f"{text} after {', '.join(s for s in steps if s)}"
 
 
 def round_scores(scores, *, digits: int = SCORE_DIGITS) -> np.ndarray:
