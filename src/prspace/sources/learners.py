@@ -56,6 +56,7 @@ from sklearn.ensemble import (
     GradientBoostingClassifier,
     HistGradientBoostingClassifier,
     RandomForestClassifier,
+    StackingClassifier,
     VotingClassifier,
 )
 from sklearn.feature_selection import VarianceThreshold
@@ -340,6 +341,26 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             n_jobs=1,
         )
     ),
+    # stacking: out-of-fold probabilities of three methods (internal unshuffled
+    # stratified 3-fold CV), combined by a logistic regression
+    "stack-lr": _linear(
+        lambda s: StackingClassifier(
+            [
+                ("gnb", GaussianNB()),
+                ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
+                ("knn", KNeighborsClassifier(n_neighbors=15)),
+            ],
+            final_estimator=_logreg(1.0, s),
+            cv=3,
+            n_jobs=1,
+        )
+    ),
+    "bagging-knn-10": _linear(
+        lambda s: BaggingClassifier(
+            KNeighborsClassifier(n_neighbors=5), n_estimators=10, max_samples=0.5, n_jobs=1,
+            random_state=s,
+        )
+    ),
     # --- kernel and neural models -----------------------------------------------------
     "svm-rbf-C1": _linear(
         lambda s: SVC(C=1.0, kernel="rbf", gamma="scale", tol=1e-5, random_state=s)
@@ -427,6 +448,8 @@ FAMILIES: dict[str, str] = {
     **dict.fromkeys(("rf-50", "extratrees-50", "bagging-tree-20"), "tree-bagging"),
     **dict.fromkeys(("adaboost-50", "gboost-50", "histgb-50"), "boosting"),
     "vote-soft": "voting",
+    "stack-lr": "stacking",
+    "bagging-knn-10": "nearest-neighbours",
     **dict.fromkeys(("svm-rbf-C1", "svm-poly2"), "kernel-svm"),
     **dict.fromkeys(("rff-logreg", "nystroem-linsvm"), "kernel-approximation"),
     "pca-logreg": "projection",
@@ -442,8 +465,8 @@ DEFAULT_PANEL: tuple[str, ...] = (
     "knn-15", "nearest-centroid",
     "tree-leaf5", "extra-tree",
     "rf-50", "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
-    "vote-soft", "svm-rbf-C1", "spline-logreg", "rff-logreg", "nystroem-linsvm", "pca-logreg",
-    "mlp-16", "gnb-isotonic", "linsvm-isotonic",
+    "vote-soft", "stack-lr", "svm-rbf-C1", "spline-logreg", "rff-logreg", "pca-logreg",
+    "mlp-16", "gnb-isotonic", "bagging-knn-10",
 )
 
 #: named panels; "default" 30 distinct methods, "small" a few fast learners of different
