@@ -10,12 +10,13 @@ The default panel (:data:`DEFAULT_PANEL`) holds 30 distinct methods, as distinct
 OpenML flows (no two differ only in a hyperparameter): linear models (logistic
 regression, linear SVM, ridge, SGD with the modified Huber loss, perceptron,
 passive-aggressive), probabilistic models (Gaussian, Bernoulli and complement naive
-Bayes, LDA and QDA with shrinkage), nearest neighbours and nearest centroid, single
-trees (CART, extremely randomised), tree ensembles (random forest, extra trees, bagging,
-AdaBoost, gradient boosting, histogram gradient boosting), soft voting, kernel methods
-(RBF SVM, random Fourier features and Nystroem approximations), an additive spline
-model, PCA + logistic regression, a neural network and isotonic-calibrated models.
-:func:`learner_family` names each one's method family (20 in the panel).  The first
+Bayes, LDA and QDA with shrinkage), nearest neighbours, bagged nearest neighbours and
+nearest centroid, single trees (CART, extremely randomised), tree ensembles (random
+forest, extra trees, bagging, AdaBoost, gradient boosting, histogram gradient boosting),
+soft voting, stacking, kernel methods (RBF SVM, random Fourier features + logistic
+regression), an additive spline model, PCA + logistic regression, a neural network and
+isotonic-calibrated naive Bayes.
+:func:`learner_family` names each one's method family (21 in the panel).  The first
 panel's hyperparameter variants stay available by name.  ``SVC(probability=True)`` is
 avoided (it runs an internal 5-fold CV).
 
