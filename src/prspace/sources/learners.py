@@ -227,7 +227,7 @@ def _minmax(model) -> Callable[[int], Pipeline]:
 
 
 #: epochs of the neural network (fixed: see "mlp-16")
-MLP_EPOCHS = 200
+MLP_EPOCHS = 60
 
 
 #: Logistic regression by Newton's method with a Cholesky solve: converges quadratically,
@@ -411,7 +411,7 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     # (the first panel: max_iter=100) turns last-bit differences into other models
     "mlp-16": _linear(
         lambda s: MLPClassifier(
-            hidden_layer_sizes=(16,), solver="adam", alpha=1e-3, learning_rate_init=1e-3,
+            hidden_layer_sizes=(16,), solver="adam", alpha=1e-3, learning_rate_init=3e-3,
             max_iter=MLP_EPOCHS, tol=0.0, n_iter_no_change=MLP_EPOCHS + 1, random_state=s,
         )
     ),
