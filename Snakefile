@@ -3,6 +3,7 @@
 #   snakemake --cores 2                                   # the default, offline study (config.yaml)
 #   snakemake --cores 2 --configfile config/openml-paper.yaml   # the paper's study on live OpenML
 #   snakemake --report results/default/report.html        # the HTML report of a finished run
+#   snakemake --cores 2 verify                            # does the run reproduce the committed tables?
 #
 # Thin: every rule calls the prspace command line; see docs/workflow.md.
 
@@ -32,3 +33,4 @@ include: "workflow/rules/study.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/boyd.smk"
 include: "workflow/rules/openml.smk"
+include: "workflow/rules/verify.smk"

@@ -1,4 +1,4 @@
-"""The local learner panel: 30 named, seeded, single-threaded pipelines that score."""
+"""The local learner panel: 30 distinct methods, named, seeded, single-threaded pipelines that score."""
 
 from __future__ import annotations
 
@@ -14,12 +14,17 @@ from threadpoolctl import threadpool_limits
 
 from prspace.errors import InputError
 from prspace.sources.learners import (
+    FAMILIES,
     LEARNERS,
     PANELS,
+    SCORE_DIGITS,
     describe_learner,
+    learner_family,
     learner_names,
     make_learner,
     parse_learners,
+    quantize,
+    round_scores,
     score_of,
 )
 
@@ -47,12 +52,93 @@ def mixed_data():
     return X.iloc[::2].reset_index(drop=True), y[::2]
 
 
+#: the names of the first panel (results before issue 11 use them): never renamed
+FIRST_PANEL = (
+    "logreg-C0.01", "logreg-C0.1", "logreg-C1", "logreg-C100", "logreg-l1-C0.1",
+    "linsvm-C0.01", "linsvm-C1", "ridge-a1", "ridge-a100", "sgd-hinge", "sgd-modhuber",
+    "gnb", "bnb", "lda-shrinkage", "qda-shrink0.5", "knn-5", "knn-15", "knn-45-distance",
+    "nearest-centroid", "tree-depth2", "tree-depth5", "tree-leaf5", "rf-50",
+    "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
+    "svm-rbf-C1", "mlp-16",
+)
+
+
 def test_panel_has_30_stable_names():
     names = learner_names("default")
-    assert len(names) == 30 == len(set(names)) == len(LEARNERS)
+    assert len(names) == 30 == len(set(names))
+    assert set(FIRST_PANEL) <= set(LEARNERS) and set(names) <= set(LEARNERS)
     small = learner_names("small")
-    assert 3 <= len(small) <= 5 and set(small) <= set(names)
-    assert all(n.replace("-", "").replace(".", "").isalnum() for n in names)
+    assert 3 <= len(small) <= 5 and set(small) <= set(LEARNERS)
+    assert all(n.replace("-", "").replace(".", "").isalnum() for n in LEARNERS)
+
+
+def _method(est) -> tuple:
+    """What makes a method: the classes of the pipeline's steps (nested), plus the loss and
+    step schedule of a stochastic gradient learner; not its hyperparameter values."""
+    from sklearn.base import BaseEstimator
+
+    parts = [type(est).__name__]
+    for key, value in sorted(est.get_params(deep=True).items()):
+        if isinstance(value, BaseEstimator):
+            parts.append(f"{key}:{type(value).__name__}")
+        elif key.endswith(("loss", "learning_rate", "kernel", "voting", "method")) and isinstance(value, str):
+            parts.append(f"{key}={value}")
+    return tuple(parts)
+
+
+def test_default_panel_is_30_distinct_methods():
+    """No two learners of the default panel differ only in a hyperparameter (issue 11),
+    and no method family holds more than a few of them."""
+    names = learner_names("default")
+    methods = {n: _method(make_learner(n, 0).named_steps["model"]) for n in names}
+    seen: dict[tuple, str] = {}
+    for n, m in methods.items():
+        assert m not in seen, f"{n} and {seen[m]} are the same method: {m}"
+        seen[m] = n
+    # the first panel had 5 logistic regressions of one method: the check would catch them
+    first = [_method(make_learner(n, 0).named_steps["model"]) for n in FIRST_PANEL]
+    assert len(set(first)) < len(first)
+    families = [learner_family(n) for n in names]
+    assert max(families.count(f) for f in set(families)) <= 3
+    assert len(set(families)) >= 18
+
+
+def test_learner_family():
+    assert set(FAMILIES) == set(LEARNERS)
+    assert learner_family("logreg-C0.01") == learner_family("logreg-C100") == "logistic-regression"
+    assert learner_family("knn-5") == learner_family("knn-45-distance")
+    assert learner_family("rf-50") != learner_family("tree-leaf5")
+    with pytest.raises(InputError, match="unknown learner"):
+        learner_family("nope")
+
+
+def test_round_scores_is_decimal_rounding():
+    """Oracle: Python's correctly rounded formatting to SCORE_DIGITS significant digits."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(2000) * 10.0 ** rng.integers(-12, 12, 2000)
+    r = round_scores(x)
+    assert r.dtype == np.float64
+    for v, got in zip(x[:200], r[:200], strict=True):
+        assert got == float(f"{v:.{SCORE_DIGITS - 1}e}")
+    # values 1e-13 apart (relative) become equal: the tie survives last-bit noise
+    base = np.array([0.123456789, 0.5, 0.9999])
+    np.testing.assert_array_equal(round_scores(base * (1 + 1e-13)), round_scores(base))
+    out = round_scores(np.array([np.nan, np.inf, -np.inf, 0.0]))
+    assert np.isnan(out[0]) and list(out[1:]) == [np.inf, -np.inf, 0.0]
+
+
+def test_quantize_keeps_decimal_data_and_removes_last_bits():
+    data = np.array([[1.52, -0.001, 3.0, 12345.678], [0.0, np.nan, 2.5e15, -7.25]])
+    np.testing.assert_array_equal(quantize(data), data)
+    noisy = data * (1 + 1e-13)
+    np.testing.assert_array_equal(quantize(noisy), data)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(5000) * 10.0 ** rng.integers(-20, 20, 5000)
+    q = quantize(x)
+    ref = round_scores(x)
+    # within one unit in the last place of the decimal rounding, and idempotent
+    np.testing.assert_allclose(q, ref, rtol=4.5e-16, atol=0)
+    np.testing.assert_array_equal(quantize(q), q)
 
 
 def test_factories_return_unfitted_single_threaded_pipelines():
@@ -68,7 +154,7 @@ def test_factories_return_unfitted_single_threaded_pipelines():
                 assert value in (None, 3), (name, key, value)
         # flow_name: readable and seed-free
         text = describe_learner(name)
-        assert "random_state" not in text and len(text) < 200
+        assert "random_state" not in text and len(text) < 300
 
 
 @pytest.mark.parametrize("name", list(LEARNERS))
@@ -92,25 +178,26 @@ def test_score_of_uses_predict_proba_column_of_positive_class(mixed_data):
     X, y = mixed_data
     X = X.drop(columns="colour").fillna(0.0)
     lr = LogisticRegression(max_iter=1000).fit(X, y)
-    np.testing.assert_array_equal(score_of(lr, X), lr.predict_proba(X)[:, 1])
-    np.testing.assert_array_equal(score_of(lr, X, positive=False), lr.predict_proba(X)[:, 0])
+    np.testing.assert_array_equal(score_of(lr, X), round_scores(lr.predict_proba(X)[:, 1]))
+    np.testing.assert_array_equal(
+        score_of(lr, X, positive=False), round_scores(lr.predict_proba(X)[:, 0])
+    )
 
 
 def test_score_of_decision_function_sign(mixed_data):
     X, y = mixed_data
     X = X.drop(columns="colour").fillna(0.0)
     svm = LinearSVC(dual="auto").fit(X, y)
-    d = svm.decision_function(X)
+    d = round_scores(svm.decision_function(X))
     np.testing.assert_array_equal(score_of(svm, X), d)
     np.testing.assert_array_equal(score_of(svm, X, positive=False), -d)
     # labels as strings: the positive class is named
     ys = np.where(y, "malignant", "benign")
     svm2 = clone(svm).fit(X, ys)
     assert list(svm2.classes_) == ["benign", "malignant"]
-    np.testing.assert_array_equal(
-        score_of(svm2, X, positive="malignant"), svm2.decision_function(X)
-    )
-    np.testing.assert_array_equal(score_of(svm2, X, positive="benign"), -svm2.decision_function(X))
+    d2 = round_scores(svm2.decision_function(X))
+    np.testing.assert_array_equal(score_of(svm2, X, positive="malignant"), d2)
+    np.testing.assert_array_equal(score_of(svm2, X, positive="benign"), -d2)
     with pytest.raises(ValueError, match="not among"):
         score_of(svm2, X, positive="other")
 

@@ -6,18 +6,31 @@ factory ``factory(seed) -> Pipeline`` that returns an *unfitted* pipeline with t
 preprocessing inside it (impute, one-hot encode, scale where the model needs it), so
 that cross-validation never leaks test rows into the preprocessing.
 
-The panel spans the families of the OpenML study: linear models (logistic regression
-at several C, linear SVM, ridge, SGD), probabilistic models (Gaussian and Bernoulli
-naive Bayes, LDA and QDA with shrinkage), instance-based models (k nearest neighbours at
-several k, nearest centroid), trees at several depths, tree ensembles (random forest,
-extra trees, bagging, AdaBoost, gradient boosting, histogram gradient boosting), an
-RBF support vector machine and a small neural network.  Sizes are modest so the whole
-default suite x 30 learners x 10 folds runs in minutes on two cores (see
-``docs/local.md``); ``SVC(probability=True)`` is avoided (it runs an internal 5-fold CV).
+The default panel (:data:`DEFAULT_PANEL`) holds 30 distinct methods, as distinct as
+OpenML flows (no two differ only in a hyperparameter): linear models (logistic
+regression, linear SVM, ridge, SGD with the modified Huber loss, perceptron,
+passive-aggressive), probabilistic models (Gaussian, Bernoulli and complement naive
+Bayes, LDA and QDA with shrinkage), nearest neighbours, bagged nearest neighbours and
+nearest centroid, single trees (CART, extremely randomised), tree ensembles (random
+forest, extra trees, bagging, AdaBoost, gradient boosting, histogram gradient boosting),
+soft voting, stacking, kernel methods (RBF SVM, random Fourier features + logistic
+regression), an additive spline model, PCA + logistic regression, a neural network and
+isotonic-calibrated naive Bayes.
+:func:`learner_family` names each one's method family (21 in the panel).  The first
+panel's hyperparameter variants stay available by name.  ``SVC(probability=True)`` is
+avoided (it runs an internal 5-fold CV).
+
+Determinism (issue 14): every model is closed-form, converged far below the scores'
+rounding, or runs a fixed number of iterations without a stopping test; numeric
+features are rounded to :data:`SCORE_DIGITS` significant digits in the pipeline
+(:func:`quantize`) and scores at the end (:func:`round_scores`), so last-bit
+differences between machines (BLAS kernels, SIMD loops, threads) cannot reorder or
+untie scores.  ``tests/test_determinism.py`` checks it; ``docs/local.md`` explains.
 
 Every model is seeded through ``seed`` and runs single-threaded (``n_jobs=1``): the
 workflow parallelises across datasets.  Scores come from :func:`score_of`:
-``predict_proba[:, positive]`` when the model has it, else ``decision_function``.
+``predict_proba[:, positive]`` when the model has it, else ``decision_function``,
+rounded by :func:`round_scores`.
 
 Names are part of the predictions (``model_id = flow_id = name``): never rename one;
 add a new name instead.
@@ -25,11 +38,14 @@ add a new name instead.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
 import numpy as np
+from sklearn.calibration import CalibratedClassifierCV
 from sklearn.compose import ColumnTransformer, make_column_selector
+from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
@@ -41,44 +57,107 @@ from sklearn.ensemble import (
     GradientBoostingClassifier,
     HistGradientBoostingClassifier,
     RandomForestClassifier,
+    StackingClassifier,
+    VotingClassifier,
 )
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.impute import SimpleImputer
-from sklearn.linear_model import LogisticRegression, RidgeClassifier, SGDClassifier
-from sklearn.naive_bayes import BernoulliNB, GaussianNB
+from sklearn.kernel_approximation import Nystroem, RBFSampler
+from sklearn.linear_model import (
+    LogisticRegression,
+    Perceptron,
+    RidgeClassifier,
+    SGDClassifier,
+)
+from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.preprocessing import (
+    FunctionTransformer,
+    MinMaxScaler,
+    OneHotEncoder,
+    SplineTransformer,
+    StandardScaler,
+)
 from sklearn.svm import SVC, LinearSVC
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
 from prspace.errors import InputError
 
 __all__ = [
+    "DEFAULT_PANEL",
+    "FAMILIES",
     "LEARNERS",
     "PANELS",
+    "SCORE_DIGITS",
     "describe_learner",
+    "learner_family",
     "learner_names",
     "make_learner",
     "parse_learners",
     "preprocessor",
+    "quantize",
+    "round_scores",
     "score_of",
 ]
+
+#: scores are rounded to this many significant decimal digits (:func:`round_scores`)
+SCORE_DIGITS = 10
 
 #: one-hot encoding keeps at most this many categories per column (the rest -> "infrequent")
 MAX_CATEGORIES = 20
 
 
+#: exact powers of ten as Python parses them (10**k for |k| <= 22 is exact in float64)
+_POW10 = np.array([float(f"1e{k}") for k in range(-400, 401)])
+
+
+def quantize(X, *, digits: int = SCORE_DIGITS) -> np.ndarray:
+    """``X`` (numbers) rounded to ``digits`` significant decimal digits, vectorised.
+
+    ``k = digits - 1 - floor(log10 |x|)`` (the floor checked against exact powers of
+    ten, so an inexact ``log10`` cannot move it), then ``rint(x * 10**k) / 10**k`` (or
+    ``rint(x / 10**-k) * 10**-k`` for ``k < 0``): IEEE operations on the value alone,
+    the same on every machine (within one unit in the last place of the exactly rounded
+    decimal, e.g. of ``float(f"{x:.9e}")``).  Data read from a file with fewer digits pass
+    unchanged; a perturbation far below ``10**-digits`` (another machine's last bits in
+    a computed feature) is rounded away, so no model sees it, whereas a tree or a
+    histogram bin placed exactly between two decimal values would otherwise send a
+    test value that sits on the midpoint either way.
+    """
+    x = np.array(X, dtype=np.float64)
+    ax = np.abs(x)
+    ok = (ax > 1e-280) & (ax < 1e280)  # beyond: left as they are (and nan, inf, 0)
+    if not ok.any():
+        return x
+    v, a = x[ok], ax[ok]
+    e = np.floor(np.log10(a)).astype(np.int64)
+    e = np.where(a >= _POW10[e + 401], e + 1, e)
+    e = np.where(a < _POW10[e + 400], e - 1, e)
+    k = digits - 1 - e
+    out = np.empty_like(v)
+    pos = k >= 0
+    p = _POW10[np.abs(k) + 400]
+    out[pos] = np.rint(v[pos] * p[pos]) / p[pos]
+    out[~pos] = np.rint(v[~pos] / p[~pos]) * p[~pos]
+    x[ok] = out
+    return x
+
+
 def preprocessor(*, scale: bool) -> ColumnTransformer:
     """Impute, one-hot encode categorical columns, drop constant columns, optionally scale.
 
-    Numeric columns: median imputation (+ standardisation if ``scale``). Other
+    Numeric columns: median imputation, :func:`quantize` (+ standardisation if
+    ``scale``). Other
     columns (strings, categories, booleans): most-frequent imputation and one-hot
     encoding of at most :data:`MAX_CATEGORIES` categories (unknown categories in a
     test fold are encoded as all zeros).
     """
-    numeric = [SimpleImputer(strategy="median", keep_empty_features=True)]
+    numeric = [
+        SimpleImputer(strategy="median", keep_empty_features=True),
+        FunctionTransformer(quantize, feature_names_out="one-to-one"),
+    ]
     if scale:
         numeric.append(StandardScaler())
     categorical = make_pipeline(
@@ -117,33 +196,102 @@ def _tree(model) -> Callable[[int], Pipeline]:
     return lambda seed: _pipe(model(seed), scale=False)
 
 
-#: name -> factory(seed) returning an unfitted Pipeline.  Names are stable ids.
+class RoundedAdaBoostClassifier(AdaBoostClassifier):
+    """AdaBoost (SAMME, scikit-learn's) whose sample weights are rounded to
+    :data:`SCORE_DIGITS` significant digits (:func:`quantize`) after every boosting step.
+
+    SAMME reweights by ``w <- exp(log w + alpha * [misclassified])``; numpy computes
+    ``exp`` and ``log`` with other SIMD code on other CPUs (AVX-512, AVX2, SSE), which
+    moves a weight in its last bit, and the next tree may then pick another of two
+    near-equal splits (seen: one score of keel-appendicitis moved by 0.015 with numpy's
+    AVX-512 loops switched off).  Rounded weights are the same bits on every machine.
+    """
+
+    def _boost(self, iboost, X, y, sample_weight, random_state):
+        weight, alpha, error = super()._boost(iboost, X, y, sample_weight, random_state)
+        if weight is not None:
+            weight = quantize(weight)
+        return weight, alpha, error
+
+
+def _minmax(model) -> Callable[[int], Pipeline]:
+    """For models that need non-negative features (complement naive Bayes)."""
+    return lambda seed: Pipeline(
+        [
+            ("prep", preprocessor(scale=False)),
+            ("drop_constant", VarianceThreshold(0.0)),
+            ("minmax", MinMaxScaler()),
+            ("model", model(seed)),
+        ]
+    )
+
+
+#: epochs of the neural network (fixed: see "mlp-16")
+MLP_EPOCHS = 60
+
+
+#: Logistic regression by Newton's method with a Cholesky solve: converges quadratically,
+#: so ``tol`` (max |gradient|) far below the scores' rounding costs one or two iterations
+#: and the fit is the optimum itself, not wherever an optimiser happened to stop.
+def _logreg(C: float, seed: int) -> LogisticRegression:
+    return LogisticRegression(
+        C=C, solver="newton-cholesky", tol=1e-10, max_iter=200, random_state=seed
+    )
+
+
+#: name -> factory(seed) returning an unfitted Pipeline.  Names are stable ids: a name
+#: is never renamed nor given to another method; solver settings may change (so that
+#: every model converges, see "Determinism" in the module docstring).
 LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     # --- linear models ---------------------------------------------------------------
-    "logreg-C0.01": _linear(lambda s: LogisticRegression(C=0.01, max_iter=500, random_state=s)),
-    "logreg-C0.1": _linear(lambda s: LogisticRegression(C=0.1, max_iter=500, random_state=s)),
-    "logreg-C1": _linear(lambda s: LogisticRegression(C=1.0, max_iter=500, random_state=s)),
-    "logreg-C100": _linear(lambda s: LogisticRegression(C=100.0, max_iter=1000, random_state=s)),
+    "logreg-C0.01": _linear(lambda s: _logreg(0.01, s)),
+    "logreg-C0.1": _linear(lambda s: _logreg(0.1, s)),
+    "logreg-C1": _linear(lambda s: _logreg(1.0, s)),
+    "logreg-C100": _linear(lambda s: _logreg(100.0, s)),
     "logreg-l1-C0.1": _linear(
         lambda s: LogisticRegression(
-            C=0.1, l1_ratio=1.0, solver="liblinear", max_iter=500, random_state=s
+            C=0.1, l1_ratio=1.0, solver="liblinear", tol=1e-8, max_iter=5000, random_state=s
         )
     ),
-    "linsvm-C0.01": _linear(lambda s: LinearSVC(C=0.01, max_iter=2000, random_state=s)),
-    "linsvm-C1": _linear(lambda s: LinearSVC(C=1.0, max_iter=2000, random_state=s)),
-    "ridge-a1": _linear(lambda s: RidgeClassifier(alpha=1.0)),
-    "ridge-a100": _linear(lambda s: RidgeClassifier(alpha=100.0)),
+    # the primal trust-region Newton solver of liblinear: the same optimum as the
+    # (default) dual coordinate descent, reached to a tight tolerance in a few iterations
+    "linsvm-C0.01": _linear(
+        lambda s: LinearSVC(C=0.01, dual=False, tol=1e-8, max_iter=1000, random_state=s)
+    ),
+    "linsvm-C1": _linear(
+        lambda s: LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000, random_state=s)
+    ),
+    "ridge-a1": _linear(lambda s: RidgeClassifier(alpha=1.0, solver="cholesky")),
+    "ridge-a100": _linear(lambda s: RidgeClassifier(alpha=100.0, solver="cholesky")),
+    # stochastic gradient methods: a fixed number of epochs (tol=None), so no stopping
+    # test can flip on last-bit noise, and a gentle step schedule (invscaling: the
+    # "optimal" schedule's first steps of 1 / (alpha t0) amplify a 1e-12 change of the
+    # data into another model)
     "sgd-hinge": _linear(
-        lambda s: SGDClassifier(loss="hinge", alpha=1e-3, max_iter=200, tol=1e-3, random_state=s)
+        lambda s: SGDClassifier(
+            loss="hinge", alpha=1e-3, learning_rate="invscaling", eta0=0.01, max_iter=50,
+            tol=None, random_state=s,
+        )
     ),
     "sgd-modhuber": _linear(
         lambda s: SGDClassifier(
-            loss="modified_huber", alpha=1e-3, max_iter=200, tol=1e-3, random_state=s
+            loss="modified_huber", alpha=1e-3, learning_rate="invscaling", eta0=0.01,
+            max_iter=50, tol=None, random_state=s,
+        )
+    ),
+    "perceptron": _linear(
+        lambda s: Perceptron(penalty="l2", alpha=1e-4, max_iter=30, tol=None, random_state=s)
+    ),
+    "passive-aggressive": _linear(
+        lambda s: SGDClassifier(
+            loss="hinge", penalty=None, learning_rate="pa1", eta0=0.1, max_iter=30, tol=None,
+            random_state=s,
         )
     ),
     # --- probabilistic / discriminant models ------------------------------------------
     "gnb": _linear(lambda s: GaussianNB()),
     "bnb": _linear(lambda s: BernoulliNB(alpha=1.0, binarize=0.0)),
+    "cnb": _minmax(lambda s: ComplementNB(alpha=1.0)),
     "lda-shrinkage": _linear(lambda s: LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")),
     # fixed shrinkage towards a scaled identity: with reg_param (svd solver) scikit-learn
     # 1.9 refuses a class with fewer examples than features, and Ledoit-Wolf ("auto")
@@ -161,6 +309,7 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     "tree-depth2": _tree(lambda s: DecisionTreeClassifier(max_depth=2, random_state=s)),
     "tree-depth5": _tree(lambda s: DecisionTreeClassifier(max_depth=5, random_state=s)),
     "tree-leaf5": _tree(lambda s: DecisionTreeClassifier(min_samples_leaf=5, random_state=s)),
+    "extra-tree": _tree(lambda s: ExtraTreeClassifier(min_samples_leaf=5, random_state=s)),
     # --- ensembles --------------------------------------------------------------------
     "rf-50": _tree(lambda s: RandomForestClassifier(n_estimators=50, n_jobs=1, random_state=s)),
     "extratrees-50": _tree(
@@ -171,7 +320,9 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             DecisionTreeClassifier(max_depth=8), n_estimators=20, n_jobs=1, random_state=s
         )
     ),
-    "adaboost-50": _tree(lambda s: AdaBoostClassifier(n_estimators=50, random_state=s)),
+    "adaboost-50": _tree(
+        lambda s: RoundedAdaBoostClassifier(n_estimators=50, random_state=s)
+    ),
     "gboost-50": _tree(
         lambda s: GradientBoostingClassifier(n_estimators=50, max_depth=3, random_state=s)
     ),
@@ -180,21 +331,161 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             max_iter=50, early_stopping=False, random_state=s
         )
     ),
+    "vote-soft": _linear(
+        lambda s: VotingClassifier(
+            [
+                ("logreg", _logreg(1.0, s)),
+                ("gnb", GaussianNB()),
+                ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
+            ],
+            voting="soft",
+            n_jobs=1,
+        )
+    ),
+    # stacking: out-of-fold probabilities of three methods (internal unshuffled
+    # stratified 3-fold CV), combined by a logistic regression
+    "stack-lr": _linear(
+        lambda s: StackingClassifier(
+            [
+                ("gnb", GaussianNB()),
+                ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
+                ("knn", KNeighborsClassifier(n_neighbors=15)),
+            ],
+            final_estimator=_logreg(1.0, s),
+            cv=3,
+            n_jobs=1,
+        )
+    ),
+    "bagging-knn-10": _linear(
+        lambda s: BaggingClassifier(
+            KNeighborsClassifier(n_neighbors=5), n_estimators=10, max_samples=0.5, n_jobs=1,
+            random_state=s,
+        )
+    ),
     # --- kernel and neural models -----------------------------------------------------
-    "svm-rbf-C1": _linear(lambda s: SVC(C=1.0, kernel="rbf", gamma="scale", random_state=s)),
+    "svm-rbf-C1": _linear(
+        lambda s: SVC(C=1.0, kernel="rbf", gamma="scale", tol=1e-5, random_state=s)
+    ),
+    "svm-poly2": _linear(
+        lambda s: SVC(C=1.0, kernel="poly", degree=2, gamma="scale", coef0=1.0, tol=1e-5,
+                      random_state=s)
+    ),
+    "rff-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("rff", RBFSampler(gamma=0.1, n_components=200, random_state=s)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    "nystroem-linsvm": _linear(
+        lambda s: Pipeline(
+            [
+                ("nystroem", Nystroem(kernel="laplacian", gamma=0.1, n_components=100,
+                                      random_state=s)),
+                ("linsvm", LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000,
+                                     random_state=s)),
+            ]
+        )
+    ),
+    # an additive model: cubic B-splines per feature (knots uniform between the training
+    # minimum and maximum), then L2 logistic regression
+    "spline-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("splines", SplineTransformer(n_knots=4, degree=3)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    "pca-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("pca", PCA(n_components=0.9, svd_solver="full")),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    # a fixed number of epochs of Adam (tol=0 and a patience longer than the run: no
+    # stopping test that last-bit noise could flip); L-BFGS stopped by its tolerances
+    # (the first panel: max_iter=100) turns last-bit differences into other models
     "mlp-16": _linear(
         lambda s: MLPClassifier(
-            hidden_layer_sizes=(16,), solver="lbfgs", alpha=1e-3, max_iter=100, random_state=s
+            hidden_layer_sizes=(16,), solver="adam", alpha=1e-3, learning_rate_init=3e-3,
+            max_iter=MLP_EPOCHS, tol=0.0, n_iter_no_change=MLP_EPOCHS + 1, random_state=s,
+        )
+    ),
+    # --- calibrated models ------------------------------------------------------------
+    # isotonic calibration (pool adjacent violators: no optimiser) averaged over the
+    # 3 models of an internal unshuffled stratified 3-fold CV
+    "gnb-isotonic": _linear(
+        lambda s: CalibratedClassifierCV(GaussianNB(), method="isotonic", cv=3)
+    ),
+    "linsvm-isotonic": _linear(
+        lambda s: CalibratedClassifierCV(
+            LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000, random_state=s),
+            method="isotonic", cv=3,
         )
     ),
 }
 
-#: named panels; "default" is the whole panel, "small" a few fast learners of different
+#: learner -> method family (one model per family gives the panel's sensitivity table)
+FAMILIES: dict[str, str] = {
+    **dict.fromkeys(
+        ("logreg-C0.01", "logreg-C0.1", "logreg-C1", "logreg-C100", "logreg-l1-C0.1"),
+        "logistic-regression",
+    ),
+    **dict.fromkeys(("linsvm-C0.01", "linsvm-C1"), "linear-svm"),
+    **dict.fromkeys(("ridge-a1", "ridge-a100"), "ridge"),
+    **dict.fromkeys(("sgd-hinge", "sgd-modhuber"), "sgd"),
+    "perceptron": "perceptron",
+    "passive-aggressive": "passive-aggressive",
+    **dict.fromkeys(("gnb", "bnb", "cnb"), "naive-bayes"),
+    "lda-shrinkage": "discriminant-analysis",
+    "qda-shrink0.5": "discriminant-analysis",
+    **dict.fromkeys(("knn-5", "knn-15", "knn-45-distance"), "nearest-neighbours"),
+    "nearest-centroid": "nearest-centroid",
+    **dict.fromkeys(("tree-depth2", "tree-depth5", "tree-leaf5", "extra-tree"), "decision-tree"),
+    **dict.fromkeys(("rf-50", "extratrees-50", "bagging-tree-20"), "tree-bagging"),
+    **dict.fromkeys(("adaboost-50", "gboost-50", "histgb-50"), "boosting"),
+    "vote-soft": "voting",
+    "stack-lr": "stacking",
+    "bagging-knn-10": "nearest-neighbours",
+    **dict.fromkeys(("svm-rbf-C1", "svm-poly2"), "kernel-svm"),
+    **dict.fromkeys(("rff-logreg", "nystroem-linsvm"), "kernel-approximation"),
+    "pca-logreg": "projection",
+    "spline-logreg": "additive-model",
+    "mlp-16": "neural-network",
+    **dict.fromkeys(("gnb-isotonic", "linsvm-isotonic"), "calibrated"),
+}
+
+#: the default panel: 30 distinct methods (no two differ only in a hyperparameter)
+DEFAULT_PANEL: tuple[str, ...] = (
+    "logreg-C1", "linsvm-C1", "ridge-a1", "sgd-modhuber", "perceptron", "passive-aggressive",
+    "gnb", "bnb", "cnb", "lda-shrinkage", "qda-shrink0.5",
+    "knn-15", "nearest-centroid",
+    "tree-leaf5", "extra-tree",
+    "rf-50", "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
+    "vote-soft", "stack-lr", "svm-rbf-C1", "spline-logreg", "rff-logreg", "pca-logreg",
+    "mlp-16", "gnb-isotonic", "bagging-knn-10",
+)
+
+#: named panels; "default" 30 distinct methods, "small" a few fast learners of different
 #: families (for tests and the downsampling experiment).
 PANELS: dict[str, tuple[str, ...]] = {
-    "default": tuple(LEARNERS),
+    "default": DEFAULT_PANEL,
     "small": ("logreg-C1", "gnb", "knn-15", "tree-depth5"),
 }
+
+
+def learner_family(name: str) -> str:
+    """The method family of learner ``name`` (e.g. ``"logistic-regression"`` for every
+    logistic regression, whatever its C): models of one family differ only in a
+    hyperparameter or a variant of one method."""
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise InputError(f"unknown learner {name!r}; known: {', '.join(LEARNERS)}") from None
 
 
 def learner_names(panel: str = "default") -> list[str]:
@@ -245,15 +536,38 @@ _WS = re.compile(r"\s+")
 def describe_learner(name: str) -> str:
     """A readable description for ``flow_name``: the model's repr with its non-default
     parameters (seed excluded, so the description does not change with the seed)."""
-    model = make_learner(name, 0).named_steps["model"]
-    text = _WS.sub(" ", repr(model))
+    pipe = make_learner(name, 0)
+    text = _WS.sub(" ", repr(pipe.named_steps["model"]))
     text = re.sub(r",? ?random_state=0", "", text).replace("(, ", "(")
-    scaled = ", scale" if "scaler" in repr(make_learner(name, 0).named_steps["prep"]).lower() else ""
-    return f"{text} after impute, one-hot{scaled}"
+    prep = repr(pipe.named_steps["prep"]).lower()
+    steps = ["impute", "quantize" if "quantize" in prep else "", "one-hot",
+             "scale" if "standardscaler" in prep else "",
+             "min-max" if "minmax" in pipe.named_steps else ""]
+    return f"{text} after {', '.join(s for s in steps if s)}"
+
+
+def round_scores(scores, *, digits: int = SCORE_DIGITS) -> np.ndarray:
+    """``scores`` rounded to ``digits`` significant decimal digits, as float64.
+
+    Each value is rounded by Python's correctly rounded decimal conversion
+    (``float(f"{v:.{digits - 1}e}")``), so the result is a function of the value alone,
+    the same on every machine.  Why: every metric of this project depends only on the
+    order of the scores and their ties; a model that computes one score through
+    different BLAS kernels (another CPU, another thread count) can move it by a few
+    units in the 16th digit, which would break an exact tie (two rows with the same
+    features) or flip two near-equal scores.  After rounding, such scores are equal on
+    every machine unless a value straddles a rounding boundary, which last-bit noise
+    does with probability about 1e-15 / 1e-10 per score.  Non-finite values pass through.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    fmt = f".{int(digits) - 1}e"
+    flat = [float(format(v, fmt)) if math.isfinite(v) else v for v in s.ravel().tolist()]
+    return np.asarray(flat, dtype=np.float64).reshape(s.shape)
 
 
 def score_of(estimator, X, *, positive=True) -> np.ndarray:
-    """Scores of a fitted classifier for the positive class, float64, higher = more positive.
+    """Scores of a fitted classifier for the positive class, float64, higher = more positive,
+    rounded to :data:`SCORE_DIGITS` significant digits (:func:`round_scores`).
 
     ``predict_proba[:, k]`` for the column ``k`` of class ``positive`` when the
     estimator has ``predict_proba``; otherwise ``decision_function`` (which for a
@@ -270,10 +584,10 @@ def score_of(estimator, X, *, positive=True) -> np.ndarray:
         except AttributeError:  # e.g. a meta-estimator whose inner model lacks it
             proba = None
         if proba is not None:
-            return np.asarray(proba, dtype=np.float64)[:, k]
+            return round_scores(np.asarray(proba, dtype=np.float64)[:, k])
     scores = np.asarray(estimator.decision_function(X), dtype=np.float64)
     if scores.ndim == 2:
-        return scores[:, k]
+        return round_scores(scores[:, k])
     if len(classes) != 2:
         raise ValueError("decision_function gave one column for a non-binary problem")
-    return scores if k == 1 else -scores
+    return round_scores(scores if k == 1 else -scores)

@@ -1,0 +1,20 @@
+# `snakemake verify`: after the study, compare its tables with the committed ones
+# (git HEAD) cell by cell: prspace verify, docs in README "Reproducibility".
+# Not part of `rule all`; the job fails (exit 1) when a table differs beyond tolerance,
+# and its log names every differing cell.
+
+
+rule verify:
+    """Does this run reproduce the committed tables of the study? (prspace.verify)"""
+    input:
+        lambda wc: ALL_TARGETS,
+    output:
+        f"{WORK}/verify/report.txt",
+    log:
+        f"{LOGS}/verify.log",
+    benchmark:
+        f"{BENCHMARKS}/verify.tsv"
+    params:
+        cmd=f"{PRSPACE} verify {RESULTS}",
+    shell:
+        "{params.cmd} --out {output} > {log} 2>&1"
