@@ -145,7 +145,8 @@ rule boyd_pr_prg:
 def _boyd_data_args():
     c = config["local"]
     if c["data_dir"]:
-        return f"--data-dir '{c['data_dir']}' --target '{c['target']}'"
+        pos = f" --pos-label '{c['pos_label']}'" if c.get("pos_label") is not None else ""
+        return f"--data-dir '{c['data_dir']}' --target '{c['target']}'{pos}"
     return ""
 
 

@@ -31,17 +31,35 @@ TASK_COLUMNS = ["task_id", "status", "reason"] + [
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("score", help="per-model metrics of tasks' predictions")
+    p = subparsers.add_parser(
+        "score",
+        help="per-model metrics of tasks' predictions",
+        description=(
+            "Compute AUPR, AP, AUPRG, AUROC and AUCNPR (prspace.metrics) per model of a "
+            "task's predictions, pooled over folds and per fold (`score task`), and stack "
+            "the tasks into the study's metrics and task tables (`score collect`)."
+        ),
+    )
     sub = p.add_subparsers(dest="score_command", metavar="STEP", required=True)
 
-    t = sub.add_parser("task", help="score one task's predictions")
+    t = sub.add_parser(
+        "task",
+        help="score one task's predictions",
+        description="Per-model metrics of one task's predictions, pooled over folds and per fold; "
+        "a skipped task (its status JSON says so) gives empty tables.",
+    )
     t.add_argument("--status", required=True, help="status JSON written by the predictions step")
     t.add_argument("--out", required=True, help="per-model metrics CSV")
     t.add_argument("--folds-out", required=True, help="per-fold metrics CSV")
     t.set_defaults(func=run_task)
 
-    c = sub.add_parser("collect", help="stack per-task metrics into the study's tables")
-    c.add_argument("--study", required=True)
+    c = sub.add_parser(
+        "collect",
+        help="stack per-task metrics into the study's tables",
+        description="Stack the per-task metrics into the study's metrics table and write the task "
+        "table (every candidate task with its status, size, skew and provenance).",
+    )
+    c.add_argument("--study", required=True, help="name of the study (written into the tables)")
     c.add_argument("--status", nargs="+", required=True, help="status JSON of every task")
     c.add_argument("--metrics", nargs="+", required=True, help="per-task metrics CSVs")
     c.add_argument("--task-list", help="candidate tasks (tasks.csv of the select step)")
