@@ -13,6 +13,8 @@ def _select_command():
         args = [f"{PRSPACE} list-datasets", f"--min-minority {c['min_minority']}"]
         if c["data_dir"]:
             args += [f"--data-dir {_q(str(c['data_dir']))}", f"--target {_q(str(c['target']))}"]
+            if c["pos_label"] is not None:
+                args.append(f"--pos-label {_q(str(c['pos_label']))}")
         else:
             args.append(f"--suite {c['suite']}")
         return " ".join(args)
@@ -41,6 +43,7 @@ def _predict_command(wildcards):
         c = config["local"]
         data = (
             f"--data-dir {_q(str(c['data_dir']))} --target {_q(str(c['target']))}"
+            + (f" --pos-label {_q(str(c['pos_label']))}" if c["pos_label"] is not None else "")
             if c["data_dir"]
             else f"--suite {c['suite']}"
         )
@@ -58,6 +61,9 @@ def _predict_command(wildcards):
 
 
 checkpoint select_tasks:
+    input:
+        # your own data files: adding, removing or editing one makes a new task list
+        sorted(str(p) for p in DATA_FILES.values()),
     output:
         TASK_LIST,
     log:
@@ -75,6 +81,8 @@ checkpoint select_tasks:
 
 rule predict:
     """One task's cross-validated predictions (local learners or OpenML runs)."""
+    input:
+        data=data_file,  # your own data file of the task (none for embedded and OpenML tasks)
     output:
         status=PREDICTION_STATUS,
     log:
