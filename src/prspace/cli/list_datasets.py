@@ -57,8 +57,12 @@ def run(args: argparse.Namespace) -> int:
         with atomic_path(args.out) as tmp:
             table.to_csv(tmp, index=False, float_format="%.6g")
     usable = int(table["usable"].sum())
-    # the reason is printed whole: its end names the fix
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}", max_colwidth=None))
+    print(table.drop(columns=["reason"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    unusable = table[~table["usable"].astype(bool)]
+    if len(unusable):  # each reason whole, on its own line: its end names the fix
+        print("\nnot usable:")
+        for row in unusable.itertuples(index=False):
+            print(f"  {row.task_id}: {row.reason}")
     print(f"# {title}: {len(table)} datasets, {usable} usable, {len(table) - usable} not",
           file=sys.stderr)
     return 0

@@ -194,23 +194,27 @@ def missing_target_message(path: Path, target: str, columns: list[str]) -> str:
 
 
 def encoding_notes(X: pd.DataFrame) -> list[str]:
-    """Categorical columns with more distinct values than the one-hot encoder keeps.
+    """A note naming the categorical columns with more distinct values than the one-hot
+    encoder keeps ([] if none).
 
     The learners' encoder (``OneHotEncoder(max_categories=20)`` in
     :func:`prspace.sources.learners.preprocessor`) keeps the 19 most frequent categories
     of the training fold and groups the others into one "infrequent" column.
     """
-    notes = []
+    wide = []
     for col in X.columns:
         if pd.api.types.is_numeric_dtype(X[col]) and not pd.api.types.is_bool_dtype(X[col]):
             continue
         k = int(X[col].nunique(dropna=True))
         if k > MAX_CATEGORIES:
-            notes.append(
-                f"text column {col!r} has {k} distinct values: one-hot encoded as its "
-                f"{MAX_CATEGORIES - 1} most frequent (per training fold) plus one 'infrequent' column"
-            )
-    return notes
+            wide.append(f"{col} ({k} values)")
+    if not wide:
+        return []
+    return [
+        f"text columns with more than {MAX_CATEGORIES} distinct values, one-hot encoded as their "
+        f"{MAX_CATEGORIES - 1} most frequent values (per training fold) plus one 'infrequent' "
+        f"column: {', '.join(wide)}"
+    ]
 
 
 def load_user(
