@@ -117,6 +117,10 @@ def _fast(data: bytes, attrs: list[Attribute]) -> pd.DataFrame | None:
     last = df[n - 1]
     if (last.notna() & (last.astype(str).str.strip() == "")).any():
         return None
+    # a quote left open swallows the next lines into one value: ARFF rows are single lines
+    n_rows = len(re.findall(rb"^[ \t]*[^%\s]", data, re.MULTILINE))
+    if n_rows != len(df):
+        return None
     df = df.drop(columns=[n])
     if attrs[-1].type == "numeric":
         try:
