@@ -88,7 +88,7 @@ def _check_local(local: Mapping[str, object], workdir: Path) -> list[str]:
                 f"e.g. --config 'local={{\"data_dir\": \"{data_dir}\", \"target\": \"class\"}}'"
             )
         try:
-            files = user_files(folder)
+            files = user_files(shown)
         except InputError:
             problems.append(
                 f"config key local.data_dir: {str(data_dir)!r} is not a folder (looked for {shown}); "
