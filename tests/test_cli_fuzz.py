@@ -198,3 +198,14 @@ def test_ctrl_c_is_one_line_with_status_130(monkeypatch, capsys):
         signal.signal(signal.SIGINT, previous)
     err = capsys.readouterr().err
     assert err.strip() == "prspace table-html: interrupted; finished outputs are kept, half-written ones removed"
+
+
+def test_table_html_prints_counts_as_integers(tmp_path):
+    """The scorecard mixes counts (886 tasks) with shares (0.24) in one column."""
+    (tmp_path / "s.csv").write_text("statistic,paper,this_run,n_tasks\ntasks,886,61,3\ntop-1,0.24,0.5,\n"
+                                    "exact,1,1,2\n")
+    assert main(["table-html", "--table", str(tmp_path / "s.csv"), str(tmp_path / "s.html"), "T"]) == 0
+    page = (tmp_path / "s.html").read_text()
+    assert "<td>886</td>" in page and "<td>61</td>" in page and "886.0000" not in page
+    assert "<td>0.2400</td>" in page and "<td>1.0000</td>" in page  # a share of 1 stays a share
+    assert "<td>3</td>" in page and "<td>2</td>" in page  # a count column with a gap
