@@ -4,7 +4,7 @@ Every rule sends its command's output to a log under ``work/<study>/logs/``; whe
 fails Snakemake prints only ``CalledProcessError ... check log file(s)``.  The
 Snakefile's ``onerror`` handler calls :func:`job_errors` to print, for every log written
 during the run, the line in which the ``prspace`` command said what went wrong (its
-one-line ``prspace COMMAND: error: ...``; else the last line of a traceback).
+one-line ``prspace COMMAND: error: ...`` or ``... interrupted``; else the last line of a traceback).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 __all__ = ["job_errors"]
 
-_ERROR = re.compile(r"^prspace [\w -]*: error: .+")
+_ERROR = re.compile(r"^prspace[\w -]*: (error: .+|interrupted.*)")
 _EXC_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*")
 
 

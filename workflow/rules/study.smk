@@ -3,8 +3,8 @@
 
 from shlex import quote as _q
 
-# `prspace score` run as its module: starts without loading the other sub-commands (one job per task)
-PRSPACE_SCORE = f'"{sys.executable}" -m prspace.cli.score'
+# `prspace score` loads only its own sub-command module (prspace.cli imports the one named)
+PRSPACE_SCORE = f"{PRSPACE} score"
 
 
 def _select_command():

@@ -12,7 +12,8 @@ command (documented in ``docs/workflow.md``, "Exit status"):
 
 * 0 -- done;
 * 1 -- an internal error (a bug in prspace): one line naming the exception; ``-v``
-  prints the traceback, for a bug report;
+  prints the traceback, for a bug report (a command may also return 1 for its own
+  documented reason: ``prspace audit`` when a finding is an error);
 * 2 -- bad input or usage (a wrong option, a missing or malformed file, a value out of
   range): one line naming the problem and the fix;
 * 130 -- interrupted (Ctrl-C); finished outputs are kept, half-written ones removed.

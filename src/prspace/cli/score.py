@@ -153,20 +153,13 @@ def run_collect(args: argparse.Namespace) -> int:
 
 
 def _standalone(argv: list[str] | None = None) -> int:
-    """``python -m prspace.cli.score STEP ...``: the same command without loading the other
-    sub-commands (some import scikit-learn), so the many per-task workflow jobs start fast."""
+    """``python -m prspace.cli.score STEP ...``: the same as ``prspace score STEP ...``
+    (failures handled by :func:`prspace.cli.main`)."""
     import sys
 
-    parser = argparse.ArgumentParser(prog="prspace")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["score", *(sys.argv[1:] if argv is None else argv)])
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        datefmt="%H:%M:%S")
-    try:
-        return int(args.func(args) or 0)
-    except InputError as exc:
-        print(f"prspace score: error: {exc}", file=sys.stderr)
-        return 2
+    from prspace.cli import main
+
+    return main(["score", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":
