@@ -35,13 +35,9 @@ onstart:
 
 onerror:
     # Snakemake itself only says "check log file(s)": print each failed job's own message.
-    from prspace.joblogs import job_errors
+    from prspace.joblogs import print_job_errors
 
-    _messages = job_errors(LOGS, since=_RUN_STARTED)
-    if _messages:
-        print("\nprspace: what the failed job(s) said (full logs in " + LOGS + "/):", file=sys.stderr)
-        for _m in _messages:
-            print("  " + _m, file=sys.stderr)
+    print_job_errors(LOGS, since=_RUN_STARTED)
 
 
 rule all:

@@ -101,3 +101,12 @@ def test_the_note_says_what_the_learners_encoder_does():
     out = preprocessor(scale=False).fit(X).get_feature_names_out()
     assert len(out) == MAX_CATEGORIES  # 19 most frequent + 1 'infrequent'
     assert sum("infrequent" in str(c) for c in out) == 1
+
+
+def test_list_datasets_prints_each_reason_whole(tmp_path, cancer, capsys):
+    """The issue: the reason was cut before the part that names the fix."""
+    cancer.to_csv(tmp_path / "wide.csv", index=False)
+    assert main(["list-datasets", "--data-dir", str(tmp_path), "--target", "label"]) == 0
+    out = capsys.readouterr().out
+    assert "user-wide: wide.csv has no column 'label' (columns: mean radius" in out
+    assert out.rstrip().endswith("name the class column with --target (config key local.target)")

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
-__all__ = ["job_errors"]
+__all__ = ["job_errors", "print_job_errors"]
 
 _ERROR = re.compile(r"^prspace[\w -]*: (error: .+|interrupted.*)")
 _EXC_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*")
@@ -49,3 +50,12 @@ def job_errors(log_dir: str | os.PathLike[str], *, since: float = 0.0) -> list[s
         if msg:
             out.append(f"{path}: {msg}")
     return out
+
+
+def print_job_errors(log_dir: str | os.PathLike[str], *, since: float = 0.0) -> None:
+    """Print :func:`job_errors` to stderr under one heading (nothing if there are none)."""
+    messages = job_errors(log_dir, since=since)
+    if messages:
+        print(f"\nprspace: what the failed job(s) said (full logs in {log_dir}/):", file=sys.stderr)
+        for m in messages:
+            print(f"  {m}", file=sys.stderr)
