@@ -147,10 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser(_wanted_module(argv))
         args = parser.parse_args(argv)
-        command = " ".join(
-            str(v) for v in (args.command, *(getattr(args, k, None) for k in vars(args) if k.endswith("_command")))
-            if v
-        )
+        command = args.command or ""
         logging.basicConfig(
             level=logging.DEBUG if args.verbose else logging.INFO,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
