@@ -191,3 +191,23 @@ def test_a_bad_setup_stops_the_run_before_any_job(tmp_path, local, expected):
     assert res.returncode != 0
     assert expected in out and "nothing was run" in out, out[-3000:]
     assert not (tmp_path / "work").exists()
+
+
+@pytest.mark.slow
+def test_no_usable_file_stops_after_the_task_list_saying_why(tmp_path):
+    """The issue: ended in `prspace score collect: error: argument --status: expected at least one argument`."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.csv").write_text("x,label\n" + "".join(f"{i},same\n" for i in range(40)))
+    cfg = _reduced()
+    cfg["local"].update(datasets=[], data_dir="data", target="label")
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    res = subprocess.run(
+        [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+         "--configfile", str(path), "--cores", "1"],
+        capture_output=True, text=True, timeout=600,
+    )
+    out = res.stdout + res.stderr
+    assert res.returncode != 0
+    assert "no usable task" in out and "user-a: a.csv: target column 'label' has 1 class (same)" in out, out[-3000:]
+    assert "expected at least one argument" not in out
