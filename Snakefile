@@ -2,12 +2,14 @@
 #
 #   snakemake --cores 2                                   # the default, offline study (config.yaml)
 #   snakemake --cores 2 --configfile config/openml-paper.yaml   # the paper's study on live OpenML
-#   snakemake --report results/default/report.html        # the HTML report of a finished run
+#   snakemake --report results/<study>/report.html        # the HTML report of a finished run
+#                                                          # (uses the config the run recorded)
 #   snakemake --cores 2 verify                            # does the run reproduce the committed tables?
 #
 # Thin: every rule calls the prspace command line; see docs/workflow.md.
 
 import os
+import time
 
 from snakemake.utils import min_version
 
@@ -21,6 +23,22 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+
+
+_RUN_STARTED = time.time()
+
+
+onstart:
+    from prspace.study_config import record_config
+
+    record_config(config)
+
+
+onerror:
+    # Snakemake itself only says "check log file(s)": print each failed job's own message.
+    from prspace.joblogs import print_job_errors
+
+    print_job_errors(LOGS, since=_RUN_STARTED)
 
 
 rule all:

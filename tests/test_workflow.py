@@ -147,6 +147,12 @@ def test_report_has_every_table_and_figure_with_captions(run):
     for needle in ("fig4_rank_heatmap", "fig5_curves", "Replication scorecard", "AUPRG rank against AUPR rank",
                    "Learners ranked across tasks"):
         assert needle in html, needle
+    # every table of the study is in the report as a rendered page, Boyd's included (issue 15)
+    tables = sorted(p.stem for p in (run / "results" / STUDY / "tables").glob("*.csv"))
+    assert {"boyd_aggregation_agreement", "boyd_aggregation_skew_groups", "boyd_fig_pr_prg_source",
+            "boyd_fold_skew_per_task"} <= set(tables)
+    assert sorted(p.stem for p in (run / "work" / STUDY / "report").glob("*.html")) == tables
+    assert "data:text/csv" not in html
 
 
 def test_rerun_has_nothing_to_do(run):

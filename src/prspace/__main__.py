@@ -1,5 +1,11 @@
+"""``python -m prspace``: the command line (:func:`prspace.cli.main`)."""
+
 import sys
 
-from prspace.cli import main
+try:
+    from prspace.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the libraries load: no traceback either
+    print("prspace: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

@@ -47,14 +47,12 @@ BOYD_FIG = {
               labels={"figure": n})
     for n, s in BOYD_FIGURE_SUBCATEGORY.items()
 }
-BOYD_TAB = {
-    n: report(f"{TABLES}/{n}.csv", caption=f"../report/boyd/{n}.rst", category=BOYD_CATEGORY, subcategory=s,
-              labels={"table": n})
-    for n, s in BOYD_TABLE_SUBCATEGORY.items()
-}
+# tables are shown in the report as HTML pages (rule report_tables in report.smk), not CSV downloads
+BOYD_TAB = {n: f"{TABLES}/{n}.csv" for n in BOYD_TABLE_SUBCATEGORY}
 # your own data (local.data_dir): the downsampling step reads the files itself
 BOYD_DATA_ARGS = (
     f"--data-dir '{config['local']['data_dir']}' --target '{config['local']['target']}'"
+    + (f" --pos-label '{config['local']['pos_label']}'" if config["local"].get("pos_label") is not None else "")
     if config["local"]["data_dir"]
     else ""
 )
@@ -154,7 +152,8 @@ rule boyd_pr_prg:
 rule boyd_downsample:
     """One task's downsampling runs: train at 1:k, test on downsampled and original test folds."""
     input:
-        tasks=TASK_LIST,
+        tasks=ancient(TASK_LIST),  # a new task list alone does not change this task's runs
+        data=data_file,  # your own data file of the task (reruns when it changes)
     output:
         f"{BOYD_WORK}/downsampling/{{task}}.parquet",
     log:

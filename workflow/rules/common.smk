@@ -68,10 +68,53 @@ def _validate_config(cfg, schema_file, section=None):
     validate(cfg, schema_file)  # fills in the schema's defaults
 
 
+try:
+    import prspace  # noqa: F401  (installed, or on PYTHONPATH)
+except ImportError:  # a fresh clone run without `pip install -e .`
+    sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+from prspace.setup_check import check_setup, data_files  # noqa: E402
+from prspace.errors import InputError  # noqa: E402
+from prspace.study_config import report_request  # noqa: E402
+
+
+def _config_given():
+    return any(a.split("=", 1)[0] in ("--config", "-C", "--configfile", "--configfiles") for a in sys.argv[1:])
+
+
+# `snakemake --report results/<study>/report.html`: use the configuration that study's last run
+# recorded (work/<study>/config.yaml), so the run's --config / --configfile need not be repeated.
+try:
+    _report_study_config = report_request(sys.argv[1:], config, config_given=_config_given())
+except InputError as _exc:
+    raise WorkflowError(str(_exc)) from None
+if _report_study_config is not None:
+    config.clear()
+    config.update(_report_study_config)
+
 _SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
 _validate_config(config, str(_SCHEMAS / "config.schema.yaml"))
 if (_SCHEMAS / "boyd.schema.yaml").exists():
     _validate_config(config["boyd"], str(_SCHEMAS / "boyd.schema.yaml"), section="boyd")
+
+# The meaning of the setup, before any job: data folder, class column, pos_label, suite,
+# learners, datasets (prspace.setup_check).  Each problem is one line naming the key and the fix.
+_setup_problems = check_setup(config, workdir=Path.cwd())
+if _setup_problems:
+    raise WorkflowError(
+        f"the setup of study {config['study']!r} has {len(_setup_problems)} problem(s); nothing was run:\n"
+        + "\n".join(f"  {p}" for p in _setup_problems)
+        + "\nFix them in your config file or --config overrides (docs/workflow.md lists every key)."
+    )
+
+#: Your own data files (task id -> path), inputs of the rules that read them, so that editing,
+#: adding or removing a file reruns what depends on it.  Empty for the embedded suites and OpenML.
+DATA_FILES = data_files(config["local"]) if config["source"] == "local" else {}
+
+
+def data_file(wildcards):
+    """Input function: the data file of task {task} ([] unless it is one of your own files)."""
+    path = DATA_FILES.get(wildcards.task)
+    return [str(path)] if path is not None else []
 
 #: Targets of `rule all`; every rules file extends it: ALL_TARGETS.extend([...]).
 ALL_TARGETS = []
@@ -109,6 +152,15 @@ def task_ids():
     """
     table = read_task_list(checkpoints.select_tasks.get().output[0])
     ids = selected_task_ids(table)
+    if not ids:
+        reasons = "; ".join(
+            f"{r.task_id}: {r.reason}" for r in table.head(5).itertuples() if str(getattr(r, "reason", ""))
+        )
+        raise WorkflowError(
+            f"study {STUDY}: no usable task ({len(table)} candidate(s) in {TASK_LIST}"
+            + (f"; {reasons}" if reasons else "")
+            + "); fix the data or the selection and run again"
+        )
     if SOURCE == "local" and config["local"]["datasets"]:
         wanted = config["local"]["datasets"]
         unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))

@@ -1,17 +1,58 @@
-# HTML renderings of the study's tables, so `snakemake --report` shows them (the report
+# HTML renderings of every table of the study, so `snakemake --report` shows them (the report
 # displays images, PDFs and HTML; CSVs would only be offered for download).  One job.
 
 REPORT_TABLES = {
-    # name: (title, subcategory)
-    "scorecard": ("Replication scorecard: Flach & Kull (2015), section 4", "1 Ranking"),
-    "disagreement_summary": ("Rank disagreement between metrics, with bootstrap 95% intervals", "1 Ranking"),
-    "disagreement_per_task": ("Rank disagreement per task and metric pair", "1 Ranking"),
-    "learner_ranking": ("Learners ranked across tasks by mean AUPR, AUCNPR and AUPRG", "2 Learners across tasks"),
-    "learner_agreement": ("Do the learners' orders by mean metric agree?", "2 Learners across tasks"),
-    "tasks": ("Tasks of the study", "3 Data"),
-    "figure_selection": ("Tasks and models drawn in Figures 4 (right) and 5", "3 Data"),
-    "metrics": ("Metrics per task and model (pooled over folds; fold mean and spread)", "3 Data"),
+    # name: (title, category, subcategory, caption)
+    "scorecard": ("Replication scorecard: Flach & Kull (2015), section 4", "Tables", "1 Ranking", None),
+    "disagreement_summary": ("Rank disagreement between metrics, with bootstrap 95% intervals", "Tables", "1 Ranking", None),
+    "disagreement_per_task": ("Rank disagreement per task and metric pair", "Tables", "1 Ranking", None),
+    "learner_ranking": ("Learners ranked across tasks by mean AUPR, AUCNPR and AUPRG", "Tables", "2 Learners across tasks", None),
+    "learner_agreement": ("Do the learners' orders by mean metric agree?", "Tables", "2 Learners across tasks", None),
+    "tasks": ("Tasks of the study", "Tables", "3 Data", None),
+    "figure_selection": ("Tasks and models drawn in Figures 4 (right) and 5", "Tables", "3 Data", None),
+    "metrics": ("Metrics per task and model (pooled over folds; fold mean and spread)", "Tables", "3 Data", None),
 }
+
+
+def _boyd_report_tables():
+    """The Boyd et al. tables this study makes (as boyd.smk decides), for the report."""
+    b = config["boyd"]
+    groups = []
+    if not b["enabled"]:
+        return {}
+    if b["theory"]:
+        groups.append(("Paper tables", {
+            "boyd_table3_check": "Boyd Table 3: AUCNPR recomputed from AUCPR and skew",
+            "boyd_table2_check": "Boyd Table 2: the skews the table implies",
+        }))
+        groups.append(("Theory", {"boyd_fig_pr_prg_source": "Scores drawn in the PR/PRG figure"}))
+    if b["downsampling"]["enabled"] and SOURCE == "local":
+        groups.append(("Downsampling (section 4.3)", {
+            "boyd_downsampling_table3": "Downsampling: Boyd Table 3 per task and learner",
+            "boyd_downsampling_summary": "Downsampling: summary over tasks",
+            "boyd_downsampling_vs_paper": "Downsampling: this study beside the paper",
+        }))
+    if b["fold_skew"]["enabled"]:
+        groups.append(("Fold skew (section 4.1)", {
+            "boyd_fold_skew_summary": "Fold skew: bias of each aggregate per dispersion",
+            "boyd_fold_skew_per_task": "Fold skew: bias per task and dispersion",
+        }))
+    if b["aggregation"]["enabled"]:
+        groups.append(("Aggregation over tasks (section 4.2)", {
+            "boyd_aggregation_tasks": "Aggregation: metrics per task and learner",
+            "boyd_aggregation_learners": "Aggregation: learners' means over tasks",
+            "boyd_aggregation_agreement": "Aggregation: do the learners' orders agree?",
+            "boyd_aggregation_skew_correlation": "Aggregation: metrics against skew",
+            "boyd_aggregation_skew_groups": "Aggregation: learners within skew groups",
+        }))
+    return {
+        name: (title, "Boyd et al. 2012", sub, f"../report/boyd/{name}.rst")
+        for sub, tables in groups
+        for name, title in tables.items()
+    }
+
+
+REPORT_TABLES.update(_boyd_report_tables())
 
 
 def _table_args(wildcards, input, output):
@@ -24,19 +65,19 @@ def _table_args(wildcards, input, output):
 
 
 rule report_tables:
-    """HTML pages of the result tables for the Snakemake report."""
+    """HTML pages of every result table, for the Snakemake report."""
     input:
         [f"{TABLES}/{name}.csv" for name in REPORT_TABLES],
     output:
         [
             report(
                 f"{WORK}/report/{name}.html",
-                caption=f"../report/{name}.rst",
-                category="Tables",
+                caption=caption or f"../report/{name}.rst",
+                category=category,
                 subcategory=sub,
                 labels={"table": name.replace("_", " ")},
             )
-            for name, (title, sub) in REPORT_TABLES.items()
+            for name, (title, category, sub, caption) in REPORT_TABLES.items()
         ],
     log:
         f"{LOGS}/report_tables.log",

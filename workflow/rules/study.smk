@@ -3,8 +3,8 @@
 
 from shlex import quote as _q
 
-# `prspace score` run as its module: starts without loading the other sub-commands (one job per task)
-PRSPACE_SCORE = f'"{sys.executable}" -m prspace.cli.score'
+# `prspace score` loads only its own sub-command module (prspace.cli imports the one named)
+PRSPACE_SCORE = f"{PRSPACE} score"
 
 
 def _select_command():
@@ -13,6 +13,8 @@ def _select_command():
         args = [f"{PRSPACE} list-datasets", f"--min-minority {c['min_minority']}"]
         if c["data_dir"]:
             args += [f"--data-dir {_q(str(c['data_dir']))}", f"--target {_q(str(c['target']))}"]
+            if c["pos_label"] is not None:
+                args.append(f"--pos-label {_q(str(c['pos_label']))}")
         else:
             args.append(f"--suite {c['suite']}")
         return " ".join(args)
@@ -44,6 +46,7 @@ def _predict_command(wildcards):
         c = config["local"]
         data = (
             f"--data-dir {_q(str(c['data_dir']))} --target {_q(str(c['target']))}"
+            + (f" --pos-label {_q(str(c['pos_label']))}" if c["pos_label"] is not None else "")
             if c["data_dir"]
             else f"--suite {c['suite']}"
         )
@@ -62,6 +65,9 @@ def _predict_command(wildcards):
 
 
 checkpoint select_tasks:
+    input:
+        # your own data files: adding, removing or editing one makes a new task list
+        sorted(str(p) for p in DATA_FILES.values()),
     output:
         TASK_LIST,
     log:
@@ -79,6 +85,8 @@ checkpoint select_tasks:
 
 rule predict:
     """One task's cross-validated predictions (local learners or OpenML runs)."""
+    input:
+        data=data_file,  # your own data file of the task (none for embedded and OpenML tasks)
     output:
         status=PREDICTION_STATUS,
     log:

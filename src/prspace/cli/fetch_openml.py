@@ -56,7 +56,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="openml_command", metavar="{select,task,manifest,selfcheck}")
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
-    sel = sub.add_parser("select", help="list candidate tasks with verdicts -> CSV")
+    sel = sub.add_parser(
+        "select",
+        help="list candidate tasks with verdicts -> CSV",
+        description="List candidate OpenML tasks (given ids, a tag, a suite, a study or discovery) "
+        "and whether each meets the criteria (binary, 10-fold CV, runs of at least --min-flows "
+        "flows); write them as a CSV with a verdict per task.",
+    )
     _common(sel)
     sel.add_argument("--task-ids", type=_int_list, default=None, help="comma-separated OpenML task ids")
     sel.add_argument("--tag", default=None, help="tasks with this OpenML tag")
@@ -69,7 +75,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sel.add_argument("--out", required=True, type=Path, help="CSV to write")
     sel.set_defaults(func=run_select)
 
-    task = sub.add_parser("task", help="fetch one task's predictions -> parquet + status JSON")
+    task = sub.add_parser(
+        "task",
+        help="fetch one task's predictions -> parquet + status JSON",
+        description="Fetch the cross-validated predictions of --n-models runs from distinct flows "
+        "of one OpenML task into the predictions schema (parquet) and write its status JSON "
+        "(ok or skipped, with the reason).",
+    )
     _common(task)
     task.add_argument("--task-id", required=True, type=int, help="OpenML task id, e.g. 1882")
     task.add_argument("--n-models", type=int, default=30, help="models (runs of distinct flows) per task")

@@ -35,13 +35,23 @@ log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("figures", help="Flach & Kull Figures 4 and 5 for a study")
+    p = subparsers.add_parser(
+        "figures",
+        help="Flach & Kull Figures 4 and 5 for a study",
+        description=(
+            "Draw Flach & Kull (2015) Figure 4 (left: AUPR rank against AUPRG rank over all "
+            "tasks; right: AUPRG against AUPR for the tasks at the quartiles of the per-task "
+            "Spearman correlation) and Figure 5 (ROC, PR and PRG curves of two models whose "
+            "order flips) from a study's metrics, ranks and predictions; write the choice of "
+            "tasks and models as a CSV."
+        ),
+    )
     p.add_argument("--metrics", required=True, help="the study's metrics table (CSV)")
     p.add_argument("--ranks", required=True, help="the ranks table of `prspace rank`")
     p.add_argument("--per-task", required=True, help="disagreement_per_task.csv of `prspace rank`")
     p.add_argument("--tasks", help="the task table (CSV), for the source label")
     p.add_argument("--predictions-dir", required=True, help="directory of <task>.parquet predictions")
-    p.add_argument("--out-dir", required=True)
+    p.add_argument("--out-dir", required=True, help="folder for the figure files")
     p.add_argument("--formats", default="png,pdf", help="comma-separated (default: %(default)s)")
     p.add_argument("--selection-out", required=True, help="CSV naming the tasks and models drawn")
     p.set_defaults(func=run)

@@ -42,8 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     src.add_argument("--data-dir", metavar="DIR",
                      help="folder of your .csv/.parquet/.arff files (task id user-<file stem>)")
     p.add_argument("--target", metavar="COL", help="class column of your files (with --data-dir)")
-    p.add_argument("--learners", default="default",
-                   help="learner panel (default: 30 learners, small: 4) or name1,name2,...")
+    p.add_argument("--pos-label", metavar="LABEL", default=None,
+                   help="the positive class of your files (with --data-dir; default: the minority class)")
+    p.add_argument("--learners", default="default", action=_LearnersAction)
     p.add_argument("--folds", type=int, default=10, help="number of cross-validation folds")
     p.add_argument("--seed", type=int, default=0, help="seed of the folds and the learners")
     p.add_argument("--min-minority", type=int, default=DEFAULT_MIN_MINORITY,
@@ -53,6 +54,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (it is off anyway when stderr is not a terminal)")
     p.set_defaults(func=run)
+
+
+class _LearnersAction(argparse._StoreAction):
+    """``--learners``, whose help lists the learner names; built only when help is shown
+    (the names come from scikit-learn pipelines, slow to import)."""
+
+    @property  # type: ignore[override]
+    def help(self) -> str:
+        from prspace.sources.learners import LEARNERS, PANELS
+
+        return (
+            f"learner panel: default (all {len(LEARNERS)}) or small ({', '.join(PANELS['small'])}); "
+            f"or a comma-separated list of names: {', '.join(LEARNERS)}"
+        )
+
+    @help.setter
+    def help(self, value: object) -> None:
+        pass
 
 
 def _write_status(path: Path, status: dict) -> None:
@@ -72,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
     if args.data_dir is not None:
         if not args.target:
             raise InputError("--data-dir needs --target COL, the class column of your files")
-        dataset = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target)
+        dataset = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target,
+                               pos_label=args.pos_label)
+    elif args.pos_label is not None:
+        raise InputError("--pos-label only applies to your own files; add --data-dir DIR --target COL")
     elif args.dataset.startswith("openml-"):  # online: the task's own splits
         if args.target:
             raise InputError("--target only applies to your own files; add --data-dir DIR")

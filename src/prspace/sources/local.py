@@ -109,8 +109,6 @@ def predict_dataset(
     reason = skip_reason(dataset, min_minority=max(min_minority, n_folds))
     if reason:
         raise SkipDataset(reason)
-    if dataset.n_pos > dataset.n - dataset.n_pos:
-        raise InputError(f"{dataset.task_id}: y must be True for the minority class")
 
     X = dataset.X
     y = np.asarray(dataset.y, dtype=bool)

@@ -1,0 +1,308 @@
+"""Your own datasets: a folder of ``.csv``, ``.parquet`` and ``.arff`` files (optionally gzipped).
+
+Every file in the folder whose name ends in one of :data:`USER_SUFFIXES` is one binary
+dataset with task id ``user-<file stem>`` (characters outside ``[A-Za-z0-9_.-]``
+become ``_``; ``titanic.arff.gz`` -> ``user-titanic``).  The class column is named by
+``target``; the positive class is ``pos_label`` when given, else the minority class
+(on a tie, the label that sorts last).  Rows without a class value are dropped and
+counted in the notes.  Other columns: numbers are numeric features, everything else
+is categorical.  ``row_id`` is the row's position among the file's data rows (from 0).
+
+Readers: CSV by pandas (the separator is the comma unless the header line holds none
+and a ``;`` or a tab instead, which is then used and noted), parquet by pyarrow,
+ARFF by :func:`prspace.sources.arff.read_arff` (quotes, escapes, sparse rows, gzip).
+
+:func:`file_columns` reads only a file's header: the setup check of the workflow
+(:mod:`prspace.setup_check`) uses it before any job runs.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from prspace.errors import InputError
+from prspace.sources.datasets import (
+    _DESCRIBE_COLUMNS,
+    DEFAULT_MIN_MINORITY,
+    USER_SUFFIXES,
+    Dataset,
+    _describe,
+    _version,
+    positive_label,
+)
+
+__all__ = [
+    "USER_SUFFIXES",
+    "describe_user_datasets",
+    "encoding_notes",
+    "file_columns",
+    "load_user",
+    "read_user_file",
+    "user_dataset_ids",
+    "user_files",
+]
+
+log = logging.getLogger(__name__)
+
+_STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
+#: mirrors prspace.sources.learners.MAX_CATEGORIES (not imported: it would load scikit-learn)
+MAX_CATEGORIES = 20
+
+
+def _suffix(p: Path) -> str | None:
+    name = p.name.lower()
+    for s in sorted(USER_SUFFIXES, key=len, reverse=True):
+        if name.endswith(s) and len(name) > len(s):
+            return s
+    return None
+
+
+def task_id_of(path: str | os.PathLike[str]) -> str:
+    """``data/My file.arff.gz`` -> ``user-My_file``."""
+    p = Path(path)
+    s = _suffix(p) or p.suffix
+    return "user-" + _STEM_BAD.sub("_", p.name[: len(p.name) - len(s)])
+
+
+def user_files(data_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Task id -> file, for every data file in ``data_dir`` (sorted by name)."""
+    d = Path(data_dir)
+    if not d.is_dir():
+        what = "it does not exist" if not d.exists() else "it is a file"
+        raise InputError(f"data folder {d} is not a folder ({what}); give the folder holding your data files")
+    files: dict[str, Path] = {}
+    try:
+        entries = sorted(d.iterdir())
+    except OSError as exc:
+        raise InputError(f"cannot list data folder {d} ({exc.strerror}); check its permissions") from None
+    for p in entries:
+        if p.name.startswith(".") or not p.is_file() or _suffix(p) is None:
+            continue
+        task_id = task_id_of(p)
+        if task_id in files:
+            raise InputError(
+                f"{files[task_id].name} and {p.name} in {d} both give task id {task_id}; "
+                "rename or move one of them"
+            )
+        files[task_id] = p
+    return files
+
+
+def user_dataset_ids(data_dir: str | os.PathLike[str], target: str | None = None) -> list[str]:
+    """Task ids (``user-<file stem>``) of the data files in ``data_dir``; files are not opened."""
+    files = user_files(data_dir)
+    if not files:
+        raise InputError(
+            f"no data files ({', '.join(USER_SUFFIXES)}) in {data_dir}; put your datasets there"
+        )
+    return list(files)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _first_line(path: Path) -> str:
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:  # type: ignore[operator]
+        return fh.readline()
+
+
+def _csv_separator(path: Path) -> str:
+    """``,`` unless the header line has no comma but a ``;`` or a tab."""
+    line = _first_line(path)
+    if "," in line:
+        return ","
+    counts = {";": line.count(";"), "\t": line.count("\t")}
+    sep = max(counts, key=counts.__getitem__)
+    return sep if counts[sep] else ","
+
+
+def _sep_name(sep: str) -> str:
+    return {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
+
+
+def read_user_file(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The whole table of one data file; :class:`InputError` naming the file and the fix."""
+    p = Path(path)
+    s = _suffix(p)
+    try:
+        if s in (".csv", ".csv.gz"):
+            sep = _csv_separator(p)
+            df = pd.read_csv(p, sep=sep)
+            df.attrs["separator"] = sep
+            return df
+        if s in (".parquet", ".pq"):
+            return pd.read_parquet(p)
+        from prspace.sources.arff import read_arff
+
+        return read_arff(p)
+    except InputError:
+        raise
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{p} is empty; write a header line and data rows") from None
+    except pd.errors.ParserError as exc:
+        msg = str(exc).splitlines()[0]
+        raise InputError(f"cannot read {p} ({msg}); quote values that contain the separator") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {p} ({exc.strerror or exc}); check the file") from None
+    except Exception as exc:  # noqa: BLE001 - any reader failure becomes one line
+        msg = str(exc).splitlines()[0][:200] if str(exc) else ""
+        raise InputError(f"cannot read {p} ({type(exc).__name__}: {msg}); check the file") from None
+
+
+def file_columns(path: str | os.PathLike[str]) -> list[str]:
+    """The column names of a data file, reading its header only."""
+    p = Path(path)
+    s = _suffix(p)
+    try:
+        if s in (".csv", ".csv.gz"):
+            return [str(c) for c in pd.read_csv(p, sep=_csv_separator(p), nrows=0).columns]
+        if s in (".parquet", ".pq"):
+            import pyarrow.parquet as pq
+
+            return [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
+        from prspace.sources.arff import read_arff_attributes
+
+        return [a.name for a in read_arff_attributes(p)]
+    except InputError:
+        raise
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{p} is empty; write a header line and data rows") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {p} ({exc.strerror or exc}); check the file") from None
+    except Exception as exc:  # noqa: BLE001
+        msg = str(exc).splitlines()[0][:200] if str(exc) else ""
+        raise InputError(f"cannot read {p} ({type(exc).__name__}: {msg}); check the file") from None
+
+
+def missing_target_message(path: Path, target: str, columns: list[str]) -> str:
+    shown = ", ".join(columns[:20]) + (", ..." if len(columns) > 20 else "")
+    hint = "name the class column with --target (config key local.target)"
+    if len(columns) == 1 and any(c in columns[0] for c in ";\t|"):
+        hint = "the file does not look comma-separated: save it as CSV with commas"
+    return f"{path.name} has no column {target!r} (columns: {shown}); {hint}"
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def encoding_notes(X: pd.DataFrame) -> list[str]:
+    """A note naming the categorical columns with more distinct values than the one-hot
+    encoder keeps ([] if none).
+
+    The learners' encoder (``OneHotEncoder(max_categories=20)`` in
+    :func:`prspace.sources.learners.preprocessor`) keeps the 19 most frequent categories
+    of the training fold and groups the others into one "infrequent" column.
+    """
+    wide = []
+    for col in X.columns:
+        if pd.api.types.is_numeric_dtype(X[col]) and not pd.api.types.is_bool_dtype(X[col]):
+            continue
+        k = int(X[col].nunique(dropna=True))
+        if k > MAX_CATEGORIES:
+            wide.append(f"{col} ({k} values)")
+    if not wide:
+        return []
+    return [
+        f"text columns with more than {MAX_CATEGORIES} distinct values, one-hot encoded as their "
+        f"{MAX_CATEGORIES - 1} most frequent values (per training fold) plus one 'infrequent' "
+        f"column: {', '.join(wide)}"
+    ]
+
+
+def load_user(
+    task_id: str,
+    data_dir: str | os.PathLike[str],
+    target: str | None,
+    *,
+    pos_label: str | None = None,
+) -> Dataset:
+    """One user file as a :class:`Dataset` (``y`` True for the positive class)."""
+    files = user_files(data_dir)
+    if task_id not in files:
+        raise InputError(
+            f"no file for {task_id} in {data_dir}; datasets there: {', '.join(files) or '(none)'}"
+        )
+    if not target:
+        raise InputError(f"{task_id} is a user dataset; name its class column with --target COL")
+    path = files[task_id]
+    df = read_user_file(path)
+    notes: list[str] = []
+    sep = df.attrs.get("separator", ",")
+    if sep != ",":
+        notes.append(f"read as {_sep_name(sep)}-separated")
+    columns = [str(c) for c in df.columns]
+    if target not in columns:
+        raise InputError(missing_target_message(path, target, columns))
+    df.columns = columns
+    if len(df) == 0:
+        raise InputError(f"{path.name} has a header but no data rows; add the rows or remove the file")
+    labels = df[target]
+    keep = labels.notna().to_numpy()
+    if not keep.all():
+        notes.append(f"{int((~keep).sum())} row(s) without a target value dropped")
+    labels = labels[keep].astype(str)
+    classes = sorted(labels.unique())
+    if len(classes) != 2:
+        shown = ", ".join(classes[:5]) + (", ..." if len(classes) > 5 else "")
+        what = "no values" if not classes else f"{len(classes)} class{'es' if len(classes) > 1 else ''} ({shown})"
+        raise InputError(
+            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two classes)"
+        )
+    if pos_label is not None:
+        if str(pos_label) not in classes:
+            raise InputError(
+                f"{path.name}: pos_label {pos_label!r} is not a class of {target!r} "
+                f"(classes: {', '.join(classes)}); set --pos-label (config key local.pos_label) to one of them"
+            )
+        pos = str(pos_label)
+        how = "given by pos_label"
+    else:
+        pos = str(positive_label(labels))
+        how = "the minority class"
+    X = df.loc[keep].drop(columns=[target])
+    X.index = pd.Index(np.flatnonzero(keep), name="row_id")
+    for col in X.columns:  # pandas 3 strings / bools -> object, so the encoder sees categories
+        if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
+            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    notes.append(f"positive class {pos!r} ({how})")
+    enc = encoding_notes(X)
+    for note in enc:
+        log.warning("%s: %s", task_id, note)
+    notes.extend(enc)
+    return Dataset(
+        X=X,
+        y=(labels == pos).to_numpy(dtype=bool),
+        name=path.name[: len(path.name) - len(_suffix(path) or "")],
+        task_id=task_id,
+        positive_class=pos,
+        provenance=f"user file {path.name}; pandas {_version('pandas')}",
+        dataset_id=str(path),
+        notes="; ".join(notes),
+    )
+
+
+def describe_user_datasets(
+    data_dir: str | os.PathLike[str],
+    target: str,
+    *,
+    min_minority: int = DEFAULT_MIN_MINORITY,
+    pos_label: str | None = None,
+) -> pd.DataFrame:
+    """Like :func:`prspace.sources.datasets.describe_suite` for a user folder: a file that
+    cannot be used (no such column, not binary, unreadable) is listed with the reason."""
+    rows = []
+    for task_id in user_dataset_ids(data_dir, target):
+        try:
+            ds: Dataset | str = load_user(task_id, data_dir, target, pos_label=pos_label)
+        except InputError as exc:
+            ds = str(exc)
+        rows.append(_describe(ds, task_id, min_minority))
+    return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)

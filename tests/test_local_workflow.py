@@ -1,0 +1,155 @@
+"""Own data through the whole workflow, as a researcher uses it (issue 15, items 1, 2 and 6).
+
+A small study on real data: titanic as OpenML serves it (the gzipped ARFF file scikit-learn's
+wheel ships as a test fixture, read from the installed package) and scikit-learn's breast
+cancer data as CSV, two learners, 3 folds.  Then the issue's scenario: titanic cut to 600
+rows, a new file added (wine), the same command again -> exactly the edited and the added
+tasks are predicted again and the tables say n = 600 and 3 datasets; a file removed -> 2.
+The report is built without repeating the run's configuration, every table in it rendered.
+A failing job's own message reaches the console.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import sklearn
+import yaml
+from sklearn.datasets import load_breast_cancer, load_wine
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+TITANIC = next((Path(sklearn.__file__).parent / "datasets/tests/data/openml/id_40945").glob("*.arff.gz"))
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
+CONFIG = {
+    "study": "mydata",
+    "source": "local",
+    "seed": 0,
+    "local": {"data_dir": "data", "target": "survived", "learners": "gnb,tree-depth2", "folds": 3},
+    "analysis": {"n_boot": 20, "figure_formats": ["png"]},
+    # the Boyd experiments that need no extra model fits; their tables must reach the report too
+    "boyd": {"theory": False, "downsampling": {"enabled": False}, "fold_skew": {"enabled": False}},
+}
+
+
+def _snakemake(workdir: Path, *extra: str, configfile: bool = True) -> subprocess.CompletedProcess:
+    args = [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir), "--cores", "1"]
+    if configfile:
+        args += ["--configfile", str(workdir / "mydata.yaml")]
+    return subprocess.run([*args, *extra], capture_output=True, text=True, timeout=1700)
+
+
+def _jobs(res: subprocess.CompletedProcess) -> list[tuple[str, str]]:
+    """(rule, task) of every job Snakemake ran, from its log."""
+    out = res.stdout + res.stderr
+    jobs = []
+    for block in re.split(r"\n(?=\[[A-Z][a-z]{2} )", out):
+        m = re.search(r"^(?:local)?(?:rule|checkpoint) (\w+):", block, re.MULTILINE)
+        if m:
+            w = re.search(r"wildcards: task=(\S+)", block)
+            jobs.append((m.group(1), w.group(1) if w else ""))
+    return jobs
+
+
+def _tasks(workdir: Path) -> pd.DataFrame:
+    return pd.read_csv(workdir / "results/mydata/tables/tasks.csv").set_index("task_id")
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory) -> Path:
+    wd = tmp_path_factory.mktemp("owndata")
+    (wd / "data").mkdir()
+    (wd / "data" / "titanic.arff.gz").write_bytes(TITANIC.read_bytes())
+    cancer = load_breast_cancer(as_frame=True).frame
+    cancer["survived"] = cancer.pop("target").map({0: "malignant", 1: "benign"})  # the shared class column
+    cancer.to_csv(wd / "data" / "cancer.csv", index=False)
+    (wd / "mydata.yaml").write_text(yaml.safe_dump(CONFIG))
+    res = _snakemake(wd)
+    assert res.returncode == 0, res.stderr[-4000:]
+    return wd
+
+
+def test_first_run_reads_the_real_arff_and_notes_the_encoding(study):
+    tasks = _tasks(study)
+    assert list(tasks.index) == ["user-cancer", "user-titanic"]
+    assert tasks.loc["user-titanic", "n"] == 1309 and tasks.loc["user-titanic", "n_pos"] == 500
+    assert "one-hot encoded" in tasks.loc["user-titanic", "notes"] and "name (1307 values)" in tasks.loc[
+        "user-titanic", "notes"]
+    assert (study / "work/mydata/config.yaml").exists()  # recorded for the report
+    again = _snakemake(study, "-n")
+    assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_editing_adding_and_removing_files_reruns_exactly_what_depends_on_them(study):
+    # the issue's scenario: titanic cut to 600 rows, a new file added, the same command again
+    lines = gzip.open(TITANIC, "rt", encoding="utf-8").read().split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.strip().lower() == "@data") + 1
+    with gzip.open(study / "data/titanic.arff.gz", "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(lines[: start + 600]) + "\n")
+    wine = load_wine(as_frame=True).frame
+    wine["survived"] = (wine.pop("target") == 0).map({True: "yes", False: "no"})
+    wine.to_csv(study / "data/wine.csv", index=False)
+    before = pd.read_csv(study / "results/mydata/tables/metrics.csv")
+
+    res = _snakemake(study)
+    assert res.returncode == 0, res.stderr[-4000:]
+    predicted = sorted(t for rule, t in _jobs(res) if rule == "predict")
+    assert predicted == ["user-titanic", "user-wine"]  # cancer.csv did not change: not refitted
+    tasks = _tasks(study)
+    assert list(tasks.index) == ["user-cancer", "user-titanic", "user-wine"]
+    assert tasks.loc["user-titanic", "n"] == 600 and tasks.loc["user-wine", "n"] == 178
+    after = pd.read_csv(study / "results/mydata/tables/metrics.csv")
+    assert set(after["task_id"]) == {"user-cancer", "user-titanic", "user-wine"}
+    key = ["task_id", "model_id"]
+    merged = before.merge(after, on=key, suffixes=("_before", "_after"))
+    cancer = merged[merged["task_id"] == "user-cancer"]
+    titanic = merged[merged["task_id"] == "user-titanic"]
+    assert (cancer["aupr_before"] == cancer["aupr_after"]).all()
+    assert (titanic["aupr_before"] != titanic["aupr_after"]).all()
+
+    (study / "data/wine.csv").unlink()
+    res = _snakemake(study)
+    assert res.returncode == 0, res.stderr[-4000:]
+    assert not [t for rule, t in _jobs(res) if rule == "predict"]
+    assert list(_tasks(study).index) == ["user-cancer", "user-titanic"]
+    assert set(pd.read_csv(study / "results/mydata/tables/metrics.csv")["task_id"]) == {"user-cancer", "user-titanic"}
+
+
+def test_report_without_repeating_the_config_shows_every_table(study):
+    res = _snakemake(study, "--report", "results/mydata/report.html", configfile=False)
+    assert res.returncode == 0, res.stderr[-4000:]
+    html = (study / "results/mydata/report.html").read_text()
+    assert "data:text/csv" not in html  # tables are rendered pages, not downloads
+    tables = sorted(p.stem for p in (study / "results/mydata/tables").glob("*.csv"))
+    assert "boyd_aggregation_agreement" in tables and "boyd_aggregation_skew_groups" in tables
+    rendered = sorted(p.stem for p in (study / "work/mydata/report").glob("*.html"))
+    assert rendered == tables
+    for name in tables:
+        assert name in html, name
+    tasks_page = (study / "work/mydata/report/tasks.html").read_text()
+    assert "<td>600</td>" in tasks_page and "600.0000" not in tasks_page  # counts as integers
+    # a study that did not run here: the message says exactly what to run
+    other = _snakemake(study, "--report", "results/default/report.html", configfile=False)
+    assert other.returncode != 0
+    assert "snakemake --report results/mydata/report.html" in other.stdout + other.stderr
+
+
+def test_a_failing_jobs_own_message_reaches_the_console(study):
+    cfg = dict(CONFIG, boyd={**CONFIG["boyd"], "theory": True, "pr_prg": {"task": "user-nope"}})
+    (study / "broken.yaml").write_text(yaml.safe_dump(cfg))
+    res = subprocess.run(
+        [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(study), "--cores", "1",
+         "--configfile", str(study / "broken.yaml"), "--until", "boyd_pr_prg"],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert res.returncode != 0
+    out = res.stdout + res.stderr
+    assert re.search(r"pr_prg\.log: prspace boyd: error: task 'user-nope' has no predictions; choose one of",
+                     out), out[-3000:]
