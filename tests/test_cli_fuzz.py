@@ -207,5 +207,5 @@ def test_table_html_prints_counts_as_integers(tmp_path):
     assert main(["table-html", "--table", str(tmp_path / "s.csv"), str(tmp_path / "s.html"), "T"]) == 0
     page = (tmp_path / "s.html").read_text()
     assert "<td>886</td>" in page and "<td>61</td>" in page and "886.0000" not in page
-    assert "<td>0.2400</td>" in page and "<td>1.0000</td>" in page  # a share of 1 stays a share
+    assert "<td>0.2400</td>" in page and "<td>1.000</td>" in page  # 4 significant digits; a share of 1 stays a share
     assert "<td>3</td>" in page and "<td>2</td>" in page  # a count column with a gap

@@ -27,11 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rank-by", default="aupr,average_precision,auprg,auroc,aucnpr", help="comma-separated metrics (default: %(default)s)")
     p.add_argument("--targets", default="0.5,0.2,0.1,0.05,0.02,0.01", help="target pi values (default: %(default)s)")
     p.add_argument("--n-boot", type=int, default=1000, help="cluster-bootstrap resamples of families (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the cluster bootstrap over task families (default: %(default)s)")
     p.add_argument("--per-task-out", required=True, help="per task, target pi and metric pair (CSV)")
-    p.add_argument("--tables-dir", required=True)
-    p.add_argument("--figures-dir", required=True)
-    p.add_argument("--formats", default="png,pdf")
+    p.add_argument("--tables-dir", required=True, help="folder for the tables controlled_skew and controlled_skew_observed (CSV and Markdown)")
+    p.add_argument("--figures-dir", required=True, help="folder for the figure controlled_skew")
+    p.add_argument("--formats", default="png,pdf", help="comma-separated figure formats (default: %(default)s)")
     p.set_defaults(func=run)
 
 

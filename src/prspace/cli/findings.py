@@ -11,9 +11,9 @@ from prspace._io import atomic_path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("findings", help="write the study's findings (verdict per claim) from its tables")
-    p.add_argument("--tables-dir", required=True)
-    p.add_argument("--study", required=True)
-    p.add_argument("--out", required=True)
+    p.add_argument("--tables-dir", required=True, help="the study's tables folder (results/<study>/tables)")
+    p.add_argument("--study", required=True, help="the study's name, for the heading")
+    p.add_argument("--out", required=True, help="the findings file to write (results/<study>/findings.md)")
     p.set_defaults(func=run)
 
 

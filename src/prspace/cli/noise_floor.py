@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--status", nargs="+", required=True, help="prediction status files (JSON) of the tasks")
     p.add_argument("--rank-by", default="aupr,average_precision,auprg,auroc,aucnpr", help="comma-separated metrics (default: %(default)s)")
     p.add_argument("--n-boot", type=int, default=200, help="stratified bootstrap resamples per task (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap of test rows; each task draws from (seed, task) (default: %(default)s)")
     p.add_argument("--floors-out", required=True, help="per task and metric: top-1 / top-3 floors (CSV)")
     p.add_argument("--pairs-out", required=True, help="per task and metric pair: distinguishable disagreement (CSV)")
     p.set_defaults(func=run)

@@ -29,8 +29,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.decimals < 0:
-        raise InputError(f"--decimals {args.decimals}: give 0 or more")
     for csv, out, title in args.table:
         try:
             df = pd.read_csv(csv)
