@@ -11,6 +11,12 @@ REPORT_TABLES = {
     "tasks": ("Tasks of the study", "Tables", "3 Data", None),
     "figure_selection": ("Tasks and models drawn in Figures 4 (right) and 5", "Tables", "3 Data", None),
     "metrics": ("Metrics per task and model (pooled over folds; fold mean and spread)", "Tables", "3 Data", None),
+    "noise_floor_per_task": ("Noise floor: how often a metric disagrees with itself on resampled test rows", "Tables", "4 Noise, skew and panel", None),
+    "noise_floor_pairs": ("Noise floor: are the two preferred models distinguishable?", "Tables", "4 Noise, skew and panel", None),
+    "controlled_skew": ("Skew isolated: the same models with the negatives reweighted", "Tables", "4 Noise, skew and panel", "../report/controlled_skew_table.rst"),
+    "controlled_skew_observed": ("Observed disagreement by pi bin and by number of positives", "Tables", "4 Noise, skew and panel", None),
+    "panel_sensitivity": ("Panel sensitivity: every model vs one model per learner family", "Tables", "4 Noise, skew and panel", None),
+    "learner_winners": ("The best learner across tasks, its margin and the tasks that decide it", "Tables", "2 Learners across tasks", None),
 }
 
 
