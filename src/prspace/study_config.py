@@ -21,7 +21,78 @@ import yaml
 from prspace._io import atomic_path
 from prspace.errors import InputError
 
-__all__ = ["recorded_config_path", "record_config", "report_request"]
+__all__ = [
+    "coerce_config",
+    "config_given",
+    "config_problems",
+    "prepare_config",
+    "recorded_config_path",
+    "record_config",
+    "report_request",
+]
+
+
+def coerce_config(value: object, schema: object) -> object:
+    """``value`` with the strings the schema types as integer, number, boolean or null
+    converted.  Snakemake reads nested ``--config`` values (``key={...}``) as strings;
+    anything else is left for validation to judge."""
+    if not isinstance(schema, Mapping):
+        return value
+    types = schema.get("type", [])
+    types = [types] if isinstance(types, str) else types
+    if isinstance(value, Mapping) and "properties" in schema:
+        return {k: coerce_config(v, schema["properties"].get(k, {})) for k, v in value.items()}
+    if isinstance(value, list) and "items" in schema:
+        return [coerce_config(v, schema["items"]) for v in value]
+    if isinstance(value, str):
+        v = value.strip()
+        if "null" in types and v in ("null", "None", "~"):
+            return None
+        if "boolean" in types and v.lower() in ("true", "false"):
+            return v.lower() == "true"
+        if "integer" in types and re.fullmatch(r"[+-]?\d+", v):
+            return int(v)
+        if "number" in types:
+            try:
+                return float(v)
+            except ValueError:
+                pass
+    return value
+
+
+def config_problems(config: Mapping[str, object], schema: Mapping[str, object]) -> list[str]:
+    """Every violation of the JSON schema by ``config``, one ``config key a.b: message`` line
+    each, sorted by key (empty when valid)."""
+    from jsonschema import Draft202012Validator  # a dependency of snakemake
+
+    errors = sorted(Draft202012Validator(schema).iter_errors(config), key=lambda e: list(map(str, e.path)))
+    return [f"config key {'.'.join(map(str, e.path)) or '(top level)'}: {e.message}" for e in errors]
+
+
+def prepare_config(
+    config: dict, schema_file: str | os.PathLike[str], *, section: str | None = None
+) -> None:
+    """Coerce ``config`` in place (:func:`coerce_config`) and check it against ``schema_file``.
+
+    Raises :class:`InputError` naming every offending key and the fix.  The workflow then
+    lets Snakemake's ``validate`` fill in the schema's defaults.
+    """
+    schema = yaml.safe_load(Path(schema_file).read_text())
+    config.update(coerce_config(dict(config), schema))
+    lines = config_problems(config, schema)
+    if lines:
+        label = f"config section {section!r}" if section else "the configuration"
+        raise InputError(
+            f"{label} does not match {schema_file}:\n"
+            + "\n".join(f"  {line}" for line in lines)
+            + "\nFix the key(s) named above in your config file or --config overrides; "
+            "docs/workflow.md lists every key."
+        )
+
+
+def config_given(argv: Sequence[str]) -> bool:
+    """Whether a Snakemake command line sets the configuration (``--config``, ``--configfile``)."""
+    return any(a.split("=", 1)[0] in ("--config", "-C", "--configfile", "--configfiles") for a in argv)
 
 
 def recorded_config_path(study: str, *, workdir: str | os.PathLike[str] = ".") -> Path:

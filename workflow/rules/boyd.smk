@@ -4,6 +4,8 @@
 # prspace (`prspace boyd ...`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
 # docs/boyd.md).
 
+from prspace.workflow_commands import own_data_args
+
 BOYD = config["boyd"]
 BOYD_WORK = f"{WORK}/boyd"
 BOYD_FORMATS = sorted(set(config["analysis"]["figure_formats"]) | {"png"})
@@ -50,12 +52,7 @@ BOYD_FIG = {
 # tables are shown in the report as HTML pages (rule report_tables in report.smk), not CSV downloads
 BOYD_TAB = {n: f"{TABLES}/{n}.csv" for n in BOYD_TABLE_SUBCATEGORY}
 # your own data (local.data_dir): the downsampling step reads the files itself
-BOYD_DATA_ARGS = (
-    f"--data-dir '{config['local']['data_dir']}' --target '{config['local']['target']}'"
-    + (f" --pos-label '{config['local']['pos_label']}'" if config["local"].get("pos_label") is not None else "")
-    if config["local"]["data_dir"]
-    else ""
-)
+BOYD_DATA_ARGS = own_data_args(config["local"])
 
 
 def boyd_downsampling_tasks():

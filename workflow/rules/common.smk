@@ -2,89 +2,26 @@
 # Included first by the Snakefile.  Defines: ALL_TARGETS, STUDY, WORK, RESULTS, PRSPACE,
 # task_ids(), per_task(), PREDICTIONS, PREDICTION_STATUS, METRICS_TABLE, FOLD_METRICS.
 
-import re
 import sys
 from pathlib import Path
 
-import pandas as pd
-import yaml
-from jsonschema import Draft202012Validator
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
-
-from prspace.contracts import read_task_list, selected_task_ids
-
-
-def _config_errors(cfg, schema_file):
-    """Every schema violation of ``cfg`` as 'key.path: message' lines (None if valid)."""
-    with open(schema_file) as fh:
-        schema = yaml.safe_load(fh)
-    lines = []
-    for err in sorted(Draft202012Validator(schema).iter_errors(cfg), key=lambda e: list(map(str, e.path))):
-        where = ".".join(map(str, err.path)) or "(top level)"
-        lines.append(f"  config key {where}: {err.message}")
-    return lines
-
-
-def _coerce(value, schema):
-    """Snakemake reads nested --config values (key={...}) as strings; convert those the schema
-    types as integer, number, boolean or null.  Anything else is left for validation to judge."""
-    if not isinstance(schema, dict):
-        return value
-    types = schema.get("type", [])
-    types = [types] if isinstance(types, str) else types
-    if isinstance(value, dict) and "properties" in schema:
-        return {k: _coerce(v, schema["properties"].get(k, {})) for k, v in value.items()}
-    if isinstance(value, list) and "items" in schema:
-        return [_coerce(v, schema["items"]) for v in value]
-    if isinstance(value, str):
-        v = value.strip()
-        if "null" in types and v in ("null", "None", "~"):
-            return None
-        if "boolean" in types and v.lower() in ("true", "false"):
-            return v.lower() == "true"
-        if "integer" in types and re.fullmatch(r"[+-]?\d+", v):
-            return int(v)
-        if "number" in types:
-            try:
-                return float(v)
-            except ValueError:
-                pass
-    return value
-
-
-def _validate_config(cfg, schema_file, section=None):
-    with open(schema_file) as fh:
-        schema = yaml.safe_load(fh)
-    cfg.update(_coerce(dict(cfg), schema))
-    lines = _config_errors(cfg, schema_file)
-    if lines:
-        label = f"config section {section!r}" if section else "the configuration"
-        raise WorkflowError(
-            f"{label} does not match {schema_file}:\n" + "\n".join(lines)
-            + "\nFix the key(s) named above in your config file or --config overrides; "
-            "docs/workflow.md lists every key."
-        )
-    validate(cfg, schema_file)  # fills in the schema's defaults
-
 
 try:
     import prspace  # noqa: F401  (installed, or on PYTHONPATH)
 except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from prspace.setup_check import check_setup, data_files  # noqa: E402
+from prspace.contracts import read_task_list, selected_task_ids  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
-from prspace.study_config import report_request  # noqa: E402
-
-
-def _config_given():
-    return any(a.split("=", 1)[0] in ("--config", "-C", "--configfile", "--configfiles") for a in sys.argv[1:])
+from prspace.setup_check import check_setup, data_files  # noqa: E402
+from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
 
 
 # `snakemake --report results/<study>/report.html`: use the configuration that study's last run
 # recorded (work/<study>/config.yaml), so the run's --config / --configfile need not be repeated.
 try:
-    _report_study_config = report_request(sys.argv[1:], config, config_given=_config_given())
+    _report_study_config = report_request(sys.argv[1:], config, config_given=config_given(sys.argv[1:]))
 except InputError as _exc:
     raise WorkflowError(str(_exc)) from None
 if _report_study_config is not None:
@@ -92,9 +29,15 @@ if _report_study_config is not None:
     config.update(_report_study_config)
 
 _SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
-_validate_config(config, str(_SCHEMAS / "config.schema.yaml"))
-if (_SCHEMAS / "boyd.schema.yaml").exists():
-    _validate_config(config["boyd"], str(_SCHEMAS / "boyd.schema.yaml"), section="boyd")
+# Each schema violation is one line naming the key (prspace.study_config.prepare_config); then
+# Snakemake's validate fills in the schema's defaults.
+try:
+    prepare_config(config, _SCHEMAS / "config.schema.yaml")
+    validate(config, str(_SCHEMAS / "config.schema.yaml"))
+    prepare_config(config["boyd"], _SCHEMAS / "boyd.schema.yaml", section="boyd")
+    validate(config["boyd"], str(_SCHEMAS / "boyd.schema.yaml"))
+except InputError as _exc:
+    raise WorkflowError(str(_exc)) from None
 
 # The meaning of the setup, before any job: data folder, class column, pos_label, suite,
 # learners, datasets (prspace.setup_check).  Each problem is one line naming the key and the fix.

@@ -2,13 +2,9 @@
 # OpenML's own evaluation engine, with their tables in the report.  All logic lives in
 # prspace (`prspace fetch-openml manifest|selfcheck`); see docs/openml.md.
 
+from prspace.workflow_commands import OPENML_TABLES, table_html_args
+
 OPENML_MANIFEST = f"{RESULTS}/openml-manifest.json"
-OPENML_TABLES = {
-    # name: title
-    "openml_study": "This OpenML study: source, draw, experiments run and left out",
-    "openml_selfcheck_summary": "Self-check: our AUROC vs OpenML's evaluation engine (summary)",
-    "openml_selfcheck": "Self-check: our AUROC vs OpenML's evaluation engine, per run and fold",
-}
 
 
 rule openml_manifest:
@@ -52,14 +48,6 @@ rule openml_selfcheck:
         "--summary-out {output.summary} > {log} 2>&1"
 
 
-def _openml_table_args(wildcards, input, output):
-    from shlex import quote
-
-    return " ".join(
-        f"--table {i} {o} {quote(OPENML_TABLES[n] + f' (study {STUDY})')}" for n, i, o in zip(OPENML_TABLES, input, output)
-    )
-
-
 rule openml_report_tables:
     """HTML pages of the OpenML tables for the Snakemake report."""
     input:
@@ -68,8 +56,8 @@ rule openml_report_tables:
         [
             report(
                 f"{WORK}/report/{name}.html",
-                caption=f"../report/openml/{name}.rst",
-                category="OpenML",
+                caption=OPENML_TABLES[name].caption,
+                category=OPENML_TABLES[name].category,
                 labels={"table": name.replace("_", " ")},
             )
             for name in OPENML_TABLES
@@ -79,7 +67,7 @@ rule openml_report_tables:
     benchmark:
         f"{BENCHMARKS}/openml_report_tables.tsv"
     params:
-        tables=lambda wildcards, input, output: _openml_table_args(wildcards, input, output),
+        tables=lambda wildcards, input, output: table_html_args(OPENML_TABLES, input, output, study=STUDY),
     shell:
         "{PRSPACE} table-html {params.tables} > {log} 2>&1"
 

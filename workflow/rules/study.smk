@@ -1,67 +1,10 @@
 # The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
 # ranks and disagreement -> scorecard and figures.  All logic lives in prspace.
 
-from shlex import quote as _q
+from prspace.workflow_commands import predict_command, select_command
 
 # `prspace score` loads only its own sub-command module (prspace.cli imports the one named)
 PRSPACE_SCORE = f"{PRSPACE} score"
-
-
-def _select_command():
-    if SOURCE == "local":
-        c = config["local"]
-        args = [f"{PRSPACE} list-datasets", f"--min-minority {c['min_minority']}"]
-        if c["data_dir"]:
-            args += [f"--data-dir {_q(str(c['data_dir']))}", f"--target {_q(str(c['target']))}"]
-            if c["pos_label"] is not None:
-                args.append(f"--pos-label {_q(str(c['pos_label']))}")
-        else:
-            args.append(f"--suite {c['suite']}")
-        return " ".join(args)
-    c = config["openml"]
-    args = [
-        f"{PRSPACE} fetch-openml select",
-        f"--server {_q(c['server'])}",
-        f"--cache-dir {_q(c['cache_dir'])}",
-        f"--min-flows {c['min_flows']}",
-        f"--seed {SEED}",
-        f"--page-size {c['page_size']}",
-    ]
-    if c["replay"]:
-        return " ".join(args + [f"--manifest {_q(str(c['replay']))}"])  # no listing call
-    if c["task_ids"]:
-        args.append("--task-ids " + ",".join(map(str, c["task_ids"])))
-    for key in ("tag", "suite", "study"):
-        if c[key] is not None:
-            args.append(f"--{key} {_q(str(c[key]))}")
-    if c["discover"]:
-        args.append("--discover")
-    if c["max_tasks"] is not None:
-        args.append(f"--max-tasks {c['max_tasks']}")
-    return " ".join(args)
-
-
-def _predict_command(wildcards):
-    if SOURCE == "local":
-        c = config["local"]
-        data = (
-            f"--data-dir {_q(str(c['data_dir']))} --target {_q(str(c['target']))}"
-            + (f" --pos-label {_q(str(c['pos_label']))}" if c["pos_label"] is not None else "")
-            if c["data_dir"]
-            else f"--suite {c['suite']}"
-        )
-        return (
-            f"{PRSPACE} predict-local --dataset {wildcards.task} {data} "
-            f"--learners {_q(c['learners'])} --folds {c['folds']} --seed {SEED}"
-        )
-    c = config["openml"]
-    task = wildcards.task.removeprefix("openml-")
-    return (
-        f"{PRSPACE} fetch-openml task --server {_q(c['server'])} --cache-dir {_q(c['cache_dir'])} "
-        f"--task-id {task} --n-models {c['n_models']} --min-flows {c['min_flows']} "
-        f"--seed {SEED} --repeats {c['repeats']} --workers {c['workers']} --page-size {c['page_size']}"
-        + (f" --manifest {_q(str(c['replay']))}" if c["replay"] else "")
-    )
 
 
 checkpoint select_tasks:
@@ -75,7 +18,7 @@ checkpoint select_tasks:
     benchmark:
         f"{BENCHMARKS}/select_tasks.tsv"
     params:
-        cmd=_select_command(),
+        cmd=select_command(config, PRSPACE),
     resources:
         # global cap on connections to OpenML, set by the profile (profiles/*/config.yaml)
         openml_connections=1 if SOURCE == "openml" else 0,
@@ -94,7 +37,7 @@ rule predict:
     benchmark:
         f"{BENCHMARKS}/predict/{{task}}.tsv"
     params:
-        cmd=_predict_command,
+        cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE),
         parquet=PREDICTIONS,
     threads: 1
     resources:

@@ -1,0 +1,197 @@
+"""The command lines the workflow's rules run, and the tables its report shows.
+
+Rules name inputs, outputs and a ``prspace`` command (docs/architecture.md, "Workflow
+contract"); what goes into that command, given the validated configuration, is decided
+here, where tests reach it: :func:`select_command` (the task list), :func:`predict_command`
+(one task's predictions), :func:`table_html_args` (the report's HTML tables), and which
+tables each kind of study puts in its report (:data:`STUDY_TABLES`,
+:data:`OPENML_TABLES`, :func:`boyd_report_tables`).
+
+Every value from the configuration is shell-quoted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from shlex import quote
+from typing import Any, NamedTuple
+
+__all__ = [
+    "OPENML_TABLES",
+    "STUDY_TABLES",
+    "ReportTable",
+    "boyd_report_tables",
+    "own_data_args",
+    "predict_command",
+    "report_tables",
+    "select_command",
+    "table_html_args",
+]
+
+
+class ReportTable(NamedTuple):
+    """How one result table appears in the Snakemake report."""
+
+    title: str
+    category: str
+    subcategory: str | None
+    #: caption file relative to ``workflow/rules`` (None: ``../report/<name>.rst``)
+    caption: str | None = None
+
+
+#: name -> report entry of the tables every study makes (rule report_tables)
+STUDY_TABLES: dict[str, ReportTable] = {
+    "scorecard": ReportTable("Replication scorecard: Flach & Kull (2015), section 4", "Tables", "1 Ranking"),
+    "disagreement_summary": ReportTable("Rank disagreement between metrics, with bootstrap 95% intervals", "Tables", "1 Ranking"),
+    "disagreement_per_task": ReportTable("Rank disagreement per task and metric pair", "Tables", "1 Ranking"),
+    "learner_ranking": ReportTable("Learners ranked across tasks by mean AUPR, AUCNPR and AUPRG", "Tables", "2 Learners across tasks"),
+    "learner_agreement": ReportTable("Do the learners' orders by mean metric agree?", "Tables", "2 Learners across tasks"),
+    "tasks": ReportTable("Tasks of the study", "Tables", "3 Data"),
+    "figure_selection": ReportTable("Tasks and models drawn in Figures 4 (right) and 5", "Tables", "3 Data"),
+    "metrics": ReportTable("Metrics per task and model (pooled over folds; fold mean and spread)", "Tables", "3 Data"),
+    "noise_floor_per_task": ReportTable("Noise floor: how often a metric disagrees with itself on resampled test rows", "Tables", "4 Noise, skew and panel"),
+    "noise_floor_pairs": ReportTable("Noise floor: are the two preferred models distinguishable?", "Tables", "4 Noise, skew and panel"),
+    "controlled_skew": ReportTable("Skew isolated: the same models with the negatives reweighted", "Tables", "4 Noise, skew and panel", "../report/controlled_skew_table.rst"),
+    "controlled_skew_observed": ReportTable("Observed disagreement by pi bin and by number of positives", "Tables", "4 Noise, skew and panel"),
+    "panel_sensitivity": ReportTable("Panel sensitivity: every model vs one model per learner family", "Tables", "4 Noise, skew and panel"),
+    "learner_winners": ReportTable("The best learner across tasks, its margin and the tasks that decide it", "Tables", "2 Learners across tasks"),
+}  # fmt: skip
+
+#: name -> report entry of the tables of an OpenML study (rule openml_report_tables)
+OPENML_TABLES: dict[str, ReportTable] = {
+    name: ReportTable(title, "OpenML", None, f"../report/openml/{name}.rst")
+    for name, title in {
+        "openml_study": "This OpenML study: source, draw, experiments run and left out",
+        "openml_selfcheck_summary": "Self-check: our AUROC vs OpenML's evaluation engine (summary)",
+        "openml_selfcheck": "Self-check: our AUROC vs OpenML's evaluation engine, per run and fold",
+    }.items()
+}
+
+
+def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
+    """The Boyd et al. tables a study makes (as ``boyd.smk`` decides from ``config['boyd']``;
+    the downsampling experiment needs a local source), for the report."""
+    b = config["boyd"]
+    if not b["enabled"]:
+        return {}
+    groups: list[tuple[str, dict[str, str]]] = []
+    if b["theory"]:
+        groups.append(("Paper tables", {
+            "boyd_table3_check": "Boyd Table 3: AUCNPR recomputed from AUCPR and skew",
+            "boyd_table2_check": "Boyd Table 2: the skews the table implies",
+        }))
+        groups.append(("Theory", {"boyd_fig_pr_prg_source": "Scores drawn in the PR/PRG figure"}))
+    if b["downsampling"]["enabled"] and config["source"] == "local":
+        groups.append(("Downsampling (section 4.3)", {
+            "boyd_downsampling_table3": "Downsampling: Boyd Table 3 per task and learner",
+            "boyd_downsampling_summary": "Downsampling: summary over tasks",
+            "boyd_downsampling_vs_paper": "Downsampling: this study beside the paper",
+        }))
+    if b["fold_skew"]["enabled"]:
+        groups.append(("Fold skew (section 4.1)", {
+            "boyd_fold_skew_summary": "Fold skew: bias of each aggregate per dispersion",
+            "boyd_fold_skew_per_task": "Fold skew: bias per task and dispersion",
+        }))
+    if b["aggregation"]["enabled"]:
+        groups.append(("Aggregation over tasks (section 4.2)", {
+            "boyd_aggregation_tasks": "Aggregation: metrics per task and learner",
+            "boyd_aggregation_learners": "Aggregation: learners' means over tasks",
+            "boyd_aggregation_agreement": "Aggregation: do the learners' orders agree?",
+            "boyd_aggregation_skew_correlation": "Aggregation: metrics against skew",
+            "boyd_aggregation_skew_groups": "Aggregation: learners within skew groups",
+        }))
+    return {
+        name: ReportTable(title, "Boyd et al. 2012", sub, f"../report/boyd/{name}.rst")
+        for sub, tables in groups
+        for name, title in tables.items()
+    }  # fmt: skip
+
+
+def report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
+    """Every table of a study's report except the OpenML ones: :data:`STUDY_TABLES` and
+    :func:`boyd_report_tables`."""
+    return {**STUDY_TABLES, **boyd_report_tables(config)}
+
+
+def table_html_args(
+    tables: Mapping[str, ReportTable], inputs: Iterable[str], outputs: Iterable[str], *, study: str
+) -> str:
+    """The ``--table CSV HTML TITLE`` arguments of ``prspace table-html``, one per table
+    (``inputs`` and ``outputs`` in the order of ``tables``)."""
+    return " ".join(
+        f"--table {quote(str(i))} {quote(str(o))} {quote(f'{t.title} (study {study})')}"
+        for t, i, o in zip(tables.values(), inputs, outputs, strict=True)
+    )
+
+
+def own_data_args(local: Mapping[str, Any]) -> str:
+    """``--data-dir DIR --target COL [--pos-label L]`` for your own data (``local.data_dir``),
+    else empty."""
+    return " ".join(_data_args(local)) if local["data_dir"] else ""
+
+
+def _data_args(local: Mapping[str, Any]) -> list[str]:
+    """Where a local study's data come from: your own folder or an embedded suite."""
+    if not local["data_dir"]:
+        return [f"--suite {quote(str(local['suite']))}"]
+    args = [f"--data-dir {quote(str(local['data_dir']))}", f"--target {quote(str(local['target']))}"]
+    if local.get("pos_label") is not None:
+        args.append(f"--pos-label {quote(str(local['pos_label']))}")
+    return args
+
+
+def select_command(config: Mapping[str, Any], prspace: str) -> str:
+    """The command that writes the study's task list (checkpoint ``select_tasks``), without
+    ``--out``: ``prspace list-datasets`` for a local source, ``prspace fetch-openml select``
+    for OpenML (with ``openml.replay``: from the manifest, no listing call)."""
+    if config["source"] == "local":
+        c = config["local"]
+        return " ".join(
+            [f"{prspace} list-datasets", f"--min-minority {c['min_minority']}", *_data_args(c)]
+        )
+    c = config["openml"]
+    args = [
+        f"{prspace} fetch-openml select",
+        f"--server {quote(str(c['server']))}",
+        f"--cache-dir {quote(str(c['cache_dir']))}",
+        f"--min-flows {c['min_flows']}",
+        f"--seed {config['seed']}",
+        f"--page-size {c['page_size']}",
+    ]
+    if c["replay"]:
+        return " ".join([*args, f"--manifest {quote(str(c['replay']))}"])
+    if c["task_ids"]:
+        args.append("--task-ids " + ",".join(map(str, c["task_ids"])))
+    for key in ("tag", "suite", "study"):
+        if c[key] is not None:
+            args.append(f"--{key} {quote(str(c[key]))}")
+    if c["discover"]:
+        args.append("--discover")
+    if c["max_tasks"] is not None:
+        args.append(f"--max-tasks {c['max_tasks']}")
+    return " ".join(args)
+
+
+def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
+    """The command that writes one task's predictions (rule ``predict``), without ``--out``
+    and ``--status``: ``prspace predict-local`` (local learners) or ``prspace fetch-openml
+    task`` (the task's OpenML runs)."""
+    if config["source"] == "local":
+        c = config["local"]
+        return " ".join(
+            [
+                f"{prspace} predict-local --dataset {quote(task)}",
+                *_data_args(c),
+                f"--learners {quote(str(c['learners']))} --folds {c['folds']} --seed {config['seed']}",
+            ]
+        )
+    c = config["openml"]
+    args = [
+        f"{prspace} fetch-openml task --server {quote(str(c['server']))}",
+        f"--cache-dir {quote(str(c['cache_dir']))} --task-id {quote(task.removeprefix('openml-'))}",
+        f"--n-models {c['n_models']} --min-flows {c['min_flows']} --seed {config['seed']}",
+        f"--repeats {c['repeats']} --workers {c['workers']} --page-size {c['page_size']}",
+    ]
+    if c["replay"]:
+        args.append(f"--manifest {quote(str(c['replay']))}")
+    return " ".join(args)
