@@ -196,3 +196,19 @@ def test_flipped_pairs():
 def test_bad_input_names_the_column():
     with pytest.raises(ValueError, match="auprg"):
         R.rank_models(pd.DataFrame({"task_id": ["a"], "model_id": ["m"]}), ["auprg"])
+
+
+def test_ranking_report_labels_sources_and_families():
+    from prspace.experiments.ranking_report import learner_families, source_label
+
+    tasks = pd.DataFrame({
+        "task_id": ["a", "b", "c"], "status": ["ok", "ok", "skipped"], "source": ["local"] * 3,
+        "n_models": [30, 28, 0], "provenance": ["scikit-learn 1.9.1 (keel a); numpy 2", "scikit-learn 1.9.1", ""],
+        "estimation_procedure": ["10-fold CV"] * 3,
+    })
+    label = source_label(tasks)
+    assert label.startswith("local learners (28-30 per task) on 2 datasets") and "(keel a)" not in label
+    assert "numpy 2; scikit-learn 1.9.1" in label and "10-fold CV" in label
+    assert source_label(tasks.assign(status="skipped")) == "no task scored"
+    fam = learner_families(pd.DataFrame({"model_id": ["knn-15", "gnb", "flow-1234"]}))
+    assert fam.to_dict() == {"flow-1234": "flow-1234", "gnb": "naive-bayes", "knn-15": "nearest-neighbours"}

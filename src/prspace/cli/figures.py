@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.cli.rank import source_label
 from prspace.errors import InputError
+from prspace.experiments.ranking_report import source_label
 from prspace.output import parse_formats, write_figure, write_table
 from prspace.schema import read_predictions
 
