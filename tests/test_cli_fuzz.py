@@ -209,3 +209,32 @@ def test_table_html_prints_counts_as_integers(tmp_path):
     assert "<td>886</td>" in page and "<td>61</td>" in page and "886.0000" not in page
     assert "<td>0.2400</td>" in page and "<td>1.000</td>" in page  # 4 significant digits; a share of 1 stays a share
     assert "<td>3</td>" in page and "<td>2</td>" in page  # a count column with a gap
+
+
+def test_workflow_interrupt_handler_stops_once_then_says_so_once():
+    """prspace.interrupts, installed by the workflow: the first Ctrl-C interrupts, later ones print
+    one line (once) naming how to quit at once, and never raise."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, time\n"
+        "from prspace.interrupts import install_workflow_interrupt_handler\n"
+        "assert install_workflow_interrupt_handler()\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT); time.sleep(1)\n"
+        "    print('not interrupted')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('first: KeyboardInterrupt')\n"
+        "for _ in range(3):\n"
+        "    os.kill(os.getpid(), signal.SIGINT); time.sleep(0.1)\n"
+        "print('survived', signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split("\n")[:2] == ["first: KeyboardInterrupt", "survived True"]
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("prspace workflow: already stopping"), res.stderr
+    import re
+
+    assert re.search(r"to quit at once instead: kill \d+, then snakemake --unlock\)$", lines[0]), lines[0]

@@ -153,3 +153,78 @@ def test_a_failing_jobs_own_message_reaches_the_console(study):
     out = res.stdout + res.stderr
     assert re.search(r"pr_prg\.log: prspace boyd: error: task 'user-nope' has no predictions; choose one of",
                      out), out[-3000:]
+
+
+def _incomplete(workdir: Path) -> list[Path]:
+    d = workdir / ".snakemake" / "incomplete"
+    return [p for p in d.rglob("*") if p.is_file()] if d.is_dir() else []
+
+
+def test_two_ctrl_c_during_a_run_leave_no_traceback_and_the_next_run_finishes(tmp_path):
+    """Issue 15, item 4: "A second Ctrl-C during a run leaves a Snakemake traceback and
+    .snakemake/incomplete markers".  A Ctrl-C to the whole process group (as a terminal sends it)
+    while predict jobs run, then more of them every 50 ms until Snakemake has exited, so that
+    one lands in every stage of its stop (waiting for the jobs, its summary, its exit handlers:
+    a traceback was seen in each); then the same command again."""
+    import os
+    import signal
+    import time
+
+    (tmp_path / "data").mkdir()
+    cancer = load_breast_cancer(as_frame=True).frame
+    cancer["survived"] = cancer.pop("target").map({0: "malignant", 1: "benign"})
+    for name in ("a", "b", "c"):
+        cancer.to_csv(tmp_path / "data" / f"cancer_{name}.csv", index=False)
+    cfg = dict(CONFIG, local={**CONFIG["local"], "learners": "svm-rbf-C1,gboost-50,rf-50,mlp-16", "folds": 10})
+    (tmp_path / "mydata.yaml").write_text(yaml.safe_dump(cfg))
+    args = [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+            "--cores", "2", "--configfile", str(tmp_path / "mydata.yaml")]
+
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        # a predict job has started once Snakemake marks its output incomplete
+        while not _incomplete(tmp_path):
+            assert proc.poll() is None, "the run ended before any job started"
+            assert time.monotonic() < deadline, "no job started within 5 minutes"
+            time.sleep(0.2)
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        more = 0
+        while proc.poll() is None and time.monotonic() < deadline + 300:
+            time.sleep(0.05)
+            try:
+                os.killpg(proc.pid, signal.SIGINT)
+                more += 1
+            except ProcessLookupError:
+                break
+        out, _ = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode != 0, out[-3000:]
+    assert "Traceback" not in out and "Exception ignored" not in out, out[-5000:]
+    assert more >= 1, "Snakemake exited before a second Ctrl-C"
+    assert "Terminating processes on user request" in out, out[-3000:]
+    assert out.count("prspace workflow: already stopping") == 1, out[-3000:]
+    logs = list((tmp_path / "work" / "mydata" / "logs").rglob("*.log"))
+    assert logs
+    for log in logs:
+        assert "Traceback" not in log.read_text(errors="replace"), (log, log.read_text()[-3000:])
+    # nothing half-written: every prediction status there is complete JSON naming a readable file
+    from prspace.contracts import read_status
+    from prspace.schema import read_predictions
+
+    for status in (tmp_path / "work" / "mydata" / "predictions").glob("*.json"):
+        s = read_status(status)
+        if s.status == "ok":
+            assert len(read_predictions(tmp_path / s.predictions)) > 0
+    left = [p for p in (tmp_path / "work").rglob(".*.part")] + [p for p in (tmp_path / "results").rglob(".*.part")]
+    assert not left, f"half-written files left: {left}"
+
+    again = subprocess.run(args, capture_output=True, text=True, timeout=1700)
+    assert again.returncode == 0, (again.stdout + again.stderr)[-4000:]
+    assert "Traceback" not in again.stdout + again.stderr
+    assert _incomplete(tmp_path) == []
+    assert (tmp_path / "results" / "mydata" / "tables" / "scorecard.csv").exists()

@@ -14,9 +14,12 @@ except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from prspace.contracts import read_task_list, selected_task_ids  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
+from prspace.interrupts import install_workflow_interrupt_handler  # noqa: E402
 from prspace.setup_check import check_setup, data_files  # noqa: E402
 from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
 
+# A second Ctrl-C must not cut Snakemake's stop short (prspace.interrupts).
+install_workflow_interrupt_handler()
 
 # `snakemake --report results/<study>/report.html`: use the configuration that study's last run
 # recorded (work/<study>/config.yaml), so the run's --config / --configfile need not be repeated.
