@@ -44,6 +44,9 @@ onerror:
 rule all:
     input:
         lambda wc: ALL_TARGETS,
+        # every task's predictions (git-ignored, under work/): so a fresh clone recomputes the study
+        # from its data instead of finding the committed tables up to date
+        per_task(PREDICTION_STATUS),
     default_target: True
 
 

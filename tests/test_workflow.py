@@ -159,3 +159,22 @@ def test_rerun_has_nothing_to_do(run):
     res = _snakemake(run, "-n")
     assert res.returncode == 0
     assert "Nothing to be done" in res.stdout + res.stderr
+
+
+def test_committed_results_without_predictions_are_recomputed(run, tmp_path):
+    """A fresh clone has the committed results/ but no work/ (git-ignored): the study must be
+    recomputed from its data (its predictions are targets of `rule all`), not found up to date."""
+    import shutil
+
+    shutil.copytree(run / "results", tmp_path / "results")
+    res = _snakemake(tmp_path, "-n")
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out[-3000:]
+    assert "Nothing to be done" not in out
+    assert "checkpoint select_tasks:" in out, out[-3000:]
+    again = _snakemake(tmp_path)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "rule predict:" in again.stdout + again.stderr
+    first = sorted(p.name for p in (run / "work" / STUDY / "predictions").glob("*.json"))
+    assert len(first) == len(yaml.safe_load(CONFIG.read_text())["local"]["datasets"])
+    assert sorted(p.name for p in (tmp_path / "work" / STUDY / "predictions").glob("*.json")) == first
