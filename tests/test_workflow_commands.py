@@ -33,7 +33,10 @@ def _config(path: Path = ROOT / "config.yaml", **overrides) -> dict:
     """A shipped configuration as the workflow sees it: coerced, checked, defaults filled."""
     cfg = yaml.safe_load(path.read_text())
     for key, value in overrides.items():
-        cfg.setdefault(key, {}).update(value) if isinstance(value, dict) else cfg.__setitem__(key, value)
+        if isinstance(value, dict):
+            cfg.setdefault(key, {}).update(value)
+        else:
+            cfg[key] = value
     prepare_config(cfg, SCHEMAS / "config.schema.yaml")
     validate(cfg, str(SCHEMAS / "config.schema.yaml"))
     prepare_config(cfg["boyd"], SCHEMAS / "boyd.schema.yaml", section="boyd")

@@ -253,7 +253,7 @@ def prepare(
         w_neg = float(g.loc[~g["y"], "weight"].sum())
         if w_pos <= 0 or w_neg <= 0:
             missing = "positives" if w_pos <= 0 else "negatives"
-            where = _where(task, model, out["task"].nunique() > 1)
+            where = where_text(task, model, out["task"].nunique() > 1)
             raise InputError(
                 f"{where} has no {missing} (with positive weight); its metrics are undefined: "
                 "give it a test set with both classes or drop it"
@@ -280,7 +280,9 @@ def _display(value: object) -> str:
     return str(value)
 
 
-def _where(task: str, model: str, multi_task: bool) -> str:
+def where_text(task: str, model: str, multi_task: bool) -> str:
+    """Where a problem or a number is: ``model 'm'``, with ``task 't', `` in front when the
+    input has tasks."""
     parts = []
     if multi_task or task != SINGLE_TASK:
         parts.append(f"task {task!r}")

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.audit.inputs import SINGLE_TASK
+from prspace.audit.inputs import where_text
 from prspace.errors import InputError
 from prspace.experiments import ranking
 
@@ -27,14 +27,6 @@ ESTIMATOR_LABELS = {
     "lower_trapezoid": "lower trapezoid",
     "interpolated_median": "interpolated median",
 }
-
-
-def where_text(task: str, model: str, multi_task: bool) -> str:
-    parts = []
-    if multi_task or task != SINGLE_TASK:
-        parts.append(f"task {task!r}")
-    parts.append(f"model {model!r}")
-    return ", ".join(parts)
 
 
 def _metrics(y: np.ndarray, score: np.ndarray, weight: np.ndarray, where: str) -> dict[str, float]:
