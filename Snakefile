@@ -13,13 +13,16 @@ import time
 
 from snakemake.utils import min_version
 
+from prspace.workflow_commands import report_front_page
+
 min_version("9.0")
 
 
 configfile: os.path.join(workflow.basedir, "config.yaml")
 
 
-report: "workflow/report/workflow.rst"
+# the front page opens with the study's verdicts once rule verdicts has written them
+report: report_front_page(config, workflow.basedir)
 
 
 include: "workflow/rules/common.smk"
@@ -39,6 +42,13 @@ onerror:
     from prspace.joblogs import print_job_errors
 
     print_job_errors(LOGS, since=_RUN_STARTED)
+
+
+onsuccess:
+    # the wall time of this run, for benchmarks/bench_stages.py
+    from prspace.joblogs import record_run_time
+
+    record_run_time(f"{WORK}/run_times.jsonl", time.time() - _RUN_STARTED)
 
 
 rule all:

@@ -1,4 +1,4 @@
-"""Noise floor, controlled skew, saturation, families, cluster bootstrap, learner winners, quoted numbers."""
+"""Noise floor, controlled skew, saturation, families, cluster bootstrap, learner winners."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from prspace import metrics as M
-from prspace import numbers as N
 from prspace.experiments import controlled_skew as CS
 from prspace.experiments import noise_floor as NF
 from prspace.experiments import ranking as R
@@ -134,21 +133,8 @@ def test_learner_winners_margin_and_leave_one_out_flip():
     assert w.loc["mean", "margin"] == pytest.approx(0.8 - (0.9 * 3 - 3.0) / 4)
 
 
-def test_number_spans_are_checked_and_regenerated(tmp_path):
-    (tmp_path / "t.csv").write_text("metric_a,metric_b,top1_share\naupr,auprg,0.2786\naupr,auroc,0.5\n")
-    doc = tmp_path / "doc.md"
-    doc.write_text("share <!-- value: t.csv metric_a=aupr&metric_b=auprg top1_share .2f -->0.31<!-- /value --> here\n")
-    bad = N.check([doc], tmp_path)
-    assert len(bad) == 1 and bad[0].expected == "0.28"
-    assert N.regenerate([doc], tmp_path) == 1
-    assert "-->0.28<!-- /value -->" in doc.read_text() and not N.check([doc], tmp_path)
 
 
-def test_readme_and_docs_numbers_equal_the_committed_tables():
-    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-    assert N.count_spans(files) > 0, "README/docs quote no number from the tables"
-    bad = N.check(files, ROOT)
-    assert not bad, "\n".join(f"{m.file}:{m.line} {m.spec}: {m.text!r} != {m.expected!r}" for m in bad)
 
 
 def test_one_model_per_family_keeps_the_first_variant_of_each_method():
@@ -164,24 +150,6 @@ def test_one_model_per_family_keeps_the_first_variant_of_each_method():
     assert sens.top1_all == 0.5 and sens.top1_family == 0.0  # the lr-C10 near-duplicate made the flip
 
 
-def test_include_spans_quote_a_section_of_a_generated_file(tmp_path):
-    (tmp_path / "f.md").write_text("# T\n\n## Alpha beta\n\nline 1\n\n## Gamma\n\nother\n")
-    doc = tmp_path / "doc.md"
-    doc.write_text("x <!-- include: f.md Alpha%20beta -->old<!-- /include --> y\n")
-    assert len(N.check([doc], tmp_path)) == 1
-    N.regenerate([doc], tmp_path)
-    assert "-->\nline 1\n<!-- /include -->" in doc.read_text() and "other" not in doc.read_text()
-    assert "## Alpha" not in doc.read_text()
-    assert not N.check([doc], tmp_path)
-
-
-def test_verdicts():
-    from prspace.experiments.findings import CANNOT, DOES_NOT, REPLICATES, verdict
-
-    assert verdict(0.24, 0.28, 0.18, 0.39, floor=0.10) == REPLICATES
-    assert verdict(0.22, 0.56, 0.43, 0.67, floor=0.10) == DOES_NOT
-    assert verdict(0.24, 0.28, 0.18, 0.39, floor=0.50) == CANNOT  # at or below its noise floor
-    assert verdict(0.24, float("nan"), float("nan"), float("nan")) == CANNOT
 
 
 @pytest.mark.parametrize(

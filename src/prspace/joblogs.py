@@ -59,3 +59,17 @@ def print_job_errors(log_dir: str | os.PathLike[str], *, since: float = 0.0) -> 
         print(f"\nprspace: what the failed job(s) said (full logs in {log_dir}/):", file=sys.stderr)
         for m in messages:
             print(f"  {m}", file=sys.stderr)
+
+
+
+def record_run_time(path: str | os.PathLike[str], wall_s: float) -> None:
+    """Append the wall time of a successful run to ``work/<study>/run_times.jsonl`` (one line per
+    run, with the time it ended), read by ``benchmarks/bench_stages.py``."""
+    import json
+    import time
+    from pathlib import Path
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with p.open("a") as fh:
+        fh.write(json.dumps({"ended": time.strftime("%Y-%m-%dT%H:%M:%S"), "wall_s": round(float(wall_s), 1)}) + "\n")

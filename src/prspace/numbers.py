@@ -12,10 +12,14 @@ quoted as::
     <!-- include: results/default/findings.md Flach%20&%20Kull -->...<!-- /include -->
 
 (the body of the section whose ``## `` heading starts with the given text, up to the next ``## ``
-heading).
+heading). Without a heading the whole file is quoted::
+
+    <!-- include: results/default/summary.md -->...<!-- /include -->
+
 :func:`check` lists every span whose text differs from the table;
 :func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
-``prspace numbers --write FILES`` regenerates; a test runs the check on README.md and docs/.
+``prspace numbers --write FILES`` regenerates (no FILES: README.md and docs/*.md); a test runs the
+check on README.md and docs/.
 """
 
 from __future__ import annotations
@@ -32,15 +36,23 @@ SPAN = re.compile(r"<!-- value: (?P<table>\S+) (?P<row>\S+) (?P<col>\S+) (?P<fmt
                   re.DOTALL)
 
 
-INCLUDE = re.compile(r"<!-- include: (?P<table>\S+) (?P<row>\S+) -->(?P<text>.*?)<!-- /include -->", re.DOTALL)
+INCLUDE = re.compile(r"<!-- include: (?P<table>\S+)(?: (?P<row>\S+))? -->(?P<text>.*?)<!-- /include -->",
+                     re.DOTALL)
 
 
-def section(root: Path, path: str, heading: str) -> str:
+def default_files(root: Path) -> list[Path]:
+    """The documents that quote results: README.md and docs/*.md under ``root``."""
+    return [p for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))] if p.is_file()]
+
+
+def section(root: Path, path: str, heading: str | None) -> str:
     """The body of the ``## <heading>...`` section of a Markdown file (without its heading line, so
-    the quoting document keeps its own heading structure)."""
+    the quoting document keeps its own heading structure); with no heading, the whole file."""
     f = root / path
     if not f.is_file():
         raise InputError(f"include span names {path}, which does not exist; run the study that writes it")
+    if heading is None:
+        return "\n" + f.read_text().strip() + "\n"
     want = "## " + heading.replace("%20", " ")
     lines = f.read_text().splitlines()
     start = next((i for i, ln in enumerate(lines) if ln.startswith(want)), None)
@@ -96,8 +108,8 @@ def check(files: list[Path], root: Path) -> list[Mismatch]:
         for m in INCLUDE.finditer(text):
             want = section(root, m["table"], m["row"])
             if m["text"] != want:
-                out.append(Mismatch(str(f), text.count("\n", 0, m.start()) + 1, f"{m['table']} {m['row']}",
-                                    m["text"][:60], want[:60]))
+                spec = m["table"] if m["row"] is None else f"{m['table']} {m['row']}"
+                out.append(Mismatch(str(f), text.count("\n", 0, m.start()) + 1, spec, m["text"][:60], want[:60]))
         for m in SPAN.finditer(text):
             want = value(root, m["table"], m["row"], m["col"], m["fmt"], cache)
             if m["text"] != want:

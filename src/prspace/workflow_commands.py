@@ -13,6 +13,7 @@ Every value from the configuration is shell-quoted.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from shlex import quote
 from typing import Any, NamedTuple
 
@@ -25,7 +26,10 @@ __all__ = [
     "predict_command",
     "report_tables",
     "select_command",
+    "skew_reference_path",
     "table_html_args",
+    "verdict_inputs",
+    "report_front_page",
 ]
 
 
@@ -41,6 +45,7 @@ class ReportTable(NamedTuple):
 
 #: name -> report entry of the tables every study makes (rule report_tables)
 STUDY_TABLES: dict[str, ReportTable] = {
+    "verdicts": ReportTable("Verdicts: every claim of both papers, by the rule of docs/verdicts.md", "Tables", "0 Verdicts"),
     "scorecard": ReportTable("Replication scorecard: Flach & Kull (2015), section 4", "Tables", "1 Ranking"),
     "disagreement_summary": ReportTable("Rank disagreement between metrics, with bootstrap 95% intervals", "Tables", "1 Ranking"),
     "disagreement_per_task": ReportTable("Rank disagreement per task and metric pair", "Tables", "1 Ranking"),
@@ -53,6 +58,10 @@ STUDY_TABLES: dict[str, ReportTable] = {
     "noise_floor_pairs": ReportTable("Noise floor: are the two preferred models distinguishable?", "Tables", "4 Noise, skew and panel"),
     "controlled_skew": ReportTable("Skew isolated: the same models with the negatives reweighted", "Tables", "4 Noise, skew and panel", "../report/controlled_skew_table.rst"),
     "controlled_skew_observed": ReportTable("Observed disagreement by pi bin and by number of positives", "Tables", "4 Noise, skew and panel"),
+    "controlled_skew_trend": ReportTable("Skew isolated: how fast each pair's disagreement rises as pi falls", "Tables", "4 Noise, skew and panel"),
+    "controlled_skew_counterfactual": ReportTable("Skew counterfactual: this study's disagreement at a reference population's pi", "Tables", "4 Noise, skew and panel"),
+    "disagreement_by_balance": ReportTable("Observed disagreement by balance level of the task", "Tables", "4 Noise, skew and panel"),
+    "skew_evidence": ReportTable("Evidence rows: skew as the explanation of the disagreement", "Tables", "4 Noise, skew and panel"),
     "panel_sensitivity": ReportTable("Panel sensitivity: every model vs one model per learner family", "Tables", "4 Noise, skew and panel"),
     "learner_winners": ReportTable("The best learner across tasks, its margin and the tasks that decide it", "Tables", "2 Learners across tasks"),
 }  # fmt: skip
@@ -195,3 +204,43 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
     if c["replay"]:
         args.append(f"--manifest {quote(str(c['replay']))}")
     return " ".join(args)
+
+
+#: evidence tables every study writes (rule verdicts reads them), and those of Boyd's experiments
+STUDY_EVIDENCE = ("disagreement_summary", "tasks", "learner_winners", "noise_evidence", "skew_evidence")
+BOYD_EVIDENCE = ("boyd_evidence",)
+
+
+def verdict_inputs(config: Mapping[str, Any], tables: str) -> dict[str, str]:
+    """The tables rule ``verdicts`` reads: the study's, plus Boyd's when his experiments run."""
+    names = STUDY_EVIDENCE + (BOYD_EVIDENCE if config.get("boyd", {}).get("enabled", False) else ())
+    return {name: f"{tables}/{name}.csv" for name in names}
+
+
+def report_front_page(config: Mapping[str, Any], basedir: str) -> str:
+    """The report's front page: the one rule ``verdicts`` generated (the static description, then
+    the answer first) once the study has run, else the static description."""
+    import os
+
+    generated = os.path.join("work", str(config["study"]), "report", "front.rst")
+    return os.path.abspath(generated) if os.path.isfile(generated) else os.path.join(basedir, "workflow", "report", "workflow.rst")
+
+
+def skew_reference_path(reference: str, *, own_tasks: str, work_dir: str | Path, base_dir: str | Path) -> str:
+    """The file the controlled-skew rule reads as ``analysis.skew_reference``.
+
+    The study's own task table (``own_tasks``) is made by this run and named as is; any other
+    relative path is read in the working directory if it is there, else in the workflow's own
+    folder (the committed table of a clone, when the study runs with ``--directory``).
+    Raises :class:`prspace.errors.InputError` naming the key when neither holds it.
+    """
+    from prspace.errors import InputError
+
+    p = Path(reference)
+    if reference == own_tasks or (Path(work_dir) / p).exists():
+        return reference
+    shipped = Path(base_dir) / p
+    if not p.is_absolute() and shipped.exists():
+        return str(shipped)
+    raise InputError(f"config key analysis.skew_reference: no file {reference} (looked in {work_dir} and {base_dir}); "
+                     "name a finished study's tables/tasks.csv, e.g. results/paperlike/tables/tasks.csv")

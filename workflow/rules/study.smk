@@ -1,7 +1,7 @@
 # The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
 # ranks and disagreement -> scorecard and figures.  All logic lives in prspace.
 
-from prspace.workflow_commands import predict_command, select_command
+from prspace.workflow_commands import predict_command, select_command, skew_reference_path, verdict_inputs
 
 # `prspace score` loads only its own sub-command module (prspace.cli imports the one named)
 PRSPACE_SCORE = f"{PRSPACE} score"
@@ -118,15 +118,36 @@ rule noise_floor:
         "--seed {SEED} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
 
 
+#: Tables of prspace controlled-skew: the grid, the observed bins, the trend, the counterfactual at
+#: analysis.skew_reference's pi, the observed shares by balance level and the evidence rows.
+SKEW_TABLES = [
+    "controlled_skew",
+    "controlled_skew_observed",
+    "controlled_skew_trend",
+    "controlled_skew_counterfactual",
+    "disagreement_by_balance",
+    "skew_evidence",
+]
+
+#: The reference task table of the skew counterfactual (prspace.workflow_commands.skew_reference_path).
+try:
+    SKEW_REFERENCE = skew_reference_path(config["analysis"]["skew_reference"], own_tasks=f"{TABLES}/tasks.csv",
+                                         work_dir=Path.cwd(), base_dir=workflow.basedir)
+except InputError as _exc:
+    raise WorkflowError(str(_exc)) from None
+
+
 rule controlled_skew:
     """Rank disagreement against pi with the same models: every task's negatives reweighted."""
     input:
         status=per_task(PREDICTION_STATUS),
         tasks=f"{TABLES}/tasks.csv",
         per_task=f"{TABLES}/disagreement_per_task.csv",
+        reference=SKEW_REFERENCE,
     output:
         per_task=f"{WORK}/controlled_skew_per_task.csv",
-        tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=["controlled_skew", "controlled_skew_observed"], ext=["csv", "md"]),
+        counterfactual_per_task=f"{WORK}/controlled_skew_counterfactual_per_task.csv",
+        tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
         figure=report(f"{FIGURES}/controlled_skew.png", caption="../report/controlled_skew.rst", category="Figures",
                       labels={"figure": "controlled_skew"}),
         other=expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
@@ -142,7 +163,8 @@ rule controlled_skew:
     shell:
         "{PRSPACE} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
         "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {SEED} "
-        "--per-task-out {output.per_task} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--reference {input.reference} --per-task-out {output.per_task} "
+        "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {TABLES} --figures-dir {FIGURES} "
         "--formats png,{params.formats} > {log} 2>&1"
 
 
@@ -227,28 +249,32 @@ ALL_TARGETS.extend(
         f"{TABLES}/figure_selection.csv",
         NOISE_FLOORS,
         NOISE_PAIRS,
-        *expand(f"{TABLES}/{{name}}.{{ext}}", name=["controlled_skew", "controlled_skew_observed"], ext=["csv", "md"]),
+        *expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
         *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]
 )
 
 
-rule findings:
-    """The study's findings (a verdict per claim of each paper), written from its tables only."""
+rule verdicts:
+    """A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page."""
     input:
-        summary=f"{TABLES}/disagreement_summary.csv",
-        scorecard=f"{TABLES}/scorecard.csv",
-        winners=f"{TABLES}/learner_winners.csv",
-        skew=f"{TABLES}/controlled_skew.csv",
-        tasks=f"{TABLES}/tasks.csv",
+        unpack(lambda wc: verdict_inputs(config, TABLES)),
+        intro=os.path.join(workflow.basedir, "workflow", "report", "workflow.rst"),
     output:
-        f"{RESULTS}/findings.md",
+        csv=f"{TABLES}/verdicts.csv",
+        md=f"{TABLES}/verdicts.md",
+        summary=f"{RESULTS}/summary.md",
+        findings=f"{RESULTS}/findings.md",
+        front=f"{WORK}/report/front.rst",
     log:
-        f"{LOGS}/findings.log",
+        f"{LOGS}/verdicts.log",
     benchmark:
-        f"{BENCHMARKS}/findings.tsv"
+        f"{BENCHMARKS}/verdicts.tsv"
+    params:
+        recorded=f"{WORK}/config.yaml",
     shell:
-        "{PRSPACE} findings --tables-dir {TABLES} --study {STUDY} --out {output} > {log} 2>&1"
+        "{PRSPACE} verdicts --tables-dir {TABLES} --study {STUDY} --out-dir {RESULTS} "
+        "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"
 
 
-ALL_TARGETS.append(f"{RESULTS}/findings.md")
+ALL_TARGETS.extend([f"{WORK}/report/front.rst", f"{TABLES}/verdicts.csv", f"{TABLES}/verdicts.md", f"{RESULTS}/summary.md", f"{RESULTS}/findings.md"])

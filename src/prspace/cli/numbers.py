@@ -1,7 +1,7 @@
 """``prspace numbers``: check (or, with ``--write``, regenerate) the numbers that README and docs
 quote from result tables (marked spans, :mod:`prspace.numbers`).
 
-After rerunning the default study: ``prspace numbers --write README.md docs/*.md``.
+After rerunning the studies: ``prspace numbers --write`` (README.md and docs/*.md).
 """
 
 from __future__ import annotations
@@ -10,10 +10,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from prspace.errors import InputError
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("numbers", help="check or regenerate numbers quoted from result tables in README/docs")
-    p.add_argument("files", nargs="+", help="Markdown files with <!-- value: ... --> spans")
+    p.add_argument("files", nargs="*",
+                   help="Markdown files with <!-- value: ... --> or <!-- include: ... --> spans "
+                        "(default: README.md and docs/*.md under --root)")
     p.add_argument("--root", default=".", help="repository root the spans' table paths are relative to (default: .)")
     p.add_argument("--write", action="store_true", help="rewrite the spans from the tables instead of checking")
     p.set_defaults(func=run)
@@ -22,8 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from prspace import numbers as N
 
-    files = [Path(f) for f in args.files]
     root = Path(args.root)
+    files = [Path(f) for f in args.files] or N.default_files(root)
+    if not files:
+        raise InputError(f"no README.md or docs/*.md under {root}; name the Markdown files or give --root")
     if args.write:
         n = N.regenerate(files, root)
         print(f"{n} of {N.count_spans(files)} quoted numbers updated", file=sys.stderr)

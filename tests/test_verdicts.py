@@ -1,0 +1,155 @@
+"""The verdict rule (prspace.verdicts.rule), its evidence, and the committed verdict tables."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prspace.verdicts import report as VR
+from prspace.verdicts import rule as R
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDIES = ("default", "paperlike")
+
+
+def _row(kind, **kw):
+    base = dict(paper="prspace", claim_id="x", claim="c", kind=kind, estimate=kw.pop("estimate", 0.5))
+    if kind == "bound":
+        base.update(k=kw.pop("k"), n=kw.pop("n"))
+    return R.evidence_row(**base, **kw)
+
+
+@pytest.mark.parametrize(
+    ("pv", "lo", "hi", "nf", "want"),
+    [
+        (0.24, 0.20, 0.30, 60, R.REPLICATES),  # inside, half-width 0.05
+        (0.24, 0.23, 0.44, 35, R.IMPRECISE),  # inside, half-width 0.105
+        (0.29, 0.31, 0.67, 35, R.HIGHER),
+        (0.70, 0.31, 0.67, 35, R.LOWER),
+        (0.24, 0.14, 0.34, 60, R.REPLICATES),  # half-width exactly 0.10 is narrow enough
+    ],
+)
+def test_share_rule(pv, lo, hi, nf, want):
+    got, why, _ = R.decide(_row("share", paper_value=pv, estimate=(lo + hi) / 2, ci_lo=lo, ci_hi=hi, n_families=nf))
+    assert got == want, why
+
+
+def test_imprecise_says_how_many_families():
+    _, why, _ = R.decide(_row("share", paper_value=0.24, estimate=0.34, ci_lo=0.14, ci_hi=0.54, n_families=25))
+    # half-width 0.2 -> 4x the families for 0.1
+    assert "about 100 families" in why
+
+
+def test_correlation_uses_its_own_tolerance():
+    got, _, upd = R.decide(_row("correlation", paper_value=0.95, estimate=0.94, ci_lo=0.90, ci_hi=0.98))
+    assert upd["tolerance"] == 0.03 and got == R.IMPRECISE
+    assert R.decide(_row("correlation", paper_value=0.95, estimate=0.94, ci_lo=0.92, ci_hi=0.97))[0] == R.REPLICATES
+
+
+def test_exact_direction_stable_difference():
+    assert R.decide(_row("exact", estimate=1e-12))[0] == R.EXACT
+    assert R.decide(_row("exact", estimate=1e-3, tolerance=5e-4))[0] == R.DIFFERS
+    assert R.decide(_row("direction", paper_value=1, ci_lo=0.01, ci_hi=0.2))[0] == R.HOLDS
+    assert R.decide(_row("direction", paper_value=1, ci_lo=-0.2, ci_hi=-0.01))[0] == R.CONTRADICTED
+    assert R.decide(_row("direction", paper_value=-1, ci_lo=-0.2, ci_hi=-0.01))[0] == R.HOLDS
+    assert R.decide(_row("direction", paper_value=1, ci_lo=-0.1, ci_hi=0.2))[0] == R.CANNOT
+    assert R.decide(_row("stable", estimate=0.0, ci_lo=-0.01, ci_hi=0.015))[0] == R.HOLDS
+    assert R.decide(_row("stable", estimate=0.1, ci_lo=0.05, ci_hi=0.15))[0] == R.DIFFERS
+    assert R.decide(_row("stable", estimate=0.02, ci_lo=-0.01, ci_hi=0.05))[0] == R.CANNOT
+    assert R.decide(_row("difference", estimate=-0.2, ci_lo=-0.3, ci_hi=-0.1))[0] == R.SMALLER
+    assert R.decide(_row("difference", estimate=0.2, ci_lo=0.1, ci_hi=0.3))[0] == R.LARGER
+    assert R.decide(_row("difference", estimate=0.0, ci_lo=-0.1, ci_hi=0.3))[0] == R.CANNOT
+    assert R.decide(_row("share", paper_value=0.2, estimate=float("nan")))[0] == R.CANNOT
+
+
+def test_bound_uses_the_exact_binomial_interval():
+    # closed form for k = 0: upper end 1 - (alpha/2)^(1/n); 0 of 82 -> 0.044 (issue 22)
+    got, why, upd = R.decide(_row("bound", k=0, n=82))
+    assert upd["ci_hi"] == pytest.approx(1 - 0.025 ** (1 / 82), rel=1e-9)
+    assert round(upd["ci_hi"], 3) == 0.044 and got == R.WITHIN_NOISE
+    # closed form for k = n: lower end (alpha/2)^(1/n)
+    got, _, upd = R.decide(_row("bound", k=20, n=20))
+    assert upd["ci_lo"] == pytest.approx(0.025 ** (1 / 20), rel=1e-9) and got == R.BEYOND_NOISE
+    assert R.decide(_row("bound", k=1, n=4))[0] == R.CANNOT  # [0.006, 0.81]
+    assert R.decide(_row("bound", k=0, n=0))[0] == R.CANNOT
+
+
+def test_evidence_row_refuses_unknown_kind_and_paper():
+    with pytest.raises(ValueError, match="kind"):
+        R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="vibes", estimate=1)
+    with pytest.raises(ValueError, match="paper"):
+        R.evidence_row(paper="smith-2020", claim_id="x", claim="c", kind="share", estimate=1)
+    with pytest.raises(ValueError, match="k and n"):
+        R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="bound", estimate=1)
+
+
+def _summary():
+    rows = []
+    for a, b in [("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"), ("aupr", "aucnpr")]:
+        zero = b == "aucnpr"
+        rows.append(dict(metric_a=a, metric_b=b, n_tasks=50, n_families=30,
+                         top1_share=0.0 if zero else 0.3, top1_lo=0.0 if zero else 0.2, top1_hi=0.0 if zero else 0.4,
+                         top3_share=0.0 if zero else 0.6, top3_lo=0.0 if zero else 0.5, top3_hi=0.0 if zero else 0.7,
+                         spearman_mean=1.0 if zero else 0.9, spearman_lo=1.0 if zero else 0.88, spearman_hi=1.0 if zero else 0.92))
+    return pd.DataFrame(rows)
+
+
+def test_flach_kull_rows_read_the_summary(tmp_path):
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    ev = VR.collect_evidence(tmp_path)
+    r = ev.set_index("claim_id").loc["fk.aupr_auroc.top3"]
+    assert (r.paper_value, r.estimate, r.ci_lo, r.ci_hi, r.n_families) == (0.65, 0.6, 0.5, 0.7, 30)
+    v = VR.verdict_table(ev).set_index("claim_id")
+    assert v.loc["fk.aupr_auprg.top1", "verdict"] == R.REPLICATES  # 0.24 in [0.2, 0.4], half-width 0.1
+    assert v.loc["fk.aupr_auroc.top3", "verdict"] == R.REPLICATES
+    assert v.loc["fk.aupr_auprg.spearman", "verdict"] == R.LOWER  # 0.95 above [0.88, 0.92]
+    assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == R.EXACT
+
+
+def test_collect_evidence_refuses_duplicates_and_foreign_tables(tmp_path):
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    R.evidence_frame([_row("share", paper_value=0.2, estimate=0.2, ci_lo=0.1, ci_hi=0.3) | {"claim_id": "fk.aupr_auprg.top1"}]
+                     ).to_csv(tmp_path / "noise_evidence.csv", index=False)
+    with pytest.raises(ValueError, match="twice"):
+        VR.collect_evidence(tmp_path)
+    pd.DataFrame({"claim_id": ["y"]}).to_csv(tmp_path / "noise_evidence.csv", index=False)
+    with pytest.raises(ValueError, match="lacks evidence column"):
+        VR.collect_evidence(tmp_path)
+
+
+def test_summary_has_at_most_five_sentences_read_off_the_table(tmp_path):
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path))
+    tasks = pd.DataFrame({"task_id": list("abcd"), "status": "ok", "pi": [0.1, 0.2, 0.3, 0.4], "family": list("aabc")})
+    text = VR.summary_markdown(v, study="s", tasks=tasks)
+    prose = [ln for ln in text.splitlines() if ln and not ln.startswith("|")]
+    assert 1 <= len(prose) <= 5
+    assert "4 tasks from 3 families" in text and "0.30 [0.20, 0.40]" in text
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_committed_verdict_follows_from_its_own_row(study):
+    path = ROOT / "results" / study / "tables" / "verdicts.csv"
+    assert path.is_file(), f"{path} missing: run the study (make run)"
+    v = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    assert list(v.columns) == R.VERDICT_COLUMNS
+    assert len(v) >= 9 and v["claim_id"].is_unique
+    for _, r in v.iterrows():
+        got, _, upd = R.decide(r)
+        assert got == r["verdict"], r["claim_id"]
+        for col, val in upd.items():
+            assert (math.isnan(val) and math.isnan(r[col])) or val == pytest.approx(r[col], rel=1e-6, abs=1e-12), (r["claim_id"], col)
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_committed_pages_are_generated_from_the_verdicts(study):
+    base = ROOT / "results" / study
+    v = pd.read_csv(base / "tables" / "verdicts.csv", keep_default_na=False, na_values=[""])
+    v["detail"] = ""
+    tasks = pd.read_csv(base / "tables" / "tasks.csv", dtype={"task_id": str})
+    assert (base / "summary.md").read_text() == VR.summary_markdown(v, study=study, tasks=tasks)
+    assert np.isin(VR.headline(v)["claim_id"], v["claim_id"]).all()
