@@ -153,7 +153,8 @@ def summary_sentences(v: pd.DataFrame, *, tasks: pd.DataFrame | None) -> list[st
                    + (", ".join(moved) if moved else "no pair") + f" ({_count(v, sk)}).")
     bo = v["paper"] == "boyd-2012"
     if bo.any():
-        out.append(f"Boyd et al.'s {int(bo.sum())} checked claims: {_count(v, bo)}.")
+        nbo = int(bo.sum())
+        out.append(f"Boyd et al.'s {nbo} checked claim{'s' if nbo != 1 else ''}: {_count(v, bo)}.")
     return out[:5]
 
 
