@@ -329,9 +329,12 @@ def fold_skew_task_effects(runs: pd.DataFrame) -> pd.DataFrame:
     ch = fs.rank_changes(runs[(runs["design"] == fs.FULL) | (runs["dispersion"] == d_max)])
     ch = ch[ch["aggregate"].isin(["mean_aupr", "mean_aucnpr"])]
     tau = ch.groupby(["task_id", "aggregate", "design"])["kendall"].mean().unstack("design")
-    loss = (tau["stratified"] - tau["skewed"]).unstack("aggregate")
     for m in ("aupr", "aucnpr"):
-        out[f"kendall_loss_{m}"] = loss[f"mean_{m}"].reindex(out.index) if f"mean_{m}" in loss else float("nan")
+        out[f"kendall_loss_{m}"] = float("nan")  # fewer than three models: no Kendall's tau
+        if set(fs.DESIGNS) <= set(tau.columns):
+            loss = (tau["stratified"] - tau["skewed"]).unstack("aggregate")
+            if f"mean_{m}" in loss:
+                out[f"kendall_loss_{m}"] = loss[f"mean_{m}"].reindex(out.index)
     return out.reset_index()
 
 
