@@ -374,11 +374,13 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
     src = f"study {args.study}" if args.study else ""
     _table(summary, args.tables_dir, "boyd_fold_skew_summary",
            title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
-           note=("Same models, same number of dropped rows: skewed folds lose a share d of one class in half of the folds, "
-                 "stratified folds lose d/2 of both classes in every fold. bias_mean: mean over tasks (each task averaged "
+           note=("Same models, same rows, same fold sizes: skewed folds swap a share d of one fold's positives with as many "
+                 "negatives of its partner fold (fold pi about pi(1+d) and pi(1-d)); the control makes the same moves class for "
+                 "class (fold pi unchanged). Pooled metrics are the same rows and scores in every design (bias 0 by construction). "
+                 "bias_mean: mean over tasks (each task averaged "
                  "over models and seeds); abs_bias_mean: mean over tasks of |per-task bias|. top1_change_<design>: share "
-                 "of task x seed where the best model on the thinned folds differs from the best on the whole data; "
-                 "kendall_<design>: Kendall's tau with the whole data's order; kendall_loss = stratified - skewed. "
+                 "of task x seed where the best model on the reassigned folds differs from the best on the original folds; "
+                 "kendall_<design>: Kendall's tau with the original folds' order; kendall_loss = stratified - skewed. "
                  f"{runs['task_id'].nunique()} tasks ({args.criteria or 'all given'}); {src}."))
     _table(per_task, args.tables_dir, "boyd_fold_skew_per_task",
            title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)")
