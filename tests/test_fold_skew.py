@@ -1,10 +1,11 @@
 """Fold-skew experiment (Boyd et al. 2012, section 4.1).
 
-Properties: dropping positives from half of the folds and negatives from the other half spreads
-the folds' skews while keeping the pooled skew; for the worst model every fold's AUPR is exactly
-its AUCPR_MIN (Theorem 2), so the mean of per-fold AUPR is optimistic by exactly the mean of the
-folds' AUCPR_MIN over its stratified value (AUCPR_MIN is convex in pi), while its per-fold AUCNPR
-stays 0; pooled metrics do not see the fold structure at all.
+Properties: swapping positives of one fold of a pair with negatives of the other spreads the
+folds' skews while keeping every row and every fold's size (the stratified control swaps as many
+rows class for class and keeps the skews); for the worst model every fold's AUPR is exactly its
+AUCPR_MIN (Theorem 2), so the mean of per-fold AUPR is optimistic by exactly the mean of the folds'
+AUCPR_MIN over its stratified value (AUCPR_MIN is convex in pi), while its per-fold AUCNPR stays 0;
+pooled metrics are the same rows and scores in every design.
 """
 
 from __future__ import annotations
@@ -39,26 +40,33 @@ def _predictions(n=1000, pi=0.2, k=10, seed=1) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def runs() -> pd.DataFrame:
-    return fs.fold_skew_experiment(_predictions(), dispersions=(0.0, 0.5, 0.9), seeds=3, seed=0, fixed_positives=False)
+    return fs.fold_skew_experiment(_predictions(), dispersions=(0.0, 0.5, 0.9), seeds=3, seed=0)
 
 
-def test_drop_spreads_fold_skew_and_keeps_pooled_skew():
+def test_reassignment_spreads_fold_skew_and_keeps_every_row_and_fold_size():
     p = _predictions()
     ref = p[p["model_id"] == "weak"]
     y, fold = ref["y_true"].to_numpy(), ref["fold"].to_numpy()
+    sizes = np.bincount(fold)
     spreads = []
     for d in (0.0, 0.5, 0.9):
-        sk = fs.drop_for_skew(y, fold, dispersion=d, design="skewed", rng=np.random.default_rng(0),
-                              fixed_positives=False)
-        st = fs.drop_for_skew(y, fold, dispersion=d, design="stratified", rng=np.random.default_rng(0),
-                              fixed_positives=False)
-        assert abs(int(sk.sum()) - int(st.sum())) <= 10  # same number of rows up to rounding per fold
-        assert y[sk].mean() == pytest.approx(y.mean(), abs=0.01)
-        assert y[st].mean() == pytest.approx(y.mean(), abs=0.01)
-        pis_sk = [y[sk & (fold == f)].mean() for f in range(10)]
-        pis_st = [y[st & (fold == f)].mean() for f in range(10)]
-        assert np.std(pis_st) < 0.01
+        pos_moved = {}
+        for design in fs.DESIGNS:
+            new = fs.reassign_folds(y, fold, dispersion=d, design=design, rng=np.random.default_rng(0))
+            assert np.array_equal(np.bincount(new), sizes)  # every fold keeps its size
+            pos_moved[design] = int((new != fold)[y].sum())
+            assert int((new != fold).sum()) == 2 * pos_moved[design]  # as many negatives as positives move
+        # 5 pairs of folds, round(d * 20) positives each way; the control also sends as many back
+        assert pos_moved["skewed"] == 5 * int(np.floor(d * 20 + 0.5))
+        assert pos_moved["stratified"] == 2 * pos_moved["skewed"]
+        st = fs.reassign_folds(y, fold, dispersion=d, design="stratified", rng=np.random.default_rng(0))
+        sk = fs.reassign_folds(y, fold, dispersion=d, design="skewed", rng=np.random.default_rng(0))
+        assert np.array_equal(np.bincount(st[y], minlength=10), np.bincount(fold[y], minlength=10))
+        pis_sk = np.array([y[sk == f].mean() for f in range(10)])
         spreads.append(np.std(pis_sk))
+        # the paired folds sit at about pi (1 + d) and pi (1 - d)
+        assert pis_sk.max() == pytest.approx(0.2 * (1 + d), abs=0.02)
+        assert pis_sk.min() == pytest.approx(0.2 * (1 - d), abs=0.02)
     assert spreads[0] < 0.01 < spreads[1] < spreads[2]
 
 
@@ -69,22 +77,22 @@ def test_worst_model_fold_mean_aupr_is_optimistic_by_the_minimum_areas(runs):
     assert np.allclose(runs.loc[runs["model_id"] == "worst", "mean_aucnpr"], 0, atol=1e-12)
     assert worst.loc[0.0, "mean_aupr"] == pytest.approx(0, abs=1e-12)
     assert 0 < worst.loc[0.5, "mean_aupr"] < worst.loc[0.9, "mean_aupr"]
-    # pooled: the same rows up to the drop; no fold structure, no systematic shift
-    assert abs(worst.loc[0.9, "pooled_aupr"]) < 0.01
+    # pooled: the same rows and scores in every design, so exactly no shift
+    assert np.allclose(diff[[c for c in fs.AGGREGATES if c.startswith("pooled_")]], 0, atol=0)
 
 
 def test_worst_model_bias_equals_convexity_of_aucpr_min():
     p = _predictions()
     ref = p[p["model_id"] == "worst"]
     y, fold, s = ref["y_true"].to_numpy(), ref["fold"].to_numpy(), ref["score"].to_numpy()
-    keep = fs.drop_for_skew(y, fold, dispersion=0.9, design="skewed", rng=np.random.default_rng(5), fixed_positives=False)
-    pis = np.array([y[keep & (fold == f)].mean() for f in range(10)])
-    per_fold = [metrics.aupr(y[keep & (fold == f)], s[keep & (fold == f)]) for f in range(10)]
+    new = fs.reassign_folds(y, fold, dispersion=0.9, design="skewed", rng=np.random.default_rng(5))
+    pis = np.array([y[new == f].mean() for f in range(10)])
+    per_fold = [metrics.aupr(y[new == f], s[new == f]) for f in range(10)]
     assert np.allclose(per_fold, metrics.aupr_min(pis), atol=1e-12)
-    # stratified folds would all sit at the pooled pi (0.2, AUCPR_MIN 0.107); the skewed folds'
-    # floors average far higher: AUCPR_MIN is convex in pi and the positive-rich folds dominate
-    assert y[keep].mean() == pytest.approx(0.2, abs=0.01)
-    assert np.mean(metrics.aupr_min(pis)) > metrics.aupr_min(y[keep].mean()) + 0.1
+    # stratified folds all sit at the pooled pi 0.2; the skewed folds' floors average higher,
+    # because AUCPR_MIN is convex in pi
+    assert np.mean(pis) == pytest.approx(0.2, abs=1e-12)  # equal fold sizes: the folds' pi average to the pooled pi
+    assert np.mean(metrics.aupr_min(pis)) > metrics.aupr_min(0.2) + 0.005  # strictly convex: about +0.008 here
 
 
 def test_fold_mean_aupr_bias_grows_with_dispersion_and_auroc_stays(runs):
@@ -95,7 +103,7 @@ def test_fold_mean_aupr_bias_grows_with_dispersion_and_auroc_stays(runs):
     d = fs.fold_skew_bias(real).groupby("dispersion")[list(fs.AGGREGATES)].apply(lambda g: g.abs().mean())
     assert d.loc[0.9, "mean_aupr"] > d.loc[0.5, "mean_aupr"] > 0
     assert d.loc[0.9, "mean_aupr"] > 2 * d.loc[0.9, "mean_auroc"]
-    assert d.loc[0.9, "mean_aupr"] > 2 * d.loc[0.9, "pooled_aupr"]
+    assert d.loc[0.9, "pooled_aupr"] == 0
     assert set(s.reset_index()["aggregate"]) == set(fs.AGGREGATES)
     assert s["fold_pi_sd"].xs("mean_aupr", level="aggregate").is_monotonic_increasing
 
@@ -114,20 +122,9 @@ def test_rank_changes_are_counted_against_the_whole_data(runs):
     assert np.allclose(s["top1_change_excess"], s["top1_change_skewed"] - s["top1_change_stratified"])
 
 
-def test_fixed_positives_design_keeps_every_positive_and_spreads_skew():
-    p = _predictions()
-    ref = p[p["model_id"] == "weak"]
-    y, fold = ref["y_true"].to_numpy(), ref["fold"].to_numpy()
-    for d in (0.5, 0.9):
-        sk = fs.drop_for_skew(y, fold, dispersion=d, design="skewed", rng=np.random.default_rng(0))
-        st = fs.drop_for_skew(y, fold, dispersion=d, design="stratified", rng=np.random.default_rng(0))
-        for f in range(10):  # every fold keeps all its positives in both designs
-            assert (y & sk & (fold == f)).sum() == (y & st & (fold == f)).sum() == (y & (fold == f)).sum()
-        assert abs(int(sk.sum()) - int(st.sum())) <= 10
-        assert y[sk].mean() == pytest.approx(y[st].mean(), abs=0.01)
-        assert np.std([y[st & (fold == f)].mean() for f in range(10)]) < 0.01
-        assert np.std([y[sk & (fold == f)].mean() for f in range(10)]) > 0.05
-    runs = fs.fold_skew_experiment(p, dispersions=(0.9,), seeds=2, seed=0)
+def test_every_design_holds_the_same_rows():
+    runs = fs.fold_skew_experiment(_predictions(), dispersions=(0.5, 0.9), seeds=2, seed=0)
+    assert runs["n_rows"].nunique() == 1 and runs["pooled_pi"].nunique() == 1
     s = fs.fold_skew_summary(runs)
     assert set(s["bias_sign"]) <= {"optimistic", "pessimistic", "not shown"}
     assert (s["bias_lo"] <= s["bias_mean"]).all() and (s["bias_mean"] <= s["bias_hi"]).all()
@@ -135,7 +132,7 @@ def test_fixed_positives_design_keeps_every_positive_and_spreads_skew():
 
 def test_bad_input_is_named():
     with pytest.raises(InputError, match="dispersion"):
-        fs.drop_for_skew(np.array([True, False]), np.array([0, 1]), dispersion=1.0, design="skewed", rng=np.random.default_rng())
+        fs.reassign_folds(np.array([True, False]), np.array([0, 1]), dispersion=1.0, design="skewed", rng=np.random.default_rng())
     p = _predictions()
     p["fold"] = 0
     with pytest.raises(InputError, match="single fold"):

@@ -268,7 +268,37 @@ rule boyd_aggregation:
         "--formats {params.formats} --study {STUDY} > {log} 2>&1"
 
 
+BOYD_EVIDENCE_DS = BOYD_DS["enabled"] and SOURCE == "local"
+
+
+rule boyd_evidence:
+    """One evidence row per Boyd et al. claim (theorems, Tables 2-3, sections 4.1-4.3), for rule verdicts."""
+    input:
+        tasks=f"{TABLES}/tasks.csv",
+        metrics=[METRICS_TABLE] if BOYD_AG["enabled"] else [],
+        ds_runs=lambda wc: expand(f"{BOYD_WORK}/downsampling/{{task}}.parquet", task=boyd_downsampling_tasks())
+        if BOYD_EVIDENCE_DS else [],
+        fs_runs=lambda wc: expand(f"{BOYD_WORK}/fold_skew/{{task}}.parquet", task=boyd_fold_skew_tasks())
+        if BOYD_FS["enabled"] else [],
+    output:
+        f"{TABLES}/boyd_evidence.csv",
+    log:
+        f"{LOGS}/boyd/evidence.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/evidence.tsv"
+    params:
+        metrics="--metrics" if BOYD_AG["enabled"] else "",
+        ds_runs="--downsampling-runs" if BOYD_EVIDENCE_DS else "",
+        fs_runs="--fold-skew-runs" if BOYD_FS["enabled"] else "",
+        n_boot=config["analysis"]["n_boot"],
+    shell:
+        "{PRSPACE} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
+        "{params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} --learner {BOYD_AG[learner]} "
+        "--n-boot {params.n_boot} --seed {SEED} --out {output} > {log} 2>&1"
+
+
 if BOYD["enabled"]:
+    ALL_TARGETS.append(f"{TABLES}/boyd_evidence.csv")
     if BOYD["theory"]:
         ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=[*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"], ext=BOYD_FORMATS))
         ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_table3_check", "boyd_table2_check"], ext=["csv", "md"]))

@@ -9,7 +9,8 @@ Sub-commands (each writes its files atomically; the rules in ``workflow/rules/bo
 * ``downsampling-report`` -- Table 3 per task and learner, summary over tasks, figure;
 * ``fold-skew``         -- one task's fold-skew runs from its predictions (section 4.1);
 * ``fold-skew-report``  -- bias and ranking changes per dispersion, figure;
-* ``aggregation``       -- across-task aggregation (section 4.2, Table 2) from the metrics table.
+* ``aggregation``       -- across-task aggregation (section 4.2, Table 2) from the metrics table;
+* ``evidence``          -- one evidence row per claim of the paper, for the verdict table.
 """
 
 from __future__ import annotations
@@ -118,6 +119,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     a.add_argument("--formats", type=_formats, default=["png", "pdf"], help="figure formats, comma-separated (png, pdf, svg)")
     a.add_argument("--study", default="", help="study name for figure titles")
     a.set_defaults(func=run_aggregation)
+
+    e = sub.add_parser("evidence", help="one evidence row per Boyd et al. claim (for the verdict table)", description="Every Boyd et al. claim as an evidence row (prspace.verdicts.rule): Theorems 1-3 and Corollary 4, Tables 2 and 3, sections 4.1-4.3 from this study's runs; read by `prspace verdicts`.")
+    e.add_argument("--metrics", type=Path, default=None, help="the study's metrics table (CSV; section 4.2 and Table 2 rows)")
+    e.add_argument("--tasks", type=Path, default=None, help="the study's task table (CSV with a family column: the bootstrap clusters)")
+    e.add_argument("--downsampling-runs", type=Path, nargs="*", default=None, help="runs of `boyd downsample` (section 4.3 rows)")
+    e.add_argument("--fold-skew-runs", type=Path, nargs="*", default=None, help="runs of `boyd fold-skew` (section 4.1 rows)")
+    e.add_argument("--learner", default="flow_id", help="column naming the learner across tasks")
+    e.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of families for every interval")
+    e.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of Theorem 1's random rankings")
+    e.add_argument("--out", required=True, type=Path, help="evidence table to write (CSV, prspace.verdicts.rule.EVIDENCE_COLUMNS)")
+    e.set_defaults(func=run_evidence)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -362,11 +374,13 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
     src = f"study {args.study}" if args.study else ""
     _table(summary, args.tables_dir, "boyd_fold_skew_summary",
            title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
-           note=("Same models, same number of dropped rows: skewed folds lose a share d of one class in half of the folds, "
-                 "stratified folds lose d/2 of both classes in every fold. bias_mean: mean over tasks (each task averaged "
+           note=("Same models, same rows, same fold sizes: skewed folds swap a share d of one fold's positives with as many "
+                 "negatives of its partner fold (fold pi about pi(1+d) and pi(1-d)); the control makes the same moves class for "
+                 "class (fold pi unchanged). Pooled metrics are the same rows and scores in every design (bias 0 by construction). "
+                 "bias_mean: mean over tasks (each task averaged "
                  "over models and seeds); abs_bias_mean: mean over tasks of |per-task bias|. top1_change_<design>: share "
-                 "of task x seed where the best model on the thinned folds differs from the best on the whole data; "
-                 "kendall_<design>: Kendall's tau with the whole data's order; kendall_loss = stratified - skewed. "
+                 "of task x seed where the best model on the reassigned folds differs from the best on the original folds; "
+                 "kendall_<design>: Kendall's tau with the original folds' order; kendall_loss = stratified - skewed. "
                  f"{runs['task_id'].nunique()} tasks ({args.criteria or 'all given'}); {src}."))
     _table(per_task, args.tables_dir, "boyd_fold_skew_per_task",
            title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)")
@@ -404,4 +418,17 @@ def run_aggregation(args: argparse.Namespace) -> int:
     _table(ag.skew_groups_wide(groups), args.tables_dir, "boyd_aggregation_skew_groups",
            title="Learners' mean metric and rank within pi groups of tasks")
     _save(figure_aggregation(per_task, groups, source=src), args.figures_dir, "boyd_aggregation", args.formats)
+    return 0
+
+
+# --- evidence rows for the verdict table ------------------------------------------------------
+
+
+def run_evidence(args: argparse.Namespace) -> int:
+    from prspace.experiments.boyd_evidence import evidence_from_files
+    from prspace.output import write_csv
+
+    write_csv(evidence_from_files(metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
+                                  fold_skew_runs=args.fold_skew_runs, learner=args.learner, n_boot=args.n_boot,
+                                  seed=args.seed), args.out)
     return 0

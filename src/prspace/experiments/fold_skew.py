@@ -6,32 +6,29 @@ mixes scores of different ranges; Boyd et al. recommend the mean of per-fold AUC
 curve on the merged (pooled) folds when the scores are calibrated.
 
 :func:`fold_skew_experiment` measures this on real cross-validated predictions (the schema of
-:mod:`prspace.schema`). For a dispersion ``d`` in [0, 1) and a seed, it makes two designs of
-test folds from every cross-validation repeat, both dropping the same number of rows:
+:mod:`prspace.schema`). For a dispersion ``d`` in [0, 1) and a seed it reassigns rows between
+the folds of a cross-validation repeat, *keeping every row and every fold's size*, so the only
+thing that changes is how the positives spread over the folds (sample size is held fixed, and
+skew is isolated from thinning):
 
-Default design (``fixed_positives=True``): only negatives are dropped, so every fold keeps every
-positive in both designs and the skew is not mixed with the small-sample bias of folds left with
-few positives (the earlier design below kept about 10% of a skewed fold's positives at d = 0.9):
+* the folds are shuffled and paired (fold ``A_i`` with ``B_i``; with an odd number of folds one
+  fold stays as it is);
+* ``skewed``: in every pair, ``s = round(d * P_B)`` positives of ``B`` swap places with ``s``
+  negatives of ``A`` (``P_B``: the positives of ``B``). ``A``'s skew rises to about ``pi (1 + d)``,
+  ``B``'s falls to about ``pi (1 - d)``; both folds keep their size;
+* ``stratified`` (the control): the same moves, each answered by a move of the same class back
+  (``s`` positives of ``A`` to ``B``, ``s`` negatives of ``B`` to ``A``): as many rows change fold
+  and every fold receives rows scored by its partner's model, but every fold keeps its skew.
 
-* ``skewed``: the folds are shuffled; half of them lose a fraction ``d`` of their negatives (their
-  pi rises), the others keep every row. Fold skews spread apart.
-* ``stratified``: every fold loses a fraction ``d / 2`` of its negatives: the same number of rows
-  and the same pooled pi as the skewed design, with equal pi in every fold.
+At least one row of each class stays in every fold. Every design holds the same rows with the
+same scores, so the pooled (merged) aggregates are identical across designs by construction, and
+the mean over folds is the only aggregate that can move: the *bias* of an aggregate at dispersion
+``d`` is its value on the skewed folds minus its value on the stratified folds, for the same
+models; :func:`fold_skew_summary` averages it.
 
-Earlier design (``fixed_positives=False``): skewed, half of the folds lose a fraction ``d`` of
-their positives, the other half ``d`` of their negatives (pooled pi stays the task's);
-stratified, every fold loses ``d / 2`` of each class.
-
-At least one row of each class is kept in every fold. On both designs it computes, for every
-model, the aggregates ``mean_<metric>`` (mean over folds of the per-fold metric) for AUPR,
-AUCNPR, AUPRG and AUROC, and ``pooled_<metric>`` (the metric of all folds' rows together). The
-*bias* of an aggregate at dispersion ``d`` is its value on the skewed folds minus its value on the
-stratified folds, for the same models; :func:`fold_skew_summary` averages it.
-
-Both designs thin the data, and thinning alone reorders near-tied models. So the models' order by
-each aggregate is compared with their order on the whole data (design ``full``: all rows, the
-original folds, computed once per repeat): the share of best-model changes on the stratified
-folds is the noise floor of thinning, and the *excess* on the skewed folds is what the skew adds.
+The models' order by each aggregate is also compared with their order on the original folds
+(design ``full``, computed once per repeat): the share of best-model changes on the stratified
+folds is what reassigning rows alone does, the *excess* on the skewed folds is what the skew adds.
 """
 
 from __future__ import annotations
@@ -52,7 +49,7 @@ AGGREGATE_LABELS = {
     **{f"pooled_{m}": f"pooled {lab}" for m, lab in zip(METRICS, ("AUPR", "AUCNPR", "AUPRG", "AUROC"), strict=True)},
 }
 DESIGNS = ("skewed", "stratified")
-FULL = "full"  # reference design: every row, the original folds (dispersion NaN, seed -1)
+FULL = "full"  # reference design: the original folds (dispersion NaN, seed -1)
 
 RUN_COLUMNS = [
     "task_id", "task_pi", "dispersion", "seed", "repeat", "design", "model_id",
@@ -60,49 +57,47 @@ RUN_COLUMNS = [
 ]
 
 
-def drop_for_skew(
+def reassign_folds(
     y: np.ndarray, fold: np.ndarray, *, dispersion: float, design: str, rng: np.random.Generator,
-    fixed_positives: bool = True,
 ) -> np.ndarray:
-    """Boolean mask of the rows kept in one cross-validation repeat (see the module docstring).
+    """The fold of every row after the swaps of one design (see the module docstring).
 
-    ``fixed_positives`` (default): only negatives are dropped, so every fold keeps all its
-    positives in both designs and skew is not mixed with the small-sample bias of folds with
-    few positives; skewed: half of the folds lose a share ``d`` of their negatives, stratified:
-    every fold loses ``d / 2`` of them (the same rows in total, the same pooled pi).
-    ``fixed_positives=False``: the earlier design, which also drops positives.
+    Every row is kept and every fold keeps its size; ``skewed`` moves a share ``dispersion`` of
+    the positives of one fold of each pair into its partner (swapped with as many negatives),
+    ``stratified`` makes the same moves and answers each with a move of the same class back.
     """
     if not 0 <= dispersion < 1:
-        raise InputError(f"fold-skew dispersion must be in [0, 1), got {dispersion}; it is the share of a class dropped")
+        raise InputError(f"fold-skew dispersion must be in [0, 1), got {dispersion}; it is the share of a fold's positives moved")
     if design not in DESIGNS:
         raise InputError(f"design must be one of {DESIGNS}, got {design!r}")
     y = np.asarray(y, dtype=bool)
     fold = np.asarray(fold)
-    keep = np.ones(y.size, dtype=bool)
-    folds = np.unique(fold)
-    order = rng.permutation(folds)
+    new = fold.copy()
+    folds = rng.permutation(np.unique(fold))
     half = folds.size // 2
-    drop_pos_folds = set(order[:half].tolist())
-    drop_neg_folds = set(order[half : 2 * half].tolist())
-    for f in folds:
-        in_fold = fold == f
-        if fixed_positives:
-            shares = {True: 0.0, False: (dispersion if f in drop_pos_folds else 0.0) if design == "skewed" else dispersion / 2}
-        elif design == "skewed":
-            shares = {True: dispersion if f in drop_pos_folds else 0.0, False: dispersion if f in drop_neg_folds else 0.0}
-        else:
-            shares = {True: dispersion / 2, False: dispersion / 2}
-        for cls, share in shares.items():
-            idx = np.flatnonzero(in_fold & (y == cls))
-            n_drop = min(int(round(share * idx.size)), idx.size - 1)
-            if n_drop > 0:
-                keep[rng.choice(idx, size=n_drop, replace=False)] = False
-    return keep
+    for a, b in zip(folds[:half], folds[half : 2 * half], strict=True):
+        pos_a, neg_a = np.flatnonzero((fold == a) & y), np.flatnonzero((fold == a) & ~y)
+        pos_b, neg_b = np.flatnonzero((fold == b) & y), np.flatnonzero((fold == b) & ~y)
+        s = int(np.floor(dispersion * pos_b.size + 0.5))
+        s = max(0, min(s, pos_b.size - 1, neg_a.size - 1))
+        if design == "stratified":
+            s = min(s, pos_a.size - 1, neg_b.size - 1)
+        if s == 0:
+            continue
+        new[rng.choice(pos_b, size=s, replace=False)] = a
+        new[rng.choice(neg_a, size=s, replace=False)] = b
+        if design == "stratified":
+            new[rng.choice(pos_a, size=s, replace=False)] = b
+            new[rng.choice(neg_b, size=s, replace=False)] = a
+    return new
 
 
-def _aggregates(y: np.ndarray, s: np.ndarray, fold: np.ndarray) -> dict[str, float]:
+def _aggregates(y: np.ndarray, s: np.ndarray, fold: np.ndarray, pooled: dict[str, float] | None = None) -> dict[str, float]:
+    """``mean_<metric>`` over the folds (folds with one class only are skipped) and
+    ``pooled_<metric>`` on all rows (``pooled``: already computed for these rows and scores)."""
     out: dict[str, float] = {}
-    pooled = metrics.all_metrics(y, s)
+    if pooled is None:
+        pooled = metrics.all_metrics(y, s)
     per_fold = []
     for f in np.unique(fold):
         m = fold == f
@@ -123,7 +118,6 @@ def fold_skew_experiment(
     seeds: int = 3,
     seed: int = 0,
     max_repeats: int | None = 1,
-    fixed_positives: bool = True,
 ) -> pd.DataFrame:
     """Aggregates of every model on skewed and on stratified test folds.
 
@@ -132,14 +126,12 @@ def fold_skew_experiment(
     predictions
         One task's predictions in the canonical form of :func:`prspace.schema.read_predictions`.
     dispersions
-        Shares ``d`` of a class dropped from half of the folds (see the module docstring).
+        Shares ``d`` of a fold's positives moved into its partner fold (see the module docstring).
     seeds
-        Number of random drops per dispersion; drop ``j`` of repeat ``r`` at dispersion index
-        ``i`` uses seed ``(seed, i, j, r)``, the same for both designs' fold shuffles.
+        Number of random reassignments per dispersion; reassignment ``j`` of repeat ``r`` at
+        dispersion index ``i`` uses seed ``(seed, i, j, r)``, the same for both designs' pairings.
     max_repeats
         Use at most this many cross-validation repeats (``None``: all).
-    fixed_positives
-        Drop negatives only, so both designs keep every positive (see :func:`drop_for_skew`).
 
     Returns
     -------
@@ -172,23 +164,24 @@ def fold_skew_experiment(
             "fold_pi_min": float(pis_full.min()), "fold_pi_max": float(pis_full.max()),
             "fold_pi_sd": float(pis_full.std(ddof=1)),
         }
+        # every design holds the same rows and scores: the pooled metrics are computed once
+        pooled = {m: metrics.all_metrics(y, scores[m]) for m in models}
         for m in models:
-            rows.append({**base_full, "model_id": m, **_aggregates(y, scores[m], fold)})
+            rows.append({**base_full, "model_id": m, **_aggregates(y, scores[m], fold, pooled[m])})
         for i, d in enumerate(dispersions):
             for j in range(seeds):
                 for design in DESIGNS:
-                    keep = drop_for_skew(y, fold, dispersion=float(d), design=design, rng=np.random.default_rng([seed, i, j, int(r)]),
-                                         fixed_positives=fixed_positives)
-                    yk, fk = y[keep], fold[keep]
-                    pis = np.array([yk[fk == f].mean() for f in np.unique(fk)])
+                    fk = reassign_folds(y, fold, dispersion=float(d), design=design,
+                                        rng=np.random.default_rng([seed, i, j, int(r)]))
+                    pis = np.array([y[fk == f].mean() for f in np.unique(fk)])
                     base = {
                         "task_id": task_id, "task_pi": task_pi, "dispersion": float(d), "seed": j, "repeat": int(r),
-                        "design": design, "n_folds": int(pis.size), "n_rows": int(keep.sum()), "pooled_pi": float(yk.mean()),
+                        "design": design, "n_folds": int(pis.size), "n_rows": int(y.size), "pooled_pi": task_pi,
                         "fold_pi_min": float(pis.min()), "fold_pi_max": float(pis.max()),
                         "fold_pi_sd": float(pis.std(ddof=1)) if pis.size > 1 else 0.0,
                     }
                     for m in models:
-                        rows.append({**base, "model_id": m, **_aggregates(yk, scores[m][keep], fk)})
+                        rows.append({**base, "model_id": m, **_aggregates(y, scores[m], fk, pooled[m])})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 

@@ -137,7 +137,7 @@ def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
                   fontsize=10)
     ax2.grid(alpha=0.25)
     for ax in (ax1, ax2):
-        ax.set_xlabel("dispersion d (share of one class dropped from half of the folds)")
+        ax.set_xlabel("dispersion d (share of a fold's positives swapped into its partner fold)")
     fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=8.5)
     n_tasks = int(summary["n_tasks"].max()) if len(summary) else 0
     fig.suptitle(f"Fold skew (after Boyd et al. 2012, section 4.1): {n_tasks} tasks" + (f" -- {source}" if source else ""),

@@ -1,0 +1,219 @@
+"""Boyd et al. evidence rows (prspace.experiments.boyd_evidence), each against an independent computation.
+
+Theorems: the closed forms here are typed from the paper and evaluated with fractions / scipy
+quadrature, not with prspace.metrics. Fold skew: a planted case where the fold means must be
+optimistic (the worst ranking: every fold's AUPR is its AUCPR_MIN, which is convex in pi) and a
+null case (dispersion 0), so the row can fail. Aggregation: a planted metrics table whose winner
+changes under AUCNPR. Downsampling: planted runs with a known gap.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import integrate
+from scipy.stats import kendalltau
+
+from prspace.experiments import boyd_evidence as be
+from prspace.experiments import fold_skew as fs
+from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
+
+
+def _row(rows, claim_id):
+    hit = [r for r in rows if r["claim_id"] == claim_id]
+    assert len(hit) == 1, claim_id
+    return hit[0]
+
+
+def test_closed_forms_match_quadrature_and_exact_sums():
+    for pi in (0.01, 0.2, 0.5, 0.9):
+        area, _ = integrate.quad(lambda r, pi=pi: pi * r / (1 - pi + pi * r), 0, 1, epsabs=1e-13)
+        assert be.theorem2_area(pi) == pytest.approx(area, abs=1e-11)
+        for a, b in be.THEORY_RANGES:
+            part, _ = integrate.quad(lambda r, pi=pi: pi * r / (1 - pi + pi * r), a, b, epsabs=1e-13)
+            assert be.corollary4_area(pi, a, b) == pytest.approx(part, abs=1e-11)
+    for pos, neg in ((1, 1), (3, 7), (20, 99)):
+        exact = sum(Fraction(i, i + neg) for i in range(1, pos + 1)) / pos
+        assert be.theorem3_ap(pos, neg) == pytest.approx(float(exact), abs=1e-15)
+
+
+def test_theory_rows_are_exact_and_can_fail(monkeypatch):
+    rows = be.theory_rows(seed=0)
+    assert [r["claim_id"] for r in rows] == ["boyd.thm1", "boyd.thm2", "boyd.thm3", "boyd.cor4"]
+    v = apply_rule(pd.DataFrame(rows)).set_index("claim_id")
+    assert (v["verdict"] == "exact").all()
+    assert (v["estimate"] < 1e-12).all()
+    # a wrong closed form must show up as a deviation
+    monkeypatch.setattr(be, "theorem2_area", lambda pi: 1 + (1 - pi) * np.log(1 - pi) / pi + 1e-3)
+    bad = apply_rule(pd.DataFrame(be.theory_rows(seed=0))).set_index("claim_id")
+    assert bad.loc["boyd.thm2", "verdict"] == "differs"
+
+
+def test_table_rows():
+    rows = be.table_rows()
+    t3 = _row(rows, "boyd.table3")
+    # Table 3 recomputed here: AUCNPR = (AUCPR - m) / (1 - m), m from Theorem 2 at pi = 1 / (1 + k)
+    from prspace.experiments.downsampling import BOYD_TABLE3
+
+    dev = 0.0
+    for k, pr_d, npr_d, pr_o, npr_o in BOYD_TABLE3:
+        for kk, pr, npr in ((k, pr_d, npr_d), (24, pr_o, npr_o)):
+            m = be.theorem2_area(1 / (1 + kk))
+            dev = max(dev, abs((pr - m) / (1 - m) - npr))
+    assert t3["estimate"] == pytest.approx(dev, abs=1e-12)
+    assert 0.0005 < t3["tolerance"] < 0.0015  # three decimals, propagated
+    mean = _row(rows, "boyd.table2.mean_row")
+    assert mean["estimate"] == pytest.approx(max(abs(4.4 / 6 - 0.733), abs(4.077 / 6 - 0.680)), abs=1e-12)
+    v = apply_rule(pd.DataFrame(rows)).set_index("claim_id")
+    assert v.loc["boyd.table3", "verdict"] == "exact"
+    assert v.loc["boyd.table2.mean_row", "verdict"] == "exact"
+    # the gender pair implies pi about 0.45, not the 0.5 of the text: AUCNPR at 0.5 differs by about 0.033
+    m = be.theorem2_area(0.5)
+    assert v.loc["boyd.table2.stated_skews", "estimate"] == pytest.approx(abs((0.509 - m) / (1 - m) - 0.325), abs=1e-12)
+
+
+def _metrics_table(change_winner: bool) -> pd.DataFrame:
+    """Balanced and skewed tasks: A is better on the skewed ones, B on the balanced ones, where AUCNPR
+    stretches AUPR by 1/(1 - AUCPR_MIN) most; A leads B by mean AUPR."""
+    rows = []
+    for t, pi in (("bal", 0.5), ("skw", 0.02), ("bal2", 0.45), ("skw2", 0.03)):
+        m = be.theorem2_area(pi)
+        for lrn, aupr in (("A", 0.90 if pi > 0.1 else 0.41), ("B", 0.95 if pi > 0.1 else (0.35 if change_winner else 0.20)),
+                          ("C", 0.80 if pi > 0.1 else 0.10)):
+            rows.append({"task_id": t, "pi": pi, "flow_id": lrn, "aupr": aupr, "aucnpr": (aupr - m) / (1 - m),
+                         "auprg": 0.0, "auroc": 0.5})
+    return pd.DataFrame(rows)
+
+
+def test_aggregation_rows_against_direct_computation():
+    df = _metrics_table(change_winner=True)
+    rows = be.aggregation_rows(df, None, learner="flow_id", n_boot=200, seed=0)
+    means = df.groupby("flow_id")[["aupr", "aucnpr"]].mean()
+    cons = _row(rows, "boyd.table2.more_conservative")
+    assert cons["estimate"] == pytest.approx((df["aupr"] - df["aucnpr"]).mean(), abs=1e-12)
+    order = _row(rows, "boyd.sec4_2.order_changes")
+    assert order["estimate"] == pytest.approx(1 - kendalltau(means["aupr"], means["aucnpr"]).statistic, abs=1e-12)
+    win = _row(rows, "boyd.sec4_2.winner_changes")
+    # A wins by mean AUPR; by mean AUCNPR the balanced tasks' stretch makes B the winner
+    assert means["aupr"].idxmax() == "A" and means["aucnpr"].idxmax() == "B"
+    assert win["estimate"] == pytest.approx(means.loc["A", "aucnpr"] - means.loc["B", "aucnpr"], abs=1e-12)
+    assert win["estimate"] < 0
+    kept = _row(be.aggregation_rows(_metrics_table(change_winner=False), None, learner="flow_id", n_boot=200, seed=0),
+                "boyd.sec4_2.winner_changes")
+    assert kept["estimate"] > 0
+
+
+def _predictions(n=2000, pi=0.2, k=10, seed=1, models=("worst", "worst2")) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n_pos = int(n * pi)
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n - n_pos, bool)]
+    fold = np.empty(n, int)
+    fold[:n_pos] = rng.permutation(np.arange(n_pos) % k)
+    fold[n_pos:] = rng.permutation(np.arange(n - n_pos) % k)
+    frames = []
+    for i, m in enumerate(models):
+        if m.startswith("worst"):
+            s = (~y).astype(float) + rng.random(n) * 1e-3 * (i + 1)
+        else:
+            s = rng.normal(0, 1, n) + float(m) * y
+        frames.append(pd.DataFrame({"task_id": f"t{seed}", "model_id": m, "repeat": 0, "fold": fold,
+                                    "row_id": np.arange(n), "y_true": y, "score": s}))
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def planted_runs() -> pd.DataFrame:
+    return pd.concat([fs.fold_skew_experiment(_predictions(seed=s, models=("worst", "0.5", "1.5")),
+                                              dispersions=(0.0, 0.9), seeds=2, seed=0) for s in (1, 2, 3)],
+                     ignore_index=True)
+
+
+def test_fold_skew_divergence_is_the_planted_convexity(planted_runs):
+    eff = be.fold_skew_task_effects(planted_runs).set_index("task_id")
+    # independent: for the worst model the divergence is mean AUCPR_MIN over the skewed folds minus
+    # AUCPR_MIN at the (equal) stratified folds' skews, from the realised fold pis and Theorem 2
+    for t in eff.index:
+        p = _predictions(seed=int(t[1:]), models=("worst",))
+        y, fold = p["y_true"].to_numpy(), p["fold"].to_numpy()
+        want = []
+        for j in range(2):
+            per = {}
+            for design in fs.DESIGNS:
+                new = fs.reassign_folds(y, fold, dispersion=0.9, design=design, rng=np.random.default_rng([0, 1, j, 0]))
+                per[design] = np.mean([be.theorem2_area(y[new == f].mean()) for f in range(10)])
+            want.append(per["skewed"] - per["stratified"])
+        worst = planted_runs[(planted_runs.task_id == t) & (planted_runs.model_id == "worst") & (planted_runs.dispersion == 0.9)]
+        got = (worst[worst.design == "skewed"].set_index("seed")["mean_aupr"]
+               - worst[worst.design == "stratified"].set_index("seed")["mean_aupr"]).to_numpy()
+        assert got == pytest.approx(want, abs=1e-12)
+        assert np.mean(want) > 0.002
+    rows = be.fold_skew_rows(planted_runs, None, n_boot=200, seed=0)
+    v = apply_rule(pd.DataFrame(rows)).set_index("claim_id")
+    assert v.loc["boyd.sec4_1.averaging_optimistic", "estimate"] == pytest.approx(eff["divergence"].mean(), abs=1e-12)
+    # with only worst rankings (every fold's AUPR is its floor) the fold mean must be optimistic
+    worst_only = planted_runs[planted_runs.model_id == "worst"]
+    w = apply_rule(pd.DataFrame(be.fold_skew_rows(worst_only, None, n_boot=200, seed=0))).set_index("claim_id")
+    assert w.loc["boyd.sec4_1.averaging_optimistic", "verdict"] == "holds"
+    assert w.loc["boyd.sec4_1.divergence_grows", "verdict"] == "holds"
+    # models that rank well: precision is concave in pi at a fixed ROC point, so the fold mean of
+    # AUPR falls below the merged AUPR when the folds' skews spread (Jensen): the row says so
+    assert v.loc["boyd.sec4_1.averaging_optimistic", "verdict"] == "contradicted"
+
+
+def test_fold_skew_null_case_cannot_hold():
+    runs = fs.fold_skew_experiment(_predictions(models=("worst", "0.5", "1.5")), dispersions=(0.0,), seeds=2, seed=0)
+    eff = be.fold_skew_task_effects(runs)
+    assert np.allclose(eff["divergence"], 0, atol=1e-15)  # nothing moved: no skew, no divergence
+    rows = be.fold_skew_rows(runs, None, n_boot=50, seed=0)
+    v = apply_rule(pd.DataFrame(rows)).set_index("claim_id")
+    assert v.loc["boyd.sec4_1.averaging_optimistic", "verdict"] != "holds"
+
+
+def test_fold_skew_scale_free_measures(planted_runs):
+    eff = be.fold_skew_task_effects(planted_runs).set_index("task_id")
+    t = eff.index[0]
+    r = planted_runs[planted_runs.task_id == t]
+    full = r[r.design == fs.FULL].set_index("model_id")
+    top = r[r.dispersion == 0.9]
+    for m in ("aupr", "aucnpr"):
+        bias = (top[top.design == "skewed"].set_index(["seed", "model_id"])[f"mean_{m}"]
+                - top[top.design == "stratified"].set_index(["seed", "model_id"])[f"mean_{m}"]).mean()
+        assert eff.loc[t, f"scaled_bias_{m}"] == pytest.approx(abs(bias) / full[f"mean_{m}"].std(ddof=1), rel=1e-12)
+
+
+def _ds_runs(gap_aupr: float, gap_aucnpr: float, n_tasks: int = 4) -> pd.DataFrame:
+    rows = []
+    for t in range(n_tasks):
+        for k, pi in ((1.0, 0.5), (5.0, 1 / 6), (0.0, 0.05)):
+            scale = (pi - 0.05) / 0.45  # the gap grows linearly with the downsampled test pi
+            for test in ("downsampled", "original"):
+                up = test == "downsampled"
+                rows.append({"task_id": f"t{t}", "learner": "L", "repeat": 0, "fold": 0, "train_k": k, "test": test,
+                             "test_pi": pi if up else 0.05,
+                             "aupr": 0.3 + (gap_aupr * scale + 0.001 * t if up else 0),
+                             "aucnpr": 0.28 + (gap_aucnpr * scale + 0.001 * t if up else 0)})
+    return pd.DataFrame(rows)
+
+
+def test_downsampling_rows_planted():
+    rows = be.downsampling_rows(_ds_runs(0.4, 0.3), None, n_boot=200, seed=0)
+    v = apply_rule(pd.DataFrame(rows)).set_index("claim_id")
+    assert v.loc["boyd.sec4_3.aupr_rises", "estimate"] == pytest.approx(0.4 + 0.0015, abs=1e-12)
+    assert v.loc["boyd.sec4_3.aupr_rises", "verdict"] == "holds"
+    assert v.loc["boyd.sec4_3.gap_grows_with_pi", "estimate"] == pytest.approx(0.4 / 0.45, rel=1e-9)
+    assert v.loc["boyd.sec4_3.aucnpr_moves_less", "estimate"] == pytest.approx(0.1, abs=1e-12)
+    assert v.loc["boyd.sec4_3.aucnpr_moves_less", "verdict"] == "larger"
+    assert v.loc["boyd.sec4_3.aucnpr_stable", "verdict"] == "differs"
+    stable = apply_rule(pd.DataFrame(be.downsampling_rows(_ds_runs(0.4, 0.0), None, n_boot=200, seed=0))).set_index("claim_id")
+    assert stable.loc["boyd.sec4_3.aucnpr_stable", "verdict"] == "holds"
+
+
+def test_evidence_frame_columns_and_unique_ids(planted_runs):
+    ev = be.boyd_evidence(metrics_table=_metrics_table(True), fold_skew_runs=planted_runs,
+                          downsampling_runs=_ds_runs(0.4, 0.3), n_boot=50, seed=0)
+    assert list(ev.columns) == EVIDENCE_COLUMNS
+    assert ev["claim_id"].is_unique and (ev["paper"] == "boyd-2012").all()
+    assert ev["claim_id"].str.startswith("boyd.").all()
