@@ -109,7 +109,7 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
     """
     cols = inputs.resolve_columns(list(frame.columns), model=model, label=label, score=score, fold=fold,
                                   task=task, weight=weight, repeat=repeat, row=row)
-    data, positive = inputs.prepare(frame, cols, pos_label=pos_label)
+    data, positive = inputs.prepare(frame, cols, pos_label=pos_label, detect_model=model is None)
     return run_audit(data, positive, train_pi=train_pi, skew_tolerance=skew_tolerance,
                      downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                      duplicates=inputs.duplicate_rows(frame, cols))
