@@ -349,16 +349,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
-    """Write the reports, the figures and the tables into ``out``; return the paths written."""
+    """Write the reports, the figures and the tables into ``out``; return the paths written.
+
+    Everything is rendered in memory first, then each file is written to a temporary name
+    and renamed (:func:`prspace._io.atomic_path`): a file in ``out`` is complete or absent.
+    """
 
     import pandas as pd
 
-    from prspace.audit import plot
-    from prspace.output import figure_bytes, to_csv_text
+    from prspace.output import to_csv_text
 
-    pngs = {}
-    for name, fig in (("curves", plot.curves_figure(result)), ("intervals", plot.intervals_figure(result))):
-        pngs[name] = figure_bytes(fig, "png")
+    pngs = result.figures()
     tables = {
         "metrics.csv": result.pooled,
         "fold_metrics.csv": result.folds if result.has_folds else None,
