@@ -29,10 +29,10 @@ TOOLS = (
      "consecutive points (Keilwagen et al. 2014); equal to the audit's hyperbolic AUPR within 1e-12 in the tests "
      "(https://rdrr.io/cran/PRROC/man/pr.curve.html)"),
     ("PRROC (R)", "pr.curve()$auc.davis.goadrich", None,
-     "PRROC source, compute.pr: Davis & Goadrich's (2006) discrete version: precision at every whole number of "
-     "true positives inside a tie group, joined by trapezoids; not one of the audit's estimators: it differs from the "
-     "hyperbolic AUPR when scores are tied (by up to 7e-3 in the tests, heavy ties) and equals it without ties "
-     "(https://rdrr.io/cran/PRROC/man/pr.curve.html)"),
+     "PRROC source, compute.pr: Davis & Goadrich's (2006) discrete version: the hyperbola's precision at every "
+     "whole number of true positives inside a tie group, joined by straight lines; not one of the audit's "
+     "estimators: without ties it equals the trapezoid, with ties it lies apart from both the trapezoid and the "
+     "hyperbolic AUPR (in the tests by up to 5e-3 and 7e-3) (https://rdrr.io/cran/PRROC/man/pr.curve.html)"),
     ("precrec (R)", "evalmod() + auc()", "trapezoid",
      "precrec's documentation: areas by the trapezoidal rule over its PR points (not confirmed in the searchable "
      "docs available here; Chen et al. 2024 compare it)"),
