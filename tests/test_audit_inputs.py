@@ -199,7 +199,7 @@ def prroc_compute_pr(y: np.ndarray, score: np.ndarray) -> tuple[float, float]:
 
 def _tied_cases():
     rng = np.random.default_rng(11)
-    for k in range(30):
+    for _k in range(30):
         n = int(rng.integers(30, 400))
         y = rng.random(n) < rng.uniform(0.05, 0.5)
         y[:2] = [True, False]
@@ -224,7 +224,7 @@ def test_prroc_integral_is_the_hyperbolic_aupr_and_davis_goadrich_is_not():
     assert abs(dg - integral) > 1e-5
     t = tools_table().set_index("function")
     assert t.loc["pr.curve()$auc.integral", "estimator"] == "hyperbolic"
-    assert t.loc["pr.curve()$auc.davis.goadrich", "estimator"] is None
+    assert pd.isna(t.loc["pr.curve()$auc.davis.goadrich", "estimator"])
     docs = (REPO / "docs" / "audit.md").read_text()
     assert "| PRROC (R) | pr.curve()$auc.integral | hyperbolic" in docs
     assert "| PRROC (R) | pr.curve()$auc.davis.goadrich | hyperbolic" not in docs
