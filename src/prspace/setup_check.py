@@ -44,7 +44,7 @@ def _class_values(path: Path, target: str) -> set[str] | None:
     from prspace.sources.userdata import read_user_file
 
     try:
-        df = read_user_file(path)
+        df = read_user_file(path, target=target)
     except InputError:
         return None
     if target not in df.columns:

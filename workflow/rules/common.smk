@@ -44,7 +44,9 @@ except InputError as _exc:
 
 # The meaning of the setup, before any job: data folder, class column, pos_label, suite,
 # learners, datasets (prspace.setup_check).  Each problem is one line naming the key and the fix.
-_setup_problems = check_setup(config, workdir=Path.cwd())
+# Your own files are read whole once, by the main process; cluster jobs read the Snakefile again and
+# check only the files' headers.
+_setup_problems = check_setup(config, workdir=Path.cwd(), read_files=workflow.is_main_process)
 if _setup_problems:
     raise WorkflowError(
         f"the setup of study {config['study']!r} has {len(_setup_problems)} problem(s); nothing was run:\n"
@@ -89,6 +91,13 @@ METRICS_TABLE = f"{TABLES}/metrics.csv"
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 
 
+def _stop(message):
+    """End the run with prspace's one line and exit status 2: an exception raised in an input function
+    reaches the console with a traceback (the setup check catches own-data problems before this)."""
+    print(f"prspace: error: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
+
+
 def task_ids():
     """The task ids of the study, sorted (call only inside input functions: it reads a checkpoint).
 
@@ -102,7 +111,7 @@ def task_ids():
         reasons = "; ".join(
             f"{r.task_id}: {r.reason}" for r in table.head(5).itertuples() if str(getattr(r, "reason", ""))
         )
-        raise WorkflowError(
+        _stop(
             f"study {STUDY}: no usable task ({len(table)} candidate(s) in {TASK_LIST}"
             + (f"; {reasons}" if reasons else "")
             + "); fix the data or the selection and run again"
@@ -111,7 +120,7 @@ def task_ids():
         wanted = config["local"]["datasets"]
         unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))
         if unknown:
-            raise WorkflowError(
+            _stop(
                 f"config key local.datasets names unknown dataset(s) {', '.join(unknown)}; "
                 f"see {TASK_LIST} for the available task ids"
             )

@@ -160,15 +160,18 @@ def _sep_name(sep: str) -> str:
     return {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
 
 
-def read_user_file(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """The whole table of one data file; :class:`InputError` naming the file and the fix."""
+def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -> pd.DataFrame:
+    """The whole table of one data file; :class:`InputError` naming the file and the fix.
+
+    ``target``: a CSV file's class column is read as text, as the file writes it (``01`` stays
+    ``01``, so that ``pos_label`` is matched to what the user sees)."""
     p = Path(path)
     s = _suffix(p)
     try:
         if s in (".csv", ".csv.gz"):
             sep = _csv_separator(p)
             _check_unique(p, _raw_csv_header(p, sep))
-            df = pd.read_csv(p, sep=sep)
+            df = pd.read_csv(p, sep=sep, dtype={target: str} if target else None)
             df.attrs["separator"] = sep
             return df
         if s in (".parquet", ".pq"):
@@ -262,11 +265,11 @@ def _repeated_header_rows(df: pd.DataFrame, target: str) -> np.ndarray:
     repeated inside the file, e.g. after concatenating two CSV files)."""
     if not len(df):
         return np.zeros(0, dtype=np.int64)
-    mask = (df[target].astype(str).str.strip() == target.strip()).to_numpy(dtype=bool)
+    mask = (df[target].astype(str).str.strip() == target.strip()).to_numpy(dtype=bool, copy=True)
     for col in df.columns:
         if not mask.any():
             break
-        mask &= (df[col].astype(str).str.strip() == str(col).strip()).to_numpy(dtype=bool)
+        mask = mask & (df[col].astype(str).str.strip() == str(col).strip()).to_numpy(dtype=bool)
     return np.flatnonzero(mask)
 
 
@@ -321,7 +324,7 @@ def load_user(
     if not target:
         raise InputError(f"{task_id} is a user dataset; name its class column with --target COL")
     path = files[task_id]
-    df = read_user_file(path)
+    df = read_user_file(path, target=target)
     notes: list[str] = []
     sep = df.attrs.get("separator", ",")
     if sep != ",":
@@ -350,7 +353,8 @@ def load_user(
         shown = ", ".join(classes[:5]) + (", ..." if len(classes) > 5 else "")
         what = "no values" if not classes else f"{len(classes)} class{'es' if len(classes) > 1 else ''} ({shown})"
         raise InputError(
-            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two classes)"
+            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two "
+            "classes): recode the column to two classes (e.g. one class against the rest) or move the file out"
         )
     if pos_label is not None:
         if str(pos_label) not in classes:
