@@ -79,10 +79,12 @@ def quote_hint(key: str, value: object) -> str:
 
 def _type_error_line(error: object) -> str | None:
     """A schema type error on a text key whose value is a boolean or a number: :func:`quote_hint`."""
+    if getattr(error, "validator", "") != "type":
+        return None
     expected = getattr(error, "validator_value", None)
     expected = [expected] if isinstance(expected, str) else list(expected or [])
     value = getattr(error, "instance", None)
-    if getattr(error, "validator", "") == "type" and "string" in expected and isinstance(value, (bool, int, float)):
+    if "string" in expected and isinstance(value, (bool, int, float)):
         key = ".".join(map(str, getattr(error, "path", []))) or "(top level)"
         return quote_hint(key, value)
     return None
