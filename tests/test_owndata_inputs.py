@@ -262,3 +262,13 @@ def test_case6_identical_features_with_both_classes_are_counted(tmp_path):
     assert "60 row(s) repeat the features of another row (30 set(s) of identical features with both classes)" in s.notes
     s = screen_file(tmp_path / "data" / "m.csv", "label", n_folds=40)
     assert "only 30 distinct feature rows, fewer than the 40 folds; lower local.folds" in s.reason
+
+
+def test_task_ids_stop_is_one_line_and_exit_status_2(capsys):
+    from prspace.setup_check import stop_run
+
+    with pytest.raises(SystemExit) as exc:
+        stop_run("study s: no usable task (...); fix the data or the selection and run again")
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "prspace: error: study s: no usable task (...); fix the data or the selection and run again\n"

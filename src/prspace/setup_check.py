@@ -19,12 +19,22 @@ again by every cluster job: those pass ``read_files=False`` and only headers are
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NoReturn
 
 from prspace.errors import InputError
 
-__all__ = ["check_setup", "data_files"]
+
+def stop_run(message: str) -> NoReturn:
+    """End a Snakemake run from an input function with prspace's one line and exit status 2 (an
+    exception raised there reaches the console with a traceback; SystemExit ends the run cleanly,
+    Snakemake removing its locks)."""
+    print(f"prspace: error: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
+
+__all__ = ["check_setup", "data_files", "stop_run"]
 
 
 def data_files(local: Mapping[str, object]) -> dict[str, Path]:

@@ -15,7 +15,7 @@ except ImportError:  # a fresh clone run without `pip install -e .`
 from prspace.contracts import read_task_list, selected_task_ids  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
 from prspace.interrupts import install_workflow_interrupt_handler  # noqa: E402
-from prspace.setup_check import check_setup, data_files  # noqa: E402
+from prspace.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
 
 # A second Ctrl-C must not cut Snakemake's stop short (prspace.interrupts).
@@ -91,19 +91,14 @@ METRICS_TABLE = f"{TABLES}/metrics.csv"
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 
 
-def _stop(message):
-    """End the run with prspace's one line and exit status 2: an exception raised in an input function
-    reaches the console with a traceback (the setup check catches own-data problems before this)."""
-    print(f"prspace: error: {message}", file=sys.stderr, flush=True)
-    raise SystemExit(2)
-
-
 def task_ids():
     """The task ids of the study, sorted (call only inside input functions: it reads a checkpoint).
 
     Local source: the usable datasets of the suite (or of local.data_dir), restricted to
     local.datasets if given.  OpenML: the tasks the select step marked selected.
-    Tasks may still turn out skipped in the predictions step (status JSON).
+    Tasks may still turn out skipped in the predictions step (status JSON).  No usable task ends the
+    run with one line (stop_run: an exception here would reach the console with a traceback); for
+    your own files the setup check says it before any job.
     """
     table = read_task_list(checkpoints.select_tasks.get().output[0])
     ids = selected_task_ids(table)
@@ -111,7 +106,7 @@ def task_ids():
         reasons = "; ".join(
             f"{r.task_id}: {r.reason}" for r in table.head(5).itertuples() if str(getattr(r, "reason", ""))
         )
-        _stop(
+        stop_run(
             f"study {STUDY}: no usable task ({len(table)} candidate(s) in {TASK_LIST}"
             + (f"; {reasons}" if reasons else "")
             + "); fix the data or the selection and run again"
@@ -120,7 +115,7 @@ def task_ids():
         wanted = config["local"]["datasets"]
         unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))
         if unknown:
-            _stop(
+            stop_run(
                 f"config key local.datasets names unknown dataset(s) {', '.join(unknown)}; "
                 f"see {TASK_LIST} for the available task ids"
             )
