@@ -15,7 +15,7 @@ except ImportError:  # a fresh clone run without `pip install -e .`
 from prspace.contracts import read_task_list, selected_task_ids  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
 from prspace.interrupts import install_workflow_interrupt_handler  # noqa: E402
-from prspace.setup_check import check_setup, data_files  # noqa: E402
+from prspace.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
 
 # A second Ctrl-C must not cut Snakemake's stop short (prspace.interrupts).
@@ -44,7 +44,9 @@ except InputError as _exc:
 
 # The meaning of the setup, before any job: data folder, class column, pos_label, suite,
 # learners, datasets (prspace.setup_check).  Each problem is one line naming the key and the fix.
-_setup_problems = check_setup(config, workdir=Path.cwd())
+# Your own files are read whole once, by the main process; cluster jobs read the Snakefile again and
+# check only the files' headers.
+_setup_problems = check_setup(config, workdir=Path.cwd(), read_files=workflow.is_main_process)
 if _setup_problems:
     raise WorkflowError(
         f"the setup of study {config['study']!r} has {len(_setup_problems)} problem(s); nothing was run:\n"
@@ -94,7 +96,9 @@ def task_ids():
 
     Local source: the usable datasets of the suite (or of local.data_dir), restricted to
     local.datasets if given.  OpenML: the tasks the select step marked selected.
-    Tasks may still turn out skipped in the predictions step (status JSON).
+    Tasks may still turn out skipped in the predictions step (status JSON).  No usable task ends the
+    run with one line (stop_run: an exception here would reach the console with a traceback); for
+    your own files the setup check says it before any job.
     """
     table = read_task_list(checkpoints.select_tasks.get().output[0])
     ids = selected_task_ids(table)
@@ -102,7 +106,7 @@ def task_ids():
         reasons = "; ".join(
             f"{r.task_id}: {r.reason}" for r in table.head(5).itertuples() if str(getattr(r, "reason", ""))
         )
-        raise WorkflowError(
+        stop_run(
             f"study {STUDY}: no usable task ({len(table)} candidate(s) in {TASK_LIST}"
             + (f"; {reasons}" if reasons else "")
             + "); fix the data or the selection and run again"
@@ -111,7 +115,7 @@ def task_ids():
         wanted = config["local"]["datasets"]
         unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))
         if unknown:
-            raise WorkflowError(
+            stop_run(
                 f"config key local.datasets names unknown dataset(s) {', '.join(unknown)}; "
                 f"see {TASK_LIST} for the available task ids"
             )
