@@ -9,8 +9,8 @@ out-of-fold predictions (the schema of :mod:`prspace.schema`):
   ``n_neg`` of the negative rows with replacement, as multinomial counts ``w_b`` (one weight per
   row, ``rng.multinomial``): no row is copied. Every model's scores are sorted once per task
   (``np.unique`` gives each row its tie group); a resample's metrics come from
-  ``np.bincount(group, weights=w_b * y)`` through
-  :func:`prspace.metrics.metrics_from_group_counts`, equal to
+  ``np.bincount(group, weights=w_b * y)`` (all resamples at once: :func:`group_counts`) through
+  :func:`prspace.metrics.metrics_from_group_counts_batch`, equal to
   ``all_metrics(y, s, sample_weight=w_b)``. With several CV repeats the same row weights apply to
   every repeat and the metric is averaged over repeats, as in the metrics table.
 * **Floor** of a metric on a task: the share of resamples whose top-k (``top_k`` of
@@ -62,6 +62,25 @@ def stratified_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> n
     return w
 
 
+def group_counts(w: np.ndarray, group: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per resample and tie group, the positive and negative weight: two ``(B, k)`` arrays.
+
+    ``w`` is ``(B, n)`` row weights, ``group[i]`` row i's tie group (0 = highest score), ``y`` the
+    rows' classes as 0/1. Row b equals ``np.bincount(group, w[b] * y, k)`` (and ``1 - y``).
+    """
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    present = g[starts]
+    ws = w[:, order]
+    yo = y[order]
+    tp = np.zeros((w.shape[0], k))
+    fp = np.zeros((w.shape[0], k))
+    tp[:, present] = np.add.reduceat(ws * yo, starts, axis=1)
+    fp[:, present] = np.add.reduceat(ws * (1 - yo), starts, axis=1)
+    return tp, fp
+
+
 def bootstrap_metrics(
     predictions: pd.DataFrame,
     *,
@@ -101,11 +120,10 @@ def bootstrap_metrics(
             res = M.metrics_from_group_counts(np.bincount(group, yf, k), np.bincount(group, 1 - yf, k))
             for m in metrics:
                 full[m][j] += res[m] / len(repeats)
-            wr = w[:, pos]
-            for b in range(n_boot):
-                res = M.metrics_from_group_counts(np.bincount(group, wr[b] * yf, k), np.bincount(group, wr[b] * (1 - yf), k))
-                for m in metrics:
-                    boot[m][b, j] += res[m] / len(repeats)
+            tp_b, fp_b = group_counts(w[:, pos], group, yf, k)
+            res_b = M.metrics_from_group_counts_batch(tp_b, fp_b)
+            for m in metrics:
+                boot[m][:, j] += res_b[m] / len(repeats)
     return models, full, boot
 
 

@@ -1,0 +1,105 @@
+"""The noise floor's batch kernel, its cross- vs self-disagreement columns and the evidence rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import average_precision_score, roc_auc_score
+
+from prspace import metrics as M
+from prspace.experiments import noise_floor as NF
+
+
+def _tied_counts(seed: int, n: int = 300, n_boot: int = 25, weights: str = "multinomial"):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.15
+    y[:2] = [True, False]
+    s = np.round(rng.normal(size=n) + 1.2 * y, 1)  # about 60 distinct scores: many ties
+    if weights == "multinomial":
+        w = NF.stratified_counts(y, n_boot, rng)
+    else:
+        w = rng.random((n_boot, n)) * (rng.random((n_boot, n)) < 0.8)
+        w[:, :2] = 1.0  # both classes keep weight
+    _, group = np.unique(-s, return_inverse=True)
+    k = int(group.max()) + 1
+    tp, fp = NF.group_counts(w, group, y.astype(np.float64), k)
+    return y, s, w, tp, fp
+
+
+@pytest.mark.parametrize("weights", ["multinomial", "real"])
+def test_batch_kernel_equals_the_row_wise_kernel_and_scikit_learn(weights):
+    y, s, w, tp, fp = _tied_counts(1, weights=weights)
+    batch = M.metrics_from_group_counts_batch(tp, fp)
+    assert set(batch) == set(M.metrics_from_group_counts(tp[0], fp[0]))
+    for b in range(w.shape[0]):
+        row = M.metrics_from_group_counts(tp[b], fp[b])
+        for m, v in row.items():
+            assert batch[m][b] == pytest.approx(v, abs=1e-12, rel=0), (m, b)
+        full = M.all_metrics(y, s, sample_weight=w[b])
+        for m, v in full.items():
+            assert batch[m][b] == pytest.approx(v, abs=1e-12, rel=0), (m, b)
+        # independent oracles: scikit-learn with the same weights, ties included
+        assert batch["auroc"][b] == pytest.approx(roc_auc_score(y, s, sample_weight=w[b]), abs=1e-12)
+        assert batch["average_precision"][b] == pytest.approx(
+            average_precision_score(y, s, sample_weight=w[b]), abs=1e-12)
+
+
+def test_batch_group_counts_equal_bincount():
+    y, s, w, tp, fp = _tied_counts(2)
+    _, group = np.unique(-s, return_inverse=True)
+    yf = y.astype(np.float64)
+    for b in (0, 7, 24):
+        np.testing.assert_array_equal(tp[b], np.bincount(group, w[b] * yf, tp.shape[1]))
+        np.testing.assert_array_equal(fp[b], np.bincount(group, w[b] * (1 - yf), tp.shape[1]))
+
+
+def test_batch_kernel_rejects_one_class_and_bad_shapes():
+    with pytest.raises(ValueError, match="one class"):
+        M.metrics_from_group_counts_batch(np.array([[1.0, 0.0], [0.0, 0.0]]), np.array([[1.0, 1.0], [1.0, 0.0]]))
+    with pytest.raises(ValueError, match="2-d"):
+        M.metrics_from_group_counts_batch(np.ones(3), np.ones(3))
+    with pytest.raises(ValueError, match="non-negative"):
+        M.metrics_from_group_counts_batch(np.array([[1.0, -1.0]]), np.array([[1.0, 1.0]]))
+
+
+def _predictions(seed: int = 0, n: int = 160, n_models: int = 6) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    y[:2] = [True, False]
+    rows = []
+    for j in range(n_models):
+        s = np.round(y * (0.3 + 0.15 * j) + rng.normal(size=n), 2)
+        rows.append(pd.DataFrame({"task_id": "t", "model_id": f"m{j}", "repeat": 0, "fold": 0,
+                                  "row_id": np.arange(n), "y_true": y, "score": s}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def _bootstrap_metrics_loop(df: pd.DataFrame, metrics, n_boot: int, seed: int):
+    """The noise floor's bootstrap as it was before the batch kernel: one call per resample."""
+    models = sorted(df["model_id"].unique())
+    row_ids = np.sort(df["row_id"].unique())
+    y_rows = df.drop_duplicates("row_id").set_index("row_id")["y_true"].reindex(row_ids).to_numpy(bool)
+    w = NF.stratified_counts(y_rows, n_boot, NF._task_seed(seed, "t"))
+    boot = {m: np.zeros((n_boot, len(models))) for m in metrics}
+    for j, model in enumerate(models):
+        g = df[df.model_id == model]
+        pos = np.searchsorted(row_ids, g["row_id"].to_numpy())
+        yf = g["y_true"].to_numpy(np.float64)
+        _, group = np.unique(-g["score"].to_numpy(np.float64), return_inverse=True)
+        k = int(group.max()) + 1
+        for b in range(n_boot):
+            wb = w[b, pos]
+            res = M.metrics_from_group_counts(np.bincount(group, wb * yf, k), np.bincount(group, wb * (1 - yf), k))
+            for m in metrics:
+                boot[m][b, j] = res[m]
+    return boot
+
+
+def test_bootstrap_metrics_equal_the_loop_it_replaced():
+    df = _predictions()
+    metrics = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]
+    _, _, boot = NF.bootstrap_metrics(df, metrics=metrics, n_boot=40, seed=5)
+    ref = _bootstrap_metrics_loop(df, metrics, 40, 5)
+    for m in metrics:
+        np.testing.assert_allclose(boot[m], ref[m], rtol=0, atol=1e-12)
