@@ -103,3 +103,40 @@ def test_bootstrap_metrics_equal_the_loop_it_replaced():
     ref = _bootstrap_metrics_loop(df, metrics, 40, 5)
     for m in metrics:
         np.testing.assert_allclose(boot[m], ref[m], rtol=0, atol=1e-12)
+
+
+def test_resample_pair_disagreement_equals_the_pairwise_count():
+    rng = np.random.default_rng(4)
+    vals_a = np.round(rng.normal(size=(30, 7)), 1)  # ties within resamples
+    vals_b = vals_a + rng.normal(scale=0.3, size=(30, 7))
+    pa, pb = NF._positions(vals_a), NF._positions(vals_b)
+    for k in (1, 3):
+        for x, y in ((pa, pb), (pa, pa), (pb, pb)):
+            brute = [bool(NF.topk_differs(x[i], y[j], k)) for i in range(30) for j in range(30) if i != j]
+            assert NF.resample_pair_disagreement(x, y, k) == pytest.approx(np.mean(brute), abs=1e-15)
+
+
+def test_cross_vs_self_columns_on_a_task():
+    df = _predictions(seed=1)
+    _, pairs = NF.noise_floor_task(df, metrics=["aupr", "aucnpr", "auroc"], n_boot=60, seed=2)
+    assert list(pairs.columns) == NF.PAIR_COLUMNS
+    same = pairs[(pairs.metric_a == "aupr") & (pairs.metric_b == "aucnpr")].iloc[0]
+    # AUCNPR is an increasing function of AUPR within a resample: cross = self, difference 0
+    for k in (1, 3):
+        assert same[f"top{k}_cross"] == same[f"top{k}_self_a"] == same[f"top{k}_self_b"]
+        assert same[f"top{k}_cross_minus_self"] == 0
+    for r in pairs.itertuples():
+        for k in (1, 3):
+            assert getattr(r, f"top{k}_cross_minus_self") == pytest.approx(
+                getattr(r, f"top{k}_cross") - (getattr(r, f"top{k}_self_a") + getattr(r, f"top{k}_self_b")) / 2)
+
+
+def test_distinguishable_needs_both_intervals_above_zero():
+    rng = np.random.default_rng(0)
+    big = 1 + 0.1 * rng.normal(size=200)  # clearly above 0
+    zero = 0.1 * rng.normal(size=200)  # straddles 0
+    z = np.zeros(200)
+    assert NF.distinguishable(big, z, z, big)  # a prefers A, b prefers B, both clearly
+    assert not NF.distinguishable(big, z, z, zero)  # b's preference is noise
+    assert not NF.distinguishable(zero, z, z, big)
+    np.testing.assert_array_equal(NF.distinguishable(np.stack([big, zero]), z, z, big), [True, False])

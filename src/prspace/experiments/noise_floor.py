@@ -21,7 +21,14 @@ out-of-fold predictions (the schema of :mod:`prspace.schema`):
   first position (ties broken by model id) at which their orders differ: ``a`` prefers model A,
   ``b`` prefers model B. The disagreement is *distinguishable* when both paired percentile
   bootstrap intervals (``level``) exclude 0: of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the
-  same resamples.
+  same resamples (:func:`distinguishable`, the one decision rule; its power and false rate are
+  calibrated by simulation in :mod:`prspace.experiments.calibration`).
+* **Cross- vs self-disagreement, measured the same way.** Over ordered pairs of distinct
+  resamples ``(b, b')``: ``top{k}_cross`` is the share whose top-k differs between metric ``a``
+  on ``b`` and metric ``b`` on ``b'``; ``top{k}_self_a`` (``_self_b``) the share between metric
+  ``a`` (``b``) on ``b`` and on ``b'``; ``top{k}_cross_minus_self`` = cross minus the mean of the
+  two self shares. Both sides carry the noise of two independent resamples, so a positive
+  difference is disagreement between the metrics beyond what either has with itself.
 
 Resamples are seeded by ``(seed, crc32(task_id))``, so a task's floor does not depend on which
 other tasks run.
@@ -43,6 +50,8 @@ FLOOR_COLUMNS = ["task_id", "metric", "n_models", "n_boot", "top1_floor", "top3_
 PAIR_COLUMNS = [
     "task_id", "metric_a", "metric_b", "n_models", "n_boot",
     "top1_differs", "top1_distinguishable", "top3_differs", "top3_distinguishable",
+    "top1_cross", "top1_self_a", "top1_self_b", "top1_cross_minus_self",
+    "top3_cross", "top3_self_a", "top3_self_b", "top3_cross_minus_self",
 ]
 _NEED = {"task_id", "model_id", "repeat", "row_id", "y_true", "score"}
 
@@ -144,10 +153,46 @@ def _order(values: np.ndarray, models: list[str], decimals: int = 12) -> list[in
     return sorted(range(len(models)), key=lambda i: (-v[i], models[i]))
 
 
-def _excludes_zero(diff: np.ndarray, level: float) -> bool:
+def excludes_zero(diff: np.ndarray, level: float = 0.95) -> np.ndarray:
+    """Whether the percentile bootstrap interval (``level``) of ``diff`` (resamples on the last
+    axis) lies above 0: its lower end ``quantile(diff, (1 - level) / 2)`` is > 0."""
     alpha = (1 - level) / 2
-    lo = float(np.quantile(diff, alpha))
-    return lo > 0
+    return np.quantile(np.asarray(diff, dtype=np.float64), alpha, axis=-1) > 0
+
+
+def distinguishable(boot_a_A: np.ndarray, boot_a_B: np.ndarray, boot_b_A: np.ndarray, boot_b_B: np.ndarray,
+                    level: float = 0.95) -> np.ndarray:
+    """THE decision rule of a distinguishable disagreement (the noise floor and its calibration
+    call only this): metric a prefers model A, metric b prefers model B, and both paired
+    percentile bootstrap intervals, of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the same
+    resamples (last axis), exclude 0. Broadcasts over leading axes."""
+    return excludes_zero(boot_a_A - boot_a_B, level) & excludes_zero(boot_b_B - boot_b_A, level)
+
+
+def _topk_codes(pos: np.ndarray, k: int) -> np.ndarray:
+    """Per resample (row), the top-k as a vector: each model's position if <= k, else 0."""
+    return np.where(pos <= k, pos, 0)
+
+
+def resample_pair_disagreement(pos_x: np.ndarray, pos_y: np.ndarray, k: int) -> float:
+    """Share of ordered resample pairs ``(b, b')``, ``b != b'``, whose top-k differ: ranking
+    ``pos_x[b]`` against ``pos_y[b']`` (positions, resamples x models).
+
+    With ``pos_x`` and ``pos_y`` from one metric this is its self-disagreement; from two metrics,
+    their cross-metric disagreement measured the same way (independent resamples on each side).
+    Exact, by counting equal top-k vectors (no ``B x B`` loop)."""
+    nb = pos_x.shape[0]
+    if nb < 2:
+        return float("nan")
+    cx, cy = _topk_codes(pos_x, k), _topk_codes(pos_y, k)
+    _, codes = np.unique(np.concatenate([cx, cy]), axis=0, return_inverse=True)
+    codes = codes.ravel()
+    ix, iy = codes[:nb], codes[nb:]
+    n_codes = int(codes.max()) + 1
+    same_all = float(np.dot(np.bincount(ix, minlength=n_codes).astype(np.float64),
+                            np.bincount(iy, minlength=n_codes).astype(np.float64)))
+    same = same_all - float(np.count_nonzero(ix == iy))  # b = b' is not a pair
+    return 1.0 - same / (nb * (nb - 1))
 
 
 def noise_floor_task(
@@ -163,13 +208,13 @@ def noise_floor_task(
     models, full, boot = bootstrap_metrics(predictions, metrics=metrics, n_boot=n_boot, seed=seed)
     n = len(models)
     pos_full = {m: _positions(full[m]) for m in metrics}
+    pos_boot = {m: _positions(boot[m]) for m in metrics}
     floors = []
     for m in metrics:
-        pos_boot = _positions(boot[m])
         floors.append({
             "task_id": task_id, "metric": m, "n_models": n, "n_boot": n_boot,
-            "top1_floor": float(topk_differs(pos_boot, pos_full[m][None, :], 1).mean()),
-            "top3_floor": float(topk_differs(pos_boot, pos_full[m][None, :], 3).mean()),
+            "top1_floor": float(topk_differs(pos_boot[m], pos_full[m][None, :], 1).mean()),
+            "top3_floor": float(topk_differs(pos_boot[m], pos_full[m][None, :], 3).mean()),
         })
     pairs = []
     for a, b in metric_pairs(metrics):
@@ -184,9 +229,14 @@ def noise_floor_task(
                     dist = False
                 else:
                     A, B = oa[i], ob[i]
-                    dist = _excludes_zero(boot[a][:, A] - boot[a][:, B], level) and _excludes_zero(
-                        boot[b][:, B] - boot[b][:, A], level)
+                    dist = bool(distinguishable(boot[a][:, A], boot[a][:, B], boot[b][:, A], boot[b][:, B], level))
             row[f"top{k}_differs"] = differs
             row[f"top{k}_distinguishable"] = dist
+        for k in (1, 3):
+            cross = resample_pair_disagreement(pos_boot[a], pos_boot[b], k)
+            self_a = resample_pair_disagreement(pos_boot[a], pos_boot[a], k)
+            self_b = resample_pair_disagreement(pos_boot[b], pos_boot[b], k)
+            row.update({f"top{k}_cross": cross, f"top{k}_self_a": self_a, f"top{k}_self_b": self_b,
+                        f"top{k}_cross_minus_self": cross - (self_a + self_b) / 2})
         pairs.append(row)
     return pd.DataFrame(floors, columns=FLOOR_COLUMNS), pd.DataFrame(pairs, columns=PAIR_COLUMNS)
