@@ -195,6 +195,28 @@ def resample_pair_disagreement(pos_x: np.ndarray, pos_y: np.ndarray, k: int) -> 
     return 1.0 - same / (nb * (nb - 1))
 
 
+def pair_decision(full_a: np.ndarray, full_b: np.ndarray, boot_a: np.ndarray, boot_b: np.ndarray,
+                  models: Sequence[str], k: int, level: float = 0.95) -> tuple[bool, float | bool]:
+    """``(differs, distinguishable)`` for metrics a and b on one task's models.
+
+    ``full_*``: values on all rows, shape ``(n_models,)``; ``boot_*``: ``(n_boot, n_models)``.
+    ``differs``: the two top-k differ (:func:`topk_differs`). Where they do, take the first
+    position (ties broken by model id) at which the two orders differ: a prefers model A, b
+    model B, decided by :func:`distinguishable`; NaN where the top-k agree, False where the
+    orders agree and only ties differ (tied models are not distinguishable).
+    """
+    differs = bool(topk_differs(_positions(full_a), _positions(full_b), k))
+    if not differs:
+        return False, float("nan")
+    models = list(models)
+    oa, ob = _order(full_a, models), _order(full_b, models)
+    i = next((i for i in range(min(k, len(models))) if oa[i] != ob[i]), None)
+    if i is None:
+        return True, False
+    A, B = oa[i], ob[i]
+    return True, bool(distinguishable(boot_a[:, A], boot_a[:, B], boot_b[:, A], boot_b[:, B], level))
+
+
 def noise_floor_task(
     predictions: pd.DataFrame,
     *,
@@ -219,17 +241,8 @@ def noise_floor_task(
     pairs = []
     for a, b in metric_pairs(metrics):
         row: dict[str, object] = {"task_id": task_id, "metric_a": a, "metric_b": b, "n_models": n, "n_boot": n_boot}
-        oa, ob = _order(full[a], models), _order(full[b], models)
         for k in (1, 3):
-            differs = bool(topk_differs(pos_full[a], pos_full[b], k))
-            dist: float | bool = float("nan")
-            if differs:
-                i = next((i for i in range(min(k, n)) if oa[i] != ob[i]), None)
-                if i is None:  # same order, different ties: tied models are not distinguishable
-                    dist = False
-                else:
-                    A, B = oa[i], ob[i]
-                    dist = bool(distinguishable(boot[a][:, A], boot[a][:, B], boot[b][:, A], boot[b][:, B], level))
+            differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, k, level)
             row[f"top{k}_differs"] = differs
             row[f"top{k}_distinguishable"] = dist
         for k in (1, 3):
