@@ -8,7 +8,13 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from prspace import metrics as M
+from prspace.errors import InputError
+from prspace.experiments import calibration as C
 from prspace.experiments import noise_floor as NF
+from prspace.experiments.noise_evidence import noise_evidence
+from prspace.experiments.ranking import cluster_bootstrap_ci
+from prspace.verdicts import report as VR
+from prspace.verdicts import rule as R
 
 
 def _tied_counts(seed: int, n: int = 300, n_boot: int = 25, weights: str = "multinomial"):
@@ -140,3 +146,88 @@ def test_distinguishable_needs_both_intervals_above_zero():
     assert not NF.distinguishable(big, z, z, zero)  # b's preference is noise
     assert not NF.distinguishable(zero, z, z, big)
     np.testing.assert_array_equal(NF.distinguishable(np.stack([big, zero]), z, z, big), [True, False])
+
+
+# --- evidence rows -------------------------------------------------------------------------------
+
+
+def _pairs_table(n_tasks: int = 90, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(n_tasks):
+        for a, b in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"), ("aupr", "aucnpr")):
+            row = {"task_id": f"t{t}", "metric_a": a, "metric_b": b}
+            for k in (1, 3):
+                differs = bool(rng.random() < 0.8)
+                row[f"top{k}_differs"] = differs
+                row[f"top{k}_distinguishable"] = (t % 41 == 0) if differs else float("nan")
+                cross, sa, sb = rng.random(3)
+                row.update({f"top{k}_cross": cross, f"top{k}_self_a": sa, f"top{k}_self_b": sb,
+                            f"top{k}_cross_minus_self": cross - (sa + sb) / 2})
+            rows.append(row)
+    tasks = pd.DataFrame({"task_id": [f"t{t}" for t in range(n_tasks)], "family": [f"f{t // 3}" for t in range(n_tasks)]})
+    return pd.DataFrame(rows), tasks
+
+
+def _summary() -> pd.DataFrame:
+    return pd.DataFrame([
+        {"pair": p, "metric_a": p.split("_")[0], "metric_b": p.split("_")[1], "size": s, "n_pos": n, "n_neg": 10 * n,
+         "n_sim_null": 200, "false_rate": 0.005, "false_rate_se": 0.005, "false_rate_upper": 0.015,
+         "false_rate_given_differs": 0.02, "max_reversal": 0.2, "power_at_max": 0.9 if s == "q50" else 0.5,
+         "mdr80": 0.123 if s == "q50" else float("nan")}
+        for p in ("aupr_auprg", "aupr_auroc", "auprg_auroc") for s, n in (("q25", 20), ("q50", 40), ("q75", 80))],
+        columns=C.SUMMARY_COLUMNS)
+
+
+def test_evidence_rows_count_and_intervals():
+    pairs, tasks = _pairs_table()
+    ev = noise_evidence(pairs, tasks, _summary(), n_boot=300, seed=4)
+    assert list(ev.columns) == R.EVIDENCE_COLUMNS
+    assert len(ev) == 12 and ev.claim_id.is_unique  # 3 pairs x top-1/top-3 x 2 claims; aupr_aucnpr is not Flach & Kull's
+    assert set(ev.paper) == {"prspace"}
+    for (a, b) in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc")):
+        sub = pairs[(pairs.metric_a == a) & (pairs.metric_b == b)]
+        fam = tasks.set_index("task_id").family.reindex(sub.task_id).to_numpy()
+        for k in (1, 3):
+            row = ev.set_index("claim_id").loc[f"px.{a}_{b}.top{k}.distinguishable"]
+            d = sub[sub[f"top{k}_differs"]]
+            assert row.kind == "bound" and row.n == len(d) and row.k == int(d[f"top{k}_distinguishable"].sum())
+            assert "no reversal larger than 0.123 would be missed with 80% power" in row.detail
+            diff = ev.set_index("claim_id").loc[f"px.{a}_{b}.top{k}.cross_vs_self"]
+            est, lo, hi = cluster_bootstrap_ci(sub[f"top{k}_cross_minus_self"].to_numpy(), fam, n_boot=300, seed=4)
+            assert diff.kind == "difference" and (diff.estimate, diff.ci_lo, diff.ci_hi) == (est, lo, hi)
+            assert diff.n_families == 30
+
+
+def test_zero_of_82_reads_as_mostly_within_noise_with_the_exact_bound():
+    pairs, tasks = _pairs_table()
+    sub = pairs[(pairs.metric_a == "aupr") & (pairs.metric_b == "auprg")].copy()
+    sub["top1_differs"] = [i < 82 for i in range(len(sub))]
+    sub["top1_distinguishable"] = [False if i < 82 else float("nan") for i in range(len(sub))]
+    ev = noise_evidence(sub, tasks, None, n_boot=100)
+    v = R.apply_rule(ev).set_index("claim_id").loc["px.aupr_auprg.top1.distinguishable"]
+    assert (v.k, v.n) == (0, 82)
+    assert v.ci_hi == pytest.approx(1 - 0.025 ** (1 / 82), rel=1e-9)  # Clopper-Pearson upper end of 0 of 82
+    assert v.ci_hi == pytest.approx(0.0440, abs=5e-5)
+    assert v.verdict == R.WITHIN_NOISE
+    assert "power is unknown" in v.explanation
+
+
+def test_evidence_needs_the_cross_columns(tmp_path):
+    pairs, tasks = _pairs_table(6)
+    with pytest.raises(InputError, match="rerun prspace noise-floor"):
+        noise_evidence(pairs.drop(columns=["top1_cross_minus_self"]), tasks, None)
+
+
+def test_cli_writes_evidence_the_verdicts_read(tmp_path):
+    from prspace.cli import main
+
+    pairs, tasks = _pairs_table(12)
+    pairs.to_csv(tmp_path / "pairs.csv", index=False)
+    tasks.to_csv(tmp_path / "tasks.csv", index=False)
+    _summary().to_csv(tmp_path / "cal.csv", index=False)
+    assert main(["noise-evidence", "--pairs", str(tmp_path / "pairs.csv"), "--tasks", str(tmp_path / "tasks.csv"),
+                 "--calibration", str(tmp_path / "cal.csv"), "--n-boot", "50", "--out",
+                 str(tmp_path / "noise_evidence.csv")]) == 0
+    ev = VR.collect_evidence(tmp_path)
+    assert {f"px.{p}.top1.distinguishable" for p in VR.PAIRS} <= set(ev.claim_id)

@@ -77,8 +77,9 @@ def noise_evidence(
         pair = f"{a}_{b}"
         A, B = METRIC_LABELS[a], METRIC_LABELS[b]
         ids = sub["task_id"].astype(str)
-        clusters = (fam.reindex(ids).fillna(ids.to_series(index=ids.index)).to_numpy() if fam is not None
-                    else ids.to_numpy())
+        # a task without a family in the task table is its own cluster
+        clusters = (fam.reindex(ids.to_numpy()).fillna(pd.Series(ids.to_numpy(), index=ids.to_numpy())).to_numpy()
+                    if fam is not None else ids.to_numpy())
         n_tasks, n_fam = len(sub), int(pd.Series(clusters).nunique())
         for k in (1, 3):
             differs = sub[f"top{k}_differs"].astype(str).str.lower().isin(["true", "1", "1.0"])
@@ -89,8 +90,9 @@ def noise_evidence(
                 paper=PAPER, claim_id=f"px.{pair}.top{k}.distinguishable", kind="bound",
                 claim=(f"Where {A} and {B} pick a different {_WHAT[k]}, the two preferred models are "
                        f"distinguishable on the task's test rows"),
-                estimate=kk / nn if nn else float("nan"), k=kk, n=nn, n_tasks=nn, n_families=fams_dis,
-                detail=(f"{kk} of {nn} disagreeing tasks: both paired bootstrap 95% intervals exclude 0; "
+                estimate=kk / nn if nn else float("nan"), k=kk, n=nn, n_tasks=n_tasks, n_families=n_fam,
+                detail=(f"{kk} of {nn} disagreeing tasks ({fams_dis} families): both paired bootstrap 95% intervals "
+                        f"exclude 0; "
                         + _power_text(calibration_summary, pair))))
             v = pd.to_numeric(sub[f"top{k}_cross_minus_self"], errors="coerce").to_numpy(np.float64)
             est, lo, hi = cluster_bootstrap_ci(v, clusters, n_boot=n_boot, seed=seed, level=level)

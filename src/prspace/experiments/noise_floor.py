@@ -77,6 +77,12 @@ def group_counts(w: np.ndarray, group: np.ndarray, y: np.ndarray, k: int) -> tup
     ``w`` is ``(B, n)`` row weights, ``group[i]`` row i's tie group (0 = highest score), ``y`` the
     rows' classes as 0/1. Row b equals ``np.bincount(group, w[b] * y, k)`` (and ``1 - y``).
     """
+    if k == group.size:  # no ties: every row its own group, a permutation
+        tp = np.empty((w.shape[0], k))
+        fp = np.empty((w.shape[0], k))
+        tp[:, group] = w * y
+        fp[:, group] = w * (1 - y)
+        return tp, fp
     order = np.argsort(group, kind="stable")
     g = group[order]
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
