@@ -86,7 +86,9 @@ def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
     b = config["boyd"]
     if not b["enabled"]:
         return {}
-    groups: list[tuple[str, dict[str, str]]] = []
+    groups: list[tuple[str, dict[str, str]]] = [
+        ("Verdict evidence", {"boyd_evidence": "Boyd et al.: the evidence row of every claim the study checked"}),
+    ]
     if b["theory"]:
         groups.append(("Paper tables", {
             "boyd_table3_check": "Boyd Table 3: AUCNPR recomputed from AUCPR and skew",
