@@ -16,6 +16,7 @@ import pytest
 
 from prspace.audit import audit
 from prspace.cli import main
+from prspace.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audit-example.csv"
@@ -104,10 +105,10 @@ def test_out_is_checked_before_anything_is_computed(tmp_path, capsys):
 def test_duplicate_rows_are_flagged(tmp_path, capsys):
     df = frame()
     twice = pd.concat([df, df], ignore_index=True)
-    res = audit(twice, n_boot=0)
-    (f,) = [f for f in res.findings if f.code == "duplicate-rows"]
-    assert f.severity == "warning" and "200 of 400 rows" in f.message and "blunt" in f.where
-    # without a row id: a file concatenated to itself is still caught
+    # with a row id, the same (model, row id) twice is an input error (issue 24, case 7: tests/test_audit_inputs.py)
+    with pytest.raises(InputError, match="200 of 400 rows repeat an earlier row exactly"):
+        audit(twice, n_boot=0)
+    # without a row id: a file concatenated to itself is still caught (a warning: exact twins can be legitimate)
     res = audit(twice.drop(columns="row_id"), n_boot=0)
     assert "duplicate-rows" in {f.code for f in res.findings}
     assert "duplicate-rows" not in {f.code for f in audit(df, n_boot=0).findings}

@@ -209,5 +209,7 @@ def test_no_usable_file_stops_after_the_task_list_saying_why(tmp_path):
     )
     out = res.stdout + res.stderr
     assert res.returncode != 0
-    assert "no usable task" in out and "user-a: a.csv: target column 'label' has 1 class (same)" in out, out[-3000:]
+    # issue 24: the setup check says it before any job (it read the file whole)
+    assert "no usable dataset" in out and "user-a: a.csv: target column 'label' has 1 class (same)" in out, out[-3000:]
+    assert "nothing was run" in out and "InputFunctionException" not in out
     assert "expected at least one argument" not in out

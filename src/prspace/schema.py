@@ -19,7 +19,7 @@ repeat        int32      cross-validation repeat (>= 0)
 fold          int32      cross-validation fold (>= 0) of the test row
 row_id        int64      row of the dataset (>= 0)
 y_true        bool       True = the positive class, which is the task's
-                         *minority* class (ties: see below)
+                         *minority* class (ties and own data: see below)
 score         float64    finite; higher = more positive
 ============  =========  ======================================================
 
@@ -27,7 +27,9 @@ Invariants checked by :func:`validate_predictions`: every model predicts every
 row exactly once per repeat; all models share the same rows, folds and labels;
 both classes occur; the positive class is the minority (``n_pos <= n_neg``; with
 exactly equal counts the source picks the class that sorts *last* by name, so
-the choice is deterministic).
+the choice is deterministic), except in tasks of your own files (task id
+``user-...``), whose positive class may be the one you name with ``pos_label``,
+the majority class too (pi > 0.5; docs/local.md).
 
 **Task information** (:class:`TaskInfo`) travels inside the parquet file as
 key-value metadata (``prspace.task``), so a predictions file and its description
@@ -66,6 +68,8 @@ PREDICTION_COLUMNS: dict[str, str] = {
 STRING_COLUMNS = ("task_id", "model_id", "flow_id", "flow_name")
 METADATA_KEY = b"prspace.task"
 TASK_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
+#: task ids of your own files: their positive class may be the majority (``pos_label``)
+USER_TASK_PREFIX = "user-"
 SOURCES = ("openml", "local")
 
 
@@ -240,7 +244,7 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
     n_pos = int(labels["y_true"].sum())
     if n_pos == 0 or n_pos == n:
         _fail(name, f"only one class occurs ({n_pos} positives of {n}); a binary task needs both")
-    if n_pos > n - n_pos:
+    if n_pos > n - n_pos and not name.startswith(USER_TASK_PREFIX):
         _fail(
             name,
             f"{n_pos} positives of {n}: the positive class must be the minority class; flip y_true",

@@ -7,19 +7,34 @@ files, the suite, the learners and the chosen datasets exist.  Every problem is 
 naming the config key, what is wrong and the fix; :func:`check_setup` returns them all
 at once, so one edit of the config fixes one run.
 
-Cheap by design (the Snakefile is read again by every cluster job): files are opened
-for their header only, except for the class column when ``pos_label`` is given.
+Your own files are read whole, as the predictions step will read them
+(:func:`prspace.sources.userdata.screen_file`), so that what would otherwise fail inside the
+workflow is said here, before any job: a file that could be read in more than one way (a
+column named twice, the header row repeated among the data) stops the study; a file that
+cannot be used (not two classes, too few minority rows) is excluded from the study with
+its reason, and if no file of the study is usable the study stops.  The Snakefile is read
+again by every cluster job: those pass ``read_files=False`` and only headers are read.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NoReturn
 
 from prspace.errors import InputError
 
-__all__ = ["check_setup", "data_files"]
+
+def stop_run(message: str) -> NoReturn:
+    """End a Snakemake run from an input function with prspace's one line and exit status 2 (an
+    exception raised there reaches the console with a traceback; SystemExit ends the run cleanly,
+    Snakemake removing its locks)."""
+    print(f"prspace: error: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
+
+__all__ = ["check_setup", "data_files", "stop_run"]
 
 
 def data_files(local: Mapping[str, object]) -> dict[str, Path]:
@@ -39,7 +54,7 @@ def _class_values(path: Path, target: str) -> set[str] | None:
     from prspace.sources.userdata import read_user_file
 
     try:
-        df = read_user_file(path)
+        df = read_user_file(path, target=target)
     except InputError:
         return None
     if target not in df.columns:
@@ -47,9 +62,42 @@ def _class_values(path: Path, target: str) -> set[str] | None:
     return set(df[target].dropna().astype(str))
 
 
-def _check_local(local: Mapping[str, object], workdir: Path) -> list[str]:
+def _pos_label_problem(paths: list[Path], target: str, pos_label: object) -> str:
+    """A problem line if ``pos_label`` is a value of ``target`` in no file ("" otherwise)."""
+    values = [v for v in (_class_values(p, target) for p in paths) if v is not None]
+    if not values or any(str(pos_label) in v for v in values):
+        return ""
+    seen = sorted(set().union(*values))
+    quote = "" if isinstance(pos_label, str) else f' (YAML read it as the number {pos_label!r}: quote it as the file writes it, e.g. pos_label: "{seen[0]}")'
+    return (
+        f"config key local.pos_label: {str(pos_label)!r} is not a value of column "
+        f"{target!r} in any file (values: {', '.join(seen[:10])}"
+        f"{', ...' if len(seen) > 10 else ''}){quote}; set it to one of them or to null "
+        "(the minority class)"
+    )
+
+
+def _label_type_problem(key: str, value: object) -> str | None:
+    """A label, column or folder name that YAML read as a boolean or a number: say to quote it
+    (an integer ``pos_label`` is allowed: it is matched to the file's text, ``1`` to ``1``)."""
+    from prspace.study_config import quote_hint
+
+    if value is None or isinstance(value, str):
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and key == "local.pos_label":
+        return None
+    return quote_hint(key, value)
+
+
+def _check_local(
+    local: Mapping[str, object], workdir: Path, *, seed: int = 0, read_files: bool = True
+) -> list[str]:
     problems: list[str] = []
     data_dir, target, pos_label = local.get("data_dir"), local.get("target"), local.get("pos_label")
+    for key, value in (("local.target", target), ("local.pos_label", pos_label), ("local.data_dir", data_dir)):
+        hint = _label_type_problem(key, value)
+        if hint is not None:
+            return [hint]
     if not data_dir:
         if target:
             problems.append(
@@ -75,6 +123,7 @@ def _check_local(local: Mapping[str, object], workdir: Path) -> list[str]:
     else:
         from prspace.sources.userdata import (
             USER_SUFFIXES,
+            FileDefect,
             file_columns,
             missing_target_message,
             user_files,
@@ -106,6 +155,9 @@ def _check_local(local: Mapping[str, object], workdir: Path) -> list[str]:
             for path in files.values():
                 try:
                     columns = file_columns(path)
+                except FileDefect as exc:  # a column named twice: never resolved silently
+                    problems.append(f"config key local.data_dir: {exc}")
+                    continue
                 except InputError as exc:
                     reasons.append(str(exc))
                     continue
@@ -113,21 +165,17 @@ def _check_local(local: Mapping[str, object], workdir: Path) -> list[str]:
                     with_target.append(path)
                 else:
                     reasons.append(missing_target_message(path, str(target), columns))
-            if not with_target:
+            if not with_target and not problems:
                 problems.append(
                     f"config key local.target: no usable file in {shown} has the class column "
                     f"{str(target)!r}: " + " | ".join(reasons[:3]) + (" | ..." if len(reasons) > 3 else "")
                 )
-            elif pos_label is not None:
-                values = [v for v in (_class_values(p, str(target)) for p in with_target) if v is not None]
-                if values and not any(str(pos_label) in v for v in values):
-                    seen = sorted(set().union(*values))
-                    problems.append(
-                        f"config key local.pos_label: {str(pos_label)!r} is not a value of column "
-                        f"{str(target)!r} in any file (values: {', '.join(seen[:10])}"
-                        f"{', ...' if len(seen) > 10 else ''}); set it to one of them or to null "
-                        "(the minority class)"
-                    )
+            elif with_target:
+                pos_problem = "" if pos_label is None else _pos_label_problem(with_target, str(target), pos_label)
+                if pos_problem:
+                    problems.append(pos_problem)
+                elif read_files:
+                    problems += _screen_files(local, with_target, str(target), seed=seed, shown=shown)
         known = set(files)
     wanted = list(local.get("datasets") or [])
     unknown = [d for d in wanted if d not in known]
@@ -146,12 +194,47 @@ def _check_local(local: Mapping[str, object], workdir: Path) -> list[str]:
     return problems
 
 
-def check_setup(config: Mapping[str, object], *, workdir: str | os.PathLike[str] = ".") -> list[str]:
-    """Every problem of a (schema-valid) study configuration, one line each ([] if none)."""
+def _screen_files(
+    local: Mapping[str, object], paths: list[Path], target: str, *, seed: int, shown: Path
+) -> list[str]:
+    """Read the study's files whole: a defective file is a problem; no usable file is a problem."""
+    from prspace.sources.datasets import DEFAULT_MIN_MINORITY
+    from prspace.sources.userdata import screen_file, task_id_of
+
+    wanted = set(local.get("datasets") or [])
+    if wanted:
+        paths = [p for p in paths if task_id_of(p) in wanted]
+    pos_label = local.get("pos_label")
+    screens = [
+        screen_file(p, target, pos_label=None if pos_label is None else str(pos_label),
+                    min_minority=int(local.get("min_minority") or DEFAULT_MIN_MINORITY),  # type: ignore[call-overload]
+                    n_folds=int(local.get("folds") or 10), seed=seed)  # type: ignore[call-overload]
+        for p in paths
+    ]
+    problems = [f"config key local.data_dir: {s.defect}" for s in screens if s.defect]
+    unusable = [s for s in screens if s.reason]
+    if screens and not problems and len(unusable) == len(screens):
+        why = " | ".join(f"{s.task_id}: {s.reason}" for s in unusable[:3]) + (" | ..." if len(unusable) > 3 else "")
+        problems.append(
+            f"config key local.data_dir: no usable dataset among the {len(screens)} file(s) of the study in "
+            f"{shown} (each line ends with its fix): {why}"
+        )
+    return problems
+
+
+def check_setup(
+    config: Mapping[str, object], *, workdir: str | os.PathLike[str] = ".", read_files: bool = True
+) -> list[str]:
+    """Every problem of a (schema-valid) study configuration, one line each ([] if none).
+
+    ``read_files``: read your own data files whole (:func:`prspace.sources.userdata.screen_file`);
+    False reads their headers only (for the cluster jobs, which read the Snakefile again)."""
     workdir = Path(workdir).resolve()
     problems: list[str] = []
     if config.get("source") == "local":
-        problems += _check_local(dict(config.get("local") or {}), workdir)
+        seed = config.get("seed", 0)
+        problems += _check_local(dict(config.get("local") or {}), workdir,
+                                 seed=seed if isinstance(seed, int) else 0, read_files=read_files)
         boyd = dict(config.get("boyd") or {})
         down = dict(boyd.get("downsampling") or {})
         if boyd.get("enabled", True) and down.get("enabled", False) and down.get("learners"):

@@ -26,6 +26,7 @@ __all__ = [
     "config_given",
     "config_problems",
     "prepare_config",
+    "quote_hint",
     "recorded_config_path",
     "record_config",
     "report_request",
@@ -60,13 +61,46 @@ def coerce_config(value: object, schema: object) -> object:
     return value
 
 
+def quote_hint(key: str, value: object) -> str:
+    """The line for a text value (a label, a column or folder name) that YAML read as a boolean
+    or a number: ``pos_label: yes`` is the boolean True, ``pos_label: 1.50`` the number 1.5."""
+    leaf = key.rsplit(".", 1)[-1]
+    if isinstance(value, bool):
+        spelled = "yes" if value else "no"
+        return (
+            f"config key {key}: YAML reads an unquoted yes, no, on, off, true or false as a boolean "
+            f"(here {value}), not as text; quote it: {leaf}: \"{spelled}\" (the value as your file writes it)"
+        )
+    return (
+        f"config key {key}: YAML read {value!r} as a {type(value).__name__}, not as text; quote it "
+        f"as your file writes it: {leaf}: \"{value}\""
+    )
+
+
+def _type_error_line(error: object) -> str | None:
+    """A schema type error on a text key whose value is a boolean or a number: :func:`quote_hint`."""
+    if getattr(error, "validator", "") != "type":
+        return None
+    expected = getattr(error, "validator_value", None)
+    expected = [expected] if isinstance(expected, str) else list(expected or [])
+    value = getattr(error, "instance", None)
+    if "string" in expected and isinstance(value, (bool, int, float)):
+        key = ".".join(map(str, getattr(error, "path", []))) or "(top level)"
+        return quote_hint(key, value)
+    return None
+
+
 def config_problems(config: Mapping[str, object], schema: Mapping[str, object]) -> list[str]:
     """Every violation of the JSON schema by ``config``, one ``config key a.b: message`` line
-    each, sorted by key (empty when valid)."""
+    each, sorted by key (empty when valid).  A boolean or a number where the schema wants
+    text (``pos_label: yes``) gets the line of :func:`quote_hint`."""
     from jsonschema import Draft202012Validator  # a dependency of snakemake
 
     errors = sorted(Draft202012Validator(schema).iter_errors(config), key=lambda e: list(map(str, e.path)))
-    return [f"config key {'.'.join(map(str, e.path)) or '(top level)'}: {e.message}" for e in errors]
+    return [
+        _type_error_line(e) or f"config key {'.'.join(map(str, e.path)) or '(top level)'}: {e.message}"
+        for e in errors
+    ]
 
 
 def prepare_config(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pandas as pd
 
@@ -71,17 +71,22 @@ class StudyInputs:
     ``checkpoints`` is Snakemake's ``checkpoints`` object; its ``select_tasks`` checkpoint is looked
     up only when a task list is needed, that is inside input functions, so the rules file that
     defines the checkpoint may be included after this object is made.  ``warn`` prints a warning
-    (Snakemake's ``logger.warning``).  ``data_files`` maps a task id to its own data file.
+    (Snakemake's ``logger.warning``).  ``stop`` is called with the message when the task list leaves
+    no task to run (:func:`study_task_ids`'s :class:`InputError`) and must not return: the workflow
+    passes :func:`prspace.setup_check.stop_run` (one line, exit status 2); without it the error is
+    raised.  ``data_files`` maps a task id to its own data file.
     """
 
     def __init__(self, config: Mapping[str, Any], checkpoints: Any, *, task_list: str,
                  data_files: Mapping[str, Path] | None = None,
-                 warn: Callable[[str], object] = print) -> None:
+                 warn: Callable[[str], object] = print,
+                 stop: Callable[[str], NoReturn] | None = None) -> None:
         self._config = config
         self._checkpoints = checkpoints
         self._task_list = task_list
         self._data_files = dict(data_files or {})
         self._warn = warn
+        self._stop = stop
 
     # --- the task list ---------------------------------------------------------------------
 
@@ -93,8 +98,15 @@ class StudyInputs:
     def task_ids(self) -> list[str]:
         """The study's task ids, sorted (:func:`study_task_ids`); call only inside input functions."""
         local = self._config.get("local") or {}
-        return study_task_ids(self._table(), study=self._config["study"], task_list=self._task_list,
-                              source=self._config["source"], datasets=local.get("datasets"))
+        table = self._table()
+        try:
+            return study_task_ids(table, study=self._config["study"], task_list=self._task_list,
+                                  source=self._config["source"], datasets=local.get("datasets"))
+        except InputError as exc:
+            if self._stop is None:
+                raise
+            self._stop(str(exc))
+            raise  # stop must not return
 
     def per_task(self, pattern: str) -> Callable[[Any], list[str]]:
         """An input function: ``pattern`` (with ``{task}``) expanded over :meth:`task_ids`."""

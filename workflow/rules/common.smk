@@ -16,7 +16,7 @@ except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from prspace.errors import InputError  # noqa: E402
 from prspace.interrupts import install_workflow_interrupt_handler  # noqa: E402
-from prspace.setup_check import check_setup, data_files  # noqa: E402
+from prspace.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
 from prspace.workflow_inputs import StudyInputs, output_folder  # noqa: E402
 
@@ -46,7 +46,9 @@ except InputError as _exc:
 
 # The meaning of the setup, before any job: data folder, class column, pos_label, suite,
 # learners, datasets (prspace.setup_check).  Each problem is one line naming the key and the fix.
-_setup_problems = check_setup(config, workdir=Path.cwd())
+# Your own files are read whole once, by the main process; cluster jobs read the Snakefile again and
+# check only the files' headers.
+_setup_problems = check_setup(config, workdir=Path.cwd(), read_files=workflow.is_main_process)
 if _setup_problems:
     raise WorkflowError(
         f"the setup of study {config['study']!r} has {len(_setup_problems)} problem(s); nothing was run:\n"
@@ -86,7 +88,10 @@ FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 #: (task id -> path; empty for the embedded suites and OpenML) are inputs of the rules that read
 #: them, so that editing, adding or removing a file reruns what depends on it.
 DATA_FILES = data_files(config["local"]) if SOURCE == "local" else {}
-INPUTS = StudyInputs(config, checkpoints, task_list=TASK_LIST, data_files=DATA_FILES, warn=logger.warning)
+# no usable task ends the run with one line (stop_run: an exception in an input function would reach
+# the console with a traceback); for your own files the setup check says it before any job
+INPUTS = StudyInputs(config, checkpoints, task_list=TASK_LIST, data_files=DATA_FILES, warn=logger.warning,
+                     stop=stop_run)
 #: input function: the own data file of task {task} ([] unless it is one of your own files)
 data_file = INPUTS.data_file
 #: the study's task ids, sorted (reads the checkpoint: call only inside input functions)

@@ -135,6 +135,58 @@ rule noise_floor:
         "--seed {params.seed} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
 
 
+CALIBRATION = [f"{TABLES}/calibration.csv", f"{TABLES}/calibration_summary.csv"]
+
+
+rule calibrate:
+    """False rate and power of the noise floor's distinguishable check, by simulation at this study's task sizes."""
+    input:
+        tasks=f"{TABLES}/tasks.csv",
+    output:
+        table=CALIBRATION[0],
+        summary=CALIBRATION[1],
+        md=[p.replace(".csv", ".md") for p in CALIBRATION],
+    log:
+        f"{LOGS}/calibrate.log",
+    benchmark:
+        f"{BENCHMARKS}/calibrate.tsv"
+    params:
+        c=config["analysis"]["calibration"],
+        sigmas=",".join(map(str, config["analysis"]["calibration"]["sigmas"])),
+        n_boot=config["analysis"]["noise_boot"],
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
+        "--n-boot {params.n_boot} --seed {params.c[seed]} --auroc {params.c[auroc]} --rho {params.c[rho]} "
+        "--sigmas {params.sigmas} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
+
+
+rule noise_evidence:
+    """Evidence rows: distinguishable disagreements (k of n, read with the calibrated power) and cross- vs self-disagreement."""
+    input:
+        pairs=NOISE_PAIRS,
+        tasks=f"{TABLES}/tasks.csv",
+        calibration=CALIBRATION[1],
+    output:
+        csv=f"{TABLES}/noise_evidence.csv",
+        md=f"{TABLES}/noise_evidence.md",
+    log:
+        f"{LOGS}/noise_evidence.log",
+    benchmark:
+        f"{BENCHMARKS}/noise_evidence.tsv"
+    params:
+        n_boot=config["analysis"]["n_boot"],
+        prspace=PRSPACE,
+        seed=SEED,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} noise-evidence --pairs {input.pairs} --tasks {input.tasks} --calibration {input.calibration} "
+        "--n-boot {params.n_boot} --seed {params.seed} --out {output.csv} > {log} 2>&1"
+
+
 #: Tables of prspace controlled-skew: the grid, the observed bins, the trend, the counterfactual at
 #: analysis.skew_reference's pi, the observed shares by balance level and the evidence rows.
 SKEW_TABLES = [
@@ -281,6 +333,10 @@ ALL_TARGETS.extend(
         f"{TABLES}/figure_selection.csv",
         NOISE_FLOORS,
         NOISE_PAIRS,
+        *CALIBRATION,
+        *[p.replace(".csv", ".md") for p in CALIBRATION],
+        f"{TABLES}/noise_evidence.csv",
+        f"{TABLES}/noise_evidence.md",
         *expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
         *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]

@@ -30,6 +30,11 @@ and returns a list of :class:`Finding`.  Per-model findings always name the mode
     4.3); quotes each model's AUPR re-weighted to ``train_pi``.
 ``estimators-disagree`` (note)
     The AUPR estimators of :func:`prspace.metrics.aupr_estimators` order the models differently.
+``estimators-spread`` (note)
+    One model's AUPR estimators differ by more than :data:`ESTIMATOR_SPREAD` on the same
+    scores; says which two and the ties behind it.
+``majority-positive`` (note)
+    The positive class is the majority (pi > 0.5): allowed, and said.
 ``balanced-test``, ``fold-one-class`` (note)
     A test set exactly balanced without ``train_pi``; a fold holding one class.
 """
@@ -44,7 +49,9 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.audit.numbers import compared, fmt
 from prspace.audit.tables import ESTIMATOR_LABELS, _metrics
+from prspace.audit.tools import tools_by_estimator
 from prspace.audit.uncertainty import noise
 from prspace.experiments import ranking
 
@@ -203,17 +210,20 @@ def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02,
         consequence = "here averaging AUCNPR instead gives the same order of models"
         if len(flips):
             f = flips.iloc[0]
+            a1, a2 = compared(f["aupr_first"], f["aupr_second"])
+            c1, c2 = compared(f["aucnpr_first"], f["aucnpr_second"])
             consequence = (
                 f"averaging AUCNPR instead reorders the models: {f['first']} beats {f['second']} by mean AUPR "
-                f"({f['aupr_first']:.3f} vs {f['aupr_second']:.3f}) but loses by mean AUCNPR "
-                f"({f['aucnpr_first']:.3f} vs {f['aucnpr_second']:.3f})"
+                f"({a1} vs {a2}) but loses by mean AUCNPR ({c1} vs {c2})"
                 + (f", and {len(flips) - 1} more pair(s) swap" if len(flips) > 1 else ""))
         every = len(varying) == spread.shape[0]
         who = "every model's folds" if every else f"the folds of {names(varying)}"
+        pi_lo, pi_hi = compared(gm["pi"].min(), gm["pi"].max())
+        m_lo, m_hi = compared(gm["aupr_min"].min(), gm["aupr_min"].max())
         out.append(Finding(
             "skew-varies-folds", "warning", where(task) if every else where(task, names(varying)),
-            f"{who} differ in skew: pi from {gm['pi'].min():.3f} to {gm['pi'].max():.3f}, so AUPR_MIN from "
-            f"{gm['aupr_min'].min():.3f} to {gm['aupr_min'].max():.3f} (spread {spread.max():.3f} > "
+            f"{who} differ in skew: pi from {pi_lo} to {pi_hi}, so AUPR_MIN from "
+            f"{m_lo} to {m_hi} (spread {fmt(spread.max())} > "
             f"{skew_tolerance:g}); a mean of AUPR over these folds averages scores with different floors (Boyd "
             f"et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the mean AUCNPR"))
     return out
@@ -336,7 +346,8 @@ def downsampled_test(ctx: Context) -> list[Finding]:
             m_pi = float(w[y].sum() / w.sum())
             factor = (m_pi / (1 - m_pi)) / (tp / (1 - tp))  # negatives weighted up to reach train_pi
             rew = _metrics(y, s, np.where(y, w, w * factor), ctx.where(task, model))
-            parts.append(f"{model} {float(g.loc[g['model'] == model, 'aupr'].iloc[0]):.3f} -> {rew['aupr']:.3f}")
+            before, after = compared(float(g.loc[g["model"] == model, "aupr"].iloc[0]), rew["aupr"])
+            parts.append(f"{model} {before} -> {after}")
         ratio = (pi / (1 - pi)) / (tp / (1 - tp))
         out.append(Finding(
             "downsampled-test", "warning", ctx.where(task),
@@ -374,6 +385,57 @@ def estimators_disagree(ctx: Context) -> list[Finding]:
             "estimators-disagree", "note", ctx.where(task),
             f"the AUPR estimators order the models differently ({picks}){extra}; which \"AUPRC\" a "
             "tool computes changes the ranking (see the estimators table)"))
+    return out
+
+
+@check("majority-positive")
+def majority_positive(ctx: Context) -> list[Finding]:
+    out = []
+    for task, g in ctx.pooled.groupby("task", sort=True):
+        pi = float(g["pi"].iloc[0])
+        if pi > 0.5:
+            out.append(Finding(
+                "majority-positive", "note", ctx.where(task),
+                f"the positive class is the majority (pi = {fmt(pi)}): the audit computes every metric with it as "
+                f"the positive class, as asked, but AUPR's floor AUPR_MIN is then {fmt(float(g['aupr_min'].iloc[0]))} "
+                "and AUPR says little about the rare class; if the class of interest is the other one, pass it "
+                "with --pos-label"))
+    return out
+
+
+#: ``estimators-spread`` fires when a model's AUPR estimators differ by more than this (AUPR units).
+ESTIMATOR_SPREAD = 0.05
+
+
+@check("estimators-spread")
+def estimators_spread(ctx: Context) -> list[Finding]:
+    """One model's AUPR estimators far apart on the same scores: ties (or few points) between which the
+    estimators interpolate differently (a step, a straight line, a hyperbola, the line from (0, 1))."""
+    out = []
+    cols = list(M.AUPR_ESTIMATORS)
+    for r in ctx.estimators.to_dict("records"):
+        values = {c: float(r[c]) for c in cols}
+        hi, lo = max(values, key=values.get), min(values, key=values.get)
+        spread = values[hi] - values[lo]
+        if not spread > ESTIMATOR_SPREAD:
+            continue
+        g = ctx.data[(ctx.data["task"] == r["task"]) & (ctx.data["model"] == r["model"])]
+        sizes = g.groupby("score").size()
+        largest = int(sizes.max())
+        v_lo, v_hi = compared(values[lo], values[hi])
+        tools = tools_by_estimator()
+        ties = (f"its {len(g)} rows take {len(sizes)} distinct scores and the largest tie group holds {largest} "
+                f"rows ({largest / len(g):.0%})")
+        why = ("the estimators differ in how they cross a group of tied scores (a step, a straight line, a "
+               "hyperbola, or a line from (0, 1)), and " + ties) if largest > 1 else (
+               "with few positives the curve has few points between which the estimators interpolate "
+               f"differently ({ties})")
+        out.append(Finding(
+            "estimators-spread", "note", ctx.where(r["task"], r["model"]),
+            f"the AUPR estimators spread by {fmt(spread)} on the same scores, from {ESTIMATOR_LABELS[lo]} {v_lo}"
+            f"{tools.get(lo, '')} to {ESTIMATOR_LABELS[hi]} {v_hi}{tools.get(hi, '')} (> {ESTIMATOR_SPREAD:g}): {why}; "
+            "say which estimator a reported "
+            "\"AUPRC\" is (see the estimators table)"))
     return out
 
 

@@ -160,8 +160,20 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
             return (labels.to_numpy(dtype=np.float64) == 1.0), f"{column} == 1"
     raise InputError(
         f"column {column!r} has labels {shown}; say which one is the positive class with --pos-label "
-        f"(e.g. --pos-label {str(sorted(values, key=str)[-1])!r})"
+        f"({suggest_pos_label(labels)})"
     )
+
+
+def suggest_pos_label(labels: pd.Series) -> str:
+    """``e.g. --pos-label 'x'`` naming the minority class (the usual positive class), with the counts."""
+    counts = labels.astype(str).value_counts()
+    counts = counts.sort_index(kind="stable").sort_values(kind="stable")  # rarest first, ties by name
+    rare, n = str(counts.index[0]), int(counts.iloc[0])
+    if len(counts) > 1 and n == int(counts.iloc[1]):
+        return (f"e.g. --pos-label {rare!r}; the two classes are equally frequent ({n} rows each), so choose the "
+                "class of interest")
+    return (f"e.g. --pos-label {rare!r}, the rarer class: {n} of {len(labels)} rows; the positive class is "
+            "usually the rare class of interest, and AUPR is read against its prevalence")
 
 
 def _numeric(df: pd.DataFrame, column: str, role: str) -> np.ndarray:
@@ -178,7 +190,7 @@ def _numeric(df: pd.DataFrame, column: str, role: str) -> np.ndarray:
 
 
 def prepare(
-    df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None
+    df: pd.DataFrame, columns: Columns, *, pos_label: str | None = None, detect_model: bool = True
 ) -> tuple[pd.DataFrame, str]:
     """Validate the input table and return the canonical frame and the positive-class description.
 
@@ -187,12 +199,17 @@ def prepare(
     ``weight`` (float64, >= 0).  Raises :class:`~prspace.errors.InputError` naming
     the problem and the fix for: no rows, non-binary or missing labels, a single
     class (overall or within one task and model), non-numeric, missing or infinite
-    scores, and negative, missing or all-zero weights.
+    scores, and negative, missing or all-zero weights; and for what would otherwise be
+    resolved silently: a column name used twice, the same (model, fold, row id) twice
+    (:func:`check_duplicate_keys`), and, without a model column (``detect_model``: the
+    caller did not switch it off), a text column that looks like one
+    (:func:`check_model_candidates`).
     """
     if len(df) == 0:
         raise InputError(
             "the file has no data rows; audit a file with one row per model and test example"
         )
+    check_duplicate_columns([str(c) for c in df.columns])
     y, positive = _positive_mask(df[columns.label], pos_label, columns.label)
     score = _numeric(df, columns.score, "score")
     nan = np.isnan(score)
@@ -248,6 +265,9 @@ def prepare(
             "weight": weight,
         }
     )
+    if detect_model and columns.model is None:
+        check_model_candidates(df, columns, y)
+    check_duplicate_keys(df, columns)
     for (task, model), g in out.groupby(["task", "model"], sort=True):
         w_pos = float(g.loc[g["y"], "weight"].sum())
         w_neg = float(g.loc[~g["y"], "weight"].sum())
@@ -317,3 +337,101 @@ def duplicate_rows(df: pd.DataFrame, columns: Columns) -> dict[str, object]:
     models = sorted({_display(m) for m in df.loc[dup, columns.model]}) if columns.model else [columns.score]
     return {"n": int(dup.sum()), "total": len(df), "first": int(np.flatnonzero(dup)[0]) + 1,
             "models": models, "how": how}
+
+
+def check_duplicate_columns(names: Sequence[str]) -> None:
+    """A column name used twice: which copy is meant cannot be guessed."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in seen:
+            raise InputError(
+                f"column {name!r} appears twice in the header (columns {seen[name] + 1} and {i + 1}); "
+                "rename or drop one copy"
+            )
+        seen[name] = i
+
+
+def check_duplicate_keys(df: pd.DataFrame, columns: Columns) -> None:
+    """With a row id column, the same (task, model, repeat, fold, row id) twice is an error.
+
+    Every copy of an exact duplicate counts again in every metric, and two different scores
+    for one model and test row cannot both be right; either way the models can no longer be
+    paired by row id.  Exact copies (a file concatenated to itself) and conflicting copies
+    get different fixes.
+    """
+    if columns.row is None:
+        return
+    key = [c for c in (columns.task, columns.model, columns.repeat, columns.fold, columns.row) if c]
+    dup = df.duplicated(key, keep=False).to_numpy()
+    if not dup.any():
+        return
+    first = int(np.flatnonzero(df.duplicated(key, keep="first").to_numpy())[0])
+    n_copies = int(df.duplicated(key, keep="first").sum())
+    names = ", ".join(repr(c) for c in key)
+    exact = df.duplicated(keep="first").to_numpy()
+    if exact.sum() == n_copies:
+        every = " (every row appears twice: the file looks concatenated to itself)" if 2 * n_copies == len(df) \
+            else ""
+        raise InputError(
+            f"{n_copies} of {len(df)} rows repeat an earlier row exactly{every}: the same ({names}) occurs twice, "
+            f"first at data row {first + 1}; each copy would count again in every metric: drop the repeated "
+            "rows (pandas: df.drop_duplicates())"
+        )
+    hint = (" name the repeat column with --repeat-col if the file holds several cross-validation repeats, or"
+            if columns.repeat is None else "")
+    raise InputError(
+        f"{n_copies} of {len(df)} rows repeat an earlier ({names}) with other values, first at data row "
+        f"{first + 1}; a model has one score per test row:{hint} give a column that identifies the test rows "
+        f"with --row-col (or --row-col '' to pair the models' rows by position)"
+    )
+
+
+def model_candidates(df: pd.DataFrame, columns: Columns, y: np.ndarray) -> list[tuple[str, int]]:
+    """Text columns not used for a role that look like a model column: (name, number of values).
+
+    A candidate has at least two values, at least two rows per value, and the same number of
+    rows and of positives under every value (within each task): the label structure repeats
+    per value, as when one test set is scored by several models.
+    """
+    used = {c for c in dataclasses.asdict(columns).values() if c}
+    out = []
+    for name in df.columns:
+        name = str(name)
+        col = df[name]
+        if name in used or pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            continue
+        if col.isna().any():
+            continue
+        values = col.astype(str).to_numpy()
+        n_values = len(pd.unique(values))
+        if n_values < 2 or 2 * n_values > len(df):
+            continue
+        task = df[columns.task].astype(str).to_numpy() if columns.task else np.zeros(len(df), dtype=object)
+        shape = pd.DataFrame({"task": task, "value": values, "y": y}).groupby(["task", "value"])["y"].agg(
+            ["size", "sum"])
+        per_task = shape.groupby(level="task").agg(["nunique", "min"])
+        if (per_task[("size", "nunique")] == 1).all() and (per_task[("sum", "nunique")] == 1).all() and \
+                (per_task[("size", "min")] >= 2).all() and (per_task[("sum", "min")] >= 1).all() and \
+                ((shape["size"] - shape["sum"]) >= 1).all():
+            out.append((name, n_values))
+    return out
+
+
+def check_model_candidates(df: pd.DataFrame, columns: Columns, y: np.ndarray) -> None:
+    """Without a model column, a text column that looks like one would pool several models into one."""
+    found = model_candidates(df, columns, y)
+    if not found:
+        return
+    if len(found) == 1:
+        name, n = found[0]
+        raise InputError(
+            f"no model column ('model' or 'model_id'), but column {name!r} looks like one: its {n} values each "
+            f"hold the same number of rows and positives, so the file would be pooled into one model; pass "
+            f"--model-col {name} (or --model-col '' to audit the file as one model)"
+        )
+    listing = ", ".join(f"{n!r} ({k} values)" for n, k in found)
+    raise InputError(
+        f"no model column ('model' or 'model_id'), and several columns look like one: {listing}; the file "
+        f"would be pooled into one model: name the model column with --model-col (e.g. --model-col "
+        f"{found[0][0]}), or pass --model-col '' to audit the file as one model"
+    )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.figure import Figure
 
+from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS, RANKED
 from prspace.figures.curves import Curve, plot_curves
 
@@ -24,6 +25,13 @@ MAX_FIGURE_TASKS = 4
 TOP_K = 10
 MAX_INTERVAL_MODELS = 40
 STYLES = ("-", "--", "-.", ":")
+
+
+def model_styles(res: AuditResult) -> dict[str, dict[str, str]]:
+    """One colour and line style per model for every figure of a report: from the sorted model ids of
+    the whole result (not per task, not by rank), so a model looks the same in every panel."""
+    models = sorted(res.pooled["model"].astype(str).unique())
+    return {m: {"color": f"C{i % 10}", "ls": STYLES[(i // 10) % len(STYLES)]} for i, m in enumerate(models)}
 
 
 def _label(name: str, width: int = 28) -> str:
@@ -40,6 +48,7 @@ def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
     fig = Figure(figsize=(15, (4.6 + legend_height) * len(tasks)))
     grid = fig.add_gridspec(2 * len(tasks), 3, height_ratios=[4.6, legend_height] * len(tasks))
     notes = []
+    styles = model_styles(res)
     for i, task in enumerate(tasks):
         row = [fig.add_subplot(grid[2 * i, j]) for j in range(3)]
         legend_ax = fig.add_subplot(grid[2 * i + 1, :])
@@ -50,11 +59,12 @@ def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
             where = f"{_label(task)}: " if res.pooled["task"].nunique() > 1 else ""
             notes.append(f"{where}top {top_k} of {len(table)} models by AUPR drawn")
         curves = []
-        for i, model in enumerate(shown):
+        for model in shown:
             g = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
             r = table.set_index("model").loc[model]
-            style = {"color": f"C{i % 10}", "ls": STYLES[(i // 10) % 4], "lw": 1.4,
-                     "label": f"{_label(model)} (AUROC {r['auroc']:.3f}, AUPR {r['aupr']:.3f}, AUPRG {r['auprg']:.3f})"}
+            style = {**styles[str(model)], "lw": 1.4,
+                     "label": f"{_label(model)} (AUROC {fmt(r['auroc'])}, AUPR {fmt(r['aupr'])}, "
+                              f"AUPRG {fmt(r['auprg'])})"}
             curves.append(Curve(str(model), g["y"].to_numpy(), g["score"].to_numpy(), style, g["weight"].to_numpy()))
         plot_curves(*row, curves)
         prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
@@ -70,28 +80,43 @@ def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
     return fig
 
 
-def intervals_figure(res: AuditResult, *, task: str | None = None) -> Figure:
-    """Per metric, each model's estimate and interval (AUROC DeLong, others bootstrap)."""
-    task = task if task is not None else sorted(res.pooled["task"].unique())[0]
-    table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
-    models = table["model"].tolist()[:MAX_INTERVAL_MODELS]
-    fig = Figure(figsize=(15, 1.2 + 0.28 * len(models)))
-    axes = fig.subplots(1, len(RANKED), sharey=True)
-    y = np.arange(len(models))[::-1]
-    for ax, metric in zip(axes, RANKED, strict=True):
-        iv = res.intervals[(res.intervals["task"] == task) & (res.intervals["metric"] == metric)]
-        method = "DeLong" if metric == "auroc" and (iv["method"] == "DeLong").any() else "bootstrap"
-        iv = iv[iv["method"] == method].set_index("model")
-        est = table.set_index("model").loc[models, metric].to_numpy()
-        lo = np.array([iv["lo"].get(m, np.nan) for m in models])
-        hi = np.array([iv["hi"].get(m, np.nan) for m in models])
-        ax.errorbar(est, y, xerr=[est - np.where(np.isnan(lo), est, lo), np.where(np.isnan(hi), est, hi) - est],
-                    fmt="o", ms=3, color="C0", ecolor="0.4", capsize=2, lw=1)
-        ax.set_title(f"{LABELS[metric]} ({method})", fontsize=9)
-        ax.grid(True, axis="x", lw=0.3, alpha=0.6)
-    axes[0].set_yticks(y, [_label(m) for m in models], fontsize=7)
-    note = f" (best {len(models)} of {len(table)} by AUPR)" if len(table) > len(models) else ""
-    fig.suptitle(f"{res.confidence:.0%} intervals{note}" + (f", task {_label(task)}" if res.pooled['task'].nunique() > 1 else ""),
-                 fontsize=10)
+def intervals_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS * 3) -> Figure:
+    """One row per task (up to ``max_tasks``): per metric, each model's estimate and interval (AUROC
+    DeLong, others bootstrap), each model in its colour of :func:`model_styles`."""
+    all_tasks = sorted(res.pooled["task"].unique())
+    tasks = all_tasks[:max_tasks]
+    styles = model_styles(res)
+    sizes = [min(MAX_INTERVAL_MODELS, int((res.pooled["task"] == t).sum())) for t in tasks]
+    heights = [0.9 + 0.28 * n for n in sizes]
+    fig = Figure(figsize=(15, 0.6 + sum(heights)))
+    axes = fig.subplots(len(tasks), len(RANKED), squeeze=False, gridspec_kw={"height_ratios": heights})
+    multi = len(all_tasks) > 1
+    for row, task in zip(axes, tasks, strict=True):
+        table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
+        models = table["model"].tolist()[:MAX_INTERVAL_MODELS]
+        y = np.arange(len(models))[::-1]
+        for ax, metric in zip(row, RANKED, strict=True):
+            iv = res.intervals[(res.intervals["task"] == task) & (res.intervals["metric"] == metric)]
+            method = "DeLong" if metric == "auroc" and (iv["method"] == "DeLong").any() else "bootstrap"
+            iv = iv[iv["method"] == method].set_index("model")
+            est = table.set_index("model").loc[models, metric].to_numpy(np.float64)
+            lo = np.array([iv["lo"].get(m, np.nan) for m in models], dtype=np.float64)
+            hi = np.array([iv["hi"].get(m, np.nan) for m in models], dtype=np.float64)
+            for k, model in enumerate(models):
+                colour = styles[str(model)]["color"]
+                err = [[est[k] - (est[k] if np.isnan(lo[k]) else lo[k])], [(est[k] if np.isnan(hi[k]) else hi[k]) - est[k]]]
+                ax.errorbar([est[k]], [y[k]], xerr=err, fmt="o", ms=4, color=colour, ecolor=colour, capsize=2, lw=1.2)
+            title = f"{LABELS[metric]} ({method})"
+            if multi:
+                title = f"{_label(task, 20)}: {title}"
+            ax.set_title(title, fontsize=9)
+            ax.grid(True, axis="x", lw=0.3, alpha=0.6)
+            ax.set_yticks(y, [_label(m) for m in models] if metric == RANKED[0] else [], fontsize=7)
+            ax.set_ylim(-0.7, len(models) - 0.3)
+        if len(table) > len(models):
+            row[0].set_ylabel(f"best {len(models)} of {len(table)} by AUPR", fontsize=7)
+    note = f"; {len(all_tasks) - len(tasks)} more task(s) in intervals.csv" if len(all_tasks) > len(tasks) else ""
+    fig.suptitle(f"{res.confidence:.0%} intervals, one row per task{note}" if multi
+                 else f"{res.confidence:.0%} intervals", fontsize=10)
     fig.tight_layout()
     return fig

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import base64
 import html
-import math
 import textwrap
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from prspace.audit.inputs import SINGLE_TASK
+from prspace.audit.numbers import column, difference, fmt
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import comparison, headline_interval
@@ -36,7 +36,7 @@ FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "in
 
 
 def _fmt(x: float, digits: int = 3) -> str:
-    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+    return fmt(x, digits)
 
 
 def _one_line(text: object) -> str:
@@ -44,23 +44,27 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).splitlines())
 
 
-def _cell(res: AuditResult, task: str, model: str, metric: str, value: float) -> str:
+def _cell(res: AuditResult, task: str, model: str, metric: str, value: float, d: int = 3) -> str:
     ci = headline_interval(res.intervals, task, model, metric)
-    return _fmt(value) if ci is None else f"{_fmt(value)} [{_fmt(ci[0])}, {_fmt(ci[1])}]"
+    return _fmt(value, d) if ci is None else f"{_fmt(value, d)} [{_fmt(ci[0], d)}, {_fmt(ci[1], d)}]"
 
 
 def pooled_frame(res: AuditResult, task: str) -> pd.DataFrame:
+    """Pooled metrics per model; each column with the decimals that tell its differing values apart."""
     g = res.pooled[res.pooled["task"] == task]
+    d = {c: column(g[c].to_numpy()) for c in POOLED}
     rows = [{"model": _one_line(r["model"]),
-             **{LABELS[c]: (_fmt(r[c]) if c == "aupr_min" else _cell(res, task, r["model"], c, r[c])) for c in POOLED}}
+             **{LABELS[c]: (_fmt(r[c], d[c]) if c == "aupr_min" else _cell(res, task, r["model"], c, r[c], d[c]))
+                for c in POOLED}}
             for r in g.to_dict("records")]
     return pd.DataFrame(rows)
 
 
 def fold_frame(res: AuditResult, task: str, pm: str = "±") -> pd.DataFrame:
     g = res.fold_summary[res.fold_summary["task"] == task]
+    d = {c: column(g[c + "_mean"].to_numpy()) for c in RANKED}
     return pd.DataFrame([{"model": _one_line(r["model"]),
-                          **{LABELS[c]: f"{_fmt(r[c + '_mean'])} {pm} {_fmt(r[c + '_sd'])}" for c in RANKED}}
+                          **{LABELS[c]: f"{_fmt(r[c + '_mean'], d[c])} {pm} {_fmt(r[c + '_sd'], d[c])}" for c in RANKED}}
                          for r in g.to_dict("records")])
 
 
@@ -72,7 +76,8 @@ def rank_frame(res: AuditResult, task: str) -> pd.DataFrame:
 
 def estimator_frame(res: AuditResult, task: str) -> pd.DataFrame:
     g = res.estimators[res.estimators["task"] == task]
-    return pd.DataFrame([{"model": _one_line(r["model"]), **{v: _fmt(r[k]) for k, v in ESTIMATOR_LABELS.items()}}
+    d = {k: column(g[k].to_numpy()) for k in ESTIMATOR_LABELS}
+    return pd.DataFrame([{"model": _one_line(r["model"]), **{v: _fmt(r[k], d[k]) for k, v in ESTIMATOR_LABELS.items()}}
                          for r in g.to_dict("records")])
 
 
@@ -92,16 +97,19 @@ def comparison_frame(res: AuditResult, task: str) -> pd.DataFrame:
         c = c[c["model_a"].isin(top) & c["model_b"].isin(top)]
     c = c.assign(_m=c["metric"].map({m: i for i, m in enumerate(RANKED)})).sort_values(
         ["_m", "model_a", "model_b"], kind="stable")
-    return pd.DataFrame([{"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
-                          "model B": _one_line(r["model_b"]), "A - B": _fmt(r["diff"]),
-                          f"{res.confidence:.0%} CI": f"{_fmt(r['lo'])} to {_fmt(r['hi'])}", "p": f"{r['p_value']:.2g}",
-                          "test": r["method"], "beyond noise": "yes" if r["distinguishable"] else "no"}
-                         for r in c.to_dict("records")])
+    rows = []
+    for r in c.to_dict("records"):
+        diff, lo, hi = difference(r["diff"], r["lo"], r["hi"])
+        rows.append({"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
+                     "model B": _one_line(r["model_b"]), "A - B": diff, f"{res.confidence:.0%} CI": f"{lo} to {hi}",
+                     "p": f"{r['p_value']:.2g}", "test": r["method"],
+                     "beyond noise": "yes" if r["distinguishable"] else "no"})
+    return pd.DataFrame(rows)
 
 
 def tools_frame() -> pd.DataFrame:
     t = tools_table()
-    return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS))
+    return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS).fillna("none of the audit's estimators"))
 
 
 def _overview(res: AuditResult) -> str:
@@ -118,8 +126,8 @@ def _overview(res: AuditResult) -> str:
 def _task_header(res: AuditResult, task: str) -> str:
     g = res.pooled[res.pooled["task"] == task].iloc[0]
     name = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 or task != SINGLE_TASK else ""
-    return (f"{name}pi = {g['pi']:.3f} ({g['n_pos']:g} positives, {g['n_neg']:g} negatives), "
-            f"AUPR_MIN = {g['aupr_min']:.3f}")
+    return (f"{name}pi = {fmt(g['pi'])} ({g['n_pos']:g} positives, {g['n_neg']:g} negatives), "
+            f"AUPR_MIN = {fmt(g['aupr_min'])}")
 
 
 def _lead(res: AuditResult, task: str) -> str:
@@ -130,7 +138,7 @@ def _lead(res: AuditResult, task: str) -> str:
     where = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 else ""
     if len(winners) > 1:
         picks = "; ".join(f"{LABELS[m]} {', '.join(map(_one_line, best[m]))}" for m in RANKED)
-        return f"{where}the metrics pick different best models ({picks}); see the sentences for whether it matters."
+        return f"{where}the metrics pick different best models ({picks}); {_picks_noise(res, task, best)}"
     (top,) = winners
     if len(r) < 2 or len(top) > 1:
         return f"{where}every metric picks {', '.join(map(_one_line, top))}."
@@ -139,8 +147,37 @@ def _lead(res: AuditResult, task: str) -> str:
     if c is None:
         return f"{where}every metric picks {_one_line(top[0])}; its lead was not tested (no paired rows)."
     verdict = "distinguishable from noise" if c["distinguishable"] else "NOT distinguishable from noise"
+    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"], sign=True)
     return (f"{where}every metric picks {_one_line(top[0])}; its AUPR lead over {_one_line(runner)} "
-            f"({c['diff']:+.3f}, {res.confidence:.0%} CI {c['lo']:.3f} to {c['hi']:.3f}) is {verdict}.")
+            f"({diff}, {res.confidence:.0%} CI {lo} to {hi}) is {verdict}.")
+
+
+def _picks_noise(res: AuditResult, task: str, best: dict[str, list[str]]) -> str:
+    """Whether the disagreement on the best model is beyond noise: each metric's paired test of its
+    pick against every other metric's pick."""
+    picks = sorted({m for b in best.values() for m in b})
+    beyond, within, untested = [], 0, 0
+    for metric in RANKED:
+        for mine in best[metric]:
+            for other in picks:
+                if other in best[metric]:
+                    continue
+                c = comparison(res.comparisons, task, metric, mine, other)
+                if c is None:
+                    untested += 1
+                elif c["distinguishable"]:
+                    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"])
+                    beyond.append(f"{LABELS[metric]} prefers {_one_line(mine)} to {_one_line(other)} by {diff} "
+                                  f"({res.confidence:.0%} CI {lo} to {hi})")
+                else:
+                    within += 1
+    if beyond:
+        return ("the disagreement is beyond noise: " + "; ".join(beyond)
+                + (f" ({within} other such preference(s) within noise)." if within else "."))
+    if within:
+        return (f"the disagreement is within noise: no metric's preference for its pick over another metric's pick "
+                f"is distinguishable from noise (every paired {res.confidence:.0%} CI contains 0).")
+    return "whether the disagreement is beyond noise was not tested (no paired rows)."
 
 
 def headline(res: AuditResult) -> list[str]:

@@ -56,8 +56,17 @@ class AuditResult:
     def to_markdown(self, source: str = "", figures: dict[str, str] | None = None) -> str:
         return render.format_markdown(self, source, figures)
 
+    def figures(self) -> dict[str, bytes]:
+        """The report's figures as PNG bytes: ``curves`` and ``intervals`` (one row per task)."""
+        from prspace.audit import plot
+        from prspace.output import figure_bytes
+
+        return {"curves": figure_bytes(plot.curves_figure(self), "png"),
+                "intervals": figure_bytes(plot.intervals_figure(self), "png")}
+
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
-        return render.format_html(self, source, figures)
+        """One self-contained page; the figures are drawn (and embedded) unless given."""
+        return render.format_html(self, source, self.figures() if figures is None else figures)
 
 
 def _train_pi(train_pi: float | dict[str, float] | None, tasks) -> dict[str, float] | None:
@@ -67,6 +76,20 @@ def _train_pi(train_pi: float | dict[str, float] | None, tasks) -> dict[str, flo
                              "training prevalence")
         return {t: float(train_pi) for t in tasks}
     return train_pi
+
+
+def _typed(table: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
+    """Counts as integers when every weight is a whole number; folds as integers when every fold is one."""
+    table = table.copy()
+    whole = bool(((data["weight"] % 1) == 0).all())
+    for col in ("n_pos", "n_neg"):
+        if whole and col in table.columns and table[col].notna().all():
+            table[col] = table[col].astype("int64")
+    if "fold" in table.columns and len(table):
+        text = table["fold"].astype(str)
+        if text.str.fullmatch(r"-?\d{1,18}").all():
+            table["fold"] = text.astype("int64")
+    return table
 
 
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
@@ -81,7 +104,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
     train = _train_pi(train_pi, data["task"].unique())
-    pooled, folds = tables.pooled_metrics(data), tables.fold_metrics(data)
+    pooled, folds = _typed(tables.pooled_metrics(data), data), _typed(tables.fold_metrics(data), data)
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
     blocks, comparable, paired = intervals.blocks(data)
@@ -109,7 +132,7 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
     """
     cols = inputs.resolve_columns(list(frame.columns), model=model, label=label, score=score, fold=fold,
                                   task=task, weight=weight, repeat=repeat, row=row)
-    data, positive = inputs.prepare(frame, cols, pos_label=pos_label)
+    data, positive = inputs.prepare(frame, cols, pos_label=pos_label, detect_model=model is None)
     return run_audit(data, positive, train_pi=train_pi, skew_tolerance=skew_tolerance,
                      downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                      duplicates=inputs.duplicate_rows(frame, cols))

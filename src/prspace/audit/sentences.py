@@ -15,6 +15,7 @@ import math
 import pandas as pd
 
 from prspace.audit.findings import names
+from prspace.audit.numbers import compared
 from prspace.audit.tables import LABELS
 from prspace.audit.uncertainty import noise
 from prspace.experiments import ranking
@@ -59,10 +60,12 @@ def _pooled_vs_fold_mean(pooled: pd.DataFrame, summary: pd.DataFrame, task: str)
     if not len(flips):
         return ["The pooled AUPR and the mean AUPR over folds order the models the same way."]
     f = flips.iloc[0]
+    p1, p2 = compared(f["aupr_first"], f["aupr_second"])
+    m1, m2 = compared(f["aupr_mean_first"], f["aupr_mean_second"])
     return [
         f"The pooled AUPR and the mean AUPR over folds order the models differently ({len(flips)} pair(s) swap): "
-        f"{f['first']} beats {f['second']} pooled ({f['aupr_first']:.3f} vs {f['aupr_second']:.3f}) but not on "
-        f"average over folds ({f['aupr_mean_first']:.3f} vs {f['aupr_mean_second']:.3f}). Pooling compares scores "
+        f"{f['first']} beats {f['second']} pooled ({p1} vs {p2}) but not on "
+        f"average over folds ({m1} vs {m2}). Pooling compares scores "
         "across folds, which assumes calibrated models; averaging does not, but averages AUPRs whose floors "
         "depend on each fold's skew (Boyd et al. 2012, 4.1)."
     ]

@@ -23,7 +23,7 @@ ESTIMATOR_LABELS = {
     "step": "step (AP)",
     "trapezoid": "trapezoid",
     "trapezoid_from_1": "trapezoid from (0, 1)",
-    "hyperbolic": "hyperbolic (Davis-Goadrich)",
+    "hyperbolic": "hyperbolic (exact integral)",
     "lower_trapezoid": "lower trapezoid",
     "interpolated_median": "interpolated median",
 }

@@ -31,6 +31,7 @@ from prspace.audit.intervals import (
     normal_interval,
     percentile,
 )
+from prspace.audit.numbers import difference
 from prspace.audit.tables import LABELS
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi"]
@@ -153,5 +154,6 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
     if c is None:
         return f"{LABELS[metric]}'s preference for {winner} over {loser} was not tested"
     verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
-    return (f"{LABELS[metric]} prefers {winner} to {loser} by {c['diff']:.3f} ({c.get('level', 0.95):.0%} CI {c['lo']:.3f} to "
-            f"{c['hi']:.3f}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")
+    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"])
+    return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({c.get('level', 0.95):.0%} CI {lo} to "
+            f"{hi}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")

@@ -122,13 +122,18 @@ def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
     import pandas as pd
 
     p = Path(path)
-    if not p.exists():
+    shown = short_path(path)
+    try:
+        p.stat()
+    except FileNotFoundError:
         raise InputError(
-            f"no such file: {path}; give the path of a CSV or parquet file of predictions"
-        )
+            f"no such file: {shown}; give the path of a CSV or parquet file of predictions"
+        ) from None
+    except OSError as exc:
+        raise InputError(path_error(exc, path, "give the path of a CSV or parquet file of predictions")) from None
     if p.is_dir():
         raise InputError(
-            f"{path} is a directory; give the path of a CSV or parquet file of predictions"
+            f"{shown} is a directory; give the path of a CSV or parquet file of predictions"
         )
     suffixes = [s.lower() for s in p.suffixes]
     if suffixes and suffixes[-1] in (".gz", ".bz2", ".xz", ".zip"):
@@ -156,11 +161,62 @@ def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
         ValueError,
     ) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = first.replace(str(path), shown)[:200]
         raise InputError(
-            f"cannot read {path} as {kind}: {first}; check that the file is a valid {kind} file"
+            f"cannot read {shown} as {kind}: {first}; check that the file is a valid {kind} file"
         ) from None
     _check_separator(df, path, delimiter)
+    if kind != "parquet" and df.shape[1] > 1:
+        _check_header(p, delimiter)
     return df
+
+
+def _check_header(p: Path, delimiter: str) -> None:
+    """A column named twice: pandas would rename the second copy (``score.1``) and use the first silently."""
+    import pandas as pd
+
+    try:
+        header = pd.read_csv(p, sep=delimiter, header=None, nrows=1, dtype=str,
+                             engine="c" if len(delimiter) == 1 else "python").iloc[0]
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, OSError, IndexError):
+        return
+    from prspace.audit.inputs import check_duplicate_columns
+
+    try:
+        check_duplicate_columns(["" if isinstance(v, float) else str(v) for v in header])
+    except InputError as exc:
+        raise InputError(f"{short_path(str(p))}: {exc}") from None
+
+
+#: Paths in messages are shortened to this many characters (start and end kept).
+PATH_SHOWN = 120
+
+
+def short_path(path: str | Path, limit: int = PATH_SHOWN) -> str:
+    """A path for a one-line message: in full when short, else its start and end around an ellipsis."""
+    text = " ".join(str(path).splitlines())
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    return f"{text[:head]}...{text[-(limit - head - 3):]} ({len(text)} characters)"
+
+
+def path_error(exc: OSError, path: str | Path, fix: str) -> str:
+    """One line for an OS error on ``path``: the real cause, and the fix for it."""
+    import errno
+
+    shown = short_path(path)
+    if exc.errno == errno.ENAMETOOLONG:
+        longest = max((len(part.encode()) for part in Path(path).parts), default=0)
+        return (f"path too long for the file system: {shown} (a file or folder name may have at most 255 bytes, "
+                f"the longest here has {longest}; a whole path at most 4096): give a shorter path")
+    if exc.errno == errno.EACCES or isinstance(exc, PermissionError):
+        return f"permission denied: {shown}; {fix} that you may read and write"
+    if exc.errno == errno.ENOSPC:
+        return f"no space left on the device for {shown}: free disk space or {fix} on another disk"
+    if exc.errno == errno.ENOTDIR:
+        return f"a part of {shown} is a file, not a folder; {fix}"
+    return f"{exc.strerror or type(exc).__name__}: {shown}; {fix}"
 
 
 def _check_separator(df: pd.DataFrame, path: str, delimiter: str) -> None:
@@ -172,7 +228,7 @@ def _check_separator(df: pd.DataFrame, path: str, delimiter: str) -> None:
         if other != delimiter and other in header:
             shown = "'\\t'" if other == "\t" else repr(other)
             raise InputError(
-                f"{path} looks {name}-separated (its header {header[:60]!r} is one column); pass --sep {shown} "
+                f"{short_path(path)} looks {name}-separated (its header {header[:60]!r} is one column); pass --sep {shown} "
                 "or save the file with commas"
             )
 
@@ -218,17 +274,25 @@ def _check_out(out: str | None) -> Path | None:
     """Check ``--out`` before any work: a directory we can create and write into."""
     if out is None:
         return None
+    import errno
     import os
 
     path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"--out {out} is a file; give a directory (it is created if missing)")
+    shown = short_path(out)
+    try:
+        is_file = path.exists() and not path.is_dir()
+    except OSError as exc:
+        raise InputError(f"cannot use --out: {path_error(exc, out, 'give a writable directory')}") from None
+    if is_file:
+        raise InputError(f"--out {shown} is a file; give a directory (it is created if missing)")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise InputError(f"cannot create --out {out}: {exc.strerror or exc}; give a writable directory") from None
+        if exc.errno in (errno.ENAMETOOLONG, errno.ENOSPC):
+            raise InputError(f"cannot create --out: {path_error(exc, out, 'give a writable directory')}") from None
+        raise InputError(f"cannot create --out {shown}: {exc.strerror or exc}; give a writable directory") from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write into --out {out}: permission denied; give a writable directory")
+        raise InputError(f"cannot write into --out {shown}: permission denied; give a writable directory")
     return path
 
 
@@ -245,22 +309,26 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {args.confidence:g}")
     out = _check_out(args.out)
     df = read_table(args.file, args.sep)
-    columns = audit.resolve_columns(
-        list(df.columns),
-        model=args.model_col,
-        label=args.label_col,
-        score=args.score_col,
-        fold=args.fold_col,
-        task=args.task_col,
-        weight=args.weight_col,
-        repeat=args.repeat_col,
-        row=args.row_col,
-    )
-    data, positive = audit.prepare(df, columns, pos_label=args.pos_label)
+    try:
+        columns = audit.resolve_columns(
+            list(df.columns),
+            model=args.model_col,
+            label=args.label_col,
+            score=args.score_col,
+            fold=args.fold_col,
+            task=args.task_col,
+            weight=args.weight_col,
+            repeat=args.repeat_col,
+            row=args.row_col,
+        )
+        data, positive = audit.prepare(df, columns, pos_label=args.pos_label, detect_model=args.model_col is None)
+        train_pi = _train_pi(args.train_pi, df, data)
+    except InputError as exc:  # name the file: every problem found here is in it
+        raise InputError(f"{short_path(args.file)}: {exc}") from None
     result = audit.run_audit(
         data,
         positive,
-        train_pi=_train_pi(args.train_pi, df, data),
+        train_pi=train_pi,
         skew_tolerance=args.skew_tolerance,
         downsample_ratio=args.downsample_ratio,
         n_boot=args.bootstrap,
@@ -270,7 +338,7 @@ def run(args: argparse.Namespace) -> int:
     )
     written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []
     used = ", ".join(f"{k}={v!r}" for k, v in dataclasses.asdict(columns).items() if v is not None)
-    print(result.to_text(f"{args.file} (columns: {used})"), end="")
+    print(result.to_text(f"{short_path(args.file)} (columns: {used})"), end="")
     if written:
         print("\nWrote " + ", ".join(str(p) for p in written))
     if result.exit_code:
@@ -281,16 +349,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
-    """Write the reports, the figures and the tables into ``out``; return the paths written."""
+    """Write the reports, the figures and the tables into ``out``; return the paths written.
+
+    Everything is rendered in memory first, then each file is written to a temporary name
+    and renamed (:func:`prspace._io.atomic_path`): a file in ``out`` is complete or absent.
+    """
 
     import pandas as pd
 
-    from prspace.audit import plot
-    from prspace.output import figure_bytes, to_csv_text
+    from prspace.output import to_csv_text
 
-    pngs = {}
-    for name, fig in (("curves", plot.curves_figure(result)), ("intervals", plot.intervals_figure(result))):
-        pngs[name] = figure_bytes(fig, "png")
+    pngs = result.figures()
     tables = {
         "metrics.csv": result.pooled,
         "fold_metrics.csv": result.folds if result.has_folds else None,

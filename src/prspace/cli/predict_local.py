@@ -88,11 +88,14 @@ def run(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     learners = parse_learners(args.learners)
+    if args.folds < 2:
+        raise InputError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
     if args.data_dir is not None:
         if not args.target:
             raise InputError("--data-dir needs --target COL, the class column of your files")
+        # identical rows of your file are kept in one fold (seeded): the folds come with the dataset
         dataset = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target,
-                               pos_label=args.pos_label)
+                               pos_label=args.pos_label, n_folds=args.folds, seed=args.seed)
     elif args.pos_label is not None:
         raise InputError("--pos-label only applies to your own files; add --data-dir DIR --target COL")
     elif args.dataset.startswith("openml-"):  # online: the task's own splits
@@ -111,8 +114,6 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.dataset} is not in suite {args.suite!r}; pass --suite all to use it"
             )
         dataset = load_dataset(args.dataset)
-    if args.folds < 2:
-        raise InputError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
 
     status: dict = {
         "task_id": dataset.task_id,

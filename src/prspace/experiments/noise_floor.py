@@ -9,8 +9,8 @@ out-of-fold predictions (the schema of :mod:`prspace.schema`):
   ``n_neg`` of the negative rows with replacement, as multinomial counts ``w_b`` (one weight per
   row, ``rng.multinomial``): no row is copied. Every model's scores are sorted once per task
   (``np.unique`` gives each row its tie group); a resample's metrics come from
-  ``np.bincount(group, weights=w_b * y)`` through
-  :func:`prspace.metrics.metrics_from_group_counts`, equal to
+  ``np.bincount(group, weights=w_b * y)`` (all resamples at once: :func:`group_counts`) through
+  :func:`prspace.metrics.metrics_from_group_counts_batch`, equal to
   ``all_metrics(y, s, sample_weight=w_b)``. With several CV repeats the same row weights apply to
   every repeat and the metric is averaged over repeats, as in the metrics table.
 * **Floor** of a metric on a task: the share of resamples whose top-k (``top_k`` of
@@ -21,7 +21,14 @@ out-of-fold predictions (the schema of :mod:`prspace.schema`):
   first position (ties broken by model id) at which their orders differ: ``a`` prefers model A,
   ``b`` prefers model B. The disagreement is *distinguishable* when both paired percentile
   bootstrap intervals (``level``) exclude 0: of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the
-  same resamples.
+  same resamples (:func:`distinguishable`, the one decision rule; its power and false rate are
+  calibrated by simulation in :mod:`prspace.experiments.calibration`).
+* **Cross- vs self-disagreement, measured the same way.** Over ordered pairs of distinct
+  resamples ``(b, b')``: ``top{k}_cross`` is the share whose top-k differs between metric ``a``
+  on ``b`` and metric ``b`` on ``b'``; ``top{k}_self_a`` (``_self_b``) the share between metric
+  ``a`` (``b``) on ``b`` and on ``b'``; ``top{k}_cross_minus_self`` = cross minus the mean of the
+  two self shares. Both sides carry the noise of two independent resamples, so a positive
+  difference is disagreement between the metrics beyond what either has with itself.
 
 Resamples are seeded by ``(seed, crc32(task_id))``, so a task's floor does not depend on which
 other tasks run.
@@ -43,6 +50,8 @@ FLOOR_COLUMNS = ["task_id", "metric", "n_models", "n_boot", "top1_floor", "top3_
 PAIR_COLUMNS = [
     "task_id", "metric_a", "metric_b", "n_models", "n_boot",
     "top1_differs", "top1_distinguishable", "top3_differs", "top3_distinguishable",
+    "top1_cross", "top1_self_a", "top1_self_b", "top1_cross_minus_self",
+    "top3_cross", "top3_self_a", "top3_self_b", "top3_cross_minus_self",
 ]
 _NEED = {"task_id", "model_id", "repeat", "row_id", "y_true", "score"}
 
@@ -60,6 +69,31 @@ def stratified_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> n
         if idx.size:
             w[:, idx] = rng.multinomial(idx.size, np.full(idx.size, 1.0 / idx.size), size=n_boot)
     return w
+
+
+def group_counts(w: np.ndarray, group: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per resample and tie group, the positive and negative weight: two ``(B, k)`` arrays.
+
+    ``w`` is ``(B, n)`` row weights, ``group[i]`` row i's tie group (0 = highest score), ``y`` the
+    rows' classes as 0/1. Row b equals ``np.bincount(group, w[b] * y, k)`` (and ``1 - y``).
+    """
+    if k == group.size:  # no ties: every row its own group, a permutation
+        tp = np.empty((w.shape[0], k))
+        fp = np.empty((w.shape[0], k))
+        tp[:, group] = w * y
+        fp[:, group] = w * (1 - y)
+        return tp, fp
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    present = g[starts]
+    ws = w[:, order]
+    yo = y[order]
+    tp = np.zeros((w.shape[0], k))
+    fp = np.zeros((w.shape[0], k))
+    tp[:, present] = np.add.reduceat(ws * yo, starts, axis=1)
+    fp[:, present] = np.add.reduceat(ws * (1 - yo), starts, axis=1)
+    return tp, fp
 
 
 def bootstrap_metrics(
@@ -101,11 +135,10 @@ def bootstrap_metrics(
             res = M.metrics_from_group_counts(np.bincount(group, yf, k), np.bincount(group, 1 - yf, k))
             for m in metrics:
                 full[m][j] += res[m] / len(repeats)
-            wr = w[:, pos]
-            for b in range(n_boot):
-                res = M.metrics_from_group_counts(np.bincount(group, wr[b] * yf, k), np.bincount(group, wr[b] * (1 - yf), k))
-                for m in metrics:
-                    boot[m][b, j] += res[m] / len(repeats)
+            tp_b, fp_b = group_counts(w[:, pos], group, yf, k)
+            res_b = M.metrics_from_group_counts_batch(tp_b, fp_b)
+            for m in metrics:
+                boot[m][:, j] += res_b[m] / len(repeats)
     return models, full, boot
 
 
@@ -126,10 +159,68 @@ def _order(values: np.ndarray, models: list[str], decimals: int = 12) -> list[in
     return sorted(range(len(models)), key=lambda i: (-v[i], models[i]))
 
 
-def _excludes_zero(diff: np.ndarray, level: float) -> bool:
+def excludes_zero(diff: np.ndarray, level: float = 0.95) -> np.ndarray:
+    """Whether the percentile bootstrap interval (``level``) of ``diff`` (resamples on the last
+    axis) lies above 0: its lower end ``quantile(diff, (1 - level) / 2)`` is > 0."""
     alpha = (1 - level) / 2
-    lo = float(np.quantile(diff, alpha))
-    return lo > 0
+    return np.quantile(np.asarray(diff, dtype=np.float64), alpha, axis=-1) > 0
+
+
+def distinguishable(boot_a_A: np.ndarray, boot_a_B: np.ndarray, boot_b_A: np.ndarray, boot_b_B: np.ndarray,
+                    level: float = 0.95) -> np.ndarray:
+    """THE decision rule of a distinguishable disagreement (the noise floor and its calibration
+    call only this): metric a prefers model A, metric b prefers model B, and both paired
+    percentile bootstrap intervals, of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the same
+    resamples (last axis), exclude 0. Broadcasts over leading axes."""
+    return excludes_zero(boot_a_A - boot_a_B, level) & excludes_zero(boot_b_B - boot_b_A, level)
+
+
+def _topk_codes(pos: np.ndarray, k: int) -> np.ndarray:
+    """Per resample (row), the top-k as a vector: each model's position if <= k, else 0."""
+    return np.where(pos <= k, pos, 0)
+
+
+def resample_pair_disagreement(pos_x: np.ndarray, pos_y: np.ndarray, k: int) -> float:
+    """Share of ordered resample pairs ``(b, b')``, ``b != b'``, whose top-k differ: ranking
+    ``pos_x[b]`` against ``pos_y[b']`` (positions, resamples x models).
+
+    With ``pos_x`` and ``pos_y`` from one metric this is its self-disagreement; from two metrics,
+    their cross-metric disagreement measured the same way (independent resamples on each side).
+    Exact, by counting equal top-k vectors (no ``B x B`` loop)."""
+    nb = pos_x.shape[0]
+    if nb < 2:
+        return float("nan")
+    cx, cy = _topk_codes(pos_x, k), _topk_codes(pos_y, k)
+    _, codes = np.unique(np.concatenate([cx, cy]), axis=0, return_inverse=True)
+    codes = codes.ravel()
+    ix, iy = codes[:nb], codes[nb:]
+    n_codes = int(codes.max()) + 1
+    same_all = float(np.dot(np.bincount(ix, minlength=n_codes).astype(np.float64),
+                            np.bincount(iy, minlength=n_codes).astype(np.float64)))
+    same = same_all - float(np.count_nonzero(ix == iy))  # b = b' is not a pair
+    return 1.0 - same / (nb * (nb - 1))
+
+
+def pair_decision(full_a: np.ndarray, full_b: np.ndarray, boot_a: np.ndarray, boot_b: np.ndarray,
+                  models: Sequence[str], k: int, level: float = 0.95) -> tuple[bool, float | bool]:
+    """``(differs, distinguishable)`` for metrics a and b on one task's models.
+
+    ``full_*``: values on all rows, shape ``(n_models,)``; ``boot_*``: ``(n_boot, n_models)``.
+    ``differs``: the two top-k differ (:func:`topk_differs`). Where they do, take the first
+    position (ties broken by model id) at which the two orders differ: a prefers model A, b
+    model B, decided by :func:`distinguishable`; NaN where the top-k agree, False where the
+    orders agree and only ties differ (tied models are not distinguishable).
+    """
+    differs = bool(topk_differs(_positions(full_a), _positions(full_b), k))
+    if not differs:
+        return False, float("nan")
+    models = list(models)
+    oa, ob = _order(full_a, models), _order(full_b, models)
+    i = next((i for i in range(min(k, len(models))) if oa[i] != ob[i]), None)
+    if i is None:
+        return True, False
+    A, B = oa[i], ob[i]
+    return True, bool(distinguishable(boot_a[:, A], boot_a[:, B], boot_b[:, A], boot_b[:, B], level))
 
 
 def noise_floor_task(
@@ -145,30 +236,26 @@ def noise_floor_task(
     models, full, boot = bootstrap_metrics(predictions, metrics=metrics, n_boot=n_boot, seed=seed)
     n = len(models)
     pos_full = {m: _positions(full[m]) for m in metrics}
+    pos_boot = {m: _positions(boot[m]) for m in metrics}
     floors = []
     for m in metrics:
-        pos_boot = _positions(boot[m])
         floors.append({
             "task_id": task_id, "metric": m, "n_models": n, "n_boot": n_boot,
-            "top1_floor": float(topk_differs(pos_boot, pos_full[m][None, :], 1).mean()),
-            "top3_floor": float(topk_differs(pos_boot, pos_full[m][None, :], 3).mean()),
+            "top1_floor": float(topk_differs(pos_boot[m], pos_full[m][None, :], 1).mean()),
+            "top3_floor": float(topk_differs(pos_boot[m], pos_full[m][None, :], 3).mean()),
         })
     pairs = []
     for a, b in metric_pairs(metrics):
         row: dict[str, object] = {"task_id": task_id, "metric_a": a, "metric_b": b, "n_models": n, "n_boot": n_boot}
-        oa, ob = _order(full[a], models), _order(full[b], models)
         for k in (1, 3):
-            differs = bool(topk_differs(pos_full[a], pos_full[b], k))
-            dist: float | bool = float("nan")
-            if differs:
-                i = next((i for i in range(min(k, n)) if oa[i] != ob[i]), None)
-                if i is None:  # same order, different ties: tied models are not distinguishable
-                    dist = False
-                else:
-                    A, B = oa[i], ob[i]
-                    dist = _excludes_zero(boot[a][:, A] - boot[a][:, B], level) and _excludes_zero(
-                        boot[b][:, B] - boot[b][:, A], level)
+            differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, k, level)
             row[f"top{k}_differs"] = differs
             row[f"top{k}_distinguishable"] = dist
+        for k in (1, 3):
+            cross = resample_pair_disagreement(pos_boot[a], pos_boot[b], k)
+            self_a = resample_pair_disagreement(pos_boot[a], pos_boot[a], k)
+            self_b = resample_pair_disagreement(pos_boot[b], pos_boot[b], k)
+            row.update({f"top{k}_cross": cross, f"top{k}_self_a": self_a, f"top{k}_self_b": self_b,
+                        f"top{k}_cross_minus_self": cross - (self_a + self_b) / 2})
         pairs.append(row)
     return pd.DataFrame(floors, columns=FLOOR_COLUMNS), pd.DataFrame(pairs, columns=PAIR_COLUMNS)

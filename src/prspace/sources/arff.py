@@ -68,7 +68,10 @@ def _split(blob: bytes, path: Path) -> tuple[list[Attribute], bytes, int]:
     names = [a.name for a in attrs]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise InputError(f"{path}: attribute(s) {', '.join(dup)} declared twice; rename one")
+        # a column named twice: never resolved silently
+        from prspace.sources.userdata import FileDefect
+
+        raise FileDefect(f"{path}: attribute(s) {', '.join(dup)} declared twice; rename or remove one copy")
     first_line = blob.count(b"\n", 0, m.end()) + 1
     if m.end() < len(blob) and blob[m.end() : m.end() + 1] == b"\n":
         data = blob[m.end() + 1 :]

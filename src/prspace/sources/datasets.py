@@ -749,12 +749,15 @@ def _load_openml(task_id: str) -> Dataset:
 
 def load_dataset(
     task_id: str, *, data_dir: str | Path | None = None, target: str | None = None,
-    pos_label: str | None = None,
+    pos_label: str | None = None, n_folds: int | None = None, seed: int = 0,
 ) -> Dataset:
     """Load one dataset by task id: an embedded one (``keel-ecoli1``, see
     :data:`CATALOGUE`), with ``data_dir`` and ``target`` a user file
     (``user-<file stem>``), or, online, an OpenML task with its own splits
     (``openml-<task id>``).  ``y`` is True for the minority class.
+
+    For a user file, ``n_folds`` and ``seed`` fix its cross-validation folds when rows repeat
+    (:func:`prspace.sources.userdata.load_user`: identical rows in one fold).
 
     Raises :class:`~prspace.errors.InputError` for an unknown id, a missing target
     column, a non-binary target or an unreadable file.
@@ -766,7 +769,7 @@ def load_dataset(
             )
         from prspace.sources.userdata import load_user
 
-        return load_user(task_id, data_dir, target, pos_label=pos_label)
+        return load_user(task_id, data_dir, target, pos_label=pos_label, n_folds=n_folds, seed=seed)
     if task_id.startswith("openml-"):
         return _load_openml(task_id)
     if task_id in _paperlike_catalogue().index:

@@ -18,6 +18,7 @@ ARFF by :func:`prspace.sources.arff.read_arff` (quotes, escapes, sparse rows, gz
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import logging
 import os
@@ -36,15 +37,20 @@ from prspace.sources.datasets import (
     _describe,
     _version,
     positive_label,
+    skip_reason,
 )
 
 __all__ = [
     "USER_SUFFIXES",
+    "FileDefect",
+    "FileScreen",
     "describe_user_datasets",
+    "duplicate_groups",
     "encoding_notes",
     "file_columns",
     "load_user",
     "read_user_file",
+    "screen_file",
     "user_dataset_ids",
     "user_files",
 ]
@@ -54,6 +60,11 @@ log = logging.getLogger(__name__)
 _STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
 #: mirrors prspace.sources.learners.MAX_CATEGORIES (not imported: it would load scikit-learn)
 MAX_CATEGORIES = 20
+
+
+class FileDefect(InputError):
+    """A data file that could be read in more than one way (a column named twice, the header row
+    repeated among the data rows): never resolved silently, the setup check stops the study."""
 
 
 def _suffix(p: Path) -> str | None:
@@ -110,8 +121,29 @@ def user_dataset_ids(data_dir: str | os.PathLike[str], target: str | None = None
 
 def _first_line(path: Path) -> str:
     opener = gzip.open if path.name.lower().endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace") as fh:  # type: ignore[operator]
         return fh.readline()
+
+
+def _check_unique(path: Path, names: list[str]) -> None:
+    """:class:`FileDefect` if a column name occurs twice (pandas would silently rename the
+    second copy ``name.1``, so the header is checked as written)."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in seen:
+            raise FileDefect(
+                f"{path.name}: column {name!r} is named twice in the header (columns {seen[name] + 1} "
+                f"and {i + 1}); rename or remove one copy, so that it is clear which one is meant"
+            )
+        seen[name] = i
+
+
+def _raw_csv_header(path: Path, sep: str) -> list[str]:
+    """The header of a CSV file as written (no renaming of duplicates)."""
+    import csv
+
+    line = _first_line(path).rstrip("\r\n")
+    return next(csv.reader([line], delimiter=sep), [])
 
 
 def _csv_separator(path: Path) -> str:
@@ -128,17 +160,24 @@ def _sep_name(sep: str) -> str:
     return {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
 
 
-def read_user_file(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """The whole table of one data file; :class:`InputError` naming the file and the fix."""
+def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -> pd.DataFrame:
+    """The whole table of one data file; :class:`InputError` naming the file and the fix.
+
+    ``target``: a CSV file's class column is read as text, as the file writes it (``01`` stays
+    ``01``, so that ``pos_label`` is matched to what the user sees)."""
     p = Path(path)
     s = _suffix(p)
     try:
         if s in (".csv", ".csv.gz"):
             sep = _csv_separator(p)
-            df = pd.read_csv(p, sep=sep)
+            _check_unique(p, _raw_csv_header(p, sep))
+            df = pd.read_csv(p, sep=sep, dtype={target: str} if target else None)
             df.attrs["separator"] = sep
             return df
         if s in (".parquet", ".pq"):
+            import pyarrow.parquet as pq
+
+            _check_unique(p, [str(c) for c in pq.read_schema(p).names])
             return pd.read_parquet(p)
         from prspace.sources.arff import read_arff
 
@@ -163,11 +202,15 @@ def file_columns(path: str | os.PathLike[str]) -> list[str]:
     s = _suffix(p)
     try:
         if s in (".csv", ".csv.gz"):
-            return [str(c) for c in pd.read_csv(p, sep=_csv_separator(p), nrows=0).columns]
+            sep = _csv_separator(p)
+            _check_unique(p, _raw_csv_header(p, sep))
+            return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0).columns]
         if s in (".parquet", ".pq"):
             import pyarrow.parquet as pq
 
-            return [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
+            names = [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
+            _check_unique(p, names)
+            return names
         from prspace.sources.arff import read_arff_attributes
 
         return [a.name for a in read_arff_attributes(p)]
@@ -217,14 +260,62 @@ def encoding_notes(X: pd.DataFrame) -> list[str]:
     ]
 
 
+def _repeated_header_rows(df: pd.DataFrame, target: str) -> np.ndarray:
+    """Positions of the data rows whose every value is its column's name (a header line
+    repeated inside the file, e.g. after concatenating two CSV files)."""
+    if not len(df):
+        return np.zeros(0, dtype=np.int64)
+    mask = (df[target].astype(str).str.strip() == target.strip()).to_numpy(dtype=bool, copy=True)
+    for col in df.columns:
+        if not mask.any():
+            break
+        mask = mask & (df[col].astype(str).str.strip() == str(col).strip()).to_numpy(dtype=bool)
+    return np.flatnonzero(mask)
+
+
+def duplicate_groups(X: pd.DataFrame) -> np.ndarray:
+    """One group id per row: rows with identical feature values (missing values equal) share it."""
+    if X.shape[1] == 0 or not len(X):
+        return np.arange(len(X), dtype=np.int64)
+    keys = X.astype(object).where(X.notna(), "\x00<missing>").astype(str)
+    return keys.groupby(list(keys.columns), sort=False, dropna=False).ngroup().to_numpy(dtype=np.int64)
+
+
+def _duplicate_folds(
+    groups: np.ndarray, y: np.ndarray, n_folds: int, seed: int, path: Path
+) -> np.ndarray:
+    """The test fold of each row, identical rows in one fold (StratifiedGroupKFold, shuffled, seeded)."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    n_groups = int(len(np.unique(groups)))
+    if n_groups < n_folds:
+        raise InputError(
+            f"{path.name}: only {n_groups} distinct feature rows, fewer than the {n_folds} folds; "
+            "lower local.folds (--folds) or remove the duplicate rows"
+        )
+    fold_of = np.full(len(y), -1, dtype=np.int32)
+    splitter = StratifiedGroupKFold(n_splits=n_folds, shuffle=True, random_state=seed)
+    for k, (_, test) in enumerate(splitter.split(np.zeros(len(y)), y, groups)):
+        fold_of[test] = k
+    return fold_of
+
+
 def load_user(
     task_id: str,
     data_dir: str | os.PathLike[str],
     target: str | None,
     *,
     pos_label: str | None = None,
+    n_folds: int | None = None,
+    seed: int = 0,
 ) -> Dataset:
-    """One user file as a :class:`Dataset` (``y`` True for the positive class)."""
+    """One user file as a :class:`Dataset` (``y`` True for the positive class).
+
+    Rows whose features repeat another row's (:func:`duplicate_groups`) would leak across
+    cross-validation folds; the notes count them, and with ``n_folds`` the dataset carries
+    its folds (``Dataset.folds``): stratified, shuffled with ``seed``, every set of identical
+    rows in one fold.  Without duplicates ``folds`` stays None (plain stratified k-fold).
+    """
     files = user_files(data_dir)
     if task_id not in files:
         raise InputError(
@@ -233,7 +324,7 @@ def load_user(
     if not target:
         raise InputError(f"{task_id} is a user dataset; name its class column with --target COL")
     path = files[task_id]
-    df = read_user_file(path)
+    df = read_user_file(path, target=target)
     notes: list[str] = []
     sep = df.attrs.get("separator", ",")
     if sep != ",":
@@ -244,6 +335,14 @@ def load_user(
     df.columns = columns
     if len(df) == 0:
         raise InputError(f"{path.name} has a header but no data rows; add the rows or remove the file")
+    repeated = _repeated_header_rows(df, target)
+    if len(repeated):
+        lines = ", ".join(str(int(i) + 2) for i in repeated[:5]) + (", ..." if len(repeated) > 5 else "")
+        raise FileDefect(
+            f"{path.name}: the header row is repeated inside the file as data (line(s) {lines}, "
+            f"{len(repeated)} in all; column {target!r} holds the value {target!r}); delete those lines "
+            "(files concatenated with their headers?)"
+        )
     labels = df[target]
     keep = labels.notna().to_numpy()
     if not keep.all():
@@ -254,7 +353,8 @@ def load_user(
         shown = ", ".join(classes[:5]) + (", ..." if len(classes) > 5 else "")
         what = "no values" if not classes else f"{len(classes)} class{'es' if len(classes) > 1 else ''} ({shown})"
         raise InputError(
-            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two classes)"
+            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two "
+            "classes): recode the column to two classes (e.g. one class against the rest) or move the file out"
         )
     if pos_label is not None:
         if str(pos_label) not in classes:
@@ -272,20 +372,41 @@ def load_user(
     for col in X.columns:  # pandas 3 strings / bools -> object, so the encoder sees categories
         if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
             X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
-    notes.append(f"positive class {pos!r} ({how})")
+    y = (labels == pos).to_numpy(dtype=bool)
+    notes.append(f"positive class {pos!r} ({how})" + (
+        f"; the majority class ({int(y.sum())} of {len(y)}, pi = {y.mean():.3f} > 0.5)" if y.mean() > 0.5 else ""))
+    groups = duplicate_groups(X)
+    n_dup = len(groups) - int(len(np.unique(groups)))
+    folds, procedure = None, ""
+    if n_dup:
+        mixed = int(pd.Series(y).groupby(groups).nunique().gt(1).sum())
+        notes.append(
+            f"{n_dup} row(s) repeat the features of another row"
+            + (f" ({mixed} set(s) of identical features with both classes)" if mixed else "")
+            + "; every set of identical rows is kept in one cross-validation fold, so that no row is "
+            "tested against its own copy"
+        )
+        if n_folds is not None:
+            folds = _duplicate_folds(groups, y, n_folds, seed, path)
+            procedure = (
+                f"{n_folds}-fold stratified cross-validation, identical rows grouped in one fold "
+                f"(scikit-learn StratifiedGroupKFold, shuffled, seed {seed})"
+            )
     enc = encoding_notes(X)
     for note in enc:
         log.warning("%s: %s", task_id, note)
     notes.extend(enc)
     return Dataset(
         X=X,
-        y=(labels == pos).to_numpy(dtype=bool),
+        y=y,
         name=path.name[: len(path.name) - len(_suffix(path) or "")],
         task_id=task_id,
         positive_class=pos,
         provenance=f"user file {path.name}; pandas {_version('pandas')}",
         dataset_id=str(path),
         notes="; ".join(notes),
+        folds=folds,
+        folds_procedure=procedure,
     )
 
 
@@ -306,3 +427,43 @@ def describe_user_datasets(
             ds = str(exc)
         rows.append(_describe(ds, task_id, min_minority))
     return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
+
+
+@dataclasses.dataclass(frozen=True)
+class FileScreen:
+    """What the setup check learns from reading one data file whole."""
+
+    task_id: str
+    path: Path
+    #: the file could be read in more than one way (:class:`FileDefect`): the study stops
+    defect: str = ""
+    #: why the file cannot be used ("" = usable): it is excluded from the study, with this reason
+    reason: str = ""
+    notes: str = ""
+
+    @property
+    def usable(self) -> bool:
+        return not self.defect and not self.reason
+
+
+def screen_file(
+    path: str | os.PathLike[str],
+    target: str,
+    *,
+    pos_label: str | None = None,
+    min_minority: int = DEFAULT_MIN_MINORITY,
+    n_folds: int = 10,
+    seed: int = 0,
+) -> FileScreen:
+    """Read one data file as the predictions step will (:func:`load_user` with the study's folds)
+    and say whether it is usable, unusable (the reason) or defective (:class:`FileDefect`)."""
+    p = Path(path)
+    task_id = task_id_of(p)
+    try:
+        ds = load_user(task_id, p.parent, target, pos_label=pos_label, n_folds=n_folds, seed=seed)
+    except FileDefect as exc:
+        return FileScreen(task_id, p, defect=str(exc))
+    except InputError as exc:
+        return FileScreen(task_id, p, reason=str(exc))
+    return FileScreen(task_id, p, reason=skip_reason(ds, min_minority=max(min_minority, n_folds)),
+                      notes=ds.notes)

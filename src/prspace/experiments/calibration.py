@@ -1,0 +1,269 @@
+"""Calibration by simulation of the noise floor's "distinguishable" check.
+
+The noise floor (:mod:`prspace.experiments.noise_floor`) calls a top-k disagreement between
+metrics a and b *distinguishable* when both paired percentile bootstrap intervals, of
+``a(A) - a(B)`` and of ``b(B) - b(A)``, exclude 0 (:func:`~prspace.experiments.noise_floor.
+distinguishable`, reached through :func:`~prspace.experiments.noise_floor.pair_decision`, which
+this module calls unchanged). A count such as "0 of 82 disagreements are distinguishable" means
+something only with the check's false rate and power at the study's task sizes; this module
+measures both by simulation.
+
+Design (every choice a parameter of :func:`calibrate`):
+
+* **Task sizes.** The lower quartile, median and upper quartile of the study's ``n_pos`` and
+  ``n_neg`` (``tasks.csv``, tasks with status ok): three sizes ``q25``, ``q50``, ``q75``.
+* **Two models, binormal.** Negatives score N(0, 1) under both models. Model A's positives score
+  N(mu_A, 1), with mu_A = sqrt(2) Phi^-1(``auroc``) (population AUROC ``auroc``); model B's
+  positives N(mu_B, sigma_B). The two models' scores of one row are correlated (latent Gaussian
+  correlation ``rho``), as models trained on the same features are; the paired bootstrap uses it.
+* **Population values** of AUPR, AUPRG and AUROC (and every metric of
+  :func:`prspace.metrics.metrics_from_group_counts`) at the size's pi come from the exact
+  binormal curve: class probability mass in ``POP_GRID`` score bins, passed as group counts to
+  the package's own kernel (the hyperbolic PR interpolation between bins converges to the curve;
+  the grid's error is below 1e-6).
+* **Null.** mu_B = mu_A, sigma_B = 1: the same score distribution, so both models have equal
+  population value under every metric. The *false rate* is the share of simulated tasks whose
+  two models disagree between the pair's metrics and are called distinguishable
+  (``rate``), and that share among the disagreeing ones (``rate_given_differs``).
+* **Planted reversal.** For each pair (a, b) and each sigma_B in ``sigmas`` (unequal variances:
+  ROC and PR curves cross), mu_B is solved (Brent) so that the two population margins are equal
+  and opposite: ``a(B) - a(A) = -(b(B) - b(A))``; the planted reversal is
+  ``d = |a(B) - a(A)|``, the amount by which each metric prefers its own model. *Power* is the
+  share of simulated tasks where the sample disagrees the way the population does and the check
+  says distinguishable.
+* **mdr80** (per pair and size): the smallest planted ``d`` such that every planted scenario with
+  a reversal at least that large has power >= 0.8 (NaN if none has): "no reversal larger than
+  mdr80 would be missed with 80% power".
+
+Each simulated task draws its rows once (``n_pos`` positives, ``n_neg`` negatives), the two
+models' scores, and ``n_boot`` stratified bootstrap counts shared by both models
+(:func:`bootstrap_counts`, distributed as the noise floor's), as the noise floor resamples a task; all resamples' metrics come from
+:func:`prspace.metrics.metrics_from_group_counts_batch`. Scenario ``j`` of size ``i`` draws from
+``numpy.random.default_rng([seed, i, j])``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+from prspace import metrics as M
+from prspace.errors import InputError
+from prspace.experiments.noise_floor import group_counts, pair_decision
+
+#: score bins of the population curves
+POP_GRID = 20001
+#: the noise floor's level of the bootstrap intervals
+LEVEL = 0.95
+POWER = 0.8
+SIZES = (("q25", 0.25), ("q50", 0.5), ("q75", 0.75))
+
+CALIBRATION_COLUMNS = [
+    "pair", "metric_a", "metric_b", "size", "n_pos", "n_neg", "scenario", "sigma_b", "mu_b", "reversal",
+    "pop_a_A", "pop_a_B", "pop_b_A", "pop_b_B", "n_sim", "n_boot", "n_differs", "n_flagged", "rate", "rate_se",
+    "rate_given_differs",
+]
+SUMMARY_COLUMNS = [
+    "pair", "metric_a", "metric_b", "size", "n_pos", "n_neg", "n_sim_null", "false_rate", "false_rate_se",
+    "false_rate_upper", "false_rate_given_differs", "max_reversal", "power_at_max", "mdr80",
+]
+
+
+def task_sizes(tasks: pd.DataFrame) -> list[tuple[str, int, int]]:
+    """``(label, n_pos, n_neg)`` at the quartiles and median of the study's tasks (status ok)."""
+    missing = {"n", "n_pos"} - set(tasks.columns)
+    if missing:
+        raise InputError(f"the task table lacks column(s) {sorted(missing)}; give the study's tables/tasks.csv")
+    ok = tasks[tasks["status"] == "ok"] if "status" in tasks.columns else tasks
+    if ok.empty:
+        raise InputError("the task table has no task with status ok: run the study's predictions first")
+    n_pos = ok["n_pos"].to_numpy(np.float64)
+    n_neg = ok["n"].to_numpy(np.float64) - n_pos
+    return [(label, max(2, int(round(float(np.quantile(n_pos, q))))), max(2, int(round(float(np.quantile(n_neg, q))))))
+            for label, q in SIZES]
+
+
+def population_metrics(mu: float, sigma: float, pi: float, grid: int = POP_GRID) -> dict[str, float]:
+    """Population metrics of the binormal model: negatives N(0, 1), positives N(mu, sigma), skew pi."""
+    lo = min(-9.0, mu - 9.0 * sigma)
+    hi = max(9.0, mu + 9.0 * sigma)
+    edges = np.linspace(hi, lo, grid)
+    cp = stats.norm.sf((edges - mu) / sigma)
+    cn = stats.norm.sf(edges)
+    cp[0] = cn[0] = 0.0
+    cp[-1] = cn[-1] = 1.0
+    return M.metrics_from_group_counts(pi * np.diff(cp), (1 - pi) * np.diff(cn))
+
+
+def mu_for_auroc(auroc: float) -> float:
+    """mu with population AUROC ``auroc`` for N(0, 1) negatives and N(mu, 1) positives."""
+    return float(np.sqrt(2.0) * stats.norm.ppf(auroc))
+
+
+def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, pi: float) -> dict[str, float]:
+    """Model B (sigma ``sigma_b``) whose population margins under a and b are equal and opposite.
+
+    Returns ``mu_b``, ``reversal`` = |a(B) - a(A)| and the four population values; ``reversal``
+    is NaN when no mu_B within 6 max(1, sigma_B) of mu_A balances the margins.
+    """
+    A = population_metrics(mu_a, 1.0, pi)
+
+    def excess(mu: float) -> float:
+        B = population_metrics(mu, sigma_b, pi)
+        return (B[metric_a] - A[metric_a]) + (B[metric_b] - A[metric_b])
+
+    try:
+        span = 6.0 * max(1.0, sigma_b)
+        mu_b = float(optimize.brentq(excess, mu_a - span, mu_a + span, xtol=1e-7))
+    except ValueError:
+        return {"mu_b": float("nan"), "reversal": float("nan"), "pop_a_A": A[metric_a], "pop_a_B": float("nan"),
+                "pop_b_A": A[metric_b], "pop_b_B": float("nan")}
+    B = population_metrics(mu_b, sigma_b, pi)
+    return {"mu_b": mu_b, "reversal": abs(B[metric_a] - A[metric_a]), "pop_a_A": A[metric_a], "pop_a_B": B[metric_a],
+            "pop_b_A": A[metric_b], "pop_b_B": B[metric_b]}
+
+
+def bootstrap_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``(n_boot, n)`` stratified bootstrap counts, distributed as
+    :func:`~prspace.experiments.noise_floor.stratified_counts` (each class's rows drawn with
+    replacement as often as the class has rows) but drawn as uniform indices, which is faster
+    than ``rng.multinomial`` over many categories (the noise floor keeps its own stream)."""
+    w = np.zeros((n_boot, y.size))
+    for cls in (True, False):
+        idx = np.flatnonzero(y == cls)
+        m = idx.size
+        if m:
+            draws = rng.integers(0, m, size=(n_boot, m)) + (np.arange(n_boot) * m)[:, None]
+            w[:, idx] = np.bincount(draws.ravel(), minlength=n_boot * m).reshape(n_boot, m)
+    return w
+
+
+def _simulate(n_pos: int, n_neg: int, mu_a: float, mu_b: float, sigma_b: float, rho: float,
+              pairs: Sequence[tuple[str, str]], n_sim: int, n_boot: int, rng: np.random.Generator,
+              ) -> dict[tuple[str, str], list[tuple[bool, bool, int]]]:
+    """Per pair and simulated task: (differs, distinguishable, sign), sign = +1 when metric a
+    prefers model A (index 0) and b model B, -1 the other way, 0 when they agree."""
+    y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
+    yf = y.astype(np.float64)
+    n = y.size
+    metrics = sorted({m for p in pairs for m in p})
+    out: dict[tuple[str, str], list[tuple[bool, bool, int]]] = {p: [] for p in pairs}
+    sd_b = np.where(y, sigma_b, 1.0)
+    models = ["A", "B"]
+    for _ in range(n_sim):
+        z1 = rng.standard_normal(n)
+        z2 = rho * z1 + np.sqrt(1.0 - rho * rho) * rng.standard_normal(n)
+        scores = (mu_a * yf + z1, mu_b * yf + sd_b * z2)
+        w = bootstrap_counts(y, n_boot, rng)
+        full = {m: np.zeros(2) for m in metrics}
+        boot = {m: np.zeros((n_boot, 2)) for m in metrics}
+        for j, s in enumerate(scores):
+            _, group = np.unique(-s, return_inverse=True)
+            k = int(group.max()) + 1
+            res = M.metrics_from_group_counts(np.bincount(group, yf, k), np.bincount(group, 1 - yf, k))
+            res_b = M.metrics_from_group_counts_batch(*group_counts(w, group, yf, k))
+            for m in metrics:
+                full[m][j] = res[m]
+                boot[m][:, j] = res_b[m]
+        for a, b in pairs:
+            differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, 1, LEVEL)
+            sign = 0
+            if differs:
+                sign = 1 if full[a][0] > full[a][1] else -1
+            out[(a, b)].append((differs, bool(dist) if differs else False, sign))
+    return out
+
+
+def calibrate(
+    tasks: pd.DataFrame,
+    *,
+    pairs: Sequence[tuple[str, str]],
+    n_sim: int = 100,
+    n_sim_null: int = 300,
+    n_boot: int = 200,
+    seed: int = 0,
+    auroc: float = 0.85,
+    rho: float = 0.5,
+    sigmas: Sequence[float] = (0.85, 0.7, 0.55, 0.4, 0.25),
+    sizes: Sequence[tuple[str, int, int]] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The calibration table (:data:`CALIBRATION_COLUMNS`, one row per pair, size and scenario)
+    and its summary (:data:`SUMMARY_COLUMNS`, one row per pair and size: false rate, mdr80)."""
+    if n_sim < 1 or n_sim_null < 1 or n_boot < 10:
+        raise InputError(f"n_sim and n_sim_null must be >= 1 and n_boot >= 10, got {n_sim}, {n_sim_null}, {n_boot}")
+    if not (0.5 < auroc < 1.0) or not (-1.0 < rho < 1.0):
+        raise InputError(f"auroc must lie in (0.5, 1) and rho in (-1, 1), got {auroc}, {rho}")
+    if any(not (s > 0) for s in sigmas):
+        raise InputError(f"every sigma must be > 0, got {list(sigmas)}")
+    pairs = [tuple(p) for p in pairs]
+    sizes = list(sizes) if sizes is not None else task_sizes(tasks)
+    mu_a = mu_for_auroc(auroc)
+    rows: list[dict[str, object]] = []
+    for i, (label, n_pos, n_neg) in enumerate(sizes):
+        pi = n_pos / (n_pos + n_neg)
+        common = {"size": label, "n_pos": n_pos, "n_neg": n_neg, "n_boot": n_boot}
+        null = _simulate(n_pos, n_neg, mu_a, mu_a, 1.0, rho, pairs, n_sim_null, n_boot,
+                         np.random.default_rng([seed, i, 0]))
+        A = population_metrics(mu_a, 1.0, pi)
+        for a, b in pairs:
+            res = null[(a, b)]
+            rows.append(_row(a, b, common, "null", 1.0, mu_a, 0.0, A[a], A[a], A[b], A[b], res, lambda r: r[1]))
+        j = 0
+        for a, b in pairs:
+            for sigma in sigmas:
+                j += 1
+                plant = planted_reversal(a, b, mu_a, float(sigma), pi)
+                if not np.isfinite(plant["reversal"]):
+                    continue
+                res = _simulate(n_pos, n_neg, mu_a, plant["mu_b"], float(sigma), rho, [(a, b)], n_sim, n_boot,
+                                np.random.default_rng([seed, i, j]))[(a, b)]
+                truth = 1 if plant["pop_a_A"] > plant["pop_a_B"] else -1  # a prefers A in the population
+                rows.append(_row(a, b, common, "reversal", float(sigma), plant["mu_b"], plant["reversal"], plant["pop_a_A"],
+                                 plant["pop_a_B"], plant["pop_b_A"], plant["pop_b_B"], res,
+                                 lambda r, t=truth: r[1] and r[2] == t))
+    table = pd.DataFrame(rows, columns=CALIBRATION_COLUMNS)
+    return table, summarise(table)
+
+
+def _row(a: str, b: str, common: dict[str, object], scenario: str, sigma: float, mu_b: float, reversal: float,
+         aA: float, aB: float, bA: float, bB: float, res: list[tuple[bool, bool, int]], hit) -> dict[str, object]:
+    n_sim = len(res)
+    n_differs = sum(1 for r in res if r[0])
+    n_flagged = sum(1 for r in res if hit(r))
+    rate = n_flagged / n_sim
+    return {"pair": f"{a}_{b}", "metric_a": a, "metric_b": b, **common, "scenario": scenario, "sigma_b": sigma,
+            "mu_b": mu_b, "reversal": reversal, "pop_a_A": aA, "pop_a_B": aB, "pop_b_A": bA, "pop_b_B": bB,
+            "n_sim": n_sim, "n_differs": n_differs, "n_flagged": n_flagged, "rate": rate,
+            "rate_se": float(np.sqrt(rate * (1 - rate) / n_sim)),
+            "rate_given_differs": (sum(1 for r in res if r[0] and r[1]) / n_differs) if n_differs else float("nan")}
+
+
+def mdr(reversal: np.ndarray, power: np.ndarray, target: float = POWER) -> float:
+    """Smallest planted reversal d such that every scenario with reversal >= d has power >= target."""
+    order = np.argsort(reversal)
+    d, p = np.asarray(reversal)[order], np.asarray(power)[order]
+    ok_above = np.logical_and.accumulate((p >= target)[::-1])[::-1]  # every scenario from here up passes
+    hit = np.flatnonzero(ok_above)
+    return float(d[hit[0]]) if hit.size else float("nan")
+
+
+def summarise(table: pd.DataFrame) -> pd.DataFrame:
+    """Per pair and size: the null's false rate (with its Monte Carlo se and se-upper end) and mdr80."""
+    out = []
+    for (pair, size), g in table.groupby(["pair", "size"], sort=False):
+        null = g[g["scenario"] == "null"].iloc[0]
+        planted = g[g["scenario"] == "reversal"]
+        best = planted.loc[planted["reversal"].idxmax()] if len(planted) else None
+        out.append({
+            "pair": pair, "metric_a": null["metric_a"], "metric_b": null["metric_b"], "size": size,
+            "n_pos": null["n_pos"], "n_neg": null["n_neg"], "n_sim_null": null["n_sim"], "false_rate": null["rate"],
+            "false_rate_se": null["rate_se"], "false_rate_upper": null["rate"] + 2 * null["rate_se"],
+            "false_rate_given_differs": null["rate_given_differs"],
+            "max_reversal": float(best["reversal"]) if best is not None else float("nan"),
+            "power_at_max": float(best["rate"]) if best is not None else float("nan"),
+            "mdr80": mdr(planted["reversal"].to_numpy(), planted["rate"].to_numpy()) if len(planted) else float("nan"),
+        })
+    return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
