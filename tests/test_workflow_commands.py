@@ -176,16 +176,7 @@ def test_table_html_args_pair_inputs_outputs_titles():
         table_html_args(tables, ["a.csv"], ["a.html", "b.html"], study="s")
 
 
-# --- the rules define nothing but input functions -------------------------------------------
-
-#: input functions / helpers of input functions that read the select_tasks checkpoint
-INPUT_FUNCTIONS = {"data_file", "task_ids", "per_task", "boyd_downsampling_tasks", "boyd_fold_skew_tasks"}
-
-
-@pytest.mark.parametrize("path", sorted((ROOT / "workflow" / "rules").glob("*.smk")), ids=lambda p: p.name)
-def test_rules_files_define_only_input_functions(path):
-    defined = set(re.findall(r"^\s*def (\w+)", path.read_text(), flags=re.M))
-    assert defined <= INPUT_FUNCTIONS, f"{path.name} defines {sorted(defined - INPUT_FUNCTIONS)}"
+# --- the rules files define no functions (tests/test_workflow_inputs.py) --------------------------
 
 
 def test_snakefile_defines_no_functions():

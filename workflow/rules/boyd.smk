@@ -54,43 +54,9 @@ BOYD_TAB = {n: f"{TABLES}/{n}.csv" for n in BOYD_TABLE_SUBCATEGORY}
 # your own data (local.data_dir): the downsampling step reads the files itself
 BOYD_DATA_ARGS = own_data_args(config["local"])
 
-
-def boyd_downsampling_tasks():
-    """Input helper: the downsampling tasks (prspace.experiments.selection.downsampling_tasks)."""
-    from prspace.experiments.selection import downsampling_tasks
-
-    ids = downsampling_tasks(
-        read_task_list(checkpoints.select_tasks.get().output[0]),
-        task_ids(),
-        max_pi=BOYD_DS["max_pi"],
-        min_positives=BOYD_DS["min_positives"],
-        max_tasks=BOYD_DS["max_tasks"],
-    )
-    if not ids:
-        logger.warning(
-            f"boyd: no task of study {STUDY} has pi <= boyd.downsampling.max_pi = {BOYD_DS['max_pi']} "
-            f"and at least boyd.downsampling.min_positives = {BOYD_DS['min_positives']} positives; "
-            "the downsampling tables and figure will say so"
-        )
-    return ids
-
-
-def boyd_fold_skew_tasks():
-    """Input helper: the fold-skew tasks (prspace.experiments.selection.fold_skew_tasks)."""
-    from prspace.experiments.selection import fold_skew_tasks
-
-    ids = fold_skew_tasks(
-        read_task_list(checkpoints.select_tasks.get().output[0]),
-        task_ids(),
-        min_positives=BOYD_FS["min_positives"],
-        max_tasks=BOYD_FS["max_tasks"],
-    )
-    if not ids:
-        logger.warning(
-            f"boyd: no task of study {STUDY} has at least boyd.fold_skew.min_positives = "
-            f"{BOYD_FS['min_positives']} positives; the fold-skew tables and figure will say so"
-        )
-    return ids
+# the tasks of sections 4.3 and 4.1 (prspace.workflow_inputs.StudyInputs), as input functions
+BOYD_DS_RUNS = f"{BOYD_WORK}/downsampling/{{task}}.parquet"
+BOYD_FS_RUNS = f"{BOYD_WORK}/fold_skew/{{task}}.parquet"
 
 
 rule boyd_theory:
@@ -104,8 +70,12 @@ rule boyd_theory:
         f"{BENCHMARKS}/boyd/theory.tsv"
     params:
         formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+        figures=output_folder("png"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd theory --out-dir {FIGURES} --formats {params.formats} > {log} 2>&1"
+        "{params.prspace} boyd theory --out-dir {params.figures} --formats {params.formats} > {log} 2>&1"
 
 
 rule boyd_paper_tables:
@@ -119,8 +89,13 @@ rule boyd_paper_tables:
         f"{LOGS}/boyd/paper_tables.log",
     benchmark:
         f"{BENCHMARKS}/boyd/paper_tables.tsv"
+    params:
+        prspace=PRSPACE,
+        tables=output_folder("t3"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd paper-tables --out-dir {TABLES} > {log} 2>&1"
+        "{params.prspace} boyd paper-tables --out-dir {params.tables} > {log} 2>&1"
 
 
 rule boyd_pr_prg:
@@ -140,9 +115,13 @@ rule boyd_pr_prg:
         task=BOYD["pr_prg"]["task"],
         model=BOYD["pr_prg"]["model"],
         target=BOYD["pr_prg"]["target_positives"],
+        prspace=PRSPACE,
+        figures=output_folder("png"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
-        "--target-positives {params.target} --out-dir {FIGURES} --formats {params.formats} "
+        "{params.prspace} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
+        "--target-positives {params.target} --out-dir {params.figures} --formats {params.formats} "
         "--selection-out {output.selection} > {log} 2>&1"
 
 
@@ -152,7 +131,7 @@ rule boyd_downsample:
         tasks=ancient(TASK_LIST),  # a new task list alone does not change this task's runs
         data=data_file,  # your own data file of the task (reruns when it changes)
     output:
-        f"{BOYD_WORK}/downsampling/{{task}}.parquet",
+        BOYD_DS_RUNS,
     log:
         f"{LOGS}/boyd/downsample/{{task}}.log",
     benchmark:
@@ -165,16 +144,23 @@ rule boyd_downsample:
         data=BOYD_DATA_ARGS,
         learners=BOYD_DS["learners"],
         ratios=",".join(str(r) for r in BOYD_DS["ratios"]),
+        prspace=PRSPACE,
+        seed=SEED,
+        folds=BOYD_DS["folds"],
+        repeats=BOYD_DS["repeats"],
+        max_pi=BOYD_DS["max_pi"],
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
-        "--ratios {params.ratios} --folds {BOYD_DS[folds]} --repeats {BOYD_DS[repeats]} --seed {SEED} "
-        "--max-pi {BOYD_DS[max_pi]} --out {output} > {log} 2>&1"
+        "{params.prspace} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
+        "--ratios {params.ratios} --folds {params.folds} --repeats {params.repeats} --seed {params.seed} "
+        "--max-pi {params.max_pi} --out {output} > {log} 2>&1"
 
 
 rule boyd_downsampling_report:
     """Table 3 per task and learner, summary over tasks, and the downsampling figure."""
     input:
-        runs=lambda wc: expand(f"{BOYD_WORK}/downsampling/{{task}}.parquet", task=boyd_downsampling_tasks()),
+        runs=INPUTS.downsampling_runs(BOYD_DS_RUNS),
     output:
         table3=BOYD_TAB["boyd_downsampling_table3"],
         table3_md=f"{TABLES}/boyd_downsampling_table3.md",
@@ -194,9 +180,15 @@ rule boyd_downsampling_report:
             f"pi <= {BOYD_DS['max_pi']}, at least {BOYD_DS['min_positives']} positives, "
             f"at most {BOYD_DS['max_tasks']} tasks (lowest pi first)"
         ),
+        prspace=PRSPACE,
+        study=STUDY,
+        tables=output_folder("table3"),
+        figures=output_folder("png"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd downsampling-report --runs {input.runs} --tables-dir {TABLES} --figures-dir {FIGURES} "
-        "--formats {params.formats} --study {STUDY} --criteria '{params.criteria}' > {log} 2>&1"
+        "{params.prspace} boyd downsampling-report --runs {input.runs} --tables-dir {params.tables} --figures-dir {params.figures} "
+        "--formats {params.formats} --study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
 
 
 rule boyd_fold_skew:
@@ -204,7 +196,7 @@ rule boyd_fold_skew:
     input:
         status=PREDICTION_STATUS,
     output:
-        f"{BOYD_WORK}/fold_skew/{{task}}.parquet",
+        BOYD_FS_RUNS,
     log:
         f"{LOGS}/boyd/fold_skew/{{task}}.log",
     benchmark:
@@ -212,15 +204,21 @@ rule boyd_fold_skew:
     threads: 1
     params:
         dispersions=",".join(str(d) for d in BOYD_FS["dispersions"]),
+        prspace=PRSPACE,
+        seed=SEED,
+        seeds=BOYD_FS["seeds"],
+        max_repeats=BOYD_FS["max_repeats"],
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
-        "--seeds {BOYD_FS[seeds]} --max-repeats {BOYD_FS[max_repeats]} --seed {SEED} --out {output} > {log} 2>&1"
+        "{params.prspace} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
+        "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out {output} > {log} 2>&1"
 
 
 rule boyd_fold_skew_report:
     """Bias of each aggregate and ranking changes against dispersion, and the figure."""
     input:
-        runs=lambda wc: expand(f"{BOYD_WORK}/fold_skew/{{task}}.parquet", task=boyd_fold_skew_tasks()),
+        runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS),
     output:
         summary=BOYD_TAB["boyd_fold_skew_summary"],
         summary_md=f"{TABLES}/boyd_fold_skew_summary.md",
@@ -239,9 +237,15 @@ rule boyd_fold_skew_report:
             + (f", at most {BOYD_FS['max_tasks']} (lowest pi first)" if BOYD_FS["max_tasks"] else "")
             + f"; {BOYD_FS['seeds']} seeds per dispersion"
         ),
+        prspace=PRSPACE,
+        study=STUDY,
+        tables=output_folder("summary"),
+        figures=output_folder("png"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd fold-skew-report --runs {input.runs} --tables-dir {TABLES} --figures-dir {FIGURES} "
-        "--formats {params.formats} --study {STUDY} --criteria '{params.criteria}' > {log} 2>&1"
+        "{params.prspace} boyd fold-skew-report --runs {input.runs} --tables-dir {params.tables} --figures-dir {params.figures} "
+        "--formats {params.formats} --study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
 
 
 rule boyd_aggregation:
@@ -262,10 +266,18 @@ rule boyd_aggregation:
         f"{BENCHMARKS}/boyd/aggregation.tsv"
     params:
         formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+        study=STUDY,
+        learner=BOYD_AG["learner"],
+        skew_groups=BOYD_AG["skew_groups"],
+        tables=output_folder("tasks"),
+        figures=output_folder("png"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd aggregation --metrics {input.metrics} --learner {BOYD_AG[learner]} "
-        "--skew-groups {BOYD_AG[skew_groups]} --tables-dir {TABLES} --figures-dir {FIGURES} "
-        "--formats {params.formats} --study {STUDY} > {log} 2>&1"
+        "{params.prspace} boyd aggregation --metrics {input.metrics} --learner {params.learner} "
+        "--skew-groups {params.skew_groups} --tables-dir {params.tables} --figures-dir {params.figures} "
+        "--formats {params.formats} --study {params.study} > {log} 2>&1"
 
 
 BOYD_EVIDENCE_DS = BOYD_DS["enabled"] and SOURCE == "local"
@@ -276,10 +288,8 @@ rule boyd_evidence:
     input:
         tasks=f"{TABLES}/tasks.csv",
         metrics=[METRICS_TABLE] if BOYD_AG["enabled"] else [],
-        ds_runs=lambda wc: expand(f"{BOYD_WORK}/downsampling/{{task}}.parquet", task=boyd_downsampling_tasks())
-        if BOYD_EVIDENCE_DS else [],
-        fs_runs=lambda wc: expand(f"{BOYD_WORK}/fold_skew/{{task}}.parquet", task=boyd_fold_skew_tasks())
-        if BOYD_FS["enabled"] else [],
+        ds_runs=INPUTS.downsampling_runs(BOYD_DS_RUNS, enabled=BOYD_EVIDENCE_DS),
+        fs_runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS, enabled=BOYD_FS["enabled"]),
     output:
         f"{TABLES}/boyd_evidence.csv",
     log:
@@ -291,10 +301,15 @@ rule boyd_evidence:
         ds_runs="--downsampling-runs" if BOYD_EVIDENCE_DS else "",
         fs_runs="--fold-skew-runs" if BOYD_FS["enabled"] else "",
         n_boot=config["analysis"]["n_boot"],
+        prspace=PRSPACE,
+        seed=SEED,
+        learner=BOYD_AG["learner"],
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
-        "{params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} --learner {BOYD_AG[learner]} "
-        "--n-boot {params.n_boot} --seed {SEED} --out {output} > {log} 2>&1"
+        "{params.prspace} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
+        "{params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} --learner {params.learner} "
+        "--n-boot {params.n_boot} --seed {params.seed} --out {output} > {log} 2>&1"
 
 
 if BOYD["enabled"]:

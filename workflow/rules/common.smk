@@ -1,6 +1,8 @@
 # Shared conventions of every rules file (see docs/architecture.md, "Workflow contract").
 # Included first by the Snakefile.  Defines: ALL_TARGETS, STUDY, WORK, RESULTS, PRSPACE,
-# task_ids(), per_task(), PREDICTIONS, PREDICTION_STATUS, METRICS_TABLE, FOLD_METRICS.
+# DATA_FILES, INPUTS, data_file(), task_ids(), per_task(), output_folder(), PREDICTIONS, PREDICTION_STATUS,
+# METRICS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
+# params functions come from prspace.workflow_inputs.
 
 import sys
 from pathlib import Path
@@ -12,11 +14,11 @@ try:
     import prspace  # noqa: F401  (installed, or on PYTHONPATH)
 except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from prspace.contracts import read_task_list, selected_task_ids  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
 from prspace.interrupts import install_workflow_interrupt_handler  # noqa: E402
 from prspace.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
+from prspace.workflow_inputs import StudyInputs, output_folder  # noqa: E402
 
 # A second Ctrl-C must not cut Snakemake's stop short (prspace.interrupts).
 install_workflow_interrupt_handler()
@@ -54,17 +56,7 @@ if _setup_problems:
         + "\nFix them in your config file or --config overrides (docs/workflow.md lists every key)."
     )
 
-#: Your own data files (task id -> path), inputs of the rules that read them, so that editing,
-#: adding or removing a file reruns what depends on it.  Empty for the embedded suites and OpenML.
-DATA_FILES = data_files(config["local"]) if config["source"] == "local" else {}
-
-
-def data_file(wildcards):
-    """Input function: the data file of task {task} ([] unless it is one of your own files)."""
-    path = DATA_FILES.get(wildcards.task)
-    return [str(path)] if path is not None else []
-
-#: Targets of `rule all`; every rules file extends it: ALL_TARGETS.extend([...]).
+#: Targets of the all rule; every rules file extends it: ALL_TARGETS.extend([...]).
 ALL_TARGETS = []
 
 STUDY = config["study"]
@@ -91,39 +83,18 @@ METRICS_TABLE = f"{TABLES}/metrics.csv"
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 
 
-def task_ids():
-    """The task ids of the study, sorted (call only inside input functions: it reads a checkpoint).
-
-    Local source: the usable datasets of the suite (or of local.data_dir), restricted to
-    local.datasets if given.  OpenML: the tasks the select step marked selected.
-    Tasks may still turn out skipped in the predictions step (status JSON).  No usable task ends the
-    run with one line (stop_run: an exception here would reach the console with a traceback); for
-    your own files the setup check says it before any job.
-    """
-    table = read_task_list(checkpoints.select_tasks.get().output[0])
-    ids = selected_task_ids(table)
-    if not ids:
-        reasons = "; ".join(
-            f"{r.task_id}: {r.reason}" for r in table.head(5).itertuples() if str(getattr(r, "reason", ""))
-        )
-        stop_run(
-            f"study {STUDY}: no usable task ({len(table)} candidate(s) in {TASK_LIST}"
-            + (f"; {reasons}" if reasons else "")
-            + "); fix the data or the selection and run again"
-        )
-    if SOURCE == "local" and config["local"]["datasets"]:
-        wanted = config["local"]["datasets"]
-        unknown = sorted(set(wanted) - set(table["task_id"].astype(str)))
-        if unknown:
-            stop_run(
-                f"config key local.datasets names unknown dataset(s) {', '.join(unknown)}; "
-                f"see {TASK_LIST} for the available task ids"
-            )
-        ids = [t for t in ids if t in set(wanted)]
-    return sorted(ids)
-
-
-def per_task(pattern):
-    """Input function: ``pattern`` (with {task}) expanded over task_ids()."""
-    return lambda wc: expand(pattern, task=task_ids())
-
+#: The input functions of the rules (prspace.workflow_inputs): the study's tasks are read from the
+#: select_tasks checkpoint, so call these only inside input functions.  Your own data files
+#: (task id -> path; empty for the embedded suites and OpenML) are inputs of the rules that read
+#: them, so that editing, adding or removing a file reruns what depends on it.
+DATA_FILES = data_files(config["local"]) if SOURCE == "local" else {}
+# no usable task ends the run with one line (stop_run: an exception in an input function would reach
+# the console with a traceback); for your own files the setup check says it before any job
+INPUTS = StudyInputs(config, checkpoints, task_list=TASK_LIST, data_files=DATA_FILES, warn=logger.warning,
+                     stop=stop_run)
+#: input function: the own data file of task {task} ([] unless it is one of your own files)
+data_file = INPUTS.data_file
+#: the study's task ids, sorted (reads the checkpoint: call only inside input functions)
+task_ids = INPUTS.task_ids
+#: per_task(pattern): an input function expanding ``pattern``'s {task} over task_ids()
+per_task = INPUTS.per_task

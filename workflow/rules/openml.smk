@@ -24,9 +24,13 @@ rule openml_manifest:
         server=config["openml"]["server"],
         replayed=(f"--replayed-from '{config['openml']['replay']}'" if config["openml"]["replay"] else ""),
         downsampling="enabled" if config["boyd"]["downsampling"]["enabled"] else "disabled",
+        prspace=PRSPACE,
+        seed=SEED,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} fetch-openml manifest --status {input.status} --task-list {input.tasks} "
-        "--server '{params.server}' --seed {SEED} {params.replayed} --downsampling {params.downsampling} "
+        "{params.prspace} fetch-openml manifest --status {input.status} --task-list {input.tasks} "
+        "--server '{params.server}' --seed {params.seed} {params.replayed} --downsampling {params.downsampling} "
         "--out {output.manifest} --study-table {output.study} > {log} 2>&1"
 
 
@@ -43,8 +47,12 @@ rule openml_selfcheck:
         f"{LOGS}/openml_selfcheck.log",
     benchmark:
         f"{BENCHMARKS}/openml_selfcheck.tsv"
+    params:
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} fetch-openml selfcheck --status {input.status} --out {output.checks} "
+        "{params.prspace} fetch-openml selfcheck --status {input.status} --out {output.checks} "
         "--summary-out {output.summary} > {log} 2>&1"
 
 
@@ -68,8 +76,11 @@ rule openml_report_tables:
         f"{BENCHMARKS}/openml_report_tables.tsv"
     params:
         tables=lambda wildcards, input, output: table_html_args(OPENML_TABLES, input, output, study=STUDY),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} table-html {params.tables} > {log} 2>&1"
+        "{params.prspace} table-html {params.tables} > {log} 2>&1"
 
 
 if SOURCE == "openml":

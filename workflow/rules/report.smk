@@ -28,8 +28,11 @@ rule report_tables:
         f"{BENCHMARKS}/report_tables.tsv"
     params:
         tables=lambda wildcards, input, output: table_html_args(REPORT_TABLES, input, output, study=STUDY),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} table-html {params.tables} > {log} 2>&1"
+        "{params.prspace} table-html {params.tables} > {log} 2>&1"
 
 
 ALL_TARGETS.extend(f"{WORK}/report/{name}.html" for name in REPORT_TABLES)

@@ -22,6 +22,8 @@ checkpoint select_tasks:
     resources:
         # global cap on connections to OpenML, set by the profile (profiles/*/config.yaml)
         openml_connections=1 if SOURCE == "openml" else 0,
+    conda:
+        "../../environment.yml"
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"
 
@@ -44,6 +46,8 @@ rule predict:
         mem_mb=4000,
         runtime=120,
         openml_connections=config["openml"]["workers"] if SOURCE == "openml" else 0,
+    conda:
+        "../../environment.yml"
     shell:
         "{params.cmd} --out {params.parquet} --status {output.status} > {log} 2>&1"
 
@@ -62,8 +66,12 @@ rule score:
     resources:
         mem_mb=2000,
         runtime=30,
+    params:
+        prspace=PRSPACE_SCORE,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE_SCORE} task --status {input.status} --out {output.metrics} "
+        "{params.prspace} task --status {input.status} --out {output.metrics} "
         "--folds-out {output.folds} > {log} 2>&1"
 
 
@@ -81,8 +89,13 @@ rule collect:
         f"{LOGS}/collect.log",
     benchmark:
         f"{BENCHMARKS}/collect.tsv"
+    params:
+        prspace=PRSPACE,
+        study=STUDY,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} score collect --study {STUDY} --task-list {input.tasks} "
+        "{params.prspace} score collect --study {params.study} --task-list {input.tasks} "
         "--status {input.status} --metrics {input.metrics} "
         "--out {output.metrics} --tasks-out {output.tasks} > {log} 2>&1"
 
@@ -113,9 +126,13 @@ rule noise_floor:
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["noise_boot"],
+        prspace=PRSPACE,
+        seed=SEED,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
-        "--seed {SEED} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
+        "{params.prspace} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
+        "--seed {params.seed} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
 
 
 CALIBRATION = [f"{TABLES}/calibration.csv", f"{TABLES}/calibration_summary.csv"]
@@ -137,8 +154,11 @@ rule calibrate:
         c=config["analysis"]["calibration"],
         sigmas=",".join(map(str, config["analysis"]["calibration"]["sigmas"])),
         n_boot=config["analysis"]["noise_boot"],
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
+        "{params.prspace} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
         "--n-boot {params.n_boot} --seed {params.c[seed]} --auroc {params.c[auroc]} --rho {params.c[rho]} "
         "--sigmas {params.sigmas} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
 
@@ -158,9 +178,13 @@ rule noise_evidence:
         f"{BENCHMARKS}/noise_evidence.tsv"
     params:
         n_boot=config["analysis"]["n_boot"],
+        prspace=PRSPACE,
+        seed=SEED,
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} noise-evidence --pairs {input.pairs} --tasks {input.tasks} --calibration {input.calibration} "
-        "--n-boot {params.n_boot} --seed {SEED} --out {output.csv} > {log} 2>&1"
+        "{params.prspace} noise-evidence --pairs {input.pairs} --tasks {input.tasks} --calibration {input.calibration} "
+        "--n-boot {params.n_boot} --seed {params.seed} --out {output.csv} > {log} 2>&1"
 
 
 #: Tables of prspace controlled-skew: the grid, the observed bins, the trend, the counterfactual at
@@ -205,11 +229,17 @@ rule controlled_skew:
         targets=",".join(map(str, config["analysis"]["skew_targets"])),
         n_boot=config["analysis"]["n_boot"],
         formats=",".join(config["analysis"]["figure_formats"]),
+        prspace=PRSPACE,
+        seed=SEED,
+        tables=output_folder("tables"),
+        figures=output_folder("figure"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
-        "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {SEED} "
+        "{params.prspace} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
+        "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {params.seed} "
         "--reference {input.reference} --per-task-out {output.per_task} "
-        "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {TABLES} --figures-dir {FIGURES} "
+        "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {params.tables} --figures-dir {params.figures} "
         "--formats png,{params.formats} > {log} 2>&1"
 
 
@@ -234,11 +264,16 @@ rule rank:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["n_boot"],
         selfcheck=lambda wc, input: f"--selfcheck {input.selfcheck}" if input.selfcheck else "",
+        prspace=PRSPACE,
+        seed=SEED,
+        tables=output_folder("per_task"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
-        "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {SEED} "
+        "{params.prspace} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
+        "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {params.seed} "
         "--noise-floors {input.floors} --noise-pairs {input.pairs} "
-        "--out-dir {TABLES} --ranks-out {output.ranks} > {log} 2>&1"
+        "--out-dir {params.tables} --ranks-out {output.ranks} > {log} 2>&1"
 
 
 FIGURE_NAMES = ["fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"]
@@ -276,10 +311,14 @@ rule figures:
     params:
         formats=",".join(config["analysis"]["figure_formats"]),
         predictions=f"{WORK}/predictions",
+        prspace=PRSPACE,
+        figures=output_folder("figures"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} figures --metrics {input.metrics} --ranks {input.ranks} "
+        "{params.prspace} figures --metrics {input.metrics} --ranks {input.ranks} "
         "--per-task {input.per_task} --tasks {input.tasks} --predictions-dir {params.predictions} "
-        "--out-dir {FIGURES} --formats png,{params.formats} "
+        "--out-dir {params.figures} --formats png,{params.formats} "
         "--selection-out {output.selection} > {log} 2>&1"
 
 
@@ -321,8 +360,14 @@ rule verdicts:
         f"{BENCHMARKS}/verdicts.tsv"
     params:
         recorded=f"{WORK}/config.yaml",
+        prspace=PRSPACE,
+        study=STUDY,
+        tables=output_folder("csv"),
+        results=output_folder("summary"),
+    conda:
+        "../../environment.yml"
     shell:
-        "{PRSPACE} verdicts --tables-dir {TABLES} --study {STUDY} --out-dir {RESULTS} "
+        "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
         "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"
 
 

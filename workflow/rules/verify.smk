@@ -17,5 +17,7 @@ rule verify:
         f"{BENCHMARKS}/verify.tsv"
     params:
         cmd=f"{PRSPACE} verify {RESULTS}",
+    conda:
+        "../../environment.yml"
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"

@@ -141,26 +141,18 @@ def _save(fig, out_dir: Path, name: str, formats: list[str]) -> None:
     write_figure(fig, out_dir / name, formats)
 
 
-def _table(df: pd.DataFrame, out_dir: Path, name: str, *, title: str, note: str | None = None) -> None:
-    from prspace.output import write_table
+def _write_report(report, tables_dir: Path, figures_dir: Path | None = None, formats: list[str] | None = None) -> None:
+    """Write a :class:`prspace.experiments.boyd_tables.BoydReport`: its tables, then its figure."""
+    from prspace.output import write_csv, write_table
 
-    write_table(df, out_dir / f"{name}.csv", out_dir / f"{name}.md", title=title, note=note)
-
-
-def _message_figure(msg: str):
-    from prspace.output import message_figure
-
-    return message_figure(msg)
-
-
-def _read_parquets(paths: list[Path]) -> pd.DataFrame:
-    frames = []
-    for p in paths:
-        if not p.is_file():
-            raise InputError(f"no runs file at {p}; run the step that makes it")
-        frames.append(pd.read_parquet(p))
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if report.warning:
+        log.warning(report.warning)
+    for t in report.tables:
+        write_table(t.frame, tables_dir / f"{t.name}.csv", tables_dir / f"{t.name}.md", title=t.title, note=t.note)
+        if t.full_csv is not None:
+            write_csv(t.full_csv, tables_dir / f"{t.name}.csv")
+    if report.figure is not None:
+        _save(report.figure, figures_dir, report.figure_name, formats)
 
 
 def _write_parquet(df: pd.DataFrame, path: Path, note: str = "") -> None:
@@ -188,75 +180,23 @@ def run_theory(args: argparse.Namespace) -> int:
 
 
 def run_paper_tables(args: argparse.Namespace) -> int:
-    from prspace.experiments.aggregation import table2_check
-    from prspace.experiments.downsampling import table3_check
+    from prspace.experiments.boyd_tables import paper_tables_report
 
-    t3 = table3_check()
-    worst = float(t3["difference"].abs().max())
-    _table(t3, args.out_dir, "boyd_table3_check",
-           title="Boyd et al. 2012, Table 3: published AUCNPR vs AUCNPR recomputed from the published AUCPR",
-           note=("Source: Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy), transcribed. "
-                 "test_pi = 1/(1+k) for a 1:k test set; aucpr_min = prspace.metrics.aupr_min(test_pi) (Theorem 2); "
-                 "aucnpr_computed = (aucpr_published - aucpr_min) / (1 - aucpr_min). "
-                 f"Largest |difference|: {worst:.4f} (published values have three decimals)."))
-    t2 = table2_check()
-    _table(t2, args.out_dir, "boyd_table2_check",
-           title="Boyd et al. 2012, Table 2: skews implied by the published AUCPR and AUCNPR",
-           note=("Source: Boyd et al. 2012, Table 2 (LSM on IMDB), transcribed. implied_aucpr_min = "
-                 "(AUCPR - AUCNPR) / (1 - AUCNPR); implied_pi inverts Theorem 2 (prspace.metrics.aupr_min). "
-                 "stated_pi: the skew the paper's text gives (section 4.2); aucnpr_at_stated_pi: the AUCNPR that skew implies."))
+    _write_report(paper_tables_report(), args.out_dir)
     return 0
 
 
 # --- Flach and Kull Figure 2 from the study's predictions -------------------------------------
 
 
-def _ok_predictions(status_paths) -> list[tuple[str, str]]:
-    from prspace.cli.score import read_status
-
-    out = []
-    for p in status_paths:
-        st = read_status(p)
-        if st["status"] == "ok":
-            out.append((st["task_id"], st["predictions"]))
-    return sorted(out)
-
-
 def run_pr_prg(args: argparse.Namespace) -> int:
-    from prspace import metrics
-    from prspace.experiments import selection as S
-    from prspace.figures import theory
+    from prspace.experiments.boyd_tables import pr_prg_report
     from prspace.output import write_csv
-    from prspace.schema import read_predictions, read_task_info
 
-    tasks = _ok_predictions(args.status)
-    if not tasks:
-        raise InputError("no task has predictions (every status is 'skipped'); run the predictions step first")
-    if args.task != "auto":
-        chosen = [t for t in tasks if t[0] == args.task]
-        if not chosen:
-            raise InputError(f"task {args.task!r} has no predictions; choose one of {', '.join(t for t, _ in tasks)} or auto")
-        df, info = read_predictions(chosen[0][1])
-        sub, median_model, _ = S.median_model(df)
-    else:
-        infos = [read_task_info(path_) for _, path_ in tasks]
-        picks = S.pr_prg_candidates(infos, target_positives=args.target_positives)
-        read = (read_predictions(tasks[i][1]) for i in picks)
-        info, sub, median_model = S.choose_pr_prg([(info_, df_) for df_, info_ in read])
-    model = median_model if args.model == "auto" else args.model
-    if model not in set(sub["model_id"]):
-        raise InputError(f"model {model!r} not in task {info.task_id}; choose one of {', '.join(sorted(set(sub['model_id'])))} or auto")
-    rep, fold = int(sub["repeat"].iloc[0]), int(sub["fold"].iloc[0])
-    g = sub[sub["model_id"] == model]
-    y, s = g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)
-    source = (f"data: {info.dataset_name} ({info.task_id}; {info.provenance.split(';')[0]}); "
-              f"model: {model}, test fold {fold} of repeat {rep}")
-    _save(theory.figure_pr_prg(y, s, source=source), args.out_dir, "boyd_fig_pr_prg", args.formats)
+    report = pr_prg_report(args.status, task=args.task, model=args.model, target_positives=args.target_positives)
+    _save(report.figure, args.out_dir, report.figure_name, args.formats)
     if args.selection_out:
-        write_csv(pd.DataFrame([{"task_id": info.task_id, "dataset": info.dataset_name, "provenance": info.provenance,
-                                 "model_id": model, "repeat": rep, "fold": fold, "n": int(y.size), "n_pos": int(y.sum()),
-                                 "aupr": float(metrics.aupr(y, s)), "auprg": float(metrics.auprg(y, s))}]),
-                  args.selection_out)
+        write_csv(report.tables[0].frame, args.selection_out)
     return 0
 
 
@@ -293,48 +233,11 @@ def run_downsample(args: argparse.Namespace) -> int:
 
 
 def run_downsampling_report(args: argparse.Namespace) -> int:
-    from prspace.experiments import downsampling as ds
-    from prspace.figures.boyd import figure_downsampling
+    from prspace.experiments.boyd_tables import downsampling_report, read_runs
 
-    runs = _read_parquets(args.runs)
-    if runs.empty:
-        msg = (f"No task of {'study ' + args.study if args.study else 'this study'} qualified for the downsampling "
-               f"experiment ({args.criteria or 'see boyd.downsampling'}); raise boyd.downsampling.max_pi, "
-               "lower min_positives or add skewed datasets.")
-        log.warning(msg)
-        for name in ("boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"):
-            _table(pd.DataFrame(columns=["learner", "train_ratio"]), args.tables_dir, name, title="Downsampling", note=msg)
-        _save(_message_figure(msg), args.figures_dir, "boyd_downsampling", args.formats)
-        return 0
-    per_task = ds.table3(runs)
-    summary = ds.table3_summary(per_task)
-    n_tasks = runs["task_id"].nunique()
-    src = f"study {args.study}" if args.study else ""
-    _table(per_task, args.tables_dir, "boyd_downsampling_table3",
-           title="Downsampling per task and learner (Boyd et al. 2012, Table 3 generalised)",
-           note=("Mean over repeats x folds. downsampled_*: test fold with negatives subsampled to the training ratio; "
-                 "original_*: the whole test fold. 'original' training ratio = no subsampling (the task's own ratio). "
-                 f"{n_tasks} tasks ({args.criteria or 'all given'}); source: {src or 'local data'}, "
-                 "learners trained here by prspace (scikit-learn)."))
-    cols = ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
-    for m in ds.METRICS:
-        cols += [f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"]
-    _table(summary[cols], args.tables_dir, "boyd_downsampling_summary",
-           title="Downsampling summarised over tasks (mean over tasks; gap = downsampled minus original test, sd over tasks)",
-           note="Full columns including standard deviations over tasks: boyd_downsampling_summary.csv.")
-    _write_full_csv(summary, args.tables_dir / "boyd_downsampling_summary.csv")
-    _table(ds.compare_with_paper(summary), args.tables_dir, "boyd_downsampling_vs_paper",
-           title="Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy, transcribed) beside this study (mean of all learners and tasks)",
-           note=("Boyd's 1:24 row is their task's original ratio; ours is each task's own ratio (our_test_pi: mean skew). "
-                 "Other data and learners: compare the pattern, not the digits."))
-    _save(figure_downsampling(summary, source=src), args.figures_dir, "boyd_downsampling", args.formats)
+    report = downsampling_report(read_runs(args.runs), study=args.study, criteria=args.criteria)
+    _write_report(report, args.tables_dir, args.figures_dir, args.formats)
     return 0
-
-
-def _write_full_csv(df: pd.DataFrame, path: Path) -> None:
-    from prspace.output import write_csv
-
-    write_csv(df, path)
 
 
 # --- fold skew -------------------------------------------------------------------------------
@@ -357,34 +260,10 @@ def run_fold_skew(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew_report(args: argparse.Namespace) -> int:
-    from prspace.experiments import fold_skew as fs
-    from prspace.figures.boyd import figure_fold_skew
+    from prspace.experiments.boyd_tables import fold_skew_report, read_runs
 
-    runs = _read_parquets(args.runs)
-    if runs.empty:
-        msg = (f"No task of {'study ' + args.study if args.study else 'this study'} qualified for the fold-skew "
-               f"experiment ({args.criteria or 'see boyd.fold_skew'}); lower boyd.fold_skew.min_positives.")
-        log.warning(msg)
-        for name in ("boyd_fold_skew_summary", "boyd_fold_skew_per_task"):
-            _table(pd.DataFrame(columns=["dispersion", "aggregate"]), args.tables_dir, name, title="Fold skew", note=msg)
-        _save(_message_figure(msg), args.figures_dir, "boyd_fold_skew", args.formats)
-        return 0
-    summary = fs.fold_skew_summary(runs)
-    per_task = fs.fold_skew_per_task(runs)
-    src = f"study {args.study}" if args.study else ""
-    _table(summary, args.tables_dir, "boyd_fold_skew_summary",
-           title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
-           note=("Same models, same rows, same fold sizes: skewed folds swap a share d of one fold's positives with as many "
-                 "negatives of its partner fold (fold pi about pi(1+d) and pi(1-d)); the control makes the same moves class for "
-                 "class (fold pi unchanged). Pooled metrics are the same rows and scores in every design (bias 0 by construction). "
-                 "bias_mean: mean over tasks (each task averaged "
-                 "over models and seeds); abs_bias_mean: mean over tasks of |per-task bias|. top1_change_<design>: share "
-                 "of task x seed where the best model on the reassigned folds differs from the best on the original folds; "
-                 "kendall_<design>: Kendall's tau with the original folds' order; kendall_loss = stratified - skewed. "
-                 f"{runs['task_id'].nunique()} tasks ({args.criteria or 'all given'}); {src}."))
-    _table(per_task, args.tables_dir, "boyd_fold_skew_per_task",
-           title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)")
-    _save(figure_fold_skew(summary, source=src), args.figures_dir, "boyd_fold_skew", args.formats)
+    report = fold_skew_report(read_runs(args.runs), study=args.study, criteria=args.criteria)
+    _write_report(report, args.tables_dir, args.figures_dir, args.formats)
     return 0
 
 
@@ -392,32 +271,11 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
 
 
 def run_aggregation(args: argparse.Namespace) -> int:
-    from prspace.experiments import aggregation as ag
-    from prspace.figures.boyd import figure_aggregation
+    from prspace.experiments.boyd_tables import aggregation_report, read_metrics
 
-    if not args.metrics.is_file():
-        raise InputError(f"no metrics table at {args.metrics}; run `prspace score collect` first")
-    df = pd.read_csv(args.metrics)
-    if df.empty:
-        raise InputError(f"the metrics table {args.metrics} has no rows; no task was scored")
-    per_task = ag.per_task_table(df, learner=args.learner)
-    means, agree = ag.learner_means(df, learner=args.learner)
-    corr = ag.skew_correlation(df, learner=args.learner)
-    groups = ag.skew_group_means(df, learner=args.learner, n_groups=args.skew_groups)
-    src = f"study {args.study}" if args.study else ""
-    n = per_task["task_id"].nunique()
-    _table(per_task, args.tables_dir, "boyd_aggregation_tasks",
-           title="Per task and learner: pi, AUCPR_MIN and the metrics (Boyd et al. 2012, Table 2 generalised)",
-           note=f"Pooled cross-validated predictions; {n} tasks; {src}.")
-    _table(ag.order_changes(means, learner=args.learner), args.tables_dir, "boyd_aggregation_learners",
-           title="Learners' mean over tasks and their rank by each metric (1 = best)")
-    _table(agree, args.tables_dir, "boyd_aggregation_agreement",
-           title="Do the learners' orders by mean metric agree? (pairs of metrics)")
-    _table(corr, args.tables_dir, "boyd_aggregation_skew_correlation",
-           title="Spearman's rho of each metric with pi across tasks; free_share = mean AUCPR_MIN / mean AUPR")
-    _table(ag.skew_groups_wide(groups), args.tables_dir, "boyd_aggregation_skew_groups",
-           title="Learners' mean metric and rank within pi groups of tasks")
-    _save(figure_aggregation(per_task, groups, source=src), args.figures_dir, "boyd_aggregation", args.formats)
+    report = aggregation_report(read_metrics(args.metrics), learner=args.learner, skew_groups=args.skew_groups,
+                                study=args.study)
+    _write_report(report, args.tables_dir, args.figures_dir, args.formats)
     return 0
 
 

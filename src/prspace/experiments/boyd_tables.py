@@ -1,0 +1,303 @@
+"""The tables (and figures) of ``prspace boyd``'s report commands: titles, notes, columns, shapes.
+
+One function per command, each returning a :class:`BoydReport` that ``prspace.cli.boyd`` writes as
+it stands (``prspace.output.write_table`` per table, ``write_figure`` for the figure):
+
+- :func:`paper_tables_report`: Boyd et al.'s Tables 3 and 2 checked against Theorem 2;
+- :func:`downsampling_report`: section 4.3, Table 3 per task and learner, over tasks, beside the paper;
+- :func:`fold_skew_report`: section 4.1, the bias of each aggregate and ranking changes;
+- :func:`aggregation_report`: section 4.2, learners' means over tasks of different skew.
+
+The numbers come from :mod:`prspace.experiments.downsampling`, :mod:`~prspace.experiments.fold_skew`
+and :mod:`~prspace.experiments.aggregation`; this module only chooses what each table shows and says.
+When no task qualified, the report's tables are empty and say why (``warning``), and its figure is
+that message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from prspace.errors import InputError
+
+__all__ = [
+    "BoydReport",
+    "ReportTable",
+    "aggregation_report",
+    "downsampling_report",
+    "fold_skew_report",
+    "paper_tables_report",
+    "read_runs",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportTable:
+    """One table: ``<name>.csv`` and ``<name>.md`` from ``frame``, with ``title`` and ``note``.
+
+    ``full_csv``, when given, replaces the CSV afterwards: the Markdown shows ``frame``'s columns,
+    the CSV all of ``full_csv``'s.
+    """
+
+    name: str
+    frame: pd.DataFrame
+    title: str
+    note: str | None = None
+    full_csv: pd.DataFrame | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class BoydReport:
+    """What one report command writes: its tables in order, its figure (``figure_name``), and the
+    warning to log when no task qualified."""
+
+    tables: list[ReportTable]
+    figure_name: str | None = None
+    figure: Any = None
+    warning: str | None = None
+
+
+def read_runs(paths: Sequence[str | Path]) -> pd.DataFrame:
+    """The runs files (parquet) of ``boyd downsample`` / ``boyd fold-skew``, concatenated; empty files
+    (skipped tasks) are left out.  Raises :class:`InputError` naming a missing file."""
+    frames = []
+    for p in map(Path, paths):
+        if not p.is_file():
+            raise InputError(f"no runs file at {p}; run the step that makes it")
+        frames.append(pd.read_parquet(p))
+    frames = [f for f in frames if len(f)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _study_source(study: str) -> str:
+    return f"study {study}" if study else ""
+
+
+def _nothing_qualified(msg: str, names: Sequence[str], columns: list[str], title: str, figure_name: str) -> BoydReport:
+    from prspace.output import message_figure
+
+    tables = [ReportTable(name, pd.DataFrame(columns=columns), title=title, note=msg) for name in names]
+    return BoydReport(tables, figure_name=figure_name, figure=message_figure(msg), warning=msg)
+
+
+# --- Boyd's Tables 2 and 3 ---------------------------------------------------------------------------
+
+
+def paper_tables_report() -> BoydReport:
+    """Boyd's Table 3 (AUCNPR recomputed from AUCPR and the skew) and Table 2 (the skews it implies)."""
+    from prspace.experiments.aggregation import table2_check
+    from prspace.experiments.downsampling import table3_check
+
+    t3 = table3_check()
+    worst = float(t3["difference"].abs().max())
+    return BoydReport([
+        ReportTable(
+            "boyd_table3_check", t3,
+            title="Boyd et al. 2012, Table 3: published AUCNPR vs AUCNPR recomputed from the published AUCPR",
+            note=("Source: Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy), transcribed. "
+                  "test_pi = 1/(1+k) for a 1:k test set; aucpr_min = prspace.metrics.aupr_min(test_pi) (Theorem 2); "
+                  "aucnpr_computed = (aucpr_published - aucpr_min) / (1 - aucpr_min). "
+                  f"Largest |difference|: {worst:.4f} (published values have three decimals).")),
+        ReportTable(
+            "boyd_table2_check", table2_check(),
+            title="Boyd et al. 2012, Table 2: skews implied by the published AUCPR and AUCNPR",
+            note=("Source: Boyd et al. 2012, Table 2 (LSM on IMDB), transcribed. implied_aucpr_min = "
+                  "(AUCPR - AUCNPR) / (1 - AUCNPR); implied_pi inverts Theorem 2 (prspace.metrics.aupr_min). "
+                  "stated_pi: the skew the paper's text gives (section 4.2); aucnpr_at_stated_pi: the AUCNPR that "
+                  "skew implies.")),
+    ])
+
+
+# --- section 4.3: downsampling -----------------------------------------------------------------------
+
+
+def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> BoydReport:
+    """Table 3 per task and learner, the summary over tasks, the comparison with the paper, the figure.
+
+    ``runs``: the runs of every qualifying task (:func:`read_runs`); ``criteria`` says how the tasks
+    were chosen, for the notes.
+    """
+    from prspace.experiments import downsampling as ds
+
+    if runs.empty:
+        msg = (f"No task of {'study ' + study if study else 'this study'} qualified for the downsampling "
+               f"experiment ({criteria or 'see boyd.downsampling'}); raise boyd.downsampling.max_pi, "
+               "lower min_positives or add skewed datasets.")
+        return _nothing_qualified(msg, ("boyd_downsampling_table3", "boyd_downsampling_summary",
+                                        "boyd_downsampling_vs_paper"),
+                                  ["learner", "train_ratio"], "Downsampling", "boyd_downsampling")
+    from prspace.figures.boyd import figure_downsampling
+
+    per_task = ds.table3(runs)
+    summary = ds.table3_summary(per_task)
+    n_tasks = runs["task_id"].nunique()
+    src = _study_source(study)
+    cols = ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
+    for m in ds.METRICS:
+        cols += [f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"]
+    tables = [
+        ReportTable(
+            "boyd_downsampling_table3", per_task,
+            title="Downsampling per task and learner (Boyd et al. 2012, Table 3 generalised)",
+            note=("Mean over repeats x folds. downsampled_*: test fold with negatives subsampled to the training ratio; "
+                  "original_*: the whole test fold. 'original' training ratio = no subsampling (the task's own ratio). "
+                  f"{n_tasks} tasks ({criteria or 'all given'}); source: {src or 'local data'}, "
+                  "learners trained here by prspace (scikit-learn).")),
+        ReportTable(
+            "boyd_downsampling_summary", summary[cols],
+            title="Downsampling summarised over tasks (mean over tasks; gap = downsampled minus original test, sd over tasks)",
+            note="Full columns including standard deviations over tasks: boyd_downsampling_summary.csv.",
+            full_csv=summary),
+        ReportTable(
+            "boyd_downsampling_vs_paper", ds.compare_with_paper(summary),
+            title=("Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy, transcribed) beside this study "
+                   "(mean of all learners and tasks)"),
+            note=("Boyd's 1:24 row is their task's original ratio; ours is each task's own ratio (our_test_pi: mean "
+                  "skew). Other data and learners: compare the pattern, not the digits.")),
+    ]
+    return BoydReport(tables, figure_name="boyd_downsampling", figure=figure_downsampling(summary, source=src))
+
+
+# --- section 4.1: fold skew --------------------------------------------------------------------------
+
+
+def fold_skew_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> BoydReport:
+    """The bias of each aggregate and the ranking changes against dispersion (over tasks and per task), the figure."""
+    from prspace.experiments import fold_skew as fs
+
+    if runs.empty:
+        msg = (f"No task of {'study ' + study if study else 'this study'} qualified for the fold-skew "
+               f"experiment ({criteria or 'see boyd.fold_skew'}); lower boyd.fold_skew.min_positives.")
+        return _nothing_qualified(msg, ("boyd_fold_skew_summary", "boyd_fold_skew_per_task"),
+                                  ["dispersion", "aggregate"], "Fold skew", "boyd_fold_skew")
+    from prspace.figures.boyd import figure_fold_skew
+
+    summary = fs.fold_skew_summary(runs)
+    per_task = fs.fold_skew_per_task(runs)
+    src = _study_source(study)
+    tables = [
+        ReportTable(
+            "boyd_fold_skew_summary", summary,
+            title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
+            note=("Same models, same rows, same fold sizes: skewed folds swap a share d of one fold's positives with as "
+                  "many negatives of its partner fold (fold pi about pi(1+d) and pi(1-d)); the control makes the same "
+                  "moves class for class (fold pi unchanged). Pooled metrics are the same rows and scores in every "
+                  "design (bias 0 by construction). bias_mean: mean over tasks (each task averaged "
+                  "over models and seeds); abs_bias_mean: mean over tasks of |per-task bias|. top1_change_<design>: share "
+                  "of task x seed where the best model on the reassigned folds differs from the best on the original "
+                  "folds; kendall_<design>: Kendall's tau with the original folds' order; kendall_loss = stratified - "
+                  f"skewed. {runs['task_id'].nunique()} tasks ({criteria or 'all given'}); {src}.")),
+        ReportTable(
+            "boyd_fold_skew_per_task", per_task,
+            title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)"),
+    ]
+    return BoydReport(tables, figure_name="boyd_fold_skew", figure=figure_fold_skew(summary, source=src))
+
+
+# --- section 4.2: aggregation over tasks -------------------------------------------------------------
+
+
+def read_metrics(path: str | Path) -> pd.DataFrame:
+    """The study's metrics table; :class:`InputError` if it is missing or has no rows."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"no metrics table at {path}; run `prspace score collect` first")
+    df = pd.read_csv(path)
+    if df.empty:
+        raise InputError(f"the metrics table {path} has no rows; no task was scored")
+    return df
+
+
+def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_groups: int = 3,
+                       study: str = "") -> BoydReport:
+    """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks, their agreement, the skew correlations
+    and skew groups (``skew_groups`` equal-size groups of tasks by pi), and the figure."""
+    from prspace.experiments import aggregation as ag
+    from prspace.figures.boyd import figure_aggregation
+
+    per_task = ag.per_task_table(metrics, learner=learner)
+    means, agree = ag.learner_means(metrics, learner=learner)
+    corr = ag.skew_correlation(metrics, learner=learner)
+    groups = ag.skew_group_means(metrics, learner=learner, n_groups=skew_groups)
+    src = _study_source(study)
+    n = per_task["task_id"].nunique()
+    tables = [
+        ReportTable("boyd_aggregation_tasks", per_task,
+                    title="Per task and learner: pi, AUCPR_MIN and the metrics (Boyd et al. 2012, Table 2 generalised)",
+                    note=f"Pooled cross-validated predictions; {n} tasks; {src}."),
+        ReportTable("boyd_aggregation_learners", ag.order_changes(means, learner=learner),
+                    title="Learners' mean over tasks and their rank by each metric (1 = best)"),
+        ReportTable("boyd_aggregation_agreement", agree,
+                    title="Do the learners' orders by mean metric agree? (pairs of metrics)"),
+        ReportTable("boyd_aggregation_skew_correlation", corr,
+                    title="Spearman's rho of each metric with pi across tasks; free_share = mean AUCPR_MIN / mean AUPR"),
+        ReportTable("boyd_aggregation_skew_groups", ag.skew_groups_wide(groups),
+                    title="Learners' mean metric and rank within pi groups of tasks"),
+    ]
+    return BoydReport(tables, figure_name="boyd_aggregation",
+                      figure=figure_aggregation(per_task, groups, source=src))
+
+
+# --- Flach and Kull Figure 2 from the study's predictions -------------------------------------------
+
+
+def _ok_predictions(status_paths: Sequence[str | Path]) -> list[tuple[str, str]]:
+    from prspace.contracts import read_status
+
+    out = []
+    for p in status_paths:
+        st = read_status(p)
+        if st["status"] == "ok":
+            out.append((st["task_id"], st["predictions"]))
+    return sorted(out)
+
+
+def pr_prg_report(status_paths: Sequence[str | Path], *, task: str = "auto", model: str = "auto",
+                  target_positives: int = 30) -> BoydReport:
+    """Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.
+
+    ``task`` / ``model``: ids, or ``auto`` (the task whose test fold's positives are closest to
+    ``target_positives``; the model with the median AUPRG on the fold:
+    :mod:`prspace.experiments.selection`).  The report's one table, ``selection``, names the task,
+    model and fold drawn (written as a CSV only).
+    """
+    import numpy as np
+
+    from prspace import metrics
+    from prspace.experiments import selection as S
+    from prspace.figures import theory
+    from prspace.schema import read_predictions, read_task_info
+
+    tasks = _ok_predictions(status_paths)
+    if not tasks:
+        raise InputError("no task has predictions (every status is 'skipped'); run the predictions step first")
+    if task != "auto":
+        chosen = [t for t in tasks if t[0] == task]
+        if not chosen:
+            raise InputError(f"task {task!r} has no predictions; choose one of {', '.join(t for t, _ in tasks)} or auto")
+        df, info = read_predictions(chosen[0][1])
+        sub, median_model, _ = S.median_model(df)
+    else:
+        infos = [read_task_info(path_) for _, path_ in tasks]
+        picks = S.pr_prg_candidates(infos, target_positives=target_positives)
+        read = (read_predictions(tasks[i][1]) for i in picks)
+        info, sub, median_model = S.choose_pr_prg([(info_, df_) for df_, info_ in read])
+    model = median_model if model == "auto" else model
+    if model not in set(sub["model_id"]):
+        raise InputError(f"model {model!r} not in task {info.task_id}; choose one of "
+                         f"{', '.join(sorted(set(sub['model_id'])))} or auto")
+    rep, fold = int(sub["repeat"].iloc[0]), int(sub["fold"].iloc[0])
+    g = sub[sub["model_id"] == model]
+    y, s = g["y_true"].to_numpy(bool), g["score"].to_numpy(np.float64)
+    source = (f"data: {info.dataset_name} ({info.task_id}; {info.provenance.split(';')[0]}); "
+              f"model: {model}, test fold {fold} of repeat {rep}")
+    selection = pd.DataFrame([{"task_id": info.task_id, "dataset": info.dataset_name, "provenance": info.provenance,
+                               "model_id": model, "repeat": rep, "fold": fold, "n": int(y.size), "n_pos": int(y.sum()),
+                               "aupr": float(metrics.aupr(y, s)), "auprg": float(metrics.auprg(y, s))}])
+    return BoydReport([ReportTable("selection", selection, title="Flach and Kull Figure 2: the fold drawn")],
+                      figure_name="boyd_fig_pr_prg", figure=theory.figure_pr_prg(y, s, source=source))

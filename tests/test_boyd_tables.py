@@ -1,0 +1,133 @@
+"""The tables of `prspace boyd`'s report commands (prspace.experiments.boyd_tables), and what the
+command writes from them.
+
+Oracles: Theorem 2's closed form for Boyd's Table 3 check; the runs themselves (task counts, the
+summary's columns as Boyd's Table 3 lays them out, the full CSV beside the narrower Markdown); the
+written files read back.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import GaussianNB
+from threadpoolctl import threadpool_limits
+
+from prspace.cli import main
+from prspace.errors import InputError
+from prspace.experiments import boyd_tables as bt
+from prspace.experiments import downsampling as ds
+from prspace.experiments import fold_skew as fs
+
+
+def _aupr_min(pi: float) -> float:
+    """Boyd et al. Theorem 2, written out: AUCPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi."""
+    return 1.0 + (1.0 - pi) * np.log(1.0 - pi) / pi
+
+
+def _score(model, X):
+    return model.predict_proba(X)[:, list(model.classes_).index(True)]
+
+
+@pytest.fixture(scope="module")
+def ds_runs() -> pd.DataFrame:
+    frames = []
+    for task, seed in (("syn-a", 0), ("syn-b", 1)):
+        rng = np.random.default_rng(seed)
+        X = np.r_[rng.normal(1.0, 1, (40, 3)), rng.normal(0, 1, (400, 3))]
+        y = np.r_[np.ones(40, bool), np.zeros(400, bool)]
+        with threadpool_limits(limits=1):
+            frames.append(ds.downsampling_experiment(
+                X, y, {"logreg": lambda s: LogisticRegression(), "gnb": lambda s: GaussianNB()}, score=_score,
+                ratios=(1, 4), n_folds=3, repeats=1, seed=seed, task_id=task))
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def fs_runs() -> pd.DataFrame:
+    rng = np.random.default_rng(2)
+    frames = []
+    for task in ("t1", "t2", "t3"):
+        n, n_pos, k = 300, 60, 5
+        y = np.r_[np.ones(n_pos, bool), np.zeros(n - n_pos, bool)]
+        fold = np.r_[rng.permutation(np.arange(n_pos) % k), rng.permutation(np.arange(n - n_pos) % k)]
+        preds = pd.concat([pd.DataFrame({"task_id": task, "model_id": m, "flow_id": m, "flow_name": m, "repeat": 0,
+                                         "fold": fold, "row_id": np.arange(n), "y_true": y,
+                                         "score": rng.normal(0, 1, n) + sep * y})
+                           for m, sep in (("weak", 0.5), ("strong", 2.0))], ignore_index=True)
+        frames.append(fs.fold_skew_experiment(preds, dispersions=(0.5,), seeds=2, seed=0))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_paper_tables_note_the_largest_difference_from_theorem_2():
+    report = bt.paper_tables_report()
+    assert [t.name for t in report.tables] == ["boyd_table3_check", "boyd_table2_check"]
+    t3 = report.tables[0].frame
+    lo = np.array([_aupr_min(pi) for pi in t3["test_pi"]])
+    recomputed = (t3["aucpr_published"].to_numpy() - lo) / (1 - lo)
+    worst = np.max(np.abs(recomputed - t3["aucnpr_published"].to_numpy()))
+    assert worst < 0.002  # three published decimals
+    assert f"Largest |difference|: {worst:.4f}" in report.tables[0].note
+    assert report.figure is None and report.warning is None
+
+
+def test_downsampling_report_tables(ds_runs):
+    report = bt.downsampling_report(ds_runs, study="s1", criteria="pi <= 0.1")
+    names = [t.name for t in report.tables]
+    assert names == ["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"]
+    per_task, summary, _ = (t.frame for t in report.tables)
+    # one row per task x learner x training ratio ('original' = the task's own ratio)
+    assert len(per_task) == 2 * 2 * 3
+    assert "2 tasks (pi <= 0.1); source: study s1" in report.tables[0].note
+    # the Markdown shows Boyd's layout; the CSV keeps every column of the summary
+    full = report.tables[1].full_csv
+    assert list(summary.columns[:4]) == ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
+    assert set(summary.columns) < set(full.columns)
+    for m in ds.METRICS:
+        assert {f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"} <= set(summary.columns)
+    assert (summary["n_tasks"] == 2).all()
+    assert report.figure_name == "boyd_downsampling" and report.figure is not None and report.warning is None
+
+
+def test_fold_skew_report_counts_tasks(fs_runs):
+    report = bt.fold_skew_report(fs_runs, study="s2", criteria="at least 5 positives")
+    assert [t.name for t in report.tables] == ["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]
+    assert "3 tasks (at least 5 positives); study s2." in report.tables[0].note
+    assert set(report.tables[1].frame["task_id"]) == {"t1", "t2", "t3"}
+
+
+@pytest.mark.parametrize("make,names", [
+    (bt.downsampling_report, ["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"]),
+    (bt.fold_skew_report, ["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]),
+])
+def test_no_qualifying_task_gives_empty_tables_that_say_why(make, names):
+    report = make(pd.DataFrame(), study="s3", criteria="crit")
+    assert [t.name for t in report.tables] == names
+    assert all(t.frame.empty and t.note == report.warning for t in report.tables)
+    assert report.warning.startswith("No task of study s3 qualified") and "(crit)" in report.warning
+
+
+def test_read_runs_names_a_missing_file_and_drops_empty_ones(tmp_path, ds_runs):
+    ds_runs.to_parquet(tmp_path / "a.parquet")
+    ds_runs.iloc[:0].to_parquet(tmp_path / "b.parquet")
+    assert len(bt.read_runs([tmp_path / "a.parquet", tmp_path / "b.parquet"])) == len(ds_runs)
+    assert bt.read_runs([]).empty
+    with pytest.raises(InputError, match="no runs file at .*c.parquet"):
+        bt.read_runs([tmp_path / "c.parquet"])
+
+
+def test_command_writes_the_narrow_markdown_and_the_full_csv(tmp_path, ds_runs):
+    ds_runs.to_parquet(tmp_path / "runs.parquet")
+    code = main(["boyd", "downsampling-report", "--runs", str(tmp_path / "runs.parquet"), "--tables-dir",
+                 str(tmp_path / "t"), "--figures-dir", str(tmp_path / "f"), "--formats", "png", "--study", "s"])
+    assert code == 0
+    csv = pd.read_csv(tmp_path / "t" / "boyd_downsampling_summary.csv")
+    md = (tmp_path / "t" / "boyd_downsampling_summary.md").read_text()
+    full = bt.downsampling_report(ds_runs).tables[1].full_csv
+    assert list(csv.columns) == list(full.columns)
+    extra = [c for c in full.columns if c not in bt.downsampling_report(ds_runs).tables[1].frame.columns]
+    assert "| learner | train_ratio | n_tasks |" in md
+    assert extra and not any(f"| {c} |" in md for c in extra)
+    assert (tmp_path / "f" / "boyd_downsampling.png").stat().st_size > 0
