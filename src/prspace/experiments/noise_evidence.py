@@ -32,14 +32,14 @@ _WHAT = {1: "best model", 3: "ordered top three"}
 
 
 def _alpha_text(summary: pd.DataFrame | None) -> str:
-    if summary is not None and "alpha" in summary.columns and len(summary):
+    if summary is not None and "alpha" in summary.columns and len(summary) and np.isfinite(float(summary["alpha"].iloc[0])):
         return f"{float(summary['alpha'].iloc[0]):g}"
     return "alpha (see noise_floor_pairs.csv's run)"
 
 
 def _power_text(summary: pd.DataFrame | None, pair: str) -> str:
     if summary is None or summary.empty:
-        return "no calibration table: the check's false rate and power are unknown"
+        return "no calibration table: the check's power is unknown, and so is its false rate"
     s = summary[summary["pair"] == pair]
     if s.empty:
         return "the calibration table has no row for this pair: power unknown"
@@ -54,7 +54,7 @@ def _power_text(summary: pd.DataFrame | None, pair: str) -> str:
         shown = [f"{float(mid['false_rate']):.3f} (se {float(mid['false_rate_se']):.3f})"]
     false = (f"false rate under the nulls {', '.join(shown)}, {int(mid['n_sim_null'])} simulated tasks each")
     if np.isfinite(mid["mdr80"]):
-        power = f"no planted reversal of {mid['mdr80']:.3f} or more was missed with more than 20% probability (mdr80)"
+        power = f"every planted reversal of {mid['mdr80']:.3f} or more was detected with power >= 0.8 (mdr80)"
     else:
         power = (f"no planted reversal reached 80% power: the largest, {mid['max_reversal']:.3f} in each metric, "
                  f"was detected with power {mid['power_at_max']:.2f}, so a low count here says the test rows cannot "
