@@ -60,7 +60,7 @@ def test_null_false_rate_is_at_most_the_nominal_level():
     sizes = [("s", 40, 160)]
     table, summary = C.calibrate(None, pairs=[("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc")],
                                  n_sim=1, n_sim_null=120, n_boot=100, seed=1, sigmas=[0.5], sigmas_a=[1.0], sizes=sizes)
-    null = table[table.scenario == "null"]
+    null = table[table.scenario == "null_equal"]
     assert len(null) == 3 and (null.n_sim == 120).all()
     se = np.sqrt(0.05 * 0.95 / 120)
     assert (null.rate <= 0.05 + 2 * se).all()

@@ -25,7 +25,7 @@ Design (every choice a parameter of :func:`calibrate`):
   binormal curve: class probability mass in ``POP_GRID`` score bins, passed as group counts to
   the package's own kernel (the hyperbolic PR interpolation between bins converges to the curve;
   the grid's error is below 1e-6).
-* **Three nulls** (``n_sim_null`` simulated tasks each, per size). ``null``: mu_B = mu_A,
+* **Three nulls** (``n_sim_null`` simulated tasks each, per size). ``null_equal``: mu_B = mu_A,
   sigma_B = sigma_A = 1, equal population value under every metric. ``null_eq_a`` (boundary):
   at the (sigma_A, sigma_B) of the pair's largest planted reversal, mu_B solved (Brent) so that
   a(B) = a(A) while b still prefers B clearly; ``null_eq_b`` the same with b(B) = b(A) and a
@@ -69,7 +69,7 @@ POP_GRID = 20001
 POWER = 0.8
 SIZES = (("q25", 0.25), ("q50", 0.5), ("q75", 0.75))
 
-NULLS = ("null", "null_eq_a", "null_eq_b")
+NULLS = ("null_equal", "null_eq_a", "null_eq_b")  # not "null": pandas reads it as NA
 
 CALIBRATION_COLUMNS = [
     "pair", "metric_a", "metric_b", "size", "n_pos", "n_neg", "alpha", "scenario", "sigma_a", "mu_a", "sigma_b",
@@ -242,7 +242,7 @@ def calibrate(
                          np.random.default_rng([seed, i, 0]))
         A = population_metrics(mu_1, 1.0, pi)
         for a, b in pairs:
-            rows.append(_row(a, b, common, "null", 1.0, mu_1, 1.0, mu_1, 0.0, A[a], A[a], A[b], A[b], null[(a, b)],
+            rows.append(_row(a, b, common, "null_equal", 1.0, mu_1, 1.0, mu_1, 0.0, A[a], A[a], A[b], A[b], null[(a, b)],
                              lambda r: r[1], None))
         j = 0
         for a, b in pairs:
@@ -329,8 +329,8 @@ def summarise(table: pd.DataFrame) -> pd.DataFrame:
         out.append({
             "pair": pair, "metric_a": first["metric_a"], "metric_b": first["metric_b"], "size": size,
             "n_pos": first["n_pos"], "n_neg": first["n_neg"], "alpha": first["alpha"],
-            "n_sim_null": val("null", "n_sim"),
-            "false_rate_null": val("null", "rate"), "false_rate_null_se": val("null", "rate_se"),
+            "n_sim_null": val("null_equal", "n_sim"),
+            "false_rate_null": val("null_equal", "rate"), "false_rate_null_se": val("null_equal", "rate_se"),
             "false_rate_eq_a": val("null_eq_a", "rate"), "false_rate_eq_a_se": val("null_eq_a", "rate_se"),
             "other_power_eq_a": val("null_eq_a", "other_power"),
             "false_rate_eq_b": val("null_eq_b", "rate"), "false_rate_eq_b_se": val("null_eq_b", "rate_se"),
