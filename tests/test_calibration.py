@@ -45,23 +45,54 @@ def test_planted_reversal_balances_the_two_margins():
     assert plant["reversal"] == pytest.approx(abs(ma)) and plant["reversal"] > 0.05
 
 
+def test_each_component_test_is_one_sided_at_alpha():
+    # the IUT: each component is a one-sided test at alpha = 0.05, i.e. the 5% quantile > 0
+    diff = np.arange(100.0) - 4.0  # 5% quantile 0.95 > 0, 2.5% quantile -1.525 < 0
+    assert np.quantile(diff, 0.05) > 0 > np.quantile(diff, 0.025)
+    assert NF.ALPHA == 0.05
+    assert NF.excludes_zero(diff) and not NF.excludes_zero(diff, alpha=0.025)
+    assert not NF.excludes_zero(diff - 1.0)  # 5% quantile -0.05
+    with pytest.raises(InputError, match="alpha"):
+        NF.excludes_zero(diff, alpha=0.95)  # a two-sided level passed by mistake
+
+
 def test_null_false_rate_is_at_most_the_nominal_level():
     sizes = [("s", 40, 160)]
     table, summary = C.calibrate(None, pairs=[("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc")],
-                                 n_sim=1, n_sim_null=120, n_boot=100, seed=1, sigmas=[0.5], sizes=sizes)
-    null = table[table.scenario == "null"]
+                                 n_sim=1, n_sim_null=120, n_boot=100, seed=1, sigmas=[0.5], sigmas_a=[1.0], sizes=sizes)
+    null = table[table.scenario == "null_equal"]
     assert len(null) == 3 and (null.n_sim == 120).all()
     se = np.sqrt(0.05 * 0.95 / 120)
     assert (null.rate <= 0.05 + 2 * se).all()
-    assert (summary.false_rate == null.rate.to_numpy()).all()
+    assert (summary.false_rate_null == null.rate.to_numpy()).all()
+
+
+def test_boundary_null_false_rate_is_at_most_alpha():
+    # least favourable null of the IUT: AUPR equal in population, AUROC clearly prefers one model
+    n = 150
+    table, summary = C.calibrate(None, pairs=PAIR, n_sim=1, n_sim_null=n, n_boot=100, seed=3, sigmas=[0.05],
+                                 sigmas_a=[1.0], sizes=[("mid", 300, 300)])
+    for side, eq, other in (("a", "pop_a", "pop_b"), ("b", "pop_b", "pop_a")):
+        row = table[table.scenario == f"null_eq_{side}"].iloc[0]
+        assert row[f"{eq}_A"] == pytest.approx(row[f"{eq}_B"], abs=1e-6)  # equal under one metric
+        assert abs(row[f"{other}_A"] - row[f"{other}_B"]) > 0.05  # clearly different under the other
+        assert row.other_power >= 0.9  # the other component's test rejects: the boundary is least favourable
+        assert row.n_sim == n
+        assert row.rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / n), side
+    s = summary.iloc[0]
+    assert s.false_rate == max(s.false_rate_null, s.false_rate_eq_a, s.false_rate_eq_b)
+
+
+#: the planted reversal the power test names: AUPR vs AUROC, model B's positives N(mu_B, 0.05)
+#: against model A's N(mu_A, 1) (AUROC 0.85) at 1000 positives and 1000 negatives
+NAMED = {"pair": PAIR, "sigmas": [0.05], "sigmas_a": [1.0], "sizes": [("big", 1000, 1000)]}
 
 
 def _power_at_large_reversal() -> float:
-    # a large planted reversal (AUPR prefers one model, AUROC the other, by ~0.06 each) on a big task
-    table, summary = C.calibrate(None, pairs=PAIR, n_sim=20, n_sim_null=1, n_boot=100, seed=2,
-                                 sigmas=[0.05], sizes=[("big", 1000, 1000)])
+    table, summary = C.calibrate(None, pairs=NAMED["pair"], n_sim=20, n_sim_null=1, n_boot=100, seed=2,
+                                 sigmas=NAMED["sigmas"], sigmas_a=NAMED["sigmas_a"], sizes=NAMED["sizes"])
     row = table[table.scenario == "reversal"].iloc[0]
-    assert row.reversal > 0.04
+    assert row.reversal == pytest.approx(0.0631, abs=0.001)  # the planted reversal this test names
     if row.rate >= 0.8:  # one planted reversal: mdr80 is it when detected with power >= 0.8, else none
         assert summary.mdr80.iloc[0] == row.reversal
     else:
@@ -77,6 +108,8 @@ def test_a_check_that_cannot_say_yes_has_no_power(monkeypatch):
     # the calibration decides with the noise floor's own function: disabling it must show
     monkeypatch.setattr(NF, "distinguishable", lambda *a, **k: np.asarray(False))
     assert _power_at_large_reversal() == 0.0
+    with pytest.raises(AssertionError):
+        test_power_at_a_large_planted_reversal()
 
 
 def test_mdr_needs_every_larger_reversal_to_pass():

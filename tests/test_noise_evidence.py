@@ -172,8 +172,10 @@ def _pairs_table(n_tasks: int = 90, seed: int = 0) -> tuple[pd.DataFrame, pd.Dat
 def _summary() -> pd.DataFrame:
     return pd.DataFrame([
         {"pair": p, "metric_a": p.split("_")[0], "metric_b": p.split("_")[1], "size": s, "n_pos": n, "n_neg": 10 * n,
-         "n_sim_null": 200, "false_rate": 0.005, "false_rate_se": 0.005, "false_rate_upper": 0.015,
-         "false_rate_given_differs": 0.02, "max_reversal": 0.2, "power_at_max": 0.9 if s == "q50" else 0.5,
+         "alpha": 0.05, "n_sim_null": 200, "false_rate_null": 0.0, "false_rate_null_se": 0.0,
+         "false_rate_eq_a": 0.035, "false_rate_eq_a_se": 0.013, "other_power_eq_a": 1.0,
+         "false_rate_eq_b": 0.045, "false_rate_eq_b_se": 0.015, "other_power_eq_b": 0.98,
+         "false_rate": 0.045, "false_rate_se": 0.015, "false_rate_upper": 0.075, "max_reversal": 0.2, "power_at_max": 0.9 if s == "q50" else 0.5,
          "mdr80": 0.123 if s == "q50" else float("nan")}
         for p in ("aupr_auprg", "aupr_auroc", "auprg_auroc") for s, n in (("q25", 20), ("q50", 40), ("q75", 80))],
         columns=C.SUMMARY_COLUMNS)
@@ -192,7 +194,9 @@ def test_evidence_rows_count_and_intervals():
             row = ev.set_index("claim_id").loc[f"px.{a}_{b}.top{k}.distinguishable"]
             d = sub[sub[f"top{k}_differs"]]
             assert row.kind == "bound" and row.n == len(d) and row.k == int(d[f"top{k}_distinguishable"].sum())
-            assert "no reversal larger than 0.123 would be missed with 80% power" in row.detail
+            assert "every planted reversal of 0.123 or more was detected with power >= 0.8" in row.detail
+            assert "reject at level 0.05" in row.detail
+            assert "a equal, b not 0.035 (se 0.013)" in row.detail and "b equal, a not 0.045" in row.detail
             diff = ev.set_index("claim_id").loc[f"px.{a}_{b}.top{k}.cross_vs_self"]
             est, lo, hi = cluster_bootstrap_ci(sub[f"top{k}_cross_minus_self"].to_numpy(), fam, n_boot=300, seed=4)
             assert diff.kind == "difference" and (diff.estimate, diff.ci_lo, diff.ci_hi) == (est, lo, hi)

@@ -126,13 +126,14 @@ rule noise_floor:
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["noise_boot"],
+        alpha=config["analysis"]["noise_alpha"],
         prspace=PRSPACE,
         seed=SEED,
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
-        "--seed {params.seed} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
+        "--alpha {params.alpha} --seed {params.seed} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
 
 
 CALIBRATION = [f"{TABLES}/calibration.csv", f"{TABLES}/calibration_summary.csv"]
@@ -153,14 +154,16 @@ rule calibrate:
     params:
         c=config["analysis"]["calibration"],
         sigmas=",".join(map(str, config["analysis"]["calibration"]["sigmas"])),
+        sigmas_a=",".join(map(str, config["analysis"]["calibration"]["sigmas_a"])),
         n_boot=config["analysis"]["noise_boot"],
+        alpha=config["analysis"]["noise_alpha"],
         prspace=PRSPACE,
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
         "--n-boot {params.n_boot} --seed {params.c[seed]} --auroc {params.c[auroc]} --rho {params.c[rho]} "
-        "--sigmas {params.sigmas} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
+        "--sigmas {params.sigmas} --sigmas-a {params.sigmas_a} --alpha {params.alpha} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
 
 
 rule noise_evidence:

@@ -25,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rank-by", default="aupr,average_precision,auprg,auroc,aucnpr", help="comma-separated metrics (default: %(default)s)")
     p.add_argument("--n-boot", type=int, default=200, help="stratified bootstrap resamples per task (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap of test rows; each task draws from (seed, task) (default: %(default)s)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="one-sided level of each of the two tests of a distinguishable disagreement (default: %(default)s)")
     p.add_argument("--floors-out", required=True, help="per task and metric: top-1 / top-3 floors (CSV)")
     p.add_argument("--pairs-out", required=True, help="per task and metric pair: distinguishable disagreement (CSV)")
     p.set_defaults(func=run)
@@ -38,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     metrics = [m.strip() for m in args.rank_by.split(",") if m.strip()]
     if args.n_boot < 1:
         raise InputError(f"--n-boot must be at least 1, got {args.n_boot}")
+    if not (0.0 < args.alpha < 0.5):
+        raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {args.alpha}")
     floors, pairs = [], []
     t0 = time.process_time()
     for path in sorted(args.status):
@@ -45,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         if status["status"] != "ok":
             continue
         df, _ = read_predictions(status["predictions"])
-        f, p = NF.noise_floor_task(df, metrics=metrics, n_boot=args.n_boot, seed=args.seed)
+        f, p = NF.noise_floor_task(df, metrics=metrics, n_boot=args.n_boot, seed=args.seed, alpha=args.alpha)
         floors.append(f)
         pairs.append(p)
     floors_df = pd.concat(floors, ignore_index=True) if floors else pd.DataFrame(columns=NF.FLOOR_COLUMNS)

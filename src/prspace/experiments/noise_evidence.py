@@ -7,9 +7,11 @@ metric pair of Flach & Kull's three and per ``k`` in (1, 3), built with
 
 * ``px.<a>_<b>.top<k>.distinguishable`` (kind ``bound``): ``k`` = disagreeing tasks whose two
   preferred models are distinguishable, ``n`` = disagreeing tasks; the rule computes the exact
-  (Clopper-Pearson) interval. The detail gives the check's calibrated false rate and power at the
-  study's median task size: the smallest planted reversal detected with 80% power (mdr80), or,
-  when none of the planted reversals reached it, the largest one and its power.
+  (Clopper-Pearson) interval. The detail gives the check's calibrated false rates (under the three
+  nulls of :mod:`prspace.experiments.calibration`) and power at the study's median task size: the
+  smallest planted reversal detected with 80% power (mdr80), or, when none of the planted
+  reversals reached it, the largest one and its power (then a low count says the test rows cannot
+  separate such models, not that no real reversal exists).
 * ``px.<a>_<b>.top<k>.cross_vs_self`` (kind ``difference``): the mean over tasks of
   ``top<k>_cross_minus_self`` (cross-metric minus self-disagreement over pairs of resamples) with
   a 95% percentile cluster-bootstrap interval over task families
@@ -29,21 +31,34 @@ PAPER = "prspace"
 _WHAT = {1: "best model", 3: "ordered top three"}
 
 
+def _alpha_text(summary: pd.DataFrame | None) -> str:
+    if summary is not None and "alpha" in summary.columns and len(summary) and np.isfinite(float(summary["alpha"].iloc[0])):
+        return f"{float(summary['alpha'].iloc[0]):g}"
+    return "alpha (see noise_floor_pairs.csv's run)"
+
+
 def _power_text(summary: pd.DataFrame | None, pair: str) -> str:
     if summary is None or summary.empty:
-        return "no calibration table: the check's power is unknown"
+        return "no calibration table: the check's power is unknown, and so is its false rate"
     s = summary[summary["pair"] == pair]
     if s.empty:
         return "the calibration table has no row for this pair: power unknown"
     mid = s[s["size"] == "q50"].iloc[0] if (s["size"] == "q50").any() else s.iloc[len(s) // 2]
     size = f"at the median task size ({int(mid['n_pos'])} positives, {int(mid['n_neg'])} negatives)"
-    false = (f"false rate under the null {mid['false_rate']:.3f} (Monte Carlo se {mid['false_rate_se']:.3f}, "
-             f"{int(mid['n_sim_null'])} simulated tasks)")
+    nulls = [(lab, mid.get(col), mid.get(col + "_se")) for lab, col in
+             (("both metrics equal", "false_rate_null"), ("a equal, b not", "false_rate_eq_a"),
+              ("b equal, a not", "false_rate_eq_b"))]
+    shown = [f"{lab} {float(r):.3f} (se {float(se):.3f})" for lab, r, se in nulls
+             if r is not None and np.isfinite(float(r))]
+    if not shown:  # a summary of the earlier layout: one null
+        shown = [f"{float(mid['false_rate']):.3f} (se {float(mid['false_rate_se']):.3f})"]
+    false = (f"false rate under the nulls {', '.join(shown)}, {int(mid['n_sim_null'])} simulated tasks each")
     if np.isfinite(mid["mdr80"]):
-        power = f"no reversal larger than {mid['mdr80']:.3f} would be missed with 80% power"
+        power = f"every planted reversal of {mid['mdr80']:.3f} or more was detected with power >= 0.8 (mdr80)"
     else:
-        power = (f"no planted reversal reached 80% power: the largest, {mid['max_reversal']:.3f}, was detected "
-                 f"with power {mid['power_at_max']:.2f}")
+        power = (f"no planted reversal reached 80% power: the largest, {mid['max_reversal']:.3f} in each metric, "
+                 f"was detected with power {mid['power_at_max']:.2f}, so a low count here says the test rows cannot "
+                 f"separate such models, not that no real reversal exists")
     others = s[s["size"] != mid["size"]]
     rest = "; ".join(
         f"{r['size']} ({int(r['n_pos'])}/{int(r['n_neg'])}): "
@@ -91,8 +106,8 @@ def noise_evidence(
                 claim=(f"Where {A} and {B} pick a different {_WHAT[k]}, the two preferred models are "
                        f"distinguishable on the task's test rows"),
                 estimate=kk / nn if nn else float("nan"), k=kk, n=nn, n_tasks=n_tasks, n_families=n_fam,
-                detail=(f"{kk} of {nn} disagreeing tasks ({fams_dis} families): both paired bootstrap 95% intervals "
-                        f"exclude 0; "
+                detail=(f"{kk} of {nn} disagreeing tasks ({fams_dis} families): both one-sided paired bootstrap "
+                        f"tests reject at level {_alpha_text(calibration_summary)} (an intersection-union test); "
                         + _power_text(calibration_summary, pair))))
             v = pd.to_numeric(sub[f"top{k}_cross_minus_self"], errors="coerce").to_numpy(np.float64)
             est, lo, hi = cluster_bootstrap_ci(v, clusters, n_boot=n_boot, seed=seed, level=level)

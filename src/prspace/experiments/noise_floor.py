@@ -19,10 +19,14 @@ out-of-fold predictions (the schema of :mod:`prspace.schema`):
   metrics only where it is clearly above the floors of its two metrics.
 * **Distinguishable disagreement.** Where metrics ``a`` and ``b`` disagree on the top-k, take the
   first position (ties broken by model id) at which their orders differ: ``a`` prefers model A,
-  ``b`` prefers model B. The disagreement is *distinguishable* when both paired percentile
-  bootstrap intervals (``level``) exclude 0: of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the
-  same resamples (:func:`distinguishable`, the one decision rule; its power and false rate are
-  calibrated by simulation in :mod:`prspace.experiments.calibration`).
+  ``b`` prefers model B. The disagreement is *distinguishable* when both one-sided paired
+  percentile bootstrap tests at level ``alpha`` reject: the ``alpha`` quantile of ``a(A) - a(B)``
+  and of ``b(B) - b(A)`` over the same resamples is > 0 (:func:`distinguishable`, the one decision
+  rule). It is an intersection-union test (Berger 1982, Technometrics 24:295; Berger & Hsu 1996,
+  Stat. Sci. 11:283): the null "no real reversal" is the union of "a(A) <= a(B)" and
+  "b(B) <= b(A)", so rejecting only when each one-sided test rejects at ``alpha`` has size
+  <= ``alpha`` without a multiplicity correction. Its false rate and power are calibrated by
+  simulation in :mod:`prspace.experiments.calibration`.
 * **Cross- vs self-disagreement, measured the same way.** Over ordered pairs of distinct
   resamples ``(b, b')``: ``top{k}_cross`` is the share whose top-k differs between metric ``a``
   on ``b`` and metric ``b`` on ``b'``; ``top{k}_self_a`` (``_self_b``) the share between metric
@@ -54,6 +58,8 @@ PAIR_COLUMNS = [
     "top3_cross", "top3_self_a", "top3_self_b", "top3_cross_minus_self",
 ]
 _NEED = {"task_id", "model_id", "repeat", "row_id", "y_true", "score"}
+#: one-sided level of each component test of :func:`distinguishable` (config ``analysis.noise_alpha``)
+ALPHA = 0.05
 
 
 def _task_seed(seed: int, task_id: str) -> np.random.Generator:
@@ -159,20 +165,23 @@ def _order(values: np.ndarray, models: list[str], decimals: int = 12) -> list[in
     return sorted(range(len(models)), key=lambda i: (-v[i], models[i]))
 
 
-def excludes_zero(diff: np.ndarray, level: float = 0.95) -> np.ndarray:
-    """Whether the percentile bootstrap interval (``level``) of ``diff`` (resamples on the last
-    axis) lies above 0: its lower end ``quantile(diff, (1 - level) / 2)`` is > 0."""
-    alpha = (1 - level) / 2
+def excludes_zero(diff: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
+    """One-sided percentile bootstrap test of ``diff > 0`` at level ``alpha`` (resamples on the
+    last axis): whether ``quantile(diff, alpha)`` is > 0, i.e. the one-sided ``1 - alpha``
+    interval ``[quantile(diff, alpha), inf)`` excludes 0."""
+    if not (0.0 < alpha < 0.5):
+        raise InputError(f"the one-sided alpha must lie in (0, 0.5), got {alpha}")
     return np.quantile(np.asarray(diff, dtype=np.float64), alpha, axis=-1) > 0
 
 
 def distinguishable(boot_a_A: np.ndarray, boot_a_B: np.ndarray, boot_b_A: np.ndarray, boot_b_B: np.ndarray,
-                    level: float = 0.95) -> np.ndarray:
+                    alpha: float = ALPHA) -> np.ndarray:
     """THE decision rule of a distinguishable disagreement (the noise floor and its calibration
-    call only this): metric a prefers model A, metric b prefers model B, and both paired
-    percentile bootstrap intervals, of ``a(A) - a(B)`` and of ``b(B) - b(A)`` over the same
-    resamples (last axis), exclude 0. Broadcasts over leading axes."""
-    return excludes_zero(boot_a_A - boot_a_B, level) & excludes_zero(boot_b_B - boot_b_A, level)
+    call only this): metric a prefers model A, metric b prefers model B, and both one-sided
+    paired percentile bootstrap tests at level ``alpha`` reject, of ``a(A) - a(B) > 0`` and of
+    ``b(B) - b(A) > 0`` over the same resamples (last axis). An intersection-union test (Berger
+    1982): its size is <= ``alpha``, with no multiplicity correction. Broadcasts over leading axes."""
+    return excludes_zero(boot_a_A - boot_a_B, alpha) & excludes_zero(boot_b_B - boot_b_A, alpha)
 
 
 def _topk_codes(pos: np.ndarray, k: int) -> np.ndarray:
@@ -202,7 +211,7 @@ def resample_pair_disagreement(pos_x: np.ndarray, pos_y: np.ndarray, k: int) -> 
 
 
 def pair_decision(full_a: np.ndarray, full_b: np.ndarray, boot_a: np.ndarray, boot_b: np.ndarray,
-                  models: Sequence[str], k: int, level: float = 0.95) -> tuple[bool, float | bool]:
+                  models: Sequence[str], k: int, alpha: float = ALPHA) -> tuple[bool, float | bool]:
     """``(differs, distinguishable)`` for metrics a and b on one task's models.
 
     ``full_*``: values on all rows, shape ``(n_models,)``; ``boot_*``: ``(n_boot, n_models)``.
@@ -220,7 +229,7 @@ def pair_decision(full_a: np.ndarray, full_b: np.ndarray, boot_a: np.ndarray, bo
     if i is None:
         return True, False
     A, B = oa[i], ob[i]
-    return True, bool(distinguishable(boot_a[:, A], boot_a[:, B], boot_b[:, A], boot_b[:, B], level))
+    return True, bool(distinguishable(boot_a[:, A], boot_a[:, B], boot_b[:, A], boot_b[:, B], alpha))
 
 
 def noise_floor_task(
@@ -229,7 +238,7 @@ def noise_floor_task(
     metrics: Sequence[str],
     n_boot: int = 200,
     seed: int = 0,
-    level: float = 0.95,
+    alpha: float = ALPHA,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One task's floors (rows :data:`FLOOR_COLUMNS`) and pairwise distinguishability (:data:`PAIR_COLUMNS`)."""
     task_id = str(predictions["task_id"].iloc[0])
@@ -248,7 +257,7 @@ def noise_floor_task(
     for a, b in metric_pairs(metrics):
         row: dict[str, object] = {"task_id": task_id, "metric_a": a, "metric_b": b, "n_models": n, "n_boot": n_boot}
         for k in (1, 3):
-            differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, k, level)
+            differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, k, alpha)
             row[f"top{k}_differs"] = differs
             row[f"top{k}_distinguishable"] = dist
         for k in (1, 3):

@@ -144,8 +144,10 @@ def summary_sentences(v: pd.DataFrame, *, tasks: pd.DataFrame | None) -> list[st
     nb = v["claim_id"].str.match(r"^px\.[a-z_]+\.top1\.distinguishable$")
     if nb.any():
         k, n = int(v.loc[nb, "k"].sum()), int(v.loc[nb, "n"].sum())
-        out.append(f"Top-1 disagreements whose two preferred models the test rows can separate: {k} of {n} "
-                   f"over the three pairs ({_count(v, nb)}; power in `calibration_summary.csv`).")
+        out.append(f"Top-1 disagreements called distinguishable (both preferred models separated by the test rows): "
+                   f"{k} of {n} over the three pairs ({_count(v, nb)}); where the check's power is low a small count "
+                   f"says the test rows cannot separate the two models, not that no real reversal exists (the power "
+                   f"at the median task size is in each row's explanation, `calibration_summary.csv`).")
     sk = v["claim_id"].str.match(r"^px\.[a-z_]+\.top1\.skew_trend$")
     if sk.any():
         moved = [_pair_label(r.claim_id) for r in v[sk].itertuples() if r.verdict == R.HOLDS]
