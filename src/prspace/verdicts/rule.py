@@ -151,8 +151,10 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
             return BEYOND_NOISE, (f"{int(k)} of {int(n)}: exact 95% interval [{_fmt(lo)}, {_fmt(hi)}] lies above "
                                   f"the check's false rate {_fmt(tol)}"), upd
         if hi < 0.5:
-            return WITHIN_NOISE, (f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases (exact 95% bound) are "
-                                  f"more than noise"), upd
+            return WITHIN_NOISE, (f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases (exact 95% bound) have "
+                                  f"two models the test rows can separate; read it with the check's power below: "
+                                  f"where power is low, the test rows cannot separate such models, which is not "
+                                  f"evidence that the metrics agree"), upd
         return CANNOT, f"{int(k)} of {int(n)}: exact 95% interval [{_fmt(lo)}, {_fmt(hi)}] decides neither way", upd
     if kind == "exact":
         if not np.isfinite(est):
