@@ -19,8 +19,8 @@ import sklearn
 
 from prspace.errors import InputError
 from prspace.sources.arff import read_arff
-from prspace.sources.datasets import load_dataset
-from prspace.sources.userdata import describe_user_datasets, task_id_of, user_files
+from prspace.sources.datasets import describe_user_datasets, load_dataset
+from prspace.sources.userdata import task_id_of, user_files
 
 OPENML = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"
 FIXTURES = sorted(OPENML.glob("id_*/*.arff.gz"))

@@ -14,3 +14,8 @@ class InputError(ValueError):
 
 class SchemaError(InputError):
     """A predictions file or task table does not follow :mod:`prspace.schema`."""
+
+
+class FileDefect(InputError):
+    """A data file that could be read in more than one way (a column named twice, the header row
+    repeated among the data rows): never resolved silently, the setup check stops the study."""

@@ -11,7 +11,8 @@ The package, one job per module:
 * :mod:`~prspace.audit.sentences`: where the rankings disagree, with the noise floor.
 * :mod:`~prspace.audit.findings`: one function per finding, in a registry.
 * :mod:`~prspace.audit.tools`: which estimator popular tools compute.
-* :mod:`~prspace.audit.render`, :mod:`~prspace.audit.plot`: the reports and figures.
+* :mod:`~prspace.audit.record`: :class:`AuditRecord`, what the audit found, as data.
+* :mod:`~prspace.audit.render`, :mod:`~prspace.audit.plot`: the reports and figures (of a record).
 * :mod:`~prspace.audit.result`: :func:`audit` (a table in, an :class:`AuditResult` out).
 
 Paths and files are the command line's business (:mod:`prspace.cli.audit`).

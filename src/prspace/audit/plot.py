@@ -17,7 +17,7 @@ from prspace.audit.tables import LABELS, RANKED
 from prspace.figures.curves import Curve, plot_curves
 
 if TYPE_CHECKING:
-    from prspace.audit.result import AuditResult
+    from prspace.audit.record import AuditRecord
 
 #: Tasks drawn at most (one row of three panels each).
 MAX_FIGURE_TASKS = 4
@@ -27,7 +27,7 @@ MAX_INTERVAL_MODELS = 40
 STYLES = ("-", "--", "-.", ":")
 
 
-def model_styles(res: AuditResult) -> dict[str, dict[str, str]]:
+def model_styles(res: AuditRecord) -> dict[str, dict[str, str]]:
     """One colour and line style per model for every figure of a report: from the sorted model ids of
     the whole result (not per task, not by rank), so a model looks the same in every panel."""
     models = sorted(res.pooled["model"].astype(str).unique())
@@ -39,7 +39,7 @@ def _label(name: str, width: int = 28) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k: int = TOP_K) -> Figure:
+def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k: int = TOP_K) -> Figure:
     """One row per task: ROC, PR and PRG curves of (at most ``top_k``) models."""
     tasks = sorted(res.pooled["task"].unique())[:max_tasks]
     shown_max = min(top_k, int(res.pooled.groupby("task")["model"].nunique().max()))
@@ -80,7 +80,7 @@ def curves_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
     return fig
 
 
-def intervals_figure(res: AuditResult, *, max_tasks: int = MAX_FIGURE_TASKS * 3) -> Figure:
+def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3) -> Figure:
     """One row per task (up to ``max_tasks``): per metric, each model's estimate and interval (AUROC
     DeLong, others bootstrap), each model in its colour of :func:`model_styles`."""
     all_tasks = sorted(res.pooled["task"].unique())

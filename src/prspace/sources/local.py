@@ -28,7 +28,8 @@ from sklearn.model_selection import StratifiedKFold
 from prspace import __version__
 from prspace.errors import InputError
 from prspace.schema import PREDICTION_COLUMNS, TaskInfo
-from prspace.sources.datasets import DEFAULT_MIN_MINORITY, Dataset, _version, skip_reason
+from prspace.sources.dataset import DEFAULT_MIN_MINORITY, Dataset, skip_reason
+from prspace.sources.dataset import package_version as _version
 from prspace.sources.learners import describe_learner, make_learner, parse_learners, score_of
 
 __all__ = ["Failure", "SkipDataset", "predict_dataset"]

@@ -57,6 +57,7 @@ from prspace.sources._openml_client import (
     download,
     request_count,
 )
+from prspace.sources.dataset import positive_label
 
 __all__ = [
     "ClientSettings",
@@ -640,10 +641,7 @@ def _minority(labels: pd.Series) -> str:
     counts = labels.value_counts()
     if len(counts) != 2:
         raise _BrokenRun(f"labels have {len(counts)} classes ({_show(counts.index)}); needs 2")
-    (a, na), (b, nb) = sorted(counts.items())  # a < b by name
-    if na != nb:
-        return a if na < nb else b
-    return b  # tie: the class that sorts last by name
+    return str(positive_label(labels))  # the minority class; on a tie the one that sorts last
 
 
 def _frame_of_run(

@@ -28,23 +28,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
-from prspace.sources.datasets import (
-    _DESCRIBE_COLUMNS,
-    DEFAULT_MIN_MINORITY,
-    USER_SUFFIXES,
-    Dataset,
-    _describe,
-    _version,
-    positive_label,
-    skip_reason,
-)
+from prspace.errors import FileDefect, InputError
+from prspace.sources.arff import read_arff, read_arff_attributes
+from prspace.sources.dataset import DEFAULT_MIN_MINORITY, Dataset, positive_label, skip_reason
+from prspace.sources.dataset import package_version as _version
 
 __all__ = [
     "USER_SUFFIXES",
     "FileDefect",
     "FileScreen",
-    "describe_user_datasets",
     "duplicate_groups",
     "encoding_notes",
     "file_columns",
@@ -57,14 +49,11 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: file suffixes read from a user data folder
+USER_SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".arff", ".arff.gz")
 _STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
 #: mirrors prspace.sources.learners.MAX_CATEGORIES (not imported: it would load scikit-learn)
 MAX_CATEGORIES = 20
-
-
-class FileDefect(InputError):
-    """A data file that could be read in more than one way (a column named twice, the header row
-    repeated among the data rows): never resolved silently, the setup check stops the study."""
 
 
 def _suffix(p: Path) -> str | None:
@@ -179,8 +168,6 @@ def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -
 
             _check_unique(p, [str(c) for c in pq.read_schema(p).names])
             return pd.read_parquet(p)
-        from prspace.sources.arff import read_arff
-
         return read_arff(p)
     except InputError:
         raise
@@ -211,8 +198,6 @@ def file_columns(path: str | os.PathLike[str]) -> list[str]:
             names = [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
             _check_unique(p, names)
             return names
-        from prspace.sources.arff import read_arff_attributes
-
         return [a.name for a in read_arff_attributes(p)]
     except InputError:
         raise
@@ -408,25 +393,6 @@ def load_user(
         folds=folds,
         folds_procedure=procedure,
     )
-
-
-def describe_user_datasets(
-    data_dir: str | os.PathLike[str],
-    target: str,
-    *,
-    min_minority: int = DEFAULT_MIN_MINORITY,
-    pos_label: str | None = None,
-) -> pd.DataFrame:
-    """Like :func:`prspace.sources.datasets.describe_suite` for a user folder: a file that
-    cannot be used (no such column, not binary, unreadable) is listed with the reason."""
-    rows = []
-    for task_id in user_dataset_ids(data_dir, target):
-        try:
-            ds: Dataset | str = load_user(task_id, data_dir, target, pos_label=pos_label)
-        except InputError as exc:
-            ds = str(exc)
-        rows.append(_describe(ds, task_id, min_minority))
-    return pd.DataFrame(rows, columns=_DESCRIBE_COLUMNS)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,47 @@
+"""What the audit found, as data: :class:`AuditRecord` (tables, sentences, findings).
+
+The reports (:mod:`~prspace.audit.render`) and figures (:mod:`~prspace.audit.plot`) read an
+:class:`AuditRecord`; :class:`prspace.audit.result.AuditResult` adds the methods that draw them,
+so that neither the reports nor the figures import the module that calls them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+
+from prspace.audit import findings as F
+
+__all__ = ["AuditRecord"]
+
+
+@dataclasses.dataclass
+class AuditRecord:
+    """Everything the audit found; tables sorted by task and model."""
+
+    data: pd.DataFrame
+    positive: str
+    pooled: pd.DataFrame
+    folds: pd.DataFrame
+    fold_summary: pd.DataFrame
+    ranks: pd.DataFrame
+    estimators: pd.DataFrame
+    intervals: pd.DataFrame
+    comparisons: pd.DataFrame
+    sentences: dict[str, list[str]]
+    findings: list[F.Finding]
+    comparable: dict[str, bool]
+    train_pi: dict[str, float] | None = None
+    n_boot: int = 1000
+    confidence: float = 0.95
+    paired: dict[str, bool] | None = None
+
+    @property
+    def has_folds(self) -> bool:
+        return bool(len(self.folds))
+
+    @property
+    def exit_code(self) -> int:
+        """1 if any finding is an error (results that cannot be right), else 0."""
+        return int(any(f.severity == "error" for f in self.findings))
