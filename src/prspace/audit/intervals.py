@@ -30,6 +30,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 
 from prspace import metrics as M
+from prspace.resampling import StratumSampler
 
 #: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
 BOOT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
@@ -157,31 +158,13 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
     return out, comparable, paired
 
 
-class _Sampler:
-    """Draws stratified resamples as counts per example, in stratum order (``self.order``)."""
-
-    def __init__(self, stratum: np.ndarray, rng: np.random.Generator) -> None:
-        self.order = np.argsort(stratum, kind="stable")
-        sizes = np.bincount(stratum)
-        starts = np.r_[0, np.cumsum(sizes)[:-1]]
-        self.rng, self.n = rng, stratum.shape[0]
-        self.start_of = starts[stratum[self.order]].astype(np.float64)
-        self.size_of = sizes[stratum[self.order]].astype(np.float64)
-
-    def counts(self) -> np.ndarray:
-        u = self.rng.random(self.n)
-        u *= self.size_of
-        u += self.start_of  # a uniformly random member of the same stratum, for every slot
-        return np.bincount(u.astype(np.int64), minlength=self.n).astype(np.float64)
-
-
 def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> np.ndarray:
     """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
 
     Per model, ``key = 2 group + y`` so that one weighted ``bincount`` per resample gives the
     negatives and positives of every tie group at once.
     """
-    sampler = _Sampler(block.stratum, rng)
+    sampler = StratumSampler(block.stratum, rng)
     order = sampler.order
     y = block.y[order].astype(np.int64)
     weight = block.weight[order]

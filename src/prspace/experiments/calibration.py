@@ -47,7 +47,7 @@ Design (every choice a parameter of :func:`calibrate`):
 
 Each simulated task draws its rows once (``n_pos`` positives, ``n_neg`` negatives), the two
 models' scores, and ``n_boot`` stratified bootstrap counts shared by both models
-(:func:`bootstrap_counts`, distributed as the noise floor's), as the noise floor resamples a
+(:func:`prspace.resampling.uniform_counts`, distributed as the noise floor's), as the noise floor resamples a
 task; all resamples' metrics come from :func:`prspace.metrics.metrics_from_group_counts_batch`.
 Scenario ``j`` of size ``i`` draws from ``numpy.random.default_rng([seed, i, j])``.
 """
@@ -63,6 +63,7 @@ from scipy import optimize, stats
 from prspace import metrics as M
 from prspace.errors import InputError
 from prspace.experiments.noise_floor import ALPHA, excludes_zero, group_counts, pair_decision
+from prspace.resampling import uniform_counts
 
 #: score bins of the population curves
 POP_GRID = 20001
@@ -150,21 +151,6 @@ def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, 
             "pop_b_A": A[metric_b], "pop_b_B": B[metric_b]}
 
 
-def bootstrap_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
-    """``(n_boot, n)`` stratified bootstrap counts, distributed as
-    :func:`~prspace.experiments.noise_floor.stratified_counts` (each class's rows drawn with
-    replacement as often as the class has rows) but drawn as uniform indices, which is faster
-    than ``rng.multinomial`` over many categories (the noise floor keeps its own stream)."""
-    w = np.zeros((n_boot, y.size))
-    for cls in (True, False):
-        idx = np.flatnonzero(y == cls)
-        m = idx.size
-        if m:
-            draws = rng.integers(0, m, size=(n_boot, m)) + (np.arange(n_boot) * m)[:, None]
-            w[:, idx] = np.bincount(draws.ravel(), minlength=n_boot * m).reshape(n_boot, m)
-    return w
-
-
 def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, sigma_b: float, rho: float,
               alpha: float, pairs: Sequence[tuple[str, str]], n_sim: int, n_boot: int, rng: np.random.Generator,
               ) -> dict[tuple[str, str], list[tuple[bool, bool, int, int, int]]]:
@@ -184,7 +170,7 @@ def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, 
         z1 = rng.standard_normal(n)
         z2 = rho * z1 + np.sqrt(1.0 - rho * rho) * rng.standard_normal(n)
         scores = (mu_a * yf + sd_a * z1, mu_b * yf + sd_b * z2)
-        w = bootstrap_counts(y, n_boot, rng)
+        w = uniform_counts(y, n_boot, rng)
         full = {m: np.zeros(2) for m in metrics}
         boot = {m: np.zeros((n_boot, 2)) for m in metrics}
         for j, s in enumerate(scores):

@@ -49,6 +49,7 @@ import pandas as pd
 from prspace import metrics as M
 from prspace.errors import InputError
 from prspace.experiments.ranking import metric_pairs
+from prspace.resampling import stratified_counts
 
 FLOOR_COLUMNS = ["task_id", "metric", "n_models", "n_boot", "top1_floor", "top3_floor"]
 PAIR_COLUMNS = [
@@ -64,17 +65,6 @@ ALPHA = 0.05
 
 def _task_seed(seed: int, task_id: str) -> np.random.Generator:
     return np.random.default_rng([int(seed), zlib.crc32(str(task_id).encode())])
-
-
-def stratified_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
-    """``(n_boot, n)`` bootstrap counts: each row draws as many positives and negatives as ``y`` has."""
-    y = np.asarray(y, dtype=bool)
-    w = np.zeros((n_boot, y.size), dtype=np.float64)
-    for cls in (True, False):
-        idx = np.flatnonzero(y == cls)
-        if idx.size:
-            w[:, idx] = rng.multinomial(idx.size, np.full(idx.size, 1.0 / idx.size), size=n_boot)
-    return w
 
 
 def group_counts(w: np.ndarray, group: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -43,6 +43,24 @@ class Attribute:
     values: tuple[str, ...] = ()  # the nominal values, in header order
 
 
+def read_quoted(text: str, i: int, escapes: dict[str, str] | None = None) -> tuple[str, int]:
+    """The quoted ARFF value opening at ``text[i]`` (``'`` or ``"``), unescaped, and the index of
+    its closing quote (``len(text)`` when it is not closed).
+
+    A backslash escapes the next character; ``escapes`` maps that character (``n`` -> newline),
+    else it stands for itself.  The one reader of quoted fields, for headers and data rows.
+    """
+    q, j, n, buf = text[i], i + 1, len(text), []
+    while j < n and text[j] != q:
+        if text[j] == "\\" and j + 1 < n:
+            j += 1
+            buf.append(escapes.get(text[j], text[j]) if escapes else text[j])
+        else:
+            buf.append(text[j])
+        j += 1
+    return "".join(buf), j
+
+
 def _tokens(text: str) -> list[str]:
     """Split ``text`` into ARFF tokens: quoted strings (unescaped), words, ``{...}`` kept whole."""
     out: list[str] = []
@@ -52,15 +70,10 @@ def _tokens(text: str) -> list[str]:
         if c.isspace():
             i += 1
         elif c in "'\"":
-            j, buf = i + 1, []
-            while j < n and text[j] != c:
-                if text[j] == "\\" and j + 1 < n:
-                    j += 1
-                buf.append(text[j])
-                j += 1
+            value, j = read_quoted(text, i)
             if j >= n:
                 raise ArffError(f"unterminated quote in {text!r}")
-            out.append("".join(buf))
+            out.append(value)
             i = j + 1
         elif c == "{":
             depth, j = 0, i
@@ -106,13 +119,8 @@ def _nominal_values(spec: str) -> tuple[str, ...]:
             break
         c = inner[i]
         if c in "'\"":
-            j, buf = i + 1, []
-            while j < n and inner[j] != c:
-                if inner[j] == "\\" and j + 1 < n:
-                    j += 1
-                buf.append(inner[j])
-                j += 1
-            values.append("".join(buf))
+            value, j = read_quoted(inner, i)
+            values.append(value)
             i = j + 1
         else:
             j = i

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.errors import FileDefect, InputError
-from prspace.sources._openml_arff import ArffError, Attribute, parse_arff_header
+from prspace.sources._openml_arff import ArffError, Attribute, parse_arff_header, read_quoted
 
 __all__ = ["read_arff", "read_arff_attributes"]
 
@@ -147,17 +147,11 @@ def _fields(line: str, lineno: int, path: Path) -> list[str | None]:
         while i < n and line[i] in " \t":
             i += 1
         if i < n and line[i] in "'\"":
-            q, j, buf = line[i], i + 1, []
-            while j < n and line[j] != q:
-                if line[j] == "\\" and j + 1 < n:
-                    j += 1
-                    buf.append(_ESCAPES.get(line[j], line[j]))
-                else:
-                    buf.append(line[j])
-                j += 1
+            q = line[i]
+            value, j = read_quoted(line, i, _ESCAPES)
             if j >= n:
                 raise InputError(f"{path}, line {lineno}: a quote {q} is not closed; close it or escape it as \\{q}")
-            out.append("".join(buf))
+            out.append(value)
             i = j + 1
             while i < n and line[i] in " \t":
                 i += 1

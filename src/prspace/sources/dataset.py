@@ -6,6 +6,7 @@
   files (unless ``pos_label`` is given) and OpenML runs all use it.
 * :func:`skip_reason`: why a dataset cannot be cross-validated (too few minority examples, no
   features), with :data:`DEFAULT_MIN_MINORITY`.
+* :data:`MAX_CATEGORIES`: how many categories the one-hot encoder keeps per column.
 * :func:`package_version`: the installed version of a package, for provenance.
 
 It imports no source, so that every source (:mod:`~prspace.sources.datasets`,
@@ -20,7 +21,12 @@ import importlib.metadata
 import numpy as np
 import pandas as pd
 
-__all__ = ["DEFAULT_MIN_MINORITY", "Dataset", "package_version", "positive_label", "skip_reason"]
+__all__ = ["DEFAULT_MIN_MINORITY", "MAX_CATEGORIES", "Dataset", "package_version", "positive_label", "skip_reason"]
+
+#: one-hot encoding keeps at most this many categories per column (the rest -> "infrequent"): the
+#: learners' encoder (:func:`prspace.sources.learners.preprocessor`) and the notes on users' files
+#: (:func:`prspace.sources.userdata.encoding_notes`) read it here, without loading scikit-learn
+MAX_CATEGORIES = 20
 
 #: fewer minority examples than this and stratified 10-fold CV cannot put one in every fold
 DEFAULT_MIN_MINORITY = 10

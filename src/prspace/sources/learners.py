@@ -84,6 +84,7 @@ from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
 from prspace.errors import InputError
+from prspace.sources.dataset import MAX_CATEGORIES
 
 __all__ = [
     "DEFAULT_PANEL",
@@ -106,8 +107,6 @@ __all__ = [
 #: scores are rounded to this many significant decimal digits (:func:`round_scores`)
 SCORE_DIGITS = 10
 
-#: one-hot encoding keeps at most this many categories per column (the rest -> "infrequent")
-MAX_CATEGORIES = 20
 
 
 #: exact powers of ten as Python parses them (10**k for |k| <= 22 is exact in float64)

@@ -30,7 +30,13 @@ import pandas as pd
 
 from prspace.errors import FileDefect, InputError
 from prspace.sources.arff import read_arff, read_arff_attributes
-from prspace.sources.dataset import DEFAULT_MIN_MINORITY, Dataset, positive_label, skip_reason
+from prspace.sources.dataset import (
+    DEFAULT_MIN_MINORITY,
+    MAX_CATEGORIES,
+    Dataset,
+    positive_label,
+    skip_reason,
+)
 from prspace.sources.dataset import package_version as _version
 
 __all__ = [
@@ -52,8 +58,6 @@ log = logging.getLogger(__name__)
 #: file suffixes read from a user data folder
 USER_SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".arff", ".arff.gz")
 _STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
-#: mirrors prspace.sources.learners.MAX_CATEGORIES (not imported: it would load scikit-learn)
-MAX_CATEGORIES = 20
 
 
 def _suffix(p: Path) -> str | None:
