@@ -1132,6 +1132,18 @@ def roc_curve(
     )
 
 
+#: Display names of the keys of :func:`all_metrics`, for tables, figures and sentences: the one
+#: place a metric's label is written.
+METRIC_LABELS: dict[str, str] = {
+    "aupr": "AUPR",
+    "average_precision": "AP",
+    "auprg": "AUPRG",
+    "auroc": "AUROC",
+    "aucnpr": "AUCNPR",
+    "aupr_linear": "AUPR (linear)",
+}
+
+
 def all_metrics(
     y_true: ArrayLike,
     y_score: ArrayLike,

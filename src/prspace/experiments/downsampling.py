@@ -30,7 +30,6 @@ from prspace import metrics
 from prspace.errors import InputError
 
 METRICS = ("aupr", "aucnpr", "auprg", "auroc")
-METRIC_LABELS = {"aupr": "AUPR", "aucnpr": "AUCNPR", "auprg": "AUPRG", "auroc": "AUROC", "average_precision": "AP"}
 TEST_SETS = ("downsampled", "original")
 ORIGINAL = 0.0  # train_k value that marks "no subsampling" (the task's own ratio)
 

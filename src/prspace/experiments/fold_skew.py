@@ -45,8 +45,8 @@ from prspace.experiments.ranking import bootstrap_ci, rank_models, top_k
 METRICS = ("aupr", "aucnpr", "auprg", "auroc")
 AGGREGATES = tuple(f"mean_{m}" for m in METRICS) + tuple(f"pooled_{m}" for m in METRICS)
 AGGREGATE_LABELS = {
-    **{f"mean_{m}": f"mean of per-fold {lab}" for m, lab in zip(METRICS, ("AUPR", "AUCNPR", "AUPRG", "AUROC"), strict=True)},
-    **{f"pooled_{m}": f"pooled {lab}" for m, lab in zip(METRICS, ("AUPR", "AUCNPR", "AUPRG", "AUROC"), strict=True)},
+    **{f"mean_{m}": f"mean of per-fold {metrics.METRIC_LABELS[m]}" for m in METRICS},
+    **{f"pooled_{m}": f"pooled {metrics.METRIC_LABELS[m]}" for m in METRICS},
 }
 DESIGNS = ("skewed", "stratified")
 FULL = "full"  # reference design: the original folds (dispersion NaN, seed -1)

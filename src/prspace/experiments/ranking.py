@@ -44,18 +44,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.metrics import METRIC_LABELS  # re-exported: the display names live in prspace.metrics
+
 #: The metrics the study ranks by (keys of :func:`prspace.metrics.all_metrics`).
 RANKING_METRICS: tuple[str, ...] = ("aupr", "average_precision", "auprg", "auroc", "aucnpr")
 
-#: Display names for tables and figures.
-METRIC_LABELS: dict[str, str] = {
-    "aupr": "AUPR",
-    "average_precision": "AP",
-    "auprg": "AUPRG",
-    "auroc": "AUROC",
-    "aucnpr": "AUCNPR",
-    "aupr_linear": "AUPR (linear)",
-}
 
 PER_GROUP_COLUMNS = (
     "metric_a",

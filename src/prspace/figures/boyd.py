@@ -16,7 +16,7 @@ from prspace import metrics
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
 
-LABELS = {"aupr": "AUPR", "aucnpr": "AUCNPR", "auprg": "AUPRG", "auroc": "AUROC"}
+LABELS = {m: metrics.METRIC_LABELS[m] for m in ds.METRICS}
 
 
 def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
