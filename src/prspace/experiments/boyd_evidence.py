@@ -38,6 +38,7 @@ from prspace.errors import InputError
 from prspace.experiments import aggregation as ag
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
+from prspace.experiments.boyd_tables import read_runs
 from prspace.experiments.ranking import cluster_bootstrap_ci
 from prspace.verdicts.rule import evidence_row
 
@@ -398,17 +399,7 @@ def boyd_evidence(
 
 
 def _read_runs(paths: Sequence[object] | None) -> pd.DataFrame | None:
-    from pathlib import Path
-
-    if paths is None:
-        return None
-    frames = []
-    for p in map(Path, paths):
-        if not p.is_file():
-            raise InputError(f"no runs file at {p}; run the step that makes it")
-        frames.append(pd.read_parquet(p))
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return None if paths is None else read_runs(paths)  # type: ignore[arg-type]
 
 
 def evidence_from_files(

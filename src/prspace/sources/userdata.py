@@ -18,11 +18,13 @@ ARFF by :func:`prspace.sources.arff.read_arff` (quotes, escapes, sparse rows, gz
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gzip
 import logging
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -153,6 +155,39 @@ def _sep_name(sep: str) -> str:
     return {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
 
 
+@contextlib.contextmanager
+def _one_line_errors(p: Path, *, parser_hint: bool) -> Iterator[None]:
+    """Any failure of a reader -> one :class:`InputError` naming ``p`` and the fix; with
+    ``parser_hint`` a CSV parser error says to quote values that contain the separator."""
+    try:
+        yield
+    except InputError:
+        raise
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{p} is empty; write a header line and data rows") from None
+    except pd.errors.ParserError as exc:
+        if not parser_hint:
+            raise InputError(_failure(p, exc)) from None
+        msg = str(exc).splitlines()[0]
+        raise InputError(f"cannot read {p} ({msg}); quote values that contain the separator") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {p} ({exc.strerror or exc}); check the file") from None
+    except Exception as exc:  # noqa: BLE001 - any reader failure becomes one line
+        raise InputError(_failure(p, exc)) from None
+
+
+def _failure(p: Path, exc: Exception) -> str:
+    msg = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"cannot read {p} ({type(exc).__name__}: {msg}); check the file"
+
+
+def _checked_csv_separator(p: Path) -> str:
+    """The CSV file's separator (:func:`_csv_separator`), once its header names no column twice."""
+    sep = _csv_separator(p)
+    _check_unique(p, _raw_csv_header(p, sep))
+    return sep
+
+
 def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -> pd.DataFrame:
     """The whole table of one data file; :class:`InputError` naming the file and the fix.
 
@@ -160,10 +195,9 @@ def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -
     ``01``, so that ``pos_label`` is matched to what the user sees)."""
     p = Path(path)
     s = _suffix(p)
-    try:
+    with _one_line_errors(p, parser_hint=True):
         if s in (".csv", ".csv.gz"):
-            sep = _csv_separator(p)
-            _check_unique(p, _raw_csv_header(p, sep))
+            sep = _checked_csv_separator(p)
             df = pd.read_csv(p, sep=sep, dtype={target: str} if target else None)
             df.attrs["separator"] = sep
             return df
@@ -173,28 +207,15 @@ def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -
             _check_unique(p, [str(c) for c in pq.read_schema(p).names])
             return pd.read_parquet(p)
         return read_arff(p)
-    except InputError:
-        raise
-    except pd.errors.EmptyDataError:
-        raise InputError(f"{p} is empty; write a header line and data rows") from None
-    except pd.errors.ParserError as exc:
-        msg = str(exc).splitlines()[0]
-        raise InputError(f"cannot read {p} ({msg}); quote values that contain the separator") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p} ({exc.strerror or exc}); check the file") from None
-    except Exception as exc:  # noqa: BLE001 - any reader failure becomes one line
-        msg = str(exc).splitlines()[0][:200] if str(exc) else ""
-        raise InputError(f"cannot read {p} ({type(exc).__name__}: {msg}); check the file") from None
 
 
 def file_columns(path: str | os.PathLike[str]) -> list[str]:
     """The column names of a data file, reading its header only."""
     p = Path(path)
     s = _suffix(p)
-    try:
+    with _one_line_errors(p, parser_hint=False):
         if s in (".csv", ".csv.gz"):
-            sep = _csv_separator(p)
-            _check_unique(p, _raw_csv_header(p, sep))
+            sep = _checked_csv_separator(p)
             return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0).columns]
         if s in (".parquet", ".pq"):
             import pyarrow.parquet as pq
@@ -203,15 +224,6 @@ def file_columns(path: str | os.PathLike[str]) -> list[str]:
             _check_unique(p, names)
             return names
         return [a.name for a in read_arff_attributes(p)]
-    except InputError:
-        raise
-    except pd.errors.EmptyDataError:
-        raise InputError(f"{p} is empty; write a header line and data rows") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p} ({exc.strerror or exc}); check the file") from None
-    except Exception as exc:  # noqa: BLE001
-        msg = str(exc).splitlines()[0][:200] if str(exc) else ""
-        raise InputError(f"cannot read {p} ({type(exc).__name__}: {msg}); check the file") from None
 
 
 def missing_target_message(path: Path, target: str, columns: list[str]) -> str:
