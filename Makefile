@@ -1,5 +1,6 @@
 # prspace: the two commands of the README, and the chores of CONTRIBUTING.md.
 #   make run    set up .venv (first time only), run both studies, build both reports
+#   make paperlike / make default    one study and its report
 #   make test   set up .venv (first time only), run the test suite (PYTEST_ARGS="tests/test_x.py -q")
 # The environment is rebuilt only when constraints.txt or pyproject.toml change.
 
@@ -12,13 +13,19 @@ BIN := $(VENV)/bin
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 
-.PHONY: run test lint numbers verify
+.PHONY: run paperlike default test lint numbers verify
 
 # The paper-like study first: the default study's skew counterfactual reads its tasks.csv.
-run: $(VENV)/.installed
+run: paperlike default
+	$(BIN)/prspace summary --out results/summary.md
+
+# One study and its report each (make run = both, in this order).
+paperlike: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES) --configfile config/paperlike.yaml
+	$(BIN)/snakemake --report results/paperlike/report.html --configfile config/paperlike.yaml
+
+default: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report results/paperlike/report.html
 	$(BIN)/snakemake --report results/default/report.html
 
 test: $(VENV)/.installed
@@ -29,6 +36,7 @@ lint: $(VENV)/.installed
 	$(BIN)/snakemake --lint
 
 numbers: $(VENV)/.installed
+	$(BIN)/prspace summary --out results/summary.md
 	$(BIN)/prspace numbers --write
 
 verify: $(VENV)/.installed

@@ -101,8 +101,10 @@ def test_readme_is_short_and_its_quick_start_is_two_short_commands():
     commands = _quick_start()
     assert commands == ["make run", "make test"], commands
     assert all(len(c) <= 100 for c in commands)
-    assert "<!-- include: results/default/summary.md -->" in "\n".join(lines)
-    assert "<!-- include: results/paperlike/summary.md -->" in "\n".join(lines)
+    # the answer first: both studies' headline verdicts, generated (prspace summary), before the Quick start
+    text = "\n".join(lines)
+    assert "<!-- include: results/summary.md -->" in text
+    assert text.index("<!-- include: results/summary.md -->") < text.index("## Quick start")
 
 
 def test_ci_runs_the_readme_test_command():
@@ -112,7 +114,7 @@ def test_ci_runs_the_readme_test_command():
     assert got.strip() == _quick_start()[1]
 
 
-def test_make_run_sets_up_then_runs_both_studies_paperlike_first_then_both_reports():
+def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_default_study():
     if shutil.which("make") is None:
         pytest.skip("make is absent: the README's commands need it")
     # the defaults, not whatever an enclosing `make test CORES=... PYTEST_ARGS=...` passes down
@@ -128,8 +130,8 @@ def test_make_run_sets_up_then_runs_both_studies_paperlike_first_then_both_repor
     # the paper-like study first: the default study's skew counterfactual reads its tasks.csv
     assert [ln.split("/bin/", 1)[1] for ln in steps[3:]] == [
         "snakemake --cores 2 --configfile config/paperlike.yaml",
+        "snakemake --report results/paperlike/report.html --configfile config/paperlike.yaml",
         "snakemake --cores 2",
-        "snakemake --report results/paperlike/report.html",
         "snakemake --report results/default/report.html",
         "pytest",
     ]

@@ -89,4 +89,8 @@ def test_rules_read_task_lists_only_through_the_contract():
         assert not re.search(r"pd\.read_(csv|parquet)\(", src), f"{name} reads a table without a contract"
         for col in re.findall(r"\btable\[\"(\w+)\"\]", src):
             assert col in TASK_LIST_COLUMNS, f"{name} reads task-list column {col!r} the contract does not define"
-    assert "read_task_list" in text["common.smk"] and "read_task_list" in text["boyd.smk"]
+    # the rules' input functions live in prspace.workflow_inputs (no function in a rules file):
+    # they read task lists only through the contract's reader
+    inputs = (ROOT / "src" / "prspace" / "workflow_inputs.py").read_text()
+    assert "read_task_list" in inputs and not re.search(r"pd\.read_(csv|parquet)\(", inputs)
+    assert "StudyInputs(" in text["common.smk"]

@@ -248,7 +248,7 @@ def curves_figure(curves: Sequence[Curve], *, title: str = "", note: str = "",
         ax.plot([0.0, 0.14], [y - 0.115] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
         ax.text(0.18, y - 0.08, f"baseline pi = {scores[0]['pi']:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
         if title:
-            fig.suptitle(title, fontsize=6.5)
+            fig.suptitle(textwrap.fill(title, 70), fontsize=6.5)
         if note:
             fig.supxlabel(textwrap.fill(note, 95), fontsize=4.8, color="0.3")
     return fig

@@ -132,7 +132,8 @@ def metric_scatter(
             x = sub[metric_x].to_numpy(np.float64)
             y = sub[metric_y].to_numpy(np.float64)
             hidden = int((y < 0).sum())
-            lab = label + (f" ({hidden} with {METRIC_LABELS.get(metric_y, metric_y)} < 0 not shown)" if hidden else "")
+            lab = textwrap.fill(label + (f" ({hidden} with {METRIC_LABELS.get(metric_y, metric_y)} < 0 not shown)"
+                                         if hidden else ""), 58)
             ax.scatter(x[y >= 0], y[y >= 0], marker=markers[i % 4], s=12, facecolors="none",
                        edgecolors=f"C{i}", linewidths=0.8, label=lab)
             for t, m in highlight:

@@ -9,7 +9,7 @@ the task table or the configuration that ran: no number is typed here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -144,10 +144,9 @@ def summary_sentences(v: pd.DataFrame, *, tasks: pd.DataFrame | None) -> list[st
     nb = v["claim_id"].str.match(r"^px\.[a-z_]+\.top1\.distinguishable$")
     if nb.any():
         k, n = int(v.loc[nb, "k"].sum()), int(v.loc[nb, "n"].sum())
-        out.append(f"Top-1 disagreements called distinguishable (both preferred models separated by the test rows): "
-                   f"{k} of {n} over the three pairs ({_count(v, nb)}); where the check's power is low a small count "
-                   f"says the test rows cannot separate the two models, not that no real reversal exists (the power "
-                   f"at the median task size is in each row's explanation, `calibration_summary.csv`).")
+        out.append(f"Top-1 disagreements whose two preferred models the test rows separate: {k} of {n} over the "
+                   f"three pairs (verdicts: {_count(v, nb)}); where the check's power is low this says the rows "
+                   f"cannot separate such models, not that no real reversal exists (`calibration_summary.csv`).")
     sk = v["claim_id"].str.match(r"^px\.[a-z_]+\.top1\.skew_trend$")
     if sk.any():
         moved = [_pair_label(r.claim_id) for r in v[sk].itertuples() if r.verdict == R.HOLDS]
@@ -158,6 +157,54 @@ def summary_sentences(v: pd.DataFrame, *, tasks: pd.DataFrame | None) -> list[st
         nbo = int(bo.sum())
         out.append(f"Boyd et al.'s {nbo} checked claim{'s' if nbo != 1 else ''}: {_count(v, bo)}.")
     return out[:5]
+
+
+#: Short labels of the headline rows, for the table of several studies (``{a}``, ``{b}``: the pair).
+SHORT = {
+    "fk.{p}.top1": "{a} vs {b}: different best model",
+    "fk.{p}.top3": "{a} vs {b}: different ordered top three",
+    "px.{p}.top1.distinguishable": "{a} vs {b}: top-1 disagreements with separable models",
+    "px.{p}.top1.skew_trend": "{a} vs {b}: top-1 disagreement rises as pi falls (per decade)",
+    "fk.{p}.top1.at_paperlike_pi_distribution": "{a} vs {b}: different best model at the paper-like pi",
+}
+
+
+def _tasks_sentence(study: str, tasks: pd.DataFrame | None) -> str:
+    if tasks is None or not len(tasks):
+        return f"`{study}`: no task table."
+    ok = tasks[tasks["status"] == "ok"] if "status" in tasks.columns else tasks
+    fam = ok["family"].nunique() if "family" in ok.columns else len(ok)
+    return (f"`{study}`: {len(ok)} tasks from {fam} families, pi {ok['pi'].min():.3f} to {ok['pi'].max():.3f} "
+            f"(median {ok['pi'].median():.3f}).")
+
+
+def studies_markdown(studies: Sequence[tuple[str, pd.DataFrame, pd.DataFrame | None]]) -> str:
+    """The answer first for several studies side by side: one row per headline claim
+    (:data:`SHORT`), the paper's value, then each study's value [95% CI] and verdict; a line per
+    study on its tasks and on Boyd et al.'s rows. Generated from the verdict tables only."""
+    names = [s for s, _, _ in studies]
+    head = "| claim | paper | " + " | ".join(f"{n} [95% CI] | verdict" for n in names) + " |"
+    lines = [head, "| --- | --- | " + " | ".join("--- | ---" for _ in names) + " |"]
+    by = [v.set_index("claim_id") for _, v, _ in studies]
+    for pat in HEADLINE:
+        for p in PAIRS:
+            cid = pat.format(p=p)
+            rows = [b.loc[cid] if cid in b.index else None for b in by]
+            first = next((r for r in rows if r is not None), None)
+            if first is None:
+                continue
+            a, b_ = p.split("_", 1)
+            label = SHORT[pat].format(a=METRIC_LABELS.get(a, a), b=METRIC_LABELS.get(b_, b_))
+            cells = " | ".join(f"{_value(r)} | {r['verdict']}" if r is not None else " | " for r in rows)
+            lines.append(f"| {label} | {_paper(first)} | {cells} |")
+    lines.append("")
+    for name, v, tasks in studies:
+        line = _tasks_sentence(name, tasks)
+        bo = v["paper"] == "boyd-2012"
+        if bo.any():
+            line += f" Boyd et al.: {int(bo.sum())} claim row(s), {_count(v, bo)}."
+        lines.append(line + "  ")
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def summary_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None) -> str:
