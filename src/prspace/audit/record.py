@@ -36,6 +36,8 @@ class AuditRecord:
     n_boot: int = 1000
     confidence: float = 0.95
     paired: dict[str, bool] | None = None
+    #: Confidence sets for ranks (:mod:`prspace.audit.ranksets`), one row per task, metric, model.
+    rank_sets: pd.DataFrame | None = None
 
     @property
     def has_folds(self) -> bool:

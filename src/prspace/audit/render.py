@@ -17,6 +17,7 @@ import pandas as pd
 
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.numbers import column, difference, fmt
+from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import comparison, headline_interval
@@ -110,6 +111,14 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
 def tools_frame() -> pd.DataFrame:
     t = tools_table()
     return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS).fillna("none of the audit's estimators"))
+
+
+def _best_sets(res: AuditRecord, task: str) -> tuple[str, list[str]]:
+    """The plausible-best sets: a title and one line per metric (none if not computed)."""
+    lines = [_one_line(s) for s in plausible_best_lines(res.rank_sets, task)]
+    title = (f"Plausible best ({res.confidence:.0%} confidence sets for ranks, all pairs compared simultaneously "
+             "by a bootstrap max-T; every rank interval in rank_sets.csv):")
+    return title, lines
 
 
 def _overview(res: AuditRecord) -> str:
@@ -232,8 +241,11 @@ def format_text(res: AuditRecord, source: str = "") -> str:
                   + f" [{res.confidence:.0%} interval: AUROC DeLong, others bootstrap]:", _text_table(pooled_frame(res, task))]
         if res.has_folds and len(res.fold_summary):
             lines += ["", "Mean +- standard deviation over folds:", _text_table(fold_frame(res, task, "+-"))]
-        lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), "",
-                  "Where the metrics disagree:"]
+        lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), ""]
+        title, best = _best_sets(res, task)
+        if best:
+            lines += [_wrap(title, "", "  ")] + [_wrap(b, "  - ", "    ") for b in best] + [""]
+        lines += ["Where the metrics disagree:"]
         lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines += ["", "AUPR estimators (which one a tool computes: see the report):",
                   _text_table(estimator_frame(res, task)), ""]
@@ -258,8 +270,11 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
                   to_markdown(pooled_frame(res, task))]
         if res.has_folds and len(res.fold_summary):
             lines += ["Mean ± standard deviation over folds:", "", to_markdown(fold_frame(res, task))]
-        lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task)),
-                  "Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
+        lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task))]
+        title, best = _best_sets(res, task)
+        if best:
+            lines += [title, ""] + [f"- {b}" for b in best] + [""]
+        lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
             lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p-values not "
@@ -322,7 +337,11 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
                   f"<h3>Pooled metrics with {res.confidence:.0%} intervals</h3>", _html_table(pooled_frame(res, task))]
         if res.has_folds and len(res.fold_summary):
             parts += ["<h3>Mean ± standard deviation over folds</h3>", _html_table(fold_frame(res, task))]
-        parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task)), "<h3>Where the metrics disagree</h3><ul>"
+        parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task))]
+        title, best = _best_sets(res, task)
+        if best:
+            parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>"]
+        parts += ["<h3>Where the metrics disagree</h3><ul>"
                   + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
         cmp = comparison_frame(res, task)
         if len(cmp):

@@ -80,7 +80,7 @@ def _boot_pairs(block: Block, reps: np.ndarray, points: np.ndarray, metrics: lis
 
 
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
-           rng: np.random.Generator) -> tuple[list[dict], list[dict]]:
+           rng: np.random.Generator, replicates: dict | None = None) -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
     unit = bool(np.all(block.weight == 1.0))
@@ -98,6 +98,8 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
                               "estimate": float(row["aupr"]), "lo": lo, "hi": hi})
     if n_boot > 0:
         reps = bootstrap(block, n_boot=n_boot, rng=rng)
+        if replicates is not None:
+            replicates[id(block)] = reps
         lo, hi = percentile(reps, confidence)
         for (k, model), (m, name) in itertools.product(enumerate(block.models), enumerate(BOOT_METRICS)):
             intervals.append({"model": model, "metric": name, "method": "bootstrap",
@@ -110,12 +112,17 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
 
 
 def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000,
-                confidence: float = 0.95, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The intervals and comparisons tables (see the module docstring), deterministic in ``seed``."""
+                confidence: float = 0.95, seed: int = 0,
+                replicates: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The intervals and comparisons tables (see the module docstring), deterministic in ``seed``.
+
+    ``replicates``: if a dict, each block's bootstrap replicates (n_boot, models, metrics) are
+    stored in it under ``id(block)`` (for :mod:`prspace.audit.ranksets`, which reuses them).
+    """
     rng = np.random.default_rng(seed)
     intervals, pairs = [], []
     for block in blocks:
-        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng)
+        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng, replicates=replicates)
         intervals += i
         pairs += p
     iv = pd.DataFrame(intervals, columns=INTERVAL_COLUMNS)

@@ -366,6 +366,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "ranks.csv": result.ranks,
         "intervals.csv": result.intervals,
         "comparisons.csv": result.comparisons,
+        "rank_sets.csv": result.rank_sets,
         "estimators.csv": result.estimators,
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],
