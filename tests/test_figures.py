@@ -82,7 +82,7 @@ def test_figure4_right_circles_the_figure5_models_and_shows_both_quartiles():
     hi = _metrics("hi", [0.5, 0.6], [0.5, 0.6])
     note = "ours 0.913 and 0.977; Flach & Kull: 0.944 and 0.991"
     table = FD.scatter_table(pd.concat([lo, hi]), ["lo", "hi"], labels=["lo", "hi"], highlight=[("lo", "m1"), ("lo", "m2")])
-    assert table.loc[table["highlight"], "model_id"].tolist() == ["m1", "m2"]
+    assert table.loc[table["highlight"] > 0, "model_id"].tolist() == ["m1", "m2"]
     fig = F.metric_scatter(table, xlabel="AUPR", ylabel="AUPRG", note=note)
     ax = fig.axes[0]
     circled = [c for c in ax.collections if c.get_sizes().size and c.get_sizes()[0] == 70 and len(c.get_offsets())]

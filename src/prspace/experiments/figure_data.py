@@ -6,7 +6,8 @@ functions of :mod:`prspace.figures` need, as tables:
 * ``fig4_rank_counts``: Figure 4 (left), models per (AUPR rank, AUPRG rank) over all tasks but the
   saturated ones, long format ``metric_x, metric_y, rank_x, rank_y, models`` with every cell of the
   square (zeros too);
-* ``fig4_scatter``: Figure 4 (right), ``task_id, label, model_id, x, y, highlight`` for every model
+* ``fig4_scatter``: Figure 4 (right), ``task_id, label, model_id, x, y, highlight`` (0, or the
+  number of the circled model) for every model
   of the tasks :func:`prspace.experiments.selection.figure_selection` chose;
 * ``fig5_curve_points`` and ``fig5_curve_areas``: Figure 5, the ROC, PR and PRG points and areas of
   the two models of the flip (:func:`prspace.experiments.curve_points.points_table`);
@@ -64,16 +65,17 @@ def scatter_table(metrics: pd.DataFrame, tasks: Sequence[str], *, labels: Sequen
                   metric_x: str = "aupr", metric_y: str = "auprg",
                   highlight: Sequence[tuple[str, str]] = ()) -> pd.DataFrame:
     """Figure 4 (right): ``task_id, label, model_id, x, y, highlight`` for every model of ``tasks``
-    (in that order); ``highlight`` lists the ``(task_id, model_id)`` pairs to circle."""
+    (in that order); ``highlight`` lists the ``(task_id, model_id)`` pairs to circle, and the
+    column numbers them 1, 2, ... in that order (0: not circled)."""
     labels = list(labels) if labels is not None else list(tasks)
-    marked = {(str(t), str(m)) for t, m in highlight}
+    marked = {(str(t), str(m)): k for k, (t, m) in enumerate(highlight, start=1)}
     parts = []
     for task, label in zip(tasks, labels, strict=True):
         sub = metrics[metrics["task_id"] == task]
         parts.append(pd.DataFrame({
             "task_id": str(task), "label": label, "model_id": sub["model_id"].astype(str).to_numpy(),
             "x": sub[metric_x].to_numpy(np.float64), "y": sub[metric_y].to_numpy(np.float64),
-            "highlight": [(str(task), str(m)) in marked for m in sub["model_id"]]}))
+            "highlight": [marked.get((str(task), str(m)), 0) for m in sub["model_id"]]}))
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
         columns=["task_id", "label", "model_id", "x", "y", "highlight"])
 

@@ -90,7 +90,7 @@ def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, source: st
     """Figure 4 (right): y against x for every model of the table ``task_id, label, model_id, x, y,
     highlight`` (tasks in order of appearance, each with its legend ``label``).
 
-    Models with ``highlight`` are circled (the Figure 5 pair).  As in the paper, models with
+    Models with ``highlight`` > 0 are circled, in that order (the Figure 5 pair).  As in the paper, models with
     ``y < 0`` (worse than the always-positive baseline in PRG space) fall outside the axes; the
     legend counts them.  ``note`` is printed under the legend (e.g. our quartiles beside the
     paper's).
@@ -108,10 +108,10 @@ def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, source: st
             lab = textwrap.fill(str(sub["label"].iloc[0]) + (f" ({hidden} with {ylabel} < 0 not shown)" if hidden else ""), 58)
             ax.scatter(x[y >= 0], y[y >= 0], marker=markers[i % 4], s=12, facecolors="none",
                        edgecolors=f"C{i}", linewidths=0.8, label=lab)
-            for _, hit in sub[sub["highlight"].astype(bool)].iterrows():
+            for _, hit in sub[sub["highlight"] > 0].sort_values("highlight", kind="stable").iterrows():
                 ax.scatter(hit[["x"]].astype(float), hit[["y"]].astype(float), s=70, facecolors="none", edgecolors="k",
                            linewidths=0.8, zorder=3)
-        if points["highlight"].astype(bool).any():  # only when a circled model is on this plot
+        if (points["highlight"] > 0).any():  # only when a circled model is on this plot
             ax.scatter([], [], s=70, facecolors="none", edgecolors="k", linewidths=0.8, label="models of Figure 5")
         ax.plot([0, 1], [0, 1], color="0.7", lw=0.5, ls=":")
         ax.set_xlim(0, 1.01)
