@@ -40,7 +40,7 @@ LEAVES = [
 
 
 def test_every_command_is_described_and_every_option_helped():
-    assert {"audit", "boyd", "figures", "list-datasets", "predict-local", "rank", "score",
+    assert {"audit", "boyd", "figure", "figure-data", "list-datasets", "predict-local", "rank", "score",
             "table-html", "fetch-openml"} <= {path[0] for path, _ in COMMANDS}
     missing = []
     for path, p in COMMANDS:

@@ -362,9 +362,13 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     out = tmp_path / "out"
     argv = ["controlled-skew", "--status", *statuses, "--tasks", str(tasks), "--per-task", str(per_task),
             "--n-boot", "50", "--reference", str(ref), "--per-task-out", str(tmp_path / "per.csv"),
-            "--counterfactual-per-task-out", str(tmp_path / "cf.csv"), "--tables-dir", str(out),
-            "--figures-dir", str(tmp_path / "fig"), "--formats", "png"]
+            "--counterfactual-per-task-out", str(tmp_path / "cf.csv"), "--tables-dir", str(out)]
     assert main(argv) == 0
+    # the figure is its own command, drawn from the two tables alone
+    png = tmp_path / "fig" / "controlled_skew.png"
+    assert main(["figure", "controlled_skew", "--tables", str(out / "controlled_skew.csv"),
+                 str(out / "controlled_skew_observed.csv"), "--out", str(png), "--formats", "png"]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
     for name in ("controlled_skew", "controlled_skew_observed", "controlled_skew_trend",
                  "controlled_skew_counterfactual", "disagreement_by_balance", "skew_evidence"):
         assert (out / f"{name}.csv").exists() and (out / f"{name}.md").exists(), name

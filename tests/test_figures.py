@@ -9,12 +9,15 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from prspace import metrics as M
+from prspace.experiments import curve_points as CP
 from prspace.experiments import downsampling as ds
+from prspace.experiments import figure_data as FD
 from prspace.experiments import selection as S
 from prspace.figures import boyd as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
+from prspace.schema import read_predictions
 
 # --------------------------------------------------------------------------- selection
 
@@ -78,8 +81,9 @@ def test_figure4_right_circles_the_figure5_models_and_shows_both_quartiles():
     lo = _metrics("lo", [0.90, 0.77, 0.72, 0.40], [0.95, 0.687, 0.714, -0.3])
     hi = _metrics("hi", [0.5, 0.6], [0.5, 0.6])
     note = "ours 0.913 and 0.977; Flach & Kull: 0.944 and 0.991"
-    fig = F.metric_scatter(pd.concat([lo, hi]), ["lo", "hi"], labels=["lo", "hi"], highlight=[("lo", "m1"), ("lo", "m2")],
-                           note=note)
+    table = FD.scatter_table(pd.concat([lo, hi]), ["lo", "hi"], labels=["lo", "hi"], highlight=[("lo", "m1"), ("lo", "m2")])
+    assert table.loc[table["highlight"] > 0, "model_id"].tolist() == ["m1", "m2"]
+    fig = F.metric_scatter(table, xlabel="AUPR", ylabel="AUPRG", note=note)
     ax = fig.axes[0]
     circled = [c for c in ax.collections if c.get_sizes().size and c.get_sizes()[0] == 70 and len(c.get_offsets())]
     points = np.array(sorted(tuple(np.asarray(c.get_offsets())[0]) for c in circled))
@@ -92,10 +96,14 @@ def test_figure4_right_circles_the_figure5_models_and_shows_both_quartiles():
 def test_figure4_left_leaves_saturated_tasks_out_and_says_so():
     ranks = pd.DataFrame({"task_id": ["a"] * 3 + ["s"] * 3, "model_id": list("xyzxyz"),
                           "aupr": [1, 2, 3, 2, 2, 2], "auprg": [2, 1, 3, 2, 2, 2]})
-    fig = F.rank_heatmap(ranks, exclude=["s"])
-    title = fig.axes[0].get_title()
-    assert "3 models in 1 tasks" in title and "1 saturated task(s) left out" in title
-    counts = np.asarray(fig.axes[0].images[0].get_array())
+    table, heading = FD.rank_count_table(ranks, exclude=["s"])
+    assert "3 models in 1 tasks" in heading and "1 saturated task(s) left out" in heading
+    assert len(table) == 9 and table["models"].sum() == 3  # every cell of the 3 x 3 square, zeros too
+    cell = table.set_index(["rank_x", "rank_y"])["models"]
+    assert cell[(1, 2)] == 1 and cell[(2, 1)] == 1 and cell[(3, 3)] == 1
+    fig = F.rank_heatmap(table, xlabel="AUPR", ylabel="AUPRG", heading=heading)
+    assert " ".join(fig.axes[0].get_title().split()) == heading  # wrapped, not changed
+    counts = np.asarray(fig.axes[0].images[0].get_array())  # row = rank by y, column = rank by x
     assert counts.sum() == 3 and counts[1, 0] == 1 and counts[0, 1] == 1 and counts[2, 2] == 1
 
 
@@ -110,15 +118,16 @@ def _scores(rng: np.random.Generator, n: int, pi: float, shift: float) -> tuple[
 def test_prg_panel_names_what_falls_below_it():
     rng = np.random.default_rng(4)
     y, s = _scores(rng, 400, 0.2, 1.5)
-    good, bad = C.Curve("good", y, s), C.Curve("inverted", y, -s)
-    assert C.prg_clipping([good], 0.0) == []
-    lost = C.prg_clipping([good, bad], 0.0)
+    good, bad = CP.Curve("good", y, s), CP.Curve("inverted", y, -s)
+    _, points, _ = CP.curve_points([good, bad])
+    assert C.prg_clipping(points[:1], 0.0) == []
+    lost = C.prg_clipping(points, 0.0)
     assert len(lost) == 1 and lost[0].startswith("inverted: down to")
     from matplotlib.figure import Figure
 
     fig = Figure()
     axes = fig.subplots(1, 3)
-    C.plot_curves(*axes, [good, bad], prg_ylim="auto")
+    CP.plot_curves(*axes, [good, bad], prg_ylim="auto")
     assert axes[2].get_ylim()[0] == C.PRG_FLOOR  # extended down, bounded
     notices = [t.get_text() for t in axes[2].texts]
     prg = M.prg_curve(y, -s)
@@ -126,21 +135,21 @@ def test_prg_panel_names_what_falls_below_it():
     assert bool(below.size) == any("inverted" in t for t in notices)
     fig2 = Figure()
     ax = fig2.subplots(1, 3)
-    C.plot_curves(*ax, [good], prg_ylim="unit")
+    CP.plot_curves(*ax, [good], prg_ylim="unit")
     assert ax[2].get_ylim()[0] == 0 and not ax[2].texts  # nothing below: no notice
 
 
 def test_pr_panel_zooms_on_a_skewed_weak_task_and_keeps_the_baseline():
     rng = np.random.default_rng(5)
     y, s = _scores(rng, 3000, 0.04, 0.6)
-    curves = [C.Curve("a", y, s), C.Curve("b", y, s + rng.normal(scale=0.5, size=y.size))]
-    top = C.pr_axis_top(curves, float(y.mean()))
+    curves = [CP.Curve("a", y, s), CP.Curve("b", y, s + rng.normal(scale=0.5, size=y.size))]
+    top = C.pr_axis_top(CP.curve_points(curves)[1], float(y.mean()))
     assert 2 * y.mean() < top < 0.75
     from matplotlib.figure import Figure
 
     fig = Figure()
     ax = fig.subplots(1, 3)
-    C.plot_curves(*ax, curves)
+    CP.plot_curves(*ax, curves)
     assert ax[1].get_ylim()[1] == pytest.approx(top)
     notices = " ".join(t.get_text() for t in ax[1].texts)
     peak = max(float(np.max(M.pr_curve(y, c.y_score).precision)) for c in curves)
@@ -241,13 +250,13 @@ def test_curves_take_weights_and_a_label_from_the_style_as_the_audit_passes_them
     rng = np.random.default_rng(8)
     y, s = _scores(rng, 60, 0.3, 1.0)
     w = rng.integers(1, 4, y.size)
-    weighted = C.Curve("m", y, s, {"color": "C5", "label": "m (named by the caller)"}, w.astype(float))
-    repeated = C.Curve("m", np.repeat(y, w), np.repeat(s, w))
+    weighted = CP.Curve("m", y, s, {"color": "C5", "label": "m (named by the caller)"}, w.astype(float))
+    repeated = CP.Curve("m", np.repeat(y, w), np.repeat(s, w))
     from matplotlib.figure import Figure
 
     axes = Figure().subplots(1, 3)
-    sw = C.plot_curves(*axes, [weighted])
-    sr = C.plot_curves(*Figure().subplots(1, 3), [repeated])
+    sw = CP.plot_curves(*axes, [weighted])
+    sr = CP.plot_curves(*Figure().subplots(1, 3), [repeated])
     for k in ("auroc", "aupr", "auprg"):  # a weight is a repeated row
         assert sw[0][k] == pytest.approx(sr[0][k], abs=1e-12)
     assert "m (named by the caller)" in [ln.get_label() for ln in axes[1].get_lines()]
@@ -295,17 +304,24 @@ def study(tmp_path_factory):
     return d
 
 
-def test_figures_cli_draws_what_the_selection_names(study):
+def test_figure_data_then_one_figure_per_command_draws_what_the_selection_names(study):
     from prspace.cli import main
 
     d = study
-    assert main(["figures", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
+    data = d / "figure_data"
+    assert main(["figure-data", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
                  str(d / "disagreement_per_task.csv"), "--tasks", str(d / "tasks.csv"), "--predictions-dir",
-                 str(d / "pred"), "--out-dir", str(d / "fig"), "--formats", "png,pdf",
-                 "--selection-out", str(d / "figure_selection.csv")]) == 0
-    for name in ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"):
+                 str(d / "pred"), "--out-dir", str(data), "--selection-out", str(d / "figure_selection.csv")]) == 0
+    inputs = {"fig4_rank_heatmap": ["fig4_rank_counts"], "fig4_auprg_vs_aupr": ["fig4_scatter"],
+              "fig5_curves": ["fig5_curve_points", "fig5_curve_areas"]}
+    for name, tables in inputs.items():
+        assert main(["figure", name, "--tables", *[str(data / f"{t}.csv") for t in tables], "--text",
+                     str(data / "figure_text.csv"), "--out", str(d / "fig" / f"{name}.png"), "--formats", "png,pdf"]) == 0
         assert (d / "fig" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
         assert (d / "fig" / f"{name}.pdf").read_bytes()[:4] == b"%PDF"
+    # a figure without its table is refused with one line (exit 2), before drawing
+    assert main(["figure", "fig5_curves", "--tables", str(data / "fig5_curve_areas.csv"), "--out",
+                 str(d / "fig" / "x.png")]) == 2
     metrics = pd.read_csv(d / "metrics.csv", dtype={"task_id": str, "model_id": str})
     per_task = pd.read_csv(d / "disagreement_per_task.csv", dtype={"task_id": str})
     expected = S.figure_selection(metrics, per_task, pd.read_csv(d / "tasks.csv", dtype={"task_id": str}))
@@ -319,3 +335,33 @@ def test_figures_cli_draws_what_the_selection_names(study):
         a, b = fig5.iloc[0], fig5.iloc[1]
         assert a["aupr"] > b["aupr"] and a["auprg"] < b["auprg"]
     assert "Flach & Kull" in (d / "figure_selection.md").read_text()
+    # the curve points read back are the package's curves (prspace.metrics), to the last bit
+    points = pd.read_csv(data / "fig5_curve_points.csv")
+    areas = pd.read_csv(data / "fig5_curve_areas.csv", dtype={"label": str})
+    curves, min_pr = C.from_table(points, areas)
+    pred, _ = read_predictions(d / "pred" / f"{expected.curves_task}.parquet")
+    for c, m in zip(curves, expected.curves_models, strict=True):
+        g = pred[(pred["model_id"] == m) & (pred["repeat"] == pred["repeat"].min())]
+        y, s = g["y_true"].to_numpy(bool), g["score"].to_numpy(float)
+        roc, prg = M.roc_curve(y, s), M.prg_curve(y, s)
+        np.testing.assert_array_equal(c.roc[0], roc.fpr)
+        np.testing.assert_array_equal(c.roc[1], roc.tpr)
+        np.testing.assert_array_equal(c.prg[1], prg.precision_gain)
+        assert c.aupr == M.aupr(y, s) and c.auprg == M.auprg(y, s) and c.pi == y.mean()
+    assert min_pr.area == pytest.approx(float(M.aupr_min(curves[0].pi)), abs=1e-15)
+
+
+def test_study_figure_modules_import_no_statistics():
+    """The study's figures lay out tables; what they draw is computed in experiments/ (issue 23)."""
+    import ast
+    from pathlib import Path
+
+    import prspace.figures as pkg
+
+    root = Path(pkg.__file__).parent
+    for name in ("ranking", "curves", "controlled_skew", "study", "style"):
+        tree = ast.parse((root / f"{name}.py").read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "scipy",
+                                                                  "sklearn"))}, name

@@ -143,7 +143,7 @@ def test_reduced_workflow_on_slurm_equals_local(cluster, tmp_path):
     remote, local = _jobs_run(log)
     assert local == {"all"}, f"jobs that ran outside SLURM: {sorted(local - {'all'})}"
     assert {k.split(":")[0] for k in remote} >= {"select_tasks", "predict", "score", "collect",
-                                                 "rank", "figures"}, sorted(remote)
+                                                 "rank", "figure_data", "figure_fig5_curves"}, sorted(remote)
 
     queue = cluster.run("squeue", "--states=all", "--noheader", "--name", run_id,
                         "--format=%i|%j|%T").stdout

@@ -220,9 +220,6 @@ rule controlled_skew:
         per_task=f"{WORK}/controlled_skew_per_task.csv",
         counterfactual_per_task=f"{WORK}/controlled_skew_counterfactual_per_task.csv",
         tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
-        figure=report(f"{FIGURES}/controlled_skew.png", caption="../report/controlled_skew.rst", category="Figures",
-                      labels={"figure": "controlled_skew"}),
-        other=expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
     log:
         f"{LOGS}/controlled_skew.log",
     benchmark:
@@ -231,18 +228,38 @@ rule controlled_skew:
         metrics=",".join(config["analysis"]["metrics"]),
         targets=",".join(map(str, config["analysis"]["skew_targets"])),
         n_boot=config["analysis"]["n_boot"],
-        formats=",".join(config["analysis"]["figure_formats"]),
         prspace=PRSPACE,
         seed=SEED,
         tables=output_folder("tables"),
-        figures=output_folder("figure"),
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
         "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {params.seed} "
         "--reference {input.reference} --per-task-out {output.per_task} "
-        "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {params.tables} --figures-dir {params.figures} "
+        "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {params.tables} > {log} 2>&1"
+
+
+rule figure_controlled_skew:
+    """The controlled-skew figure, drawn from the tables of `prspace controlled-skew`."""
+    input:
+        summary=f"{TABLES}/controlled_skew.csv",
+        observed=f"{TABLES}/controlled_skew_observed.csv",
+    output:
+        figure=report(f"{FIGURES}/controlled_skew.png", caption="../report/controlled_skew.rst", category="Figures",
+                      labels={"figure": "controlled_skew"}),
+        other=expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
+    log:
+        f"{LOGS}/figures/controlled_skew.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/controlled_skew.tsv"
+    params:
+        formats=",".join(config["analysis"]["figure_formats"]),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure controlled_skew --tables {input.summary} {input.observed} --out {output.figure} "
         "--formats png,{params.formats} > {log} 2>&1"
 
 
@@ -280,10 +297,12 @@ rule rank:
 
 
 FIGURE_NAMES = ["fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"]
+#: The tables of `prspace figure-data` (full precision, for drawing, not for readers: under work/).
+FIGURE_DATA = f"{WORK}/figure_data"
 
 
-rule figures:
-    """Figures 4 (left, right) and 5 of Flach & Kull (2015) for this study."""
+rule figure_data:
+    """The tables Figures 4 (left, right) and 5 of Flach & Kull (2015) are drawn from, and the selection."""
     input:
         metrics=METRICS_TABLE,
         ranks=f"{WORK}/ranks.csv",
@@ -291,38 +310,97 @@ rule figures:
         tasks=f"{TABLES}/tasks.csv",
         status=per_task(PREDICTION_STATUS),
     output:
-        figures=[
-            report(
-                f"{FIGURES}/{name}.png",
-                caption=f"../report/{name}.rst",
-                category="Figures",
-                labels={"figure": name},
-            )
-            for name in FIGURE_NAMES
-        ],
-        other=expand(
-            f"{FIGURES}/{{name}}.{{ext}}",
-            name=FIGURE_NAMES,
-            ext=[e for e in config["analysis"]["figure_formats"] if e != "png"],
-        ),
+        counts=f"{FIGURE_DATA}/fig4_rank_counts.csv",
+        scatter=f"{FIGURE_DATA}/fig4_scatter.csv",
+        points=f"{FIGURE_DATA}/fig5_curve_points.csv",
+        areas=f"{FIGURE_DATA}/fig5_curve_areas.csv",
+        text=f"{FIGURE_DATA}/figure_text.csv",
         selection=f"{TABLES}/figure_selection.csv",
         selection_md=f"{TABLES}/figure_selection.md",
     log:
-        f"{LOGS}/figures.log",
+        f"{LOGS}/figure_data.log",
     benchmark:
-        f"{BENCHMARKS}/figures.tsv"
+        f"{BENCHMARKS}/figure_data.tsv"
     params:
-        formats=",".join(config["analysis"]["figure_formats"]),
         predictions=f"{WORK}/predictions",
         prspace=PRSPACE,
-        figures=output_folder("figures"),
+        out=output_folder("counts"),
     conda:
         "../../environment.yml"
     shell:
-        "{params.prspace} figures --metrics {input.metrics} --ranks {input.ranks} "
+        "{params.prspace} figure-data --metrics {input.metrics} --ranks {input.ranks} "
         "--per-task {input.per_task} --tasks {input.tasks} --predictions-dir {params.predictions} "
-        "--out-dir {params.figures} --formats png,{params.formats} "
-        "--selection-out {output.selection} > {log} 2>&1"
+        "--out-dir {params.out} --selection-out {output.selection} > {log} 2>&1"
+
+
+rule figure_fig4_rank_heatmap:
+    """Figure 4 (left) of Flach & Kull (2015): models per (AUPR rank, AUPRG rank)."""
+    input:
+        counts=f"{FIGURE_DATA}/fig4_rank_counts.csv",
+        text=f"{FIGURE_DATA}/figure_text.csv",
+    output:
+        figure=report(f"{FIGURES}/fig4_rank_heatmap.png", caption="../report/fig4_rank_heatmap.rst", category="Figures",
+                      labels={"figure": "fig4_rank_heatmap"}),
+        other=expand(f"{FIGURES}/fig4_rank_heatmap.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
+    log:
+        f"{LOGS}/figures/fig4_rank_heatmap.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/fig4_rank_heatmap.tsv"
+    params:
+        formats=",".join(config["analysis"]["figure_formats"]),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure fig4_rank_heatmap --tables {input.counts} --text {input.text} --out {output.figure} "
+        "--formats png,{params.formats} > {log} 2>&1"
+
+
+rule figure_fig4_auprg_vs_aupr:
+    """Figure 4 (right) of Flach & Kull (2015): AUPRG against AUPR for the models of the quartile tasks."""
+    input:
+        scatter=f"{FIGURE_DATA}/fig4_scatter.csv",
+        text=f"{FIGURE_DATA}/figure_text.csv",
+    output:
+        figure=report(f"{FIGURES}/fig4_auprg_vs_aupr.png", caption="../report/fig4_auprg_vs_aupr.rst", category="Figures",
+                      labels={"figure": "fig4_auprg_vs_aupr"}),
+        other=expand(f"{FIGURES}/fig4_auprg_vs_aupr.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
+    log:
+        f"{LOGS}/figures/fig4_auprg_vs_aupr.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/fig4_auprg_vs_aupr.tsv"
+    params:
+        formats=",".join(config["analysis"]["figure_formats"]),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure fig4_auprg_vs_aupr --tables {input.scatter} --text {input.text} --out {output.figure} "
+        "--formats png,{params.formats} > {log} 2>&1"
+
+
+rule figure_fig5_curves:
+    """Figure 5 of Flach & Kull (2015): ROC, PR and PRG curves of the two models whose order flips."""
+    input:
+        points=f"{FIGURE_DATA}/fig5_curve_points.csv",
+        areas=f"{FIGURE_DATA}/fig5_curve_areas.csv",
+        text=f"{FIGURE_DATA}/figure_text.csv",
+    output:
+        figure=report(f"{FIGURES}/fig5_curves.png", caption="../report/fig5_curves.rst", category="Figures",
+                      labels={"figure": "fig5_curves"}),
+        other=expand(f"{FIGURES}/fig5_curves.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
+    log:
+        f"{LOGS}/figures/fig5_curves.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/fig5_curves.tsv"
+    params:
+        formats=",".join(config["analysis"]["figure_formats"]),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure fig5_curves --tables {input.points} {input.areas} --text {input.text} --out {output.figure} "
+        "--formats png,{params.formats} > {log} 2>&1"
 
 
 ALL_TARGETS.extend(

@@ -2,7 +2,7 @@
 
 Writes the per-task table (``--per-task-out``), the summary per metric pair and target pi
 (``controlled_skew.csv|md``), the study's observed disagreement per bin of pi and of the number
-of positives (``controlled_skew_observed.csv|md``) and the figure ``controlled_skew``; and skew as a
+of positives (``controlled_skew_observed.csv|md``; ``prspace figure controlled_skew`` draws both); and skew as a
 tested explanation: the trend of each pair's disagreement against pi with its interval
 (``controlled_skew_trend``), the study's shares at a reference population's pi
 (``controlled_skew_counterfactual``, reference ``--reference``), the observed shares by balance
@@ -45,8 +45,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tables-dir", required=True,
                    help="folder for the tables controlled_skew, controlled_skew_observed, controlled_skew_trend, "
                         "controlled_skew_counterfactual, disagreement_by_balance and skew_evidence (CSV and Markdown)")
-    p.add_argument("--figures-dir", required=True, help="folder for the figure controlled_skew")
-    p.add_argument("--formats", default="png,pdf", help="comma-separated figure formats (default: %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -54,8 +52,6 @@ def run(args: argparse.Namespace) -> int:
     from prspace.cli.score import read_status
     from prspace.errors import InputError
     from prspace.experiments import controlled_skew as CS
-    from prspace.figures.controlled_skew import controlled_skew_figure
-    from prspace.output import write_figure
     from prspace.schema import read_predictions
 
     metrics = [m.strip() for m in args.rank_by.split(",") if m.strip()]
@@ -134,9 +130,6 @@ def run(args: argparse.Namespace) -> int:
     for name, (title, note) in texts.items():
         if name in tables:
             write_table(tables[name], out / f"{name}.csv", out / f"{name}.md", title=title, note=note)
-    if len(summary):
-        fig = controlled_skew_figure(summary, observed)
-        write_figure(fig, Path(args.figures_dir) / "controlled_skew", [f for f in args.formats.split(",") if f])
     log.info("controlled skew: %d tasks x %d targets; counterfactual reference %s (%d tasks)",
              per["task_id"].nunique() if len(per) else 0, len(targets), args.reference, len(reference))
     return 0

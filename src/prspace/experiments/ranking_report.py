@@ -3,7 +3,7 @@ columns of the disagreement summary and the scorecard (intervals and floors side
 and the learner family of each model (for the panel-sensitivity table).
 
 The numbers themselves come from :mod:`prspace.experiments.ranking`; this module only
-formats them (``prspace rank`` and ``prspace figures`` write what it returns).
+formats them (``prspace rank`` and ``prspace figure-data`` write what it returns).
 """
 
 from __future__ import annotations

@@ -1,16 +1,19 @@
 """The one ROC / PR / PRG panel drawer (study Figure 5, theory Figure 2, ``prspace audit``).
 
-:func:`plot_curves` draws any of the three panels into given axes; :func:`curves_figure`
-lays out a column-width figure with a fourth panel listing each model's AUROC, AUPR and
-AUPRG (Flach & Kull 2015, Figure 5).
+Layout only: the points come computed (:mod:`prspace.experiments.curve_points` computes them
+with :mod:`prspace.metrics` and keeps the entry points ``Curve``, ``plot_curves`` and
+``curves_figure`` for callers that hold predictions).  :func:`draw_curves` draws any of the
+three panels into given axes; :func:`points_figure` lays out a column-width figure with a
+fourth panel listing each model's AUROC, AUPR and AUPRG (Flach & Kull 2015, Figure 5);
+:func:`from_table` reads the points table that ``prspace figure-data`` writes.
 
 * ROC: the curve through every threshold's (FPR, TPR); the diagonal is random ranking.
 * PR: the hyperbolic (Davis & Goadrich) interpolation between the thresholds' points,
-  whose area is :func:`prspace.metrics.aupr`; the minimum PR curve of Boyd et al. (2012,
-  Theorem 1) with the unachievable region shaded under it, and the always-positive
-  baseline precision = pi.  The y axis (``pr_ylim="auto"``) stops just above the curves'
-  precision at recall >= 0.1, so curves of a skewed task are not squashed under the
-  first positive's precision-1 spike; what it cuts off is named in the panel.
+  whose area is AUPR; the minimum PR curve of Boyd et al. (2012, Theorem 1) with the
+  unachievable region shaded under it, and the always-positive baseline precision = pi.  The
+  y axis (``pr_ylim="auto"``) stops just above the curves' precision at recall >= 0.1, so
+  curves of a skewed task are not squashed under the first positive's precision-1 spike;
+  what it cuts off is named in the panel.
 * PRG: precision gain against recall gain (Flach & Kull, Definition 1).  The part with
   recall gain < 0 is never drawn (AUPRG ignores it, as the paper's plots).  Below, the
   paper's unit square (``prg_ylim="unit"``) or an axis extended down to the lowest
@@ -25,39 +28,69 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from prspace import metrics as M
 from prspace.figures.style import COLUMN_WIDTH, style
 
 #: PR axis: the curves' precision at recall below this is ignored when choosing the top.
 PR_RECALL_FROM = 0.1
 #: Lowest precision gain the ``"auto"`` PRG axis extends down to.
 PRG_FLOOR = -1.0
+#: Kinds of rows of the points table (:func:`from_table`): each curve's ROC points, PR points at
+#: the thresholds, interpolated PR curve, PRG points; and the task's minimum PR curve (curve -1).
+KINDS = ("roc", "pr", "pr_dense", "prg", "min_pr")
 
 
 @dataclass(frozen=True)
-class Curve:
-    """One model's predictions to draw: ``label``, labels (True = positive), scores, optional weights."""
+class CurvePoints:
+    """One model's computed curves and areas, ready to draw: each curve an ``(x, y)`` pair of arrays."""
 
     label: str
-    y_true: np.ndarray
-    y_score: np.ndarray
+    roc: tuple[np.ndarray, np.ndarray]  #: (false positive rate, true positive rate)
+    pr: tuple[np.ndarray, np.ndarray]  #: (recall, precision) at the thresholds
+    pr_dense: tuple[np.ndarray, np.ndarray]  #: the interpolated PR curve
+    prg: tuple[np.ndarray, np.ndarray]  #: (recall gain, precision gain)
+    auroc: float
+    aupr: float
+    auprg: float
+    pi: float
     style: dict = field(default_factory=dict)  # matplotlib line keywords (color, ls, label, ...)
-    weight: np.ndarray | None = None  # sample weights (None: unit weights)
+
+
+@dataclass(frozen=True)
+class MinPR:
+    """The minimum PR curve of the task's pi (Boyd et al. 2012, Theorem 1) and its area."""
+
+    recall: np.ndarray
+    precision: np.ndarray
+    area: float
+
+
+def from_table(points: pd.DataFrame, areas: pd.DataFrame) -> tuple[list[CurvePoints], MinPR]:
+    """The curves of a points table (``curve, kind, x, y``) and an areas table
+    (``curve, label, auroc, aupr, auprg, aupr_min, pi``), in the order of ``areas``."""
+    def xy(i: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        sel = points[(points["curve"] == i) & (points["kind"] == kind)]
+        return sel["x"].to_numpy(np.float64), sel["y"].to_numpy(np.float64)
+
+    curves = [CurvePoints(str(r.label), xy(int(r.curve), "roc"), xy(int(r.curve), "pr"), xy(int(r.curve), "pr_dense"),
+                          xy(int(r.curve), "prg"), float(r.auroc), float(r.aupr), float(r.auprg), float(r.pi))
+              for r in areas.itertuples(index=False)]
+    return curves, MinPR(*xy(-1, "min_pr"), float(areas["aupr_min"].iloc[0]))
 
 
 DEFAULT_STYLES = ({"color": "C0", "ls": "-"}, {"color": "C3", "ls": "--"}, {"color": "C2", "ls": ":"},
                   {"color": "C4", "ls": "-."})
 
 
-def _line(i: int, c: Curve, label: str) -> dict:
+def _line(i: int, c: CurvePoints, label: str) -> dict:
     """Line keywords of curve ``i``: its style, and ``label`` unless the style names one."""
     return {"label": label, **_style_for(i, c)}
 
 
-def _style_for(i: int, c: Curve) -> dict:
+def _style_for(i: int, c: CurvePoints) -> dict:
     base = DEFAULT_STYLES[i] if i < len(DEFAULT_STYLES) else {"color": f"C{i % 10}", "ls": ["-", "--", "-.", ":"][(i // 10) % 4]}
     return {"lw": 1.0, **base, **c.style}
 
@@ -72,22 +105,12 @@ def _unit_axes(ax: Axes, xlabel: str, ylabel: str, title: str, ylim: tuple[float
     ax.grid(alpha=0.25, lw=0.4)
 
 
-def _prg(c: Curve) -> M.PRGCurve:
-    return M.prg_curve(c.y_true, c.y_score, sample_weight=c.weight)
-
-
-def _dense_pr(c: Curve):
-    pr = M.pr_curve(c.y_true, c.y_score, sample_weight=c.weight)
-    return pr, M.interpolate_pr_curve(pr, 20 if len(pr.recall) <= 1000 else 2)
-
-
-def pr_axis_top(curves: Sequence[Curve], pi: float) -> float:
+def pr_axis_top(curves: Sequence[CurvePoints], pi: float) -> float:
     """Top of the ``"auto"`` PR axis: 1.01 unless every curve's precision at recall >= 0.1 stays
     below 0.75; then the next 0.1 above that precision (and above 2 pi, so the baseline shows)."""
     peak = 0.0
     for c in curves:
-        _, d = _dense_pr(c)
-        r, p = np.asarray(d.recall), np.asarray(d.precision)
+        r, p = np.asarray(c.pr_dense[0]), np.asarray(c.pr_dense[1])
         sel = r >= PR_RECALL_FROM
         if sel.any():
             peak = max(peak, float(np.nanmax(p[sel])))
@@ -95,19 +118,18 @@ def pr_axis_top(curves: Sequence[Curve], pi: float) -> float:
     return 1.01 if top >= 0.75 else float(top)
 
 
-def pr_clipping(curves: Sequence[Curve], top: float) -> list[str]:
+def pr_clipping(curves: Sequence[CurvePoints], top: float) -> list[str]:
     """Notices for the parts of PR curves above ``top``: ``"<label>: up to P (recall <= R)"``."""
     out = []
     for c in curves:
-        _, d = _dense_pr(c)
-        r, p = np.asarray(d.recall), np.asarray(d.precision)
+        r, p = np.asarray(c.pr_dense[0]), np.asarray(c.pr_dense[1])
         above = p > top
         if above.any():
             out.append(f"{c.label.splitlines()[0]}: up to {p[above].max():.2f} (recall <= {r[above].max():.2f})")
     return out
 
 
-def prg_clipping(curves: Sequence[Curve], bottom: float) -> list[str]:
+def prg_clipping(curves: Sequence[CurvePoints], bottom: float) -> list[str]:
     """Notices for the parts of PRG curves (recall gain in [0, 1]) below precision gain ``bottom``.
 
     One entry per curve with such a part: ``"<label>: down to G (recall gain a-b)"``; G may be
@@ -115,8 +137,7 @@ def prg_clipping(curves: Sequence[Curve], bottom: float) -> list[str]:
     """
     out = []
     for c in curves:
-        g = _prg(c)
-        rg, pg = np.asarray(g.recall_gain), np.asarray(g.precision_gain)
+        rg, pg = np.asarray(c.prg[0]), np.asarray(c.prg[1])
         sel = (rg >= 0) & (rg <= 1) & (pg < bottom - 1e-12)
         if sel.any():
             out.append(f"{c.label.splitlines()[0]}: down to {pg[sel].min():.2f} "
@@ -124,7 +145,7 @@ def prg_clipping(curves: Sequence[Curve], bottom: float) -> list[str]:
     return out
 
 
-def prg_axis_bottom(curves: Sequence[Curve], mode: str | tuple[float, float]) -> float:
+def prg_axis_bottom(curves: Sequence[CurvePoints], mode: str | tuple[float, float]) -> float:
     """Bottom of the PRG axis: 0 (``"unit"``), the lowest drawn precision gain floored to a
     quarter and bounded by :data:`PRG_FLOOR` (``"auto"``), or the given limits' lower end."""
     if isinstance(mode, tuple):
@@ -133,8 +154,7 @@ def prg_axis_bottom(curves: Sequence[Curve], mode: str | tuple[float, float]) ->
         return 0.0
     lowest = 0.0
     for c in curves:
-        g = _prg(c)
-        rg, pg = np.asarray(g.recall_gain), np.asarray(g.precision_gain)
+        rg, pg = np.asarray(c.prg[0]), np.asarray(c.prg[1])
         sel = (rg >= 0) & (rg <= 1) & np.isfinite(pg)
         if sel.any():
             lowest = min(lowest, float(pg[sel].min()))
@@ -152,51 +172,47 @@ def _notice(ax: Axes, lines: list[str], head: str, *, where: str = "lower left")
                 bbox={"facecolor": "white", "alpha": 0.85, "lw": 0, "pad": 1})
 
 
-def plot_curves(
+def draw_curves(
     ax_roc: Axes | None,
     ax_pr: Axes | None,
     ax_prg: Axes | None,
-    curves: Sequence[Curve],
+    curves: Sequence[CurvePoints],
+    min_pr: MinPR,
     *,
     pr_ylim: str | tuple[float, float] = "auto",
     prg_ylim: str | tuple[float, float] = "auto",
     points: bool = False,
     legend: bool = False,
-) -> list[dict[str, float]]:
+) -> None:
     """Draw the ROC, PR and PRG curves of ``curves`` into the given axes (any may be None).
 
-    All curves must share one task (the same positives): the PR panel's minimum PR curve and
-    baseline are drawn for the ``pi`` of the first curve.  ``pr_ylim``: ``"auto"``
+    All curves share one task (the same positives): the PR panel's minimum PR curve ``min_pr``
+    and baseline are drawn for the ``pi`` of the first curve.  ``pr_ylim``: ``"auto"``
     (:func:`pr_axis_top`), ``"unit"`` or limits; ``prg_ylim``: ``"auto"`` (down to the lowest
     precision gain, at most -1), ``"unit"`` (the paper's square) or limits; what falls outside is
     named in the panel either way.  A ``label`` in a curve's style replaces the default legend
-    label (name and area).  ``points`` marks the
-    thresholds' PR and PRG points; ``legend`` puts a legend (label and area) under each panel.
-    Returns :func:`prspace.metrics.all_metrics` of each curve, in order.
+    label (name and area).  ``points`` marks the thresholds' PR and PRG points; ``legend`` puts a
+    legend (label and area) under each panel.
     """
     if not curves:
-        raise ValueError("plot_curves needs at least one curve")
-    scores = [M.all_metrics(c.y_true, c.y_score, sample_weight=c.weight) for c in curves]
-    pi = scores[0]["pi"]
+        raise ValueError("draw_curves needs at least one curve")
+    pi = curves[0].pi
     if ax_roc is not None:
         ax_roc.plot([0, 1], [0, 1], color="0.6", lw=0.6, ls=":", label="random ranking")
-        for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
-            roc = M.roc_curve(c.y_true, c.y_score, sample_weight=c.weight)
-            ax_roc.plot(roc.fpr, roc.tpr, **_line(i, c, f"{c.label} ({s['auroc']:.3f})"))
+        for i, c in enumerate(curves):
+            ax_roc.plot(*c.roc, **_line(i, c, f"{c.label} ({c.auroc:.3f})"))
         _unit_axes(ax_roc, "false positive rate", "true positive rate", "ROC")
     if ax_pr is not None:
         top = pr_axis_top(curves, pi) if pr_ylim == "auto" else 1.01 if pr_ylim == "unit" else float(pr_ylim[1])
         bottom = 0.0 if isinstance(pr_ylim, str) else float(pr_ylim[0])
-        mp = M.min_pr_curve(pi, np.linspace(0, 1, 201))
-        ax_pr.fill_between(mp.recall, 0, mp.precision, color="0.88", lw=0, label="unachievable region")
-        ax_pr.plot(mp.recall, mp.precision, color="0.45", lw=0.7, label=f"minimum PR curve ({float(M.aupr_min(pi)):.3f})")
+        ax_pr.fill_between(min_pr.recall, 0, min_pr.precision, color="0.88", lw=0, label="unachievable region")
+        ax_pr.plot(min_pr.recall, min_pr.precision, color="0.45", lw=0.7, label=f"minimum PR curve ({min_pr.area:.3f})")
         ax_pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
-        for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
-            pr, dense = _dense_pr(c)
-            st = _line(i, c, f"{c.label} ({s['aupr']:.3f})")
-            ax_pr.plot(dense.recall, dense.precision, **st)
+        for i, c in enumerate(curves):
+            st = _line(i, c, f"{c.label} ({c.aupr:.3f})")
+            ax_pr.plot(*c.pr_dense, **st)
             if points:
-                ax_pr.plot(pr.recall, pr.precision, "o", color=st["color"], ms=2.5)
+                ax_pr.plot(*c.pr, "o", color=st["color"], ms=2.5)
         _unit_axes(ax_pr, "recall", "precision", "PR", (bottom, top))
         # what is cut is at low recall, on the left: the notice goes top right
         _notice(ax_pr, pr_clipping(curves, top), f"not shown above {top:.2f}:", where="upper right")
@@ -206,11 +222,10 @@ def plot_curves(
         ax_prg.plot([0, 1], [1, 0], color="0.6", lw=0.6, ls=":", label="always-positive baseline (FG1 = 1/2)")
         if bottom < 0:
             ax_prg.axhline(0, color="0.6", lw=0.5)
-        for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
-            g = _prg(c)
-            rg, pg = np.asarray(g.recall_gain), np.asarray(g.precision_gain)
-            keep = rg >= 0  # prg_curve has a point at recall gain 0: the drawn curve starts there
-            st = _line(i, c, f"{c.label} ({s['auprg']:.3f})")
+        for i, c in enumerate(curves):
+            rg, pg = np.asarray(c.prg[0]), np.asarray(c.prg[1])
+            keep = rg >= 0  # the PRG curve has a point at recall gain 0: the drawn curve starts there
+            st = _line(i, c, f"{c.label} ({c.auprg:.3f})")
             ax_prg.plot(rg[keep], np.maximum(pg[keep], -1e6), **st)
             if points:
                 ax_prg.plot(rg[keep], pg[keep], "o", color=st["color"], ms=2.5)
@@ -221,32 +236,31 @@ def plot_curves(
             if ax is not None:
                 ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False,
                           ncol=2 if len(curves) > 8 else 1)
-    return scores
 
 
-def curves_figure(curves: Sequence[Curve], *, title: str = "", note: str = "",
+def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = "", note: str = "",
                   pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit") -> Figure:
     """A 2 x 2 column-width figure: ROC, PR, PRG and a panel listing the areas."""
     with style():
         fig = Figure(figsize=(COLUMN_WIDTH, 4.0), layout="constrained")
         axes = fig.subplots(2, 2)
-        scores = plot_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, pr_ylim=pr_ylim, prg_ylim=prg_ylim)
+        draw_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, min_pr, pr_ylim=pr_ylim, prg_ylim=prg_ylim)
         ax = axes[1, 1]
         ax.set_axis_off()
         y = 1.0
-        for i, (c, s) in enumerate(zip(curves, scores, strict=True)):
+        for i, c in enumerate(curves):
             st = _style_for(i, c)
             ax.plot([0.0, 0.14], [y - 0.04] * 2, transform=ax.transAxes, color=st["color"], ls=st["ls"], lw=1.2,
                     clip_on=False)
             ax.text(0.18, y, c.label, transform=ax.transAxes, va="top", fontsize=6)
             n_lines = c.label.count("\n") + 1
-            ax.text(0.18, y - 0.085 * n_lines, f"AUROC {s['auroc']:.3f}\nAUPR  {s['aupr']:.3f}\nAUPRG {s['auprg']:.3f}",
+            ax.text(0.18, y - 0.085 * n_lines, f"AUROC {c.auroc:.3f}\nAUPR  {c.aupr:.3f}\nAUPRG {c.auprg:.3f}",
                     transform=ax.transAxes, va="top", fontsize=6, family="monospace")
             y -= 0.085 * n_lines + 0.3
         ax.plot([0.0, 0.14], [y - 0.035] * 2, transform=ax.transAxes, color="0.45", lw=0.7, clip_on=False)
         ax.text(0.18, y, "minimum PR curve", transform=ax.transAxes, va="top", fontsize=5.5)
         ax.plot([0.0, 0.14], [y - 0.115] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
-        ax.text(0.18, y - 0.08, f"baseline pi = {scores[0]['pi']:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
+        ax.text(0.18, y - 0.08, f"baseline pi = {curves[0].pi:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
         if title:
             fig.suptitle(textwrap.fill(title, 70), fontsize=6.5)
         if note:

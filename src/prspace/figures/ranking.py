@@ -1,30 +1,30 @@
-"""Figure 4 of Flach & Kull (NIPS 2015), for any study's metrics and ranks.
+"""Figure 4 of Flach & Kull (NIPS 2015), drawn from the tables of ``prspace figure-data``.
 
 * :func:`rank_heatmap` -- Figure 4 (left): for every pair (AUPR rank, AUPRG rank) the
-  number of models across all tasks with these ranks among the models of their task,
-  counts in log2 bins (0, 1, 2-3, 4-7, ...).
+  number of models across all tasks with these ranks among the models of their task
+  (:func:`prspace.experiments.figure_data.rank_count_table`), counts in log2 bins
+  (0, 1, 2-3, 4-7, ...).
 * :func:`metric_scatter` -- Figure 4 (right): AUPRG against AUPR for every model of
-  two tasks (chosen at the lower and upper quartile of the per-task rank correlation,
-  :func:`prspace.experiments.ranking.quartile_groups`).
+  the tasks :func:`prspace.experiments.selection.figure_selection` chose
+  (:func:`prspace.experiments.figure_data.scatter_table`).
 
-Functions return a :class:`matplotlib.figure.Figure` (no pyplot state) sized for a
-paper's column (3.3 in); :func:`prspace.output.write_figure` writes it.
+Layout only: no statistics are computed here.  Functions return a
+:class:`matplotlib.figure.Figure` (no pyplot state) sized for a paper's column (3.3 in);
+:func:`prspace.output.write_figure` writes it.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
-from prspace.experiments.ranking import METRIC_LABELS
 from prspace.figures.style import COLUMN_WIDTH, RC, style
 
-__all__ = ["COLUMN_WIDTH", "RC", "log2_bins", "metric_scatter", "rank_counts", "rank_heatmap"]
+__all__ = ["COLUMN_WIDTH", "RC", "count_matrix", "log2_bins", "metric_scatter", "rank_heatmap"]
 
 
 def log2_bins(max_count: int) -> list[int]:
@@ -39,38 +39,24 @@ def _bin_label(lo: int, hi: int) -> str:
     return str(lo) if hi - lo == 1 else f"{lo}-{hi - 1}"
 
 
-def rank_counts(ranks: pd.DataFrame, metric_x: str, metric_y: str) -> np.ndarray:
-    """Counts ``C[i, j]`` of models with rank ``i+1`` by ``metric_y`` and ``j+1`` by ``metric_x``.
-
-    Average ranks of tied models (x.5) are rounded half up to an integer rank.
-    """
-    xy = ranks[[metric_x, metric_y]].dropna().to_numpy(np.float64)
-    r = np.floor(xy + 0.5).astype(int)
-    size = int(r.max()) if r.size else 1
-    counts = np.zeros((size, size), dtype=int)
-    np.add.at(counts, (r[:, 1] - 1, r[:, 0] - 1), 1)
-    return counts
+def count_matrix(counts: pd.DataFrame) -> np.ndarray:
+    """The long table ``rank_x, rank_y, models`` as the matrix ``C[rank_y - 1, rank_x - 1]``."""
+    size = int(max(counts["rank_x"].max(), counts["rank_y"].max())) if len(counts) else 1
+    out = np.zeros((size, size), dtype=int)
+    if len(counts):
+        out[counts["rank_y"].to_numpy(int) - 1, counts["rank_x"].to_numpy(int) - 1] = counts["models"].to_numpy(int)
+    return out
 
 
-def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "auprg", *, source: str = "",
-                 exclude: Sequence[str] = ()) -> Figure:
-    """Figure 4 (left): model counts by (rank by ``metric_x``, rank by ``metric_y``), log2-binned.
-
-    ``exclude``: tasks left out -- the saturated ones
-    (:func:`prspace.experiments.selection.saturated_tasks`), whose models tied at a perfect
-    score all sit on one averaged rank and would fill an off-diagonal cell with ties, not
-    disagreements; the title says how many were left out.
-    """
-    n_all = ranks["task_id"].nunique() if "task_id" in ranks else 0
-    if len(exclude) and "task_id" in ranks:
-        ranks = ranks[~ranks["task_id"].astype(str).isin({str(t) for t in exclude})]
-    counts = rank_counts(ranks, metric_x, metric_y)
+def rank_heatmap(counts: pd.DataFrame, *, xlabel: str, ylabel: str, heading: str, source: str = "") -> Figure:
+    """Figure 4 (left): model counts by (rank by x, rank by y), log2-binned, from the long table
+    ``rank_x, rank_y, models``; ``heading`` (what was counted, what left out) and ``source`` title it."""
+    counts = count_matrix(counts)
     edges = log2_bins(int(counts.max()))
     n_bins = len(edges) - 1
     base = ["white"] + [c for c in _blues(n_bins - 1)]
     cmap = ListedColormap(base)
     norm = BoundaryNorm(edges, cmap.N)
-    n_tasks = ranks["task_id"].nunique() if "task_id" in ranks else 0
     with style():
         fig = Figure(figsize=(COLUMN_WIDTH, 3.0), layout="constrained")
         ax = fig.add_subplot()
@@ -78,15 +64,12 @@ def rank_heatmap(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "a
         im = ax.imshow(counts, origin="lower", cmap=cmap, norm=norm, extent=(0.5, size + 0.5, 0.5, size + 0.5),
                        interpolation="nearest")
         ax.plot([0.5, size + 0.5], [0.5, size + 0.5], color="0.6", lw=0.5, ls=":")
-        ax.set_xlabel(f"rank by {METRIC_LABELS.get(metric_x, metric_x)} (1 = best)")
-        ax.set_ylabel(f"rank by {METRIC_LABELS.get(metric_y, metric_y)} (1 = best)")
+        ax.set_xlabel(f"rank by {xlabel} (1 = best)")
+        ax.set_ylabel(f"rank by {ylabel} (1 = best)")
         ticks = list(range(1, size + 1)) if size <= 10 else [1] + list(range(5, size + 1, 5))
         ax.set_xticks(ticks)
         ax.set_yticks(ticks)
-        left_out = (f"; {n_all - n_tasks} saturated task(s) left out (models tied at AUROC = AUPR = AUPRG = 1)"
-                    if n_all > n_tasks else "")
-        ax.set_title(textwrap.fill(f"{len(ranks)} models in {n_tasks} tasks{left_out}", 75)
-                     + (f"\n{textwrap.fill(source, 75)}" if source else ""), fontsize=5)
+        ax.set_title(textwrap.fill(heading, 75) + (f"\n{textwrap.fill(source, 75)}" if source else ""), fontsize=5)
         cb = fig.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
         mids = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
         cb.set_ticks(mids)
@@ -103,52 +86,39 @@ def _blues(n: int) -> list:
     return [cmap(x) for x in np.linspace(0.05, 1.0, max(n, 1))][:n]
 
 
-def metric_scatter(
-    metrics: pd.DataFrame,
-    tasks: Sequence[str],
-    *,
-    labels: Sequence[str] | None = None,
-    metric_x: str = "aupr",
-    metric_y: str = "auprg",
-    highlight: Sequence[tuple[str, str]] = (),
-    source: str = "",
-    note: str = "",
-) -> Figure:
-    """Figure 4 (right): ``metric_y`` against ``metric_x`` for every model of ``tasks``.
+def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, source: str = "", note: str = "") -> Figure:
+    """Figure 4 (right): y against x for every model of the table ``task_id, label, model_id, x, y,
+    highlight`` (tasks in order of appearance, each with its legend ``label``).
 
-    ``labels`` annotate the tasks in the legend (e.g. with their rank correlation);
-    ``highlight`` lists ``(task_id, model_id)`` pairs to circle (the Figure 5 pair).
-    As in the paper, models with ``metric_y < 0`` (worse than the always-positive
-    baseline in PRG space) fall outside the axes; the legend counts them.  ``note`` is
-    printed under the legend (e.g. our quartiles beside the paper's).
+    Models with ``highlight`` > 0 are circled, in that order (the Figure 5 pair).  As in the paper, models with
+    ``y < 0`` (worse than the always-positive baseline in PRG space) fall outside the axes; the
+    legend counts them.  ``note`` is printed under the legend (e.g. our quartiles beside the
+    paper's).
     """
-    labels = list(labels) if labels is not None else list(tasks)
     markers = ["o", "^", "s", "D"]
+    tasks = list(dict.fromkeys(points["task_id"]))
     with style():
         fig = Figure(figsize=(COLUMN_WIDTH, 3.7), layout="constrained")
         ax = fig.add_subplot()
-        for i, (task, label) in enumerate(zip(tasks, labels, strict=True)):
-            sub = metrics[metrics["task_id"] == task]
-            x = sub[metric_x].to_numpy(np.float64)
-            y = sub[metric_y].to_numpy(np.float64)
+        for i, task in enumerate(tasks):
+            sub = points[points["task_id"] == task]
+            x = sub["x"].to_numpy(np.float64)
+            y = sub["y"].to_numpy(np.float64)
             hidden = int((y < 0).sum())
-            lab = textwrap.fill(label + (f" ({hidden} with {METRIC_LABELS.get(metric_y, metric_y)} < 0 not shown)"
-                                         if hidden else ""), 58)
+            lab = textwrap.fill(str(sub["label"].iloc[0]) + (f" ({hidden} with {ylabel} < 0 not shown)" if hidden else ""), 58)
             ax.scatter(x[y >= 0], y[y >= 0], marker=markers[i % 4], s=12, facecolors="none",
                        edgecolors=f"C{i}", linewidths=0.8, label=lab)
-            for t, m in highlight:
-                if t == task:
-                    hit = sub[sub["model_id"] == m]
-                    ax.scatter(hit[metric_x], hit[metric_y], s=70, facecolors="none", edgecolors="k",
-                               linewidths=0.8, zorder=3)
-        if any(t in tasks for t, _ in highlight):  # only when a circled model is on this plot
+            for _, hit in sub[sub["highlight"] > 0].sort_values("highlight", kind="stable").iterrows():
+                ax.scatter(hit[["x"]].astype(float), hit[["y"]].astype(float), s=70, facecolors="none", edgecolors="k",
+                           linewidths=0.8, zorder=3)
+        if (points["highlight"] > 0).any():  # only when a circled model is on this plot
             ax.scatter([], [], s=70, facecolors="none", edgecolors="k", linewidths=0.8, label="models of Figure 5")
         ax.plot([0, 1], [0, 1], color="0.7", lw=0.5, ls=":")
         ax.set_xlim(0, 1.01)
         ax.set_ylim(0, 1.01)
         ax.set_aspect("equal")
-        ax.set_xlabel(METRIC_LABELS.get(metric_x, metric_x))
-        ax.set_ylabel(METRIC_LABELS.get(metric_y, metric_y))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
         ax.grid(alpha=0.25, lw=0.4)
         if note:
             ax.plot([], [], ls="none", label=textwrap.fill(note, 58))

@@ -180,9 +180,9 @@ def figure_pr_prg(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> Fi
     gain transform (:func:`f1_isometric_prg`: straight lines of slope -1), the always-positive
     isometric becoming the minor diagonal, and the convex hull (Pareto front).  Isometrics with
     F1 <= pi have no image in the unit square (their FG1 <= 0); the legend says which.
-    Curves are drawn by :func:`prspace.figures.curves.plot_curves`.
+    Curves are drawn by :func:`prspace.experiments.curve_points.plot_curves`.
     """
-    from prspace.figures.curves import Curve, plot_curves
+    from prspace.experiments.curve_points import Curve, plot_curves
 
     y_true = np.asarray(y_true, dtype=bool)
     pi = float(y_true.mean())

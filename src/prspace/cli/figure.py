@@ -1,0 +1,58 @@
+"""``prspace figure``: draw one of a study's figures from the tables its analysis step wrote.
+
+``prspace figure NAME --tables FILE... [--text figure_text.csv] --out FIG.png --formats png,pdf``:
+the tables are those :data:`prspace.figures.study.FIGURE_TABLES` names for ``NAME`` (matched by
+file stem); Figures 4 and 5 also read ``figure_text.csv`` of ``prspace figure-data``.  Nothing is
+computed: :func:`prspace.figures.study.draw` lays the figure out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from prspace.errors import InputError
+from prspace.output import parse_formats, write_figure
+
+log = logging.getLogger(__name__)
+
+#: Columns read as text whatever they hold.
+TEXT_COLUMNS = {"task_id": str, "model_id": str, "label": str, "metric_a": str, "metric_b": str}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "figure",
+        help="draw one figure of a study from its tables",
+        description="Draw one figure (fig4_rank_heatmap, fig4_auprg_vs_aupr, fig5_curves, controlled_skew) "
+                    "from the tables its analysis step wrote.",
+    )
+    p.add_argument("name", help="the figure's name")
+    p.add_argument("--tables", nargs="+", required=True, help="the tables (CSV) the figure is drawn from")
+    p.add_argument("--text", help="figure_text.csv of `prspace figure-data` (Figures 4 and 5)")
+    p.add_argument("--out", required=True, help="the figure file (e.g. fig.png); the other formats go beside it")
+    p.add_argument("--formats", default="png,pdf", help="comma-separated (default: %(default)s)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from prspace.figures.study import FIGURE_TABLES, draw, texts
+    from prspace.metrics import METRIC_LABELS
+
+    if args.name not in FIGURE_TABLES:
+        raise InputError(f"unknown figure {args.name!r}; choose one of {', '.join(FIGURE_TABLES)}")
+    formats = parse_formats(args.formats)
+    tables = {Path(p).stem: pd.read_csv(p, dtype=TEXT_COLUMNS) for p in args.tables}
+    missing = [t for t in FIGURE_TABLES[args.name] if t not in tables]
+    if missing:
+        raise InputError(f"figure {args.name} needs the table(s) {', '.join(missing)}; pass them with --tables")
+    text = texts(pd.read_csv(args.text, dtype=str, keep_default_na=False), args.name) if args.text else {}
+    write_figure(draw(args.name, tables, text, METRIC_LABELS), Path(args.out).with_suffix(""), formats)
+    log.info("figure %s written to %s", args.name, args.out)
+    return 0

@@ -1,0 +1,134 @@
+"""The tables the study's figures are drawn from (``prspace figure-data``); the figures only lay out.
+
+One analysis step computes, for Flach & Kull (2015) Figures 4 and 5, everything the drawing
+functions of :mod:`prspace.figures` need, as tables:
+
+* ``fig4_rank_counts``: Figure 4 (left), models per (AUPR rank, AUPRG rank) over all tasks but the
+  saturated ones, long format ``metric_x, metric_y, rank_x, rank_y, models`` with every cell of the
+  square (zeros too);
+* ``fig4_scatter``: Figure 4 (right), ``task_id, label, model_id, x, y, highlight`` (0, or the
+  number of the circled model) for every model
+  of the tasks :func:`prspace.experiments.selection.figure_selection` chose;
+* ``fig5_curve_points`` and ``fig5_curve_areas``: Figure 5, the ROC, PR and PRG points and areas of
+  the two models of the flip (:func:`prspace.experiments.curve_points.points_table`);
+* ``figure_text``: ``figure, field, text``: each figure's title, note, source and axis labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from prspace.experiments import selection as S
+from prspace.experiments.curve_points import Curve, points_table
+from prspace.metrics import METRIC_LABELS
+
+#: Figure names of the study, each its own target (workflow/rules/study.smk).
+STUDY_FIGURES = ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves")
+#: Columns of ``figure_text``.
+TEXT_COLUMNS = ["figure", "field", "text"]
+
+
+def rank_count_table(ranks: pd.DataFrame, metric_x: str = "aupr", metric_y: str = "auprg", *,
+                     exclude: Sequence[str] = ()) -> tuple[pd.DataFrame, str]:
+    """Figure 4 (left): models per (rank by ``metric_x``, rank by ``metric_y``), and the heading.
+
+    ``exclude``: tasks left out -- the saturated ones
+    (:func:`prspace.experiments.selection.saturated_tasks`), whose models tied at a perfect
+    score all sit on one averaged rank and would fill an off-diagonal cell with ties, not
+    disagreements; the heading says how many were left out.  Average ranks of tied models (x.5)
+    are rounded half up to an integer rank.  Returns the long table (every cell of the square,
+    zeros too; ``rank_x`` slowest) and the heading.
+    """
+    n_all = ranks["task_id"].nunique() if "task_id" in ranks else 0
+    if len(exclude) and "task_id" in ranks:
+        ranks = ranks[~ranks["task_id"].astype(str).isin({str(t) for t in exclude})]
+    xy = ranks[[metric_x, metric_y]].dropna().to_numpy(np.float64)
+    r = np.floor(xy + 0.5).astype(int)
+    size = int(r.max()) if r.size else 1
+    counts = np.zeros((size, size), dtype=int)
+    np.add.at(counts, (r[:, 1] - 1, r[:, 0] - 1), 1)
+    rx, ry = np.meshgrid(np.arange(1, size + 1), np.arange(1, size + 1), indexing="ij")
+    table = pd.DataFrame({"metric_x": metric_x, "metric_y": metric_y, "rank_x": rx.ravel(), "rank_y": ry.ravel(),
+                          "models": counts[ry.ravel() - 1, rx.ravel() - 1]})
+    n_tasks = ranks["task_id"].nunique() if "task_id" in ranks else 0
+    left_out = (f"; {n_all - n_tasks} saturated task(s) left out (models tied at AUROC = AUPR = AUPRG = 1)"
+                if n_all > n_tasks else "")
+    return table, f"{len(ranks)} models in {n_tasks} tasks{left_out}"
+
+
+def scatter_table(metrics: pd.DataFrame, tasks: Sequence[str], *, labels: Sequence[str] | None = None,
+                  metric_x: str = "aupr", metric_y: str = "auprg",
+                  highlight: Sequence[tuple[str, str]] = ()) -> pd.DataFrame:
+    """Figure 4 (right): ``task_id, label, model_id, x, y, highlight`` for every model of ``tasks``
+    (in that order); ``highlight`` lists the ``(task_id, model_id)`` pairs to circle, and the
+    column numbers them 1, 2, ... in that order (0: not circled)."""
+    labels = list(labels) if labels is not None else list(tasks)
+    marked = {(str(t), str(m)): k for k, (t, m) in enumerate(highlight, start=1)}
+    parts = []
+    for task, label in zip(tasks, labels, strict=True):
+        sub = metrics[metrics["task_id"] == task]
+        parts.append(pd.DataFrame({
+            "task_id": str(task), "label": label, "model_id": sub["model_id"].astype(str).to_numpy(),
+            "x": sub[metric_x].to_numpy(np.float64), "y": sub[metric_y].to_numpy(np.float64),
+            "highlight": [marked.get((str(task), str(m)), 0) for m in sub["model_id"]]}))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+        columns=["task_id", "label", "model_id", "x", "y", "highlight"])
+
+
+def model_label(metrics: pd.DataFrame, task: str, model: str, width: int = 24) -> str:
+    """Short legend label: the model id (a local learner's name), or an OpenML run's flow name."""
+    row = metrics[(metrics["task_id"] == task) & (metrics["model_id"] == model)].iloc[0]
+    if str(row["flow_id"]) == model:  # local learner: the id is the name
+        return model
+    name = str(row["flow_name"])
+    name = name if len(name) <= width else name[: width - 1] + "…"
+    return f"{name}\n{model}"
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """Every table of :func:`figure_data` (module docstring), and the selection table."""
+
+    selection: pd.DataFrame
+    saturated: list[str]
+    rank_counts: pd.DataFrame
+    scatter: pd.DataFrame
+    curve_points: pd.DataFrame
+    curve_areas: pd.DataFrame
+    text: pd.DataFrame
+
+
+def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFrame, tasks: pd.DataFrame | None,
+                load_predictions: Callable[[str], tuple[pd.DataFrame, Any]], *, source: str = "") -> FigureData:
+    """The tables of Figures 4 and 5 for a study, as
+    :func:`prspace.experiments.selection.figure_selection` chose what to draw.
+
+    ``load_predictions(task)``: the predictions of a task and their info (dataset name, n, pi;
+    :func:`prspace.schema.read_predictions`), called for the Figure 5 task only.
+    """
+    sel = S.figure_selection(metrics, per_task, tasks)
+    counts, heading = rank_count_table(ranks, "aupr", "auprg", exclude=sel.saturated)
+    scatter = scatter_table(metrics, sel.scatter_tasks, labels=sel.scatter_labels, highlight=sel.highlight)
+    task = sel.curves_task
+    df, info = load_predictions(task)
+    curves = []
+    for m in sel.curves_models:
+        g = df[(df["model_id"] == m) & (df["repeat"] == df["repeat"].min())]
+        curves.append(Curve(model_label(metrics, task, m), g["y_true"].to_numpy(bool), g["score"].to_numpy(float)))
+    points, areas = points_table(curves)
+    text = [
+        ("fig4_rank_heatmap", "heading", heading), ("fig4_rank_heatmap", "source", source),
+        ("fig4_rank_heatmap", "xlabel", METRIC_LABELS["aupr"]), ("fig4_rank_heatmap", "ylabel", METRIC_LABELS["auprg"]),
+        ("fig4_auprg_vs_aupr", "note", sel.note), ("fig4_auprg_vs_aupr", "source", source),
+        ("fig4_auprg_vs_aupr", "xlabel", METRIC_LABELS["aupr"]), ("fig4_auprg_vs_aupr", "ylabel", METRIC_LABELS["auprg"]),
+        ("fig5_curves", "title", f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"),
+        ("fig5_curves", "note", S.paper_flip_note() + (f" Source: {source}" if source else "")),
+    ]
+    return FigureData(sel.table(metrics, per_task), sel.saturated, counts, scatter, points, areas,
+                      pd.DataFrame(text, columns=TEXT_COLUMNS))
+

@@ -1,0 +1,51 @@
+"""The study's figures by name, each drawn from the tables its analysis step wrote.
+
+:data:`FIGURE_TABLES` names the tables (file stems) each figure reads; :func:`draw` lays one out.
+Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace figure-data``
+(:mod:`prspace.experiments.figure_data`) and ``figure_text``; the controlled-skew figure reads
+the tables of ``prspace controlled-skew``.  Layout only: no statistics are computed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from prspace.figures import curves as C
+from prspace.figures import ranking as F
+from prspace.figures.controlled_skew import controlled_skew_figure
+
+#: Tables (file stems) each figure is drawn from; Figures 4 and 5 also read ``figure_text``.
+FIGURE_TABLES: dict[str, tuple[str, ...]] = {
+    "fig4_rank_heatmap": ("fig4_rank_counts",),
+    "fig4_auprg_vs_aupr": ("fig4_scatter",),
+    "fig5_curves": ("fig5_curve_points", "fig5_curve_areas"),
+    "controlled_skew": ("controlled_skew", "controlled_skew_observed"),
+}
+
+
+def texts(table: pd.DataFrame, figure: str) -> dict[str, str]:
+    """The ``field -> text`` of ``figure`` in a ``figure_text`` table (``figure, field, text``)."""
+    sub = table[table["figure"] == figure]
+    return {str(f): "" if pd.isna(t) else str(t) for f, t in zip(sub["field"], sub["text"], strict=True)}
+
+
+def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] | None = None,
+         labels: Mapping[str, str] | None = None) -> Figure:
+    """Figure ``name`` from ``tables`` (by file stem, :data:`FIGURE_TABLES`), ``text`` (its
+    fields of ``figure_text``) and ``labels`` (metric name -> axis label, for controlled_skew)."""
+    t = dict(text or {})
+    if name == "fig4_rank_heatmap":
+        return F.rank_heatmap(tables["fig4_rank_counts"], xlabel=t["xlabel"], ylabel=t["ylabel"],
+                              heading=t["heading"], source=t.get("source", ""))
+    if name == "fig4_auprg_vs_aupr":
+        return F.metric_scatter(tables["fig4_scatter"], xlabel=t["xlabel"], ylabel=t["ylabel"],
+                                source=t.get("source", ""), note=t.get("note", ""))
+    if name == "fig5_curves":
+        curves, min_pr = C.from_table(tables["fig5_curve_points"], tables["fig5_curve_areas"])
+        return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""))
+    if name == "controlled_skew":
+        return controlled_skew_figure(tables["controlled_skew"], tables["controlled_skew_observed"], labels=labels)
+    raise ValueError(f"unknown figure {name!r}; known: {', '.join(FIGURE_TABLES)}")
