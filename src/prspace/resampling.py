@@ -14,7 +14,8 @@ those numbers, not their distribution.
 * :func:`uniform_counts`: per class, uniform indices with ``rng.integers``; faster than
   ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.calibration`).
 * :class:`StratumSampler`: one resample at a time over any strata, one ``rng.random`` per
-  example (the audit, :mod:`prspace.audit.intervals`).
+  example (the audit, :mod:`prspace.audit.intervals`); ``counts_batch`` draws many resamples
+  at once from the same stream.
 """
 
 from __future__ import annotations
@@ -67,3 +68,13 @@ class StratumSampler:
         u *= self.size_of
         u += self.start_of  # a uniformly random member of the same stratum, for every slot
         return np.bincount(u.astype(np.int64), minlength=self.n).astype(np.float64)
+
+    def counts_batch(self, size: int) -> np.ndarray:
+        """``size`` resamples at once, shape ``(size, n)``: the same random stream, hence exactly
+        the counts that ``size`` successive :meth:`counts` calls return."""
+        u = self.rng.random((size, self.n))
+        u *= self.size_of
+        u += self.start_of
+        idx = u.astype(np.int64)
+        idx += (np.arange(size, dtype=np.int64) * self.n)[:, None]
+        return np.bincount(idx.ravel(), minlength=size * self.n).reshape(size, self.n).astype(np.float64)

@@ -14,7 +14,8 @@
   section 4).
 * :func:`bootstrap`: a stratified bootstrap that sorts each model's scores once and draws
   each resample as counts per row; the metrics then come from per-tie-group sums of those
-  counts (:func:`prspace.metrics.metrics_from_group_counts`), never from copied rows.  Strata are
+  counts (:func:`prspace.metrics.metrics_from_group_counts_batch`, all resamples at once),
+  never from copied rows.  Strata are
   class x fold, so a resample keeps every fold's class counts (pooled rows, fold-level
   resampling).  Models scored on the same rows share each resample's counts, which makes
   the paired differences of :mod:`prspace.audit.paired` a paired bootstrap.
@@ -158,32 +159,59 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
     return out, comparable, paired
 
 
-def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+def _compressed_keys(group: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per row ``2 column + y`` over the columns that matter for the metrics: every tie group
+    holding a positive row keeps its own column (odd columns); the negative-only groups between
+    two such groups (or after the last) are merged into one column (even columns), whose
+    negatives count only through the cumulative FP below it, as in the row-wise kernel.
+    A resample draws within each class, so a group without positive rows never gets any."""
+    n_groups = int(group.max()) + 1
+    has_pos = np.zeros(n_groups, dtype=bool)
+    has_pos[group[y == 1]] = True
+    before = np.cumsum(has_pos) - has_pos  # positive groups above each group
+    column = np.where(has_pos, 2 * before + 1, 2 * before)
+    width = 2 * int(has_pos.sum()) + 1
+    return 2 * column[group] + y, 2 * width
+
+
+def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0) -> np.ndarray:
     """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
 
-    Per model, ``key = 2 group + y`` so that one weighted ``bincount`` per resample gives the
-    negatives and positives of every tie group at once.
+    One sort per model (its tie groups, ``Block.groups``) and count resampling vectorised
+    over resamples: a chunk of resamples is drawn at once (the same random stream, hence the
+    same counts, as :class:`~prspace.resampling.StratumSampler` drawing them one by one); per
+    model, one weighted ``bincount`` of ``2 column + y`` offset by resample gives every
+    resample's positives and negatives per column (:func:`_compressed_keys`: the tie groups
+    holding positives, and the merged runs of negative-only groups between them), and
+    :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
+    all resamples at once.  A resample left with one class (zero weights) gives NaN.
     """
     sampler = StratumSampler(block.stratum, rng)
     order = sampler.order
     y = block.y[order].astype(np.int64)
     weight = block.weight[order]
     unit = bool(np.all(weight == 1.0))
-    keys = [(2 * g[order] + y) for g in block.groups]
-    sizes = [2 * (int(g.max()) + 1) for g in block.groups]
+    keyed = [_compressed_keys(g[order], y) for g in block.groups]
+    n = y.size
     out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
-    for b in range(n_boot):
-        c = sampler.counts()
+    step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
+    for start in range(0, n_boot, step):
+        size = min(step, n_boot - start)
+        c = sampler.counts_batch(size)  # (size, n)
         if not unit:
             c *= weight
-        for k, key in enumerate(keys):
-            both = np.bincount(key, weights=c, minlength=sizes[k]).reshape(-1, 2)
-            try:
-                m = M.metrics_from_group_counts(both[:, 1], both[:, 0])
-            except ValueError:  # a resample with one class left (weights): no value
-                out[b, k] = np.nan
-                continue
-            out[b, k] = [m[name] for name in BOOT_METRICS]
+        flat = c.ravel()
+        for k, (key, width) in enumerate(keyed):
+            offset = (np.arange(size, dtype=np.int64) * width)[:, None]
+            both = np.bincount((key[None, :] + offset).ravel(), weights=flat,
+                               minlength=size * width).reshape(size, width // 2, 2)
+            tp, fp = both[:, :, 1], both[:, :, 0]
+            ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
+            block_out = out[start : start + size, k]
+            block_out[~ok] = np.nan
+            if ok.any():
+                m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
+                block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
     return out
 
 
