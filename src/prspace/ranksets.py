@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RankSets", "rank_sets"]
+__all__ = ["RankSets", "StudentisedPairs", "clean_replicates", "rank_sets"]
 
 
 class RankSets:
@@ -52,6 +52,48 @@ class RankSets:
         return self.lo > 0
 
 
+class StudentisedPairs:
+    """Steps 1-2 of the module docstring, shared with :mod:`prspace.pairwise`: for the pairs
+    ``(iu[p], ju[p])``, i < j, the difference ``d`` (``m_i - m_j``), its bootstrap replicates
+    ``dstar`` (B, pairs), its standard error ``se`` and whether it ``varies``; ``t`` (B,
+    varying pairs) the centred studentised replicates ``|d* - d| / se``."""
+
+    __slots__ = ("iu", "ju", "d", "dstar", "se", "varies", "t")
+
+    def __init__(self, points: np.ndarray, reps: np.ndarray) -> None:
+        k = points.shape[0]
+        self.iu, self.ju = np.triu_indices(k, 1)
+        self.dstar = reps[:, self.iu] - reps[:, self.ju]  # (B, pairs)
+        self.d = points[self.iu] - points[self.ju]
+        self.se = self.dstar.std(axis=0, ddof=1)
+        scale = np.max(np.abs(self.dstar), axis=0) + np.abs(self.d)
+        self.varies = self.se > 1e-12 * np.maximum(scale, 1e-300)
+        self.t = np.abs(self.dstar[:, self.varies] - self.d[self.varies]) / self.se[self.varies]
+
+    def critical(self, confidence: float) -> float:
+        """Step 2: the ``confidence`` quantile of ``max_pairs t``; NaN if no pair varies."""
+        if not self.varies.any():
+            return float("nan")
+        return float(np.quantile(self.t.max(axis=1), confidence, method="higher"))
+
+    def bounds(self, critical: float) -> tuple[np.ndarray, np.ndarray]:
+        """Step 3: simultaneous bounds ``d -+ c se`` on every pair's ``m_i - m_j``."""
+        half = np.where(self.varies, (critical if np.isfinite(critical) else 0.0) * self.se, 0.0)
+        lower, upper = self.d - half, self.d + half
+        # a constant difference: separated iff it is non-zero
+        still = ~self.varies & (self.d == 0)
+        return np.where(still, 0.0, lower), np.where(still, 0.0, upper)
+
+
+def clean_replicates(points: np.ndarray, replicates: np.ndarray) -> np.ndarray:
+    """``replicates`` as float64 (B, k) without the resamples where any model is NaN."""
+    k = points.shape[0]
+    reps = np.asarray(replicates, dtype=np.float64)
+    if reps.ndim != 2 or reps.shape[1] != k:
+        raise ValueError(f"replicates must have shape (B, {k}), got {reps.shape}")
+    return reps[~np.isnan(reps).any(axis=1)]
+
+
 def rank_sets(points: np.ndarray, replicates: np.ndarray, confidence: float = 0.95) -> RankSets:
     """Confidence sets for the ranks of k models (module docstring).
 
@@ -59,35 +101,19 @@ def rank_sets(points: np.ndarray, replicates: np.ndarray, confidence: float = 0.
     the b-th shared resample.  Higher values rank first (rank 1 = best).
     """
     points = np.asarray(points, dtype=np.float64)
-    reps = np.asarray(replicates, dtype=np.float64)
     k = points.shape[0]
-    if reps.ndim != 2 or reps.shape[1] != k:
-        raise ValueError(f"replicates must have shape (B, {k}), got {reps.shape}")
+    reps = clean_replicates(points, replicates)
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence:g}")
-    reps = reps[~np.isnan(reps).any(axis=1)]
     n_used = reps.shape[0]
-    d = points[:, None] - points[None, :]  # (k, k)
     lo = np.full((k, k), -np.inf)
     critical = float("nan")
     if k > 1 and n_used > 1 and np.isfinite(points).all():
-        iu, ju = np.triu_indices(k, 1)
-        dstar = reps[:, iu] - reps[:, ju]  # (B, pairs)
-        dpair = d[iu, ju]
-        se = dstar.std(axis=0, ddof=1)
-        scale = np.max(np.abs(dstar), axis=0) + np.abs(dpair)
-        varies = se > 1e-12 * np.maximum(scale, 1e-300)
-        if varies.any():
-            t = np.abs(dstar[:, varies] - dpair[varies]) / se[varies]
-            critical = float(np.quantile(t.max(axis=1), confidence, method="higher"))
-        half = np.where(varies, (critical if np.isfinite(critical) else 0.0) * se, 0.0)
-        lower = dpair - half  # bound on m_i - m_j
-        upper = dpair + half
-        # a constant difference: separated iff it is non-zero
-        lower = np.where(~varies & (dpair == 0), 0.0, lower)
-        upper = np.where(~varies & (dpair == 0), 0.0, upper)
-        lo[iu, ju] = lower
-        lo[ju, iu] = -upper
+        pairs = StudentisedPairs(points, reps)
+        critical = pairs.critical(confidence)
+        lower, upper = pairs.bounds(critical)
+        lo[pairs.iu, pairs.ju] = lower
+        lo[pairs.ju, pairs.iu] = -upper
     np.fill_diagonal(lo, 0.0)
     hi = -lo.T
     better = lo > 0

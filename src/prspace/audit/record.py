@@ -38,6 +38,8 @@ class AuditRecord:
     paired: dict[str, bool] | None = None
     #: Confidence sets for ranks (:mod:`prspace.audit.ranksets`), one row per task, metric, model.
     rank_sets: pd.DataFrame | None = None
+    #: Comparisons of all pairs with family-wise control (:mod:`prspace.audit.pairwise`).
+    pairwise: pd.DataFrame | None = None
 
     @property
     def has_folds(self) -> bool:

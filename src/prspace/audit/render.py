@@ -17,6 +17,7 @@ import pandas as pd
 
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.numbers import column, difference, fmt
+from prspace.audit.pairwise import survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
@@ -118,6 +119,14 @@ def _best_sets(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     lines = [_one_line(s) for s in plausible_best_lines(res.rank_sets, task)]
     title = (f"Plausible best ({res.confidence:.0%} confidence sets for ranks, all pairs compared simultaneously "
              "by a bootstrap max-T; every rank interval in rank_sets.csv):")
+    return title, lines
+
+
+def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
+    """Which differences survive the comparison of all pairs: a title and one line per metric and method."""
+    lines = [_one_line(s) for s in survival_lines(res.pairwise, task)]
+    title = (f"Differences that survive the comparison of all pairs (family-wise error {1 - res.confidence:.0%}: "
+             "DeLong with Holm's adjustment, bootstrap max-T step-down; every pair in pairwise.csv):")
     return title, lines
 
 
@@ -245,6 +254,9 @@ def format_text(res: AuditRecord, source: str = "") -> str:
         title, best = _best_sets(res, task)
         if best:
             lines += [_wrap(title, "", "  ")] + [_wrap(b, "  - ", "    ") for b in best] + [""]
+        title, surv = _surviving(res, task)
+        if surv:
+            lines += [_wrap(title, "", "  ")] + [_wrap(b, "  - ", "    ") for b in surv] + [""]
         lines += ["Where the metrics disagree:"]
         lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines += ["", "AUPR estimators (which one a tool computes: see the report):",
@@ -274,6 +286,9 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
         title, best = _best_sets(res, task)
         if best:
             lines += [title, ""] + [f"- {b}" for b in best] + [""]
+        title, surv = _surviving(res, task)
+        if surv:
+            lines += [title, ""] + [f"- {b}" for b in surv] + [""]
         lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
@@ -341,6 +356,9 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
         title, best = _best_sets(res, task)
         if best:
             parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>"]
+        title, surv = _surviving(res, task)
+        if surv:
+            parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in surv) + "</ul>"]
         parts += ["<h3>Where the metrics disagree</h3><ul>"
                   + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
         cmp = comparison_frame(res, task)

@@ -1,7 +1,7 @@
 """The audit as a function: :func:`audit` on a table, :func:`run_audit` on the canonical frame.
 
 Both return an :class:`AuditResult`: the tables (metrics pooled and per fold, intervals,
-paired comparisons, ranks, confidence sets for ranks, AUPR estimators), the disagreement sentences, the findings
+paired comparisons, comparisons of all pairs, ranks, confidence sets for ranks, AUPR estimators), the disagreement sentences, the findings
 and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
 :meth:`~AuditResult.to_html`.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from prspace.audit import findings as F
-from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
+from prspace.audit import inputs, intervals, pairwise, ranksets, render, sentences, tables, uncertainty
 from prspace.audit.record import AuditRecord
 from prspace.errors import InputError
 
@@ -84,11 +84,12 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                       replicates=reps)
     rank_sets = ranksets.rank_set_table(blocks, pooled, reps, confidence=confidence)
+    pairs = pairwise.pairwise_table(blocks, pooled, reps, confidence=confidence, seed=seed)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
-                       comparable, train, n_boot, confidence, paired, rank_sets=rank_sets)
+                       comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs)
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,

@@ -1,0 +1,85 @@
+"""The audit's comparisons of all pairs: ``pairwise.csv`` and the "which differences survive" lines.
+
+Per task whose models were scored on the same test rows, every pair of models is compared
+with family-wise error control at ``alpha = 1 - confidence`` (:mod:`prspace.pairwise`):
+AUROC by DeLong with Holm's adjustment (unit weights), and every metric of
+:data:`~prspace.audit.intervals.BOOT_METRICS` (AUROC as a cross-check) by the bootstrap
+max-T (Romano-Wolf step-down) on the replicates the audit's paired count bootstrap already
+drew (nothing is resampled again).  A task with one model, models on different test rows or
+an audit without bootstrap gets no bootstrap rows (and no DeLong rows without pairing).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from prspace.audit.intervals import BOOT_METRICS, Block, delong
+from prspace.audit.tables import LABELS
+from prspace.pairwise import PairwiseComparisons, bootstrap_pairs, delong_pairs
+
+PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
+                    "survives", "method", "level", "n_resamples"]
+
+
+def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float) -> list[dict]:
+    surv = r.survives
+    return [{"task": task, "metric": metric, "model_a": models[a], "model_b": models[b], "diff": float(r.diff[p]),
+             "se": float(r.se[p]), "p_raw": float(r.p_raw[p]), "p_adjusted": float(r.p_adjusted[p]),
+             "lo": float(r.lo[p]), "hi": float(r.hi[p]), "survives": bool(surv[p]), "method": r.method,
+             "level": level, "n_resamples": int(r.n_resamples)}
+            for p, (a, b) in enumerate(zip(r.a, r.b))]
+
+
+def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, *,
+                   confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """One row per task, metric, method and pair (:data:`PAIRWISE_COLUMNS`); ``seed`` of DeLong's
+    simulated critical value."""
+    alpha = 1.0 - confidence
+    rows: list[dict] = []
+    for block in blocks:
+        if not block.paired:
+            continue
+        models, task = block.models, block.task
+        if bool(np.all(block.weight == 1.0)):
+            est, cov = delong(block.y, np.vstack(block.scores))
+            rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence)
+        reps = replicates.get(id(block))
+        if reps is None:
+            continue
+        table = pooled[pooled["task"] == task].set_index("model").loc[models]
+        for c, metric in enumerate(BOOT_METRICS):
+            r = bootstrap_pairs(table[metric].to_numpy(np.float64), reps[:, :, c], alpha=alpha)
+            rows += _rows(task, metric, models, r, confidence)
+    out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
+    order = {m: i for i, m in enumerate(BOOT_METRICS)}
+    out = out.assign(_m=out["metric"].map(order))
+    return out.sort_values(["task", "_m", "method", "model_a", "model_b"], kind="stable").drop(
+        columns="_m").reset_index(drop=True)
+
+
+def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> list[str]:
+    """Per metric and method one line: ``"AUPR (bootstrap max-T ...): 3 of 10 pairs differ; best A beats
+    B, C; not D, E"``; empty if nothing was computed."""
+    if table is None or not len(table):
+        return []
+    t = table[table["task"] == task]
+    lines = []
+    for metric in BOOT_METRICS:
+        for method, g in t[t["metric"] == metric].groupby("method", sort=False):
+            est = pd.concat([g[["model_a", "diff"]].set_axis(["model", "d"], axis=1),
+                             g[["model_b", "diff"]].set_axis(["model", "d"], axis=1).assign(d=lambda x: -x["d"])])
+            score = est.groupby("model")["d"].sum()  # the best model wins every difference it is in
+            best = score.idxmax()
+            mine = g[(g["model_a"] == best) | (g["model_b"] == best)]
+            other = np.where(mine["model_a"] == best, mine["model_b"], mine["model_a"])
+            beats = [str(o) for o, s in zip(other, mine["survives"]) if s]
+            ties = [str(o) for o, s in zip(other, mine["survives"]) if not s]
+
+            def names(x: list[str]) -> str:
+                return ", ".join(x[:most]) + (f" and {len(x) - most} more" if len(x) > most else "")
+
+            vs = (f"best {best} beats {names(beats) if beats else 'none'}"
+                  + (f"; not distinguishable from {names(ties)}" if ties else ""))
+            lines.append(f"{LABELS[metric]} ({method}): {int(g['survives'].sum())} of {len(g)} pairs differ; {vs}")
+    return lines

@@ -1,0 +1,167 @@
+"""Comparisons of all pairs of k models with family-wise error control.
+
+The decision rules (stated once here, and in ``docs/audit.md``, section "Comparing all pairs"):
+for every pair i < j of the k models scored on the same test rows, the difference
+``d_ij = m_i - m_j`` of a metric (higher is better) is tested against 0 and given an
+interval, so that the family of all k(k-1)/2 pairs holds its error rate at ``alpha``.
+A pair *survives* iff its adjusted p-value is below ``alpha``.
+
+:func:`delong_pairs` (AUROC; the DeLong covariance ``S`` of all k AUROCs,
+:func:`prspace.audit.intervals.delong`):
+
+1. ``se_ij^2 = S_ii + S_jj - 2 S_ij``, ``z_ij = d_ij / se_ij``, raw two-sided p-value
+   ``2 (1 - Phi(|z_ij|))`` (DeLong's paired test, as pROC's ``roc.test``);
+2. adjusted p-values by Holm's step-down (sort the raw p-values ascending, multiply the r-th
+   smallest by ``P - r + 1``, running maximum, cap at 1), which controls the family-wise error
+   for any dependence between the tests;
+3. simultaneous intervals ``d_ij +- c se_ij``, ``c`` the ``1 - alpha`` quantile of
+   ``max_ij |Z_i - Z_j| / se_ij`` for ``Z ~ N(0, S)`` (the joint normal of all contrasts),
+   simulated with ``n_sim`` draws of a seeded generator.  ``c`` is at most Bonferroni's
+   ``Phi^-1(1 - alpha / (2P))`` up to Monte Carlo error, because it takes the correlation of
+   the contrasts into account.
+
+:func:`bootstrap_pairs` (AP, AUPR, AUPRG, and AUROC as a cross-check; from B shared paired
+bootstrap replicates of all k models):
+
+1. ``d*_bij``, ``se_ij`` and the centred studentised replicates ``t*_bij = |d*_bij - d_ij| /
+   se_ij`` exactly as :mod:`prspace.ranksets` (:class:`~prspace.ranksets.StudentisedPairs`);
+   observed ``t_ij = |d_ij| / se_ij``; raw p-value ``(1 + #{b: t*_bij >= t_ij}) / (B + 1)``;
+2. adjusted p-values by Romano and Wolf's (2005) step-down max-T: order the pairs by
+   ``t_ij`` descending; the r-th pair's p-value is ``(1 + #{b: max_{s >= r} t*_bs >=
+   t_r}) / (B + 1)`` (the max over the pairs not yet rejected), then a running maximum;
+3. single-step simultaneous intervals ``d_ij +- c se_ij``, ``c`` the ``1 - alpha`` quantile of
+   ``max_ij t*_bij`` (the intervals of :func:`prspace.ranksets.rank_sets`).  The step-down
+   p-values reject at least what the single-step intervals exclude, sometimes more.
+
+A pair whose bootstrap difference never varies (``se = 0``) gets p = 0 if ``d != 0`` else 1,
+and a zero-width interval.  No asymptotic paired test is used for AP/AUPR/AUPRG: none with a
+validated covariance of two PR areas on the same rows exists (Boyd et al. 2013's intervals
+are for one model), so the bootstrap is the test.
+
+Assumption of both: the test rows are independent draws (the resampling unit is the row;
+repeated rows of one unit make every p-value too small).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from scipy.stats import norm
+
+from prspace.ranksets import StudentisedPairs, clean_replicates
+
+__all__ = ["PairwiseComparisons", "bootstrap_pairs", "delong_pairs", "holm"]
+
+DELONG_HOLM = "DeLong, Holm"
+BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
+
+
+@dataclasses.dataclass
+class PairwiseComparisons:
+    """All pairs ``(a[p], b[p])``, a < b (model indices), of one metric: ``diff = m_a - m_b``,
+    its ``se``, raw and adjusted two-sided p-values, simultaneous bounds ``lo``/``hi`` at
+    level ``1 - alpha``, ``survives`` (adjusted p < alpha), the ``method`` and the critical
+    value ``critical`` of the intervals."""
+
+    a: np.ndarray
+    b: np.ndarray
+    diff: np.ndarray
+    se: np.ndarray
+    p_raw: np.ndarray
+    p_adjusted: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    method: str
+    alpha: float
+    critical: float
+    n_resamples: int = 0
+
+    @property
+    def survives(self) -> np.ndarray:
+        return self.p_adjusted < self.alpha
+
+    @property
+    def any_survives(self) -> bool:
+        return bool(self.survives.any())
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN and counts as no test)."""
+    p = np.asarray(p, dtype=np.float64)
+    out = np.full_like(p, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = ok.size
+    if m:
+        order = ok[np.argsort(p[ok], kind="stable")]
+        adj = np.maximum.accumulate(p[order] * (m - np.arange(m)))
+        out[order] = np.minimum(adj, 1.0)
+    return out
+
+
+def _check(alpha: float) -> None:
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha:g}")
+
+
+def delong_pairs(estimates: np.ndarray, covariance: np.ndarray, *, alpha: float = 0.05,
+                 n_sim: int = 20_000, seed: int = 0) -> PairwiseComparisons:
+    """DeLong-Holm comparisons of all pairs from the AUROCs and their covariance (module docstring)."""
+    _check(alpha)
+    est = np.asarray(estimates, dtype=np.float64)
+    cov = np.atleast_2d(np.asarray(covariance, dtype=np.float64))
+    k = est.shape[0]
+    iu, ju = np.triu_indices(k, 1)
+    d = est[iu] - est[ju]
+    var = cov[iu, iu] + cov[ju, ju] - 2 * cov[iu, ju]
+    se = np.sqrt(np.maximum(var, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(se > 0, 2 * norm.sf(np.abs(d) / se), np.where(d == 0, 1.0, 0.0))
+    p = np.where(np.isfinite(var), p, np.nan)
+    critical = float("nan")
+    ok = se > 0
+    if ok.any() and np.isfinite(cov).all():
+        # Z ~ N(0, S) through the eigen decomposition (S is positive semi-definite)
+        w, v = np.linalg.eigh(cov)
+        root = v * np.sqrt(np.clip(w, 0.0, None))
+        rng = np.random.default_rng(seed)
+        top = np.empty(n_sim)
+        step = max(1, 2_000_000 // max(int(ok.sum()), 1))
+        for s in range(0, n_sim, step):
+            z = rng.standard_normal((min(step, n_sim - s), k)) @ root.T
+            top[s : s + z.shape[0]] = (np.abs(z[:, iu[ok]] - z[:, ju[ok]]) / se[ok]).max(axis=1)
+        critical = float(np.quantile(top, 1 - alpha, method="higher"))
+    half = np.where(ok, (critical if np.isfinite(critical) else np.nan) * se, 0.0)
+    return PairwiseComparisons(iu, ju, d, se, p, holm(p), d - half, d + half, DELONG_HOLM, alpha, critical)
+
+
+def bootstrap_pairs(points: np.ndarray, replicates: np.ndarray, *, alpha: float = 0.05) -> PairwiseComparisons:
+    """Bootstrap max-T comparisons of all pairs (module docstring); ``replicates`` (B, k) shared resamples."""
+    _check(alpha)
+    points = np.asarray(points, dtype=np.float64)
+    reps = clean_replicates(points, replicates)
+    k, n_b = points.shape[0], reps.shape[0]
+    iu, ju = np.triu_indices(k, 1)
+    n_pairs = iu.size
+    if n_b < 2 or not np.isfinite(points).all():
+        nan = np.full(n_pairs, np.nan)
+        return PairwiseComparisons(iu, ju, points[iu] - points[ju], nan, nan, nan, nan.copy(), nan.copy(),
+                                   BOOT_MAX_T, alpha, float("nan"), n_b)
+    pairs = StudentisedPairs(points, reps)
+    d, se, varies = pairs.d, pairs.se, pairs.varies
+    p_raw = np.where(d == 0, 1.0, 0.0)
+    p_adj = p_raw.copy()
+    if varies.any():
+        t_obs = np.abs(d[varies]) / se[varies]
+        tstar = pairs.t  # (B, varying pairs)
+        p_raw[varies] = (1 + (tstar >= t_obs).sum(axis=0)) / (n_b + 1)
+        order = np.argsort(-t_obs, kind="stable")
+        # max over the pairs ranked r or later, for every r: a running max from the right
+        tail = np.maximum.accumulate(tstar[:, order[::-1]], axis=1)[:, ::-1]
+        step = (1 + (tail >= t_obs[order]).sum(axis=0)) / (n_b + 1)
+        adj = np.empty_like(step)
+        adj[order] = np.maximum.accumulate(step)
+        p_adj[varies] = adj
+    critical = pairs.critical(1 - alpha)
+    lo, hi = pairs.bounds(critical)
+    return PairwiseComparisons(iu, ju, d, se, p_raw, p_adj, lo, hi, BOOT_MAX_T, alpha, critical, n_b)
