@@ -1,0 +1,94 @@
+"""Rank uncertainty of the audit: 30 models x 10,000 rows x 2,000 resamples, against a roc_auc_score loop.
+
+Makes ``--models`` (default 30) models' scores on ``--rows`` (default 10,000) shared test rows
+(``--pi`` positives, default 0.1; scores rounded to 3 decimals, so there are ties), then times,
+side by side in one run:
+
+* prspace: the audit's paired count bootstrap (:func:`prspace.audit.intervals.bootstrap`:
+  replicates of AUROC, AP, AUPR, AUCNPR and AUPRG of every model on ``--resamples`` shared
+  stratified resamples), the confidence sets for ranks (:func:`prspace.ranksets.rank_sets`, every
+  metric) and the comparisons of all pairs (:func:`prspace.pairwise.bootstrap_pairs` for every
+  metric, :func:`prspace.pairwise.delong_pairs` for AUROC);
+* the plain way: a loop of ``models x resamples`` calls of ``sklearn.metrics.roc_auc_score``
+  on the resampled rows (one metric only, no rank sets, no tests).  ``--sklearn-resamples``
+  (default: all) runs fewer resamples and extrapolates linearly (each call re-sorts, so the cost
+  is linear in the number of calls); the printed line says so.
+
+    python benchmarks/bench_rank_uncertainty.py [--rows 10000] [--models 30] [--resamples 2000] [--pi 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import numpy as np
+
+
+def make_block(rows: int, models: int, pi: float, seed: int = 0):
+    from prspace.audit.intervals import Block
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(rows) < pi
+    scores = np.round(y * np.linspace(0.5, 1.5, models)[:, None] + rng.normal(size=(models, rows)), 3)
+    groups = [np.unique(-s, return_inverse=True)[1].ravel() for s in scores]
+    return Block("bench", [f"m{k}" for k in range(models)], y, y.astype(np.int64), np.ones(rows), groups,
+                 list(scores))
+
+
+def run_prspace(block, resamples: int, seed: int = 0) -> float:
+    from prspace import metrics as M
+    from prspace.audit.intervals import BOOT_METRICS, bootstrap, delong
+    from prspace.pairwise import bootstrap_pairs, delong_pairs
+    from prspace.ranksets import rank_sets
+
+    t0 = time.perf_counter()
+    points = np.array([[M.all_metrics(block.y, s)[m] for m in BOOT_METRICS] for s in block.scores])
+    reps = bootstrap(block, n_boot=resamples, rng=np.random.default_rng(seed))
+    for c in range(len(BOOT_METRICS)):
+        rank_sets(points[:, c], reps[:, :, c])
+        bootstrap_pairs(points[:, c], reps[:, :, c])
+    est, cov = delong(block.y, np.vstack(block.scores))
+    delong_pairs(est, cov)
+    return time.perf_counter() - t0
+
+
+def run_sklearn(block, resamples: int, seed: int = 0) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(seed)
+    n = block.y.size
+    t0 = time.perf_counter()
+    for _ in range(resamples):
+        idx = rng.integers(0, n, n)
+        yb = block.y[idx]
+        for s in block.scores:
+            roc_auc_score(yb, s[idx])
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=10_000)
+    ap.add_argument("--models", type=int, default=30)
+    ap.add_argument("--resamples", type=int, default=2000)
+    ap.add_argument("--pi", type=float, default=0.1)
+    ap.add_argument("--sklearn-resamples", type=int, default=0, help="0: all resamples")
+    args = ap.parse_args()
+    block = make_block(args.rows, args.models, args.pi)
+    ours = run_prspace(block, args.resamples)
+    sk_n = args.sklearn_resamples or args.resamples
+    sk = run_sklearn(block, sk_n) * args.resamples / sk_n
+    note = "" if sk_n == args.resamples else f" (extrapolated from {sk_n} resamples)"
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"numpy {np.__version__}")
+    print(f"{args.models} models x {args.rows} rows (pi = {args.pi}) x {args.resamples} resamples")
+    print(f"prspace (replicates of 5 metrics + rank sets + all-pairs comparisons): {ours:.2f} s")
+    print(f"sklearn roc_auc_score loop ({args.models} x {args.resamples} calls, AUROC only): {sk:.2f} s{note}")
+    print(f"ratio prspace / sklearn loop: {ours / sk:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,259 @@
+"""Comparisons of all pairs (prspace.pairwise, prspace.audit.pairwise) and the vectorised audit bootstrap.
+
+Calibration by simulation: 10 exchangeable models (a shared latent score per row plus
+independent noise per model, the same distribution for every model, so every population
+metric is equal) -> the family-wise error (any pair declared different) of DeLong-Holm and
+of the bootstrap max-T, over 400 simulations, is at most 0.05 + 2 Monte Carlo SE; power on a
+planted gap.  The bootstrap replicates come from the audit's own count bootstrap
+(prspace.audit.intervals.bootstrap), so the audit's path is what is calibrated.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+from prspace import metrics as M
+from prspace.audit.intervals import BOOT_METRICS, Block, bootstrap, delong
+from prspace.pairwise import bootstrap_pairs, delong_pairs, holm
+from prspace.ranksets import rank_sets
+from prspace.resampling import StratumSampler
+
+
+def _loop_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The audit's bootstrap before vectorisation (one resample and one model at a time), verbatim,
+    also returning the counts it drew: the reference of the vectorised one."""
+    sampler = StratumSampler(block.stratum, rng)
+    order = sampler.order
+    y = block.y[order].astype(np.int64)
+    weight = block.weight[order]
+    unit = bool(np.all(weight == 1.0))
+    keys = [(2 * g[order] + y) for g in block.groups]
+    sizes = [2 * (int(g.max()) + 1) for g in block.groups]
+    out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
+    drawn = []
+    for b in range(n_boot):
+        c = sampler.counts()
+        drawn.append(c.copy())
+        if not unit:
+            c *= weight
+        for k, key in enumerate(keys):
+            both = np.bincount(key, weights=c, minlength=sizes[k]).reshape(-1, 2)
+            try:
+                m = M.metrics_from_group_counts(both[:, 1], both[:, 0])
+            except ValueError:
+                out[b, k] = np.nan
+                continue
+            out[b, k] = [m[name] for name in BOOT_METRICS]
+    return out, np.array(drawn)
+
+
+def _block(y: np.ndarray, scores: np.ndarray, weight: np.ndarray | None = None,
+           stratum: np.ndarray | None = None) -> Block:
+    groups = [np.unique(-s, return_inverse=True)[1].ravel() for s in scores]
+    st = y.astype(np.int64) if stratum is None else stratum
+    w = np.ones(y.size) if weight is None else weight
+    return Block("t", [f"m{i}" for i in range(len(scores))], y, st, w, groups, list(scores))
+
+
+# --------------------------------------------------------------------------- the vectorised bootstrap
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_vectorised_bootstrap_draws_the_loops_resamples(weighted):
+    """Same seed -> the same random stream: the counts are bit-identical to the loop's, and the
+    replicates equal the loop's to the last bits of summation order (the batch kernel sums the
+    segments in another order than the row-wise one, <= 1e-15)."""
+    rng = np.random.default_rng(11)
+    n = 301
+    y = rng.random(n) < 0.2
+    scores = np.round(y * 0.8 + rng.standard_normal((4, n)), 1)  # many ties
+    fold = rng.integers(0, 3, n)
+    weight = np.where(rng.random(n) < 0.8, 1.0, rng.uniform(0, 3, n)) if weighted else None
+    block = _block(y, scores, weight, stratum=2 * fold + y)
+    ref, drawn = _loop_bootstrap(block, n_boot=97, rng=np.random.default_rng(5))
+    sampler = StratumSampler(block.stratum, np.random.default_rng(5))
+    batch = np.vstack([sampler.counts_batch(40), sampler.counts_batch(57)])
+    assert np.array_equal(batch, drawn)
+    got = bootstrap(block, n_boot=97, rng=np.random.default_rng(5), chunk=13)
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-14)
+    # the generator is left where the loop leaves it (the next block's draws are unchanged)
+    r1, r2 = np.random.default_rng(5), np.random.default_rng(5)
+    _loop_bootstrap(block, n_boot=9, rng=r1)
+    bootstrap(block, n_boot=9, rng=r2, chunk=4)
+    assert r1.random() == r2.random()
+
+
+def test_vectorised_bootstrap_one_class_resample_is_nan():
+    """A resample that draws only zero-weight positives has no positives: NaN, as in the loop."""
+    y = np.array([True, True, False, False, False, False])
+    scores = np.array([[0.9, 0.1, 0.5, 0.4, 0.3, 0.2], [0.2, 0.8, 0.5, 0.4, 0.3, 0.1]])
+    block = _block(y, scores, weight=np.array([1.0, 0.0, 1, 1, 1, 1]))
+    ref, _ = _loop_bootstrap(block, n_boot=50, rng=np.random.default_rng(0))
+    got = bootstrap(block, n_boot=50, rng=np.random.default_rng(0))
+    assert np.isnan(ref).any()
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-14)
+
+
+# --------------------------------------------------------------------------- the procedures
+
+
+def test_holm_matches_the_definition():
+    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04 -> running max
+    np.testing.assert_allclose(holm(p), [0.03, 0.06, 0.06, 0.02, np.nan])
+    assert np.all(holm(np.array([0.5, 0.9, 0.7])) == 1.0)
+
+
+def test_delong_pairs_raw_p_is_delongs_paired_test_and_critical_is_between_bounds():
+    rng = np.random.default_rng(3)
+    n, k = 400, 6
+    y = rng.random(n) < 0.3
+    scores = y * np.linspace(0.4, 1.2, k)[:, None] + rng.standard_normal((k, n))
+    est, cov = delong(y, scores)
+    r = delong_pairs(est, cov, alpha=0.05, n_sim=40_000, seed=0)
+    for p, (i, j) in enumerate(itertools.combinations(range(k), 2)):
+        se = np.sqrt(cov[i, i] + cov[j, j] - 2 * cov[i, j])
+        assert r.diff[p] == pytest.approx(est[i] - est[j])
+        assert r.p_raw[p] == pytest.approx(2 * norm.sf(abs(est[i] - est[j]) / se))
+    n_pairs = k * (k - 1) // 2
+    assert norm.ppf(0.975) < r.critical <= norm.ppf(1 - 0.025 / n_pairs) * 1.01  # Bonferroni, with MC error
+    np.testing.assert_allclose(r.hi - r.lo, 2 * r.critical * r.se)
+    assert np.array_equal(r.survives, r.p_adjusted < 0.05)
+    # two models: the max over one contrast is |N(0, 1)|, c = z_0.975
+    two = delong_pairs(est[:2], cov[:2, :2], n_sim=200_000)
+    assert two.critical == pytest.approx(norm.ppf(0.975), abs=0.02)
+
+
+def _romano_wolf_by_loops(d: np.ndarray, se: np.ndarray, tstar: np.ndarray) -> np.ndarray:
+    """Romano and Wolf's step-down p-values written out one step at a time (independent oracle)."""
+    t = np.abs(d) / se
+    order = list(np.argsort(-t, kind="stable"))
+    p = np.empty(d.size)
+    running = 0.0
+    for r, pair in enumerate(order):
+        rest = order[r:]
+        mx = tstar[:, rest].max(axis=1)
+        running = max(running, (1 + np.sum(mx >= t[pair])) / (tstar.shape[0] + 1))
+        p[pair] = running
+    return p
+
+
+def test_bootstrap_pairs_step_down_and_intervals_match_their_definitions():
+    rng = np.random.default_rng(8)
+    k, b = 5, 400
+    points = np.array([0.70, 0.69, 0.64, 0.60, 0.55])
+    reps = points + 0.02 * rng.standard_normal((b, k)) + 0.02 * rng.standard_normal((b, 1))
+    r = bootstrap_pairs(points, reps, alpha=0.05)
+    iu, ju = np.triu_indices(k, 1)
+    dstar = reps[:, iu] - reps[:, ju]
+    se = dstar.std(axis=0, ddof=1)
+    tstar = np.abs(dstar - r.diff) / se
+    np.testing.assert_allclose(r.se, se)
+    np.testing.assert_allclose(r.p_raw, (1 + (tstar >= np.abs(r.diff) / se).sum(axis=0)) / (b + 1))
+    np.testing.assert_allclose(r.p_adjusted, _romano_wolf_by_loops(r.diff, se, tstar))
+    assert np.all(r.p_adjusted >= r.p_raw)
+    # single-step intervals: those of the rank sets
+    rs = rank_sets(points, reps, 0.95)
+    np.testing.assert_allclose(r.lo, rs.lo[iu, ju])
+    np.testing.assert_allclose(r.hi, rs.hi[iu, ju])
+    # step-down rejects at least what the intervals exclude
+    assert np.all(r.survives[(r.lo > 0) | (r.hi < 0)])
+
+
+def test_bootstrap_pairs_constant_difference():
+    reps = np.random.default_rng(0).standard_normal((50, 1)) * np.ones((1, 3))
+    reps[:, 2] += 0.1
+    r = bootstrap_pairs(np.array([0.5, 0.5, 0.6]), reps)
+    assert list(r.p_adjusted) == [1.0, 0.0, 0.0]
+    assert list(r.survives) == [False, True, True]
+
+
+def test_bad_alpha_is_refused():
+    with pytest.raises(ValueError, match="alpha"):
+        bootstrap_pairs(np.zeros(2), np.zeros((5, 2)), alpha=1.5)
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+K, N, PI, N_BOOT = 10, 300, 0.3, 200
+
+
+def _simulate(rng: np.random.Generator, gap: float = 0.0) -> dict:
+    """10 models on the same N rows: a shared latent score (positives shifted by 1 SD) plus
+    independent N(0, 1) noise per model; model 0's positives shifted by ``gap`` more."""
+    y = np.zeros(N, dtype=bool)
+    y[: int(round(PI * N))] = True
+    scores = (y + rng.standard_normal(N)) + rng.standard_normal((K, N))
+    scores[0] += gap * y
+    est, cov = delong(y, scores)
+    out = {"DeLong-Holm AUROC": delong_pairs(est, cov, n_sim=2000, seed=1)}
+    reps = bootstrap(_block(y, scores), n_boot=N_BOOT, rng=rng)
+    points = [M.all_metrics(y, s) for s in scores]
+    for c, metric in enumerate(BOOT_METRICS):
+        if metric in ("auroc", "average_precision", "aupr", "auprg"):
+            out[f"max-T {metric}"] = bootstrap_pairs(np.array([p[metric] for p in points]), reps[:, :, c])
+    return out
+
+
+N_SIM = 400
+MC_SE = np.sqrt(0.05 * 0.95 / N_SIM)
+CALIBRATED = ("DeLong-Holm AUROC", "max-T auroc", "max-T auprg")
+#: Measured (seed 2026, 400 simulations): FWER 0.12 for AP; AUPR is liberal alike (0.08 for AP and
+#: AUPR at n = 1000): the bootstrap's standard error of an AP / AUPR difference is ~3% too small
+#: here (docs/audit.md, "Comparing all pairs").
+LIBERAL = ("max-T average_precision", "max-T aupr")
+
+
+@pytest.fixture(scope="module")
+def null_fwer() -> dict[str, float]:
+    """Family-wise error of every procedure over the same N_SIM null simulations."""
+    rng = np.random.default_rng(2026)
+    hits: dict[str, int] = {}
+    for _ in range(N_SIM):
+        for name, r in _simulate(rng).items():
+            hits[name] = hits.get(name, 0) + r.any_survives
+    out = {name: h / N_SIM for name, h in hits.items()}
+    for name, fwer in out.items():
+        print(f"{name}: FWER {fwer:.3f} (Monte Carlo SE {MC_SE:.3f}, {N_SIM} simulations)")
+    return out
+
+
+@pytest.mark.parametrize("name", CALIBRATED)
+def test_family_wise_error_under_the_null_of_ten_equal_models(null_fwer, name):
+    fwer = null_fwer[name]
+    assert fwer <= 0.05 + 2 * MC_SE, (f"{name}: FWER {fwer:.3f} > 0.05 + 2 x Monte Carlo SE {MC_SE:.3f} "
+                                      f"({N_SIM} simulations)")
+
+
+@pytest.mark.xfail(strict=True, reason="the bootstrap max-T is liberal for AP and AUPR at n = 300, pi = 0.3")
+@pytest.mark.parametrize("name", LIBERAL)
+def test_family_wise_error_of_ap_and_aupr_known_liberal(null_fwer, name):
+    """Strict xfail: documents the measured excess (and fails, as a pass, once it is fixed)."""
+    fwer = null_fwer[name]
+    assert fwer <= 0.05 + 2 * MC_SE, (f"{name}: FWER {fwer:.3f} > 0.05 + 2 x Monte Carlo SE {MC_SE:.3f} "
+                                      f"({N_SIM} simulations)")
+
+
+def test_power_on_a_planted_gap():
+    """Model 0's positives shifted by 1.2 SD more: population AUROC Phi(2.2 / 2) = 0.864 against
+    Phi(1 / 2) = 0.691 for the nine others (a gap of 0.173), at n = 300, pi = 0.3; the pair
+    (model 0, model 1) survives in >= 80% of simulations, for every procedure."""
+    n_sim, gap = 60, 1.2
+    rng = np.random.default_rng(7)
+    hits: dict[str, int] = {}
+    for _ in range(n_sim):
+        for name, r in _simulate(rng, gap).items():
+            assert r.a[0] == 0 and r.b[0] == 1
+            hits[name] = hits.get(name, 0) + bool(r.survives[0] and r.diff[0] > 0)
+    for name, h in hits.items():
+        power = h / n_sim
+        se = np.sqrt(power * (1 - power) / n_sim)
+        print(f"{name}: power {power:.2f} (Monte Carlo SE {se:.3f}, {n_sim} simulations)")
+        assert power >= 0.8, f"{name}: power {power:.2f} < 0.8 (Monte Carlo SE {se:.3f}, {n_sim} simulations)"
