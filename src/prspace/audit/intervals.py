@@ -27,6 +27,7 @@ import dataclasses
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 
@@ -180,8 +181,8 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     One sort per model (its tie groups, ``Block.groups``) and count resampling vectorised
     over resamples: a chunk of resamples is drawn at once (the same random stream, hence the
     same counts, as :class:`~prspace.resampling.StratumSampler` drawing them one by one); per
-    model, one weighted ``bincount`` of ``2 column + y`` offset by resample gives every
-    resample's positives and negatives per column (:func:`_compressed_keys`: the tie groups
+    model, one sparse 0/1 matrix product (rows summed in row order, as ``np.bincount`` of the
+    loop) gives every resample's positives and negatives per column (:func:`_compressed_keys`: the tie groups
     holding positives, and the merged runs of negative-only groups between them), and
     :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
     all resamples at once.  A resample left with one class (zero weights) gives NaN.
@@ -191,8 +192,12 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     y = block.y[order].astype(np.int64)
     weight = block.weight[order]
     unit = bool(np.all(weight == 1.0))
-    keyed = [_compressed_keys(g[order], y) for g in block.groups]
     n = y.size
+    # per model, the 0/1 matrix (columns x rows) that sums a resample's counts into its columns
+    sums = []
+    for g in block.groups:
+        key, width = _compressed_keys(g[order], y)
+        sums.append(sparse.csr_matrix((np.ones(n), (key, np.arange(n))), shape=(width, n)))
     out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
     step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
     for start in range(0, n_boot, step):
@@ -200,12 +205,10 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
         c = sampler.counts_batch(size)  # (size, n)
         if not unit:
             c *= weight
-        flat = c.ravel()
-        for k, (key, width) in enumerate(keyed):
-            offset = (np.arange(size, dtype=np.int64) * width)[:, None]
-            both = np.bincount((key[None, :] + offset).ravel(), weights=flat,
-                               minlength=size * width).reshape(size, width // 2, 2)
-            tp, fp = both[:, :, 1], both[:, :, 0]
+        ct = np.ascontiguousarray(c.T)  # (n, size): rows summed in row order, as np.bincount does
+        for k, a in enumerate(sums):
+            both = a @ ct  # (columns, size): row 2 column + y
+            tp, fp = both[1::2].T, both[0::2].T
             ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
             block_out = out[start : start + size, k]
             block_out[~ok] = np.nan
