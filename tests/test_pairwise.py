@@ -11,16 +11,23 @@ planted gap.  The bootstrap replicates come from the audit's own count bootstrap
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import norm
 
+from prspace import audit
 from prspace import metrics as M
 from prspace.audit.intervals import BOOT_METRICS, Block, bootstrap, delong
-from prspace.pairwise import bootstrap_pairs, delong_pairs, holm
+from prspace.audit.pairwise import PAIRWISE_COLUMNS
+from prspace.cli import main
+from prspace.pairwise import BOOT_MAX_T, DELONG_HOLM, bootstrap_pairs, delong_pairs, holm
 from prspace.ranksets import rank_sets
 from prspace.resampling import StratumSampler
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
 
 
 def _loop_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -257,3 +264,53 @@ def test_power_on_a_planted_gap():
         se = np.sqrt(power * (1 - power) / n_sim)
         print(f"{name}: power {power:.2f} (Monte Carlo SE {se:.3f}, {n_sim} simulations)")
         assert power >= 0.8, f"{name}: power {power:.2f} < 0.8 (Monte Carlo SE {se:.3f}, {n_sim} simulations)"
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+def test_audit_pairwise_table_api_and_reports():
+    """``AuditResult.pairwise``: DeLong-Holm rows for AUROC whose raw p-values are the paired tests of
+    ``comparisons``, bootstrap max-T rows for every metric whose intervals give the rank sets."""
+    frame = pd.read_csv(EXAMPLE)
+    res = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=200, seed=0)
+    t = res.pairwise
+    assert list(t.columns) == PAIRWISE_COLUMNS
+    k = frame["model"].nunique()
+    n_pairs = k * (k - 1) // 2
+    assert t.groupby(["metric", "method"]).size().to_dict() == {
+        **{(m, BOOT_MAX_T): n_pairs for m in BOOT_METRICS}, ("auroc", DELONG_HOLM): n_pairs}
+    assert (t["survives"] == (t["p_adjusted"] < 0.05)).all()
+    assert (t["p_adjusted"] >= t["p_raw"] - 1e-15).all() and (t["lo"] <= t["diff"]).all()
+    cmp = res.comparisons[res.comparisons["method"] == "DeLong paired"].set_index(["model_a", "model_b"])
+    for r in t[t["method"] == DELONG_HOLM].to_dict("records"):
+        assert r["p_raw"] == pytest.approx(cmp.loc[(r["model_a"], r["model_b"]), "p_value"], rel=1e-12)
+    boot = t[t["method"] == BOOT_MAX_T]
+    for metric, g in boot.groupby("metric"):
+        beaten = set(g.loc[g["lo"] > 0, "model_b"]) | set(g.loc[g["hi"] < 0, "model_a"])
+        rs = res.rank_sets[res.rank_sets["metric"] == metric]
+        assert beaten == set(rs.loc[~rs["plausible_best"], "model"]), metric
+    text, md, page = res.to_text(), res.to_markdown(), res.to_html(figures={})
+    for report in (text, md, page):
+        assert "survive the comparison of all pairs" in report and "pairs differ" in report
+
+
+def test_audit_pairwise_without_pairing_or_bootstrap():
+    frame = pd.read_csv(EXAMPLE)
+    none = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0).pairwise
+    assert set(none["method"]) == {DELONG_HOLM}
+    apart = frame.assign(row_id=frame["row_id"] + np.where(frame["model"] == frame["model"].iloc[0], 10_000, 0))
+    res = audit.audit(apart, label="diagnosis", pos_label="malignant", n_boot=50)
+    assert len(res.pairwise) == 0 and "pairs differ" not in res.to_text()
+
+
+def test_pairwise_csv_after_cli_audit(tmp_path, capsys):
+    out = tmp_path / "out"
+    rc = main(["audit", str(EXAMPLE), "--label-col", "diagnosis", "--pos-label", "malignant",
+               "--bootstrap", "100", "--out", str(out)])
+    assert rc in (0, 1)
+    t = pd.read_csv(out / "pairwise.csv")
+    assert {"task", "metric", "model_a", "model_b", "diff", "p_raw", "p_adjusted", "lo", "hi", "survives",
+            "method", "level"} <= set(t.columns)
+    assert not t.duplicated(["task", "metric", "method", "model_a", "model_b"]).any()
+    assert "pairs differ" in capsys.readouterr().out

@@ -28,7 +28,7 @@ def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, lev
              "se": float(r.se[p]), "p_raw": float(r.p_raw[p]), "p_adjusted": float(r.p_adjusted[p]),
              "lo": float(r.lo[p]), "hi": float(r.hi[p]), "survives": bool(surv[p]), "method": r.method,
              "level": level, "n_resamples": int(r.n_resamples)}
-            for p, (a, b) in enumerate(zip(r.a, r.b))]
+            for p, (a, b) in enumerate(zip(r.a, r.b, strict=True))]
 
 
 def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, *,
@@ -73,8 +73,8 @@ def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> l
             best = score.idxmax()
             mine = g[(g["model_a"] == best) | (g["model_b"] == best)]
             other = np.where(mine["model_a"] == best, mine["model_b"], mine["model_a"])
-            beats = [str(o) for o, s in zip(other, mine["survives"]) if s]
-            ties = [str(o) for o, s in zip(other, mine["survives"]) if not s]
+            beats = [str(o) for o, s in zip(other, mine["survives"], strict=True) if s]
+            ties = [str(o) for o, s in zip(other, mine["survives"], strict=True) if not s]
 
             def names(x: list[str]) -> str:
                 return ", ".join(x[:most]) + (f" and {len(x) - most} more" if len(x) > most else "")

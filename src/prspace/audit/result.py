@@ -11,7 +11,8 @@ from __future__ import annotations
 import pandas as pd
 
 from prspace.audit import findings as F
-from prspace.audit import inputs, intervals, pairwise, ranksets, render, sentences, tables, uncertainty
+from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
+from prspace.audit.pairwise import pairwise_table
 from prspace.audit.record import AuditRecord
 from prspace.errors import InputError
 
@@ -84,7 +85,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                       replicates=reps)
     rank_sets = ranksets.rank_set_table(blocks, pooled, reps, confidence=confidence)
-    pairs = pairwise.pairwise_table(blocks, pooled, reps, confidence=confidence, seed=seed)
+    pairs = pairwise_table(blocks, pooled, reps, confidence=confidence, seed=seed)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
