@@ -16,7 +16,16 @@ import pandas as pd
 
 from prspace.audit.intervals import BOOT_METRICS, Block, delong
 from prspace.audit.tables import LABELS
-from prspace.pairwise import PairwiseComparisons, bootstrap_pairs, delong_pairs
+from prspace.pairwise import (
+    BOOT_MAX_T,
+    DELONG_HOLM,
+    PairwiseComparisons,
+    bootstrap_pairs,
+    delong_pairs,
+)
+
+#: How the report's lines name the methods.
+SHORT = {DELONG_HOLM: "DeLong-Holm", BOOT_MAX_T: "max-T"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
                     "survives", "method", "level", "n_resamples"]
@@ -59,8 +68,8 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
 
 
 def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> list[str]:
-    """Per metric and method one line: ``"AUPR (bootstrap max-T ...): 3 of 10 pairs differ; best A beats
-    B, C; not D, E"``; empty if nothing was computed."""
+    """Per metric and method one line: ``"AUPR (max-T): 3 of 10 pairs differ; best A beats B, C; not
+    distinguishable from D, E"``; empty if nothing was computed."""
     if table is None or not len(table):
         return []
     t = table[table["task"] == task]
@@ -81,5 +90,5 @@ def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> l
 
             vs = (f"best {best} beats {names(beats) if beats else 'none'}"
                   + (f"; not distinguishable from {names(ties)}" if ties else ""))
-            lines.append(f"{LABELS[metric]} ({method}): {int(g['survives'].sum())} of {len(g)} pairs differ; {vs}")
+            lines.append(f"{LABELS[metric]} ({SHORT.get(method, method)}): {int(g['survives'].sum())} of {len(g)} pairs differ; {vs}")
     return lines
