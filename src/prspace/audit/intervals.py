@@ -211,6 +211,10 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
             tp, fp = both[1::2].T, both[0::2].T
             ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
             block_out = out[start : start + size, k]
+            if ok.all():
+                m = M.metrics_from_group_counts_batch(tp, fp)
+                block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
+                continue
             block_out[~ok] = np.nan
             if ok.any():
                 m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
