@@ -14,6 +14,9 @@ side by side in one run:
   (default: all) runs fewer resamples and extrapolates linearly (each call re-sorts, so the cost
   is linear in the number of calls); the printed line says so.
 
+Both wall-clock and CPU time (``time.process_time``) are printed, with the load average: on a
+shared machine the CPU time is the steadier number.
+
     python benchmarks/bench_rank_uncertainty.py [--rows 10000] [--models 30] [--resamples 2000] [--pi 0.1]
 """
 
@@ -38,13 +41,13 @@ def make_block(rows: int, models: int, pi: float, seed: int = 0):
                  list(scores))
 
 
-def run_prspace(block, resamples: int, seed: int = 0) -> float:
+def run_prspace(block, resamples: int, seed: int = 0) -> tuple[float, float]:
     from prspace import metrics as M
     from prspace.audit.intervals import BOOT_METRICS, bootstrap, delong
     from prspace.pairwise import bootstrap_pairs, delong_pairs
     from prspace.ranksets import rank_sets
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     points = np.array([[M.all_metrics(block.y, s)[m] for m in BOOT_METRICS] for s in block.scores])
     reps = bootstrap(block, n_boot=resamples, rng=np.random.default_rng(seed))
     for c in range(len(BOOT_METRICS)):
@@ -52,21 +55,21 @@ def run_prspace(block, resamples: int, seed: int = 0) -> float:
         bootstrap_pairs(points[:, c], reps[:, :, c])
     est, cov = delong(block.y, np.vstack(block.scores))
     delong_pairs(est, cov)
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
-def run_sklearn(block, resamples: int, seed: int = 0) -> float:
+def run_sklearn(block, resamples: int, seed: int = 0) -> tuple[float, float]:
     from sklearn.metrics import roc_auc_score
 
     rng = np.random.default_rng(seed)
     n = block.y.size
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for _ in range(resamples):
         idx = rng.integers(0, n, n)
         yb = block.y[idx]
         for s in block.scores:
             roc_auc_score(yb, s[idx])
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def main() -> None:
@@ -77,17 +80,21 @@ def main() -> None:
     ap.add_argument("--pi", type=float, default=0.1)
     ap.add_argument("--sklearn-resamples", type=int, default=0, help="0: all resamples")
     args = ap.parse_args()
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     block = make_block(args.rows, args.models, args.pi)
-    ours = run_prspace(block, args.resamples)
+    ours, ours_cpu = run_prspace(block, args.resamples)
     sk_n = args.sklearn_resamples or args.resamples
-    sk = run_sklearn(block, sk_n) * args.resamples / sk_n
+    sk, sk_cpu = (t * args.resamples / sk_n for t in run_sklearn(block, sk_n))
     note = "" if sk_n == args.resamples else f" (extrapolated from {sk_n} resamples)"
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"numpy {np.__version__}")
     print(f"{args.models} models x {args.rows} rows (pi = {args.pi}) x {args.resamples} resamples")
-    print(f"prspace (replicates of 5 metrics + rank sets + all-pairs comparisons): {ours:.2f} s")
-    print(f"sklearn roc_auc_score loop ({args.models} x {args.resamples} calls, AUROC only): {sk:.2f} s{note}")
-    print(f"ratio prspace / sklearn loop: {ours / sk:.3f}")
+    print(f"load average before the run: {load}")
+    print(f"prspace (replicates of 5 metrics + rank sets + all-pairs comparisons): {ours:.2f} s wall, "
+          f"{ours_cpu:.2f} s CPU")
+    print(f"sklearn roc_auc_score loop ({args.models} x {args.resamples} calls, AUROC only): {sk:.2f} s wall, "
+          f"{sk_cpu:.2f} s CPU{note}")
+    print(f"ratio prspace / sklearn loop: {ours / sk:.3f} wall, {ours_cpu / sk_cpu:.3f} CPU")
 
 
 if __name__ == "__main__":
