@@ -181,6 +181,11 @@ def test_bootstrap_pairs_constant_difference():
     assert list(r.survives) == [False, True, True]
 
 
+def test_delong_pairs_without_a_variance_is_nan_not_a_verdict():
+    r = delong_pairs(np.array([0.9, 0.5]), np.full((2, 2), np.nan))
+    assert np.isnan(r.p_raw).all() and np.isnan(r.lo).all() and not r.any_survives
+
+
 def test_bad_alpha_is_refused():
     with pytest.raises(ValueError, match="alpha"):
         bootstrap_pairs(np.zeros(2), np.zeros((5, 2)), alpha=1.5)

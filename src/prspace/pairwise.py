@@ -131,7 +131,7 @@ def delong_pairs(estimates: np.ndarray, covariance: np.ndarray, *, alpha: float 
             z = rng.standard_normal((min(step, n_sim - s), k)) @ root.T
             top[s : s + z.shape[0]] = (np.abs(z[:, iu[ok]] - z[:, ju[ok]]) / se[ok]).max(axis=1)
         critical = float(np.quantile(top, 1 - alpha, method="higher"))
-    half = np.where(ok, (critical if np.isfinite(critical) else np.nan) * se, 0.0)
+    half = np.where(ok, critical * se, np.where(se == 0, 0.0, np.nan))  # NaN: no variance (one-row class)
     return PairwiseComparisons(iu, ju, d, se, p, holm(p), d - half, d + half, DELONG_HOLM, alpha, critical)
 
 
