@@ -7,6 +7,11 @@ AUROC by DeLong with Holm's adjustment (unit weights), and every metric of
 max-T (Romano-Wolf step-down) on the replicates the audit's paired count bootstrap already
 drew (nothing is resampled again).  A task with one model, models on different test rows or
 an audit without bootstrap gets no bootstrap rows (and no DeLong rows without pairing).
+
+The bootstrap max-T does not hold its family-wise level for AP, AUPR and AUCNPR at small n
+(:data:`prspace.pairwise.MEASURED_NULL_FWER`): their rows carry the warning
+:func:`prspace.pairwise.calibration_note` in the column ``note``, and their report lines end
+with it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from prspace.pairwise import (
     DELONG_HOLM,
     PairwiseComparisons,
     bootstrap_pairs,
+    calibration_note,
     delong_pairs,
 )
 
@@ -28,15 +34,16 @@ from prspace.pairwise import (
 SHORT = {DELONG_HOLM: "DeLong-Holm", BOOT_MAX_T: "max-T"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
-                    "survives", "method", "level", "n_resamples"]
+                    "survives", "method", "level", "n_resamples", "note"]
 
 
 def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float) -> list[dict]:
     surv = r.survives
+    note = calibration_note(metric, r.method)
     return [{"task": task, "metric": metric, "model_a": models[a], "model_b": models[b], "diff": float(r.diff[p]),
              "se": float(r.se[p]), "p_raw": float(r.p_raw[p]), "p_adjusted": float(r.p_adjusted[p]),
              "lo": float(r.lo[p]), "hi": float(r.hi[p]), "survives": bool(surv[p]), "method": r.method,
-             "level": level, "n_resamples": int(r.n_resamples)}
+             "level": level, "n_resamples": int(r.n_resamples), "note": note}
             for p, (a, b) in enumerate(zip(r.a, r.b, strict=True))]
 
 
@@ -69,7 +76,8 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
 
 def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> list[str]:
     """Per metric and method one line: ``"AUPR (max-T): 3 of 10 pairs differ; best A beats B, C; not
-    distinguishable from D, E"``; empty if nothing was computed."""
+    distinguishable from D, E"``, followed by ``[calibration_note]`` where the level is not held;
+    empty if nothing was computed."""
     if table is None or not len(table):
         return []
     t = table[table["task"] == task]
@@ -90,5 +98,7 @@ def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> l
 
             vs = (f"best {best} beats {names(beats) if beats else 'none'}"
                   + (f"; not distinguishable from {names(ties)}" if ties else ""))
-            lines.append(f"{LABELS[metric]} ({SHORT.get(method, method)}): {int(g['survives'].sum())} of {len(g)} pairs differ; {vs}")
+            note = calibration_note(metric, str(method))
+            lines.append(f"{LABELS[metric]} ({SHORT.get(method, method)}): {int(g['survives'].sum())} of {len(g)} "
+                         f"pairs differ; {vs}" + (f" [{note}]" if note else ""))
     return lines
