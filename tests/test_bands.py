@@ -266,32 +266,10 @@ def _r_available() -> str | None:
     return None
 
 
-@pytest.mark.slow
-def test_pointwise_roc_band_equals_proc_ci_se(tmp_path):
-    reason = _r_available()
-    if reason:
-        pytest.skip(reason)
-    rng = np.random.default_rng(11)
-    y = np.r_[np.ones(60, bool), np.zeros(90, bool)]
-    s = np.round(rng.normal(size=y.size) + y, 1)  # ties too
-    fpr = np.array([0.1, 0.2, 0.3, 0.5, 0.7])
-    n_boot = 4000
-    pd.DataFrame({"y": y.astype(int), "score": s}).to_csv(tmp_path / "d.csv", index=False)
-    (tmp_path / "ci.R").write_text(R_CI_SE)
-    subprocess.run(["Rscript", str(tmp_path / "ci.R"), str(tmp_path / "d.csv"),
-                    ",".join(f"{1 - f:.17g}" for f in fpr), str(n_boot), str(tmp_path / "out.csv")],
-                   check=True, capture_output=True, text=True)
-    r = pd.read_csv(tmp_path / "out.csv")
-    ours = curve_bands(y, s, curves=("roc",), grids={"roc": fpr}, n_resamples=n_boot, rng=5)["roc"]
-    # the Monte Carlo error of an alpha-quantile of B replicates is sqrt(alpha (1 - alpha) / B) / density,
-    # the density estimated from our replicates by the spread of the quantiles alpha +- 0.02; the two
-    # independent bootstraps differ by sqrt(2) of that; allowed: 4 such errors plus one TPR step (1 / P)
-    reps = _roc_replicates(y, s, fpr, n_boot)
-    for bound, alpha in (("lo", 0.025), ("hi", 0.975)):
-        spread = np.quantile(reps, min(alpha + 0.02, 1), axis=0) - np.quantile(reps, max(alpha - 0.02, 0), axis=0)
-        mc_se = np.sqrt(alpha * (1 - alpha) / n_boot) * spread / 0.04
-        tol = 4 * np.sqrt(2) * mc_se + 1 / y.sum()
-        np.testing.assert_array_less(np.abs(getattr(ours, bound) - r[bound].to_numpy()), tol + 1e-12)
+PROC_Y = np.r_[np.ones(60, bool), np.zeros(90, bool)]
+PROC_S = np.round(np.random.default_rng(11).normal(size=150) + PROC_Y, 1)  # ties too
+PROC_FPR = np.array([0.1, 0.2, 0.3, 0.5, 0.7])
+PROC_B = 4000
 
 
 def _roc_replicates(y, s, grid, n_boot):
@@ -303,3 +281,43 @@ def _roc_replicates(y, s, grid, n_boot):
         idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
         out[b] = _roc_oracle(y[idx], s[idx], None, grid)
     return out
+
+
+def _assert_within_mc_error(ours, lo, hi, reps, n_boot, n_pos):
+    """The Monte Carlo error of an alpha-quantile of B replicates is sqrt(alpha (1 - alpha) / B) /
+    density, the density estimated from ``reps`` by the spread of the quantiles alpha +- 0.02; two
+    independent bootstraps differ by sqrt(2) of that; allowed: 4 such errors plus one TPR step 1 / P."""
+    for mine, theirs, alpha in ((ours.lo, lo, 0.025), (ours.hi, hi, 0.975)):
+        spread = np.quantile(reps, min(alpha + 0.02, 1), axis=0) - np.quantile(reps, max(alpha - 0.02, 0), axis=0)
+        mc_se = np.sqrt(alpha * (1 - alpha) / n_boot) * spread / 0.04
+        tol = 4 * np.sqrt(2) * mc_se + 1 / n_pos
+        np.testing.assert_array_less(np.abs(mine - theirs), tol + 1e-12)
+
+
+@pytest.fixture(scope="module")
+def proc_case():
+    ours = curve_bands(PROC_Y, PROC_S, curves=("roc",), grids={"roc": PROC_FPR}, n_resamples=PROC_B, rng=5)["roc"]
+    return ours, _roc_replicates(PROC_Y, PROC_S, PROC_FPR, PROC_B)
+
+
+@pytest.mark.slow
+def test_pointwise_roc_band_equals_a_row_copying_bootstrap(proc_case):
+    ours, reps = proc_case
+    lo, hi = np.quantile(reps, 0.025, axis=0), np.quantile(reps, 0.975, axis=0)
+    _assert_within_mc_error(ours, lo, hi, reps, PROC_B, PROC_Y.sum())
+
+
+@pytest.mark.slow
+def test_pointwise_roc_band_equals_proc_ci_se(tmp_path, proc_case):
+    reason = _r_available()
+    if reason:
+        pytest.skip(reason)
+    pd.DataFrame({"y": PROC_Y.astype(int), "score": PROC_S}).to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "ci.R").write_text(R_CI_SE)
+    subprocess.run(["Rscript", str(tmp_path / "ci.R"), str(tmp_path / "d.csv"),
+                    ",".join(f"{1 - f:.17g}" for f in PROC_FPR), str(PROC_B), str(tmp_path / "out.csv")],
+                   check=True, capture_output=True, text=True)
+    r = pd.read_csv(tmp_path / "out.csv")
+    np.testing.assert_allclose(r["sp"], 1 - PROC_FPR, atol=1e-12)
+    ours, reps = proc_case
+    _assert_within_mc_error(ours, r["lo"].to_numpy(), r["hi"].to_numpy(), reps, PROC_B, PROC_Y.sum())
