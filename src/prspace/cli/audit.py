@@ -367,6 +367,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "intervals.csv": result.intervals,
         "comparisons.csv": result.comparisons,
         "rank_sets.csv": result.rank_sets,
+        "bands.csv": result.band_table() if result.n_boot else None,
         "estimators.csv": result.estimators,
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],
