@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -321,3 +322,65 @@ def test_pointwise_roc_band_equals_proc_ci_se(tmp_path, proc_case):
     np.testing.assert_allclose(r["sp"], 1 - PROC_FPR, atol=1e-12)
     ours, reps = proc_case
     _assert_within_mc_error(ours, r["lo"].to_numpy(), r["hi"].to_numpy(), reps, PROC_B, PROC_Y.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# the audit: API, figure, table
+# --------------------------------------------------------------------------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
+
+
+@pytest.fixture(scope="module")
+def example_result():
+    from prspace.audit import audit
+
+    frame = pd.read_csv(EXAMPLE)
+    return frame, audit(frame, label="diagnosis", pos_label="malignant", n_boot=200)
+
+
+def test_audit_bands_api_equals_curve_bands(example_result):
+    frame, result = example_result
+    rows = frame[frame["model"] == "knn_15"].sort_values(["fold", "row_id"])
+    direct = curve_bands((rows["diagnosis"] == "malignant").to_numpy(), rows["score"].to_numpy(),
+                         strata=rows["fold"].map(str).to_numpy(), n_resamples=200, level=0.95, rng=0)
+    for c in CURVES:
+        b = result.bands("all", "knn_15", c)
+        assert (b.curve, b.n_resamples, b.level) == (c, 200, 0.95)
+        np.testing.assert_allclose(b.estimate, direct[c].estimate, atol=1e-12)
+        assert b.sim_hi.mean() - b.sim_lo.mean() > 0  # same distribution, rows in another order
+    assert result.bands("all", "knn_15", "pr", n_resamples=50).n_resamples == 50
+    for task, model, curve, words in (("nope", "knn_15", "pr", "no task"), ("all", "nope", "pr", "no model"),
+                                      ("all", "knn_15", "det", "unknown curve")):
+        with pytest.raises(InputError, match=words):
+            result.bands(task, model, curve)
+
+
+def test_audit_band_table_and_figure(example_result):
+    import io
+
+    import matplotlib.image
+
+    from prspace.audit.bands import BAND_COLUMNS, TOP_K
+
+    _, result = example_result
+    table = result.band_table()
+    assert list(table.columns) == BAND_COLUMNS
+    top = result.pooled.sort_values(["aupr", "model"], ascending=[False, True])["model"].tolist()[:TOP_K]
+    assert sorted(table["model"].unique()) == sorted(top)
+    assert len(table) == TOP_K * sum(default_grid(c).size for c in CURVES)
+    assert (table["sim_lo"] <= table["estimate"] + 1e-12).all() and (table["estimate"] <= table["sim_hi"] + 1e-12).all()
+    pngs = result.figures()
+    assert set(pngs) == {"curves", "intervals", "bands"}
+    img = matplotlib.image.imread(io.BytesIO(pngs["bands"]))
+    assert img.shape[0] > 500 and img[..., :3].std() > 0.05
+    assert "bands.png" in result.to_markdown("x", {n: f"{n}.png" for n in pngs})
+
+
+def test_audit_without_bootstrap_draws_no_bands():
+    from prspace.audit import audit
+
+    frame = pd.read_csv(EXAMPLE)
+    result = audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    assert "bands" not in result.figures()
+    assert result.bands("all", "knn_15", "roc").n_resamples == 1000  # asked for: the default resamples

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from prspace.audit import bands as curve_band
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
-from prspace.audit import bands as curve_band
 from prspace.audit.record import AuditRecord
 from prspace.bands import CURVES, CurveBand
 from prspace.errors import InputError
