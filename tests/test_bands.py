@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from scipy.stats import norm
 from prspace import metrics as M
 from prspace.bands import CURVES, curve_at, curve_bands, default_grid
 from prspace.errors import InputError
+from test_audit_stats import _r_available  # the pROC tests' check: Rscript and pROC, or why not
 
 # --------------------------------------------------------------------------------------------
 # independent interpolation, one grid point at a time, from the metrics module's vertices
@@ -181,6 +181,7 @@ def test_result_shape_and_strata():
     ({"y": [1, 1, 1]}, "one class"),
     ({"scores": [0.1, np.nan, 0.3]}, "NaN"),
     ({"scores": [0.1, 0.2]}, "as long as y"),
+    ({"scores": ["a", "b", "c"]}, "numeric"),
     ({"sample_weight": [1, -1, 1]}, "non-negative"),
     ({"strata": [1, 2]}, "one value per row"),
     ({"curves": ("roc", "det")}, "unknown curve"),
@@ -256,15 +257,6 @@ ci <- ci.se(r, specificities = sp, boot.n = as.integer(args[3]), boot.stratified
             conf.level = 0.95, progress = "none")
 write.csv(data.frame(sp = sp, lo = ci[, 1], hi = ci[, 3]), args[4], row.names = FALSE)
 """
-
-
-def _r_available() -> str | None:
-    if shutil.which("Rscript") is None:
-        return "Rscript not installed (bash .ci/install-r.sh installs r-base-core and r-cran-proc)"
-    ok = subprocess.run(["Rscript", "-e", "library(pROC)"], capture_output=True, text=True)
-    if ok.returncode != 0:
-        return "R package pROC not installed (bash .ci/install-r.sh installs r-cran-proc)"
-    return None
 
 
 PROC_Y = np.r_[np.ones(60, bool), np.zeros(90, bool)]

@@ -223,7 +223,10 @@ def _grid(grid: np.ndarray, curve: str) -> np.ndarray:
 
 def _inputs(y, scores, sample_weight, strata):
     y = _labels(y)
-    s = np.asarray(scores, dtype=np.float64) if np.asarray(scores).dtype != object else None
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        s = None
     if s is None or s.shape != y.shape:
         raise InputError(f"scores must be a numeric 1-d array as long as y ({y.size} rows)")
     if not np.all(np.isfinite(s)):
