@@ -444,3 +444,30 @@ def test_figure_data_writes_fig5_bands_that_the_figure_draws(study, tmp_path):
                  ("fig5_curve_points", "fig5_curve_areas", "fig5_curve_bands")], "--text",
                  str(data / "figure_text.csv"), "--out", str(out), "--formats", "png"]) == 0
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_band_table_is_curve_bands_of_each_curve_in_order_with_its_strata_and_weights():
+    """fig5_curve_bands (FD.band_table) is prspace.bands.curve_bands of each curve, one seeded stream
+    in curve order, folds as strata, sample weights passed on."""
+    from prspace.bands import curve_bands
+
+    rng = np.random.default_rng(7)
+    curves, folds = [], []
+    for i in range(2):
+        y = rng.random(120) < 0.3
+        s = np.round(rng.normal(y * (1.0 + i), 1.0), 1)  # ties
+        w = rng.integers(1, 3, 120).astype(float)
+        curves.append(CP.Curve(f"m{i}", y, s, weight=w))
+        folds.append(np.arange(120) % 3)
+    table = FD.band_table(curves, folds, n_resamples=50, level=0.8, seed=5, kinds=("roc", "pr", "prg"))
+    gen = np.random.default_rng(5)
+    for i, c in enumerate(curves):
+        want = curve_bands(c.y_true, c.y_score, sample_weight=c.weight, strata=folds[i], n_resamples=50, level=0.8,
+                           rng=gen)
+        for kind, b in want.items():
+            got = table[(table["curve"] == i) & (table["kind"] == kind)]
+            assert (got["label"] == c.label).all() and (got["x"] == b.x).all()
+            for col, v in b.columns().items():
+                np.testing.assert_array_equal(got[col].to_numpy(), v)
+    assert list(table.columns) == FD.BAND_COLUMNS and set(table["level"]) == {0.8}
+    assert FD.band_table([], n_resamples=10).columns.tolist() == FD.BAND_COLUMNS
