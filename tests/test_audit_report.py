@@ -69,7 +69,7 @@ def test_html_report_renders_in_headless_chromium(tmp_path, capsys):
     assert img[..., :3].std() > 0.05  # a page with text, tables and figures, not a blank or error page
     dom = subprocess.run([*base, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120,
                          check=True).stdout
-    assert "Headline" in dom and "logistic_regression" in dom and dom.count("<img") == 2
+    assert "Headline" in dom and "logistic_regression" in dom and dom.count("<img") == 3  # curves, intervals, bands
     assert dom.count("<table") >= 6
 
 

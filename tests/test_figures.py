@@ -365,3 +365,109 @@ def test_study_figure_modules_import_no_statistics():
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "scipy",
                                                                   "sklearn"))}, name
+
+
+def _first_reach(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """The polyline through the points (x non-decreasing) at ``grid``, the upper end where x repeats
+    (vertical drops): the y of the first point with x >= g, linear from the point before it."""
+    k = np.searchsorted(x, grid, side="left")
+    a = np.maximum(k - 1, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lin = y[a] + (grid - x[a]) * (y[k] - y[a]) / (x[k] - x[a])
+    return np.where(x[k] == grid, y[k], lin)
+
+
+def test_figure_data_writes_fig5_bands_that_the_figure_draws(study, tmp_path):
+    """Issue 25, point 4: Figure 5's PR and PRG bands come from `prspace figure-data` (seeded, folds as
+    strata); their estimate is the curve the points table holds; the figure shades them from the table."""
+    from matplotlib.collections import PolyCollection
+
+    from prspace.cli import main
+    from prspace.figures import study as FS
+
+    d, data = study, tmp_path / "figure_data"
+    args = ["figure-data", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
+            str(d / "disagreement_per_task.csv"), "--tasks", str(d / "tasks.csv"), "--predictions-dir",
+            str(d / "pred"), "--out-dir", str(data), "--selection-out", str(tmp_path / "sel.csv")]
+    assert main([*args, "--band-resamples", "300", "--band-level", "0.9", "--seed", "3"]) == 0
+    bands = pd.read_csv(data / "fig5_curve_bands.csv", dtype={"label": str})
+    points = pd.read_csv(data / "fig5_curve_points.csv")
+    areas = pd.read_csv(data / "fig5_curve_areas.csv", dtype={"label": str})
+    assert list(bands.columns) == FD.BAND_COLUMNS
+    assert set(bands["kind"]) == {"pr", "prg"} and set(bands["curve"]) == set(areas["curve"]) == {0, 1}
+    assert (bands["level"] == 0.9).all() and (bands["n_resamples"] == 300).all()
+    for (i, kind), g in bands.groupby(["curve", "kind"]):
+        assert g["label"].iloc[0] == areas.loc[areas["curve"] == i, "label"].iloc[0]
+        grid, est = g["grid"].to_numpy(), g["estimate"].to_numpy()
+        np.testing.assert_array_equal(grid, np.arange(0 if kind == "prg" else 5, 96) / 100)  # bands' default grid
+        if kind == "prg":  # linear in gain space between the PRG points written, from recall gain 0
+            p = points[(points["curve"] == i) & (points["kind"] == "prg") & (points["x"] >= 0)]
+            np.testing.assert_allclose(est, _first_reach(p["x"].to_numpy(), p["y"].to_numpy(), grid), atol=1e-12)
+        else:  # the hyperbolic PR curve written (20 points a segment): on it to the chord's error
+            p = points[(points["curve"] == i) & (points["kind"] == "pr_dense")]
+            np.testing.assert_allclose(est, _first_reach(p["x"].to_numpy(), p["y"].to_numpy(), grid), atol=2e-3)
+            t = points[(points["curve"] == i) & (points["kind"] == "pr")]  # at the thresholds' recalls: exactly
+            at = np.isin(grid, t["x"].to_numpy())
+            np.testing.assert_allclose(est[at], _first_reach(t["x"].to_numpy(), t["y"].to_numpy(), grid[at]),
+                                       atol=1e-12)
+        lo, hi, slo, shi = (g[c].to_numpy() for c in ("lo", "hi", "sim_lo", "sim_hi"))
+        assert np.all(slo <= est) and np.all(est <= shi)  # the simultaneous band holds the estimate
+        assert np.mean(shi - slo) > np.mean(hi - lo)  # simultaneous: wider than pointwise
+        assert np.mean((lo <= est) & (est <= hi)) >= 0.9  # percentile intervals: the estimate inside nearly always
+        assert (shi - slo).max() > 0.01  # the bootstrap varied the curve
+    # the same seed, the same table; band_table is curve_bands with folds as strata, seeded, in curve order
+    again = tmp_path / "again"
+    assert main([*args[:-4], "--out-dir", str(again), "--selection-out", str(tmp_path / "s2.csv"),
+                 "--band-resamples", "300", "--band-level", "0.9", "--seed", "3"]) == 0
+    assert (again / "fig5_curve_bands.csv").read_bytes() == (data / "fig5_curve_bands.csv").read_bytes()
+    assert main([*args[:-4], "--out-dir", str(tmp_path / "none"), "--selection-out", str(tmp_path / "s3.csv"),
+                 "--band-resamples", "0"]) == 0
+    assert not (tmp_path / "none" / "fig5_curve_bands.csv").exists()
+    assert main([*args, "--band-resamples", "1"]) == 2
+    assert main([*args, "--band-level", "95"]) == 2
+    # the figure shades them (two bands per curve in the PR and PRG panels) and says what they are
+    text = FS.texts(pd.read_csv(data / "figure_text.csv", dtype=str, keep_default_na=False), "fig5_curves")
+    tables = {"fig5_curve_points": points, "fig5_curve_areas": areas}
+    plain = FS.draw("fig5_curves", tables, text)
+    shaded = FS.draw("fig5_curves", {**tables, "fig5_curve_bands": bands}, text)
+
+    def fills(fig):
+        return [sum(isinstance(c, PolyCollection) for c in ax.collections) for ax in fig.axes]
+
+    assert [b - a for a, b in zip(fills(plain), fills(shaded), strict=True)] == [0, 4, 4, 0]
+    note = shaded.get_supxlabel()
+    assert "90% bootstrap bands of the PR and PRG curves (300 stratified resamples" in note.replace("\n", " ")
+    assert plain.get_supxlabel() == text["note"] or "Shaded" not in plain.get_supxlabel()
+    # and `prspace figure` draws it from the tables
+    out = tmp_path / "fig" / "fig5_curves.png"
+    assert main(["figure", "fig5_curves", "--tables", *[str(data / f"{t}.csv") for t in
+                 ("fig5_curve_points", "fig5_curve_areas", "fig5_curve_bands")], "--text",
+                 str(data / "figure_text.csv"), "--out", str(out), "--formats", "png"]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_band_table_is_curve_bands_of_each_curve_in_order_with_its_strata_and_weights():
+    """fig5_curve_bands (FD.band_table) is prspace.bands.curve_bands of each curve, one seeded stream
+    in curve order, folds as strata, sample weights passed on."""
+    from prspace.bands import curve_bands
+
+    rng = np.random.default_rng(7)
+    curves, folds = [], []
+    for i in range(2):
+        y = rng.random(120) < 0.3
+        s = np.round(rng.normal(y * (1.0 + i), 1.0), 1)  # ties
+        w = rng.integers(1, 3, 120).astype(float)
+        curves.append(CP.Curve(f"m{i}", y, s, weight=w))
+        folds.append(np.arange(120) % 3)
+    table = FD.band_table(curves, folds, n_resamples=50, level=0.8, seed=5, kinds=("roc", "pr", "prg"))
+    gen = np.random.default_rng(5)
+    for i, c in enumerate(curves):
+        want = curve_bands(c.y_true, c.y_score, sample_weight=c.weight, strata=folds[i], n_resamples=50, level=0.8,
+                           rng=gen)
+        for kind, b in want.items():
+            got = table[(table["curve"] == i) & (table["kind"] == kind)]
+            assert (got["label"] == c.label).all() and (got["x"] == b.x).all()
+            for col, v in b.columns().items():
+                np.testing.assert_array_equal(got[col].to_numpy(), v)
+    assert list(table.columns) == FD.BAND_COLUMNS and set(table["level"]) == {0.8}
+    assert FD.band_table([], n_resamples=10).columns.tolist() == FD.BAND_COLUMNS

@@ -65,6 +65,11 @@ def test_outputs_of_the_study_are_under_its_name(run):
             path = run / "results" / STUDY / "figures" / f"{name}.{ext}"
             assert path.stat().st_size > 5000, path
         assert (run / "results" / STUDY / "figures" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+    # Figure 5's PR and PRG bands (issue 25): written by figure-data at the configured level and resamples
+    bands = pd.read_csv(run / "work" / STUDY / "figure_data" / "fig5_curve_bands.csv")
+    assert set(bands["kind"]) == {"pr", "prg"} and bands["curve"].nunique() == 2
+    assert (bands["level"] == 0.95).all() and (bands["n_resamples"] == 1000).all()
+    assert (bands["sim_lo"] <= bands["estimate"]).all() and (bands["estimate"] <= bands["sim_hi"]).all()
     # every rule left a log and a benchmark
     assert list((run / "work" / STUDY / "logs").rglob("*.log"))
     assert list((run / "work" / STUDY / "benchmarks").rglob("*.tsv"))
@@ -153,6 +158,8 @@ def test_report_has_every_table_and_figure_with_captions(run):
             "boyd_fold_skew_per_task"} <= set(tables)
     assert sorted(p.stem for p in (run / "work" / STUDY / "report").glob("*.html")) == tables
     assert "data:text/csv" not in html
+    # the Figure 5 caption says what its bands are, from the configuration (Jinja in the caption)
+    assert "95% bootstrap bands from" in html and "snakemake.config" not in html
 
 
 def test_rerun_has_nothing_to_do(run):

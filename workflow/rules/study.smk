@@ -314,6 +314,7 @@ rule figure_data:
         scatter=f"{FIGURE_DATA}/fig4_scatter.csv",
         points=f"{FIGURE_DATA}/fig5_curve_points.csv",
         areas=f"{FIGURE_DATA}/fig5_curve_areas.csv",
+        bands=f"{FIGURE_DATA}/fig5_curve_bands.csv",
         text=f"{FIGURE_DATA}/figure_text.csv",
         selection=f"{TABLES}/figure_selection.csv",
         selection_md=f"{TABLES}/figure_selection.md",
@@ -325,12 +326,16 @@ rule figure_data:
         predictions=f"{WORK}/predictions",
         prspace=PRSPACE,
         out=output_folder("counts"),
+        band_resamples=config["analysis"]["bands"]["n_resamples"],
+        band_level=config["analysis"]["bands"]["level"],
+        seed=SEED,
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} figure-data --metrics {input.metrics} --ranks {input.ranks} "
         "--per-task {input.per_task} --tasks {input.tasks} --predictions-dir {params.predictions} "
-        "--out-dir {params.out} --selection-out {output.selection} > {log} 2>&1"
+        "--out-dir {params.out} --selection-out {output.selection} --band-resamples {params.band_resamples} "
+        "--band-level {params.band_level} --seed {params.seed} > {log} 2>&1"
 
 
 rule figure_fig4_rank_heatmap:
@@ -384,6 +389,7 @@ rule figure_fig5_curves:
     input:
         points=f"{FIGURE_DATA}/fig5_curve_points.csv",
         areas=f"{FIGURE_DATA}/fig5_curve_areas.csv",
+        bands=f"{FIGURE_DATA}/fig5_curve_bands.csv",
         text=f"{FIGURE_DATA}/figure_text.csv",
     output:
         figure=report(f"{FIGURES}/fig5_curves.png", caption="../report/fig5_curves.rst", category="Figures",
@@ -399,7 +405,7 @@ rule figure_fig5_curves:
     conda:
         "../../environment.yml"
     shell:
-        "{params.prspace} figure fig5_curves --tables {input.points} {input.areas} --text {input.text} --out {output.figure} "
+        "{params.prspace} figure fig5_curves --tables {input.points} {input.areas} {input.bands} --text {input.text} --out {output.figure} "
         "--formats png,{params.formats} > {log} 2>&1"
 
 

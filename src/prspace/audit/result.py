@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from prspace.audit import bands as curve_band
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
 from prspace.audit.pairwise import pairwise_table
 from prspace.audit.record import AuditRecord
+from prspace.bands import CURVES, CurveBand
 from prspace.errors import InputError
 
 
@@ -30,12 +32,48 @@ class AuditResult(AuditRecord):
         return render.format_markdown(self, source, figures)
 
     def figures(self) -> dict[str, bytes]:
-        """The report's figures as PNG bytes: ``curves`` and ``intervals`` (one row per task)."""
+        """The report's figures as PNG bytes: ``curves`` and ``intervals`` (one row per task), and
+        ``bands`` (the top models' PR and PRG bands) unless the audit ran without a bootstrap."""
         from prspace.audit import plot
         from prspace.output import figure_bytes
 
-        return {"curves": figure_bytes(plot.curves_figure(self), "png"),
-                "intervals": figure_bytes(plot.intervals_figure(self), "png")}
+        out = {"curves": figure_bytes(plot.curves_figure(self), "png"),
+               "intervals": figure_bytes(plot.intervals_figure(self), "png")}
+        if self.n_boot:
+            out["bands"] = figure_bytes(plot.bands_figure(self, self.shown_bands()), "png")
+        return out
+
+    def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,
+              level: float | None = None, seed: int = curve_band.SEED) -> CurveBand:
+        """Pointwise and simultaneous bootstrap band of one model's ``curve`` ("roc", "pr" or "prg")
+        on ``task`` (:mod:`prspace.bands`; default the audit's resamples and confidence)::
+
+            b = result.bands("user-example", "random_forest", "pr")
+            b.grid, b.estimate, b.lo, b.hi, b.sim_lo, b.sim_hi
+        """
+        if curve not in CURVES:
+            raise InputError(f"unknown curve {curve!r}; choose one of {', '.join(CURVES)}")
+        key = (str(task), str(model), n_resamples, level, seed)
+        cache = self.__dict__.setdefault("_bands", {})
+        if key not in cache:
+            cache[key] = curve_band.model_bands(self, task, model, n_resamples=n_resamples, level=level, seed=seed)
+        return cache[key][curve]
+
+    def shown_bands(self) -> dict[tuple[str, str], dict[str, CurveBand]]:
+        """The bands ``bands.png`` draws and ``bands.csv`` holds (:func:`prspace.audit.bands.shown`);
+        a model whose rows cannot be resampled (one class with positive weight) is left out."""
+        out = {}
+        for task, models in curve_band.shown(self):
+            for model in models:
+                try:
+                    out[(task, model)] = {c: self.bands(task, model, c) for c in CURVES}
+                except InputError:
+                    continue
+        return out
+
+    def band_table(self) -> pd.DataFrame:
+        """``bands.csv``: the bands of :meth:`shown_bands`, one row per task, model, curve and grid point."""
+        return curve_band.band_table(self.shown_bands())
 
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
         """One self-contained page; the figures are drawn (and embedded) unless given."""

@@ -2,7 +2,7 @@
 
 Checks ``--out`` first, reads the file, hands it to :func:`prspace.audit.audit`, prints
 the summary and, with ``--out DIR``, writes ``report.md``, ``report.html`` (one
-self-contained file), ``curves.png``, ``intervals.png`` and the tables as CSV.
+self-contained file), ``curves.png``, ``intervals.png``, ``bands.png`` and the tables as CSV.
 Exit status: 0 when the audit ran (warnings included), 1 when a finding is an
 error (an AUPR below its minimum) or, with ``--strict``, when anything was
 flagged as a warning; 2 for bad input (one line on stderr saying what to fix).
@@ -111,7 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--out",
         metavar="DIR",
-        help="write report.md, report.html, curves.png, intervals.png and CSV tables into DIR",
+        help="write report.md, report.html, curves.png, intervals.png, bands.png and CSV tables into DIR",
     )
     p.add_argument("--strict", action="store_true", help="exit 1 when any warning is raised")
     p.set_defaults(func=run)
@@ -368,6 +368,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "comparisons.csv": result.comparisons,
         "rank_sets.csv": result.rank_sets,
         "pairwise.csv": result.pairwise,
+        "bands.csv": result.band_table() if result.n_boot else None,
         "estimators.csv": result.estimators,
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],

@@ -2,8 +2,9 @@
 
 ``prspace figure NAME --tables FILE... [--text figure_text.csv] --out FIG.png --formats png,pdf``:
 the tables are those :data:`prspace.figures.study.FIGURE_TABLES` names for ``NAME`` (matched by
-file stem); Figures 4 and 5 also read ``figure_text.csv`` of ``prspace figure-data``.  Nothing is
-computed: :func:`prspace.figures.study.draw` lays the figure out.
+file stem), and any of :data:`prspace.figures.study.OPTIONAL_TABLES` given (Figure 5's
+``fig5_curve_bands``, shaded when given); Figures 4 and 5 also read ``figure_text.csv`` of
+``prspace figure-data``.  Nothing is computed: :func:`prspace.figures.study.draw` lays the figure out.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ functions of :mod:`prspace.figures` need, as tables:
   of the tasks :func:`prspace.experiments.selection.figure_selection` chose;
 * ``fig5_curve_points`` and ``fig5_curve_areas``: Figure 5, the ROC, PR and PRG points and areas of
   the two models of the flip (:func:`prspace.experiments.curve_points.points_table`);
+* ``fig5_curve_bands`` (:func:`band_table`): Figure 5, the bootstrap bands (pointwise and
+  simultaneous, :mod:`prspace.bands`) of the PR and PRG curves of the same two models;
 * ``figure_text``: ``figure, field, text``: each figure's title, note, source and axis labels.
 """
 
@@ -23,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from prspace.bands import curve_bands
 from prspace.experiments import selection as S
 from prspace.experiments.curve_points import Curve, points_table
 from prspace.metrics import METRIC_LABELS
@@ -101,26 +104,33 @@ class FigureData:
     curve_points: pd.DataFrame
     curve_areas: pd.DataFrame
     text: pd.DataFrame
+    curve_bands: pd.DataFrame | None = None  #: :func:`band_table` of Figure 5 (None: no bands asked for)
 
 
 def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFrame, tasks: pd.DataFrame | None,
-                load_predictions: Callable[[str], tuple[pd.DataFrame, Any]], *, source: str = "") -> FigureData:
+                load_predictions: Callable[[str], tuple[pd.DataFrame, Any]], *, source: str = "",
+                band_resamples: int = 0, band_level: float = 0.95, seed: int = 0) -> FigureData:
     """The tables of Figures 4 and 5 for a study, as
     :func:`prspace.experiments.selection.figure_selection` chose what to draw.
 
     ``load_predictions(task)``: the predictions of a task and their info (dataset name, n, pi;
     :func:`prspace.schema.read_predictions`), called for the Figure 5 task only.
+    ``band_resamples`` > 0: also the bands of Figure 5's PR and PRG curves (:func:`band_table`,
+    at ``band_level``, bootstrap seeded by ``seed``).
     """
     sel = S.figure_selection(metrics, per_task, tasks)
     counts, heading = rank_count_table(ranks, "aupr", "auprg", exclude=sel.saturated)
     scatter = scatter_table(metrics, sel.scatter_tasks, labels=sel.scatter_labels, highlight=sel.highlight)
     task = sel.curves_task
     df, info = load_predictions(task)
-    curves = []
+    curves, folds = [], []
     for m in sel.curves_models:
         g = df[(df["model_id"] == m) & (df["repeat"] == df["repeat"].min())]
         curves.append(Curve(model_label(metrics, task, m), g["y_true"].to_numpy(bool), g["score"].to_numpy(float)))
+        folds.append(g["fold"].to_numpy())
     points, areas = points_table(curves)
+    bands = (band_table(curves, folds, n_resamples=band_resamples, level=band_level, seed=seed)
+             if band_resamples else None)
     text = [
         ("fig4_rank_heatmap", "heading", heading), ("fig4_rank_heatmap", "source", source),
         ("fig4_rank_heatmap", "xlabel", METRIC_LABELS["aupr"]), ("fig4_rank_heatmap", "ylabel", METRIC_LABELS["auprg"]),
@@ -130,5 +140,39 @@ def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFra
         ("fig5_curves", "note", S.paper_flip_note() + (f" Source: {source}" if source else "")),
     ]
     return FigureData(sel.table(metrics, per_task), sel.saturated, counts, scatter, points, areas,
-                      pd.DataFrame(text, columns=TEXT_COLUMNS))
+                      pd.DataFrame(text, columns=TEXT_COLUMNS), bands)
+
+
+#: Columns of ``fig5_curve_bands`` (:func:`band_table`).
+BAND_COLUMNS = ["curve", "label", "kind", "x", "grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "level",
+                "n_resamples"]
+#: The curves Figure 5 draws bands of.
+BAND_KINDS = ("pr", "prg")
+
+
+def band_table(curves: Sequence[Curve], strata: Sequence[np.ndarray] | None = None, *, n_resamples: int = 1000,
+               level: float = 0.95, seed: int = 0, kinds: Sequence[str] = BAND_KINDS) -> pd.DataFrame:
+    """Figure 5's bands: for each curve (numbered as in :func:`points_table`) and each of ``kinds``
+    (``"roc"``, ``"pr"``, ``"prg"``), the pointwise and simultaneous bootstrap bands of
+    :func:`prspace.bands.curve_bands` on its default grid (the procedure, interpolation and grid
+    are stated there and in ``docs/audit.md``, "Curve bands"): ``curve, label, kind, x, grid,
+    estimate, lo, hi, sim_lo, sim_hi, level, n_resamples``, one row per grid point.
+
+    ``strata``: per curve, a label per row (the fold), crossed with the class in the stratified
+    bootstrap, as the audit does; ``n_resamples`` and ``level`` as in ``curve_bands``; one random
+    stream seeded by ``seed`` serves the curves in order, so the table is reproducible.
+    """
+    rng = np.random.default_rng(seed)
+    parts = []
+    for i, c in enumerate(curves):
+        per = curve_bands(c.y_true, c.y_score, sample_weight=c.weight,
+                          strata=None if strata is None else strata[i], curves=tuple(kinds),
+                          n_resamples=n_resamples, level=level, rng=rng)
+        for kind in kinds:
+            b = per[kind]
+            parts.append(pd.DataFrame({"curve": i, "label": c.label, "kind": kind, "x": b.x, **b.columns(),
+                                       "level": b.level, "n_resamples": b.n_resamples}))
+    if not parts:
+        return pd.DataFrame(columns=BAND_COLUMNS)
+    return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]
 

@@ -5,7 +5,10 @@ with :mod:`prspace.metrics` and keeps the entry points ``Curve``, ``plot_curves`
 ``curves_figure`` for callers that hold predictions).  :func:`draw_curves` draws any of the
 three panels into given axes; :func:`points_figure` lays out a column-width figure with a
 fourth panel listing each model's AUROC, AUPR and AUPRG (Flach & Kull 2015, Figure 5);
-:func:`from_table` reads the points table that ``prspace figure-data`` writes.
+:func:`from_table` reads the points table that ``prspace figure-data`` writes, and
+:func:`bands_from_table` its bands table (``fig5_curve_bands``): each curve's bootstrap bands,
+drawn under it in its colour, the simultaneous band light, the pointwise band darker inside it
+(:func:`band_note` says so under the figure).
 
 * ROC: the curve through every threshold's (FPR, TPR); the diagonal is random ranking.
 * PR: the hyperbolic (Davis & Goadrich) interpolation between the thresholds' points,
@@ -24,7 +27,7 @@ fourth panel listing each model's AUROC, AUPR and AUPRG (Flach & Kull 2015, Figu
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -79,6 +82,56 @@ def from_table(points: pd.DataFrame, areas: pd.DataFrame) -> tuple[list[CurvePoi
                           xy(int(r.curve), "prg"), float(r.auroc), float(r.aupr), float(r.auprg), float(r.pi))
               for r in areas.itertuples(index=False)]
     return curves, MinPR(*xy(-1, "min_pr"), float(areas["aupr_min"].iloc[0]))
+
+
+@dataclass(frozen=True)
+class Band:
+    """One curve's computed bootstrap band on a grid: the estimate, pointwise (``lo``, ``hi``) and
+    simultaneous (``sim_lo``, ``sim_hi``) bounds at ``level``, from ``n_resamples`` resamples."""
+
+    grid: np.ndarray
+    estimate: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    sim_lo: np.ndarray
+    sim_hi: np.ndarray
+    level: float
+    n_resamples: int
+
+
+#: Columns of a bands table (:func:`bands_from_table`).
+BAND_TABLE_COLUMNS = ("curve", "kind", "grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "level", "n_resamples")
+
+
+def bands_from_table(table: pd.DataFrame, n_curves: int) -> list[dict[str, Band]]:
+    """The bands of a bands table (``curve, kind, grid, estimate, lo, hi, sim_lo, sim_hi, level,
+    n_resamples``; kind ``"roc"``, ``"pr"`` or ``"prg"``) as one ``kind -> Band`` per curve
+    ``0 .. n_curves - 1`` (empty where the table has none)."""
+    missing = [c for c in BAND_TABLE_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"the bands table lacks the column(s) {', '.join(missing)}")
+    out: list[dict[str, Band]] = [{} for _ in range(n_curves)]
+    for (i, kind), g in table.groupby(["curve", "kind"], sort=False):
+        if 0 <= int(i) < n_curves:
+            col = {c: g[c].to_numpy(np.float64) for c in ("grid", "estimate", "lo", "hi", "sim_lo", "sim_hi")}
+            out[int(i)][str(kind)] = Band(**col, level=float(g["level"].iloc[0]),
+                                          n_resamples=int(g["n_resamples"].iloc[0]))
+    return out
+
+
+def band_note(bands: Sequence[Mapping[str, Band]] | None) -> str:
+    """What the shaded bands are, from the bands themselves (empty without bands)."""
+    every = [b for per in bands or () for b in per.values()]
+    if not every:
+        return ""
+    levels = sorted({b.level for b in every})
+    boots = sorted({b.n_resamples for b in every})
+    level = "/".join(f"{100 * v:g}%" for v in levels)
+    kinds = sorted({k for per in bands or () for k in per}, key=list(KINDS).index)
+    names = " and ".join(k.upper() for k in kinds)
+    return (f"Shaded: {level} bootstrap bands of the {names} curves ({'/'.join(map(str, boots))} stratified "
+            "resamples of the test rows), light: simultaneous (sup-t, covers the whole curve on the grid), "
+            "dark: pointwise.")
 
 
 DEFAULT_STYLES = ({"color": "C0", "ls": "-"}, {"color": "C3", "ls": "--"}, {"color": "C2", "ls": ":"},
@@ -145,6 +198,31 @@ def prg_clipping(curves: Sequence[CurvePoints], bottom: float) -> list[str]:
     return out
 
 
+def band_clipping(curves: Sequence[CurvePoints], bands: Sequence[Mapping[str, Band]] | None, kind: str, *,
+                  bottom: float | None = None, top: float | None = None) -> list[str]:
+    """One notice for the parts of the ``kind`` bands (all curves') outside the axis, below
+    ``bottom`` or above ``top``: ``"bands: down to G (recall gain a-b)"`` (``up to`` above)."""
+    every = [bands[i][kind] for i in range(min(len(curves), len(bands or ()))) if kind in bands[i]]
+    if not every:
+        return []
+    axis = {"roc": "false positive rate", "pr": "recall", "prg": "recall gain"}[kind]
+    out = []
+    for bound, word in ((bottom, "down"), (top, "up")):
+        if bound is None:
+            continue
+        x, v = [], []
+        for b in every:
+            edge = b.sim_lo if word == "down" else b.sim_hi
+            sel = edge < bound - 1e-12 if word == "down" else edge > bound + 1e-12
+            x.append(b.grid[sel])
+            v.append(edge[sel])
+        xs, vs = np.concatenate(x), np.concatenate(v)
+        if xs.size:
+            worst = vs.min() if word == "down" else vs.max()
+            out.append(f"bands: {word} to {worst:.2f} ({axis} {xs.min():.2f}-{xs.max():.2f})")
+    return out
+
+
 def prg_axis_bottom(curves: Sequence[CurvePoints], mode: str | tuple[float, float]) -> float:
     """Bottom of the PRG axis: 0 (``"unit"``), the lowest drawn precision gain floored to a
     quarter and bounded by :data:`PRG_FLOOR` (``"auto"``), or the given limits' lower end."""
@@ -183,6 +261,7 @@ def draw_curves(
     prg_ylim: str | tuple[float, float] = "auto",
     points: bool = False,
     legend: bool = False,
+    bands: Sequence[Mapping[str, Band]] | None = None,
 ) -> None:
     """Draw the ROC, PR and PRG curves of ``curves`` into the given axes (any may be None).
 
@@ -192,13 +271,16 @@ def draw_curves(
     precision gain, at most -1), ``"unit"`` (the paper's square) or limits; what falls outside is
     named in the panel either way.  A ``label`` in a curve's style replaces the default legend
     label (name and area).  ``points`` marks the thresholds' PR and PRG points; ``legend`` puts a
-    legend (label and area) under each panel.
+    legend (label and area) under each panel.  ``bands``: per curve, ``kind -> Band``
+    (:func:`bands_from_table`), shaded under the curve in its colour (simultaneous light,
+    pointwise darker); kinds a curve has no band of are drawn as without.
     """
     if not curves:
         raise ValueError("draw_curves needs at least one curve")
     pi = curves[0].pi
     if ax_roc is not None:
         ax_roc.plot([0, 1], [0, 1], color="0.6", lw=0.6, ls=":", label="random ranking")
+        _shade(ax_roc, curves, bands, "roc")
         for i, c in enumerate(curves):
             ax_roc.plot(*c.roc, **_line(i, c, f"{c.label} ({c.auroc:.3f})"))
         _unit_axes(ax_roc, "false positive rate", "true positive rate", "ROC")
@@ -208,6 +290,7 @@ def draw_curves(
         ax_pr.fill_between(min_pr.recall, 0, min_pr.precision, color="0.88", lw=0, label="unachievable region")
         ax_pr.plot(min_pr.recall, min_pr.precision, color="0.45", lw=0.7, label=f"minimum PR curve ({min_pr.area:.3f})")
         ax_pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
+        _shade(ax_pr, curves, bands, "pr")
         for i, c in enumerate(curves):
             st = _line(i, c, f"{c.label} ({c.aupr:.3f})")
             ax_pr.plot(*c.pr_dense, **st)
@@ -215,13 +298,15 @@ def draw_curves(
                 ax_pr.plot(*c.pr, "o", color=st["color"], ms=2.5)
         _unit_axes(ax_pr, "recall", "precision", "PR", (bottom, top))
         # what is cut is at low recall, on the left: the notice goes top right
-        _notice(ax_pr, pr_clipping(curves, top), f"not shown above {top:.2f}:", where="upper right")
+        _notice(ax_pr, pr_clipping(curves, top) + band_clipping(curves, bands, "pr", top=top),
+                f"not shown above {top:.2f}:", where="upper right")
     if ax_prg is not None:
         bottom = prg_axis_bottom(curves, prg_ylim)
         top = 1.01 if isinstance(prg_ylim, str) else float(prg_ylim[1])
         ax_prg.plot([0, 1], [1, 0], color="0.6", lw=0.6, ls=":", label="always-positive baseline (FG1 = 1/2)")
         if bottom < 0:
             ax_prg.axhline(0, color="0.6", lw=0.5)
+        _shade(ax_prg, curves, bands, "prg")
         for i, c in enumerate(curves):
             rg, pg = np.asarray(c.prg[0]), np.asarray(c.prg[1])
             keep = rg >= 0  # the PRG curve has a point at recall gain 0: the drawn curve starts there
@@ -230,7 +315,8 @@ def draw_curves(
             if points:
                 ax_prg.plot(rg[keep], pg[keep], "o", color=st["color"], ms=2.5)
         _unit_axes(ax_prg, "recall gain", "precision gain", "PRG", (bottom, top))
-        _notice(ax_prg, prg_clipping(curves, bottom), f"not shown below {bottom:g}:")
+        _notice(ax_prg, prg_clipping(curves, bottom) + band_clipping(curves, bands, "prg", bottom=bottom),
+                f"not shown below {bottom:g}:")
     if legend:
         for ax in (ax_roc, ax_pr, ax_prg):
             if ax is not None:
@@ -238,13 +324,30 @@ def draw_curves(
                           ncol=2 if len(curves) > 8 else 1)
 
 
+def _shade(ax: Axes, curves: Sequence[CurvePoints], bands: Sequence[Mapping[str, Band]] | None, kind: str) -> None:
+    """The ``kind`` bands of ``curves`` under their lines: simultaneous light, pointwise darker."""
+    for i, c in enumerate(curves):
+        b = bands[i].get(kind) if bands is not None and i < len(bands) else None
+        if b is None:
+            continue
+        color = _style_for(i, c)["color"]
+        ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=color, alpha=0.10, lw=0, zorder=1.5)
+        ax.fill_between(b.grid, b.lo, b.hi, color=color, alpha=0.18, lw=0, zorder=1.6)
+
+
 def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = "", note: str = "",
-                  pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit") -> Figure:
-    """A 2 x 2 column-width figure: ROC, PR, PRG and a panel listing the areas."""
+                  pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit",
+                  bands: Sequence[Mapping[str, Band]] | None = None) -> Figure:
+    """A 2 x 2 column-width figure: ROC, PR, PRG and a panel listing the areas; with ``bands``
+    (:func:`draw_curves`) shaded, and :func:`band_note` appended to ``note``."""
+    extra = band_note(bands)
+    if extra:
+        note = f"{note.rstrip()}{'' if not note or note.rstrip().endswith('.') else '.'} {extra}".strip()
     with style():
         fig = Figure(figsize=(COLUMN_WIDTH, 4.0), layout="constrained")
         axes = fig.subplots(2, 2)
-        draw_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, min_pr, pr_ylim=pr_ylim, prg_ylim=prg_ylim)
+        draw_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, min_pr, pr_ylim=pr_ylim, prg_ylim=prg_ylim,
+                    bands=bands)
         ax = axes[1, 1]
         ax.set_axis_off()
         y = 1.0

@@ -18,12 +18,16 @@ from prspace.figures import ranking as F
 from prspace.figures.controlled_skew import controlled_skew_figure
 
 #: Tables (file stems) each figure is drawn from; Figures 4 and 5 also read ``figure_text``.
+#: Optional tables, drawn when given: :data:`OPTIONAL_TABLES`.
 FIGURE_TABLES: dict[str, tuple[str, ...]] = {
     "fig4_rank_heatmap": ("fig4_rank_counts",),
     "fig4_auprg_vs_aupr": ("fig4_scatter",),
     "fig5_curves": ("fig5_curve_points", "fig5_curve_areas"),
     "controlled_skew": ("controlled_skew", "controlled_skew_observed"),
 }
+#: Tables a figure draws when they are given, and is the same figure without: Figure 5's curve
+#: bands (``prspace figure-data``; :func:`prspace.figures.curves.bands_from_table`).
+OPTIONAL_TABLES: dict[str, tuple[str, ...]] = {"fig5_curves": ("fig5_curve_bands",)}
 
 
 def texts(table: pd.DataFrame, figure: str) -> dict[str, str]:
@@ -45,7 +49,9 @@ def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] 
                                 source=t.get("source", ""), note=t.get("note", ""))
     if name == "fig5_curves":
         curves, min_pr = C.from_table(tables["fig5_curve_points"], tables["fig5_curve_areas"])
-        return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""))
+        bands = (C.bands_from_table(tables["fig5_curve_bands"], len(curves)) if "fig5_curve_bands" in tables
+                 else None)
+        return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""), bands=bands)
     if name == "controlled_skew":
         return controlled_skew_figure(tables["controlled_skew"], tables["controlled_skew_observed"], labels=labels)
     raise ValueError(f"unknown figure {name!r}; known: {', '.join(FIGURE_TABLES)}")

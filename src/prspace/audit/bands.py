@@ -1,0 +1,72 @@
+"""Curve bands in the audit: one model's ROC, PR and PRG bands (:mod:`prspace.bands`) on its pooled test rows.
+
+The bootstrap is the audit's (stratified by class x fold, sample weights respected); the bands
+of the models the report draws (:func:`shown`: per task the best :data:`TOP_K` by AUPR, the
+first :data:`MAX_TASKS` tasks) go into ``bands.png`` and ``bands.csv``; any other model's bands
+come from :meth:`prspace.audit.result.AuditResult.bands`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from prspace.bands import CURVES, CurveBand, curve_bands
+from prspace.errors import InputError
+
+if TYPE_CHECKING:
+    from prspace.audit.record import AuditRecord
+
+#: Models drawn per task in ``bands.png`` (their bands overlap: more are unreadable).
+TOP_K = 3
+#: Tasks drawn at most.
+MAX_TASKS = 4
+#: Resamples when the audit ran without a bootstrap (``n_boot = 0``) and bands are asked for.
+DEFAULT_RESAMPLES = 1000
+#: The seed of the bands' resampling (fixed: the same report twice draws the same bands).
+SEED = 0
+BAND_COLUMNS = ["task", "model", "curve", "x", "grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "level",
+                "n_resamples"]
+
+
+def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
+                level: float | None = None, seed: int = SEED) -> dict[str, CurveBand]:
+    """The three curves' bands of ``model`` on ``task`` (its pooled test rows, folds as strata)."""
+    rows = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
+    if rows.empty:
+        tasks = sorted(res.data["task"].astype(str).unique())
+        models = sorted(res.data.loc[res.data["task"] == task, "model"].astype(str).unique())
+        if not models:
+            raise InputError(f"no task {task!r} in the audit; choose one of {', '.join(tasks)}")
+        raise InputError(f"no model {model!r} on task {task!r}; choose one of {', '.join(models)}")
+    b = res.n_boot if n_resamples is None else n_resamples
+    return curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(np.float64),
+                       sample_weight=rows["weight"].to_numpy(np.float64), strata=rows["fold"].map(str).to_numpy(),
+                       n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
+                       rng=seed)
+
+
+def shown(res: AuditRecord, *, max_tasks: int = MAX_TASKS, top_k: int = TOP_K) -> list[tuple[str, list[str]]]:
+    """The tasks and models ``bands.png`` draws: per task (sorted) the best ``top_k`` by AUPR."""
+    out = []
+    for task in sorted(res.pooled["task"].unique())[:max_tasks]:
+        table = res.pooled[res.pooled["task"] == task].sort_values(["aupr", "model"], ascending=[False, True])
+        out.append((task, table["model"].tolist()[:top_k]))
+    return out
+
+
+def band_table(bands: dict[tuple[str, str], dict[str, CurveBand]]) -> pd.DataFrame:
+    """``bands.csv``: one row per task, model, curve and grid point."""
+    parts = []
+    for (task, model), per in bands.items():
+        for curve in CURVES:
+            if curve not in per:
+                continue
+            b = per[curve]
+            parts.append(pd.DataFrame({"task": task, "model": model, "curve": curve, "x": b.x, **b.columns(),
+                                       "level": b.level, "n_resamples": b.n_resamples}))
+    if not parts:
+        return pd.DataFrame(columns=BAND_COLUMNS)
+    return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]

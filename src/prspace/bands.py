@@ -1,0 +1,327 @@
+"""Bootstrap bands for one model's ROC, PR and PRG curves: pointwise and simultaneous.
+
+The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"):
+
+1. **One sort.**  The scores are sorted once (``np.unique``): every row gets its tie group
+   (group 0 = highest score).  Tied scores are one operating point.
+2. **Resamples as counts.**  ``n_resamples`` stratified bootstrap resamples of the rows, drawn
+   by :class:`prspace.resampling.StratumSampler` as counts per row; strata are the classes
+   (crossed with ``strata``, e.g. folds, when given), so every resample keeps each stratum's
+   class counts, as pROC's default ``boot.stratified = TRUE``.  A resample's counts (times the
+   sample weights) are summed per tie group and class with one ``bincount``; the cumulative
+   sums give its operating points ``(FP_k, TP_k)``, k = 0 (the origin, nothing predicted
+   positive) .. K (everything positive).  No row is copied.
+3. **Curves on a fixed grid**, from the operating points of the original rows (the estimate)
+   and of each resample (the replicates):
+
+   * ROC: TPR at each FPR of the grid, linear between operating points.  Where the grid point
+     falls on a vertical segment (a tie group of positives only) the upper end (the highest
+     TPR at that FPR; pROC's ``coords(input = "specificity")`` does the same).
+   * PR: precision at each recall of the grid, Davis and Goadrich's (hyperbolic)
+     interpolation between operating points, which interpolates the contingency table
+     linearly: between A and B, ``TP = TP_A + x``, ``FP = FP_A + x (FP_B - FP_A) / (TP_B -
+     TP_A)``; this is the curve whose area :func:`prspace.metrics.aupr` gives (its default).
+     On a vertical drop (a tie group of negatives only) the upper end: the precision where the
+     recall is first reached.  Before the first operating point that holds positives the
+     first-point rule of :mod:`prspace.metrics`: from the origin the precision is constant,
+     the first threshold's; if the top tie groups hold negatives only the curve rises from
+     precision 0.  At recall 0 (if the grid holds it) the limit from the right.
+   * PRG: precision gain at each recall gain of the grid, linear in gain space between the
+     operating points with recall gain >= 0 (Flach and Kull 2015; by their Theorem 1 this is
+     the same contingency-table interpolation, so the curve starts at the point where recall
+     gain is 0, as :func:`prspace.metrics.prg_curve` inserts it); upper end on vertical drops.
+     Points with recall gain < 0 are not part of the curve.
+
+   Default grids (:func:`default_grid`): ``j / G`` with G = ``grid_size`` = 100, over the middle
+   of the axis where several rows decide each point: ROC FPR and PR recall from 0.05 to 0.95,
+   PRG recall gain from 0 (recall pi, an interior point) to 0.95.  The ends are left out: there
+   the curve is fixed (TPR at FPR 1) or decided by one extreme row (TPR at FPR 0 by the highest
+   negative, the precision at recall 1 by the lowest positive, the precision at recall 1 / P by
+   the top positive), where the bootstrap cannot vary what the data never showed: a point whose
+   replicates never vary gets a band of zero width, and near the ends the percentile intervals
+   under-cover.  Any increasing grid in [0, 1] may be given instead.
+4. **Pointwise band**: at each grid point the percentile interval of the replicates,
+   ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (numpy's linear quantile, R's type 7,
+   as pROC's ``ci.se`` / ``ci.coords``).
+5. **Simultaneous band** (sup-t, Montiel Olea and Plagborg-Moller 2019, J. Appl. Econometrics
+   34(1); the "bootstrap simultaneous confidence band"): ``sd_j`` = the standard deviation of
+   the replicates at grid point j, ``T_b = max_j |c*_b(j) - c(j)| / sd_j`` over the grid points
+   with ``sd_j > 0``, ``q`` = the ``level`` quantile of ``T_b``; the band is ``c(j) +- q sd_j``
+   (clipped to [0, 1] for ROC and PR, to <= 1 for PRG).  It covers the whole true curve on the
+   grid with probability ``level`` (asymptotically).  A grid point whose replicates never vary
+   has the estimate as both bounds.
+
+Assumptions: the test rows are independent draws (rows that repeat, e.g. the same subject in
+several folds, need a cluster bootstrap, which this is not).  Cost: one sort, then per resample
+one ``bincount`` over the rows, one cumulative sum over the K tie groups and one binary search
+of the grid per curve: O(n log n + B (n + G log K)).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from prspace.errors import InputError
+from prspace.resampling import StratumSampler
+
+__all__ = ["CURVES", "CurveBand", "curve_bands", "default_grid", "curve_at"]
+
+#: The curves, with (x, y) axis names.
+CURVES: dict[str, tuple[str, str]] = {
+    "roc": ("fpr", "tpr"),
+    "pr": ("recall", "precision"),
+    "prg": ("recall_gain", "precision_gain"),
+}
+DEFAULT_GRID_SIZE = 100
+#: The share of each end of the axis the default grids leave out.
+EDGE = 0.05
+
+
+@dataclasses.dataclass(frozen=True)
+class CurveBand:
+    """Bands of one curve on ``grid``: the estimate, pointwise (``lo``, ``hi``) and simultaneous
+    (``sim_lo``, ``sim_hi``) bounds at ``level``, from ``n_resamples`` resamples; ``sd`` the
+    replicates' standard deviation and ``critical_value`` the sup-t quantile ``q``."""
+
+    curve: str
+    x: str
+    y: str
+    grid: np.ndarray
+    estimate: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    sim_lo: np.ndarray
+    sim_hi: np.ndarray
+    sd: np.ndarray
+    critical_value: float
+    level: float
+    n_resamples: int
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The band as columns (``grid, estimate, lo, hi, sim_lo, sim_hi``) for a table."""
+        return {"grid": self.grid, "estimate": self.estimate, "lo": self.lo, "hi": self.hi,
+                "sim_lo": self.sim_lo, "sim_hi": self.sim_hi}
+
+
+def default_grid(curve: str, grid_size: int = DEFAULT_GRID_SIZE) -> np.ndarray:
+    """The default grid of ``curve`` (module docstring): ``j / G`` for ``j / G`` in [0.05, 0.95]
+    (PRG: [0, 0.95]), ``G = grid_size``."""
+    _check_curve(curve)
+    g = int(grid_size)
+    if g < 2:
+        raise InputError(f"grid_size must be at least 2, got {grid_size!r}")
+    first = 0 if curve == "prg" else int(np.ceil(EDGE * g - 1e-9))
+    j = np.arange(first, int(np.floor((1.0 - EDGE) * g + 1e-9)) + 1)
+    return j / g  # j / G correctly rounded, so it equals count ratios such as 10 / 100 exactly
+
+
+def _check_curve(curve: str) -> None:
+    if curve not in CURVES:
+        raise InputError(f"unknown curve {curve!r}; choose one of {', '.join(CURVES)}")
+
+
+# --------------------------------------------------------------------------------------------
+# The curves at grid points, from cumulative counts (TP0, FP0: k = 0 .. K, starting at 0)
+# --------------------------------------------------------------------------------------------
+
+
+def _roc_at(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    x, y = fp0 / fp0[-1], tp0 / tp0[-1]
+    i = np.searchsorted(x, grid, side="right") - 1  # last point with FPR <= f: the upper end
+    j = np.minimum(i + 1, x.size - 1)
+    exact = x[i] == grid
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(exact, 0.0, (grid - x[i]) / (x[j] - x[i]))
+    return y[i] + t * (y[j] - y[i])
+
+
+def _fp_where_tp(tp0: np.ndarray, fp0: np.ndarray, j: np.ndarray, tp: np.ndarray, exact: np.ndarray) -> np.ndarray:
+    """FP on the contingency-table interpolation where TP = ``tp`` is first reached (in segment j - 1 -> j)."""
+    a = np.maximum(j - 1, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (fp0[j] - fp0[a]) / (tp0[j] - tp0[a])
+        fp = fp0[a] + (tp - tp0[a]) * slope
+    return np.where(exact, fp0[j], fp)
+
+
+def _pr_at(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    p = tp0[-1]
+    rec = tp0 / p
+    j = np.searchsorted(rec, grid, side="left")  # first point with recall >= r: the upper end
+    exact = rec[j] == grid
+    tp = grid * p
+    fp = _fp_where_tp(tp0, fp0, j, tp, exact)
+    tp = np.where(exact, tp0[j], tp)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = tp / (tp + fp)
+    zero = grid == 0.0
+    if zero.any():  # recall 0: the limit from the right (first-point rule)
+        k = int(np.argmax(tp0 > 0))
+        first = 0.0 if fp0[k - 1] > 0 else tp0[k] / (tp0[k] + fp0[k])
+        out = np.where(zero, first, out)
+    return out
+
+
+def _prg_at(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    p, nn = tp0[-1], fp0[-1]
+    r = p / nn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rg = np.where(tp0 > 0, 1.0 - r * ((p - tp0) / tp0), -np.inf)
+    rg[-1] = 1.0  # the all-positive point is exactly (1, 0); rounding must not move it
+    j = np.searchsorted(rg, grid, side="left")  # first point with recall gain >= g
+    exact = rg[j] == grid
+    tp = p * p / (p + (1.0 - grid) * nn)  # recall gain g <=> TP = P^2 / (P + (1 - g) N)
+    fp = _fp_where_tp(tp0, fp0, j, tp, exact)
+    tp = np.where(exact, tp0[j], tp)
+    out = 1.0 - r * (fp / tp)
+    return np.where(exact & (j == tp0.size - 1), 0.0, out)
+
+
+_KERNELS = {"roc": _roc_at, "pr": _pr_at, "prg": _prg_at}
+
+
+def curve_at(curve: str, tp: ArrayLike, fp: ArrayLike, grid: ArrayLike) -> np.ndarray:
+    """``curve`` ("roc", "pr", "prg") at ``grid`` from the (weighted) positives ``tp[k]`` and
+    negatives ``fp[k]`` of each tie group, highest score first (the interpolation of the module
+    docstring)."""
+    _check_curve(curve)
+    tp0 = np.concatenate(([0.0], np.cumsum(np.asarray(tp, dtype=np.float64))))
+    fp0 = np.concatenate(([0.0], np.cumsum(np.asarray(fp, dtype=np.float64))))
+    return _KERNELS[curve](tp0, fp0, _grid(np.asarray(grid, dtype=np.float64), curve))
+
+
+# --------------------------------------------------------------------------------------------
+# Input checks
+# --------------------------------------------------------------------------------------------
+
+
+def _labels(y: ArrayLike) -> np.ndarray:
+    a = np.asarray(y)
+    if a.ndim != 1 or a.size == 0:
+        raise InputError("y must be a non-empty 1-d array of labels; pass one label per test row")
+    if a.dtype == bool:
+        return a
+    try:
+        v = a.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError("y must hold 0/1 or True/False labels; map your classes to 1 (positive) and 0") from None
+    if not np.isin(v, (0.0, 1.0)).all():
+        raise InputError("y must hold 0/1 or True/False labels; map your classes to 1 (positive) and 0")
+    return v == 1.0
+
+
+def _grid(grid: np.ndarray, curve: str) -> np.ndarray:
+    if grid.ndim != 1 or grid.size == 0 or not np.all(np.isfinite(grid)):
+        raise InputError(f"the {curve} grid must be a non-empty 1-d array of finite numbers")
+    if grid.min() < 0.0 or grid.max() > 1.0 or np.any(np.diff(grid) <= 0):
+        raise InputError(f"the {curve} grid must be increasing values in [0, 1]; give e.g. np.arange(1, 100) / 100")
+    return grid
+
+
+def _inputs(y, scores, sample_weight, strata):
+    y = _labels(y)
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        s = None
+    if s is None or s.shape != y.shape:
+        raise InputError(f"scores must be a numeric 1-d array as long as y ({y.size} rows)")
+    if not np.all(np.isfinite(s)):
+        raise InputError("scores hold NaN or infinite values; drop or impute those rows first")
+    if sample_weight is None:
+        w = np.ones(y.size)
+    else:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != y.shape or not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise InputError("sample_weight must be finite, non-negative and one per row of y")
+    if strata is None:
+        code = np.zeros(y.size, dtype=np.int64)
+    else:
+        st = np.asarray(strata)
+        if st.shape != y.shape:
+            raise InputError("strata must hold one value per row of y (e.g. the fold of each row)")
+        code = np.unique(st, return_inverse=True)[1].ravel().astype(np.int64)
+    keep = w > 0
+    y, s, w, code = y[keep], s[keep], w[keep], code[keep]
+    if not (y.any() and (~y).any()):
+        raise InputError("y holds one class only (with positive weight); bands need positives and negatives")
+    return y, s, w, code
+
+
+# --------------------------------------------------------------------------------------------
+# The bands
+# --------------------------------------------------------------------------------------------
+
+
+def _band(curve: str, grid: np.ndarray, est: np.ndarray, reps: np.ndarray, level: float) -> CurveBand:
+    a = (1.0 - level) / 2.0
+    lo, hi = np.quantile(reps, a, axis=0), np.quantile(reps, 1.0 - a, axis=0)
+    sd = reps.std(axis=0, ddof=1) if reps.shape[0] > 1 else np.zeros(grid.size)
+    varies = sd > 1e-12
+    if varies.any():
+        t = np.max(np.abs(reps[:, varies] - est[varies]) / sd[varies], axis=1)
+        q = float(np.quantile(t, level))
+    else:
+        q = 0.0
+    half = np.where(varies, q * sd, 0.0)
+    top = 1.0
+    bottom = 0.0 if curve in ("roc", "pr") else -np.inf
+    x, yname = CURVES[curve]
+    return CurveBand(curve, x, yname, grid, est, lo, hi, np.clip(est - half, bottom, top),
+                     np.clip(est + half, bottom, top), sd, q, float(level), int(reps.shape[0]))
+
+
+def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                strata: ArrayLike | None = None, curves: tuple[str, ...] = ("roc", "pr", "prg"),
+                grids: dict[str, ArrayLike] | None = None, grid_size: int = DEFAULT_GRID_SIZE,
+                n_resamples: int = 1000, level: float = 0.95,
+                rng: np.random.Generator | int | None = 0) -> dict[str, CurveBand]:
+    """Pointwise and simultaneous bootstrap bands of one model's curves (module docstring).
+
+    ``y``: 0/1 or bool labels (1 = positive); ``scores``: higher means more positive;
+    ``sample_weight``: one non-negative weight per row (rows of weight 0 are dropped);
+    ``strata``: optional label per row (e.g. the fold) crossed with the class for the stratified
+    bootstrap; ``curves``: any of "roc", "pr", "prg"; ``grids``: curve -> grid in [0, 1]
+    (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed.
+    Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.errors.InputError`.
+    """
+    for c in curves:
+        _check_curve(c)
+    if not curves:
+        raise InputError("curves is empty; ask for any of roc, pr, prg")
+    if not 0.0 < float(level) < 1.0:
+        raise InputError(f"level must lie strictly between 0 and 1, got {level!r}")
+    if int(n_resamples) != n_resamples or int(n_resamples) < 2:
+        raise InputError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
+    n_resamples = int(n_resamples)
+    grids = grids or {}
+    unknown = set(grids) - set(CURVES)
+    if unknown:
+        raise InputError(f"grids names unknown curve(s) {sorted(unknown)}; use roc, pr, prg")
+    grid = {c: _grid(np.asarray(grids[c], dtype=np.float64), c) if c in grids else default_grid(c, grid_size)
+            for c in curves}
+    yb, s, w, code = _inputs(y, scores, sample_weight, strata)
+    group = np.unique(-s, return_inverse=True)[1].ravel()  # the one sort: tie group, 0 = highest
+    size = 2 * (int(group.max()) + 1)
+    key = 2 * group + yb
+    both = np.bincount(key, weights=w, minlength=size).reshape(-1, 2)
+    est = {c: curve_at(c, both[:, 1], both[:, 0], grid[c]) for c in curves}
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    sampler = StratumSampler(2 * code + yb, gen)
+    key_o, w_o = key[sampler.order], w[sampler.order]
+    unit = bool(np.all(w == 1.0))
+    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
+    tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
+    for b in range(n_resamples):
+        cnt = sampler.counts()
+        if not unit:
+            cnt *= w_o
+        g = np.bincount(key_o, weights=cnt, minlength=size).reshape(-1, 2)
+        np.cumsum(g[:, 1], out=tp0[1:])
+        np.cumsum(g[:, 0], out=fp0[1:])
+        for c in curves:
+            reps[c][b] = _KERNELS[c](tp0, fp0, grid[c])
+    return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
