@@ -65,6 +65,7 @@ __all__ = [
     "nemenyi_q",
     "rank_matrix",
     "scores_matrix",
+    "study_tables",
 ]
 
 POSTHOCS = ("nemenyi", "wilcoxon")
@@ -383,7 +384,7 @@ def metric_order_test(
 
 def calibrate_order_test(
     n_tasks: int, n_learners: int, *, n_sim: int = 200, alpha: float = 0.05, n_perm: int = 500,
-    spread: float = 1.0, noise: float = 1.0, reversal: float = 1.0, seed: int = 0,
+    spread: float = 2.0, noise: float = 1.0, reversal: float = 1.0, seed: int = 0,
 ) -> dict[str, float]:
     """False rate and power of :func:`metric_order_test` by simulation.
 
@@ -406,11 +407,73 @@ def calibrate_order_test(
         b1[:, 0] += shift
         b1[:, -1] -= shift
         ra, rb0, rb1 = rank_matrix(a), rank_matrix(b0), rank_matrix(b1)
-        rej0 += metric_order_test(ra, rb0, alpha=alpha, n_perm=n_perm, seed=seed + s).differs
-        rej1 += metric_order_test(ra, rb1, alpha=alpha, n_perm=n_perm, seed=seed + s).differs
+        rej0 += _order_p(ra - rb0, n_perm, np.random.default_rng(seed + s))[1] < alpha
+        rej1 += _order_p(ra - rb1, n_perm, np.random.default_rng(seed + s))[1] < alpha
     f, pw = rej0 / n_sim, rej1 / n_sim
     return {
         "n_tasks": n_tasks, "n_learners": n_learners, "n_sim": n_sim, "alpha": alpha,
         "false_rate": f, "false_rate_se": float(np.sqrt(max(f * (1 - f), alpha * (1 - alpha)) / n_sim)),
         "power": pw, "power_se": float(np.sqrt(pw * (1 - pw) / n_sim)), "reversal": reversal,
     }  # fmt: skip
+
+
+# ----------------------------------------------------------------------------------------------
+# a study's tables
+
+
+def study_tables(
+    table: pd.DataFrame, metrics: Sequence[str], *, alpha: float = 0.05, posthoc: str = "nemenyi",
+    n_perm: int = 2000, n_sim: int = 200, seed: int = 0, task: str = "task_id", learner: str = "model_id",
+) -> dict[str, pd.DataFrame]:
+    """The tables of ``prspace cd`` from a long table (one row per task and learner, a column
+    per metric, higher is better): ``cd_ranks`` (metric, learner, average rank, position),
+    ``cd_cliques`` (metric, clique, learner), ``cd_tests`` (one row per metric: Friedman,
+    Iman-Davenport, Nemenyi CD, the post hoc of the cliques) and ``cd_metric_pairs`` (per pair
+    of metrics, :func:`metric_order_test` on the tasks both kept, with the false rate and power
+    of :func:`calibrate_order_test` at this number of tasks and learners; ``n_sim = 0`` skips
+    the calibration). Each pair is its own question: p-values are not adjusted across pairs.
+    """
+    metrics = list(metrics)
+    if not metrics:
+        raise InputError("no metric to rank by; pass e.g. --rank-by aupr,auprg,auroc")
+    results = {m: critical_difference(scores_matrix(table, m, task=task, learner=learner), alpha=alpha,
+                                      posthoc=posthoc) for m in metrics}
+    ranks, cliques, tests = [], [], []
+    for m, r in results.items():
+        ranks.append(pd.DataFrame({"metric": m, "learner": r.average_ranks.index, "average_rank": r.average_ranks.to_numpy(),
+                                   "position": np.arange(1, r.n_learners + 1), "n_tasks": r.n_tasks}))
+        for i, c in enumerate(r.cliques, start=1):
+            cliques.append(pd.DataFrame({"metric": m, "clique": i, "learner": list(c)}))
+        tests.append({"metric": m, **r.summary(),
+                      "dropped_tasks": ", ".join(r.dropped_tasks)})
+    pairs = []
+    calibration: dict[tuple[int, int], dict[str, float]] = {}
+    for a, b in itertools.combinations(metrics, 2):
+        ra, rb = results[a].ranks, results[b].ranks
+        common = ra.index.intersection(rb.index)
+        t = metric_order_test(ra.loc[common], rb.loc[common], metric_a=a, metric_b=b, alpha=alpha, n_perm=n_perm, seed=seed)
+        row = t.summary()
+        if n_sim > 0:
+            key = (t.n_tasks, t.n_learners)
+            if key not in calibration:
+                calibration[key] = calibrate_order_test(*key, n_sim=n_sim, alpha=alpha, n_perm=min(n_perm, 400), seed=seed)
+            cal = calibration[key]
+            row.update({"calibration_n_sim": n_sim, "false_rate": cal["false_rate"], "false_rate_se": cal["false_rate_se"],
+                        "power_planted_reversal": cal["power"], "power_se": cal["power_se"]})
+        pairs.append(row)
+    no_cliques = pd.DataFrame(columns=["metric", "clique", "learner"])
+    return {
+        "cd_ranks": pd.concat(ranks, ignore_index=True),
+        "cd_cliques": pd.concat(cliques, ignore_index=True) if cliques else no_cliques,
+        "cd_tests": pd.DataFrame(tests),
+        "cd_metric_pairs": pd.DataFrame(pairs),
+    }
+
+
+#: Title and note of each table of :func:`study_tables` (Markdown and HTML).
+TABLE_TITLES = {
+    "cd_ranks": "Learners' average ranks across tasks per metric (1 = best), for the critical-difference diagrams",
+    "cd_cliques": "Cliques of the critical-difference diagrams: learners no two of which differ (post hoc of cd_tests)",
+    "cd_tests": "Friedman and Iman-Davenport tests, Nemenyi critical difference, per metric",
+    "cd_metric_pairs": "Do two metrics order the learners differently across tasks beyond noise? (sign-flip test, calibrated)",
+}

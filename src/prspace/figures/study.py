@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from prspace.figures import curves as C
+from prspace.figures.cd import cd_figure
 from prspace.figures import ranking as F
 from prspace.figures.controlled_skew import controlled_skew_figure
 
@@ -23,6 +24,7 @@ FIGURE_TABLES: dict[str, tuple[str, ...]] = {
     "fig4_auprg_vs_aupr": ("fig4_scatter",),
     "fig5_curves": ("fig5_curve_points", "fig5_curve_areas"),
     "controlled_skew": ("controlled_skew", "controlled_skew_observed"),
+    "cd_diagram": ("cd_ranks", "cd_cliques", "cd_tests"),
 }
 
 
@@ -48,4 +50,6 @@ def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] 
         return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""))
     if name == "controlled_skew":
         return controlled_skew_figure(tables["controlled_skew"], tables["controlled_skew_observed"], labels=labels)
+    if name == "cd_diagram":
+        return cd_figure(tables["cd_ranks"], tables["cd_cliques"], tables["cd_tests"], labels=labels)
     raise ValueError(f"unknown figure {name!r}; known: {', '.join(FIGURE_TABLES)}")
