@@ -14,8 +14,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from prspace.figures import curves as C
-from prspace.figures.cd import cd_figure
 from prspace.figures import ranking as F
+from prspace.figures.cd import cd_figure
 from prspace.figures.controlled_skew import controlled_skew_figure
 
 #: Tables (file stems) each figure is drawn from; Figures 4 and 5 also read ``figure_text``.
