@@ -288,3 +288,47 @@ def test_cli_cd_then_figure(tmp_path):
     assert (tmp_path / "cd.png").read_bytes()[:4] == b"\x89PNG"
     # a metric the table lacks: one line, exit 2
     assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--rank-by", "aupr,nope", "--tables-dir", str(out)]) == 2
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+def _audit_frame(n_tasks: int, models=("a", "b", "c", "d"), n: int = 150, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(n_tasks):
+        y = rng.random(n) < 0.3
+        for j, m in enumerate(models):
+            s = y * (0.4 + 0.4 * j) + rng.normal(size=n)
+            rows.append(pd.DataFrame({"task": f"task{t}", "model": m, "label": y.astype(int), "score": s, "row": np.arange(n)}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
+    from prspace.audit import audit
+    from prspace.cli.audit import write_outputs
+
+    res = audit(_audit_frame(4), task="task", model="model", label="label", score="score", n_boot=50)
+    assert res.cd is not None
+    tests = res.cd["cd_tests"].set_index("metric")
+    assert list(tests.index) == ["aupr", "auprg", "auroc", "aucnpr"] and (tests["n_tasks"] == 4).all()
+    # the audit's tables are prspace.cd on its pooled metrics
+    direct = critical_difference(scores_matrix(res.pooled, "auroc", task="task", learner="model"))
+    assert tests.loc["auroc", "friedman_chi2"] == pytest.approx(direct.friedman_chi2)
+    assert "cd_diagram" in res.figures()
+    md = res.to_markdown()
+    assert "Across tasks: critical-difference analysis" in md and "Friedman p" in md
+    assert "critical-difference" in res.to_html()
+    written = {p.name for p in write_outputs(res, tmp_path, source="x")}
+    assert {"cd_ranks.csv", "cd_tests.csv", "cd_metric_pairs.csv", "cd_cliques.csv", "cd_diagram.png"} <= written
+
+
+def test_audit_without_shared_models_has_no_cd():
+    from prspace.audit import audit
+
+    one = audit(_audit_frame(1), task="task", model="model", label="label", score="score", n_boot=0)
+    assert one.cd is None and "cd_diagram" not in one.figures()
+    frame = _audit_frame(2)
+    frame = frame[~((frame["task"] == "task1") & (frame["model"] == "d"))]
+    other = audit(frame, task="task", model="model", label="label", score="score", n_boot=0)
+    assert other.cd is None

@@ -38,6 +38,8 @@ class AuditRecord:
     paired: dict[str, bool] | None = None
     #: Confidence sets for ranks (:mod:`prspace.audit.ranksets`), one row per task, metric, model.
     rank_sets: pd.DataFrame | None = None
+    #: Critical-difference tables across tasks (:mod:`prspace.audit.cd`); None unless >= 2 tasks share the models.
+    cd: dict[str, pd.DataFrame] | None = None
 
     @property
     def has_folds(self) -> bool:

@@ -368,6 +368,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "comparisons.csv": result.comparisons,
         "rank_sets.csv": result.rank_sets,
         "estimators.csv": result.estimators,
+        **{f"{name}.csv": t for name, t in (result.cd or {}).items()},
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],
             columns=["code", "severity", "where", "message"],
