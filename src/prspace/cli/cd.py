@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from prspace.contracts import read_metrics_table
     from prspace.output import write_table
 
+    if args.n_perm < 1 or args.n_sim < 0:
+        raise InputError(f"--n-perm must be at least 1 and --n-sim at least 0, got {args.n_perm} and {args.n_sim}")
     metrics = [m.strip() for m in args.rank_by.split(",") if m.strip()]
     table = read_metrics_table(args.metrics)
     unknown = [m for m in metrics if m not in table.columns]
