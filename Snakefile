@@ -61,6 +61,7 @@ rule all:
 
 
 include: "workflow/rules/study.smk"
+include: "workflow/rules/cd.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/boyd.smk"
 include: "workflow/rules/openml.smk"

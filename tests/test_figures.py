@@ -359,11 +359,11 @@ def test_study_figure_modules_import_no_statistics():
     import prspace.figures as pkg
 
     root = Path(pkg.__file__).parent
-    for name in ("ranking", "curves", "controlled_skew", "study", "style"):
+    for name in ("ranking", "curves", "controlled_skew", "cd", "study", "style"):
         tree = ast.parse((root / f"{name}.py").read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "scipy",
+        assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "prspace.cd", "scipy",
                                                                   "sklearn"))}, name
 
 

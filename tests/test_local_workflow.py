@@ -87,6 +87,20 @@ def test_first_run_reads_the_real_arff_and_notes_the_encoding(study):
     assert "Nothing to be done" in again.stdout + again.stderr
 
 
+def test_cd_tables_and_diagram(study):
+    # prspace cd over the study's tasks: one row per metric, the two learners ranked, the diagram drawn
+    tables = study / "results/mydata/tables"
+    tests = pd.read_csv(tables / "cd_tests.csv")
+    assert list(tests["metric"]) == ["aupr", "auprg", "auroc", "aucnpr"]
+    assert (tests["n_tasks"] == 2).all() and (tests["n_learners"] == 2).all()
+    ranks = pd.read_csv(tables / "cd_ranks.csv")
+    assert set(ranks["learner"]) == {"gnb", "tree-depth2"} and ranks["average_rank"].between(1, 2).all()
+    pairs = pd.read_csv(tables / "cd_metric_pairs.csv")
+    assert len(pairs) == 6 and pairs["p_value"].between(0, 1).all()
+    png = study / "results/mydata/figures/cd_diagram.png"
+    assert png.stat().st_size > 10_000
+
+
 def test_editing_adding_and_removing_files_reruns_exactly_what_depends_on_them(study):
     # the scenario: titanic cut to 600 rows, a new file added, the same command again
     lines = gzip.open(TITANIC, "rt", encoding="utf-8").read().split("\n")

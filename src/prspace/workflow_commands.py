@@ -67,6 +67,10 @@ STUDY_TABLES: dict[str, ReportTable] = {
     "skew_evidence": ReportTable("Evidence rows: skew as the explanation of the disagreement", "Tables", "4 Noise, skew and panel"),
     "panel_sensitivity": ReportTable("Panel sensitivity: every model vs one model per learner family", "Tables", "4 Noise, skew and panel"),
     "learner_winners": ReportTable("The best learner across tasks, its margin and the tasks that decide it", "Tables", "2 Learners across tasks"),
+    "cd_tests": ReportTable("Critical-difference diagrams: Friedman test and Nemenyi critical difference per metric", "Tables", "2 Learners across tasks"),
+    "cd_metric_pairs": ReportTable("Do two metrics order the learners differently across tasks beyond noise?", "Tables", "2 Learners across tasks"),
+    "cd_cliques": ReportTable("Cliques of the critical-difference diagrams: learners not significantly different", "Tables", "2 Learners across tasks"),
+    "cd_ranks": ReportTable("Learners' average ranks across tasks per metric (critical-difference diagrams)", "Tables", "2 Learners across tasks"),
 }  # fmt: skip
 
 #: name -> report entry of the tables of an OpenML study (rule openml_report_tables)

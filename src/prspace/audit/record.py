@@ -40,6 +40,8 @@ class AuditRecord:
     rank_sets: pd.DataFrame | None = None
     #: Comparisons of all pairs with family-wise control (:mod:`prspace.audit.pairwise`).
     pairwise: pd.DataFrame | None = None
+    #: Critical-difference tables across tasks (:mod:`prspace.audit.cd`); None unless >= 2 tasks share the models.
+    cd: dict[str, pd.DataFrame] | None = None
 
     @property
     def has_folds(self) -> bool:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from prspace.audit.cd import CAPTION as CD_CAPTION
+from prspace.audit.cd import cd_lines
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.numbers import column, difference, fmt
 from prspace.audit.pairwise import survival_lines
@@ -38,7 +40,9 @@ FIGURE_CAPTIONS = {
              "the values and the pointwise bands in bands.csv.",
 }
 FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics",
-              "bands": "PR and PRG curves of the top models with their bootstrap bands"}
+              "bands": "PR and PRG curves of the top models with their bootstrap bands",
+              "cd_diagram": "critical-difference diagrams of the models across tasks, one per metric"}
+FIGURE_CAPTIONS["cd_diagram"] = CD_CAPTION
 
 
 def _fmt(x: float, digits: int = 3) -> str:
@@ -299,6 +303,8 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
             lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p-values not "
                       "adjusted):", "", to_markdown(cmp)]
         lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
+    if res.cd:
+        lines += ["## Across tasks: critical-difference analysis", ""] + [f"- {s}" for s in cd_lines(res.cd)] + [""]
     lines += ["## Which AUPR a tool computes", "", to_markdown(tools_frame())]
     for name, path in (figures or {}).items():
         lines += [f"## Figure: {name}", "", f"![{FIGURE_ALT.get(name, name)}]({path})", "",
@@ -370,6 +376,8 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
             parts += [f"<h3>Paired comparisons</h3><p>Every pair of models{e(_compared(res, task))}, every metric; "
                       "p-values not adjusted.</p>", _html_table(cmp)]
         parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
+    if res.cd:
+        parts += ["<h2>Across tasks: critical-difference analysis</h2><ul>" + "".join(f"<li>{e(s)}</li>" for s in cd_lines(res.cd)) + "</ul>"]
     parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
     for name, png in (figures or {}).items():
         data = base64.b64encode(png).decode("ascii")

@@ -1,7 +1,8 @@
 """The audit as a function: :func:`audit` on a table, :func:`run_audit` on the canonical frame.
 
 Both return an :class:`AuditResult`: the tables (metrics pooled and per fold, intervals,
-paired comparisons, comparisons of all pairs, ranks, confidence sets for ranks, AUPR estimators), the disagreement sentences, the findings
+paired comparisons, comparisons of all pairs, ranks, confidence sets for ranks, AUPR estimators,
+critical-difference tables across tasks), the disagreement sentences, the findings
 and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
 :meth:`~AuditResult.to_html`.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from prspace.audit import bands as curve_band
+from prspace.audit import cd as audit_cd
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
 from prspace.audit.pairwise import pairwise_table
@@ -33,7 +35,8 @@ class AuditResult(AuditRecord):
 
     def figures(self) -> dict[str, bytes]:
         """The report's figures as PNG bytes: ``curves`` and ``intervals`` (one row per task), and
-        ``bands`` (the top models' PR and PRG bands) unless the audit ran without a bootstrap."""
+        ``bands`` (the top models' PR and PRG bands) unless the audit ran without a bootstrap;
+        ``cd_diagram`` when the audit has critical-difference tables (:attr:`cd`)."""
         from prspace.audit import plot
         from prspace.output import figure_bytes
 
@@ -41,6 +44,12 @@ class AuditResult(AuditRecord):
                "intervals": figure_bytes(plot.intervals_figure(self), "png")}
         if self.n_boot:
             out["bands"] = figure_bytes(plot.bands_figure(self, self.shown_bands()), "png")
+        if self.cd:
+            from prspace.audit.tables import LABELS
+            from prspace.figures.cd import cd_figure
+
+            out["cd_diagram"] = figure_bytes(cd_figure(self.cd["cd_ranks"], self.cd["cd_cliques"], self.cd["cd_tests"],
+                                                       labels=LABELS), "png")
         return out
 
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,
@@ -128,7 +137,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
-                       comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs)
+                       comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
+                       cd=audit_cd.cd_tables(pooled, seed=seed))
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,

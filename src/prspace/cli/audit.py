@@ -370,6 +370,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "pairwise.csv": result.pairwise,
         "bands.csv": result.band_table() if result.n_boot else None,
         "estimators.csv": result.estimators,
+        **{f"{name}.csv": t for name, t in (result.cd or {}).items()},
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],
             columns=["code", "severity", "where", "message"],

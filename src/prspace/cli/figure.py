@@ -21,14 +21,15 @@ from prspace.output import parse_formats, write_figure
 log = logging.getLogger(__name__)
 
 #: Columns read as text whatever they hold.
-TEXT_COLUMNS = {"task_id": str, "model_id": str, "label": str, "metric_a": str, "metric_b": str}
+TEXT_COLUMNS = {"task_id": str, "model_id": str, "label": str, "metric_a": str, "metric_b": str, "metric": str,
+                "learner": str}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "figure",
         help="draw one figure of a study from its tables",
-        description="Draw one figure (fig4_rank_heatmap, fig4_auprg_vs_aupr, fig5_curves, controlled_skew) "
+        description="Draw one figure (fig4_rank_heatmap, fig4_auprg_vs_aupr, fig5_curves, controlled_skew, cd_diagram) "
                     "from the tables its analysis step wrote.",
     )
     p.add_argument("name", help="the figure's name")

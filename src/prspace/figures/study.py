@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
+from prspace.figures.cd import cd_figure
 from prspace.figures.controlled_skew import controlled_skew_figure
 
 #: Tables (file stems) each figure is drawn from; Figures 4 and 5 also read ``figure_text``.
@@ -24,6 +25,7 @@ FIGURE_TABLES: dict[str, tuple[str, ...]] = {
     "fig4_auprg_vs_aupr": ("fig4_scatter",),
     "fig5_curves": ("fig5_curve_points", "fig5_curve_areas"),
     "controlled_skew": ("controlled_skew", "controlled_skew_observed"),
+    "cd_diagram": ("cd_ranks", "cd_cliques", "cd_tests"),
 }
 #: Tables a figure draws when they are given, and is the same figure without: Figure 5's curve
 #: bands (``prspace figure-data``; :func:`prspace.figures.curves.bands_from_table`).
@@ -54,4 +56,6 @@ def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] 
         return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""), bands=bands)
     if name == "controlled_skew":
         return controlled_skew_figure(tables["controlled_skew"], tables["controlled_skew_observed"], labels=labels)
+    if name == "cd_diagram":
+        return cd_figure(tables["cd_ranks"], tables["cd_cliques"], tables["cd_tests"], labels=labels)
     raise ValueError(f"unknown figure {name!r}; known: {', '.join(FIGURE_TABLES)}")
