@@ -63,7 +63,7 @@ import numpy as np
 from prspace.metrics import aupr_min
 
 __all__ = ["METRICS", "EXACT_BUDGET", "FlipBound", "contributions", "exact_extremes", "continuum_range",
-           "aupr_range", "order_can_flip", "largest_flip_gap"]
+           "aupr_range", "range_with_method", "order_can_flip", "largest_flip_gap"]
 
 #: The metrics bounded: ``"aupr"`` (Davis-Goadrich), ``"ap"`` (average precision), ``"auprg"``.
 METRICS = ("aupr", "ap", "auprg")
@@ -254,8 +254,9 @@ def _check_counts(auroc: float, n_pos: float, n_neg: float) -> None:
         raise ValueError(f"n_pos and n_neg must be positive, got {n_pos!r} and {n_neg!r}")
 
 
-def _range_method(auroc: float, n_pos: float, n_neg: float, metric: str, method: str
-                  ) -> tuple[float, float, str]:
+def range_with_method(auroc: float, n_pos: float, n_neg: float, metric: str, method: str = "auto"
+                      ) -> tuple[float, float, str]:
+    """:func:`aupr_range` and how it was computed: ``(lo, hi, "exact" | "continuum")``."""
     _check_metric(metric)
     _check_counts(auroc, n_pos, n_neg)
     if method not in ("auto", "exact", "continuum"):
@@ -282,7 +283,7 @@ def aupr_range(auroc: float, n_pos: float, n_neg: float, *, metric: str = "aupr"
     ``method="auto"``: exact (:func:`exact_extremes`) for whole counts with a small programme,
     else the continuous limit at ``pi = n_pos / (n_pos + n_neg)`` (:func:`continuum_range`).
     """
-    lo, hi, _ = _range_method(auroc, n_pos, n_neg, metric, method)
+    lo, hi, _ = range_with_method(auroc, n_pos, n_neg, metric, method)
     return lo, hi
 
 
@@ -306,8 +307,8 @@ def order_can_flip(auroc_a: float, auroc_b: float, n_pos: float, n_neg: float, m
     lies in ``[lo_a - hi_b, hi_a - lo_b]`` and the order can flip iff ``hi_b > lo_a`` (strictly;
     ``lo_a - hi_b < 0``). Symmetric use: pass the higher-AUROC model as ``a``.
     """
-    lo_a, hi_a, meth = _range_method(auroc_a, n_pos, n_neg, metric, method)
-    lo_b, hi_b, _ = _range_method(auroc_b, n_pos, n_neg, metric, method)
+    lo_a, hi_a, meth = range_with_method(auroc_a, n_pos, n_neg, metric, method)
+    lo_b, hi_b, _ = range_with_method(auroc_b, n_pos, n_neg, metric, method)
     return FlipBound(bool(hi_b > lo_a + 1e-12), lo_a - hi_b, hi_a - lo_b, (lo_a, hi_a), (lo_b, hi_b), meth)
 
 
@@ -318,7 +319,7 @@ def largest_flip_gap(auroc_a: float, n_pos: float, n_neg: float, metric: str = "
     ``hi`` increases with AUROC, so this is ``auroc_a - inf{b : hi(b) > lo(auroc_a)}``; exact over
     the achievable AUROCs ``1 - M / (P N)`` when the exact programme is used, else by bisection.
     """
-    lo_a, _, meth = _range_method(auroc_a, n_pos, n_neg, metric, method)
+    lo_a, _, meth = range_with_method(auroc_a, n_pos, n_neg, metric, method)
     if meth == "exact":
         p, n = _exact_ok(n_pos, n_neg)  # type: ignore[misc]
         _, hi_t = _exact_cached(metric, p, n)

@@ -38,6 +38,8 @@ class AuditRecord:
     paired: dict[str, bool] | None = None
     #: Confidence sets for ranks (:mod:`prspace.audit.ranksets`), one row per task, metric, model.
     rank_sets: pd.DataFrame | None = None
+    #: What the AUROCs allow (:mod:`prspace.audit.bounds`), one row per task, metric, pair of models.
+    auroc_bounds: pd.DataFrame | None = None
 
     @property
     def has_folds(self) -> bool:

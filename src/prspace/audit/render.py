@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from prspace.audit.bounds import bound_lines
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.numbers import column, difference, fmt
 from prspace.audit.ranksets import plausible_best_lines
@@ -119,6 +120,11 @@ def _best_sets(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     title = (f"Plausible best ({res.confidence:.0%} confidence sets for ranks, all pairs compared simultaneously "
              "by a bootstrap max-T; every rank interval in rank_sets.csv):")
     return title, lines
+
+
+#: The title of the per-task lines of :func:`prspace.audit.bounds.bound_lines`.
+BOUNDS_TITLE = ("What the AUROCs allow (Mihelich et al. 2024; the range of each metric at a given AUROC and skew; "
+                "every pair in auroc_bounds.csv):")
 
 
 def _overview(res: AuditRecord) -> str:
@@ -245,6 +251,8 @@ def format_text(res: AuditRecord, source: str = "") -> str:
         title, best = _best_sets(res, task)
         if best:
             lines += [_wrap(title, "", "  ")] + [_wrap(b, "  - ", "    ") for b in best] + [""]
+        if bl := bound_lines(res.auroc_bounds, task):
+            lines += [_wrap(BOUNDS_TITLE, "", "  ")] + [_wrap(b, "  - ", "    ") for b in bl] + [""]
         lines += ["Where the metrics disagree:"]
         lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines += ["", "AUPR estimators (which one a tool computes: see the report):",
@@ -274,6 +282,8 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
         title, best = _best_sets(res, task)
         if best:
             lines += [title, ""] + [f"- {b}" for b in best] + [""]
+        if bl := bound_lines(res.auroc_bounds, task):
+            lines += [BOUNDS_TITLE, ""] + [f"- {_one_line(b)}" for b in bl] + [""]
         lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
@@ -341,6 +351,8 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
         title, best = _best_sets(res, task)
         if best:
             parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>"]
+        if bl := bound_lines(res.auroc_bounds, task):
+            parts += [f"<p>{e(BOUNDS_TITLE)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in bl) + "</ul>"]
         parts += ["<h3>Where the metrics disagree</h3><ul>"
                   + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
         cmp = comparison_frame(res, task)

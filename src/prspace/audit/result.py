@@ -12,6 +12,7 @@ import pandas as pd
 
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
+from prspace.audit.bounds import bound_table
 from prspace.audit.record import AuditRecord
 from prspace.errors import InputError
 
@@ -88,7 +89,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
-                       comparable, train, n_boot, confidence, paired, rank_sets=rank_sets)
+                       comparable, train, n_boot, confidence, paired, rank_sets=rank_sets,
+                       auroc_bounds=bound_table(pooled))
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,

@@ -367,6 +367,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "intervals.csv": result.intervals,
         "comparisons.csv": result.comparisons,
         "rank_sets.csv": result.rank_sets,
+        "auroc_bounds.csv": result.auroc_bounds,
         "estimators.csv": result.estimators,
         "findings.csv": pd.DataFrame(
             [dataclasses.asdict(f) for f in result.findings],
