@@ -24,10 +24,12 @@ So the extremes at a given ``M`` are a separable optimisation over monotone inte
 solved exactly by dynamic programming over ``(k, m_k, sum so far)`` for all ``M`` at once
 (:func:`exact_extremes`, cost ``O(P N * P N)``). The DP equals exhaustive enumeration of all
 rankings for every ``P + N <= 12`` and every ``M`` (the test). What the extremes look like:
-the maximum AP / AUPR puts a block of positives on top, all negatives, then the rest (one
-positive may sit inside the negatives: ROC ``(0,0)->(0,t)->(1,t)->(1,1)``); the minimum is not
-"all negatives first": it interleaves, with gaps between positives growing down the ranking,
-then a pooled block of positives.
+the maximum AP is a block of positives on top, all negatives, then the rest, with some
+positives inside the negatives at one level (``m = (0^a, c^b, (c+1)^d, N^rest)``; ROC
+``(0,0)->(0,t)->(c,t)->(c,s)->(1,s)->(1,1)``); the simpler conjecture with a single positive
+inside the negatives fails (P=4, N=6, M=22). The minimum is not "all negatives first": it
+interleaves, with gaps between positives growing down the ranking, then a pooled block of
+positives.
 
 Continuous limit (``P, N -> infinity`` at ``pi = P / (P + N)``): the ROC curve as FPR ``f(r)``
 of TPR ``r``, non-decreasing in [0, 1], ``int f = 1 - AUROC``:
