@@ -116,6 +116,11 @@ def test_continuum_closed_forms():
             one, zero = np.ones_like(t), np.zeros_like(t)
             v = B._pr_block(pi, zero, zero, t) + B._pr_block(pi, c, t, s) + B._pr_block(pi, one, s, one)
             assert v.max() == pytest.approx(hi, abs=1e-12)
+            # AUPRG: closed-form minimum and 1-d maximum against every extreme point of the 2-d grid
+            g = B._auprg_extreme_values(pi, 1 - a)
+            glo, ghi = B.continuum_range(a, pi, "auprg")
+            assert g.min() - 1e-2 <= glo <= g.min() + 1e-12  # the grid misses t = pi exactly
+            assert g.max() - 1e-12 <= ghi <= g.max() + 1e-4
 
 
 def test_continuum_minimum_beats_random_monotone_rocs():

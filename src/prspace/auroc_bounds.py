@@ -41,8 +41,10 @@ of TPR ``r``, non-decreasing in [0, 1], ``int f = 1 - AUROC``:
   (``b = pi / (1 - pi)``) up to a point, then constant (the pooled block), clipped to [0, 1];
   found by a search over that family.
 * AUPRG tends to ``1 - pi / (1 - pi) * int_pi^1 f(r) / r^3 dr`` (precision gain is
-  ``1 - FPR / TPR``), linear in f: both extremes lie on the extreme points above, searched on a
-  grid.
+  ``1 - FPR / TPR``), linear in f: both extremes lie on the extreme points above. The minimum
+  puts FPR ``u / (1 - pi)`` on TPR in ``[pi, 1]`` (``u = 1 - AUROC``):
+  ``lo = 1 - u (1 + pi) / (2 pi (1 - pi))`` while ``u <= 1 - pi``, else the worst ranking's
+  ``1 - (1 + pi) / (2 pi)``; the maximum is a 1-d search (FPR ``c`` below a TPR ``s``, 1 above).
 
 :func:`aupr_range` uses the exact DP when ``P`` and ``N`` are whole numbers and the DP is small
 (``P N (P N) <= EXACT_BUDGET``), else the continuous limit (``method`` says which). A model with
@@ -180,12 +182,43 @@ def _extreme_points(u: float, n: int = 401) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def _auprg_extreme_values(pi: float, u: float) -> np.ndarray:
+    """AUPRG (continuum) of every extreme point on the grid of :func:`_extreme_points` (the tests' oracle)."""
     t, s, c = _extreme_points(u)
     lo_t, lo_s = np.maximum(t, pi), np.maximum(s, pi)
     integral = c * _inv_sq(lo_t, lo_s) + _inv_sq(lo_s, np.ones_like(lo_s))
     return 1.0 - pi / (1.0 - pi) * integral
 
 
+def _auprg_hi(pi: float, u: float) -> float:
+    """Greatest continuum AUPRG: over ``f = c 1[r < s] + 1[r >= s]``, ``c = (u - (1 - s)) / s`` (the
+    extreme points with ``t = 0``, where the grid search puts every maximum), searched on a grid
+    in ``s`` refined once around the best cell."""
+    if u <= 0:
+        return 1.0
+    a, b = 1.0 - u, 1.0
+    best = -np.inf
+    for _ in range(3):
+        s = np.linspace(a, b, 2049)
+        c = np.clip((u - (1.0 - s)) / np.maximum(s, 1e-300), 0.0, 1.0)
+        hi_s = np.maximum(s, pi)
+        v = 1.0 - pi / (1.0 - pi) * (c * _inv_sq(np.full_like(s, pi), hi_s) + _inv_sq(hi_s, np.ones_like(s)))
+        i = int(np.argmax(v))
+        best = max(best, float(v[i]))
+        step = (b - a) / 2048
+        a, b = max(1.0 - u, s[i] - step), min(1.0, s[i] + step)
+    return best
+
+
+def _auprg_lo(pi: float, u: float) -> float:
+    """Least continuum AUPRG, closed form: FPR ``u / (1 - pi)`` on ``[pi, 1]``, or the worst ranking once
+    ``u > 1 - pi``. Proof: FPR below TPR ``pi`` costs nothing and the weight ``r^-3`` falls, so a
+    non-decreasing f does most harm when constant on ``[pi, 1]`` (Chebyshev's sum inequality)."""
+    if u >= 1.0 - pi:
+        return 1.0 - (1.0 + pi) / (2.0 * pi)
+    return 1.0 - u * (1.0 + pi) / (2.0 * pi * (1.0 - pi))
+
+
+@functools.lru_cache(maxsize=4096)
 def _pr_min_continuum(pi: float, u: float, n_grid: int = 2000, n_rho: int = 200) -> float:
     """Least ``int pi r / (pi r + (1 - pi) f)`` over monotone f with ``int f = u`` (KKT family)."""
     if u <= 0:
@@ -222,18 +255,15 @@ def continuum_range(auroc: float, pi: float, metric: str = "aupr") -> tuple[floa
     a = float(np.clip(auroc, 0.0, 1.0))
     u = 1.0 - a
     if metric == "auprg":
-        if u <= 0:
-            return 1.0, 1.0
-        v = _auprg_extreme_values(pi, u)
-        return float(v.min()), float(v.max())
+        return (1.0, 1.0) if u <= 0 else (_auprg_lo(pi, u), _auprg_hi(pi, u))
     hi = _continuum_hi(a, pi, metric)
-    return min(_pr_min_continuum(pi, u), hi), hi
+    return min(_pr_min_continuum(round(pi, 15), round(u, 15)), hi), hi
 
 
 def _continuum_hi(auroc: float, pi: float, metric: str) -> float:
     u = 1.0 - auroc
     if metric == "auprg":
-        return float(_auprg_extreme_values(pi, u).max()) if u > 0 else 1.0
+        return _auprg_hi(pi, u)
     return 1.0 + (1.0 - pi) / pi * math.log(1.0 - pi * u)
 
 
@@ -315,13 +345,16 @@ def order_can_flip(auroc_a: float, auroc_b: float, n_pos: float, n_neg: float, m
 
 
 def largest_flip_gap(auroc_a: float, n_pos: float, n_neg: float, metric: str = "aupr", *,
-                     method: str = "auto") -> float:
+                     method: str = "auto", lo_a: float | None = None) -> float:
     """The largest AUROC gap ``auroc_a - auroc_b`` at which model b can still have the higher ``metric``.
 
     ``hi`` increases with AUROC, so this is ``auroc_a - inf{b : hi(b) > lo(auroc_a)}``; exact over
     the achievable AUROCs ``1 - M / (P N)`` when the exact programme is used, else by bisection.
+    ``lo_a``: model a's least value if already computed (:func:`range_with_method`).
     """
-    lo_a, _, meth = range_with_method(auroc_a, n_pos, n_neg, metric, method)
+    lo, _, meth = range_with_method(auroc_a, n_pos, n_neg, metric, method) if lo_a is None else (
+        lo_a, None, "exact" if method != "continuum" and _exact_ok(n_pos, n_neg) else "continuum")
+    lo_a = lo
     if meth == "exact":
         p, n = _exact_ok(n_pos, n_neg)  # type: ignore[misc]
         _, hi_t = _exact_cached(metric, p, n)

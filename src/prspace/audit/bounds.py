@@ -50,7 +50,7 @@ def bound_table(pooled: pd.DataFrame) -> pd.DataFrame:
                 lo_b, hi_b, _ = ranges[b["model"]]
                 can = bool(hi_b > lo_a + 1e-12)
                 if can and a["model"] not in gaps:
-                    gaps[a["model"]] = largest_flip_gap(float(a["auroc"]), p, n, metric)
+                    gaps[a["model"]] = largest_flip_gap(float(a["auroc"]), p, n, metric, lo_a=lo_a)
                 r = {"task": task, "metric": col, "model_a": a["model"], "model_b": b["model"],
                      "auroc_a": float(a["auroc"]), "auroc_b": float(b["auroc"]),
                      "auroc_gap": float(a["auroc"] - b["auroc"]), "value_a": float(a[col]),
