@@ -7,6 +7,10 @@ lo_b]``), whether model b could have the higher value (``can_flip``: ``hi_b > lo
 it does (``flipped``), and the largest AUROC gap at which a flip is still possible
 (``max_flip_gap``, :func:`prspace.auroc_bounds.largest_flip_gap`). Each model's range is
 computed once per task and metric.
+
+The bound is over rankings without tied scores; a model with tied scores (``ties_a``,
+``ties_b``: some score value repeats among its rows) can fall outside it, so for such a pair a
+"cannot flip" is said "among tie-free rankings" only.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from prspace.auroc_bounds import largest_flip_gap, range_with_method
 #: Pooled-metric column -> the metric name of :mod:`prspace.auroc_bounds`.
 BOUND_METRICS = {"aupr": "aupr", "average_precision": "ap", "auprg": "auprg"}
 BOUND_COLUMNS = ["task", "metric", "model_a", "model_b", "auroc_a", "auroc_b", "auroc_gap", "value_a", "value_b",
-                 "diff_lo", "diff_hi", "can_flip", "flipped", "max_flip_gap", "method", "sentence"]
+                 "diff_lo", "diff_hi", "can_flip", "flipped", "max_flip_gap", "method", "ties_a", "ties_b", "sentence"]
 
 __all__ = ["BOUND_METRICS", "BOUND_COLUMNS", "bound_table", "bound_lines"]
 
@@ -33,11 +37,19 @@ def _sentence(metric: str, r: dict) -> str:
     if r["can_flip"]:
         return (f"{r['model_a']} vs {r['model_b']} ({gap}): these {lab} orders could flip for this AUROC gap "
                 f"({span}; a flip stays possible up to a gap of {r['max_flip_gap']:.3f})")
-    return f"{r['model_a']} vs {r['model_b']} ({gap}): these {lab} orders cannot flip for this AUROC gap ({span})"
+    tied = [m for m, t in ((r["model_a"], r["ties_a"]), (r["model_b"], r["ties_b"])) if t]
+    caveat = f"; among tie-free rankings only: {' and '.join(map(str, tied))} {'has' if len(tied) == 1 else 'have'} " \
+             "tied scores" if tied else ""
+    return (f"{r['model_a']} vs {r['model_b']} ({gap}): these {lab} orders cannot flip for this AUROC gap "
+            f"({span}{caveat})")
 
 
-def bound_table(pooled: pd.DataFrame) -> pd.DataFrame:
-    """One row per task, metric and pair of models (:data:`BOUND_COLUMNS`), from the pooled metrics table."""
+def bound_table(pooled: pd.DataFrame, data: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per task, metric and pair of models (:data:`BOUND_COLUMNS`), from the pooled metrics table;
+    ``data`` (the audit's rows: ``task, model, score``) tells which models have tied scores."""
+    tied: dict = {}
+    if data is not None:
+        tied = data.groupby(["task", "model"], sort=False)["score"].agg(lambda s: bool(s.duplicated().any())).to_dict()
     rows = []
     for task, g in pooled.groupby("task", sort=True):
         g = g.sort_values(["auroc", "model"], ascending=[False, True], kind="stable")
@@ -56,7 +68,8 @@ def bound_table(pooled: pd.DataFrame) -> pd.DataFrame:
                      "auroc_gap": float(a["auroc"] - b["auroc"]), "value_a": float(a[col]),
                      "value_b": float(b[col]), "diff_lo": lo_a - hi_b, "diff_hi": hi_a - lo_b, "can_flip": can,
                      "flipped": bool(b[col] > a[col]), "max_flip_gap": gaps.get(a["model"], float("nan")),
-                     "method": method}
+                     "method": method, "ties_a": tied.get((task, a["model"]), False),
+                     "ties_b": tied.get((task, b["model"]), False)}
                 r["sentence"] = _sentence(col, r)
                 rows.append(r)
     return pd.DataFrame(rows, columns=BOUND_COLUMNS)

@@ -90,7 +90,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                     downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets,
-                       auroc_bounds=bound_table(pooled))
+                       auroc_bounds=bound_table(pooled, data))
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,
