@@ -12,8 +12,9 @@ auroc_gap / max_flip_gap`` (near 1: the gap is close to forcing the order; near 
 AUROC gap says almost nothing about the metric's order).
 
 An observed flip is a ranking that exists, so an exact bound permits every one of them:
-``permitted`` is a check of the bound (it can only fail where the continuous limit is used
-for large tasks, off by its finite-sample error); the informative column is ``tightness``.
+``permitted`` is a check of the bound (it can only fail through tied scores, where the
+continuous limit is used for large tasks, or where the table's values are means over several
+cross-validation repeats, which ``method`` then says); the informative column is ``tightness``.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ def flip_table(metrics: pd.DataFrame) -> pd.DataFrame:
                 gap = largest_flip_gap(float(ra["auroc"]), p, n, metric)
                 row |= {"max_flip_gap": gap, "permitted": bool(fb.can_flip or row["auroc_gap"] <= 0),
                         "tightness": row["auroc_gap"] / gap if gap > 0 else np.nan, "method": fb.method}
+                reps = int(g["n_repeats"].max()) if "n_repeats" in g.columns else 1
+                if reps > 1:  # the table's values are means over repeats: the bound is for one ranking
+                    row["method"] += f"; values are means of {reps} repeats (approximate)"
             rows.append(row)
     return pd.DataFrame(rows, columns=FLIP_COLUMNS)
 
