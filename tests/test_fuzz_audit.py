@@ -24,7 +24,7 @@ from prspace.cli import main
 SEED = 20240524
 N_FILES = 120
 OUTPUTS = {"report.md", "report.html", "curves.png", "intervals.png", "bands.png", "bands.csv", "metrics.csv", "ranks.csv",
-           "intervals.csv", "comparisons.csv", "rank_sets.csv", "pairwise.csv", "estimators.csv", "findings.csv"}
+           "intervals.csv", "comparisons.csv", "rank_sets.csv", "pairwise.csv", "auroc_bounds.csv", "estimators.csv", "findings.csv"}
 #: Words with which a one-line error tells the user what to do.
 FIX_WORDS = ("pass ", "give ", "drop ", "name ", "rename ", "fill ", "clip ", "check ", "recode ", "audit ",
              "choose ", "save ", "say ", "--")

@@ -49,6 +49,7 @@ STUDY_TABLES: dict[str, ReportTable] = {
     "scorecard": ReportTable("Replication scorecard: Flach & Kull (2015), section 4", "Tables", "1 Ranking"),
     "disagreement_summary": ReportTable("Rank disagreement between metrics, with bootstrap 95% intervals", "Tables", "1 Ranking"),
     "disagreement_per_task": ReportTable("Rank disagreement per task and metric pair", "Tables", "1 Ranking"),
+    "auroc_bounds": ReportTable("What a given AUROC allows: top-1 disagreements with AUROC that the AUROC gap permits", "Tables", "1 Ranking"),
     "learner_ranking": ReportTable("Learners ranked across tasks by mean AUPR, AUCNPR and AUPRG", "Tables", "2 Learners across tasks"),
     "learner_agreement": ReportTable("Do the learners' orders by mean metric agree?", "Tables", "2 Learners across tasks"),
     "tasks": ReportTable("Tasks of the study", "Tables", "3 Data"),

@@ -166,6 +166,25 @@ rule calibrate:
         "--sigmas {params.sigmas} --sigmas-a {params.sigmas_a} --alpha {params.alpha} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
 
 
+rule auroc_bounds:
+    """Top-1 disagreements with AUROC that the range of AUPR / AUPRG at a given AUROC permits (Mihelich et al. 2024)."""
+    input:
+        metrics=METRICS_TABLE,
+    output:
+        csv=f"{TABLES}/auroc_bounds.csv",
+        md=f"{TABLES}/auroc_bounds.md",
+    log:
+        f"{LOGS}/auroc_bounds.log",
+    benchmark:
+        f"{BENCHMARKS}/auroc_bounds.tsv"
+    params:
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} auroc-bounds --metrics {input.metrics} --out {output.csv} > {log} 2>&1"
+
+
 rule noise_evidence:
     """Evidence rows: distinguishable disagreements (k of n, read with the calibrated power) and cross- vs self-disagreement."""
     input:
@@ -424,6 +443,8 @@ ALL_TARGETS.extend(
         *[p.replace(".csv", ".md") for p in CALIBRATION],
         f"{TABLES}/noise_evidence.csv",
         f"{TABLES}/noise_evidence.md",
+        f"{TABLES}/auroc_bounds.csv",
+        f"{TABLES}/auroc_bounds.md",
         *expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
         *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]

@@ -42,6 +42,8 @@ class AuditRecord:
     pairwise: pd.DataFrame | None = None
     #: Critical-difference tables across tasks (:mod:`prspace.audit.cd`); None unless >= 2 tasks share the models.
     cd: dict[str, pd.DataFrame] | None = None
+    #: What the AUROCs allow (:mod:`prspace.audit.bounds`), one row per task, metric, pair of models.
+    auroc_bounds: pd.DataFrame | None = None
 
     @property
     def has_folds(self) -> bool:

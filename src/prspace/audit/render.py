@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from prspace.audit.bounds import bound_lines
 from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
 from prspace.audit.inputs import SINGLE_TASK
@@ -136,6 +137,11 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     title = (f"Differences that survive the comparison of all pairs (family-wise error {1 - res.confidence:.0%}: "
              "DeLong with Holm's adjustment; bootstrap max-T, Romano-Wolf step-down; every pair in pairwise.csv):")
     return title, lines
+
+
+#: The title of the per-task lines of :func:`prspace.audit.bounds.bound_lines`.
+BOUNDS_TITLE = ("What the AUROCs allow (Mihelich et al. 2024; the range of each metric at a given AUROC and skew; "
+                "every pair in auroc_bounds.csv):")
 
 
 def _overview(res: AuditRecord) -> str:
@@ -265,6 +271,8 @@ def format_text(res: AuditRecord, source: str = "") -> str:
         title, surv = _surviving(res, task)
         if surv:
             lines += [_wrap(title, "", "  ")] + [_wrap(b, "  - ", "    ") for b in surv] + [""]
+        if bl := bound_lines(res.auroc_bounds, task):
+            lines += [_wrap(BOUNDS_TITLE, "", "  ")] + [_wrap(b, "  - ", "    ") for b in bl] + [""]
         lines += ["Where the metrics disagree:"]
         lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines += ["", "AUPR estimators (which one a tool computes: see the report):",
@@ -297,6 +305,8 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
         title, surv = _surviving(res, task)
         if surv:
             lines += [title, ""] + [f"- {b}" for b in surv] + [""]
+        if bl := bound_lines(res.auroc_bounds, task):
+            lines += [BOUNDS_TITLE, ""] + [f"- {_one_line(b)}" for b in bl] + [""]
         lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
@@ -369,6 +379,8 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
         title, surv = _surviving(res, task)
         if surv:
             parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in surv) + "</ul>"]
+        if bl := bound_lines(res.auroc_bounds, task):
+            parts += [f"<p>{e(BOUNDS_TITLE)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in bl) + "</ul>"]
         parts += ["<h3>Where the metrics disagree</h3><ul>"
                   + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
         cmp = comparison_frame(res, task)

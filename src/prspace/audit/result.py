@@ -15,6 +15,7 @@ from prspace.audit import bands as curve_band
 from prspace.audit import cd as audit_cd
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
+from prspace.audit.bounds import bound_table
 from prspace.audit.pairwise import pairwise_table
 from prspace.audit.record import AuditRecord
 from prspace.bands import CURVES, CurveBand
@@ -138,7 +139,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                     downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
-                       cd=audit_cd.cd_tables(pooled, seed=seed))
+                       cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data))
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,

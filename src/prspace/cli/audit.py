@@ -369,6 +369,7 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
         "rank_sets.csv": result.rank_sets,
         "pairwise.csv": result.pairwise,
         "bands.csv": result.band_table() if result.n_boot else None,
+        "auroc_bounds.csv": result.auroc_bounds,
         "estimators.csv": result.estimators,
         **{f"{name}.csv": t for name, t in (result.cd or {}).items()},
         "findings.csv": pd.DataFrame(

@@ -1,0 +1,97 @@
+"""What the AUROCs allow: ``auroc_bounds.csv`` and the audit's "could flip" / "cannot flip" lines.
+
+For every task, metric of :data:`BOUND_METRICS` and pair of models (``model_a`` the one with
+the higher AUROC), the range of ``metric_a - metric_b`` that the two AUROCs and the task's
+class counts allow (:func:`prspace.auroc_bounds.order_can_flip`: ``[lo_a - hi_b, hi_a -
+lo_b]``), whether model b could have the higher value (``can_flip``: ``hi_b > lo_a``), whether
+it does (``flipped``), and the largest AUROC gap at which a flip is still possible
+(``max_flip_gap``, :func:`prspace.auroc_bounds.largest_flip_gap`). Each model's range is
+computed once per task and metric.
+
+The bound is over rankings without tied scores; a model with tied scores (``ties_a``,
+``ties_b``: some score value repeats among its rows) can fall outside it, so for such a pair a
+"cannot flip" is said "among tie-free rankings" only.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pandas as pd
+
+from prspace.audit.tables import LABELS
+from prspace.auroc_bounds import largest_flip_gap, range_with_method
+
+#: Pooled-metric column -> the metric name of :mod:`prspace.auroc_bounds`.
+BOUND_METRICS = {"aupr": "aupr", "average_precision": "ap", "auprg": "auprg"}
+BOUND_COLUMNS = ["task", "metric", "model_a", "model_b", "auroc_a", "auroc_b", "auroc_gap", "value_a", "value_b",
+                 "diff_lo", "diff_hi", "can_flip", "flipped", "max_flip_gap", "method", "ties_a", "ties_b", "sentence"]
+
+__all__ = ["BOUND_METRICS", "BOUND_COLUMNS", "bound_table", "bound_lines"]
+
+
+def _sentence(metric: str, r: dict) -> str:
+    lab = LABELS[metric]
+    gap = f"AUROC {r['auroc_a']:.3f} vs {r['auroc_b']:.3f}"
+    span = f"{lab}({r['model_a']}) - {lab}({r['model_b']}) within [{r['diff_lo']:.3f}, {r['diff_hi']:.3f}]"
+    if r["can_flip"]:
+        return (f"{r['model_a']} vs {r['model_b']} ({gap}): these {lab} orders could flip for this AUROC gap "
+                f"({span}; a flip stays possible up to a gap of {r['max_flip_gap']:.3f})")
+    tied = [m for m, t in ((r["model_a"], r["ties_a"]), (r["model_b"], r["ties_b"])) if t]
+    caveat = f"; among tie-free rankings only: {' and '.join(map(str, tied))} {'has' if len(tied) == 1 else 'have'} " \
+             "tied scores" if tied else ""
+    return (f"{r['model_a']} vs {r['model_b']} ({gap}): these {lab} orders cannot flip for this AUROC gap "
+            f"({span}{caveat})")
+
+
+def bound_table(pooled: pd.DataFrame, data: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per task, metric and pair of models (:data:`BOUND_COLUMNS`), from the pooled metrics table;
+    ``data`` (the audit's rows: ``task, model, score``) tells which models have tied scores."""
+    tied: dict = {}
+    if data is not None:
+        tied = data.groupby(["task", "model"], sort=False)["score"].agg(lambda s: bool(s.duplicated().any())).to_dict()
+    rows = []
+    for task, g in pooled.groupby("task", sort=True):
+        g = g.sort_values(["auroc", "model"], ascending=[False, True], kind="stable")
+        p, n = float(g["n_pos"].iloc[0]), float(g["n_neg"].iloc[0])
+        for col, metric in BOUND_METRICS.items():
+            ranges = {m: range_with_method(float(a), p, n, metric) for m, a in zip(g["model"], g["auroc"], strict=True)}
+            gaps: dict = {}
+            for (_, a), (_, b) in itertools.combinations(g.iterrows(), 2):
+                lo_a, hi_a, method = ranges[a["model"]]
+                lo_b, hi_b, _ = ranges[b["model"]]
+                can = bool(hi_b > lo_a + 1e-12)
+                if can and a["model"] not in gaps:
+                    gaps[a["model"]] = largest_flip_gap(float(a["auroc"]), p, n, metric, lo_a=lo_a)
+                r = {"task": task, "metric": col, "model_a": a["model"], "model_b": b["model"],
+                     "auroc_a": float(a["auroc"]), "auroc_b": float(b["auroc"]),
+                     "auroc_gap": float(a["auroc"] - b["auroc"]), "value_a": float(a[col]),
+                     "value_b": float(b[col]), "diff_lo": lo_a - hi_b, "diff_hi": hi_a - lo_b, "can_flip": can,
+                     "flipped": bool(b[col] > a[col]), "max_flip_gap": gaps.get(a["model"], float("nan")),
+                     "method": method, "ties_a": tied.get((task, a["model"]), False),
+                     "ties_b": tied.get((task, b["model"]), False)}
+                r["sentence"] = _sentence(col, r)
+                rows.append(r)
+    return pd.DataFrame(rows, columns=BOUND_COLUMNS)
+
+
+def bound_lines(table: pd.DataFrame | None, task: str, *, most: int = 3) -> list[str]:
+    """Per metric, one line for the reports: how many pairs' orders the AUROC gaps leave open."""
+    if table is None or not len(table):
+        return []
+    t = table[table["task"] == task]
+    lines = []
+    for col in BOUND_METRICS:
+        g = t[t["metric"] == col]
+        if not len(g):
+            continue
+        lab = LABELS[col]
+        n_can, n_flip = int(g["can_flip"].sum()), int(g["flipped"].sum())
+        line = (f"{lab}: the AUROC gaps leave the {lab} order open for {n_can} of {len(g)} pairs "
+                f"({n_flip} flipped in these data)")
+        forced = g[~g["can_flip"]]
+        if len(forced):
+            shown = "; ".join(f"{r.model_a} > {r.model_b}" for r in forced.head(most).itertuples())
+            line += f"; these {lab} orders cannot flip: {shown}" + (" ..." if len(forced) > most else "")
+        lines.append(line)
+    return lines
