@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.data import datasets as D
+from prspace.data import paperlike as D
 from prspace.data.datasets import (
     DEFAULT_MIN_MINORITY,
     KEELDS_MAX_ROWS,

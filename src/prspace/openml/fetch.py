@@ -3,7 +3,7 @@
 Flach and Kull (NIPS 2015, section 5) took OpenML supervised-classification tasks
 with two classes, 10-fold cross-validation and predictions from at least 30
 distinct flows, and ranked 30 models per task, one run from each of 30 distinct
-flows.  This module does that selection and the download:
+flows.  The selection is :mod:`prspace.openml.selection`; this module does the download:
 
 * :func:`select_tasks` - candidate tasks (explicit ids, a tag, a suite or study, or
   discovery by the paper's criteria) with the number of flows and a verdict.
