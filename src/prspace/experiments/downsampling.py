@@ -28,8 +28,9 @@ from sklearn.model_selection import StratifiedKFold
 
 from prspace import metrics
 from prspace.errors import InputError
+from prspace.metrics.names import BOYD_METRICS
 
-METRICS = ("aupr", "aucnpr", "auprg", "auroc")
+METRICS = BOYD_METRICS
 TEST_SETS = ("downsampled", "original")
 ORIGINAL = 0.0  # train_k value that marks "no subsampling" (the task's own ratio)
 

@@ -71,7 +71,13 @@ from prspace.metrics.headline import (
     metrics_from_group_counts,
     metrics_from_group_counts_batch,
 )
-from prspace.metrics.names import METRIC_LABELS
+from prspace.metrics.names import (
+    BOYD_METRICS,
+    METRIC_KEYS,
+    METRIC_LABELS,
+    RANKING_METRICS,
+    REPORTED_METRICS,
+)
 from prspace.metrics.pr import (
     AUPR_ESTIMATORS,
     PRCurve,
@@ -123,5 +129,9 @@ __all__ = [
     "metrics_from_group_counts",
     "metrics_from_group_counts_batch",
     "METRIC_LABELS",
+    "METRIC_KEYS",
+    "RANKING_METRICS",
+    "BOYD_METRICS",
+    "REPORTED_METRICS",
 ]
 
