@@ -1,21 +1,10 @@
 """Ranking metrics and curves for binary classifiers: ROC, PR, PR-Gain and Boyd's minima.
 
-Every metric is computed from one private curve kernel in the style of scikit-learn's
-``_binary_clf_curve``: the scores are sorted once, tied scores are grouped into one threshold,
-and cumulative (weighted) true and false positive counts at the distinct thresholds are the
-only thing any metric reads. :func:`all_metrics` therefore costs one sort plus a few linear
-passes, however many metrics it returns.
-
-Two forms of the kernel output exist:
-
-* :class:`_Curve` (``_binary_curve``): counts at every distinct threshold, from one
-  ``argsort``; the curves (:func:`pr_curve`, :func:`roc_curve`, :func:`prg_curve`) and the
-  weighted metrics use it.
-* :class:`_Segments` (``_segments``): only the tie groups that contain positives, each with the
-  counts above it. Groups with negatives only are vertical moves (TP does not change), so no
-  area needs them. Without weights this form is built without an argsort: one ``np.sort`` of
-  all scores (values only, no gathers), a sort of the positives' scores, and a binary search
-  of each distinct positive score in the sorted scores. This is the hot path.
+Every metric is computed from one private curve kernel (``_kernel.py``): the scores are sorted
+once, tied scores form one threshold, and the cumulative (weighted) true and false positive
+counts at the distinct thresholds are the only thing any metric reads, so :func:`all_metrics`
+costs one sort plus a few linear passes however many metrics it returns (the kernel's two
+forms, and the hot path, are described in ``_kernel.py``).
 
 Conventions
 -----------

@@ -8,13 +8,29 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from prspace.metrics._kernel import _Curve, _segments, _segments_from_curve, _unit
+from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
 from prspace.metrics.boyd import _aucnpr_from, aupr_min
 from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
 __all__ = ["all_metrics", "metrics_from_group_counts", "metrics_from_group_counts_batch"]
+
+
+def _headline(g: _Segments) -> dict[str, float]:
+    """Every headline metric of one ranking's segments (the dict of :func:`all_metrics`)."""
+    area = _unit(_aupr_hyperbolic_full(g))
+    return {
+        "auroc": _unit(_auroc_from(g)),
+        "average_precision": _unit(_ap_from(g)),
+        "aupr": area,
+        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
+        "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
+        "auprg": min(_auprg_from(g), 1.0),
+        "pi": float(g.n_pos / (g.n_pos + g.n_neg)),
+        "n_pos": float(g.n_pos),
+        "n_neg": float(g.n_neg),
+    }
 
 
 def all_metrics(
@@ -30,22 +46,7 @@ def all_metrics(
     ``aupr_linear``, ``aucnpr``, ``auprg``, ``pi``, ``n_pos``, ``n_neg`` (weighted counts, as
     floats), each equal to the corresponding single-metric function.
     """
-    g = _segments(y_true, y_score, pos_label, sample_weight)
-    area = _unit(_aupr_hyperbolic_full(g))
-    pi = g.n_pos / (g.n_pos + g.n_neg)
-    return {
-        "auroc": _unit(_auroc_from(g)),
-        "average_precision": _unit(_ap_from(g)),
-        "aupr": area,
-        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
-        "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
-        "auprg": min(_auprg_from(g), 1.0),
-        "pi": float(pi),
-        "n_pos": float(g.n_pos),
-        "n_neg": float(g.n_neg),
-    }
-
-
+    return _headline(_segments(y_true, y_score, pos_label, sample_weight))
 
 
 def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
@@ -68,19 +69,7 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
     if not (tps[-1] > 0 and fps[-1] > 0):
         raise ValueError("only one class present with positive weight; the metrics are undefined")
     c = _Curve(tps, fps, np.arange(tps.size, 0, -1, dtype=np.float64), float(tps[-1]), float(fps[-1]))
-    g = _segments_from_curve(c)
-    area = _unit(_aupr_hyperbolic_full(g))
-    return {
-        "auroc": _unit(_auroc_from(g)),
-        "average_precision": _unit(_ap_from(g)),
-        "aupr": area,
-        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
-        "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
-        "auprg": min(_auprg_from(g), 1.0),
-        "pi": float(g.n_pos / (g.n_pos + g.n_neg)),
-        "n_pos": float(g.n_pos),
-        "n_neg": float(g.n_neg),
-    }
+    return _headline(_segments_from_curve(c))
 
 
 def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike) -> dict[str, np.ndarray]:
