@@ -1,10 +1,17 @@
-"""The one reader of a user's table: a data file (CSV, parquet, ARFF; optionally gzipped) read
-whole (:func:`read_user_file`) or its header only (:func:`file_columns`), every failure one
-:class:`~prspace.errors.InputError` naming the file and the fix.
+"""The one reader of a user's table, with one separator rule and one duplicate-column rule.
 
-The separator rule (:func:`csv_separator`): the comma, unless the header line holds none and a
-``;`` or a tab instead, which is then used (and noted by the caller).  A column named twice in
-the header is an error (:func:`duplicate_column`), never pandas' silent ``name.1``.
+Two entry points, one per kind of user file:
+
+* a dataset file of a data folder (CSV, parquet, ARFF; optionally gzipped): read whole
+  (:func:`read_user_file`) or its header only (:func:`file_columns`);
+* the predictions file given to ``prspace audit`` (CSV, TSV, parquet; :func:`read_table`).
+
+The separator rule: the comma (a tab for ``.tsv``), unless told otherwise (``--sep`` for the
+audit).  A header that holds no comma but a ``;`` or a tab (:func:`csv_separator`) is read with
+that separator in a data folder, and noted; the audit, told nothing, stops and names the
+separator to pass (:data:`SEPARATOR_NAMES`).  A column named twice in the header is refused
+(:func:`duplicate_column`), never pandas' silent ``name.1``.  Every failure is one
+:class:`~prspace.errors.InputError` naming the file and the fix.
 """
 
 from __future__ import annotations
