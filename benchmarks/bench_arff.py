@@ -6,7 +6,7 @@ column) with ``--rows`` rows (default 10^6), parses it
 
 * the way ``openml.runs.OpenMLRun.predictions`` does: ``arff.loads`` (liac-arff)
   and a DataFrame of the rows;
-* with :func:`prspace.sources._openml_arff.parse_predictions_arff`;
+* with :func:`prspace.openml.predictions_arff.parse_predictions_arff`;
 
 checks that both give the same numbers, and prints the times and the ratio.
 
@@ -78,7 +78,7 @@ def parse_openml_client(path: Path):
 
 
 def parse_prspace(path: Path):
-    from prspace.sources._openml_arff import parse_predictions_arff
+    from prspace.openml.predictions_arff import parse_predictions_arff
 
     return parse_predictions_arff(path)
 

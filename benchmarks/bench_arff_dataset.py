@@ -4,7 +4,7 @@ Generates a dataset ARFF file with ``--rows`` rows (default 200,000): five numer
 attributes (some ``?``), a nominal class and a string attribute with commas inside quotes,
 written twice: quoted with ``'`` only (prspace's C-parser path) and with both ``'`` and ``"``
 (its line-by-line Python path).  Parses each with ``arff.loads`` (liac-arff) and with
-:func:`prspace.sources.arff.read_arff`, checks that they agree, and prints the times and
+:func:`prspace.data.arff.read_arff`, checks that they agree, and prints the times and
 the ratios.
 
     python benchmarks/bench_arff_dataset.py [--rows 200000] [--repeat 3]
@@ -20,7 +20,7 @@ from pathlib import Path
 import arff as liac
 import numpy as np
 
-from prspace.sources.arff import read_arff
+from prspace.data.arff import read_arff
 
 
 def _write(path: Path, rows: int, *, mixed: bool, seed: int = 0) -> None:

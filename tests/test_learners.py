@@ -13,7 +13,7 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
 from prspace.errors import InputError
-from prspace.sources.learners import (
+from prspace.local.learners import (
     FAMILIES,
     LEARNERS,
     PANELS,
@@ -31,7 +31,7 @@ from prspace.sources.learners import (
 
 @pytest.fixture(autouse=True)
 def one_thread():
-    """As in prspace.sources.local: BLAS/OpenMP pools of one thread (on a loaded
+    """As in prspace.local.crossval: BLAS/OpenMP pools of one thread (on a loaded
     machine, OpenMP threads of HistGradientBoosting otherwise spin for seconds)."""
     with threadpool_limits(1):
         yield

@@ -1,4 +1,4 @@
-"""prspace.sources.local and its CLI: embedded/user datasets, CV predictions -> schema."""
+"""prspace.local.crossval and its CLI: embedded/user datasets, CV predictions -> schema."""
 
 from __future__ import annotations
 
@@ -9,10 +9,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from threadpoolctl import threadpool_limits
 
-from prspace.errors import InputError
-from prspace.schema import validate_predictions
-from prspace.sources import learners as learners_mod
-from prspace.sources.datasets import (
+from prspace.data.datasets import (
     CATALOGUE,
     SUITE_VERSIONS,
     Dataset,
@@ -23,8 +20,11 @@ from prspace.sources.datasets import (
     suite_names,
     user_dataset_ids,
 )
-from prspace.sources.learners import learner_names, make_learner, round_scores
-from prspace.sources.local import SkipDataset, predict_dataset
+from prspace.errors import InputError
+from prspace.local import learners as learners_mod
+from prspace.local.crossval import SkipDataset, predict_dataset
+from prspace.local.learners import learner_names, make_learner, round_scores
+from prspace.schema import validate_predictions
 
 SMALL = learner_names("small")
 
@@ -45,7 +45,7 @@ def test_default_suite_is_versioned_and_spans_the_skews():
 
 
 def test_describe_suite_loads_and_reports(monkeypatch):
-    import prspace.sources.datasets as dmod
+    import prspace.data.datasets as dmod
 
     ids = ("keel-ecoli1", "keel-glass0", "keel-abalone9-18")
     monkeypatch.setitem(dmod.SUITES, "three", ids)
@@ -80,7 +80,7 @@ def test_unknown_dataset_is_an_input_error():
 
 
 def test_unloadable_catalogue_entry_is_reported_not_raised(monkeypatch):
-    import prspace.sources.datasets as dmod
+    import prspace.data.datasets as dmod
 
     monkeypatch.setitem(dmod.SUITES, "tiny", ("krnn-german", "keel-zoo-3", "keel-iris0"))
     table = describe_suite("tiny")

@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 import sklearn
 
+from prspace.data.arff import read_arff
+from prspace.data.datasets import describe_user_datasets, load_dataset
+from prspace.data.userdata import task_id_of, user_files
 from prspace.errors import InputError
-from prspace.sources.arff import read_arff
-from prspace.sources.datasets import describe_user_datasets, load_dataset
-from prspace.sources.userdata import task_id_of, user_files
 
 OPENML = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"
 FIXTURES = sorted(OPENML.glob("id_*/*.arff.gz"))

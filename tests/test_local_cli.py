@@ -110,7 +110,7 @@ def test_user_folder_end_to_end(tmp_path, capsys):
 
 
 def test_list_datasets_default_suite_table(tmp_path, capsys, monkeypatch):
-    import prspace.sources.datasets as dmod
+    import prspace.data.datasets as dmod
 
     # the default suite takes a while to load; the table's shape is the same for a subset
     monkeypatch.setitem(dmod.SUITES, "default", ("keel-ecoli1", "keel-glass5"))

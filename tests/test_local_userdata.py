@@ -9,10 +9,10 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 from prspace.cli import main
+from prspace.data.datasets import load_dataset
+from prspace.data.userdata import encoding_notes, file_columns
 from prspace.errors import InputError
-from prspace.sources.datasets import load_dataset
-from prspace.sources.local import predict_dataset
-from prspace.sources.userdata import encoding_notes, file_columns
+from prspace.local.crossval import predict_dataset
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +93,8 @@ def test_wide_text_columns_get_a_note(tmp_path):
 
 def test_the_note_says_what_the_learners_encoder_does():
     """Oracle: the learners' own preprocessing (scikit-learn's OneHotEncoder)."""
-    from prspace.sources.learners import MAX_CATEGORIES, preprocessor
-    from prspace.sources.userdata import MAX_CATEGORIES as NOTE_MAX
+    from prspace.data.userdata import MAX_CATEGORIES as NOTE_MAX
+    from prspace.local.learners import MAX_CATEGORIES, preprocessor
 
     assert NOTE_MAX == MAX_CATEGORIES
     X = pd.DataFrame({"id": np.array([f"p{i % 40}" for i in range(200)], dtype=object)})

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import make_task  # noqa: E402
-from prspace.sources._openml_arff import ArffError, parse_arff_header, parse_predictions_arff  # noqa: E402
+from prspace.openml.predictions_arff import ArffError, parse_arff_header, parse_predictions_arff  # noqa: E402
 
 
 def _liac(body: bytes):

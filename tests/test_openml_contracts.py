@@ -32,7 +32,7 @@ def _local_table() -> pd.DataFrame:
 
 
 def test_local_and_openml_task_lists_share_the_contract(tmp_path):
-    from prspace.sources.openml import TaskCandidate, candidates_frame
+    from prspace.openml import TaskCandidate, candidates_frame
 
     local = write_task_list(local_task_list(_local_table()), tmp_path / "local.csv")
     assert list(local.columns[:8]) == TASK_LIST_COLUMNS

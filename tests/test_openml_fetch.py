@@ -1,4 +1,4 @@
-"""prspace.sources.openml against a loopback OpenML server, with the real openml client.
+"""prspace.openml against a loopback OpenML server, with the real openml client.
 
 The server (tests/openml_server.py) answers in OpenML's formats from fixtures made
 here; it counts requests and injects faults.  Oracles: liac-arff (the parser the
@@ -20,13 +20,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import FakeOpenML, Run, guard_loopback, make_task, predictions_arff  # noqa: E402
 from prspace.errors import InputError  # noqa: E402
-from prspace.schema import read_predictions, validate_predictions, write_predictions  # noqa: E402
-from prspace.sources.openml import (  # noqa: E402
+from prspace.openml import (  # noqa: E402
     ClientSettings,
     OpenMLNetworkError,
     fetch_task,
     select_tasks,
 )
+from prspace.schema import read_predictions, validate_predictions, write_predictions  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -126,7 +126,7 @@ def _broken_world() -> tuple[FakeOpenML, dict[str, int]]:
 
 def test_broken_runs_are_replaced_with_named_reasons(tmp_path, caplog):
     srv, bad = _broken_world()
-    with srv, caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+    with srv, caplog.at_level(logging.WARNING, logger="prspace.openml"):
         # all 10 flows are needed except the one with an error: draw 4 so replacements happen
         res = fetch_task(settings(srv, tmp_path), 301, n_models=5, min_flows=5, seed=3)
         assert res.status == "ok", res.reason
@@ -160,7 +160,7 @@ def test_all_broken_kinds_replaced_when_every_flow_is_needed(tmp_path):
 
 def test_too_few_flows_is_skipped_not_fatal(tmp_path, caplog):
     t = make_task(401, n_flows=4)
-    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.openml"):
         res = fetch_task(settings(srv, tmp_path), 401, n_models=30, min_flows=30)
         assert res.status == "skipped" and res.predictions is None
         assert "4 flows" in res.reason and "needs 30" in res.reason
@@ -172,7 +172,7 @@ def test_too_few_flows_is_skipped_not_fatal(tmp_path, caplog):
 @pytest.mark.parametrize("where", ["run/list", "data/download", r"run/\d+$"])
 def test_http_500_html_then_success(tmp_path, caplog, where):
     t = make_task(501, n_flows=6)
-    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.openml"):
         srv.fault(where, "500", times=2)
         res = fetch_task(settings(srv, tmp_path), 501, n_models=5, min_flows=5)
         assert res.status == "ok"
@@ -182,7 +182,7 @@ def test_http_500_html_then_success(tmp_path, caplog, where):
 
 def test_stalled_response_times_out_and_is_retried(tmp_path, caplog):
     t = make_task(502, n_flows=6)
-    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.openml"):
         srv.stall_seconds = 2.0
         srv.fault("data/download", "stall", times=1)
         srv.fault("task/502", "stall", times=1)  # a client (openml) call stalls too
@@ -193,7 +193,7 @@ def test_stalled_response_times_out_and_is_retried(tmp_path, caplog):
 
 def test_truncated_body_is_retried_and_never_kept(tmp_path, caplog):
     t = make_task(503, n_flows=6)
-    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+    with FakeOpenML([t]) as srv, caplog.at_level(logging.WARNING, logger="prspace.openml"):
         srv.fault("data/download", "truncate", times=3)
         res = fetch_task(settings(srv, tmp_path), 503, n_models=5, min_flows=5)
         assert res.status == "ok" and res.replaced_runs == []
@@ -324,7 +324,7 @@ def test_run_listing_pages_and_falls_back_to_flow_by_flow(tmp_path, monkeypatch,
         assert sum("run/list" in p for p in srv.paths) == 3
         # a large offset times out: the flows of the first page are completed flow by flow
         srv.fault("offset/5/", "500", times=100)
-        with caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+        with caplog.at_level(logging.WARNING, logger="prspace.openml"):
             res = fetch_task(settings(srv, tmp_path / "b", max_retries=1, page_size=5), 1101, n_models=3, min_flows=3)
         assert res.status == "ok"
         flow_calls = [p for p in srv.paths if "run/list" in p and "/flow/" in p]
@@ -432,7 +432,7 @@ def test_live_listing_rules_a_task_of_more_than_1000_runs_pages_at_1000(tmp_path
 def test_limit_too_high_516_halves_the_page_size(tmp_path, caplog):
     t = make_task(1402, n_flows=8, runs_per_flow=40, n_rows=30)  # 320 runs
     with FakeOpenML([t], page_limit=300) as srv:
-        with caplog.at_level(logging.WARNING, logger="prspace.sources.openml"):
+        with caplog.at_level(logging.WARNING, logger="prspace.openml"):
             res = fetch_task(settings(srv, tmp_path), 1402, n_models=8, min_flows=8)
         assert res.status == "ok"
         assert "code 516" in caplog.text and "paging with 500" in caplog.text
@@ -456,7 +456,7 @@ def test_the_loopback_server_answers_513_and_515_as_the_live_one(tmp_path):
 
 
 def test_replay_draws_the_manifest_runs_and_fails_when_a_file_changed(tmp_path):
-    from prspace.sources.openml import ReplayMismatch
+    from prspace.openml import ReplayMismatch
 
     t = make_task(1404, n_flows=8, n_rows=40)
     with FakeOpenML([t]) as srv:
@@ -474,7 +474,7 @@ def test_replay_draws_the_manifest_runs_and_fails_when_a_file_changed(tmp_path):
 
 
 def test_selfcheck_compares_like_with_like_and_names_the_cause():
-    from prspace.sources.openml_selfcheck import compare_task, summarize
+    from prspace.openml.selfcheck import compare_task, summarize
 
     t = make_task(1405, n_flows=3, n_rows=50)
     rows = []

@@ -21,11 +21,11 @@ import yaml
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.metrics import roc_auc_score
 
+from prspace.data.datasets import load_dataset
+from prspace.data.userdata import FileDefect, duplicate_groups, file_columns, screen_file
 from prspace.errors import InputError
+from prspace.local.crossval import predict_dataset
 from prspace.setup_check import check_setup
-from prspace.sources.datasets import load_dataset
-from prspace.sources.local import predict_dataset
-from prspace.sources.userdata import FileDefect, duplicate_groups, file_columns, screen_file
 from prspace.study_config import prepare_config
 
 ROOT = Path(__file__).resolve().parents[1]

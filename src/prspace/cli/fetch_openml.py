@@ -112,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _settings(args: argparse.Namespace):
-    from prspace.sources.openml import ClientSettings
+    from prspace.openml import ClientSettings
 
     return ClientSettings(
         server=args.server, cache_dir=args.cache_dir, workers=args.workers,
@@ -157,7 +157,7 @@ def _quiet_client_logs() -> None:
 
 def run_select(args: argparse.Namespace) -> int:
     from prspace.contracts import validate_task_list, write_task_list
-    from prspace.sources.openml import OpenMLNetworkError, candidates_frame, select_tasks
+    from prspace.openml import OpenMLNetworkError, candidates_frame, select_tasks
 
     _quiet_client_logs()
     settings = _settings(args)
@@ -196,8 +196,8 @@ def _failed(name: str, exc: Exception, t0: float) -> dict:
 
 def run_task(args: argparse.Namespace) -> int:
     from prspace.contracts import TaskStatus, write_status
+    from prspace.openml import OpenMLNetworkError, fetch_task
     from prspace.schema import write_predictions
-    from prspace.sources.openml import OpenMLNetworkError, fetch_task
 
     _quiet_client_logs()
     name = f"openml-{args.task_id}"
@@ -311,9 +311,9 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 def run_selfcheck(args: argparse.Namespace) -> int:
     from prspace.contracts import read_status
+    from prspace.openml.selfcheck import CHECK_COLUMNS, compare_task, summarize
     from prspace.output import write_csv, write_markdown
     from prspace.schema import read_predictions
-    from prspace.sources.openml_selfcheck import CHECK_COLUMNS, compare_task, summarize
 
     parts = []
     for path in sorted(args.status):

@@ -6,13 +6,13 @@ import argparse
 import sys
 
 from prspace.contracts import local_task_list, write_task_list
-from prspace.errors import InputError
-from prspace.sources.datasets import (
+from prspace.data.datasets import (
     DEFAULT_MIN_MINORITY,
     SUITE_VERSIONS,
     describe_suite,
     describe_user_datasets,
 )
+from prspace.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

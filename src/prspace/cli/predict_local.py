@@ -12,9 +12,9 @@ import logging
 import time
 from pathlib import Path
 
+from prspace.data.datasets import DEFAULT_MIN_MINORITY, load_dataset, suite_names
 from prspace.errors import InputError
 from prspace.schema import write_predictions
-from prspace.sources.datasets import DEFAULT_MIN_MINORITY, load_dataset, suite_names
 
 log = logging.getLogger("prspace.predict_local")
 
@@ -62,7 +62,7 @@ class _LearnersAction(argparse._StoreAction):
 
     @property  # type: ignore[override]
     def help(self) -> str:
-        from prspace.sources.learners import LEARNERS, PANELS
+        from prspace.local.learners import LEARNERS, PANELS
 
         return (
             f"learner panel: default (all {len(LEARNERS)}) or small ({', '.join(PANELS['small'])}); "
@@ -83,8 +83,8 @@ def _write_status(path: Path, status: dict) -> None:
 def run(args: argparse.Namespace) -> int:
     # scikit-learn is imported here, not at module level: every `prspace` command builds
     # this parser, and only this command needs the learners.
-    from prspace.sources.learners import parse_learners
-    from prspace.sources.local import SkipDataset, predict_dataset
+    from prspace.local.crossval import SkipDataset, predict_dataset
+    from prspace.local.learners import parse_learners
 
     t0 = time.perf_counter()
     learners = parse_learners(args.learners)

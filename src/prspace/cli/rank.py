@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
     card = R.scorecard(summary, per_task, source=source)
     if args.selfcheck:
-        from prspace.sources.openml_selfcheck import scorecard_rows
+        from prspace.openml.selfcheck import scorecard_rows
 
         card = pd.concat([card, scorecard_rows(pd.read_csv(args.selfcheck))], ignore_index=True)
     write_csv(card, out / "scorecard.csv")
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     sens = R.panel_sensitivity(metrics, families, rank_by, tasks=tasks, n_boot=args.n_boot, seed=args.seed)
     write_table(sens, out / "panel_sensitivity.csv", out / "panel_sensitivity.md",
                 title="Panel sensitivity: disagreement with every model and with one model per learner family",
-                note=("family: prspace.sources.learners.learner_family when it exists, else the learner itself (then "
+                note=("family: prspace.local.learners.learner_family when it exists, else the learner itself (then "
                       "the two columns agree); the representative of a family is its model id that sorts first. "
                       f"[95% cluster bootstrap over families of tasks]. Source: {source}."))
     log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))

@@ -33,8 +33,9 @@ from scipy.stats import spearmanr
 from prspace import metrics
 from prspace.errors import InputError
 from prspace.experiments.ranking import learner_order_agreement, learner_ranking_across_tasks
+from prspace.metrics.names import BOYD_METRICS
 
-METRICS = ("aupr", "aucnpr", "auprg", "auroc")
+METRICS = BOYD_METRICS
 
 
 def _check(df: pd.DataFrame, learner: str) -> None:

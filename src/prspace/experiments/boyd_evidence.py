@@ -23,6 +23,9 @@ One row per claim (:func:`prspace.verdicts.rule.evidence_row`, ``paper="boyd-201
 Intervals are 95% cluster-bootstrap intervals over families of tasks
 (:func:`prspace.experiments.ranking.cluster_bootstrap_ci`, seed and resamples from the study's
 config); a task without a family is its own.
+
+One module of about 420 lines on purpose: one evidence row per claim of one paper, in the
+paper's order, so that the claims tested and how each is decided are read in one place.
 """
 
 from __future__ import annotations

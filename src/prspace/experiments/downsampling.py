@@ -28,8 +28,9 @@ from sklearn.model_selection import StratifiedKFold
 
 from prspace import metrics
 from prspace.errors import InputError
+from prspace.metrics.names import BOYD_METRICS
 
-METRICS = ("aupr", "aucnpr", "auprg", "auroc")
+METRICS = BOYD_METRICS
 TEST_SETS = ("downsampled", "original")
 ORIGINAL = 0.0  # train_k value that marks "no subsampling" (the task's own ratio)
 
@@ -86,7 +87,7 @@ def downsampling_experiment(
         ``name -> factory(seed)`` returning an unfitted scikit-learn estimator.
     score
         ``score(fitted, X_test) -> scores`` (higher = more positive), e.g.
-        :func:`prspace.sources.learners.score_of`.
+        :func:`prspace.local.learners.score_of`.
     ratios
         Negatives per positive in the subsampled training folds. Ratios at or above the task's own
         ratio are skipped (they would not subsample); the task's own ratio is always run and

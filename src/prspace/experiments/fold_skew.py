@@ -41,8 +41,9 @@ import pandas as pd
 from prspace import metrics
 from prspace.errors import InputError
 from prspace.experiments.ranking import bootstrap_ci, rank_models, top_k
+from prspace.metrics.names import BOYD_METRICS
 
-METRICS = ("aupr", "aucnpr", "auprg", "auroc")
+METRICS = BOYD_METRICS
 AGGREGATES = tuple(f"mean_{m}" for m in METRICS) + tuple(f"pooled_{m}" for m in METRICS)
 AGGREGATE_LABELS = {
     **{f"mean_{m}": f"mean of per-fold {metrics.METRIC_LABELS[m]}" for m in METRICS},

@@ -95,10 +95,10 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
 
 
 def learner_families(metrics: pd.DataFrame) -> pd.Series:
-    """model id -> learner family (``sources.learners.learner_family`` for local learners, if it exists)."""
+    """model id -> learner family (``local.learners.learner_family`` for local learners, if it exists)."""
     ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
     try:
-        from prspace.sources.learners import (
+        from prspace.local.learners import (
             learner_family,  # provided by the learner panel's redesign
         )
     except ImportError:

@@ -24,10 +24,11 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.metrics.names import METRIC_KEYS
 from prspace.schema import TaskInfo
 
 #: Metrics computed for every model (keys of :func:`prspace.metrics.all_metrics`).
-METRICS: tuple[str, ...] = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
+METRICS: tuple[str, ...] = METRIC_KEYS
 
 ID_COLUMNS: tuple[str, ...] = ("task_id", "model_id", "flow_id", "flow_name")
 

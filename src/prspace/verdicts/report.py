@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.experiments.ranking import METRIC_LABELS
+from prspace.metrics.names import METRIC_LABELS
 from prspace.verdicts import rule as R
 from prspace.verdicts.claims import flach_kull_evidence, within_task_order_evidence
 

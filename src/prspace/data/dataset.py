@@ -9,8 +9,8 @@
 * :data:`MAX_CATEGORIES`: how many categories the one-hot encoder keeps per column.
 * :func:`package_version`: the installed version of a package, for provenance.
 
-It imports no source, so that every source (:mod:`~prspace.sources.datasets`,
-:mod:`~prspace.sources.userdata`, :mod:`~prspace.sources.openml`) can import it.
+It imports no source, so that every source (:mod:`~prspace.data.datasets`,
+:mod:`~prspace.data.userdata`, :mod:`~prspace.openml`) can import it.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import pandas as pd
 __all__ = ["DEFAULT_MIN_MINORITY", "MAX_CATEGORIES", "Dataset", "package_version", "positive_label", "skip_reason"]
 
 #: one-hot encoding keeps at most this many categories per column (the rest -> "infrequent"): the
-#: learners' encoder (:func:`prspace.sources.learners.preprocessor`) and the notes on users' files
-#: (:func:`prspace.sources.userdata.encoding_notes`) read it here, without loading scikit-learn
+#: learners' encoder (:func:`prspace.local.learners.preprocessor`) and the notes on users' files
+#: (:func:`prspace.data.userdata.encoding_notes`) read it here, without loading scikit-learn
 MAX_CATEGORIES = 20
 
 #: fewer minority examples than this and stratified 10-fold CV cannot put one in every fold

@@ -1,4 +1,4 @@
-"""The network layer under :mod:`prspace.sources.openml`.
+"""The network layer under :mod:`prspace.openml`.
 
 * :func:`configure` points the real ``openml`` client at a server and a cache
   directory, turns off its own retries (they sleep up to a minute and do not cover
@@ -29,7 +29,7 @@ import requests
 from prspace._io import atomic_path
 from prspace.errors import InputError
 
-log = logging.getLogger("prspace.sources.openml")
+log = logging.getLogger("prspace.openml")
 T = TypeVar("T")
 
 

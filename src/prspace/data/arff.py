@@ -12,7 +12,8 @@ per line.  Read here as the format defines it:
 * gzip-compressed files (``.arff.gz``, or any file starting with the gzip magic bytes);
 * numeric / real / integer attributes -> float64; nominal, string and date -> strings.
 
-Speed: the header is parsed by :func:`prspace.sources._openml_arff.parse_arff_header`;
+Speed: the header is parsed by :func:`parse_arff_header` (also used by the parser of OpenML's predictions files,
+:mod:`prspace.openml.predictions_arff`);
 a dense data section whose fields are quoted with one character only and hold no
 backslash goes through pandas' C parser (about 30 MB/s; liac-arff parses about 2 MB/s,
 scikit-learn PR #11419).  Anything else (both quote characters opening fields, escapes,
@@ -22,6 +23,7 @@ gives every error the line number counted **from the top of the file**.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import os
@@ -33,11 +35,150 @@ import numpy as np
 import pandas as pd
 
 from prspace.errors import FileDefect, InputError
-from prspace.sources._openml_arff import ArffError, Attribute, parse_arff_header, read_quoted
 
-__all__ = ["read_arff", "read_arff_attributes"]
+__all__ = ["ArffError", "Attribute", "parse_arff_header", "read_arff", "read_arff_attributes", "read_quoted"]
+
+class ArffError(ValueError):
+    """The file is not a well-formed ARFF file (header, or an OpenML predictions file's columns)."""
+
 
 _DATA_RE = re.compile(rb"^[ \t]*@data[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Attribute:
+    name: str
+    type: str  # "numeric", "string", "date" or "nominal"
+    values: tuple[str, ...] = ()  # the nominal values, in header order
+
+
+def read_quoted(text: str, i: int, escapes: dict[str, str] | None = None) -> tuple[str, int]:
+    """The quoted ARFF value opening at ``text[i]`` (``'`` or ``"``), unescaped, and the index of
+    its closing quote (``len(text)`` when it is not closed).
+
+    A backslash escapes the next character; ``escapes`` maps that character (``n`` -> newline),
+    else it stands for itself.  The one reader of quoted fields, for headers and data rows.
+    """
+    q, j, n, buf = text[i], i + 1, len(text), []
+    while j < n and text[j] != q:
+        if text[j] == "\\" and j + 1 < n:
+            j += 1
+            buf.append(escapes.get(text[j], text[j]) if escapes else text[j])
+        else:
+            buf.append(text[j])
+        j += 1
+    return "".join(buf), j
+
+
+def _tokens(text: str) -> list[str]:
+    """Split ``text`` into ARFF tokens: quoted strings (unescaped), words, ``{...}`` kept whole."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c in "'\"":
+            value, j = read_quoted(text, i)
+            if j >= n:
+                raise ArffError(f"unterminated quote in {text!r}")
+            out.append(value)
+            i = j + 1
+        elif c == "{":
+            depth, j = 0, i
+            quote = ""
+            while j < n:
+                ch = text[j]
+                if quote:
+                    if ch == "\\":
+                        j += 1
+                    elif ch == quote:
+                        quote = ""
+                elif ch in "'\"":
+                    quote = ch
+                elif ch == "{":
+                    depth += 1
+                elif ch == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if j >= n:
+                raise ArffError(f"unterminated nominal list in {text!r}")
+            out.append(text[i : j + 1])
+            i = j + 1
+        else:
+            j = i
+            while j < n and not text[j].isspace() and text[j] != "{":
+                j += 1
+            out.append(text[i:j])
+            i = j
+    return out
+
+
+def _nominal_values(spec: str) -> tuple[str, ...]:
+    """``{a, 'b c', "d'e"}`` -> ``('a', 'b c', "d'e")``."""
+    inner = spec.strip()[1:-1]
+    values: list[str] = []
+    i, n = 0, len(inner)
+    while i < n:
+        while i < n and inner[i] in " \t":
+            i += 1
+        if i >= n:
+            break
+        c = inner[i]
+        if c in "'\"":
+            value, j = read_quoted(inner, i)
+            values.append(value)
+            i = j + 1
+        else:
+            j = i
+            while j < n and inner[j] != ",":
+                j += 1
+            values.append(inner[i:j].strip())
+            i = j
+        while i < n and inner[i] != ",":
+            i += 1
+        i += 1
+    return tuple(values)
+
+
+def parse_arff_header(header: str) -> tuple[str, list[Attribute]]:
+    """Parse the text before ``@DATA``: the relation name and the attributes in order."""
+    relation = ""
+    attrs: list[Attribute] = []
+    for lineno, raw in enumerate(header.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        low = line[:10].lower()
+        if low.startswith("@relation"):
+            toks = _tokens(line[len("@relation") :])
+            relation = toks[0] if toks else ""
+        elif low.startswith("@attribute"):
+            toks = _tokens(line[len("@attribute") :])
+            if len(toks) < 2:
+                raise ArffError(f"header line {lineno}: cannot read attribute {line!r}")
+            name, typ = toks[0], toks[1]
+            if typ.startswith("{"):
+                attrs.append(Attribute(name, "nominal", _nominal_values(typ)))
+            else:
+                t = typ.lower()
+                if t in ("numeric", "real", "integer"):
+                    attrs.append(Attribute(name, "numeric"))
+                elif t == "string":
+                    attrs.append(Attribute(name, "string"))
+                elif t == "date":
+                    attrs.append(Attribute(name, "date"))
+                else:
+                    raise ArffError(f"header line {lineno}: unknown attribute type {typ!r}")
+        else:
+            raise ArffError(f"header line {lineno}: expected @RELATION or @ATTRIBUTE, got {line[:60]!r}")
+    if not attrs:
+        raise ArffError("the header declares no attributes")
+    return relation, attrs
+
+
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f"}
 
 

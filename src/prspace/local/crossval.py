@@ -1,7 +1,7 @@
 """Local predictions: cross-validate the learner panel on one dataset -> predictions schema.
 
 The offline analogue of fetching an OpenML task's runs (Flach and Kull, NIPS 2015,
-section 5): every learner of :mod:`prspace.sources.learners` is cross-validated on the
+section 5): every learner of :mod:`prspace.local.learners` is cross-validated on the
 same seeded stratified folds (scikit-learn ``StratifiedKFold(shuffle=True)``), and the
 out-of-fold scores become one predictions table (:mod:`prspace.schema`) with one model
 per learner.  A learner that fails on a fold (an exception, or a non-finite score) is
@@ -26,11 +26,11 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from prspace import __version__
+from prspace.data.dataset import DEFAULT_MIN_MINORITY, Dataset, skip_reason
+from prspace.data.dataset import package_version as _version
 from prspace.errors import InputError
+from prspace.local.learners import describe_learner, make_learner, parse_learners, score_of
 from prspace.schema import PREDICTION_COLUMNS, TaskInfo
-from prspace.sources.dataset import DEFAULT_MIN_MINORITY, Dataset, skip_reason
-from prspace.sources.dataset import package_version as _version
-from prspace.sources.learners import describe_learner, make_learner, parse_learners, score_of
 
 __all__ = ["Failure", "SkipDataset", "predict_dataset"]
 

@@ -10,7 +10,7 @@ is categorical.  ``row_id`` is the row's position among the file's data rows (fr
 
 Readers: CSV by pandas (the separator is the comma unless the header line holds none
 and a ``;`` or a tab instead, which is then used and noted), parquet by pyarrow,
-ARFF by :func:`prspace.sources.arff.read_arff` (quotes, escapes, sparse rows, gzip).
+ARFF by :func:`prspace.data.arff.read_arff` (quotes, escapes, sparse rows, gzip).
 
 :func:`file_columns` reads only a file's header: the setup check of the workflow
 (:mod:`prspace.setup_check`) uses it before any job runs.
@@ -18,28 +18,32 @@ ARFF by :func:`prspace.sources.arff.read_arff` (quotes, escapes, sparse rows, gz
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gzip
 import logging
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from prspace.errors import FileDefect, InputError
-from prspace.sources.arff import read_arff, read_arff_attributes
-from prspace.sources.dataset import (
+from prspace.data.dataset import (
     DEFAULT_MIN_MINORITY,
     MAX_CATEGORIES,
     Dataset,
     positive_label,
     skip_reason,
 )
-from prspace.sources.dataset import package_version as _version
+from prspace.data.dataset import package_version as _version
+from prspace.data.usertable import (
+    USER_SUFFIXES,
+    _suffix,
+    file_columns,
+    missing_target_message,
+    read_user_file,
+    separator_name,
+)
+from prspace.errors import FileDefect, InputError
 
 __all__ = [
     "USER_SUFFIXES",
@@ -57,17 +61,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: file suffixes read from a user data folder
-USER_SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".arff", ".arff.gz")
 _STEM_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
-
-
-def _suffix(p: Path) -> str | None:
-    name = p.name.lower()
-    for s in sorted(USER_SUFFIXES, key=len, reverse=True):
-        if name.endswith(s) and len(name) > len(s):
-            return s
-    return None
 
 
 def task_id_of(path: str | os.PathLike[str]) -> str:
@@ -111,129 +105,6 @@ def user_dataset_ids(data_dir: str | os.PathLike[str], target: str | None = None
     return list(files)
 
 
-# --------------------------------------------------------------------------- reading
-
-
-def _first_line(path: Path) -> str:
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8-sig", errors="replace") as fh:  # type: ignore[operator]
-        return fh.readline()
-
-
-def _check_unique(path: Path, names: list[str]) -> None:
-    """:class:`FileDefect` if a column name occurs twice (pandas would silently rename the
-    second copy ``name.1``, so the header is checked as written)."""
-    seen: dict[str, int] = {}
-    for i, name in enumerate(names):
-        if name in seen:
-            raise FileDefect(
-                f"{path.name}: column {name!r} is named twice in the header (columns {seen[name] + 1} "
-                f"and {i + 1}); rename or remove one copy, so that it is clear which one is meant"
-            )
-        seen[name] = i
-
-
-def _raw_csv_header(path: Path, sep: str) -> list[str]:
-    """The header of a CSV file as written (no renaming of duplicates)."""
-    import csv
-
-    line = _first_line(path).rstrip("\r\n")
-    return next(csv.reader([line], delimiter=sep), [])
-
-
-def _csv_separator(path: Path) -> str:
-    """``,`` unless the header line has no comma but a ``;`` or a tab."""
-    line = _first_line(path)
-    if "," in line:
-        return ","
-    counts = {";": line.count(";"), "\t": line.count("\t")}
-    sep = max(counts, key=counts.__getitem__)
-    return sep if counts[sep] else ","
-
-
-def _sep_name(sep: str) -> str:
-    return {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
-
-
-@contextlib.contextmanager
-def _one_line_errors(p: Path, *, parser_hint: bool) -> Iterator[None]:
-    """Any failure of a reader -> one :class:`InputError` naming ``p`` and the fix; with
-    ``parser_hint`` a CSV parser error says to quote values that contain the separator."""
-    try:
-        yield
-    except InputError:
-        raise
-    except pd.errors.EmptyDataError:
-        raise InputError(f"{p} is empty; write a header line and data rows") from None
-    except pd.errors.ParserError as exc:
-        if not parser_hint:
-            raise InputError(_failure(p, exc)) from None
-        msg = str(exc).splitlines()[0]
-        raise InputError(f"cannot read {p} ({msg}); quote values that contain the separator") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p} ({exc.strerror or exc}); check the file") from None
-    except Exception as exc:  # noqa: BLE001 - any reader failure becomes one line
-        raise InputError(_failure(p, exc)) from None
-
-
-def _failure(p: Path, exc: Exception) -> str:
-    msg = str(exc).splitlines()[0][:200] if str(exc) else ""
-    return f"cannot read {p} ({type(exc).__name__}: {msg}); check the file"
-
-
-def _checked_csv_separator(p: Path) -> str:
-    """The CSV file's separator (:func:`_csv_separator`), once its header names no column twice."""
-    sep = _csv_separator(p)
-    _check_unique(p, _raw_csv_header(p, sep))
-    return sep
-
-
-def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -> pd.DataFrame:
-    """The whole table of one data file; :class:`InputError` naming the file and the fix.
-
-    ``target``: a CSV file's class column is read as text, as the file writes it (``01`` stays
-    ``01``, so that ``pos_label`` is matched to what the user sees)."""
-    p = Path(path)
-    s = _suffix(p)
-    with _one_line_errors(p, parser_hint=True):
-        if s in (".csv", ".csv.gz"):
-            sep = _checked_csv_separator(p)
-            df = pd.read_csv(p, sep=sep, dtype={target: str} if target else None)
-            df.attrs["separator"] = sep
-            return df
-        if s in (".parquet", ".pq"):
-            import pyarrow.parquet as pq
-
-            _check_unique(p, [str(c) for c in pq.read_schema(p).names])
-            return pd.read_parquet(p)
-        return read_arff(p)
-
-
-def file_columns(path: str | os.PathLike[str]) -> list[str]:
-    """The column names of a data file, reading its header only."""
-    p = Path(path)
-    s = _suffix(p)
-    with _one_line_errors(p, parser_hint=False):
-        if s in (".csv", ".csv.gz"):
-            sep = _checked_csv_separator(p)
-            return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0).columns]
-        if s in (".parquet", ".pq"):
-            import pyarrow.parquet as pq
-
-            names = [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
-            _check_unique(p, names)
-            return names
-        return [a.name for a in read_arff_attributes(p)]
-
-
-def missing_target_message(path: Path, target: str, columns: list[str]) -> str:
-    shown = ", ".join(columns[:20]) + (", ..." if len(columns) > 20 else "")
-    hint = "name the class column with --target (config key local.target)"
-    if len(columns) == 1 and any(c in columns[0] for c in ";\t|"):
-        hint = "the file does not look comma-separated: save it as CSV with commas"
-    return f"{path.name} has no column {target!r} (columns: {shown}); {hint}"
-
-
 # --------------------------------------------------------------------------- loading
 
 
@@ -242,7 +113,7 @@ def encoding_notes(X: pd.DataFrame) -> list[str]:
     encoder keeps ([] if none).
 
     The learners' encoder (``OneHotEncoder(max_categories=20)`` in
-    :func:`prspace.sources.learners.preprocessor`) keeps the 19 most frequent categories
+    :func:`prspace.local.learners.preprocessor`) keeps the 19 most frequent categories
     of the training fold and groups the others into one "infrequent" column.
     """
     wide = []
@@ -329,7 +200,7 @@ def load_user(
     notes: list[str] = []
     sep = df.attrs.get("separator", ",")
     if sep != ",":
-        notes.append(f"read as {_sep_name(sep)}-separated")
+        notes.append(f"read as {separator_name(sep)}-separated")
     columns = [str(c) for c in df.columns]
     if target not in columns:
         raise InputError(missing_target_message(path, target, columns))

@@ -1,0 +1,124 @@
+"""Rank models by several metrics and measure how much the rankings disagree.
+
+Reproduces the analysis of Flach & Kull (NIPS 2015), section 4: within each task
+the models are ranked by AUPR, AUPRG and AUROC, and for every pair of metrics one
+counts the tasks where the best model differs (top-1), where the ordered top three
+differ (top-3), and correlates the ranks (Spearman, Kendall).  Boyd et al. (ICML
+2012, section 4.2) add the across-task view: averaging AUPR over tasks of different
+skew mixes scores of different ranges, AUCNPR normalises the range away, so the
+learners' order by mean AUPR can differ from their order by mean AUCNPR.
+
+The package: ``ranks.py`` (ranks, top-k, disagreement, correlations), ``summary.py`` (shares
+across tasks, cluster bootstrap over families, saturation, quartile tasks), ``scorecard.py`` (the
+paper's numbers beside this run's), ``learners.py`` (learners across tasks, winners, panel
+sensitivity).  Every name is re-exported here.
+
+All functions are pure: pandas DataFrames in, DataFrames out, sorted rows, no I/O.
+
+Conventions
+-----------
+* **Rank 1 is best.**  Every metric here is "higher is better".  Ties get the
+  average of the ranks they span (``scipy.stats.rankdata(method="average")``).
+* **Float noise is not a difference.**  Metric values are rounded to ``decimals``
+  (default 12) before ranking, so two models whose AUPR differ by a rounding error
+  tie.  This matters for AUPR vs AUCNPR: AUCNPR is a strictly increasing function of
+  AUPR within a task (Boyd et al., eq. for AUCNPR with a fixed ``pi``), so the two
+  must order the models identically.
+* **Top-k with ties** (:func:`top_k`): a model's *position* is its competition rank
+  ``1 + #(models strictly better)``.  The top-k of a metric is the mapping
+  ``model -> position`` for the models with position <= k.  Two metrics *agree on
+  the top k* when these mappings are identical: the same models, at the same
+  positions.  Without ties this is exactly "the same best model" (k=1) and "the same
+  ordered top three" (k=3, as in the paper: "they agree on top, second and third
+  method").  With ties, a tie at the top under one metric but not the other counts
+  as a disagreement; a tie shared by both metrics counts as agreement.
+* **Rank correlations** per task are Spearman's rho (Pearson correlation of the
+  average ranks) and Kendall's tau-b over all models of the task.  They are NaN when
+  one metric ties all models (no order to correlate).  Across tasks, the paper's
+  "correlation between AUPR-ranks and AUPRG-ranks" is reproduced two ways
+  (:func:`pooled_rank_correlation`, and the mean of the per-task Spearman's rho);
+  without ties and with equally many models per task they are identical, because
+  every task's ranks then have the same mean and variance.
+"""
+
+from __future__ import annotations
+
+from prspace.experiments.ranking.learners import (
+    WINNER_CRITERIA,
+    flipped_pairs,
+    learner_order_agreement,
+    learner_ranking_across_tasks,
+    learner_winners,
+    one_model_per_family,
+    panel_sensitivity,
+)
+from prspace.experiments.ranking.ranks import (
+    PER_GROUP_COLUMNS,
+    RANKING_METRICS,
+    all_disagreements,
+    disagreement,
+    metric_pairs,
+    pooled_rank_correlation,
+    positions,
+    rank_models,
+    top_k,
+)
+from prspace.experiments.ranking.scorecard import (
+    PAPER_N_MODELS,
+    PAPER_N_MODELS_TOTAL,
+    PAPER_N_TASKS,
+    PAPER_QUARTILES,
+    PAPER_RESULTS,
+    PAPER_SOURCE,
+    SCORECARD_COLUMNS,
+    TIE_CONVENTION,
+    scorecard,
+)
+from prspace.experiments.ranking.summary import (
+    SATURATED_MIN_MODELS,
+    SATURATION_METRICS,
+    SUMMARY_STATS,
+    bootstrap_ci,
+    cluster_bootstrap_ci,
+    quartile_groups,
+    saturation,
+    summarise_disagreement,
+)
+from prspace.metrics import METRIC_LABELS  # re-exported: the display names live in prspace.metrics
+
+__all__ = [
+    "METRIC_LABELS",
+    "PAPER_N_MODELS",
+    "PAPER_N_MODELS_TOTAL",
+    "PAPER_N_TASKS",
+    "PAPER_QUARTILES",
+    "PAPER_RESULTS",
+    "PAPER_SOURCE",
+    "PER_GROUP_COLUMNS",
+    "RANKING_METRICS",
+    "SATURATED_MIN_MODELS",
+    "SATURATION_METRICS",
+    "SCORECARD_COLUMNS",
+    "SUMMARY_STATS",
+    "TIE_CONVENTION",
+    "WINNER_CRITERIA",
+    "all_disagreements",
+    "bootstrap_ci",
+    "cluster_bootstrap_ci",
+    "disagreement",
+    "flipped_pairs",
+    "learner_order_agreement",
+    "learner_ranking_across_tasks",
+    "learner_winners",
+    "metric_pairs",
+    "one_model_per_family",
+    "panel_sensitivity",
+    "pooled_rank_correlation",
+    "positions",
+    "quartile_groups",
+    "rank_models",
+    "saturation",
+    "scorecard",
+    "summarise_disagreement",
+    "top_k",
+]

@@ -1,0 +1,119 @@
+"""Boyd et al. (2012): the unachievable region of PR space (minimum PR curve, AUPR_MIN, AP_MIN)
+and the normalised area AUCNPR (Theorems 1-3, Corollary 4, section 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from prspace.metrics._kernel import _check_recall_range, _Segments, _segments, _unit
+from prspace.metrics.pr import MinPRCurve, _aupr_from
+
+__all__ = ["MinPRCurve", "aupr_min", "ap_min", "min_pr_curve", "aucnpr"]
+
+
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def aupr_min(pi: ArrayLike, recall_range: tuple[float, float] = (0.0, 1.0)) -> Any:
+    """Minimum area under the PR curve for class skew ``pi`` (Boyd et al. 2012).
+
+    The area under the minimum PR curve p = pi r / (1 - pi + pi r) (Theorem 1) over recall in
+    [a, b] (Theorem 2 for [0, 1], Corollary 4 in general):
+
+        AUCPR_MIN = (b - a) + (1 - pi) / pi * ln((pi (a - 1) + 1) / (pi (b - 1) + 1)),
+
+    which for [0, 1] is 1 + (1 - pi) ln(1 - pi) / pi. Vectorised over ``pi`` in (0, 1]; returns
+    a float for scalar ``pi``.
+    """
+    a, b = _check_recall_range(recall_range)
+    pi_arr = np.asarray(pi, dtype=np.float64)
+    if not np.all((pi_arr > 0.0) & (pi_arr <= 1.0)):
+        raise ValueError("pi must lie in (0, 1]: pi = 0 means no positives and no PR curve")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log1p(-pi_arr * (1.0 - a)) - np.log1p(-pi_arr * (1.0 - b))
+        out = (b - a) + (1.0 - pi_arr) / pi_arr * log_ratio
+    out = np.where(pi_arr == 1.0, b - a, out)  # all positives: the minimum curve is p = 1
+    # For small pi the two terms above cancel (relative error ~ 1e-16 / pi). There, with
+    # q = pi / (1 - pi), integrate q r / (1 + q r) = sum_k (-1)^(k+1) (q r)^k term by term.
+    small = pi_arr < 0.2
+    if np.any(small):
+        q = pi_arr[small] / (1.0 - pi_arr[small]) if out.ndim else pi_arr / (1.0 - pi_arr)
+        series = np.zeros_like(q)
+        for k in range(32, 0, -1):  # q < 0.25: the first omitted term is below 1e-19
+            series += (-1.0) ** (k + 1) * q**k * (b ** (k + 1) - a ** (k + 1)) / (k + 1)
+        if out.ndim:
+            out[small] = series
+        else:
+            out = series
+    if out.ndim == 0:
+        return float(out)
+    return out
+
+
+def ap_min(n_pos: int, n_neg: int) -> float:
+    """Minimum average precision (Boyd et al. 2012, Theorem 3).
+
+    AP_MIN = (1 / pos) sum_{i=1}^{pos} i / (i + neg): every negative ranked above every
+    positive. ``n_pos`` >= 1 and ``n_neg`` >= 0 must be integers (the sum has pos terms).
+    """
+    for name, v, low in (("n_pos", n_pos, 1), ("n_neg", n_neg, 0)):
+        if not np.isscalar(v) or isinstance(v, (bool, np.bool_)):
+            raise ValueError(f"{name} must be an integer scalar, got {v!r}")
+        if not float(v).is_integer() or v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    pos, neg = int(n_pos), int(n_neg)
+    i = np.arange(1, pos + 1, dtype=np.float64)
+    return float(np.sum(i / (i + neg)) / pos)
+
+
+def min_pr_curve(pi: float, recall: ArrayLike | None = None) -> MinPRCurve:
+    """Boyd et al. (2012) Theorem 1: the minimum precision pi r / (1 - pi + pi r) at recall r.
+
+    ``recall`` defaults to 201 points evenly spaced in [0, 1].
+    """
+    pi = float(pi)
+    if not (0.0 < pi <= 1.0):
+        raise ValueError(f"pi must lie in (0, 1], got {pi!r}")
+    r = np.linspace(0.0, 1.0, 201) if recall is None else np.asarray(recall, dtype=np.float64)
+    if r.size and not (np.all(np.isfinite(r)) and r.min() >= 0.0 and r.max() <= 1.0):
+        raise ValueError("recall values must lie in [0, 1]")
+    return MinPRCurve(r, pi * r / (1.0 - pi + pi * r))
+
+
+# --------------------------------------------------------------------------------------------
+# Public metrics
+# --------------------------------------------------------------------------------------------
+
+
+
+def _aucnpr_from(g: _Segments, a: float, b: float, area: float | None = None) -> float:
+    pi = g.n_pos / (g.n_pos + g.n_neg)
+    if area is None:
+        area = _aupr_from(g, "hyperbolic", a, b)
+    lo = aupr_min(pi, (a, b))
+    return _unit(float((area - lo) / ((b - a) - lo)))
+
+
+def aucnpr(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    recall_range: tuple[float, float] = (0.0, 1.0),
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Normalised AUPR (Boyd et al. 2012, section 3).
+
+    AUCNPR = (AUPR - AUPR_MIN) / (AUPR_MAX - AUPR_MIN) with the hyperbolic AUPR over recall
+    in [a, b], AUPR_MAX = b - a and AUPR_MIN = :func:`aupr_min` at the (weighted) skew pi.
+    The worst ranking scores 0 and the perfect ranking 1.
+    """
+    a, b = _check_recall_range(recall_range)
+    return _aucnpr_from(_segments(y_true, y_score, pos_label, sample_weight), a, b)
+
+

@@ -1,0 +1,38 @@
+"""Metric keys and their display labels: the one home of a metric's name.
+
+* :data:`METRIC_KEYS`: the keys of :func:`~prspace.metrics.all_metrics` that are metrics, in the
+  order of the study's tables (``metrics.csv``);
+* :data:`METRIC_LABELS`: the display label of each key, for tables, figures and sentences;
+* :data:`RANKING_METRICS`: the metrics the study ranks models by (Flach & Kull, section 4);
+* :data:`BOYD_METRICS`: the metrics of Boyd et al.'s experiments (downsampling, fold skew,
+  aggregation over tasks);
+* :data:`REPORTED_METRICS`: the metrics an audit reports and resamples, in its display order.
+
+A new metric gets its key and label here (``CONTRIBUTING.md``, "A metric").
+"""
+
+from __future__ import annotations
+
+#: The metrics :func:`~prspace.metrics.all_metrics` returns (besides ``pi``, ``n_pos``, ``n_neg``),
+#: in the order of the study's tables.
+METRIC_KEYS: tuple[str, ...] = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
+
+#: Display names of the keys of :func:`all_metrics`, for tables, figures and sentences: the one
+#: place a metric's label is written.
+METRIC_LABELS: dict[str, str] = {
+    "aupr": "AUPR",
+    "average_precision": "AP",
+    "auprg": "AUPRG",
+    "auroc": "AUROC",
+    "aucnpr": "AUCNPR",
+    "aupr_linear": "AUPR (linear)",
+}
+
+#: The metrics the study ranks by (keys of :func:`prspace.metrics.all_metrics`).
+RANKING_METRICS: tuple[str, ...] = ("aupr", "average_precision", "auprg", "auroc", "aucnpr")
+
+#: The metrics of Boyd et al.'s experiments, in their tables' order.
+BOYD_METRICS: tuple[str, ...] = ("aupr", "aucnpr", "auprg", "auroc")
+
+#: The metrics an audit reports, ranks and resamples, in its display order.
+REPORTED_METRICS: tuple[str, ...] = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")

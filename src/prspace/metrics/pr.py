@@ -1,0 +1,357 @@
+"""Precision-recall: average precision, AUPR (hyperbolic, linear, step interpolation), the PR
+curve and its drawn interpolation, and every common AUPR estimator side by side.
+
+References: Davis and Goadrich (2006) (hyperbolic interpolation); Boyd, Eng and Page (2013)
+(lower trapezoid, interpolated median).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from prspace.metrics._kernel import (
+    _binary_curve,
+    _blockwise,
+    _check_recall_range,
+    _Curve,
+    _dot,
+    _prepend0,
+    _Segments,
+    _segments,
+    _segments_from_curve,
+    _unit,
+)
+
+__all__ = ["PRCurve", "MinPRCurve", "average_precision", "aupr", "pr_curve", "interpolate_pr_curve", "AUPR_ESTIMATORS", "aupr_estimators"]
+
+_INTERPOLATIONS = ("hyperbolic", "linear", "step")
+
+
+class MinPRCurve(NamedTuple):
+    """Boyd et al. (2012) minimum PR curve, precision = pi r / (1 - pi + pi r)."""
+
+    recall: NDArray[np.float64]
+    precision: NDArray[np.float64]
+
+
+class PRCurve(NamedTuple):
+    """PR curve vertices in order of increasing recall (decreasing threshold).
+
+    The first vertex is the added start point at recall 0 with the precision of the first
+    threshold (threshold ``+inf``; ``tp = fp = 0``). ``tp`` and ``fp`` are the (weighted)
+    cumulative counts at each vertex; :func:`interpolate_pr_curve` uses them to draw the
+    hyperbolic interpolation.
+    """
+
+    recall: NDArray[np.float64]
+    precision: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+    tp: NDArray[np.float64]
+    fp: NDArray[np.float64]
+
+
+
+@_blockwise
+def _ap_from(g: _Segments) -> float:
+    """Step-wise AP = sum_k (R_k - R_{k-1}) P_k (= sklearn's average_precision_score)."""
+    tpb = g.tpa + g.dtp
+    prec = tpb / (tpb + g.fpa + g.dfp)
+    return float(_dot(g.dtp, prec) / g.n_pos)
+
+
+_PSI_TERMS = 12  # series terms for psi(x) = 1 - ln(1 + x) / x below x = 0.05
+
+
+def _psi(x: np.ndarray) -> np.ndarray:
+    """psi(x) = 1 - ln(1 + x) / x = x/2 - x^2/3 + x^3/4 - ..., accurate for every x > 0."""
+    out = np.log1p(x)
+    out /= x
+    np.subtract(1.0, out, out=out)
+    small = x < 0.05
+    if small.any():
+        xs = x[small]
+        ser = np.full_like(xs, (-1.0) ** (_PSI_TERMS + 1) / (_PSI_TERMS + 1))
+        for k in range(_PSI_TERMS - 1, 0, -1):
+            ser *= xs
+            ser += (-1.0) ** (k + 1) / (k + 1)
+        ser *= xs
+        out[small] = ser
+    return out
+
+
+@_blockwise
+def _aupr_hyperbolic_full(g: _Segments) -> float:
+    """Exact area under the Davis-Goadrich interpolated PR curve over recall in [0, 1].
+
+    Between thresholds A and B with dTP = TP_B - TP_A > 0, dFP = FP_B - FP_A and
+    D = dTP + dFP, the interpolated precision at TP = TP_A + x is
+    (TP_A + x) / (TP_A + FP_A + x D / dTP), whose integral over x in [0, dTP] divided by P is
+
+        dTP / (P D) * [dTP + (TP_A dFP - FP_A dTP) / D * ln(1 + D / (TP_A + FP_A))]
+      = dTP / (P D) * [dTP psi(z) + TP_A ln(1 + z)],   z = D / (TP_A + FP_A),
+
+    with psi(z) = 1 - ln(1 + z) / z. The second form adds two non-negative terms, so it keeps
+    full relative accuracy where precision is tiny (the first cancels there). The segment from
+    the origin (TP_A = FP_A = 0, z = inf, psi = 1) has constant precision TP_B / (TP_B + FP_B):
+    the first-point rule. Segments with dTP = 0 have zero width and are not in ``g``.
+    """
+    tpa, fpa, dtp, dfp = g.tpa, g.fpa, g.dtp, g.dfp
+    d = dtp + dfp
+    ba = tpa + fpa
+    origin = ba == 0  # only the first segment can start at the origin
+    z = d / np.where(origin, 1.0, ba)
+    inner = _psi(z)
+    inner *= dtp
+    log_term = np.log1p(z)
+    log_term *= tpa
+    inner += log_term
+    if origin[0]:
+        inner[0] = dtp[0]
+    return _dot(dtp / d, inner) / g.n_pos
+
+
+@_blockwise
+def _aupr_hyperbolic_range(g: _Segments, a: float, b: float) -> float:
+    """As :func:`_aupr_hyperbolic_full` with each segment clipped to recall in [a, b].
+
+    With c = D / dTP the antiderivative is x dTP / D + K ln(TP_A + FP_A + c x),
+    K = (TP_A dFP - FP_A dTP) dTP / D^2, evaluated between the clipped ends x_a and x_b.
+    """
+    tpa, fpa, dtp, dfp = g.tpa, g.fpa, g.dtp, g.dfp
+    p = g.n_pos
+    xa = np.clip(a * p - tpa, 0.0, dtp)
+    xb = np.clip(b * p - tpa, 0.0, dtp)
+    d = dtp + dfp
+    slope = d / dtp
+    ba = tpa + fpa + slope * xa  # TP + FP at the clipped start
+    k = (tpa * dfp - fpa * dtp) * dtp / (d * d)
+    # k = 0 where precision is constant, in particular on the segment from the origin
+    ratio = np.divide(slope * (xb - xa), ba, out=np.zeros_like(d), where=(k != 0) & (ba > 0))
+    area = (xb - xa) * (dtp / d) + k * np.log1p(ratio)
+    return float(area.sum() / p)
+
+
+def _segment_precisions(g: _Segments) -> tuple[np.ndarray, np.ndarray]:
+    """Precision at the start and end of each segment; the start point of the whole curve
+    (TP = FP = 0) takes the precision of the first threshold (first-point rule)."""
+    tpb = g.tpa + g.dtp
+    pb = tpb / (tpb + g.fpa + g.dfp)
+    ba = g.tpa + g.fpa
+    pa = np.divide(g.tpa, ba, out=pb.copy(), where=ba > 0)
+    return pa, pb
+
+
+@_blockwise
+def _aupr_linear(g: _Segments, a: float, b: float) -> float:
+    """Trapezoids in PR space, clipped to recall in [a, b]."""
+    pa, pb = _segment_precisions(g)
+    if a == 0.0 and b == 1.0:
+        return float(_dot(g.dtp, pa + pb) / (2.0 * g.n_pos))
+    xa = np.clip(a * g.n_pos - g.tpa, 0.0, g.dtp)
+    xb = np.clip(b * g.n_pos - g.tpa, 0.0, g.dtp)
+    area = (xb - xa) * (pa + (pb - pa) * (xa + xb) / (2.0 * g.dtp))
+    return float(area.sum() / g.n_pos)
+
+
+@_blockwise
+def _aupr_step(g: _Segments, a: float, b: float) -> float:
+    if a == 0.0 and b == 1.0:
+        return _ap_from(g)
+    _, pb = _segment_precisions(g)
+    xa = np.clip(a * g.n_pos - g.tpa, 0.0, g.dtp)
+    xb = np.clip(b * g.n_pos - g.tpa, 0.0, g.dtp)
+    return float(_dot(xb - xa, pb) / g.n_pos)
+
+
+def _aupr_from(g: _Segments, interpolation: str, a: float, b: float) -> float:
+    if interpolation == "hyperbolic":
+        if a == 0.0 and b == 1.0:
+            return _aupr_hyperbolic_full(g)
+        return _aupr_hyperbolic_range(g, a, b)
+    if interpolation == "linear":
+        return _aupr_linear(g, a, b)
+    if interpolation == "step":
+        return _aupr_step(g, a, b)
+    raise ValueError(f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}")
+
+def average_precision(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Step-wise average precision AP = sum_k (R_k - R_{k-1}) P_k over distinct thresholds.
+
+    Equal to scikit-learn's ``average_precision_score``.
+    """
+    return _unit(_ap_from(_segments(y_true, y_score, pos_label, sample_weight)))
+
+
+def aupr(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    interpolation: str = "hyperbolic",
+    recall_range: tuple[float, float] = (0.0, 1.0),
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Area under the PR curve over recall in ``recall_range`` = [a, b].
+
+    The curve starts at recall 0 with the precision of the first threshold; tied scores are
+    one threshold. ``interpolation`` between consecutive thresholds:
+
+    * ``"hyperbolic"``: Davis and Goadrich (2006): linear in (TP, FP), i.e. precision
+      (TP_A + x) / (TP_A + x + FP_A + x (FP_B - FP_A) / (TP_B - TP_A)) for x in
+      [0, TP_B - TP_A], integrated in closed form (a logarithm per segment; no sampling).
+    * ``"linear"``: trapezoids in PR space.
+    * ``"step"``: precision of the later threshold over the whole step (= average precision).
+
+    With ``recall_range=(a, b)`` only recalls in [a, b] are integrated (Boyd et al. 2012,
+    section 2.2); segments are clipped exactly.
+    """
+    a, b = _check_recall_range(recall_range)
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}")
+    g = _segments(y_true, y_score, pos_label, sample_weight)
+    return _unit(_aupr_from(g, interpolation, a, b), b - a)
+
+
+
+def pr_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> PRCurve:
+    """PR curve vertices in order of increasing recall, see :class:`PRCurve`.
+
+    Vertex 0 is the start point (recall 0, precision of the first threshold, threshold +inf);
+    then one vertex per distinct threshold (recall TP/P, precision TP/(TP + FP)). Join them
+    with :func:`interpolate_pr_curve` for the hyperbolic curve whose area :func:`aupr` gives.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    prec = np.empty(c.tps.shape[0] + 1)
+    prec[1:] = c.tps / (c.tps + c.fps)
+    prec[0] = prec[1]  # first-point rule
+    return PRCurve(
+        recall=_prepend0(c.tps) / c.n_pos,
+        precision=prec,
+        thresholds=np.r_[np.inf, c.thresholds],
+        tp=_prepend0(c.tps),
+        fp=_prepend0(c.fps),
+    )
+
+
+def interpolate_pr_curve(curve: PRCurve, points_per_segment: int = 20) -> MinPRCurve:
+    """Dense (recall, precision) along the Davis-Goadrich interpolation of ``curve``.
+
+    For plotting: ``points_per_segment`` points on each segment between vertices (segments of
+    zero recall width keep their two vertices, i.e. a vertical drop).
+    """
+    k = int(points_per_segment)
+    if k < 2:
+        raise ValueError("points_per_segment must be >= 2")
+    tp, fp, prec = curve.tp, curve.fp, curve.precision
+    p = tp[-1]
+    t = np.linspace(0.0, 1.0, k)
+    ta = tp[:-1, None] + t[None, :] * (tp[1:] - tp[:-1])[:, None]
+    fa = fp[:-1, None] + t[None, :] * (fp[1:] - fp[:-1])[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa = ta / (ta + fa)
+    # the start segment has constant precision (first-point rule)
+    pa[0, :] = np.where(ta[0] + fa[0] > 0, pa[0], prec[0])
+    pa[0, 0] = prec[0]
+    return MinPRCurve(ta.ravel() / p, pa.ravel())
+
+
+
+# --------------------------------------------------------------------------------------------
+# Every AUPR estimator side by side, and the metrics from resampled counts
+# --------------------------------------------------------------------------------------------
+
+#: The AUPR estimators of :func:`aupr_estimators`, in display order.
+AUPR_ESTIMATORS = (
+    "step",
+    "trapezoid",
+    "trapezoid_from_1",
+    "hyperbolic",
+    "lower_trapezoid",
+    "interpolated_median",
+)
+
+
+def _runs_by_recall(c: _Curve) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct recalls of the threshold points with TP > 0, and per recall the highest, lowest
+    and median precision of the points at that recall (TP is non-decreasing along the curve,
+    and FP grows within a run of equal TP, so precision falls within a run: first = max)."""
+    keep = c.tps > 0
+    tps, fps = c.tps[keep], c.fps[keep]
+    prec = tps / (tps + fps)
+    starts = np.flatnonzero(np.r_[True, tps[1:] != tps[:-1]])
+    ends = np.r_[starts[1:], tps.shape[0]] - 1
+    length = ends - starts
+    median = 0.5 * (prec[starts + length // 2] + prec[starts + (length + 1) // 2])
+    return tps[starts] / c.n_pos, prec[starts], prec[ends], median
+
+
+def _boyd2013(c: _Curve, first: float) -> tuple[float, float]:
+    """Lower trapezoid and interpolated median (Boyd, Eng and Page 2013, section 3)."""
+    r, p_max, p_min, p_med = _runs_by_recall(c)
+    r = _prepend0(r)
+    width = np.diff(r)
+    lower = np.r_[first, p_min[:-1]]  # p_min(r_i) at the left end; the start point has one precision
+    med_left = np.r_[first, p_med[:-1]]
+    return (
+        float(_dot(width, lower + p_max) / 2.0),
+        float(_dot(width, med_left + p_med) / 2.0),
+    )
+
+
+def aupr_estimators(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> dict[str, float]:
+    """Every common estimator of the area under the PR curve, from one sort of the scores.
+
+    Points are the distinct thresholds' (recall, precision); the curve starts at recall 0 with
+    the first threshold's precision (the first-point rule of :func:`aupr`) unless said otherwise.
+
+    * ``step``: sum_k (R_k - R_{k-1}) P_k, average precision (= scikit-learn's
+      ``average_precision_score``).
+    * ``trapezoid``: trapezoids between consecutive points (= :func:`aupr` with
+      ``interpolation="linear"``).
+    * ``trapezoid_from_1``: the same, but the curve starts at (0, 1), as scikit-learn's
+      ``precision_recall_curve`` ends and yardstick's ``pr_curve`` begins; this is what
+      ``sklearn.metrics.auc(recall, precision)`` computes.
+    * ``hyperbolic``: the Davis and Goadrich (2006) interpolation, exact (= :func:`aupr`).
+    * ``lower_trapezoid``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
+      (p_min(r_i) + p_max(r_{i+1})) / 2 over the distinct recalls r_i, where p_min and p_max are
+      the lowest and highest precision among the points at that recall (r_0 = 0 carries the
+      start point's precision).
+    * ``interpolated_median``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
+      (p_med(r_i) + p_med(r_{i+1})) / 2 with the median precision at each recall.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    g = _segments_from_curve(c)
+    first = float(c.tps[0] / (c.tps[0] + c.fps[0]))
+    pa, pb = _segment_precisions(g)
+    pa1 = np.where(g.tpa + g.fpa > 0, pa, 1.0)
+    lower, median = _boyd2013(c, first)
+    return {
+        "step": _unit(_ap_from(g)),
+        "trapezoid": _unit(_aupr_linear(g, 0.0, 1.0)),
+        "trapezoid_from_1": _unit(float(_dot(g.dtp, pa1 + pb) / (2.0 * g.n_pos))),
+        "hyperbolic": _unit(_aupr_hyperbolic_full(g)),
+        "lower_trapezoid": _unit(lower),
+        "interpolated_median": _unit(median),
+    }
+

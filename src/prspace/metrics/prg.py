@@ -1,0 +1,345 @@
+"""Precision-Recall-Gain (Flach and Kull 2015): precision and recall gain, FG, the PRG curve,
+AUPRG, expected FG1 (Theorem 3) and the Pareto part of the convex hull (section 3.4)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from prspace.metrics._kernel import _binary_curve, _chunks, _Curve, _dot, _Segments, _segments
+
+__all__ = ["PRGCurve", "PRGHull", "precision_gain", "recall_gain", "fg_score", "prg_curve", "auprg", "expected_fg1", "prg_convex_hull"]
+
+
+class PRGCurve(NamedTuple):
+    """Precision-Recall-Gain curve in order of increasing recall gain.
+
+    Contains every threshold with ``tp > 0`` (where the gains are finite; recall gain may be
+    negative) plus the crossing points the reference implementation inserts: where the curve
+    crosses recall gain 0 and where it crosses precision gain 0 at non-negative recall gain.
+    Crossing points have ``is_crossing`` True and threshold NaN.
+    """
+
+    recall_gain: NDArray[np.float64]
+    precision_gain: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+    is_crossing: NDArray[np.bool_]
+
+
+
+class PRGHull(NamedTuple):
+    """Pareto part of the upper convex hull of a PRG curve (Flach and Kull section 3.4).
+
+    ``recall_gain``/``precision_gain``/``thresholds`` are the hull vertices from the one with
+    the highest precision gain (the rightmost, if several) to the highest one at recall gain 1.
+    ``f_calibrated[k]`` is the F-calibrated score of the segment between vertices k and k+1:
+    d = 1 / (1 + beta^2) where -beta^2 is the segment's slope (Theorem 4); vertex k is optimal
+    for F_beta with d between ``f_calibrated[k-1]`` and ``f_calibrated[k]``.
+    """
+
+    recall_gain: NDArray[np.float64]
+    precision_gain: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+    f_calibrated: NDArray[np.float64]
+
+
+
+
+
+def _gains(tp: np.ndarray, fp: np.ndarray, p: float, nn: float) -> tuple[np.ndarray, np.ndarray]:
+    """Recall and precision gain (Flach and Kull Definition 1) from cumulative counts."""
+    r = p / nn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rg = 1.0 - r * ((p - tp) / tp)
+        pg = 1.0 - r * (fp / tp)
+    # The all-positive point (tn + fn = 0) is exactly (1, 0), as in the reference code.
+    last = (tp == p) & (fp == nn)
+    rg[last] = 1.0
+    pg[last] = 0.0
+    return rg, pg
+
+
+def _prg_crossing(tpa: float, fpa: float, tpb: float, fpb: float, p: float, nn: float) -> float:
+    """Precision gain where recall gain is 0 on the segment A -> B (rg_A < 0 < rg_B).
+
+    Recall gain is 0 where TP = P^2 / (P + N); the contingency table is interpolated linearly
+    between A and B to reach it, as the reference code does. By Flach and Kull's Theorem 1 this
+    point lies on the straight PRG segment between A and B (when A has finite gains).
+    """
+    tp_star = p * p / (p + nn)
+    alpha = (tp_star - tpa) / (tpb - tpa)
+    tp_i = tpa + alpha * (tpb - tpa)
+    fp_i = fpa + alpha * (fpb - fpa)
+    return float(1.0 - (p / nn) * (fp_i / tp_i))
+
+
+def _prg_start(g: _Segments) -> tuple[int, float, bool]:
+    """(k, y0, crossing): segment k is the first whose end B has recall gain >= 0; y0 is the
+    precision gain at recall gain 0; crossing tells whether that point lies inside segment k
+    (True) or is B itself (False)."""
+    p, nn = g.n_pos, g.n_neg
+    tp_star = p * p / (p + nn)  # recall gain is 0 here
+    # TP at the end of segment i is the TP at the start of segment i + 1: locate the sign
+    # change by binary search, then decide with the gain formula itself near the boundary.
+    nxt = g.tpa[1:]
+    lo = int(np.searchsorted(nxt, tp_star * (1.0 - 1e-9), side="left"))
+    hi = int(np.searchsorted(nxt, tp_star * (1.0 + 1e-9), side="right"))
+    tpb = g.tpa[lo : hi + 1] + g.dtp[lo : hi + 1]  # > 0
+    rgb = 1.0 - (p / nn) * ((p - tpb) / tpb)
+    rgb[tpb == p] = 1.0
+    j = int(np.argmax(rgb >= 0.0))  # exists: segment hi ends above the band (or at TP = P)
+    k = lo + j
+    fpb = g.fpa[k] + g.dfp[k]
+    if rgb[j] > 0.0:
+        return k, _prg_crossing(g.tpa[k], g.fpa[k], tpb[j], fpb, p, nn), True
+    _, pgb = _gains(tpb[j : j + 1], np.array([fpb]), p, nn)
+    return k, float(pgb[0]), False
+
+
+def _auprg_block(g: _Segments, y0: float | None) -> float:
+    """Trapezoids over the segments of ``g``; with ``y0`` the first starts at (0, y0)."""
+    p, nn = g.n_pos, g.n_neg
+    r = p / nn
+    tpb = g.tpa + g.dtp  # > 0
+    fpb = g.fpa + g.dfp
+    rgb = 1.0 - r * ((p - tpb) / tpb)
+    pgb = 1.0 - r * (fpb / tpb)
+    if tpb[-1] == p and fpb[-1] == nn:  # the all-positive point is exactly (1, 0)
+        rgb[-1], pgb[-1] = 1.0, 0.0
+    first = 0 if y0 is None else 1  # only the very first segment can start at TP = 0
+    tpa, fpa = g.tpa[first:], g.fpa[first:]
+    rga = np.empty_like(rgb)
+    pga = np.empty_like(pgb)
+    rga[first:] = 1.0 - r * ((p - tpa) / tpa)
+    pga[first:] = 1.0 - r * (fpa / tpa)
+    if y0 is not None:
+        rga[0], pga[0] = 0.0, y0  # the first segment starts at the crossing of recall gain 0
+    rgb -= rga
+    pgb += pga
+    return _dot(rgb, pgb) / 2.0
+
+
+def _auprg_from(g: _Segments) -> float:
+    """Trapezoidal area under the PRG curve over recall gain in [0, 1] (Flach and Kull 3.3).
+
+    Negative precision gains count negatively; the curve starts at the point where recall gain
+    is 0 (see :func:`_prg_crossing`), matching ``calc_auprg(create_prg_curve(...))`` of
+    ``pyprg``. Moves between segments (negative-only tie groups) are vertical: zero area.
+    """
+    k, y0, _ = _prg_start(g)
+    tail = _Segments(g.tpa[k:], g.fpa[k:], g.dtp[k:], g.dfp[k:], g.n_pos, g.n_neg)
+    total = 0.0
+    for i, sub in enumerate(_chunks(tail)):
+        total += _auprg_block(sub, y0 if i == 0 else None)
+    return float(total)
+
+
+def _expected_fg1_from(auprg_value: float, y0: float, pi: float) -> float:
+    """Flach and Kull Theorem 3 (see :func:`expected_fg1`)."""
+    width = 1.0 - pi * (1.0 - y0)  # pi (1 - pi) times the length of the Delta range
+    if abs(width) <= 1e-12:
+        raise ValueError(
+            "expected FG1 is undefined for this ranking: every operating point on its PRG "
+            "curve has the same Delta = recG / pi - precG / (1 - pi), so Delta cannot be "
+            "uniform on an interval (Flach and Kull Theorem 3)"
+        )
+    return (auprg_value / 2.0 + 0.25 - pi * (1.0 - y0 * y0) / 4.0) / width
+
+
+# --------------------------------------------------------------------------------------------
+# Boyd et al. (2012) minima
+
+def _counts(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike):
+    arrs = [np.asarray(v, dtype=np.float64) for v in (tp, fn, fp, tn)]
+    for name, v in zip(("tp", "fn", "fp", "tn"), arrs, strict=True):
+        if not np.all(np.isfinite(v)) or np.any(v < 0):
+            raise ValueError(f"{name} must be finite and non-negative")
+    tp_, fn_, fp_, tn_ = np.broadcast_arrays(*arrs)
+    if np.any(tp_ + fn_ == 0) or np.any(fp_ + tn_ == 0):
+        raise ValueError(
+            "each contingency table needs at least one positive (tp + fn > 0) and one "
+            "negative (fp + tn > 0); the gains are undefined otherwise"
+        )
+    return tp_, fn_, fp_, tn_
+
+
+def _scalar_or_array(x: np.ndarray) -> Any:
+    return float(x) if x.ndim == 0 else x
+
+
+def precision_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> Any:
+    """Precision gain (Flach and Kull 2015, Definition 1), vectorised.
+
+    precG = (prec - pi) / ((1 - pi) prec) = 1 - pi / (1 - pi) * FP / TP. TP = 0 gives -inf
+    (or NaN if FP = 0 too); the all-positive table (tn + fn = 0) gives exactly 0.
+    """
+    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * (fp_ / tp_)
+    g = np.where(tn_ + fn_ == 0, 0.0, g)
+    return _scalar_or_array(g)
+
+
+def recall_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> Any:
+    """Recall gain (Flach and Kull 2015, Definition 1), vectorised.
+
+    recG = (rec - pi) / ((1 - pi) rec) = 1 - pi / (1 - pi) * FN / TP. TP = 0 gives -inf; the
+    all-positive table (tn + fn = 0) gives exactly 1.
+    """
+    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * (fn_ / tp_)
+    g = np.where(tn_ + fn_ == 0, 1.0, g)
+    return _scalar_or_array(g)
+
+
+def fg_score(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: float = 1.0) -> Any:
+    """F-Gain score FG_beta (Flach and Kull 2015, Theorem 2), vectorised.
+
+    FG_beta = (F_beta - pi) / ((1 - pi) F_beta) = 1 - pi / (1 - pi) * (FP + beta^2 FN) /
+    ((1 + beta^2) TP), and precG + beta^2 recG = (1 + beta^2) FG_beta.
+    """
+    beta = float(beta)
+    if not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * ((fp_ + b2 * fn_) / ((1.0 + b2) * tp_))
+    return _scalar_or_array(g)
+
+
+def _prg_curve_from(c: _Curve) -> PRGCurve:
+    first = int(np.argmax(c.tps > 0))  # thresholds with finite gains
+    rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
+    thr = c.thresholds[first:]
+    k = int(np.argmax(rg >= 0.0))  # first point with recall gain >= 0 (the last has rg = 1)
+    inserted = bool(rg[k] > 0.0)
+    if inserted:
+        j = first + k  # index in the full curve; the point before it may be the origin
+        tpa = c.tps[j - 1] if j > 0 else 0.0
+        fpa = c.fps[j - 1] if j > 0 else 0.0
+        y0 = _prg_crossing(tpa, fpa, c.tps[j], c.fps[j], c.n_pos, c.n_neg)
+    cross = np.zeros(rg.shape[0], dtype=bool)
+    if inserted:
+        rg = np.insert(rg, k, 0.0)
+        pg = np.insert(pg, k, y0)
+        thr = np.insert(thr, k, np.nan)
+        cross = np.insert(cross, k, True)
+    start = k
+    # Crossings of precision gain 0 on segments with non-negative recall gain.
+    x, y = rg[start:], pg[start:]
+    seg = np.flatnonzero(y[:-1] * y[1:] < 0)
+    if seg.size:
+        x0, x1, y0s, y1s = x[seg], x[seg + 1], y[seg], y[seg + 1]
+        xc = x0 + (-y0s) / (y1s - y0s) * (x1 - x0)
+        at = start + seg + 1
+        rg = np.insert(rg, at, xc)
+        pg = np.insert(pg, at, 0.0)
+        thr = np.insert(thr, at, np.nan)
+        cross = np.insert(cross, at, True)
+    return PRGCurve(rg, pg, thr, cross)
+
+
+def prg_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> PRGCurve:
+    """Precision-Recall-Gain curve (Flach and Kull 2015), see :class:`PRGCurve`.
+
+    Points are the thresholds with TP > 0 in order of increasing recall gain, plus the crossing
+    points of ``create_prg_curve`` in the reference code: at recall gain 0 (by interpolating
+    the contingency tables) and at precision gain 0 where recall gain >= 0. A plot clips to
+    the unit square; the area :func:`auprg` uses every point with recall gain >= 0.
+    """
+    return _prg_curve_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def auprg(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Area under the PRG curve over recall gain in [0, 1] (Flach and Kull 2015, section 3.3).
+
+    Trapezoids between consecutive points with recall gain >= 0, starting at the crossing of
+    recall gain 0; negative precision gains count negatively. Equal to the reference
+    ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
+    """
+    return min(_auprg_from(_segments(y_true, y_score, pos_label, sample_weight)), 1.0)
+
+
+def expected_fg1(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Expected FG1 score for operating points with Delta uniform (Flach and Kull Theorem 3).
+
+    E[FG1] = (AUPRG / 2 + 1/4 - pi (1 - y0^2) / 4) / (1 - pi (1 - y0)), where y0 is the
+    precision gain where recall gain is 0. For y0 = 1 this is AUPRG / 2 + 1/4. Delta =
+    recG / pi - precG / (1 - pi) ranges over [-y0 / (1 - pi), 1 / pi]; when that range is empty
+    (e.g. the worst ranking, whose points all have Delta = 1 / pi) a ValueError is raised.
+    """
+    g = _segments(y_true, y_score, pos_label, sample_weight)
+    _, y0, _ = _prg_start(g)
+    pi = g.n_pos / (g.n_pos + g.n_neg)
+    return float(_expected_fg1_from(_auprg_from(g), y0, pi))
+
+
+def prg_convex_hull(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> PRGHull:
+    """Pareto front of the PRG convex hull and its F-calibrated scores (Flach and Kull 3.4).
+
+    The upper convex hull of the PRG points (thresholds with TP > 0) is built by Andrew's
+    monotone chain; only the part from the highest precision gain to recall gain 1 is kept
+    (every point there is F_beta-optimal for some beta). Segment slopes -beta^2 give the
+    calibrated scores d = 1 / (1 + beta^2) (Theorem 4), decreasing along the hull.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    first = int(np.argmax(c.tps > 0))
+    rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
+    thr = c.thresholds[first:]
+    # Points are sorted by rg (non-decreasing); for equal rg keep the highest pg.
+    # within equal rg, pg decreases with the threshold index: the first is the highest
+    keep = np.r_[True, rg[1:] != rg[:-1]]
+    rg, pg, thr = rg[keep], pg[keep], thr[keep]
+    # Only Pareto points (no other point with higher recall gain has a precision gain as high)
+    # can be vertices right of the top vertex: filter them first, so the Python loop below is
+    # short even for millions of thresholds.
+    best_right = np.maximum.accumulate(pg[::-1])[::-1]
+    pareto = np.r_[pg[:-1] > best_right[1:], True]
+    rg, pg, thr = rg[pareto], pg[pareto], thr[pareto]
+    hull: list[int] = []
+    for i in range(rg.shape[0]):
+        while len(hull) >= 2:
+            o, a_ = hull[-2], hull[-1]
+            cross = (rg[a_] - rg[o]) * (pg[i] - pg[o]) - (pg[a_] - pg[o]) * (rg[i] - rg[o])
+            if cross >= 0:  # a_ is not strictly above the chord o -> i
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    idx = np.asarray(hull)
+    top = int(np.flatnonzero(pg[idx] == pg[idx].max())[-1])  # the rightmost top vertex
+    idx = idx[top:]
+    hx, hy = rg[idx], pg[idx]
+    slope = np.diff(hy) / np.diff(hx)
+    d = 1.0 / (1.0 - slope)
+    return PRGHull(hx, hy, thr[idx], d)
+
+

@@ -1,0 +1,76 @@
+"""ROC: AUROC and the ROC curve, from the kernel's tie groups (ties are diagonal segments)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from prspace.metrics._kernel import (
+    _binary_curve,
+    _blockwise,
+    _dot,
+    _prepend0,
+    _Segments,
+    _segments,
+    _unit,
+)
+
+__all__ = ["ROCCurve", "auroc", "roc_curve"]
+
+
+class ROCCurve(NamedTuple):
+    """ROC curve vertices, starting at (0, 0) with threshold ``+inf``."""
+
+    fpr: NDArray[np.float64]
+    tpr: NDArray[np.float64]
+    thresholds: NDArray[np.float64]
+
+
+
+@_blockwise
+def _auroc_from(g: _Segments) -> float:
+    """Trapezoidal ROC area (ties are diagonal segments; = sklearn's roc_auc_score).
+
+    Each positive in group k beats the N - FP_B negatives ranked below the group and ties with
+    its dFP negatives: AUROC = sum_k dTP (N - FP_A - dFP / 2) / (P N).
+    """
+    below = g.n_neg - g.fpa - 0.5 * g.dfp
+    return float(_dot(g.dtp, below) / (g.n_pos * g.n_neg))
+
+
+
+def auroc(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Area under the ROC curve (trapezoidal; ties are diagonal segments).
+
+    Equal to scikit-learn's ``roc_auc_score`` for binary input.
+    """
+    return _unit(_auroc_from(_segments(y_true, y_score, pos_label, sample_weight)))
+
+
+
+def roc_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> ROCCurve:
+    """ROC curve vertices from (0, 0) (threshold +inf) to (1, 1), one per distinct threshold.
+
+    Unlike scikit-learn's default (``drop_intermediate=True``) no collinear vertex is dropped.
+    """
+    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    return ROCCurve(
+        fpr=_prepend0(c.fps) / c.n_neg,
+        tpr=_prepend0(c.tps) / c.n_pos,
+        thresholds=np.r_[np.inf, c.thresholds],
+    )
+

@@ -1,0 +1,324 @@
+"""OpenML binary tasks and their cross-validated predictions -> the predictions schema.
+
+Flach and Kull (NIPS 2015, section 5) took OpenML supervised-classification tasks
+with two classes, 10-fold cross-validation and predictions from at least 30
+distinct flows, and ranked 30 models per task, one run from each of 30 distinct
+flows.  The selection is :mod:`prspace.openml.selection`; this module does the download:
+
+* :func:`select_tasks` - candidate tasks (explicit ids, a tag, a suite or study, or
+  discovery by the paper's criteria) with the number of flows and a verdict.
+* :func:`fetch_task` - ``n_models`` runs from distinct flows, drawn with a seeded
+  RNG; runs with an error message, no predictions file, or a broken one (missing or
+  duplicate rows, NaN scores, labels or folds that disagree) are replaced by another
+  draw; the result is a predictions frame in :mod:`prspace.schema` form with its
+  :class:`~prspace.schema.TaskInfo`.
+
+The positive class is the task's minority class (ties: the class that sorts last
+by name; :mod:`prspace.schema`); the score is ``confidence.<positive class>``,
+never ``prediction`` (openml-python #1131).
+
+The real ``openml`` client does the listing and metadata calls, wrapped in our
+own retries (:mod:`._openml_client`); predictions files are downloaded directly,
+concurrently, atomically, and checked against ``Content-Length``.  Every answer
+we need is cached under ``cache_dir`` (per server), so a second run with a warm
+cache makes no HTTP request and an interrupted run re-downloads nothing finished.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import datetime as _dt
+import hashlib
+import itertools
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from prspace.errors import InputError
+from prspace.openml.cache import (
+    MAX_RUNS_PER_FLOW,
+    SUPERVISED_CLASSIFICATION,
+    _bar,
+    _Session,
+)
+from prspace.openml.client import (
+    ClientSettings,
+    ServerFileMissing,
+    download,
+)
+from prspace.openml.metadata import (
+    _dataset_labels,
+    _run_list,
+    _run_meta,
+    _task_meta,
+)
+from prspace.openml.predictions_arff import ArffError, parse_predictions_arff
+from prspace.openml.runs import _BrokenRun, _frame_of_run, _Reference
+from prspace.openml.selection import (
+    _flows_of,
+    _procedure_text,
+)
+from prspace.schema import TaskInfo
+
+log = logging.getLogger("prspace.openml")
+
+
+class ReplayMismatch(InputError):
+    """A manifest's run cannot be drawn again as recorded (file changed or gone)."""
+
+
+
+# --------------------------------------------------------------------------- fetching
+
+
+@dataclasses.dataclass
+class FetchResult:
+    """What :func:`fetch_task` did: the predictions (when ok) and an account of it."""
+
+    task_id: str
+    status: str  # "ok" or "skipped"
+    reason: str
+    predictions: pd.DataFrame | None
+    task_info: TaskInfo | None
+    runs: list[int]
+    replaced_runs: list[dict[str, Any]]
+    seconds: float
+    http_requests: int
+    #: per drawn run: run_id, flow_id, flow_name, sha256 of the predictions file, and the
+    #: server's area_under_roc_curve (overall and per "repeat:fold") from the run description
+    run_details: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    task_repeats: int | None = None  # CV repeats of the task's estimation procedure
+
+    @property
+    def n_models(self) -> int:
+        return len(self.runs)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _parse_repeats(repeats: Sequence[int] | str | int | None) -> list[int] | None:
+    if repeats is None:
+        return [0]
+    if isinstance(repeats, str):
+        if repeats.strip().lower() == "all":
+            return None
+        try:
+            repeats = [int(x) for x in repeats.split(",") if x.strip()]
+        except ValueError:
+            raise InputError(f"repeats={repeats!r}: give comma-separated repeat numbers (e.g. 0) or 'all'") from None
+    if isinstance(repeats, int):
+        repeats = [repeats]
+    out = sorted({int(r) for r in repeats})
+    if not out or out[0] < 0:
+        raise InputError(f"repeats={repeats!r}: give non-negative repeat numbers (e.g. 0) or 'all'")
+    return out
+
+
+def fetch_task(
+    settings: ClientSettings,
+    task_id: int,
+    *,
+    n_models: int = 30,
+    min_flows: int = 30,
+    seed: int = 0,
+    repeats: Sequence[int] | str | int | None = (0,),
+    progress: bool = False,
+    replay: Sequence[dict[str, Any]] | None = None,
+) -> FetchResult:
+    """Fetch ``n_models`` runs of distinct flows on OpenML task ``task_id``.
+
+    Flows are shuffled with ``numpy.random.default_rng([seed, task_id])`` and so are
+    each flow's error-free runs; the first usable run of each flow is taken, trying
+    up to 3 runs of a flow before moving to the next flow, until ``n_models`` flows
+    have a usable run.  A task with fewer than ``min_flows`` flows, or fewer than
+    ``n_models`` usable ones, is *skipped* (``status="skipped"`` and the reason), not
+    an error.  Raises :class:`OpenMLNetworkError` when the server keeps failing
+    (everything downloaded stays in the cache) and :class:`InputError` for bad
+    arguments or a task the server does not know.
+
+    ``replay``: the runs of a manifest (``run_id``, ``flow_id``, ``sha256``), drawn again
+    exactly, in that order, with no listing call; a run that is gone, broken or whose
+    predictions file's SHA-256 differs raises :class:`ReplayMismatch`.
+    """
+    t0 = time.monotonic()
+    tid = int(task_id)
+    name = f"openml-{tid}"
+    if n_models < 1:
+        raise InputError(f"n_models={n_models}: use at least 1")
+    if min_flows < 1:
+        raise InputError(f"min_flows={min_flows}: use at least 1")
+    keep_repeats = _parse_repeats(repeats)
+    s = _Session(settings)
+    replaced: list[dict[str, Any]] = []
+
+    def result(status: str, reason: str, df: pd.DataFrame | None = None, info: TaskInfo | None = None,
+               runs: list[int] | None = None) -> FetchResult:
+        secs = time.monotonic() - t0
+        if status != "ok":
+            log.warning("task %s skipped: %s", name, reason)
+        return FetchResult(name, status, reason, df, info, runs or [], replaced, secs, s.http_requests)
+
+    meta = _task_meta(s, tid)
+    if "missing" in meta:
+        raise InputError(f"OpenML task {tid} is not on {settings.server} ({meta['missing']}); check the task id")
+    if meta["task_type_id"] != SUPERVISED_CLASSIFICATION:
+        return result("skipped", f"task type {meta['task_type_id']} is not supervised classification")
+    if len(meta["class_labels"]) not in (0, 2):
+        return result("skipped", f"{len(meta['class_labels'])} classes; needs a binary task")
+    expected_sha: dict[int, str] = {}
+    if replay is not None:
+        flows = {}
+        for r in replay:
+            flows.setdefault(int(r["flow_id"]), []).append(int(r["run_id"]))
+            expected_sha[int(r["run_id"])] = str(r.get("sha256") or "")
+        if any(len(v) > 1 for v in flows.values()) or not flows:
+            raise InputError(f"manifest entry of task {tid}: needs one run per distinct flow; remake the manifest")
+        flow_order = [int(r["flow_id"]) for r in replay]
+        run_order = {int(r["flow_id"]): [int(r["run_id"])] for r in replay}
+        n_models = len(flow_order)
+    else:
+        runs = _run_list(s, tid)
+        flows = _flows_of(runs)
+        n_err = sum(1 for r in runs if r["error_message"].strip())
+        if len(flows) < min_flows or len(flows) < n_models:
+            return result("skipped", f"{len(flows)} flows with error-free runs ({n_err} runs with errors left out); "
+                                      f"needs {max(min_flows, n_models)}")
+
+        rng = np.random.default_rng([seed, tid])
+        flow_order = [sorted(flows)[i] for i in rng.permutation(len(flows))]
+        run_order = {f: [sorted(flows[f])[i] for i in rng.permutation(len(flows[f]))][:MAX_RUNS_PER_FLOW]
+                     for f in flow_order}
+    next_flow = iter(flow_order)
+    attempts: dict[int, int] = {}
+    accepted: dict[int, tuple[int, dict[str, Any], pd.DataFrame]] = {}  # flow -> run, meta, frame
+    ref = _Reference(n_expected=meta.get("n_instances"))
+    label_cache: dict[str, pd.Series] = {}
+
+    def dataset_labels() -> pd.Series:
+        if "y" not in label_cache:
+            y = pd.Series(_dataset_labels(s, meta), dtype=object)
+            label_cache["y"] = y.dropna()
+        return label_cache["y"]
+
+    pending: list[int] = list(itertools.islice(next_flow, n_models))
+    bar = _bar(n_models, name, progress)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=settings.workers)
+    try:
+        while len(accepted) < n_models and pending:
+            wave = [(f, run_order[f][attempts.get(f, 0)]) for f in pending]
+            for f, _ in wave:
+                attempts[f] = attempts.get(f, 0) + 1
+            metas = list(pool.map(lambda fr: _run_meta(s, fr[1]), wave))
+
+            def get_file(m: dict[str, Any]) -> Path | str:
+                if not m["predictions_url"]:
+                    return m.get("problem") or "no predictions file (openml-python #309)"
+                dest = s.cache.path("predictions", f"run-{m['run_id']}.arff")
+                try:
+                    return download(m["predictions_url"], dest, f"predictions of run {m['run_id']}", settings)
+                except ServerFileMissing as exc:
+                    return f"predictions file not on the server ({exc})"
+
+            files = list(pool.map(get_file, metas))
+            pending = []
+            for (f, rid), m, path in zip(wave, metas, files, strict=True):
+                try:
+                    if isinstance(path, str):
+                        raise _BrokenRun(path)
+                    digest = _sha256(path)
+                    if replay is not None and expected_sha.get(rid) and digest != expected_sha[rid]:
+                        raise ReplayMismatch(
+                            f"replay of task {tid}: the predictions file of run {rid} has changed "
+                            f"(SHA-256 {digest[:12]}... , the manifest says {expected_sha[rid][:12]}...); "
+                            "the draw cannot be reproduced: use a fresh draw (unset openml.replay)")
+                    try:
+                        raw = parse_predictions_arff(path)
+                    except ArffError as exc:
+                        raise _BrokenRun(f"unreadable predictions file: {exc}") from None
+                    frame = _frame_of_run(raw, rid, keep_repeats, ref, dataset_labels)
+                    m = dict(m, sha256=digest)
+                except _BrokenRun as exc:
+                    reason = str(exc)
+                    if replay is not None:
+                        raise ReplayMismatch(f"replay of task {tid}: run {rid} (flow {f}) can no longer be "
+                                             f"used: {reason}; use a fresh draw (unset openml.replay)") from None
+                    replaced.append({"run_id": rid, "flow_id": f, "reason": reason})
+                    log.warning("task %s: run %d (flow %d) replaced: %s", name, rid, f, reason)
+                    if attempts[f] < len(run_order[f]):
+                        pending.append(f)
+                    else:
+                        nf = next(next_flow, None)
+                        if nf is not None:
+                            pending.append(nf)
+                    continue
+                if ref.folds is None:
+                    ref.folds = pd.Series(frame["fold"].to_numpy(),
+                                          index=pd.MultiIndex.from_arrays([frame["repeat"], frame["row_id"]]))
+                accepted[f] = (rid, m, frame)
+                bar.update(1)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)  # stop soon; finished files are kept
+        raise
+    finally:
+        # after a network failure the other downloads of the wave still finish (kept for resume)
+        pool.shutdown(wait=True)
+        bar.close()
+
+    if len(accepted) < n_models:
+        return result("skipped", f"only {len(accepted)} usable flows of {len(flows)} "
+                                  f"({len(replaced)} runs replaced); needs {n_models}")
+
+    parts = []
+    for f in flow_order:
+        if f not in accepted:
+            continue
+        rid, m, frame = accepted[f]
+        parts.append(frame.assign(model_id=f"run-{rid}", flow_id=str(f), flow_name=m["flow_name"]))
+    df = pd.concat(parts, ignore_index=True)
+    df["task_id"] = name
+    df["y_true"] = df["label"].to_numpy() == ref.positive
+    first = df[df["model_id"] == df["model_id"].iloc[0]].drop_duplicates("row_id")
+    import openml
+
+    info = TaskInfo(
+        task_id=name,
+        source="openml",
+        dataset_id=str(meta["dataset_id"]),
+        dataset_name=meta["dataset_name"],
+        n=int(len(first)),
+        n_pos=int(first["y_true"].sum()),
+        positive_class=str(ref.positive),
+        estimation_procedure=_procedure_text(meta),
+        n_folds=int(meta["n_folds"] or df["fold"].nunique()),
+        n_repeats=int(df["repeat"].nunique()),
+        n_models=len(accepted),
+        provenance=f"{settings.server} via openml-python {openml.__version__}",
+        created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        notes=(f"{len(replaced)} run(s) replaced: " + "; ".join(
+            f"run {r['run_id']}: {r['reason']}" for r in replaced)) if replaced else "",
+    )
+    cols = ["task_id", "model_id", "flow_id", "flow_name", "repeat", "fold", "row_id", "y_true", "score"]
+    res = result("ok", f"{len(accepted)} models from distinct flows" + (" (replayed from a manifest)" if replay
+                 is not None else ""), df[cols], info, [accepted[f][0] for f in flow_order if f in accepted])
+    res.run_details = [
+        {"run_id": accepted[f][0], "flow_id": f, "flow_name": accepted[f][1]["flow_name"],
+         "sha256": accepted[f][1]["sha256"], "server_auroc": accepted[f][1].get("server_auroc"),
+         "server_fold_auroc": accepted[f][1].get("server_fold_auroc") or {}}
+        for f in flow_order if f in accepted
+    ]
+    res.task_repeats = meta.get("n_repeats")
+    log.info("task %s: %d models, %d runs replaced, %d HTTP requests, %.1fs",
+             name, res.n_models, len(replaced), res.http_requests, res.seconds)
+    return res
