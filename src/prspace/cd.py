@@ -4,6 +4,10 @@ learners differently beyond noise.
 One function in, one result out (like autorank): :func:`critical_difference` takes a
 tasks x learners matrix of scores (higher is better) and returns a :class:`CDResult`.
 
+One module (about 480 lines) on purpose: the CD analysis, the across-metrics order test and the
+study's tables share the rank matrix, Holm's step and the table titles; each piece alone would be a
+module that only makes sense read beside the others.
+
 Decision rules (stated once here, once in ``docs/analysis.md``):
 
 * **Ranks**: within each task the learners are ranked, 1 = best (highest score); scores
