@@ -59,6 +59,7 @@ STUDY_TABLES: dict[str, ReportTable] = {
     "calibration_summary": ReportTable("Calibration of the distinguishable check: false rate and the smallest reversal detected with 80% power", "Tables", "4 Noise, skew and panel"),
     "calibration": ReportTable("Calibration of the distinguishable check: every simulated scenario", "Tables", "4 Noise, skew and panel"),
     "noise_evidence": ReportTable("Evidence rows: is the metrics' disagreement more than noise?", "Tables", "4 Noise, skew and panel"),
+    "rank_sets": ReportTable("Confidence sets for ranks per task and metric: rank intervals and plausible-best sets", "Tables", "4 Noise, skew and panel"),
     "rank_set_summary": ReportTable("Disjoint plausible-best sets: disagreement on the best model real by construction", "Tables", "4 Noise, skew and panel"),
     "rank_set_calibration": ReportTable("Calibration of disjoint plausible-best sets: false rate and power by simulation", "Tables", "4 Noise, skew and panel"),
     "rank_set_evidence": ReportTable("Evidence rows: disjoint plausible-best sets per metric pair", "Tables", "4 Noise, skew and panel"),
