@@ -218,3 +218,10 @@ def test_cli_writes_per_task_files_the_table_summary_and_evidence(tmp_path):
     assert sorted(ev.claim_id) == sorted(f"px.{a}_{b}.rank_sets.disjoint" for a, b in RS.RANK_SET_PAIRS)
     assert main(["rank-sets", "tasks", "--status", *status, "--n-boot", "5", "--per-task-dir",
                  str(tmp_path / "x"), "--out", str(tmp_path / "x.csv")]) == 2
+    # no task with predictions: empty tables, no verdict rows, exit 0
+    empty = tmp_path / "empty.csv"
+    pd.DataFrame(columns=RS.RANK_SET_COLUMNS).to_csv(empty, index=False)
+    assert main(["rank-sets", "summary", "--rank-sets", str(empty), "--tasks", str(tmp_path / "tasks.csv"),
+                 "--out", str(tmp_path / "e.csv"), "--calibration-out", str(tmp_path / "ec.csv"),
+                 "--evidence-out", str(tmp_path / "ee.csv")]) == 0
+    assert pd.read_csv(tmp_path / "ee.csv").empty and pd.read_csv(tmp_path / "e.csv").empty

@@ -95,15 +95,22 @@ def run_summary(args: argparse.Namespace) -> int:
 
     table = pd.read_csv(args.rank_sets, dtype={"task": str, "model": str})
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
-    if table.empty:
-        raise InputError(f"{args.rank_sets} has no rows: no task had predictions; run prspace rank-sets tasks first")
-    confidence = float(table["level"].iloc[0])
-    n_boot_task = int(table["n_resamples"].max())
-    t0 = time.process_time()
-    n_pos, n_neg = RS.median_size(tasks)
-    cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=args.sim_models, n_sim=args.n_sim, n_sim_null=args.n_sim_null,
-                                n_boot=args.sim_boot, confidence=confidence, seed=args.seed)
-    log.info("calibration at %d/%d: %.1f CPU s", n_pos, n_neg, time.process_time() - t0)
+    missing = {"level", "n_resamples"} - set(table.columns)
+    if missing:
+        raise InputError(f"{args.rank_sets} lacks column(s) {sorted(missing)}; write it with prspace rank-sets tasks")
+    if table.empty:  # no task had predictions: empty tables, no verdict rows
+        log.warning("%s has no rows: writing empty tables", args.rank_sets)
+        confidence, n_boot_task, n_pos, n_neg = float("nan"), 0, 0, 0
+        cal = pd.DataFrame(columns=RS.CALIBRATION_COLUMNS)
+    else:
+        confidence = float(table["level"].iloc[0])
+        n_boot_task = int(table["n_resamples"].max())
+        t0 = time.process_time()
+        n_pos, n_neg = RS.median_size(tasks)
+        cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=args.sim_models, n_sim=args.n_sim,
+                                    n_sim_null=args.n_sim_null, n_boot=args.sim_boot, confidence=confidence,
+                                    seed=args.seed)
+        log.info("calibration at %d/%d: %.1f CPU s", n_pos, n_neg, time.process_time() - t0)
     pairs = RS.pair_table(table)
     summary = RS.summarise(pairs, tasks, cal, confidence=confidence, n_boot=args.n_boot, seed=args.seed)
     ev = RS.evidence(summary)
