@@ -133,6 +133,44 @@ def test_summary_and_scorecard_agree_with_per_task_table(run):
     assert card.paper_source.str.contains("OpenML, 886 tasks").all()
 
 
+def test_rank_sets_are_consistent_with_the_metrics_and_reach_the_verdicts(run):
+    tables = run / "results" / STUDY / "tables"
+    metrics = pd.read_csv(tables / "metrics.csv", dtype=_ids())
+    rs = pd.read_csv(tables / "rank_sets.csv", dtype={"task": str, "model": str})
+    cfg = yaml.safe_load(CONFIG.read_text())["analysis"]["rank_sets"]
+    per_task = sorted(p.stem for p in (run / "work" / STUDY / "rank_sets").glob("*.csv"))
+    assert per_task == sorted(metrics.task_id.unique())
+    for (task, metric), g in rs.groupby(["task", "metric"]):
+        m = metrics[metrics.task_id == task].set_index("model_id")
+        assert sorted(g.model) == sorted(m.index)
+        np.testing.assert_allclose(g.estimate, m.loc[g.model, metric], rtol=CSV_REL)
+        assert (g.plausible_best == (g.rank_lo == 1)).all() and g.plausible_best.any()
+        assert ((1 <= g.rank_lo) & (g.rank_lo <= g.rank_hi) & (g.rank_hi <= len(g))).all()
+        # the model(s) with the best estimate are always plausible best
+        assert g.loc[g.estimate == g.estimate.max(), "plausible_best"].all()
+        assert (g.n_resamples <= cfg["n_boot"]).all()
+    summary = pd.read_csv(tables / "rank_set_summary.csv")
+    per = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
+    assert len(summary) == 3
+    for _, s in summary.iterrows():
+        best = {x: rs[rs.metric == x].groupby("task").apply(lambda d: set(d.model[d.plausible_best]))
+                for x in (s.metric_a, s.metric_b)}
+        disjoint = sum(not (best[s.metric_a][t] & best[s.metric_b][t]) for t in best[s.metric_a].index)
+        assert s.n_disjoint == disjoint and s.n_tasks == len(per_task)
+        plain = per[(per.metric_a == s.metric_a) & (per.metric_b == s.metric_b)]
+        assert s.n_top1_differs == plain.top1_differs.sum()  # the plain top-1 of the rank step
+        assert s.disjoint_lo <= s.disjoint_share <= s.disjoint_hi
+        assert s.n_disjoint <= s.n_top1_differs  # disjoint best sets imply different best models
+    cal = pd.read_csv(tables / "rank_set_calibration.csv")
+    assert set(cal.scenario) >= {"null_equal", "null_ranking", "reversal"}
+    verdicts = pd.read_csv(tables / "verdicts.csv", keep_default_na=False, na_values=[""])
+    rows = verdicts[verdicts.claim_id.str.endswith(".rank_sets.disjoint")]
+    assert sorted(rows.claim_id) == ["px.aupr_auprg.rank_sets.disjoint", "px.aupr_auroc.rank_sets.disjoint",
+                                     "px.auprg_auroc.rank_sets.disjoint"]
+    assert (rows.k == summary.sort_values(["metric_a", "metric_b"]).n_disjoint.to_numpy()).all()
+    assert "rank_sets.n_boot" in (run / "results" / STUDY / "findings.md").read_text()
+
+
 def test_tables_are_reproduced_exactly(run, tmp_path):
     tables = run / "results" / STUDY / "tables"
     cfg = yaml.safe_load(CONFIG.read_text())

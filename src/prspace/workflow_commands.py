@@ -60,6 +60,10 @@ STUDY_TABLES: dict[str, ReportTable] = {
     "calibration_summary": ReportTable("Calibration of the distinguishable check: false rate and the smallest reversal detected with 80% power", "Tables", "4 Noise, skew and panel"),
     "calibration": ReportTable("Calibration of the distinguishable check: every simulated scenario", "Tables", "4 Noise, skew and panel"),
     "noise_evidence": ReportTable("Evidence rows: is the metrics' disagreement more than noise?", "Tables", "4 Noise, skew and panel"),
+    "rank_sets": ReportTable("Confidence sets for ranks per task and metric: rank intervals and plausible-best sets", "Tables", "4 Noise, skew and panel"),
+    "rank_set_summary": ReportTable("Disjoint plausible-best sets: disagreement on the best model real by construction", "Tables", "4 Noise, skew and panel"),
+    "rank_set_calibration": ReportTable("Calibration of disjoint plausible-best sets: false rate and power by simulation", "Tables", "4 Noise, skew and panel"),
+    "rank_set_evidence": ReportTable("Evidence rows: disjoint plausible-best sets per metric pair", "Tables", "4 Noise, skew and panel"),
     "controlled_skew": ReportTable("Skew isolated: the same models with the negatives reweighted", "Tables", "4 Noise, skew and panel", "../report/controlled_skew_table.rst"),
     "controlled_skew_observed": ReportTable("Observed disagreement by pi bin and by number of positives", "Tables", "4 Noise, skew and panel"),
     "controlled_skew_trend": ReportTable("Skew isolated: how fast each pair's disagreement rises as pi falls", "Tables", "4 Noise, skew and panel"),
@@ -217,7 +221,8 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
 
 
 #: evidence tables every study writes (rule verdicts reads them), and those of Boyd's experiments
-STUDY_EVIDENCE = ("disagreement_summary", "tasks", "learner_winners", "noise_evidence", "skew_evidence")
+STUDY_EVIDENCE = ("disagreement_summary", "tasks", "learner_winners", "noise_evidence", "rank_set_evidence",
+                  "skew_evidence")
 BOYD_EVIDENCE = ("boyd_evidence",)
 
 

@@ -209,6 +209,61 @@ rule noise_evidence:
         "--n-boot {params.n_boot} --seed {params.seed} --out {output.csv} > {log} 2>&1"
 
 
+RANK_SETS = f"{TABLES}/rank_sets.csv"
+RANK_SET_TABLES = ["rank_set_summary", "rank_set_calibration", "rank_set_evidence"]
+
+
+rule rank_sets:
+    """Per task and metric: every model's rank interval and the plausible-best set (one shared paired bootstrap)."""
+    input:
+        status=per_task(PREDICTION_STATUS),
+    output:
+        per_task=directory(f"{WORK}/rank_sets"),
+        table=RANK_SETS,
+    log:
+        f"{LOGS}/rank_sets.log",
+    benchmark:
+        f"{BENCHMARKS}/rank_sets.tsv"
+    params:
+        c=config["analysis"]["rank_sets"],
+        metrics=",".join(config["analysis"]["rank_sets"]["metrics"]),
+        prspace=PRSPACE,
+        seed=SEED,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} rank-sets tasks --status {input.status} --metrics {params.metrics} --n-boot {params.c[n_boot]} "
+        "--confidence {params.c[confidence]} --seed {params.seed} --per-task-dir {output.per_task} --out {output.table} > {log} 2>&1"
+
+
+rule rank_set_summary:
+    """Per metric pair: tasks whose plausible-best sets are disjoint vs plain top-1 disagreement, calibrated; evidence rows."""
+    input:
+        table=RANK_SETS,
+        tasks=f"{TABLES}/tasks.csv",
+    output:
+        summary=f"{TABLES}/rank_set_summary.csv",
+        calibration=f"{TABLES}/rank_set_calibration.csv",
+        evidence=f"{TABLES}/rank_set_evidence.csv",
+        md=expand(f"{TABLES}/{{name}}.md", name=RANK_SET_TABLES),
+    log:
+        f"{LOGS}/rank_set_summary.log",
+    benchmark:
+        f"{BENCHMARKS}/rank_set_summary.tsv"
+    params:
+        c=config["analysis"]["rank_sets"],
+        n_boot=config["analysis"]["n_boot"],
+        prspace=PRSPACE,
+        seed=SEED,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} rank-sets summary --rank-sets {input.table} --tasks {input.tasks} --n-boot {params.n_boot} "
+        "--seed {params.seed} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
+        "--sim-models {params.c[sim_models]} --sim-boot {params.c[sim_boot]} --out {output.summary} "
+        "--calibration-out {output.calibration} --evidence-out {output.evidence} > {log} 2>&1"
+
+
 #: Tables of prspace controlled-skew: the grid, the observed bins, the trend, the counterfactual at
 #: analysis.skew_reference's pi, the observed shares by balance level and the evidence rows.
 SKEW_TABLES = [
@@ -445,6 +500,8 @@ ALL_TARGETS.extend(
         f"{TABLES}/noise_evidence.md",
         f"{TABLES}/auroc_bounds.csv",
         f"{TABLES}/auroc_bounds.md",
+        RANK_SETS,
+        *expand(f"{TABLES}/{{name}}.{{ext}}", name=RANK_SET_TABLES, ext=["csv", "md"]),
         *expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
         *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
     ]

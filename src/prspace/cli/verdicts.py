@@ -40,6 +40,8 @@ def _params(path: str | None) -> dict[str, object]:
     if cfg.get("source") == "local":
         out.update({"suite": local.get("suite"), "learners": local.get("learners"), "folds": local.get("folds")})
     out.update({k: a[k] for k in ("n_boot", "noise_boot") if k in a})
+    rs = a.get("rank_sets") or {}
+    out.update({f"rank_sets.{k}": rs[k] for k in ("n_boot", "confidence") if k in rs})
     return {k: v for k, v in out.items() if v is not None}
 
 

@@ -21,7 +21,7 @@ from prspace.verdicts.claims import flach_kull_evidence, within_task_order_evide
 
 #: Evidence tables written by the analyses (each optional: a study without Boyd's experiments has no
 #: ``boyd_evidence.csv``), in the order their rows appear.
-EVIDENCE_TABLES = ("noise_evidence.csv", "skew_evidence.csv", "boyd_evidence.csv")
+EVIDENCE_TABLES = ("noise_evidence.csv", "rank_set_evidence.csv", "skew_evidence.csv", "boyd_evidence.csv")
 
 #: The rows of the answer-first summary (claim id patterns, in order; ``*`` = every pair).
 HEADLINE = (
