@@ -204,6 +204,13 @@ def to_markdown(df: pd.DataFrame, *, title: str | None = None, note: str | None 
     return "\n".join(lines) + "\n"
 
 
+def write_full_csv(df: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """``df`` as CSV at full float64 precision (shortest round-trip repr), atomically: the tables a
+    figure is drawn from (under a study's ``work/``, for drawing, not for reading); read back bit
+    for bit with ``pandas.read_csv(..., float_precision="round_trip")``."""
+    return write_text(df.to_csv(index=False, lineterminator="\n"), path, what=f" ({len(df)} rows)")
+
+
 def write_markdown(df: pd.DataFrame, path: str | os.PathLike[str], *, title: str | None = None,
                    note: str | None = None) -> Path:
     """``df`` as a Markdown table at ``path`` (atomic)."""
