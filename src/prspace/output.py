@@ -206,8 +206,8 @@ def to_markdown(df: pd.DataFrame, *, title: str | None = None, note: str | None 
 
 def write_full_csv(df: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
     """``df`` as CSV at full float64 precision (shortest round-trip repr), atomically: the tables a
-    figure is drawn from (under a study's ``work/``, for drawing, not for reading); read back bit
-    for bit with ``pandas.read_csv(..., float_precision="round_trip")``."""
+    figure is drawn from (under a study's ``work/``, for drawing, not for reading); ``pandas.read_csv``
+    reads them back bit for bit."""
     return write_text(df.to_csv(index=False, lineterminator="\n"), path, what=f" ({len(df)} rows)")
 
 

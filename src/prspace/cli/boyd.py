@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 
 from prspace._io import atomic_path
-from prspace.errors import InputError
 
 log = logging.getLogger("prspace.boyd")
 

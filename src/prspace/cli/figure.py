@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.name not in FIGURE_TABLES:
         raise InputError(f"unknown figure {args.name!r}; choose one of {', '.join(FIGURE_TABLES)}")
     formats = parse_formats(args.formats)
-    # round_trip: the full-precision tables are read back bit for bit (output.write_full_csv)
-    tables = {Path(p).stem: pd.read_csv(p, dtype=TEXT_COLUMNS, float_precision="round_trip") for p in args.tables}
+    # pandas >= 3 parses floats exactly: the full-precision tables are read back bit for bit (output.write_full_csv)
+    tables = {Path(p).stem: pd.read_csv(p, dtype=TEXT_COLUMNS) for p in args.tables}
     missing = [t for t in FIGURE_TABLES[args.name] if t not in tables]
     if missing:
         raise InputError(f"figure {args.name} needs the table(s) {', '.join(missing)}; pass them with --tables")
