@@ -209,7 +209,7 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
-    from prspace.cli.score import read_status
+    from prspace.contracts import read_status
     from prspace.experiments.fold_skew import RUN_COLUMNS, fold_skew_experiment
     from prspace.schema import read_predictions
 

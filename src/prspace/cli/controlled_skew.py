@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.cli.score import read_status
+    from prspace.contracts import read_status
     from prspace.errors import InputError
     from prspace.experiments import controlled_skew as CS
     from prspace.schema import read_predictions

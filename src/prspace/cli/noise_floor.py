@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.cli.score import read_status
+    from prspace.contracts import read_status
     from prspace.experiments import noise_floor as NF
     from prspace.schema import read_predictions
 
