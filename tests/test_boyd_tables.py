@@ -147,3 +147,40 @@ def test_command_writes_the_narrow_markdown_and_the_full_csv(tmp_path, ds_runs):
     # the figure's table is the summary at full precision, read back bit for bit
     levels = pd.read_csv(f / "boyd_downsampling_levels.csv")
     np.testing.assert_array_equal(levels["gap_aupr"].to_numpy(), full["gap_aupr"].to_numpy())
+
+
+def test_task_runs_skip_what_does_not_qualify_and_say_why(tmp_path):
+    """One task's runs (the package functions `prspace boyd downsample` / `fold-skew` call): a task
+    above max_pi or skipped upstream gives empty runs with a note; otherwise the experiment's runs."""
+    import json
+
+    from prspace.schema import TaskInfo, write_predictions
+
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(1.0, 1, (30, 2)), rng.normal(0, 1, (120, 2))]
+    y = np.r_[np.ones(30, bool), np.zeros(120, bool)]
+    learners = {"gnb": lambda s: GaussianNB()}
+    runs, note = ds.task_runs(X, y, learners, score=_score, max_pi=0.1, ratios=(1,), n_folds=3, repeats=1)
+    assert runs.empty and list(runs.columns) == ds.RUN_COLUMNS and note == "skipped: pi = 0.200 > max_pi = 0.1"
+    runs, note = ds.task_runs(X, y, learners, score=_score, max_pi=0.5, provenance="here", ratios=(1,), n_folds=3,
+                              repeats=1, seed=4, task_id="t")
+    direct = ds.downsampling_experiment(X, y, learners, score=_score, ratios=(1,), n_folds=3, repeats=1, seed=4,
+                                        task_id="t")
+    pd.testing.assert_frame_equal(runs, direct)
+    assert note == "pi = 0.2000; source here"
+
+    (tmp_path / "s.json").write_text(json.dumps({"task_id": "s", "status": "skipped", "reason": "too few positives",
+                                                 "predictions": None}))
+    runs, note = fs.task_runs(tmp_path / "s.json", dispersions=(0.5,), seeds=1)
+    assert runs.empty and list(runs.columns) == fs.RUN_COLUMNS and note == "skipped: too few positives"
+    n, k = 150, 3
+    fold = np.r_[np.arange(30) % k, np.arange(120) % k]
+    preds = pd.DataFrame({"task_id": "t", "model_id": "m", "flow_id": "m", "flow_name": "m", "repeat": 0, "fold": fold,
+                          "row_id": np.arange(n), "y_true": y, "score": X[:, 0]})
+    info = TaskInfo("t", "local", "0", "synthetic", n, 30, "1", "3-fold", k, 1, 1, "fixture", "now")
+    write_predictions(preds, info, tmp_path / "t.parquet")
+    (tmp_path / "t.json").write_text(json.dumps({"task_id": "t", "status": "ok", "reason": "",
+                                                 "predictions": str(tmp_path / "t.parquet")}))
+    runs, note = fs.task_runs(tmp_path / "t.json", dispersions=(0.5,), seeds=2, seed=1)
+    pd.testing.assert_frame_equal(runs, fs.fold_skew_experiment(preds, dispersions=(0.5,), seeds=2, seed=1))
+    assert note == "task t; fixture"

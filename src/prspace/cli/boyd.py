@@ -21,11 +21,6 @@ import argparse
 import logging
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from prspace._io import atomic_path
-
 log = logging.getLogger("prspace.boyd")
 
 
@@ -122,17 +117,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _write_parquet(df: pd.DataFrame, path: Path, note: str = "") -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"prspace.note": note.encode()})
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
-    log.info("wrote %s (%d rows)%s", path, len(df), f": {note}" if note else "")
-
-
 # --- theory and paper tables -----------------------------------------------------------------
 
 
@@ -175,25 +159,17 @@ def _load_dataset(args: argparse.Namespace):
 
 
 def run_downsample(args: argparse.Namespace) -> int:
-    from prspace.experiments.downsampling import RUN_COLUMNS, downsampling_experiment
+    from prspace.experiments.downsampling import task_runs
+    from prspace.output import write_parquet
     from prspace.sources.learners import make_learner, parse_learners, score_of
 
     names = parse_learners(args.learners)
     data = _load_dataset(args)
-    y = np.asarray(data.y, dtype=bool)
-    pi = float(y.mean())
-    if pi > args.max_pi:
-        _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: pi = {pi:.3f} > max_pi = {args.max_pi}")
-        return 0
     learners = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
-    # one BLAS/OpenMP thread: the workflow runs tasks in parallel, and on small matrices a thread
-    # pool costs far more than it gives (about 10x slower logistic regression on a busy machine)
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(limits=1):
-        runs = downsampling_experiment(data.X, y, learners, score=score_of, ratios=args.ratios, n_folds=args.folds,
-                                       repeats=args.repeats, seed=args.seed, task_id=args.dataset)
-    _write_parquet(runs, args.out, f"pi = {pi:.4f}; source {getattr(data, 'provenance', '')}")
+    runs, note = task_runs(data.X, data.y, learners, score=score_of, max_pi=args.max_pi,
+                           provenance=getattr(data, "provenance", ""), ratios=args.ratios, n_folds=args.folds,
+                           repeats=args.repeats, seed=args.seed, task_id=args.dataset)
+    write_parquet(runs, args.out, note)
     return 0
 
 
@@ -209,18 +185,12 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
-    from prspace.contracts import read_status
-    from prspace.experiments.fold_skew import RUN_COLUMNS, fold_skew_experiment
-    from prspace.schema import read_predictions
+    from prspace.experiments.fold_skew import task_runs
+    from prspace.output import write_parquet
 
-    st = read_status(args.status)
-    if st["status"] != "ok":
-        _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: {st.get('reason', '')}")
-        return 0
-    df, info = read_predictions(st["predictions"])
-    runs = fold_skew_experiment(df, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
-                                max_repeats=args.max_repeats)
-    _write_parquet(runs, args.out, f"task {info.task_id}; {info.provenance}")
+    runs, note = task_runs(args.status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
+                           max_repeats=args.max_repeats)
+    write_parquet(runs, args.out, note)
     return 0
 
 
