@@ -13,7 +13,7 @@ import time
 
 from snakemake.utils import min_version
 
-from prspace.workflow_commands import report_front_page
+from prspace.workflow_commands import report_front_page, study_targets
 
 min_version("9.0")
 
@@ -53,7 +53,8 @@ onsuccess:
 
 rule all:
     input:
-        lambda wc: ALL_TARGETS,
+        # every output of the study, from its config: the one list (prspace.workflow_commands.study_targets)
+        study_targets(config),
         # every task's predictions (git-ignored, under work/): so a fresh clone recomputes the study
         # from its data instead of finding the committed tables up to date
         per_task(PREDICTION_STATUS),

@@ -171,3 +171,37 @@ def test_paperlike_datasets_are_the_published_ones(task_id, n, n_pos, n_features
     ds = load_dataset(task_id)
     assert (ds.n, ds.n_pos, ds.X.shape[1]) == (n, n_pos, n_features)
     assert f"dataset id {openml_id})" in ds.provenance + ds.notes
+
+
+def test_study_noise_floors_stack_the_tasks_with_predictions(tmp_path):
+    """What `prspace noise-floor` runs: every task with predictions, skipped ones left out, options checked."""
+    import json
+
+    from prspace.errors import InputError
+    from prspace.schema import TaskInfo, write_predictions
+
+    paths = []
+    for i, task in enumerate(("a", "b")):
+        df = _predictions(n=120, n_models=3, seed=i, task=task)
+        df["flow_id"], df["flow_name"], df["fold"] = df["model_id"], df["model_id"], df["row_id"] % 3
+        y = df[df.model_id == "m0"]["y_true"]
+        info = TaskInfo(task, "local", task, task, len(y), int(y.sum()), "1", "3-fold", 3, 1, 3, "test", "now")
+        write_predictions(df, info, tmp_path / f"{task}.parquet")
+        (tmp_path / f"{task}.json").write_text(json.dumps({"task_id": task, "status": "ok",
+                                                          "predictions": str(tmp_path / f"{task}.parquet")}))
+        paths.append(str(tmp_path / f"{task}.json"))
+    (tmp_path / "c.json").write_text(json.dumps({"task_id": "c", "status": "skipped", "reason": "tiny"}))
+    floors, pairs = NF.study_noise_floors([*reversed(paths), str(tmp_path / "c.json")], metrics=["aupr", "auroc"],
+                                          n_boot=20, seed=1)
+    from prspace.schema import read_predictions
+
+    direct = [NF.noise_floor_task(read_predictions(p.replace(".json", ".parquet"))[0], metrics=["aupr", "auroc"],
+                                  n_boot=20, seed=1) for p in paths]
+    pd.testing.assert_frame_equal(floors, pd.concat([d[0] for d in direct], ignore_index=True))
+    pd.testing.assert_frame_equal(pairs, pd.concat([d[1] for d in direct], ignore_index=True))
+    empty, _ = NF.study_noise_floors([str(tmp_path / "c.json")], metrics=["aupr"], n_boot=5)
+    assert empty.empty and list(empty.columns) == NF.FLOOR_COLUMNS
+    with pytest.raises(InputError, match="--n-boot must be at least 1"):
+        NF.study_noise_floors(paths, metrics=["aupr"], n_boot=0)
+    with pytest.raises(InputError, match=r"--alpha must lie in \(0, 0.5\)"):
+        NF.study_noise_floors(paths, metrics=["aupr"], n_boot=5, alpha=0.5)

@@ -152,7 +152,7 @@ def test_very_long_path_is_shortened_and_named_too_long(tmp_path, capsys, where)
 
 
 def test_short_path_keeps_start_and_end():
-    from prspace.cli.audit import short_path
+    from prspace.audit.files import short_path
 
     assert short_path("/data/preds.csv") == "/data/preds.csv"
     text = short_path("/start/" + "x" * 1000 + "/end.csv")
@@ -390,3 +390,28 @@ def test_estimators_spread_on_tied_gaussian_nb_scores():
     yy = (rng.random(2000) < 0.3).astype(int)
     calm = audit(pd.DataFrame({"y_true": yy, "score": yy + rng.normal(size=2000)}), n_boot=0)
     assert "estimators-spread" not in {f.code for f in calm.findings}
+
+
+def test_audit_file_is_what_the_command_runs(tmp_path):
+    """prspace.audit.files.audit_file: options checked, the file read, columns found, --train-pi parsed."""
+    from prspace import metrics as M
+    from prspace.audit.files import audit_file, check_options
+
+    with pytest.raises(InputError, match="--confidence must lie strictly between 0 and 1, got 1.5"):
+        check_options(skew_tolerance=0.1, downsample_ratio=2, bootstrap=0, confidence=1.5)
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(20, int), np.zeros(60, int)]
+    df = pd.concat([pd.DataFrame({"model": m, "y_true": y, "score": rng.normal(0, 1, y.size) + sep * y,
+                                  "tp": 0.25}) for m, sep in (("a", 1.0), ("b", 2.0))])
+    path = tmp_path / "p.csv"
+    df.to_csv(path, index=False)
+    opts = {"skew_tolerance": 0.1, "downsample_ratio": 2.0, "bootstrap": 0, "confidence": 0.95}
+    result, cols = audit_file(str(path), train_pi="tp", **opts)
+    assert (cols.model, cols.label, cols.score) == ("model", "y_true", "score")
+    pooled = result.pooled.set_index("model")
+    for m in ("a", "b"):
+        sub = df[df["model"] == m]
+        assert pooled.loc[m, "auroc"] == pytest.approx(float(M.auroc(sub["y_true"] == 1, sub["score"])))
+    df.assign(tp=np.linspace(0.1, 0.4, len(df))).to_csv(path, index=False)
+    with pytest.raises(InputError, match=r"p\.csv: column 'tp' \(--train-pi\) varies within task"):
+        audit_file(str(path), train_pi="tp", **opts)

@@ -241,7 +241,7 @@ def _frame(rng, p=15, n=45):
 def test_audit_table_api_and_reports(tmp_path):
     from prspace.audit import audit
     from prspace.audit.bounds import BOUND_COLUMNS
-    from prspace.cli.audit import write_outputs
+    from prspace.audit.files import write_outputs
 
     res = audit(_frame(np.random.default_rng(2)), n_boot=0)
     t = res.auroc_bounds

@@ -70,7 +70,7 @@ def test_paper_tables_note_the_largest_difference_from_theorem_2():
     worst = np.max(np.abs(recomputed - t3["aucnpr_published"].to_numpy()))
     assert worst < 0.002  # three published decimals
     assert f"Largest |difference|: {worst:.4f}" in report.tables[0].note
-    assert report.figure is None and report.warning is None
+    assert report.figure_tables == {} and report.warning is None
 
 
 def test_downsampling_report_tables(ds_runs):
@@ -88,7 +88,14 @@ def test_downsampling_report_tables(ds_runs):
     for m in ds.METRICS:
         assert {f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"} <= set(summary.columns)
     assert (summary["n_tasks"] == 2).all()
-    assert report.figure_name == "boyd_downsampling" and report.figure is not None and report.warning is None
+    assert list(report.figure_tables) == ["boyd_downsampling_levels", "boyd_downsampling_axis", "boyd_downsampling_paper",
+                                          "boyd_downsampling_text"] and report.warning is None
+    # the figure's axis: every training ratio in the summary's order, AUCPR_MIN at 1/(1+k) (Theorem 2)
+    axis = report.figure_tables["boyd_downsampling_axis"]
+    k = axis["train_k"].to_numpy()
+    finite = k != ds.ORIGINAL
+    np.testing.assert_allclose(axis["aupr_min"].to_numpy()[finite], [_aupr_min(1 / (1 + v)) for v in k[finite]],
+                               atol=1e-12)
 
 
 def test_fold_skew_report_counts_tasks(fs_runs):
@@ -107,6 +114,8 @@ def test_no_qualifying_task_gives_empty_tables_that_say_why(make, names):
     assert [t.name for t in report.tables] == names
     assert all(t.frame.empty and t.note == report.warning for t in report.tables)
     assert report.warning.startswith("No task of study s3 qualified") and "(crit)" in report.warning
+    text = next(df for n, df in report.figure_tables.items() if n.endswith("_text"))
+    assert text["field"].tolist() == ["message"] and text["text"].iloc[0] == report.warning
 
 
 def test_read_runs_names_a_missing_file_and_drops_empty_ones(tmp_path, ds_runs):
@@ -121,7 +130,7 @@ def test_read_runs_names_a_missing_file_and_drops_empty_ones(tmp_path, ds_runs):
 def test_command_writes_the_narrow_markdown_and_the_full_csv(tmp_path, ds_runs):
     ds_runs.to_parquet(tmp_path / "runs.parquet")
     code = main(["boyd", "downsampling-report", "--runs", str(tmp_path / "runs.parquet"), "--tables-dir",
-                 str(tmp_path / "t"), "--figures-dir", str(tmp_path / "f"), "--formats", "png", "--study", "s"])
+                 str(tmp_path / "t"), "--figure-data-dir", str(tmp_path / "f"), "--study", "s"])
     assert code == 0
     csv = pd.read_csv(tmp_path / "t" / "boyd_downsampling_summary.csv")
     md = (tmp_path / "t" / "boyd_downsampling_summary.md").read_text()
@@ -130,4 +139,48 @@ def test_command_writes_the_narrow_markdown_and_the_full_csv(tmp_path, ds_runs):
     extra = [c for c in full.columns if c not in bt.downsampling_report(ds_runs).tables[1].frame.columns]
     assert "| learner | train_ratio | n_tasks |" in md
     assert extra and not any(f"| {c} |" in md for c in extra)
-    assert (tmp_path / "f" / "boyd_downsampling.png").stat().st_size > 0
+    f = tmp_path / "f"
+    assert main(["figure", "boyd_downsampling", "--tables", *[str(f / f"boyd_downsampling_{n}.csv") for n in
+                                                             ("levels", "axis", "paper")],
+                 "--text", str(f / "boyd_downsampling_text.csv"), "--out", str(f / "fig.png"), "--formats", "png"]) == 0
+    assert (f / "fig.png").stat().st_size > 0
+    # the figure's table is the summary at full precision, read back bit for bit
+    levels = pd.read_csv(f / "boyd_downsampling_levels.csv")
+    np.testing.assert_array_equal(levels["gap_aupr"].to_numpy(), full["gap_aupr"].to_numpy())
+
+
+def test_task_runs_skip_what_does_not_qualify_and_say_why(tmp_path):
+    """One task's runs (the package functions `prspace boyd downsample` / `fold-skew` call): a task
+    above max_pi or skipped upstream gives empty runs with a note; otherwise the experiment's runs."""
+    import json
+
+    from prspace.schema import TaskInfo, write_predictions
+
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(1.0, 1, (30, 2)), rng.normal(0, 1, (120, 2))]
+    y = np.r_[np.ones(30, bool), np.zeros(120, bool)]
+    learners = {"gnb": lambda s: GaussianNB()}
+    runs, note = ds.task_runs(X, y, learners, score=_score, max_pi=0.1, ratios=(1,), n_folds=3, repeats=1)
+    assert runs.empty and list(runs.columns) == ds.RUN_COLUMNS and note == "skipped: pi = 0.200 > max_pi = 0.1"
+    runs, note = ds.task_runs(X, y, learners, score=_score, max_pi=0.5, provenance="here", ratios=(1,), n_folds=3,
+                              repeats=1, seed=4, task_id="t")
+    direct = ds.downsampling_experiment(X, y, learners, score=_score, ratios=(1,), n_folds=3, repeats=1, seed=4,
+                                        task_id="t")
+    pd.testing.assert_frame_equal(runs, direct)
+    assert note == "pi = 0.2000; source here"
+
+    (tmp_path / "s.json").write_text(json.dumps({"task_id": "s", "status": "skipped", "reason": "too few positives",
+                                                 "predictions": None}))
+    runs, note = fs.task_runs(tmp_path / "s.json", dispersions=(0.5,), seeds=1)
+    assert runs.empty and list(runs.columns) == fs.RUN_COLUMNS and note == "skipped: too few positives"
+    n, k = 150, 3
+    fold = np.r_[np.arange(30) % k, np.arange(120) % k]
+    preds = pd.DataFrame({"task_id": "t", "model_id": "m", "flow_id": "m", "flow_name": "m", "repeat": 0, "fold": fold,
+                          "row_id": np.arange(n), "y_true": y, "score": X[:, 0]})
+    info = TaskInfo("t", "local", "0", "synthetic", n, 30, "1", "3-fold", k, 1, 1, "fixture", "now")
+    write_predictions(preds, info, tmp_path / "t.parquet")
+    (tmp_path / "t.json").write_text(json.dumps({"task_id": "t", "status": "ok", "reason": "",
+                                                 "predictions": str(tmp_path / "t.parquet")}))
+    runs, note = fs.task_runs(tmp_path / "t.json", dispersions=(0.5,), seeds=2, seed=1)
+    pd.testing.assert_frame_equal(runs, fs.fold_skew_experiment(preds, dispersions=(0.5,), seeds=2, seed=1))
+    assert note == "task t; fixture"

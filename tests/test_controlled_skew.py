@@ -399,3 +399,32 @@ def test_skew_reference_path_prefers_the_working_directory_then_the_workflow_fol
     assert skew_reference_path(ref, own_tasks="x", work_dir=work, base_dir=base) == ref
     with pytest.raises(InputError, match="analysis.skew_reference"):
         skew_reference_path("nowhere.csv", own_tasks="x", work_dir=work, base_dir=base)
+
+
+def test_skew_report_is_what_the_command_writes(tmp_path):
+    """prspace.experiments.controlled_skew_report: the tables in the command's order, with titles and notes;
+    a bad --targets is refused naming the option."""
+    from prspace.errors import InputError
+    from prspace.experiments.controlled_skew_report import parse_numbers, skew_report
+
+    with pytest.raises(InputError, match="--targets '0.5,x': give comma-separated numbers"):
+        parse_numbers("0.5,x", "--targets", "0.5,0.1")
+    assert parse_numbers("0.5, 0.1,", "--targets", "") == [0.5, 0.1]
+    statuses, rows = [], []
+    for i, pi in enumerate((0.05, 0.3)):
+        s, p = _write_task(tmp_path, f"t{i}", pi, seed=i)
+        statuses.append(s)
+        rows.append({"task_id": f"t{i}", "status": "ok", "pi": p, "n_pos": 10, "family": f"f{i}"})
+    observed = pd.DataFrame([{"task_id": f"t{i}", "metric_a": "aupr", "metric_b": "auroc", "n_models": 5,
+                              "top1_differs": True, "top3_differs": True, "spearman": 0.9, "kendall": 0.8}
+                             for i in range(2)])
+    ref = pd.DataFrame({"task_id": list("abc"), "status": "ok", "pi": [0.35, 0.4, 0.5]})
+    rep = skew_report(statuses, pd.DataFrame(rows), ref, observed, targets=[0.5, 0.1], metrics=["aupr", "auroc"],
+                      edges=[0.1, 0.3], n_boot=20, seed=0, reference="ref/tables/tasks.csv")
+    assert [t[0] for t in rep.tables] == ["controlled_skew", "controlled_skew_observed", "controlled_skew_trend",
+                                          "controlled_skew_counterfactual", "disagreement_by_balance", "skew_evidence"]
+    assert rep.n_reference == 3 and set(rep.per_task["task_id"]) == {"t0", "t1"}
+    assert set(rep.per_task["pi_target"]) >= {0.5, 0.1}
+    notes = {name: note for name, _, _, note in rep.tables}
+    assert "Reference: 3 usable tasks of ref/tables/tasks.csv (median pi 0.4)" in notes["controlled_skew_counterfactual"]
+    assert "20 resamples, seed 0" in notes["controlled_skew"]

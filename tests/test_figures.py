@@ -9,10 +9,12 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from prspace import metrics as M
+from prspace.experiments import boyd_figure_data as BF
 from prspace.experiments import curve_points as CP
 from prspace.experiments import downsampling as ds
 from prspace.experiments import figure_data as FD
 from prspace.experiments import selection as S
+from prspace.experiments import theory_data as TD
 from prspace.figures import boyd as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
@@ -173,7 +175,10 @@ def _downsampling_summary() -> pd.DataFrame:
 
 
 def test_downsampling_shares_y_axes_and_overlays_boyd_table3():
-    fig = B.figure_downsampling(_downsampling_summary())
+    t = BF.downsampling_tables(_downsampling_summary())
+    text = dict(zip(t["boyd_downsampling_text"]["field"], t["boyd_downsampling_text"]["text"], strict=True))
+    fig = B.figure_downsampling(t["boyd_downsampling_levels"], t["boyd_downsampling_axis"], t["boyd_downsampling_paper"],
+                                text)
     axes = np.array(fig.axes).reshape(2, 4)
     for row in axes:
         assert len({ax.get_ylim() for ax in row}) == 1  # AUROC's change on AUPR's scale
@@ -195,7 +200,9 @@ def test_fold_skew_plots_the_signed_shift_against_dispersion():
                   "pooled_auprg", "pooled_auroc"):
             rows.append({"dispersion": d, "aggregate": a, "n_tasks": 2, "fold_pi_sd": d / 3,
                          "bias_mean": -d if a == "mean_auprg" else d / 100, "kendall_loss": d / 10})
-    fig = B.figure_fold_skew(pd.DataFrame(rows))
+    t = BF.fold_skew_tables(pd.DataFrame(rows))
+    fig = B.figure_fold_skew(t["boyd_fold_skew_lines"], dict(zip(*t["boyd_fold_skew_text"][["field", "text"]].T.values,
+                                                                  strict=True)))
     left, right = fig.axes[:2]
     line = [ln for ln in left.get_lines() if ln.get_label() == "mean of per-fold AUPRG"][0]
     assert np.asarray(line.get_xdata()) == pytest.approx([0.25, 0.5, 0.9])
@@ -216,9 +223,12 @@ def test_aggregation_shows_or_counts_every_negative_value_and_colours_text_by_ce
     groups = pd.DataFrame([{"skew_group": g, "learner": lrn, "metric": m, "rank": r}
                            for g in ("1: pi 0.05-0.15", "all tasks") for m in ("aupr", "aucnpr", "auprg", "auroc")
                            for r, lrn in enumerate(("a", "b", "c"), start=1)])
-    fig = B.figure_aggregation(per_task, groups)
+    t = BF.aggregation_tables(per_task, groups)
+    text = dict(zip(t["boyd_aggregation_text"]["field"], t["boyd_aggregation_text"]["text"], strict=True))
+    fig = B.figure_aggregation(*(t[n] for n in ("boyd_aggregation_points", "boyd_aggregation_task_means",
+                                                "boyd_aggregation_min_curve", "boyd_aggregation_ranks")), text)
     left, heat = fig.axes[0], fig.axes[1]
-    assert left.get_ylim()[0] == B.AGGREGATION_FLOOR  # -0.1 shown, -3.0 on the edge
+    assert left.get_ylim()[0] == BF.AGGREGATION_FLOOR  # -0.1 shown, -3.0 on the edge
     assert "2 AUPRG < 0 (1 below -0.5, down to -3.00" in left.get_title()
     cmap, norm = heat.images[0].cmap, heat.images[0].norm
     for t in heat.texts:
@@ -232,17 +242,18 @@ def test_aggregation_shows_or_counts_every_negative_value_and_colours_text_by_ce
 def test_pr_prg_panel_maps_the_same_f1_isometrics():
     pi = 0.3
     for f1 in (0.4, 0.6, 0.9):
-        rg, pg = T.f1_isometric_prg(f1, pi)
+        rg, pg = TD.f1_isometric_prg(f1, pi)
         fg1 = (f1 - pi) / ((1 - pi) * f1)
         assert rg + pg == pytest.approx(np.full(rg.size, 2 * fg1))  # Flach & Kull Theorem 2
     rng = np.random.default_rng(7)
     y, s = _scores(rng, 200, pi, 1.2)
-    fig = T.figure_pr_prg(y, s, source="test")
+    t = TD.pr_prg_tables(y, s, source="test")
+    fig = T.figure_pr_prg(*(t[f"boyd_fig_pr_prg_{n}"] for n in ("points", "areas", "hull", "isometrics")), title="test")
     prg_ax = fig.axes[1]
     pi_ = float(y.mean())
     dotted = [ln for ln in prg_ax.get_lines() if ln.get_linestyle() == ":" and len(ln.get_xdata()) > 2]
     sums = sorted({round(float(np.mean(np.asarray(ln.get_xdata()) + np.asarray(ln.get_ydata()))), 6) for ln in dotted})
-    expect = sorted(round(2 * (f - pi_) / ((1 - pi_) * f), 6) for f in T.F1_LEVELS if f > pi_)
+    expect = sorted(round(2 * (f - pi_) / ((1 - pi_) * f), 6) for f in TD.F1_LEVELS if f > pi_)
     assert sums == pytest.approx(expect)
 
 
@@ -351,20 +362,47 @@ def test_figure_data_then_one_figure_per_command_draws_what_the_selection_names(
     assert min_pr.area == pytest.approx(float(M.aupr_min(curves[0].pi)), abs=1e-15)
 
 
-def test_study_figure_modules_import_no_statistics():
-    """The study's figures lay out tables; what they draw is computed in experiments/ (issue 23)."""
+def test_figure_modules_import_no_statistics():
+    """Every figure module lays out tables; what it draws is computed in experiments/ (issue 23)."""
     import ast
     from pathlib import Path
 
     import prspace.figures as pkg
 
     root = Path(pkg.__file__).parent
-    for name in ("ranking", "curves", "controlled_skew", "cd", "study", "style"):
-        tree = ast.parse((root / f"{name}.py").read_text())
+    modules = sorted(root.glob("*.py"))
+    assert {m.stem for m in modules} >= {"ranking", "curves", "controlled_skew", "study", "style", "theory", "boyd", "cd"}
+    for path in modules:
+        tree = ast.parse(path.read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        # "from prspace import metrics" names the package; its imported names are checked too
+        imported |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+                     for a in n.names}
         assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "prspace.cd", "scipy",
-                                                                  "sklearn"))}, name
+                                                                  "sklearn"))}, path.name
+
+
+def test_every_figure_is_drawn_from_its_tables_by_one_command(tmp_path):
+    """The theory figures: `prspace boyd theory-data` writes the tables, `prspace figure` draws each one,
+    and the tables read back are the package's exact curves, to the last bit."""
+    from prspace.cli import main
+    from prspace.figures.study import FIGURE_TABLES
+
+    data = tmp_path / "data"
+    assert main(["boyd", "theory-data", "--out-dir", str(data)]) == 0
+    for name in TD.THEORY_FIGURES:
+        assert FIGURE_TABLES[name] == (name,)
+        out = tmp_path / f"{name}.png"
+        assert main(["figure", name, "--tables", str(data / f"{name}.csv"), "--out", str(out), "--formats", "png"]) == 0
+        assert out.read_bytes()[:4] == b"\x89PNG" and out.stat().st_size > 10_000
+    fig1 = pd.read_csv(data / "boyd_fig1_min_pr_curve.csv")
+    mp = M.min_pr_curve(1 / 3, fig1["recall"].to_numpy())
+    np.testing.assert_array_equal(fig1["precision"].to_numpy(), np.asarray(mp.precision, dtype=np.float64))
+    assert (fig1["aupr_min"] == float(M.aupr_min(1 / 3))).all()
+    # a Boyd figure needs its text table: refused with one line (exit 2)
+    assert main(["figure", "boyd_fold_skew", "--tables", str(data / "boyd_fig1_min_pr_curve.csv"), "--out",
+                 str(tmp_path / "x.png")]) == 2
 
 
 def _first_reach(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:

@@ -103,6 +103,30 @@ def test_cli_score_task_and_collect(tmp_path):
     assert (tmp_path / "tasks.md").read_text().startswith("### Tasks of study s: 1 scored of 2")
 
 
+def test_task_table_lists_every_candidate_with_family_and_saturation():
+    from prspace.experiments.scoring import TASK_COLUMNS, task_table
+
+    statuses = [{"task_id": "b", "status": "ok", "reason": ""}, {"task_id": "a", "status": "skipped", "reason": "tiny"}]
+    infos = {"b": {"dataset_name": "bee", "n": 10, "n_pos": 3, "pi": 0.3}}
+    listed = pd.DataFrame({"task_id": ["a", "b", "c", "d"], "selected": [True, True, True, False],
+                           "reason": ["", "", "", "too few positives"], "family": ["fa", None, "fc", "fd"]})
+    # task b: two models tied at AUROC = AUPR = AUPRG = 1 (saturated)
+    metrics = pd.DataFrame({"task_id": "b", "model_id": ["m1", "m2", "m3"], "auroc": [1.0, 1.0, 0.8],
+                            "aupr": [1.0, 1.0, 0.7], "auprg": [1.0, 1.0, 0.6]})
+    t = task_table(statuses, infos, metrics, listed).set_index("task_id")
+    assert list(t.index) == ["a", "b", "c", "d"] and list(t.columns[:3]) == ["status", "reason", *TASK_COLUMNS[3:4]]
+    assert t["status"].to_dict() == {"a": "skipped", "b": "ok", "c": "not run", "d": "excluded"}
+    assert t.loc["d", "reason"] == "too few positives" and t.loc["a", "reason"] == "tiny"
+    assert t["family"].to_dict() == {"a": "fa", "b": "b", "c": "fc", "d": "fd"}  # no family: the task itself
+    assert t.loc["b", "dataset_name"] == "bee" and t.loc["b", "n_pos"] == 3 and str(t["n"].dtype) == "Int64"
+    assert t["saturated"].to_dict() == {"a": False, "b": True, "c": False, "d": False}
+    assert t.loc["b", "n_saturated"] == 2
+    # without a task list: the tasks that ran, each its own family
+    alone = task_table(statuses, infos, metrics.iloc[:0])
+    assert alone["task_id"].tolist() == ["a", "b"] and alone["family"].tolist() == ["a", "b"]
+    assert not alone["saturated"].any()
+
+
 def test_cli_collect_rejects_fold_tables(tmp_path, capsys):
     df, task = _predictions()
     write_predictions(df, task, tmp_path / "bc.parquet")

@@ -12,6 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from prspace import metrics
+from prspace.experiments import theory_data
 from prspace.experiments.aggregation import BOYD_TABLE2_MEAN, table2_check
 from prspace.experiments.downsampling import table3_check
 from prspace.figures import theory
@@ -51,7 +52,7 @@ def test_figure3_numbers_quoted_in_the_paper():
 
 def test_f1_points_a_b_c_as_in_figure4():
     pi, f1 = 0.33, 0.45
-    pts = theory.f1_example_points(pi, f1)
+    pts = theory_data.f1_example_points(pi, f1)
     for r, p in pts.values():
         assert 2 * p * r / (p + r) == pytest.approx(f1, abs=1e-12)
 
@@ -68,10 +69,10 @@ def test_f1_points_a_b_c_as_in_figure4():
 
 def test_theory_figures_have_labelled_axes():
     figs = [
-        theory.figure_min_pr_curve(1 / 3),
-        theory.figure_min_pr_curves(),
-        theory.figure_aupr_min_vs_pi(),
-        theory.figure_f1_contours(),
+        theory.figure_min_pr_curve(theory_data.min_pr_curves([1 / 3])),
+        theory.figure_min_pr_curves(theory_data.min_pr_curves((0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9))),
+        theory.figure_aupr_min_vs_pi(theory_data.aupr_min_vs_pi()),
+        theory.figure_f1_contours(theory_data.f1_contours_table()),
     ]
     for fig in figs:
         assert isinstance(fig, Figure)
@@ -92,7 +93,9 @@ def test_pr_prg_figure_on_real_scores():
     y = y == 0  # malignant: the minority class
     X = X[:, [9, 14]]  # two weak features so the curve is not trivially perfect
     s = GaussianNB().fit(X[::2], y[::2]).predict_proba(X[1::2])[:, 1]
-    fig = theory.figure_pr_prg(y[1::2], s, source="sklearn breast cancer, GaussianNB on 2 features")
+    t = theory_data.pr_prg_tables(y[1::2], s, source="sklearn breast cancer, GaussianNB on 2 features")
+    fig = theory.figure_pr_prg(*(t[f"boyd_fig_pr_prg_{n}"] for n in ("points", "areas", "hull", "isometrics")),
+                               title=t["boyd_fig_pr_prg_text"]["text"].iloc[0])
     ax_pr, ax_prg = fig.axes
     assert ax_prg.get_xlabel() == "Recall Gain" and ax_pr.get_xlabel() == "Recall"
     # the always-positive classifier's F1 maps to FG1 = 1/2: the minor diagonal is its isometric
@@ -133,7 +136,9 @@ def test_cli_paper_tables_and_theory(tmp_path):
     assert main(["boyd", "paper-tables", "--out-dir", str(tmp_path)]) == 0
     md = (tmp_path / "boyd_table3_check.md").read_text()
     assert "Largest |difference|: 0.0008" in md
-    assert main(["boyd", "theory", "--out-dir", str(tmp_path), "--formats", "png"]) == 0
+    assert main(["boyd", "theory-data", "--out-dir", str(tmp_path)]) == 0
+    assert main(["figure", "boyd_fig4_f1_contours", "--tables", str(tmp_path / "boyd_fig4_f1_contours.csv"), "--out",
+                 str(tmp_path / "boyd_fig4_f1_contours.png"), "--formats", "png"]) == 0
     assert (tmp_path / "boyd_fig4_f1_contours.png").stat().st_size > 10_000
 
 
@@ -144,8 +149,8 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "unknown dataset" in err and "Traceback" not in err
     # no qualifying task: the report says so in words, it does not fail or draw an empty plot
-    assert main(["boyd", "downsampling-report", "--tables-dir", str(tmp_path), "--figures-dir", str(tmp_path),
-                 "--formats", "png", "--criteria", "pi <= 0.1"]) == 0
+    assert main(["boyd", "downsampling-report", "--tables-dir", str(tmp_path), "--figure-data-dir", str(tmp_path),
+                 "--criteria", "pi <= 0.1"]) == 0
     assert "No task" in (tmp_path / "boyd_downsampling_summary.md").read_text()
 
 
@@ -172,9 +177,12 @@ def test_cli_pr_prg_draws_the_median_model_and_names_its_source(tmp_path):
     status.write_text(json.dumps({"task_id": "syn-task", "status": "ok", "reason": "",
                                   "predictions": str(tmp_path / "syn-task.parquet")}))
     sel = tmp_path / "sel.csv"
-    assert main(["boyd", "pr-prg", "--status", str(status), "--out-dir", str(tmp_path), "--formats", "png",
+    assert main(["boyd", "pr-prg", "--status", str(status), "--figure-data-dir", str(tmp_path),
                  "--selection-out", str(sel)]) == 0
     row = pd.read_csv(sel).iloc[0]
     assert row["model_id"] == "mid" and row["fold"] == 0 and row["n_pos"] == 20
+    tables = [str(tmp_path / f"boyd_fig_pr_prg_{n}.csv") for n in ("points", "areas", "hull", "isometrics")]
+    assert main(["figure", "boyd_fig_pr_prg", "--tables", *tables, "--text", str(tmp_path / "boyd_fig_pr_prg_text.csv"),
+                 "--out", str(tmp_path / "boyd_fig_pr_prg.png"), "--formats", "png"]) == 0
     assert (tmp_path / "boyd_fig_pr_prg.png").is_file()
-    assert main(["boyd", "pr-prg", "--status", str(status), "--out-dir", str(tmp_path), "--model", "nope"]) == 2
+    assert main(["boyd", "pr-prg", "--status", str(status), "--figure-data-dir", str(tmp_path), "--model", "nope"]) == 2

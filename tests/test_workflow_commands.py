@@ -21,6 +21,7 @@ from prspace.workflow_commands import (
     predict_command,
     report_tables,
     select_command,
+    study_targets,
     table_html_args,
 )
 
@@ -174,6 +175,50 @@ def test_table_html_args_pair_inputs_outputs_titles():
                     "--table", "c.csv", "c.html", f"{list(tables.values())[1].title} (study s)"]
     with pytest.raises(ValueError):
         table_html_args(tables, ["a.csv"], ["a.html", "b.html"], study="s")
+
+
+# --- the study's outputs -------------------------------------------------------------------------
+
+
+def test_study_targets_follow_the_config():
+    cfg = _config()
+    targets = study_targets(cfg)
+    assert len(targets) == len(set(targets))
+    tables, figures = "results/default/tables", "results/default/figures"
+    formats = cfg["analysis"]["figure_formats"]
+    # every study: its tables (CSV and Markdown where readers read them), figures in the config's formats,
+    # verdicts, the report's HTML page of every report table
+    assert {f"{tables}/metrics.csv", f"{tables}/scorecard.md", f"{tables}/skew_evidence.csv", f"{tables}/verdicts.md",
+            "results/default/summary.md", "results/default/findings.md", "work/default/report/front.rst"} <= set(targets)
+    for name in ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves", "controlled_skew"):
+        assert {f"{figures}/{name}.{e}" for e in formats} <= set(targets)
+    assert {f"work/default/report/{n}.html" for n in report_tables(cfg)} <= set(targets)
+    boyd_figs = {"boyd_fig1_min_pr_curve", "boyd_fig2_min_pr_curves", "boyd_fig3_aucpr_min", "boyd_fig4_f1_contours",
+                 "boyd_fig_pr_prg", "boyd_downsampling", "boyd_fold_skew", "boyd_aggregation"}
+    assert {f"{figures}/{n}.png" for n in boyd_figs} <= set(targets)  # PNG always: the report shows it
+    # the intermediates the figures are drawn from are not outputs of the study
+    assert not [t for t in targets if "/figure_data/" in t]
+    # Boyd off: no Boyd output; no theory: no theory figure; downsampling needs a local source
+    off = study_targets(_config(boyd={"enabled": False}))
+    assert not [t for t in off if "/boyd_" in t] and set(off) < set(targets)
+    no_theory = study_targets(_config(boyd={"theory": False}))
+    assert not [t for t in no_theory if "boyd_fig" in t or "_check." in t]
+    openml = study_targets(_config(source="openml"))
+    assert not [t for t in openml if "boyd_downsampling" in t] and f"{figures}/boyd_fold_skew.png" in openml
+    assert "results/default/openml-manifest.json" in openml
+    assert {f"work/default/report/{n}.html" for n in OPENML_TABLES} <= set(openml)
+    assert "results/default/openml-manifest.json" not in targets
+    # another study's outputs go under its own name, in the formats it asks for
+    svg = study_targets(_config(study="s2", analysis={"figure_formats": ["svg"]}))
+    assert "results/s2/figures/fig5_curves.svg" in svg and "results/s2/figures/fig5_curves.png" not in svg
+    assert {"results/s2/figures/boyd_fold_skew.png", "results/s2/figures/boyd_fold_skew.svg"} <= set(svg)
+
+
+def test_rules_files_list_no_targets_of_their_own():
+    """The study's outputs are listed once, by study_targets; the rules only name each rule's outputs."""
+    for path in [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]:
+        assert "ALL_TARGETS" not in path.read_text(), path.name
+    assert "study_targets(config)" in (ROOT / "Snakefile").read_text()
 
 
 # --- the rules files define no functions (tests/test_workflow_inputs.py) --------------------------

@@ -12,6 +12,13 @@ class InputError(ValueError):
     """Bad input: the message says what is wrong and how to fix it."""
 
 
+class ServiceError(RuntimeError):
+    """A remote service (the OpenML server) kept failing or refused a request: the message names the
+    request, the server's code and message, and what to do.  The command line prints it as a single
+    line naming the command and its action (``prspace fetch-openml task: error: ...``) and exits
+    with status 1: the input was fine, try again later."""
+
+
 class SchemaError(InputError):
     """A predictions file or task table does not follow :mod:`prspace.schema`."""
 

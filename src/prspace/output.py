@@ -204,6 +204,28 @@ def to_markdown(df: pd.DataFrame, *, title: str | None = None, note: str | None 
     return "\n".join(lines) + "\n"
 
 
+def write_full_csv(df: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """``df`` as CSV at full float64 precision (shortest round-trip repr), atomically: the tables a
+    figure is drawn from (under a study's ``work/``, for drawing, not for reading); ``pandas.read_csv``
+    reads them back bit for bit."""
+    return write_text(df.to_csv(index=False, lineterminator="\n"), path, what=f" ({len(df)} rows)")
+
+
+def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str], note: str = "") -> Path:
+    """``df`` as Parquet at ``path``, atomically, with ``note`` in the schema metadata
+    (``prspace.note``: e.g. why a task's runs are empty)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"prspace.note": note.encode()})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+    log.info("wrote %s (%d rows)%s", path, len(df), f": {note}" if note else "")
+    return path
+
+
 def write_markdown(df: pd.DataFrame, path: str | os.PathLike[str], *, title: str | None = None,
                    note: str | None = None) -> Path:
     """``df`` as a Markdown table at ``path`` (atomic)."""

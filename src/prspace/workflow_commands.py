@@ -5,7 +5,9 @@ contract"); what goes into that command, given the validated configuration, is d
 here, where tests reach it: :func:`select_command` (the task list), :func:`predict_command`
 (one task's predictions), :func:`table_html_args` (the report's HTML tables), and which
 tables each kind of study puts in its report (:data:`STUDY_TABLES`,
-:data:`OPENML_TABLES`, :func:`boyd_report_tables`).
+:data:`OPENML_TABLES`, :func:`boyd_report_tables`), and the list of a study's outputs, the targets
+of rules ``all`` and ``verify`` (:func:`study_targets`, from the names below, which the rule files
+import for their outputs).
 
 Every value from the configuration is shell-quoted.
 """
@@ -27,6 +29,7 @@ __all__ = [
     "report_tables",
     "select_command",
     "skew_reference_path",
+    "study_targets",
     "table_html_args",
     "verdict_inputs",
     "report_front_page",
@@ -134,6 +137,84 @@ def report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
     """Every table of a study's report except the OpenML ones: :data:`STUDY_TABLES` and
     :func:`boyd_report_tables`."""
     return {**STUDY_TABLES, **boyd_report_tables(config)}
+
+
+#: Tables of ``prspace rank`` (rule rank), each as CSV and Markdown.
+RANK_TABLES = ("disagreement_summary", "scorecard", "learner_ranking", "learner_agreement", "learner_winners",
+               "panel_sensitivity")
+#: Tables of ``prspace controlled-skew``: the grid, the observed bins, the trend, the counterfactual at
+#: analysis.skew_reference's pi, the observed shares by balance level and the evidence rows.
+SKEW_TABLES = ("controlled_skew", "controlled_skew_observed", "controlled_skew_trend", "controlled_skew_counterfactual",
+               "disagreement_by_balance", "skew_evidence")
+#: Tables of ``prspace rank-sets summary`` (rule rank_set_summary); ``rank_sets.csv`` is the per-task table.
+RANK_SET_TABLES = ("rank_set_summary", "rank_set_calibration", "rank_set_evidence")
+#: Tables of ``prspace cd`` (rule cd): critical-difference diagrams across tasks.
+CD_TABLES = ("cd_ranks", "cd_cliques", "cd_tests", "cd_metric_pairs")
+#: Flach & Kull's Figures 4 and 5 (rules figure_<name>), drawn from the tables of ``prspace figure-data``.
+STUDY_FIGURES = ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves")
+#: Boyd et al.'s Figures 1-4 (rules figure_<name>), drawn from the tables of ``prspace boyd theory-data``.
+BOYD_THEORY_FIGURES = ("boyd_fig1_min_pr_curve", "boyd_fig2_min_pr_curves", "boyd_fig3_aucpr_min",
+                       "boyd_fig4_f1_contours")
+#: Tables of ``prspace boyd aggregation``.
+BOYD_AGGREGATION_TABLES = ("boyd_aggregation_tasks", "boyd_aggregation_learners", "boyd_aggregation_agreement",
+                           "boyd_aggregation_skew_correlation", "boyd_aggregation_skew_groups")
+
+
+def boyd_formats(config: Mapping[str, Any]) -> list[str]:
+    """The formats of the Boyd figures: the study's ``analysis.figure_formats`` and always PNG (the report's)."""
+    return sorted(set(config["analysis"]["figure_formats"]) | {"png"})
+
+
+def study_targets(config: Mapping[str, Any]) -> list[str]:
+    """Every output a study makes (the inputs of rules ``all`` and ``verify``), from its validated
+    configuration, as paths relative to the working directory; the one list of them.
+
+    Every study: the metrics and task tables, the tables of ``rank``, ``noise-floor``, ``calibrate``,
+    ``noise-evidence``, ``controlled-skew``, ``auroc-bounds``, ``rank-sets`` and ``cd`` (CSV and
+    Markdown), Figures 4 and 5, the controlled-skew figure and the critical-difference diagrams (``analysis.figure_formats``), the verdicts, summary and findings, and the
+    report's HTML tables (:func:`report_tables`).  ``boyd.enabled``: the evidence rows, and with
+    ``boyd.theory`` the theory figures, the PR/PRG figure and the paper tables; the downsampling
+    experiment (``boyd.downsampling.enabled``, a local source only), the fold-skew experiment and the
+    aggregation over tasks, each when enabled (figures in :func:`boyd_formats`).  An OpenML study
+    adds its manifest and its report tables (:data:`OPENML_TABLES`).
+    """
+    study = config["study"]
+    results, work = f"results/{study}", f"work/{study}"
+    tables, figures = f"{results}/tables", f"{results}/figures"
+    formats = list(config["analysis"]["figure_formats"])
+
+    def both(*names: str) -> list[str]:
+        return [f"{tables}/{n}.{ext}" for n in names for ext in ("csv", "md")]
+
+    def figs(names: Iterable[str], exts: Iterable[str]) -> list[str]:
+        exts = list(exts)
+        return [f"{figures}/{n}.{ext}" for n in names for ext in exts]
+
+    out = [f"{tables}/metrics.csv", f"{tables}/tasks.csv", f"{tables}/tasks.md", f"{tables}/disagreement_per_task.csv",
+           *both(*RANK_TABLES), *figs(STUDY_FIGURES, formats), f"{tables}/figure_selection.csv",
+           f"{tables}/noise_floor_per_task.csv", f"{tables}/noise_floor_pairs.csv", *both("calibration", "calibration_summary"),
+           *both("noise_evidence"), *both(*SKEW_TABLES), *figs(["controlled_skew"], formats),
+           *both("auroc_bounds"), f"{tables}/rank_sets.csv", *both(*RANK_SET_TABLES), *both(*CD_TABLES),
+           *figs(["cd_diagram"], formats),
+           f"{work}/report/front.rst", *both("verdicts"), f"{results}/summary.md", f"{results}/findings.md",
+           *(f"{work}/report/{name}.html" for name in report_tables(config))]
+    b = config["boyd"]
+    if b["enabled"]:
+        bf = boyd_formats(config)
+        out.append(f"{tables}/boyd_evidence.csv")
+        if b["theory"]:
+            out += [*figs([*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"], bf), *both("boyd_table3_check", "boyd_table2_check"),
+                    f"{tables}/boyd_fig_pr_prg_source.csv"]
+        if b["downsampling"]["enabled"] and config["source"] == "local":
+            out += [*figs(["boyd_downsampling"], bf),
+                    *both("boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper")]
+        if b["fold_skew"]["enabled"]:
+            out += [*figs(["boyd_fold_skew"], bf), *both("boyd_fold_skew_summary", "boyd_fold_skew_per_task")]
+        if b["aggregation"]["enabled"]:
+            out += [*figs(["boyd_aggregation"], bf), *both(*BOYD_AGGREGATION_TABLES)]
+    if config["source"] == "openml":
+        out += [f"{results}/openml-manifest.json", *(f"{work}/report/{name}.html" for name in OPENML_TABLES)]
+    return out
 
 
 def table_html_args(

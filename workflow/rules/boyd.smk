@@ -4,28 +4,19 @@
 # prspace (`prspace boyd ...`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
 # docs/boyd.md).
 
-from prspace.workflow_commands import own_data_args
+# Every figure is its own rule (figure_boyd_*): `prspace figure NAME` draws it from the tables
+# (full precision, under work/<study>/figure_data) that its analysis rule wrote.
+
+from prspace.workflow_commands import BOYD_AGGREGATION_TABLES as BOYD_AG_TABLES
+from prspace.workflow_commands import BOYD_THEORY_FIGURES, boyd_formats, own_data_args
 
 BOYD = config["boyd"]
 BOYD_WORK = f"{WORK}/boyd"
-BOYD_FORMATS = sorted(set(config["analysis"]["figure_formats"]) | {"png"})
+BOYD_FORMATS = boyd_formats(config)
 BOYD_CATEGORY = "Boyd et al. 2012"
-BOYD_THEORY_FIGURES = [
-    "boyd_fig1_min_pr_curve",
-    "boyd_fig2_min_pr_curves",
-    "boyd_fig3_aucpr_min",
-    "boyd_fig4_f1_contours",
-]
 BOYD_DS = BOYD["downsampling"]
 BOYD_FS = BOYD["fold_skew"]
 BOYD_AG = BOYD["aggregation"]
-BOYD_AG_TABLES = [
-    "boyd_aggregation_tasks",
-    "boyd_aggregation_learners",
-    "boyd_aggregation_agreement",
-    "boyd_aggregation_skew_correlation",
-    "boyd_aggregation_skew_groups",
-]
 
 
 BOYD_OTHER_EXT = [e for e in BOYD_FORMATS if e != "png"]
@@ -59,23 +50,21 @@ BOYD_DS_RUNS = f"{BOYD_WORK}/downsampling/{{task}}.parquet"
 BOYD_FS_RUNS = f"{BOYD_WORK}/fold_skew/{{task}}.parquet"
 
 
-rule boyd_theory:
-    """Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data)."""
+rule boyd_theory_data:
+    """The tables of Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data)."""
     output:
-        png=[BOYD_FIG[n] for n in BOYD_THEORY_FIGURES],
-        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=BOYD_THEORY_FIGURES, ext=BOYD_OTHER_EXT),
+        tables=expand(f"{FIGURE_DATA}/{{name}}.csv", name=BOYD_THEORY_FIGURES),
     log:
-        f"{LOGS}/boyd/theory.log",
+        f"{LOGS}/boyd/theory_data.log",
     benchmark:
-        f"{BENCHMARKS}/boyd/theory.tsv"
+        f"{BENCHMARKS}/boyd/theory_data.tsv"
     params:
-        formats=",".join(BOYD_FORMATS),
         prspace=PRSPACE,
-        figures=output_folder("png"),
+        out=output_folder("tables"),
     conda:
         "../../environment.yml"
     shell:
-        "{params.prspace} boyd theory --out-dir {params.figures} --formats {params.formats} > {log} 2>&1"
+        "{params.prspace} boyd theory-data --out-dir {params.out} > {log} 2>&1"
 
 
 rule boyd_paper_tables:
@@ -99,29 +88,27 @@ rule boyd_paper_tables:
 
 
 rule boyd_pr_prg:
-    """Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold."""
+    """The tables of Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold."""
     input:
         status=per_task(PREDICTION_STATUS),
     output:
-        png=BOYD_FIG["boyd_fig_pr_prg"],
-        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_fig_pr_prg"], ext=BOYD_OTHER_EXT),
+        tables=expand(f"{FIGURE_DATA}/boyd_fig_pr_prg_{{name}}.csv", name=["points", "areas", "hull", "isometrics", "text"]),
         selection=f"{TABLES}/boyd_fig_pr_prg_source.csv",
     log:
         f"{LOGS}/boyd/pr_prg.log",
     benchmark:
         f"{BENCHMARKS}/boyd/pr_prg.tsv"
     params:
-        formats=",".join(BOYD_FORMATS),
         task=BOYD["pr_prg"]["task"],
         model=BOYD["pr_prg"]["model"],
         target=BOYD["pr_prg"]["target_positives"],
         prspace=PRSPACE,
-        figures=output_folder("png"),
+        out=output_folder("tables"),
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
-        "--target-positives {params.target} --out-dir {params.figures} --formats {params.formats} "
+        "--target-positives {params.target} --figure-data-dir {params.out} "
         "--selection-out {output.selection} > {log} 2>&1"
 
 
@@ -158,7 +145,7 @@ rule boyd_downsample:
 
 
 rule boyd_downsampling_report:
-    """Table 3 per task and learner, summary over tasks, and the downsampling figure."""
+    """Table 3 per task and learner, summary over tasks, and the tables of the downsampling figure."""
     input:
         runs=INPUTS.downsampling_runs(BOYD_DS_RUNS),
     output:
@@ -168,14 +155,12 @@ rule boyd_downsampling_report:
         summary_md=f"{TABLES}/boyd_downsampling_summary.md",
         vs_paper=BOYD_TAB["boyd_downsampling_vs_paper"],
         vs_paper_md=f"{TABLES}/boyd_downsampling_vs_paper.md",
-        png=BOYD_FIG["boyd_downsampling"],
-        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_downsampling"], ext=BOYD_OTHER_EXT),
+        figure_data=expand(f"{FIGURE_DATA}/boyd_downsampling_{{name}}.csv", name=["levels", "axis", "paper", "text"]),
     log:
         f"{LOGS}/boyd/downsampling_report.log",
     benchmark:
         f"{BENCHMARKS}/boyd/downsampling_report.tsv"
     params:
-        formats=",".join(BOYD_FORMATS),
         criteria=(
             f"pi <= {BOYD_DS['max_pi']}, at least {BOYD_DS['min_positives']} positives, "
             f"at most {BOYD_DS['max_tasks']} tasks (lowest pi first)"
@@ -183,12 +168,12 @@ rule boyd_downsampling_report:
         prspace=PRSPACE,
         study=STUDY,
         tables=output_folder("table3"),
-        figures=output_folder("png"),
+        figure_data=output_folder("figure_data"),
     conda:
         "../../environment.yml"
     shell:
-        "{params.prspace} boyd downsampling-report --runs {input.runs} --tables-dir {params.tables} --figures-dir {params.figures} "
-        "--formats {params.formats} --study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
+        "{params.prspace} boyd downsampling-report --runs {input.runs} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
+        "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
 
 
 rule boyd_fold_skew:
@@ -216,7 +201,7 @@ rule boyd_fold_skew:
 
 
 rule boyd_fold_skew_report:
-    """Bias of each aggregate and ranking changes against dispersion, and the figure."""
+    """Bias of each aggregate and ranking changes against dispersion, and the tables of the figure."""
     input:
         runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS),
     output:
@@ -224,14 +209,12 @@ rule boyd_fold_skew_report:
         summary_md=f"{TABLES}/boyd_fold_skew_summary.md",
         per_task=f"{TABLES}/boyd_fold_skew_per_task.csv",
         per_task_md=f"{TABLES}/boyd_fold_skew_per_task.md",
-        png=BOYD_FIG["boyd_fold_skew"],
-        other=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_fold_skew"], ext=BOYD_OTHER_EXT),
+        figure_data=expand(f"{FIGURE_DATA}/boyd_fold_skew_{{name}}.csv", name=["lines", "text"]),
     log:
         f"{LOGS}/boyd/fold_skew_report.log",
     benchmark:
         f"{BENCHMARKS}/boyd/fold_skew_report.tsv"
     params:
-        formats=",".join(BOYD_FORMATS),
         criteria=(
             f"tasks with at least {BOYD_FS['min_positives']} positives"
             + (f", at most {BOYD_FS['max_tasks']} (lowest pi first)" if BOYD_FS["max_tasks"] else "")
@@ -240,16 +223,16 @@ rule boyd_fold_skew_report:
         prspace=PRSPACE,
         study=STUDY,
         tables=output_folder("summary"),
-        figures=output_folder("png"),
+        figure_data=output_folder("figure_data"),
     conda:
         "../../environment.yml"
     shell:
-        "{params.prspace} boyd fold-skew-report --runs {input.runs} --tables-dir {params.tables} --figures-dir {params.figures} "
-        "--formats {params.formats} --study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
+        "{params.prspace} boyd fold-skew-report --runs {input.runs} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
+        "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
 
 
 rule boyd_aggregation:
-    """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the figure."""
+    """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the tables of the figure."""
     input:
         metrics=METRICS_TABLE,
     output:
@@ -258,26 +241,24 @@ rule boyd_aggregation:
         corr=BOYD_TAB["boyd_aggregation_skew_correlation"],
         other=expand(f"{TABLES}/{{name}}.{{ext}}", name=BOYD_AG_TABLES, ext=["md"])
         + [f"{TABLES}/boyd_aggregation_agreement.csv", f"{TABLES}/boyd_aggregation_skew_groups.csv"],
-        png=BOYD_FIG["boyd_aggregation"],
-        other_figs=expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_aggregation"], ext=BOYD_OTHER_EXT),
+        figure_data=expand(f"{FIGURE_DATA}/boyd_aggregation_{{name}}.csv", name=["points", "task_means", "min_curve", "ranks", "text"]),
     log:
         f"{LOGS}/boyd/aggregation.log",
     benchmark:
         f"{BENCHMARKS}/boyd/aggregation.tsv"
     params:
-        formats=",".join(BOYD_FORMATS),
         prspace=PRSPACE,
         study=STUDY,
         learner=BOYD_AG["learner"],
         skew_groups=BOYD_AG["skew_groups"],
         tables=output_folder("tasks"),
-        figures=output_folder("png"),
+        figure_data=output_folder("figure_data"),
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} boyd aggregation --metrics {input.metrics} --learner {params.learner} "
-        "--skew-groups {params.skew_groups} --tables-dir {params.tables} --figures-dir {params.figures} "
-        "--formats {params.formats} --study {params.study} > {log} 2>&1"
+        "--skew-groups {params.skew_groups} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
+        "--study {params.study} > {log} 2>&1"
 
 
 BOYD_EVIDENCE_DS = BOYD_DS["enabled"] and SOURCE == "local"
@@ -312,18 +293,197 @@ rule boyd_evidence:
         "--n-boot {params.n_boot} --seed {params.seed} --out {output} > {log} 2>&1"
 
 
-if BOYD["enabled"]:
-    ALL_TARGETS.append(f"{TABLES}/boyd_evidence.csv")
-    if BOYD["theory"]:
-        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=[*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"], ext=BOYD_FORMATS))
-        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_table3_check", "boyd_table2_check"], ext=["csv", "md"]))
-        ALL_TARGETS.append(f"{TABLES}/boyd_fig_pr_prg_source.csv")
-    if BOYD_DS["enabled"] and SOURCE == "local":
-        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_downsampling"], ext=BOYD_FORMATS))
-        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"], ext=["csv", "md"]))
-    if BOYD_FS["enabled"]:
-        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_fold_skew"], ext=BOYD_FORMATS))
-        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=["boyd_fold_skew_summary", "boyd_fold_skew_per_task"], ext=["csv", "md"]))
-    if BOYD_AG["enabled"]:
-        ALL_TARGETS.extend(expand(f"{FIGURES}/{{name}}.{{ext}}", name=["boyd_aggregation"], ext=BOYD_FORMATS))
-        ALL_TARGETS.extend(expand(f"{TABLES}/{{name}}.{{ext}}", name=BOYD_AG_TABLES, ext=["csv", "md"]))
+rule figure_boyd_fig1_min_pr_curve:
+    """Boyd et al. Figure 1, drawn from its table."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_fig1_min_pr_curve.csv",
+        ],
+    output:
+        png=BOYD_FIG["boyd_fig1_min_pr_curve"],
+        other=expand(f"{FIGURES}/boyd_fig1_min_pr_curve.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_fig1_min_pr_curve.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_fig1_min_pr_curve.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_fig1_min_pr_curve --tables {input.tables} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_fig2_min_pr_curves:
+    """Boyd et al. Figure 2, drawn from its table."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_fig2_min_pr_curves.csv",
+        ],
+    output:
+        png=BOYD_FIG["boyd_fig2_min_pr_curves"],
+        other=expand(f"{FIGURES}/boyd_fig2_min_pr_curves.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_fig2_min_pr_curves.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_fig2_min_pr_curves.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_fig2_min_pr_curves --tables {input.tables} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_fig3_aucpr_min:
+    """Boyd et al. Figure 3, drawn from its table."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_fig3_aucpr_min.csv",
+        ],
+    output:
+        png=BOYD_FIG["boyd_fig3_aucpr_min"],
+        other=expand(f"{FIGURES}/boyd_fig3_aucpr_min.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_fig3_aucpr_min.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_fig3_aucpr_min.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_fig3_aucpr_min --tables {input.tables} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_fig4_f1_contours:
+    """Boyd et al. Figure 4, drawn from its table."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_fig4_f1_contours.csv",
+        ],
+    output:
+        png=BOYD_FIG["boyd_fig4_f1_contours"],
+        other=expand(f"{FIGURES}/boyd_fig4_f1_contours.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_fig4_f1_contours.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_fig4_f1_contours.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_fig4_f1_contours --tables {input.tables} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_fig_pr_prg:
+    """Flach and Kull Figure 2 on real scores, drawn from the tables of rule boyd_pr_prg."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_fig_pr_prg_points.csv",
+            f"{FIGURE_DATA}/boyd_fig_pr_prg_areas.csv",
+            f"{FIGURE_DATA}/boyd_fig_pr_prg_hull.csv",
+            f"{FIGURE_DATA}/boyd_fig_pr_prg_isometrics.csv",
+        ],
+        text=f"{FIGURE_DATA}/boyd_fig_pr_prg_text.csv",
+    output:
+        png=BOYD_FIG["boyd_fig_pr_prg"],
+        other=expand(f"{FIGURES}/boyd_fig_pr_prg.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_fig_pr_prg.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_fig_pr_prg.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_fig_pr_prg --tables {input.tables} --text {input.text} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_downsampling:
+    """The downsampling figure, drawn from the tables of rule boyd_downsampling_report."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_downsampling_levels.csv",
+            f"{FIGURE_DATA}/boyd_downsampling_axis.csv",
+            f"{FIGURE_DATA}/boyd_downsampling_paper.csv",
+        ],
+        text=f"{FIGURE_DATA}/boyd_downsampling_text.csv",
+    output:
+        png=BOYD_FIG["boyd_downsampling"],
+        other=expand(f"{FIGURES}/boyd_downsampling.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_downsampling.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_downsampling.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_downsampling --tables {input.tables} --text {input.text} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_fold_skew:
+    """The fold-skew figure, drawn from the tables of rule boyd_fold_skew_report."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_fold_skew_lines.csv",
+        ],
+        text=f"{FIGURE_DATA}/boyd_fold_skew_text.csv",
+    output:
+        png=BOYD_FIG["boyd_fold_skew"],
+        other=expand(f"{FIGURES}/boyd_fold_skew.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_fold_skew.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_fold_skew.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_fold_skew --tables {input.tables} --text {input.text} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"
+
+
+rule figure_boyd_aggregation:
+    """The aggregation figure, drawn from the tables of rule boyd_aggregation."""
+    input:
+        tables=[
+            f"{FIGURE_DATA}/boyd_aggregation_points.csv",
+            f"{FIGURE_DATA}/boyd_aggregation_task_means.csv",
+            f"{FIGURE_DATA}/boyd_aggregation_min_curve.csv",
+            f"{FIGURE_DATA}/boyd_aggregation_ranks.csv",
+        ],
+        text=f"{FIGURE_DATA}/boyd_aggregation_text.csv",
+    output:
+        png=BOYD_FIG["boyd_aggregation"],
+        other=expand(f"{FIGURES}/boyd_aggregation.{{ext}}", ext=BOYD_OTHER_EXT),
+    log:
+        f"{LOGS}/figures/boyd_aggregation.log",
+    benchmark:
+        f"{BENCHMARKS}/figures/boyd_aggregation.tsv"
+    params:
+        formats=",".join(BOYD_FORMATS),
+        prspace=PRSPACE,
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} figure boyd_aggregation --tables {input.tables} --text {input.text} --out {output.png} "
+        "--formats {params.formats} > {log} 2>&1"

@@ -1,7 +1,7 @@
 # Critical-difference diagrams across tasks (Demsar 2006), one panel per metric, and whether two
 # metrics order the learners differently beyond noise (prspace.cd; docs/analysis.md).
 
-CD_TABLES = ["cd_ranks", "cd_cliques", "cd_tests", "cd_metric_pairs"]
+from prspace.workflow_commands import CD_TABLES
 
 
 rule cd:
@@ -50,10 +50,3 @@ rule figure_cd_diagram:
         "{params.prspace} figure cd_diagram --tables {input.ranks} {input.cliques} {input.tests} --out {output.figure} "
         "--formats png,{params.formats} > {log} 2>&1"
 
-
-ALL_TARGETS.extend(
-    [
-        *expand(f"{TABLES}/{{name}}.{{ext}}", name=CD_TABLES, ext=["csv", "md"]),
-        *expand(f"{FIGURES}/cd_diagram.{{ext}}", ext=config["analysis"]["figure_formats"]),
-    ]
-)

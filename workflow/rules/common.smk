@@ -1,5 +1,5 @@
 # Shared conventions of every rules file (see docs/architecture.md, "Workflow contract").
-# Included first by the Snakefile.  Defines: ALL_TARGETS, STUDY, WORK, RESULTS, PRSPACE,
+# Included first by the Snakefile.  Defines: STUDY, WORK, RESULTS, PRSPACE,
 # DATA_FILES, INPUTS, data_file(), task_ids(), per_task(), output_folder(), PREDICTIONS, PREDICTION_STATUS,
 # METRICS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
 # params functions come from prspace.workflow_inputs.
@@ -55,9 +55,6 @@ if _setup_problems:
         + "\n".join(f"  {p}" for p in _setup_problems)
         + "\nFix them in your config file or --config overrides (docs/workflow.md lists every key)."
     )
-
-#: Targets of the all rule; every rules file extends it: ALL_TARGETS.extend([...]).
-ALL_TARGETS = []
 
 STUDY = config["study"]
 SOURCE = config["source"]

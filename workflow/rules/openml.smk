@@ -81,7 +81,3 @@ rule openml_report_tables:
         "../../environment.yml"
     shell:
         "{params.prspace} table-html {params.tables} > {log} 2>&1"
-
-
-if SOURCE == "openml":
-    ALL_TARGETS.extend([OPENML_MANIFEST, *(f"{WORK}/report/{name}.html" for name in OPENML_TABLES)])

@@ -33,6 +33,3 @@ rule report_tables:
         "../../environment.yml"
     shell:
         "{params.prspace} table-html {params.tables} > {log} 2>&1"
-
-
-ALL_TARGETS.extend(f"{WORK}/report/{name}.html" for name in REPORT_TABLES)

@@ -1,7 +1,15 @@
 # The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
 # ranks and disagreement -> scorecard and figures.  All logic lives in prspace.
 
-from prspace.workflow_commands import predict_command, select_command, skew_reference_path, verdict_inputs
+from prspace.workflow_commands import (
+    RANK_SET_TABLES,
+    RANK_TABLES,
+    SKEW_TABLES,
+    predict_command,
+    select_command,
+    skew_reference_path,
+    verdict_inputs,
+)
 
 # `prspace score` loads only its own sub-command module (prspace.cli imports the one named)
 PRSPACE_SCORE = f"{PRSPACE} score"
@@ -100,14 +108,6 @@ rule collect:
         "--out {output.metrics} --tasks-out {output.tasks} > {log} 2>&1"
 
 
-RANK_TABLES = [
-    "disagreement_summary",
-    "scorecard",
-    "learner_ranking",
-    "learner_agreement",
-    "learner_winners",
-    "panel_sensitivity",
-]
 NOISE_FLOORS = f"{TABLES}/noise_floor_per_task.csv"
 NOISE_PAIRS = f"{TABLES}/noise_floor_pairs.csv"
 
@@ -210,7 +210,6 @@ rule noise_evidence:
 
 
 RANK_SETS = f"{TABLES}/rank_sets.csv"
-RANK_SET_TABLES = ["rank_set_summary", "rank_set_calibration", "rank_set_evidence"]
 
 
 rule rank_sets:
@@ -263,17 +262,6 @@ rule rank_set_summary:
         "--sim-models {params.c[sim_models]} --sim-boot {params.c[sim_boot]} --out {output.summary} "
         "--calibration-out {output.calibration} --evidence-out {output.evidence} > {log} 2>&1"
 
-
-#: Tables of prspace controlled-skew: the grid, the observed bins, the trend, the counterfactual at
-#: analysis.skew_reference's pi, the observed shares by balance level and the evidence rows.
-SKEW_TABLES = [
-    "controlled_skew",
-    "controlled_skew_observed",
-    "controlled_skew_trend",
-    "controlled_skew_counterfactual",
-    "disagreement_by_balance",
-    "skew_evidence",
-]
 
 #: The reference task table of the skew counterfactual (prspace.workflow_commands.skew_reference_path).
 try:
@@ -370,7 +358,6 @@ rule rank:
         "--out-dir {params.tables} --ranks-out {output.ranks} > {log} 2>&1"
 
 
-FIGURE_NAMES = ["fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves"]
 #: The tables of `prspace figure-data` (full precision, for drawing, not for readers: under work/).
 FIGURE_DATA = f"{WORK}/figure_data"
 
@@ -483,31 +470,6 @@ rule figure_fig5_curves:
         "--formats png,{params.formats} > {log} 2>&1"
 
 
-ALL_TARGETS.extend(
-    [
-        METRICS_TABLE,
-        f"{TABLES}/tasks.csv",
-        f"{TABLES}/tasks.md",
-        f"{TABLES}/disagreement_per_task.csv",
-        *expand(f"{TABLES}/{{name}}.{{ext}}", name=RANK_TABLES, ext=["csv", "md"]),
-        *expand(f"{FIGURES}/{{name}}.{{ext}}", name=FIGURE_NAMES, ext=config["analysis"]["figure_formats"]),
-        f"{TABLES}/figure_selection.csv",
-        NOISE_FLOORS,
-        NOISE_PAIRS,
-        *CALIBRATION,
-        *[p.replace(".csv", ".md") for p in CALIBRATION],
-        f"{TABLES}/noise_evidence.csv",
-        f"{TABLES}/noise_evidence.md",
-        f"{TABLES}/auroc_bounds.csv",
-        f"{TABLES}/auroc_bounds.md",
-        RANK_SETS,
-        *expand(f"{TABLES}/{{name}}.{{ext}}", name=RANK_SET_TABLES, ext=["csv", "md"]),
-        *expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
-        *expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=config["analysis"]["figure_formats"]),
-    ]
-)
-
-
 rule verdicts:
     """A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page."""
     input:
@@ -535,5 +497,3 @@ rule verdicts:
         "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
         "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"
 
-
-ALL_TARGETS.extend([f"{WORK}/report/front.rst", f"{TABLES}/verdicts.csv", f"{TABLES}/verdicts.md", f"{RESULTS}/summary.md", f"{RESULTS}/findings.md"])

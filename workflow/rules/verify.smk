@@ -7,7 +7,7 @@
 rule verify:
     """Does this run reproduce the committed tables of the study? (prspace.verify)"""
     input:
-        lambda wc: ALL_TARGETS,
+        study_targets(config),
         per_task(PREDICTION_STATUS),
     output:
         f"{WORK}/verify/report.txt",

@@ -16,8 +16,9 @@ The package, one job per module:
 * :mod:`~prspace.audit.record`: :class:`AuditRecord`, what the audit found, as data.
 * :mod:`~prspace.audit.render`, :mod:`~prspace.audit.plot`: the reports and figures (of a record).
 * :mod:`~prspace.audit.result`: :func:`audit` (a table in, an :class:`AuditResult` out).
-
-Paths and files are the command line's business (:mod:`prspace.cli.audit`).
+* :mod:`~prspace.audit.files`: the user's file and options read and checked, the report's files
+  (:func:`~prspace.audit.files.audit_file`, :func:`~prspace.audit.files.write_outputs`); the
+  command line (:mod:`prspace.cli.audit`) only parses and prints.
 """
 
 from __future__ import annotations

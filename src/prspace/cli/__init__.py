@@ -35,7 +35,7 @@ import traceback
 from collections.abc import Sequence
 
 from prspace import __version__
-from prspace.errors import InputError
+from prspace.errors import InputError, ServiceError
 
 
 def _command_modules() -> list[str]:
@@ -111,6 +111,8 @@ def _message(exc: BaseException) -> tuple[str, int]:
     """The one-line message and exit status of an exception that reached the command line."""
     if isinstance(exc, InputError):
         return _one_line(exc), 2
+    if isinstance(exc, ServiceError):
+        return _one_line(exc), 1
     if isinstance(exc, FileNotFoundError):
         return f"{_one_line(exc)}; check the path (or run the workflow step that makes the file)", 2
     if isinstance(exc, (IsADirectoryError, NotADirectoryError)):
@@ -144,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = any(a in ("-v", "--verbose") or re.fullmatch(r"-v+", a) for a in argv)
     command = next((a for a in argv if not a.startswith("-")), "")
+    args = None
     try:
         parser = build_parser(_wanted_module(argv))
         args = parser.parse_args(argv)
@@ -169,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if verbose:
             traceback.print_exc()
         where = f"prspace {command}" if command else "prspace"
+        if isinstance(exc, ServiceError):  # which request of the command failed: name its action too
+            action = next((v for k, v in vars(args or argparse.Namespace()).items()
+                           if k.endswith("_command") and v), None)
+            where += f" {action}" if action else ""
         try:
             print(f"{where}: error: {message}", file=sys.stderr)
         except KeyboardInterrupt:

@@ -1,16 +1,18 @@
-"""``prspace boyd ...``: the Boyd et al. (2012) experiments and the theory figures.
+"""``prspace boyd ...``: the Boyd et al. (2012) experiments and the tables of the theory figures.
 
 Sub-commands (each writes its files atomically; the rules in ``workflow/rules/boyd.smk`` call them):
 
-* ``theory``            -- Boyd Figures 1-4 (exact curves from prspace.metrics);
+* ``theory-data``       -- the tables of Boyd Figures 1-4 (exact curves from prspace.metrics);
 * ``paper-tables``      -- Boyd's Tables 3 and 2 checked against Theorem 2;
-* ``pr-prg``            -- Flach and Kull Figure 2 for a real model's scores from the study;
+* ``pr-prg``            -- the tables of Flach and Kull Figure 2 for a real model's scores from the study;
 * ``downsample``        -- one task's downsampling runs (section 4.3);
-* ``downsampling-report`` -- Table 3 per task and learner, summary over tasks, figure;
+* ``downsampling-report`` -- Table 3 per task and learner, summary over tasks, the figure's tables;
 * ``fold-skew``         -- one task's fold-skew runs from its predictions (section 4.1);
-* ``fold-skew-report``  -- bias and ranking changes per dispersion, figure;
+* ``fold-skew-report``  -- bias and ranking changes per dispersion, the figure's tables;
 * ``aggregation``       -- across-task aggregation (section 4.2, Table 2) from the metrics table;
 * ``evidence``          -- one evidence row per claim of the paper, for the verdict table.
+
+Every figure is drawn afterwards from its tables by ``prspace figure NAME`` (:mod:`prspace.figures.study`).
 """
 
 from __future__ import annotations
@@ -18,12 +20,6 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
-
-from prspace._io import atomic_path
-from prspace.errors import InputError
 
 log = logging.getLogger("prspace.boyd")
 
@@ -35,37 +31,26 @@ def _floats(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {text!r}") from None
 
 
-def _formats(text: str) -> list[str]:
-    from prspace.output import parse_formats
-
-    try:
-        return parse_formats(text)
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("boyd", help="Boyd et al. (2012) experiments and theory figures",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="boyd_command", metavar="ACTION", required=True)
 
-    t = sub.add_parser("theory", help="Boyd Figures 1-4: minimum PR curves, AUCPR_MIN, F1 contours", description='Draw Boyd et al. (2012) Figures 1-4 from exact formulas (prspace.metrics): the minimum PR curve, minimum PR curves for several skews, AUCPR_MIN against skew, F1 contours.')
-    t.add_argument("--out-dir", required=True, type=Path, help="folder for the figure files")
-    t.add_argument("--formats", type=_formats, default=["png", "pdf"], help="figure formats, comma-separated (png, pdf, svg)")
-    t.set_defaults(func=run_theory)
+    t = sub.add_parser("theory-data", help="the tables of Boyd Figures 1-4: minimum PR curves, AUCPR_MIN, F1 contours", description='Compute the tables Boyd et al. (2012) Figures 1-4 are drawn from, by exact formulas (prspace.metrics): the minimum PR curve, minimum PR curves for several skews, AUCPR_MIN against skew, F1 contours; `prspace figure NAME` draws each.')
+    t.add_argument("--out-dir", required=True, type=Path, help="folder for the tables (full precision CSV)")
+    t.set_defaults(func=run_theory_data)
 
     pt = sub.add_parser("paper-tables", help="Boyd Table 3 (AUCNPR recomputed) and Table 2 (implied skews)", description='Check Boyd et al. Table 3 (AUCNPR recomputed from AUCPR and the skew, Theorem 2) and Table 2 (the skews the table implies); write both as tables.')
     pt.add_argument("--out-dir", required=True, type=Path, help="folder for the tables")
     pt.set_defaults(func=run_paper_tables)
 
-    g = sub.add_parser("pr-prg", help="Flach and Kull Figure 2 for one model's scores on one test fold of the study", description="Draw Flach and Kull (2015) Figure 2 (a PR curve beside its PRG curve) for one real model's scores on one test fold of the study.")
+    g = sub.add_parser("pr-prg", help="the tables of Flach and Kull Figure 2 for one model's scores on one test fold of the study", description="Compute the tables of Flach and Kull (2015) Figure 2 (a PR curve beside its PRG curve) for one real model's scores on one test fold of the study; `prspace figure boyd_fig_pr_prg` draws it.")
     g.add_argument("--status", nargs="+", required=True, help="status JSON of the study's tasks")
     g.add_argument("--task", default="auto", help="task id, or auto")
     g.add_argument("--model", default="auto", help="model id, or auto (the model with the median AUPRG on the fold)")
     g.add_argument("--target-positives", type=int, default=30,
                    help="auto task: the test fold's number of positives closest to this")
-    g.add_argument("--out-dir", required=True, type=Path, help="folder for the figure files")
-    g.add_argument("--formats", type=_formats, default=["png", "pdf"], help="figure formats, comma-separated (png, pdf, svg)")
+    g.add_argument("--figure-data-dir", required=True, type=Path, help="folder for the figure's tables (full precision CSV)")
     g.add_argument("--selection-out", type=Path, help="CSV naming the task, model and fold drawn")
     g.set_defaults(func=run_pr_prg)
 
@@ -83,12 +68,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("--out", required=True, type=Path, help="parquet of runs (empty if the task is skipped)")
     d.set_defaults(func=run_downsample)
 
-    dr = sub.add_parser("downsampling-report", help="Table 3 per task/learner, summary over tasks, figure", description='Boyd et al. Table 3 per task and learner, the summary over tasks, the comparison with the paper and the downsampling figure, from the runs of `boyd downsample`.')
+    dr = sub.add_parser("downsampling-report", help="Table 3 per task/learner, summary over tasks, the figure's tables", description='Boyd et al. Table 3 per task and learner, the summary over tasks, the comparison with the paper and the tables of the downsampling figure, from the runs of `boyd downsample`.')
     dr.add_argument("--runs", nargs="*", default=[], type=Path, help="runs of every qualifying task (none: tables say so)")
     dr.add_argument("--criteria", default="", help="how tasks were chosen, for the tables' notes")
     dr.add_argument("--tables-dir", required=True, type=Path, help="folder for the tables")
-    dr.add_argument("--figures-dir", required=True, type=Path, help="folder for the figure files")
-    dr.add_argument("--formats", type=_formats, default=["png", "pdf"], help="figure formats, comma-separated (png, pdf, svg)")
+    dr.add_argument("--figure-data-dir", required=True, type=Path, help="folder for the figure's tables (full precision CSV)")
     dr.add_argument("--study", default="", help="study name for figure titles")
     dr.set_defaults(func=run_downsampling_report)
 
@@ -101,22 +85,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     f.add_argument("--out", required=True, type=Path, help="parquet of runs to write")
     f.set_defaults(func=run_fold_skew)
 
-    fr = sub.add_parser("fold-skew-report", help="bias and ranking changes per dispersion, figure", description='Bias of every aggregate and the ranking changes against the dispersion of fold skews, over tasks, and the fold-skew figure, from the runs of `boyd fold-skew`.')
+    fr = sub.add_parser("fold-skew-report", help="bias and ranking changes per dispersion, the figure's tables", description='Bias of every aggregate and the ranking changes against the dispersion of fold skews, over tasks, and the tables of the fold-skew figure, from the runs of `boyd fold-skew`.')
     fr.add_argument("--runs", nargs="*", default=[], type=Path, help="runs of every qualifying task (none: tables say so)")
     fr.add_argument("--criteria", default="", help="how tasks were chosen, for the tables' notes")
     fr.add_argument("--tables-dir", required=True, type=Path, help="folder for the tables")
-    fr.add_argument("--figures-dir", required=True, type=Path, help="folder for the figure files")
-    fr.add_argument("--formats", type=_formats, default=["png", "pdf"], help="figure formats, comma-separated (png, pdf, svg)")
+    fr.add_argument("--figure-data-dir", required=True, type=Path, help="folder for the figure's tables (full precision CSV)")
     fr.add_argument("--study", default="", help="study name for figure titles")
     fr.set_defaults(func=run_fold_skew_report)
 
-    a = sub.add_parser("aggregation", help="across-task aggregation (Boyd section 4.2) from the metrics table", description="Boyd et al. section 4.2: learners' mean AUPR, AUCNPR, AUPRG and AUROC over tasks of different skew, their agreement, skew correlations and skew groups, and the figure, from the metrics table.")
+    a = sub.add_parser("aggregation", help="across-task aggregation (Boyd section 4.2) from the metrics table", description="Boyd et al. section 4.2: learners' mean AUPR, AUCNPR, AUPRG and AUROC over tasks of different skew, their agreement, skew correlations and skew groups, and the tables of its figure, from the metrics table.")
     a.add_argument("--metrics", required=True, type=Path, help="the study's metrics table (CSV)")
     a.add_argument("--learner", default="flow_id", help="column naming the learner across tasks")
     a.add_argument("--skew-groups", type=int, default=3, help="number of equal-size groups of tasks by skew pi")
     a.add_argument("--tables-dir", required=True, type=Path, help="folder for the tables")
-    a.add_argument("--figures-dir", required=True, type=Path, help="folder for the figure files")
-    a.add_argument("--formats", type=_formats, default=["png", "pdf"], help="figure formats, comma-separated (png, pdf, svg)")
+    a.add_argument("--figure-data-dir", required=True, type=Path, help="folder for the figure's tables (full precision CSV)")
     a.add_argument("--study", default="", help="study name for figure titles")
     a.set_defaults(func=run_aggregation)
 
@@ -135,54 +117,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _save(fig, out_dir: Path, name: str, formats: list[str]) -> None:
-    from prspace.output import write_figure
-
-    write_figure(fig, out_dir / name, formats)
-
-
-def _write_report(report, tables_dir: Path, figures_dir: Path | None = None, formats: list[str] | None = None) -> None:
-    """Write a :class:`prspace.experiments.boyd_tables.BoydReport`: its tables, then its figure."""
-    from prspace.output import write_csv, write_table
-
-    if report.warning:
-        log.warning(report.warning)
-    for t in report.tables:
-        write_table(t.frame, tables_dir / f"{t.name}.csv", tables_dir / f"{t.name}.md", title=t.title, note=t.note)
-        if t.full_csv is not None:
-            write_csv(t.full_csv, tables_dir / f"{t.name}.csv")
-    if report.figure is not None:
-        _save(report.figure, figures_dir, report.figure_name, formats)
-
-
-def _write_parquet(df: pd.DataFrame, path: Path, note: str = "") -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"prspace.note": note.encode()})
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
-    log.info("wrote %s (%d rows)%s", path, len(df), f": {note}" if note else "")
-
-
 # --- theory and paper tables -----------------------------------------------------------------
 
 
-def run_theory(args: argparse.Namespace) -> int:
-    from prspace.figures import theory
+def run_theory_data(args: argparse.Namespace) -> int:
+    from prspace.experiments.boyd_tables import BoydReport, write_report
+    from prspace.experiments.theory_data import theory_tables
 
-    _save(theory.figure_min_pr_curve(1 / 3), args.out_dir, "boyd_fig1_min_pr_curve", args.formats)
-    _save(theory.figure_min_pr_curves(), args.out_dir, "boyd_fig2_min_pr_curves", args.formats)
-    _save(theory.figure_aupr_min_vs_pi(), args.out_dir, "boyd_fig3_aucpr_min", args.formats)
-    _save(theory.figure_f1_contours(0.33, 0.45), args.out_dir, "boyd_fig4_f1_contours", args.formats)
+    write_report(BoydReport([], figure_tables=theory_tables()), args.out_dir, args.out_dir)
     return 0
 
 
 def run_paper_tables(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import paper_tables_report
+    from prspace.experiments.boyd_tables import paper_tables_report, write_report
 
-    _write_report(paper_tables_report(), args.out_dir)
+    write_report(paper_tables_report(), args.out_dir)
     return 0
 
 
@@ -190,11 +139,11 @@ def run_paper_tables(args: argparse.Namespace) -> int:
 
 
 def run_pr_prg(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import pr_prg_report
+    from prspace.experiments.boyd_tables import BoydReport, pr_prg_report, write_report
     from prspace.output import write_csv
 
     report = pr_prg_report(args.status, task=args.task, model=args.model, target_positives=args.target_positives)
-    _save(report.figure, args.out_dir, report.figure_name, args.formats)
+    write_report(BoydReport([], figure_tables=report.figure_tables), args.figure_data_dir, args.figure_data_dir)
     if args.selection_out:
         write_csv(report.tables[0].frame, args.selection_out)
     return 0
@@ -210,33 +159,25 @@ def _load_dataset(args: argparse.Namespace):
 
 
 def run_downsample(args: argparse.Namespace) -> int:
-    from prspace.experiments.downsampling import RUN_COLUMNS, downsampling_experiment
+    from prspace.experiments.downsampling import task_runs
     from prspace.local.learners import make_learner, parse_learners, score_of
+    from prspace.output import write_parquet
 
     names = parse_learners(args.learners)
     data = _load_dataset(args)
-    y = np.asarray(data.y, dtype=bool)
-    pi = float(y.mean())
-    if pi > args.max_pi:
-        _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: pi = {pi:.3f} > max_pi = {args.max_pi}")
-        return 0
     learners = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
-    # one BLAS/OpenMP thread: the workflow runs tasks in parallel, and on small matrices a thread
-    # pool costs far more than it gives (about 10x slower logistic regression on a busy machine)
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(limits=1):
-        runs = downsampling_experiment(data.X, y, learners, score=score_of, ratios=args.ratios, n_folds=args.folds,
-                                       repeats=args.repeats, seed=args.seed, task_id=args.dataset)
-    _write_parquet(runs, args.out, f"pi = {pi:.4f}; source {getattr(data, 'provenance', '')}")
+    runs, note = task_runs(data.X, data.y, learners, score=score_of, max_pi=args.max_pi,
+                           provenance=getattr(data, "provenance", ""), ratios=args.ratios, n_folds=args.folds,
+                           repeats=args.repeats, seed=args.seed, task_id=args.dataset)
+    write_parquet(runs, args.out, note)
     return 0
 
 
 def run_downsampling_report(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import downsampling_report, read_runs
+    from prspace.experiments.boyd_tables import downsampling_report, read_runs, write_report
 
     report = downsampling_report(read_runs(args.runs), study=args.study, criteria=args.criteria)
-    _write_report(report, args.tables_dir, args.figures_dir, args.formats)
+    write_report(report, args.tables_dir, args.figure_data_dir)
     return 0
 
 
@@ -244,26 +185,20 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
-    from prspace.cli.score import read_status
-    from prspace.experiments.fold_skew import RUN_COLUMNS, fold_skew_experiment
-    from prspace.schema import read_predictions
+    from prspace.experiments.fold_skew import task_runs
+    from prspace.output import write_parquet
 
-    st = read_status(args.status)
-    if st["status"] != "ok":
-        _write_parquet(pd.DataFrame(columns=RUN_COLUMNS), args.out, f"skipped: {st.get('reason', '')}")
-        return 0
-    df, info = read_predictions(st["predictions"])
-    runs = fold_skew_experiment(df, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
-                                max_repeats=args.max_repeats)
-    _write_parquet(runs, args.out, f"task {info.task_id}; {info.provenance}")
+    runs, note = task_runs(args.status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
+                           max_repeats=args.max_repeats)
+    write_parquet(runs, args.out, note)
     return 0
 
 
 def run_fold_skew_report(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import fold_skew_report, read_runs
+    from prspace.experiments.boyd_tables import fold_skew_report, read_runs, write_report
 
     report = fold_skew_report(read_runs(args.runs), study=args.study, criteria=args.criteria)
-    _write_report(report, args.tables_dir, args.figures_dir, args.formats)
+    write_report(report, args.tables_dir, args.figure_data_dir)
     return 0
 
 
@@ -271,11 +206,11 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
 
 
 def run_aggregation(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import aggregation_report, read_metrics
+    from prspace.experiments.boyd_tables import aggregation_report, read_metrics, write_report
 
     report = aggregation_report(read_metrics(args.metrics), learner=args.learner, skew_groups=args.skew_groups,
                                 study=args.study)
-    _write_report(report, args.tables_dir, args.figures_dir, args.formats)
+    write_report(report, args.tables_dir, args.figure_data_dir)
     return 0
 
 

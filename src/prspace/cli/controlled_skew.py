@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from prspace.errors import InputError
 from prspace.experiments.controlled_skew import BALANCE_EDGES
 from prspace.output import write_csv, write_table
 
@@ -49,87 +50,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.cli.score import read_status
-    from prspace.errors import InputError
-    from prspace.experiments import controlled_skew as CS
-    from prspace.schema import read_predictions
+    from prspace.experiments.controlled_skew_report import parse_numbers, skew_report
 
-    metrics = [m.strip() for m in args.rank_by.split(",") if m.strip()]
-    try:
-        targets = [float(t) for t in args.targets.split(",") if t.strip()]
-    except ValueError:
-        raise InputError(f"--targets {args.targets!r}: give comma-separated numbers in (0, 1), e.g. 0.5,0.1") from None
-    try:
-        edges = [float(t) for t in args.balance_edges.split(",") if t.strip()]
-    except ValueError:
-        raise InputError(f"--balance-edges {args.balance_edges!r}: give comma-separated pi values, e.g. 0.1,0.3") from None
-    CS.balance_levels(edges)
-    tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
+    targets = parse_numbers(args.targets, "--targets", "0.5,0.1")
+    edges = parse_numbers(args.balance_edges, "--balance-edges", "0.1,0.3")
     try:
         ref_table = pd.read_csv(args.reference)
     except FileNotFoundError:
         raise InputError(f"--reference {args.reference}: no such file; give a finished study's tables/tasks.csv "
                          "(config key analysis.skew_reference)") from None
-    reference = CS.reference_pi(ref_table, name=args.reference)
-    ref_name = args.reference_name or CS.reference_name(args.reference)
-    statuses = [read_status(path) for path in sorted(args.status)]
-    ok = [s for s in statuses if s["status"] == "ok"]
-    cf_targets = CS.study_counterfactual_targets(tasks, [str(s["task_id"]) for s in ok], reference)
-    frames, cf_frames = [], []
-    for status in ok:
-        df, _ = read_predictions(status["predictions"])
-        per_t, cf_t = CS.skew_task(df, targets=targets, metrics=metrics,
-                                   counterfactual=cf_targets.loc[str(status["task_id"])].to_dict())
-        frames.append(per_t)
-        cf_frames.append(cf_t)
-    per = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=[*CS.PER_TASK_COLUMNS, "is_observed"])
-    cf_per = pd.concat(cf_frames, ignore_index=True) if cf_frames else pd.DataFrame(columns=CS.COUNTERFACTUAL_PER_TASK_COLUMNS)
-    write_csv(per, args.per_task_out)
+    report = skew_report(args.status, pd.read_csv(args.tasks, dtype={"task_id": str}), ref_table,
+                         pd.read_csv(args.per_task, dtype={"task_id": str}), targets=targets,
+                         metrics=[m.strip() for m in args.rank_by.split(",") if m.strip()], edges=edges,
+                         n_boot=args.n_boot, seed=args.seed, reference=args.reference,
+                         reference_name=args.reference_name)
+    write_csv(report.per_task, args.per_task_out)
     if args.counterfactual_per_task_out:
-        write_csv(cf_per, args.counterfactual_per_task_out)
-    summary = CS.controlled_skew_summary(per, tasks=tasks, n_boot=args.n_boot, seed=args.seed) if len(per) else pd.DataFrame()
-    observed_per_task = pd.read_csv(args.per_task, dtype={"task_id": str})
-    observed = CS.observed_by_bin(observed_per_task, tasks)
+        write_csv(report.counterfactual_per_task, args.counterfactual_per_task_out)
     out = Path(args.tables_dir)
-    write_table(summary, out / "controlled_skew.csv", out / "controlled_skew.md",
-                title="Controlled skew: disagreement with the negatives reweighted to pi (same models, same scores)",
-                note=("Every task's negatives reweighted so that the weighted share of positives is pi_target; AUROC and its "
-                      "ranks do not move. Shares of tasks; [95% cluster bootstrap over families of tasks, "
-                      f"{args.n_boot} resamples, seed {args.seed}]."))
-    write_table(observed, out / "controlled_skew_observed.csv", out / "controlled_skew_observed.md",
-                title="Observed disagreement per bin of pi and of the number of positives (the study's own tasks)")
-    tables = CS.skew_analysis(per, cf_per, observed_per_task, tasks, reference=reference, reference_name=ref_name,
-                              edges=edges, n_boot=args.n_boot, seed=args.seed) if len(per) else {
-        "controlled_skew_trend": pd.DataFrame(columns=CS.TREND_COLUMNS),
-        "controlled_skew_counterfactual": pd.DataFrame(columns=CS.COUNTERFACTUAL_COLUMNS),
-        "disagreement_by_balance": pd.DataFrame(columns=CS.BALANCE_COLUMNS),
-        "skew_evidence": CS.skew_evidence(pd.DataFrame(columns=CS.TREND_COLUMNS),
-                                          pd.DataFrame(columns=CS.COUNTERFACTUAL_COLUMNS), reference_name=ref_name)}
-    boot = f"95% cluster bootstrap over families of tasks, {args.n_boot} resamples, seed {args.seed}"
-    texts = {
-        "controlled_skew_trend": (
-            "Controlled skew: how fast each pair's disagreement rises as pi falls (same models, same scores)",
-            "slope: least-squares slope of the share of tasks whose top-k differ against -log10(pi_target) over the "
-            f"targets {', '.join(f'{t:g}' for t in targets)} (share change per decade of falling pi); "
-            f"[slope_lo, slope_hi]: {boot}, every target's share recomputed from the same resampled families and the "
-            "slope refit."),
-        "controlled_skew_counterfactual": (
-            f"Counterfactual: this study's disagreement with its tasks moved to the pi of the {ref_name} suite",
-            f"Reference: {len(reference)} usable tasks of {args.reference} (median pi {float(pd.Series(reference).median()):.3g}). "
-            "reference_median: every task's negatives reweighted to that median pi; reference_distribution: the task at "
-            "pi-quantile q of this study reweighted to the reference's pi-quantile q. share: share of tasks whose top-k "
-            f"differ; [lo, hi]: {boot}."),
-        "disagreement_by_balance": (
-            "Observed disagreement by balance level of the task (the study's own tasks, unweighted)",
-            f"Balance levels by the task's pi (edges {', '.join(f'{e:g}' for e in edges)}); 'all' pools every task "
-            f"(as disagreement_summary). [lo, hi]: {boot}, within each level."),
-        "skew_evidence": (
-            "Evidence rows: skew as the explanation of the AUROC pairs' disagreement (decided by prspace.verdicts.rule)",
-            None),
-    }
-    for name, (title, note) in texts.items():
-        if name in tables:
-            write_table(tables[name], out / f"{name}.csv", out / f"{name}.md", title=title, note=note)
+    for name, table, title, note in report.tables:
+        write_table(table, out / f"{name}.csv", out / f"{name}.md", title=title, note=note)
+    per = report.per_task
     log.info("controlled skew: %d tasks x %d targets; counterfactual reference %s (%d tasks)",
-             per["task_id"].nunique() if len(per) else 0, len(targets), args.reference, len(reference))
+             per["task_id"].nunique() if len(per) else 0, len(targets), args.reference, report.n_reference)
     return 0

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from prspace._io import atomic_path
-from prspace.errors import InputError
+from prspace.errors import InputError, ServiceError
 
 log = logging.getLogger("prspace.fetch_openml")
 
@@ -120,26 +120,6 @@ def _settings(args: argparse.Namespace):
     )
 
 
-def _read_manifest(path: Path, server: str) -> dict:
-    try:
-        m = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"no manifest at {path}; check config key openml.replay (option --manifest)") from None
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path} is not a manifest JSON ({exc}); check config key openml.replay") from None
-    if not isinstance(m, dict) or not isinstance(m.get("tasks"), list) or "server" not in m:
-        raise InputError(f"{path} is not a prspace OpenML manifest (no server/tasks); check config key openml.replay")
-    if m["server"].rstrip("/") != server.rstrip("/"):
-        raise InputError(f"manifest {path} was drawn from {m['server']} but the server is {server}; "
-                         f"set config key openml.server to {m['server']} to replay it")
-    return m
-
-
-def _fail(command: str, exc: Exception) -> int:
-    print(f"prspace fetch-openml {command}: error: {exc}", file=sys.stderr)
-    return 1
-
-
 def _quiet_client_logs() -> None:
     """The openml client logs every request on the root logger at INFO; keep those at DEBUG."""
 
@@ -157,19 +137,15 @@ def _quiet_client_logs() -> None:
 
 def run_select(args: argparse.Namespace) -> int:
     from prspace.contracts import validate_task_list, write_task_list
+    from prspace.openml.manifest import read_manifest, replay_task_rows
     from prspace.openml import OpenMLNetworkError, candidates_frame, select_tasks
 
     _quiet_client_logs()
     settings = _settings(args)
     t0 = time.monotonic()
     if args.manifest is not None:
-        m = _read_manifest(args.manifest, settings.server)
-        rows = [{k: v for k, v in t.items() if k != "runs"} | {
-            "selected": True, "reason": f"ok (replay of {args.manifest}, drawn {m.get('created_at', '?')})",
-            "n_flows": len(t["runs"]), "n_runs": len(t["runs"])} for t in m["tasks"]]
-        if not rows:
-            raise InputError(f"manifest {args.manifest} lists no task; remake it or unset openml.replay")
-        df = validate_task_list(pd.DataFrame(rows).assign(source="openml"), where=str(args.manifest))
+        m = read_manifest(args.manifest, settings.server)
+        df = validate_task_list(replay_task_rows(m, args.manifest), where=str(args.manifest))
     else:
         try:
             cands = select_tasks(
@@ -178,7 +154,7 @@ def run_select(args: argparse.Namespace) -> int:
                 seed=args.seed, progress=sys.stderr.isatty(),
             )
         except OpenMLNetworkError as exc:
-            return _fail("select", exc)
+            raise ServiceError(str(exc)) from exc
         df = candidates_frame(cands)
     df = write_task_list(df.sort_values("openml_task_id", ignore_index=True), args.out)
     print(
@@ -196,6 +172,7 @@ def _failed(name: str, exc: Exception, t0: float) -> dict:
 
 def run_task(args: argparse.Namespace) -> int:
     from prspace.contracts import TaskStatus, write_status
+    from prspace.openml.manifest import manifest_runs, read_manifest
     from prspace.openml import OpenMLNetworkError, fetch_task
     from prspace.schema import write_predictions
 
@@ -206,19 +183,14 @@ def run_task(args: argparse.Namespace) -> int:
         settings = _settings(args)
         replay = None
         if args.manifest is not None:
-            m = _read_manifest(args.manifest, settings.server)
-            entry = next((t for t in m["tasks"] if t.get("task_id") == name), None)
-            if entry is None:
-                raise InputError(f"manifest {args.manifest} has no task {name}; it lists "
-                                 f"{', '.join(t.get('task_id', '?') for t in m['tasks'][:8])}")
-            replay = entry["runs"]
+            replay = manifest_runs(read_manifest(args.manifest, settings.server), name, args.manifest)
         res = fetch_task(
             settings, args.task_id, n_models=args.n_models, min_flows=args.min_flows,
             seed=args.seed, repeats=args.repeats, progress=sys.stderr.isatty(), replay=replay,
         )
     except OpenMLNetworkError as exc:
         write_status(_failed(name, exc, t0), args.status)
-        return _fail("task", exc)
+        raise ServiceError(str(exc)) from exc
     except InputError as exc:
         write_status(_failed(name, exc, t0), args.status)
         raise
@@ -253,59 +225,22 @@ def run_manifest(args: argparse.Namespace) -> int:
 
     import prspace
     from prspace.contracts import read_status, read_task_list
+    from prspace.openml.manifest import build_manifest, study_table
     from prspace.output import write_csv, write_markdown
 
-    listed = read_task_list(args.task_list).set_index("task_id")
-    tasks, n_skipped, replaced = [], 0, 0
-    for path in sorted(args.status):
-        st = read_status(path)
-        if st.status != "ok":
-            n_skipped += 1
-            continue
-        replaced += len(st.get("replaced_runs") or [])
-        row = listed.loc[st.task_id] if st.task_id in listed.index else None
-
-        def val(col: str, row=row):
-            v = None if row is None else row.get(col)
-            return None if v is None or pd.isna(v) else (v.item() if hasattr(v, "item") else v)
-
-        tasks.append({
-            "task_id": st.task_id, "openml_task_id": st.get("openml_task_id"),
-            "dataset_id": val("dataset_id"), "dataset_name": val("dataset_name") or "",
-            "n": val("n"), "n_pos": val("n_pos"), "pi": val("pi"), "family": val("family") or "",
-            "runs": [{k: r[k] for k in ("run_id", "flow_id", "flow_name", "sha256")} for r in st.get("runs") or []],
-        })
-    manifest = {
-        "kind": "prspace OpenML study manifest",
-        "server": args.server,
-        "client": f"openml-python {openml.__version__}",
-        "prspace": prspace.__version__,
-        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "seed": args.seed,
-        "replayed_from": args.replayed_from,
-        "tasks": tasks,
-    }
+    client = f"openml-python {openml.__version__}"
+    manifest, counts = build_manifest(
+        [read_status(p) for p in sorted(args.status)], read_task_list(args.task_list), server=args.server,
+        client=client, version=prspace.__version__, created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        seed=args.seed, replayed_from=args.replayed_from)
     with atomic_path(args.out) as tmp:
         tmp.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    down = ("left out: it retrains learners on downsampled training folds, which needs each dataset's raw "
-            "features; OpenML runs carry predictions only (use source local)")
-    table = pd.DataFrame([
-        ("source", f"OpenML runs from {args.server} via openml-python {openml.__version__}"),
-        ("draw", f"replay of manifest {args.replayed_from}" if args.replayed_from
-         else f"fresh draw (seed {args.seed}); frozen in {args.out}"),
-        ("tasks with predictions", len(tasks)),
-        ("tasks skipped at fetch", n_skipped),
-        ("models", sum(len(t["runs"]) for t in tasks)),
-        ("runs replaced (broken or without predictions)", replaced),
-        ("Boyd fold skew (section 4.1)", "run on the fetched predictions"),
-        ("Boyd aggregation over tasks (section 4.2)", "run on the fetched predictions"),
-        ("Boyd downsampling (section 4.3)", down if args.downsampling == "enabled"
-         else "disabled in the config; " + down),
-    ], columns=["item", "value"])
+    table = study_table(counts, server=args.server, client=client, out=str(args.out), seed=args.seed,
+                        replayed_from=args.replayed_from, downsampling=args.downsampling == "enabled")
     write_csv(table, args.study_table)
     write_markdown(table, Path(args.study_table).with_suffix(".md"), title="This OpenML study")
-    print(f"prspace fetch-openml manifest: {len(tasks)} task(s), "
-          f"{sum(len(t['runs']) for t in tasks)} run(s) -> {args.out}", file=sys.stderr)
+    print(f"prspace fetch-openml manifest: {counts['tasks']} task(s), {counts['models']} run(s) -> {args.out}",
+          file=sys.stderr)
     return 0
 
 

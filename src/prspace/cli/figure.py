@@ -21,20 +21,22 @@ from prspace.output import parse_formats, write_figure
 log = logging.getLogger(__name__)
 
 #: Columns read as text whatever they hold.
-TEXT_COLUMNS = {"task_id": str, "model_id": str, "label": str, "metric_a": str, "metric_b": str, "metric": str,
-                "learner": str}
+TEXT_COLUMNS = {"task_id": str, "model_id": str, "label": str, "metric_a": str, "metric_b": str, "learner": str,
+                "skew_group": str, "metric": str, "ratio_label": str, "kind": str, "series": str}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "figure",
         help="draw one figure of a study from its tables",
-        description="Draw one figure (fig4_rank_heatmap, fig4_auprg_vs_aupr, fig5_curves, controlled_skew, cd_diagram) "
-                    "from the tables its analysis step wrote.",
+        description="Draw one figure (fig4_rank_heatmap, fig4_auprg_vs_aupr, fig5_curves, controlled_skew, "
+                    "boyd_fig1_min_pr_curve ... boyd_fig4_f1_contours, boyd_fig_pr_prg, boyd_downsampling, "
+                    "boyd_fold_skew, boyd_aggregation, cd_diagram) from the tables its analysis step wrote.",
     )
     p.add_argument("name", help="the figure's name")
     p.add_argument("--tables", nargs="+", required=True, help="the tables (CSV) the figure is drawn from")
-    p.add_argument("--text", help="figure_text.csv of `prspace figure-data` (Figures 4 and 5)")
+    p.add_argument("--text", help="the figure's text table: figure_text.csv of `prspace figure-data` (Figures 4 "
+                                  "and 5), <figure>_text.csv of `prspace boyd` (its figures)")
     p.add_argument("--out", required=True, help="the figure file (e.g. fig.png); the other formats go beside it")
     p.add_argument("--formats", default="png,pdf", help="comma-separated (default: %(default)s)")
     p.set_defaults(func=run)
@@ -44,16 +46,19 @@ def run(args: argparse.Namespace) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from prspace.figures.study import FIGURE_TABLES, draw, texts
+    from prspace.figures.study import FIGURE_TABLES, NEEDS_TEXT, draw, texts
     from prspace.metrics import METRIC_LABELS
 
     if args.name not in FIGURE_TABLES:
         raise InputError(f"unknown figure {args.name!r}; choose one of {', '.join(FIGURE_TABLES)}")
     formats = parse_formats(args.formats)
+    # pandas >= 3 parses floats exactly: the full-precision tables are read back bit for bit (output.write_full_csv)
     tables = {Path(p).stem: pd.read_csv(p, dtype=TEXT_COLUMNS) for p in args.tables}
     missing = [t for t in FIGURE_TABLES[args.name] if t not in tables]
     if missing:
         raise InputError(f"figure {args.name} needs the table(s) {', '.join(missing)}; pass them with --tables")
+    if args.name in NEEDS_TEXT and not args.text:
+        raise InputError(f"figure {args.name} needs its text table; pass it with --text")
     text = texts(pd.read_csv(args.text, dtype=str, keep_default_na=False), args.name) if args.text else {}
     write_figure(draw(args.name, tables, text, METRIC_LABELS), Path(args.out).with_suffix(""), formats)
     log.info("figure %s written to %s", args.name, args.out)

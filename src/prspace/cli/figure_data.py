@@ -19,7 +19,7 @@ import pandas as pd
 
 from prspace.errors import InputError
 from prspace.experiments.ranking_report import source_label
-from prspace.output import write_table
+from prspace.output import write_full_csv, write_table
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                      ("fig5_curve_points", data.curve_points), ("fig5_curve_areas", data.curve_areas),
                      ("figure_text", data.text),
                      *((("fig5_curve_bands", data.curve_bands),) if data.curve_bands is not None else ())):
-        df.to_csv(out / f"{name}.csv", index=False, lineterminator="\n")  # full precision: drawn, not read
+        write_full_csv(df, out / f"{name}.csv")  # full precision: drawn, not read
     write_table(data.selection, args.selection_out, Path(args.selection_out).with_suffix(".md"),
                 title="Tasks and models drawn in Figures 4 (right) and 5",
                 note=(f"Saturated tasks left out of Figure 4 (left): {', '.join(data.saturated) or 'none'}. "

@@ -11,9 +11,6 @@ import argparse
 import logging
 import time
 
-import pandas as pd
-
-from prspace.errors import InputError
 from prspace.output import write_csv
 
 log = logging.getLogger(__name__)
@@ -33,28 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.cli.score import read_status
-    from prspace.experiments import noise_floor as NF
-    from prspace.schema import read_predictions
+    from prspace.experiments.noise_floor import study_noise_floors
 
-    metrics = [m.strip() for m in args.rank_by.split(",") if m.strip()]
-    if args.n_boot < 1:
-        raise InputError(f"--n-boot must be at least 1, got {args.n_boot}")
-    if not (0.0 < args.alpha < 0.5):
-        raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {args.alpha}")
-    floors, pairs = [], []
     t0 = time.process_time()
-    for path in sorted(args.status):
-        status = read_status(path)
-        if status["status"] != "ok":
-            continue
-        df, _ = read_predictions(status["predictions"])
-        f, p = NF.noise_floor_task(df, metrics=metrics, n_boot=args.n_boot, seed=args.seed, alpha=args.alpha)
-        floors.append(f)
-        pairs.append(p)
-    floors_df = pd.concat(floors, ignore_index=True) if floors else pd.DataFrame(columns=NF.FLOOR_COLUMNS)
-    pairs_df = pd.concat(pairs, ignore_index=True) if pairs else pd.DataFrame(columns=NF.PAIR_COLUMNS)
-    write_csv(floors_df, args.floors_out)
-    write_csv(pairs_df, args.pairs_out)
-    log.info("noise floor of %d tasks, %d resamples each: %.1f CPU s", len(floors), args.n_boot, time.process_time() - t0)
+    floors, pairs = study_noise_floors(args.status, metrics=[m.strip() for m in args.rank_by.split(",") if m.strip()],
+                                       n_boot=args.n_boot, seed=args.seed, alpha=args.alpha)
+    write_csv(floors, args.floors_out)
+    write_csv(pairs, args.pairs_out)
+    log.info("noise floor of %d tasks, %d resamples each: %.1f CPU s", floors["task_id"].nunique() if len(floors) else 0,
+             args.n_boot, time.process_time() - t0)
     return 0

@@ -14,19 +14,12 @@ import argparse
 import logging
 from pathlib import Path
 
-import pandas as pd
-
-from prspace.contracts import read_metrics_table, read_status, read_task_list
+from prspace.contracts import read_status
 from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
 from prspace.output import write_csv, write_markdown
-from prspace.schema import TASK_TABLE_COLUMNS, read_predictions, read_task_info
+from prspace.schema import read_predictions
 
 log = logging.getLogger(__name__)
-
-#: Task-table columns written to results (created_at is left out: no timestamps in tables).
-TASK_COLUMNS = ["task_id", "status", "reason"] + [
-    c for c in TASK_TABLE_COLUMNS if c not in ("task_id", "created_at")
-]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -82,51 +75,12 @@ def run_task(args: argparse.Namespace) -> int:
 
 
 def run_collect(args: argparse.Namespace) -> int:
-    frames = []
-    for path in sorted(args.metrics):
-        frames.append(read_metrics_table(path, columns=scoring.METRICS_COLUMNS))
-    metrics = pd.concat([f for f in frames if len(f)] or [scoring.empty_metrics()], ignore_index=True)
-    metrics = metrics[scoring.METRICS_COLUMNS].sort_values(["task_id", "model_id"], ignore_index=True)
-
-    rows = {}
-    for path in args.status:
-        status = read_status(path)
-        row = {"task_id": status["task_id"], "status": status["status"], "reason": status.get("reason") or ""}
-        if status["status"] == "ok":
-            row |= read_task_info(status["predictions"]).to_dict()
-        rows[status["task_id"]] = row
-    if args.task_list:
-        listed = read_task_list(args.task_list)
-        for r in listed.itertuples(index=False):
-            if r.task_id not in rows:
-                rows[r.task_id] = {
-                    "task_id": r.task_id,
-                    "status": "not run" if r.selected else "excluded",
-                    "reason": r.reason,
-                }
-    tasks = pd.DataFrame(list(rows.values())).reindex(columns=TASK_COLUMNS)
-    tasks = tasks.sort_values("task_id", ignore_index=True)
-    # task families (optional column of the task list) and saturation (experiments.ranking)
-    from prspace.experiments.ranking import saturation
-
-    family = listed.set_index("task_id")["family"] if args.task_list and "family" in listed.columns else None
-    tasks["family"] = tasks["task_id"].map(family) if family is not None else tasks["task_id"]
-    tasks["family"] = tasks["family"].where(tasks["family"].notna(), tasks["task_id"])
-    sat = saturation(metrics).set_index("task_id") if len(metrics) else pd.DataFrame(columns=["n_saturated", "saturated"])
-    tasks["n_saturated"] = tasks["task_id"].map(sat["n_saturated"]).astype("Int64")
-    tasks["saturated"] = tasks["task_id"].map(sat["saturated"]).fillna(False).astype(bool)
-    for col in ("n", "n_pos", "n_folds", "n_repeats", "n_models"):
-        tasks[col] = tasks[col].astype("Int64")
+    metrics, tasks = scoring.collect_study(args.metrics, args.status, args.task_list)
     n_ok = int((tasks["status"] == "ok").sum())
     write_csv(metrics, args.out)
     write_csv(tasks, args.tasks_out)
-    md = tasks[["task_id", "status", "reason", "dataset_name", "family", "n", "n_pos", "pi", "n_models", "saturated",
-                "n_saturated", "estimation_procedure", "provenance"]]
-    write_markdown(
-        md,
-        Path(args.tasks_out).with_suffix(".md"),
-        title=f"Tasks of study {args.study}: {n_ok} scored of {len(tasks)}",
-    )
+    write_markdown(tasks[scoring.TASK_MD_COLUMNS], Path(args.tasks_out).with_suffix(".md"),
+                   title=f"Tasks of study {args.study}: {n_ok} scored of {len(tasks)}")
     log.info("%d tasks scored, %d rows in the metrics table", n_ok, len(metrics))
     return 0
 

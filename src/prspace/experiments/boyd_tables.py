@@ -1,7 +1,9 @@
-"""The tables (and figures) of ``prspace boyd``'s report commands: titles, notes, columns, shapes.
+"""The tables of ``prspace boyd``'s report commands: titles, notes, columns, shapes; and the tables
+their figures are drawn from.
 
 One function per command, each returning a :class:`BoydReport` that ``prspace.cli.boyd`` writes as
-it stands (``prspace.output.write_table`` per table, ``write_figure`` for the figure):
+it stands (:func:`write_report`: ``prspace.output.write_table`` per table, ``write_full_csv`` per
+figure table; ``prspace figure`` draws the figure from those, :mod:`prspace.experiments.boyd_figure_data`):
 
 - :func:`paper_tables_report`: Boyd et al.'s Tables 3 and 2 checked against Theorem 2;
 - :func:`downsampling_report`: section 4.3, Table 3 per task and learner, over tasks, beside the paper;
@@ -10,16 +12,16 @@ it stands (``prspace.output.write_table`` per table, ``write_figure`` for the fi
 
 The numbers come from :mod:`prspace.experiments.downsampling`, :mod:`~prspace.experiments.fold_skew`
 and :mod:`~prspace.experiments.aggregation`; this module only chooses what each table shows and says.
-When no task qualified, the report's tables are empty and say why (``warning``), and its figure is
-that message.
+When no task qualified, the report's tables are empty and say why (``warning``), and its figure's
+text holds that message (the figure shows it).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -33,6 +35,7 @@ __all__ = [
     "fold_skew_report",
     "paper_tables_report",
     "read_runs",
+    "write_report",
 ]
 
 
@@ -53,12 +56,12 @@ class ReportTable:
 
 @dataclasses.dataclass(frozen=True)
 class BoydReport:
-    """What one report command writes: its tables in order, its figure (``figure_name``), and the
-    warning to log when no task qualified."""
+    """What one report command writes: its tables in order, the tables its figure is drawn from
+    (``figure_tables``, file stem -> table, full precision), and the warning to log when no task
+    qualified."""
 
     tables: list[ReportTable]
-    figure_name: str | None = None
-    figure: Any = None
+    figure_tables: dict[str, pd.DataFrame] = dataclasses.field(default_factory=dict)
     warning: str | None = None
 
 
@@ -79,10 +82,28 @@ def _study_source(study: str) -> str:
 
 
 def _nothing_qualified(msg: str, names: Sequence[str], columns: list[str], title: str, figure_name: str) -> BoydReport:
-    from prspace.output import message_figure
+    from prspace.experiments.boyd_figure_data import message_tables
 
     tables = [ReportTable(name, pd.DataFrame(columns=columns), title=title, note=msg) for name in names]
-    return BoydReport(tables, figure_name=figure_name, figure=message_figure(msg), warning=msg)
+    return BoydReport(tables, figure_tables=message_tables(figure_name, msg), warning=msg)
+
+
+def write_report(report: BoydReport, tables_dir: str | Path, figure_data_dir: str | Path | None = None) -> None:
+    """Write ``report``: each table as CSV and Markdown into ``tables_dir`` (a ``full_csv`` replaces
+    the CSV), and each figure table at full precision into ``figure_data_dir``."""
+    from prspace.output import write_csv, write_full_csv, write_table
+
+    if report.warning:
+        logging.getLogger("prspace.boyd").warning(report.warning)
+    tables_dir = Path(tables_dir)
+    for t in report.tables:
+        write_table(t.frame, tables_dir / f"{t.name}.csv", tables_dir / f"{t.name}.md", title=t.title, note=t.note)
+        if t.full_csv is not None:
+            write_csv(t.full_csv, tables_dir / f"{t.name}.csv")
+    if report.figure_tables and figure_data_dir is None:
+        raise InputError("this report draws a figure: give the folder for its tables (--figure-data-dir)")
+    for name, df in report.figure_tables.items():
+        write_full_csv(df, Path(figure_data_dir) / f"{name}.csv")
 
 
 # --- Boyd's Tables 2 and 3 ---------------------------------------------------------------------------
@@ -131,7 +152,7 @@ def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = 
         return _nothing_qualified(msg, ("boyd_downsampling_table3", "boyd_downsampling_summary",
                                         "boyd_downsampling_vs_paper"),
                                   ["learner", "train_ratio"], "Downsampling", "boyd_downsampling")
-    from prspace.figures.boyd import figure_downsampling
+    from prspace.experiments.boyd_figure_data import downsampling_tables
 
     per_task = ds.table3(runs)
     summary = ds.table3_summary(per_task)
@@ -160,7 +181,7 @@ def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = 
             note=("Boyd's 1:24 row is their task's original ratio; ours is each task's own ratio (our_test_pi: mean "
                   "skew). Other data and learners: compare the pattern, not the digits.")),
     ]
-    return BoydReport(tables, figure_name="boyd_downsampling", figure=figure_downsampling(summary, source=src))
+    return BoydReport(tables, figure_tables=downsampling_tables(summary, source=src))
 
 
 # --- section 4.1: fold skew --------------------------------------------------------------------------
@@ -175,7 +196,7 @@ def fold_skew_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "")
                f"experiment ({criteria or 'see boyd.fold_skew'}); lower boyd.fold_skew.min_positives.")
         return _nothing_qualified(msg, ("boyd_fold_skew_summary", "boyd_fold_skew_per_task"),
                                   ["dispersion", "aggregate"], "Fold skew", "boyd_fold_skew")
-    from prspace.figures.boyd import figure_fold_skew
+    from prspace.experiments.boyd_figure_data import fold_skew_tables
 
     summary = fs.fold_skew_summary(runs)
     per_task = fs.fold_skew_per_task(runs)
@@ -196,7 +217,7 @@ def fold_skew_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "")
             "boyd_fold_skew_per_task", per_task,
             title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)"),
     ]
-    return BoydReport(tables, figure_name="boyd_fold_skew", figure=figure_fold_skew(summary, source=src))
+    return BoydReport(tables, figure_tables=fold_skew_tables(summary, source=src))
 
 
 # --- section 4.2: aggregation over tasks -------------------------------------------------------------
@@ -218,7 +239,7 @@ def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_
     """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks, their agreement, the skew correlations
     and skew groups (``skew_groups`` equal-size groups of tasks by pi), and the figure."""
     from prspace.experiments import aggregation as ag
-    from prspace.figures.boyd import figure_aggregation
+    from prspace.experiments.boyd_figure_data import aggregation_tables
 
     per_task = ag.per_task_table(metrics, learner=learner)
     means, agree = ag.learner_means(metrics, learner=learner)
@@ -239,8 +260,7 @@ def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_
         ReportTable("boyd_aggregation_skew_groups", ag.skew_groups_wide(groups),
                     title="Learners' mean metric and rank within pi groups of tasks"),
     ]
-    return BoydReport(tables, figure_name="boyd_aggregation",
-                      figure=figure_aggregation(per_task, groups, source=src))
+    return BoydReport(tables, figure_tables=aggregation_tables(per_task, groups, source=src))
 
 
 # --- Flach and Kull Figure 2 from the study's predictions -------------------------------------------
@@ -270,7 +290,7 @@ def pr_prg_report(status_paths: Sequence[str | Path], *, task: str = "auto", mod
 
     from prspace import metrics
     from prspace.experiments import selection as S
-    from prspace.figures import theory
+    from prspace.experiments.theory_data import pr_prg_tables
     from prspace.schema import read_predictions, read_task_info
 
     tasks = _ok_predictions(status_paths)
@@ -300,4 +320,4 @@ def pr_prg_report(status_paths: Sequence[str | Path], *, task: str = "auto", mod
                                "model_id": model, "repeat": rep, "fold": fold, "n": int(y.size), "n_pos": int(y.sum()),
                                "aupr": float(metrics.aupr(y, s)), "auprg": float(metrics.auprg(y, s))}])
     return BoydReport([ReportTable("selection", selection, title="Flach and Kull Figure 2: the fold drawn")],
-                      figure_name="boyd_fig_pr_prg", figure=theory.figure_pr_prg(y, s, source=source))
+                      figure_tables=pr_prg_tables(y, s, source=source))

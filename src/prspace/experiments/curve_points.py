@@ -2,8 +2,9 @@
 
 :mod:`prspace.figures.curves` only draws; this module computes what it draws with
 :mod:`prspace.metrics` and keeps the entry points of callers that hold predictions (the audit,
-the theory figure, tests): :class:`Curve`, :func:`plot_curves` and :func:`curves_figure`.
-:func:`points_table` writes the same points as a long table (``prspace figure-data``, Figure 5),
+tests): :class:`Curve`, :func:`plot_curves` and :func:`curves_figure`.
+:func:`points_table` writes the same points as a long table (``prspace figure-data``, Figure 5; ``prspace
+boyd pr-prg``, Flach & Kull Figure 2),
 which :func:`prspace.figures.curves.from_table` reads back.
 """
 

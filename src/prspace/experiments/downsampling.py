@@ -150,6 +150,32 @@ def downsampling_experiment(
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
+def task_runs(
+    X: pd.DataFrame | np.ndarray,
+    y: np.ndarray,
+    learners: Mapping[str, Callable[[int], Any]],
+    *,
+    score: Callable[[Any, Any], np.ndarray],
+    max_pi: float,
+    provenance: str = "",
+    **kw: Any,
+) -> tuple[pd.DataFrame, str]:
+    """One task's runs of :func:`downsampling_experiment` (keywords ``kw``) and a note saying what
+    they are: no runs (empty, :data:`RUN_COLUMNS`) when the task's pi is above ``max_pi`` (Boyd's
+    experiment is about skewed tasks), the note saying so.  One BLAS/OpenMP thread: the workflow
+    runs tasks in parallel, and on small matrices a thread pool costs far more than it gives (about
+    10x slower logistic regression on a busy machine)."""
+    from threadpoolctl import threadpool_limits
+
+    y = np.asarray(y, dtype=bool)
+    pi = float(y.mean())
+    if pi > max_pi:
+        return pd.DataFrame(columns=RUN_COLUMNS), f"skipped: pi = {pi:.3f} > max_pi = {max_pi}"
+    with threadpool_limits(limits=1):
+        runs = downsampling_experiment(X, y, learners, score=score, **kw)
+    return runs, f"pi = {pi:.4f}; source {provenance}"
+
+
 def _ratio_order(df: pd.DataFrame) -> pd.DataFrame:
     # original (train_k = 0) goes last, like the 1:24 row of Boyd's Table 3
     key = df["train_k"].where(df["train_k"] != ORIGINAL, np.inf)

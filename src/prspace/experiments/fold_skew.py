@@ -34,6 +34,8 @@ folds is what reassigning rows alone does, the *excess* on the skewed folds is w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -184,6 +186,20 @@ def fold_skew_experiment(
                     for m in models:
                         rows.append({**base, "model_id": m, **_aggregates(y, scores[m], fk, pooled[m])})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def task_runs(status_path: str | Path, **kw: Any) -> tuple[pd.DataFrame, str]:
+    """One task's runs of :func:`fold_skew_experiment` (keywords ``kw``) from its status JSON, and a
+    note saying what they are: no runs (empty, :data:`RUN_COLUMNS`) for a skipped task, the note
+    giving its reason."""
+    from prspace.contracts import read_status
+    from prspace.schema import read_predictions
+
+    st = read_status(status_path)
+    if st["status"] != "ok":
+        return pd.DataFrame(columns=RUN_COLUMNS), f"skipped: {st.get('reason', '')}"
+    df, info = read_predictions(st["predictions"])
+    return fold_skew_experiment(df, **kw), f"task {info.task_id}; {info.provenance}"
 
 
 def fold_skew_bias(runs: pd.DataFrame) -> pd.DataFrame:

@@ -258,3 +258,29 @@ def noise_floor_task(
                         f"top{k}_cross_minus_self": cross - (self_a + self_b) / 2})
         pairs.append(row)
     return pd.DataFrame(floors, columns=FLOOR_COLUMNS), pd.DataFrame(pairs, columns=PAIR_COLUMNS)
+
+
+def study_noise_floors(status_paths: Sequence[str], *, metrics: Sequence[str], n_boot: int, seed: int = 0,
+                       alpha: float = ALPHA) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`noise_floor_task` of every task with predictions (status files, in sorted order): the
+    floors (:data:`FLOOR_COLUMNS`) and the pairs (:data:`PAIR_COLUMNS`) stacked, empty when no task
+    has predictions.  ``n_boot`` >= 1 and ``alpha`` in (0, 0.5) (a one-sided level), else
+    :class:`InputError`."""
+    from prspace.contracts import read_status
+    from prspace.schema import read_predictions
+
+    if n_boot < 1:
+        raise InputError(f"--n-boot must be at least 1, got {n_boot}")
+    if not (0.0 < alpha < 0.5):
+        raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {alpha}")
+    floors, pairs = [], []
+    for path in sorted(map(str, status_paths)):
+        status = read_status(path)
+        if status["status"] != "ok":
+            continue
+        df, _ = read_predictions(status["predictions"])
+        f, p = noise_floor_task(df, metrics=metrics, n_boot=n_boot, seed=seed, alpha=alpha)
+        floors.append(f)
+        pairs.append(p)
+    return (pd.concat(floors, ignore_index=True) if floors else pd.DataFrame(columns=FLOOR_COLUMNS),
+            pd.concat(pairs, ignore_index=True) if pairs else pd.DataFrame(columns=PAIR_COLUMNS))

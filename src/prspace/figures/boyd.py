@@ -1,25 +1,27 @@
 """Figures of the Boyd et al. (2012) experiments: downsampling, fold skew, task aggregation.
 
-Inputs are the summary tables of :mod:`prspace.experiments.downsampling`,
-:mod:`prspace.experiments.fold_skew` and :mod:`prspace.experiments.aggregation`; every function
-returns a :class:`matplotlib.figure.Figure` and the CLI saves it.
+Layout only: the tables come computed by :mod:`prspace.experiments.boyd_figure_data` (written by
+the report commands of ``prspace boyd``); ``text`` is the figure's fields of its ``<figure>_text``
+table (title, ``label:<name>`` per metric or aggregate in drawing order, ...).  Every function
+returns a :class:`matplotlib.figure.Figure` and ``prspace figure`` saves it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from prspace import metrics
-from prspace.experiments import downsampling as ds
-from prspace.experiments import fold_skew as fs
 
-LABELS = {m: metrics.METRIC_LABELS[m] for m in ds.METRICS}
+def _labels(text: Mapping[str, str]) -> dict[str, str]:
+    """The ``label:<name>`` fields of a figure's text, in order: ``{name: label}``."""
+    return {k.removeprefix("label:"): v for k, v in text.items() if k.startswith("label:")}
 
 
-def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
+def figure_downsampling(summary: pd.DataFrame, axis: pd.DataFrame, paper: pd.DataFrame, text: Mapping[str, str]) -> Figure:
     """Each metric against the training ratio: levels (top row) and paired gaps (bottom row).
 
     Top: mean over tasks of the learners' mean on the downsampled test folds (red) and on the
@@ -28,18 +30,20 @@ def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
     The dotted line is AUCPR_MIN at the downsampled test skew 1/(1+k) (Theorem 2).
     Bottom: the paired gap, downsampled minus original test fold of the same models, mean over
     tasks with bars of +- one sd over tasks, and Boyd's gaps.  Every row shares one y axis, so
-    AUROC's small change is seen on the same scale as AUPR's large one.
+    AUROC's small change is seen on the same scale as AUPR's large one.  Tables: ``summary``
+    (``boyd_downsampling_levels``), ``axis`` (training ratios in order, their labels and AUCPR_MIN),
+    ``paper`` (Boyd's Table 3 at our positions).
     """
+    labels = _labels(text)
     fig = Figure(figsize=(15, 7.6), layout="constrained")
     axes = fig.subplots(2, 4, sharex=True, sharey="row")
     all_ = summary[summary["learner"] == "all learners"]
-    ks = list(all_["train_k"])
+    ks = axis["train_k"].to_list()
     x = np.arange(len(ks))
     learners = [lrn for lrn in pd.unique(summary["learner"]) if lrn != "all learners"]
     styles = {"downsampled": ("C3", "-", "o", "test fold downsampled to the training ratio"),
               "original": ("C0", "--", "s", "original test fold")}
-    paper = paper_table3_by_position(ks)
-    for j, m in enumerate(ds.METRICS):
+    for j, m in enumerate(labels):
         top, bottom = axes[0, j], axes[1, j]
         for test, (color, ls, marker, lab) in styles.items():
             for lrn in learners:
@@ -53,21 +57,18 @@ def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
         bottom.errorbar(x, all_[f"gap_{m}"], yerr=all_[f"gap_{m}_sd"], color="C4", marker="D", lw=2, capsize=3,
                         label="paired gap, downsampled minus original: mean over tasks, bars +- sd over tasks")
         bottom.axhline(0, color="k", lw=0.8)
-        if m in paper:
-            pos, down, orig = paper[m]
+        if (paper["metric"] == m).any():
+            rows = paper[paper["metric"] == m]
+            pos, down, orig = (rows[c].to_numpy(np.float64) for c in ("position", "downsampled", "original"))
             top.plot(pos, down, "k^", ms=6, label="Boyd et al. Table 3 (SAYU, UW-CSE): downsampled test")
             top.plot(pos, orig, "kv", ms=6, mfc="none", label="Boyd et al. Table 3: original test (1:24)")
             bottom.plot(pos, down - orig, "k*", ms=8, label="Boyd et al. Table 3: gap")
         if m == "aupr":
-            pis = np.array([1 / (1 + k) if k != ds.ORIGINAL else np.nan for k in ks])
-            lo = np.full(len(ks), np.nan)
-            ok = np.isfinite(pis)
-            lo[ok] = np.asarray(metrics.aupr_min(pis[ok]), dtype=np.float64)
-            top.plot(x, lo, color="0.3", ls=":", marker=".", label="AUCPR_MIN at the downsampled test skew 1/(1+k)")
-        top.set_title(LABELS[m], fontsize=11)
+            top.plot(x, axis["aupr_min"].to_numpy(np.float64), color="0.3", ls=":", marker=".", label="AUCPR_MIN at the downsampled test skew 1/(1+k)")
+        top.set_title(labels[m], fontsize=11)
         top.grid(alpha=0.25)
         bottom.grid(alpha=0.25)
-        bottom.set_xticks(x, [ds.ratio_label(k) for k in ks])
+        bottom.set_xticks(x, axis["ratio_label"].to_list())
         bottom.set_xlabel("training ratio (positives : negatives)")
     axes[0, 0].set_ylabel("metric value")
     axes[1, 0].set_ylabel("downsampled minus original test fold")
@@ -80,51 +81,30 @@ def figure_downsampling(summary: pd.DataFrame, *, source: str = "") -> Figure:
     handles.append(Line2D([], [], color="0.5", lw=0.7))
     labels.append("thin lines: single learners (mean over tasks)")
     fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8.5)
-    n_tasks = int(all_["n_tasks"].max()) if len(all_) else 0
-    fig.suptitle(f"Downsampling (after Boyd et al. 2012, Table 3): {n_tasks} tasks, {len(learners)} learners"
-                 + (f" -- {source}" if source else "") + "; 'original' = each task's own ratio (Boyd's: 1:24)",
-                 fontsize=11)
+    fig.suptitle(text["title"], fontsize=11)
     return fig
 
 
-def paper_table3_by_position(ks: list[float]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Boyd et al.'s Table 3 at our x positions: ``{metric: (positions, downsampled, original)}``.
-
-    Only the ratios we ran are placed; Boyd's 1:24 row (their task's own ratio) goes to our
-    ``original`` position. Metrics: ``aupr`` (their AUCPR) and ``aucnpr``.
-    """
-    where = {k: i for i, k in enumerate(ks)}
-    pos, rows = [], []
-    for k, pr_d, npr_d, pr_o, npr_o in ds.BOYD_TABLE3:
-        key = ds.ORIGINAL if k == ds.BOYD_TABLE3_ORIGINAL_K else float(k)
-        if key in where:
-            pos.append(where[key])
-            rows.append((pr_d, npr_d, pr_o, npr_o))
-    if not rows:
-        return {}
-    a = np.asarray(rows, dtype=np.float64)
-    p = np.asarray(pos, dtype=np.float64)
-    return {"aupr": (p, a[:, 0], a[:, 2]), "aucnpr": (p, a[:, 1], a[:, 3])}
-
-
-def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
+def figure_fold_skew(summary: pd.DataFrame, text: Mapping[str, str]) -> Figure:
     """Signed shift (skewed minus stratified folds) of each aggregate, and the ranking cost.
 
     Both panels against the dispersion d.  Left: mean over tasks of the per-task signed shift
     (each task averaged over models and seeds; the sd over tasks is in the table), on a symmetric-log
     axis (linear within +-0.001): below zero, the aggregate is pessimistic on skewed folds.
-    Right: Kendall's tau with the whole data's order, stratified minus skewed.
+    Right: Kendall's tau with the whole data's order, stratified minus skewed.  Table: ``summary``
+    (``boyd_fold_skew_lines``); the aggregates drawn are the text's ``label:<aggregate>`` fields.
     """
+    labels = _labels(text)
     fig = Figure(figsize=(12, 5.4), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, sharex=True)
     colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
-    for a in fs.AGGREGATES:
+    for a, label in labels.items():
         kind, m = a.split("_", 1)
         sub = summary[summary["aggregate"] == a].sort_values("dispersion")
         ls, marker = ("-", "o") if kind == "mean" else ("--", "s")
         d, b = sub["dispersion"].to_numpy(np.float64), sub["bias_mean"].to_numpy(np.float64)
-        ax1.plot(d, b, color=colors[m], ls=ls, marker=marker, ms=4, label=fs.AGGREGATE_LABELS[a])
-        ax2.plot(d, sub["kendall_loss"], color=colors[m], ls=ls, marker=marker, ms=4, label=fs.AGGREGATE_LABELS[a])
+        ax1.plot(d, b, color=colors[m], ls=ls, marker=marker, ms=4, label=label)
+        ax2.plot(d, sub["kendall_loss"], color=colors[m], ls=ls, marker=marker, ms=4, label=label)
     ax1.set_yscale("symlog", linthresh=1e-3)
     ax1.axhline(0, color="k", lw=0.8)
     ax1.set_ylabel("skewed minus stratified folds (symlog; linear within +-0.001)")
@@ -139,26 +119,8 @@ def figure_fold_skew(summary: pd.DataFrame, *, source: str = "") -> Figure:
     for ax in (ax1, ax2):
         ax.set_xlabel("dispersion d (share of a fold's positives swapped into its partner fold)")
     fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize=8.5)
-    n_tasks = int(summary["n_tasks"].max()) if len(summary) else 0
-    fig.suptitle(f"Fold skew (after Boyd et al. 2012, section 4.1): {n_tasks} tasks" + (f" -- {source}" if source else ""),
-                 fontsize=11)
+    fig.suptitle(text["title"], fontsize=11)
     return fig
-
-
-#: Lowest metric value the aggregation panel's axis shows; lower values sit on its edge.
-AGGREGATION_FLOOR = -0.5
-
-
-def aggregation_notes(per_task: pd.DataFrame, bottom: float) -> str:
-    """What the aggregation panel says about values below 0 and below its axis ``bottom``."""
-    parts = []
-    for m in ("aupr", "aucnpr", "auprg"):
-        v = per_task[m].to_numpy(np.float64)
-        neg, out = int((v < 0).sum()), int((v < bottom).sum())
-        if neg:
-            parts.append(f"{neg} {LABELS[m]} < 0" + (f" ({out} below {bottom:g}, down to {np.nanmin(v):.2f}: "
-                                                        "triangles on the edge)" if out else ""))
-    return ("of " + str(len(per_task)) + " learner x task values: " + "; ".join(parts)) if parts else ""
 
 
 def text_colour(rgba: tuple[float, ...]) -> str:
@@ -167,28 +129,31 @@ def text_colour(rgba: tuple[float, ...]) -> str:
     return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
 
 
-def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: str = "") -> Figure:
+def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: pd.DataFrame, cells: pd.DataFrame,
+                       text: Mapping[str, str]) -> Figure:
     """Left: per-task metrics against pi, with AUCPR_MIN(pi) and pi (random ranking's AUPR).
     Right: heat map of each learner's rank by its mean metric, over all tasks and within pi groups.
 
-    The left y axis reaches down to the lowest value (AUPRG and AUCNPR are negative for models
-    worse than the always-positive baseline); the panel counts the negative values.  Heat-map
-    numbers are black on light cells and white on dark ones.
+    Tables of :func:`prspace.experiments.boyd_figure_data.aggregation_tables`: ``per_task``
+    (``boyd_aggregation_points``), ``means`` (mean over learners per task), ``min_curve``
+    (AUCPR_MIN over the tasks' pi) and ``cells`` (the heat map).  The left y axis reaches down to
+    the text's ``bottom`` (AUPRG and AUCNPR are negative for models worse than the always-positive
+    baseline); values below it are triangles on the edge and the text's ``notes`` count them.
+    Heat-map numbers are black on light cells and white on dark ones.
     """
     from matplotlib.ticker import FixedLocator, NullLocator
 
-    learners = sorted(pd.unique(groups["learner"]))
-    height = max(5.5, 0.22 * len(learners) + 2.5)
+    labels = _labels(text)
+    height = max(5.5, 0.22 * int(text["n_learners"]) + 2.5)
     fig = Figure(figsize=(14, height), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, width_ratios=[1, 1.25])
     colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
-    mean = per_task.groupby(["task_id", "pi"], sort=False)[list(LABELS)].mean().reset_index().sort_values("pi")
     for m in ("aupr", "aucnpr", "auprg"):
         ax1.scatter(per_task["pi"], per_task[m], color=colors[m], s=6, alpha=0.2, linewidths=0)
-        ax1.plot(mean["pi"], mean[m], color=colors[m], marker="o", ms=4, ls="none", label=f"{LABELS[m]} (mean over learners)")
-    lo_pi, hi_pi = max(per_task["pi"].min() * 0.8, 1e-3), min(per_task["pi"].max() * 1.2, 0.999)
-    pi = np.geomspace(lo_pi, hi_pi, 200)
-    ax1.plot(pi, np.asarray(metrics.aupr_min(pi), dtype=np.float64), color="k", ls=":", lw=1.5, label="AUCPR_MIN(pi)")
+        ax1.plot(means["pi"], means[m], color=colors[m], marker="o", ms=4, ls="none", label=f"{labels[m]} (mean over learners)")
+    pi = min_curve["pi"].to_numpy(np.float64)
+    lo_pi, hi_pi = float(pi[0]), float(pi[-1])
+    ax1.plot(pi, min_curve["aupr_min"].to_numpy(np.float64), color="k", ls=":", lw=1.5, label="AUCPR_MIN(pi)")
     ax1.plot(pi, pi, color="0.5", ls="--", lw=0.8, label="pi (random ranking's AUPR)")
     ax1.set_xscale("log")
     ticks = [t for t in (0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5) if lo_pi <= t <= hi_pi]
@@ -197,45 +162,39 @@ def figure_aggregation(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: 
     ax1.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax1.set_xlabel("pi of the task (log scale)")
     ax1.set_ylabel("metric value (pooled cross-validated predictions)")
-    # AUPRG (and AUCNPR) go below 0 for models worse than the always-positive baseline.  The
-    # axis reaches down to the lowest value, at most to AGGREGATION_FLOOR; values below that are
-    # drawn as triangles on the bottom edge, and the panel title counts both.
-    shown = per_task[["aupr", "aucnpr", "auprg"]].to_numpy(np.float64)
-    low = float(np.nanmin(shown)) if shown.size else 0.0
-    bottom = max(min(-0.02, low - 0.03), AGGREGATION_FLOOR)
+    bottom = float(text["bottom"])
     ax1.set_ylim(bottom, 1.02)
     ax1.axhline(0, color="k", lw=0.6)
     for m in ("aupr", "aucnpr", "auprg"):
         below = per_task[per_task[m] < bottom]
         if len(below):
             ax1.scatter(below["pi"], np.full(len(below), bottom + 0.015), marker="v", color=colors[m], s=14, zorder=3)
-    notes = aggregation_notes(per_task, bottom)
+    notes = text.get("notes", "")
     ax1.set_title("Per task (faint dots: single learners)" + (f"\n{notes}" if notes else ""), fontsize=9)
     ax1.grid(alpha=0.25, which="both")
     ax1.legend(fontsize=8, loc="lower right")
 
-    order = [g for g in sorted(pd.unique(groups["skew_group"])) if g != "all tasks"] + ["all tasks"]
-    mets = ["aupr", "aucnpr", "auprg", "auroc"]
-    piv = groups.pivot_table(index="learner", columns=["skew_group", "metric"], values="rank")
-    cols = [(g, m) for g in order for m in mets]
-    piv = piv.reindex(columns=pd.MultiIndex.from_tuples(cols)).sort_values(("all tasks", "aupr"))
-    data = piv.to_numpy(dtype=np.float64)
+    n_rows, n_cols = int(cells["row"].max()) + 1, int(cells["col"].max()) + 1
+    data = np.full((n_rows, n_cols), np.nan)
+    data[cells["row"].to_numpy(int), cells["col"].to_numpy(int)] = cells["rank"].to_numpy(np.float64)
+    rows = cells.drop_duplicates("row").sort_values("row")["learner"].to_list()
+    cols = cells.drop_duplicates("col").sort_values("col")
+    order = list(pd.unique(cols["skew_group"]))
+    per_group = n_cols // len(order)
     im = ax2.imshow(data, aspect="auto", cmap="viridis_r", interpolation="nearest")
     for (i, j), v in np.ndenumerate(data):
         if np.isfinite(v):
             ax2.text(j, i, f"{v:g}", ha="center", va="center", fontsize=6.5,
                      color=text_colour(im.cmap(im.norm(v))))
-    ax2.set_yticks(range(len(piv)), piv.index, fontsize=7.5)
-    ax2.set_xticks(range(len(cols)), [LABELS[m] for _, m in cols], rotation=90, fontsize=8)
+    ax2.set_yticks(range(n_rows), rows, fontsize=7.5)
+    ax2.set_xticks(range(n_cols), [labels[m] for m in cols["metric"]], rotation=90, fontsize=8)
     for k in range(1, len(order)):
-        ax2.axvline(k * len(mets) - 0.5, color="w", lw=3)
+        ax2.axvline(k * per_group - 0.5, color="w", lw=3)
     sec = ax2.secondary_xaxis("top")
-    sec.set_xticks([k * len(mets) + 1.5 for k in range(len(order))],
+    sec.set_xticks([k * per_group + 1.5 for k in range(len(order))],
                    [g.split(": ", 1)[-1] if g != "all tasks" else g for g in order], fontsize=8)
     sec.tick_params(length=0)
     ax2.set_title("Rank of each learner's mean metric (1 = best), within pi groups of tasks", fontsize=10)
     fig.colorbar(im, ax=ax2, shrink=0.6, label="rank")
-    n_tasks = per_task["task_id"].nunique()
-    fig.suptitle(f"Aggregation over tasks (after Boyd et al. 2012, Table 2): {n_tasks} tasks, {len(learners)} learners"
-                 + (f" -- {source}" if source else ""), fontsize=11)
+    fig.suptitle(text["title"], fontsize=11)
     return fig

@@ -1,0 +1,184 @@
+"""The user's file and options of ``prspace audit``: reading them, checking them, and the files of the report.
+
+:func:`audit_file` is what the command runs: the options checked (:func:`check_options`), the file
+read (:func:`read_table`: CSV, TSV or Parquet, the separator and a column named twice checked),
+its columns resolved and the rows prepared (:mod:`prspace.audit.inputs`), ``--train-pi`` parsed
+(:func:`parse_train_pi`), then :func:`prspace.audit.run_audit`.  :func:`check_out` checks the
+output folder before any work; :func:`report_files` renders every file of the report in memory and
+:func:`write_outputs` writes them.
+Every problem is one :class:`~prspace.errors.InputError` naming the file (:func:`short_path`) and
+the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from prspace._io import PATH_SHOWN, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
+from prspace.errors import InputError
+
+if TYPE_CHECKING:  # the CLI imports every sub-command; keep numpy/pandas/scipy out of startup
+    import pandas as pd
+
+    from prspace.audit import AuditResult, Columns
+
+def check_options(*, skew_tolerance: float, downsample_ratio: float, bootstrap: int, confidence: float) -> None:
+    """The numeric options of the audit, each in its range."""
+    if not skew_tolerance >= 0:
+        raise InputError(f"--skew-tolerance must be >= 0, got {skew_tolerance:g}")
+    if not downsample_ratio > 1:
+        raise InputError(f"--downsample-ratio must be > 1, got {downsample_ratio:g}")
+    if bootstrap < 0:
+        raise InputError(f"--bootstrap must be >= 0, got {bootstrap}")
+    if not 0 < confidence < 1:
+        raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
+
+
+def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | None] | None = None,
+               pos_label: str | None = None, train_pi: str | None = None, skew_tolerance: float,
+               downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0) -> tuple[AuditResult, Columns]:
+    """The audit of the predictions file ``path`` (module docstring) and the columns it used.
+    ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
+    ``weight``, ``repeat``, ``row``; None: found by name)."""
+    from prspace import audit
+
+    check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
+                  confidence=confidence)
+    df = read_table(path, sep)
+    given = dict(columns or {})
+    try:
+        cols = audit.resolve_columns(list(df.columns), **given)
+        data, positive = audit.prepare(df, cols, pos_label=pos_label, detect_model=given.get("model") is None)
+        pi = parse_train_pi(train_pi, df, data)
+    except InputError as exc:  # name the file: every problem found here is in it
+        raise InputError(f"{short_path(path)}: {exc}") from None
+    result = audit.run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
+                             downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
+                             duplicates=audit.duplicate_rows(df, cols))
+    return result, cols
+
+
+def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
+    """The predictions file: :func:`prspace.data.usertable.read_table`, the one reader of a user's
+    table (imported late: the CLI imports every sub-command, so pandas stays out of startup)."""
+    from prspace.data.usertable import read_table as _read_table
+
+    return _read_table(path, sep)
+
+
+def parse_train_pi(
+    value: str | None, df: pd.DataFrame, data: pd.DataFrame
+) -> float | dict[str, float] | None:
+    """``--train-pi``: the training prevalence as a number in (0, 1), or the name of a column of
+    ``df`` holding it, one number per task (of the prepared ``data``): ``{task: pi}``."""
+    if value is None:
+        return None
+    import numpy as np
+    import pandas as pd
+
+    try:
+        pi: float | None = float(value)
+    except ValueError:
+        pi = None
+    if pi is None:
+        if value not in df.columns:
+            raise InputError(
+                f"--train-pi {value!r} is neither a number nor a column of the file; give the training "
+                "prevalence as a number in (0, 1) or name the column that holds it"
+            )
+        col = pd.to_numeric(df[value], errors="coerce").reset_index(drop=True)
+        if col.isna().any() or not ((col > 0) & (col < 1)).all():
+            raise InputError(
+                f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row"
+            )
+        per_task = col.groupby(data["task"]).agg(["min", "max"])
+        varying = per_task.index[per_task["max"] - per_task["min"] > 1e-12]
+        if len(varying):
+            raise InputError(
+                f"column {value!r} (--train-pi) varies within task {varying[0]!r}; it must be one number per task"
+            )
+        return {str(t): float(v) for t, v in per_task["min"].items()}
+    if not (0 < pi < 1) or not np.isfinite(pi):
+        raise InputError(
+            f"--train-pi must lie strictly between 0 and 1, got {value}; give the training prevalence"
+        )
+    return pi
+
+
+def check_out(out: str | None) -> Path | None:
+    """``--out`` checked before any work: a directory we can create and write into (created)."""
+    if out is None:
+        return None
+    import errno
+    import os
+
+    path = Path(out)
+    shown = short_path(out)
+    try:
+        is_file = path.exists() and not path.is_dir()
+    except OSError as exc:
+        raise InputError(f"cannot use --out: {path_error(exc, out, 'give a writable directory')}") from None
+    if is_file:
+        raise InputError(f"--out {shown} is a file; give a directory (it is created if missing)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if exc.errno in (errno.ENAMETOOLONG, errno.ENOSPC):
+            raise InputError(f"cannot create --out: {path_error(exc, out, 'give a writable directory')}") from None
+        raise InputError(f"cannot create --out {shown}: {exc.strerror or exc}; give a writable directory") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write into --out {shown}: permission denied; give a writable directory")
+    return path
+
+
+def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:
+    """Every file of the report, rendered in memory, by name: ``report.md``, ``report.html``,
+    the figures (PNG) and the tables (CSV, :func:`prspace.output.to_csv_text`), as bytes."""
+
+    import pandas as pd
+
+    from prspace.output import to_csv_text
+
+    pngs = result.figures()
+    tables = {
+        "metrics.csv": result.pooled,
+        "fold_metrics.csv": result.folds if result.has_folds else None,
+        "ranks.csv": result.ranks,
+        "intervals.csv": result.intervals,
+        "comparisons.csv": result.comparisons,
+        "rank_sets.csv": result.rank_sets,
+        "pairwise.csv": result.pairwise,
+        "bands.csv": result.band_table() if result.n_boot else None,
+        "auroc_bounds.csv": result.auroc_bounds,
+        "estimators.csv": result.estimators,
+        **{f"{name}.csv": t for name, t in (result.cd or {}).items()},
+        "findings.csv": pd.DataFrame(
+            [dataclasses.asdict(f) for f in result.findings],
+            columns=["code", "severity", "where", "message"],
+        ),
+    }
+    files: dict[str, bytes] = {
+        "report.md": result.to_markdown(source, {n: f"{n}.png" for n in pngs}).encode("utf-8"),
+        "report.html": result.to_html(source, pngs).encode("utf-8"),
+        **{f"{n}.png": png for n, png in pngs.items()},
+        **{n: to_csv_text(t).encode("utf-8") for n, t in tables.items() if t is not None},
+    }
+    return files
+
+
+def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
+    """Write the reports, the figures and the tables into ``out``; return the paths written.
+
+    Everything is rendered in memory first (:func:`report_files`), then each file is written to a
+    temporary name and renamed (:func:`prspace._io.atomic_path`): a file in ``out`` is complete or absent.
+    """
+    from prspace._io import atomic_path
+
+    written = []
+    for name, content in report_files(result, source=source).items():
+        with atomic_path(Path(out) / name) as tmp:
+            Path(tmp).write_bytes(content)
+        written.append(Path(out) / name)
+    return written
