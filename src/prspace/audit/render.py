@@ -30,7 +30,7 @@ from prspace.output import to_markdown
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
 
-POOLED = ("auroc", "average_precision", "aupr", "aupr_min", "aucnpr", "auprg")
+POOLED = tuple(c for m in RANKED for c in ((m, "aupr_min") if m == "aupr" else (m,)))  # AUPR_MIN beside AUPR
 FIGURE_CAPTIONS = {
     "curves": "ROC (left; dotted: random), PR (middle; the shaded region below the minimum PR curve of Boyd et "
               "al. 2012 is unachievable; dotted: pi) and PRG (right; the always-positive baseline of Flach & "

@@ -19,9 +19,10 @@ from prspace.audit.numbers import compared
 from prspace.audit.tables import LABELS
 from prspace.audit.uncertainty import noise
 from prspace.experiments import ranking
+from prspace.metrics.names import FK_PAIRS
 
 #: Metric pairs whose disagreement the audit spells out (Flach & Kull's three, plus AP vs AUPR).
-PAIRS = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"), ("average_precision", "aupr"))
+PAIRS = (*FK_PAIRS, ("average_precision", "aupr"))
 
 
 def _top(rr: pd.DataFrame, metric: str, k: int) -> list[str]:

@@ -14,19 +14,13 @@ from prspace import metrics as M
 from prspace.audit.inputs import where_text
 from prspace.errors import InputError
 from prspace.experiments import ranking
+from prspace.metrics.names import AUDIT_LABELS, AUPR_ESTIMATOR_LABELS, REPORTED_METRICS
 
 #: Metrics reported and ranked, in display order (keys of ``all_metrics``).
-RANKED = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
-LABELS = {**ranking.METRIC_LABELS, "aupr_min": "AUPR_MIN", "pi": "pi"}
+RANKED = REPORTED_METRICS
+LABELS = AUDIT_LABELS
 #: The AUPR estimators' display names (:data:`prspace.metrics.AUPR_ESTIMATORS`).
-ESTIMATOR_LABELS = {
-    "step": "step (AP)",
-    "trapezoid": "trapezoid",
-    "trapezoid_from_1": "trapezoid from (0, 1)",
-    "hyperbolic": "hyperbolic (exact integral)",
-    "lower_trapezoid": "lower trapezoid",
-    "interpolated_median": "interpolated median",
-}
+ESTIMATOR_LABELS = AUPR_ESTIMATOR_LABELS
 
 
 def _metrics(y: np.ndarray, score: np.ndarray, weight: np.ndarray, where: str) -> dict[str, float]:

@@ -137,8 +137,8 @@ def _quiet_client_logs() -> None:
 
 def run_select(args: argparse.Namespace) -> int:
     from prspace.contracts import validate_task_list, write_task_list
-    from prspace.openml.manifest import read_manifest, replay_task_rows
     from prspace.openml import OpenMLNetworkError, candidates_frame, select_tasks
+    from prspace.openml.manifest import read_manifest, replay_task_rows
 
     _quiet_client_logs()
     settings = _settings(args)
@@ -172,8 +172,8 @@ def _failed(name: str, exc: Exception, t0: float) -> dict:
 
 def run_task(args: argparse.Namespace) -> int:
     from prspace.contracts import TaskStatus, write_status
-    from prspace.openml.manifest import manifest_runs, read_manifest
     from prspace.openml import OpenMLNetworkError, fetch_task
+    from prspace.openml.manifest import manifest_runs, read_manifest
     from prspace.schema import write_predictions
 
     _quiet_client_logs()

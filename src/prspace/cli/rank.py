@@ -30,6 +30,7 @@ from prspace.experiments.ranking_report import (
     source_label,
     summary_markdown,
 )
+from prspace.metrics.names import BOYD_METRICS, LEARNER_METRICS
 from prspace.output import write_csv, write_markdown, write_table
 
 # prspace.experiments.ranking is imported inside the functions: every `prspace` command
@@ -37,7 +38,6 @@ from prspace.output import write_csv, write_markdown, write_table
 
 log = logging.getLogger(__name__)
 
-LEARNER_METRICS = ("aupr", "aucnpr", "auprg")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 title="Learners ranked across tasks", note=lnote)
     write_table(agreement, out / "learner_agreement.csv", out / "learner_agreement.md",
                 title="Do the learners' orders by mean metric agree?", note=lnote)
-    winners = R.learner_winners(metrics, [m for m in ("aupr", "aucnpr", "auprg", "auroc") if m in metrics.columns],
+    winners = R.learner_winners(metrics, [m for m in BOYD_METRICS if m in metrics.columns],
                                 learner="flow_id")
     write_table(winners, out / "learner_winners.csv", out / "learner_winners.md",
                 title="The best learner across tasks by mean, median and mean rank, with its margin",

@@ -15,6 +15,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from prspace.metrics.names import METRIC_COLOURS
+
 
 def _labels(text: Mapping[str, str]) -> dict[str, str]:
     """The ``label:<name>`` fields of a figure's text, in order: ``{name: label}``."""
@@ -97,7 +99,7 @@ def figure_fold_skew(summary: pd.DataFrame, text: Mapping[str, str]) -> Figure:
     labels = _labels(text)
     fig = Figure(figsize=(12, 5.4), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, sharex=True)
-    colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
+    colors = METRIC_COLOURS
     for a, label in labels.items():
         kind, m = a.split("_", 1)
         sub = summary[summary["aggregate"] == a].sort_values("dispersion")
@@ -147,7 +149,7 @@ def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: p
     height = max(5.5, 0.22 * int(text["n_learners"]) + 2.5)
     fig = Figure(figsize=(14, height), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, width_ratios=[1, 1.25])
-    colors = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
+    colors = METRIC_COLOURS
     for m in ("aupr", "aucnpr", "auprg"):
         ax1.scatter(per_task["pi"], per_task[m], color=colors[m], s=6, alpha=0.2, linewidths=0)
         ax1.plot(means["pi"], means[m], color=colors[m], marker="o", ms=4, ls="none", label=f"{labels[m]} (mean over learners)")

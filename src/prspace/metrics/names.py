@@ -36,3 +36,29 @@ BOYD_METRICS: tuple[str, ...] = ("aupr", "aucnpr", "auprg", "auroc")
 
 #: The metrics an audit reports, ranks and resamples, in its display order.
 REPORTED_METRICS: tuple[str, ...] = ("auroc", "average_precision", "aupr", "aucnpr", "auprg")
+
+#: The metric pairs of Flach & Kull 2015 (section 4), whose rank disagreement the studies and the
+#: audit report, each as ``(a, b)``; the verdict rows name a pair ``f"{a}_{b}"``.
+FK_PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
+
+#: The metrics of the per-learner table of ``prspace rank`` (the PR-space metrics Boyd et al. and
+#: Flach & Kull compare; AUROC is the reference they are compared with, so it is not a column).
+LEARNER_METRICS: tuple[str, ...] = ("aupr", "aucnpr", "auprg")
+
+#: Display labels of the audit's tables, which also show two baselines beside the metrics: the
+#: minimum AUPR of Boyd et al. (column header ``AUPR_MIN``, as in the audit's CSV outputs; the
+#: Boyd figures write it ``AUCPR_MIN`` after the paper) and the positive fraction ``pi``.
+AUDIT_LABELS: dict[str, str] = {**METRIC_LABELS, "aupr_min": "AUPR_MIN", "pi": "pi"}
+
+#: Display names of the AUPR estimators (:data:`prspace.metrics.AUPR_ESTIMATORS`).
+AUPR_ESTIMATOR_LABELS: dict[str, str] = {
+    "step": "step (AP)",
+    "trapezoid": "trapezoid",
+    "trapezoid_from_1": "trapezoid from (0, 1)",
+    "hyperbolic": "hyperbolic (exact integral)",
+    "lower_trapezoid": "lower trapezoid",
+    "interpolated_median": "interpolated median",
+}
+
+#: A metric's colour in every figure that draws several metrics (matplotlib's cycle colours).
+METRIC_COLOURS: dict[str, str] = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.metrics.names import METRIC_LABELS
+from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.verdicts import rule as R
 from prspace.verdicts.claims import flach_kull_evidence, within_task_order_evidence
 
@@ -28,7 +28,7 @@ HEADLINE = (
     "fk.{p}.top1", "fk.{p}.top3", "px.{p}.top1.distinguishable", "px.{p}.top1.skew_trend",
     "fk.{p}.top1.at_paperlike_pi_distribution",
 )
-PAIRS = ("aupr_auprg", "aupr_auroc", "auprg_auroc")
+PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
 def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
