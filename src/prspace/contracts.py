@@ -180,14 +180,23 @@ class TaskStatus:
     n_models: int = 0
     seconds: float | None = None
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: Keys of ``extra`` written before ``seconds`` rather than after the core fields: the key
+    #: order the status files have always had (local: ``failed_learners``; a failed OpenML
+    #: fetch: ``replaced_runs``).  Not written itself.
+    before_seconds: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        d = {k: v for k, v in dataclasses.asdict(self).items() if k != "extra"}
+        core = {k: v for k, v in dataclasses.asdict(self).items() if k not in ("extra", "before_seconds")}
+        d: dict[str, Any] = {}
+        for k, v in core.items():
+            if k == "seconds":
+                d |= {e: self.extra[e] for e in self.before_seconds if e in self.extra and e not in core}
+            d[k] = v
         return d | {k: v for k, v in self.extra.items() if k not in d}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TaskStatus:
-        core = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        core = {f.name for f in dataclasses.fields(cls)} - {"extra", "before_seconds"}
         return cls(**{k: d[k] for k in core if k in d}, extra={k: v for k, v in d.items() if k not in core})
 
     def __getitem__(self, key: str) -> Any:  # dict-style access for older callers

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from prspace._io import atomic_path
+from prspace.contracts import TaskStatus
 from prspace.errors import InputError, ServiceError
 
 log = logging.getLogger("prspace.fetch_openml")
@@ -165,13 +166,13 @@ def run_select(args: argparse.Namespace) -> int:
     return 0
 
 
-def _failed(name: str, exc: Exception, t0: float) -> dict:
-    return {"task_id": name, "status": "failed", "reason": str(exc), "predictions": None, "n_models": 0,
-            "replaced_runs": [], "seconds": round(time.monotonic() - t0, 3), "http_requests": None}
+def _failed(name: str, exc: Exception, t0: float) -> TaskStatus:
+    return TaskStatus(task_id=name, status="failed", reason=str(exc), seconds=round(time.monotonic() - t0, 3),
+                      extra={"replaced_runs": [], "http_requests": None}, before_seconds=("replaced_runs",))
 
 
 def run_task(args: argparse.Namespace) -> int:
-    from prspace.contracts import TaskStatus, write_status
+    from prspace.contracts import write_status
     from prspace.openml import OpenMLNetworkError, fetch_task
     from prspace.openml.manifest import manifest_runs, read_manifest
     from prspace.schema import write_predictions

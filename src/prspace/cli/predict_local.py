@@ -12,9 +12,7 @@ import logging
 import time
 from pathlib import Path
 
-from prspace.data.datasets import DEFAULT_MIN_MINORITY, load_dataset, suite_names
-from prspace.errors import InputError
-from prspace.schema import write_predictions
+from prspace.data.datasets import DEFAULT_MIN_MINORITY
 
 log = logging.getLogger("prspace.predict_local")
 
@@ -74,90 +72,24 @@ class _LearnersAction(argparse._StoreAction):
         pass
 
 
-def _write_status(path: Path, status: dict) -> None:
-    from prspace.contracts import write_status  # the task-status contract
-
-    write_status(status, path)
-
-
 def run(args: argparse.Namespace) -> int:
     # scikit-learn is imported here, not at module level: every `prspace` command builds
     # this parser, and only this command needs the learners.
-    from prspace.local.crossval import SkipDataset, predict_dataset
+    from prspace.contracts import write_status
     from prspace.local.learners import parse_learners
+    from prspace.local.task import predict_task, task_dataset
 
     t0 = time.perf_counter()
     learners = parse_learners(args.learners)
-    if args.folds < 2:
-        raise InputError(f"--folds {args.folds}: cross-validation needs at least 2 folds")
-    if args.data_dir is not None:
-        if not args.target:
-            raise InputError("--data-dir needs --target COL, the class column of your files")
-        # identical rows of your file are kept in one fold (seeded): the folds come with the dataset
-        dataset = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target,
-                               pos_label=args.pos_label, n_folds=args.folds, seed=args.seed)
-    elif args.pos_label is not None:
-        raise InputError("--pos-label only applies to your own files; add --data-dir DIR --target COL")
-    elif args.dataset.startswith("openml-"):  # online: the task's own splits
-        if args.target:
-            raise InputError("--target only applies to your own files; add --data-dir DIR")
-        dataset = load_dataset(args.dataset)
+    dataset = task_dataset(args.dataset, suite=args.suite, data_dir=args.data_dir, target=args.target,
+                           pos_label=args.pos_label, n_folds=args.folds, seed=args.seed)
+    status = predict_task(dataset, learners, args.out, n_folds=args.folds, seed=args.seed,
+                          min_minority=args.min_minority, progress=not args.no_progress, t0=t0)
+    write_status(status, Path(args.status))
+    failed = [f["learner"] for f in status.extra["failed_learners"]]
+    if status.status == "ok":
+        log.info("%s: ok, %d models (%d failed%s), n=%d, n_pos=%d, %.1f s", dataset.task_id, status.n_models,
+                 len(failed), ": " + ", ".join(failed) if failed else "", dataset.n, dataset.n_pos, status.seconds)
     else:
-        if args.target:
-            raise InputError("--target only applies to your own files; add --data-dir DIR")
-        members = suite_names(args.suite)
-        if args.dataset not in members:
-            if args.dataset.startswith("user-"):
-                raise InputError(f"{args.dataset} is a user dataset; add --data-dir DIR --target COL")
-            load_dataset(args.dataset)  # unknown id -> InputError naming the fix
-            raise InputError(
-                f"{args.dataset} is not in suite {args.suite!r}; pass --suite all to use it"
-            )
-        dataset = load_dataset(args.dataset)
-
-    status: dict = {
-        "task_id": dataset.task_id,
-        "status": "ok",
-        "reason": "",
-        "predictions": None,
-        "n_models": 0,
-        "failed_learners": [],
-        "seconds": 0.0,
-        "n": dataset.n,
-        "n_pos": dataset.n_pos,
-        "learner_seconds": {},
-        "learner_cpu_seconds": {},
-    }
-    timings: dict[str, float] = {}
-    cpu_timings: dict[str, float] = {}
-    try:
-        df, task, failures = predict_dataset(
-            dataset,
-            learners,
-            n_folds=args.folds,
-            seed=args.seed,
-            progress=not args.no_progress,
-            min_minority=args.min_minority,
-            timings=timings,
-            cpu_timings=cpu_timings,
-        )
-    except SkipDataset as exc:
-        status.update(status="skipped", reason=str(exc))
-        failures = []
-        log.info("%s: skipped: %s", dataset.task_id, exc)
-    else:
-        write_predictions(df, task, args.out)
-        status.update(predictions=str(args.out), n_models=task.n_models)
-    status["failed_learners"] = [{"learner": f.learner, "error": f.error} for f in failures]
-    status["learner_seconds"] = {k: round(v, 3) for k, v in timings.items()}
-    status["learner_cpu_seconds"] = {k: round(v, 3) for k, v in cpu_timings.items()}
-    status["seconds"] = round(time.perf_counter() - t0, 3)
-    _write_status(Path(args.status), status)
-    if status["status"] == "ok":
-        log.info(
-            "%s: ok, %d models (%d failed%s), n=%d, n_pos=%d, %.1f s",
-            dataset.task_id, status["n_models"], len(failures),
-            ": " + ", ".join(f.learner for f in failures) if failures else "",
-            dataset.n, dataset.n_pos, status["seconds"],
-        )
+        log.info("%s: skipped: %s", dataset.task_id, status.reason)
     return 0
