@@ -30,7 +30,6 @@ from prspace.experiments.ranking_report import (
     source_label,
     summary_markdown,
 )
-from prspace.metrics.names import BOYD_METRICS, LEARNER_METRICS
 from prspace.output import write_csv, write_markdown, write_table
 
 # prspace.experiments.ranking is imported inside the functions: every `prspace` command
@@ -118,18 +117,9 @@ def run(args: argparse.Namespace) -> int:
                          "disagrees with itself under a stratified bootstrap of the test rows. distinguishable: share "
                          f"of the disagreements outside both paired bootstrap intervals.  \n{R.TIE_CONVENTION}"))
 
-    learner_metrics = [m for m in LEARNER_METRICS if m in metrics.columns]
-    names = metrics.drop_duplicates("flow_id").set_index("flow_id")["flow_name"]
-    try:
-        learners = R.learner_ranking_across_tasks(metrics, learner_metrics, learner="flow_id",
-                                                  min_share=args.learner_min_share)
-        learners.insert(1, "flow_name", learners["flow_id"].map(names))
-        agreement = R.learner_order_agreement(learners, learner_metrics, learner="flow_id")
-    except ValueError as exc:
-        log.warning("learner ranking across tasks: %s", exc)
-        learners = pd.DataFrame(columns=["flow_id", "flow_name", "n_tasks"])
-        agreement = pd.DataFrame(columns=["metric_a", "metric_b", "n_learners", "best_a", "best_b",
-                                          "top1_differs", "top3_differs", "spearman", "kendall"])
+    learners, agreement, winners, problem = R.learner_tables(metrics, min_share=args.learner_min_share)
+    if problem is not None:
+        log.warning("learner ranking across tasks: %s", problem)
     lnote = ("Learners ranked across tasks by their mean metric (Boyd et al. 2012, sec. 4.2): "
              "rank_mean_<m> = rank by the mean over tasks (1 = best); mean_rank_<m> = mean within-task rank. "
              f"Only learners present in at least {args.learner_min_share:.0%} of the tasks. Source: {source}.")
@@ -137,8 +127,6 @@ def run(args: argparse.Namespace) -> int:
                 title="Learners ranked across tasks", note=lnote)
     write_table(agreement, out / "learner_agreement.csv", out / "learner_agreement.md",
                 title="Do the learners' orders by mean metric agree?", note=lnote)
-    winners = R.learner_winners(metrics, [m for m in BOYD_METRICS if m in metrics.columns],
-                                learner="flow_id")
     write_table(winners, out / "learner_winners.csv", out / "learner_winners.md",
                 title="The best learner across tasks by mean, median and mean rank, with its margin",
                 note=("n_tasks_flip: tasks whose removal alone changes the winner. AUPRG is unbounded below, so a mean "

@@ -44,10 +44,13 @@ Conventions
 from __future__ import annotations
 
 from prspace.experiments.ranking.learners import (
+    AGREEMENT_COLUMNS,
     WINNER_CRITERIA,
+    LearnerTables,
     flipped_pairs,
     learner_order_agreement,
     learner_ranking_across_tasks,
+    learner_tables,
     learner_winners,
     one_model_per_family,
     panel_sensitivity,
@@ -87,6 +90,7 @@ from prspace.experiments.ranking.summary import (
 from prspace.metrics import METRIC_LABELS  # re-exported: the display names live in prspace.metrics
 
 __all__ = [
+    "AGREEMENT_COLUMNS",
     "METRIC_LABELS",
     "PAPER_N_MODELS",
     "PAPER_N_MODELS_TOTAL",
@@ -108,7 +112,9 @@ __all__ = [
     "disagreement",
     "flipped_pairs",
     "learner_order_agreement",
+    "LearnerTables",
     "learner_ranking_across_tasks",
+    "learner_tables",
     "learner_winners",
     "metric_pairs",
     "one_model_per_family",

@@ -4,6 +4,7 @@ learners (one model per family)."""
 
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ from prspace.experiments.ranking.ranks import (
     top_k,
 )
 from prspace.experiments.ranking.summary import summarise_disagreement
+from prspace.metrics.names import BOYD_METRICS, LEARNER_METRICS
 
 
 def learner_ranking_across_tasks(
@@ -242,3 +244,43 @@ def panel_sensitivity(
                      "top3_family_lo": f.top3_lo, "top3_family_hi": f.top3_hi,
                      "spearman_all": a.spearman_mean, "spearman_family": f.spearman_mean})
     return pd.DataFrame(rows)
+
+
+#: Columns of :func:`learner_order_agreement`'s table, also when there is nothing to compare.
+AGREEMENT_COLUMNS = ["metric_a", "metric_b", "n_learners", "best_a", "best_b",
+                     "top1_differs", "top3_differs", "spearman", "kendall"]
+
+
+class LearnerTables(NamedTuple):
+    """The learner tables of ``prspace rank``; ``problem``: why ``learners`` and ``agreement`` are empty."""
+
+    learners: pd.DataFrame
+    agreement: pd.DataFrame
+    winners: pd.DataFrame
+    problem: str | None
+
+
+def learner_tables(metrics: pd.DataFrame, *, min_share: float = 1.0, learner: str = "flow_id",
+                   name: str = "flow_name") -> LearnerTables:
+    """Learners across tasks from a study's metrics table, as ``prspace rank`` writes them.
+
+    ``learners``: :func:`learner_ranking_across_tasks` on the :data:`~prspace.metrics.names.LEARNER_METRICS`
+    the table has, with each learner's ``name`` beside its id; ``agreement``:
+    :func:`learner_order_agreement` of those orders; ``winners``: :func:`learner_winners` on the
+    :data:`~prspace.metrics.names.BOYD_METRICS` the table has.  When the learners cannot be ranked
+    (e.g. none is present in ``min_share`` of the tasks), ``learners`` and ``agreement`` are empty
+    tables with their columns and ``problem`` says why.
+    """
+    present = [m for m in LEARNER_METRICS if m in metrics.columns]
+    names = metrics.drop_duplicates(learner).set_index(learner)[name]
+    problem = None
+    try:
+        learners = learner_ranking_across_tasks(metrics, present, learner=learner, min_share=min_share)
+        learners.insert(1, name, learners[learner].map(names))
+        agreement = learner_order_agreement(learners, present, learner=learner)
+    except ValueError as exc:
+        problem = str(exc)
+        learners = pd.DataFrame(columns=[learner, name, "n_tasks"])
+        agreement = pd.DataFrame(columns=AGREEMENT_COLUMNS)
+    winners = learner_winners(metrics, [m for m in BOYD_METRICS if m in metrics.columns], learner=learner)
+    return LearnerTables(learners, agreement, winners, problem)
