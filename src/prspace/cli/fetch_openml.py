@@ -19,8 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
-
 from prspace._io import atomic_path
 from prspace.contracts import TaskStatus
 from prspace.errors import InputError, ServiceError
@@ -246,20 +244,10 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 
 def run_selfcheck(args: argparse.Namespace) -> int:
-    from prspace.contracts import read_status
-    from prspace.openml.selfcheck import CHECK_COLUMNS, compare_task, summarize
+    from prspace.openml.selfcheck import check_statuses, summarize
     from prspace.output import write_csv, write_markdown
-    from prspace.schema import read_predictions
 
-    parts = []
-    for path in sorted(args.status):
-        st = read_status(path)
-        if st.status != "ok":
-            continue
-        df, _info = read_predictions(st.predictions)
-        parts.append(compare_task(df, st.get("runs") or [], task_repeats=st.get("task_repeats")))
-    checks = pd.concat([p for p in parts if len(p)] or [pd.DataFrame(columns=CHECK_COLUMNS)], ignore_index=True)
-    checks = checks.sort_values(["task_id", "model_id", "scope", "repeat", "fold"], ignore_index=True)
+    checks = check_statuses(args.status)
     summary = summarize(checks)
     write_csv(checks, args.out)
     write_markdown(checks, Path(args.out).with_suffix(".md"),

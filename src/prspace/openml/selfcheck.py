@@ -18,6 +18,8 @@ are compared).  A value is a disagreement when ``|difference| > TOLERANCE`` (1e-
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -92,6 +94,31 @@ def compare_task(
                              likely_cause="" if d <= TOLERANCE else _cause("overall", float(server), ours,
                                                                           fold_mean, folds_agree)))
     return pd.DataFrame(rows, columns=CHECK_COLUMNS)
+
+
+def stack_checks(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """The tasks' check tables (:func:`compare_task`) as one, sorted by task, model, scope, repeat
+    and fold; with no compared value, an empty table with :data:`CHECK_COLUMNS`."""
+    parts = [p for p in parts if len(p)]
+    checks = pd.concat(parts or [pd.DataFrame(columns=CHECK_COLUMNS)], ignore_index=True)
+    return checks.sort_values(["task_id", "model_id", "scope", "repeat", "fold"], ignore_index=True)
+
+
+def check_statuses(status_paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
+    """The self-check of a study: :func:`compare_task` on every ``ok`` task status (its
+    predictions file, the run details and the task's repeats it records), stacked by
+    :func:`stack_checks`; skipped tasks are left out."""
+    from prspace.contracts import read_status
+    from prspace.schema import read_predictions
+
+    parts = []
+    for path in sorted(status_paths):
+        st = read_status(path)
+        if st.status != "ok":
+            continue
+        df, _info = read_predictions(st.predictions)
+        parts.append(compare_task(df, st.get("runs") or [], task_repeats=st.get("task_repeats")))
+    return stack_checks(parts)
 
 
 def summarize(checks: pd.DataFrame) -> pd.DataFrame:
