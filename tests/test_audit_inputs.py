@@ -137,6 +137,21 @@ def test_pos_label_suggestion_names_the_minority_class_and_says_why(tmp_path, ca
     assert "NOTE [majority-positive]" in out and "pi = 0.800" in flat(out)
 
 
+def test_pos_label_suggestion_follows_the_positive_class_rule_on_a_tie():
+    from prspace.audit.inputs import suggest_pos_label
+    from prspace.data.dataset import positive_label
+
+    for values in (["no", "yes"], ["yes", "no"], ["b", "a"], [10, 2]):
+        labels = pd.Series([values[0]] * 6 + [values[1]] * 6)
+        line = suggest_pos_label(labels)
+        picked = str(positive_label(labels.astype(str)))  # the studies' rule: the label that sorts last
+        assert picked == max(map(str, values))
+        assert line.startswith(f"e.g. --pos-label {picked!r};") and "equally frequent (6 rows each)" in line
+    # without a tie both name the minority class
+    labels = pd.Series(["yes"] * 9 + ["no"] * 3)
+    assert positive_label(labels) == "no" and suggest_pos_label(labels).startswith("e.g. --pos-label 'no', the rarer")
+
+
 # --------------------------------------------------------------------------- case 10
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.data.dataset import positive_label
 from prspace.data.usertable import check_duplicate_columns
 from prspace.errors import InputError
 
@@ -171,11 +172,18 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
 
 
 def suggest_pos_label(labels: pd.Series) -> str:
-    """``e.g. --pos-label 'x'`` naming the minority class (the usual positive class), with the counts."""
-    counts = labels.astype(str).value_counts()
-    counts = counts.sort_index(kind="stable").sort_values(kind="stable")  # rarest first, ties by name
-    rare, n = str(counts.index[0]), int(counts.iloc[0])
-    if len(counts) > 1 and n == int(counts.iloc[1]):
+    """``e.g. --pos-label 'x'`` with the counts, naming the class of the positive-class rule
+    (:func:`prspace.data.dataset.positive_label`: the minority class; with equal counts the label
+    that sorts last by name), the class a study would take from the same labels.
+
+    Only a suggestion: the audit never picks the positive class of text labels itself, and with
+    equal counts it says so and asks for the class of interest.
+    """
+    text = labels.astype(str)
+    counts = text.value_counts()
+    rare = str(positive_label(text)) if len(counts) == 2 else str(counts.sort_index().idxmin())
+    n = int(counts[rare])
+    if len(counts) > 1 and (counts == n).all():
         return (f"e.g. --pos-label {rare!r}; the two classes are equally frequent ({n} rows each), so choose the "
                 "class of interest")
     return (f"e.g. --pos-label {rare!r}, the rarer class: {n} of {len(labels)} rows; the positive class is "

@@ -73,7 +73,9 @@ def package_version(package: str) -> str:
 def positive_label(labels: pd.Series) -> object:
     """The minority label of a two-class series; on a tie the label that sorts last by name.
 
-    :class:`ValueError` (``"<k> classes"``) unless there are exactly two classes.
+    :class:`ValueError` (``"<k> classes"``) unless there are exactly two classes.  The one
+    positive-class rule: the studies' datasets use it, and the audit's ``--pos-label`` suggestion
+    (:func:`prspace.audit.inputs.suggest_pos_label`) names the class it picks.
     """
     counts = labels.value_counts(dropna=True)
     if len(counts) != 2:
