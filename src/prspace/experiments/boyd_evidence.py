@@ -42,7 +42,7 @@ from prspace.experiments import aggregation as ag
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
 from prspace.experiments.boyd_tables import read_runs
-from prspace.experiments.ranking import cluster_bootstrap_ci
+from prspace.experiments.ranking import cluster_bootstrap_ci, cluster_resamples
 from prspace.verdicts.rule import evidence_row
 
 PAPER = "boyd-2012"
@@ -176,12 +176,12 @@ def _families(task_ids: Sequence[object], tasks: pd.DataFrame | None) -> np.ndar
 
 
 def _boot_weights(clusters: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
-    """Per resample and task, how often its family was drawn (the resamples of
-    :func:`prspace.experiments.ranking.cluster_bootstrap_ci` with the same seed)."""
-    _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
-    n_c = int(cid.max()) + 1
-    idx = np.random.default_rng(seed).integers(0, n_c, size=(n_boot, n_c))
-    counts = np.stack([np.bincount(r, minlength=n_c) for r in idx])
+    """Per resample and task, how often its family was drawn: the resamples of
+    :func:`prspace.experiments.ranking.cluster_bootstrap_ci` with the same seed (both draw them
+    with :func:`~prspace.experiments.ranking.cluster_resamples`); as weights, because Kendall's
+    tau and the winner margin are not means of per-task values, which is all that function takes."""
+    cid, idx = cluster_resamples(clusters, n_boot=n_boot, seed=seed)
+    counts = np.stack([np.bincount(r, minlength=idx.shape[1]) for r in idx])
     return counts[:, cid].astype(np.float64)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.errors import InputError
+from prspace.experiments.ranking.summary import cluster_resamples
 
 # --- skew as a tested explanation: the trend, the counterfactual, the balance levels -----------
 
@@ -52,7 +53,8 @@ def cluster_bootstrap_means(
     """Column means of ``values`` (tasks x statistics) and their cluster-bootstrap replicates.
 
     The resamples are those of :func:`prspace.experiments.ranking.cluster_bootstrap_ci` with the
-    same seed and clusters (families drawn with replacement; a resample's statistic is the sum
+    same seed and clusters (both draw them with :func:`~prspace.experiments.ranking.cluster_resamples`;
+    this function returns every replicate, several columns at once, which the slope needs) (families drawn with replacement; a resample's statistic is the sum
     over the drawn families' tasks over their number; NaNs ignored), drawn once for every column:
     column ``j`` of the replicates gives exactly ``cluster_bootstrap_ci(values[:, j], ...)``'s
     interval (tested). Returns ``(means (m,), replicates (n_boot, m))``.
@@ -60,14 +62,13 @@ def cluster_bootstrap_means(
     v = np.asarray(values, dtype=np.float64)
     if v.ndim == 1:
         v = v[:, None]
-    _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
-    n_c = int(cid.max()) + 1
+    cid, idx = cluster_resamples(clusters, n_boot=n_boot, seed=seed)
+    n_c = idx.shape[1]
     ok = np.isfinite(v)
     sums = np.zeros((n_c, v.shape[1]))
     counts = np.zeros((n_c, v.shape[1]))
     np.add.at(sums, cid, np.where(ok, v, 0.0))
     np.add.at(counts, cid, ok.astype(np.float64))
-    idx = np.random.default_rng(seed).integers(0, n_c, size=(n_boot, n_c))
     with np.errstate(invalid="ignore", divide="ignore"):
         boot = sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
         means = np.where(ok.any(axis=0), np.nansum(v, axis=0) / ok.sum(axis=0), np.nan)

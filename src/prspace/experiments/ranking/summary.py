@@ -59,6 +59,21 @@ def saturation(df: pd.DataFrame, *, group: str = "task_id", decimals: int = 12) 
     return out
 
 
+def cluster_resamples(clusters: np.ndarray, *, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cluster bootstrap's resamples, the one place they are drawn.
+
+    ``clusters``: each task's cluster (family; compared as text).  Returns ``(cid, idx)``: each
+    task's cluster number (clusters numbered in sorted order of their names) and the clusters
+    drawn with replacement, ``(n_boot, n_clusters)`` from ``numpy.random.default_rng(seed)``.
+    :func:`cluster_bootstrap_ci` and the callers that need the replicates themselves
+    (``experiments.skew_explanation.cluster_bootstrap_means``, ``experiments.boyd_evidence``'s
+    weighted statistics) draw from here, so one seed gives every statistic the same resamples.
+    """
+    _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    n_c = int(cid.max()) + 1
+    return cid, np.random.default_rng(seed).integers(0, n_c, size=(n_boot, n_c))
+
+
 def cluster_bootstrap_ci(
     values: np.ndarray,
     clusters: np.ndarray | None = None,
@@ -79,14 +94,11 @@ def cluster_bootstrap_ci(
     v = np.asarray(values, dtype=np.float64)
     if v.size == 0 or np.all(np.isnan(v)):
         return float("nan"), float("nan"), float("nan")
-    if clusters is None:
-        clusters = np.arange(v.size)
-    _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    cid, idx = cluster_resamples(np.arange(v.size) if clusters is None else clusters, n_boot=n_boot, seed=seed)
     ok = ~np.isnan(v)
-    n_c = int(cid.max()) + 1
+    n_c = idx.shape[1]
     sums = np.bincount(cid[ok], v[ok], n_c)
     counts = np.bincount(cid[ok], minlength=n_c).astype(np.float64)
-    idx = np.random.default_rng(seed).integers(0, n_c, size=(n_boot, n_c))
     with np.errstate(invalid="ignore", divide="ignore"):
         boot = sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
     alpha = (1 - level) / 2
