@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from prspace.metrics.names import METRIC_COLOURS
+from prspace.figures.style import METRIC_COLOURS
 
 
 def _labels(text: Mapping[str, str]) -> dict[str, str]:

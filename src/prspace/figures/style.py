@@ -8,6 +8,10 @@ from collections.abc import Iterator
 COLUMN_WIDTH = 3.3  # inches: one column of a two-column paper
 RC = {"font.size": 7, "axes.titlesize": 7.5, "axes.labelsize": 7, "xtick.labelsize": 6.5,
       "ytick.labelsize": 6.5, "legend.fontsize": 6.5}
+#: A metric's colour in every figure that draws several metrics (matplotlib's cycle colours).  Here,
+#: not in :mod:`prspace.metrics.names` with the labels: figure modules import nothing from
+#: ``prspace.metrics`` (tests/test_figures.py), and their labels come with the tables' text.
+METRIC_COLOURS: dict[str, str] = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
 
 
 @contextlib.contextmanager

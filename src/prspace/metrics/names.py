@@ -59,6 +59,3 @@ AUPR_ESTIMATOR_LABELS: dict[str, str] = {
     "lower_trapezoid": "lower trapezoid",
     "interpolated_median": "interpolated median",
 }
-
-#: A metric's colour in every figure that draws several metrics (matplotlib's cycle colours).
-METRIC_COLOURS: dict[str, str] = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
