@@ -26,7 +26,7 @@ EVIDENCE_TABLES = ("noise_evidence.csv", "rank_set_evidence.csv", "skew_evidence
 #: The rows of the answer-first summary (claim id patterns, in order; ``*`` = every pair).
 HEADLINE = (
     "fk.{p}.top1", "fk.{p}.top3", "px.{p}.top1.distinguishable", "px.{p}.top1.skew_trend",
-    "fk.{p}.top1.at_paperlike_pi_distribution",
+    "fk.{p}.top1.at_paperlike_pi_distribution", "px.{p}.rank_sets.disjoint",
 )
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
@@ -166,6 +166,7 @@ SHORT = {
     "px.{p}.top1.distinguishable": "{a} vs {b}: top-1 disagreements with separable models",
     "px.{p}.top1.skew_trend": "{a} vs {b}: top-1 disagreement rises as pi falls (per decade)",
     "fk.{p}.top1.at_paperlike_pi_distribution": "{a} vs {b}: different best model at the paper-like pi",
+    "px.{p}.rank_sets.disjoint": "{a} vs {b}: plausible-best sets disjoint (real by construction)",
 }
 
 
