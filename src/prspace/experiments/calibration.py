@@ -151,6 +151,25 @@ def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, 
             "pop_b_A": A[metric_b], "pop_b_B": B[metric_b]}
 
 
+def scored_metrics(scores: Sequence[np.ndarray], yf: np.ndarray, counts: np.ndarray, metrics: Sequence[str],
+                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Each metric of every model's ``scores`` on the rows' labels ``yf`` (1.0 positive) and on the
+    resamples ``counts`` (B x n, one row per resample): ``full[m]`` shape (k,), ``boot[m]`` shape
+    (B, k); one sort per model (its tie groups), the resamples through the batch kernel."""
+    k, n_boot = len(scores), counts.shape[0]
+    full = {m: np.zeros(k) for m in metrics}
+    boot = {m: np.zeros((n_boot, k)) for m in metrics}
+    for j, s in enumerate(scores):
+        _, group = np.unique(-s, return_inverse=True)
+        g = int(group.max()) + 1
+        res = M.metrics_from_group_counts(np.bincount(group, yf, g), np.bincount(group, 1 - yf, g))
+        res_b = M.metrics_from_group_counts_batch(*group_counts(counts, group, yf, g))
+        for m in metrics:
+            full[m][j] = res[m]
+            boot[m][:, j] = res_b[m]
+    return full, boot
+
+
 def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, sigma_b: float, rho: float,
               alpha: float, pairs: Sequence[tuple[str, str]], n_sim: int, n_boot: int, rng: np.random.Generator,
               ) -> dict[tuple[str, str], list[tuple[bool, bool, int, int, int]]]:
@@ -171,16 +190,7 @@ def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, 
         z2 = rho * z1 + np.sqrt(1.0 - rho * rho) * rng.standard_normal(n)
         scores = (mu_a * yf + sd_a * z1, mu_b * yf + sd_b * z2)
         w = uniform_counts(y, n_boot, rng)
-        full = {m: np.zeros(2) for m in metrics}
-        boot = {m: np.zeros((n_boot, 2)) for m in metrics}
-        for j, s in enumerate(scores):
-            _, group = np.unique(-s, return_inverse=True)
-            k = int(group.max()) + 1
-            res = M.metrics_from_group_counts(np.bincount(group, yf, k), np.bincount(group, 1 - yf, k))
-            res_b = M.metrics_from_group_counts_batch(*group_counts(w, group, yf, k))
-            for m in metrics:
-                full[m][j] = res[m]
-                boot[m][:, j] = res_b[m]
+        full, boot = scored_metrics(scores, yf, w, metrics)
         for a, b in pairs:
             differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, 1, alpha)
             sign = 0

@@ -43,8 +43,14 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.errors import InputError
-from prspace.experiments.calibration import mdr, mu_for_auroc, mu_for_auroc_sigma, planted_reversal
-from prspace.experiments.noise_floor import bootstrap_metrics, group_counts
+from prspace.experiments.calibration import (
+    mdr,
+    mu_for_auroc,
+    mu_for_auroc_sigma,
+    planted_reversal,
+    scored_metrics,
+)
+from prspace.experiments.noise_floor import bootstrap_metrics
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.ranksets import rank_sets
 from prspace.resampling import uniform_counts
@@ -237,16 +243,7 @@ def _simulate(y: np.ndarray, mus: np.ndarray, sigmas: np.ndarray, rho: float, me
         z = np.sqrt(rho) * z0[None, :] + np.sqrt(1.0 - rho) * rng.standard_normal((k, n))
         scores = mus[:, None] * yf[None, :] + sd * z
         w = uniform_counts(y, n_boot, rng)
-        full = {m: np.zeros(k) for m in metrics}
-        boot = {m: np.zeros((n_boot, k)) for m in metrics}
-        for j in range(k):
-            _, group = np.unique(-scores[j], return_inverse=True)
-            g = int(group.max()) + 1
-            res = M.metrics_from_group_counts(np.bincount(group, yf, g), np.bincount(group, 1 - yf, g))
-            res_b = M.metrics_from_group_counts_batch(*group_counts(w, group, yf, g))
-            for m in metrics:
-                full[m][j] = res[m]
-                boot[m][:, j] = res_b[m]
+        full, boot = scored_metrics(list(scores), yf, w, metrics)
         for m in metrics:
             best[m][s] = rank_sets(full[m], boot[m], confidence).plausible_best
     return best
