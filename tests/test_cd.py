@@ -332,3 +332,22 @@ def test_audit_without_shared_models_has_no_cd():
     frame = frame[~((frame["task"] == "task1") & (frame["model"] == "d"))]
     other = audit(frame, task="task", model="model", label="label", score="score", n_boot=0)
     assert other.cd is None
+
+
+def test_a_study_whose_tasks_share_no_learner_gets_tables_that_say_why_and_a_figure_in_words():
+    """An OpenML study: every task has its own runs, so no learner is scored on two tasks; the
+    study's cd job must not fail: empty ranks, one cd_tests row per metric whose note says why."""
+    from prspace.cd import study_tables
+    from prspace.figures.cd import cd_figure
+
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame({"task_id": np.repeat(["t1", "t2", "t3"], 4),
+                          "model_id": [f"run-{i}" for i in range(12)],
+                          "aupr": rng.random(12), "auroc": rng.random(12)})
+    out = study_tables(table, ["aupr", "auroc"], n_sim=0)
+    assert out["cd_ranks"].empty and out["cd_cliques"].empty
+    assert list(out["cd_tests"]["metric"]) == ["aupr", "auroc"]
+    assert out["cd_tests"]["note"].str.startswith("not computed: a critical-difference diagram needs").all()
+    assert list(out["cd_metric_pairs"][["metric_a", "metric_b"]].iloc[0]) == ["aupr", "auroc"]
+    fig = cd_figure(out["cd_ranks"], out["cd_cliques"], out["cd_tests"])
+    assert "not drawn" in fig.texts[0].get_text() and "not computed" in fig.texts[0].get_text()

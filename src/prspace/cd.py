@@ -440,8 +440,11 @@ def study_tables(
     metrics = list(metrics)
     if not metrics:
         raise InputError("no metric to rank by; pass e.g. --rank-by aupr,auprg,auroc")
-    results = {m: critical_difference(scores_matrix(table, m, task=task, learner=learner), alpha=alpha,
-                                      posthoc=posthoc) for m in metrics}
+    try:
+        results = {m: critical_difference(scores_matrix(table, m, task=task, learner=learner), alpha=alpha,
+                                          posthoc=posthoc) for m in metrics}
+    except InputError as exc:  # e.g. an OpenML study: each task has its own runs, no learner spans two tasks
+        return _no_diagram(metrics, str(exc))
     ranks, cliques, tests = [], [], []
     for m, r in results.items():
         ranks.append(pd.DataFrame({"metric": m, "learner": r.average_ranks.index, "average_rank": r.average_ranks.to_numpy(),
@@ -471,6 +474,20 @@ def study_tables(
         "cd_cliques": pd.concat(cliques, ignore_index=True) if cliques else no_cliques,
         "cd_tests": pd.DataFrame(tests),
         "cd_metric_pairs": pd.DataFrame(pairs),
+    }
+
+
+def _no_diagram(metrics: Sequence[str], reason: str) -> dict[str, pd.DataFrame]:
+    """The tables of :func:`study_tables` when the study's tasks share too few learners for a
+    diagram: no ranks, cliques or pairs, and one ``cd_tests`` row per metric whose ``note`` says why."""
+    note = f"not computed: {reason}"
+    return {
+        "cd_ranks": pd.DataFrame(columns=["metric", "learner", "average_rank", "position", "n_tasks"]),
+        "cd_cliques": pd.DataFrame(columns=["metric", "clique", "learner"]),
+        "cd_tests": pd.DataFrame({"metric": list(metrics), "note": note}),
+        "cd_metric_pairs": pd.DataFrame({"metric_a": [a for a, _ in itertools.combinations(metrics, 2)],
+                                         "metric_b": [b for _, b in itertools.combinations(metrics, 2)],
+                                         "note": note}),
     }
 
 

@@ -52,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
     for name, df in tables.items():
         write_table(df, out / f"{name}.csv", out / f"{name}.md", title=TABLE_TITLES[name] + suffix)
         log.info("wrote %s", out / f"{name}.csv")
+    if not len(tables["cd_ranks"]):
+        log.warning("no critical-difference diagram: %s", tables["cd_tests"]["note"].iloc[0])
+        return 0
     for row in tables["cd_tests"].itertuples(index=False):
         if row.n_tasks_dropped:
             log.warning("%s: dropped %d task(s) with a missing score: %s", row.metric, row.n_tasks_dropped, row.dropped_tasks)

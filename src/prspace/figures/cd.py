@@ -71,6 +71,12 @@ def cd_figure(ranks: pd.DataFrame, cliques: pd.DataFrame, tests: pd.DataFrame,
             fig = Figure(figsize=(7.0, 1.0), layout="constrained")
             fig.text(0.5, 0.5, "Critical-difference diagrams: no metric (the table cd_tests is empty)", ha="center")
         return fig
+    if not len(ranks):  # no diagram could be drawn (prspace.cd.study_tables): say why, in words
+        note = str(tests["note"].iloc[0]) if "note" in tests.columns and len(tests) else "no learner ranked"
+        with mpl.rc_context(RC):
+            fig = Figure(figsize=(8.0, 1.2), layout="constrained")
+            fig.text(0.5, 0.5, "Critical-difference diagrams not drawn:\n" + note, ha="center", va="center", wrap=True)
+        return fig
     k = int(ranks.groupby("metric").size().max())
     first = ranks[ranks["metric"] == metrics[0]].set_index("learner")["average_rank"]
     cd0 = tests.set_index("metric")["critical_difference"]
