@@ -3,7 +3,8 @@
 The bootstrap is the audit's (stratified by class x fold, sample weights respected); the bands
 of the models the report draws (:func:`shown`: per task the best :data:`TOP_K` by AUPR, the
 first :data:`MAX_TASKS` tasks) go into ``bands.png`` and ``bands.csv``; any other model's bands
-come from :meth:`prspace.audit.result.AuditResult.bands`.
+come from :meth:`prspace.audit.result.AuditResult.bands`.  The resampling is seeded with the audit's
+``seed`` (``--seed``), so the same seed gives the same bands and another seed other bands.
 """
 
 from __future__ import annotations
@@ -25,15 +26,14 @@ TOP_K = 3
 MAX_TASKS = 4
 #: Resamples when the audit ran without a bootstrap (``n_boot = 0``) and bands are asked for.
 DEFAULT_RESAMPLES = 1000
-#: The seed of the bands' resampling (fixed: the same report twice draws the same bands).
-SEED = 0
 BAND_COLUMNS = ["task", "model", "curve", "x", "grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "level",
                 "n_resamples"]
 
 
 def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
-                level: float | None = None, seed: int = SEED) -> dict[str, CurveBand]:
-    """The three curves' bands of ``model`` on ``task`` (its pooled test rows, folds as strata)."""
+                level: float | None = None, seed: int | None = None) -> dict[str, CurveBand]:
+    """The three curves' bands of ``model`` on ``task`` (its pooled test rows, folds as strata), resampled
+    with ``seed`` (default the audit's ``seed``: the same seed draws the same bands, another seed others)."""
     rows = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
     if rows.empty:
         tasks = sorted(res.data["task"].astype(str).unique())
@@ -45,7 +45,7 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
     return curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(np.float64),
                        sample_weight=rows["weight"].to_numpy(np.float64), strata=rows["fold"].map(str).to_numpy(),
                        n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
-                       rng=seed)
+                       rng=res.seed if seed is None else seed)
 
 
 def shown(res: AuditRecord, *, max_tasks: int = MAX_TASKS, top_k: int = TOP_K) -> list[tuple[str, list[str]]]:

@@ -123,19 +123,24 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
 
 
 def bands_figure(res: AuditRecord, bands: dict) -> Figure:
-    """One row per task: the PR and PRG curves of the top models (:func:`prspace.audit.bands.shown`) on
-    the grid of :mod:`prspace.bands`, each with its simultaneous band shaded, in the model's colour of
-    :func:`model_styles` (the pointwise bands are in ``bands.csv``).  ``bands``: (task, model) -> curve -> band."""
+    """One row per task: the ROC, PR and PRG curves (left to right) of the top models
+    (:func:`prspace.audit.bands.shown`) on the grids of :mod:`prspace.bands`, each with its simultaneous
+    band shaded, in the model's colour of :func:`model_styles` (the pointwise bands are in ``bands.csv``);
+    dotted: the random classifier (ROC) and the baseline pi (PR).  ``bands``: (task, model) -> curve -> band."""
     tasks = sorted({task for task, _ in bands}) or sorted(res.pooled["task"].unique())[:1]
     styles = model_styles(res)
     drawn = max((sum(t == task for t, _ in bands) for task in tasks), default=0)
-    legend_height = 0.35 + 0.2 * drawn
-    fig = Figure(figsize=(11, (4.6 + legend_height) * len(tasks) + 0.5))
-    grid = fig.add_gridspec(2 * len(tasks), 2, height_ratios=[4.6, legend_height] * len(tasks))
-    level = next((b["pr"].level for b in bands.values()), res.confidence)
-    n_res = next((b["pr"].n_resamples for b in bands.values()), res.n_boot)
+    legend_height = 0.35 + 0.2 * (-(-(drawn + 1) // 2))  # two columns: the models and pi
+    fig = Figure(figsize=(15, (4.6 + legend_height) * len(tasks) + 0.5))
+    grid = fig.add_gridspec(2 * len(tasks), 3, height_ratios=[4.6, legend_height] * len(tasks))
+    first = next(iter(bands.values()), {})
+    level = first["pr"].level if "pr" in first else res.confidence
+    n_res = first["pr"].n_resamples if "pr" in first else res.n_boot
+    panels = (("roc", "false positive rate", "true positive rate", "ROC"),
+              ("pr", "recall", "precision", "PR"),
+              ("prg", "recall gain", "precision gain", "PRG"))
     for i, task in enumerate(tasks):
-        row = [fig.add_subplot(grid[2 * i, j]) for j in range(2)]
+        row = [fig.add_subplot(grid[2 * i, j]) for j in range(len(panels))]
         legend_ax = fig.add_subplot(grid[2 * i + 1, :])
         legend_ax.set_axis_off()
         prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
@@ -144,32 +149,36 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
         low = 0.0
         for model in models:
             style = styles[str(model)]
-            for ax, curve in zip(row, ("pr", "prg"), strict=True):
+            for ax, (curve, *_) in zip(row, panels, strict=True):
                 b = bands[(task, model)][curve]
                 ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
                 ax.plot(b.grid, b.estimate, color=style["color"], ls=style["ls"], lw=1.6,
-                        label=f"{_label(model)} (AUPR {fmt(pooled.loc[model, 'aupr'])}, "
-                              f"AUPRG {fmt(pooled.loc[model, 'auprg'])})")
+                        label=f"{_label(model)} (AUROC {fmt(pooled.loc[model, 'auroc'])}, "
+                              f"AUPR {fmt(pooled.loc[model, 'aupr'])}, AUPRG {fmt(pooled.loc[model, 'auprg'])})")
                 if curve == "prg":
                     low = min(low, float(np.min(b.sim_lo)))
+        roc, pr, prg = row
+        roc.plot([0, 1], [0, 1], color="0.45", lw=0.7, ls=":")
         if models:
             pi = float(pooled.loc[models[0], "pi"])
-            row[0].axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
-        row[1].axhline(0, color="0.6", lw=0.5)
-        for ax, (xlabel, ylabel, title, bottom) in zip(row, (
-                ("recall", "precision", "PR", 0.0), ("recall gain", "precision gain", "PRG", max(low, -1.0))),
-                strict=True):
+            pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
+        prg.axhline(0, color="0.6", lw=0.5)
+        for ax, (curve, xlabel, ylabel, title) in zip(row, panels, strict=True):
+            bottom = max(low, -1.0) if curve == "prg" else 0.0
             ax.set_xlim(0, 1)
             ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-            ax.set_title(prefix + f"{title} with {level:.0%} simultaneous bands", fontsize=10)
+            ax.set_title(prefix + title, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)
-        legend_ax.legend(*row[0].get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
+        legend_ax.legend(*pr.get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
                          frameon=False)
     more = int(res.pooled.groupby("task")["model"].nunique().max()) > drawn
     which = f"the top {drawn} models by AUPR" if more else "all models"
-    fig.suptitle(f"Curves on a grid with bootstrap bands ({which}; {n_res} stratified resamples)\n"
-                 "shaded: simultaneous band, covers the whole curve on the grid at the stated level", fontsize=10)
+    hidden = res.pooled["task"].nunique() - len(tasks)
+    if hidden > 0 and bands:
+        which += f"; {hidden} more task(s) not drawn"
+    fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} stratified resamples)\n"
+                 f"shaded: {level:.0%} simultaneous band, covers the whole curve on the grid at that level", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
     return fig

@@ -44,6 +44,8 @@ class AuditRecord:
     cd: dict[str, pd.DataFrame] | None = None
     #: What the AUROCs allow (:mod:`prspace.audit.bounds`), one row per task, metric, pair of models.
     auroc_bounds: pd.DataFrame | None = None
+    #: The seed of the audit's resampling (``--seed``); the curve bands' resampling uses it too.
+    seed: int = 0
 
     @property
     def has_folds(self) -> bool:

@@ -36,12 +36,12 @@ FIGURE_CAPTIONS = {
               "al. 2012 is unachievable; dotted: pi) and PRG (right; the always-positive baseline of Flach & "
               "Kull 2015 is the minor diagonal) curves on the pooled test rows.",
     "intervals": "Each model's metrics with their intervals (AUROC: DeLong; others: stratified bootstrap).",
-    "bands": "PR (left; dotted horizontal: pi) and PRG (right) curves of the top models on a grid, each with its "
-             "simultaneous bootstrap band (shaded: covers the whole curve on the grid at the stated level); "
+    "bands": "ROC (left; dotted: random), PR (middle; dotted horizontal: pi) and PRG (right) curves of the top "
+             "models on a grid, each with its simultaneous bootstrap band (shaded: covers the whole curve on the grid at the stated level); "
              "the values and the pointwise bands in bands.csv.",
 }
 FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics",
-              "bands": "PR and PRG curves of the top models with their bootstrap bands",
+              "bands": "ROC, PR and PRG curves of the top models with their bootstrap bands",
               "cd_diagram": "critical-difference diagrams of the models across tasks, one per metric"}
 FIGURE_CAPTIONS["cd_diagram"] = CD_CAPTION
 

@@ -36,7 +36,7 @@ class AuditResult(AuditRecord):
 
     def figures(self) -> dict[str, bytes]:
         """The report's figures as PNG bytes: ``curves`` and ``intervals`` (one row per task), and
-        ``bands`` (the top models' PR and PRG bands) unless the audit ran without a bootstrap;
+        ``bands`` (the top models' ROC, PR and PRG bands) unless the audit ran without a bootstrap;
         ``cd_diagram`` when the audit has critical-difference tables (:attr:`cd`)."""
         from prspace.audit import plot
         from prspace.output import figure_bytes
@@ -54,15 +54,16 @@ class AuditResult(AuditRecord):
         return out
 
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,
-              level: float | None = None, seed: int = curve_band.SEED) -> CurveBand:
+              level: float | None = None, seed: int | None = None) -> CurveBand:
         """Pointwise and simultaneous bootstrap band of one model's ``curve`` ("roc", "pr" or "prg")
-        on ``task`` (:mod:`prspace.bands`; default the audit's resamples and confidence)::
+        on ``task`` (:mod:`prspace.bands`; default the audit's resamples, confidence and seed)::
 
             b = result.bands("user-example", "random_forest", "pr")
             b.grid, b.estimate, b.lo, b.hi, b.sim_lo, b.sim_hi
         """
         if curve not in CURVES:
             raise InputError(f"unknown curve {curve!r}; choose one of {', '.join(CURVES)}")
+        seed = self.seed if seed is None else int(seed)
         key = (str(task), str(model), n_resamples, level, seed)
         cache = self.__dict__.setdefault("_bands", {})
         if key not in cache:
@@ -139,7 +140,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                     downsample_ratio, paired=paired)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
-                       cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data))
+                       cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed)
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,

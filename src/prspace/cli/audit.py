@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "0 = DeLong and Boyd's intervals only)",
     )
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of the curve bands (default 0)")
     p.add_argument(
         "--out",
         metavar="DIR",
