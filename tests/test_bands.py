@@ -15,9 +15,11 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 from pathlib import Path
 
+import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
@@ -376,3 +378,94 @@ def test_audit_without_bootstrap_draws_no_bands():
     result = audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
     assert "bands" not in result.figures()
     assert result.bands("all", "knn_15", "roc").n_resamples == 1000  # asked for: the default resamples
+
+
+def _tasks_frame(n_tasks: int) -> pd.DataFrame:
+    """The worked example copied into ``n_tasks`` tasks (scores jittered per task), for the figure's layout."""
+    frame = pd.read_csv(EXAMPLE)
+    parts = []
+    for i in range(n_tasks):
+        part = frame.copy()
+        part["task"] = f"task_{i}_" + "with_a_long_name" * (i == 0)
+        part["score"] = part["score"] + np.random.default_rng(i).normal(0.0, 0.05 * i, len(part))
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_table():
+    from matplotlib.collections import PolyCollection
+
+    from prspace.audit import audit, plot
+    from prspace.audit.bands import MAX_TASKS, TOP_K
+
+    result = audit(_tasks_frame(MAX_TASKS + 1), label="diagnosis", pos_label="malignant", task="task", n_boot=50)
+    bands = result.shown_bands()
+    fig = plot.bands_figure(result, bands)
+    tasks = sorted({t for t, _ in bands})
+    assert len(tasks) == MAX_TASKS
+    panels = [ax for ax in fig.axes if ax.axison]
+    assert len(panels) == 3 * MAX_TASKS  # three axes per task row; the legend rows have no axes drawn
+    styles = plot.model_styles(result)
+    for r, task in enumerate(tasks):
+        row = panels[3 * r: 3 * r + 3]
+        assert [ax.get_title() for ax in row] == [f"{task}: {c}" for c in ("ROC", "PR", "PRG")]
+        assert [ax.get_xlabel() for ax in row] == ["false positive rate", "recall", "recall gain"]
+        assert [ax.get_ylabel() for ax in row] == ["true positive rate", "precision", "precision gain"]
+        models = [m for t, m in bands if t == task]
+        assert len(models) == TOP_K
+        for ax, curve in zip(row, ("roc", "pr", "prg"), strict=True):
+            fills = [c for c in ax.collections if isinstance(c, PolyCollection)]
+            assert len(fills) == TOP_K  # one simultaneous band per model
+            lines = {line.get_color(): line for line in ax.get_lines() if line.get_color() != "0.45"}
+            for model in models:
+                b = bands[(task, model)][curve]
+                line = lines[styles[model]["color"]]  # each model in its colour of model_styles
+                np.testing.assert_array_equal(line.get_xdata(), b.grid)
+                np.testing.assert_array_equal(line.get_ydata(), b.estimate)
+            if curve == "roc":  # the random classifier's diagonal
+                assert any(list(line.get_xdata()) == [0, 1] == list(line.get_ydata()) for line in ax.get_lines())
+    title = fig._suptitle.get_text()
+    assert "ROC, PR and PRG" in title and f"the top {TOP_K} models by AUPR" in title and "1 more task(s)" in title
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=60)
+    assert matplotlib.image.imread(io.BytesIO(png.getvalue()))[..., :3].std() > 0.05
+
+
+def test_audit_bands_follow_the_audit_seed():
+    """The bands resample with the audit's seed: the same seed, the same bands; another seed, other bands;
+    ``bands(seed=...)`` overrides it and equals curve_bands with that seed."""
+    from prspace.audit import audit
+
+    frame = pd.read_csv(EXAMPLE)
+    kw = {"label": "diagnosis", "pos_label": "malignant", "n_boot": 60}
+    one, again, two = audit(frame, seed=1, **kw), audit(frame, seed=1, **kw), audit(frame, seed=2, **kw)
+    assert (one.seed, two.seed) == (1, 2)
+    t1, t1b, t2 = one.band_table(), again.band_table(), two.band_table()
+    pd.testing.assert_frame_equal(t1, t1b)
+    np.testing.assert_array_equal(t1["estimate"], t2["estimate"])  # the curves are the data's
+    for col in ("lo", "hi", "sim_lo", "sim_hi"):
+        assert not np.array_equal(t1[col], t2[col]), col  # the resampling is not
+    rows = one.data[one.data["model"] == "knn_15"]  # the audit's rows, in its order
+    for seed, res, given in ((1, one, None), (2, two, None), (7, one, 7)):
+        direct = curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(), sample_weight=rows["weight"].to_numpy(),
+                             strata=rows["fold"].map(str).to_numpy(), n_resamples=60, level=0.95, rng=seed)
+        for c in CURVES:
+            got = res.bands("all", "knn_15", c, seed=given)
+            for col, v in direct[c].columns().items():
+                np.testing.assert_array_equal(got.columns()[col], v)
+    assert not np.array_equal(one.bands("all", "knn_15", "pr", seed=7).sim_lo, one.bands("all", "knn_15", "pr").sim_lo)
+    np.testing.assert_array_equal(one.bands("all", "knn_15", "pr", seed=2).sim_lo, two.bands("all", "knn_15", "pr").sim_lo)
+
+
+def test_cli_seed_reaches_bands_csv(tmp_path):
+    from prspace.cli import main
+
+    def run(seed, name):
+        out = tmp_path / name
+        assert main(["audit", str(EXAMPLE), "--label-col", "diagnosis", "--pos-label", "malignant", "--bootstrap",
+                     "40", "--seed", str(seed), "--out", str(out)]) in (0, 1)
+        return (out / "bands.csv").read_bytes()
+
+    first = run(1, "a")
+    assert run(1, "b") == first
+    assert run(2, "c") != first
