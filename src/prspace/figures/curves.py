@@ -35,14 +35,12 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from prspace.figures.style import COLUMN_WIDTH, style
+from prspace.figures.style import COLUMN_WIDTH, TITLE_WIDTH, style, wrap_title
 
 #: PR axis: the curves' precision at recall below this is ignored when choosing the top.
 PR_RECALL_FROM = 0.1
 #: Lowest precision gain the ``"auto"`` PRG axis extends down to.
 PRG_FLOOR = -1.0
-#: Characters per line of :func:`points_figure`'s title (6.5 pt over the column width).
-TITLE_WIDTH = 70
 #: Kinds of rows of the points table (:func:`from_table`): each curve's ROC points, PR points at
 #: the thresholds, interpolated PR curve, PRG points; and the task's minimum PR curve (curve -1).
 KINDS = ("roc", "pr", "pr_dense", "prg", "min_pr")
@@ -338,34 +336,6 @@ def _shade(ax: Axes, curves: Sequence[CurvePoints], bands: Sequence[Mapping[str,
         color = _style_for(i, c)["color"]
         ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=color, alpha=0.10, lw=0, zorder=1.5)
         ax.fill_between(b.grid, b.lo, b.hi, color=color, alpha=0.18, lw=0, zorder=1.6)
-
-
-def _clauses(text: str) -> list[str]:
-    """``text`` split at the ", " that lie outside parentheses."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and text.startswith(", ", i):
-            out.append(text[start:i])
-            start = i + 2
-    return [*out, text[start:]]
-
-
-def wrap_title(title: str, width: int = TITLE_WIDTH) -> str:
-    """``title`` in lines of at most ``width`` characters, broken between its comma-separated clauses
-    (outside parentheses: "dataset (its name), n = 731, pi = 0.057" keeps "n = 731, pi = 0.057" on one
-    line); a clause longer than ``width`` is wrapped at its spaces, never inside "name = value"."""
-    lines: list[str] = []
-    for clause in _clauses(" ".join(title.split())):
-        if lines and len(lines[-1]) + 2 + len(clause) <= width:
-            lines[-1] += ", " + clause
-        else:
-            if lines:
-                lines[-1] += ","
-            lines.append(clause)
-    keep = "\u00a0=\u00a0"  # textwrap breaks at ASCII spaces only
-    return "\n".join(textwrap.fill(line.replace(" = ", keep), width, break_on_hyphens=False).replace(keep, " = ")
-                     for line in lines)
 
 
 def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = "", note: str = "",

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import textwrap
 from collections.abc import Iterator
 
 COLUMN_WIDTH = 3.3  # inches: one column of a two-column paper
+#: Characters per line of a column-width figure's title (6.5 pt over the column width; :func:`wrap_title`).
+TITLE_WIDTH = 70
 RC = {"font.size": 7, "axes.titlesize": 7.5, "axes.labelsize": 7, "xtick.labelsize": 6.5,
       "ytick.labelsize": 6.5, "legend.fontsize": 6.5}
 #: A metric's colour in every figure that draws several metrics (matplotlib's cycle colours).  Here,
@@ -21,3 +24,31 @@ def style() -> Iterator[None]:
 
     with matplotlib.rc_context(RC):
         yield
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` split at the ", " that lie outside parentheses."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text.startswith(", ", i):
+            out.append(text[start:i])
+            start = i + 2
+    return [*out, text[start:]]
+
+
+def wrap_title(title: str, width: int = TITLE_WIDTH) -> str:
+    """``title`` in lines of at most ``width`` characters, broken between its comma-separated clauses
+    (outside parentheses: "dataset (its name), n = 731, pi = 0.057" keeps "n = 731, pi = 0.057" on one
+    line); a clause longer than ``width`` is wrapped at its spaces, never inside "name = value"."""
+    lines: list[str] = []
+    for clause in _clauses(" ".join(title.split())):
+        if lines and len(lines[-1]) + 2 + len(clause) <= width:
+            lines[-1] += ", " + clause
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(clause)
+    keep = "\u00a0=\u00a0"  # textwrap breaks at ASCII spaces only
+    return "\n".join(textwrap.fill(line.replace(" = ", keep), width, break_on_hyphens=False).replace(keep, " = ")
+                     for line in lines)
