@@ -277,6 +277,8 @@ def format_text(res: AuditRecord, source: str = "") -> str:
         lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines += ["", "AUPR estimators (which one a tool computes: see the report):",
                   _text_table(estimator_frame(res, task)), ""]
+    if res.cd:
+        lines += ["Across tasks: critical-difference analysis:"] + [_wrap(s, "  - ", "    ") for s in cd_lines(res.cd)] + [""]
     lines.append("Findings:")
     lines += [_wrap(s, "  ", "      ") for s in _findings_lines(res)]
     return "\n".join(lines) + "\n"
