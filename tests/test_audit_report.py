@@ -223,3 +223,39 @@ def test_same_rows_in_another_order_without_row_ids_are_comparable_but_unpaired(
     assert res.comparisons.empty and not res.headline()[0].startswith("NOT COMPARABLE")
     # in file order, the i-th rows are paired
     assert len(audit(df, n_boot=50).comparisons) == 5
+
+
+def test_cd_section_in_text_markdown_and_html():
+    """An audit of 3 tasks with the same models prints "Across tasks: critical-difference analysis"
+    with every line of prspace.audit.cd.cd_lines in all three formats (the terminal summary too);
+    an audit of one task has the section in none."""
+    import html
+    import re
+
+    from prspace.audit.cd import cd_lines
+
+    rng = np.random.default_rng(1)
+    parts = []
+    for t in range(3):
+        f = frame({"sharp": 0.4, "mid": 0.8, "blunt": 1.2}, seed=int(rng.integers(1000)))
+        parts.append(f.assign(task=f"task{t}"))
+    res = audit(pd.concat(parts, ignore_index=True), task="task", model="model", label="y_true", score="score",
+                n_boot=0)
+    want = cd_lines(res.cd)
+    assert len(want) == 4 + 6  # 4 metrics, 6 pairs of metrics
+
+    def flat(s: str) -> str:
+        return re.sub(r"\s+", " ", s)
+
+    text, md = res.to_text(), res.to_markdown()
+    page = html.unescape(res.to_html())
+    for name, out in (("text", text), ("markdown", md), ("html", page)):
+        assert "Across tasks: critical-difference analysis" in out, name
+        for line in want:
+            assert flat(line) in flat(out), (name, line)
+    # in the terminal summary the section comes after the tasks and before the findings
+    assert text.index("Across tasks") > text.rindex("AUPR estimators") and text.index("Across tasks") < text.index("Findings:")
+    single = audit(frame(), model="model", label="y_true", score="score", n_boot=0)
+    assert single.cd is None
+    for out in (single.to_text(), single.to_markdown(), single.to_html()):
+        assert "critical-difference analysis" not in out

@@ -166,7 +166,90 @@ def test_committed_side_by_side_summary_is_generated_from_both_verdict_tables():
     text = VR.studies_markdown(studies)
     assert (ROOT / "results" / "summary.md").read_text() == text
     rows = [ln for ln in text.splitlines() if ln.startswith("| ") and not ln.startswith(("| claim", "| ---"))]
-    assert len(rows) == len(VR.HEADLINE) * len(VR.PAIRS)
+    # one row per headline claim some study's table holds (a table written before a claim existed lacks it)
+    held = set().union(*(set(v["claim_id"]) for _, v, _ in studies))
+    assert len(rows) == sum(pat.format(p=p) in held for pat in VR.HEADLINE for p in VR.PAIRS)
     # each cell is the verdict the table holds for that claim and study
     first = studies[0][1].set_index("claim_id")
     assert f"| {first.loc['fk.aupr_auprg.top1', 'verdict']} |" in rows[0]
+
+
+def test_test_rule_reaches_every_verdict():
+    """kind "test": p < alpha -> differs beyond noise; p >= alpha -> within noise; no p -> cannot be told."""
+    got, why, upd = R.decide(_row("test", estimate=0.01))
+    assert got == R.ORDER_DIFFERS and upd["tolerance"] == 0.05 and "0.01 < alpha 0.05" in why
+    assert R.decide(_row("test", estimate=0.05))[0] == R.ORDER_WITHIN  # the level itself is not below it
+    assert R.decide(_row("test", estimate=0.049999))[0] == R.ORDER_DIFFERS
+    assert R.decide(_row("test", estimate=0.04, tolerance=0.01))[0] == R.ORDER_WITHIN  # the row's own alpha
+    got, why, _ = R.decide(_row("test", estimate=0.5))
+    assert got == R.ORDER_WITHIN and "power" in why
+    got, why, _ = R.decide(_row("test", estimate=float("nan")))
+    assert got == R.CANNOT and "not run" in why
+
+
+def test_bound_within_noise_wording_is_generic():
+    """The bound explanation fits every bound row (separable models, disjoint plausible-best sets): it
+    speaks of cases the check flags, and the row's detail carries the specifics."""
+    v = R.apply_rule(R.evidence_frame([_row("bound", k=0, n=60, detail="disjoint plausible-best sets")])).iloc[0]
+    assert v["verdict"] == R.WITHIN_NOISE
+    assert "cases the check flags" in v["explanation"] and "two models" not in v["explanation"]
+    assert v["explanation"].endswith("disjoint plausible-best sets")
+
+
+def _cd_pairs(tmp_path):
+    """A small cd table from prspace.cd.study_tables: 12 tasks x 4 learners, AUPR's order of the
+    first and last learner reversed under AUROC, AUPRG a copy of AUPR."""
+    from prspace.cd import study_tables
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for t in range(12):
+        q = np.array([3.0, 2.0, 1.0, 0.0]) + 0.3 * rng.standard_normal(4)
+        roc = q.copy()
+        roc[[0, 3]] = roc[[3, 0]]
+        for j in range(4):
+            rows.append({"task_id": f"t{t}", "model_id": f"m{j}", "aupr": q[j], "auprg": q[j], "auroc": roc[j]})
+    tables = study_tables(pd.DataFrame(rows), ["aupr", "auprg", "auroc"], n_perm=500, n_sim=20, seed=0)
+    tables["cd_metric_pairs"].to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
+    return tables["cd_metric_pairs"]
+
+
+def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    pairs = _cd_pairs(tmp_path)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
+    ids = [i for i in v.index if i.endswith(".cd.order")]
+    # one row per pair, ids in Flach & Kull's order of the pair (as the other px. rows)
+    assert sorted(ids) == ["px.aupr_auprg.cd.order", "px.aupr_auroc.cd.order", "px.auprg_auroc.cd.order"]
+    assert len(pairs) == 3
+    same, flipped = v.loc["px.aupr_auprg.cd.order"], v.loc["px.aupr_auroc.cd.order"]
+    assert same["verdict"] == R.ORDER_WITHIN and same["estimate"] == 1.0  # identical ranks: every flip ties
+    assert flipped["verdict"] == R.ORDER_DIFFERS and flipped["estimate"] < 0.05
+    p = pairs.set_index(["metric_a", "metric_b"]).loc[("aupr", "auroc")]
+    assert flipped["estimate"] == p["p_value"] and flipped["n_tasks"] == 12 and flipped["kind"] == "test"
+    # the calibrated false rate and power are in the explanation
+    assert f"false rate {p['false_rate']:.3f}" in flipped["explanation"]
+    assert f"power {p['power_planted_reversal']:.2f}" in flipped["explanation"]
+    assert "m0" in flipped["explanation"]  # a learner that moves is named
+    # the headline carries the Flach & Kull pairs' rows, shown as p-values
+    h = VR.headline(v.reset_index())
+    assert {"px.aupr_auroc.cd.order", "px.aupr_auprg.cd.order"} <= set(h["claim_id"])
+    assert flipped["estimate"] == pytest.approx(2 / 2**12)  # exact: only the observed flips and their mirror
+    assert f"| p = {flipped['estimate']:.2g} | {R.ORDER_DIFFERS} |" in VR.summary_markdown(v.reset_index(), study="s", tasks=None)
+
+
+def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
+    """OpenML studies: every task has its own runs, so the cd job writes pairs with only a note;
+    the verdict rows say "cannot be told" with that reason, never an error."""
+    from prspace.cd import study_tables
+
+    table = pd.DataFrame({"task_id": ["a", "a", "b", "b"], "model_id": ["r1", "r2", "r3", "r4"],
+                          "aupr": [0.1, 0.2, 0.3, 0.4], "auroc": [0.5, 0.6, 0.7, 0.8]})
+    pairs = study_tables(table, ["aupr", "auroc"], n_sim=0)["cd_metric_pairs"]
+    pairs.to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
+    r = v.loc["px.aupr_auroc.cd.order"]
+    assert r["verdict"] == R.CANNOT
+    assert "not run" in r["explanation"] and pairs["note"].iloc[0] in r["explanation"]
+    assert "not tested" in VR.verdicts_markdown(v.reset_index(), study="s")

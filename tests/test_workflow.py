@@ -21,6 +21,7 @@ from scipy import stats
 
 from prspace import metrics as M
 from prspace.cli import main
+from prspace.metrics.names import FK_PAIRS
 from prspace.output import CSV_SIGNIFICANT
 from prspace.schema import read_predictions
 
@@ -169,6 +170,24 @@ def test_rank_sets_are_consistent_with_the_metrics_and_reach_the_verdicts(run):
                                      "px.auprg_auroc.rank_sets.disjoint"]
     assert (rows.k == summary.sort_values(["metric_a", "metric_b"]).n_disjoint.to_numpy()).all()
     assert "rank_sets.n_boot" in (run / "results" / STUDY / "findings.md").read_text()
+
+
+def test_cd_order_rows_reach_the_verdicts(run):
+    """Rule verdicts reads cd_metric_pairs.csv: one px.<a>_<b>.cd.order row per metric pair whose
+    p-value is the table's and whose verdict follows it (p < alpha: differs beyond noise)."""
+    tables = run / "results" / STUDY / "tables"
+    pairs = pd.read_csv(tables / "cd_metric_pairs.csv")
+    verdicts = pd.read_csv(tables / "verdicts.csv", keep_default_na=False, na_values=[""])
+    rows = verdicts[verdicts.claim_id.str.endswith(".cd.order")].set_index("claim_id")
+    assert len(rows) == len(pairs) == 6  # the 4 metrics the cd job ranks by, every pair
+    for _, p in pairs.iterrows():
+        key = f"{p.metric_b}_{p.metric_a}" if (p.metric_b, p.metric_a) in FK_PAIRS else f"{p.metric_a}_{p.metric_b}"
+        r = rows.loc[f"px.{key}.cd.order"]
+        assert r.kind == "test" and r.estimate == pytest.approx(p.p_value, rel=CSV_REL) and r.n_tasks == p.n_tasks
+        assert r.verdict == ("differs beyond noise" if p.p_value < p.alpha else "within noise")
+        assert f"false rate {p.false_rate:.3f}" in r.explanation
+    # AUCNPR orders every task's learners as AUPR does (up to ties at 12 decimals)
+    assert rows.loc["px.aupr_aucnpr.cd.order", "verdict"] == "within noise"
 
 
 def test_tables_are_reproduced_exactly(run, tmp_path):

@@ -2,8 +2,13 @@
 
 All three show the same things in the same order: the headline, the findings, per task the
 pooled metrics with their intervals, the fold means, the ranks, the disagreement sentences
-(each with its noise floor), the paired comparisons, every AUPR estimator, the table of
-which estimator popular tools compute, and (Markdown, HTML) the figures.
+(each with its noise floor), the paired comparisons, every AUPR estimator, then across tasks
+the critical-difference analysis; Markdown and HTML add the table of which estimator popular
+tools compute, and the figures.
+
+One module (about 400 lines) on purpose: the three formats must show the same sections in the
+same order, and keeping their three functions side by side is how a section added to one
+reaches the others.
 """
 
 from __future__ import annotations
@@ -277,6 +282,8 @@ def format_text(res: AuditRecord, source: str = "") -> str:
         lines += [_wrap(s, "  - ", "    ") for s in res.sentences[task]]
         lines += ["", "AUPR estimators (which one a tool computes: see the report):",
                   _text_table(estimator_frame(res, task)), ""]
+    if res.cd:
+        lines += ["Across tasks: critical-difference analysis:"] + [_wrap(s, "  - ", "    ") for s in cd_lines(res.cd)] + [""]
     lines.append("Findings:")
     lines += [_wrap(s, "  ", "      ") for s in _findings_lines(res)]
     return "\n".join(lines) + "\n"

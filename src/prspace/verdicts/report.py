@@ -1,7 +1,8 @@
 """A study's verdicts, and the pages generated from them: ``verdicts.md``, ``summary.md``, ``findings.md``.
 
 :func:`collect_evidence` gathers the evidence rows of a study's tables (Flach & Kull's numbers from
-``disagreement_summary.csv``, and the evidence tables other analyses write:
+``disagreement_summary.csv``, the learner-order rows from the cd job's ``cd_metric_pairs.csv``,
+and the evidence tables other analyses write:
 :data:`EVIDENCE_TABLES`); :func:`verdict_table` applies the one rule
 (:func:`prspace.verdicts.rule.apply_rule`). The pages say nothing that is not in the verdict table,
 the task table or the configuration that ran: no number is typed here.
@@ -17,16 +18,23 @@ import pandas as pd
 
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.verdicts import rule as R
-from prspace.verdicts.claims import flach_kull_evidence, within_task_order_evidence
+from prspace.verdicts.claims import (
+    cd_order_evidence,
+    flach_kull_evidence,
+    within_task_order_evidence,
+)
 
 #: Evidence tables written by the analyses (each optional: a study without Boyd's experiments has no
 #: ``boyd_evidence.csv``), in the order their rows appear.
 EVIDENCE_TABLES = ("noise_evidence.csv", "rank_set_evidence.csv", "skew_evidence.csv", "boyd_evidence.csv")
+#: The cd job's table of metric pairs (:func:`prspace.cd.study_tables`), turned into the
+#: ``px.<a>_<b>.cd.order`` rows here (:func:`prspace.verdicts.claims.cd_order_evidence`).
+CD_PAIRS_TABLE = "cd_metric_pairs.csv"
 
 #: The rows of the answer-first summary (claim id patterns, in order; ``*`` = every pair).
 HEADLINE = (
     "fk.{p}.top1", "fk.{p}.top3", "px.{p}.top1.distinguishable", "px.{p}.top1.skew_trend",
-    "fk.{p}.top1.at_paperlike_pi_distribution", "px.{p}.rank_sets.disjoint",
+    "fk.{p}.top1.at_paperlike_pi_distribution", "px.{p}.rank_sets.disjoint", "px.{p}.cd.order",
 )
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
@@ -39,6 +47,9 @@ def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
     if summary_path.is_file():
         summary = pd.read_csv(summary_path)
         rows += flach_kull_evidence(summary) + within_task_order_evidence(summary)
+    cd_path = t / CD_PAIRS_TABLE
+    if cd_path.is_file():
+        rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
     frames = [R.evidence_frame(rows)]
     for name in EVIDENCE_TABLES:
         p = t / name
@@ -75,6 +86,8 @@ def _value(r: Mapping[str, object]) -> str:
     kind = str(r["kind"])
     if kind == "bound":
         return f"{int(r['k'])} of {int(r['n'])} [{_num(lo)}, {_num(hi)}]"
+    if kind == "test":
+        return f"p = {_num(est, 3)}" if np.isfinite(est) else "not tested"
     if kind == "exact":
         return f"max deviation {_num(est, 6) if est else '0'}"
     d = 3 if kind in ("correlation", "direction", "stable", "difference") else 2
@@ -167,6 +180,7 @@ SHORT = {
     "px.{p}.top1.skew_trend": "{a} vs {b}: top-1 disagreement rises as pi falls (per decade)",
     "fk.{p}.top1.at_paperlike_pi_distribution": "{a} vs {b}: different best model at the paper-like pi",
     "px.{p}.rank_sets.disjoint": "{a} vs {b}: plausible-best sets disjoint (real by construction)",
+    "px.{p}.cd.order": "{a} vs {b}: learner order across tasks differs (sign-flip test)",
 }
 
 

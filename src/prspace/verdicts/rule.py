@@ -32,7 +32,16 @@ Kinds of claim and their verdicts (``tolerance`` defaults in :data:`DEFAULT_TOLE
   interval, computed here. **beyond noise** when the interval's lower end exceeds ``tolerance``
   (the check's nominal false rate, 0.05); **mostly within noise** when its upper end is below 0.5;
   else **cannot be told**. Read a "0 of n" with the check's power, which the row's ``detail``
-  gives from the calibration table.
+  gives from the calibration table; what the check flags (separable preferred models, disjoint
+  plausible-best sets, ...) is the row's claim and detail.
+
+* ``test``: a calibrated hypothesis test of a null of no difference (e.g. two metrics order the
+  learners alike across tasks, :func:`prspace.cd.metric_order_test`); ``estimate`` is its
+  p-value and ``tolerance`` its level alpha (default 0.05). **differs beyond noise** when
+  ``p < alpha``; **within noise** when ``p >= alpha``: the data do not show a difference, which
+  is not evidence of none where the test's power is low (the row's ``detail`` gives the test's
+  calibrated false rate and its power on a planted effect); **cannot be told** when there is no
+  p-value (the test could not be run; the ``detail`` says why).
 
 * ``difference``: a difference ``estimate`` (e.g. cross-metric minus self-disagreement) with
   interval. **larger** when the interval is above 0, **smaller** when below, else **cannot be
@@ -53,13 +62,13 @@ from scipy import stats
 
 PAPERS = {"flach-kull-2015": "Flach & Kull (NIPS 2015)", "boyd-2012": "Boyd et al. (ICML 2012)",
           "prspace": "this project (no paper value)"}
-KINDS = ("share", "correlation", "exact", "direction", "stable", "bound", "difference")
+KINDS = ("share", "correlation", "exact", "direction", "stable", "bound", "difference", "test")
 
-#: Half-width (share, correlation), deviation (exact), margin (stable) or false rate (bound)
-#: when a row leaves ``tolerance`` empty.
+#: Half-width (share, correlation), deviation (exact), margin (stable), false rate (bound) or
+#: level alpha (test) when a row leaves ``tolerance`` empty.
 DEFAULT_TOLERANCE: dict[str, float] = {
     "share": 0.10, "correlation": 0.03, "exact": 1e-9, "stable": 0.02, "bound": 0.05,
-    "direction": float("nan"), "difference": float("nan"),
+    "direction": float("nan"), "difference": float("nan"), "test": 0.05,
 }
 LEVEL = 0.95
 
@@ -82,6 +91,8 @@ HOLDS = "holds"
 CONTRADICTED = "contradicted"
 BEYOND_NOISE = "beyond noise"
 WITHIN_NOISE = "mostly within noise"
+ORDER_DIFFERS = "differs beyond noise"
+ORDER_WITHIN = "within noise"
 LARGER = "larger"
 SMALLER = "smaller"
 CANNOT = "cannot be told"
@@ -151,11 +162,18 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
             return BEYOND_NOISE, (f"{int(k)} of {int(n)}: exact 95% interval [{_fmt(lo)}, {_fmt(hi)}] lies above "
                                   f"the check's false rate {_fmt(tol)}"), upd
         if hi < 0.5:
-            return WITHIN_NOISE, (f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases (exact 95% bound) have "
-                                  f"two models the test rows can separate; read it with the check's power below: "
-                                  f"where power is low, the test rows cannot separate such models, which is not "
+            return WITHIN_NOISE, (f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases (exact 95% bound) are "
+                                  f"cases the check flags; read it with the check's power below: where power is "
+                                  f"low, the check cannot flag such cases from these test rows, which is not "
                                   f"evidence that the metrics agree"), upd
         return CANNOT, f"{int(k)} of {int(n)}: exact 95% interval [{_fmt(lo)}, {_fmt(hi)}] decides neither way", upd
+    if kind == "test":
+        if not np.isfinite(est):
+            return CANNOT, "no p-value: the test was not run", upd
+        if est < tol:
+            return ORDER_DIFFERS, f"p = {_fmt(est)} < alpha {_fmt(tol)}: the difference is beyond noise", upd
+        return ORDER_WITHIN, (f"p = {_fmt(est)} >= alpha {_fmt(tol)}: no difference beyond noise; read it with the "
+                              f"test's power below: where power is low this is not evidence of no difference"), upd
     if kind == "exact":
         if not np.isfinite(est):
             return CANNOT, "no deviation computed", upd
