@@ -29,6 +29,7 @@ from prspace.audit.intervals import (
     jackknife_groups,
 )
 from prspace.audit.pairwise import PAIRWISE_COLUMNS
+from prspace.audit.ranksets import JACK_BONFERRONI, MAX_T
 from prspace.cli import main
 from prspace.pairwise import (
     BOOT_MAX_T,
@@ -41,6 +42,7 @@ from prspace.pairwise import (
     delong_pairs,
     holm,
     jackknife_pairs,
+    rank_set_method,
 )
 from prspace.ranksets import rank_sets
 from prspace.resampling import StratumSampler
@@ -438,11 +440,13 @@ def test_audit_pairwise_table_api_and_reports():
     cmp = res.comparisons[res.comparisons["method"] == "DeLong paired"].set_index(["model_a", "model_b"])
     for r in t[t["method"] == DELONG_HOLM].to_dict("records"):
         assert r["p_raw"] == pytest.approx(cmp.loc[(r["model_a"], r["model_b"]), "p_value"], rel=1e-12)
-    boot = t[t["method"] == BOOT_MAX_T]
-    for metric, g in boot.groupby("metric"):
+    # the rank sets of each metric are the intervals of the method rank_set_method names for it
+    for metric in BOOT_METRICS:
+        g = t[(t["metric"] == metric) & (t["method"] == rank_set_method(metric))]
         beaten = set(g.loc[g["lo"] > 0, "model_b"]) | set(g.loc[g["hi"] < 0, "model_a"])
         rs = res.rank_sets[res.rank_sets["metric"] == metric]
         assert beaten == set(rs.loc[~rs["plausible_best"], "model"]), metric
+        assert set(rs["method"]) == {JACK_BONFERRONI if metric in MEASURED_NULL_FWER else MAX_T}, metric
     # AP / AUPR / AUCNPR max-T rows (and report lines) carry the calibration warning, no other row does
     warned = (t["method"] == BOOT_MAX_T) & t["metric"].isin(list(MEASURED_NULL_FWER))
     assert warned.any() and (t.loc[warned, "note"].str.startswith("family-wise level not held at small n")).all()
@@ -458,8 +462,13 @@ def test_audit_pairwise_table_api_and_reports():
 
 def test_audit_pairwise_without_pairing_or_bootstrap():
     frame = pd.read_csv(EXAMPLE)
-    none = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0).pairwise
+    res0 = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    none = res0.pairwise
     assert set(none["method"]) == {DELONG_HOLM, JACK_HOLM}
+    # without a bootstrap the jackknife's metrics still get rank sets, the bootstrap's do not
+    rs = res0.rank_sets
+    assert set(rs.loc[rs["metric"].isin(list(MEASURED_NULL_FWER)), "method"]) == {JACK_BONFERRONI}
+    assert set(rs.loc[rs["metric"] == "auroc", "method"]) == {"not computed: no bootstrap"}
     apart = frame.assign(row_id=frame["row_id"] + np.where(frame["model"] == frame["model"].iloc[0], 10_000, 0))
     res = audit.audit(apart, label="diagnosis", pos_label="malignant", n_boot=50)
     assert len(res.pairwise) == 0 and "pairs differ" not in res.to_text()

@@ -79,7 +79,7 @@ from scipy.stats import t as student_t
 from prspace.ranksets import StudentisedPairs, clean_replicates
 
 __all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "calibration_note", "delong_pairs",
-           "holm", "jackknife_pairs"]
+           "holm", "jackknife_pairs", "rank_set_method"]
 
 DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
@@ -91,6 +91,14 @@ CALIBRATION_NULL = {"models": 10, "n": 300, "pi": 0.3, "n_resamples": 200, "n_si
 #: whose max-T does not hold its level at small n (hits / simulations; the test recomputes them and
 #: fails if they drift).  AUCNPR decides as AUPR (affine in it at fixed class counts).
 MEASURED_NULL_FWER = {"average_precision": 48 / 400, "aupr": 47 / 400, "aucnpr": 47 / 400}
+
+
+def rank_set_method(metric: str) -> str:
+    """Whose simultaneous intervals give a metric's rank sets: the bootstrap max-T's (the tighter,
+    :mod:`prspace.ranksets`), unless it does not hold its level for the metric
+    (:data:`MEASURED_NULL_FWER`: AP, AUPR, AUCNPR), then the jackknife's Bonferroni intervals
+    (:func:`jackknife_pairs`)."""
+    return JACK_HOLM if metric in MEASURED_NULL_FWER else BOOT_MAX_T
 
 
 def calibration_note(metric: str, method: str = BOOT_MAX_T) -> str:
