@@ -7,8 +7,9 @@ side by side in one run:
 * prspace: the audit's paired count bootstrap (:func:`prspace.audit.intervals.bootstrap`:
   replicates of AUROC, AP, AUPR, AUCNPR and AUPRG of every model on ``--resamples`` shared
   stratified resamples), the confidence sets for ranks (:func:`prspace.ranksets.rank_sets`, every
-  metric) and the comparisons of all pairs (:func:`prspace.pairwise.bootstrap_pairs` for every
-  metric, :func:`prspace.pairwise.delong_pairs` for AUROC);
+  metric) and the comparisons of all pairs (:func:`prspace.pairwise.bootstrap_pairs` and, on the
+  stratified jackknife :func:`prspace.audit.intervals.jackknife`, :func:`prspace.pairwise.jackknife_pairs`
+  for every metric, :func:`prspace.pairwise.delong_pairs` for AUROC);
 * the plain way: a loop of ``models x resamples`` calls of ``sklearn.metrics.roc_auc_score``
   on the resampled rows (one metric only, no rank sets, no tests).  ``--sklearn-resamples``
   (default: all) runs fewer resamples and extrapolates linearly (each call re-sorts, so the cost
@@ -43,16 +44,18 @@ def make_block(rows: int, models: int, pi: float, seed: int = 0):
 
 def run_prspace(block, resamples: int, seed: int = 0) -> tuple[float, float]:
     from prspace import metrics as M
-    from prspace.audit.intervals import BOOT_METRICS, bootstrap, delong
-    from prspace.pairwise import bootstrap_pairs, delong_pairs
+    from prspace.audit.intervals import BOOT_METRICS, bootstrap, delong, jackknife
+    from prspace.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
     from prspace.ranksets import rank_sets
 
     t0, c0 = time.perf_counter(), time.process_time()
     points = np.array([[M.all_metrics(block.y, s)[m] for m in BOOT_METRICS] for s in block.scores])
     reps = bootstrap(block, n_boot=resamples, rng=np.random.default_rng(seed))
+    jack, strata = jackknife(block, rng=np.random.default_rng(seed))
     for c in range(len(BOOT_METRICS)):
         rank_sets(points[:, c], reps[:, :, c])
         bootstrap_pairs(points[:, c], reps[:, :, c])
+        jackknife_pairs(points[:, c], jack[:, :, c], strata)
     est, cov = delong(block.y, np.vstack(block.scores))
     delong_pairs(est, cov)
     return time.perf_counter() - t0, time.process_time() - c0
@@ -90,7 +93,7 @@ def main() -> None:
           f"numpy {np.__version__}")
     print(f"{args.models} models x {args.rows} rows (pi = {args.pi}) x {args.resamples} resamples")
     print(f"load average before the run: {load}")
-    print(f"prspace (replicates of 5 metrics + rank sets + all-pairs comparisons): {ours:.2f} s wall, "
+    print(f"prspace (replicates of 5 metrics + rank sets + all-pairs comparisons incl. jackknife): {ours:.2f} s wall, "
           f"{ours_cpu:.2f} s CPU")
     print(f"sklearn roc_auc_score loop ({args.models} x {args.resamples} calls, AUROC only): {sk:.2f} s wall, "
           f"{sk_cpu:.2f} s CPU{note}")

@@ -20,20 +20,31 @@ from scipy.stats import norm
 
 from prspace import audit
 from prspace import metrics as M
-from prspace.audit.intervals import BOOT_METRICS, Block, bootstrap, delong
+from prspace.audit.intervals import (
+    BOOT_METRICS,
+    Block,
+    bootstrap,
+    delong,
+    jackknife,
+    jackknife_groups,
+)
 from prspace.audit.pairwise import PAIRWISE_COLUMNS
+from prspace.audit.ranksets import JACK_BONFERRONI, MAX_T
 from prspace.cli import main
 from prspace.pairwise import (
     BOOT_MAX_T,
     CALIBRATION_NULL,
     DELONG_HOLM,
+    JACK_HOLM,
     MEASURED_NULL_FWER,
     bootstrap_pairs,
     calibration_note,
     delong_pairs,
     holm,
+    jackknife_pairs,
+    rank_set_method,
 )
-from prspace.ranksets import rank_sets
+from prspace.ranksets import rank_sets, rank_sets_from_bounds
 from prspace.resampling import StratumSampler
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
@@ -200,6 +211,93 @@ def test_bad_alpha_is_refused():
         bootstrap_pairs(np.zeros(2), np.zeros((5, 2)), alpha=1.5)
 
 
+# --------------------------------------------------------------------------- the jackknife
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_delete_one_jackknife_is_every_metric_without_each_row(weighted):
+    """Every replicate of :func:`jackknife` (n <= JACK_GROUPS: delete-one) equals the metrics of the
+    rows without that row, computed row-wise by :func:`prspace.metrics.all_metrics`; ties included."""
+    rng = np.random.default_rng(3)
+    n = 40
+    y = rng.random(n) < 0.4
+    y[:2] = [True, False]
+    scores = np.round(rng.standard_normal((3, n)) + y, 1)  # ties
+    w = rng.uniform(0.5, 2.0, n) if weighted else np.ones(n)
+    fold = rng.integers(0, 2, n)
+    block = _block(y, scores, w, stratum=2 * fold + y)
+    reps, strata = jackknife(block)
+    order = np.argsort(block.stratum, kind="stable")
+    assert reps.shape == (n, 3, len(BOOT_METRICS)) and (strata == block.stratum[order]).all()
+    for g, row in enumerate(order):
+        keep = np.arange(n) != row
+        for k in range(3):
+            want = M.all_metrics(y[keep], scores[k][keep], sample_weight=w[keep])
+            assert reps[g, k] == pytest.approx([want[m] for m in BOOT_METRICS], rel=1e-9, abs=1e-12)
+
+
+def test_delete_a_group_jackknife_leaves_every_row_out_once():
+    """Above ``max_groups`` rows: about that many groups, within strata, every row left out exactly
+    once, the same groups for the same seed; a replicate equals the metrics without its rows."""
+    rng = np.random.default_rng(4)
+    n = 500
+    y = rng.random(n) < 0.3
+    scores = rng.standard_normal((2, n)) + y
+    block = _block(y, scores)
+    groups, of = jackknife_groups(block.stratum, max_groups=50, rng=np.random.default_rng(9))
+    assert 48 <= len(groups) <= 52 and set(of) == {0, 1}
+    assert np.array_equal(np.sort(np.concatenate(groups)), np.arange(n))
+    assert all((block.stratum[g] == s).all() for g, s in zip(groups, of, strict=True))
+    a, sa = jackknife(block, max_groups=50, rng=np.random.default_rng(9))
+    b, _ = jackknife(block, max_groups=50, rng=np.random.default_rng(9))
+    assert np.array_equal(a, b) and np.array_equal(sa, of)
+    for g in (0, len(groups) - 1):
+        keep = np.ones(n, dtype=bool)
+        keep[groups[g]] = False
+        want = M.all_metrics(y[keep], scores[1][keep])
+        assert a[g, 1] == pytest.approx([want[m] for m in BOOT_METRICS], rel=1e-9)
+    with pytest.raises(ValueError, match="rng"):
+        jackknife(block, max_groups=50)
+
+
+def test_jackknife_variance_of_auroc_is_delongs():
+    """The stratified delete-one jackknife variance of an AUROC difference agrees with DeLong's
+    (pROC's) within 2% at n = 300: both estimate the same U-statistic variance."""
+    rng = np.random.default_rng(5)
+    y = np.zeros(N, dtype=bool)
+    y[:90] = True
+    scores = (y + rng.standard_normal(N)) + rng.standard_normal((4, N))
+    reps, strata = jackknife(_block(y, scores))
+    est, cov = delong(y, scores)
+    c = BOOT_METRICS.index("auroc")
+    r = jackknife_pairs(est, reps[:, :, c], strata)
+    dl = delong_pairs(est, cov, n_sim=200)
+    assert r.se == pytest.approx(dl.se, rel=0.02)
+
+
+def test_jackknife_pairs_is_the_stated_rule():
+    """p_raw = 2 t_df.sf(|d| / se), se^2 = sum over strata (G_s - 1) / G_s sum (D - mean D)^2, df by
+    Welch-Satterthwaite; Holm's adjustment; Bonferroni t intervals; NaN replicates: no test."""
+    rng = np.random.default_rng(6)
+    reps = rng.normal(size=(30, 3)) * [1.0, 1.5, 2.0] + [0.5, 0.0, 0.2]
+    strata = np.r_[np.zeros(10, int), np.ones(20, int)]
+    points = np.array([0.6, 0.1, 0.3])
+    r = jackknife_pairs(points, reps, strata, alpha=0.1)
+    from scipy.stats import t as student_t
+    for p, (i, j) in enumerate(zip(r.a, r.b, strict=True)):
+        dd = reps[:, i] - reps[:, j]
+        v = [(m - 1) / m * ((x - x.mean()) ** 2).sum() for x in (dd[:10], dd[10:]) for m in [x.size]]
+        se = np.sqrt(sum(v))
+        df = sum(v) ** 2 / (v[0] ** 2 / 9 + v[1] ** 2 / 19)
+        assert r.se[p] == pytest.approx(se, rel=1e-12)
+        assert r.p_raw[p] == pytest.approx(2 * student_t.sf(abs(points[i] - points[j]) / se, df), rel=1e-10)
+        assert r.hi[p] - r.diff[p] == pytest.approx(student_t.isf(0.1 / 6, df) * se, rel=1e-10)
+    assert np.allclose(r.p_adjusted, holm(r.p_raw)) and r.method == JACK_HOLM
+    bad = reps.copy()
+    bad[3, 1] = np.nan
+    assert np.isnan(jackknife_pairs(points, bad, strata).p_adjusted).all()
+
+
 # --------------------------------------------------------------------------- calibration
 
 
@@ -215,17 +313,22 @@ def _simulate(rng: np.random.Generator, gap: float = 0.0) -> dict:
     scores[0] += gap * y
     est, cov = delong(y, scores)
     out = {"DeLong-Holm AUROC": delong_pairs(est, cov, n_sim=2000, seed=1)}
-    reps = bootstrap(_block(y, scores), n_boot=N_BOOT, rng=rng)
+    block = _block(y, scores)
+    reps = bootstrap(block, n_boot=N_BOOT, rng=rng)
+    jack, strata = jackknife(block)  # delete-one: N rows <= JACK_GROUPS
     points = [M.all_metrics(y, s) for s in scores]
     for c, metric in enumerate(BOOT_METRICS):
         if metric in ("auroc", "average_precision", "aupr", "auprg"):
-            out[f"max-T {metric}"] = bootstrap_pairs(np.array([p[metric] for p in points]), reps[:, :, c])
+            est = np.array([p[metric] for p in points])
+            out[f"max-T {metric}"] = bootstrap_pairs(est, reps[:, :, c])
+            out[f"jackknife-Holm {metric}"] = jackknife_pairs(est, jack[:, :, c], strata)
     return out
 
 
 N_SIM = 400
 MC_SE = np.sqrt(0.05 * 0.95 / N_SIM)
-CALIBRATED = ("DeLong-Holm AUROC", "max-T auroc", "max-T auprg")
+CALIBRATED = ("DeLong-Holm AUROC", "max-T auroc", "max-T auprg", "jackknife-Holm auroc",
+              "jackknife-Holm average_precision", "jackknife-Holm aupr", "jackknife-Holm auprg")
 #: Measured rates: prspace.pairwise.MEASURED_NULL_FWER (checked below); cause: the bootstrap se of an
 #: AP difference is ~9% below its sampling sd (docs/audit.md, "Comparing all pairs").
 LIBERAL = ("max-T average_precision", "max-T aupr")
@@ -277,6 +380,50 @@ def test_measured_rates_that_the_audit_prints_are_these_simulations(null_fwer):
     assert calibration_note("aupr", DELONG_HOLM) == ""
 
 
+def test_family_wise_error_of_the_delete_a_group_jackknife():
+    """The delete-a-group jackknife (above JACK_GROUPS rows) holds the level too: the same null with
+    100 groups of 3 rows instead of 300 single rows, every metric, 200 simulations."""
+    n_sim = 200
+    mc_se = np.sqrt(0.05 * 0.95 / n_sim)
+    rng = np.random.default_rng(11)
+    y = np.zeros(N, dtype=bool)
+    y[: int(round(PI * N))] = True
+    hits = np.zeros(len(BOOT_METRICS))
+    for _ in range(n_sim):
+        scores = (y + rng.standard_normal(N)) + rng.standard_normal((K, N))
+        jack, strata = jackknife(_block(y, scores), max_groups=100, rng=rng)
+        assert jack.shape[0] == 100
+        points = [M.all_metrics(y, s) for s in scores]
+        for c, metric in enumerate(BOOT_METRICS):
+            hits[c] += jackknife_pairs(np.array([p[metric] for p in points]), jack[:, :, c], strata).any_survives
+    for metric, fwer in zip(BOOT_METRICS, hits / n_sim, strict=True):
+        print(f"delete-a-group jackknife-Holm {metric}: FWER {fwer:.3f} (Monte Carlo SE {mc_se:.3f}, {n_sim} simulations)")
+        assert fwer <= 0.05 + 2 * mc_se, metric
+
+
+def test_jackknife_rank_sets_contain_the_true_best():
+    """The rank sets of AP, AUPR and AUCNPR (the jackknife's Bonferroni intervals, as the audit builds
+    them): model 0's positives shifted by 0.3 SD more, a unique best by a small margin; its
+    plausible-best set contains it in >= 95% of 200 simulations, for each metric."""
+    n_sim = 200
+    rng = np.random.default_rng(12)
+    y = np.zeros(N, dtype=bool)
+    y[: int(round(PI * N))] = True
+    hits = {m: 0 for m in MEASURED_NULL_FWER}
+    for _ in range(n_sim):
+        scores = (y + rng.standard_normal(N)) + rng.standard_normal((K, N))
+        scores[0] += 0.3 * y
+        jack, strata = jackknife(_block(y, scores))
+        points = [M.all_metrics(y, s) for s in scores]
+        for metric in hits:
+            c = BOOT_METRICS.index(metric)
+            r = jackknife_pairs(np.array([p[metric] for p in points]), jack[:, :, c], strata)
+            hits[metric] += bool(rank_sets_from_bounds(K, r.lo, r.hi).plausible_best[0])
+    for metric, h in hits.items():
+        print(f"jackknife rank sets {metric}: true best in {h} of {n_sim}")
+        assert h / n_sim >= 0.95, metric
+
+
 def test_power_on_a_planted_gap():
     """Model 0's positives shifted by 1.2 SD more: population AUROC Phi(2.2 / 2) = 0.864 against
     Phi(1 / 2) = 0.691 for the nine others (a gap of 0.173), at n = 300, pi = 0.3; the pair
@@ -300,7 +447,8 @@ def test_power_on_a_planted_gap():
 
 def test_audit_pairwise_table_api_and_reports():
     """``AuditResult.pairwise``: DeLong-Holm rows for AUROC whose raw p-values are the paired tests of
-    ``comparisons``, bootstrap max-T rows for every metric whose intervals give the rank sets."""
+    ``comparisons``, jackknife-Holm rows for every metric, bootstrap max-T rows for every metric whose
+    intervals give the rank sets."""
     frame = pd.read_csv(EXAMPLE)
     res = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=200, seed=0)
     t = res.pairwise
@@ -308,17 +456,20 @@ def test_audit_pairwise_table_api_and_reports():
     k = frame["model"].nunique()
     n_pairs = k * (k - 1) // 2
     assert t.groupby(["metric", "method"]).size().to_dict() == {
-        **{(m, BOOT_MAX_T): n_pairs for m in BOOT_METRICS}, ("auroc", DELONG_HOLM): n_pairs}
+        **{(m, BOOT_MAX_T): n_pairs for m in BOOT_METRICS}, **{(m, JACK_HOLM): n_pairs for m in BOOT_METRICS},
+        ("auroc", DELONG_HOLM): n_pairs}
     assert (t["survives"] == (t["p_adjusted"] < 0.05)).all()
     assert (t["p_adjusted"] >= t["p_raw"] - 1e-15).all() and (t["lo"] <= t["diff"]).all()
     cmp = res.comparisons[res.comparisons["method"] == "DeLong paired"].set_index(["model_a", "model_b"])
     for r in t[t["method"] == DELONG_HOLM].to_dict("records"):
         assert r["p_raw"] == pytest.approx(cmp.loc[(r["model_a"], r["model_b"]), "p_value"], rel=1e-12)
-    boot = t[t["method"] == BOOT_MAX_T]
-    for metric, g in boot.groupby("metric"):
+    # the rank sets of each metric are the intervals of the method rank_set_method names for it
+    for metric in BOOT_METRICS:
+        g = t[(t["metric"] == metric) & (t["method"] == rank_set_method(metric))]
         beaten = set(g.loc[g["lo"] > 0, "model_b"]) | set(g.loc[g["hi"] < 0, "model_a"])
         rs = res.rank_sets[res.rank_sets["metric"] == metric]
         assert beaten == set(rs.loc[~rs["plausible_best"], "model"]), metric
+        assert set(rs["method"]) == {JACK_BONFERRONI if metric in MEASURED_NULL_FWER else MAX_T}, metric
     # AP / AUPR / AUCNPR max-T rows (and report lines) carry the calibration warning, no other row does
     warned = (t["method"] == BOOT_MAX_T) & t["metric"].isin(list(MEASURED_NULL_FWER))
     assert warned.any() and (t.loc[warned, "note"].str.startswith("family-wise level not held at small n")).all()
@@ -334,8 +485,13 @@ def test_audit_pairwise_table_api_and_reports():
 
 def test_audit_pairwise_without_pairing_or_bootstrap():
     frame = pd.read_csv(EXAMPLE)
-    none = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0).pairwise
-    assert set(none["method"]) == {DELONG_HOLM}
+    res0 = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    none = res0.pairwise
+    assert set(none["method"]) == {DELONG_HOLM, JACK_HOLM}
+    # without a bootstrap the jackknife's metrics still get rank sets, the bootstrap's do not
+    rs = res0.rank_sets
+    assert set(rs.loc[rs["metric"].isin(list(MEASURED_NULL_FWER)), "method"]) == {JACK_BONFERRONI}
+    assert set(rs.loc[rs["metric"] == "auroc", "method"]) == {"not computed: no bootstrap"}
     apart = frame.assign(row_id=frame["row_id"] + np.where(frame["model"] == frame["model"].iloc[0], 10_000, 0))
     res = audit.audit(apart, label="diagnosis", pos_label="malignant", n_boot=50)
     assert len(res.pairwise) == 0 and "pairs differ" not in res.to_text()

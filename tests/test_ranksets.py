@@ -19,8 +19,9 @@ from scipy.stats import norm, studentized_range
 from sklearn.metrics import roc_auc_score
 
 from prspace import audit
-from prspace.audit.ranksets import MAX_T, RANK_SET_COLUMNS
+from prspace.audit.ranksets import JACK_BONFERRONI, MAX_T, RANK_SET_COLUMNS
 from prspace.cli import main
+from prspace.pairwise import JACK_HOLM, rank_set_method
 from prspace.ranksets import rank_sets
 
 REPO = Path(__file__).resolve().parents[1]
@@ -150,7 +151,10 @@ def test_audit_rank_sets_reuse_its_bootstrap():
     t = res.rank_sets
     assert list(t.columns) == RANK_SET_COLUMNS
     assert len(t) == 2 * 5  # models x metrics
-    assert (t["method"] == MAX_T).all() and (t["n_resamples"] == 200).all()
+    jack = t["metric"].map(rank_set_method) == JACK_HOLM  # AP, AUPR, AUCNPR: the jackknife's intervals
+    assert jack.sum() == 2 * 3
+    assert (t.loc[~jack, "method"] == MAX_T).all() and (t.loc[~jack, "n_resamples"] == 200).all()
+    assert (t.loc[jack, "method"] == JACK_BONFERRONI).all() and (t.loc[jack, "n_resamples"] == len(_two_model_frame()) // 2).all()
     best = t[t["model"] == "perfect"]
     assert (best["rank_lo"] == 1).all() and (best["rank_hi"] == 1).all() and best["plausible_best"].all()
     worst = t[t["model"] == "noise"]
@@ -162,8 +166,10 @@ def test_audit_rank_sets_reuse_its_bootstrap():
     assert "Plausible best" in res.to_html(figures={})
     # without bootstrap: the trivial sets, said so
     none = audit.audit(_two_model_frame(), n_boot=0).rank_sets
-    assert (none["rank_lo"] == 1).all() and (none["rank_hi"] == 2).all()
-    assert none["method"].str.startswith("not computed").all()
+    boot = none["metric"].map(rank_set_method) != JACK_HOLM
+    assert (none.loc[boot, "rank_lo"] == 1).all() and (none.loc[boot, "rank_hi"] == 2).all()
+    assert none.loc[boot, "method"].str.startswith("not computed").all()
+    assert (none.loc[~boot, "method"] == JACK_BONFERRONI).all()
 
 
 def test_rank_sets_csv_after_cli_audit(tmp_path, capsys):

@@ -34,23 +34,37 @@ bootstrap replicates of all k models):
    p-values reject at least what the single-step intervals exclude, sometimes more.
 
 A pair whose bootstrap difference never varies (``se = 0``) gets p = 0 if ``d != 0`` else 1,
-and a zero-width interval.  No asymptotic paired test is used for AP/AUPR/AUPRG: none with a
-validated covariance of two PR areas on the same rows exists (Boyd et al. 2013's intervals
-are for one model), so the bootstrap is the test.
+and a zero-width interval.
 
-**Not calibrated for AP, AUPR and AUCNPR at small n.**  Under the null of
+:func:`jackknife_pairs` (every metric; the asymptotic paired test of the PR metrics, validated
+below): from the stratified jackknife of all k models on the same rows (replicate g leaves out
+group g of one stratum s, class x fold; delete-one up to
+:data:`prspace.audit.intervals.JACK_GROUPS` rows, else that many random groups within strata,
+:func:`prspace.audit.intervals.jackknife`), with ``D_g = m_i(-g) - m_j(-g)``:
+
+1. ``se_ij^2 = sum_s (G_s - 1) / G_s sum_{g in s} (D_g - mean_s D)^2`` (the stratified
+   jackknife variance; G_s groups in stratum s), degrees of freedom by Welch-Satterthwaite
+   ``df = se^4 / sum_s (v_s^2 / (G_s - 1))`` over the strata's terms ``v_s``;
+2. raw p-value ``2 t_df.sf(|d_ij| / se_ij)`` (the jackknife t; Tukey's), adjusted by Holm;
+3. simultaneous intervals by Bonferroni: ``d_ij +- t_df.isf(alpha / (2P)) se_ij`` (P pairs).
+
+Why the jackknife for AP and AUPR: the bootstrap's law of an AP difference is too narrow at
+small n (the bootstrap se falls short of the sampling sd, and every bootstrap-quantile rule
+inherits it: rescaling the se leaves max-T's decisions unchanged), whereas the jackknife variance
+errs upwards (Efron and Stein 1981), more so for AP than for AUROC, whose jackknife variance is
+DeLong's.  Calibration in ``tests/test_pairwise.py`` (the null below): family-wise error at or
+below 0.05 + 2 Monte Carlo se for every metric, power >= 0.8 on the planted gap.
+
+**Not calibrated: the bootstrap max-T for AP, AUPR and AUCNPR at small n.**  Under the null of
 ``tests/test_pairwise.py`` (10 exchangeable models, n = 300, pi = 0.3, B = 200) the bootstrap
 max-T at alpha = 0.05 calls some pair different far more often than alpha for AP and AUPR
 (:data:`MEASURED_NULL_FWER`, recomputed and checked by that test; AUCNPR, affine in AUPR at the
 resamples' fixed class counts, makes AUPR's decisions).  Measured cause (``docs/audit.md``):
-the bootstrap slightly underestimates the spread of an AP difference (its top-ranked rows, which
-AP weighs most, stick to the sample's in the resamples), and studentising every pair by its own
-bootstrap se lets the max over 45 pairs amplify that; the un-studentised max holds the level but
-loses AUPRG's power, and neither B = 1,000, a jackknife se nor a logit scale removes the excess.
-:func:`calibration_note` is the warning the audit prints and writes
-beside these rows.
+the bootstrap underestimates the spread of an AP difference (its top-ranked rows, which AP
+weighs most, stick to the sample's in the resamples).  :func:`calibration_note` is the warning
+the audit prints and writes beside these rows, pointing to the jackknife-Holm rows.
 
-Assumption of both: the test rows are independent draws (the resampling unit is the row;
+Assumption of all three: the test rows are independent draws (the resampling unit is the row;
 repeated rows of one unit make every p-value too small).
 """
 
@@ -60,14 +74,16 @@ import dataclasses
 
 import numpy as np
 from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from prspace.ranksets import StudentisedPairs, clean_replicates
 
 __all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "calibration_note", "delong_pairs",
-           "holm"]
+           "holm", "jackknife_pairs", "rank_set_method"]
 
 DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
+JACK_HOLM = "jackknife t, Holm"
 
 #: The null of the calibration (``tests/test_pairwise.py``) behind :data:`MEASURED_NULL_FWER`.
 CALIBRATION_NULL = {"models": 10, "n": 300, "pi": 0.3, "n_resamples": 200, "n_simulations": 400, "seed": 2026}
@@ -75,6 +91,14 @@ CALIBRATION_NULL = {"models": 10, "n": 300, "pi": 0.3, "n_resamples": 200, "n_si
 #: whose max-T does not hold its level at small n (hits / simulations; the test recomputes them and
 #: fails if they drift).  AUCNPR decides as AUPR (affine in it at fixed class counts).
 MEASURED_NULL_FWER = {"average_precision": 48 / 400, "aupr": 47 / 400, "aucnpr": 47 / 400}
+
+
+def rank_set_method(metric: str) -> str:
+    """Whose simultaneous intervals give a metric's rank sets: the bootstrap max-T's (the tighter,
+    :mod:`prspace.ranksets`), unless it does not hold its level for the metric
+    (:data:`MEASURED_NULL_FWER`: AP, AUPR, AUCNPR), then the jackknife's Bonferroni intervals
+    (:func:`jackknife_pairs`)."""
+    return JACK_HOLM if metric in MEASURED_NULL_FWER else BOOT_MAX_T
 
 
 def calibration_note(metric: str, method: str = BOOT_MAX_T) -> str:
@@ -86,7 +110,7 @@ def calibration_note(metric: str, method: str = BOOT_MAX_T) -> str:
     c = CALIBRATION_NULL
     return (f"family-wise level not held at small n: {rate:.3f} measured at nominal 0.05 "
             f"({c['models']} equal models, n = {c['n']}, pi = {c['pi']:g}, {c['n_resamples']} resamples); "
-            "read p_adjusted near alpha as not significant")
+            "read p_adjusted near alpha as not significant; the jackknife-Holm rows hold the level")
 
 
 @dataclasses.dataclass
@@ -197,3 +221,47 @@ def bootstrap_pairs(points: np.ndarray, replicates: np.ndarray, *, alpha: float 
     critical = pairs.critical(1 - alpha)
     lo, hi = pairs.bounds(critical)
     return PairwiseComparisons(iu, ju, d, se, p_raw, p_adj, lo, hi, BOOT_MAX_T, alpha, critical, n_b)
+
+
+def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarray, *,
+                    alpha: float = 0.05) -> PairwiseComparisons:
+    """Jackknife-t comparisons of all pairs with Holm's adjustment (module docstring, "jackknife").
+
+    ``replicates`` (G, k): every model's value with the g-th group of rows left out (one shared
+    set of groups, :func:`prspace.audit.intervals.jackknife`); ``strata`` (G,): the stratum each
+    group was drawn from.  A replicate with a NaN (one class left) makes every pair untestable.
+    """
+    _check(alpha)
+    points = np.asarray(points, dtype=np.float64)
+    reps = np.asarray(replicates, dtype=np.float64)
+    strata = np.asarray(strata)
+    k = points.shape[0]
+    iu, ju = np.triu_indices(k, 1)
+    d = points[iu] - points[ju]
+    nan = np.full(iu.size, np.nan)
+    if reps.ndim != 2 or reps.shape[1] != k or strata.shape != (reps.shape[0],):
+        raise ValueError(f"replicates must have shape (G, {k}) and strata (G,), got {reps.shape}, {strata.shape}")
+    if reps.shape[0] < 2 or not (np.isfinite(reps).all() and np.isfinite(points).all()):
+        return PairwiseComparisons(iu, ju, d, nan, nan.copy(), nan.copy(), nan.copy(), nan.copy(), JACK_HOLM,
+                                   alpha, float("nan"))
+    dd = reps[:, iu] - reps[:, ju]  # (G, pairs)
+    var = np.zeros(iu.size)
+    spread = np.zeros(iu.size)  # sum over strata of var_s^2 / (G_s - 1): Satterthwaite's denominator
+    for s in np.unique(strata):
+        g = dd[strata == s]
+        m = g.shape[0]
+        if m < 2:
+            continue
+        v = (m - 1) / m * ((g - g.mean(axis=0)) ** 2).sum(axis=0)
+        var += v
+        spread += v**2 / (m - 1)
+    se = np.sqrt(var)
+    scale = np.max(np.abs(dd), axis=0) + np.abs(d)
+    varies = se > 1e-12 * np.maximum(scale, 1e-300)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = np.where(varies, var**2 / spread, np.nan)
+        p = np.where(varies, 2 * student_t.sf(np.abs(d) / se, df), np.where(d == 0, 1.0, 0.0))
+        # Bonferroni's simultaneous intervals (Holm's first step): t quantile at 1 - alpha / (2 pairs)
+        half = np.where(varies, student_t.isf(alpha / (2 * iu.size), df) * se, 0.0)
+    return PairwiseComparisons(iu, ju, d, np.where(varies, se, 0.0), p, holm(p), d - half, d + half, JACK_HOLM,
+                               alpha, float("nan"), int(reps.shape[0]))

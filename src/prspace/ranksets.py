@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RankSets", "StudentisedPairs", "clean_replicates", "rank_sets"]
+__all__ = ["RankSets", "StudentisedPairs", "clean_replicates", "rank_sets", "rank_sets_from_bounds"]
 
 
 class RankSets:
@@ -106,14 +106,24 @@ def rank_sets(points: np.ndarray, replicates: np.ndarray, confidence: float = 0.
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence:g}")
     n_used = reps.shape[0]
-    lo = np.full((k, k), -np.inf)
+    lower = upper = None
     critical = float("nan")
     if k > 1 and n_used > 1 and np.isfinite(points).all():
         pairs = StudentisedPairs(points, reps)
         critical = pairs.critical(confidence)
         lower, upper = pairs.bounds(critical)
-        lo[pairs.iu, pairs.ju] = lower
-        lo[pairs.ju, pairs.iu] = -upper
+    return rank_sets_from_bounds(k, lower, upper, critical=critical, n_used=n_used)
+
+
+def rank_sets_from_bounds(k: int, lower: np.ndarray | None, upper: np.ndarray | None, *,
+                          critical: float = float("nan"), n_used: int = 0) -> RankSets:
+    """Steps 4-5 of the module docstring from any simultaneous bounds ``lower``/``upper`` on
+    ``m_i - m_j`` for the pairs ``np.triu_indices(k, 1)`` (None: nothing separated)."""
+    lo = np.full((k, k), -np.inf)
+    if lower is not None and upper is not None:
+        iu, ju = np.triu_indices(k, 1)
+        lo[iu, ju] = np.where(np.isnan(lower), -np.inf, lower)
+        lo[ju, iu] = np.where(np.isnan(upper), -np.inf, -upper)
     np.fill_diagonal(lo, 0.0)
     hi = -lo.T
     better = lo > 0

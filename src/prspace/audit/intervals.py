@@ -190,15 +190,10 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     """
     sampler = StratumSampler(block.stratum, rng)
     order = sampler.order
-    y = block.y[order].astype(np.int64)
     weight = block.weight[order]
     unit = bool(np.all(weight == 1.0))
-    n = y.size
-    # per model, the 0/1 matrix (columns x rows) that sums a resample's counts into its columns
-    sums = []
-    for g in block.groups:
-        key, width = _compressed_keys(g[order], y)
-        sums.append(sparse.csr_matrix((np.ones(n), (key, np.arange(n))), shape=(width, n)))
+    n = order.size
+    sums = _column_sums(block, order)
     out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
     step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
     for start in range(0, n_boot, step):
@@ -206,21 +201,94 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
         c = sampler.counts_batch(size)  # (size, n)
         if not unit:
             c *= weight
-        ct = np.ascontiguousarray(c.T)  # (n, size): rows summed in row order, as np.bincount does
-        for k, a in enumerate(sums):
-            both = a @ ct  # (columns, size): row 2 column + y
-            tp, fp = both[1::2].T, both[0::2].T
-            ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
-            block_out = out[start : start + size, k]
-            if ok.all():
-                m = M.metrics_from_group_counts_batch(tp, fp)
-                block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
-                continue
-            block_out[~ok] = np.nan
-            if ok.any():
-                m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
-                block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
+        _metrics_of_counts(sums, c, out[start : start + size])
     return out
+
+
+def _column_sums(block: Block, order: np.ndarray) -> list[sparse.csr_matrix]:
+    """Per model, the 0/1 matrix (columns x rows, rows in ``order``) that sums a replicate's
+    counts into the columns of :func:`_compressed_keys`."""
+    y = block.y[order].astype(np.int64)
+    n = y.size
+    sums = []
+    for g in block.groups:
+        key, width = _compressed_keys(g[order], y)
+        sums.append(sparse.csr_matrix((np.ones(n), (key, np.arange(n))), shape=(width, n)))
+    return sums
+
+
+def _metrics_of_counts(sums: list[sparse.csr_matrix], c: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` (replicates, models, :data:`BOOT_METRICS`) from per-row weights ``c``
+    (replicates, rows in the order of ``sums``); a replicate left with one class gives NaN."""
+    ct = np.ascontiguousarray(c.T)  # (n, size): rows summed in row order, as np.bincount does
+    for k, a in enumerate(sums):
+        both = a @ ct  # (columns, size): row 2 column + y
+        tp, fp = both[1::2].T, both[0::2].T
+        ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
+        block_out = out[:, k]
+        if ok.all():
+            m = M.metrics_from_group_counts_batch(tp, fp)
+            block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
+            continue
+        block_out[~ok] = np.nan
+        if ok.any():
+            m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
+            block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
+
+
+#: Most jackknife replicates per task: up to this many rows, every row is left out once (the
+#: delete-one jackknife, exact); above it, the rows of each stratum are split at random into
+#: groups (about this many in all) and each group is left out once (delete-a-group).
+JACK_GROUPS = 500
+
+
+def jackknife_groups(stratum: np.ndarray, *, max_groups: int = JACK_GROUPS,
+                     rng: np.random.Generator | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """The rows (indices) each jackknife replicate leaves out, and the stratum of each replicate.
+
+    With at most ``max_groups`` rows every row is its own group (delete-one, no randomness);
+    otherwise each stratum of ``n_s`` rows is cut into ``max(2, round(max_groups n_s / n))``
+    (at most ``n_s``) groups of nearly equal size after a permutation drawn from ``rng``."""
+    stratum = np.asarray(stratum)
+    n = stratum.size
+    groups: list[np.ndarray] = []
+    of: list[int] = []
+    for s in np.unique(stratum):
+        rows = np.flatnonzero(stratum == s)
+        if n <= max_groups:
+            parts = [rows[i : i + 1] for i in range(rows.size)]
+        else:
+            if rng is None:
+                raise ValueError("a delete-a-group jackknife needs an rng")
+            count = int(min(rows.size, max(2, round(max_groups * rows.size / n))))
+            parts = [np.sort(p) for p in np.array_split(rng.permutation(rows), count)]
+        groups += parts
+        of += [int(s)] * len(parts)
+    return groups, np.asarray(of, dtype=np.int64)
+
+
+def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,
+              chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Stratified jackknife replicates of :data:`BOOT_METRICS`: ``(replicates (G, models, metrics),
+    stratum of each replicate (G,))``; replicate g leaves out the g-th group of rows of one stratum
+    (class x fold; :func:`jackknife_groups`), scored with one sort per model and the batch kernel,
+    as :func:`bootstrap`.  Sample weights are respected (a left-out row takes its weight with it).
+    A replicate left with one class gives NaN.
+    """
+    groups, of = jackknife_groups(block.stratum, max_groups=max_groups, rng=rng)
+    order = np.argsort(block.stratum, kind="stable")
+    n = order.size
+    sums = _column_sums(block, order)
+    n_rep = len(groups)
+    out = np.empty((n_rep, len(block.models), len(BOOT_METRICS)))
+    step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))
+    for start in range(0, n_rep, step):
+        size = min(step, n_rep - start)
+        c = np.tile(block.weight, (size, 1))  # rows in their own order
+        for i in range(size):
+            c[i, groups[start + i]] = 0.0
+        _metrics_of_counts(sums, c[:, order], out[start : start + size])
+    return out, of
 
 
 def percentile(replicates: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:

@@ -5,13 +5,15 @@ with family-wise error control at ``alpha = 1 - confidence`` (:mod:`prspace.pair
 AUROC by DeLong with Holm's adjustment (unit weights), and every metric of
 :data:`~prspace.audit.intervals.BOOT_METRICS` (AUROC as a cross-check) by the bootstrap
 max-T (Romano-Wolf step-down) on the replicates the audit's paired count bootstrap already
-drew (nothing is resampled again).  A task with one model, models on different test rows or
-an audit without bootstrap gets no bootstrap rows (and no DeLong rows without pairing).
+drew (nothing is resampled again), and every metric by the stratified jackknife t with Holm's
+adjustment (:func:`prspace.pairwise.jackknife_pairs`, replicates from
+:func:`prspace.audit.intervals.jackknife`).  A task with one model or models on different test
+rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
 The bootstrap max-T does not hold its family-wise level for AP, AUPR and AUCNPR at small n
 (:data:`prspace.pairwise.MEASURED_NULL_FWER`): their rows carry the warning
 :func:`prspace.pairwise.calibration_note` in the column ``note``, and their report lines end
-with it.
+with it; the jackknife-Holm rows of these metrics hold the level.
 """
 
 from __future__ import annotations
@@ -19,19 +21,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.audit.intervals import BOOT_METRICS, Block, delong
+from prspace.audit.intervals import BOOT_METRICS, Block, delong, jackknife
 from prspace.audit.tables import LABELS
 from prspace.pairwise import (
     BOOT_MAX_T,
     DELONG_HOLM,
+    JACK_HOLM,
     PairwiseComparisons,
     bootstrap_pairs,
     calibration_note,
     delong_pairs,
+    jackknife_pairs,
 )
 
 #: How the report's lines name the methods.
-SHORT = {DELONG_HOLM: "DeLong-Holm", BOOT_MAX_T: "max-T"}
+SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
                     "survives", "method", "level", "n_resamples", "note"]
@@ -50,7 +54,8 @@ def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, lev
 def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, *,
                    confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """One row per task, metric, method and pair (:data:`PAIRWISE_COLUMNS`); ``seed`` of DeLong's
-    simulated critical value."""
+    simulated critical value and of the jackknife's groups (above :data:`~prspace.audit.intervals.JACK_GROUPS`
+    rows); ``n_resamples`` of a jackknife row is its number of left-out groups."""
     alpha = 1.0 - confidence
     rows: list[dict] = []
     for block in blocks:
@@ -60,10 +65,14 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         if bool(np.all(block.weight == 1.0)):
             est, cov = delong(block.y, np.vstack(block.scores))
             rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence)
+        table = pooled[pooled["task"] == task].set_index("model").loc[models]
+        jack, strata = jackknife(block, rng=np.random.default_rng(seed))
+        for c, metric in enumerate(BOOT_METRICS):
+            r = jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha)
+            rows += _rows(task, metric, models, r, confidence)
         reps = replicates.get(id(block))
         if reps is None:
             continue
-        table = pooled[pooled["task"] == task].set_index("model").loc[models]
         for c, metric in enumerate(BOOT_METRICS):
             r = bootstrap_pairs(table[metric].to_numpy(np.float64), reps[:, :, c], alpha=alpha)
             rows += _rows(task, metric, models, r, confidence)

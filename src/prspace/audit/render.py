@@ -140,7 +140,8 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     """Which differences survive the comparison of all pairs: a title and one line per metric and method."""
     lines = [_one_line(s) for s in survival_lines(res.pairwise, task)]
     title = (f"Differences that survive the comparison of all pairs (family-wise error {1 - res.confidence:.0%}: "
-             "DeLong with Holm's adjustment; bootstrap max-T, Romano-Wolf step-down; every pair in pairwise.csv):")
+             "DeLong with Holm's adjustment; jackknife t with Holm's adjustment; bootstrap max-T, Romano-Wolf step-down; "
+             "every pair in pairwise.csv):")
     return title, lines
 
 

@@ -133,8 +133,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     reps: dict = {}
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                       replicates=reps)
-    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, confidence=confidence)
     pairs = pairwise_table(blocks, pooled, reps, confidence=confidence, seed=seed)
+    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, confidence=confidence, pairwise=pairs)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
