@@ -24,6 +24,7 @@ from prspace.audit.bounds import bound_lines
 from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
 from prspace.audit.inputs import SINGLE_TASK
+from prspace.audit.intervals import BOOT_METRICS
 from prspace.audit.numbers import column, difference, fmt
 from prspace.audit.pairwise import survival_lines
 from prspace.audit.ranksets import plausible_best_lines
@@ -31,6 +32,7 @@ from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import comparison, headline_interval
 from prspace.output import to_markdown
+from prspace.pairwise import JACK_HOLM, rank_set_method
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
@@ -128,11 +130,17 @@ def tools_frame() -> pd.DataFrame:
     return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS).fillna("none of the audit's estimators"))
 
 
+def _jackknifed() -> str:
+    """The metrics whose rank sets come from the jackknife (:func:`prspace.pairwise.rank_set_method`)."""
+    names = [LABELS[m] for m in BOOT_METRICS if rank_set_method(m) == JACK_HOLM]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def _best_sets(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     """The plausible-best sets: a title and one line per metric (none if not computed)."""
     lines = [_one_line(s) for s in plausible_best_lines(res.rank_sets, task)]
     title = (f"Plausible best ({res.confidence:.0%} confidence sets for ranks, all pairs compared simultaneously "
-             "by a bootstrap max-T; every rank interval in rank_sets.csv):")
+             f"by a bootstrap max-T, for {_jackknifed()} by the jackknife; every rank interval in rank_sets.csv):")
     return title, lines
 
 
