@@ -26,7 +26,6 @@ from prspace.audit.intervals import (
     bootstrap,
     delong,
     jackknife,
-    jackknife_groups,
 )
 from prspace.audit.pairwise import PAIRWISE_COLUMNS
 from prspace.audit.ranksets import JACK_BONFERRONI, MAX_T
@@ -45,7 +44,7 @@ from prspace.pairwise import (
     rank_set_method,
 )
 from prspace.ranksets import rank_sets, rank_sets_from_bounds
-from prspace.resampling import StratumSampler
+from prspace.resampling import StratumSampler, jackknife_groups
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
 

@@ -24,7 +24,8 @@ from prspace.errors import InputError
 from prspace.experiments import rank_sets as RS
 from prspace.experiments.noise_floor import _task_seed
 from prspace.experiments.ranking import cluster_bootstrap_ci
-from prspace.ranksets import rank_sets
+from prspace.pairwise import jackknife_pairs
+from prspace.ranksets import rank_sets, rank_sets_from_bounds
 from prspace.resampling import stratified_counts
 from prspace.verdicts.rule import WITHIN_NOISE, apply_rule
 
@@ -52,7 +53,7 @@ def test_task_rank_sets_match_the_package_pieces_and_an_independent_oracle():
     # the replicates are all_metrics with the task's stratified counts as sample weights
     y = df[df.model_id == "m00"].sort_values("row_id").y_true.to_numpy()
     w = stratified_counts(y, 60, _task_seed(3, "t1"))
-    for metric in ("aupr", "auroc", "auprg"):
+    for metric in ("auroc", "auprg"):
         pts, reps = [], np.zeros((60, 4))
         for j in range(4):
             g = df[df.model_id == f"m{j:02d}"].sort_values("row_id")
@@ -64,6 +65,25 @@ def test_task_rank_sets_match_the_package_pieces_and_an_independent_oracle():
         np.testing.assert_allclose(got.estimate, pts, rtol=1e-10)
         np.testing.assert_array_equal(got.rank_lo, ref.rank_lo)
         np.testing.assert_array_equal(got.rank_hi, ref.rank_hi)
+        assert (got["method"] == "bootstrap max-T").all()
+    # AP and AUPR: the jackknife's Bonferroni intervals, replicates = all_metrics without each row
+    # (300 rows: delete-one; groups by class, negatives first, rows in row-id order)
+    order = np.r_[np.flatnonzero(~y), np.flatnonzero(y)]
+    for metric in ("aupr", "average_precision"):
+        pts, jack = [], np.zeros((300, 4))
+        for j in range(4):
+            g = df[df.model_id == f"m{j:02d}"].sort_values("row_id")
+            yy, ss = g.y_true.to_numpy(), g.score.to_numpy()
+            pts.append(M.all_metrics(yy, ss)[metric])
+            for r, row in enumerate(order):
+                keep = np.arange(300) != row
+                jack[r, j] = M.all_metrics(yy[keep], ss[keep])[metric]
+        pairs = jackknife_pairs(np.array(pts), jack, y[order].astype(int), alpha=0.1)
+        ref = rank_sets_from_bounds(4, pairs.lo, pairs.hi)
+        got = out[out.metric == metric].set_index("model").loc[[f"m{j:02d}" for j in range(4)]]
+        np.testing.assert_array_equal(got.rank_lo, ref.rank_lo)
+        np.testing.assert_array_equal(got.rank_hi, ref.rank_hi)
+        assert (got["method"] == "jackknife t, Bonferroni").all() and (got["n_resamples"] == 300).all()
     # a clearly dominant model is the only plausible best under every metric
     best = out[out.plausible_best]
     assert set(best.model) == {"m03"} and len(best) == len(RS.RANK_SET_METRICS)
@@ -171,11 +191,11 @@ def test_calibration_false_rate_under_the_nulls_and_power_on_a_planted_reversal(
     # a check made unable to say yes (every model always plausible best) has no power: the test would fail
     from prspace.ranksets import RankSets
 
-    def blind_sets(points, replicates, confidence=0.95):
+    def blind_sets(metric, points, boot, jack, strata, confidence=0.95):
         k = len(points)
         return RankSets(np.ones(k, np.int64), np.full(k, k), np.ones(k, bool), None, None, np.nan, 0)
 
-    monkeypatch.setattr(RS, "rank_sets", blind_sets)
+    monkeypatch.setattr(RS, "rank_sets_by_rule", blind_sets)
     blind = RS.calibrate_disjoint(200, 1800, pairs=pairs, n_models=4, n_sim=5, n_sim_null=5, n_boot=20,
                                   sigmas=(16.0,), seed=2)
     assert blind[blind.scenario == "reversal"].rate.iloc[0] < 0.8

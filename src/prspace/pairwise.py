@@ -76,10 +76,16 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from prspace.ranksets import StudentisedPairs, clean_replicates
+from prspace.ranksets import (
+    RankSets,
+    StudentisedPairs,
+    clean_replicates,
+    rank_sets,
+    rank_sets_from_bounds,
+)
 
 __all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "calibration_note", "delong_pairs",
-           "holm", "jackknife_pairs", "rank_set_method"]
+           "holm", "jackknife_pairs", "rank_set_method", "rank_sets_by_rule"]
 
 DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
@@ -99,6 +105,18 @@ def rank_set_method(metric: str) -> str:
     (:data:`MEASURED_NULL_FWER`: AP, AUPR, AUCNPR), then the jackknife's Bonferroni intervals
     (:func:`jackknife_pairs`)."""
     return JACK_HOLM if metric in MEASURED_NULL_FWER else BOOT_MAX_T
+
+
+def rank_sets_by_rule(metric: str, points: np.ndarray, boot: np.ndarray | None, jack: np.ndarray | None,
+                      strata: np.ndarray | None, confidence: float = 0.95) -> RankSets:
+    """A metric's rank sets by :func:`rank_set_method`: :func:`prspace.ranksets.rank_sets` on the
+    bootstrap replicates ``boot`` (B, k), or the Bonferroni intervals of :func:`jackknife_pairs` on
+    the jackknife replicates ``jack`` (G, k) of strata ``strata`` (``critical`` NaN, ``n_used`` G)."""
+    if rank_set_method(metric) == BOOT_MAX_T:
+        return rank_sets(points, boot, confidence)
+    points = np.asarray(points, dtype=np.float64)
+    r = jackknife_pairs(points, jack, strata, alpha=1.0 - confidence)
+    return rank_sets_from_bounds(points.shape[0], r.lo, r.hi, n_used=int(r.n_resamples))
 
 
 def calibration_note(metric: str, method: str = BOOT_MAX_T) -> str:

@@ -13,6 +13,9 @@ those numbers, not their distribution.
   :mod:`prspace.experiments.noise_floor`).
 * :func:`uniform_counts`: per class, uniform indices with ``rng.integers``; faster than
   ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.calibration`).
+* :func:`jackknife_groups` / :func:`jackknife_weights`: the stratified jackknife's left-out
+  groups (delete-one up to :data:`JACK_GROUPS` rows, else random groups within strata) and
+  their 0/1 weights (the paired tests of :mod:`prspace.pairwise`, audit and studies).
 * :class:`StratumSampler`: one resample at a time over any strata, one ``rng.random`` per
   example (the audit, :mod:`prspace.audit.intervals`); ``counts_batch`` draws many resamples
   at once from the same stream.
@@ -22,7 +25,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["StratumSampler", "stratified_counts", "uniform_counts"]
+__all__ = ["JACK_GROUPS", "StratumSampler", "jackknife_groups", "jackknife_weights", "stratified_counts",
+           "uniform_counts"]
+
+#: Most jackknife replicates per task: up to this many rows, every row is left out once (the
+#: delete-one jackknife, exact); above it, the rows of each stratum are split at random into
+#: groups (about this many in all) and each group is left out once (delete-a-group).
+JACK_GROUPS = 500
 
 
 def stratified_counts(y: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
@@ -78,3 +87,36 @@ class StratumSampler:
         idx = u.astype(np.int64)
         idx += (np.arange(size, dtype=np.int64) * self.n)[:, None]
         return np.bincount(idx.ravel(), minlength=size * self.n).reshape(size, self.n).astype(np.float64)
+
+
+def jackknife_groups(stratum: np.ndarray, *, max_groups: int = JACK_GROUPS,
+                     rng: np.random.Generator | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """The rows (indices) each jackknife replicate leaves out, and the stratum of each replicate.
+
+    With at most ``max_groups`` rows every row is its own group (delete-one, no randomness);
+    otherwise each stratum of ``n_s`` rows is cut into ``max(2, round(max_groups n_s / n))``
+    (at most ``n_s``) groups of nearly equal size after a permutation drawn from ``rng``."""
+    stratum = np.asarray(stratum)
+    n = stratum.size
+    groups: list[np.ndarray] = []
+    of: list[int] = []
+    for s in np.unique(stratum):
+        rows = np.flatnonzero(stratum == s)
+        if n <= max_groups:
+            parts = [rows[i : i + 1] for i in range(rows.size)]
+        else:
+            if rng is None:
+                raise ValueError("a delete-a-group jackknife needs an rng")
+            count = int(min(rows.size, max(2, round(max_groups * rows.size / n))))
+            parts = [np.sort(p) for p in np.array_split(rng.permutation(rows), count)]
+        groups += parts
+        of += [int(s)] * len(parts)
+    return groups, np.asarray(of, dtype=np.int64)
+
+
+def jackknife_weights(groups: list[np.ndarray], n: int) -> np.ndarray:
+    """``(len(groups), n)`` weights: 1 for every row, 0 for the rows replicate g leaves out."""
+    w = np.ones((len(groups), n))
+    for g, rows in enumerate(groups):
+        w[g, rows] = 0.0
+    return w

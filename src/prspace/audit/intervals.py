@@ -33,7 +33,7 @@ from scipy.stats import norm, rankdata
 
 from prspace import metrics as M
 from prspace.metrics.names import REPORTED_METRICS
-from prspace.resampling import StratumSampler
+from prspace.resampling import JACK_GROUPS, StratumSampler, jackknife_groups, jackknife_weights
 
 #: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
 BOOT_METRICS = REPORTED_METRICS
@@ -236,42 +236,11 @@ def _metrics_of_counts(sums: list[sparse.csr_matrix], c: np.ndarray, out: np.nda
             block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
 
 
-#: Most jackknife replicates per task: up to this many rows, every row is left out once (the
-#: delete-one jackknife, exact); above it, the rows of each stratum are split at random into
-#: groups (about this many in all) and each group is left out once (delete-a-group).
-JACK_GROUPS = 500
-
-
-def jackknife_groups(stratum: np.ndarray, *, max_groups: int = JACK_GROUPS,
-                     rng: np.random.Generator | None = None) -> tuple[list[np.ndarray], np.ndarray]:
-    """The rows (indices) each jackknife replicate leaves out, and the stratum of each replicate.
-
-    With at most ``max_groups`` rows every row is its own group (delete-one, no randomness);
-    otherwise each stratum of ``n_s`` rows is cut into ``max(2, round(max_groups n_s / n))``
-    (at most ``n_s``) groups of nearly equal size after a permutation drawn from ``rng``."""
-    stratum = np.asarray(stratum)
-    n = stratum.size
-    groups: list[np.ndarray] = []
-    of: list[int] = []
-    for s in np.unique(stratum):
-        rows = np.flatnonzero(stratum == s)
-        if n <= max_groups:
-            parts = [rows[i : i + 1] for i in range(rows.size)]
-        else:
-            if rng is None:
-                raise ValueError("a delete-a-group jackknife needs an rng")
-            count = int(min(rows.size, max(2, round(max_groups * rows.size / n))))
-            parts = [np.sort(p) for p in np.array_split(rng.permutation(rows), count)]
-        groups += parts
-        of += [int(s)] * len(parts)
-    return groups, np.asarray(of, dtype=np.int64)
-
-
 def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,
               chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Stratified jackknife replicates of :data:`BOOT_METRICS`: ``(replicates (G, models, metrics),
     stratum of each replicate (G,))``; replicate g leaves out the g-th group of rows of one stratum
-    (class x fold; :func:`jackknife_groups`), scored with one sort per model and the batch kernel,
+    (class x fold; :func:`prspace.resampling.jackknife_groups`), scored with one sort per model and the batch kernel,
     as :func:`bootstrap`.  Sample weights are respected (a left-out row takes its weight with it).
     A replicate left with one class gives NaN.
     """
@@ -284,9 +253,7 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
     step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))
     for start in range(0, n_rep, step):
         size = min(step, n_rep - start)
-        c = np.tile(block.weight, (size, 1))  # rows in their own order
-        for i in range(size):
-            c[i, groups[start + i]] = 0.0
+        c = jackknife_weights(groups[start : start + size], n) * block.weight  # rows in their own order
         _metrics_of_counts(sums, c[:, order], out[start : start + size])
     return out, of
 

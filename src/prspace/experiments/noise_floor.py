@@ -49,7 +49,7 @@ import pandas as pd
 from prspace import metrics as M
 from prspace.errors import InputError
 from prspace.experiments.ranking import metric_pairs
-from prspace.resampling import stratified_counts
+from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, stratified_counts
 
 FLOOR_COLUMNS = ["task_id", "metric", "n_models", "n_boot", "top1_floor", "top3_floor"]
 PAIR_COLUMNS = [
@@ -104,21 +104,51 @@ def bootstrap_metrics(
     Returns ``(models, full, boot)``: model ids (sorted); ``full[m]`` of shape ``(n_models,)``;
     ``boot[m]`` of shape ``(n_boot, n_models)``.
     """
+    if n_boot < 1:
+        raise InputError(f"n_boot must be >= 1, got {n_boot}")
+    y_rows = _row_classes(predictions)
+    w = stratified_counts(y_rows, n_boot, _task_seed(seed, str(predictions["task_id"].iloc[0])))
+    return _replicate_metrics(predictions, metrics, w)
+
+
+def jackknife_metrics(
+    predictions: pd.DataFrame,
+    *,
+    metrics: Sequence[str],
+    seed: int = 0,
+    max_groups: int = JACK_GROUPS,
+) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
+    """Every model's metrics on all rows and on the class-stratified jackknife of the task's rows
+    (:func:`prspace.resampling.jackknife_groups`: a row leaves every repeat at once; random groups,
+    seeded as the bootstrap, above ``max_groups`` rows).  Returns ``(models, full, jack, strata)``;
+    ``jack[m]`` of shape ``(G, n_models)``, ``strata`` the class (0/1) of each replicate."""
+    y_rows = _row_classes(predictions)
+    groups, strata = jackknife_groups(y_rows.astype(np.int64), max_groups=max_groups,
+                                      rng=_task_seed(seed, str(predictions["task_id"].iloc[0])))
+    models, full, jack = _replicate_metrics(predictions, metrics, jackknife_weights(groups, y_rows.size))
+    return models, full, jack, strata
+
+
+def _row_classes(predictions: pd.DataFrame) -> np.ndarray:
+    """The class of each row (sorted row ids), from any model and repeat (the schema fixes it per row)."""
     missing = _NEED - set(predictions.columns)
     if missing:
         raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.schema.read_predictions")
-    if n_boot < 1:
-        raise InputError(f"n_boot must be >= 1, got {n_boot}")
-    task_id = str(predictions["task_id"].iloc[0])
+    row_ids = np.sort(pd.unique(predictions["row_id"]))
+    first = predictions.drop_duplicates("row_id").set_index("row_id")["y_true"].reindex(row_ids)
+    return first.to_numpy(dtype=bool)
+
+
+def _replicate_metrics(predictions: pd.DataFrame, metrics: Sequence[str], w: np.ndarray,
+                       ) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Every model's metrics (CV repeats averaged) on all rows and under each row of weights ``w``
+    (replicates x rows, rows in sorted row-id order)."""
     models = sorted(map(str, pd.unique(predictions["model_id"])))
     row_ids = np.sort(pd.unique(predictions["row_id"]))
-    # the class of each row, from any model and repeat (the schema fixes it per row)
-    first = predictions.drop_duplicates("row_id").set_index("row_id")["y_true"].reindex(row_ids)
-    y_rows = first.to_numpy(dtype=bool)
-    w = stratified_counts(y_rows, n_boot, _task_seed(seed, task_id))
+    n_rep = w.shape[0]
     repeats = sorted(pd.unique(predictions["repeat"]))
     full = {m: np.zeros(len(models)) for m in metrics}
-    boot = {m: np.zeros((n_boot, len(models))) for m in metrics}
+    boot = {m: np.zeros((n_rep, len(models))) for m in metrics}
     for j, (model, g) in enumerate(predictions.groupby(predictions["model_id"].astype(str), sort=True)):
         assert model == models[j]
         for r in repeats:

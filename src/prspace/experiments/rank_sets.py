@@ -13,7 +13,11 @@ tasks do two metrics' sets of possible best models not meet at all?
   table) gives every model's replicates; :func:`prspace.ranksets.rank_sets` (studentised
   bootstrap max-T over all pairs, family-wise ``confidence``) turns them into each model's rank
   interval ``[rank_lo, rank_hi]`` and the plausible-best set ``{rank_lo == 1}``, which holds the
-  truly best model with probability at least ``confidence``.
+  truly best model with probability at least ``confidence``.  For AP, AUPR and AUCNPR, whose
+  bootstrap max-T does not hold its level at small n, the intervals are instead the jackknife's
+  Bonferroni intervals (:func:`prspace.pairwise.rank_sets_by_rule`; the class-stratified jackknife
+  of the task's rows, :func:`prspace.experiments.noise_floor.jackknife_metrics`), as in the audit;
+  the column ``method`` says which.
 * **Disjoint plausible-best sets** (THE decision rule of this module, :func:`disjoint`): metrics
   a and b *disagree by construction* on a task when their plausible-best sets have no model in
   common. Then at least one of the two sets has missed its metric's truly best model, or the
@@ -50,10 +54,10 @@ from prspace.experiments.calibration import (
     planted_reversal,
     scored_metrics,
 )
-from prspace.experiments.noise_floor import bootstrap_metrics
+from prspace.experiments.noise_floor import bootstrap_metrics, jackknife_metrics
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
-from prspace.ranksets import rank_sets
-from prspace.resampling import uniform_counts
+from prspace.pairwise import BOOT_MAX_T, JACK_HOLM, rank_set_method, rank_sets_by_rule
+from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, uniform_counts
 from prspace.verdicts.rule import evidence_frame, evidence_row
 
 __all__ = [
@@ -68,7 +72,9 @@ RANK_SET_METRICS: tuple[str, ...] = ("aupr", "auprg", "auroc", "average_precisio
 RANK_SET_PAIRS: tuple[tuple[str, str], ...] = tuple(PAPER_RESULTS)
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best",
-                    "n_models", "n_resamples", "level", "critical"]
+                    "n_models", "n_resamples", "level", "critical", "method"]
+#: ``method`` of the rank sets, by :func:`prspace.pairwise.rank_set_method`.
+METHOD_LABELS = {BOOT_MAX_T: "bootstrap max-T", JACK_HOLM: "jackknife t, Bonferroni"}
 PAIR_COLUMNS = ["task", "metric_a", "metric_b", "n_models", "best_size_a", "best_size_b", "n_common",
                 "disjoint", "top1_differs"]
 SUMMARY_COLUMNS = [
@@ -114,13 +120,18 @@ def task_rank_sets(
         raise InputError(f"unknown metric(s) {unknown}; use names of prspace.metrics, e.g. {list(RANK_SET_METRICS)}")
     task = str(predictions["task_id"].iloc[0])
     models, full, boot = bootstrap_metrics(predictions, metrics=metrics, n_boot=n_boot, seed=seed)
+    jack = strata = None
+    jacked = [m for m in metrics if rank_set_method(m) == JACK_HOLM]
+    if jacked:
+        _, _, jack, strata = jackknife_metrics(predictions, metrics=jacked, seed=seed)
     frames = []
     for mi, m in enumerate(metrics):
-        r = rank_sets(full[m], boot[m], confidence)
+        r = rank_sets_by_rule(m, full[m], boot[m], None if jack is None else jack.get(m), strata, confidence)
         frames.append(pd.DataFrame({
             "task": task, "metric": m, "model": models, "estimate": full[m], "rank_lo": r.rank_lo,
             "rank_hi": r.rank_hi, "plausible_best": r.plausible_best, "n_models": len(models),
-            "n_resamples": r.n_used, "level": confidence, "critical": r.critical, "_m": mi,
+            "n_resamples": r.n_used, "level": confidence, "critical": r.critical,
+            "method": METHOD_LABELS[rank_set_method(m)], "_m": mi,
         }))
     out = pd.concat(frames, ignore_index=True)
     out = out.assign(_e=-out["estimate"]).sort_values(["_m", "rank_lo", "_e", "model"], kind="stable")
@@ -238,14 +249,20 @@ def _simulate(y: np.ndarray, mus: np.ndarray, sigmas: np.ndarray, rho: float, me
     n, k = y.size, len(mus)
     sd = np.where(y[None, :], sigmas[:, None], 1.0)  # (k, n)
     best = {m: np.zeros((n_sim, k), dtype=bool) for m in metrics}
+    jacked = [m for m in metrics if rank_set_method(m) == JACK_HOLM]
+    groups, strata = jackknife_groups(y.astype(np.int64), max_groups=JACK_GROUPS, rng=rng)
     for s in range(n_sim):
         z0 = rng.standard_normal(n)
         z = np.sqrt(rho) * z0[None, :] + np.sqrt(1.0 - rho) * rng.standard_normal((k, n))
         scores = mus[:, None] * yf[None, :] + sd * z
         w = uniform_counts(y, n_boot, rng)
         full, boot = scored_metrics(list(scores), yf, w, metrics)
+        jack = None
+        if jacked:
+            _, jack = scored_metrics(list(scores), yf, jackknife_weights(groups, n), jacked)
         for m in metrics:
-            best[m][s] = rank_sets(full[m], boot[m], confidence).plausible_best
+            best[m][s] = rank_sets_by_rule(m, full[m], boot[m], None if jack is None else jack.get(m), strata,
+                                           confidence).plausible_best
     return best
 
 
@@ -370,8 +387,8 @@ def evidence(summary: pd.DataFrame) -> pd.DataFrame:
                      f"rows cannot separate such models, not that the metrics agree")
             cal = (f"calibration at the median task size (rank_set_calibration.csv): false rate {r['false_rate_equal']:.3f} "
                    f"with all models equal and {r['false_rate_ranking']:.3f} under one population ranking; {power}")
-        detail = (f"{k} of {n} tasks have disjoint {conf:.0%} plausible-best sets (bootstrap max-T over all pairs of "
-                  f"models); plain top-1 disagreement {r['top1_share']:.3f} [{r['top1_lo']:.3f}, {r['top1_hi']:.3f}]; "
+        detail = (f"{k} of {n} tasks have disjoint {conf:.0%} plausible-best sets (all pairs of models compared "
+                  f"simultaneously: bootstrap max-T, jackknife Bonferroni for AP and AUPR); plain top-1 disagreement {r['top1_share']:.3f} [{r['top1_lo']:.3f}, {r['top1_hi']:.3f}]; "
                   f"mean plausible-best set size {A} {r['best_size_a']:.1f}, {B} {r['best_size_b']:.1f} of "
                   f"{r['mean_models']:.0f} models; false rate bound {r['false_rate_bound']:.2f} "
                   f"(2 x (1 - {conf:g}), both metrics with the same best model); {cal}")
