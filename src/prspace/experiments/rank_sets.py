@@ -13,11 +13,9 @@ tasks do two metrics' sets of possible best models not meet at all?
   table) gives every model's replicates; :func:`prspace.ranksets.rank_sets` (studentised
   bootstrap max-T over all pairs, family-wise ``confidence``) turns them into each model's rank
   interval ``[rank_lo, rank_hi]`` and the plausible-best set ``{rank_lo == 1}``, which holds the
-  truly best model with probability at least ``confidence``.  For AP, AUPR and AUCNPR, whose
-  bootstrap max-T does not hold its level at small n, the intervals are instead the jackknife's
-  Bonferroni intervals (:func:`prspace.pairwise.rank_sets_by_rule`; the class-stratified jackknife
-  of the task's rows, :func:`prspace.experiments.noise_floor.jackknife_metrics`), as in the audit;
-  the column ``method`` says which.
+  truly best model with probability at least ``confidence``.  For AP and AUPR (bootstrap max-T
+  liberal at small n) the jackknife's Bonferroni intervals instead (:func:`prspace.pairwise.rank_sets_by_rule`,
+  :func:`prspace.experiments.noise_floor.jackknife_metrics`), as in the audit; column ``method``.
 * **Disjoint plausible-best sets** (THE decision rule of this module, :func:`disjoint`): metrics
   a and b *disagree by construction* on a task when their plausible-best sets have no model in
   common. Then at least one of the two sets has missed its metric's truly best model, or the
