@@ -21,8 +21,11 @@ from scipy import stats
 
 from prspace import metrics as M
 from prspace.cli import main
+from prspace.experiments import rank_sets as RS
 from prspace.metrics.names import FK_PAIRS
 from prspace.output import CSV_SIGNIFICANT
+from prspace.pairwise import JACK_HOLM, rank_set_method
+from prspace.resampling import JACK_GROUPS
 from prspace.schema import read_predictions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,7 +152,13 @@ def test_rank_sets_are_consistent_with_the_metrics_and_reach_the_verdicts(run):
         assert ((1 <= g.rank_lo) & (g.rank_lo <= g.rank_hi) & (g.rank_hi <= len(g))).all()
         # the model(s) with the best estimate are always plausible best
         assert g.loc[g.estimate == g.estimate.max(), "plausible_best"].all()
-        assert (g.n_resamples <= cfg["n_boot"]).all()
+        # the rank-set rule: bootstrap max-T resamples, or the jackknife's replicates (AP, AUPR)
+        method = RS.METHOD_LABELS[rank_set_method(metric)]
+        assert (g.method == method).all()
+        if rank_set_method(metric) == JACK_HOLM:
+            assert ((2 <= g.n_resamples) & (g.n_resamples <= JACK_GROUPS + 2)).all() and g.critical.isna().all()
+        else:
+            assert (g.n_resamples <= cfg["n_boot"]).all()
     summary = pd.read_csv(tables / "rank_set_summary.csv")
     per = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
     assert len(summary) == 3
