@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.audit.intervals import BOOT_METRICS, Block, delong, jackknife
+from prspace.audit.intervals import BOOT_METRICS, Block, delong
 from prspace.audit.tables import LABELS
 from prspace.pairwise import (
     BOOT_MAX_T,
@@ -51,11 +51,12 @@ def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, lev
             for p, (a, b) in enumerate(zip(r.a, r.b, strict=True))]
 
 
-def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, *,
+def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, jackknives: dict, *,
                    confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
-    """One row per task, metric, method and pair (:data:`PAIRWISE_COLUMNS`); ``seed`` of DeLong's
-    simulated critical value and of the jackknife's groups (above :data:`~prspace.audit.intervals.JACK_GROUPS`
-    rows); ``n_resamples`` of a jackknife row is its number of left-out groups."""
+    """One row per task, metric, method and pair (:data:`PAIRWISE_COLUMNS`); ``replicates`` and
+    ``jackknives`` (block id -> the audit's bootstrap replicates, and its
+    :func:`~prspace.audit.intervals.jackknife` replicates and strata); ``seed`` of DeLong's simulated
+    critical value; ``n_resamples`` of a jackknife row is its number of left-out groups."""
     alpha = 1.0 - confidence
     rows: list[dict] = []
     for block in blocks:
@@ -66,7 +67,7 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
             est, cov = delong(block.y, np.vstack(block.scores))
             rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence)
         table = pooled[pooled["task"] == task].set_index("model").loc[models]
-        jack, strata = jackknife(block, rng=np.random.default_rng(seed))
+        jack, strata = jackknives[id(block)]
         for c, metric in enumerate(BOOT_METRICS):
             r = jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha)
             rows += _rows(task, metric, models, r, confidence)

@@ -6,8 +6,9 @@ whose procedure :func:`prspace.pairwise.rank_set_method` picks per metric: AUROC
 :func:`prspace.ranksets.rank_sets` (studentised bootstrap max-T over all pairs) from the
 replicates the audit's paired count bootstrap already drew
 (:func:`prspace.audit.uncertainty.uncertainty`, ``replicates=``); AP, AUPR and AUCNPR, where the
-bootstrap max-T does not hold its level at small n, by the jackknife's Bonferroni intervals of
-``pairwise.csv`` (:func:`prspace.pairwise.jackknife_pairs`).  Nothing is resampled again.
+bootstrap max-T does not hold its level at small n, by the jackknife's Bonferroni intervals
+(:func:`prspace.pairwise.rank_sets_by_rule` on the jackknife ``pairwise.csv`` uses).  Nothing is
+resampled again.
 
 Where no rank interval can be computed, the row says so in ``method`` and keeps the
 trivial set: a task with one model (rank 1 to 1); models scored on different test rows
@@ -22,8 +23,8 @@ import pandas as pd
 
 from prspace.audit.intervals import BOOT_METRICS, Block
 from prspace.audit.tables import LABELS
-from prspace.pairwise import JACK_HOLM, rank_set_method
-from prspace.ranksets import rank_sets, rank_sets_from_bounds
+from prspace.pairwise import JACK_HOLM, rank_set_method, rank_sets_by_rule
+from prspace.ranksets import rank_sets
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best", "method",
                     "n_resamples", "level"]
@@ -34,26 +35,10 @@ JACK_BONFERRONI = "jackknife t, Bonferroni (all pairs)"
 COMPUTED = (MAX_T, JACK_BONFERRONI)
 
 
-def _jackknife_bounds(pairwise: pd.DataFrame | None, task: str, metric: str,
-                      models: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
-    """The jackknife rows' simultaneous bounds on ``m_i - m_j``, pairs in ``np.triu_indices`` order."""
-    if pairwise is None or not len(pairwise):
-        return None
-    g = pairwise[(pairwise["task"] == task) & (pairwise["metric"] == metric) & (pairwise["method"] == JACK_HOLM)]
-    k = len(models)
-    if len(g) != k * (k - 1) // 2:
-        return None
-    g = g.set_index(["model_a", "model_b"])
-    iu, ju = np.triu_indices(k, 1)
-    keys = [(models[a], models[b]) for a, b in zip(iu, ju, strict=True)]
-    return g.loc[keys, "lo"].to_numpy(np.float64), g.loc[keys, "hi"].to_numpy(np.float64)
-
-
-def rank_set_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, *,
-                   confidence: float = 0.95, pairwise: pd.DataFrame | None = None) -> pd.DataFrame:
+def rank_set_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, jackknives: dict, *,
+                   confidence: float = 0.95) -> pd.DataFrame:
     """One row per task, metric and model (:data:`RANK_SET_COLUMNS`), sorted by task, metric, rank;
-    ``pairwise``: the audit's ``pairwise.csv`` table, whose jackknife rows give the rank sets of
-    the metrics :func:`prspace.pairwise.rank_set_method` assigns to the jackknife."""
+    ``replicates`` and ``jackknives`` as :func:`prspace.audit.pairwise.pairwise_table`'s."""
     rows = []
     by_task: dict[str, list[Block]] = {}
     for b in blocks:
@@ -63,16 +48,15 @@ def rank_set_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         models = [m for b in bs for m in b.models]
         k = len(models)
         reps = replicates.get(id(bs[0])) if len(bs) == 1 else None
+        jack = jackknives.get(id(bs[0])) if len(bs) == 1 else None
         for c, metric in enumerate(BOOT_METRICS):
             points = table.loc[models, metric].to_numpy(np.float64)
-            jack = _jackknife_bounds(pairwise, task, metric, models) if len(bs) == 1 else None
+            jacked = rank_set_method(metric) == JACK_HOLM
             if k == 1:
                 lo, hi, n_used, method = np.ones(1, np.int64), np.ones(1, np.int64), 0, "one model"
-            elif rank_set_method(metric) == JACK_HOLM and jack is not None:
-                n_used = int(pairwise.loc[(pairwise["task"] == task) & (pairwise["method"] == JACK_HOLM),
-                                          "n_resamples"].iloc[0])
-                r = rank_sets_from_bounds(k, *jack, n_used=n_used)
-                lo, hi, method = r.rank_lo, r.rank_hi, JACK_BONFERRONI
+            elif jacked and jack is not None:
+                r = rank_sets_by_rule(metric, points, None, jack[0][:, :, c], jack[1], confidence)
+                lo, hi, n_used, method = r.rank_lo, r.rank_hi, r.n_used, JACK_BONFERRONI
             elif reps is None:
                 lo, hi, n_used = np.ones(k, np.int64), np.full(k, k, np.int64), 0
                 method = "not computed: no bootstrap" if len(bs) == 1 else "not computed: models on different rows"

@@ -9,6 +9,7 @@ and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdow
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from prspace.audit import bands as curve_band
@@ -133,8 +134,9 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     reps: dict = {}
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                       replicates=reps)
-    pairs = pairwise_table(blocks, pooled, reps, confidence=confidence, seed=seed)
-    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, confidence=confidence, pairwise=pairs)
+    jacks = {id(b): intervals.jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
+    pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
+    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
