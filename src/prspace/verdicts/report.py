@@ -55,6 +55,9 @@ def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
         p = t / name
         if p.is_file():
             df = pd.read_csv(p, keep_default_na=False, na_values=[""])
+            for c in R.OPTIONAL_EVIDENCE_COLUMNS:
+                if c not in df.columns:
+                    df[c] = np.nan
             missing = [c for c in R.EVIDENCE_COLUMNS if c not in df.columns]
             if missing:
                 raise ValueError(f"{p} lacks evidence column(s) {missing}; it must be written with prspace.verdicts.rule.evidence_row")

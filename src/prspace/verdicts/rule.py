@@ -74,8 +74,11 @@ LEVEL = 0.95
 
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
-    "n_tasks", "n_families", "tolerance", "k", "n", "detail",
+    "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power",
 ]
+#: Columns an evidence table may lack (read as NaN): the interval's level and Monte Carlo error,
+#: and a check's calibrated power at the study's median task size.
+OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power")
 VERDICT_COLUMNS = [
     "paper", "claim_id", "claim", "paper_value", "estimate", "ci_lo", "ci_hi", "n_tasks",
     "n_families", "verdict", "explanation", "kind", "tolerance", "k", "n",
@@ -103,6 +106,7 @@ def evidence_row(
     ci_lo: float = float("nan"), ci_hi: float = float("nan"), paper_value: float = float("nan"),
     n_tasks: float = float("nan"), n_families: float = float("nan"),
     tolerance: float = float("nan"), k: float = float("nan"), n: float = float("nan"), detail: str = "",
+    level: float = float("nan"), mc_error: float = float("nan"), power: float = float("nan"),
 ) -> dict[str, object]:
     """One evidence row (:data:`EVIDENCE_COLUMNS`), checked: a misspelt paper or kind raises."""
     if paper not in PAPERS:
@@ -114,7 +118,8 @@ def evidence_row(
     return {"paper": paper, "claim_id": claim_id, "claim": claim, "kind": kind,
             "paper_value": float(paper_value), "estimate": float(estimate), "ci_lo": float(ci_lo),
             "ci_hi": float(ci_hi), "n_tasks": float(n_tasks), "n_families": float(n_families),
-            "tolerance": float(tolerance), "k": float(k), "n": float(n), "detail": str(detail)}
+            "tolerance": float(tolerance), "k": float(k), "n": float(n), "detail": str(detail),
+            "level": float(level), "mc_error": float(mc_error), "power": float(power)}
 
 
 def evidence_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:

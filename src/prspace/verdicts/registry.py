@@ -1,0 +1,232 @@
+"""The claims of both papers, as the papers state them: the one registry.
+
+Each :class:`Claim` is one sentence of a paper, quoted, with where it stands, the value(s) it
+gives and how this project tests it. Three roles:
+
+* ``primary``: what the paper says and reports from data (Flach & Kull's shares, correlations,
+  quartiles and "as different as"; Boyd et al.'s empirical claims of sections 4.1-4.3). These are
+  one family: their intervals are simultaneous (Bonferroni over :func:`primary_ids`,
+  :func:`primary_level`), so that "replicates" and "differs" hold for all of them at once with
+  probability at least 95%.
+* ``implementation``: a theorem, closed form or the arithmetic of a published table checked against
+  this project's code or against itself. It cannot fail on data; it checks the code (or the table).
+* ``exploratory`` rows are not here: they are this project's own questions (``paper = "prspace"``),
+  never shown under a paper's column.
+
+A row of the verdict table whose ``paper`` is a paper's key must have its ``claim_id`` here: the
+paper column holds only what the registry quotes (a test enforces it).
+
+Margins (``docs/verdicts.md``, "Margins"): a paper's number *replicates* when the whole interval
+lies within ``paper value +- margin``, where the margin adds three parts, each stated:
+
+``margin = reader + z * paper_se + rounding``
+
+* ``reader``: the smallest difference that would change what a reader takes away (0.05 for a share
+  of tasks: "one task in four" against "one in three" is a different finding; 0.02 for a mean rank
+  correlation or a quartile of it: the paper reads 0.95 against 0.96 as the same; 0.05 / 0.02 for
+  the difference between two pairs' shares / correlations);
+* ``z * paper_se``: the paper's own sampling error at 95% (z = 1.96). Flach & Kull's numbers come
+  from 886 tasks on 426 datasets; tasks of one dataset are not independent, so the datasets are
+  taken as the independent units: a share p has se sqrt(p (1 - p) / 426); a mean correlation has se
+  SD / sqrt(426) with the per-task SD read off the paper's quartiles (0.944, 0.991: SD about
+  IQR / 1.349 = 0.035); a quartile has se sqrt(q (1 - q)) / (f sqrt(426)) with f the normal density
+  of that SD at the quartile; a difference of two shares on the same tasks, se of a paired
+  difference taken as the larger share's se times sqrt(2) (no covariance is published: the
+  conservative choice);
+* ``rounding``: half a unit of the last digit the paper prints (0.005 for "24%" and "0.95", 0.0005
+  for "0.944").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+#: Flach & Kull's independent units (datasets) behind their 886 tasks.
+FK_DATASETS = 426
+#: Per-task SD of the AUPR-AUPRG rank correlation, from the paper's quartiles (0.991 - 0.944) / 1.349.
+FK_SPEARMAN_SD = (0.991 - 0.944) / 1.349
+Z95 = 1.959963984540054
+#: The family-wise error of the primary claims' simultaneous intervals.
+PRIMARY_ALPHA = 0.05
+
+#: The smallest difference that matters to a reader, per quantity (module docstring).
+READER_MARGIN = {"share": 0.05, "correlation": 0.02, "quartile": 0.02, "share_gap": 0.05, "correlation_gap": 0.02}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper: ``claim_id`` (the verdict row's id), ``paper`` (a key of
+    :data:`prspace.verdicts.rule.PAPERS`), ``role`` (primary / implementation), ``where`` (section,
+    table, figure), ``quote`` (the paper's words, short), ``paper_value`` (NaN when the paper
+    states a direction, not a number), ``quantity`` (what is compared: a key of
+    :data:`READER_MARGIN`, ``direction`` or ``check``), ``test`` (how this project tests it, one
+    line), ``decimals`` (printed by the paper)."""
+
+    claim_id: str
+    paper: str
+    role: str
+    where: str
+    quote: str
+    test: str
+    quantity: str
+    paper_value: float = float("nan")
+    decimals: int = 2
+    direction: int = 0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def margin(self) -> float:
+        """``reader + z * paper_se + rounding`` (module docstring); NaN for a direction or a check."""
+        if self.quantity not in READER_MARGIN:
+            return float("nan")
+        return READER_MARGIN[self.quantity] + Z95 * self.paper_se + self.rounding
+
+    @property
+    def rounding(self) -> float:
+        return 0.5 * 10.0 ** (-self.decimals)
+
+    @property
+    def paper_se(self) -> float:
+        q, v = self.quantity, self.paper_value
+        if q == "share":
+            return math.sqrt(v * (1 - v) / FK_DATASETS)
+        if q == "correlation":
+            return FK_SPEARMAN_SD / math.sqrt(FK_DATASETS)
+        if q == "quartile":
+            dens = math.exp(-0.5 * 0.6744897501960817 ** 2) / math.sqrt(2 * math.pi) / FK_SPEARMAN_SD
+            return math.sqrt(0.25 * 0.75) / (dens * math.sqrt(FK_DATASETS))
+        if q == "share_gap":
+            p = float(self.extra["larger_share"])
+            return math.sqrt(2.0) * math.sqrt(p * (1 - p) / FK_DATASETS)
+        if q == "correlation_gap":
+            return math.sqrt(2.0) * FK_SPEARMAN_SD / math.sqrt(FK_DATASETS)
+        return float("nan")
+
+
+FK = "flach-kull-2015"
+BOYD = "boyd-2012"
+_FK4 = "sec. 4, text on Figure 4 (left)"
+_TEST_SHARE = ("share of tasks whose two metrics differ, over this study's tasks; simultaneous interval "
+               "from a bootstrap over families of tasks")
+_TEST_CORR = ("mean over tasks of the per-task Spearman correlation of the models' ranks (equal to the pooled "
+              "rank correlation across tasks when every task has the same number of untied models); "
+              "simultaneous interval from a bootstrap over families")
+
+
+def _fk_share(pair: str, k: str, value: float, quote: str) -> Claim:
+    what = "best model" if k == "top1" else "ordered top three"
+    return Claim(f"fk.{pair}.{k}", FK, "primary", _FK4, quote,
+                 f"{_TEST_SHARE} (different {what})", "share", value, decimals=2)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    # --- Flach & Kull (NIPS 2015), section 4 -------------------------------------------------------
+    _fk_share("aupr_auprg", "top1", 0.24, "they disagree on the best method in 24% of the tasks"),
+    _fk_share("aupr_auprg", "top3", 0.58, "and on the top three methods in 58% of the tasks"),
+    _fk_share("aupr_auroc", "top1", 0.29, "the disagreement between AUPR and AUROC (29% and 65% disagreement "
+                                          "for top 1 and top 3, respectively)"),
+    _fk_share("aupr_auroc", "top3", 0.65, "the disagreement between AUPR and AUROC (29% and 65% disagreement "
+                                          "for top 1 and top 3, respectively)"),
+    _fk_share("auprg_auroc", "top1", 0.22, "and between AUPRG and AUROC (22% and 57%)"),
+    _fk_share("auprg_auroc", "top3", 0.57, "and between AUPRG and AUROC (22% and 57%)"),
+    Claim("fk.aupr_auprg.spearman", FK, "primary", "sec. 4, text", "the correlation between AUPR-ranks and "
+          "AUPRG-ranks is 0.95", _TEST_CORR, "correlation", 0.95),
+    Claim("fk.aupr_auroc.spearman", FK, "primary", "sec. 4, text", "between AUPR and AUROC it is 0.95",
+          _TEST_CORR, "correlation", 0.95),
+    Claim("fk.auprg_auroc.spearman", FK, "primary", "sec. 4, text", "and between AUPRG and AUROC it is 0.96",
+          _TEST_CORR, "correlation", 0.96),
+    Claim("fk.aupr_auprg.spearman_q25", FK, "primary", "sec. 4, text on Figure 4 (right)",
+          "relatively low and high rank correlations (0.944 and 0.991, selected as lower and upper quartiles "
+          "among all tasks)", "lower quartile over tasks of the per-task AUPR-AUPRG Spearman correlation; "
+          "simultaneous interval from a bootstrap over families", "quartile", 0.944, decimals=3),
+    Claim("fk.aupr_auprg.spearman_q75", FK, "primary", "sec. 4, text on Figure 4 (right)",
+          "relatively low and high rank correlations (0.944 and 0.991, selected as lower and upper quartiles "
+          "among all tasks)", "upper quartile over tasks of the per-task AUPR-AUPRG Spearman correlation; "
+          "simultaneous interval from a bootstrap over families", "quartile", 0.991, decimals=3),
+    Claim("fk.as_different.top1", FK, "primary", "sec. 4, first paragraph",
+          "in some sense, AUPR and AUPRG are as different from each other as AUPR and AUROC",
+          "paired difference of shares, (AUPR vs AUPRG) minus (AUPR vs AUROC), different best model, on the same "
+          "tasks and families; holds when the whole interval lies within 0 +- margin (the paper's own gap "
+          "is 0.24 - 0.29)", "share_gap", 0.24 - 0.29, decimals=2, extra={"larger_share": 0.29}),
+    Claim("fk.as_different.top3", FK, "primary", "sec. 4, first paragraph",
+          "in some sense, AUPR and AUPRG are as different from each other as AUPR and AUROC",
+          "paired difference of shares, (AUPR vs AUPRG) minus (AUPR vs AUROC), different ordered top three; holds "
+          "when the whole interval lies within 0 +- margin (the paper's own gap is 0.58 - 0.65)", "share_gap",
+          0.58 - 0.65, decimals=2, extra={"larger_share": 0.65}),
+    Claim("fk.as_different.spearman", FK, "primary", "sec. 4, first paragraph",
+          "in some sense, AUPR and AUPRG are as different from each other as AUPR and AUROC",
+          "paired difference of mean rank correlations, (AUPR vs AUPRG) minus (AUPR vs AUROC); holds when the whole "
+          "interval lies within 0 +- margin (the paper's own gap is 0.95 - 0.95)", "correlation_gap", 0.0,
+          decimals=2),
+    # --- Boyd et al. (ICML 2012), section 4: the empirical claims ------------------------------------
+    Claim("boyd.sec4_1.averaging_optimistic", BOYD, "primary", "sec. 4.1",
+          "Failing to account for fold-by-fold variation in skew can lead to overly optimistic assessments "
+          "when using straightforward averaging.",
+          "mean of per-fold AUPR minus AUPR of the merged folds, on folds made to differ in skew",
+          "direction", direction=+1),
+    Claim("boyd.sec4_1.aucnpr_reduces_bias", BOYD, "primary", "sec. 4.1",
+          "Averaging AUCNPR, which has the same range regardless of skew, helps reduce (but not eliminate) "
+          "skew's effect compared to averaging AUCPR.",
+          "size of the averaging-minus-merging gap for AUPR minus that for AUCNPR, on a common scale",
+          "direction", direction=+1),
+    Claim("boyd.sec4_3.aupr_rises", BOYD, "primary", "sec. 4.3, Table 3",
+          "there is still a sizable difference between the scores on the downsampled test set and the "
+          "original test set", "AUPR on a test set downsampled to 1:1 minus AUPR on the original test set",
+          "direction", direction=+1),
+    Claim("boyd.sec4_3.gap_grows_with_pi", BOYD, "primary", "sec. 4.3, Table 3",
+          "As expected, the difference increases as the ratio approaches 1 positive to 1 negative.",
+          "slope of the downsampled-minus-original AUPR difference against the downsampled test skew",
+          "direction", direction=+1),
+    Claim("boyd.sec4_3.aucnpr_moves_less", BOYD, "primary", "sec. 4.3, Table 3", "AUCNPR has less variance than AUCPR.",
+          "AUPR's downsampled-minus-original difference minus AUCNPR's, at 1:1", "direction", direction=+1),
+    Claim("boyd.sec4_3.aucnpr_still_moves", BOYD, "primary", "sec. 4.3, Table 3",
+          "At this ratio, even the AUCNPR score on the downsampled data is more than twice the score on the "
+          "original skew.",
+          "AUCNPR on the 1:1 downsampled test set minus AUCNPR on the original (the direction of Boyd's "
+          "'sizable difference'; the factor of two is SAYU's on one task and is reported, not tested)",
+          "direction", direction=+1),
+    # --- implementation checks: cannot fail on data ---------------------------------------------------
+    Claim("boyd.thm1", BOYD, "implementation", "sec. 3, Theorem 1",
+          "precision p >= pi r / (1 - pi + pi r) at every recall r",
+          "the closed form against prspace.metrics on the worst ranking and random rankings", "check"),
+    Claim("boyd.thm2", BOYD, "implementation", "sec. 3, Theorem 2",
+          "AUCPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi", "the closed form against prspace.metrics", "check"),
+    Claim("boyd.thm3", BOYD, "implementation", "sec. 3, Theorem 3",
+          "AP_MIN = (1/pos) sum_i i / (i + neg)", "the closed form against prspace.metrics", "check"),
+    Claim("boyd.cor4", BOYD, "implementation", "sec. 3, Corollary 4",
+          "the minimum area over recall in [a, b]", "the closed form against prspace.metrics", "check"),
+    Claim("boyd.table3", BOYD, "implementation", "sec. 4.3, Table 3",
+          "AUCPR and AUCNPR scores for SAYU on UW-CSE advisedBy task for different train set skews",
+          "the published AUCNPR column against (AUCPR - AUCPR_MIN) / (1 - AUCPR_MIN) at each published skew "
+          "(the table's own arithmetic, within its rounding)", "check"),
+    Claim("boyd.table2.mean_row", BOYD, "implementation", "sec. 4.2, Table 2", "mean 0.733 0.680",
+          "the published mean row against the mean of the published predicate rows (the table's own "
+          "arithmetic, within its rounding)", "check"),
+    Claim("boyd.table2.more_conservative", BOYD, "implementation", "sec. 4.2, Table 2",
+          "AUCNPR yields a more conservative overall estimate of performance",
+          "mean AUCNPR <= mean AUPR over this study's tasks; AUCNPR <= AUPR holds for every model by "
+          "construction, so this cannot fail", "check"),
+    Claim("boyd.aucnpr_orders_as_aupr", BOYD, "implementation", "sec. 3 (definition of AUCNPR)",
+          "AUCNPR = (AUCPR - AUCPR_MIN) / (1 - AUCPR_MIN)",
+          "within a task AUCNPR is an increasing function of AUPR, so both order the models alike", "check"),
+)
+
+BY_ID: dict[str, Claim] = {c.claim_id: c for c in CLAIMS}
+ROLES = ("primary", "implementation", "exploratory")
+
+
+def primary_ids() -> tuple[str, ...]:
+    """The primary claims, one family for the multiplicity control."""
+    return tuple(c.claim_id for c in CLAIMS if c.role == "primary")
+
+
+def primary_level(alpha: float = PRIMARY_ALPHA) -> float:
+    """Coverage of each primary claim's interval so that all hold together at ``1 - alpha``
+    (Bonferroni over the :func:`primary_ids`)."""
+    return 1.0 - alpha / len(primary_ids())
+
+
+def claim(claim_id: str) -> Claim | None:
+    """The registry's claim of that id (None for this project's exploratory rows)."""
+    return BY_ID.get(claim_id)
