@@ -11,8 +11,10 @@ import pytest
 from scipy import stats
 
 from prspace.cd import (
+    _order_p,
     calibrate_order_test,
     critical_difference,
+    family_codes,
     friedman_statistics,
     holm,
     metric_order_test,
@@ -243,6 +245,80 @@ def test_order_test_calibrated(n_tasks, n_learners):
     assert cal["power"] >= 0.8
 
 
+def test_family_codes_missing_family_is_its_own():
+    codes = family_codes(["t1", "t2", "t3", "t4", "t5"], {"t1": "yeast", "t2": "glass", "t3": "yeast", "t4": None})
+    assert codes.tolist() == [0, 1, 0, 2, 3]
+    assert family_codes(["a", "b"], None).tolist() == [0, 1]
+    assert family_codes(["a", "b", "c"], ["f", "", "f"]).tolist() == [0, 1, 0]
+    with pytest.raises(InputError, match="families for"):
+        family_codes(["a", "b"], ["f"])
+
+
+def test_order_test_one_family_per_task_is_the_per_task_test():
+    rng = np.random.default_rng(5)
+    a, b = rank_matrix(rng.normal(size=(40, 6))), rank_matrix(rng.normal(size=(40, 6)))
+    plain = metric_order_test(a, b, n_perm=300, seed=3)
+    own = metric_order_test(a, b, n_perm=300, seed=3, families=[f"f{i}" for i in range(40)])
+    assert plain.p_value == own.p_value and plain.n_families == own.n_families == 40
+    pd.testing.assert_frame_equal(plain.learners, own.learners)
+
+
+def test_order_test_flips_whole_families_exactly():
+    """All 2^G flips of G = 5 families (tasks of a family flip together), enumerated by hand."""
+    rng = np.random.default_rng(6)
+    a, b = rank_matrix(rng.normal(size=(14, 4))), rank_matrix(rng.normal(size=(14, 4)))
+    fam = ["f0", "f0", "f0", "f1", "f2", "f2", "f3", "f3", "f3", "f3", "f4", "f4", "f0", "f1"]
+    t = metric_order_test(a, b, families=fam)
+    assert t.exact and t.n_perm == 2**5 and t.n_families == 5
+    d, g = a - b, np.array([int(f[1]) for f in fam])
+    ts = [np.sum((np.array(s)[g][:, None] * d).mean(axis=0) ** 2) for s in itertools.product([-1, 1], repeat=5)]
+    assert t.statistic == pytest.approx(np.sum(d.mean(axis=0) ** 2))
+    assert t.p_value == pytest.approx(np.mean(np.array(ts) >= t.statistic - 1e-12))
+    # per learner: Wilcoxon of the family means (scipy on the 5 values)
+    fm = np.array([d[g == k].mean(axis=0) for k in range(5)])
+    want = [stats.wilcoxon(fm[:, j]).pvalue if np.any(fm[:, j] != 0) else 1.0 for j in range(4)]
+    np.testing.assert_allclose(t.learners["wilcoxon_p"], want)
+
+
+def _family_null(rng, n_fam, per_fam, k, corr):
+    """Exchangeable metrics whose noise is shared by the tasks of a family (correlation ``corr``)."""
+    n = n_fam * per_fam
+    g = np.repeat(np.arange(n_fam), per_fam)
+    base = np.arange(k) / k + rng.normal(size=(n, k))
+    noise = [np.sqrt(corr) * rng.normal(size=(n_fam, k))[g] + np.sqrt(1 - corr) * rng.normal(size=(n, k))
+             for _ in range(2)]
+    return rank_matrix(base + noise[0]), rank_matrix(base + noise[1]), g
+
+
+def test_family_flips_hold_the_level_where_task_flips_do_not():
+    """Tasks correlated 0.9 within 8 families of 6: flipping per family keeps the false rate at
+    alpha (+ 2 Monte Carlo SE); flipping per task, on the same data, rejects far more often."""
+    rng = np.random.default_rng(12)
+    n_sim, rej_fam, rej_task = 300, 0, 0
+    for s in range(n_sim):
+        a, b, g = _family_null(rng, 8, 6, 5, 0.9)
+        # the p-value path of metric_order_test (its per-learner Wilcoxon tests are not needed here)
+        rej_fam += _order_p(a - b, 200, np.random.default_rng(s), family_codes(range(48), g))[1] < 0.05
+        rej_task += _order_p(a - b, 200, np.random.default_rng(s))[1] < 0.05
+    assert metric_order_test(a, b, families=g, n_perm=200, seed=n_sim - 1).p_value == pytest.approx(
+        _order_p(a - b, 200, np.random.default_rng(n_sim - 1), family_codes(range(48), g))[1])
+    se = np.sqrt(0.05 * 0.95 / n_sim)
+    assert rej_fam / n_sim <= 0.05 + 2 * se
+    assert rej_task / n_sim > 0.2
+
+
+def test_order_test_calibrated_with_families():
+    """calibrate_order_test with a study-like family structure (a family of 10, one of 6, pairs,
+    singletons) and strongly correlated tasks: false rate <= alpha + 2 SE, power >= 0.8."""
+    fam = [0] * 10 + [1] * 6 + [2, 2, 3, 3, 4, 4] + list(range(5, 23))
+    cal = calibrate_order_test(len(fam), 8, n_sim=300, n_perm=300, families=fam, family_corr=0.8, seed=4)
+    assert cal["n_families"] == 23 and cal["family_corr"] == 0.8
+    assert cal["false_rate"] <= 0.05 + 2 * cal["false_rate_se"]
+    assert cal["power"] >= 0.8
+    with pytest.raises(InputError, match="family_corr"):
+        calibrate_order_test(10, 4, n_sim=1, family_corr=1.0)
+
+
 # --------------------------------------------------------------------------- study tables, CLI, figure
 
 
@@ -271,7 +347,18 @@ def test_study_tables_columns_and_consistency():
     # AUROC reverses the order here by construction; AUPRG (AUPR plus small noise) keeps it
     assert p.loc[("aupr", "auroc"), "differs"] and p.loc[("aupr", "auroc"), "p_value"] < 0.01
     assert not p.loc[("aupr", "auprg"), "differs"]
-    assert {"false_rate", "power_planted_reversal"} <= set(pairs.columns)
+    assert {"false_rate", "power_planted_reversal", "power_scenario", "n_families"} <= set(pairs.columns)
+    assert (pairs["n_families"] == 12).all()
+
+
+def test_study_tables_flip_per_family():
+    table = _metrics_table()
+    fam = {f"t{t:02d}": f"f{t // 4}" for t in range(12)}  # 3 families of 4 tasks
+    got = study_tables(table, ["aupr", "auroc"], n_sim=20, n_perm=200, families=fam)["cd_metric_pairs"].iloc[0]
+    assert got["n_families"] == 3 and got["n_tasks"] == 12 and bool(got["exact"]) and got["n_perm"] == 2**3
+    # 8 sign patterns, the observed one is the largest: p = 2/8 (it and its mirror)
+    assert got["p_value"] == pytest.approx(2 / 8)
+    assert "per family" in got["power_scenario"]
 
 
 def test_cli_cd_then_figure(tmp_path):
@@ -283,6 +370,13 @@ def test_cli_cd_then_figure(tmp_path):
                  "--tables-dir", str(out)]) == 0
     for name in ("cd_ranks", "cd_cliques", "cd_tests", "cd_metric_pairs"):
         assert (out / f"{name}.csv").is_file() and "(study s)" in (out / f"{name}.md").read_text()
+    pd.DataFrame({"task_id": [f"t{t:02d}" for t in range(12)], "family": ["f0"] * 6 + [""] * 6}).to_csv(
+        tmp_path / "tasks.csv", index=False)
+    assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--tasks", str(tmp_path / "tasks.csv"),
+                 "--n-sim", "5", "--n-perm", "100", "--tables-dir", str(tmp_path / "fam")]) == 0
+    assert (pd.read_csv(tmp_path / "fam" / "cd_metric_pairs.csv")["n_families"] == 7).all()
+    assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--tasks", str(tmp_path / "tasks.csv"),
+                 "--family-corr", "1", "--tables-dir", str(out)]) == 2
     assert main(["figure", "cd_diagram", "--tables", *[str(out / f"{n}.csv") for n in ("cd_ranks", "cd_cliques", "cd_tests")],
                  "--out", str(tmp_path / "cd.png"), "--formats", "png"]) == 0
     assert (tmp_path / "cd.png").read_bytes()[:4] == b"\x89PNG"

@@ -4,7 +4,7 @@ learners differently beyond noise.
 One function in, one result out (like autorank): :func:`critical_difference` takes a
 tasks x learners matrix of scores (higher is better) and returns a :class:`CDResult`.
 
-One module (about 480 lines) on purpose: the CD analysis, the across-metrics order test and the
+One module (about 580 lines) on purpose: the CD analysis, the across-metrics order test and the
 study's tables share the rank matrix, Holm's step and the table titles; each piece alone would be a
 module that only makes sense read beside the others.
 
@@ -35,15 +35,21 @@ Decision rules (stated once here, once in ``docs/analysis.md``):
 
 Across metrics (:func:`metric_order_test`): do two metrics order the learners differently
 over the tasks beyond noise?  Per task t, ``d_t`` = the learners' rank vector under metric A
-minus that under metric B; the statistic is ``T = sum_j (mean_t d_tj)^2``, the squared
-distance between the two metrics' average-rank vectors. Null: within each task the two
-metrics' rank vectors are exchangeable (the metrics measure the same thing, up to noise), so
-each ``d_t`` is as likely as ``-d_t``; p = (1 + #{T* >= T}) / (1 + n_perm) over random sign
-flips of the tasks' ``d_t`` (exact enumeration of all 2^N flips when N <= 12). The order
-differs beyond noise when p < alpha. Per learner, the Wilcoxon signed-rank test of its rank
-differences over tasks, Holm-adjusted over the learners, names the learners that move.
-Calibrated by :func:`calibrate_order_test` (false rate under exchangeable metrics, power on a
-planted reversal of two learners).
+minus that under B; the statistic is ``T = sum_j (mean_t d_tj)^2``, the squared distance between
+the two metrics' average-rank vectors. Null: the two metrics' rank vectors are exchangeable
+within each *family* of tasks (tasks derived from one source dataset, ``tasks.csv`` column
+``family``; a task without a family is its own): the metrics measure the same thing, up to
+noise, and the family's ``d_t`` are jointly as likely as their negatives. Tasks of one family
+share rows and class structure, so their ``d_t`` are not independent; flipping them one by one
+would understate the null's spread. p = (1 + #{T* >= T}) / (1 + n_perm) over random sign flips
+of whole families (every task of a family flips with it; exact enumeration of all 2^G flips
+when the G families are at most 12). The order differs beyond noise when p < alpha. Per
+learner, the Wilcoxon signed-rank test of its family-mean rank differences (one value per
+family), Holm-adjusted over the learners, names the learners that move. Without families every
+task is its own family (the plain per-task sign flip). Calibrated by
+:func:`calibrate_order_test` (false rate under exchangeable metrics and power on a planted
+reversal of two learners, simulated with the study's family sizes and tasks correlated within
+a family).
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ __all__ = [
     "critical_difference",
     "friedman_statistics",
     "holm",
+    "family_codes",
     "metric_order_test",
     "nemenyi_q",
     "rank_matrix",
@@ -314,6 +321,8 @@ class OrderTest:
     spearman: float
     #: per learner: learner, mean_rank_a, mean_rank_b, mean_diff, wilcoxon_p, wilcoxon_p_holm, moves
     learners: pd.DataFrame
+    #: the units whose signs flip together: families of tasks (= n_tasks without families)
+    n_families: int = 0
 
     @property
     def differs(self) -> bool:
@@ -322,16 +331,17 @@ class OrderTest:
     def summary(self) -> dict[str, object]:
         return {
             "metric_a": self.metric_a, "metric_b": self.metric_b, "n_tasks": self.n_tasks,
-            "n_learners": self.n_learners, "spearman_average_ranks": self.spearman, "statistic": self.statistic,
+            "n_families": self.n_families, "n_learners": self.n_learners,
+            "spearman_average_ranks": self.spearman, "statistic": self.statistic,
             "p_value": self.p_value, "n_perm": self.n_perm, "exact": self.exact, "alpha": self.alpha,
             "differs": self.differs, "n_learners_moved": int(self.learners["moves"].sum()),
             "learners_moved": ", ".join(self.learners.loc[self.learners["moves"], "learner"]),
         }  # fmt: skip
 
 
-def _flip_stat(d: np.ndarray, signs: np.ndarray) -> np.ndarray:
-    """T for each row of ``signs`` (n_flip x N) applied to the tasks' d (N x k)."""
-    m = signs @ d / d.shape[0]
+def _flip_stat(d: np.ndarray, signs: np.ndarray, n_tasks: int | None = None) -> np.ndarray:
+    """T for each row of ``signs`` (n_flip x G) applied to the units' summed d (G x k), over ``n_tasks``."""
+    m = signs @ d / (d.shape[0] if n_tasks is None else n_tasks)
     return np.sum(m * m, axis=1)
 
 
@@ -339,26 +349,58 @@ def _all_signs(n: int) -> np.ndarray:
     return 1.0 - 2.0 * ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64)
 
 
-def _order_p(d: np.ndarray, n_perm: int, rng: np.random.Generator) -> tuple[float, float, int, bool]:
+def family_codes(tasks: Sequence[str], families: pd.Series | dict | Sequence | None) -> np.ndarray:
+    """Integer family per task (0, 1, ... in order of first appearance): ``families`` is a
+    mapping task -> family (a Series or dict) or a sequence aligned with ``tasks``; a task
+    without a family (missing, NaN or empty) is its own family; ``None``: every task its own."""
+    tasks = [str(t) for t in tasks]
+    if families is None:
+        return np.arange(len(tasks))
+    if isinstance(families, pd.Series | dict):
+        fam = pd.Series(families)
+        fam.index = fam.index.astype(str)
+        f = fam[~fam.index.duplicated()].reindex(tasks).to_numpy(dtype=object)
+    else:
+        f = np.asarray(list(families), dtype=object)
+        if f.size != len(tasks):
+            raise InputError(f"{f.size} families for {len(tasks)} tasks; pass one family per task (or a task -> family map)")
+    own = np.array([v is None or (isinstance(v, float) and np.isnan(v)) or str(v).strip() in ("", "nan") for v in f])
+    labels = np.where(own, np.array(["\0task:" + t for t in tasks], dtype=object), f.astype(str))
+    return pd.factorize(labels)[0].astype(np.int64)
+
+
+def _family_sums(d: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    out = np.zeros((int(codes.max()) + 1, d.shape[1]))
+    np.add.at(out, codes, d)
+    return out
+
+
+def _order_p(d: np.ndarray, n_perm: int, rng: np.random.Generator,
+             codes: np.ndarray | None = None) -> tuple[float, float, int, bool]:
+    """(T, p, flips used, exact) of the sign-flip test, flipping the families ``codes`` as units."""
     n = d.shape[0]
     t = float(np.sum(d.mean(axis=0) ** 2))
-    if n <= 12:
-        ts = _flip_stat(d, _all_signs(n))
+    dd = d if codes is None else _family_sums(d, codes)
+    g = dd.shape[0]
+    if g <= 12:
+        ts = _flip_stat(dd, _all_signs(g), n)
         return t, float(np.mean(ts >= t - 1e-12)), ts.size, True
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_perm, n))
-    ts = _flip_stat(d, signs)
+    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_perm, g))
+    ts = _flip_stat(dd, signs, n)
     return t, float((1 + np.sum(ts >= t - 1e-12)) / (1 + n_perm)), n_perm, False
 
 
 def metric_order_test(
     ranks_a: pd.DataFrame | np.ndarray, ranks_b: pd.DataFrame | np.ndarray, *, metric_a: str = "a",
     metric_b: str = "b", alpha: float = 0.05, n_perm: int = 2000, seed: int = 0,
+    families: pd.Series | dict | Sequence | None = None,
 ) -> OrderTest:
     """Sign-flip permutation test that metrics A and B order the learners alike across tasks.
 
     ``ranks_a``, ``ranks_b``: tasks x learners within-task ranks under each metric (same tasks
     and learners, e.g. :attr:`CDResult.ranks`; DataFrames are aligned on index and columns).
-    Rule: module docstring.
+    ``families``: each task's family (:func:`family_codes`); the signs flip per family. Rule:
+    module docstring.
     """
     if isinstance(ranks_a, pd.DataFrame) and isinstance(ranks_b, pd.DataFrame):
         tasks = ranks_a.index.intersection(ranks_b.index)
@@ -367,58 +409,84 @@ def metric_order_test(
             raise InputError("the two metrics' rank tables have different learners; pass the same learners")
         a = ranks_a.loc[tasks, learners].to_numpy(np.float64)
         b = ranks_b.loc[tasks, learners].to_numpy(np.float64)
+        task_ids = [str(t) for t in tasks]
     else:
         a, b = np.asarray(ranks_a, np.float64), np.asarray(ranks_b, np.float64)
         if a.shape != b.shape:
             raise InputError(f"rank matrices of shapes {a.shape} and {b.shape}; pass the same tasks and learners")
         learners = [f"learner {j + 1}" for j in range(a.shape[1])]
+        task_ids = [str(i) for i in range(a.shape[0])]
     if a.shape[0] < 2 or a.shape[1] < 2:
         raise InputError(f"the order test needs at least 2 tasks and 2 learners, got {a.shape}; add tasks or learners")
+    codes = family_codes(task_ids, families)
     d = a - b
-    t, p, n_used, exact = _order_p(d, n_perm, np.random.default_rng(seed))
+    t, p, n_used, exact = _order_p(d, n_perm, np.random.default_rng(seed), codes)
     ma, mb = a.mean(axis=0), b.mean(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         rho = float(stats.spearmanr(ma, mb).statistic) if np.ptp(ma) > 0 and np.ptp(mb) > 0 else np.nan
-    pl = np.array([1.0 if np.all(d[:, j] == 0) else float(stats.wilcoxon(d[:, j]).pvalue) for j in range(d.shape[1])])
+    # one value per family: the family's mean rank difference (the units the null exchanges)
+    df = _family_sums(d, codes) / np.bincount(codes)[:, None]
+    pl = np.array([1.0 if np.all(df[:, j] == 0) else float(stats.wilcoxon(df[:, j]).pvalue) for j in range(d.shape[1])])
     ph = holm(pl)
     per = pd.DataFrame({"learner": learners, "mean_rank_a": ma, "mean_rank_b": mb, "mean_diff": ma - mb,
                         "wilcoxon_p": pl, "wilcoxon_p_holm": ph, "moves": ph < alpha})
-    return OrderTest(metric_a, metric_b, a.shape[0], a.shape[1], t, p, n_used, exact, alpha, rho, per)
+    return OrderTest(metric_a, metric_b, a.shape[0], a.shape[1], t, p, n_used, exact, alpha, rho, per,
+                     int(codes.max()) + 1)
 
 
 def calibrate_order_test(
     n_tasks: int, n_learners: int, *, n_sim: int = 200, alpha: float = 0.05, n_perm: int = 500,
     spread: float = 2.0, noise: float = 1.0, reversal: float = 1.0, seed: int = 0,
+    families: Sequence | np.ndarray | None = None, family_corr: float = 0.5,
 ) -> dict[str, float]:
-    """False rate and power of :func:`metric_order_test` by simulation.
+    """False rate and power of :func:`metric_order_test` by simulation, flipping per family.
 
-    Per task, learner j's true quality is ``spread * j / n_learners`` plus a task effect
-    (standard normal, per learner). Null: both metrics = quality + independent normal noise
-    (sd ``noise``), so the metrics are exchangeable. Planted reversal: under metric B the best
-    and the worst learner trade ``reversal`` times the quality range (B ranks them the other
-    way round for ``reversal = 1``). Returns ``false_rate``, ``power`` and their Monte Carlo
-    standard errors (``_se``), with the settings.
+    ``families``: one family label per simulated task (e.g. the study's, in task order; ``None``:
+    every task its own). Per task, learner j's true quality is ``spread * j / n_learners`` plus
+    a task effect, and each metric adds noise (sd ``noise``); effect and noise are standard
+    normal mixtures ``sqrt(c) u_family + sqrt(1 - c) u_task`` with ``c = family_corr``, so tasks
+    of one family are correlated (under both metrics: their rank differences too). Null: both
+    metrics = quality + effect + their own noise, so the metrics are exchangeable within a
+    family. Planted reversal: under metric B the best and the worst learner trade ``reversal``
+    times the quality range in every task (B ranks them the other way round for
+    ``reversal = 1``). Returns ``false_rate``, ``power``, their Monte Carlo standard errors
+    (``_se``) and the settings.
     """
+    if not 0.0 <= family_corr < 1.0:
+        raise InputError(f"family_corr must lie in [0, 1), got {family_corr}")
+    codes = family_codes([str(i) for i in range(n_tasks)], None if families is None else list(families))
+    n_fam = int(codes.max()) + 1
     rng = np.random.default_rng(seed)
     q = spread * np.arange(n_learners) / n_learners
+    c = float(family_corr)
+
+    def mixed(size: tuple[int, int]) -> np.ndarray:
+        return np.sqrt(c) * rng.standard_normal((n_fam, size[1]))[codes] + np.sqrt(1 - c) * rng.standard_normal(size)
+
     rej0 = rej1 = 0
+    shape = (n_tasks, n_learners)
     for s in range(n_sim):
-        base = q + rng.standard_normal((n_tasks, n_learners))
-        a = base + noise * rng.standard_normal(base.shape)
-        b0 = base + noise * rng.standard_normal(base.shape)
+        base = q + mixed(shape)
+        a = base + noise * mixed(shape)
+        b0 = base + noise * mixed(shape)
         b1 = b0.copy()
         shift = reversal * (q[-1] - q[0])
         b1[:, 0] += shift
         b1[:, -1] -= shift
         ra, rb0, rb1 = rank_matrix(a), rank_matrix(b0), rank_matrix(b1)
-        rej0 += _order_p(ra - rb0, n_perm, np.random.default_rng(seed + s))[1] < alpha
-        rej1 += _order_p(ra - rb1, n_perm, np.random.default_rng(seed + s))[1] < alpha
+        rej0 += _order_p(ra - rb0, n_perm, np.random.default_rng(seed + s), codes)[1] < alpha
+        rej1 += _order_p(ra - rb1, n_perm, np.random.default_rng(seed + s), codes)[1] < alpha
     f, pw = rej0 / n_sim, rej1 / n_sim
     return {
-        "n_tasks": n_tasks, "n_learners": n_learners, "n_sim": n_sim, "alpha": alpha,
-        "false_rate": f, "false_rate_se": float(np.sqrt(max(f * (1 - f), alpha * (1 - alpha)) / n_sim)),
+        "n_tasks": n_tasks, "n_families": n_fam, "n_learners": n_learners, "n_sim": n_sim, "alpha": alpha,
+        "family_corr": c, "false_rate": f, "false_rate_se": float(np.sqrt(max(f * (1 - f), alpha * (1 - alpha)) / n_sim)),
         "power": pw, "power_se": float(np.sqrt(pw * (1 - pw) / n_sim)), "reversal": reversal,
     }  # fmt: skip
+
+
+#: What the cd table's ``power_planted_reversal`` measures, in words (the verdict rows quote it).
+POWER_SCENARIO = ("planted reversal: one metric swaps the best and the worst learner in every task (true qualities "
+                  "{gap:.2f} task-effect sd apart); tasks correlated {corr:g} within a family; signs flipped per family")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -428,14 +496,17 @@ def calibrate_order_test(
 def study_tables(
     table: pd.DataFrame, metrics: Sequence[str], *, alpha: float = 0.05, posthoc: str = "nemenyi",
     n_perm: int = 2000, n_sim: int = 200, seed: int = 0, task: str = "task_id", learner: str = "model_id",
+    families: pd.Series | dict | None = None, family_corr: float = 0.5,
 ) -> dict[str, pd.DataFrame]:
     """The tables of ``prspace cd`` from a long table (one row per task and learner, a column
     per metric, higher is better): ``cd_ranks`` (metric, learner, average rank, position),
     ``cd_cliques`` (metric, clique, learner), ``cd_tests`` (one row per metric: Friedman,
     Iman-Davenport, Nemenyi CD, the post hoc of the cliques) and ``cd_metric_pairs`` (per pair
-    of metrics, :func:`metric_order_test` on the tasks both kept, with the false rate and power
-    of :func:`calibrate_order_test` at this number of tasks and learners; ``n_sim = 0`` skips
-    the calibration). Each pair is its own question: p-values are not adjusted across pairs.
+    of metrics, :func:`metric_order_test` on the tasks both kept, signs flipped per family of
+    ``families`` (task -> family; ``None``: per task), with the false rate and power of
+    :func:`calibrate_order_test` at this number of tasks, learners and these families, tasks
+    correlated ``family_corr`` within a family; ``n_sim = 0`` skips the calibration). Each pair
+    is its own question: p-values are not adjusted across pairs.
     """
     metrics = list(metrics)
     if not metrics:
@@ -454,19 +525,26 @@ def study_tables(
         tests.append({"metric": m, **r.summary(),
                       "dropped_tasks": ", ".join(r.dropped_tasks)})
     pairs = []
-    calibration: dict[tuple[int, int], dict[str, float]] = {}
+    calibration: dict[tuple, dict[str, float]] = {}
     for a, b in itertools.combinations(metrics, 2):
         ra, rb = results[a].ranks, results[b].ranks
         common = ra.index.intersection(rb.index)
-        t = metric_order_test(ra.loc[common], rb.loc[common], metric_a=a, metric_b=b, alpha=alpha, n_perm=n_perm, seed=seed)
+        t = metric_order_test(ra.loc[common], rb.loc[common], metric_a=a, metric_b=b, alpha=alpha, n_perm=n_perm,
+                              seed=seed, families=families)
         row = t.summary()
         if n_sim > 0:
-            key = (t.n_tasks, t.n_learners)
+            codes = family_codes([str(x) for x in common], families)
+            key = (t.n_tasks, t.n_learners, tuple(codes))
             if key not in calibration:
-                calibration[key] = calibrate_order_test(*key, n_sim=n_sim, alpha=alpha, n_perm=min(n_perm, 400), seed=seed)
+                calibration[key] = calibrate_order_test(t.n_tasks, t.n_learners, n_sim=n_sim, alpha=alpha,
+                                                        n_perm=min(n_perm, 400), seed=seed, families=codes,
+                                                        family_corr=family_corr)
             cal = calibration[key]
             row.update({"calibration_n_sim": n_sim, "false_rate": cal["false_rate"], "false_rate_se": cal["false_rate_se"],
-                        "power_planted_reversal": cal["power"], "power_se": cal["power_se"]})
+                        "power_planted_reversal": cal["power"], "power_se": cal["power_se"],
+                        "calibration_family_corr": cal["family_corr"],
+                        "power_scenario": POWER_SCENARIO.format(gap=2.0 * (t.n_learners - 1) / t.n_learners,
+                                                                corr=cal["family_corr"])})
         pairs.append(row)
     no_cliques = pd.DataFrame(columns=["metric", "clique", "learner"])
     return {
@@ -496,5 +574,5 @@ TABLE_TITLES = {
     "cd_ranks": "Learners' average ranks across tasks per metric (1 = best), for the critical-difference diagrams",
     "cd_cliques": "Cliques of the critical-difference diagrams: learners no two of which differ (post hoc of cd_tests)",
     "cd_tests": "Friedman and Iman-Davenport tests, Nemenyi critical difference, per metric",
-    "cd_metric_pairs": "Do two metrics order the learners differently across tasks beyond noise? (sign-flip test, calibrated)",
+    "cd_metric_pairs": "Do two metrics order the learners differently across tasks beyond noise? (sign-flip test over families of tasks, calibrated)",
 }

@@ -5,9 +5,10 @@ from prspace.workflow_commands import CD_TABLES
 
 
 rule cd:
-    """Friedman, Nemenyi critical difference and cliques per metric; the metric-order test, calibrated."""
+    """Friedman, Nemenyi critical difference and cliques per metric; the metric-order test over families of tasks, calibrated."""
     input:
         metrics=METRICS_TABLE,
+        tasks=f"{TABLES}/tasks.csv",
     output:
         csv=expand(f"{TABLES}/{{name}}.csv", name=CD_TABLES),
         md=expand(f"{TABLES}/{{name}}.md", name=CD_TABLES),
@@ -23,7 +24,7 @@ rule cd:
     conda:
         "../../environment.yml"
     shell:
-        "{params.prspace} cd --metrics {input.metrics} --study {params.study} --seed {params.seed} "
+        "{params.prspace} cd --metrics {input.metrics} --tasks {input.tasks} --study {params.study} --seed {params.seed} "
         "--tables-dir {params.tables} > {log} 2>&1"
 
 
