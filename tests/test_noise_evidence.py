@@ -235,3 +235,75 @@ def test_cli_writes_evidence_the_verdicts_read(tmp_path):
                  str(tmp_path / "noise_evidence.csv")]) == 0
     ev = VR.collect_evidence(tmp_path)
     assert {f"px.{p}.top1.distinguishable" for p in VR.PAIRS} <= set(ev.claim_id)
+
+
+def test_power_is_the_calibration_at_the_size_of_the_counted_tasks():
+    """power = power_at_max of the calibrated size closest (log n_pos) to the median n_pos of the
+    disagreeing tasks; the detail names that size and the planted scenario."""
+    pairs, tasks = _pairs_table()
+    # sizes 70..110 positives: median of any subset is far nearer q75 (80) than q50 (40)
+    tasks = tasks.assign(n_pos=70 + np.arange(len(tasks)) % 41, n=1000)
+    ev = noise_evidence(pairs, tasks, _summary(), n_boot=100).set_index("claim_id")
+    row = ev.loc["px.aupr_auprg.top1.distinguishable"]
+    assert row.power == 0.5  # _summary: power_at_max 0.5 off q50
+    assert "task size q75 (80 positives, 800 negatives" in row.detail
+    assert "power 0.50 at the largest planted reversal" in row.detail and "by 0.200 in the population" in row.detail
+    # small tasks: q25; without n_pos: q50 (power 0.9)
+    small = noise_evidence(pairs, tasks.assign(n_pos=19), _summary(), n_boot=100).set_index("claim_id")
+    assert "task size q25 (20 positives" in small.loc["px.aupr_auroc.top3.distinguishable", "detail"]
+    plain = noise_evidence(pairs, tasks.drop(columns=["n_pos"]), _summary(), n_boot=100).set_index("claim_id")
+    assert plain.loc["px.aupr_auroc.top3.distinguishable", "power"] == 0.9
+    assert np.isnan(noise_evidence(pairs, tasks, None, n_boot=100).set_index("claim_id")
+                    .loc["px.aupr_auroc.top3.distinguishable", "power"])
+    # every bound row has a power, no difference row does
+    assert ev.loc[ev.kind == "bound", "power"].notna().all() and ev.loc[ev.kind == "difference", "power"].isna().all()
+
+
+def test_calibration_at_picks_the_nearest_size_in_log_scale():
+    from prspace.experiments.noise_evidence import calibration_at
+
+    s = _summary()
+    assert calibration_at(s, "aupr_auroc", 28)["size"] == "q25"  # log: 28/20 = 1.4 < 40/28 = 1.43
+    assert calibration_at(s, "aupr_auroc", 29)["size"] == "q50"
+    assert calibration_at(s, "aupr_auroc", float("nan"))["size"] == "q50"
+    assert calibration_at(s, "nope_pair", 40) is None and calibration_at(None, "aupr_auroc", 40) is None
+
+
+def test_cross_vs_self_row_carries_interval_level_mc_error_and_plain_words():
+    pairs, tasks = _pairs_table()
+    ev = noise_evidence(pairs, tasks, _summary(), n_boot=400, seed=2).set_index("claim_id")
+    for k in (1, 3):
+        r = ev.loc[f"px.aupr_auroc.top{k}.cross_vs_self"]
+        assert np.isfinite([r.estimate, r.ci_lo, r.ci_hi]).all() and r.ci_lo <= r.estimate <= r.ci_hi
+        assert r.level == 0.95 and 0 < r.mc_error < (r.ci_hi - r.ci_lo) / 2
+        assert r.detail.startswith("how much more often the two metrics disagree")
+        assert "than one metric disagrees with itself on resampled test rows" in r.detail
+
+
+def test_replicates_are_the_cluster_bootstrap_ones():
+    from prspace.experiments.noise_evidence import _cluster_replicates
+
+    rng = np.random.default_rng(3)
+    v, cl = rng.random(40), np.repeat(np.arange(13), 4)[:40].astype(str)
+    v[5] = np.nan
+    boot = _cluster_replicates(v, cl, 500, 7)
+    _, lo, hi = cluster_bootstrap_ci(v, cl, n_boot=500, seed=7)
+    assert (lo, hi) == tuple(np.nanquantile(boot, [0.025, 0.975]))
+
+
+def test_percentile_mc_error_against_the_normal_closed_form():
+    """The binomial method's standard error of the 2.5% / 97.5% percentile of B = 1000 standard
+    normal replicates against sqrt(q (1 - q) / B) / phi(Phi^-1(q)) = 0.0845 (asymptotic); the
+    larger of the two ends is reported, so it runs somewhat above the closed form, never below."""
+    from scipy import stats
+
+    from prspace.experiments.noise_evidence import percentile_mc_error
+
+    rng = np.random.default_rng(0)
+    want = np.sqrt(0.025 * 0.975 / 1000) / stats.norm.pdf(stats.norm.ppf(0.025))
+    got = np.mean([percentile_mc_error(rng.standard_normal(1000)) for _ in range(200)])
+    assert want <= got <= 1.35 * want
+    # spread of the two ends across repeated bootstraps: the empirical standard error
+    ends = np.array([np.quantile(rng.standard_normal(1000), [0.025, 0.975]) for _ in range(500)])
+    assert ends.std(axis=0).max() == pytest.approx(want, rel=0.15)
+    assert np.isnan(percentile_mc_error(np.ones(5)))
