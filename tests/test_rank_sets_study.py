@@ -155,6 +155,7 @@ def test_summary_shares_and_intervals_follow_the_per_task_flags():
                                            n_boot=200, seed=4)
         assert (r.disjoint_lo, r.disjoint_hi) == pytest.approx((lo, hi))
         assert r.best_size_a == pytest.approx(sub.best_size_a.mean())
+        assert (r.best_size_a_median, r.best_size_b_median) == (sub.best_size_a.median(), sub.best_size_b.median())
         assert r.false_rate_bound == pytest.approx(0.1)
 
 
@@ -165,14 +166,22 @@ def test_evidence_rows_go_through_the_verdict_rule():
         "top1_lo": 0.2, "top1_hi": 0.45, "best_size_a": 6.1, "best_size_a_lo": 5, "best_size_a_hi": 7,
         "best_size_b": 7.3, "best_size_b_lo": 6, "best_size_b_hi": 8, "mean_models": 30, "false_rate_bound": 0.1,
         "false_rate_equal": 0.0, "false_rate_ranking": 0.01, "max_reversal": 0.2, "power_at_max": 0.3,
-        "mdr80": float("nan")}])
+        "mdr80": float("nan"), "best_size_a_median": 6.0, "best_size_b_median": 8.0, "sim_n_pos": 42,
+        "sim_n_neg": 444, "sim_models": 5}])
     ev = RS.evidence(summary)
+    assert ev.power.iloc[0] == 0.3
+    assert "on a typical task (median) 6 of 30 models could be the best by AUPR and 8 by AUPRG" in ev.detail.iloc[0]
+    assert "simulated task of 42 positives, 444 negatives, 5 models" in ev.detail.iloc[0]
+    assert "power 0.30 at the largest planted reversal" in ev.detail.iloc[0]
     assert ev.claim_id.tolist() == ["px.aupr_auprg.rank_sets.disjoint"]
     v = apply_rule(ev).iloc[0]
     assert v.verdict == WITHIN_NOISE
     assert v.ci_hi == pytest.approx(stats.binomtest(0, 60).proportion_ci(method="exact").high)
     assert v.tolerance == pytest.approx(0.1)
-    assert "0 of 60" in v.explanation and "power 0.30" not in v.explanation
+    assert "0 of 60" in v.explanation
+    # without a calibration: no power, and the detail says so
+    bare = RS.evidence(summary.assign(false_rate_equal=float("nan")))
+    assert np.isnan(bare.power.iloc[0]) and "power is unknown" in bare.detail.iloc[0]
     assert "no planted reversal reached 80% power" in v.explanation and "0.200" in v.explanation
 
 
@@ -234,7 +243,9 @@ def test_cli_writes_per_task_files_the_table_summary_and_evidence(tmp_path):
     s = pd.read_csv(out)
     assert len(s) == 3 and (s.n_tasks == 3).all() and (s.n_families == 2).all()
     assert (tmp_path / "rank_set_summary.md").is_file() and (tmp_path / "cal.md").is_file()
+    assert (s.sim_n_pos == 30).all() and (s.sim_n_neg == 120).all() and (s.sim_models == 3).all()
     ev = pd.read_csv(tmp_path / "ev.csv")
+    assert ev.power.notna().all()
     assert sorted(ev.claim_id) == sorted(f"px.{a}_{b}.rank_sets.disjoint" for a, b in RS.RANK_SET_PAIRS)
     assert main(["rank-sets", "tasks", "--status", *status, "--n-boot", "5", "--per-task-dir",
                  str(tmp_path / "x"), "--out", str(tmp_path / "x.csv")]) == 2

@@ -34,6 +34,10 @@ tasks do two metrics' sets of possible best models not meet at all?
 
 Cost: one sort per model and task, then ``n_boot`` resamples through the batch kernel: about the
 cost of the noise floor at the same number of resamples (``docs/analysis.md``).
+
+One module (about 420 lines) on purpose: the decision rule, its calibration by simulation and the
+verdict rows that quote both share the columns and the rule; apart, each would be read only
+beside the others.
 """
 
 from __future__ import annotations
@@ -80,8 +84,9 @@ SUMMARY_COLUMNS = [
     "n_disjoint", "disjoint_share", "disjoint_lo", "disjoint_hi",
     "n_top1_differs", "top1_share", "top1_lo", "top1_hi",
     "best_size_a", "best_size_a_lo", "best_size_a_hi", "best_size_b", "best_size_b_lo", "best_size_b_hi",
+    "best_size_a_median", "best_size_b_median",
     "mean_models", "false_rate_bound", "false_rate_equal", "false_rate_ranking", "max_reversal", "power_at_max",
-    "mdr80",
+    "mdr80", "sim_n_pos", "sim_n_neg", "sim_models",
 ]
 CALIBRATION_COLUMNS = [
     "pair", "metric_a", "metric_b", "scenario", "n_pos", "n_neg", "n_models", "n_sim", "n_boot", "level",
@@ -194,7 +199,10 @@ def summarise(
     """One row per metric pair (:data:`SUMMARY_COLUMNS`): disjoint share and top-1 share with 95%
     cluster-bootstrap intervals over task families (:func:`cluster_bootstrap_ci`, ``n_boot``
     resamples, ``seed``; every statistic shares the resamples), the mean plausible-best set size
-    of each metric, and the calibration at the study's median task size (:func:`calibrate_disjoint`)."""
+    of each metric with its interval and its median over tasks (``best_size_<a|b>_median``: on a
+    typical task that many models could be best), and the calibration at the study's median task
+    size (:func:`calibrate_disjoint`; ``sim_n_pos``, ``sim_n_neg``, ``sim_models``: the
+    simulated task)."""
     rows = []
     for (a, b), sub in pairs.groupby(["metric_a", "metric_b"], sort=False):
         cl = _clusters(sub["task"], tasks)
@@ -208,7 +216,8 @@ def summarise(
         for side in ("a", "b"):
             est, lo, hi = cluster_bootstrap_ci(sub[f"best_size_{side}"].to_numpy(np.float64), cl, n_boot=n_boot,
                                                seed=seed, level=level)
-            row.update({f"best_size_{side}": est, f"best_size_{side}_lo": lo, f"best_size_{side}_hi": hi})
+            row.update({f"best_size_{side}": est, f"best_size_{side}_lo": lo, f"best_size_{side}_hi": hi,
+                        f"best_size_{side}_median": float(np.median(sub[f"best_size_{side}"].to_numpy(np.float64)))})
         row["mean_models"] = float(sub["n_models"].mean())
         row["false_rate_bound"] = false_rate_bound(confidence)
         row.update(_calibration_summary(calibration, f"{a}_{b}"))
@@ -218,10 +227,14 @@ def summarise(
 
 def _calibration_summary(cal: pd.DataFrame | None, pair: str) -> dict[str, float]:
     nan = float("nan")
-    out = {"false_rate_equal": nan, "false_rate_ranking": nan, "max_reversal": nan, "power_at_max": nan, "mdr80": nan}
+    out = {"false_rate_equal": nan, "false_rate_ranking": nan, "max_reversal": nan, "power_at_max": nan, "mdr80": nan,
+           "sim_n_pos": nan, "sim_n_neg": nan, "sim_models": nan}
     if cal is None or cal.empty:
         return out
     c = cal[cal["pair"] == pair]
+    if len(c):
+        out.update({key: float(c[col].iloc[0]) for key, col in
+                    (("sim_n_pos", "n_pos"), ("sim_n_neg", "n_neg"), ("sim_models", "n_models"))})
     for sc, key in (("null_equal", "false_rate_equal"), ("null_ranking", "false_rate_ranking")):
         s = c[c["scenario"] == sc]
         if len(s):
@@ -368,33 +381,39 @@ def median_size(tasks: pd.DataFrame) -> tuple[int, int]:
 def evidence(summary: pd.DataFrame) -> pd.DataFrame:
     """One evidence row per metric pair (kind ``bound``, paper ``prspace``,
     ``px.<a>_<b>.rank_sets.disjoint``): k = tasks whose plausible-best sets are disjoint, n =
-    tasks; ``tolerance`` = the guaranteed false rate ``2 (1 - confidence)``; the detail gives the
-    plain top-1 share, the mean set sizes and the calibration (false rates, power)."""
+    tasks; ``tolerance`` = the guaranteed false rate ``2 (1 - confidence)``; ``power`` = the
+    calibration's power at its largest planted reversal on the simulated task (``power_at_max``);
+    the detail gives that scenario, the typical set sizes, the plain top-1 share and the false rates."""
     rows = []
     for _, r in summary.iterrows():
         a, b = str(r["metric_a"]), str(r["metric_b"])
         A, B = METRIC_LABELS.get(a, a), METRIC_LABELS.get(b, b)
         k, n = int(r["n_disjoint"]), int(r["n_tasks"])
         conf = float(r["level"])
-        cal = "no calibration"
+        cal, power = "no calibration: the check's power is unknown", float("nan")
         if np.isfinite(float(r["false_rate_equal"])):
-            power = (f"every planted reversal of {r['mdr80']:.3f} or more was detected with power >= 0.8"
+            power = float(r["power_at_max"])
+            sim = (f"{int(r['sim_n_pos'])} positives, {int(r['sim_n_neg'])} negatives, {int(r['sim_models'])} models"
+                   if np.isfinite(float(r.get("sim_n_pos", float("nan")))) else "the study's median task size")
+            mdr80 = (f"every planted reversal of {r['mdr80']:.3f} or more gave disjoint sets with power >= 0.8"
                      if np.isfinite(float(r["mdr80"])) else
-                     f"no planted reversal reached 80% power: the largest, {r['max_reversal']:.3f} in each metric, "
-                     f"gave disjoint sets in {r['power_at_max']:.2f} of simulated tasks, so a low count says the test "
-                     f"rows cannot separate such models, not that the metrics agree")
-            cal = (f"calibration at the median task size (rank_set_calibration.csv): false rate {r['false_rate_equal']:.3f} "
-                   f"with all models equal and {r['false_rate_ranking']:.3f} under one population ranking; {power}")
+                     "no planted reversal reached 80% power, so a low count says the test rows cannot separate such "
+                     "models, not that the metrics agree")
+            cal = (f"calibration on a simulated task of {sim} (rank_set_calibration.csv): power {power:.2f} at the "
+                   f"largest planted reversal (two models, each metric preferring its own by {r['max_reversal']:.3f} "
+                   f"in the population); {mdr80}; false rate {r['false_rate_equal']:.3f} with all models equal and "
+                   f"{r['false_rate_ranking']:.3f} under one population ranking")
+        typical = (f"on a typical task (median) {r['best_size_a_median']:g} of {r['mean_models']:.0f} models could be "
+                   f"the best by {A} and {r['best_size_b_median']:g} by {B} (means {r['best_size_a']:.1f} and "
+                   f"{r['best_size_b']:.1f})")
         detail = (f"{k} of {n} tasks have disjoint {conf:.0%} plausible-best sets (all pairs of models compared "
-                  f"simultaneously: bootstrap max-T, jackknife Bonferroni for AP and AUPR); plain top-1 disagreement {r['top1_share']:.3f} [{r['top1_lo']:.3f}, {r['top1_hi']:.3f}]; "
-                  f"mean plausible-best set size {A} {r['best_size_a']:.1f}, {B} {r['best_size_b']:.1f} of "
-                  f"{r['mean_models']:.0f} models; false rate bound {r['false_rate_bound']:.2f} "
-                  f"(2 x (1 - {conf:g}), both metrics with the same best model); {cal}")
+                  f"simultaneously: bootstrap max-T, jackknife Bonferroni for AP and AUPR); {typical}; plain top-1 "
+                  f"disagreement {r['top1_share']:.3f} [{r['top1_lo']:.3f}, {r['top1_hi']:.3f}]; false rate bound "
+                  f"{r['false_rate_bound']:.2f} (2 x (1 - {conf:g}), both metrics with the same best model); {cal}")
         rows.append(evidence_row(
             paper="prspace", claim_id=f"px.{a}_{b}.rank_sets.disjoint", kind="bound",
             claim=(f"On a task the plausible-best sets of {A} and {B} do not overlap "
                    f"(disagreement on the best model that is real by construction)"),
             estimate=k / n if n else float("nan"), k=k, n=n, n_tasks=n, n_families=float(r["n_families"]),
-            tolerance=float(r["false_rate_bound"]), detail=detail))
+            tolerance=float(r["false_rate_bound"]), power=power, detail=detail))
     return evidence_frame(rows)
-
