@@ -64,6 +64,54 @@ def test_flip_is_taken_among_the_top_models_of_the_lower_quartile_task():
     assert S.choose_flip(agree, ["lo"]) is None
 
 
+def test_a_flip_too_small_to_see_is_passed_over_for_the_nearest_visible_one():
+    """The paper-like study's case: in the lower-quartile task only a flip of 0.0002 (two models at
+    AUPRG 0.992 and 0.992); the rule goes to the next task by rho distance with a flip of at
+    least VISIBLE_GAP (0.01) in both metrics, not to the tiny one, and says why."""
+    lo = _metrics("lo", [0.671, 0.666, 0.40], [0.99212, 0.99230, 0.90])
+    near = _metrics("near", [0.80, 0.74, 0.72, 0.30], [0.85, 0.573, 0.592, 0.20])  # 0.020 / 0.019: visible
+    far = _metrics("far", [0.9, 0.3], [0.2, 0.9])  # much larger, but farther from the lower quartile
+    flip = S.choose_flip(pd.concat([lo, near, far]), ["lo", "near", "far"])
+    assert (flip.task_id, flip.higher_aupr, flip.higher_auprg) == ("near", "m1", "m2")
+    assert flip.visible and flip.gap == pytest.approx(0.019) and flip.best_position == 2
+    assert "none in the lower-quartile task lo" in flip.reason and "at least 0.01" in flip.reason
+    # with the margin lowered below the tiny flip, the lower-quartile task's own flip is taken
+    tiny = S.choose_flip(pd.concat([lo, near, far]), ["lo", "near", "far"], min_gap=1e-4)
+    assert tiny.task_id == "lo" and tiny.gap == pytest.approx(0.00018) and "as the paper chose" in tiny.reason
+
+
+def test_no_visible_flip_anywhere_draws_the_largest_and_says_it_cannot_be_seen():
+    lo = _metrics("lo", [0.671, 0.666, 0.40], [0.99212, 0.99230, 0.90])
+    other = _metrics("other", [0.80, 0.795, 0.5], [0.70, 0.704, 0.4])  # gap 0.004
+    flip = S.choose_flip(pd.concat([lo, other]), ["lo", "other"])
+    assert not flip.visible and flip.task_id == "other" and flip.gap == pytest.approx(0.004)
+    assert "no pair among pairs with a model in the top 3 by AUPRG flips by at least 0.01" in flip.reason
+    assert "too small to see" in flip.reason
+
+
+def test_figure_5_orders_the_fallback_by_distance_from_the_lower_quartile_and_notes_it():
+    """The upper-quartile task is not second choice: the tasks follow their rho's distance from
+    the lower quartile; the figure's note says what was drawn, or that nothing visible flips."""
+    rhos = {"a": 0.70, "b": 0.80, "c": 0.90, "d": 0.95, "e": 1.0}  # quartiles: b (0.80) and d (0.95)
+    agree = {t: _metrics(t, [0.9, 0.8, 0.7], [0.9, 0.8, 0.7]) for t in rhos}
+    flip_d = _metrics("d", [0.9, 0.6, 0.5], [0.5, 0.9, 0.4])  # upper quartile: rho 0.95, 0.15 from q25
+    flip_a = _metrics("a", [0.9, 0.7, 0.5], [0.8, 0.85, 0.4])  # rho 0.70, 0.10 from q25: nearer
+    metrics = pd.concat([agree["b"], agree["c"], agree["e"], flip_d, flip_a])
+    sel = S.figure_selection(metrics, _per_task(rhos))
+    assert sel.curves_task == "a" and sel.scatter_tasks == ["b", "d", "a"]
+    assert sel.curves_note.startswith("Drawn here: the clearest flip")
+    roles = sel.table(metrics, _per_task(rhos)).query("figure == 'fig5_curves'")["role"]
+    assert roles.str.contains("task nearest the lower quartile of rho with one").all()
+    # nothing flips among the top three anywhere: the best two by AUPR of the lower-quartile task
+    none = S.figure_selection(pd.concat(agree.values()), _per_task(rhos))
+    assert none.flip is None and none.curves_task == "b" and none.curves_note.startswith("No flip to draw")
+    # only invisible flips: the largest, and the note says it cannot be seen
+    faint = pd.concat([agree["a"], agree["c"], agree["d"], agree["e"],
+                       _metrics("b", [0.90, 0.896, 0.5], [0.80, 0.805, 0.4])])
+    sel = S.figure_selection(faint, _per_task(rhos))
+    assert sel.curves_task == "b" and not sel.flip.visible and sel.curves_note.startswith("No visible flip")
+
+
 def test_saturated_tasks_have_two_models_tied_at_one():
     perfect = _metrics("sat", [1.0, 1.0, 0.9], [1.0, 1.0, 0.8], [1.0, 1.0, 0.95])
     one = _metrics("one", [1.0, 0.9], [1.0, 0.8], [1.0, 0.9])

@@ -137,7 +137,7 @@ def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFra
         ("fig4_auprg_vs_aupr", "note", sel.note), ("fig4_auprg_vs_aupr", "source", source),
         ("fig4_auprg_vs_aupr", "xlabel", METRIC_LABELS["aupr"]), ("fig4_auprg_vs_aupr", "ylabel", METRIC_LABELS["auprg"]),
         ("fig5_curves", "title", f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"),
-        ("fig5_curves", "note", S.paper_flip_note() + (f" Source: {source}" if source else "")),
+        ("fig5_curves", "note", f"{S.paper_flip_note()} {sel.curves_note}" + (f" Source: {source}" if source else "")),
     ]
     return FigureData(sel.table(metrics, per_task), sel.saturated, counts, scatter, points, areas,
                       pd.DataFrame(text, columns=TEXT_COLUMNS), bands)

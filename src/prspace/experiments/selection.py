@@ -9,7 +9,10 @@ and write, and the tests reach every choice as a library call.
 * Figure 5: "in both datasets AUPR and AUPRG agree on the best model. However, in the
   white-clover dataset [the lower-quartile task] the second best is AdaBoost according to
   AUPRG and Logistic Regression according to AUPR" -- :func:`choose_flip` takes the flip
-  among the top models of the lower-quartile task.
+  among the top models of the lower-quartile task, if it flips by a visible margin
+  (:data:`VISIBLE_GAP` in both metrics; the paper's flip: 0.049 in AUPR, 0.027 in AUPRG);
+  else the task nearest the lower quartile of rho that has one; else (no visible flip in the
+  study) the study's largest flip, and the figure says it cannot be seen.
 * Figure 4 (left): tasks where models tie at AUROC = AUPR = AUPRG = 1 (:func:`saturated_tasks`)
   put their tied models all on one averaged rank; the heat map leaves them out.
 * Flach & Kull Figure 2 on real scores (:func:`choose_pr_prg`), and the tasks of Boyd's
@@ -32,6 +35,9 @@ PAPER_QUARTILES = (0.944, 0.991)
 #: Flach & Kull (2015), Figure 5 caption: AdaBoost (solid) vs Logistic Regression (dashed) on
 #: white-clover: AUPR 0.724 vs 0.773, AUPRG 0.714 vs 0.687.
 PAPER_FLIP = {"aupr": (0.724, 0.773), "auprg": (0.714, 0.687)}
+#: The smallest difference, in AUPR and in AUPRG alike, that makes a flip visible in Figure 5: the
+#: two models' areas then differ in the second decimal the legend prints and their curves part.
+VISIBLE_GAP = 0.01
 
 
 def paper_flip_note() -> str:
@@ -78,39 +84,60 @@ class Flip:
     best_position: int  #: the better of the two models' positions by AUPRG (1 = best)
     gap: float  #: the smaller of the two metrics' differences between the models
     reason: str
+    visible: bool = True  #: ``gap`` >= the visible margin the choice asked for
+
+
+def _top_flips(metrics: pd.DataFrame, tasks: list[str], top: int, metric_a: str, metric_b: str) -> pd.DataFrame:
+    """Flips (:func:`prspace.experiments.ranking.flipped_pairs`) with a model in the top ``top`` by
+    ``metric_b`` in ``tasks``, with ``gap`` = min(|delta metric_a|, |delta metric_b|), clearest first
+    (ties by task and model ids)."""
+    flips = R.flipped_pairs(metrics[metrics["task_id"].isin(tasks)], metric_a, metric_b)
+    flips = flips[flips["best_position"] <= top]
+    flips = flips.assign(gap=np.minimum((flips[f"{metric_a}_first"] - flips[f"{metric_a}_second"]).abs(),
+                                        (flips[f"{metric_b}_first"] - flips[f"{metric_b}_second"]).abs()))
+    return flips.sort_values(["gap", "task_id", "first", "second"], ascending=[False, True, True, True], kind="stable")
 
 
 def choose_flip(metrics: pd.DataFrame, tasks: list[str], *, top: int = 3, metric_a: str = "aupr",
-                metric_b: str = "auprg") -> Flip | None:
-    """Figure 5's pair: the clearest flip among the top models of the first of ``tasks`` that has one.
+                metric_b: str = "auprg", min_gap: float = VISIBLE_GAP) -> Flip | None:
+    """Figure 5's pair, by rule (stated in ``docs/workflow.md``, Figures 4 and 5).
 
-    Pass the lower-quartile task first (as the paper did), then the upper, then any others.
-    A flip is a pair ordered one way by ``metric_a`` and the other by ``metric_b``
-    (:func:`prspace.experiments.ranking.flipped_pairs`); "among the top models" means one of
-    the two is in the top ``top`` by ``metric_b`` (the paper's AdaBoost was second by AUPRG,
-    Logistic Regression second by AUPR).  Among those, the pair with the largest smaller gap
-    (min of |delta AUPR| and |delta AUPRG|): the flip least likely to hang on one example.
-    Ties by model ids.
+    ``tasks``: the lower-quartile task first (as the paper chose), then the others by the distance
+    of their rho from the lower quartile. A flip is a pair ordered one way by ``metric_a`` and
+    the other by ``metric_b`` (:func:`prspace.experiments.ranking.flipped_pairs`) with one of
+    the two in the top ``top`` by ``metric_b`` (the paper's AdaBoost was second by AUPRG,
+    Logistic Regression second by AUPR); its gap is the smaller of the two metrics' differences.
+
+    1. The first task in ``tasks`` with a flip of gap >= ``min_gap`` (visible); in it, the flip
+       with the largest gap (the flip least likely to hang on one example). Ties by model ids.
+    2. No such flip in any task: the flip with the largest gap over all ``tasks``, marked
+       ``visible=False`` (the figure says it cannot be seen).
+    3. No flip among the top models at all: None.
     """
-    flips = R.flipped_pairs(metrics[metrics["task_id"].isin(tasks)], metric_a, metric_b)
+    labels = {metric_a: R.METRIC_LABELS.get(metric_a, metric_a), metric_b: R.METRIC_LABELS.get(metric_b, metric_b)}
+    A, B = labels[metric_a], labels[metric_b]
+    flips = _top_flips(metrics, tasks, top, metric_a, metric_b)
     if flips.empty:
         return None
+    among = f"among pairs with a model in the top {top} by {B}"
+    seen = flips[flips["gap"] >= min_gap]
     for i, task in enumerate(tasks):
-        f = flips[(flips["task_id"] == task) & (flips["best_position"] <= top)]
+        f = seen[seen["task_id"] == task]
         if f.empty:
             continue
-        f = f.assign(gap=np.minimum((f[f"{metric_a}_first"] - f[f"{metric_a}_second"]).abs(),
-                                    (f[f"{metric_b}_first"] - f[f"{metric_b}_second"]).abs()))
-        f = f.sort_values(["gap", "first", "second"], ascending=[False, True, True], kind="stable")
         best = f.iloc[0]
-        where = ("the lower-quartile task" if i == 0 else "the upper-quartile task" if i == 1
-                 else "the task nearest the lower quartile with such a flip")
-        reason = (f"clearest flip (smaller of the {R.METRIC_LABELS.get(metric_a, metric_a)} and "
-                  f"{R.METRIC_LABELS.get(metric_b, metric_b)} gaps: {best.gap:.4f}) among pairs with a model in the "
-                  f"top {top} by {R.METRIC_LABELS.get(metric_b, metric_b)} of {where}")
+        where = ("of the lower-quartile task, as the paper chose" if i == 0 else
+                 f"of the task nearest the lower quartile of rho with one (none in the lower-quartile task {tasks[0]})")
+        reason = (f"clearest flip (smaller of the {A} and {B} gaps: {best.gap:.4f}, at least {min_gap:g}) {among} "
+                  f"{where}")
         return Flip(str(task), str(best["first"]), str(best["second"]), int(best["best_position"]), float(best.gap),
                     reason)
-    return None
+    best = flips.iloc[0]
+    reason = (f"no pair {among} flips by at least {min_gap:g} in both {A} and {B} in any of the {len(tasks)} tasks; "
+              f"drawn: the study's largest such flip (smaller gap {best.gap:.4f}, task {best.task_id}), too small to "
+              f"see in the figure")
+    return Flip(str(best.task_id), str(best["first"]), str(best["second"]), int(best["best_position"]),
+                float(best.gap), reason, visible=False)
 
 
 def tasks_by_quartile_distance(per_task: pd.DataFrame, q: float, *, metric_a: str = "aupr",
@@ -216,6 +243,15 @@ class FigureSelection:
     saturated: list[str]  #: tasks left out of Figure 4 (left)
     note: str  #: our quartiles beside the paper's
 
+    @property
+    def curves_note(self) -> str:
+        """What Figure 5 draws and why, for the figure's note; says so when no flip is visible."""
+        if self.flip is None:
+            return f"No flip to draw: {self.curves_reason}; drawn: the best two models by AUPR of {self.curves_task}."
+        if not self.flip.visible:
+            return f"No visible flip: {self.curves_reason}."
+        return f"Drawn here: the {self.curves_reason}."
+
     def table(self, metrics: pd.DataFrame, per_task: pd.DataFrame) -> pd.DataFrame:
         """One row per drawn task of Figure 4 (right) and per model of Figure 5."""
         q, (p_lo, p_hi) = self.quartiles, PAPER_QUARTILES
@@ -240,25 +276,25 @@ def figure_selection(metrics: pd.DataFrame, per_task: pd.DataFrame, tasks: pd.Da
     """Choose what Figures 4 and 5 draw, as Flach & Kull chose it.
 
     Figure 4 (right): the quartile tasks (:func:`quartile_tasks`); Figure 5: :func:`choose_flip`
-    over the lower-quartile task, the upper one, then the others by distance of their rho from
-    the lower quartile -- if the flip is in another task, that task joins Figure 4 (right) so
-    its circled models are shown.  Without any flip, Figure 5 draws the best two models by AUPR
-    of the lower-quartile task and says so.  ``per_task`` may list the pair as (auprg, aupr).
+    over the lower-quartile task, then the others by distance of their rho from the lower
+    quartile -- if the flip is in another task, that task joins Figure 4 (right) so its circled
+    models are shown.  Without any flip among the top models, Figure 5 draws the best two models
+    by AUPR of the lower-quartile task and says so.  ``per_task`` may list the pair as (auprg, aupr).
     """
     per_task = _aupr_first(per_task)
     q = quartile_tasks(per_task)
     lo, hi = q["lower"], q["upper"]
-    order = [lo, hi] + [t for t in tasks_by_quartile_distance(per_task, q["q25"]) if t not in (lo, hi)]
+    order = [lo] + [t for t in tasks_by_quartile_distance(per_task, q["q25"]) if t != lo]
     flip = choose_flip(metrics, order)
     shown = [lo, hi]
     labels = [f"{lo}: rho {q['rho_lower']:.3f} (lower quartile)", f"{hi}: rho {q['rho_upper']:.3f} (upper quartile)"]
     if flip is not None and flip.task_id not in (lo, hi):
         shown.append(flip.task_id)
-        labels.append(f"{flip.task_id}: the task of Figure 5 (no flip among the top models of the quartile tasks)")
+        labels.append(f"{flip.task_id}: the task of Figure 5 (no visible flip among the top models of the lower-quartile task)")
     if flip is None:
         top = metrics[metrics.task_id == lo].sort_values(["aupr", "model_id"], ascending=[False, True]).model_id
         task, models, roles = lo, [str(m) for m in top.iloc[:2]], ["best by AUPR", "second by AUPR"]
-        why = "no pair of models in any task is ordered differently by AUPR and AUPRG"
+        why = "no pair of models with one in the top 3 by AUPRG is ordered differently by AUPR and AUPRG in any task"
         highlight = [(lo, m) for m in models]
     else:
         task, models = flip.task_id, [flip.higher_aupr, flip.higher_auprg]
