@@ -174,6 +174,11 @@ def test_prg_panel_names_what_falls_below_it():
     assert C.prg_clipping(points[:1], 0.0) == []
     lost = C.prg_clipping(points, 0.0)
     assert len(lost) == 1 and lost[0].startswith("inverted: down to")
+    # a dip just below the axis is named by its first digit, never as "-0.00"
+    from dataclasses import replace
+
+    dip = replace(points[0], label="dip", prg=(np.array([0.0, 0.5, 1.0]), np.array([0.4, -0.003, 0.0])))
+    assert C.prg_clipping([dip], 0.0) == ["dip: down to -0.003 (recall gain 0.50-0.50)"]
     from matplotlib.figure import Figure
 
     fig = Figure()

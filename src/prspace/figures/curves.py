@@ -196,7 +196,10 @@ def prg_clipping(curves: Sequence[CurvePoints], bottom: float) -> list[str]:
         rg, pg = np.asarray(c.prg[0]), np.asarray(c.prg[1])
         sel = (rg >= 0) & (rg <= 1) & (pg < bottom - 1e-12)
         if sel.any():
-            out.append(f"{c.label.splitlines()[0]}: down to {pg[sel].min():.2f} "
+            low = float(pg[sel].min())
+            # a dip of less than 0.005 would print as "-0.00": give its first digit instead
+            shown = f"{low:.2f}" if not np.isfinite(low) or low <= -0.005 else f"{low:.1g}"
+            out.append(f"{c.label.splitlines()[0]}: down to {shown} "
                        f"(recall gain {rg[sel].min():.2f}-{rg[sel].max():.2f})")
     return out
 
