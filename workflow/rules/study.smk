@@ -163,7 +163,7 @@ rule calibrate:
     shell:
         "{params.prspace} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
         "--n-boot {params.n_boot} --seed {params.c[seed]} --auroc {params.c[auroc]} --rho {params.c[rho]} "
-        "--sigmas {params.sigmas} --sigmas-a {params.sigmas_a} --alpha {params.alpha} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
+        "--sigmas {params.sigmas} --sigmas-a {params.sigmas_a} --alpha {params.alpha} --mc-error {params.c[mc_error]} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
 
 
 rule auroc_bounds:
@@ -259,7 +259,7 @@ rule rank_set_summary:
     shell:
         "{params.prspace} rank-sets summary --rank-sets {input.table} --tasks {input.tasks} --n-boot {params.n_boot} "
         "--seed {params.seed} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
-        "--sim-models {params.c[sim_models]} --sim-boot {params.c[sim_boot]} --out {output.summary} "
+        "--sim-models {params.c[sim_models]} --sim-boot {params.c[sim_boot]} --mc-error {params.c[mc_error]} --out {output.summary} "
         "--calibration-out {output.calibration} --evidence-out {output.evidence} > {log} 2>&1"
 
 

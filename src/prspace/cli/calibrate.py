@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="standard deviations of model A's positive scores of the planted reversals (default: %(default)s)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="one-sided level of each of the check's two tests, as in prspace noise-floor (default: %(default)s)")
+    p.add_argument("--mc-error", type=float, default=None,
+                   help="a study with fewer than 3 tasks caps --n-sim and --n-sim-null at ceil(0.25 / mc_error^2), "
+                        "so every simulated rate has Monte Carlo se <= mc_error (default: no cap)")
     p.add_argument("--out", required=True, help="calibration table (CSV; Markdown beside it)")
     p.add_argument("--summary-out", required=True, help="calibration summary (CSV; Markdown beside it)")
     p.set_defaults(func=run)
@@ -61,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if args.n_sim < 1 or args.n_sim_null < 1 or args.n_boot < 10:
         raise InputError(f"--n-sim and --n-sim-null must be >= 1 and --n-boot >= 10, got {args.n_sim}, {args.n_sim_null}, {args.n_boot}")
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
+    n_sim, n_sim_null = C.small_study_replicates(tasks, (args.n_sim, args.n_sim_null), args.mc_error)
     t0 = time.process_time()
-    table, summary = C.calibrate(tasks, pairs=list(PAPER_RESULTS), n_sim=args.n_sim, n_sim_null=args.n_sim_null,
+    table, summary = C.calibrate(tasks, pairs=list(PAPER_RESULTS), n_sim=n_sim, n_sim_null=n_sim_null,
                                  n_boot=args.n_boot, seed=args.seed, auroc=args.auroc, rho=args.rho, sigmas=sigmas,
                                  sigmas_a=sigmas_a, alpha=args.alpha)
     md = str(args.out).removesuffix(".csv") + ".md"

@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--n-sim", type=int, default=50, help="simulated tasks per planted reversal (default: %(default)s)")
     s.add_argument("--n-sim-null", type=int, default=200, help="simulated tasks per null (default: %(default)s)")
     s.add_argument("--sim-models", type=int, default=10, help="models per simulated task (default: %(default)s)")
+    s.add_argument("--mc-error", type=float, default=None,
+                   help="a study with fewer than 3 tasks caps --n-sim and --n-sim-null at ceil(0.25 / mc_error^2), "
+                        "so every simulated rate has Monte Carlo se <= mc_error (default: no cap)")
     s.add_argument("--sim-boot", type=int, default=500, help="bootstrap resamples per simulated task (default: %(default)s)")
     s.add_argument("--out", required=True, help="rank_set_summary.csv (Markdown beside it)")
     s.add_argument("--calibration-out", required=True, help="rank_set_calibration.csv (Markdown beside it)")
@@ -91,6 +94,7 @@ def _md(path: str) -> str:
 
 def run_summary(args: argparse.Namespace) -> int:
     from prspace.experiments import rank_sets as RS
+    from prspace.experiments.calibration import small_study_replicates
     from prspace.output import write_table
 
     table = pd.read_csv(args.rank_sets, dtype={"task": str, "model": str})
@@ -107,8 +111,9 @@ def run_summary(args: argparse.Namespace) -> int:
         n_boot_task = int(table["n_resamples"].max())
         t0 = time.process_time()
         n_pos, n_neg = RS.median_size(tasks)
-        cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=args.sim_models, n_sim=args.n_sim,
-                                    n_sim_null=args.n_sim_null, n_boot=args.sim_boot, confidence=confidence,
+        n_sim, n_sim_null = small_study_replicates(tasks, (args.n_sim, args.n_sim_null), args.mc_error)
+        cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=args.sim_models, n_sim=n_sim,
+                                    n_sim_null=n_sim_null, n_boot=args.sim_boot, confidence=confidence,
                                     seed=args.seed)
         log.info("calibration at %d/%d: %.1f CPU s", n_pos, n_neg, time.process_time() - t0)
     pairs = RS.pair_table(table)

@@ -14,7 +14,11 @@ power at the study's task sizes; this module measures both by simulation.
 Design (every choice a parameter of :func:`calibrate`):
 
 * **Task sizes.** The lower quartile, median and upper quartile of the study's ``n_pos`` and
-  ``n_neg`` (``tasks.csv``, tasks with status ok): three sizes ``q25``, ``q50``, ``q75``.
+  ``n_neg`` (``tasks.csv``, tasks with status ok): three sizes ``q25``, ``q50``, ``q75``. A *small
+  study* (fewer tasks with status ok than these three sizes, e.g. your own two datasets) is
+  simulated at its tasks' own distinct sizes instead (``q0`` and ``q100``, or ``q50`` for one
+  size), and with replicate counts capped for a stated Monte Carlo error
+  (:func:`small_study_replicates`): its simulations then cost in proportion to what it holds.
 * **Two models, binormal.** Negatives score N(0, 1) under both models. Model A's positives score
   N(mu_A, sigma_A) with mu_A = Phi^-1(``auroc``) sqrt(1 + sigma_A^2) (population AUROC ``auroc``);
   model B's positives N(mu_B, sigma_B). The two models' scores of one row are correlated (latent
@@ -85,18 +89,59 @@ SUMMARY_COLUMNS = [
 ]
 
 
-def task_sizes(tasks: pd.DataFrame) -> list[tuple[str, int, int]]:
-    """``(label, n_pos, n_neg)`` at the quartiles and median of the study's tasks (status ok)."""
+def _ok_tasks(tasks: pd.DataFrame) -> pd.DataFrame:
     missing = {"n", "n_pos"} - set(tasks.columns)
     if missing:
         raise InputError(f"the task table lacks column(s) {sorted(missing)}; give the study's tables/tasks.csv")
     ok = tasks[tasks["status"] == "ok"] if "status" in tasks.columns else tasks
     if ok.empty:
         raise InputError("the task table has no task with status ok: run the study's predictions first")
+    return ok
+
+
+def is_small_study(tasks: pd.DataFrame) -> bool:
+    """True when the study has fewer tasks with status ok than the sizes :data:`SIZES` would simulate."""
+    return len(_ok_tasks(tasks)) < len(SIZES)
+
+
+def small_study_replicates(tasks: pd.DataFrame, counts: Sequence[int], mc_error: float | None) -> list[int]:
+    """The replicate ``counts`` to simulate: unchanged for a study of at least ``len(SIZES)`` tasks
+    or without ``mc_error``; for a small study (:func:`is_small_study`) each capped at
+    ``ceil(0.25 / mc_error**2)``, the count whose Monte Carlo standard error of a simulated rate,
+    ``sqrt(p (1 - p) / n)``, is at most ``mc_error`` for every ``p`` (worst case ``p = 1/2``;
+    near a false rate of 0.05 it is ``0.44 mc_error``)."""
+    if mc_error is None or not is_small_study(tasks):
+        return [int(c) for c in counts]
+    if not (0.0 < mc_error < 0.5):
+        raise InputError(f"mc_error must lie in (0, 0.5), e.g. 0.1, got {mc_error}")
+    cap = int(np.ceil(0.25 / (mc_error * mc_error) - 1e-9))
+    return [min(int(c), cap) for c in counts]
+
+
+def task_sizes(tasks: pd.DataFrame) -> list[tuple[str, int, int]]:
+    """``(label, n_pos, n_neg)`` at the quartiles and median of the study's tasks (status ok); for a
+    small study (:func:`is_small_study`) its tasks' distinct sizes, smallest first: ``q50`` for one,
+    ``q0`` and ``q100`` for two (the quartiles of two tasks are sizes no task has)."""
+    ok = _ok_tasks(tasks)
     n_pos = ok["n_pos"].to_numpy(np.float64)
     n_neg = ok["n"].to_numpy(np.float64) - n_pos
-    return [(label, max(2, int(round(float(np.quantile(n_pos, q))))), max(2, int(round(float(np.quantile(n_neg, q))))))
-            for label, q in SIZES]
+    if len(ok) < len(SIZES):
+        own = sorted({(max(2, int(p)), max(2, int(q))) for p, q in zip(n_pos, n_neg, strict=True)})
+        labels = ["q50"] if len(own) == 1 else ["q0", "q100"]
+        return [(label, p, q) for label, (p, q) in zip(labels, own, strict=True)]
+    return [(label, *_quantile_size(n_pos, n_neg, q)) for label, q in SIZES]
+
+
+def _quantile_size(n_pos: np.ndarray, n_neg: np.ndarray, q: float) -> tuple[int, int]:
+    return max(2, int(round(float(np.quantile(n_pos, q))))), max(2, int(round(float(np.quantile(n_neg, q)))))
+
+
+def median_size(tasks: pd.DataFrame) -> tuple[int, int]:
+    """``(n_pos, n_neg)`` at the median of the study's tasks (status ok): the size ``q50`` of
+    :func:`task_sizes` for a study of at least ``len(SIZES)`` tasks, the midpoint of two tasks."""
+    ok = _ok_tasks(tasks)
+    n_pos = ok["n_pos"].to_numpy(np.float64)
+    return _quantile_size(n_pos, ok["n"].to_numpy(np.float64) - n_pos, 0.5)
 
 
 def population_metrics(mu: float, sigma: float, pi: float, grid: int = POP_GRID) -> dict[str, float]:

@@ -368,11 +368,11 @@ def calibrate_disjoint(
 
 
 def median_size(tasks: pd.DataFrame) -> tuple[int, int]:
-    """``(n_pos, n_neg)`` of the study's median task (status ok), as the calibration of the noise floor."""
-    from prspace.experiments.calibration import task_sizes
+    """``(n_pos, n_neg)`` of the study's median task (status ok), as the calibration of the noise floor
+    (:func:`prspace.experiments.calibration.median_size`)."""
+    from prspace.experiments.calibration import median_size as _median
 
-    sizes = {label: (p, n) for label, p, n in task_sizes(tasks)}
-    return sizes["q50"]
+    return _median(tasks)
 
 
 # --- verdict rows -------------------------------------------------------------------------------
