@@ -134,3 +134,35 @@ def test_cli_rejects_bad_sigmas_with_one_line(tmp_path, capsys):
                "--summary-out", str(tmp_path / "s.csv")])
     assert rc == 2
     assert "--sigmas" in capsys.readouterr().err
+
+
+def test_a_small_study_is_simulated_at_its_own_distinct_task_sizes():
+    two = pd.DataFrame({"status": ["ok", "ok", "skipped"], "n": [569, 400, 50], "n_pos": [212, 40, 3]})
+    assert C.is_small_study(two)
+    assert C.task_sizes(two) == [("q0", 40, 360), ("q100", 212, 357)]
+    same = pd.DataFrame({"status": ["ok", "ok"], "n": [100, 100], "n_pos": [20, 20]})
+    assert C.task_sizes(same) == [("q50", 20, 80)]
+    # three tasks: the quartiles, as before (numpy's quantiles, the oracle)
+    three = pd.DataFrame({"status": ["ok"] * 3, "n": [100, 300, 1000], "n_pos": [10, 60, 100]})
+    assert not C.is_small_study(three)
+    n_pos, n_neg = np.array([10.0, 60, 100]), np.array([90.0, 240, 900])
+    assert C.task_sizes(three) == [(lab, round(np.quantile(n_pos, q)), round(np.quantile(n_neg, q)))
+                                   for lab, q in C.SIZES]
+    assert C.median_size(three) == C.task_sizes(three)[1][1:]
+    assert C.median_size(two) == (126, 358)  # the midpoint of the two tasks (numpy's median)
+
+
+def test_small_study_replicates_meet_the_stated_monte_carlo_error():
+    two = pd.DataFrame({"status": ["ok", "ok"], "n": [569, 400], "n_pos": [212, 40]})
+    five = pd.DataFrame({"status": ["ok"] * 5, "n": [100] * 5, "n_pos": [10] * 5})
+    for e in (0.1, 0.05, 0.03):
+        n_sim, n_null = C.small_study_replicates(two, (10_000, 10_000), e)
+        assert n_sim == n_null
+        # the smallest n with binomial se <= e at every p (worst p = 1/2)
+        assert np.sqrt(0.25 / n_sim) <= e < np.sqrt(0.25 / (n_sim - 1))
+    assert C.small_study_replicates(two, (40, 200), 0.1) == [25, 25]
+    assert C.small_study_replicates(two, (10, 20), 0.1) == [10, 20]  # never more than configured
+    assert C.small_study_replicates(two, (40, 200), None) == [40, 200]
+    assert C.small_study_replicates(five, (40, 200), 0.1) == [40, 200]  # a larger study: unchanged
+    with pytest.raises(InputError, match="mc_error"):
+        C.small_study_replicates(two, (40, 200), 0.7)

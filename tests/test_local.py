@@ -304,3 +304,51 @@ def test_openml_task_uses_the_tasks_own_splits(monkeypatch):
         load_dataset("openml-59")
     with pytest.raises(InputError, match="openml-<number>"):
         load_dataset("openml-abc")
+
+
+#: one learner per preprocessing prefix and model kind: scaled (two share it), unscaled, min-max,
+#: a pipeline as the final model, an internal CV, an ensemble
+SHARED_PANEL = ["logreg-C1", "ridge-a1", "tree-leaf5", "cnb", "rff-logreg", "gnb-isotonic", "rf-50"]
+
+
+def test_shared_preprocessing_gives_the_whole_pipelines_scores_bit_for_bit(ecoli):
+    """Oracle: each learner's own scikit-learn Pipeline fitted on every fold (share_preprocessing=False)."""
+    shared, task, failures = predict_dataset(ecoli, SHARED_PANEL, n_folds=3, seed=7)
+    whole, task_w, _ = predict_dataset(ecoli, SHARED_PANEL, n_folds=3, seed=7, share_preprocessing=False)
+    assert failures == [] and task.n_models == len(SHARED_PANEL)
+    pd.testing.assert_frame_equal(shared, whole, check_exact=True)
+    assert np.array_equal(shared["score"].to_numpy().view(np.int64), whole["score"].to_numpy().view(np.int64))
+
+
+def test_each_preprocessing_prefix_is_fitted_once_per_fold(ecoli, monkeypatch):
+    from sklearn.compose import ColumnTransformer
+
+    calls = []
+    original = ColumnTransformer.fit_transform
+
+    def counting(self, X, y=None, **kw):
+        calls.append(len(X))
+        return original(self, X, y, **kw)
+
+    monkeypatch.setattr(ColumnTransformer, "fit_transform", counting)
+    names = ["logreg-C1", "ridge-a1", "gnb", "tree-leaf5", "tree-depth5", "cnb"]
+    predict_dataset(ecoli, names, n_folds=3, seed=0)
+    # three prefixes (scaled; unscaled; unscaled + min-max) x 3 folds, not 6 learners x 3 folds
+    assert len(calls) == 3 * 3
+    calls.clear()
+    predict_dataset(ecoli, names, n_folds=3, seed=0, share_preprocessing=False)
+    assert len(calls) == len(names) * 3
+
+
+def test_prefix_key_tells_preprocessings_apart():
+    from sklearn.pipeline import Pipeline
+
+    from prspace.local.crossval import prefix_key
+
+    def key(name, seed=0):
+        return prefix_key(Pipeline(make_learner(name, seed).steps[:-1]))
+
+    assert key("logreg-C1") == key("ridge-a1") == key("knn-15", seed=3)
+    assert key("tree-leaf5") == key("rf-50")
+    assert len({key("logreg-C1"), key("tree-leaf5"), key("cnb")}) == 3
+    hash(key("cnb"))

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from sklearn import config_context
 from sklearn.base import BaseEstimator
 from sklearn.compose import make_column_selector
 from sklearn.model_selection import StratifiedKFold
@@ -95,7 +96,8 @@ class _SharedPrefixes:
         """``(final model, train rows, test rows)`` of fold ``k`` for ``pipe``: the rows transformed by
         the pipeline's preprocessing prefix, fitted on the fold's train rows (shared between learners)."""
         train, test = self.folds[k]
-        if not self.share or not isinstance(pipe, Pipeline) or len(pipe.steps) < 2:
+        overridden = {"fit", "predict_proba", "decision_function"} & set(vars(pipe))
+        if not self.share or type(pipe) is not Pipeline or overridden or len(pipe.steps) < 2:
             return pipe, self.X.iloc[train], self.X.iloc[test]
         prefix = Pipeline(pipe.steps[:-1])
         key = (prefix_key(prefix), k)
@@ -197,7 +199,10 @@ def predict_dataset(
     scores: dict[str, np.ndarray] = {}
     failures: list[Failure] = []
     shared = _SharedPrefixes(X, y, folds, share_preprocessing)
-    with _thread_limit(), _progress(len(learners) * n_folds, dataset.task_id, progress) as bar:
+    # the panel's hyperparameters are fixed and valid: checking them again on each of the
+    # thousands of fits (every tree of every ensemble) changes nothing but the time
+    with _thread_limit(), config_context(skip_parameter_validation=True), \
+            _progress(len(learners) * n_folds, dataset.task_id, progress) as bar:
         for name in learners:
             t0, c0 = time.perf_counter(), time.process_time()
             out = np.full(len(y), np.nan)
