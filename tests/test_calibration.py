@@ -166,3 +166,17 @@ def test_small_study_replicates_meet_the_stated_monte_carlo_error():
     assert C.small_study_replicates(five, (40, 200), 0.1) == [40, 200]  # a larger study: unchanged
     with pytest.raises(InputError, match="mc_error"):
         C.small_study_replicates(two, (40, 200), 0.7)
+
+
+def test_cli_sizes_a_two_task_study_to_its_tasks_and_the_stated_error(tmp_path):
+    tasks = tmp_path / "tasks.csv"
+    pd.DataFrame({"task_id": ["a", "b"], "status": ["ok", "ok"], "n": [60, 80],
+                  "n_pos": [20, 10]}).to_csv(tasks, index=False)
+    out, summ = tmp_path / "c.csv", tmp_path / "s.csv"
+    assert main(["calibrate", "--tasks", str(tasks), "--n-sim", "30", "--n-sim-null", "30", "--n-boot", "10",
+                 "--sigmas", "4", "--sigmas-a", "1", "--mc-error", "0.2", "--out", str(out),
+                 "--summary-out", str(summ)]) == 0
+    s = pd.read_csv(summ)
+    assert sorted(zip(s["size"], s["n_pos"], s["n_neg"], strict=True)) == sorted(
+        [("q0", 10, 70)] * 3 + [("q100", 20, 40)] * 3)
+    assert (pd.read_csv(out)["n_sim"] == 7).all()  # ceil(0.25 / 0.2**2)
