@@ -491,9 +491,12 @@ rule verdicts:
         study=STUDY,
         tables=output_folder("csv"),
         results=output_folder("summary"),
+        n_boot=config["analysis"]["verdicts"]["n_boot"],
+        seed=SEED,
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
+        "--n-boot {params.n_boot} --seed {params.seed} "
         "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"
 

@@ -22,6 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--study", required=True, help="the study's name, for the headings")
     p.add_argument("--out-dir", required=True, help="where summary.md and findings.md go (results/<study>)")
     p.add_argument("--config", help="the configuration the run recorded (work/<study>/config.yaml), quoted on the findings page")
+    p.add_argument("--n-boot", type=int, default=None,
+                   help="resamples of the paired bootstrap over families behind Flach & Kull's primary rows "
+                        "(config analysis.verdicts.n_boot; default: prspace.verdicts.primary.DEFAULT_N_BOOT)")
+    p.add_argument("--seed", type=int, default=0, help="seed of that bootstrap (the study's seed)")
     p.add_argument("--report-rst", help="also write the report's front page: --report-intro, then the answer first")
     p.add_argument("--report-intro", help="the static description the front page starts with (workflow/report/workflow.rst)")
     p.set_defaults(func=run)
@@ -40,6 +44,8 @@ def _params(path: str | None) -> dict[str, object]:
     if cfg.get("source") == "local":
         out.update({"suite": local.get("suite"), "learners": local.get("learners"), "folds": local.get("folds")})
     out.update({k: a[k] for k in ("n_boot", "noise_boot") if k in a})
+    if "n_boot" in (a.get("verdicts") or {}):
+        out["verdicts.n_boot"] = a["verdicts"]["n_boot"]
     rs = a.get("rank_sets") or {}
     out.update({f"rank_sets.{k}": rs[k] for k in ("n_boot", "confidence") if k in rs})
     return {k: v for k, v in out.items() if v is not None}
@@ -49,10 +55,20 @@ def run(args: argparse.Namespace) -> int:
     from prspace.output import write_csv, write_text
     from prspace.verdicts import report
 
+    from prspace.verdicts.primary import DEFAULT_N_BOOT
+
     tables = Path(args.tables_dir)
-    if not (tables / "disagreement_summary.csv").is_file():
-        raise InputError(f"{tables} has no disagreement_summary.csv; run the study's rank step first")
-    v = report.verdict_table(report.collect_evidence(tables))
+    for name in ("disagreement_summary.csv", "disagreement_per_task.csv"):
+        if not (tables / name).is_file():
+            raise InputError(f"{tables} has no {name}; run the study's rank step first")
+    n_boot = DEFAULT_N_BOOT if args.n_boot is None else args.n_boot
+    if n_boot < 100:
+        raise InputError(f"--n-boot {n_boot}: give at least 100 resamples (the default {DEFAULT_N_BOOT} keeps the "
+                         "Monte Carlo error of every primary interval end near 0.002 or below)")
+    try:
+        v = report.verdict_table(report.collect_evidence(tables, n_boot=n_boot, seed=args.seed))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     tasks = pd.read_csv(tables / "tasks.csv", dtype={"task_id": str}) if (tables / "tasks.csv").is_file() else None
     winners = pd.read_csv(tables / "learner_winners.csv") if (tables / "learner_winners.csv").is_file() else None
     out = Path(args.out_dir)
