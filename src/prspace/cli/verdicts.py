@@ -54,7 +54,6 @@ def _params(path: str | None) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     from prspace.output import write_csv, write_text
     from prspace.verdicts import report
-
     from prspace.verdicts.primary import DEFAULT_N_BOOT
 
     tables = Path(args.tables_dir)

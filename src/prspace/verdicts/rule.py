@@ -92,6 +92,8 @@ MIN_FAMILIES = 10
 MIN_POWER = 0.5
 #: An interval end within this many Monte Carlo SEs of a threshold makes the verdict borderline.
 BORDERLINE_MC = 2.0
+#: The margin's ends belong to it: ``0.24 + 0.10`` is 0.33999999999999997 in float64.
+_EPS = 1e-12
 
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
@@ -210,7 +212,7 @@ def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float
             return HIGHER, f"the paper's {_fmt(pv)} is below this run's interval {iv}"
         if pv > hi:
             return LOWER, f"the paper's {_fmt(pv)} is above this run's interval {iv}"
-        if pv - m <= lo and hi <= pv + m:
+        if pv - m - _EPS <= lo and hi <= pv + m + _EPS:
             return REPLICATES, f"the interval {iv} lies within the paper's {_fmt(pv)} +- margin {_fmt(m)}"
         est, hw, nf = _f(row, "estimate"), (hi - lo) / 2, _f(row, "n_families")
         gap = abs(est - pv)
@@ -221,7 +223,7 @@ def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float
         return IMPRECISE, f"the paper's {_fmt(pv)} is inside {iv}, which is not within +- margin {_fmt(m)}{more}"
     if kind == "equivalence":
         below, above = _ways(str(row.get("claim_id", "")))
-        if -m <= lo and hi <= m:
+        if -m - _EPS <= lo and hi <= m + _EPS:
             return HOLDS, f"the difference's interval {iv} lies within 0 +- margin {_fmt(m)}"
         if lo > m:
             return f"{NOT_HOLD}: {above}", f"the difference's interval {iv} lies wholly above +margin {_fmt(m)}"
@@ -267,9 +269,9 @@ def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: 
     hits = []
     for end, e in (("lower end", lo), ("upper end", hi)):
         for name, t in _thresholds(kind, row):
-            if not (np.isfinite(t) and abs(e - t) <= BORDERLINE_MC * mc):
+            if not (np.isfinite(t) and abs(e - t) < BORDERLINE_MC * mc):
                 continue
-            eps = 1e-9 * max(1.0, abs(t))
+            eps = 1e-9 * max(1.0, abs(t)) + _EPS
             sides = [_interval_verdict(kind, row, *((x, hi) if end == "lower end" else (lo, x)))[0]
                      for x in (t - eps, t + eps)]
             if sides[0] != sides[1]:
@@ -303,6 +305,7 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
     if math.isnan(tol):
         tol = DEFAULT_TOLERANCE.get(kind, float("nan"))
     upd: dict[str, float] = {"tolerance": tol}
+    row = {**row, "tolerance": tol}
     est, lo, hi, pv = _f(row, "estimate"), _f(row, "ci_lo"), _f(row, "ci_hi"), _f(row, "paper_value")
     power, mc, nf, level = _f(row, "power"), _f(row, "mc_error"), _f(row, "n_families"), _f(row, "level")
     if kind == "bound":
