@@ -24,14 +24,18 @@ tasks (two or more models perfect under every metric) keep the convention of
 metrics agree); the ``*_unsat`` variant leaves them out (:func:`primary_rows` on a subset,
 ``sensitivity``).
 
-Monte Carlo error of an interval end (:func:`percentile_interval`): the order-statistic
-(binomial) estimate. The ``p``-quantile of ``B`` replicates is the order statistic of rank about
-``pB``, whose rank has binomial SD ``d = sqrt(B p (1 - p))``; the MC standard error of the end is
-half the spread of the order statistics at ranks ``pB - d`` and ``pB + d`` (the distribution-free
-binomial interval of a quantile; Hahn & Meeker 1991, sec. 5.2). ``tests/test_primary.py`` checks it
-by simulation: at B = 200,000 it matches the closed form ``sqrt(p (1 - p) / B) / f(q_p)`` and the SD
-of the end over independent bootstraps; with few replicates beyond the end (B = 4,000 at the
-primary level) it is too large, the safe side.
+Monte Carlo error of an interval end (:func:`percentile_interval`): by batches. The ``B``
+replicates (independent draws) are split into 20 batches, the end is computed in each batch, and
+the MC standard error of the end from all ``B`` is the batches' SD over ``sqrt(20)`` (batch means).
+With few replicates beyond the end (fewer than 10 per batch: ``B < 200 / p`` for an end at
+probability ``p``), batch quantiles are biased inwards and the estimate too small, so the
+order-statistic estimate is used instead: half the spread of the replicates at ranks
+``pB -+ sqrt(B p (1 - p))`` (the distribution-free binomial interval of a quantile), which errs on
+the large side there. ``tests/test_primary.py`` checks both by simulation against the closed form
+``sqrt(p (1 - p) / B) / f(q_p)`` for normal replicates, and the batch estimate on a committed
+study's own, lumpy, bootstrap distributions against the SD of the ends over independent seeds. (On
+lumpy distributions the order-statistic estimate is 0 when the end sits inside an atom and jumps
+when it does not; with it, verdicts moved with the seed.)
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ MC_TARGET = 0.002
 #: Default resamples (config ``analysis.verdicts.n_boot``): MC error <= :data:`MC_TARGET` on both
 #: committed studies at the primary level (tests/test_primary.py).
 DEFAULT_N_BOOT = 500_000
+#: Batches of the Monte Carlo error estimate (:func:`percentile_interval`), and the fewest
+#: replicates beyond an interval end each batch must hold for it (else order statistics).
+MC_BATCHES = 20
+MC_BATCH_TAIL = 10
 #: Resamples drawn at once (memory: a chunk's counts and quartile weights).
 _CHUNK = 50_000
 #: ``(claim id, statistic, pair)`` of every mean-type statistic, in column order.
@@ -65,9 +73,18 @@ _GAPS = (("fk.as_different.top1", "fk.aupr_auprg.top1", "fk.aupr_auroc.top1"),
 _QUARTILES = (("fk.aupr_auprg.spearman_q25", 0.25), ("fk.aupr_auprg.spearman_q75", 0.75))
 
 
-def percentile_interval(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _mc_method(n: int, level: float, batches: int = MC_BATCHES) -> str:
+    """Batches when each batch holds at least :data:`MC_BATCH_TAIL` replicates beyond an end, else order statistics."""
+    return f"{batches} batches" if n / batches * (1.0 - level) / 2.0 >= MC_BATCH_TAIL else "order statistics"
+
+
+def percentile_interval(
+    boot: np.ndarray, level: float, *, batches: int = MC_BATCHES,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Percentile interval of each column of ``boot`` (``(B, m)``, NaN rows left out) at ``level``
-    and the Monte Carlo SE of each end by the order-statistic estimate (module docstring).
+    and the Monte Carlo SE of each end (module docstring): by batches (the replicates split into
+    ``batches`` consecutive batches, the end computed in each, ``SD / sqrt(batches)``), or by order
+    statistics when a batch would hold fewer than :data:`MC_BATCH_TAIL` replicates beyond an end.
     Returns ``(lo, hi, mc_lo, mc_hi)``, each ``(m,)``."""
     b = np.asarray(boot, dtype=np.float64)
     if b.ndim == 1:
@@ -76,12 +93,17 @@ def percentile_interval(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.
     out = np.full((4, m), np.nan)
     alpha = (1.0 - level) / 2.0
     for j in range(m):
-        s = np.sort(b[np.isfinite(b[:, j]), j])
+        raw = b[np.isfinite(b[:, j]), j]
+        s = np.sort(raw)
         n = len(s)
         if n < 2:
             continue
+        out[:2, j] = np.quantile(s, [alpha, 1.0 - alpha])
+        if _mc_method(n, level, batches) != "order statistics":
+            per = np.array([np.quantile(x, [alpha, 1.0 - alpha]) for x in np.array_split(raw, batches)])
+            out[2:, j] = per.std(axis=0, ddof=1) / math.sqrt(batches)
+            continue
         for e, p in enumerate((alpha, 1.0 - alpha)):
-            out[e, j] = np.quantile(s, p)
             k, d = p * (n - 1), math.sqrt(n * p * (1.0 - p))
             out[2 + e, j] = (s[min(math.ceil(k + d), n - 1)] - s[max(math.floor(k - d), 0)]) / 2.0
     return out[0], out[1], out[2], out[3]
@@ -219,7 +241,7 @@ def primary_rows(
         c = REG.BY_ID[r.claim_id]
         how = (f"simultaneous {r.level:.2%} percentile interval (Bonferroni over the {len(REG.primary_ids())} primary "
                f"claims) from one paired bootstrap over {r.n_families} families of the {r.n_tasks} tasks ({r.n_boot} "
-               f"resamples, seed {r.seed}); MC error of the ends {r.mc_lo:.4f} / {r.mc_hi:.4f} (order statistics)")
+               f"resamples, seed {r.seed}); MC error of the ends {r.mc_lo:.4f} / {r.mc_hi:.4f} ({_mc_method(r.n_boot, r.level)})")
         if c.quantity == "share":
             how += "; tasks where two or more models are perfect under every metric count as agreement"
         rows.append(evidence_row(
