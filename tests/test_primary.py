@@ -187,3 +187,22 @@ def test_committed_primary_verdicts_do_not_move_with_the_seed(study):
     assert max(r["mc_error"].max() for r in runs) <= P.MC_TARGET
     spread = np.ptp([r["ci_lo"].to_numpy() for r in runs], axis=0)
     assert spread.max() < 5 * P.MC_TARGET
+
+
+def test_sensitivity_variants_recompute_the_rows_on_their_tasks():
+    per, tasks = _per_task(n_tasks=60, n_families=30)
+    tasks["pi"] = np.where(np.arange(60) < 40, 0.4, 0.2)  # no task below 0.1
+    tasks["saturated"] = np.arange(60) % 10 == 0
+    sens = P.sensitivity_table(per, tasks, n_boot=400, seed=2)
+    assert list(sens.columns) == P.SENSITIVITY_COLUMNS
+    assert sens.variant.unique().tolist() == ["all tasks (saturated as agreement)", "saturated tasks left out",
+                                              "pi >= 0.3", "0.1 <= pi < 0.3", "pi < 0.1"]
+    unsat = P.primary_statistics(per, tasks, n_boot=400, seed=2, task_ids=tasks.task_id[~tasks.saturated]).set_index("claim_id")
+    got = sens[sens.variant == "saturated tasks left out"].set_index("claim_id")
+    assert got.loc["fk.aupr_auroc.top1", "estimate"] == pytest.approx(unsat.loc["fk.aupr_auroc.top1", "estimate"])
+    assert got.loc["fk.aupr_auroc.top1", "ci_hi"] == pytest.approx(unsat.loc["fk.aupr_auroc.top1", "ci_hi"])
+    assert (got.n_tasks == 54).all()
+    low = sens[sens.variant == "0.1 <= pi < 0.3"]
+    assert (low.n_tasks == 20).all() and (low.n_families == 20).all()  # tasks 40-59: families f10-f29
+    assert (sens[sens.variant == "pi < 0.1"].verdict == "cannot be told: no task").all()
+    assert len(sens) == 5 * 14

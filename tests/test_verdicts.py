@@ -462,3 +462,20 @@ def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
     assert r["verdict"] == R.CANNOT
     assert "not run" in r["explanation"] and pairs["note"].iloc[0] in r["explanation"]
     assert "not tested" in VR.verdicts_markdown(v.reset_index(), study="s")
+
+
+def test_the_command_writes_the_verdicts_and_the_sensitivity_table(tmp_path):
+    from prspace.cli import main
+
+    _study(tmp_path)
+    out = tmp_path / "out"
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out),
+                 "--n-boot", "300", "--seed", "4"]) == 0
+    v = pd.read_csv(tmp_path / "verdicts.csv", keep_default_na=False, na_values=[""])
+    _rederive(v)
+    assert "300 resamples, seed 4" in v.set_index("claim_id").loc["fk.aupr_auprg.top1", "explanation"]
+    sens = pd.read_csv(tmp_path / "sensitivity.csv")
+    main_rows = sens[sens.variant == "all tasks (saturated as agreement)"].set_index("claim_id")
+    assert main_rows.loc["fk.aupr_auprg.top1", "verdict"] == v.set_index("claim_id").loc["fk.aupr_auprg.top1", "verdict"]
+    assert (out / "summary.md").is_file() and (tmp_path / "sensitivity.md").is_file()
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out), "--n-boot", "5"]) == 2

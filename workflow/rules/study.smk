@@ -478,6 +478,8 @@ rule verdicts:
     output:
         csv=f"{TABLES}/verdicts.csv",
         md=f"{TABLES}/verdicts.md",
+        sensitivity=f"{TABLES}/sensitivity.csv",
+        sensitivity_md=f"{TABLES}/sensitivity.md",
         summary=f"{RESULTS}/summary.md",
         findings=f"{RESULTS}/findings.md",
         front=f"{WORK}/report/front.rst",

@@ -2,7 +2,8 @@
 
 Reads the study's evidence (:func:`prspace.verdicts.report.collect_evidence`), applies the one rule
 (:mod:`prspace.verdicts.rule`) and writes ``tables/verdicts.csv`` and ``.md``, ``summary.md`` (the
-answer first, quoted by the README) and ``findings.md``.
+answer first, quoted by the README) and ``findings.md``; and ``tables/sensitivity.csv`` and ``.md``
+(:func:`prspace.verdicts.primary.sensitivity_table`).
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ def _params(path: str | None) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.output import write_csv, write_text
+    from prspace.output import write_csv, write_table, write_text
     from prspace.verdicts import report
-    from prspace.verdicts.primary import DEFAULT_N_BOOT
+    from prspace.verdicts.primary import DEFAULT_N_BOOT, sensitivity_table
 
     tables = Path(args.tables_dir)
     for name in ("disagreement_summary.csv", "disagreement_per_task.csv"):
@@ -72,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
     winners = pd.read_csv(tables / "learner_winners.csv") if (tables / "learner_winners.csv").is_file() else None
     out = Path(args.out_dir)
     write_csv(v, tables / "verdicts.csv")
+    per_task = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
+    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed)
+    write_table(sens, tables / "sensitivity.csv", tables / "sensitivity.md",
+                title="Sensitivity of Flach & Kull's primary rows: saturated tasks, balance levels",
+                note=(f"Each variant recomputes the primary rows on its tasks with the same paired bootstrap over families "
+                      f"({n_boot} resamples, seed {args.seed}, simultaneous level of the primary claims) and decides them "
+                      "by the one rule (docs/verdicts.md); fewer than 10 families: cannot be told."))
     write_text(report.verdicts_markdown(v, study=args.study), tables / "verdicts.md")
     write_text(report.summary_markdown(v, study=args.study, tasks=tasks), out / "summary.md")
     write_text(report.findings_markdown(v, study=args.study, tasks=tasks, params=_params(args.config), winners=winners),

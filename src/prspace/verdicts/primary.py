@@ -235,7 +235,6 @@ def primary_rows(
     """Evidence rows (:func:`prspace.verdicts.rule.evidence_row`) of Flach & Kull's primary claims
     (:func:`primary_statistics`); ``paper_value`` and the margin (``tolerance``) from the registry."""
     stats = primary_statistics(per_task, tasks, n_boot=n_boot, seed=seed, task_ids=task_ids)
-    unsat = ""
     rows = []
     for r in stats.itertuples(index=False):
         c = REG.BY_ID[r.claim_id]
@@ -248,5 +247,48 @@ def primary_rows(
             paper=c.paper, claim_id=c.claim_id, claim=_claim_text(c.claim_id), kind=_KIND[c.quantity],
             estimate=r.estimate, ci_lo=r.ci_lo, ci_hi=r.ci_hi, paper_value=c.paper_value, tolerance=c.margin,
             n_tasks=r.n_tasks, n_families=r.n_families, level=r.level, mc_error=r.mc_error,
-            detail=f"{c.test}; {how}{unsat}{note}"))
+            detail=f"{c.test}; {how}{note}"))
     return rows
+
+
+SENSITIVITY_COLUMNS = ["claim_id", "variant", "n_tasks", "n_families", "estimate", "ci_lo", "ci_hi", "mc_error", "verdict"]
+#: Balance levels of the sensitivity table: (label, lowest pi, pi below).
+BALANCE_VARIANTS = (("pi >= 0.3", 0.3, math.inf), ("0.1 <= pi < 0.3", 0.1, 0.3), ("pi < 0.1", 0.0, 0.1))
+
+
+def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``(variant, task ids)``: every task (saturated tasks as agreement, the primary rows'
+    convention), saturated tasks left out (``tasks.saturated``), and each balance level by the
+    task's ``pi`` (:data:`BALANCE_VARIANTS`). A variant the task table cannot define is left out."""
+    ids = [str(t) for t in task_ids]
+    out = [("all tasks (saturated as agreement)", ids)]
+    if tasks is None:
+        return out
+    t = tasks.assign(task_id=tasks["task_id"].astype(str)).drop_duplicates("task_id").set_index("task_id").reindex(ids)
+    if "saturated" in t.columns:
+        sat = t["saturated"].map({True: True, "True": True, False: False, "False": False}).fillna(False).astype(bool)
+        out.append(("saturated tasks left out", [i for i in ids if not sat[i]]))
+    if "pi" in t.columns:
+        pi = pd.to_numeric(t["pi"], errors="coerce")
+        out += [(label, [i for i in ids if lo <= pi[i] < hi]) for label, lo, hi in BALANCE_VARIANTS]
+    return out
+
+
+def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT,
+                      seed: int = 0) -> pd.DataFrame:
+    """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, each
+    decided by the one rule (a subset of fewer than 10 families says so). Columns
+    :data:`SENSITIVITY_COLUMNS`."""
+    from prspace.verdicts.rule import apply_rule, evidence_frame
+
+    ids = _wide(per_task, None).index
+    rows = []
+    for variant, keep in sensitivity_variants(tasks, ids):
+        if not keep:
+            rows += [{"claim_id": cid, "variant": variant, "n_tasks": 0, "n_families": 0,
+                      "verdict": "cannot be told: no task"} for cid in (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS),
+                                                                        *(q for q, _ in _QUARTILES))]
+            continue
+        v = apply_rule(evidence_frame(primary_rows(per_task, tasks, n_boot=n_boot, seed=seed, task_ids=keep)))
+        rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
+    return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)
