@@ -34,6 +34,7 @@ from prspace.experiments.ranking import (
     cluster_bootstrap_ci,
     rank_models,
 )
+from prspace.experiments.skew_evidence import is_own_reference, skew_evidence
 from prspace.experiments.skew_explanation import (
     BALANCE_COLUMNS,
     BALANCE_EDGES,
@@ -49,14 +50,12 @@ from prspace.experiments.skew_explanation import (
     counterfactual_summary,
     counterfactual_targets,
     disagreement_by_balance,
-    is_own_reference,
     ls_slope,
     quantile_matched_pi,
     reference_name,
     reference_pi,
     share_slope,
     skew_analysis,
-    skew_evidence,
     skew_trend,
     study_counterfactual_targets,
     task_families,
