@@ -171,7 +171,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
 
     Every study: the metrics and task tables, the tables of ``rank``, ``noise-floor``, ``calibrate``,
     ``noise-evidence``, ``controlled-skew``, ``auroc-bounds``, ``rank-sets`` and ``cd`` (CSV and
-    Markdown), Figures 4 and 5, the controlled-skew figure and the critical-difference diagrams (``analysis.figure_formats``), the verdicts, summary and findings, and the
+    Markdown), Figures 4 and 5, the controlled-skew figure and the critical-difference diagrams (``analysis.figure_formats``), the verdicts and their sensitivity table, summary and findings, and the
     report's HTML tables (:func:`report_tables`).  ``boyd.enabled``: the evidence rows, and with
     ``boyd.theory`` the theory figures, the PR/PRG figure and the paper tables; the downsampling
     experiment (``boyd.downsampling.enabled``, a local source only), the fold-skew experiment and the
@@ -196,7 +196,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
            *both("noise_evidence"), *both(*SKEW_TABLES), *figs(["controlled_skew"], formats),
            *both("auroc_bounds"), f"{tables}/rank_sets.csv", *both(*RANK_SET_TABLES), *both(*CD_TABLES),
            *figs(["cd_diagram"], formats),
-           f"{work}/report/front.rst", *both("verdicts"), f"{results}/summary.md", f"{results}/findings.md",
+           f"{work}/report/front.rst", *both("verdicts", "sensitivity"), f"{results}/summary.md", f"{results}/findings.md",
            *(f"{work}/report/{name}.html" for name in report_tables(config))]
     b = config["boyd"]
     if b["enabled"]:
@@ -302,8 +302,8 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
 
 
 #: evidence tables every study writes (rule verdicts reads them), and those of Boyd's experiments
-STUDY_EVIDENCE = ("disagreement_summary", "tasks", "learner_winners", "noise_evidence", "rank_set_evidence",
-                  "skew_evidence", "cd_metric_pairs")
+STUDY_EVIDENCE = ("disagreement_summary", "disagreement_per_task", "tasks", "learner_winners", "noise_evidence",
+                  "rank_set_evidence", "skew_evidence", "cd_metric_pairs")
 BOYD_EVIDENCE = ("boyd_evidence",)
 
 

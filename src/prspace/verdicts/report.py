@@ -18,11 +18,8 @@ import pandas as pd
 
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.verdicts import rule as R
-from prspace.verdicts.claims import (
-    cd_order_evidence,
-    flach_kull_evidence,
-    within_task_order_evidence,
-)
+from prspace.verdicts.claims import cd_order_evidence, within_task_order_evidence
+from prspace.verdicts.primary import DEFAULT_N_BOOT, primary_rows
 
 #: Evidence tables written by the analyses (each optional: a study without Boyd's experiments has no
 #: ``boyd_evidence.csv``), in the order their rows appear.
@@ -39,14 +36,20 @@ HEADLINE = (
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
-def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
-    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`)."""
+def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0) -> pd.DataFrame:
+    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`):
+    Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
+    (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
+    of the other tables."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []
+    per_task_path = t / "disagreement_per_task.csv"
+    if per_task_path.is_file():
+        tasks = pd.read_csv(t / "tasks.csv", dtype={"task_id": str}) if (t / "tasks.csv").is_file() else None
+        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed)
     summary_path = t / "disagreement_summary.csv"
     if summary_path.is_file():
-        summary = pd.read_csv(summary_path)
-        rows += flach_kull_evidence(summary) + within_task_order_evidence(summary)
+        rows += within_task_order_evidence(pd.read_csv(summary_path))
     cd_path = t / CD_PAIRS_TABLE
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
@@ -71,10 +74,12 @@ def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
 
 
 def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
-    """The verdict table: Flach & Kull's rows first, then this project's, then Boyd et al.'s."""
+    """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
+    implementation, then exploratory; within a role in the order of the evidence."""
+    from prspace.verdicts.registry import ROLES
+
     v = R.apply_rule(evidence)
-    order = {"flach-kull-2015": 0, "prspace": 1, "boyd-2012": 2}
-    v["_o"] = v["paper"].map(order)
+    v["_o"] = v["role"].map({r: i for i, r in enumerate(ROLES)})
     return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
 
 
