@@ -1,0 +1,148 @@
+"""Plain-words labels of the verdict rows, short names of the verdicts, and the terms the pages use.
+
+Every row label of the generated pages (``summary.md``, ``findings.md``, the report's front page,
+``results/summary.md``) comes from :func:`label`; every word in them that a reader may not know is
+a key of :data:`TERMS` and is defined in ``docs/glossary.md`` (a test checks both).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from prspace.metrics.names import METRIC_LABELS
+
+#: Labels of the rows by claim id pattern (``{a}``, ``{b}``: the pair's metric labels; ``{k}``: 1 or 3).
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.top1", "{a} and {b} pick a different best model (share of tasks)"),
+    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.top3", "{a} and {b} pick a different top three, in order (share of tasks)"),
+    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.spearman", "how alike {a} and {b} rank the models (mean rank correlation)"),
+    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.spearman_q25",
+     "rank correlation of {a} and {b}: the task at the lower quartile (a quarter of tasks lower)"),
+    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.spearman_q75",
+     "rank correlation of {a} and {b}: the task at the upper quartile (a quarter of tasks higher)"),
+    (r"fk\.as_different\.top1", "AUPR and AUPRG differ as much as AUPR and AUROC: best model "
+                                "(difference of the two shares)"),
+    (r"fk\.as_different\.top3", "AUPR and AUPRG differ as much as AUPR and AUROC: top three "
+                                "(difference of the two shares)"),
+    (r"fk\.as_different\.spearman", "AUPR and AUPRG differ as much as AUPR and AUROC: rank correlation "
+                                    "(difference of the two means)"),
+    (r"boyd\.sec4_1\.averaging_optimistic",
+     "averaging AUPR over folds of different skew scores higher than pooling the folds"),
+    (r"boyd\.sec4_1\.aucnpr_reduces_bias", "averaging AUCNPR instead of AUPR shrinks that gap"),
+    (r"boyd\.sec4_3\.aupr_rises", "AUPR rises when the test set is downsampled to 1:1"),
+    (r"boyd\.sec4_3\.gap_grows_with_pi", "the rise grows as the downsampled test set gets more balanced"),
+    (r"boyd\.sec4_3\.aucnpr_moves_less", "AUCNPR rises less than AUPR under downsampling"),
+    (r"boyd\.sec4_3\.aucnpr_still_moves", "AUCNPR still rises under downsampling"),
+    (r"px\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.distinguishable",
+     "where {a} and {b} pick a different {what}: tasks whose test rows tell the two picks apart"),
+    (r"px\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.cross_vs_self",
+     "how much more often {a} and {b} disagree on the {what} than one metric disagrees with itself "
+     "on resampled test rows"),
+    (r"px\.(?P<p>[a-z]+_[a-z]+)\.rank_sets\.disjoint",
+     "tasks where no model could be the best by both {a} and {b} (plausible-best sets share no model)"),
+    (r"px\.(?P<p>[a-z]+_[a-z]+)\.cd\.order",
+     "{a} and {b} order the learners differently over all tasks (test that swaps the two metrics at "
+     "random, family by family)"),
+    (r"px\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.skew_trend",
+     "{a} and {b} disagree more on the {what} as positives get rarer (change per tenfold fall in pi)"),
+    (r"(?:px|fk)\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.at_paperlike_pi_distribution",
+     "{a} and {b} pick a different {what} once each task is reweighted to the paper-like suite's class "
+     "balance (share of tasks)"),
+    (r"(?:px|fk)\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.at_paperlike_pi",
+     "{a} and {b} pick a different {what} once every task is reweighted to the paper-like suite's median "
+     "class balance (share of tasks)"),
+)
+_COMPILED = tuple((re.compile(p + r"$"), text) for p, text in _PATTERNS)
+
+
+def label(claim_id: str, fallback: str = "") -> str:
+    """The plain-words label of a row (the row's own claim text when no pattern knows the id)."""
+    for pat, text in _COMPILED:
+        m = pat.match(claim_id)
+        if m:
+            g = m.groupdict()
+            a, b = (g["p"].split("_", 1) if g.get("p") else ("", ""))
+            what = "best model" if g.get("k", "1") == "1" else "top three"
+            return text.format(a=METRIC_LABELS.get(a, a.upper()), b=METRIC_LABELS.get(b, b.upper()), what=what)
+    return fallback or claim_id
+
+
+#: Verdict words, in the order they are counted, each with its short plural phrase for sentences
+#: (prefix match: ``cannot be told: 4 families`` is ``cannot be told``).
+VERDICT_SHORT: tuple[tuple[str, str], ...] = (
+    ("replicates", "replicate"),
+    ("consistent", "consistent but too imprecise to tell"),
+    ("differs: higher", "differ (higher here)"),
+    ("differs: lower", "differ (lower here)"),
+    ("differs beyond noise", "differ beyond noise"),
+    ("differs", "differ"),
+    ("borderline", "borderline"),
+    ("does not hold", "do not hold"),
+    ("holds", "hold"),
+    ("contradicted", "contradicted"),
+    ("beyond noise", "beyond noise"),
+    ("mostly within noise", "mostly within noise"),
+    ("within noise", "within noise"),
+    ("exact", "exact"),
+    ("larger", "larger"),
+    ("smaller", "smaller"),
+    ("cannot be told", "cannot be told"),
+)
+
+
+def verdict_key(verdict: str) -> str:
+    """The verdict's word (a key of :data:`VERDICT_SHORT`): ``differs: higher here`` -> ``differs: higher``."""
+    v = str(verdict).strip()
+    for key, _ in VERDICT_SHORT:
+        if v.startswith(key):
+            return key
+    return v
+
+
+def count_verdicts(verdicts: pd.Series) -> str:
+    """``2 replicate, 3 consistent but too imprecise to tell, 1 differ (higher here)``."""
+    keys = [verdict_key(v) for v in verdicts]
+    short = dict(VERDICT_SHORT)
+    out = []
+    for key, _ in VERDICT_SHORT + tuple((k, k) for k in dict.fromkeys(keys) if k not in short):
+        n = keys.count(key)
+        if n:
+            out.append(f"{n} {short.get(key, key)}")
+    return ", ".join(out)
+
+
+def num(v: object, d: int = 2) -> str:
+    """A number for the pages: ``d`` decimals, or 2 significant digits below ``10**-d``; "" for NaN."""
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return ""
+    if not np.isfinite(x):
+        return ""
+    return f"{x:.{d}f}" if abs(x) >= 10 ** -d or x == 0 else f"{x:.2g}"
+
+
+#: Terms the pages use that a reader may not know: term -> pattern that finds it in a page. Each
+#: is defined in ``docs/glossary.md`` under a heading of the same name.
+TERMS: dict[str, str] = {
+    "AUPR": r"\bAUPR\b", "AUPRG": r"\bAUPRG\b", "AUROC": r"\bAUROC\b", "AUCNPR": r"\bAUCNPR\b",
+    "AP": r"\bAP\b", "pi": r"\bpi\b", "family of tasks": r"\bfamil(?:y|ies)\b", "task": r"\btasks?\b",
+    "learner": r"\blearners?\b", "model": r"\bmodels?\b", "fold": r"\bfolds?\b", "skew": r"\bskew\b",
+    "top-1 disagreement": r"best model", "top-3 disagreement": r"top three",
+    "rank correlation": r"rank correlation", "quartile": r"quartile",
+    "test rows": r"test rows", "resampled test rows": r"resampled", "plausible-best set": r"plausible-best",
+    "interval": r"\binterval", "simultaneous interval": r"simultaneous", "margin": r"\bmargin",
+    "Monte Carlo error": r"Monte Carlo|\bMC error", "power": r"\bpower\b", "borderline": r"borderline",
+    "equivalence": r"equivalen|as different as|differ as much as", "calibrated power": r"calibrated",
+    "downsampling": r"downsampl", "pooling the folds": r"pool", "reweighting": r"reweight",
+    "paper-like suite": r"paper-like", "saturated task": r"saturated", "balance level": r"balance level",
+    "one learner per family": r"one learner per family", "swap test": r"swaps the two metrics",
+    "implementation check": r"implementation check", "exploratory row": r"this project's analyses",
+    "primary claim": r"primary", "sensitivity variant": r"variant",
+}
+
+#: Verdict words each page may show; each is defined in ``docs/glossary.md`` under "Verdicts".
+VERDICT_TERMS = tuple(k for k, _ in VERDICT_SHORT)
