@@ -14,14 +14,18 @@ import pandas as pd
 
 from prspace.metrics.names import METRIC_LABELS
 
+_M = "(?:" + "|".join(sorted(METRIC_LABELS, key=len, reverse=True)) + ")"
+#: A metric pair in a claim id (``aupr_auprg``, ``aupr_average_precision``, ...).
+_P = f"(?P<p>{_M}_{_M})"
+
 #: Labels of the rows by claim id pattern (``{a}``, ``{b}``: the pair's metric labels; ``{k}``: 1 or 3).
 _PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.top1", "{a} and {b} pick a different best model (share of tasks)"),
-    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.top3", "{a} and {b} pick a different top three, in order (share of tasks)"),
-    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.spearman", "how alike {a} and {b} rank the models (mean rank correlation)"),
-    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.spearman_q25",
+    (r"fk\.{P}\.top1", "{a} and {b} pick a different best model (share of tasks)"),
+    (r"fk\.{P}\.top3", "{a} and {b} pick a different top three, in order (share of tasks)"),
+    (r"fk\.{P}\.spearman", "how alike {a} and {b} rank the models (mean rank correlation)"),
+    (r"fk\.{P}\.spearman_q25",
      "rank correlation of {a} and {b}: the task at the lower quartile (a quarter of tasks lower)"),
-    (r"fk\.(?P<p>[a-z]+_[a-z]+)\.spearman_q75",
+    (r"fk\.{P}\.spearman_q75",
      "rank correlation of {a} and {b}: the task at the upper quartile (a quarter of tasks higher)"),
     (r"fk\.as_different\.top1", "AUPR and AUPRG differ as much as AUPR and AUROC: best model "
                                 "(difference of the two shares)"),
@@ -36,26 +40,41 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"boyd\.sec4_3\.gap_grows_with_pi", "the rise grows as the downsampled test set gets more balanced"),
     (r"boyd\.sec4_3\.aucnpr_moves_less", "AUCNPR rises less than AUPR under downsampling"),
     (r"boyd\.sec4_3\.aucnpr_still_moves", "AUCNPR still rises under downsampling"),
-    (r"px\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.distinguishable",
+    (r"boyd\.thm1", "the lowest precision at each recall (Theorem 1) matches this code"),
+    (r"boyd\.thm2", "the smallest possible AUPR at a given pi (Theorem 2) matches this code"),
+    (r"boyd\.thm3", "the smallest possible AP at a given pi (Theorem 3) matches this code"),
+    (r"boyd\.cor4", "the smallest possible area over part of the recall range (Corollary 4) matches this code"),
+    (r"boyd\.table3", "Table 3's AUCNPR column follows from its AUPR column"),
+    (r"boyd\.table2\.mean_row", "Table 2's mean row is the mean of its rows"),
+    (r"boyd\.table2\.more_conservative", "AUCNPR is never above AUPR (mean over tasks)"),
+    (r"boyd\.aucnpr_orders_as_aupr", "AUCNPR orders a task's models as AUPR does"),
+    (r"px\.{P}\.top(?P<k>[13])\.distinguishable",
      "where {a} and {b} pick a different {what}: tasks whose test rows tell the two picks apart"),
-    (r"px\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.cross_vs_self",
+    (r"px\.{P}\.top(?P<k>[13])\.cross_vs_self",
      "how much more often {a} and {b} disagree on the {what} than one metric disagrees with itself "
      "on resampled test rows"),
-    (r"px\.(?P<p>[a-z]+_[a-z]+)\.rank_sets\.disjoint",
+    (r"px\.{P}\.rank_sets\.disjoint",
      "tasks where no model could be the best by both {a} and {b} (plausible-best sets share no model)"),
-    (r"px\.(?P<p>[a-z]+_[a-z]+)\.cd\.order",
+    (r"px\.{P}\.cd\.order",
      "{a} and {b} order the learners differently over all tasks (test that swaps the two metrics at "
      "random, family by family)"),
-    (r"px\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.skew_trend",
+    (r"px\.{P}\.top(?P<k>[13])\.skew_trend",
      "{a} and {b} disagree more on the {what} as positives get rarer (change per tenfold fall in pi)"),
-    (r"(?:px|fk)\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.at_paperlike_pi_distribution",
+    (r"(?:px|fk)\.{P}\.top(?P<k>[13])\.at_paperlike_pi_distribution",
      "{a} and {b} pick a different {what} once each task is reweighted to the paper-like suite's class "
      "balance (share of tasks)"),
-    (r"(?:px|fk)\.(?P<p>[a-z]+_[a-z]+)\.top(?P<k>[13])\.at_paperlike_pi",
+    (r"(?:px|fk)\.{P}\.top(?P<k>[13])\.at_paperlike_pi",
      "{a} and {b} pick a different {what} once every task is reweighted to the paper-like suite's median "
      "class balance (share of tasks)"),
 )
-_COMPILED = tuple((re.compile(p + r"$"), text) for p, text in _PATTERNS)
+_COMPILED = tuple((re.compile(p.replace("{P}", _P) + r"$"), text) for p, text in _PATTERNS)
+
+
+def _split(pair: str) -> tuple[str, str]:
+    for a in sorted(METRIC_LABELS, key=len, reverse=True):
+        if pair.startswith(a + "_") and pair[len(a) + 1:] in METRIC_LABELS:
+            return a, pair[len(a) + 1:]
+    return pair, ""
 
 
 def label(claim_id: str, fallback: str = "") -> str:
@@ -64,7 +83,7 @@ def label(claim_id: str, fallback: str = "") -> str:
         m = pat.match(claim_id)
         if m:
             g = m.groupdict()
-            a, b = (g["p"].split("_", 1) if g.get("p") else ("", ""))
+            a, b = _split(g["p"]) if g.get("p") else ("", "")
             what = "best model" if g.get("k", "1") == "1" else "top three"
             return text.format(a=METRIC_LABELS.get(a, a.upper()), b=METRIC_LABELS.get(b, b.upper()), what=what)
     return fallback or claim_id
@@ -75,8 +94,8 @@ def label(claim_id: str, fallback: str = "") -> str:
 VERDICT_SHORT: tuple[tuple[str, str], ...] = (
     ("replicates", "replicate"),
     ("consistent", "consistent but too imprecise to tell"),
-    ("differs: higher", "differ (higher here)"),
-    ("differs: lower", "differ (lower here)"),
+    ("differs: higher", "differ: higher here"),
+    ("differs: lower", "differ: lower here"),
     ("differs beyond noise", "differ beyond noise"),
     ("differs", "differ"),
     ("borderline", "borderline"),
@@ -103,7 +122,7 @@ def verdict_key(verdict: str) -> str:
 
 
 def count_verdicts(verdicts: pd.Series) -> str:
-    """``2 replicate, 3 consistent but too imprecise to tell, 1 differ (higher here)``."""
+    """``2 replicate, 3 consistent but too imprecise to tell, 1 differ: higher here``."""
     keys = [verdict_key(v) for v in verdicts]
     short = dict(VERDICT_SHORT)
     out = []

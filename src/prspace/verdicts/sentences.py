@@ -70,13 +70,13 @@ def shares_sentence(studies: Sequence[Study]) -> str | None:
         r = _rows(s, SHARE_IDS)
         if r.empty:
             return None
-        return f"{count_verdicts(r['verdict'])} ({_range(r['estimate'].tolist())})"
+        return f"{_range(r['estimate'].tolist())}: {count_verdicts(r['verdict'])}"
     cl = _clauses(studies, one)
     if not cl:
         return None
     n = len(SHARE_IDS)
     return (f"Of Flach & Kull's {n} shares of tasks where two of AUPR, AUPRG and AUROC pick a different best "
-            f"model or top three (paper {_range(pv)}): " + "; ".join(cl) + ".")
+            f"model or top three (paper {_range(pv)}), this run: " + "; ".join(cl) + ".")
 
 
 def correlations_sentence(studies: Sequence[Study]) -> str | None:
