@@ -13,7 +13,8 @@ import pandas as pd
 
 from prspace.verdicts import registry as REG
 
-#: The studies whose question is the papers' (every other study is a user's own data first).
+#: The offline studies whose question is the papers'. Every other study of local data is a user's
+#: own data, whose page opens with the per-task picks; a study on OpenML is the papers' question.
 PAPER_STUDIES = ("default", "paperlike")
 #: Task ids of a user's own files (``prspace.data.userdata``).
 USER_TASK_PREFIX = "user-"
@@ -37,8 +38,11 @@ class Study:
     def __post_init__(self) -> None:
         self.verdicts = normalise(self.verdicts)
         if self.own_data is None:
-            ids = self.tasks["task_id"].astype(str) if self.tasks is not None and "task_id" in self.tasks else []
-            self.own_data = self.name not in PAPER_STUDIES or any(i.startswith(USER_TASK_PREFIX) for i in ids)
+            t = self.tasks if self.tasks is not None else pd.DataFrame()
+            ids = t["task_id"].astype(str) if "task_id" in t else pd.Series(dtype=str)
+            openml = "source" in t and len(t) > 0 and (t["source"].astype(str) == "openml").all()
+            self.own_data = bool(ids.str.startswith(USER_TASK_PREFIX).any()) or (
+                self.name not in PAPER_STUDIES and not openml)
 
     @property
     def ok_tasks(self) -> pd.DataFrame | None:
