@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from prspace.verdicts import registry as REG
 
@@ -45,16 +46,23 @@ PRIMARY = {
 }
 KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile", "share_gap": "equivalence",
         "correlation_gap": "equivalence", "direction": "direction"}
+def _clopper_pearson(k: int, n: int) -> tuple[float, float]:
+    """The exact 95% interval of k of n (as the rule stores it for a ``bound`` row)."""
+    lo = stats.beta.ppf(0.025, k, n - k + 1) if k > 0 else 0.0
+    hi = stats.beta.ppf(0.975, k + 1, n - k) if k < n else 1.0
+    return float(lo), float(hi)
+
+
 #: This project's rows: id -> (kind, estimate, lo, hi, k, n, verdict, power).
 EXPLORATORY = {
     **{f"px.{p}.top1.cross_vs_self": ("difference", e, lo, hi, np.nan, np.nan, "larger", np.nan)
        for p, e, lo, hi in (("aupr_auprg", 0.0237, 0.0151, 0.0322), ("aupr_auroc", 0.0518, 0.0396, 0.0644),
                             ("auprg_auroc", 0.0446, 0.0318, 0.0571))},
-    **{f"px.{p}.top1.distinguishable": ("bound", k / n, np.nan, np.nan, k, n, v, pw)
+    **{f"px.{p}.top1.distinguishable": ("bound", k / n, *_clopper_pearson(k, n), k, n, v, pw)
        for p, k, n, v, pw in (("aupr_auprg", 0, 29, "cannot be told: the check has power 0.00 here", 0.0),
                               ("aupr_auroc", 1, 36, "mostly within noise", 0.83),
                               ("auprg_auroc", 0, 35, "mostly within noise", 0.91))},
-    **{f"px.{p}.rank_sets.disjoint": ("bound", 0.0, 0.0, 0.0346, 0, 106, "cannot be told: the check has power 0.12 here",
+    **{f"px.{p}.rank_sets.disjoint": ("bound", 0.0, *_clopper_pearson(0, 106), 0, 106, "cannot be told: the check has power 0.12 here",
                                       0.12) for p in PAIRS},
     **{f"px.{p}.cd.order": ("test", pv, np.nan, np.nan, np.nan, np.nan, v, 0.9)
        for p, pv, v in (("aupr_auprg", 0.344, "within noise"), ("aupr_auroc", 0.001, "differs beyond noise"),

@@ -89,6 +89,21 @@ def label(claim_id: str, fallback: str = "") -> str:
     return fallback or claim_id
 
 
+_SHORT = {"top1": "best model", "top3": "top three", "spearman": "rank correlation",
+          "spearman_q25": "lower quartile of the rank correlation", "spearman_q75": "upper quartile of the rank correlation"}
+
+
+def short_name(claim_id: str) -> str:
+    """A few plain words naming a primary claim inside a sentence (``AUPR-AUROC best model``)."""
+    parts = claim_id.split(".")
+    if len(parts) == 3 and parts[0] == "fk" and parts[1] == "as_different":
+        return f"as different: {_SHORT.get(parts[2], parts[2])}"
+    if len(parts) == 3 and parts[0] == "fk":
+        a, b = _split(parts[1])
+        return f"{METRIC_LABELS.get(a, a)}-{METRIC_LABELS.get(b, b)} {_SHORT.get(parts[2], parts[2])}"
+    return label(claim_id)
+
+
 #: Verdict words, in the order they are counted, each with its short plural phrase for sentences
 #: (prefix match: ``cannot be told: 4 families`` is ``cannot be told``).
 VERDICT_SHORT: tuple[tuple[str, str], ...] = (

@@ -99,7 +99,8 @@ def _value(r: Mapping[str, object], d: int | None = None) -> str:
     est, lo, hi = (float(r[c]) for c in ("estimate", "ci_lo", "ci_hi"))
     kind = str(r["kind"])
     if kind == "bound":
-        return f"{int(r['k'])} of {int(r['n'])} [{num(lo)}, {num(hi)}]"
+        ci = f" [{num(lo)}, {num(hi)}]" if np.isfinite(lo) and np.isfinite(hi) else ""
+        return f"{int(r['k'])} of {int(r['n'])}{ci}"
     if kind == "test":
         return f"p = {num(est, 3)}" if np.isfinite(est) else "not tested"
     if kind == "exact":
@@ -262,7 +263,7 @@ def _exploratory_table(s: Study, rows: pd.DataFrame, *, explain: bool) -> list[s
 
 def _answer_block(studies: Sequence[Study]) -> list[str]:
     out = [description(s) + "  " for s in studies]
-    note = offline_note(studies)
+    note = offline_note([s for s in studies if not s.own_data])
     out += ([note] if note else []) + [""]
     out += [f"- {x}" for x in answer(studies)]
     return out + [""]

@@ -16,8 +16,8 @@ import pandas as pd
 
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.verdicts import registry as REG
-from prspace.verdicts.labels import count_verdicts, label, num, verdict_key
-from prspace.verdicts.pagedata import PICK_METRICS, Study, typical_best_set_size
+from prspace.verdicts.labels import count_verdicts, label, num, short_name, verdict_key
+from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
 
 MAX_SENTENCES = 6
 #: No sentence of the answer is longer than this many words (a test checks it on both studies).
@@ -70,13 +70,13 @@ def shares_sentence(studies: Sequence[Study]) -> str | None:
         r = _rows(s, SHARE_IDS)
         if r.empty:
             return None
-        return f"{_range(r['estimate'].tolist())}: {count_verdicts(r['verdict'])}"
+        return f"{count_verdicts(r['verdict'])} (this run {_range(r['estimate'].tolist())})"
     cl = _clauses(studies, one)
     if not cl:
         return None
     n = len(SHARE_IDS)
     return (f"Of Flach & Kull's {n} shares of tasks where two of AUPR, AUPRG and AUROC pick a different best "
-            f"model or top three (paper {_range(pv)}), this run: " + "; ".join(cl) + ".")
+            f"model or top three (paper {_range(pv)}): " + "; ".join(cl) + ".")
 
 
 def correlations_sentence(studies: Sequence[Study]) -> str | None:
@@ -173,7 +173,7 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
         moved = sorted({cid for cid, _, _ in changed})
         out = f"{len(same)} of {len(same) + len(moved)} verdicts stay the same under all {len(variants)} variants"
         if moved:
-            out += " (those that change: " + ", ".join(f"`{c}`" for c in moved) + ")"
+            out += " (those that change: " + ", ".join(short_name(c) for c in moved) + ")"
         return out
     cl = _clauses(studies, one)
     if not cl:
@@ -200,9 +200,10 @@ def description(s: Study) -> str:
     src = set(ok["source"].astype(str)) if "source" in ok.columns else set()
     what = f"`{s.name}`: {len(ok)} tasks from {fam} families, pi {num(ok['pi'].min(), 3)} to {num(ok['pi'].max(), 3)} " \
            f"(median {num(ok['pi'].median(), 3)})"
+    users = ok["task_id"].astype(str).str.startswith(USER_TASK_PREFIX).any() if "task_id" in ok.columns else False
     if src == {"local"}:
         what += (f"; a fixed panel of {models} scikit-learn learners run here in {folds}-fold cross-validation on "
-                 "datasets shipped in Python packages")
+                 + ("your data files" if users else "datasets shipped in Python packages"))
     elif models:
         what += f"; {models} models per task"
     return what + "."
