@@ -59,9 +59,11 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
     assert "quartiles 0.903, 0.986 (1 replicate, 1 differ: lower here)" in corr
     # "as different as": each difference with its interval and the rule's own verdict words
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.top1"]
-    assert f"best model {_ci(e, lo, hi, 2)}: {v}" in same
+    assert f"best model {_ci(e, lo, hi, 2)} (does not hold)" in same
+    e, lo, hi, _, v = F.PRIMARY["fk.as_different.top3"]
+    assert f"top three {_ci(e, lo, hi, 2)} (cannot be told)" in same
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.spearman"]
-    assert f"rank correlation {_ci(e, lo, hi, 3)}: {v}" in same
+    assert f"rank correlation {_ci(e, lo, hi, 3)} (does not hold)" in same
     # noise: cross-vs-self excess with interval, and the median plausible-best set size per metric
     for p in S.PAIRS:
         _, e, lo, hi, *_ = F.EXPLORATORY[f"px.{p}.top1.cross_vs_self"]
@@ -229,6 +231,9 @@ def test_summary_command_writes_both_studies(tmp_path):
     assert len(rows) == 20 and all(len(r) == 6 for r in rows)
     said = [ln[2:] for ln in text.splitlines() if ln.startswith("- ")]
     assert said == S.answer([load_study(n, tmp_path / "results" / n / "tables") for n in STUDIES])
+    # two studies, a clause each: still six sentences at most, none over the limit
+    assert len(said) == S.MAX_SENTENCES and all(_words(x) <= S.MAX_WORDS for x in said)
+    assert all(x.count("`default`") == x.count("`paperlike`") == 1 for x in said)
     assert f"at most {max(x[3] for x in F.PRIMARY.values()):.4f}" in text  # the largest MC error
     assert "`default` 8 of 8 exact; `paperlike` 8 of 8 exact" in text
     assert "config/openml-paper.yaml" in text and "not run for these results" in text

@@ -101,14 +101,14 @@ def correlations_sentence(studies: Sequence[Study]) -> str | None:
 
 def as_different_sentence(studies: Sequence[Study]) -> str | None:
     def one(s: Study) -> str | None:
-        parts = [f"{what} {_ci(s.row(i), 3 if what == 'rank correlation' else 2)}: {s.row(i)['verdict']}"
+        parts = [f"{what} {_ci(s.row(i), 3 if what == 'rank correlation' else 2)} ({verdict_key(s.row(i)['verdict'])})"
                  for i, what in AS_DIFFERENT if s.row(i) is not None]
         return ", ".join(parts) or None
     cl = _clauses(studies, one)
     if not cl:
         return None
-    return ("Are AUPR and AUPRG as different from each other as AUPR and AUROC, as the paper says? The difference "
-            "(AUPR vs AUPRG minus AUPR vs AUROC; 0 when as different): " + "; ".join(cl) + ".")
+    return ("Are AUPR and AUPRG as different from each other as AUPR and AUROC, as the paper says? AUPR vs AUPRG "
+            "minus AUPR vs AUROC (0 when as different): " + "; ".join(cl) + ".")
 
 
 def noise_sentence(studies: Sequence[Study]) -> str | None:
