@@ -8,11 +8,14 @@ a key of :data:`TERMS` and is defined in ``docs/glossary.md`` (a test checks bot
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from prspace.metrics.names import METRIC_LABELS
+from prspace.verdicts import registry as REG
+from prspace.verdicts import rule as R
 
 _M = "(?:" + "|".join(sorted(METRIC_LABELS, key=len, reverse=True)) + ")"
 #: A metric pair in a claim id (``aupr_auprg``, ``aupr_average_precision``, ...).
@@ -56,8 +59,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"px\.{P}\.rank_sets\.disjoint",
      "tasks where no model could be the best by both {a} and {b} (plausible-best sets share no model)"),
     (r"px\.{P}\.cd\.order",
-     "{a} and {b} order the learners differently over all tasks (test that swaps the two metrics at "
-     "random, family by family)"),
+     "{a} and {b} order the learners differently over all tasks (a test that swaps the two metrics at "
+     "random)"),
     (r"px\.{P}\.top(?P<k>[13])\.skew_trend",
      "{a} and {b} disagree more on the {what} as positives get rarer (change per tenfold fall in pi)"),
     (r"(?:px|fk)\.{P}\.top(?P<k>[13])\.at_paperlike_pi_distribution",
@@ -157,6 +160,55 @@ def num(v: object, d: int = 2) -> str:
     if not np.isfinite(x):
         return ""
     return f"{x:.{d}f}" if abs(x) >= 10 ** -d or x == 0 else f"{x:.2g}"
+
+
+def value_cell(r: Mapping[str, object], d: int | None = None) -> str:
+    """This run's cell of a verdict row: estimate [interval] (``k of n`` for a count, ``p = `` for a test)."""
+    est, lo, hi = (float(r[c]) for c in ("estimate", "ci_lo", "ci_hi"))
+    kind = str(r["kind"])
+    if kind == "bound":
+        ci = f" [{num(lo)}, {num(hi)}]" if np.isfinite(lo) and np.isfinite(hi) else ""
+        return f"{int(r['k'])} of {int(r['n'])}{ci}"
+    if kind == "test":
+        return f"p = {num(est, 3)}" if np.isfinite(est) else "not tested"
+    if kind == "exact":
+        return f"largest deviation {num(est, 6) if est else '0'}"
+    if d is None:
+        d = 3 if kind in ("correlation", "quartile", "direction", "stable", "difference", "equivalence") else 2
+    if np.isfinite(lo) and np.isfinite(hi):
+        return f"{num(est, d)} [{num(lo, d)}, {num(hi, d)}]"
+    return num(est, d)
+
+
+def paper_cell(r: Mapping[str, object]) -> str:
+    """The paper's cell: only what the registry quotes (a number the paper prints, else its words)."""
+    c = REG.claim(str(r["claim_id"]))
+    if c is None or str(r.get("paper", "")) == "prspace":
+        return ""
+    if c.quantity in ("share", "correlation", "quartile"):
+        return num(c.paper_value, c.decimals)
+    if c.quantity in ("share_gap", "correlation_gap"):
+        return '"as different"'
+    return "no number" if c.quantity == "direction" else ""
+
+
+def mc_cell(v: object) -> str:
+    """A Monte Carlo error: four decimals, ``< 0.0001`` below that, "" when none was recorded."""
+    x = float(v) if v is not None else float("nan")
+    if not np.isfinite(x):
+        return ""
+    return "< 0.0001" if 0 < x < 5e-5 else f"{x:.4f}"
+
+
+def cell(text: object) -> str:
+    """A table cell: no pipe, no line break."""
+    return str(text).replace("|", "/").replace("\n", " ")
+
+
+def level_text(rows: pd.DataFrame) -> str:
+    """The intervals' coverage as a percentage (the rows' ``level``; 95% when none is recorded)."""
+    lv = sorted({round(float(x), 6) for x in rows["level"] if np.isfinite(x)}) if "level" in rows else []
+    return " / ".join(f"{100 * x:g}%" for x in lv) if lv else f"{100 * R.LEVEL:g}%"
 
 
 #: Terms the pages use that a reader may not know: term -> pattern that finds it in a page. Each

@@ -29,7 +29,15 @@ from prspace.verdicts.claims import (
     flach_kull_evidence,
     within_task_order_evidence,
 )
-from prspace.verdicts.labels import label, num, verdict_key
+from prspace.verdicts.labels import (
+    cell,
+    label,
+    level_text,
+    mc_cell,
+    paper_cell,
+    value_cell,
+    verdict_key,
+)
 from prspace.verdicts.pagedata import Study, load_study, normalise
 from prspace.verdicts.sentences import (
     answer,
@@ -94,38 +102,6 @@ def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
     return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
 
 
-def _value(r: Mapping[str, object], d: int | None = None) -> str:
-    """This run's cell: estimate [interval] (``k of n`` for a count, ``p = `` for a test)."""
-    est, lo, hi = (float(r[c]) for c in ("estimate", "ci_lo", "ci_hi"))
-    kind = str(r["kind"])
-    if kind == "bound":
-        ci = f" [{num(lo)}, {num(hi)}]" if np.isfinite(lo) and np.isfinite(hi) else ""
-        return f"{int(r['k'])} of {int(r['n'])}{ci}"
-    if kind == "test":
-        return f"p = {num(est, 3)}" if np.isfinite(est) else "not tested"
-    if kind == "exact":
-        return f"largest deviation {num(est, 6) if est else '0'}"
-    if d is None:
-        d = 3 if kind in ("correlation", "quartile", "direction", "stable", "difference", "equivalence") else 2
-    if np.isfinite(lo) and np.isfinite(hi):
-        return f"{num(est, d)} [{num(lo, d)}, {num(hi, d)}]"
-    return num(est, d)
-
-
-def _paper(r: Mapping[str, object]) -> str:
-    """The paper's cell: only what the registry quotes (a number the paper prints, else its words)."""
-    c = REG.claim(str(r["claim_id"]))
-    if c is None or str(r.get("paper", "")) == "prspace":
-        return ""
-    if c.quantity in ("share", "correlation", "quartile"):
-        return num(c.paper_value, c.decimals)
-    if c.quantity in ("share_gap", "correlation_gap"):
-        return '"as different"'
-    if c.quantity == "direction":
-        return "no number"
-    return "the formula" if c.role == "implementation" else ""
-
-
 def verdicts_markdown(v: pd.DataFrame, *, study: str) -> str:
     """The whole verdict table as Markdown."""
     v = normalise(v)
@@ -137,19 +113,9 @@ def verdicts_markdown(v: pd.DataFrame, *, study: str) -> str:
     for _, r in v.iterrows():
         nt = "" if not np.isfinite(r["n_tasks"]) else str(int(r["n_tasks"]))
         nf = "" if not np.isfinite(r["n_families"]) else str(int(r["n_families"]))
-        lines.append(f"| `{r['claim_id']}` | {r['role']} | {label(r['claim_id'], r['claim'])} | {_paper(r)} | "
-                     f"{_value(r)} | {nt} | {nf} | **{r['verdict']}** | {_cell(r['explanation'])} |")
+        lines.append(f"| `{r['claim_id']}` | {r['role']} | {label(r['claim_id'], r['claim'])} | {paper_cell(r)} | "
+                     f"{value_cell(r)} | {nt} | {nf} | **{r['verdict']}** | {cell(r['explanation'])} |")
     return "\n".join(lines) + "\n"
-
-
-def _cell(text: object) -> str:
-    return str(text).replace("|", "/").replace("\n", " ")
-
-
-def _level(rows: pd.DataFrame) -> str:
-    """The intervals' coverage as a percentage (the rows' ``level``; 95% when none is recorded)."""
-    lv = sorted({round(float(x), 6) for x in rows["level"] if np.isfinite(x)}) if "level" in rows else []
-    return " / ".join(f"{100 * x:g}%" for x in lv) if lv else f"{100 * R.LEVEL:g}%"
 
 
 def primary(v: pd.DataFrame) -> pd.DataFrame:
@@ -177,9 +143,9 @@ class _Notes:
 
 def _primary_intro(rows: pd.DataFrame) -> str:
     n, lv = len(REG.primary_ids()), [float(x) for x in rows["level"] if np.isfinite(x)]
-    joint = bool(lv) and all(abs(x - REG.primary_level()) < 1e-9 for x in lv)
-    how = (f"each interval is simultaneous at {_level(rows)}, so that all {n} hold together with "
-           f"{100 * (1 - REG.PRIMARY_ALPHA):g}%" if joint else f"each interval at {_level(rows)}, one claim at a time")
+    joint = bool(lv) and all(abs(x - REG.primarylevel_text()) < 1e-9 for x in lv)
+    how = (f"each interval is simultaneous at {level_text(rows)}, so that all {n} hold together with "
+           f"{100 * (1 - REG.PRIMARY_ALPHA):g}%" if joint else f"each interval at {level_text(rows)}, one claim at a time")
     return f"**The papers' claims** ({n} primary claims; {how}; the paper's words are in the footnotes):"
 
 
@@ -201,19 +167,19 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
         out += [f"{R.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for cid in mine:
             first = next(r.loc[cid] for r in rows_by if cid in r.index)
-            cells = [label(cid, str(first["claim"])), f"{_paper({**first, 'claim_id': cid})}{notes.cite(cid)}"]
+            cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
             for r in rows_by:
                 if cid not in r.index:
                     cells += [""] * (3 if mc_column else 2)
                     continue
                 x = {**r.loc[cid], "claim_id": cid}
-                cells += [_value(x)] + ([num(x["mc_error"], 4)] if mc_column else []) + [str(x["verdict"])]
-            out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+                cells += [value_cell(x)] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+            out.append("| " + " | ".join(cell(c) for c in cells) + " |")
         out.append("")
     if not mc_column:
         mc = [float(x) for r in rows_by for x in r["mc_error"] if np.isfinite(x)]
         if mc:
-            out += [f"Monte Carlo error of the interval ends: at most {num(max(mc), 4)} (column `mc_error` of "
+            out += [f"Monte Carlo error of the interval ends: at most {mc_cell(max(mc))} (column `mc_error` of "
                     "each study's `verdicts.csv`).", ""]
     return out
 
@@ -252,12 +218,12 @@ def exploratory(v: pd.DataFrame, patterns: Sequence[str] | None = None) -> pd.Da
 def _exploratory_table(s: Study, rows: pd.DataFrame, *, explain: bool) -> list[str]:
     if rows.empty:
         return []
-    head = ["question", f"this run [{_level(rows)} interval]", "verdict"] + (["explanation"] if explain else [])
+    head = ["question", f"this run [{level_text(rows)} interval]", "verdict"] + (["explanation"] if explain else [])
     out = ["**This project's analyses** (questions no paper states; they never stand under a paper's column):", "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for _, r in rows.iterrows():
-        cells = [f"{label(r['claim_id'], r['claim'])} (`{r['claim_id']}`)", _value(r), r["verdict"]]
-        out.append("| " + " | ".join(_cell(c) for c in cells + ([r["explanation"]] if explain else [])) + " |")
+        cells = [f"{label(r['claim_id'], r['claim'])} (`{r['claim_id']}`)", value_cell(r), r["verdict"]]
+        out.append("| " + " | ".join(cell(c) for c in cells + ([r["explanation"]] if explain else [])) + " |")
     return out + [""]
 
 
@@ -342,14 +308,14 @@ def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intr
     if len(p):
         blocks += [_rst(_primary_intro(p).replace("in the footnotes", "in the last column")), ""]
         blocks += _rst_table(["claim", "paper", "this run [interval]", "MC error", "verdict", "the paper's words"],
-                             [[label(r["claim_id"], r["claim"]), _paper(r), _value(r), num(r["mc_error"], 4),
+                             [[label(r["claim_id"], r["claim"]), paper_cell(r), value_cell(r), mc_cell(r["mc_error"]),
                                r["verdict"], _rst(f"{r['where']}: \"{r['quote']}\"")] for _, r in p.iterrows()])
     blocks += [_rst(x) for x in _implementation([s])]
     e = exploratory(s.verdicts, SUMMARY_EXPLORATORY)
     if len(e):
         blocks += ["**This project's analyses** (questions no paper states):", ""]
         blocks += _rst_table(["question", "this run [interval]", "verdict"],
-                             [[label(r["claim_id"], r["claim"]), _value(r), r["verdict"]] for _, r in e.iterrows()])
+                             [[label(r["claim_id"], r["claim"]), value_cell(r), r["verdict"]] for _, r in e.iterrows()])
     return "\n".join(blocks).rstrip() + "\n"
 
 
@@ -369,7 +335,7 @@ def sensitivity_lines(s: Study) -> list[str]:
         cid = str(r["claim_id"])
         x = {**r, "kind": s.verdicts.set_index("claim_id")["kind"].get(cid, "share"), "k": np.nan, "n": np.nan}
         same_v = "yes" if cid in base.index and verdict_key(base[cid]) == verdict_key(r["verdict"]) else "no"
-        out.append(f"| {label(cid, cid)} | {r['variant']} | {_value(x)} | {r['verdict']} | {same_v} |")
+        out.append(f"| {label(cid, cid)} | {r['variant']} | {value_cell(x)} | {r['verdict']} | {same_v} |")
     return out + [""]
 
 
@@ -393,9 +359,9 @@ def findings_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None
         lines += [f"## {title}", "", "| claim | paper | where | this run [interval] | verdict | explanation |",
                   "| --- | --- | --- | --- | --- | --- |"]
         for _, r in part.iterrows():
-            lines.append(f"| {label(r['claim_id'], r['claim'])} (`{r['claim_id']}`) | {_paper(r)} | "
-                         f"{R.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {_value(r)} | {r['verdict']} | "
-                         f"{_cell(r['explanation'])} |")
+            lines.append(f"| {label(r['claim_id'], r['claim'])} (`{r['claim_id']}`) | {paper_cell(r)} | "
+                         f"{R.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {value_cell(r)} | {r['verdict']} | "
+                         f"{cell(r['explanation'])} |")
         lines.append("")
     ex = exploratory(s.verdicts)
     if len(ex):
