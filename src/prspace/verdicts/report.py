@@ -143,7 +143,7 @@ class _Notes:
 
 def _primary_intro(rows: pd.DataFrame) -> str:
     n, lv = len(REG.primary_ids()), [float(x) for x in rows["level"] if np.isfinite(x)]
-    joint = bool(lv) and all(abs(x - REG.primarylevel_text()) < 1e-9 for x in lv)
+    joint = bool(lv) and all(abs(x - REG.primary_level()) < 1e-9 for x in lv)
     how = (f"each interval is simultaneous at {level_text(rows)}, so that all {n} hold together with "
            f"{100 * (1 - REG.PRIMARY_ALPHA):g}%" if joint else f"each interval at {level_text(rows)}, one claim at a time")
     return f"**The papers' claims** ({n} primary claims; {how}; the paper's words are in the footnotes):"
