@@ -166,20 +166,21 @@ def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[st
 
 
 def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
+    variants = list(dict.fromkeys(v for s in studies for v in robust_ids(s)[2]))
+
     def one(s: Study) -> str | None:
-        same, changed, variants = robust_ids(s)
-        if not variants:
+        same, changed, mine = robust_ids(s)
+        if not mine:
             return None
-        moved = sorted({cid for cid, _, _ in changed})
-        out = f"{len(same)} of {len(same) + len(moved)} verdicts stay the same under all {len(variants)} variants"
+        moved = list(dict.fromkeys(cid for cid, _, _ in changed))
+        out = f"{len(same)} of {len(same) + len(moved)} verdicts stay the same in all {len(mine)}"
         if moved:
             out += " (those that change: " + ", ".join(short_name(c) for c in moved) + ")"
         return out
     cl = _clauses(studies, one)
     if not cl:
         return None
-    return ("Read again with saturated tasks counted or left out, by balance level and with one learner per "
-            "family: " + "; ".join(cl) + ".")
+    return f"Read again on other views of the population ({', '.join(variants)}): " + "; ".join(cl) + "."
 
 
 def answer(studies: Sequence[Study]) -> list[str]:
