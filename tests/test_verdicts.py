@@ -14,6 +14,7 @@ from prspace.output import write_csv
 from prspace.verdicts import registry as REG
 from prspace.verdicts import report as VR
 from prspace.verdicts import rule as R
+from prspace.verdicts.pagedata import normalise
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIES = ("default", "paperlike")
@@ -296,6 +297,18 @@ def _paper_rows_state_only_the_registry(v):
     assert (v.loc[~v["claim_id"].isin(list(REG.BY_ID)), "role"] == "exploratory").all()
 
 
+def test_summary_answers_in_at_most_six_sentences_read_off_the_table(tmp_path):
+    from prspace.verdicts.sentences import MAX_SENTENCES
+
+    _study(tmp_path)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    tasks = pd.DataFrame({"task_id": list("abcd"), "status": "ok", "pi": [0.1, 0.2, 0.3, 0.4], "family": list("aabc")})
+    text = VR.summary_markdown(v, study="s", tasks=tasks)
+    said = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert 1 <= len(said) <= MAX_SENTENCES
+    assert "4 tasks from 3 families" in text
+
+
 def test_the_paper_columns_state_only_what_the_registry_quotes(tmp_path):
     _study(tmp_path)
     _cd_pairs(tmp_path)
@@ -323,16 +336,6 @@ def _rederive(v):
             assert (math.isnan(val) and math.isnan(r[col])) or val == pytest.approx(r[col], rel=5e-6, abs=1e-12), (r["claim_id"], col)  # the CSV holds 6 significant digits
 
 
-def test_summary_has_at_most_five_sentences_read_off_the_table(tmp_path):
-    _study(tmp_path)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
-    tasks = pd.DataFrame({"task_id": list("abcd"), "status": "ok", "pi": [0.1, 0.2, 0.3, 0.4], "family": list("aabc")})
-    text = VR.summary_markdown(v, study="s", tasks=tasks)
-    prose = [ln for ln in text.splitlines() if ln and not ln.startswith("|")]
-    assert 1 <= len(prose) <= 5
-    assert "4 tasks from 3 families" in text and VR._value(v.set_index("claim_id").loc["fk.aupr_auprg.top1"]) in text
-
-
 def _committed(study):
     path = ROOT / "results" / study / "tables" / "verdicts.csv"
     assert path.is_file(), f"{path} missing: run the study (make run)"
@@ -352,35 +355,6 @@ def test_every_committed_verdict_follows_from_its_own_row(study):
 @pytest.mark.parametrize("study", STUDIES)
 def test_committed_paper_rows_state_only_the_registry(study):
     _paper_rows_state_only_the_registry(_committed(study))
-
-
-@pytest.mark.parametrize("study", STUDIES)
-def test_committed_pages_are_generated_from_the_verdicts(study):
-    base = ROOT / "results" / study
-    v = pd.read_csv(base / "tables" / "verdicts.csv", keep_default_na=False, na_values=[""])
-    v["detail"] = ""
-    tasks = pd.read_csv(base / "tables" / "tasks.csv", dtype={"task_id": str})
-    assert (base / "summary.md").read_text() == VR.summary_markdown(v, study=study, tasks=tasks)
-    assert np.isin(VR.headline(v)["claim_id"], v["claim_id"]).all()
-
-
-def test_committed_side_by_side_summary_is_generated_from_both_verdict_tables():
-    """results/summary.md (the README quotes it) holds exactly what `prspace summary` writes from the
-    committed verdict and task tables: a headline row per claim of HEADLINE, each study's value and verdict."""
-    studies = []
-    for study in STUDIES:
-        t = ROOT / "results" / study / "tables"
-        v = pd.read_csv(t / "verdicts.csv", keep_default_na=False, na_values=[""])
-        studies.append((study, v, pd.read_csv(t / "tasks.csv", dtype={"task_id": str})))
-    text = VR.studies_markdown(studies)
-    assert (ROOT / "results" / "summary.md").read_text() == text
-    rows = [ln for ln in text.splitlines() if ln.startswith("| ") and not ln.startswith(("| claim", "| ---"))]
-    # one row per headline claim some study's table holds (a table written before a claim existed lacks it)
-    held = set().union(*(set(v["claim_id"]) for _, v, _ in studies))
-    assert len(rows) == sum(pat.format(p=p) in held for pat in VR.HEADLINE for p in VR.PAIRS)
-    # each cell is the verdict the table holds for that claim and study
-    first = studies[0][1].set_index("claim_id")
-    assert f"| {first.loc['fk.aupr_auprg.top1', 'verdict']} |" in rows[0]
 
 
 def test_test_rule_reaches_every_verdict():
@@ -440,8 +414,8 @@ def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
     assert f"false rate {p['false_rate']:.3f}" in flipped["explanation"]
     assert f"power {p['power_planted_reversal']:.2f}" in flipped["explanation"]
     assert "m0" in flipped["explanation"]  # a learner that moves is named
-    # the headline carries the Flach & Kull pairs' rows, shown as p-values
-    h = VR.headline(v.reset_index())
+    # the summary carries the Flach & Kull pairs' rows, shown as p-values
+    h = VR.exploratory(normalise(v.reset_index()), VR.SUMMARY_EXPLORATORY)
     assert {"px.aupr_auroc.cd.order", "px.aupr_auprg.cd.order"} <= set(h["claim_id"])
     assert flipped["estimate"] == pytest.approx(2 / 2**12)  # exact: only the observed flips and their mirror
     assert f"| p = {flipped['estimate']:.2g} | {R.ORDER_DIFFERS} |" in VR.summary_markdown(v.reset_index(), study="s", tasks=None)

@@ -303,7 +303,7 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
 
 #: evidence tables every study writes (rule verdicts reads them), and those of Boyd's experiments
 STUDY_EVIDENCE = ("disagreement_summary", "disagreement_per_task", "tasks", "learner_winners", "noise_evidence",
-                  "rank_set_evidence", "skew_evidence", "cd_metric_pairs")
+                  "rank_set_evidence", "skew_evidence", "cd_metric_pairs", "metrics", "rank_sets")
 BOYD_EVIDENCE = ("boyd_evidence",)
 
 

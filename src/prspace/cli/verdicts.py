@@ -52,6 +52,15 @@ def _params(path: str | None) -> dict[str, object]:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def _own_data(path: str | None) -> bool | None:
+    """True for a study of the user's files (``local.data_dir``); None lets the pages decide by
+    the study's name and tasks (:class:`prspace.verdicts.pagedata.Study`)."""
+    if not path or not Path(path).is_file():
+        return None
+    cfg = yaml.safe_load(Path(path).read_text()) or {}
+    return True if (cfg.get("local") or {}).get("data_dir") else None
+
+
 def run(args: argparse.Namespace) -> int:
     from prspace.output import write_csv, write_table, write_text
     from prspace.verdicts import report
@@ -81,10 +90,11 @@ def run(args: argparse.Namespace) -> int:
                       f"({n_boot} resamples, seed {args.seed}, simultaneous level of the primary claims) and decides them "
                       "by the one rule (docs/verdicts.md); fewer than 10 families: cannot be told."))
     write_text(report.verdicts_markdown(v, study=args.study), tables / "verdicts.md")
-    write_text(report.summary_markdown(v, study=args.study, tasks=tasks), out / "summary.md")
-    write_text(report.findings_markdown(v, study=args.study, tasks=tasks, params=_params(args.config), winners=winners),
-               out / "findings.md")
+    pages = {"tables_dir": tables, "own_data": _own_data(args.config)}
+    write_text(report.summary_markdown(v, study=args.study, tasks=tasks, **pages), out / "summary.md")
+    write_text(report.findings_markdown(v, study=args.study, tasks=tasks, params=_params(args.config), winners=winners,
+                                        **pages), out / "findings.md")
     if args.report_rst:
         intro = Path(args.report_intro).read_text() if args.report_intro else ""
-        write_text(report.summary_rst(v, study=args.study, tasks=tasks, intro=intro), args.report_rst)
+        write_text(report.summary_rst(v, study=args.study, tasks=tasks, intro=intro, **pages), args.report_rst)
     return 0

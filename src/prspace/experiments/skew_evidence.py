@@ -11,11 +11,15 @@ import pandas as pd
 
 from prspace.errors import InputError
 from prspace.experiments.skew_explanation import (
+    BALANCE_EDGES,
     REFERENCE_DISTRIBUTION,
     REFERENCE_MEDIAN,
     TOP_K,
     _pair_row,
+    counterfactual_summary,
+    disagreement_by_balance,
     reference_pi,
+    skew_trend,
 )
 
 
@@ -104,3 +108,21 @@ def is_own_reference(tasks: pd.DataFrame, reference: Sequence[float]) -> bool:
         return False
     ref = np.sort(np.asarray(reference, dtype=np.float64))
     return len(own) == len(ref) and bool(np.allclose(own, ref, rtol=0, atol=1e-12))
+
+
+def skew_analysis(
+    per_task: pd.DataFrame, cf_per_task: pd.DataFrame, observed: pd.DataFrame, tasks: pd.DataFrame, *,
+    reference: Sequence[float], reference_name: str, edges: Sequence[float] = BALANCE_EDGES,
+    n_boot: int = 1000, seed: int = 0,
+) -> dict[str, pd.DataFrame]:
+    """The tables of skew as a tested explanation: ``controlled_skew_trend`` (:func:`skew_trend`),
+    ``controlled_skew_counterfactual`` (:func:`counterfactual_summary`), ``disagreement_by_balance``
+    (:func:`disagreement_by_balance` of the study's own per-task table ``observed``) and
+    ``skew_evidence`` (:func:`prspace.experiments.skew_evidence.skew_evidence`); every interval from
+    the same seed."""
+    trend = skew_trend(per_task, tasks=tasks, n_boot=n_boot, seed=seed)
+    cf = counterfactual_summary(cf_per_task, reference=reference, tasks=tasks, n_boot=n_boot, seed=seed)
+    balance = disagreement_by_balance(observed, tasks, edges=edges, n_boot=n_boot, seed=seed)
+    evidence = skew_evidence(trend, cf, reference_name=reference_name, own_reference=is_own_reference(tasks, reference))
+    return {"controlled_skew_trend": trend, "controlled_skew_counterfactual": cf,
+            "disagreement_by_balance": balance, "skew_evidence": evidence}

@@ -332,23 +332,3 @@ def study_counterfactual_targets(tasks: pd.DataFrame, task_ids: Sequence[str], r
         raise InputError(f"task(s) {', '.join(missing[:5])} have predictions but no pi in the task table; "
                          "give the same study's tasks.csv")
     return counterfactual_targets(pi, reference)
-
-
-def skew_analysis(
-    per_task: pd.DataFrame, cf_per_task: pd.DataFrame, observed: pd.DataFrame, tasks: pd.DataFrame, *,
-    reference: Sequence[float], reference_name: str, edges: Sequence[float] = BALANCE_EDGES,
-    n_boot: int = 1000, seed: int = 0,
-) -> dict[str, pd.DataFrame]:
-    """The tables of skew as a tested explanation: ``controlled_skew_trend`` (:func:`skew_trend`),
-    ``controlled_skew_counterfactual`` (:func:`counterfactual_summary`), ``disagreement_by_balance``
-    (:func:`disagreement_by_balance` of the study's own per-task table ``observed``) and
-    ``skew_evidence`` (:func:`prspace.experiments.skew_evidence.skew_evidence`); every interval from
-    the same seed."""
-    trend = skew_trend(per_task, tasks=tasks, n_boot=n_boot, seed=seed)
-    cf = counterfactual_summary(cf_per_task, reference=reference, tasks=tasks, n_boot=n_boot, seed=seed)
-    balance = disagreement_by_balance(observed, tasks, edges=edges, n_boot=n_boot, seed=seed)
-    from prspace.experiments.skew_evidence import is_own_reference, skew_evidence
-
-    evidence = skew_evidence(trend, cf, reference_name=reference_name, own_reference=is_own_reference(tasks, reference))
-    return {"controlled_skew_trend": trend, "controlled_skew_counterfactual": cf,
-            "disagreement_by_balance": balance, "skew_evidence": evidence}
