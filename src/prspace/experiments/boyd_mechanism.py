@@ -111,7 +111,7 @@ def mechanism_table(separations: Sequence[float] = SEPARATIONS, **kw: object) ->
     return pd.DataFrame([fold_averaging_bias(float(s), **kw) for s in separations], columns=MECHANISM_COLUMNS)  # type: ignore[arg-type]
 
 
-def mechanism_sentence(table: pd.DataFrame) -> str:
+def mechanism_sentence(table: pd.DataFrame | None) -> str:
     """The finding in words from a :func:`mechanism_table`: the bias near the worst ranking and
     for the best simulated model, with their Monte Carlo intervals."""
     if table is None or table.empty:
