@@ -65,3 +65,17 @@ def test_bad_input():
         family_interval(np.ones(3), np.array([1, 2]), n_resamples=100, seed=0)
     nan = family_interval(np.full(3, np.nan), None, n_resamples=100, seed=0)
     assert np.isnan(nan.estimate) and np.isnan(nan.lo)
+
+
+@pytest.mark.parametrize(("n", "level"), [(8, 0.9975), (40, 0.95)])
+def test_simulated_coverage_against_the_t_approximation(n, level):
+    """The percentile interval of a mean is about mean +- z s sqrt((n-1)/n) / sqrt(n), whose coverage
+    for normal data is P(|T_{n-1}| <= z sqrt((n-1)/n)) (scipy): below the level with few families."""
+    from prspace.experiments.boyd_intervals import simulated_coverage
+
+    z = stats.norm.ppf(0.5 + level / 2)
+    want = 1 - 2 * stats.t.sf(z * np.sqrt((n - 1) / n), n - 1)
+    got = simulated_coverage(n, level=level, n_sim=400, n_resamples=4000, seed=1)
+    assert got == pytest.approx(want, abs=3 * np.sqrt(want * (1 - want) / 400) + 0.01)
+    if n == 8:
+        assert got < level  # too narrow with 8 families: the rows say so

@@ -20,6 +20,7 @@ Section 4.3 (:func:`downsampling_rows`): AUPR rises on a test set downsampled to
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,7 +28,7 @@ import pandas as pd
 
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
-from prspace.experiments.boyd_intervals import Interval, family_interval
+from prspace.experiments.boyd_intervals import Interval, family_interval, simulated_coverage
 from prspace.verdicts.registry import BOYD, claim, primary_level
 from prspace.verdicts.rule import evidence_row
 
@@ -50,15 +51,35 @@ def _mc_note(iv: Interval) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=64)
+def _coverage(n_families: int, level: float, seed: int) -> float:
+    return simulated_coverage(n_families, level=level, seed=seed)
+
+
+def coverage_note(n_families: int, level: float, seed: int) -> str:
+    """The interval's calibration: its simulated coverage at this many families
+    (:func:`prspace.experiments.boyd_intervals.simulated_coverage`)."""
+    if n_families < 2:
+        return " Calibration: fewer than 2 families, no interval to calibrate."
+    cov = _coverage(int(n_families), float(level), int(seed))
+    return (f" Calibration: a {level:.2%} family interval from {n_families} families covers the true mean in {cov:.1%} "
+            "of 400 simulated studies (normal values, one task per family)"
+            + (": below its level, so read 'holds' with that coverage." if cov < level - 0.005 else "."))
+
+
 def primary_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int, detail: str,
                 common: dict[str, object]) -> dict[str, object]:
-    """A primary Boyd row: the registry's claim (quoted), a direction, the simultaneous interval."""
+    """A primary Boyd row: the registry's claim (quoted), a direction, the simultaneous interval
+    with its Monte Carlo error and its simulated coverage at this many families."""
     c = claim(claim_id)
     if c is None or c.paper != BOYD or c.role != "primary":
         raise ValueError(f"{claim_id} is not a primary Boyd claim of prspace.verdicts.registry")
-    iv = family_interval(values, fam, n_resamples=n_resamples, seed=seed, level=primary_level())
+    level = primary_level()
+    iv = family_interval(values, fam, n_resamples=n_resamples, seed=seed, level=level)
+    n_fam = len(set(np.asarray(fam)[np.isfinite(np.asarray(values, np.float64))]))
     return evidence_row(paper=BOYD, claim_id=claim_id, claim=f"{c.quote} ({c.where})", kind="direction",
-                        paper_value=float(c.direction), **iv.row(), detail=detail + _mc_note(iv), **common)
+                        paper_value=float(c.direction), **iv.row(),
+                        detail=detail.rstrip(". ") + "." + _mc_note(iv) + coverage_note(n_fam, level, seed), **common)
 
 
 def exploratory_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int, claim_text: str,
@@ -67,7 +88,7 @@ def exploratory_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_res
     iv = family_interval(values, fam, n_resamples=n_resamples, seed=seed, level=0.95)
     pv = direction if kind == "direction" else float("nan")
     return evidence_row(paper=EXPLORATORY, claim_id=claim_id, claim=claim_text, kind=kind, paper_value=pv, **iv.row(),
-                        detail=detail + _mc_note(iv), **common)
+                        detail=detail.rstrip(". ") + "." + _mc_note(iv), **common)
 
 
 # --- section 4.3: downsampling --------------------------------------------------------------------
