@@ -20,6 +20,7 @@ from scipy.stats import kendalltau
 from prspace.experiments import boyd_evidence as be
 from prspace.experiments import boyd_evidence_runs as ber
 from prspace.experiments import fold_skew as fs
+from prspace.experiments.boyd_intervals import family_interval
 from prspace.verdicts import registry
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
 
@@ -280,3 +281,15 @@ def test_divergence_size_row_against_direct_computation(planted_runs):
         want.append(np.polyfit(ds_, sizes, 1)[0])
     assert r["estimate"] == pytest.approx(np.mean(want), rel=1e-10)
     assert r["paper"] == "prspace" and r["paper_value"] == 1.0 and r["level"] == 0.95
+
+
+def test_interval_grows_its_resamples_until_the_ends_are_within_0_002():
+    """A slope-sized effect (sd 0.5 over 9 families, like the 4.3 slope per unit pi) needs more than
+    the default resamples at the primary level: the row's interval grows them until mc_error <= 0.002."""
+    rng = np.random.default_rng(4)
+    v, fam = rng.normal(0.9, 0.5, 12), np.r_[np.arange(9), [0, 1, 2]]
+    level = registry.primary_level()
+    first = family_interval(v, fam, n_resamples=be.DEFAULT_RESAMPLES, seed=0, level=level)
+    assert first.mc_error > 0.002
+    iv = ber.interval(v, fam, n_resamples=be.DEFAULT_RESAMPLES, seed=0, level=level)
+    assert iv.mc_error <= 0.002 and iv.n_resamples > be.DEFAULT_RESAMPLES

@@ -41,8 +41,8 @@ from prspace.experiments.boyd_evidence_runs import (
     exploratory_row,
     families,
     fold_skew_rows,
+    interval,
 )
-from prspace.experiments.boyd_intervals import family_interval
 from prspace.experiments.boyd_tables import read_runs
 from prspace.experiments.ranking import cluster_resamples
 from prspace.verdicts.registry import BOYD as PAPER
@@ -177,7 +177,7 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
     """Table 2's "more conservative" (an implementation check) and this project's section-4.2
     questions (exploratory) on the study's metrics table (one row per task x learner).
 
-    ``n_resamples``: family resamples of the intervals of means (:func:`family_interval`);
+    ``n_resamples``: family resamples of the intervals of means (:func:`prspace.experiments.boyd_evidence_runs.interval`);
     ``n_boot``: resamples of Kendall's tau of the learners' mean orders (a tau per resample)."""
     ag._check(df, learner)
     counts = df.groupby(learner)["task_id"].nunique()
@@ -192,7 +192,7 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
     names = list(X["aupr"].columns)
     c = registry_claim("boyd.table2.more_conservative")
     gap = (A - N).mean(axis=1)  # learners averaged within a task
-    iv = family_interval(gap, fam, n_resamples=n_resamples, seed=seed, level=0.95)
+    iv = interval(gap, fam, n_resamples=n_resamples, seed=seed, level=0.95)
     rows = [evidence_row(
         paper=PAPER, claim_id=c.claim_id, kind="direction", paper_value=1.0, **iv.row(),
         claim=f"{c.quote} ({c.where}: mean {ag.BOYD_TABLE2_MEAN[0]:.3f} vs {ag.BOYD_TABLE2_MEAN[1]:.3f})",

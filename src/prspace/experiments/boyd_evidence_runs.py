@@ -44,10 +44,26 @@ def families(task_ids: Sequence[object], tasks: pd.DataFrame | None) -> np.ndarr
     return task_families(task_ids, tasks)
 
 
+#: At most this many times the configured resamples when an interval end's error is above MC_TARGET.
+MC_GROWTH = 16
+
+
+def interval(values: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int, level: float) -> Interval:
+    """:func:`family_interval` with ``n_resamples``, four times as many while the Monte Carlo
+    error of an end is above :data:`MC_TARGET` (at most :data:`MC_GROWTH` times; deterministic:
+    the same seed and batches, more resamples per batch)."""
+    n = int(n_resamples)
+    iv = family_interval(values, fam, n_resamples=n, seed=seed, level=level)
+    while np.isfinite(iv.mc_error) and iv.mc_error > MC_TARGET and n * 4 <= MC_GROWTH * n_resamples:
+        n *= 4
+        iv = family_interval(values, fam, n_resamples=n, seed=seed, level=level)
+    return iv
+
+
 def _mc_note(iv: Interval) -> str:
     if np.isfinite(iv.mc_error) and iv.mc_error > MC_TARGET:
-        return (f" Monte Carlo error of an interval end {iv.mc_error:.4f} > {MC_TARGET} ({iv.n_resamples} resamples): "
-                "raise boyd.evidence.n_resamples.")
+        return (f" Monte Carlo error of an interval end {iv.mc_error:.4f} > {MC_TARGET} even with {iv.n_resamples} "
+                "resamples: raise boyd.evidence.n_resamples.")
     return ""
 
 
@@ -75,7 +91,7 @@ def primary_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resampl
     if c is None or c.paper != BOYD or c.role != "primary":
         raise ValueError(f"{claim_id} is not a primary Boyd claim of prspace.verdicts.registry")
     level = primary_level()
-    iv = family_interval(values, fam, n_resamples=n_resamples, seed=seed, level=level)
+    iv = interval(values, fam, n_resamples=n_resamples, seed=seed, level=level)
     n_fam = len(set(np.asarray(fam)[np.isfinite(np.asarray(values, np.float64))]))
     return evidence_row(paper=BOYD, claim_id=claim_id, claim=f"{c.quote} ({c.where})", kind="direction",
                         paper_value=float(c.direction), **iv.row(),
@@ -85,7 +101,7 @@ def primary_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resampl
 def exploratory_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int, claim_text: str,
                     detail: str, common: dict[str, object], kind: str = "direction", direction: float = 1.0) -> dict[str, object]:
     """This project's own question (``paper = "prspace"``), 95% interval."""
-    iv = family_interval(values, fam, n_resamples=n_resamples, seed=seed, level=0.95)
+    iv = interval(values, fam, n_resamples=n_resamples, seed=seed, level=0.95)
     pv = direction if kind == "direction" else float("nan")
     return evidence_row(paper=EXPLORATORY, claim_id=claim_id, claim=claim_text, kind=kind, paper_value=pv, **iv.row(),
                         detail=detail.rstrip(". ") + "." + _mc_note(iv), **common)
