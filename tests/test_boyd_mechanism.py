@@ -74,3 +74,5 @@ def test_bad_input():
         bm.fold_averaging_bias(1.0, n=50, pi=0.1, n_folds=10)
     with pytest.raises(InputError, match="n_sim"):
         bm.fold_averaging_bias(1.0, n_sim=1)
+    with pytest.raises(InputError, match="seed"):
+        bm.fold_averaging_bias(1.0, seed=-1)

@@ -271,6 +271,8 @@ def evidence_from_files(
             raise InputError(f"no {what} at {p}; {fix}")
     if n_boot < 1:
         raise InputError(f"--n-boot must be at least 1, got {n_boot}")
+    if seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
     if n_resamples < 40:
         raise InputError(f"--n-resamples must be at least 40 (20 batches of 2), got {n_resamples}")
     ds_runs, fs_runs = _read_runs(downsampling_runs), _read_runs(fold_skew_runs)

@@ -53,62 +53,73 @@ def _stratified_folds(n_pos: int, n_neg: int, k: int, rng: np.random.Generator) 
     return np.r_[rng.permutation(np.arange(n_pos) % k), rng.permutation(np.arange(n_neg) % k)]
 
 
-def _fold_mean_aupr(y: np.ndarray, s: np.ndarray, fold: np.ndarray) -> tuple[float, float]:
-    """Mean over folds of per-fold AUPR, and the realised sd of the folds' pi."""
-    vals, pis = [], []
-    for f in np.unique(fold):
-        m = fold == f
-        vals.append(metrics.aupr(y[m], s[m]))
-        pis.append(y[m].mean())
-    return float(np.mean(vals)), float(np.std(pis, ddof=1))
+def _fold_mean_aupr(y: np.ndarray, s: np.ndarray, fold: np.ndarray) -> float:
+    """Mean over folds of per-fold AUPR."""
+    return float(np.mean([metrics.aupr(y[fold == f], s[fold == f]) for f in np.unique(fold)]))
 
 
-def fold_averaging_bias(
-    separation: float, *, pi: float = 0.1, n: int = 1000, n_folds: int = 10, dispersion: float = 0.9,
-    n_sim: int = 200, seed: int = 0, level: float = 0.95,
-) -> dict[str, object]:
-    """The averaging bias of one binormal model (module docstring), over ``n_sim`` simulations.
+#: At most this many simulations per model (about 13 ms each for all five models).
+MAX_SIM = 2000
 
-    Simulation ``j`` draws its data from ``default_rng([seed, j, 0])`` and its swaps from
-    ``default_rng([seed, j, 1])`` (both designs pair the folds alike, as in
-    :func:`prspace.experiments.fold_skew.fold_skew_experiment`), so every separation sees the same
-    labels, folds and noise (common random numbers). Returns one row of
-    :data:`MECHANISM_COLUMNS`; ``sign`` is ``optimistic`` / ``pessimistic`` where the Monte Carlo
-    interval (mean +- z sd / sqrt(n_sim)) excludes 0, else ``not shown``.
+
+def fold_averaging_biases(
+    separations: Sequence[float] = SEPARATIONS, *, pi: float = 0.1, n: int = 1000, n_folds: int = 10,
+    dispersion: float = 0.9, n_sim: int = 200, seed: int = 0, level: float = 0.95,
+) -> pd.DataFrame:
+    """The averaging bias of one binormal model per separation (module docstring), over ``n_sim``
+    simulations, one row of :data:`MECHANISM_COLUMNS` each.
+
+    Simulation ``j`` draws its folds and noise from ``default_rng([seed, j, 0])`` and its swaps
+    from ``default_rng([seed, j, 1])`` (both designs pair the folds alike, as in
+    :func:`prspace.experiments.fold_skew.fold_skew_experiment`); every separation scores the same
+    rows with the same noise (common random numbers), so a row does not depend on which other
+    separations are simulated. The merged AUPR is the same on both designs and cancels from the
+    statistic. ``sign`` is ``optimistic`` / ``pessimistic`` where the Monte Carlo interval
+    (mean +- z sd / sqrt(n_sim)) excludes 0, else ``not shown``.
     """
     n_pos = int(round(pi * n))
     if not (n_folds >= 2 and n_pos >= 2 * n_folds and n - n_pos >= 2 * n_folds):
         raise InputError(f"{n} rows at pi = {pi} give {n_pos} positives: too few for {n_folds} folds with two of "
                          "each class; raise n or pi")
-    if n_sim < 2:
-        raise InputError(f"n_sim must be at least 2, got {n_sim}")
+    if not 2 <= n_sim <= MAX_SIM:
+        raise InputError(f"n_sim must be between 2 and {MAX_SIM}, got {n_sim}")
+    if seed < 0:
+        raise InputError(f"the seed must be a non-negative integer, got {seed}")
+    seps = np.asarray(separations, dtype=np.float64)
     y = np.r_[np.ones(n_pos, bool), np.zeros(n - n_pos, bool)]
-    bias = np.empty(n_sim)
+    bias = np.empty((n_sim, seps.size))
     sds = np.empty(n_sim)
     for j in range(n_sim):
         rng = np.random.default_rng([seed, j, 0])
         fold = _stratified_folds(n_pos, n - n_pos, n_folds, rng)
-        s = rng.standard_normal(n) + separation * y
-        merged = metrics.aupr(y, s)
-        out = {}
-        for design in ("skewed", "stratified"):
-            fk = reassign_folds(y, fold, dispersion=dispersion, design=design, rng=np.random.default_rng([seed, j, 1]))
-            out[design] = _fold_mean_aupr(y, s, fk)
-        bias[j] = (out["skewed"][0] - merged) - (out["stratified"][0] - merged)
-        sds[j] = out["skewed"][1]
-    mean, sd = float(bias.mean()), float(bias.std(ddof=1))
-    half = float(stats.norm.ppf(0.5 + level / 2)) * sd / np.sqrt(n_sim)
-    lo, hi = mean - half, mean + half
-    return {"separation": float(separation), "auroc": float(stats.norm.cdf(separation / np.sqrt(2.0))),
-            "regime": REGIME.get(float(separation), ""), "pi": float(n_pos / n), "n": int(n), "n_folds": int(n_folds),
-            "dispersion": float(dispersion), "n_sim": int(n_sim), "fold_pi_sd": float(sds.mean()),
-            "bias_mean": mean, "bias_sd": sd, "mc_lo": lo, "mc_hi": hi, "mc_level": float(level),
-            "sign": "optimistic" if lo > 0 else "pessimistic" if hi < 0 else "not shown"}
+        noise = rng.standard_normal(n)
+        sk = reassign_folds(y, fold, dispersion=dispersion, design="skewed", rng=np.random.default_rng([seed, j, 1]))
+        st = reassign_folds(y, fold, dispersion=dispersion, design="stratified", rng=np.random.default_rng([seed, j, 1]))
+        sds[j] = np.std([y[sk == f].mean() for f in np.unique(sk)], ddof=1)
+        for i, sep in enumerate(seps):
+            s = noise + sep * y
+            bias[j, i] = _fold_mean_aupr(y, s, sk) - _fold_mean_aupr(y, s, st)
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    rows = []
+    for i, sep in enumerate(seps):
+        mean, sd = float(bias[:, i].mean()), float(bias[:, i].std(ddof=1))
+        lo, hi = mean - z * sd / np.sqrt(n_sim), mean + z * sd / np.sqrt(n_sim)
+        rows.append({"separation": float(sep), "auroc": float(stats.norm.cdf(sep / np.sqrt(2.0))),
+                     "regime": REGIME.get(float(sep), ""), "pi": float(n_pos / n), "n": int(n), "n_folds": int(n_folds),
+                     "dispersion": float(dispersion), "n_sim": int(n_sim), "fold_pi_sd": float(sds.mean()),
+                     "bias_mean": mean, "bias_sd": sd, "mc_lo": lo, "mc_hi": hi, "mc_level": float(level),
+                     "sign": "optimistic" if lo > 0 else "pessimistic" if hi < 0 else "not shown"})
+    return pd.DataFrame(rows, columns=MECHANISM_COLUMNS)
+
+
+def fold_averaging_bias(separation: float, **kw: object) -> dict[str, object]:
+    """:func:`fold_averaging_biases` for one separation, as a dict."""
+    return fold_averaging_biases((float(separation),), **kw).iloc[0].to_dict()  # type: ignore[arg-type]
 
 
 def mechanism_table(separations: Sequence[float] = SEPARATIONS, **kw: object) -> pd.DataFrame:
-    """:func:`fold_averaging_bias` at each separation (keywords ``kw`` passed on), one row each."""
-    return pd.DataFrame([fold_averaging_bias(float(s), **kw) for s in separations], columns=MECHANISM_COLUMNS)  # type: ignore[arg-type]
+    """:func:`fold_averaging_biases` at the module's separations (keywords ``kw`` passed on)."""
+    return fold_averaging_biases(separations, **kw)  # type: ignore[arg-type]
 
 
 def mechanism_sentence(table: pd.DataFrame | None) -> str:
