@@ -121,7 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--n-boot", type=int, default=1000, help="family resamples of Kendall's tau of the learners' orders")
     e.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of Theorem 1's random rankings")
     e.add_argument("--max-pi", type=float, default=0.1, help="downsampling eligibility: pi at most this")
-    e.add_argument("--min-positives", type=int, default=40, help="downsampling eligibility: at least this many positives")
+    e.add_argument("--min-positives", type=int, default=25, help="downsampling eligibility: at least this many positives")
     e.add_argument("--downsampling-scope", default="", help="what the downsampling ran and why not more (the rows' detail)")
     e.add_argument("--out", required=True, type=Path, help="evidence table to write (CSV, prspace.verdicts.rule.EVIDENCE_COLUMNS)")
     e.set_defaults(func=run_evidence)

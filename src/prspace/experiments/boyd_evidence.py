@@ -232,7 +232,7 @@ def boyd_evidence(
     *, metrics_table: pd.DataFrame | None = None, tasks: pd.DataFrame | None = None,
     downsampling_runs: pd.DataFrame | None = None, fold_skew_runs: pd.DataFrame | None = None,
     mechanism: pd.DataFrame | None = None, learner: str = "flow_id", n_boot: int = 1000,
-    n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1, min_positives: int = 40,
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1, min_positives: int = 25,
     downsampling_scope: str = "",
 ) -> pd.DataFrame:
     """Every Boyd et al. evidence row (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`) and this
@@ -259,7 +259,7 @@ def evidence_from_files(
     *, metrics: object = None, tasks: object = None, downsampling_runs: Sequence[object] | None = None,
     fold_skew_runs: Sequence[object] | None = None, mechanism: object = None, learner: str = "flow_id",
     n_boot: int = 1000, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1,
-    min_positives: int = 40, downsampling_scope: str = "",
+    min_positives: int = 25, downsampling_scope: str = "",
 ) -> pd.DataFrame:
     """:func:`boyd_evidence` from a study's files (every path checked before any work)."""
     from pathlib import Path

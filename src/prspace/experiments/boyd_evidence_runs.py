@@ -119,7 +119,7 @@ def eligible_tasks(tasks: pd.DataFrame | None, *, max_pi: float, min_positives: 
 
 
 def downsampling_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resamples: int, seed: int,
-                      max_pi: float = 0.1, min_positives: int = 40, scope: str = "") -> list[dict[str, object]]:
+                      max_pi: float = 0.1, min_positives: int = 25, scope: str = "") -> list[dict[str, object]]:
     """AUPR and AUCNPR on test folds downsampled to the training ratio minus on the original folds
     (Boyd's Table 3 per task: the mean over learners, repeats and folds)."""
     if runs is None or runs.empty:
