@@ -80,7 +80,7 @@ def coverage_note(n_families: int, level: float, seed: int) -> str:
     cov = _coverage(int(n_families), float(level), int(seed))
     return (f" Calibration: a {level:.2%} family interval from {n_families} families covers the true mean in {cov:.1%} "
             "of 400 simulated studies (normal values, one task per family)"
-            + (": below its level, so read 'holds' with that coverage." if cov < level - 0.005 else "."))
+            + (": below its level, so read the verdict with that coverage." if cov < level - 0.005 else "."))
 
 
 def primary_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int, detail: str,
