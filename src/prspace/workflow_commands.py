@@ -117,6 +117,7 @@ def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
         groups.append(("Fold skew (section 4.1)", {
             "boyd_fold_skew_summary": "Fold skew: bias of each aggregate per dispersion",
             "boyd_fold_skew_per_task": "Fold skew: bias per task and dispersion",
+            "boyd_fold_skew_mechanism": "Fold skew on one simulated model: the sign of the averaging bias",
         }))
     if b["aggregation"]["enabled"]:
         groups.append(("Aggregation over tasks (section 4.2)", {
@@ -209,7 +210,8 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
             out += [*figs(["boyd_downsampling"], bf),
                     *both("boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper")]
         if b["fold_skew"]["enabled"]:
-            out += [*figs(["boyd_fold_skew"], bf), *both("boyd_fold_skew_summary", "boyd_fold_skew_per_task")]
+            out += [*figs(["boyd_fold_skew"], bf), *both("boyd_fold_skew_summary", "boyd_fold_skew_per_task",
+                                                                    "boyd_fold_skew_mechanism")]
         if b["aggregation"]["enabled"]:
             out += [*figs(["boyd_aggregation"], bf), *both(*BOYD_AGGREGATION_TABLES)]
     if config["source"] == "openml":
