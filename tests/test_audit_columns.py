@@ -28,6 +28,8 @@ from prspace.audit import audit, columns
 from prspace.cli import main
 from prspace.errors import InputError
 
+REPO = Path(__file__).resolve().parents[1]
+
 MODELS = {
     "logreg": lambda: make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)),
     "rf": lambda: RandomForestClassifier(n_estimators=20, random_state=0),
@@ -100,6 +102,7 @@ def test_a_grouping_column_with_another_name_is_an_error_naming_the_option(tmp_p
     line = one_line_error(*cli(tmp_path, capsys, corpus))
     assert "column 'corpus' looks like a task column" in line and "--task-col corpus" in line
     assert "--ignore-col corpus" in line
+    assert line.split(": ", 3)[3] in " ".join((REPO / "docs" / "audit.md").read_text().split())
     # without row ids the rows cannot repeat visibly, but the positive rates differ (0.37 vs 0.03)
     line = one_line_error(*cli(tmp_path, capsys, corpus.drop(columns="row")))
     assert "column 'corpus' looks like a task column: the rate of the rarer label differs" in line
@@ -175,6 +178,9 @@ def test_a_wide_file_is_recognised_and_read_with_score_cols(tmp_path, capsys, pr
     wide = pd.DataFrame({"y_true": y, **scores})
     line = one_line_error(*cli(tmp_path, capsys, wide))
     assert "--score-cols logreg,rf,tree,knn,gnb" in line and "one score column per model" in line
+    three = one_line_error(*cli(tmp_path, capsys, wide[["y_true", "logreg", "rf", "tree"]].rename(
+        columns={"tree": "hgb"})))
+    assert three.split(": ", 3)[3] in " ".join((REPO / "docs" / "audit.md").read_text().split())  # as the docs show
     for option in ("logreg,rf,tree,knn,gnb", "all"):
         rc, out, err = cli(tmp_path, capsys, wide, "--score-cols", option)
         assert rc == 0, err

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from prspace.audit.bounds import BOUND_METRICS
 from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.intervals import BOOT_METRICS
+from prspace.audit.lines import BOUNDS_TITLE, DEFINITIONS, bound_lines, column_lines, figure_width
 from prspace.audit.numbers import column, difference, fmt
 from prspace.audit.pairwise import survival_lines
 from prspace.audit.ranksets import plausible_best_lines
@@ -153,46 +153,6 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     return title, lines
 
 
-#: The title of the per-task lines of :func:`bound_lines`.
-BOUNDS_TITLE = ("What the AUROCs allow (Mihelich et al. 2024; the range of each metric at a given AUROC and skew; "
-                "every pair in auroc_bounds.csv):")
-
-
-def bound_lines(table: pd.DataFrame | None, task: str, *, most: int = 3) -> list[str]:
-    """Per metric: how large an AUROC lead must be to fix the metric's order (the models' ``max_flip_gap``),
-    against the largest AUROC gap of the task, and the pairs whose order it fixes.
-
-    At a given AUROC a model's AUPR (AP, AUPRG) can lie almost anywhere between its floor and 1: AUROC
-    counts every positive's place alike, AUPR is decided by the top of the ranking.  So only AUROC gaps
-    beyond ``max_flip_gap`` (about 0.6 at pi = 0.1) fix the order, and most audits' pairs stay open:
-    the line says so with the two numbers, not only the count."""
-    if table is None or not len(table):
-        return []
-    t = table[table["task"] == task]
-    lines = []
-    for col in BOUND_METRICS:
-        g = t[t["metric"] == col]
-        if not len(g):
-            continue
-        lab = LABELS[col]
-        n_can, n_flip = int(g["can_flip"].sum()), int(g["flipped"].sum())
-        need = g["max_flip_gap"].dropna()
-        need_text = (f"beyond {fmt(need.min())}" if need.min() == need.max() or len(need) < 2 else
-                     f"beyond {fmt(need.min())} to {fmt(need.max())} (by the leader's AUROC)") if len(need) else ""
-        widest = fmt(float(g["auroc_gap"].max()))
-        head = f"{lab}: an AUROC lead fixes the {lab} order only {need_text}; " if need_text else f"{lab}: "
-        if n_can == len(g):
-            line = (f"{head}the largest AUROC gap here is {widest}, so the AUROCs leave the {lab} order of all "
-                    f"{len(g)} pairs open ({n_flip} flipped in these data)")
-        else:
-            forced = g[~g["can_flip"]]
-            shown = "; ".join(f"{r.model_a} > {r.model_b}" for r in forced.head(most).itertuples())
-            line = (f"{head}the AUROCs leave {n_can} of {len(g)} pairs open ({n_flip} flipped in these data) and fix "
-                    f"{len(forced)}: {shown}" + (" ..." if len(forced) > most else ""))
-        lines.append(line)
-    return lines
-
-
 def _overview(res: AuditRecord) -> str:
     d = res.data
     n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
@@ -202,20 +162,6 @@ def _overview(res: AuditRecord) -> str:
         parts.append(f"{d['fold'].nunique()} folds")
     boot = f"{res.n_boot} bootstrap resamples" if res.n_boot else "no bootstrap"
     return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"
-
-
-def _columns(res: AuditRecord) -> list[str]:
-    """The lines that account for every input column, then the rows dropped to pair the models."""
-    out = list(res.columns or [])
-    by_task: dict[str, list[dict]] = {}
-    for d in res.dropped or []:
-        by_task.setdefault(d["task"], []).append(d)
-    for task, rows in by_task.items():
-        where = f"task {_one_line(task)}: " if task != SINGLE_TASK else ""
-        lost = ", ".join(f"{d['n_dropped']} of {_one_line(d['model'])}" for d in rows if d["n_dropped"])
-        out.append(f"{where}paired on the {rows[0]['n_shared']} rows every model scored; dropped {lost} "
-                   "(rows-dropped below)")
-    return out
 
 
 def _task_header(res: AuditRecord, task: str) -> str:
@@ -321,7 +267,7 @@ def _wrap(text: str, first: str, rest: str, width: int = 100) -> str:
 def format_text(res: AuditRecord, source: str = "") -> str:
     """The terminal summary."""
     lines = [f"prspace audit{(' of ' + source) if source else ''}", f"  {_overview(res)}"]
-    lines += [_wrap(c, "  ", "    ") for c in _columns(res)] + ["", "Headline:"]
+    lines += [_wrap(c, "  ", "    ") for c in column_lines(res)] + ["", "Headline:"]
     lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
     for task in sorted(res.pooled["task"].unique()):
         lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
@@ -350,20 +296,10 @@ def format_text(res: AuditRecord, source: str = "") -> str:
 
 # --------------------------------------------------------------------------- Markdown
 
-#: The section "Definitions" of the Markdown and HTML reports.
-DEFINITIONS = ("AUPR uses hyperbolic (exact) interpolation between PR points; AP is the step-wise average precision; "
-               "AUPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi is the smallest AUPR any ranking can have at skew pi; AUCNPR = "
-               "(AUPR - AUPR_MIN) / (1 - AUPR_MIN) (Boyd et al. 2012); AUPRG is the area under the "
-               "Precision-Recall-Gain curve (Flach & Kull 2015). Intervals: AUROC by DeLong (Sun & Xu 2014's "
-               "algorithm), the others by a stratified bootstrap (class x fold strata, percentile intervals); AUPR "
-               "also by the logit and binomial intervals of Boyd, Eng & Page (2013) in intervals.csv. See "
-               "prspace.audit for how each finding is defined.")
-
-
 def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] | None = None) -> str:
     """The Markdown report; ``figures`` maps ``curves`` / ``intervals`` to relative PNG paths."""
     lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", ""]
-    if cols := _columns(res):
+    if cols := column_lines(res):
         lines += [f"- {_one_line(c)}" for c in cols] + [""]
     lines += ["## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + ["", "## Findings", ""]
     lines += [f"- {s}" for s in _findings_lines(res)] + [""]
@@ -426,22 +362,11 @@ def _html_table(df: pd.DataFrame, cls: str = "") -> str:
     return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def figure_width(png: bytes) -> int | None:
-    """The CSS width (px) at which a PNG of :data:`prspace.output.DPI` shows its true size (96 CSS px per
-    inch, so a 7-point label is 9 px high), from the PNG header; None if ``png`` is not a PNG.  A browser
-    scaling a 3000-pixel figure into a 1000-pixel column would shrink its legends to 3-point type."""
-    from prspace.output import DPI
-
-    if len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n":
-        return None
-    return round(int.from_bytes(png[16:20], "big") * 96 / DPI)
-
-
 def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | None = None) -> str:
     """One self-contained HTML page (figures embedded as PNG data)."""
     e = html.escape
     parts = [f"<h1>prspace audit{(' of ' + e(source)) if source else ''}</h1>", f"<p>{e(_overview(res))}.</p>"]
-    if cols := _columns(res):
+    if cols := column_lines(res):
         parts.append("<ul>" + "".join(f"<li>{e(c)}</li>" for c in cols) + "</ul>")
     parts += ["<div class='headline'><h2>Headline</h2><ul>"
              + "".join(f"<li>{e(s)}</li>" for s in headline(res)) + "</ul></div>", "<h2>Findings</h2><ul>"]
