@@ -1,8 +1,10 @@
 """``prspace audit FILE``: audit your own scored predictions (CSV or parquet).
 
-Checks ``--out`` first, runs :func:`prspace.audit.files.audit_file` on the file, prints
-the summary and, with ``--out DIR``, writes ``report.md``, ``report.html`` (one
-self-contained file), ``curves.png``, ``intervals.png``, ``bands.png`` and the tables as CSV.
+Checks ``--out`` first, runs :func:`prspace.audit.files.audit_file` on the file (every column
+accounted for: ``--ignore-col``; a wide file: ``--score-cols``), prints progress lines on stderr
+(``--progress``; by default when stderr is a terminal), then the summary and, with ``--out DIR``,
+writes ``report.md``, ``report.html`` (one self-contained file), ``curves.png``, ``intervals.png``,
+``bands.png`` and the tables as CSV.
 Exit status: 0 when the audit ran (warnings included), 1 when a finding is an
 error (an AUPR below its minimum) or, with ``--strict``, when anything was
 flagged as a warning; 2 for bad input (one line on stderr saying what to fix).
