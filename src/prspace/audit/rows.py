@@ -21,42 +21,40 @@ import pandas as pd
 MIN_SHARED = 0.5
 
 
-def _keys(g: pd.DataFrame) -> pd.Series:
-    return g["fold"].map(str) + "\x00" + g["row"].map(str)
-
-
 def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
     """``data`` (the canonical frame) restricted to the rows every model of a task shares, and one
-    record per task and model that lost rows: ``task, model, n_rows, n_dropped, n_shared, missing``
-    (``missing``: up to 5 row ids the model lacks that others have)."""
+    record per task and model of a task that lost rows: ``task, model, n_rows, n_dropped, n_shared,
+    n_missing, missing`` (``missing``: up to 5 row ids the model lacks that others have, in file order)."""
     keep = np.ones(len(data), dtype=bool)
     dropped: list[dict] = []
     for task, g in data.groupby("task", sort=True):
         models = sorted(g["model"].unique())
         if len(models) < 2 or g["row"].isna().any():
             continue
-        key = _keys(g)
-        if key.groupby(g["model"]).apply(lambda k: k.duplicated().any()).any():
+        fold_code, _ = pd.factorize(g["fold"], use_na_sentinel=False)
+        row_code, row_values = pd.factorize(g["row"])
+        code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
+        n_keys = len(first)
+        model = pd.Categorical(g["model"], categories=models).codes.astype(np.int64)
+        count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
+        if (count > 1).any():
             continue
-        sets = {m: set(key[g["model"] == m]) for m in models}
-        shared = set.intersection(*sets.values())
-        if all(len(s) == len(shared) for s in sets.values()):
+        has = count > 0
+        shared = has.all(axis=0)
+        n_rows, n_shared = has.sum(axis=1), int(shared.sum())
+        if (n_rows == n_shared).all() or n_shared == 0 or (n_shared < MIN_SHARED * n_rows).any():
             continue
-        if not shared or any(len(shared) < MIN_SHARED * len(s) for s in sets.values()):
+        inside = shared[code]
+        frame = pd.DataFrame({"k": code[inside], "y": g["y"].to_numpy()[inside], "w": g["weight"].to_numpy()[inside]})
+        spread = frame.groupby("k").agg(["min", "max"])
+        if (spread[("y", "min")] != spread[("y", "max")]).any() or (spread[("w", "min")] != spread[("w", "max")]).any():
             continue
-        inside = key.isin(shared).to_numpy()
-        sub = g[inside].assign(_k=key[inside])
-        agree = sub.groupby("_k").agg(y=("y", "nunique"), w=("weight", "nunique"))
-        if (agree["y"] > 1).any() or (agree["w"] > 1).any():
-            continue
-        first = sub[sub["model"] == models[0]]
-        if first["y"].all() or not first["y"].any():
+        if spread[("y", "min")].all() or not spread[("y", "min")].any():
             continue
         keep[np.flatnonzero((data["task"] == task).to_numpy())[~inside]] = False
-        order = pd.unique(key)  # file order
-        for m in models:
-            lacks = [k for k in order if k not in sets[m]]
-            dropped.append({"task": task, "model": m, "n_rows": len(sets[m]), "n_dropped": len(sets[m]) - len(shared),
-                            "n_shared": len(shared), "n_missing": len(lacks),
-                            "missing": [k.split("\x00", 1)[1] for k in lacks[:5]]})
+        rows = row_values[first % len(row_values)]
+        for i, m in enumerate(models):
+            lacks = np.flatnonzero(~has[i])  # codes in order of first appearance: file order
+            dropped.append({"task": task, "model": m, "n_rows": int(n_rows[i]), "n_dropped": int(n_rows[i]) - n_shared,
+                            "n_shared": n_shared, "n_missing": int(lacks.size), "missing": [str(rows[j]) for j in lacks[:5]]})
     return data[keep].reset_index(drop=True), dropped
