@@ -220,6 +220,7 @@ def test_three_missing_rows_pair_the_566_shared_rows(tmp_path, capsys, long, pre
         assert res.pooled.set_index("model").loc[m, "auroc"] == pytest.approx(roc_auc_score(y[keep], s[keep]), abs=1e-12)
     rc, out, err = cli(tmp_path, capsys, lacking)
     assert rc == 0 and "paired on the 566 rows every model scored" in " ".join(out.split()), err
+    assert "its AUPR lead was not tested (without a bootstrap: --bootstrap 0)" in " ".join(out.split())
 
 
 def test_models_on_different_test_rows_stay_not_comparable(long):

@@ -186,7 +186,8 @@ def _lead(res: AuditRecord, task: str) -> str:
     runner = r["aupr"].drop(list(top)).idxmin()
     c = comparison(res.comparisons, task, "aupr", top[0], runner)
     if c is None:
-        return f"{where}every metric picks {_one_line(top[0])}; its lead was not tested (no paired rows)."
+        why = "without a bootstrap: --bootstrap 0" if not res.n_boot and (res.paired or {}).get(task) else "no paired rows"
+        return f"{where}every metric picks {_one_line(top[0])}; its AUPR lead was not tested ({why})."
     verdict = "distinguishable from noise" if c["distinguishable"] else "NOT distinguishable from noise"
     diff, lo, hi = difference(c["diff"], c["lo"], c["hi"], sign=True)
     return (f"{where}every metric picks {_one_line(top[0])}; its AUPR lead over {_one_line(runner)} "
