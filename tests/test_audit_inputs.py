@@ -328,6 +328,10 @@ def test_precrec_interpolates_the_hyperbola_and_is_not_the_trapezoid():
     assert "not confirmed" not in " ".join(tools_table()["source"])
     docs = (REPO / "docs" / "audit.md").read_text()
     assert "| precrec (R) | evalmod() + auc() | hyperbolic (exact integral)" in docs
+    from prspace.audit.render import tools_frame
+
+    for r in tools_frame().itertuples(index=False):  # the docs' table is the report's, row for row
+        assert f"| {r.tool} | {r.function} | {r.estimator} | {r.source} |" in docs, r.function
 
 
 # --------------------------------------------------------------------------- case 12
