@@ -404,7 +404,9 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
     parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
     for name, png in (figures or {}).items():
         data = base64.b64encode(png).decode("ascii")
-        width = f" width='{figure_width(png)}'" if figure_width(png) else ""
+        w = figure_width(png)
+        # true size; in a narrower window the window's width, down to 80% of it (then it scrolls sideways)
+        width = f" width='{w}' style='width: min({w}px, max(100vw - 24px, {round(0.8 * w)}px))'" if w else ""
         parts += [f"<h2>Figure: {e(name)}</h2>",
                   f"<div class='figure'><img alt='{e(FIGURE_ALT.get(name, name))}'{width} "
                   f"src='data:image/png;base64,{data}'></div>", f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
