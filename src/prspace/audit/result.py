@@ -136,7 +136,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                                       replicates=reps)
     jacks = {id(b): intervals.jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
-    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence)
+    cmp = uncertainty.decided(cmp, pairs)
+    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired)
