@@ -187,3 +187,62 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
     return float(hi)
+
+
+POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",
+                 "power_observed", "power_mc_se", "minimal_detectable", "positives_needed", "target", "sims",
+                 "test"]
+
+
+def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None = None,
+                metrics: tuple[str, ...] = METRICS, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
+                seed: int = 0):
+    """Per task (models on the same rows), metric of ``metrics`` and planned size: the best model
+    against the runner-up by that metric (``model_a``, ``model_b``), the observed difference, the
+    power to detect it at the planned size, the smallest difference detected with power ``target``
+    (:func:`minimal_detectable`) and the positives needed for the observed one
+    (:func:`positives_needed`); ``data`` the audit's canonical frame
+    (:func:`prspace.audit.inputs.prepare`).  Planned sizes: ``n_pos`` (default: the task's) and
+    ``n_neg`` (default: the task's prevalence kept).  Unit weights only."""
+    import pandas as pd
+
+    from prspace.audit.intervals import blocks
+    from prspace.errors import InputError
+
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise InputError(f"no power answer for {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+    rows = []
+    for block in blocks(data)[0]:
+        if not block.paired:
+            continue
+        if not np.all(block.weight == 1.0):
+            raise InputError(f"task {block.task}: power needs unit sample weights; drop the weight column")
+        k = len(block.models)
+        pairs = k * (k - 1) // 2
+        pts = point_metrics(block)
+        have_pos, have_neg = int(block.y.sum()), int((~block.y).sum())
+        plan_pos = list(n_pos) if n_pos else [have_pos]
+        if n_neg and len(n_neg) != len(plan_pos):
+            raise InputError("give one --negatives per --positives (or none: the prevalence is kept)")
+        plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * have_neg / have_pos))) for p in plan_pos]
+        for metric in metrics:
+            col = BOOT_METRICS.index(metric)
+            order = np.argsort(-pts[:, col], kind="stable")
+            a, b = int(order[0]), int(order[1])
+            pair = Pair(block.y, block.scores[a], block.scores[b])
+            need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed)
+            for p, q in zip(plan_pos, plan_neg, strict=True):
+                if p < 2 or q < 2:
+                    raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
+                d = float(pts[a, col] - pts[b, col])
+                pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=alpha / pairs, sims=sims,
+                                         rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
+                mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=alpha / pairs, target=target,
+                                         sims=sims, seed=seed)
+                rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
+                             "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
+                             "alpha_pair": alpha / pairs, "power_observed": pw, "power_mc_se": se,
+                             "minimal_detectable": mdd, "positives_needed": need, "target": target, "sims": sims,
+                             "test": "DeLong z" if metric == "auroc" else f"jackknife t ({GROUPS} groups per class)"})
+    return pd.DataFrame(rows, columns=POWER_COLUMNS)
