@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--power", type=float, default=0.8, help="target power (default 0.8)")
     p.add_argument("--alpha", type=float, default=0.05, help="family-wise level (default 0.05)")
     p.add_argument("--sims", type=int, default=200, help="simulated test sets per power value (default 200)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the simulated test sets (default 0)")
     p.add_argument("--out", help="write the table as CSV here")
     p.set_defaults(func=run)
 
