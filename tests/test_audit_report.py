@@ -84,8 +84,9 @@ def test_python_api_returns_tables_and_reports():
     assert "## Headline" in md and "## Which AUPR a tool computes" in md
     assert html.startswith("<!DOCTYPE html>") and "</html>" in html
     # every disagreement sentence between two metrics says whether the preference is beyond noise
+    # (or that it cannot be told: no procedure calibrated at this size and skew)
     for s in res.sentences["all"][:4]:
-        assert "distinguishable from noise" in s
+        assert "distinguishable from noise" in s or "beyond noise cannot be told" in s
 
 
 # --------------------------------------------------------------------------- issue 15, item 4

@@ -91,6 +91,16 @@ class AuditResult(AuditRecord):
         """``bands.csv``: the bands of :meth:`shown_bands`, one row per task, model, curve and grid point."""
         return curve_band.band_table(self.shown_bands())
 
+    def power(self, n_pos: list[int] | None = None, n_neg: list[int] | None = None, *,
+              metrics: tuple[str, ...] | None = None, target: float = 0.8, sims: int = 200) -> pd.DataFrame:
+        """Can the test set tell?  Per task and metric (AUROC, AP, AUPR, AUPRG), best model against
+        runner-up: power at the planned sizes (default the task's), the smallest difference detected
+        with power ``target``, the positives needed (:func:`prspace.audit.power.power_table`)."""
+        from prspace.audit.power import METRICS, power_table
+
+        return power_table(self.data, n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
+                           alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed)
+
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
         """One self-contained page; the figures are drawn (and embedded) unless given."""
         return render.format_html(self, source, self.figures() if figures is None else figures)
@@ -153,7 +163,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     jacks = {id(b): intervals.jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
     say("confidence sets for ranks")
-    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence)
+    cmp = uncertainty.decided(cmp, pairs)
+    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     say("findings and what the AUROCs allow")
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
