@@ -156,10 +156,8 @@ def test_parquet_input_and_weights_equal_duplicated_rows(tmp_path, capsys):
 
     # weight 2 on some rows == those rows twice
     w = np.where(np.arange(len(df)) % 3 == 0, 2.0, 1.0)
-    weighted = audit_frame(
-        df.assign(w=w).rename(columns={"w": "weight"}).pipe(lambda d: d), pos_label=None
-    )  # no weight column chosen by default
-    assert "weight" not in audit.DEFAULT_COLUMNS["weight"]
+    by_name = audit_frame(df.assign(weight=w), pos_label=None)  # a column 'weight' is taken by default (issue 32)
+    assert "weight" in audit.DEFAULT_COLUMNS["weight"]
     cols = audit.resolve_columns(list(df.columns) + ["w"], weight="w")
     data, pos = audit.prepare(df.assign(w=w), cols)
     weighted = audit.run_audit(data, pos)
@@ -167,6 +165,7 @@ def test_parquet_input_and_weights_equal_duplicated_rows(tmp_path, capsys):
     a = weighted.pooled.set_index("model")[list(audit.RANKED)]
     b = duplicated.pooled.set_index("model")[list(audit.RANKED)]
     pd.testing.assert_frame_equal(a, b, atol=1e-12, rtol=0)
+    pd.testing.assert_frame_equal(by_name.pooled.set_index("model")[list(audit.RANKED)], b, atol=1e-12, rtol=0)
 
 
 def test_predictions_schema_columns_need_no_flags(tmp_path, capsys):
@@ -176,7 +175,7 @@ def test_predictions_schema_columns_need_no_flags(tmp_path, capsys):
     rc, out, err = run_cli(tmp_path, df, name="p.parquet", capsys=capsys)
     assert rc == 0, err
     assert "positive class: y_true == True" in flat(out)
-    assert "task_id='keel-x'" not in out and "task='task_id'" in out
+    assert "task_id='keel-x'" not in out and "task 'task_id'" in out
     # two repeats: fold k of repeat 0 and of repeat 1 are different folds
     twice = pd.concat([df, df.assign(repeat=1)], ignore_index=True)
     result = audit_frame(twice)

@@ -260,6 +260,80 @@ def test_prroc_itself_where_installed(tmp_path):
     assert float(out[1]) == pytest.approx(prroc_compute_pr(y, score)[1], abs=1e-12)
 
 
+def precrec_auc(y: np.ndarray, score: np.ndarray, x_bins: int = 1000) -> float:
+    """precrec's ``evalmod()`` + ``auc()`` for the PR curve, transcribed from its C++ source
+    (create_confusion_matrices.cpp with ties "equiv": counts on the straight line through a tie group;
+    calc_basic_measures.cpp: precision at recall 0 is the next point's; create_prc_curve.cpp: the
+    hyperbola between points more than 1 / x_bins of recall apart, sampled every 1 / x_bins;
+    calc_auc.cpp: the trapezoidal rule)."""
+    order = np.argsort(-score, kind="stable")
+    s, pos = score[order], y[order].astype(bool)
+    P = pos.sum()
+    tp = np.r_[0, np.cumsum(pos)].astype(float)
+    fp = np.r_[0, np.cumsum(~pos)].astype(float)
+    ends = np.flatnonzero(np.r_[s[1:] != s[:-1], True]) + 1
+    starts = np.r_[0, ends[:-1]]
+    for a, b in zip(starts, ends, strict=True):
+        if b - a > 1:
+            j = np.arange(1, b - a)
+            tp[a + j] = tp[a] + j * (tp[b] - tp[a]) / (b - a)
+            fp[a + j] = fp[a] + j * (fp[b] - fp[a]) / (b - a)
+    sn = tp / P
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pr = tp / (tp + fp)
+    pr[0] = pr[1]
+    step = 1.0 / x_bins
+    rec, prec = [], []
+    for i in range(len(sn)):
+        if i and sn[i] == sn[i - 1] and pr[i] == pr[i - 1]:
+            continue
+        if i and sn[i] - sn[i - 1] > step:
+            t = step * int(sn[i - 1] / step)
+            while t < 1:
+                t += step
+                if t >= sn[i]:
+                    break
+                if pr[i] == pr[i - 1]:
+                    p = pr[i]
+                else:
+                    x = (t - sn[i - 1]) * tp[i] / sn[i]
+                    p = (tp[i - 1] + x) / (tp[i - 1] + x + fp[i - 1] + (fp[i] - fp[i - 1]) * x / (tp[i] - tp[i - 1]))
+                if rec and rec[-1] == t and prec[-1] == p:
+                    continue
+                rec.append(t)
+                prec.append(p)
+        rec.append(sn[i])
+        prec.append(pr[i])
+    rec, prec = np.array(rec), np.array(prec)
+    d = np.diff(rec)
+    return float(np.sum(np.where(d > 0, 0.5 * (prec[1:] + prec[:-1]) * d, 0.0)))
+
+
+def test_precrec_interpolates_the_hyperbola_and_is_not_the_trapezoid():
+    """Issue 32, point 7: precrec's area equals the hyperbolic AUPR (within 1e-5), not the trapezoid."""
+    gaps_h, gaps_t = [], []
+    for y, score in _tied_cases():
+        value, est = precrec_auc(y, score), M.aupr_estimators(y, score)
+        gaps_h.append(abs(value - est["hyperbolic"]))
+        gaps_t.append(abs(value - est["trapezoid"]))
+    assert max(gaps_h) < 1e-5 and max(gaps_t) > 0.02
+    df = pd.read_csv(EXAMPLE)
+    g = df[df["model"] == "knn_15"]  # k/15 scores: large tie groups
+    y, s = (g["diagnosis"] == "malignant").to_numpy(), g["score"].to_numpy()
+    est = M.aupr_estimators(y, s)
+    assert precrec_auc(y, s) == pytest.approx(est["hyperbolic"], abs=1e-5)
+    assert abs(precrec_auc(y, s) - est["trapezoid"]) > 5e-3
+    t = tools_table().set_index("tool")
+    assert t.loc["precrec (R)", "estimator"] == "hyperbolic"
+    assert "not confirmed" not in " ".join(tools_table()["source"])
+    docs = (REPO / "docs" / "audit.md").read_text()
+    assert "| precrec (R) | evalmod() + auc() | hyperbolic (exact integral)" in docs
+    from prspace.audit.render import tools_frame
+
+    for r in tools_frame().itertuples(index=False):  # the docs' table is the report's, row for row
+        assert f"| {r.tool} | {r.function} | {r.estimator} | {r.source} |" in docs, r.function
+
+
 # --------------------------------------------------------------------------- case 12
 
 

@@ -18,6 +18,7 @@ from prspace.errors import InputError
 from prspace.experiments import controlled_skew as CS
 from prspace.experiments import ranking as R
 from prspace.schema import TaskInfo, write_predictions
+from prspace.verdicts import registry as REG
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
 from prspace.workflow_commands import skew_reference_path
 
@@ -303,11 +304,17 @@ def test_evidence_rows_have_the_schema_and_their_numbers_come_from_the_tables():
     ev = CS.skew_evidence(trend, cf, reference_name="paperlike")
     assert list(ev.columns) == EVIDENCE_COLUMNS
     ids = set(ev.claim_id)
+    assert (ev.paper == "prspace").all()  # this project's counterfactual, never under the paper's column
     for a, b in R.PAPER_RESULTS:
         for k in (1, 3):
-            assert {f"px.{a}_{b}.top{k}.skew_trend", f"fk.{a}_{b}.top{k}.at_paperlike_pi",
-                    f"fk.{a}_{b}.top{k}.at_paperlike_pi_distribution"} <= ids
-    assert len(ev) == 3 * 2 * 3
+            assert {f"px.{a}_{b}.top{k}.skew_trend", f"px.{a}_{b}.top{k}.at_paperlike_pi_distribution"} <= ids
+    # the median variant only where its verdict differs from the distribution variant's
+    v = apply_rule(ev).set_index("claim_id")
+    for cid in [i for i in ids if i.endswith(".at_paperlike_pi")]:
+        assert v.loc[cid, "verdict"] != v.loc[cid + "_distribution", "verdict"]
+    # none when the reference is the study's own tasks
+    own = CS.skew_evidence(trend, cf, reference_name="paperlike", own_reference=True)
+    assert not own.claim_id.str.contains("at_paperlike").any() and len(own) == 6
     for _, r in ev.iterrows():
         a, b, k = re.match(r"\w+\.(\w+?)_(\w+)\.top(\d)", r.claim_id).groups()
         if r.claim_id.endswith("skew_trend"):
@@ -319,14 +326,24 @@ def test_evidence_rows_have_the_schema_and_their_numbers_come_from_the_tables():
         else:
             tid = "reference_distribution" if r.claim_id.endswith("distribution") else "reference_median"
             c = cf[(cf.metric_a == a) & (cf.metric_b == b) & (cf.k == int(k)) & (cf.target_id == tid)].iloc[0]
-            assert r.kind == "share" and r.paper == "flach-kull-2015"
-            assert r.paper_value == R.PAPER_RESULTS[(a, b)][f"top{k}"]
+            ref = REG.BY_ID[f"fk.{a}_{b}.top{k}"]
+            assert r.kind == "share" and r.paper == "prspace"
+            assert r.paper_value == ref.paper_value == R.PAPER_RESULTS[(a, b)][f"top{k}"] and r.tolerance == ref.margin
             assert (r.estimate, r.ci_lo, r.ci_hi, r.n_tasks, r.n_families) == (c.share, c.lo, c.hi, c.n_tasks, c.n_families)
+            assert r.mc_error == c.mc_error > 0
             want = [c.pi_target_median] if tid == "reference_median" else [c.pi_target_min, c.pi_target_max]
             assert _numbers(r.claim)[1:] == pytest.approx([float(f"{v:.3g}") for v in want])
     verdicts = apply_rule(ev)  # the one rule decides every row
     planted = verdicts[verdicts.claim_id == "px.aupr_auroc.top1.skew_trend"].iloc[0]
     assert planted.verdict == "holds"
+
+
+def test_own_reference_is_recognised_from_the_task_table():
+    tasks = pd.DataFrame({"task_id": list("abcd"), "status": ["ok", "ok", "ok", "failed"], "pi": [0.3, 0.1, 0.5, 0.2]})
+    assert CS.is_own_reference(tasks, CS.reference_pi(tasks))
+    assert CS.is_own_reference(tasks, [0.5, 0.1, 0.3])  # order does not matter
+    assert not CS.is_own_reference(tasks, [0.1, 0.3, 0.5, 0.2])  # the failed task is not the study's
+    assert not CS.is_own_reference(tasks, [0.1, 0.3, 0.51])
 
 
 # --- the command and the workflow's reference path ----------------------------------------------
@@ -378,8 +395,9 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     dist = cf[cf.target_id == "reference_distribution"].drop_duplicates("task_id").set_index("task_id")["pi_target"]
     assert dist["t0"] == pytest.approx(0.35) and dist["t3"] == pytest.approx(0.5)
     ev = pd.read_csv(out / "skew_evidence.csv")
-    assert "fk.aupr_auroc.top1.at_paperlike_pi" in set(ev.claim_id)
-    assert "the ref suite's median pi (0.4)" in ev.set_index("claim_id").loc["fk.aupr_auroc.top1.at_paperlike_pi", "claim"]
+    assert "px.aupr_auroc.top1.at_paperlike_pi_distribution" in set(ev.claim_id)
+    assert "the ref suite's pi distribution (0.35 to 0.5" in ev.set_index("claim_id").loc[
+        "px.aupr_auroc.top1.at_paperlike_pi_distribution", "claim"]
     # a bad reference is one line and exit status 2
     bad = [*argv]
     bad[bad.index("--reference") + 1] = str(tmp_path / "missing.csv")

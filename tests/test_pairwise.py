@@ -11,6 +11,7 @@ planted gap.  The bootstrap replicates come from the audit's own count bootstrap
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ from scipy.stats import norm
 
 from prspace import audit
 from prspace import metrics as M
+from prspace.audit import intervals
 from prspace.audit.intervals import (
     BOOT_METRICS,
     Block,
@@ -27,8 +29,9 @@ from prspace.audit.intervals import (
     delong,
     jackknife,
 )
-from prspace.audit.pairwise import PAIRWISE_COLUMNS
-from prspace.audit.ranksets import JACK_BONFERRONI, MAX_T
+from prspace.audit.pairwise import PAIRWISE_COLUMNS, SHORT, block_decisions
+from prspace.audit.ranksets import DECISIONS
+from prspace.audit.tables import LABELS
 from prspace.cli import main
 from prspace.pairwise import (
     BOOT_MAX_T,
@@ -41,7 +44,6 @@ from prspace.pairwise import (
     delong_pairs,
     holm,
     jackknife_pairs,
-    rank_set_method,
 )
 from prspace.ranksets import rank_sets, rank_sets_from_bounds
 from prspace.resampling import StratumSampler, jackknife_groups
@@ -462,24 +464,31 @@ def test_audit_pairwise_table_api_and_reports():
     cmp = res.comparisons[res.comparisons["method"] == "DeLong paired"].set_index(["model_a", "model_b"])
     for r in t[t["method"] == DELONG_HOLM].to_dict("records"):
         assert r["p_raw"] == pytest.approx(cmp.loc[(r["model_a"], r["model_b"]), "p_value"], rel=1e-12)
-    # the rank sets of each metric are the intervals of the method rank_set_method names for it
+    # one procedure decides per metric, by the rule; the rank sets are its decisions
+    block = intervals.blocks(res.data)[0][0]
+    rule = block_decisions(block, bootstrapped=True)
     for metric in BOOT_METRICS:
-        g = t[(t["metric"] == metric) & (t["method"] == rank_set_method(metric))]
-        beaten = set(g.loc[g["lo"] > 0, "model_b"]) | set(g.loc[g["hi"] < 0, "model_a"])
+        g = t[t["metric"] == metric]
+        dec = g[g["role"] == "decides"]
+        assert set(g["role"]) <= {"decides", "cross-check"}
+        if rule[metric].method is None:
+            assert not len(dec) and (g["note"] == rule[metric].why()).all()
+            continue
+        assert set(dec["method"]) == {rule[metric].method} and len(dec) == n_pairs, metric
+        beaten = set(dec.loc[dec["survives"] & (dec["diff"] > 0), "model_b"]) | set(
+            dec.loc[dec["survives"] & (dec["diff"] < 0), "model_a"])
         rs = res.rank_sets[res.rank_sets["metric"] == metric]
         assert beaten == set(rs.loc[~rs["plausible_best"], "model"]), metric
-        assert set(rs["method"]) == {JACK_BONFERRONI if metric in MEASURED_NULL_FWER else MAX_T}, metric
-    # AP / AUPR / AUCNPR max-T rows (and report lines) carry the calibration warning, no other row does
-    warned = (t["method"] == BOOT_MAX_T) & t["metric"].isin(list(MEASURED_NULL_FWER))
-    assert warned.any() and (t.loc[warned, "note"].str.startswith("family-wise level not held at small n")).all()
-    assert (t.loc[~warned, "note"] == "").all()
     text, md, page = res.to_text(), res.to_markdown(), res.to_html(figures={})
     for report in (text, md, page):
-        assert "survive the comparison of all pairs" in report and "pairs differ" in report
         flat = " ".join(report.split())  # the text report wraps its lines
-        assert flat.count("family-wise level not held at small n") >= len(MEASURED_NULL_FWER)
-        for rate in MEASURED_NULL_FWER.values():
-            assert f"{rate:.3f} measured at nominal 0.05" in flat
+        assert "survive the comparison of all pairs" in flat
+        # one line per metric: the deciding procedure's, or "cannot decide"
+        for metric in BOOT_METRICS:
+            label = LABELS[metric]
+            n_lines = sum(len(re.findall(rf"{label} \({s}\): \d+ of \d+ pairs differ", flat)) for s in SHORT.values())
+            n_lines += flat.count(f"{label}: cannot decide:")
+            assert n_lines == 1, (metric, n_lines)
 
 
 def test_audit_pairwise_without_pairing_or_bootstrap():
@@ -487,10 +496,10 @@ def test_audit_pairwise_without_pairing_or_bootstrap():
     res0 = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
     none = res0.pairwise
     assert set(none["method"]) == {DELONG_HOLM, JACK_HOLM}
-    # without a bootstrap the jackknife's metrics still get rank sets, the bootstrap's do not
+    # without a bootstrap the max-T never decides; the rank sets follow what does
+    assert set(none.loc[none["role"] == "decides", "method"]) <= {DELONG_HOLM, JACK_HOLM}
     rs = res0.rank_sets
-    assert set(rs.loc[rs["metric"].isin(list(MEASURED_NULL_FWER)), "method"]) == {JACK_BONFERRONI}
-    assert set(rs.loc[rs["metric"] == "auroc", "method"]) == {"not computed: no bootstrap"}
+    assert (rs["method"].str.endswith(DECISIONS) | rs["method"].str.startswith("not computed: cannot decide")).all()
     apart = frame.assign(row_id=frame["row_id"] + np.where(frame["model"] == frame["model"].iloc[0], 10_000, 0))
     res = audit.audit(apart, label="diagnosis", pos_label="malignant", n_boot=50)
     assert len(res.pairwise) == 0 and "pairs differ" not in res.to_text()

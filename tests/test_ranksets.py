@@ -19,9 +19,8 @@ from scipy.stats import norm, studentized_range
 from sklearn.metrics import roc_auc_score
 
 from prspace import audit
-from prspace.audit.ranksets import JACK_BONFERRONI, MAX_T, RANK_SET_COLUMNS
+from prspace.audit.ranksets import DECISIONS, RANK_SET_COLUMNS
 from prspace.cli import main
-from prspace.pairwise import JACK_HOLM, rank_set_method
 from prspace.ranksets import rank_sets
 
 REPO = Path(__file__).resolve().parents[1]
@@ -146,15 +145,15 @@ def _two_model_frame(n: int = 200, seed: int = 0) -> pd.DataFrame:
                          "score": np.r_[perfect, noise], "row_id": np.r_[np.arange(n), np.arange(n)]})
 
 
-def test_audit_rank_sets_reuse_its_bootstrap():
+def test_audit_rank_sets_follow_the_deciding_procedure():
     res = audit.audit(_two_model_frame(), n_boot=200, seed=0)
     t = res.rank_sets
     assert list(t.columns) == RANK_SET_COLUMNS
     assert len(t) == 2 * 5  # models x metrics
-    jack = t["metric"].map(rank_set_method) == JACK_HOLM  # AP, AUPR, AUCNPR: the jackknife's intervals
-    assert jack.sum() == 2 * 3
-    assert (t.loc[~jack, "method"] == MAX_T).all() and (t.loc[~jack, "n_resamples"] == 200).all()
-    assert (t.loc[jack, "method"] == JACK_BONFERRONI).all() and (t.loc[jack, "n_resamples"] == len(_two_model_frame()) // 2).all()
+    deciding = res.pairwise[res.pairwise["role"] == "decides"].set_index("metric")
+    for metric, g in t.groupby("metric"):
+        assert g["method"].str.endswith(DECISIONS).all(), metric
+        assert (g["n_resamples"] == deciding.loc[metric, "n_resamples"]).all()
     best = t[t["model"] == "perfect"]
     assert (best["rank_lo"] == 1).all() and (best["rank_hi"] == 1).all() and best["plausible_best"].all()
     worst = t[t["model"] == "noise"]
@@ -162,14 +161,13 @@ def test_audit_rank_sets_reuse_its_bootstrap():
     pooled = res.pooled.set_index("model")
     for r in t.to_dict("records"):
         assert r["estimate"] == pytest.approx(pooled.loc[r["model"], r["metric"]])
-    assert "Plausible best" in res.to_text() and "AUPR: perfect (1 of 2 models)" in res.to_markdown()
+    assert "Plausible best" in res.to_text() and "perfect (1 of 2 models)" in res.to_markdown()
     assert "Plausible best" in res.to_html(figures={})
-    # without bootstrap: the trivial sets, said so
-    none = audit.audit(_two_model_frame(), n_boot=0).rank_sets
-    boot = none["metric"].map(rank_set_method) != JACK_HOLM
-    assert (none.loc[boot, "rank_lo"] == 1).all() and (none.loc[boot, "rank_hi"] == 2).all()
-    assert none.loc[boot, "method"].str.startswith("not computed").all()
-    assert (none.loc[~boot, "method"] == JACK_BONFERRONI).all()
+    # without bootstrap the max-T cannot decide; the rank sets follow whichever procedure does
+    none = audit.audit(_two_model_frame(), n_boot=0)
+    assert "bootstrap max-T (Romano-Wolf step-down)" not in set(none.pairwise["method"])
+    assert none.rank_sets["method"].str.endswith(DECISIONS).all()
+    assert (none.rank_sets.loc[none.rank_sets["model"] == "perfect", "rank_hi"] == 1).all()
 
 
 def test_rank_sets_csv_after_cli_audit(tmp_path, capsys):

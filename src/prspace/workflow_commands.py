@@ -117,6 +117,7 @@ def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
         groups.append(("Fold skew (section 4.1)", {
             "boyd_fold_skew_summary": "Fold skew: bias of each aggregate per dispersion",
             "boyd_fold_skew_per_task": "Fold skew: bias per task and dispersion",
+            "boyd_fold_skew_mechanism": "Fold skew on one simulated model: the sign of the averaging bias",
         }))
     if b["aggregation"]["enabled"]:
         groups.append(("Aggregation over tasks (section 4.2)", {
@@ -171,7 +172,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
 
     Every study: the metrics and task tables, the tables of ``rank``, ``noise-floor``, ``calibrate``,
     ``noise-evidence``, ``controlled-skew``, ``auroc-bounds``, ``rank-sets`` and ``cd`` (CSV and
-    Markdown), Figures 4 and 5, the controlled-skew figure and the critical-difference diagrams (``analysis.figure_formats``), the verdicts, summary and findings, and the
+    Markdown), Figures 4 and 5, the controlled-skew figure and the critical-difference diagrams (``analysis.figure_formats``), the verdicts and their sensitivity table, summary and findings, and the
     report's HTML tables (:func:`report_tables`).  ``boyd.enabled``: the evidence rows, and with
     ``boyd.theory`` the theory figures, the PR/PRG figure and the paper tables; the downsampling
     experiment (``boyd.downsampling.enabled``, a local source only), the fold-skew experiment and the
@@ -196,7 +197,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
            *both("noise_evidence"), *both(*SKEW_TABLES), *figs(["controlled_skew"], formats),
            *both("auroc_bounds"), f"{tables}/rank_sets.csv", *both(*RANK_SET_TABLES), *both(*CD_TABLES),
            *figs(["cd_diagram"], formats),
-           f"{work}/report/front.rst", *both("verdicts"), f"{results}/summary.md", f"{results}/findings.md",
+           f"{work}/report/front.rst", *both("verdicts", "sensitivity"), f"{results}/summary.md", f"{results}/findings.md",
            *(f"{work}/report/{name}.html" for name in report_tables(config))]
     b = config["boyd"]
     if b["enabled"]:
@@ -209,7 +210,8 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
             out += [*figs(["boyd_downsampling"], bf),
                     *both("boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper")]
         if b["fold_skew"]["enabled"]:
-            out += [*figs(["boyd_fold_skew"], bf), *both("boyd_fold_skew_summary", "boyd_fold_skew_per_task")]
+            out += [*figs(["boyd_fold_skew"], bf), *both("boyd_fold_skew_summary", "boyd_fold_skew_per_task",
+                                                                    "boyd_fold_skew_mechanism")]
         if b["aggregation"]["enabled"]:
             out += [*figs(["boyd_aggregation"], bf), *both(*BOYD_AGGREGATION_TABLES)]
     if config["source"] == "openml":
@@ -302,8 +304,8 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
 
 
 #: evidence tables every study writes (rule verdicts reads them), and those of Boyd's experiments
-STUDY_EVIDENCE = ("disagreement_summary", "tasks", "learner_winners", "noise_evidence", "rank_set_evidence",
-                  "skew_evidence", "cd_metric_pairs")
+STUDY_EVIDENCE = ("disagreement_summary", "disagreement_per_task", "tasks", "learner_winners", "noise_evidence",
+                  "rank_set_evidence", "skew_evidence", "cd_metric_pairs", "metrics", "rank_sets")
 BOYD_EVIDENCE = ("boyd_evidence",)
 
 

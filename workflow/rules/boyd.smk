@@ -7,6 +7,8 @@
 # Every figure is its own rule (figure_boyd_*): `prspace figure NAME` draws it from the tables
 # (full precision, under work/<study>/figure_data) that its analysis rule wrote.
 
+import shlex
+
 from prspace.workflow_commands import BOYD_AGGREGATION_TABLES as BOYD_AG_TABLES
 from prspace.workflow_commands import BOYD_THEORY_FIGURES, boyd_formats, own_data_args
 
@@ -17,6 +19,7 @@ BOYD_CATEGORY = "Boyd et al. 2012"
 BOYD_DS = BOYD["downsampling"]
 BOYD_FS = BOYD["fold_skew"]
 BOYD_AG = BOYD["aggregation"]
+BOYD_EV = BOYD["evidence"]
 
 
 BOYD_OTHER_EXT = [e for e in BOYD_FORMATS if e != "png"]
@@ -33,6 +36,7 @@ BOYD_TABLE_SUBCATEGORY = {
     **{n: "Downsampling (section 4.3)" for n in ["boyd_downsampling_table3", "boyd_downsampling_summary",
                                                    "boyd_downsampling_vs_paper"]},
     "boyd_fold_skew_summary": "Fold skew (section 4.1)",
+    "boyd_fold_skew_mechanism": "Fold skew (section 4.1)",
     **{n: "Aggregation over tasks (section 4.2)" for n in BOYD_AG_TABLES},
 }
 BOYD_FIG = {
@@ -163,7 +167,7 @@ rule boyd_downsampling_report:
     params:
         criteria=(
             f"pi <= {BOYD_DS['max_pi']}, at least {BOYD_DS['min_positives']} positives, "
-            f"at most {BOYD_DS['max_tasks']} tasks (lowest pi first)"
+            + ("every such task" if BOYD_DS["max_tasks"] is None else f"at most {BOYD_DS['max_tasks']} tasks (lowest pi first)")
         ),
         prspace=PRSPACE,
         study=STUDY,
@@ -231,6 +235,27 @@ rule boyd_fold_skew_report:
         "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
 
 
+rule boyd_fold_skew_mechanism:
+    """Section 4.1 on one simulated model (no data): the sign of the averaging bias, worst ranking to good model."""
+    output:
+        table=BOYD_TAB["boyd_fold_skew_mechanism"],
+        table_md=f"{TABLES}/boyd_fold_skew_mechanism.md",
+    log:
+        f"{LOGS}/boyd/fold_skew_mechanism.log",
+    benchmark:
+        f"{BENCHMARKS}/boyd/fold_skew_mechanism.tsv"
+    params:
+        prspace=PRSPACE,
+        seed=SEED,
+        n_sim=BOYD_EV["mechanism_n_sim"],
+        tables=output_folder("table"),
+    conda:
+        "../../environment.yml"
+    shell:
+        "{params.prspace} boyd fold-skew-mechanism --n-sim {params.n_sim} --seed {params.seed} "
+        "--tables-dir {params.tables} > {log} 2>&1"
+
+
 rule boyd_aggregation:
     """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the tables of the figure."""
     input:
@@ -265,10 +290,12 @@ BOYD_EVIDENCE_DS = BOYD_DS["enabled"] and SOURCE == "local"
 
 
 rule boyd_evidence:
-    """One evidence row per Boyd et al. claim (theorems, Tables 2-3, sections 4.1-4.3), for rule verdicts."""
+    """One evidence row per Boyd et al. claim of the registry (theorems, Tables 2-3, sections 4.1 and 4.3) and
+    this project's exploratory rows about them, for rule verdicts."""
     input:
         tasks=f"{TABLES}/tasks.csv",
         metrics=[METRICS_TABLE] if BOYD_AG["enabled"] else [],
+        mechanism=[BOYD_TAB["boyd_fold_skew_mechanism"]] if BOYD_FS["enabled"] else [],
         ds_runs=INPUTS.downsampling_runs(BOYD_DS_RUNS, enabled=BOYD_EVIDENCE_DS),
         fs_runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS, enabled=BOYD_FS["enabled"]),
     output:
@@ -279,18 +306,29 @@ rule boyd_evidence:
         f"{BENCHMARKS}/boyd/evidence.tsv"
     params:
         metrics="--metrics" if BOYD_AG["enabled"] else "",
+        mechanism="--mechanism" if BOYD_FS["enabled"] else "",
         ds_runs="--downsampling-runs" if BOYD_EVIDENCE_DS else "",
         fs_runs="--fold-skew-runs" if BOYD_FS["enabled"] else "",
         n_boot=config["analysis"]["n_boot"],
+        n_resamples=BOYD_EV["n_resamples"],
         prspace=PRSPACE,
         seed=SEED,
         learner=BOYD_AG["learner"],
+        max_pi=BOYD_DS["max_pi"],
+        min_positives=BOYD_DS["min_positives"],
+        scope=shlex.quote(
+            f"Learners: panel {BOYD_DS['learners']}; {BOYD_DS['repeats']} x {BOYD_DS['folds']}-fold cross-validation; "
+            + ("every eligible task" if BOYD_DS["max_tasks"] is None else f"at most {BOYD_DS['max_tasks']} tasks")
+            + f". {BOYD_DS['scope_note']}"
+        ),
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
-        "{params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} --learner {params.learner} "
-        "--n-boot {params.n_boot} --seed {params.seed} --out {output} > {log} 2>&1"
+        "{params.mechanism} {input.mechanism} {params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} "
+        "--learner {params.learner} --n-boot {params.n_boot} --n-resamples {params.n_resamples} --seed {params.seed} "
+        "--max-pi {params.max_pi} --min-positives {params.min_positives} --downsampling-scope {params.scope} "
+        "--out {output} > {log} 2>&1"
 
 
 rule figure_boyd_fig1_min_pr_curve:

@@ -478,6 +478,8 @@ rule verdicts:
     output:
         csv=f"{TABLES}/verdicts.csv",
         md=f"{TABLES}/verdicts.md",
+        sensitivity=f"{TABLES}/sensitivity.csv",
+        sensitivity_md=f"{TABLES}/sensitivity.md",
         summary=f"{RESULTS}/summary.md",
         findings=f"{RESULTS}/findings.md",
         front=f"{WORK}/report/front.rst",
@@ -491,9 +493,12 @@ rule verdicts:
         study=STUDY,
         tables=output_folder("csv"),
         results=output_folder("summary"),
+        n_boot=config["analysis"]["verdicts"]["n_boot"],
+        seed=SEED,
     conda:
         "../../environment.yml"
     shell:
         "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
+        "--n-boot {params.n_boot} --seed {params.seed} "
         "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"
 

@@ -4,6 +4,8 @@ and whether the disagreement is beyond noise.
 The package, one job per module:
 
 * :mod:`~prspace.audit.inputs`: which column holds what; the checked canonical frame.
+* :mod:`~prspace.audit.columns`: every other column accounted for; wide files (``--score-cols``).
+* :mod:`~prspace.audit.rows`: models that lack a few rows paired on the rows they share.
 * :mod:`~prspace.audit.tables`: metrics pooled and per fold, every AUPR estimator, ranks.
 * :mod:`~prspace.audit.intervals`: DeLong (Sun & Xu's fast algorithm), Boyd et al.'s
   logit and binomial intervals, the counts bootstrap.
@@ -14,7 +16,8 @@ The package, one job per module:
 * :mod:`~prspace.audit.findings`: one function per finding, in a registry.
 * :mod:`~prspace.audit.tools`: which estimator popular tools compute.
 * :mod:`~prspace.audit.record`: :class:`AuditRecord`, what the audit found, as data.
-* :mod:`~prspace.audit.render`, :mod:`~prspace.audit.plot`: the reports and figures (of a record).
+* :mod:`~prspace.audit.render`, :mod:`~prspace.audit.lines`, :mod:`~prspace.audit.plot`: the reports
+  and figures (of a record).
 * :mod:`~prspace.audit.result`: :func:`audit` (a table in, an :class:`AuditResult` out).
 * :mod:`~prspace.audit.files`: the user's file and options read and checked, the report's files
   (:func:`~prspace.audit.files.audit_file`, :func:`~prspace.audit.files.write_outputs`); the

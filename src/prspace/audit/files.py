@@ -13,6 +13,7 @@ the fix.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,25 +39,31 @@ def check_options(*, skew_tolerance: float, downsample_ratio: float, bootstrap: 
 
 def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | None] | None = None,
                pos_label: str | None = None, train_pi: str | None = None, skew_tolerance: float,
-               downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0) -> tuple[AuditResult, Columns]:
+               downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0,
+               score_cols: str | None = None, ignore: list[str] | None = None,
+               progress: Callable[[str], None] | None = None) -> tuple[AuditResult, Columns]:
     """The audit of the predictions file ``path`` (module docstring) and the columns it used.
     ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
-    ``weight``, ``repeat``, ``row``; None: found by name)."""
+    ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
+    columns (``--score-cols``); ``ignore``: columns accepted as unused (``--ignore-col``);
+    ``progress``: called with a short text as each stage starts, once the input is checked."""
     from prspace import audit
+    from prspace.audit.columns import check_table
 
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
     df = read_table(path, sep)
     given = dict(columns or {})
     try:
-        cols = audit.resolve_columns(list(df.columns), **given)
-        data, positive = audit.prepare(df, cols, pos_label=pos_label, detect_model=given.get("model") is None)
+        df, cols, acc = check_table(df, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
+        data, positive = audit.prepare(df, cols, pos_label=pos_label,
+                                       detect_model=given.get("model") is None and not score_cols)
         pi = parse_train_pi(train_pi, df, data)
     except InputError as exc:  # name the file: every problem found here is in it
         raise InputError(f"{short_path(path)}: {exc}") from None
     result = audit.run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                              downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
-                             duplicates=audit.duplicate_rows(df, cols))
+                             duplicates=audit.duplicate_rows(df, cols), columns=acc.lines(), progress=progress)
     return result, cols
 
 

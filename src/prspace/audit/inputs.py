@@ -29,10 +29,10 @@ DEFAULT_COLUMNS = {
     "label": ("y_true", "label", "y", "target"),
     "score": ("score", "y_score"),
     "fold": ("fold",),
-    "task": ("task_id", "task"),
-    "weight": (),
+    "task": ("task_id", "task", "dataset", "dataset_id", "dataset_name", "task_name", "data"),
+    "weight": ("weight", "sample_weight"),
     "repeat": ("repeat",),
-    "row": ("row_id",),
+    "row": ("row_id", "row"),
 }
 SINGLE_MODEL = "model"
 SINGLE_TASK = "all"

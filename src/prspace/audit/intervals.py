@@ -15,9 +15,8 @@
 * :func:`bootstrap`: a stratified bootstrap that sorts each model's scores once and draws
   each resample as counts per row; the metrics then come from per-tie-group sums of those
   counts (:func:`prspace.metrics.metrics_from_group_counts_batch`, all resamples at once),
-  never from copied rows.  Strata are
-  class x fold, so a resample keeps every fold's class counts (pooled rows, fold-level
-  resampling).  Models scored on the same rows share each resample's counts, which makes
+  never from copied rows.  Strata are the class (the audit's default) or class x fold
+  (:data:`SCHEMES`; a resample then keeps every fold's class counts).  Models scored on the same rows share each resample's counts, which makes
   the paired differences of :mod:`prspace.audit.paired` a paired bootstrap.
 """
 
@@ -176,8 +175,46 @@ def _compressed_keys(group: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]
     return 2 * column[group] + y, 2 * width
 
 
-def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0) -> np.ndarray:
+#: Resampling schemes of :func:`bootstrap`: the strata within which rows are drawn.  ``"class"``
+#: (the audit's default): rows within their class, folds ignored, so a resample's fold class
+#: counts vary as they do between test sets drawn with unstratified folds; ``"class x fold"``:
+#: rows within class and fold (every fold keeps its class counts; too narrow when the folds
+#: were not stratified, ``docs/calibration.md``, "The audit's intervals and tests").
+SCHEMES = ("class", "class x fold")
+
+
+def strata_of(block: Block, scheme: str) -> np.ndarray:
+    """The strata of ``scheme`` (:data:`SCHEMES`) for ``block``'s rows."""
+    if scheme == "class":
+        return block.y.astype(np.int64)
+    if scheme == "class x fold":
+        return block.stratum
+    raise ValueError(f"unknown resampling scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
+
+
+def point_metrics(block: Block) -> np.ndarray:
+    """:data:`BOOT_METRICS` of every model on all rows (weights respected): array (models, metrics)."""
+    order = np.arange(block.y.size)
+    out = np.empty((1, len(block.models), len(BOOT_METRICS)))
+    _metrics_of_counts(_column_sums(block, order), block.weight[None, :].astype(np.float64), out)
+    return out[0]
+
+
+def weighted_metrics(block: Block, weights: np.ndarray) -> np.ndarray:
+    """:data:`BOOT_METRICS` of every model under each row of ``weights`` (replicates, rows), times
+    the block's weights: array (replicates, models, metrics); a replicate left with one class: NaN."""
+    w = np.atleast_2d(np.asarray(weights, dtype=np.float64)) * block.weight
+    out = np.empty((w.shape[0], len(block.models), len(BOOT_METRICS)))
+    _metrics_of_counts(_column_sums(block, np.arange(block.y.size)), w, out)
+    return out
+
+
+def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
+              scheme: str = "class x fold") -> np.ndarray:
     """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
+
+    ``scheme`` (:data:`SCHEMES`): the strata the rows are drawn within (the studies' and earlier
+    audits' ``"class x fold"`` by default; the audit passes ``"class"``).
 
     One sort per model (its tie groups, ``Block.groups``) and count resampling vectorised
     over resamples: a chunk of resamples is drawn at once (the same random stream, hence the
@@ -188,7 +225,7 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
     all resamples at once.  A resample left with one class (zero weights) gives NaN.
     """
-    sampler = StratumSampler(block.stratum, rng)
+    sampler = StratumSampler(strata_of(block, scheme), rng)
     order = sampler.order
     weight = block.weight[order]
     unit = bool(np.all(weight == 1.0))

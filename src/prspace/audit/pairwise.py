@@ -10,10 +10,12 @@ adjustment (:func:`prspace.pairwise.jackknife_pairs`, replicates from
 :func:`prspace.audit.intervals.jackknife`).  A task with one model or models on different test
 rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
-The bootstrap max-T does not hold its family-wise level for AP, AUPR and AUCNPR at small n
-(:data:`prspace.pairwise.MEASURED_NULL_FWER`): their rows carry the warning
-:func:`prspace.pairwise.calibration_note` in the column ``note``, and their report lines end
-with it; the jackknife-Holm rows of these metrics hold the level.
+One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: calibrated at
+the task's size and skew, the most power there); its rows have ``role`` "decides" and the others
+"cross-check"; a metric no procedure is calibrated for has only cross-checks, and every row's
+``note`` says why (:meth:`prspace.audit.decision.Decision.why`).  The report's lines
+(:func:`survival_lines`), the plausible-best sets (:mod:`prspace.audit.ranksets`) and the
+sentences (:func:`prspace.audit.uncertainty.decided`) follow the deciding rows only.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from prspace.audit.decision import ORDER, decide
 from prspace.audit.intervals import BOOT_METRICS, Block, delong
 from prspace.audit.tables import LABELS
 from prspace.pairwise import (
@@ -29,7 +32,6 @@ from prspace.pairwise import (
     JACK_HOLM,
     PairwiseComparisons,
     bootstrap_pairs,
-    calibration_note,
     delong_pairs,
     jackknife_pairs,
 )
@@ -38,16 +40,31 @@ from prspace.pairwise import (
 SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
-                    "survives", "method", "level", "n_resamples", "note"]
+                    "survives", "method", "level", "n_resamples", "role", "note"]
+DECIDES, CROSS_CHECK = "decides", "cross-check"
 
 
-def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float) -> list[dict]:
+def block_decisions(block: Block, bootstrapped: bool) -> dict:
+    """Per metric of :data:`BOOT_METRICS`, the :class:`~prspace.audit.decision.Decision` for ``block``
+    (positives and rows counted with their weights)."""
+    unit = bool(np.all(block.weight == 1.0))
+    n_pos, n = float(block.weight[block.y].sum()), float(block.weight.sum())
+    out = {}
+    for metric in BOOT_METRICS:
+        can = tuple(p for p in ORDER if (p != "DeLong-Holm" or (metric == "auroc" and unit))
+                    and (p != "max-T (class)" or bootstrapped))
+        out[metric] = decide(metric, n_pos, n, available=can)
+    return out
+
+
+def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float, decision) -> list[dict]:
     surv = r.survives
-    note = calibration_note(metric, r.method)
+    note = decision.why()
+    role = DECIDES if r.method == decision.method else CROSS_CHECK
     return [{"task": task, "metric": metric, "model_a": models[a], "model_b": models[b], "diff": float(r.diff[p]),
              "se": float(r.se[p]), "p_raw": float(r.p_raw[p]), "p_adjusted": float(r.p_adjusted[p]),
              "lo": float(r.lo[p]), "hi": float(r.hi[p]), "survives": bool(surv[p]), "method": r.method,
-             "level": level, "n_resamples": int(r.n_resamples), "note": note}
+             "level": level, "n_resamples": int(r.n_resamples), "role": role, "note": note}
             for p, (a, b) in enumerate(zip(r.a, r.b, strict=True))]
 
 
@@ -63,20 +80,22 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         if not block.paired:
             continue
         models, task = block.models, block.task
+        reps = replicates.get(id(block))
+        dec = block_decisions(block, reps is not None)
         if bool(np.all(block.weight == 1.0)):
             est, cov = delong(block.y, np.vstack(block.scores))
-            rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence)
+            rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence,
+                          dec["auroc"])
         table = pooled[pooled["task"] == task].set_index("model").loc[models]
         jack, strata = jackknives[id(block)]
         for c, metric in enumerate(BOOT_METRICS):
             r = jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha)
-            rows += _rows(task, metric, models, r, confidence)
-        reps = replicates.get(id(block))
+            rows += _rows(task, metric, models, r, confidence, dec[metric])
         if reps is None:
             continue
         for c, metric in enumerate(BOOT_METRICS):
             r = bootstrap_pairs(table[metric].to_numpy(np.float64), reps[:, :, c], alpha=alpha)
-            rows += _rows(task, metric, models, r, confidence)
+            rows += _rows(task, metric, models, r, confidence, dec[metric])
     out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
     order = {m: i for i, m in enumerate(BOOT_METRICS)}
     out = out.assign(_m=out["metric"].map(order))
@@ -85,15 +104,19 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
 
 
 def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> list[str]:
-    """Per metric and method one line: ``"AUPR (max-T): 3 of 10 pairs differ; best A beats B, C; not
-    distinguishable from D, E"``, followed by ``[calibration_note]`` where the level is not held;
-    empty if nothing was computed."""
+    """Per metric one line, by the procedure that decides it: ``"AUPR (jackknife-Holm): 3 of 10 pairs
+    differ; best A beats B, C; not distinguishable from D, E"``; a metric no procedure decides:
+    ``"AUPRG: cannot decide: <why>"``; empty if nothing was computed."""
     if table is None or not len(table):
         return []
     t = table[table["task"] == task]
     lines = []
     for metric in BOOT_METRICS:
-        for method, g in t[t["metric"] == metric].groupby("method", sort=False):
+        mine = t[t["metric"] == metric]
+        if len(mine) and not (mine["role"] == DECIDES).any():
+            lines.append(f"{LABELS[metric]}: cannot decide: {mine['note'].iloc[0]}")
+            continue
+        for method, g in mine[mine["role"] == DECIDES].groupby("method", sort=False):
             est = pd.concat([g[["model_a", "diff"]].set_axis(["model", "d"], axis=1),
                              g[["model_b", "diff"]].set_axis(["model", "d"], axis=1).assign(d=lambda x: -x["d"])])
             score = est.groupby("model")["d"].sum()  # the best model wins every difference it is in
@@ -108,7 +131,6 @@ def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> l
 
             vs = (f"best {best} beats {names(beats) if beats else 'none'}"
                   + (f"; not distinguishable from {names(ties)}" if ties else ""))
-            note = calibration_note(metric, str(method))
             lines.append(f"{LABELS[metric]} ({SHORT.get(method, method)}): {int(g['survives'].sum())} of {len(g)} "
-                         f"pairs differ; {vs}" + (f" [{note}]" if note else ""))
+                         f"pairs differ; {vs}")
     return lines

@@ -1,19 +1,21 @@
 """The audit's confidence sets for ranks: ``rank_sets.csv`` and the plausible-best lines.
 
 Per task and metric of :data:`~prspace.audit.intervals.BOOT_METRICS`, the rank interval of
-every model from simultaneous intervals on all pairs (:func:`prspace.ranksets.rank_sets_from_bounds`),
-whose procedure :func:`prspace.pairwise.rank_set_method` picks per metric: AUROC and AUPRG by
-:func:`prspace.ranksets.rank_sets` (studentised bootstrap max-T over all pairs) from the
-replicates the audit's paired count bootstrap already drew
-(:func:`prspace.audit.uncertainty.uncertainty`, ``replicates=``); AP, AUPR and AUCNPR, where the
-bootstrap max-T does not hold its level at small n, by the jackknife's Bonferroni intervals
-(:func:`prspace.pairwise.rank_sets_by_rule` on the jackknife ``pairwise.csv`` uses).  Nothing is
-resampled again.
+every model from the decisions of the procedure that decides the metric on the task
+(:func:`prspace.audit.decision.decide`; the ``role == "decides"`` rows of
+:func:`prspace.audit.pairwise.pairwise_table`): model i is *surely better* than j iff their pair
+survives with ``m_i > m_j``; ``rank_lo(i) = 1 + #{j surely better}``, ``rank_hi(i) = k - #{j
+surely worse}`` (:func:`prspace.ranksets.rank_sets_from_bounds`).  The family-wise error of the
+decisions (directional: no pair declared with the wrong sign or between equal models) bounds
+the probability that some true rank falls outside its interval, so the sets hold with the
+calibrated level (Mogstad, Romano, Shaikh and Wilhelm 2024 build rank sets from step-down
+decisions the same way).  So the headline, the pairwise lines and the plausible-best sets
+always agree.
 
-Where no rank interval can be computed, the row says so in ``method`` and keeps the
-trivial set: a task with one model (rank 1 to 1); models scored on different test rows
-(no pairing) or, for the bootstrap's metrics, an audit without bootstrap (``--bootstrap 0``):
-rank 1 to k for everyone.
+Where no rank interval can be computed, the row says so in ``method`` and keeps the trivial
+set: a task with one model (rank 1 to 1); models scored on different test rows (no pairing),
+a metric no procedure decides at the task's size and skew, or one whose deciding procedure
+did not run: rank 1 to k for everyone.
 """
 
 from __future__ import annotations
@@ -22,23 +24,45 @@ import numpy as np
 import pandas as pd
 
 from prspace.audit.intervals import BOOT_METRICS, Block
+from prspace.audit.pairwise import DECIDES, SHORT, pairwise_table
 from prspace.audit.tables import LABELS
-from prspace.pairwise import JACK_HOLM, rank_set_method, rank_sets_by_rule
-from prspace.ranksets import rank_sets
+from prspace.ranksets import rank_sets_from_bounds
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best", "method",
                     "n_resamples", "level"]
 
-#: ``method`` of the rows where the rank sets were computed.
-MAX_T = "bootstrap max-T (studentised, all pairs)"
-JACK_BONFERRONI = "jackknife t, Bonferroni (all pairs)"
-COMPUTED = (MAX_T, JACK_BONFERRONI)
+#: ``method`` of the rows where the rank sets were computed ends with this.
+DECISIONS = "decisions (all pairs, family-wise)"
+
+
+def _computed(method: pd.Series) -> pd.Series:
+    return method.str.endswith(DECISIONS)
+
+
+def _from_decisions(models: list[str], g: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    k = len(models)
+    pos = {m: i for i, m in enumerate(models)}
+    iu, ju = np.triu_indices(k, 1)
+    index = {(int(a), int(b)): p for p, (a, b) in enumerate(zip(iu, ju, strict=True))}
+    lower, upper = np.full(iu.size, -1.0), np.full(iu.size, 1.0)
+    for r in g.itertuples(index=False):
+        a, b, d = pos[r.model_a], pos[r.model_b], float(r.diff)
+        if a > b:
+            a, b, d = b, a, -d
+        if r.survives and d > 0:
+            lower[index[(a, b)]] = 1.0
+        elif r.survives and d < 0:
+            upper[index[(a, b)]] = -1.0
+    return lower, upper
 
 
 def rank_set_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, jackknives: dict, *,
-                   confidence: float = 0.95) -> pd.DataFrame:
+                   confidence: float = 0.95, pairwise: pd.DataFrame | None = None, seed: int = 0) -> pd.DataFrame:
     """One row per task, metric and model (:data:`RANK_SET_COLUMNS`), sorted by task, metric, rank;
-    ``replicates`` and ``jackknives`` as :func:`prspace.audit.pairwise.pairwise_table`'s."""
+    ``replicates``, ``jackknives`` and ``seed`` as :func:`prspace.audit.pairwise.pairwise_table`'s,
+    whose table (computed here unless given as ``pairwise``) decides."""
+    if pairwise is None:
+        pairwise = pairwise_table(blocks, pooled, replicates, jackknives, confidence=confidence, seed=seed)
     rows = []
     by_task: dict[str, list[Block]] = {}
     for b in blocks:
@@ -47,22 +71,24 @@ def rank_set_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         table = pooled[pooled["task"] == task].set_index("model")
         models = [m for b in bs for m in b.models]
         k = len(models)
-        reps = replicates.get(id(bs[0])) if len(bs) == 1 else None
-        jack = jackknives.get(id(bs[0])) if len(bs) == 1 else None
-        for c, metric in enumerate(BOOT_METRICS):
+        pt = pairwise[pairwise["task"] == task]
+        for metric in BOOT_METRICS:
             points = table.loc[models, metric].to_numpy(np.float64)
-            jacked = rank_set_method(metric) == JACK_HOLM
+            mine = pt[pt["metric"] == metric]
+            g = mine[mine["role"] == DECIDES]
+            lo, hi, n_used = np.ones(k, np.int64), np.full(k, k, np.int64), 0
             if k == 1:
-                lo, hi, n_used, method = np.ones(1, np.int64), np.ones(1, np.int64), 0, "one model"
-            elif jacked and jack is not None:
-                r = rank_sets_by_rule(metric, points, None, jack[0][:, :, c], jack[1], confidence)
-                lo, hi, n_used, method = r.rank_lo, r.rank_hi, r.n_used, JACK_BONFERRONI
-            elif reps is None:
-                lo, hi, n_used = np.ones(k, np.int64), np.full(k, k, np.int64), 0
-                method = "not computed: no bootstrap" if len(bs) == 1 else "not computed: models on different rows"
+                hi, method = np.ones(1, np.int64), "one model"
+            elif len(bs) > 1:
+                method = "not computed: models on different rows"
+            elif len(g):
+                r = rank_sets_from_bounds(k, *_from_decisions(models, g), n_used=int(g["n_resamples"].iloc[0]))
+                lo, hi, n_used = r.rank_lo, r.rank_hi, r.n_used
+                method = f"{SHORT.get(g['method'].iloc[0], g['method'].iloc[0])} {DECISIONS}"
+            elif len(mine):
+                method = f"not computed: cannot decide ({mine['note'].iloc[0]})"
             else:
-                r = rank_sets(points, reps[:, :, c], confidence)
-                lo, hi, n_used, method = r.rank_lo, r.rank_hi, r.n_used, MAX_T
+                method = "not computed: no bootstrap"
             rows += [{"task": task, "metric": metric, "model": m, "estimate": float(points[i]),
                       "rank_lo": int(lo[i]), "rank_hi": int(hi[i]), "plausible_best": bool(lo[i] == 1),
                       "method": method, "n_resamples": int(n_used), "level": confidence}
@@ -75,16 +101,26 @@ def rank_set_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
 
 
 def plausible_best_lines(rank_sets_table: pd.DataFrame | None, task: str, *, most: int = 6) -> list[str]:
-    """Per metric, one short line: ``"AUPR: A, B (2 of 5 models)"``; empty if nothing was computed."""
+    """Per metric, one short line: ``"AUPR (jackknife-Holm): A, B (2 of 5 models)"``; a metric no
+    procedure decides: ``"AUPRG: cannot decide; every model stays plausibly best"``; empty if nothing
+    was computed."""
     if rank_sets_table is None or not len(rank_sets_table):
         return []
-    t = rank_sets_table[(rank_sets_table["task"] == task) & rank_sets_table["method"].isin(COMPUTED)]
+    t = rank_sets_table[rank_sets_table["task"] == task]
     lines = []
     for metric in BOOT_METRICS:
         g = t[t["metric"] == metric]
         if not len(g):
             continue
+        method = str(g["method"].iloc[0])
+        if method.startswith("not computed: cannot decide"):
+            lines.append(f"{LABELS[metric]}: cannot decide at this size and skew; all {len(g)} models stay "
+                         "plausibly best")
+            continue
+        if not method.endswith(DECISIONS):
+            continue
         best = g[g["plausible_best"]].sort_values("estimate", ascending=False, kind="stable")["model"].tolist()
         names = ", ".join(map(str, best[:most])) + (f" and {len(best) - most} more" if len(best) > most else "")
-        lines.append(f"{LABELS[metric]}: {names} ({len(best)} of {len(g)} models)")
+        by = method[: -len(DECISIONS) - 1]
+        lines.append(f"{LABELS[metric]} ({by}): {names} ({len(best)} of {len(g)} models)")
     return lines

@@ -46,6 +46,10 @@ class AuditRecord:
     auroc_bounds: pd.DataFrame | None = None
     #: The seed of the audit's resampling (``--seed``); the curve bands' resampling uses it too.
     seed: int = 0
+    #: Which column holds what and which columns are not used (:meth:`prspace.audit.columns.Accounting.lines`).
+    columns: list[str] | None = None
+    #: Rows left out so that every model of a task is scored on the same rows (:func:`prspace.audit.rows.shared_rows`).
+    dropped: list[dict] | None = None
 
     @property
     def has_folds(self) -> bool:

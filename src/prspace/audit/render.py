@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from prspace.audit.bounds import bound_lines
 from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.intervals import BOOT_METRICS
+from prspace.audit.lines import BOUNDS_TITLE, DEFINITIONS, bound_lines, column_lines, figure_width
 from prspace.audit.numbers import column, difference, fmt
 from prspace.audit.pairwise import survival_lines
 from prspace.audit.ranksets import plausible_best_lines
@@ -153,11 +153,6 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     return title, lines
 
 
-#: The title of the per-task lines of :func:`prspace.audit.bounds.bound_lines`.
-BOUNDS_TITLE = ("What the AUROCs allow (Mihelich et al. 2024; the range of each metric at a given AUROC and skew; "
-                "every pair in auroc_bounds.csv):")
-
-
 def _overview(res: AuditRecord) -> str:
     d = res.data
     n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
@@ -191,7 +186,8 @@ def _lead(res: AuditRecord, task: str) -> str:
     runner = r["aupr"].drop(list(top)).idxmin()
     c = comparison(res.comparisons, task, "aupr", top[0], runner)
     if c is None:
-        return f"{where}every metric picks {_one_line(top[0])}; its lead was not tested (no paired rows)."
+        why = "without a bootstrap: --bootstrap 0" if not res.n_boot and (res.paired or {}).get(task) else "no paired rows"
+        return f"{where}every metric picks {_one_line(top[0])}; its AUPR lead was not tested ({why})."
     verdict = "distinguishable from noise" if c["distinguishable"] else "NOT distinguishable from noise"
     diff, lo, hi = difference(c["diff"], c["lo"], c["hi"], sign=True)
     return (f"{where}every metric picks {_one_line(top[0])}; its AUPR lead over {_one_line(runner)} "
@@ -271,7 +267,8 @@ def _wrap(text: str, first: str, rest: str, width: int = 100) -> str:
 
 def format_text(res: AuditRecord, source: str = "") -> str:
     """The terminal summary."""
-    lines = [f"prspace audit{(' of ' + source) if source else ''}", f"  {_overview(res)}", "", "Headline:"]
+    lines = [f"prspace audit{(' of ' + source) if source else ''}", f"  {_overview(res)}"]
+    lines += [_wrap(c, "  ", "    ") for c in column_lines(res)] + ["", "Headline:"]
     lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
     for task in sorted(res.pooled["task"].unique()):
         lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
@@ -300,11 +297,12 @@ def format_text(res: AuditRecord, source: str = "") -> str:
 
 # --------------------------------------------------------------------------- Markdown
 
-
 def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] | None = None) -> str:
     """The Markdown report; ``figures`` maps ``curves`` / ``intervals`` to relative PNG paths."""
-    lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", "",
-             "## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + ["", "## Findings", ""]
+    lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", ""]
+    if cols := column_lines(res):
+        lines += [f"- {_one_line(c)}" for c in cols] + [""]
+    lines += ["## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + ["", "## Findings", ""]
     lines += [f"- {s}" for s in _findings_lines(res)] + [""]
     multi = res.pooled["task"].nunique() > 1
     for task in sorted(res.pooled["task"].unique()):
@@ -335,14 +333,8 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
     for name, path in (figures or {}).items():
         lines += [f"## Figure: {name}", "", f"![{FIGURE_ALT.get(name, name)}]({path})", "",
                   FIGURE_CAPTIONS.get(name, ""), ""]
-    lines += ["## Definitions", "",
-              "AUPR uses hyperbolic (exact) interpolation between PR points; AP is the step-wise average precision; "
-              "AUPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi is the smallest AUPR any ranking can have at skew pi; AUCNPR = "
-              "(AUPR - AUPR_MIN) / (1 - AUPR_MIN) (Boyd et al. 2012); AUPRG is the area under the "
-              "Precision-Recall-Gain curve (Flach & Kull 2015). Intervals: AUROC by DeLong (Sun & Xu 2014's "
-              "algorithm), the others by a stratified bootstrap (class x fold strata, percentile intervals); AUPR "
-              "also by the logit and binomial intervals of Boyd, Eng & Page (2013) in `intervals.csv`. See "
-              "`prspace.audit` for how each finding is defined.", ""]
+    lines += ["## Definitions", "", DEFINITIONS.replace("intervals.csv", "`intervals.csv`").replace(
+        "prspace.audit ", "`prspace.audit` "), ""]
     return "\n".join(lines)
 
 
@@ -357,7 +349,8 @@ td:first-child, th:first-child { text-align: left; }
 li { margin: 0.3em 0; }
 .error { color: #a00; } .warning { color: #a60; } .note { color: #456; }
 .headline { background: #fff8e0; border: 1px solid #e0c060; padding: 0.5em 1em; }
-img { max-width: 100%; border: 1px solid #ddd; }
+.figure { overflow-x: auto; width: 100vw; position: relative; left: 50%; margin-left: -50vw; text-align: center; }
+.figure img { max-width: none; border: 1px solid #ddd; }
 table.text td { white-space: normal; text-align: left; max-width: 45em; }
 """
 
@@ -373,8 +366,10 @@ def _html_table(df: pd.DataFrame, cls: str = "") -> str:
 def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | None = None) -> str:
     """One self-contained HTML page (figures embedded as PNG data)."""
     e = html.escape
-    parts = [f"<h1>prspace audit{(' of ' + e(source)) if source else ''}</h1>", f"<p>{e(_overview(res))}.</p>",
-             "<div class='headline'><h2>Headline</h2><ul>"
+    parts = [f"<h1>prspace audit{(' of ' + e(source)) if source else ''}</h1>", f"<p>{e(_overview(res))}.</p>"]
+    if cols := column_lines(res):
+        parts.append("<ul>" + "".join(f"<li>{e(c)}</li>" for c in cols) + "</ul>")
+    parts += ["<div class='headline'><h2>Headline</h2><ul>"
              + "".join(f"<li>{e(s)}</li>" for s in headline(res)) + "</ul></div>", "<h2>Findings</h2><ul>"]
     if not res.findings:
         parts.append("<li>No warnings: none of the checks fired.</li>")
@@ -409,8 +404,13 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
     parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
     for name, png in (figures or {}).items():
         data = base64.b64encode(png).decode("ascii")
-        parts += [f"<h2>Figure: {e(name)}</h2>", f"<img alt='{e(FIGURE_ALT.get(name, name))}' src='data:image/png;base64,{data}'>",
-                  f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
+        w = figure_width(png)
+        # true size; in a narrower window the window's width, down to 80% of it (then it scrolls sideways)
+        width = f" width='{w}' style='width: min({w}px, max(100vw - 24px, {round(0.8 * w)}px))'" if w else ""
+        parts += [f"<h2>Figure: {e(name)}</h2>",
+                  f"<div class='figure'><img alt='{e(FIGURE_ALT.get(name, name))}'{width} "
+                  f"src='data:image/png;base64,{data}'></div>", f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
+    parts += ["<h2>Definitions</h2>", f"<p>{e(DEFINITIONS)}</p>"]
     title = e(f"prspace audit{(' of ' + source) if source else ''}")
     return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
             f"<style>{HTML_STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")

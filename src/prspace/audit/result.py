@@ -9,6 +9,8 @@ and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdow
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -17,8 +19,10 @@ from prspace.audit import cd as audit_cd
 from prspace.audit import findings as F
 from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
 from prspace.audit.bounds import bound_table
+from prspace.audit.columns import check_table
 from prspace.audit.pairwise import pairwise_table
 from prspace.audit.record import AuditRecord
+from prspace.audit.rows import shared_rows
 from prspace.bands import CURVES, CurveBand
 from prspace.errors import InputError
 
@@ -87,6 +91,16 @@ class AuditResult(AuditRecord):
         """``bands.csv``: the bands of :meth:`shown_bands`, one row per task, model, curve and grid point."""
         return curve_band.band_table(self.shown_bands())
 
+    def power(self, n_pos: list[int] | None = None, n_neg: list[int] | None = None, *,
+              metrics: tuple[str, ...] | None = None, target: float = 0.8, sims: int = 200) -> pd.DataFrame:
+        """Can the test set tell?  Per task and metric (AUROC, AP, AUPR, AUPRG), best model against
+        runner-up: power at the planned sizes (default the task's), the smallest difference detected
+        with power ``target``, the positives needed (:func:`prspace.audit.power.power_table`)."""
+        from prspace.audit.power import METRICS, power_table
+
+        return power_table(self.data, n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
+                           alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed)
+
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
         """One self-contained page; the figures are drawn (and embedded) unless given."""
         return render.format_html(self, source, self.figures() if figures is None else figures)
@@ -117,51 +131,72 @@ def _typed(table: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
 
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
               skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
-              confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None) -> AuditResult:
+              confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
+              columns: list[str] | None = None, progress: Callable[[str], None] | None = None) -> AuditResult:
     """Audit the canonical frame of :func:`prspace.audit.inputs.prepare`.
 
     ``train_pi``: the positive class's prevalence in the training data or population before
     any downsampling (one number, or task -> number).  ``n_boot`` bootstrap resamples (0:
     DeLong and Boyd's intervals only), ``confidence`` level, ``seed`` of the resampling.
+    With row ids, a task whose models lack a few of each other's rows is audited on the rows
+    every model shares (:func:`prspace.audit.rows.shared_rows`; said in the findings).
+    ``columns``: the lines that account for the input's columns (shown first in the reports);
+    ``progress``: called with a short text as each stage starts (the command line prints it on stderr).
     """
+    say = progress or (lambda _text: None)
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
+    data, dropped = shared_rows(data)
     train = _train_pi(train_pi, data["task"].unique())
+    n_models, n_tasks = data["model"].nunique(), data["task"].nunique()
+    say(f"metrics of {n_models} model(s) on {n_tasks} task(s), {len(data):,} rows")
     pooled, folds = _typed(tables.pooled_metrics(data), data), _typed(tables.fold_metrics(data), data)
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
     blocks, comparable, paired = intervals.blocks(data)
     reps: dict = {}
+    if n_boot:
+        say(f"bootstrap: {n_boot} resamples")
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                       replicates=reps)
+    say("jackknife and all pairs compared")
     jacks = {id(b): intervals.jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
-    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence)
+    say("confidence sets for ranks")
+    cmp = uncertainty.decided(cmp, pairs)
+    rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
+    say("findings and what the AUROCs allow")
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
-                    downsample_ratio, paired=paired)
+                    downsample_ratio, paired=paired, dropped=dropped)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
-                       cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed)
+                       cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed,
+                       columns=columns, dropped=dropped)
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,
           fold: str | None = None, task: str | None = None, weight: str | None = None, repeat: str | None = None,
-          row: str | None = None, pos_label: str | None = None, train_pi: float | dict[str, float] | None = None,
-          skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
-          confidence: float = 0.95, seed: int = 0) -> AuditResult:
+          row: str | None = None, score_cols: str | Sequence[str] | None = None,
+          ignore: str | Sequence[str] | None = None, pos_label: str | None = None,
+          train_pi: float | dict[str, float] | None = None, skew_tolerance: float = 0.02,
+          downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example).
 
     Columns are found by name unless given (see :func:`prspace.audit.inputs.resolve_columns`);
-    raises :class:`~prspace.errors.InputError` on bad input.  Example::
+    every other column is checked (:func:`prspace.audit.columns.account`: one that looks like a role
+    is an error unless listed in ``ignore``); ``score_cols``: a wide table, one score column per
+    model (:func:`prspace.audit.columns.to_long`).  Raises :class:`~prspace.errors.InputError` on
+    bad input.  Example::
 
         from prspace.audit import audit
         result = audit(df, label="diagnosis", pos_label="malignant")
         print(result.to_text()); html = result.to_html()
     """
-    cols = inputs.resolve_columns(list(frame.columns), model=model, label=label, score=score, fold=fold,
-                                  task=task, weight=weight, repeat=repeat, row=row)
-    data, positive = inputs.prepare(frame, cols, pos_label=pos_label, detect_model=model is None)
+    given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight,
+             "repeat": repeat, "row": row}
+    frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols)
+    data, positive = inputs.prepare(frame, cols, pos_label=pos_label, detect_model=model is None and not score_cols)
     return run_audit(data, positive, train_pi=train_pi, skew_tolerance=skew_tolerance,
                      downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                     duplicates=inputs.duplicate_rows(frame, cols))
+                     duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines())

@@ -73,6 +73,10 @@ def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
         if not one_class:
             row |= _metrics(y, s, w, f"{where_text(task, model, multi)}, fold {fold!r}")
             row["ap_min"] = _ap_min(y, w)
+        else:  # no metrics, but its class counts are known
+            total = float(w.sum())
+            row |= {"n_pos": float(w[y].sum()), "n_neg": float(w[~y].sum()),
+                    "pi": float(w[y].sum()) / total if total > 0 else float("nan")}
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -4,14 +4,19 @@
 
 ``intervals``: ``task, model, metric, method, estimate, lo, hi``
     AUROC by DeLong (unit weights; with other weights by the bootstrap), every metric of
-    :data:`~prspace.audit.intervals.BOOT_METRICS` by the stratified bootstrap (percentile
-    interval), and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.
+    :data:`~prspace.audit.intervals.BOOT_METRICS` by the bootstrap within class (percentile
+    interval; folds ignored, ``scheme="class"`` of :func:`prspace.audit.intervals.bootstrap`, so
+    the interval holds its level when the folds were not stratified: ``docs/calibration.md``),
+    and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.
 ``comparisons``: ``task, metric, model_a, model_b, diff, lo, hi, p_value, method, distinguishable``
     For every pair of models scored on the same test rows: ``diff = metric(a) - metric(b)``
     with its interval and two-sided p-value: DeLong's paired test for AUROC (unit weights),
     the paired bootstrap otherwise (``p = min(1, 2 min(P*(d <= 0), P*(d >= 0)))`` with the
-    usual +1 correction).  ``distinguishable``: the interval excludes 0.  P-values are not
-    adjusted for the number of pairs.
+    usual +1 correction).  P-values are not adjusted for the number of pairs.
+    :func:`decided` adds the decision of the procedure that decides the metric on the task
+    (:mod:`prspace.audit.decision`): ``distinguishable`` (the pair survives it), ``decided_by``,
+    ``p_adjusted``, ``lo_simultaneous``/``hi_simultaneous``; the unadjusted interval's verdict
+    stays as ``unadjusted_excludes_0``.  Every sentence (:func:`noise`) states the decision.
 """
 
 from __future__ import annotations
@@ -80,7 +85,8 @@ def _boot_pairs(block: Block, reps: np.ndarray, points: np.ndarray, metrics: lis
 
 
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
-           rng: np.random.Generator, replicates: dict | None = None) -> tuple[list[dict], list[dict]]:
+           rng: np.random.Generator, replicates: dict | None = None,
+           scheme: str = "class") -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
     unit = bool(np.all(block.weight == 1.0))
@@ -97,7 +103,7 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
             intervals.append({"model": model, "metric": "aupr", "method": f"{method} (Boyd 2013)",
                               "estimate": float(row["aupr"]), "lo": lo, "hi": hi})
     if n_boot > 0:
-        reps = bootstrap(block, n_boot=n_boot, rng=rng)
+        reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme)
         if replicates is not None:
             replicates[id(block)] = reps
         lo, hi = percentile(reps, confidence)
@@ -113,16 +119,18 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
 
 def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000,
                 confidence: float = 0.95, seed: int = 0,
-                replicates: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                replicates: dict | None = None, scheme: str = "class") -> tuple[pd.DataFrame, pd.DataFrame]:
     """The intervals and comparisons tables (see the module docstring), deterministic in ``seed``.
 
     ``replicates``: if a dict, each block's bootstrap replicates (n_boot, models, metrics) are
-    stored in it under ``id(block)`` (for :mod:`prspace.audit.ranksets`, which reuses them).
+    stored in it under ``id(block)`` (for :mod:`prspace.audit.ranksets`, which reuses them);
+    ``scheme``: the bootstrap's strata (:data:`prspace.audit.intervals.SCHEMES`).
     """
     rng = np.random.default_rng(seed)
     intervals, pairs = [], []
     for block in blocks:
-        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng, replicates=replicates)
+        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng, replicates=replicates,
+                      scheme=scheme)
         intervals += i
         pairs += p
     iv = pd.DataFrame(intervals, columns=INTERVAL_COLUMNS)
@@ -130,6 +138,31 @@ def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000
     cmp["distinguishable"] = (cmp["lo"] > 0) | (cmp["hi"] < 0)
     cmp["level"] = confidence
     return iv, cmp
+
+
+def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.DataFrame:
+    """``comparisons`` with the deciding procedure's verdict per pair (module docstring): a pair of
+    a metric no procedure decides (or not in ``pairwise``) is not distinguishable, and
+    ``decided_by`` says "cannot decide"."""
+    out = comparisons.copy()
+    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
+    key = ["task", "metric", "model_a", "model_b"]
+    cols = {"p_adjusted": "p_adjusted", "lo": "lo_simultaneous", "hi": "hi_simultaneous", "survives": "_s",
+            "method": "decided_by"}
+    if pairwise is None or not len(pairwise) or not len(out):
+        for c in cols.values():
+            out[c] = np.nan
+        out["distinguishable"] = False
+        out["decided_by"] = "cannot decide"
+        return out.drop(columns="_s")
+    dec = pairwise[pairwise["role"] == "decides"][key + list(cols)].rename(columns=cols)
+    flip = dec.rename(columns={"model_a": "model_b", "model_b": "model_a"}).assign(
+        lo_simultaneous=lambda x: -x["hi_simultaneous"], hi_simultaneous=lambda x: -x["lo_simultaneous"])
+    both = pd.concat([dec, flip]).drop_duplicates(key)
+    out = out.drop(columns=[c for c in cols.values() if c in out.columns]).merge(both, on=key, how="left")
+    out["distinguishable"] = out["_s"].fillna(False).astype(bool)
+    out["decided_by"] = out["decided_by"].fillna("cannot decide")
+    return out.drop(columns="_s")
 
 
 def headline_interval(intervals: pd.DataFrame, task: str, model: str, metric: str) -> tuple[float, float] | None:
@@ -143,16 +176,26 @@ def headline_interval(intervals: pd.DataFrame, task: str, model: str, metric: st
 
 
 def comparison(comparisons: pd.DataFrame, task: str, metric: str, a: str, b: str) -> dict | None:
-    """The test of ``metric(a) - metric(b)`` (sign flipped if stored the other way round)."""
+    """The test of ``metric(a) - metric(b)`` (sign flipped if stored the other way round).  After
+    :func:`decided`, the deciding procedure's: ``lo``/``hi`` its simultaneous interval,
+    ``p_value`` its adjusted p-value, ``method`` its name (the unadjusted ones as ``*_unadjusted``)."""
     c = comparisons
     hit = c[(c["task"] == task) & (c["metric"] == metric) & (c["model_a"] == a) & (c["model_b"] == b)]
     if len(hit):
-        return hit.iloc[0].to_dict()
-    hit = c[(c["task"] == task) & (c["metric"] == metric) & (c["model_a"] == b) & (c["model_b"] == a)]
-    if not len(hit):
-        return None
-    r = hit.iloc[0].to_dict()
-    return r | {"model_a": a, "model_b": b, "diff": -r["diff"], "lo": -r["hi"], "hi": -r["lo"]}
+        r = hit.iloc[0].to_dict()
+    else:
+        hit = c[(c["task"] == task) & (c["metric"] == metric) & (c["model_a"] == b) & (c["model_b"] == a)]
+        if not len(hit):
+            return None
+        r = hit.iloc[0].to_dict()
+        r |= {"model_a": a, "model_b": b, "diff": -r["diff"], "lo": -r["hi"], "hi": -r["lo"]}
+        if "lo_simultaneous" in r:
+            r |= {"lo_simultaneous": -r["hi_simultaneous"], "hi_simultaneous": -r["lo_simultaneous"]}
+    if "decided_by" in r and r["decided_by"] != "cannot decide":
+        r |= {"lo_unadjusted": r["lo"], "hi_unadjusted": r["hi"], "p_unadjusted": r["p_value"],
+              "method_unadjusted": r["method"], "lo": r["lo_simultaneous"], "hi": r["hi_simultaneous"],
+              "p_value": r["p_adjusted"], "method": f"{r['decided_by']}, all pairs"}
+    return r
 
 
 def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str, loser: str) -> str:
@@ -160,7 +203,11 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
     c = comparison(comparisons, task, metric, winner, loser) if comparisons is not None else None
     if c is None:
         return f"{LABELS[metric]}'s preference for {winner} over {loser} was not tested"
+    if c.get("decided_by") == "cannot decide":
+        return (f"{LABELS[metric]} prefers {winner} to {loser} by {difference(c['diff'])[0]}: whether this is beyond "
+                "noise cannot be told at this size and skew (no procedure is calibrated here)")
     verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
     diff, lo, hi = difference(c["diff"], c["lo"], c["hi"])
-    return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({c.get('level', 0.95):.0%} CI {lo} to "
-            f"{hi}, p = {c['p_value']:.2g}, {c['method']}): {verdict}")
+    ci, p = ("simultaneous CI", "adjusted p") if "decided_by" in c else ("CI", "p")
+    return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({c.get('level', 0.95):.0%} {ci} {lo} to "
+            f"{hi}, {p} = {c['p_value']:.2g}, {c['method']}): {verdict}")

@@ -1,8 +1,10 @@
 """``prspace audit FILE``: audit your own scored predictions (CSV or parquet).
 
-Checks ``--out`` first, runs :func:`prspace.audit.files.audit_file` on the file, prints
-the summary and, with ``--out DIR``, writes ``report.md``, ``report.html`` (one
-self-contained file), ``curves.png``, ``intervals.png``, ``bands.png`` and the tables as CSV.
+Checks ``--out`` first, runs :func:`prspace.audit.files.audit_file` on the file (every column
+accounted for: ``--ignore-col``; a wide file: ``--score-cols``), prints progress lines on stderr
+(``--progress``; by default when stderr is a terminal), then the summary and, with ``--out DIR``,
+writes ``report.md``, ``report.html`` (one self-contained file), ``curves.png``, ``intervals.png``,
+``bands.png`` and the tables as CSV.
 Exit status: 0 when the audit ran (warnings included), 1 when a finding is an
 error (an AUPR below its minimum) or, with ``--strict``, when anything was
 flagged as a warning; 2 for bad input (one line on stderr saying what to fix).
@@ -11,7 +13,6 @@ flagged as a warning; 2 for bad input (one line on stderr saying what to fix).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 
 
@@ -45,13 +46,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--task-col",
-        help="task / dataset column (default: 'task_id' or 'task' if present; '' = none)",
+        help="task / dataset column (default: 'task_id', 'task', 'dataset', 'dataset_id', 'dataset_name', "
+        "'task_name' or 'data' if present and grouping rows; '' = none)",
     )
-    p.add_argument("--weight-col", help="sample weight column (default: none)")
+    p.add_argument("--weight-col", help="sample weight column (default: 'weight' or 'sample_weight' if present; "
+                   "'' = none)")
     p.add_argument(
         "--row-col",
-        help="test-row id column: pairs the models' rows for the paired tests (default: 'row_id' if present; "
+        help="test-row id column: pairs the models' rows for the paired tests (default: 'row_id' or 'row' if present; "
         "without it the i-th row of every model is taken to be the same example; '' = none)",
+    )
+    p.add_argument(
+        "--score-cols",
+        metavar="A,B,...",
+        help="a wide file: one score column per model (the model is the column's name), comma-separated, or "
+        "'all' for every numeric column not named like another role; a row's empty cell: that model did not "
+        "score it",
+    )
+    p.add_argument(
+        "--ignore-col",
+        action="append",
+        metavar="NAME",
+        help="a column the audit should not use, although it looks like a task, fold, row id or weight "
+        "column (repeatable, or comma-separated); every other column is used or reported",
     )
     p.add_argument(
         "--sep", help="field separator of a text file (default: ',' for .csv/.txt, tab for .tsv)"
@@ -102,21 +119,49 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write report.md, report.html, curves.png, intervals.png, bands.png and CSV tables into DIR",
     )
     p.add_argument("--strict", action="store_true", help="exit 1 when any warning is raised")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="print what the audit is doing on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=run)
+
+
+def _progress(enabled: bool | None):
+    """A printer of ``prspace audit: 12.3 s: <stage>`` lines on stderr, or None."""
+    import sys
+    import time
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return None
+    start = time.perf_counter()
+
+    def say(text: str) -> None:
+        print(f"prspace audit: {time.perf_counter() - start:6.1f} s: {text}", file=sys.stderr, flush=True)
+
+    return say
 
 
 def run(args: argparse.Namespace) -> int:
     from prspace.audit.files import audit_file, check_out, short_path, write_outputs
 
     out = check_out(args.out)
+    say = _progress(args.progress)
     roles = ("model", "label", "score", "fold", "task", "weight", "repeat", "row")
-    result, columns = audit_file(
+    result, _ = audit_file(
         args.file, sep=args.sep, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
         train_pi=args.train_pi, skew_tolerance=args.skew_tolerance, downsample_ratio=args.downsample_ratio,
-        bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed)
+        bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
+        ignore=args.ignore_col, progress=say)
+    if say and out is not None:
+        say("figures and report files")
     written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []
-    used = ", ".join(f"{k}={v!r}" for k, v in dataclasses.asdict(columns).items() if v is not None)
-    print(result.to_text(f"{short_path(args.file)} (columns: {used})"), end="")
+    if say:
+        say("done")
+    print(result.to_text(short_path(args.file)), end="")
     if written:
         print("\nWrote " + ", ".join(str(p) for p in written))
     if result.exit_code:

@@ -9,6 +9,7 @@ Sub-commands (each writes its files atomically; the rules in ``workflow/rules/bo
 * ``downsampling-report`` -- Table 3 per task and learner, summary over tasks, the figure's tables;
 * ``fold-skew``         -- one task's fold-skew runs from its predictions (section 4.1);
 * ``fold-skew-report``  -- bias and ranking changes per dispersion, the figure's tables;
+* ``fold-skew-mechanism`` -- section 4.1 on one simulated model: the sign of the averaging bias;
 * ``aggregation``       -- across-task aggregation (section 4.2, Table 2) from the metrics table;
 * ``evidence``          -- one evidence row per claim of the paper, for the verdict table.
 
@@ -93,6 +94,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     fr.add_argument("--study", default="", help="study name for figure titles")
     fr.set_defaults(func=run_fold_skew_report)
 
+    fm = sub.add_parser("fold-skew-mechanism", help="section 4.1 on one simulated model: the sign of the averaging bias", description="Boyd et al. section 4.1 on a single simulated binormal model (no data): the bias of the mean of per-fold AUPR against the merged folds, from near the worst ranking to a good model, with Monte Carlo intervals.")
+    fm.add_argument("--n-sim", type=int, default=50, help="simulations per model, 2 to 2000 (default: %(default)s; the studies: boyd.evidence.mechanism_n_sim)")
+    fm.add_argument("--seed", type=int, default=0, help="seed of the simulations")
+    fm.add_argument("--tables-dir", required=True, type=Path, help="folder for boyd_fold_skew_mechanism.csv/.md")
+    fm.set_defaults(func=run_fold_skew_mechanism)
+
     a = sub.add_parser("aggregation", help="across-task aggregation (Boyd section 4.2) from the metrics table", description="Boyd et al. section 4.2: learners' mean AUPR, AUCNPR, AUPRG and AUROC over tasks of different skew, their agreement, skew correlations and skew groups, and the tables of its figure, from the metrics table.")
     a.add_argument("--metrics", required=True, type=Path, help="the study's metrics table (CSV)")
     a.add_argument("--learner", default="flow_id", help="column naming the learner across tasks")
@@ -108,8 +115,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--downsampling-runs", type=Path, nargs="*", default=None, help="runs of `boyd downsample` (section 4.3 rows)")
     e.add_argument("--fold-skew-runs", type=Path, nargs="*", default=None, help="runs of `boyd fold-skew` (section 4.1 rows)")
     e.add_argument("--learner", default="flow_id", help="column naming the learner across tasks")
-    e.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of families for every interval")
+    e.add_argument("--mechanism", type=Path, default=None, help="boyd_fold_skew_mechanism.csv (the 4.1 row's detail)")
+    e.add_argument("--n-resamples", type=int, default=200_000,
+                   help="family resamples of every interval of a mean (default: %(default)s)")
+    e.add_argument("--n-boot", type=int, default=1000, help="family resamples of Kendall's tau of the learners' orders")
     e.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of Theorem 1's random rankings")
+    e.add_argument("--max-pi", type=float, default=0.1, help="downsampling eligibility: pi at most this")
+    e.add_argument("--min-positives", type=int, default=25, help="downsampling eligibility: at least this many positives")
+    e.add_argument("--downsampling-scope", default="", help="what the downsampling ran and why not more (the rows' detail)")
     e.add_argument("--out", required=True, type=Path, help="evidence table to write (CSV, prspace.verdicts.rule.EVIDENCE_COLUMNS)")
     e.set_defaults(func=run_evidence)
 
@@ -202,6 +215,18 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_fold_skew_mechanism(args: argparse.Namespace) -> int:
+    from prspace.errors import InputError
+    from prspace.experiments.boyd_tables import fold_skew_mechanism_report, write_report
+
+    if not 2 <= args.n_sim <= 2000:
+        raise InputError(f"--n-sim must be between 2 and 2000, got {args.n_sim}")
+    if args.seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
+    write_report(fold_skew_mechanism_report(n_sim=args.n_sim, seed=args.seed), args.tables_dir)
+    return 0
+
+
 # --- aggregation over tasks --------------------------------------------------------------------
 
 
@@ -222,6 +247,7 @@ def run_evidence(args: argparse.Namespace) -> int:
     from prspace.output import write_csv
 
     write_csv(evidence_from_files(metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
-                                  fold_skew_runs=args.fold_skew_runs, learner=args.learner, n_boot=args.n_boot,
-                                  seed=args.seed), args.out)
+                                  fold_skew_runs=args.fold_skew_runs, mechanism=args.mechanism, learner=args.learner,
+                                  n_boot=args.n_boot, n_resamples=args.n_resamples, seed=args.seed, max_pi=args.max_pi,
+                                  min_positives=args.min_positives, downsampling_scope=args.downsampling_scope), args.out)
     return 0

@@ -2,7 +2,8 @@
 
 Reads the study's evidence (:func:`prspace.verdicts.report.collect_evidence`), applies the one rule
 (:mod:`prspace.verdicts.rule`) and writes ``tables/verdicts.csv`` and ``.md``, ``summary.md`` (the
-answer first, quoted by the README) and ``findings.md``.
+answer first, quoted by the README) and ``findings.md``; and ``tables/sensitivity.csv`` and ``.md``
+(:func:`prspace.verdicts.primary.sensitivity_table`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--study", required=True, help="the study's name, for the headings")
     p.add_argument("--out-dir", required=True, help="where summary.md and findings.md go (results/<study>)")
     p.add_argument("--config", help="the configuration the run recorded (work/<study>/config.yaml), quoted on the findings page")
+    p.add_argument("--n-boot", type=int, default=None,
+                   help="resamples of the paired bootstrap over families behind Flach & Kull's primary rows "
+                        "(config analysis.verdicts.n_boot; default: prspace.verdicts.primary.DEFAULT_N_BOOT)")
+    p.add_argument("--seed", type=int, default=0, help="seed of that bootstrap (the study's seed)")
     p.add_argument("--report-rst", help="also write the report's front page: --report-intro, then the answer first")
     p.add_argument("--report-intro", help="the static description the front page starts with (workflow/report/workflow.rst)")
     p.set_defaults(func=run)
@@ -40,28 +45,56 @@ def _params(path: str | None) -> dict[str, object]:
     if cfg.get("source") == "local":
         out.update({"suite": local.get("suite"), "learners": local.get("learners"), "folds": local.get("folds")})
     out.update({k: a[k] for k in ("n_boot", "noise_boot") if k in a})
+    if "n_boot" in (a.get("verdicts") or {}):
+        out["verdicts.n_boot"] = a["verdicts"]["n_boot"]
     rs = a.get("rank_sets") or {}
     out.update({f"rank_sets.{k}": rs[k] for k in ("n_boot", "confidence") if k in rs})
     return {k: v for k, v in out.items() if v is not None}
 
 
+def _own_data(path: str | None) -> bool | None:
+    """True for a study of the user's files (``local.data_dir``); None lets the pages decide by
+    the study's name and tasks (:class:`prspace.verdicts.pagedata.Study`)."""
+    if not path or not Path(path).is_file():
+        return None
+    cfg = yaml.safe_load(Path(path).read_text()) or {}
+    return True if (cfg.get("local") or {}).get("data_dir") else None
+
+
 def run(args: argparse.Namespace) -> int:
-    from prspace.output import write_csv, write_text
+    from prspace.output import write_csv, write_table, write_text
     from prspace.verdicts import report
+    from prspace.verdicts.primary import DEFAULT_N_BOOT, sensitivity_table
 
     tables = Path(args.tables_dir)
-    if not (tables / "disagreement_summary.csv").is_file():
-        raise InputError(f"{tables} has no disagreement_summary.csv; run the study's rank step first")
-    v = report.verdict_table(report.collect_evidence(tables))
+    for name in ("disagreement_summary.csv", "disagreement_per_task.csv"):
+        if not (tables / name).is_file():
+            raise InputError(f"{tables} has no {name}; run the study's rank step first")
+    n_boot = DEFAULT_N_BOOT if args.n_boot is None else args.n_boot
+    if n_boot < 100:
+        raise InputError(f"--n-boot {n_boot}: give at least 100 resamples (the default {DEFAULT_N_BOOT} keeps the "
+                         "Monte Carlo error of every primary interval end near 0.002 or below)")
+    try:
+        v = report.verdict_table(report.collect_evidence(tables, n_boot=n_boot, seed=args.seed))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     tasks = pd.read_csv(tables / "tasks.csv", dtype={"task_id": str}) if (tables / "tasks.csv").is_file() else None
     winners = pd.read_csv(tables / "learner_winners.csv") if (tables / "learner_winners.csv").is_file() else None
     out = Path(args.out_dir)
     write_csv(v, tables / "verdicts.csv")
+    per_task = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
+    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed)
+    write_table(sens, tables / "sensitivity.csv", tables / "sensitivity.md",
+                title="Sensitivity of Flach & Kull's primary rows: saturated tasks, balance levels",
+                note=(f"Each variant recomputes the primary rows on its tasks with the same paired bootstrap over families "
+                      f"({n_boot} resamples, seed {args.seed}, simultaneous level of the primary claims) and decides them "
+                      "by the one rule (docs/verdicts.md); fewer than 10 families: cannot be told."))
     write_text(report.verdicts_markdown(v, study=args.study), tables / "verdicts.md")
-    write_text(report.summary_markdown(v, study=args.study, tasks=tasks), out / "summary.md")
-    write_text(report.findings_markdown(v, study=args.study, tasks=tasks, params=_params(args.config), winners=winners),
-               out / "findings.md")
+    pages = {"tables_dir": tables, "own_data": _own_data(args.config)}
+    write_text(report.summary_markdown(v, study=args.study, tasks=tasks, **pages), out / "summary.md")
+    write_text(report.findings_markdown(v, study=args.study, tasks=tasks, params=_params(args.config), winners=winners,
+                                        **pages), out / "findings.md")
     if args.report_rst:
         intro = Path(args.report_intro).read_text() if args.report_intro else ""
-        write_text(report.summary_rst(v, study=args.study, tasks=tasks, intro=intro), args.report_rst)
+        write_text(report.summary_rst(v, study=args.study, tasks=tasks, intro=intro, **pages), args.report_rst)
     return 0

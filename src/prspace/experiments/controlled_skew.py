@@ -34,6 +34,7 @@ from prspace.experiments.ranking import (
     cluster_bootstrap_ci,
     rank_models,
 )
+from prspace.experiments.skew_evidence import is_own_reference, skew_analysis, skew_evidence
 from prspace.experiments.skew_explanation import (
     BALANCE_COLUMNS,
     BALANCE_EDGES,
@@ -54,8 +55,6 @@ from prspace.experiments.skew_explanation import (
     reference_name,
     reference_pi,
     share_slope,
-    skew_analysis,
-    skew_evidence,
     skew_trend,
     study_counterfactual_targets,
     task_families,
@@ -272,6 +271,7 @@ __all__ = [
     "share_slope",
     "skew_analysis",
     "skew_evidence",
+    "is_own_reference",
     "skew_task",
     "skew_trend",
     "study_counterfactual_targets",

@@ -1,6 +1,6 @@
 """Skew as a tested explanation of the metrics' disagreement: the trend of the disagreement against
 pi across tasks, the counterfactual (every task moved to a reference study's pi), the disagreement
-by balance level, and the evidence rows they give (:mod:`prspace.verdicts.rule`).
+by balance level; the evidence rows they give are in :mod:`prspace.experiments.skew_evidence`.
 
 Reads the tables of :mod:`prspace.experiments.controlled_skew` (which re-exports every name here).
 """
@@ -14,6 +14,7 @@ import pandas as pd
 
 from prspace.errors import InputError
 from prspace.experiments.ranking.summary import cluster_resamples
+from prspace.verdicts.primary import percentile_interval
 
 # --- skew as a tested explanation: the trend, the counterfactual, the balance levels -----------
 
@@ -29,9 +30,9 @@ POOLED = "all"
 TOP_K = {1: "top1_differs", 3: "top3_differs"}
 
 TREND_COLUMNS = ["metric_a", "metric_b", "k", "slope", "slope_lo", "slope_hi", "n_tasks", "n_families", "n_targets",
-                 "pi_max", "share_at_max_pi", "pi_min", "share_at_min_pi"]
+                 "pi_max", "share_at_max_pi", "pi_min", "share_at_min_pi", "mc_error"]
 COUNTERFACTUAL_COLUMNS = ["metric_a", "metric_b", "target_id", "target", "k", "share", "lo", "hi", "n_tasks",
-                          "n_families", "pi_target_median", "pi_target_min", "pi_target_max", "n_reference"]
+                          "n_families", "pi_target_median", "pi_target_min", "pi_target_max", "n_reference", "mc_error"]
 BALANCE_COLUMNS = ["metric_a", "metric_b", "k", "balance", "pi_lo", "pi_hi", "share", "lo", "hi", "n_tasks",
                    "n_families", "pi_median"]
 
@@ -95,6 +96,17 @@ def ls_slope(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return ((y - y.mean(axis=-1, keepdims=True)) * xc).sum(axis=-1) / (xc @ xc)
 
 
+def _slope_replicates(
+    values: np.ndarray, pi: Sequence[float], clusters: np.ndarray, *, n_boot: int, seed: int,
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """``(slope, bootstrap slopes, shares)`` of :func:`share_slope` (NaN slopes with one target)."""
+    x = -np.log10(np.asarray(pi, dtype=np.float64))
+    means, boot = cluster_bootstrap_means(values, clusters, n_boot=n_boot, seed=seed)
+    if len(x) < 2:
+        return float("nan"), np.full(n_boot, np.nan), means
+    return float(ls_slope(x, means)), ls_slope(x, boot), means
+
+
 def share_slope(
     values: np.ndarray, pi: Sequence[float], clusters: np.ndarray, *, n_boot: int = 1000, seed: int = 0,
     level: float = 0.95,
@@ -106,12 +118,11 @@ def share_slope(
     once per resample (:func:`cluster_bootstrap_means`), every target's share is recomputed from
     the drawn tasks and the slope refit; percentile interval. Returns ``(slope, lo, hi, shares)``.
     """
-    x = -np.log10(np.asarray(pi, dtype=np.float64))
-    means, boot = cluster_bootstrap_means(values, clusters, n_boot=n_boot, seed=seed)
-    if len(x) < 2:
-        return float("nan"), float("nan"), float("nan"), means
-    lo, hi = _interval(ls_slope(x, boot), level)
-    return float(ls_slope(x, means)), float(lo[0]), float(hi[0]), means
+    slope, boot, means = _slope_replicates(values, pi, clusters, n_boot=n_boot, seed=seed)
+    if not np.isfinite(slope):
+        return slope, float("nan"), float("nan"), means
+    lo, hi = _interval(boot, level)
+    return slope, float(lo[0]), float(hi[0]), means
 
 
 def _pairs(df: pd.DataFrame) -> list[tuple[str, str]]:
@@ -141,11 +152,13 @@ def skew_trend(
             wide = wide.astype(np.float64).sort_index().sort_index(axis=1)
             pis = wide.columns.to_numpy(np.float64)
             clusters = task_families(wide.index, tasks)
-            slope, lo, hi, means = share_slope(wide.to_numpy(), pis, clusters, n_boot=n_boot, seed=seed, level=level)
-            rows.append({"metric_a": a, "metric_b": b, "k": k, "slope": slope, "slope_lo": lo,
-                         "slope_hi": hi, "n_tasks": len(wide), "n_families": len(np.unique(clusters)),
+            slope, boot, means = _slope_replicates(wide.to_numpy(), pis, clusters, n_boot=n_boot, seed=seed)
+            lo, hi, mlo, mhi = percentile_interval(boot, level)
+            rows.append({"metric_a": a, "metric_b": b, "k": k, "slope": slope, "slope_lo": float(lo[0]),
+                         "slope_hi": float(hi[0]), "n_tasks": len(wide), "n_families": len(np.unique(clusters)),
                          "n_targets": len(pis), "pi_max": float(pis[-1]), "share_at_max_pi": float(means[-1]),
-                         "pi_min": float(pis[0]), "share_at_min_pi": float(means[0])})
+                         "pi_min": float(pis[0]), "share_at_min_pi": float(means[0]),
+                         "mc_error": float(np.fmax(mlo[0], mhi[0]))})
     return pd.DataFrame(rows, columns=TREND_COLUMNS)
 
 
@@ -218,7 +231,7 @@ def counterfactual_summary(
             clusters = task_families(g["task_id"], tasks)
             v = g[list(TOP_K.values())].to_numpy(np.float64)
             means, boot = cluster_bootstrap_means(v, clusters, n_boot=n_boot, seed=seed)
-            lo, hi = _interval(boot, level)
+            lo, hi, mlo, mhi = percentile_interval(boot, level)
             pt = g["pi_target"].to_numpy(np.float64)
             for j, k in enumerate(TOP_K):
                 rows.append({"metric_a": a, "metric_b": b, "target_id": tid,
@@ -226,7 +239,7 @@ def counterfactual_summary(
                              "lo": float(lo[j]), "hi": float(hi[j]), "n_tasks": len(g),
                              "n_families": len(np.unique(clusters)), "pi_target_median": float(np.median(pt)),
                              "pi_target_min": float(pt.min()), "pi_target_max": float(pt.max()),
-                             "n_reference": len(np.asarray(reference))})
+                             "n_reference": len(np.asarray(reference)), "mc_error": float(np.fmax(mlo[j], mhi[j]))})
     return pd.DataFrame(rows, columns=COUNTERFACTUAL_COLUMNS)
 
 
@@ -299,67 +312,6 @@ def _pair_row(table: pd.DataFrame, a: str, b: str, **match: object) -> pd.Series
     return None if hit.empty else hit.iloc[0]
 
 
-def skew_evidence(
-    trend: pd.DataFrame, counterfactual: pd.DataFrame, *, reference_name: str,
-    pairs: Sequence[tuple[str, str]] | None = None,
-) -> pd.DataFrame:
-    """Evidence rows (:func:`prspace.verdicts.rule.evidence_row`) for skew as the explanation.
-
-    Per pair of Flach & Kull's (:data:`prspace.experiments.ranking.PAPER_RESULTS`) and k in (1, 3):
-
-    * ``px.<a>_<b>.top<k>.skew_trend`` (kind ``direction``, claimed +1): the top-k
-      disagreement rises as pi falls, with the same models and scores (:func:`skew_trend`);
-    * ``fk.<a>_<b>.top<k>.at_paperlike_pi`` (kind ``share``, the paper's value): this study's
-      share with every task reweighted to the reference suite's median pi;
-    * ``fk.<a>_<b>.top<k>.at_paperlike_pi_distribution``: to the reference's pi distribution
-      (quantile matched) (:func:`counterfactual_summary`).
-
-    Every number in a claim or detail is formatted from the tables.
-    """
-    from prspace.experiments.ranking import METRIC_LABELS, PAPER_N_TASKS, PAPER_RESULTS
-    from prspace.verdicts.rule import evidence_frame, evidence_row
-
-    rows = []
-    for a, b in pairs or list(PAPER_RESULTS):
-        name = f"{METRIC_LABELS.get(a, a)} vs {METRIC_LABELS.get(b, b)}"
-        for k in TOP_K:
-            tr = _pair_row(trend, a, b, k=k)
-            if tr is not None:
-                rows.append(evidence_row(
-                    paper="prspace", claim_id=f"px.{a}_{b}.top{k}.skew_trend", kind="direction", paper_value=1.0,
-                    claim=f"The {name} top-{k} disagreement rises as pi falls, with the same models and scores",
-                    estimate=tr["slope"], ci_lo=tr["slope_lo"], ci_hi=tr["slope_hi"], n_tasks=tr["n_tasks"],
-                    n_families=tr["n_families"],
-                    detail=(f"slope {tr['slope']:.3g} per decade of falling pi (least squares over "
-                            f"{int(tr['n_targets'])} target pi values, negatives reweighted); share "
-                            f"{tr['share_at_max_pi']:.3g} at pi {tr['pi_max']:.3g}, {tr['share_at_min_pi']:.3g} "
-                            f"at pi {tr['pi_min']:.3g}")))
-            paper = PAPER_RESULTS.get((a, b), PAPER_RESULTS.get((b, a), {})).get(f"top{k}", float("nan"))
-            for tid, suffix in ((REFERENCE_MEDIAN, "at_paperlike_pi"),
-                                (REFERENCE_DISTRIBUTION, "at_paperlike_pi_distribution")):
-                cf = _pair_row(counterfactual, a, b, k=k, target_id=tid) if len(counterfactual) else None
-                if cf is None:
-                    continue
-                if tid == REFERENCE_MEDIAN:
-                    claim = (f"Top-{k} {name} disagreement at the {reference_name} suite's median pi "
-                             f"({cf['pi_target_median']:.3g})")
-                    how = f"every task's negatives reweighted to pi {cf['pi_target_median']:.3g}"
-                else:
-                    claim = (f"Top-{k} {name} disagreement at the {reference_name} suite's pi distribution "
-                             f"({cf['pi_target_min']:.3g} to {cf['pi_target_max']:.3g}, quantile matched)")
-                    how = (f"each task's negatives reweighted to the {reference_name} suite's pi at the task's "
-                           f"pi-quantile ({cf['pi_target_min']:.3g} to {cf['pi_target_max']:.3g}, median "
-                           f"{cf['pi_target_median']:.3g})")
-                rows.append(evidence_row(
-                    paper="flach-kull-2015", claim_id=f"fk.{a}_{b}.top{k}.{suffix}", kind="share", paper_value=paper,
-                    claim=claim, estimate=cf["share"], ci_lo=cf["lo"], ci_hi=cf["hi"], n_tasks=cf["n_tasks"],
-                    n_families=cf["n_families"],
-                    detail=(f"{int(cf['n_tasks'])} tasks of this study, {how}; reference: "
-                            f"{int(cf['n_reference'])} tasks of the {reference_name} suite; the paper: "
-                            f"{PAPER_N_TASKS} OpenML tasks")))
-    return evidence_frame(rows)
-
-
 def reference_name(path: str) -> str:
     """A short name of a reference task table: ``results/<study>/tables/tasks.csv`` -> ``<study>``,
     else the file's stem."""
@@ -380,20 +332,3 @@ def study_counterfactual_targets(tasks: pd.DataFrame, task_ids: Sequence[str], r
         raise InputError(f"task(s) {', '.join(missing[:5])} have predictions but no pi in the task table; "
                          "give the same study's tasks.csv")
     return counterfactual_targets(pi, reference)
-
-
-def skew_analysis(
-    per_task: pd.DataFrame, cf_per_task: pd.DataFrame, observed: pd.DataFrame, tasks: pd.DataFrame, *,
-    reference: Sequence[float], reference_name: str, edges: Sequence[float] = BALANCE_EDGES,
-    n_boot: int = 1000, seed: int = 0,
-) -> dict[str, pd.DataFrame]:
-    """The tables of skew as a tested explanation: ``controlled_skew_trend`` (:func:`skew_trend`),
-    ``controlled_skew_counterfactual`` (:func:`counterfactual_summary`), ``disagreement_by_balance``
-    (:func:`disagreement_by_balance` of the study's own per-task table ``observed``) and
-    ``skew_evidence`` (:func:`skew_evidence`); every interval from the same seed."""
-    trend = skew_trend(per_task, tasks=tasks, n_boot=n_boot, seed=seed)
-    cf = counterfactual_summary(cf_per_task, reference=reference, tasks=tasks, n_boot=n_boot, seed=seed)
-    balance = disagreement_by_balance(observed, tasks, edges=edges, n_boot=n_boot, seed=seed)
-    evidence = skew_evidence(trend, cf, reference_name=reference_name)
-    return {"controlled_skew_trend": trend, "controlled_skew_counterfactual": cf,
-            "disagreement_by_balance": balance, "skew_evidence": evidence}

@@ -1,11 +1,16 @@
-"""A study's verdicts, and the pages generated from them: ``verdicts.md``, ``summary.md``, ``findings.md``.
+"""A study's verdicts, and the pages generated from them: ``verdicts.md``, ``summary.md``,
+``findings.md``, the report's front page and the side-by-side ``results/summary.md``.
 
 :func:`collect_evidence` gathers the evidence rows of a study's tables (Flach & Kull's numbers from
 ``disagreement_summary.csv``, the learner-order rows from the cd job's ``cd_metric_pairs.csv``,
 and the evidence tables other analyses write:
 :data:`EVIDENCE_TABLES`); :func:`verdict_table` applies the one rule
 (:func:`prspace.verdicts.rule.apply_rule`). The pages say nothing that is not in the verdict table,
-the task table or the configuration that ran: no number is typed here.
+the study's tables (:mod:`prspace.verdicts.pagedata`) or the configuration that ran: no number is
+typed here. Each page puts the answer first (:mod:`prspace.verdicts.sentences`), then the papers'
+primary claims by paper (plain labels, :mod:`prspace.verdicts.labels`; the paper's words in a
+footnote), then one line on the implementation checks, then this project's own analyses, which
+never stand under a paper's column.
 """
 
 from __future__ import annotations
@@ -16,12 +21,27 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
+from prspace.metrics.names import FK_PAIRS
+from prspace.verdicts import registry as REG
 from prspace.verdicts import rule as R
-from prspace.verdicts.claims import (
-    cd_order_evidence,
-    flach_kull_evidence,
-    within_task_order_evidence,
+from prspace.verdicts.claims import cd_order_evidence, within_task_order_evidence
+from prspace.verdicts.labels import (
+    cell,
+    label,
+    level_text,
+    mc_cell,
+    paper_cell,
+    value_cell,
+    verdict_key,
+)
+from prspace.verdicts.pagedata import Study, load_study, normalise
+from prspace.verdicts.primary import DEFAULT_N_BOOT, primary_rows
+from prspace.verdicts.sentences import (
+    answer,
+    description,
+    offline_note,
+    own_data_section,
+    robust_ids,
 )
 
 #: Evidence tables written by the analyses (each optional: a study without Boyd's experiments has no
@@ -31,22 +51,29 @@ EVIDENCE_TABLES = ("noise_evidence.csv", "rank_set_evidence.csv", "skew_evidence
 #: ``px.<a>_<b>.cd.order`` rows here (:func:`prspace.verdicts.claims.cd_order_evidence`).
 CD_PAIRS_TABLE = "cd_metric_pairs.csv"
 
-#: The rows of the answer-first summary (claim id patterns, in order; ``*`` = every pair).
-HEADLINE = (
-    "fk.{p}.top1", "fk.{p}.top3", "px.{p}.top1.distinguishable", "px.{p}.top1.skew_trend",
-    "fk.{p}.top1.at_paperlike_pi_distribution", "px.{p}.rank_sets.disjoint", "px.{p}.cd.order",
+#: This project's rows a study's summary shows (claim id patterns, ``{p}`` = each of Flach & Kull's
+#: pairs); findings.md shows every row.
+SUMMARY_EXPLORATORY = (
+    "px.{p}.top1.cross_vs_self", "px.{p}.top1.distinguishable", "px.{p}.rank_sets.disjoint", "px.{p}.cd.order",
+    "px.{p}.top1.skew_trend", "px.{p}.top1.at_paperlike_pi_distribution",
 )
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
-def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
-    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`)."""
+def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0) -> pd.DataFrame:
+    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`):
+    Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
+    (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
+    of the other tables."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []
+    per_task_path = t / "disagreement_per_task.csv"
+    if per_task_path.is_file():
+        tasks = pd.read_csv(t / "tasks.csv", dtype={"task_id": str}) if (t / "tasks.csv").is_file() else None
+        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed)
     summary_path = t / "disagreement_summary.csv"
     if summary_path.is_file():
-        summary = pd.read_csv(summary_path)
-        rows += flach_kull_evidence(summary) + within_task_order_evidence(summary)
+        rows += within_task_order_evidence(pd.read_csv(summary_path))
     cd_path = t / CD_PAIRS_TABLE
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
@@ -71,205 +98,285 @@ def collect_evidence(tables_dir: str | Path) -> pd.DataFrame:
 
 
 def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
-    """The verdict table: Flach & Kull's rows first, then this project's, then Boyd et al.'s."""
+    """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
+    implementation, then exploratory; within a role in the order of the evidence."""
+    from prspace.verdicts.registry import ROLES
+
     v = R.apply_rule(evidence)
-    order = {"flach-kull-2015": 0, "prspace": 1, "boyd-2012": 2}
-    v["_o"] = v["paper"].map(order)
+    v["_o"] = v["role"].map({r: i for i, r in enumerate(ROLES)})
     return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
-
-
-def _num(v: float, d: int = 2) -> str:
-    if v is None or not np.isfinite(v):
-        return ""
-    return f"{v:.{d}f}" if abs(v) >= 10 ** -d or v == 0 else f"{v:.2g}"
-
-
-def _value(r: Mapping[str, object]) -> str:
-    est, lo, hi = (float(r[c]) for c in ("estimate", "ci_lo", "ci_hi"))
-    kind = str(r["kind"])
-    if kind == "bound":
-        return f"{int(r['k'])} of {int(r['n'])} [{_num(lo)}, {_num(hi)}]"
-    if kind == "test":
-        return f"p = {_num(est, 3)}" if np.isfinite(est) else "not tested"
-    if kind == "exact":
-        return f"max deviation {_num(est, 6) if est else '0'}"
-    d = 3 if kind in ("correlation", "direction", "stable", "difference") else 2
-    if np.isfinite(lo) and np.isfinite(hi):
-        return f"{_num(est, d)} [{_num(lo, d)}, {_num(hi, d)}]"
-    return _num(est, d)
-
-
-def _paper(r: Mapping[str, object]) -> str:
-    kind, pv = str(r["kind"]), float(r["paper_value"])
-    if kind == "direction":
-        return "rises" if pv > 0 else "falls" if pv < 0 else ""
-    if kind == "stable":
-        return "stable"
-    if kind == "exact":
-        return "closed form"
-    return _num(pv)
 
 
 def verdicts_markdown(v: pd.DataFrame, *, study: str) -> str:
     """The whole verdict table as Markdown."""
+    v = normalise(v)
     lines = [f"# Verdicts of study `{study}`", "",
-             "Generated by `prspace verdicts` from `verdicts.csv`; the rule is in `docs/verdicts.md`.", "",
-             "| claim id | claim | paper | this run [95% CI] | tasks | families | verdict | explanation |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "Generated by `prspace verdicts` from `verdicts.csv`; the rule is in `docs/verdicts.md`, every term in "
+             "`docs/glossary.md`.", "",
+             "| claim id | role | claim | paper | this run [interval] | tasks | families | verdict | explanation |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for _, r in v.iterrows():
         nt = "" if not np.isfinite(r["n_tasks"]) else str(int(r["n_tasks"]))
         nf = "" if not np.isfinite(r["n_families"]) else str(int(r["n_families"]))
-        lines.append(f"| `{r['claim_id']}` | {r['claim']} | {_paper(r)} | {_value(r)} | {nt} | {nf} | "
-                     f"**{r['verdict']}** | {str(r['explanation']).replace('|', '/')} |")
+        lines.append(f"| `{r['claim_id']}` | {r['role']} | {label(r['claim_id'], r['claim'])} | {paper_cell(r)} | "
+                     f"{value_cell(r)} | {nt} | {nf} | **{r['verdict']}** | {cell(r['explanation'])} |")
     return "\n".join(lines) + "\n"
 
 
-def headline(v: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the answer-first summary, in :data:`HEADLINE` order."""
-    ids = [pat.format(p=p) for pat in HEADLINE for p in PAIRS]
-    by = v.set_index("claim_id")
-    return by.loc[[i for i in ids if i in by.index]].reset_index()
+def primary(v: pd.DataFrame) -> pd.DataFrame:
+    """The primary rows, in the registry's order (only ids the registry holds with role primary)."""
+    order = [i for i in REG.primary_ids()]
+    p = v[v["claim_id"].isin(order)]
+    return p.set_index("claim_id").loc[[i for i in order if i in set(p["claim_id"])]].reset_index()
 
 
-def _pair_label(claim_id: str) -> str:
-    """``fk.aupr_auroc.top1`` -> ``AUPR vs AUROC``."""
-    a, b = claim_id.split(".")[1].split("_", 1) if claim_id.split(".")[1].count("_") == 1 else (claim_id, "")
-    return f"{METRIC_LABELS.get(a, a)} vs {METRIC_LABELS.get(b, b)}"
+class _Notes:
+    """Footnotes holding the papers' words: one per (paper, where, quote), numbered as first cited."""
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[str, str, str], int] = {}
+
+    def cite(self, claim_id: str) -> str:
+        c = REG.BY_ID[claim_id]
+        key = (R.PAPERS.get(c.paper, c.paper), c.where, c.quote)
+        n = self.keys.setdefault(key, len(self.keys) + 1)
+        return f"[^{n}]"
+
+    def lines(self) -> list[str]:
+        return [f'[^{n}]: {paper}, {where}: "{quote}"' for (paper, where, quote), n in self.keys.items()]
 
 
-def _count(v: pd.DataFrame, mask: pd.Series) -> str:
-    c = v.loc[mask, "verdict"].value_counts()
-    return ", ".join(f"{n} {name}" for name, n in c.items())
+def _primary_intro(rows: pd.DataFrame) -> str:
+    n, lv = len(REG.primary_ids()), [float(x) for x in rows["level"] if np.isfinite(x)]
+    joint = bool(lv) and all(abs(x - REG.primary_level()) < 1e-9 for x in lv)
+    how = (f"each interval is simultaneous at {level_text(rows)}, so that all {n} hold together with "
+           f"{100 * (1 - REG.PRIMARY_ALPHA):g}%" if joint else f"each interval at {level_text(rows)}, one claim at a time")
+    return f"**The papers' claims** ({n} primary claims; {how}; the paper's words are in the footnotes):"
 
 
-def summary_sentences(v: pd.DataFrame, *, tasks: pd.DataFrame | None) -> list[str]:
-    """At most five sentences, each read off the verdict table (and the task table)."""
-    out = []
-    if tasks is not None and len(tasks):
-        ok = tasks[tasks["status"] == "ok"] if "status" in tasks.columns else tasks
-        fam = ok["family"].nunique() if "family" in ok.columns else len(ok)
-        out.append(f"{len(ok)} tasks from {fam} families of real datasets, pi {ok['pi'].min():.3f} to "
-                   f"{ok['pi'].max():.3f} (median {ok['pi'].median():.3f}).")
-    fk = v["claim_id"].str.match(r"^fk\.[a-z_]+\.top[13]$")
-    if fk.any():
-        differ = v[fk & v["verdict"].str.startswith("differs")]
-        which = "; ".join(f"{_pair_label(r.claim_id)} top-{r.claim_id[-1]} {r.verdict.split(': ')[1]}"
-                          for r in differ.itertuples())
-        out.append(f"Flach & Kull's {int(fk.sum())} disagreement shares: {_count(v, fk)}"
-                   + (f" ({which})." if which else "."))
-    nb = v["claim_id"].str.match(r"^px\.[a-z_]+\.top1\.distinguishable$")
-    if nb.any():
-        k, n = int(v.loc[nb, "k"].sum()), int(v.loc[nb, "n"].sum())
-        out.append(f"Top-1 disagreements whose two preferred models the test rows separate: {k} of {n} over the "
-                   f"three pairs (verdicts: {_count(v, nb)}); where the check's power is low this says the rows "
-                   f"cannot separate such models, not that no real reversal exists (`calibration_summary.csv`).")
-    sk = v["claim_id"].str.match(r"^px\.[a-z_]+\.top1\.skew_trend$")
-    if sk.any():
-        moved = [_pair_label(r.claim_id) for r in v[sk].itertuples() if r.verdict == R.HOLDS]
-        out.append("With the same models and scores, lowering pi raises the top-1 disagreement of "
-                   + (", ".join(moved) if moved else "no pair") + f" ({_count(v, sk)}).")
-    bo = v["paper"] == "boyd-2012"
-    if bo.any():
-        nbo = int(bo.sum())
-        out.append(f"Boyd et al.'s {nbo} checked claim{'s' if nbo != 1 else ''}: {_count(v, bo)}.")
-    return out[:5]
+def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool) -> list[str]:
+    """One table per paper: plain label, the paper's value, each study's value and verdict."""
+    rows_by = [primary(s.verdicts).set_index("claim_id") for s in studies]
+    ids = [i for i in REG.primary_ids() if any(i in r.index for r in rows_by)]
+    if not ids:
+        return []
+    out = [_primary_intro(pd.concat([r for r in rows_by]).reset_index()), ""]
+    many = len(studies) > 1
+    for paper in (REG.FK, REG.BOYD):
+        mine = [i for i in ids if REG.BY_ID[i].paper == paper]
+        if not mine:
+            continue
+        head = ["claim", "paper"]
+        for s in studies:
+            head += [f"{s.name if many else 'this run'} [interval]"] + (["MC error"] if mc_column else []) + ["verdict"]
+        out += [f"{R.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+        for cid in mine:
+            first = next(r.loc[cid] for r in rows_by if cid in r.index)
+            cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
+            for r in rows_by:
+                if cid not in r.index:
+                    cells += [""] * (3 if mc_column else 2)
+                    continue
+                x = {**r.loc[cid], "claim_id": cid}
+                cells += [value_cell(x)] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+            out.append("| " + " | ".join(cell(c) for c in cells) + " |")
+        out.append("")
+    if not mc_column:
+        mc = [float(x) for r in rows_by for x in r["mc_error"] if np.isfinite(x)]
+        if mc:
+            out += [f"Monte Carlo error of the interval ends: at most {mc_cell(max(mc))} (column `mc_error` of "
+                    "each study's `verdicts.csv`).", ""]
+    return out
 
 
-#: Short labels of the headline rows, for the table of several studies (``{a}``, ``{b}``: the pair).
-SHORT = {
-    "fk.{p}.top1": "{a} vs {b}: different best model",
-    "fk.{p}.top3": "{a} vs {b}: different ordered top three",
-    "px.{p}.top1.distinguishable": "{a} vs {b}: top-1 disagreements with separable models",
-    "px.{p}.top1.skew_trend": "{a} vs {b}: top-1 disagreement rises as pi falls (per decade)",
-    "fk.{p}.top1.at_paperlike_pi_distribution": "{a} vs {b}: different best model at the paper-like pi",
-    "px.{p}.rank_sets.disjoint": "{a} vs {b}: plausible-best sets disjoint (real by construction)",
-    "px.{p}.cd.order": "{a} vs {b}: learner order across tasks differs (sign-flip test)",
-}
+def implementation_line(s: Study) -> str | None:
+    """``8 of 8 exact``, or ``7 of 8 exact; `boyd.thm2` differs``: each row that is not exact named
+    with its verdict (a check of a direction that cannot fail says ``holds``)."""
+    imp = s.verdicts[s.verdicts["role"] == "implementation"]
+    if imp.empty:
+        return None
+    other = imp[imp["verdict"].map(verdict_key) != "exact"]
+    out = f"{len(imp) - len(other)} of {len(imp)} exact"
+    return out + "".join(f"; `{r.claim_id}` {r.verdict}" for r in other.itertuples())
 
 
-def _tasks_sentence(study: str, tasks: pd.DataFrame | None) -> str:
-    if tasks is None or not len(tasks):
-        return f"`{study}`: no task table."
-    ok = tasks[tasks["status"] == "ok"] if "status" in tasks.columns else tasks
-    fam = ok["family"].nunique() if "family" in ok.columns else len(ok)
-    return (f"`{study}`: {len(ok)} tasks from {fam} families, pi {ok['pi'].min():.3f} to {ok['pi'].max():.3f} "
-            f"(median {ok['pi'].median():.3f}).")
+def _implementation(studies: Sequence[Study]) -> list[str]:
+    parts = [(s.name, implementation_line(s)) for s in studies]
+    parts = [(n, t) for n, t in parts if t]
+    if not parts:
+        return []
+    said = "; ".join(f"`{n}` {t}" for n, t in parts) if len(studies) > 1 else parts[0][1]
+    return [f"**Implementation checks** (the papers' theorems and the arithmetic of their tables, checked against "
+            f"this code; they cannot fail on data): {said}.", ""]
 
 
-def studies_markdown(studies: Sequence[tuple[str, pd.DataFrame, pd.DataFrame | None]]) -> str:
-    """The answer first for several studies side by side: one row per headline claim
-    (:data:`SHORT`), the paper's value, then each study's value [95% CI] and verdict; a line per
-    study on its tasks and on Boyd et al.'s rows. Generated from the verdict tables only."""
-    names = [s for s, _, _ in studies]
-    head = "| claim | paper | " + " | ".join(f"{n} [95% CI] | verdict" for n in names) + " |"
-    lines = [head, "| --- | --- | " + " | ".join("--- | ---" for _ in names) + " |"]
-    by = [v.set_index("claim_id") for _, v, _ in studies]
-    for pat in HEADLINE:
-        for p in PAIRS:
-            cid = pat.format(p=p)
-            rows = [b.loc[cid] if cid in b.index else None for b in by]
-            first = next((r for r in rows if r is not None), None)
-            if first is None:
-                continue
-            a, b_ = p.split("_", 1)
-            label = SHORT[pat].format(a=METRIC_LABELS.get(a, a), b=METRIC_LABELS.get(b_, b_))
-            cells = " | ".join(f"{_value(r)} | {r['verdict']}" if r is not None else " | " for r in rows)
-            lines.append(f"| {label} | {_paper(first)} | {cells} |")
-    lines.append("")
-    for name, v, tasks in studies:
-        line = _tasks_sentence(name, tasks)
-        bo = v["paper"] == "boyd-2012"
-        if bo.any():
-            line += f" Boyd et al.: {int(bo.sum())} claim row(s), {_count(v, bo)}."
-        lines.append(line + "  ")
-    return "\n".join(lines).rstrip() + "\n"
+def exploratory(v: pd.DataFrame, patterns: Sequence[str] | None = None) -> pd.DataFrame:
+    """This project's rows (role exploratory), all or those matching ``patterns`` in that order."""
+    e = v[v["role"] == "exploratory"]
+    if patterns is None:
+        return e
+    ids = [pat.format(p=p) for pat in patterns for p in PAIRS]
+    return e.set_index("claim_id").loc[[i for i in ids if i in set(e["claim_id"])]].reset_index()
 
 
-def summary_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None) -> str:
-    """The answer first: a short table of the headline claims and at most five sentences."""
-    h = headline(v)
-    lines = [f"| claim (`{study}` study) | paper | this run [95% CI] | verdict |", "| --- | --- | --- | --- |"]
-    for _, r in h.iterrows():
-        lines.append(f"| {r['claim']} | {_paper(r)} | {_value(r)} | {r['verdict']} |")
-    lines += [""] + summary_sentences(v, tasks=tasks)
-    return "\n".join(lines) + "\n"
+def _exploratory_table(s: Study, rows: pd.DataFrame, *, explain: bool) -> list[str]:
+    if rows.empty:
+        return []
+    head = ["question", f"this run [{level_text(rows)} interval]", "verdict"] + (["explanation"] if explain else [])
+    out = ["**This project's analyses** (questions no paper states; they never stand under a paper's column):", "",
+           "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for _, r in rows.iterrows():
+        cells = [f"{label(r['claim_id'], r['claim'])} (`{r['claim_id']}`)", value_cell(r), r["verdict"]]
+        out.append("| " + " | ".join(cell(c) for c in cells + ([r["explanation"]] if explain else [])) + " |")
+    return out + [""]
 
 
-def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intro: str) -> str:
-    """The report's front page: ``intro`` (the static description), then the answer first, as
-    reStructuredText (a ``list-table``), generated like :func:`summary_markdown`."""
-    table = [".. list-table::", "   :header-rows: 1", "", "   * - claim", "     - paper", "     - this run [95% CI]",
-             "     - verdict"]
-    for _, r in headline(v).iterrows():
-        table += [f"   * - {r['claim']}", f"     - {_paper(r)}", f"     - {_value(r)}", f"     - {r['verdict']}"]
-    blocks = [intro.strip(), f"**The answer** (study ``{study}``; every claim in the *verdicts* table, the rule in "
-              "``docs/verdicts.md``):", "\n".join(table)]
-    blocks += [s.replace("`", "``") for s in summary_sentences(v, tasks=tasks)]
-    return "\n\n".join(blocks) + "\n"
+def _answer_block(studies: Sequence[Study]) -> list[str]:
+    out = [description(s) + "  " for s in studies]
+    note = offline_note([s for s in studies if not s.own_data])
+    out += ([note] if note else []) + [""]
+    out += [f"- {x}" for x in answer(studies)]
+    return out + [""]
+
+
+def _study(v: pd.DataFrame, study: str, tasks: pd.DataFrame | None, tables_dir: str | Path | None,
+           own_data: bool | None) -> Study:
+    if tables_dir is not None:
+        s = load_study(study, tables_dir, verdicts=v, own_data=own_data)
+        if tasks is not None:
+            s.tasks = tasks
+        return s
+    return Study(name=study, verdicts=v, tasks=tasks, own_data=own_data)
+
+
+def study_page(s: Study, *, glossary: str = "../../docs/glossary.md") -> list[str]:
+    """A study's summary as Markdown lines: a user's data first (when it is), the answer, the
+    primary claims, the implementation line and this project's analyses (:data:`SUMMARY_EXPLORATORY`)."""
+    out = own_data_section(s) if s.own_data else []
+    out += [f"**The answer** (study `{s.name}`; every term is defined in [the glossary]({glossary})):", ""]
+    out += _answer_block([s])
+    notes = _Notes()
+    out += _primary_tables([s], notes, mc_column=True)
+    out += _implementation([s])
+    out += _exploratory_table(s, exploratory(s.verdicts, SUMMARY_EXPLORATORY), explain=False)
+    return out + notes.lines()
+
+
+def summary_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,
+                     tables_dir: str | Path | None = None, own_data: bool | None = None) -> str:
+    """A study's ``summary.md`` (:func:`study_page`); ``tables_dir`` adds what the study's other
+    tables say (plausible-best set sizes, per-task picks, sensitivity)."""
+    return "\n".join(study_page(_study(v, study, tasks, tables_dir, own_data))).rstrip() + "\n"
+
+
+def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataFrame | None]]) -> str:
+    """``results/summary.md`` (the README includes it): the answer for several studies side by side,
+    the primary claims with a column pair per study, the implementation line, and where this
+    project's own analyses are. Paths are written for the README, which includes this page."""
+    st = [s if isinstance(s, Study) else Study(name=s[0], verdicts=s[1], tasks=s[2]) for s in studies]
+    notes = _Notes()
+    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + _implementation(st)
+    n = [len(exploratory(s.verdicts)) for s in st]
+    out += [f"**This project's analyses** ({', '.join(f'{k} rows in `{s.name}`' for k, s in zip(n, st, strict=True))}: test-set "
+            "noise, plausible-best sets, skew, learners over tasks; no paper states them): "
+            "`results/<study>/summary.md` and `findings.md`.", ""]
+    return "\n".join(out + notes.lines()).rstrip() + "\n"
+
+
+def _rst_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    out = [".. list-table::", "   :header-rows: 1", ""]
+    for r in [head, *rows]:
+        out += [f"   * - {r[0]}"] + [f"     - {c}" for c in r[1:]]
+    return out + [""]
+
+
+def _rst(text: str) -> str:
+    return text.replace("`", "``").replace("****", "")
+
+
+def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intro: str,
+                tables_dir: str | Path | None = None, own_data: bool | None = None) -> str:
+    """The report's front page: ``intro`` (the static description), then the answer first, the
+    primary claims (the paper's words in a column), the implementation line and this project's
+    analyses, as reStructuredText."""
+    s = _study(v, study, tasks, tables_dir, own_data)
+    blocks = [intro.strip(), ""]
+    if s.own_data:
+        md = own_data_section(s)
+        table = [ln for ln in md if ln.startswith("|") and not ln.startswith("| ---") and not ln.startswith("|---")]
+        cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in table]
+        blocks += [_rst(md[0]), ""] + (_rst_table(cells[0], cells[1:]) if cells else [])
+    blocks += [f"**The answer** (study ``{study}``; every term in ``docs/glossary.md``):", ""]
+    blocks += [_rst(x) for x in _answer_block([s])]
+    p = primary(s.verdicts)
+    if len(p):
+        blocks += [_rst(_primary_intro(p).replace("in the footnotes", "in the last column")), ""]
+        blocks += _rst_table(["claim", "paper", "this run [interval]", "MC error", "verdict", "the paper's words"],
+                             [[label(r["claim_id"], r["claim"]), paper_cell(r), value_cell(r), mc_cell(r["mc_error"]),
+                               r["verdict"], _rst(f"{r['where']}: \"{r['quote']}\"")] for _, r in p.iterrows()])
+    blocks += [_rst(x) for x in _implementation([s])]
+    e = exploratory(s.verdicts, SUMMARY_EXPLORATORY)
+    if len(e):
+        blocks += ["**This project's analyses** (questions no paper states):", ""]
+        blocks += _rst_table(["question", "this run [interval]", "verdict"],
+                             [[label(r["claim_id"], r["claim"]), value_cell(r), r["verdict"]] for _, r in e.iterrows()])
+    return "\n".join(blocks).rstrip() + "\n"
+
+
+def sensitivity_lines(s: Study) -> list[str]:
+    """Findings' section on ``sensitivity.csv`` (nothing when the study has none)."""
+    sens = s.sensitivity
+    if sens is None or not len(sens):
+        return []
+    same, changed, variants = robust_ids(s)
+    out = ["## How robust the primary verdicts are", "",
+           f"Each primary claim recomputed on {len(variants)} variants of the population ({', '.join(variants)}); "
+           f"{len(same)} verdict(s) stay the same in every variant"
+           + (": " + ", ".join(f"`{c}`" for c in same) if same else "") + ".", "",
+           "| claim | variant | estimate [interval] | verdict | same as the main verdict? |", "| --- | --- | --- | --- | --- |"]
+    base = s.verdicts.set_index("claim_id")["verdict"]
+    for _, r in sens.iterrows():
+        cid = str(r["claim_id"])
+        x = {**r, "kind": s.verdicts.set_index("claim_id")["kind"].get(cid, "share"), "k": np.nan, "n": np.nan}
+        same_v = "yes" if cid in base.index and verdict_key(base[cid]) == verdict_key(r["verdict"]) else "no"
+        out.append(f"| {label(cid, cid)} | {r['variant']} | {value_cell(x)} | {r['verdict']} | {same_v} |")
+    return out + [""]
 
 
 def findings_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,
-                      params: Mapping[str, object] | None = None, winners: pd.DataFrame | None = None) -> str:
-    """The study's findings page: the summary, then every verdict by paper, then the run's parameters."""
+                      params: Mapping[str, object] | None = None, winners: pd.DataFrame | None = None,
+                      tables_dir: str | Path | None = None, own_data: bool | None = None) -> str:
+    """The study's findings page: the summary, then every row with its explanation (primary,
+    implementation, this project's), the sensitivity table, the learners over tasks and the
+    run's parameters."""
+    s = _study(v, study, tasks, tables_dir, own_data)
+    if winners is not None:
+        s.winners = winners
     lines = [f"# Findings of study `{study}`", "",
              "Generated by `prspace verdicts` from `tables/verdicts.csv`; do not edit. The rule behind every "
-             "verdict is in `docs/verdicts.md`.", "", "## The answer", "",
-             summary_markdown(v, study=study, tasks=tasks).rstrip(), ""]
-    for paper, title in R.PAPERS.items():
-        part = v[v["paper"] == paper]
+             "verdict is in `docs/verdicts.md`.", "", "## The answer", ""]
+    lines += study_page(s) + [""]
+    for role, title in (("primary", "Every primary claim, explained"), ("implementation", "Implementation checks")):
+        part = primary(s.verdicts) if role == "primary" else s.verdicts[s.verdicts["role"] == role]
         if part.empty:
             continue
-        lines += [f"## {title}", "", "| claim | paper | this run [95% CI] | verdict | explanation |",
-                  "| --- | --- | --- | --- | --- |"]
+        lines += [f"## {title}", "", "| claim | paper | where | this run [interval] | verdict | explanation |",
+                  "| --- | --- | --- | --- | --- | --- |"]
         for _, r in part.iterrows():
-            lines.append(f"| {r['claim']} (`{r['claim_id']}`) | {_paper(r)} | {_value(r)} | {r['verdict']} | "
-                         f"{str(r['explanation']).replace('|', '/')} |")
+            lines.append(f"| {label(r['claim_id'], r['claim'])} (`{r['claim_id']}`) | {paper_cell(r)} | "
+                         f"{R.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {value_cell(r)} | {r['verdict']} | "
+                         f"{cell(r['explanation'])} |")
         lines.append("")
-    if winners is not None and len(winners):
+    ex = exploratory(s.verdicts)
+    if len(ex):
+        lines += ["## This project's analyses, every row", ""] + _exploratory_table(s, ex, explain=True)[2:]
+    lines += sensitivity_lines(s)
+    w = s.winners
+    if w is not None and len(w):
         lines += ["## Learners across tasks (Boyd et al. 2012, sec. 4.2)", "",
                   "| metric | criterion | winner | runner-up | margin | tasks whose removal alone changes the winner |",
                   "| --- | --- | --- | --- | --- | --- |"]
-        for _, r in winners.iterrows():
+        for _, r in w.iterrows():
             lines.append(f"| {r['metric']} | {r['criterion']} | {r['winner']} | {r['runner_up']} | "
                          f"{float(r['margin']):.4f} | {int(r['n_tasks_flip'])} |")
         lines.append("")

@@ -2,53 +2,68 @@
 
 Every analysis that bears on a claim of either paper writes *evidence rows* (columns
 :data:`EVIDENCE_COLUMNS`, one row per claim; build them with :func:`evidence_row`); this module
-alone decides what a row means. ``docs/verdicts.md`` states the same rule in prose; a test
-re-derives every committed verdict from its own row.
+alone decides what a row means (:func:`decide`) and joins each row to the registry of claims
+(:func:`apply_rule`: role, where, quote, paper value and margin come from
+:mod:`prspace.verdicts.registry`, never from the row). ``docs/verdicts.md`` states the same rule in
+prose; tests re-derive every verdict from its own row.
 
-Kinds of claim and their verdicts (``tolerance`` defaults in :data:`DEFAULT_TOLERANCE`):
+Kinds of claim and their verdicts:
 
-* ``share`` / ``correlation``: a number the paper reports (``paper_value``), estimated here with a
-  95% interval ``[ci_lo, ci_hi]`` (cluster bootstrap over families of tasks).
+* ``share`` / ``correlation`` / ``quartile``: a number the paper reports (``paper_value``) and a
+  margin ``m`` (the registry's :attr:`~prspace.verdicts.registry.Claim.margin`; an exploratory
+  row gives it as ``tolerance``), estimated here with an interval ``[lo, hi]``:
 
-  - **replicates**: the paper's value is inside the interval and the interval's half-width is at
-    most ``tolerance`` (0.10 for shares, 0.03 for correlations): precise enough to tell;
-  - **consistent but imprecise**: inside, but wider; the explanation says about how many families
-    would make it narrow enough (half-width shrinks as one over the square root of the families);
-  - **differs: higher here** / **differs: lower here**: the paper's value is outside the interval.
+  - **replicates**: ``paper_value - m <= lo`` and ``hi <= paper_value + m`` (an equivalence test:
+    the whole interval lies within the margin);
+  - **consistent, too imprecise**: ``lo <= paper_value <= hi`` but the interval is not within the
+    margin; the explanation says about how many families would decide (the half-width scales as
+    ``1/sqrt(families)``);
+  - **differs: higher here** (``lo > paper_value``) / **differs: lower here** (``hi < paper_value``).
+
+* ``equivalence``: a paired difference claimed to be 0 ("as different as"), margin ``m``:
+  **holds** when ``-m <= lo`` and ``hi <= m``; **does not hold: <which way>** when the interval
+  lies wholly above ``m`` or below ``-m``; else **cannot be told**.
 
 * ``exact``: a closed form or published table checked against computation; ``estimate`` is the
   largest absolute deviation. **exact** when it is at most ``tolerance``, else **differs**.
 
-* ``direction``: a claimed sign (``paper_value`` +1 or -1) of an effect ``estimate`` with interval.
-  **holds** when the interval excludes 0 on the claimed side, **contradicted** when it excludes 0
-  on the other side, **cannot be told** when it contains 0.
+* ``direction``: a claimed sign (``paper_value`` +1 or -1) of an effect with interval. **holds**
+  when the interval excludes 0 on the claimed side, **contradicted** on the other side, **cannot
+  be told** when it contains 0.
 
-* ``stable``: a claimed absence of effect within a margin ``tolerance``. **holds** when the whole
-  interval lies inside ``[-tolerance, tolerance]``; **differs** when it lies wholly outside it
-  (``ci_lo > tolerance`` or ``ci_hi < -tolerance``); else **cannot be told**.
+* ``stable``: a claimed absence of effect within ``tolerance``: **holds** when the interval lies
+  within ``+-tolerance``, **differs** when wholly outside, else **cannot be told**.
 
-* ``bound``: ``k`` of ``n`` cases flagged by a calibrated check (e.g. disagreements whose two
-  preferred models are distinguishable); ``estimate = k/n`` with the exact (Clopper-Pearson) 95%
-  interval, computed here. **beyond noise** when the interval's lower end exceeds ``tolerance``
-  (the check's nominal false rate, 0.05); **mostly within noise** when its upper end is below 0.5;
-  else **cannot be told**. Read a "0 of n" with the check's power, which the row's ``detail``
-  gives from the calibration table; what the check flags (separable preferred models, disjoint
-  plausible-best sets, ...) is the row's claim and detail.
+* ``bound``: ``k`` of ``n`` cases flagged by a calibrated check; ``estimate = k/n`` with the exact
+  (Clopper-Pearson) interval, computed here. **beyond noise** when its lower end exceeds
+  ``tolerance`` (the check's nominal false rate, 0.05); **mostly within noise** when its upper end
+  is below 0.5; else **cannot be told**.
 
-* ``test``: a calibrated hypothesis test of a null of no difference (e.g. two metrics order the
-  learners alike across tasks, :func:`prspace.cd.metric_order_test`); ``estimate`` is its
-  p-value and ``tolerance`` its level alpha (default 0.05). **differs beyond noise** when
-  ``p < alpha``; **within noise** when ``p >= alpha``: the data do not show a difference, which
-  is not evidence of none where the test's power is low (the row's ``detail`` gives the test's
-  calibrated false rate and its power on a planted effect); **cannot be told** when there is no
-  p-value (the test could not be run; the ``detail`` says why).
+* ``test``: the p-value of a calibrated test of no difference at level ``tolerance`` (0.05):
+  **differs beyond noise** when ``p < alpha``, **within noise** when ``p >= alpha``, **cannot be
+  told** without a p-value.
 
-* ``difference``: a difference ``estimate`` (e.g. cross-metric minus self-disagreement) with
-  interval. **larger** when the interval is above 0, **smaller** when below, else **cannot be
-  told**.
+* ``difference``: a difference with interval: **larger** (above 0), **smaller** (below 0), else
+  **cannot be told**.
+
+Three guards apply on top, in this order:
+
+1. *Small populations*: a row whose interval comes from a bootstrap over fewer than
+   :data:`MIN_FAMILIES` families (``n_families``) is **cannot be told: N families** (a share's
+   explanation gives the exact binomial interval over its tasks).
+2. *Power*: a ``bound`` or ``test`` row that would say **mostly within noise** / **within noise**
+   says **cannot be told: the check has power P here** when its calibrated ``power`` is below
+   :data:`MIN_POWER`; without a power the verdict stands and the explanation says power is unknown.
+3. *Borderline*: when an interval end lies within ``2 x mc_error`` (:data:`BORDERLINE_MC`; the
+   Monte Carlo SE of the ends) of a threshold the verdict uses (paper value, paper value +- margin,
+   0, +-margin) and the verdict on the two sides of that threshold differs, the verdict is
+   **borderline**; the explanation names the threshold and the two verdicts.
 
 A row with a missing estimate or interval is **cannot be told** (its explanation says what is
 missing). Nothing here reads a file: rows in, rows out.
+
+One module of about 410 lines on purpose: every kind, every guard and every verdict word of the one
+rule in one place, so that what a verdict means is read in one file.
 """
 
 from __future__ import annotations
@@ -62,15 +77,26 @@ from scipy import stats
 
 PAPERS = {"flach-kull-2015": "Flach & Kull (NIPS 2015)", "boyd-2012": "Boyd et al. (ICML 2012)",
           "prspace": "this project (no paper value)"}
-KINDS = ("share", "correlation", "exact", "direction", "stable", "bound", "difference", "test")
+KINDS = ("share", "correlation", "quartile", "equivalence", "exact", "direction", "stable", "bound", "difference",
+         "test")
+#: Kinds that compare a paper's number with a margin (``margin`` column).
+NUMBER_KINDS = ("share", "correlation", "quartile")
 
-#: Half-width (share, correlation), deviation (exact), margin (stable), false rate (bound) or
-#: level alpha (test) when a row leaves ``tolerance`` empty.
-DEFAULT_TOLERANCE: dict[str, float] = {
-    "share": 0.10, "correlation": 0.03, "exact": 1e-9, "stable": 0.02, "bound": 0.05,
-    "direction": float("nan"), "difference": float("nan"), "test": 0.05,
-}
+#: Deviation (exact), margin (stable), false rate (bound) or level alpha (test) when a row leaves
+#: ``tolerance`` empty.
+DEFAULT_TOLERANCE: dict[str, float] = {"exact": 1e-9, "stable": 0.02, "bound": 0.05, "test": 0.05}
+#: Level of a bound row's exact binomial interval when the row gives none.
 LEVEL = 0.95
+#: Fewer families than this: a cluster bootstrap's interval is not trusted (**cannot be told: N
+#: families**). Below about ten clusters the bootstrap distribution of a mean takes few distinct
+#: values and percentile intervals under-cover (Cameron, Gelbach & Miller 2008; MacKinnon & Webb 2017).
+MIN_FAMILIES = 10
+#: Below this calibrated power a check that finds nothing says **cannot be told**.
+MIN_POWER = 0.5
+#: An interval end within this many Monte Carlo SEs of a threshold makes the verdict borderline.
+BORDERLINE_MC = 2.0
+#: The margin's ends belong to it: ``0.24 + 0.10`` is 0.33999999999999997 in float64.
+_EPS = 1e-12
 
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
@@ -80,14 +106,16 @@ EVIDENCE_COLUMNS = [
 #: and a check's calibrated power at the study's median task size.
 OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power")
 VERDICT_COLUMNS = [
-    "paper", "claim_id", "claim", "paper_value", "estimate", "ci_lo", "ci_hi", "n_tasks",
-    "n_families", "verdict", "explanation", "kind", "tolerance", "k", "n",
+    "role", "paper", "claim_id", "claim", "where", "quote", "paper_value", "margin", "estimate", "ci_lo", "ci_hi",
+    "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n",
 ]
 
 REPLICATES = "replicates"
-IMPRECISE = "consistent but imprecise"
+IMPRECISE = "consistent, too imprecise"
 HIGHER = "differs: higher here"
 LOWER = "differs: lower here"
+NOT_HOLD = "does not hold"
+BORDERLINE = "borderline"
 EXACT = "exact"
 DIFFERS = "differs"
 HOLDS = "holds"
@@ -99,6 +127,16 @@ ORDER_WITHIN = "within noise"
 LARGER = "larger"
 SMALLER = "smaller"
 CANNOT = "cannot be told"
+
+
+def few_families(n_families: int) -> str:
+    """The verdict of a row bootstrapped over too few families."""
+    return f"{CANNOT}: {int(n_families)} families"
+
+
+def low_power(power: float) -> str:
+    """The verdict of a check that finds nothing with too little power to find anything."""
+    return f"{CANNOT}: the check has power {power:.2f} here"
 
 
 def evidence_row(
@@ -146,91 +184,230 @@ def _fmt(v: float) -> str:
     return "nan" if v is None or not np.isfinite(v) else f"{v:.3g}"
 
 
+def _f(row: Mapping[str, object], col: str) -> float:
+    v = row.get(col, float("nan"))
+    try:
+        return float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+#: "which way" of an "as different as" difference (registry quantity): (below -margin, above +margin).
+_WAYS = {"share_gap": ("AUPR and AUPRG are more alike than AUPR and AUROC",
+                       "AUPR and AUPRG are less alike than AUPR and AUROC"),
+         "correlation_gap": ("AUPR and AUPRG are less alike than AUPR and AUROC",
+                             "AUPR and AUPRG are more alike than AUPR and AUROC")}
+
+
+def _ways(claim_id: str) -> tuple[str, str]:
+    from prspace.verdicts.registry import claim
+
+    c = claim(claim_id)
+    return _WAYS.get(c.quantity if c else "", ("the difference lies below -margin", "the difference lies above +margin"))
+
+
+def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:
+    """The verdict of an interval kind from its ends alone (the borderline check moves them)."""
+    iv = f"[{_fmt(lo)}, {_fmt(hi)}]"
+    pv, m, tol = _f(row, "paper_value"), _f(row, "margin"), _f(row, "tolerance")
+    if kind in NUMBER_KINDS:
+        if pv < lo:
+            return HIGHER, f"the paper's {_fmt(pv)} is below this run's interval {iv}"
+        if pv > hi:
+            return LOWER, f"the paper's {_fmt(pv)} is above this run's interval {iv}"
+        if pv - m - _EPS <= lo and hi <= pv + m + _EPS:
+            return REPLICATES, f"the interval {iv} lies within the paper's {_fmt(pv)} +- margin {_fmt(m)}"
+        est, hw, nf = _f(row, "estimate"), (hi - lo) / 2, _f(row, "n_families")
+        gap = abs(est - pv)
+        target, then = (m - gap, "lie within the margin") if gap < m else (gap, "exclude the paper's value")
+        need = families_needed(nf, hw, target)
+        more = (f"; about {need} families would decide (half-width as 1/sqrt(families); at this estimate the "
+                f"interval would then {then})") if need else ""
+        return IMPRECISE, f"the paper's {_fmt(pv)} is inside {iv}, which is not within +- margin {_fmt(m)}{more}"
+    if kind == "equivalence":
+        below, above = _ways(str(row.get("claim_id", "")))
+        if -m - _EPS <= lo and hi <= m + _EPS:
+            return HOLDS, f"the difference's interval {iv} lies within 0 +- margin {_fmt(m)}"
+        if lo > m:
+            return f"{NOT_HOLD}: {above}", f"the difference's interval {iv} lies wholly above +margin {_fmt(m)}"
+        if hi < -m:
+            return f"{NOT_HOLD}: {below}", f"the difference's interval {iv} lies wholly below -margin {_fmt(m)}"
+        return CANNOT, f"the difference's interval {iv} overlaps the margin +-{_fmt(m)}: too imprecise to tell"
+    if kind == "direction":
+        side = "above" if pv > 0 else "below"
+        if (pv > 0 and lo > 0) or (pv < 0 and hi < 0):
+            return HOLDS, f"interval {iv} lies {side} 0, as claimed"
+        if (pv > 0 and hi < 0) or (pv < 0 and lo > 0):
+            return CONTRADICTED, f"interval {iv} lies on the other side of 0 than claimed"
+        return CANNOT, f"interval {iv} contains 0"
+    if kind == "stable":
+        if -tol <= lo and hi <= tol:
+            return HOLDS, f"interval {iv} lies within +-{_fmt(tol)}"
+        if lo > tol or hi < -tol:
+            return DIFFERS, f"interval {iv} lies outside +-{_fmt(tol)}"
+        return CANNOT, f"interval {iv} overlaps the margin +-{_fmt(tol)}"
+    if kind == "difference":
+        if lo > 0:
+            return LARGER, f"difference {_fmt(_f(row, 'estimate'))}, interval {iv} above 0"
+        if hi < 0:
+            return SMALLER, f"difference {_fmt(_f(row, 'estimate'))}, interval {iv} below 0"
+        return CANNOT, f"difference {_fmt(_f(row, 'estimate'))}, interval {iv} contains 0"
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]:
+    pv, m, tol = _f(row, "paper_value"), _f(row, "margin"), _f(row, "tolerance")
+    if kind in NUMBER_KINDS:
+        return [("the paper's value", pv), ("paper value + margin", pv + m), ("paper value - margin", pv - m)]
+    if kind == "equivalence":
+        return [("0", 0.0), ("+margin", m), ("-margin", -m)]
+    if kind == "stable":
+        return [("+tolerance", tol), ("-tolerance", -tol)]
+    return [("0", 0.0)]
+
+
+def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: float) -> str | None:
+    """The explanation of a borderline verdict, or None: an end within BORDERLINE_MC x mc of a
+    threshold whose two sides give different verdicts (the closest such threshold is named)."""
+    hits = []
+    for end, e in (("lower end", lo), ("upper end", hi)):
+        for name, t in _thresholds(kind, row):
+            if not (np.isfinite(t) and abs(e - t) < BORDERLINE_MC * mc):
+                continue
+            eps = 1e-9 * max(1.0, abs(t)) + _EPS
+            sides = [_interval_verdict(kind, row, *((x, hi) if end == "lower end" else (lo, x)))[0]
+                     for x in (t - eps, t + eps)]
+            if sides[0] != sides[1]:
+                hits.append((abs(e - t), end, e, name, t, sides))
+    if not hits:
+        return None
+    _, end, e, name, t, (a, b) = min(hits, key=lambda h: h[0])
+    return (f"the interval's {end} {e:.4f} is within {BORDERLINE_MC:g} x MC error ({BORDERLINE_MC * mc:.4f}) of "
+            f"{name} {t:.4f}: it sits between '{a}' and '{b}'")
+
+
+def _power_guard(verdict: str, why: str, power: float) -> tuple[str, str]:
+    if verdict not in (WITHIN_NOISE, ORDER_WITHIN):
+        return verdict, why
+    if not np.isfinite(power):
+        return verdict, why + "; the check's power here is unknown (no calibrated power in this row)"
+    if power < MIN_POWER:
+        return low_power(power), (why + f"; but the check's calibrated power at this study's task size is "
+                                  f"{power:.2f} < {MIN_POWER:g}: finding nothing is what it does here either way")
+    return verdict, why + f"; the check's calibrated power at this study's task size is {power:.2f}"
+
+
 def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
-    """``(verdict, explanation, updates)`` for one evidence row; ``updates`` fills computed
-    fields (the tolerance default; a bound's estimate and exact interval)."""
+    """``(verdict, explanation, updates)`` for one row (an evidence row joined to the registry by
+    :func:`apply_rule`, or a row of ``verdicts.csv``); ``updates`` fills computed fields (the
+    tolerance default; a bound's estimate, level and exact interval; the margin)."""
     kind = str(row["kind"])
-    tol = float(row.get("tolerance", float("nan")))
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    tol = _f(row, "tolerance")
     if math.isnan(tol):
-        tol = DEFAULT_TOLERANCE[kind]
+        tol = DEFAULT_TOLERANCE.get(kind, float("nan"))
     upd: dict[str, float] = {"tolerance": tol}
-    est, lo, hi = (float(row.get(c, float("nan"))) for c in ("estimate", "ci_lo", "ci_hi"))
-    pv = float(row.get("paper_value", float("nan")))
+    row = {**row, "tolerance": tol}
+    est, lo, hi, pv = _f(row, "estimate"), _f(row, "ci_lo"), _f(row, "ci_hi"), _f(row, "paper_value")
+    power, mc, nf, level = _f(row, "power"), _f(row, "mc_error"), _f(row, "n_families"), _f(row, "level")
     if kind == "bound":
-        k, n = float(row["k"]), float(row["n"])
+        k, n = _f(row, "k"), _f(row, "n")
         if not n > 0:
             return CANNOT, "no case to count (n = 0)", upd
-        lo, hi = clopper_pearson(int(k), int(n))
-        est = k / n
-        upd.update(estimate=est, ci_lo=lo, ci_hi=hi)
+        level = level if np.isfinite(level) else LEVEL
+        lo, hi = clopper_pearson(int(k), int(n), level)
+        upd.update(estimate=k / n, ci_lo=lo, ci_hi=hi, level=level)
+        iv = f"exact {level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}]"
         if lo > tol:
-            return BEYOND_NOISE, (f"{int(k)} of {int(n)}: exact 95% interval [{_fmt(lo)}, {_fmt(hi)}] lies above "
-                                  f"the check's false rate {_fmt(tol)}"), upd
+            return BEYOND_NOISE, f"{int(k)} of {int(n)}: {iv} lies above the check's false rate {_fmt(tol)}", upd
         if hi < 0.5:
-            return WITHIN_NOISE, (f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases (exact 95% bound) are "
-                                  f"cases the check flags; read it with the check's power below: where power is "
-                                  f"low, the check cannot flag such cases from these test rows, which is not "
-                                  f"evidence that the metrics agree"), upd
-        return CANNOT, f"{int(k)} of {int(n)}: exact 95% interval [{_fmt(lo)}, {_fmt(hi)}] decides neither way", upd
+            return (*_power_guard(WITHIN_NOISE, f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases ({iv}) are "
+                                  "cases the check flags", power), upd)
+        return CANNOT, f"{int(k)} of {int(n)}: {iv} decides neither way", upd
     if kind == "test":
         if not np.isfinite(est):
             return CANNOT, "no p-value: the test was not run", upd
         if est < tol:
             return ORDER_DIFFERS, f"p = {_fmt(est)} < alpha {_fmt(tol)}: the difference is beyond noise", upd
-        return ORDER_WITHIN, (f"p = {_fmt(est)} >= alpha {_fmt(tol)}: no difference beyond noise; read it with the "
-                              f"test's power below: where power is low this is not evidence of no difference"), upd
+        return (*_power_guard(ORDER_WITHIN, f"p = {_fmt(est)} >= alpha {_fmt(tol)}: no difference beyond noise",
+                              power), upd)
     if kind == "exact":
         if not np.isfinite(est):
             return CANNOT, "no deviation computed", upd
         if abs(est) <= tol:
             return EXACT, f"largest deviation {_fmt(est)} <= {_fmt(tol)}", upd
         return DIFFERS, f"largest deviation {_fmt(est)} > {_fmt(tol)}", upd
+    if kind in (*NUMBER_KINDS, "equivalence"):
+        m = _f(row, "margin")
+        m = m if np.isfinite(m) else tol
+        upd.update(margin=m, tolerance=m)
+        row = {**row, "margin": m, "tolerance": m}
+        if not np.isfinite(m):
+            return CANNOT, "no margin (the registry's, or the row's tolerance)", upd
+        if kind in NUMBER_KINDS and not np.isfinite(pv):
+            return CANNOT, "no paper value to compare", upd
+    if kind == "direction" and pv not in (1.0, -1.0):
+        return CANNOT, "no claimed direction (paper_value must be +1 or -1)", upd
     if not (np.isfinite(est) and np.isfinite(lo) and np.isfinite(hi)):
         return CANNOT, "no estimate or interval", upd
-    if kind in ("share", "correlation"):
-        if not np.isfinite(pv):
-            return CANNOT, "no paper value to compare", upd
-        hw = (hi - lo) / 2
-        if pv < lo:
-            return HIGHER, f"paper's {_fmt(pv)} is below this run's interval [{_fmt(lo)}, {_fmt(hi)}]", upd
-        if pv > hi:
-            return LOWER, f"paper's {_fmt(pv)} is above this run's interval [{_fmt(lo)}, {_fmt(hi)}]", upd
-        if hw <= tol:
-            return REPLICATES, f"paper's {_fmt(pv)} is inside [{_fmt(lo)}, {_fmt(hi)}], half-width {_fmt(hw)} <= {_fmt(tol)}", upd
-        need = families_needed(float(row.get("n_families", float("nan"))), hw, tol)
-        more = f"; about {need} families would make it <= {_fmt(tol)}" if need else ""
-        return IMPRECISE, f"paper's {_fmt(pv)} is inside [{_fmt(lo)}, {_fmt(hi)}], half-width {_fmt(hw)} > {_fmt(tol)}{more}", upd
-    if kind == "direction":
-        if pv not in (1.0, -1.0):
-            return CANNOT, "no claimed direction (paper_value must be +1 or -1)", upd
-        side = "above" if pv > 0 else "below"
-        if (pv > 0 and lo > 0) or (pv < 0 and hi < 0):
-            return HOLDS, f"interval [{_fmt(lo)}, {_fmt(hi)}] lies {side} 0, as claimed", upd
-        if (pv > 0 and hi < 0) or (pv < 0 and lo > 0):
-            return CONTRADICTED, f"interval [{_fmt(lo)}, {_fmt(hi)}] lies on the other side of 0 than claimed", upd
-        return CANNOT, f"interval [{_fmt(lo)}, {_fmt(hi)}] contains 0", upd
-    if kind == "stable":
-        if -tol <= lo and hi <= tol:
-            return HOLDS, f"interval [{_fmt(lo)}, {_fmt(hi)}] lies within +-{_fmt(tol)}", upd
-        if lo > tol or hi < -tol:
-            return DIFFERS, f"interval [{_fmt(lo)}, {_fmt(hi)}] lies outside +-{_fmt(tol)}", upd
-        return CANNOT, f"interval [{_fmt(lo)}, {_fmt(hi)}] overlaps the margin +-{_fmt(tol)}", upd
-    if kind == "difference":
-        if lo > 0:
-            return LARGER, f"difference {_fmt(est)}, interval [{_fmt(lo)}, {_fmt(hi)}] above 0", upd
-        if hi < 0:
-            return SMALLER, f"difference {_fmt(est)}, interval [{_fmt(lo)}, {_fmt(hi)}] below 0", upd
-        return CANNOT, f"difference {_fmt(est)}, interval [{_fmt(lo)}, {_fmt(hi)}] contains 0", upd
-    raise ValueError(f"unknown kind {kind!r}")
+    if np.isfinite(nf) and nf < MIN_FAMILIES:
+        why = (f"the interval [{_fmt(lo)}, {_fmt(hi)}] comes from a bootstrap over {int(nf)} families; below "
+               f"{MIN_FAMILIES} families such an interval is not trusted")
+        nt = _f(row, "n_tasks")
+        if kind == "share" and nt > 0:
+            cl = level if np.isfinite(level) else LEVEL
+            a, b = clopper_pearson(int(round(est * nt)), int(nt), cl)
+            why += (f"; treating the {int(nt)} tasks as independent, the exact binomial (Clopper-Pearson) {cl:.2%} "
+                    f"interval is [{_fmt(a)}, {_fmt(b)}]")
+        return few_families(nf), why, upd
+    verdict, why = _interval_verdict(kind, row, lo, hi)
+    if not np.isfinite(mc):
+        return verdict, why + "; Monte Carlo error of the ends not given (borderline not checked)", upd
+    border = _borderline(kind, row, lo, hi, mc)
+    if border:
+        return BORDERLINE, f"{border}; {why}", upd
+    return verdict, why, upd
+
+
+def registry_fields(row: Mapping[str, object]) -> dict[str, object]:
+    """``role, where, quote, paper_value, margin`` of an evidence row, from the registry.
+
+    A row of a paper (``paper`` a key of :data:`PAPERS` other than ``prspace``) must have its
+    ``claim_id`` in :mod:`prspace.verdicts.registry` and may not state a paper value the registry
+    does not (raises ``ValueError`` naming the fix); its ``paper_value`` is the registry's number,
+    or its claimed direction (+1 / -1) for a direction claim. A row not in the registry is this
+    project's (``exploratory``) and keeps its own ``paper_value`` and margin (``tolerance``)."""
+    from prspace.verdicts.registry import claim
+
+    cid, paper = str(row["claim_id"]), str(row["paper"])
+    c = claim(cid)
+    if c is None:
+        if paper != "prspace":
+            raise ValueError(f"evidence row {cid!r} is under paper {paper!r} but the registry "
+                             "(src/prspace/verdicts/registry.py) has no such claim: quote the paper there, or make the "
+                             "row this project's own (paper 'prspace', id 'px.<...>')")
+        m = _f(row, "tolerance") if str(row["kind"]) in (*NUMBER_KINDS, "equivalence") else float("nan")
+        return {"role": "exploratory", "where": "", "quote": "", "paper_value": _f(row, "paper_value"), "margin": m}
+    if c.paper != paper:
+        raise ValueError(f"evidence row {cid!r} is under paper {paper!r}; the registry files it under {c.paper!r}")
+    pv = c.paper_value if np.isfinite(c.paper_value) else float(c.direction) if c.direction else float("nan")
+    given = _f(row, "paper_value")
+    if np.isfinite(given) and not (np.isfinite(pv) and abs(given - pv) <= 1e-9):
+        raise ValueError(f"evidence row {cid!r} states paper value {given:g}; the registry says "
+                         f"{'nothing' if not np.isfinite(pv) else f'{pv:g}'}: take the value from the registry")
+    return {"role": c.role, "where": c.where, "quote": c.quote, "paper_value": pv, "margin": c.margin}
 
 
 def apply_rule(evidence: pd.DataFrame) -> pd.DataFrame:
-    """Verdict rows (:data:`VERDICT_COLUMNS`) for evidence rows; ``explanation`` is the rule's
-    reason followed by the row's ``detail`` (what was tested)."""
+    """Verdict rows (:data:`VERDICT_COLUMNS`) for evidence rows, joined to the registry
+    (:func:`registry_fields`), decided by :func:`decide`; ``explanation`` is the rule's reason
+    followed by the row's ``detail`` (what was tested)."""
     out = []
     for _, r in evidence.iterrows():
-        verdict, why, upd = decide(r)
-        row = {**r.to_dict(), **upd}
+        row = {**r.to_dict(), **registry_fields(r)}
+        verdict, why, upd = decide(row)
+        row |= upd
         detail = str(r.get("detail", "") or "")
         row["verdict"] = verdict
         row["explanation"] = why + (f". {detail}" if detail and detail != "nan" else "")

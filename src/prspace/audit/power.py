@@ -1,0 +1,248 @@
+"""Can my data tell?  Power and sample size for a paired comparison of two models, from their own scores.
+
+The method (``docs/audit.md``, "Power and sample size"), for a metric of :data:`METRICS` and two
+models a, b scored on the same test rows (the user's *population*: its positives' score pairs
+``(a_i, b_i)`` and its negatives' pairs):
+
+1. *plant* a difference ``delta``: add ``c`` to model a's scores of the positives, with ``c``
+   solved (bisection; every metric rises with ``c``) so that the population difference
+   ``metric(a + c y) - metric(b)`` equals ``delta``; ``delta`` = the observed difference needs
+   ``c = 0``;
+2. *draw* a planned test set: ``n_pos`` positives and ``n_neg`` negatives with replacement from the
+   population's positives and negatives, each row keeping both models' scores (paired);
+3. *test* the pair as the audit does, at the family's first step ``alpha / P`` (Bonferroni over
+   the ``P`` pairs of the user's models; Holm's first step and at most the max-T's threshold, so
+   the power is a lower bound for the step-down procedures): AUROC by DeLong's paired z test,
+   AP, AUPR and AUPRG by the jackknife t of :func:`prspace.pairwise.jackknife_pairs`, stratified
+   by class, each class cut at random into ``min(rows, GROUPS)`` groups (delete-a-group; the
+   audit leaves out up to 500 groups, in proportion to the classes' sizes: its test has at
+   least these degrees of freedom, so this power is not above the audit's);
+4. *power* = the share of ``sims`` planned test sets in which the test rejects with the planted
+   sign (Monte Carlo se ``sqrt(p (1 - p) / sims)``).
+
+:func:`minimal_detectable` is the smallest ``delta > 0`` with power >= ``target`` (bisection on
+``delta``; NaN when even the largest plantable difference falls short), :func:`positives_needed`
+the smallest ``n_pos`` (prevalence kept) detecting the observed difference with power >=
+``target`` (doubling, then bisection; NaN above ``max_pos``).  Checked against a known truth in
+``tests/test_audit_power.py`` (a planted binormal difference's detection rate on fresh test sets
+is recovered within Monte Carlo error) and against pROC's ``power.roc.test`` (binormal, AUROC).
+Assumption: the population stands in for the distribution the test rows are drawn from; planned
+sizes far above the population's size re-use its rows many times (the scores' tails are the
+population's).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from scipy.stats import norm, rankdata
+
+from prspace.audit.intervals import BOOT_METRICS, Block, point_metrics, weighted_metrics
+from prspace.pairwise import jackknife_pairs
+
+#: The metrics with a power answer.
+METRICS = ("auroc", "average_precision", "aupr", "auprg")
+#: Jackknife groups per class in a planned test set (at most; fewer rows: delete-one).
+GROUPS = 40
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair:
+    """Two models' scores on the same rows: ``y`` (bool), ``a``, ``b``."""
+
+    y: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+
+    def __post_init__(self) -> None:
+        if not (self.y.shape == self.a.shape == self.b.shape) or self.y.ndim != 1:
+            raise ValueError("y, a and b must be 1-d arrays of the same length")
+        if self.y.sum() < 2 or (~self.y).sum() < 2:
+            raise ValueError("the population needs at least two positives and two negatives")
+
+
+def _block(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> Block:
+    groups = [np.unique(-s, return_inverse=True)[1].ravel() for s in (a, b)]
+    return Block("power", ["a", "b"], y, y.astype(np.int64), np.ones(y.size), groups, [a, b])
+
+
+def difference(pair: Pair, metric: str, c: float = 0.0) -> float:
+    """The population difference ``metric(a + c y) - metric(b)``."""
+    m = point_metrics(_block(pair.y, pair.a + c * pair.y, pair.b))[:, BOOT_METRICS.index(metric)]
+    return float(m[0] - m[1])
+
+
+def shift_for(pair: Pair, metric: str, delta: float, *, tol: float = 1e-6) -> float:
+    """Step 1: the shift ``c`` of a's positives planting ``delta`` (NaN if out of reach)."""
+    span = float(np.ptp(np.r_[pair.a, pair.b])) or 1.0
+    lo, hi = -4 * span, 4 * span
+    f_lo, f_hi = difference(pair, metric, lo) - delta, difference(pair, metric, hi) - delta
+    if f_lo > 0 or f_hi < 0:
+        return float("nan")
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        f = difference(pair, metric, mid) - delta
+        if abs(f) < tol:
+            return mid
+        lo, hi = (mid, hi) if f < 0 else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float) -> np.ndarray:
+    """DeLong's paired z test of every row of ``sa``/``sb`` (sims, n), all at once."""
+    pos, neg = y, ~y
+    m, n = int(pos.sum()), int(neg.sum())
+    d10, d01, auc = 0.0, 0.0, []
+    for w, s in ((1.0, sa), (-1.0, sb)):
+        tz = rankdata(s, axis=1)
+        tx, ty = rankdata(s[:, pos], axis=1), rankdata(s[:, neg], axis=1)
+        auc.append((tz[:, pos].sum(axis=1) - m * (m + 1) / 2.0) / (m * n))
+        d10 = d10 + w * (tz[:, pos] - tx) / n
+        d01 = d01 + w * (1.0 - (tz[:, neg] - ty) / m)
+    var = d10.var(axis=1, ddof=1) / m + d01.var(axis=1, ddof=1) / n
+    d = auc[0] - auc[1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, d / np.sqrt(var), np.where(d == 0, 0.0, np.inf * np.sign(d)))
+    return (np.abs(z) > norm.isf(alpha / 2)) & (np.sign(d) == sign)
+
+
+def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int, n_neg: int, alpha: float, sims: int,
+                   rng: np.random.Generator, sign: float = 1.0) -> tuple[float, float]:
+    """Steps 2-4: the share of ``sims`` planned test sets whose test rejects with sign ``sign``, and
+    its Monte Carlo se."""
+    if metric not in METRICS:
+        raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
+    pos, neg = np.flatnonzero(pair.y), np.flatnonzero(~pair.y)
+    a = pair.a + c * pair.y
+    idx = np.concatenate([pos[rng.integers(0, pos.size, (sims, n_pos))],
+                          neg[rng.integers(0, neg.size, (sims, n_neg))]], axis=1)
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+    if metric == "auroc":
+        hit = _delong_reject(y, a[idx], pair.b[idx], alpha, sign)
+    else:
+        col = BOOT_METRICS.index(metric)
+        hit = np.zeros(sims, dtype=bool)
+        g_pos, g_neg = min(n_pos, GROUPS), min(n_neg, GROUPS)
+        strata = np.r_[np.ones(g_pos, np.int64), np.zeros(g_neg, np.int64)]
+        for s in range(sims):
+            block = _block(y, a[idx[s]], pair.b[idx[s]])
+            # rows are already in random order: consecutive slices are random groups
+            group = np.r_[np.arange(n_pos) * g_pos // n_pos, g_pos + np.arange(n_neg) * g_neg // n_neg]
+            w = np.ones((g_pos + g_neg, y.size))
+            w[group, np.arange(y.size)] = 0.0
+            reps = weighted_metrics(block, np.r_[np.ones((1, y.size)), w])[:, :, col]
+            r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
+            hit[s] = bool(r.p_raw[0] < alpha) and np.sign(r.diff[0]) == sign
+    p = float(hit.mean())
+    return p, float(np.sqrt(p * (1 - p) / sims))
+
+
+def power_at(pair: Pair, metric: str, delta: float, *, n_pos: int, n_neg: int, alpha: float = 0.05,
+             sims: int = 200, seed: int = 0) -> tuple[float, float]:
+    """Power (and MC se) to detect a planted ``delta`` (> 0: a better) at the planned sizes."""
+    c = shift_for(pair, metric, delta)
+    if np.isnan(c):
+        return float("nan"), float("nan")
+    return detection_rate(pair, metric, c=c, n_pos=n_pos, n_neg=n_neg, alpha=alpha, sims=sims,
+                          rng=np.random.default_rng(seed), sign=1.0 if delta >= 0 else -1.0)
+
+
+def minimal_detectable(pair: Pair, metric: str, *, n_pos: int, n_neg: int, alpha: float = 0.05,
+                       target: float = 0.8, sims: int = 200, seed: int = 0, steps: int = 7) -> float:
+    """The smallest planted ``delta > 0`` detected with power >= ``target`` (bisection, ``steps``
+    halvings); NaN if the largest plantable difference is detected less often."""
+    top = 0.98 * (difference(pair, metric, 1e6) - 0.0)
+    if not top > 0 or power_at(pair, metric, top, n_pos=n_pos, n_neg=n_neg, alpha=alpha, sims=sims,
+                               seed=seed)[0] < target:
+        return float("nan")
+    lo, hi = 0.0, top
+    for _ in range(steps):
+        mid = 0.5 * (lo + hi)
+        p = power_at(pair, metric, mid, n_pos=n_pos, n_neg=n_neg, alpha=alpha, sims=sims, seed=seed)[0]
+        lo, hi = (lo, mid) if p >= target else (mid, hi)
+    return hi
+
+
+def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
+                     seed: int = 0, max_pos: int = 20_000) -> float:
+    """The fewest positives (prevalence of the population kept) detecting the observed difference
+    with power >= ``target``; NaN if more than ``max_pos`` (or no difference)."""
+    d = difference(pair, metric)
+    if d == 0:
+        return float("nan")
+    sign = 1.0 if d > 0 else -1.0
+    ratio = float((~pair.y).sum() / pair.y.sum())
+
+    def power(m: int) -> float:
+        return detection_rate(pair, metric, c=0.0, n_pos=m, n_neg=max(2, int(round(m * ratio))), alpha=alpha,
+                              sims=sims, rng=np.random.default_rng(seed), sign=sign)[0]
+
+    lo, hi = 1, 4
+    while power(hi) < target:
+        lo, hi = hi, 2 * hi
+        if hi > max_pos:
+            return float("nan")
+    while hi - lo > max(1, lo // 20):
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
+    return float(hi)
+
+
+POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",
+                 "power_observed", "power_mc_se", "minimal_detectable", "positives_needed", "target", "sims",
+                 "test"]
+
+
+def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None = None,
+                metrics: tuple[str, ...] = METRICS, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
+                seed: int = 0):
+    """Per task (models on the same rows), metric of ``metrics`` and planned size: the best model
+    against the runner-up by that metric (``model_a``, ``model_b``), the observed difference, the
+    power to detect it at the planned size, the smallest difference detected with power ``target``
+    (:func:`minimal_detectable`) and the positives needed for the observed one
+    (:func:`positives_needed`); ``data`` the audit's canonical frame
+    (:func:`prspace.audit.inputs.prepare`).  Planned sizes: ``n_pos`` (default: the task's) and
+    ``n_neg`` (default: the task's prevalence kept).  Unit weights only."""
+    import pandas as pd
+
+    from prspace.audit.intervals import blocks
+    from prspace.errors import InputError
+
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise InputError(f"no power answer for {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+    rows = []
+    for block in blocks(data)[0]:
+        if not block.paired:
+            continue
+        if not np.all(block.weight == 1.0):
+            raise InputError(f"task {block.task}: power needs unit sample weights; drop the weight column")
+        k = len(block.models)
+        pairs = k * (k - 1) // 2
+        pts = point_metrics(block)
+        have_pos, have_neg = int(block.y.sum()), int((~block.y).sum())
+        plan_pos = list(n_pos) if n_pos else [have_pos]
+        if n_neg and len(n_neg) != len(plan_pos):
+            raise InputError("give one --negatives per --positives (or none: the prevalence is kept)")
+        plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * have_neg / have_pos))) for p in plan_pos]
+        for metric in metrics:
+            col = BOOT_METRICS.index(metric)
+            order = np.argsort(-pts[:, col], kind="stable")
+            a, b = int(order[0]), int(order[1])
+            pair = Pair(block.y, block.scores[a], block.scores[b])
+            need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed)
+            for p, q in zip(plan_pos, plan_neg, strict=True):
+                if p < 2 or q < 2:
+                    raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
+                d = float(pts[a, col] - pts[b, col])
+                pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=alpha / pairs, sims=sims,
+                                         rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
+                mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=alpha / pairs, target=target,
+                                         sims=sims, seed=seed)
+                rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
+                             "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
+                             "alpha_pair": alpha / pairs, "power_observed": pw, "power_mc_se": se,
+                             "minimal_detectable": mdd, "positives_needed": need, "target": target, "sims": sims,
+                             "test": "DeLong z" if metric == "auroc" else f"jackknife t ({GROUPS} groups per class)"})
+    return pd.DataFrame(rows, columns=POWER_COLUMNS)

@@ -1,0 +1,60 @@
+"""Models scored on nearly the same test rows: pair them on the rows every model shares.
+
+With row ids, a model that lacks a few of the task's rows (it failed on them, or they were
+filtered) would make the task "not comparable" and switch every paired test off.
+:func:`shared_rows` keeps, per task, only the rows (fold, row id) that every model scored, when
+
+* every model keeps at least :data:`MIN_SHARED` of its rows, and
+* the shared rows carry the same label and weight for every model, with both classes;
+
+and says what it dropped, per model.  Otherwise the task is left as it is (models scored on
+different test rows stay "not comparable": ``different-test-rows``).  Every number of the task
+(metrics, intervals, paired tests) is then on the shared rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: a model must keep at least this share of its rows for the task to be paired on the shared rows
+MIN_SHARED = 0.5
+
+
+def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
+    """``data`` (the canonical frame) restricted to the rows every model of a task shares, and one
+    record per task and model of a task that lost rows: ``task, model, n_rows, n_dropped, n_shared,
+    n_missing, missing`` (``missing``: up to 5 row ids the model lacks that others have, in file order)."""
+    keep = np.ones(len(data), dtype=bool)
+    dropped: list[dict] = []
+    for task, g in data.groupby("task", sort=True):
+        models = sorted(g["model"].unique())
+        if len(models) < 2 or g["row"].isna().any():
+            continue
+        fold_code, _ = pd.factorize(g["fold"], use_na_sentinel=False)
+        row_code, row_values = pd.factorize(g["row"])
+        code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
+        n_keys = len(first)
+        model = pd.Categorical(g["model"], categories=models).codes.astype(np.int64)
+        count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
+        if (count > 1).any():
+            continue
+        has = count > 0
+        shared = has.all(axis=0)
+        n_rows, n_shared = has.sum(axis=1), int(shared.sum())
+        if (n_rows == n_shared).all() or n_shared == 0 or (n_shared < MIN_SHARED * n_rows).any():
+            continue
+        inside = shared[code]
+        frame = pd.DataFrame({"k": code[inside], "y": g["y"].to_numpy()[inside], "w": g["weight"].to_numpy()[inside]})
+        spread = frame.groupby("k").agg(["min", "max"])
+        if (spread[("y", "min")] != spread[("y", "max")]).any() or (spread[("w", "min")] != spread[("w", "max")]).any():
+            continue
+        if spread[("y", "min")].all() or not spread[("y", "min")].any():
+            continue
+        keep[np.flatnonzero((data["task"] == task).to_numpy())[~inside]] = False
+        rows = row_values[first % len(row_values)]
+        for i, m in enumerate(models):
+            lacks = np.flatnonzero(~has[i])  # codes in order of first appearance: file order
+            dropped.append({"task": task, "model": m, "n_rows": int(n_rows[i]), "n_dropped": int(n_rows[i]) - n_shared,
+                            "n_shared": n_shared, "n_missing": int(lacks.size), "missing": [str(rows[j]) for j in lacks[:5]]})
+    return data[keep].reset_index(drop=True), dropped

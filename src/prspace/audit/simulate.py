@@ -1,0 +1,162 @@
+"""Calibration of the audit's intervals and all-pairs procedures under a known truth, across skew.
+
+The truth (:func:`draw`): k = :data:`MODELS` models score n rows, ``round(pi n)`` of them
+positive; model i's score is ``mu_i y + sqrt(RHO) z + sqrt(1 - RHO) e_i + o_f`` with a shared
+``z`` and own ``e_i`` (standard normal, so the models' scores correlate RHO within a class) and a
+fold offset ``o_f = FOLD_SHIFT (f - 2)`` of the row's fold f, drawn uniformly from
+:data:`FOLDS` folds per row (unstratified folds: a test set's fold class counts vary).  Each
+class's scores are a mixture over the folds of unit normals, so every metric's population value
+(:func:`population`) is the project's own kernel
+(:func:`prspace.metrics.metrics_from_group_counts_batch`) on the class-weighted masses of a fine
+score grid.  Under the *null* every ``mu_i = MU``; under the *alternative* model 0 has ``MU +
+GAP`` (a planted lead over four equal models).
+
+Per replicate (:func:`replicate`) the audit's machinery runs as in ``prspace audit``: DeLong,
+the percentile bootstrap under both resampling schemes (:data:`prspace.audit.intervals.SCHEMES`),
+Boyd et al.'s AUPR intervals, the stratified jackknife, and the three all-pairs procedures
+(DeLong-Holm, bootstrap max-T per scheme, jackknife-t Holm).  :func:`calibrate` returns per
+statistic the share of replicates and its Monte Carlo standard error ``sqrt(p (1 - p) / R)``:
+
+* ``coverage`` of every per-model 95% interval the audit prints (population value inside);
+* ``fwer``: some pair declared different with the wrong sign or where the truths are equal
+  (directional family-wise error); rank sets built from the decisions miss a true rank exactly
+  then, so their coverage is ``1 - fwer``;
+* ``simultaneous``: every pair's true difference inside its simultaneous interval;
+* ``power`` (alternative only): the share of the four true leads declared, right sign.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from prspace import metrics as M
+from prspace.audit.intervals import (
+    BOOT_METRICS,
+    Block,
+    bootstrap,
+    boyd_intervals,
+    delong,
+    jackknife,
+    percentile,
+    point_metrics,
+)
+from prspace.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
+
+MODELS, RHO, FOLDS, FOLD_SHIFT, MU, GAP = 5, 0.5, 5, 0.25, 1.5, 0.5
+#: The all-pairs procedures, as :func:`calibrate` names them.
+PROCEDURES = ("DeLong-Holm", "max-T (class)", "max-T (class x fold)", "jackknife-Holm")
+
+
+def means(alternative: bool) -> np.ndarray:
+    mu = np.full(MODELS, MU)
+    if alternative:
+        mu[0] += GAP
+    return mu
+
+
+def population(mu: np.ndarray, pi: float, grid: int = 40_000) -> np.ndarray:
+    """Population values (models, :data:`BOOT_METRICS`) of the mixture in the module docstring."""
+    offsets = FOLD_SHIFT * (np.arange(FOLDS) - 2.0)
+    t = np.linspace(12.0, -9.0, grid)  # descending: group 0 holds the highest scores
+    out = np.empty((mu.size, len(BOOT_METRICS)))
+    for i, m in enumerate(mu):
+        tpr = norm.sf(t[:, None] - m - offsets).mean(axis=1)
+        fpr = norm.sf(t[:, None] - offsets).mean(axis=1)
+        tp = pi * np.diff(np.r_[0.0, tpr, 1.0])
+        fp = (1 - pi) * np.diff(np.r_[0.0, fpr, 1.0])
+        r = M.metrics_from_group_counts_batch(tp[None, :], fp[None, :])
+        out[i] = [float(r[name][0]) for name in BOOT_METRICS]
+    return out
+
+
+def draw(rng: np.random.Generator, n: int, pi: float, mu: np.ndarray) -> Block:
+    """One test set of the module docstring's truth, as the audit's :class:`Block`."""
+    n_pos = max(2, int(round(pi * n)))
+    y = np.zeros(n, dtype=bool)
+    y[:n_pos] = True
+    fold = rng.integers(0, FOLDS, n)
+    z = rng.standard_normal(n)
+    e = rng.standard_normal((mu.size, n))
+    s = mu[:, None] * y + np.sqrt(RHO) * z + np.sqrt(1 - RHO) * e + FOLD_SHIFT * (fold - 2.0)
+    groups = [np.unique(-row, return_inverse=True)[1].ravel() for row in s]
+    return Block("sim", [f"m{i}" for i in range(mu.size)], y, 2 * fold + y.astype(np.int64), np.ones(n),
+                 groups, list(s))
+
+
+def _pair_outcomes(r, true_diff: np.ndarray) -> tuple[bool, float, bool]:
+    """(directional family-wise error, power on the true differences, simultaneous coverage)."""
+    surv = r.survives
+    sign = np.sign(r.diff)
+    truth = np.sign(np.round(true_diff, 12))
+    wrong = surv & ((truth == 0) | (sign != truth))
+    real = truth != 0
+    power = float((surv & (sign == truth))[real].mean()) if real.any() else float("nan")
+    covered = bool(np.all((r.lo <= true_diff) & (true_diff <= r.hi)))
+    return bool(wrong.any()), power, covered
+
+
+def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = 200,
+              alpha: float = 0.05) -> list[dict]:
+    """Outcomes of one test set: rows ``kind, metric, method, value`` (module docstring)."""
+    rows: list[dict] = []
+    k = len(block.models)
+    iu, ju = np.triu_indices(k, 1)
+    pts = point_metrics(block)
+    est, cov = delong(block.y, np.vstack(block.scores))
+    z = norm.ppf(1 - alpha / 2)
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    a = 0  # auroc column
+    rows += [{"kind": "coverage", "metric": "auroc", "method": "DeLong",
+              "value": float(np.mean((est - z * se <= truth[:, a]) & (truth[:, a] <= est + z * se)))}]
+    n_pos = float(block.y.sum())
+    c_aupr = BOOT_METRICS.index("aupr")
+    for name in ("logit", "binomial"):
+        hit = [boyd_intervals(float(pts[i, c_aupr]), n_pos, 1 - alpha)[name] for i in range(k)]
+        rows.append({"kind": "coverage", "metric": "aupr", "method": f"{name} (Boyd 2013)",
+                     "value": float(np.mean([lo <= truth[i, c_aupr] <= hi for i, (lo, hi) in enumerate(hit)]))})
+    true_d = truth[iu] - truth[ju]  # (pairs, metrics)
+    fw, pw, cv = _pair_outcomes(delong_pairs(est, cov, alpha=alpha, n_sim=4000, seed=1), true_d[:, a])
+    rows += _proc_rows("auroc", "DeLong-Holm", fw, pw, cv)
+    for scheme in ("class", "class x fold"):
+        reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme)
+        lo, hi = percentile(reps, 1 - alpha)
+        for c, metric in enumerate(BOOT_METRICS):
+            rows.append({"kind": "coverage", "metric": metric, "method": f"bootstrap ({scheme})",
+                         "value": float(np.mean((lo[:, c] <= truth[:, c]) & (truth[:, c] <= hi[:, c])))})
+            r = bootstrap_pairs(pts[:, c], reps[:, :, c], alpha=alpha)
+            rows += _proc_rows(metric, f"max-T ({scheme})", *_pair_outcomes(r, true_d[:, c]))
+    jack, strata = jackknife(block, rng=rng)
+    for c, metric in enumerate(BOOT_METRICS):
+        r = jackknife_pairs(pts[:, c], jack[:, :, c], strata, alpha=alpha)
+        rows += _proc_rows(metric, "jackknife-Holm", *_pair_outcomes(r, true_d[:, c]))
+    return rows
+
+
+def _proc_rows(metric: str, method: str, fwer: bool, power: float, covered: bool) -> list[dict]:
+    return [{"kind": "fwer", "metric": metric, "method": method, "value": float(fwer)},
+            {"kind": "power", "metric": metric, "method": method, "value": power},
+            {"kind": "simultaneous", "metric": metric, "method": method, "value": float(covered)}]
+
+
+def calibrate(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0, n_boot: int = 200) -> pd.DataFrame:
+    """``reps`` replicates at ``(pi, n)``: one row per ``kind, metric, method`` with the ``share``
+    (mean over replicates), its Monte Carlo ``mc_se``, and the cell (``pi, n, n_pos, truth,
+    reps``); ``power`` rows only under the alternative."""
+    rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative)])
+    mu = means(alternative)
+    truth = population(mu, pi)
+    rows = []
+    for _ in range(reps):
+        rows += replicate(draw(rng, n, pi, mu), truth, rng, n_boot=n_boot)
+    t = pd.DataFrame(rows)
+    if not alternative:
+        t = t[t["kind"] != "power"]
+    g = t.groupby(["kind", "metric", "method"], sort=False)["value"]
+    out = g.agg(share="mean", sd="std", count="count").reset_index()
+    binary = out["kind"] != "power"
+    p = out["share"]
+    out["mc_se"] = np.where(binary, np.sqrt(p * (1 - p) / out["count"]), out["sd"] / np.sqrt(out["count"]))
+    return out.drop(columns=["sd", "count"]).assign(
+        pi=pi, n=n, n_pos=max(2, int(round(pi * n))), truth="alternative" if alternative else "null", reps=reps)

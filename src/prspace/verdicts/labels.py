@@ -1,0 +1,234 @@
+"""Plain-words labels of the verdict rows, short names of the verdicts, and the terms the pages use.
+
+Every row label of the generated pages (``summary.md``, ``findings.md``, the report's front page,
+``results/summary.md``) comes from :func:`label`; every word in them that a reader may not know is
+a key of :data:`TERMS` and is defined in ``docs/glossary.md`` (a test checks both).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from prspace.metrics.names import METRIC_LABELS
+from prspace.verdicts import registry as REG
+from prspace.verdicts import rule as R
+
+_M = "(?:" + "|".join(sorted(METRIC_LABELS, key=len, reverse=True)) + ")"
+#: A metric pair in a claim id (``aupr_auprg``, ``aupr_average_precision``, ...).
+_P = f"(?P<p>{_M}_{_M})"
+
+#: Labels of the rows by claim id pattern (``{a}``, ``{b}``: the pair's metric labels; ``{k}``: 1 or 3).
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"fk\.{P}\.top1", "{a} and {b} pick a different best model (share of tasks)"),
+    (r"fk\.{P}\.top3", "{a} and {b} pick a different top three, in order (share of tasks)"),
+    (r"fk\.{P}\.spearman", "how alike {a} and {b} rank the models (mean rank correlation)"),
+    (r"fk\.{P}\.spearman_q25",
+     "rank correlation of {a} and {b}: the task at the lower quartile (a quarter of tasks lower)"),
+    (r"fk\.{P}\.spearman_q75",
+     "rank correlation of {a} and {b}: the task at the upper quartile (a quarter of tasks higher)"),
+    (r"fk\.as_different\.top1", "AUPR and AUPRG differ as much as AUPR and AUROC: best model "
+                                "(difference of the two shares)"),
+    (r"fk\.as_different\.top3", "AUPR and AUPRG differ as much as AUPR and AUROC: top three "
+                                "(difference of the two shares)"),
+    (r"fk\.as_different\.spearman", "AUPR and AUPRG differ as much as AUPR and AUROC: rank correlation "
+                                    "(difference of the two means)"),
+    (r"boyd\.sec4_1\.averaging_optimistic",
+     "averaging AUPR over folds of different skew scores higher than pooling the folds"),
+    (r"boyd\.sec4_1\.aucnpr_reduces_bias", "averaging AUCNPR instead of AUPR shrinks that gap"),
+    (r"boyd\.sec4_3\.aupr_rises", "AUPR rises when the test set is downsampled to 1:1"),
+    (r"boyd\.sec4_3\.gap_grows_with_pi", "the rise grows as the downsampled test set gets more balanced"),
+    (r"boyd\.sec4_3\.aucnpr_moves_less", "AUCNPR rises less than AUPR under downsampling"),
+    (r"boyd\.sec4_3\.aucnpr_still_moves", "AUCNPR still rises under downsampling"),
+    (r"boyd\.thm1", "the lowest precision at each recall (Theorem 1) matches this code"),
+    (r"boyd\.thm2", "the smallest possible AUPR at a given pi (Theorem 2) matches this code"),
+    (r"boyd\.thm3", "the smallest possible AP at a given pi (Theorem 3) matches this code"),
+    (r"boyd\.cor4", "the smallest possible area over part of the recall range (Corollary 4) matches this code"),
+    (r"boyd\.table3", "Table 3's AUCNPR column follows from its AUPR column"),
+    (r"boyd\.table2\.mean_row", "Table 2's mean row is the mean of its rows"),
+    (r"boyd\.table2\.more_conservative", "AUCNPR is never above AUPR (mean over tasks)"),
+    (r"boyd\.aucnpr_orders_as_aupr", "AUCNPR orders a task's models as AUPR does"),
+    (r"px\.{P}\.top(?P<k>[13])\.distinguishable",
+     "where {a} and {b} pick a different {what}: tasks whose test rows tell the two picks apart"),
+    (r"px\.{P}\.top(?P<k>[13])\.cross_vs_self",
+     "how much more often {a} and {b} disagree on the {what} than one metric disagrees with itself "
+     "on resampled test rows"),
+    (r"px\.{P}\.rank_sets\.disjoint",
+     "tasks where no model could be the best by both {a} and {b} (plausible-best sets share no model)"),
+    (r"px\.{P}\.cd\.order",
+     "{a} and {b} order the learners differently over all tasks (a test that swaps the two metrics at "
+     "random)"),
+    (r"px\.{P}\.top(?P<k>[13])\.skew_trend",
+     "{a} and {b} disagree more on the {what} as positives get rarer (change per tenfold fall in pi)"),
+    (r"(?:px|fk)\.{P}\.top(?P<k>[13])\.at_paperlike_pi_distribution",
+     "{a} and {b} pick a different {what} once each task is reweighted to the paper-like suite's class "
+     "balance (share of tasks)"),
+    (r"(?:px|fk)\.{P}\.top(?P<k>[13])\.at_paperlike_pi",
+     "{a} and {b} pick a different {what} once every task is reweighted to the paper-like suite's median "
+     "class balance (share of tasks)"),
+)
+_COMPILED = tuple((re.compile(p.replace("{P}", _P) + r"$"), text) for p, text in _PATTERNS)
+
+
+def _split(pair: str) -> tuple[str, str]:
+    for a in sorted(METRIC_LABELS, key=len, reverse=True):
+        if pair.startswith(a + "_") and pair[len(a) + 1:] in METRIC_LABELS:
+            return a, pair[len(a) + 1:]
+    return pair, ""
+
+
+def label(claim_id: str, fallback: str = "") -> str:
+    """The plain-words label of a row (the row's own claim text when no pattern knows the id)."""
+    for pat, text in _COMPILED:
+        m = pat.match(claim_id)
+        if m:
+            g = m.groupdict()
+            a, b = _split(g["p"]) if g.get("p") else ("", "")
+            what = "best model" if g.get("k", "1") == "1" else "top three"
+            return text.format(a=METRIC_LABELS.get(a, a.upper()), b=METRIC_LABELS.get(b, b.upper()), what=what)
+    return fallback or claim_id
+
+
+_SHORT = {"top1": "best model", "top3": "top three", "spearman": "rank correlation",
+          "spearman_q25": "lower quartile of the rank correlation", "spearman_q75": "upper quartile of the rank correlation"}
+
+
+def short_name(claim_id: str) -> str:
+    """A few plain words naming a primary claim inside a sentence (``AUPR-AUROC best model``)."""
+    parts = claim_id.split(".")
+    if len(parts) == 3 and parts[0] == "fk" and parts[1] == "as_different":
+        return f"as different: {_SHORT.get(parts[2], parts[2])}"
+    if len(parts) == 3 and parts[0] == "fk":
+        a, b = _split(parts[1])
+        return f"{METRIC_LABELS.get(a, a)}-{METRIC_LABELS.get(b, b)} {_SHORT.get(parts[2], parts[2])}"
+    return label(claim_id)
+
+
+#: Verdict words, in the order they are counted, each with its short plural phrase for sentences
+#: (prefix match: ``cannot be told: 4 families`` is ``cannot be told``).
+VERDICT_SHORT: tuple[tuple[str, str], ...] = (
+    ("replicates", "replicate"),
+    ("consistent", "consistent but too imprecise to tell"),
+    ("differs: higher", "differ: higher here"),
+    ("differs: lower", "differ: lower here"),
+    ("differs beyond noise", "differ beyond noise"),
+    ("differs", "differ"),
+    ("borderline", "borderline"),
+    ("does not hold", "do not hold"),
+    ("holds", "hold"),
+    ("contradicted", "contradicted"),
+    ("beyond noise", "beyond noise"),
+    ("mostly within noise", "mostly within noise"),
+    ("within noise", "within noise"),
+    ("exact", "exact"),
+    ("larger", "larger"),
+    ("smaller", "smaller"),
+    ("cannot be told", "cannot be told"),
+)
+
+
+def verdict_key(verdict: str) -> str:
+    """The verdict's word (a key of :data:`VERDICT_SHORT`): ``differs: higher here`` -> ``differs: higher``."""
+    v = str(verdict).strip()
+    for key, _ in VERDICT_SHORT:
+        if v.startswith(key):
+            return key
+    return v
+
+
+def count_verdicts(verdicts: pd.Series) -> str:
+    """``2 replicate, 3 consistent but too imprecise to tell, 1 differ: higher here``."""
+    keys = [verdict_key(v) for v in verdicts]
+    short = dict(VERDICT_SHORT)
+    out = []
+    for key, _ in VERDICT_SHORT + tuple((k, k) for k in dict.fromkeys(keys) if k not in short):
+        n = keys.count(key)
+        if n:
+            out.append(f"{n} {short.get(key, key)}")
+    return ", ".join(out)
+
+
+def num(v: object, d: int = 2) -> str:
+    """A number for the pages: ``d`` decimals, or 2 significant digits below ``10**-d``; "" for NaN."""
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return ""
+    if not np.isfinite(x):
+        return ""
+    return f"{x:.{d}f}" if abs(x) >= 10 ** -d or x == 0 else f"{x:.2g}"
+
+
+def value_cell(r: Mapping[str, object], d: int | None = None) -> str:
+    """This run's cell of a verdict row: estimate [interval] (``k of n`` for a count, ``p = `` for a test)."""
+    est, lo, hi = (float(r[c]) for c in ("estimate", "ci_lo", "ci_hi"))
+    kind = str(r["kind"])
+    if kind == "bound":
+        ci = f" [{num(lo)}, {num(hi)}]" if np.isfinite(lo) and np.isfinite(hi) else ""
+        return f"{int(r['k'])} of {int(r['n'])}{ci}"
+    if kind == "test":
+        return f"p = {num(est, 3)}" if np.isfinite(est) else "not tested"
+    if kind == "exact":
+        return f"largest deviation {num(est, 6) if est else '0'}"
+    if d is None:
+        d = 3 if kind in ("correlation", "quartile", "direction", "stable", "difference", "equivalence") else 2
+    if np.isfinite(lo) and np.isfinite(hi):
+        return f"{num(est, d)} [{num(lo, d)}, {num(hi, d)}]"
+    return num(est, d)
+
+
+def paper_cell(r: Mapping[str, object]) -> str:
+    """The paper's cell: only what the registry quotes (a number the paper prints, else its words)."""
+    c = REG.claim(str(r["claim_id"]))
+    if c is None or str(r.get("paper", "")) == "prspace":
+        return ""
+    if c.quantity in ("share", "correlation", "quartile"):
+        return num(c.paper_value, c.decimals)
+    if c.quantity in ("share_gap", "correlation_gap"):
+        return '"as different"'
+    return "no number" if c.quantity == "direction" else ""
+
+
+def mc_cell(v: object) -> str:
+    """A Monte Carlo error: four decimals, ``< 0.0001`` below that, "" when none was recorded."""
+    x = float(v) if v is not None else float("nan")
+    if not np.isfinite(x):
+        return ""
+    return "< 0.0001" if 0 < x < 5e-5 else f"{x:.4f}"
+
+
+def cell(text: object) -> str:
+    """A table cell: no pipe, no line break."""
+    return str(text).replace("|", "/").replace("\n", " ")
+
+
+def level_text(rows: pd.DataFrame) -> str:
+    """The intervals' coverage as a percentage (the rows' ``level``; 95% when none is recorded)."""
+    lv = sorted({round(float(x), 6) for x in rows["level"] if np.isfinite(x)}) if "level" in rows else []
+    return " / ".join(f"{100 * x:g}%" for x in lv) if lv else f"{100 * R.LEVEL:g}%"
+
+
+#: Terms the pages use that a reader may not know: term -> pattern that finds it in a page. Each
+#: is defined in ``docs/glossary.md`` under a heading of the same name.
+TERMS: dict[str, str] = {
+    "AUPR": r"\bAUPR\b", "AUPRG": r"\bAUPRG\b", "AUROC": r"\bAUROC\b", "AUCNPR": r"\bAUCNPR\b",
+    "AP": r"\bAP\b", "pi": r"\bpi\b", "family of tasks": r"\bfamil(?:y|ies)\b", "task": r"\btasks?\b",
+    "learner": r"\blearners?\b", "model": r"\bmodels?\b", "fold": r"\bfolds?\b", "skew": r"\bskew\b",
+    "top-1 disagreement": r"best model", "top-3 disagreement": r"top three",
+    "rank correlation": r"rank correlation", "quartile": r"quartile",
+    "test rows": r"test rows", "resampled test rows": r"resampled", "plausible-best set": r"plausible-best",
+    "interval": r"\binterval", "simultaneous interval": r"simultaneous", "margin": r"\bmargin",
+    "Monte Carlo error": r"Monte Carlo|\bMC error", "power": r"\bpower\b", "borderline": r"borderline",
+    "equivalence": r"equivalen|as different as|differ as much as", "calibrated power": r"calibrated",
+    "downsampling": r"downsampl", "pooling the folds": r"pool", "reweighting": r"reweight",
+    "paper-like suite": r"paper-like", "saturated task": r"saturated", "balance level": r"balance level",
+    "one learner per family": r"one learner per family", "swap test": r"swaps the two metrics",
+    "implementation check": r"implementation check", "exploratory row": r"this project's analyses",
+    "primary claim": r"primary", "sensitivity variant": r"variant",
+}
+
+#: Verdict words each page may show; each is defined in ``docs/glossary.md`` under "Verdicts".
+VERDICT_TERMS = tuple(k for k, _ in VERDICT_SHORT)

@@ -1,0 +1,139 @@
+"""One decision per question (:mod:`prspace.audit.decision`) and its calibration (:mod:`prspace.audit.simulate`).
+
+Oracles: a made-up calibration table whose answer is known; the closed form of the simulated
+mixture's AUROC; scikit-learn's average precision on a large sample; and, for the audit, that
+the headline, the pairwise lines and the plausible-best sets state the same decisions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from sklearn.metrics import average_precision_score
+
+from prspace import audit
+from prspace.audit import simulate as S
+from prspace.audit.decision import CANNOT, LEVEL, POWER_FLOOR, decide, rule_table
+from prspace.audit.intervals import BOOT_METRICS
+from prspace.audit.uncertainty import comparison
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
+
+
+def _table(rows):
+    return pd.DataFrame(rows, columns=["metric", "method", "pi", "n", "n_pos", "fwer", "power", "reps"])
+
+
+def test_rule_takes_the_calibrated_procedure_with_most_power_in_the_nearest_cell():
+    t = _table([
+        ("aupr", "max-T (class)", 0.5, 300, 150, 0.12, 0.90, 400),  # most power, not calibrated
+        ("aupr", "jackknife-Holm", 0.5, 300, 150, 0.05, 0.60, 400),
+        ("aupr", "max-T (class)", 0.03, 1000, 30, 0.04, 0.30, 400),
+        ("aupr", "jackknife-Holm", 0.03, 1000, 30, 0.05, 0.20, 400),
+        ("auprg", "max-T (class)", 0.03, 1000, 30, 0.01, 0.01, 400),  # calibrated, powerless
+        ("auprg", "jackknife-Holm", 0.03, 1000, 30, 0.30, 0.50, 400),  # powerful, not calibrated
+    ])
+    d = decide("aupr", 140, 290, table=t)  # nearest: pi 0.5, n 300
+    assert (d.label, d.pi, d.n) == ("jackknife-Holm", 0.5, 300)
+    d = decide("aupr", 33, 1100, table=t)  # nearest: pi 0.03
+    assert d.label == "max-T (class)" and d.power == 0.30
+    assert decide("aupr", 33, 1100, table=t, available=("jackknife-Holm",)).label == "jackknife-Holm"
+    d = decide("auprg", 33, 1100, table=t)
+    assert d.label == CANNOT and d.power < POWER_FLOOR and "no power" in d.why()
+    # the margin: one Monte Carlo standard error above the level, no more
+    edge = LEVEL + np.sqrt(LEVEL * (1 - LEVEL) / 400)
+    ok = _table([("auroc", "DeLong-Holm", 0.5, 300, 150, edge - 1e-9, 0.5, 400)])
+    bad = _table([("auroc", "DeLong-Holm", 0.5, 300, 150, edge + 1e-9, 0.5, 400)])
+    assert decide("auroc", 150, 300, table=ok).label == "DeLong-Holm"
+    assert decide("auroc", 150, 300, table=bad).label == CANNOT
+
+
+def test_rule_table_takes_the_worse_error_of_null_and_alternative():
+    rows = [{"kind": "fwer", "metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 300, "n_pos": 30,
+             "share": s, "truth": tr, "reps": 200} for s, tr in ((0.03, "null"), (0.07, "alternative"))]
+    rows.append({"kind": "power", "metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 300, "n_pos": 30,
+                 "share": 0.4, "truth": "alternative", "reps": 200})
+    t = rule_table(pd.DataFrame(rows))
+    assert t[["fwer", "power"]].iloc[0].tolist() == [0.07, 0.4]
+
+
+def test_population_values_of_the_simulated_truth():
+    mu, pi = S.means(True), 0.1
+    truth = S.population(mu, pi)
+    o = S.FOLD_SHIFT * (np.arange(S.FOLDS) - 2.0)
+    for i, m in enumerate(mu):  # AUROC of the fold mixture, in closed form
+        closed = np.mean([norm.cdf((m + of - og) / np.sqrt(2)) for of, og in itertools.product(o, o)])
+        assert truth[i, 0] == pytest.approx(closed, abs=2e-4)
+    rng = np.random.default_rng(0)  # AP on a large sample (se ~0.002)
+    b = S.draw(rng, 200_000, pi, mu)
+    ap = average_precision_score(b.y, b.scores[0])
+    assert truth[0, BOOT_METRICS.index("average_precision")] == pytest.approx(ap, abs=0.01)
+
+
+def test_calibration_at_small_size_finds_the_planted_lead_and_covers():
+    """A small run of :func:`prspace.audit.simulate.calibrate` (the full grid is benchmarks/calib_audit.py):
+    balanced classes, 400 rows: the DeLong interval covers near its level and every procedure
+    finds the planted lead more often than it errs."""
+    t = S.calibrate(0.5, 400, 40, alternative=True, seed=1, n_boot=100)
+    share = t.set_index(["kind", "metric", "method"])["share"]
+    mc = t.set_index(["kind", "metric", "method"])["mc_se"]
+    assert share[("coverage", "auroc", "DeLong")] >= 0.95 - 3 * max(mc[("coverage", "auroc", "DeLong")], 0.02)
+    for method in ("DeLong-Holm", "jackknife-Holm", "max-T (class)"):
+        assert share[("power", "auroc", method)] > 0.3 > share[("fwer", "auroc", method)]
+
+
+def _agree(res, task):
+    """The headline's verdict, the deciding rows, the plausible-best sets and the sentences agree."""
+    pw, rs = res.pairwise[res.pairwise["task"] == task], res.rank_sets[res.rank_sets["task"] == task]
+    for metric in BOOT_METRICS:
+        dec = pw[(pw["metric"] == metric) & (pw["role"] == "decides")]
+        assert dec["method"].nunique() <= 1
+        beaten = set(dec.loc[dec["survives"] & (dec["diff"] > 0), "model_b"]) | set(
+            dec.loc[dec["survives"] & (dec["diff"] < 0), "model_a"])
+        best = set(rs.loc[(rs["metric"] == metric) & rs["plausible_best"], "model"])
+        assert best == set(rs.loc[rs["metric"] == metric, "model"]) - beaten, metric
+        for r in res.comparisons[(res.comparisons["task"] == task) & (res.comparisons["metric"] == metric)].itertuples():
+            hit = dec[(dec["model_a"] == r.model_a) & (dec["model_b"] == r.model_b)]
+            assert r.distinguishable == bool(len(hit) and hit["survives"].iloc[0]), (metric, r.model_a, r.model_b)
+    flat = " ".join(" ".join(res.headline()).split())
+    ranks = res.ranks[res.ranks["task"] == task].set_index("model")["aupr"].sort_values()
+    if "AUPR lead over" in flat:
+        c = comparison(res.comparisons, task, "aupr", ranks.index[0], ranks.index[1])
+        said = "is distinguishable from noise" in flat
+        assert said == bool(c["distinguishable"])
+
+
+def test_readme_example_headline_rank_sets_and_pairs_agree():
+    res = audit.audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=200, seed=3)
+    _agree(res, res.pooled["task"].iloc[0])
+    flat = " ".join(res.to_text().split())
+    # the lead the issue quotes is called distinguishable only if the deciding procedure says so
+    aupr = res.pairwise[(res.pairwise["metric"] == "aupr") & (res.pairwise["role"] == "decides")]
+    lead = aupr[aupr["model_a"].isin(["gaussian_nb", "logistic_regression"])
+                & aupr["model_b"].isin(["gaussian_nb", "logistic_regression"])]
+    if not (len(lead) and lead["survives"].iloc[0]):
+        assert "AUPR lead over gaussian_nb" not in flat or "is NOT distinguishable" in flat
+
+
+def test_imbalanced_task_headline_rank_sets_and_pairs_agree():
+    """pi 0.03 (300 positives of 10,000), five models, one with a large lead."""
+    rng = np.random.default_rng(7)
+    n, n_pos = 10_000, 300
+    y = np.r_[np.ones(n_pos, int), np.zeros(n - n_pos, int)]
+    z = rng.standard_normal(n)
+    mus = {"strong": 2.2, "a": 1.2, "b": 1.2, "c": 1.0, "d": 0.6}
+    frame = pd.concat([pd.DataFrame({"model": m, "row_id": np.arange(n), "label": y,
+                                     "score": mu * y + 0.7 * z + 0.7 * rng.standard_normal(n)})
+                       for m, mu in mus.items()], ignore_index=True)
+    res = audit.audit(frame, n_boot=200, seed=0)
+    _agree(res, res.pooled["task"].iloc[0])
+    deciding = res.pairwise[res.pairwise["role"] == "decides"]
+    assert {"auroc", "auprg"} <= set(deciding["metric"])  # calibrated cell: pi 0.1, 100 positives
+    # the strong model's lead is found by AUROC's deciding procedure, and the headline agrees
+    strong = deciding[(deciding["metric"] == "auroc") & (deciding["model_a"] == "strong")]
+    assert strong["survives"].all()
