@@ -175,7 +175,9 @@ def test_evidence_rows_go_through_the_verdict_rule():
     assert "power 0.30 at the largest planted reversal" in ev.detail.iloc[0]
     assert ev.claim_id.tolist() == ["px.aupr_auprg.rank_sets.disjoint"]
     v = apply_rule(ev).iloc[0]
-    assert v.verdict == WITHIN_NOISE
+    # power 0.30 < 0.5: the rule says the check cannot tell, not "within noise"
+    assert v.verdict == "cannot be told: the check has power 0.30 here"
+    assert apply_rule(ev.assign(power=0.8)).iloc[0].verdict == WITHIN_NOISE
     assert v.ci_hi == pytest.approx(stats.binomtest(0, 60).proportion_ci(method="exact").high)
     assert v.tolerance == pytest.approx(0.1)
     assert "0 of 60" in v.explanation
