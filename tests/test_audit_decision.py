@@ -7,7 +7,9 @@ the headline, the pairwise lines and the plausible-best sets state the same deci
 
 from __future__ import annotations
 
+import html
 import itertools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,9 @@ from prspace import audit
 from prspace.audit import simulate as S
 from prspace.audit.decision import CANNOT, LEVEL, POWER_FLOOR, decide, rule_table
 from prspace.audit.intervals import BOOT_METRICS
+from prspace.audit.pairwise import survival_lines
+from prspace.audit.ranksets import plausible_best_lines
+from prspace.audit.tables import LABELS
 from prspace.audit.uncertainty import comparison
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
@@ -100,24 +105,65 @@ def _agree(res, task):
         for r in res.comparisons[(res.comparisons["task"] == task) & (res.comparisons["metric"] == metric)].itertuples():
             hit = dec[(dec["model_a"] == r.model_a) & (dec["model_b"] == r.model_b)]
             assert r.distinguishable == bool(len(hit) and hit["survives"].iloc[0]), (metric, r.model_a, r.model_b)
-    flat = " ".join(" ".join(res.headline()).split())
+    for name, flat in _rendered(res).items():
+        _agree_rendered(res, task, flat, name)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _rendered(res) -> dict[str, str]:
+    """The three reports as one line of words each (HTML: tags dropped, entities decoded)."""
+    page = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", res.to_html(), flags=re.S)))
+    return {"text": _flat(res.to_text()), "markdown": _flat(res.to_markdown().replace("`", "")),
+            "html": _flat(page)}
+
+
+def _agree_rendered(res, task, flat, name):
+    """In one rendered report: the headline, the plausible-best lines and the surviving-pairs lines
+    are there and state the deciding procedure's verdicts; no lead is called distinguishable (or
+    within noise) that the deciding procedure does not decide so."""
+    for line in res.headline() + plausible_best_lines(res.rank_sets, task) + survival_lines(res.pairwise, task):
+        assert _flat(line).replace("`", "") in flat, (name, line)
+    pw = res.pairwise[(res.pairwise["task"] == task) & (res.pairwise["metric"] == "aupr")]
+    decides = bool((pw["role"] == "decides").any())
     ranks = res.ranks[res.ranks["task"] == task].set_index("model")["aupr"].sort_values()
-    if "AUPR lead over" in flat:
-        c = comparison(res.comparisons, task, "aupr", ranks.index[0], ranks.index[1])
-        said = "is distinguishable from noise" in flat
-        assert said == bool(c["distinguishable"])
+    c = comparison(res.comparisons, task, "aupr", ranks.index[0], ranks.index[1])
+    lead = next(s for s in res.headline() if "best model" in s or "every metric picks" in s)
+    assert _flat(lead).replace("`", "") in flat
+    if "AUPR lead over" in lead:
+        if not decides:
+            assert c["decided_by"] == CANNOT and "cannot be told" in lead and "distinguishable" not in lead, lead
+            assert f"{LABELS['aupr']}: cannot decide" in flat, name
+        else:
+            said = "is distinguishable from noise" in lead
+            assert said == bool(c["distinguishable"]), lead
+            assert "simultaneous CI" in lead and "cannot be told" not in lead, lead
+            lo, hi = c["lo"], c["hi"]  # the interval shown is the deciding procedure's simultaneous one
+            assert (lo, hi) != (c["lo_unadjusted"], c["hi_unadjusted"])
+    for metric in BOOT_METRICS:
+        best = res.rank_sets[(res.rank_sets["task"] == task) & (res.rank_sets["metric"] == metric)]
+        m = res.pairwise[(res.pairwise["task"] == task) & (res.pairwise["metric"] == metric)]
+        if len(m) and not (m["role"] == "decides").any():  # nobody decides: every model stays, said so
+            assert best["plausible_best"].all()
+            assert f"{LABELS[metric]}: cannot decide at this size and skew; all {len(best)} models stay" in flat
+    # "within noise" only where a procedure decides
+    if "disagreement is within noise" in flat:
+        assert (res.comparisons["decided_by"] != CANNOT).all()
 
 
 def test_readme_example_headline_rank_sets_and_pairs_agree():
     res = audit.audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=200, seed=3)
     _agree(res, res.pooled["task"].iloc[0])
-    flat = " ".join(res.to_text().split())
     # the lead the issue quotes is called distinguishable only if the deciding procedure says so
     aupr = res.pairwise[(res.pairwise["metric"] == "aupr") & (res.pairwise["role"] == "decides")]
     lead = aupr[aupr["model_a"].isin(["gaussian_nb", "logistic_regression"])
                 & aupr["model_b"].isin(["gaussian_nb", "logistic_regression"])]
     if not (len(lead) and lead["survives"].iloc[0]):
-        assert "AUPR lead over gaussian_nb" not in flat or "is NOT distinguishable" in flat
+        for name, text in _rendered(res).items():
+            assert "whether its AUPR lead over gaussian_nb (+0.088) is beyond noise cannot be told" in text, name
+            assert "is distinguishable" not in text and "NOT distinguishable" not in text, name
 
 
 def test_imbalanced_task_headline_rank_sets_and_pairs_agree():
