@@ -183,3 +183,52 @@ def test_imbalanced_task_headline_rank_sets_and_pairs_agree():
     # the strong model's lead is found by AUROC's deciding procedure, and the headline agrees
     strong = deciding[(deciding["metric"] == "auroc") & (deciding["model_a"] == "strong")]
     assert strong["survives"].all()
+
+
+def test_balanced_task_headline_shows_the_deciding_procedures_simultaneous_interval():
+    """pi 0.5 (the calibrated cell where a procedure decides AUPR): the headline's AUPR lead carries
+    the deciding procedure's simultaneous interval and adjusted p, in all three reports."""
+    rng = np.random.default_rng(11)
+    n = 600
+    y = np.r_[np.ones(n // 2, int), np.zeros(n // 2, int)]
+    mus = {"strong": 2.5, "a": 1.0, "b": 0.9}
+    frame = pd.concat([pd.DataFrame({"model": m, "row_id": np.arange(n), "label": y,
+                                     "score": mu * y + rng.standard_normal(n)}) for m, mu in mus.items()],
+                      ignore_index=True)
+    res = audit.audit(frame, n_boot=200, seed=0)
+    task = res.pooled["task"].iloc[0]
+    _agree(res, task)
+    (lead,) = [s for s in res.headline() if "lead over" in s]
+    c = comparison(res.comparisons, task, "aupr", "strong", "a")
+    assert c["decided_by"] != CANNOT and c["distinguishable"]
+    assert "is distinguishable from noise" in lead and "simultaneous CI" in lead and "adjusted p" in lead, lead
+
+
+def _stub(rows):
+    from types import SimpleNamespace
+
+    cols = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method", "distinguishable",
+            "p_adjusted", "lo_simultaneous", "hi_simultaneous", "decided_by"]
+    return SimpleNamespace(comparisons=pd.DataFrame(rows, columns=cols), confidence=0.95)
+
+
+def test_disagreement_on_the_best_model_undecided_is_cannot_be_told_not_within_noise():
+    from prspace.audit.headline import picks_noise
+    from prspace.audit.tables import RANKED
+
+    best = {m: ["A"] for m in RANKED} | {"aupr": ["B"]}
+    auroc = ("all", "auroc", "A", "B", 0.02, -0.01, 0.05, 0.2, "DeLong paired", False, 0.4, -0.03, 0.07,
+             "DeLong, Holm")
+    others = [("all", m, "A", "B", 0.01, -0.02, 0.04, 0.3, "bootstrap", False, float("nan"), float("nan"),
+               float("nan"), CANNOT) for m in RANKED if m != "auroc"]
+    said = picks_noise(_stub([auroc, *others]), "all", best)
+    assert "cannot be told" in said and "within noise" in said.split(":")[-1] and "is within noise" not in said
+    assert f"no procedure decides {len(others)} of" in said and "the other 1 are within noise" in said
+    decided = [(*r[:10], 0.5, -0.05, 0.07, "jackknife t, Holm") for r in others]
+    said = picks_noise(_stub([auroc, *decided]), "all", best)
+    assert said.startswith("the disagreement is within noise") and "cannot be told" not in said
+    beyond = [("all", "aupr", "A", "B", -0.2, -0.3, -0.1, 1e-4, "bootstrap", True, 0.001, -0.35, -0.05,
+               "bootstrap max-T (Romano-Wolf step-down)")]
+    said = picks_noise(_stub([auroc, *(r for r in others if r[1] != "aupr"), *beyond]), "all", best)
+    assert said.startswith("the disagreement is beyond noise: AUPR prefers B to A (+0.200, 95% simultaneous CI 0.050 "
+                           "to 0.350, adjusted p = 0.001, max-T) (1 other such preference(s) within noise; 3 cannot be told"), said
