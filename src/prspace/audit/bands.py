@@ -1,6 +1,7 @@
 """Curve bands in the audit: one model's ROC, PR and PRG bands (:mod:`prspace.bands`) on its pooled test rows.
 
-The bootstrap is the audit's (stratified by class x fold, sample weights respected); the bands
+The bootstrap is the audit's (within class, folds ignored: a class's count varies between resamples
+of one fold as between test sets of unstratified folds; sample weights respected); the bands
 of the models the report draws (:func:`shown`: per task the best :data:`TOP_K` by AUPR, the
 first :data:`MAX_TASKS` tasks) go into ``bands.png`` and ``bands.csv``; any other model's bands
 come from :meth:`prspace.audit.result.AuditResult.bands`.  The resampling is seeded with the audit's
@@ -32,7 +33,7 @@ BAND_COLUMNS = ["task", "model", "curve", "x", "grid", "estimate", "lo", "hi", "
 
 def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
                 level: float | None = None, seed: int | None = None) -> dict[str, CurveBand]:
-    """The three curves' bands of ``model`` on ``task`` (its pooled test rows, folds as strata), resampled
+    """The three curves' bands of ``model`` on ``task`` (its pooled test rows; rows drawn within class, folds ignored),
     with ``seed`` (default the audit's ``seed``: the same seed draws the same bands, another seed others)."""
     rows = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
     if rows.empty:
@@ -43,7 +44,7 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
         raise InputError(f"no model {model!r} on task {task!r}; choose one of {', '.join(models)}")
     b = res.n_boot if n_resamples is None else n_resamples
     return curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(np.float64),
-                       sample_weight=rows["weight"].to_numpy(np.float64), strata=rows["fold"].map(str).to_numpy(),
+                       sample_weight=rows["weight"].to_numpy(np.float64), strata=None,
                        n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
                        rng=res.seed if seed is None else seed)
 

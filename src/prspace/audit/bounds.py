@@ -27,7 +27,7 @@ BOUND_METRICS = {"aupr": "aupr", "average_precision": "ap", "auprg": "auprg"}
 BOUND_COLUMNS = ["task", "metric", "model_a", "model_b", "auroc_a", "auroc_b", "auroc_gap", "value_a", "value_b",
                  "diff_lo", "diff_hi", "can_flip", "flipped", "max_flip_gap", "method", "ties_a", "ties_b", "sentence"]
 
-__all__ = ["BOUND_METRICS", "BOUND_COLUMNS", "bound_table", "bound_lines"]
+__all__ = ["BOUND_METRICS", "BOUND_COLUMNS", "bound_table"]
 
 
 def _sentence(metric: str, r: dict) -> str:
@@ -73,25 +73,3 @@ def bound_table(pooled: pd.DataFrame, data: pd.DataFrame | None = None) -> pd.Da
                 r["sentence"] = _sentence(col, r)
                 rows.append(r)
     return pd.DataFrame(rows, columns=BOUND_COLUMNS)
-
-
-def bound_lines(table: pd.DataFrame | None, task: str, *, most: int = 3) -> list[str]:
-    """Per metric, one line for the reports: how many pairs' orders the AUROC gaps leave open."""
-    if table is None or not len(table):
-        return []
-    t = table[table["task"] == task]
-    lines = []
-    for col in BOUND_METRICS:
-        g = t[t["metric"] == col]
-        if not len(g):
-            continue
-        lab = LABELS[col]
-        n_can, n_flip = int(g["can_flip"].sum()), int(g["flipped"].sum())
-        line = (f"{lab}: the AUROC gaps leave the {lab} order open for {n_can} of {len(g)} pairs "
-                f"({n_flip} flipped in these data)")
-        forced = g[~g["can_flip"]]
-        if len(forced):
-            shown = "; ".join(f"{r.model_a} > {r.model_b}" for r in forced.head(most).itertuples())
-            line += f"; these {lab} orders cannot flip: {shown}" + (" ..." if len(forced) > most else "")
-        lines.append(line)
-    return lines

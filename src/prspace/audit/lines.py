@@ -80,7 +80,7 @@ DEFINITIONS = ("AUPR uses hyperbolic (exact) interpolation between PR points; AP
                "AUPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi is the smallest AUPR any ranking can have at skew pi; AUCNPR = "
                "(AUPR - AUPR_MIN) / (1 - AUPR_MIN) (Boyd et al. 2012); AUPRG is the area under the "
                "Precision-Recall-Gain curve (Flach & Kull 2015). Intervals: AUROC by DeLong (Sun & Xu 2014's "
-               "algorithm), the others by a stratified bootstrap (class x fold strata, percentile intervals); AUPR "
+               "algorithm), the others by a bootstrap within class (folds ignored, percentile intervals); AUPR "
                "also by the logit and binomial intervals of Boyd, Eng & Page (2013) in intervals.csv. See "
                "prspace.audit for how each finding is defined.")
 

@@ -178,7 +178,7 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     hidden = res.pooled["task"].nunique() - len(tasks)
     if hidden > 0 and bands:
         which += f"; {hidden} more task(s) not drawn"
-    fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} stratified resamples)\n"
+    fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples within class)\n"
                  f"shaded: {level:.0%} simultaneous band, covers the whole curve on the grid at that level", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
     return fig

@@ -22,17 +22,17 @@ import pandas as pd
 
 from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
+from prspace.audit.decision import CANNOT
+from prspace.audit.headline import headline
 from prspace.audit.inputs import SINGLE_TASK
-from prspace.audit.intervals import BOOT_METRICS
 from prspace.audit.lines import BOUNDS_TITLE, DEFINITIONS, bound_lines, column_lines, figure_width
 from prspace.audit.numbers import column, difference, fmt
-from prspace.audit.pairwise import survival_lines
+from prspace.audit.pairwise import SHORT, survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
-from prspace.audit.uncertainty import comparison, headline_interval
+from prspace.audit.uncertainty import headline_interval
 from prspace.output import to_markdown
-from prspace.pairwise import JACK_HOLM, rank_set_method
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
@@ -118,10 +118,19 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     rows = []
     for r in c.to_dict("records"):
         diff, lo, hi = difference(r["diff"], r["lo"], r["hi"])
-        rows.append({"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]),
-                     "model B": _one_line(r["model_b"]), "A - B": diff, f"{res.confidence:.0%} CI": f"{lo} to {hi}",
-                     "p": f"{r['p_value']:.2g}", "test": r["method"],
-                     "beyond noise": "yes" if r["distinguishable"] else "no"})
+        row = {"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]), "model B": _one_line(r["model_b"]),
+               "A - B": diff, f"{res.confidence:.0%} CI": f"{lo} to {hi}", "p": f"{r['p_value']:.2g}",
+               "test": r["method"]}
+        decided_by = r.get("decided_by", CANNOT)
+        if decided_by == CANNOT or pd.isna(r.get("p_adjusted")):
+            row |= {"decided by": CANNOT, "adjusted p": "", f"{res.confidence:.0%} simultaneous CI": "",
+                    "beyond noise": "cannot be told"}
+        else:
+            _, slo, shi = difference(r["diff"], r["lo_simultaneous"], r["hi_simultaneous"])
+            row |= {"decided by": SHORT.get(decided_by, decided_by), "adjusted p": f"{r['p_adjusted']:.2g}",
+                    f"{res.confidence:.0%} simultaneous CI": f"{slo} to {shi}",
+                    "beyond noise": "yes" if r["distinguishable"] else "no"}
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -130,26 +139,24 @@ def tools_frame() -> pd.DataFrame:
     return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS).fillna("none of the audit's estimators"))
 
 
-def _jackknifed() -> str:
-    """The metrics whose rank sets come from the jackknife (:func:`prspace.pairwise.rank_set_method`)."""
-    names = [LABELS[m] for m in BOOT_METRICS if rank_set_method(m) == JACK_HOLM]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+#: How the plausible-best and the surviving-pairs titles name the procedures.
+DECIDING = ("by the procedure that decides each metric at this size and skew (named per line); the others are "
+            "cross-checks in pairwise.csv")
 
 
 def _best_sets(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     """The plausible-best sets: a title and one line per metric (none if not computed)."""
     lines = [_one_line(s) for s in plausible_best_lines(res.rank_sets, task)]
     title = (f"Plausible best ({res.confidence:.0%} confidence sets for ranks, all pairs compared simultaneously "
-             f"by a bootstrap max-T, for {_jackknifed()} by the jackknife; every rank interval in rank_sets.csv):")
+             f"{DECIDING}; every rank interval in rank_sets.csv):")
     return title, lines
 
 
 def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     """Which differences survive the comparison of all pairs: a title and one line per metric and method."""
     lines = [_one_line(s) for s in survival_lines(res.pairwise, task)]
-    title = (f"Differences that survive the comparison of all pairs (family-wise error {1 - res.confidence:.0%}: "
-             "DeLong with Holm's adjustment; jackknife t with Holm's adjustment; bootstrap max-T, Romano-Wolf step-down; "
-             "every pair in pairwise.csv):")
+    title = (f"Differences that survive the comparison of all pairs (family-wise error {1 - res.confidence:.0%}, "
+             f"{DECIDING}):")
     return title, lines
 
 
@@ -169,72 +176,6 @@ def _task_header(res: AuditRecord, task: str) -> str:
     name = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 or task != SINGLE_TASK else ""
     return (f"{name}pi = {fmt(g['pi'])} ({g['n_pos']:g} positives, {g['n_neg']:g} negatives), "
             f"AUPR_MIN = {fmt(g['aupr_min'])}")
-
-
-def _lead(res: AuditRecord, task: str) -> str:
-    """Who is best by each metric, and whether the best model's lead is beyond noise."""
-    r = res.ranks[res.ranks["task"] == task].set_index("model")
-    best = {m: sorted(r.index[r[m] == r[m].min()]) for m in RANKED}
-    winners = {tuple(b) for b in best.values()}
-    where = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 else ""
-    if len(winners) > 1:
-        picks = "; ".join(f"{LABELS[m]} {', '.join(map(_one_line, best[m]))}" for m in RANKED)
-        return f"{where}the metrics pick different best models ({picks}); {_picks_noise(res, task, best)}"
-    (top,) = winners
-    if len(r) < 2 or len(top) > 1:
-        return f"{where}every metric picks {', '.join(map(_one_line, top))}."
-    runner = r["aupr"].drop(list(top)).idxmin()
-    c = comparison(res.comparisons, task, "aupr", top[0], runner)
-    if c is None:
-        why = "without a bootstrap: --bootstrap 0" if not res.n_boot and (res.paired or {}).get(task) else "no paired rows"
-        return f"{where}every metric picks {_one_line(top[0])}; its AUPR lead was not tested ({why})."
-    verdict = "distinguishable from noise" if c["distinguishable"] else "NOT distinguishable from noise"
-    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"], sign=True)
-    return (f"{where}every metric picks {_one_line(top[0])}; its AUPR lead over {_one_line(runner)} "
-            f"({diff}, {res.confidence:.0%} CI {lo} to {hi}) is {verdict}.")
-
-
-def _picks_noise(res: AuditRecord, task: str, best: dict[str, list[str]]) -> str:
-    """Whether the disagreement on the best model is beyond noise: each metric's paired test of its
-    pick against every other metric's pick."""
-    picks = sorted({m for b in best.values() for m in b})
-    beyond, within, untested = [], 0, 0
-    for metric in RANKED:
-        for mine in best[metric]:
-            for other in picks:
-                if other in best[metric]:
-                    continue
-                c = comparison(res.comparisons, task, metric, mine, other)
-                if c is None:
-                    untested += 1
-                elif c["distinguishable"]:
-                    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"])
-                    beyond.append(f"{LABELS[metric]} prefers {_one_line(mine)} to {_one_line(other)} by {diff} "
-                                  f"({res.confidence:.0%} CI {lo} to {hi})")
-                else:
-                    within += 1
-    if beyond:
-        return ("the disagreement is beyond noise: " + "; ".join(beyond)
-                + (f" ({within} other such preference(s) within noise)." if within else "."))
-    if within:
-        return (f"the disagreement is within noise: no metric's preference for its pick over another metric's pick "
-                f"is distinguishable from noise (every paired {res.confidence:.0%} CI contains 0).")
-    return "whether the disagreement is beyond noise was not tested (no paired rows)."
-
-
-def headline(res: AuditRecord) -> list[str]:
-    """The few lines a reader must see first."""
-    lines = []
-    for f in res.findings:
-        if f.code == "different-test-rows":
-            lines.append(f"NOT COMPARABLE{' (' + f.where + ')' if f.where else ''}: the models were scored on "
-                         "different test rows; their rankings below say nothing reliable about the metrics.")
-    n_err = sum(f.severity == "error" for f in res.findings)
-    n_warn = sum(f.severity == "warning" for f in res.findings)
-    if n_err or n_warn:
-        lines.append(f"{n_err} error(s) and {n_warn} warning(s) below.")
-    lines += [_lead(res, t) for t in sorted(res.pooled["task"].unique())]
-    return lines
 
 
 def _findings_lines(res: AuditRecord) -> list[str]:
@@ -324,8 +265,8 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
         lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
-            lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p-values not "
-                      "adjusted):", "", to_markdown(cmp)]
+            lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p and CI "
+                      "unadjusted, beside the deciding procedure's adjusted p and simultaneous CI):", "", to_markdown(cmp)]
         lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
     if res.cd:
         lines += ["## Across tasks: critical-difference analysis", ""] + [f"- {s}" for s in cd_lines(res.cd)] + [""]
@@ -397,7 +338,7 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
         cmp = comparison_frame(res, task)
         if len(cmp):
             parts += [f"<h3>Paired comparisons</h3><p>Every pair of models{e(_compared(res, task))}, every metric; "
-                      "p-values not adjusted.</p>", _html_table(cmp)]
+                      "p and CI unadjusted, beside the deciding procedure's adjusted p and simultaneous CI.</p>", _html_table(cmp)]
         parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
     if res.cd:
         parts += ["<h2>Across tasks: critical-difference analysis</h2><ul>" + "".join(f"<li>{e(s)}</li>" for s in cd_lines(res.cd)) + "</ul>"]

@@ -159,7 +159,8 @@ def band_table(curves: Sequence[Curve], strata: Sequence[np.ndarray] | None = No
     estimate, lo, hi, sim_lo, sim_hi, level, n_resamples``, one row per grid point.
 
     ``strata``: per curve, a label per row (the fold), crossed with the class in the stratified
-    bootstrap, as the audit does; ``n_resamples`` and ``level`` as in ``curve_bands``; one random
+    bootstrap (the studies' scheme, kept so their numbers do not move; the audit's bands resample
+    within class only, :mod:`prspace.audit.bands`); ``n_resamples`` and ``level`` as in ``curve_bands``; one random
     stream seeded by ``seed`` serves the curves in order, so the table is reproducible.
     """
     rng = np.random.default_rng(seed)
