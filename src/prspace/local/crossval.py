@@ -87,6 +87,7 @@ def predict_dataset(
     min_minority: int = DEFAULT_MIN_MINORITY,
     timings: dict[str, float] | None = None,
     cpu_timings: dict[str, float] | None = None,
+    phase_timings: dict[str, dict[str, float]] | None = None,
 ) -> tuple[pd.DataFrame, TaskInfo, list[Failure]]:
     """Cross-validate ``learners`` on ``dataset``; return ``(predictions, task_info, failures)``.
 
@@ -94,7 +95,9 @@ def predict_dataset(
     ``repeat`` 0, ``fold`` the test fold of the row, ``score`` the out-of-fold score),
     ``failures`` lists the learners dropped and why.  ``timings``, if given, receives
     the wall-clock seconds each learner took (all folds), ``cpu_timings`` its CPU
-    seconds (the fair measure on a loaded machine: every learner is single-threaded).
+    seconds (the fair measure on a loaded machine: every learner is single-threaded),
+    ``phase_timings`` its fit and score seconds apart (``fit_s``, ``score_s``, ``fit_cpu_s``,
+    ``score_cpu_s``, summed over folds; construction counts as fit).
 
     Raises :class:`SkipDataset` if the dataset has fewer than
     ``max(min_minority, n_folds)`` minority examples or every learner failed, and
@@ -138,6 +141,7 @@ def predict_dataset(
     with _thread_limit(), _progress(len(learners) * n_folds, dataset.task_id, progress) as bar:
         for name in learners:
             t0, c0 = time.perf_counter(), time.process_time()
+            phase = dict.fromkeys(("fit_s", "score_s", "fit_cpu_s", "score_cpu_s"), 0.0)
             out = np.full(len(y), np.nan)
             failed: Failure | None = None
             for k, (train, test) in enumerate(folds):
@@ -145,9 +149,15 @@ def predict_dataset(
                     with warnings.catch_warnings():
                         # convergence and collinearity warnings are part of the panel's life
                         warnings.simplefilter("ignore")
+                        w, c = time.perf_counter(), time.process_time()
                         model = make_learner(name, seed)
                         model.fit(X.iloc[train], y[train])
+                        w2, c2 = time.perf_counter(), time.process_time()
                         s = score_of(model, X.iloc[test], positive=True)
+                        phase["fit_s"] += w2 - w
+                        phase["fit_cpu_s"] += c2 - c
+                        phase["score_s"] += time.perf_counter() - w2
+                        phase["score_cpu_s"] += time.process_time() - c2
                     if s.shape != (len(test),) or not np.all(np.isfinite(s)):
                         raise ValueError("non-finite or misshapen scores")
                     out[test] = s
@@ -162,6 +172,8 @@ def predict_dataset(
                 timings[name] = time.perf_counter() - t0
             if cpu_timings is not None:
                 cpu_timings[name] = time.process_time() - c0
+            if phase_timings is not None:
+                phase_timings[name] = phase
             if failed is None:
                 scores[name] = out
             else:
