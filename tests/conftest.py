@@ -1,0 +1,73 @@
+"""What the whole suite shares: one run of the reduced study, and the order of the work.
+
+* ``reduced_study`` (session): the reduced study (``tests/data/config-reduced.yaml``) run once
+  through Snakemake with ``profiles/local`` on 2 cores, then its report built; its folder is read
+  by ``tests/test_workflow.py`` (every output checked) and is the local half of
+  ``tests/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It was
+  run once by each of them before.
+* Under pytest-xdist (``make test``: ``-n auto --dist loadgroup --no-loadscope-reorder``) each
+  test module is one unit of work given whole to one worker, so its module fixtures run once;
+  modules that share a session fixture form one unit (``GROUPS``).  Units start in the order of
+  ``UNIT_SECONDS`` (longest first, then the rest as collected): a worker that takes a long
+  end-to-end unit late would leave the other idle at the end (longest processing time first).
+  Without xdist the same order applies, modules kept whole.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+REDUCED = ROOT / "tests" / "data" / "config-reduced.yaml"
+
+#: modules that must run in one worker because they read the same session fixture
+GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
+#: seconds of each unit in a serial run of the suite (pytest --durations=0, setup included,
+#: summed per unit; measured on 2 shared cores at load ~10, so only their order matters)
+UNIT_SECONDS: dict[str, float] = {
+    "reduced_study": 900, "test_local_workflow": 500, "test_determinism": 450, "test_openml_workflow": 300,
+    "test_config": 150, "test_owndata_inputs": 120, "test_bands": 100,
+}
+
+
+def reduced_snakemake(workdir: Path, *extra: str, timeout: int = 1700) -> subprocess.CompletedProcess:
+    """Snakemake on the reduced study in ``workdir`` (local profile, 2 cores), output captured."""
+    return subprocess.run(
+        [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
+         "--configfile", str(REDUCED), "--profile", str(ROOT / "profiles" / "local"), "--cores", "2", *extra],
+        capture_output=True, text=True, timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="session")
+def reduced_study(tmp_path_factory) -> Path:
+    """The folder of one complete run of the reduced study, report included (read only)."""
+    workdir = tmp_path_factory.mktemp("reduced-study")
+    res = reduced_snakemake(workdir)
+    assert res.returncode == 0, res.stderr[-4000:]
+    study = yaml.safe_load(REDUCED.read_text())["study"]
+    rep = reduced_snakemake(workdir, "--report", f"results/{study}/report.html")
+    assert rep.returncode == 0, rep.stderr[-4000:]
+    return workdir
+
+
+def _unit(item: pytest.Item) -> str:
+    module = Path(str(item.path)).stem
+    return GROUPS.get(module, module)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist turns the xdist_group marks into node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    first_seen: dict[str, int] = {}
+    for item in items:
+        unit = _unit(item)
+        first_seen.setdefault(unit, len(first_seen))
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(unit))
+    items.sort(key=lambda it: (-UNIT_SECONDS.get(_unit(it), 0.0), first_seen[_unit(it)]))
