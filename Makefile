@@ -32,7 +32,7 @@ default: $(VENV)/.installed
 
 # Each test module is one unit of work for a worker, the longest first (tests/conftest.py).
 test: $(VENV)/.installed
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests benchmarks examples

@@ -5,12 +5,13 @@
   by ``tests/test_workflow.py`` (every output checked) and is the local half of
   ``tests/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It was
   run once by each of them before.
-* Under pytest-xdist (``make test``: ``-n auto --dist loadgroup --no-loadscope-reorder``) each
+* Under pytest-xdist (``make test``: ``-n auto --dist loadfile --no-loadscope-reorder``) each
   test module is one unit of work given whole to one worker, so its module fixtures run once;
-  modules that share a session fixture form one unit (``GROUPS``).  Units start in the order of
-  ``UNIT_SECONDS`` (longest first, then the rest as collected): a worker that takes a long
-  end-to-end unit late would leave the other idle at the end (longest processing time first).
-  Without xdist the same order applies, modules kept whole.
+  modules that share a session fixture form one unit (``GROUPS``; the scheduler below, as
+  ``--dist loadgroup`` would, whose ``xdist_group`` marks pytest 9 no longer carries).  Units
+  start in the order of ``UNIT_SECONDS`` (longest first, then the rest as collected): a worker
+  that took a long end-to-end unit last would leave the other idle at the end (longest
+  processing time first).  Without xdist the same order applies, modules kept whole.
 """
 
 from __future__ import annotations
@@ -62,12 +63,23 @@ def _unit(item: pytest.Item) -> str:
     return GROUPS.get(module, module)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist turns the xdist_group marks into node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     first_seen: dict[str, int] = {}
     for item in items:
-        unit = _unit(item)
-        first_seen.setdefault(unit, len(first_seen))
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(unit))
+        first_seen.setdefault(_unit(item), len(first_seen))
     items.sort(key=lambda it: (-UNIT_SECONDS.get(_unit(it), 0.0), first_seen[_unit(it)]))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: ignored where xdist is not installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadfile`` with the modules of ``GROUPS`` as one unit each."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return GROUPS.get(Path(module).stem, module)
+
+    return UnitScheduling(config, log)
