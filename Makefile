@@ -2,11 +2,13 @@
 #   make run    set up .venv (first time only), run both studies, build both reports
 #   make paperlike / make default    one study and its report
 #   make test   set up .venv (first time only), run the test suite (PYTEST_ARGS="tests/test_x.py -q")
+#               on PYTEST_WORKERS processes (pytest-xdist; default auto = one per core, 0 = serial)
 # The environment is rebuilt only when constraints.txt or pyproject.toml change.
 
 PYTHON ?= python3
 CORES ?= 2
 PYTEST_ARGS ?=
+PYTEST_WORKERS ?= auto
 VENV := .venv
 BIN := $(VENV)/bin
 # Commands the workflow and the tests start find the environment as if it were activated.
@@ -28,8 +30,9 @@ default: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES)
 	$(BIN)/snakemake --report results/default/report.html
 
+# Each test module is one unit of work for a worker, the longest first (tests/conftest.py).
 test: $(VENV)/.installed
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests benchmarks examples

@@ -13,7 +13,7 @@ from prspace.local.task import predict_task, task_dataset
 from prspace.schema import read_predictions
 
 LOCAL_KEYS = ["task_id", "status", "reason", "predictions", "n_models", "failed_learners", "seconds", "n", "n_pos",
-              "learner_seconds", "learner_cpu_seconds"]
+              "learner_seconds", "learner_cpu_seconds", "learner_phase_seconds"]
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -47,6 +47,12 @@ def test_predict_task_ok_and_skipped_status(tmp_path):
     assert ok.status == "ok" and ok.predictions == str(tmp_path / "p.parquet") and ok.n_models == 2
     assert ok.extra["failed_learners"] == [] and set(ok.extra["learner_seconds"]) == {"gnb", "tree-depth2"}
     assert 0 < ok.seconds <= time.perf_counter() - t0 + 1e-3
+    # fit and score apart: both measured, and together within the learner's total (rounding aside)
+    phases = ok.extra["learner_phase_seconds"]
+    assert set(phases) == {"gnb", "tree-depth2"}
+    for name, p in phases.items():
+        assert set(p) == {"fit_s", "score_s", "fit_cpu_s", "score_cpu_s"} and p["fit_s"] > 0 and p["score_s"] > 0
+        assert p["fit_s"] + p["score_s"] <= ok.extra["learner_seconds"][name] + 1e-3
     _, info = read_predictions(tmp_path / "p.parquet")
     assert info.n_models == 2 and info.n_folds == 3
     write_status(ok, tmp_path / "s.json")  # written in the same key order, read back equal

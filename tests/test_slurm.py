@@ -2,8 +2,9 @@
 
 Brings up a single-node SLURM cluster on this machine (munged, slurmctld, slurmd from Debian's
 packages; tests/slurm_cluster.py), runs the reduced study (tests/data/config-reduced.yaml)
-once locally (profiles/local) and once through snakemake-executor-plugin-slurm
-(profiles/slurm), and checks that
+through snakemake-executor-plugin-slurm (profiles/slurm), and checks against the session's local
+run of it (profiles/local; tests/conftest.py's ``reduced_study``, which tests/test_workflow.py
+checks too) that
 
 * every job of the workflow except the target rule `all` ran inside a SLURM job: each
   SLURM job id that snakemake reports appears in slurmctld's allocation log and in
@@ -108,21 +109,19 @@ def _tables(workdir: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(tables.glob("*.csv"))}
 
 
-def test_reduced_workflow_on_slurm_equals_local(cluster, tmp_path):
+def test_reduced_workflow_on_slurm_equals_local(cluster, request, tmp_path):
     hw = node_hardware()
     # SLURM enforces the profile's requests: a node smaller than the largest one (a group of
     # `cores` score jobs at 2,500 MB each, predict at 3,000 MB) would leave jobs pending forever.
     need_mb = max(3000, 2500 * hw["cpus"])
     if hw["memory"] < need_mb:
         pytest.skip(f"this node has {hw['memory']} MB; profiles/slurm requests up to {need_mb} MB")
-    local_dir = tmp_path / "local"
+    # the local run: the session's reduced study (tests/conftest.py; profiles/local, 2 cores),
+    # the one tests/test_workflow.py checks; requested only now, so a skip above costs no run
+    local_dir = request.getfixturevalue("reduced_study")
     slurm_dir = tmp_path / "slurm"
     logdir = tmp_path / "slurm-logs"
-    local_dir.mkdir()
     slurm_dir.mkdir()
-
-    _snakemake(local_dir, "--profile", str(REPO / "profiles" / "local"),
-               "--cores", str(hw["cpus"]))
 
     log = _snakemake(
         slurm_dir, "--profile", str(REPO / "profiles" / "slurm"),

@@ -1,4 +1,5 @@
-"""End to end: the whole workflow on the reduced configuration, through Snakemake, in a tmp dir.
+"""End to end: the whole workflow on the reduced configuration, through Snakemake, in a tmp dir
+(run once per session by tests/conftest.py's ``reduced_study``).
 
 tests/data/config-reduced.yaml: four small embedded datasets, the small learner panel,
 3-fold CV.  The outputs' content is checked against oracles: the metrics table against
@@ -44,14 +45,11 @@ def _snakemake(workdir: Path, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Path:
-    workdir = tmp_path_factory.mktemp("workflow")
-    res = _snakemake(workdir)
-    assert res.returncode == 0, res.stderr[-4000:]
-    rep = _snakemake(workdir, "--report", f"results/{STUDY}/report.html")
-    assert rep.returncode == 0, rep.stderr[-4000:]
-    return workdir
+@pytest.fixture
+def run(reduced_study) -> Path:
+    """The reduced study run once per session, report built (tests/conftest.py; tests/test_slurm.py
+    compares its SLURM run with the same folder): read it, never write to it."""
+    return reduced_study
 
 
 def _ids() -> dict:

@@ -147,6 +147,7 @@ def predict_dataset(
     timings: dict[str, float] | None = None,
     cpu_timings: dict[str, float] | None = None,
     share_preprocessing: bool = True,
+    phase_timings: dict[str, dict[str, float]] | None = None,
 ) -> tuple[pd.DataFrame, TaskInfo, list[Failure]]:
     """Cross-validate ``learners`` on ``dataset``; return ``(predictions, task_info, failures)``.
 
@@ -155,7 +156,9 @@ def predict_dataset(
     ``failures`` lists the learners dropped and why.  ``timings``, if given, receives
     the wall-clock seconds each learner took (all folds), ``cpu_timings`` its CPU
     seconds (the fair measure on a loaded machine: every learner is single-threaded; a shared
-    preprocessing prefix counts for the first learner that fits it on a fold).
+    preprocessing prefix counts for the first learner that fits it on a fold),
+    ``phase_timings`` its fit and score seconds apart (``fit_s``, ``score_s``, ``fit_cpu_s``,
+    ``score_cpu_s``, summed over folds; construction and shared preprocessing count as fit).
     ``share_preprocessing=False`` fits every learner's whole pipeline on every fold (the same
     scores, slower: for benchmarks and tests).
 
@@ -205,6 +208,7 @@ def predict_dataset(
             _progress(len(learners) * n_folds, dataset.task_id, progress) as bar:
         for name in learners:
             t0, c0 = time.perf_counter(), time.process_time()
+            phase = dict.fromkeys(("fit_s", "score_s", "fit_cpu_s", "score_cpu_s"), 0.0)
             out = np.full(len(y), np.nan)
             failed: Failure | None = None
             for k, (train, test) in enumerate(folds):
@@ -212,9 +216,15 @@ def predict_dataset(
                     with warnings.catch_warnings():
                         # convergence and collinearity warnings are part of the panel's life
                         warnings.simplefilter("ignore")
+                        w, c = time.perf_counter(), time.process_time()
                         model, X_train, X_test = shared.split(make_learner(name, seed), k)
                         model.fit(X_train, y[train])
+                        w2, c2 = time.perf_counter(), time.process_time()
                         s = score_of(model, X_test, positive=True)
+                        phase["fit_s"] += w2 - w
+                        phase["fit_cpu_s"] += c2 - c
+                        phase["score_s"] += time.perf_counter() - w2
+                        phase["score_cpu_s"] += time.process_time() - c2
                     if s.shape != (len(test),) or not np.all(np.isfinite(s)):
                         raise ValueError("non-finite or misshapen scores")
                     out[test] = s
@@ -229,6 +239,8 @@ def predict_dataset(
                 timings[name] = time.perf_counter() - t0
             if cpu_timings is not None:
                 cpu_timings[name] = time.process_time() - c0
+            if phase_timings is not None:
+                phase_timings[name] = phase
             if failed is None:
                 scores[name] = out
             else:

@@ -62,7 +62,7 @@ def predict_task(dataset: Dataset, learners: Sequence[str], out: str | os.PathLi
     Returns the task's status: ``skipped`` (nothing written) when the dataset is too small for
     the folds (:class:`~prspace.local.crossval.SkipDataset`), else ``ok`` naming ``out``; extra
     fields ``failed_learners`` (learners that raised, with the error), ``n``, ``n_pos`` and each
-    learner's wall and CPU seconds.  ``seconds`` counts from ``t0`` (``time.perf_counter()``;
+    learner's wall and CPU seconds, in all and for fit and score apart (``learner_phase_seconds``).  ``seconds`` counts from ``t0`` (``time.perf_counter()``;
     default: the call) to the end of the write.
     """
     from prspace.local.crossval import SkipDataset, predict_dataset  # scikit-learn: slow to import
@@ -71,12 +71,15 @@ def predict_task(dataset: Dataset, learners: Sequence[str], out: str | os.PathLi
     t0 = time.perf_counter() if t0 is None else t0
     status = TaskStatus(task_id=dataset.task_id, status="ok", seconds=0.0, before_seconds=("failed_learners",),
                         extra={"failed_learners": [], "n": dataset.n, "n_pos": dataset.n_pos,
-                               "learner_seconds": {}, "learner_cpu_seconds": {}})
+                               "learner_seconds": {}, "learner_cpu_seconds": {},
+                               "learner_phase_seconds": {}})
     timings: dict[str, float] = {}
     cpu_timings: dict[str, float] = {}
+    phases: dict[str, dict[str, float]] = {}
     try:
         df, task, failures = predict_dataset(dataset, learners, n_folds=n_folds, seed=seed, progress=progress,
-                                             min_minority=min_minority, timings=timings, cpu_timings=cpu_timings)
+                                             min_minority=min_minority, timings=timings, cpu_timings=cpu_timings,
+                                             phase_timings=phases)
     except SkipDataset as exc:
         status.status, status.reason = "skipped", str(exc)
         failures = []
@@ -86,5 +89,6 @@ def predict_task(dataset: Dataset, learners: Sequence[str], out: str | os.PathLi
     status.extra["failed_learners"] = [{"learner": f.learner, "error": f.error} for f in failures]
     status.extra["learner_seconds"] = {k: round(v, 3) for k, v in timings.items()}
     status.extra["learner_cpu_seconds"] = {k: round(v, 3) for k, v in cpu_timings.items()}
+    status.extra["learner_phase_seconds"] = {k: {p: round(v, 4) for p, v in d.items()} for k, d in phases.items()}
     status.seconds = round(time.perf_counter() - t0, 3)
     return status

@@ -1,0 +1,85 @@
+"""What the whole suite shares: one run of the reduced study, and the order of the work.
+
+* ``reduced_study`` (session): the reduced study (``tests/data/config-reduced.yaml``) run once
+  through Snakemake with ``profiles/local`` on 2 cores, then its report built; its folder is read
+  by ``tests/test_workflow.py`` (every output checked) and is the local half of
+  ``tests/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It was
+  run once by each of them before.
+* Under pytest-xdist (``make test``: ``-n auto --dist loadfile --no-loadscope-reorder``) each
+  test module is one unit of work given whole to one worker, so its module fixtures run once;
+  modules that share a session fixture form one unit (``GROUPS``; the scheduler below, as
+  ``--dist loadgroup`` would, whose ``xdist_group`` marks pytest 9 no longer carries).  Units
+  start in the order of ``UNIT_SECONDS`` (longest first, then the rest as collected): a worker
+  that took a long end-to-end unit last would leave the other idle at the end (longest
+  processing time first).  Without xdist the same order applies, modules kept whole.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+REDUCED = ROOT / "tests" / "data" / "config-reduced.yaml"
+
+#: modules that must run in one worker because they read the same session fixture
+GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
+#: seconds of each unit in a serial run of the suite (pytest --durations=0, setup included,
+#: summed per unit; measured on 2 shared cores at load ~10, so only their order matters)
+UNIT_SECONDS: dict[str, float] = {
+    "reduced_study": 900, "test_local_workflow": 500, "test_determinism": 450, "test_openml_workflow": 300,
+    "test_config": 150, "test_owndata_inputs": 120, "test_bands": 100,
+}
+
+
+def reduced_snakemake(workdir: Path, *extra: str, timeout: int = 1700) -> subprocess.CompletedProcess:
+    """Snakemake on the reduced study in ``workdir`` (local profile, 2 cores), output captured."""
+    return subprocess.run(
+        [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
+         "--configfile", str(REDUCED), "--profile", str(ROOT / "profiles" / "local"), "--cores", "2", *extra],
+        capture_output=True, text=True, timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="session")
+def reduced_study(tmp_path_factory) -> Path:
+    """The folder of one complete run of the reduced study, report included (read only)."""
+    workdir = tmp_path_factory.mktemp("reduced-study")
+    res = reduced_snakemake(workdir)
+    assert res.returncode == 0, res.stderr[-4000:]
+    study = yaml.safe_load(REDUCED.read_text())["study"]
+    rep = reduced_snakemake(workdir, "--report", f"results/{study}/report.html")
+    assert rep.returncode == 0, rep.stderr[-4000:]
+    return workdir
+
+
+def _unit(item: pytest.Item) -> str:
+    module = Path(str(item.path)).stem
+    return GROUPS.get(module, module)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    first_seen: dict[str, int] = {}
+    for item in items:
+        first_seen.setdefault(_unit(item), len(first_seen))
+    items.sort(key=lambda it: (-UNIT_SECONDS.get(_unit(it), 0.0), first_seen[_unit(it)]))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: ignored where xdist is not installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadfile`` with the modules of ``GROUPS`` as one unit each."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return GROUPS.get(Path(module).stem, module)
+
+    return UnitScheduling(config, log)
