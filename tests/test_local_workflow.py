@@ -242,3 +242,23 @@ def test_two_ctrl_c_during_a_run_leave_no_traceback_and_the_next_run_finishes(tm
     assert "Traceback" not in again.stdout + again.stderr
     assert _incomplete(tmp_path) == []
     assert (tmp_path / "results" / "mydata" / "tables" / "scorecard.csv").exists()
+
+
+def test_a_two_dataset_study_opens_with_your_data_and_tells_no_share(study):
+    """Issue 31: a study of a user's own 2 datasets answers the user's question first (per task, which
+    learner each metric picks, whether they agree, how many models could be the best) and gives no
+    verdict on Flach & Kull's shares from 2 families: every share row says 'cannot be told: 2 families'."""
+    v = pd.read_csv(study / "results/mydata/tables/verdicts.csv", keep_default_na=False, na_values=[""])
+    shares = v[v["kind"] == "share"]
+    assert len(shares) == 6, shares["claim_id"].tolist()
+    assert (shares["n_families"] == 2).all()
+    assert (shares["verdict"] == "cannot be told: 2 families").all(), shares[["claim_id", "verdict"]]
+    # the exact binomial interval over tasks is in the explanation
+    assert shares["explanation"].str.contains("exact").all()
+    summary = (study / "results/mydata/summary.md").read_text()
+    first = summary.index("**Your data first**")
+    assert first < summary.index("Flach & Kull")
+    metrics = pd.read_csv(study / "results/mydata/tables/metrics.csv")
+    for task, g in metrics.groupby("task_id"):
+        best = g.sort_values("aupr", ascending=False).iloc[0]
+        assert f"| {task} |" in summary and best["model_id"] in summary
