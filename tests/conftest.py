@@ -29,11 +29,12 @@ REDUCED = ROOT / "tests" / "data" / "config-reduced.yaml"
 
 #: modules that must run in one worker because they read the same session fixture
 GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
-#: seconds of each unit in a serial run of the suite (pytest --durations=0, setup included,
-#: summed per unit; measured on 2 shared cores at load ~10, so only their order matters)
+#: seconds of each unit (pytest --durations=0, setup + call + teardown summed per unit) in a run on
+#: 2 workers, 2 cores shared at load ~15 (2026-11-24): inflated, only their order matters
 UNIT_SECONDS: dict[str, float] = {
-    "reduced_study": 900, "test_local_workflow": 500, "test_determinism": 450, "test_openml_workflow": 300,
-    "test_config": 150, "test_owndata_inputs": 120, "test_bands": 100,
+    "reduced_study": 2375, "test_local_workflow": 1734, "test_determinism": 920, "test_openml_workflow": 615,
+    "test_config": 313, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 164, "test_pairwise": 149,
+    "test_audit_report": 139, "test_fuzz_audit": 134,
 }
 
 

@@ -74,8 +74,8 @@ def test_stage_sums_and_shares(study):
 
 def test_critical_path_is_the_longest_of_all_paths(study):
     root, log = study
-    jobs, cores = bs.study_jobs("s", [log])
-    assert cores == 2 and len(jobs) == len(JOBS)
+    jobs, cores, span = bs.study_jobs("s", [log])
+    assert cores == 2 and len(jobs) == len(JOBS) and span == 0.0  # one timestamp only
     bench = bs.benchmarks("s", root)
     seconds = dict(zip(bench["bench"], bench["s"], strict=True))
     length, chain = bs.critical_path(jobs, seconds)

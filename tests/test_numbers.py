@@ -118,7 +118,7 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
     if shutil.which("make") is None:
         pytest.skip("make is absent: the README's commands need it")
     # the defaults, not whatever an enclosing `make test CORES=... PYTEST_ARGS=...` passes down
-    outer = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PYTHON", "CORES", "PYTEST_ARGS"}
+    outer = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PYTHON", "CORES", "PYTEST_ARGS", "PYTEST_WORKERS"}
     env = {k: v for k, v in os.environ.items() if k not in outer}
     dry = subprocess.run(["make", "-n", "-B", "run", "test"], cwd=ROOT, env=env, capture_output=True, text=True,
                          check=True)
@@ -133,7 +133,7 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
         "snakemake --report results/paperlike/report.html --configfile config/paperlike.yaml",
         "snakemake --cores 2",
         "snakemake --report results/default/report.html",
-        "pytest",
+        "pytest -n auto --dist loadfile --no-loadscope-reorder",  # one worker per core (tests/conftest.py)
     ]
 
 
