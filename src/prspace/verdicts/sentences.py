@@ -144,8 +144,13 @@ def boyd_sentence(studies: Sequence[Study]) -> str | None:
     cl = _clauses(studies, one)
     if not cl:
         return None
+    why = ""
+    if any((r := s.row("boyd.sec4_1.averaging_optimistic")) is not None and r["verdict"] == "contradicted"
+           for s in studies):
+        why = ("; below 0 means pessimistic: precision at a fixed ROC point is concave in pi, and Boyd's argument "
+               "from the convex minimum holds only near the worst ranking")
     return ("Boyd et al. (4.1) say averaging AUPR over folds of different skew is optimistic; the mean of the "
-            "folds' AUPR minus the AUPR of the pooled folds is " + "; ".join(cl) + ".")
+            "folds' AUPR minus the AUPR of the pooled folds is " + "; ".join(cl) + why + ".")
 
 
 def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[str]]:
