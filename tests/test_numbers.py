@@ -96,8 +96,12 @@ def _quick_start() -> list[str]:
 
 def test_readme_is_short_and_its_quick_start_is_two_short_commands():
     lines = (ROOT / "README.md").read_text().splitlines()
-    assert len(lines) <= 170
-    assert max(map(len, lines)) <= 200
+    # the generated answer (the include block of results/summary.md) is held to its own limits by
+    # tests/test_pages.py (at most six sentences, each short); the hand-written door is held here
+    raw = re.sub(r"<!-- include: .*?-->.*?<!-- /include -->", "", "\n".join(lines), flags=re.S).splitlines()
+    assert len(raw) <= 150
+    assert max(map(len, raw)) <= 200
+    assert len(lines) <= 250
     commands = _quick_start()
     assert commands == ["make run", "make test"], commands
     assert all(len(c) <= 100 for c in commands)

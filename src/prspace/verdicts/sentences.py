@@ -179,8 +179,10 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
             return None
         moved = list(dict.fromkeys(cid for cid, _, _ in changed))
         out = f"{len(same)} of {len(same) + len(moved)} verdicts stay the same in all {len(mine)}"
-        if moved:
+        if 0 < len(moved) <= 3:
             out += " (those that change: " + ", ".join(short_name(c) for c in moved) + ")"
+        elif moved:
+            out += " (the others change with the view: the sensitivity table of findings.md)"
         return out
     cl = _clauses(studies, one)
     if not cl:
