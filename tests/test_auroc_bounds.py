@@ -255,7 +255,7 @@ def test_audit_table_api_and_reports(tmp_path):
     assert ("could flip" in strong_weak["sentence"]) == fb.can_flip
     assert ("cannot flip" in strong_weak["sentence"]) != fb.can_flip
     text = res.to_text()
-    assert "What the AUROCs allow" in text and "AUPRG: the AUROC gaps leave" in text
+    assert "What the AUROCs allow" in text and "AUPRG: an AUROC lead fixes the AUPRG order only beyond" in text
     assert "What the AUROCs allow" in res.to_markdown() and "What the AUROCs allow" in res.to_html(figures={})
     write_outputs(res, tmp_path, source="x")
     assert pd.read_csv(tmp_path / "auroc_bounds.csv").shape == t.shape

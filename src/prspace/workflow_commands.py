@@ -49,6 +49,7 @@ class ReportTable(NamedTuple):
 #: name -> report entry of the tables every study makes (rule report_tables)
 STUDY_TABLES: dict[str, ReportTable] = {
     "verdicts": ReportTable("Verdicts: every claim of both papers, by the rule of docs/verdicts.md", "Tables", "0 Verdicts"),
+    "sensitivity": ReportTable("Sensitivity: each primary claim's verdict on other views of the population", "Tables", "0 Verdicts"),
     "scorecard": ReportTable("Replication scorecard: Flach & Kull (2015), section 4", "Tables", "1 Ranking"),
     "disagreement_summary": ReportTable("Rank disagreement between metrics, with bootstrap 95% intervals", "Tables", "1 Ranking"),
     "disagreement_per_task": ReportTable("Rank disagreement per task and metric pair", "Tables", "1 Ranking"),
