@@ -94,7 +94,7 @@ def _metrics_table(change_winner: bool) -> pd.DataFrame:
 
 def test_aggregation_rows_against_direct_computation():
     df = _metrics_table(change_winner=True)
-    rows = be.aggregation_rows(df, None, learner="flow_id", n_boot=200, seed=0, n_resamples=N_RES)
+    rows = be.aggregation_rows(df, None, learner="flow_id", seed=0, n_resamples=N_RES)
     means = df.groupby("flow_id")[["aupr", "aucnpr"]].mean()
     cons = _row(rows, "boyd.table2.more_conservative")
     assert cons["estimate"] == pytest.approx((df["aupr"] - df["aucnpr"]).mean(), abs=1e-12)
@@ -105,9 +105,68 @@ def test_aggregation_rows_against_direct_computation():
     assert means["aupr"].idxmax() == "A" and means["aucnpr"].idxmax() == "B"
     assert win["estimate"] == pytest.approx(means.loc["A", "aucnpr"] - means.loc["B", "aucnpr"], abs=1e-12)
     assert win["estimate"] < 0
-    kept = _row(be.aggregation_rows(_metrics_table(change_winner=False), None, learner="flow_id", n_boot=200, seed=0,
+    kept = _row(be.aggregation_rows(_metrics_table(change_winner=False), None, learner="flow_id", seed=0,
                                     n_resamples=N_RES), "px.boyd.sec4_2.winner_changes")
     assert kept["estimate"] > 0
+
+
+def test_order_change_resamples_equal_scipy_kendall_tau_on_the_same_family_draws():
+    rng = np.random.default_rng(5)
+    A, N = rng.random((12, 6)), rng.random((12, 6))
+    N[:, 0] = N[:, 1]  # a tie in one metric's means: tau-b, as scipy computes it
+    A[:, 2] = A[:, 3]
+    fam = np.repeat(np.arange(6), 2).astype(str)
+    got = be.order_change_resamples(A, N, fam, n_resamples=40, seed=3)
+    per = 2  # 40 resamples in 20 batches
+    for b in range(20):
+        cid, idx = be.cluster_resamples(fam, n_boot=per, seed=[3, b])
+        for r in range(per):
+            w = np.bincount(idx[r], minlength=idx.shape[1])[cid].astype(float)
+            ma, mn = w @ A / w.sum(), w @ N / w.sum()
+            assert got[b * per + r] == pytest.approx(1 - kendalltau(ma, mn).statistic, abs=1e-12)
+
+
+def test_order_statistic_interval_error_is_one_se_when_smooth_and_zero_inside_an_atom():
+    from prspace.experiments.boyd_intervals import order_statistic_interval
+
+    B, p = 200_000, 0.025
+    x = np.random.default_rng(0).standard_normal(B)
+    lo, _, mc, _ = order_statistic_interval(x, 0.95)
+    q = -1.959964
+    se = np.sqrt(p * (1 - p) / B) / np.exp(-q * q / 2) * np.sqrt(2 * np.pi)
+    assert lo == pytest.approx(q, abs=4 * se) and mc == pytest.approx(se, rel=0.35)
+    # an atom at 0 holding 4% of the replicates (the lower 2.5% end sits well inside it): error 0
+    step = 2 / 435
+    atom = np.r_[np.zeros(8000), step * np.random.default_rng(1).integers(1, 40, B - 8000)]
+    lo, _, mc, _ = order_statistic_interval(atom, 0.95)
+    assert lo == 0.0 and mc == 0.0
+    # the atom holding 2.5% exactly: the end sits on its edge, the error reaches the next value
+    edge = np.r_[np.zeros(5000), step * np.random.default_rng(1).integers(1, 40, B - 5000)]
+    lo, _, mc, _ = order_statistic_interval(edge, 0.95)
+    assert 0 < lo <= 2 * mc  # 0 lies within the reach of the end: borderline
+
+
+def test_order_changes_verdict_does_not_move_with_the_seed_near_an_atom():
+    """Planted: learners whose means differ little, so a share of resamples keeps the order; the
+    verdict is the same under 5 seeds (borderline where the share is near 2.5%)."""
+    rng = np.random.default_rng(11)
+    tasks = [f"t{i}" for i in range(24)]
+    rows = []
+    for t in tasks:
+        pi = rng.uniform(0.05, 0.5)
+        m = be.theorem2_area(pi)
+        for j in range(8):
+            aupr = min(0.99, 0.5 + 0.01 * j + rng.normal(0, 0.05))
+            rows.append({"task_id": t, "pi": pi, "flow_id": f"L{j}", "aupr": aupr, "aucnpr": (aupr - m) / (1 - m),
+                         "auprg": 0.0, "auroc": 0.5})
+    df = pd.DataFrame(rows)
+    verdicts = set()
+    for seed in range(5):
+        ev = pd.DataFrame(be.aggregation_rows(df, None, learner="flow_id", seed=seed, n_resamples=20_000))
+        v = apply_rule(ev).set_index("claim_id")
+        assert np.isfinite(v.loc["px.boyd.sec4_2.order_changes", "mc_error"])
+        verdicts.add(v.loc["px.boyd.sec4_2.order_changes", "verdict"])
+    assert len(verdicts) == 1, verdicts
 
 
 def _predictions(n=2000, pi=0.2, k=10, seed=1, models=("worst", "worst2")) -> pd.DataFrame:
@@ -228,7 +287,7 @@ def _all_rows(planted_runs) -> pd.DataFrame:
     from prspace.experiments.boyd_mechanism import mechanism_table
 
     return be.boyd_evidence(metrics_table=_metrics_table(True), fold_skew_runs=planted_runs,
-                            downsampling_runs=_ds_runs(0.4, 0.3), mechanism=mechanism_table(n_sim=5), n_boot=50,
+                            downsampling_runs=_ds_runs(0.4, 0.3), mechanism=mechanism_table(n_sim=5),
                             n_resamples=N_RES, seed=0)
 
 

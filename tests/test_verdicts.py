@@ -195,6 +195,51 @@ def test_bound_uses_the_exact_binomial_interval():
     assert R.decide(_row("bound", k=0, n=0))[0] == R.CANNOT
 
 
+def test_bound_with_effective_cases_reduces_to_the_exact_interval_and_widens_with_clustering():
+    for k, n in ((0, 30), (7, 30), (30, 30)):
+        exact = stats.binomtest(k, n).proportion_ci(method="exact")
+        # the beta form at n_eff just below n is the exact interval's continuous extension
+        lo, hi = R.clopper_pearson(k, n, n_eff=n - 1e-9)
+        assert (lo, hi) == pytest.approx((exact.low, exact.high), abs=1e-6)
+    assert R.clopper_pearson(7, 30, n_eff=30.0) == pytest.approx(R.clopper_pearson(7, 30))
+    lo_n, hi_n = R.clopper_pearson(7, 30)
+    lo_e, hi_e = R.clopper_pearson(7, 30, n_eff=12.0)
+    assert lo_e < lo_n and hi_e > hi_n
+    # no variance between families (every family alike) or a share of 0: the cases count as they are
+    assert R.effective_cases([1, 1, 1], [2, 2, 2]) == 6.0
+    assert R.effective_cases([0, 0, 0], [2, 1, 3]) == 6.0
+    # one family holding every flagged case: far fewer effective cases
+    assert R.effective_cases([6, 0, 0, 0, 0, 0], [6, 6, 6, 6, 6, 6]) < 10
+    row = _row("bound", k=7, n=30)
+    row["n_eff"] = 12.0
+    _, why, upd = R.decide(row)
+    assert (upd["ci_lo"], upd["ci_hi"]) == pytest.approx((lo_e, hi_e)) and "12.0 effective cases" in why
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_the_family_aware_bound_interval_covers_where_tasks_as_cases_do_not(rho):
+    """Calibration at the studies' sizes: 35 families of 1-3 cases (about 60 cases), true share
+    0.3, families correlated by a beta-binomial with intra-family correlation rho. The
+    Korn-Graubard interval covers >= 0.93; counting tasks as independent cases under-covers when
+    rho = 0.5 (the defect it fixes). 1,500 studies: MC SE of a coverage near 0.95 is 0.006."""
+    rng = np.random.default_rng(20261124)
+    p, n_sim = 0.3, 1500
+    sizes = rng.integers(1, 4, size=35)
+    a, b = (p * (1 - rho) / rho, (1 - p) * (1 - rho) / rho) if rho > 0 else (None, None)
+    hit_kg = hit_naive = 0
+    for _ in range(n_sim):
+        pf = rng.beta(a, b, size=sizes.size) if rho > 0 else np.full(sizes.size, p)
+        k_f = rng.binomial(sizes, pf)
+        k, n = int(k_f.sum()), int(sizes.sum())
+        lo, hi = R.clopper_pearson(k, n, n_eff=R.effective_cases(k_f, sizes))
+        hit_kg += lo <= p <= hi
+        lo, hi = R.clopper_pearson(k, n)
+        hit_naive += lo <= p <= hi
+    assert hit_kg / n_sim >= 0.93
+    if rho > 0:
+        assert hit_naive / n_sim < 0.93 < hit_kg / n_sim
+
+
 def test_evidence_row_refuses_unknown_kind_and_paper():
     with pytest.raises(ValueError, match="kind"):
         R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="vibes", estimate=1)

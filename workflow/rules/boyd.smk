@@ -299,7 +299,8 @@ rule boyd_evidence:
         ds_runs=INPUTS.downsampling_runs(BOYD_DS_RUNS, enabled=BOYD_EVIDENCE_DS),
         fs_runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS, enabled=BOYD_FS["enabled"]),
     output:
-        f"{TABLES}/boyd_evidence.csv",
+        evidence=f"{TABLES}/boyd_evidence.csv",
+        values=f"{TABLES}/boyd_evidence_values.csv",
     log:
         f"{LOGS}/boyd/evidence.log",
     benchmark:
@@ -309,7 +310,6 @@ rule boyd_evidence:
         mechanism="--mechanism" if BOYD_FS["enabled"] else "",
         ds_runs="--downsampling-runs" if BOYD_EVIDENCE_DS else "",
         fs_runs="--fold-skew-runs" if BOYD_FS["enabled"] else "",
-        n_boot=config["analysis"]["n_boot"],
         n_resamples=BOYD_EV["n_resamples"],
         prspace=PRSPACE,
         seed=SEED,
@@ -326,9 +326,9 @@ rule boyd_evidence:
     shell:
         "{params.prspace} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
         "{params.mechanism} {input.mechanism} {params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} "
-        "--learner {params.learner} --n-boot {params.n_boot} --n-resamples {params.n_resamples} --seed {params.seed} "
+        "--learner {params.learner} --n-resamples {params.n_resamples} --seed {params.seed} "
         "--max-pi {params.max_pi} --min-positives {params.min_positives} --downsampling-scope {params.scope} "
-        "--out {output} > {log} 2>&1"
+        "--out {output.evidence} --values-out {output.values} > {log} 2>&1"
 
 
 rule figure_boyd_fig1_min_pr_curve:

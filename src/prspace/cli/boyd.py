@@ -117,13 +117,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--learner", default="flow_id", help="column naming the learner across tasks")
     e.add_argument("--mechanism", type=Path, default=None, help="boyd_fold_skew_mechanism.csv (the 4.1 row's detail)")
     e.add_argument("--n-resamples", type=int, default=200_000,
-                   help="family resamples of every interval of a mean (default: %(default)s)")
-    e.add_argument("--n-boot", type=int, default=1000, help="family resamples of Kendall's tau of the learners' orders")
+                   help="family resamples of every interval (default: %(default)s)")
     e.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of Theorem 1's random rankings")
     e.add_argument("--max-pi", type=float, default=0.1, help="downsampling eligibility: pi at most this")
     e.add_argument("--min-positives", type=int, default=25, help="downsampling eligibility: at least this many positives")
     e.add_argument("--downsampling-scope", default="", help="what the downsampling ran and why not more (the rows' detail)")
     e.add_argument("--out", required=True, type=Path, help="evidence table to write (CSV, prspace.verdicts.rule.EVIDENCE_COLUMNS)")
+    e.add_argument("--values-out", type=Path, default=None,
+                   help="the per-task values every interval resampled (CSV: claim_id, family, value)")
     e.set_defaults(func=run_evidence)
 
 
@@ -246,8 +247,11 @@ def run_evidence(args: argparse.Namespace) -> int:
     from prspace.experiments.boyd_evidence import evidence_from_files
     from prspace.output import write_csv
 
-    write_csv(evidence_from_files(metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
+    evidence, values = evidence_from_files(metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
                                   fold_skew_runs=args.fold_skew_runs, mechanism=args.mechanism, learner=args.learner,
-                                  n_boot=args.n_boot, n_resamples=args.n_resamples, seed=args.seed, max_pi=args.max_pi,
-                                  min_positives=args.min_positives, downsampling_scope=args.downsampling_scope), args.out)
+                                  n_resamples=args.n_resamples, seed=args.seed, max_pi=args.max_pi,
+                                  min_positives=args.min_positives, downsampling_scope=args.downsampling_scope)
+    write_csv(evidence, args.out)
+    if args.values_out is not None:
+        write_csv(values, args.values_out)
     return 0

@@ -61,6 +61,29 @@ def _own_data(path: str | None) -> bool | None:
     return True if (cfg.get("local") or {}).get("data_dir") else None
 
 
+def _one_per_family(tables: Path, per_task: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
+    """The per-task disagreement of the study's models ranked with one model per learner family
+    (from ``metrics.csv``, ranked by the metrics ``per_task`` compares, in its order, so that
+    saturated tasks are told as the rank step tells them), and the sentence that says what it kept; ``(None, why not)`` when every
+    learner is its own family or the table is absent."""
+    from prspace.experiments import ranking as R
+    from prspace.experiments.ranking_report import learner_families
+    from prspace.verdicts.primary import ONE_PER_FAMILY
+
+    if not (tables / "metrics.csv").is_file():
+        return None, f"No metrics.csv: no '{ONE_PER_FAMILY}' variant."
+    metrics = pd.read_csv(tables / "metrics.csv", dtype={"task_id": str, "model_id": str})
+    fams = learner_families(metrics)
+    if fams.nunique() == len(fams):
+        return None, f"Every learner is its own family: no '{ONE_PER_FAMILY}' variant."
+    sub = R.one_model_per_family(metrics, fams)
+    names = list(dict.fromkeys([*per_task["metric_a"], *per_task["metric_b"]]))
+    per = R.all_disagreements(R.rank_models(sub, names), names)
+    n_all, n_one = metrics["model_id"].nunique(), sub["model_id"].nunique()
+    return per, (f"'{ONE_PER_FAMILY}': the {n_one} models left when each of the {fams.nunique()} learner families "
+                 f"(hyperparameter variants of one method) keeps the model whose id sorts first, of {n_all}.")
+
+
 def run(args: argparse.Namespace) -> int:
     from prspace.output import write_csv, write_table, write_text
     from prspace.verdicts import report
@@ -83,12 +106,13 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out_dir)
     write_csv(v, tables / "verdicts.csv")
     per_task = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
-    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed)
+    one, panel = _one_per_family(tables, per_task)
+    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed, per_task_one_per_family=one)
     write_table(sens, tables / "sensitivity.csv", tables / "sensitivity.md",
-                title="Sensitivity of Flach & Kull's primary rows: saturated tasks, balance levels",
+                title="Sensitivity of Flach & Kull's primary rows: saturated tasks, learner panel, balance levels",
                 note=(f"Each variant recomputes the primary rows on its tasks with the same paired bootstrap over families "
                       f"({n_boot} resamples, seed {args.seed}, simultaneous level of the primary claims) and decides them "
-                      "by the one rule (docs/verdicts.md); fewer than 10 families: cannot be told."))
+                      f"by the one rule (docs/verdicts.md); fewer than 10 families: cannot be told. {panel}"))
     write_text(report.verdicts_markdown(v, study=args.study), tables / "verdicts.md")
     pages = {"tables_dir": tables, "own_data": _own_data(args.config)}
     write_text(report.summary_markdown(v, study=args.study, tasks=tasks, **pages), out / "summary.md")

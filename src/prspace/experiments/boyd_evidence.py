@@ -42,7 +42,9 @@ from prspace.experiments.boyd_evidence_runs import (
     families,
     fold_skew_rows,
     interval,
+    values_table,
 )
+from prspace.experiments.boyd_intervals import MC_BATCHES, order_statistic_interval
 from prspace.experiments.boyd_tables import read_runs
 from prspace.experiments.ranking import cluster_resamples
 from prspace.verdicts.registry import BOYD as PAPER
@@ -162,23 +164,38 @@ def table_rows() -> list[dict[str, object]]:
 # --- this study: aggregation over tasks (Table 2 generalised, section 4.2) ----------------------
 
 
-def _boot_weights(clusters: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
-    """Per resample and task, how often its family was drawn: the resamples of
-    :func:`prspace.experiments.ranking.cluster_bootstrap_ci` with the same seed (both draw them
-    with :func:`~prspace.experiments.ranking.cluster_resamples`); as weights, because Kendall's
-    tau is not a mean of per-task values, which is all that function takes."""
-    cid, idx = cluster_resamples(clusters, n_boot=n_boot, seed=seed)
-    counts = np.stack([np.bincount(r, minlength=idx.shape[1]) for r in idx])
-    return counts[:, cid].astype(np.float64)
+def order_change_resamples(A: np.ndarray, N: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int,
+                           batches: int = MC_BATCHES) -> np.ndarray:
+    """``1 - tau_b`` between the learners' mean AUPR and mean AUCNPR over the tasks of each family
+    resample (``A``, ``N``: tasks x learners). Families are drawn as in
+    :func:`prspace.experiments.boyd_intervals.family_interval` (``batches`` batches of
+    :func:`~prspace.experiments.ranking.cluster_resamples`, seed ``(seed, batch)``) and enter as
+    counts (a task's weight is how often its family was drawn). Kendall's tau-b over all learner
+    pairs ``i < j`` is ``sum s_a s_n / sqrt(sum s_a^2 sum s_n^2)`` with ``s = sign(mean_i - mean_j)``,
+    as :func:`scipy.stats.kendalltau` computes it (``tests/test_boyd_evidence.py`` checks it)."""
+    i, j = np.triu_indices(A.shape[1], 1)
+    per = -(-int(n_resamples) // batches)
+    out = []
+    for b in range(batches):
+        cid, idx = cluster_resamples(fam, n_boot=per, seed=[int(seed), b])  # type: ignore[arg-type]
+        counts = np.zeros((per, idx.shape[1]))
+        np.add.at(counts, (np.repeat(np.arange(per), idx.shape[1]), idx.ravel()), 1.0)
+        W = counts[:, cid]
+        wsum = W.sum(axis=1, keepdims=True)
+        ba, bn = (W @ A) / wsum, (W @ N) / wsum
+        sa, sn = np.sign(ba[:, i] - ba[:, j]), np.sign(bn[:, i] - bn[:, j])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(1.0 - (sa * sn).sum(axis=1) / np.sqrt((sa * sa).sum(axis=1) * (sn * sn).sum(axis=1)))
+    return np.concatenate(out)
 
 
-def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: str, n_boot: int, seed: int,
-                     n_resamples: int = 20000) -> list[dict[str, object]]:
+def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: str, seed: int,
+                     n_resamples: int = DEFAULT_RESAMPLES) -> list[dict[str, object]]:
     """Table 2's "more conservative" (an implementation check) and this project's section-4.2
     questions (exploratory) on the study's metrics table (one row per task x learner).
 
-    ``n_resamples``: family resamples of the intervals of means (:func:`prspace.experiments.boyd_evidence_runs.interval`);
-    ``n_boot``: resamples of Kendall's tau of the learners' mean orders (a tau per resample)."""
+    ``n_resamples``: family resamples of every interval (means: :func:`prspace.experiments.boyd_evidence_runs.interval`;
+    the order change: :func:`order_change_resamples` with :func:`~prspace.experiments.boyd_intervals.order_statistic_interval`)."""
     ag._check(df, learner)
     counts = df.groupby(learner)["task_id"].nunique()
     n_all = df["task_id"].nunique()
@@ -202,19 +219,20 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
     # this project's questions: does averaging AUCNPR instead of AUPR over tasks reorder the learners?
     ma, mn = A.mean(axis=0), N.mean(axis=0)
     tau = float(kendalltau(ma, mn).statistic)
-    W = _boot_weights(fam, n_boot, seed)
-    wsum = W.sum(axis=1, keepdims=True)
-    ba, bn = (W @ A) / wsum, (W @ N) / wsum
-    taus = np.array([kendalltau(ba[i], bn[i]).statistic for i in range(n_boot)], dtype=np.float64)
-    lo_t, hi_t = np.nanquantile(1.0 - taus, [0.025, 0.975])
+    boot = order_change_resamples(A, N, fam, n_resamples=n_resamples, seed=seed)
+    lo_t, hi_t, mc_lo, mc_hi = order_statistic_interval(boot, 0.95)
+    same = float(np.mean(boot <= 1e-12))
     rows.append(evidence_row(
         paper=EXPLORATORY, claim_id="px.boyd.sec4_2.order_changes", kind="direction", paper_value=1.0,
-        estimate=1.0 - tau, ci_lo=float(lo_t), ci_hi=float(hi_t), level=0.95,
+        estimate=1.0 - tau, ci_lo=lo_t, ci_hi=hi_t, level=0.95, mc_error=max(mc_lo, mc_hi), mc_error_lo=mc_lo,
+        mc_error_hi=mc_hi,
         claim=("Averaging AUCNPR instead of AUPR over tasks of different skew changes the learners' order "
                "(1 - Kendall's tau > 0)"),
         detail=(f"this project's question (section 4.2's Table 2 has one algorithm and states no order). Kendall's tau between the {len(names)} learners' mean AUPR and mean AUCNPR over tasks = {tau:.3f}; interval: "
-                f"the same on {n_boot} cluster-bootstrap resamples of families. 1 - tau cannot be below 0, so this row can "
-                "hold or be undecided (the orders may be identical), not be contradicted"), **common))
+                f"the same on {len(boot)} cluster-bootstrap resamples of families, of which {same:.2%} keep the order "
+                f"unchanged (1 - tau = 0; below 2.5% the interval excludes 0); MC error of the ends by order statistics "
+                f"{mc_lo:.4f} / {mc_hi:.4f} (1 - tau moves in steps of 2/{len(names) * (len(names) - 1) // 2}). 1 - tau cannot be below "
+                "0, so this row can hold or be undecided (the orders may be identical), not be contradicted"), **common))
     w = int(np.argmax(ma))
     others = [i for i in range(len(names)) if i != w]
     r = others[int(np.argmax(mn[others]))]
@@ -228,27 +246,33 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
     return rows
 
 
-def boyd_evidence(
+def boyd_evidence(**kwargs: object) -> pd.DataFrame:
+    """Every Boyd et al. evidence row (:func:`boyd_evidence_tables`' first table)."""
+    return boyd_evidence_tables(**kwargs)[0]  # type: ignore[arg-type]
+
+
+def boyd_evidence_tables(
     *, metrics_table: pd.DataFrame | None = None, tasks: pd.DataFrame | None = None,
     downsampling_runs: pd.DataFrame | None = None, fold_skew_runs: pd.DataFrame | None = None,
-    mechanism: pd.DataFrame | None = None, learner: str = "flow_id", n_boot: int = 1000,
+    mechanism: pd.DataFrame | None = None, learner: str = "flow_id",
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1, min_positives: int = 25,
     downsampling_scope: str = "",
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every Boyd et al. evidence row (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`) and this
-    project's exploratory rows about them; ``mechanism``: the table of
+    project's exploratory rows about them, and the per-task values their family intervals resample
+    (:func:`prspace.experiments.boyd_evidence_runs.values_table`); ``mechanism``: the table of
     :func:`prspace.experiments.boyd_mechanism.mechanism_table` (the 4.1 row's detail)."""
     from prspace.verdicts.rule import evidence_frame
 
     rows = theory_rows(seed) + table_rows()
     if metrics_table is not None and len(metrics_table):
-        rows += aggregation_rows(metrics_table, tasks, learner=learner, n_boot=n_boot, seed=seed, n_resamples=n_resamples)
+        rows += aggregation_rows(metrics_table, tasks, learner=learner, seed=seed, n_resamples=n_resamples)
     if fold_skew_runs is not None:
         rows += fold_skew_rows(fold_skew_runs, tasks, n_resamples=n_resamples, seed=seed, mechanism=mechanism)
     if downsampling_runs is not None:
         rows += downsampling_rows(downsampling_runs, tasks, n_resamples=n_resamples, seed=seed, max_pi=max_pi,
                                   min_positives=min_positives, scope=downsampling_scope)
-    return evidence_frame(rows)
+    return evidence_frame(rows), values_table(rows)
 
 
 def _read_runs(paths: Sequence[object] | None) -> pd.DataFrame | None:
@@ -258,10 +282,10 @@ def _read_runs(paths: Sequence[object] | None) -> pd.DataFrame | None:
 def evidence_from_files(
     *, metrics: object = None, tasks: object = None, downsampling_runs: Sequence[object] | None = None,
     fold_skew_runs: Sequence[object] | None = None, mechanism: object = None, learner: str = "flow_id",
-    n_boot: int = 1000, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1,
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1,
     min_positives: int = 25, downsampling_scope: str = "",
-) -> pd.DataFrame:
-    """:func:`boyd_evidence` from a study's files (every path checked before any work)."""
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`boyd_evidence_tables` from a study's files (every path checked before any work)."""
     from pathlib import Path
 
     for what, p, fix in (("metrics table", metrics, "run `prspace score collect` first"),
@@ -269,8 +293,6 @@ def evidence_from_files(
                          ("fold-skew mechanism table", mechanism, "run `prspace boyd fold-skew-mechanism` first")):
         if p is not None and not Path(p).is_file():
             raise InputError(f"no {what} at {p}; {fix}")
-    if n_boot < 1:
-        raise InputError(f"--n-boot must be at least 1, got {n_boot}")
     if seed < 0:
         raise InputError(f"--seed must be a non-negative integer, got {seed}")
     if n_resamples < 40:
@@ -279,6 +301,6 @@ def evidence_from_files(
     mt = pd.read_csv(metrics) if metrics is not None else None
     tt = pd.read_csv(tasks) if tasks is not None else None
     mech = pd.read_csv(mechanism) if mechanism is not None else None
-    return boyd_evidence(metrics_table=mt, tasks=tt, downsampling_runs=ds_runs, fold_skew_runs=fs_runs, mechanism=mech,
-                         learner=learner, n_boot=n_boot, n_resamples=n_resamples, seed=seed, max_pi=max_pi,
+    return boyd_evidence_tables(metrics_table=mt, tasks=tt, downsampling_runs=ds_runs, fold_skew_runs=fs_runs, mechanism=mech,
+                         learner=learner, n_resamples=n_resamples, seed=seed, max_pi=max_pi,
                          min_positives=min_positives, downsampling_scope=downsampling_scope)

@@ -44,6 +44,10 @@ def families(task_ids: Sequence[object], tasks: pd.DataFrame | None) -> np.ndarr
     return task_families(task_ids, tasks)
 
 
+#: Key of an interval row's resampled values (``(values, families)``), kept out of the evidence
+#: columns (:func:`prspace.verdicts.rule.evidence_frame` drops it) and written by :func:`values_table`.
+VALUES_KEY = "_values"
+
 #: At most this many times the configured resamples when an interval end's error is above MC_TARGET.
 MC_GROWTH = 16
 
@@ -93,9 +97,10 @@ def primary_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resampl
     level = primary_level()
     iv = interval(values, fam, n_resamples=n_resamples, seed=seed, level=level)
     n_fam = len(set(np.asarray(fam)[np.isfinite(np.asarray(values, np.float64))]))
-    return evidence_row(paper=BOYD, claim_id=claim_id, claim=f"{c.quote} ({c.where})", kind="direction",
-                        paper_value=float(c.direction), **iv.row(),
-                        detail=detail.rstrip(". ") + "." + _mc_note(iv) + coverage_note(n_fam, level, seed), **common)
+    row = evidence_row(paper=BOYD, claim_id=claim_id, claim=f"{c.quote} ({c.where})", kind="direction",
+                       paper_value=float(c.direction), **iv.row(),
+                       detail=detail.rstrip(". ") + "." + _mc_note(iv) + coverage_note(n_fam, level, seed), **common)
+    return {**row, VALUES_KEY: (np.asarray(values, np.float64), np.asarray(fam).astype(str))}
 
 
 def exploratory_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resamples: int, seed: int, claim_text: str,
@@ -103,8 +108,18 @@ def exploratory_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_res
     """This project's own question (``paper = "prspace"``), 95% interval."""
     iv = interval(values, fam, n_resamples=n_resamples, seed=seed, level=0.95)
     pv = direction if kind == "direction" else float("nan")
-    return evidence_row(paper=EXPLORATORY, claim_id=claim_id, claim=claim_text, kind=kind, paper_value=pv, **iv.row(),
-                        detail=detail.rstrip(". ") + "." + _mc_note(iv), **common)
+    row = evidence_row(paper=EXPLORATORY, claim_id=claim_id, claim=claim_text, kind=kind, paper_value=pv, **iv.row(),
+                       detail=detail.rstrip(". ") + "." + _mc_note(iv), **common)
+    return {**row, VALUES_KEY: (np.asarray(values, np.float64), np.asarray(fam).astype(str))}
+
+
+def values_table(rows: Sequence[dict[str, object]]) -> pd.DataFrame:
+    """The per-task values every interval row of ``rows`` resampled (``claim_id, family, value``,
+    in the rows' order): committed beside ``boyd_evidence.csv`` so that its intervals can be
+    recomputed, under any seed, without the study's runs (``tests/test_boyd_seeds.py``)."""
+    frames = [pd.DataFrame({"claim_id": r["claim_id"], "family": r[VALUES_KEY][1], "value": r[VALUES_KEY][0]})
+              for r in rows if VALUES_KEY in r]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["claim_id", "family", "value"])
 
 
 # --- section 4.3: downsampling --------------------------------------------------------------------

@@ -32,7 +32,7 @@ import pandas as pd
 from prspace.errors import InputError
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.experiments.ranking.summary import cluster_resamples
-from prspace.verdicts.rule import evidence_frame, evidence_row
+from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
 
 PAPER = "prspace"
 _WHAT = {1: "best model", 3: "ordered top three"}
@@ -154,7 +154,9 @@ def noise_evidence(
             differs = _flag(sub[f"top{k}_differs"])
             dist = _flag(sub.loc[differs, f"top{k}_distinguishable"])
             kk, nn = int(dist.sum()), int(differs.sum())
-            fams_dis = int(pd.Series(clusters[differs.to_numpy()]).nunique())
+            by_fam = pd.DataFrame({"f": clusters[differs.to_numpy()], "k": dist.to_numpy(np.float64)}).groupby("f")["k"]
+            fams_dis = int(by_fam.ngroups)
+            n_eff = effective_cases(by_fam.sum(), by_fam.size()) if nn else float("nan")
             counted = sizes[differs.to_numpy()] if nn else sizes
             med = float(np.nanmedian(counted)) if np.isfinite(counted).any() else float("nan")
             cal = calibration_at(calibration_summary, pair, med)
@@ -163,7 +165,7 @@ def noise_evidence(
                 claim=(f"Where {A} and {B} pick a different {_WHAT[k]}, the two preferred models are "
                        f"distinguishable on the task's test rows"),
                 estimate=kk / nn if nn else float("nan"), k=kk, n=nn, n_tasks=n_tasks, n_families=n_fam,
-                power=float(cal["power_at_max"]) if cal is not None else float("nan"),
+                power=float(cal["power_at_max"]) if cal is not None else float("nan"), n_eff=n_eff,
                 detail=(f"{kk} of {nn} disagreeing tasks ({fams_dis} families): both one-sided paired bootstrap "
                         f"tests reject at level {_alpha_text(calibration_summary)} (an intersection-union test); "
                         + _power_text(cal, med, nn if nn else n_tasks))))

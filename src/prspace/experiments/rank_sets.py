@@ -60,7 +60,7 @@ from prspace.experiments.noise_floor import bootstrap_metrics, jackknife_metrics
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.pairwise import BOOT_MAX_T, JACK_HOLM, rank_set_method, rank_sets_by_rule
 from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, uniform_counts
-from prspace.verdicts.rule import evidence_frame, evidence_row
+from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
 
 __all__ = [
     "CALIBRATION_COLUMNS", "PAIR_COLUMNS", "RANK_SET_COLUMNS", "RANK_SET_METRICS", "RANK_SET_PAIRS",
@@ -81,7 +81,7 @@ PAIR_COLUMNS = ["task", "metric_a", "metric_b", "n_models", "best_size_a", "best
                 "disjoint", "top1_differs"]
 SUMMARY_COLUMNS = [
     "metric_a", "metric_b", "n_tasks", "n_families", "level",
-    "n_disjoint", "disjoint_share", "disjoint_lo", "disjoint_hi",
+    "n_disjoint", "disjoint_share", "disjoint_lo", "disjoint_hi", "n_eff_disjoint",
     "n_top1_differs", "top1_share", "top1_lo", "top1_hi",
     "best_size_a", "best_size_a_lo", "best_size_a_hi", "best_size_b", "best_size_b_lo", "best_size_b_hi",
     "best_size_a_median", "best_size_b_median",
@@ -213,6 +213,9 @@ def summarise(
             est, lo, hi = cluster_bootstrap_ci(v, cl, n_boot=n_boot, seed=seed, level=level)
             row.update({f"n_{name if name == 'disjoint' else 'top1_differs'}": int(v.sum()), f"{name}_share": est,
                         f"{name}_lo": lo, f"{name}_hi": hi})
+            if name == "disjoint":
+                g = pd.Series(v).groupby(cl)
+                row["n_eff_disjoint"] = effective_cases(g.sum(), g.size())
         for side in ("a", "b"):
             est, lo, hi = cluster_bootstrap_ci(sub[f"best_size_{side}"].to_numpy(np.float64), cl, n_boot=n_boot,
                                                seed=seed, level=level)
@@ -415,5 +418,6 @@ def evidence(summary: pd.DataFrame) -> pd.DataFrame:
             claim=(f"On a task the plausible-best sets of {A} and {B} do not overlap "
                    f"(disagreement on the best model that is real by construction)"),
             estimate=k / n if n else float("nan"), k=k, n=n, n_tasks=n, n_families=float(r["n_families"]),
-            tolerance=float(r["false_rate_bound"]), power=power, detail=detail))
+            tolerance=float(r["false_rate_bound"]), power=power, detail=detail,
+            n_eff=float(r.get("n_eff_disjoint", float("nan")))))
     return evidence_frame(rows)

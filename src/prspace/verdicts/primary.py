@@ -274,21 +274,30 @@ def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) ->
     return out
 
 
+#: The variant of :func:`sensitivity_table` ranking one model per learner family.
+ONE_PER_FAMILY = "one learner per family"
+
+
 def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT,
-                      seed: int = 0) -> pd.DataFrame:
-    """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, each
-    decided by the one rule (a subset of fewer than 10 families says so). Columns
-    :data:`SENSITIVITY_COLUMNS`."""
+                      seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, and on
+    ``per_task_one_per_family`` (the per-task table of the same tasks ranked with one model per
+    learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
+    :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
+    so). Columns :data:`SENSITIVITY_COLUMNS`."""
     from prspace.verdicts.rule import apply_rule, evidence_frame
 
     ids = _wide(per_task, None).index
     rows = []
-    for variant, keep in sensitivity_variants(tasks, ids):
+    variants = [(v, keep, per_task) for v, keep in sensitivity_variants(tasks, ids)]
+    if per_task_one_per_family is not None:
+        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family))
+    for variant, keep, table in variants:
         if not keep:
             rows += [{"claim_id": cid, "variant": variant, "n_tasks": 0, "n_families": 0,
                       "verdict": "cannot be told: no task"} for cid in (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS),
                                                                         *(q for q, _ in _QUARTILES))]
             continue
-        v = apply_rule(evidence_frame(primary_rows(per_task, tasks, n_boot=n_boot, seed=seed, task_ids=keep)))
+        v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep)))
         rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
     return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)

@@ -35,7 +35,8 @@ Kinds of claim and their verdicts:
   within ``+-tolerance``, **differs** when wholly outside, else **cannot be told**.
 
 * ``bound``: ``k`` of ``n`` cases flagged by a calibrated check; ``estimate = k/n`` with the exact
-  (Clopper-Pearson) interval, computed here. **beyond noise** when its lower end exceeds
+  (Clopper-Pearson) interval, computed here, on ``n_eff`` effective cases when the cases come in
+  families (:func:`effective_cases`, Korn & Graubard 1998). **beyond noise** when its lower end exceeds
   ``tolerance`` (the check's nominal false rate, 0.05); **mostly within noise** when its upper end
   is below 0.5; else **cannot be told**.
 
@@ -100,14 +101,18 @@ _EPS = 1e-12
 
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
-    "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power",
+    "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power", "n_eff",
+    "mc_error_lo", "mc_error_hi",
 ]
 #: Columns an evidence table may lack (read as NaN): the interval's level and Monte Carlo error,
-#: and a check's calibrated power at the study's median task size.
-OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power")
+#: a check's calibrated power at the study's median task size, and a bound's effective number of
+#: independent cases (:func:`effective_cases`; NaN: the ``n`` cases are independent), and the
+#: Monte Carlo error of each end apart (NaN: ``mc_error`` for both).
+OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power", "n_eff", "mc_error_lo", "mc_error_hi")
 VERDICT_COLUMNS = [
     "role", "paper", "claim_id", "claim", "where", "quote", "paper_value", "margin", "estimate", "ci_lo", "ci_hi",
-    "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n",
+    "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n", "n_eff",
+    "mc_error_lo", "mc_error_hi",
 ]
 
 REPLICATES = "replicates"
@@ -145,6 +150,7 @@ def evidence_row(
     n_tasks: float = float("nan"), n_families: float = float("nan"),
     tolerance: float = float("nan"), k: float = float("nan"), n: float = float("nan"), detail: str = "",
     level: float = float("nan"), mc_error: float = float("nan"), power: float = float("nan"),
+    n_eff: float = float("nan"), mc_error_lo: float = float("nan"), mc_error_hi: float = float("nan"),
 ) -> dict[str, object]:
     """One evidence row (:data:`EVIDENCE_COLUMNS`), checked: a misspelt paper or kind raises."""
     if paper not in PAPERS:
@@ -157,7 +163,8 @@ def evidence_row(
             "paper_value": float(paper_value), "estimate": float(estimate), "ci_lo": float(ci_lo),
             "ci_hi": float(ci_hi), "n_tasks": float(n_tasks), "n_families": float(n_families),
             "tolerance": float(tolerance), "k": float(k), "n": float(n), "detail": str(detail),
-            "level": float(level), "mc_error": float(mc_error), "power": float(power)}
+            "level": float(level), "mc_error": float(mc_error), "power": float(power), "n_eff": float(n_eff),
+            "mc_error_lo": float(mc_error_lo), "mc_error_hi": float(mc_error_hi)}
 
 
 def evidence_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
@@ -165,12 +172,45 @@ def evidence_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
     return pd.DataFrame(list(rows), columns=EVIDENCE_COLUMNS)
 
 
-def clopper_pearson(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
-    """Exact two-sided binomial interval for ``k`` of ``n`` (``scipy.stats.binomtest``)."""
+def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None = None) -> tuple[float, float]:
+    """Exact two-sided binomial interval for ``k`` of ``n`` (``scipy.stats.binomtest``); with
+    ``n_eff`` (:func:`effective_cases`) the Korn-Graubard interval for cases clustered in families:
+    the Clopper-Pearson beta quantiles at ``k* = n_eff k / n`` of ``n_eff``,
+    ``[B(a/2; k*, n_eff - k* + 1), B(1 - a/2; k* + 1, n_eff - k*)]`` (Korn & Graubard 1998)."""
     if n <= 0:
         return float("nan"), float("nan")
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
-    return float(ci.low), float(ci.high)
+    if n_eff is None or not np.isfinite(n_eff) or n_eff >= n:
+        ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
+        return float(ci.low), float(ci.high)
+    a, ks = 1.0 - level, n_eff * k / n
+    lo = 0.0 if ks <= 0 else float(stats.beta.ppf(a / 2, ks, n_eff - ks + 1))
+    hi = 1.0 if ks >= n_eff else float(stats.beta.ppf(1 - a / 2, ks + 1, n_eff - ks))
+    return lo, hi
+
+
+def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: float = LEVEL) -> float:
+    """Korn & Graubard's (1998) effective number of independent cases of a share ``sum(flagged) /
+    sum(cases)`` whose cases come in families (``flagged[f]`` of ``cases[f]`` in family ``f``):
+    ``n* = p (1 - p) / v`` with the between-family variance of the ratio
+    ``v = F / (F - 1) sum_f (k_f - p n_f)^2 / n^2``, times ``(t_{n-1} / t_{F-1})^2`` at ``1 - a/2``
+    (few families widen it), and never above ``n``. ``p`` of 0 or 1 (no variance to measure): ``n``.
+    ``tests/test_verdicts.py`` checks the coverage of :func:`clopper_pearson` with it by simulation."""
+    k = np.asarray(list(flagged), dtype=np.float64)
+    c = np.asarray(list(cases), dtype=np.float64)
+    keep = c > 0
+    k, c = k[keep], c[keep]
+    n, fam = float(c.sum()), int(keep.sum())
+    if n <= 0:
+        return float("nan")
+    p = float(k.sum()) / n
+    if fam < 2 or p <= 0 or p >= 1:
+        return n
+    v = fam / (fam - 1) * float(np.sum((k - p * c) ** 2)) / n**2
+    if v <= 0:
+        return n
+    q = 1.0 - (1.0 - level) / 2
+    df_ratio = (stats.t.ppf(q, max(n - 1, 1)) / stats.t.ppf(q, fam - 1)) ** 2
+    return float(min(n, p * (1 - p) / v * df_ratio))
 
 
 def families_needed(n_families: float, half_width: float, target: float) -> int:
@@ -267,12 +307,17 @@ def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]
 
 
 def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: float) -> str | None:
-    """The explanation of a borderline verdict, or None: an end within BORDERLINE_MC x mc of a
-    threshold whose two sides give different verdicts (the closest such threshold is named)."""
+    """The explanation of a borderline verdict, or None: an end within BORDERLINE_MC x its Monte
+    Carlo error (``mc_error_lo`` / ``mc_error_hi``, else ``mc``) of a threshold whose two sides
+    give different verdicts (the closest such threshold is named)."""
     hits = []
-    for end, e in (("lower end", lo), ("upper end", hi)):
+    for end, e, col in (("lower end", lo, "mc_error_lo"), ("upper end", hi, "mc_error_hi")):
+        m = _f(row, col)
+        m = m if np.isfinite(m) else mc
         for name, t in _thresholds(kind, row):
-            if not (np.isfinite(t) and abs(e - t) < BORDERLINE_MC * mc):
+            # <=: an end whose Monte Carlo range just reaches the threshold (a step of a discrete
+            # statistic, prspace.experiments.boyd_intervals.order_statistic_interval) is borderline
+            if not (np.isfinite(t) and m > 0 and abs(e - t) <= BORDERLINE_MC * m):
                 continue
             eps = 1e-9 * max(1.0, abs(t)) + _EPS
             sides = [_interval_verdict(kind, row, *((x, hi) if end == "lower end" else (lo, x)))[0]
@@ -316,9 +361,13 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
         if not n > 0:
             return CANNOT, "no case to count (n = 0)", upd
         level = level if np.isfinite(level) else LEVEL
-        lo, hi = clopper_pearson(int(k), int(n), level)
+        n_eff = _f(row, "n_eff")
+        lo, hi = clopper_pearson(int(k), int(n), level, n_eff=n_eff)
         upd.update(estimate=k / n, ci_lo=lo, ci_hi=hi, level=level)
         iv = f"exact {level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}]"
+        if np.isfinite(n_eff) and n_eff < n:
+            iv = (f"{level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}] (exact binomial on {n_eff:.1f} effective cases: "
+                  f"the {int(n)} cases come in families, Korn-Graubard)")
         if lo > tol:
             return BEYOND_NOISE, f"{int(k)} of {int(n)}: {iv} lies above the check's false rate {_fmt(tol)}", upd
         if hi < 0.5:
