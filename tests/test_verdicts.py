@@ -413,6 +413,12 @@ def test_test_rule_reaches_every_verdict():
     assert got == R.ORDER_WITHIN and "power" in why
     got, why, _ = R.decide(_row("test", estimate=float("nan")))
     assert got == R.CANNOT and "not run" in why
+    # a p-value of 2,000 random sign flips within 2 MC SEs of alpha is borderline; all flips enumerated: decided
+    mc = math.sqrt(0.045 * 0.955 / 2000)
+    got, why, _ = R.decide({**_row("test", estimate=0.045), "mc_error": mc})
+    assert got == R.BORDERLINE and "alpha 0.05" in why
+    assert R.decide({**_row("test", estimate=0.045), "mc_error": 0.0})[0] == R.ORDER_DIFFERS
+    assert R.decide({**_row("test", estimate=0.01), "mc_error": math.sqrt(0.01 * 0.99 / 2000)})[0] == R.ORDER_DIFFERS
 
 
 def test_bound_within_noise_wording_is_generic():

@@ -52,7 +52,7 @@ def cd_order_evidence(pairs: pd.DataFrame) -> list[dict[str, object]]:
     """One ``test`` row per metric pair of ``cd_metric_pairs.csv`` (``px.<a>_<b>.cd.order``): does
     the learner order across tasks differ between the two metrics beyond noise? ``estimate`` = the
     sign-flip p-value, ``tolerance`` = its alpha, ``power`` = the calibrated power on a planted
-    reversal (``power_planted_reversal``); the detail gives the tasks and learners, the learners
+    reversal (``power_planted_reversal``), ``mc_error`` = the p-value's Monte Carlo SE; the detail gives the tasks and learners, the learners
     that move and the calibrated false rate and power. A pair the cd job could not test
     (no learner shared by two tasks: its ``note``) gets a row without p-value that says why."""
     rows: list[dict[str, object]] = []
@@ -84,5 +84,16 @@ def cd_order_evidence(pairs: pd.DataFrame) -> list[dict[str, object]]:
         rows.append(evidence_row(
             paper="prspace", claim_id=f"px.{_pair_key(a, b)}.cd.order", kind="test", claim=claim,
             estimate=p, tolerance=alpha if np.isfinite(alpha) else float("nan"), n_tasks=n_tasks, detail=detail,
-            power=_g(r, "power_planted_reversal")))
+            power=_g(r, "power_planted_reversal"), mc_error=_p_mc_error(r, p)))
     return rows
+
+
+def _p_mc_error(r: pd.Series, p: float) -> float:
+    """Monte Carlo SE of a sign-flip p-value: 0 when every flip was enumerated, else the binomial
+    ``sqrt(p (1 - p) / n_perm)`` of a share of ``n_perm`` random flips."""
+    if not np.isfinite(p):
+        return float("nan")
+    if str(r.get("exact", False)).lower() in ("true", "1"):
+        return 0.0
+    n = _g(r, "n_perm")
+    return float(np.sqrt(p * (1 - p) / n)) if n > 0 else float("nan")

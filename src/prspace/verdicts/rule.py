@@ -42,7 +42,8 @@ Kinds of claim and their verdicts:
 
 * ``test``: the p-value of a calibrated test of no difference at level ``tolerance`` (0.05):
   **differs beyond noise** when ``p < alpha``, **within noise** when ``p >= alpha``, **cannot be
-  told** without a p-value.
+  told** without a p-value; **borderline** when ``p`` lies within ``2 x mc_error`` (the p-value's
+  Monte Carlo SE, from random permutations) of alpha.
 
 * ``difference``: a difference with interval: **larger** (above 0), **smaller** (below 0), else
   **cannot be told**.
@@ -377,6 +378,9 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
     if kind == "test":
         if not np.isfinite(est):
             return CANNOT, "no p-value: the test was not run", upd
+        if np.isfinite(mc) and mc > 0 and abs(est - tol) <= BORDERLINE_MC * mc:
+            return BORDERLINE, (f"p = {_fmt(est)} is within {BORDERLINE_MC:g} x MC error ({BORDERLINE_MC * mc:.4f}) of "
+                                f"alpha {_fmt(tol)}: it sits between '{ORDER_DIFFERS}' and '{ORDER_WITHIN}'"), upd
         if est < tol:
             return ORDER_DIFFERS, f"p = {_fmt(est)} < alpha {_fmt(tol)}: the difference is beyond noise", upd
         return (*_power_guard(ORDER_WITHIN, f"p = {_fmt(est)} >= alpha {_fmt(tol)}: no difference beyond noise",
