@@ -205,9 +205,10 @@ def test_bound_with_effective_cases_reduces_to_the_exact_interval_and_widens_wit
     lo_n, hi_n = R.clopper_pearson(7, 30)
     lo_e, hi_e = R.clopper_pearson(7, 30, n_eff=12.0)
     assert lo_e < lo_n and hi_e > hi_n
-    # no variance between families (every family alike) or a share of 0: the cases count as they are
+    # no variance between families (every family alike): the cases count as they are; a share of 0
+    # (no variance to measure): the families count, as if each family's cases moved together
     assert R.effective_cases([1, 1, 1], [2, 2, 2]) == 6.0
-    assert R.effective_cases([0, 0, 0], [2, 1, 3]) == 6.0
+    assert R.effective_cases([0, 0, 0], [2, 1, 3]) == 3.0
     # one family holding every flagged case: far fewer effective cases
     assert R.effective_cases([6, 0, 0, 0, 0, 0], [6, 6, 6, 6, 6, 6]) < 10
     row = _row("bound", k=7, n=30)

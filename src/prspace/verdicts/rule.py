@@ -194,7 +194,9 @@ def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: flo
     sum(cases)`` whose cases come in families (``flagged[f]`` of ``cases[f]`` in family ``f``):
     ``n* = p (1 - p) / v`` with the between-family variance of the ratio
     ``v = F / (F - 1) sum_f (k_f - p n_f)^2 / n^2``, times ``(t_{n-1} / t_{F-1})^2`` at ``1 - a/2``
-    (few families widen it), and never above ``n``. ``p`` of 0 or 1 (no variance to measure): ``n``.
+    (few families widen it), and never above ``n``. ``p`` of 0 or 1 leaves no variance to measure:
+    then the number of families ``F``, the cases' worth when a family's cases all move together
+    (the cautious end; Korn and Graubard keep ``n`` there).
     ``tests/test_verdicts.py`` checks the coverage of :func:`clopper_pearson` with it by simulation."""
     k = np.asarray(list(flagged), dtype=np.float64)
     c = np.asarray(list(cases), dtype=np.float64)
@@ -204,7 +206,9 @@ def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: flo
     if n <= 0:
         return float("nan")
     p = float(k.sum()) / n
-    if fam < 2 or p <= 0 or p >= 1:
+    if p <= 0 or p >= 1:
+        return float(fam)
+    if fam < 2:
         return n
     v = fam / (fam - 1) * float(np.sum((k - p * c) ** 2)) / n**2
     if v <= 0:
