@@ -100,7 +100,8 @@ def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
     if not b["enabled"]:
         return {}
     groups: list[tuple[str, dict[str, str]]] = [
-        ("Verdict evidence", {"boyd_evidence": "Boyd et al.: the evidence row of every claim the study checked"}),
+        ("Verdict evidence", {"boyd_evidence": "Boyd et al.: the evidence row of every claim the study checked",
+                              "boyd_evidence_values": "Boyd et al.: the per-task values each interval row resampled"}),
     ]
     if b["theory"]:
         groups.append(("Paper tables", {
@@ -203,7 +204,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
     b = config["boyd"]
     if b["enabled"]:
         bf = boyd_formats(config)
-        out.append(f"{tables}/boyd_evidence.csv")
+        out += [f"{tables}/boyd_evidence.csv", f"{tables}/boyd_evidence_values.csv"]
         if b["theory"]:
             out += [*figs([*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"], bf), *both("boyd_table3_check", "boyd_table2_check"),
                     f"{tables}/boyd_fig_pr_prg_source.csv"]
