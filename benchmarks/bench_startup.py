@@ -5,9 +5,9 @@ Every per-task rule starts ``python -m prspace COMMAND`` (``workflow/rules/study
 command the workflow runs once per task (``predict-local``, ``score task``, ``boyd fold-skew``,
 ``boyd downsample``) and for ``prspace --help``, this script runs the command for real on one
 small embedded task (single-threaded BLAS, as Snakemake sets it) and prints, in CPU seconds
-(user + system, ``getrusage`` of the child; medians of ``--repeats`` fresh processes):
+(user + system, ``getrusage`` of the child; the imports: medians of ``--repeats`` fresh processes):
 
-* ``job``: the whole job;
+* ``job``: the whole job (one run);
 * ``imports``: importing the modules the job had loaded at its end (captured from the real
   run), in a fresh process: what the lazy dispatch of :mod:`prspace.cli` costs the job;
 * ``eager``: importing every command module and every module their ``run`` functions import
@@ -22,7 +22,7 @@ timed both ways in this process: printing the preprocessing (scikit-learn's repr
 reading its parts (after).  ``--root`` with a finished study's ``work/`` turns the per-job
 numbers into study totals (jobs counted from ``work/<study>/benchmarks``).
 
-    python benchmarks/bench_startup.py [--repeats 3] [--root /work/run0] [--study paperlike default]
+    python benchmarks/bench_startup.py [--repeats 3] [--root .] [--study paperlike default]
 """
 
 from __future__ import annotations
