@@ -157,6 +157,23 @@ def test_factories_return_unfitted_single_threaded_pipelines():
         assert "random_state" not in text and len(text) < 300
 
 
+def test_described_preprocessing_is_what_scikit_learn_prints():
+    # describe_learner reads the steps from the pipeline's parts; scikit-learn's own printout
+    # of the preprocessing (its repr) names the same ones
+    seen = set()
+    for name in LEARNERS:
+        pipe = make_learner(name, 0)
+        printed = repr(pipe.named_steps["prep"]).lower()
+        steps = describe_learner(name).rpartition(" after ")[2].split(", ")
+        assert ("quantize" in steps) == ("quantize" in printed), name
+        assert ("scale" in steps) == ("standardscaler" in printed), name
+        assert ("min-max" in steps) == ("minmax" in pipe.named_steps), name
+        seen.add(tuple(steps))
+    # both answers occur for scaling and min-max, so each comparison above can fail
+    assert {"scale" in s for s in seen} == {True, False}
+    assert {"min-max" in s for s in seen} == {True, False}
+
+
 @pytest.mark.parametrize("name", list(LEARNERS))
 def test_every_learner_scores_mixed_data(name, mixed_data):
     X, y = mixed_data
