@@ -54,6 +54,7 @@ def _floats(text: str, what: str) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from prspace._heap import keep_freed_memory
     from prspace.experiments import calibration as C
     from prspace.experiments.ranking import PAPER_RESULTS
 
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {args.alpha}")
     if args.n_sim < 1 or args.n_sim_null < 1 or args.n_boot < 10:
         raise InputError(f"--n-sim and --n-sim-null must be >= 1 and --n-boot >= 10, got {args.n_sim}, {args.n_sim_null}, {args.n_boot}")
+    keep_freed_memory()
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
     n_sim, n_sim_null = C.small_study_replicates(tasks, (args.n_sim, args.n_sim_null), args.mc_error)
     t0 = time.process_time()

@@ -60,11 +60,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_tasks(args: argparse.Namespace) -> int:
+    from prspace._heap import keep_freed_memory
     from prspace.contracts import read_status
     from prspace.experiments import rank_sets as RS
     from prspace.output import write_csv
     from prspace.schema import read_predictions
 
+    keep_freed_memory()
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if args.n_boot < 10:
         raise InputError(f"--n-boot must be at least 10, got {args.n_boot}")
@@ -93,10 +95,12 @@ def _md(path: str) -> str:
 
 
 def run_summary(args: argparse.Namespace) -> int:
+    from prspace._heap import keep_freed_memory
     from prspace.experiments import rank_sets as RS
     from prspace.experiments.calibration import small_study_replicates
     from prspace.output import write_table
 
+    keep_freed_memory()
     table = pd.read_csv(args.rank_sets, dtype={"task": str, "model": str})
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
     missing = {"level", "n_resamples"} - set(table.columns)

@@ -199,16 +199,21 @@ def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, 
 def scored_metrics(scores: Sequence[np.ndarray], yf: np.ndarray, counts: np.ndarray, metrics: Sequence[str],
                    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Each metric of every model's ``scores`` on the rows' labels ``yf`` (1.0 positive) and on the
-    resamples ``counts`` (B x n, one row per resample): ``full[m]`` shape (k,), ``boot[m]`` shape
-    (B, k); one sort per model (its tie groups), the resamples through the batch kernel."""
+    resamples ``counts`` (B x n integer weights, one row per resample): ``full[m]`` shape (k,),
+    ``boot[m]`` shape (B, k); one sort per model (its tie groups), the resamples through the batch
+    kernel, only for ``metrics`` (untied scores, the simulations' case, through
+    :func:`prspace.metrics.metrics_from_untied_counts_batch`: the same values bit for bit)."""
     k, n_boot = len(scores), counts.shape[0]
     full = {m: np.zeros(k) for m in metrics}
     boot = {m: np.zeros((n_boot, k)) for m in metrics}
     for j, s in enumerate(scores):
-        _, group = np.unique(-s, return_inverse=True)
+        _, first, group = np.unique(-s, return_index=True, return_inverse=True)
         g = int(group.max()) + 1
         res = M.metrics_from_group_counts(np.bincount(group, yf, g), np.bincount(group, 1 - yf, g))
-        res_b = M.metrics_from_group_counts_batch(*group_counts(counts, group, yf, g))
+        if g == s.size:  # no ties: first[i] is the row of the i-th highest score
+            res_b = M.metrics_from_untied_counts_batch(counts, yf, first, metrics)
+        else:
+            res_b = M.metrics_from_group_counts_batch(*group_counts(counts, group, yf, g), metrics)
         for m in metrics:
             full[m][j] = res[m]
             boot[m][:, j] = res_b[m]
