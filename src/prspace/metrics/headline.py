@@ -19,20 +19,32 @@ __all__ = ["BATCH_METRICS", "all_metrics", "metrics_from_group_counts", "metrics
            "metrics_from_untied_counts_batch"]
 
 
-def _headline(g: _Segments) -> dict[str, float]:
-    """Every headline metric of one ranking's segments (the dict of :func:`all_metrics`)."""
-    area = _unit(_aupr_hyperbolic_full(g))
-    return {
-        "auroc": _unit(_auroc_from(g)),
-        "average_precision": _unit(_ap_from(g)),
-        "aupr": area,
-        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
-        "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
-        "auprg": min(_auprg_from(g), 1.0),
-        "pi": float(g.n_pos / (g.n_pos + g.n_neg)),
-        "n_pos": float(g.n_pos),
-        "n_neg": float(g.n_neg),
-    }
+#: the keys of :func:`metrics_from_group_counts_batch` it can leave out (``keys``); the class counts are always there
+BATCH_METRICS = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
+
+
+def _headline(g: _Segments, keys: Collection[str] | None = None) -> dict[str, float]:
+    """Every headline metric of one ranking's segments (the dict of :func:`all_metrics`), or only
+    ``keys`` of :data:`BATCH_METRICS` (with ``pi``, ``n_pos``, ``n_neg``)."""
+    want = _wanted(keys)
+    out: dict[str, float] = {}
+    if "auroc" in want:
+        out["auroc"] = _unit(_auroc_from(g))
+    if "average_precision" in want:
+        out["average_precision"] = _unit(_ap_from(g))
+    if want & {"aupr", "aucnpr"}:
+        area = _unit(_aupr_hyperbolic_full(g))
+        out["aupr"] = area
+    if "aupr_linear" in want:
+        out["aupr_linear"] = _unit(_aupr_linear(g, 0.0, 1.0))
+    if "aucnpr" in want:
+        out["aucnpr"] = _aucnpr_from(g, 0.0, 1.0, area)
+    if "auprg" in want:
+        out["auprg"] = min(_auprg_from(g), 1.0)
+    if "aupr" not in want:
+        out.pop("aupr", None)
+    out.update({"pi": float(g.n_pos / (g.n_pos + g.n_neg)), "n_pos": float(g.n_pos), "n_neg": float(g.n_neg)})
+    return out
 
 
 def all_metrics(
@@ -51,7 +63,7 @@ def all_metrics(
     return _headline(_segments(y_true, y_score, pos_label, sample_weight))
 
 
-def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
+def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str] | None = None) -> dict[str, float]:
     """:func:`all_metrics` from (weighted) class counts per tie group, without sorting.
 
     ``tp[k]`` and ``fp[k]`` are the positive and negative weight of the rows holding the
@@ -60,7 +72,8 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
     tie group (``np.unique(-scores, return_inverse=True)``) and pass
     ``np.bincount(group, weights=w * y)`` and ``np.bincount(group, weights=w * ~y)`` here;
     the result equals ``all_metrics(y, scores, sample_weight=w)``. Groups of zero weight
-    are allowed.
+    are allowed. ``keys`` (a subset of :data:`BATCH_METRICS`) computes only those metrics, by the
+    same operations.
     """
     tps = np.cumsum(np.asarray(tp, dtype=np.float64))
     fps = np.cumsum(np.asarray(fp, dtype=np.float64))
@@ -71,11 +84,7 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
     if not (tps[-1] > 0 and fps[-1] > 0):
         raise ValueError("only one class present with positive weight; the metrics are undefined")
     c = _Curve(tps, fps, np.arange(tps.size, 0, -1, dtype=np.float64), float(tps[-1]), float(fps[-1]))
-    return _headline(_segments_from_curve(c))
-
-
-#: the keys of :func:`metrics_from_group_counts_batch` it can leave out (``keys``); the class counts are always there
-BATCH_METRICS = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
+    return _headline(_segments_from_curve(c), keys)
 
 
 def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike,
@@ -143,32 +152,54 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
                                      keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
     """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows'
     integer weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
-    classes (0/1), ``order`` the rows by decreasing score.
+    classes (0/1), ``order`` the rows by decreasing score; or ``S`` such rankings of the same rows
+    at once (``w`` ``(S, B, n)``, ``order`` ``(S, n)``; each metric then ``(S, B)``).
 
     Every tie group is one row, so a segment is one positive row: its ``dTP`` is the row's weight,
     ``TP_A`` the weight of the positives above it and ``FP_A`` that of the negatives above it
-    (``dFP = 0``). Integer sums are exact in any order, so the values are bit for bit those of
+    (``dFP = 0``). Integer sums are exact in any order, and a ranking's columns gain only rows
+    without segments from the others (adding exact zeros), so the values are bit for bit those of
     ``metrics_from_group_counts_batch(*group_counts(w, group, y, n), keys)``, at the cost of one
     pass over the positives and one over the negatives instead of the per-group counts of both
     classes and their running sums (the simulations of :mod:`prspace.experiments.calibration`)."""
     want = _wanted(keys)
     w_ = np.asarray(w, dtype=np.float64)
-    yo = np.asarray(y)[np.asarray(order)] > 0
-    if w_.ndim != 2 or w_.shape[1] != yo.size or np.any(w_ < 0):
-        raise ValueError("w must be a non-negative (resamples x rows) array, one column per row of y and order")
-    rows = w_.T[np.asarray(order)]  # (n, B), by decreasing score: the running sums add contiguous rows
-    pos, neg = rows[yo], rows[~yo]
-    keep = pos.any(axis=1)
+    order_ = np.asarray(order)
+    stacked = w_.ndim == 3
+    if not stacked:
+        w_, order_ = w_[None], order_[None]
+    yv = np.asarray(y) > 0
+    if w_.ndim != 3 or order_.shape != (w_.shape[0], yv.size) or w_.shape[2] != yv.size or np.any(w_ < 0):
+        raise ValueError("w must be non-negative (resamples x rows), or (rankings x resamples x rows) with one order "
+                         "per ranking, one column per row of y")
+    n_s, nb, _ = w_.shape
+    yo = yv[order_]  # (S, n): the class of each rank
+    n_pos = int(yv.sum())
+    rows_pos = order_[yo].reshape(n_s, n_pos)
+    rows_neg = order_[~yo].reshape(n_s, yv.size - n_pos)
+
+    def by_rank(rows: np.ndarray) -> np.ndarray:  # (ranks, S * B): the running sums add contiguous rows
+        out = np.empty((rows.shape[1], n_s * nb))
+        for s in range(n_s):
+            out[:, s * nb:(s + 1) * nb] = w_[s][:, rows[s]].T
+        return out
+
+    pos, neg = by_rank(rows_pos), by_rank(rows_neg)
     tpb = np.cumsum(pos, axis=0)
-    fp0 = np.zeros((neg.shape[0] + 1, w_.shape[0]))
+    fp0 = np.zeros((neg.shape[0] + 1, n_s * nb))
     np.cumsum(neg, axis=0, out=fp0[1:])
-    p = tpb[-1] if tpb.size else np.zeros(w_.shape[0])
+    p = tpb[-1] if n_pos else np.zeros(n_s * nb)
     nn = fp0[-1]
     _check_classes(p, nn)
+    keep = pos.any(axis=1)
     dtp = pos[keep]
     tpa = tpb[keep] - dtp
-    fpa = fp0[np.cumsum(~yo)[yo][keep]]
-    return _from_segments(tpa, fpa, dtp, np.zeros_like(dtp), p, nn, want)
+    neg_above = np.cumsum(~yo, axis=1)[yo].reshape(n_s, n_pos)  # negatives ranked above each positive
+    fpa = np.empty_like(dtp)
+    for s in range(n_s):
+        fpa[:, s * nb:(s + 1) * nb] = fp0[:, s * nb:(s + 1) * nb][neg_above[s][keep]]
+    out = _from_segments(tpa, fpa, dtp, np.zeros_like(dtp), p, nn, want)
+    return {key: v.reshape(n_s, nb) for key, v in out.items()} if stacked else out
 
 
 def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.ndarray, p: np.ndarray,
