@@ -19,8 +19,10 @@ import numpy as np
 from prspace import metrics as M
 from prspace.experiments.noise_floor import group_counts
 
-#: largest resamples x rows x tasks of one stacked kernel call (float64: 8 MB per array)
-CHUNK_CELLS = 1 << 20
+#: largest resamples x rows x tasks of one stacked kernel call (float64: 2 MB per array). Measured
+#: (benchmarks/bench_simulations.py): stacking saves nothing over one task per call once the
+#: arrays outgrow the CPU caches, and costs up to 8% at 32 MB; keep them small.
+CHUNK_CELLS = 1 << 18
 
 
 def scored_metrics(scores: Sequence[np.ndarray], yf: np.ndarray, counts: np.ndarray, metrics: Sequence[str],
