@@ -178,16 +178,20 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     rows_pos = order_[yo].reshape(n_s, n_pos)
     rows_neg = order_[~yo].reshape(n_s, yv.size - n_pos)
 
-    def by_rank(rows: np.ndarray) -> np.ndarray:  # (ranks, S * B): the running sums add contiguous rows
-        out = np.empty((rows.shape[1], n_s * nb))
+    def by_rank(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(ranks, S * B): the weights and their running sum down the ranks (summed along each
+        resample's contiguous row, then laid out with the resamples contiguous)."""
+        vals = np.empty((rows.shape[1], n_s * nb))
+        cums = np.empty((rows.shape[1], n_s * nb))
         for s in range(n_s):
-            out[:, s * nb:(s + 1) * nb] = w_[s][:, rows[s]].T
-        return out
+            blk = w_[s][:, rows[s]]
+            vals[:, s * nb:(s + 1) * nb] = blk.T
+            cums[:, s * nb:(s + 1) * nb] = np.cumsum(blk, axis=1).T
+        return vals, cums
 
-    pos, neg = by_rank(rows_pos), by_rank(rows_neg)
-    tpb = np.cumsum(pos, axis=0)
-    fp0 = np.zeros((neg.shape[0] + 1, n_s * nb))
-    np.cumsum(neg, axis=0, out=fp0[1:])
+    pos, tpb = by_rank(rows_pos)
+    fp0 = np.zeros((rows_neg.shape[1] + 1, n_s * nb))
+    fp0[1:] = by_rank(rows_neg)[1]
     p = tpb[-1] if n_pos else np.zeros(n_s * nb)
     nn = fp0[-1]
     _check_classes(p, nn)
