@@ -62,11 +62,11 @@ def _old(scores: np.ndarray, yf: np.ndarray, w: np.ndarray) -> dict[str, np.ndar
     return boot
 
 
-def _cpu(f, reps: int = 3) -> tuple[float, object]:
+def _cpu(f, *args, reps: int = 3) -> tuple[float, object]:
     best, out = float("inf"), None
     for _ in range(reps):
         t0 = time.process_time()
-        out = f()
+        out = f(*args)
         best = min(best, time.process_time() - t0)
     return best, out
 
@@ -96,8 +96,8 @@ def main() -> None:
                                      1.2 * yf + np.where(y, 4.0, 1.0) * rng.standard_normal(y.size)])
                            for _ in range(args.tasks)])
         w = np.stack([uniform_counts(y, args.n_boot, rng) for _ in range(args.tasks)])
-        t_old, old = _cpu(lambda: _old(scores, yf, w))
-        t_new, (_, new) = _cpu(lambda: scored_metrics_many(scores, yf, w, METRICS))
+        t_old, old = _cpu(_old, scores, yf, w)
+        t_new, (_, new) = _cpu(scored_metrics_many, scores, yf, w, METRICS)
         same = all(np.array_equal(old[m], new[m]) for m in METRICS)
         print(f"{n_pos:>4}/{n_neg:<4} {1e3 * t_old / args.tasks:12.2f} {1e3 * t_new / args.tasks:12.2f} "
               f"{t_old / t_new:8.2f}  {same}")

@@ -97,7 +97,7 @@ def _md(path: str) -> str:
 def run_summary(args: argparse.Namespace) -> int:
     from prspace._heap import keep_freed_memory
     from prspace.experiments import rank_sets as RS
-    from prspace.experiments.calibration import small_study_replicates
+    from prspace.experiments.calibration import is_small_study, small_study_replicates
     from prspace.output import write_table
 
     keep_freed_memory()
@@ -109,6 +109,7 @@ def run_summary(args: argparse.Namespace) -> int:
     if table.empty:  # no task had predictions: empty tables, no verdict rows
         log.warning("%s has no rows: writing empty tables", args.rank_sets)
         confidence, n_boot_task, n_pos, n_neg = float("nan"), 0, 0, 0
+        small = False
         cal = pd.DataFrame(columns=RS.CALIBRATION_COLUMNS)
     else:
         confidence = float(table["level"].iloc[0])
@@ -116,6 +117,7 @@ def run_summary(args: argparse.Namespace) -> int:
         t0 = time.process_time()
         n_pos, n_neg = RS.median_size(tasks)
         n_sim, n_sim_null = small_study_replicates(tasks, (args.n_sim, args.n_sim_null), args.mc_error)
+        small = is_small_study(tasks) and args.mc_error is not None
         cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=args.sim_models, n_sim=n_sim,
                                     n_sim_null=n_sim_null, n_boot=args.sim_boot, confidence=confidence,
                                     seed=args.seed)
@@ -132,6 +134,9 @@ def run_summary(args: argparse.Namespace) -> int:
                 title="Calibration of disjoint plausible-best sets by simulation",
                 note=(f"Median task size of the study ({n_pos} positives, {n_neg} negatives), {args.sim_models} "
                       f"binormal models; rate = share of simulated tasks with disjoint sets (false under the nulls, "
-                      f"power under a planted reversal)."))
+                      f"power under a planted reversal)."
+                      + (f" A study of fewer than 3 tasks: {n_sim} simulated tasks per planted reversal and "
+                         f"{n_sim_null} per null (mc_error {args.mc_error:g}: the Monte Carlo standard error of every "
+                         f"rate is at most {args.mc_error:g}; rate_se gives each; docs/workflow.md)." if small else "")))
     write_table(ev, args.evidence_out, _md(args.evidence_out), title="Evidence rows: disjoint plausible-best sets")
     return 0
