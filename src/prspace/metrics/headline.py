@@ -178,20 +178,19 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     rows_pos = order_[yo].reshape(n_s, n_pos)
     rows_neg = order_[~yo].reshape(n_s, yv.size - n_pos)
 
-    def by_rank(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(ranks, S * B): the weights and their running sum down the ranks (summed along each
-        resample's contiguous row, then laid out with the resamples contiguous)."""
-        vals = np.empty((rows.shape[1], n_s * nb))
-        cums = np.empty((rows.shape[1], n_s * nb))
+    def by_rank(rows: np.ndarray, cums: np.ndarray, vals: np.ndarray | None = None) -> None:
+        """Fill ``cums`` (ranks, S * B) with the weights' running sum down the ranks (summed along
+        each resample's contiguous row, laid out with the resamples contiguous), ``vals`` with the weights."""
         for s in range(n_s):
             blk = w_[s][:, rows[s]]
-            vals[:, s * nb:(s + 1) * nb] = blk.T
+            if vals is not None:
+                vals[:, s * nb:(s + 1) * nb] = blk.T
             cums[:, s * nb:(s + 1) * nb] = np.cumsum(blk, axis=1).T
-        return vals, cums
 
-    pos, tpb = by_rank(rows_pos)
+    pos, tpb = np.empty((n_pos, n_s * nb)), np.empty((n_pos, n_s * nb))
+    by_rank(rows_pos, tpb, pos)
     fp0 = np.zeros((rows_neg.shape[1] + 1, n_s * nb))
-    fp0[1:] = by_rank(rows_neg)[1]
+    by_rank(rows_neg, fp0[1:])
     p = tpb[-1] if n_pos else np.zeros(n_s * nb)
     nn = fp0[-1]
     _check_classes(p, nn)
