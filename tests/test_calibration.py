@@ -180,3 +180,8 @@ def test_cli_sizes_a_two_task_study_to_its_tasks_and_the_stated_error(tmp_path):
     assert sorted(zip(s["size"], s["n_pos"], s["n_neg"], strict=True)) == sorted(
         [("q0", 10, 70)] * 3 + [("q100", 20, 40)] * 3)
     assert (pd.read_csv(out)["n_sim"] == 7).all()  # ceil(0.25 / 0.2**2)
+    # both tables' notes state the capped counts and their Monte Carlo error
+    for md in (out, summ):
+        assert "7 simulated tasks per planted reversal and 7 per null (mc_error 0.2" in md.with_suffix(".md").read_text()
+
+

@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="one-sided level of each of the check's two tests, as in prspace noise-floor (default: %(default)s)")
     p.add_argument("--mc-error", type=float, default=None,
                    help="a study with fewer than 3 tasks caps --n-sim and --n-sim-null at ceil(0.25 / mc_error^2), "
-                        "so every simulated rate has Monte Carlo se <= mc_error (default: no cap)")
+                        "so every simulated rate has Monte Carlo se <= mc_error, and says so in the tables' notes "
+                        "(default: no cap)")
     p.add_argument("--out", required=True, help="calibration table (CSV; Markdown beside it)")
     p.add_argument("--summary-out", required=True, help="calibration summary (CSV; Markdown beside it)")
     p.set_defaults(func=run)
@@ -54,6 +55,7 @@ def _floats(text: str, what: str) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from prspace._heap import keep_freed_memory
     from prspace.experiments import calibration as C
     from prspace.experiments.ranking import PAPER_RESULTS
 
@@ -63,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {args.alpha}")
     if args.n_sim < 1 or args.n_sim_null < 1 or args.n_boot < 10:
         raise InputError(f"--n-sim and --n-sim-null must be >= 1 and --n-boot >= 10, got {args.n_sim}, {args.n_sim_null}, {args.n_boot}")
+    keep_freed_memory()
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
     n_sim, n_sim_null = C.small_study_replicates(tasks, (args.n_sim, args.n_sim_null), args.mc_error)
     t0 = time.process_time()
@@ -71,13 +74,18 @@ def run(args: argparse.Namespace) -> int:
                                  sigmas_a=sigmas_a, alpha=args.alpha)
     md = str(args.out).removesuffix(".csv") + ".md"
     smd = str(args.summary_out).removesuffix(".csv") + ".md"
-    write_table(table, args.out, md, title="Calibration of the distinguishable check: every simulated scenario")
+    small = C.is_small_study(tasks) and args.mc_error is not None
+    mc = (f"A study of fewer than 3 tasks: {n_sim} simulated tasks per planted reversal and {n_sim_null} per null "
+          f"(mc_error {args.mc_error:g}: the Monte Carlo standard error of every rate is at most {args.mc_error:g}; "
+          "rate_se gives each; docs/workflow.md, \"Time and Monte Carlo error\").") if small else ""
+    write_table(table, args.out, md, title="Calibration of the distinguishable check: every simulated scenario",
+                note=mc or None)
     write_table(summary, args.summary_out, smd, title="Calibration of the distinguishable check: false rates and mdr80",
                 note=f"one-sided alpha {args.alpha} per component test (an intersection-union test: size <= alpha). "
                      "false_rate_null: both metrics equal; false_rate_eq_a (eq_b): metric a (b) equal, the other "
                      "preferring one model (other_power: how often its test rejects); false_rate, false_rate_upper: the "
                      "largest of the three (+ 2 Monte Carlo se). mdr80: the smallest planted reversal such that every "
                      "larger planted one was detected with power >= 0.8 (empty: none was; then max_reversal and "
-                     "power_at_max); docs/calibration.md")
+                     "power_at_max); docs/calibration.md" + (f". {mc}" if small else ""))
     log.info("calibration: %d scenarios, %.1f CPU s", len(table), time.process_time() - t0)
     return 0

@@ -60,11 +60,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_tasks(args: argparse.Namespace) -> int:
+    from prspace._heap import keep_freed_memory
     from prspace.contracts import read_status
     from prspace.experiments import rank_sets as RS
     from prspace.output import write_csv
     from prspace.schema import read_predictions
 
+    keep_freed_memory()
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if args.n_boot < 10:
         raise InputError(f"--n-boot must be at least 10, got {args.n_boot}")
@@ -93,10 +95,12 @@ def _md(path: str) -> str:
 
 
 def run_summary(args: argparse.Namespace) -> int:
+    from prspace._heap import keep_freed_memory
     from prspace.experiments import rank_sets as RS
-    from prspace.experiments.calibration import small_study_replicates
+    from prspace.experiments.calibration import is_small_study, small_study_replicates
     from prspace.output import write_table
 
+    keep_freed_memory()
     table = pd.read_csv(args.rank_sets, dtype={"task": str, "model": str})
     tasks = pd.read_csv(args.tasks, dtype={"task_id": str})
     missing = {"level", "n_resamples"} - set(table.columns)
@@ -105,6 +109,7 @@ def run_summary(args: argparse.Namespace) -> int:
     if table.empty:  # no task had predictions: empty tables, no verdict rows
         log.warning("%s has no rows: writing empty tables", args.rank_sets)
         confidence, n_boot_task, n_pos, n_neg = float("nan"), 0, 0, 0
+        small = False
         cal = pd.DataFrame(columns=RS.CALIBRATION_COLUMNS)
     else:
         confidence = float(table["level"].iloc[0])
@@ -112,6 +117,7 @@ def run_summary(args: argparse.Namespace) -> int:
         t0 = time.process_time()
         n_pos, n_neg = RS.median_size(tasks)
         n_sim, n_sim_null = small_study_replicates(tasks, (args.n_sim, args.n_sim_null), args.mc_error)
+        small = is_small_study(tasks) and args.mc_error is not None
         cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=args.sim_models, n_sim=n_sim,
                                     n_sim_null=n_sim_null, n_boot=args.sim_boot, confidence=confidence,
                                     seed=args.seed)
@@ -128,6 +134,9 @@ def run_summary(args: argparse.Namespace) -> int:
                 title="Calibration of disjoint plausible-best sets by simulation",
                 note=(f"Median task size of the study ({n_pos} positives, {n_neg} negatives), {args.sim_models} "
                       f"binormal models; rate = share of simulated tasks with disjoint sets (false under the nulls, "
-                      f"power under a planted reversal)."))
+                      f"power under a planted reversal)."
+                      + (f" A study of fewer than 3 tasks: {n_sim} simulated tasks per planted reversal and "
+                         f"{n_sim_null} per null (mc_error {args.mc_error:g}: the Monte Carlo standard error of every "
+                         f"rate is at most {args.mc_error:g}; rate_se gives each; docs/workflow.md)." if small else "")))
     write_table(ev, args.evidence_out, _md(args.evidence_out), title="Evidence rows: disjoint plausible-best sets")
     return 0

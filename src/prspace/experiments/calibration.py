@@ -52,7 +52,9 @@ Design (every choice a parameter of :func:`calibrate`):
 Each simulated task draws its rows once (``n_pos`` positives, ``n_neg`` negatives), the two
 models' scores, and ``n_boot`` stratified bootstrap counts shared by both models
 (:func:`prspace.resampling.uniform_counts`, distributed as the noise floor's), as the noise floor resamples a
-task; all resamples' metrics come from :func:`prspace.metrics.metrics_from_group_counts_batch`.
+task; all resamples' metrics come from the batch kernel, only the pair's metrics, many simulated
+tasks per call (:func:`prspace.experiments.sim_metrics.scored_metrics_many`, bit for bit the
+one-at-a-time values).
 Scenario ``j`` of size ``i`` draws from ``numpy.random.default_rng([seed, i, j])``.
 """
 
@@ -62,11 +64,12 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from prspace import metrics as M
 from prspace.errors import InputError
-from prspace.experiments.noise_floor import ALPHA, excludes_zero, group_counts, pair_decision
+from prspace.experiments.noise_floor import ALPHA, excludes_zero, pair_decision
+from prspace.experiments.sim_metrics import chunk_size, scored_metrics_many
 from prspace.resampling import uniform_counts
 
 #: score bins of the population curves
@@ -144,16 +147,19 @@ def median_size(tasks: pd.DataFrame) -> tuple[int, int]:
     return _quantile_size(n_pos, ok["n"].to_numpy(np.float64) - n_pos, 0.5)
 
 
-def population_metrics(mu: float, sigma: float, pi: float, grid: int = POP_GRID) -> dict[str, float]:
-    """Population metrics of the binormal model: negatives N(0, 1), positives N(mu, sigma), skew pi."""
+def population_metrics(mu: float, sigma: float, pi: float, grid: int = POP_GRID,
+                       keys: Sequence[str] | None = None) -> dict[str, float]:
+    """Population metrics of the binormal model: negatives N(0, 1), positives N(mu, sigma), skew pi
+    (only ``keys`` when given; the normal survival function as ``ndtr(-x)``, which is what
+    ``scipy.stats.norm.sf`` computes)."""
     lo = min(-9.0, mu - 9.0 * sigma)
     hi = max(9.0, mu + 9.0 * sigma)
     edges = np.linspace(hi, lo, grid)
-    cp = stats.norm.sf((edges - mu) / sigma)
-    cn = stats.norm.sf(edges)
+    cp = special.ndtr(-((edges - mu) / sigma))
+    cn = special.ndtr(-edges)
     cp[0] = cn[0] = 0.0
     cp[-1] = cn[-1] = 1.0
-    return M.metrics_from_group_counts(pi * np.diff(cp), (1 - pi) * np.diff(cn))
+    return M.metrics_from_group_counts(pi * np.diff(cp), (1 - pi) * np.diff(cn), keys)
 
 
 def mu_for_auroc(auroc: float) -> float:
@@ -175,10 +181,11 @@ def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, 
     Returns ``mu_b``, ``reversal`` = |a(B) - a(A)| and the four population values; ``mu_b`` is
     NaN when no mu_B within 6 max(1, sigma_A, sigma_B) of mu_A solves the equation.
     """
-    A = population_metrics(mu_a, sigma_a, pi)
+    keys = (metric_a, metric_b)
+    A = population_metrics(mu_a, sigma_a, pi, keys=keys)
 
     def excess(mu: float) -> float:
-        B = population_metrics(mu, sigma_b, pi)
+        B = population_metrics(mu, sigma_b, pi, keys=keys)
         if equal == "a":
             return B[metric_a] - A[metric_a]
         if equal == "b":
@@ -191,28 +198,9 @@ def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, 
     except ValueError:
         return {"mu_b": float("nan"), "reversal": float("nan"), "pop_a_A": A[metric_a], "pop_a_B": float("nan"),
                 "pop_b_A": A[metric_b], "pop_b_B": float("nan")}
-    B = population_metrics(mu_b, sigma_b, pi)
+    B = population_metrics(mu_b, sigma_b, pi, keys=keys)
     return {"mu_b": mu_b, "reversal": abs(B[metric_a] - A[metric_a]), "pop_a_A": A[metric_a], "pop_a_B": B[metric_a],
             "pop_b_A": A[metric_b], "pop_b_B": B[metric_b]}
-
-
-def scored_metrics(scores: Sequence[np.ndarray], yf: np.ndarray, counts: np.ndarray, metrics: Sequence[str],
-                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Each metric of every model's ``scores`` on the rows' labels ``yf`` (1.0 positive) and on the
-    resamples ``counts`` (B x n, one row per resample): ``full[m]`` shape (k,), ``boot[m]`` shape
-    (B, k); one sort per model (its tie groups), the resamples through the batch kernel."""
-    k, n_boot = len(scores), counts.shape[0]
-    full = {m: np.zeros(k) for m in metrics}
-    boot = {m: np.zeros((n_boot, k)) for m in metrics}
-    for j, s in enumerate(scores):
-        _, group = np.unique(-s, return_inverse=True)
-        g = int(group.max()) + 1
-        res = M.metrics_from_group_counts(np.bincount(group, yf, g), np.bincount(group, 1 - yf, g))
-        res_b = M.metrics_from_group_counts_batch(*group_counts(counts, group, yf, g))
-        for m in metrics:
-            full[m][j] = res[m]
-            boot[m][:, j] = res_b[m]
-    return full, boot
 
 
 def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, sigma_b: float, rho: float,
@@ -221,7 +209,8 @@ def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, 
     """Per pair and simulated task: (differs, distinguishable, sign, t_a, t_b); sign = +1 when
     metric a prefers model A (index 0) and b model B, -1 the other way, 0 when they agree;
     t_m = +1 when the one-sided test (``alpha``) of m(A) - m(B) > 0 rejects, -1 when that of
-    m(B) - m(A) > 0 rejects, else 0 (the component tests, for the boundary nulls)."""
+    m(B) - m(A) > 0 rejects, else 0 (the component tests, for the boundary nulls).  Tasks are drawn
+    one after the other from ``rng`` and scored a chunk at a time (:func:`scored_metrics_many`)."""
     y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
     yf = y.astype(np.float64)
     n = y.size
@@ -230,20 +219,29 @@ def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, 
     sd_a = np.where(y, sigma_a, 1.0)
     sd_b = np.where(y, sigma_b, 1.0)
     models = ["A", "B"]
-    for _ in range(n_sim):
-        z1 = rng.standard_normal(n)
-        z2 = rho * z1 + np.sqrt(1.0 - rho * rho) * rng.standard_normal(n)
-        scores = (mu_a * yf + sd_a * z1, mu_b * yf + sd_b * z2)
-        w = uniform_counts(y, n_boot, rng)
-        full, boot = scored_metrics(scores, yf, w, metrics)
-        for a, b in pairs:
-            differs, dist = pair_decision(full[a], full[b], boot[a], boot[b], models, 1, alpha)
-            sign = 0
-            if differs:
-                sign = 1 if full[a][0] > full[a][1] else -1
-            t = [int(excludes_zero(boot[m][:, 0] - boot[m][:, 1], alpha))
-                 - int(excludes_zero(boot[m][:, 1] - boot[m][:, 0], alpha)) for m in (a, b)]
-            out[(a, b)].append((differs, bool(dist) if differs else False, sign, t[0], t[1]))
+    step = chunk_size(n_boot, n)
+    for c in range(0, n_sim, step):
+        size = min(step, n_sim - c)
+        scores = np.empty((size, 2, n))
+        w = np.empty((size, n_boot, n))
+        for s in range(size):
+            z1 = rng.standard_normal(n)
+            z2 = rho * z1 + np.sqrt(1.0 - rho * rho) * rng.standard_normal(n)
+            scores[s, 0] = mu_a * yf + sd_a * z1
+            scores[s, 1] = mu_b * yf + sd_b * z2
+            w[s] = uniform_counts(y, n_boot, rng)
+        full_s, boot_s = scored_metrics_many(scores, yf, w, metrics)
+        tests = {m: excludes_zero(boot_s[m][:, :, 0] - boot_s[m][:, :, 1], alpha).astype(int)
+                 - excludes_zero(boot_s[m][:, :, 1] - boot_s[m][:, :, 0], alpha).astype(int) for m in metrics}
+        for s in range(size):
+            for a, b in pairs:
+                fa, fb = full_s[a][s], full_s[b][s]
+                differs, dist = pair_decision(fa, fb, boot_s[a][s], boot_s[b][s], models, 1, alpha)
+                sign = 0
+                if differs:
+                    sign = 1 if fa[0] > fa[1] else -1
+                out[(a, b)].append((differs, bool(dist) if differs else False, sign, int(tests[a][s]),
+                                    int(tests[b][s])))
     return out
 
 

@@ -49,15 +49,10 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.errors import InputError
-from prspace.experiments.calibration import (
-    mdr,
-    mu_for_auroc,
-    mu_for_auroc_sigma,
-    planted_reversal,
-    scored_metrics,
-)
+from prspace.experiments.calibration import mdr, mu_for_auroc, mu_for_auroc_sigma, planted_reversal
 from prspace.experiments.noise_floor import bootstrap_metrics, jackknife_metrics
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
+from prspace.experiments.sim_metrics import chunk_size, scored_metrics_many
 from prspace.pairwise import BOOT_MAX_T, JACK_HOLM, rank_set_method, rank_sets_by_rule
 from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, uniform_counts
 from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
@@ -265,18 +260,24 @@ def _simulate(y: np.ndarray, mus: np.ndarray, sigmas: np.ndarray, rho: float, me
     best = {m: np.zeros((n_sim, k), dtype=bool) for m in metrics}
     jacked = [m for m in metrics if rank_set_method(m) == JACK_HOLM]
     groups, strata = jackknife_groups(y.astype(np.int64), max_groups=JACK_GROUPS, rng=rng)
-    for s in range(n_sim):
-        z0 = rng.standard_normal(n)
-        z = np.sqrt(rho) * z0[None, :] + np.sqrt(1.0 - rho) * rng.standard_normal((k, n))
-        scores = mus[:, None] * yf[None, :] + sd * z
-        w = uniform_counts(y, n_boot, rng)
-        full, boot = scored_metrics(list(scores), yf, w, metrics)
-        jack = None
-        if jacked:
-            _, jack = scored_metrics(list(scores), yf, jackknife_weights(groups, n), jacked)
-        for m in metrics:
-            best[m][s] = rank_sets_by_rule(m, full[m], boot[m], None if jack is None else jack.get(m), strata,
-                                           confidence).plausible_best
+    jack_w = jackknife_weights(groups, n)
+    step = chunk_size(n_boot, n)
+    for c in range(0, n_sim, step):  # tasks drawn one after the other, scored a chunk at a time
+        size = min(step, n_sim - c)
+        scores = np.empty((size, k, n))
+        w = np.empty((size, n_boot, n))
+        for s in range(size):
+            z0 = rng.standard_normal(n)
+            z = np.sqrt(rho) * z0[None, :] + np.sqrt(1.0 - rho) * rng.standard_normal((k, n))
+            scores[s] = mus[:, None] * yf[None, :] + sd * z
+            w[s] = uniform_counts(y, n_boot, rng)
+        full, boot = scored_metrics_many(scores, yf, w, metrics)
+        jack = scored_metrics_many(scores, yf, jack_w, jacked)[1] if jacked else None
+        for s in range(size):
+            for m in metrics:
+                best[m][c + s] = rank_sets_by_rule(m, full[m][s], boot[m][s], None if jack is None else
+                                                   (jack[m][s] if m in jack else None), strata,
+                                                   confidence).plausible_best
     return best
 
 

@@ -45,7 +45,8 @@ and ``prspace.metrics.X`` are the API):
 * ``prg.py``: precision/recall gain, :func:`fg_score`, :func:`prg_curve`, :func:`auprg`,
   :func:`expected_fg1`, :func:`prg_convex_hull`;
 * ``headline.py``: :func:`all_metrics` and the same metrics from tie-group counts
-  (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`);
+  (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`, and for untied scores
+  :func:`metrics_from_untied_counts_batch`);
 * ``names.py``: the metric keys and their display labels.
 
 This package imports nothing else of ``prspace`` (see ``docs/architecture.md``).
@@ -59,6 +60,7 @@ from prspace.metrics.headline import (
     all_metrics,
     metrics_from_group_counts,
     metrics_from_group_counts_batch,
+    metrics_from_untied_counts_batch,
 )
 from prspace.metrics.names import (
     BOYD_METRICS,
@@ -117,6 +119,7 @@ __all__ = [
     "aupr_estimators",
     "metrics_from_group_counts",
     "metrics_from_group_counts_batch",
+    "metrics_from_untied_counts_batch",
     "METRIC_LABELS",
     "METRIC_KEYS",
     "RANKING_METRICS",

@@ -3,6 +3,7 @@ metrics from (weighted) counts per tie group, one count vector or a batch of res
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -14,23 +15,36 @@ from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _p
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
-__all__ = ["all_metrics", "metrics_from_group_counts", "metrics_from_group_counts_batch"]
+__all__ = ["BATCH_METRICS", "all_metrics", "metrics_from_group_counts", "metrics_from_group_counts_batch",
+           "metrics_from_untied_counts_batch"]
 
 
-def _headline(g: _Segments) -> dict[str, float]:
-    """Every headline metric of one ranking's segments (the dict of :func:`all_metrics`)."""
-    area = _unit(_aupr_hyperbolic_full(g))
-    return {
-        "auroc": _unit(_auroc_from(g)),
-        "average_precision": _unit(_ap_from(g)),
-        "aupr": area,
-        "aupr_linear": _unit(_aupr_linear(g, 0.0, 1.0)),
-        "aucnpr": _aucnpr_from(g, 0.0, 1.0, area),
-        "auprg": min(_auprg_from(g), 1.0),
-        "pi": float(g.n_pos / (g.n_pos + g.n_neg)),
-        "n_pos": float(g.n_pos),
-        "n_neg": float(g.n_neg),
-    }
+#: the keys of :func:`metrics_from_group_counts_batch` it can leave out (``keys``); the class counts are always there
+BATCH_METRICS = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
+
+
+def _headline(g: _Segments, keys: Collection[str] | None = None) -> dict[str, float]:
+    """Every headline metric of one ranking's segments (the dict of :func:`all_metrics`), or only
+    ``keys`` of :data:`BATCH_METRICS` (with ``pi``, ``n_pos``, ``n_neg``)."""
+    want = _wanted(keys)
+    out: dict[str, float] = {}
+    if "auroc" in want:
+        out["auroc"] = _unit(_auroc_from(g))
+    if "average_precision" in want:
+        out["average_precision"] = _unit(_ap_from(g))
+    if want & {"aupr", "aucnpr"}:
+        area = _unit(_aupr_hyperbolic_full(g))
+        out["aupr"] = area
+    if "aupr_linear" in want:
+        out["aupr_linear"] = _unit(_aupr_linear(g, 0.0, 1.0))
+    if "aucnpr" in want:
+        out["aucnpr"] = _aucnpr_from(g, 0.0, 1.0, area)
+    if "auprg" in want:
+        out["auprg"] = min(_auprg_from(g), 1.0)
+    if "aupr" not in want:
+        out.pop("aupr", None)
+    out.update({"pi": float(g.n_pos / (g.n_pos + g.n_neg)), "n_pos": float(g.n_pos), "n_neg": float(g.n_neg)})
+    return out
 
 
 def all_metrics(
@@ -49,7 +63,7 @@ def all_metrics(
     return _headline(_segments(y_true, y_score, pos_label, sample_weight))
 
 
-def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
+def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str] | None = None) -> dict[str, float]:
     """:func:`all_metrics` from (weighted) class counts per tie group, without sorting.
 
     ``tp[k]`` and ``fp[k]`` are the positive and negative weight of the rows holding the
@@ -58,7 +72,8 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
     tie group (``np.unique(-scores, return_inverse=True)``) and pass
     ``np.bincount(group, weights=w * y)`` and ``np.bincount(group, weights=w * ~y)`` here;
     the result equals ``all_metrics(y, scores, sample_weight=w)``. Groups of zero weight
-    are allowed.
+    are allowed. ``keys`` (a subset of :data:`BATCH_METRICS`) computes only those metrics, by the
+    same operations.
     """
     tps = np.cumsum(np.asarray(tp, dtype=np.float64))
     fps = np.cumsum(np.asarray(fp, dtype=np.float64))
@@ -69,10 +84,11 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
     if not (tps[-1] > 0 and fps[-1] > 0):
         raise ValueError("only one class present with positive weight; the metrics are undefined")
     c = _Curve(tps, fps, np.arange(tps.size, 0, -1, dtype=np.float64), float(tps[-1]), float(fps[-1]))
-    return _headline(_segments_from_curve(c))
+    return _headline(_segments_from_curve(c), keys)
 
 
-def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike) -> dict[str, np.ndarray]:
+def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike,
+                                    keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
     """:func:`metrics_from_group_counts` for ``B`` count vectors over the same ``K`` tie groups at once.
 
     ``tp`` and ``fp`` have shape ``(B, K)``: row ``b`` holds the positive and negative weight of
@@ -86,7 +102,15 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike) -> dict[str, n
     reaching recall gain 0) is found per resample with ``argmax``. A bootstrap of a task's test
     rows (``B`` resamples of multinomial counts) thus costs a few passes over one array
     instead of ``B`` calls.
+
+    ``keys`` (a subset of :data:`BATCH_METRICS`; default all) computes only those metrics (with
+    ``pi``, ``n_pos``, ``n_neg``), each by the same operations as with all keys, so bit for bit the
+    same values: a simulation that decides on two metrics does not pay for six.
     """
+    want = set(BATCH_METRICS) if keys is None else set(keys)
+    if not want <= set(BATCH_METRICS):
+        raise ValueError(f"unknown metric(s) {sorted(want - set(BATCH_METRICS))}; choose from {list(BATCH_METRICS)}")
+    want = _wanted(keys)
     tp_ = np.asarray(tp, dtype=np.float64)
     fp_ = np.asarray(fp, dtype=np.float64)
     if tp_.ndim != 2 or tp_.shape != fp_.shape or tp_.shape[1] == 0:
@@ -102,77 +126,158 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike) -> dict[str, n
     np.cumsum(fp_.T, axis=0, out=fp0[1:])
     p = tp0[-1]  # (B,)
     nn = fp0[-1]
-    if not (np.all(p > 0) and np.all(nn > 0)):
-        raise ValueError("only one class present with positive weight in some resample; the metrics are undefined")
+    _check_classes(p, nn)
     # Only groups holding positives in some resample can be segments: the others are vertical
     # moves whose negatives count through the cumulative FP of the groups below them.
     idx = np.flatnonzero(tp_.any(axis=0))
-    k = idx.size
     tpa, fpa = tp0[idx], fp0[idx]
     dtp = tp0[idx + 1] - tpa  # = np.diff(tp0, axis=0)[idx]
     dfp = fp0[idx + 1] - fpa
+    return _from_segments(tpa, fpa, dtp, dfp, p, nn, want)
+
+
+def _wanted(keys: Collection[str] | None) -> set[str]:
+    want = set(BATCH_METRICS) if keys is None else set(keys)
+    if not want <= set(BATCH_METRICS):
+        raise ValueError(f"unknown metric(s) {sorted(want - set(BATCH_METRICS))}; choose from {list(BATCH_METRICS)}")
+    return want
+
+
+def _check_classes(p: np.ndarray, nn: np.ndarray) -> None:
+    if not (np.all(p > 0) and np.all(nn > 0)):
+        raise ValueError("only one class present with positive weight in some resample; the metrics are undefined")
+
+
+def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLike,
+                                     keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
+    """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows'
+    integer weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
+    classes (0/1), ``order`` the rows by decreasing score; or ``S`` such rankings of the same rows
+    at once (``w`` ``(S, B, n)``, ``order`` ``(S, n)``; each metric then ``(S, B)``).
+
+    Every tie group is one row, so a segment is one positive row: its ``dTP`` is the row's weight,
+    ``TP_A`` the weight of the positives above it and ``FP_A`` that of the negatives above it
+    (``dFP = 0``). Integer sums are exact in any order, and a ranking's columns gain only rows
+    without segments from the others (adding exact zeros), so the values are bit for bit those of
+    ``metrics_from_group_counts_batch(*group_counts(w, group, y, n), keys)``, at the cost of one
+    pass over the positives and one over the negatives instead of the per-group counts of both
+    classes and their running sums (the simulations of :mod:`prspace.experiments.calibration`)."""
+    want = _wanted(keys)
+    w_ = np.asarray(w, dtype=np.float64)
+    order_ = np.asarray(order)
+    stacked = w_.ndim == 3
+    if not stacked:
+        w_, order_ = w_[None], order_[None]
+    yv = np.asarray(y) > 0
+    if w_.ndim != 3 or order_.shape != (w_.shape[0], yv.size) or w_.shape[2] != yv.size or np.any(w_ < 0):
+        raise ValueError("w must be non-negative (resamples x rows), or (rankings x resamples x rows) with one order "
+                         "per ranking, one column per row of y")
+    n_s, nb, _ = w_.shape
+    yo = yv[order_]  # (S, n): the class of each rank
+    n_pos = int(yv.sum())
+    rows_pos = order_[yo].reshape(n_s, n_pos)
+    rows_neg = order_[~yo].reshape(n_s, yv.size - n_pos)
+
+    def by_rank(rows: np.ndarray, cums: np.ndarray, vals: np.ndarray | None = None) -> None:
+        """Fill ``cums`` (ranks, S * B) with the weights' running sum down the ranks (summed along
+        each resample's contiguous row, laid out with the resamples contiguous), ``vals`` with the weights."""
+        for s in range(n_s):
+            blk = w_[s][:, rows[s]]
+            if vals is not None:
+                vals[:, s * nb:(s + 1) * nb] = blk.T
+            cums[:, s * nb:(s + 1) * nb] = np.cumsum(blk, axis=1).T
+
+    pos, tpb = np.empty((n_pos, n_s * nb)), np.empty((n_pos, n_s * nb))
+    by_rank(rows_pos, tpb, pos)
+    fp0 = np.zeros((rows_neg.shape[1] + 1, n_s * nb))
+    by_rank(rows_neg, fp0[1:])
+    p = tpb[-1] if n_pos else np.zeros(n_s * nb)
+    nn = fp0[-1]
+    _check_classes(p, nn)
+    keep = pos.any(axis=1)
+    dtp = pos[keep]
+    tpa = tpb[keep] - dtp
+    neg_above = np.cumsum(~yo, axis=1)[yo].reshape(n_s, n_pos)  # negatives ranked above each positive
+    fpa = np.empty_like(dtp)
+    for s in range(n_s):
+        fpa[:, s * nb:(s + 1) * nb] = fp0[:, s * nb:(s + 1) * nb][neg_above[s][keep]]
+    out = _from_segments(tpa, fpa, dtp, np.zeros_like(dtp), p, nn, want)
+    return {key: v.reshape(n_s, nb) for key, v in out.items()} if stacked else out
+
+
+def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.ndarray, p: np.ndarray,
+                   nn: np.ndarray, want: set[str]) -> dict[str, np.ndarray]:
+    """The batch kernel's metrics from its candidate segments ``(k, B)``: start counts ``tpa``,
+    ``fpa`` and steps ``dtp``, ``dfp`` (a segment where ``dtp > 0``), class totals ``p``, ``nn``."""
     seg = dtp > 0  # the segments of _Segments; the rest add no area
     tpb = tpa + dtp
     fpb = fpa + dfp
-    d = dtp + dfp
-    ba = tpa + fpa
-    with np.errstate(divide="ignore", invalid="ignore"):
-        # AUROC (_auroc_from)
-        below = nn - fpa - 0.5 * dfp
-        auroc = np.where(seg, dtp * below, 0.0).sum(axis=0) / (p * nn)
-        # average precision (_ap_from)
-        pb = tpb / (tpb + fpa + dfp)
-        ap = np.where(seg, dtp * pb, 0.0).sum(axis=0) / p
-        # hyperbolic AUPR (_aupr_hyperbolic_full): origin segments have constant precision
-        origin = seg & (ba == 0)
-        zs = np.where(seg & ~origin, d / ba, np.where(origin, d, 1.0))
-        inner = _psi(zs.ravel()).reshape(zs.shape)
-        inner *= dtp
-        log_term = np.log1p(zs)
-        log_term *= tpa
-        inner += log_term
-        inner = np.where(origin, dtp, inner)
-        area = np.where(seg, (dtp / d) * inner, 0.0).sum(axis=0) / p
-        # linear AUPR (_aupr_linear): the start point takes the first threshold's precision
-        pa = np.where(ba > 0, tpa / ba, pb)
-        lin = np.where(seg, dtp * (pa + pb), 0.0).sum(axis=0) / (2.0 * p)
-        # AUPRG (_prg_start, _auprg_block)
-        r = p / nn
-        rgb = 1.0 - r * ((p - tpb) / tpb)
-        pgb = 1.0 - r * (fpb / tpb)
-        rgb_start = np.where(tpb == p, 1.0, rgb)  # _prg_start's recall gain at B
-        first = np.argmax(seg & (rgb_start >= 0.0), axis=0)  # exists: the last segment reaches TP = P
-        cols = np.arange(nb)
-        tk, fk, tbk, fbk = tpa[first, cols], fpa[first, cols], tpb[first, cols], fpb[first, cols]
-        tp_star = p * p / (p + nn)
-        alpha = (tp_star - tk) / (tbk - tk)
-        tp_i = tk + alpha * (tbk - tk)
-        fp_i = fk + alpha * (fbk - fk)
-        y_cross = 1.0 - (p / nn) * (fp_i / tp_i)
-        y_end = np.where((tbk == p) & (fbk == nn), 0.0, 1.0 - (p / nn) * (fbk / tbk))
-        y0 = np.where(rgb_start[first, cols] > 0.0, y_cross, y_end)
-        allpos = (tpb == p) & (fpb == nn)  # the all-positive point is exactly (1, 0)
-        rgb = np.where(allpos, 1.0, rgb)
-        pgb = np.where(allpos, 0.0, pgb)
-        rga = 1.0 - r * ((p - tpa) / tpa)
-        pga = 1.0 - r * (fpa / tpa)
-        rows = np.arange(k)[:, None]
-        start = rows == first[None, :]
-        rga = np.where(start, 0.0, rga)
-        pga = np.where(start, y0[None, :], pga)
-        tail = seg & (rows >= first[None, :])
-        auprg = np.where(tail, (rgb - rga) * (pgb + pga), 0.0).sum(axis=0) / 2.0
-    area = np.clip(area, 0.0, 1.0)
     pi = p / (p + nn)
-    lo = np.asarray(aupr_min(pi), dtype=np.float64)
-    return {
-        "auroc": np.clip(auroc, 0.0, 1.0),
-        "average_precision": np.clip(ap, 0.0, 1.0),
-        "aupr": area,
-        "aupr_linear": np.clip(lin, 0.0, 1.0),
-        "aucnpr": np.clip((area - lo) / (1.0 - lo), 0.0, 1.0),
-        "auprg": np.minimum(auprg, 1.0),
-        "pi": pi,
-        "n_pos": p.copy(),
-        "n_neg": nn.copy(),
-    }
+    out: dict[str, np.ndarray] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if "auroc" in want:  # _auroc_from
+            below = nn - fpa - 0.5 * dfp
+            auroc = np.where(seg, dtp * below, 0.0).sum(axis=0) / (p * nn)
+            out["auroc"] = np.clip(auroc, 0.0, 1.0)
+        if want & {"average_precision", "aupr_linear"}:
+            pb = tpb / (tpb + fpa + dfp)
+        if "average_precision" in want:  # _ap_from
+            ap = np.where(seg, dtp * pb, 0.0).sum(axis=0) / p
+            out["average_precision"] = np.clip(ap, 0.0, 1.0)
+        if want & {"aupr", "aucnpr"}:  # _aupr_hyperbolic_full: origin segments have constant precision
+            d = dtp + dfp
+            ba = tpa + fpa
+            origin = seg & (ba == 0)
+            zs = np.where(seg & ~origin, d / ba, np.where(origin, d, 1.0))
+            log_z = np.log1p(zs)
+            inner = _psi(zs, log_z)
+            inner *= dtp
+            log_z *= tpa
+            inner += log_z
+            inner = np.where(origin, dtp, inner)
+            area = np.clip(np.where(seg, (dtp / d) * inner, 0.0).sum(axis=0) / p, 0.0, 1.0)
+            if "aupr" in want:
+                out["aupr"] = area
+            if "aucnpr" in want:
+                lo = np.asarray(aupr_min(pi), dtype=np.float64)
+                out["aucnpr"] = np.clip((area - lo) / (1.0 - lo), 0.0, 1.0)
+        if "aupr_linear" in want:  # _aupr_linear: the start point takes the first threshold's precision
+            ba = tpa + fpa
+            pa = np.where(ba > 0, tpa / ba, pb)
+            lin = np.where(seg, dtp * (pa + pb), 0.0).sum(axis=0) / (2.0 * p)
+            out["aupr_linear"] = np.clip(lin, 0.0, 1.0)
+        if "auprg" in want:
+            out["auprg"] = _auprg_batch(seg, tpa, fpa, tpb, fpb, p, nn)
+    out.update({"pi": pi, "n_pos": p.copy(), "n_neg": nn.copy()})
+    return {key: out[key] for key in (*BATCH_METRICS, "pi", "n_pos", "n_neg") if key in out}
+
+
+def _auprg_batch(seg: np.ndarray, tpa: np.ndarray, fpa: np.ndarray, tpb: np.ndarray, fpb: np.ndarray,
+                 p: np.ndarray, nn: np.ndarray) -> np.ndarray:
+    """AUPRG of every resample (columns) from the segments' end points (_prg_start, _auprg_block)."""
+    nb = p.size
+    r = p / nn
+    rgb = 1.0 - r * ((p - tpb) / tpb)
+    pgb = 1.0 - r * (fpb / tpb)
+    rgb_start = np.where(tpb == p, 1.0, rgb)  # _prg_start's recall gain at B
+    first = np.argmax(seg & (rgb_start >= 0.0), axis=0)  # exists: the last segment reaches TP = P
+    cols = np.arange(nb)
+    tk, fk, tbk, fbk = tpa[first, cols], fpa[first, cols], tpb[first, cols], fpb[first, cols]
+    tp_star = p * p / (p + nn)
+    alpha = (tp_star - tk) / (tbk - tk)
+    tp_i = tk + alpha * (tbk - tk)
+    fp_i = fk + alpha * (fbk - fk)
+    y_cross = 1.0 - (p / nn) * (fp_i / tp_i)
+    y_end = np.where((tbk == p) & (fbk == nn), 0.0, 1.0 - (p / nn) * (fbk / tbk))
+    y0 = np.where(rgb_start[first, cols] > 0.0, y_cross, y_end)
+    allpos = (tpb == p) & (fpb == nn)  # the all-positive point is exactly (1, 0)
+    rgb = np.where(allpos, 1.0, rgb)
+    pgb = np.where(allpos, 0.0, pgb)
+    rga = 1.0 - r * ((p - tpa) / tpa)
+    pga = 1.0 - r * (fpa / tpa)
+    rows = np.arange(seg.shape[0])[:, None]
+    start = rows == first[None, :]
+    rga = np.where(start, 0.0, rga)
+    pga = np.where(start, y0[None, :], pga)
+    tail = seg & (rows >= first[None, :])
+    return np.minimum(np.where(tail, (rgb - rga) * (pgb + pga), 0.0).sum(axis=0) / 2.0, 1.0)

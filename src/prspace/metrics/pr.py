@@ -65,10 +65,12 @@ def _ap_from(g: _Segments) -> float:
 _PSI_TERMS = 12  # series terms for psi(x) = 1 - ln(1 + x) / x below x = 0.05
 
 
-def _psi(x: np.ndarray) -> np.ndarray:
-    """psi(x) = 1 - ln(1 + x) / x = x/2 - x^2/3 + x^3/4 - ..., accurate for every x > 0."""
-    out = np.log1p(x)
-    out /= x
+def _psi(x: np.ndarray, log1p_x: np.ndarray | None = None) -> np.ndarray:
+    """psi(x) = 1 - ln(1 + x) / x = x/2 - x^2/3 + x^3/4 - ..., accurate for every x > 0
+    (``log1p_x``: ``np.log1p(x)`` when the caller has it already)."""
+    out = np.log1p(x) if log1p_x is None else log1p_x / x
+    if log1p_x is None:
+        out /= x
     np.subtract(1.0, out, out=out)
     small = x < 0.05
     if small.any():
