@@ -25,6 +25,7 @@ in ``intervals.csv``/``comparisons.csv`` with ``calibrated`` False.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -138,6 +139,7 @@ class Coverage:
         return bool(self.coverage >= TARGET)
 
 
+@functools.lru_cache(maxsize=1)
 def _table() -> pd.DataFrame:
     from prspace.audit.coverage_table import CELLS, COLUMNS
 
@@ -173,7 +175,7 @@ def not_shown(c: Coverage, label: str, n_pos: float, what: str = "interval") -> 
 
 def rule_table(calibration: pd.DataFrame) -> pd.DataFrame:
     """Per cell, kind, metric and method: the worse coverage of the null and the alternative."""
-    c = calibration
+    c = calibration.reset_index(drop=True)
     g = c.groupby(["kind", "metric", "method", "pi", "n", "n_pos"])
     out = g.agg(coverage=("share", "min"), reps=("reps", "min")).reset_index()
     worst = c.loc[g["share"].idxmin(), ["kind", "metric", "method", "pi", "n", "mc_se"]]

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS, RANKED
+from prspace.audit.uncertainty import shown_method
 from prspace.experiments.curve_points import Curve, plot_curves
 
 if TYPE_CHECKING:
@@ -81,8 +82,9 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
 
 
 def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3) -> Figure:
-    """One row per task (up to ``max_tasks``): per metric, each model's estimate and interval (AUROC
-    DeLong, others bootstrap), each model in its colour of :func:`model_styles`."""
+    """One row per task (up to ``max_tasks``): per metric, each model's estimate and the interval the
+    tables show (:func:`prspace.audit.uncertainty.shown_method`: the calibrated method; none: a bare
+    point), each model in its colour of :func:`model_styles`."""
     all_tasks = sorted(res.pooled["task"].unique())
     tasks = all_tasks[:max_tasks]
     styles = model_styles(res)
@@ -97,7 +99,7 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
         y = np.arange(len(models))[::-1]
         for ax, metric in zip(row, RANKED, strict=True):
             iv = res.intervals[(res.intervals["task"] == task) & (res.intervals["metric"] == metric)]
-            method = "DeLong" if metric == "auroc" and (iv["method"] == "DeLong").any() else "bootstrap"
+            method = shown_method(res.intervals, task, metric) if len(res.intervals) else None
             iv = iv[iv["method"] == method].set_index("model")
             est = table.set_index("model").loc[models, metric].to_numpy(np.float64)
             lo = np.array([iv["lo"].get(m, np.nan) for m in models], dtype=np.float64)
@@ -106,7 +108,7 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
                 colour = styles[str(model)]["color"]
                 err = [[est[k] - (est[k] if np.isnan(lo[k]) else lo[k])], [(est[k] if np.isnan(hi[k]) else hi[k]) - est[k]]]
                 ax.errorbar([est[k]], [y[k]], xerr=err, fmt="o", ms=4, color=colour, ecolor=colour, capsize=2, lw=1.2)
-            title = f"{LABELS[metric]} ({method})"
+            title = f"{LABELS[metric]} ({method or 'no calibrated interval'})"
             if multi:
                 title = f"{_label(task, 20)}: {title}"
             ax.set_title(title, fontsize=9)
