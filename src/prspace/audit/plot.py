@@ -13,6 +13,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from prspace.audit.numbers import fmt
+from prspace.audit.bands import band_coverage, band_shown
+from prspace.audit.coverage import TARGET
 from prspace.audit.tables import LABELS, RANKED
 from prspace.audit.uncertainty import shown_method
 from prspace.experiments.curve_points import Curve, plot_curves
@@ -149,11 +151,14 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
         pooled = res.pooled[res.pooled["task"] == task].set_index("model")
         models = [m for t, m in bands if t == task]
         low = 0.0
+        n_pos = float(pooled["n_pos"].iloc[0]) if len(pooled) else 0.0
+        n = n_pos + (float(pooled["n_neg"].iloc[0]) if len(pooled) else 0.0)
         for model in models:
             style = styles[str(model)]
             for ax, (curve, *_) in zip(row, panels, strict=True):
                 b = bands[(task, model)][curve]
-                ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
+                if band_shown(curve, n_pos, n):
+                    ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
                 ax.plot(b.grid, b.estimate, color=style["color"], ls=style["ls"], lw=1.6,
                         label=f"{_label(model)} (AUROC {fmt(pooled.loc[model, 'auroc'])}, "
                               f"AUPR {fmt(pooled.loc[model, 'aupr'])}, AUPRG {fmt(pooled.loc[model, 'auprg'])})")
@@ -171,7 +176,11 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
             ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-            ax.set_title(prefix + title, fontsize=10)
+            cov = band_coverage(curve, n_pos, n)[0]
+            note = "" if not models or band_shown(curve, n_pos, n) else (
+                f"\nno band: with {n_pos:g} positives it covers {cov:.0%} in simulation" if cov == cov
+                else "\nno band: its coverage is not calibrated here")
+            ax.set_title(prefix + title + note, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)
         legend_ax.legend(*pr.get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
                          frameon=False)
@@ -181,6 +190,7 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     if hidden > 0 and bands:
         which += f"; {hidden} more task(s) not drawn"
     fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples within class)\n"
-                 f"shaded: {level:.0%} simultaneous band, covers the whole curve on the grid at that level", fontsize=10)
+                 f"shaded: {level:.0%} simultaneous band, drawn only where its simulated coverage of the whole curve "
+                 f"is at least {TARGET:.0%} (docs/calibration.md)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
     return fig

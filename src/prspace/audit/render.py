@@ -44,9 +44,12 @@ FIGURE_CAPTIONS = {
               "al. 2012 is unachievable; dotted: pi) and PRG (right; the always-positive baseline of Flach & "
               "Kull 2015 is the minor diagonal) curves on the pooled test rows.",
     "intervals": "Each model's metrics with the interval the tables show (the calibrated method named in each "
-                 "panel's title; a bare point: no method's simulated coverage reaches 93% at this size and skew).",
+                 f"panel's title; a bare point: no method's simulated coverage reaches {TARGET:.0%} at this size and "
+                 "skew).",
     "bands": "ROC (left; dotted: random), PR (middle; dotted horizontal: pi) and PRG (right) curves of the top "
-             "models on a grid, each with its simultaneous bootstrap band (shaded: covers the whole curve on the grid at the stated level); "
+             "models on a grid, each with its simultaneous bootstrap band where calibrated (shaded: its simulated "
+             f"coverage of the whole curve on the grid is at least {TARGET:.0%}; a panel without a band says how much "
+             "it covers); "
              "the values and the pointwise bands in bands.csv.",
 }
 FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics",
