@@ -18,9 +18,8 @@ curve bands").  ``bands.csv`` keeps every band, with ``calibrated``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd

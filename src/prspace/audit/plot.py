@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.figure import Figure
 
-from prspace.audit.numbers import fmt
 from prspace.audit.bands import band_coverage, band_shown
 from prspace.audit.coverage import TARGET
+from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS, RANKED
 from prspace.audit.uncertainty import shown_method
 from prspace.experiments.curve_points import Curve, plot_curves
