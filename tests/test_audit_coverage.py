@@ -144,9 +144,8 @@ def test_reports_print_only_calibrated_intervals(n_pos, n_neg):
 def test_bands_are_drawn_by_the_nearest_cell_of_their_table():
     """Every calibrated cell of the bands table decides its own size: drawn iff its simultaneous
     coverage reaches the target; a task between cells takes the nearest."""
-    from prspace.audit.bands_table import CELLS
-
     from prspace.audit.bands import band_coverage, band_shown
+    from prspace.audit.bands_table import CELLS
 
     assert {c[0] for c in CELLS} == {"roc", "pr", "prg"}
     for curve, _pi, n, n_pos, cov, _se, _reps in CELLS:
@@ -164,7 +163,7 @@ def test_every_deciding_procedure_holds_the_issues_family_wise_error():
 
     t = pd.DataFrame(CELLS, columns=COLUMNS)
     decided = 0
-    for (metric, pi, n, n_pos), _ in t.groupby(["metric", "pi", "n", "n_pos"]):
+    for (metric, _pi, n, n_pos), _ in t.groupby(["metric", "pi", "n", "n_pos"]):
         d = decide(metric, n_pos, n)
         if d.method is None:
             continue
