@@ -222,13 +222,14 @@ def test_proc_power_is_obuchowski_with_the_first_curves_null_variance(tmp_path):
 
 
 @pytest.mark.skipif(not _has_proc(), reason="needs R with pROC")
-@pytest.mark.parametrize("mu_a,sd_a,mu_b", [(2.0, 2.0, 1.0), (1.2, 1.0, 0.9)])
+@pytest.mark.parametrize("mu_a,sd_a,mu_b", [(2.6, 3.0, 1.0), (1.2, 1.0, 0.9)])
 def test_unequal_variances_the_known_truth_supports_the_resampled_power(tmp_path, mu_a, sd_a, mu_b):
-    """Where the two AUCs' DeLong variances differ (a wider positive class; or equal shapes but
-    different AUCs), the DeLong test's real detection rate on fresh test sets from the binormal truth
-    (n = 100 positives, 300 negatives) is our resampled power (within 3 MC se plus the population
-    sample's own error, 0.02) and not pROC's, which lies more than 5% of the truth away, on the side
-    its argument order picks.  Measured: truth 0.43 / 0.64, ours 0.42 / 0.62, pROC 0.36 / 0.71."""
+    """Where the two AUCs' DeLong variances differ (a positive class three times as wide; or equal
+    shapes but different AUCs), the DeLong test's real detection rate on fresh test sets from the
+    binormal truth (n = 100 positives, 300 negatives) is our resampled power (within 3 MC se plus the
+    population sample's own error, 0.02) and not pROC's, which lies more than 5% (plus 3 MC se) of the
+    truth away, on the side its argument order picks.  Measured: truth 0.19 / 0.63, ours 0.21 / 0.66,
+    pROC 0.12 / 0.74 (arguments swapped: 0.31 / 0.57)."""
     sims, n_pos, n_neg = 1500, 100, 300
     population = _unequal(np.random.default_rng(22), 100_000, 300_000, mu_a, sd_a, mu_b)
     ours, se1 = detection_rate(population, "auroc", c=0.0, n_pos=n_pos, n_neg=n_neg, alpha=0.05, sims=sims,
@@ -243,7 +244,7 @@ def test_unequal_variances_the_known_truth_supports_the_resampled_power(tmp_path
     truth = hits.mean()
     se2 = np.sqrt(truth * (1 - truth) / sims)
     proc, proc_swapped, _, _ = _proc_parts(tmp_path, population, n_pos)
-    assert 0.2 < truth < 0.9
+    assert 0.1 < truth < 0.9
     assert abs(ours - truth) <= 3 * np.hypot(se1, se2) + 0.02, (ours, truth)
     assert abs(proc / truth - 1) > 0.05 + 3 * se2 / truth, (proc, truth)
     assert (proc - truth) * (proc_swapped - truth) < 0  # the order of pROC's arguments decides the side
