@@ -601,5 +601,5 @@ def test_example_command_from_the_docs(capsys):
     assert "5 models, 1 task, 5 folds; positive class: diagnosis == 'malignant'" in flat(out)
     docs = (REPO / "docs" / "audit.md").read_text()
     # the pooled table pasted into the docs is what the audit prints today
-    table = out.split("others bootstrap]:\n", 1)[1].split("\n\n", 1)[0]
+    table = out.split("where calibrated]:\n", 1)[1].split("\n\n", 1)[0]
     assert table in docs

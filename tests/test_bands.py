@@ -396,7 +396,7 @@ def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_tabl
     from matplotlib.collections import PolyCollection
 
     from prspace.audit import audit, plot
-    from prspace.audit.bands import MAX_TASKS, TOP_K
+    from prspace.audit.bands import MAX_TASKS, TOP_K, band_shown
 
     result = audit(_tasks_frame(MAX_TASKS + 1), label="diagnosis", pos_label="malignant", task="task", n_boot=50)
     bands = result.shown_bands()
@@ -408,14 +408,20 @@ def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_tabl
     styles = plot.model_styles(result)
     for r, task in enumerate(tasks):
         row = panels[3 * r: 3 * r + 3]
-        assert [ax.get_title() for ax in row] == [f"{task}: {c}" for c in ("ROC", "PR", "PRG")]
+        pooled = result.pooled[result.pooled["task"] == task]
+        n_pos = float(pooled["n_pos"].iloc[0])
+        n = n_pos + float(pooled["n_neg"].iloc[0])
+        # a band is drawn only where calibrated; a panel without says how much it would cover
+        assert [ax.get_title().split("\n")[0] for ax in row] == [f"{task}: {c}" for c in ("ROC", "PR", "PRG")]
+        for ax, c in zip(row, ("roc", "pr", "prg"), strict=True):
+            assert ("no band: with" in ax.get_title()) == (not band_shown(c, n_pos, n))
         assert [ax.get_xlabel() for ax in row] == ["false positive rate", "recall", "recall gain"]
         assert [ax.get_ylabel() for ax in row] == ["true positive rate", "precision", "precision gain"]
         models = [m for t, m in bands if t == task]
         assert len(models) == TOP_K
         for ax, curve in zip(row, ("roc", "pr", "prg"), strict=True):
             fills = [c for c in ax.collections if isinstance(c, PolyCollection)]
-            assert len(fills) == TOP_K  # one simultaneous band per model
+            assert len(fills) == (TOP_K if band_shown(curve, n_pos, n) else 0)  # one band per model, if calibrated
             lines = {line.get_color(): line for line in ax.get_lines() if line.get_color() != "0.45"}
             for model in models:
                 b = bands[(task, model)][curve]

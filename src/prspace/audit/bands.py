@@ -6,10 +6,19 @@ of the models the report draws (:func:`shown`: per task the best :data:`TOP_K` b
 first :data:`MAX_TASKS` tasks) go into ``bands.png`` and ``bands.csv``; any other model's bands
 come from :meth:`prspace.audit.result.AuditResult.bands`.  The resampling is seeded with the audit's
 ``seed`` (``--seed``), so the same seed gives the same bands and another seed other bands.
+
+A curve's simultaneous band is drawn only where its simulated coverage reaches
+:data:`prspace.audit.coverage.TARGET` (:func:`band_coverage`: the calibrated cell nearest the
+task, by the distance of :func:`prspace.audit.decision.decide`, in the table
+:mod:`prspace.audit.bands_table` written by ``benchmarks/calib_bands.py --write-rule``); the
+bootstrap band of a ROC curve collapses where the resamples' TPR all reach 1 and misses the
+population curve there, so with few positives it is not drawn (``docs/calibration.md``, "The
+curve bands").  ``bands.csv`` keeps every band, with ``calibrated``.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,7 +37,28 @@ MAX_TASKS = 4
 #: Resamples when the audit ran without a bootstrap (``n_boot = 0``) and bands are asked for.
 DEFAULT_RESAMPLES = 1000
 BAND_COLUMNS = ["task", "model", "curve", "x", "grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "level",
-                "n_resamples"]
+                "n_resamples", "calibrated"]
+
+
+def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, float, int]:
+    """Simulated simultaneous coverage of ``curve``'s band at the calibrated cell nearest a task
+    with ``n_pos`` positives of ``n`` rows: ``(coverage, mc_se, pi, n_pos)`` of that cell (NaN
+    coverage if none)."""
+    from prspace.audit.bands_table import CELLS
+
+    cells = [c for c in CELLS if c[0] == curve]
+    if not cells or not (n > n_pos > 0):
+        return float("nan"), float("nan"), float("nan"), 0
+    pi = n_pos / n
+    c = min(cells, key=lambda c: math.log(n_pos / c[3]) ** 2 + math.log(pi / c[1]) ** 2)
+    return c[4], c[5], c[1], c[3]
+
+
+def band_shown(curve: str, n_pos: float, n: float) -> bool:
+    """Whether ``curve``'s simultaneous band is drawn for such a task (module docstring)."""
+    from prspace.audit.coverage import TARGET
+
+    return bool(band_coverage(curve, n_pos, n)[0] >= TARGET)
 
 
 def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
@@ -58,16 +88,19 @@ def shown(res: AuditRecord, *, max_tasks: int = MAX_TASKS, top_k: int = TOP_K) -
     return out
 
 
-def band_table(bands: dict[tuple[str, str], dict[str, CurveBand]]) -> pd.DataFrame:
-    """``bands.csv``: one row per task, model, curve and grid point."""
+def band_table(bands: dict[tuple[str, str], dict[str, CurveBand]],
+               sizes: dict[str, tuple[float, float]] | None = None) -> pd.DataFrame:
+    """``bands.csv``: one row per task, model, curve and grid point; ``sizes``: task -> (positives,
+    rows), for ``calibrated`` (:func:`band_shown`; NaN without)."""
     parts = []
     for (task, model), per in bands.items():
         for curve in CURVES:
             if curve not in per:
                 continue
             b = per[curve]
+            ok = band_shown(curve, *sizes[task]) if sizes and task in sizes else float("nan")
             parts.append(pd.DataFrame({"task": task, "model": model, "curve": curve, "x": b.x, **b.columns(),
-                                       "level": b.level, "n_resamples": b.n_resamples}))
+                                       "level": b.level, "n_resamples": b.n_resamples, "calibrated": ok}))
     if not parts:
         return pd.DataFrame(columns=BAND_COLUMNS)
     return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]

@@ -15,7 +15,7 @@ from prspace.audit.decision import CANNOT
 from prspace.audit.numbers import difference
 from prspace.audit.pairwise import SHORT
 from prspace.audit.tables import LABELS, RANKED
-from prspace.audit.uncertainty import comparison
+from prspace.audit.uncertainty import ci_text, comparison
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
@@ -34,10 +34,10 @@ def _decided(c: dict) -> bool:
 
 def _ci(res: AuditRecord, c: dict) -> str:
     """``"+0.088, 95% simultaneous CI 0.01 to 0.17, adjusted p = 0.03, max-T"`` of a decided comparison."""
-    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"], sign=True)
-    s = (f"{diff}, {res.confidence:.0%} simultaneous CI {lo} to {hi}, adjusted p = {c['p_value']:.2g}, "
+    diff = difference(c["diff"], sign=True)[0]
+    s = (f"{diff}, {ci_text(c, res.confidence, 'simultaneous CI')}, adjusted p = {c['p_value']:.2g}, "
          f"{SHORT.get(c['decided_by'], c['decided_by'])}")
-    if c["distinguishable"] and c["lo"] <= 0 <= c["hi"]:
+    if c["distinguishable"] and c.get("ci_shown", True) and c["lo"] <= 0 <= c["hi"]:
         s += "; the step-down test rejects more than its single-step interval excludes"
     return s
 

@@ -29,6 +29,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
+from scipy.stats import t as student_t
 
 from prspace import metrics as M
 from prspace.metrics.names import REPORTED_METRICS
@@ -63,6 +64,57 @@ def normal_interval(estimate: float, variance: float, confidence: float) -> tupl
         return float("nan"), float("nan")
     half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0))
     return max(estimate - half, 0.0), min(estimate + half, 1.0)
+
+
+def logit_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
+    """``expit(logit(A) +- z sqrt(variance) / (A (1 - A)))``: the normal interval on the logit scale
+    (delta method; Pepe 2003, section 5.2.3, for the AUROC), inside (0, 1) by construction, so it
+    does not cross the bound the AUROC piles up against with few positives; NaN at A in {0, 1}."""
+    if not (np.isfinite(variance) and 0.0 < estimate < 1.0):
+        return float("nan"), float("nan")
+    eta = logit(estimate)
+    half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0)) / (estimate * (1.0 - estimate))
+    return float(expit(eta - half)), float(expit(eta + half))
+
+
+#: Metrics of :data:`BOOT_METRICS` bounded by [0, 1] (AUPRG is not: it is negative below the
+#: always-positive baseline), whose jackknife interval is built on the logit scale.
+UNIT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr")
+
+
+def jackknife_interval(points: np.ndarray, replicates: np.ndarray, strata: np.ndarray,
+                       confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-model jackknife-t intervals ``h^-1(h(theta) +- t_df se)``, ``h = logit`` for the
+    :data:`UNIT_METRICS` (inside (0, 1) by construction) and the identity for AUPRG, with
+    ``se^2 = sum_s (G_s - 1) / G_s sum_{g in s} (eta_g - mean_s eta)^2`` over the transformed
+    stratified jackknife replicates ``eta_g = h(theta_(-g))`` (:func:`jackknife`) and
+    Welch-Satterthwaite's df, as :func:`prspace.pairwise.jackknife_pairs` (the jackknife variance
+    errs upwards, Efron and Stein 1981).  ``points`` (models, :data:`BOOT_METRICS`),
+    ``replicates`` (G, models, :data:`BOOT_METRICS`); NaN where a unit metric is 0 or 1 or a
+    replicate is undefined."""
+    eps = 1e-12
+    unit = np.array([m in UNIT_METRICS for m in BOOT_METRICS])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eta = np.where(unit, logit(np.clip(points, eps, 1 - eps)), points)
+        reps = np.where(unit, logit(np.clip(replicates, eps, 1 - eps)), replicates)
+    var = np.zeros(points.shape)
+    spread = np.zeros(points.shape)
+    for s in np.unique(strata):
+        g = reps[strata == s]
+        m = g.shape[0]
+        if m < 2:
+            continue
+        v = (m - 1) / m * ((g - g.mean(axis=0)) ** 2).sum(axis=0)
+        var += v
+        spread += v**2 / (m - 1)
+    inside = ~unit | ((points > 0) & (points < 1))
+    ok = inside & np.isfinite(reps).all(axis=0) & (var > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = student_t.isf((1 - confidence) / 2, np.where(ok, var**2 / spread, 1.0)) * np.sqrt(var)
+        lo, hi = eta - half, eta + half
+    lo = np.where(ok, np.where(unit, expit(lo), lo), np.nan)
+    hi = np.where(ok, np.where(unit, expit(hi), hi), np.nan)
+    return lo, hi
 
 
 def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, tuple[float, float]]:

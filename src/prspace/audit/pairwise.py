@@ -40,7 +40,7 @@ from prspace.pairwise import (
 SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
-                    "survives", "method", "level", "n_resamples", "role", "note"]
+                    "survives", "method", "level", "n_resamples", "role", "note", "simultaneous_coverage"]
 DECIDES, CROSS_CHECK = "decides", "cross-check"
 
 
@@ -61,7 +61,9 @@ def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, lev
     surv = r.survives
     note = decision.why()
     role = DECIDES if r.method == decision.method else CROSS_CHECK
-    return [{"task": task, "metric": metric, "model_a": models[a], "model_b": models[b], "diff": float(r.diff[p]),
+    # the simultaneous intervals' simulated coverage is known for the deciding procedure in its cell
+    sim = decision.simultaneous if role == DECIDES else float("nan")
+    return [{"simultaneous_coverage": sim, "task": task, "metric": metric, "model_a": models[a], "model_b": models[b], "diff": float(r.diff[p]),
              "se": float(r.se[p]), "p_raw": float(r.p_raw[p]), "p_adjusted": float(r.p_adjusted[p]),
              "lo": float(r.lo[p]), "hi": float(r.hi[p]), "survives": bool(surv[p]), "method": r.method,
              "level": level, "n_resamples": int(r.n_resamples), "role": role, "note": note}

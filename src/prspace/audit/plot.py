@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.figure import Figure
 
+from prspace.audit.bands import band_coverage, band_shown
+from prspace.audit.coverage import TARGET
 from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS, RANKED
+from prspace.audit.uncertainty import shown_method
 from prspace.experiments.curve_points import Curve, plot_curves
 
 if TYPE_CHECKING:
@@ -81,8 +84,9 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
 
 
 def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3) -> Figure:
-    """One row per task (up to ``max_tasks``): per metric, each model's estimate and interval (AUROC
-    DeLong, others bootstrap), each model in its colour of :func:`model_styles`."""
+    """One row per task (up to ``max_tasks``): per metric, each model's estimate and the interval the
+    tables show (:func:`prspace.audit.uncertainty.shown_method`: the calibrated method; none: a bare
+    point), each model in its colour of :func:`model_styles`."""
     all_tasks = sorted(res.pooled["task"].unique())
     tasks = all_tasks[:max_tasks]
     styles = model_styles(res)
@@ -97,7 +101,7 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
         y = np.arange(len(models))[::-1]
         for ax, metric in zip(row, RANKED, strict=True):
             iv = res.intervals[(res.intervals["task"] == task) & (res.intervals["metric"] == metric)]
-            method = "DeLong" if metric == "auroc" and (iv["method"] == "DeLong").any() else "bootstrap"
+            method = shown_method(res.intervals, task, metric) if len(res.intervals) else None
             iv = iv[iv["method"] == method].set_index("model")
             est = table.set_index("model").loc[models, metric].to_numpy(np.float64)
             lo = np.array([iv["lo"].get(m, np.nan) for m in models], dtype=np.float64)
@@ -106,7 +110,7 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
                 colour = styles[str(model)]["color"]
                 err = [[est[k] - (est[k] if np.isnan(lo[k]) else lo[k])], [(est[k] if np.isnan(hi[k]) else hi[k]) - est[k]]]
                 ax.errorbar([est[k]], [y[k]], xerr=err, fmt="o", ms=4, color=colour, ecolor=colour, capsize=2, lw=1.2)
-            title = f"{LABELS[metric]} ({method})"
+            title = f"{LABELS[metric]} ({method or 'no calibrated interval'})"
             if multi:
                 title = f"{_label(task, 20)}: {title}"
             ax.set_title(title, fontsize=9)
@@ -147,11 +151,14 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
         pooled = res.pooled[res.pooled["task"] == task].set_index("model")
         models = [m for t, m in bands if t == task]
         low = 0.0
+        n_pos = float(pooled["n_pos"].iloc[0]) if len(pooled) else 0.0
+        n = n_pos + (float(pooled["n_neg"].iloc[0]) if len(pooled) else 0.0)
         for model in models:
             style = styles[str(model)]
             for ax, (curve, *_) in zip(row, panels, strict=True):
                 b = bands[(task, model)][curve]
-                ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
+                if band_shown(curve, n_pos, n):
+                    ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
                 ax.plot(b.grid, b.estimate, color=style["color"], ls=style["ls"], lw=1.6,
                         label=f"{_label(model)} (AUROC {fmt(pooled.loc[model, 'auroc'])}, "
                               f"AUPR {fmt(pooled.loc[model, 'aupr'])}, AUPRG {fmt(pooled.loc[model, 'auprg'])})")
@@ -169,7 +176,11 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
             ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-            ax.set_title(prefix + title, fontsize=10)
+            cov = band_coverage(curve, n_pos, n)[0]
+            note = "" if not models or band_shown(curve, n_pos, n) else (
+                f"\nno band: with {n_pos:g} positives it covers {cov:.0%} in simulation" if cov == cov
+                else "\nno band: its coverage is not calibrated here")
+            ax.set_title(prefix + title + note, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)
         legend_ax.legend(*pr.get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
                          frameon=False)
@@ -179,6 +190,7 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     if hidden > 0 and bands:
         which += f"; {hidden} more task(s) not drawn"
     fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples within class)\n"
-                 f"shaded: {level:.0%} simultaneous band, covers the whole curve on the grid at that level", fontsize=10)
+                 f"shaded: {level:.0%} simultaneous band, drawn only where its simulated coverage of the whole curve "
+                 f"is at least {TARGET:.0%} (docs/calibration.md)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
     return fig

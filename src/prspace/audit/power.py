@@ -29,6 +29,22 @@ is recovered within Monte Carlo error) and against pROC's ``power.roc.test`` (bi
 Assumption: the population stands in for the distribution the test rows are drawn from; planned
 sizes far above the population's size re-use its rows many times (the scores' tails are the
 population's).
+
+**pROC's** ``power.roc.test(roc1, roc2)`` (read from its source: ``zbeta.obuchowski``,
+``covvar``, ``var0.delta.covvar``, ``solve.zbeta``; Obuchowski and McClish 1997) is
+``Phi((|delta| sqrt(n) - z_(alpha/2) sqrt(V0)) / sqrt(VA))`` with per-case variances
+``VA = v1 + v2 - 2 c12`` (the difference's, under the alternative) and ``V0 = 2 v1 - 2 c12`` (the
+null's, from the *first* curve alone).  The DeLong test the audit (and pROC's ``roc.test``)
+runs divides by the variance estimated on the test set, which estimates VA; its power is
+``Phi(|delta| sqrt(n) / sqrt(VA) - z_(alpha/2))`` (plus the far tail), which this module's
+resampling reproduces.  The two agree iff ``V0 = VA``, i.e. ``v1 = v2``: they are *comparable*
+where :func:`proc_null_ratio` ``sqrt(V0 / VA)`` is within :data:`PROC_COMPARABLE` of 1, the
+planned size is the data's own (pROC's two-curve form plans no other) and the test is two-sided
+and paired (the formulas then part by at most ``phi(0) z_(alpha/2) PROC_COMPARABLE``, under 0.016
+in power).  Elsewhere pROC's answer depends on the order of its arguments, and a
+simulation with a known binormal truth (``tests/test_audit_power.py``) finds the DeLong test's
+real detection rate at this module's answer, not pROC's (``docs/audit.md``, "Power and sample
+size").
 """
 
 from __future__ import annotations
@@ -38,13 +54,15 @@ import dataclasses
 import numpy as np
 from scipy.stats import norm, rankdata
 
-from prspace.audit.intervals import BOOT_METRICS, Block, point_metrics, weighted_metrics
+from prspace.audit.intervals import BOOT_METRICS, Block, delong, point_metrics, weighted_metrics
 from prspace.pairwise import jackknife_pairs
 
 #: The metrics with a power answer.
 METRICS = ("auroc", "average_precision", "aupr", "auprg")
 #: Jackknife groups per class in a planned test set (at most; fewer rows: delete-one).
 GROUPS = 40
+#: Largest ``|sqrt(V0 / VA) - 1|`` at which pROC's power.roc.test is comparable (module docstring).
+PROC_COMPARABLE = 0.02
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +105,13 @@ def shift_for(pair: Pair, metric: str, delta: float, *, tol: float = 1e-6) -> fl
             return mid
         lo, hi = (mid, hi) if f < 0 else (lo, mid)
     return 0.5 * (lo + hi)
+
+
+def proc_null_ratio(pair: Pair) -> float:
+    """``sqrt(V0 / VA)`` of the module docstring for the two models' DeLong (co)variances: 1 where
+    pROC's power.roc.test(a, b) and this module's power agree; above 1, pROC's is lower."""
+    _, cov = delong(pair.y, np.vstack([pair.a, pair.b]))
+    return float(np.sqrt((2 * cov[0, 0] - 2 * cov[0, 1]) / (cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])))
 
 
 def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float) -> np.ndarray:

@@ -22,6 +22,7 @@ import pandas as pd
 
 from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
+from prspace.audit.coverage import TARGET
 from prspace.audit.decision import CANNOT
 from prspace.audit.headline import headline
 from prspace.audit.inputs import SINGLE_TASK
@@ -31,7 +32,7 @@ from prspace.audit.pairwise import SHORT, survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
-from prspace.audit.uncertainty import headline_interval
+from prspace.audit.uncertainty import headline_interval, interval_lines
 from prspace.output import to_markdown
 
 if TYPE_CHECKING:
@@ -42,9 +43,13 @@ FIGURE_CAPTIONS = {
     "curves": "ROC (left; dotted: random), PR (middle; the shaded region below the minimum PR curve of Boyd et "
               "al. 2012 is unachievable; dotted: pi) and PRG (right; the always-positive baseline of Flach & "
               "Kull 2015 is the minor diagonal) curves on the pooled test rows.",
-    "intervals": "Each model's metrics with their intervals (AUROC: DeLong; others: stratified bootstrap).",
+    "intervals": "Each model's metrics with the interval the tables show (the calibrated method named in each "
+                 f"panel's title; a bare point: no method's simulated coverage reaches {TARGET:.0%} at this size and "
+                 "skew).",
     "bands": "ROC (left; dotted: random), PR (middle; dotted horizontal: pi) and PRG (right) curves of the top "
-             "models on a grid, each with its simultaneous bootstrap band (shaded: covers the whole curve on the grid at the stated level); "
+             "models on a grid, each with its simultaneous bootstrap band where calibrated (shaded: its simulated "
+             f"coverage of the whole curve on the grid is at least {TARGET:.0%}; a panel without a band says how much "
+             "it covers); "
              "the values and the pointwise bands in bands.csv.",
 }
 FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics",
@@ -118,8 +123,9 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     rows = []
     for r in c.to_dict("records"):
         diff, lo, hi = difference(r["diff"], r["lo"], r["hi"])
+        ci = f"{lo} to {hi}" if r.get("calibrated", True) else "not shown"
         row = {"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]), "model B": _one_line(r["model_b"]),
-               "A - B": diff, f"{res.confidence:.0%} CI": f"{lo} to {hi}", "p": f"{r['p_value']:.2g}",
+               "A - B": diff, f"{res.confidence:.0%} CI": ci, "p": f"{r['p_value']:.2g}",
                "test": r["method"]}
         decided_by = r.get("decided_by", CANNOT)
         if decided_by == CANNOT or pd.isna(r.get("p_adjusted")):
@@ -127,8 +133,10 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
                     "beyond noise": "cannot be told"}
         else:
             _, slo, shi = difference(r["diff"], r["lo_simultaneous"], r["hi_simultaneous"])
+            sim = r.get("simultaneous_coverage", 1.0)
             row |= {"decided by": SHORT.get(decided_by, decided_by), "adjusted p": f"{r['p_adjusted']:.2g}",
-                    f"{res.confidence:.0%} simultaneous CI": f"{slo} to {shi}",
+                    f"{res.confidence:.0%} simultaneous CI": f"{slo} to {shi}" if not sim < TARGET
+                    else f"not shown (covers {sim:.0%})",
                     "beyond noise": "yes" if r["distinguishable"] else "no"}
         rows.append(row)
     return pd.DataFrame(rows)
@@ -213,7 +221,8 @@ def format_text(res: AuditRecord, source: str = "") -> str:
     lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
     for task in sorted(res.pooled["task"].unique()):
         lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
-                  + f" [{res.confidence:.0%} interval: AUROC DeLong, others bootstrap]:", _text_table(pooled_frame(res, task))]
+                  + f" [{res.confidence:.0%} interval where calibrated]:", _text_table(pooled_frame(res, task))]
+        lines += [_wrap(s, "  ", "    ") for s in interval_lines(res.intervals, res.pooled, res.comparisons, task)]
         if res.has_folds and len(res.fold_summary):
             lines += ["", "Mean +- standard deviation over folds:", _text_table(fold_frame(res, task, "+-"))]
         lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), ""]
@@ -249,8 +258,9 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
     for task in sorted(res.pooled["task"].unique()):
         lines += [f"## {'Task ' + _one_line(task) if multi else 'Metrics'}", "", _task_header(res, task) + ".", "",
                   "Pooled" + (" (all folds merged)" if res.has_folds else "")
-                  + f", with {res.confidence:.0%} intervals (AUROC: DeLong; others: stratified bootstrap):", "",
+                  + f", with {res.confidence:.0%} intervals where calibrated:", "",
                   to_markdown(pooled_frame(res, task))]
+        lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task)] + [""]
         if res.has_folds and len(res.fold_summary):
             lines += ["Mean ± standard deviation over folds:", "", to_markdown(fold_frame(res, task))]
         lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task))]
@@ -321,7 +331,10 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
     multi = res.pooled["task"].nunique() > 1
     for task in sorted(res.pooled["task"].unique()):
         parts += [f"<h2>{'Task ' + e(_one_line(task)) if multi else 'Metrics'}</h2>", f"<p>{e(_task_header(res, task))}.</p>",
-                  f"<h3>Pooled metrics with {res.confidence:.0%} intervals</h3>", _html_table(pooled_frame(res, task))]
+                  f"<h3>Pooled metrics with {res.confidence:.0%} intervals where calibrated</h3>",
+                  _html_table(pooled_frame(res, task)),
+                  "<ul>" + "".join(f"<li>{e(s)}</li>" for s in interval_lines(res.intervals, res.pooled,
+                                                                             res.comparisons, task)) + "</ul>"]
         if res.has_folds and len(res.fold_summary):
             parts += ["<h3>Mean ± standard deviation over folds</h3>", _html_table(fold_frame(res, task))]
         parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task))]

@@ -89,7 +89,9 @@ class AuditResult(AuditRecord):
 
     def band_table(self) -> pd.DataFrame:
         """``bands.csv``: the bands of :meth:`shown_bands`, one row per task, model, curve and grid point."""
-        return curve_band.band_table(self.shown_bands())
+        sizes = {t: (float(g["n_pos"].iloc[0]), float(g["n_pos"].iloc[0] + g["n_neg"].iloc[0]))
+                 for t, g in self.pooled.groupby("task")}
+        return curve_band.band_table(self.shown_bands(), sizes)
 
     def power(self, n_pos: list[int] | None = None, n_neg: list[int] | None = None, *,
               metrics: tuple[str, ...] | None = None, target: float = 0.8, sims: int = 200) -> pd.DataFrame:

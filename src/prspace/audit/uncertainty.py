@@ -2,13 +2,18 @@
 
 :func:`uncertainty` returns two long tables:
 
-``intervals``: ``task, model, metric, method, estimate, lo, hi``
-    AUROC by DeLong (unit weights; with other weights by the bootstrap), every metric of
+``intervals``: ``task, model, metric, method, estimate, lo, hi, calibrated``
+    AUROC by DeLong and by DeLong on the logit scale (unit weights), every metric of
     :data:`~prspace.audit.intervals.BOOT_METRICS` by the bootstrap within class (percentile
     interval; folds ignored, ``scheme="class"`` of :func:`prspace.audit.intervals.bootstrap`, so
-    the interval holds its level when the folds were not stratified: ``docs/calibration.md``),
-    and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.
-``comparisons``: ``task, metric, model_a, model_b, diff, lo, hi, p_value, method, distinguishable``
+    the interval holds its level when the folds were not stratified: ``docs/calibration.md``)
+    and by the class-stratified jackknife-t (:func:`prspace.audit.intervals.jackknife_interval`),
+    and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.  ``calibrated``: the
+    method's simulated coverage at the task's positives and skew is at least
+    :data:`prspace.audit.coverage.TARGET` (:func:`prspace.audit.coverage.shown`); the reports
+    print only such intervals (:func:`headline_interval`).
+``comparisons``: ``task, metric, model_a, model_b, diff, lo, hi, p_value, method, calibrated,
+distinguishable`` (``calibrated`` as above, for the unadjusted paired interval)
     For every pair of models scored on the same test rows: ``diff = metric(a) - metric(b)``
     with its interval and two-sided p-value: DeLong's paired test for AUROC (unit weights),
     the paired bootstrap otherwise (``p = min(1, 2 min(P*(d <= 0), P*(d >= 0)))`` with the
@@ -27,20 +32,24 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from prspace.audit import coverage as C
 from prspace.audit.intervals import (
     BOOT_METRICS,
     Block,
     bootstrap,
     boyd_intervals,
     delong,
+    jackknife,
+    jackknife_interval,
+    logit_interval,
     normal_interval,
     percentile,
 )
 from prspace.audit.numbers import difference
 from prspace.audit.tables import LABELS
 
-INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi"]
-COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method",
+INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated"]
+COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method", "calibrated",
                       "distinguishable"]
 
 
@@ -85,7 +94,7 @@ def _boot_pairs(block: Block, reps: np.ndarray, points: np.ndarray, metrics: lis
 
 
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
-           rng: np.random.Generator, replicates: dict | None = None,
+           rng: np.random.Generator, jack_rng: np.random.Generator, replicates: dict | None = None,
            scheme: str = "class") -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
@@ -93,11 +102,17 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     intervals, pairs = [], []
     if unit:
         est, cov = delong(block.y, np.vstack(block.scores))
-        for k, model in enumerate(block.models):
-            lo, hi = normal_interval(float(est[k]), float(cov[k, k]), confidence)
-            intervals.append({"model": model, "metric": "auroc", "method": "DeLong",
+        for (k, model), (name, f) in itertools.product(enumerate(block.models), (("DeLong", normal_interval),
+                                                                                  ("DeLong (logit)", logit_interval))):
+            lo, hi = f(float(est[k]), float(cov[k, k]), confidence)
+            intervals.append({"model": model, "metric": "auroc", "method": name,
                               "estimate": float(est[k]), "lo": lo, "hi": hi})
         pairs += _delong_pairs(block, est, cov, confidence)
+    jack, strata = jackknife(C.class_strata(block), rng=jack_rng)
+    jlo, jhi = jackknife_interval(points, jack, strata, confidence)
+    for (k, model), (m, name) in itertools.product(enumerate(block.models), enumerate(BOOT_METRICS)):
+        intervals.append({"model": model, "metric": name, "method": "jackknife-t",
+                          "estimate": float(points[k, m]), "lo": float(jlo[k, m]), "hi": float(jhi[k, m])})
     for model, row in table.iterrows():
         for method, (lo, hi) in boyd_intervals(float(row["aupr"]), float(row["n_pos"]), confidence).items():
             intervals.append({"model": model, "metric": "aupr", "method": f"{method} (Boyd 2013)",
@@ -112,6 +127,12 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
                               "estimate": float(points[k, m]), "lo": float(lo[k, m]), "hi": float(hi[k, m])})
         boot_metrics = [m for m in BOOT_METRICS if m != "auroc" or not unit]
         pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
+    n_pos = float(table["n_pos"].iloc[0])
+    n = n_pos + float(table["n_neg"].iloc[0])
+    for r in intervals:
+        r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n)
+    for r in pairs:
+        r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage")
     for r in intervals + pairs:
         r["task"] = block.task
     return intervals, pairs
@@ -127,10 +148,11 @@ def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000
     ``scheme``: the bootstrap's strata (:data:`prspace.audit.intervals.SCHEMES`).
     """
     rng = np.random.default_rng(seed)
+    jack_rng = np.random.default_rng([seed, 32])  # its own stream: the bootstrap's stays as it was
     intervals, pairs = [], []
     for block in blocks:
-        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng, replicates=replicates,
-                      scheme=scheme)
+        i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng, jack_rng=jack_rng,
+                      replicates=replicates, scheme=scheme)
         intervals += i
         pairs += p
     iv = pd.DataFrame(intervals, columns=INTERVAL_COLUMNS)
@@ -148,7 +170,7 @@ def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.Data
     out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
     key = ["task", "metric", "model_a", "model_b"]
     cols = {"p_adjusted": "p_adjusted", "lo": "lo_simultaneous", "hi": "hi_simultaneous", "survives": "_s",
-            "method": "decided_by"}
+            "method": "decided_by", "simultaneous_coverage": "simultaneous_coverage"}
     if pairwise is None or not len(pairwise) or not len(out):
         for c in cols.values():
             out[c] = np.nan
@@ -165,14 +187,44 @@ def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.Data
     return out.drop(columns="_s")
 
 
+def shown_method(intervals: pd.DataFrame, task: str, metric: str) -> str | None:
+    """The interval method the reports print for ``metric`` on ``task``: the first calibrated one
+    (``calibrated``, :mod:`prspace.audit.coverage`) in :data:`prspace.audit.coverage.PREFERRED`
+    order; None if none is."""
+    sub = intervals[(intervals["task"] == task) & (intervals["metric"] == metric) & intervals["calibrated"]]
+    have = set(sub["method"])
+    return next((m for m in C.PREFERRED.get(metric, C.DEFAULT_PREFERRED) if m in have), None)
+
+
 def headline_interval(intervals: pd.DataFrame, task: str, model: str, metric: str) -> tuple[float, float] | None:
-    """The interval shown in the tables: DeLong for AUROC, else the bootstrap (if computed)."""
-    sub = intervals[(intervals["task"] == task) & (intervals["model"] == model) & (intervals["metric"] == metric)]
-    for method in ("DeLong", "bootstrap"):
-        hit = sub[sub["method"] == method]
-        if len(hit):
-            return float(hit["lo"].iloc[0]), float(hit["hi"].iloc[0])
-    return None
+    """The interval shown in the tables: that of :func:`shown_method` (None: no calibrated interval)."""
+    method = shown_method(intervals, task, metric)
+    sub = intervals[(intervals["task"] == task) & (intervals["model"] == model) & (intervals["metric"] == metric)
+                    & (intervals["method"] == method)]
+    if not len(sub) or not np.isfinite(sub["lo"].iloc[0]):
+        return None
+    return float(sub["lo"].iloc[0]), float(sub["hi"].iloc[0])
+
+
+def hidden_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, task: str) -> list[str]:
+    """One sentence per metric whose intervals are not printed on ``task`` (no method calibrated),
+    naming the best-covering method's simulated coverage (:func:`prspace.audit.coverage.not_shown`)."""
+    g = pooled[pooled["task"] == task]
+    if not len(g) or not len(intervals):
+        return []
+    n_pos = float(g["n_pos"].iloc[0])
+    n = n_pos + float(g["n_neg"].iloc[0])
+    sub = intervals[intervals["task"] == task]
+    out = []
+    for metric in BOOT_METRICS:
+        methods = sub.loc[sub["metric"] == metric, "method"].unique()
+        if not len(methods) or shown_method(intervals, task, metric) is not None:
+            continue
+        cov = [c for c in (C.coverage_of(metric, m, n_pos, n) for m in methods) if c is not None]
+        if cov:
+            best = max(cov, key=lambda c: c.coverage)
+            out.append(C.not_shown(best, f"{LABELS[metric]} 95%", n_pos))
+    return out
 
 
 def comparison(comparisons: pd.DataFrame, task: str, metric: str, a: str, b: str) -> dict | None:
@@ -195,7 +247,20 @@ def comparison(comparisons: pd.DataFrame, task: str, metric: str, a: str, b: str
         r |= {"lo_unadjusted": r["lo"], "hi_unadjusted": r["hi"], "p_unadjusted": r["p_value"],
               "method_unadjusted": r["method"], "lo": r["lo_simultaneous"], "hi": r["hi_simultaneous"],
               "p_value": r["p_adjusted"], "method": f"{r['decided_by']}, all pairs"}
+        r["ci_shown"] = bool(r.get("simultaneous_coverage", 1.0) >= C.TARGET)
+    else:
+        r["ci_shown"] = bool(r.get("calibrated", True))
     return r
+
+
+def ci_text(c: dict, confidence: float, name: str = "CI") -> str:
+    """``"95% CI -0.02 to 0.05"`` of :func:`comparison`'s ``c``, or why it is not shown."""
+    if c.get("ci_shown", True):
+        _, lo, hi = difference(c["diff"], c["lo"], c["hi"])
+        return f"{confidence:.0%} {name} {lo} to {hi}"
+    cov = c.get("simultaneous_coverage") if "decided_by" in c else None
+    why = f" (it covers only {cov:.0%} in simulation at this size and skew)" if cov is not None and cov == cov else ""
+    return f"{confidence:.0%} {name} not shown{why}"
 
 
 def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str, loser: str) -> str:
@@ -207,7 +272,30 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
         return (f"{LABELS[metric]} prefers {winner} to {loser} by {difference(c['diff'])[0]}: whether this is beyond "
                 "noise cannot be told at this size and skew (no procedure is calibrated here)")
     verdict = "distinguishable from noise" if c["distinguishable"] else "not distinguishable from noise"
-    diff, lo, hi = difference(c["diff"], c["lo"], c["hi"])
+    diff = difference(c["diff"])[0]
     ci, p = ("simultaneous CI", "adjusted p") if "decided_by" in c else ("CI", "p")
-    return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({c.get('level', 0.95):.0%} {ci} {lo} to "
-            f"{hi}, {p} = {c['p_value']:.2g}, {c['method']}): {verdict}")
+    return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({ci_text(c, c.get('level', 0.95), ci)}, "
+            f"{p} = {c['p_value']:.2g}, {c['method']}): {verdict}")
+
+
+def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: pd.DataFrame | None,
+                   task: str) -> list[str]:
+    """The lines under a task's pooled table: which interval method each metric shows (the
+    calibrated one), one sentence per metric shown without an interval (:func:`hidden_lines`), and
+    one per metric whose unadjusted paired intervals are not shown."""
+    if not len(intervals):
+        return []
+    shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
+    out = ([f"intervals shown (simulated coverage at least {C.TARGET:.0%} at this size and skew, "
+            f"docs/calibration.md): {', '.join(shown)}"] if shown else []) + hidden_lines(intervals, pooled, task)
+    if comparisons is None or not len(comparisons) or "calibrated" not in comparisons:
+        return out
+    g = pooled[pooled["task"] == task]
+    n_pos = float(g["n_pos"].iloc[0])
+    n = n_pos + float(g["n_neg"].iloc[0])
+    c = comparisons[(comparisons["task"] == task) & ~comparisons["calibrated"].astype(bool)]
+    for (metric, method), _ in c.groupby(["metric", "method"], sort=False):
+        cov = C.coverage_of(metric, method, n_pos, n, kind="pair coverage")
+        if cov is not None:
+            out.append(C.not_shown(cov, f"{LABELS[metric]} unadjusted paired", n_pos))
+    return out

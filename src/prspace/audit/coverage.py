@@ -1,0 +1,203 @@
+"""Which of the audit's intervals are printed: those whose simulated coverage holds at the task's size.
+
+The coverage of every interval method the audit computes is measured under the known truth of
+:mod:`prspace.audit.simulate` (:func:`calibrate_coverage`, run across skew by
+``benchmarks/calib_audit.py --coverage``; the table it writes is
+:mod:`prspace.audit.coverage_table`).  Per replicate (:func:`replicate`):
+
+* per model, the 95% intervals of every metric: DeLong (normal, clipped to [0, 1], as pROC) and
+  DeLong on the logit scale (:func:`prspace.audit.intervals.logit_interval`) for AUROC; the
+  percentile bootstrap within class (the audit's scheme); the stratified jackknife-t, on the logit
+  scale for the metrics bounded by [0, 1] (:func:`prspace.audit.intervals.jackknife_interval`,
+  strata the class); Boyd et al.'s
+  logit and binomial intervals for AUPR;
+* per pair of models, the unadjusted paired 95% interval of the difference (DeLong's paired test
+  for AUROC, the paired bootstrap percentile interval for every metric).
+
+The rule (:func:`coverage_of`, :func:`shown`): an interval method is printed on a task iff its
+coverage in the calibrated cell nearest the task (the distance of
+:func:`prspace.audit.decision.decide`: ``(log(n_pos / n_pos_c))^2 + (log(pi / pi_c))^2``),
+the worse of the null and the planted alternative, is at least :data:`TARGET`.  Otherwise the
+report says in one sentence how much it covers there (:func:`not_shown`), and the interval stays
+in ``intervals.csv``/``comparisons.csv`` with ``calibrated`` False.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from prspace.audit.intervals import (
+    BOOT_METRICS,
+    Block,
+    bootstrap,
+    boyd_intervals,
+    delong,
+    jackknife,
+    jackknife_interval,
+    logit_interval,
+    normal_interval,
+    percentile,
+    point_metrics,
+)
+
+#: Least simulated coverage of a printed 95% interval (issue 32's acceptance).
+TARGET = 0.93
+#: Per-model interval methods, in the order the report prefers them per metric.
+PREFERRED = {"auroc": ("DeLong (logit)", "DeLong", "jackknife-t", "bootstrap"),
+             "aupr": ("jackknife-t", "bootstrap", "logit (Boyd 2013)", "binomial (Boyd 2013)")}
+DEFAULT_PREFERRED = ("jackknife-t", "bootstrap")
+#: Paired interval methods as :mod:`prspace.audit.uncertainty` names them.
+PAIR_METHODS = ("DeLong paired", "paired bootstrap")
+
+
+def class_strata(block: Block) -> Block:
+    """``block`` with the class as its only strata (the jackknife of the per-model intervals)."""
+    return dataclasses.replace(block, stratum=block.y.astype(np.int64))
+
+
+def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = 200,
+              alpha: float = 0.05) -> list[dict]:
+    """Coverage outcomes of one test set (module docstring): rows ``kind, metric, method, value``."""
+    conf = 1 - alpha
+    k = len(block.models)
+    rows: list[dict] = []
+
+    def add(kind: str, metric: str, method: str, hit: np.ndarray) -> None:
+        rows.append({"kind": kind, "metric": metric, "method": method, "value": float(np.mean(hit))})
+
+    est, cov = delong(block.y, np.vstack(block.scores))
+    a = BOOT_METRICS.index("auroc")
+    for name, f in (("DeLong", normal_interval), ("DeLong (logit)", logit_interval)):
+        iv = np.array([f(float(est[i]), float(cov[i, i]), conf) for i in range(k)])
+        add("coverage", "auroc", name, (iv[:, 0] <= truth[:, a]) & (truth[:, a] <= iv[:, 1]))
+    pts = point_metrics(block)
+    c = BOOT_METRICS.index("aupr")
+    for name in ("logit", "binomial"):
+        iv = np.array([boyd_intervals(float(pts[i, c]), float(block.y.sum()), conf)[name] for i in range(k)])
+        add("coverage", "aupr", f"{name} (Boyd 2013)", (iv[:, 0] <= truth[:, c]) & (truth[:, c] <= iv[:, 1]))
+    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
+    lo, hi = percentile(reps, conf)
+    jack, strata = jackknife(class_strata(block), rng=rng)
+    jlo, jhi = jackknife_interval(pts, jack, strata, conf)
+    iu, ju = np.triu_indices(k, 1)
+    true_d = truth[iu] - truth[ju]
+    d = reps[:, iu] - reps[:, ju]
+    dlo, dhi = np.nanquantile(d, alpha / 2, axis=0), np.nanquantile(d, 1 - alpha / 2, axis=0)
+    for m, metric in enumerate(BOOT_METRICS):
+        t = truth[:, m]
+        add("coverage", metric, "bootstrap", (lo[:, m] <= t) & (t <= hi[:, m]))
+        add("coverage", metric, "jackknife-t", (jlo[:, m] <= t) & (t <= jhi[:, m]))
+        add("pair coverage", metric, "paired bootstrap", (dlo[:, m] <= true_d[:, m]) & (true_d[:, m] <= dhi[:, m]))
+    se = np.sqrt(np.clip(cov[iu, iu] + cov[ju, ju] - 2 * cov[iu, ju], 0, None))
+    z = norm.ppf(1 - alpha / 2)
+    diff = est[iu] - est[ju]
+    add("pair coverage", "auroc", "DeLong paired", (diff - z * se <= true_d[:, a]) & (true_d[:, a] <= diff + z * se))
+    return rows
+
+
+def calibrate_coverage(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0,
+                       n_boot: int = 200) -> pd.DataFrame:
+    """``reps`` replicates of :func:`replicate` at ``(pi, n)`` under the truth of
+    :mod:`prspace.audit.simulate`: one row per ``kind, metric, method`` with the ``share`` and its
+    Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a per-model share averages k
+    intervals of one test set, so this se is conservative), and the cell."""
+    from prspace.audit.simulate import draw, means, population
+
+    rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative), 32])
+    mu = means(alternative)
+    truth = population(mu, pi)
+    rows = []
+    for _ in range(reps):
+        rows += replicate(draw(rng, n, pi, mu), truth, rng, n_boot=n_boot)
+    out = pd.DataFrame(rows).groupby(["kind", "metric", "method"], sort=False)["value"].mean().rename(
+        "share").reset_index()
+    out["mc_se"] = np.sqrt(out["share"] * (1 - out["share"]) / reps)
+    return out.assign(pi=pi, n=n, n_pos=max(2, int(round(pi * n))),
+                      truth="alternative" if alternative else "null", reps=reps)
+
+
+@dataclasses.dataclass(frozen=True)
+class Coverage:
+    """Simulated coverage of one interval method in the calibrated cell nearest a task."""
+
+    metric: str
+    method: str
+    coverage: float
+    mc_se: float
+    pi: float
+    n: int
+    n_pos: int
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.coverage >= TARGET)
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> pd.DataFrame:
+    from prspace.audit.coverage_table import CELLS, COLUMNS
+
+    return pd.DataFrame(CELLS, columns=COLUMNS)
+
+
+def coverage_of(metric: str, method: str, n_pos: float, n: float, *, kind: str = "coverage",
+                table: pd.DataFrame | None = None) -> Coverage | None:
+    """The coverage of ``method``'s intervals for ``metric`` at the calibrated cell nearest a task
+    with ``n_pos`` positives of ``n`` rows (module docstring); None if never calibrated."""
+    t = _table() if table is None else table
+    t = t[(t["kind"] == kind) & (t["metric"] == metric) & (t["method"] == method)]
+    if not len(t) or not (n_pos > 0 and n > n_pos):
+        return None
+    pi = n_pos / n
+    dist = t["n_pos"].map(lambda c: math.log(n_pos / c)) ** 2 + t["pi"].map(lambda c: math.log(pi / c)) ** 2
+    r = t.loc[dist.idxmin()]
+    return Coverage(metric, method, float(r["coverage"]), float(r["mc_se"]), float(r["pi"]), int(r["n"]),
+                    int(r["n_pos"]))
+
+
+def shown(metric: str, method: str, n_pos: float, n: float, *, kind: str = "coverage") -> bool:
+    """Whether the audit prints ``method``'s interval for ``metric`` on such a task."""
+    c = coverage_of(metric, method, n_pos, n, kind=kind)
+    return c is not None and c.shown
+
+
+def not_shown(c: Coverage, label: str, n_pos: float, what: str = "interval") -> str:
+    """The sentence the report prints for an interval it does not show."""
+    return (f"with {n_pos:g} positives the {label} {what} ({c.method}) covers only {c.coverage:.0%} in simulation "
+            f"(MC se {c.mc_se:.3f}; calibrated at pi = {c.pi:g}, {c.n_pos} positives; target {TARGET:.0%}); not shown")
+
+
+def rule_table(calibration: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, kind, metric and method: the worse coverage of the null and the alternative."""
+    c = calibration.reset_index(drop=True)
+    g = c.groupby(["kind", "metric", "method", "pi", "n", "n_pos"])
+    out = g.agg(coverage=("share", "min"), reps=("reps", "min")).reset_index()
+    worst = c.loc[g["share"].idxmin(), ["kind", "metric", "method", "pi", "n", "mc_se"]]
+    return out.merge(worst, on=["kind", "metric", "method", "pi", "n"]).sort_values(
+        ["kind", "metric", "method", "pi", "n"]).reset_index(drop=True)
+
+
+def write_table(calibration: pd.DataFrame, seed: int, path=None):
+    """Write :mod:`prspace.audit.coverage_table` from the coverage CSV's rows."""
+    from pathlib import Path
+
+    t = rule_table(calibration)
+    cols = ["kind", "metric", "method", "pi", "n", "n_pos", "coverage", "mc_se", "reps"]
+    body = "\n".join(f"    ({r.kind!r}, {r.metric!r}, {r.method!r}, {r.pi!r}, {int(r.n)}, {int(r.n_pos)}, "
+                     f"{r.coverage:.4f}, {r.mc_se:.4f}, {int(r.reps)}),"
+                     for r in t[cols].itertuples(index=False))
+    text = (f'"""Generated by ``benchmarks/calib_audit.py --coverage --write-rule`` (seed {seed}); do not edit.\n\n'
+            "Per kind (per-model ``coverage``, paired ``pair coverage``), metric, interval method and calibrated\n"
+            "cell: the worse coverage of the null and the planted alternative, its Monte Carlo se, replicates\n"
+            '(:func:`prspace.audit.coverage.rule_table`)."""\n\n'
+            f"COLUMNS = {cols!r}\n"
+            f"CELLS = [\n{body}\n]\n")
+    path = Path(path) if path else Path(__file__).with_name("coverage_table.py")
+    path.write_text(text)
+    return path
