@@ -13,7 +13,7 @@ import time
 
 from snakemake.utils import min_version
 
-from prspace.workflow_commands import report_front_page, study_targets
+from prspace.study.workflow_commands import report_front_page, study_targets
 
 min_version("9.0")
 
@@ -32,28 +32,28 @@ _RUN_STARTED = time.time()
 
 
 onstart:
-    from prspace.study_config import record_config
+    from prspace.study.study_config import record_config
 
     record_config(config)
 
 
 onerror:
     # Snakemake itself only says "check log file(s)": print each failed job's own message.
-    from prspace.joblogs import print_job_errors
+    from prspace.study.joblogs import print_job_errors
 
     print_job_errors(LOGS, since=_RUN_STARTED)
 
 
 onsuccess:
     # the wall time of this run, for benchmarks/bench_stages.py
-    from prspace.joblogs import record_run_time
+    from prspace.study.joblogs import record_run_time
 
     record_run_time(f"{WORK}/run_times.jsonl", time.time() - _RUN_STARTED)
 
 
 rule all:
     input:
-        # every output of the study, from its config: the one list (prspace.workflow_commands.study_targets)
+        # every output of the study, from its config: the one list (prspace.study.workflow_commands.study_targets)
         study_targets(config),
         # every task's predictions (git-ignored, under work/): so a fresh clone recomputes the study
         # from its data instead of finding the committed tables up to date

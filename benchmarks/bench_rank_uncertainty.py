@@ -6,10 +6,10 @@ side by side in one run:
 
 * prspace: the audit's paired count bootstrap (:func:`prspace.audit.intervals.bootstrap`:
   replicates of AUROC, AP, AUPR, AUCNPR and AUPRG of every model on ``--resamples`` shared
-  stratified resamples), the confidence sets for ranks (:func:`prspace.ranksets.rank_sets`, every
-  metric) and the comparisons of all pairs (:func:`prspace.pairwise.bootstrap_pairs` and, on the
-  stratified jackknife :func:`prspace.audit.intervals.jackknife`, :func:`prspace.pairwise.jackknife_pairs`
-  for every metric, :func:`prspace.pairwise.delong_pairs` for AUROC);
+  stratified resamples), the confidence sets for ranks (:func:`prspace.stats.ranksets.rank_sets`, every
+  metric) and the comparisons of all pairs (:func:`prspace.stats.pairwise.bootstrap_pairs` and, on the
+  stratified jackknife :func:`prspace.audit.intervals.jackknife`, :func:`prspace.stats.pairwise.jackknife_pairs`
+  for every metric, :func:`prspace.stats.pairwise.delong_pairs` for AUROC);
 * the plain way: a loop of ``models x resamples`` calls of ``sklearn.metrics.roc_auc_score``
   on the resampled rows (one metric only, no rank sets, no tests).  ``--sklearn-resamples``
   (default: all) runs fewer resamples and extrapolates linearly (each call re-sorts, so the cost
@@ -45,8 +45,8 @@ def make_block(rows: int, models: int, pi: float, seed: int = 0):
 def run_prspace(block, resamples: int, seed: int = 0) -> tuple[float, float]:
     from prspace import metrics as M
     from prspace.audit.intervals import BOOT_METRICS, bootstrap, delong, jackknife
-    from prspace.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
-    from prspace.ranksets import rank_sets
+    from prspace.stats.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
+    from prspace.stats.ranksets import rank_sets
 
     t0, c0 = time.perf_counter(), time.process_time()
     points = np.array([[M.all_metrics(block.y, s)[m] for m in BOOT_METRICS] for s in block.scores])

@@ -11,7 +11,7 @@ task's row count n:
    (the ``openml`` client's parser) on the same files, and predictions-file bytes per row;
 3. **score** -- :func:`prspace.experiments.scoring.score_task` (30 models x 10 folds, pooled and per
    fold: 330 calls of ``prspace.metrics.all_metrics``) CPU seconds, and the parquet bytes per row
-   that ``prspace.schema.write_predictions`` stores;
+   that ``prspace.core.schema.write_predictions`` stores;
 
 fits ``cost(n) = a + b n`` to each, and combines the fits with the study's dimensions into the
 sizing table of docs/cluster.md ("Sizing"). Only the row-count distribution of the 886 tasks is
@@ -40,10 +40,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from openml_server import FakeOpenML, make_task  # noqa: E402
+from prspace.core.schema import TaskInfo, read_predictions, write_predictions  # noqa: E402
 from prspace.experiments.scoring import score_task  # noqa: E402
 from prspace.openml import ClientSettings, fetch_task  # noqa: E402
 from prspace.openml.predictions_arff import parse_predictions_arff  # noqa: E402
-from prspace.schema import TaskInfo, read_predictions, write_predictions  # noqa: E402
 
 N_TASKS = 886  # Flach & Kull (2015), section 4
 N_MODELS = 30
@@ -107,7 +107,7 @@ def _score_rss_mb(path: Path) -> float:
     code = (
         "import resource\n"
         "from prspace.experiments.scoring import score_task\n"
-        "from prspace.schema import read_predictions\n"
+        "from prspace.core.schema import read_predictions\n"
         f"df, task = read_predictions({str(path)!r})\n"
         "score_task(df, task)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
@@ -144,7 +144,7 @@ def _fetch_rss_mb(url: str, task_id: int, cache: Path) -> float:
     code = (
         "import sys, resource; from pathlib import Path\n"
         "from prspace.openml import ClientSettings, fetch_task\n"
-        "from prspace.schema import write_predictions\n"
+        "from prspace.core.schema import write_predictions\n"
         f"st = ClientSettings(server={url!r}, cache_dir=Path({str(cache)!r}), workers=4)\n"
         f"r = fetch_task(st, {task_id}, n_models={N_MODELS}, min_flows={N_MODELS})\n"
         f"write_predictions(r.predictions, r.task_info, Path({str(cache)!r}) / 'p.parquet')\n"
@@ -210,7 +210,7 @@ def measure_job_start(repeats: int) -> float:
     """
     import subprocess
 
-    code = ("import prspace.cli, prspace.experiments.scoring, prspace.schema, "
+    code = ("import prspace.cli, prspace.experiments.scoring, prspace.core.schema, "
             "prspace.openml, pandas, pyarrow.parquet")
     times = []
     for _ in range(repeats):

@@ -1,4 +1,4 @@
-"""Coverage of the audit's curve bands (:func:`prspace.bands.curve_bands`) under a known truth.
+"""Coverage of the audit's curve bands (:func:`prspace.stats.bands.curve_bands`) under a known truth.
 
     PYTHONPATH=src python benchmarks/calib_bands.py --cells 0.5:300 0.1:1000 0.03:1000 --docs --write-rule
 
@@ -24,9 +24,9 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace.audit import simulate as S
-from prspace.bands import CURVES, curve_at, curve_bands
+from prspace.stats.bands import CURVES, curve_at, curve_bands
 
-#: The grids compared: the default (None: :func:`prspace.bands.default_grid`) and the inner one.
+#: The grids compared: the default (None: :func:`prspace.stats.bands.default_grid`) and the inner one.
 GRIDS = {"0.05-0.95": None, "0.2-0.8": {c: np.round(np.arange(0.2, 0.8001, 0.01), 2) for c in CURVES}}
 START, END = "<!-- bands-coverage:start -->", "<!-- bands-coverage:end -->"
 

@@ -177,8 +177,8 @@ def test_study_noise_floors_stack_the_tasks_with_predictions(tmp_path):
     """What `prspace noise-floor` runs: every task with predictions, skipped ones left out, options checked."""
     import json
 
-    from prspace.errors import InputError
-    from prspace.schema import TaskInfo, write_predictions
+    from prspace.core.errors import InputError
+    from prspace.core.schema import TaskInfo, write_predictions
 
     paths = []
     for i, task in enumerate(("a", "b")):
@@ -193,7 +193,7 @@ def test_study_noise_floors_stack_the_tasks_with_predictions(tmp_path):
     (tmp_path / "c.json").write_text(json.dumps({"task_id": "c", "status": "skipped", "reason": "tiny"}))
     floors, pairs = NF.study_noise_floors([*reversed(paths), str(tmp_path / "c.json")], metrics=["aupr", "auroc"],
                                           n_boot=20, seed=1)
-    from prspace.schema import read_predictions
+    from prspace.core.schema import read_predictions
 
     direct = [NF.noise_floor_task(read_predictions(p.replace(".json", ".parquet"))[0], metrics=["aupr", "auroc"],
                                   n_boot=20, seed=1) for p in paths]

@@ -105,7 +105,7 @@ def test_happy_path_metrics_ranks_report_and_figure(tmp_path, capsys):
     for model in ("sharp", "middling", "blunt"):
         assert model in flat(out)
 
-    # the tables carry 6 significant digits (prspace.output precision policy)
+    # the tables carry 6 significant digits (prspace.core.output precision policy)
     pooled = pd.read_csv(tmp_path / "report" / "metrics.csv")
     for row in pooled.itertuples():
         g = df[df["model"] == row.model]

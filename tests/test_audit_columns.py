@@ -26,7 +26,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from prspace.audit import audit, columns
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -25,7 +25,7 @@ from prspace.audit import audit, numbers, plot
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import noise
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audit-example.csv"

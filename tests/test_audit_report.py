@@ -17,7 +17,7 @@ import pytest
 
 from prspace.audit import audit
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audit-example.csv"
@@ -270,7 +270,7 @@ def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, caps
     import re
 
     from prspace.audit.lines import DEFINITIONS, figure_width
-    from prspace.output import DPI
+    from prspace.core.output import DPI
 
     res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=50)
     pngs = res.figures()
@@ -380,8 +380,8 @@ def test_stratified_folds_are_not_flagged_for_rounding():
 def test_cd_diagram_bars_sit_on_the_axis_tied_to_learners_with_ranks_in_labels(tmp_path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from prspace.cd import study_tables
     from prspace.figures.cd import BAR_X0, cd_figure, clique_levels
+    from prspace.stats.cd import study_tables
 
     rng = np.random.default_rng(3)
     skill = {f"m{i}": 0.15 * i for i in range(8)}

@@ -1,4 +1,4 @@
-"""The range of AUPR / AP / AUPRG at a given AUROC (prspace.auroc_bounds), its audit table and study command.
+"""The range of AUPR / AP / AUPRG at a given AUROC (prspace.stats.auroc_bounds), its audit table and study command.
 
 Oracle: exhaustive enumeration of every tie-free ranking of P positives and N negatives
 (P + N <= 12), scored by the public metrics of prspace.metrics.
@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace import auroc_bounds as B
 from prspace.metrics import aupr, aupr_min, auprg, auroc, average_precision
+from prspace.stats import auroc_bounds as B
 
 METRIC_FN = {"ap": average_precision, "aupr": aupr, "auprg": auprg}
 

@@ -1,4 +1,4 @@
-"""Curve bands (:mod:`prspace.bands`) against closed forms, the metrics module and R's pROC.
+"""Curve bands (:mod:`prspace.stats.bands`) against closed forms, the metrics module and R's pROC.
 
 * Interpolation: the estimate equals :mod:`prspace.metrics`' curves (``roc_curve``,
   ``pr_curve``, ``prg_curve`` vertices), interpolated here point by point in plain Python
@@ -26,8 +26,8 @@ import pytest
 from scipy.stats import norm
 
 from prspace import metrics as M
-from prspace.bands import CURVES, curve_at, curve_bands, default_grid
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.stats.bands import CURVES, curve_at, curve_bands, default_grid
 from test_audit_stats import _r_available  # the pROC tests' check: Rscript and pROC, or why not
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.boyd_evidence import DEFAULT_RESAMPLES
 from prspace.experiments.boyd_intervals import family_interval
 from prspace.verdicts.registry import primary_level

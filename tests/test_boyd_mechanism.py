@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import boyd_mechanism as bm
 from prspace.experiments.fold_skew import reassign_folds
 

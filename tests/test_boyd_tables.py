@@ -16,7 +16,7 @@ from sklearn.naive_bayes import GaussianNB
 from threadpoolctl import threadpool_limits
 
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import boyd_tables as bt
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
@@ -154,7 +154,7 @@ def test_task_runs_skip_what_does_not_qualify_and_say_why(tmp_path):
     above max_pi or skipped upstream gives empty runs with a note; otherwise the experiment's runs."""
     import json
 
-    from prspace.schema import TaskInfo, write_predictions
+    from prspace.core.schema import TaskInfo, write_predictions
 
     rng = np.random.default_rng(3)
     X = np.r_[rng.normal(1.0, 1, (30, 2)), rng.normal(0, 1, (120, 2))]

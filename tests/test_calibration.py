@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import calibration as C
 from prspace.experiments import noise_floor as NF
 

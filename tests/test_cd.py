@@ -1,4 +1,4 @@
-"""prspace.cd: Friedman / Iman-Davenport / Nemenyi / Wilcoxon-Holm and the cliques of a CD
+"""prspace.stats.cd: Friedman / Iman-Davenport / Nemenyi / Wilcoxon-Holm and the cliques of a CD
 diagram, checked against scipy and Demsar (2006); the across-metrics order test calibrated."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from prspace.cd import (
+from prspace.core.errors import InputError
+from prspace.stats.cd import (
     _order_p,
     calibrate_order_test,
     critical_difference,
@@ -23,7 +24,6 @@ from prspace.cd import (
     scores_matrix,
     study_tables,
 )
-from prspace.errors import InputError
 
 # Demsar (2006), JMLR 7:1-30, Table 6: AUC of four variants of C4.5 on 14 UCI data sets
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -406,7 +406,7 @@ def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
     assert res.cd is not None
     tests = res.cd["cd_tests"].set_index("metric")
     assert list(tests.index) == ["aupr", "auprg", "auroc", "aucnpr"] and (tests["n_tasks"] == 4).all()
-    # the audit's tables are prspace.cd on its pooled metrics
+    # the audit's tables are prspace.stats.cd on its pooled metrics
     direct = critical_difference(scores_matrix(res.pooled, "auroc", task="task", learner="model"))
     assert tests.loc["auroc", "friedman_chi2"] == pytest.approx(direct.friedman_chi2)
     assert "cd_diagram" in res.figures()
@@ -431,8 +431,8 @@ def test_audit_without_shared_models_has_no_cd():
 def test_a_study_whose_tasks_share_no_learner_gets_tables_that_say_why_and_a_figure_in_words():
     """An OpenML study: every task has its own runs, so no learner is scored on two tasks; the
     study's cd job must not fail: empty ranks, one cd_tests row per metric whose note says why."""
-    from prspace.cd import study_tables
     from prspace.figures.cd import cd_figure
+    from prspace.stats.cd import study_tables
 
     rng = np.random.default_rng(0)
     table = pd.DataFrame({"task_id": np.repeat(["t1", "t2", "t3"], 4),

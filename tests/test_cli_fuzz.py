@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prspace.cli import _message, build_parser, main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 
 def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
@@ -212,14 +212,14 @@ def test_table_html_prints_counts_as_integers(tmp_path):
 
 
 def test_workflow_interrupt_handler_stops_once_then_says_so_once():
-    """prspace.interrupts, installed by the workflow: the first Ctrl-C interrupts, later ones print
+    """prspace.study.interrupts, installed by the workflow: the first Ctrl-C interrupts, later ones print
     one line (once) naming how to quit at once, and never raise."""
     import subprocess
     import sys
 
     code = (
         "import os, signal, time\n"
-        "from prspace.interrupts import install_workflow_interrupt_handler\n"
+        "from prspace.study.interrupts import install_workflow_interrupt_handler\n"
         "assert install_workflow_interrupt_handler()\n"
         "try:\n"
         "    os.kill(os.getpid(), signal.SIGINT); time.sleep(1)\n"

@@ -116,7 +116,7 @@ def test_nested_command_line_overrides_are_typed(tmp_path):
 
 # ------------------------------------------------------- the setup check (issue 15, item 2)
 
-from prspace.setup_check import check_setup  # noqa: E402
+from prspace.study.setup_check import check_setup  # noqa: E402
 
 
 def _local(tmp_path, **local) -> dict:

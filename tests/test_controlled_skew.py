@@ -14,13 +14,13 @@ from scipy import stats
 
 from prspace import metrics as M
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.core.schema import TaskInfo, write_predictions
 from prspace.experiments import controlled_skew as CS
 from prspace.experiments import ranking as R
-from prspace.schema import TaskInfo, write_predictions
+from prspace.study.workflow_commands import skew_reference_path
 from prspace.verdicts import registry as REG
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
-from prspace.workflow_commands import skew_reference_path
 
 METRICS = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]
 TARGETS = CS.DEFAULT_TARGETS
@@ -422,7 +422,7 @@ def test_skew_reference_path_prefers_the_working_directory_then_the_workflow_fol
 def test_skew_report_is_what_the_command_writes(tmp_path):
     """prspace.experiments.controlled_skew_report: the tables in the command's order, with titles and notes;
     a bad --targets is refused naming the option."""
-    from prspace.errors import InputError
+    from prspace.core.errors import InputError
     from prspace.experiments.controlled_skew_report import parse_numbers, skew_report
 
     with pytest.raises(InputError, match="--targets '0.5,x': give comma-separated numbers"):

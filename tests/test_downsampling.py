@@ -15,7 +15,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from threadpoolctl import threadpool_limits
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import downsampling as ds
 
 

@@ -9,6 +9,7 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from prspace import metrics as M
+from prspace.core.schema import read_predictions
 from prspace.experiments import boyd_figure_data as BF
 from prspace.experiments import curve_points as CP
 from prspace.experiments import downsampling as ds
@@ -20,7 +21,6 @@ from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
 from prspace.figures.style import wrap_title
-from prspace.schema import read_predictions
 
 # --------------------------------------------------------------------------- selection
 
@@ -471,7 +471,7 @@ def test_figure_modules_import_no_statistics():
         # "from prspace import metrics" names the package; its imported names are checked too
         imported |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
                      for a in n.names}
-        assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "prspace.cd", "scipy",
+        assert not {m for m in imported if m and m.startswith(("prspace.metrics", "prspace.experiments", "prspace.stats.cd", "scipy",
                                                                   "sklearn"))}, path.name
 
 
@@ -577,9 +577,9 @@ def test_figure_data_writes_fig5_bands_that_the_figure_draws(study, tmp_path):
 
 
 def test_band_table_is_curve_bands_of_each_curve_in_order_with_its_strata_and_weights():
-    """fig5_curve_bands (FD.band_table) is prspace.bands.curve_bands of each curve, one seeded stream
+    """fig5_curve_bands (FD.band_table) is prspace.stats.bands.curve_bands of each curve, one seeded stream
     in curve order, folds as strata, sample weights passed on."""
-    from prspace.bands import curve_bands
+    from prspace.stats.bands import curve_bands
 
     rng = np.random.default_rng(7)
     curves, folds = [], []

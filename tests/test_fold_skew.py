@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from prspace import metrics
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import fold_skew as fs
 
 

@@ -3,8 +3,8 @@ named twice, a header repeated inside, three classes, one class, missing labels,
 binary junk, damaged gzip/parquet/ARFF, wrong separators, bad YAML types, missing folders.
 
 Each case goes through what the workflow runs before any job, in-process: the schema check
-(:func:`prspace.study_config.prepare_config`) and the setup check
-(:func:`prspace.setup_check.check_setup`); and ``prspace list-datasets`` through
+(:func:`prspace.study.study_config.prepare_config`) and the setup check
+(:func:`prspace.study.setup_check.check_setup`); and ``prspace list-datasets`` through
 :func:`prspace.cli.main`.  The contract: no exception other than :class:`InputError` escapes, every
 bad input gives at least one problem, every problem is one line naming a config key and ending
 with a fix, ``list-datasets`` exits 0 or 2, and nothing is written in the study's folder.  A few
@@ -23,9 +23,9 @@ import pytest
 import yaml
 
 from prspace.cli import main
-from prspace.errors import InputError
-from prspace.setup_check import check_setup
-from prspace.study_config import prepare_config
+from prspace.core.errors import InputError
+from prspace.study.setup_check import check_setup
+from prspace.study.study_config import prepare_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"

@@ -12,7 +12,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.local.learners import (
     FAMILIES,
     LEARNERS,

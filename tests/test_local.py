@@ -9,6 +9,8 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from threadpoolctl import threadpool_limits
 
+from prspace.core.errors import InputError
+from prspace.core.schema import validate_predictions
 from prspace.data.datasets import (
     CATALOGUE,
     SUITE_VERSIONS,
@@ -20,11 +22,9 @@ from prspace.data.datasets import (
     suite_names,
     user_dataset_ids,
 )
-from prspace.errors import InputError
 from prspace.local import learners as learners_mod
 from prspace.local.crossval import SkipDataset, predict_dataset
 from prspace.local.learners import learner_names, make_learner, round_scores
-from prspace.schema import validate_predictions
 
 SMALL = learner_names("small")
 

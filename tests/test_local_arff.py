@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 import sklearn
 
+from prspace.core.errors import InputError
 from prspace.data.arff import read_arff
 from prspace.data.datasets import describe_user_datasets, load_dataset
 from prspace.data.userdata import task_id_of, user_files
-from prspace.errors import InputError
 
 OPENML = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"
 FIXTURES = sorted(OPENML.glob("id_*/*.arff.gz"))

@@ -10,7 +10,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 from prspace.cli import main
-from prspace.schema import read_predictions
+from prspace.core.schema import read_predictions
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:

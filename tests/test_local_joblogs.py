@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from prspace.joblogs import job_errors, print_job_errors
+from prspace.study.joblogs import job_errors, print_job_errors
 
 
 def test_the_jobs_own_line_is_found_and_old_logs_are_ignored(tmp_path, capsys):

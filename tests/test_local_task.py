@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from prspace.contracts import TaskStatus, read_status, write_status
-from prspace.errors import InputError
+from prspace.core.contracts import TaskStatus, read_status, write_status
+from prspace.core.errors import InputError
+from prspace.core.schema import read_predictions
 from prspace.local.task import predict_task, task_dataset
-from prspace.schema import read_predictions
 
 LOCAL_KEYS = ["task_id", "status", "reason", "predictions", "n_models", "failed_learners", "seconds", "n", "n_pos",
               "learner_seconds", "learner_cpu_seconds", "learner_phase_seconds"]

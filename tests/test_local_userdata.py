@@ -9,9 +9,9 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 from prspace.cli import main
+from prspace.core.errors import InputError
 from prspace.data.datasets import load_dataset
 from prspace.data.userdata import encoding_notes, file_columns
-from prspace.errors import InputError
 from prspace.local.crossval import predict_dataset
 
 

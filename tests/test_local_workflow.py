@@ -227,8 +227,8 @@ def test_two_ctrl_c_during_a_run_leave_no_traceback_and_the_next_run_finishes(tm
     for log in logs:
         assert "Traceback" not in log.read_text(errors="replace"), (log, log.read_text()[-3000:])
     # nothing half-written: every prediction status there is complete JSON naming a readable file
-    from prspace.contracts import read_status
-    from prspace.schema import read_predictions
+    from prspace.core.contracts import read_status
+    from prspace.core.schema import read_predictions
 
     for status in (tmp_path / "work" / "mydata" / "predictions").glob("*.json"):
         s = read_status(status)

@@ -8,8 +8,8 @@ import json
 import pandas as pd
 import pytest
 
-from prspace.contracts import TaskStatus
-from prspace.errors import InputError
+from prspace.core.contracts import TaskStatus
+from prspace.core.errors import InputError
 from prspace.openml.manifest import (
     KIND,
     build_manifest,
@@ -87,7 +87,7 @@ def test_a_bad_manifest_is_refused_naming_the_key(tmp_path):
 def test_a_service_failure_is_one_line_naming_the_action_and_exits_1(monkeypatch, capsys):
     import prspace.cli.fetch_openml as F
     from prspace.cli import main
-    from prspace.errors import ServiceError
+    from prspace.core.errors import ServiceError
 
     def fail(args):
         raise ServiceError("server answered 503 to GET /task/list; try again later")

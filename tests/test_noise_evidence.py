@@ -8,7 +8,7 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from prspace import metrics as M
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import calibration as C
 from prspace.experiments import noise_floor as NF
 from prspace.experiments.noise_evidence import noise_evidence

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from prspace import numbers as N
 from prspace.cli import main
+from prspace.repo import numbers as N
 
 ROOT = Path(__file__).resolve().parents[1]
 

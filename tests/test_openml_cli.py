@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import FakeOpenML, guard_loopback, make_task  # noqa: E402
 from prspace.cli import main  # noqa: E402
-from prspace.schema import read_predictions  # noqa: E402
+from prspace.core.schema import read_predictions  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 

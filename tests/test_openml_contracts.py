@@ -1,4 +1,4 @@
-"""prspace.contracts: the task list, the task status and the metrics table, and the rules reading them."""
+"""prspace.core.contracts: the task list, the task status and the metrics table, and the rules reading them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from prspace.contracts import (
+from prspace.core.contracts import (
     TASK_LIST_COLUMNS,
     TaskStatus,
     local_task_list,
@@ -20,7 +20,7 @@ from prspace.contracts import (
     write_status,
     write_task_list,
 )
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,7 @@ def test_rules_read_task_lists_only_through_the_contract():
         assert not re.search(r"pd\.read_(csv|parquet)\(", src), f"{name} reads a table without a contract"
         for col in re.findall(r"\btable\[\"(\w+)\"\]", src):
             assert col in TASK_LIST_COLUMNS, f"{name} reads task-list column {col!r} the contract does not define"
-    # the rules' input functions live in prspace.workflow_inputs (no function in a rules file):
+    # the rules' input functions live in prspace.study.workflow_inputs (no function in a rules file):
     # they read task lists only through the contract's reader
     inputs = (ROOT / "src" / "prspace" / "workflow_inputs.py").read_text()
     assert "read_task_list" in inputs and not re.search(r"pd\.read_(csv|parquet)\(", inputs)

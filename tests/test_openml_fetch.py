@@ -19,14 +19,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import FakeOpenML, Run, guard_loopback, make_task, predictions_arff  # noqa: E402
-from prspace.errors import InputError  # noqa: E402
+from prspace.core.errors import InputError  # noqa: E402
+from prspace.core.schema import read_predictions, validate_predictions, write_predictions  # noqa: E402
 from prspace.openml import (  # noqa: E402
     ClientSettings,
     OpenMLNetworkError,
     fetch_task,
     select_tasks,
 )
-from prspace.schema import read_predictions, validate_predictions, write_predictions  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_auc_score  # independent oracle of the server's AUROC
 
-from prspace.contracts import TaskStatus, write_status
+from prspace.core.contracts import TaskStatus, write_status
+from prspace.core.schema import TaskInfo, write_predictions
 from prspace.openml.selfcheck import CHECK_COLUMNS, check_statuses, compare_task, stack_checks
-from prspace.schema import TaskInfo, write_predictions
 
 
 def _task(tmp_path, task: str, n_models: int, seed: int, *, wrong: bool = False):

@@ -27,8 +27,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from openml_server import FakeOpenML, make_runs, make_task  # noqa: E402
-from prspace.contracts import read_task_list  # noqa: E402
-from prspace.schema import read_predictions  # noqa: E402
+from prspace.core.contracts import read_task_list  # noqa: E402
+from prspace.core.schema import read_predictions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")

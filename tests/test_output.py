@@ -1,4 +1,4 @@
-"""The output layer: one figure writer, one table writer, one precision policy (prspace.output)."""
+"""The output layer: one figure writer, one table writer, one precision policy (prspace.core.output)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from prspace import output as O
-from prspace.errors import InputError
+from prspace.core import output as O
+from prspace.core.errors import InputError
 
 
 def _table(rng: np.random.Generator, n: int = 200) -> pd.DataFrame:

@@ -21,12 +21,12 @@ import yaml
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.metrics import roc_auc_score
 
+from prspace.core.errors import InputError
 from prspace.data.datasets import load_dataset
 from prspace.data.userdata import FileDefect, duplicate_groups, file_columns, screen_file
-from prspace.errors import InputError
 from prspace.local.crossval import predict_dataset
-from prspace.setup_check import check_setup
-from prspace.study_config import prepare_config
+from prspace.study.setup_check import check_setup
+from prspace.study.study_config import prepare_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -138,7 +138,7 @@ def test_case4_majority_positive_passes_the_setup_check_and_cross_validates(tmp_
     ds = load_dataset("user-c", data_dir=tmp_path / "data", target="diagnosis", pos_label="benign")
     assert ds.n_pos == 357 and ds.pi > 0.5 and "the majority class (357 of 569, pi = 0.627 > 0.5)" in ds.notes
     df, task, failures = predict_dataset(ds, ["gnb"], n_folds=3, seed=0)
-    from prspace.schema import validate_predictions
+    from prspace.core.schema import validate_predictions
 
     out = validate_predictions(df, task)  # the schema allows a majority positive in own-data tasks
     assert task.n_pos == 357 and out["y_true"].sum() == 357
@@ -146,8 +146,8 @@ def test_case4_majority_positive_passes_the_setup_check_and_cross_validates(tmp_
 
 
 def test_case4_the_schema_still_requires_a_minority_positive_elsewhere():
-    from prspace.errors import SchemaError
-    from prspace.schema import validate_predictions
+    from prspace.core.errors import SchemaError
+    from prspace.core.schema import validate_predictions
 
     n = 10
     df = pd.DataFrame({"task_id": "keel-x", "model_id": "m", "flow_id": "m", "flow_name": "m",
@@ -265,7 +265,7 @@ def test_case6_identical_features_with_both_classes_are_counted(tmp_path):
 
 
 def test_task_ids_stop_is_one_line_and_exit_status_2(capsys):
-    from prspace.setup_check import stop_run
+    from prspace.study.setup_check import stop_run
 
     with pytest.raises(SystemExit) as exc:
         stop_run("study s: no usable task (...); fix the data or the selection and run again")

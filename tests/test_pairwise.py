@@ -1,4 +1,4 @@
-"""Comparisons of all pairs (prspace.pairwise, prspace.audit.pairwise) and the vectorised audit bootstrap.
+"""Comparisons of all pairs (prspace.stats.pairwise, prspace.audit.pairwise) and the vectorised audit bootstrap.
 
 Calibration by simulation: 10 exchangeable models (a shared latent score per row plus
 independent noise per model, the same distribution for every model, so every population
@@ -33,7 +33,7 @@ from prspace.audit.pairwise import PAIRWISE_COLUMNS, SHORT, block_decisions
 from prspace.audit.ranksets import DECISIONS
 from prspace.audit.tables import LABELS
 from prspace.cli import main
-from prspace.pairwise import (
+from prspace.stats.pairwise import (
     BOOT_MAX_T,
     CALIBRATION_NULL,
     DELONG_HOLM,
@@ -45,8 +45,8 @@ from prspace.pairwise import (
     holm,
     jackknife_pairs,
 )
-from prspace.ranksets import rank_sets, rank_sets_from_bounds
-from prspace.resampling import StratumSampler, jackknife_groups
+from prspace.stats.ranksets import rank_sets, rank_sets_from_bounds
+from prspace.stats.resampling import StratumSampler, jackknife_groups
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
 
@@ -330,7 +330,7 @@ N_SIM = 400
 MC_SE = np.sqrt(0.05 * 0.95 / N_SIM)
 CALIBRATED = ("DeLong-Holm AUROC", "max-T auroc", "max-T auprg", "jackknife-Holm auroc",
               "jackknife-Holm average_precision", "jackknife-Holm aupr", "jackknife-Holm auprg")
-#: Measured rates: prspace.pairwise.MEASURED_NULL_FWER (checked below); cause: the bootstrap se of an
+#: Measured rates: prspace.stats.pairwise.MEASURED_NULL_FWER (checked below); cause: the bootstrap se of an
 #: AP difference is ~9% below its sampling sd (docs/audit.md, "Comparing all pairs").
 LIBERAL = ("max-T average_precision", "max-T aupr")
 

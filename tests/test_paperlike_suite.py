@@ -236,7 +236,7 @@ def test_the_duplicate_check_finds_a_real_duplicate(loaded):
 def test_a_missing_data_package_is_one_line_naming_the_fix(monkeypatch):
     import importlib.metadata
 
-    from prspace.errors import InputError
+    from prspace.core.errors import InputError
 
     real = importlib.metadata.distribution
 

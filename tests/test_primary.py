@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.verdicts import primary as P
 from prspace.verdicts import registry as REG
 from prspace.verdicts import rule as R

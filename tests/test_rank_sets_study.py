@@ -1,7 +1,7 @@
 """Confidence sets for ranks in the studies (:mod:`prspace.experiments.rank_sets`, ``prspace rank-sets``).
 
 Oracles: the per-task replicates against :func:`prspace.metrics.all_metrics` with the bootstrap
-counts as sample weights; the rank sets against :func:`prspace.ranksets.rank_sets` fed directly;
+counts as sample weights; the rank sets against :func:`prspace.stats.ranksets.rank_sets` fed directly;
 shares against counts by hand and :func:`prspace.experiments.ranking.cluster_bootstrap_ci`;
 the verdict rows against the exact binomial bound of scipy. Calibration: disjoint sets under the
 nulls at or below the guaranteed bound 2 (1 - confidence) (plus 2 Monte Carlo SE), and power
@@ -20,13 +20,13 @@ from scipy import stats
 
 from prspace import metrics as M
 from prspace.cli import main
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import rank_sets as RS
 from prspace.experiments.noise_floor import _task_seed
 from prspace.experiments.ranking import cluster_bootstrap_ci
-from prspace.pairwise import jackknife_pairs
-from prspace.ranksets import rank_sets, rank_sets_from_bounds
-from prspace.resampling import stratified_counts
+from prspace.stats.pairwise import jackknife_pairs
+from prspace.stats.ranksets import rank_sets, rank_sets_from_bounds
+from prspace.stats.resampling import stratified_counts
 from prspace.verdicts.rule import WITHIN_NOISE, apply_rule
 
 
@@ -200,7 +200,7 @@ def test_calibration_false_rate_under_the_nulls_and_power_on_a_planted_reversal(
     assert rev.reversal > 0.15
     assert rev.rate >= 0.8, rev.to_dict()
     # a check made unable to say yes (every model always plausible best) has no power: the test would fail
-    from prspace.ranksets import RankSets
+    from prspace.stats.ranksets import RankSets
 
     def blind_sets(metric, points, boot, jack, strata, confidence=0.95):
         k = len(points)
@@ -213,7 +213,7 @@ def test_calibration_false_rate_under_the_nulls_and_power_on_a_planted_reversal(
 
 
 def test_cli_writes_per_task_files_the_table_summary_and_evidence(tmp_path):
-    from prspace.schema import TaskInfo, write_predictions
+    from prspace.core.schema import TaskInfo, write_predictions
 
     status = []
     for i, task in enumerate(["keel-a1", "keel-a2", "other-b"]):

@@ -1,4 +1,4 @@
-"""Confidence sets for ranks (:mod:`prspace.ranksets`, :mod:`prspace.audit.ranksets`).
+"""Confidence sets for ranks (:mod:`prspace.stats.ranksets`, :mod:`prspace.audit.ranksets`).
 
 Calibration by simulation on AUROC: k models scored on the same rows (binormal scores
 with a shared component, so the models are correlated as real models are), one shared
@@ -21,7 +21,7 @@ from sklearn.metrics import roc_auc_score
 from prspace import audit
 from prspace.audit.ranksets import DECISIONS, RANK_SET_COLUMNS
 from prspace.cli import main
-from prspace.ranksets import rank_sets
+from prspace.stats.ranksets import rank_sets
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audit-example.csv"

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.errors import SchemaError
-from prspace.schema import (
+from prspace.core.errors import SchemaError
+from prspace.core.schema import (
     PREDICTION_COLUMNS,
     TaskInfo,
     read_predictions,

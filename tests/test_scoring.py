@@ -15,8 +15,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from prspace import metrics as M
 from prspace.cli import main
+from prspace.core.schema import TaskInfo, write_predictions
 from prspace.experiments import scoring
-from prspace.schema import TaskInfo, write_predictions
 
 
 def _predictions(n_folds: int = 4) -> tuple[pd.DataFrame, TaskInfo]:

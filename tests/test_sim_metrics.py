@@ -10,13 +10,18 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from prspace import metrics as M
-from prspace._heap import keep_freed_memory
+from prspace.core._heap import keep_freed_memory
 from prspace.experiments import calibration as C
 from prspace.experiments import noise_floor as NF
 from prspace.experiments import rank_sets as RS
 from prspace.experiments import sim_metrics as SM
-from prspace.pairwise import JACK_HOLM, rank_set_method, rank_sets_by_rule
-from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, uniform_counts
+from prspace.stats.pairwise import JACK_HOLM, rank_set_method, rank_sets_by_rule
+from prspace.stats.resampling import (
+    JACK_GROUPS,
+    jackknife_groups,
+    jackknife_weights,
+    uniform_counts,
+)
 
 METRICS = ["aupr", "auprg", "auroc"]
 

@@ -160,7 +160,7 @@ def test_cli_pr_prg_draws_the_median_model_and_names_its_source(tmp_path):
     import pandas as pd
 
     from prspace.cli import main
-    from prspace.schema import TaskInfo, write_predictions
+    from prspace.core.schema import TaskInfo, write_predictions
 
     rng = np.random.default_rng(0)
     n, n_pos, k = 400, 100, 5

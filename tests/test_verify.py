@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from prspace.cli import main
-from prspace.errors import InputError
-from prspace.verify import (
+from prspace.core.errors import InputError
+from prspace.repo.verify import (
     DIFFERENT,
     IDENTICAL,
     WITHIN,

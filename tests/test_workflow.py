@@ -22,12 +22,12 @@ from scipy import stats
 
 from prspace import metrics as M
 from prspace.cli import main
+from prspace.core.output import CSV_SIGNIFICANT
+from prspace.core.schema import read_predictions
 from prspace.experiments import rank_sets as RS
 from prspace.metrics.names import FK_PAIRS
-from prspace.output import CSV_SIGNIFICANT
-from prspace.pairwise import JACK_HOLM, rank_set_method
-from prspace.resampling import JACK_GROUPS
-from prspace.schema import read_predictions
+from prspace.stats.pairwise import JACK_HOLM, rank_set_method
+from prspace.stats.resampling import JACK_GROUPS
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
@@ -89,7 +89,7 @@ def test_metrics_table_equals_metrics_recomputed_from_predictions(run):
             g = df[df.model_id == row.model_id]
             ref = M.all_metrics(g.y_true.to_numpy(), g.score.to_numpy())
             for m in ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg"):
-                # the table carries CSV_SIGNIFICANT digits (prspace.output's precision policy)
+                # the table carries CSV_SIGNIFICANT digits (prspace.core.output's precision policy)
                 assert row[m] == pytest.approx(ref[m], rel=CSV_REL, abs=1e-12), (task, row.model_id, m)
             assert row.pi == pytest.approx(info.pi, rel=CSV_REL)
             folds = [M.all_metrics(f.y_true.to_numpy(), f.score.to_numpy())["aupr"] for _, f in g.groupby("fold")]

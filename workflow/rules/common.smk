@@ -2,7 +2,7 @@
 # Included first by the Snakefile.  Defines: STUDY, WORK, RESULTS, PRSPACE,
 # DATA_FILES, INPUTS, data_file(), task_ids(), per_task(), output_folder(), PREDICTIONS, PREDICTION_STATUS,
 # METRICS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
-# params functions come from prspace.workflow_inputs.
+# params functions come from prspace.study.workflow_inputs.
 
 import sys
 from pathlib import Path
@@ -14,13 +14,13 @@ try:
     import prspace  # noqa: F401  (installed, or on PYTHONPATH)
 except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from prspace.errors import InputError  # noqa: E402
-from prspace.interrupts import install_workflow_interrupt_handler  # noqa: E402
-from prspace.setup_check import check_setup, data_files, stop_run  # noqa: E402
-from prspace.study_config import config_given, prepare_config, report_request  # noqa: E402
-from prspace.workflow_inputs import StudyInputs, output_folder  # noqa: E402
+from prspace.core.errors import InputError  # noqa: E402
+from prspace.study.interrupts import install_workflow_interrupt_handler  # noqa: E402
+from prspace.study.setup_check import check_setup, data_files, stop_run  # noqa: E402
+from prspace.study.study_config import config_given, prepare_config, report_request  # noqa: E402
+from prspace.study.workflow_inputs import StudyInputs, output_folder  # noqa: E402
 
-# A second Ctrl-C must not cut Snakemake's stop short (prspace.interrupts).
+# A second Ctrl-C must not cut Snakemake's stop short (prspace.study.interrupts).
 install_workflow_interrupt_handler()
 
 # `snakemake --report results/<study>/report.html`: use the configuration that study's last run
@@ -34,7 +34,7 @@ if _report_study_config is not None:
     config.update(_report_study_config)
 
 _SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
-# Each schema violation is one line naming the key (prspace.study_config.prepare_config); then
+# Each schema violation is one line naming the key (prspace.study.study_config.prepare_config); then
 # Snakemake's validate fills in the schema's defaults.
 try:
     prepare_config(config, _SCHEMAS / "config.schema.yaml")
@@ -45,7 +45,7 @@ except InputError as _exc:
     raise WorkflowError(str(_exc)) from None
 
 # The meaning of the setup, before any job: data folder, class column, pos_label, suite,
-# learners, datasets (prspace.setup_check).  Each problem is one line naming the key and the fix.
+# learners, datasets (prspace.study.setup_check).  Each problem is one line naming the key and the fix.
 # Your own files are read whole once, by the main process; cluster jobs read the Snakefile again and
 # check only the files' headers.
 _setup_problems = check_setup(config, workdir=Path.cwd(), read_files=workflow.is_main_process)
@@ -80,7 +80,7 @@ METRICS_TABLE = f"{TABLES}/metrics.csv"
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 
 
-#: The input functions of the rules (prspace.workflow_inputs): the study's tasks are read from the
+#: The input functions of the rules (prspace.study.workflow_inputs): the study's tasks are read from the
 #: select_tasks checkpoint, so call these only inside input functions.  Your own data files
 #: (task id -> path; empty for the embedded suites and OpenML) are inputs of the rules that read
 #: them, so that editing, adding or removing a file reruns what depends on it.

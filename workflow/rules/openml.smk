@@ -2,7 +2,7 @@
 # OpenML's own evaluation engine, with their tables in the report.  All logic lives in
 # prspace (`prspace fetch-openml manifest|selfcheck`); see docs/openml.md.
 
-from prspace.workflow_commands import OPENML_TABLES, table_html_args
+from prspace.study.workflow_commands import OPENML_TABLES, table_html_args
 
 OPENML_MANIFEST = f"{RESULTS}/openml-manifest.json"
 

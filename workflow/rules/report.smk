@@ -1,9 +1,9 @@
 # HTML renderings of every table of the study, so `snakemake --report` shows them (the report
 # displays images, PDFs and HTML; CSVs would only be offered for download).  One job.
 
-from prspace.workflow_commands import report_tables, table_html_args
+from prspace.study.workflow_commands import report_tables, table_html_args
 
-#: name -> (title, category, subcategory, caption) of every table in the report (prspace.workflow_commands)
+#: name -> (title, category, subcategory, caption) of every table in the report (prspace.study.workflow_commands)
 REPORT_TABLES = report_tables(config)
 
 

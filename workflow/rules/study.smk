@@ -1,7 +1,7 @@
 # The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
 # ranks and disagreement -> scorecard and figures.  All logic lives in prspace.
 
-from prspace.workflow_commands import (
+from prspace.study.workflow_commands import (
     RANK_SET_TABLES,
     RANK_TABLES,
     SKEW_TABLES,
@@ -263,7 +263,7 @@ rule rank_set_summary:
         "--calibration-out {output.calibration} --evidence-out {output.evidence} > {log} 2>&1"
 
 
-#: The reference task table of the skew counterfactual (prspace.workflow_commands.skew_reference_path).
+#: The reference task table of the skew counterfactual (prspace.study.workflow_commands.skew_reference_path).
 try:
     SKEW_REFERENCE = skew_reference_path(config["analysis"]["skew_reference"], own_tasks=f"{TABLES}/tasks.csv",
                                          work_dir=Path.cwd(), base_dir=workflow.basedir)

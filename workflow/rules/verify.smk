@@ -5,7 +5,7 @@
 
 
 rule verify:
-    """Does this run reproduce the committed tables of the study? (prspace.verify)"""
+    """Does this run reproduce the committed tables of the study? (prspace.repo.verify)"""
     input:
         study_targets(config),
         per_task(PREDICTION_STATUS),

@@ -10,8 +10,8 @@ The package, one job per module:
 * :mod:`~prspace.audit.intervals`: DeLong (Sun & Xu's fast algorithm), Boyd et al.'s
   logit and binomial intervals, the counts bootstrap.
 * :mod:`~prspace.audit.uncertainty`: per-model intervals and paired comparisons.
-* :mod:`~prspace.audit.ranksets`: confidence sets for ranks (:mod:`prspace.ranksets`), per task and metric.
-* :mod:`~prspace.audit.bounds`: what the AUROCs allow (:mod:`prspace.auroc_bounds`), per task, metric and pair.
+* :mod:`~prspace.audit.ranksets`: confidence sets for ranks (:mod:`prspace.stats.ranksets`), per task and metric.
+* :mod:`~prspace.audit.bounds`: what the AUROCs allow (:mod:`prspace.stats.auroc_bounds`), per task, metric and pair.
 * :mod:`~prspace.audit.sentences`: where the rankings disagree, with the noise floor.
 * :mod:`~prspace.audit.findings`: one function per finding, in a registry.
 * :mod:`~prspace.audit.tools`: which estimator popular tools compute.

@@ -1,4 +1,4 @@
-"""Curve bands in the audit: one model's ROC, PR and PRG bands (:mod:`prspace.bands`) on its pooled test rows.
+"""Curve bands in the audit: one model's ROC, PR and PRG bands (:mod:`prspace.stats.bands`) on its pooled test rows.
 
 The bootstrap is the audit's (within class, folds ignored: a class's count varies between resamples
 of one fold as between test sets of unstratified folds; sample weights respected); the bands
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from prspace.bands import CURVES, CurveBand, curve_bands
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.stats.bands import CURVES, CurveBand, curve_bands
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord

@@ -2,10 +2,10 @@
 
 For every task, metric of :data:`BOUND_METRICS` and pair of models (``model_a`` the one with
 the higher AUROC), the range of ``metric_a - metric_b`` that the two AUROCs and the task's
-class counts allow (:func:`prspace.auroc_bounds.order_can_flip`: ``[lo_a - hi_b, hi_a -
+class counts allow (:func:`prspace.stats.auroc_bounds.order_can_flip`: ``[lo_a - hi_b, hi_a -
 lo_b]``), whether model b could have the higher value (``can_flip``: ``hi_b > lo_a``), whether
 it does (``flipped``), and the largest AUROC gap at which a flip is still possible
-(``max_flip_gap``, :func:`prspace.auroc_bounds.largest_flip_gap`). Each model's range is
+(``max_flip_gap``, :func:`prspace.stats.auroc_bounds.largest_flip_gap`). Each model's range is
 computed once per task and metric.
 
 The bound is over rankings without tied scores; a model with tied scores (``ties_a``,
@@ -20,9 +20,9 @@ import itertools
 import pandas as pd
 
 from prspace.audit.tables import LABELS
-from prspace.auroc_bounds import largest_flip_gap, range_with_method
+from prspace.stats.auroc_bounds import largest_flip_gap, range_with_method
 
-#: Pooled-metric column -> the metric name of :mod:`prspace.auroc_bounds`.
+#: Pooled-metric column -> the metric name of :mod:`prspace.stats.auroc_bounds`.
 BOUND_METRICS = {"aupr": "aupr", "average_precision": "ap", "auprg": "auprg"}
 BOUND_COLUMNS = ["task", "metric", "model_a", "model_b", "auroc_a", "auroc_b", "auroc_gap", "value_a", "value_b",
                  "diff_lo", "diff_hi", "can_flip", "flipped", "max_flip_gap", "method", "ties_a", "ties_b", "sentence"]

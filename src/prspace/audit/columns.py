@@ -3,7 +3,7 @@
 :func:`resolve` picks the columns (:func:`prspace.audit.inputs.resolve_columns`, whose defaults
 recognise the common names: ``weight``/``sample_weight``, ``row``/``row_id``, ``dataset``/``task``
 as the task column when it groups rows), and :func:`account` checks the columns it did not use.
-A column not used that looks like a role is an :class:`~prspace.errors.InputError` naming the
+A column not used that looks like a role is an :class:`~prspace.core.errors.InputError` naming the
 column and the option that uses it (``--ignore-col NAME`` accepts it as unused), because leaving
 it out changes what is audited: a dataset column left out pools two tasks into one, a weight
 column left out counts every row once, a row id left out pairs the models' rows by position.
@@ -36,7 +36,7 @@ import pandas as pd
 from scipy.stats import chi2_contingency
 
 from prspace.audit.inputs import DEFAULT_COLUMNS, Columns, model_candidates, resolve_columns
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 #: The names of each role; a column not used with one of these names is checked (:func:`account`).
 ROLE_NAMES = {

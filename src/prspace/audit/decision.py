@@ -31,13 +31,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.pairwise import BOOT_MAX_T, DELONG_HOLM, JACK_HOLM
+from prspace.stats.pairwise import BOOT_MAX_T, DELONG_HOLM, JACK_HOLM
 
 #: The level the calibration ran at.
 LEVEL = 0.05
 #: Tie-break order; the names :mod:`prspace.audit.simulate` gives the procedures.
 ORDER = ("DeLong-Holm", "jackknife-Holm", "max-T (class)")
-#: ``method`` of :mod:`prspace.pairwise` for each calibrated name.
+#: ``method`` of :mod:`prspace.stats.pairwise` for each calibrated name.
 METHOD = {"DeLong-Holm": DELONG_HOLM, "jackknife-Holm": JACK_HOLM, "max-T (class)": BOOT_MAX_T}
 CANNOT = "cannot decide"
 #: Least power on the planted lead for a procedure to decide.
@@ -46,7 +46,7 @@ POWER_FLOOR = LEVEL
 
 @dataclasses.dataclass(frozen=True)
 class Decision:
-    """Who decides ``metric`` on a task: ``method`` (a :mod:`prspace.pairwise` method name, or
+    """Who decides ``metric`` on a task: ``method`` (a :mod:`prspace.stats.pairwise` method name, or
     None: cannot decide), the cell's ``pi``/``n``/``n_pos``, and ``fwer``/``power`` measured there
     (with their Monte Carlo ``mc_se``)."""
 

@@ -6,7 +6,7 @@ its columns resolved and the rows prepared (:mod:`prspace.audit.inputs`), ``--tr
 (:func:`parse_train_pi`), then :func:`prspace.audit.run_audit`.  :func:`check_out` checks the
 output folder before any work; :func:`report_files` renders every file of the report in memory and
 :func:`write_outputs` writes them.
-Every problem is one :class:`~prspace.errors.InputError` naming the file (:func:`short_path`) and
+Every problem is one :class:`~prspace.core.errors.InputError` naming the file (:func:`short_path`) and
 the fix.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from prspace._io import PATH_SHOWN, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
-from prspace.errors import InputError
+from prspace.core._io import PATH_SHOWN, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
+from prspace.core.errors import InputError
 
 if TYPE_CHECKING:  # the CLI imports every sub-command; keep numpy/pandas/scipy out of startup
     import pandas as pd
@@ -142,11 +142,11 @@ def check_out(out: str | None) -> Path | None:
 
 def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:
     """Every file of the report, rendered in memory, by name: ``report.md``, ``report.html``,
-    the figures (PNG) and the tables (CSV, :func:`prspace.output.to_csv_text`), as bytes."""
+    the figures (PNG) and the tables (CSV, :func:`prspace.core.output.to_csv_text`), as bytes."""
 
     import pandas as pd
 
-    from prspace.output import to_csv_text
+    from prspace.core.output import to_csv_text
 
     pngs = result.figures()
     tables = {
@@ -179,9 +179,9 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     """Write the reports, the figures and the tables into ``out``; return the paths written.
 
     Everything is rendered in memory first (:func:`report_files`), then each file is written to a
-    temporary name and renamed (:func:`prspace._io.atomic_path`): a file in ``out`` is complete or absent.
+    temporary name and renamed (:func:`prspace.core._io.atomic_path`): a file in ``out`` is complete or absent.
     """
-    from prspace._io import atomic_path
+    from prspace.core._io import atomic_path
 
     written = []
     for name, content in report_files(result, source=source).items():

@@ -1,9 +1,9 @@
 """Input of the audit: which column holds what, and the checked canonical frame.
 
 :func:`resolve_columns` picks the columns (by name, or the defaults of the predictions
-schema, :mod:`prspace.schema`); :func:`prepare` validates the table and returns the
+schema, :mod:`prspace.core.schema`); :func:`prepare` validates the table and returns the
 canonical frame ``task, model, fold, row, y, score, weight`` that every other module of
-:mod:`prspace.audit` reads.  Every problem is an :class:`~prspace.errors.InputError`
+:mod:`prspace.audit` reads.  Every problem is an :class:`~prspace.core.errors.InputError`
 naming the problem and the fix.
 
 One module of about 430 lines on purpose: every check of the user's table lives in the order
@@ -20,9 +20,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core.errors import InputError
 from prspace.data.dataset import positive_label
 from prspace.data.usertable import check_duplicate_columns
-from prspace.errors import InputError
 
 DEFAULT_COLUMNS = {
     "model": ("model", "model_id"),
@@ -71,7 +71,7 @@ def resolve_columns(
     """Pick the input columns: those named, else the first default name present.
 
     Defaults (:data:`DEFAULT_COLUMNS`) follow the predictions schema of
-    :mod:`prspace.schema`.  Without a model column the whole file is one model;
+    :mod:`prspace.core.schema`.  Without a model column the whole file is one model;
     fold, task, weight and repeat are optional; an explicitly named column must exist.
     An empty string switches an optional column off.
     """
@@ -210,7 +210,7 @@ def prepare(
 
     Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
     without folds), ``y`` (bool, True = positive), ``score`` (float64, finite),
-    ``weight`` (float64, >= 0).  Raises :class:`~prspace.errors.InputError` naming
+    ``weight`` (float64, >= 0).  Raises :class:`~prspace.core.errors.InputError` naming
     the problem and the fix for: no rows, non-binary or missing labels, a single
     class (overall or within one task and model), non-numeric, missing or infinite
     scores, and negative, missing or all-zero weights; and for what would otherwise be

@@ -33,7 +33,12 @@ from scipy.stats import t as student_t
 
 from prspace import metrics as M
 from prspace.metrics.names import REPORTED_METRICS
-from prspace.resampling import JACK_GROUPS, StratumSampler, jackknife_groups, jackknife_weights
+from prspace.stats.resampling import (
+    JACK_GROUPS,
+    StratumSampler,
+    jackknife_groups,
+    jackknife_weights,
+)
 
 #: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
 BOOT_METRICS = REPORTED_METRICS
@@ -88,7 +93,7 @@ def jackknife_interval(points: np.ndarray, replicates: np.ndarray, strata: np.nd
     :data:`UNIT_METRICS` (inside (0, 1) by construction) and the identity for AUPRG, with
     ``se^2 = sum_s (G_s - 1) / G_s sum_{g in s} (eta_g - mean_s eta)^2`` over the transformed
     stratified jackknife replicates ``eta_g = h(theta_(-g))`` (:func:`jackknife`) and
-    Welch-Satterthwaite's df, as :func:`prspace.pairwise.jackknife_pairs` (the jackknife variance
+    Welch-Satterthwaite's df, as :func:`prspace.stats.pairwise.jackknife_pairs` (the jackknife variance
     errs upwards, Efron and Stein 1981).  ``points`` (models, :data:`BOOT_METRICS`),
     ``replicates`` (G, models, :data:`BOOT_METRICS`); NaN where a unit metric is 0 or 1 or a
     replicate is undefined."""
@@ -270,7 +275,7 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
 
     One sort per model (its tie groups, ``Block.groups``) and count resampling vectorised
     over resamples: a chunk of resamples is drawn at once (the same random stream, hence the
-    same counts, as :class:`~prspace.resampling.StratumSampler` drawing them one by one); per
+    same counts, as :class:`~prspace.stats.resampling.StratumSampler` drawing them one by one); per
     model, one sparse 0/1 matrix product (rows summed in row order, as ``np.bincount`` of the
     loop) gives every resample's positives and negatives per column (:func:`_compressed_keys`: the tie groups
     holding positives, and the merged runs of negative-only groups between them), and
@@ -329,7 +334,7 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
               chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Stratified jackknife replicates of :data:`BOOT_METRICS`: ``(replicates (G, models, metrics),
     stratum of each replicate (G,))``; replicate g leaves out the g-th group of rows of one stratum
-    (class x fold; :func:`prspace.resampling.jackknife_groups`), scored with one sort per model and the batch kernel,
+    (class x fold; :func:`prspace.stats.resampling.jackknife_groups`), scored with one sort per model and the batch kernel,
     as :func:`bootstrap`.  Sample weights are respected (a left-out row takes its weight with it).
     A replicate left with one class gives NaN.
     """

@@ -86,10 +86,10 @@ DEFINITIONS = ("AUPR uses hyperbolic (exact) interpolation between PR points; AP
 
 
 def figure_width(png: bytes) -> int | None:
-    """The CSS width (px) at which a PNG of :data:`prspace.output.DPI` shows its true size (96 CSS px per
+    """The CSS width (px) at which a PNG of :data:`prspace.core.output.DPI` shows its true size (96 CSS px per
     inch, so a 7-point label is 9 px high), from the PNG header; None if ``png`` is not a PNG.  A browser
     scaling a 3000-pixel figure into a 1000-pixel column would shrink its legends to 3-point type."""
-    from prspace.output import DPI
+    from prspace.core.output import DPI
 
     if len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n":
         return None

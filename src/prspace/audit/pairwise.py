@@ -1,12 +1,12 @@
 """The audit's comparisons of all pairs: ``pairwise.csv`` and the "which differences survive" lines.
 
 Per task whose models were scored on the same test rows, every pair of models is compared
-with family-wise error control at ``alpha = 1 - confidence`` (:mod:`prspace.pairwise`):
+with family-wise error control at ``alpha = 1 - confidence`` (:mod:`prspace.stats.pairwise`):
 AUROC by DeLong with Holm's adjustment (unit weights), and every metric of
 :data:`~prspace.audit.intervals.BOOT_METRICS` (AUROC as a cross-check) by the bootstrap
 max-T (Romano-Wolf step-down) on the replicates the audit's paired count bootstrap already
 drew (nothing is resampled again), and every metric by the stratified jackknife t with Holm's
-adjustment (:func:`prspace.pairwise.jackknife_pairs`, replicates from
+adjustment (:func:`prspace.stats.pairwise.jackknife_pairs`, replicates from
 :func:`prspace.audit.intervals.jackknife`).  A task with one model or models on different test
 rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
@@ -26,7 +26,7 @@ import pandas as pd
 from prspace.audit.decision import ORDER, decide
 from prspace.audit.intervals import BOOT_METRICS, Block, delong
 from prspace.audit.tables import LABELS
-from prspace.pairwise import (
+from prspace.stats.pairwise import (
     BOOT_MAX_T,
     DELONG_HOLM,
     JACK_HOLM,

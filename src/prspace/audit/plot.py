@@ -128,7 +128,7 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
 
 def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     """One row per task: the ROC, PR and PRG curves (left to right) of the top models
-    (:func:`prspace.audit.bands.shown`) on the grids of :mod:`prspace.bands`, each with its simultaneous
+    (:func:`prspace.audit.bands.shown`) on the grids of :mod:`prspace.stats.bands`, each with its simultaneous
     band shaded, in the model's colour of :func:`model_styles` (the pointwise bands are in ``bands.csv``);
     dotted: the random classifier (ROC) and the baseline pi (PR).  ``bands``: (task, model) -> curve -> band."""
     tasks = sorted({task for task, _ in bands}) or sorted(res.pooled["task"].unique())[:1]

@@ -13,7 +13,7 @@ models a, b scored on the same test rows (the user's *population*: its positives
 3. *test* the pair as the audit does, at the family's first step ``alpha / P`` (Bonferroni over
    the ``P`` pairs of the user's models; Holm's first step and at most the max-T's threshold, so
    the power is a lower bound for the step-down procedures): AUROC by DeLong's paired z test,
-   AP, AUPR and AUPRG by the jackknife t of :func:`prspace.pairwise.jackknife_pairs`, stratified
+   AP, AUPR and AUPRG by the jackknife t of :func:`prspace.stats.pairwise.jackknife_pairs`, stratified
    by class, each class cut at random into ``min(rows, GROUPS)`` groups (delete-a-group; the
    audit leaves out up to 500 groups, in proportion to the classes' sizes: its test has at
    least these degrees of freedom, so this power is not above the audit's);
@@ -55,7 +55,7 @@ import numpy as np
 from scipy.stats import norm, rankdata
 
 from prspace.audit.intervals import BOOT_METRICS, Block, delong, point_metrics, weighted_metrics
-from prspace.pairwise import jackknife_pairs
+from prspace.stats.pairwise import jackknife_pairs
 
 #: The metrics with a power answer.
 METRICS = ("auroc", "average_precision", "aupr", "auprg")
@@ -232,7 +232,7 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     import pandas as pd
 
     from prspace.audit.intervals import blocks
-    from prspace.errors import InputError
+    from prspace.core.errors import InputError
 
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:

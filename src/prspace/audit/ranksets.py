@@ -5,7 +5,7 @@ every model from the decisions of the procedure that decides the metric on the t
 (:func:`prspace.audit.decision.decide`; the ``role == "decides"`` rows of
 :func:`prspace.audit.pairwise.pairwise_table`): model i is *surely better* than j iff their pair
 survives with ``m_i > m_j``; ``rank_lo(i) = 1 + #{j surely better}``, ``rank_hi(i) = k - #{j
-surely worse}`` (:func:`prspace.ranksets.rank_sets_from_bounds`).  The family-wise error of the
+surely worse}`` (:func:`prspace.stats.ranksets.rank_sets_from_bounds`).  The family-wise error of the
 decisions (directional: no pair declared with the wrong sign or between equal models) bounds
 the probability that some true rank falls outside its interval, so the sets hold with the
 calibrated level (Mogstad, Romano, Shaikh and Wilhelm 2024 build rank sets from step-down
@@ -26,7 +26,7 @@ import pandas as pd
 from prspace.audit.intervals import BOOT_METRICS, Block
 from prspace.audit.pairwise import DECIDES, SHORT, pairwise_table
 from prspace.audit.tables import LABELS
-from prspace.ranksets import rank_sets_from_bounds
+from prspace.stats.ranksets import rank_sets_from_bounds
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best", "method",
                     "n_resamples", "level"]

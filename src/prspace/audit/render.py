@@ -33,7 +33,7 @@ from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import headline_interval, interval_lines
-from prspace.output import to_markdown
+from prspace.core.output import to_markdown
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord

@@ -23,8 +23,8 @@ from prspace.audit.columns import check_table
 from prspace.audit.pairwise import pairwise_table
 from prspace.audit.record import AuditRecord
 from prspace.audit.rows import shared_rows
-from prspace.bands import CURVES, CurveBand
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.stats.bands import CURVES, CurveBand
 
 
 class AuditResult(AuditRecord):
@@ -44,7 +44,7 @@ class AuditResult(AuditRecord):
         ``bands`` (the top models' ROC, PR and PRG bands) unless the audit ran without a bootstrap;
         ``cd_diagram`` when the audit has critical-difference tables (:attr:`cd`)."""
         from prspace.audit import plot
-        from prspace.output import figure_bytes
+        from prspace.core.output import figure_bytes
 
         out = {"curves": figure_bytes(plot.curves_figure(self), "png"),
                "intervals": figure_bytes(plot.intervals_figure(self), "png")}
@@ -61,7 +61,7 @@ class AuditResult(AuditRecord):
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,
               level: float | None = None, seed: int | None = None) -> CurveBand:
         """Pointwise and simultaneous bootstrap band of one model's ``curve`` ("roc", "pr" or "prg")
-        on ``task`` (:mod:`prspace.bands`; default the audit's resamples, confidence and seed)::
+        on ``task`` (:mod:`prspace.stats.bands`; default the audit's resamples, confidence and seed)::
 
             b = result.bands("user-example", "random_forest", "pr")
             b.grid, b.estimate, b.lo, b.hi, b.sim_lo, b.sim_hi
@@ -188,7 +188,7 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
     Columns are found by name unless given (see :func:`prspace.audit.inputs.resolve_columns`);
     every other column is checked (:func:`prspace.audit.columns.account`: one that looks like a role
     is an error unless listed in ``ignore``); ``score_cols``: a wide table, one score column per
-    model (:func:`prspace.audit.columns.to_long`).  Raises :class:`~prspace.errors.InputError` on
+    model (:func:`prspace.audit.columns.to_long`).  Raises :class:`~prspace.core.errors.InputError` on
     bad input.  Example::
 
         from prspace.audit import audit

@@ -42,7 +42,7 @@ from prspace.audit.intervals import (
     percentile,
     point_metrics,
 )
-from prspace.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
+from prspace.stats.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
 
 MODELS, RHO, FOLDS, FOLD_SHIFT, MU, GAP = 5, 0.5, 5, 0.25, 1.5, 0.5
 #: The all-pairs procedures, as :func:`calibrate` names them.

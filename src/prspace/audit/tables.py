@@ -12,7 +12,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.audit.inputs import where_text
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import ranking
 from prspace.metrics.names import AUDIT_LABELS, AUPR_ESTIMATOR_LABELS, REPORTED_METRICS
 

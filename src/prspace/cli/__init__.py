@@ -35,7 +35,7 @@ import traceback
 from collections.abc import Sequence
 
 from prspace import __version__
-from prspace.errors import InputError, ServiceError
+from prspace.core.errors import InputError, ServiceError
 
 
 def _command_modules() -> list[str]:

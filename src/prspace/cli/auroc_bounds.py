@@ -10,7 +10,7 @@ import argparse
 
 import pandas as pd
 
-from prspace.output import write_table
+from prspace.core.output import write_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.contracts import read_metrics_table
+    from prspace.core.contracts import read_metrics_table
     from prspace.experiments.auroc_flips import flip_summary, flip_table
 
     table = flip_table(read_metrics_table(args.metrics))
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     write_table(out, args.out, str(args.out).removesuffix(".csv") + ".md",
                 title="What a given AUROC allows: top-1 disagreements with AUROC the AUROC gap permits",
                 note="Per task: the best model by AUROC and by the metric; where they differ, whether the range of "
-                     "the metric at the two AUROCs (Mihelich et al. 2024; prspace.auroc_bounds) lets the second "
+                     "the metric at the two AUROCs (Mihelich et al. 2024; prspace.stats.auroc_bounds) lets the second "
                      "have the higher value (permitted), the largest AUROC gap that would still permit it, and "
                      "tightness = auroc_gap / max_flip_gap. Rows with task_id 'all': per metric, the share permitted.")
     return 0

@@ -153,8 +153,8 @@ def run_paper_tables(args: argparse.Namespace) -> int:
 
 
 def run_pr_prg(args: argparse.Namespace) -> int:
+    from prspace.core.output import write_csv
     from prspace.experiments.boyd_tables import BoydReport, pr_prg_report, write_report
-    from prspace.output import write_csv
 
     report = pr_prg_report(args.status, task=args.task, model=args.model, target_positives=args.target_positives)
     write_report(BoydReport([], figure_tables=report.figure_tables), args.figure_data_dir, args.figure_data_dir)
@@ -173,9 +173,9 @@ def _load_dataset(args: argparse.Namespace):
 
 
 def run_downsample(args: argparse.Namespace) -> int:
+    from prspace.core.output import write_parquet
     from prspace.experiments.downsampling import task_runs
     from prspace.local.learners import make_learner, parse_learners, score_of
-    from prspace.output import write_parquet
 
     names = parse_learners(args.learners)
     data = _load_dataset(args)
@@ -199,8 +199,8 @@ def run_downsampling_report(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
+    from prspace.core.output import write_parquet
     from prspace.experiments.fold_skew import task_runs
-    from prspace.output import write_parquet
 
     runs, note = task_runs(args.status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
                            max_repeats=args.max_repeats)
@@ -217,7 +217,7 @@ def run_fold_skew_report(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew_mechanism(args: argparse.Namespace) -> int:
-    from prspace.errors import InputError
+    from prspace.core.errors import InputError
     from prspace.experiments.boyd_tables import fold_skew_mechanism_report, write_report
 
     if not 2 <= args.n_sim <= 2000:
@@ -244,8 +244,8 @@ def run_aggregation(args: argparse.Namespace) -> int:
 
 
 def run_evidence(args: argparse.Namespace) -> int:
+    from prspace.core.output import write_csv
     from prspace.experiments.boyd_evidence import evidence_from_files
-    from prspace.output import write_csv
 
     evidence, values = evidence_from_files(metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
                                   fold_skew_runs=args.fold_skew_runs, mechanism=args.mechanism, learner=args.learner,

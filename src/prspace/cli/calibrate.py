@@ -17,8 +17,8 @@ import time
 
 import pandas as pd
 
-from prspace.errors import InputError
-from prspace.output import write_table
+from prspace.core.errors import InputError
+from prspace.core.output import write_table
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def _floats(text: str, what: str) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace._heap import keep_freed_memory
+    from prspace.core._heap import keep_freed_memory
     from prspace.experiments import calibration as C
     from prspace.experiments.ranking import PAPER_RESULTS
 

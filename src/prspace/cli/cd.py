@@ -3,7 +3,7 @@
 Reads the study's metrics table (``prspace score collect``) and, with ``--tasks``, the task table's
 families (the metric-order test flips its signs per family of tasks), and writes ``cd_ranks``,
 ``cd_cliques``, ``cd_tests`` and ``cd_metric_pairs`` (CSV + Markdown) into ``--tables-dir``
-(:func:`prspace.cd.study_tables`; the rules are in :mod:`prspace.cd`). The diagram is drawn from
+(:func:`prspace.stats.cd.study_tables`; the rules are in :mod:`prspace.stats.cd`). The diagram is drawn from
 these tables by ``prspace figure cd_diagram``.
 """
 
@@ -13,7 +13,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.cd import TABLE_TITLES, study_tables
-    from prspace.contracts import read_metrics_table
-    from prspace.output import write_table
+    from prspace.core.contracts import read_metrics_table
+    from prspace.core.output import write_table
+    from prspace.stats.cd import TABLE_TITLES, study_tables
 
     if not 0.0 <= args.family_corr < 1.0:
         raise InputError(f"--family-corr must lie in [0, 1), got {args.family_corr}; e.g. 0.5")

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.core.output import write_csv, write_table
 from prspace.experiments.controlled_skew import BALANCE_EDGES
-from prspace.output import write_csv, write_table
 
 log = logging.getLogger(__name__)
 

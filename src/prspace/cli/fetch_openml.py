@@ -1,6 +1,6 @@
 """``prspace fetch-openml``: select OpenML tasks and fetch their predictions.
 
-``prspace fetch-openml select ... --out tasks.csv`` writes the task list (prspace.contracts);
+``prspace fetch-openml select ... --out tasks.csv`` writes the task list (prspace.core.contracts);
 ``prspace fetch-openml task ... --out X.parquet --status X.json`` fetches one task;
 ``prspace fetch-openml manifest --status *.json ... --out manifest.json`` freezes the draw;
 ``prspace fetch-openml selfcheck --status *.json ...`` compares our AUROC with the server's.
@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from prspace._io import atomic_path
-from prspace.contracts import TaskStatus
-from prspace.errors import InputError, ServiceError
+from prspace.core._io import atomic_path
+from prspace.core.contracts import TaskStatus
+from prspace.core.errors import InputError, ServiceError
 
 log = logging.getLogger("prspace.fetch_openml")
 
@@ -135,7 +135,7 @@ def _quiet_client_logs() -> None:
 
 
 def run_select(args: argparse.Namespace) -> int:
-    from prspace.contracts import validate_task_list, write_task_list
+    from prspace.core.contracts import validate_task_list, write_task_list
     from prspace.openml import OpenMLNetworkError, candidates_frame, select_tasks
     from prspace.openml.manifest import read_manifest, replay_task_rows
 
@@ -170,10 +170,10 @@ def _failed(name: str, exc: Exception, t0: float) -> TaskStatus:
 
 
 def run_task(args: argparse.Namespace) -> int:
-    from prspace.contracts import write_status
+    from prspace.core.contracts import write_status
+    from prspace.core.schema import write_predictions
     from prspace.openml import OpenMLNetworkError, fetch_task
     from prspace.openml.manifest import manifest_runs, read_manifest
-    from prspace.schema import write_predictions
 
     _quiet_client_logs()
     name = f"openml-{args.task_id}"
@@ -223,9 +223,9 @@ def run_manifest(args: argparse.Namespace) -> int:
     import openml
 
     import prspace
-    from prspace.contracts import read_status, read_task_list
+    from prspace.core.contracts import read_status, read_task_list
+    from prspace.core.output import write_csv, write_markdown
     from prspace.openml.manifest import build_manifest, study_table
-    from prspace.output import write_csv, write_markdown
 
     client = f"openml-python {openml.__version__}"
     manifest, counts = build_manifest(
@@ -244,8 +244,8 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 
 def run_selfcheck(args: argparse.Namespace) -> int:
+    from prspace.core.output import write_csv, write_markdown
     from prspace.openml.selfcheck import check_statuses, summarize
-    from prspace.output import write_csv, write_markdown
 
     checks = check_statuses(args.status)
     summary = summarize(checks)
@@ -254,7 +254,7 @@ def run_selfcheck(args: argparse.Namespace) -> int:
                    title="Our AUROC vs OpenML's evaluation engine, per run (overall pooled; per fold)")
     write_csv(summary, args.summary_out)
 
-    # the policy of prspace.output: 4 significant digits, small differences in exponent notation
+    # the policy of prspace.core.output: 4 significant digits, small differences in exponent notation
     write_markdown(summary, Path(args.summary_out).with_suffix(".md"),
                    title="Self-check against OpenML's own AUROC")
     bad = int((~checks["agrees"].astype(bool)).sum()) if len(checks) else 0

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
-from prspace.output import parse_formats, write_figure
+from prspace.core.errors import InputError
+from prspace.core.output import parse_formats, write_figure
 
 log = logging.getLogger(__name__)
 

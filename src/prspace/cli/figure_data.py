@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.core.output import write_full_csv, write_table
 from prspace.experiments.ranking_report import source_label
-from prspace.output import write_full_csv, write_table
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from prspace.core.schema import read_predictions
     from prspace.experiments.figure_data import figure_data
-    from prspace.schema import read_predictions
 
     ids = {"task_id": str, "model_id": str, "flow_id": str, "flow_name": str}
     metrics = pd.read_csv(args.metrics, dtype=ids)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from prspace.contracts import local_task_list, write_task_list
+from prspace.core.contracts import local_task_list, write_task_list
+from prspace.core.errors import InputError
 from prspace.data.datasets import (
     DEFAULT_MIN_MINORITY,
     SUITE_VERSIONS,
     describe_suite,
     describe_user_datasets,
 )
-from prspace.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         table = describe_suite(args.suite, min_minority=args.min_minority)
         title = f"suite {args.suite} ({SUITE_VERSIONS.get(args.suite, '')})"
     if args.out:
-        write_task_list(local_task_list(table), args.out)  # the task-list contract (prspace.contracts)
+        write_task_list(local_task_list(table), args.out)  # the task-list contract (prspace.core.contracts)
     usable = int(table["usable"].sum())
     print(table.drop(columns=["reason"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     unusable = table[~table["usable"].astype(bool)]

@@ -12,7 +12,7 @@ import argparse
 
 import pandas as pd
 
-from prspace.output import write_table
+from prspace.core.output import write_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -11,7 +11,7 @@ import argparse
 import logging
 import time
 
-from prspace.output import write_csv
+from prspace.core.output import write_csv
 
 log = logging.getLogger(__name__)
 

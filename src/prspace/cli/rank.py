@@ -22,15 +22,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.contracts import read_metrics_table
-from prspace.errors import InputError
+from prspace.core.contracts import read_metrics_table
+from prspace.core.errors import InputError
+from prspace.core.output import write_csv, write_markdown, write_table
 from prspace.experiments.ranking_report import (
     learner_families,
     scorecard_markdown,
     source_label,
     summary_markdown,
 )
-from prspace.output import write_csv, write_markdown, write_table
 
 # prspace.experiments.ranking is imported inside the functions: every `prspace` command
 # imports this module at start-up, and scipy.stats is slow to import.

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_tasks(args: argparse.Namespace) -> int:
-    from prspace._heap import keep_freed_memory
-    from prspace.contracts import read_status
+    from prspace.core._heap import keep_freed_memory
+    from prspace.core.contracts import read_status
+    from prspace.core.output import write_csv
+    from prspace.core.schema import read_predictions
     from prspace.experiments import rank_sets as RS
-    from prspace.output import write_csv
-    from prspace.schema import read_predictions
 
     keep_freed_memory()
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
@@ -95,10 +95,10 @@ def _md(path: str) -> str:
 
 
 def run_summary(args: argparse.Namespace) -> int:
-    from prspace._heap import keep_freed_memory
+    from prspace.core._heap import keep_freed_memory
+    from prspace.core.output import write_table
     from prspace.experiments import rank_sets as RS
     from prspace.experiments.calibration import is_small_study, small_study_replicates
-    from prspace.output import write_table
 
     keep_freed_memory()
     table = pd.read_csv(args.rank_sets, dtype={"task": str, "model": str})

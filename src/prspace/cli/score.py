@@ -14,10 +14,10 @@ import argparse
 import logging
 from pathlib import Path
 
-from prspace.contracts import read_status
+from prspace.core.contracts import read_status
+from prspace.core.output import write_csv, write_markdown
+from prspace.core.schema import read_predictions
 from prspace.experiments import scoring  # light: numpy, pandas, prspace.metrics
-from prspace.output import write_csv, write_markdown
-from prspace.schema import read_predictions
 
 log = logging.getLogger(__name__)
 

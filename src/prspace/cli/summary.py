@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.output import write_text
+    from prspace.core.output import write_text
     from prspace.verdicts import report
     from prspace.verdicts.pagedata import load_study
 

@@ -9,8 +9,8 @@ import argparse
 
 import pandas as pd
 
-from prspace.errors import InputError
-from prspace.output import write_html
+from prspace.core.errors import InputError
+from prspace.core.output import write_html
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,5 +38,5 @@ def run(args: argparse.Namespace) -> int:
             df = pd.DataFrame()
         except (pd.errors.ParserError, UnicodeDecodeError) as exc:
             raise InputError(f"{csv} is not a readable CSV table ({str(exc).splitlines()[0]}); make it again") from None
-        write_html(df, out, title=title)  # digits and integer counts: the policy of prspace.output
+        write_html(df, out, title=title)  # digits and integer counts: the policy of prspace.core.output
     return 0

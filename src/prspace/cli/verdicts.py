@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,7 +85,7 @@ def _one_per_family(tables: Path, per_task: pd.DataFrame) -> tuple[pd.DataFrame 
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.output import write_csv, write_table, write_text
+    from prspace.core.output import write_csv, write_table, write_text
     from prspace.verdicts import report
     from prspace.verdicts.primary import DEFAULT_N_BOOT, sensitivity_table
 

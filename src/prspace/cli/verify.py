@@ -7,14 +7,14 @@
 Prints, per table, identical / within tolerance / different (naming each differing cell
 and by how much) and a last line "reproduced" or "NOT reproduced".  Exit status 0 when
 nothing differs beyond tolerance, 1 when something does, 2 on bad input.  The logic is
-:mod:`prspace.verify`.
+:mod:`prspace.repo.verify`.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from prspace._io import atomic_path
+from prspace.core._io import atomic_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.verify import verify_tables
+    from prspace.repo.verify import verify_tables
 
     report = verify_tables(args.results_dir, against=args.against, rtol=args.rtol, atol=args.atol)
     text = report.text(max_cells=args.max_cells)

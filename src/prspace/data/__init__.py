@@ -16,5 +16,5 @@ users' own files and the ARFF reader.
 * ``arff.py``: the ARFF reader (header parser and the one reader of quoted fields).
 
 Nothing here reads the network except ``openml_task.py``; nothing here imports another room of
-prspace but :mod:`prspace.errors`, :mod:`prspace.schema` and :mod:`prspace._io`.
+prspace but :mod:`prspace.core.errors`, :mod:`prspace.core.schema` and :mod:`prspace.core._io`.
 """

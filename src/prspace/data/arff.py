@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.errors import FileDefect, InputError
+from prspace.core.errors import FileDefect, InputError
 
 __all__ = ["ArffError", "Attribute", "parse_arff_header", "read_arff", "read_arff_attributes", "read_quoted"]
 
@@ -375,7 +375,7 @@ def read_arff(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read an ARFF (or gzipped ARFF) dataset; columns named as declared, in order.
 
     Numeric attributes are float64 (``?`` -> NaN); nominal, string and date attributes
-    are strings (``?`` -> missing).  Raises :class:`~prspace.errors.InputError` naming
+    are strings (``?`` -> missing).  Raises :class:`~prspace.core.errors.InputError` naming
     the file, the line (from the top of the file) and the fix.
     """
     p = Path(path)

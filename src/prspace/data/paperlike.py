@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.core.errors import InputError
 from prspace.data.dataset import (
     Dataset,
     positive_label,
 )
 from prspace.data.dataset import package_version as _version
-from prspace.errors import InputError
 
 # ------------------------------------------------------------- the paper-like suite
 

@@ -13,7 +13,7 @@ and a ``;`` or a tab instead, which is then used and noted), parquet by pyarrow,
 ARFF by :func:`prspace.data.arff.read_arff` (quotes, escapes, sparse rows, gzip).
 
 :func:`file_columns` reads only a file's header: the setup check of the workflow
-(:mod:`prspace.setup_check`) uses it before any job runs.
+(:mod:`prspace.study.setup_check`) uses it before any job runs.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.core.errors import FileDefect, InputError
 from prspace.data.dataset import (
     DEFAULT_MIN_MINORITY,
     MAX_CATEGORIES,
@@ -43,7 +44,6 @@ from prspace.data.usertable import (
     read_user_file,
     separator_name,
 )
-from prspace.errors import FileDefect, InputError
 
 __all__ = [
     "USER_SUFFIXES",

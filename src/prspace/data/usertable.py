@@ -11,7 +11,7 @@ audit).  A header that holds no comma but a ``;`` or a tab (:func:`csv_separator
 that separator in a data folder, and noted; the audit, told nothing, stops and names the
 separator to pass (:data:`SEPARATOR_NAMES`).  A column named twice in the header is refused
 (:func:`duplicate_column`), never pandas' silent ``name.1``.  Every failure is one
-:class:`~prspace.errors.InputError` naming the file and the fix.
+:class:`~prspace.core.errors.InputError` naming the file and the fix.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace._io import path_error, short_path
+from prspace.core._io import path_error, short_path
+from prspace.core.errors import FileDefect, InputError
 from prspace.data.arff import read_arff, read_arff_attributes
-from prspace.errors import FileDefect, InputError
 
 __all__ = [
     "READERS",

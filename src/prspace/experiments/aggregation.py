@@ -31,7 +31,7 @@ from scipy.optimize import brentq
 from scipy.stats import spearmanr
 
 from prspace import metrics
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking import learner_order_agreement, learner_ranking_across_tasks
 from prspace.metrics.names import BOYD_METRICS
 

@@ -5,9 +5,9 @@ Per task and metric of :data:`FLIP_METRICS` (AUPR, AUPRG against AUROC): the bes
 rounded to 12 decimals, as :func:`prspace.experiments.ranking.rank_models` ranks), and
 whether they differ (``top1_differs``, the study's top-1 disagreement). Where they differ,
 with ``model_auroc`` ahead by ``auroc_gap`` in AUROC: does the bound of
-:func:`prspace.auroc_bounds.order_can_flip` at the task's ``n_pos, n_neg`` permit the
+:func:`prspace.stats.auroc_bounds.order_can_flip` at the task's ``n_pos, n_neg`` permit the
 metric order to flip (``permitted``), and the largest AUROC gap that still permits it
-(``max_flip_gap``, :func:`prspace.auroc_bounds.largest_flip_gap`); ``tightness =
+(``max_flip_gap``, :func:`prspace.stats.auroc_bounds.largest_flip_gap`); ``tightness =
 auroc_gap / max_flip_gap`` (near 1: the gap is close to forcing the order; near 0: the
 AUROC gap says almost nothing about the metric's order).
 
@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.auroc_bounds import largest_flip_gap, order_can_flip
+from prspace.stats.auroc_bounds import largest_flip_gap, order_can_flip
 
-#: Study metric column -> metric name of :mod:`prspace.auroc_bounds`.
+#: Study metric column -> metric name of :mod:`prspace.stats.auroc_bounds`.
 FLIP_METRICS = {"aupr": "aupr", "auprg": "auprg"}
 FLIP_COLUMNS = ["task_id", "metric", "n_models", "n_pos", "n_neg", "model_auroc", "model_metric", "top1_differs",
                 "auroc_best", "auroc_of_metric_best", "auroc_gap", "max_flip_gap", "tightness", "permitted",

@@ -32,7 +32,7 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from prspace import metrics
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import aggregation as ag
 from prspace.experiments import downsampling as ds
 from prspace.experiments.boyd_evidence_runs import (

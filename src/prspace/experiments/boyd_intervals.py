@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking import cluster_resamples
 
 #: Independent batches of resamples the Monte Carlo error is estimated from.

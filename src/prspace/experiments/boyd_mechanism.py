@@ -33,7 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from prspace import metrics
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.fold_skew import reassign_folds
 
 #: Binormal separations simulated: near the worst ranking (AUROC 0.02), worse than random,

@@ -2,7 +2,7 @@
 their figures are drawn from.
 
 One function per command, each returning a :class:`BoydReport` that ``prspace.cli.boyd`` writes as
-it stands (:func:`write_report`: ``prspace.output.write_table`` per table, ``write_full_csv`` per
+it stands (:func:`write_report`: ``prspace.core.output.write_table`` per table, ``write_full_csv`` per
 figure table; ``prspace figure`` draws the figure from those, :mod:`prspace.experiments.boyd_figure_data`):
 
 - :func:`paper_tables_report`: Boyd et al.'s Tables 3 and 2 checked against Theorem 2;
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 __all__ = [
     "BoydReport",
@@ -93,7 +93,7 @@ def _nothing_qualified(msg: str, names: Sequence[str], columns: list[str], title
 def write_report(report: BoydReport, tables_dir: str | Path, figure_data_dir: str | Path | None = None) -> None:
     """Write ``report``: each table as CSV and Markdown into ``tables_dir`` (a ``full_csv`` replaces
     the CSV), and each figure table at full precision into ``figure_data_dir``."""
-    from prspace.output import write_csv, write_full_csv, write_table
+    from prspace.core.output import write_csv, write_full_csv, write_table
 
     if report.warning:
         logging.getLogger("prspace.boyd").warning(report.warning)
@@ -287,7 +287,7 @@ def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_
 
 
 def _ok_predictions(status_paths: Sequence[str | Path]) -> list[tuple[str, str]]:
-    from prspace.contracts import read_status
+    from prspace.core.contracts import read_status
 
     out = []
     for p in status_paths:
@@ -309,9 +309,9 @@ def pr_prg_report(status_paths: Sequence[str | Path], *, task: str = "auto", mod
     import numpy as np
 
     from prspace import metrics
+    from prspace.core.schema import read_predictions, read_task_info
     from prspace.experiments import selection as S
     from prspace.experiments.theory_data import pr_prg_tables
-    from prspace.schema import read_predictions, read_task_info
 
     tasks = _ok_predictions(status_paths)
     if not tasks:

@@ -51,7 +51,7 @@ Design (every choice a parameter of :func:`calibrate`):
 
 Each simulated task draws its rows once (``n_pos`` positives, ``n_neg`` negatives), the two
 models' scores, and ``n_boot`` stratified bootstrap counts shared by both models
-(:func:`prspace.resampling.uniform_counts`, distributed as the noise floor's), as the noise floor resamples a
+(:func:`prspace.stats.resampling.uniform_counts`, distributed as the noise floor's), as the noise floor resamples a
 task; all resamples' metrics come from the batch kernel, only the pair's metrics, many simulated
 tasks per call (:func:`prspace.experiments.sim_metrics.scored_metrics_many`, bit for bit the
 one-at-a-time values).
@@ -67,10 +67,10 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from prspace import metrics as M
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.noise_floor import ALPHA, excludes_zero, pair_decision
 from prspace.experiments.sim_metrics import chunk_size, scored_metrics_many
-from prspace.resampling import uniform_counts
+from prspace.stats.resampling import uniform_counts
 
 #: score bins of the population curves
 POP_GRID = 20001

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking import (
     PER_GROUP_COLUMNS,
     all_disagreements,
@@ -95,7 +95,7 @@ def reweighted_metrics(
     need = {"task_id", "model_id", "repeat", "y_true", "score"}
     missing = need - set(predictions.columns)
     if missing:
-        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.schema.read_predictions")
+        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.core.schema.read_predictions")
     named = dict(targets) if isinstance(targets, Mapping) else {target_label(float(t)): float(t) for t in targets}
     if OBSERVED in named:
         raise InputError(f"target label {OBSERVED!r} is reserved for the task's own pi; name the target otherwise")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments import controlled_skew as CS
 
 __all__ = ["SkewReport", "parse_numbers", "skew_report"]
@@ -48,8 +48,8 @@ def skew_report(status_paths: Sequence[str | Path], tasks: pd.DataFrame, referen
     """The controlled-skew tables of a study (module docstring) from the status of every task, its task
     table, the reference population's task table (file ``reference``) and the study's observed
     disagreement per task (``disagreement_per_task``)."""
-    from prspace.contracts import read_status
-    from prspace.schema import read_predictions
+    from prspace.core.contracts import read_status
+    from prspace.core.schema import read_predictions
 
     CS.balance_levels(edges)
     ref_pi = CS.reference_pi(reference_table, name=reference)

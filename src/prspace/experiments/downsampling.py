@@ -27,7 +27,7 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from prspace import metrics
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.metrics.names import BOYD_METRICS
 
 METRICS = BOYD_METRICS

@@ -12,7 +12,7 @@ functions of :mod:`prspace.figures` need, as tables:
 * ``fig5_curve_points`` and ``fig5_curve_areas``: Figure 5, the ROC, PR and PRG points and areas of
   the two models of the flip (:func:`prspace.experiments.curve_points.points_table`);
 * ``fig5_curve_bands`` (:func:`band_table`): Figure 5, the bootstrap bands (pointwise and
-  simultaneous, :mod:`prspace.bands`) of the PR and PRG curves of the same two models;
+  simultaneous, :mod:`prspace.stats.bands`) of the PR and PRG curves of the same two models;
 * ``figure_text``: ``figure, field, text``: each figure's title, note, source and axis labels.
 """
 
@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from prspace.bands import curve_bands
 from prspace.experiments import selection as S
 from prspace.experiments.curve_points import Curve, points_table
 from prspace.metrics import METRIC_LABELS
+from prspace.stats.bands import curve_bands
 
 #: Figure names of the study, each its own target (workflow/rules/study.smk).
 STUDY_FIGURES = ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves")
@@ -114,7 +114,7 @@ def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFra
     :func:`prspace.experiments.selection.figure_selection` chose what to draw.
 
     ``load_predictions(task)``: the predictions of a task and their info (dataset name, n, pi;
-    :func:`prspace.schema.read_predictions`), called for the Figure 5 task only.
+    :func:`prspace.core.schema.read_predictions`), called for the Figure 5 task only.
     ``band_resamples`` > 0: also the bands of Figure 5's PR and PRG curves (:func:`band_table`,
     at ``band_level``, bootstrap seeded by ``seed``).
     """
@@ -154,7 +154,7 @@ def band_table(curves: Sequence[Curve], strata: Sequence[np.ndarray] | None = No
                level: float = 0.95, seed: int = 0, kinds: Sequence[str] = BAND_KINDS) -> pd.DataFrame:
     """Figure 5's bands: for each curve (numbered as in :func:`points_table`) and each of ``kinds``
     (``"roc"``, ``"pr"``, ``"prg"``), the pointwise and simultaneous bootstrap bands of
-    :func:`prspace.bands.curve_bands` on its default grid (the procedure, interpolation and grid
+    :func:`prspace.stats.bands.curve_bands` on its default grid (the procedure, interpolation and grid
     are stated there and in ``docs/audit.md``, "Curve bands"): ``curve, label, kind, x, grid,
     estimate, lo, hi, sim_lo, sim_hi, level, n_resamples``, one row per grid point.
 

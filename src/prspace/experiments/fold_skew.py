@@ -6,7 +6,7 @@ mixes scores of different ranges; Boyd et al. recommend the mean of per-fold AUC
 curve on the merged (pooled) folds when the scores are calibrated.
 
 :func:`fold_skew_experiment` measures this on real cross-validated predictions (the schema of
-:mod:`prspace.schema`). For a dispersion ``d`` in [0, 1) and a seed it reassigns rows between
+:mod:`prspace.core.schema`). For a dispersion ``d`` in [0, 1) and a seed it reassigns rows between
 the folds of a cross-validation repeat, *keeping every row and every fold's size*, so the only
 thing that changes is how the positives spread over the folds (sample size is held fixed, and
 skew is isolated from thinning):
@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking import bootstrap_ci, rank_models, top_k
 from prspace.metrics.names import BOYD_METRICS
 
@@ -127,7 +127,7 @@ def fold_skew_experiment(
     Parameters
     ----------
     predictions
-        One task's predictions in the canonical form of :func:`prspace.schema.read_predictions`.
+        One task's predictions in the canonical form of :func:`prspace.core.schema.read_predictions`.
     dispersions
         Shares ``d`` of a fold's positives moved into its partner fold (see the module docstring).
     seeds
@@ -144,7 +144,7 @@ def fold_skew_experiment(
     need = {"task_id", "model_id", "repeat", "fold", "row_id", "y_true", "score"}
     missing = need - set(predictions.columns)
     if missing:
-        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.schema.read_predictions")
+        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.core.schema.read_predictions")
     task_id = str(predictions["task_id"].iloc[0])
     repeats = sorted(predictions["repeat"].unique())
     if max_repeats is not None:
@@ -192,8 +192,8 @@ def task_runs(status_path: str | Path, **kw: Any) -> tuple[pd.DataFrame, str]:
     """One task's runs of :func:`fold_skew_experiment` (keywords ``kw``) from its status JSON, and a
     note saying what they are: no runs (empty, :data:`RUN_COLUMNS`) for a skipped task, the note
     giving its reason."""
-    from prspace.contracts import read_status
-    from prspace.schema import read_predictions
+    from prspace.core.contracts import read_status
+    from prspace.core.schema import read_predictions
 
     st = read_status(status_path)
     if st["status"] != "ok":

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.experiments.ranking.summary import cluster_resamples
 from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row

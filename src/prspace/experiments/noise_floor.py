@@ -3,7 +3,7 @@
 Flach & Kull (NIPS 2015, sec. 4) count the tasks where two metrics pick a different best model
 (top-1) or ordered top three (top-3). Between near-tied models such a difference can be sampling
 noise rather than a property of the metrics. This module measures that noise on a task's pooled
-out-of-fold predictions (the schema of :mod:`prspace.schema`):
+out-of-fold predictions (the schema of :mod:`prspace.core.schema`):
 
 * **Stratified bootstrap with counts.** Resample ``b`` draws ``n_pos`` of the positive rows and
   ``n_neg`` of the negative rows with replacement, as multinomial counts ``w_b`` (one weight per
@@ -47,9 +47,14 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking import metric_pairs
-from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, stratified_counts
+from prspace.stats.resampling import (
+    JACK_GROUPS,
+    jackknife_groups,
+    jackknife_weights,
+    stratified_counts,
+)
 
 FLOOR_COLUMNS = ["task_id", "metric", "n_models", "n_boot", "top1_floor", "top3_floor"]
 PAIR_COLUMNS = [
@@ -119,7 +124,7 @@ def jackknife_metrics(
     max_groups: int = JACK_GROUPS,
 ) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
     """Every model's metrics on all rows and on the class-stratified jackknife of the task's rows
-    (:func:`prspace.resampling.jackknife_groups`: a row leaves every repeat at once; random groups,
+    (:func:`prspace.stats.resampling.jackknife_groups`: a row leaves every repeat at once; random groups,
     seeded as the bootstrap, above ``max_groups`` rows).  Returns ``(models, full, jack, strata)``;
     ``jack[m]`` of shape ``(G, n_models)``, ``strata`` the class (0/1) of each replicate."""
     y_rows = _row_classes(predictions)
@@ -133,7 +138,7 @@ def _row_classes(predictions: pd.DataFrame) -> np.ndarray:
     """The class of each row (sorted row ids), from any model and repeat (the schema fixes it per row)."""
     missing = _NEED - set(predictions.columns)
     if missing:
-        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.schema.read_predictions")
+        raise InputError(f"predictions lack column(s) {sorted(missing)}; read them with prspace.core.schema.read_predictions")
     row_ids = np.sort(pd.unique(predictions["row_id"]))
     first = predictions.drop_duplicates("row_id").set_index("row_id")["y_true"].reindex(row_ids)
     return first.to_numpy(dtype=bool)
@@ -296,8 +301,8 @@ def study_noise_floors(status_paths: Sequence[str], *, metrics: Sequence[str], n
     floors (:data:`FLOOR_COLUMNS`) and the pairs (:data:`PAIR_COLUMNS`) stacked, empty when no task
     has predictions.  ``n_boot`` >= 1 and ``alpha`` in (0, 0.5) (a one-sided level), else
     :class:`InputError`."""
-    from prspace.contracts import read_status
-    from prspace.schema import read_predictions
+    from prspace.core.contracts import read_status
+    from prspace.core.schema import read_predictions
 
     if n_boot < 1:
         raise InputError(f"--n-boot must be at least 1, got {n_boot}")

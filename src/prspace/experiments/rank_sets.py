@@ -10,11 +10,11 @@ tasks do two metrics' sets of possible best models not meet at all?
   ``rng.multinomial`` counts seeded by ``(seed, crc32(task_id))``, every model's scores sorted
   once, every resample's metrics from the batch kernel
   :func:`prspace.metrics.metrics_from_group_counts_batch`; CV repeats averaged as in the metrics
-  table) gives every model's replicates; :func:`prspace.ranksets.rank_sets` (studentised
+  table) gives every model's replicates; :func:`prspace.stats.ranksets.rank_sets` (studentised
   bootstrap max-T over all pairs, family-wise ``confidence``) turns them into each model's rank
   interval ``[rank_lo, rank_hi]`` and the plausible-best set ``{rank_lo == 1}``, which holds the
   truly best model with probability at least ``confidence``.  For AP and AUPR (bootstrap max-T
-  liberal at small n) the jackknife's Bonferroni intervals instead (:func:`prspace.pairwise.rank_sets_by_rule`,
+  liberal at small n) the jackknife's Bonferroni intervals instead (:func:`prspace.stats.pairwise.rank_sets_by_rule`,
   :func:`prspace.experiments.noise_floor.jackknife_metrics`), as in the audit; column ``method``.
 * **Disjoint plausible-best sets** (THE decision rule of this module, :func:`disjoint`): metrics
   a and b *disagree by construction* on a task when their plausible-best sets have no model in
@@ -48,13 +48,18 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.calibration import mdr, mu_for_auroc, mu_for_auroc_sigma, planted_reversal
 from prspace.experiments.noise_floor import bootstrap_metrics, jackknife_metrics
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.experiments.sim_metrics import chunk_size, scored_metrics_many
-from prspace.pairwise import BOOT_MAX_T, JACK_HOLM, rank_set_method, rank_sets_by_rule
-from prspace.resampling import JACK_GROUPS, jackknife_groups, jackknife_weights, uniform_counts
+from prspace.stats.pairwise import BOOT_MAX_T, JACK_HOLM, rank_set_method, rank_sets_by_rule
+from prspace.stats.resampling import (
+    JACK_GROUPS,
+    jackknife_groups,
+    jackknife_weights,
+    uniform_counts,
+)
 from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
 
 __all__ = [
@@ -70,7 +75,7 @@ RANK_SET_PAIRS: tuple[tuple[str, str], ...] = tuple(PAPER_RESULTS)
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best",
                     "n_models", "n_resamples", "level", "critical", "method"]
-#: ``method`` of the rank sets, by :func:`prspace.pairwise.rank_set_method`.
+#: ``method`` of the rank sets, by :func:`prspace.stats.pairwise.rank_set_method`.
 METHOD_LABELS = {BOOT_MAX_T: "bootstrap max-T", JACK_HOLM: "jackknife t, Bonferroni"}
 PAIR_COLUMNS = ["task", "metric_a", "metric_b", "n_models", "best_size_a", "best_size_b", "n_common",
                 "disjoint", "top1_differs"]

@@ -1,6 +1,6 @@
 """Predictions -> per-model metrics, pooled over folds and per fold.
 
-One task's predictions (:mod:`prspace.schema`) become one row per model with every
+One task's predictions (:mod:`prspace.core.schema`) become one row per model with every
 metric of :func:`prspace.metrics.all_metrics` computed two ways:
 
 * **pooled**: the scores of all test folds of one cross-validation repeat are put
@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.core.schema import TASK_TABLE_COLUMNS, TaskInfo
 from prspace.metrics.names import METRIC_KEYS
-from prspace.schema import TASK_TABLE_COLUMNS, TaskInfo
 
 #: Metrics computed for every model (keys of :func:`prspace.metrics.all_metrics`).
 METRICS: tuple[str, ...] = METRIC_KEYS
@@ -65,7 +65,7 @@ def score_folds(predictions: pd.DataFrame) -> pd.DataFrame:
     """Metrics of every (model, repeat, fold) on its own: columns :data:`FOLD_COLUMNS`.
 
     ``predictions`` must be in the canonical form of
-    :func:`prspace.schema.validate_predictions` (as :func:`~prspace.schema.read_predictions`
+    :func:`prspace.core.schema.validate_predictions` (as :func:`~prspace.core.schema.read_predictions`
     returns it).  Rows are sorted by ``model_id, repeat, fold``.
     """
     rows = []
@@ -160,7 +160,7 @@ def stack_metrics(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
 def task_table(statuses: Sequence[Mapping], infos: Mapping[str, Mapping], metrics: pd.DataFrame,
                listed: pd.DataFrame | None = None) -> pd.DataFrame:
     """The task table: one row per task run (its ``status`` and ``reason``, and for a task that ran
-    its :class:`~prspace.schema.TaskInfo` fields, ``infos[task_id]``) and per candidate task of the
+    its :class:`~prspace.core.schema.TaskInfo` fields, ``infos[task_id]``) and per candidate task of the
     task list ``listed`` that did not run (``not run`` if selected, else ``excluded``, with the
     list's reason); its ``family`` (the list's, else the task itself) and saturation
     (:func:`prspace.experiments.ranking.saturation` of ``metrics``).  Sorted by task id."""
@@ -191,9 +191,9 @@ def collect_study(metrics_paths: Sequence[str | Path], status_paths: Sequence[st
                   task_list: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The study's metrics table and task table (:func:`stack_metrics`, :func:`task_table`) from the
     per-task metrics CSVs, the status JSON of every task and the task list (optional); each file is
-    checked by :mod:`prspace.contracts` (a bad one raises :class:`prspace.errors.InputError`)."""
-    from prspace.contracts import read_metrics_table, read_status, read_task_list
-    from prspace.schema import read_task_info
+    checked by :mod:`prspace.core.contracts` (a bad one raises :class:`prspace.core.errors.InputError`)."""
+    from prspace.core.contracts import read_metrics_table, read_status, read_task_list
+    from prspace.core.schema import read_task_info
 
     metrics = stack_metrics([read_metrics_table(p, columns=METRICS_COLUMNS) for p in sorted(map(str, metrics_paths))])
     statuses = [read_status(p) for p in status_paths]

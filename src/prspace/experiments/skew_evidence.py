@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.skew_explanation import (
     BALANCE_EDGES,
     REFERENCE_DISTRIBUTION,

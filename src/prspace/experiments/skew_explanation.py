@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.experiments.ranking.summary import cluster_resamples
 from prspace.verdicts.primary import percentile_interval
 

@@ -89,7 +89,7 @@ class Band:
     """One curve's computed bootstrap band on a grid: the estimate, pointwise (``lo``, ``hi``) and
     simultaneous (``sim_lo``, ``sim_hi``) bounds at ``level``, from ``n_resamples`` resamples.
 
-    The fields mirror :class:`prspace.bands.CurveBand` on purpose: figures import no statistics, so
+    The fields mirror :class:`prspace.stats.bands.CurveBand` on purpose: figures import no statistics, so
     the figure reads a band back from its table into this plain record."""
 
     grid: np.ndarray

@@ -10,7 +10,7 @@
 
 Layout only: no statistics are computed here.  Functions return a
 :class:`matplotlib.figure.Figure` (no pyplot state) sized for a paper's column (3.3 in);
-:func:`prspace.output.write_figure` writes it.
+:func:`prspace.core.output.write_figure` writes it.
 """
 
 from __future__ import annotations

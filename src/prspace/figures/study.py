@@ -17,13 +17,13 @@ from collections.abc import Mapping
 import pandas as pd
 from matplotlib.figure import Figure
 
+from prspace.core.output import message_figure
 from prspace.figures import boyd as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
 from prspace.figures.cd import cd_figure
 from prspace.figures.controlled_skew import controlled_skew_figure
-from prspace.output import message_figure
 
 #: Tables (file stems) each figure is drawn from; Figures 4 and 5 also read ``figure_text``.
 #: Optional tables, drawn when given: :data:`OPTIONAL_TABLES`.

@@ -5,7 +5,7 @@
 * ``pipeline.py``: what every learner's pipeline shares: preprocessing, rounding of features and
   scores (determinism), the score of a fitted model;
 * ``crossval.py``: :func:`~prspace.local.crossval.predict_dataset`, every learner cross-validated
-  on the same seeded folds -> one predictions table (:mod:`prspace.schema`).
+  on the same seeded folds -> one predictions table (:mod:`prspace.core.schema`).
 
 The datasets come from :mod:`prspace.data`.
 """

@@ -3,7 +3,7 @@
 The offline analogue of fetching an OpenML task's runs (Flach and Kull, NIPS 2015,
 section 5): every learner of :mod:`prspace.local.learners` is cross-validated on the
 same seeded stratified folds (scikit-learn ``StratifiedKFold(shuffle=True)``), and the
-out-of-fold scores become one predictions table (:mod:`prspace.schema`) with one model
+out-of-fold scores become one predictions table (:mod:`prspace.core.schema`) with one model
 per learner.  A learner that fails on a fold (an exception, or a non-finite score) is
 dropped from this dataset and reported; it never stops the dataset.
 
@@ -38,11 +38,11 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import Pipeline
 
 from prspace import __version__
+from prspace.core.errors import InputError
+from prspace.core.schema import PREDICTION_COLUMNS, TaskInfo
 from prspace.data.dataset import DEFAULT_MIN_MINORITY, Dataset, skip_reason
 from prspace.data.dataset import package_version as _version
-from prspace.errors import InputError
 from prspace.local.learners import describe_learner, make_learner, parse_learners, score_of
-from prspace.schema import PREDICTION_COLUMNS, TaskInfo
 
 __all__ = ["Failure", "SkipDataset", "predict_dataset", "prefix_key"]
 
@@ -151,7 +151,7 @@ def predict_dataset(
 ) -> tuple[pd.DataFrame, TaskInfo, list[Failure]]:
     """Cross-validate ``learners`` on ``dataset``; return ``(predictions, task_info, failures)``.
 
-    ``predictions`` follows :mod:`prspace.schema` (one row per learner x dataset row,
+    ``predictions`` follows :mod:`prspace.core.schema` (one row per learner x dataset row,
     ``repeat`` 0, ``fold`` the test fold of the row, ``score`` the out-of-fold score),
     ``failures`` lists the learners dropped and why.  ``timings``, if given, receives
     the wall-clock seconds each learner took (all folds), ``cpu_timings`` its CPU
@@ -164,7 +164,7 @@ def predict_dataset(
 
     Raises :class:`SkipDataset` if the dataset has fewer than
     ``max(min_minority, n_folds)`` minority examples or every learner failed, and
-    :class:`~prspace.errors.InputError` for bad arguments.
+    :class:`~prspace.core.errors.InputError` for bad arguments.
     """
     learners = parse_learners(",".join(learners)) if learners else []
     if not learners:

@@ -79,8 +79,8 @@ from sklearn.preprocessing import (
 from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
+from prspace.core.errors import InputError
 from prspace.data.dataset import MAX_CATEGORIES
-from prspace.errors import InputError
 from prspace.local.pipeline import (
     SCORE_DIGITS,
     ExactKNeighborsClassifier,

@@ -2,10 +2,10 @@
 
 * :func:`task_dataset`: the dataset the options name (the embedded suite, your own files with
   ``data_dir``/``target``, or an OpenML task), after checking the options fit together; bad
-  combinations raise :class:`~prspace.errors.InputError` naming the fix;
+  combinations raise :class:`~prspace.core.errors.InputError` naming the fix;
 * :func:`predict_task`: every learner cross-validated on the dataset
   (:func:`~prspace.local.crossval.predict_dataset`), the predictions written, and the task's
-  :class:`~prspace.contracts.TaskStatus` (``ok`` or ``skipped`` with the reason, the failed
+  :class:`~prspace.core.contracts.TaskStatus` (``ok`` or ``skipped`` with the reason, the failed
   learners, the timings).
 """
 
@@ -15,9 +15,9 @@ import os
 import time
 from collections.abc import Sequence
 
-from prspace.contracts import TaskStatus
+from prspace.core.contracts import TaskStatus
+from prspace.core.errors import InputError
 from prspace.data.datasets import DEFAULT_MIN_MINORITY, Dataset, load_dataset, suite_names
-from prspace.errors import InputError
 
 __all__ = ["predict_task", "task_dataset"]
 
@@ -65,8 +65,8 @@ def predict_task(dataset: Dataset, learners: Sequence[str], out: str | os.PathLi
     learner's wall and CPU seconds, in all and for fit and score apart (``learner_phase_seconds``).  ``seconds`` counts from ``t0`` (``time.perf_counter()``;
     default: the call) to the end of the write.
     """
+    from prspace.core.schema import write_predictions
     from prspace.local.crossval import SkipDataset, predict_dataset  # scikit-learn: slow to import
-    from prspace.schema import write_predictions
 
     t0 = time.perf_counter() if t0 is None else t0
     status = TaskStatus(task_id=dataset.task_id, status="ok", seconds=0.0, before_seconds=("failed_learners",),

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from prspace._io import atomic_path
+from prspace.core._io import atomic_path
 from prspace.openml.client import (
     ClientSettings,
     OpenMLServerRefused,

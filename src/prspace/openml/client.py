@@ -26,8 +26,8 @@ from typing import TypeVar
 
 import requests
 
-from prspace._io import atomic_path
-from prspace.errors import InputError
+from prspace.core._io import atomic_path
+from prspace.core.errors import InputError
 
 log = logging.getLogger("prspace.openml")
 T = TypeVar("T")

@@ -10,11 +10,11 @@ flows.  The selection is :mod:`prspace.openml.selection`; this module does the d
 * :func:`fetch_task` - ``n_models`` runs from distinct flows, drawn with a seeded
   RNG; runs with an error message, no predictions file, or a broken one (missing or
   duplicate rows, NaN scores, labels or folds that disagree) are replaced by another
-  draw; the result is a predictions frame in :mod:`prspace.schema` form with its
-  :class:`~prspace.schema.TaskInfo`.
+  draw; the result is a predictions frame in :mod:`prspace.core.schema` form with its
+  :class:`~prspace.core.schema.TaskInfo`.
 
 The positive class is the task's minority class (ties: the class that sorts last
-by name; :mod:`prspace.schema`); the score is ``confidence.<positive class>``,
+by name; :mod:`prspace.core.schema`); the score is ``confidence.<positive class>``,
 never ``prediction`` (openml-python #1131).
 
 The real ``openml`` client does the listing and metadata calls, wrapped in our
@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
+from prspace.core.schema import TaskInfo
 from prspace.openml.cache import (
     MAX_RUNS_PER_FLOW,
     SUPERVISED_CLASSIFICATION,
@@ -64,7 +65,6 @@ from prspace.openml.selection import (
     _flows_of,
     _procedure_text,
 )
-from prspace.schema import TaskInfo
 
 log = logging.getLogger("prspace.openml")
 

@@ -4,7 +4,7 @@
 saying what the study is, :func:`study_table`); ``openml.replay`` (``--manifest``) replays it
 with no listing call: ``select`` lists its tasks (:func:`replay_task_rows`) and ``task`` draws
 the runs it names (:func:`manifest_runs`).  :func:`read_manifest` checks the file and the
-server it was drawn from; every problem is an :class:`~prspace.errors.InputError` naming the
+server it was drawn from; every problem is an :class:`~prspace.core.errors.InputError` naming the
 config key and the fix.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 __all__ = ["KIND", "build_manifest", "manifest_runs", "read_manifest", "replay_task_rows", "study_table"]
 
@@ -71,7 +71,7 @@ def _value(row: pd.Series | None, col: str) -> Any:
 
 def build_manifest(statuses: Sequence[Any], listed: pd.DataFrame, *, server: str, client: str, version: str,
                    created_at: str, seed: int, replayed_from: str | None = None) -> tuple[dict, dict[str, int]]:
-    """The manifest of a study from the status of every task (:class:`prspace.contracts.TaskStatus`,
+    """The manifest of a study from the status of every task (:class:`prspace.core.contracts.TaskStatus`,
     in the order given) and its task list ``listed``: one entry per task with predictions (its ids,
     dataset, size, skew, family and runs), and counts ``tasks``, ``skipped``, ``replaced`` (runs
     replaced at fetch) and ``models``."""

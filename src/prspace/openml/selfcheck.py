@@ -52,7 +52,7 @@ def compare_task(
 ) -> pd.DataFrame:
     """One row per compared value (columns :data:`CHECK_COLUMNS`) for one task.
 
-    ``predictions``: the task's predictions (:mod:`prspace.schema`); ``runs``: the status
+    ``predictions``: the task's predictions (:mod:`prspace.core.schema`); ``runs``: the status
     JSON's run details (``run_id``, ``flow_id``, ``server_auroc``, ``server_fold_auroc`` keyed
     ``"repeat:fold"``); ``task_repeats``: the task's number of CV repeats (the overall value is
     compared only when the predictions hold all of them).
@@ -108,8 +108,8 @@ def check_statuses(status_paths: Iterable[str | os.PathLike[str]]) -> pd.DataFra
     """The self-check of a study: :func:`compare_task` on every ``ok`` task status (its
     predictions file, the run details and the task's repeats it records), stacked by
     :func:`stack_checks`; skipped tasks are left out."""
-    from prspace.contracts import read_status
-    from prspace.schema import read_predictions
+    from prspace.core.contracts import read_status
+    from prspace.core.schema import read_predictions
 
     parts = []
     for path in sorted(status_paths):

@@ -104,7 +104,7 @@ def load_study(name: str, tables_dir: str | Path, *, verdicts: pd.DataFrame | No
     if verdicts is None:
         verdicts = _read(t / "verdicts.csv")
         if verdicts is None:
-            from prspace.errors import InputError
+            from prspace.core.errors import InputError
 
             raise InputError(f"{t / 'verdicts.csv'} is missing; run the study `{name}` first (make run)")
     metrics = _read(t / "metrics.csv", dtype={"task_id": str})

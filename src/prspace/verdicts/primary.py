@@ -46,7 +46,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 from prspace.verdicts import registry as REG
 from prspace.verdicts.rule import evidence_row
 

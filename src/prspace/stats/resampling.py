@@ -15,7 +15,7 @@ those numbers, not their distribution.
   ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.calibration`).
 * :func:`jackknife_groups` / :func:`jackknife_weights`: the stratified jackknife's left-out
   groups (delete-one up to :data:`JACK_GROUPS` rows, else random groups within strata) and
-  their 0/1 weights (the paired tests of :mod:`prspace.pairwise`, audit and studies).
+  their 0/1 weights (the paired tests of :mod:`prspace.stats.pairwise`, audit and studies).
 * :class:`StratumSampler`: one resample at a time over any strata, one ``rng.random`` per
   example (the audit, :mod:`prspace.audit.intervals`); ``counts_batch`` draws many resamples
   at once from the same stream.

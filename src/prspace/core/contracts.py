@@ -1,6 +1,6 @@
 """Stage contracts of the workflow, as code: the task list, the per-task status, the metrics table.
 
-:mod:`prspace.schema` fixes what a predictions file holds; this module fixes what the
+:mod:`prspace.core.schema` fixes what a predictions file holds; this module fixes what the
 stages around it exchange, so no consumer guesses a column:
 
 **Task list** (``work/<study>/tasks.csv``, written by the select step of either
@@ -25,7 +25,7 @@ family      str       the source dataset the task derives from (several tasks of
 Sources may add columns of their own (OpenML: ``openml_task_id``, ``n_flows``, ...;
 local: ``n_features``). For OpenML, ``n`` and ``n_pos`` come from the task listing's
 qualities (``NumberOfInstances``, ``MinorityClassSize``) at selection; the predictions
-step later counts the labelled rows it really got (:class:`prspace.schema.TaskInfo`).
+step later counts the labelled rows it really got (:class:`prspace.core.schema.TaskInfo`).
 
 **Task status** (``work/<study>/predictions/<task>.json``, :class:`TaskStatus`): the
 declared output of the predictions step, always written: ``status`` is ``ok`` (the
@@ -47,10 +47,10 @@ from typing import Any
 
 import pandas as pd
 
-from prspace._io import atomic_path
-from prspace.errors import InputError
-from prspace.output import write_csv
-from prspace.schema import SOURCES
+from prspace.core._io import atomic_path
+from prspace.core.errors import InputError
+from prspace.core.output import write_csv
+from prspace.core.schema import SOURCES
 
 __all__ = [
     "ID_COLUMNS",
@@ -82,7 +82,7 @@ STATUSES = ("ok", "skipped")
 def validate_task_list(table: pd.DataFrame, *, where: str = "task list") -> pd.DataFrame:
     """Check ``table`` against the task-list contract; return it with canonical dtypes and order.
 
-    Raises :class:`~prspace.errors.InputError` naming the missing columns or bad values.
+    Raises :class:`~prspace.core.errors.InputError` naming the missing columns or bad values.
     """
     missing = [c for c in TASK_LIST_COLUMNS if c not in table.columns]
     if missing:
@@ -122,7 +122,7 @@ def validate_task_list(table: pd.DataFrame, *, where: str = "task list") -> pd.D
 def write_task_list(table: pd.DataFrame, path: str | os.PathLike[str]) -> pd.DataFrame:
     """Validate and write a task list (CSV, atomically); returns the canonical table."""
     out = validate_task_list(table, where=f"task list for {path}")
-    write_csv(out, path)  # the one table writer (prspace.output): its precision policy
+    write_csv(out, path)  # the one table writer (prspace.core.output): its precision policy
     return out
 
 

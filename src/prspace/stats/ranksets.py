@@ -53,7 +53,7 @@ class RankSets:
 
 
 class StudentisedPairs:
-    """Steps 1-2 of the module docstring, shared with :mod:`prspace.pairwise`: for the pairs
+    """Steps 1-2 of the module docstring, shared with :mod:`prspace.stats.pairwise`: for the pairs
     ``(iu[p], ju[p])``, i < j, the difference ``d`` (``m_i - m_j``), its bootstrap replicates
     ``dstar`` (B, pairs), its standard error ``se`` and whether it ``varies``; ``t`` (B,
     varying pairs) the centred studentised replicates ``|d* - d| / se``."""

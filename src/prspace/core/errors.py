@@ -20,7 +20,7 @@ class ServiceError(RuntimeError):
 
 
 class SchemaError(InputError):
-    """A predictions file or task table does not follow :mod:`prspace.schema`."""
+    """A predictions file or task table does not follow :mod:`prspace.core.schema`."""
 
 
 class FileDefect(InputError):

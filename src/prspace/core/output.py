@@ -2,7 +2,7 @@
 
 Figures -- :func:`write_figure`
     One writer for every figure (study, Boyd experiments, theory, audit): atomic
-    (:func:`prspace._io.atomic_path`: a reader never sees half a file), metadata that
+    (:func:`prspace.core._io.atomic_path`: a reader never sees half a file), metadata that
     changes from run to run stripped (PNG ``Software``; PDF ``CreationDate``, ``Producer``,
     ``Creator``; SVG ``Date``, ``Creator`` and a fixed ``svg.hashsalt``), one resolution
     (:data:`DPI` for raster formats), and the formats the config names
@@ -44,10 +44,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace._io import atomic_path
-from prspace.errors import InputError
+from prspace.core._io import atomic_path
+from prspace.core.errors import InputError
 
-log = logging.getLogger("prspace.output")
+log = logging.getLogger("prspace.core.output")
 
 #: Figure formats the writer knows (the config's ``analysis.figure_formats`` picks from these).
 FIGURE_FORMATS = ("png", "pdf", "svg")
@@ -73,7 +73,7 @@ _COUNT_NAME = re.compile(r"^(n|n_.*|.*_count|count|rank_.*)$")
 def parse_formats(text: str | Iterable[str]) -> list[str]:
     """Figure formats from ``"png,pdf"`` (or a list), deduplicated in order; PNG if none.
 
-    Raises :class:`~prspace.errors.InputError` naming an unknown format.
+    Raises :class:`~prspace.core.errors.InputError` naming an unknown format.
     """
     items = text.split(",") if isinstance(text, str) else list(text)
     out: list[str] = []

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from prspace._io import atomic_path
-from prspace.errors import InputError
+from prspace.core._io import atomic_path
+from prspace.core.errors import InputError
 
 __all__ = [
     "coerce_config",

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NoReturn
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 
 def stop_run(message: str) -> NoReturn:
@@ -80,7 +80,7 @@ def _pos_label_problem(paths: list[Path], target: str, pos_label: object) -> str
 def _label_type_problem(key: str, value: object) -> str | None:
     """A label, column or folder name that YAML read as a boolean or a number: say to quote it
     (an integer ``pos_label`` is allowed: it is matched to the file's text, ``1`` to ``1``)."""
-    from prspace.study_config import quote_hint
+    from prspace.study.study_config import quote_hint
 
     if value is None or isinstance(value, str):
         return None

@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 __all__ = [
     "CDResult",

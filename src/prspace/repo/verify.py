@@ -33,7 +33,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 __all__ = [
     "CellDiff",

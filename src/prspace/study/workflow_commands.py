@@ -332,9 +332,9 @@ def skew_reference_path(reference: str, *, own_tasks: str, work_dir: str | Path,
     The study's own task table (``own_tasks``) is made by this run and named as is; any other
     relative path is read in the working directory if it is there, else in the workflow's own
     folder (the committed table of a clone, when the study runs with ``--directory``).
-    Raises :class:`prspace.errors.InputError` naming the key when neither holds it.
+    Raises :class:`prspace.core.errors.InputError` naming the key when neither holds it.
     """
-    from prspace.errors import InputError
+    from prspace.core.errors import InputError
 
     p = Path(reference)
     if reference == own_tasks or (Path(work_dir) / p).exists():

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from prspace.errors import InputError
+from prspace.core.errors import InputError
 
 SPAN = re.compile(r"<!-- value: (?P<table>\S+) (?P<row>\S+) (?P<col>\S+) (?P<fmt>\S+) -->(?P<text>.*?)<!-- /value -->",
                   re.DOTALL)

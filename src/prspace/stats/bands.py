@@ -5,7 +5,7 @@ The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"
 1. **One sort.**  The scores are sorted once (``np.unique``): every row gets its tie group
    (group 0 = highest score).  Tied scores are one operating point.
 2. **Resamples as counts.**  ``n_resamples`` stratified bootstrap resamples of the rows, drawn
-   by :class:`prspace.resampling.StratumSampler` as counts per row; strata are the classes
+   by :class:`prspace.stats.resampling.StratumSampler` as counts per row; strata are the classes
    (crossed with ``strata``, e.g. folds, when given), so every resample keeps each stratum's
    class counts, as pROC's default ``boot.stratified = TRUE``.  A resample's counts (times the
    sample weights) are summed per tie group and class with one ``bincount``; the cumulative
@@ -64,8 +64,8 @@ import dataclasses
 import numpy as np
 from numpy.typing import ArrayLike
 
-from prspace.errors import InputError
-from prspace.resampling import StratumSampler
+from prspace.core.errors import InputError
+from prspace.stats.resampling import StratumSampler
 
 __all__ = ["CURVES", "CurveBand", "curve_bands", "default_grid", "curve_at"]
 
@@ -286,7 +286,7 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     ``strata``: optional label per row (e.g. the fold) crossed with the class for the stratified
     bootstrap; ``curves``: any of "roc", "pr", "prg"; ``grids``: curve -> grid in [0, 1]
     (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed.
-    Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.errors.InputError`.
+    Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.core.errors.InputError`.
     """
     for c in curves:
         _check_curve(c)

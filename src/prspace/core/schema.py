@@ -51,8 +51,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from prspace._io import atomic_path
-from prspace.errors import SchemaError
+from prspace.core._io import atomic_path
+from prspace.core.errors import SchemaError
 
 PREDICTION_COLUMNS: dict[str, str] = {
     "task_id": "str",
@@ -109,7 +109,7 @@ class TaskInfo:
         if missing:
             raise SchemaError(
                 f"task information lacks {', '.join(missing)}; "
-                "rewrite the file with prspace.schema.write_predictions"
+                "rewrite the file with prspace.core.schema.write_predictions"
             )
         return cls(**{k: v for k, v in d.items() if k in names})
 
@@ -148,7 +148,7 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
     columns are dropped), their dtypes, sorted by ``model_id, repeat, row_id``.
     If ``task`` is given, its counts must agree with the predictions.
 
-    Raises :class:`~prspace.errors.SchemaError` naming the task, the model and the
+    Raises :class:`~prspace.core.errors.SchemaError` naming the task, the model and the
     rows at fault.
     """
     name = task.task_id if task is not None else "?"
@@ -156,7 +156,7 @@ def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.D
         raise SchemaError(f"expected a pandas DataFrame of predictions, got {type(df).__name__}")
     missing = [c for c in PREDICTION_COLUMNS if c not in df.columns]
     if missing:
-        _fail(name, f"missing column(s) {', '.join(missing)}; see prspace.schema for the schema")
+        _fail(name, f"missing column(s) {', '.join(missing)}; see prspace.core.schema for the schema")
     if len(df) == 0:
         _fail(name, "no rows")
     out = pd.DataFrame(index=pd.RangeIndex(len(df)))
@@ -306,7 +306,7 @@ def read_task_info(path: str | os.PathLike[str]) -> TaskInfo:
     meta = _open(path).schema_arrow.metadata or {}
     if METADATA_KEY not in meta:
         raise SchemaError(
-            f"{path} has no prspace task information; write it with prspace.schema.write_predictions"
+            f"{path} has no prspace task information; write it with prspace.core.schema.write_predictions"
         )
     return TaskInfo.from_dict(json.loads(meta[METADATA_KEY]))
 

@@ -24,13 +24,13 @@ A pair *survives* iff its adjusted p-value is below ``alpha``.
 bootstrap replicates of all k models):
 
 1. ``d*_bij``, ``se_ij`` and the centred studentised replicates ``t*_bij = |d*_bij - d_ij| /
-   se_ij`` exactly as :mod:`prspace.ranksets` (:class:`~prspace.ranksets.StudentisedPairs`);
+   se_ij`` exactly as :mod:`prspace.stats.ranksets` (:class:`~prspace.stats.ranksets.StudentisedPairs`);
    observed ``t_ij = |d_ij| / se_ij``; raw p-value ``(1 + #{b: t*_bij >= t_ij}) / (B + 1)``;
 2. adjusted p-values by Romano and Wolf's (2005) step-down max-T: order the pairs by
    ``t_ij`` descending; the r-th pair's p-value is ``(1 + #{b: max_{s >= r} t*_bs >=
    t_r}) / (B + 1)`` (the max over the pairs not yet rejected), then a running maximum;
 3. single-step simultaneous intervals ``d_ij +- c se_ij``, ``c`` the ``1 - alpha`` quantile of
-   ``max_ij t*_bij`` (the intervals of :func:`prspace.ranksets.rank_sets`).  The step-down
+   ``max_ij t*_bij`` (the intervals of :func:`prspace.stats.ranksets.rank_sets`).  The step-down
    p-values reject at least what the single-step intervals exclude, sometimes more.
 
 A pair whose bootstrap difference never varies (``se = 0``) gets p = 0 if ``d != 0`` else 1,
@@ -80,7 +80,7 @@ import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from prspace.ranksets import (
+from prspace.stats.ranksets import (
     RankSets,
     StudentisedPairs,
     clean_replicates,
@@ -105,7 +105,7 @@ MEASURED_NULL_FWER = {"average_precision": 48 / 400, "aupr": 47 / 400, "aucnpr":
 
 def rank_set_method(metric: str) -> str:
     """Whose simultaneous intervals give a metric's rank sets: the bootstrap max-T's (the tighter,
-    :mod:`prspace.ranksets`), unless it does not hold its level for the metric
+    :mod:`prspace.stats.ranksets`), unless it does not hold its level for the metric
     (:data:`MEASURED_NULL_FWER`: AP, AUPR, AUCNPR), then the jackknife's Bonferroni intervals
     (:func:`jackknife_pairs`)."""
     return JACK_HOLM if metric in MEASURED_NULL_FWER else BOOT_MAX_T
@@ -113,7 +113,7 @@ def rank_set_method(metric: str) -> str:
 
 def rank_sets_by_rule(metric: str, points: np.ndarray, boot: np.ndarray | None, jack: np.ndarray | None,
                       strata: np.ndarray | None, confidence: float = 0.95) -> RankSets:
-    """A metric's rank sets by :func:`rank_set_method`: :func:`prspace.ranksets.rank_sets` on the
+    """A metric's rank sets by :func:`rank_set_method`: :func:`prspace.stats.ranksets.rank_sets` on the
     bootstrap replicates ``boot`` (B, k), or the Bonferroni intervals of :func:`jackknife_pairs` on
     the jackknife replicates ``jack`` (G, k) of strata ``strata`` (``critical`` NaN, ``n_used`` G)."""
     if rank_set_method(metric) == BOOT_MAX_T:

@@ -24,8 +24,8 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
-from prspace.contracts import read_task_list, selected_task_ids
-from prspace.errors import InputError
+from prspace.core.contracts import read_task_list, selected_task_ids
+from prspace.core.errors import InputError
 
 __all__ = ["StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
 
@@ -73,7 +73,7 @@ class StudyInputs:
     defines the checkpoint may be included after this object is made.  ``warn`` prints a warning
     (Snakemake's ``logger.warning``).  ``stop`` is called with the message when the task list leaves
     no task to run (:func:`study_task_ids`'s :class:`InputError`) and must not return: the workflow
-    passes :func:`prspace.setup_check.stop_run` (one line, exit status 2); without it the error is
+    passes :func:`prspace.study.setup_check.stop_run` (one line, exit status 2); without it the error is
     raised.  ``data_files`` maps a task id to its own data file.
     """
 

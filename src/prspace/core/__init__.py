@@ -1,0 +1,1 @@
+"""Stage contracts and I/O: errors, paths, the predictions schema, task lists and statuses, writers."""

@@ -1,0 +1,1 @@
+"""Repository tools: verify a rerun, the numbers quoted in README/docs."""

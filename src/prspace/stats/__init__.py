@@ -1,0 +1,1 @@
+"""Shared statistics: count resampling, pairwise comparisons and rank sets, bands, critical differences, AUROC bounds."""

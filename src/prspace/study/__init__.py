@@ -1,0 +1,1 @@
+"""The workflow glue: configuration, setup check, the rules' inputs and commands, run logs."""
