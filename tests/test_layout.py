@@ -146,3 +146,12 @@ def test_a_long_module_says_why_in_its_docstring():
 def test_the_old_sources_package_is_gone():
     assert not (PKG / "sources").exists()
     assert "prspace.metrics" in MODULES and (PKG / "metrics" / "_kernel.py").is_file()
+
+
+def test_the_package_root_shows_the_layers():
+    """At most three modules at the package root (issue 34); the shared code lives in folders that name
+    its layer: core (contracts and I/O), stats (shared statistics), study (workflow glue), repo (tools)."""
+    root_modules = sorted(p.name for p in PKG.glob("*.py"))
+    assert len(root_modules) <= 3, root_modules
+    for layer in ("core", "stats", "study", "repo"):
+        assert (PKG / layer / "__init__.py").is_file(), layer
