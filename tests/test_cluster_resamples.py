@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from prspace.experiments.boyd_evidence import _boot_weights
 from prspace.experiments.ranking import cluster_bootstrap_ci, cluster_resamples
 from prspace.experiments.skew_explanation import cluster_bootstrap_means
 
@@ -26,7 +25,9 @@ def test_every_caller_sees_the_same_resamples():
     v, fam = _data()
     level, n_boot, seed = 0.9, 400, 7
     means, boot = cluster_bootstrap_means(v, fam, n_boot=n_boot, seed=seed)
-    w = _boot_weights(fam, n_boot, seed)  # per resample, how often each task's family was drawn
+    cid, idx = cluster_resamples(fam, n_boot=n_boot, seed=seed)
+    counts = np.stack([np.bincount(r, minlength=idx.shape[1]) for r in idx])
+    w = counts[:, cid].astype(float)  # per resample, how often each task's family was drawn
     for j in range(v.shape[1]):
         est, lo, hi = cluster_bootstrap_ci(v[:, j], fam, n_boot=n_boot, seed=seed, level=level)
         q = np.nanquantile(boot[:, j], [(1 - level) / 2, (1 + level) / 2])
