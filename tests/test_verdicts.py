@@ -144,6 +144,7 @@ def test_fewer_than_ten_families_cannot_be_told_with_the_exact_binomial_interval
     got, why, _ = _decide("share", paper_value=0.24, tolerance=0.1, estimate=0.25, ci_lo=0.2, ci_hi=0.3, n_families=9,
                           n_tasks=20, level=0.95)
     assert got == "cannot be told: 9 families" == R.few_families(9)
+    assert R.few_families(1) == "cannot be told: 1 family"
     ci = stats.binomtest(5, 20).proportion_ci(confidence_level=0.95, method="exact")
     assert f"[{ci.low:.3g}, {ci.high:.3g}]" in why and "Clopper-Pearson" in why
     assert _decide("share", paper_value=0.24, tolerance=0.1, estimate=0.25, ci_lo=0.2, ci_hi=0.3, n_families=10,

@@ -137,7 +137,8 @@ CANNOT = "cannot be told"
 
 def few_families(n_families: int) -> str:
     """The verdict of a row bootstrapped over too few families."""
-    return f"{CANNOT}: {int(n_families)} families"
+    n = int(n_families)
+    return f"{CANNOT}: {n} {'family' if n == 1 else 'families'}"
 
 
 def low_power(power: float) -> str:
