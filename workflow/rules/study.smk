@@ -289,7 +289,7 @@ rule controlled_skew:
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         targets=",".join(map(str, config["analysis"]["skew_targets"])),
-        n_boot=config["analysis"]["n_boot"],
+        n_boot=config["analysis"]["skew_n_boot"],
         prspace=PRSPACE,
         seed=SEED,
         tables=output_folder("tables"),
