@@ -279,8 +279,8 @@ rule controlled_skew:
         per_task=f"{TABLES}/disagreement_per_task.csv",
         reference=SKEW_REFERENCE,
     output:
-        per_task=f"{WORK}/controlled_skew_per_task.csv",
-        counterfactual_per_task=f"{WORK}/controlled_skew_counterfactual_per_task.csv",
+        per_task=f"{TABLES}/controlled_skew_per_task.csv",
+        counterfactual_per_task=f"{TABLES}/controlled_skew_counterfactual_per_task.csv",
         tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
     log:
         f"{LOGS}/controlled_skew.log",
