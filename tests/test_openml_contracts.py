@@ -91,6 +91,6 @@ def test_rules_read_task_lists_only_through_the_contract():
             assert col in TASK_LIST_COLUMNS, f"{name} reads task-list column {col!r} the contract does not define"
     # the rules' input functions live in prspace.study.workflow_inputs (no function in a rules file):
     # they read task lists only through the contract's reader
-    inputs = (ROOT / "src" / "prspace" / "workflow_inputs.py").read_text()
+    inputs = (ROOT / "src" / "prspace" / "study" / "workflow_inputs.py").read_text()
     assert "read_task_list" in inputs and not re.search(r"pd\.read_(csv|parquet)\(", inputs)
     assert "StudyInputs(" in text["common.smk"]
