@@ -63,6 +63,7 @@ import pandas as pd
 from scipy import stats
 
 from prspace.core.errors import InputError
+from prspace.stats.pairwise import holm
 
 __all__ = [
     "CDResult",
@@ -80,19 +81,6 @@ __all__ = [
 ]
 
 POSTHOCS = ("nemenyi", "wilcoxon")
-
-
-def holm(p: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise), in the input's order."""
-    p = np.asarray(p, dtype=np.float64)
-    m = p.size
-    if m == 0:
-        return p.copy()
-    order = np.argsort(p, kind="stable")
-    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    out = np.empty(m)
-    out[order] = np.minimum(adj, 1.0)
-    return out
 
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
