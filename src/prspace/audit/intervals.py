@@ -37,6 +37,7 @@ from prspace.stats.resampling import (
     JACK_GROUPS,
     StratumSampler,
     jackknife_groups,
+    jackknife_variance,
     jackknife_weights,
 )
 
@@ -102,16 +103,7 @@ def jackknife_interval(points: np.ndarray, replicates: np.ndarray, strata: np.nd
     with np.errstate(divide="ignore", invalid="ignore"):
         eta = np.where(unit, logit(np.clip(points, eps, 1 - eps)), points)
         reps = np.where(unit, logit(np.clip(replicates, eps, 1 - eps)), replicates)
-    var = np.zeros(points.shape)
-    spread = np.zeros(points.shape)
-    for s in np.unique(strata):
-        g = reps[strata == s]
-        m = g.shape[0]
-        if m < 2:
-            continue
-        v = (m - 1) / m * ((g - g.mean(axis=0)) ** 2).sum(axis=0)
-        var += v
-        spread += v**2 / (m - 1)
+    var, spread = jackknife_variance(reps, strata)
     inside = ~unit | ((points > 0) & (points < 1))
     ok = inside & np.isfinite(reps).all(axis=0) & (var > 0)
     with np.errstate(divide="ignore", invalid="ignore"):

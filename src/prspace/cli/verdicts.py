@@ -76,10 +76,9 @@ def _one_per_family(tables: Path, per_task: pd.DataFrame) -> tuple[pd.DataFrame 
     fams = learner_families(metrics)
     if fams.nunique() == len(fams):
         return None, f"Every learner is its own family: no '{ONE_PER_FAMILY}' variant."
-    sub = R.one_model_per_family(metrics, fams)
     names = list(dict.fromkeys([*per_task["metric_a"], *per_task["metric_b"]]))
-    per = R.all_disagreements(R.rank_models(sub, names), names)
-    n_all, n_one = metrics["model_id"].nunique(), sub["model_id"].nunique()
+    per = R.one_per_family_disagreements(metrics, fams, names)
+    n_all, n_one = metrics["model_id"].nunique(), fams.nunique()
     return per, (f"'{ONE_PER_FAMILY}': the {n_one} models left when each of the {fams.nunique()} learner families "
                  f"(hyperparameter variants of one method) keeps the model whose id sorts first, of {n_all}.")
 

@@ -87,6 +87,7 @@ from prspace.stats.ranksets import (
     rank_sets,
     rank_sets_from_bounds,
 )
+from prspace.stats.resampling import jackknife_variance
 
 __all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "calibration_note", "delong_pairs",
            "holm", "jackknife_pairs", "rank_set_method", "rank_sets_by_rule"]
@@ -267,16 +268,7 @@ def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarr
         return PairwiseComparisons(iu, ju, d, nan, nan.copy(), nan.copy(), nan.copy(), nan.copy(), JACK_HOLM,
                                    alpha, float("nan"))
     dd = reps[:, iu] - reps[:, ju]  # (G, pairs)
-    var = np.zeros(iu.size)
-    spread = np.zeros(iu.size)  # sum over strata of var_s^2 / (G_s - 1): Satterthwaite's denominator
-    for s in np.unique(strata):
-        g = dd[strata == s]
-        m = g.shape[0]
-        if m < 2:
-            continue
-        v = (m - 1) / m * ((g - g.mean(axis=0)) ** 2).sum(axis=0)
-        var += v
-        spread += v**2 / (m - 1)
+    var, spread = jackknife_variance(dd, strata)
     se = np.sqrt(var)
     scale = np.max(np.abs(dd), axis=0) + np.abs(d)
     varies = se > 1e-12 * np.maximum(scale, 1e-300)

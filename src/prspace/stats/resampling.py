@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["JACK_GROUPS", "StratumSampler", "jackknife_groups", "jackknife_weights", "stratified_counts",
-           "uniform_counts"]
+__all__ = ["JACK_GROUPS", "StratumSampler", "jackknife_groups", "jackknife_variance", "jackknife_weights",
+           "stratified_counts", "uniform_counts"]
 
 #: Most jackknife replicates per task: up to this many rows, every row is left out once (the
 #: delete-one jackknife, exact); above it, the rows of each stratum are split at random into
@@ -120,3 +120,22 @@ def jackknife_weights(groups: list[np.ndarray], n: int) -> np.ndarray:
     for g, rows in enumerate(groups):
         w[g, rows] = 0.0
     return w
+
+
+def jackknife_variance(replicates: np.ndarray, strata: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The stratified jackknife variance of the statistics of ``replicates`` (axis 0: the G
+    leave-a-group-out replicates; ``strata`` (G,) the stratum of each) and Satterthwaite's
+    denominator: ``var = sum_s (G_s - 1) / G_s sum_{g in s} (x_g - mean_s x)^2`` and
+    ``spread = sum_s var_s^2 / (G_s - 1)``, so that ``var^2 / spread`` are the degrees of freedom
+    of a t reference (a stratum of one replicate adds nothing)."""
+    var = np.zeros(replicates.shape[1:])
+    spread = np.zeros(replicates.shape[1:])
+    for s in np.unique(strata):
+        g = replicates[strata == s]
+        m = g.shape[0]
+        if m < 2:
+            continue
+        v = (m - 1) / m * ((g - g.mean(axis=0)) ** 2).sum(axis=0)
+        var += v
+        spread += v**2 / (m - 1)
+    return var, spread

@@ -53,6 +53,7 @@ from prspace.experiments.ranking.learners import (
     learner_tables,
     learner_winners,
     one_model_per_family,
+    one_per_family_disagreements,
     panel_sensitivity,
 )
 from prspace.experiments.ranking.ranks import (
@@ -120,6 +121,7 @@ __all__ = [
     "learner_winners",
     "metric_pairs",
     "one_model_per_family",
+    "one_per_family_disagreements",
     "panel_sensitivity",
     "pooled_rank_correlation",
     "positions",

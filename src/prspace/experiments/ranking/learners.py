@@ -212,6 +212,13 @@ def one_model_per_family(df: pd.DataFrame, families: pd.Series, *, model: str = 
     return df[df[model].astype(str).isin(set(rep.to_numpy()))]
 
 
+def one_per_family_disagreements(df: pd.DataFrame, families: pd.Series, metrics: Sequence[str]) -> pd.DataFrame:
+    """The per-task disagreement table (:func:`all_disagreements`) of the models left by
+    :func:`one_model_per_family`, ranked by ``metrics`` (in that order: it fixes each pair's
+    ``metric_a``, ``metric_b``)."""
+    return all_disagreements(rank_models(one_model_per_family(df, families), metrics), metrics)
+
+
 def panel_sensitivity(
     df: pd.DataFrame,
     families: pd.Series,
@@ -232,8 +239,8 @@ def panel_sensitivity(
     full = summarise_disagreement(all_disagreements(rank_models(df, metrics), metrics), tasks=tasks,
                                   n_boot=n_boot, seed=seed)
     sub = one_model_per_family(df, families)
-    per = all_disagreements(rank_models(sub, metrics), metrics)
-    fam = summarise_disagreement(per, tasks=tasks, n_boot=n_boot, seed=seed)
+    fam = summarise_disagreement(one_per_family_disagreements(df, families, metrics), tasks=tasks, n_boot=n_boot,
+                                 seed=seed)
     n_all = float(df.groupby("task_id")["model_id"].nunique().median())
     n_fam = float(sub.groupby("task_id")["model_id"].nunique().median())
     rows = []
