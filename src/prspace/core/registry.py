@@ -1,0 +1,385 @@
+"""The study registry: every result table, figure-data table, figure and workflow step, declared once.
+
+Each name is a module constant named after it in upper case (figures with the prefix ``FIGURE_``,
+steps ``STEP_<RULE>``); everyone else spells a name only through these constants
+(``from prspace.core import registry as R``; ``R.NOISE_FLOOR_PAIRS.csv(tables_dir)``).  What is
+derived from them (a study's targets, its report tables, the verdicts' inputs, the figures) lives
+in :mod:`prspace.study.registry`.  Titles, report sections and captions are those of the Snakemake
+report (``workflow/rules/report.smk``, ``boyd.smk``, ``openml.smk``).
+
+Standard library only: the rule files and every layer may import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Report categories.
+TABLES_CATEGORY = "Tables"
+FIGURES_CATEGORY = "Figures"
+BOYD_CATEGORY = "Boyd et al. 2012"
+OPENML_CATEGORY = "OpenML"
+
+#: ``Step.when`` values: the configuration switch a step runs under (None: every study).
+WHEN = (None, "boyd", "boyd.theory", "boyd.downsampling", "boyd.fold_skew", "boyd.aggregation", "openml")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A committed result table, ``results/<study>/tables/<name>.csv`` (and ``.md`` when ``md``)."""
+
+    name: str
+    title: str
+    section: str | None
+    category: str = TABLES_CATEGORY
+    md: bool = True
+    report: bool = True
+    #: caption file relative to ``workflow/rules``; None: ``../report/<name>.rst``
+    caption: str | None = None
+
+    def csv(self, folder: str | Path) -> Path:
+        return Path(folder) / f"{self.name}.csv"
+
+    def markdown(self, folder: str | Path) -> Path:
+        return Path(folder) / f"{self.name}.md"
+
+    def files(self, folder: str | Path) -> list[Path]:
+        return [self.csv(folder), *([self.markdown(folder)] if self.md else [])]
+
+    def report_caption(self) -> str:
+        """The caption file of the report entry, relative to ``workflow/rules``."""
+        return self.caption or f"../report/{self.name}.rst"
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """A figure's source table, ``work/<study>/figure_data/<name>.csv`` (full precision, not committed)."""
+
+    name: str
+
+    def csv(self, folder: str | Path) -> Path:
+        return Path(folder) / f"{self.name}.csv"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """``results/<study>/figures/<name>.<ext>``, drawn by rule ``figure_<name>`` from ``data``."""
+
+    name: str
+    #: source tables in draw order
+    data: tuple[FigureData | Table, ...]
+    #: its text table (``figure, field, text``), if any
+    text: FigureData | None = None
+    #: tables drawn when present (the figure is the same figure without them)
+    optional: tuple[FigureData, ...] = ()
+    #: "analysis": ``analysis.figure_formats``; "boyd": those and always PNG
+    formats: str = "analysis"
+    category: str = FIGURES_CATEGORY
+    section: str | None = None
+    #: caption file relative to ``workflow/rules``; None: ``../report/<name>.rst``
+    caption: str | None = None
+
+    def path(self, folder: str | Path, ext: str) -> Path:
+        return Path(folder) / f"{self.name}.{ext}"
+
+    def report_caption(self) -> str:
+        return self.caption or f"../report/{self.name}.rst"
+
+
+@dataclass(frozen=True)
+class File:
+    """Any other output a study writes under a fixed name (``summary.md``, the OpenML manifest)."""
+
+    name: str
+    ext: str
+
+    def path(self, folder: str | Path) -> Path:
+        return Path(folder) / f"{self.name}.{self.ext}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rule of the workflow and everything it writes."""
+
+    name: str
+    tables: tuple[Table, ...] = ()
+    figure_data: tuple[FigureData, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    #: None (every study) or one of :data:`WHEN`
+    when: str | None = None
+    #: the tables of this step that rule ``verdicts`` reads
+    evidence: tuple[Table, ...] = ()
+
+
+def _boyd(name: str, title: str, section: str, md: bool = True) -> Table:
+    return Table(name, title, section, BOYD_CATEGORY, md=md, caption=f"../report/boyd/{name}.rst")
+
+
+def _openml(name: str, title: str) -> Table:
+    return Table(name, title, None, OPENML_CATEGORY, caption=f"../report/openml/{name}.rst")
+
+
+# --- tables, in the order of the report ----------------------------------------------------------
+_V, _R, _L, _D, _N = "0 Verdicts", "1 Ranking", "2 Learners across tasks", "3 Data", "4 Noise, skew and panel"
+VERDICTS = Table("verdicts", "Verdicts: every claim of both papers, by the rule of docs/verdicts.md", _V)
+SENSITIVITY = Table("sensitivity", "Sensitivity: each primary claim's verdict on other views of the population", _V)
+SCORECARD = Table("scorecard", "Replication scorecard: Flach & Kull (2015), section 4", _R)
+DISAGREEMENT_SUMMARY = Table("disagreement_summary", "Rank disagreement between metrics, with bootstrap 95% intervals", _R)
+DISAGREEMENT_PER_TASK = Table("disagreement_per_task", "Rank disagreement per task and metric pair", _R, md=False)
+AUROC_BOUNDS = Table("auroc_bounds", "What a given AUROC allows: top-1 disagreements with AUROC that the AUROC gap permits", _R)
+LEARNER_RANKING = Table("learner_ranking", "Learners ranked across tasks by mean AUPR, AUCNPR and AUPRG", _L)
+LEARNER_AGREEMENT = Table("learner_agreement", "Do the learners' orders by mean metric agree?", _L)
+TASKS = Table("tasks", "Tasks of the study", _D)
+FIGURE_SELECTION = Table("figure_selection", "Tasks and models drawn in Figures 4 (right) and 5", _D)
+METRICS = Table("metrics", "Metrics per task and model (pooled over folds; fold mean and spread)", _D, md=False)
+NOISE_FLOOR_PER_TASK = Table("noise_floor_per_task", "Noise floor: how often a metric disagrees with itself on resampled test rows", _N, md=False)
+NOISE_FLOOR_PAIRS = Table("noise_floor_pairs", "Noise floor: are the two preferred models distinguishable?", _N, md=False)
+CALIBRATION_SUMMARY = Table("calibration_summary", "Calibration of the distinguishable check: false rate and the smallest reversal detected with 80% power", _N)
+CALIBRATION = Table("calibration", "Calibration of the distinguishable check: every simulated scenario", _N)
+NOISE_EVIDENCE = Table("noise_evidence", "Evidence rows: is the metrics' disagreement more than noise?", _N)
+RANK_SETS = Table("rank_sets", "Confidence sets for ranks per task and metric: rank intervals and plausible-best sets", _N, md=False)
+RANK_SET_SUMMARY = Table("rank_set_summary", "Disjoint plausible-best sets: disagreement on the best model real by construction", _N)
+RANK_SET_CALIBRATION = Table("rank_set_calibration", "Calibration of disjoint plausible-best sets: false rate and power by simulation", _N)
+RANK_SET_EVIDENCE = Table("rank_set_evidence", "Evidence rows: disjoint plausible-best sets per metric pair", _N)
+CONTROLLED_SKEW = Table("controlled_skew", "Skew isolated: the same models with the negatives reweighted", _N, caption="../report/controlled_skew_table.rst")
+CONTROLLED_SKEW_OBSERVED = Table("controlled_skew_observed", "Observed disagreement by pi bin and by number of positives", _N)
+CONTROLLED_SKEW_TREND = Table("controlled_skew_trend", "Skew isolated: how fast each pair's disagreement rises as pi falls", _N)
+CONTROLLED_SKEW_COUNTERFACTUAL = Table("controlled_skew_counterfactual", "Skew counterfactual: this study's disagreement at a reference population's pi", _N)
+DISAGREEMENT_BY_BALANCE = Table("disagreement_by_balance", "Observed disagreement by balance level of the task", _N)
+SKEW_EVIDENCE = Table("skew_evidence", "Evidence rows: skew as the explanation of the disagreement", _N)
+CONTROLLED_SKEW_PER_TASK = Table("controlled_skew_per_task", "Skew isolated, per task: disagreement at each target pi with the negatives reweighted", _N, md=False)
+CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK = Table("controlled_skew_counterfactual_per_task", "Skew counterfactual, per task: each task's disagreement at its reference pi", _N, md=False)
+PANEL_SENSITIVITY = Table("panel_sensitivity", "Panel sensitivity: every model vs one model per learner family", _N)
+LEARNER_WINNERS = Table("learner_winners", "The best learner across tasks, its margin and the tasks that decide it", _L)
+CD_TESTS = Table("cd_tests", "Critical-difference diagrams: Friedman test and Nemenyi critical difference per metric", _L)
+CD_METRIC_PAIRS = Table("cd_metric_pairs", "Do two metrics order the learners differently across tasks beyond noise?", _L)
+CD_CLIQUES = Table("cd_cliques", "Cliques of the critical-difference diagrams: learners not significantly different", _L)
+CD_RANKS = Table("cd_ranks", "Learners' average ranks across tasks per metric (critical-difference diagrams)", _L)
+
+_BE, _BP, _BT = "Verdict evidence", "Paper tables", "Theory"
+_BD, _BF, _BA = "Downsampling (section 4.3)", "Fold skew (section 4.1)", "Aggregation over tasks (section 4.2)"
+BOYD_EVIDENCE = _boyd("boyd_evidence", "Boyd et al.: the evidence row of every claim the study checked", _BE, md=False)
+BOYD_EVIDENCE_VALUES = _boyd("boyd_evidence_values", "Boyd et al.: the per-task values each interval row resampled", _BE, md=False)
+BOYD_TABLE3_CHECK = _boyd("boyd_table3_check", "Boyd Table 3: AUCNPR recomputed from AUCPR and skew", _BP)
+BOYD_TABLE2_CHECK = _boyd("boyd_table2_check", "Boyd Table 2: the skews the table implies", _BP)
+BOYD_FIG_PR_PRG_SOURCE = _boyd("boyd_fig_pr_prg_source", "Scores drawn in the PR/PRG figure", _BT, md=False)
+BOYD_DOWNSAMPLING_TABLE3 = _boyd("boyd_downsampling_table3", "Downsampling: Boyd Table 3 per task and learner", _BD)
+BOYD_DOWNSAMPLING_SUMMARY = _boyd("boyd_downsampling_summary", "Downsampling: summary over tasks", _BD)
+BOYD_DOWNSAMPLING_VS_PAPER = _boyd("boyd_downsampling_vs_paper", "Downsampling: this study beside the paper", _BD)
+BOYD_FOLD_SKEW_SUMMARY = _boyd("boyd_fold_skew_summary", "Fold skew: bias of each aggregate per dispersion", _BF)
+BOYD_FOLD_SKEW_PER_TASK = _boyd("boyd_fold_skew_per_task", "Fold skew: bias per task and dispersion", _BF)
+BOYD_FOLD_SKEW_MECHANISM = _boyd("boyd_fold_skew_mechanism", "Fold skew on one simulated model: the sign of the averaging bias", _BF)
+BOYD_AGGREGATION_TASKS = _boyd("boyd_aggregation_tasks", "Aggregation: metrics per task and learner", _BA)
+BOYD_AGGREGATION_LEARNERS = _boyd("boyd_aggregation_learners", "Aggregation: learners' means over tasks", _BA)
+BOYD_AGGREGATION_AGREEMENT = _boyd("boyd_aggregation_agreement", "Aggregation: do the learners' orders agree?", _BA)
+BOYD_AGGREGATION_SKEW_CORRELATION = _boyd("boyd_aggregation_skew_correlation", "Aggregation: metrics against skew", _BA)
+BOYD_AGGREGATION_SKEW_GROUPS = _boyd("boyd_aggregation_skew_groups", "Aggregation: learners within skew groups", _BA)
+
+OPENML_STUDY = _openml("openml_study", "This OpenML study: source, draw, experiments run and left out")
+OPENML_SELFCHECK_SUMMARY = _openml("openml_selfcheck_summary", "Self-check: our AUROC vs OpenML's evaluation engine (summary)")
+OPENML_SELFCHECK = _openml("openml_selfcheck", "Self-check: our AUROC vs OpenML's evaluation engine, per run and fold")
+
+#: Every table, in the order of the report (the study's, Boyd's, then OpenML's).
+TABLES: tuple[Table, ...] = (
+    VERDICTS, SENSITIVITY, SCORECARD, DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, AUROC_BOUNDS, LEARNER_RANKING,
+    LEARNER_AGREEMENT, TASKS, FIGURE_SELECTION, METRICS, NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS, CALIBRATION_SUMMARY,
+    CALIBRATION, NOISE_EVIDENCE, RANK_SETS, RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE, CONTROLLED_SKEW,
+    CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND, CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE,
+    SKEW_EVIDENCE, CONTROLLED_SKEW_PER_TASK, CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK, PANEL_SENSITIVITY,
+    LEARNER_WINNERS, CD_TESTS, CD_METRIC_PAIRS, CD_CLIQUES, CD_RANKS,
+    BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES, BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK, BOYD_FIG_PR_PRG_SOURCE,
+    BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER, BOYD_FOLD_SKEW_SUMMARY,
+    BOYD_FOLD_SKEW_PER_TASK, BOYD_FOLD_SKEW_MECHANISM, BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS,
+    BOYD_AGGREGATION_AGREEMENT, BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS,
+    OPENML_STUDY, OPENML_SELFCHECK_SUMMARY, OPENML_SELFCHECK,
+)  # fmt: skip
+
+# --- figure-data tables (work/<study>/figure_data) -----------------------------------------------
+FIG4_RANK_COUNTS = FigureData("fig4_rank_counts")
+FIG4_SCATTER = FigureData("fig4_scatter")
+FIG5_CURVE_POINTS = FigureData("fig5_curve_points")
+FIG5_CURVE_AREAS = FigureData("fig5_curve_areas")
+FIG5_CURVE_BANDS = FigureData("fig5_curve_bands")
+FIGURE_TEXT = FigureData("figure_text")
+BOYD_FIG1_MIN_PR_CURVE = FigureData("boyd_fig1_min_pr_curve")
+BOYD_FIG2_MIN_PR_CURVES = FigureData("boyd_fig2_min_pr_curves")
+BOYD_FIG3_AUCPR_MIN = FigureData("boyd_fig3_aucpr_min")
+BOYD_FIG4_F1_CONTOURS = FigureData("boyd_fig4_f1_contours")
+BOYD_FIG_PR_PRG_POINTS = FigureData("boyd_fig_pr_prg_points")
+BOYD_FIG_PR_PRG_AREAS = FigureData("boyd_fig_pr_prg_areas")
+BOYD_FIG_PR_PRG_HULL = FigureData("boyd_fig_pr_prg_hull")
+BOYD_FIG_PR_PRG_ISOMETRICS = FigureData("boyd_fig_pr_prg_isometrics")
+BOYD_FIG_PR_PRG_TEXT = FigureData("boyd_fig_pr_prg_text")
+BOYD_DOWNSAMPLING_LEVELS = FigureData("boyd_downsampling_levels")
+BOYD_DOWNSAMPLING_AXIS = FigureData("boyd_downsampling_axis")
+BOYD_DOWNSAMPLING_PAPER = FigureData("boyd_downsampling_paper")
+BOYD_DOWNSAMPLING_TEXT = FigureData("boyd_downsampling_text")
+BOYD_FOLD_SKEW_LINES = FigureData("boyd_fold_skew_lines")
+BOYD_FOLD_SKEW_TEXT = FigureData("boyd_fold_skew_text")
+BOYD_AGGREGATION_POINTS = FigureData("boyd_aggregation_points")
+BOYD_AGGREGATION_TASK_MEANS = FigureData("boyd_aggregation_task_means")
+BOYD_AGGREGATION_MIN_CURVE = FigureData("boyd_aggregation_min_curve")
+BOYD_AGGREGATION_RANKS = FigureData("boyd_aggregation_ranks")
+BOYD_AGGREGATION_TEXT = FigureData("boyd_aggregation_text")
+
+
+# --- figures (results/<study>/figures) -----------------------------------------------------------
+def _boyd_figure(name: str, data: tuple[FigureData, ...], section: str, text: FigureData | None = None) -> Figure:
+    return Figure(name, data, text, formats="boyd", category=BOYD_CATEGORY, section=section,
+                  caption=f"../report/boyd/{name}.rst")
+
+
+FIGURE_FIG4_RANK_HEATMAP = Figure("fig4_rank_heatmap", (FIG4_RANK_COUNTS,), FIGURE_TEXT)
+FIGURE_FIG4_AUPRG_VS_AUPR = Figure("fig4_auprg_vs_aupr", (FIG4_SCATTER,), FIGURE_TEXT)
+FIGURE_FIG5_CURVES = Figure("fig5_curves", (FIG5_CURVE_POINTS, FIG5_CURVE_AREAS), FIGURE_TEXT,
+                            optional=(FIG5_CURVE_BANDS,))
+FIGURE_CONTROLLED_SKEW = Figure("controlled_skew", (CONTROLLED_SKEW, CONTROLLED_SKEW_OBSERVED))
+FIGURE_CD_DIAGRAM = Figure("cd_diagram", (CD_RANKS, CD_CLIQUES, CD_TESTS))
+FIGURE_BOYD_FIG1_MIN_PR_CURVE = _boyd_figure("boyd_fig1_min_pr_curve", (BOYD_FIG1_MIN_PR_CURVE,), _BT)
+FIGURE_BOYD_FIG2_MIN_PR_CURVES = _boyd_figure("boyd_fig2_min_pr_curves", (BOYD_FIG2_MIN_PR_CURVES,), _BT)
+FIGURE_BOYD_FIG3_AUCPR_MIN = _boyd_figure("boyd_fig3_aucpr_min", (BOYD_FIG3_AUCPR_MIN,), _BT)
+FIGURE_BOYD_FIG4_F1_CONTOURS = _boyd_figure("boyd_fig4_f1_contours", (BOYD_FIG4_F1_CONTOURS,), _BT)
+FIGURE_BOYD_FIG_PR_PRG = _boyd_figure(
+    "boyd_fig_pr_prg", (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS),
+    _BT, BOYD_FIG_PR_PRG_TEXT)
+FIGURE_BOYD_DOWNSAMPLING = _boyd_figure(
+    "boyd_downsampling", (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER), _BD,
+    BOYD_DOWNSAMPLING_TEXT)
+FIGURE_BOYD_FOLD_SKEW = _boyd_figure("boyd_fold_skew", (BOYD_FOLD_SKEW_LINES,), _BF, BOYD_FOLD_SKEW_TEXT)
+FIGURE_BOYD_AGGREGATION = _boyd_figure(
+    "boyd_aggregation", (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE,
+                         BOYD_AGGREGATION_RANKS), _BA, BOYD_AGGREGATION_TEXT)
+
+#: Boyd et al.'s Figures 1-4, each drawn from the figure-data table of its name.
+BOYD_THEORY_FIGURES = (FIGURE_BOYD_FIG1_MIN_PR_CURVE, FIGURE_BOYD_FIG2_MIN_PR_CURVES, FIGURE_BOYD_FIG3_AUCPR_MIN,
+                       FIGURE_BOYD_FIG4_F1_CONTOURS)
+
+#: The tables whose rows are evidence rows (``prspace.verdicts.rule.EVIDENCE_COLUMNS``), in the order
+#: their rows appear in the verdicts; each optional (no Boyd experiments: no boyd_evidence).
+EVIDENCE_ROWS: tuple[Table, ...] = (NOISE_EVIDENCE, RANK_SET_EVIDENCE, SKEW_EVIDENCE, BOYD_EVIDENCE)
+
+# --- other outputs --------------------------------------------------------------------------------
+#: results/<study>/summary.md and findings.md (rule verdicts)
+SUMMARY = File("summary", "md")
+FINDINGS = File("findings", "md")
+#: work/<study>/report/front.rst: the report's front page (rule verdicts); workflow/report/workflow.rst its intro
+FRONT_PAGE = File("front", "rst")
+WORKFLOW_PAGE = File("workflow", "rst")
+#: work/<study>/tasks.csv: the study's candidate tasks (checkpoint select_tasks), not the table TASKS
+TASK_LIST = File("tasks", "csv")
+#: results/<study>/openml-manifest.json: the frozen draw of an OpenML study
+OPENML_MANIFEST = File("openml-manifest", "json")
+
+
+# --- steps (rules), in an order of the DAG ------------------------------------------------------
+def _figure_step(figure: Figure, when: str | None = None) -> Step:
+    return Step(f"figure_{figure.name}", figures=(figure,), when=when)
+
+
+STEP_SELECT_TASKS = Step("select_tasks")
+STEP_PREDICT = Step("predict")
+STEP_SCORE = Step("score")
+STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS))
+STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when="openml")
+STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when="openml")
+STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS))
+STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY))
+STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_EVIDENCE,))
+STEP_RANK = Step("rank", (DISAGREEMENT_PER_TASK, DISAGREEMENT_SUMMARY, SCORECARD, LEARNER_RANKING, LEARNER_AGREEMENT,
+                          LEARNER_WINNERS, PANEL_SENSITIVITY),
+                 evidence=(DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, LEARNER_WINNERS))
+STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,))
+STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,))
+STEP_RANK_SET_SUMMARY = Step("rank_set_summary", (RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE),
+                             evidence=(RANK_SET_EVIDENCE,))
+STEP_CONTROLLED_SKEW = Step("controlled_skew", (CONTROLLED_SKEW_PER_TASK, CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK,
+                                                CONTROLLED_SKEW, CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND,
+                                                CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE, SKEW_EVIDENCE),
+                            evidence=(SKEW_EVIDENCE,))
+STEP_FIGURE_CONTROLLED_SKEW = _figure_step(FIGURE_CONTROLLED_SKEW)
+STEP_FIGURE_DATA = Step("figure_data", (FIGURE_SELECTION,), (FIG4_RANK_COUNTS, FIG4_SCATTER, FIG5_CURVE_POINTS,
+                                                             FIG5_CURVE_AREAS, FIG5_CURVE_BANDS, FIGURE_TEXT))
+STEP_FIGURE_FIG4_RANK_HEATMAP = _figure_step(FIGURE_FIG4_RANK_HEATMAP)
+STEP_FIGURE_FIG4_AUPRG_VS_AUPR = _figure_step(FIGURE_FIG4_AUPRG_VS_AUPR)
+STEP_FIGURE_FIG5_CURVES = _figure_step(FIGURE_FIG5_CURVES)
+STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence=(CD_METRIC_PAIRS,))
+STEP_FIGURE_CD_DIAGRAM = _figure_step(FIGURE_CD_DIAGRAM)
+STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
+                                                              BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
+                             when="boyd.theory")
+STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when="boyd.theory")
+STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
+                        (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS,
+                         BOYD_FIG_PR_PRG_TEXT), when="boyd.theory")
+STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when="boyd.downsampling")
+STEP_BOYD_DOWNSAMPLING_REPORT = Step(
+    "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
+    (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
+    when="boyd.downsampling")
+STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when="boyd.fold_skew")
+STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
+                                  (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when="boyd.fold_skew")
+STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when="boyd.fold_skew")
+STEP_BOYD_AGGREGATION = Step(
+    "boyd_aggregation", (BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS, BOYD_AGGREGATION_AGREEMENT,
+                         BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS),
+    (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE, BOYD_AGGREGATION_RANKS,
+     BOYD_AGGREGATION_TEXT), when="boyd.aggregation")
+STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when="boyd",
+                          evidence=(BOYD_EVIDENCE,))
+STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE = _figure_step(FIGURE_BOYD_FIG1_MIN_PR_CURVE, "boyd.theory")
+STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES = _figure_step(FIGURE_BOYD_FIG2_MIN_PR_CURVES, "boyd.theory")
+STEP_FIGURE_BOYD_FIG3_AUCPR_MIN = _figure_step(FIGURE_BOYD_FIG3_AUCPR_MIN, "boyd.theory")
+STEP_FIGURE_BOYD_FIG4_F1_CONTOURS = _figure_step(FIGURE_BOYD_FIG4_F1_CONTOURS, "boyd.theory")
+STEP_FIGURE_BOYD_FIG_PR_PRG = _figure_step(FIGURE_BOYD_FIG_PR_PRG, "boyd.theory")
+STEP_FIGURE_BOYD_DOWNSAMPLING = _figure_step(FIGURE_BOYD_DOWNSAMPLING, "boyd.downsampling")
+STEP_FIGURE_BOYD_FOLD_SKEW = _figure_step(FIGURE_BOYD_FOLD_SKEW, "boyd.fold_skew")
+STEP_FIGURE_BOYD_AGGREGATION = _figure_step(FIGURE_BOYD_AGGREGATION, "boyd.aggregation")
+STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY))
+STEP_REPORT_TABLES = Step("report_tables")
+STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when="openml")
+STEP_VERIFY = Step("verify")
+
+#: Every step, in an order of the DAG (each after the steps whose outputs it reads).
+STEPS: tuple[Step, ...] = (
+    STEP_SELECT_TASKS, STEP_PREDICT, STEP_SCORE, STEP_COLLECT, STEP_OPENML_MANIFEST, STEP_OPENML_SELFCHECK,
+    STEP_NOISE_FLOOR, STEP_CALIBRATE, STEP_NOISE_EVIDENCE, STEP_RANK, STEP_AUROC_BOUNDS, STEP_RANK_SETS,
+    STEP_RANK_SET_SUMMARY, STEP_CONTROLLED_SKEW, STEP_FIGURE_CONTROLLED_SKEW, STEP_FIGURE_DATA,
+    STEP_FIGURE_FIG4_RANK_HEATMAP, STEP_FIGURE_FIG4_AUPRG_VS_AUPR, STEP_FIGURE_FIG5_CURVES, STEP_CD,
+    STEP_FIGURE_CD_DIAGRAM, STEP_BOYD_THEORY_DATA, STEP_BOYD_PAPER_TABLES, STEP_BOYD_PR_PRG, STEP_BOYD_DOWNSAMPLE,
+    STEP_BOYD_DOWNSAMPLING_REPORT, STEP_BOYD_FOLD_SKEW, STEP_BOYD_FOLD_SKEW_REPORT, STEP_BOYD_FOLD_SKEW_MECHANISM,
+    STEP_BOYD_AGGREGATION, STEP_BOYD_EVIDENCE, STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE, STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES,
+    STEP_FIGURE_BOYD_FIG3_AUCPR_MIN, STEP_FIGURE_BOYD_FIG4_F1_CONTOURS, STEP_FIGURE_BOYD_FIG_PR_PRG,
+    STEP_FIGURE_BOYD_DOWNSAMPLING, STEP_FIGURE_BOYD_FOLD_SKEW, STEP_FIGURE_BOYD_AGGREGATION, STEP_VERDICTS,
+    STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY,
+)  # fmt: skip
+
+#: Every figure, in the order of :data:`STEPS`.
+FIGURES: tuple[Figure, ...] = tuple(f for s in STEPS for f in s.figures)
+#: Every figure-data table, in the order of :data:`STEPS`.
+FIGURE_DATA: tuple[FigureData, ...] = tuple(d for s in STEPS for d in s.figure_data)
+
+
+def table(name: str) -> Table:
+    """The table called ``name`` (a name read from a file or a command line)."""
+    for t in TABLES:
+        if t.name == name:
+            return t
+    raise KeyError(f"no table {name!r} in the registry (prspace.core.registry); known: {', '.join(t.name for t in TABLES)}")
+
+
+def figure(name: str) -> Figure:
+    """The figure called ``name`` (``prspace figure NAME``)."""
+    for f in FIGURES:
+        if f.name == name:
+            return f
+    raise KeyError(f"no figure {name!r} in the registry (prspace.core.registry); known: {', '.join(f.name for f in FIGURES)}")
+
+
+def step_of(item: Table | FigureData | Figure) -> Step:
+    """The step that writes ``item``."""
+    for s in STEPS:
+        if item in s.tables or item in s.figure_data or item in s.figures:
+            return s
+    raise KeyError(f"{item!r} is written by no step of prspace.core.registry.STEPS")

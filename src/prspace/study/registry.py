@@ -1,0 +1,135 @@
+"""What a study makes, derived from its validated configuration and the registry (:mod:`prspace.core.registry`).
+
+A step runs when its ``when`` holds (:func:`step_active`); a study's outputs are every file its
+active steps write (:func:`study_targets`), its report shows every active table with ``report``
+(:func:`report_tables`, in the registry's order), rule ``verdicts`` reads the evidence of the
+active steps (:func:`verdict_inputs`).  Nobody else writes a list of table or figure names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from prspace.core import registry as R
+
+__all__ = [
+    "ReportTable",
+    "active_steps",
+    "boyd_formats",
+    "evidence_tables",
+    "figure_formats",
+    "figures",
+    "openml_report_tables",
+    "report_tables",
+    "step_active",
+    "study_targets",
+    "verdict_inputs",
+]
+
+
+class ReportTable(NamedTuple):
+    """How one result table appears in the Snakemake report."""
+
+    title: str
+    category: str
+    subcategory: str | None
+    #: caption file relative to ``workflow/rules`` (None: ``../report/<name>.rst``)
+    caption: str | None = None
+
+
+def step_active(when: str | None, config: Mapping[str, Any]) -> bool:
+    """Does a step with condition ``when`` (:data:`prspace.core.registry.WHEN`) run in this study?
+
+    ``boyd.*`` needs ``boyd.enabled`` and its own ``enabled`` (``boyd.theory``: the flag itself);
+    the downsampling experiment needs a local source (it retrains on the raw data)."""
+    if when is None:
+        return True
+    if when == "openml":
+        return config["source"] == "openml"
+    b = config["boyd"]
+    if not b["enabled"]:
+        return False
+    if when == "boyd":
+        return True
+    if when == "boyd.theory":
+        return bool(b["theory"])
+    if when == "boyd.downsampling":
+        return bool(b["downsampling"]["enabled"]) and config["source"] == "local"
+    if when in ("boyd.fold_skew", "boyd.aggregation"):
+        return bool(b[when.removeprefix("boyd.")]["enabled"])
+    raise ValueError(f"unknown step condition {when!r}; known: {R.WHEN}")
+
+
+def active_steps(config: Mapping[str, Any]) -> list[R.Step]:
+    """The steps of :data:`prspace.core.registry.STEPS` this study runs, in that order."""
+    return [s for s in R.STEPS if step_active(s.when, config)]
+
+
+def _tables(config: Mapping[str, Any]) -> set[R.Table]:
+    return {t for s in active_steps(config) for t in s.tables}
+
+
+def report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
+    """Every table of a study's report except the OpenML ones (rule ``report_tables``), in the
+    registry's order: name -> :class:`ReportTable`."""
+    active = _tables(config)
+    return {t.name: ReportTable(t.title, t.category, t.section, t.caption)
+            for t in R.TABLES if t.report and t in active and t.category != R.OPENML_CATEGORY}
+
+
+def openml_report_tables() -> dict[str, ReportTable]:
+    """The tables of an OpenML study's report (rule ``openml_report_tables``)."""
+    return {t.name: ReportTable(t.title, t.category, t.section, t.caption)
+            for t in R.TABLES if t.report and t.category == R.OPENML_CATEGORY}
+
+
+def figures(config: Mapping[str, Any]) -> list[R.Figure]:
+    """The figures this study draws, in the order of the steps."""
+    return [f for s in active_steps(config) for f in s.figures]
+
+
+def boyd_formats(config: Mapping[str, Any]) -> list[str]:
+    """The formats of the Boyd figures: the study's ``analysis.figure_formats`` and always PNG (the report's)."""
+    return sorted(set(config["analysis"]["figure_formats"]) | {"png"})
+
+
+def figure_formats(figure: R.Figure, config: Mapping[str, Any]) -> list[str]:
+    """The formats ``figure`` is a target in: ``analysis.figure_formats``, or :func:`boyd_formats`."""
+    return boyd_formats(config) if figure.formats == "boyd" else list(config["analysis"]["figure_formats"])
+
+
+def evidence_tables() -> tuple[R.Table, ...]:
+    """The tables whose rows are evidence rows, in the order their rows appear (each optional)."""
+    return R.EVIDENCE_ROWS
+
+
+def verdict_inputs(config: Mapping[str, Any], tables: str) -> dict[str, str]:
+    """The tables rule ``verdicts`` reads (the evidence of every active step): name -> path under ``tables``."""
+    return {t.name: f"{tables}/{t.name}.csv" for s in active_steps(config) for t in s.evidence}
+
+
+def study_targets(config: Mapping[str, Any]) -> list[str]:
+    """Every output a study makes (the inputs of rules ``all`` and ``verify``), from its validated
+    configuration, as paths relative to the working directory; the one list of them.
+
+    Every table of an active step (CSV, and Markdown when it has one), every figure of an active
+    step in :func:`figure_formats`, the report's HTML tables (:func:`report_tables`, and
+    :func:`openml_report_tables` for an OpenML study), the report's front page, ``summary.md``,
+    ``findings.md``, and an OpenML study's manifest.  The figure-data tables are intermediates
+    under ``work/`` (their figures are the targets).
+    """
+    study = config["study"]
+    results, work = f"results/{study}", f"work/{study}"
+    tables, figs, pages = f"{results}/tables", f"{results}/figures", f"{work}/report"
+    out: list[str] = []
+    for s in active_steps(config):
+        out += [f"{tables}/{t.name}.{ext}" for t in s.tables for ext in (("csv", "md") if t.md else ("csv",))]
+        out += [f"{figs}/{f.name}.{ext}" for f in s.figures for ext in figure_formats(f, config)]
+    out += [f"{pages}/{name}.html" for name in report_tables(config)]
+    out += [f"{pages}/{R.FRONT_PAGE.name}.{R.FRONT_PAGE.ext}",
+            *(f"{results}/{f.name}.{f.ext}" for f in (R.SUMMARY, R.FINDINGS))]
+    if config["source"] == "openml":
+        out += [f"{results}/{R.OPENML_MANIFEST.name}.{R.OPENML_MANIFEST.ext}",
+                *(f"{pages}/{name}.html" for name in openml_report_tables())]
+    return out
