@@ -13,6 +13,7 @@ Every value from the configuration is shell-quoted.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from shlex import quote
@@ -162,10 +163,9 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
 def report_front_page(config: Mapping[str, Any], basedir: str) -> str:
     """The report's front page: the one rule ``verdicts`` generated (the static description, then
     the answer first) once the study has run, else the static description."""
-    import os
-
-    generated = os.path.join("work", str(config["study"]), "report", "front.rst")
-    return os.path.abspath(generated) if os.path.isfile(generated) else os.path.join(basedir, "workflow", "report", "workflow.rst")
+    generated = R.FRONT_PAGE.path(Path("work") / str(config["study"]) / "report")
+    intro = R.WORKFLOW_PAGE.path(Path(basedir) / "workflow" / "report")
+    return os.path.abspath(generated) if generated.is_file() else str(intro)
 
 
 def skew_reference_path(reference: str, *, own_tasks: str, work_dir: str | Path, base_dir: str | Path) -> str:
