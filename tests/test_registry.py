@@ -248,3 +248,16 @@ def test_no_name_is_spelled_outside_the_registry():
     assert new == {}, "spell these through prspace.core.registry (R.<NAME>)"
     fixed = {f: sorted(n - found.get(f, set())) for f, n in OFFENDERS.items() if n - found.get(f, set())}
     assert fixed == {}, "converted: remove them from OFFENDERS"
+
+
+def test_the_docs_list_every_table_figure_data_table_and_figure_of_the_registry():
+    from prspace.core.errors import InputError
+    from prspace.repo.numbers import registry_listing
+
+    for kind, items in [("tables", R.TABLES), ("figure_data", R.FIGURE_DATA), ("figures", R.FIGURES)]:
+        rows = registry_listing(kind).strip().splitlines()[2:]
+        assert [r.split("`")[1].split(".")[0] for r in rows] == [i.name for i in items]
+    assert "| `boyd_fold_skew_summary.csv/.md` | `boyd_fold_skew_report` (`boyd.fold_skew.enabled`) |" in registry_listing("tables")
+    with pytest.raises(InputError, match="registry:nope"):
+        registry_listing("nope")
+    assert "<!-- include: registry:tables -->" in (ROOT / "docs" / "workflow.md").read_text()
