@@ -31,10 +31,8 @@ from prspace.study.registry import (
 
 __all__ = [
     "OPENML_TABLES",
-    "STUDY_TABLES",
     "ReportTable",
     "boyd_formats",
-    "boyd_report_tables",
     "own_data_args",
     "predict_command",
     "report_tables",
@@ -47,27 +45,12 @@ __all__ = [
 ]
 
 
-#: name -> report entry of the tables every study makes (rule report_tables): the registry's tables
-#: outside Boyd's and OpenML's categories (prspace.study.registry.report_tables)
-STUDY_TABLES: dict[str, ReportTable] = {
-    t.name: ReportTable(t.title, t.category, t.section, t.caption)
-    for t in R.TABLES if t.report and t.category == R.TABLES_CATEGORY
-}
-#: name -> report entry of the tables of an OpenML study (rule openml_report_tables)
-OPENML_TABLES: dict[str, ReportTable] = openml_report_tables()
-
-
-def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
-    """The Boyd et al. tables a study makes (as ``boyd.smk`` decides from ``config['boyd']``;
-    the downsampling experiment needs a local source), for the report."""
-    return {n: t for n, t in report_tables(config).items() if t.category == R.BOYD_CATEGORY}
-
-
 def _md_names(step: R.Step) -> tuple[str, ...]:
     return tuple(t.name for t in step.tables if t.md)
 
 
 # Names the rule files still import (until they spell R.<NAME>): derived from the registry.
+OPENML_TABLES: dict[str, ReportTable] = openml_report_tables()
 RANK_TABLES = _md_names(R.STEP_RANK)
 SKEW_TABLES = _md_names(R.STEP_CONTROLLED_SKEW)
 RANK_SET_TABLES = _md_names(R.STEP_RANK_SET_SUMMARY)
