@@ -156,16 +156,28 @@ GENERIC = {"tasks", "metrics", "verdicts", "calibration", "sensitivity", "rank_s
 NAMES = sorted({i.name for i in (*R.TABLES, *R.FIGURE_DATA, *R.FIGURES, R.SUMMARY, R.FINDINGS, R.FRONT_PAGE,
                                  R.WORKFLOW_PAGE, R.OPENML_MANIFEST)}, key=len, reverse=True)
 _ALT = "|".join(map(re.escape, NAMES))
-_EXT = r"\.(?:csv|md|png|pdf|svg|html|parquet|rst|json)\b"
-#: the name as a file: ``name.csv`` (and other result extensions), or a path ending in ``/name``
-FILE = re.compile(rf"(?<![A-Za-z0-9_-])(?<!docs/)({_ALT}){_EXT}|(?<=/)(?<!docs/)({_ALT})(?=$|[\"'}}\s),])")
+
+
+def _as_files(names: set[str], exts: str) -> str:
+    alt = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    return rf"(?<![A-Za-z0-9_-])(?<!docs/)({alt})\.(?:{exts})\b"
+
+
+#: the name as a file of its kind (a table ``name.csv``/``.md``/``.html``, a figure ``name.png``/``.pdf``/
+#: ``.svg``, a caption ``name.rst``, ...), or a path ending in ``/name``
+FILE = re.compile("|".join([
+    _as_files({t.name for t in R.TABLES}, "csv|md|html|rst"), _as_files({d.name for d in R.FIGURE_DATA}, "csv"),
+    _as_files({f.name for f in R.FIGURES}, "png|pdf|svg|rst"),
+    *(_as_files({f.name}, re.escape(f.ext)) for f in (R.SUMMARY, R.FINDINGS, R.FRONT_PAGE, R.WORKFLOW_PAGE,
+                                                      R.OPENML_MANIFEST)),
+    rf"(?<=/)(?<!docs/)({_ALT})(?=$|[\"'}}\s),])"]))
 #: the name alone, quoted (rule files)
 QUOTED = re.compile(rf"([\"'])({_ALT})\1")
 
 #: file -> names still spelled there; may only shrink (each helper converts its own files)
 OFFENDERS: dict[str, set[str]] = {
     'src/prspace/audit/cd.py': {'cd_metric_pairs', 'cd_ranks', 'cd_tests'},
-    'src/prspace/audit/files.py': {'auroc_bounds', 'findings', 'metrics', 'rank_sets'},
+    'src/prspace/audit/files.py': {'auroc_bounds', 'metrics', 'rank_sets'},
     'src/prspace/audit/render.py': {'cd_diagram'},
     'src/prspace/audit/result.py': {'cd_cliques', 'cd_diagram', 'cd_ranks', 'cd_tests'},
     'src/prspace/cli/cd.py': {'cd_ranks', 'cd_tests'},
@@ -205,7 +217,7 @@ def _py_literals(path: Path):
 
 
 def _spelled(text: str, *, alone: bool) -> set[str]:
-    found = {m.group(1) or m.group(2) for m in FILE.finditer(text)}
+    found = {next(g for g in m.groups() if g) for m in FILE.finditer(text)}
     if alone and text in NAMES and text not in GENERIC:
         found.add(text)
     return found
@@ -241,6 +253,8 @@ def test_the_names_test_finds_every_form():
     assert _spelled("{WORK}/metrics/{task}.csv", alone=False) == set()  # a folder
     assert _spelled("not_a_name.csv", alone=True) == set()
     assert _spelled("docs/verdicts.md", alone=True) == set()  # a page of the docs
+    assert _spelled("findings.csv", alone=True) == set()  # not the study's findings.md
+    assert _spelled("boyd_fold_skew.pdf", alone=True) == {"boyd_fold_skew"}
 
 
 def test_no_name_is_spelled_outside_the_registry():
