@@ -22,7 +22,10 @@ import yaml
 from snakemake.utils import validate
 
 from prspace.core import registry as R
+from prspace.core.errors import InputError
+from prspace.repo.numbers import registry_listing
 from prspace.study import registry as SR
+from prspace.study import workflow_commands as W
 from prspace.study.study_config import prepare_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,8 +104,6 @@ def test_figures_read_the_frozen_tables():
 
 
 def test_the_rules_names_lists_are_the_frozen_ones():
-    from prspace.study import workflow_commands as W
-
     for key, value in [("rank_tables", W.RANK_TABLES), ("skew_tables", W.SKEW_TABLES),
                        ("rank_set_tables", W.RANK_SET_TABLES), ("cd_tables", W.CD_TABLES),
                        ("boyd_aggregation_tables", W.BOYD_AGGREGATION_TABLES),
@@ -288,9 +289,6 @@ if __name__ == "__main__" and sys.argv[1:] == ["--shrink"]:
 
 
 def test_the_docs_list_every_table_figure_data_table_and_figure_of_the_registry():
-    from prspace.core.errors import InputError
-    from prspace.repo.numbers import registry_listing
-
     for kind, items in [("tables", R.TABLES), ("figure_data", R.FIGURE_DATA), ("figures", R.FIGURES)]:
         rows = registry_listing(kind).strip().splitlines()[2:]
         assert [r.split("`")[1].split(".")[0] for r in rows] == [i.name for i in items]
