@@ -33,18 +33,14 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    bootstrap,
     boyd_intervals,
     delong,
-    jackknife,
     jackknife_interval,
     logit_interval,
     normal_interval,
     percentile,
-    point_metrics,
 )
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 #: Least simulated coverage of a printed 95% interval (issue 32's acceptance).
 TARGET = 0.93

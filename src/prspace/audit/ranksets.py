@@ -1,6 +1,6 @@
 """The audit's confidence sets for ranks: ``rank_sets.csv`` and the plausible-best lines.
 
-Per task and metric of :data:`~prspace.audit.intervals.BOOT_METRICS`, the rank interval of
+Per task and metric of :data:`~prspace.stats.replicates.BOOT_METRICS`, the rank interval of
 every model from the decisions of the procedure that decides the metric on the task
 (:func:`prspace.audit.decision.decide`; the ``role == "decides"`` rows of
 :func:`prspace.audit.pairwise.pairwise_table`): model i is *surely better* than j iff their pair
@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.audit.intervals import BOOT_METRICS, Block
 from prspace.audit.pairwise import DECIDES, SHORT, pairwise_table
 from prspace.audit.tables import LABELS
 from prspace.stats.ranksets import rank_sets_from_bounds
+from prspace.stats.replicates import BOOT_METRICS, Block
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best", "method",
                     "n_resamples", "level"]

@@ -4,8 +4,8 @@
 
 ``intervals``: ``task, model, metric, method, estimate, lo, hi, calibrated``
     AUROC by DeLong and by DeLong on the logit scale (unit weights), every metric of
-    :data:`~prspace.audit.intervals.BOOT_METRICS` by the bootstrap within class (percentile
-    interval; folds ignored, ``scheme="class"`` of :func:`prspace.audit.intervals.bootstrap`, so
+    :data:`~prspace.stats.replicates.BOOT_METRICS` by the bootstrap within class (percentile
+    interval; folds ignored, ``scheme="class"`` of :func:`prspace.stats.replicates.bootstrap`, so
     the interval holds its level when the folds were not stratified: ``docs/calibration.md``)
     and by the class-stratified jackknife-t (:func:`prspace.audit.intervals.jackknife_interval`),
     and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.  ``calibrated``: the
@@ -34,12 +34,8 @@ from scipy.stats import norm
 
 from prspace.audit import coverage as C
 from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    bootstrap,
     boyd_intervals,
     delong,
-    jackknife,
     jackknife_interval,
     logit_interval,
     normal_interval,
@@ -47,6 +43,7 @@ from prspace.audit.intervals import (
 )
 from prspace.audit.numbers import difference
 from prspace.audit.tables import LABELS
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated"]
 COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method", "calibrated",
@@ -145,7 +142,7 @@ def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000
 
     ``replicates``: if a dict, each block's bootstrap replicates (n_boot, models, metrics) are
     stored in it under ``id(block)`` (for :mod:`prspace.audit.ranksets`, which reuses them);
-    ``scheme``: the bootstrap's strata (:data:`prspace.audit.intervals.SCHEMES`).
+    ``scheme``: the bootstrap's strata (:data:`prspace.stats.replicates.SCHEMES`).
     """
     rng = np.random.default_rng(seed)
     jack_rng = np.random.default_rng([seed, 32])  # its own stream: the bootstrap's stays as it was
