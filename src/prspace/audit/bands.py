@@ -99,8 +99,7 @@ def band_table(bands: dict[tuple[str, str], dict[str, CurveBand]],
                 continue
             b = per[curve]
             ok = band_shown(curve, *sizes[task]) if sizes and task in sizes else float("nan")
-            parts.append(pd.DataFrame({"task": task, "model": model, "curve": curve, "x": b.x, **b.columns(),
-                                       "level": b.level, "n_resamples": b.n_resamples, "calibrated": ok}))
+            parts.append(b.rows(task=task, model=model, curve=curve).assign(calibrated=ok))
     if not parts:
         return pd.DataFrame(columns=BAND_COLUMNS)
     return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]
