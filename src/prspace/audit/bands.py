@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from prspace.audit.bands_table import CELLS
+from prspace.audit.coverage import TARGET
 from prspace.core.errors import InputError
 from prspace.stats.bands import CURVES, CurveBand, curve_bands
 
@@ -44,8 +46,6 @@ def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, flo
     """Simulated simultaneous coverage of ``curve``'s band at the calibrated cell nearest a task
     with ``n_pos`` positives of ``n`` rows: ``(coverage, mc_se, pi, n_pos)`` of that cell (NaN
     coverage if none)."""
-    from prspace.audit.bands_table import CELLS
-
     cells = [c for c in CELLS if c[0] == curve]
     if not cells or not (n > n_pos > 0):
         return float("nan"), float("nan"), float("nan"), 0
@@ -56,8 +56,6 @@ def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, flo
 
 def band_shown(curve: str, n_pos: float, n: float) -> bool:
     """Whether ``curve``'s simultaneous band is drawn for such a task (module docstring)."""
-    from prspace.audit.coverage import TARGET
-
     return bool(band_coverage(curve, n_pos, n)[0] >= TARGET)
 
 

@@ -27,11 +27,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from prspace.audit.coverage_table import CELLS, COLUMNS
+from prspace.audit.generated import write_cells_module
 from prspace.audit.intervals import (
     boyd_intervals,
     delong,
@@ -40,6 +43,7 @@ from prspace.audit.intervals import (
     normal_interval,
     percentile,
 )
+from prspace.audit.simulate import draw, means, population
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 #: Least simulated coverage of a printed 95% interval (issue 32's acceptance).
@@ -138,8 +142,6 @@ def calibrate_coverage(pi: float, n: int, reps: int, *, alternative: bool, seed:
     :mod:`prspace.audit.simulate`: one row per ``kind, metric, method`` with the ``share`` and its
     Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a per-model share averages k
     intervals of one test set, so this se is conservative), and the cell."""
-    from prspace.audit.simulate import draw, means, population
-
     rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative), 32])
     mu = means(alternative)
     truth = population(mu, pi)
@@ -172,8 +174,6 @@ class Coverage:
 
 @functools.lru_cache(maxsize=1)
 def _table() -> pd.DataFrame:
-    from prspace.audit.coverage_table import CELLS, COLUMNS
-
     return pd.DataFrame(CELLS, columns=COLUMNS)
 
 
@@ -216,10 +216,6 @@ def rule_table(calibration: pd.DataFrame) -> pd.DataFrame:
 
 def write_table(calibration: pd.DataFrame, seed: int, path=None):
     """Write :mod:`prspace.audit.coverage_table` from the coverage CSV's rows."""
-    from pathlib import Path
-
-    from prspace.audit.generated import write_cells_module
-
     cols = ["kind", "metric", "method", "pi", "n", "n_pos", "coverage", "mc_se", "reps"]
     return write_cells_module(
         Path(path) if path else Path(__file__).with_name("coverage_table.py"),
