@@ -25,7 +25,7 @@ import pandas as pd
 
 from prspace.audit.decision import ORDER, decide
 from prspace.audit.intervals import delong
-from prspace.audit.tables import LABELS
+from prspace.audit.tables import LABELS, task_metric_rows
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
     DELONG_HOLM,
@@ -110,12 +110,8 @@ def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> l
     """Per metric one line, by the procedure that decides it: ``"AUPR (jackknife-Holm): 3 of 10 pairs
     differ; best A beats B, C; not distinguishable from D, E"``; a metric no procedure decides:
     ``"AUPRG: cannot decide: <why>"``; empty if nothing was computed."""
-    if table is None or not len(table):
-        return []
-    t = table[table["task"] == task]
     lines = []
-    for metric in BOOT_METRICS:
-        mine = t[t["metric"] == metric]
+    for metric, mine in task_metric_rows(table, task, BOOT_METRICS):
         if len(mine) and not (mine["role"] == DECIDES).any():
             lines.append(f"{LABELS[metric]}: cannot decide: {mine['note'].iloc[0]}")
             continue
