@@ -62,6 +62,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 
 from prspace.core.errors import InputError
@@ -104,6 +105,12 @@ class CurveBand:
         """The band as columns (``grid, estimate, lo, hi, sim_lo, sim_hi``) for a table."""
         return {"grid": self.grid, "estimate": self.estimate, "lo": self.lo, "hi": self.hi,
                 "sim_lo": self.sim_lo, "sim_hi": self.sim_hi}
+
+    def rows(self, **ids: object) -> pd.DataFrame:
+        """The band as a table, one row per grid point: the ``ids`` (constant columns naming it), ``x``,
+        :meth:`columns`, ``level``, ``n_resamples`` (the audit's ``bands.csv`` and Figure 5's bands)."""
+        return pd.DataFrame({**ids, "x": self.x, **self.columns(), "level": self.level,
+                             "n_resamples": self.n_resamples})
 
 
 def default_grid(curve: str, grid_size: int = DEFAULT_GRID_SIZE) -> np.ndarray:
