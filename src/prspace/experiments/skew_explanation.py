@@ -14,7 +14,7 @@ import pandas as pd
 
 from prspace.core.errors import InputError
 from prspace.experiments.ranking.summary import cluster_resamples
-from prspace.verdicts.primary import percentile_interval
+from prspace.stats.intervals import percentile_interval
 
 # --- skew as a tested explanation: the trend, the counterfactual, the balance levels -----------
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
-from prspace.verdicts import registry as REG
 from prspace.verdicts.labels import count_verdicts, label, num, short_name, verdict_key
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
 
