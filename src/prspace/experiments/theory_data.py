@@ -25,6 +25,7 @@ import pandas as pd
 from scipy.optimize import brentq
 
 from prspace import metrics
+from prspace.experiments.curve_points import Curve, points_table
 
 #: Figures of :func:`theory_tables`, each drawn from the table of the same name.
 THEORY_FIGURES = ("boyd_fig1_min_pr_curve", "boyd_fig2_min_pr_curves", "boyd_fig3_aucpr_min", "boyd_fig4_f1_contours")
@@ -168,8 +169,6 @@ def pr_prg_tables(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> di
     model), ``boyd_fig_pr_prg_hull`` (the PRG convex hull, ``recall_gain, precision_gain``),
     ``boyd_fig_pr_prg_isometrics`` (:func:`isometrics_table`) and ``boyd_fig_pr_prg_text`` (its
     title, ``figure, field, text``)."""
-    from prspace.experiments.curve_points import Curve, points_table
-
     y_true = np.asarray(y_true, dtype=bool)
     y_score = np.asarray(y_score, dtype=np.float64)
     pi = float(y_true.mean())
