@@ -31,6 +31,8 @@ from prspace.core.evidence import evidence_row
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
 from prspace.experiments.boyd_intervals import Interval, family_interval, simulated_coverage
+from prspace.experiments.boyd_mechanism import mechanism_sentence
+from prspace.experiments.skew_explanation import task_families
 
 EXPLORATORY = "prspace"
 #: The largest Monte Carlo error of an interval end a row may carry without saying so.
@@ -39,8 +41,6 @@ MC_TARGET = 0.002
 
 def families(task_ids: Sequence[object], tasks: pd.DataFrame | None) -> np.ndarray:
     """Each task's family (the bootstrap cluster; a task without one is its own)."""
-    from prspace.experiments.skew_explanation import task_families
-
     return task_families(task_ids, tasks)
 
 
@@ -252,8 +252,6 @@ def fold_skew_by_dispersion(runs: pd.DataFrame) -> pd.DataFrame:
 def fold_skew_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resamples: int, seed: int,
                    mechanism: pd.DataFrame | None = None) -> list[dict[str, object]]:
     """Section 4.1: averaging vs merging folds of different skew, and AUCNPR against AUCPR."""
-    from prspace.experiments.boyd_mechanism import mechanism_sentence
-
     if runs is None or runs.empty:
         return []
     eff = fold_skew_task_effects(runs)

@@ -14,10 +14,13 @@ Every value from the configuration is shell-quoted.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from shlex import quote
 from typing import Any, NamedTuple
+
+from prspace.core.errors import InputError
 
 __all__ = [
     "OPENML_TABLES",
@@ -323,8 +326,6 @@ def verdict_inputs(config: Mapping[str, Any], tables: str) -> dict[str, str]:
 def report_front_page(config: Mapping[str, Any], basedir: str) -> str:
     """The report's front page: the one rule ``verdicts`` generated (the static description, then
     the answer first) once the study has run, else the static description."""
-    import os
-
     generated = os.path.join("work", str(config["study"]), "report", "front.rst")
     return os.path.abspath(generated) if os.path.isfile(generated) else os.path.join(basedir, "workflow", "report", "workflow.rst")
 
@@ -337,8 +338,6 @@ def skew_reference_path(reference: str, *, own_tasks: str, work_dir: str | Path,
     folder (the committed table of a clone, when the study runs with ``--directory``).
     Raises :class:`prspace.core.errors.InputError` naming the key when neither holds it.
     """
-    from prspace.core.errors import InputError
-
     p = Path(reference)
     if reference == own_tasks or (Path(work_dir) / p).exists():
         return reference

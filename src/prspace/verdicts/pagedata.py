@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
+from prspace.core.errors import InputError
 
 #: The offline studies whose question is the papers'. Every other study of local data is a user's
 #: own data, whose page opens with the per-task picks; a study on OpenML is the papers' question.
@@ -104,8 +105,6 @@ def load_study(name: str, tables_dir: str | Path, *, verdicts: pd.DataFrame | No
     if verdicts is None:
         verdicts = _read(t / "verdicts.csv")
         if verdicts is None:
-            from prspace.core.errors import InputError
-
             raise InputError(f"{t / 'verdicts.csv'} is missing; run the study `{name}` first (make run)")
     metrics = _read(t / "metrics.csv", dtype={"task_id": str})
     if metrics is not None:

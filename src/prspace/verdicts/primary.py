@@ -39,7 +39,7 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.stats.intervals import mc_method, percentile_interval
-from prspace.verdicts.rule import evidence_row
+from prspace.verdicts.rule import apply_rule, evidence_frame, evidence_row
 
 #: Flach & Kull's three pairs, in the registry's order of the ids.
 PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
@@ -236,8 +236,6 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
     learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
     :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
     so). Columns :data:`SENSITIVITY_COLUMNS`."""
-    from prspace.verdicts.rule import apply_rule, evidence_frame
-
     ids = _wide(per_task, None).index
     rows = []
     variants = [(v, keep, per_task) for v, keep in sensitivity_variants(tasks, ids)]
