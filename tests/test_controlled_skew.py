@@ -403,6 +403,11 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     assert dist["t0"] == pytest.approx(0.35) and dist["t3"] == pytest.approx(0.5)
     ev = pd.read_csv(out / "skew_evidence.csv")
     assert "px.aupr_auroc.top1.at_paperlike_pi_distribution" in set(ev.claim_id)
+    # the command writes the rows shown (prspace.verdicts.skew): no median variant saying what its
+    # distribution variant says (here every median variant does: none is written)
+    v = apply_rule(ev).set_index("claim_id")["verdict"]
+    assert not [c for c in v.index if c.endswith(".at_paperlike_pi") and v[c] == v[c + "_distribution"]]
+    assert not ev.claim_id.str.endswith(".at_paperlike_pi").any()
     assert "the ref suite's pi distribution (0.35 to 0.5" in ev.set_index("claim_id").loc[
         "px.aupr_auroc.top1.at_paperlike_pi_distribution", "claim"]
     # a bad reference is one line and exit status 2
