@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.experiments.controlled_skew_report import parse_numbers, skew_report
+    from prspace.experiments.controlled_skew_report import parse_numbers
+    from prspace.verdicts.skew import skew_report
 
     targets = parse_numbers(args.targets, "--targets", "0.5,0.1")
     edges = parse_numbers(args.balance_edges, "--balance-edges", "0.1,0.3")

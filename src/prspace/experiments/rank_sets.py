@@ -49,6 +49,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.core.errors import InputError
+from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
 from prspace.experiments.calibration import (
     mdr,
     median_size,
@@ -66,7 +67,6 @@ from prspace.stats.resampling import (
     jackknife_weights,
     uniform_counts,
 )
-from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
 
 __all__ = [
     "CALIBRATION_COLUMNS", "PAIR_COLUMNS", "RANK_SET_COLUMNS", "RANK_SET_METRICS", "RANK_SET_PAIRS",

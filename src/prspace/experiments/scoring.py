@@ -27,7 +27,9 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.core.schema import TASK_TABLE_COLUMNS, TaskInfo
+from prspace.core.contracts import read_metrics_table, read_status, read_task_list
+from prspace.core.schema import TASK_TABLE_COLUMNS, TaskInfo, read_task_info
+from prspace.experiments.ranking import saturation
 from prspace.metrics.names import METRIC_KEYS
 
 #: Metrics computed for every model (keys of :func:`prspace.metrics.all_metrics`).
@@ -164,8 +166,6 @@ def task_table(statuses: Sequence[Mapping], infos: Mapping[str, Mapping], metric
     task list ``listed`` that did not run (``not run`` if selected, else ``excluded``, with the
     list's reason); its ``family`` (the list's, else the task itself) and saturation
     (:func:`prspace.experiments.ranking.saturation` of ``metrics``).  Sorted by task id."""
-    from prspace.experiments.ranking import saturation
-
     rows = {}
     for st in statuses:
         row = {"task_id": st["task_id"], "status": st["status"], "reason": st.get("reason") or ""}
@@ -192,9 +192,6 @@ def collect_study(metrics_paths: Sequence[str | Path], status_paths: Sequence[st
     """The study's metrics table and task table (:func:`stack_metrics`, :func:`task_table`) from the
     per-task metrics CSVs, the status JSON of every task and the task list (optional); each file is
     checked by :mod:`prspace.core.contracts` (a bad one raises :class:`prspace.core.errors.InputError`)."""
-    from prspace.core.contracts import read_metrics_table, read_status, read_task_list
-    from prspace.core.schema import read_task_info
-
     metrics = stack_metrics([read_metrics_table(p, columns=METRICS_COLUMNS) for p in sorted(map(str, metrics_paths))])
     statuses = [read_status(p) for p in status_paths]
     infos = {st["task_id"]: read_task_info(st["predictions"]).to_dict() for st in statuses if st["status"] == "ok"}

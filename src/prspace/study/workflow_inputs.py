@@ -26,6 +26,7 @@ import pandas as pd
 
 from prspace.core.contracts import read_task_list, selected_task_ids
 from prspace.core.errors import InputError
+from prspace.experiments.selection import downsampling_tasks, fold_skew_tasks
 
 __all__ = ["StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
 
@@ -121,8 +122,6 @@ class StudyInputs:
 
     def downsampling_tasks(self) -> list[str]:
         """Boyd section 4.3 tasks (:func:`prspace.experiments.selection.downsampling_tasks`), warning if none."""
-        from prspace.experiments.selection import downsampling_tasks
-
         ds = self._config["boyd"]["downsampling"]
         ids = downsampling_tasks(self._table(), self.task_ids(), max_pi=ds["max_pi"],
                                  min_positives=ds["min_positives"], max_tasks=ds["max_tasks"])
@@ -136,8 +135,6 @@ class StudyInputs:
 
     def fold_skew_tasks(self) -> list[str]:
         """Boyd section 4.1 tasks (:func:`prspace.experiments.selection.fold_skew_tasks`), warning if none."""
-        from prspace.experiments.selection import fold_skew_tasks
-
         fs = self._config["boyd"]["fold_skew"]
         ids = fold_skew_tasks(self._table(), self.task_ids(), min_positives=fs["min_positives"],
                               max_tasks=fs["max_tasks"])
