@@ -189,3 +189,18 @@ def test_job_files_keep_every_rules_log_and_benchmark_path():
     assert jobs.benchmark("boyd_downsample", task=True) == "work/s/benchmarks/boyd/downsample/{task}.tsv"
     assert jobs.log("figure_boyd_fold_skew", figure=True) == "work/s/logs/figures/boyd_fold_skew.log"
     assert jobs.log("figure_data") == "work/s/logs/figure_data.log"
+
+
+@pytest.mark.parametrize("path", SMK, ids=lambda p: p.name)
+def test_shell_commands_are_string_literals(path):
+    """Snakemake evaluates a shell: block again when the job runs, so a name in it (say a loop
+    variable of figures.smk) would take its last value: every shell command is literals only."""
+    lines = path.read_text().splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() != "shell:":
+            continue
+        indent = len(line) - len(line.lstrip())
+        for body in lines[i + 1:]:
+            if not body.strip() or len(body) - len(body.lstrip()) <= indent:
+                break
+            assert re.fullmatch(r'"[^"]*"', body.strip()), f"{path.name}: {body.strip()}"

@@ -49,8 +49,9 @@ for _name, _tables, _text, _boyd, _section in _FIGURES:
             figure=_name,
             # the analysis figures pass png twice (PNG first, then every format): harmless, kept as it was
             formats=",".join(_BOYD_FORMATS) if _boyd else ",".join(["png", *_FORMATS]),
+            text=lambda wildcards, input: "".join(f" --text {t}" for t in input.text),
             prspace=PRSPACE,
+        # the shell command names no loop variable: Snakemake evaluates it again when the job runs
         shell:
-            "{params.prspace} figure {params.figure} --tables {input.tables} "
-            + ("--text {input.text} " if _text else "")
-            + "--out {output.png} --formats {params.formats} > {log} 2>&1"
+            "{params.prspace} figure {params.figure} --tables {input.tables}{params.text} --out {output.png} "
+            "--formats {params.formats} > {log} 2>&1"
