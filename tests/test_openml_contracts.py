@@ -13,14 +13,18 @@ from prspace.core.contracts import (
     TASK_LIST_COLUMNS,
     TaskStatus,
     local_task_list,
+    ok_predictions,
+    ok_statuses,
     read_metrics_table,
     read_status,
     read_task_list,
     selected_task_ids,
+    task_predictions,
     write_status,
     write_task_list,
 )
 from prspace.core.errors import InputError
+from prspace.core.schema import TaskInfo, write_predictions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,6 +76,39 @@ def test_task_status_round_trip_and_failed_is_refused(tmp_path):
     (tmp_path / "o.json").write_text(json.dumps({"task_id": "x", "status": "ok"}))
     with pytest.raises(InputError, match="names no predictions file"):
         read_status(tmp_path / "o.json")
+
+
+def _task_files(folder: Path, task: str, y: list[int]) -> Path:
+    """A predictions file of one model on ``y`` and its ok status; returns the status path."""
+    n = len(y)
+    df = pd.DataFrame({"task_id": task, "model_id": "m", "flow_id": "m", "flow_name": "m", "repeat": 0,
+                       "fold": [i % 2 for i in range(n)], "row_id": range(n), "y_true": y,
+                       "score": [i / n for i in range(n)]})
+    info = TaskInfo(task_id=task, source="local", dataset_id=task, dataset_name=task, n=n, n_pos=sum(y),
+                    positive_class="1", estimation_procedure="2-fold CV", n_folds=2, n_repeats=1, n_models=1,
+                    provenance="test", created_at="2026-01-01T00:00:00Z")
+    write_predictions(df, info, folder / f"{task}.parquet")
+    write_status(TaskStatus(task, "ok", "1 model", str(folder / f"{task}.parquet"), 1), folder / f"{task}.json")
+    return folder / f"{task}.json"
+
+
+def test_ok_predictions_reads_the_ok_tasks_in_path_order_and_skips_the_rest(tmp_path):
+    b = _task_files(tmp_path, "keel-b", [1, 0, 0, 1, 0, 0])
+    a = _task_files(tmp_path, "keel-a", [0, 1, 1, 0])
+    write_status(TaskStatus("keel-c", "skipped", "too few positives"), tmp_path / "keel-c.json")
+    got = list(ok_predictions([b, tmp_path / "keel-c.json", str(a)]))
+    assert [(s.task_id, i.task_id, len(df), int(df.y_true.sum())) for s, df, i in got] == [
+        ("keel-a", "keel-a", 4, 2), ("keel-b", "keel-b", 6, 2)]
+    assert [s.task_id for s in ok_statuses([tmp_path / "keel-c.json", b, a])] == ["keel-a", "keel-b"]
+    st, df, info = task_predictions(tmp_path / "keel-c.json")
+    assert (st.status, st.reason, df, info) == ("skipped", "too few positives", None, None)
+    st, df, info = task_predictions(a)
+    assert st.task_id == info.task_id == "keel-a" and list(df.y_true) == [0, 1, 1, 0]
+    # every status is read before any predictions: a failed task stops the loop before it starts
+    write_status({"task_id": "keel-d", "status": "failed", "reason": "crash"}, tmp_path / "keel-d.json")
+    (tmp_path / "keel-a.parquet").unlink()
+    with pytest.raises(InputError, match="neither 'ok' nor 'skipped'"):
+        next(ok_predictions([a, tmp_path / "keel-d.json"]))
 
 
 def test_metrics_table_keeps_ids_as_strings(tmp_path):

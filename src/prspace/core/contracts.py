@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +51,20 @@ import pandas as pd
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
 from prspace.core.output import write_csv
-from prspace.core.schema import SOURCES
+from prspace.core.schema import SOURCES, TaskInfo, read_predictions
 
 __all__ = [
     "ID_COLUMNS",
     "TASK_LIST_COLUMNS",
     "TaskStatus",
     "local_task_list",
+    "ok_predictions",
+    "ok_statuses",
     "read_metrics_table",
     "read_status",
     "read_task_list",
     "selected_task_ids",
+    "task_predictions",
     "validate_task_list",
     "write_status",
     "write_task_list",
@@ -238,6 +242,31 @@ def read_status(path: str | os.PathLike[str]) -> TaskStatus:
     if d["status"] == "ok" and not d.get("predictions"):
         raise InputError(f"status file {path} says ok but names no predictions file")
     return TaskStatus.from_dict(d)
+
+
+def task_predictions(path: str | os.PathLike[str]) -> tuple[TaskStatus, pd.DataFrame | None, TaskInfo | None]:
+    """One task's status (:func:`read_status`) and, if it is ``ok``, its predictions and task
+    information (:func:`prspace.core.schema.read_predictions`); ``(status, None, None)`` when skipped."""
+    status = read_status(path)
+    if status.status != "ok":
+        return status, None, None
+    df, info = read_predictions(status.predictions)
+    return status, df, info
+
+
+def ok_statuses(status_paths: Iterable[str | os.PathLike[str]]) -> list[TaskStatus]:
+    """The ``ok`` statuses among ``status_paths``, in the order of the paths sorted as strings
+    (every status is read, so a bad one fails here, before any predictions are)."""
+    return [s for s in (read_status(p) for p in sorted(map(str, status_paths))) if s.status == "ok"]
+
+
+def ok_predictions(status_paths: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[TaskStatus, pd.DataFrame, TaskInfo]]:
+    """``(status, predictions, task information)`` of every task with predictions, in the order of
+    :func:`ok_statuses`; skipped tasks are left out.  Lazy: one task's predictions are in memory at
+    a time (a study's frames together do not fit on a small machine)."""
+    for status in ok_statuses(status_paths):
+        df, info = read_predictions(status.predictions)
+        yield status, df, info
 
 
 # --------------------------------------------------------------------------- metrics table

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics
+from prspace.core.contracts import task_predictions
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import bootstrap_ci, rank_models, top_k
 from prspace.metrics.names import BOYD_METRICS
@@ -192,13 +193,9 @@ def task_runs(status_path: str | Path, **kw: Any) -> tuple[pd.DataFrame, str]:
     """One task's runs of :func:`fold_skew_experiment` (keywords ``kw``) from its status JSON, and a
     note saying what they are: no runs (empty, :data:`RUN_COLUMNS`) for a skipped task, the note
     giving its reason."""
-    from prspace.core.contracts import read_status
-    from prspace.core.schema import read_predictions
-
-    st = read_status(status_path)
-    if st["status"] != "ok":
-        return pd.DataFrame(columns=RUN_COLUMNS), f"skipped: {st.get('reason', '')}"
-    df, info = read_predictions(st["predictions"])
+    st, df, info = task_predictions(status_path)
+    if df is None:
+        return pd.DataFrame(columns=RUN_COLUMNS), f"skipped: {st.reason}"
     return fold_skew_experiment(df, **kw), f"task {info.task_id}; {info.provenance}"
 
 

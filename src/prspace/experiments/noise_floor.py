@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.core.contracts import ok_predictions
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import metric_pairs
 from prspace.stats.resampling import (
@@ -301,19 +302,12 @@ def study_noise_floors(status_paths: Sequence[str], *, metrics: Sequence[str], n
     floors (:data:`FLOOR_COLUMNS`) and the pairs (:data:`PAIR_COLUMNS`) stacked, empty when no task
     has predictions.  ``n_boot`` >= 1 and ``alpha`` in (0, 0.5) (a one-sided level), else
     :class:`InputError`."""
-    from prspace.core.contracts import read_status
-    from prspace.core.schema import read_predictions
-
     if n_boot < 1:
         raise InputError(f"--n-boot must be at least 1, got {n_boot}")
     if not (0.0 < alpha < 0.5):
         raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {alpha}")
     floors, pairs = [], []
-    for path in sorted(map(str, status_paths)):
-        status = read_status(path)
-        if status["status"] != "ok":
-            continue
-        df, _ = read_predictions(status["predictions"])
+    for _, df, _ in ok_predictions(status_paths):
         f, p = noise_floor_task(df, metrics=metrics, n_boot=n_boot, seed=seed, alpha=alpha)
         floors.append(f)
         pairs.append(p)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from prspace.core.contracts import ok_predictions
 from prspace.metrics import auroc
 
 TOLERANCE = 1e-4
@@ -108,17 +109,8 @@ def check_statuses(status_paths: Iterable[str | os.PathLike[str]]) -> pd.DataFra
     """The self-check of a study: :func:`compare_task` on every ``ok`` task status (its
     predictions file, the run details and the task's repeats it records), stacked by
     :func:`stack_checks`; skipped tasks are left out."""
-    from prspace.core.contracts import read_status
-    from prspace.core.schema import read_predictions
-
-    parts = []
-    for path in sorted(status_paths):
-        st = read_status(path)
-        if st.status != "ok":
-            continue
-        df, _info = read_predictions(st.predictions)
-        parts.append(compare_task(df, st.get("runs") or [], task_repeats=st.get("task_repeats")))
-    return stack_checks(parts)
+    return stack_checks([compare_task(df, st.get("runs") or [], task_repeats=st.get("task_repeats"))
+                         for st, df, _ in ok_predictions(status_paths)])
 
 
 def summarize(checks: pd.DataFrame) -> pd.DataFrame:
