@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.experiments import selection as S
 from prspace.experiments.curve_points import Curve, points_table
 from prspace.metrics import METRIC_LABELS
@@ -131,13 +132,15 @@ def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFra
     points, areas = points_table(curves)
     bands = (band_table(curves, folds, n_resamples=band_resamples, level=band_level, seed=seed)
              if band_resamples else None)
+    heat, scatter_fig, curves_fig = (R.FIGURE_FIG4_RANK_HEATMAP.name, R.FIGURE_FIG4_AUPRG_VS_AUPR.name,
+                                     R.FIGURE_FIG5_CURVES.name)
     text = [
-        ("fig4_rank_heatmap", "heading", heading), ("fig4_rank_heatmap", "source", source),
-        ("fig4_rank_heatmap", "xlabel", METRIC_LABELS["aupr"]), ("fig4_rank_heatmap", "ylabel", METRIC_LABELS["auprg"]),
-        ("fig4_auprg_vs_aupr", "note", sel.note), ("fig4_auprg_vs_aupr", "source", source),
-        ("fig4_auprg_vs_aupr", "xlabel", METRIC_LABELS["aupr"]), ("fig4_auprg_vs_aupr", "ylabel", METRIC_LABELS["auprg"]),
-        ("fig5_curves", "title", f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"),
-        ("fig5_curves", "note", f"{S.paper_flip_note()} {sel.curves_note}" + (f" Source: {source}" if source else "")),
+        (heat, "heading", heading), (heat, "source", source),
+        (heat, "xlabel", METRIC_LABELS["aupr"]), (heat, "ylabel", METRIC_LABELS["auprg"]),
+        (scatter_fig, "note", sel.note), (scatter_fig, "source", source),
+        (scatter_fig, "xlabel", METRIC_LABELS["aupr"]), (scatter_fig, "ylabel", METRIC_LABELS["auprg"]),
+        (curves_fig, "title", f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"),
+        (curves_fig, "note", f"{S.paper_flip_note()} {sel.curves_note}" + (f" Source: {source}" if source else "")),
     ]
     return FigureData(sel.table(metrics, per_task), sel.saturated, counts, scatter, points, areas,
                       pd.DataFrame(text, columns=TEXT_COLUMNS), bands)

@@ -47,7 +47,7 @@ from prspace.verdicts.sentences import (
 #: Evidence tables written by the analyses (each optional: a study without Boyd's experiments has no
 #: ``boyd_evidence.csv``), in the order their rows appear.
 EVIDENCE_TABLES = ("noise_evidence.csv", "rank_set_evidence.csv", "skew_evidence.csv", "boyd_evidence.csv")
-#: The cd job's table of metric pairs (:func:`prspace.stats.cd.study_tables`), turned into the
+#: The cd job's table of metric pairs (:func:`prspace.experiments.cd_tables.study_tables`), turned into the
 #: ``px.<a>_<b>.cd.order`` rows here (:func:`prspace.verdicts.claims.cd_order_evidence`).
 CD_PAIRS_TABLE = "cd_metric_pairs.csv"
 
