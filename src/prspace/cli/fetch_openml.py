@@ -13,15 +13,41 @@ See docs/openml.md.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import logging
 import sys
 import time
 from pathlib import Path
 
+import prspace
 from prspace.core._io import atomic_path
-from prspace.core.contracts import TaskStatus
+from prspace.core.contracts import (
+    TaskStatus,
+    read_status,
+    read_task_list,
+    validate_task_list,
+    write_status,
+    write_task_list,
+)
 from prspace.core.errors import InputError, ServiceError
+from prspace.core.output import write_csv, write_markdown
+from prspace.core.schema import write_predictions
+from prspace.openml import (
+    ClientSettings,
+    OpenMLNetworkError,
+    candidates_frame,
+    fetch_task,
+    select_tasks,
+)
+from prspace.openml.manifest import (
+    build_manifest,
+    manifest_runs,
+    read_manifest,
+    replay_task_rows,
+    study_table,
+)
+from prspace.openml.selfcheck import check_statuses, summarize
 
 log = logging.getLogger("prspace.fetch_openml")
 
@@ -110,9 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     chk.set_defaults(func=run_selfcheck)
 
 
-def _settings(args: argparse.Namespace):
-    from prspace.openml import ClientSettings
-
+def _settings(args: argparse.Namespace) -> ClientSettings:
     return ClientSettings(
         server=args.server, cache_dir=args.cache_dir, workers=args.workers,
         max_retries=args.max_retries, timeout=args.timeout, backoff=args.backoff, page_size=args.page_size,
@@ -135,10 +159,6 @@ def _quiet_client_logs() -> None:
 
 
 def run_select(args: argparse.Namespace) -> int:
-    from prspace.core.contracts import validate_task_list, write_task_list
-    from prspace.openml import OpenMLNetworkError, candidates_frame, select_tasks
-    from prspace.openml.manifest import read_manifest, replay_task_rows
-
     _quiet_client_logs()
     settings = _settings(args)
     t0 = time.monotonic()
@@ -170,11 +190,6 @@ def _failed(name: str, exc: Exception, t0: float) -> TaskStatus:
 
 
 def run_task(args: argparse.Namespace) -> int:
-    from prspace.core.contracts import write_status
-    from prspace.core.schema import write_predictions
-    from prspace.openml import OpenMLNetworkError, fetch_task
-    from prspace.openml.manifest import manifest_runs, read_manifest
-
     _quiet_client_logs()
     name = f"openml-{args.task_id}"
     t0 = time.monotonic()
@@ -218,14 +233,7 @@ def run_task(args: argparse.Namespace) -> int:
 
 
 def run_manifest(args: argparse.Namespace) -> int:
-    import datetime as dt
-
-    import openml
-
-    import prspace
-    from prspace.core.contracts import read_status, read_task_list
-    from prspace.core.output import write_csv, write_markdown
-    from prspace.openml.manifest import build_manifest, study_table
+    import openml  # the OpenML client library: slow to import, only this command needs it
 
     client = f"openml-python {openml.__version__}"
     manifest, counts = build_manifest(
@@ -244,9 +252,6 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 
 def run_selfcheck(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_csv, write_markdown
-    from prspace.openml.selfcheck import check_statuses, summarize
-
     checks = check_statuses(args.status)
     summary = summarize(checks)
     write_csv(checks, args.out)
