@@ -72,6 +72,14 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="replay this manifest (config openml.replay): its tasks and runs, no listing call")
 
 
+def _with_client(sub: argparse._SubParsersAction, name: str, func, help: str, description: str) -> argparse.ArgumentParser:
+    """A sub-command that talks to the server: its parser with the client's options (:func:`_common`)."""
+    p = sub.add_parser(name, help=help, description=description)
+    _common(p)
+    p.set_defaults(func=func)
+    return p
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fetch-openml",
@@ -81,14 +89,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="openml_command", metavar="{select,task,manifest,selfcheck}")
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
-    sel = sub.add_parser(
-        "select",
-        help="list candidate tasks with verdicts -> CSV",
-        description="List candidate OpenML tasks (given ids, a tag, a suite, a study or discovery) "
-        "and whether each meets the criteria (binary, 10-fold CV, runs of at least --min-flows "
-        "flows); write them as a CSV with a verdict per task.",
-    )
-    _common(sel)
+    sel = _with_client(sub, "select", run_select, "list candidate tasks with verdicts -> CSV",
+                       "List candidate OpenML tasks (given ids, a tag, a suite, a study or discovery) and whether "
+                       "each meets the criteria (binary, 10-fold CV, runs of at least --min-flows flows); write them "
+                       "as a CSV with a verdict per task.")
     sel.add_argument("--task-ids", type=_int_list, default=None, help="comma-separated OpenML task ids")
     sel.add_argument("--tag", default=None, help="tasks with this OpenML tag")
     sel.add_argument("--suite", default=None, help="tasks of this benchmark suite (id or alias)")
@@ -98,16 +102,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sel.add_argument("--max-tasks", type=int, default=None, help="stop after this many selected tasks")
     sel.add_argument("--seed", type=int, default=0, help="order in which candidates are examined with --max-tasks")
     sel.add_argument("--out", required=True, type=Path, help="CSV to write")
-    sel.set_defaults(func=run_select)
 
-    task = sub.add_parser(
-        "task",
-        help="fetch one task's predictions -> parquet + status JSON",
-        description="Fetch the cross-validated predictions of --n-models runs from distinct flows "
-        "of one OpenML task into the predictions schema (parquet) and write its status JSON "
-        "(ok or skipped, with the reason).",
-    )
-    _common(task)
+    task = _with_client(sub, "task", run_task, "fetch one task's predictions -> parquet + status JSON",
+                        "Fetch the cross-validated predictions of --n-models runs from distinct flows of one OpenML "
+                        "task into the predictions schema (parquet) and write its status JSON (ok or skipped, with "
+                        "the reason).")
     task.add_argument("--task-id", required=True, type=int, help="OpenML task id, e.g. 1882")
     task.add_argument("--n-models", type=int, default=30, help="models (runs of distinct flows) per task")
     task.add_argument("--min-flows", type=int, default=30, help="distinct flows a task needs")
@@ -115,7 +114,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     task.add_argument("--repeats", default="0", help="CV repeats to keep: comma list or 'all' (default 0)")
     task.add_argument("--out", required=True, type=Path, help="predictions parquet (written when ok)")
     task.add_argument("--status", required=True, type=Path, help="status JSON (always written)")
-    task.set_defaults(func=run_task)
 
     man = sub.add_parser("manifest", help="freeze a study's draw: server, client, date, runs and checksums -> JSON")
     man.add_argument("--status", nargs="+", required=True, type=Path, help="status JSON of every task")
