@@ -4,6 +4,7 @@ function before any work; each mistake one line, exit 2."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -115,3 +116,21 @@ def test_the_step_command_names_each_mistake_in_one_line_before_any_work(tmp_pat
     if message:
         assert message in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_step_settings_reach_the_step_as_the_configuration_holds_them():
+    """The rules' --set arguments, split as the shell splits them, parse back to the same values."""
+    import shlex
+
+    from prspace.study.step_args import step_settings
+
+    given = {"metrics": ["aupr", "auroc"], "n_boot": 1000, "alpha": 0.05, "study": "my study's", "mc_error": None,
+             "targets": [0.5, 2]}
+    words = shlex.split(step_settings(**given))
+    assert words[::2] == ["--set"] * len(given)
+    parsed = {k: json.loads(v) for k, _, v in (w.partition("=") for w in words[1::2])}
+    assert parsed == given
+    cd = S._step_function(R.STEP_CD.name)  # and the step command reads them with their types
+    words = shlex.split(step_settings(metrics=["aupr", "auroc"], study="s", seed=3, alpha=1))
+    assert S._settings(R.STEP_CD.name, cd, words[1::2]) == {"metrics": ["aupr", "auroc"], "study": "s", "seed": 3,
+                                                            "alpha": 1.0}
