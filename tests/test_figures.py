@@ -483,12 +483,12 @@ def test_every_figure_is_drawn_from_its_tables_by_one_command(tmp_path):
     """The theory figures: `prspace boyd theory-data` writes the tables, `prspace figure` draws each one,
     and the tables read back are the package's exact curves, to the last bit."""
     from prspace.cli import main
-    from prspace.figures.study import FIGURE_TABLES
+    from prspace.core import registry as R
 
     data = tmp_path / "data"
     assert main(["boyd", "theory-data", "--out-dir", str(data)]) == 0
-    for name in TD.THEORY_FIGURES:
-        assert FIGURE_TABLES[name] == (name,)
+    for name in (f.name for f in R.BOYD_THEORY_FIGURES):
+        assert [d.name for d in R.figure(name).data] == [name]
         out = tmp_path / f"{name}.png"
         assert main(["figure", name, "--tables", str(data / f"{name}.csv"), "--out", str(out), "--formats", "png"]) == 0
         assert out.read_bytes()[:4] == b"\x89PNG" and out.stat().st_size > 10_000

@@ -11,19 +11,22 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
+from prspace.core import registry as R
 from prspace.core.errors import InputError
+from prspace.study.registry import openml_report_tables, report_tables, study_targets
 from prspace.study.study_config import coerce_config, config_given, config_problems, prepare_config
 from prspace.study.workflow_commands import (
-    OPENML_TABLES,
-    STUDY_TABLES,
-    boyd_report_tables,
     own_data_args,
     predict_command,
-    report_tables,
     select_command,
-    study_targets,
     table_html_args,
 )
+
+OPENML_TABLES = openml_report_tables()
+
+
+def boyd_report_tables(cfg: dict) -> dict:
+    return {n: t for n, t in report_tables(cfg).items() if t.category == R.BOYD_CATEGORY}
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "workflow" / "schemas"
@@ -148,11 +151,12 @@ def test_openml_commands_listing_and_replay():
 
 def test_report_tables_follow_the_boyd_settings():
     default = report_tables(_config())
-    assert set(STUDY_TABLES) <= set(default)
+    study_tables = {t.name for t in R.TABLES if t.category == R.TABLES_CATEGORY}
+    assert study_tables <= set(default)
     assert {"boyd_downsampling_table3", "boyd_fold_skew_per_task", "boyd_aggregation_skew_groups",
             "boyd_fig_pr_prg_source", "boyd_table2_check"} <= set(default)
     off = _config(boyd={"enabled": False})
-    assert report_tables(off) == STUDY_TABLES
+    assert list(report_tables(off)) == [t.name for t in R.TABLES if t.category == R.TABLES_CATEGORY]
     # downsampling needs a local source; OpenML studies report it left out, not as a table
     openml = boyd_report_tables(_config(source="openml"))
     assert "boyd_downsampling_table3" not in openml and "boyd_fold_skew_summary" in openml

@@ -1,10 +1,10 @@
 """``prspace figure``: draw one of a study's figures from the tables its analysis step wrote.
 
 ``prspace figure NAME --tables FILE... [--text figure_text.csv] --out FIG.png --formats png,pdf``:
-the tables are those :data:`prspace.figures.study.FIGURE_TABLES` names for ``NAME`` (matched by
-file stem), and any of :data:`prspace.figures.study.OPTIONAL_TABLES` given (Figure 5's
-``fig5_curve_bands``, shaded when given); Figures 4 and 5 also read ``figure_text.csv`` of
-``prspace figure-data``.  Nothing is computed: :func:`prspace.figures.study.draw` lays the figure out.
+the tables are the figure's ``data`` in :mod:`prspace.core.registry` (matched by file stem), and
+any of its ``optional`` ones given (Figure 5's ``fig5_curve_bands``, shaded when given); a figure
+with a ``text`` table (Figures 4 and 5: ``figure_text.csv`` of ``prspace figure-data``) reads it
+with ``--text``.  Nothing is computed: :func:`prspace.figures.study.draw` lays the figure out.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import parse_formats, write_figure
 
@@ -29,14 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "figure",
         help="draw one figure of a study from its tables",
-        description="Draw one figure (fig4_rank_heatmap, fig4_auprg_vs_aupr, fig5_curves, controlled_skew, "
-                    "boyd_fig1_min_pr_curve ... boyd_fig4_f1_contours, boyd_fig_pr_prg, boyd_downsampling, "
-                    "boyd_fold_skew, boyd_aggregation, cd_diagram) from the tables its analysis step wrote.",
+        description=f"Draw one figure ({', '.join(f.name for f in R.FIGURES)}) from the tables its analysis "
+                    "step wrote.",
     )
     p.add_argument("name", help="the figure's name")
     p.add_argument("--tables", nargs="+", required=True, help="the tables (CSV) the figure is drawn from")
-    p.add_argument("--text", help="the figure's text table: figure_text.csv of `prspace figure-data` (Figures 4 "
-                                  "and 5), <figure>_text.csv of `prspace boyd` (its figures)")
+    p.add_argument("--text", help=f"the figure's text table: {R.FIGURE_TEXT.name}.csv of `prspace figure-data` "
+                                  "(Figures 4 and 5), <figure>_text.csv of `prspace boyd` (its figures)")
     p.add_argument("--out", required=True, help="the figure file (e.g. fig.png); the other formats go beside it")
     p.add_argument("--formats", default="png,pdf", help="comma-separated (default: %(default)s)")
     p.set_defaults(func=run)
@@ -46,18 +46,20 @@ def run(args: argparse.Namespace) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from prspace.figures.study import FIGURE_TABLES, NEEDS_TEXT, draw, texts
+    from prspace.figures.study import draw, texts
     from prspace.metrics import METRIC_LABELS
 
-    if args.name not in FIGURE_TABLES:
-        raise InputError(f"unknown figure {args.name!r}; choose one of {', '.join(FIGURE_TABLES)}")
+    try:
+        figure = R.figure(args.name)
+    except KeyError:
+        raise InputError(f"unknown figure {args.name!r}; choose one of {', '.join(f.name for f in R.FIGURES)}") from None
     formats = parse_formats(args.formats)
     # pandas >= 3 parses floats exactly: the full-precision tables are read back bit for bit (output.write_full_csv)
     tables = {Path(p).stem: pd.read_csv(p, dtype=TEXT_COLUMNS) for p in args.tables}
-    missing = [t for t in FIGURE_TABLES[args.name] if t not in tables]
+    missing = [d.name for d in figure.data if d.name not in tables]
     if missing:
         raise InputError(f"figure {args.name} needs the table(s) {', '.join(missing)}; pass them with --tables")
-    if args.name in NEEDS_TEXT and not args.text:
+    if figure.text and not args.text:
         raise InputError(f"figure {args.name} needs its text table; pass it with --text")
     text = texts(pd.read_csv(args.text, dtype=str, keep_default_na=False), args.name) if args.text else {}
     write_figure(draw(args.name, tables, text, METRIC_LABELS), Path(args.out).with_suffix(""), formats)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 
 
@@ -66,18 +67,18 @@ def _one_per_family(tables: Path, per_task: pd.DataFrame) -> tuple[pd.DataFrame 
     (from ``metrics.csv``, ranked by the metrics ``per_task`` compares, in its order, so that
     saturated tasks are told as the rank step tells them), and the sentence that says what it kept; ``(None, why not)`` when every
     learner is its own family or the table is absent."""
-    from prspace.experiments import ranking as R
+    from prspace.experiments import ranking
     from prspace.experiments.ranking_report import learner_families
     from prspace.verdicts.primary import ONE_PER_FAMILY
 
-    if not (tables / "metrics.csv").is_file():
-        return None, f"No metrics.csv: no '{ONE_PER_FAMILY}' variant."
-    metrics = pd.read_csv(tables / "metrics.csv", dtype={"task_id": str, "model_id": str})
+    if not R.METRICS.csv(tables).is_file():
+        return None, f"No {R.METRICS.csv(tables).name}: no '{ONE_PER_FAMILY}' variant."
+    metrics = pd.read_csv(R.METRICS.csv(tables), dtype={"task_id": str, "model_id": str})
     fams = learner_families(metrics)
     if fams.nunique() == len(fams):
         return None, f"Every learner is its own family: no '{ONE_PER_FAMILY}' variant."
     names = list(dict.fromkeys([*per_task["metric_a"], *per_task["metric_b"]]))
-    per = R.one_per_family_disagreements(metrics, fams, names)
+    per = ranking.one_per_family_disagreements(metrics, fams, names)
     n_all, n_one = metrics["model_id"].nunique(), fams.nunique()
     return per, (f"'{ONE_PER_FAMILY}': the {n_one} models left when each of the {fams.nunique()} learner families "
                  f"(hyperparameter variants of one method) keeps the model whose id sorts first, of {n_all}.")
@@ -89,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     from prspace.verdicts.primary import DEFAULT_N_BOOT, sensitivity_table
 
     tables = Path(args.tables_dir)
-    for name in ("disagreement_summary.csv", "disagreement_per_task.csv"):
-        if not (tables / name).is_file():
-            raise InputError(f"{tables} has no {name}; run the study's rank step first")
+    for table in (R.DISAGREEMENT_SUMMARY, R.DISAGREEMENT_PER_TASK):
+        if not table.csv(tables).is_file():
+            raise InputError(f"{tables} has no {table.csv(tables).name}; run the study's rank step first")
     n_boot = DEFAULT_N_BOOT if args.n_boot is None else args.n_boot
     if n_boot < 100:
         raise InputError(f"--n-boot {n_boot}: give at least 100 resamples (the default {DEFAULT_N_BOOT} keeps the "
@@ -100,23 +101,24 @@ def run(args: argparse.Namespace) -> int:
         v = report.verdict_table(report.collect_evidence(tables, n_boot=n_boot, seed=args.seed))
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    tasks = pd.read_csv(tables / "tasks.csv", dtype={"task_id": str}) if (tables / "tasks.csv").is_file() else None
-    winners = pd.read_csv(tables / "learner_winners.csv") if (tables / "learner_winners.csv").is_file() else None
+    tasks_csv, winners_csv = R.TASKS.csv(tables), R.LEARNER_WINNERS.csv(tables)
+    tasks = pd.read_csv(tasks_csv, dtype={"task_id": str}) if tasks_csv.is_file() else None
+    winners = pd.read_csv(winners_csv) if winners_csv.is_file() else None
     out = Path(args.out_dir)
-    write_csv(v, tables / "verdicts.csv")
-    per_task = pd.read_csv(tables / "disagreement_per_task.csv", dtype={"task_id": str})
+    write_csv(v, R.VERDICTS.csv(tables))
+    per_task = pd.read_csv(R.DISAGREEMENT_PER_TASK.csv(tables), dtype={"task_id": str})
     one, panel = _one_per_family(tables, per_task)
     sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed, per_task_one_per_family=one)
-    write_table(sens, tables / "sensitivity.csv", tables / "sensitivity.md",
+    write_table(sens, *R.SENSITIVITY.files(tables),
                 title="Sensitivity of Flach & Kull's primary rows: saturated tasks, learner panel, balance levels",
                 note=(f"Each variant recomputes the primary rows on its tasks with the same paired bootstrap over families "
                       f"({n_boot} resamples, seed {args.seed}, simultaneous level of the primary claims) and decides them "
                       f"by the one rule (docs/verdicts.md); fewer than 10 families: cannot be told. {panel}"))
-    write_text(report.verdicts_markdown(v, study=args.study), tables / "verdicts.md")
+    write_text(report.verdicts_markdown(v, study=args.study), R.VERDICTS.markdown(tables))
     pages = {"tables_dir": tables, "own_data": _own_data(args.config)}
-    write_text(report.summary_markdown(v, study=args.study, tasks=tasks, **pages), out / "summary.md")
+    write_text(report.summary_markdown(v, study=args.study, tasks=tasks, **pages), R.SUMMARY.path(out))
     write_text(report.findings_markdown(v, study=args.study, tasks=tasks, params=_params(args.config), winners=winners,
-                                        **pages), out / "findings.md")
+                                        **pages), R.FINDINGS.path(out))
     if args.report_rst:
         intro = Path(args.report_intro).read_text() if args.report_intro else ""
         write_text(report.summary_rst(v, study=args.study, tasks=tasks, intro=intro, **pages), args.report_rst)

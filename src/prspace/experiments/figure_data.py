@@ -31,8 +31,6 @@ from prspace.experiments.curve_points import Curve, points_table
 from prspace.metrics import METRIC_LABELS
 from prspace.stats.bands import curve_bands
 
-#: Figure names of the study, each its own target (workflow/rules/study.smk).
-STUDY_FIGURES = ("fig4_rank_heatmap", "fig4_auprg_vs_aupr", "fig5_curves")
 #: Columns of ``figure_text``.
 TEXT_COLUMNS = ["figure", "field", "text"]
 
@@ -132,15 +130,14 @@ def figure_data(metrics: pd.DataFrame, ranks: pd.DataFrame, per_task: pd.DataFra
     points, areas = points_table(curves)
     bands = (band_table(curves, folds, n_resamples=band_resamples, level=band_level, seed=seed)
              if band_resamples else None)
-    heat, scatter_fig, curves_fig = (R.FIGURE_FIG4_RANK_HEATMAP.name, R.FIGURE_FIG4_AUPRG_VS_AUPR.name,
-                                     R.FIGURE_FIG5_CURVES.name)
+    left, right, fig5 = (f.name for f in (R.FIGURE_FIG4_RANK_HEATMAP, R.FIGURE_FIG4_AUPRG_VS_AUPR, R.FIGURE_FIG5_CURVES))
     text = [
-        (heat, "heading", heading), (heat, "source", source),
-        (heat, "xlabel", METRIC_LABELS["aupr"]), (heat, "ylabel", METRIC_LABELS["auprg"]),
-        (scatter_fig, "note", sel.note), (scatter_fig, "source", source),
-        (scatter_fig, "xlabel", METRIC_LABELS["aupr"]), (scatter_fig, "ylabel", METRIC_LABELS["auprg"]),
-        (curves_fig, "title", f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"),
-        (curves_fig, "note", f"{S.paper_flip_note()} {sel.curves_note}" + (f" Source: {source}" if source else "")),
+        (left, "heading", heading), (left, "source", source),
+        (left, "xlabel", METRIC_LABELS["aupr"]), (left, "ylabel", METRIC_LABELS["auprg"]),
+        (right, "note", sel.note), (right, "source", source),
+        (right, "xlabel", METRIC_LABELS["aupr"]), (right, "ylabel", METRIC_LABELS["auprg"]),
+        (fig5, "title", f"{task} ({info.dataset_name}), n = {info.n}, pi = {info.pi:.3f}"),
+        (fig5, "note", f"{S.paper_flip_note()} {sel.curves_note}" + (f" Source: {source}" if source else "")),
     ]
     return FigureData(sel.table(metrics, per_task), sel.saturated, counts, scatter, points, areas,
                       pd.DataFrame(text, columns=TEXT_COLUMNS), bands)

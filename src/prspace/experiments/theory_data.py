@@ -25,9 +25,8 @@ import pandas as pd
 from scipy.optimize import brentq
 
 from prspace import metrics
+from prspace.core import registry as R
 
-#: Figures of :func:`theory_tables`, each drawn from the table of the same name.
-THEORY_FIGURES = ("boyd_fig1_min_pr_curve", "boyd_fig2_min_pr_curves", "boyd_fig3_aucpr_min", "boyd_fig4_f1_contours")
 #: F1 isometrics drawn in Boyd Figure 4 (contours) and Flach and Kull Figure 2.
 F1_LEVELS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 #: Recall grid of the minimum PR curves of Boyd Figures 1, 2 and 4.
@@ -102,12 +101,13 @@ def f1_contours_table(pi: float = 0.33, f1: float = 0.45) -> pd.DataFrame:
 
 
 def theory_tables() -> dict[str, pd.DataFrame]:
-    """The table of each figure of :data:`THEORY_FIGURES` (Boyd Figures 1-4), by figure name."""
+    """The table of each of Boyd's Figures 1-4 (:data:`prspace.core.registry.BOYD_THEORY_FIGURES`),
+    by name: each figure is drawn from the figure-data table of its own name."""
     return {
-        "boyd_fig1_min_pr_curve": min_pr_curves([1 / 3]),
-        "boyd_fig2_min_pr_curves": min_pr_curves((0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9)),
-        "boyd_fig3_aucpr_min": aupr_min_vs_pi(),
-        "boyd_fig4_f1_contours": f1_contours_table(0.33, 0.45),
+        R.BOYD_FIG1_MIN_PR_CURVE.name: min_pr_curves([1 / 3]),
+        R.BOYD_FIG2_MIN_PR_CURVES.name: min_pr_curves((0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9)),
+        R.BOYD_FIG3_AUCPR_MIN.name: aupr_min_vs_pi(),
+        R.BOYD_FIG4_F1_CONTOURS.name: f1_contours_table(0.33, 0.45),
     }
 
 
@@ -177,10 +177,11 @@ def pr_prg_tables(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> di
     hull = metrics.prg_convex_hull(y_true, y_score)
     title = f"After Flach and Kull 2015, Figure 2, on real scores (pi = {pi:.3f}, n = {y_true.size})\n{source}"
     return {
-        "boyd_fig_pr_prg_points": points,
-        "boyd_fig_pr_prg_areas": areas,
-        "boyd_fig_pr_prg_hull": pd.DataFrame({"recall_gain": np.asarray(hull.recall_gain, dtype=np.float64),
-                                              "precision_gain": np.asarray(hull.precision_gain, dtype=np.float64)}),
-        "boyd_fig_pr_prg_isometrics": isometrics_table(pi),
-        "boyd_fig_pr_prg_text": pd.DataFrame([("boyd_fig_pr_prg", "title", title)], columns=["figure", "field", "text"]),
+        R.BOYD_FIG_PR_PRG_POINTS.name: points,
+        R.BOYD_FIG_PR_PRG_AREAS.name: areas,
+        R.BOYD_FIG_PR_PRG_HULL.name: pd.DataFrame({"recall_gain": np.asarray(hull.recall_gain, dtype=np.float64),
+                                                   "precision_gain": np.asarray(hull.precision_gain, dtype=np.float64)}),
+        R.BOYD_FIG_PR_PRG_ISOMETRICS.name: isometrics_table(pi),
+        R.BOYD_FIG_PR_PRG_TEXT.name: pd.DataFrame([(R.FIGURE_BOYD_FIG_PR_PRG.name, "title", title)],
+                                                  columns=["figure", "field", "text"]),
     }

@@ -16,6 +16,10 @@ heading). Without a heading the whole file is quoted::
 
     <!-- include: results/default/summary.md -->...<!-- /include -->
 
+The registry's lists of a study's outputs (:mod:`prspace.core.registry`) are quoted as
+``<!-- include: registry:tables -->``, ``registry:figure_data`` and ``registry:figures``
+(:func:`registry_listing`).
+
 :func:`check` lists every span whose text differs from the table;
 :func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
 ``prspace numbers --write FILES`` regenerates (no FILES: README.md and docs/*.md); a test runs the
@@ -30,6 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 
 SPAN = re.compile(r"<!-- value: (?P<table>\S+) (?P<row>\S+) (?P<col>\S+) (?P<fmt>\S+) -->(?P<text>.*?)<!-- /value -->",
@@ -45,9 +50,61 @@ def default_files(root: Path) -> list[Path]:
     return [p for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))] if p.is_file()]
 
 
+#: Prefix of an include span quoting a listing of the registry instead of a file.
+REGISTRY = "registry:"
+#: How each ``Step.when`` reads in the docs (None: every study).
+_WHEN = {"boyd": "`boyd.enabled`", "boyd.theory": "`boyd.theory`",
+         "boyd.downsampling": "`boyd.downsampling.enabled`, local source", "boyd.fold_skew": "`boyd.fold_skew.enabled`",
+         "boyd.aggregation": "`boyd.aggregation.enabled`", "openml": "`source: openml`"}
+
+
+def _rule(item: R.Table | R.FigureData | R.Figure) -> str:
+    step = R.step_of(item)
+    return f"`{step.name}`" + (f" ({_WHEN[step.when]})" if step.when else "")
+
+
+def _folder(item: R.Table | R.FigureData) -> str:
+    """Where a figure's source table lives: a result table, or a figure-data table under work/."""
+    return "tables" if isinstance(item, R.Table) else "figure_data"
+
+
+def _caption(item: R.Table | R.Figure) -> str:
+    return f"[caption](../workflow/report/{item.report_caption().removeprefix('../report/')})"
+
+
+def registry_listing(kind: str) -> str:
+    """A Markdown table of every result table (``tables``: file, the rule that writes it and when,
+    the report's section and title, its caption), figure-data table (``figure_data``: file, rule,
+    the figures drawn from it) or figure (``figures``: file, rule, the tables it is drawn from, its
+    caption), from :mod:`prspace.core.registry`."""
+    if kind == "tables":
+        rows = ["| file | written by (when) | report section | title |", "| --- | --- | --- | --- |"]
+        rows += [f"| `{t.name}.csv{'/.md' if t.md else ''}` | {_rule(t)} | {t.section or t.category} | "
+                 f"{t.title} ({_caption(t)}) |" for t in R.TABLES]
+    elif kind == "figures":
+        rows = ["| file | drawn by (when) | from the tables | caption |", "| --- | --- | --- | --- |"]
+        for f in R.FIGURES:
+            src = ", ".join(f"`{_folder(d)}/{d.name}.csv`" for d in f.data)
+            src += "".join(f" (+ `{_folder(d)}/{d.name}.csv` when given)" for d in f.optional)
+            src += f"; text `{_folder(f.text)}/{f.text.name}.csv`" if f.text else ""
+            rows.append(f"| `{f.name}` | {_rule(f)} | {src} | {_caption(f)} |")
+    elif kind == "figure_data":
+        rows = ["| file | written by (when) | drawn in |", "| --- | --- | --- |"]
+        for d in R.FIGURE_DATA:
+            users = [f for f in R.FIGURES if d in (*f.data, *f.optional, f.text)]
+            rows.append(f"| `{d.name}.csv` | {_rule(d)} | {', '.join(f'`{f.name}`' for f in users)} |")
+    else:
+        raise InputError(f"include span names {REGISTRY}{kind}; the registry lists are {REGISTRY}tables, "
+                         f"{REGISTRY}figure_data and {REGISTRY}figures")
+    return "\n" + "\n".join(rows) + "\n"
+
+
 def section(root: Path, path: str, heading: str | None) -> str:
     """The body of the ``## <heading>...`` section of a Markdown file (without its heading line, so
-    the quoting document keeps its own heading structure); with no heading, the whole file."""
+    the quoting document keeps its own heading structure); with no heading, the whole file; a
+    ``registry:<kind>`` path is :func:`registry_listing`."""
+    if path.startswith(REGISTRY):
+        return registry_listing(path.removeprefix(REGISTRY))
     f = root / path
     if not f.is_file():
         raise InputError(f"include span names {path}, which does not exist; run the study that writes it")

@@ -13,6 +13,7 @@ Every value from the configuration is shell-quoted.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from shlex import quote
@@ -30,10 +31,8 @@ from prspace.study.registry import (
 
 __all__ = [
     "OPENML_TABLES",
-    "STUDY_TABLES",
     "ReportTable",
     "boyd_formats",
-    "boyd_report_tables",
     "own_data_args",
     "predict_command",
     "report_tables",
@@ -46,27 +45,12 @@ __all__ = [
 ]
 
 
-#: name -> report entry of the tables every study makes (rule report_tables): the registry's tables
-#: outside Boyd's and OpenML's categories (prspace.study.registry.report_tables)
-STUDY_TABLES: dict[str, ReportTable] = {
-    t.name: ReportTable(t.title, t.category, t.section, t.caption)
-    for t in R.TABLES if t.report and t.category == R.TABLES_CATEGORY
-}
-#: name -> report entry of the tables of an OpenML study (rule openml_report_tables)
-OPENML_TABLES: dict[str, ReportTable] = openml_report_tables()
-
-
-def boyd_report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
-    """The Boyd et al. tables a study makes (as ``boyd.smk`` decides from ``config['boyd']``;
-    the downsampling experiment needs a local source), for the report."""
-    return {n: t for n, t in report_tables(config).items() if t.category == R.BOYD_CATEGORY}
-
-
 def _md_names(step: R.Step) -> tuple[str, ...]:
     return tuple(t.name for t in step.tables if t.md)
 
 
 # Names the rule files still import (until they spell R.<NAME>): derived from the registry.
+OPENML_TABLES: dict[str, ReportTable] = openml_report_tables()
 RANK_TABLES = _md_names(R.STEP_RANK)
 SKEW_TABLES = _md_names(R.STEP_CONTROLLED_SKEW)
 RANK_SET_TABLES = _md_names(R.STEP_RANK_SET_SUMMARY)
@@ -162,10 +146,9 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
 def report_front_page(config: Mapping[str, Any], basedir: str) -> str:
     """The report's front page: the one rule ``verdicts`` generated (the static description, then
     the answer first) once the study has run, else the static description."""
-    import os
-
-    generated = os.path.join("work", str(config["study"]), "report", "front.rst")
-    return os.path.abspath(generated) if os.path.isfile(generated) else os.path.join(basedir, "workflow", "report", "workflow.rst")
+    generated = R.FRONT_PAGE.path(Path("work") / str(config["study"]) / "report")
+    intro = R.WORKFLOW_PAGE.path(Path(basedir) / "workflow" / "report")
+    return os.path.abspath(generated) if generated.is_file() else str(intro)
 
 
 def skew_reference_path(reference: str, *, own_tasks: str, work_dir: str | Path, base_dir: str | Path) -> str:

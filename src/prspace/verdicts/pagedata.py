@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.core import registry as R
+from prspace.core.errors import InputError
 from prspace.verdicts import registry as REG
 
 #: The offline studies whose question is the papers'. Every other study of local data is a user's
@@ -102,18 +104,16 @@ def load_study(name: str, tables_dir: str | Path, *, verdicts: pd.DataFrame | No
     ``verdicts``, given) is required, every other table is read when it is there."""
     t = Path(tables_dir)
     if verdicts is None:
-        verdicts = _read(t / "verdicts.csv")
+        verdicts = _read(R.VERDICTS.csv(t))
         if verdicts is None:
-            from prspace.core.errors import InputError
-
-            raise InputError(f"{t / 'verdicts.csv'} is missing; run the study `{name}` first (make run)")
-    metrics = _read(t / "metrics.csv", dtype={"task_id": str})
+            raise InputError(f"{R.VERDICTS.csv(t)} is missing; run the study `{name}` first (make run)")
+    metrics = _read(R.METRICS.csv(t), dtype={"task_id": str})
     if metrics is not None:
         keep = [c for c in ("task_id", "model_id", *PICK_METRICS) if c in metrics.columns]
         metrics = metrics[keep]
-    return Study(name=name, verdicts=verdicts, tasks=_read(t / "tasks.csv", dtype={"task_id": str}),
-                 metrics=metrics, rank_sets=_read(t / "rank_sets.csv", dtype={"task": str}),
-                 winners=_read(t / "learner_winners.csv"), sensitivity=_read(t / "sensitivity.csv"),
+    return Study(name=name, verdicts=verdicts, tasks=_read(R.TASKS.csv(t), dtype={"task_id": str}),
+                 metrics=metrics, rank_sets=_read(R.RANK_SETS.csv(t), dtype={"task": str}),
+                 winners=_read(R.LEARNER_WINNERS.csv(t)), sensitivity=_read(R.SENSITIVITY.csv(t)),
                  own_data=own_data)
 
 

@@ -4,7 +4,7 @@
 :func:`collect_evidence` gathers the evidence rows of a study's tables (Flach & Kull's numbers from
 ``disagreement_summary.csv``, the learner-order rows from the cd job's ``cd_metric_pairs.csv``,
 and the evidence tables other analyses write:
-:data:`EVIDENCE_TABLES`); :func:`verdict_table` applies the one rule
+:data:`prspace.core.registry.EVIDENCE_ROWS`); :func:`verdict_table` applies the one rule
 (:func:`prspace.verdicts.rule.apply_rule`). The pages say nothing that is not in the verdict table,
 the study's tables (:mod:`prspace.verdicts.pagedata`) or the configuration that ran: no number is
 typed here. Each page puts the answer first (:mod:`prspace.verdicts.sentences`), then the papers'
@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.core import registry as RG
 from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts import registry as REG
 from prspace.verdicts import rule as R
@@ -44,13 +45,6 @@ from prspace.verdicts.sentences import (
     robust_ids,
 )
 
-#: Evidence tables written by the analyses (each optional: a study without Boyd's experiments has no
-#: ``boyd_evidence.csv``), in the order their rows appear.
-EVIDENCE_TABLES = ("noise_evidence.csv", "rank_set_evidence.csv", "skew_evidence.csv", "boyd_evidence.csv")
-#: The cd job's table of metric pairs (:func:`prspace.experiments.cd_tables.study_tables`), turned into the
-#: ``px.<a>_<b>.cd.order`` rows here (:func:`prspace.verdicts.claims.cd_order_evidence`).
-CD_PAIRS_TABLE = "cd_metric_pairs.csv"
-
 #: This project's rows a study's summary shows (claim id patterns, ``{p}`` = each of Flach & Kull's
 #: pairs); findings.md shows every row.
 SUMMARY_EXPLORATORY = (
@@ -67,19 +61,20 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     of the other tables."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []
-    per_task_path = t / "disagreement_per_task.csv"
+    per_task_path, tasks_path = RG.DISAGREEMENT_PER_TASK.csv(t), RG.TASKS.csv(t)
     if per_task_path.is_file():
-        tasks = pd.read_csv(t / "tasks.csv", dtype={"task_id": str}) if (t / "tasks.csv").is_file() else None
+        tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path.is_file() else None
         rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed)
-    summary_path = t / "disagreement_summary.csv"
+    summary_path = RG.DISAGREEMENT_SUMMARY.csv(t)
     if summary_path.is_file():
         rows += within_task_order_evidence(pd.read_csv(summary_path))
-    cd_path = t / CD_PAIRS_TABLE
+    # the cd job's metric pairs (prspace.stats.cd.study_tables) become the px.<a>_<b>.cd.order rows
+    cd_path = RG.CD_METRIC_PAIRS.csv(t)
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
     frames = [R.evidence_frame(rows)]
-    for name in EVIDENCE_TABLES:
-        p = t / name
+    for table in RG.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
+        p = table.csv(t)
         if p.is_file():
             df = pd.read_csv(p, keep_default_na=False, na_values=[""])
             for c in R.OPTIONAL_EVIDENCE_COLUMNS:
