@@ -40,27 +40,27 @@ class StepEntry:
     files: tuple[str, ...] = ()
 
 
-#: step name (the rule's) -> its function
+#: step name (the rule's) -> its function, in the order of the workflow
 STEPS: dict[str, StepEntry] = {
     R.STEP_SCORE.name: StepEntry("prspace.experiments.scoring:score_step", files=("metrics", "folds")),
     R.STEP_COLLECT.name: StepEntry("prspace.experiments.scoring:collect_step"),
-    R.STEP_NOISE_EVIDENCE.name: StepEntry("prspace.experiments.noise_evidence:noise_evidence_step"),
-    R.STEP_CD.name: StepEntry("prspace.experiments.cd_tables:cd_step"),
-    R.STEP_AUROC_BOUNDS.name: StepEntry("prspace.experiments.auroc_bounds_step:auroc_bounds_step"),
     R.STEP_NOISE_FLOOR.name: StepEntry("prspace.experiments.noise_floor_steps:noise_floor_step"),
     R.STEP_CALIBRATE.name: StepEntry("prspace.experiments.noise_floor_steps:calibrate_step"),
+    R.STEP_NOISE_EVIDENCE.name: StepEntry("prspace.experiments.noise_evidence:noise_evidence_step"),
     R.STEP_RANK.name: StepEntry("prspace.experiments.ranking_report:rank_step", files=("ranks",)),
-    R.STEP_FIGURE_DATA.name: StepEntry("prspace.experiments.figure_data_step:figure_data_step"),
+    R.STEP_AUROC_BOUNDS.name: StepEntry("prspace.experiments.auroc_bounds_step:auroc_bounds_step"),
     R.STEP_RANK_SETS.name: StepEntry("prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",)),
     R.STEP_RANK_SET_SUMMARY.name: StepEntry("prspace.experiments.rank_sets_step:rank_set_summary_step"),
     R.STEP_CONTROLLED_SKEW.name: StepEntry("prspace.experiments.controlled_skew_report:controlled_skew_step"),
+    R.STEP_FIGURE_DATA.name: StepEntry("prspace.experiments.figure_data_step:figure_data_step"),
+    R.STEP_CD.name: StepEntry("prspace.experiments.cd_tables:cd_step"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("step", help="run one step of the workflow (a rule's computation) and write its tables",
                               description=__doc__.split("\n\n")[0].strip("`"))
-    p.add_argument("name", metavar="NAME", help=f"the step: {', '.join(sorted(STEPS))}")
+    p.add_argument("name", metavar="NAME", help=f"the step: {', '.join(STEPS)}")
     p.add_argument("--in", dest="inputs", nargs="+", action="append", default=[], metavar="ROLE=PATH",
                    help="an input file (or files) of the step by role, e.g. --in status=a.json b.json (repeatable)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=JSON",
@@ -82,7 +82,7 @@ def _split(item: str, what: str, form: str, example: str) -> tuple[str, str]:
 def _step_function(name: str) -> Callable[..., StepOutput]:
     entry = STEPS.get(name)
     if entry is None:
-        raise InputError(f"no step {name!r}; the steps: {', '.join(sorted(STEPS))}")
+        raise InputError(f"no step {name!r}; the steps: {', '.join(STEPS)}")
     module, _, attr = entry.function.partition(":")
     return getattr(importlib.import_module(module), attr)
 
