@@ -2,7 +2,7 @@
 
 Every per-task rule starts ``python -m prspace COMMAND`` (``workflow/rules/study.smk``,
 ``boyd.smk``), so each job pays Python's start and its imports before any work.  For each
-command the workflow runs once per task (``predict-local``, ``score task``, ``boyd fold-skew``,
+command the workflow runs once per task (``predict-local``, ``step score``, ``boyd fold-skew``,
 ``boyd downsample``) and for ``prspace --help``, this script runs the command for real on one
 small embedded task (single-threaded BLAS, as Snakemake sets it) and prints, in CPU seconds
 (user + system, ``getrusage`` of the child; the imports: medians of ``--repeats`` fresh processes):
@@ -43,7 +43,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "src" / "prspace"
 TASK = "keel-appendicitis"  # the smallest task of the default suite (n = 106)
 #: per-task stage (benchmark folder of the workflow) -> the command bench row it runs
-STAGES = {"predict": "predict-local", "score": "score task", "boyd/fold_skew": "boyd fold-skew",
+STAGES = {"predict": "predict-local", "score": "step score", "boyd/fold_skew": "boyd fold-skew",
           "boyd/downsample": "boyd downsample"}
 _CAPTURE = (
     "import atexit, json, runpy, sys\n"
@@ -101,8 +101,8 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
     return {
         "predict-local": ["predict-local", "--dataset", TASK, "--learners", "default", "--folds", "10",
                           "--seed", "0", "--out", str(pred), "--status", str(status)],
-        "score task": ["score", "task", "--status", str(status), "--out", str(tmp / "m.csv"),
-                       "--folds-out", str(tmp / "f.csv")],
+        "step score": ["step", "score", "--in", f"status={status}", "--out", f"metrics={tmp / 'm.csv'}",
+                       "--out", f"folds={tmp / 'f.csv'}"],
         "boyd fold-skew": ["boyd", "fold-skew", "--status", str(status), "--dispersions", "0.25,0.5,0.75,0.9",
                            "--seeds", "3", "--max-repeats", "1", "--seed", "0", "--out", str(tmp / "fs.parquet")],
         # --max-pi 0.5: the task (pi 0.2) runs instead of being skipped

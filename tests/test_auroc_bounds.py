@@ -299,15 +299,14 @@ def test_study_flip_table_and_cli(tmp_path):
     path = tmp_path / "metrics.csv"
     m.to_csv(path, index=False)
     out = tmp_path / "tables" / "auroc_bounds.csv"
-    r = subprocess.run([sys.executable, "-m", "prspace", "auroc-bounds", "--metrics", str(path), "--out", str(out)],
-                       capture_output=True, text=True)
+    step = [sys.executable, "-m", "prspace", "step", "auroc_bounds", "--tables-dir", str(out.parent)]
+    r = subprocess.run([*step, "--in", f"metrics={path}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     written = pd.read_csv(out)
     assert len(written) == 4 + 2 and (written.task_id == "all").sum() == 2
     assert out.with_suffix(".md").exists()
-    r = subprocess.run([sys.executable, "-m", "prspace", "auroc-bounds", "--metrics", str(tmp_path / "no.csv"),
-                        "--out", str(out)], capture_output=True, text=True)
-    assert r.returncode == 2 and "Traceback" not in r.stderr and "no metrics table" in r.stderr
+    r = subprocess.run([*step, "--in", f"metrics={tmp_path / 'no.csv'}"], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "no file at" in r.stderr
 
 
 def test_flip_rows_are_order_can_flip_and_largest_flip_gap_per_pair():

@@ -127,13 +127,20 @@ def test_task_sizes_are_quartiles_of_the_ok_tasks():
         C.task_sizes(pd.DataFrame({"n": [1]}))
 
 
+def _calibrate_step(tasks, out, **settings) -> list[str]:
+    given = {"n_sim": 30, "n_sim_null": 30, "n_boot": 10, "seed": 0, "auroc": 0.85, "rho": 0.5, "sigmas": "[4]",
+             "sigmas_a": "[1]", "alpha": 0.05, "mc_error": "null", **settings}
+    return ["step", "calibrate", "--in", f"tasks={tasks}", *[a for k, v in given.items() for a in ("--set", f"{k}={v}")],
+            "--tables-dir", str(out)]
+
+
 def test_cli_rejects_bad_sigmas_with_one_line(tmp_path, capsys):
     tasks = tmp_path / "tasks.csv"
     pd.DataFrame({"task_id": ["a"], "status": ["ok"], "n": [100], "n_pos": [20]}).to_csv(tasks, index=False)
-    rc = main(["calibrate", "--tasks", str(tasks), "--sigmas", "x", "--out", str(tmp_path / "c.csv"),
-               "--summary-out", str(tmp_path / "s.csv")])
-    assert rc == 2
-    assert "--sigmas" in capsys.readouterr().err
+    assert main(_calibrate_step(tasks, tmp_path, sigmas="x")) == 2
+    assert "--set sigmas: 'x' is not JSON" in capsys.readouterr().err
+    assert main(_calibrate_step(tasks, tmp_path, sigmas='["x"]')) == 2
+    assert "--set sigmas: [\"x\"] is not of type" in capsys.readouterr().err
 
 
 def test_a_small_study_is_simulated_at_its_own_distinct_task_sizes():
@@ -172,10 +179,8 @@ def test_cli_sizes_a_two_task_study_to_its_tasks_and_the_stated_error(tmp_path):
     tasks = tmp_path / "tasks.csv"
     pd.DataFrame({"task_id": ["a", "b"], "status": ["ok", "ok"], "n": [60, 80],
                   "n_pos": [20, 10]}).to_csv(tasks, index=False)
-    out, summ = tmp_path / "c.csv", tmp_path / "s.csv"
-    assert main(["calibrate", "--tasks", str(tasks), "--n-sim", "30", "--n-sim-null", "30", "--n-boot", "10",
-                 "--sigmas", "4", "--sigmas-a", "1", "--mc-error", "0.2", "--out", str(out),
-                 "--summary-out", str(summ)]) == 0
+    out, summ = tmp_path / "calibration.csv", tmp_path / "calibration_summary.csv"
+    assert main(_calibrate_step(tasks, tmp_path, mc_error=0.2)) == 0
     s = pd.read_csv(summ)
     assert sorted(zip(s["size"], s["n_pos"], s["n_neg"], strict=True)) == sorted(
         [("q0", 10, 70)] * 3 + [("q100", 20, 40)] * 3)

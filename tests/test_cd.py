@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from prspace.core.errors import InputError
+from prspace.experiments.cd_tables import study_tables
 from prspace.stats.cd import (
     _order_p,
     calibrate_order_test,
@@ -22,7 +23,6 @@ from prspace.stats.cd import (
     nemenyi_q,
     rank_matrix,
     scores_matrix,
-    study_tables,
 )
 
 # Demsar (2006), JMLR 7:1-30, Table 6: AUC of four variants of C4.5 on 14 UCI data sets
@@ -361,27 +361,27 @@ def test_study_tables_flip_per_family():
     assert "per family" in got["power_scenario"]
 
 
-def test_cli_cd_then_figure(tmp_path):
+def test_cd_step_then_figure(tmp_path):
     from prspace.cli import main
 
     _metrics_table().to_csv(tmp_path / "metrics.csv", index=False)
     out = tmp_path / "tables"
-    assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--study", "s", "--n-sim", "10", "--n-perm", "100",
+    step = ["step", "cd", "--in", f"metrics={tmp_path / 'metrics.csv'}", "--set", "seed=0"]
+    assert main([*step, "--set", 'study="s"', "--set", "n_sim=10", "--set", "n_perm=100",
                  "--tables-dir", str(out)]) == 0
     for name in ("cd_ranks", "cd_cliques", "cd_tests", "cd_metric_pairs"):
         assert (out / f"{name}.csv").is_file() and "(study s)" in (out / f"{name}.md").read_text()
     pd.DataFrame({"task_id": [f"t{t:02d}" for t in range(12)], "family": ["f0"] * 6 + [""] * 6}).to_csv(
         tmp_path / "tasks.csv", index=False)
-    assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--tasks", str(tmp_path / "tasks.csv"),
-                 "--n-sim", "5", "--n-perm", "100", "--tables-dir", str(tmp_path / "fam")]) == 0
+    tasks = ["--in", f"tasks={tmp_path / 'tasks.csv'}", "--set", 'study=""']
+    assert main([*step, *tasks, "--set", "n_sim=5", "--set", "n_perm=100", "--tables-dir", str(tmp_path / "fam")]) == 0
     assert (pd.read_csv(tmp_path / "fam" / "cd_metric_pairs.csv")["n_families"] == 7).all()
-    assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--tasks", str(tmp_path / "tasks.csv"),
-                 "--family-corr", "1", "--tables-dir", str(out)]) == 2
+    assert main([*step, *tasks, "--set", "family_corr=1", "--tables-dir", str(out)]) == 2
     assert main(["figure", "cd_diagram", "--tables", *[str(out / f"{n}.csv") for n in ("cd_ranks", "cd_cliques", "cd_tests")],
                  "--out", str(tmp_path / "cd.png"), "--formats", "png"]) == 0
     assert (tmp_path / "cd.png").read_bytes()[:4] == b"\x89PNG"
     # a metric the table lacks: one line, exit 2
-    assert main(["cd", "--metrics", str(tmp_path / "metrics.csv"), "--rank-by", "aupr,nope", "--tables-dir", str(out)]) == 2
+    assert main([*step, *tasks, "--set", 'metrics=["aupr", "nope"]', "--tables-dir", str(out)]) == 2
 
 
 # --------------------------------------------------------------------------- the audit
@@ -431,8 +431,8 @@ def test_audit_without_shared_models_has_no_cd():
 def test_a_study_whose_tasks_share_no_learner_gets_tables_that_say_why_and_a_figure_in_words():
     """An OpenML study: every task has its own runs, so no learner is scored on two tasks; the
     study's cd job must not fail: empty ranks, one cd_tests row per metric whose note says why."""
+    from prspace.experiments.cd_tables import study_tables
     from prspace.figures.cd import cd_figure
-    from prspace.stats.cd import study_tables
 
     rng = np.random.default_rng(0)
     table = pd.DataFrame({"task_id": np.repeat(["t1", "t2", "t3"], 4),

@@ -11,9 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.cli.cd import _families
 from prspace.core.contracts import read_metrics_table
-from prspace.stats.cd import study_tables
+from prspace.experiments.cd_tables import _families, study_tables
 from prspace.verdicts.claims import cd_order_evidence
 from prspace.verdicts.rule import apply_rule
 

@@ -10,6 +10,7 @@ messages, and asserts the documented contract: exit status 0, 2 (bad input or us
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import re
 from pathlib import Path
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prspace.cli import _message, build_parser, main
+from prspace.cli import step as step_command
 from prspace.core.errors import InputError
 
 
@@ -33,6 +35,7 @@ def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 
 PARSER = build_parser()
 COMMANDS = [(path, p) for path, p in _leaves(PARSER) if path]
+STEP_COMMANDS = {name: step_command._step_function(name) for name in step_command.STEPS}
 LEAVES = [
     (path, p) for path, p in COMMANDS
     if not any(isinstance(a, argparse._SubParsersAction) for a in p._actions)
@@ -158,6 +161,40 @@ def test_no_traceback_escapes(path, data, junk, capsys, monkeypatch, tmp_path_fa
     if status == 2 and "--help" not in argv:  # one error line names the problem
         errors = [ln for ln in err.split("\n") if re.match(r"prspace[\w -]*: error: ", ln)]
         assert len(errors) == 1, shown
+
+
+_JSON = st.one_of(st.integers(-3, 10**4).map(str), st.sampled_from(
+    ["", "1e", "0.5", "true", "null", "[]", '"aupr"', '["aupr", "auroc"]', "[1, 2]", "{", "nan", "-1", '"x"']), _TEXT)
+
+
+@pytest.mark.parametrize("name", sorted(STEP_COMMANDS), ids=str)
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_step_command_never_shows_a_traceback(name, data, junk, capsys, monkeypatch):
+    """``prspace step``: unknown, missing or repeated roles, settings that are not JSON or not of
+    their type, junk files: exit 2 with one error line (or 0), never a traceback or status 1."""
+    monkeypatch.chdir(junk["folder"])
+    fn = STEP_COMMANDS[name]
+    roles = sorted(step_command._role_kinds(fn)[0]) + ["junk"]
+    keys = [k for k in inspect.signature(fn).parameters if k != "inputs"] + ["junk"]
+    files = st.sampled_from(sorted(str(p) for p in junk.values()))
+    argv = ["step", data.draw(st.sampled_from([name, name, name, "nope"]))]
+    for role in data.draw(st.lists(st.sampled_from(roles), max_size=len(roles) + 1)):
+        argv += ["--in", f"{role}={data.draw(files)}", *data.draw(st.lists(files, max_size=1))]
+    for key in data.draw(st.lists(st.sampled_from(keys), max_size=len(keys) + 1)):
+        argv += ["--set", f"{key}={data.draw(_JSON)}"]
+    for option in ("--tables-dir", "--figure-data-dir"):
+        if data.draw(st.booleans()):
+            argv += [option, str(junk["out"].parent)]
+    if data.draw(st.integers(0, 4)) == 0:
+        argv += ["--out", f"{data.draw(st.sampled_from(roles))}={junk['out']}"]
+    status = main(argv)
+    out, err = capsys.readouterr()
+    shown = f"prspace {' '.join(argv)!r} -> {status}\n{err[-2000:]}"
+    assert "Traceback" not in err + out and status in (0, 2), shown
+    if status == 2:
+        assert len([ln for ln in err.split("\n") if ln.startswith("prspace step: error: ")]) == 1, shown
 
 
 def test_internal_errors_are_one_line_with_status_1():

@@ -384,9 +384,10 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     pd.DataFrame([{"task_id": f"t{i}", "metric_a": "aupr", "metric_b": "auroc", "n_models": 5, "top1_differs": i % 2 == 0,
                    "top3_differs": True, "spearman": 0.9, "kendall": 0.8} for i in range(4)]).to_csv(per_task, index=False)
     out = tmp_path / "out"
-    argv = ["controlled-skew", "--status", *statuses, "--tasks", str(tasks), "--per-task", str(per_task),
-            "--n-boot", "50", "--reference", str(ref), "--per-task-out", str(tmp_path / "per.csv"),
-            "--counterfactual-per-task-out", str(tmp_path / "cf.csv"), "--tables-dir", str(out)]
+    argv = ["step", "controlled_skew", "--in", "status=" + statuses[0], *statuses[1:], "--in", f"tasks={tasks}",
+            "--in", f"per_task={per_task}", "--in", f"reference={ref}", "--set", 'metrics=["aupr", "auroc", "auprg"]',
+            "--set", "targets=[0.5, 0.2, 0.1, 0.05, 0.02, 0.01]", "--set", "n_boot=50", "--set", "seed=0",
+            "--tables-dir", str(out)]
     assert main(argv) == 0
     # the figure is its own command, drawn from the two tables alone
     png = tmp_path / "fig" / "controlled_skew.png"
@@ -396,7 +397,7 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     for name in ("controlled_skew", "controlled_skew_observed", "controlled_skew_trend",
                  "controlled_skew_counterfactual", "disagreement_by_balance", "skew_evidence"):
         assert (out / f"{name}.csv").exists() and (out / f"{name}.md").exists(), name
-    cf = pd.read_csv(tmp_path / "cf.csv")
+    cf = pd.read_csv(out / "controlled_skew_counterfactual_per_task.csv")
     med = cf[cf.target_id == "reference_median"]
     assert np.allclose(med.pi_target, 0.4)
     dist = cf[cf.target_id == "reference_distribution"].drop_duplicates("task_id").set_index("task_id")["pi_target"]
@@ -411,8 +412,7 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     assert "the ref suite's pi distribution (0.35 to 0.5" in ev.set_index("claim_id").loc[
         "px.aupr_auroc.top1.at_paperlike_pi_distribution", "claim"]
     # a bad reference is one line and exit status 2
-    bad = [*argv]
-    bad[bad.index("--reference") + 1] = str(tmp_path / "missing.csv")
+    bad = [a.replace(str(ref), str(tmp_path / "missing.csv")) for a in argv]
     assert main(bad) == 2
 
 
@@ -431,15 +431,9 @@ def test_skew_reference_path_prefers_the_working_directory_then_the_workflow_fol
         skew_reference_path("nowhere.csv", own_tasks="x", work_dir=work, base_dir=base)
 
 
-def test_skew_report_is_what_the_command_writes(tmp_path):
-    """prspace.experiments.controlled_skew_report: the tables in the command's order, with titles and notes;
-    a bad --targets is refused naming the option."""
-    from prspace.core.errors import InputError
-    from prspace.experiments.controlled_skew_report import parse_numbers, skew_report
-
-    with pytest.raises(InputError, match="--targets '0.5,x': give comma-separated numbers"):
-        parse_numbers("0.5,x", "--targets", "0.5,0.1")
-    assert parse_numbers("0.5, 0.1,", "--targets", "") == [0.5, 0.1]
+def test_skew_report_is_what_the_step_writes(tmp_path):
+    """prspace.experiments.controlled_skew_report: the tables in the step's order, with titles and notes."""
+    from prspace.experiments.controlled_skew_report import skew_report
     statuses, rows = [], []
     for i, pi in enumerate((0.05, 0.3)):
         s, p = _write_task(tmp_path, f"t{i}", pi, seed=i)
@@ -451,10 +445,12 @@ def test_skew_report_is_what_the_command_writes(tmp_path):
     ref = pd.DataFrame({"task_id": list("abc"), "status": "ok", "pi": [0.35, 0.4, 0.5]})
     rep = skew_report(statuses, pd.DataFrame(rows), ref, observed, targets=[0.5, 0.1], metrics=["aupr", "auroc"],
                       edges=[0.1, 0.3], n_boot=20, seed=0, reference="ref/tables/tasks.csv")
-    assert [t[0] for t in rep.tables] == ["controlled_skew", "controlled_skew_observed", "controlled_skew_trend",
-                                          "controlled_skew_counterfactual", "disagreement_by_balance", "skew_evidence"]
-    assert rep.n_reference == 3 and set(rep.per_task["task_id"]) == {"t0", "t1"}
-    assert set(rep.per_task["pi_target"]) >= {0.5, 0.1}
-    notes = {name: note for name, _, _, note in rep.tables}
+    assert [t.table.name for t in rep.tables] == [
+        "controlled_skew_per_task", "controlled_skew_counterfactual_per_task", "controlled_skew",
+        "controlled_skew_observed", "controlled_skew_trend", "controlled_skew_counterfactual", "disagreement_by_balance",
+        "skew_evidence"]
+    per_task = rep.tables[0].frame
+    assert set(per_task["task_id"]) == {"t0", "t1"} and set(per_task["pi_target"]) >= {0.5, 0.1}
+    notes = {t.table.name: t.note for t in rep.tables}
     assert "Reference: 3 usable tasks of ref/tables/tasks.csv (median pi 0.4)" in notes["controlled_skew_counterfactual"]
     assert "20 resamples, seed 0" in notes["controlled_skew"]

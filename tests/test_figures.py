@@ -397,13 +397,15 @@ def study(tmp_path_factory):
         assert main(["predict-local", "--dataset", t, "--learners", "gnb,tree-depth2,logreg-C1,knn-15", "--folds", "3",
                      "--out", str(d / "pred" / f"{t}.parquet"), "--status", str(d / "pred" / f"{t}.json"),
                      "--no-progress"]) == 0
-        assert main(["score", "task", "--status", str(d / "pred" / f"{t}.json"), "--out", str(d / "m" / f"{t}.csv"),
-                     "--folds-out", str(d / "m" / f"{t}.folds.csv")]) == 0
-    assert main(["score", "collect", "--study", "t", "--status", *[str(d / "pred" / f"{t}.json") for t in tasks],
-                 "--metrics", *[str(d / "m" / f"{t}.csv") for t in tasks], "--out", str(d / "metrics.csv"),
-                 "--tasks-out", str(d / "tasks.csv")]) == 0
-    assert main(["rank", "--metrics", str(d / "metrics.csv"), "--tasks", str(d / "tasks.csv"), "--n-boot", "20",
-                 "--out-dir", str(d), "--ranks-out", str(d / "ranks.csv")]) == 0
+        assert main(["step", "score", "--in", f"status={d / 'pred' / f'{t}.json'}", "--out",
+                     f"metrics={d / 'm' / f'{t}.csv'}", "--out", f"folds={d / 'm' / f'{t}.folds.csv'}"]) == 0
+    status = [str(d / "pred" / f"{t}.json") for t in tasks]
+    assert main(["step", "collect", "--set", 'study="t"', "--in", "status=" + status[0], *status[1:],
+                 "--in", "metrics=" + str(d / "m" / f"{tasks[0]}.csv"), *[str(d / "m" / f"{t}.csv") for t in tasks[1:]],
+                 "--tables-dir", str(d)]) == 0
+    assert main(["step", "rank", "--in", f"metrics={d / 'metrics.csv'}", "--in", f"tasks={d / 'tasks.csv'}",
+                 "--set", 'metrics=["aupr", "average_precision", "auprg", "auroc", "aucnpr"]', "--set", "n_boot=20",
+                 "--set", "seed=0", "--tables-dir", str(d), "--out", f"ranks={d / 'ranks.csv'}"]) == 0
     return d
 
 
@@ -412,9 +414,11 @@ def test_figure_data_then_one_figure_per_command_draws_what_the_selection_names(
 
     d = study
     data = d / "figure_data"
-    assert main(["figure-data", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
-                 str(d / "disagreement_per_task.csv"), "--tasks", str(d / "tasks.csv"), "--predictions-dir",
-                 str(d / "pred"), "--out-dir", str(data), "--selection-out", str(d / "figure_selection.csv")]) == 0
+    status = sorted(str(p) for p in (d / "pred").glob("*.json"))
+    assert main(["step", "figure_data", "--in", f"metrics={d / 'metrics.csv'}", "--in", f"ranks={d / 'ranks.csv'}",
+                 "--in", f"per_task={d / 'disagreement_per_task.csv'}", "--in", f"tasks={d / 'tasks.csv'}",
+                 "--in", "status=" + status[0], *status[1:], "--set", "band_resamples=1000", "--set", "band_level=0.95",
+                 "--set", "seed=0", "--figure-data-dir", str(data), "--tables-dir", str(d)]) == 0
     inputs = {"fig4_rank_heatmap": ["fig4_rank_counts"], "fig4_auprg_vs_aupr": ["fig4_scatter"],
               "fig5_curves": ["fig5_curve_points", "fig5_curve_areas"]}
     for name, tables in inputs.items():
@@ -521,10 +525,16 @@ def test_figure_data_writes_fig5_bands_that_the_figure_draws(study, tmp_path):
     from prspace.figures import study as FS
 
     d, data = study, tmp_path / "figure_data"
-    args = ["figure-data", "--metrics", str(d / "metrics.csv"), "--ranks", str(d / "ranks.csv"), "--per-task",
-            str(d / "disagreement_per_task.csv"), "--tasks", str(d / "tasks.csv"), "--predictions-dir",
-            str(d / "pred"), "--out-dir", str(data), "--selection-out", str(tmp_path / "sel.csv")]
-    assert main([*args, "--band-resamples", "300", "--band-level", "0.9", "--seed", "3"]) == 0
+    status = sorted(str(p) for p in (d / "pred").glob("*.json"))
+
+    def step(folder, resamples, level=0.9, seed=3):
+        return ["step", "figure_data", "--in", f"metrics={d / 'metrics.csv'}", "--in", f"ranks={d / 'ranks.csv'}",
+                "--in", f"per_task={d / 'disagreement_per_task.csv'}", "--in", f"tasks={d / 'tasks.csv'}",
+                "--in", "status=" + status[0], *status[1:], "--set", f"band_resamples={resamples}",
+                "--set", f"band_level={level}", "--set", f"seed={seed}", "--figure-data-dir", str(folder),
+                "--tables-dir", str(folder)]
+
+    assert main(step(data, 300)) == 0
     bands = pd.read_csv(data / "fig5_curve_bands.csv", dtype={"label": str})
     points = pd.read_csv(data / "fig5_curve_points.csv")
     areas = pd.read_csv(data / "fig5_curve_areas.csv", dtype={"label": str})
@@ -552,14 +562,12 @@ def test_figure_data_writes_fig5_bands_that_the_figure_draws(study, tmp_path):
         assert (shi - slo).max() > 0.01  # the bootstrap varied the curve
     # the same seed, the same table; band_table is curve_bands with folds as strata, seeded, in curve order
     again = tmp_path / "again"
-    assert main([*args[:-4], "--out-dir", str(again), "--selection-out", str(tmp_path / "s2.csv"),
-                 "--band-resamples", "300", "--band-level", "0.9", "--seed", "3"]) == 0
+    assert main(step(again, 300)) == 0
     assert (again / "fig5_curve_bands.csv").read_bytes() == (data / "fig5_curve_bands.csv").read_bytes()
-    assert main([*args[:-4], "--out-dir", str(tmp_path / "none"), "--selection-out", str(tmp_path / "s3.csv"),
-                 "--band-resamples", "0"]) == 0
+    assert main(step(tmp_path / "none", 0)) == 0
     assert not (tmp_path / "none" / "fig5_curve_bands.csv").exists()
-    assert main([*args, "--band-resamples", "1"]) == 2
-    assert main([*args, "--band-level", "95"]) == 2
+    assert main(step(tmp_path / "x", 1)) == 2
+    assert main(step(tmp_path / "x", 300, level=95)) == 2
     # the figure shades them (two bands per curve in the PR and PRG panels) and says what they are
     text = FS.texts(pd.read_csv(data / "figure_text.csv", dtype=str, keep_default_na=False), "fig5_curves")
     tables = {"fig5_curve_points": points, "fig5_curve_areas": areas}

@@ -270,9 +270,9 @@ def test_cli_writes_evidence_the_verdicts_read(tmp_path):
     pairs.to_csv(tmp_path / "pairs.csv", index=False)
     tasks.to_csv(tmp_path / "tasks.csv", index=False)
     _summary().to_csv(tmp_path / "cal.csv", index=False)
-    assert main(["noise-evidence", "--pairs", str(tmp_path / "pairs.csv"), "--tasks", str(tmp_path / "tasks.csv"),
-                 "--calibration", str(tmp_path / "cal.csv"), "--n-boot", "50", "--out",
-                 str(tmp_path / "noise_evidence.csv")]) == 0
+    assert main(["step", "noise_evidence", "--in", f"pairs={tmp_path / 'pairs.csv'}", "--in",
+                 f"tasks={tmp_path / 'tasks.csv'}", "--in", f"calibration={tmp_path / 'cal.csv'}", "--set", "n_boot=50",
+                 "--set", "seed=0", "--tables-dir", str(tmp_path)]) == 0
     ev = VR.collect_evidence(tmp_path)
     assert {f"px.{p}.top1.distinguishable" for p in VR.PAIRS} <= set(ev.claim_id)
 

@@ -229,32 +229,32 @@ def test_cli_writes_per_task_files_the_table_summary_and_evidence(tmp_path):
         js.write_text(json.dumps({"task_id": task, "status": "ok", "reason": "", "predictions": str(pq)}))
         status.append(str(js))
     table = tmp_path / "rank_sets.csv"
-    assert main(["rank-sets", "tasks", "--status", *status, "--n-boot", "40", "--per-task-dir",
-                 str(tmp_path / "per_task"), "--out", str(table)]) == 0
+    metrics = "--set", "metrics=" + json.dumps(list(RS.RANK_SET_METRICS))
+    rank_sets = ["step", "rank_sets", "--in", "status=" + status[0], *status[1:], *metrics, "--set", "confidence=0.95",
+                 "--set", "seed=0", "--tables-dir", str(tmp_path)]
+    assert main([*rank_sets, "--set", "n_boot=40", "--out", f"per_task={tmp_path / 'per_task'}"]) == 0
     t = pd.read_csv(table, dtype={"task": str, "model": str})
     assert sorted(p.stem for p in (tmp_path / "per_task").glob("*.csv")) == ["keel-a1", "keel-a2", "other-b"]
     assert len(t) == 3 * 3 * len(RS.RANK_SET_METRICS)
     tasks = pd.DataFrame({"task_id": ["keel-a1", "keel-a2", "other-b"], "family": ["a", "a", "b"],
                           "n": [150] * 3, "n_pos": [30] * 3, "status": ["ok"] * 3})
     tasks.to_csv(tmp_path / "tasks.csv", index=False)
-    out = tmp_path / "rank_set_summary.csv"
-    assert main(["rank-sets", "summary", "--rank-sets", str(table), "--tasks", str(tmp_path / "tasks.csv"),
-                 "--n-boot", "50", "--n-sim", "2", "--n-sim-null", "2", "--sim-models", "3", "--sim-boot", "20",
-                 "--out", str(out), "--calibration-out", str(tmp_path / "cal.csv"),
-                 "--evidence-out", str(tmp_path / "ev.csv")]) == 0
-    s = pd.read_csv(out)
+    summary = ["step", "rank_set_summary", "--in", f"tasks={tmp_path / 'tasks.csv'}", "--set", "n_boot=50",
+               "--set", "seed=0", "--set", "n_sim=2", "--set", "n_sim_null=2", "--set", "sim_models=3",
+               "--set", "sim_boot=20", "--set", "mc_error=null"]
+    assert main([*summary, "--in", f"rank_sets={table}", "--tables-dir", str(tmp_path)]) == 0
+    s = pd.read_csv(tmp_path / "rank_set_summary.csv")
     assert len(s) == 3 and (s.n_tasks == 3).all() and (s.n_families == 2).all()
-    assert (tmp_path / "rank_set_summary.md").is_file() and (tmp_path / "cal.md").is_file()
+    assert (tmp_path / "rank_set_summary.md").is_file() and (tmp_path / "rank_set_calibration.md").is_file()
     assert (s.sim_n_pos == 30).all() and (s.sim_n_neg == 120).all() and (s.sim_models == 3).all()
-    ev = pd.read_csv(tmp_path / "ev.csv")
+    ev = pd.read_csv(tmp_path / "rank_set_evidence.csv")
     assert ev.power.notna().all()
     assert sorted(ev.claim_id) == sorted(f"px.{a}_{b}.rank_sets.disjoint" for a, b in RS.RANK_SET_PAIRS)
-    assert main(["rank-sets", "tasks", "--status", *status, "--n-boot", "5", "--per-task-dir",
-                 str(tmp_path / "x"), "--out", str(tmp_path / "x.csv")]) == 2
+    assert main([*rank_sets[:-1], str(tmp_path / "x"), "--set", "n_boot=5", "--out", f"per_task={tmp_path / 'x'}"]) == 2
     # no task with predictions: empty tables, no verdict rows, exit 0
-    empty = tmp_path / "empty.csv"
+    empty = tmp_path / "empty" / "rank_sets.csv"
+    empty.parent.mkdir()
     pd.DataFrame(columns=RS.RANK_SET_COLUMNS).to_csv(empty, index=False)
-    assert main(["rank-sets", "summary", "--rank-sets", str(empty), "--tasks", str(tmp_path / "tasks.csv"),
-                 "--out", str(tmp_path / "e.csv"), "--calibration-out", str(tmp_path / "ec.csv"),
-                 "--evidence-out", str(tmp_path / "ee.csv")]) == 0
-    assert pd.read_csv(tmp_path / "ee.csv").empty and pd.read_csv(tmp_path / "e.csv").empty
+    assert main([*summary, "--in", f"rank_sets={empty}", "--tables-dir", str(empty.parent)]) == 0
+    assert pd.read_csv(empty.parent / "rank_set_evidence.csv").empty
+    assert pd.read_csv(empty.parent / "rank_set_summary.csv").empty

@@ -81,6 +81,11 @@ def test_fold_with_one_class_is_left_out_of_the_fold_mean():
     assert row.auroc_fold_mean == pytest.approx(ok.auroc.mean())
 
 
+def _score(folder, task: str) -> list[str]:
+    return ["step", "score", "--in", f"status={folder / f'{task}.json'}", "--out", f"metrics={folder / f'{task}.csv'}",
+            "--out", f"folds={folder / f'{task}.folds.csv'}"]
+
+
 def test_cli_score_task_and_collect(tmp_path):
     df, task = _predictions()
     write_predictions(df, task, tmp_path / "bc.parquet")
@@ -89,12 +94,11 @@ def test_cli_score_task_and_collect(tmp_path):
     (tmp_path / "tiny.json").write_text(json.dumps(
         {"task_id": "tiny", "status": "skipped", "reason": "too few minority examples", "predictions": None}))
     for t in ("bc", "tiny"):
-        assert main(["score", "task", "--status", str(tmp_path / f"{t}.json"), "--out", str(tmp_path / f"{t}.csv"),
-                     "--folds-out", str(tmp_path / f"{t}.folds.csv")]) == 0
+        assert main(_score(tmp_path, t)) == 0
     assert len(pd.read_csv(tmp_path / "tiny.csv")) == 0
-    assert main(["score", "collect", "--study", "s", "--status", str(tmp_path / "bc.json"), str(tmp_path / "tiny.json"),
-                 "--metrics", str(tmp_path / "bc.csv"), str(tmp_path / "tiny.csv"),
-                 "--out", str(tmp_path / "metrics.csv"), "--tasks-out", str(tmp_path / "tasks.csv")]) == 0
+    assert main(["step", "collect", "--set", 'study="s"', "--in", f"status={tmp_path / 'bc.json'}",
+                 str(tmp_path / "tiny.json"), "--in", f"metrics={tmp_path / 'bc.csv'}", str(tmp_path / "tiny.csv"),
+                 "--tables-dir", str(tmp_path)]) == 0
     metrics = pd.read_csv(tmp_path / "metrics.csv")
     assert metrics.task_id.unique().tolist() == ["bc"] and len(metrics) == 2
     tasks = pd.read_csv(tmp_path / "tasks.csv")
@@ -132,19 +136,16 @@ def test_cli_collect_rejects_fold_tables(tmp_path, capsys):
     write_predictions(df, task, tmp_path / "bc.parquet")
     (tmp_path / "bc.json").write_text(json.dumps(
         {"task_id": "bc", "status": "ok", "reason": "", "predictions": str(tmp_path / "bc.parquet")}))
-    main(["score", "task", "--status", str(tmp_path / "bc.json"), "--out", str(tmp_path / "bc.csv"),
-          "--folds-out", str(tmp_path / "bc.folds.csv")])
-    code = main(["score", "collect", "--study", "s", "--status", str(tmp_path / "bc.json"),
-                 "--metrics", str(tmp_path / "bc.folds.csv"), "--out", str(tmp_path / "m.csv"),
-                 "--tasks-out", str(tmp_path / "t.csv")])
+    assert main(_score(tmp_path, "bc")) == 0
+    code = main(["step", "collect", "--set", 'study="s"', "--in", f"status={tmp_path / 'bc.json'}",
+                 "--in", f"metrics={tmp_path / 'bc.folds.csv'}", "--tables-dir", str(tmp_path / "t")])
     assert code == 2
     assert "per-fold" in capsys.readouterr().err
 
 
 def test_cli_bad_status_file(tmp_path, capsys):
     (tmp_path / "x.json").write_text("{not json")
-    code = main(["score", "task", "--status", str(tmp_path / "x.json"), "--out", str(tmp_path / "o.csv"),
-                 "--folds-out", str(tmp_path / "f.csv")])
+    code = main(_score(tmp_path, "x"))
     assert code == 2
     err = capsys.readouterr().err
     assert "x.json is not valid JSON" in err and "rerun" in err

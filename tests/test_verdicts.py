@@ -433,9 +433,9 @@ def test_bound_within_noise_wording_is_generic():
 
 
 def _cd_pairs(tmp_path):
-    """A small cd table from prspace.stats.cd.study_tables: 12 tasks x 4 learners, AUPR's order of the
+    """A small cd table from prspace.experiments.cd_tables.study_tables: 12 tasks x 4 learners, AUPR's order of the
     first and last learner reversed under AUROC, AUPRG a copy of AUPR."""
-    from prspace.stats.cd import study_tables
+    from prspace.experiments.cd_tables import study_tables
 
     rng = np.random.default_rng(3)
     rows = []
@@ -477,7 +477,7 @@ def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
 def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
     """OpenML studies: every task has its own runs, so the cd job writes pairs with only a note;
     the verdict rows say "cannot be told" with that reason, never an error."""
-    from prspace.stats.cd import study_tables
+    from prspace.experiments.cd_tables import study_tables
 
     table = pd.DataFrame({"task_id": ["a", "a", "b", "b"], "model_id": ["r1", "r2", "r3", "r4"],
                           "aupr": [0.1, 0.2, 0.3, 0.4], "auroc": [0.5, 0.6, 0.7, 0.8]})

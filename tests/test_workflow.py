@@ -10,6 +10,7 @@ never disagree.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -204,11 +205,12 @@ def test_cd_order_rows_reach_the_verdicts(run):
 def test_tables_are_reproduced_exactly(run, tmp_path):
     tables = run / "results" / STUDY / "tables"
     cfg = yaml.safe_load(CONFIG.read_text())
-    code = main(["rank", "--metrics", str(tables / "metrics.csv"), "--tasks", str(tables / "tasks.csv"),
-                 "--n-boot", str(cfg["analysis"]["n_boot"]), "--seed", str(cfg["seed"]),
-                 "--noise-floors", str(tables / "noise_floor_per_task.csv"),
-                 "--noise-pairs", str(tables / "noise_floor_pairs.csv"),
-                 "--out-dir", str(tmp_path), "--ranks-out", str(tmp_path / "ranks.csv")])
+    code = main(["step", "rank", "--in", f"metrics={tables / 'metrics.csv'}", "--in", f"tasks={tables / 'tasks.csv'}",
+                 "--set", f"metrics={json.dumps(cfg['analysis']['metrics'])}",
+                 "--set", f"n_boot={cfg['analysis']['n_boot']}", "--set", f"seed={cfg['seed']}",
+                 "--in", f"floors={tables / 'noise_floor_per_task.csv'}",
+                 "--in", f"pairs={tables / 'noise_floor_pairs.csv'}",
+                 "--tables-dir", str(tmp_path), "--out", f"ranks={tmp_path / 'ranks.csv'}"])
     assert code == 0
     for name in ("disagreement_per_task.csv", "disagreement_summary.csv", "disagreement_summary.md",
                  "scorecard.csv", "scorecard.md", "learner_ranking.csv", "learner_agreement.csv"):

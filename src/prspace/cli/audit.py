@@ -13,7 +13,11 @@ flagged as a warning; 2 for bad input (one line on stderr saying what to fix).
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from pathlib import Path
+
+from prspace.audit.files import audit_file, check_out, short_path, write_outputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -130,8 +134,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _progress(enabled: bool | None):
     """A printer of ``prspace audit: 12.3 s: <stage>`` lines on stderr, or None."""
-    import sys
-    import time
 
     if enabled is None:
         enabled = sys.stderr.isatty()
@@ -146,7 +148,6 @@ def _progress(enabled: bool | None):
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.audit.files import audit_file, check_out, short_path, write_outputs
 
     out = check_out(args.out)
     say = _progress(args.progress)

@@ -13,15 +13,41 @@ See docs/openml.md.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import logging
 import sys
 import time
 from pathlib import Path
 
+import prspace
 from prspace.core._io import atomic_path
-from prspace.core.contracts import TaskStatus
+from prspace.core.contracts import (
+    TaskStatus,
+    read_status,
+    read_task_list,
+    validate_task_list,
+    write_status,
+    write_task_list,
+)
 from prspace.core.errors import InputError, ServiceError
+from prspace.core.output import write_csv, write_markdown
+from prspace.core.schema import write_predictions
+from prspace.openml import (
+    ClientSettings,
+    OpenMLNetworkError,
+    candidates_frame,
+    fetch_task,
+    select_tasks,
+)
+from prspace.openml.manifest import (
+    build_manifest,
+    manifest_runs,
+    read_manifest,
+    replay_task_rows,
+    study_table,
+)
+from prspace.openml.selfcheck import check_statuses, summarize
 
 log = logging.getLogger("prspace.fetch_openml")
 
@@ -46,6 +72,14 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="replay this manifest (config openml.replay): its tasks and runs, no listing call")
 
 
+def _with_client(sub: argparse._SubParsersAction, name: str, func, help: str, description: str) -> argparse.ArgumentParser:
+    """A sub-command that talks to the server: its parser with the client's options (:func:`_common`)."""
+    p = sub.add_parser(name, help=help, description=description)
+    _common(p)
+    p.set_defaults(func=func)
+    return p
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fetch-openml",
@@ -55,14 +89,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="openml_command", metavar="{select,task,manifest,selfcheck}")
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
-    sel = sub.add_parser(
-        "select",
-        help="list candidate tasks with verdicts -> CSV",
-        description="List candidate OpenML tasks (given ids, a tag, a suite, a study or discovery) "
-        "and whether each meets the criteria (binary, 10-fold CV, runs of at least --min-flows "
-        "flows); write them as a CSV with a verdict per task.",
-    )
-    _common(sel)
+    sel = _with_client(sub, "select", run_select, "list candidate tasks with verdicts -> CSV",
+                       "List candidate OpenML tasks (given ids, a tag, a suite, a study or discovery) and whether "
+                       "each meets the criteria (binary, 10-fold CV, runs of at least --min-flows flows); write them "
+                       "as a CSV with a verdict per task.")
     sel.add_argument("--task-ids", type=_int_list, default=None, help="comma-separated OpenML task ids")
     sel.add_argument("--tag", default=None, help="tasks with this OpenML tag")
     sel.add_argument("--suite", default=None, help="tasks of this benchmark suite (id or alias)")
@@ -72,16 +102,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sel.add_argument("--max-tasks", type=int, default=None, help="stop after this many selected tasks")
     sel.add_argument("--seed", type=int, default=0, help="order in which candidates are examined with --max-tasks")
     sel.add_argument("--out", required=True, type=Path, help="CSV to write")
-    sel.set_defaults(func=run_select)
 
-    task = sub.add_parser(
-        "task",
-        help="fetch one task's predictions -> parquet + status JSON",
-        description="Fetch the cross-validated predictions of --n-models runs from distinct flows "
-        "of one OpenML task into the predictions schema (parquet) and write its status JSON "
-        "(ok or skipped, with the reason).",
-    )
-    _common(task)
+    task = _with_client(sub, "task", run_task, "fetch one task's predictions -> parquet + status JSON",
+                        "Fetch the cross-validated predictions of --n-models runs from distinct flows of one OpenML "
+                        "task into the predictions schema (parquet) and write its status JSON (ok or skipped, with "
+                        "the reason).")
     task.add_argument("--task-id", required=True, type=int, help="OpenML task id, e.g. 1882")
     task.add_argument("--n-models", type=int, default=30, help="models (runs of distinct flows) per task")
     task.add_argument("--min-flows", type=int, default=30, help="distinct flows a task needs")
@@ -89,7 +114,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     task.add_argument("--repeats", default="0", help="CV repeats to keep: comma list or 'all' (default 0)")
     task.add_argument("--out", required=True, type=Path, help="predictions parquet (written when ok)")
     task.add_argument("--status", required=True, type=Path, help="status JSON (always written)")
-    task.set_defaults(func=run_task)
 
     man = sub.add_parser("manifest", help="freeze a study's draw: server, client, date, runs and checksums -> JSON")
     man.add_argument("--status", nargs="+", required=True, type=Path, help="status JSON of every task")
@@ -110,9 +134,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     chk.set_defaults(func=run_selfcheck)
 
 
-def _settings(args: argparse.Namespace):
-    from prspace.openml import ClientSettings
-
+def _settings(args: argparse.Namespace) -> ClientSettings:
     return ClientSettings(
         server=args.server, cache_dir=args.cache_dir, workers=args.workers,
         max_retries=args.max_retries, timeout=args.timeout, backoff=args.backoff, page_size=args.page_size,
@@ -135,10 +157,6 @@ def _quiet_client_logs() -> None:
 
 
 def run_select(args: argparse.Namespace) -> int:
-    from prspace.core.contracts import validate_task_list, write_task_list
-    from prspace.openml import OpenMLNetworkError, candidates_frame, select_tasks
-    from prspace.openml.manifest import read_manifest, replay_task_rows
-
     _quiet_client_logs()
     settings = _settings(args)
     t0 = time.monotonic()
@@ -170,11 +188,6 @@ def _failed(name: str, exc: Exception, t0: float) -> TaskStatus:
 
 
 def run_task(args: argparse.Namespace) -> int:
-    from prspace.core.contracts import write_status
-    from prspace.core.schema import write_predictions
-    from prspace.openml import OpenMLNetworkError, fetch_task
-    from prspace.openml.manifest import manifest_runs, read_manifest
-
     _quiet_client_logs()
     name = f"openml-{args.task_id}"
     t0 = time.monotonic()
@@ -218,14 +231,7 @@ def run_task(args: argparse.Namespace) -> int:
 
 
 def run_manifest(args: argparse.Namespace) -> int:
-    import datetime as dt
-
-    import openml
-
-    import prspace
-    from prspace.core.contracts import read_status, read_task_list
-    from prspace.core.output import write_csv, write_markdown
-    from prspace.openml.manifest import build_manifest, study_table
+    import openml  # the OpenML client library: slow to import, only this command needs it
 
     client = f"openml-python {openml.__version__}"
     manifest, counts = build_manifest(
@@ -244,9 +250,6 @@ def run_manifest(args: argparse.Namespace) -> int:
 
 
 def run_selfcheck(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_csv, write_markdown
-    from prspace.openml.selfcheck import check_statuses, summarize
-
     checks = check_statuses(args.status)
     summary = summarize(checks)
     write_csv(checks, args.out)

@@ -18,6 +18,7 @@ import pandas as pd
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import parse_formats, write_figure
+from prspace.metrics import METRIC_LABELS
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from prspace.figures.study import draw, texts
-    from prspace.metrics import METRIC_LABELS
+    from prspace.figures.study import draw, texts  # matplotlib
 
     try:
         figure = R.figure(args.name)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from prspace.core.errors import InputError
+from prspace.repo import numbers as N
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +25,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.repo import numbers as N
 
     root = Path(args.root)
     files = [Path(f) for f in args.files] or N.default_files(root)

@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import argparse
 
+from prspace import audit
+from prspace.audit.files import read_table
+from prspace.audit.power import METRICS, power_table
+from prspace.core.errors import InputError
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -38,10 +43,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace import audit
-    from prspace.audit.files import read_table
-    from prspace.audit.power import METRICS, power_table
-    from prspace.core.errors import InputError
 
     if not 0 < args.power < 1 or not 0 < args.alpha < 1:
         raise InputError("--power and --alpha must lie strictly between 0 and 1")

@@ -12,7 +12,9 @@ import logging
 import time
 from pathlib import Path
 
+from prspace.core.contracts import write_status
 from prspace.data.datasets import DEFAULT_MIN_MINORITY
+from prspace.local.task import predict_task, task_dataset
 
 log = logging.getLogger("prspace.predict_local")
 
@@ -75,9 +77,7 @@ class _LearnersAction(argparse._StoreAction):
 def run(args: argparse.Namespace) -> int:
     # scikit-learn is imported here, not at module level: every `prspace` command builds
     # this parser, and only this command needs the learners.
-    from prspace.core.contracts import write_status
     from prspace.local.learners import parse_learners
-    from prspace.local.task import predict_task, task_dataset
 
     t0 = time.perf_counter()
     learners = parse_learners(args.learners)

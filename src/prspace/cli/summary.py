@@ -11,6 +11,9 @@ import argparse
 from pathlib import Path
 
 from prspace.core.errors import InputError
+from prspace.core.output import write_text
+from prspace.verdicts import report
+from prspace.verdicts.pagedata import load_study
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,9 +25,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_text
-    from prspace.verdicts import report
-    from prspace.verdicts.pagedata import load_study
 
     names = [s.strip() for s in args.studies.split(",") if s.strip()]
     if not names:

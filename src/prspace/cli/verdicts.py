@@ -16,6 +16,11 @@ import yaml
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
+from prspace.core.output import write_csv, write_table, write_text
+from prspace.experiments import ranking
+from prspace.experiments.ranking_report import learner_families
+from prspace.verdicts import report
+from prspace.verdicts.primary import DEFAULT_N_BOOT, ONE_PER_FAMILY, sensitivity_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -67,9 +72,6 @@ def _one_per_family(tables: Path, per_task: pd.DataFrame) -> tuple[pd.DataFrame 
     (from ``metrics.csv``, ranked by the metrics ``per_task`` compares, in its order, so that
     saturated tasks are told as the rank step tells them), and the sentence that says what it kept; ``(None, why not)`` when every
     learner is its own family or the table is absent."""
-    from prspace.experiments import ranking
-    from prspace.experiments.ranking_report import learner_families
-    from prspace.verdicts.primary import ONE_PER_FAMILY
 
     if not R.METRICS.csv(tables).is_file():
         return None, f"No {R.METRICS.csv(tables).name}: no '{ONE_PER_FAMILY}' variant."
@@ -85,9 +87,6 @@ def _one_per_family(tables: Path, per_task: pd.DataFrame) -> tuple[pd.DataFrame 
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_csv, write_table, write_text
-    from prspace.verdicts import report
-    from prspace.verdicts.primary import DEFAULT_N_BOOT, sensitivity_table
 
     tables = Path(args.tables_dir)
     for table in (R.DISAGREEMENT_SUMMARY, R.DISAGREEMENT_PER_TASK):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 from prspace.core._io import atomic_path
+from prspace.repo.verify import verify_tables
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +39,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.repo.verify import verify_tables
 
     report = verify_tables(args.results_dir, against=args.against, rtol=args.rtol, atol=args.atol)
     text = report.text(max_cells=args.max_cells)

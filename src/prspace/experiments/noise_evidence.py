@@ -26,11 +26,16 @@ per metric pair of Flach & Kull's three and per ``k`` in (1, 3), built with
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import NotRequired, TypedDict
+
 import numpy as np
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
+from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.experiments.ranking.summary import cluster_resamples
 
@@ -186,3 +191,22 @@ def noise_evidence(
                         f"{n_tasks} tasks), {level:.0%} cluster-bootstrap interval over {n_fam} families "
                         f"[{lo:+.3f}, {hi:+.3f}]")))
     return evidence_frame(rows)
+
+
+class NoiseEvidenceInputs(TypedDict):
+    """The inputs of step ``noise_evidence``: the noise floor's pair table, the study's task table
+    and (optional) the calibration summary."""
+
+    pairs: Path
+    tasks: Path
+    calibration: NotRequired[Path]
+
+
+def noise_evidence_step(inputs: NoiseEvidenceInputs, *, n_boot: int, seed: int) -> StepOutput:
+    """Step ``noise_evidence`` (``prspace step``): :func:`noise_evidence` of the input tables."""
+    pairs = pd.read_csv(inputs["pairs"], dtype={"task_id": str})
+    tasks = pd.read_csv(inputs["tasks"], dtype={"task_id": str})
+    cal = pd.read_csv(inputs["calibration"]) if "calibration" in inputs else None
+    ev = noise_evidence(pairs, tasks, cal, n_boot=n_boot, seed=seed)
+    return StepOutput(tables=[TableOut(R.NOISE_EVIDENCE, ev,
+                                       title="Evidence rows: is the metrics' disagreement more than noise?")])

@@ -1,19 +1,33 @@
-"""How the ranking tables are labelled and shown: the source label of a run, the Markdown
-columns of the disagreement summary and the scorecard (intervals and floors side by side),
-and the learner family of each model (for the panel-sensitivity table).
+"""Step ``rank``: the ranking tables of a study, with their titles and notes, and how they are shown:
+the source label of a run, the Markdown columns of the disagreement summary and the scorecard
+(intervals and floors side by side), and the learner family of each model (for the
+panel-sensitivity table).
 
-The numbers themselves come from :mod:`prspace.experiments.ranking`; this module only
-formats them (``prspace rank`` and ``prspace figure-data`` write what it returns).
+The numbers themselves come from :mod:`prspace.experiments.ranking`; :func:`rank_step` computes
+and labels them (``prspace step rank`` writes what it returns).
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NotRequired, TypedDict
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["learner_families", "scorecard_markdown", "source_label", "summary_markdown"]
+from prspace.core import registry as R
+from prspace.core.contracts import read_metrics_table
+from prspace.core.errors import InputError
+from prspace.core.steps import StepOutput, TableOut
+from prspace.experiments import ranking as RK
+from prspace.openml.selfcheck import scorecard_rows
+
+__all__ = ["RankInputs", "learner_families", "rank_step", "scorecard_markdown", "source_label", "summary_markdown"]
+
+log = logging.getLogger(__name__)
 
 
 def source_label(tasks: pd.DataFrame) -> str:
@@ -47,8 +61,7 @@ def _opt(summary: pd.DataFrame, col: str) -> pd.Series:
 
 
 def summary_markdown(summary: pd.DataFrame) -> pd.DataFrame:
-    from prspace.experiments.ranking import METRIC_LABELS as lab
-
+    lab = RK.METRIC_LABELS
     return pd.DataFrame(
         {
             "metrics": [f"{lab.get(a, a)} vs {lab.get(b, b)}" for a, b in zip(summary.metric_a, summary.metric_b, strict=True)],
@@ -111,3 +124,88 @@ def learner_families(metrics: pd.DataFrame) -> pd.Series:
             return name
 
     return pd.Series([fam(m) for m in ids], index=ids.to_numpy())
+
+
+class RankInputs(TypedDict):
+    """The inputs of step ``rank``: the study's metrics and task tables, the noise floor's tables (per task
+    and metric, per task and pair) and, in an OpenML study, the self-check summary (added to the scorecard)."""
+
+    metrics: Path
+    tasks: Path
+    floors: NotRequired[Path]
+    pairs: NotRequired[Path]
+    selfcheck: NotRequired[Path]
+
+
+def _optional_table(inputs: RankInputs, role: str) -> pd.DataFrame | None:
+    return pd.read_csv(inputs[role], dtype={"task_id": str}) if role in inputs else None
+
+
+def rank_step(inputs: RankInputs, *, metrics: Sequence[str], n_boot: int, seed: int,
+              learner_min_share: float = 1.0) -> StepOutput:
+    """Step ``rank``: the models of every task ranked by each of ``metrics`` (rank 1 = best, ties share the
+    average rank; the ranks table is file ``ranks``), the disagreement tables of Flach & Kull (2015) section 4
+    (top-1 and top-3 disagreement and rank correlations for every pair of metrics, with ``n_boot`` cluster
+    bootstrap resamples over families, ``seed``), the replication scorecard, the learners ranked across tasks
+    (Boyd et al. 2012 section 4.2; learners present in at least ``learner_min_share`` of the tasks) and the
+    panel sensitivity."""
+    table = read_metrics_table(inputs["metrics"])
+    tasks = pd.read_csv(inputs["tasks"], dtype={"task_id": str})
+    rank_by = list(metrics)
+    unknown = [m for m in rank_by if m not in table.columns]
+    if unknown:
+        raise InputError(f"metrics names {', '.join(unknown)}, not columns of {inputs['metrics']}; choose from "
+                         f"{', '.join(RK.METRIC_LABELS)}")
+    if table.empty:
+        raise InputError(f"{inputs['metrics']} has no rows: no task was scored; see the task table {inputs['tasks']} "
+                         "for the reasons")
+    try:
+        ranks = RK.rank_models(table, rank_by)
+    except ValueError as exc:
+        raise InputError(f"{inputs['metrics']}: {exc}") from None
+    per_task = RK.all_disagreements(ranks, rank_by)
+    summary = RK.summarise_disagreement(per_task, ranks=ranks, tasks=tasks, floors=_optional_table(inputs, "floors"),
+                                        noise_pairs=_optional_table(inputs, "pairs"), n_boot=n_boot, seed=seed)
+    source = source_label(tasks)
+    note = (f"Source: {source}. Shares of tasks where the best model (top-1) or the ordered top three (top-3) "
+            f"differ; mean per-task rank correlations; [95% percentile cluster bootstrap over families of tasks "
+            f"(tasks derived from one source dataset resampled together), {n_boot} resamples, seed {seed}]. "
+            "floor: how often a metric disagrees with itself under a stratified bootstrap of the test rows "
+            "(mean over tasks of the two metrics' floors); w/o saturated: saturated tasks left out; "
+            "distinguishable: share of the disagreeing tasks where both metrics' preferences are outside "
+            f"their paired bootstrap 95% intervals. {RK.TIE_CONVENTION}")
+    card = RK.scorecard(summary, per_task, source=source)
+    if "selfcheck" in inputs:
+        card = pd.concat([card, scorecard_rows(pd.read_csv(inputs["selfcheck"]))], ignore_index=True)
+    learners, agreement, winners, problem = RK.learner_tables(table, min_share=learner_min_share)
+    lnote = ("Learners ranked across tasks by their mean metric (Boyd et al. 2012, sec. 4.2): "
+             "rank_mean_<m> = rank by the mean over tasks (1 = best); mean_rank_<m> = mean within-task rank. "
+             f"Only learners present in at least {learner_min_share:.0%} of the tasks. Source: {source}.")
+    sens = RK.panel_sensitivity(table, learner_families(table), rank_by, tasks=tasks, n_boot=n_boot, seed=seed)
+    log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))
+    return StepOutput(
+        tables=[
+            TableOut(R.DISAGREEMENT_PER_TASK, per_task),
+            TableOut(R.DISAGREEMENT_SUMMARY, summary, note, "Rank disagreement between metrics",
+                     summary_markdown(summary)),
+            TableOut(R.SCORECARD, card,
+                     (f"paper: {RK.PAPER_SOURCE}; the paper does not name its rank correlation.  \nthis run: {source}.  \n"
+                      "95% CI: percentile cluster bootstrap over families of tasks. noise floor: how often a metric "
+                      "disagrees with itself under a stratified bootstrap of the test rows. distinguishable: share "
+                      f"of the disagreements outside both paired bootstrap intervals.  \n{RK.TIE_CONVENTION}"),
+                     "Replication scorecard: Flach & Kull (2015), section 4", scorecard_markdown(card)),
+            TableOut(R.LEARNER_RANKING, learners, lnote, "Learners ranked across tasks"),
+            TableOut(R.LEARNER_AGREEMENT, agreement, lnote, "Do the learners' orders by mean metric agree?"),
+            TableOut(R.LEARNER_WINNERS, winners,
+                     ("n_tasks_flip: tasks whose removal alone changes the winner. AUPRG is unbounded below, so a mean "
+                      f"of AUPRG can be decided by one task. Source: {source}."),
+                     "The best learner across tasks by mean, median and mean rank, with its margin"),
+            TableOut(R.PANEL_SENSITIVITY, sens,
+                     ("family: prspace.local.learners.learner_family when it exists, else the learner itself (then "
+                      "the two columns agree); the representative of a family is its model id that sorts first. "
+                      f"[95% cluster bootstrap over families of tasks]. Source: {source}."),
+                     "Panel sensitivity: disagreement with every model and with one model per learner family"),
+        ],
+        files={"ranks": ranks},
+        warnings=[f"learner ranking across tasks: {problem}"] if problem is not None else [],
+    )

@@ -20,15 +20,19 @@ The column layout is :data:`METRICS_COLUMNS` (documented in ``docs/architecture.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.core.contracts import read_metrics_table, read_status, read_task_list
+from prspace.core import registry as R
+from prspace.core.contracts import read_metrics_table, read_status, read_task_list, task_predictions
 from prspace.core.schema import TASK_TABLE_COLUMNS, TaskInfo, read_task_info
+from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.ranking import saturation
 from prspace.metrics.names import METRIC_KEYS
 
@@ -197,3 +201,47 @@ def collect_study(metrics_paths: Sequence[str | Path], status_paths: Sequence[st
     infos = {st["task_id"]: read_task_info(st["predictions"]).to_dict() for st in statuses if st["status"] == "ok"}
     listed = read_task_list(task_list) if task_list else None
     return metrics, task_table(statuses, infos, metrics, listed)
+
+
+log = logging.getLogger(__name__)
+
+
+class ScoreInputs(TypedDict):
+    """The input of step ``score``: one task's prediction status."""
+
+    status: Path
+
+
+def score_step(inputs: ScoreInputs) -> StepOutput:
+    """Step ``score``: one task's per-model metrics (file ``metrics``) and per-fold metrics (file ``folds``),
+    :func:`score_task` of its predictions; a skipped task (its status says so) gives empty tables."""
+    status, df, task = task_predictions(inputs["status"])
+    if df is not None:
+        per_model, folds = score_task(df, task)
+        log.info("task %s: scored %d models", task.task_id, len(per_model))
+    else:
+        per_model, folds = empty_metrics(), empty_folds()
+        log.info("task %s skipped (%s): empty tables", status.task_id, status.reason or "")
+    return StepOutput(files={"metrics": per_model, "folds": folds})
+
+
+class CollectInputs(TypedDict):
+    """The inputs of step ``collect``: every task's status and per-task metrics, and the candidate tasks
+    (the task list of the select step)."""
+
+    status: list[Path]
+    metrics: list[Path]
+    task_list: NotRequired[Path]
+
+
+def collect_step(inputs: CollectInputs, *, study: str) -> StepOutput:
+    """Step ``collect``: the study's metrics table and task table (:func:`collect_study`), the task table's
+    Markdown titled with the study's name and how many of its tasks were scored."""
+    metrics, tasks = collect_study(inputs["metrics"], inputs["status"], inputs.get("task_list"))
+    n_ok = int((tasks["status"] == "ok").sum())
+    log.info("%d tasks scored, %d rows in the metrics table", n_ok, len(metrics))
+    return StepOutput(tables=[
+        TableOut(R.METRICS, metrics),
+        TableOut(R.TASKS, tasks, title=f"Tasks of study {study}: {n_ok} scored of {len(tasks)}",
+                 markdown=tasks[TASK_MD_COLUMNS]),
+    ])

@@ -6,6 +6,8 @@ The counterfactual has two variants per metric pair and k: the study's tasks mov
 suite's pi *distribution* (``px.<a>_<b>.top<k>.at_paperlike_pi_distribution``, always shown) and to
 its *median* pi (``px.<a>_<b>.top<k>.at_paperlike_pi``), shown only where its verdict
 (:func:`prspace.verdicts.rule.apply_rule`) differs from the distribution row's: else it says the same.
+Step ``controlled_skew`` is therefore :func:`controlled_skew_step` here: the experiment's step
+(:func:`prspace.experiments.controlled_skew_report.controlled_skew_step`) with that choice applied.
 """
 
 from __future__ import annotations
@@ -14,15 +16,16 @@ import dataclasses
 
 import pandas as pd
 
-from prspace.experiments.controlled_skew_report import SkewReport
-from prspace.experiments.controlled_skew_report import skew_report as _skew_report
+from prspace.core import registry as R
+from prspace.core.steps import StepOutput
+from prspace.experiments import controlled_skew_report
 from prspace.verdicts.rule import apply_rule
 
 #: Suffix of the distribution variant's claim id, appended to the median variant's.
 DISTRIBUTION_SUFFIX = "_distribution"
 MEDIAN_SUFFIX = ".at_paperlike_pi"
 
-__all__ = ["shown_skew_evidence", "skew_report"]
+__all__ = ["controlled_skew_step", "shown_skew_evidence"]
 
 
 def shown_skew_evidence(evidence: pd.DataFrame) -> pd.DataFrame:
@@ -37,10 +40,10 @@ def shown_skew_evidence(evidence: pd.DataFrame) -> pd.DataFrame:
     return evidence.loc[keep].reset_index(drop=True)
 
 
-def skew_report(*args, **kwargs) -> SkewReport:
-    """:func:`prspace.experiments.controlled_skew_report.skew_report` (same arguments) with its
-    ``skew_evidence`` table reduced to the rows shown (:func:`shown_skew_evidence`)."""
-    report = _skew_report(*args, **kwargs)
-    tables = [(name, shown_skew_evidence(table) if name == "skew_evidence" else table, title, note)
-              for name, table, title, note in report.tables]
-    return dataclasses.replace(report, tables=tables)
+def controlled_skew_step(*args, **kwargs) -> StepOutput:
+    """Step ``controlled_skew``: :func:`prspace.experiments.controlled_skew_report.controlled_skew_step`
+    (same arguments) with its evidence table reduced to the rows shown (:func:`shown_skew_evidence`)."""
+    out = controlled_skew_report.controlled_skew_step(*args, **kwargs)
+    tables = [t._replace(frame=shown_skew_evidence(t.frame)) if t.table == R.SKEW_EVIDENCE else t
+              for t in out.tables]
+    return dataclasses.replace(out, tables=tables)

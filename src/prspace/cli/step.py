@@ -1,0 +1,200 @@
+"""``prspace step NAME``: run one step of the workflow (a rule's computation) and write what it makes.
+
+``prspace step NAME --in ROLE=PATH [PATH ...] ... --set KEY=JSON ... --tables-dir D
+[--figure-data-dir D] [--out ROLE=PATH ...]``
+
+The step's function (:data:`STEPS`: step name -> function in its experiments module) declares its
+input roles as a ``TypedDict`` (the annotation of its ``inputs`` parameter: ``Path`` for one file,
+``list[Path]`` for one or more; a ``NotRequired`` role may be left out) and its settings as
+keyword-only parameters. Each ``--set`` value is JSON (``--set n_boot=1000``, ``--set
+metrics='["aupr","auroc"]'``). Before any work the command checks every role, setting and output
+against the function and the registry (:mod:`prspace.core.registry`): an unknown or missing one,
+a value that is not JSON or not of the parameter's type, each is one line naming it (exit 2). Then it
+calls ``fn(inputs, **settings) -> StepOutput`` and writes the result with
+:func:`prspace.core.steps.write_step`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+import types
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from prspace.core import registry as R
+from prspace.core.errors import InputError
+from prspace.core.steps import StepOutput, write_step
+
+
+@dataclass(frozen=True)
+class StepEntry:
+    """Where a step's function lives (``module:function``, imported only when the step runs) and the
+    roles of the files it writes besides the registry's tables (``--out ROLE=PATH``)."""
+
+    function: str
+    files: tuple[str, ...] = ()
+
+
+#: step name (the rule's) -> its function, in the order of the workflow
+STEPS: dict[str, StepEntry] = {
+    R.STEP_SCORE.name: StepEntry("prspace.experiments.scoring:score_step", files=("metrics", "folds")),
+    R.STEP_COLLECT.name: StepEntry("prspace.experiments.scoring:collect_step"),
+    R.STEP_NOISE_FLOOR.name: StepEntry("prspace.experiments.noise_floor_steps:noise_floor_step"),
+    R.STEP_CALIBRATE.name: StepEntry("prspace.experiments.noise_floor_steps:calibrate_step"),
+    R.STEP_NOISE_EVIDENCE.name: StepEntry("prspace.experiments.noise_evidence:noise_evidence_step"),
+    R.STEP_RANK.name: StepEntry("prspace.experiments.ranking_report:rank_step", files=("ranks",)),
+    R.STEP_AUROC_BOUNDS.name: StepEntry("prspace.experiments.auroc_bounds_step:auroc_bounds_step"),
+    R.STEP_RANK_SETS.name: StepEntry("prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",)),
+    R.STEP_RANK_SET_SUMMARY.name: StepEntry("prspace.experiments.rank_sets_step:rank_set_summary_step"),
+    R.STEP_CONTROLLED_SKEW.name: StepEntry("prspace.verdicts.skew:controlled_skew_step"),
+    R.STEP_FIGURE_DATA.name: StepEntry("prspace.experiments.figure_data_step:figure_data_step"),
+    R.STEP_CD.name: StepEntry("prspace.experiments.cd_tables:cd_step"),
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("step", help="run one step of the workflow (a rule's computation) and write its tables",
+                              description=__doc__.split("\n\n")[0].strip("`"))
+    p.add_argument("name", metavar="NAME", help=f"the step: {', '.join(STEPS)}")
+    p.add_argument("--in", dest="inputs", nargs="+", action="append", default=[], metavar="ROLE=PATH",
+                   help="an input file (or files) of the step by role, e.g. --in status=a.json b.json (repeatable)")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=JSON",
+                   help="a setting as JSON, e.g. --set n_boot=1000 (repeatable)")
+    p.add_argument("--tables-dir", default=None, help="folder of the step's tables (CSV and Markdown)")
+    p.add_argument("--figure-data-dir", default=None, help="folder of the tables the step's figures are drawn from")
+    p.add_argument("--out", dest="outputs", action="append", default=[], metavar="ROLE=PATH",
+                   help="a file the step writes besides its tables, by role (repeatable)")
+    p.set_defaults(func=run)
+
+
+def _split(item: str, what: str, form: str, example: str) -> tuple[str, str]:
+    key, sep, value = item.partition("=")
+    if not sep or not key:
+        raise InputError(f"{what} {item!r} is not {form}; e.g. {what} {example}")
+    return key, value
+
+
+def _step_function(name: str) -> Callable[..., StepOutput]:
+    entry = STEPS.get(name)
+    if entry is None:
+        raise InputError(f"no step {name!r}; the steps: {', '.join(STEPS)}")
+    module, _, attr = entry.function.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _role_kinds(fn: Callable[..., StepOutput]) -> tuple[dict[str, bool], set[str]]:
+    """role -> takes several paths, and the required roles, from the ``inputs`` TypedDict."""
+    spec = typing.get_type_hints(fn)["inputs"]
+    hints = typing.get_type_hints(spec, include_extras=True)  # keeps NotRequired[...]
+    optional = {k for k, t in hints.items() if typing.get_origin(t) is typing.NotRequired}
+    hints = typing.get_type_hints(spec)
+    return {k: typing.get_origin(t) is list for k, t in hints.items()}, set(hints) - optional
+
+
+def _inputs(name: str, fn: Callable[..., StepOutput], given: list[list[str]]) -> dict[str, Path | list[Path]]:
+    several, required = _role_kinds(fn)
+    inputs: dict[str, Path | list[Path]] = {}
+    for item in given:
+        role, first = _split(item[0], "--in", "ROLE=PATH", "pairs=noise_pairs.csv")
+        if role not in several:
+            raise InputError(f"step {name} has no input {role!r}; its inputs: {', '.join(several)}")
+        if role in inputs:
+            raise InputError(f"--in {role} is given twice; give all its files after one --in {role}=")
+        paths = [Path(p) for p in [first, *item[1:]] if p]
+        if not paths or (len(paths) > 1 and not several[role]):
+            raise InputError(f"--in {role} takes {'one or more files' if several[role] else 'one file'}, "
+                             f"got {len(paths)}")
+        absent = [p for p in paths if not p.exists()]
+        if absent:
+            raise InputError(f"--in {role}: no file at {absent[0]}; check the path (or run the step that makes it)")
+        inputs[role] = paths if several[role] else paths[0]
+    missing = sorted(required - set(inputs))
+    if missing:
+        raise InputError(f"step {name} needs {' '.join(f'--in {r}=PATH' for r in missing)}")
+    return inputs
+
+
+def _type_ok(value: object, hint: object) -> bool:
+    if hint is typing.Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_type_ok(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if origin in (list, Sequence):
+        (item,) = typing.get_args(hint) or (typing.Any,)
+        return isinstance(value, list) and all(_type_ok(v, item) for v in value)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint) if isinstance(hint, type) else True
+
+
+def _as_floats(value: object, hint: object) -> object:
+    """JSON's whole numbers as floats where the parameter is a float (``2`` -> ``2.0``), as argparse's
+    ``type=float`` gave them."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and (hint is float or float in typing.get_args(hint)):
+        return float(value)
+    if isinstance(value, list) and typing.get_origin(hint) in (list, Sequence):
+        (item,) = typing.get_args(hint) or (typing.Any,)
+        return [_as_floats(v, item) for v in value]
+    return value
+
+
+def _type_name(hint: object) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+
+
+def _settings(name: str, fn: Callable[..., StepOutput], given: list[str]) -> dict[str, object]:
+    params = {p.name: p for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY}
+    hints = typing.get_type_hints(fn)
+    settings: dict[str, object] = {}
+    for item in given:
+        key, text = _split(item, "--set", "KEY=JSON", "n_boot=1000")
+        if key not in params:
+            raise InputError(f"step {name} has no setting {key!r}; its settings: {', '.join(params) or 'none'}")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--set {key}: {text!r} is not JSON ({exc.msg}); write e.g. --set {key}=1000, "
+                             f"--set {key}=0.5, --set {key}='\"text\"' or --set {key}='[\"a\", \"b\"]'") from None
+        if key in hints and not _type_ok(value, hints[key]):
+            raise InputError(f"--set {key}: {text} is not of type {_type_name(hints[key])}")
+        settings[key] = _as_floats(value, hints.get(key))
+    missing = [k for k, p in params.items() if p.default is p.empty and k not in settings]
+    if missing:
+        raise InputError(f"step {name} needs {' '.join(f'--set {k}=JSON' for k in missing)}")
+    return settings
+
+
+def _registry_step(name: str) -> R.Step:
+    return next(s for s in R.STEPS if s.name == name)
+
+
+def run(args: argparse.Namespace) -> int:
+    fn = _step_function(args.name)
+    inputs = _inputs(args.name, fn, args.inputs)
+    settings = _settings(args.name, fn, args.settings)
+    step = _registry_step(args.name)
+    outputs = dict(_split(item, "--out", "ROLE=PATH", "ranks=work/ranks.csv") for item in args.outputs)
+    wanted = STEPS[args.name].files
+    unknown = sorted(set(outputs) - set(wanted))
+    if unknown or len(outputs) < len(wanted):
+        raise InputError(f"step {args.name} writes {', '.join(wanted) or 'no file'} besides its tables: give "
+                         + (" ".join(f"--out {r}=PATH" for r in wanted) if wanted else "no --out"))
+    if step.tables and args.tables_dir is None:
+        raise InputError(f"step {args.name} writes tables: give their folder (--tables-dir)")
+    if step.figure_data and args.figure_data_dir is None:
+        raise InputError(f"step {args.name} writes the tables of its figures: give their folder (--figure-data-dir)")
+    output = fn(inputs, **settings)
+    write_step(output, tables_dir=args.tables_dir, figure_data_dir=args.figure_data_dir, files=outputs, step=step)
+    return 0
