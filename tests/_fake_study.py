@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from prspace.verdicts import registry as REG
+from prspace.core import claims as REG
 
 PAIRS = ("aupr_auprg", "aupr_auroc", "auprg_auroc")
 

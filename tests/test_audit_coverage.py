@@ -21,16 +21,10 @@ from sklearn.metrics import roc_auc_score
 
 from prspace import audit
 from prspace.audit import coverage as C
-from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    jackknife,
-    jackknife_interval,
-    logit_interval,
-    point_metrics,
-)
+from prspace.audit.intervals import jackknife_interval, logit_interval
 from prspace.audit.tables import LABELS
 from prspace.audit.uncertainty import shown_method
+from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
 

@@ -21,11 +21,11 @@ from sklearn.metrics import average_precision_score
 from prspace import audit
 from prspace.audit import simulate as S
 from prspace.audit.decision import CANNOT, LEVEL, POWER_FLOOR, decide, rule_table
-from prspace.audit.intervals import BOOT_METRICS
 from prspace.audit.pairwise import survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import LABELS
 from prspace.audit.uncertainty import comparison
+from prspace.stats.replicates import BOOT_METRICS
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"
 

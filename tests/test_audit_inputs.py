@@ -138,8 +138,7 @@ def test_pos_label_suggestion_names_the_minority_class_and_says_why(tmp_path, ca
 
 
 def test_pos_label_suggestion_follows_the_positive_class_rule_on_a_tie():
-    from prspace.audit.inputs import suggest_pos_label
-    from prspace.data.dataset import positive_label
+    from prspace.data.dataset import positive_label, suggest_pos_label
 
     for values in (["no", "yes"], ["yes", "no"], ["b", "a"], [10, 2]):
         labels = pd.Series([values[0]] * 6 + [values[1]] * 6)
@@ -150,6 +149,27 @@ def test_pos_label_suggestion_follows_the_positive_class_rule_on_a_tie():
     # without a tie both name the minority class
     labels = pd.Series(["yes"] * 9 + ["no"] * 3)
     assert positive_label(labels) == "no" and suggest_pos_label(labels).startswith("e.g. --pos-label 'no', the rarer")
+
+
+def test_one_positive_class_resolver_with_the_studies_and_the_audits_default():
+    from prspace.data.dataset import positive_class
+
+    text = pd.Series(["yes"] * 9 + ["no"] * 3)
+    mask, what = positive_class(text)  # the studies: the minority
+    assert mask.tolist() == [False] * 9 + [True] * 3 and what == "label == 'no'"
+    with pytest.raises(InputError, match=r"--pos-label \(e.g. --pos-label 'no', the rarer class: 3 of 12"):
+        positive_class(text, default="one")  # the audit asks, suggesting the minority
+    ones = pd.Series([1, 0, 0, 0, 1, 0])  # the audit: 1 (here the minority too); -1/1 and booleans alike
+    assert positive_class(ones, default="one")[0].tolist() == [True, False, False, False, True, False]
+    assert positive_class(pd.Series([-1, 1, 1]), default="one", column="y")[1] == "y == 1"
+    assert positive_class(pd.Series([True, False, True]), default="one")[0].tolist() == [True, False, True]
+    # a given class wins under both defaults, matched as text, number or boolean spelling
+    for default in ("minority", "one"):
+        assert positive_class(text, "yes", default=default)[0].sum() == 9
+        assert positive_class(ones, "0.0", default=default)[0].sum() == 4
+        assert positive_class(pd.Series([True, False, False]), "false", default=default)[0].sum() == 2
+    with pytest.raises(InputError, match=r"--pos-label 'maybe' matches no value of column 'label' \(classes: no, yes\)"):
+        positive_class(text, "maybe")
 
 
 # --------------------------------------------------------------------------- case 10

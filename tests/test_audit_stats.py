@@ -25,8 +25,9 @@ from sklearn.metrics import auc, average_precision_score, precision_recall_curve
 
 from prspace import metrics as M
 from prspace.audit import audit
-from prspace.audit.intervals import Block, bootstrap, boyd_intervals, delong, percentile
+from prspace.audit.intervals import boyd_intervals, delong, percentile
 from prspace.audit.uncertainty import comparison
+from prspace.stats.replicates import Block, bootstrap
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audit-example.csv"

@@ -307,3 +307,24 @@ def test_study_flip_table_and_cli(tmp_path):
     assert out.with_suffix(".md").exists()
     r = subprocess.run([*step, "--in", f"metrics={tmp_path / 'no.csv'}"], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "no file at" in r.stderr
+
+
+def test_flip_rows_are_order_can_flip_and_largest_flip_gap_per_pair():
+    from prspace.stats.auroc_bounds import flip_rows, largest_flip_gap, order_can_flip
+
+    aurocs = [0.99, 0.97, 0.7, 0.6]
+    pairs = [(0, 3), (0, 1), (0, 2), (1, 2), (2, 3)]  # (0, 3) cannot flip, (0, 1) can
+    for metric in ("aupr", "ap"):
+        every = flip_rows(aurocs, pairs, 100, 100, metric)
+        lazy = flip_rows(aurocs, pairs, 100, 100, metric, every_gap=False)
+        seen = set()
+        for (i, j), r, q in zip(pairs, every, lazy, strict=True):
+            fb = order_can_flip(aurocs[i], aurocs[j], 100, 100, metric)
+            assert (r["can_flip"], r["diff_lo"], r["diff_hi"], r["method"]) == (
+                fb.can_flip, fb.diff_lo, fb.diff_hi, fb.method)
+            assert r["max_flip_gap"] == largest_flip_gap(aurocs[i], 100, 100, metric)
+            seen |= {i} if r["can_flip"] else set()
+            # the audit's lazy gaps: a model's gap from its first pair that can flip on, NaN before
+            assert q["max_flip_gap"] == r["max_flip_gap"] if i in seen else np.isnan(q["max_flip_gap"])
+        assert [r["can_flip"] for r in every] == [False, True, False, False, True]
+        assert np.isnan(lazy[0]["max_flip_gap"]) and lazy[2]["max_flip_gap"] == every[2]["max_flip_gap"]

@@ -17,11 +17,11 @@ import pytest
 from scipy import integrate
 from scipy.stats import kendalltau
 
+from prspace.core import claims as registry
 from prspace.experiments import boyd_evidence as be
 from prspace.experiments import boyd_evidence_runs as ber
 from prspace.experiments import fold_skew as fs
 from prspace.experiments.boyd_intervals import family_interval
-from prspace.verdicts import registry
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
 
 N_RES = 2000  # family resamples in these tests (the study's default is 200,000)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from prspace.core.claims import primary_level
 from prspace.core.errors import InputError
 from prspace.experiments.boyd_evidence import DEFAULT_RESAMPLES
 from prspace.experiments.boyd_intervals import family_interval
-from prspace.verdicts.registry import primary_level
 
 
 def test_ordinary_bootstrap_matches_scipy_within_monte_carlo_error():

@@ -14,13 +14,14 @@ from scipy import stats
 
 from prspace import metrics as M
 from prspace.cli import main
+from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.core.schema import TaskInfo, write_predictions
 from prspace.experiments import controlled_skew as CS
 from prspace.experiments import ranking as R
 from prspace.study.workflow_commands import skew_reference_path
-from prspace.verdicts import registry as REG
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
+from prspace.verdicts.skew import shown_skew_evidence
 
 METRICS = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]
 TARGETS = CS.DEFAULT_TARGETS
@@ -301,17 +302,23 @@ def test_evidence_rows_have_the_schema_and_their_numbers_come_from_the_tables():
                              "metric_a": a, "metric_b": b, "top1_differs": rng.random() < 0.3,
                              "top3_differs": rng.random() < 0.6})
     cf = CS.counterfactual_summary(pd.DataFrame(rows), reference=[0.29, 0.3881, 0.49], tasks=tasks, n_boot=200, seed=0)
-    ev = CS.skew_evidence(trend, cf, reference_name="paperlike")
+    candidates = CS.skew_evidence(trend, cf, reference_name="paperlike")
+    ev = shown_skew_evidence(candidates)
     assert list(ev.columns) == EVIDENCE_COLUMNS
     ids = set(ev.claim_id)
     assert (ev.paper == "prspace").all()  # this project's counterfactual, never under the paper's column
     for a, b in R.PAPER_RESULTS:
         for k in (1, 3):
             assert {f"px.{a}_{b}.top{k}.skew_trend", f"px.{a}_{b}.top{k}.at_paperlike_pi_distribution"} <= ids
-    # the median variant only where its verdict differs from the distribution variant's
-    v = apply_rule(ev).set_index("claim_id")
-    for cid in [i for i in ids if i.endswith(".at_paperlike_pi")]:
-        assert v.loc[cid, "verdict"] != v.loc[cid + "_distribution", "verdict"]
+    # the analysis writes both variants; the median one is shown only where its verdict differs from
+    # the distribution variant's (a choice of prspace.verdicts, the candidates' order kept)
+    both = set(candidates.claim_id)
+    assert {f"px.{a}_{b}.top{k}.at_paperlike_pi" for a, b in R.PAPER_RESULTS for k in (1, 3)} <= both
+    v = apply_rule(candidates).set_index("claim_id")
+    for cid in [i for i in both if i.endswith(".at_paperlike_pi")]:
+        assert (cid in ids) == (v.loc[cid, "verdict"] != v.loc[cid + "_distribution", "verdict"])
+    assert ev.claim_id.tolist() == [c for c in candidates.claim_id if c in ids]
+    pd.testing.assert_frame_equal(ev.set_index("claim_id"), candidates.set_index("claim_id").loc[ev.claim_id])
     # none when the reference is the study's own tasks
     own = CS.skew_evidence(trend, cf, reference_name="paperlike", own_reference=True)
     assert not own.claim_id.str.contains("at_paperlike").any() and len(own) == 6
@@ -397,6 +404,11 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     assert dist["t0"] == pytest.approx(0.35) and dist["t3"] == pytest.approx(0.5)
     ev = pd.read_csv(out / "skew_evidence.csv")
     assert "px.aupr_auroc.top1.at_paperlike_pi_distribution" in set(ev.claim_id)
+    # the command writes the rows shown (prspace.verdicts.skew): no median variant saying what its
+    # distribution variant says (here every median variant does: none is written)
+    v = apply_rule(ev).set_index("claim_id")["verdict"]
+    assert not [c for c in v.index if c.endswith(".at_paperlike_pi") and v[c] == v[c + "_distribution"]]
+    assert not ev.claim_id.str.endswith(".at_paperlike_pi").any()
     assert "the ref suite's pi distribution (0.35 to 0.5" in ev.set_index("claim_id").loc[
         "px.aupr_auroc.top1.at_paperlike_pi_distribution", "claim"]
     # a bad reference is one line and exit status 2

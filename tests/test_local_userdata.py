@@ -30,7 +30,7 @@ def test_pos_label_chooses_the_positive_class(tmp_path, cancer):
     assert chosen.positive_class == "benign" and chosen.n_pos == 357
     np.testing.assert_array_equal(chosen.y, ~default.y)
     assert "given by pos_label" in chosen.notes
-    with pytest.raises(InputError, match=r"pos_label 'yes' is not a class of 'diagnosis' \(classes: benign, malignant\)"):
+    with pytest.raises(InputError, match=r"pos_label 'yes' matches no value of column 'diagnosis' \(classes: benign, malignant\)"):
         load_dataset("user-c", data_dir=tmp_path, target="diagnosis", pos_label="yes")
     # the majority class as positive still cross-validates (pi > 0.5)
     df, task, failures = predict_dataset(chosen, ["gnb"], n_folds=3, seed=0)

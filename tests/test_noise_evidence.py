@@ -102,6 +102,42 @@ def _bootstrap_metrics_loop(df: pd.DataFrame, metrics, n_boot: int, seed: int):
     return boot
 
 
+def test_replicates_average_cv_repeats_as_scikit_learn_with_the_same_weights():
+    """Two CV repeats, rows listed in another order in each: every replicate is the mean over the
+    repeats of scikit-learn's weighted AUROC and AP under the row weights of that replicate."""
+    rng = np.random.default_rng(4)
+    n = 90
+    y = rng.random(n) < 0.3
+    y[:2] = [True, False]
+    frames = []
+    for r in (0, 1):
+        for j in range(3):
+            order = rng.permutation(n)
+            s = np.round(y * (0.4 * j + 0.2 * r) + rng.normal(size=n), 1)  # ties
+            frames.append(pd.DataFrame({"task_id": "t", "model_id": f"m{j}", "repeat": r, "fold": r,
+                                        "row_id": order, "y_true": y[order], "score": s[order]}))
+    df = pd.concat(frames, ignore_index=True)
+    metrics = ["auroc", "average_precision"]
+    w = NF.stratified_counts(y, 6, NF._task_seed(1, "t"))
+    groups, _ = NF.jackknife_groups(y.astype(np.int64), max_groups=NF.JACK_GROUPS, rng=NF._task_seed(1, "t"))
+    models, full, boot = NF.bootstrap_metrics(df, metrics=metrics, n_boot=6, seed=1)
+    _, _, jack, _ = NF.jackknife_metrics(df, metrics=metrics, seed=1)
+    assert models == ["m0", "m1", "m2"] and jack["auroc"].shape == (n, 3)
+    oracle = {"auroc": roc_auc_score, "average_precision": average_precision_score}
+    for j, m in enumerate(models):
+        per = [df[(df.model_id == m) & (df.repeat == r)].sort_values("row_id") for r in (0, 1)]
+        for name, f in oracle.items():
+            assert full[name][j] == pytest.approx(np.mean([f(g.y_true, g.score) for g in per]), abs=1e-12)
+            for b in range(6):
+                want = np.mean([f(g.y_true, g.score, sample_weight=w[b]) for g in per])
+                assert boot[name][b, j] == pytest.approx(want, abs=1e-12)
+            for i in (0, 1, 45):
+                keep = np.ones(n, dtype=bool)
+                keep[groups[i]] = False
+                want = np.mean([f(g.y_true[keep], g.score[keep]) for g in per])
+                assert jack[name][i, j] == pytest.approx(want, abs=1e-12)
+
+
 def test_bootstrap_metrics_equal_the_loop_it_replaced():
     df = _predictions()
     metrics = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]

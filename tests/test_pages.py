@@ -14,8 +14,8 @@ import pytest
 
 import _fake_study as F
 from prspace.cli import main
+from prspace.core import claims as REG
 from prspace.verdicts import labels as L
-from prspace.verdicts import registry as REG
 from prspace.verdicts import report as VR
 from prspace.verdicts import sentences as S
 from prspace.verdicts.pagedata import load_study, normalise

@@ -5,7 +5,7 @@ independent noise per model, the same distribution for every model, so every pop
 metric is equal) -> the family-wise error (any pair declared different) of DeLong-Holm and
 of the bootstrap max-T, over 400 simulations, is at most 0.05 + 2 Monte Carlo SE; power on a
 planted gap.  The bootstrap replicates come from the audit's own count bootstrap
-(prspace.audit.intervals.bootstrap), so the audit's path is what is calibrated.
+(prspace.stats.replicates.bootstrap), so the audit's path is what is calibrated.
 """
 
 from __future__ import annotations
@@ -22,13 +22,7 @@ from scipy.stats import norm
 from prspace import audit
 from prspace import metrics as M
 from prspace.audit import intervals
-from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    bootstrap,
-    delong,
-    jackknife,
-)
+from prspace.audit.intervals import delong
 from prspace.audit.pairwise import PAIRWISE_COLUMNS, SHORT, block_decisions
 from prspace.audit.ranksets import DECISIONS
 from prspace.audit.tables import LABELS
@@ -46,6 +40,7 @@ from prspace.stats.pairwise import (
     jackknife_pairs,
 )
 from prspace.stats.ranksets import rank_sets, rank_sets_from_bounds
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
 from prspace.stats.resampling import StratumSampler, jackknife_groups
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "audit-example.csv"

@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from prspace.core import claims as REG
 from prspace.core.errors import InputError
+from prspace.stats.intervals import mc_method, percentile_interval
 from prspace.verdicts import primary as P
-from prspace.verdicts import registry as REG
 from prspace.verdicts import rule as R
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,7 +91,7 @@ def _normal_ends(B, reps, level, seed=0):
     rng = np.random.default_rng(seed)
     ends, est = [], []
     for _ in range(reps):
-        lo, hi, mlo, mhi = P.percentile_interval(rng.standard_normal((B, 1)), level)
+        lo, hi, mlo, mhi = percentile_interval(rng.standard_normal((B, 1)), level)
         ends.append((lo[0], hi[0]))
         est.append((mlo[0], mhi[0]))
     return np.std(ends, axis=0, ddof=1), np.mean(est, axis=0)
@@ -103,7 +104,7 @@ def _normal_ends(B, reps, level, seed=0):
 def test_mc_error_of_an_end_matches_its_spread_over_independent_bootstraps_normal(B, level, reps, method):
     """MC error of the ends, N(0, 1) replicates: against the closed form sqrt(p (1 - p) / B) / phi(z_p)
     and the SD of the end over independent sets of replicates."""
-    assert P._mc_method(B, level) == method
+    assert mc_method(B, level) == method
     p = (1 - level) / 2
     closed = np.sqrt(p * (1 - p) / B) / stats.norm.pdf(stats.norm.ppf(p))
     sd, est = _normal_ends(B, reps, level)
@@ -114,7 +115,7 @@ def test_mc_error_of_an_end_matches_its_spread_over_independent_bootstraps_norma
 def test_with_few_replicates_beyond_the_end_the_mc_error_errs_large():
     level = REG.primary_level()
     sd, est = _normal_ends(4000, 300, level)  # five replicates beyond each end
-    assert P._mc_method(4000, level) == "order statistics"
+    assert mc_method(4000, level) == "order statistics"
     assert (est > sd).all() and (est < 2 * sd).all()
 
 

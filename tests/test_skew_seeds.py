@@ -15,6 +15,7 @@ import yaml
 
 from prspace.experiments.skew_evidence import skew_analysis
 from prspace.verdicts.rule import apply_rule
+from prspace.verdicts.skew import shown_skew_evidence
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = {"default": ROOT / "config.yaml", "paperlike": ROOT / "config" / "paperlike.yaml"}
@@ -40,8 +41,8 @@ def test_committed_skew_verdicts_do_not_move_with_the_seed(study):
     committed_rows = pd.read_csv(t / "skew_evidence.csv")
     committed = pd.read_csv(t / "verdicts.csv").set_index("claim_id")["verdict"]
     for seed in range(5):
-        ev = skew_analysis(per, cf, observed, tasks, reference=ref_pi, reference_name="paperlike",
-                           n_boot=_n_boot(study), seed=seed)["skew_evidence"]
+        ev = shown_skew_evidence(skew_analysis(per, cf, observed, tasks, reference=ref_pi, reference_name="paperlike",
+                                               n_boot=_n_boot(study), seed=seed)["skew_evidence"])
         assert len(ev) >= 6
         if seed == 0:
             cols = ["estimate", "ci_lo", "ci_hi", "mc_error"]

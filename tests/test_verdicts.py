@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from prspace.core import claims as REG
 from prspace.core.output import write_csv
-from prspace.verdicts import registry as REG
 from prspace.verdicts import report as VR
 from prspace.verdicts import rule as R
 from prspace.verdicts.pagedata import normalise

@@ -17,7 +17,13 @@ import yaml
 
 from prspace.core.contracts import write_task_list
 from prspace.core.errors import InputError
-from prspace.study.workflow_inputs import StudyInputs, expand_tasks, output_folder, study_task_ids
+from prspace.study.workflow_inputs import (
+    JobFiles,
+    StudyInputs,
+    expand_tasks,
+    output_folder,
+    study_task_ids,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
@@ -132,15 +138,13 @@ def test_rules_files_define_no_functions(path):
     assert not re.findall(r"^\s*def (\w+)", path.read_text(), flags=re.M)
 
 
-def test_every_rule_names_the_conda_environment():
-    env = ROOT / "environment.yml"
-    rules = {name: body for path in SMK for name, body in _rules(path.read_text()).items()}
-    assert len(rules) >= 20
-    for name, body in rules.items():
-        m = re.search(r'^    conda:\n        "([^"]+)"', body, flags=re.M)
-        assert m, f"rule {name} has no conda: environment"
-        assert (RULES / m.group(1)).resolve() == env.resolve(), name
-    spec = yaml.safe_load(env.read_text())
+def test_no_rule_names_a_conda_environment():
+    """Jobs run the interpreter that runs Snakemake (PRSPACE), so a `conda:` directive would name an
+    environment no job uses (tests/test_lint.py accepts that one lint); environment.yml is for users."""
+    text = "\n".join(path.read_text() for path in SMK)
+    assert len(_rules(text)) >= 20
+    assert not re.search(r"^\s+conda:", text, flags=re.M)
+    spec = yaml.safe_load((ROOT / "environment.yml").read_text())
     assert spec["name"] == "prspace" and any(str(d).startswith("python=") for d in spec["dependencies"])
 
 
@@ -174,3 +178,29 @@ def test_no_task_calls_stop_with_the_message(tmp_path, capsys):
                                        f"see {tmp_path / 'tasks.csv'} for the available task ids\n")
     with pytest.raises(InputError, match="unknown dataset"):
         _inputs(tmp_path, datasets=["t-zz"]).task_ids()  # without stop: raised
+
+
+def test_job_files_keep_every_rules_log_and_benchmark_path():
+    """JOBS (workflow/rules/common.smk) files each job where the rules wrote it by hand before."""
+    jobs = JobFiles("work/s/logs", "work/s/benchmarks")
+    assert jobs.log("cd") == "work/s/logs/cd.log" and jobs.benchmark("cd") == "work/s/benchmarks/cd.tsv"
+    assert jobs.log("predict", task=True) == "work/s/logs/predict/{task}.log"
+    assert jobs.log("boyd_theory_data") == "work/s/logs/boyd/theory_data.log"
+    assert jobs.benchmark("boyd_downsample", task=True) == "work/s/benchmarks/boyd/downsample/{task}.tsv"
+    assert jobs.log("figure_boyd_fold_skew", figure=True) == "work/s/logs/figures/boyd_fold_skew.log"
+    assert jobs.log("figure_data") == "work/s/logs/figure_data.log"
+
+
+@pytest.mark.parametrize("path", SMK, ids=lambda p: p.name)
+def test_shell_commands_are_string_literals(path):
+    """Snakemake evaluates a shell: block again when the job runs, so a name in it (say a loop
+    variable of figures.smk) would take its last value: every shell command is literals only."""
+    lines = path.read_text().splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() != "shell:":
+            continue
+        indent = len(line) - len(line.lstrip())
+        for body in lines[i + 1:]:
+            if not body.strip() or len(body) - len(body.lstrip()) <= indent:
+                break
+            assert re.fullmatch(r'"[^"]*"', body.strip()), f"{path.name}: {body.strip()}"

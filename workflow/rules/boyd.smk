@@ -4,32 +4,20 @@
 # prspace (`prspace boyd ...`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
 # docs/boyd.md).
 
-# Every figure is its own rule (figure_boyd_*): `prspace figure NAME` draws it from the tables
-# (full precision, under work/<study>/figure_data) that its analysis rule wrote.
+# The figures (rules figure_boyd_*) are drawn by the one loop of figures.smk from the tables
+# (full precision, under work/<study>/figure_data) that the analysis rules here write.
 
 import shlex
 
 from prspace.study.workflow_commands import BOYD_AGGREGATION_TABLES as BOYD_AG_TABLES
-from prspace.study.workflow_commands import BOYD_THEORY_FIGURES, boyd_formats, own_data_args
+from prspace.study.workflow_commands import BOYD_THEORY_FIGURES, own_data_args
 
 BOYD = config["boyd"]
 BOYD_WORK = f"{WORK}/boyd"
-BOYD_FORMATS = boyd_formats(config)
-BOYD_CATEGORY = "Boyd et al. 2012"
 BOYD_DS = BOYD["downsampling"]
 BOYD_FS = BOYD["fold_skew"]
 BOYD_AG = BOYD["aggregation"]
 BOYD_EV = BOYD["evidence"]
-
-
-BOYD_OTHER_EXT = [e for e in BOYD_FORMATS if e != "png"]
-# report() entries (caption ../report/boyd/<name>.rst, category, subcategory) of the Boyd outputs
-BOYD_FIGURE_SUBCATEGORY = {
-    **{n: "Theory" for n in [*BOYD_THEORY_FIGURES, "boyd_fig_pr_prg"]},
-    "boyd_downsampling": "Downsampling (section 4.3)",
-    "boyd_fold_skew": "Fold skew (section 4.1)",
-    "boyd_aggregation": "Aggregation over tasks (section 4.2)",
-}
 BOYD_TABLE_SUBCATEGORY = {
     "boyd_table3_check": "Paper tables",
     "boyd_table2_check": "Paper tables",
@@ -38,11 +26,6 @@ BOYD_TABLE_SUBCATEGORY = {
     "boyd_fold_skew_summary": "Fold skew (section 4.1)",
     "boyd_fold_skew_mechanism": "Fold skew (section 4.1)",
     **{n: "Aggregation over tasks (section 4.2)" for n in BOYD_AG_TABLES},
-}
-BOYD_FIG = {
-    n: report(f"{FIGURES}/{n}.png", caption=f"../report/boyd/{n}.rst", category=BOYD_CATEGORY, subcategory=s,
-              labels={"figure": n})
-    for n, s in BOYD_FIGURE_SUBCATEGORY.items()
 }
 # tables are shown in the report as HTML pages (rule report_tables in report.smk), not CSV downloads
 BOYD_TAB = {n: f"{TABLES}/{n}.csv" for n in BOYD_TABLE_SUBCATEGORY}
@@ -59,14 +42,12 @@ rule boyd_theory_data:
     output:
         tables=expand(f"{FIGURE_DATA}/{{name}}.csv", name=BOYD_THEORY_FIGURES),
     log:
-        f"{LOGS}/boyd/theory_data.log",
+        JOBS.log("boyd_theory_data"),
     benchmark:
-        f"{BENCHMARKS}/boyd/theory_data.tsv"
+        JOBS.benchmark("boyd_theory_data")
     params:
         prspace=PRSPACE,
         out=output_folder("tables"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd theory-data --out-dir {params.out} > {log} 2>&1"
 
@@ -79,14 +60,12 @@ rule boyd_paper_tables:
         t2=BOYD_TAB["boyd_table2_check"],
         t2_md=f"{TABLES}/boyd_table2_check.md",
     log:
-        f"{LOGS}/boyd/paper_tables.log",
+        JOBS.log("boyd_paper_tables"),
     benchmark:
-        f"{BENCHMARKS}/boyd/paper_tables.tsv"
+        JOBS.benchmark("boyd_paper_tables")
     params:
         prspace=PRSPACE,
         tables=output_folder("t3"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd paper-tables --out-dir {params.tables} > {log} 2>&1"
 
@@ -99,17 +78,15 @@ rule boyd_pr_prg:
         tables=expand(f"{FIGURE_DATA}/boyd_fig_pr_prg_{{name}}.csv", name=["points", "areas", "hull", "isometrics", "text"]),
         selection=f"{TABLES}/boyd_fig_pr_prg_source.csv",
     log:
-        f"{LOGS}/boyd/pr_prg.log",
+        JOBS.log("boyd_pr_prg"),
     benchmark:
-        f"{BENCHMARKS}/boyd/pr_prg.tsv"
+        JOBS.benchmark("boyd_pr_prg")
     params:
         task=BOYD["pr_prg"]["task"],
         model=BOYD["pr_prg"]["model"],
         target=BOYD["pr_prg"]["target_positives"],
         prspace=PRSPACE,
         out=output_folder("tables"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
         "--target-positives {params.target} --figure-data-dir {params.out} "
@@ -124,9 +101,9 @@ rule boyd_downsample:
     output:
         BOYD_DS_RUNS,
     log:
-        f"{LOGS}/boyd/downsample/{{task}}.log",
+        JOBS.log("boyd_downsample", task=True),
     benchmark:
-        f"{BENCHMARKS}/boyd/downsample/{{task}}.tsv"
+        JOBS.benchmark("boyd_downsample", task=True)
     threads: 1
     resources:
         mem_mb=3000,
@@ -140,8 +117,6 @@ rule boyd_downsample:
         folds=BOYD_DS["folds"],
         repeats=BOYD_DS["repeats"],
         max_pi=BOYD_DS["max_pi"],
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
         "--ratios {params.ratios} --folds {params.folds} --repeats {params.repeats} --seed {params.seed} "
@@ -161,9 +136,9 @@ rule boyd_downsampling_report:
         vs_paper_md=f"{TABLES}/boyd_downsampling_vs_paper.md",
         figure_data=expand(f"{FIGURE_DATA}/boyd_downsampling_{{name}}.csv", name=["levels", "axis", "paper", "text"]),
     log:
-        f"{LOGS}/boyd/downsampling_report.log",
+        JOBS.log("boyd_downsampling_report"),
     benchmark:
-        f"{BENCHMARKS}/boyd/downsampling_report.tsv"
+        JOBS.benchmark("boyd_downsampling_report")
     params:
         criteria=(
             f"pi <= {BOYD_DS['max_pi']}, at least {BOYD_DS['min_positives']} positives, "
@@ -173,8 +148,6 @@ rule boyd_downsampling_report:
         study=STUDY,
         tables=output_folder("table3"),
         figure_data=output_folder("figure_data"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd downsampling-report --runs {input.runs} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
         "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
@@ -187,9 +160,9 @@ rule boyd_fold_skew:
     output:
         BOYD_FS_RUNS,
     log:
-        f"{LOGS}/boyd/fold_skew/{{task}}.log",
+        JOBS.log("boyd_fold_skew", task=True),
     benchmark:
-        f"{BENCHMARKS}/boyd/fold_skew/{{task}}.tsv"
+        JOBS.benchmark("boyd_fold_skew", task=True)
     threads: 1
     params:
         dispersions=",".join(str(d) for d in BOYD_FS["dispersions"]),
@@ -197,8 +170,6 @@ rule boyd_fold_skew:
         seed=SEED,
         seeds=BOYD_FS["seeds"],
         max_repeats=BOYD_FS["max_repeats"],
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
         "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out {output} > {log} 2>&1"
@@ -215,9 +186,9 @@ rule boyd_fold_skew_report:
         per_task_md=f"{TABLES}/boyd_fold_skew_per_task.md",
         figure_data=expand(f"{FIGURE_DATA}/boyd_fold_skew_{{name}}.csv", name=["lines", "text"]),
     log:
-        f"{LOGS}/boyd/fold_skew_report.log",
+        JOBS.log("boyd_fold_skew_report"),
     benchmark:
-        f"{BENCHMARKS}/boyd/fold_skew_report.tsv"
+        JOBS.benchmark("boyd_fold_skew_report")
     params:
         criteria=(
             f"tasks with at least {BOYD_FS['min_positives']} positives"
@@ -228,8 +199,6 @@ rule boyd_fold_skew_report:
         study=STUDY,
         tables=output_folder("summary"),
         figure_data=output_folder("figure_data"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd fold-skew-report --runs {input.runs} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
         "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
@@ -241,16 +210,14 @@ rule boyd_fold_skew_mechanism:
         table=BOYD_TAB["boyd_fold_skew_mechanism"],
         table_md=f"{TABLES}/boyd_fold_skew_mechanism.md",
     log:
-        f"{LOGS}/boyd/fold_skew_mechanism.log",
+        JOBS.log("boyd_fold_skew_mechanism"),
     benchmark:
-        f"{BENCHMARKS}/boyd/fold_skew_mechanism.tsv"
+        JOBS.benchmark("boyd_fold_skew_mechanism")
     params:
         prspace=PRSPACE,
         seed=SEED,
         n_sim=BOYD_EV["mechanism_n_sim"],
         tables=output_folder("table"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd fold-skew-mechanism --n-sim {params.n_sim} --seed {params.seed} "
         "--tables-dir {params.tables} > {log} 2>&1"
@@ -268,9 +235,9 @@ rule boyd_aggregation:
         + [f"{TABLES}/boyd_aggregation_agreement.csv", f"{TABLES}/boyd_aggregation_skew_groups.csv"],
         figure_data=expand(f"{FIGURE_DATA}/boyd_aggregation_{{name}}.csv", name=["points", "task_means", "min_curve", "ranks", "text"]),
     log:
-        f"{LOGS}/boyd/aggregation.log",
+        JOBS.log("boyd_aggregation"),
     benchmark:
-        f"{BENCHMARKS}/boyd/aggregation.tsv"
+        JOBS.benchmark("boyd_aggregation")
     params:
         prspace=PRSPACE,
         study=STUDY,
@@ -278,8 +245,6 @@ rule boyd_aggregation:
         skew_groups=BOYD_AG["skew_groups"],
         tables=output_folder("tasks"),
         figure_data=output_folder("figure_data"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd aggregation --metrics {input.metrics} --learner {params.learner} "
         "--skew-groups {params.skew_groups} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
@@ -302,9 +267,9 @@ rule boyd_evidence:
         evidence=f"{TABLES}/boyd_evidence.csv",
         values=f"{TABLES}/boyd_evidence_values.csv",
     log:
-        f"{LOGS}/boyd/evidence.log",
+        JOBS.log("boyd_evidence"),
     benchmark:
-        f"{BENCHMARKS}/boyd/evidence.tsv"
+        JOBS.benchmark("boyd_evidence")
     params:
         metrics="--metrics" if BOYD_AG["enabled"] else "",
         mechanism="--mechanism" if BOYD_FS["enabled"] else "",
@@ -321,207 +286,9 @@ rule boyd_evidence:
             + ("every eligible task" if BOYD_DS["max_tasks"] is None else f"at most {BOYD_DS['max_tasks']} tasks")
             + f". {BOYD_DS['scope_note']}"
         ),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
         "{params.mechanism} {input.mechanism} {params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} "
         "--learner {params.learner} --n-resamples {params.n_resamples} --seed {params.seed} "
         "--max-pi {params.max_pi} --min-positives {params.min_positives} --downsampling-scope {params.scope} "
         "--out {output.evidence} --values-out {output.values} > {log} 2>&1"
-
-
-rule figure_boyd_fig1_min_pr_curve:
-    """Boyd et al. Figure 1, drawn from its table."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_fig1_min_pr_curve.csv",
-        ],
-    output:
-        png=BOYD_FIG["boyd_fig1_min_pr_curve"],
-        other=expand(f"{FIGURES}/boyd_fig1_min_pr_curve.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_fig1_min_pr_curve.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_fig1_min_pr_curve.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_fig1_min_pr_curve --tables {input.tables} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_fig2_min_pr_curves:
-    """Boyd et al. Figure 2, drawn from its table."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_fig2_min_pr_curves.csv",
-        ],
-    output:
-        png=BOYD_FIG["boyd_fig2_min_pr_curves"],
-        other=expand(f"{FIGURES}/boyd_fig2_min_pr_curves.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_fig2_min_pr_curves.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_fig2_min_pr_curves.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_fig2_min_pr_curves --tables {input.tables} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_fig3_aucpr_min:
-    """Boyd et al. Figure 3, drawn from its table."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_fig3_aucpr_min.csv",
-        ],
-    output:
-        png=BOYD_FIG["boyd_fig3_aucpr_min"],
-        other=expand(f"{FIGURES}/boyd_fig3_aucpr_min.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_fig3_aucpr_min.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_fig3_aucpr_min.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_fig3_aucpr_min --tables {input.tables} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_fig4_f1_contours:
-    """Boyd et al. Figure 4, drawn from its table."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_fig4_f1_contours.csv",
-        ],
-    output:
-        png=BOYD_FIG["boyd_fig4_f1_contours"],
-        other=expand(f"{FIGURES}/boyd_fig4_f1_contours.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_fig4_f1_contours.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_fig4_f1_contours.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_fig4_f1_contours --tables {input.tables} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_fig_pr_prg:
-    """Flach and Kull Figure 2 on real scores, drawn from the tables of rule boyd_pr_prg."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_fig_pr_prg_points.csv",
-            f"{FIGURE_DATA}/boyd_fig_pr_prg_areas.csv",
-            f"{FIGURE_DATA}/boyd_fig_pr_prg_hull.csv",
-            f"{FIGURE_DATA}/boyd_fig_pr_prg_isometrics.csv",
-        ],
-        text=f"{FIGURE_DATA}/boyd_fig_pr_prg_text.csv",
-    output:
-        png=BOYD_FIG["boyd_fig_pr_prg"],
-        other=expand(f"{FIGURES}/boyd_fig_pr_prg.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_fig_pr_prg.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_fig_pr_prg.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_fig_pr_prg --tables {input.tables} --text {input.text} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_downsampling:
-    """The downsampling figure, drawn from the tables of rule boyd_downsampling_report."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_downsampling_levels.csv",
-            f"{FIGURE_DATA}/boyd_downsampling_axis.csv",
-            f"{FIGURE_DATA}/boyd_downsampling_paper.csv",
-        ],
-        text=f"{FIGURE_DATA}/boyd_downsampling_text.csv",
-    output:
-        png=BOYD_FIG["boyd_downsampling"],
-        other=expand(f"{FIGURES}/boyd_downsampling.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_downsampling.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_downsampling.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_downsampling --tables {input.tables} --text {input.text} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_fold_skew:
-    """The fold-skew figure, drawn from the tables of rule boyd_fold_skew_report."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_fold_skew_lines.csv",
-        ],
-        text=f"{FIGURE_DATA}/boyd_fold_skew_text.csv",
-    output:
-        png=BOYD_FIG["boyd_fold_skew"],
-        other=expand(f"{FIGURES}/boyd_fold_skew.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_fold_skew.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_fold_skew.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_fold_skew --tables {input.tables} --text {input.text} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"
-
-
-rule figure_boyd_aggregation:
-    """The aggregation figure, drawn from the tables of rule boyd_aggregation."""
-    input:
-        tables=[
-            f"{FIGURE_DATA}/boyd_aggregation_points.csv",
-            f"{FIGURE_DATA}/boyd_aggregation_task_means.csv",
-            f"{FIGURE_DATA}/boyd_aggregation_min_curve.csv",
-            f"{FIGURE_DATA}/boyd_aggregation_ranks.csv",
-        ],
-        text=f"{FIGURE_DATA}/boyd_aggregation_text.csv",
-    output:
-        png=BOYD_FIG["boyd_aggregation"],
-        other=expand(f"{FIGURES}/boyd_aggregation.{{ext}}", ext=BOYD_OTHER_EXT),
-    log:
-        f"{LOGS}/figures/boyd_aggregation.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/boyd_aggregation.tsv"
-    params:
-        formats=",".join(BOYD_FORMATS),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure boyd_aggregation --tables {input.tables} --text {input.text} --out {output.png} "
-        "--formats {params.formats} > {log} 2>&1"

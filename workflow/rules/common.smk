@@ -1,5 +1,5 @@
 # Shared conventions of every rules file (see docs/architecture.md, "Workflow contract").
-# Included first by the Snakefile.  Defines: STUDY, WORK, RESULTS, PRSPACE,
+# Included first by the Snakefile.  Defines: STUDY, WORK, RESULTS, PRSPACE, JOBS,
 # DATA_FILES, INPUTS, data_file(), task_ids(), per_task(), output_folder(), PREDICTIONS, PREDICTION_STATUS,
 # METRICS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
 # params functions come from prspace.study.workflow_inputs.
@@ -18,7 +18,7 @@ from prspace.core.errors import InputError  # noqa: E402
 from prspace.study.interrupts import install_workflow_interrupt_handler  # noqa: E402
 from prspace.study.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study.study_config import config_given, prepare_config, report_request  # noqa: E402
-from prspace.study.workflow_inputs import StudyInputs, output_folder  # noqa: E402
+from prspace.study.workflow_inputs import JobFiles, StudyInputs, output_folder  # noqa: E402
 
 # A second Ctrl-C must not cut Snakemake's stop short (prspace.study.interrupts).
 install_workflow_interrupt_handler()
@@ -65,6 +65,8 @@ TABLES = f"{RESULTS}/tables"
 FIGURES = f"{RESULTS}/figures"
 LOGS = f"{WORK}/logs"
 BENCHMARKS = f"{WORK}/benchmarks"
+#: every rule's log and benchmark, from its name: log: JOBS.log("cd"), benchmark: JOBS.benchmark("cd")
+JOBS = JobFiles(LOGS, BENCHMARKS)
 
 #: The prspace command line, run by the interpreter that runs Snakemake (no PATH needed).
 PRSPACE = f'"{sys.executable}" -m prspace'

@@ -17,17 +17,15 @@ rule openml_manifest:
         study=f"{TABLES}/openml_study.csv",
         study_md=f"{TABLES}/openml_study.md",
     log:
-        f"{LOGS}/openml_manifest.log",
+        JOBS.log("openml_manifest"),
     benchmark:
-        f"{BENCHMARKS}/openml_manifest.tsv"
+        JOBS.benchmark("openml_manifest")
     params:
         server=config["openml"]["server"],
         replayed=(f"--replayed-from '{config['openml']['replay']}'" if config["openml"]["replay"] else ""),
         downsampling="enabled" if config["boyd"]["downsampling"]["enabled"] else "disabled",
         prspace=PRSPACE,
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} fetch-openml manifest --status {input.status} --task-list {input.tasks} "
         "--server '{params.server}' --seed {params.seed} {params.replayed} --downsampling {params.downsampling} "
@@ -44,13 +42,11 @@ rule openml_selfcheck:
         summary=f"{TABLES}/openml_selfcheck_summary.csv",
         summary_md=f"{TABLES}/openml_selfcheck_summary.md",
     log:
-        f"{LOGS}/openml_selfcheck.log",
+        JOBS.log("openml_selfcheck"),
     benchmark:
-        f"{BENCHMARKS}/openml_selfcheck.tsv"
+        JOBS.benchmark("openml_selfcheck")
     params:
         prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} fetch-openml selfcheck --status {input.status} --out {output.checks} "
         "--summary-out {output.summary} > {log} 2>&1"
@@ -71,13 +67,11 @@ rule openml_report_tables:
             for name in OPENML_TABLES
         ],
     log:
-        f"{LOGS}/openml_report_tables.log",
+        JOBS.log("openml_report_tables"),
     benchmark:
-        f"{BENCHMARKS}/openml_report_tables.tsv"
+        JOBS.benchmark("openml_report_tables")
     params:
         tables=lambda wildcards, input, output: table_html_args(OPENML_TABLES, input, output, study=STUDY),
         prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} table-html {params.tables} > {log} 2>&1"

@@ -23,13 +23,11 @@ rule report_tables:
             for name, (title, category, sub, caption) in REPORT_TABLES.items()
         ],
     log:
-        f"{LOGS}/report_tables.log",
+        JOBS.log("report_tables"),
     benchmark:
-        f"{BENCHMARKS}/report_tables.tsv"
+        JOBS.benchmark("report_tables")
     params:
         tables=lambda wildcards, input, output: table_html_args(REPORT_TABLES, input, output, study=STUDY),
         prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} table-html {params.tables} > {log} 2>&1"

@@ -22,16 +22,14 @@ checkpoint select_tasks:
     output:
         TASK_LIST,
     log:
-        f"{LOGS}/select_tasks.log",
+        JOBS.log("select_tasks"),
     benchmark:
-        f"{BENCHMARKS}/select_tasks.tsv"
+        JOBS.benchmark("select_tasks")
     params:
         cmd=select_command(config, PRSPACE),
     resources:
         # global cap on connections to OpenML, set by the profile (profiles/*/config.yaml)
         openml_connections=1 if SOURCE == "openml" else 0,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"
 
@@ -43,9 +41,9 @@ rule predict:
     output:
         status=PREDICTION_STATUS,
     log:
-        f"{LOGS}/predict/{{task}}.log",
+        JOBS.log("predict", task=True),
     benchmark:
-        f"{BENCHMARKS}/predict/{{task}}.tsv"
+        JOBS.benchmark("predict", task=True)
     params:
         cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE),
         parquet=PREDICTIONS,
@@ -54,8 +52,6 @@ rule predict:
         mem_mb=4000,
         runtime=120,
         openml_connections=config["openml"]["workers"] if SOURCE == "openml" else 0,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.cmd} --out {params.parquet} --status {output.status} > {log} 2>&1"
 
@@ -68,16 +64,14 @@ rule score:
         metrics=f"{WORK}/metrics/{{task}}.csv",
         folds=FOLD_METRICS,
     log:
-        f"{LOGS}/score/{{task}}.log",
+        JOBS.log("score", task=True),
     benchmark:
-        f"{BENCHMARKS}/score/{{task}}.tsv"
+        JOBS.benchmark("score", task=True)
     resources:
         mem_mb=2000,
         runtime=30,
     params:
         prspace=PRSPACE_SCORE,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} task --status {input.status} --out {output.metrics} "
         "--folds-out {output.folds} > {log} 2>&1"
@@ -94,14 +88,12 @@ rule collect:
         tasks=f"{TABLES}/tasks.csv",
         tasks_md=f"{TABLES}/tasks.md",
     log:
-        f"{LOGS}/collect.log",
+        JOBS.log("collect"),
     benchmark:
-        f"{BENCHMARKS}/collect.tsv"
+        JOBS.benchmark("collect")
     params:
         prspace=PRSPACE,
         study=STUDY,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} score collect --study {params.study} --task-list {input.tasks} "
         "--status {input.status} --metrics {input.metrics} "
@@ -120,17 +112,15 @@ rule noise_floor:
         floors=NOISE_FLOORS,
         pairs=NOISE_PAIRS,
     log:
-        f"{LOGS}/noise_floor.log",
+        JOBS.log("noise_floor"),
     benchmark:
-        f"{BENCHMARKS}/noise_floor.tsv"
+        JOBS.benchmark("noise_floor")
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["noise_boot"],
         alpha=config["analysis"]["noise_alpha"],
         prspace=PRSPACE,
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
         "--alpha {params.alpha} --seed {params.seed} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
@@ -148,9 +138,9 @@ rule calibrate:
         summary=CALIBRATION[1],
         md=[p.replace(".csv", ".md") for p in CALIBRATION],
     log:
-        f"{LOGS}/calibrate.log",
+        JOBS.log("calibrate"),
     benchmark:
-        f"{BENCHMARKS}/calibrate.tsv"
+        JOBS.benchmark("calibrate")
     params:
         c=config["analysis"]["calibration"],
         sigmas=",".join(map(str, config["analysis"]["calibration"]["sigmas"])),
@@ -158,8 +148,6 @@ rule calibrate:
         n_boot=config["analysis"]["noise_boot"],
         alpha=config["analysis"]["noise_alpha"],
         prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
         "--n-boot {params.n_boot} --seed {params.c[seed]} --auroc {params.c[auroc]} --rho {params.c[rho]} "
@@ -174,13 +162,11 @@ rule auroc_bounds:
         csv=f"{TABLES}/auroc_bounds.csv",
         md=f"{TABLES}/auroc_bounds.md",
     log:
-        f"{LOGS}/auroc_bounds.log",
+        JOBS.log("auroc_bounds"),
     benchmark:
-        f"{BENCHMARKS}/auroc_bounds.tsv"
+        JOBS.benchmark("auroc_bounds")
     params:
         prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} auroc-bounds --metrics {input.metrics} --out {output.csv} > {log} 2>&1"
 
@@ -195,15 +181,13 @@ rule noise_evidence:
         csv=f"{TABLES}/noise_evidence.csv",
         md=f"{TABLES}/noise_evidence.md",
     log:
-        f"{LOGS}/noise_evidence.log",
+        JOBS.log("noise_evidence"),
     benchmark:
-        f"{BENCHMARKS}/noise_evidence.tsv"
+        JOBS.benchmark("noise_evidence")
     params:
         n_boot=config["analysis"]["n_boot"],
         prspace=PRSPACE,
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} noise-evidence --pairs {input.pairs} --tasks {input.tasks} --calibration {input.calibration} "
         "--n-boot {params.n_boot} --seed {params.seed} --out {output.csv} > {log} 2>&1"
@@ -220,16 +204,14 @@ rule rank_sets:
         per_task=directory(f"{WORK}/rank_sets"),
         table=RANK_SETS,
     log:
-        f"{LOGS}/rank_sets.log",
+        JOBS.log("rank_sets"),
     benchmark:
-        f"{BENCHMARKS}/rank_sets.tsv"
+        JOBS.benchmark("rank_sets")
     params:
         c=config["analysis"]["rank_sets"],
         metrics=",".join(config["analysis"]["rank_sets"]["metrics"]),
         prspace=PRSPACE,
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} rank-sets tasks --status {input.status} --metrics {params.metrics} --n-boot {params.c[n_boot]} "
         "--confidence {params.c[confidence]} --seed {params.seed} --per-task-dir {output.per_task} --out {output.table} > {log} 2>&1"
@@ -246,16 +228,14 @@ rule rank_set_summary:
         evidence=f"{TABLES}/rank_set_evidence.csv",
         md=expand(f"{TABLES}/{{name}}.md", name=RANK_SET_TABLES),
     log:
-        f"{LOGS}/rank_set_summary.log",
+        JOBS.log("rank_set_summary"),
     benchmark:
-        f"{BENCHMARKS}/rank_set_summary.tsv"
+        JOBS.benchmark("rank_set_summary")
     params:
         c=config["analysis"]["rank_sets"],
         n_boot=config["analysis"]["n_boot"],
         prspace=PRSPACE,
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} rank-sets summary --rank-sets {input.table} --tasks {input.tasks} --n-boot {params.n_boot} "
         "--seed {params.seed} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
@@ -283,9 +263,9 @@ rule controlled_skew:
         counterfactual_per_task=f"{TABLES}/controlled_skew_counterfactual_per_task.csv",
         tables=expand(f"{TABLES}/{{name}}.{{ext}}", name=SKEW_TABLES, ext=["csv", "md"]),
     log:
-        f"{LOGS}/controlled_skew.log",
+        JOBS.log("controlled_skew"),
     benchmark:
-        f"{BENCHMARKS}/controlled_skew.tsv"
+        JOBS.benchmark("controlled_skew")
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         targets=",".join(map(str, config["analysis"]["skew_targets"])),
@@ -293,36 +273,11 @@ rule controlled_skew:
         prspace=PRSPACE,
         seed=SEED,
         tables=output_folder("tables"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
         "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {params.seed} "
         "--reference {input.reference} --per-task-out {output.per_task} "
         "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {params.tables} > {log} 2>&1"
-
-
-rule figure_controlled_skew:
-    """The controlled-skew figure, drawn from the tables of `prspace controlled-skew`."""
-    input:
-        summary=f"{TABLES}/controlled_skew.csv",
-        observed=f"{TABLES}/controlled_skew_observed.csv",
-    output:
-        figure=report(f"{FIGURES}/controlled_skew.png", caption="../report/controlled_skew.rst", category="Figures",
-                      labels={"figure": "controlled_skew"}),
-        other=expand(f"{FIGURES}/controlled_skew.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
-    log:
-        f"{LOGS}/figures/controlled_skew.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/controlled_skew.tsv"
-    params:
-        formats=",".join(config["analysis"]["figure_formats"]),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure controlled_skew --tables {input.summary} {input.observed} --out {output.figure} "
-        "--formats png,{params.formats} > {log} 2>&1"
 
 
 rule rank:
@@ -339,9 +294,9 @@ rule rank:
         csv=expand(f"{TABLES}/{{name}}.csv", name=RANK_TABLES),
         md=expand(f"{TABLES}/{{name}}.md", name=RANK_TABLES),
     log:
-        f"{LOGS}/rank.log",
+        JOBS.log("rank"),
     benchmark:
-        f"{BENCHMARKS}/rank.tsv"
+        JOBS.benchmark("rank")
     params:
         metrics=",".join(config["analysis"]["metrics"]),
         n_boot=config["analysis"]["n_boot"],
@@ -349,8 +304,6 @@ rule rank:
         prspace=PRSPACE,
         seed=SEED,
         tables=output_folder("per_task"),
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
         "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {params.seed} "
@@ -380,9 +333,9 @@ rule figure_data:
         selection=f"{TABLES}/figure_selection.csv",
         selection_md=f"{TABLES}/figure_selection.md",
     log:
-        f"{LOGS}/figure_data.log",
+        JOBS.log("figure_data"),
     benchmark:
-        f"{BENCHMARKS}/figure_data.tsv"
+        JOBS.benchmark("figure_data")
     params:
         predictions=f"{WORK}/predictions",
         prspace=PRSPACE,
@@ -390,84 +343,11 @@ rule figure_data:
         band_resamples=config["analysis"]["bands"]["n_resamples"],
         band_level=config["analysis"]["bands"]["level"],
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} figure-data --metrics {input.metrics} --ranks {input.ranks} "
         "--per-task {input.per_task} --tasks {input.tasks} --predictions-dir {params.predictions} "
         "--out-dir {params.out} --selection-out {output.selection} --band-resamples {params.band_resamples} "
         "--band-level {params.band_level} --seed {params.seed} > {log} 2>&1"
-
-
-rule figure_fig4_rank_heatmap:
-    """Figure 4 (left) of Flach & Kull (2015): models per (AUPR rank, AUPRG rank)."""
-    input:
-        counts=f"{FIGURE_DATA}/fig4_rank_counts.csv",
-        text=f"{FIGURE_DATA}/figure_text.csv",
-    output:
-        figure=report(f"{FIGURES}/fig4_rank_heatmap.png", caption="../report/fig4_rank_heatmap.rst", category="Figures",
-                      labels={"figure": "fig4_rank_heatmap"}),
-        other=expand(f"{FIGURES}/fig4_rank_heatmap.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
-    log:
-        f"{LOGS}/figures/fig4_rank_heatmap.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/fig4_rank_heatmap.tsv"
-    params:
-        formats=",".join(config["analysis"]["figure_formats"]),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure fig4_rank_heatmap --tables {input.counts} --text {input.text} --out {output.figure} "
-        "--formats png,{params.formats} > {log} 2>&1"
-
-
-rule figure_fig4_auprg_vs_aupr:
-    """Figure 4 (right) of Flach & Kull (2015): AUPRG against AUPR for the models of the quartile tasks."""
-    input:
-        scatter=f"{FIGURE_DATA}/fig4_scatter.csv",
-        text=f"{FIGURE_DATA}/figure_text.csv",
-    output:
-        figure=report(f"{FIGURES}/fig4_auprg_vs_aupr.png", caption="../report/fig4_auprg_vs_aupr.rst", category="Figures",
-                      labels={"figure": "fig4_auprg_vs_aupr"}),
-        other=expand(f"{FIGURES}/fig4_auprg_vs_aupr.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
-    log:
-        f"{LOGS}/figures/fig4_auprg_vs_aupr.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/fig4_auprg_vs_aupr.tsv"
-    params:
-        formats=",".join(config["analysis"]["figure_formats"]),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure fig4_auprg_vs_aupr --tables {input.scatter} --text {input.text} --out {output.figure} "
-        "--formats png,{params.formats} > {log} 2>&1"
-
-
-rule figure_fig5_curves:
-    """Figure 5 of Flach & Kull (2015): ROC, PR and PRG curves of the two models whose order flips."""
-    input:
-        points=f"{FIGURE_DATA}/fig5_curve_points.csv",
-        areas=f"{FIGURE_DATA}/fig5_curve_areas.csv",
-        bands=f"{FIGURE_DATA}/fig5_curve_bands.csv",
-        text=f"{FIGURE_DATA}/figure_text.csv",
-    output:
-        figure=report(f"{FIGURES}/fig5_curves.png", caption="../report/fig5_curves.rst", category="Figures",
-                      labels={"figure": "fig5_curves"}),
-        other=expand(f"{FIGURES}/fig5_curves.{{ext}}", ext=[e for e in config["analysis"]["figure_formats"] if e != "png"]),
-    log:
-        f"{LOGS}/figures/fig5_curves.log",
-    benchmark:
-        f"{BENCHMARKS}/figures/fig5_curves.tsv"
-    params:
-        formats=",".join(config["analysis"]["figure_formats"]),
-        prspace=PRSPACE,
-    conda:
-        "../../environment.yml"
-    shell:
-        "{params.prspace} figure fig5_curves --tables {input.points} {input.areas} {input.bands} --text {input.text} --out {output.figure} "
-        "--formats png,{params.formats} > {log} 2>&1"
 
 
 rule verdicts:
@@ -484,9 +364,9 @@ rule verdicts:
         findings=f"{RESULTS}/findings.md",
         front=f"{WORK}/report/front.rst",
     log:
-        f"{LOGS}/verdicts.log",
+        JOBS.log("verdicts"),
     benchmark:
-        f"{BENCHMARKS}/verdicts.tsv"
+        JOBS.benchmark("verdicts")
     params:
         recorded=f"{WORK}/config.yaml",
         prspace=PRSPACE,
@@ -495,10 +375,7 @@ rule verdicts:
         results=output_folder("summary"),
         n_boot=config["analysis"]["verdicts"]["n_boot"],
         seed=SEED,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
         "--n-boot {params.n_boot} --seed {params.seed} "
         "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"
-

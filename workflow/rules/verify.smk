@@ -12,12 +12,10 @@ rule verify:
     output:
         f"{WORK}/verify/report.txt",
     log:
-        f"{LOGS}/verify.log",
+        JOBS.log("verify"),
     benchmark:
-        f"{BENCHMARKS}/verify.tsv"
+        JOBS.benchmark("verify")
     params:
         cmd=f"{PRSPACE} verify {RESULTS}",
-    conda:
-        "../../environment.yml"
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"

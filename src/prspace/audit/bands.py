@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from prspace.audit.bands_table import CELLS
+from prspace.audit.coverage import TARGET
 from prspace.core.errors import InputError
 from prspace.stats.bands import CURVES, CurveBand, curve_bands
 
@@ -44,8 +46,6 @@ def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, flo
     """Simulated simultaneous coverage of ``curve``'s band at the calibrated cell nearest a task
     with ``n_pos`` positives of ``n`` rows: ``(coverage, mc_se, pi, n_pos)`` of that cell (NaN
     coverage if none)."""
-    from prspace.audit.bands_table import CELLS
-
     cells = [c for c in CELLS if c[0] == curve]
     if not cells or not (n > n_pos > 0):
         return float("nan"), float("nan"), float("nan"), 0
@@ -56,8 +56,6 @@ def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, flo
 
 def band_shown(curve: str, n_pos: float, n: float) -> bool:
     """Whether ``curve``'s simultaneous band is drawn for such a task (module docstring)."""
-    from prspace.audit.coverage import TARGET
-
     return bool(band_coverage(curve, n_pos, n)[0] >= TARGET)
 
 
@@ -99,8 +97,7 @@ def band_table(bands: dict[tuple[str, str], dict[str, CurveBand]],
                 continue
             b = per[curve]
             ok = band_shown(curve, *sizes[task]) if sizes and task in sizes else float("nan")
-            parts.append(pd.DataFrame({"task": task, "model": model, "curve": curve, "x": b.x, **b.columns(),
-                                       "level": b.level, "n_resamples": b.n_resamples, "calibrated": ok}))
+            parts.append(b.rows(task=task, model=model, curve=curve).assign(calibrated=ok))
     if not parts:
         return pd.DataFrame(columns=BAND_COLUMNS)
     return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]

@@ -6,7 +6,8 @@ class counts allow (:func:`prspace.stats.auroc_bounds.order_can_flip`: ``[lo_a -
 lo_b]``), whether model b could have the higher value (``can_flip``: ``hi_b > lo_a``), whether
 it does (``flipped``), and the largest AUROC gap at which a flip is still possible
 (``max_flip_gap``, :func:`prspace.stats.auroc_bounds.largest_flip_gap`). Each model's range is
-computed once per task and metric.
+computed once per task and metric (:func:`prspace.stats.auroc_bounds.flip_rows`, as the study's
+:mod:`prspace.experiments.auroc_flips`).
 
 The bound is over rankings without tied scores; a model with tied scores (``ties_a``,
 ``ties_b``: some score value repeats among its rows) can fall outside it, so for such a pair a
@@ -20,7 +21,7 @@ import itertools
 import pandas as pd
 
 from prspace.audit.tables import LABELS
-from prspace.stats.auroc_bounds import largest_flip_gap, range_with_method
+from prspace.stats.auroc_bounds import flip_rows
 
 #: Pooled-metric column -> the metric name of :mod:`prspace.stats.auroc_bounds`.
 BOUND_METRICS = {"aupr": "aupr", "average_precision": "ap", "auprg": "auprg"}
@@ -54,22 +55,18 @@ def bound_table(pooled: pd.DataFrame, data: pd.DataFrame | None = None) -> pd.Da
     for task, g in pooled.groupby("task", sort=True):
         g = g.sort_values(["auroc", "model"], ascending=[False, True], kind="stable")
         p, n = float(g["n_pos"].iloc[0]), float(g["n_neg"].iloc[0])
+        models = list(g.itertuples(index=False))
+        pairs = list(itertools.combinations(range(len(models)), 2))
         for col, metric in BOUND_METRICS.items():
-            ranges = {m: range_with_method(float(a), p, n, metric) for m, a in zip(g["model"], g["auroc"], strict=True)}
-            gaps: dict = {}
-            for (_, a), (_, b) in itertools.combinations(g.iterrows(), 2):
-                lo_a, hi_a, method = ranges[a["model"]]
-                lo_b, hi_b, _ = ranges[b["model"]]
-                can = bool(hi_b > lo_a + 1e-12)
-                if can and a["model"] not in gaps:
-                    gaps[a["model"]] = largest_flip_gap(float(a["auroc"]), p, n, metric, lo_a=lo_a)
-                r = {"task": task, "metric": col, "model_a": a["model"], "model_b": b["model"],
-                     "auroc_a": float(a["auroc"]), "auroc_b": float(b["auroc"]),
-                     "auroc_gap": float(a["auroc"] - b["auroc"]), "value_a": float(a[col]),
-                     "value_b": float(b[col]), "diff_lo": lo_a - hi_b, "diff_hi": hi_a - lo_b, "can_flip": can,
-                     "flipped": bool(b[col] > a[col]), "max_flip_gap": gaps.get(a["model"], float("nan")),
-                     "method": method, "ties_a": tied.get((task, a["model"]), False),
-                     "ties_b": tied.get((task, b["model"]), False)}
+            bounds = flip_rows([float(a) for a in g["auroc"]], pairs, p, n, metric, every_gap=False)
+            for (i, j), f in zip(pairs, bounds, strict=True):
+                a, b = models[i], models[j]
+                ma, mb = a.model, b.model
+                r = {"task": task, "metric": col, "model_a": ma, "model_b": mb,
+                     "auroc_a": float(a.auroc), "auroc_b": float(b.auroc),
+                     "auroc_gap": float(a.auroc - b.auroc), "value_a": float(getattr(a, col)),
+                     "value_b": float(getattr(b, col)), **f, "flipped": bool(getattr(b, col) > getattr(a, col)),
+                     "ties_a": tied.get((task, ma), False), "ties_b": tied.get((task, mb), False)}
                 r["sentence"] = _sentence(col, r)
                 rows.append(r)
     return pd.DataFrame(rows, columns=BOUND_COLUMNS)

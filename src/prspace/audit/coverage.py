@@ -27,24 +27,24 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from prspace.audit.coverage_table import CELLS, COLUMNS
+from prspace.audit.generated import write_cells_module
 from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    bootstrap,
     boyd_intervals,
     delong,
-    jackknife,
     jackknife_interval,
     logit_interval,
     normal_interval,
     percentile,
-    point_metrics,
 )
+from prspace.audit.simulate import draw, means, population
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 #: Least simulated coverage of a printed 95% interval (issue 32's acceptance).
 TARGET = 0.93
@@ -61,6 +61,41 @@ def class_strata(block: Block) -> Block:
     return dataclasses.replace(block, stratum=block.y.astype(np.int64))
 
 
+#: AUROC's DeLong intervals (normal, clipped as pROC; on the logit scale) and AUPR's of Boyd et al. (2013),
+#: by their method names in the tables.
+DELONG = {"DeLong": normal_interval, "DeLong (logit)": logit_interval}
+BOYD = {"binomial (Boyd 2013)": "binomial", "logit (Boyd 2013)": "logit"}
+
+
+def model_intervals(points: np.ndarray, n_pos: float, confidence: float, *,
+                    delong_fit: tuple[np.ndarray, np.ndarray] | None = None, reps: np.ndarray | None = None,
+                    jack: tuple[np.ndarray, np.ndarray] | None = None) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    """Every per-model interval the audit computes, as ``(metric, method) -> (lo, hi)`` arrays over the
+    models: AUROC by :data:`DELONG` from ``delong_fit`` (``(auroc, covariance)`` of
+    :func:`prspace.audit.intervals.delong`, when given), AUPR by :data:`BOYD` from ``points``' AUPR
+    and ``n_pos`` positives, and every metric of :data:`BOOT_METRICS` by the percentile bootstrap of
+    ``reps`` (``(B, models, metrics)``, when given) and the jackknife-t of ``jack`` (``(replicates,
+    strata)``, when given).  ``points``: (models, :data:`BOOT_METRICS`)."""
+    out: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+    if delong_fit is not None:
+        est, cov = delong_fit
+        for name, f in DELONG.items():
+            iv = np.array([f(float(est[i]), float(cov[i, i]), confidence) for i in range(len(est))])
+            out[("auroc", name)] = iv[:, 0], iv[:, 1]
+    c = BOOT_METRICS.index("aupr")
+    boyd = [boyd_intervals(float(v), n_pos, confidence) for v in points[:, c]]
+    for name, key in BOYD.items():
+        iv = np.array([b[key] for b in boyd])
+        out[("aupr", name)] = iv[:, 0], iv[:, 1]
+    if reps is not None:
+        lo, hi = percentile(reps, confidence)
+        out |= {(m, "bootstrap"): (lo[:, i], hi[:, i]) for i, m in enumerate(BOOT_METRICS)}
+    if jack is not None:
+        lo, hi = jackknife_interval(points, *jack, confidence)
+        out |= {(m, "jackknife-t"): (lo[:, i], hi[:, i]) for i, m in enumerate(BOOT_METRICS)}
+    return out
+
+
 def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = 200,
               alpha: float = 0.05) -> list[dict]:
     """Coverage outcomes of one test set (module docstring): rows ``kind, metric, method, value``."""
@@ -73,26 +108,26 @@ def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_bo
 
     est, cov = delong(block.y, np.vstack(block.scores))
     a = BOOT_METRICS.index("auroc")
-    for name, f in (("DeLong", normal_interval), ("DeLong (logit)", logit_interval)):
-        iv = np.array([f(float(est[i]), float(cov[i, i]), conf) for i in range(k)])
-        add("coverage", "auroc", name, (iv[:, 0] <= truth[:, a]) & (truth[:, a] <= iv[:, 1]))
     pts = point_metrics(block)
-    c = BOOT_METRICS.index("aupr")
-    for name in ("logit", "binomial"):
-        iv = np.array([boyd_intervals(float(pts[i, c]), float(block.y.sum()), conf)[name] for i in range(k)])
-        add("coverage", "aupr", f"{name} (Boyd 2013)", (iv[:, 0] <= truth[:, c]) & (truth[:, c] <= iv[:, 1]))
     reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
-    lo, hi = percentile(reps, conf)
     jack, strata = jackknife(class_strata(block), rng=rng)
-    jlo, jhi = jackknife_interval(pts, jack, strata, conf)
+    bounds = model_intervals(pts, float(block.y.sum()), conf, delong_fit=(est, cov), reps=reps, jack=(jack, strata))
+    for name in DELONG:
+        lo, hi = bounds[("auroc", name)]
+        add("coverage", "auroc", name, (lo <= truth[:, a]) & (truth[:, a] <= hi))
+    c = BOOT_METRICS.index("aupr")
+    for name in ("logit (Boyd 2013)", "binomial (Boyd 2013)"):  # the calibration table's row order
+        lo, hi = bounds[("aupr", name)]
+        add("coverage", "aupr", name, (lo <= truth[:, c]) & (truth[:, c] <= hi))
     iu, ju = np.triu_indices(k, 1)
     true_d = truth[iu] - truth[ju]
     d = reps[:, iu] - reps[:, ju]
     dlo, dhi = np.nanquantile(d, alpha / 2, axis=0), np.nanquantile(d, 1 - alpha / 2, axis=0)
     for m, metric in enumerate(BOOT_METRICS):
         t = truth[:, m]
-        add("coverage", metric, "bootstrap", (lo[:, m] <= t) & (t <= hi[:, m]))
-        add("coverage", metric, "jackknife-t", (jlo[:, m] <= t) & (t <= jhi[:, m]))
+        for name in ("bootstrap", "jackknife-t"):
+            lo, hi = bounds[(metric, name)]
+            add("coverage", metric, name, (lo <= t) & (t <= hi))
         add("pair coverage", metric, "paired bootstrap", (dlo[:, m] <= true_d[:, m]) & (true_d[:, m] <= dhi[:, m]))
     se = np.sqrt(np.clip(cov[iu, iu] + cov[ju, ju] - 2 * cov[iu, ju], 0, None))
     z = norm.ppf(1 - alpha / 2)
@@ -107,8 +142,6 @@ def calibrate_coverage(pi: float, n: int, reps: int, *, alternative: bool, seed:
     :mod:`prspace.audit.simulate`: one row per ``kind, metric, method`` with the ``share`` and its
     Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a per-model share averages k
     intervals of one test set, so this se is conservative), and the cell."""
-    from prspace.audit.simulate import draw, means, population
-
     rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative), 32])
     mu = means(alternative)
     truth = population(mu, pi)
@@ -141,8 +174,6 @@ class Coverage:
 
 @functools.lru_cache(maxsize=1)
 def _table() -> pd.DataFrame:
-    from prspace.audit.coverage_table import CELLS, COLUMNS
-
     return pd.DataFrame(CELLS, columns=COLUMNS)
 
 
@@ -185,10 +216,6 @@ def rule_table(calibration: pd.DataFrame) -> pd.DataFrame:
 
 def write_table(calibration: pd.DataFrame, seed: int, path=None):
     """Write :mod:`prspace.audit.coverage_table` from the coverage CSV's rows."""
-    from pathlib import Path
-
-    from prspace.audit.generated import write_cells_module
-
     cols = ["kind", "metric", "method", "pi", "n", "n_pos", "coverage", "mc_se", "reps"]
     return write_cells_module(
         Path(path) if path else Path(__file__).with_name("coverage_table.py"),

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from prspace.audit.calibration_table import CELLS, COLUMNS
 from prspace.audit.generated import write_cells_module
 from prspace.stats.pairwise import BOOT_MAX_T, DELONG_HOLM, JACK_HOLM
 
@@ -81,8 +82,6 @@ class Decision:
 
 
 def _table() -> pd.DataFrame:
-    from prspace.audit.calibration_table import CELLS, COLUMNS
-
     return pd.DataFrame(CELLS, columns=COLUMNS)
 
 

@@ -13,16 +13,23 @@ the fix.
 from __future__ import annotations
 
 import dataclasses
+import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from prspace.core._io import PATH_SHOWN, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
+import numpy as np
+import pandas as pd
+
+from prspace import audit
+from prspace.audit.columns import check_table
+from prspace.core._io import PATH_SHOWN, atomic_path, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
 from prspace.core.errors import InputError
+from prspace.core.output import to_csv_text
+from prspace.data.usertable import read_table as _read_table
 
-if TYPE_CHECKING:  # the CLI imports every sub-command; keep numpy/pandas/scipy out of startup
-    import pandas as pd
-
+if TYPE_CHECKING:
     from prspace.audit import AuditResult, Columns
 
 def check_options(*, skew_tolerance: float, downsample_ratio: float, bootstrap: int, confidence: float) -> None:
@@ -47,9 +54,6 @@ def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | No
     ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
     columns (``--score-cols``); ``ignore``: columns accepted as unused (``--ignore-col``);
     ``progress``: called with a short text as each stage starts, once the input is checked."""
-    from prspace import audit
-    from prspace.audit.columns import check_table
-
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
     df = read_table(path, sep)
@@ -68,10 +72,7 @@ def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | No
 
 
 def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
-    """The predictions file: :func:`prspace.data.usertable.read_table`, the one reader of a user's
-    table (imported late: the CLI imports every sub-command, so pandas stays out of startup)."""
-    from prspace.data.usertable import read_table as _read_table
-
+    """The predictions file: :func:`prspace.data.usertable.read_table`, the one reader of a user's table."""
     return _read_table(path, sep)
 
 
@@ -82,9 +83,6 @@ def parse_train_pi(
     ``df`` holding it, one number per task (of the prepared ``data``): ``{task: pi}``."""
     if value is None:
         return None
-    import numpy as np
-    import pandas as pd
-
     try:
         pi: float | None = float(value)
     except ValueError:
@@ -118,9 +116,6 @@ def check_out(out: str | None) -> Path | None:
     """``--out`` checked before any work: a directory we can create and write into (created)."""
     if out is None:
         return None
-    import errno
-    import os
-
     path = Path(out)
     shown = short_path(out)
     try:
@@ -143,10 +138,6 @@ def check_out(out: str | None) -> Path | None:
 def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:
     """Every file of the report, rendered in memory, by name: ``report.md``, ``report.html``,
     the figures (PNG) and the tables (CSV, :func:`prspace.core.output.to_csv_text`), as bytes."""
-
-    import pandas as pd
-
-    from prspace.core.output import to_csv_text
 
     pngs = result.figures()
     tables = {
@@ -181,8 +172,6 @@ def write_outputs(result: AuditResult, out: Path, *, source: str) -> list[Path]:
     Everything is rendered in memory first (:func:`report_files`), then each file is written to a
     temporary name and renamed (:func:`prspace.core._io.atomic_path`): a file in ``out`` is complete or absent.
     """
-    from prspace.core._io import atomic_path
-
     written = []
     for name, content in report_files(result, source=source).items():
         with atomic_path(Path(out) / name) as tmp:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core.errors import InputError
-from prspace.data.dataset import positive_label
+from prspace.data.dataset import positive_class
 from prspace.data.usertable import check_duplicate_columns
 
 DEFAULT_COLUMNS = {
@@ -135,59 +135,7 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
             f"column {column!r} holds one class only ({shown}); the metrics need positives and negatives: "
             "audit a test set that contains both"
         )
-    if pos_label is not None:
-        text = labels.astype(str)
-        mask = (text == pos_label).to_numpy()
-        if (
-            not mask.any()
-            and pd.api.types.is_numeric_dtype(labels)
-            and not pd.api.types.is_bool_dtype(labels)
-        ):
-            try:
-                mask = (labels.astype(np.float64) == float(pos_label)).to_numpy()
-            except ValueError:
-                mask = np.zeros(len(labels), dtype=bool)
-        if (
-            not mask.any()
-            and pd.api.types.is_bool_dtype(labels)
-            and pos_label.lower() in ("true", "1", "false", "0")
-        ):
-            mask = (labels == (pos_label.lower() in ("true", "1"))).to_numpy()
-        if not mask.any():
-            raise InputError(
-                f"--pos-label {pos_label!r} matches no value of column {column!r} (its values: {shown}); "
-                "pass one of those values"
-            )
-        return mask, f"{column} == {pos_label!r}"
-    if pd.api.types.is_bool_dtype(labels):
-        return labels.to_numpy(dtype=bool), f"{column} == True"
-    if pd.api.types.is_numeric_dtype(labels):
-        as_float = set(np.asarray(values, dtype=np.float64).tolist())
-        if as_float in ({0.0, 1.0}, {-1.0, 1.0}):
-            return (labels.to_numpy(dtype=np.float64) == 1.0), f"{column} == 1"
-    raise InputError(
-        f"column {column!r} has labels {shown}; say which one is the positive class with --pos-label "
-        f"({suggest_pos_label(labels)})"
-    )
-
-
-def suggest_pos_label(labels: pd.Series) -> str:
-    """``e.g. --pos-label 'x'`` with the counts, naming the class of the positive-class rule
-    (:func:`prspace.data.dataset.positive_label`: the minority class; with equal counts the label
-    that sorts last by name), the class a study would take from the same labels.
-
-    Only a suggestion: the audit never picks the positive class of text labels itself, and with
-    equal counts it says so and asks for the class of interest.
-    """
-    text = labels.astype(str)
-    counts = text.value_counts()
-    rare = str(positive_label(text)) if len(counts) == 2 else str(counts.sort_index().idxmin())
-    n = int(counts[rare])
-    if len(counts) > 1 and (counts == n).all():
-        return (f"e.g. --pos-label {rare!r}; the two classes are equally frequent ({n} rows each), so choose the "
-                "class of interest")
-    return (f"e.g. --pos-label {rare!r}, the rarer class: {n} of {len(labels)} rows; the positive class is "
-            "usually the rare class of interest, and AUPR is read against its prevalence")
+    return positive_class(labels, pos_label, default="one", column=column)
 
 
 def _numeric(df: pd.DataFrame, column: str, role: str) -> np.ndarray:

@@ -12,38 +12,28 @@
   and the logit interval ``expit(eta +- z / sqrt(n theta (1 - theta)))``, ``eta =
   logit(theta)``, with n the number of positives (Boyd, Eng and Page, ECML PKDD 2013,
   section 4).
-* :func:`bootstrap`: a stratified bootstrap that sorts each model's scores once and draws
-  each resample as counts per row; the metrics then come from per-tie-group sums of those
-  counts (:func:`prspace.metrics.metrics_from_group_counts_batch`, all resamples at once),
-  never from copied rows.  Strata are the class (the audit's default) or class x fold
-  (:data:`SCHEMES`; a resample then keeps every fold's class counts).  Models scored on the same rows share each resample's counts, which makes
-  the paired differences of :mod:`prspace.audit.paired` a paired bootstrap.
+* the stratified count bootstrap and jackknife of every metric are :mod:`prspace.stats.replicates`
+  (the engine the studies use too); :func:`blocks` builds its :class:`~prspace.stats.replicates.Block`
+  per task from the audit's frame.  Models scored on the same rows share each resample's counts,
+  which makes the paired differences of :mod:`prspace.audit.pairwise` a paired bootstrap.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
-from scipy import sparse
 from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 from scipy.stats import t as student_t
 
-from prspace import metrics as M
-from prspace.metrics.names import REPORTED_METRICS
-from prspace.stats.resampling import (
-    JACK_GROUPS,
-    StratumSampler,
-    jackknife_groups,
-    jackknife_variance,
-    jackknife_weights,
-)
+from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics, weighted_metrics
+from prspace.stats.resampling import jackknife_variance
 
-#: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
-BOOT_METRICS = REPORTED_METRICS
-
+#: ``Block``, ``jackknife``, ``point_metrics`` and ``weighted_metrics`` are re-exported for
+#: :mod:`prspace.audit.power` and :mod:`prspace.audit.result` (owned elsewhere in issue 34) until they
+#: import :mod:`prspace.stats.replicates`.
+__all__ = ["Block", "blocks", "boyd_intervals", "delong", "jackknife", "jackknife_interval", "logit_interval",
+           "normal_interval", "percentile", "point_metrics", "weighted_metrics"]
 
 def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance."""
@@ -127,27 +117,6 @@ def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, t
     }
 
 
-@dataclasses.dataclass
-class Block:
-    """Models of one task scored on the same examples (or a single model on its own rows).
-
-    ``y``, ``stratum``, ``weight`` per example; ``groups[k]`` maps example -> tie group of
-    model k's scores (0 = highest score); ``scores[k]`` the scores per example.
-    """
-
-    task: str
-    models: list[str]
-    y: np.ndarray
-    stratum: np.ndarray
-    weight: np.ndarray
-    groups: list[np.ndarray]
-    scores: list[np.ndarray]
-
-    @property
-    def paired(self) -> bool:
-        return len(self.models) > 1
-
-
 def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
     """Each model's rows in one shared example order, or None when the models' rows differ."""
     per = [g[g["model"] == m] for m in models]
@@ -207,141 +176,6 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             out.append(Block(task, names, f0["y"].to_numpy(bool), stratum,
                              f0["weight"].to_numpy(np.float64), groups, scores))
     return out, comparable, paired
-
-
-def _compressed_keys(group: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
-    """Per row ``2 column + y`` over the columns that matter for the metrics: every tie group
-    holding a positive row keeps its own column (odd columns); the negative-only groups between
-    two such groups (or after the last) are merged into one column (even columns), whose
-    negatives count only through the cumulative FP below it, as in the row-wise kernel.
-    A resample draws within each class, so a group without positive rows never gets any."""
-    n_groups = int(group.max()) + 1
-    has_pos = np.zeros(n_groups, dtype=bool)
-    has_pos[group[y == 1]] = True
-    before = np.cumsum(has_pos) - has_pos  # positive groups above each group
-    column = np.where(has_pos, 2 * before + 1, 2 * before)
-    width = 2 * int(has_pos.sum()) + 1
-    return 2 * column[group] + y, 2 * width
-
-
-#: Resampling schemes of :func:`bootstrap`: the strata within which rows are drawn.  ``"class"``
-#: (the audit's default): rows within their class, folds ignored, so a resample's fold class
-#: counts vary as they do between test sets drawn with unstratified folds; ``"class x fold"``:
-#: rows within class and fold (every fold keeps its class counts; too narrow when the folds
-#: were not stratified, ``docs/calibration.md``, "The audit's intervals and tests").
-SCHEMES = ("class", "class x fold")
-
-
-def strata_of(block: Block, scheme: str) -> np.ndarray:
-    """The strata of ``scheme`` (:data:`SCHEMES`) for ``block``'s rows."""
-    if scheme == "class":
-        return block.y.astype(np.int64)
-    if scheme == "class x fold":
-        return block.stratum
-    raise ValueError(f"unknown resampling scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
-
-
-def point_metrics(block: Block) -> np.ndarray:
-    """:data:`BOOT_METRICS` of every model on all rows (weights respected): array (models, metrics)."""
-    order = np.arange(block.y.size)
-    out = np.empty((1, len(block.models), len(BOOT_METRICS)))
-    _metrics_of_counts(_column_sums(block, order), block.weight[None, :].astype(np.float64), out)
-    return out[0]
-
-
-def weighted_metrics(block: Block, weights: np.ndarray) -> np.ndarray:
-    """:data:`BOOT_METRICS` of every model under each row of ``weights`` (replicates, rows), times
-    the block's weights: array (replicates, models, metrics); a replicate left with one class: NaN."""
-    w = np.atleast_2d(np.asarray(weights, dtype=np.float64)) * block.weight
-    out = np.empty((w.shape[0], len(block.models), len(BOOT_METRICS)))
-    _metrics_of_counts(_column_sums(block, np.arange(block.y.size)), w, out)
-    return out
-
-
-def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
-              scheme: str = "class x fold") -> np.ndarray:
-    """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
-
-    ``scheme`` (:data:`SCHEMES`): the strata the rows are drawn within (the studies' and earlier
-    audits' ``"class x fold"`` by default; the audit passes ``"class"``).
-
-    One sort per model (its tie groups, ``Block.groups``) and count resampling vectorised
-    over resamples: a chunk of resamples is drawn at once (the same random stream, hence the
-    same counts, as :class:`~prspace.stats.resampling.StratumSampler` drawing them one by one); per
-    model, one sparse 0/1 matrix product (rows summed in row order, as ``np.bincount`` of the
-    loop) gives every resample's positives and negatives per column (:func:`_compressed_keys`: the tie groups
-    holding positives, and the merged runs of negative-only groups between them), and
-    :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
-    all resamples at once.  A resample left with one class (zero weights) gives NaN.
-    """
-    sampler = StratumSampler(strata_of(block, scheme), rng)
-    order = sampler.order
-    weight = block.weight[order]
-    unit = bool(np.all(weight == 1.0))
-    n = order.size
-    sums = _column_sums(block, order)
-    out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
-    step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
-    for start in range(0, n_boot, step):
-        size = min(step, n_boot - start)
-        c = sampler.counts_batch(size)  # (size, n)
-        if not unit:
-            c *= weight
-        _metrics_of_counts(sums, c, out[start : start + size])
-    return out
-
-
-def _column_sums(block: Block, order: np.ndarray) -> list[sparse.csr_matrix]:
-    """Per model, the 0/1 matrix (columns x rows, rows in ``order``) that sums a replicate's
-    counts into the columns of :func:`_compressed_keys`."""
-    y = block.y[order].astype(np.int64)
-    n = y.size
-    sums = []
-    for g in block.groups:
-        key, width = _compressed_keys(g[order], y)
-        sums.append(sparse.csr_matrix((np.ones(n), (key, np.arange(n))), shape=(width, n)))
-    return sums
-
-
-def _metrics_of_counts(sums: list[sparse.csr_matrix], c: np.ndarray, out: np.ndarray) -> None:
-    """Fill ``out`` (replicates, models, :data:`BOOT_METRICS`) from per-row weights ``c``
-    (replicates, rows in the order of ``sums``); a replicate left with one class gives NaN."""
-    ct = np.ascontiguousarray(c.T)  # (n, size): rows summed in row order, as np.bincount does
-    for k, a in enumerate(sums):
-        both = a @ ct  # (columns, size): row 2 column + y
-        tp, fp = both[1::2].T, both[0::2].T
-        ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
-        block_out = out[:, k]
-        if ok.all():
-            m = M.metrics_from_group_counts_batch(tp, fp)
-            block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
-            continue
-        block_out[~ok] = np.nan
-        if ok.any():
-            m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
-            block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
-
-
-def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,
-              chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Stratified jackknife replicates of :data:`BOOT_METRICS`: ``(replicates (G, models, metrics),
-    stratum of each replicate (G,))``; replicate g leaves out the g-th group of rows of one stratum
-    (class x fold; :func:`prspace.stats.resampling.jackknife_groups`), scored with one sort per model and the batch kernel,
-    as :func:`bootstrap`.  Sample weights are respected (a left-out row takes its weight with it).
-    A replicate left with one class gives NaN.
-    """
-    groups, of = jackknife_groups(block.stratum, max_groups=max_groups, rng=rng)
-    order = np.argsort(block.stratum, kind="stable")
-    n = order.size
-    sums = _column_sums(block, order)
-    n_rep = len(groups)
-    out = np.empty((n_rep, len(block.models), len(BOOT_METRICS)))
-    step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))
-    for start in range(0, n_rep, step):
-        size = min(step, n_rep - start)
-        c = jackknife_weights(groups[start : start + size], n) * block.weight  # rows in their own order
-        _metrics_of_counts(sums, c[:, order], out[start : start + size])
-    return out, of
 
 
 def percentile(replicates: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:

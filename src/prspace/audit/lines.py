@@ -12,6 +12,7 @@ from prspace.audit.bounds import BOUND_METRICS
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS
+from prspace.core.output import DPI
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
@@ -89,8 +90,6 @@ def figure_width(png: bytes) -> int | None:
     """The CSS width (px) at which a PNG of :data:`prspace.core.output.DPI` shows its true size (96 CSS px per
     inch, so a 7-point label is 9 px high), from the PNG header; None if ``png`` is not a PNG.  A browser
     scaling a 3000-pixel figure into a 1000-pixel column would shrink its legends to 3-point type."""
-    from prspace.core.output import DPI
-
     if len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n":
         return None
     return round(int.from_bytes(png[16:20], "big") * 96 / DPI)

@@ -3,11 +3,11 @@
 Per task whose models were scored on the same test rows, every pair of models is compared
 with family-wise error control at ``alpha = 1 - confidence`` (:mod:`prspace.stats.pairwise`):
 AUROC by DeLong with Holm's adjustment (unit weights), and every metric of
-:data:`~prspace.audit.intervals.BOOT_METRICS` (AUROC as a cross-check) by the bootstrap
+:data:`~prspace.stats.replicates.BOOT_METRICS` (AUROC as a cross-check) by the bootstrap
 max-T (Romano-Wolf step-down) on the replicates the audit's paired count bootstrap already
 drew (nothing is resampled again), and every metric by the stratified jackknife t with Holm's
 adjustment (:func:`prspace.stats.pairwise.jackknife_pairs`, replicates from
-:func:`prspace.audit.intervals.jackknife`).  A task with one model or models on different test
+:func:`prspace.stats.replicates.jackknife`).  A task with one model or models on different test
 rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
 One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: calibrated at
@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from prspace.audit.decision import ORDER, decide
-from prspace.audit.intervals import BOOT_METRICS, Block, delong
-from prspace.audit.tables import LABELS
+from prspace.audit.intervals import delong
+from prspace.audit.tables import LABELS, task_metric_rows
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
     DELONG_HOLM,
@@ -35,6 +35,7 @@ from prspace.stats.pairwise import (
     delong_pairs,
     jackknife_pairs,
 )
+from prspace.stats.replicates import BOOT_METRICS, Block
 
 #: How the report's lines name the methods.
 SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T"}
@@ -74,7 +75,7 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
                    confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """One row per task, metric, method and pair (:data:`PAIRWISE_COLUMNS`); ``replicates`` and
     ``jackknives`` (block id -> the audit's bootstrap replicates, and its
-    :func:`~prspace.audit.intervals.jackknife` replicates and strata); ``seed`` of DeLong's simulated
+    :func:`~prspace.stats.replicates.jackknife` replicates and strata); ``seed`` of DeLong's simulated
     critical value; ``n_resamples`` of a jackknife row is its number of left-out groups."""
     alpha = 1.0 - confidence
     rows: list[dict] = []
@@ -109,12 +110,8 @@ def survival_lines(table: pd.DataFrame | None, task: str, *, most: int = 4) -> l
     """Per metric one line, by the procedure that decides it: ``"AUPR (jackknife-Holm): 3 of 10 pairs
     differ; best A beats B, C; not distinguishable from D, E"``; a metric no procedure decides:
     ``"AUPRG: cannot decide: <why>"``; empty if nothing was computed."""
-    if table is None or not len(table):
-        return []
-    t = table[table["task"] == task]
     lines = []
-    for metric in BOOT_METRICS:
-        mine = t[t["metric"] == metric]
+    for metric, mine in task_metric_rows(table, task, BOOT_METRICS):
         if len(mine) and not (mine["role"] == DECIDES).any():
             lines.append(f"{LABELS[metric]}: cannot decide: {mine['note'].iloc[0]}")
             continue

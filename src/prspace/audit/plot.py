@@ -1,4 +1,4 @@
-"""The audit's figures: the models' curves (through :mod:`prspace.experiments.curve_points`) and intervals.
+"""The audit's figures: the models' curves (through :mod:`prspace.figures.curves`) and intervals.
 
 With many models the curves figure draws the top :data:`TOP_K` by AUPR and says so in
 its title (200 curves in one panel are unreadable); the intervals figure shows every
@@ -17,7 +17,7 @@ from prspace.audit.coverage import TARGET
 from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS, RANKED
 from prspace.audit.uncertainty import shown_method
-from prspace.experiments.curve_points import Curve, plot_curves
+from prspace.figures.curves import Curve, plot_curves
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord

@@ -52,9 +52,18 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pandas as pd
 from scipy.stats import norm, rankdata
 
-from prspace.audit.intervals import BOOT_METRICS, Block, delong, point_metrics, weighted_metrics
+from prspace.audit.intervals import (
+    BOOT_METRICS,
+    Block,
+    blocks,
+    delong,
+    point_metrics,
+    weighted_metrics,
+)
+from prspace.core.errors import InputError
 from prspace.stats.pairwise import jackknife_pairs
 
 #: The metrics with a power answer.
@@ -229,11 +238,6 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     (:func:`positives_needed`); ``data`` the audit's canonical frame
     (:func:`prspace.audit.inputs.prepare`).  Planned sizes: ``n_pos`` (default: the task's) and
     ``n_neg`` (default: the task's prevalence kept).  Unit weights only."""
-    import pandas as pd
-
-    from prspace.audit.intervals import blocks
-    from prspace.core.errors import InputError
-
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise InputError(f"no power answer for {', '.join(unknown)}; choose from {', '.join(METRICS)}")

@@ -1,6 +1,6 @@
 """The audit's confidence sets for ranks: ``rank_sets.csv`` and the plausible-best lines.
 
-Per task and metric of :data:`~prspace.audit.intervals.BOOT_METRICS`, the rank interval of
+Per task and metric of :data:`~prspace.stats.replicates.BOOT_METRICS`, the rank interval of
 every model from the decisions of the procedure that decides the metric on the task
 (:func:`prspace.audit.decision.decide`; the ``role == "decides"`` rows of
 :func:`prspace.audit.pairwise.pairwise_table`): model i is *surely better* than j iff their pair
@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.audit.intervals import BOOT_METRICS, Block
 from prspace.audit.pairwise import DECIDES, SHORT, pairwise_table
-from prspace.audit.tables import LABELS
+from prspace.audit.tables import LABELS, task_metric_rows
 from prspace.stats.ranksets import rank_sets_from_bounds
+from prspace.stats.replicates import BOOT_METRICS, Block
 
 RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi", "plausible_best", "method",
                     "n_resamples", "level"]
@@ -104,12 +104,8 @@ def plausible_best_lines(rank_sets_table: pd.DataFrame | None, task: str, *, mos
     """Per metric, one short line: ``"AUPR (jackknife-Holm): A, B (2 of 5 models)"``; a metric no
     procedure decides: ``"AUPRG: cannot decide; every model stays plausibly best"``; empty if nothing
     was computed."""
-    if rank_sets_table is None or not len(rank_sets_table):
-        return []
-    t = rank_sets_table[rank_sets_table["task"] == task]
     lines = []
-    for metric in BOOT_METRICS:
-        g = t[t["metric"] == metric]
+    for metric, g in task_metric_rows(rank_sets_table, task, BOOT_METRICS):
         if not len(g):
             continue
         method = str(g["method"].iloc[0])

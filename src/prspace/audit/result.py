@@ -21,9 +21,12 @@ from prspace.audit import inputs, intervals, ranksets, render, sentences, tables
 from prspace.audit.bounds import bound_table
 from prspace.audit.columns import check_table
 from prspace.audit.pairwise import pairwise_table
+from prspace.audit.power import METRICS, power_table
 from prspace.audit.record import AuditRecord
 from prspace.audit.rows import shared_rows
+from prspace.audit.tables import LABELS
 from prspace.core.errors import InputError
+from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
 
 
@@ -44,14 +47,12 @@ class AuditResult(AuditRecord):
         ``bands`` (the top models' ROC, PR and PRG bands) unless the audit ran without a bootstrap;
         ``cd_diagram`` when the audit has critical-difference tables (:attr:`cd`)."""
         from prspace.audit import plot
-        from prspace.core.output import figure_bytes
 
         out = {"curves": figure_bytes(plot.curves_figure(self), "png"),
                "intervals": figure_bytes(plot.intervals_figure(self), "png")}
         if self.n_boot:
             out["bands"] = figure_bytes(plot.bands_figure(self, self.shown_bands()), "png")
         if self.cd:
-            from prspace.audit.tables import LABELS
             from prspace.figures.cd import cd_figure
 
             out["cd_diagram"] = figure_bytes(cd_figure(self.cd["cd_ranks"], self.cd["cd_cliques"], self.cd["cd_tests"],
@@ -98,8 +99,6 @@ class AuditResult(AuditRecord):
         """Can the test set tell?  Per task and metric (AUROC, AP, AUPR, AUPRG), best model against
         runner-up: power at the planned sizes (default the task's), the smallest difference detected
         with power ``target``, the positives needed (:func:`prspace.audit.power.power_table`)."""
-        from prspace.audit.power import METRICS, power_table
-
         return power_table(self.data, n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
                            alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed)
 

@@ -12,7 +12,7 @@ score grid.  Under the *null* every ``mu_i = MU``; under the *alternative* model
 GAP`` (a planted lead over four equal models).
 
 Per replicate (:func:`replicate`) the audit's machinery runs as in ``prspace audit``: DeLong,
-the percentile bootstrap under both resampling schemes (:data:`prspace.audit.intervals.SCHEMES`),
+the percentile bootstrap under both resampling schemes (:data:`prspace.stats.replicates.SCHEMES`),
 Boyd et al.'s AUPR intervals, the stratified jackknife, and the three all-pairs procedures
 (DeLong-Holm, bootstrap max-T per scheme, jackknife-t Holm).  :func:`calibrate` returns per
 statistic the share of replicates and its Monte Carlo standard error ``sqrt(p (1 - p) / R)``:
@@ -32,17 +32,9 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace import metrics as M
-from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    bootstrap,
-    boyd_intervals,
-    delong,
-    jackknife,
-    percentile,
-    point_metrics,
-)
+from prspace.audit.intervals import boyd_intervals, delong, percentile
 from prspace.stats.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 MODELS, RHO, FOLDS, FOLD_SHIFT, MU, GAP = 5, 0.5, 5, 0.25, 1.5, 0.5
 #: The all-pairs procedures, as :func:`calibrate` names them.

@@ -7,6 +7,8 @@ standard deviation, minimum, maximum over folds) sit beside them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import numpy as np
 import pandas as pd
 
@@ -109,3 +111,13 @@ def estimator_table(data: pd.DataFrame) -> pd.DataFrame:
 def rank_table(pooled: pd.DataFrame) -> pd.DataFrame:
     """Ranks (1 = best, ties averaged) of the models within each task under each metric."""
     return ranking.rank_models(pooled, RANKED, group="task", model="model")
+
+
+def task_metric_rows(table: pd.DataFrame | None, task: str, metrics: Iterable[str]) -> Iterator[tuple[str, pd.DataFrame]]:
+    """Per metric of ``metrics``, the rows of ``table`` on ``task`` (columns ``task``, ``metric``): the
+    loop of the report's per-metric lines; nothing when ``table`` is None or empty."""
+    if table is None or not len(table):
+        return
+    t = table[table["task"] == task]
+    for metric in metrics:
+        yield metric, t[t["metric"] == metric]

@@ -4,8 +4,8 @@
 
 ``intervals``: ``task, model, metric, method, estimate, lo, hi, calibrated``
     AUROC by DeLong and by DeLong on the logit scale (unit weights), every metric of
-    :data:`~prspace.audit.intervals.BOOT_METRICS` by the bootstrap within class (percentile
-    interval; folds ignored, ``scheme="class"`` of :func:`prspace.audit.intervals.bootstrap`, so
+    :data:`~prspace.stats.replicates.BOOT_METRICS` by the bootstrap within class (percentile
+    interval; folds ignored, ``scheme="class"`` of :func:`prspace.stats.replicates.bootstrap`, so
     the interval holds its level when the folds were not stratified: ``docs/calibration.md``)
     and by the class-stratified jackknife-t (:func:`prspace.audit.intervals.jackknife_interval`),
     and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.  ``calibrated``: the
@@ -34,19 +34,11 @@ from scipy.stats import norm
 
 from prspace.audit import coverage as C
 from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    bootstrap,
-    boyd_intervals,
     delong,
-    jackknife,
-    jackknife_interval,
-    logit_interval,
-    normal_interval,
-    percentile,
 )
 from prspace.audit.numbers import difference
 from prspace.audit.tables import LABELS
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated"]
 COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method", "calibrated",
@@ -93,41 +85,39 @@ def _boot_pairs(block: Block, reps: np.ndarray, points: np.ndarray, metrics: lis
     return rows
 
 
+def _model_rows(intervals: list[dict], models: list[str], bounds: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]],
+                estimates: dict[str, np.ndarray], keys: list[tuple[str, str]]) -> None:
+    """Append the intervals ``keys`` (``(metric, method)`` of ``bounds``) of every model, model-major."""
+    for (k, model), (metric, method) in itertools.product(enumerate(models), keys):
+        lo, hi = bounds[(metric, method)]
+        intervals.append({"model": model, "metric": metric, "method": method, "estimate": float(estimates[metric][k]),
+                          "lo": float(lo[k]), "hi": float(hi[k])})
+
+
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
            rng: np.random.Generator, jack_rng: np.random.Generator, replicates: dict | None = None,
            scheme: str = "class") -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
     unit = bool(np.all(block.weight == 1.0))
+    n_pos = float(table["n_pos"].iloc[0])
     intervals, pairs = [], []
-    if unit:
-        est, cov = delong(block.y, np.vstack(block.scores))
-        for (k, model), (name, f) in itertools.product(enumerate(block.models), (("DeLong", normal_interval),
-                                                                                  ("DeLong (logit)", logit_interval))):
-            lo, hi = f(float(est[k]), float(cov[k, k]), confidence)
-            intervals.append({"model": model, "metric": "auroc", "method": name,
-                              "estimate": float(est[k]), "lo": lo, "hi": hi})
-        pairs += _delong_pairs(block, est, cov, confidence)
-    jack, strata = jackknife(C.class_strata(block), rng=jack_rng)
-    jlo, jhi = jackknife_interval(points, jack, strata, confidence)
-    for (k, model), (m, name) in itertools.product(enumerate(block.models), enumerate(BOOT_METRICS)):
-        intervals.append({"model": model, "metric": name, "method": "jackknife-t",
-                          "estimate": float(points[k, m]), "lo": float(jlo[k, m]), "hi": float(jhi[k, m])})
-    for model, row in table.iterrows():
-        for method, (lo, hi) in boyd_intervals(float(row["aupr"]), float(row["n_pos"]), confidence).items():
-            intervals.append({"model": model, "metric": "aupr", "method": f"{method} (Boyd 2013)",
-                              "estimate": float(row["aupr"]), "lo": lo, "hi": hi})
-    if n_boot > 0:
-        reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme)
+    fit = delong(block.y, np.vstack(block.scores)) if unit else None
+    jack = jackknife(C.class_strata(block), rng=jack_rng)
+    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme) if n_boot > 0 else None
+    bounds = C.model_intervals(points, n_pos, confidence, delong_fit=fit, reps=reps, jack=jack)
+    estimates = dict(zip(BOOT_METRICS, points.T, strict=True))
+    if fit is not None:
+        _model_rows(intervals, block.models, bounds, {"auroc": fit[0]}, [("auroc", name) for name in C.DELONG])
+        pairs += _delong_pairs(block, *fit, confidence)
+    _model_rows(intervals, block.models, bounds, estimates, [(m, "jackknife-t") for m in BOOT_METRICS])
+    _model_rows(intervals, block.models, bounds, estimates, [("aupr", name) for name in C.BOYD])
+    if reps is not None:
         if replicates is not None:
             replicates[id(block)] = reps
-        lo, hi = percentile(reps, confidence)
-        for (k, model), (m, name) in itertools.product(enumerate(block.models), enumerate(BOOT_METRICS)):
-            intervals.append({"model": model, "metric": name, "method": "bootstrap",
-                              "estimate": float(points[k, m]), "lo": float(lo[k, m]), "hi": float(hi[k, m])})
+        _model_rows(intervals, block.models, bounds, estimates, [(m, "bootstrap") for m in BOOT_METRICS])
         boot_metrics = [m for m in BOOT_METRICS if m != "auroc" or not unit]
         pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
-    n_pos = float(table["n_pos"].iloc[0])
     n = n_pos + float(table["n_neg"].iloc[0])
     for r in intervals:
         r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n)
@@ -145,7 +135,7 @@ def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000
 
     ``replicates``: if a dict, each block's bootstrap replicates (n_boot, models, metrics) are
     stored in it under ``id(block)`` (for :mod:`prspace.audit.ranksets`, which reuses them);
-    ``scheme``: the bootstrap's strata (:data:`prspace.audit.intervals.SCHEMES`).
+    ``scheme``: the bootstrap's strata (:data:`prspace.stats.replicates.SCHEMES`).
     """
     rng = np.random.default_rng(seed)
     jack_rng = np.random.default_rng([seed, 32])  # its own stream: the bootstrap's stays as it was

@@ -1,5 +1,5 @@
 """``prspace controlled-skew``: the old command line of step ``controlled_skew`` (``prspace step
-controlled_skew``; :mod:`prspace.experiments.controlled_skew_report`), kept until the workflow's rule runs
+controlled_skew``; :mod:`prspace.verdicts.skew`), kept until the workflow's rule runs
 the step command.
 """
 
@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from prspace.core.steps import write_step
-from prspace.experiments.controlled_skew_report import controlled_skew_step
+from prspace.verdicts.skew import controlled_skew_step
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -51,7 +51,7 @@ STEPS: dict[str, StepEntry] = {
     R.STEP_AUROC_BOUNDS.name: StepEntry("prspace.experiments.auroc_bounds_step:auroc_bounds_step"),
     R.STEP_RANK_SETS.name: StepEntry("prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",)),
     R.STEP_RANK_SET_SUMMARY.name: StepEntry("prspace.experiments.rank_sets_step:rank_set_summary_step"),
-    R.STEP_CONTROLLED_SKEW.name: StepEntry("prspace.experiments.controlled_skew_report:controlled_skew_step"),
+    R.STEP_CONTROLLED_SKEW.name: StepEntry("prspace.verdicts.skew:controlled_skew_step"),
     R.STEP_FIGURE_DATA.name: StepEntry("prspace.experiments.figure_data_step:figure_data_step"),
     R.STEP_CD.name: StepEntry("prspace.experiments.cd_tables:cd_step"),
 }

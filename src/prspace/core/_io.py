@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -48,8 +49,6 @@ def short_path(path: str | Path, limit: int = PATH_SHOWN) -> str:
 
 def path_error(exc: OSError, path: str | Path, fix: str) -> str:
     """One line for an OS error on ``path``: the real cause, and the fix for it."""
-    import errno
-
     shown = short_path(path)
     if exc.errno == errno.ENAMETOOLONG:
         longest = max((len(part.encode()) for part in Path(path).parts), default=0)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core.errors import InputError
+from prspace.data.arff import read_arff
 from prspace.data.dataset import (
     Dataset,
     positive_label,
@@ -104,8 +105,6 @@ def _read_catalogue_file(path: Path, fmt: str) -> tuple[pd.DataFrame, pd.Series]
         raw = _read_keel_dat(path)
         raw = raw[[*raw.columns[1:], raw.columns[0]]]
     elif fmt == "arff":
-        from prspace.data.arff import read_arff
-
         raw = read_arff(path)
     else:  # pragma: no cover - the catalogue is checked by the tests
         raise InputError(f"unknown catalogue format {fmt!r}")

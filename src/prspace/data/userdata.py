@@ -32,7 +32,7 @@ from prspace.data.dataset import (
     DEFAULT_MIN_MINORITY,
     MAX_CATEGORIES,
     Dataset,
-    positive_label,
+    positive_class,
     skip_reason,
 )
 from prspace.data.dataset import package_version as _version
@@ -228,23 +228,18 @@ def load_user(
             f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two "
             "classes): recode the column to two classes (e.g. one class against the rest) or move the file out"
         )
-    if pos_label is not None:
-        if str(pos_label) not in classes:
-            raise InputError(
-                f"{path.name}: pos_label {pos_label!r} is not a class of {target!r} "
-                f"(classes: {', '.join(classes)}); set --pos-label (config key local.pos_label) to one of them"
-            )
-        pos = str(pos_label)
-        how = "given by pos_label"
-    else:
-        pos = str(positive_label(labels))
-        how = "the minority class"
+    try:
+        y, _ = positive_class(labels, None if pos_label is None else str(pos_label), column=target,
+                              option="pos_label", fix="set --pos-label (config key local.pos_label) to one of them")
+    except InputError as exc:
+        raise InputError(f"{path.name}: {exc}") from None
+    pos = str(labels[y].iloc[0])
+    how = "the minority class" if pos_label is None else "given by pos_label"
     X = df.loc[keep].drop(columns=[target])
     X.index = pd.Index(np.flatnonzero(keep), name="row_id")
     for col in X.columns:  # pandas 3 strings / bools -> object, so the encoder sees categories
         if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
             X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
-    y = (labels == pos).to_numpy(dtype=bool)
     notes.append(f"positive class {pos!r} ({how})" + (
         f"; the majority class ({int(y.sum())} of {len(y)}, pi = {y.mean():.3f} > 0.5)" if y.mean() > 0.5 else ""))
     groups = duplicate_groups(X)

@@ -17,6 +17,7 @@ separator to pass (:data:`SEPARATOR_NAMES`).  A column named twice in the header
 from __future__ import annotations
 
 import contextlib
+import csv
 import gzip
 import os
 import re
@@ -24,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from prspace.core._io import path_error, short_path
 from prspace.core.errors import FileDefect, InputError
@@ -103,8 +105,6 @@ def _check_unique(path: Path, names: list[str]) -> None:
 
 def _raw_csv_header(path: Path, sep: str) -> list[str]:
     """The header of a CSV file as written (no renaming of duplicates)."""
-    import csv
-
     line = _first_line(path).rstrip("\r\n")
     return next(csv.reader([line], delimiter=sep), [])
 
@@ -171,8 +171,6 @@ def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -
             df.attrs["separator"] = sep
             return df
         if s in (".parquet", ".pq"):
-            import pyarrow.parquet as pq
-
             _check_unique(p, [str(c) for c in pq.read_schema(p).names])
             return pd.read_parquet(p)
         return read_arff(p)
@@ -187,8 +185,6 @@ def file_columns(path: str | os.PathLike[str]) -> list[str]:
             sep = _checked_csv_separator(p)
             return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0).columns]
         if s in (".parquet", ".pq"):
-            import pyarrow.parquet as pq
-
             names = [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
             _check_unique(p, names)
             return names

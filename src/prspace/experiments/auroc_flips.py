@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.stats.auroc_bounds import largest_flip_gap, order_can_flip
+from prspace.stats.auroc_bounds import flip_rows
 
 #: Study metric column -> metric name of :mod:`prspace.stats.auroc_bounds`.
 FLIP_METRICS = {"aupr": "aupr", "auprg": "auprg"}
@@ -60,10 +60,10 @@ def flip_table(metrics: pd.DataFrame) -> pd.DataFrame:
                     "auroc_gap": float(ra["auroc"] - rb["auroc"]), "max_flip_gap": np.nan, "tightness": np.nan,
                     "permitted": pd.NA, "method": ""}
             if row["top1_differs"]:
-                fb = order_can_flip(float(ra["auroc"]), float(rb["auroc"]), p, n, metric)
-                gap = largest_flip_gap(float(ra["auroc"]), p, n, metric)
-                row |= {"max_flip_gap": gap, "permitted": bool(fb.can_flip or row["auroc_gap"] <= 0),
-                        "tightness": row["auroc_gap"] / gap if gap > 0 else np.nan, "method": fb.method}
+                (fb,) = flip_rows([float(ra["auroc"]), float(rb["auroc"])], [(0, 1)], p, n, metric)
+                gap = fb["max_flip_gap"]
+                row |= {"max_flip_gap": gap, "permitted": bool(fb["can_flip"] or row["auroc_gap"] <= 0),
+                        "tightness": row["auroc_gap"] / gap if gap > 0 else np.nan, "method": fb["method"]}
                 reps = int(g["n_repeats"].max()) if "n_repeats" in g.columns else 1
                 if reps > 1:  # the table's values are means over repeats: the bound is for one ranking
                     row["method"] += f"; values are means of {reps} repeats (approximate)"

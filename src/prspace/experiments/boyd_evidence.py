@@ -2,7 +2,7 @@
 
 One row per claim (:func:`prspace.verdicts.rule.evidence_row`); only :mod:`prspace.verdicts.rule`
 decides what a row means (``docs/verdicts.md``). Every ``boyd-2012`` row's id is a claim of
-:mod:`prspace.verdicts.registry` (quoted there), with its role:
+:mod:`prspace.core.claims` (quoted there), with its role:
 
 * implementation checks (cannot fail on data; they check the code or the published table):
   ``boyd.thm1`` ... ``boyd.cor4`` (kind ``exact``: Theorems 1-3 and Corollary 4 written out here
@@ -13,7 +13,7 @@ decides what a row means (``docs/verdicts.md``). Every ``boyd-2012`` row's id is
   ``boyd.table2.more_conservative`` (mean AUCNPR <= mean AUPR over tasks: true by construction);
 * primary claims (Boyd's empirical sentences of sections 4.1 and 4.3, one simultaneous family with
   Flach & Kull's; :mod:`prspace.experiments.boyd_evidence_runs`): directions with cluster-bootstrap
-  intervals over families at :func:`prspace.verdicts.registry.primary_level`, their Monte Carlo
+  intervals over families at :func:`prspace.core.claims.primary_level`, their Monte Carlo
   error in ``mc_error``.
 
 Everything else is this project's own question (``paper = "prspace"``, ids ``px.boyd.*``, 95%
@@ -26,13 +26,17 @@ in ``boyd_table2_check``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
 from prspace import metrics
+from prspace.core.claims import BOYD as PAPER
+from prspace.core.claims import claim as registry_claim
 from prspace.core.errors import InputError
+from prspace.core.evidence import evidence_frame, evidence_row
 from prspace.experiments import aggregation as ag
 from prspace.experiments import downsampling as ds
 from prspace.experiments.boyd_evidence_runs import (
@@ -47,9 +51,6 @@ from prspace.experiments.boyd_evidence_runs import (
 from prspace.experiments.boyd_intervals import MC_BATCHES, order_statistic_interval
 from prspace.experiments.boyd_tables import read_runs
 from prspace.experiments.ranking import cluster_resamples
-from prspace.verdicts.registry import BOYD as PAPER
-from prspace.verdicts.registry import claim as registry_claim
-from prspace.verdicts.rule import evidence_row
 
 #: Family resamples of every interval of a mean (schema default of boyd.evidence.n_resamples):
 #: enough for a Monte Carlo error of about 0.001 at the primary level with 8 families.
@@ -258,12 +259,10 @@ def boyd_evidence_tables(
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1, min_positives: int = 25,
     downsampling_scope: str = "",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every Boyd et al. evidence row (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`) and this
+    """Every Boyd et al. evidence row (:data:`prspace.core.evidence.EVIDENCE_COLUMNS`) and this
     project's exploratory rows about them, and the per-task values their family intervals resample
     (:func:`prspace.experiments.boyd_evidence_runs.values_table`); ``mechanism``: the table of
     :func:`prspace.experiments.boyd_mechanism.mechanism_table` (the 4.1 row's detail)."""
-    from prspace.verdicts.rule import evidence_frame
-
     rows = theory_rows(seed) + table_rows()
     if metrics_table is not None and len(metrics_table):
         rows += aggregation_rows(metrics_table, tasks, learner=learner, seed=seed, n_resamples=n_resamples)
@@ -286,8 +285,6 @@ def evidence_from_files(
     min_positives: int = 25, downsampling_scope: str = "",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`boyd_evidence_tables` from a study's files (every path checked before any work)."""
-    from pathlib import Path
-
     for what, p, fix in (("metrics table", metrics, "run `prspace score collect` first"),
                          ("task table", tasks, "run the task selection step first"),
                          ("fold-skew mechanism table", mechanism, "run `prspace boyd fold-skew-mechanism` first")):

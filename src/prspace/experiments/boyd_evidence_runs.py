@@ -1,8 +1,8 @@
 """Evidence rows of Boyd et al. sections 4.1 and 4.3 from this study's runs (fold skew, downsampling).
 
-Each primary claim (:mod:`prspace.verdicts.registry`, role ``primary``) is a direction: the mean
+Each primary claim (:mod:`prspace.core.claims`, role ``primary``) is a direction: the mean
 over tasks of a per-task effect, with a cluster-bootstrap interval over families of tasks at the
-simultaneous level :func:`prspace.verdicts.registry.primary_level` and its Monte Carlo error
+simultaneous level :func:`prspace.core.claims.primary_level` and its Monte Carlo error
 (:func:`prspace.experiments.boyd_intervals.family_interval`). This project's own questions are
 exploratory rows (``paper = "prspace"``, ids ``px.boyd.*``) at 95%.
 
@@ -26,11 +26,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core.claims import BOYD, claim, primary_level
+from prspace.core.evidence import evidence_row
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
 from prspace.experiments.boyd_intervals import Interval, family_interval, simulated_coverage
-from prspace.verdicts.registry import BOYD, claim, primary_level
-from prspace.verdicts.rule import evidence_row
+from prspace.experiments.boyd_mechanism import mechanism_sentence
+from prspace.experiments.skew_explanation import task_families
 
 EXPLORATORY = "prspace"
 #: The largest Monte Carlo error of an interval end a row may carry without saying so.
@@ -39,8 +41,6 @@ MC_TARGET = 0.002
 
 def families(task_ids: Sequence[object], tasks: pd.DataFrame | None) -> np.ndarray:
     """Each task's family (the bootstrap cluster; a task without one is its own)."""
-    from prspace.experiments.skew_explanation import task_families
-
     return task_families(task_ids, tasks)
 
 
@@ -93,7 +93,7 @@ def primary_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_resampl
     with its Monte Carlo error and its simulated coverage at this many families."""
     c = claim(claim_id)
     if c is None or c.paper != BOYD or c.role != "primary":
-        raise ValueError(f"{claim_id} is not a primary Boyd claim of prspace.verdicts.registry")
+        raise ValueError(f"{claim_id} is not a primary Boyd claim of prspace.core.claims")
     level = primary_level()
     iv = interval(values, fam, n_resamples=n_resamples, seed=seed, level=level)
     n_fam = len(set(np.asarray(fam)[np.isfinite(np.asarray(values, np.float64))]))
@@ -252,8 +252,6 @@ def fold_skew_by_dispersion(runs: pd.DataFrame) -> pd.DataFrame:
 def fold_skew_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resamples: int, seed: int,
                    mechanism: pd.DataFrame | None = None) -> list[dict[str, object]]:
     """Section 4.1: averaging vs merging folds of different skew, and AUCNPR against AUCPR."""
-    from prspace.experiments.boyd_mechanism import mechanism_sentence
-
     if runs is None or runs.empty:
         return []
     eff = fold_skew_task_effects(runs)

@@ -1,7 +1,7 @@
 """Intervals of the Boyd et al. evidence rows: a cluster bootstrap over families of tasks, at any
 level, with the Monte Carlo error of each end estimated from independent batches.
 
-The primary claims' intervals are simultaneous (:func:`prspace.verdicts.registry.primary_level`,
+The primary claims' intervals are simultaneous (:func:`prspace.core.claims.primary_level`,
 Bonferroni over the primary family: 1 - 0.05/20 = 0.9975), so their ends are far quantiles of the
 bootstrap distribution (0.125% and 99.875%), which need many resamples to be stable. For a
 bootstrap distribution of standard deviation ``sd`` the error of the ``p``-quantile from ``B``

@@ -170,9 +170,7 @@ def band_table(curves: Sequence[Curve], strata: Sequence[np.ndarray] | None = No
                           strata=None if strata is None else strata[i], curves=tuple(kinds),
                           n_resamples=n_resamples, level=level, rng=rng)
         for kind in kinds:
-            b = per[kind]
-            parts.append(pd.DataFrame({"curve": i, "label": c.label, "kind": kind, "x": b.x, **b.columns(),
-                                       "level": b.level, "n_resamples": b.n_resamples}))
+            parts.append(per[kind].rows(curve=i, label=c.label, kind=kind))
     if not parts:
         return pd.DataFrame(columns=BAND_COLUMNS)
     return pd.concat(parts, ignore_index=True)[BAND_COLUMNS]

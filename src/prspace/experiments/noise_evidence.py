@@ -34,10 +34,10 @@ import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
+from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.experiments.ranking.summary import cluster_resamples
-from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
 
 PAPER = "prspace"
 _WHAT = {1: "best model", 3: "ordered top three"}
@@ -132,7 +132,7 @@ def noise_evidence(
     seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
-    """Evidence rows (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`), see the module docstring."""
+    """Evidence rows (:data:`prspace.core.evidence.EVIDENCE_COLUMNS`), see the module docstring."""
     need = {"task_id", "metric_a", "metric_b", "top1_differs", "top1_distinguishable", "top1_cross_minus_self"}
     missing = need - set(pairs.columns)
     if missing:

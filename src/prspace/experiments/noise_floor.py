@@ -8,9 +8,9 @@ out-of-fold predictions (the schema of :mod:`prspace.core.schema`):
 * **Stratified bootstrap with counts.** Resample ``b`` draws ``n_pos`` of the positive rows and
   ``n_neg`` of the negative rows with replacement, as multinomial counts ``w_b`` (one weight per
   row, ``rng.multinomial``): no row is copied. Every model's scores are sorted once per task
-  (``np.unique`` gives each row its tie group); a resample's metrics come from
-  ``np.bincount(group, weights=w_b * y)`` (all resamples at once: :func:`group_counts`) through
-  :func:`prspace.metrics.metrics_from_group_counts_batch`, equal to
+  (``np.unique`` gives each row its tie group); a resample's metrics come from the per-tie-group
+  sums of ``w_b`` (all resamples at once: :func:`prspace.stats.replicates.weighted_metrics`, the
+  engine the audit uses too) through :func:`prspace.metrics.metrics_from_group_counts_batch`, equal to
   ``all_metrics(y, s, sample_weight=w_b)``. With several CV repeats the same row weights apply to
   every repeat and the metric is averaged over repeats, as in the metrics table.
 * **Floor** of a metric on a task: the share of resamples whose top-k (``top_k`` of
@@ -50,6 +50,7 @@ from prspace import metrics as M
 from prspace.core.contracts import ok_predictions
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import metric_pairs
+from prspace.stats.replicates import BOOT_METRICS, Block, weighted_metrics
 from prspace.stats.resampling import (
     JACK_GROUPS,
     jackknife_groups,
@@ -148,30 +149,50 @@ def _row_classes(predictions: pd.DataFrame) -> np.ndarray:
 def _replicate_metrics(predictions: pd.DataFrame, metrics: Sequence[str], w: np.ndarray,
                        ) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Every model's metrics (CV repeats averaged) on all rows and under each row of weights ``w``
-    (replicates x rows, rows in sorted row-id order)."""
+    (replicates x rows, rows in sorted row-id order): per repeat, one
+    :class:`~prspace.stats.replicates.Block` of the models (:func:`prspace.stats.replicates.weighted_metrics`)."""
+    unknown = [m for m in metrics if m not in BOOT_METRICS]
+    if unknown:
+        raise InputError(f"unknown metric(s) {unknown}; choose from {', '.join(BOOT_METRICS)}")
     models = sorted(map(str, pd.unique(predictions["model_id"])))
     row_ids = np.sort(pd.unique(predictions["row_id"]))
-    n_rep = w.shape[0]
+    y_rows = _row_classes(predictions)
     repeats = sorted(pd.unique(predictions["repeat"]))
+    cols = [BOOT_METRICS.index(m) for m in metrics]
     full = {m: np.zeros(len(models)) for m in metrics}
-    boot = {m: np.zeros((n_rep, len(models))) for m in metrics}
-    for j, (model, g) in enumerate(predictions.groupby(predictions["model_id"].astype(str), sort=True)):
-        assert model == models[j]
-        for r in repeats:
-            gr = g[g["repeat"] == r]
-            pos = np.searchsorted(row_ids, gr["row_id"].to_numpy())
-            y = gr["y_true"].to_numpy(dtype=bool)
-            _, group = np.unique(-gr["score"].to_numpy(np.float64), return_inverse=True)
+    boot = {m: np.zeros((w.shape[0], len(models))) for m in metrics}
+    for r in repeats:
+        block, pos = _repeat_block(predictions[predictions["repeat"] == r], models, row_ids, y_rows)
+        for j, group in enumerate(block.groups):
+            yf = block.y.astype(np.float64)
             k = int(group.max()) + 1
-            yf = y.astype(np.float64)
             res = M.metrics_from_group_counts(np.bincount(group, yf, k), np.bincount(group, 1 - yf, k))
             for m in metrics:
                 full[m][j] += res[m] / len(repeats)
-            tp_b, fp_b = group_counts(w[:, pos], group, yf, k)
-            res_b = M.metrics_from_group_counts_batch(tp_b, fp_b)
-            for m in metrics:
-                boot[m][:, j] += res_b[m] / len(repeats)
+        res_b = weighted_metrics(block, w[:, pos])
+        for j in range(len(models)):
+            for m, c in zip(metrics, cols, strict=True):
+                boot[m][:, j] += res_b[:, j, c] / len(repeats)
     return models, full, boot
+
+
+def _repeat_block(rows: pd.DataFrame, models: list[str], row_ids: np.ndarray, y_rows: np.ndarray,
+                  ) -> tuple[Block, np.ndarray]:
+    """The models of one CV repeat as a :class:`~prspace.stats.replicates.Block` over the repeat's rows
+    (sorted by row id), and those rows' positions among all ``row_ids``."""
+    ids = np.sort(pd.unique(rows["row_id"]))
+    groups, scores = [], []
+    for model, g in rows.groupby(rows["model_id"].astype(str), sort=True):
+        assert model == models[len(groups)]
+        at = np.searchsorted(ids, g["row_id"].to_numpy())
+        score = np.empty(ids.size)
+        score[at] = g["score"].to_numpy(np.float64)
+        groups.append(np.unique(-score, return_inverse=True)[1].ravel())
+        scores.append(score)
+    pos = np.searchsorted(row_ids, ids)
+    y = y_rows[pos]
+    block = Block(str(rows["task_id"].iloc[0]), models, y, y.astype(np.int64), np.ones(ids.size), groups, scores)
+    return block, pos
 
 
 def _positions(values: np.ndarray, decimals: int = 12) -> np.ndarray:

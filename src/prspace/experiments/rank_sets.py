@@ -49,7 +49,14 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.core.errors import InputError
-from prspace.experiments.calibration import mdr, mu_for_auroc, mu_for_auroc_sigma, planted_reversal
+from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
+from prspace.experiments.calibration import (
+    mdr,
+    median_size,
+    mu_for_auroc,
+    mu_for_auroc_sigma,
+    planted_reversal,
+)
 from prspace.experiments.noise_floor import bootstrap_metrics, jackknife_metrics
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
 from prspace.experiments.sim_metrics import chunk_size, scored_metrics_many
@@ -60,11 +67,10 @@ from prspace.stats.resampling import (
     jackknife_weights,
     uniform_counts,
 )
-from prspace.verdicts.rule import effective_cases, evidence_frame, evidence_row
 
 __all__ = [
     "CALIBRATION_COLUMNS", "PAIR_COLUMNS", "RANK_SET_COLUMNS", "RANK_SET_METRICS", "RANK_SET_PAIRS",
-    "SUMMARY_COLUMNS", "calibrate_disjoint", "disjoint", "evidence", "false_rate_bound", "pair_table",
+    "SUMMARY_COLUMNS", "calibrate_disjoint", "disjoint", "evidence", "false_rate_bound", "median_size", "pair_table",
     "summarise", "task_rank_sets",
 ]
 
@@ -374,14 +380,6 @@ def calibrate_disjoint(
             rows.append(_rate_row(a, b, "reversal", n_pos, n_neg, k, n_sim, n_boot, confidence, hits, 1.0,
                                   float(sigma_b), plant["reversal"]))
     return pd.DataFrame(rows, columns=CALIBRATION_COLUMNS)
-
-
-def median_size(tasks: pd.DataFrame) -> tuple[int, int]:
-    """``(n_pos, n_neg)`` of the study's median task (status ok), as the calibration of the noise floor
-    (:func:`prspace.experiments.calibration.median_size`)."""
-    from prspace.experiments.calibration import median_size as _median
-
-    return _median(tasks)
 
 
 # --- verdict rows -------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from prspace.core import registry as R
 from prspace.core.contracts import read_metrics_table, read_status, read_task_list, task_predictions
 from prspace.core.schema import TASK_TABLE_COLUMNS, TaskInfo, read_task_info
 from prspace.core.steps import StepOutput, TableOut
+from prspace.experiments.ranking import saturation
 from prspace.metrics.names import METRIC_KEYS
 
 #: Metrics computed for every model (keys of :func:`prspace.metrics.all_metrics`).
@@ -169,8 +170,6 @@ def task_table(statuses: Sequence[Mapping], infos: Mapping[str, Mapping], metric
     task list ``listed`` that did not run (``not run`` if selected, else ``excluded``, with the
     list's reason); its ``family`` (the list's, else the task itself) and saturation
     (:func:`prspace.experiments.ranking.saturation` of ``metrics``).  Sorted by task id."""
-    from prspace.experiments.ranking import saturation
-
     rows = {}
     for st in statuses:
         row = {"task_id": st["task_id"], "status": st["status"], "reason": st.get("reason") or ""}

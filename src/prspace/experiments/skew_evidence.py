@@ -1,4 +1,4 @@
-"""Evidence rows (:mod:`prspace.verdicts.rule`) of skew as the explanation of the metrics'
+"""Evidence rows (:mod:`prspace.core.evidence`) of skew as the explanation of the metrics'
 disagreement, from the trend and counterfactual tables of :mod:`prspace.experiments.skew_explanation`.
 """
 
@@ -9,7 +9,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core.claims import claim as registry_claim
 from prspace.core.errors import InputError
+from prspace.core.evidence import evidence_frame, evidence_row
+from prspace.experiments.ranking import METRIC_LABELS, PAPER_N_TASKS, PAPER_RESULTS
 from prspace.experiments.skew_explanation import (
     BALANCE_EDGES,
     REFERENCE_DISTRIBUTION,
@@ -27,7 +30,7 @@ def skew_evidence(
     trend: pd.DataFrame, counterfactual: pd.DataFrame, *, reference_name: str,
     pairs: Sequence[tuple[str, str]] | None = None, own_reference: bool = False,
 ) -> pd.DataFrame:
-    """Evidence rows (:func:`prspace.verdicts.rule.evidence_row`) for skew as the explanation; all
+    """Evidence rows (:func:`prspace.core.evidence.evidence_row`) for skew as the explanation; all
     this project's own (``paper = "prspace"``). Per pair of Flach & Kull's and k in (1, 3):
 
     * ``px.<a>_<b>.top<k>.skew_trend`` (kind ``direction``, claimed +1): the top-k
@@ -36,17 +39,14 @@ def skew_evidence(
       each task reweighted to the reference suite's pi distribution (quantile matched,
       :func:`counterfactual_summary`), compared with the paper's share ``fk.<a>_<b>.top<k>`` and its
       margin (registry);
-    * ``px.<a>_<b>.top<k>.at_paperlike_pi``: every task at the reference's median pi, only where
-      its verdict differs from the distribution row's (else it says the same).
+    * ``px.<a>_<b>.top<k>.at_paperlike_pi``: every task at the reference's median pi. A candidate:
+      :func:`prspace.verdicts.skew.shown_skew_evidence` keeps it only where its verdict differs from
+      the distribution row's (else it says the same); this module decides nothing.
 
     No counterfactual row when ``own_reference`` (the reference population is the study's own
     tasks: the counterfactual would repeat the study's shares). Every number in a claim or detail
     is formatted from the tables.
     """
-    from prspace.experiments.ranking import METRIC_LABELS, PAPER_N_TASKS, PAPER_RESULTS
-    from prspace.verdicts.registry import claim as registry_claim
-    from prspace.verdicts.rule import apply_rule, evidence_frame, evidence_row
-
     rows = []
     for a, b in pairs or list(PAPER_RESULTS):
         name = f"{METRIC_LABELS.get(a, a)} vs {METRIC_LABELS.get(b, b)}"
@@ -90,12 +90,7 @@ def skew_evidence(
                             f"({ref.claim_id}, margin {ref.margin:.3f}); {int(cf['n_tasks'])} tasks of this study, "
                             f"{how}; reference: {int(cf['n_reference'])} tasks of the {reference_name} suite; the "
                             f"paper: {PAPER_N_TASKS} OpenML tasks"))
-            if REFERENCE_DISTRIBUTION in cf_rows:
-                rows.append(cf_rows[REFERENCE_DISTRIBUTION])
-            if REFERENCE_MEDIAN in cf_rows:
-                both = apply_rule(evidence_frame(cf_rows.values()))["verdict"].tolist()
-                if len(both) == 1 or both[0] != both[1]:
-                    rows.append(cf_rows[REFERENCE_MEDIAN])
+            rows += [cf_rows[tid] for tid in (REFERENCE_DISTRIBUTION, REFERENCE_MEDIAN) if tid in cf_rows]
     return evidence_frame(rows)
 
 
@@ -118,8 +113,9 @@ def skew_analysis(
     """The tables of skew as a tested explanation: ``controlled_skew_trend`` (:func:`skew_trend`),
     ``controlled_skew_counterfactual`` (:func:`counterfactual_summary`), ``disagreement_by_balance``
     (:func:`disagreement_by_balance` of the study's own per-task table ``observed``) and
-    ``skew_evidence`` (:func:`prspace.experiments.skew_evidence.skew_evidence`); every interval from
-    the same seed."""
+    ``skew_evidence`` (:func:`prspace.experiments.skew_evidence.skew_evidence`: every candidate row;
+    :func:`prspace.verdicts.skew.shown_skew_evidence` keeps the rows shown); every interval from the
+    same seed."""
     trend = skew_trend(per_task, tasks=tasks, n_boot=n_boot, seed=seed)
     cf = counterfactual_summary(cf_per_task, reference=reference, tasks=tasks, n_boot=n_boot, seed=seed)
     balance = disagreement_by_balance(observed, tasks, edges=edges, n_boot=n_boot, seed=seed)

@@ -8,13 +8,14 @@ Reads the tables of :mod:`prspace.experiments.controlled_skew` (which re-exports
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
 
 from prspace.core.errors import InputError
 from prspace.experiments.ranking.summary import cluster_resamples
-from prspace.verdicts.primary import percentile_interval
+from prspace.stats.intervals import percentile_interval
 
 # --- skew as a tested explanation: the trend, the counterfactual, the balance levels -----------
 
@@ -315,8 +316,6 @@ def _pair_row(table: pd.DataFrame, a: str, b: str, **match: object) -> pd.Series
 def reference_name(path: str) -> str:
     """A short name of a reference task table: ``results/<study>/tables/tasks.csv`` -> ``<study>``,
     else the file's stem."""
-    from pathlib import PurePath
-
     p = PurePath(path)
     return p.parent.parent.name if p.parent.name == "tables" and p.parent.parent.name else p.stem
 

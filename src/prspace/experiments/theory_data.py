@@ -26,6 +26,7 @@ from scipy.optimize import brentq
 
 from prspace import metrics
 from prspace.core import registry as R
+from prspace.experiments.curve_points import Curve, points_table
 
 #: F1 isometrics drawn in Boyd Figure 4 (contours) and Flach and Kull Figure 2.
 F1_LEVELS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -168,8 +169,6 @@ def pr_prg_tables(y_true: np.ndarray, y_score: np.ndarray, *, source: str) -> di
     model), ``boyd_fig_pr_prg_hull`` (the PRG convex hull, ``recall_gain, precision_gain``),
     ``boyd_fig_pr_prg_isometrics`` (:func:`isometrics_table`) and ``boyd_fig_pr_prg_text`` (its
     title, ``figure, field, text``)."""
-    from prspace.experiments.curve_points import Curve, points_table
-
     y_true = np.asarray(y_true, dtype=bool)
     y_score = np.asarray(y_score, dtype=np.float64)
     pi = float(y_true.mean())

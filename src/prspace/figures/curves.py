@@ -1,8 +1,9 @@
 """The one ROC / PR / PRG panel drawer (study Figure 5, theory Figure 2, ``prspace audit``).
 
 Layout only: the points come computed (:mod:`prspace.experiments.curve_points` computes them
-with :mod:`prspace.metrics` and keeps the entry points ``Curve``, ``plot_curves`` and
-``curves_figure`` for callers that hold predictions).  :func:`draw_curves` draws any of the
+with :mod:`prspace.metrics`); :func:`plot_curves` and :func:`curves_figure` are the entry points
+of callers that hold predictions (:class:`~prspace.experiments.curve_points.Curve`: the audit,
+tests), computing there and drawing here.  :func:`draw_curves` draws any of the
 three panels into given axes; :func:`points_figure` lays out a column-width figure with a
 fourth panel listing each model's AUROC, AUPR and AUPRG (Flach & Kull 2015, Figure 5);
 :func:`from_table` reads the points table that ``prspace figure-data`` writes, and
@@ -35,7 +36,9 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from prspace.experiments.curve_points import Curve, curve_arrays, min_pr_arrays
 from prspace.figures.style import COLUMN_WIDTH, TITLE_WIDTH, style, wrap_title
+from prspace.stats.bands import Band
 
 #: PR axis: the curves' precision at recall below this is ignored when choosing the top.
 PR_RECALL_FROM = 0.1
@@ -82,24 +85,6 @@ def from_table(points: pd.DataFrame, areas: pd.DataFrame) -> tuple[list[CurvePoi
                           xy(int(r.curve), "prg"), float(r.auroc), float(r.aupr), float(r.auprg), float(r.pi))
               for r in areas.itertuples(index=False)]
     return curves, MinPR(*xy(-1, "min_pr"), float(areas["aupr_min"].iloc[0]))
-
-
-@dataclass(frozen=True)
-class Band:
-    """One curve's computed bootstrap band on a grid: the estimate, pointwise (``lo``, ``hi``) and
-    simultaneous (``sim_lo``, ``sim_hi``) bounds at ``level``, from ``n_resamples`` resamples.
-
-    The fields mirror :class:`prspace.stats.bands.CurveBand` on purpose: figures import no statistics, so
-    the figure reads a band back from its table into this plain record."""
-
-    grid: np.ndarray
-    estimate: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    sim_lo: np.ndarray
-    sim_hi: np.ndarray
-    level: float
-    n_resamples: int
 
 
 #: Columns of a bands table (:func:`bands_from_table`).
@@ -378,3 +363,33 @@ def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = 
         if note:
             fig.supxlabel(note, fontsize=4.8, color="0.3")
     return fig
+
+
+def curve_points(curves: Sequence[Curve]) -> tuple[list[dict], list[CurvePoints], MinPR]:
+    """Each curve's :func:`prspace.metrics.all_metrics`, its drawable points, and the minimum PR
+    curve at the first curve's pi (all curves share one task); computed by
+    :mod:`prspace.experiments.curve_points`."""
+    if not curves:
+        raise ValueError("plot_curves needs at least one curve")
+    scores, points = [], []
+    for c in curves:
+        s, xy = curve_arrays(c)
+        scores.append(s)
+        points.append(CurvePoints(c.label, xy["roc"], xy["pr"], xy["pr_dense"], xy["prg"], s["auroc"], s["aupr"],
+                                  s["auprg"], s["pi"], c.style))
+    return scores, points, MinPR(*min_pr_arrays(scores[0]["pi"]))
+
+
+def plot_curves(ax_roc: Axes | None, ax_pr: Axes | None, ax_prg: Axes | None, curves: Sequence[Curve],
+                **kw) -> list[dict[str, float]]:
+    """Compute (:func:`curve_points`) and draw (:func:`draw_curves`, same keywords) the curves of
+    ``curves``; returns :func:`prspace.metrics.all_metrics` of each curve, in order."""
+    scores, points, min_pr = curve_points(curves)
+    draw_curves(ax_roc, ax_pr, ax_prg, points, min_pr, **kw)
+    return scores
+
+
+def curves_figure(curves: Sequence[Curve], **kw) -> Figure:
+    """:func:`points_figure` of ``curves`` (ROC, PR, PRG and the areas)."""
+    _, points, min_pr = curve_points(curves)
+    return points_figure(points, min_pr, **kw)

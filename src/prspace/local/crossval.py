@@ -36,6 +36,8 @@ from sklearn.base import BaseEstimator
 from sklearn.compose import make_column_selector
 from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import Pipeline
+from threadpoolctl import threadpool_limits
+from tqdm.auto import tqdm
 
 from prspace import __version__
 from prspace.core.errors import InputError
@@ -114,18 +116,10 @@ class _SharedPrefixes:
 
 
 def _thread_limit():
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        import contextlib
-
-        return contextlib.nullcontext()
     return threadpool_limits(limits=1)
 
 
 def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
-
     return tqdm(
         total=total,
         desc=desc,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from prspace.core.contracts import TaskStatus
 from prspace.core.errors import InputError
+from prspace.core.schema import write_predictions
 from prspace.data.datasets import DEFAULT_MIN_MINORITY, Dataset, load_dataset, suite_names
 
 __all__ = ["predict_task", "task_dataset"]
@@ -65,7 +66,6 @@ def predict_task(dataset: Dataset, learners: Sequence[str], out: str | os.PathLi
     learner's wall and CPU seconds, in all and for fit and score apart (``learner_phase_seconds``).  ``seconds`` counts from ``t0`` (``time.perf_counter()``;
     default: the call) to the end of the write.
     """
-    from prspace.core.schema import write_predictions
     from prspace.local.crossval import SkipDataset, predict_dataset  # scikit-learn: slow to import
 
     t0 = time.perf_counter() if t0 is None else t0

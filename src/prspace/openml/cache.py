@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from prspace.core._io import atomic_path
 from prspace.openml.client import (
     ClientSettings,
@@ -139,8 +141,6 @@ def _pages(
 
 def _bar(total: int, desc: str, enabled: bool, unit: str = "model") -> Any:
     if enabled:
-        from tqdm import tqdm
-
         return tqdm(total=total, desc=desc, unit=unit, leave=False)
 
     class _Null:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import threading
 import time
 import types
@@ -150,8 +151,6 @@ _requests_proxy.Session = _Session  # type: ignore[attr-defined]
 
 def configure(settings: ClientSettings) -> None:
     """Point the ``openml`` client at ``settings.server`` with its cache under ``settings.cache_dir``."""
-    import os
-
     import openml
     import openml._api_calls
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from prspace.core.contracts import validate_task_list
 from prspace.core.errors import InputError
 from prspace.openml.cache import (
     SUPERVISED_CLASSIFICATION,
@@ -232,8 +233,6 @@ def select_tasks(
 def candidates_frame(cands: Sequence[TaskCandidate]) -> pd.DataFrame:
     """The candidates as a task list (:mod:`prspace.core.contracts`; OpenML columns after the
     contract's), integer ids kept integer; ``family`` is the dataset's name (or id)."""
-    from prspace.core.contracts import validate_task_list
-
     df = pd.DataFrame([dataclasses.asdict(c) for c in cands], columns=CANDIDATE_COLUMNS)
     df["pi"] = [c.pi for c in cands]
     df["source"] = "openml"

@@ -61,12 +61,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from prspace.metrics import aupr_min
 
-__all__ = ["METRICS", "EXACT_BUDGET", "FlipBound", "contributions", "exact_extremes", "continuum_range",
+__all__ = ["METRICS", "EXACT_BUDGET", "FlipBound", "contributions", "flip_rows", "exact_extremes", "continuum_range",
            "aupr_range", "range_with_method", "order_can_flip", "largest_flip_gap"]
 
 #: The metrics bounded: ``"aupr"`` (Davis-Goadrich), ``"ap"`` (average precision), ``"auprg"``.
@@ -373,3 +375,25 @@ def largest_flip_gap(auroc_a: float, n_pos: float, n_neg: float, metric: str = "
         else:
             lo = mid
     return max(0.0, float(auroc_a - hi))
+
+
+def flip_rows(aurocs: Sequence[float], pairs: Iterable[tuple[int, int]], n_pos: float, n_neg: float,
+              metric: str = "aupr", *, every_gap: bool = True) -> list[dict[str, Any]]:
+    """:func:`order_can_flip` and :func:`largest_flip_gap` of each pair ``(i, j)`` of models with AUROCs
+    ``aurocs`` on the same ``n_pos`` positives and ``n_neg`` negatives (``i`` the model with the
+    higher AUROC): ``diff_lo``, ``diff_hi`` (the range of ``metric_i - metric_j``), ``can_flip``
+    (``hi_j > lo_i``), ``max_flip_gap``, ``method``.  Every model's range is computed once, and its
+    largest flip gap once: for every pair, or (``every_gap`` False) from its first pair that can flip
+    on, NaN before."""
+    ranges = [range_with_method(float(a), n_pos, n_neg, metric) for a in aurocs]
+    gaps: dict[int, float] = {}
+    rows = []
+    for i, j in pairs:
+        lo_a, hi_a, method = ranges[i]
+        lo_b, hi_b, _ = ranges[j]
+        can = bool(hi_b > lo_a + 1e-12)
+        if (can or every_gap) and i not in gaps:
+            gaps[i] = largest_flip_gap(float(aurocs[i]), n_pos, n_neg, metric, lo_a=lo_a)
+        rows.append({"diff_lo": lo_a - hi_b, "diff_hi": hi_a - lo_b, "can_flip": can,
+                     "max_flip_gap": gaps.get(i, float("nan")), "method": method})
+    return rows

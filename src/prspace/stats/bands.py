@@ -62,12 +62,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 
 from prspace.core.errors import InputError
 from prspace.stats.resampling import StratumSampler
 
-__all__ = ["CURVES", "CurveBand", "curve_bands", "default_grid", "curve_at"]
+__all__ = ["CURVES", "Band", "CurveBand", "curve_bands", "default_grid", "curve_at"]
 
 #: The curves, with (x, y) axis names.
 CURVES: dict[str, tuple[str, str]] = {
@@ -81,29 +82,42 @@ EDGE = 0.05
 
 
 @dataclasses.dataclass(frozen=True)
-class CurveBand:
-    """Bands of one curve on ``grid``: the estimate, pointwise (``lo``, ``hi``) and simultaneous
-    (``sim_lo``, ``sim_hi``) bounds at ``level``, from ``n_resamples`` resamples; ``sd`` the
-    replicates' standard deviation and ``critical_value`` the sup-t quantile ``q``."""
+class Band:
+    """A curve's band on ``grid``: the estimate, pointwise (``lo``, ``hi``) and simultaneous
+    (``sim_lo``, ``sim_hi``) bounds at ``level``, from ``n_resamples`` resamples; what a figure
+    reads back from a bands table (:func:`prspace.figures.curves.bands_from_table`)."""
 
-    curve: str
-    x: str
-    y: str
     grid: np.ndarray
     estimate: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
     sim_lo: np.ndarray
     sim_hi: np.ndarray
-    sd: np.ndarray
-    critical_value: float
     level: float
     n_resamples: int
+
+
+@dataclasses.dataclass(frozen=True)
+class CurveBand(Band):
+    """A :class:`Band` of one curve as computed: which curve (``x`` and ``y`` its axes), ``sd`` the
+    replicates' standard deviation and ``critical_value`` the sup-t quantile ``q``."""
+
+    curve: str
+    x: str
+    y: str
+    sd: np.ndarray
+    critical_value: float
 
     def columns(self) -> dict[str, np.ndarray]:
         """The band as columns (``grid, estimate, lo, hi, sim_lo, sim_hi``) for a table."""
         return {"grid": self.grid, "estimate": self.estimate, "lo": self.lo, "hi": self.hi,
                 "sim_lo": self.sim_lo, "sim_hi": self.sim_hi}
+
+    def rows(self, **ids: object) -> pd.DataFrame:
+        """The band as a table, one row per grid point: the ``ids`` (constant columns naming it), ``x``,
+        :meth:`columns`, ``level``, ``n_resamples`` (the audit's ``bands.csv`` and Figure 5's bands)."""
+        return pd.DataFrame({**ids, "x": self.x, **self.columns(), "level": self.level,
+                             "n_resamples": self.n_resamples})
 
 
 def default_grid(curve: str, grid_size: int = DEFAULT_GRID_SIZE) -> np.ndarray:
@@ -270,8 +284,9 @@ def _band(curve: str, grid: np.ndarray, est: np.ndarray, reps: np.ndarray, level
     top = 1.0
     bottom = 0.0 if curve in ("roc", "pr") else -np.inf
     x, yname = CURVES[curve]
-    return CurveBand(curve, x, yname, grid, est, lo, hi, np.clip(est - half, bottom, top),
-                     np.clip(est + half, bottom, top), sd, q, float(level), int(reps.shape[0]))
+    return CurveBand(grid=grid, estimate=est, lo=lo, hi=hi, sim_lo=np.clip(est - half, bottom, top),
+                     sim_hi=np.clip(est + half, bottom, top), level=float(level), n_resamples=int(reps.shape[0]),
+                     curve=curve, x=x, y=yname, sd=sd, critical_value=q)
 
 
 def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | None = None,

@@ -40,7 +40,7 @@ and a zero-width interval.
 below): from the stratified jackknife of all k models on the same rows (replicate g leaves out
 group g of one stratum s, class x fold; delete-one up to
 :data:`prspace.audit.intervals.JACK_GROUPS` rows, else that many random groups within strata,
-:func:`prspace.audit.intervals.jackknife`), with ``D_g = m_i(-g) - m_j(-g)``:
+:func:`prspace.stats.replicates.jackknife`), with ``D_g = m_i(-g) - m_j(-g)``:
 
 1. ``se_ij^2 = sum_s (G_s - 1) / G_s sum_{g in s} (D_g - mean_s D)^2`` (the stratified
    jackknife variance; G_s groups in stratum s), degrees of freedom by Welch-Satterthwaite
@@ -251,7 +251,7 @@ def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarr
     """Jackknife-t comparisons of all pairs with Holm's adjustment (module docstring, "jackknife").
 
     ``replicates`` (G, k): every model's value with the g-th group of rows left out (one shared
-    set of groups, :func:`prspace.audit.intervals.jackknife`); ``strata`` (G,): the stratum each
+    set of groups, :func:`prspace.stats.replicates.jackknife`); ``strata`` (G,): the stratum each
     group was drawn from.  A replicate with a NaN (one class left) makes every pair untestable.
     """
     _check(alpha)

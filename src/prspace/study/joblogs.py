@@ -9,9 +9,11 @@ one-line ``prspace COMMAND: error: ...`` or ``... interrupted``; else the last l
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 __all__ = ["job_errors", "print_job_errors"]
@@ -65,10 +67,6 @@ def print_job_errors(log_dir: str | os.PathLike[str], *, since: float = 0.0) -> 
 def record_run_time(path: str | os.PathLike[str], wall_s: float) -> None:
     """Append the wall time of a successful run to ``work/<study>/run_times.jsonl`` (one line per
     run, with the time it ended), read by ``benchmarks/bench_stages.py``."""
-    import json
-    import time
-    from pathlib import Path
-
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     with p.open("a") as fh:

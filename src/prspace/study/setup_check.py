@@ -25,6 +25,18 @@ from pathlib import Path
 from typing import NoReturn
 
 from prspace.core.errors import InputError
+from prspace.data.datasets import DEFAULT_MIN_MINORITY, SUITES, suite_names
+from prspace.data.userdata import (
+    USER_SUFFIXES,
+    FileDefect,
+    file_columns,
+    missing_target_message,
+    read_user_file,
+    screen_file,
+    task_id_of,
+    user_files,
+)
+from prspace.study.study_config import quote_hint
 
 
 def stop_run(message: str) -> NoReturn:
@@ -41,8 +53,6 @@ def data_files(local: Mapping[str, object]) -> dict[str, Path]:
     """Task id -> file of ``local.data_dir`` ({} without a data folder or if it is unreadable)."""
     if not local.get("data_dir"):
         return {}
-    from prspace.data.userdata import user_files
-
     try:
         return user_files(str(local["data_dir"]))
     except InputError:
@@ -51,8 +61,6 @@ def data_files(local: Mapping[str, object]) -> dict[str, Path]:
 
 def _class_values(path: Path, target: str) -> set[str] | None:
     """The values of the class column as text (None if the file cannot be read)."""
-    from prspace.data.userdata import read_user_file
-
     try:
         df = read_user_file(path, target=target)
     except InputError:
@@ -80,8 +88,6 @@ def _pos_label_problem(paths: list[Path], target: str, pos_label: object) -> str
 def _label_type_problem(key: str, value: object) -> str | None:
     """A label, column or folder name that YAML read as a boolean or a number: say to quote it
     (an integer ``pos_label`` is allowed: it is matched to the file's text, ``1`` to ``1``)."""
-    from prspace.study.study_config import quote_hint
-
     if value is None or isinstance(value, str):
         return None
     if isinstance(value, int) and not isinstance(value, bool) and key == "local.pos_label":
@@ -109,8 +115,6 @@ def _check_local(
                 "config key local.pos_label: applies only to your own files; add local.data_dir "
                 "and local.target, or remove local.pos_label"
             )
-        from prspace.data.datasets import SUITES, suite_names
-
         try:
             members = suite_names(str(local.get("suite", "default")))
         except InputError:
@@ -121,14 +125,6 @@ def _check_local(
             members = []
         known = set(members)
     else:
-        from prspace.data.userdata import (
-            USER_SUFFIXES,
-            FileDefect,
-            file_columns,
-            missing_target_message,
-            user_files,
-        )
-
         folder = Path(str(data_dir))
         shown = folder if folder.is_absolute() else workdir / folder
         if not target:
@@ -198,9 +194,6 @@ def _screen_files(
     local: Mapping[str, object], paths: list[Path], target: str, *, seed: int, shown: Path
 ) -> list[str]:
     """Read the study's files whole: a defective file is a problem; no usable file is a problem."""
-    from prspace.data.datasets import DEFAULT_MIN_MINORITY
-    from prspace.data.userdata import screen_file, task_id_of
-
     wanted = set(local.get("datasets") or [])
     if wanted:
         paths = [p for p in paths if task_id_of(p) in wanted]

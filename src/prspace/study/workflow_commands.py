@@ -20,6 +20,7 @@ from shlex import quote
 from typing import Any
 
 from prspace.core import registry as R
+from prspace.core.errors import InputError
 from prspace.study.registry import (
     ReportTable,
     boyd_formats,
@@ -159,8 +160,6 @@ def skew_reference_path(reference: str, *, own_tasks: str, work_dir: str | Path,
     folder (the committed table of a clone, when the study runs with ``--directory``).
     Raises :class:`prspace.core.errors.InputError` naming the key when neither holds it.
     """
-    from prspace.core.errors import InputError
-
     p = Path(reference)
     if reference == own_tasks or (Path(work_dir) / p).exists():
         return reference

@@ -9,7 +9,8 @@ checkpoint.  The decisions live here, where tests reach them:
 - :meth:`StudyInputs.downsampling_tasks`, :meth:`StudyInputs.fold_skew_tasks`: the tasks of Boyd's
   sections 4.3 and 4.1 among them (:mod:`prspace.experiments.selection`);
 - :meth:`StudyInputs.data_file`: a task's own data file (``local.data_dir``), so that editing it
-  reruns what read it.
+  reruns what read it;
+- :class:`JobFiles`: where each rule's jobs write their log and benchmark, from the rule's name.
 
 ``workflow/rules/common.smk`` makes one :class:`StudyInputs` from the configuration and Snakemake's
 ``checkpoints``; the rules files call its methods and define no functions themselves.
@@ -26,8 +27,9 @@ import pandas as pd
 
 from prspace.core.contracts import read_task_list, selected_task_ids
 from prspace.core.errors import InputError
+from prspace.experiments.selection import downsampling_tasks, fold_skew_tasks
 
-__all__ = ["StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
+__all__ = ["JobFiles", "StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
 
 
 def study_task_ids(table: pd.DataFrame, *, study: str, task_list: str, source: str,
@@ -121,8 +123,6 @@ class StudyInputs:
 
     def downsampling_tasks(self) -> list[str]:
         """Boyd section 4.3 tasks (:func:`prspace.experiments.selection.downsampling_tasks`), warning if none."""
-        from prspace.experiments.selection import downsampling_tasks
-
         ds = self._config["boyd"]["downsampling"]
         ids = downsampling_tasks(self._table(), self.task_ids(), max_pi=ds["max_pi"],
                                  min_positives=ds["min_positives"], max_tasks=ds["max_tasks"])
@@ -136,8 +136,6 @@ class StudyInputs:
 
     def fold_skew_tasks(self) -> list[str]:
         """Boyd section 4.1 tasks (:func:`prspace.experiments.selection.fold_skew_tasks`), warning if none."""
-        from prspace.experiments.selection import fold_skew_tasks
-
         fs = self._config["boyd"]["fold_skew"]
         ids = fold_skew_tasks(self._table(), self.task_ids(), min_positives=fs["min_positives"],
                               max_tasks=fs["max_tasks"])
@@ -170,3 +168,33 @@ def output_folder(name: str) -> Callable[..., str]:
         return os.path.dirname(str(path))
 
     return folder
+
+
+class JobFiles:
+    """Where a rule's jobs write their log (``<logs>/<path>.log``) and benchmark
+    (``<benchmarks>/<path>.tsv``), ``<path>`` from the rule's name: the name itself; a Boyd et al.
+    rule ``boyd_<x>`` under ``boyd/<x>``; a figure rule ``figure_<x>`` (``figure=True``) under
+    ``figures/<x>``; one file per task (``<path>/{task}``) for a rule run per task (``task=True``).
+
+    ``workflow/rules/common.smk`` makes one, ``JOBS``; every rule's ``log:`` and ``benchmark:`` come
+    from it, so the two never disagree and :func:`prspace.study.joblogs.print_job_errors` finds every log.
+    """
+
+    def __init__(self, logs: str, benchmarks: str) -> None:
+        self.logs, self.benchmarks = logs, benchmarks
+
+    @staticmethod
+    def path(rule: str, *, task: bool = False, figure: bool = False) -> str:
+        if figure:
+            path = f"figures/{rule.removeprefix('figure_')}"
+        elif rule.startswith("boyd_"):
+            path = f"boyd/{rule.removeprefix('boyd_')}"
+        else:
+            path = rule
+        return f"{path}/{{task}}" if task else path
+
+    def log(self, rule: str, *, task: bool = False, figure: bool = False) -> str:
+        return f"{self.logs}/{self.path(rule, task=task, figure=figure)}.log"
+
+    def benchmark(self, rule: str, *, task: bool = False, figure: bool = False) -> str:
+        return f"{self.benchmarks}/{self.path(rule, task=task, figure=figure)}.tsv"

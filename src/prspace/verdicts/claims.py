@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.experiments.ranking import METRIC_LABELS
+from prspace.metrics import METRIC_LABELS
 from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts.rule import evidence_row
 

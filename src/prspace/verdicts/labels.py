@@ -13,8 +13,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from prspace.core import claims as REG
 from prspace.metrics.names import METRIC_LABELS
-from prspace.verdicts import registry as REG
 from prspace.verdicts import rule as R
 
 _M = "(?:" + "|".join(sorted(METRIC_LABELS, key=len, reverse=True)) + ")"

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core.errors import InputError
-from prspace.verdicts import registry as REG
 
 #: The offline studies whose question is the papers'. Every other study of local data is a user's
 #: own data, whose page opens with the per-task picks; a study on OpenML is the papers' question.

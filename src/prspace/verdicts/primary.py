@@ -2,7 +2,7 @@
 
 From ``disagreement_per_task.csv`` (per task and metric pair: ``top1_differs``, ``top3_differs``,
 ``spearman``) and ``tasks.csv`` (``family``; a task without one is its own), :func:`primary_rows`
-computes the fourteen primary numbers of the registry (:mod:`prspace.verdicts.registry`) with ONE
+computes the fourteen primary numbers of the registry (:mod:`prspace.core.claims`) with ONE
 paired bootstrap over families:
 
 * the six shares ``fk.<pair>.top1|top3`` (share of tasks whose two metrics pick a different best
@@ -18,24 +18,14 @@ The bootstrap: families are drawn with replacement ``B`` times as multinomial co
 ``N_f`` their number; a NaN Spearman is left out) and a quartile is ``numpy.quantile`` of the
 resample's tasks, each repeated by its family's count (:func:`weighted_quantiles`, exact).
 Intervals are percentile intervals at the simultaneous level
-:func:`prspace.verdicts.registry.primary_level` (Bonferroni over the primary family). Saturated
+:func:`prspace.core.claims.primary_level` (Bonferroni over the primary family). Saturated
 tasks (two or more models perfect under every metric) keep the convention of
 ``disagreement_summary``'s main columns: they count as agreement (their per-task rows say the
 metrics agree); the ``*_unsat`` variant leaves them out (:func:`primary_rows` on a subset,
 ``sensitivity``).
 
-Monte Carlo error of an interval end (:func:`percentile_interval`): by batches. The ``B``
-replicates (independent draws) are split into 20 batches, the end is computed in each batch, and
-the MC standard error of the end from all ``B`` is the batches' SD over ``sqrt(20)`` (batch means).
-With few replicates beyond the end (fewer than 10 per batch: ``B < 200 / p`` for an end at
-probability ``p``), batch quantiles are biased inwards and the estimate too small, so the
-order-statistic estimate is used instead: half the spread of the replicates at ranks
-``pB -+ sqrt(B p (1 - p))`` (the distribution-free binomial interval of a quantile), which errs on
-the large side there. ``tests/test_primary.py`` checks both by simulation against the closed form
-``sqrt(p (1 - p) / B) / f(q_p)`` for normal replicates, and the batch estimate on a committed
-study's own, lumpy, bootstrap distributions against the SD of the ends over independent seeds. (On
-lumpy distributions the order-statistic estimate is 0 when the end sits inside an atom and jumps
-when it does not; with it, verdicts moved with the seed.)
+Monte Carlo error of an interval end: :func:`prspace.stats.intervals.percentile_interval` (batch
+means, or order statistics with few replicates beyond the end).
 """
 
 from __future__ import annotations
@@ -46,9 +36,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core import claims as REG
 from prspace.core.errors import InputError
-from prspace.verdicts import registry as REG
-from prspace.verdicts.rule import evidence_row
+from prspace.stats.intervals import mc_method, percentile_interval
+from prspace.verdicts.rule import apply_rule, evidence_frame, evidence_row
 
 #: Flach & Kull's three pairs, in the registry's order of the ids.
 PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
@@ -58,10 +49,6 @@ MC_TARGET = 0.002
 #: Default resamples (config ``analysis.verdicts.n_boot``): MC error <= :data:`MC_TARGET` on both
 #: committed studies at the primary level (tests/test_primary.py).
 DEFAULT_N_BOOT = 500_000
-#: Batches of the Monte Carlo error estimate (:func:`percentile_interval`), and the fewest
-#: replicates beyond an interval end each batch must hold for it (else order statistics).
-MC_BATCHES = 20
-MC_BATCH_TAIL = 10
 #: Resamples drawn at once (memory: a chunk's counts and quartile weights).
 _CHUNK = 50_000
 #: ``(claim id, statistic, pair)`` of every mean-type statistic, in column order.
@@ -71,42 +58,6 @@ _GAPS = (("fk.as_different.top1", "fk.aupr_auprg.top1", "fk.aupr_auroc.top1"),
          ("fk.as_different.top3", "fk.aupr_auprg.top3", "fk.aupr_auroc.top3"),
          ("fk.as_different.spearman", "fk.aupr_auprg.spearman", "fk.aupr_auroc.spearman"))
 _QUARTILES = (("fk.aupr_auprg.spearman_q25", 0.25), ("fk.aupr_auprg.spearman_q75", 0.75))
-
-
-def _mc_method(n: int, level: float, batches: int = MC_BATCHES) -> str:
-    """Batches when each batch holds at least :data:`MC_BATCH_TAIL` replicates beyond an end, else order statistics."""
-    return f"{batches} batches" if n / batches * (1.0 - level) / 2.0 >= MC_BATCH_TAIL else "order statistics"
-
-
-def percentile_interval(
-    boot: np.ndarray, level: float, *, batches: int = MC_BATCHES,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Percentile interval of each column of ``boot`` (``(B, m)``, NaN rows left out) at ``level``
-    and the Monte Carlo SE of each end (module docstring): by batches (the replicates split into
-    ``batches`` consecutive batches, the end computed in each, ``SD / sqrt(batches)``), or by order
-    statistics when a batch would hold fewer than :data:`MC_BATCH_TAIL` replicates beyond an end.
-    Returns ``(lo, hi, mc_lo, mc_hi)``, each ``(m,)``."""
-    b = np.asarray(boot, dtype=np.float64)
-    if b.ndim == 1:
-        b = b[:, None]
-    m = b.shape[1]
-    out = np.full((4, m), np.nan)
-    alpha = (1.0 - level) / 2.0
-    for j in range(m):
-        raw = b[np.isfinite(b[:, j]), j]
-        s = np.sort(raw)
-        n = len(s)
-        if n < 2:
-            continue
-        out[:2, j] = np.quantile(s, [alpha, 1.0 - alpha])
-        if _mc_method(n, level, batches) != "order statistics":
-            per = np.array([np.quantile(x, [alpha, 1.0 - alpha]) for x in np.array_split(raw, batches)])
-            out[2:, j] = per.std(axis=0, ddof=1) / math.sqrt(batches)
-            continue
-        for e, p in enumerate((alpha, 1.0 - alpha)):
-            k, d = p * (n - 1), math.sqrt(n * p * (1.0 - p))
-            out[2 + e, j] = (s[min(math.ceil(k + d), n - 1)] - s[max(math.floor(k - d), 0)]) / 2.0
-    return out[0], out[1], out[2], out[3]
 
 
 def weighted_quantiles(x_sorted: np.ndarray, weights: np.ndarray, q: float) -> np.ndarray:
@@ -240,7 +191,7 @@ def primary_rows(
         c = REG.BY_ID[r.claim_id]
         how = (f"simultaneous {r.level:.2%} percentile interval (Bonferroni over the {len(REG.primary_ids())} primary "
                f"claims) from one paired bootstrap over {r.n_families} families of the {r.n_tasks} tasks ({r.n_boot} "
-               f"resamples, seed {r.seed}); MC error of the ends {r.mc_lo:.4f} / {r.mc_hi:.4f} ({_mc_method(r.n_boot, r.level)})")
+               f"resamples, seed {r.seed}); MC error of the ends {r.mc_lo:.4f} / {r.mc_hi:.4f} ({mc_method(r.n_boot, r.level)})")
         if c.quantity == "share":
             how += "; tasks where two or more models are perfect under every metric count as agreement"
         rows.append(evidence_row(
@@ -285,8 +236,6 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
     learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
     :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
     so). Columns :data:`SENSITIVITY_COLUMNS`."""
-    from prspace.verdicts.rule import apply_rule, evidence_frame
-
     ids = _wide(per_task, None).index
     rows = []
     variants = [(v, keep, per_task) for v, keep in sensitivity_variants(tasks, ids)]

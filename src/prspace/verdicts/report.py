@@ -21,9 +21,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.core import claims as REG
 from prspace.core import registry as RG
+from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
-from prspace.verdicts import registry as REG
 from prspace.verdicts import rule as R
 from prspace.verdicts.claims import cd_order_evidence, within_task_order_evidence
 from prspace.verdicts.labels import (
@@ -95,8 +96,6 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
 def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
     """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
     implementation, then exploratory; within a role in the order of the evidence."""
-    from prspace.verdicts.registry import ROLES
-
     v = R.apply_rule(evidence)
     v["_o"] = v["role"].map({r: i for i, r in enumerate(ROLES)})
     return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)

@@ -1,16 +1,17 @@
 """The one decision rule that turns a claim's evidence into a verdict.
 
-Every analysis that bears on a claim of either paper writes *evidence rows* (columns
-:data:`EVIDENCE_COLUMNS`, one row per claim; build them with :func:`evidence_row`); this module
+Every analysis that bears on a claim of either paper writes *evidence rows* (the schema of
+:mod:`prspace.core.evidence`: columns :data:`EVIDENCE_COLUMNS`, one row per claim; build them with
+:func:`evidence_row`, re-exported here); this module
 alone decides what a row means (:func:`decide`) and joins each row to the registry of claims
 (:func:`apply_rule`: role, where, quote, paper value and margin come from
-:mod:`prspace.verdicts.registry`, never from the row). ``docs/verdicts.md`` states the same rule in
+:mod:`prspace.core.claims`, never from the row). ``docs/verdicts.md`` states the same rule in
 prose; tests re-derive every verdict from its own row.
 
 Kinds of claim and their verdicts:
 
 * ``share`` / ``correlation`` / ``quartile``: a number the paper reports (``paper_value``) and a
-  margin ``m`` (the registry's :attr:`~prspace.verdicts.registry.Claim.margin`; an exploratory
+  margin ``m`` (the registry's :attr:`~prspace.core.claims.Claim.margin`; an exploratory
   row gives it as ``tolerance``), estimated here with an interval ``[lo, hi]``:
 
   - **replicates**: ``paper_value - m <= lo`` and ``hi <= paper_value + m`` (an equivalence test:
@@ -71,24 +72,33 @@ rule in one place, so that what a verdict means is read in one file.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-PAPERS = {"flach-kull-2015": "Flach & Kull (NIPS 2015)", "boyd-2012": "Boyd et al. (ICML 2012)",
-          "prspace": "this project (no paper value)"}
-KINDS = ("share", "correlation", "quartile", "equivalence", "exact", "direction", "stable", "bound", "difference",
-         "test")
+from prspace.core.claims import claim
+from prspace.core.evidence import (
+    EVIDENCE_COLUMNS,
+    KINDS,
+    LEVEL,
+    OPTIONAL_EVIDENCE_COLUMNS,
+    PAPERS,
+    effective_cases,
+    evidence_frame,
+    evidence_row,
+)
+
+__all__ = ["EVIDENCE_COLUMNS", "KINDS", "LEVEL", "OPTIONAL_EVIDENCE_COLUMNS", "PAPERS", "VERDICT_COLUMNS",
+           "apply_rule", "clopper_pearson", "decide", "effective_cases", "evidence_frame", "evidence_row"]
+
 #: Kinds that compare a paper's number with a margin (``margin`` column).
 NUMBER_KINDS = ("share", "correlation", "quartile")
 
 #: Deviation (exact), margin (stable), false rate (bound) or level alpha (test) when a row leaves
 #: ``tolerance`` empty.
 DEFAULT_TOLERANCE: dict[str, float] = {"exact": 1e-9, "stable": 0.02, "bound": 0.05, "test": 0.05}
-#: Level of a bound row's exact binomial interval when the row gives none.
-LEVEL = 0.95
 #: Fewer families than this: a cluster bootstrap's interval is not trusted (**cannot be told: N
 #: families**). Below about ten clusters the bootstrap distribution of a mean takes few distinct
 #: values and percentile intervals under-cover (Cameron, Gelbach & Miller 2008; MacKinnon & Webb 2017).
@@ -100,16 +110,6 @@ BORDERLINE_MC = 2.0
 #: The margin's ends belong to it: ``0.24 + 0.10`` is 0.33999999999999997 in float64.
 _EPS = 1e-12
 
-EVIDENCE_COLUMNS = [
-    "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
-    "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power", "n_eff",
-    "mc_error_lo", "mc_error_hi",
-]
-#: Columns an evidence table may lack (read as NaN): the interval's level and Monte Carlo error,
-#: a check's calibrated power at the study's median task size, and a bound's effective number of
-#: independent cases (:func:`effective_cases`; NaN: the ``n`` cases are independent), and the
-#: Monte Carlo error of each end apart (NaN: ``mc_error`` for both).
-OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power", "n_eff", "mc_error_lo", "mc_error_hi")
 VERDICT_COLUMNS = [
     "role", "paper", "claim_id", "claim", "where", "quote", "paper_value", "margin", "estimate", "ci_lo", "ci_hi",
     "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n", "n_eff",
@@ -146,34 +146,6 @@ def low_power(power: float) -> str:
     return f"{CANNOT}: the check has power {power:.2f} here"
 
 
-def evidence_row(
-    *, paper: str, claim_id: str, claim: str, kind: str, estimate: float,
-    ci_lo: float = float("nan"), ci_hi: float = float("nan"), paper_value: float = float("nan"),
-    n_tasks: float = float("nan"), n_families: float = float("nan"),
-    tolerance: float = float("nan"), k: float = float("nan"), n: float = float("nan"), detail: str = "",
-    level: float = float("nan"), mc_error: float = float("nan"), power: float = float("nan"),
-    n_eff: float = float("nan"), mc_error_lo: float = float("nan"), mc_error_hi: float = float("nan"),
-) -> dict[str, object]:
-    """One evidence row (:data:`EVIDENCE_COLUMNS`), checked: a misspelt paper or kind raises."""
-    if paper not in PAPERS:
-        raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    if kind == "bound" and (math.isnan(float(k)) or math.isnan(float(n))):
-        raise ValueError(f"{claim_id}: a 'bound' row needs k and n")
-    return {"paper": paper, "claim_id": claim_id, "claim": claim, "kind": kind,
-            "paper_value": float(paper_value), "estimate": float(estimate), "ci_lo": float(ci_lo),
-            "ci_hi": float(ci_hi), "n_tasks": float(n_tasks), "n_families": float(n_families),
-            "tolerance": float(tolerance), "k": float(k), "n": float(n), "detail": str(detail),
-            "level": float(level), "mc_error": float(mc_error), "power": float(power), "n_eff": float(n_eff),
-            "mc_error_lo": float(mc_error_lo), "mc_error_hi": float(mc_error_hi)}
-
-
-def evidence_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
-    """Evidence rows as a DataFrame with exactly :data:`EVIDENCE_COLUMNS`."""
-    return pd.DataFrame(list(rows), columns=EVIDENCE_COLUMNS)
-
-
 def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None = None) -> tuple[float, float]:
     """Exact two-sided binomial interval for ``k`` of ``n`` (``scipy.stats.binomtest``); with
     ``n_eff`` (:func:`effective_cases`) the Korn-Graubard interval for cases clustered in families:
@@ -188,35 +160,6 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None
     lo = 0.0 if ks <= 0 else float(stats.beta.ppf(a / 2, ks, n_eff - ks + 1))
     hi = 1.0 if ks >= n_eff else float(stats.beta.ppf(1 - a / 2, ks + 1, n_eff - ks))
     return lo, hi
-
-
-def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: float = LEVEL) -> float:
-    """Korn & Graubard's (1998) effective number of independent cases of a share ``sum(flagged) /
-    sum(cases)`` whose cases come in families (``flagged[f]`` of ``cases[f]`` in family ``f``):
-    ``n* = p (1 - p) / v`` with the between-family variance of the ratio
-    ``v = F / (F - 1) sum_f (k_f - p n_f)^2 / n^2``, times ``(t_{n-1} / t_{F-1})^2`` at ``1 - a/2``
-    (few families widen it), and never above ``n``. ``p`` of 0 or 1 leaves no variance to measure:
-    then the number of families ``F``, the cases' worth when a family's cases all move together
-    (the cautious end; Korn and Graubard keep ``n`` there).
-    ``tests/test_verdicts.py`` checks the coverage of :func:`clopper_pearson` with it by simulation."""
-    k = np.asarray(list(flagged), dtype=np.float64)
-    c = np.asarray(list(cases), dtype=np.float64)
-    keep = c > 0
-    k, c = k[keep], c[keep]
-    n, fam = float(c.sum()), int(keep.sum())
-    if n <= 0:
-        return float("nan")
-    p = float(k.sum()) / n
-    if p <= 0 or p >= 1:
-        return float(fam)
-    if fam < 2:
-        return n
-    v = fam / (fam - 1) * float(np.sum((k - p * c) ** 2)) / n**2
-    if v <= 0:
-        return n
-    q = 1.0 - (1.0 - level) / 2
-    df_ratio = (stats.t.ppf(q, max(n - 1, 1)) / stats.t.ppf(q, fam - 1)) ** 2
-    return float(min(n, p * (1 - p) / v * df_ratio))
 
 
 def families_needed(n_families: float, half_width: float, target: float) -> int:
@@ -246,8 +189,6 @@ _WAYS = {"share_gap": ("AUPR and AUPRG are more alike than AUPR and AUROC",
 
 
 def _ways(claim_id: str) -> tuple[str, str]:
-    from prspace.verdicts.registry import claim
-
     c = claim(claim_id)
     return _WAYS.get(c.quantity if c else "", ("the difference lies below -margin", "the difference lies above +margin"))
 
@@ -432,18 +373,16 @@ def registry_fields(row: Mapping[str, object]) -> dict[str, object]:
     """``role, where, quote, paper_value, margin`` of an evidence row, from the registry.
 
     A row of a paper (``paper`` a key of :data:`PAPERS` other than ``prspace``) must have its
-    ``claim_id`` in :mod:`prspace.verdicts.registry` and may not state a paper value the registry
+    ``claim_id`` in :mod:`prspace.core.claims` and may not state a paper value the registry
     does not (raises ``ValueError`` naming the fix); its ``paper_value`` is the registry's number,
     or its claimed direction (+1 / -1) for a direction claim. A row not in the registry is this
     project's (``exploratory``) and keeps its own ``paper_value`` and margin (``tolerance``)."""
-    from prspace.verdicts.registry import claim
-
     cid, paper = str(row["claim_id"]), str(row["paper"])
     c = claim(cid)
     if c is None:
         if paper != "prspace":
             raise ValueError(f"evidence row {cid!r} is under paper {paper!r} but the registry "
-                             "(src/prspace/verdicts/registry.py) has no such claim: quote the paper there, or make the "
+                             "(src/prspace/core/claims.py) has no such claim: quote the paper there, or make the "
                              "row this project's own (paper 'prspace', id 'px.<...>')")
         m = _f(row, "tolerance") if str(row["kind"]) in (*NUMBER_KINDS, "equivalence") else float("nan")
         return {"role": "exploratory", "where": "", "quote": "", "paper_value": _f(row, "paper_value"), "margin": m}

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
-from prspace.verdicts import registry as REG
 from prspace.verdicts.labels import count_verdicts, label, num, short_name, verdict_key
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
 
@@ -58,6 +58,13 @@ def _clauses(studies: Sequence[Study], one) -> list[str]:
     return out
 
 
+def _sentence(head: str, studies: Sequence[Study], one, tail: str = ".") -> str | None:
+    """``head`` followed by the studies' clauses (:func:`_clauses`) joined by "; " and ``tail``;
+    None when no study has anything to say."""
+    cl = _clauses(studies, one)
+    return head + "; ".join(cl) + tail if cl else None
+
+
 def _range(values: Sequence[float], d: int = 2) -> str:
     lo, hi = min(values), max(values)
     return num(lo, d) if lo == hi else f"{num(lo, d)} to {num(hi, d)}"
@@ -71,12 +78,8 @@ def shares_sentence(studies: Sequence[Study]) -> str | None:
         if r.empty:
             return None
         return f"{count_verdicts(r['verdict'])} (this run {_range(r['estimate'].tolist())})"
-    cl = _clauses(studies, one)
-    if not cl:
-        return None
-    n = len(SHARE_IDS)
-    return (f"Of Flach & Kull's {n} shares of tasks where two of AUPR, AUPRG and AUROC pick a different best "
-            f"model or top three (paper {_range(pv)}): " + "; ".join(cl) + ".")
+    return _sentence(f"Of Flach & Kull's {len(SHARE_IDS)} shares of tasks where two of AUPR, AUPRG and AUROC pick a "
+                     f"different best model or top three (paper {_range(pv)}): ", studies, one)
 
 
 def correlations_sentence(studies: Sequence[Study]) -> str | None:
@@ -92,11 +95,8 @@ def correlations_sentence(studies: Sequence[Study]) -> str | None:
             parts.append("quartiles " + ", ".join(num(x, 3) for x in q["estimate"])
                          + f" ({count_verdicts(q['verdict'])})")
         return "; ".join(parts) or None
-    cl = _clauses(studies, one)
-    if not cl:
-        return None
-    return (f"The mean rank correlations of the three pairs (paper {pc}) and the AUPR-AUPRG quartiles over "
-            f"tasks (paper {pq}): " + "; ".join(cl) + ".")
+    return _sentence(f"The mean rank correlations of the three pairs (paper {pc}) and the AUPR-AUPRG quartiles over "
+                     f"tasks (paper {pq}): ", studies, one)
 
 
 def as_different_sentence(studies: Sequence[Study]) -> str | None:
@@ -104,11 +104,8 @@ def as_different_sentence(studies: Sequence[Study]) -> str | None:
         parts = [f"{what} {_ci(s.row(i), 3 if what == 'rank correlation' else 2)} ({verdict_key(s.row(i)['verdict'])})"
                  for i, what in AS_DIFFERENT if s.row(i) is not None]
         return ", ".join(parts) or None
-    cl = _clauses(studies, one)
-    if not cl:
-        return None
-    return ("Are AUPR and AUPRG as different from each other as AUPR and AUROC, as the paper says? AUPR vs AUPRG "
-            "minus AUPR vs AUROC (0 when as different): " + "; ".join(cl) + ".")
+    return _sentence("Are AUPR and AUPRG as different from each other as AUPR and AUROC, as the paper says? AUPR vs "
+                     "AUPRG minus AUPR vs AUROC (0 when as different): ", studies, one)
 
 
 def noise_sentence(studies: Sequence[Study]) -> str | None:
@@ -124,11 +121,8 @@ def noise_sentence(studies: Sequence[Study]) -> str | None:
             each = ", ".join(f"{num(size[m], 0)} ({METRIC_LABELS[m]})" for m in PICK_METRICS if m in size)
             parts.append(f"on a typical task {each} of {n} models could be the best")
         return ", and ".join(parts) or None
-    cl = _clauses(studies, one)
-    if not cl:
-        return None
-    return ("Test-set noise: two metrics disagree on the best model more often than one metric disagrees with "
-            "itself on resampled test rows by " + "; ".join(cl) + ".")
+    return _sentence("Test-set noise: two metrics disagree on the best model more often than one metric disagrees "
+                     "with itself on resampled test rows by ", studies, one)
 
 
 def boyd_sentence(studies: Sequence[Study]) -> str | None:
@@ -141,16 +135,13 @@ def boyd_sentence(studies: Sequence[Study]) -> str | None:
         if b is not None:
             out += f", and averaging AUCNPR instead shrinks the gap: {b['verdict']}"
         return out
-    cl = _clauses(studies, one)
-    if not cl:
-        return None
     why = ""
     if any((r := s.row("boyd.sec4_1.averaging_optimistic")) is not None and r["verdict"] == "contradicted"
            for s in studies):
         why = ("; below 0 means pessimistic: precision at a fixed ROC point is concave in pi, and Boyd's argument "
                "from the convex minimum holds only near the worst ranking")
-    return ("Boyd et al. (4.1) say averaging AUPR over folds of different skew is optimistic; the mean of the "
-            "folds' AUPR minus the AUPR of the pooled folds is " + "; ".join(cl) + why + ".")
+    return _sentence("Boyd et al. (4.1) say averaging AUPR over folds of different skew is optimistic; the mean of "
+                     "the folds' AUPR minus the AUPR of the pooled folds is ", studies, one, why + ".")
 
 
 def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[str]]:
@@ -184,10 +175,7 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
         elif moved:
             out += " (the others change with the view: the sensitivity table of findings.md)"
         return out
-    cl = _clauses(studies, one)
-    if not cl:
-        return None
-    return f"Read again on other views of the population ({', '.join(variants)}): " + "; ".join(cl) + "."
+    return _sentence(f"Read again on other views of the population ({', '.join(variants)}): ", studies, one)
 
 
 def answer(studies: Sequence[Study]) -> list[str]:

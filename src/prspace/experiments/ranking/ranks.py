@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from prspace.metrics.names import RANKING_METRICS  # the one home of the metrics' names
 
@@ -82,8 +83,6 @@ def top_k(ranks: pd.Series, k: int) -> dict[object, int]:
 
 
 def _corr(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    from scipy import stats  # imported here: scipy.stats is slow to import and only needed here
-
     ok = ~(np.isnan(a) | np.isnan(b))
     a, b = a[ok], b[ok]
     if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):
