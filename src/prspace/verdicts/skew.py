@@ -6,10 +6,8 @@ The counterfactual has two variants per metric pair and k: the study's tasks mov
 suite's pi *distribution* (``px.<a>_<b>.top<k>.at_paperlike_pi_distribution``, always shown) and to
 its *median* pi (``px.<a>_<b>.top<k>.at_paperlike_pi``), shown only where its verdict
 (:func:`prspace.verdicts.rule.apply_rule`) differs from the distribution row's: else it says the same.
-
-So step ``controlled_skew`` (``prspace step controlled_skew``) is :func:`controlled_skew_step`: the
-experiment's tables (:func:`prspace.experiments.controlled_skew_report.controlled_skew_step`) with the
-evidence rows shown.
+Step ``controlled_skew`` is therefore :func:`controlled_skew_step` here: the experiment's step
+(:func:`prspace.experiments.controlled_skew_report.controlled_skew_step`) with that choice applied.
 """
 
 from __future__ import annotations
@@ -21,8 +19,9 @@ import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.steps import StepOutput
-from prspace.experiments import controlled_skew_report as CSR
+from prspace.experiments import controlled_skew_report
 from prspace.experiments.controlled_skew import BALANCE_EDGES
+from prspace.experiments.controlled_skew_report import ControlledSkewInputs
 from prspace.verdicts.rule import apply_rule
 
 #: Suffix of the distribution variant's claim id, appended to the median variant's.
@@ -44,12 +43,15 @@ def shown_skew_evidence(evidence: pd.DataFrame) -> pd.DataFrame:
     return evidence.loc[keep].reset_index(drop=True)
 
 
-def controlled_skew_step(inputs: CSR.ControlledSkewInputs, *, metrics: Sequence[str], targets: Sequence[float],
+def controlled_skew_step(inputs: ControlledSkewInputs, *, metrics: Sequence[str], targets: Sequence[float],
                          n_boot: int, seed: int, reference_name: str | None = None,
                          balance_edges: Sequence[float] = BALANCE_EDGES) -> StepOutput:
-    """Step ``controlled_skew``: :func:`prspace.experiments.controlled_skew_report.controlled_skew_step` (same
-    inputs and settings) with its evidence table reduced to the rows shown (:func:`shown_skew_evidence`)."""
-    out = CSR.controlled_skew_step(inputs, metrics=metrics, targets=targets, n_boot=n_boot, seed=seed,
-                                   reference_name=reference_name, balance_edges=balance_edges)
-    tables = [t._replace(frame=shown_skew_evidence(t.frame)) if t.table == R.SKEW_EVIDENCE else t for t in out.tables]
+    """Step ``controlled_skew``: :func:`prspace.experiments.controlled_skew_report.controlled_skew_step`
+    (the same inputs and settings, spelled out: ``prspace step`` checks them against this signature)
+    with its evidence table reduced to the rows shown (:func:`shown_skew_evidence`)."""
+    out = controlled_skew_report.controlled_skew_step(inputs, metrics=metrics, targets=targets, n_boot=n_boot,
+                                                      seed=seed, reference_name=reference_name,
+                                                      balance_edges=balance_edges)
+    tables = [t._replace(frame=shown_skew_evidence(t.frame)) if t.table == R.SKEW_EVIDENCE else t
+              for t in out.tables]
     return dataclasses.replace(out, tables=tables)
