@@ -14,6 +14,7 @@ import dataclasses
 
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.experiments.controlled_skew_report import SkewReport
 from prspace.experiments.controlled_skew_report import skew_report as _skew_report
 from prspace.verdicts.rule import apply_rule
@@ -41,6 +42,6 @@ def skew_report(*args, **kwargs) -> SkewReport:
     """:func:`prspace.experiments.controlled_skew_report.skew_report` (same arguments) with its
     ``skew_evidence`` table reduced to the rows shown (:func:`shown_skew_evidence`)."""
     report = _skew_report(*args, **kwargs)
-    tables = [(name, shown_skew_evidence(table) if name == "skew_evidence" else table, title, note)
+    tables = [(name, shown_skew_evidence(table) if name == R.SKEW_EVIDENCE.name else table, title, note)
               for name, table, title, note in report.tables]
     return dataclasses.replace(report, tables=tables)
