@@ -180,12 +180,7 @@ QUOTED = re.compile(rf"([\"'])({_ALT})\1")
 #: file -> names still spelled there; may only shrink (each helper converts its own files)
 OFFENDERS: dict[str, set[str]] = {
     'src/prspace/audit/result.py': {'cd_cliques', 'cd_diagram', 'cd_ranks', 'cd_tests'},
-    'src/prspace/experiments/boyd_figure_data.py': {'boyd_aggregation', 'boyd_aggregation_min_curve', 'boyd_aggregation_points', 'boyd_aggregation_ranks', 'boyd_aggregation_task_means', 'boyd_aggregation_text', 'boyd_downsampling', 'boyd_downsampling_axis', 'boyd_downsampling_levels', 'boyd_downsampling_paper', 'boyd_downsampling_text', 'boyd_fold_skew', 'boyd_fold_skew_lines', 'boyd_fold_skew_text'},
-    'src/prspace/experiments/boyd_tables.py': {'boyd_aggregation_agreement', 'boyd_aggregation_learners', 'boyd_aggregation_skew_correlation', 'boyd_aggregation_skew_groups', 'boyd_aggregation_tasks', 'boyd_downsampling', 'boyd_downsampling_summary', 'boyd_downsampling_table3', 'boyd_downsampling_vs_paper', 'boyd_fold_skew', 'boyd_fold_skew_mechanism', 'boyd_fold_skew_per_task', 'boyd_fold_skew_summary', 'boyd_table2_check', 'boyd_table3_check'},
     'src/prspace/experiments/ranking/__init__.py': {'learner_winners', 'panel_sensitivity'},
-    'src/prspace/experiments/selection.py': {'fig4_auprg_vs_aupr', 'fig5_curves'},
-    'src/prspace/experiments/skew_evidence.py': {'controlled_skew_counterfactual', 'controlled_skew_trend', 'disagreement_by_balance', 'skew_evidence'},
-    'src/prspace/verdicts/primary.py': {'disagreement_per_task'},
 }  # fmt: skip
 
 

@@ -1,5 +1,5 @@
 """``prspace controlled-skew``: the old command line of step ``controlled_skew`` (``prspace step
-controlled_skew``; :mod:`prspace.experiments.controlled_skew_report`), kept until the workflow's rule runs
+controlled_skew``; :mod:`prspace.verdicts.skew`), kept until the workflow's rule runs
 the step command.
 """
 

@@ -13,12 +13,15 @@ Step ``controlled_skew`` is therefore :func:`controlled_skew_step` here: the exp
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.steps import StepOutput
 from prspace.experiments import controlled_skew_report
+from prspace.experiments.controlled_skew import BALANCE_EDGES
+from prspace.experiments.controlled_skew_report import ControlledSkewInputs
 from prspace.verdicts.rule import apply_rule
 
 #: Suffix of the distribution variant's claim id, appended to the median variant's.
@@ -40,10 +43,15 @@ def shown_skew_evidence(evidence: pd.DataFrame) -> pd.DataFrame:
     return evidence.loc[keep].reset_index(drop=True)
 
 
-def controlled_skew_step(*args, **kwargs) -> StepOutput:
+def controlled_skew_step(inputs: ControlledSkewInputs, *, metrics: Sequence[str], targets: Sequence[float],
+                         n_boot: int, seed: int, reference_name: str | None = None,
+                         balance_edges: Sequence[float] = BALANCE_EDGES) -> StepOutput:
     """Step ``controlled_skew``: :func:`prspace.experiments.controlled_skew_report.controlled_skew_step`
-    (same arguments) with its evidence table reduced to the rows shown (:func:`shown_skew_evidence`)."""
-    out = controlled_skew_report.controlled_skew_step(*args, **kwargs)
+    (the same inputs and settings, spelled out: ``prspace step`` checks them against this signature)
+    with its evidence table reduced to the rows shown (:func:`shown_skew_evidence`)."""
+    out = controlled_skew_report.controlled_skew_step(inputs, metrics=metrics, targets=targets, n_boot=n_boot,
+                                                      seed=seed, reference_name=reference_name,
+                                                      balance_edges=balance_edges)
     tables = [t._replace(frame=shown_skew_evidence(t.frame)) if t.table == R.SKEW_EVIDENCE else t
               for t in out.tables]
     return dataclasses.replace(out, tables=tables)
