@@ -180,8 +180,6 @@ QUOTED = re.compile(rf"([\"'])({_ALT})\1")
 
 #: file -> names still spelled there; may only shrink (each helper converts its own files)
 OFFENDERS: dict[str, set[str]] = {
-    'src/prspace/audit/cd.py': {'cd_metric_pairs', 'cd_ranks', 'cd_tests'},
-    'src/prspace/audit/files.py': {'auroc_bounds', 'metrics', 'rank_sets'},
 }  # fmt: skip
 
 
