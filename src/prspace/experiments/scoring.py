@@ -147,7 +147,7 @@ def empty_folds() -> pd.DataFrame:
     return pd.DataFrame(columns=FOLD_COLUMNS)
 
 
-# --- the study's tables (``prspace score collect``) ---------------------------------------------------
+# --- the study's tables (``prspace step collect``) ---------------------------------------------------
 
 #: Task-table columns written to results (created_at is left out: no timestamps in tables).
 TASK_COLUMNS = ["task_id", "status", "reason"] + [c for c in TASK_TABLE_COLUMNS if c not in ("task_id", "created_at")]
