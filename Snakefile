@@ -13,7 +13,8 @@ import time
 
 from snakemake.utils import min_version
 
-from prspace.study.workflow_commands import report_front_page, study_targets
+from prspace.study.registry import study_targets
+from prspace.study.workflow_commands import report_front_page
 
 min_version("9.0")
 
@@ -53,7 +54,7 @@ onsuccess:
 
 rule all:
     input:
-        # every output of the study, from its config: the one list (prspace.study.workflow_commands.study_targets)
+        # every output of the study, from its config and the registry (prspace.study.registry.study_targets)
         study_targets(config),
         # every task's predictions (git-ignored, under work/): so a fresh clone recomputes the study
         # from its data instead of finding the committed tables up to date

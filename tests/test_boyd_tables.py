@@ -1,5 +1,5 @@
-"""The tables of `prspace boyd`'s report commands (prspace.experiments.boyd_tables), and what the
-command writes from them.
+"""The tables of the Boyd et al. steps (prspace.experiments.boyd_tables, boyd_steps), and what
+`prspace step` writes from them.
 
 Oracles: Theorem 2's closed form for Boyd's Table 3 check; the runs themselves (task counts, the
 summary's columns as Boyd's Table 3 lays them out, the full CSV beside the narrower Markdown); the
@@ -16,6 +16,7 @@ from sklearn.naive_bayes import GaussianNB
 from threadpoolctl import threadpool_limits
 
 from prspace.cli import main
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.experiments import boyd_tables as bt
 from prspace.experiments import downsampling as ds
@@ -63,35 +64,35 @@ def fs_runs() -> pd.DataFrame:
 
 def test_paper_tables_note_the_largest_difference_from_theorem_2():
     report = bt.paper_tables_report()
-    assert [t.name for t in report.tables] == ["boyd_table3_check", "boyd_table2_check"]
+    assert [t.table for t in report.tables] == [R.BOYD_TABLE3_CHECK, R.BOYD_TABLE2_CHECK]
     t3 = report.tables[0].frame
     lo = np.array([_aupr_min(pi) for pi in t3["test_pi"]])
     recomputed = (t3["aucpr_published"].to_numpy() - lo) / (1 - lo)
     worst = np.max(np.abs(recomputed - t3["aucnpr_published"].to_numpy()))
     assert worst < 0.002  # three published decimals
     assert f"Largest |difference|: {worst:.4f}" in report.tables[0].note
-    assert report.figure_tables == {} and report.warning is None
+    assert report.figure_data == [] and report.warnings == []
 
 
 def test_downsampling_report_tables(ds_runs):
     report = bt.downsampling_report(ds_runs, study="s1", criteria="pi <= 0.1")
-    names = [t.name for t in report.tables]
-    assert names == ["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"]
-    per_task, summary, _ = (t.frame for t in report.tables)
+    assert [t.table for t in report.tables] == [R.BOYD_DOWNSAMPLING_TABLE3, R.BOYD_DOWNSAMPLING_SUMMARY,
+                                                R.BOYD_DOWNSAMPLING_VS_PAPER]
+    per_task, full, _ = (t.frame for t in report.tables)
+    summary = report.tables[1].markdown
     # one row per task x learner x training ratio ('original' = the task's own ratio)
     assert len(per_task) == 2 * 2 * 3
     assert "2 tasks (pi <= 0.1); source: study s1" in report.tables[0].note
     # the Markdown shows Boyd's layout; the CSV keeps every column of the summary
-    full = report.tables[1].full_csv
     assert list(summary.columns[:4]) == ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
     assert set(summary.columns) < set(full.columns)
     for m in ds.METRICS:
         assert {f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"} <= set(summary.columns)
     assert (summary["n_tasks"] == 2).all()
-    assert list(report.figure_tables) == ["boyd_downsampling_levels", "boyd_downsampling_axis", "boyd_downsampling_paper",
-                                          "boyd_downsampling_text"] and report.warning is None
+    fig = R.FIGURE_BOYD_DOWNSAMPLING
+    assert [d for d, _ in report.figure_data] == [*fig.data, fig.text] and report.warnings == []
     # the figure's axis: every training ratio in the summary's order, AUCPR_MIN at 1/(1+k) (Theorem 2)
-    axis = report.figure_tables["boyd_downsampling_axis"]
+    axis = dict(report.figure_data)[R.BOYD_DOWNSAMPLING_AXIS]
     k = axis["train_k"].to_numpy()
     finite = k != ds.ORIGINAL
     np.testing.assert_allclose(axis["aupr_min"].to_numpy()[finite], [_aupr_min(1 / (1 + v)) for v in k[finite]],
@@ -100,22 +101,24 @@ def test_downsampling_report_tables(ds_runs):
 
 def test_fold_skew_report_counts_tasks(fs_runs):
     report = bt.fold_skew_report(fs_runs, study="s2", criteria="at least 5 positives")
-    assert [t.name for t in report.tables] == ["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]
+    assert [t.table for t in report.tables] == [R.BOYD_FOLD_SKEW_SUMMARY, R.BOYD_FOLD_SKEW_PER_TASK]
     assert "3 tasks (at least 5 positives); study s2." in report.tables[0].note
     assert set(report.tables[1].frame["task_id"]) == {"t1", "t2", "t3"}
 
 
-@pytest.mark.parametrize("make,names", [
-    (bt.downsampling_report, ["boyd_downsampling_table3", "boyd_downsampling_summary", "boyd_downsampling_vs_paper"]),
-    (bt.fold_skew_report, ["boyd_fold_skew_summary", "boyd_fold_skew_per_task"]),
+@pytest.mark.parametrize("make,step,figure", [
+    (bt.downsampling_report, R.STEP_BOYD_DOWNSAMPLING_REPORT, R.FIGURE_BOYD_DOWNSAMPLING),
+    (bt.fold_skew_report, R.STEP_BOYD_FOLD_SKEW_REPORT, R.FIGURE_BOYD_FOLD_SKEW),
 ])
-def test_no_qualifying_task_gives_empty_tables_that_say_why(make, names):
+def test_no_qualifying_task_gives_empty_tables_that_say_why(make, step, figure):
     report = make(pd.DataFrame(), study="s3", criteria="crit")
-    assert [t.name for t in report.tables] == names
-    assert all(t.frame.empty and t.note == report.warning for t in report.tables)
-    assert report.warning.startswith("No task of study s3 qualified") and "(crit)" in report.warning
-    text = next(df for n, df in report.figure_tables.items() if n.endswith("_text"))
-    assert text["field"].tolist() == ["message"] and text["text"].iloc[0] == report.warning
+    (warning,) = report.warnings
+    assert tuple(t.table for t in report.tables) == step.tables
+    assert all(t.frame.empty and t.note == warning for t in report.tables)
+    assert warning.startswith("No task of study s3 qualified") and "(crit)" in warning
+    assert [d for d, _ in report.figure_data] == [*figure.data, figure.text]
+    text = dict(report.figure_data)[figure.text]
+    assert text["field"].tolist() == ["message"] and text["text"].iloc[0] == warning
 
 
 def test_read_runs_names_a_missing_file_and_drops_empty_ones(tmp_path, ds_runs):
@@ -129,14 +132,15 @@ def test_read_runs_names_a_missing_file_and_drops_empty_ones(tmp_path, ds_runs):
 
 def test_command_writes_the_narrow_markdown_and_the_full_csv(tmp_path, ds_runs):
     ds_runs.to_parquet(tmp_path / "runs.parquet")
-    code = main(["boyd", "downsampling-report", "--runs", str(tmp_path / "runs.parquet"), "--tables-dir",
-                 str(tmp_path / "t"), "--figure-data-dir", str(tmp_path / "f"), "--study", "s"])
+    code = main(["step", R.STEP_BOYD_DOWNSAMPLING_REPORT.name, "--in", f"runs={tmp_path / 'runs.parquet'}",
+                 "--tables-dir", str(tmp_path / "t"), "--figure-data-dir", str(tmp_path / "f"), "--set", 'study="s"'])
     assert code == 0
     csv = pd.read_csv(tmp_path / "t" / "boyd_downsampling_summary.csv")
     md = (tmp_path / "t" / "boyd_downsampling_summary.md").read_text()
-    full = bt.downsampling_report(ds_runs).tables[1].full_csv
+    table = bt.downsampling_report(ds_runs).tables[1]
+    full = table.frame
     assert list(csv.columns) == list(full.columns)
-    extra = [c for c in full.columns if c not in bt.downsampling_report(ds_runs).tables[1].frame.columns]
+    extra = [c for c in full.columns if c not in table.markdown.columns]
     assert "| learner | train_ratio | n_tasks |" in md
     assert extra and not any(f"| {c} |" in md for c in extra)
     f = tmp_path / "f"
@@ -184,3 +188,22 @@ def test_task_runs_skip_what_does_not_qualify_and_say_why(tmp_path):
     runs, note = fs.task_runs(tmp_path / "t.json", dispersions=(0.5,), seeds=2, seed=1)
     pd.testing.assert_frame_equal(runs, fs.fold_skew_experiment(preds, dispersions=(0.5,), seeds=2, seed=1))
     assert note == "task t; fixture"
+
+
+def test_steps_check_settings_before_any_work_and_read_their_inputs(tmp_path, ds_runs):
+    """The step functions of the Boyd rules: a bad setting is one InputError naming it; runs left
+    out are 'no task qualified'; the runs given are the frames the report functions take."""
+    from prspace.experiments import boyd_steps as S
+
+    for n_sim, seed in ((1, 0), (2001, 0), (10, -1)):
+        with pytest.raises(InputError, match="n_sim|seed"):
+            S.fold_skew_mechanism_step({}, n_sim=n_sim, seed=seed)
+    empty = S.downsampling_report_step({}, study="s", criteria="c")
+    assert empty.warnings and all(t.frame.empty for t in empty.tables)
+    ds_runs.to_parquet(tmp_path / "a.parquet")
+    ds_runs.iloc[:0].to_parquet(tmp_path / "b.parquet")
+    out = S.downsampling_report_step({"runs": [tmp_path / "a.parquet", tmp_path / "b.parquet"]}, study="s")
+    direct = bt.downsampling_report(ds_runs, study="s")
+    for got, want in zip(out.tables, direct.tables, strict=True):
+        pd.testing.assert_frame_equal(got.frame, want.frame)
+        assert (got.table, got.note, got.title) == (want.table, want.note, want.title)

@@ -9,6 +9,7 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from prspace import metrics as M
+from prspace.core import registry as R
 from prspace.core.schema import read_predictions
 from prspace.experiments import boyd_figure_data as BF
 from prspace.experiments import curve_points as CP
@@ -267,9 +268,9 @@ def _downsampling_summary() -> pd.DataFrame:
 
 
 def test_downsampling_shares_y_axes_and_overlays_boyd_table3():
-    t = BF.downsampling_tables(_downsampling_summary())
-    text = dict(zip(t["boyd_downsampling_text"]["field"], t["boyd_downsampling_text"]["text"], strict=True))
-    fig = B.figure_downsampling(t["boyd_downsampling_levels"], t["boyd_downsampling_axis"], t["boyd_downsampling_paper"],
+    t = dict(BF.downsampling_tables(_downsampling_summary()))
+    text = dict(zip(t[R.BOYD_DOWNSAMPLING_TEXT]["field"], t[R.BOYD_DOWNSAMPLING_TEXT]["text"], strict=True))
+    fig = B.figure_downsampling(t[R.BOYD_DOWNSAMPLING_LEVELS], t[R.BOYD_DOWNSAMPLING_AXIS], t[R.BOYD_DOWNSAMPLING_PAPER],
                                 text)
     axes = np.array(fig.axes).reshape(2, 4)
     for row in axes:
@@ -292,8 +293,8 @@ def test_fold_skew_plots_the_signed_shift_against_dispersion():
                   "pooled_auprg", "pooled_auroc"):
             rows.append({"dispersion": d, "aggregate": a, "n_tasks": 2, "fold_pi_sd": d / 3,
                          "bias_mean": -d if a == "mean_auprg" else d / 100, "kendall_loss": d / 10})
-    t = BF.fold_skew_tables(pd.DataFrame(rows))
-    fig = B.figure_fold_skew(t["boyd_fold_skew_lines"], dict(zip(*t["boyd_fold_skew_text"][["field", "text"]].T.values,
+    t = dict(BF.fold_skew_tables(pd.DataFrame(rows)))
+    fig = B.figure_fold_skew(t[R.BOYD_FOLD_SKEW_LINES], dict(zip(*t[R.BOYD_FOLD_SKEW_TEXT][["field", "text"]].T.values,
                                                                   strict=True)))
     left, right = fig.axes[:2]
     line = [ln for ln in left.get_lines() if ln.get_label() == "mean of per-fold AUPRG"][0]
@@ -315,10 +316,9 @@ def test_aggregation_shows_or_counts_every_negative_value_and_colours_text_by_ce
     groups = pd.DataFrame([{"skew_group": g, "learner": lrn, "metric": m, "rank": r}
                            for g in ("1: pi 0.05-0.15", "all tasks") for m in ("aupr", "aucnpr", "auprg", "auroc")
                            for r, lrn in enumerate(("a", "b", "c"), start=1)])
-    t = BF.aggregation_tables(per_task, groups)
-    text = dict(zip(t["boyd_aggregation_text"]["field"], t["boyd_aggregation_text"]["text"], strict=True))
-    fig = B.figure_aggregation(*(t[n] for n in ("boyd_aggregation_points", "boyd_aggregation_task_means",
-                                                "boyd_aggregation_min_curve", "boyd_aggregation_ranks")), text)
+    t = dict(BF.aggregation_tables(per_task, groups))
+    text = dict(zip(t[R.BOYD_AGGREGATION_TEXT]["field"], t[R.BOYD_AGGREGATION_TEXT]["text"], strict=True))
+    fig = B.figure_aggregation(*(t[d] for d in R.FIGURE_BOYD_AGGREGATION.data), text)
     left, heat = fig.axes[0], fig.axes[1]
     assert left.get_ylim()[0] == BF.AGGREGATION_FLOOR  # -0.1 shown, -3.0 on the edge
     assert "2 AUPRG < 0 (1 below -0.5, down to -3.00" in left.get_title()
@@ -485,13 +485,12 @@ def test_figure_modules_import_no_statistics():
 
 
 def test_every_figure_is_drawn_from_its_tables_by_one_command(tmp_path):
-    """The theory figures: `prspace boyd theory-data` writes the tables, `prspace figure` draws each one,
-    and the tables read back are the package's exact curves, to the last bit."""
+    """The theory figures: `prspace step boyd_theory_data` writes the tables, `prspace figure` draws each
+    one, and the tables read back are the package's exact curves, to the last bit."""
     from prspace.cli import main
-    from prspace.core import registry as R
 
     data = tmp_path / "data"
-    assert main(["boyd", "theory-data", "--out-dir", str(data)]) == 0
+    assert main(["step", R.STEP_BOYD_THEORY_DATA.name, "--figure-data-dir", str(data)]) == 0
     for name in (f.name for f in R.BOYD_THEORY_FIGURES):
         assert [d.name for d in R.figure(name).data] == [name]
         out = tmp_path / f"{name}.png"

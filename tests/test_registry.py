@@ -183,18 +183,8 @@ OFFENDERS: dict[str, set[str]] = {
     'src/prspace/audit/files.py': {'auroc_bounds', 'metrics', 'rank_sets'},
     'src/prspace/audit/render.py': {'cd_diagram'},
     'src/prspace/audit/result.py': {'cd_cliques', 'cd_diagram', 'cd_ranks', 'cd_tests'},
-    'src/prspace/experiments/boyd_figure_data.py': {'boyd_aggregation', 'boyd_aggregation_min_curve', 'boyd_aggregation_points', 'boyd_aggregation_ranks', 'boyd_aggregation_task_means', 'boyd_aggregation_text', 'boyd_downsampling', 'boyd_downsampling_axis', 'boyd_downsampling_levels', 'boyd_downsampling_paper', 'boyd_downsampling_text', 'boyd_fold_skew', 'boyd_fold_skew_lines', 'boyd_fold_skew_text'},
-    'src/prspace/experiments/boyd_tables.py': {'boyd_aggregation_agreement', 'boyd_aggregation_learners', 'boyd_aggregation_skew_correlation', 'boyd_aggregation_skew_groups', 'boyd_aggregation_tasks', 'boyd_downsampling', 'boyd_downsampling_summary', 'boyd_downsampling_table3', 'boyd_downsampling_vs_paper', 'boyd_fold_skew', 'boyd_fold_skew_mechanism', 'boyd_fold_skew_per_task', 'boyd_fold_skew_summary', 'boyd_table2_check', 'boyd_table3_check'},
     'src/prspace/experiments/controlled_skew.py': {'disagreement_by_balance', 'skew_evidence'},
     'src/prspace/experiments/ranking/__init__.py': {'learner_winners', 'panel_sensitivity'},
-    'src/prspace/experiments/selection.py': {'fig4_auprg_vs_aupr', 'fig5_curves'},
-    'src/prspace/experiments/skew_evidence.py': {'controlled_skew_counterfactual', 'controlled_skew_trend', 'disagreement_by_balance', 'skew_evidence'},
-    'src/prspace/verdicts/primary.py': {'disagreement_per_task'},
-    'workflow/rules/boyd.smk': {'boyd_aggregation', 'boyd_aggregation_agreement', 'boyd_aggregation_learners', 'boyd_aggregation_min_curve', 'boyd_aggregation_points', 'boyd_aggregation_ranks', 'boyd_aggregation_skew_correlation', 'boyd_aggregation_skew_groups', 'boyd_aggregation_task_means', 'boyd_aggregation_tasks', 'boyd_aggregation_text', 'boyd_downsampling', 'boyd_downsampling_axis', 'boyd_downsampling_levels', 'boyd_downsampling_paper', 'boyd_downsampling_summary', 'boyd_downsampling_table3', 'boyd_downsampling_text', 'boyd_downsampling_vs_paper', 'boyd_evidence', 'boyd_evidence_values', 'boyd_fig1_min_pr_curve', 'boyd_fig2_min_pr_curves', 'boyd_fig3_aucpr_min', 'boyd_fig4_f1_contours', 'boyd_fig_pr_prg', 'boyd_fig_pr_prg_areas', 'boyd_fig_pr_prg_hull', 'boyd_fig_pr_prg_isometrics', 'boyd_fig_pr_prg_points', 'boyd_fig_pr_prg_source', 'boyd_fig_pr_prg_text', 'boyd_fold_skew', 'boyd_fold_skew_lines', 'boyd_fold_skew_mechanism', 'boyd_fold_skew_per_task', 'boyd_fold_skew_summary', 'boyd_fold_skew_text', 'boyd_table2_check', 'boyd_table3_check', 'tasks'},
-    'workflow/rules/cd.smk': {'cd_cliques', 'cd_diagram', 'cd_ranks', 'cd_tests', 'tasks'},
-    'workflow/rules/common.smk': {'metrics', 'tasks'},
-    'workflow/rules/openml.smk': {'openml-manifest', 'openml_selfcheck', 'openml_selfcheck_summary', 'openml_study'},
-    'workflow/rules/study.smk': {'auroc_bounds', 'calibration', 'calibration_summary', 'controlled_skew', 'controlled_skew_counterfactual_per_task', 'controlled_skew_observed', 'controlled_skew_per_task', 'disagreement_per_task', 'fig4_auprg_vs_aupr', 'fig4_rank_counts', 'fig4_rank_heatmap', 'fig4_scatter', 'fig5_curve_areas', 'fig5_curve_bands', 'fig5_curve_points', 'fig5_curves', 'figure_selection', 'figure_text', 'findings', 'front', 'noise_evidence', 'noise_floor_pairs', 'noise_floor_per_task', 'openml_selfcheck_summary', 'rank_set_calibration', 'rank_set_evidence', 'rank_set_summary', 'rank_sets', 'sensitivity', 'summary', 'tasks', 'verdicts', 'workflow'},
 }  # fmt: skip
 
 

@@ -5,6 +5,7 @@ function before any work; each mistake one line, exit 2."""
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 
 import pandas as pd
@@ -72,8 +73,9 @@ def test_every_step_of_the_command_is_a_step_of_the_registry_with_typed_roles_an
     for name in S.STEPS:
         assert name in names
         fn = S._step_function(name)
+        assert typing.is_typeddict(typing.get_type_hints(fn)["inputs"]), name
         several, required = S._role_kinds(fn)
-        assert required <= set(several) and several, name
+        assert required <= set(several), name  # a step may read no file (Boyd's theory tables)
 
 
 def _noise_evidence_argv(tables: Path, out: Path) -> list[str]:
@@ -134,3 +136,24 @@ def test_step_settings_reach_the_step_as_the_configuration_holds_them():
     words = shlex.split(step_settings(metrics=["aupr", "auroc"], study="s", seed=3, alpha=1))
     assert S._settings(R.STEP_CD.name, cd, words[1::2]) == {"metrics": ["aupr", "auroc"], "study": "s", "seed": 3,
                                                             "alpha": 1.0}
+
+
+def test_step_inputs_leave_out_a_role_without_files_and_reach_the_step_as_given(tmp_path):
+    """The rules' --in arguments, split as the shell splits them, are the files of each role; a role
+    with no file is left out (the step reads none); the step command reads them back by role."""
+    import shlex
+    from types import SimpleNamespace
+
+    from prspace.study.step_args import step_inputs
+
+    files = [tmp_path / f"run {i}.parquet" for i in range(2)]
+    for f in files:
+        f.touch()
+    given = SimpleNamespace(tasks=str(tmp_path / "tasks.csv"), metrics=[], downsampling_runs=[str(f) for f in files])
+    words = shlex.split(step_inputs("tasks", "metrics", "downsampling_runs")(None, given))
+    assert words == ["--in", f"tasks={tmp_path / 'tasks.csv'}", "--in", f"downsampling_runs={files[0]}", str(files[1])]
+    assert step_inputs("metrics")(None, given) == ""
+    (tmp_path / "tasks.csv").touch()
+    evidence = S._step_function(R.STEP_BOYD_EVIDENCE.name)
+    assert S._inputs(R.STEP_BOYD_EVIDENCE.name, evidence, [words[1:2], words[3:]]) == {
+        "tasks": tmp_path / "tasks.csv", "downsampling_runs": files}

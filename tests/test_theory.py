@@ -12,6 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from prspace import metrics
+from prspace.core import registry as R
 from prspace.experiments import theory_data
 from prspace.experiments.aggregation import BOYD_TABLE2_MEAN, table2_check
 from prspace.experiments.downsampling import table3_check
@@ -133,10 +134,10 @@ def test_boyd_table2_mean_row_and_implied_skews():
 def test_cli_paper_tables_and_theory(tmp_path):
     from prspace.cli import main
 
-    assert main(["boyd", "paper-tables", "--out-dir", str(tmp_path)]) == 0
+    assert main(["step", R.STEP_BOYD_PAPER_TABLES.name, "--tables-dir", str(tmp_path)]) == 0
     md = (tmp_path / "boyd_table3_check.md").read_text()
     assert "Largest |difference|: 0.0008" in md
-    assert main(["boyd", "theory-data", "--out-dir", str(tmp_path)]) == 0
+    assert main(["step", R.STEP_BOYD_THEORY_DATA.name, "--figure-data-dir", str(tmp_path)]) == 0
     assert main(["figure", "boyd_fig4_f1_contours", "--tables", str(tmp_path / "boyd_fig4_f1_contours.csv"), "--out",
                  str(tmp_path / "boyd_fig4_f1_contours.png"), "--formats", "png"]) == 0
     assert (tmp_path / "boyd_fig4_f1_contours.png").stat().st_size > 10_000
@@ -149,8 +150,8 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "unknown dataset" in err and "Traceback" not in err
     # no qualifying task: the report says so in words, it does not fail or draw an empty plot
-    assert main(["boyd", "downsampling-report", "--tables-dir", str(tmp_path), "--figure-data-dir", str(tmp_path),
-                 "--criteria", "pi <= 0.1"]) == 0
+    assert main(["step", R.STEP_BOYD_DOWNSAMPLING_REPORT.name, "--tables-dir", str(tmp_path), "--figure-data-dir",
+                 str(tmp_path), "--set", 'criteria="pi <= 0.1"']) == 0
     assert "No task" in (tmp_path / "boyd_downsampling_summary.md").read_text()
 
 
@@ -176,13 +177,14 @@ def test_cli_pr_prg_draws_the_median_model_and_names_its_source(tmp_path):
     status = tmp_path / "syn-task.json"
     status.write_text(json.dumps({"task_id": "syn-task", "status": "ok", "reason": "",
                                   "predictions": str(tmp_path / "syn-task.parquet")}))
-    sel = tmp_path / "sel.csv"
-    assert main(["boyd", "pr-prg", "--status", str(status), "--figure-data-dir", str(tmp_path),
-                 "--selection-out", str(sel)]) == 0
+    pr_prg = ["step", R.STEP_BOYD_PR_PRG.name, "--in", f"status={status}", "--set", 'task="auto"', "--set",
+              "target_positives=30", "--tables-dir", str(tmp_path), "--figure-data-dir", str(tmp_path)]
+    assert main([*pr_prg, "--set", 'model="auto"']) == 0
+    sel = R.BOYD_FIG_PR_PRG_SOURCE.csv(tmp_path)
     row = pd.read_csv(sel).iloc[0]
     assert row["model_id"] == "mid" and row["fold"] == 0 and row["n_pos"] == 20
     tables = [str(tmp_path / f"boyd_fig_pr_prg_{n}.csv") for n in ("points", "areas", "hull", "isometrics")]
     assert main(["figure", "boyd_fig_pr_prg", "--tables", *tables, "--text", str(tmp_path / "boyd_fig_pr_prg_text.csv"),
                  "--out", str(tmp_path / "boyd_fig_pr_prg.png"), "--formats", "png"]) == 0
     assert (tmp_path / "boyd_fig_pr_prg.png").is_file()
-    assert main(["boyd", "pr-prg", "--status", str(status), "--figure-data-dir", str(tmp_path), "--model", "nope"]) == 2
+    assert main([*pr_prg, "--set", 'model="nope"']) == 2

@@ -15,10 +15,12 @@ import pandas as pd
 import pytest
 import yaml
 
+from prspace.core import registry as R
 from prspace.core.contracts import write_task_list
 from prspace.core.errors import InputError
 from prspace.study.workflow_inputs import (
     JobFiles,
+    StepFiles,
     StudyInputs,
     expand_tasks,
     output_folder,
@@ -204,3 +206,18 @@ def test_shell_commands_are_string_literals(path):
             if not body.strip() or len(body) - len(body.lstrip()) <= indent:
                 break
             assert re.fullmatch(r'"[^"]*"', body.strip()), f"{path.name}: {body.strip()}"
+
+
+def test_step_files_name_the_registry_tables_where_the_rules_wrote_them():
+    files = StepFiles("r/tables", "w/figure_data")
+    assert files.csv(R.CD_RANKS) == "r/tables/cd_ranks.csv" and files.csv(R.FIGURE_TEXT) == "w/figure_data/figure_text.csv"
+    # a Markdown twin only where the table has one
+    assert files.tables(R.STEP_COLLECT) == ["r/tables/metrics.csv", "r/tables/tasks.csv", "r/tables/tasks.md"]
+    skew = files.tables(R.STEP_CONTROLLED_SKEW, skip=(R.CONTROLLED_SKEW_PER_TASK,))
+    assert "r/tables/controlled_skew_per_task.csv" not in skew and "r/tables/skew_evidence.md" in skew
+    assert files.figure_data(R.STEP_BOYD_FOLD_SKEW_REPORT) == ["w/figure_data/boyd_fold_skew_lines.csv",
+                                                                "w/figure_data/boyd_fold_skew_text.csv"]
+    # `prspace figure` reads --tables in this order: the bands (optional) after the points and areas
+    assert files.figure_tables(R.FIGURE_FIG5_CURVES) == [f"w/figure_data/fig5_curve_{n}.csv"
+                                                         for n in ("points", "areas", "bands")]
+    assert JobFiles.path(R.STEP_BOYD_EVIDENCE) == "boyd/evidence"

@@ -1,7 +1,7 @@
 # Shared conventions of every rules file (see docs/architecture.md, "Workflow contract").
-# Included first by the Snakefile.  Defines: STUDY, WORK, RESULTS, PRSPACE, JOBS,
+# Included first by the Snakefile.  Defines: R (prspace.core.registry), STUDY, WORK, RESULTS, PRSPACE, JOBS, FILES,
 # DATA_FILES, INPUTS, data_file(), task_ids(), per_task(), output_folder(), PREDICTIONS, PREDICTION_STATUS,
-# METRICS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
+# FIGURE_DATA, METRICS_TABLE, TASKS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
 # params functions come from prspace.study.workflow_inputs.
 
 import sys
@@ -14,11 +14,12 @@ try:
     import prspace  # noqa: F401  (installed, or on PYTHONPATH)
 except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+from prspace.core import registry as R  # noqa: E402
 from prspace.core.errors import InputError  # noqa: E402
 from prspace.study.interrupts import install_workflow_interrupt_handler  # noqa: E402
 from prspace.study.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study.study_config import config_given, prepare_config, report_request  # noqa: E402
-from prspace.study.workflow_inputs import JobFiles, StudyInputs, output_folder  # noqa: E402
+from prspace.study.workflow_inputs import JobFiles, StepFiles, StudyInputs, output_folder  # noqa: E402
 
 # A second Ctrl-C must not cut Snakemake's stop short (prspace.study.interrupts).
 install_workflow_interrupt_handler()
@@ -63,10 +64,13 @@ WORK = f"work/{STUDY}"  # intermediates (git-ignored)
 RESULTS = f"results/{STUDY}"  # tables, figures, report
 TABLES = f"{RESULTS}/tables"
 FIGURES = f"{RESULTS}/figures"
+FIGURE_DATA = f"{WORK}/figure_data"  # the tables figures are drawn from (full precision, not for readers)
 LOGS = f"{WORK}/logs"
 BENCHMARKS = f"{WORK}/benchmarks"
-#: every rule's log and benchmark, from its name: log: JOBS.log("cd"), benchmark: JOBS.benchmark("cd")
+#: every rule's log and benchmark, from its name: log: JOBS.log(R.STEP_CD), benchmark: JOBS.benchmark(R.STEP_CD)
 JOBS = JobFiles(LOGS, BENCHMARKS)
+#: the paths of the registry's tables: FILES.csv(R.TASKS), FILES.tables(R.STEP_CD), FILES.figure_data(step)
+FILES = StepFiles(TABLES, FIGURE_DATA)
 
 #: The prspace command line, run by the interpreter that runs Snakemake (no PATH needed).
 PRSPACE = f'"{sys.executable}" -m prspace'
@@ -75,9 +79,10 @@ PRSPACE = f'"{sys.executable}" -m prspace'
 PREDICTIONS = f"{WORK}/predictions/{{task}}.parquet"
 PREDICTION_STATUS = f"{WORK}/predictions/{{task}}.json"
 #: The task list made by the select_tasks checkpoint.
-TASK_LIST = f"{WORK}/tasks.csv"
-#: The study's tidy metrics table (one row per task x model), columns in docs/architecture.md.
-METRICS_TABLE = f"{TABLES}/metrics.csv"
+TASK_LIST = str(R.TASK_LIST.path(WORK))
+#: The study's tidy metrics table (one row per task x model), columns in docs/architecture.md, and task table.
+METRICS_TABLE = FILES.csv(R.METRICS)
+TASKS_TABLE = FILES.csv(R.TASKS)
 #: Per-fold metrics of one task (one row per task x model x repeat x fold).
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 

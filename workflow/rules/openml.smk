@@ -1,25 +1,17 @@
 # OpenML studies only (source: openml): the frozen draw (manifest) and the self-check against
-# OpenML's own evaluation engine, with their tables in the report.  All logic lives in
-# prspace (`prspace fetch-openml manifest|selfcheck`); see docs/openml.md.
-
-from prspace.study.workflow_commands import OPENML_TABLES, table_html_args
-
-OPENML_MANIFEST = f"{RESULTS}/openml-manifest.json"
+# OpenML's own evaluation engine; their tables in the report come from report.smk.  All logic lives
+# in prspace (`prspace fetch-openml manifest|selfcheck`); see docs/openml.md.
 
 
 rule openml_manifest:
     """The frozen draw: server, client version, date; per task the run and flow ids and checksums."""
-    input:
-        status=per_task(PREDICTION_STATUS),
-        tasks=TASK_LIST,
+    input: status=per_task(PREDICTION_STATUS), tasks=TASK_LIST,
     output:
-        manifest=OPENML_MANIFEST,
-        study=f"{TABLES}/openml_study.csv",
-        study_md=f"{TABLES}/openml_study.md",
-    log:
-        JOBS.log("openml_manifest"),
-    benchmark:
-        JOBS.benchmark("openml_manifest")
+        manifest=R.OPENML_MANIFEST.path(RESULTS),
+        study=FILES.csv(R.OPENML_STUDY),
+        study_md=R.OPENML_STUDY.markdown(TABLES),
+    log: JOBS.log(R.STEP_OPENML_MANIFEST),
+    benchmark: JOBS.benchmark(R.STEP_OPENML_MANIFEST)
     params:
         server=config["openml"]["server"],
         replayed=(f"--replayed-from '{config['openml']['replay']}'" if config["openml"]["replay"] else ""),
@@ -34,44 +26,14 @@ rule openml_manifest:
 
 rule openml_selfcheck:
     """Our AUROC of every drawn run's predictions vs the server's area_under_roc_curve."""
-    input:
-        status=per_task(PREDICTION_STATUS),
+    input: status=per_task(PREDICTION_STATUS),
     output:
-        checks=f"{TABLES}/openml_selfcheck.csv",
-        checks_md=f"{TABLES}/openml_selfcheck.md",
-        summary=f"{TABLES}/openml_selfcheck_summary.csv",
-        summary_md=f"{TABLES}/openml_selfcheck_summary.md",
-    log:
-        JOBS.log("openml_selfcheck"),
-    benchmark:
-        JOBS.benchmark("openml_selfcheck")
-    params:
-        prspace=PRSPACE,
+        checks=FILES.csv(R.OPENML_SELFCHECK),
+        summary=FILES.csv(R.OPENML_SELFCHECK_SUMMARY),
+        md=[t.markdown(TABLES) for t in R.STEP_OPENML_SELFCHECK.tables],
+    log: JOBS.log(R.STEP_OPENML_SELFCHECK),
+    benchmark: JOBS.benchmark(R.STEP_OPENML_SELFCHECK)
+    params: prspace=PRSPACE,
     shell:
         "{params.prspace} fetch-openml selfcheck --status {input.status} --out {output.checks} "
         "--summary-out {output.summary} > {log} 2>&1"
-
-
-rule openml_report_tables:
-    """HTML pages of the OpenML tables for the Snakemake report."""
-    input:
-        [f"{TABLES}/{name}.csv" for name in OPENML_TABLES],
-    output:
-        [
-            report(
-                f"{WORK}/report/{name}.html",
-                caption=OPENML_TABLES[name].caption,
-                category=OPENML_TABLES[name].category,
-                labels={"table": name.replace("_", " ")},
-            )
-            for name in OPENML_TABLES
-        ],
-    log:
-        JOBS.log("openml_report_tables"),
-    benchmark:
-        JOBS.benchmark("openml_report_tables")
-    params:
-        tables=lambda wildcards, input, output: table_html_args(OPENML_TABLES, input, output, study=STUDY),
-        prspace=PRSPACE,
-    shell:
-        "{params.prspace} table-html {params.tables} > {log} 2>&1"

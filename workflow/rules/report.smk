@@ -1,33 +1,28 @@
 # HTML renderings of every table of the study, so `snakemake --report` shows them (the report
-# displays images, PDFs and HTML; CSVs would only be offered for download).  One job.
+# displays images, PDFs and HTML; CSVs would only be offered for download): one job for the study's
+# tables, one for an OpenML study's own (prspace.study.registry.report_tables, openml_report_tables).
 
-from prspace.study.workflow_commands import report_tables, table_html_args
+from prspace.study.registry import openml_report_tables, report_tables
+from prspace.study.workflow_commands import table_html_args
 
-#: name -> (title, category, subcategory, caption) of every table in the report (prspace.study.workflow_commands)
-REPORT_TABLES = report_tables(config)
+for _step, _tables in [(R.STEP_REPORT_TABLES, report_tables(config)),
+                       (R.STEP_OPENML_REPORT_TABLES, openml_report_tables())]:
+    _html = [f"{WORK}/report/{name}.html" for name in _tables]
 
-
-rule report_tables:
-    """HTML pages of every result table, for the Snakemake report."""
-    input:
-        [f"{TABLES}/{name}.csv" for name in REPORT_TABLES],
-    output:
-        [
-            report(
-                f"{WORK}/report/{name}.html",
-                caption=caption or f"../report/{name}.rst",
-                category=category,
-                subcategory=sub,
-                labels={"table": name.replace("_", " ")},
-            )
-            for name, (title, category, sub, caption) in REPORT_TABLES.items()
-        ],
-    log:
-        JOBS.log("report_tables"),
-    benchmark:
-        JOBS.benchmark("report_tables")
-    params:
-        tables=lambda wildcards, input, output: table_html_args(REPORT_TABLES, input, output, study=STUDY),
-        prspace=PRSPACE,
-    shell:
-        "{params.prspace} table-html {params.tables} > {log} 2>&1"
+    rule:
+        """HTML pages of result tables, for the Snakemake report."""
+        name: _step.name
+        input: [f"{TABLES}/{name}.csv" for name in _tables],
+        output:
+            [
+                report(html, caption=t.caption or f"../report/{name}.rst", category=t.category, subcategory=t.subcategory,
+                       labels={"table": name.replace("_", " ")})
+                for html, (name, t) in zip(_html, _tables.items())
+            ],
+        log: JOBS.log(_step),
+        benchmark: JOBS.benchmark(_step)
+        params:
+            tables=table_html_args(_tables, [f"{TABLES}/{name}.csv" for name in _tables], _html, study=STUDY),
+            prspace=PRSPACE,
+        shell:
+            "{params.prspace} table-html {params.tables} > {log} 2>&1"

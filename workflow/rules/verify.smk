@@ -6,16 +6,10 @@
 
 rule verify:
     """Does this run reproduce the committed tables of the study? (prspace.repo.verify)"""
-    input:
-        study_targets(config),
-        per_task(PREDICTION_STATUS),
-    output:
-        f"{WORK}/verify/report.txt",
-    log:
-        JOBS.log("verify"),
-    benchmark:
-        JOBS.benchmark("verify")
-    params:
-        cmd=f"{PRSPACE} verify {RESULTS}",
+    input: study_targets(config), per_task(PREDICTION_STATUS),
+    output: f"{WORK}/verify/report.txt",
+    log: JOBS.log(R.STEP_VERIFY),
+    benchmark: JOBS.benchmark(R.STEP_VERIFY)
+    params: cmd=f"{PRSPACE} verify {RESULTS}",
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"

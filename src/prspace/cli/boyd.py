@@ -19,10 +19,13 @@ Every figure is drawn afterwards from its tables by ``prspace figure NAME`` (:mo
 from __future__ import annotations
 
 import argparse
-import logging
 from pathlib import Path
 
-log = logging.getLogger("prspace.boyd")
+from prspace.core.output import write_csv, write_parquet
+from prspace.core.steps import StepOutput, write_step
+from prspace.experiments import boyd_steps as S
+from prspace.experiments import fold_skew as fs
+from prspace.experiments.boyd_evidence import evidence_from_files
 
 
 def _floats(text: str) -> list[float]:
@@ -128,130 +131,76 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.set_defaults(func=run_evidence)
 
 
-# --- helpers ---------------------------------------------------------------------------------
+# --- the steps (``prspace step NAME`` runs the same functions) ----------------------------------------
 
 
-# --- theory and paper tables -----------------------------------------------------------------
+def _write(output, *, tables_dir=None, figure_data_dir=None) -> int:
+    write_step(output, tables_dir=tables_dir, figure_data_dir=figure_data_dir)
+    return 0
 
 
 def run_theory_data(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import BoydReport, write_report
-    from prspace.experiments.theory_data import theory_tables
-
-    write_report(BoydReport([], figure_tables=theory_tables()), args.out_dir, args.out_dir)
-    return 0
+    return _write(S.theory_data_step({}), figure_data_dir=args.out_dir)
 
 
 def run_paper_tables(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import paper_tables_report, write_report
-
-    write_report(paper_tables_report(), args.out_dir)
-    return 0
-
-
-# --- Flach and Kull Figure 2 from the study's predictions -------------------------------------
+    return _write(S.paper_tables_step({}), tables_dir=args.out_dir)
 
 
 def run_pr_prg(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_csv
-    from prspace.experiments.boyd_tables import BoydReport, pr_prg_report, write_report
-
-    report = pr_prg_report(args.status, task=args.task, model=args.model, target_positives=args.target_positives)
-    write_report(BoydReport([], figure_tables=report.figure_tables), args.figure_data_dir, args.figure_data_dir)
+    out = S.pr_prg_step({"status": args.status}, task=args.task, model=args.model,
+                        target_positives=args.target_positives)
+    write_step(StepOutput(figure_data=out.figure_data), figure_data_dir=args.figure_data_dir)
     if args.selection_out:
-        write_csv(report.tables[0].frame, args.selection_out)
-    return 0
-
-
-# --- downsampling ----------------------------------------------------------------------------
-
-
-def _load_dataset(args: argparse.Namespace):
-    from prspace.data.datasets import load_dataset
-
-    return load_dataset(args.dataset, data_dir=args.data_dir, target=args.target, pos_label=args.pos_label)
-
-
-def run_downsample(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_parquet
-    from prspace.experiments.downsampling import task_runs
-    from prspace.local.learners import make_learner, parse_learners, score_of
-
-    names = parse_learners(args.learners)
-    data = _load_dataset(args)
-    learners = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
-    runs, note = task_runs(data.X, data.y, learners, score=score_of, max_pi=args.max_pi,
-                           provenance=getattr(data, "provenance", ""), ratios=args.ratios, n_folds=args.folds,
-                           repeats=args.repeats, seed=args.seed, task_id=args.dataset)
-    write_parquet(runs, args.out, note)
+        write_csv(out.tables[0].frame, args.selection_out)
     return 0
 
 
 def run_downsampling_report(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import downsampling_report, read_runs, write_report
+    out = S.downsampling_report_step({"runs": args.runs}, study=args.study, criteria=args.criteria)
+    return _write(out, tables_dir=args.tables_dir, figure_data_dir=args.figure_data_dir)
 
-    report = downsampling_report(read_runs(args.runs), study=args.study, criteria=args.criteria)
-    write_report(report, args.tables_dir, args.figure_data_dir)
+
+def run_fold_skew_report(args: argparse.Namespace) -> int:
+    out = S.fold_skew_report_step({"runs": args.runs}, study=args.study, criteria=args.criteria)
+    return _write(out, tables_dir=args.tables_dir, figure_data_dir=args.figure_data_dir)
+
+
+def run_fold_skew_mechanism(args: argparse.Namespace) -> int:
+    return _write(S.fold_skew_mechanism_step({}, n_sim=args.n_sim, seed=args.seed), tables_dir=args.tables_dir)
+
+
+def run_aggregation(args: argparse.Namespace) -> int:
+    out = S.aggregation_step({"metrics": args.metrics}, learner=args.learner, skew_groups=args.skew_groups,
+                             study=args.study)
+    return _write(out, tables_dir=args.tables_dir, figure_data_dir=args.figure_data_dir)
+
+
+def run_evidence(args: argparse.Namespace) -> int:
+    evidence, values = evidence_from_files(
+        metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
+        fold_skew_runs=args.fold_skew_runs, mechanism=args.mechanism, learner=args.learner,
+        n_resamples=args.n_resamples, seed=args.seed, max_pi=args.max_pi, min_positives=args.min_positives,
+        downsampling_scope=args.downsampling_scope)
+    write_csv(evidence, args.out)
+    if args.values_out is not None:
+        write_csv(values, args.values_out)
     return 0
 
 
-# --- fold skew -------------------------------------------------------------------------------
+# --- one task's runs (parquet with a note, one file per task: not a generic step) -------------------
 
 
-def run_fold_skew(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_parquet
-    from prspace.experiments.fold_skew import task_runs
-
-    runs, note = task_runs(args.status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
-                           max_repeats=args.max_repeats)
+def run_downsample(args: argparse.Namespace) -> int:
+    runs, note = S.downsample_task(args.dataset, data_dir=args.data_dir, target=args.target, pos_label=args.pos_label,
+                                   learners=args.learners, max_pi=args.max_pi, ratios=args.ratios,
+                                   n_folds=args.folds, repeats=args.repeats, seed=args.seed)
     write_parquet(runs, args.out, note)
     return 0
 
 
-def run_fold_skew_report(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import fold_skew_report, read_runs, write_report
-
-    report = fold_skew_report(read_runs(args.runs), study=args.study, criteria=args.criteria)
-    write_report(report, args.tables_dir, args.figure_data_dir)
-    return 0
-
-
-def run_fold_skew_mechanism(args: argparse.Namespace) -> int:
-    from prspace.core.errors import InputError
-    from prspace.experiments.boyd_tables import fold_skew_mechanism_report, write_report
-
-    if not 2 <= args.n_sim <= 2000:
-        raise InputError(f"--n-sim must be between 2 and 2000, got {args.n_sim}")
-    if args.seed < 0:
-        raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
-    write_report(fold_skew_mechanism_report(n_sim=args.n_sim, seed=args.seed), args.tables_dir)
-    return 0
-
-
-# --- aggregation over tasks --------------------------------------------------------------------
-
-
-def run_aggregation(args: argparse.Namespace) -> int:
-    from prspace.experiments.boyd_tables import aggregation_report, read_metrics, write_report
-
-    report = aggregation_report(read_metrics(args.metrics), learner=args.learner, skew_groups=args.skew_groups,
-                                study=args.study)
-    write_report(report, args.tables_dir, args.figure_data_dir)
-    return 0
-
-
-# --- evidence rows for the verdict table ------------------------------------------------------
-
-
-def run_evidence(args: argparse.Namespace) -> int:
-    from prspace.core.output import write_csv
-    from prspace.experiments.boyd_evidence import evidence_from_files
-
-    evidence, values = evidence_from_files(metrics=args.metrics, tasks=args.tasks, downsampling_runs=args.downsampling_runs,
-                                  fold_skew_runs=args.fold_skew_runs, mechanism=args.mechanism, learner=args.learner,
-                                  n_resamples=args.n_resamples, seed=args.seed, max_pi=args.max_pi,
-                                  min_positives=args.min_positives, downsampling_scope=args.downsampling_scope)
-    write_csv(evidence, args.out)
-    if args.values_out is not None:
-        write_csv(values, args.values_out)
+def run_fold_skew(args: argparse.Namespace) -> int:
+    runs, note = fs.task_runs(args.status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
+                              max_repeats=args.max_repeats)
+    write_parquet(runs, args.out, note)
     return 0

@@ -54,6 +54,16 @@ STEPS: dict[str, StepEntry] = {
     R.STEP_CONTROLLED_SKEW.name: StepEntry("prspace.verdicts.skew:controlled_skew_step"),
     R.STEP_FIGURE_DATA.name: StepEntry("prspace.experiments.figure_data_step:figure_data_step"),
     R.STEP_CD.name: StepEntry("prspace.experiments.cd_tables:cd_step"),
+    **{step.name: StepEntry(f"prspace.experiments.boyd_steps:{function}") for step, function in (
+        (R.STEP_BOYD_THEORY_DATA, "theory_data_step"),
+        (R.STEP_BOYD_PAPER_TABLES, "paper_tables_step"),
+        (R.STEP_BOYD_PR_PRG, "pr_prg_step"),
+        (R.STEP_BOYD_DOWNSAMPLING_REPORT, "downsampling_report_step"),
+        (R.STEP_BOYD_FOLD_SKEW_REPORT, "fold_skew_report_step"),
+        (R.STEP_BOYD_FOLD_SKEW_MECHANISM, "fold_skew_mechanism_step"),
+        (R.STEP_BOYD_AGGREGATION, "aggregation_step"),
+        (R.STEP_BOYD_EVIDENCE, "evidence_step"),
+    )},
 }
 
 

@@ -1,8 +1,9 @@
 """The tables the figures of the Boyd et al. (2012) experiments are drawn from; the figures only lay out.
 
-Each report command of ``prspace boyd`` (:mod:`prspace.experiments.boyd_tables`) also writes, at
-full precision under the study's ``work/`` folder, the tables its figure needs
-(:mod:`prspace.figures.boyd` draws them, ``prspace figure NAME`` saves the figure):
+Each report step of the Boyd experiments (:mod:`prspace.experiments.boyd_tables`) also writes, at
+full precision under the study's ``work/`` folder, the tables its figure needs, each as a pair
+(registry figure-data table, rows) in the figure's order (:mod:`prspace.figures.boyd` draws them,
+``prspace figure NAME`` saves the figure):
 
 * ``boyd_downsampling`` -- ``boyd_downsampling_levels`` (the summary over tasks of
   :func:`prspace.experiments.downsampling.table3_summary`), ``boyd_downsampling_axis`` (each training
@@ -27,37 +28,33 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics
+from prspace.core import registry as R
+from prspace.core.registry import Figure, FigureData
 from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
 
+#: What a figure's tables are: each (registry figure-data table, its rows), in the figure's order.
+FigureTables = list[tuple[FigureData, pd.DataFrame]]
+
 #: Columns of a ``<figure>_text`` table.
 TEXT_COLUMNS = ["figure", "field", "text"]
-#: The figures of the Boyd experiments and the tables (file stems) each is drawn from, its text last.
-BOYD_FIGURE_TABLES: dict[str, tuple[str, ...]] = {
-    "boyd_downsampling": ("boyd_downsampling_levels", "boyd_downsampling_axis", "boyd_downsampling_paper",
-                          "boyd_downsampling_text"),
-    "boyd_fold_skew": ("boyd_fold_skew_lines", "boyd_fold_skew_text"),
-    "boyd_aggregation": ("boyd_aggregation_points", "boyd_aggregation_task_means", "boyd_aggregation_min_curve",
-                         "boyd_aggregation_ranks", "boyd_aggregation_text"),
-}
 #: Lowest metric value the aggregation panel's axis shows; lower values sit on its edge.
 AGGREGATION_FLOOR = -0.5
 #: Metrics of the aggregation figure's heat map, in column order within a pi group.
 HEAT_METRICS = ("aupr", "aucnpr", "auprg", "auroc")
 
 
-def _text(figure: str, fields: list[tuple[str, str]]) -> pd.DataFrame:
-    return pd.DataFrame([(figure, f, t) for f, t in fields], columns=TEXT_COLUMNS)
+def _text(figure: Figure, fields: list[tuple[str, str]]) -> pd.DataFrame:
+    return pd.DataFrame([(figure.name, f, t) for f, t in fields], columns=TEXT_COLUMNS)
 
 
 def _labels(names) -> list[tuple[str, str]]:
     return [(f"label:{m}", metrics.METRIC_LABELS[m]) for m in names]
 
 
-def message_tables(figure: str, message: str) -> dict[str, pd.DataFrame]:
+def message_tables(figure: Figure, message: str) -> FigureTables:
     """The tables of ``figure`` when no task qualified: empty, and the text's ``message``."""
-    *tables, text = BOYD_FIGURE_TABLES[figure]
-    return {**{t: pd.DataFrame(columns=["message"]) for t in tables}, text: _text(figure, [("message", message)])}
+    return [*((d, pd.DataFrame(columns=["message"])) for d in figure.data), (figure.text, _text(figure, [("message", message)]))]
 
 
 def _suffix(source: str) -> str:
@@ -84,7 +81,7 @@ def paper_table3_by_position(ks: list[float]) -> pd.DataFrame:
     return out.sort_values("metric", kind="stable", key=lambda s: s.map({"aupr": 0, "aucnpr": 1})).reset_index(drop=True)
 
 
-def downsampling_tables(summary: pd.DataFrame, *, source: str = "") -> dict[str, pd.DataFrame]:
+def downsampling_tables(summary: pd.DataFrame, *, source: str = "") -> FigureTables:
     """The tables of the downsampling figure from :func:`prspace.experiments.downsampling.table3_summary`."""
     all_ = summary[summary["learner"] == "all learners"]
     ks = [float(k) for k in all_["train_k"]]
@@ -97,20 +94,22 @@ def downsampling_tables(summary: pd.DataFrame, *, source: str = "") -> dict[str,
     n_tasks = int(all_["n_tasks"].max()) if len(all_) else 0
     title = (f"Downsampling (after Boyd et al. 2012, Table 3): {n_tasks} tasks, {n_learners} learners"
              + _suffix(source) + "; 'original' = each task's own ratio (Boyd's: 1:24)")
-    return {"boyd_downsampling_levels": summary, "boyd_downsampling_axis": axis,
-            "boyd_downsampling_paper": paper_table3_by_position(ks),
-            "boyd_downsampling_text": _text("boyd_downsampling", [("title", title), *_labels(ds.METRICS)])}
+    fig = R.FIGURE_BOYD_DOWNSAMPLING
+    return [(R.BOYD_DOWNSAMPLING_LEVELS, summary), (R.BOYD_DOWNSAMPLING_AXIS, axis),
+            (R.BOYD_DOWNSAMPLING_PAPER, paper_table3_by_position(ks)),
+            (fig.text, _text(fig, [("title", title), *_labels(ds.METRICS)]))]
 
 
 # --- section 4.1: fold skew --------------------------------------------------------------------------
 
 
-def fold_skew_tables(summary: pd.DataFrame, *, source: str = "") -> dict[str, pd.DataFrame]:
+def fold_skew_tables(summary: pd.DataFrame, *, source: str = "") -> FigureTables:
     """The tables of the fold-skew figure from :func:`prspace.experiments.fold_skew.fold_skew_summary`."""
     n_tasks = int(summary["n_tasks"].max()) if len(summary) else 0
     title = f"Fold skew (after Boyd et al. 2012, section 4.1): {n_tasks} tasks" + _suffix(source)
     labels = [(f"label:{a}", fs.AGGREGATE_LABELS[a]) for a in fs.AGGREGATES]
-    return {"boyd_fold_skew_lines": summary, "boyd_fold_skew_text": _text("boyd_fold_skew", [("title", title), *labels])}
+    fig = R.FIGURE_BOYD_FOLD_SKEW
+    return [(R.BOYD_FOLD_SKEW_LINES, summary), (fig.text, _text(fig, [("title", title), *labels]))]
 
 
 # --- section 4.2: aggregation over tasks -------------------------------------------------------------
@@ -153,7 +152,7 @@ def rank_cells(groups: pd.DataFrame) -> pd.DataFrame:
                          "rank": data.ravel()})
 
 
-def aggregation_tables(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: str = "") -> dict[str, pd.DataFrame]:
+def aggregation_tables(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: str = "") -> FigureTables:
     """The tables of the aggregation figure from :func:`prspace.experiments.aggregation.per_task_table`
     and :func:`~prspace.experiments.aggregation.skew_group_means`."""
     means = (per_task.groupby(["task_id", "pi"], sort=False)[list(HEAT_METRICS)].mean().reset_index()
@@ -167,6 +166,7 @@ def aggregation_tables(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: 
              f"{n_learners} learners" + _suffix(source))
     text = [("title", title), ("notes", aggregation_notes(per_task, bottom)), ("bottom", repr(bottom)),
             ("n_learners", str(n_learners)), *_labels(HEAT_METRICS)]
-    return {"boyd_aggregation_points": per_task, "boyd_aggregation_task_means": means,
-            "boyd_aggregation_min_curve": curve, "boyd_aggregation_ranks": rank_cells(groups),
-            "boyd_aggregation_text": _text("boyd_aggregation", text)}
+    fig = R.FIGURE_BOYD_AGGREGATION
+    return [(R.BOYD_AGGREGATION_POINTS, per_task), (R.BOYD_AGGREGATION_TASK_MEANS, means),
+            (R.BOYD_AGGREGATION_MIN_CURVE, curve), (R.BOYD_AGGREGATION_RANKS, rank_cells(groups)),
+            (fig.text, _text(fig, text))]

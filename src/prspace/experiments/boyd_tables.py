@@ -1,70 +1,62 @@
-"""The tables of ``prspace boyd``'s report commands: titles, notes, columns, shapes; and the tables
+"""The tables of the Boyd et al. (2012) steps: titles, notes, columns, shapes; and the tables
 their figures are drawn from.
 
-One function per command, each returning a :class:`BoydReport` that ``prspace.cli.boyd`` writes as
-it stands (:func:`write_report`: ``prspace.core.output.write_table`` per table, ``write_full_csv`` per
-figure table; ``prspace figure`` draws the figure from those, :mod:`prspace.experiments.boyd_figure_data`):
+One function per step, each returning the :class:`~prspace.core.steps.StepOutput` that
+:func:`prspace.core.steps.write_step` writes (the step functions that read a rule's files are in
+:mod:`prspace.experiments.boyd_steps`; ``prspace figure`` draws each figure from its tables,
+:mod:`prspace.experiments.boyd_figure_data`):
 
 - :func:`paper_tables_report`: Boyd et al.'s Tables 3 and 2 checked against Theorem 2;
 - :func:`downsampling_report`: section 4.3, Table 3 per task and learner, over tasks, beside the paper;
 - :func:`fold_skew_report`: section 4.1, the bias of each aggregate and ranking changes;
 - :func:`fold_skew_mechanism_report`: section 4.1 on one simulated model, the sign of the bias;
-- :func:`aggregation_report`: section 4.2, learners' means over tasks of different skew.
+- :func:`aggregation_report`: section 4.2, learners' means over tasks of different skew;
+- :func:`pr_prg_report`: Flach and Kull's Figure 2 on one real model's scores.
 
 The numbers come from :mod:`prspace.experiments.downsampling`, :mod:`~prspace.experiments.fold_skew`
 and :mod:`~prspace.experiments.aggregation`; this module only chooses what each table shows and says.
-When no task qualified, the report's tables are empty and say why (``warning``), and its figure's
+When no task qualified, the step's tables are empty and say why (a warning), and its figure's
 text holds that message (the figure shows it).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from prspace import metrics
+from prspace.core import registry as R
+from prspace.core.contracts import ok_statuses
 from prspace.core.errors import InputError
+from prspace.core.registry import Figure, Table
+from prspace.core.schema import read_predictions, read_task_info
+from prspace.core.steps import StepOutput, TableOut
+from prspace.experiments import aggregation as ag
+from prspace.experiments import downsampling as ds
+from prspace.experiments import fold_skew as fs
+from prspace.experiments import selection as S
+from prspace.experiments.boyd_figure_data import (
+    aggregation_tables,
+    downsampling_tables,
+    fold_skew_tables,
+    message_tables,
+)
+from prspace.experiments.boyd_mechanism import mechanism_table
+from prspace.experiments.theory_data import pr_prg_tables
 
 __all__ = [
-    "BoydReport",
-    "ReportTable",
     "aggregation_report",
     "downsampling_report",
     "fold_skew_mechanism_report",
     "fold_skew_report",
     "paper_tables_report",
+    "pr_prg_report",
+    "read_metrics",
     "read_runs",
-    "write_report",
 ]
-
-
-@dataclasses.dataclass(frozen=True)
-class ReportTable:
-    """One table: ``<name>.csv`` and ``<name>.md`` from ``frame``, with ``title`` and ``note``.
-
-    ``full_csv``, when given, replaces the CSV afterwards: the Markdown shows ``frame``'s columns,
-    the CSV all of ``full_csv``'s.
-    """
-
-    name: str
-    frame: pd.DataFrame
-    title: str
-    note: str | None = None
-    full_csv: pd.DataFrame | None = None
-
-
-@dataclasses.dataclass(frozen=True)
-class BoydReport:
-    """What one report command writes: its tables in order, the tables its figure is drawn from
-    (``figure_tables``, file stem -> table, full precision), and the warning to log when no task
-    qualified."""
-
-    tables: list[ReportTable]
-    figure_tables: dict[str, pd.DataFrame] = dataclasses.field(default_factory=dict)
-    warning: str | None = None
 
 
 def read_runs(paths: Sequence[str | Path]) -> pd.DataFrame:
@@ -83,51 +75,28 @@ def _study_source(study: str) -> str:
     return f"study {study}" if study else ""
 
 
-def _nothing_qualified(msg: str, names: Sequence[str], columns: list[str], title: str, figure_name: str) -> BoydReport:
-    from prspace.experiments.boyd_figure_data import message_tables
-
-    tables = [ReportTable(name, pd.DataFrame(columns=columns), title=title, note=msg) for name in names]
-    return BoydReport(tables, figure_tables=message_tables(figure_name, msg), warning=msg)
-
-
-def write_report(report: BoydReport, tables_dir: str | Path, figure_data_dir: str | Path | None = None) -> None:
-    """Write ``report``: each table as CSV and Markdown into ``tables_dir`` (a ``full_csv`` replaces
-    the CSV), and each figure table at full precision into ``figure_data_dir``."""
-    from prspace.core.output import write_csv, write_full_csv, write_table
-
-    if report.warning:
-        logging.getLogger("prspace.boyd").warning(report.warning)
-    tables_dir = Path(tables_dir)
-    for t in report.tables:
-        write_table(t.frame, tables_dir / f"{t.name}.csv", tables_dir / f"{t.name}.md", title=t.title, note=t.note)
-        if t.full_csv is not None:
-            write_csv(t.full_csv, tables_dir / f"{t.name}.csv")
-    if report.figure_tables and figure_data_dir is None:
-        raise InputError("this report draws a figure: give the folder for its tables (--figure-data-dir)")
-    for name, df in report.figure_tables.items():
-        write_full_csv(df, Path(figure_data_dir) / f"{name}.csv")
+def _nothing_qualified(msg: str, tables: Sequence[Table], columns: list[str], title: str, figure: Figure) -> StepOutput:
+    out = [TableOut(t, pd.DataFrame(columns=columns), note=msg, title=title) for t in tables]
+    return StepOutput(out, figure_data=message_tables(figure, msg), warnings=[msg])
 
 
 # --- Boyd's Tables 2 and 3 ---------------------------------------------------------------------------
 
 
-def paper_tables_report() -> BoydReport:
+def paper_tables_report() -> StepOutput:
     """Boyd's Table 3 (AUCNPR recomputed from AUCPR and the skew) and Table 2 (the skews it implies)."""
-    from prspace.experiments.aggregation import table2_check
-    from prspace.experiments.downsampling import table3_check
-
-    t3 = table3_check()
+    t3 = ds.table3_check()
     worst = float(t3["difference"].abs().max())
-    return BoydReport([
-        ReportTable(
-            "boyd_table3_check", t3,
+    return StepOutput([
+        TableOut(
+            R.BOYD_TABLE3_CHECK, t3,
             title="Boyd et al. 2012, Table 3: published AUCNPR vs AUCNPR recomputed from the published AUCPR",
             note=("Source: Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy), transcribed. "
                   "test_pi = 1/(1+k) for a 1:k test set; aucpr_min = prspace.metrics.aupr_min(test_pi) (Theorem 2); "
                   "aucnpr_computed = (aucpr_published - aucpr_min) / (1 - aucpr_min). "
                   f"Largest |difference|: {worst:.4f} (published values have three decimals).")),
-        ReportTable(
-            "boyd_table2_check", table2_check(),
+        TableOut(
+            R.BOYD_TABLE2_CHECK, ag.table2_check(),
             title="Boyd et al. 2012, Table 2: skews implied by the published AUCPR and AUCNPR",
             note=("Source: Boyd et al. 2012, Table 2 (LSM on IMDB), transcribed. implied_aucpr_min = "
                   "(AUCPR - AUCNPR) / (1 - AUCNPR); implied_pi inverts Theorem 2 (prspace.metrics.aupr_min). "
@@ -139,23 +108,19 @@ def paper_tables_report() -> BoydReport:
 # --- section 4.3: downsampling -----------------------------------------------------------------------
 
 
-def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> BoydReport:
+def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> StepOutput:
     """Table 3 per task and learner, the summary over tasks, the comparison with the paper, the figure.
 
     ``runs``: the runs of every qualifying task (:func:`read_runs`); ``criteria`` says how the tasks
     were chosen, for the notes.
     """
-    from prspace.experiments import downsampling as ds
-
     if runs.empty:
         msg = (f"No task of {'study ' + study if study else 'this study'} qualified for the downsampling "
                f"experiment ({criteria or 'see boyd.downsampling'}); raise boyd.downsampling.max_pi, "
                "lower min_positives or add skewed datasets.")
-        return _nothing_qualified(msg, ("boyd_downsampling_table3", "boyd_downsampling_summary",
-                                        "boyd_downsampling_vs_paper"),
-                                  ["learner", "train_ratio"], "Downsampling", "boyd_downsampling")
-    from prspace.experiments.boyd_figure_data import downsampling_tables
-
+        return _nothing_qualified(msg, (R.BOYD_DOWNSAMPLING_TABLE3, R.BOYD_DOWNSAMPLING_SUMMARY,
+                                        R.BOYD_DOWNSAMPLING_VS_PAPER),
+                                  ["learner", "train_ratio"], "Downsampling", R.FIGURE_BOYD_DOWNSAMPLING)
     per_task = ds.table3(runs)
     summary = ds.table3_summary(per_task)
     n_tasks = runs["task_id"].nunique()
@@ -164,48 +129,45 @@ def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = 
     for m in ds.METRICS:
         cols += [f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"]
     tables = [
-        ReportTable(
-            "boyd_downsampling_table3", per_task,
+        TableOut(
+            R.BOYD_DOWNSAMPLING_TABLE3, per_task,
             title="Downsampling per task and learner (Boyd et al. 2012, Table 3 generalised)",
             note=("Mean over repeats x folds. downsampled_*: test fold with negatives subsampled to the training ratio; "
                   "original_*: the whole test fold. 'original' training ratio = no subsampling (the task's own ratio). "
                   f"{n_tasks} tasks ({criteria or 'all given'}); source: {src or 'local data'}, "
                   "learners trained here by prspace (scikit-learn).")),
-        ReportTable(
-            "boyd_downsampling_summary", summary[cols],
+        TableOut(
+            R.BOYD_DOWNSAMPLING_SUMMARY, summary,
             title="Downsampling summarised over tasks (mean over tasks; gap = downsampled minus original test, sd over tasks)",
-            note="Full columns including standard deviations over tasks: boyd_downsampling_summary.csv.",
-            full_csv=summary),
-        ReportTable(
-            "boyd_downsampling_vs_paper", ds.compare_with_paper(summary),
+            note=("Full columns including standard deviations over tasks: "
+                  f"{R.BOYD_DOWNSAMPLING_SUMMARY.csv('').name}."),
+            markdown=summary[cols]),
+        TableOut(
+            R.BOYD_DOWNSAMPLING_VS_PAPER, ds.compare_with_paper(summary),
             title=("Boyd et al. 2012, Table 3 (SAYU, UW-CSE advisedBy, transcribed) beside this study "
                    "(mean of all learners and tasks)"),
             note=("Boyd's 1:24 row is their task's original ratio; ours is each task's own ratio (our_test_pi: mean "
                   "skew). Other data and learners: compare the pattern, not the digits.")),
     ]
-    return BoydReport(tables, figure_tables=downsampling_tables(summary, source=src))
+    return StepOutput(tables, figure_data=downsampling_tables(summary, source=src))
 
 
 # --- section 4.1: fold skew --------------------------------------------------------------------------
 
 
-def fold_skew_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> BoydReport:
+def fold_skew_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> StepOutput:
     """The bias of each aggregate and the ranking changes against dispersion (over tasks and per task), the figure."""
-    from prspace.experiments import fold_skew as fs
-
     if runs.empty:
         msg = (f"No task of {'study ' + study if study else 'this study'} qualified for the fold-skew "
                f"experiment ({criteria or 'see boyd.fold_skew'}); lower boyd.fold_skew.min_positives.")
-        return _nothing_qualified(msg, ("boyd_fold_skew_summary", "boyd_fold_skew_per_task"),
-                                  ["dispersion", "aggregate"], "Fold skew", "boyd_fold_skew")
-    from prspace.experiments.boyd_figure_data import fold_skew_tables
-
+        return _nothing_qualified(msg, (R.BOYD_FOLD_SKEW_SUMMARY, R.BOYD_FOLD_SKEW_PER_TASK),
+                                  ["dispersion", "aggregate"], "Fold skew", R.FIGURE_BOYD_FOLD_SKEW)
     summary = fs.fold_skew_summary(runs)
     per_task = fs.fold_skew_per_task(runs)
     src = _study_source(study)
     tables = [
-        ReportTable(
-            "boyd_fold_skew_summary", summary,
+        TableOut(
+            R.BOYD_FOLD_SKEW_SUMMARY, summary,
             title="Fold skew: bias of each aggregate (skewed minus stratified folds) and ranking changes",
             note=("Same models, same rows, same fold sizes: skewed folds swap a share d of one fold's positives with as "
                   "many negatives of its partner fold (fold pi about pi(1+d) and pi(1-d)); the control makes the same "
@@ -215,21 +177,19 @@ def fold_skew_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "")
                   "of task x seed where the best model on the reassigned folds differs from the best on the original "
                   "folds; kendall_<design>: Kendall's tau with the original folds' order; kendall_loss = stratified - "
                   f"skewed. {runs['task_id'].nunique()} tasks ({criteria or 'all given'}); {src}.")),
-        ReportTable(
-            "boyd_fold_skew_per_task", per_task,
+        TableOut(
+            R.BOYD_FOLD_SKEW_PER_TASK, per_task,
             title="Fold skew: bias of each aggregate per task and dispersion (mean over models and seeds)"),
     ]
-    return BoydReport(tables, figure_tables=fold_skew_tables(summary, source=src))
+    return StepOutput(tables, figure_data=fold_skew_tables(summary, source=src))
 
 
-def fold_skew_mechanism_report(*, n_sim: int = 400, seed: int = 0) -> BoydReport:
+def fold_skew_mechanism_report(*, n_sim: int = 400, seed: int = 0) -> StepOutput:
     """Section 4.1 on a single simulated model (:mod:`prspace.experiments.boyd_mechanism`): the
     sign of the averaging bias from near the worst ranking to a good model."""
-    from prspace.experiments.boyd_mechanism import mechanism_table
-
     t = mechanism_table(n_sim=n_sim, seed=seed)
-    return BoydReport([ReportTable(
-        "boyd_fold_skew_mechanism", t,
+    return StepOutput([TableOut(
+        R.BOYD_FOLD_SKEW_MECHANISM, t,
         title="Boyd et al. 2012, section 4.1 on one simulated model: is averaging per-fold AUPR optimistic?",
         note=("Simulated, no data: binormal scores (negatives N(0, 1), positives N(separation, 1); auroc = "
               "Phi(separation / sqrt 2)), one model and one population, stratified folds made to differ in skew by "
@@ -255,12 +215,9 @@ def read_metrics(path: str | Path) -> pd.DataFrame:
 
 
 def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_groups: int = 3,
-                       study: str = "") -> BoydReport:
+                       study: str = "") -> StepOutput:
     """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks, their agreement, the skew correlations
     and skew groups (``skew_groups`` equal-size groups of tasks by pi), and the figure."""
-    from prspace.experiments import aggregation as ag
-    from prspace.experiments.boyd_figure_data import aggregation_tables
-
     per_task = ag.per_task_table(metrics, learner=learner)
     means, agree = ag.learner_means(metrics, learner=learner)
     corr = ag.skew_correlation(metrics, learner=learner)
@@ -268,52 +225,34 @@ def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_
     src = _study_source(study)
     n = per_task["task_id"].nunique()
     tables = [
-        ReportTable("boyd_aggregation_tasks", per_task,
+        TableOut(R.BOYD_AGGREGATION_TASKS, per_task,
                     title="Per task and learner: pi, AUCPR_MIN and the metrics (Boyd et al. 2012, Table 2 generalised)",
                     note=f"Pooled cross-validated predictions; {n} tasks; {src}."),
-        ReportTable("boyd_aggregation_learners", ag.order_changes(means, learner=learner),
+        TableOut(R.BOYD_AGGREGATION_LEARNERS, ag.order_changes(means, learner=learner),
                     title="Learners' mean over tasks and their rank by each metric (1 = best)"),
-        ReportTable("boyd_aggregation_agreement", agree,
+        TableOut(R.BOYD_AGGREGATION_AGREEMENT, agree,
                     title="Do the learners' orders by mean metric agree? (pairs of metrics)"),
-        ReportTable("boyd_aggregation_skew_correlation", corr,
+        TableOut(R.BOYD_AGGREGATION_SKEW_CORRELATION, corr,
                     title="Spearman's rho of each metric with pi across tasks; free_share = mean AUCPR_MIN / mean AUPR"),
-        ReportTable("boyd_aggregation_skew_groups", ag.skew_groups_wide(groups),
+        TableOut(R.BOYD_AGGREGATION_SKEW_GROUPS, ag.skew_groups_wide(groups),
                     title="Learners' mean metric and rank within pi groups of tasks"),
     ]
-    return BoydReport(tables, figure_tables=aggregation_tables(per_task, groups, source=src))
+    return StepOutput(tables, figure_data=aggregation_tables(per_task, groups, source=src))
 
 
 # --- Flach and Kull Figure 2 from the study's predictions -------------------------------------------
 
 
-def _ok_predictions(status_paths: Sequence[str | Path]) -> list[tuple[str, str]]:
-    from prspace.core.contracts import read_status
-
-    out = []
-    for p in status_paths:
-        st = read_status(p)
-        if st["status"] == "ok":
-            out.append((st["task_id"], st["predictions"]))
-    return sorted(out)
-
-
 def pr_prg_report(status_paths: Sequence[str | Path], *, task: str = "auto", model: str = "auto",
-                  target_positives: int = 30) -> BoydReport:
+                  target_positives: int = 30) -> StepOutput:
     """Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.
 
     ``task`` / ``model``: ids, or ``auto`` (the task whose test fold's positives are closest to
     ``target_positives``; the model with the median AUPRG on the fold:
-    :mod:`prspace.experiments.selection`).  The report's one table, ``selection``, names the task,
-    model and fold drawn (written as a CSV only).
+    :mod:`prspace.experiments.selection`).  Its one table names the task, model and fold drawn
+    (a CSV only).
     """
-    import numpy as np
-
-    from prspace import metrics
-    from prspace.core.schema import read_predictions, read_task_info
-    from prspace.experiments import selection as S
-    from prspace.experiments.theory_data import pr_prg_tables
-
-    tasks = _ok_predictions(status_paths)
+    tasks = sorted((st.task_id, st.predictions) for st in ok_statuses(status_paths))
     if not tasks:
         raise InputError("no task has predictions (every status is 'skipped'); run the predictions step first")
     if task != "auto":
@@ -339,5 +278,7 @@ def pr_prg_report(status_paths: Sequence[str | Path], *, task: str = "auto", mod
     selection = pd.DataFrame([{"task_id": info.task_id, "dataset": info.dataset_name, "provenance": info.provenance,
                                "model_id": model, "repeat": rep, "fold": fold, "n": int(y.size), "n_pos": int(y.sum()),
                                "aupr": float(metrics.aupr(y, s)), "auprg": float(metrics.auprg(y, s))}])
-    return BoydReport([ReportTable("selection", selection, title="Flach and Kull Figure 2: the fold drawn")],
-                      figure_tables=pr_prg_tables(y, s, source=source))
+    tables = pr_prg_tables(y, s, source=source)
+    figure = R.FIGURE_BOYD_FIG_PR_PRG
+    return StepOutput([TableOut(R.BOYD_FIG_PR_PRG_SOURCE, selection)],
+                      figure_data=[(d, tables[d.name]) for d in (*figure.data, figure.text)])

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import StratifiedKFold
+from threadpoolctl import threadpool_limits
 
 from prspace import metrics
 from prspace.core.errors import InputError
@@ -165,8 +166,6 @@ def task_runs(
     experiment is about skewed tasks), the note saying so.  One BLAS/OpenMP thread: the workflow
     runs tasks in parallel, and on small matrices a thread pool costs far more than it gives (about
     10x slower logistic regression on a busy machine)."""
-    from threadpoolctl import threadpool_limits
-
     y = np.asarray(y, dtype=bool)
     pi = float(y.mean())
     if pi > max_pi:

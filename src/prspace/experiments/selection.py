@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.core import registry as REGISTRY
 from prspace.experiments import ranking as R
 
 #: Flach & Kull (2015), section 4: the per-task Spearman correlations between AUPR and AUPRG
@@ -259,14 +260,14 @@ class FigureSelection:
         pair = per_task[(per_task.metric_a == "aupr") & (per_task.metric_b == "auprg")].set_index("task_id")["spearman"]
         pis = metrics.drop_duplicates("task_id").set_index("task_id")["pi"]
         nan = float("nan")
-        rows = [{"figure": "fig4_auprg_vs_aupr",
+        rows = [{"figure": REGISTRY.FIGURE_FIG4_AUPRG_VS_AUPR.name,
                  "role": f"{role} quartile of per-task Spearman (AUPR vs AUPRG): ours {ours:.3f}, paper {paper:.3f}",
                  "task_id": t, "model_id": "", "flow_name": "", "aupr": nan, "auprg": nan, "auroc": nan,
                  "spearman": float(pair[t]), "pi": float(pis[t])}
                 for t, role, ours, paper in ((q["lower"], "lower", q["q25"], p_lo), (q["upper"], "upper", q["q75"], p_hi))]
         for m, role in zip(self.curves_models, self.curves_roles, strict=True):
             r = metrics[(metrics.task_id == self.curves_task) & (metrics.model_id == m)].iloc[0]
-            rows.append({"figure": "fig5_curves", "role": f"{role}; {self.curves_reason}", "task_id": self.curves_task,
+            rows.append({"figure": REGISTRY.FIGURE_FIG5_CURVES.name, "role": f"{role}; {self.curves_reason}", "task_id": self.curves_task,
                          "model_id": m, "flow_name": r["flow_name"], "aupr": r["aupr"], "auprg": r["auprg"],
                          "auroc": r["auroc"], "spearman": float(pair.get(self.curves_task, nan)), "pi": float(r["pi"])})
         return pd.DataFrame(rows)

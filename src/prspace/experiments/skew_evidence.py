@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.core.claims import claim as registry_claim
 from prspace.core.errors import InputError
 from prspace.core.evidence import evidence_frame, evidence_row
@@ -120,5 +121,5 @@ def skew_analysis(
     cf = counterfactual_summary(cf_per_task, reference=reference, tasks=tasks, n_boot=n_boot, seed=seed)
     balance = disagreement_by_balance(observed, tasks, edges=edges, n_boot=n_boot, seed=seed)
     evidence = skew_evidence(trend, cf, reference_name=reference_name, own_reference=is_own_reference(tasks, reference))
-    return {"controlled_skew_trend": trend, "controlled_skew_counterfactual": cf,
-            "disagreement_by_balance": balance, "skew_evidence": evidence}
+    return {R.CONTROLLED_SKEW_TREND.name: trend, R.CONTROLLED_SKEW_COUNTERFACTUAL.name: cf,
+            R.DISAGREEMENT_BY_BALANCE.name: balance, R.SKEW_EVIDENCE.name: evidence}

@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, NullLocator
 
+from prspace.core import registry as R
 from prspace.figures.style import METRIC_COLOURS
 
 
@@ -110,8 +112,8 @@ def figure_fold_skew(summary: pd.DataFrame, text: Mapping[str, str]) -> Figure:
     ax1.set_yscale("symlog", linthresh=1e-3)
     ax1.axhline(0, color="k", lw=0.8)
     ax1.set_ylabel("skewed minus stratified folds (symlog; linear within +-0.001)")
-    ax1.set_title("Signed shift each aggregate takes from fold skew\n(mean over tasks; sd over tasks: boyd_fold_skew_summary.csv)",
-                  fontsize=10)
+    ax1.set_title("Signed shift each aggregate takes from fold skew\n(mean over tasks; sd over tasks: "
+                  f"{R.BOYD_FOLD_SKEW_SUMMARY.csv('').name})", fontsize=10)
     ax1.grid(alpha=0.25, which="both")
     ax2.axhline(0, color="k", lw=0.8)
     ax2.set_ylabel("Kendall's tau lost: stratified minus skewed")
@@ -143,8 +145,6 @@ def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: p
     baseline); values below it are triangles on the edge and the text's ``notes`` count them.
     Heat-map numbers are black on light cells and white on dark ones.
     """
-    from matplotlib.ticker import FixedLocator, NullLocator
-
     labels = _labels(text)
     height = max(5.5, 0.22 * int(text["n_learners"]) + 2.5)
     fig = Figure(figsize=(14, height), layout="constrained")

@@ -10,7 +10,8 @@ checkpoint.  The decisions live here, where tests reach them:
   sections 4.3 and 4.1 among them (:mod:`prspace.experiments.selection`);
 - :meth:`StudyInputs.data_file`: a task's own data file (``local.data_dir``), so that editing it
   reruns what read it;
-- :class:`JobFiles`: where each rule's jobs write their log and benchmark, from the rule's name.
+- :class:`JobFiles`: where each rule's jobs write their log and benchmark, from the rule's name;
+- :class:`StepFiles`: the paths of the registry's tables a rule reads and writes.
 
 ``workflow/rules/common.smk`` makes one :class:`StudyInputs` from the configuration and Snakemake's
 ``checkpoints``; the rules files call its methods and define no functions themselves.
@@ -25,11 +26,12 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
+from prspace.core import registry as R
 from prspace.core.contracts import read_task_list, selected_task_ids
 from prspace.core.errors import InputError
 from prspace.experiments.selection import downsampling_tasks, fold_skew_tasks
 
-__all__ = ["JobFiles", "StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
+__all__ = ["JobFiles", "StepFiles", "StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
 
 
 def study_task_ids(table: pd.DataFrame, *, study: str, task_list: str, source: str,
@@ -172,9 +174,10 @@ def output_folder(name: str) -> Callable[..., str]:
 
 class JobFiles:
     """Where a rule's jobs write their log (``<logs>/<path>.log``) and benchmark
-    (``<benchmarks>/<path>.tsv``), ``<path>`` from the rule's name: the name itself; a Boyd et al.
-    rule ``boyd_<x>`` under ``boyd/<x>``; a figure rule ``figure_<x>`` (``figure=True``) under
-    ``figures/<x>``; one file per task (``<path>/{task}``) for a rule run per task (``task=True``).
+    (``<benchmarks>/<path>.tsv``), ``<path>`` from the rule's name (a string, or its step
+    :class:`prspace.core.registry.Step`): the name itself; a Boyd et al. rule ``boyd_<x>`` under
+    ``boyd/<x>``; a figure rule ``figure_<x>`` (``figure=True``) under ``figures/<x>``; one file per
+    task (``<path>/{task}``) for a rule run per task (``task=True``).
 
     ``workflow/rules/common.smk`` makes one, ``JOBS``; every rule's ``log:`` and ``benchmark:`` come
     from it, so the two never disagree and :func:`prspace.study.joblogs.print_job_errors` finds every log.
@@ -184,17 +187,43 @@ class JobFiles:
         self.logs, self.benchmarks = logs, benchmarks
 
     @staticmethod
-    def path(rule: str, *, task: bool = False, figure: bool = False) -> str:
+    def path(rule: str | R.Step, *, task: bool = False, figure: bool = False) -> str:
+        name = rule if isinstance(rule, str) else rule.name
         if figure:
-            path = f"figures/{rule.removeprefix('figure_')}"
-        elif rule.startswith("boyd_"):
-            path = f"boyd/{rule.removeprefix('boyd_')}"
+            path = f"figures/{name.removeprefix('figure_')}"
+        elif name.startswith("boyd_"):
+            path = f"boyd/{name.removeprefix('boyd_')}"
         else:
-            path = rule
+            path = name
         return f"{path}/{{task}}" if task else path
 
-    def log(self, rule: str, *, task: bool = False, figure: bool = False) -> str:
+    def log(self, rule: str | R.Step, *, task: bool = False, figure: bool = False) -> str:
         return f"{self.logs}/{self.path(rule, task=task, figure=figure)}.log"
 
-    def benchmark(self, rule: str, *, task: bool = False, figure: bool = False) -> str:
+    def benchmark(self, rule: str | R.Step, *, task: bool = False, figure: bool = False) -> str:
         return f"{self.benchmarks}/{self.path(rule, task=task, figure=figure)}.tsv"
+
+
+class StepFiles:
+    """The files a rule writes under a registry name (:mod:`prspace.core.registry`), as the paths
+    its ``output:`` and ``input:`` name: tables in ``tables`` (``results/<study>/tables``), figure-data
+    tables in ``figure_data`` (``work/<study>/figure_data``).  ``common.smk`` makes one, ``FILES``."""
+
+    def __init__(self, tables: str, figure_data: str) -> None:
+        self.tables_dir, self.figure_data_dir = tables, figure_data
+
+    def csv(self, table: R.Table | R.FigureData) -> str:
+        """A table's CSV: a result table in ``tables``, a figure-data table in ``figure_data``."""
+        return str(table.csv(self.tables_dir if isinstance(table, R.Table) else self.figure_data_dir))
+
+    def tables(self, step: R.Step, *, skip: tuple[R.Table, ...] = ()) -> list[str]:
+        """The result tables of ``step`` but ``skip``: each CSV, then its Markdown twin if it has one."""
+        return [str(p) for t in step.tables if t not in skip for p in t.files(self.tables_dir)]
+
+    def figure_data(self, step: R.Step) -> list[str]:
+        """The figure-data tables of ``step``."""
+        return [self.csv(d) for d in step.figure_data]
+
+    def figure_tables(self, figure: R.Figure) -> list[str]:
+        """The tables ``figure`` is drawn from, in draw order (its optional ones last: the rule waits for them)."""
+        return [self.csv(d) for d in (*figure.data, *figure.optional)]

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
+from prspace.core import registry as TABLES
 from prspace.core.errors import InputError
 from prspace.stats.intervals import mc_method, percentile_interval
 from prspace.verdicts.rule import apply_rule, evidence_frame, evidence_row
@@ -83,7 +84,7 @@ def _wide(per_task: pd.DataFrame, task_ids: Sequence[str] | None) -> pd.DataFram
     missing = sorted(need - set(per_task.columns))
     if missing:
         raise InputError(f"the per-task disagreement table lacks column(s) {missing}; give the study's "
-                         "tables/disagreement_per_task.csv")
+                         f"{TABLES.DISAGREEMENT_PER_TASK.csv('tables')}")
     df = per_task.assign(task_id=per_task["task_id"].astype(str))
     cols = {}
     for a, b in PAIRS:
