@@ -23,35 +23,10 @@ PKG = SRC / "prspace"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MAX_LINES = 400
 
-#: Function-level imports that defer nothing slow, per file, left while issue 34 converts the files
-#: of other helpers (cli: steps/boyd; experiments/boyd_*: boyd; the statistics: stack). It may only
-#: shrink: a file may hold at most its count here, a file not here none (lower it as a file is converted).
-OFFENDERS: dict[str, int] = {
-    "prspace/cli/audit.py": 3,
-    "prspace/cli/auroc_bounds.py": 2,
-    "prspace/cli/boyd.py": 15,
-    "prspace/cli/calibrate.py": 3,
-    "prspace/cli/cd.py": 4,
-    "prspace/cli/controlled_skew.py": 2,
-    "prspace/cli/fetch_openml.py": 15,
-    "prspace/cli/figure.py": 1,
-    "prspace/cli/figure_data.py": 2,
-    "prspace/cli/noise_evidence.py": 1,
-    "prspace/cli/noise_floor.py": 1,
-    "prspace/cli/numbers.py": 1,
-    "prspace/cli/power.py": 4,
-    "prspace/cli/predict_local.py": 2,
-    "prspace/cli/rank.py": 2,
-    "prspace/cli/rank_sets.py": 9,
-    "prspace/cli/score.py": 2,
-    "prspace/cli/summary.py": 3,
-    "prspace/cli/verdicts.py": 6,
-    "prspace/cli/verify.py": 1,
-    "prspace/experiments/boyd_tables.py": 11,
-    "prspace/experiments/controlled_skew_report.py": 2,
-    "prspace/experiments/downsampling.py": 1,
-    "prspace/experiments/ranking_report.py": 1,
-}
+#: Function-level imports that defer nothing slow, per file (file -> count), while a conversion is
+#: under way: it may only shrink (a file may hold at most its count, a file not here none). Empty
+#: since issue 34 converted the last files.
+OFFENDERS: dict[str, int] = {}
 
 
 def _modules(src: Path = SRC) -> dict[str, Path]:

@@ -9,6 +9,7 @@ existed (commit 874b883: ``workflow_commands.study_targets``, ``report_tables``,
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import re
@@ -179,21 +180,20 @@ QUOTED = re.compile(rf"([\"'])({_ALT})\1")
 
 #: file -> names still spelled there; may only shrink (each helper converts its own files)
 OFFENDERS: dict[str, set[str]] = {
-    'src/prspace/audit/cd.py': {'cd_metric_pairs', 'cd_ranks', 'cd_tests'},
-    'src/prspace/audit/files.py': {'auroc_bounds', 'metrics', 'rank_sets'},
-    'src/prspace/audit/render.py': {'cd_diagram'},
-    'src/prspace/audit/result.py': {'cd_cliques', 'cd_diagram', 'cd_ranks', 'cd_tests'},
-    'src/prspace/experiments/controlled_skew.py': {'disagreement_by_balance', 'skew_evidence'},
-    'src/prspace/experiments/ranking/__init__.py': {'learner_winners', 'panel_sensitivity'},
 }  # fmt: skip
 
 
 def _py_literals(path: Path):
     """The non-docstring string literals of a Python file, without prefix and quotes; a literal with
     white space is a message or help text (prose, like a docstring), not a path."""
+    text = path.read_text(encoding="utf-8")
+    # ``__all__`` lists identifiers (a function may share a table's name), not names of files
+    exported = {line for node in ast.parse(text).body if isinstance(node, ast.Assign | ast.AnnAssign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+                for line in range(node.lineno, node.end_lineno + 1)}
     prev = None
-    for tok in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
-        if tok.type == tokenize.STRING:
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.STRING and tok.start[0] not in exported:
             is_doc = prev in (None, tokenize.INDENT, tokenize.NEWLINE, tokenize.DEDENT)
             if not is_doc:
                 body = tok.string.lstrip("rbfuRBFU")

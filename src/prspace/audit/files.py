@@ -24,6 +24,7 @@ import pandas as pd
 
 from prspace import audit
 from prspace.audit.columns import check_table
+from prspace.core import registry as R
 from prspace.core._io import PATH_SHOWN, atomic_path, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
 from prspace.core.errors import InputError
 from prspace.core.output import to_csv_text
@@ -141,15 +142,15 @@ def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:
 
     pngs = result.figures()
     tables = {
-        "metrics.csv": result.pooled,
+        f"{R.METRICS.name}.csv": result.pooled,
         "fold_metrics.csv": result.folds if result.has_folds else None,
         "ranks.csv": result.ranks,
         "intervals.csv": result.intervals,
         "comparisons.csv": result.comparisons,
-        "rank_sets.csv": result.rank_sets,
+        f"{R.RANK_SETS.name}.csv": result.rank_sets,
         "pairwise.csv": result.pairwise,
         "bands.csv": result.band_table() if result.n_boot else None,
-        "auroc_bounds.csv": result.auroc_bounds,
+        f"{R.AUROC_BOUNDS.name}.csv": result.auroc_bounds,
         "estimators.csv": result.estimators,
         **{f"{name}.csv": t for name, t in (result.cd or {}).items()},
         "findings.csv": pd.DataFrame(

@@ -33,6 +33,7 @@ from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
 from prspace.audit.uncertainty import headline_interval, interval_lines
+from prspace.core import registry as R
 from prspace.core.output import to_markdown
 
 if TYPE_CHECKING:
@@ -54,8 +55,8 @@ FIGURE_CAPTIONS = {
 }
 FIGURE_ALT = {"curves": "ROC, PR and PRG curves of the models", "intervals": "intervals of each model's metrics",
               "bands": "ROC, PR and PRG curves of the top models with their bootstrap bands",
-              "cd_diagram": "critical-difference diagrams of the models across tasks, one per metric"}
-FIGURE_CAPTIONS["cd_diagram"] = CD_CAPTION
+              R.FIGURE_CD_DIAGRAM.name: "critical-difference diagrams of the models across tasks, one per metric"}
+FIGURE_CAPTIONS[R.FIGURE_CD_DIAGRAM.name] = CD_CAPTION
 
 
 def _fmt(x: float, digits: int = 3) -> str:

@@ -25,6 +25,7 @@ from prspace.audit.power import METRICS, power_table
 from prspace.audit.record import AuditRecord
 from prspace.audit.rows import shared_rows
 from prspace.audit.tables import LABELS
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
@@ -55,8 +56,9 @@ class AuditResult(AuditRecord):
         if self.cd:
             from prspace.figures.cd import cd_figure
 
-            out["cd_diagram"] = figure_bytes(cd_figure(self.cd["cd_ranks"], self.cd["cd_cliques"], self.cd["cd_tests"],
-                                                       labels=LABELS), "png")
+            out[R.FIGURE_CD_DIAGRAM.name] = figure_bytes(
+                cd_figure(self.cd[R.CD_RANKS.name], self.cd[R.CD_CLIQUES.name], self.cd[R.CD_TESTS.name], labels=LABELS),
+                "png")
         return out
 
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,

@@ -34,7 +34,10 @@ from prspace.experiments.ranking import (
     cluster_bootstrap_ci,
     rank_models,
 )
-from prspace.experiments.skew_evidence import is_own_reference, skew_analysis, skew_evidence
+from prspace.experiments.skew_evidence import is_own_reference, skew_analysis
+from prspace.experiments.skew_evidence import (
+    skew_evidence as skew_evidence,  # re-exported, not in __all__: its name is a table's
+)
 from prspace.experiments.skew_explanation import (
     BALANCE_COLUMNS,
     BALANCE_EDGES,
@@ -49,7 +52,6 @@ from prspace.experiments.skew_explanation import (
     counterfactual_label,
     counterfactual_summary,
     counterfactual_targets,
-    disagreement_by_balance,
     ls_slope,
     quantile_matched_pi,
     reference_name,
@@ -58,6 +60,9 @@ from prspace.experiments.skew_explanation import (
     skew_trend,
     study_counterfactual_targets,
     task_families,
+)
+from prspace.experiments.skew_explanation import (
+    disagreement_by_balance as disagreement_by_balance,  # as skew_evidence
 )
 
 DEFAULT_TARGETS = (0.5, 0.2, 0.1, 0.05, 0.02, 0.01)
@@ -260,7 +265,6 @@ __all__ = [
     "counterfactual_label",
     "counterfactual_summary",
     "counterfactual_targets",
-    "disagreement_by_balance",
     "ls_slope",
     "negative_weight",
     "observed_by_bin",
@@ -270,7 +274,6 @@ __all__ = [
     "reweighted_metrics",
     "share_slope",
     "skew_analysis",
-    "skew_evidence",
     "is_own_reference",
     "skew_task",
     "skew_trend",
