@@ -43,7 +43,7 @@ LEAVES = [
 
 
 def test_every_command_is_described_and_every_option_helped():
-    assert {"audit", "boyd", "figure", "figure-data", "list-datasets", "predict-local", "rank", "score",
+    assert {"audit", "boyd", "figure", "list-datasets", "predict-local", "step",
             "table-html", "fetch-openml"} <= {path[0] for path, _ in COMMANDS}
     missing = []
     for path, p in COMMANDS:
