@@ -174,7 +174,7 @@ def test_paperlike_datasets_are_the_published_ones(task_id, n, n_pos, n_features
 
 
 def test_study_noise_floors_stack_the_tasks_with_predictions(tmp_path):
-    """What `prspace noise-floor` runs: every task with predictions, skipped ones left out, options checked."""
+    """What `prspace step noise_floor` runs: every task with predictions, skipped ones left out, options checked."""
     import json
 
     from prspace.core.errors import InputError

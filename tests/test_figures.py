@@ -516,7 +516,7 @@ def _first_reach(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:
 
 
 def test_figure_data_writes_fig5_bands_that_the_figure_draws(study, tmp_path):
-    """Issue 25, point 4: Figure 5's PR and PRG bands come from `prspace figure-data` (seeded, folds as
+    """Issue 25, point 4: Figure 5's PR and PRG bands come from `prspace step figure_data` (seeded, folds as
     strata); their estimate is the curve the points table holds; the figure shades them from the table."""
     from matplotlib.collections import PolyCollection
 

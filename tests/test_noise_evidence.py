@@ -259,7 +259,7 @@ def test_zero_of_82_reads_as_mostly_within_noise_with_the_exact_bound():
 
 def test_evidence_needs_the_cross_columns(tmp_path):
     pairs, tasks = _pairs_table(6)
-    with pytest.raises(InputError, match="rerun prspace noise-floor"):
+    with pytest.raises(InputError, match="rerun prspace step noise_floor"):
         noise_evidence(pairs.drop(columns=["top1_cross_minus_self"]), tasks, None)
 
 

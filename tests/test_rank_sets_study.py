@@ -1,4 +1,4 @@
-"""Confidence sets for ranks in the studies (:mod:`prspace.experiments.rank_sets`, ``prspace rank-sets``).
+"""Confidence sets for ranks in the studies (:mod:`prspace.experiments.rank_sets`, ``prspace step rank_sets``).
 
 Oracles: the per-task replicates against :func:`prspace.metrics.all_metrics` with the bootstrap
 counts as sample weights; the rank sets against :func:`prspace.stats.ranksets.rank_sets` fed directly;

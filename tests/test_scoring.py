@@ -108,7 +108,7 @@ def test_cli_score_task_and_collect(tmp_path):
 
 
 def test_task_table_lists_every_candidate_with_family_and_saturation():
-    from prspace.experiments.scoring import TASK_COLUMNS, task_table
+    from prspace.experiments.collect import TASK_COLUMNS, task_table
 
     statuses = [{"task_id": "b", "status": "ok", "reason": ""}, {"task_id": "a", "status": "skipped", "reason": "tiny"}]
     infos = {"b": {"dataset_name": "bee", "n": 10, "n_pos": 3, "pi": 0.3}}
