@@ -87,12 +87,12 @@ def test_task_table_has_pi_and_is_sorted():
     "mutate, message",
     [
         (lambda d: d.drop(columns="score"), "missing column"),
-        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.nan)), "NaN or infinite"),
-        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.inf)), "NaN or infinite"),
+        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.nan)), r"1 missing \(NaN\) scores"),
+        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.inf)), "1 infinite scores"),
         (lambda d: pd.concat([d, d.iloc[[3]]]), "duplicate row_id"),
         (lambda d: d.drop(index=7), "other rows"),
         (lambda d: d.assign(task_id=np.where(d.index == 0, "t-2", "t-1")), "one task per file"),
-        (lambda d: d.assign(y_true=False), "only one class"),
+        (lambda d: d.assign(y_true=False), "has no positives"),
         (lambda d: d.assign(y_true=~d["y_true"]), "minority"),
         (lambda d: d.assign(row_id=d["row_id"] - 5), "non-negative integers"),
         (lambda d: d.assign(fold=np.where(d["model_id"] == "m1", 0, d["fold"])), "folds or labels"),
@@ -100,7 +100,7 @@ def test_task_table_has_pi_and_is_sorted():
             lambda d: d.assign(flow_id=np.where(d.index == 0, "other", d["flow_id"])),
             "more than one flow",
         ),
-        (lambda d: d.iloc[0:0], "no rows"),
+        (lambda d: d.iloc[0:0], "no data rows"),
     ],
 )
 def test_bad_predictions_are_named(mutate, message):
