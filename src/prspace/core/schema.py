@@ -31,6 +31,10 @@ the choice is deterministic), except in tasks of your own files (task id
 ``user-...``), whose positive class may be the one you name with ``pos_label``,
 the majority class too (pi > 0.5; docs/local.md).
 
+The same validator checks the audit's input (:func:`prspace.audit.inputs.prepare`): a
+:class:`FrameRules` record says what a user's file may do otherwise (no folds or row ids,
+several tasks, models on different rows, any class positive, sample weights).
+
 **Task information** (:class:`TaskInfo`) travels inside the parquet file as
 key-value metadata (``prspace.task``), so a predictions file and its description
 never drift apart; :func:`task_table` collects them into the task table.
