@@ -184,6 +184,8 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
     if s.isna().any():
         i = int(np.flatnonzero(s.isna().to_numpy())[0])
         fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
+    if isinstance(s.dtype, pd.StringDtype):  # text already: the parquet files' strings, fast
+        return s.astype(str).to_numpy()
     names = {v: _display(v) for v in pd.unique(s)}  # per distinct value, not per row
     return s.map(names).astype(object).to_numpy()
 
