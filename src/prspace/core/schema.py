@@ -173,12 +173,6 @@ def _cell(value: object) -> str:
     return repr(value)
 
 
-def _display(value: object) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
     """A key column as text (``1.0`` shown as ``1``), no cell empty."""
     if s.isna().any():
@@ -186,7 +180,8 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
         fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
     if isinstance(s.dtype, pd.StringDtype):  # text already: the parquet files' strings, fast
         return s.astype(str).to_numpy()
-    names = {v: _display(v) for v in pd.unique(s)}  # per distinct value, not per row
+    # per distinct value, not per row; a whole float (a column with gaps read as float) as an integer
+    names = {v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in pd.unique(s)}
     return s.map(names).astype(object).to_numpy()
 
 
@@ -350,20 +345,9 @@ def _check_classes(out: pd.DataFrame, rules: FrameRules, fail) -> None:
 
 
 def _to_table(df: pd.DataFrame, task: TaskInfo) -> pa.Table:
-    schema = pa.schema(
-        [
-            ("task_id", pa.string()),
-            ("model_id", pa.string()),
-            ("flow_id", pa.string()),
-            ("flow_name", pa.string()),
-            ("repeat", pa.int32()),
-            ("fold", pa.int32()),
-            ("row_id", pa.int64()),
-            ("y_true", pa.bool_()),
-            ("score", pa.float64()),
-        ],
-        metadata={METADATA_KEY: json.dumps(task.to_dict(), sort_keys=True).encode()},
-    )
+    types = {"str": pa.string(), "int32": pa.int32(), "int64": pa.int64(), "bool": pa.bool_(), "float64": pa.float64()}
+    schema = pa.schema([(c, types[t]) for c, t in PREDICTION_COLUMNS.items()],
+                       metadata={METADATA_KEY: json.dumps(task.to_dict(), sort_keys=True).encode()})
     return pa.Table.from_pandas(df, schema=schema, preserve_index=False)
 
 
