@@ -223,7 +223,7 @@ def validate_predictions(
     if missing:
         fail(f"missing column(s) {', '.join(missing)}; see prspace.core.schema for the schema")
     if len(df) == 0:
-        fail("no data rows; give one row per model and test example")
+        fail("the file has no data rows; give a file with one row per model and test example")
     df = df.reset_index(drop=True)
     out = pd.DataFrame(index=pd.RangeIndex(len(df)))
     present = [c for c in PREDICTION_COLUMNS if c in df.columns]
