@@ -1,4 +1,4 @@
-"""Subprocess half of tests/test_determinism.py: scores of every learner of every panel.
+"""Subprocess half of tests/local/test_determinism.py: scores of every learner of every panel.
 
     python tests/_determinism_probe.py OUT.npz [--threads N] [--perturb 1e-12] [--folds 3]
 

@@ -1,9 +1,9 @@
 """What the whole suite shares: one run of the reduced study, and the order of the work.
 
-* ``reduced_study`` (session): the reduced study (``tests/data/config-reduced.yaml``) run once
+* ``reduced_study`` (session): the reduced study (``tests/fixtures/config-reduced.yaml``) run once
   through Snakemake with ``profiles/local`` on 2 cores, then its report built; its folder is read
-  by ``tests/test_workflow.py`` (every output checked) and is the local half of
-  ``tests/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It was
+  by ``tests/workflow/test_workflow.py`` (every output checked) and is the local half of
+  ``tests/workflow/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It was
   run once by each of them before.
 * Under pytest-xdist (``make test``: ``-n auto --dist loadfile --no-loadscope-reorder``) each
   test module is one unit of work given whole to one worker, so its module fixtures run once;
@@ -25,7 +25,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
-REDUCED = ROOT / "tests" / "data" / "config-reduced.yaml"
+REDUCED = ROOT / "tests" / "fixtures" / "config-reduced.yaml"
 
 #: modules that must run in one worker because they read the same session fixture
 GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}

@@ -339,3 +339,24 @@ def test_the_checks_fail_on_a_planted_bad_tree(tmp_path):
     clean, cmods = _plant(tmp_path / "clean", {"prspace/core/evidence.py": "import numpy as np\n",
                                                "prspace/verdicts/v.py": "from prspace.core import evidence\n"})
     assert _not_downward(_graph(cmods), layers) == [] and _late_imports(clean, cmods, ("sklearn",)) == {}
+
+
+#: test folders that are not a package of src/prspace: the end-to-end runs of the workflow, the
+#: fixtures they read and the SLURM cluster's files
+NOT_PACKAGES = {"workflow", "fixtures", "slurm", "__pycache__"}
+#: tests of the repository as a whole, at the root of tests/
+ROOT_TESTS = {"test_layout.py", "test_lint.py", "test_contributing.py"}
+
+
+def test_tests_mirror_the_package():
+    """A module's tests are found by its path: tests/<package>/test_*.py for src/prspace/<package>/."""
+    tests = ROOT / "tests"
+    packages = {p.name for p in PKG.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    folders = {p.name for p in tests.iterdir() if p.is_dir()} - NOT_PACKAGES
+    assert folders <= packages, f"test folders without a package of the same name: {sorted(folders - packages)}"
+    loose = {p.name for p in tests.glob("test_*.py")} - ROOT_TESTS
+    assert not loose, f"move these into tests/<package>/: {sorted(loose)}"
+    # no __init__.py: the helpers at tests/ are imported by bare name, so test basenames stay unique
+    names = [p.name for p in tests.rglob("test_*.py")]
+    assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
+    assert not list(tests.rglob("__init__.py"))

@@ -32,7 +32,7 @@ NO_SOFTWARE_DIRECTIVE = "Specify a conda environment or container for each rule.
 def test_snakemake_lint_passes(tmp_path):
     """`snakemake --lint` finds nothing but the absent per-rule environment (NO_SOFTWARE_DIRECTIVE):
     every value a shell command uses passed through params:, a log for every rule, no function in a
-    rules file (tests/test_workflow_inputs.py)."""
+    rules file (tests/study/test_workflow_inputs.py)."""
     snakemake = Path(sys.executable).with_name("snakemake")
     if not snakemake.exists():
         pytest.skip("snakemake is not installed next to this interpreter")

@@ -1,12 +1,12 @@
 # Boyd, Santos Costa, Davis and Page (ICML 2012): the unachievable region of PR space.
 # Theory figures, checks of the paper's Tables 2 and 3, and the experiments of section 4:
 # fold skew (4.1), aggregation over tasks (4.2), downsampling (4.3).  All logic lives in
-# prspace (`prspace boyd ...`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
+# prspace (`prspace step <rule>`, prspace.experiments.boyd_steps; the per-task runs `prspace boyd
+# downsample` / `fold-skew`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
 # docs/boyd.md).  The figures (rules figure_boyd_*) are drawn by the loop of figures.smk from the
 # tables (full precision, under work/<study>/figure_data) that the rules here write.
 
-import shlex
-
+from prspace.study.step_args import step_inputs, step_settings
 from prspace.study.workflow_commands import own_data_args
 
 BOYD = config["boyd"]
@@ -26,9 +26,9 @@ rule boyd_theory_data:
     output: tables=FILES.figure_data(R.STEP_BOYD_THEORY_DATA),
     log: JOBS.log(R.STEP_BOYD_THEORY_DATA),
     benchmark: JOBS.benchmark(R.STEP_BOYD_THEORY_DATA)
-    params: prspace=PRSPACE, out=output_folder("tables"),
+    params: step=R.STEP_BOYD_THEORY_DATA.name, prspace=PRSPACE, out=output_folder("tables"),
     shell:
-        "{params.prspace} boyd theory-data --out-dir {params.out} > {log} 2>&1"
+        "{params.prspace} step {params.step} --figure-data-dir {params.out} > {log} 2>&1"
 
 
 rule boyd_paper_tables:
@@ -36,9 +36,9 @@ rule boyd_paper_tables:
     output: tables=FILES.tables(R.STEP_BOYD_PAPER_TABLES),
     log: JOBS.log(R.STEP_BOYD_PAPER_TABLES),
     benchmark: JOBS.benchmark(R.STEP_BOYD_PAPER_TABLES)
-    params: prspace=PRSPACE, tables=output_folder("tables"),
+    params: step=R.STEP_BOYD_PAPER_TABLES.name, prspace=PRSPACE, tables=output_folder("tables"),
     shell:
-        "{params.prspace} boyd paper-tables --out-dir {params.tables} > {log} 2>&1"
+        "{params.prspace} step {params.step} --tables-dir {params.tables} > {log} 2>&1"
 
 
 rule boyd_pr_prg:
@@ -48,15 +48,15 @@ rule boyd_pr_prg:
     log: JOBS.log(R.STEP_BOYD_PR_PRG),
     benchmark: JOBS.benchmark(R.STEP_BOYD_PR_PRG)
     params:
-        task=BOYD["pr_prg"]["task"],
-        model=BOYD["pr_prg"]["model"],
-        target=BOYD["pr_prg"]["target_positives"],
+        step=R.STEP_BOYD_PR_PRG.name,
+        settings=step_settings(task=BOYD["pr_prg"]["task"], model=BOYD["pr_prg"]["model"],
+                               target_positives=BOYD["pr_prg"]["target_positives"]),
         prspace=PRSPACE,
         out=output_folder("tables"),
+        tables=output_folder("selection"),
     shell:
-        "{params.prspace} boyd pr-prg --status {input.status} --task '{params.task}' --model '{params.model}' "
-        "--target-positives {params.target} --figure-data-dir {params.out} "
-        "--selection-out {output.selection} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in status={input.status} {params.settings} --tables-dir {params.tables} "
+        "--figure-data-dir {params.out} > {log} 2>&1"
 
 
 rule boyd_downsample:
@@ -93,17 +93,18 @@ rule boyd_downsampling_report:
     log: JOBS.log(R.STEP_BOYD_DOWNSAMPLING_REPORT),
     benchmark: JOBS.benchmark(R.STEP_BOYD_DOWNSAMPLING_REPORT)
     params:
-        criteria=(
+        step=R.STEP_BOYD_DOWNSAMPLING_REPORT.name,
+        inputs=step_inputs("runs"),
+        settings=step_settings(study=STUDY, criteria=(
             f"pi <= {BOYD_DS['max_pi']}, at least {BOYD_DS['min_positives']} positives, "
             + ("every such task" if BOYD_DS["max_tasks"] is None else f"at most {BOYD_DS['max_tasks']} tasks (lowest pi first)")
-        ),
+        )),
         prspace=PRSPACE,
-        study=STUDY,
         tables=output_folder("tables"),
         figure_data=output_folder("figure_data"),
     shell:
-        "{params.prspace} boyd downsampling-report --runs {input.runs} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
-        "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
+        "{params.prspace} step {params.step} {params.inputs} {params.settings} --tables-dir {params.tables} "
+        "--figure-data-dir {params.figure_data} > {log} 2>&1"
 
 
 rule boyd_fold_skew:
@@ -133,18 +134,19 @@ rule boyd_fold_skew_report:
     log: JOBS.log(R.STEP_BOYD_FOLD_SKEW_REPORT),
     benchmark: JOBS.benchmark(R.STEP_BOYD_FOLD_SKEW_REPORT)
     params:
-        criteria=(
+        step=R.STEP_BOYD_FOLD_SKEW_REPORT.name,
+        inputs=step_inputs("runs"),
+        settings=step_settings(study=STUDY, criteria=(
             f"tasks with at least {BOYD_FS['min_positives']} positives"
             + (f", at most {BOYD_FS['max_tasks']} (lowest pi first)" if BOYD_FS["max_tasks"] else "")
             + f"; {BOYD_FS['seeds']} seeds per dispersion"
-        ),
+        )),
         prspace=PRSPACE,
-        study=STUDY,
         tables=output_folder("tables"),
         figure_data=output_folder("figure_data"),
     shell:
-        "{params.prspace} boyd fold-skew-report --runs {input.runs} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
-        "--study {params.study} --criteria '{params.criteria}' > {log} 2>&1"
+        "{params.prspace} step {params.step} {params.inputs} {params.settings} --tables-dir {params.tables} "
+        "--figure-data-dir {params.figure_data} > {log} 2>&1"
 
 
 rule boyd_fold_skew_mechanism:
@@ -152,10 +154,13 @@ rule boyd_fold_skew_mechanism:
     output: tables=FILES.tables(R.STEP_BOYD_FOLD_SKEW_MECHANISM),
     log: JOBS.log(R.STEP_BOYD_FOLD_SKEW_MECHANISM),
     benchmark: JOBS.benchmark(R.STEP_BOYD_FOLD_SKEW_MECHANISM)
-    params: prspace=PRSPACE, seed=SEED, n_sim=BOYD_EV["mechanism_n_sim"], tables=output_folder("tables"),
+    params:
+        step=R.STEP_BOYD_FOLD_SKEW_MECHANISM.name,
+        prspace=PRSPACE,
+        settings=step_settings(n_sim=BOYD_EV["mechanism_n_sim"], seed=SEED),
+        tables=output_folder("tables"),
     shell:
-        "{params.prspace} boyd fold-skew-mechanism --n-sim {params.n_sim} --seed {params.seed} "
-        "--tables-dir {params.tables} > {log} 2>&1"
+        "{params.prspace} step {params.step} {params.settings} --tables-dir {params.tables} > {log} 2>&1"
 
 
 rule boyd_aggregation:
@@ -165,16 +170,14 @@ rule boyd_aggregation:
     log: JOBS.log(R.STEP_BOYD_AGGREGATION),
     benchmark: JOBS.benchmark(R.STEP_BOYD_AGGREGATION)
     params:
+        step=R.STEP_BOYD_AGGREGATION.name,
         prspace=PRSPACE,
-        study=STUDY,
-        learner=BOYD_AG["learner"],
-        skew_groups=BOYD_AG["skew_groups"],
+        settings=step_settings(learner=BOYD_AG["learner"], skew_groups=BOYD_AG["skew_groups"], study=STUDY),
         tables=output_folder("tables"),
         figure_data=output_folder("figure_data"),
     shell:
-        "{params.prspace} boyd aggregation --metrics {input.metrics} --learner {params.learner} "
-        "--skew-groups {params.skew_groups} --tables-dir {params.tables} --figure-data-dir {params.figure_data} "
-        "--study {params.study} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in metrics={input.metrics} {params.settings} --tables-dir {params.tables} "
+        "--figure-data-dir {params.figure_data} > {log} 2>&1"
 
 
 BOYD_EVIDENCE_DS = BOYD_DS["enabled"] and SOURCE == "local"
@@ -187,30 +190,21 @@ rule boyd_evidence:
         tasks=TASKS_TABLE,
         metrics=[METRICS_TABLE] if BOYD_AG["enabled"] else [],
         mechanism=[FILES.csv(R.BOYD_FOLD_SKEW_MECHANISM)] if BOYD_FS["enabled"] else [],
-        ds_runs=INPUTS.downsampling_runs(BOYD_DS_RUNS, enabled=BOYD_EVIDENCE_DS),
-        fs_runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS, enabled=BOYD_FS["enabled"]),
+        downsampling_runs=INPUTS.downsampling_runs(BOYD_DS_RUNS, enabled=BOYD_EVIDENCE_DS),
+        fold_skew_runs=INPUTS.fold_skew_runs(BOYD_FS_RUNS, enabled=BOYD_FS["enabled"]),
     output: evidence=FILES.csv(R.BOYD_EVIDENCE), values=FILES.csv(R.BOYD_EVIDENCE_VALUES),
     log: JOBS.log(R.STEP_BOYD_EVIDENCE),
     benchmark: JOBS.benchmark(R.STEP_BOYD_EVIDENCE)
     params:
-        metrics="--metrics" if BOYD_AG["enabled"] else "",
-        mechanism="--mechanism" if BOYD_FS["enabled"] else "",
-        ds_runs="--downsampling-runs" if BOYD_EVIDENCE_DS else "",
-        fs_runs="--fold-skew-runs" if BOYD_FS["enabled"] else "",
-        n_resamples=BOYD_EV["n_resamples"],
+        step=R.STEP_BOYD_EVIDENCE.name,
+        inputs=step_inputs("tasks", "metrics", "mechanism", "downsampling_runs", "fold_skew_runs"),
+        settings=step_settings(
+            learner=BOYD_AG["learner"], n_resamples=BOYD_EV["n_resamples"], seed=SEED, max_pi=BOYD_DS["max_pi"],
+            min_positives=BOYD_DS["min_positives"], downsampling_scope=(
+                f"Learners: panel {BOYD_DS['learners']}; {BOYD_DS['repeats']} x {BOYD_DS['folds']}-fold cross-validation; "
+                + ("every eligible task" if BOYD_DS["max_tasks"] is None else f"at most {BOYD_DS['max_tasks']} tasks")
+                + f". {BOYD_DS['scope_note']}")),
         prspace=PRSPACE,
-        seed=SEED,
-        learner=BOYD_AG["learner"],
-        max_pi=BOYD_DS["max_pi"],
-        min_positives=BOYD_DS["min_positives"],
-        scope=shlex.quote(
-            f"Learners: panel {BOYD_DS['learners']}; {BOYD_DS['repeats']} x {BOYD_DS['folds']}-fold cross-validation; "
-            + ("every eligible task" if BOYD_DS["max_tasks"] is None else f"at most {BOYD_DS['max_tasks']} tasks")
-            + f". {BOYD_DS['scope_note']}"
-        ),
+        tables=output_folder("evidence"),
     shell:
-        "{params.prspace} boyd evidence --tasks {input.tasks} {params.metrics} {input.metrics} "
-        "{params.mechanism} {input.mechanism} {params.ds_runs} {input.ds_runs} {params.fs_runs} {input.fs_runs} "
-        "--learner {params.learner} --n-resamples {params.n_resamples} --seed {params.seed} "
-        "--max-pi {params.max_pi} --min-positives {params.min_positives} --downsampling-scope {params.scope} "
-        "--out {output.evidence} --values-out {output.values} > {log} 2>&1"
+        "{params.prspace} step {params.step} {params.inputs} {params.settings} --tables-dir {params.tables} > {log} 2>&1"

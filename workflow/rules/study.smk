@@ -3,10 +3,9 @@
 # writes is declared once, in prspace.core.registry (R), and named here through it.
 
 from prspace.study.registry import verdict_inputs
+from prspace.study.step_args import step_settings
 from prspace.study.workflow_commands import predict_command, select_command, skew_reference_path
 
-# `prspace score` loads only its own sub-command module (prspace.cli imports the one named)
-PRSPACE_SCORE = f"{PRSPACE} score"
 ANALYSIS = config["analysis"]
 
 
@@ -46,10 +45,10 @@ rule score:
     log: JOBS.log(R.STEP_SCORE, task=True),
     benchmark: JOBS.benchmark(R.STEP_SCORE, task=True)
     resources: mem_mb=2000, runtime=30,
-    params: prspace=PRSPACE_SCORE,
+    params: step=R.STEP_SCORE.name, prspace=PRSPACE,
     shell:
-        "{params.prspace} task --status {input.status} --out {output.metrics} "
-        "--folds-out {output.folds} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in status={input.status} --out metrics={output.metrics} "
+        "--out folds={output.folds} > {log} 2>&1"
 
 
 rule collect:
@@ -58,11 +57,14 @@ rule collect:
     output: metrics=METRICS_TABLE, tasks=TASKS_TABLE, tasks_md=R.TASKS.markdown(TABLES),
     log: JOBS.log(R.STEP_COLLECT),
     benchmark: JOBS.benchmark(R.STEP_COLLECT)
-    params: prspace=PRSPACE, study=STUDY,
+    params:
+        step=R.STEP_COLLECT.name,
+        settings=step_settings(study=STUDY),
+        prspace=PRSPACE,
+        tables=output_folder("metrics"),
     shell:
-        "{params.prspace} score collect --study {params.study} --task-list {input.tasks} "
-        "--status {input.status} --metrics {input.metrics} "
-        "--out {output.metrics} --tasks-out {output.tasks} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in status={input.status} --in metrics={input.metrics} "
+        "--in task_list={input.tasks} {params.settings} --tables-dir {params.tables} > {log} 2>&1"
 
 
 rule noise_floor:
@@ -72,14 +74,14 @@ rule noise_floor:
     log: JOBS.log(R.STEP_NOISE_FLOOR),
     benchmark: JOBS.benchmark(R.STEP_NOISE_FLOOR)
     params:
-        metrics=",".join(ANALYSIS["metrics"]),
-        n_boot=ANALYSIS["noise_boot"],
-        alpha=ANALYSIS["noise_alpha"],
+        step=R.STEP_NOISE_FLOOR.name,
+        settings=step_settings(metrics=ANALYSIS["metrics"], n_boot=ANALYSIS["noise_boot"], seed=SEED,
+                               alpha=ANALYSIS["noise_alpha"]),
         prspace=PRSPACE,
-        seed=SEED,
+        tables=output_folder("floors"),
     shell:
-        "{params.prspace} noise-floor --status {input.status} --rank-by {params.metrics} --n-boot {params.n_boot} "
-        "--alpha {params.alpha} --seed {params.seed} --floors-out {output.floors} --pairs-out {output.pairs} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in status={input.status} {params.settings} --tables-dir {params.tables} "
+        "> {log} 2>&1"
 
 
 rule calibrate:
@@ -92,16 +94,15 @@ rule calibrate:
     log: JOBS.log(R.STEP_CALIBRATE),
     benchmark: JOBS.benchmark(R.STEP_CALIBRATE)
     params:
-        c=ANALYSIS["calibration"],
-        sigmas=",".join(map(str, ANALYSIS["calibration"]["sigmas"])),
-        sigmas_a=",".join(map(str, ANALYSIS["calibration"]["sigmas_a"])),
-        n_boot=ANALYSIS["noise_boot"],
-        alpha=ANALYSIS["noise_alpha"],
+        step=R.STEP_CALIBRATE.name,
+        settings=step_settings(**{k: ANALYSIS["calibration"][k] for k in ("n_sim", "n_sim_null", "seed", "auroc", "rho",
+                                                                       "sigmas", "sigmas_a", "mc_error")},
+                               n_boot=ANALYSIS["noise_boot"], alpha=ANALYSIS["noise_alpha"]),
         prspace=PRSPACE,
+        tables=output_folder("table"),
     shell:
-        "{params.prspace} calibrate --tasks {input.tasks} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
-        "--n-boot {params.n_boot} --seed {params.c[seed]} --auroc {params.c[auroc]} --rho {params.c[rho]} "
-        "--sigmas {params.sigmas} --sigmas-a {params.sigmas_a} --alpha {params.alpha} --mc-error {params.c[mc_error]} --out {output.table} --summary-out {output.summary} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in tasks={input.tasks} {params.settings} --tables-dir {params.tables} "
+        "> {log} 2>&1"
 
 
 rule auroc_bounds:
@@ -110,9 +111,9 @@ rule auroc_bounds:
     output: csv=FILES.csv(R.AUROC_BOUNDS), md=R.AUROC_BOUNDS.markdown(TABLES),
     log: JOBS.log(R.STEP_AUROC_BOUNDS),
     benchmark: JOBS.benchmark(R.STEP_AUROC_BOUNDS)
-    params: prspace=PRSPACE,
+    params: step=R.STEP_AUROC_BOUNDS.name, prspace=PRSPACE, tables=output_folder("csv"),
     shell:
-        "{params.prspace} auroc-bounds --metrics {input.metrics} --out {output.csv} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in metrics={input.metrics} --tables-dir {params.tables} > {log} 2>&1"
 
 
 rule noise_evidence:
@@ -121,10 +122,14 @@ rule noise_evidence:
     output: csv=FILES.csv(R.NOISE_EVIDENCE), md=R.NOISE_EVIDENCE.markdown(TABLES),
     log: JOBS.log(R.STEP_NOISE_EVIDENCE),
     benchmark: JOBS.benchmark(R.STEP_NOISE_EVIDENCE)
-    params: n_boot=ANALYSIS["n_boot"], prspace=PRSPACE, seed=SEED,
+    params:
+        step=R.STEP_NOISE_EVIDENCE.name,
+        settings=step_settings(n_boot=ANALYSIS["n_boot"], seed=SEED),
+        prspace=PRSPACE,
+        tables=output_folder("csv"),
     shell:
-        "{params.prspace} noise-evidence --pairs {input.pairs} --tasks {input.tasks} --calibration {input.calibration} "
-        "--n-boot {params.n_boot} --seed {params.seed} --out {output.csv} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in pairs={input.pairs} --in tasks={input.tasks} "
+        "--in calibration={input.calibration} {params.settings} --tables-dir {params.tables} > {log} 2>&1"
 
 
 rule rank_sets:
@@ -133,10 +138,14 @@ rule rank_sets:
     output: per_task=directory(f"{WORK}/{R.STEP_RANK_SETS.name}"), table=FILES.csv(R.RANK_SETS),
     log: JOBS.log(R.STEP_RANK_SETS),
     benchmark: JOBS.benchmark(R.STEP_RANK_SETS)
-    params: c=ANALYSIS["rank_sets"], metrics=",".join(ANALYSIS["rank_sets"]["metrics"]), prspace=PRSPACE, seed=SEED,
+    params:
+        step=R.STEP_RANK_SETS.name,
+        settings=step_settings(**{k: ANALYSIS["rank_sets"][k] for k in ("metrics", "n_boot", "confidence")}, seed=SEED),
+        prspace=PRSPACE,
+        tables=output_folder("table"),
     shell:
-        "{params.prspace} rank-sets tasks --status {input.status} --metrics {params.metrics} --n-boot {params.c[n_boot]} "
-        "--confidence {params.c[confidence]} --seed {params.seed} --per-task-dir {output.per_task} --out {output.table} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in status={input.status} {params.settings} --tables-dir {params.tables} "
+        "--out per_task={output.per_task} > {log} 2>&1"
 
 
 rule rank_set_summary:
@@ -149,12 +158,16 @@ rule rank_set_summary:
         md=[t.markdown(TABLES) for t in R.STEP_RANK_SET_SUMMARY.tables],
     log: JOBS.log(R.STEP_RANK_SET_SUMMARY),
     benchmark: JOBS.benchmark(R.STEP_RANK_SET_SUMMARY)
-    params: c=ANALYSIS["rank_sets"], n_boot=ANALYSIS["n_boot"], prspace=PRSPACE, seed=SEED,
+    params:
+        step=R.STEP_RANK_SET_SUMMARY.name,
+        settings=step_settings(**{k: ANALYSIS["rank_sets"][k] for k in ("n_sim", "n_sim_null", "sim_models", "sim_boot",
+                                                                     "mc_error")},
+                               n_boot=ANALYSIS["n_boot"], seed=SEED),
+        prspace=PRSPACE,
+        tables=output_folder("summary"),
     shell:
-        "{params.prspace} rank-sets summary --rank-sets {input.table} --tasks {input.tasks} --n-boot {params.n_boot} "
-        "--seed {params.seed} --n-sim {params.c[n_sim]} --n-sim-null {params.c[n_sim_null]} "
-        "--sim-models {params.c[sim_models]} --sim-boot {params.c[sim_boot]} --mc-error {params.c[mc_error]} --out {output.summary} "
-        "--calibration-out {output.calibration} --evidence-out {output.evidence} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in rank_sets={input.table} --in tasks={input.tasks} {params.settings} "
+        "--tables-dir {params.tables} > {log} 2>&1"
 
 
 #: The reference task table of the skew counterfactual (prspace.study.workflow_commands.skew_reference_path).
@@ -180,17 +193,15 @@ rule controlled_skew:
     log: JOBS.log(R.STEP_CONTROLLED_SKEW),
     benchmark: JOBS.benchmark(R.STEP_CONTROLLED_SKEW)
     params:
-        metrics=",".join(ANALYSIS["metrics"]),
-        targets=",".join(map(str, ANALYSIS["skew_targets"])),
-        n_boot=ANALYSIS["skew_n_boot"],
+        step=R.STEP_CONTROLLED_SKEW.name,
+        settings=step_settings(metrics=ANALYSIS["metrics"], targets=ANALYSIS["skew_targets"],
+                               n_boot=ANALYSIS["skew_n_boot"], seed=SEED),
         prspace=PRSPACE,
-        seed=SEED,
-        tables=output_folder("tables"),
+        tables=output_folder("per_task"),
     shell:
-        "{params.prspace} controlled-skew --status {input.status} --tasks {input.tasks} --per-task {input.per_task} "
-        "--rank-by {params.metrics} --targets {params.targets} --n-boot {params.n_boot} --seed {params.seed} "
-        "--reference {input.reference} --per-task-out {output.per_task} "
-        "--counterfactual-per-task-out {output.counterfactual_per_task} --tables-dir {params.tables} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in status={input.status} --in tasks={input.tasks} "
+        "--in per_task={input.per_task} --in reference={input.reference} {params.settings} "
+        "--tables-dir {params.tables} > {log} 2>&1"
 
 
 rule rank:
@@ -205,17 +216,15 @@ rule rank:
     log: JOBS.log(R.STEP_RANK),
     benchmark: JOBS.benchmark(R.STEP_RANK)
     params:
-        metrics=",".join(ANALYSIS["metrics"]),
-        n_boot=ANALYSIS["n_boot"],
-        selfcheck=lambda wc, input: f"--selfcheck {input.selfcheck}" if input.selfcheck else "",
+        step=R.STEP_RANK.name,
+        settings=step_settings(metrics=ANALYSIS["metrics"], n_boot=ANALYSIS["n_boot"], seed=SEED),
+        selfcheck=lambda wc, input: f"--in selfcheck={input.selfcheck}" if input.selfcheck else "",
         prspace=PRSPACE,
-        seed=SEED,
         tables=output_folder("tables"),
     shell:
-        "{params.prspace} rank --metrics {input.metrics} --tasks {input.tasks} {params.selfcheck} "
-        "--rank-by {params.metrics} --n-boot {params.n_boot} --seed {params.seed} "
-        "--noise-floors {input.floors} --noise-pairs {input.pairs} "
-        "--out-dir {params.tables} --ranks-out {output.ranks} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in metrics={input.metrics} --in tasks={input.tasks} {params.selfcheck} "
+        "--in floors={input.floors} --in pairs={input.pairs} {params.settings} --tables-dir {params.tables} "
+        "--out ranks={output.ranks} > {log} 2>&1"
 
 
 rule figure_data:
@@ -233,17 +242,16 @@ rule figure_data:
     log: JOBS.log(R.STEP_FIGURE_DATA),
     benchmark: JOBS.benchmark(R.STEP_FIGURE_DATA)
     params:
-        predictions=f"{WORK}/predictions",
+        step=R.STEP_FIGURE_DATA.name,
+        settings=step_settings(band_resamples=ANALYSIS["bands"]["n_resamples"], band_level=ANALYSIS["bands"]["level"],
+                               seed=SEED),
         prspace=PRSPACE,
-        out=output_folder("data"),
-        band_resamples=ANALYSIS["bands"]["n_resamples"],
-        band_level=ANALYSIS["bands"]["level"],
-        seed=SEED,
+        data=output_folder("data"),
+        tables=output_folder("selection"),
     shell:
-        "{params.prspace} figure-data --metrics {input.metrics} --ranks {input.ranks} "
-        "--per-task {input.per_task} --tasks {input.tasks} --predictions-dir {params.predictions} "
-        "--out-dir {params.out} --selection-out {output.selection} --band-resamples {params.band_resamples} "
-        "--band-level {params.band_level} --seed {params.seed} > {log} 2>&1"
+        "{params.prspace} step {params.step} --in metrics={input.metrics} --in ranks={input.ranks} "
+        "--in per_task={input.per_task} --in tasks={input.tasks} --in status={input.status} {params.settings} "
+        "--figure-data-dir {params.data} --tables-dir {params.tables} > {log} 2>&1"
 
 
 rule verdicts:

@@ -24,7 +24,7 @@ models a, b scored on the same test rows (the user's *population*: its positives
 ``delta``; NaN when even the largest plantable difference falls short), :func:`positives_needed`
 the smallest ``n_pos`` (prevalence kept) detecting the observed difference with power >=
 ``target`` (doubling, then bisection; NaN above ``max_pos``).  Checked against a known truth in
-``tests/test_audit_power.py`` (a planted binormal difference's detection rate on fresh test sets
+``tests/audit/test_audit_power.py`` (a planted binormal difference's detection rate on fresh test sets
 is recovered within Monte Carlo error) and against pROC's ``power.roc.test`` (binormal, AUROC).
 Assumption: the population stands in for the distribution the test rows are drawn from; planned
 sizes far above the population's size re-use its rows many times (the scores' tails are the
@@ -42,7 +42,7 @@ where :func:`proc_null_ratio` ``sqrt(V0 / VA)`` is within :data:`PROC_COMPARABLE
 planned size is the data's own (pROC's two-curve form plans no other) and the test is two-sided
 and paired (the formulas then part by at most ``phi(0) z_(alpha/2) PROC_COMPARABLE``, under 0.016
 in power).  Elsewhere pROC's answer depends on the order of its arguments, and a
-simulation with a known binormal truth (``tests/test_audit_power.py``) finds the DeLong test's
+simulation with a known binormal truth (``tests/audit/test_audit_power.py``) finds the DeLong test's
 real detection rate at this module's answer, not pROC's (``docs/audit.md``, "Power and sample
 size").
 """

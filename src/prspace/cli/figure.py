@@ -3,7 +3,7 @@
 ``prspace figure NAME --tables FILE... [--text figure_text.csv] --out FIG.png --formats png,pdf``:
 the tables are the figure's ``data`` in :mod:`prspace.core.registry` (matched by file stem), and
 any of its ``optional`` ones given (Figure 5's ``fig5_curve_bands``, shaded when given); a figure
-with a ``text`` table (Figures 4 and 5: ``figure_text.csv`` of ``prspace figure-data``) reads it
+with a ``text`` table (Figures 4 and 5: ``figure_text.csv`` of ``prspace step figure_data``) reads it
 with ``--text``.  Nothing is computed: :func:`prspace.figures.study.draw` lays the figure out.
 """
 
@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("name", help="the figure's name")
     p.add_argument("--tables", nargs="+", required=True, help="the tables (CSV) the figure is drawn from")
-    p.add_argument("--text", help=f"the figure's text table: {R.FIGURE_TEXT.name}.csv of `prspace figure-data` "
+    p.add_argument("--text", help=f"the figure's text table: {R.FIGURE_TEXT.name}.csv of `prspace step figure_data` "
                                   "(Figures 4 and 5), <figure>_text.csv of `prspace boyd` (its figures)")
     p.add_argument("--out", required=True, help="the figure file (e.g. fig.png); the other formats go beside it")
     p.add_argument("--formats", default="png,pdf", help="comma-separated (default: %(default)s)")

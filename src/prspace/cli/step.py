@@ -43,7 +43,7 @@ class StepEntry:
 #: step name (the rule's) -> its function, in the order of the workflow
 STEPS: dict[str, StepEntry] = {
     R.STEP_SCORE.name: StepEntry("prspace.experiments.scoring:score_step", files=("metrics", "folds")),
-    R.STEP_COLLECT.name: StepEntry("prspace.experiments.scoring:collect_step"),
+    R.STEP_COLLECT.name: StepEntry("prspace.experiments.collect:collect_step"),
     R.STEP_NOISE_FLOOR.name: StepEntry("prspace.experiments.noise_floor_steps:noise_floor_step"),
     R.STEP_CALIBRATE.name: StepEntry("prspace.experiments.noise_floor_steps:calibrate_step"),
     R.STEP_NOISE_EVIDENCE.name: StepEntry("prspace.experiments.noise_evidence:noise_evidence_step"),

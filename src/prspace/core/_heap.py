@@ -3,9 +3,9 @@
 By default glibc serves an allocation above a dynamic threshold (128 KiB at first) with a fresh
 ``mmap`` and gives the heap's free top back to the OS above ``M_TRIM_THRESHOLD``; the next array
 of that size then faults its pages in again, zero-filled by the kernel.  The simulations of
-``prspace calibrate`` and ``prspace rank-sets summary`` allocate arrays of 0.1 to 30 MB some
+``prspace step calibrate`` and ``prspace step rank_set_summary`` allocate arrays of 0.1 to 30 MB some
 10,000 times; measured on a 2-dataset study, that page faulting was 10 of 22 CPU seconds of
-``calibrate`` (system time) and 9 of 16 of ``rank-sets summary``, and :func:`keep_freed_memory`
+``calibrate`` (system time) and 9 of 16 of ``rank_set_summary``, and :func:`keep_freed_memory`
 removes it.  Results do not change: only where numpy's buffers come from.  The process keeps up
 to ``TRIM_BYTES`` of freed memory until it exits.  Elsewhere (not glibc) this does nothing.
 """

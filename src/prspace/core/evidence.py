@@ -70,7 +70,7 @@ def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: flo
     (few families widen it), and never above ``n``. ``p`` of 0 or 1 leaves no variance to measure:
     then the number of families ``F``, the cases' worth when a family's cases all move together
     (the cautious end; Korn and Graubard keep ``n`` there).
-    ``tests/test_verdicts.py`` checks the coverage of :func:`prspace.verdicts.rule.clopper_pearson` with it by simulation."""
+    ``tests/verdicts/test_verdicts.py`` checks the coverage of :func:`prspace.verdicts.rule.clopper_pearson` with it by simulation."""
     k = np.asarray(list(flagged), dtype=np.float64)
     c = np.asarray(list(cases), dtype=np.float64)
     keep = c > 0

@@ -26,7 +26,21 @@ WHEN = (None, "boyd", "boyd.theory", "boyd.downsampling", "boyd.fold_skew", "boy
 
 
 @dataclass(frozen=True)
-class Table:
+class _Output:
+    """Something a study writes under its name: ``<folder>/<name>.<ext>``."""
+
+    name: str
+
+    def file(self, folder: str | Path, ext: str) -> Path:
+        return Path(folder) / f"{self.name}.{ext}"
+
+    def report_caption(self) -> str:
+        """The caption file of the report entry, relative to ``workflow/rules``."""
+        return getattr(self, "caption", None) or f"../report/{self.name}.rst"
+
+
+@dataclass(frozen=True)
+class Table(_Output):
     """A committed result table, ``results/<study>/tables/<name>.csv`` (and ``.md`` when ``md``)."""
 
     name: str
@@ -39,31 +53,27 @@ class Table:
     caption: str | None = None
 
     def csv(self, folder: str | Path) -> Path:
-        return Path(folder) / f"{self.name}.csv"
+        return self.file(folder, "csv")
 
     def markdown(self, folder: str | Path) -> Path:
-        return Path(folder) / f"{self.name}.md"
+        return self.file(folder, "md")
 
     def files(self, folder: str | Path) -> list[Path]:
         return [self.csv(folder), *([self.markdown(folder)] if self.md else [])]
 
-    def report_caption(self) -> str:
-        """The caption file of the report entry, relative to ``workflow/rules``."""
-        return self.caption or f"../report/{self.name}.rst"
-
 
 @dataclass(frozen=True)
-class FigureData:
+class FigureData(_Output):
     """A figure's source table, ``work/<study>/figure_data/<name>.csv`` (full precision, not committed)."""
 
     name: str
 
     def csv(self, folder: str | Path) -> Path:
-        return Path(folder) / f"{self.name}.csv"
+        return self.file(folder, "csv")
 
 
 @dataclass(frozen=True)
-class Figure:
+class Figure(_Output):
     """``results/<study>/figures/<name>.<ext>``, drawn by rule ``figure_<name>`` from ``data``."""
 
     name: str
@@ -81,21 +91,18 @@ class Figure:
     caption: str | None = None
 
     def path(self, folder: str | Path, ext: str) -> Path:
-        return Path(folder) / f"{self.name}.{ext}"
-
-    def report_caption(self) -> str:
-        return self.caption or f"../report/{self.name}.rst"
+        return self.file(folder, ext)
 
 
 @dataclass(frozen=True)
-class File:
+class File(_Output):
     """Any other output a study writes under a fixed name (``summary.md``, the OpenML manifest)."""
 
     name: str
     ext: str
 
     def path(self, folder: str | Path) -> Path:
-        return Path(folder) / f"{self.name}.{self.ext}"
+        return self.file(folder, self.ext)
 
 
 @dataclass(frozen=True)

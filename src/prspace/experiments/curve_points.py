@@ -4,7 +4,7 @@ This module computes with :mod:`prspace.metrics` what :mod:`prspace.figures.curv
 model's predictions (:class:`Curve`), its curves and areas (:func:`curve_arrays`) and the task's
 minimum PR curve (:func:`min_pr_arrays`); the drawing entry points of callers that hold
 predictions (``plot_curves``, ``curves_figure``) live with the drawer.
-:func:`points_table` writes the same points as a long table (``prspace figure-data``, Figure 5; ``prspace
+:func:`points_table` writes the same points as a long table (``prspace step figure_data``, Figure 5; ``prspace
 boyd pr-prg``, Flach & Kull Figure 2),
 which :func:`prspace.figures.curves.from_table` reads back.
 """

@@ -1,4 +1,4 @@
-"""The tables the study's figures are drawn from (``prspace figure-data``); the figures only lay out.
+"""The tables the study's figures are drawn from (``prspace step figure_data``); the figures only lay out.
 
 One analysis step computes, for Flach & Kull (2015) Figures 4 and 5, everything the drawing
 functions of :mod:`prspace.figures` need, as tables:

@@ -136,7 +136,7 @@ def noise_evidence(
     need = {"task_id", "metric_a", "metric_b", "top1_differs", "top1_distinguishable", "top1_cross_minus_self"}
     missing = need - set(pairs.columns)
     if missing:
-        raise InputError(f"the noise-floor pair table lacks column(s) {sorted(missing)}; rerun prspace noise-floor")
+        raise InputError(f"the noise-floor pair table lacks column(s) {sorted(missing)}; rerun prspace step noise_floor")
     if "task_id" not in tasks.columns:
         raise InputError("the task table lacks column task_id; give the study's tables/tasks.csv")
     by_id = tasks.drop_duplicates("task_id").set_index(tasks.drop_duplicates("task_id")["task_id"].astype(str))

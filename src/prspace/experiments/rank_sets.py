@@ -165,7 +165,7 @@ def pair_table(table: pd.DataFrame, pairs: Sequence[tuple[str, str]] = RANK_SET_
     need = {"task", "metric", "model", "estimate", "plausible_best"}
     missing = need - set(table.columns)
     if missing:
-        raise InputError(f"the rank-set table lacks column(s) {sorted(missing)}; write it with prspace rank-sets tasks")
+        raise InputError(f"the rank-set table lacks column(s) {sorted(missing)}; write it with prspace step rank_sets")
     rows = []
     for task, g in table.groupby(table["task"].astype(str), sort=True):
         by = {m: s.set_index(s["model"].astype(str)).sort_index() for m, s in g.groupby("metric")}

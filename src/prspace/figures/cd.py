@@ -1,6 +1,6 @@
 """Figure: critical-difference diagrams (Demsar 2006) side by side, one panel per metric.
 
-Drawn from the tables of ``prspace cd`` (:func:`prspace.experiments.cd_tables.study_tables`): ``cd_ranks``
+Drawn from the tables of ``prspace step cd`` (:func:`prspace.experiments.cd_tables.study_tables`): ``cd_ranks``
 (average rank of each learner per metric), ``cd_cliques`` (the learners no two of which differ
 under the post hoc named in ``cd_tests``) and ``cd_tests`` (Friedman p, critical difference).
 Layout only: no statistics are computed here.

@@ -6,7 +6,7 @@ of callers that hold predictions (:class:`~prspace.experiments.curve_points.Curv
 tests), computing there and drawing here.  :func:`draw_curves` draws any of the
 three panels into given axes; :func:`points_figure` lays out a column-width figure with a
 fourth panel listing each model's AUROC, AUPR and AUPRG (Flach & Kull 2015, Figure 5);
-:func:`from_table` reads the points table that ``prspace figure-data`` writes, and
+:func:`from_table` reads the points table that ``prspace step figure_data`` writes, and
 :func:`bands_from_table` its bands table (``fig5_curve_bands``): each curve's bootstrap bands,
 drawn under it in its colour, the simultaneous band light, the pointwise band darker inside it
 (:func:`band_note` says so under the figure).

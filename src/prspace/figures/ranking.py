@@ -1,4 +1,4 @@
-"""Figure 4 of Flach & Kull (NIPS 2015), drawn from the tables of ``prspace figure-data``.
+"""Figure 4 of Flach & Kull (NIPS 2015), drawn from the tables of ``prspace step figure_data``.
 
 * :func:`rank_heatmap` -- Figure 4 (left): for every pair (AUPR rank, AUPRG rank) the
   number of models across all tasks with these ranks among the models of their task

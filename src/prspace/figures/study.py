@@ -2,9 +2,9 @@
 
 :mod:`prspace.core.registry` names the tables (file stems) each figure reads (``Figure.data``,
 ``Figure.text``, ``Figure.optional``); :func:`draw` lays one out.
-Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace figure-data``
+Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace step figure_data``
 (:mod:`prspace.experiments.figure_data`) and ``figure_text``; the controlled-skew figure reads
-the tables of ``prspace controlled-skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace boyd
+the tables of ``prspace step controlled_skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace boyd
 theory-data`` (:mod:`prspace.experiments.theory_data`), Flach & Kull's Figure 2 those of ``prspace
 boyd pr-prg``, and the figures of the Boyd experiments those of their report commands
 (:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as

@@ -13,7 +13,7 @@ RC = {"font.size": 7, "axes.titlesize": 7.5, "axes.labelsize": 7, "xtick.labelsi
       "ytick.labelsize": 6.5, "legend.fontsize": 6.5}
 #: A metric's colour in every figure that draws several metrics (matplotlib's cycle colours).  Here,
 #: not in :mod:`prspace.metrics.names` with the labels: figure modules import nothing from
-#: ``prspace.metrics`` (tests/test_figures.py), and their labels come with the tables' text.
+#: ``prspace.metrics`` (tests/figures/test_figures.py), and their labels come with the tables' text.
 METRIC_COLOURS: dict[str, str] = {"aupr": "C3", "aucnpr": "C2", "auprg": "C1", "auroc": "C0"}
 
 

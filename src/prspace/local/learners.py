@@ -25,7 +25,7 @@ rounding, or runs a fixed number of iterations without a stopping test; numeric
 features are rounded to :data:`SCORE_DIGITS` significant digits in the pipeline
 (:func:`quantize`) and scores at the end (:func:`round_scores`), so last-bit
 differences between machines (BLAS kernels, SIMD loops, threads) cannot reorder or
-untie scores.  ``tests/test_determinism.py`` checks it; ``docs/local.md`` explains.
+untie scores.  ``tests/local/test_determinism.py`` checks it; ``docs/local.md`` explains.
 
 Every model is seeded through ``seed`` and runs single-threaded (``n_jobs=1``): the
 workflow parallelises across datasets.  Scores come from :func:`~prspace.local.pipeline.score_of`:

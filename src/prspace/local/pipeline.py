@@ -6,7 +6,7 @@ and the score of a fitted model.
   rows into the preprocessing;
 * :func:`quantize` (features) and :func:`round_scores` (scores): rounding to :data:`SCORE_DIGITS`
   significant digits, so that last-bit differences between machines cannot reorder or untie
-  scores (issue 14; ``tests/test_determinism.py``);
+  scores (issue 14; ``tests/local/test_determinism.py``);
 * :func:`score_of`: ``predict_proba[:, positive]`` when the model has it, else
   ``decision_function``, rounded;
 * the deterministic variants of two scikit-learn models (:class:`RoundedAdaBoostClassifier`,

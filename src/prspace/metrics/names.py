@@ -41,7 +41,7 @@ REPORTED_METRICS: tuple[str, ...] = ("auroc", "average_precision", "aupr", "aucn
 #: audit report, each as ``(a, b)``; the verdict rows name a pair ``f"{a}_{b}"``.
 FK_PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
 
-#: The metrics of the per-learner table of ``prspace rank`` (the PR-space metrics Boyd et al. and
+#: The metrics of the per-learner table of ``prspace step rank`` (the PR-space metrics Boyd et al. and
 #: Flach & Kull compare; AUROC is the reference they are compared with, so it is not a column).
 LEARNER_METRICS: tuple[str, ...] = ("aupr", "aucnpr", "auprg")
 

@@ -4,7 +4,7 @@ Mihelich, Castagnos and Dognin (ICML 2024, "Interplay of ROC and Precision-Recal
 Theoretical Limits and Practical Implications in Binary Classification") bound the AUPR of a
 ranking by its AUROC and the positive rate pi, and use the bound to tell when a higher AUROC
 of one model forces a higher AUPR. The bounds here are derived and verified in this project
-(``tests/test_auroc_bounds.py``; ``docs/analysis.md``, "What a given AUROC allows").
+(``tests/stats/test_auroc_bounds.py``; ``docs/analysis.md``, "What a given AUROC allows").
 
 Finite sample, no tied scores. A ranking of ``P`` positives and ``N`` negatives is the
 non-decreasing sequence ``m_1 <= ... <= m_P`` (``m_k`` = negatives ranked above the k-th

@@ -280,7 +280,7 @@ def scores_matrix(table: pd.DataFrame, metric: str, *, task: str = "task_id", le
     a learner absent from a task is NaN there (so :func:`critical_difference` drops the task)."""
     for c in (task, learner, metric):
         if c not in table.columns:
-            raise InputError(f"the table has no column {c!r}; pass a metrics table (prspace score collect)")
+            raise InputError(f"the table has no column {c!r}; pass a metrics table (prspace step collect)")
     if table.duplicated([task, learner]).any():
         raise InputError(f"the table has several rows for one ({task}, {learner}); pass one row per task and learner")
     return table.pivot(index=task, columns=learner, values=metric).astype(np.float64)

@@ -7,7 +7,7 @@ With few replicates beyond the end (fewer than 10 per batch: ``B < 200 / p`` for
 probability ``p``), batch quantiles are biased inwards and the estimate too small, so the
 order-statistic estimate is used instead: half the spread of the replicates at ranks
 ``pB -+ sqrt(B p (1 - p))`` (the distribution-free binomial interval of a quantile), which errs on
-the large side there. ``tests/test_primary.py`` checks both by simulation against the closed form
+the large side there. ``tests/verdicts/test_primary.py`` checks both by simulation against the closed form
 ``sqrt(p (1 - p) / B) / f(q_p)`` for normal replicates, and the batch estimate on a committed
 study's own, lumpy, bootstrap distributions against the SD of the ends over independent seeds. (On
 lumpy distributions the order-statistic estimate is 0 when the end sits inside an atom and jumps

@@ -52,11 +52,11 @@ Why the jackknife for AP and AUPR: the bootstrap's law of an AP difference is to
 small n (the bootstrap se falls short of the sampling sd, and every bootstrap-quantile rule
 inherits it: rescaling the se leaves max-T's decisions unchanged), whereas the jackknife variance
 errs upwards (Efron and Stein 1981), more so for AP than for AUROC, whose jackknife variance is
-DeLong's.  Calibration in ``tests/test_pairwise.py`` (the null below): family-wise error at or
+DeLong's.  Calibration in ``tests/stats/test_pairwise.py`` (the null below): family-wise error at or
 below 0.05 + 2 Monte Carlo se for every metric, power >= 0.8 on the planted gap.
 
 **Not calibrated: the bootstrap max-T for AP, AUPR and AUCNPR at small n.**  Under the null of
-``tests/test_pairwise.py`` (10 exchangeable models, n = 300, pi = 0.3, B = 200) the bootstrap
+``tests/stats/test_pairwise.py`` (10 exchangeable models, n = 300, pi = 0.3, B = 200) the bootstrap
 max-T at alpha = 0.05 calls some pair different far more often than alpha for AP and AUPR
 (:data:`MEASURED_NULL_FWER`, recomputed and checked by that test; AUCNPR, affine in AUPR at the
 resamples' fixed class counts, makes AUPR's decisions).  Measured cause (``docs/audit.md``):
@@ -96,7 +96,7 @@ DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
 JACK_HOLM = "jackknife t, Holm"
 
-#: The null of the calibration (``tests/test_pairwise.py``) behind :data:`MEASURED_NULL_FWER`.
+#: The null of the calibration (``tests/stats/test_pairwise.py``) behind :data:`MEASURED_NULL_FWER`.
 CALIBRATION_NULL = {"models": 10, "n": 300, "pi": 0.3, "n_resamples": 200, "n_simulations": 400, "seed": 2026}
 #: Family-wise error of :func:`bootstrap_pairs` at nominal alpha = 0.05 under that null, per metric
 #: whose max-T does not hold its level at small n (hits / simulations; the test recomputes them and

@@ -80,7 +80,7 @@ def cd_order_evidence(pairs: pd.DataFrame) -> list[dict[str, object]]:
                            f"metrics, power {pw:.2f} (MC SE {_g(r, 'power_se'):.2f}) when one metric swaps the best "
                            f"and the worst learner")
             else:
-                detail += "; no calibration (prspace cd --n-sim 0)"
+                detail += "; no calibration (prspace step cd --set n_sim=0)"
         rows.append(evidence_row(
             paper="prspace", claim_id=f"px.{_pair_key(a, b)}.cd.order", kind="test", claim=claim,
             estimate=p, tolerance=alpha if np.isfinite(alpha) else float("nan"), n_tasks=n_tasks, detail=detail,

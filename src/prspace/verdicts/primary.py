@@ -48,7 +48,7 @@ LABELS = {"aupr": "AUPR", "auprg": "AUPRG", "auroc": "AUROC"}
 #: The largest Monte Carlo error of an interval end the default ``n_boot`` is chosen for.
 MC_TARGET = 0.002
 #: Default resamples (config ``analysis.verdicts.n_boot``): MC error <= :data:`MC_TARGET` on both
-#: committed studies at the primary level (tests/test_primary.py).
+#: committed studies at the primary level (tests/verdicts/test_primary.py).
 DEFAULT_N_BOOT = 500_000
 #: Resamples drawn at once (memory: a chunk's counts and quartile weights).
 _CHUNK = 50_000

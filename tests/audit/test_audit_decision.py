@@ -1,0 +1,234 @@
+"""One decision per question (:mod:`prspace.audit.decision`) and its calibration (:mod:`prspace.audit.simulate`).
+
+Oracles: a made-up calibration table whose answer is known; the closed form of the simulated
+mixture's AUROC; scikit-learn's average precision on a large sample; and, for the audit, that
+the headline, the pairwise lines and the plausible-best sets state the same decisions.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from sklearn.metrics import average_precision_score
+
+from prspace import audit
+from prspace.audit import simulate as S
+from prspace.audit.decision import CANNOT, LEVEL, POWER_FLOOR, decide, rule_table
+from prspace.audit.pairwise import survival_lines
+from prspace.audit.ranksets import plausible_best_lines
+from prspace.audit.tables import LABELS
+from prspace.audit.uncertainty import comparison
+from prspace.stats.replicates import BOOT_METRICS
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
+
+
+def _table(rows):
+    return pd.DataFrame(rows, columns=["metric", "method", "pi", "n", "n_pos", "fwer", "power", "reps"])
+
+
+def test_rule_takes_the_calibrated_procedure_with_most_power_in_the_nearest_cell():
+    t = _table([
+        ("aupr", "max-T (class)", 0.5, 300, 150, 0.12, 0.90, 400),  # most power, not calibrated
+        ("aupr", "jackknife-Holm", 0.5, 300, 150, 0.05, 0.60, 400),
+        ("aupr", "max-T (class)", 0.03, 1000, 30, 0.04, 0.30, 400),
+        ("aupr", "jackknife-Holm", 0.03, 1000, 30, 0.05, 0.20, 400),
+        ("auprg", "max-T (class)", 0.03, 1000, 30, 0.01, 0.01, 400),  # calibrated, powerless
+        ("auprg", "jackknife-Holm", 0.03, 1000, 30, 0.30, 0.50, 400),  # powerful, not calibrated
+    ])
+    d = decide("aupr", 140, 290, table=t)  # nearest: pi 0.5, n 300
+    assert (d.label, d.pi, d.n) == ("jackknife-Holm", 0.5, 300)
+    d = decide("aupr", 33, 1100, table=t)  # nearest: pi 0.03
+    assert d.label == "max-T (class)" and d.power == 0.30
+    assert decide("aupr", 33, 1100, table=t, available=("jackknife-Holm",)).label == "jackknife-Holm"
+    d = decide("auprg", 33, 1100, table=t)
+    assert d.label == CANNOT and d.power < POWER_FLOOR and "no power" in d.why()
+    # the margin: one Monte Carlo standard error above the level, no more
+    edge = LEVEL + np.sqrt(LEVEL * (1 - LEVEL) / 400)
+    ok = _table([("auroc", "DeLong-Holm", 0.5, 300, 150, edge - 1e-9, 0.5, 400)])
+    bad = _table([("auroc", "DeLong-Holm", 0.5, 300, 150, edge + 1e-9, 0.5, 400)])
+    assert decide("auroc", 150, 300, table=ok).label == "DeLong-Holm"
+    assert decide("auroc", 150, 300, table=bad).label == CANNOT
+
+
+def test_rule_table_takes_the_worse_error_of_null_and_alternative():
+    rows = [{"kind": "fwer", "metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 300, "n_pos": 30,
+             "share": s, "truth": tr, "reps": 200} for s, tr in ((0.03, "null"), (0.07, "alternative"))]
+    rows.append({"kind": "power", "metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 300, "n_pos": 30,
+                 "share": 0.4, "truth": "alternative", "reps": 200})
+    t = rule_table(pd.DataFrame(rows))
+    assert t[["fwer", "power"]].iloc[0].tolist() == [0.07, 0.4]
+
+
+def test_population_values_of_the_simulated_truth():
+    mu, pi = S.means(True), 0.1
+    truth = S.population(mu, pi)
+    o = S.FOLD_SHIFT * (np.arange(S.FOLDS) - 2.0)
+    for i, m in enumerate(mu):  # AUROC of the fold mixture, in closed form
+        closed = np.mean([norm.cdf((m + of - og) / np.sqrt(2)) for of, og in itertools.product(o, o)])
+        assert truth[i, 0] == pytest.approx(closed, abs=2e-4)
+    rng = np.random.default_rng(0)  # AP on a large sample (se ~0.002)
+    b = S.draw(rng, 200_000, pi, mu)
+    ap = average_precision_score(b.y, b.scores[0])
+    assert truth[0, BOOT_METRICS.index("average_precision")] == pytest.approx(ap, abs=0.01)
+
+
+def test_calibration_at_small_size_finds_the_planted_lead_and_covers():
+    """A small run of :func:`prspace.audit.simulate.calibrate` (the full grid is benchmarks/calib_audit.py):
+    balanced classes, 400 rows: the DeLong interval covers near its level and every procedure
+    finds the planted lead more often than it errs."""
+    t = S.calibrate(0.5, 400, 40, alternative=True, seed=1, n_boot=100)
+    share = t.set_index(["kind", "metric", "method"])["share"]
+    mc = t.set_index(["kind", "metric", "method"])["mc_se"]
+    assert share[("coverage", "auroc", "DeLong")] >= 0.95 - 3 * max(mc[("coverage", "auroc", "DeLong")], 0.02)
+    for method in ("DeLong-Holm", "jackknife-Holm", "max-T (class)"):
+        assert share[("power", "auroc", method)] > 0.3 > share[("fwer", "auroc", method)]
+
+
+def _agree(res, task):
+    """The headline's verdict, the deciding rows, the plausible-best sets and the sentences agree."""
+    pw, rs = res.pairwise[res.pairwise["task"] == task], res.rank_sets[res.rank_sets["task"] == task]
+    for metric in BOOT_METRICS:
+        dec = pw[(pw["metric"] == metric) & (pw["role"] == "decides")]
+        assert dec["method"].nunique() <= 1
+        beaten = set(dec.loc[dec["survives"] & (dec["diff"] > 0), "model_b"]) | set(
+            dec.loc[dec["survives"] & (dec["diff"] < 0), "model_a"])
+        best = set(rs.loc[(rs["metric"] == metric) & rs["plausible_best"], "model"])
+        assert best == set(rs.loc[rs["metric"] == metric, "model"]) - beaten, metric
+        for r in res.comparisons[(res.comparisons["task"] == task) & (res.comparisons["metric"] == metric)].itertuples():
+            hit = dec[(dec["model_a"] == r.model_a) & (dec["model_b"] == r.model_b)]
+            assert r.distinguishable == bool(len(hit) and hit["survives"].iloc[0]), (metric, r.model_a, r.model_b)
+    for name, flat in _rendered(res).items():
+        _agree_rendered(res, task, flat, name)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _rendered(res) -> dict[str, str]:
+    """The three reports as one line of words each (HTML: tags dropped, entities decoded)."""
+    page = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", " ", res.to_html(), flags=re.S)))
+    return {"text": _flat(res.to_text()), "markdown": _flat(res.to_markdown().replace("`", "")),
+            "html": _flat(page)}
+
+
+def _agree_rendered(res, task, flat, name):
+    """In one rendered report: the headline, the plausible-best lines and the surviving-pairs lines
+    are there and state the deciding procedure's verdicts; no lead is called distinguishable (or
+    within noise) that the deciding procedure does not decide so."""
+    for line in res.headline() + plausible_best_lines(res.rank_sets, task) + survival_lines(res.pairwise, task):
+        assert _flat(line).replace("`", "") in flat, (name, line)
+    pw = res.pairwise[(res.pairwise["task"] == task) & (res.pairwise["metric"] == "aupr")]
+    decides = bool((pw["role"] == "decides").any())
+    ranks = res.ranks[res.ranks["task"] == task].set_index("model")["aupr"].sort_values()
+    c = comparison(res.comparisons, task, "aupr", ranks.index[0], ranks.index[1])
+    lead = next(s for s in res.headline() if "best model" in s or "every metric picks" in s)
+    assert _flat(lead).replace("`", "") in flat
+    if "AUPR lead over" in lead:
+        if not decides:
+            assert c["decided_by"] == CANNOT and "cannot be told" in lead and "distinguishable" not in lead, lead
+            assert f"{LABELS['aupr']}: cannot decide" in flat, name
+        else:
+            said = "is distinguishable from noise" in lead
+            assert said == bool(c["distinguishable"]), lead
+            assert "simultaneous CI" in lead and "cannot be told" not in lead, lead
+            lo, hi = c["lo"], c["hi"]  # the interval shown is the deciding procedure's simultaneous one
+            assert (lo, hi) != (c["lo_unadjusted"], c["hi_unadjusted"])
+    for metric in BOOT_METRICS:
+        best = res.rank_sets[(res.rank_sets["task"] == task) & (res.rank_sets["metric"] == metric)]
+        m = res.pairwise[(res.pairwise["task"] == task) & (res.pairwise["metric"] == metric)]
+        if len(m) and not (m["role"] == "decides").any():  # nobody decides: every model stays, said so
+            assert best["plausible_best"].all()
+            assert f"{LABELS[metric]}: cannot decide at this size and skew; all {len(best)} models stay" in flat
+    # "within noise" only where a procedure decides
+    if "disagreement is within noise" in flat:
+        assert (res.comparisons["decided_by"] != CANNOT).all()
+
+
+def test_readme_example_headline_rank_sets_and_pairs_agree():
+    res = audit.audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=200, seed=3)
+    _agree(res, res.pooled["task"].iloc[0])
+    # the lead the issue quotes is called distinguishable only if the deciding procedure says so
+    aupr = res.pairwise[(res.pairwise["metric"] == "aupr") & (res.pairwise["role"] == "decides")]
+    lead = aupr[aupr["model_a"].isin(["gaussian_nb", "logistic_regression"])
+                & aupr["model_b"].isin(["gaussian_nb", "logistic_regression"])]
+    if not (len(lead) and lead["survives"].iloc[0]):
+        for name, text in _rendered(res).items():
+            assert "whether its AUPR lead over gaussian_nb (+0.088) is beyond noise cannot be told" in text, name
+            assert "is distinguishable" not in text and "NOT distinguishable" not in text, name
+
+
+def test_imbalanced_task_headline_rank_sets_and_pairs_agree():
+    """pi 0.03 (300 positives of 10,000), five models, one with a large lead."""
+    rng = np.random.default_rng(7)
+    n, n_pos = 10_000, 300
+    y = np.r_[np.ones(n_pos, int), np.zeros(n - n_pos, int)]
+    z = rng.standard_normal(n)
+    mus = {"strong": 2.2, "a": 1.2, "b": 1.2, "c": 1.0, "d": 0.6}
+    frame = pd.concat([pd.DataFrame({"model": m, "row_id": np.arange(n), "label": y,
+                                     "score": mu * y + 0.7 * z + 0.7 * rng.standard_normal(n)})
+                       for m, mu in mus.items()], ignore_index=True)
+    res = audit.audit(frame, n_boot=200, seed=0)
+    _agree(res, res.pooled["task"].iloc[0])
+    deciding = res.pairwise[res.pairwise["role"] == "decides"]
+    assert {"auroc", "auprg"} <= set(deciding["metric"])  # calibrated cell: pi 0.1, 100 positives
+    # the strong model's lead is found by AUROC's deciding procedure, and the headline agrees
+    strong = deciding[(deciding["metric"] == "auroc") & (deciding["model_a"] == "strong")]
+    assert strong["survives"].all()
+
+
+def test_balanced_task_headline_shows_the_deciding_procedures_simultaneous_interval():
+    """pi 0.5 (the calibrated cell where a procedure decides AUPR): the headline's AUPR lead carries
+    the deciding procedure's simultaneous interval and adjusted p, in all three reports."""
+    rng = np.random.default_rng(11)
+    n = 600
+    y = np.r_[np.ones(n // 2, int), np.zeros(n // 2, int)]
+    mus = {"strong": 2.5, "a": 1.0, "b": 0.9}
+    frame = pd.concat([pd.DataFrame({"model": m, "row_id": np.arange(n), "label": y,
+                                     "score": mu * y + rng.standard_normal(n)}) for m, mu in mus.items()],
+                      ignore_index=True)
+    res = audit.audit(frame, n_boot=200, seed=0)
+    task = res.pooled["task"].iloc[0]
+    _agree(res, task)
+    (lead,) = [s for s in res.headline() if "lead over" in s]
+    c = comparison(res.comparisons, task, "aupr", "strong", "a")
+    assert c["decided_by"] != CANNOT and c["distinguishable"]
+    assert "is distinguishable from noise" in lead and "simultaneous CI" in lead and "adjusted p" in lead, lead
+
+
+def _stub(rows):
+    from types import SimpleNamespace
+
+    cols = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method", "distinguishable",
+            "p_adjusted", "lo_simultaneous", "hi_simultaneous", "decided_by"]
+    return SimpleNamespace(comparisons=pd.DataFrame(rows, columns=cols), confidence=0.95)
+
+
+def test_disagreement_on_the_best_model_undecided_is_cannot_be_told_not_within_noise():
+    from prspace.audit.headline import picks_noise
+    from prspace.audit.tables import RANKED
+
+    best = {m: ["A"] for m in RANKED} | {"aupr": ["B"]}
+    auroc = ("all", "auroc", "A", "B", 0.02, -0.01, 0.05, 0.2, "DeLong paired", False, 0.4, -0.03, 0.07,
+             "DeLong, Holm")
+    others = [("all", m, "A", "B", 0.01, -0.02, 0.04, 0.3, "bootstrap", False, float("nan"), float("nan"),
+               float("nan"), CANNOT) for m in RANKED if m != "auroc"]
+    said = picks_noise(_stub([auroc, *others]), "all", best)
+    assert "cannot be told" in said and "within noise" in said.split(":")[-1] and "is within noise" not in said
+    assert f"no procedure decides {len(others)} of" in said and "the other 1 are within noise" in said
+    decided = [(*r[:10], 0.5, -0.05, 0.07, "jackknife t, Holm") for r in others]
+    said = picks_noise(_stub([auroc, *decided]), "all", best)
+    assert said.startswith("the disagreement is within noise") and "cannot be told" not in said
+    beyond = [("all", "aupr", "A", "B", -0.2, -0.3, -0.1, 1e-4, "bootstrap", True, 0.001, -0.35, -0.05,
+               "bootstrap max-T (Romano-Wolf step-down)")]
+    said = picks_noise(_stub([auroc, *(r for r in others if r[1] != "aupr"), *beyond]), "all", best)
+    assert said.startswith("the disagreement is beyond noise: AUPR prefers B to A (+0.200, 95% simultaneous CI 0.050 "
+                           "to 0.350, adjusted p = 0.001, max-T) (1 other such preference(s) within noise; 3 cannot be told"), said

@@ -1,0 +1,477 @@
+"""Curve bands (:mod:`prspace.stats.bands`) against closed forms, the metrics module and R's pROC.
+
+* Interpolation: the estimate equals :mod:`prspace.metrics`' curves (``roc_curve``,
+  ``pr_curve``, ``prg_curve`` vertices), interpolated here point by point in plain Python
+  (ROC linear, PR Davis-Goadrich, PRG linear in gain space; the upper end on vertical
+  segments), ties and weights included; integrated on a fine grid they give AUROC, AUPR and
+  AUPRG.
+* Coverage by simulation: binormal scores, whose ROC, PR and PRG curves are known in closed
+  form; the simultaneous band covers the whole true curve on the grid, and the pointwise band
+  its middle point, in about 95% of simulations (Monte Carlo error stated).
+* Oracle: pROC's ``ci.se`` (sensitivity at given specificities, stratified bootstrap, type-7
+  percentiles) against our pointwise ROC band, within Monte Carlo error; skipped with a reason
+  where ``Rscript`` or pROC is absent (``.ci/install-r.sh`` installs them).
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import matplotlib.image
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from test_audit_stats import _r_available  # the pROC tests' check: Rscript and pROC, or why not
+
+from prspace import metrics as M
+from prspace.core.errors import InputError
+from prspace.stats.bands import CURVES, curve_at, curve_bands, default_grid
+
+# --------------------------------------------------------------------------------------------
+# independent interpolation, one grid point at a time, from the metrics module's vertices
+# --------------------------------------------------------------------------------------------
+
+
+def _roc_oracle(y, s, w, grid):
+    c = M.roc_curve(y, s, sample_weight=w)
+    out = []
+    for f in grid:
+        at = c.tpr[c.fpr == f]
+        if at.size:
+            out.append(at.max())  # the upper end of a vertical segment
+            continue
+        i = np.flatnonzero(c.fpr < f)[-1]
+        j = i + 1
+        out.append(c.tpr[i] + (f - c.fpr[i]) / (c.fpr[j] - c.fpr[i]) * (c.tpr[j] - c.tpr[i]))
+    return np.array(out)
+
+
+def _pr_oracle(y, s, w, grid):
+    c = M.pr_curve(y, s, sample_weight=w)
+    p = c.tp[-1]
+    out = []
+    for r in grid:
+        hit = np.flatnonzero(c.recall == r)
+        if hit.size and r > 0:
+            k = hit[0]  # where the recall is first reached: the highest precision
+            out.append(c.tp[k] / (c.tp[k] + c.fp[k]))
+            continue
+        i = np.flatnonzero(c.recall < r)[-1]
+        j = i + 1
+        tp = r * p  # Davis and Goadrich: the contingency table linear in TP
+        fp = c.fp[i] + (tp - c.tp[i]) * (c.fp[j] - c.fp[i]) / (c.tp[j] - c.tp[i])
+        out.append(tp / (tp + fp))
+    return np.array(out)
+
+
+def _prg_oracle(y, s, w, grid):
+    c = M.prg_curve(y, s, sample_weight=w)
+    keep = c.recall_gain >= 0
+    rg, pg = c.recall_gain[keep], c.precision_gain[keep]
+    out = []
+    for g in grid:
+        hit = np.flatnonzero(rg == g)
+        if hit.size:
+            out.append(pg[hit[0]])  # the top of a vertical drop
+            continue
+        i = np.flatnonzero(rg < g)[-1]
+        j = i + 1
+        out.append(pg[i] + (g - rg[i]) / (rg[j] - rg[i]) * (pg[j] - pg[i]))
+    return np.array(out)
+
+
+ORACLES = {"roc": _roc_oracle, "pr": _pr_oracle, "prg": _prg_oracle}
+
+
+def _data(kind: str, rng: np.random.Generator):
+    n_pos, n_neg = 40, 60
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+    s = rng.normal(size=y.size) + y
+    w = None
+    if kind == "ties":
+        s = np.round(s * 2) / 2  # about ten distinct scores: groups with both classes
+        s[:3] = 9.0  # a top group of positives only (vertical ROC segment at FPR 0)
+        s[n_pos:n_pos + 2] = 8.0  # then a group of negatives only (a vertical PR drop)
+    elif kind == "weights":
+        s = np.round(s, 1)
+        w = rng.integers(1, 4, size=y.size).astype(float)
+    elif kind == "negatives-first":
+        s[n_pos:n_pos + 3] = 10.0  # the top rows are negatives: PR rises from precision 0
+    return y, s, w
+
+
+@pytest.mark.parametrize("kind", ["continuous", "ties", "weights", "negatives-first"])
+@pytest.mark.parametrize("curve", list(CURVES))
+def test_estimate_equals_metrics_curves(kind, curve):
+    y, s, w = _data(kind, np.random.default_rng(3))
+    # a fine grid that also hits vertices exactly (FPR k / 60, recall k / 40 and their multiples)
+    grid = np.unique(np.r_[np.arange(1, 240) / 240, np.arange(1, 40) / 40, np.arange(1, 60) / 60])
+    if curve == "prg":
+        grid = np.r_[0.0, grid]
+    band = curve_bands(y, s, sample_weight=w, curves=(curve,), grids={curve: grid}, n_resamples=2)[curve]
+    expect = ORACLES[curve](y, s, w, grid)
+    np.testing.assert_allclose(band.estimate, expect, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "ties", "weights", "negatives-first"])
+def test_estimate_integrates_to_the_areas(kind):
+    y, s, w = _data(kind, np.random.default_rng(4))
+    x = np.arange(0, 200001) / 200000
+    tp = np.bincount(np.unique(-s, return_inverse=True)[1], weights=(w if w is not None else 1.0) * y)
+    fp = np.bincount(np.unique(-s, return_inverse=True)[1], weights=(w if w is not None else 1.0) * ~y)
+    for curve, area in (("roc", M.auroc), ("pr", M.aupr), ("prg", M.auprg)):
+        values = curve_at(curve, tp, fp, x)
+        assert np.trapezoid(values, x) == pytest.approx(area(y, s, sample_weight=w), abs=2e-5), curve
+
+
+def test_weights_zero_rows_dropped_and_integer_weights_repeat_rows():
+    rng = np.random.default_rng(5)
+    y, s, _ = _data("continuous", rng)
+    w = np.ones(y.size)
+    w[::7] = 0.0
+    a = curve_bands(y, s, sample_weight=w, n_resamples=50, rng=1)
+    b = curve_bands(y[w > 0], s[w > 0], n_resamples=50, rng=1)
+    for c in CURVES:
+        for field in ("estimate", "lo", "hi", "sim_lo", "sim_hi"):
+            np.testing.assert_array_equal(getattr(a[c], field), getattr(b[c], field))
+    k = rng.integers(1, 4, size=y.size)
+    rep = curve_bands(np.repeat(y, k), np.repeat(s, k), n_resamples=2)
+    wt = curve_bands(y, s, sample_weight=k.astype(float), n_resamples=2)
+    for c in CURVES:
+        np.testing.assert_allclose(rep[c].estimate, wt[c].estimate, rtol=0, atol=1e-12)
+
+
+def test_ties_as_one_operating_point():
+    y = np.r_[np.ones(30, bool), np.zeros(70, bool)]
+    flat = curve_bands(y, np.zeros(100), n_resamples=20)  # one tie group: the chance diagonal
+    np.testing.assert_allclose(flat["roc"].estimate, flat["roc"].grid, atol=1e-15)
+    np.testing.assert_allclose(flat["pr"].estimate, 0.3, atol=1e-15)
+    np.testing.assert_allclose(flat["prg"].estimate, 0.0, atol=1e-15)
+    for c in CURVES:  # class-stratified resamples of one group never change the curve
+        b = flat[c]
+        assert b.critical_value == 0.0
+        for bound in (b.lo, b.hi, b.sim_lo, b.sim_hi):
+            np.testing.assert_allclose(bound, b.estimate, atol=1e-15)
+    # only the order of the scores matters, tied or not
+    s = np.round(np.random.default_rng(6).normal(size=100) + y, 1)
+    a, b = curve_bands(y, s, rng=2, n_resamples=30), curve_bands(y, np.exp(3 * s), rng=2, n_resamples=30)
+    for c in CURVES:
+        np.testing.assert_array_equal(a[c].sim_hi, b[c].sim_hi)
+
+
+def test_result_shape_and_strata():
+    rng = np.random.default_rng(7)
+    y, s, _ = _data("continuous", rng)
+    folds = np.arange(y.size) % 5
+    bands = curve_bands(y, s, strata=folds, n_resamples=200, level=0.9)
+    for c, (x, yname) in CURVES.items():
+        b = bands[c]
+        assert (b.curve, b.x, b.y, b.level, b.n_resamples) == (c, x, yname, 0.9, 200)
+        np.testing.assert_array_equal(b.grid, default_grid(c))
+        assert b.critical_value > 1.645  # simultaneous: wider than a pointwise normal band
+        assert np.all(b.sim_lo <= b.estimate) and np.all(b.estimate <= b.sim_hi)
+        inner = b.sd > 0
+        assert np.mean(b.sim_hi[inner] - b.sim_lo[inner]) > np.mean(b.hi[inner] - b.lo[inner])
+        assert set(b.columns()) == {"grid", "estimate", "lo", "hi", "sim_lo", "sim_hi"}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"y": [0, 1, 2]}, "0/1"),
+    ({"y": [1, 1, 1]}, "one class"),
+    ({"scores": [0.1, np.nan, 0.3]}, "NaN"),
+    ({"scores": [0.1, 0.2]}, "as long as y"),
+    ({"scores": ["a", "b", "c"]}, "numeric"),
+    ({"sample_weight": [1, -1, 1]}, "non-negative"),
+    ({"strata": [1, 2]}, "one value per row"),
+    ({"curves": ("roc", "det")}, "unknown curve"),
+    ({"grids": {"pr": [0.5, 0.2]}}, "increasing"),
+    ({"grids": {"pr": [0.5, 1.2]}}, "[0, 1]"),
+    ({"grids": {"auc": [0.5]}}, "unknown curve"),
+    ({"level": 1.0}, "level"),
+    ({"n_resamples": 1}, "n_resamples"),
+    ({"grid_size": 1}, "grid_size"),
+])
+def test_bad_input(kwargs, words):
+    args = {"y": [0, 1, 0], "scores": [0.1, 0.2, 0.3], **kwargs}
+    with pytest.raises(InputError, match=None) as info:
+        curve_bands(args.pop("y"), args.pop("scores"), **args)
+    assert words in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+# --------------------------------------------------------------------------------------------
+# coverage by simulation
+# --------------------------------------------------------------------------------------------
+
+MU, N_POS, N_NEG = 1.0, 200, 400
+#: Grids inside the region where several rows decide each point (docs/audit.md, "Curve bands").
+SIM_GRIDS = {"roc": np.arange(1, 17) / 20, "pr": np.arange(2, 20) / 20, "prg": np.arange(0, 20) / 20}
+
+
+def _truth(curve: str, grid: np.ndarray, pi: float) -> np.ndarray:
+    """Binormal: negatives N(0, 1), positives N(MU, 1); TPR(f) = Phi(MU + Phi^-1(f))."""
+    if curve == "roc":
+        return norm.cdf(MU + norm.ppf(grid))
+    recall = grid if curve == "pr" else pi / (1.0 - grid * (1.0 - pi))
+    fpr = norm.cdf(norm.ppf(recall) - MU)
+    precision = pi * recall / (pi * recall + (1.0 - pi) * fpr)
+    return precision if curve == "pr" else (precision - pi) / ((1.0 - pi) * precision)
+
+
+@pytest.mark.slow
+def test_coverage_by_simulation():
+    n_sim, n_boot, level = 200, 400, 0.95
+    rng = np.random.default_rng(2026)
+    pi = N_POS / (N_POS + N_NEG)
+    whole = dict.fromkeys(CURVES, 0)
+    middle = dict.fromkeys(CURVES, 0)
+    for _ in range(n_sim):
+        y = np.r_[np.ones(N_POS, bool), np.zeros(N_NEG, bool)]
+        s = rng.normal(size=y.size) + MU * y
+        bands = curve_bands(y, s, grids=SIM_GRIDS, n_resamples=n_boot, level=level, rng=rng)
+        for c, b in bands.items():
+            truth = _truth(c, b.grid, pi)
+            whole[c] += bool(np.all((b.sim_lo <= truth) & (truth <= b.sim_hi)))
+            k = b.grid.size // 2
+            middle[c] += bool(b.lo[k] <= truth[k] <= b.hi[k])
+    mc_se = np.sqrt(level * (1 - level) / n_sim)  # 0.015 at 200 simulations
+    for c in CURVES:
+        assert whole[c] / n_sim >= level - 2 * mc_se, (c, whole[c] / n_sim)
+        assert middle[c] / n_sim >= level - 2 * mc_se, (c, middle[c] / n_sim)
+        assert middle[c] / n_sim <= level + 3 * mc_se, (c, middle[c] / n_sim)  # not trivially wide
+
+
+# --------------------------------------------------------------------------------------------
+# R's pROC
+# --------------------------------------------------------------------------------------------
+
+R_CI_SE = r"""
+suppressMessages(library(pROC))
+args <- commandArgs(TRUE)
+d <- read.csv(args[1])
+set.seed(1)
+r <- roc(d$y, d$score, levels = c(0, 1), direction = "<", quiet = TRUE)
+sp <- as.numeric(strsplit(args[2], ",")[[1]])
+ci <- ci.se(r, specificities = sp, boot.n = as.integer(args[3]), boot.stratified = TRUE,
+            conf.level = 0.95, progress = "none")
+write.csv(data.frame(sp = sp, lo = ci[, 1], hi = ci[, 3]), args[4], row.names = FALSE)
+"""
+
+
+PROC_Y = np.r_[np.ones(60, bool), np.zeros(90, bool)]
+PROC_S = np.round(np.random.default_rng(11).normal(size=150) + PROC_Y, 1)  # ties too
+PROC_FPR = np.array([0.1, 0.2, 0.3, 0.5, 0.7])
+PROC_B = 4000
+
+
+def _roc_replicates(y, s, grid, n_boot):
+    """Plain row-copying stratified bootstrap of TPR at ``grid`` (through the metrics module)."""
+    rng = np.random.default_rng(8)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    out = np.empty((n_boot, grid.size))
+    for b in range(n_boot):
+        idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
+        out[b] = _roc_oracle(y[idx], s[idx], None, grid)
+    return out
+
+
+def _assert_within_mc_error(ours, lo, hi, reps, n_boot, n_pos):
+    """The Monte Carlo error of an alpha-quantile of B replicates is sqrt(alpha (1 - alpha) / B) /
+    density, the density estimated from ``reps`` by the spread of the quantiles alpha +- 0.02; two
+    independent bootstraps differ by sqrt(2) of that; allowed: 4 such errors plus one TPR step 1 / P."""
+    for mine, theirs, alpha in ((ours.lo, lo, 0.025), (ours.hi, hi, 0.975)):
+        spread = np.quantile(reps, min(alpha + 0.02, 1), axis=0) - np.quantile(reps, max(alpha - 0.02, 0), axis=0)
+        mc_se = np.sqrt(alpha * (1 - alpha) / n_boot) * spread / 0.04
+        tol = 4 * np.sqrt(2) * mc_se + 1 / n_pos
+        np.testing.assert_array_less(np.abs(mine - theirs), tol + 1e-12)
+
+
+@pytest.fixture(scope="module")
+def proc_case():
+    ours = curve_bands(PROC_Y, PROC_S, curves=("roc",), grids={"roc": PROC_FPR}, n_resamples=PROC_B, rng=5)["roc"]
+    return ours, _roc_replicates(PROC_Y, PROC_S, PROC_FPR, PROC_B)
+
+
+@pytest.mark.slow
+def test_pointwise_roc_band_equals_a_row_copying_bootstrap(proc_case):
+    ours, reps = proc_case
+    lo, hi = np.quantile(reps, 0.025, axis=0), np.quantile(reps, 0.975, axis=0)
+    _assert_within_mc_error(ours, lo, hi, reps, PROC_B, PROC_Y.sum())
+
+
+@pytest.mark.slow
+def test_pointwise_roc_band_equals_proc_ci_se(tmp_path, proc_case):
+    reason = _r_available()
+    if reason:
+        pytest.skip(reason)
+    pd.DataFrame({"y": PROC_Y.astype(int), "score": PROC_S}).to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "ci.R").write_text(R_CI_SE)
+    subprocess.run(["Rscript", str(tmp_path / "ci.R"), str(tmp_path / "d.csv"),
+                    ",".join(f"{1 - f:.17g}" for f in PROC_FPR), str(PROC_B), str(tmp_path / "out.csv")],
+                   check=True, capture_output=True, text=True)
+    r = pd.read_csv(tmp_path / "out.csv")
+    np.testing.assert_allclose(r["sp"], 1 - PROC_FPR, atol=1e-12)
+    ours, reps = proc_case
+    _assert_within_mc_error(ours, r["lo"].to_numpy(), r["hi"].to_numpy(), reps, PROC_B, PROC_Y.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# the audit: API, figure, table
+# --------------------------------------------------------------------------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
+
+
+@pytest.fixture(scope="module")
+def example_result():
+    from prspace.audit import audit
+
+    frame = pd.read_csv(EXAMPLE)
+    return frame, audit(frame, label="diagnosis", pos_label="malignant", n_boot=200)
+
+
+def test_audit_bands_api_equals_curve_bands(example_result):
+    frame, result = example_result
+    rows = frame[frame["model"] == "knn_15"].sort_values(["fold", "row_id"])
+    direct = curve_bands((rows["diagnosis"] == "malignant").to_numpy(), rows["score"].to_numpy(),
+                         strata=rows["fold"].map(str).to_numpy(), n_resamples=200, level=0.95, rng=0)
+    for c in CURVES:
+        b = result.bands("all", "knn_15", c)
+        assert (b.curve, b.n_resamples, b.level) == (c, 200, 0.95)
+        np.testing.assert_allclose(b.estimate, direct[c].estimate, atol=1e-12)
+        assert b.sim_hi.mean() - b.sim_lo.mean() > 0  # same distribution, rows in another order
+    assert result.bands("all", "knn_15", "pr", n_resamples=50).n_resamples == 50
+    for task, model, curve, words in (("nope", "knn_15", "pr", "no task"), ("all", "nope", "pr", "no model"),
+                                      ("all", "knn_15", "det", "unknown curve")):
+        with pytest.raises(InputError, match=words):
+            result.bands(task, model, curve)
+
+
+def test_audit_band_table_and_figure(example_result):
+    import io
+
+    import matplotlib.image
+
+    from prspace.audit.bands import BAND_COLUMNS, TOP_K
+
+    _, result = example_result
+    table = result.band_table()
+    assert list(table.columns) == BAND_COLUMNS
+    top = result.pooled.sort_values(["aupr", "model"], ascending=[False, True])["model"].tolist()[:TOP_K]
+    assert sorted(table["model"].unique()) == sorted(top)
+    assert len(table) == TOP_K * sum(default_grid(c).size for c in CURVES)
+    assert (table["sim_lo"] <= table["estimate"] + 1e-12).all() and (table["estimate"] <= table["sim_hi"] + 1e-12).all()
+    pngs = result.figures()
+    assert set(pngs) == {"curves", "intervals", "bands"}
+    img = matplotlib.image.imread(io.BytesIO(pngs["bands"]))
+    assert img.shape[0] > 500 and img[..., :3].std() > 0.05
+    assert "bands.png" in result.to_markdown("x", {n: f"{n}.png" for n in pngs})
+
+
+def test_audit_without_bootstrap_draws_no_bands():
+    from prspace.audit import audit
+
+    frame = pd.read_csv(EXAMPLE)
+    result = audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    assert "bands" not in result.figures()
+    assert result.bands("all", "knn_15", "roc").n_resamples == 1000  # asked for: the default resamples
+
+
+def _tasks_frame(n_tasks: int) -> pd.DataFrame:
+    """The worked example copied into ``n_tasks`` tasks (scores jittered per task), for the figure's layout."""
+    frame = pd.read_csv(EXAMPLE)
+    parts = []
+    for i in range(n_tasks):
+        part = frame.copy()
+        part["task"] = f"task_{i}_" + "with_a_long_name" * (i == 0)
+        part["score"] = part["score"] + np.random.default_rng(i).normal(0.0, 0.05 * i, len(part))
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_table():
+    from matplotlib.collections import PolyCollection
+
+    from prspace.audit import audit, plot
+    from prspace.audit.bands import MAX_TASKS, TOP_K, band_shown
+
+    result = audit(_tasks_frame(MAX_TASKS + 1), label="diagnosis", pos_label="malignant", task="task", n_boot=50)
+    bands = result.shown_bands()
+    fig = plot.bands_figure(result, bands)
+    tasks = sorted({t for t, _ in bands})
+    assert len(tasks) == MAX_TASKS
+    panels = [ax for ax in fig.axes if ax.axison]
+    assert len(panels) == 3 * MAX_TASKS  # three axes per task row; the legend rows have no axes drawn
+    styles = plot.model_styles(result)
+    for r, task in enumerate(tasks):
+        row = panels[3 * r: 3 * r + 3]
+        pooled = result.pooled[result.pooled["task"] == task]
+        n_pos = float(pooled["n_pos"].iloc[0])
+        n = n_pos + float(pooled["n_neg"].iloc[0])
+        # a band is drawn only where calibrated; a panel without says how much it would cover
+        assert [ax.get_title().split("\n")[0] for ax in row] == [f"{task}: {c}" for c in ("ROC", "PR", "PRG")]
+        for ax, c in zip(row, ("roc", "pr", "prg"), strict=True):
+            assert ("no band: with" in ax.get_title()) == (not band_shown(c, n_pos, n))
+        assert [ax.get_xlabel() for ax in row] == ["false positive rate", "recall", "recall gain"]
+        assert [ax.get_ylabel() for ax in row] == ["true positive rate", "precision", "precision gain"]
+        models = [m for t, m in bands if t == task]
+        assert len(models) == TOP_K
+        for ax, curve in zip(row, ("roc", "pr", "prg"), strict=True):
+            fills = [c for c in ax.collections if isinstance(c, PolyCollection)]
+            assert len(fills) == (TOP_K if band_shown(curve, n_pos, n) else 0)  # one band per model, if calibrated
+            lines = {line.get_color(): line for line in ax.get_lines() if line.get_color() != "0.45"}
+            for model in models:
+                b = bands[(task, model)][curve]
+                line = lines[styles[model]["color"]]  # each model in its colour of model_styles
+                np.testing.assert_array_equal(line.get_xdata(), b.grid)
+                np.testing.assert_array_equal(line.get_ydata(), b.estimate)
+            if curve == "roc":  # the random classifier's diagonal
+                assert any(list(line.get_xdata()) == [0, 1] == list(line.get_ydata()) for line in ax.get_lines())
+    title = fig._suptitle.get_text()
+    assert "ROC, PR and PRG" in title and f"the top {TOP_K} models by AUPR" in title and "1 more task(s)" in title
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=60)
+    assert matplotlib.image.imread(io.BytesIO(png.getvalue()))[..., :3].std() > 0.05
+
+
+def test_audit_bands_follow_the_audit_seed():
+    """The bands resample with the audit's seed: the same seed, the same bands; another seed, other bands;
+    ``bands(seed=...)`` overrides it and equals curve_bands with that seed."""
+    from prspace.audit import audit
+
+    frame = pd.read_csv(EXAMPLE)
+    kw = {"label": "diagnosis", "pos_label": "malignant", "n_boot": 60}
+    one, again, two = audit(frame, seed=1, **kw), audit(frame, seed=1, **kw), audit(frame, seed=2, **kw)
+    assert (one.seed, two.seed) == (1, 2)
+    t1, t1b, t2 = one.band_table(), again.band_table(), two.band_table()
+    pd.testing.assert_frame_equal(t1, t1b)
+    np.testing.assert_array_equal(t1["estimate"], t2["estimate"])  # the curves are the data's
+    for col in ("lo", "hi", "sim_lo", "sim_hi"):
+        assert not np.array_equal(t1[col], t2[col]), col  # the resampling is not
+    rows = one.data[one.data["model"] == "knn_15"]  # the audit's rows, in its order
+    for seed, res, given in ((1, one, None), (2, two, None), (7, one, 7)):
+        direct = curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(), sample_weight=rows["weight"].to_numpy(),
+                             n_resamples=60, level=0.95, rng=seed)  # the audit's resampling: within class
+        for c in CURVES:
+            got = res.bands("all", "knn_15", c, seed=given)
+            for col, v in direct[c].columns().items():
+                np.testing.assert_array_equal(got.columns()[col], v)
+    assert not np.array_equal(one.bands("all", "knn_15", "pr", seed=7).sim_lo, one.bands("all", "knn_15", "pr").sim_lo)
+    np.testing.assert_array_equal(one.bands("all", "knn_15", "pr", seed=2).sim_lo, two.bands("all", "knn_15", "pr").sim_lo)
+
+
+def test_cli_seed_reaches_bands_csv(tmp_path):
+    from prspace.cli import main
+
+    def run(seed, name):
+        out = tmp_path / name
+        assert main(["audit", str(EXAMPLE), "--label-col", "diagnosis", "--pos-label", "malignant", "--bootstrap",
+                     "40", "--seed", str(seed), "--out", str(out)]) in (0, 1)
+        return (out / "bands.csv").read_bytes()
+
+    first = run(1, "a")
+    assert run(1, "b") == first
+    assert run(2, "c") != first

@@ -1,0 +1,508 @@
+"""The verdict rule (prspace.verdicts.rule), its evidence, and the committed verdict tables."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from prspace.core import claims as REG
+from prspace.core.output import write_csv
+from prspace.verdicts import report as VR
+from prspace.verdicts import rule as R
+from prspace.verdicts.pagedata import normalise
+
+ROOT = Path(__file__).resolve().parents[2]
+STUDIES = ("default", "paperlike")
+
+
+def _row(kind, **kw):
+    base = dict(paper="prspace", claim_id=kw.pop("claim_id", "x"), claim="c", kind=kind, estimate=kw.pop("estimate", 0.5))
+    if kind == "bound":
+        base.update(k=kw.pop("k"), n=kw.pop("n"))
+    return R.evidence_row(**base, **kw)
+
+
+def _decide(kind, **kw):
+    """decide() on an evidence row joined to the registry, as apply_rule does."""
+    r = _row(kind, **kw)
+    return R.decide({**r, **R.registry_fields(r)})
+
+
+# --- paper numbers: equivalence to the paper's value within the margin --------------------------
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "want"),
+    [
+        (0.16, 0.32, R.REPLICATES),  # within 0.24 +- 0.10
+        (0.14, 0.34, R.REPLICATES),  # the margin's ends belong to it
+        (0.13, 0.30, R.IMPRECISE),  # contains 0.24, reaches below 0.14
+        (0.20, 0.45, R.IMPRECISE),
+        (0.25, 0.40, R.HIGHER),  # excludes 0.24 from above
+        (0.05, 0.23, R.LOWER),
+    ],
+)
+@pytest.mark.parametrize("kind", ["share", "correlation", "quartile"])
+def test_number_rule(kind, lo, hi, want):
+    got, why, upd = _decide(kind, paper_value=0.24, tolerance=0.10, estimate=(lo + hi) / 2, ci_lo=lo, ci_hi=hi,
+                            n_families=40, mc_error=0.0)
+    assert got == want, why
+    assert upd["margin"] == 0.10
+
+
+def test_a_narrow_interval_around_the_paper_value_is_no_longer_enough_without_the_margin():
+    """The old rule said 'replicates' for any interval containing the paper value with half-width <= 0.10;
+    the new rule asks for the interval inside paper value +- margin."""
+    assert _decide("share", paper_value=0.24, tolerance=0.05, estimate=0.27, ci_lo=0.20, ci_hi=0.34,
+                   n_families=40)[0] == R.IMPRECISE
+
+
+def test_imprecise_says_how_many_families_would_decide():
+    # estimate 0.24 = the paper's value: the interval must shrink to half-width 0.10 (the margin) from 0.20
+    _, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.24, ci_lo=0.04, ci_hi=0.44, n_families=25)
+    assert "about 100 families would decide" in why and "within the margin" in why
+    # estimate 0.40, 0.16 from the paper's value, beyond the margin: deciding means excluding the value
+    _, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.40, ci_lo=0.20, ci_hi=0.60, n_families=16)
+    assert "about 25 families would decide" in why and "exclude the paper's value" in why  # 16 (0.2 / 0.16)^2
+
+
+def test_registry_rows_take_paper_value_and_margin_from_the_registry():
+    c = REG.BY_ID["fk.aupr_auprg.top1"]
+    r = _row("share", claim_id=c.claim_id, estimate=0.24, ci_lo=0.24 - c.margin + 0.001, ci_hi=0.24 + c.margin - 0.001,
+             n_families=100)
+    r["paper"] = REG.FK
+    got, why, upd = R.decide({**r, **R.registry_fields(r)})
+    assert got == R.REPLICATES and upd["margin"] == pytest.approx(c.margin)
+    f = R.registry_fields(r)
+    assert (f["role"], f["paper_value"], f["quote"], f["where"]) == ("primary", 0.24, c.quote, c.where)
+
+
+# --- "as different as": equivalence of a paired difference to 0 ---------------------------------
+
+@pytest.mark.parametrize(
+    ("cid", "lo", "hi", "want"),
+    [
+        ("fk.as_different.top1", -0.05, 0.08, R.HOLDS),
+        ("fk.as_different.top1", -0.35, -0.13, f"{R.NOT_HOLD}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", 0.13, 0.30, f"{R.NOT_HOLD}: AUPR and AUPRG are less alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", 0.04, 0.12, f"{R.NOT_HOLD}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", -0.36, 0.10, R.CANNOT),
+        ("fk.as_different.top1", -0.20, -0.05, R.CANNOT),  # overlaps -margin
+        ("fk.as_different.spearman", -0.02, 0.025, R.HOLDS),
+        ("fk.as_different.spearman", -0.02, 0.035, R.CANNOT),
+    ],
+)
+def test_equivalence_rule(cid, lo, hi, want):
+    c = REG.BY_ID[cid]
+    r = _row("equivalence", claim_id=cid, estimate=(lo + hi) / 2, ci_lo=lo, ci_hi=hi, n_families=50, mc_error=1e-5)
+    r["paper"] = REG.FK
+    got, why, _ = R.decide({**r, **R.registry_fields(r)})
+    assert got == want, why
+    assert c.margin > 0.1 if c.quantity == "share_gap" else 0.025 < c.margin < 0.05
+
+
+# --- borderline --------------------------------------------------------------------------------
+
+def test_an_end_within_two_mc_errors_of_a_threshold_is_borderline_naming_it():
+    # upper end 0.3405 against paper value + margin 0.34: 'replicates' below it, 'consistent, too imprecise' above
+    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
+                          n_families=40, mc_error=0.0003)
+    assert got == R.BORDERLINE
+    assert "upper end 0.3405" in why and "paper value + margin 0.3400" in why
+    assert f"between '{R.REPLICATES}' and '{R.IMPRECISE}'" in why
+    # the same interval with a smaller MC error decides
+    assert _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
+                   n_families=40, mc_error=0.0002)[0] == R.IMPRECISE
+    # near the paper's value itself: between 'differs: higher here' and 'consistent, too imprecise'
+    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.35, ci_lo=0.241, ci_hi=0.45,
+                          n_families=40, mc_error=0.001)
+    assert got == R.BORDERLINE and "the paper's value 0.2400" in why and R.HIGHER in why and R.IMPRECISE in why
+
+
+def test_a_threshold_whose_sides_agree_is_not_borderline():
+    # lower end at paper value + margin, but the interval excludes the paper's value either way: differs
+    got, _, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.40, ci_lo=0.3401, ci_hi=0.46,
+                        n_families=40, mc_error=0.001)
+    assert got == R.HIGHER
+
+
+def test_borderline_reaches_direction_and_equivalence_rows():
+    got, why, _ = _decide("direction", paper_value=1, estimate=0.1, ci_lo=0.001, ci_hi=0.2, n_families=40, mc_error=0.001)
+    assert got == R.BORDERLINE and f"'{R.CANNOT}' and '{R.HOLDS}'" in why
+    got, why, _ = _decide("direction", paper_value=1, estimate=0.1, ci_lo=0.001, ci_hi=0.2, n_families=40)
+    assert got == R.HOLDS and "not given" in why  # without an MC error the check is not made, and it says so
+
+
+# --- small populations -------------------------------------------------------------------------
+
+def test_fewer_than_ten_families_cannot_be_told_with_the_exact_binomial_interval():
+    assert R.MIN_FAMILIES == 10
+    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.1, estimate=0.25, ci_lo=0.2, ci_hi=0.3, n_families=9,
+                          n_tasks=20, level=0.95)
+    assert got == "cannot be told: 9 families" == R.few_families(9)
+    assert R.few_families(1) == "cannot be told: 1 family"
+    ci = stats.binomtest(5, 20).proportion_ci(confidence_level=0.95, method="exact")
+    assert f"[{ci.low:.3g}, {ci.high:.3g}]" in why and "Clopper-Pearson" in why
+    assert _decide("share", paper_value=0.24, tolerance=0.1, estimate=0.25, ci_lo=0.2, ci_hi=0.3, n_families=10,
+                   n_tasks=20)[0] == R.REPLICATES
+    assert _decide("direction", paper_value=1, estimate=0.5, ci_lo=0.2, ci_hi=0.6, n_families=6)[0] == R.few_families(6)
+
+
+# --- noise rows and power ----------------------------------------------------------------------
+
+def test_a_check_without_power_cannot_say_within_noise():
+    got, why, _ = _decide("bound", k=0, n=82, power=0.0)
+    assert got == "cannot be told: the check has power 0.00 here" == R.low_power(0.0)
+    got, why, _ = _decide("bound", k=0, n=82, power=0.9)
+    assert got == R.WITHIN_NOISE and "power at this study's task size is 0.90" in why
+    got, why, _ = _decide("bound", k=0, n=82)
+    assert got == R.WITHIN_NOISE and "power here is unknown" in why
+    assert _decide("bound", k=20, n=20, power=0.1)[0] == R.BEYOND_NOISE  # a finding needs no power
+    assert _decide("test", estimate=0.4, power=0.3)[0] == R.low_power(0.3)
+    assert _decide("test", estimate=0.4, power=0.5)[0] == R.ORDER_WITHIN
+    assert _decide("test", estimate=0.01, power=0.3)[0] == R.ORDER_DIFFERS
+
+
+def test_exact_direction_stable_difference():
+    assert _decide("exact", estimate=1e-12)[0] == R.EXACT
+    assert _decide("exact", estimate=1e-3, tolerance=5e-4)[0] == R.DIFFERS
+    assert _decide("direction", paper_value=1, ci_lo=0.01, ci_hi=0.2)[0] == R.HOLDS
+    assert _decide("direction", paper_value=1, ci_lo=-0.2, ci_hi=-0.01)[0] == R.CONTRADICTED
+    assert _decide("direction", paper_value=-1, ci_lo=-0.2, ci_hi=-0.01)[0] == R.HOLDS
+    assert _decide("direction", paper_value=1, ci_lo=-0.1, ci_hi=0.2)[0] == R.CANNOT
+    assert _decide("stable", estimate=0.0, ci_lo=-0.01, ci_hi=0.015)[0] == R.HOLDS
+    assert _decide("stable", estimate=0.1, ci_lo=0.05, ci_hi=0.15)[0] == R.DIFFERS
+    assert _decide("stable", estimate=0.02, ci_lo=-0.01, ci_hi=0.05)[0] == R.CANNOT
+    assert _decide("difference", estimate=-0.2, ci_lo=-0.3, ci_hi=-0.1)[0] == R.SMALLER
+    assert _decide("difference", estimate=0.2, ci_lo=0.1, ci_hi=0.3)[0] == R.LARGER
+    assert _decide("difference", estimate=0.0, ci_lo=-0.1, ci_hi=0.3)[0] == R.CANNOT
+    assert _decide("share", paper_value=0.2, tolerance=0.1, estimate=float("nan"))[0] == R.CANNOT
+    assert _decide("share", paper_value=0.2, estimate=0.2, ci_lo=0.1, ci_hi=0.3)[0] == R.CANNOT  # no margin
+
+
+def test_bound_uses_the_exact_binomial_interval():
+    # closed form for k = 0: upper end 1 - (alpha/2)^(1/n); 0 of 82 -> 0.044 (issue 22)
+    got, why, upd = R.decide(_row("bound", k=0, n=82))
+    assert upd["ci_hi"] == pytest.approx(1 - 0.025 ** (1 / 82), rel=1e-9)
+    assert round(upd["ci_hi"], 3) == 0.044 and got == R.WITHIN_NOISE
+    # closed form for k = n: lower end (alpha/2)^(1/n)
+    got, _, upd = R.decide(_row("bound", k=20, n=20))
+    assert upd["ci_lo"] == pytest.approx(0.025 ** (1 / 20), rel=1e-9) and got == R.BEYOND_NOISE
+    assert R.decide(_row("bound", k=1, n=4))[0] == R.CANNOT  # [0.006, 0.81]
+    assert R.decide(_row("bound", k=0, n=0))[0] == R.CANNOT
+
+
+def test_bound_with_effective_cases_reduces_to_the_exact_interval_and_widens_with_clustering():
+    for k, n in ((0, 30), (7, 30), (30, 30)):
+        exact = stats.binomtest(k, n).proportion_ci(method="exact")
+        # the beta form at n_eff just below n is the exact interval's continuous extension
+        lo, hi = R.clopper_pearson(k, n, n_eff=n - 1e-9)
+        assert (lo, hi) == pytest.approx((exact.low, exact.high), abs=1e-6)
+    assert R.clopper_pearson(7, 30, n_eff=30.0) == pytest.approx(R.clopper_pearson(7, 30))
+    lo_n, hi_n = R.clopper_pearson(7, 30)
+    lo_e, hi_e = R.clopper_pearson(7, 30, n_eff=12.0)
+    assert lo_e < lo_n and hi_e > hi_n
+    # no variance between families (every family alike): the cases count as they are; a share of 0
+    # (no variance to measure): the families count, as if each family's cases moved together
+    assert R.effective_cases([1, 1, 1], [2, 2, 2]) == 6.0
+    assert R.effective_cases([0, 0, 0], [2, 1, 3]) == 3.0
+    # one family holding every flagged case: far fewer effective cases
+    assert R.effective_cases([6, 0, 0, 0, 0, 0], [6, 6, 6, 6, 6, 6]) < 10
+    row = _row("bound", k=7, n=30)
+    row["n_eff"] = 12.0
+    _, why, upd = R.decide(row)
+    assert (upd["ci_lo"], upd["ci_hi"]) == pytest.approx((lo_e, hi_e)) and "12.0 effective cases" in why
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_the_family_aware_bound_interval_covers_where_tasks_as_cases_do_not(rho):
+    """Calibration at the studies' sizes: 35 families of 1-3 cases (about 60 cases), true share
+    0.3, families correlated by a beta-binomial with intra-family correlation rho. The
+    Korn-Graubard interval covers >= 0.93; counting tasks as independent cases under-covers when
+    rho = 0.5 (the defect it fixes). 1,500 studies: MC SE of a coverage near 0.95 is 0.006."""
+    rng = np.random.default_rng(20261124)
+    p, n_sim = 0.3, 1500
+    sizes = rng.integers(1, 4, size=35)
+    a, b = (p * (1 - rho) / rho, (1 - p) * (1 - rho) / rho) if rho > 0 else (None, None)
+    hit_kg = hit_naive = 0
+    for _ in range(n_sim):
+        pf = rng.beta(a, b, size=sizes.size) if rho > 0 else np.full(sizes.size, p)
+        k_f = rng.binomial(sizes, pf)
+        k, n = int(k_f.sum()), int(sizes.sum())
+        lo, hi = R.clopper_pearson(k, n, n_eff=R.effective_cases(k_f, sizes))
+        hit_kg += lo <= p <= hi
+        lo, hi = R.clopper_pearson(k, n)
+        hit_naive += lo <= p <= hi
+    assert hit_kg / n_sim >= 0.93
+    if rho > 0:
+        assert hit_naive / n_sim < 0.93 < hit_kg / n_sim
+
+
+def test_evidence_row_refuses_unknown_kind_and_paper():
+    with pytest.raises(ValueError, match="kind"):
+        R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="vibes", estimate=1)
+    with pytest.raises(ValueError, match="paper"):
+        R.evidence_row(paper="smith-2020", claim_id="x", claim="c", kind="share", estimate=1)
+    with pytest.raises(ValueError, match="k and n"):
+        R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="bound", estimate=1)
+
+
+def _summary():
+    rows = []
+    for a, b in [("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"), ("aupr", "aucnpr")]:
+        zero = b == "aucnpr"
+        rows.append(dict(metric_a=a, metric_b=b, n_tasks=50, n_families=30,
+                         top1_share=0.0 if zero else 0.3, top1_lo=0.0 if zero else 0.2, top1_hi=0.0 if zero else 0.4,
+                         top3_share=0.0 if zero else 0.6, top3_lo=0.0 if zero else 0.5, top3_hi=0.0 if zero else 0.7,
+                         spearman_mean=1.0 if zero else 0.9, spearman_lo=1.0 if zero else 0.88, spearman_hi=1.0 if zero else 0.92))
+    return pd.DataFrame(rows)
+
+
+def _study(tmp_path, n_tasks=60, n_families=30, seed=0):
+    """A study's disagreement_per_task.csv, tasks.csv and disagreement_summary.csv: top-1 shares 0.25 / 0.30 / 0.22."""
+    rng = np.random.default_rng(seed)
+    fam = [f"f{i % n_families}" for i in range(n_tasks)]
+    rows = []
+    for (a, b), p1 in zip([("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc")], (0.25, 0.30, 0.22), strict=True):
+        for t in range(n_tasks):
+            rows.append(dict(task_id=f"t{t:03d}", metric_a=a, metric_b=b, n_models=30, top1_differs=bool(rng.random() < p1),
+                             top3_differs=bool(rng.random() < 0.6), spearman=float(np.clip(0.95 + 0.03 * rng.standard_normal(), -1, 1)),
+                             kendall=0.8))
+    pd.DataFrame(rows).to_csv(tmp_path / "disagreement_per_task.csv", index=False)
+    pd.DataFrame({"task_id": [f"t{t:03d}" for t in range(n_tasks)], "status": "ok", "pi": 0.3, "family": fam}
+                 ).to_csv(tmp_path / "tasks.csv", index=False)
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    return pd.DataFrame(rows)
+
+
+def test_primary_rows_come_from_the_per_task_table(tmp_path):
+    per = _study(tmp_path)
+    ev = VR.collect_evidence(tmp_path, n_boot=2000, seed=1)
+    v = VR.verdict_table(ev).set_index("claim_id")
+    fk = [c for c in REG.primary_ids() if c.startswith("fk.")]
+    assert set(fk) <= set(v.index) and len(fk) == 14
+    r = v.loc["fk.aupr_auroc.top1"]
+    sub = per[(per.metric_a == "aupr") & (per.metric_b == "auroc")]
+    assert r["estimate"] == pytest.approx(sub.top1_differs.mean())
+    assert (r["paper_value"], r["role"], r["n_tasks"], r["n_families"]) == (0.29, "primary", 60, 30)
+    assert r["level"] == pytest.approx(REG.primary_level()) and r["margin"] == pytest.approx(REG.BY_ID[r.name].margin)
+    assert r["ci_lo"] < r["estimate"] < r["ci_hi"] and 0 < r["mc_error"] < 0.05
+    assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == R.EXACT
+    assert v.loc["boyd.aucnpr_orders_as_aupr", "role"] == "implementation"
+    # primary first, then implementation, then exploratory
+    order = v["role"].map({"primary": 0, "implementation": 1, "exploratory": 2}).to_numpy()
+    assert (np.diff(order) >= 0).all()
+
+
+def test_a_two_family_study_cannot_tell_the_shares(tmp_path):
+    _study(tmp_path, n_tasks=12, n_families=2)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500, seed=0)).set_index("claim_id")
+    for cid in ("fk.aupr_auprg.top1", "fk.aupr_auroc.top3", "fk.auprg_auroc.spearman", "fk.as_different.top1"):
+        assert v.loc[cid, "verdict"] == "cannot be told: 2 families", cid
+    assert "Clopper-Pearson" in v.loc["fk.aupr_auprg.top1", "explanation"]
+
+
+def test_a_paper_row_outside_the_registry_is_an_error(tmp_path):
+    _study(tmp_path)
+    bad = _row("share", paper_value=0.2, estimate=0.2, ci_lo=0.1, ci_hi=0.3) | {"claim_id": "fk.aupr_auprg.top1.at_pi",
+                                                                                 "paper": REG.FK}
+    R.evidence_frame([bad]).to_csv(tmp_path / "skew_evidence.csv", index=False)
+    with pytest.raises(ValueError, match="registry .* has no such claim"):
+        VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200))
+    # a paper value the registry does not state is refused too
+    wrong = R.evidence_row(paper=REG.FK, claim_id="fk.aupr_auprg.top1", claim="c", kind="share", estimate=0.3, paper_value=0.3)
+    with pytest.raises(ValueError, match="registry says 0.24"):
+        R.apply_rule(R.evidence_frame([wrong]))
+    # this project's own row keeps its own comparison value and margin
+    own = R.evidence_row(paper="prspace", claim_id="px.a", claim="c", kind="share", estimate=0.3, paper_value=0.3,
+                         tolerance=0.05, ci_lo=0.28, ci_hi=0.32)
+    out = R.apply_rule(R.evidence_frame([own])).iloc[0]
+    assert (out["role"], out["paper_value"], out["margin"], out["verdict"]) == ("exploratory", 0.3, 0.05, R.REPLICATES)
+
+
+def test_collect_evidence_refuses_duplicates_and_foreign_tables(tmp_path):
+    _study(tmp_path)
+    R.evidence_frame([_row("bound", k=0, n=3) | {"claim_id": "boyd.aucnpr_orders_as_aupr"}]
+                     ).to_csv(tmp_path / "noise_evidence.csv", index=False)
+    with pytest.raises(ValueError, match="twice"):
+        VR.collect_evidence(tmp_path, n_boot=200)
+    pd.DataFrame({"claim_id": ["y"]}).to_csv(tmp_path / "noise_evidence.csv", index=False)
+    with pytest.raises(ValueError, match="lacks evidence column"):
+        VR.collect_evidence(tmp_path, n_boot=200)
+
+
+def _paper_rows_state_only_the_registry(v):
+    for _, r in v[v["paper"] != "prspace"].iterrows():
+        c = REG.BY_ID[r["claim_id"]]  # KeyError: a paper's row the registry lacks
+        want = c.paper_value if np.isfinite(c.paper_value) else (float(c.direction) if c.direction else np.nan)
+        assert (np.isnan(want) and np.isnan(r["paper_value"])) or r["paper_value"] == pytest.approx(want), r["claim_id"]
+        assert (r["quote"], r["where"], r["role"], r["paper"]) == (c.quote, c.where, c.role, c.paper), r["claim_id"]
+    assert (v.loc[~v["claim_id"].isin(list(REG.BY_ID)), "role"] == "exploratory").all()
+
+
+def test_summary_answers_in_at_most_six_sentences_read_off_the_table(tmp_path):
+    from prspace.verdicts.sentences import MAX_SENTENCES
+
+    _study(tmp_path)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    tasks = pd.DataFrame({"task_id": list("abcd"), "status": "ok", "pi": [0.1, 0.2, 0.3, 0.4], "family": list("aabc")})
+    text = VR.summary_markdown(v, study="s", tasks=tasks)
+    said = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert 1 <= len(said) <= MAX_SENTENCES
+    assert "4 tasks from 3 families" in text
+
+
+def test_the_paper_columns_state_only_what_the_registry_quotes(tmp_path):
+    _study(tmp_path)
+    _cd_pairs(tmp_path)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    written = tmp_path / "verdicts.csv"
+    write_csv(v, written)
+    _paper_rows_state_only_the_registry(pd.read_csv(written, keep_default_na=False, na_values=[""]))
+
+
+def test_every_verdict_follows_from_its_own_written_row(tmp_path):
+    """The verdict table as written (6 significant digits) re-derives: decide() on each row read back."""
+    _study(tmp_path)
+    _cd_pairs(tmp_path)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    write_csv(v, tmp_path / "verdicts.csv")
+    _rederive(pd.read_csv(tmp_path / "verdicts.csv", keep_default_na=False, na_values=[""]))
+
+
+def _rederive(v):
+    assert list(v.columns) == R.VERDICT_COLUMNS
+    for _, r in v.iterrows():
+        got, _, upd = R.decide(r)
+        assert got == r["verdict"], r["claim_id"]
+        for col, val in upd.items():
+            assert (math.isnan(val) and math.isnan(r[col])) or val == pytest.approx(r[col], rel=5e-6, abs=1e-12), (r["claim_id"], col)  # the CSV holds 6 significant digits
+
+
+def _committed(study):
+    path = ROOT / "results" / study / "tables" / "verdicts.csv"
+    assert path.is_file(), f"{path} missing: run the study (make run)"
+    v = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    if "role" not in v.columns:
+        pytest.skip(f"{path} predates the rule of issue 31 (no column 'role'): regenerate it (prspace verdicts)")
+    return v
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_committed_verdict_follows_from_its_own_row(study):
+    v = _committed(study)
+    assert len(v) >= 9 and v["claim_id"].is_unique
+    _rederive(v)
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_committed_paper_rows_state_only_the_registry(study):
+    _paper_rows_state_only_the_registry(_committed(study))
+
+
+def test_test_rule_reaches_every_verdict():
+    """kind "test": p < alpha -> differs beyond noise; p >= alpha -> within noise; no p -> cannot be told."""
+    got, why, upd = R.decide(_row("test", estimate=0.01))
+    assert got == R.ORDER_DIFFERS and upd["tolerance"] == 0.05 and "0.01 < alpha 0.05" in why
+    assert R.decide(_row("test", estimate=0.05))[0] == R.ORDER_WITHIN  # the level itself is not below it
+    assert R.decide(_row("test", estimate=0.049999))[0] == R.ORDER_DIFFERS
+    assert R.decide(_row("test", estimate=0.04, tolerance=0.01))[0] == R.ORDER_WITHIN  # the row's own alpha
+    got, why, _ = R.decide(_row("test", estimate=0.5))
+    assert got == R.ORDER_WITHIN and "power" in why
+    got, why, _ = R.decide(_row("test", estimate=float("nan")))
+    assert got == R.CANNOT and "not run" in why
+    # a p-value of 2,000 random sign flips within 2 MC SEs of alpha is borderline; all flips enumerated: decided
+    mc = math.sqrt(0.045 * 0.955 / 2000)
+    got, why, _ = R.decide({**_row("test", estimate=0.045), "mc_error": mc})
+    assert got == R.BORDERLINE and "alpha 0.05" in why
+    assert R.decide({**_row("test", estimate=0.045), "mc_error": 0.0})[0] == R.ORDER_DIFFERS
+    assert R.decide({**_row("test", estimate=0.01), "mc_error": math.sqrt(0.01 * 0.99 / 2000)})[0] == R.ORDER_DIFFERS
+
+
+def test_bound_within_noise_wording_is_generic():
+    """The bound explanation fits every bound row (separable models, disjoint plausible-best sets): it
+    speaks of cases the check flags, and the row's detail carries the specifics."""
+    v = R.apply_rule(R.evidence_frame([_row("bound", k=0, n=60, detail="disjoint plausible-best sets")])).iloc[0]
+    assert v["verdict"] == R.WITHIN_NOISE
+    assert "cases the check flags" in v["explanation"] and "two models" not in v["explanation"]
+    assert v["explanation"].endswith("disjoint plausible-best sets")
+
+
+def _cd_pairs(tmp_path):
+    """A small cd table from prspace.experiments.cd_tables.study_tables: 12 tasks x 4 learners, AUPR's order of the
+    first and last learner reversed under AUROC, AUPRG a copy of AUPR."""
+    from prspace.experiments.cd_tables import study_tables
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for t in range(12):
+        q = np.array([3.0, 2.0, 1.0, 0.0]) + 0.3 * rng.standard_normal(4)
+        roc = q.copy()
+        roc[[0, 3]] = roc[[3, 0]]
+        for j in range(4):
+            rows.append({"task_id": f"t{t}", "model_id": f"m{j}", "aupr": q[j], "auprg": q[j], "auroc": roc[j]})
+    tables = study_tables(pd.DataFrame(rows), ["aupr", "auprg", "auroc"], n_perm=500, n_sim=20, seed=0)
+    tables["cd_metric_pairs"].to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
+    return tables["cd_metric_pairs"]
+
+
+def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    pairs = _cd_pairs(tmp_path)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
+    ids = [i for i in v.index if i.endswith(".cd.order")]
+    # one row per pair, ids in Flach & Kull's order of the pair (as the other px. rows)
+    assert sorted(ids) == ["px.aupr_auprg.cd.order", "px.aupr_auroc.cd.order", "px.auprg_auroc.cd.order"]
+    assert len(pairs) == 3
+    same, flipped = v.loc["px.aupr_auprg.cd.order"], v.loc["px.aupr_auroc.cd.order"]
+    assert same["verdict"] == R.ORDER_WITHIN and same["estimate"] == 1.0  # identical ranks: every flip ties
+    assert flipped["verdict"] == R.ORDER_DIFFERS and flipped["estimate"] < 0.05
+    p = pairs.set_index(["metric_a", "metric_b"]).loc[("aupr", "auroc")]
+    assert flipped["estimate"] == p["p_value"] and flipped["n_tasks"] == 12 and flipped["kind"] == "test"
+    # the calibrated false rate and power are in the explanation
+    assert f"false rate {p['false_rate']:.3f}" in flipped["explanation"]
+    assert f"power {p['power_planted_reversal']:.2f}" in flipped["explanation"]
+    assert "m0" in flipped["explanation"]  # a learner that moves is named
+    # the summary carries the Flach & Kull pairs' rows, shown as p-values
+    h = VR.exploratory(normalise(v.reset_index()), VR.SUMMARY_EXPLORATORY)
+    assert {"px.aupr_auroc.cd.order", "px.aupr_auprg.cd.order"} <= set(h["claim_id"])
+    assert flipped["estimate"] == pytest.approx(2 / 2**12)  # exact: only the observed flips and their mirror
+    assert f"| p = {flipped['estimate']:.2g} | {R.ORDER_DIFFERS} |" in VR.summary_markdown(v.reset_index(), study="s", tasks=None)
+
+
+def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
+    """OpenML studies: every task has its own runs, so the cd job writes pairs with only a note;
+    the verdict rows say "cannot be told" with that reason, never an error."""
+    from prspace.experiments.cd_tables import study_tables
+
+    table = pd.DataFrame({"task_id": ["a", "a", "b", "b"], "model_id": ["r1", "r2", "r3", "r4"],
+                          "aupr": [0.1, 0.2, 0.3, 0.4], "auroc": [0.5, 0.6, 0.7, 0.8]})
+    pairs = study_tables(table, ["aupr", "auroc"], n_sim=0)["cd_metric_pairs"]
+    pairs.to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
+    _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
+    v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
+    r = v.loc["px.aupr_auroc.cd.order"]
+    assert r["verdict"] == R.CANNOT
+    assert "not run" in r["explanation"] and pairs["note"].iloc[0] in r["explanation"]
+    assert "not tested" in VR.verdicts_markdown(v.reset_index(), study="s")
+
+
+def test_the_command_writes_the_verdicts_and_the_sensitivity_table(tmp_path):
+    from prspace.cli import main
+
+    _study(tmp_path)
+    out = tmp_path / "out"
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out),
+                 "--n-boot", "300", "--seed", "4"]) == 0
+    v = pd.read_csv(tmp_path / "verdicts.csv", keep_default_na=False, na_values=[""])
+    _rederive(v)
+    assert "300 resamples, seed 4" in v.set_index("claim_id").loc["fk.aupr_auprg.top1", "explanation"]
+    sens = pd.read_csv(tmp_path / "sensitivity.csv")
+    main_rows = sens[sens.variant == "all tasks (saturated as agreement)"].set_index("claim_id")
+    assert main_rows.loc["fk.aupr_auprg.top1", "verdict"] == v.set_index("claim_id").loc["fk.aupr_auprg.top1", "verdict"]
+    assert (out / "summary.md").is_file() and (tmp_path / "sensitivity.md").is_file()
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out), "--n-boot", "5"]) == 2
