@@ -524,3 +524,22 @@ def test_audit_file_is_what_the_command_runs(tmp_path):
     df.assign(tp=np.linspace(0.1, 0.4, len(df))).to_csv(path, index=False)
     with pytest.raises(InputError, match=r"p\.csv: column 'tp' \(--train-pi\) varies within task"):
         audit_file(str(path), train_pi="tp", **opts)
+
+
+def test_audit_takes_what_the_command_gives():
+    """audit(): --train-pi as a column name, the file's name in front of a message, a progress callback."""
+    from prspace.audit import audit
+
+    rng = np.random.default_rng(1)
+    y = np.r_[np.ones(20, int), np.zeros(60, int)]
+    df = pd.concat([pd.DataFrame({"model": m, "y_true": y, "score": rng.normal(0, 1, y.size) + sep * y,
+                                  "tp": 0.25}) for m, sep in (("a", 1.0), ("b", 2.0))])
+    said: list[str] = []
+    result = audit(df, train_pi="tp", n_boot=0, progress=said.append)
+    assert result.train_pi == {"all": 0.25}
+    assert (result.used.model, result.used.label, result.used.score) == ("model", "y_true", "score")
+    assert said and said[0].startswith("metrics of 2 model(s) on 1 task(s)")
+    with pytest.raises(InputError, match=r"^f\.csv: column 'tp' \(--train-pi\) varies within task"):
+        audit(df.assign(tp=np.linspace(0.1, 0.4, len(df))), train_pi="tp", n_boot=0, source="f.csv")
+    with pytest.raises(InputError, match=r"^column 'score' has 1 missing"):
+        audit(df.assign(score=np.where(np.arange(len(df)) == 3, np.nan, df["score"])), n_boot=0)

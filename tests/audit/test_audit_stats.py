@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from scipy import stats
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import auc, average_precision_score, precision_recall_curve, roc_auc_score
 
+from _rscript import r_available
 from prspace import metrics as M
 from prspace.audit import audit
 from prspace.audit.intervals import boyd_intervals, delong, percentile
@@ -46,15 +46,6 @@ for (i in seq_along(models)) for (j in seq_along(models)) if (i < j) {
   cat("test", models[i], models[j], sprintf("%.15g", t$p.value), "\n")
 }
 """
-
-
-def _r_available() -> str | None:
-    if shutil.which("Rscript") is None:
-        return "Rscript not installed (bash .ci/install-r.sh installs r-base-core and r-cran-proc)"
-    ok = subprocess.run(["Rscript", "-e", "library(pROC)"], capture_output=True, text=True)
-    if ok.returncode != 0:
-        return "R package pROC not installed (bash .ci/install-r.sh installs r-cran-proc)"
-    return None
 
 
 def _proc(tmp_path: Path, y: np.ndarray, scores: dict[str, np.ndarray]):
@@ -93,7 +84,7 @@ def _ties_wide() -> tuple[np.ndarray, dict[str, np.ndarray]]:
 
 @pytest.mark.parametrize("dataset", ["worked-example", "breast-cancer-ties"])
 def test_delong_equals_proc(tmp_path, dataset):
-    reason = _r_available()
+    reason = r_available()
     if reason:
         pytest.skip(reason)
     y, scores = _example_wide() if dataset == "worked-example" else _ties_wide()

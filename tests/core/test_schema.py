@@ -9,6 +9,7 @@ import pytest
 from prspace.core.errors import SchemaError
 from prspace.core.schema import (
     PREDICTION_COLUMNS,
+    FrameRules,
     TaskInfo,
     read_predictions,
     read_task_info,
@@ -87,12 +88,12 @@ def test_task_table_has_pi_and_is_sorted():
     "mutate, message",
     [
         (lambda d: d.drop(columns="score"), "missing column"),
-        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.nan)), "NaN or infinite"),
-        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.inf)), "NaN or infinite"),
+        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.nan)), r"1 missing \(NaN\) scores"),
+        (lambda d: d.assign(score=d["score"].where(d.index != 5, np.inf)), "1 infinite scores"),
         (lambda d: pd.concat([d, d.iloc[[3]]]), "duplicate row_id"),
         (lambda d: d.drop(index=7), "other rows"),
         (lambda d: d.assign(task_id=np.where(d.index == 0, "t-2", "t-1")), "one task per file"),
-        (lambda d: d.assign(y_true=False), "only one class"),
+        (lambda d: d.assign(y_true=False), "has no positives"),
         (lambda d: d.assign(y_true=~d["y_true"]), "minority"),
         (lambda d: d.assign(row_id=d["row_id"] - 5), "non-negative integers"),
         (lambda d: d.assign(fold=np.where(d["model_id"] == "m1", 0, d["fold"])), "folds or labels"),
@@ -100,7 +101,7 @@ def test_task_table_has_pi_and_is_sorted():
             lambda d: d.assign(flow_id=np.where(d.index == 0, "other", d["flow_id"])),
             "more than one flow",
         ),
-        (lambda d: d.iloc[0:0], "no rows"),
+        (lambda d: d.iloc[0:0], "no data rows"),
     ],
 )
 def test_bad_predictions_are_named(mutate, message):
@@ -136,3 +137,48 @@ def test_failed_write_keeps_previous_file(tmp_path):
         write_predictions(df.assign(score=np.nan), task, path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["t-1.parquet"]
+
+
+AUDIT = {"require_folds": False, "require_row_ids": False, "same_rows": False, "minority_positive": False,
+         "weight": True, "sort": False}
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.assign(fold=np.where(d["fold"] == 0, "a", "b")),  # text folds
+        lambda d: d.drop(columns=["fold", "repeat", "row_id", "flow_id", "flow_name"]),  # no folds, row ids, flows
+        lambda d: d.drop(index=7),  # models on different rows
+        lambda d: d.assign(y_true=~d["y_true"]),  # a majority positive class
+        lambda d: d.assign(task_id=np.where(d["model_id"] == "m0", "t-2", "t-1")),  # several tasks
+    ],
+)
+def test_audit_rules_accept_what_the_study_rejects(mutate):
+    """FrameRules relaxes exactly what the audit accepts; the study's rules still reject it."""
+    df, _ = make()
+    bad = mutate(df).assign(weight=1.0)
+    with pytest.raises(SchemaError):
+        validate_predictions(bad)
+    out = validate_predictions(bad, rules=FrameRules(**AUDIT))
+    assert len(out) == len(bad)
+    assert out["score"].tolist() == bad["score"].tolist()  # file order kept
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.assign(weight=np.where(d["y_true"], 0.0, 1.0)), r"^task 't-1', model 'm0' has no positives "
+                                                                     r"\(with positive weight\)"),
+        (lambda d: d.assign(weight=np.where(d.index == 4, -1.0, 1.0)), r"^column 'w' \(sample weights\) must be "
+                                                                       r"finite and >= 0; data row 5 holds -1.0"),
+        (lambda d: d.assign(score=np.where(d.index == 2, "x", d["score"].astype(str))),
+         r"^column 'p' \(score\) is not numeric: data row 3 holds 'x'"),
+        (lambda d: d.assign(model_id=np.where(d.index == 9, None, d["model_id"])),
+         r"^column 'model_id' is empty in data row 10; fill it in or drop the row$"),
+    ],
+)
+def test_audit_rules_name_the_users_columns(mutate, message):
+    df, _ = make()
+    bad = mutate(df.assign(weight=1.0))
+    with pytest.raises(SchemaError, match=message):
+        validate_predictions(bad, rules=FrameRules(**AUDIT, names={"score": "p", "weight": "w"}))

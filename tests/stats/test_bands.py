@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import norm
-from test_audit_stats import _r_available  # the pROC tests' check: Rscript and pROC, or why not
 
+from _rscript import r_available
 from prspace import metrics as M
 from prspace.core.errors import InputError
 from prspace.stats.bands import CURVES, curve_at, curve_bands, default_grid
@@ -304,7 +304,7 @@ def test_pointwise_roc_band_equals_a_row_copying_bootstrap(proc_case):
 
 @pytest.mark.slow
 def test_pointwise_roc_band_equals_proc_ci_se(tmp_path, proc_case):
-    reason = _r_available()
+    reason = r_available()
     if reason:
         pytest.skip(reason)
     pd.DataFrame({"y": PROC_Y.astype(int), "score": PROC_S}).to_csv(tmp_path / "d.csv", index=False)

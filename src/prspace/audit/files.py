@@ -2,8 +2,8 @@
 
 :func:`audit_file` is what the command runs: the options checked (:func:`check_options`), the file
 read (:func:`read_table`: CSV, TSV or Parquet, the separator and a column named twice checked),
-its columns resolved and the rows prepared (:mod:`prspace.audit.inputs`), ``--train-pi`` parsed
-(:func:`parse_train_pi`), then :func:`prspace.audit.run_audit`.  :func:`check_out` checks the
+then the public :func:`prspace.audit.audit` on it (columns, rows, ``--train-pi``, the file's name in
+every message).  :func:`check_out` checks the
 output folder before any work; :func:`report_files` renders every file of the report in memory and
 :func:`write_outputs` writes them.
 Every problem is one :class:`~prspace.core.errors.InputError` naming the file (:func:`short_path`) and
@@ -19,11 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from prspace import audit
-from prspace.audit.columns import check_table
+from prspace.audit.result import parse_train_pi  # noqa: F401 - its home was here
 from prspace.core import registry as R
 from prspace.core._io import PATH_SHOWN, atomic_path, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
 from prspace.core.errors import InputError
@@ -57,60 +56,16 @@ def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | No
     ``progress``: called with a short text as each stage starts, once the input is checked."""
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
-    df = read_table(path, sep)
-    given = dict(columns or {})
-    try:
-        df, cols, acc = check_table(df, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
-        data, positive = audit.prepare(df, cols, pos_label=pos_label,
-                                       detect_model=given.get("model") is None and not score_cols)
-        pi = parse_train_pi(train_pi, df, data)
-    except InputError as exc:  # name the file: every problem found here is in it
-        raise InputError(f"{short_path(path)}: {exc}") from None
-    result = audit.run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
-                             downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
-                             duplicates=audit.duplicate_rows(df, cols), columns=acc.lines(), progress=progress)
-    return result, cols
+    result = audit.audit(read_table(path, sep), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
+                         pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
+                         downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
+                         progress=progress, source=short_path(path))
+    return result, result.used
 
 
 def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
     """The predictions file: :func:`prspace.data.usertable.read_table`, the one reader of a user's table."""
     return _read_table(path, sep)
-
-
-def parse_train_pi(
-    value: str | None, df: pd.DataFrame, data: pd.DataFrame
-) -> float | dict[str, float] | None:
-    """``--train-pi``: the training prevalence as a number in (0, 1), or the name of a column of
-    ``df`` holding it, one number per task (of the prepared ``data``): ``{task: pi}``."""
-    if value is None:
-        return None
-    try:
-        pi: float | None = float(value)
-    except ValueError:
-        pi = None
-    if pi is None:
-        if value not in df.columns:
-            raise InputError(
-                f"--train-pi {value!r} is neither a number nor a column of the file; give the training "
-                "prevalence as a number in (0, 1) or name the column that holds it"
-            )
-        col = pd.to_numeric(df[value], errors="coerce").reset_index(drop=True)
-        if col.isna().any() or not ((col > 0) & (col < 1)).all():
-            raise InputError(
-                f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row"
-            )
-        per_task = col.groupby(data["task"]).agg(["min", "max"])
-        varying = per_task.index[per_task["max"] - per_task["min"] > 1e-12]
-        if len(varying):
-            raise InputError(
-                f"column {value!r} (--train-pi) varies within task {varying[0]!r}; it must be one number per task"
-            )
-        return {str(t): float(v) for t, v in per_task["min"].items()}
-    if not (0 < pi < 1) or not np.isfinite(pi):
-        raise InputError(
-            f"--train-pi must lie strictly between 0 and 1, got {value}; give the training prevalence"
-        )
-    return pi
 
 
 def check_out(out: str | None) -> Path | None:

@@ -1,14 +1,12 @@
 """Input of the audit: which column holds what, and the checked canonical frame.
 
 :func:`resolve_columns` picks the columns (by name, or the defaults of the predictions
-schema, :mod:`prspace.core.schema`); :func:`prepare` validates the table and returns the
-canonical frame ``task, model, fold, row, y, score, weight`` that every other module of
-:mod:`prspace.audit` reads.  Every problem is an :class:`~prspace.core.errors.InputError`
-naming the problem and the fix.
-
-One module of about 430 lines on purpose: every check of the user's table lives in the order
-:func:`prepare` runs it (columns, labels, positive class, scores, folds, duplicate keys, model
-candidates), so that the messages a user can get are read in one place.  The file is read by
+schema, :mod:`prspace.core.schema`); :func:`prepare` reads the labels, maps the columns onto the
+schema's names, validates them with the one frame validator
+(:func:`prspace.core.schema.validate_predictions` under :data:`AUDIT_RULES`: what a user's file
+may lack or do differently) and returns the canonical frame ``task, model, fold, row, y, score,
+weight`` that every other module of :mod:`prspace.audit` reads.  Every problem is an
+:class:`~prspace.core.errors.InputError` naming the problem and the fix.  The file is read by
 :func:`prspace.data.usertable.read_table`.
 """
 
@@ -21,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core.errors import InputError
+from prspace.core.schema import FrameRules, validate_predictions
 from prspace.data.dataset import positive_class
 from prspace.data.usertable import check_duplicate_columns
 
@@ -138,17 +137,9 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
     return positive_class(labels, pos_label, default="one", column=column)
 
 
-def _numeric(df: pd.DataFrame, column: str, role: str) -> np.ndarray:
-    raw = df[column]
-    values = pd.to_numeric(raw, errors="coerce")
-    bad = values.isna() & raw.notna()
-    if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise InputError(
-            f"column {column!r} ({role}) is not numeric: data row {i + 1} holds {_show(raw.iloc[i])}; "
-            f"give a numeric {role} column"
-        )
-    return values.to_numpy(dtype=np.float64)
+#: what the audit relaxes of the predictions schema (:class:`prspace.core.schema.FrameRules`)
+AUDIT_RULES = {"require_folds": False, "require_row_ids": False, "same_rows": False, "minority_positive": False,
+               "weight": True, "sort": False}
 
 
 def prepare(
@@ -157,103 +148,54 @@ def prepare(
     """Validate the input table and return the canonical frame and the positive-class description.
 
     Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
-    without folds), ``y`` (bool, True = positive), ``score`` (float64, finite),
-    ``weight`` (float64, >= 0).  Raises :class:`~prspace.core.errors.InputError` naming
-    the problem and the fix for: no rows, non-binary or missing labels, a single
-    class (overall or within one task and model), non-numeric, missing or infinite
-    scores, and negative, missing or all-zero weights; and for what would otherwise be
-    resolved silently: a column name used twice, the same (model, fold, row id) twice
-    (:func:`check_duplicate_keys`), and, without a model column (``detect_model``: the
-    caller did not switch it off), a text column that looks like one
-    (:func:`check_model_candidates`).
+    without folds), ``row`` (str or ``None``), ``y`` (bool, True = positive), ``score``
+    (float64, finite), ``weight`` (float64, >= 0).  The labels are read here (two values, the
+    positive class: :func:`prspace.data.dataset.positive_class`); the user's columns are then
+    mapped onto the predictions schema's names and checked by the one frame validator,
+    :func:`prspace.core.schema.validate_predictions` with the audit's :data:`AUDIT_RULES`: no
+    rows, non-numeric, missing or infinite scores, negative, missing or non-numeric weights,
+    empty key cells, a model of a task without both classes (with positive weight).  Then what
+    only the audit asks, as it would otherwise be resolved silently: the same (model, fold,
+    row id) twice (:func:`check_duplicate_keys`), and, without a model column (``detect_model``:
+    the caller did not switch it off), a text column that looks like one
+    (:func:`check_model_candidates`).  Every problem is one :class:`InputError` (a
+    :class:`~prspace.core.errors.SchemaError` from the validator) naming the problem and the fix.
     """
-    if len(df) == 0:
-        raise InputError(
-            "the file has no data rows; audit a file with one row per model and test example"
-        )
     check_duplicate_columns([str(c) for c in df.columns])
-    y, positive = _positive_mask(df[columns.label], pos_label, columns.label)
-    score = _numeric(df, columns.score, "score")
-    nan = np.isnan(score)
-    if nan.any():
-        i = int(np.flatnonzero(nan)[0])
-        where = f", model {df[columns.model].iloc[i]!r}" if columns.model else ""
-        raise InputError(
-            f"column {columns.score!r} has {int(nan.sum())} missing (NaN) scores (first at data row {i + 1}{where}); "
-            "drop those rows or give every row a score"
-        )
-    if np.isinf(score).any():
-        i = int(np.flatnonzero(np.isinf(score))[0])
-        raise InputError(
-            f"column {columns.score!r} has {int(np.isinf(score).sum())} infinite scores (first at data row {i + 1}); "
-            "clip them to finite values (only their order matters)"
-        )
-    if columns.weight:
-        weight = _numeric(df, columns.weight, "sample weight")
-        if np.isnan(weight).any() or np.isinf(weight).any() or (weight < 0).any():
-            i = int(np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))[0])
-            raise InputError(
-                f"column {columns.weight!r} (sample weights) must be finite and >= 0; data row {i + 1} holds "
-                f"{_show(df[columns.weight].iloc[i])}: fix or drop that row"
-            )
-    else:
-        weight = np.ones(len(df), dtype=np.float64)
-
-    def text(col: str | None, default: str | None) -> pd.Series:
-        if col is None:
-            return pd.Series([default] * len(df), dtype=object)
-        values = df[col]
-        if values.isna().any():
-            i = int(np.flatnonzero(values.isna().to_numpy())[0])
-            raise InputError(
-                f"column {col!r} is empty in data row {i + 1}; fill it in or drop the row"
-            )
-        names = {v: _display(v) for v in pd.unique(values)}  # per distinct value, not per row
-        return values.map(names).astype(object).reset_index(drop=True)
-
-    if columns.repeat:
-        text(columns.repeat, None)  # no empty repeats
-    fold = _fold_keys(text(columns.fold, None), columns, df)
-    row = None if columns.row is None else _fold_keys(text(columns.row, None), columns, df, role="row")
-
-    out = pd.DataFrame(
-        {
-            "task": text(columns.task, SINGLE_TASK),
-            "model": text(columns.model, columns.score if columns.model is None else None),
-            "fold": fold,
-            "row": row if row is not None else pd.Series([None] * len(df), dtype=object),
-            "y": y,
-            "score": score,
-            "weight": weight,
-        }
-    )
+    y, positive = _positive_mask(df[columns.label], pos_label, columns.label) if len(df) else (np.zeros(0, bool), "")
+    roles = {"task_id": columns.task, "model_id": columns.model, "repeat": columns.repeat, "fold": columns.fold,
+             "row_id": columns.row, "score": columns.score, "weight": columns.weight}
+    frame = pd.DataFrame({k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None},
+                         index=pd.RangeIndex(len(df)))
+    frame["y_true"] = y
+    if columns.task is None:
+        frame["task_id"] = SINGLE_TASK
+    if columns.model is None:
+        frame["model_id"] = columns.score
+    if columns.weight is None:
+        frame["weight"] = 1.0
+    out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
+    repeat = out["repeat"] if columns.repeat else None
+    none = pd.Series([None] * len(out), dtype=object)
+    data = pd.DataFrame({"task": out["task_id"], "model": out["model_id"],
+                         "fold": _fold_keys(out["fold"], repeat) if columns.fold else none,
+                         "row": _fold_keys(out["row_id"], repeat) if columns.row else none,
+                         "y": out["y_true"], "score": out["score"], "weight": out["weight"]})
     if detect_model and columns.model is None:
         check_model_candidates(df, columns, y)
     check_duplicate_keys(df, columns)
-    for (task, model), g in out.groupby(["task", "model"], sort=True):
-        w_pos = float(g.loc[g["y"], "weight"].sum())
-        w_neg = float(g.loc[~g["y"], "weight"].sum())
-        if w_pos <= 0 or w_neg <= 0:
-            missing = "positives" if w_pos <= 0 else "negatives"
-            where = where_text(task, model, out["task"].nunique() > 1)
-            raise InputError(
-                f"{where} has no {missing} (with positive weight); its metrics are undefined: "
-                "give it a test set with both classes or drop it"
-            )
-    return out, positive
+    return data, positive
 
 
-def _fold_keys(fold: pd.Series, columns: Columns, df: pd.DataFrame, *, role: str = "fold") -> pd.Series:
-    """Fold identity: the fold, or ``repeat/fold`` when a repeat column has several values.
+def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
+    """Fold (or row) identity: the fold, or ``repeat/fold`` when the repeat column has several values.
 
     Fold 0 of repeat 0 and fold 0 of repeat 1 hold different test rows (the
     predictions schema's ``repeat``), so they are different folds.
     """
-    if getattr(columns, role) is None or columns.repeat is None or df[columns.repeat].nunique() < 2:
-        return fold
-    names = {v: _display(v) for v in pd.unique(df[columns.repeat])}
-    repeat = df[columns.repeat].map(names).astype(str).reset_index(drop=True)
-    return (repeat + "/" + fold.astype(str)).astype(object)
+    if repeat is None or repeat.nunique() < 2:
+        return key.astype(object)
+    return (repeat.astype(str) + "/" + key.astype(str)).astype(object)
 
 
 def _display(value: object) -> str:

@@ -9,6 +9,7 @@ and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdow
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -31,8 +32,12 @@ from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
 
 
+@dataclasses.dataclass
 class AuditResult(AuditRecord):
     """Everything the audit found (:class:`~prspace.audit.record.AuditRecord`), with its reports."""
+
+    #: The columns :func:`audit` used for each role (None from :func:`run_audit` on a prepared frame).
+    used: inputs.Columns | None = None
 
     def headline(self) -> list[str]:
         return render.headline(self)
@@ -109,6 +114,42 @@ class AuditResult(AuditRecord):
         return render.format_html(self, source, self.figures() if figures is None else figures)
 
 
+def parse_train_pi(
+    value: str | None, df: pd.DataFrame, data: pd.DataFrame
+) -> float | dict[str, float] | None:
+    """``--train-pi``: the training prevalence as a number in (0, 1), or the name of a column of
+    ``df`` holding it, one number per task (of the prepared ``data``): ``{task: pi}``."""
+    if value is None:
+        return None
+    try:
+        pi: float | None = float(value)
+    except ValueError:
+        pi = None
+    if pi is None:
+        if value not in df.columns:
+            raise InputError(
+                f"--train-pi {value!r} is neither a number nor a column of the file; give the training "
+                "prevalence as a number in (0, 1) or name the column that holds it"
+            )
+        col = pd.to_numeric(df[value], errors="coerce").reset_index(drop=True)
+        if col.isna().any() or not ((col > 0) & (col < 1)).all():
+            raise InputError(
+                f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row"
+            )
+        per_task = col.groupby(data["task"]).agg(["min", "max"])
+        varying = per_task.index[per_task["max"] - per_task["min"] > 1e-12]
+        if len(varying):
+            raise InputError(
+                f"column {value!r} (--train-pi) varies within task {varying[0]!r}; it must be one number per task"
+            )
+        return {str(t): float(v) for t, v in per_task["min"].items()}
+    if not (0 < pi < 1) or not np.isfinite(pi):
+        raise InputError(
+            f"--train-pi must lie strictly between 0 and 1, got {value}; give the training prevalence"
+        )
+    return pi
+
+
 def _train_pi(train_pi: float | dict[str, float] | None, tasks) -> dict[str, float] | None:
     if isinstance(train_pi, (int, float)):
         if not 0 < float(train_pi) < 1:
@@ -182,15 +223,19 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
           fold: str | None = None, task: str | None = None, weight: str | None = None, repeat: str | None = None,
           row: str | None = None, score_cols: str | Sequence[str] | None = None,
           ignore: str | Sequence[str] | None = None, pos_label: str | None = None,
-          train_pi: float | dict[str, float] | None = None, skew_tolerance: float = 0.02,
-          downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0) -> AuditResult:
+          train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
+          downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0,
+          progress: Callable[[str], None] | None = None, source: str | None = None) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example).
 
     Columns are found by name unless given (see :func:`prspace.audit.inputs.resolve_columns`);
     every other column is checked (:func:`prspace.audit.columns.account`: one that looks like a role
     is an error unless listed in ``ignore``); ``score_cols``: a wide table, one score column per
-    model (:func:`prspace.audit.columns.to_long`).  Raises :class:`~prspace.core.errors.InputError` on
-    bad input.  Example::
+    model (:func:`prspace.audit.columns.to_long`).  ``train_pi``: a number, task -> number, or text
+    as ``--train-pi`` takes it (a number, or the name of the column holding it: :func:`parse_train_pi`).
+    ``progress``: see :func:`run_audit`; ``source``: the file the table came from, put in front of
+    every message about the table.  The columns used are :attr:`AuditResult.used`.
+    Raises :class:`~prspace.core.errors.InputError` on bad input.  Example::
 
         from prspace.audit import audit
         result = audit(df, label="diagnosis", pos_label="malignant")
@@ -198,8 +243,17 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
     """
     given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight,
              "repeat": repeat, "row": row}
-    frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols)
-    data, positive = inputs.prepare(frame, cols, pos_label=pos_label, detect_model=model is None and not score_cols)
-    return run_audit(data, positive, train_pi=train_pi, skew_tolerance=skew_tolerance,
-                     downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                     duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines())
+    try:
+        frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
+        data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
+                                        detect_model=model is None and not score_cols)
+        pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
+    except InputError as exc:
+        if source is None:
+            raise
+        raise InputError(f"{source}: {exc}") from None
+    result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
+                       downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
+                       duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress)
+    result.used = cols
+    return result

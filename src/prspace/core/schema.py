@@ -31,6 +31,10 @@ the choice is deterministic), except in tasks of your own files (task id
 ``user-...``), whose positive class may be the one you name with ``pos_label``,
 the majority class too (pi > 0.5; docs/local.md).
 
+The same validator checks the audit's input (:func:`prspace.audit.inputs.prepare`): a
+:class:`FrameRules` record says what a user's file may do otherwise (no folds or row ids,
+several tasks, models on different rows, any class positive, sample weights).
+
 **Task information** (:class:`TaskInfo`) travels inside the parquet file as
 key-value metadata (``prspace.task``), so a predictions file and its description
 never drift apart; :func:`task_table` collects them into the task table.
@@ -42,7 +46,7 @@ import dataclasses
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +135,29 @@ class TaskInfo:
 TASK_TABLE_COLUMNS = [f.name for f in dataclasses.fields(TaskInfo)] + ["pi"]
 
 
-def _fail(task: str, msg: str) -> None:
-    raise SchemaError(f"predictions of task {task}: {msg}")
+@dataclasses.dataclass(frozen=True)
+class FrameRules:
+    """What :func:`validate_predictions` requires of a frame; the defaults are the predictions schema's.
+
+    The audit (:func:`prspace.audit.inputs.prepare`) relaxes them: a user's file may lack folds and
+    row ids, hold several tasks, score its models on different rows, name any class positive, and
+    weigh its rows.  ``names``: the user's column for each schema column, for the messages (``None``:
+    the column is absent, e.g. no task column).
+    """
+
+    require_folds: bool = True  # repeat and fold: non-negative integers in every row
+    require_row_ids: bool = True  # row_id: non-negative integers, each once per model and repeat
+    same_rows: bool = True  # one task per file, one flow per model, the same rows/folds/labels for all models
+    minority_positive: bool = True  # n_pos <= n_neg, except in tasks of your own files
+    weight: bool = False  # a weight column: finite and >= 0; both classes need positive weight
+    sort: bool = True  # canonical order and dtypes of PREDICTION_COLUMNS (else: file order, the given columns)
+    names: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
+
+    def column(self, col: str) -> str:
+        return self.names.get(col) or col
+
+
+STUDY = FrameRules()
 
 
 def _show(values: Iterable[Any], limit: int = 8) -> str:
@@ -141,140 +166,188 @@ def _show(values: Iterable[Any], limit: int = 8) -> str:
     return head + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
-def validate_predictions(df: pd.DataFrame, task: TaskInfo | None = None) -> pd.DataFrame:
+def _cell(value: object) -> str:
+    """``repr`` of a cell without numpy's type wrapper (``-0.5``, not ``np.float64(-0.5)``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
+    """A key column as text (``1.0`` shown as ``1``), no cell empty."""
+    if s.isna().any():
+        i = int(np.flatnonzero(s.isna().to_numpy())[0])
+        fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
+    if isinstance(s.dtype, pd.StringDtype):  # text already: the parquet files' strings, fast
+        return s.astype(str).to_numpy()
+    # per distinct value, not per row; a whole float (a column with gaps read as float) as an integer
+    names = {v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in pd.unique(s)}
+    return s.map(names).astype(object).to_numpy()
+
+
+def _numeric(s: pd.Series, col: str, role: str, rules: FrameRules, fail) -> np.ndarray:
+    values = pd.to_numeric(s, errors="coerce")
+    bad = (values.isna() & s.notna()).to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        fail(f"column {rules.column(col)!r} ({role}) is not numeric: data row {i + 1} holds {_cell(s.iloc[i])}; "
+             f"give a numeric {role} column")
+    return values.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def validate_predictions(
+    df: pd.DataFrame, task: TaskInfo | None = None, *, rules: FrameRules = STUDY
+) -> pd.DataFrame:
     """Check ``df`` against the predictions schema and return it in canonical form.
 
     Canonical form: the columns of :data:`PREDICTION_COLUMNS` in that order (extra
     columns are dropped), their dtypes, sorted by ``model_id, repeat, row_id``.
-    If ``task`` is given, its counts must agree with the predictions.
+    If ``task`` is given, its counts must agree with the predictions.  ``rules``
+    (:class:`FrameRules`) relaxes the schema for the audit; with ``sort=False`` the rows keep
+    their order, the key columns are text, and the optional columns present are kept.
 
     Raises :class:`~prspace.core.errors.SchemaError` naming the task, the model and the
-    rows at fault.
+    rows at fault: one line, the problem and the fix.
     """
     name = task.task_id if task is not None else "?"
+
+    def fail(msg: str) -> None:
+        raise SchemaError(f"predictions of task {name}: {msg}" if rules.same_rows else msg)
+
     if not isinstance(df, pd.DataFrame):
         raise SchemaError(f"expected a pandas DataFrame of predictions, got {type(df).__name__}")
-    missing = [c for c in PREDICTION_COLUMNS if c not in df.columns]
+    optional = {"flow_id": rules.same_rows, "flow_name": rules.same_rows, "repeat": rules.require_folds,
+                "fold": rules.require_folds, "row_id": rules.require_row_ids}
+    required = [c for c in PREDICTION_COLUMNS if optional.get(c, True)] + (["weight"] if rules.weight else [])
+    missing = [c for c in required if c not in df.columns]
     if missing:
-        _fail(name, f"missing column(s) {', '.join(missing)}; see prspace.core.schema for the schema")
+        fail(f"missing column(s) {', '.join(missing)}; see prspace.core.schema for the schema")
     if len(df) == 0:
-        _fail(name, "no rows")
+        fail("the file has no data rows; give a file with one row per model and test example")
+    df = df.reset_index(drop=True)
     out = pd.DataFrame(index=pd.RangeIndex(len(df)))
-    for col in STRING_COLUMNS:
-        s = df[col]
-        if s.isna().any():
-            _fail(name, f"column {col} has missing values")
-        out[col] = s.astype(str).to_numpy()
+    present = [c for c in PREDICTION_COLUMNS if c in df.columns]
+    for col in (c for c in STRING_COLUMNS if c in present):
+        out[col] = _text(df[col], col, rules, fail)
     tids = pd.unique(out["task_id"])
-    if len(tids) != 1:
-        _fail(name, f"one task per file, found task_id values {_show(tids)}")
-    name = str(tids[0])
-    if task is not None and task.task_id != name:
-        _fail(name, f"task_id in rows is {name!r} but task information says {task.task_id!r}")
-    if not TASK_ID_PATTERN.match(name):
-        _fail(name, "task_id has characters outside [A-Za-z0-9_.-]")
-    for col in ("repeat", "fold", "row_id"):
+    if rules.same_rows:
+        if len(tids) != 1:
+            fail(f"one task per file, found task_id values {_show(tids)}")
+        name = str(tids[0])
+        if task is not None and task.task_id != name:
+            fail(f"task_id in rows is {name!r} but task information says {task.task_id!r}")
+        if not TASK_ID_PATTERN.match(name):
+            fail("task_id has characters outside [A-Za-z0-9_.-]")
+    for col in (c for c in ("repeat", "fold", "row_id") if c in present):
+        if not (rules.require_row_ids if col == "row_id" else rules.require_folds):
+            out[col] = _text(df[col], col, rules, fail)
+            continue
         v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))
         if bad.any():
-            _fail(
-                name,
-                f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}",
-            )
+            fail(f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}")
         out[col] = v.astype(PREDICTION_COLUMNS[col])
     y = df["y_true"]
     if y.dtype != bool:
         if y.isna().any() or not set(pd.unique(y)).issubset({0, 1}):
-            _fail(name, "y_true must be boolean (True = positive = minority class)")
+            fail("y_true must be boolean (True = positive = minority class)")
         y = y.astype(bool)
     out["y_true"] = y.to_numpy(dtype=bool)
-    score = pd.to_numeric(df["score"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = ~np.isfinite(score)
-    if bad.any():
-        models = _show(pd.unique(out["model_id"].to_numpy()[bad]))
-        _fail(
-            name,
-            f"score is NaN or infinite for {int(bad.sum())} row(s) of model(s) {models} "
-            f"(row_id {_show(out['row_id'].to_numpy()[bad])}); replace or drop those models",
-        )
+    score = _numeric(df["score"], "score", "score", rules, fail)
+    for bad, what, fix in ((np.isnan(score), "missing (NaN)", "drop those rows or give every row a score"),
+                           (np.isinf(score), "infinite", "clip them to finite values (only their order matters)")):
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            model = f", model {out['model_id'].iloc[i]!r}" if rules.names.get("model_id", "model_id") else ""
+            fail(f"column {rules.column('score')!r} has {int(bad.sum())} {what} scores (first at data row {i + 1}"
+                 f"{model}); {fix}")
     out["score"] = score
+    if rules.weight:
+        weight = _numeric(df["weight"], "weight", "sample weight", rules, fail)
+        if not (np.isfinite(weight) & (weight >= 0)).all():
+            i = int(np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))[0])
+            fail(f"column {rules.column('weight')!r} (sample weights) must be finite and >= 0; data row {i + 1} "
+                 f"holds {_cell(df['weight'].iloc[i])}: fix or drop that row")
+        out["weight"] = weight
+    if rules.sort:
+        out = out.sort_values(["model_id", "repeat", "row_id"], kind="stable", ignore_index=True)
+    if rules.same_rows:
+        _check_flows_and_rows(out, rules, fail)
+    elif rules.require_row_ids:
+        _check_once(out, fail)
+    _check_classes(out, rules, fail)
+    if rules.same_rows:
+        models = pd.unique(out["model_id"])
+        labels = out[out["model_id"] == models[0]].drop_duplicates("row_id")
+        n, n_pos = len(labels), int(labels["y_true"].sum())
+        if rules.minority_positive and n_pos > n - n_pos and not name.startswith(USER_TASK_PREFIX):
+            fail(f"{n_pos} positives of {n}: the positive class must be the minority class; flip y_true")
+        if task is not None:
+            task.validate()
+            for field, got in (("n", n), ("n_pos", n_pos), ("n_models", len(models))):
+                if getattr(task, field) != got:
+                    fail(f"task information says {field}={getattr(task, field)} but the rows give {got}")
+    return out
 
-    out = out.sort_values(["model_id", "repeat", "row_id"], kind="stable", ignore_index=True)
 
-    # one flow per model
-    per_model = out.groupby("model_id", sort=True)[["flow_id", "flow_name"]].nunique()
-    multi = per_model.index[(per_model > 1).any(axis=1)]
-    if len(multi):
-        _fail(name, f"model(s) {_show(multi)} have more than one flow_id or flow_name")
-
-    # every row exactly once per (model, repeat)
-    dup = out.duplicated(["model_id", "repeat", "row_id"], keep=False)
+def _check_once(out: pd.DataFrame, fail) -> None:
+    """Every row exactly once per (task, model, repeat)."""
+    key = [c for c in ("task_id", "model_id", "repeat", "row_id") if c in out.columns]
+    dup = out.duplicated(key, keep=False)
     if dup.any():
         d = out.loc[dup]
         first = d["model_id"].iloc[0]
         rows = pd.unique(d.loc[d["model_id"] == first, "row_id"])
-        _fail(
-            name,
-            f"model {first}: duplicate row_id(s) {_show(rows)} within a repeat; the run is broken",
-        )
+        fail(f"model {first}: duplicate row_id(s) {_show(rows)} within a repeat; the run is broken")
 
-    # all models share the same rows, folds and labels
+
+def _check_flows_and_rows(out: pd.DataFrame, rules: FrameRules, fail) -> None:
+    """One flow per model, every row once per repeat, and all models on the same rows, folds and labels."""
+    per_model = out.groupby("model_id", sort=True)[["flow_id", "flow_name"]].nunique()
+    multi = per_model.index[(per_model > 1).any(axis=1)]
+    if len(multi):
+        fail(f"model(s) {_show(multi)} have more than one flow_id or flow_name")
+    if rules.require_row_ids:
+        _check_once(out, fail)
     models = pd.unique(out["model_id"])
+    keys = [c for c in ("repeat", "row_id", "fold", "y_true") if c in out.columns]
     ref = out[out["model_id"] == models[0]]
-    key_ref = ref[["repeat", "row_id", "fold", "y_true"]].to_numpy()
+    key_ref = ref[keys].to_numpy()
     for m, g in out.groupby("model_id", sort=False):
         if m == models[0]:
             continue
-        key = g[["repeat", "row_id", "fold", "y_true"]].to_numpy()
+        key = g[keys].to_numpy()
         if key.shape != key_ref.shape or not np.array_equal(key, key_ref):
             a = set(map(tuple, ref[["repeat", "row_id"]].to_numpy()))
             b = set(map(tuple, g[["repeat", "row_id"]].to_numpy()))
             if a != b:
-                _fail(
-                    name,
-                    f"model {m} predicts other rows than model {models[0]}: missing "
-                    f"(repeat,row_id) {_show(sorted(a - b))}, extra {_show(sorted(b - a))}",
-                )
-            _fail(
-                name, f"model {m} disagrees with model {models[0]} on folds or labels of some rows"
-            )
+                fail(f"model {m} predicts other rows than model {models[0]}: missing "
+                     f"(repeat,row_id) {_show(sorted(a - b))}, extra {_show(sorted(b - a))}")
+            fail(f"model {m} disagrees with model {models[0]} on folds or labels of some rows")
 
-    labels = ref.drop_duplicates("row_id")
-    n = len(labels)
-    n_pos = int(labels["y_true"].sum())
-    if n_pos == 0 or n_pos == n:
-        _fail(name, f"only one class occurs ({n_pos} positives of {n}); a binary task needs both")
-    if n_pos > n - n_pos and not name.startswith(USER_TASK_PREFIX):
-        _fail(
-            name,
-            f"{n_pos} positives of {n}: the positive class must be the minority class; flip y_true",
-        )
-    if task is not None:
-        task.validate()
-        for field, got in (("n", n), ("n_pos", n_pos), ("n_models", len(models))):
-            if getattr(task, field) != got:
-                _fail(
-                    name,
-                    f"task information says {field}={getattr(task, field)} but the rows give {got}",
-                )
-    return out
+
+def _check_classes(out: pd.DataFrame, rules: FrameRules, fail) -> None:
+    """Both classes, with positive weight, for every task and model: else its metrics are undefined."""
+    weight = out["weight"].to_numpy() if "weight" in out.columns else np.ones(len(out))
+    frame = pd.DataFrame({"t": out["task_id"].to_numpy(), "m": out["model_id"].to_numpy(),
+                          "pos": np.where(out["y_true"].to_numpy(), weight, 0.0),
+                          "neg": np.where(out["y_true"].to_numpy(), 0.0, weight)})
+    sums = frame.groupby(["t", "m"], sort=True)[["pos", "neg"]].sum()
+    bad = sums.index[(sums["pos"] <= 0) | (sums["neg"] <= 0)]
+    if len(bad):
+        t, m = bad[0]
+        missing = "positives" if sums.loc[(t, m), "pos"] <= 0 else "negatives"
+        where = f"model {m!r}"
+        if rules.names.get("task_id", "task_id") is not None:  # None: the user's file has no task column
+            where = f"task {t!r}, {where}"
+        fail(f"{where} has no {missing}" + (" (with positive weight)" if rules.weight else "")
+             + "; its metrics are undefined: give it a test set with both classes or drop it")
 
 
 def _to_table(df: pd.DataFrame, task: TaskInfo) -> pa.Table:
-    schema = pa.schema(
-        [
-            ("task_id", pa.string()),
-            ("model_id", pa.string()),
-            ("flow_id", pa.string()),
-            ("flow_name", pa.string()),
-            ("repeat", pa.int32()),
-            ("fold", pa.int32()),
-            ("row_id", pa.int64()),
-            ("y_true", pa.bool_()),
-            ("score", pa.float64()),
-        ],
-        metadata={METADATA_KEY: json.dumps(task.to_dict(), sort_keys=True).encode()},
-    )
+    types = {"str": pa.string(), "int32": pa.int32(), "int64": pa.int64(), "bool": pa.bool_(), "float64": pa.float64()}
+    schema = pa.schema([(c, types[t]) for c, t in PREDICTION_COLUMNS.items()],
+                       metadata={METADATA_KEY: json.dumps(task.to_dict(), sort_keys=True).encode()})
     return pa.Table.from_pandas(df, schema=schema, preserve_index=False)
 
 
