@@ -28,7 +28,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default="benchmarks/audit_calibration.csv")
     ap.add_argument("--merge", nargs="*", default=None, help="per-n CSVs to join into --out")
-    ap.add_argument("--write-rule", action="store_true", help="write src/prspace/audit/calibration_table.py from --out")
+    ap.add_argument("--write-rule", action="store_true", help="write src/prspace/audit/calibration_table.csv from --out")
     ap.add_argument("--docs", action="store_true", help="write the tables into docs/calibration.md from --out")
     ap.add_argument("--coverage", action="store_true",
                     help="the coverage of every interval method (prspace.audit.coverage) into --out "

@@ -21,6 +21,7 @@ from sklearn.metrics import roc_auc_score
 
 from prspace import audit
 from prspace.audit import coverage as C
+from prspace.audit.generated import read_cells, write_cells
 from prspace.audit.intervals import jackknife_interval, logit_interval
 from prspace.audit.tables import LABELS
 from prspace.audit.uncertainty import shown_method
@@ -147,6 +148,44 @@ def test_bands_are_drawn_by_the_nearest_cell_of_their_table():
         assert band_shown(curve, n_pos, n) == (cov >= C.TARGET)
     assert np.isnan(band_coverage("roc", 0, 10)[0]) and not band_shown("roc", 0, 10)
 
+
+
+#: First and last cell of each rule table as the retired generated Python modules spelled them.
+OLD_CELLS = {
+    "bands_table": [("roc", 0.5, 300, 150, 0.4867, 0.0289, 300), ("prg", 0.01, 1000, 10, 0.9567, 0.0118, 300)],
+    "calibration_table": [("aucnpr", "jackknife-Holm", 0.01, 300, 3, 0.4960, 0.1770, 250, 0.3160),
+                          ("average_precision", "max-T (class)", 0.5, 1000, 500, 0.0560, 1.0000, 250, 0.9400)],
+    "coverage_table": [("coverage", "aucnpr", "bootstrap", 0.01, 300, 3, 0.7212, 0.0142, 1000),
+                       ("pair coverage", "average_precision", "paired bootstrap", 0.5, 1000, 500, 0.9332, 0.0079,
+                        1000)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(OLD_CELLS))
+def test_rule_tables_load_the_cells_the_python_modules_held(name, tmp_path):
+    """The CSV rule tables load to the values and types the generated modules spelled as literals, and
+    rewriting their cells with the writer reproduces the file's data lines byte for byte."""
+    columns, cells = read_cells(f"{name}.csv")
+    for old, new in zip(OLD_CELLS[name], (cells[0], cells[-1]), strict=True):
+        assert new == old and [type(v) for v in new] == [type(v) for v in old]
+    floats = [c for c, v in zip(columns, cells[0], strict=True) if isinstance(v, float) and c != "pi"]
+    ints = [c for c, v in zip(columns, cells[0], strict=True) if isinstance(v, int)]
+    text = (Path(audit.__file__).parent / f"{name}.csv").read_text()
+    data = "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
+    assert write_cells(tmp_path / "t.csv", header="", columns=columns, rows=cells, ints=ints,
+                       floats=floats).read_text() == data
+
+
+def test_write_cells_round_trips_numpy_values_nan_and_text(tmp_path):
+    """numpy scalars, NaN, a text with a comma and a float's shortest digits come back as Python values."""
+    rows = [("a, b", np.float64(0.1), np.int64(7), np.float64(float("nan"))), ("x", 1 / 3, 2, 0.12345)]
+    write_cells(tmp_path / "t.csv", header="made by a test\n\nsecond line", columns=["s", "pi", "n", "cov"],
+                rows=rows, ints=["n"], floats=["cov"])
+    assert (tmp_path / "t.csv").read_text().splitlines()[:3] == ["# made by a test", "#", "# second line"]
+    columns, cells = read_cells("t.csv", tmp_path)
+    assert columns == ["s", "pi", "n", "cov"]
+    assert cells[0][:3] == ("a, b", 0.1, 7) and type(cells[0][2]) is int and np.isnan(cells[0][3])
+    assert cells[1] == ("x", 1 / 3, 2, 0.1235)
 
 def test_every_deciding_procedure_holds_the_issues_family_wise_error():
     """Issue 32's acceptance: the procedure that decides a metric at a calibrated cell has directional

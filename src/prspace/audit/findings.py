@@ -1,7 +1,8 @@
 """The audit's findings: one function per check, registered in :data:`CHECKS`.
 
 Each check takes the :class:`Context` (the canonical data and the tables computed once)
-and returns a list of :class:`Finding`.  Per-model findings always name the model in
+and yields ``(where, message)`` pairs; :func:`check` registers it under its code and severity
+and makes each pair a :class:`Finding`.  Per-model findings always name the model in
 ``where``.  Codes, severities and what fires them (``docs/audit.md`` has the table):
 
 ``aupr-below-min`` (error)
@@ -42,7 +43,7 @@ and returns a list of :class:`Finding`.  Per-model findings always name the mode
 ``balanced-test``, ``fold-one-class`` (note)
     A test set exactly balanced without ``train_pi``; a fold holding one class.
 
-One module of about 490 lines on purpose: it is the registry of checks, each a short function
+One module of about 470 lines on purpose: it is the registry of checks, each a short function
 registered under its code, and one file lists every check the report can raise, in the order
 above, beside the table in ``docs/audit.md``.
 """
@@ -50,8 +51,9 @@ above, beside the table in ``docs/audit.md``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -119,53 +121,59 @@ def names(models: Sequence[str]) -> str:
 
 
 CHECKS: dict[str, Callable[[Context], list[Finding]]] = {}
+#: Each registered code's severity.
+SEVERITY: dict[str, str] = {}
 
 
-def check(code: str):
-    """Register a check under its finding code."""
+def findings(code: str, parts: Iterable[tuple[str, str]]) -> list[Finding]:
+    """One :class:`Finding` of ``code`` (at its registered severity) per ``(where, message)``."""
+    return [Finding(code, SEVERITY[code], where, message) for where, message in parts]
 
-    def register(fn: Callable[[Context], list[Finding]]):
-        CHECKS[code] = fn
-        return fn
+
+def check(code: str, severity: str):
+    """Register a check under its finding code and severity: the check yields ``(where, message)``
+    pairs, the registry makes them :class:`Finding` s."""
+
+    def register(fn: Callable[[Context], Iterable[tuple[str, str]]]) -> Callable[[Context], list[Finding]]:
+        @functools.wraps(fn)
+        def run(ctx: Context) -> list[Finding]:
+            return findings(code, fn(ctx))
+
+        SEVERITY[code] = severity
+        CHECKS[code] = run
+        return run
 
     return register
 
 
-@check("aupr-below-min")
-def aupr_below_min(ctx: Context) -> list[Finding]:
+@check("aupr-below-min", "error")
+def aupr_below_min(ctx: Context) -> Iterator[tuple[str, str]]:
     rows = [(r, None) for r in ctx.pooled.to_dict("records")]
     rows += [(r, r["fold"]) for r in ctx.usable_folds.to_dict("records")]
-    out = []
     for r, fold in rows:
         for value, floor, name in ((r["aupr"], r["aupr_min"], "AUPR"), (r["average_precision"], r["ap_min"], "AP")):
             if value < floor - ctx.tol:
-                out.append(Finding(
-                    "aupr-below-min", "error", ctx.where(r["task"], r["model"], fold),
+                yield ctx.where(r["task"], r["model"], fold), (
                     f"{name} = {value:.4f} is below its minimum {floor:.4f} for pi = {r['pi']:.4f}, which no ranking "
                     "can reach: the labels, scores or weights are not what they should be (check the label "
-                    "encoding, --pos-label and the row alignment of scores and labels)"))
-    return out
+                    "encoding, --pos-label and the row alignment of scores and labels)")
 
 
-@check("different-test-rows")
-def different_test_rows(ctx: Context) -> list[Finding]:
-    out = []
+@check("different-test-rows", "warning")
+def different_test_rows(ctx: Context) -> Iterator[tuple[str, str]]:
     for task, g in ctx.pooled.groupby("task", sort=True):
         if ctx.comparable.get(task, True):
             continue
         parts = [f"{r['model']} on {r['n_rows']:g} rows (pi = {r['pi']:.3f})" for r in g.to_dict("records")]
-        out.append(Finding(
-            "different-test-rows", "warning", ctx.where(task),
+        yield ctx.where(task), (
             f"the models were not scored on the same test rows ({'; '.join(parts)}), so their metrics are not "
             "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "
             "the metrics' rankings may come from the data, not the models; no paired test is possible. "
-            "Score every model on the same test rows"))
-    return out
+            "Score every model on the same test rows")
 
 
-@check("rows-dropped")
-def rows_dropped(ctx: Context) -> list[Finding]:
-    out = []
+@check("rows-dropped", "warning")
+def rows_dropped(ctx: Context) -> Iterator[tuple[str, str]]:
     for task in sorted({d["task"] for d in ctx.dropped or []}):
         rows = [d for d in ctx.dropped or [] if d["task"] == task]
         n_shared = rows[0]["n_shared"]
@@ -174,52 +182,43 @@ def rows_dropped(ctx: Context) -> list[Finding]:
         parts = [f"{d['model']} lacks {d['n_missing']} (row id(s) {', '.join(d['missing'])}"
                  f"{', ...' if d['n_missing'] > len(d['missing']) else ''})" for d in lacking]
         gone = "; ".join(f"{d['n_dropped']} of {d['model']}'s {d['n_rows']}" for d in lost)
-        out.append(Finding(
-            "rows-dropped", "warning", ctx.where(task),
+        yield ctx.where(task), (
             f"the models were not all scored on the same rows: {'; '.join(parts)}; so the task is audited on the "
             f"{n_shared} rows every model scored, and these rows were dropped: {gone}. Every metric, interval and "
-            "paired test of the task is on the shared rows; score every model on every row to audit them all"))
-    return out
+            "paired test of the task is on the shared rows; score every model on every row to audit them all")
 
 
-@check("unpaired-rows")
-def unpaired_rows(ctx: Context) -> list[Finding]:
-    out = []
+@check("unpaired-rows", "note")
+def unpaired_rows(ctx: Context) -> Iterator[tuple[str, str]]:
     for task, g in ctx.pooled.groupby("task", sort=True):
         if len(g) > 1 and ctx.comparable.get(task, True) and not (ctx.paired or {}).get(task, True):
-            out.append(Finding(
-                "unpaired-rows", "note", ctx.where(task),
+            yield ctx.where(task), (
                 "the models' test rows have the same folds and classes but cannot be paired (no row id column, "
                 "and the rows are in different orders), so the paired tests were skipped and each disagreement "
-                "is reported without its noise floor: name the row id column with --row-col"))
-    return out
+                "is reported without its noise floor: name the row id column with --row-col")
 
 
-@check("duplicate-rows")
-def duplicate_rows(ctx: Context) -> list[Finding]:
+@check("duplicate-rows", "warning")
+def duplicate_rows(ctx: Context) -> Iterator[tuple[str, str]]:
     d = ctx.duplicates
     if not d.get("n"):
-        return []
-    return [Finding(
-        "duplicate-rows", "warning", f"model {names(d['models'])}",
+        return
+    yield f"model {names(d['models'])}", (
         f"{d['n']} of {d['total']} rows are exact copies of earlier rows ({d['how']}; first: data row "
         f"{d['first']}); every copy counts again in every metric and narrows every interval. If the file "
-        "was concatenated to itself, drop the copies")]
+        "was concatenated to itself, drop the copies")
 
 
-@check("hard-scores")
-def hard_scores(ctx: Context) -> list[Finding]:
-    out = []
+@check("hard-scores", "warning")
+def hard_scores(ctx: Context) -> Iterator[tuple[str, str]]:
     for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
         values = np.unique(g["score"].to_numpy())
         if len(values) <= 2:
             shown = " and ".join(f"{v:g}" for v in values)
-            out.append(Finding(
-                "hard-scores", "warning", ctx.where(task, model),
+            yield ctx.where(task, model), (
                 f"the scores take only the value(s) {shown}: hard predictions, not scores, so the ROC, PR and PRG "
                 "curves have a single operating point and every area measures that one threshold; pass the "
-                "model's predicted probability or decision value instead"))
-    return out
+                "model's predicted probability or decision value instead")
 
 
 def stratified_within_rounding(g: pd.DataFrame) -> bool:
@@ -239,7 +238,10 @@ def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02,
                        ) -> list[Finding]:
     """``skew-varies-folds``: per task, the models whose folds' AUPR_MIN spread exceeds the tolerance,
     unless the folds are stratified up to rounding (:func:`stratified_within_rounding`)."""
-    out = []
+    return findings("skew-varies-folds", _fold_skew(folds, skew_tolerance, where))
+
+
+def _fold_skew(folds: pd.DataFrame, skew_tolerance: float, where: Callable[..., str]) -> Iterator[tuple[str, str]]:
     for task, g in folds.groupby("task", sort=True):
         if "n_pos" in g.columns and stratified_within_rounding(g):
             continue
@@ -263,29 +265,26 @@ def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02,
         who = "every model's folds" if every else f"the folds of {names(varying)}"
         pi_lo, pi_hi = compared(gm["pi"].min(), gm["pi"].max())
         m_lo, m_hi = compared(gm["aupr_min"].min(), gm["aupr_min"].max())
-        out.append(Finding(
-            "skew-varies-folds", "warning", where(task) if every else where(task, names(varying)),
+        yield where(task) if every else where(task, names(varying)), (
             f"{who} differ in skew: pi from {pi_lo} to {pi_hi}, so AUPR_MIN from "
             f"{m_lo} to {m_hi} (spread {fmt(spread.max())} > "
             f"{skew_tolerance:g}); a mean of AUPR over these folds averages scores with different floors (Boyd "
-            f"et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the mean AUCNPR"))
-    return out
+            f"et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the mean AUCNPR")
 
 
-@check("skew-varies-folds")
-def skew_varies_folds(ctx: Context) -> list[Finding]:
-    if not len(ctx.folds):
-        return []
-    return fold_skew_findings(ctx.usable_folds, skew_tolerance=ctx.skew_tolerance, where=ctx.where)
+@check("skew-varies-folds", "warning")
+def skew_varies_folds(ctx: Context) -> Iterator[tuple[str, str]]:
+    if len(ctx.folds):
+        yield from _fold_skew(ctx.usable_folds, ctx.skew_tolerance, ctx.where)
 
 
-@check("skew-varies-tasks")
-def skew_varies_tasks(ctx: Context) -> list[Finding]:
+@check("skew-varies-tasks", "warning")
+def skew_varies_tasks(ctx: Context) -> Iterator[tuple[str, str]]:
     pooled = ctx.pooled
     per_task = pooled.groupby("task")[["pi", "aupr_min"]].mean()
     spread = float(per_task["aupr_min"].max() - per_task["aupr_min"].min())
     if not ctx.multi_task or spread <= ctx.skew_tolerance:
-        return []
+        return
     everywhere = pooled.groupby("model")["task"].nunique()
     sub = pooled[pooled["model"].isin(everywhere.index[everywhere == pooled["task"].nunique()])]
     consequence = ""
@@ -296,31 +295,28 @@ def skew_varies_tasks(ctx: Context) -> list[Finding]:
         if agree["top1_differs"] or agree["spearman"] < 1 - 1e-12:
             consequence = ("; averaging AUCNPR instead reorders the models "
                            f"(best by mean AUPR: {agree['best_a']}; by mean AUCNPR: {agree['best_b']})")
-    return [Finding(
-        "skew-varies-tasks", "warning", "across tasks",
+    yield "across tasks", (
         f"the tasks' skews differ: pi from {per_task['pi'].min():.3f} to {per_task['pi'].max():.3f}, AUPR_MIN from "
         f"{per_task['aupr_min'].min():.3f} to {per_task['aupr_min'].max():.3f} (spread {spread:.3f} > "
         f"{ctx.skew_tolerance:g}); a mean of AUPR over tasks averages scores with different floors (Boyd et al. "
-        f"2012, 4.2){consequence}. Prefer the mean AUCNPR")]
+        f"2012, 4.2){consequence}. Prefer the mean AUCNPR")
 
 
-@check("fold-one-class")
-def fold_one_class(ctx: Context) -> list[Finding]:
+@check("fold-one-class", "note")
+def fold_one_class(ctx: Context) -> Iterator[tuple[str, str]]:
     if not len(ctx.folds):
-        return []
+        return
     one = ctx.folds[ctx.folds["one_class"].astype(bool)]
-    return [Finding(
-        "fold-one-class", "note", ctx.where(task, model),
-        f"fold(s) {names([str(f) for f in g['fold']])} hold one class only: no AUPR of their own, left out of the "
-        "fold means (their rows still count in the pooled metrics)")
-        for (task, model), g in one.groupby(["task", "model"], sort=True)]
+    for (task, model), g in one.groupby(["task", "model"], sort=True):
+        yield ctx.where(task, model), (
+            f"fold(s) {names([str(f) for f in g['fold']])} hold one class only: no AUPR of their own, left out of "
+            "the fold means (their rows still count in the pooled metrics)")
 
 
-@check("worse-than-random")
-def worse_than_random(ctx: Context) -> list[Finding]:
+@check("worse-than-random", "warning")
+def worse_than_random(ctx: Context) -> Iterator[tuple[str, str]]:
     usable = ctx.usable_folds
     fold_means = usable.groupby(["task", "model"])["auprg"].mean() if "auprg" in usable.columns else {}
-    out = []
     for r in ctx.pooled.to_dict("records"):
         fold_mean = float(fold_means.get((r["task"], r["model"]), math.nan)) if len(fold_means) else math.nan
         which = []
@@ -331,11 +327,9 @@ def worse_than_random(ctx: Context) -> list[Finding]:
             if r["auprg"] >= 0:
                 which[-1] += f" (pooled: {r['auprg']:.3f}; single folds with few positives swing widely)"
         if which:
-            out.append(Finding(
-                "worse-than-random", "warning", ctx.where(r["task"], r["model"]),
+            yield ctx.where(r["task"], r["model"]), (
                 f"{' and '.join(which)}, below 0: in PRG space the model does worse than a random classifier, "
-                "whose AUPRG is 0 (Flach & Kull 2015); check that higher scores mean 'more positive'"))
-    return out
+                "whose AUPRG is 0 (Flach & Kull 2015); check that higher scores mean 'more positive'")
 
 
 def best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
@@ -346,39 +340,32 @@ def best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
     return float(np.max(2 * p[ok] * r[ok] / (p[ok] + r[ok]))) if ok.any() else 0.0
 
 
-@check("below-always-positive")
-def below_always_positive(ctx: Context) -> list[Finding]:
-    out = []
+@check("below-always-positive", "warning")
+def below_always_positive(ctx: Context) -> Iterator[tuple[str, str]]:
     pis = ctx.pooled.set_index(["task", "model"])["pi"]
     for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
         pi = float(pis.loc[(task, model)])
         best, baseline = best_f1(g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()), 2 * pi / (1 + pi)
         if best <= baseline * (1 + 1e-12):
-            out.append(Finding(
-                "below-always-positive", "warning", ctx.where(task, model),
+            yield ctx.where(task, model), (
                 f"no threshold beats the always-positive classifier: best F1 {best:.3f} <= {baseline:.3f} "
                 "(= 2pi/(1+pi)); its PRG curve never rises above the minor diagonal, the baseline of PRG space "
-                "(Flach & Kull 2015, 3.1). Predicting every example positive is at least as good"))
-    return out
+                "(Flach & Kull 2015, 3.1). Predicting every example positive is at least as good")
 
 
-@check("balanced-test")
-def balanced_test(ctx: Context) -> list[Finding]:
-    out = []
+@check("balanced-test", "note")
+def balanced_test(ctx: Context) -> Iterator[tuple[str, str]]:
     for task, g in ctx.pooled.groupby("task", sort=True):
         n_pos, n_neg = float(g["n_pos"].iloc[0]), float(g["n_neg"].iloc[0])
         if (ctx.train_pi or {}).get(task) is None and abs(n_pos - n_neg) <= 1e-9 * max(n_pos, 1.0) \
                 and n_pos + n_neg >= 10:
-            out.append(Finding(
-                "balanced-test", "note", ctx.where(task),
+            yield ctx.where(task), (
                 "the test set is exactly balanced (as many positives as negatives); if it was downsampled, its "
-                "AUPR overstates AUPR at the real skew: pass the real prevalence with --train-pi to see by how much"))
-    return out
+                "AUPR overstates AUPR at the real skew: pass the real prevalence with --train-pi to see by how much")
 
 
-@check("downsampled-test")
-def downsampled_test(ctx: Context) -> list[Finding]:
-    out = []
+@check("downsampled-test", "warning")
+def downsampled_test(ctx: Context) -> Iterator[tuple[str, str]]:
     for task, g in ctx.pooled.groupby("task", sort=True):
         pi, tp = float(g["pi"].iloc[0]), (ctx.train_pi or {}).get(task)
         if tp is None or (pi / (1 - pi)) / (tp / (1 - tp)) < ctx.downsample_ratio:
@@ -392,18 +379,15 @@ def downsampled_test(ctx: Context) -> list[Finding]:
             before, after = compared(float(g.loc[g["model"] == model, "aupr"].iloc[0]), rew["aupr"])
             parts.append(f"{model} {before} -> {after}")
         ratio = (pi / (1 - pi)) / (tp / (1 - tp))
-        out.append(Finding(
-            "downsampled-test", "warning", ctx.where(task),
+        yield ctx.where(task), (
             f"the test set (pi = {pi:.3f}) is more balanced than the training data (pi = {tp:.3f}; odds ratio "
             f"{ratio:.1f} >= {ctx.downsample_ratio:g}); AUPR on it is optimistic for the real skew (Boyd et al. "
             f"2012, 4.3). AUPR re-weighted to pi = {tp:.3f}, assuming the test negatives are a uniform random "
-            f"subsample: {'; '.join(parts)}"))
-    return out
+            f"subsample: {'; '.join(parts)}")
 
 
-@check("estimators-disagree")
-def estimators_disagree(ctx: Context) -> list[Finding]:
-    out = []
+@check("estimators-disagree", "note")
+def estimators_disagree(ctx: Context) -> Iterator[tuple[str, str]]:
     cols = list(M.AUPR_ESTIMATORS)
     for task, g in ctx.estimators.groupby("task", sort=True):
         if len(g) < 2:
@@ -424,37 +408,31 @@ def estimators_disagree(ctx: Context) -> list[Finding]:
             extra = (f"; e.g. {first} beats {second} by step AP but loses by the hyperbolic AUPR ("
                      f"{noise(ctx.comparisons, task, 'average_precision', first, second)}; "
                      f"{noise(ctx.comparisons, task, 'aupr', second, first)})")
-        out.append(Finding(
-            "estimators-disagree", "note", ctx.where(task),
+        yield ctx.where(task), (
             f"the AUPR estimators order the models differently ({picks}){extra}; which \"AUPRC\" a "
-            "tool computes changes the ranking (see the estimators table)"))
-    return out
+            "tool computes changes the ranking (see the estimators table)")
 
 
-@check("majority-positive")
-def majority_positive(ctx: Context) -> list[Finding]:
-    out = []
+@check("majority-positive", "note")
+def majority_positive(ctx: Context) -> Iterator[tuple[str, str]]:
     for task, g in ctx.pooled.groupby("task", sort=True):
         pi = float(g["pi"].iloc[0])
         if pi > 0.5:
-            out.append(Finding(
-                "majority-positive", "note", ctx.where(task),
+            yield ctx.where(task), (
                 f"the positive class is the majority (pi = {fmt(pi)}): the audit computes every metric with it as "
                 f"the positive class, as asked, but AUPR's floor AUPR_MIN is then {fmt(float(g['aupr_min'].iloc[0]))} "
                 "and AUPR says little about the rare class; if the class of interest is the other one, pass it "
-                "with --pos-label"))
-    return out
+                "with --pos-label")
 
 
 #: ``estimators-spread`` fires when a model's AUPR estimators differ by more than this (AUPR units).
 ESTIMATOR_SPREAD = 0.05
 
 
-@check("estimators-spread")
-def estimators_spread(ctx: Context) -> list[Finding]:
+@check("estimators-spread", "note")
+def estimators_spread(ctx: Context) -> Iterator[tuple[str, str]]:
     """One model's AUPR estimators far apart on the same scores: ties (or few points) between which the
     estimators interpolate differently (a step, a straight line, a hyperbola, the line from (0, 1))."""
-    out = []
     cols = list(M.AUPR_ESTIMATORS)
     for r in ctx.estimators.to_dict("records"):
         values = {c: float(r[c]) for c in cols}
@@ -473,13 +451,11 @@ def estimators_spread(ctx: Context) -> list[Finding]:
                "hyperbola, or a line from (0, 1)), and " + ties) if largest > 1 else (
                "with few positives the curve has few points between which the estimators interpolate "
                f"differently ({ties})")
-        out.append(Finding(
-            "estimators-spread", "note", ctx.where(r["task"], r["model"]),
+        yield ctx.where(r["task"], r["model"]), (
             f"the AUPR estimators spread by {fmt(spread)} on the same scores, from {ESTIMATOR_LABELS[lo]} {v_lo}"
             f"{tools.get(lo, '')} to {ESTIMATOR_LABELS[hi]} {v_hi}{tools.get(hi, '')} (> {ESTIMATOR_SPREAD:g}): {why}; "
             "say which estimator a reported "
-            "\"AUPRC\" is (see the estimators table)"))
-    return out
+            "\"AUPRC\" is (see the estimators table)")
 
 
 def find_issues(ctx: Context) -> list[Finding]:
