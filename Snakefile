@@ -63,9 +63,9 @@ rule all:
 
 
 include: "workflow/rules/study.smk"
-include: "workflow/rules/cd.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/boyd.smk"
+include: "workflow/rules/steps.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/openml.smk"
 include: "workflow/rules/verify.smk"

@@ -1,4 +1,4 @@
-"""The steps of the Boyd et al. (2012) rules (``workflow/rules/boyd.smk``), run by ``prspace step NAME``.
+"""The steps of the Boyd et al. (2012) rules (``workflow/rules/steps.smk``), run by ``prspace step NAME``.
 
 Each function reads its rule's input files (``inputs``: role -> path or paths, the roles a
 ``TypedDict``) and its settings (keyword-only, every value from the study's configuration), and

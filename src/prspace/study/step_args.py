@@ -11,11 +11,12 @@ out, which the step reads as none (``prspace step`` refuses ``--in ROLE=`` with 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from shlex import quote
 from typing import Any
 
-__all__ = ["step_inputs", "step_settings"]
+__all__ = ["step_arguments", "step_inputs", "step_settings"]
 
 
 def step_settings(**settings: object) -> str:
@@ -36,3 +37,36 @@ def step_inputs(*roles: str) -> Callable[..., str]:
         return " ".join(words)
 
     return arguments
+
+
+def step_arguments(ins: dict[str, str], *, grouped: bool = False, settings: str = "",
+                   tables: str | None = None, figure_data: str | None = None, outs: tuple[str, ...] = (),
+                   figure_data_first: bool = False) -> Callable[..., str]:
+    """A step rule's params function (Snakemake calls it with the job's ``input`` and ``output``): the
+    arguments of ``prspace step NAME`` after the name, as one string.
+
+    ``ins`` maps each ``--in`` role to the rule's input of its files, in command order; each role is
+    one word group, left empty (two spaces) when it has no file, or with ``grouped`` all roles are one
+    (:func:`step_inputs`: a role without files is dropped). Then ``settings`` (:func:`step_settings`),
+    ``--tables-dir`` / ``--figure-data-dir`` (the folder of output ``tables`` / ``figure_data``;
+    ``figure_data_first`` swaps the two) and ``--out ROLE=PATH`` for each output named in ``outs``; every
+    word shell-quoted.
+    """
+    def arguments(wildcards: object, input: Any, output: Any) -> str:
+        renamed = type("Inputs", (), {role: getattr(input, key) for role, key in ins.items()})
+        pieces = ([step_inputs(*ins)(wildcards, renamed)] if grouped
+                  else [step_inputs(role)(wildcards, renamed) for role in ins])
+        pieces += [settings] if settings else []
+        dirs = [f"--tables-dir {quote(_folder(output, tables))}" if tables else "",
+                f"--figure-data-dir {quote(_folder(output, figure_data))}" if figure_data else ""]
+        pieces += [d for d in (dirs[::-1] if figure_data_first else dirs) if d]
+        pieces += [f"--out {quote(f'{role}={getattr(output, role)}')}" for role in outs]
+        return " ".join(pieces)
+
+    return arguments
+
+
+def _folder(output: Any, name: str) -> str:
+    """The folder of the rule's output ``name`` (its first file if a list)."""
+    value = getattr(output, name)
+    return os.path.dirname(str(value if isinstance(value, str) else value[0]))
