@@ -68,11 +68,15 @@ def test_write_step_names_what_is_missing_before_writing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_every_step_of_the_command_is_a_step_of_the_registry_with_typed_roles_and_settings():
-    names = {s.name for s in R.STEPS}
-    for name in S.STEPS:
-        assert name in names
+def test_every_step_the_registry_runs_is_a_command_with_typed_roles_and_settings():
+    runs = [s for s in R.STEPS if s.run is not None]
+    assert [s.name for s in runs] == list(S.STEPS) and len(runs) >= 20
+    assert all(s.run for s in R.STEPS if s.files)  # --out roles only for a step the command runs
+    for step in runs:
+        name = step.name
+        assert step.run.count(":") == 1 and step.run.startswith("prspace."), name
         fn = S._step_function(name)
+        assert callable(fn) and fn.__name__ == step.run.split(":")[1], name
         assert typing.is_typeddict(typing.get_type_hints(fn)["inputs"]), name
         several, required = S._role_kinds(fn)
         assert required <= set(several), name  # a step may read no file (Boyd's theory tables)

@@ -3,7 +3,7 @@
 ``prspace step NAME --in ROLE=PATH [PATH ...] ... --set KEY=JSON ... --tables-dir D
 [--figure-data-dir D] [--out ROLE=PATH ...]``
 
-The step's function (:data:`STEPS`: step name -> function in its experiments module) declares its
+The step's function (``R.Step.run`` of :mod:`prspace.core.registry`: ``module:function``) declares its
 input roles as a ``TypedDict`` (the annotation of its ``inputs`` parameter: ``Path`` for one file,
 ``list[Path]`` for one or more; a ``NotRequired`` role may be left out) and its settings as
 keyword-only parameters. Each ``--set`` value is JSON (``--set n_boot=1000``, ``--set
@@ -23,48 +23,14 @@ import json
 import types
 import typing
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, write_step
 
-
-@dataclass(frozen=True)
-class StepEntry:
-    """Where a step's function lives (``module:function``, imported only when the step runs) and the
-    roles of the files it writes besides the registry's tables (``--out ROLE=PATH``)."""
-
-    function: str
-    files: tuple[str, ...] = ()
-
-
-#: step name (the rule's) -> its function, in the order of the workflow
-STEPS: dict[str, StepEntry] = {
-    R.STEP_SCORE.name: StepEntry("prspace.experiments.scoring:score_step", files=("metrics", "folds")),
-    R.STEP_COLLECT.name: StepEntry("prspace.experiments.collect:collect_step"),
-    R.STEP_NOISE_FLOOR.name: StepEntry("prspace.experiments.noise_floor_steps:noise_floor_step"),
-    R.STEP_CALIBRATE.name: StepEntry("prspace.experiments.noise_floor_steps:calibrate_step"),
-    R.STEP_NOISE_EVIDENCE.name: StepEntry("prspace.experiments.noise_evidence:noise_evidence_step"),
-    R.STEP_RANK.name: StepEntry("prspace.experiments.ranking_report:rank_step", files=("ranks",)),
-    R.STEP_AUROC_BOUNDS.name: StepEntry("prspace.experiments.auroc_bounds_step:auroc_bounds_step"),
-    R.STEP_RANK_SETS.name: StepEntry("prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",)),
-    R.STEP_RANK_SET_SUMMARY.name: StepEntry("prspace.experiments.rank_sets_step:rank_set_summary_step"),
-    R.STEP_CONTROLLED_SKEW.name: StepEntry("prspace.verdicts.skew:controlled_skew_step"),
-    R.STEP_FIGURE_DATA.name: StepEntry("prspace.experiments.figure_data_step:figure_data_step"),
-    R.STEP_CD.name: StepEntry("prspace.experiments.cd_tables:cd_step"),
-    **{step.name: StepEntry(f"prspace.experiments.boyd_steps:{function}") for step, function in (
-        (R.STEP_BOYD_THEORY_DATA, "theory_data_step"),
-        (R.STEP_BOYD_PAPER_TABLES, "paper_tables_step"),
-        (R.STEP_BOYD_PR_PRG, "pr_prg_step"),
-        (R.STEP_BOYD_DOWNSAMPLING_REPORT, "downsampling_report_step"),
-        (R.STEP_BOYD_FOLD_SKEW_REPORT, "fold_skew_report_step"),
-        (R.STEP_BOYD_FOLD_SKEW_MECHANISM, "fold_skew_mechanism_step"),
-        (R.STEP_BOYD_AGGREGATION, "aggregation_step"),
-        (R.STEP_BOYD_EVIDENCE, "evidence_step"),
-    )},
-}
+#: step name (the rule's) -> its registry step, for the steps ``prspace step`` runs (those with a ``run``)
+STEPS: dict[str, R.Step] = {s.name: s for s in R.STEPS if s.run}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -90,10 +56,10 @@ def _split(item: str, what: str, form: str, example: str) -> tuple[str, str]:
 
 
 def _step_function(name: str) -> Callable[..., StepOutput]:
-    entry = STEPS.get(name)
-    if entry is None:
+    step = STEPS.get(name)
+    if step is None:
         raise InputError(f"no step {name!r}; the steps: {', '.join(STEPS)}")
-    module, _, attr = entry.function.partition(":")
+    module, _, attr = step.run.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
@@ -186,17 +152,13 @@ def _settings(name: str, fn: Callable[..., StepOutput], given: list[str]) -> dic
     return settings
 
 
-def _registry_step(name: str) -> R.Step:
-    return next(s for s in R.STEPS if s.name == name)
-
-
 def run(args: argparse.Namespace) -> int:
     fn = _step_function(args.name)
     inputs = _inputs(args.name, fn, args.inputs)
     settings = _settings(args.name, fn, args.settings)
-    step = _registry_step(args.name)
+    step = STEPS[args.name]
     outputs = dict(_split(item, "--out", "ROLE=PATH", "ranks=work/ranks.csv") for item in args.outputs)
-    wanted = STEPS[args.name].files
+    wanted = step.files
     unknown = sorted(set(outputs) - set(wanted))
     if unknown or len(outputs) < len(wanted):
         raise InputError(f"step {args.name} writes {', '.join(wanted) or 'no file'} besides its tables: give "

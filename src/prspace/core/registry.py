@@ -117,6 +117,10 @@ class Step:
     when: str | None = None
     #: the tables of this step that rule ``verdicts`` reads
     evidence: tuple[Table, ...] = ()
+    #: ``prspace step NAME`` runs this function, ``"module:function"`` (imported only when the step runs)
+    run: str | None = None
+    #: roles of the files it writes besides the registry's tables (``--out ROLE=PATH``)
+    files: tuple[str, ...] = ()
 
 
 def _boyd(name: str, title: str, section: str, md: bool = True) -> Table:
@@ -286,55 +290,65 @@ def _figure_step(figure: Figure, when: str | None = None) -> Step:
 
 STEP_SELECT_TASKS = Step("select_tasks")
 STEP_PREDICT = Step("predict")
-STEP_SCORE = Step("score")
-STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS))
+STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=("metrics", "folds"))
+STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS),
+                    run="prspace.experiments.collect:collect_step")
 STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when="openml")
 STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when="openml")
-STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS))
-STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY))
-STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_EVIDENCE,))
+STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS),
+                        run="prspace.experiments.noise_floor_steps:noise_floor_step")
+STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY), run="prspace.experiments.noise_floor_steps:calibrate_step")
+STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_EVIDENCE,),
+                           run="prspace.experiments.noise_evidence:noise_evidence_step")
 STEP_RANK = Step("rank", (DISAGREEMENT_PER_TASK, DISAGREEMENT_SUMMARY, SCORECARD, LEARNER_RANKING, LEARNER_AGREEMENT,
                           LEARNER_WINNERS, PANEL_SENSITIVITY),
-                 evidence=(DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, LEARNER_WINNERS))
-STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,))
-STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,))
+                 evidence=(DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, LEARNER_WINNERS),
+                 run="prspace.experiments.ranking_report:rank_step", files=("ranks",))
+STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experiments.auroc_bounds_step:auroc_bounds_step")
+STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,),
+                      run="prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",))
 STEP_RANK_SET_SUMMARY = Step("rank_set_summary", (RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE),
-                             evidence=(RANK_SET_EVIDENCE,))
+                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.rank_sets_step:rank_set_summary_step")
 STEP_CONTROLLED_SKEW = Step("controlled_skew", (CONTROLLED_SKEW_PER_TASK, CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK,
                                                 CONTROLLED_SKEW, CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND,
                                                 CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE, SKEW_EVIDENCE),
-                            evidence=(SKEW_EVIDENCE,))
+                            evidence=(SKEW_EVIDENCE,), run="prspace.verdicts.skew:controlled_skew_step")
 STEP_FIGURE_CONTROLLED_SKEW = _figure_step(FIGURE_CONTROLLED_SKEW)
 STEP_FIGURE_DATA = Step("figure_data", (FIGURE_SELECTION,), (FIG4_RANK_COUNTS, FIG4_SCATTER, FIG5_CURVE_POINTS,
-                                                             FIG5_CURVE_AREAS, FIG5_CURVE_BANDS, FIGURE_TEXT))
+                                                             FIG5_CURVE_AREAS, FIG5_CURVE_BANDS, FIGURE_TEXT),
+                        run="prspace.experiments.figure_data_step:figure_data_step")
 STEP_FIGURE_FIG4_RANK_HEATMAP = _figure_step(FIGURE_FIG4_RANK_HEATMAP)
 STEP_FIGURE_FIG4_AUPRG_VS_AUPR = _figure_step(FIGURE_FIG4_AUPRG_VS_AUPR)
 STEP_FIGURE_FIG5_CURVES = _figure_step(FIGURE_FIG5_CURVES)
-STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence=(CD_METRIC_PAIRS,))
+STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence=(CD_METRIC_PAIRS,),
+               run="prspace.experiments.cd_tables:cd_step")
 STEP_FIGURE_CD_DIAGRAM = _figure_step(FIGURE_CD_DIAGRAM)
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
                                                               BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
-                             when="boyd.theory")
-STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when="boyd.theory")
+                             when="boyd.theory", run="prspace.experiments.boyd_steps:theory_data_step")
+STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when="boyd.theory",
+                              run="prspace.experiments.boyd_steps:paper_tables_step")
 STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
                         (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS,
-                         BOYD_FIG_PR_PRG_TEXT), when="boyd.theory")
+                         BOYD_FIG_PR_PRG_TEXT), when="boyd.theory", run="prspace.experiments.boyd_steps:pr_prg_step")
 STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when="boyd.downsampling")
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
-    when="boyd.downsampling")
+    when="boyd.downsampling", run="prspace.experiments.boyd_steps:downsampling_report_step")
 STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when="boyd.fold_skew")
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
-                                  (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when="boyd.fold_skew")
-STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when="boyd.fold_skew")
+                                  (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when="boyd.fold_skew",
+                                  run="prspace.experiments.boyd_steps:fold_skew_report_step")
+STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when="boyd.fold_skew",
+                                     run="prspace.experiments.boyd_steps:fold_skew_mechanism_step")
 STEP_BOYD_AGGREGATION = Step(
     "boyd_aggregation", (BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS, BOYD_AGGREGATION_AGREEMENT,
                          BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS),
     (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE, BOYD_AGGREGATION_RANKS,
-     BOYD_AGGREGATION_TEXT), when="boyd.aggregation")
+     BOYD_AGGREGATION_TEXT), when="boyd.aggregation", run="prspace.experiments.boyd_steps:aggregation_step")
 STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when="boyd",
-                          evidence=(BOYD_EVIDENCE,))
+                          evidence=(BOYD_EVIDENCE,), run="prspace.experiments.boyd_steps:evidence_step")
 STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE = _figure_step(FIGURE_BOYD_FIG1_MIN_PR_CURVE, "boyd.theory")
 STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES = _figure_step(FIGURE_BOYD_FIG2_MIN_PR_CURVES, "boyd.theory")
 STEP_FIGURE_BOYD_FIG3_AUCPR_MIN = _figure_step(FIGURE_BOYD_FIG3_AUCPR_MIN, "boyd.theory")
