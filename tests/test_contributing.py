@@ -90,9 +90,6 @@ def test_the_experiment_recipe_states_its_count():
     assert int(stated.group(1)) == len(files), (line, files)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34 asks for at most 6 files; today 7 (6 without a new configuration "
-                                       "key): the rule of steps.smk is still written beside the registry's Step. "
-                                       "Remove this mark when the count reaches 6.")
 def test_an_experiment_touches_at_most_six_files():
     _, files = _files(RECIPE_TEXT["An experiment"])
     assert len(files) <= MAX_EXPERIMENT_FILES, files

@@ -62,5 +62,3 @@ rule boyd_fold_skew:
         "{params.prspace} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
         "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out {output} > {log} 2>&1"
 
-
-BOYD_EVIDENCE_DS = BOYD_DS["enabled"] and SOURCE == "local"

@@ -43,7 +43,6 @@ try:
                                          base_dir=workflow.basedir)
 except InputError as _exc:
     raise WorkflowError(str(_exc)) from None
-_PER_TASK_SKEW = (R.CONTROLLED_SKEW_PER_TASK, R.CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK)
 
 
 rule verdicts:

@@ -7,7 +7,9 @@ derived from them (a study's targets, its report tables, the verdicts' inputs, t
 in :mod:`prspace.study.registry`.  Titles, report sections and captions are those of the Snakemake
 report (``workflow/rules/report.smk``, ``boyd.smk``, ``openml.smk``).
 
-Standard library only: the rule files and every layer may import it.
+Standard library only: the rule files and every layer may import it.  One module on purpose, though
+long: each step declares here, once, its tables, its function (``run``) and its rule's inputs and
+settings as data, so a new experiment edits this one file of the workflow's plumbing (issue 34).
 """
 
 from __future__ import annotations
@@ -121,6 +123,19 @@ class Step:
     run: str | None = None
     #: roles of the files it writes besides the registry's tables (``--out ROLE=PATH``)
     files: tuple[str, ...] = ()
+    #: its rule (made by the loop of ``workflow/rules/steps.smk`` through :mod:`prspace.study.step_rules`):
+    #: the description (``snakemake --list-rules``); ``--in`` role -> a table, a file of the study
+    #: (``"status"``), ``"per_task:<file>"``, ``"downsampling:<file>"``, ``"fold_skew:<file>"`` (over those
+    #: tasks) or ``(when, spec)`` (no file unless ``when`` holds), in command order; ``--set`` key ->
+    #: configuration key path (``"analysis.n_boot"``) or ``"@<name>"`` (composed by the resolver)
+    description: str = ""
+    inputs: tuple[tuple[str, object], ...] = ()
+    settings: tuple[tuple[str, str], ...] = ()
+    #: all input roles are one word group (a role without files is left out); Snakemake resources
+    grouped: bool = False
+    resources: tuple[tuple[str, int], ...] = ()
+    #: ``--figure-data-dir`` before ``--tables-dir`` on its command line
+    figure_data_first: bool = False
 
 
 def _boyd(name: str, title: str, section: str, md: bool = True) -> Table:
@@ -284,71 +299,150 @@ OPENML_MANIFEST = File("openml-manifest", "json")
 
 
 # --- steps (rules), in an order of the DAG ------------------------------------------------------
+def _pairs(**items: object) -> tuple[tuple[str, object], ...]:
+    return tuple(items.items())
+
+
+_EACH_STATUS = "per_task:status"
+_SEED = "seed"
+
+
 def _figure_step(figure: Figure, when: str | None = None) -> Step:
     return Step(f"figure_{figure.name}", figures=(figure,), when=when)
 
 
 STEP_SELECT_TASKS = Step("select_tasks")
 STEP_PREDICT = Step("predict")
-STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=("metrics", "folds"))
+STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=("metrics", "folds"),
+    description="Per-model metrics of one task, pooled over folds and per fold (prspace.metrics.all_metrics).",
+    inputs=_pairs(status="status"), resources=_pairs(mem_mb=2000, runtime=30))
 STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS),
-                    run="prspace.experiments.collect:collect_step")
+                    run="prspace.experiments.collect:collect_step",
+    description="The study's tidy metrics table and task table.",
+    inputs=_pairs(status=_EACH_STATUS, metrics="per_task:metrics", task_list="task_list"), settings=_pairs(study="study"))
 STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when="openml")
 STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when="openml")
 STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS),
-                        run="prspace.experiments.noise_floor_steps:noise_floor_step")
-STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY), run="prspace.experiments.noise_floor_steps:calibrate_step")
+                        run="prspace.experiments.noise_floor_steps:noise_floor_step",
+    description="Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows.",
+    inputs=_pairs(status=_EACH_STATUS),
+    settings=_pairs(metrics="analysis.metrics", n_boot="analysis.noise_boot", seed=_SEED, alpha="analysis.noise_alpha"))
+STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY), run="prspace.experiments.noise_floor_steps:calibrate_step",
+    description="False rate and power of the noise floor's distinguishable check, by simulation at this study's task "
+                "sizes.",
+    inputs=_pairs(tasks=TASKS),
+    settings=(*((k, f"analysis.calibration.{k}") for k in ("n_sim", "n_sim_null", "seed", "auroc", "rho", "sigmas",
+                                                          "sigmas_a", "mc_error")),
+              ("n_boot", "analysis.noise_boot"), ("alpha", "analysis.noise_alpha")))
 STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_EVIDENCE,),
-                           run="prspace.experiments.noise_evidence:noise_evidence_step")
+                           run="prspace.experiments.noise_evidence:noise_evidence_step",
+    description="Evidence rows: distinguishable disagreements (k of n, read with the calibrated power) and cross- "
+                "vs self-disagreement.",
+    inputs=_pairs(pairs=NOISE_FLOOR_PAIRS, tasks=TASKS, calibration=CALIBRATION_SUMMARY),
+    settings=_pairs(n_boot="analysis.n_boot", seed=_SEED))
 STEP_RANK = Step("rank", (DISAGREEMENT_PER_TASK, DISAGREEMENT_SUMMARY, SCORECARD, LEARNER_RANKING, LEARNER_AGREEMENT,
                           LEARNER_WINNERS, PANEL_SENSITIVITY),
                  evidence=(DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, LEARNER_WINNERS),
-                 run="prspace.experiments.ranking_report:rank_step", files=("ranks",))
-STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experiments.auroc_bounds_step:auroc_bounds_step")
+                 run="prspace.experiments.ranking_report:rank_step", files=("ranks",),
+    description="Ranks within tasks, pairwise disagreement with bootstrap CIs, learners across tasks, scorecard.",
+    inputs=_pairs(metrics=METRICS, tasks=TASKS, selfcheck=("openml", OPENML_SELFCHECK_SUMMARY), floors=NOISE_FLOOR_PER_TASK,
+                  pairs=NOISE_FLOOR_PAIRS),
+    settings=_pairs(metrics="analysis.metrics", n_boot="analysis.n_boot", seed=_SEED))
+STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experiments.auroc_bounds_step:auroc_bounds_step",
+    description="Top-1 disagreements with AUROC that the range of AUPR / AUPRG at a given AUROC permits (Mihelich et "
+                "al. 2024).",
+    inputs=_pairs(metrics=METRICS))
 STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,),
-                      run="prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",))
+                      run="prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",),
+    description="Per task and metric: every model's rank interval and the plausible-best set (one shared paired "
+                "bootstrap).",
+    inputs=_pairs(status=_EACH_STATUS),
+    settings=(*((k, f"analysis.rank_sets.{k}") for k in ("metrics", "n_boot", "confidence")), ("seed", _SEED)))
 STEP_RANK_SET_SUMMARY = Step("rank_set_summary", (RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE),
-                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.rank_sets_step:rank_set_summary_step")
+                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.rank_sets_step:rank_set_summary_step",
+    description="Per metric pair: tasks whose plausible-best sets are disjoint vs plain top-1 disagreement, "
+                "calibrated; evidence rows.",
+    inputs=_pairs(rank_sets=RANK_SETS, tasks=TASKS),
+    settings=(*((k, f"analysis.rank_sets.{k}") for k in ("n_sim", "n_sim_null", "sim_models", "sim_boot", "mc_error")),
+              ("n_boot", "analysis.n_boot"), ("seed", _SEED)))
 STEP_CONTROLLED_SKEW = Step("controlled_skew", (CONTROLLED_SKEW_PER_TASK, CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK,
                                                 CONTROLLED_SKEW, CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND,
                                                 CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE, SKEW_EVIDENCE),
-                            evidence=(SKEW_EVIDENCE,), run="prspace.verdicts.skew:controlled_skew_step")
+                            evidence=(SKEW_EVIDENCE,), run="prspace.verdicts.skew:controlled_skew_step",
+    description="Rank disagreement against pi with the same models: every task's negatives reweighted.",
+    inputs=_pairs(status=_EACH_STATUS, tasks=TASKS, per_task=DISAGREEMENT_PER_TASK, reference="skew_reference"),
+    settings=_pairs(metrics="analysis.metrics", targets="analysis.skew_targets", n_boot="analysis.skew_n_boot",
+                    seed=_SEED))
 STEP_FIGURE_CONTROLLED_SKEW = _figure_step(FIGURE_CONTROLLED_SKEW)
 STEP_FIGURE_DATA = Step("figure_data", (FIGURE_SELECTION,), (FIG4_RANK_COUNTS, FIG4_SCATTER, FIG5_CURVE_POINTS,
                                                              FIG5_CURVE_AREAS, FIG5_CURVE_BANDS, FIGURE_TEXT),
-                        run="prspace.experiments.figure_data_step:figure_data_step")
+                        run="prspace.experiments.figure_data_step:figure_data_step",
+    description="The tables Figures 4 (left, right) and 5 of Flach & Kull (2015) are drawn from, and the selection.",
+    inputs=_pairs(metrics=METRICS, ranks="ranks", per_task=DISAGREEMENT_PER_TASK, tasks=TASKS, status=_EACH_STATUS),
+    settings=_pairs(band_resamples="analysis.bands.n_resamples", band_level="analysis.bands.level", seed=_SEED),
+    figure_data_first=True)
 STEP_FIGURE_FIG4_RANK_HEATMAP = _figure_step(FIGURE_FIG4_RANK_HEATMAP)
 STEP_FIGURE_FIG4_AUPRG_VS_AUPR = _figure_step(FIGURE_FIG4_AUPRG_VS_AUPR)
 STEP_FIGURE_FIG5_CURVES = _figure_step(FIGURE_FIG5_CURVES)
 STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence=(CD_METRIC_PAIRS,),
-               run="prspace.experiments.cd_tables:cd_step")
+               run="prspace.experiments.cd_tables:cd_step",
+    description="Friedman, Nemenyi critical difference and cliques per metric; the metric-order test over families "
+                "of tasks, calibrated.",
+    inputs=_pairs(metrics=METRICS, tasks=TASKS), settings=_pairs(study="study", seed=_SEED))
 STEP_FIGURE_CD_DIAGRAM = _figure_step(FIGURE_CD_DIAGRAM)
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
                                                               BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
-                             when="boyd.theory", run="prspace.experiments.boyd_steps:theory_data_step")
+                             when="boyd.theory", run="prspace.experiments.boyd_steps:theory_data_step",
+    description="The tables of Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data).")
 STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when="boyd.theory",
-                              run="prspace.experiments.boyd_steps:paper_tables_step")
+                              run="prspace.experiments.boyd_steps:paper_tables_step",
+    description="Boyd's Table 3 (AUCNPR recomputed from AUCPR and skew) and Table 2 (implied skews).")
 STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
                         (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS,
-                         BOYD_FIG_PR_PRG_TEXT), when="boyd.theory", run="prspace.experiments.boyd_steps:pr_prg_step")
+                         BOYD_FIG_PR_PRG_TEXT), when="boyd.theory", run="prspace.experiments.boyd_steps:pr_prg_step",
+    description="The tables of Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.",
+    inputs=_pairs(status=_EACH_STATUS),
+    settings=tuple((k, f"boyd.pr_prg.{k}") for k in ("task", "model", "target_positives")))
 STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when="boyd.downsampling")
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
-    when="boyd.downsampling", run="prspace.experiments.boyd_steps:downsampling_report_step")
+    when="boyd.downsampling", run="prspace.experiments.boyd_steps:downsampling_report_step",
+    description="Table 3 per task and learner, summary over tasks, and the tables of the downsampling figure.",
+    inputs=_pairs(runs="downsampling:downsampling_runs"), grouped=True,
+    settings=_pairs(study="study", criteria="@downsampling_criteria"))
 STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when="boyd.fold_skew")
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
                                   (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when="boyd.fold_skew",
-                                  run="prspace.experiments.boyd_steps:fold_skew_report_step")
+                                  run="prspace.experiments.boyd_steps:fold_skew_report_step",
+    description="Bias of each aggregate and ranking changes against dispersion, and the tables of the figure.",
+    inputs=_pairs(runs="fold_skew:fold_skew_runs"), grouped=True,
+    settings=_pairs(study="study", criteria="@fold_skew_criteria"))
 STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when="boyd.fold_skew",
-                                     run="prspace.experiments.boyd_steps:fold_skew_mechanism_step")
+                                     run="prspace.experiments.boyd_steps:fold_skew_mechanism_step",
+    description="Section 4.1 on one simulated model (no data): the sign of the averaging bias, worst ranking to "
+                "good model.",
+    settings=_pairs(n_sim="boyd.evidence.mechanism_n_sim", seed=_SEED))
 STEP_BOYD_AGGREGATION = Step(
     "boyd_aggregation", (BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS, BOYD_AGGREGATION_AGREEMENT,
                          BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS),
     (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE, BOYD_AGGREGATION_RANKS,
-     BOYD_AGGREGATION_TEXT), when="boyd.aggregation", run="prspace.experiments.boyd_steps:aggregation_step")
+     BOYD_AGGREGATION_TEXT), when="boyd.aggregation", run="prspace.experiments.boyd_steps:aggregation_step",
+    description="Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the tables of the "
+                "figure.",
+    inputs=_pairs(metrics=METRICS),
+    settings=_pairs(learner="boyd.aggregation.learner", skew_groups="boyd.aggregation.skew_groups", study="study"))
 STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when="boyd",
-                          evidence=(BOYD_EVIDENCE,), run="prspace.experiments.boyd_steps:evidence_step")
+                          evidence=(BOYD_EVIDENCE,), run="prspace.experiments.boyd_steps:evidence_step",
+    description="One evidence row per Boyd et al. claim of the registry (theorems, Tables 2-3, sections 4.1 and 4.3) "
+                "and this project's exploratory rows about them, for rule verdicts.",
+    inputs=_pairs(tasks=TASKS, metrics=("boyd.aggregation", METRICS), mechanism=("boyd.fold_skew", BOYD_FOLD_SKEW_MECHANISM),
+                  downsampling_runs=("boyd.downsampling", "downsampling:downsampling_runs"),
+                  fold_skew_runs=("boyd.fold_skew", "fold_skew:fold_skew_runs")),
+    grouped=True,
+    settings=_pairs(learner="boyd.aggregation.learner", n_resamples="boyd.evidence.n_resamples", seed=_SEED,
+                    max_pi="boyd.downsampling.max_pi", min_positives="boyd.downsampling.min_positives",
+                    downsampling_scope="@downsampling_scope"))
 STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE = _figure_step(FIGURE_BOYD_FIG1_MIN_PR_CURVE, "boyd.theory")
 STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES = _figure_step(FIGURE_BOYD_FIG2_MIN_PR_CURVES, "boyd.theory")
 STEP_FIGURE_BOYD_FIG3_AUCPR_MIN = _figure_step(FIGURE_BOYD_FIG3_AUCPR_MIN, "boyd.theory")

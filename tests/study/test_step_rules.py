@@ -1,0 +1,110 @@
+"""The `prspace step` rules made from the registry's steps (prspace.study.step_rules): every declared
+role and setting is one the step's function takes, every setting's key exists in the shipped
+configurations, and the arguments equal the command line that recomputes a committed table."""
+
+from __future__ import annotations
+
+import inspect
+import shlex
+import typing
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+from snakemake.utils import validate
+
+from prspace.cli import step as S
+from prspace.core import registry as R
+from prspace.study.step_rules import COMPOSED, StepRules, config_value
+from prspace.study.study_config import prepare_config
+from prspace.study.workflow_inputs import StepFiles
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "workflow" / "schemas"
+CONFIGS = [ROOT / "config.yaml", ROOT / "config" / "paperlike.yaml", ROOT / "config" / "openml-tasks.yaml"]
+
+
+def _config(path: Path) -> dict:
+    cfg = yaml.safe_load(path.read_text())
+    prepare_config(cfg, SCHEMAS / "config.schema.yaml")
+    validate(cfg, str(SCHEMAS / "config.schema.yaml"))
+    prepare_config(cfg["boyd"], SCHEMAS / "boyd.schema.yaml", section="boyd")
+    validate(cfg["boyd"], str(SCHEMAS / "boyd.schema.yaml"))
+    return cfg
+
+
+def _rules(cfg: dict) -> StepRules:
+    over = SimpleNamespace(per_task=lambda p: ("each", p), downsampling_runs=lambda p: ("ds", p),
+                           fold_skew_runs=lambda p: ("fs", p))
+    paths = {"status": "s/{task}.json", "ranks": "w/ranks.csv", "metrics": "w/m/{task}.csv", "folds": "w/{task}.f.csv",
+             "task_list": "w/t.csv", "skew_reference": "ref.csv", "downsampling_runs": "d/{task}.parquet",
+             "fold_skew_runs": "f/{task}.parquet", f"{R.STEP_RANK_SETS.name}.per_task": "w/dir"}
+    return StepRules(cfg, files=StepFiles("T", "FD"), inputs=over, paths=paths)
+
+
+def test_every_rule_step_declares_roles_and_settings_its_function_takes():
+    steps = StepRules.steps()
+    assert len(steps) >= 20 and all(s.description for s in steps)
+    for step in steps:
+        fn = S._step_function(step.name)
+        roles = set(typing.get_type_hints(typing.get_type_hints(fn)["inputs"]))
+        assert {r for r, _ in step.inputs} <= roles, step.name
+        several, required = S._role_kinds(fn)
+        assert required <= {r for r, _ in step.inputs}, step.name
+        keyword = {p.name for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY}
+        assert {k for k, _ in step.settings} <= keyword, step.name
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_every_setting_resolves_in_the_shipped_configurations(path):
+    rules = _rules(_config(path))
+    for step in StepRules.steps():
+        words = shlex.split(rules.settings(step))
+        assert words[::2] == ["--set"] * len(step.settings), step.name
+        assert [w.partition("=")[0] for w in words[1::2]] == [k for k, _ in step.settings], step.name
+
+
+def test_config_value_reads_a_key_path_and_names_a_missing_one():
+    cfg = {"analysis": {"calibration": {"n_sim": 40}}, "seed": 0}
+    assert config_value(cfg, "analysis.calibration.n_sim") == 40 and config_value(cfg, "seed") == 0
+    with pytest.raises(KeyError, match="'analysis.calibration.n_sims', which has no 'n_sims'"):
+        config_value(cfg, "analysis.calibration.n_sims")
+
+
+def test_composed_settings_state_the_configured_scope():
+    cfg = {"boyd": {"downsampling": {"max_pi": 0.1, "min_positives": 5, "max_tasks": None, "learners": "small",
+                                     "repeats": 2, "folds": 5, "scope_note": "Note."},
+                    "fold_skew": {"min_positives": 10, "max_tasks": 3, "seeds": 4}}}
+    assert COMPOSED["downsampling_criteria"](cfg) == "pi <= 0.1, at least 5 positives, every such task"
+    assert COMPOSED["fold_skew_criteria"](cfg) == ("tasks with at least 10 positives, at most 3 (lowest pi first); "
+                                                   "4 seeds per dispersion")
+    cfg["boyd"]["downsampling"]["max_tasks"] = 7
+    assert COMPOSED["downsampling_scope"](cfg) == ("Learners: panel small; 2 x 5-fold cross-validation; at most 7 tasks. "
+                                                   "Note.")
+
+
+def test_inputs_outputs_and_conditions_of_the_rules():
+    cfg = _config(ROOT / "config.yaml")
+    rules = _rules(cfg)
+    assert rules.input(R.STEP_SCORE) == {"status": "s/{task}.json"}
+    assert rules.output(R.STEP_SCORE) == {"metrics": "w/m/{task}.csv", "folds": "w/{task}.f.csv"}
+    assert [s.name for s in StepRules.steps() if rules.per_task(s)] == [R.STEP_SCORE.name]
+    assert rules.input(R.STEP_COLLECT)["status"] == ("each", "s/{task}.json")
+    assert rules.input(R.STEP_RANK)["selfcheck"] == []  # a local study has no OpenML self-check
+    openml = _rules({**cfg, "source": "openml"})
+    assert openml.input(R.STEP_RANK)["selfcheck"] == str(R.OPENML_SELFCHECK_SUMMARY.csv("T"))
+    assert rules.output(R.STEP_RANK_SETS)["per_task"] == "w/dir"
+    assert rules.output(R.STEP_CD)["tables"] == [str(p) for t in R.STEP_CD.tables for p in t.files("T")]
+
+
+def test_arguments_are_the_command_that_recomputes_the_committed_noise_evidence():
+    """Oracle: tests/core/test_steps.py's command line, which rewrites the committed table byte for byte."""
+    cfg = _config(ROOT / "config.yaml")
+    step, rules = R.STEP_NOISE_EVIDENCE, _rules(cfg)
+    inputs = SimpleNamespace(**rules.input(step))
+    output = SimpleNamespace(**rules.output(step))
+    args = rules.arguments(step)(None, inputs, output)
+    assert shlex.split(args) == ["--in", "pairs=T/noise_floor_pairs.csv", "--in", "tasks=T/tasks.csv", "--in",
+                                 "calibration=T/calibration_summary.csv", "--set", f"n_boot={cfg['analysis']['n_boot']}",
+                                 "--set", f"seed={cfg['seed']}", "--tables-dir", "T"]
