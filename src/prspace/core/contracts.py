@@ -282,13 +282,13 @@ def read_metrics_table(path: str | os.PathLike[str], *, columns: list[str] | Non
     try:
         table = pd.read_csv(path, dtype={c: str for c in ID_COLUMNS}, keep_default_na=True)
     except FileNotFoundError:
-        raise InputError(f"no metrics table at {path}; run `prspace score` first") from None
+        raise InputError(f"no metrics table at {path}; run `prspace step collect` first") from None
     except pd.errors.EmptyDataError:
-        raise InputError(f"{path} is empty; delete it and rerun `prspace score`") from None
+        raise InputError(f"{path} is empty; delete it and rerun `prspace step collect`") from None
     if columns is not None and list(table.columns) != list(columns):
         raise InputError(
             f"{path} is not the expected metrics table (its columns are "
-            f"{', '.join(map(str, table.columns[:6]))}, ...); pass the per-model tables `prspace score` wrote, not the per-fold ones"
+            f"{', '.join(map(str, table.columns[:6]))}, ...); pass the per-model table `prspace step collect` wrote, not the per-fold ones"
         )
     for c in ID_COLUMNS:
         if c in table.columns:

@@ -42,7 +42,7 @@ def _check(df: pd.DataFrame, learner: str) -> None:
     need = ["task_id", "pi", learner, *METRICS]
     missing = [c for c in need if c not in df.columns]
     if missing:
-        raise InputError(f"the metrics table lacks column(s) {', '.join(missing)}; make it with `prspace score`")
+        raise InputError(f"the metrics table lacks column(s) {', '.join(missing)}; make it with `prspace step collect`")
     if df.empty:
         raise InputError("the metrics table has no rows; no task was scored")
 

@@ -285,7 +285,7 @@ def evidence_from_files(
     min_positives: int = 25, downsampling_scope: str = "",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`boyd_evidence_tables` from a study's files (every path checked before any work)."""
-    for what, p, fix in (("metrics table", metrics, "run `prspace score collect` first"),
+    for what, p, fix in (("metrics table", metrics, "run `prspace step collect` first"),
                          ("task table", tasks, "run the task selection step first"),
                          ("fold-skew mechanism table", mechanism, "run `prspace boyd fold-skew-mechanism` first")):
         if p is not None and not Path(p).is_file():

@@ -207,7 +207,7 @@ def read_metrics(path: str | Path) -> pd.DataFrame:
     """The study's metrics table; :class:`InputError` if it is missing or has no rows."""
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"no metrics table at {path}; run `prspace score collect` first")
+        raise InputError(f"no metrics table at {path}; run `prspace step collect` first")
     df = pd.read_csv(path)
     if df.empty:
         raise InputError(f"the metrics table {path} has no rows; no task was scored")

@@ -259,7 +259,7 @@ AGREEMENT_COLUMNS = ["metric_a", "metric_b", "n_learners", "best_a", "best_b",
 
 
 class LearnerTables(NamedTuple):
-    """The learner tables of ``prspace rank``; ``problem``: why ``learners`` and ``agreement`` are empty."""
+    """The learner tables of ``prspace step rank``; ``problem``: why ``learners`` and ``agreement`` are empty."""
 
     learners: pd.DataFrame
     agreement: pd.DataFrame
@@ -269,7 +269,7 @@ class LearnerTables(NamedTuple):
 
 def learner_tables(metrics: pd.DataFrame, *, min_share: float = 1.0, learner: str = "flow_id",
                    name: str = "flow_name") -> LearnerTables:
-    """Learners across tasks from a study's metrics table, as ``prspace rank`` writes them.
+    """Learners across tasks from a study's metrics table, as ``prspace step rank`` writes them.
 
     ``learners``: :func:`learner_ranking_across_tasks` on the :data:`~prspace.metrics.names.LEARNER_METRICS`
     the table has, with each learner's ``name`` beside its id; ``agreement``:
