@@ -36,7 +36,7 @@ from prspace.local.learners import PANELS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
-PROBE = Path(__file__).with_name("_determinism_probe.py")
+PROBE = Path(__file__).parents[1] / "_determinism_probe.py"
 ROOT = Path(__file__).resolve().parents[2]
 #: OpenBLAS core types (as OPENBLAS_CORETYPE names them) and the CPU flag each needs
 CORETYPES = {"Prescott": "sse3", "Nehalem": "sse4_2", "SandyBridge": "avx", "Haswell": "avx2",

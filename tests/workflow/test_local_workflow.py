@@ -165,7 +165,7 @@ def test_a_failing_jobs_own_message_reaches_the_console(study):
     )
     assert res.returncode != 0
     out = res.stdout + res.stderr
-    assert re.search(r"pr_prg\.log: prspace boyd: error: task 'user-nope' has no predictions; choose one of",
+    assert re.search(r"pr_prg\.log: prspace step: error: task 'user-nope' has no predictions; choose one of",
                      out), out[-3000:]
 
 
