@@ -130,13 +130,17 @@ def findings(code: str, parts: Iterable[tuple[str, str]]) -> list[Finding]:
     return [Finding(code, SEVERITY[code], where, message) for where, message in parts]
 
 
-def check(code: str, severity: str):
+def check(code: str, severity: str, *, per_task: bool = False):
     """Register a check under its finding code and severity: the check yields ``(where, message)``
-    pairs, the registry makes them :class:`Finding` s."""
+    pairs, the registry makes them :class:`Finding` s. ``per_task``: the check is called once per task
+    as ``fn(ctx, task, rows)`` with the task's pooled rows, tasks in sorted order."""
 
-    def register(fn: Callable[[Context], Iterable[tuple[str, str]]]) -> Callable[[Context], list[Finding]]:
+    def register(fn: Callable[..., Iterable[tuple[str, str]]]) -> Callable[[Context], list[Finding]]:
         @functools.wraps(fn)
         def run(ctx: Context) -> list[Finding]:
+            if per_task:
+                return findings(code, (part for task, g in ctx.pooled.groupby("task", sort=True)
+                                       for part in fn(ctx, task, g)))
             return findings(code, fn(ctx))
 
         SEVERITY[code] = severity
@@ -159,17 +163,16 @@ def aupr_below_min(ctx: Context) -> Iterator[tuple[str, str]]:
                     "encoding, --pos-label and the row alignment of scores and labels)")
 
 
-@check("different-test-rows", "warning")
-def different_test_rows(ctx: Context) -> Iterator[tuple[str, str]]:
-    for task, g in ctx.pooled.groupby("task", sort=True):
-        if ctx.comparable.get(task, True):
-            continue
-        parts = [f"{r['model']} on {r['n_rows']:g} rows (pi = {r['pi']:.3f})" for r in g.to_dict("records")]
-        yield ctx.where(task), (
-            f"the models were not scored on the same test rows ({'; '.join(parts)}), so their metrics are not "
-            "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "
-            "the metrics' rankings may come from the data, not the models; no paired test is possible. "
-            "Score every model on the same test rows")
+@check("different-test-rows", "warning", per_task=True)
+def different_test_rows(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
+    if ctx.comparable.get(task, True):
+        return
+    parts = [f"{r['model']} on {r['n_rows']:g} rows (pi = {r['pi']:.3f})" for r in g.to_dict("records")]
+    yield ctx.where(task), (
+        f"the models were not scored on the same test rows ({'; '.join(parts)}), so their metrics are not "
+        "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "
+        "the metrics' rankings may come from the data, not the models; no paired test is possible. "
+        "Score every model on the same test rows")
 
 
 @check("rows-dropped", "warning")
@@ -188,14 +191,13 @@ def rows_dropped(ctx: Context) -> Iterator[tuple[str, str]]:
             "paired test of the task is on the shared rows; score every model on every row to audit them all")
 
 
-@check("unpaired-rows", "note")
-def unpaired_rows(ctx: Context) -> Iterator[tuple[str, str]]:
-    for task, g in ctx.pooled.groupby("task", sort=True):
-        if len(g) > 1 and ctx.comparable.get(task, True) and not (ctx.paired or {}).get(task, True):
-            yield ctx.where(task), (
-                "the models' test rows have the same folds and classes but cannot be paired (no row id column, "
-                "and the rows are in different orders), so the paired tests were skipped and each disagreement "
-                "is reported without its noise floor: name the row id column with --row-col")
+@check("unpaired-rows", "note", per_task=True)
+def unpaired_rows(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
+    if len(g) > 1 and ctx.comparable.get(task, True) and not (ctx.paired or {}).get(task, True):
+        yield ctx.where(task), (
+            "the models' test rows have the same folds and classes but cannot be paired (no row id column, "
+            "and the rows are in different orders), so the paired tests were skipped and each disagreement "
+            "is reported without its noise floor: name the row id column with --row-col")
 
 
 @check("duplicate-rows", "warning")
@@ -353,37 +355,35 @@ def below_always_positive(ctx: Context) -> Iterator[tuple[str, str]]:
                 "(Flach & Kull 2015, 3.1). Predicting every example positive is at least as good")
 
 
-@check("balanced-test", "note")
-def balanced_test(ctx: Context) -> Iterator[tuple[str, str]]:
-    for task, g in ctx.pooled.groupby("task", sort=True):
-        n_pos, n_neg = float(g["n_pos"].iloc[0]), float(g["n_neg"].iloc[0])
-        if (ctx.train_pi or {}).get(task) is None and abs(n_pos - n_neg) <= 1e-9 * max(n_pos, 1.0) \
-                and n_pos + n_neg >= 10:
-            yield ctx.where(task), (
-                "the test set is exactly balanced (as many positives as negatives); if it was downsampled, its "
-                "AUPR overstates AUPR at the real skew: pass the real prevalence with --train-pi to see by how much")
-
-
-@check("downsampled-test", "warning")
-def downsampled_test(ctx: Context) -> Iterator[tuple[str, str]]:
-    for task, g in ctx.pooled.groupby("task", sort=True):
-        pi, tp = float(g["pi"].iloc[0]), (ctx.train_pi or {}).get(task)
-        if tp is None or (pi / (1 - pi)) / (tp / (1 - tp)) < ctx.downsample_ratio:
-            continue
-        parts = []
-        for model, gm in ctx.data[ctx.data["task"] == task].groupby("model", sort=True):
-            y, s, w = gm["y"].to_numpy(), gm["score"].to_numpy(), gm["weight"].to_numpy()
-            m_pi = float(w[y].sum() / w.sum())
-            factor = (m_pi / (1 - m_pi)) / (tp / (1 - tp))  # negatives weighted up to reach train_pi
-            rew = _metrics(y, s, np.where(y, w, w * factor), ctx.where(task, model))
-            before, after = compared(float(g.loc[g["model"] == model, "aupr"].iloc[0]), rew["aupr"])
-            parts.append(f"{model} {before} -> {after}")
-        ratio = (pi / (1 - pi)) / (tp / (1 - tp))
+@check("balanced-test", "note", per_task=True)
+def balanced_test(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
+    n_pos, n_neg = float(g["n_pos"].iloc[0]), float(g["n_neg"].iloc[0])
+    if (ctx.train_pi or {}).get(task) is None and abs(n_pos - n_neg) <= 1e-9 * max(n_pos, 1.0) \
+            and n_pos + n_neg >= 10:
         yield ctx.where(task), (
-            f"the test set (pi = {pi:.3f}) is more balanced than the training data (pi = {tp:.3f}; odds ratio "
-            f"{ratio:.1f} >= {ctx.downsample_ratio:g}); AUPR on it is optimistic for the real skew (Boyd et al. "
-            f"2012, 4.3). AUPR re-weighted to pi = {tp:.3f}, assuming the test negatives are a uniform random "
-            f"subsample: {'; '.join(parts)}")
+            "the test set is exactly balanced (as many positives as negatives); if it was downsampled, its "
+            "AUPR overstates AUPR at the real skew: pass the real prevalence with --train-pi to see by how much")
+
+
+@check("downsampled-test", "warning", per_task=True)
+def downsampled_test(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
+    pi, tp = float(g["pi"].iloc[0]), (ctx.train_pi or {}).get(task)
+    if tp is None or (pi / (1 - pi)) / (tp / (1 - tp)) < ctx.downsample_ratio:
+        return
+    parts = []
+    for model, gm in ctx.data[ctx.data["task"] == task].groupby("model", sort=True):
+        y, s, w = gm["y"].to_numpy(), gm["score"].to_numpy(), gm["weight"].to_numpy()
+        m_pi = float(w[y].sum() / w.sum())
+        factor = (m_pi / (1 - m_pi)) / (tp / (1 - tp))  # negatives weighted up to reach train_pi
+        rew = _metrics(y, s, np.where(y, w, w * factor), ctx.where(task, model))
+        before, after = compared(float(g.loc[g["model"] == model, "aupr"].iloc[0]), rew["aupr"])
+        parts.append(f"{model} {before} -> {after}")
+    ratio = (pi / (1 - pi)) / (tp / (1 - tp))
+    yield ctx.where(task), (
+        f"the test set (pi = {pi:.3f}) is more balanced than the training data (pi = {tp:.3f}; odds ratio "
+        f"{ratio:.1f} >= {ctx.downsample_ratio:g}); AUPR on it is optimistic for the real skew (Boyd et al. "
+        f"2012, 4.3). AUPR re-weighted to pi = {tp:.3f}, assuming the test negatives are a uniform random "
+        f"subsample: {'; '.join(parts)}")
 
 
 @check("estimators-disagree", "note")
@@ -413,16 +413,15 @@ def estimators_disagree(ctx: Context) -> Iterator[tuple[str, str]]:
             "tool computes changes the ranking (see the estimators table)")
 
 
-@check("majority-positive", "note")
-def majority_positive(ctx: Context) -> Iterator[tuple[str, str]]:
-    for task, g in ctx.pooled.groupby("task", sort=True):
-        pi = float(g["pi"].iloc[0])
-        if pi > 0.5:
-            yield ctx.where(task), (
-                f"the positive class is the majority (pi = {fmt(pi)}): the audit computes every metric with it as "
-                f"the positive class, as asked, but AUPR's floor AUPR_MIN is then {fmt(float(g['aupr_min'].iloc[0]))} "
-                "and AUPR says little about the rare class; if the class of interest is the other one, pass it "
-                "with --pos-label")
+@check("majority-positive", "note", per_task=True)
+def majority_positive(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
+    pi = float(g["pi"].iloc[0])
+    if pi > 0.5:
+        yield ctx.where(task), (
+            f"the positive class is the majority (pi = {fmt(pi)}): the audit computes every metric with it as "
+            f"the positive class, as asked, but AUPR's floor AUPR_MIN is then {fmt(float(g['aupr_min'].iloc[0]))} "
+            "and AUPR says little about the rare class; if the class of interest is the other one, pass it "
+            "with --pos-label")
 
 
 #: ``estimators-spread`` fires when a model's AUPR estimators differ by more than this (AUPR units).
