@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from pathlib import Path
 
 import arff  # liac-arff, the openml client's own parser: an independent oracle
@@ -498,3 +499,23 @@ def test_selfcheck_compares_like_with_like_and_names_the_cause():
     assert s["runs compared"] == 2 and s["runs differing by more than 0.0001"] == 1
     # repeats not all fetched: the overall value is not compared, the folds are
     assert set(compare_task(preds, runs, task_repeats=10)["scope"]) == {"fold"}
+
+
+def test_a_client_hanging_up_leaves_stderr_to_the_cli(capsys):
+    """A client that resets a kept-alive connection is ordinary traffic for a server: the
+    fake must not print socketserver's dashed traceback into the stream where the CLI
+    tests read the command's one-line error (it did, once, under load)."""
+    import socket
+    import struct
+
+    with FakeOpenML([make_task(2301, n_flows=1)]) as srv:
+        host, port = srv.base.removeprefix("http://").split(":")
+        for _ in range(5):
+            s = socket.create_connection((host, int(port)))
+            s.sendall(b"GET /api/v1/xml/task/2301 HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.recv(1)  # the response has started: the handler now waits on the kept-alive socket
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()  # RST, not FIN: the handler's next read raises ConnectionResetError
+        time.sleep(0.3)
+    assert capsys.readouterr().err == ""
+    assert srv.handler_errors == []
