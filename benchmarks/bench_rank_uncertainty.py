@@ -32,7 +32,7 @@ import numpy as np
 
 
 def make_block(rows: int, models: int, pi: float, seed: int = 0):
-    from prspace.audit.intervals import Block
+    from prspace.stats.replicates import Block
 
     rng = np.random.default_rng(seed)
     y = rng.random(rows) < pi
@@ -44,9 +44,10 @@ def make_block(rows: int, models: int, pi: float, seed: int = 0):
 
 def run_prspace(block, resamples: int, seed: int = 0) -> tuple[float, float]:
     from prspace import metrics as M
-    from prspace.audit.intervals import BOOT_METRICS, bootstrap, delong, jackknife
+    from prspace.audit.intervals import delong
     from prspace.stats.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
     from prspace.stats.ranksets import rank_sets
+    from prspace.stats.replicates import BOOT_METRICS, bootstrap, jackknife
 
     t0, c0 = time.perf_counter(), time.process_time()
     points = np.array([[M.all_metrics(block.y, s)[m] for m in BOOT_METRICS] for s in block.scores])

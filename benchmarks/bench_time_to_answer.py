@@ -76,7 +76,7 @@ def bench_simulations(sizes: list[tuple[int, int]], mc_error: float, quick: bool
         cpu.append(time.process_time() - c0)
     print(f"{'calibrate':18s} {cpu[0]:8.2f} {cpu[1]:8.2f} {cpu[0] / cpu[1]:6.2f}  "
           f"{len(full_sizes)} sizes x {cal_counts} -> {len(small_sizes)} x {tuple(after_counts)}")
-    n_pos, n_neg = RS.median_size(tasks)
+    n_pos, n_neg = C.median_size(tasks)
     rs_after = C.small_study_replicates(tasks, rs_counts, mc_error)
     cpu = []
     for n_sim, n_null in (rs_counts, rs_after):

@@ -20,14 +20,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from snakemake.utils import validate
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.repo.numbers import registry_listing
 from prspace.study import registry as SR
 from prspace.study import workflow_commands as W
-from prspace.study.study_config import prepare_config
+from prspace.study.study_config import check_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "workflow" / "schemas"
@@ -54,10 +53,7 @@ def _config(name: str) -> dict:
             cfg.setdefault(key, {}).update(value)
         else:
             cfg[key] = value
-    prepare_config(cfg, SCHEMAS / "config.schema.yaml")
-    validate(cfg, str(SCHEMAS / "config.schema.yaml"))
-    prepare_config(cfg["boyd"], SCHEMAS / "boyd.schema.yaml", section="boyd")
-    validate(cfg["boyd"], str(SCHEMAS / "boyd.schema.yaml"))
+    check_config(cfg, SCHEMAS)
     return cfg
 
 

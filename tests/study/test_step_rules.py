@@ -12,12 +12,11 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from snakemake.utils import validate
 
 from prspace.cli import step as S
 from prspace.core import registry as R
 from prspace.study.step_rules import COMPOSED, StepRules, config_value
-from prspace.study.study_config import prepare_config
+from prspace.study.study_config import check_config
 from prspace.study.workflow_inputs import StepFiles
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,10 +26,7 @@ CONFIGS = [ROOT / "config.yaml", ROOT / "config" / "paperlike.yaml", ROOT / "con
 
 def _config(path: Path) -> dict:
     cfg = yaml.safe_load(path.read_text())
-    prepare_config(cfg, SCHEMAS / "config.schema.yaml")
-    validate(cfg, str(SCHEMAS / "config.schema.yaml"))
-    prepare_config(cfg["boyd"], SCHEMAS / "boyd.schema.yaml", section="boyd")
-    validate(cfg["boyd"], str(SCHEMAS / "boyd.schema.yaml"))
+    check_config(cfg, SCHEMAS)
     return cfg
 
 

@@ -9,12 +9,17 @@ from pathlib import Path
 
 import pytest
 import yaml
-from snakemake.utils import validate
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.study.registry import openml_report_tables, report_tables, study_targets
-from prspace.study.study_config import coerce_config, config_given, config_problems, prepare_config
+from prspace.study.study_config import (
+    check_config,
+    coerce_config,
+    config_given,
+    config_problems,
+    prepare_config,
+)
 from prspace.study.workflow_commands import (
     own_data_args,
     predict_command,
@@ -41,10 +46,7 @@ def _config(path: Path = ROOT / "config.yaml", **overrides) -> dict:
             cfg.setdefault(key, {}).update(value)
         else:
             cfg[key] = value
-    prepare_config(cfg, SCHEMAS / "config.schema.yaml")
-    validate(cfg, str(SCHEMAS / "config.schema.yaml"))
-    prepare_config(cfg["boyd"], SCHEMAS / "boyd.schema.yaml", section="boyd")
-    validate(cfg["boyd"], str(SCHEMAS / "boyd.schema.yaml"))
+    check_config(cfg, SCHEMAS)
     return cfg
 
 

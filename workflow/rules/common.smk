@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 try:
     import prspace  # noqa: F401  (installed, or on PYTHONPATH)
@@ -18,7 +17,7 @@ from prspace.core import registry as R  # noqa: E402
 from prspace.core.errors import InputError  # noqa: E402
 from prspace.study.interrupts import install_workflow_interrupt_handler  # noqa: E402
 from prspace.study.setup_check import check_setup, data_files, stop_run  # noqa: E402
-from prspace.study.study_config import config_given, prepare_config, report_request  # noqa: E402
+from prspace.study.study_config import check_config, config_given, report_request  # noqa: E402
 from prspace.study.workflow_inputs import JobFiles, StepFiles, StudyInputs, output_folder  # noqa: E402
 
 # A second Ctrl-C must not cut Snakemake's stop short (prspace.study.interrupts).
@@ -35,13 +34,8 @@ if _report_study_config is not None:
     config.update(_report_study_config)
 
 _SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
-# Each schema violation is one line naming the key (prspace.study.study_config.prepare_config); then
-# Snakemake's validate fills in the schema's defaults.
 try:
-    prepare_config(config, _SCHEMAS / "config.schema.yaml")
-    validate(config, str(_SCHEMAS / "config.schema.yaml"))
-    prepare_config(config["boyd"], _SCHEMAS / "boyd.schema.yaml", section="boyd")
-    validate(config["boyd"], str(_SCHEMAS / "boyd.schema.yaml"))
+    check_config(config, _SCHEMAS)
 except InputError as _exc:
     raise WorkflowError(str(_exc)) from None
 

@@ -26,14 +26,9 @@ from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 from scipy.stats import t as student_t
 
-from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics, weighted_metrics
+from prspace.stats.replicates import BOOT_METRICS, Block
 from prspace.stats.resampling import jackknife_variance
 
-#: ``Block``, ``jackknife``, ``point_metrics`` and ``weighted_metrics`` are re-exported for
-#: :mod:`prspace.audit.power` and :mod:`prspace.audit.result` (owned elsewhere in issue 34) until they
-#: import :mod:`prspace.stats.replicates`.
-__all__ = ["Block", "blocks", "boyd_intervals", "delong", "jackknife", "jackknife_interval", "logit_interval",
-           "normal_interval", "percentile", "point_metrics", "weighted_metrics"]
 
 def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance."""

@@ -55,16 +55,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm, rankdata
 
-from prspace.audit.intervals import (
-    BOOT_METRICS,
-    Block,
-    blocks,
-    delong,
-    point_metrics,
-    weighted_metrics,
-)
+from prspace.audit.intervals import blocks, delong
 from prspace.core.errors import InputError
 from prspace.stats.pairwise import jackknife_pairs
+from prspace.stats.replicates import BOOT_METRICS, Block, point_metrics, weighted_metrics
 
 #: The metrics with a power answer.
 METRICS = ("auroc", "average_precision", "aupr", "auprg")

@@ -30,6 +30,7 @@ from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
+from prspace.stats.replicates import jackknife
 
 
 @dataclasses.dataclass
@@ -204,7 +205,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                       replicates=reps)
     say("jackknife and all pairs compared")
-    jacks = {id(b): intervals.jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
+    jacks = {id(b): jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
     say("confidence sets for ranks")
     cmp = uncertainty.decided(cmp, pairs)

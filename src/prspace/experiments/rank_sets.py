@@ -52,7 +52,6 @@ from prspace.core.errors import InputError
 from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
 from prspace.experiments.calibration import (
     mdr,
-    median_size,
     mu_for_auroc,
     mu_for_auroc_sigma,
     planted_reversal,
@@ -70,7 +69,7 @@ from prspace.stats.resampling import (
 
 __all__ = [
     "CALIBRATION_COLUMNS", "PAIR_COLUMNS", "RANK_SET_COLUMNS", "RANK_SET_METRICS", "RANK_SET_PAIRS",
-    "SUMMARY_COLUMNS", "calibrate_disjoint", "disjoint", "evidence", "false_rate_bound", "median_size", "pair_table",
+    "SUMMARY_COLUMNS", "calibrate_disjoint", "disjoint", "evidence", "false_rate_bound", "pair_table",
     "summarise", "task_rank_sets",
 ]
 

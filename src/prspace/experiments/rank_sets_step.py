@@ -25,7 +25,7 @@ from prspace.core.contracts import ok_predictions
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import rank_sets as RS
-from prspace.experiments.calibration import is_small_study, small_study_replicates
+from prspace.experiments.calibration import is_small_study, median_size, small_study_replicates
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def rank_set_summary_step(inputs: RankSetSummaryInputs, *, n_boot: int, seed: in
         confidence = float(table["level"].iloc[0])
         n_boot_task = int(table["n_resamples"].max())
         t0 = time.process_time()
-        n_pos, n_neg = RS.median_size(tasks)
+        n_pos, n_neg = median_size(tasks)
         n_sim, n_sim_null = small_study_replicates(tasks, (n_sim, n_sim_null), mc_error)
         small = is_small_study(tasks) and mc_error is not None
         cal = RS.calibrate_disjoint(n_pos, n_neg, n_models=sim_models, n_sim=n_sim, n_sim_null=n_sim_null,

@@ -17,11 +17,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import yaml
+from snakemake.utils import validate
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
 
 __all__ = [
+    "check_config",
     "coerce_config",
     "config_given",
     "config_problems",
@@ -122,6 +124,17 @@ def prepare_config(
             + "\nFix the key(s) named above in your config file or --config overrides; "
             "docs/workflow.md lists every key."
         )
+
+
+def check_config(config: dict, schemas: str | os.PathLike[str]) -> None:
+    """The configuration as every job sees it, in place: :func:`prepare_config` names each
+    violation in one line, then Snakemake's ``validate`` fills in the schema's defaults; the
+    ``boyd`` section the same way against its own schema.  ``schemas`` is ``workflow/schemas``."""
+    schemas = Path(schemas)
+    prepare_config(config, schemas / "config.schema.yaml")
+    validate(config, str(schemas / "config.schema.yaml"))
+    prepare_config(config["boyd"], schemas / "boyd.schema.yaml", section="boyd")
+    validate(config["boyd"], str(schemas / "boyd.schema.yaml"))
 
 
 def config_given(argv: Sequence[str]) -> bool:
