@@ -40,7 +40,7 @@ def _rules(cfg: dict) -> StepRules:
 
 
 def test_every_rule_step_declares_roles_and_settings_its_function_takes():
-    steps = StepRules.steps()
+    steps = R.COMMAND_STEPS
     assert len(steps) >= 20 and all(s.description for s in steps)
     for step in steps:
         fn = S._step_function(step.name)
@@ -55,7 +55,7 @@ def test_every_rule_step_declares_roles_and_settings_its_function_takes():
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
 def test_every_setting_resolves_in_the_shipped_configurations(path):
     rules = _rules(_config(path))
-    for step in StepRules.steps():
+    for step in R.COMMAND_STEPS:
         words = shlex.split(rules.settings(step))
         assert words[::2] == ["--set"] * len(step.settings), step.name
         assert [w.partition("=")[0] for w in words[1::2]] == [k for k, _ in step.settings], step.name
@@ -85,7 +85,7 @@ def test_inputs_outputs_and_conditions_of_the_rules():
     rules = _rules(cfg)
     assert rules.input(R.STEP_SCORE) == {"status": "s/{task}.json"}
     assert rules.output(R.STEP_SCORE) == {"metrics": "w/m/{task}.csv", "folds": "w/{task}.f.csv"}
-    assert [s.name for s in StepRules.steps() if rules.per_task(s)] == [R.STEP_SCORE.name]
+    assert [s.name for s in R.COMMAND_STEPS if rules.per_task(s)] == [R.STEP_SCORE.name]
     assert rules.input(R.STEP_COLLECT)["status"] == ("each", "s/{task}.json")
     assert rules.input(R.STEP_RANK)["selfcheck"] == []  # a local study has no OpenML self-check
     openml = _rules({**cfg, "source": "openml"})

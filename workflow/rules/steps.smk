@@ -12,7 +12,7 @@ STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths=dict(
     ranks=f"{WORK}/ranks.csv", skew_reference=SKEW_REFERENCE, downsampling_runs=BOYD_DS_RUNS,
     fold_skew_runs=BOYD_FS_RUNS, **{f"{R.STEP_RANK_SETS.name}.per_task": directory(f"{WORK}/{R.STEP_RANK_SETS.name}")}))
 
-for _step in STEP_RULES.steps():
+for _step in R.COMMAND_STEPS:
 
     rule:
         """A `prspace step` rule of the registry (its own description: `snakemake --list-rules`)."""

@@ -30,7 +30,7 @@ from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, write_step
 
 #: step name (the rule's) -> its registry step, for the steps ``prspace step`` runs (those with a ``run``)
-STEPS: dict[str, R.Step] = {s.name: s for s in R.STEPS if s.run}
+STEPS: dict[str, R.Step] = {s.name: s for s in R.COMMAND_STEPS}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -470,6 +470,8 @@ STEPS: tuple[Step, ...] = (
     STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY,
 )  # fmt: skip
 
+#: The steps ``prspace step NAME`` runs (those with a ``run``), in the order of :data:`STEPS`.
+COMMAND_STEPS: tuple[Step, ...] = tuple(s for s in STEPS if s.run is not None)
 #: Every figure, in the order of :data:`STEPS`.
 FIGURES: tuple[Figure, ...] = tuple(f for s in STEPS for f in s.figures)
 #: Every figure-data table, in the order of :data:`STEPS`.

@@ -72,11 +72,6 @@ class StepRules:
                  paths: Mapping[str, Any]) -> None:
         self.config, self.files, self.study_inputs, self.paths = config, files, inputs, paths
 
-    @staticmethod
-    def steps() -> list[R.Step]:
-        """The steps ``prspace step`` runs (those with a ``run``), in the registry's order."""
-        return [s for s in R.STEPS if s.run is not None]
-
     def _input(self, spec: object) -> Any:
         if isinstance(spec, tuple):
             when, inner = spec
