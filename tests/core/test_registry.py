@@ -79,7 +79,7 @@ def test_targets_report_tables_and_verdict_inputs_are_the_frozen_ones(name):
 
 def test_openml_tables_and_evidence_are_the_frozen_ones():
     assert [[n, *t] for n, t in SR.openml_report_tables().items()] == FROZEN["openml_tables"]
-    assert [f"{t.name}.csv" for t in SR.evidence_tables()] == FROZEN["evidence_tables"]
+    assert [f"{t.name}.csv" for t in R.EVIDENCE_ROWS] == FROZEN["evidence_tables"]
 
 
 def test_figures_read_the_frozen_tables():

@@ -17,7 +17,6 @@ __all__ = [
     "ReportTable",
     "active_steps",
     "boyd_formats",
-    "evidence_tables",
     "figure_formats",
     "figures",
     "openml_report_tables",
@@ -97,11 +96,6 @@ def boyd_formats(config: Mapping[str, Any]) -> list[str]:
 def figure_formats(figure: R.Figure, config: Mapping[str, Any]) -> list[str]:
     """The formats ``figure`` is a target in: ``analysis.figure_formats``, or :func:`boyd_formats`."""
     return boyd_formats(config) if figure.formats == "boyd" else list(config["analysis"]["figure_formats"])
-
-
-def evidence_tables() -> tuple[R.Table, ...]:
-    """The tables whose rows are evidence rows, in the order their rows appear (each optional)."""
-    return R.EVIDENCE_ROWS
 
 
 def verdict_inputs(config: Mapping[str, Any], tables: str) -> dict[str, str]:
