@@ -22,6 +22,12 @@ A column looks like a role (the model aside: a text column that looks like a mod
   every model's rows into parts whose sizes differ by at most 2 (a fold column, stratified or not).
 
 A column whose two values are the label's (hard predictions) is never taken for a grouping.
+
+A text column not used that splits every model's rows into the same few groups (at most
+:data:`MAX_POOLED_GROUPS` values, each model holding every value on the same number of rows, and,
+with row ids, one value per row id), as a dataset or source label does, is not an error (it may be
+a feature) but is not silent either: :func:`grouping_columns` finds it, the columns line names it
+with ``--task-col``, and the audit's headline says the groups were pooled (``pooled-groups``).
 :func:`to_long` turns a wide table (``--score-cols``) into the long one every other step reads.
 """
 
@@ -55,6 +61,8 @@ PREVALENCE_P = 1e-6
 MAX_GROUPS = 50
 MIN_GROUP_ROWS = 10
 MAX_FOLDS = 20
+#: a text column with at most this many values splitting every model's rows alike is named as pooled
+MAX_POOLED_GROUPS = 10
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,6 +71,8 @@ class Accounting:
 
     roles: dict[str, str]
     unused: dict[str, str]
+    #: columns not used that split every model's rows into the same few groups: column -> its values
+    groupings: dict[str, list[str]] = dataclasses.field(default_factory=dict)
 
     def lines(self) -> list[str]:
         """``columns: task 'dataset', model 'model', ...`` and ``not used: 'x' (why)``."""
@@ -259,6 +269,47 @@ def _looks(df: pd.DataFrame, cols: Columns, name: str, label: pd.Series) -> str 
     return None
 
 
+def _grouping(df: pd.DataFrame, cols: Columns, name: str, label: pd.Series) -> list[str] | None:
+    """The values of ``name`` if it is a text column that splits every model's rows into the same few
+    groups (module docstring), else None."""
+    col = df[name]
+    if pd.api.types.is_numeric_dtype(col) or col.isna().any() or _prediction_like(col, label):
+        return None
+    text = col.astype(str)
+    values = sorted(pd.unique(text))
+    if not 2 <= len(values) <= MAX_POOLED_GROUPS:
+        return None
+    for other in (cols.fold, cols.repeat, cols.task):
+        if other is not None and _same_grouping(df[other], col):
+            return None
+    keys = [df[c].astype(str) for c in (cols.task, cols.model) if c]
+    sizes = text.groupby(keys + [text] if keys else [text]).size()
+    if (sizes < MIN_GROUP_ROWS).any():
+        return None
+    if cols.model:
+        per = sizes.unstack(fill_value=0)  # rows: (task,) model; columns: the values
+        task_level = per.index.get_level_values(0) if cols.task else np.zeros(len(per))
+        if (per == 0).any(axis=None) or (per.groupby(task_level).nunique() > 1).any(axis=None):
+            return None
+    elif len(values) * MIN_GROUP_ROWS > len(df):
+        return None
+    if cols.row and pd.DataFrame({"r": df[cols.row].astype(str), "v": text}).groupby("r")["v"].nunique().max() > 1:
+        return None
+    return [str(v) for v in values]
+
+
+def grouping_columns(df: pd.DataFrame, cols: Columns, names: Sequence[str]) -> dict[str, list[str]]:
+    """Of the columns ``names`` (not used for a role), those that split every model's rows into the same
+    few groups (:func:`_grouping`): column -> its values."""
+    label = df[cols.label]
+    out = {}
+    for name in names:
+        values = _grouping(df, cols, name, label)
+        if values is not None:
+            out[name] = values
+    return out
+
+
 def account(df: pd.DataFrame, cols: Columns, *, ignore: Sequence[str] = (), given: dict[str, str | None] | None = None,
             extra: dict[str, str] | None = None) -> Accounting:
     """Check every column of ``df`` not used for a role (module docstring); return the roles and the
@@ -304,7 +355,11 @@ def account(df: pd.DataFrame, cols: Columns, *, ignore: Sequence[str] = (), give
         unused[name] = f"same values as the {ROLE_TEXT[role]} column" if role_used else ""
     if problems:
         raise InputError("; ".join(problems))
-    return Accounting(roles, unused)
+    groupings = grouping_columns(df, cols, [c for c, why in unused.items() if why == ""])
+    for name, values in groupings.items():
+        unused[name] = (f"splits every model's rows into the same {len(values)} groups, pooled here: "
+                        f"--task-col {name} audits each apart")
+    return Accounting(roles, unused, groupings)
 
 
 def check_table(df: pd.DataFrame, given: dict[str, str | None], *, ignore: str | Sequence[str] | None = None,

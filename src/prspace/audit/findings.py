@@ -8,6 +8,15 @@ and makes each pair a :class:`Finding`.  Per-model findings always name the mode
 ``aupr-below-min`` (error)
     AUPR < AUPR_MIN(pi), or (unit weights) AP < AP_MIN (Boyd et al. 2012, Theorems 2, 3),
     pooled or in a fold: no ranking can do this.
+``inverted-scores`` (warning, first in the headline)
+    A model's AUROC interval (the one the tables show; else DeLong's) lies below 0.5: its scores
+    rank the negatives first, as ``predict_proba[:, 0]`` does.
+``constant-scores`` (warning, in the headline)
+    A model gives every row the same score, or one score holds at least :data:`NEAR_CONSTANT` of the
+    positives and of the negatives: it ranks (almost) nothing.
+``pooled-groups`` (warning, in the headline)
+    A column not used splits every model's rows into the same few groups (a dataset or source
+    label: :func:`prspace.audit.columns.grouping_columns`): the groups are audited as one task.
 ``different-test-rows`` (warning, in the headline)
     Models of one task were scored on different test rows (counts, labels, folds or row
     ids differ), so their metrics and AUPR floors are not comparable and no paired test
@@ -17,11 +26,14 @@ and makes each pair a :class:`Finding`.  Per-model findings always name the mode
     rows (:func:`prspace.audit.rows.shared_rows`); says which rows and models.
 ``unpaired-rows`` (note)
     The models' rows have the same composition but no row ids pair them: no paired tests.
+``own-folds`` (note)
+    The models scored the same row ids with different fold assignments: paired by row id (folds
+    ignored for the pairing); the per-fold tables use each model's own folds.
 ``duplicate-rows`` (warning)
     The same model, row id and fold occur twice, or every row of the file has an exact copy
     (a file concatenated to itself): duplicates count twice in every metric.
 ``hard-scores`` (warning)
-    A model's scores take at most two values: hard 0/1 predictions, one operating point.
+    A model's scores take two values: hard 0/1 predictions, one operating point.
 ``skew-varies-folds`` / ``skew-varies-tasks`` (warning)
     The AUPR_MIN of the folds (of each named model) or of the tasks spread more than
     ``skew_tolerance`` (Boyd et al. 2012, 4.1-4.2); says whether averaging AUCNPR reorders.
@@ -59,10 +71,10 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.audit.numbers import compared, fmt
+from prspace.audit.numbers import compared, count, difference, fmt, percents
 from prspace.audit.tables import ESTIMATOR_LABELS, _metrics
 from prspace.audit.tools import tools_by_estimator
-from prspace.audit.uncertainty import noise
+from prspace.audit.uncertainty import headline_interval, noise
 from prspace.experiments import ranking
 
 SEVERITIES = ("error", "warning", "note")
@@ -95,6 +107,10 @@ class Context:
     tol: float = 1e-9
     paired: dict[str, bool] | None = None
     dropped: list[dict] | None = None
+    own_folds: dict[str, bool] | None = None
+    intervals: pd.DataFrame | None = None
+    #: columns not used that split every model's rows into the same few groups: column -> its values
+    groupings: dict[str, list[str]] | None = None
 
     @property
     def multi_task(self) -> bool:
@@ -163,6 +179,84 @@ def aupr_below_min(ctx: Context) -> Iterator[tuple[str, str]]:
                     "encoding, --pos-label and the row alignment of scores and labels)")
 
 
+#: ``constant-scores``: one score holding at least this share of the positives and of the negatives
+NEAR_CONSTANT = 0.9
+
+
+def inverted_models(pooled: pd.DataFrame, intervals: pd.DataFrame | None) -> list[dict]:
+    """Models whose AUROC interval lies below 0.5: the interval the tables show
+    (:func:`prspace.audit.uncertainty.headline_interval`), else DeLong's (logit, then plain); one record
+    per model: ``task, model, auroc, lo, hi``."""
+    if intervals is None or not len(intervals):
+        return []
+    out = []
+    auroc = intervals[intervals["metric"] == "auroc"]
+    for r in pooled.to_dict("records"):
+        ci = headline_interval(intervals, r["task"], r["model"], "auroc")
+        if ci is None:
+            sub = auroc[(auroc["task"] == r["task"]) & (auroc["model"] == r["model"])
+                        & auroc["method"].isin(("DeLong (logit)", "DeLong"))].sort_values("method", ascending=False)
+            sub = sub[np.isfinite(sub["hi"].to_numpy(np.float64))]
+            ci = (float(sub["lo"].iloc[0]), float(sub["hi"].iloc[0])) if len(sub) else None
+        if ci is not None and ci[1] < 0.5:
+            out.append({"task": r["task"], "model": r["model"], "auroc": float(r["auroc"]), "lo": ci[0], "hi": ci[1]})
+    return out
+
+
+def constant_models(data: pd.DataFrame) -> list[dict]:
+    """Models that rank (almost) nothing: one score for every row, or one score holding at least
+    :data:`NEAR_CONSTANT` of the positives and of the negatives; one record per model: ``task, model,
+    value`` (the most common score), ``n_values``, ``share_pos``, ``share_neg``, ``n_rows``."""
+    out = []
+    for (task, model), g in data.groupby(["task", "model"], sort=True):
+        s, y = g["score"].to_numpy(), g["y"].to_numpy(bool)
+        values, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
+        top = int(np.argmax(counts))
+        at = inverse.ravel() == top
+        share_pos, share_neg = float(at[y].mean()), float(at[~y].mean())
+        if len(values) == 1 or min(share_pos, share_neg) >= NEAR_CONSTANT:
+            out.append({"task": task, "model": model, "value": float(values[top]), "n_values": len(values),
+                        "share_pos": share_pos, "share_neg": share_neg, "n_rows": len(s)})
+    return out
+
+
+@check("inverted-scores", "warning")
+def inverted_scores(ctx: Context) -> Iterator[tuple[str, str]]:
+    for r in inverted_models(ctx.pooled, ctx.intervals):
+        lo, hi = difference(r["auroc"], r["lo"], r["hi"])[1:]
+        yield ctx.where(r["task"], r["model"]), (
+            f"AUROC = {fmt(r['auroc'])} with its interval [{lo}, {hi}] below 0.5: the scores rank the negatives "
+            "first, so they look inverted (did you pass predict_proba[:, 0], the other class's probability, or a "
+            "distance where larger means 'more negative'?); pass the positive class's score (predict_proba[:, 1], "
+            "or minus the score); every metric of this model measures the inverted ranking")
+
+
+@check("constant-scores", "warning")
+def constant_scores(ctx: Context) -> Iterator[tuple[str, str]]:
+    for r in constant_models(ctx.data):
+        if r["n_values"] == 1:
+            what = (f"every one of its {count(r['n_rows'])} rows has the score {r['value']:g}: it ranks nothing "
+                    "(AUROC 0.5, AP = pi by construction)")
+        else:
+            p, n = percents(r["share_pos"], r["share_neg"])
+            what = (f"the score {r['value']:g} holds {p} of the positives and {n} of the negatives (of "
+                    f"{r['n_values']} distinct scores): it ranks almost nothing, and its curves rest on the few "
+                    "other rows")
+        yield ctx.where(r["task"], r["model"]), (
+            f"near-constant or constant scores: {what}; check that the score column holds the model's scores "
+            "(a probability or decision value, not a label, a rounded value or a fold's prior)")
+
+
+@check("pooled-groups", "warning")
+def pooled_groups(ctx: Context) -> Iterator[tuple[str, str]]:
+    for name, values in (ctx.groupings or {}).items():
+        shown = ", ".join(repr(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+        yield "", (
+            f"column {name!r} splits every model's rows into the same {len(values)} groups ({shown}), as a dataset "
+            f"or source label does; they are audited as one task, pooled: pass --task-col {name} to audit each "
+            f"group as its own task, or --ignore-col {name} to pool them knowingly")
+
+
 @check("different-test-rows", "warning", per_task=True)
 def different_test_rows(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
     if ctx.comparable.get(task, True):
@@ -191,6 +285,20 @@ def rows_dropped(ctx: Context) -> Iterator[tuple[str, str]]:
             "paired test of the task is on the shared rows; score every model on every row to audit them all")
 
 
+@check("own-folds", "note", per_task=True)
+def own_folds(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
+    if not (ctx.own_folds or {}).get(task):
+        return
+    rows = ctx.data[ctx.data["task"] == task]
+    n_rows = rows.groupby("model").size()
+    n_folds = rows.groupby("model")["fold"].nunique()
+    yield ctx.where(task), (
+        f"the models were cross-validated with different fold assignments on the same {count(n_rows.iloc[0])} row "
+        f"ids and labels ({'; '.join(f'{m}: {count(n_folds[m])} folds' for m in n_folds.index)}), so they are "
+        "paired by row id, the folds ignored for the pairing (the bootstrap and jackknife resample within class); "
+        "the per-fold tables use each model's own folds, which differ between models")
+
+
 @check("unpaired-rows", "note", per_task=True)
 def unpaired_rows(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
     if len(g) > 1 and ctx.comparable.get(task, True) and not (ctx.paired or {}).get(task, True):
@@ -215,7 +323,7 @@ def duplicate_rows(ctx: Context) -> Iterator[tuple[str, str]]:
 def hard_scores(ctx: Context) -> Iterator[tuple[str, str]]:
     for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
         values = np.unique(g["score"].to_numpy())
-        if len(values) <= 2:
+        if len(values) == 2:  # one value: constant-scores
             shown = " and ".join(f"{v:g}" for v in values)
             yield ctx.where(task, model), (
                 f"the scores take only the value(s) {shown}: hard predictions, not scores, so the ROC, PR and PRG "

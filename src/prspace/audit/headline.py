@@ -1,4 +1,5 @@
-"""The audit's headline: who is best by each metric and whether the lead (or the metrics'
+"""The audit's headline: first what changes the answer (scores that look inverted, constant scores, groups
+pooled into one task, models on different rows), then who is best by each metric and whether the lead (or the metrics'
 disagreement on the best model) is beyond noise, by the procedure that decides each metric
 (:mod:`prspace.audit.decision`; the same rows as the pairwise lines and the plausible-best sets).
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prspace.audit.decision import CANNOT
-from prspace.audit.numbers import difference
+from prspace.audit.findings import constant_models, inverted_models
+from prspace.audit.numbers import compared, difference, fmt, percents
 from prspace.audit.pairwise import SHORT
 from prspace.audit.tables import LABELS, RANKED
 from prspace.audit.uncertainty import ci_text, comparison
@@ -104,9 +106,47 @@ def picks_noise(res: AuditRecord, task: str, best: dict[str, list[str]]) -> str:
     return "whether the disagreement is beyond noise was not tested (no paired rows)."
 
 
+def _who(task: str, model: str, multi: bool) -> str:
+    return f"{_one_line(model)} (task {_one_line(task)})" if multi else _one_line(model)
+
+
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def answer_changers(res: AuditRecord) -> list[str]:
+    """The lines that lead the headline: what makes the rest of the audit answer another question
+    (:func:`prspace.audit.findings.inverted_models`, :func:`~prspace.audit.findings.constant_models`,
+    the ``pooled-groups`` finding)."""
+    multi = res.pooled["task"].nunique() > 1
+    lines = []
+    inverted = inverted_models(res.pooled, res.intervals)
+    if inverted:
+        n_all = len(res.pooled)
+        lo, hi = compared(min(r["auroc"] for r in inverted), max(r["auroc"] for r in inverted))
+        who = f"every model (AUROC {lo} to {hi})" if len(inverted) == n_all and n_all > 1 else _names(
+            [f"{_who(r['task'], r['model'], multi)} (AUROC {fmt(r['auroc'])}, interval to {fmt(r['hi'])})"
+             for r in inverted])
+        lines.append(f"INVERTED SCORES: {who}: AUROC interval below 0.5; scores look inverted: did you pass "
+                     "predict_proba[:, 0]? Pass the positive class's score; every ranking below is of the "
+                     "inverted scores.")
+    constant = constant_models(res.data)
+    if constant:
+        parts = [f"{_who(r['task'], r['model'], multi)} ("
+                 + ("one score for every row" if r["n_values"] == 1 else
+                    f"one score for {percents(min(r['share_pos'], r['share_neg']))[0]} or more of each class") + ")"
+                 for r in constant]
+        lines.append(f"CONSTANT SCORES: {_names(parts)}: ranks (almost) nothing; check the score column "
+                     "(constant-scores below).")
+    for name, values in (res.groupings or {}).items():
+        lines.append(f"POOLED: column {name!r} splits every model's rows into the same {len(values)} groups (datasets "
+                         f"or sources?), audited here as one task: pass --task-col {name} to audit each apart.")
+    return lines
+
+
 def headline(res: AuditRecord) -> list[str]:
     """The few lines a reader must see first."""
-    lines = []
+    lines = answer_changers(res)
     for f in res.findings:
         if f.code == "different-test-rows":
             lines.append(f"NOT COMPARABLE{' (' + f.where + ')' if f.where else ''}: the models were scored on "

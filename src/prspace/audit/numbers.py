@@ -64,3 +64,25 @@ def column(values: Sequence[float], *, cap: int = 6) -> int:
     """Decimals for a table column: values that differ are printed differently (up to ``cap``)."""
     distinct = sorted({float(v) for v in values if _finite(v)})
     return decimals(list(zip(distinct, distinct[1:], strict=False)), cap=cap)
+
+
+def count(x: float) -> str:
+    """A count as an integer (``1900000``, never ``1.9e+06``); a weighted count that is not whole with
+    up to 2 decimals (``123.25``)."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "nan"
+    if math.isnan(x):
+        return "nan"
+    if x.is_integer():
+        return str(int(x))
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def percents(*values: float, base: int = 0) -> list[str]:
+    """Shares compared in one sentence as percentages (``93.4%`` vs ``93%``), with the decimals that tell
+    differing ones apart (at least ``base``)."""
+    scaled = [100.0 * float(v) for v in values]
+    d = decimals([(a, b) for i, a in enumerate(scaled) for b in scaled[i + 1:]], base=base, cap=4)
+    return [f"{fmt(v, d)}%" for v in scaled]

@@ -50,6 +50,10 @@ class AuditRecord:
     columns: list[str] | None = None
     #: Rows left out so that every model of a task is scored on the same rows (:func:`prspace.audit.rows.shared_rows`).
     dropped: list[dict] | None = None
+    #: Per task: the models scored the same rows with different fold assignments (:func:`prspace.audit.rows.own_folds`).
+    own_folds: dict[str, bool] | None = None
+    #: Columns not used that split every model's rows into the same few groups, pooled (column -> values).
+    groupings: dict[str, list[str]] | None = None
 
     @property
     def has_folds(self) -> bool:

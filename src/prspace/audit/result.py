@@ -24,7 +24,7 @@ from prspace.audit.columns import check_table
 from prspace.audit.pairwise import pairwise_table
 from prspace.audit.power import METRICS, power_table
 from prspace.audit.record import AuditRecord
-from prspace.audit.rows import shared_rows
+from prspace.audit.rows import pairing_frame, shared_rows
 from prspace.audit.tables import LABELS
 from prspace.core import registry as R
 from prspace.core.errors import InputError
@@ -107,7 +107,7 @@ class AuditResult(AuditRecord):
         """Can the test set tell?  Per task and metric (AUROC, AP, AUPR, AUPRG), best model against
         runner-up: power at the planned sizes (default the task's), the smallest difference detected
         with power ``target``, the positives needed (:func:`prspace.audit.power.power_table`)."""
-        return power_table(self.data, n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
+        return power_table(pairing_frame(self.data)[0], n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
                            alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed)
 
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
@@ -177,7 +177,8 @@ def _typed(table: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
               skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
-              columns: list[str] | None = None, progress: Callable[[str], None] | None = None) -> AuditResult:
+              columns: list[str] | None = None, progress: Callable[[str], None] | None = None,
+              groupings: dict[str, list[str]] | None = None) -> AuditResult:
     """Audit the canonical frame of :func:`prspace.audit.inputs.prepare`.
 
     ``train_pi``: the positive class's prevalence in the training data or population before
@@ -186,7 +187,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     With row ids, a task whose models lack a few of each other's rows is audited on the rows
     every model shares (:func:`prspace.audit.rows.shared_rows`; said in the findings).
     ``columns``: the lines that account for the input's columns (shown first in the reports);
-    ``progress``: called with a short text as each stage starts (the command line prints it on stderr).
+    ``progress``: called with a short text as each stage starts (the command line prints it on stderr);
+    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``).
     """
     say = progress or (lambda _text: None)
     if not 0 < confidence < 1:
@@ -198,7 +200,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     pooled, folds = _typed(tables.pooled_metrics(data), data), _typed(tables.fold_metrics(data), data)
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
-    blocks, comparable, paired = intervals.blocks(data)
+    paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
+    blocks, comparable, paired = intervals.blocks(paired_rows)
     reps: dict = {}
     if n_boot:
         say(f"bootstrap: {n_boot} resamples")
@@ -213,11 +216,12 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     say("findings and what the AUROCs allow")
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
-                    downsample_ratio, paired=paired, dropped=dropped)
+                    downsample_ratio, paired=paired, dropped=dropped, own_folds=own,
+                    intervals=iv, groupings=groupings)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
                        cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed,
-                       columns=columns, dropped=dropped)
+                       columns=columns, dropped=dropped, own_folds=own, groupings=groupings)
 
 
 def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,
@@ -255,6 +259,7 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
         raise InputError(f"{source}: {exc}") from None
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                       duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress)
+                       duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress,
+                       groupings=acc.groupings)
     result.used = cols
     return result

@@ -10,6 +10,11 @@ filtered) would make the task "not comparable" and switch every paired test off.
 and says what it dropped, per model.  Otherwise the task is left as it is (models scored on
 different test rows stay "not comparable": ``different-test-rows``).  Every number of the task
 (metrics, intervals, paired tests) is then on the shared rows.
+
+A row is its row id when every model scores each row id once: then models cross-validated with
+different fold assignments on the same rows are the same rows (:func:`own_folds`), and
+:func:`pairing_frame` pairs them by row id, folds ignored; the per-fold tables keep each model's
+own folds.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
         if len(models) < 2 or g["row"].isna().any():
             continue
         fold_code, _ = pd.factorize(g["fold"], use_na_sentinel=False)
+        if _rows_unique(g):  # a row id names one test row whatever fold a model put it in
+            fold_code = np.zeros(len(g), dtype=np.int64)
         row_code, row_values = pd.factorize(g["row"])
         code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
         n_keys = len(first)
@@ -58,3 +65,33 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
             dropped.append({"task": task, "model": m, "n_rows": int(n_rows[i]), "n_dropped": int(n_rows[i]) - n_shared,
                             "n_shared": n_shared, "n_missing": int(lacks.size), "missing": [str(rows[j]) for j in lacks[:5]]})
     return data[keep].reset_index(drop=True), dropped
+
+
+def _rows_unique(g: pd.DataFrame) -> bool:
+    """Every model of the task ``g`` has row ids, each at most once."""
+    return bool(g["row"].notna().all() and not g.duplicated(["model", "row"]).any())
+
+
+def own_folds(data: pd.DataFrame) -> dict[str, bool]:
+    """Per task: True when its models scored the same row ids (each once per model) but put some row in
+    different folds: each model was cross-validated with its own fold assignment."""
+    out = {}
+    for task, g in data.groupby("task", sort=True):
+        if g["model"].nunique() < 2 or g["fold"].isna().any() or not _rows_unique(g):
+            out[task] = False
+            continue
+        out[task] = bool((g.groupby("row")["fold"].nunique() > 1).any())
+    return out
+
+
+def pairing_frame(data: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, bool]]:
+    """``data`` as the paired resampling reads it (:func:`prspace.audit.intervals.blocks`): in a task
+    whose models have their own folds (:func:`own_folds`) the fold is dropped, so that the models are
+    paired by row id and resampled within class; and :func:`own_folds`'s answer per task."""
+    own = own_folds(data)
+    tasks = [t for t, v in own.items() if v]
+    if not tasks:
+        return data, own
+    out = data.copy()
+    out.loc[out["task"].isin(tasks), "fold"] = None
+    return out, own
