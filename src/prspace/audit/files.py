@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,7 +45,7 @@ def check_options(*, skew_tolerance: float, downsample_ratio: float, bootstrap: 
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
 
 
-def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | None] | None = None,
+def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None, columns: dict[str, str | None] | None = None,
                pos_label: str | None = None, train_pi: str | None = None, skew_tolerance: float,
                downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0,
                score_cols: str | None = None, ignore: list[str] | None = None,
@@ -53,19 +54,61 @@ def audit_file(path: str, *, sep: str | None = None, columns: dict[str, str | No
     ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
     ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
     columns (``--score-cols``); ``ignore``: columns accepted as unused (``--ignore-col``);
-    ``progress``: called with a short text as each stage starts, once the input is checked."""
+    ``progress``: called with a short text as each stage starts, once the input is checked; ``decimal``:
+    the decimal mark of a text file (``--decimal``; None: ``.``, or ``,`` detected with ``--sep ';'``,
+    :func:`read_table`)."""
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
-    result = audit.audit(read_table(path, sep), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
+    table = read_table(path, sep, decimal)
+    result = audit.audit(table, **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                          downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
                          progress=progress, source=short_path(path))
+    if table.attrs.get("decimal_detected"):
+        result.columns = [*(result.columns or []), f"numbers read with decimal commas ('0,5' = 0.5: detected in "
+                          f"{', '.join(repr(c) for c in table.attrs['decimal_detected'])} with --sep ';'; "
+                          "--decimal . to read them otherwise)"]
     return result, result.used
 
 
-def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
-    """The predictions file: :func:`prspace.data.usertable.read_table`, the one reader of a user's table."""
-    return _read_table(path, sep)
+#: a number written with a decimal comma (Excel's CSV in many locales): ``0,9999``, ``-1,5E-3``
+DECIMAL_COMMA = re.compile(r"^\s*[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?\s*$")
+_INTEGER = re.compile(r"^\s*[+-]?\d+\s*$")
+
+
+def decimal_comma_columns(df: pd.DataFrame) -> list[str]:
+    """Text columns whose every cell (empty ones aside) is a number written with a decimal comma or an
+    integer, at least one with the comma: numbers of a locale whose decimal mark is the comma."""
+    out = []
+    for name in df.columns:
+        col = df[name]
+        if pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            continue
+        cells = pd.Series(pd.unique(col.dropna().astype(str)))
+        comma = cells.str.match(DECIMAL_COMMA)
+        if len(cells) and comma.any() and (comma | cells.str.match(_INTEGER)).all():
+            out.append(str(name))
+    return out
+
+
+def read_table(path: str, sep: str | None = None, decimal: str | None = None) -> pd.DataFrame:
+    """The predictions file: :func:`prspace.data.usertable.read_table`, the one reader of a user's table.
+
+    ``decimal`` (``--decimal``): the decimal mark, ``.`` or ``,``.  Not given, a file read with
+    ``--sep ';'`` (Excel's CSV where the comma is the decimal mark) whose text columns hold numbers
+    with decimal commas (:func:`decimal_comma_columns`) is read again with ``,``; ``attrs
+    ["decimal_detected"]`` then names those columns."""
+    if decimal is not None and decimal not in (".", ","):
+        raise InputError(f"--decimal must be '.' or ',', got {decimal!r}")
+    if decimal is not None and sep is not None and decimal == sep.replace("tab", "\t"):
+        raise InputError(f"--decimal {decimal!r} is also the field separator; give another --sep (e.g. --sep ';')")
+    df = _read_table(path, sep, decimal or ".")
+    if decimal is None and sep == ";":
+        found = decimal_comma_columns(df)
+        if found:
+            df = _read_table(path, sep, ",")
+            df.attrs["decimal_detected"] = found
+    return df
 
 
 def check_out(out: str | None) -> Path | None:

@@ -162,6 +162,7 @@ def prepare(
     :class:`~prspace.core.errors.SchemaError` from the validator) naming the problem and the fix.
     """
     check_duplicate_columns([str(c) for c in df.columns])
+    check_decimal_commas(df, [(columns.score, "score"), (columns.weight, "weight")])
     y, positive = _positive_mask(df[columns.label], pos_label, columns.label) if len(df) else (np.zeros(0, bool), "")
     roles = {"task_id": columns.task, "model_id": columns.model, "repeat": columns.repeat, "fold": columns.fold,
              "row_id": columns.row, "score": columns.score, "weight": columns.weight}
@@ -185,6 +186,26 @@ def prepare(
         check_model_candidates(df, columns, y)
     check_duplicate_keys(df, columns)
     return data, positive
+
+
+#: a number written with a decimal comma (``0,9999``): read as text unless the file is read with ``--decimal ,``
+DECIMAL_COMMA = r"^\s*[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?\s*$"
+
+
+def check_decimal_commas(df: pd.DataFrame, roles: Sequence[tuple[str | None, str]]) -> None:
+    """A numeric role's column read as text because its numbers have decimal commas: one error naming
+    ``--decimal ,`` (before the validator's "not numeric")."""
+    for name, role in roles:
+        if name is None or pd.api.types.is_numeric_dtype(df[name]):
+            continue
+        text = df[name].dropna().astype(str)
+        hit = text.str.match(DECIMAL_COMMA).to_numpy()
+        if hit.any():
+            i = int(np.flatnonzero(df[name].astype(str).str.match(DECIMAL_COMMA).to_numpy())[0])
+            raise InputError(
+                f"column {name!r} ({role}) holds numbers with a decimal comma (data row {i + 1}: "
+                f"{_show(df[name].iloc[i])}); pass --decimal , (with --sep ';', as Excel writes such files, it is "
+                "detected), or in pandas read the file with decimal=','")
 
 
 def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:

@@ -78,6 +78,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sep", help="field separator of a text file (default: ',' for .csv/.txt, tab for .tsv)"
     )
     p.add_argument(
+        "--decimal",
+        help="decimal mark of a text file's numbers: '.' or ',' (default '.'; with --sep ';' decimal commas, "
+        "as Excel writes '0,9999', are detected)",
+    )
+    p.add_argument(
         "--repeat-col",
         help="cross-validation repeat column (default: 'repeat' if present; folds are then "
         "told apart per repeat; '' = none)",
@@ -153,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     say = _progress(args.progress)
     roles = ("model", "label", "score", "fold", "task", "weight", "repeat", "row")
     result, _ = audit_file(
-        args.file, sep=args.sep, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
+        args.file, sep=args.sep, decimal=args.decimal, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
         train_pi=args.train_pi, skew_tolerance=args.skew_tolerance, downsample_ratio=args.downsample_ratio,
         bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
         ignore=args.ignore_col, progress=say)

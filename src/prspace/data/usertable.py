@@ -205,8 +205,9 @@ def missing_target_message(path: Path, target: str, columns: list[str]) -> str:
 READERS = {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet"}
 
 
-def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
-    """Read a CSV / TSV / parquet file, turning every reading problem into an :class:`InputError`."""
+def read_table(path: str, sep: str | None = None, decimal: str = ".") -> pd.DataFrame:
+    """Read a CSV / TSV / parquet file, turning every reading problem into an :class:`InputError`;
+    ``decimal``: the decimal mark of a text file's numbers (``,`` in Excel's CSV of many locales)."""
     p = Path(path)
     shown = short_path(path)
     try:
@@ -237,7 +238,7 @@ def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
     try:
         if kind == "parquet":
             return pd.read_parquet(p)
-        df = pd.read_csv(p, sep=delimiter, engine="c" if len(delimiter) == 1 else "python")
+        df = pd.read_csv(p, sep=delimiter, decimal=decimal, engine="c" if len(delimiter) == 1 else "python")
     except (
         re.error,  # a multi-character --sep is a regular expression to pandas
         pd.errors.ParserError,
@@ -281,5 +282,6 @@ def _check_separator(df: pd.DataFrame, path: str, delimiter: str) -> None:
             shown = "'\\t'" if other == "\t" else repr(other)
             raise InputError(
                 f"{short_path(path)} looks {name}-separated (its header {header[:60]!r} is one column); pass --sep {shown} "
-                "or save the file with commas"
+                + ("(decimal commas, as Excel writes them, are then detected) " if other == ";" else "")
+                + "or save the file with commas"
             )
