@@ -43,6 +43,7 @@ from prspace.audit.intervals import (
     normal_interval,
     percentile,
 )
+from prspace.audit.numbers import count, percents
 from prspace.audit.simulate import draw, means, population
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
@@ -200,8 +201,9 @@ def shown(metric: str, method: str, n_pos: float, n: float, *, kind: str = "cove
 
 def not_shown(c: Coverage, label: str, n_pos: float, what: str = "interval") -> str:
     """The sentence the report prints for an interval it does not show."""
-    return (f"with {n_pos:g} positives the {label} {what} ({c.method}) covers only {c.coverage:.0%} in simulation "
-            f"(MC se {c.mc_se:.3f}; calibrated at pi = {c.pi:g}, {c.n_pos} positives; target {TARGET:.0%}); not shown")
+    cov, target = percents(c.coverage, TARGET)  # as many digits as tell them apart: never "93% ... target 93%"
+    return (f"with {count(n_pos)} positives the {label} {what} ({c.method}) covers only {cov} in simulation "
+            f"(MC se {c.mc_se:.3f}; calibrated at pi = {c.pi:g}, {count(c.n_pos)} positives; target {target}); not shown")
 
 
 def rule_table(calibration: pd.DataFrame) -> pd.DataFrame:

@@ -261,7 +261,7 @@ def pooled_groups(ctx: Context) -> Iterator[tuple[str, str]]:
 def different_test_rows(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tuple[str, str]]:
     if ctx.comparable.get(task, True):
         return
-    parts = [f"{r['model']} on {r['n_rows']:g} rows (pi = {r['pi']:.3f})" for r in g.to_dict("records")]
+    parts = [f"{r['model']} on {count(r['n_rows'])} rows (pi = {r['pi']:.3f})" for r in g.to_dict("records")]
     yield ctx.where(task), (
         f"the models were not scored on the same test rows ({'; '.join(parts)}), so their metrics are not "
         "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from prspace.audit.bands import band_coverage, band_shown
 from prspace.audit.coverage import TARGET
-from prspace.audit.numbers import fmt
+from prspace.audit.numbers import count, fmt, percents
 from prspace.audit.tables import LABELS, RANKED
 from prspace.audit.uncertainty import shown_method
 from prspace.figures.curves import Curve, plot_curves
@@ -178,7 +178,7 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
             ax.set_ylabel(ylabel)
             cov = band_coverage(curve, n_pos, n)[0]
             note = "" if not models or band_shown(curve, n_pos, n) else (
-                f"\nno band: with {n_pos:g} positives it covers {cov:.0%} in simulation" if cov == cov
+                f"\nno band: with {count(n_pos)} positives it covers {percents(cov, TARGET)[0]} in simulation" if cov == cov
                 else "\nno band: its coverage is not calibrated here")
             ax.set_title(prefix + title + note, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)

@@ -27,7 +27,7 @@ from prspace.audit.decision import CANNOT
 from prspace.audit.headline import headline
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.lines import BOUNDS_TITLE, DEFINITIONS, bound_lines, column_lines, figure_width
-from prspace.audit.numbers import column, difference, fmt
+from prspace.audit.numbers import column, count, difference, fmt, percents
 from prspace.audit.pairwise import SHORT, survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
@@ -137,7 +137,7 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
             sim = r.get("simultaneous_coverage", 1.0)
             row |= {"decided by": SHORT.get(decided_by, decided_by), "adjusted p": f"{r['p_adjusted']:.2g}",
                     f"{res.confidence:.0%} simultaneous CI": f"{slo} to {shi}" if not sim < TARGET
-                    else f"not shown (covers {sim:.0%})",
+                    else f"not shown (covers {percents(sim, TARGET)[0]})",
                     "beyond noise": "yes" if r["distinguishable"] else "no"}
         rows.append(row)
     return pd.DataFrame(rows)
@@ -183,7 +183,7 @@ def _overview(res: AuditRecord) -> str:
 def _task_header(res: AuditRecord, task: str) -> str:
     g = res.pooled[res.pooled["task"] == task].iloc[0]
     name = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 or task != SINGLE_TASK else ""
-    return (f"{name}pi = {fmt(g['pi'])} ({g['n_pos']:g} positives, {g['n_neg']:g} negatives), "
+    return (f"{name}pi = {fmt(g['pi'])} ({count(g['n_pos'])} positives, {count(g['n_neg'])} negatives), "
             f"AUPR_MIN = {fmt(g['aupr_min'])}")
 
 

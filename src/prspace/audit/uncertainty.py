@@ -36,7 +36,7 @@ from prspace.audit import coverage as C
 from prspace.audit.intervals import (
     delong,
 )
-from prspace.audit.numbers import difference
+from prspace.audit.numbers import difference, percents
 from prspace.audit.tables import LABELS
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
 
@@ -249,7 +249,8 @@ def ci_text(c: dict, confidence: float, name: str = "CI") -> str:
         _, lo, hi = difference(c["diff"], c["lo"], c["hi"])
         return f"{confidence:.0%} {name} {lo} to {hi}"
     cov = c.get("simultaneous_coverage") if "decided_by" in c else None
-    why = f" (it covers only {cov:.0%} in simulation at this size and skew)" if cov is not None and cov == cov else ""
+    why = (f" (it covers only {percents(cov, C.TARGET)[0]} in simulation at this size and skew)"
+           if cov is not None and cov == cov else "")
     return f"{confidence:.0%} {name} not shown{why}"
 
 
