@@ -1,5 +1,5 @@
 """Lines of the audit's reports that stand outside the per-task tables: the columns and rows used,
-what the AUROCs allow, the definitions, and the size at which the HTML report shows a figure.
+what the AUROCs allow, the definitions (of the metrics and of the intervals the tables show), and the size at which the HTML report shows a figure.
 """
 
 from __future__ import annotations
@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from prspace.audit.bounds import BOUND_METRICS
+from prspace.audit.coverage import TARGET
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.numbers import fmt
 from prspace.audit.tables import LABELS
+from prspace.audit.uncertainty import shown_method
 from prspace.core.output import DPI
+from prspace.stats.replicates import BOOT_METRICS
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
@@ -76,14 +79,55 @@ def bound_lines(table: pd.DataFrame | None, task: str, *, most: int = 3) -> list
     return lines
 
 
-#: The section "Definitions" of the Markdown and HTML reports.
+#: The metrics' definitions, first of the section "Definitions" of the Markdown and HTML reports.
 DEFINITIONS = ("AUPR uses hyperbolic (exact) interpolation between PR points; AP is the step-wise average precision; "
                "AUPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi is the smallest AUPR any ranking can have at skew pi; AUCNPR = "
                "(AUPR - AUPR_MIN) / (1 - AUPR_MIN) (Boyd et al. 2012); AUPRG is the area under the "
-               "Precision-Recall-Gain curve (Flach & Kull 2015). Intervals: AUROC by DeLong (Sun & Xu 2014's "
-               "algorithm), the others by a bootstrap within class (folds ignored, percentile intervals); AUPR "
-               "also by the logit and binomial intervals of Boyd, Eng & Page (2013) in intervals.csv. See "
-               "prspace.audit for how each finding is defined.")
+               "Precision-Recall-Gain curve (Flach & Kull 2015).")
+
+#: What each interval method of the tables is (the names of ``intervals.csv``'s ``method``).
+METHOD_TEXT = {
+    "DeLong (logit)": "DeLong et al. (1988)'s variance by Sun & Xu (2014)'s algorithm, normal interval on the logit "
+                      "scale (inside (0, 1))",
+    "DeLong": "DeLong et al. (1988)'s variance by Sun & Xu (2014)'s algorithm, normal interval clipped to [0, 1]",
+    "jackknife-t": "class-stratified jackknife on the logit scale (AUPRG on its own scale), Student t interval",
+    "bootstrap": "bootstrap within class (folds ignored), percentile interval",
+}
+#: The width (CSS px) the HTML report leaves beside a figure for a scrollbar, so the page never scrolls sideways.
+FIGURE_MARGIN = 32
+
+
+def definitions(res: AuditRecord) -> list[str]:
+    """The section "Definitions": the metrics, then the interval methods the tables actually show
+    (:func:`prspace.audit.uncertainty.shown_method`, per metric, over the tasks), the metrics shown
+    without one, and how the paired comparisons are decided."""
+    out = [DEFINITIONS]
+    by_method: dict[str, list[str]] = {}
+    bare = []
+    tasks = sorted(res.pooled["task"].unique())
+    for metric in BOOT_METRICS:
+        used = {shown_method(res.intervals, t, metric) for t in tasks} if len(res.intervals) else {None}
+        for method in sorted(m for m in used if m):
+            by_method.setdefault(method, []).append(LABELS[metric])
+        if None in used:
+            bare.append(LABELS[metric])
+    if by_method:
+        out.append(f"Intervals in the tables ({res.confidence:.0%}): per metric the first method whose simulated "
+                   f"coverage at the task's size and skew is at least {TARGET:.0%} (docs/calibration.md): "
+                   + "; ".join(f"{', '.join(ms)}: {m}, {METHOD_TEXT.get(m, m)}" for m, ms in by_method.items()) + ".")
+    if bare:
+        out.append(f"No interval shown for {', '.join(bare)}" + (" on some tasks" if by_method else "")
+                   + ": no method's simulated coverage reaches the target there (the sentence under the table says "
+                     "how much the best one covers).")
+    out.append("Every method's interval, calibrated or not, is in intervals.csv (for AUPR also the logit and binomial "
+               "intervals of Boyd, Eng & Page 2013).")
+    boot = f", on {res.n_boot} paired resamples" if res.n_boot else ""
+    out.append(f"Paired comparisons: whether a difference is beyond noise is decided per metric by one procedure "
+               f"comparing all pairs at family-wise error {1 - res.confidence:.0%} (DeLong-Holm, jackknife-Holm or "
+               f"the bootstrap max-T{boot}; named in each line), or \"cannot be told\" where none is calibrated; "
+               "the unadjusted DeLong paired test (AUROC) and paired bootstrap are in comparisons.csv. "
+               "See prspace.audit for how each finding is defined.")
+    return out
 
 
 def figure_width(png: bytes) -> int | None:

@@ -26,13 +26,20 @@ from prspace.audit.coverage import TARGET
 from prspace.audit.decision import CANNOT
 from prspace.audit.headline import headline
 from prspace.audit.inputs import SINGLE_TASK
-from prspace.audit.lines import BOUNDS_TITLE, DEFINITIONS, bound_lines, column_lines, figure_width
+from prspace.audit.lines import (
+    BOUNDS_TITLE,
+    FIGURE_MARGIN,
+    bound_lines,
+    column_lines,
+    definitions,
+    figure_width,
+)
 from prspace.audit.numbers import column, count, difference, fmt, percents
 from prspace.audit.pairwise import SHORT, survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.tools import tools_table
-from prspace.audit.uncertainty import headline_interval, interval_lines
+from prspace.audit.uncertainty import comparison, headline_interval, interval_lines
 from prspace.core import registry as R
 from prspace.core.output import to_markdown
 
@@ -84,6 +91,13 @@ def pooled_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def fold_title(res: AuditRecord, task: str, pm: str = "±") -> str:
+    """The title of the fold table; says when the models' folds differ (each model on its own folds)."""
+    own = " (each model over its own folds, which differ between models: own-folds below)" \
+        if (res.own_folds or {}).get(task) else ""
+    return f"Mean {pm} standard deviation over folds{own}"
+
+
 def fold_frame(res: AuditRecord, task: str, pm: str = "±") -> pd.DataFrame:
     g = res.fold_summary[res.fold_summary["task"] == task]
     d = {c: column(g[c + "_mean"].to_numpy()) for c in RANKED}
@@ -105,41 +119,44 @@ def estimator_frame(res: AuditRecord, task: str) -> pd.DataFrame:
                          for r in g.to_dict("records")])
 
 
-#: Paired comparisons shown in the reports: among this many best models by AUPR (all in comparisons.csv).
-TOP_COMPARED = 10
+#: Paired comparisons shown in the reports: per metric, the best model against this many next models by that
+#: metric (the pairs that decide which model is best); every pair in comparisons.csv and pairwise.csv.
+NEXT_COMPARED = 2
 
 
-def _compared(res: AuditRecord, task: str) -> str:
-    n = int((res.pooled["task"] == task).sum())
-    return "" if n <= TOP_COMPARED else f" among the best {TOP_COMPARED} of {n} models by AUPR (all in comparisons.csv)"
+def comparisons_title(res: AuditRecord, task: str) -> str:
+    """What the summarised paired table shows and where the rest is."""
+    k = int((res.pooled["task"] == task).sum())
+    return (f"Paired comparisons that decide the best model: per metric, the best model against the next "
+            f"{min(NEXT_COMPARED, k - 1)} by that metric, by the procedure that decides the metric (simultaneous "
+            f"{res.confidence:.0%} CI, adjusted p); all {k * (k - 1) // 2} pairs x {len(RANKED)} metrics, with the "
+            "unadjusted tests, in comparisons.csv and pairwise.csv.")
 
 
 def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
-    c = res.comparisons[res.comparisons["task"] == task]
-    if _compared(res, task):
-        top = set(res.pooled[res.pooled["task"] == task].nlargest(TOP_COMPARED, "aupr")["model"])
-        c = c[c["model_a"].isin(top) & c["model_b"].isin(top)]
-    c = c.assign(_m=c["metric"].map({m: i for i, m in enumerate(RANKED)})).sort_values(
-        ["_m", "model_a", "model_b"], kind="stable")
+    """Per metric, the best model against the next :data:`NEXT_COMPARED` models by that metric: the
+    difference, the deciding procedure's simultaneous interval and adjusted p, and whether it is beyond
+    noise (:func:`prspace.audit.uncertainty.comparison`)."""
+    g = res.pooled[res.pooled["task"] == task]
     rows = []
-    for r in c.to_dict("records"):
-        diff, lo, hi = difference(r["diff"], r["lo"], r["hi"])
-        ci = f"{lo} to {hi}" if r.get("calibrated", True) else "not shown"
-        row = {"metric": LABELS[r["metric"]], "model A": _one_line(r["model_a"]), "model B": _one_line(r["model_b"]),
-               "A - B": diff, f"{res.confidence:.0%} CI": ci, "p": f"{r['p_value']:.2g}",
-               "test": r["method"]}
-        decided_by = r.get("decided_by", CANNOT)
-        if decided_by == CANNOT or pd.isna(r.get("p_adjusted")):
-            row |= {"decided by": CANNOT, "adjusted p": "", f"{res.confidence:.0%} simultaneous CI": "",
-                    "beyond noise": "cannot be told"}
-        else:
-            _, slo, shi = difference(r["diff"], r["lo_simultaneous"], r["hi_simultaneous"])
-            sim = r.get("simultaneous_coverage", 1.0)
-            row |= {"decided by": SHORT.get(decided_by, decided_by), "adjusted p": f"{r['p_adjusted']:.2g}",
-                    f"{res.confidence:.0%} simultaneous CI": f"{slo} to {shi}" if not sim < TARGET
-                    else f"not shown (covers {percents(sim, TARGET)[0]})",
-                    "beyond noise": "yes" if r["distinguishable"] else "no"}
-        rows.append(row)
+    for metric in RANKED:
+        order = g.sort_values([metric, "model"], ascending=[False, True], kind="stable")["model"].tolist()
+        for other in order[1:1 + NEXT_COMPARED]:
+            c = comparison(res.comparisons, task, metric, order[0], other)
+            if c is None:
+                continue
+            diff, lo, hi = difference(c["diff"], c["lo"], c["hi"], sign=True)
+            decided = c.get("decided_by", CANNOT) != CANNOT and "p_unadjusted" in c
+            if decided:
+                ci = f"{lo} to {hi}" if c.get("ci_shown", True) else \
+                    f"not shown (covers {percents(c.get('simultaneous_coverage', 1.0), TARGET)[0]})"
+                row = {"decided by": SHORT.get(c["decided_by"], c["decided_by"]), f"{res.confidence:.0%} CI": ci,
+                       "adjusted p": f"{c['p_value']:.2g}", "beyond noise": "yes" if c["distinguishable"] else "no"}
+            else:
+                row = {"decided by": CANNOT, f"{res.confidence:.0%} CI": "", "adjusted p": "",
+                       "beyond noise": "cannot be told"}
+            rows.append({"metric": LABELS[metric], "best": _one_line(order[0]), "vs": _one_line(other),
+                         "best - vs": diff, **row})
     return pd.DataFrame(rows)
 
 
@@ -175,7 +192,10 @@ def _overview(res: AuditRecord) -> str:
     parts = [f"{len(d)} rows", f"{n_models} model{'s' if n_models != 1 else ''}",
              f"{n_tasks} task{'s' if n_tasks != 1 else ''}"]
     if res.has_folds:
-        parts.append(f"{d['fold'].nunique()} folds")
+        per = d.groupby(["task", "model"])["fold"].nunique()
+        parts.append(f"{d['fold'].nunique()} folds" if not any((res.own_folds or {}).values())
+                     else f"{per.min()} to {per.max()} folds per model (the models' own)" if per.min() != per.max()
+                     else f"{per.max()} folds per model (the models' own)")
     boot = f"{res.n_boot} bootstrap resamples" if res.n_boot else "no bootstrap"
     return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"
 
@@ -225,7 +245,7 @@ def format_text(res: AuditRecord, source: str = "") -> str:
                   + f" [{res.confidence:.0%} interval where calibrated]:", _text_table(pooled_frame(res, task))]
         lines += [_wrap(s, "  ", "    ") for s in interval_lines(res.intervals, res.pooled, res.comparisons, task)]
         if res.has_folds and len(res.fold_summary):
-            lines += ["", "Mean +- standard deviation over folds:", _text_table(fold_frame(res, task, "+-"))]
+            lines += ["", _wrap(fold_title(res, task, "+-") + ":", "", "  "), _text_table(fold_frame(res, task, "+-"))]
         lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), ""]
         title, best = _best_sets(res, task)
         if best:
@@ -253,7 +273,11 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
     lines = [f"# prspace audit{(' of `' + source + '`') if source else ''}", "", _overview(res) + ".", ""]
     if cols := column_lines(res):
         lines += [f"- {_one_line(c)}" for c in cols] + [""]
-    lines += ["## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + ["", "## Findings", ""]
+    lines += ["## Headline", ""] + [f"- {_one_line(s)}" for s in headline(res)] + [""]
+    for name, path in (figures or {}).items():
+        lines += [f"## Figure: {name}", "", f"![{FIGURE_ALT.get(name, name)}]({path})", "",
+                  FIGURE_CAPTIONS.get(name, ""), ""]
+    lines += ["## Findings", ""]
     lines += [f"- {s}" for s in _findings_lines(res)] + [""]
     multi = res.pooled["task"].nunique() > 1
     for task in sorted(res.pooled["task"].unique()):
@@ -263,7 +287,7 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
                   to_markdown(pooled_frame(res, task))]
         lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task)] + [""]
         if res.has_folds and len(res.fold_summary):
-            lines += ["Mean ± standard deviation over folds:", "", to_markdown(fold_frame(res, task))]
+            lines += [fold_title(res, task) + ":", "", to_markdown(fold_frame(res, task))]
         lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task))]
         title, best = _best_sets(res, task)
         if best:
@@ -276,35 +300,33 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
         lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
         cmp = comparison_frame(res, task)
         if len(cmp):
-            lines += [f"Paired comparisons (every pair of models{_compared(res, task)}, every metric; p and CI "
-                      "unadjusted, beside the deciding procedure's adjusted p and simultaneous CI):", "", to_markdown(cmp)]
+            lines += [comparisons_title(res, task), "", to_markdown(cmp)]
         lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
     if res.cd:
         lines += ["## Across tasks: critical-difference analysis", ""] + [f"- {s}" for s in cd_lines(res.cd)] + [""]
     lines += ["## Which AUPR a tool computes", "", to_markdown(tools_frame())]
-    for name, path in (figures or {}).items():
-        lines += [f"## Figure: {name}", "", f"![{FIGURE_ALT.get(name, name)}]({path})", "",
-                  FIGURE_CAPTIONS.get(name, ""), ""]
-    lines += ["## Definitions", "", DEFINITIONS.replace("intervals.csv", "`intervals.csv`").replace(
-        "prspace.audit ", "`prspace.audit` "), ""]
+    lines += ["## Definitions", ""] + [f"- {d}" for d in definitions(res)] + [""]
     return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- HTML
 
 HTML_STYLE = """
-body { font-family: sans-serif; font-size: 14px; margin: 1.5em auto; max-width: 75em; color: #222; }
+body { font-family: sans-serif; font-size: 14px; margin: 1.5em auto; max-width: 88em; padding: 0 8px; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
 th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; white-space: nowrap; }
+th { white-space: normal; }
+.wide { overflow-x: auto; max-width: 100%; }
 th { background: #eef; }
 td:first-child, th:first-child { text-align: left; }
 li { margin: 0.3em 0; }
 .error { color: #a00; } .warning { color: #a60; } .note { color: #456; }
 .headline { background: #fff8e0; border: 1px solid #e0c060; padding: 0.5em 1em; }
-.figure { overflow-x: auto; width: 100vw; position: relative; left: 50%; margin-left: -50vw; text-align: center; }
-.figure img { max-width: none; border: 1px solid #ddd; }
+.figure { overflow-x: auto; width: calc(100vw - FIGURE_MARGINpx); position: relative; left: 50%;
+          margin-left: calc(FIGURE_HALFpx - 50vw); text-align: center; }
+.figure img { max-width: none; border: 1px solid #ddd; box-sizing: border-box; }
 table.text td { white-space: normal; text-align: left; max-width: 45em; }
-"""
+""".replace("FIGURE_MARGIN", str(FIGURE_MARGIN)).replace("FIGURE_HALF", str(FIGURE_MARGIN // 2))
 
 
 def _html_table(df: pd.DataFrame, cls: str = "") -> str:
@@ -312,7 +334,7 @@ def _html_table(df: pd.DataFrame, cls: str = "") -> str:
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r) + "</tr>"
                    for r in df.itertuples(index=False))
     attr = f" class='{cls}'" if cls else ""
-    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<div class='wide'><table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | None = None) -> str:
@@ -322,7 +344,18 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
     if cols := column_lines(res):
         parts.append("<ul>" + "".join(f"<li>{e(c)}</li>" for c in cols) + "</ul>")
     parts += ["<div class='headline'><h2>Headline</h2><ul>"
-             + "".join(f"<li>{e(s)}</li>" for s in headline(res)) + "</ul></div>", "<h2>Findings</h2><ul>"]
+             + "".join(f"<li>{e(s)}</li>" for s in headline(res)) + "</ul></div>"]
+    for name, png in (figures or {}).items():
+        data = base64.b64encode(png).decode("ascii")
+        w = figure_width(png)
+        # true size; in a narrower window the window's width less a scrollbar's room, down to 80% of the true
+        # size (then its frame scrolls sideways; the page never does)
+        width = (f" width='{w}' style='width: min({w}px, max(100vw - {FIGURE_MARGIN}px, {round(0.8 * w)}px))'"
+                 if w else "")
+        parts += [f"<h2>Figure: {e(name)}</h2>",
+                  f"<div class='figure'><img alt='{e(FIGURE_ALT.get(name, name))}'{width} "
+                  f"src='data:image/png;base64,{data}'></div>", f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
+    parts.append("<h2>Findings</h2><ul>")
     if not res.findings:
         parts.append("<li>No warnings: none of the checks fired.</li>")
     for f in res.findings:
@@ -337,7 +370,7 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
                   "<ul>" + "".join(f"<li>{e(s)}</li>" for s in interval_lines(res.intervals, res.pooled,
                                                                              res.comparisons, task)) + "</ul>"]
         if res.has_folds and len(res.fold_summary):
-            parts += ["<h3>Mean ± standard deviation over folds</h3>", _html_table(fold_frame(res, task))]
+            parts += [f"<h3>{e(fold_title(res, task))}</h3>", _html_table(fold_frame(res, task))]
         parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task))]
         title, best = _best_sets(res, task)
         if best:
@@ -351,21 +384,12 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
                   + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
         cmp = comparison_frame(res, task)
         if len(cmp):
-            parts += [f"<h3>Paired comparisons</h3><p>Every pair of models{e(_compared(res, task))}, every metric; "
-                      "p and CI unadjusted, beside the deciding procedure's adjusted p and simultaneous CI.</p>", _html_table(cmp)]
+            parts += [f"<h3>Paired comparisons</h3><p>{e(comparisons_title(res, task))}</p>", _html_table(cmp)]
         parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
     if res.cd:
         parts += ["<h2>Across tasks: critical-difference analysis</h2><ul>" + "".join(f"<li>{e(s)}</li>" for s in cd_lines(res.cd)) + "</ul>"]
     parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
-    for name, png in (figures or {}).items():
-        data = base64.b64encode(png).decode("ascii")
-        w = figure_width(png)
-        # true size; in a narrower window the window's width, down to 80% of it (then it scrolls sideways)
-        width = f" width='{w}' style='width: min({w}px, max(100vw - 24px, {round(0.8 * w)}px))'" if w else ""
-        parts += [f"<h2>Figure: {e(name)}</h2>",
-                  f"<div class='figure'><img alt='{e(FIGURE_ALT.get(name, name))}'{width} "
-                  f"src='data:image/png;base64,{data}'></div>", f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
-    parts += ["<h2>Definitions</h2>", f"<p>{e(DEFINITIONS)}</p>"]
+    parts += ["<h2>Definitions</h2><ul>" + "".join(f"<li>{e(d)}</li>" for d in definitions(res)) + "</ul>"]
     title = e(f"prspace audit{(' of ' + source) if source else ''}")
     return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
             f"<style>{HTML_STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")
