@@ -210,9 +210,9 @@ def test_reports_stay_readable_with_many_models():
     res = audit(df, n_boot=100)
     assert len(res.comparisons) == 30 * 29 // 2 * 5  # every pair in the table
     md = res.to_markdown()
-    table = md.split("Paired comparisons", 1)[1].split("\n\n", 2)[1].splitlines()
-    assert len(table) == 2 + 10 * 9 // 2 * 5  # the reports show the best 10 models' pairs
-    assert "among the best 10 of 30 models by AUPR" in md
+    table = md.split("Paired comparisons that decide", 1)[1].split("\n\n", 2)[1].splitlines()
+    assert len(table) == 2 + 5 * 2  # per metric the best model against the next two (issue 41)
+    assert "all 435 pairs x 5 metrics, with the unadjusted tests, in comparisons.csv" in md
 
 
 def test_same_rows_in_another_order_without_row_ids_are_comparable_but_unpaired():
@@ -269,7 +269,7 @@ def test_cd_section_in_text_markdown_and_html():
 def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, capsys):
     import re
 
-    from prspace.audit.lines import DEFINITIONS, figure_width
+    from prspace.audit.lines import DEFINITIONS, FIGURE_MARGIN, figure_width
     from prspace.core.output import DPI
 
     res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=50)
@@ -281,7 +281,7 @@ def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, caps
     png_px = [int.from_bytes(p[16:20], "big") for p in pngs.values()]
     assert widths == [round(px * 96 / DPI) for px in png_px] == [figure_width(p) for p in pngs.values()]
     assert min(png_px) >= 2500 and min(widths) >= 1200  # 15-inch figures at 96 CSS px per inch
-    assert f"max(100vw - 24px, {round(0.8 * widths[0])}px)" in page  # never below 80% of the true size
+    assert f"max(100vw - {FIGURE_MARGIN}px, {round(0.8 * widths[0])}px)" in page  # never below 80% of the true size
     if CHROMIUM is None:
         return
     # the browser draws them at that width (not squeezed into the text column)
@@ -295,7 +295,7 @@ def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, caps
     dom = subprocess.run([*base, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=120,
                          check=True).stdout
     shown = [int(w) for w in re.search(r'data-w="([\d,]+)"', dom).group(1).split(",")]
-    assert all(1400 - 24 - 20 <= s <= w for s, w in zip(shown, widths, strict=True))  # the window's width, not the text's
+    assert all(1400 - FIGURE_MARGIN - 20 <= s <= w for s, w in zip(shown, widths, strict=True))  # the window's width, not the text's
 
 
 def test_progress_lines_on_stderr(tmp_path, capsys):

@@ -150,10 +150,10 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
             if decided:
                 ci = f"{lo} to {hi}" if c.get("ci_shown", True) else \
                     f"not shown (covers {percents(c.get('simultaneous_coverage', 1.0), TARGET)[0]})"
-                row = {"decided by": SHORT.get(c["decided_by"], c["decided_by"]), f"{res.confidence:.0%} CI": ci,
+                row = {"decided by": SHORT.get(c["decided_by"], c["decided_by"]), f"{res.confidence:.0%} simultaneous CI": ci,
                        "adjusted p": f"{c['p_value']:.2g}", "beyond noise": "yes" if c["distinguishable"] else "no"}
             else:
-                row = {"decided by": CANNOT, f"{res.confidence:.0%} CI": "", "adjusted p": "",
+                row = {"decided by": CANNOT, f"{res.confidence:.0%} simultaneous CI": "", "adjusted p": "",
                        "beyond noise": "cannot be told"}
             rows.append({"metric": LABELS[metric], "best": _one_line(order[0]), "vs": _one_line(other),
                          "best - vs": diff, **row})
