@@ -266,7 +266,17 @@ def different_test_rows(ctx: Context, task: str, g: pd.DataFrame) -> Iterator[tu
         f"the models were not scored on the same test rows ({'; '.join(parts)}), so their metrics are not "
         "comparable: AUPR and its floor AUPR_MIN depend on the test set's skew, and any difference between "
         "the metrics' rankings may come from the data, not the models; no paired test is possible. "
-        "Score every model on the same test rows")
+        f"Score every model on the same test rows{_same_rows_hint(ctx, task, g)}")
+
+
+def _same_rows_hint(ctx: Context, task: str, g: pd.DataFrame) -> str:
+    """Without row ids, models with the same counts of rows and positives may be the same rows in other
+    folds or another order: a row id column would pair them (``own-folds``)."""
+    rows = ctx.data[ctx.data["task"] == task]
+    if rows["row"].notna().all() or g["n_rows"].nunique() > 1 or g["n_pos"].nunique() > 1:
+        return ""
+    return ("; if they are the same rows in other folds or another order, add a column that identifies the "
+            "test rows and pass it with --row-col: models on the same row ids are paired whatever their folds")
 
 
 @check("rows-dropped", "warning")
