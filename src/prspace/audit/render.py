@@ -1,10 +1,12 @@
 """The audit's reports: terminal text, Markdown and one self-contained HTML file.
 
-All three show the same things in the same order: the headline, the findings, per task the
+All three show the same things in the same order: the columns, the headline (Markdown and HTML:
+then the figures, so that a reader sees them in the first screens), the findings, per task the
 pooled metrics with their intervals, the fold means, the ranks, the disagreement sentences
-(each with its noise floor), the paired comparisons, every AUPR estimator, then across tasks
-the critical-difference analysis; Markdown and HTML add the table of which estimator popular
-tools compute, and the figures.
+(each with its noise floor), the paired comparisons that decide the best model (Markdown and
+HTML; every pair in the CSVs), every AUPR estimator, then across tasks the critical-difference
+analysis; Markdown and HTML add the table of which estimator popular tools compute and the
+definitions of the metrics and of the intervals shown.
 
 One module (about 400 lines) on purpose: the three formats must show the same sections in the
 same order, and keeping their three functions side by side is how a section added to one
