@@ -6,6 +6,7 @@ are paired; inverted and constant scores lead the headline; a dataset-like colum
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -44,6 +45,12 @@ def one_line_error(rc: int, out: str, err: str) -> str:
 
 
 def cross_validated(column: int = 1, seeds: tuple[int, int] = (0, 1)) -> tuple[pd.DataFrame, dict]:
+    df, folds = _cross_validated(column, seeds)
+    return df.copy(), folds
+
+
+@functools.lru_cache(maxsize=4)
+def _cross_validated(column: int, seeds: tuple[int, int]) -> tuple[pd.DataFrame, dict]:
     """Out-of-fold scores of two scikit-learn models on breast cancer, each model cross-validated with
     its own 5-fold assignment (KFold shuffled with its own seed); ``column``: the predict_proba column
     passed as the score (1: the positive class, 0: the other one)."""
