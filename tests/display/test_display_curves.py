@@ -132,3 +132,12 @@ def test_bad_estimator_input_says_what_to_do(fitted):
         RocCurveDisplay.from_estimator(GaussianNB().fit(X, y), X, y, response_method="decision_function")
     with pytest.raises(ValueError, match="NaN"):
         PrecisionRecallGainDisplay.from_predictions(y, np.where(y == 1, np.nan, s))
+
+
+def test_the_package_example_runs():
+    import doctest
+
+    import prspace.display
+
+    result = doctest.testmod(prspace.display)
+    assert result.attempted >= 3 and result.failed == 0

@@ -7,11 +7,11 @@ passes the scores to the metric of this package with the fold's labels.  scikit-
 when a scorer is made, so ``import prspace.metrics`` does not pay for it.
 
 >>> from sklearn.datasets import load_breast_cancer
->>> from sklearn.linear_model import LogisticRegression
+>>> from sklearn.naive_bayes import GaussianNB
 >>> from sklearn.model_selection import cross_validate
 >>> from prspace.metrics import get_scorer, scorers
 >>> X, y = load_breast_cancer(return_X_y=True)
->>> cv = cross_validate(LogisticRegression(max_iter=5000), X[:, :4], y, cv=3, scoring=scorers())
+>>> cv = cross_validate(GaussianNB(), X, y, cv=3, scoring=scorers())
 >>> sorted(k for k in cv if k.startswith("test_"))
 ['test_aucnpr', 'test_aupr', 'test_auprg']
 >>> get_scorer("auprg")
@@ -36,7 +36,11 @@ RESPONSE_METHOD = ("decision_function", "predict_proba")
 
 
 def get_scorer_names() -> list[str]:
-    """The names :func:`get_scorer` accepts."""
+    """The names :func:`get_scorer` accepts.
+
+    >>> get_scorer_names()
+    ['aucnpr', 'aupr', 'auprg']
+    """
     return sorted(SCORER_METRICS)
 
 
@@ -47,6 +51,9 @@ def get_scorer(name: str, *, pos_label: Any = None, response_method: Any = RESPO
     it also picks the ``predict_proba`` column); ``response_method``: as ``sklearn.metrics.make_scorer``;
     other keywords go to the metric (e.g. ``recall_range=(0.0, 0.5)``).  An unknown name raises
     :class:`ValueError` listing the names.
+
+    >>> get_scorer("aupr", pos_label="yes", recall_range=(0.0, 0.5))
+    make_scorer(aupr, response_method=('decision_function', 'predict_proba'), recall_range=(0.0, 0.5), pos_label=yes)
     """
     from sklearn.metrics import make_scorer
 
@@ -58,5 +65,9 @@ def get_scorer(name: str, *, pos_label: Any = None, response_method: Any = RESPO
 
 
 def scorers(*, pos_label: Any = None) -> dict[str, Any]:
-    """Every scorer by name, for ``cross_validate(..., scoring=scorers())``."""
+    """Every scorer by name, for ``cross_validate(..., scoring=scorers())``.
+
+    >>> sorted(scorers())
+    ['aucnpr', 'aupr', 'auprg']
+    """
     return {name: get_scorer(name, pos_label=pos_label) for name in get_scorer_names()}
