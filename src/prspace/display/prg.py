@@ -70,5 +70,5 @@ class PrecisionRecallGainDisplay(CurveDisplay):
         pos = positive_text(self.pos_label)
         self.ax_.set(xlabel="Recall gain" + pos, ylabel="Precision gain" + pos, xlim=(-0.01, 1.01),
                      ylim=(-0.01, 1.01), aspect="equal")
-        self.ax_.legend(loc="lower left")
+        self.ax_.legend(loc="best")
         return self
