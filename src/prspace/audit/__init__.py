@@ -18,7 +18,9 @@ The package, one job per module:
 * :mod:`~prspace.audit.record`: :class:`AuditRecord`, what the audit found, as data.
 * :mod:`~prspace.audit.render`, :mod:`~prspace.audit.lines`, :mod:`~prspace.audit.plot`: the reports
   and figures (of a record).
-* :mod:`~prspace.audit.result`: :func:`audit` (a table in, an :class:`AuditResult` out).
+* :mod:`~prspace.audit.result`: :func:`audit` (a table, or ``y_true`` with ``scores={name: array}``, in;
+  an :class:`AuditResult` out, shown compactly in a notebook); :mod:`~prspace.audit.arrays`: the
+  arrays turned into the table.
 * :mod:`~prspace.audit.files`: the user's file and options read and checked, the report's files
   (:func:`~prspace.audit.files.audit_file`, :func:`~prspace.audit.files.write_outputs`); the
   command line (:mod:`prspace.cli.audit`) only parses and prints.

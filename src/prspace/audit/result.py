@@ -10,15 +10,26 @@ and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdow
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+import html
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from prspace.audit import (
+    arrays,
+    inputs,
+    intervals,
+    ranksets,
+    render,
+    sentences,
+    tables,
+    uncertainty,
+)
 from prspace.audit import bands as curve_band
 from prspace.audit import cd as audit_cd
 from prspace.audit import findings as F
-from prspace.audit import inputs, intervals, ranksets, render, sentences, tables, uncertainty
 from prspace.audit.bounds import bound_table
 from prspace.audit.columns import check_table
 from prspace.audit.pairwise import pairwise_table
@@ -33,15 +44,69 @@ from prspace.stats.bands import CURVES, CurveBand
 from prspace.stats.replicates import jackknife
 
 
+class Headline(list):
+    """The headline's lines: a list of str as before (iterable, indexable), printed as text (one line
+    each) and shown as a list in a notebook."""
+
+    def __str__(self) -> str:
+        return "\n".join(self)
+
+    def _repr_html_(self) -> str:
+        return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in self) + "</ul>"
+
+
+def _count(x: float) -> str:
+    """A (weighted) count: an integer when it is one."""
+    return f"{int(x)}" if float(x).is_integer() else f"{x:.4g}"
+
+
 @dataclasses.dataclass
 class AuditResult(AuditRecord):
-    """Everything the audit found (:class:`~prspace.audit.record.AuditRecord`), with its reports."""
+    """Everything the audit found (:class:`~prspace.audit.record.AuditRecord`), with its reports.
+
+    In a notebook it shows itself compactly (:meth:`_repr_html_`): the headline, the pooled metrics
+    with their intervals and the plausible-best sets per task; :meth:`to_html` is the whole report.
+    """
 
     #: The columns :func:`audit` used for each role (None from :func:`run_audit` on a prepared frame).
     used: inputs.Columns | None = None
 
-    def headline(self) -> list[str]:
-        return render.headline(self)
+    def headline(self) -> Headline:
+        """The few lines a reader must see first: a list of str that prints as text."""
+        return Headline(render.headline(self))
+
+    def _overview(self) -> str:
+        d = self.data
+        n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
+        boot = f"{self.n_boot} bootstrap resamples" if self.n_boot else "no bootstrap"
+        return (f"{len(d)} rows, {n_models} model(s), {n_tasks} task(s); positive class: {self.positive}; {boot}; "
+                f"{sum(f.severity == 'error' for f in self.findings)} error(s), "
+                f"{sum(f.severity == 'warning' for f in self.findings)} warning(s)")
+
+    def __repr__(self) -> str:
+        return f"<AuditResult: {self._overview()}>\nHeadline:\n{self.headline()}"
+
+    def _repr_html_(self) -> str:
+        """The audit in a notebook: overview, headline, per task the pooled metrics (intervals where
+        calibrated) and the plausible-best sets; the findings, every table and figure are in
+        :meth:`to_html` and the attributes."""
+        e = html.escape
+        parts = [f"<div class='prspace-audit'><p><b>prspace audit</b>: {e(self._overview())}</p>",
+                 "<p><b>Headline</b></p>", self.headline()._repr_html_()]
+        multi = self.pooled["task"].nunique() > 1
+        for task in sorted(self.pooled["task"].unique()):
+            g = self.pooled[self.pooled["task"] == task].iloc[0]
+            where = f"Task {task}: " if multi else ""
+            parts.append(f"<p><b>{e(where)}pooled metrics</b> [{self.confidence:.0%} interval where calibrated]; "
+                         f"pi = {g['pi']:.3g} ({_count(g['n_pos'])} positives, {_count(g['n_neg'])} negatives), "
+                         f"AUPR_MIN = {g['aupr_min']:.3g}</p>")
+            parts.append(render.pooled_frame(self, task).to_html(index=False, border=0, escape=True))
+            best = ranksets.plausible_best_lines(self.rank_sets, task)
+            if best:
+                parts.append(f"<p><b>Plausible best</b> ({self.confidence:.0%} confidence sets for ranks):</p><ul>"
+                             + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>")
+        parts.append("<p>Findings: <code>result.findings</code>; the whole report: <code>result.to_html()</code>.</p>")
+        return "".join(parts) + "</div>"
 
     def to_text(self, source: str = "") -> str:
         return render.format_text(self, source)
@@ -224,14 +289,24 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                        columns=columns, dropped=dropped, own_folds=own, groupings=groupings)
 
 
-def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = None, score: str | None = None,
+def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.DataFrame | None = None, *,
+          sample_weight: ArrayLike | None = None, folds: ArrayLike | None = None, model: str | None = None, label: str | None = None, score: str | None = None,
           fold: str | None = None, task: str | None = None, weight: str | None = None, repeat: str | None = None,
           row: str | None = None, score_cols: str | Sequence[str] | None = None,
           ignore: str | Sequence[str] | None = None, pos_label: str | None = None,
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
           downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0,
           progress: Callable[[str], None] | None = None, source: str | None = None) -> AuditResult:
-    """Audit a table of scored test rows (one row per model and test example).
+    """Audit a table of scored test rows (one row per model and test example), or arrays.
+
+    Two forms, told apart by the first argument:
+
+    * ``audit(frame, ...)``: ``frame`` a pandas DataFrame, the table form below;
+    * ``audit(y_true, scores={"name": array, ...}, sample_weight=None, folds=None, ...)``: the test
+      set's labels and each model's scores on the same rows in the same order (a dict, or a
+      DataFrame with one column per model), optional row weights and fold labels
+      (:func:`prspace.audit.arrays.frame_from_arrays`); the table's column options do not apply.
+      Every other option is the same.
 
     Columns are found by name unless given (see :func:`prspace.audit.inputs.resolve_columns`);
     every other column is checked (:func:`prspace.audit.columns.account`: one that looks like a role
@@ -245,7 +320,29 @@ def audit(frame: pd.DataFrame, *, model: str | None = None, label: str | None = 
         from prspace.audit import audit
         result = audit(df, label="diagnosis", pos_label="malignant")
         print(result.to_text()); html = result.to_html()
+        result = audit(y_test, scores={"logreg": p_lr, "forest": p_rf})
+        result  # in a notebook: the headline, metrics and plausible-best sets (AuditResult._repr_html_)
     """
+    if scores is not None or not isinstance(frame, pd.DataFrame):
+        if isinstance(frame, pd.DataFrame):
+            raise InputError("scores= goes with arrays: audit(y_true, scores={...}); with a DataFrame, name its "
+                             "score column (score=) or its score columns (score_cols=) instead")
+        if scores is None:
+            raise InputError(f"audit() takes a pandas DataFrame of scored rows, or y_true with scores={{'name': "
+                             f"scores, ...}}; got a {type(frame).__name__} and no scores=")
+        long, roles = arrays.frame_from_arrays(frame, scores, sample_weight=sample_weight, folds=folds, model=model,
+                                               label=label, score=score, fold=fold, task=task, weight=weight,
+                                               repeat=repeat, row=row, score_cols=score_cols, ignore=ignore)
+        result = audit(long, **roles, pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
+                       downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
+                       progress=progress, source=source)
+        names = list(dict.fromkeys(long[arrays.MODEL]))
+        result.columns = arrays.describe(len(long) // len(names), names, weighted=sample_weight is not None,
+                                         folds=folds is not None)
+        return result
+    if sample_weight is not None or folds is not None:
+        raise InputError("sample_weight= and folds= go with arrays: audit(y_true, scores={...}); in a DataFrame "
+                         "name the weight and fold columns with weight= and fold=")
     given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight,
              "repeat": repeat, "row": row}
     try:

@@ -47,7 +47,8 @@ and ``prspace.metrics.X`` are the API):
 * ``headline.py``: :func:`all_metrics` and the same metrics from tie-group counts
   (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`, and for untied scores
   :func:`metrics_from_untied_counts_batch`);
-* ``names.py``: the metric keys and their display labels.
+* ``names.py``: the metric keys and their display labels;
+* ``scoring.py``: scikit-learn scorers of AUPRG, AUCNPR and AUPR (:func:`get_scorer`, :func:`scorers`).
 
 This package imports nothing else of ``prspace`` (see ``docs/architecture.md``).
 """
@@ -90,6 +91,7 @@ from prspace.metrics.prg import (
     recall_gain,
 )
 from prspace.metrics.roc import ROCCurve, auroc, roc_curve
+from prspace.metrics.scoring import get_scorer, get_scorer_names, scorers
 
 __all__ = [
     "ROCCurve",
@@ -125,5 +127,8 @@ __all__ = [
     "RANKING_METRICS",
     "BOYD_METRICS",
     "REPORTED_METRICS",
+    "get_scorer",
+    "get_scorer_names",
+    "scorers",
 ]
 

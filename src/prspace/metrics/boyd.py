@@ -29,6 +29,14 @@ def aupr_min(pi: ArrayLike, recall_range: tuple[float, float] = (0.0, 1.0)) -> A
 
     which for [0, 1] is 1 + (1 - pi) ln(1 - pi) / pi. Vectorised over ``pi`` in (0, 1]; returns
     a float for scalar ``pi``.
+
+    >>> from prspace.metrics import aupr_min
+    >>> round(aupr_min(0.5), 6)  # 1 - ln 2
+    0.306853
+    >>> round(aupr_min(0.1), 6), round(aupr_min(0.1, recall_range=(0.0, 0.5)), 6)
+    (0.051755, 0.013395)
+    >>> aupr_min(1.0)
+    1.0
     """
     a, b = _check_recall_range(recall_range)
     pi_arr = np.asarray(pi, dtype=np.float64)
@@ -60,6 +68,12 @@ def ap_min(n_pos: int, n_neg: int) -> float:
 
     AP_MIN = (1 / pos) sum_{i=1}^{pos} i / (i + neg): every negative ranked above every
     positive. ``n_pos`` >= 1 and ``n_neg`` >= 0 must be integers (the sum has pos terms).
+
+    >>> from prspace.metrics import ap_min
+    >>> round(ap_min(3, 3), 6)  # (1/4 + 2/5 + 3/6) / 3
+    0.383333
+    >>> ap_min(2, 0)
+    1.0
     """
     for name, v, low in (("n_pos", n_pos, 1), ("n_neg", n_neg, 0)):
         if not np.isscalar(v) or isinstance(v, (bool, np.bool_)):
@@ -75,6 +89,11 @@ def min_pr_curve(pi: float, recall: ArrayLike | None = None) -> MinPRCurve:
     """Boyd et al. (2012) Theorem 1: the minimum precision pi r / (1 - pi + pi r) at recall r.
 
     ``recall`` defaults to 201 points evenly spaced in [0, 1].
+
+    >>> from prspace.metrics import min_pr_curve
+    >>> c = min_pr_curve(0.5, [0.0, 0.5, 1.0])
+    >>> c.precision.round(6).tolist()
+    [0.0, 0.333333, 0.5]
     """
     pi = float(pi)
     if not (0.0 < pi <= 1.0):
@@ -112,6 +131,13 @@ def aucnpr(
     AUCNPR = (AUPR - AUPR_MIN) / (AUPR_MAX - AUPR_MIN) with the hyperbolic AUPR over recall
     in [a, b], AUPR_MAX = b - a and AUPR_MIN = :func:`aupr_min` at the (weighted) skew pi.
     The worst ranking scores 0 and the perfect ranking 1.
+
+    >>> from prspace.metrics import aucnpr, aupr, aupr_min
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(aucnpr(y, s), 6)
+    0.861654
+    >>> round((aupr(y, s) - aupr_min(0.5)) / (1 - aupr_min(0.5)), 6)  # the definition
+    0.861654
     """
     a, b = _check_recall_range(recall_range)
     return _aucnpr_from(_segments(y_true, y_score, pos_label, sample_weight), a, b)

@@ -59,6 +59,12 @@ def all_metrics(
     Returns a dict with keys ``auroc``, ``average_precision``, ``aupr`` (hyperbolic),
     ``aupr_linear``, ``aucnpr``, ``auprg``, ``pi``, ``n_pos``, ``n_neg`` (weighted counts, as
     floats), each equal to the corresponding single-metric function.
+
+    >>> from prspace.metrics import all_metrics
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> {k: round(v, 4) for k, v in all_metrics(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'auroc': 0.8889, 'average_precision': 0.9167, 'aupr': 0.9041, 'aupr_linear': 0.9028, 'aucnpr': 0.8617,
+     'auprg': 0.7917, 'pi': 0.5, 'n_pos': 3.0, 'n_neg': 3.0}
     """
     return _headline(_segments(y_true, y_score, pos_label, sample_weight))
 
@@ -74,6 +80,12 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
     the result equals ``all_metrics(y, scores, sample_weight=w)``. Groups of zero weight
     are allowed. ``keys`` (a subset of :data:`BATCH_METRICS`) computes only those metrics, by the
     same operations.
+
+    >>> from prspace.metrics import all_metrics, metrics_from_group_counts
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
+    >>> metrics_from_group_counts(tp, fp) == all_metrics(y, s)
+    True
     """
     tps = np.cumsum(np.asarray(tp, dtype=np.float64))
     fps = np.cumsum(np.asarray(fp, dtype=np.float64))
@@ -106,6 +118,13 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike,
     ``keys`` (a subset of :data:`BATCH_METRICS`; default all) computes only those metrics (with
     ``pi``, ``n_pos``, ``n_neg``), each by the same operations as with all keys, so bit for bit the
     same values: a simulation that decides on two metrics does not pay for six.
+
+    >>> import numpy as np
+    >>> from prspace.metrics import metrics_from_group_counts_batch
+    >>> tp = np.array([[1, 1, 0, 1, 0, 0], [2, 0, 0, 1, 0, 0]], dtype=float)  # two resamples
+    >>> fp = np.array([[0, 0, 1, 0, 1, 1], [0, 0, 2, 0, 1, 0]], dtype=float)
+    >>> metrics_from_group_counts_batch(tp, fp, keys=["auroc"])["auroc"].round(4).tolist()
+    [0.8889, 0.7778]
     """
     want = set(BATCH_METRICS) if keys is None else set(keys)
     if not want <= set(BATCH_METRICS):
@@ -161,7 +180,15 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     without segments from the others (adding exact zeros), so the values are bit for bit those of
     ``metrics_from_group_counts_batch(*group_counts(w, group, y, n), keys)``, at the cost of one
     pass over the positives and one over the negatives instead of the per-group counts of both
-    classes and their running sums (the simulations of :mod:`prspace.experiments.calibration`)."""
+    classes and their running sums (the simulations of :mod:`prspace.experiments.calibration`).
+
+    >>> import numpy as np
+    >>> from prspace.metrics import metrics_from_untied_counts_batch
+    >>> y, s = np.array([0, 0, 1, 1, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> w = np.array([[1, 1, 1, 1, 1, 1], [2, 0, 1, 1, 1, 1]])  # the rows' weights in two resamples
+    >>> metrics_from_untied_counts_batch(w, y, np.argsort(-s), keys=["auroc"])["auroc"].round(4).tolist()
+    [0.8889, 1.0]
+    """
     want = _wanted(keys)
     w_ = np.asarray(w, dtype=np.float64)
     order_ = np.asarray(order)

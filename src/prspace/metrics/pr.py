@@ -189,6 +189,14 @@ def average_precision(
     """Step-wise average precision AP = sum_k (R_k - R_{k-1}) P_k over distinct thresholds.
 
     Equal to scikit-learn's ``average_precision_score``.
+
+    >>> from prspace.metrics import average_precision
+    >>> from sklearn.metrics import average_precision_score
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> average_precision(y, s)  # (1 + 1 + 3/4) / 3
+    0.9166666666666666
+    >>> abs(average_precision(y, s) - average_precision_score(y, s)) < 1e-15
+    True
     """
     return _unit(_ap_from(_segments(y_true, y_score, pos_label, sample_weight)))
 
@@ -215,6 +223,15 @@ def aupr(
 
     With ``recall_range=(a, b)`` only recalls in [a, b] are integrated (Boyd et al. 2012,
     section 2.2); segments are clipped exactly.
+
+    >>> from prspace.metrics import aupr
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(aupr(y, s), 6)  # hyperbolic: between 0.4 and 0.35 precision is 2/3 -> 3/4 along TP, FP
+    0.904106
+    >>> round(aupr(y, s, interpolation="linear"), 6), aupr(y, s, interpolation="step")
+    (0.902778, 0.9166666666666666)
+    >>> aupr(y, s, recall_range=(0.0, 0.5))  # precision 1 up to recall 2/3
+    0.5
     """
     a, b = _check_recall_range(recall_range)
     if interpolation not in _INTERPOLATIONS:
@@ -236,6 +253,16 @@ def pr_curve(
     Vertex 0 is the start point (recall 0, precision of the first threshold, threshold +inf);
     then one vertex per distinct threshold (recall TP/P, precision TP/(TP + FP)). Join them
     with :func:`interpolate_pr_curve` for the hyperbolic curve whose area :func:`aupr` gives.
+
+    >>> from prspace.metrics import pr_curve
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> c = pr_curve(y, s)
+    >>> c.recall.round(3).tolist()
+    [0.0, 0.333, 0.667, 0.667, 1.0, 1.0, 1.0]
+    >>> c.precision.round(3).tolist()
+    [1.0, 1.0, 1.0, 0.667, 0.75, 0.6, 0.5]
+    >>> c.tp.tolist(), c.fp.tolist()
+    ([0.0, 1.0, 2.0, 2.0, 3.0, 3.0, 3.0], [0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 3.0])
     """
     c = _binary_curve(y_true, y_score, pos_label, sample_weight)
     prec = np.empty(c.tps.shape[0] + 1)
@@ -255,6 +282,12 @@ def interpolate_pr_curve(curve: PRCurve, points_per_segment: int = 20) -> MinPRC
 
     For plotting: ``points_per_segment`` points on each segment between vertices (segments of
     zero recall width keep their two vertices, i.e. a vertical drop).
+
+    >>> from prspace.metrics import interpolate_pr_curve, pr_curve
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> d = interpolate_pr_curve(pr_curve(y, s), points_per_segment=3)
+    >>> d.recall[9:12].round(3).tolist(), d.precision[9:12].round(3).tolist()
+    ([0.667, 0.833, 1.0], [0.667, 0.714, 0.75])
     """
     k = int(points_per_segment)
     if k < 2:
@@ -341,6 +374,12 @@ def aupr_estimators(
       start point's precision).
     * ``interpolated_median``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
       (p_med(r_i) + p_med(r_{i+1})) / 2 with the median precision at each recall.
+
+    >>> from prspace.metrics import aupr_estimators
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> {k: round(v, 4) for k, v in aupr_estimators(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'step': 0.9167, 'trapezoid': 0.9028, 'trapezoid_from_1': 0.9028, 'hyperbolic': 0.9041,
+     'lower_trapezoid': 0.9028, 'interpolated_median': 0.8778}
     """
     c = _binary_curve(y_true, y_score, pos_label, sample_weight)
     g = _segments_from_curve(c)

@@ -174,6 +174,12 @@ def precision_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -
 
     precG = (prec - pi) / ((1 - pi) prec) = 1 - pi / (1 - pi) * FP / TP. TP = 0 gives -inf
     (or NaN if FP = 0 too); the all-positive table (tn + fn = 0) gives exactly 0.
+
+    >>> from prspace.metrics import precision_gain
+    >>> precision_gain(tp=2, fn=1, fp=1, tn=2)  # precision 2/3 at pi = 1/2
+    0.5
+    >>> precision_gain([2, 3], [1, 0], [1, 3], [2, 0]).tolist()  # the second: all positive
+    [0.5, 0.0]
     """
     tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -187,6 +193,12 @@ def recall_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> A
 
     recG = (rec - pi) / ((1 - pi) rec) = 1 - pi / (1 - pi) * FN / TP. TP = 0 gives -inf; the
     all-positive table (tn + fn = 0) gives exactly 1.
+
+    >>> from prspace.metrics import recall_gain
+    >>> recall_gain(tp=2, fn=1, fp=1, tn=2)  # recall 2/3 at pi = 1/2
+    0.5
+    >>> recall_gain([2, 3], [1, 0], [1, 3], [2, 0]).tolist()
+    [0.5, 1.0]
     """
     tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -200,6 +212,12 @@ def fg_score(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: f
 
     FG_beta = (F_beta - pi) / ((1 - pi) F_beta) = 1 - pi / (1 - pi) * (FP + beta^2 FN) /
     ((1 + beta^2) TP), and precG + beta^2 recG = (1 + beta^2) FG_beta.
+
+    >>> from prspace.metrics import fg_score
+    >>> fg_score(tp=2, fn=1, fp=1, tn=2)  # (precG + recG) / 2
+    0.5
+    >>> round(fg_score(tp=3, fn=0, fp=1, tn=2, beta=2.0), 6)  # (precG + 4 recG) / 5 = (2/3 + 4) / 5
+    0.933333
     """
     beta = float(beta)
     if not (np.isfinite(beta) and beta > 0):
@@ -256,6 +274,14 @@ def prg_curve(
     points of ``create_prg_curve`` in the reference code: at recall gain 0 (by interpolating
     the contingency tables) and at precision gain 0 where recall gain >= 0. A plot clips to
     the unit square; the area :func:`auprg` uses every point with recall gain >= 0.
+
+    >>> from prspace.metrics import prg_curve
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> c = prg_curve(y, s)
+    >>> c.recall_gain.round(3).tolist(), c.precision_gain.round(3).tolist()
+    ([-1.0, 0.0, 0.5, 0.5, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 0.5, 0.667, 0.333, 0.0])
+    >>> c.is_crossing.tolist()  # the point at recall gain 0 is inserted
+    [False, True, False, False, False, False, False]
     """
     return _prg_curve_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
 
@@ -272,6 +298,11 @@ def auprg(
     Trapezoids between consecutive points with recall gain >= 0, starting at the crossing of
     recall gain 0; negative precision gains count negatively. Equal to the reference
     ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
+
+    >>> from prspace.metrics import auprg
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(auprg(y, s), 6)  # trapezoids over recall gain [0, 1], as the reference code
+    0.791667
     """
     return min(_auprg_from(_segments(y_true, y_score, pos_label, sample_weight)), 1.0)
 
@@ -289,6 +320,11 @@ def expected_fg1(
     precision gain where recall gain is 0. For y0 = 1 this is AUPRG / 2 + 1/4. Delta =
     recG / pi - precG / (1 - pi) ranges over [-y0 / (1 - pi), 1 / pi]; when that range is empty
     (e.g. the worst ranking, whose points all have Delta = 1 / pi) a ValueError is raised.
+
+    >>> from prspace.metrics import expected_fg1
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(expected_fg1(y, s), 6)  # y0 = 1: AUPRG / 2 + 1/4
+    0.645833
     """
     g = _segments(y_true, y_score, pos_label, sample_weight)
     _, y0, _ = _prg_start(g)
@@ -309,6 +345,14 @@ def prg_convex_hull(
     monotone chain; only the part from the highest precision gain to recall gain 1 is kept
     (every point there is F_beta-optimal for some beta). Segment slopes -beta^2 give the
     calibrated scores d = 1 / (1 + beta^2) (Theorem 4), decreasing along the hull.
+
+    >>> from prspace.metrics import prg_convex_hull
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> h = prg_convex_hull(y, s)
+    >>> h.recall_gain.tolist(), h.precision_gain.round(3).tolist(), h.f_calibrated.round(3).tolist()
+    ([0.5, 1.0], [1.0, 0.667], [0.6])
+    >>> h.thresholds.tolist()
+    [0.8, 0.35]
     """
     c = _binary_curve(y_true, y_score, pos_label, sample_weight)
     first = int(np.argmax(c.tps > 0))

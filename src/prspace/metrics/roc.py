@@ -51,6 +51,15 @@ def auroc(
     """Area under the ROC curve (trapezoidal; ties are diagonal segments).
 
     Equal to scikit-learn's ``roc_auc_score`` for binary input.
+
+    >>> from prspace.metrics import auroc
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> auroc(y, s)  # 8 of the 9 (positive, negative) pairs in the right order
+    0.8888888888888888
+    >>> auroc(y, [0.5] * 6)  # one tie group: the diagonal
+    0.5
+    >>> auroc(["a", "a", "b", "b", "a", "b"], s, pos_label="b")
+    0.8888888888888888
     """
     return _unit(_auroc_from(_segments(y_true, y_score, pos_label, sample_weight)))
 
@@ -66,6 +75,14 @@ def roc_curve(
     """ROC curve vertices from (0, 0) (threshold +inf) to (1, 1), one per distinct threshold.
 
     Unlike scikit-learn's default (``drop_intermediate=True``) no collinear vertex is dropped.
+
+    >>> from prspace.metrics import roc_curve
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> c = roc_curve(y, s)
+    >>> c.fpr.round(3).tolist(), c.tpr.round(3).tolist()
+    ([0.0, 0.0, 0.0, 0.333, 0.333, 0.667, 1.0], [0.0, 0.333, 0.667, 0.667, 1.0, 1.0, 1.0])
+    >>> c.thresholds.tolist()
+    [inf, 0.9, 0.8, 0.4, 0.35, 0.2, 0.1]
     """
     c = _binary_curve(y_true, y_score, pos_label, sample_weight)
     return ROCCurve(

@@ -1,0 +1,82 @@
+"""PR display: the Davis-Goadrich (hyperbolic) interpolated PR curve whose area is
+:func:`prspace.metrics.aupr`, over Boyd et al.'s unachievable region, shaded.
+
+Boyd et al. (2012), Theorem 1: "Precision (p) and recall (r) must satisfy, p >= pi r / (1 - pi + pi r)
+where pi is the skew"; every point under that minimum PR curve is unachievable, and its area is
+AUCPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi (Theorem 2; :func:`prspace.metrics.aupr_min`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from prspace.display._base import axes, label, once, positive_text
+from prspace.display.curve import CurveDisplay
+from prspace.metrics import aupr, aupr_min, interpolate_pr_curve, min_pr_curve, pr_curve
+
+#: at most about this many points are drawn along the interpolated curve
+MAX_POINTS = 200_000
+
+
+class PrecisionRecallDisplay(CurveDisplay):
+    """PR curve with Boyd's unachievable region, in the conventions of ``sklearn.metrics.PrecisionRecallDisplay``.
+
+    Parameters: ``precision``, ``recall`` (points along the hyperbolic interpolation, from recall 0),
+    ``aupr`` (its exact area), ``prevalence`` (the skew pi: the region's and the chance line's),
+    ``name``, ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_``, ``unachievable_``
+    (the shaded region, or None) and ``chance_level_`` (precision = pi, or None); ``aupr_min`` is the
+    region's area.
+    """
+
+    def __init__(self, *, precision: ArrayLike, recall: ArrayLike, aupr: float | None = None,
+                 prevalence: float | None = None, name: str | None = None, pos_label: Any = None) -> None:
+        self.precision = np.asarray(precision, dtype=np.float64)
+        self.recall = np.asarray(recall, dtype=np.float64)
+        self.aupr, self.prevalence, self.name, self.pos_label = aupr, prevalence, name, pos_label
+
+    @property
+    def aupr_min(self) -> float | None:
+        """The area of the unachievable region at :attr:`prevalence` (Boyd et al. Theorem 2)."""
+        return None if self.prevalence is None else aupr_min(self.prevalence)
+
+    @classmethod
+    def _compute(cls, y_true, y_score, *, pos_label, sample_weight) -> dict[str, Any]:
+        c = pr_curve(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        per_segment = int(np.clip(MAX_POINTS // max(len(c.tp) - 1, 1), 2, 20))
+        dense = interpolate_pr_curve(c, per_segment)
+        return {"precision": dense.precision, "recall": dense.recall,
+                "aupr": aupr(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight),
+                "prevalence": float(c.tp[-1] / (c.tp[-1] + c.fp[-1]))}
+
+    def plot(self, ax: Any = None, *, name: str | None = None, plot_unachievable: bool = True,
+             unachievable_kw: dict | None = None, plot_chance_level: bool = False,
+             chance_level_kw: dict | None = None, curve_kwargs: dict | None = None) -> PrecisionRecallDisplay:
+        """Draw on ``ax`` (default a new figure): the unachievable region at the skew (once per skew on
+        shared axes; ``unachievable_kw`` to ``ax.fill_between``), the precision = pi line of random
+        ranking (``plot_chance_level``), then the curve (``curve_kwargs`` to ``ax.plot``); returns ``self``."""
+        self.ax_, self.figure_ = axes(ax)
+        name = self.name if name is None else name
+        pi = self.prevalence
+        self.unachievable_ = self.chance_level_ = None
+        if plot_unachievable and pi is not None:
+            r = np.linspace(0.0, 1.0, 401)
+            lo = min_pr_curve(pi, r).precision
+            ukw = {"color": "0.82", "linewidth": 0,
+                   "label": f"Unachievable at pi = {pi:.3g} (AUPR_MIN = {aupr_min(pi):.3f})", **(unachievable_kw or {})}
+            self.unachievable_ = once(self.ax_, f"prspace-unachievable-{pi:.12g}",
+                                      lambda: self.ax_.fill_between(r, 0.0, lo, **ukw))
+        if plot_chance_level and pi is not None:
+            ckw = {"color": "k", "linestyle": "--", "linewidth": 0.8, "label": f"Chance level (precision = {pi:.3g})",
+                   **(chance_level_kw or {})}
+            self.chance_level_ = once(self.ax_, f"prspace-pr-chance-{pi:.12g}",
+                                      lambda: self.ax_.plot((0, 1), (pi, pi), **ckw)[0])
+        kw = {"label": label(name, "AUPR", self.aupr), **(curve_kwargs or {})}
+        (self.line_,) = self.ax_.plot(self.recall, self.precision, **kw)
+        pos = positive_text(self.pos_label)
+        self.ax_.set(xlabel="Recall" + pos, ylabel="Precision" + pos, xlim=(-0.01, 1.01), ylim=(-0.01, 1.01),
+                     aspect="equal")
+        self.ax_.legend(loc="best")
+        return self

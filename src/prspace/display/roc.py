@@ -1,0 +1,50 @@
+"""ROC display: the curve through every threshold's (FPR, TPR), its AUROC, the chance diagonal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from prspace.display._base import axes, label, once, positive_text
+from prspace.display.curve import CurveDisplay
+from prspace.metrics import auroc, roc_curve
+
+
+class RocCurveDisplay(CurveDisplay):
+    """ROC curve, as ``sklearn.metrics.RocCurveDisplay`` (every vertex kept; ties are diagonal segments).
+
+    Parameters: ``fpr``, ``tpr`` (the vertices from (0, 0) to (1, 1)), ``roc_auc``, ``name``,
+    ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``chance_level_``.
+    """
+
+    def __init__(self, *, fpr: ArrayLike, tpr: ArrayLike, roc_auc: float | None = None, name: str | None = None,
+                 pos_label: Any = None) -> None:
+        self.fpr, self.tpr = np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64)
+        self.roc_auc, self.name, self.pos_label = roc_auc, name, pos_label
+
+    @classmethod
+    def _compute(cls, y_true, y_score, *, pos_label, sample_weight) -> dict[str, Any]:
+        c = roc_curve(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        return {"fpr": c.fpr, "tpr": c.tpr,
+                "roc_auc": auroc(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)}
+
+    def plot(self, ax: Any = None, *, name: str | None = None, plot_chance_level: bool = True,
+             chance_level_kw: dict | None = None, curve_kwargs: dict | None = None) -> RocCurveDisplay:
+        """Draw on ``ax`` (default a new figure): the curve (``curve_kwargs`` to ``ax.plot``), and the
+        diagonal of random ranking (``plot_chance_level``, ``chance_level_kw``); returns ``self``."""
+        self.ax_, self.figure_ = axes(ax)
+        name = self.name if name is None else name
+        self.chance_level_ = None
+        if plot_chance_level:
+            ckw = {"color": "k", "linestyle": "--", "linewidth": 0.8, "label": "Chance level (AUROC = 0.5)",
+                   **(chance_level_kw or {})}
+            self.chance_level_ = once(self.ax_, "prspace-roc-chance", lambda: self.ax_.plot((0, 1), (0, 1), **ckw)[0])
+        kw = {"label": label(name, "AUROC", self.roc_auc), **(curve_kwargs or {})}
+        (self.line_,) = self.ax_.plot(self.fpr, self.tpr, **kw)
+        pos = positive_text(self.pos_label)
+        self.ax_.set(xlabel="False positive rate" + pos, ylabel="True positive rate" + pos, xlim=(-0.01, 1.01),
+                     ylim=(-0.01, 1.01), aspect="equal")
+        self.ax_.legend(loc="lower right")
+        return self
