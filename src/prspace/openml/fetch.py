@@ -266,6 +266,13 @@ def fetch_task(
                 if ref.folds is None:
                     ref.folds = pd.Series(frame["fold"].to_numpy(),
                                           index=pd.MultiIndex.from_arrays([frame["repeat"], frame["row_id"]]))
+                # keep only compact columns per accepted run (bounded memory on 10^5-row tasks): the
+                # label as y_true, repeat and fold as int32 (the schema's types)
+                frame = pd.DataFrame({"repeat": frame["repeat"].to_numpy(np.int32),
+                                      "fold": frame["fold"].to_numpy(np.int32),
+                                      "row_id": frame["row_id"].to_numpy(np.int64),
+                                      "y_true": frame["label"].to_numpy() == ref.positive,
+                                      "score": frame["score"].to_numpy(np.float64)})
                 accepted[f] = (rid, m, frame)
                 bar.update(1)
     except KeyboardInterrupt:
@@ -280,15 +287,16 @@ def fetch_task(
         return result("skipped", f"only {len(accepted)} usable flows of {len(flows)} "
                                   f"({len(replaced)} runs replaced); needs {n_models}")
 
-    parts = []
-    for f in flow_order:
-        if f not in accepted:
-            continue
-        rid, m, frame = accepted[f]
-        parts.append(frame.assign(model_id=f"run-{rid}", flow_id=str(f), flow_name=m["flow_name"]))
-    df = pd.concat(parts, ignore_index=True)
-    df["task_id"] = name
-    df["y_true"] = df["label"].to_numpy() == ref.positive
+    # the string columns as categoricals: one code per row instead of one Python string per row
+    order = [f for f in flow_order if f in accepted]
+    df = pd.concat([accepted[f][2] for f in order], ignore_index=True)
+    codes = np.repeat(np.arange(len(order)), [len(accepted[f][2]) for f in order])
+    df["model_id"] = pd.Categorical.from_codes(codes, categories=[f"run-{accepted[f][0]}" for f in order])
+    df["flow_id"] = pd.Categorical.from_codes(codes, categories=[str(f) for f in order])
+    names = [accepted[f][1]["flow_name"] for f in order]
+    uniq = list(dict.fromkeys(names))
+    df["flow_name"] = pd.Categorical.from_codes(np.asarray([uniq.index(x) for x in names])[codes], categories=uniq)
+    df["task_id"] = pd.Categorical.from_codes(np.zeros(len(df), dtype=np.int8), categories=[name])
     first = df[df["model_id"] == df["model_id"].iloc[0]].drop_duplicates("row_id")
     import openml
 

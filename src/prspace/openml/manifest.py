@@ -19,7 +19,7 @@ import pandas as pd
 
 from prspace.core.errors import InputError
 
-__all__ = ["KIND", "build_manifest", "manifest_runs", "read_manifest", "replay_task_rows", "study_table"]
+__all__ = ["KIND", "build_manifest", "changed_tasks", "manifest_runs", "read_manifest", "replay_task_rows", "study_table"]
 
 #: The manifest's ``kind`` field.
 KIND = "prspace OpenML study manifest"
@@ -115,3 +115,36 @@ def study_table(counts: Mapping[str, int], *, server: str, client: str, out: str
         ("Boyd aggregation over tasks (section 4.2)", "run on the fetched predictions"),
         ("Boyd downsampling (section 4.3)", down if downsampling else "disabled in the config; " + down),
     ], columns=["item", "value"])
+
+
+def changed_tasks(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """One line per task whose draw differs between two manifests of the same study (e.g. a run
+    interrupted and resumed, or the same config run twice while the server gained or lost runs):
+    tasks drawn in one only, runs drawn in one only (run and flow ids), and runs whose predictions
+    file changed (SHA-256).  Empty when the two draws are the same."""
+    def runs(m: Mapping[str, Any]) -> dict[str, dict[int, dict]]:
+        return {t["task_id"]: {int(r["run_id"]): r for r in t["runs"]} for t in m.get("tasks", [])}
+
+    a, b = runs(before), runs(after)
+    out = []
+    for tid in sorted(set(a) | set(b)):
+        if tid not in b:
+            out.append(f"task {tid}: drawn before, not after (skipped or gone)")
+            continue
+        if tid not in a:
+            out.append(f"task {tid}: drawn after, not before")
+            continue
+        parts = []
+        only_a, only_b = sorted(set(a[tid]) - set(b[tid])), sorted(set(b[tid]) - set(a[tid]))
+        if only_a:
+            parts.append("runs no longer drawn: " + ", ".join(f"{r} (flow {a[tid][r]['flow_id']})" for r in only_a))
+        if only_b:
+            parts.append("runs newly drawn: " + ", ".join(f"{r} (flow {b[tid][r]['flow_id']})" for r in only_b))
+        changed = sorted(r for r in set(a[tid]) & set(b[tid]) if a[tid][r].get("sha256") != b[tid][r].get("sha256"))
+        if changed:
+            parts.append("predictions file changed: runs " + ", ".join(str(r) for r in changed))
+        if not parts and list(a[tid]) != list(b[tid]):
+            parts.append("same runs, drawn in another order")
+        if parts:
+            out.append(f"task {tid}: " + "; ".join(parts))
+    return out

@@ -1,0 +1,193 @@
+"""Benchmark: the faithful OpenML study (config/openml-paper.yaml) against a paper-scale loopback OpenML.
+
+Starts :class:`tests/openml_loopback.LoopbackOpenML` (886 binary 10-fold tasks on 426 datasets,
+content generated from a seed) in this process, points ``config/openml-paper.yaml`` at it (fresh
+draw, discovery, 30 models from distinct flows, ``openml.workers`` 4, the local profile's global cap
+of 4 connections) and runs the study's OpenML steps through Snakemake (select -> one predict job per
+task -> manifest and self-check; ``--full`` runs the whole study with its analysis) with
+``openml.max_tasks`` = each of ``--sizes``.  Per size it prints: wall time, HTTP requests (and per
+kind), bytes sent by the server, the cache's size on disk, and the peak resident memory of the
+predict jobs (Snakemake's ``benchmark:`` files, ``max_rss``), the largest task's included.
+
+Then it extrapolates to the whole draw of the world (886 tasks): each predict job's seconds, bytes
+and requests are fitted as ``a + b * rows`` (rows of the task's dataset, least squares over every
+job of every size) and summed over the world's 886 tasks; selection's requests per candidate are
+scaled to the world's candidates.
+
+    python benchmarks/bench_openml_loopback.py --sizes 10 25 50 --work /tmp/bench_openml
+    python benchmarks/bench_openml_loopback.py --sizes 886 --cores 8   # the whole draw
+
+``--latency`` / ``--bandwidth`` shape the server (seconds per answer, bytes/s per connection).
+The per-job table goes to ``<work>/jobs.csv``, the summary to ``<work>/summary.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from openml_loopback import LoopbackOpenML, make_world  # noqa: E402
+
+SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+
+
+def _du(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+
+def _kind(path: str) -> str:
+    if path.startswith("/data/download/9000"):
+        return "dataset files"
+    if path.startswith("/data/download/"):
+        return "predictions files"
+    call = path.split("/api/v1/xml/", 1)[-1]
+    if call.startswith("run/list"):
+        return "run listings"
+    if call.startswith("task/list"):
+        return "task listings"
+    if call.startswith("run/"):
+        return "run descriptions"
+    return "task/dataset metadata"
+
+
+def run_size(srv: LoopbackOpenML, n: int, work: Path, cores: int, full: bool, seed: int) -> tuple[dict, pd.DataFrame]:
+    study = f"openml-bench-{n}"
+    wd = work / f"size-{n}"
+    shutil.rmtree(wd, ignore_errors=True)
+    wd.mkdir(parents=True)
+    cfg = yaml.safe_load((ROOT / "config" / "openml-paper.yaml").read_text())
+    cfg["study"] = study
+    cfg["seed"] = seed
+    cfg["openml"].update(server=srv.url, cache_dir=str(wd / "cache"), max_tasks=n)
+    cfg_path = wd / "config.yaml"
+    cfg_path.write_text(yaml.safe_dump(cfg))
+    target = [f"results/{study}/openml-manifest.json", f"results/{study}/tables/openml_selfcheck.csv"]
+    srv.reset_count()
+    b0 = srv.bytes_sent
+    t0 = time.monotonic()
+    res = subprocess.run(
+        [str(SNAKEMAKE), *(["all"] if full else target), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(wd),
+         "--configfile", str(cfg_path), "--profile", str(ROOT / "profiles" / "local"), "--cores", str(cores)],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
+    wall = time.monotonic() - t0
+    (wd / "snakemake.log").write_text(res.stdout + res.stderr)
+    if res.returncode != 0:
+        raise SystemExit(f"size {n}: snakemake failed (exit {res.returncode}); see {wd / 'snakemake.log'}:\n"
+                         + res.stderr[-3000:])
+    paths = srv.per_path()
+    kinds: dict[str, int] = {}
+    for p, k in paths.items():
+        kinds[_kind(p)] = kinds.get(_kind(p), 0) + k
+    # per predict job: seconds and max_rss from Snakemake's benchmark files, rows/requests from the status
+    jobs = []
+    for st in sorted((wd / "work" / study / "predictions").glob("openml-*.json")):
+        s = json.loads(st.read_text())
+        tid = int(st.stem.split("-")[1])
+        bench = next((wd / "work" / study / "benchmarks").rglob(f"*{st.stem}.tsv"), None)
+        b = pd.read_csv(bench, sep="\t").iloc[0] if bench else {}
+        files = srv.world.run_ids[srv.world.runs_of_task[tid]]
+        jobs.append({"size": n, "task": st.stem, "rows": srv.world.rows_of_task(tid), "status": s["status"],
+                     "job_s": float(b.get("s", np.nan)), "max_rss_mb": float(b.get("max_rss", np.nan)),
+                     "fetch_s": s.get("seconds"), "requests": s.get("http_requests"),
+                     "replaced": len(s.get("replaced_runs") or []),
+                     "bytes": sum(len(srv.content.predictions(int(r))) for r in
+                                  [d["run_id"] for d in s.get("runs") or []]) if s["status"] == "ok" else 0,
+                     "n_runs_listed": len(files)})
+    jobs = pd.DataFrame(jobs)
+    sel = next((wd / "work" / study / "benchmarks").rglob("select_tasks*.tsv"), None)
+    sel_s = float(pd.read_csv(sel, sep="\t")["s"].iloc[0]) if sel else float("nan")
+    tl = pd.read_csv(wd / "work" / study / "tasks.csv") if (wd / "work" / study / "tasks.csv").exists() else None
+    largest = jobs.loc[jobs["rows"].idxmax()]
+    row = {
+        "tasks": n, "ok": int((jobs["status"] == "ok").sum()), "wall_s": round(wall, 1), "select_s": round(sel_s, 1),
+        "candidates_examined": int(len(tl)) if tl is not None else None,
+        "requests": int(sum(paths.values())), **{f"req_{k}": v for k, v in sorted(kinds.items())},
+        "mb_sent": round((srv.bytes_sent - b0) / 1e6, 1), "cache_mb": round(_du(wd / "cache") / 1e6, 1),
+        "rows_total": int(jobs["rows"].sum()), "largest_rows": int(largest["rows"]),
+        "largest_max_rss_mb": round(float(largest["max_rss_mb"]), 0),
+        "max_rss_mb": round(float(jobs["max_rss_mb"].max()), 0),
+        "median_job_s": round(float(jobs["job_s"].median()), 1),
+        "load1": round(os.getloadavg()[0], 1),
+    }
+    return row, jobs
+
+
+def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    A = np.column_stack([np.ones_like(x, dtype=float), x.astype(float)])
+    coef, *_ = np.linalg.lstsq(A, y.astype(float), rcond=None)
+    return float(coef[0]), float(coef[1])
+
+
+def extrapolate(srv: LoopbackOpenML, summary: pd.DataFrame, jobs: pd.DataFrame, cores: int) -> dict:
+    w = srv.world
+    q = np.flatnonzero(w.task_qualifies)
+    rows_all = w.ds_rows[w.task_ds[q] - 1].astype(float)
+    ok = jobs[jobs["status"] == "ok"]
+    out = {"tasks": len(q), "rows_total": int(rows_all.sum())}
+    for col in ("job_s", "requests", "bytes", "max_rss_mb"):
+        a, b = _fit(ok["rows"].to_numpy(), ok[col].to_numpy())
+        out[f"{col}_a"], out[f"{col}_b_per_1000_rows"] = round(a, 3), round(b * 1000, 4)
+        if col != "max_rss_mb":
+            out[f"{col}_total"] = float(a * len(q) + b * rows_all.sum())
+        else:
+            out["max_rss_mb_largest"] = round(a + b * rows_all.max(), 0)
+    cand = len(w.task_ids)
+    per_cand = float((summary["req_run listings"] / summary["candidates_examined"]).median()) \
+        if "req_run listings" in summary else 1.0
+    out["select_requests"] = round(cand * per_cand + np.ceil(cand / 1000))
+    # the predict jobs run one at a time under the local profile's 4-connection cap (workers 4)
+    out["wall_s_serial_predict"] = round(out["job_s_total"], 0)
+    out["gb_total"] = round(out["bytes_total"] / 1e9, 2)
+    out["requests_total"] = round(out["requests_total"] + out["select_requests"])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", type=int, nargs="+", default=[10, 25, 50])
+    p.add_argument("--work", type=Path, default=Path("/tmp/bench_openml"))
+    p.add_argument("--cores", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--full", action="store_true", help="run the whole study (analysis too), not only the fetch")
+    p.add_argument("--latency", type=float, default=0.0)
+    p.add_argument("--bandwidth", type=float, default=0.0)
+    a = p.parse_args(argv)
+    a.work.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    world = make_world(seed=a.seed)
+    print(f"world: {world.n_tasks} qualifying tasks + {len(world.task_ids) - world.n_tasks} decoys on "
+          f"{len(world.ds_rows)} datasets, {len(world.run_ids)} runs ({time.monotonic() - t0:.1f}s)", flush=True)
+    rows, alljobs = [], []
+    with LoopbackOpenML(world, latency=a.latency, bandwidth=a.bandwidth) as srv:
+        for n in a.sizes:
+            row, jobs = run_size(srv, n, a.work, a.cores, a.full, a.seed)
+            rows.append(row)
+            alljobs.append(jobs)
+            print(json.dumps(row), flush=True)
+        summary = pd.DataFrame(rows)
+        jobs = pd.concat(alljobs, ignore_index=True)
+        summary.to_csv(a.work / "summary.csv", index=False)
+        jobs.to_csv(a.work / "jobs.csv", index=False)
+        pd.set_option("display.width", 250)
+        print(summary.to_string(index=False))
+        ext = extrapolate(srv, summary, jobs, a.cores)
+    print("extrapolation to the whole draw:", json.dumps(ext))
+    (a.work / "extrapolation.json").write_text(json.dumps(ext, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
