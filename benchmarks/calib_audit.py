@@ -1,12 +1,16 @@
 """Calibrate the audit's intervals and all-pairs procedures across skew (:mod:`prspace.audit.simulate`).
 
-    PYTHONPATH=src python benchmarks/calib_audit.py --n 300 1000 --reps 250 --out benchmarks/audit_calibration.csv
+    PYTHONPATH=src python benchmarks/calib_audit.py --n 300 1000 --reps 200 --out benchmarks/audit_calibration.csv
+    PYTHONPATH=src python benchmarks/calib_audit.py --write-rule --docs
     PYTHONPATH=src python benchmarks/calib_audit.py --coverage --n 300 1000 --reps 1000 --write-rule --docs
 
 
-One row per cell (pi, n, truth), statistic (coverage, fwer, power, simultaneous), metric and method,
-with its Monte Carlo standard error; ``--merge`` joins per-n files into one and prints the table
-the decision rule reads (:mod:`prspace.audit.calibration_table`, written with ``--write-rule``).
+One row per cell (pi, n, truth), replicate, metric, procedure and pair: the raw paired p-value, the
+difference, its se and degrees of freedom, the true difference (:func:`prspace.audit.simulate.calibrate`);
+``--cells pi:n ...`` runs chosen cells (several processes, then ``--merge``); ``--write-rule`` writes the
+table the decision rule reads (:mod:`prspace.audit.calibration_table`: the level correction fitted on
+half the replicates, its error and power measured on the other half), ``--docs`` the tables of
+docs/calibration.md.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, nargs="+", default=[300, 1000])
     ap.add_argument("--pi", type=float, nargs="+", default=list(PIS))
-    ap.add_argument("--reps", type=int, default=250)
+    ap.add_argument("--reps", type=int, default=240)
+    ap.add_argument("--cells", nargs="*", default=None, help="pi:n pairs instead of the --pi x --n grid")
     ap.add_argument("--n-boot", type=int, default=200)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default="benchmarks/audit_calibration.csv")
@@ -43,11 +48,13 @@ def main() -> None:
         from prspace.audit.simulate import calibrate
 
         parts = []
-        for n in a.n:
-            for pi in a.pi:
+        cells = ([(float(c.split(":")[0]), int(c.split(":")[1])) for c in a.cells] if a.cells
+                 else [(pi, n) for n in a.n for pi in a.pi])
+        for pi, n in cells:
+            if True:
                 for alt in (False, True):
                     t0 = time.perf_counter()
-                    parts.append(calibrate(pi, n, a.reps, alternative=alt, seed=a.seed, n_boot=a.n_boot))
+                    parts.append(calibrate(pi, n, a.reps, alternative=alt, seed=a.seed))
                     print(f"n={n} pi={pi} alt={alt}: {time.perf_counter() - t0:.0f} s", flush=True)
                     pd.concat(parts).to_csv(a.out, index=False)
     if a.write_rule:
@@ -132,41 +139,52 @@ def _cells(t: pd.DataFrame) -> list[tuple[float, int, int]]:
     return [(float(r.pi), int(r.n), int(r.n_pos)) for r in c.itertuples(index=False)]
 
 
-def _table(t: pd.DataFrame, kind: str, agg: str = "max") -> str:
-    cells = _cells(t)
-    head = "| metric | method | " + " | ".join(f"pi {p:g}, n {n} ({k} pos.)" for p, n, k in cells) + " |"
+def _rule_cells(r: pd.DataFrame, column: str, fmt=lambda v, row: f"{v:.3f}") -> str:
+    cells = _cells(r)
+    head = "| metric | procedure | " + " | ".join(f"pi {p:g}, n {n} ({k} pos.)" for p, n, k in cells) + " |"
     rows = [head, "|" + " --- |" * (len(cells) + 2)]
-    sub = t[t["kind"] == kind]
-    for (metric, method), g in sub.groupby(["metric", "method"], sort=False):
+    order = {m: i for i, m in enumerate(NAMES)}
+    for (metric, method), g in sorted(r.groupby(["metric", "method"]), key=lambda x: (order[x[0][0]], x[0][1])):
         vals = []
         for p, n, _ in cells:
             h = g[(g["pi"] == p) & (g["n"] == n)]
-            r = h.loc[h["share"].idxmax()] if agg == "max" else h.loc[h["share"].idxmin()]
-            vals.append(f"{r['share']:.3f} ({r['mc_se']:.3f})")
+            vals.append(fmt(h[column].iloc[0], h.iloc[0]) if len(h) else "")
         rows.append(f"| {NAMES[metric]} | {method} | " + " | ".join(vals) + " |")
     return "\n".join(rows)
 
 
 def write_docs(t: pd.DataFrame, path: str = "docs/calibration.md") -> None:
-    """The tables of docs/calibration.md, "The audit's intervals and tests" (between the markers)."""
-    from prspace.audit.decision import decide
+    """The tables of docs/calibration.md, "The audit's intervals and tests" (between the markers),
+    from the pair rows of the calibration (``t``)."""
+    from prspace.audit.decision import LEVEL, decide, raw_threshold, rule_table
     from prspace.stats.replicates import BOOT_METRICS
 
-    reps = int(t["reps"].min())
+    r = rule_table(t)
+    reps = int(t.groupby(["pi", "n", "truth"])["rep"].nunique().min())
+
+    def err(v, row):
+        se = (LEVEL * (1 - LEVEL) / row["reps"]) ** 0.5
+        return f"{v:.3f}" + (" (over)" if v > LEVEL + 2 * se else "")
+
     parts = [f"Generated by `benchmarks/calib_audit.py --docs` from `benchmarks/audit_calibration.csv` ({reps} "
-             "replicates per cell and truth; share (Monte Carlo se)).", "",
-             "**Directional family-wise error** (the worse of the null and the planted alternative):", "",
-             _table(t, "fwer"), "", "**Power on the planted lead** (share of the four true leads declared):", "",
-             _table(t[t["truth"] == "alternative"], "power"), "",
-             "**Simultaneous coverage** of the pairwise intervals (planted alternative):", "",
-             _table(t[t["truth"] == "alternative"], "simultaneous"), "",
-             "**Coverage of the per-model 95% intervals** (the worse of null and alternative):", "",
-             _table(t, "coverage", "min"), "",
-             "**The procedure that decides** (:func:`prspace.audit.decision.decide` at each cell; with a bootstrap, "
-             "unit weights):", "",
+             "replicates per cell and truth: the first half fits the level correction, the second half (held out, "
+             f"{int(r['reps'].min())} per truth) measures the corrected procedure).", "",
+             "**Directional family-wise error of the corrected procedure** (held out; the worse of the null and the "
+             f"planted alternative; 0.05 + 2 MC se = {LEVEL + 2 * (LEVEL * (1 - LEVEL) / r['reps'].min()) ** 0.5:.3f}):",
+             "", _rule_cells(r, "fwer", err), "",
+             "**The same, of the raw test at its nominal level** (Holm on the uncorrected p-values; \"(over)\": above "
+             "0.05 + 2 MC se):", "", _rule_cells(r, "fwer_raw", err), "",
+             "**Raw p-value counted as p = 0.05 / 10** (Holm's first step for five models) after the correction "
+             "(0.005 would be no correction):", "",
+             _rule_cells(r, "t_4", lambda v, row: f"{raw_threshold(0.005, tuple(row[c] for c in r.columns if c.startswith('t_'))):.4f}"),
+             "", "**Power on the planted lead** (held out; share of the four true leads declared; corrected / raw):", "",
+             _rule_cells(r, "power", lambda v, row: f"{v:.2f} / {row['power_raw']:.2f}"), "",
+             "**Simultaneous coverage** of the corrected pairwise intervals (held out, the worse of null and "
+             "alternative):", "", _rule_cells(r, "simultaneous"), "",
+             "**The procedure that decides** (:func:`prspace.audit.decision.decide` at each cell; unit weights):", "",
              "| cell | " + " | ".join(NAMES[m] for m in BOOT_METRICS) + " |",
              "|" + " --- |" * (len(BOOT_METRICS) + 1)]
-    for p, n, k in _cells(t):
+    for p, n, k in _cells(r):
         parts.append(f"| pi {p:g}, n {n} ({k} pos.) | " + " | ".join(decide(m, k, n).label for m in BOOT_METRICS)
                      + " |")
     text = open(path).read()

@@ -10,10 +10,13 @@ adjustment (:func:`prspace.stats.pairwise.jackknife_pairs`, replicates from
 :func:`prspace.stats.replicates.jackknife`).  A task with one model or models on different test
 rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
-One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: calibrated at
-the task's size and skew, the most power there); its rows have ``role`` "decides" and the others
-"cross-check"; a metric no procedure is calibrated for has only cross-checks, and every row's
-``note`` says why (:meth:`prspace.audit.decision.Decision.why`).  The report's lines
+One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: DeLong-Holm or
+the jackknife-t Holm, at a level corrected by simulation at the task's size and skew, the most
+power there); its rows carry the corrected p-values (``p_raw`` the corrected raw p-value,
+``p_adjusted`` Holm's of those, ``lo``/``hi`` at the corrected level:
+:func:`prspace.stats.pairwise.level_corrected`) and have ``role`` "decides"; the others (the
+uncorrected tests and the bootstrap max-T) "cross-check"; every row's ``note`` says who decides
+and at which corrected level (:meth:`prspace.audit.decision.Decision.why`).  The report's lines
 (:func:`survival_lines`), the plausible-best sets (:mod:`prspace.audit.ranksets`) and the
 sentences (:func:`prspace.audit.uncertainty.decided`) follow the deciding rows only.
 """
@@ -34,6 +37,7 @@ from prspace.stats.pairwise import (
     bootstrap_pairs,
     delong_pairs,
     jackknife_pairs,
+    level_corrected,
 )
 from prspace.stats.replicates import BOOT_METRICS, Block
 
@@ -52,10 +56,16 @@ def block_decisions(block: Block, bootstrapped: bool) -> dict:
     n_pos, n = float(block.weight[block.y].sum()), float(block.weight.sum())
     out = {}
     for metric in BOOT_METRICS:
-        can = tuple(p for p in ORDER if (p != "DeLong-Holm" or (metric == "auroc" and unit))
-                    and (p != "max-T (class)" or bootstrapped))
+        can = tuple(p for p in ORDER if p != "DeLong-Holm" or (metric == "auroc" and unit))
         out[metric] = decide(metric, n_pos, n, available=can)
     return out
+
+
+def _corrected(r: PairwiseComparisons, decision) -> PairwiseComparisons:
+    """``r`` at the decision's corrected level when its procedure decides, else ``r`` as it is."""
+    if r.method != decision.method or not decision.thresholds:
+        return r
+    return level_corrected(r, decision.corrected_p, decision.raw_threshold)
 
 
 def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float, decision) -> list[dict]:
@@ -87,12 +97,13 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         dec = block_decisions(block, reps is not None)
         if bool(np.all(block.weight == 1.0)):
             est, cov = delong(block.y, np.vstack(block.scores))
-            rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence,
-                          dec["auroc"])
+            rows += _rows(task, "auroc", models, _corrected(delong_pairs(est, cov, alpha=alpha, seed=seed),
+                                                            dec["auroc"]), confidence, dec["auroc"])
         table = pooled[pooled["task"] == task].set_index("model").loc[models]
         jack, strata = jackknives[id(block)]
         for c, metric in enumerate(BOOT_METRICS):
-            r = jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha)
+            r = _corrected(jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha),
+                           dec[metric])
             rows += _rows(task, metric, models, r, confidence, dec[metric])
         if reps is None:
             continue

@@ -155,6 +155,8 @@ class PairwiseComparisons:
     alpha: float
     critical: float
     n_resamples: int = 0
+    #: Degrees of freedom of each pair's t reference (the jackknife's); None: normal.
+    df: np.ndarray | None = None
 
     @property
     def survives(self) -> np.ndarray:
@@ -278,4 +280,19 @@ def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarr
         # Bonferroni's simultaneous intervals (Holm's first step): t quantile at 1 - alpha / (2 pairs)
         half = np.where(varies, student_t.isf(alpha / (2 * iu.size), df) * se, 0.0)
     return PairwiseComparisons(iu, ju, d, np.where(varies, se, 0.0), p, holm(p), d - half, d + half, JACK_HOLM,
-                               alpha, float("nan"), int(reps.shape[0]))
+                               alpha, float("nan"), int(reps.shape[0]), df)
+
+
+def level_corrected(r: PairwiseComparisons, corrected_p, raw_threshold) -> PairwiseComparisons:
+    """``r`` with its level corrected by simulation (``prspace.audit.decision``): every raw p-value
+    replaced by ``corrected_p(p_raw)`` (the share of simulated null pairs at least as extreme: a
+    p-value that holds its level where the raw one does not), Holm's adjustment of those, and
+    Bonferroni's simultaneous intervals at the raw threshold ``raw_threshold(alpha / P)`` (the raw
+    p-value whose corrected p-value is ``alpha / P``): ``d +- q se`` with ``q`` the two-sided
+    ``raw_threshold`` quantile of the pair's reference (t with ``df``, else normal)."""
+    p = np.where(np.isnan(r.p_raw), np.nan, corrected_p(np.nan_to_num(r.p_raw, nan=1.0)))
+    level = raw_threshold(r.alpha / max(r.diff.size, 1))
+    with np.errstate(invalid="ignore"):
+        q = (student_t.isf(level / 2, r.df) if r.df is not None else np.full(r.diff.size, norm.isf(level / 2)))
+    half = np.where(r.se > 0, q * r.se, 0.0)
+    return dataclasses.replace(r, p_raw=p, p_adjusted=holm(p), lo=r.diff - half, hi=r.diff + half)
