@@ -7,7 +7,9 @@ The rule (``docs/audit.md``, "Which procedure decides"):
 1. the *cell*: the calibrated (pi, n) nearest to the task's, by the distance
    ``(log(n_pos / n_pos_c))^2 + (log(pi / pi_c))^2`` (the positives count most for the PR
    metrics' noise, the skew for their shape);
-2. the *level correction* of each procedure in that cell: its raw paired p-values on the
+2. the *level correction* of each procedure in that cell, wherever its raw test's directional
+   family-wise error exceeds ``LEVEL + 2 MC se`` (on all replicates or on the held-out half; else
+   ``t(L) = L``, no correction): its raw paired p-values on the
    simulated pairs whose true difference is 0 (null and planted alternative, the first half of the
    replicates) give, for each nominal level L of :data:`NOMINAL`, the raw threshold ``t(L)``
    below which a share of at most L of those null p-values fall; the corrected p-value of a pair
@@ -17,8 +19,9 @@ The rule (``docs/audit.md``, "Which procedure decides"):
    p-values controls the family-wise error for any number of models;
 3. the corrected procedure's directional family-wise error, power on the planted lead and
    simultaneous coverage are measured on the *other* half of the replicates (held out); of the
-   procedures the task can run (DeLong-Holm: AUROC with unit weights; the jackknife-t Holm:
-   always) the one with the highest held-out power decides; equal power: the earlier of :data:`ORDER`.
+   procedures the task can run (DeLong-Holm: AUROC with unit weights; the paired bootstrap z with
+   Holm: an audit with a bootstrap; the jackknife-t Holm: always) the one with the highest held-out
+   power decides; equal power: the earlier of :data:`ORDER`.
 
 Every cell has a deciding procedure: a cell where a raw test errs too often gets a stricter level,
 never an abstention.  A metric *cannot decide* only when the table has no cell for it (or the task
@@ -40,14 +43,14 @@ import pandas as pd
 
 from prspace.audit.calibration_table import CELLS, COLUMNS
 from prspace.audit.generated import write_cells
-from prspace.stats.pairwise import DELONG_HOLM, JACK_HOLM
+from prspace.stats.pairwise import BOOT_Z, DELONG_HOLM, JACK_HOLM
 
 #: The level the calibration ran at.
 LEVEL = 0.05
 #: Tie-break order; the names :mod:`prspace.audit.simulate` gives the procedures.
-ORDER = ("DeLong-Holm", "jackknife-Holm")
+ORDER = ("DeLong-Holm", "bootstrap-z (class)", "jackknife-Holm")
 #: ``method`` of :mod:`prspace.stats.pairwise` for each calibrated name.
-METHOD = {"DeLong-Holm": DELONG_HOLM, "jackknife-Holm": JACK_HOLM}
+METHOD = {"DeLong-Holm": DELONG_HOLM, "bootstrap-z (class)": BOOT_Z, "jackknife-Holm": JACK_HOLM}
 CANNOT = "cannot decide"
 #: Nominal levels at which the raw thresholds are tabled (``t_<i>`` columns of the table).
 NOMINAL = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
@@ -91,8 +94,11 @@ class Decision:
         cell = f"calibrated at pi = {self.pi:g}, n = {self.n} ({self.n_pos} positives)"
         if self.method is None:
             return f"no calibration for this metric or task ({cell}): which models differ cannot be told"
-        return (f"{self.label} decides at a level corrected by simulation (raw p below {self.raw_threshold(LEVEL):.3g} "
-                f"counts as p below {LEVEL:g}): family-wise error {self.fwer:.3f} (MC se {self.mc_se:.3f}), power "
+        how = ("at its nominal level (it holds the family-wise error in simulation)"
+               if tuple(self.thresholds) == NOMINAL else
+               f"at a level corrected by simulation (raw p below {self.raw_threshold(LEVEL):.3g} counts as p below "
+               f"{LEVEL:g})")
+        return (f"{self.label} decides {how}: family-wise error {self.fwer:.3f} (MC se {self.mc_se:.3f}), power "
                 f"{self.power:.2f} on the planted lead, measured on held-out replicates; {cell}")
 
 
@@ -195,23 +201,34 @@ def rule_table(pairs: pd.DataFrame) -> pd.DataFrame:
     keys = ["metric", "method", "pi", "n", "n_pos"]
     for key, g in pairs.groupby(keys, sort=True):
         half = g["rep"] < g.groupby("truth")["rep"].transform("max") // 2 + 1
-        fit, held = g[half], g[~half]
+        fit = g[half]
         null_p = fit.loc[fit["true_diff"] == 0, "p_raw"].to_numpy()
-        th = thresholds_of(null_p)
-        out, raw = {}, {}
-        for truth, h in held.groupby("truth"):
-            reps = [r for _, r in h.groupby("rep", sort=False)]
-            res = [_outcomes(r, th) for r in reps]
-            unc = [_outcomes(r, NOMINAL) for r in reps]  # the identity map: the raw test at its nominal level
-            out[truth] = (np.mean([x[0] for x in res]), np.nanmean([x[1] for x in res]) if truth == "alternative"
-                          else np.nan, np.mean([x[2] for x in res]), len(res))
-            raw[truth] = (np.mean([x[0] for x in unc]), np.nanmean([x[1] for x in unc]) if truth == "alternative"
-                          else np.nan)
-        rows.append(dict(zip(keys, key, strict=True), fwer=max(v[0] for v in out.values()),
-                         power=out.get("alternative", (0, np.nan))[1],
-                         fwer_raw=max(v[0] for v in raw.values()), power_raw=raw.get("alternative", (0, np.nan))[1],
-                         reps=min(v[3] for v in out.values()), simultaneous=min(v[2] for v in out.values()),
-                         null_pairs=int(null_p.size), **dict(zip(THRESHOLD_COLUMNS, th, strict=True))))
+        # the raw test at its nominal level, on all replicates and on the held-out half
+        by_truth = {truth: [r for _, r in h.groupby("rep", sort=False)] for truth, h in g.groupby("truth")}
+        raw_all = {t: [_outcomes(r, NOMINAL) for r in reps] for t, reps in by_truth.items()}
+        held_reps = {t: [r for r in reps if not half[r.index].iloc[0]] for t, reps in by_truth.items()}
+        raw_held = {t: [_outcomes(r, NOMINAL) for r in reps] for t, reps in held_reps.items()}
+
+        def over(res: dict) -> bool:
+            return any(np.mean([x[0] for x in v]) > LEVEL + 2 * math.sqrt(LEVEL * (1 - LEVEL) / len(v))
+                       for v in res.values())
+
+        corrected = over(raw_all) or over(raw_held)
+        th = thresholds_of(null_p) if corrected else NOMINAL
+        res = {t: [_outcomes(r, th) for r in reps] for t, reps in held_reps.items()} if corrected else raw_held
+
+        def share(v, i):
+            return float(np.nanmean([x[i] for x in v]))
+
+        rows.append(dict(zip(keys, key, strict=True),
+                         fwer=max(share(v, 0) for v in res.values()),
+                         power=share(res["alternative"], 1) if "alternative" in res else float("nan"),
+                         reps=min(len(v) for v in res.values()),
+                         simultaneous=min(share(v, 2) for v in res.values()),
+                         fwer_raw=max(share(v, 0) for v in raw_held.values()),
+                         power_raw=share(raw_held["alternative"], 1) if "alternative" in raw_held else float("nan"),
+                         corrected=int(corrected), null_pairs=int(null_p.size),
+                         **dict(zip(THRESHOLD_COLUMNS, th, strict=True))))
     out = pd.DataFrame(rows)
     return out[out["method"].isin(ORDER)].sort_values(["metric", "pi", "n", "method"]).reset_index(drop=True)
 
@@ -219,15 +236,16 @@ def rule_table(pairs: pd.DataFrame) -> pd.DataFrame:
 def write_table(pairs: pd.DataFrame, seed: int, path: Path | None = None) -> Path:
     """Write :mod:`prspace.audit.calibration_table` from the calibration's pair rows."""
     cols = ["metric", "method", "pi", "n", "n_pos", "fwer", "power", "reps", "simultaneous", "fwer_raw", "power_raw",
-            "null_pairs", *THRESHOLD_COLUMNS]
+            "corrected", "null_pairs", *THRESHOLD_COLUMNS]
     return write_cells(
         path or Path(__file__).with_name("calibration_table.csv"),
         header=(f"Generated by ``benchmarks/calib_audit.py --write-rule`` (seed {seed}); do not edit.\n\n"
                 "Per metric, procedure and calibrated cell: on held-out replicates, the worse directional family-wise\n"
                 "error of the null and the planted alternative at the corrected level, the power on the planted lead,\n"
                 "replicates per truth, the simultaneous coverage of the corrected intervals; the raw test's error and\n"
-                "power at the nominal level on the same replicates; the null pairs the\n"
+                "power at the nominal level on the same replicates; whether the level was corrected (1: the raw test\n"
+                "erred above 0.05 + 2 MC se on all replicates or on the held-out half; 0: t_i are the nominal levels); the null pairs the\n"
                 f"correction was fitted on and the raw thresholds t_i at the nominal levels {', '.join(map(str, NOMINAL))}\n"
                 "(:func:`prspace.audit.decision.rule_table`)."),
-        columns=cols, rows=rule_table(pairs)[cols].itertuples(index=False), ints=("n", "n_pos", "reps", "null_pairs"),
+        columns=cols, rows=rule_table(pairs)[cols].itertuples(index=False), ints=("n", "n_pos", "reps", "corrected", "null_pairs"),
         floats=("fwer", "power", "simultaneous", "fwer_raw", "power_raw"))

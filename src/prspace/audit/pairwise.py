@@ -10,8 +10,11 @@ adjustment (:func:`prspace.stats.pairwise.jackknife_pairs`, replicates from
 :func:`prspace.stats.replicates.jackknife`).  A task with one model or models on different test
 rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
-One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: DeLong-Holm or
-the jackknife-t Holm, at a level corrected by simulation at the task's size and skew, the most
+Every metric is also compared by the paired bootstrap z with Holm's adjustment
+(:func:`prspace.stats.pairwise.bootstrap_z_pairs`, on the same replicates).
+
+One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: DeLong-Holm, the
+bootstrap z Holm or the jackknife-t Holm, at a level corrected by simulation at the task's size and skew, the most
 power there); its rows carry the corrected p-values (``p_raw`` the corrected raw p-value,
 ``p_adjusted`` Holm's of those, ``lo``/``hi`` at the corrected level:
 :func:`prspace.stats.pairwise.level_corrected`) and have ``role`` "decides"; the others (the
@@ -31,10 +34,12 @@ from prspace.audit.intervals import delong
 from prspace.audit.tables import LABELS, task_metric_rows
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
+    BOOT_Z,
     DELONG_HOLM,
     JACK_HOLM,
     PairwiseComparisons,
     bootstrap_pairs,
+    bootstrap_z_pairs,
     delong_pairs,
     jackknife_pairs,
     level_corrected,
@@ -42,7 +47,7 @@ from prspace.stats.pairwise import (
 from prspace.stats.replicates import BOOT_METRICS, Block
 
 #: How the report's lines name the methods.
-SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T"}
+SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T", BOOT_Z: "bootstrap-z"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
                     "survives", "method", "level", "n_resamples", "role", "note", "simultaneous_coverage"]
@@ -56,7 +61,8 @@ def block_decisions(block: Block, bootstrapped: bool) -> dict:
     n_pos, n = float(block.weight[block.y].sum()), float(block.weight.sum())
     out = {}
     for metric in BOOT_METRICS:
-        can = tuple(p for p in ORDER if p != "DeLong-Holm" or (metric == "auroc" and unit))
+        can = tuple(p for p in ORDER if (p != "DeLong-Holm" or (metric == "auroc" and unit))
+                    and (p != "bootstrap-z (class)" or bootstrapped))
         out[metric] = decide(metric, n_pos, n, available=can)
     return out
 
@@ -108,7 +114,10 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         if reps is None:
             continue
         for c, metric in enumerate(BOOT_METRICS):
-            r = bootstrap_pairs(table[metric].to_numpy(np.float64), reps[:, :, c], alpha=alpha)
+            points = table[metric].to_numpy(np.float64)
+            r = _corrected(bootstrap_z_pairs(points, reps[:, :, c], alpha=alpha), dec[metric])
+            rows += _rows(task, metric, models, r, confidence, dec[metric])
+            r = bootstrap_pairs(points, reps[:, :, c], alpha=alpha)
             rows += _rows(task, metric, models, r, confidence, dec[metric])
     out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
     order = {m: i for i, m in enumerate(BOOT_METRICS)}

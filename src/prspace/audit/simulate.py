@@ -33,8 +33,8 @@ from scipy.stats import norm
 
 from prspace import metrics as M
 from prspace.audit.intervals import delong
-from prspace.stats.pairwise import delong_pairs, jackknife_pairs
-from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics
+from prspace.stats.pairwise import bootstrap_z_pairs, delong_pairs, jackknife_pairs
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 MODELS, RHO, FOLDS, FOLD_SHIFT, MU, GAP = 5, 0.5, 5, 0.25, 1.5, 0.5
 #: The all-pairs procedures, as :func:`calibrate` names them.
@@ -88,9 +88,11 @@ def _pair_rows(r, true_diff: np.ndarray, metric: str, method: str) -> list[dict]
             for p in range(r.diff.size)]
 
 
-def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, alpha: float = 0.05) -> list[dict]:
-    """Raw paired tests of one test set (rows of :func:`_pair_rows`): DeLong's for AUROC and the
-    stratified jackknife t (class x fold, :func:`prspace.stats.replicates.jackknife`) for every metric."""
+def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, alpha: float = 0.05,
+              n_boot: int = 200) -> list[dict]:
+    """Raw paired tests of one test set (rows of :func:`_pair_rows`): DeLong's for AUROC, and for every
+    metric the paired bootstrap z (``n_boot`` resamples within class, as the audit draws them) and the
+    stratified jackknife t (class x fold, :func:`prspace.stats.replicates.jackknife`)."""
     rows: list[dict] = []
     k = len(block.models)
     iu, ju = np.triu_indices(k, 1)
@@ -98,6 +100,10 @@ def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, alph
     est, cov = delong(block.y, np.vstack(block.scores))
     true_d = truth[iu] - truth[ju]  # (pairs, metrics)
     rows += _pair_rows(delong_pairs(est, cov, alpha=alpha, n_sim=10, seed=1), true_d[:, 0], "auroc", "DeLong-Holm")
+    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
+    for c, metric in enumerate(BOOT_METRICS):
+        rows += _pair_rows(bootstrap_z_pairs(pts[:, c], reps[:, :, c], alpha=alpha), true_d[:, c], metric,
+                           "bootstrap-z (class)")
     jack, strata = jackknife(block, rng=rng)
     for c, metric in enumerate(BOOT_METRICS):
         r = jackknife_pairs(pts[:, c], jack[:, :, c], strata, alpha=alpha)

@@ -89,12 +89,13 @@ from prspace.stats.ranksets import (
 )
 from prspace.stats.resampling import jackknife_variance
 
-__all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "calibration_note", "delong_pairs",
+__all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "bootstrap_z_pairs", "level_corrected", "calibration_note", "delong_pairs",
            "holm", "jackknife_pairs", "rank_set_method", "rank_sets_by_rule"]
 
 DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
 JACK_HOLM = "jackknife t, Holm"
+BOOT_Z = "bootstrap z, Holm"
 
 #: The null of the calibration (``tests/stats/test_pairwise.py``) behind :data:`MEASURED_NULL_FWER`.
 CALIBRATION_NULL = {"models": 10, "n": 300, "pi": 0.3, "n_resamples": 200, "n_simulations": 400, "seed": 2026}
@@ -246,6 +247,32 @@ def bootstrap_pairs(points: np.ndarray, replicates: np.ndarray, *, alpha: float 
     critical = pairs.critical(1 - alpha)
     lo, hi = pairs.bounds(critical)
     return PairwiseComparisons(iu, ju, d, se, p_raw, p_adj, lo, hi, BOOT_MAX_T, alpha, critical, n_b)
+
+
+def bootstrap_z_pairs(points: np.ndarray, replicates: np.ndarray, *, alpha: float = 0.05) -> PairwiseComparisons:
+    """The paired stratified bootstrap z test of every pair, with Holm's adjustment: ``se_ij`` the
+    standard deviation of the bootstrap differences ``d*_bij`` (shared resamples ``replicates``
+    (B, k); a resample with a NaN left out), raw p ``2 (1 - Phi(|d_ij| / se_ij))``, Holm's
+    step-down, Bonferroni's simultaneous intervals ``d_ij +- Phi^-1(1 - alpha / (2P)) se_ij``."""
+    _check(alpha)
+    points = np.asarray(points, dtype=np.float64)
+    reps = np.asarray(replicates, dtype=np.float64)
+    reps = reps[np.isfinite(reps).all(axis=1)]
+    k = points.shape[0]
+    iu, ju = np.triu_indices(k, 1)
+    d = points[iu] - points[ju]
+    if reps.shape[0] < 2 or not np.isfinite(points).all():
+        nan = np.full(iu.size, np.nan)
+        return PairwiseComparisons(iu, ju, d, nan, nan, nan.copy(), nan.copy(), nan.copy(), BOOT_Z, alpha,
+                                   float("nan"), int(reps.shape[0]))
+    se = np.std(reps[:, iu] - reps[:, ju], axis=0, ddof=1)
+    varies = se > 1e-12 * np.maximum(np.abs(d), 1e-300)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(varies, 2 * norm.sf(np.abs(d) / se), np.where(d == 0, 1.0, 0.0))
+    critical = float(norm.isf(alpha / (2 * iu.size)))
+    half = np.where(varies, critical * se, 0.0)
+    return PairwiseComparisons(iu, ju, d, np.where(varies, se, 0.0), p, holm(p), d - half, d + half, BOOT_Z, alpha,
+                               critical, int(reps.shape[0]))
 
 
 def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarray, *,
