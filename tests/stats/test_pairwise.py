@@ -40,7 +40,15 @@ from prspace.stats.pairwise import (
     jackknife_pairs,
 )
 from prspace.stats.ranksets import rank_sets, rank_sets_from_bounds
-from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
+from prspace.stats.replicates import (
+    BOOT_METRICS,
+    DELETE_ONE_ROWS,
+    MIN_GROUPS,
+    Block,
+    bootstrap,
+    jackknife,
+    stable_groups,
+)
 from prspace.stats.resampling import StratumSampler, jackknife_groups
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
@@ -244,6 +252,14 @@ def test_delete_a_group_jackknife_leaves_every_row_out_once():
     assert 48 <= len(groups) <= 52 and set(of) == {0, 1}
     assert np.array_equal(np.sort(np.concatenate(groups)), np.arange(n))
     assert all((block.stratum[g] == s).all() for g, s in zip(groups, of, strict=True))
+    # the audit's jackknife (stable_groups): strata above DELETE_ONE_ROWS rows cut into at least
+    # MIN_GROUPS groups, smaller strata (the positives of a skewed task) left out row by row
+    groups, of = stable_groups(block.stratum, max_groups=50, rng=np.random.default_rng(9))
+    sizes = np.bincount(block.stratum)
+    for s_ in (0, 1):
+        want = sizes[s_] if sizes[s_] <= DELETE_ONE_ROWS else min(sizes[s_], max(MIN_GROUPS, round(50 * sizes[s_] / n)))
+        assert (of == s_).sum() == want
+    assert np.array_equal(np.sort(np.concatenate(groups)), np.arange(n))
     a, sa = jackknife(block, max_groups=50, rng=np.random.default_rng(9))
     b, _ = jackknife(block, max_groups=50, rng=np.random.default_rng(9))
     assert np.array_equal(a, b) and np.array_equal(sa, of)
@@ -252,6 +268,9 @@ def test_delete_a_group_jackknife_leaves_every_row_out_once():
         keep[groups[g]] = False
         want = M.all_metrics(y[keep], scores[1][keep])
         assert a[g, 1] == pytest.approx([want[m] for m in BOOT_METRICS], rel=1e-9)
+    small = _block(y[:60], scores[:, :60])  # 60 > max_groups rows, strata of at most 50: delete-one, no rng
+    g_small, _ = stable_groups(small.stratum, max_groups=50)
+    assert len(g_small) == 60
     with pytest.raises(ValueError, match="rng"):
         jackknife(block, max_groups=50)
 

@@ -64,9 +64,14 @@ the bootstrap underestimates the spread of an AP difference (its top-ranked rows
 weighs most, stick to the sample's in the resamples).  :func:`calibration_note` is the warning
 the audit prints and writes beside these rows, pointing to the jackknife-Holm rows.
 
-Which of the three *decides* a metric in ``prspace audit`` is chosen per task by
-:func:`prspace.audit.decision.decide` from a calibration across skew
-(:mod:`prspace.audit.simulate`); the studies keep :func:`rank_set_method`.
+:func:`bootstrap_z_pairs` (every metric): the paired stratified bootstrap z test, se from the
+shared resamples, Holm's adjustment, Bonferroni's intervals.  :func:`level_corrected` replaces a
+procedure's raw p-values by p-values corrected by simulation (:mod:`prspace.audit.decision`).
+
+Which procedure *decides* a metric in ``prspace audit`` (DeLong-Holm, the bootstrap z Holm or the
+jackknife-t Holm, at a level corrected by simulation where the raw test errs too often) is chosen
+per task by :func:`prspace.audit.decision.decide` from a calibration across skew
+(:mod:`prspace.audit.simulate`); the max-T stays a cross-check; the studies keep :func:`rank_set_method`.
 
 Assumption of all three: the test rows are independent draws (the resampling unit is the row;
 repeated rows of one unit make every p-value too small).
