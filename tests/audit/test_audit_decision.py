@@ -20,7 +20,15 @@ from sklearn.metrics import average_precision_score
 
 from prspace import audit
 from prspace.audit import simulate as S
-from prspace.audit.decision import CANNOT, LEVEL, POWER_FLOOR, decide, rule_table
+from prspace.audit.decision import (
+    CANNOT,
+    LEVEL,
+    NOMINAL,
+    corrected_p,
+    decide,
+    raw_threshold,
+    rule_table,
+)
 from prspace.audit.pairwise import survival_lines
 from prspace.audit.ranksets import plausible_best_lines
 from prspace.audit.tables import LABELS
@@ -31,40 +39,71 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
 
 
 def _table(rows):
-    return pd.DataFrame(rows, columns=["metric", "method", "pi", "n", "n_pos", "fwer", "power", "reps"])
+    from prspace.audit.decision import THRESHOLD_COLUMNS
+
+    cols = ["metric", "method", "pi", "n", "n_pos", "fwer", "power", "reps"]
+    t = pd.DataFrame(rows, columns=cols).assign(simultaneous=0.95, null_pairs=1000)
+    return t.assign(**{c: level for c, level in zip(THRESHOLD_COLUMNS, NOMINAL, strict=True)})
 
 
-def test_rule_takes_the_calibrated_procedure_with_most_power_in_the_nearest_cell():
+def test_rule_takes_the_procedure_with_most_power_in_the_nearest_cell_and_never_abstains():
     t = _table([
-        ("aupr", "max-T (class)", 0.5, 300, 150, 0.12, 0.90, 400),  # most power, not calibrated
-        ("aupr", "jackknife-Holm", 0.5, 300, 150, 0.05, 0.60, 400),
-        ("aupr", "max-T (class)", 0.03, 1000, 30, 0.04, 0.30, 400),
-        ("aupr", "jackknife-Holm", 0.03, 1000, 30, 0.05, 0.20, 400),
-        ("auprg", "max-T (class)", 0.03, 1000, 30, 0.01, 0.01, 400),  # calibrated, powerless
-        ("auprg", "jackknife-Holm", 0.03, 1000, 30, 0.30, 0.50, 400),  # powerful, not calibrated
+        ("aupr", "jackknife-Holm", 0.5, 300, 150, 0.04, 0.80, 400),
+        ("auroc", "DeLong-Holm", 0.03, 1000, 30, 0.04, 0.30, 400),
+        ("auroc", "jackknife-Holm", 0.03, 1000, 30, 0.05, 0.35, 400),  # most power
+        ("auprg", "jackknife-Holm", 0.03, 1000, 30, 0.01, 0.01, 400),  # powerless: still decides
     ])
-    d = decide("aupr", 140, 290, table=t)  # nearest: pi 0.5, n 300
-    assert (d.label, d.pi, d.n) == ("jackknife-Holm", 0.5, 300)
-    d = decide("aupr", 33, 1100, table=t)  # nearest: pi 0.03
-    assert d.label == "max-T (class)" and d.power == 0.30
-    assert decide("aupr", 33, 1100, table=t, available=("jackknife-Holm",)).label == "jackknife-Holm"
-    d = decide("auprg", 33, 1100, table=t)
-    assert d.label == CANNOT and d.power < POWER_FLOOR and "no power" in d.why()
-    # the margin: one Monte Carlo standard error above the level, no more
-    edge = LEVEL + np.sqrt(LEVEL * (1 - LEVEL) / 400)
-    ok = _table([("auroc", "DeLong-Holm", 0.5, 300, 150, edge - 1e-9, 0.5, 400)])
-    bad = _table([("auroc", "DeLong-Holm", 0.5, 300, 150, edge + 1e-9, 0.5, 400)])
-    assert decide("auroc", 150, 300, table=ok).label == "DeLong-Holm"
-    assert decide("auroc", 150, 300, table=bad).label == CANNOT
+    assert decide("auroc", 25, 900, table=t).label == "jackknife-Holm"
+    assert decide("auroc", 25, 900, table=t, available=("DeLong-Holm",)).label == "DeLong-Holm"
+    d = decide("auprg", 25, 900, table=t)
+    assert d.label == "jackknife-Holm" and d.power == 0.01 and "decides" in d.why()
+    assert decide("aupr", 140, 290, table=t).n_pos == 150
+    assert decide("ap", 10, 100, table=t).label == CANNOT  # no calibration for the metric
 
 
-def test_rule_table_takes_the_worse_error_of_null_and_alternative():
-    rows = [{"kind": "fwer", "metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 300, "n_pos": 30,
-             "share": s, "truth": tr, "reps": 200} for s, tr in ((0.03, "null"), (0.07, "alternative"))]
-    rows.append({"kind": "power", "metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 300, "n_pos": 30,
-                 "share": 0.4, "truth": "alternative", "reps": 200})
-    t = rule_table(pd.DataFrame(rows))
-    assert t[["fwer", "power"]].iloc[0].tolist() == [0.07, 0.4]
+def test_corrected_p_inverts_its_raw_threshold_and_is_monotone():
+    th = tuple(level / 3 for level in NOMINAL)  # a raw test three times too liberal
+    p = np.logspace(-6, 0, 200)
+    c = corrected_p(p, th)
+    assert np.all(np.diff(c) >= 0) and c[-1] == 1.0
+    for level in (0.001, 0.005, 0.0125, 0.05):
+        assert raw_threshold(level, th) == pytest.approx(level / 3, rel=1e-9)
+        assert corrected_p(raw_threshold(level, th), th) == pytest.approx(level, rel=1e-9)
+    assert np.allclose(corrected_p(p[p < 1e-4], th), 3 * p[p < 1e-4])
+
+
+def test_level_correction_holds_the_family_wise_error_of_a_liberal_test():
+    """Known truth: five equal models whose raw p-values under the null are U^2 (far too small): raw
+    Holm errs in most replicates; the corrected procedure, fitted on one half, holds 0.05 on the other."""
+    rng = np.random.default_rng(3)
+    reps, pairs = 400, 10
+    u = rng.random((reps, pairs)) ** 2
+    frame = pd.DataFrame({"metric": "aupr", "method": "jackknife-Holm", "pi": 0.1, "n": 1000, "n_pos": 100,
+                          "truth": "null", "rep": np.repeat(np.arange(reps), pairs), "pair": np.tile(np.arange(pairs), reps),
+                          "p_raw": u.ravel(), "diff": rng.standard_normal(reps * pairs), "se": 1.0, "df": np.nan,
+                          "true_diff": 0.0})
+    raw = np.mean([(np.minimum(np.sort(r) * (pairs - np.arange(pairs)), 1) < LEVEL).any() for r in u])
+    t = rule_table(frame)
+    held = int(t["reps"].iloc[0])
+    assert raw > 0.3 and held == reps // 2
+    assert t["fwer"].iloc[0] <= LEVEL + 2 * np.sqrt(LEVEL * (1 - LEVEL) / held), (raw, t["fwer"].iloc[0])
+    # the fitted threshold at 0.05 is near the truth's sqrt(...)-law: P(U^2 < t) = sqrt(t) = 0.05
+    assert t["t_7"].iloc[0] == pytest.approx(0.05**2, rel=0.5)
+
+
+def test_committed_calibration_table_holds_the_family_wise_error_in_every_cell():
+    """The regenerated table (``benchmarks/calib_audit.py --write-rule``): every cell, metric and
+    procedure errs at most 0.05 + 2 MC se on its held-out replicates, and every cell decides."""
+    from prspace.audit.calibration_table import CELLS, COLUMNS
+
+    t = pd.DataFrame(CELLS, columns=COLUMNS)
+    se = np.sqrt(LEVEL * (1 - LEVEL) / t["reps"])
+    bad = t[t["fwer"] > LEVEL + 2 * se]
+    assert bad.empty, bad[["metric", "method", "pi", "n", "fwer", "reps"]]
+    assert (t["reps"] >= 100).all() and (t["null_pairs"] >= 1000).all()
+    for r in t[["pi", "n", "n_pos"]].drop_duplicates().itertuples(index=False):
+        for metric in BOOT_METRICS:
+            assert decide(metric, r.n_pos, r.n).method is not None, (metric, r)
 
 
 def test_population_values_of_the_simulated_truth():
@@ -80,16 +119,18 @@ def test_population_values_of_the_simulated_truth():
     assert truth[0, BOOT_METRICS.index("average_precision")] == pytest.approx(ap, abs=0.01)
 
 
-def test_calibration_at_small_size_finds_the_planted_lead_and_covers():
+def test_calibration_at_small_size_gives_pairs_with_their_truth():
     """A small run of :func:`prspace.audit.simulate.calibrate` (the full grid is benchmarks/calib_audit.py):
-    balanced classes, 400 rows: the DeLong interval covers near its level and every procedure
-    finds the planted lead more often than it errs."""
-    t = S.calibrate(0.5, 400, 40, alternative=True, seed=1, n_boot=100)
-    share = t.set_index(["kind", "metric", "method"])["share"]
-    mc = t.set_index(["kind", "metric", "method"])["mc_se"]
-    assert share[("coverage", "auroc", "DeLong")] >= 0.95 - 3 * max(mc[("coverage", "auroc", "DeLong")], 0.02)
-    for method in ("DeLong-Holm", "jackknife-Holm", "max-T (class)"):
-        assert share[("power", "auroc", method)] > 0.3 > share[("fwer", "auroc", method)]
+    balanced classes, 200 rows, the planted lead: every pair's raw p-value is a probability, the four
+    pairs with model 0 carry the true lead, and the planted lead is found more often than a null pair errs."""
+    t = S.calibrate(0.5, 200, 10, alternative=True, seed=1)
+    assert set(t["method"]) == {"DeLong-Holm", "bootstrap-z (class)", "jackknife-Holm"}
+    assert t["p_raw"].between(0, 1).all()
+    assert (t.groupby(["metric", "method", "rep"]).size() == 10).all()
+    lead = t[t["pair"] < 4]
+    assert (lead["true_diff"] > 0).all() and (t.loc[t["pair"] >= 4, "true_diff"] == 0).all()
+    au = t[t["metric"] == "auroc"]
+    assert (au.loc[au["pair"] < 4, "p_raw"] < 0.05).mean() > 0.3 > (au.loc[au["pair"] >= 4, "p_raw"] < 0.05).mean()
 
 
 def _agree(res, task):
@@ -160,10 +201,13 @@ def test_readme_example_headline_rank_sets_and_pairs_agree():
     aupr = res.pairwise[(res.pairwise["metric"] == "aupr") & (res.pairwise["role"] == "decides")]
     lead = aupr[aupr["model_a"].isin(["gaussian_nb", "logistic_regression"])
                 & aupr["model_b"].isin(["gaussian_nb", "logistic_regression"])]
-    if not (len(lead) and lead["survives"].iloc[0]):
-        for name, text in _rendered(res).items():
-            assert "whether its AUPR lead over gaussian_nb (+0.088) is beyond noise cannot be told" in text, name
-            assert "is distinguishable" not in text and "NOT distinguishable" not in text, name
+    # issue 40: every metric is decided at this size (level corrected where the raw test errs), so the
+    # lead is either distinguishable or NOT, never "cannot be told"
+    assert len(lead) == 1
+    said = "is distinguishable from noise" if lead["survives"].iloc[0] else "is NOT distinguishable from noise"
+    for name, text in _rendered(res).items():
+        assert "its AUPR lead over gaussian_nb (+0.088, 95% simultaneous CI" in text and said in text, name
+        assert "cannot decide" not in text and "cannot be told" not in text.split("Where the metrics")[0], name
 
 
 def test_imbalanced_task_headline_rank_sets_and_pairs_agree():

@@ -29,6 +29,7 @@ from prspace.audit.tables import LABELS
 from prspace.cli import main
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
+    BOOT_Z,
     CALIBRATION_NULL,
     DELONG_HOLM,
     JACK_HOLM,
@@ -40,7 +41,15 @@ from prspace.stats.pairwise import (
     jackknife_pairs,
 )
 from prspace.stats.ranksets import rank_sets, rank_sets_from_bounds
-from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
+from prspace.stats.replicates import (
+    BOOT_METRICS,
+    DELETE_ONE_ROWS,
+    MIN_GROUPS,
+    Block,
+    bootstrap,
+    jackknife,
+    stable_groups,
+)
 from prspace.stats.resampling import StratumSampler, jackknife_groups
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
@@ -244,6 +253,14 @@ def test_delete_a_group_jackknife_leaves_every_row_out_once():
     assert 48 <= len(groups) <= 52 and set(of) == {0, 1}
     assert np.array_equal(np.sort(np.concatenate(groups)), np.arange(n))
     assert all((block.stratum[g] == s).all() for g, s in zip(groups, of, strict=True))
+    # the audit's jackknife (stable_groups): strata above DELETE_ONE_ROWS rows cut into at least
+    # MIN_GROUPS groups, smaller strata (the positives of a skewed task) left out row by row
+    groups, of = stable_groups(block.stratum, max_groups=50, rng=np.random.default_rng(9))
+    sizes = np.bincount(block.stratum)
+    for s_ in (0, 1):
+        want = sizes[s_] if sizes[s_] <= DELETE_ONE_ROWS else min(sizes[s_], max(MIN_GROUPS, round(50 * sizes[s_] / n)))
+        assert (of == s_).sum() == want
+    assert np.array_equal(np.sort(np.concatenate(groups)), np.arange(n))
     a, sa = jackknife(block, max_groups=50, rng=np.random.default_rng(9))
     b, _ = jackknife(block, max_groups=50, rng=np.random.default_rng(9))
     assert np.array_equal(a, b) and np.array_equal(sa, of)
@@ -252,6 +269,9 @@ def test_delete_a_group_jackknife_leaves_every_row_out_once():
         keep[groups[g]] = False
         want = M.all_metrics(y[keep], scores[1][keep])
         assert a[g, 1] == pytest.approx([want[m] for m in BOOT_METRICS], rel=1e-9)
+    small = _block(y[:60], scores[:, :60])  # 60 > max_groups rows, strata of at most 50: delete-one, no rng
+    g_small, _ = stable_groups(small.stratum, max_groups=50)
+    assert len(g_small) == 60
     with pytest.raises(ValueError, match="rng"):
         jackknife(block, max_groups=50)
 
@@ -378,7 +398,8 @@ def test_measured_rates_that_the_audit_prints_are_these_simulations(null_fwer):
 
 def test_family_wise_error_of_the_delete_a_group_jackknife():
     """The delete-a-group jackknife (above JACK_GROUPS rows) holds the level too: the same null with
-    100 groups of 3 rows instead of 300 single rows, every metric, 200 simulations."""
+    120 groups (50 of the 90 positives' stratum, 70 of the 210 negatives') instead of 300 single rows,
+    every metric, 200 simulations."""
     n_sim = 200
     mc_se = np.sqrt(0.05 * 0.95 / n_sim)
     rng = np.random.default_rng(11)
@@ -388,7 +409,7 @@ def test_family_wise_error_of_the_delete_a_group_jackknife():
     for _ in range(n_sim):
         scores = (y + rng.standard_normal(N)) + rng.standard_normal((K, N))
         jack, strata = jackknife(_block(y, scores), max_groups=100, rng=rng)
-        assert jack.shape[0] == 100
+        assert jack.shape[0] == 120
         points = [M.all_metrics(y, s) for s in scores]
         for c, metric in enumerate(BOOT_METRICS):
             hits[c] += jackknife_pairs(np.array([p[metric] for p in points]), jack[:, :, c], strata).any_survives
@@ -453,11 +474,11 @@ def test_audit_pairwise_table_api_and_reports():
     n_pairs = k * (k - 1) // 2
     assert t.groupby(["metric", "method"]).size().to_dict() == {
         **{(m, BOOT_MAX_T): n_pairs for m in BOOT_METRICS}, **{(m, JACK_HOLM): n_pairs for m in BOOT_METRICS},
-        ("auroc", DELONG_HOLM): n_pairs}
+        **{(m, BOOT_Z): n_pairs for m in BOOT_METRICS}, ("auroc", DELONG_HOLM): n_pairs}
     assert (t["survives"] == (t["p_adjusted"] < 0.05)).all()
     assert (t["p_adjusted"] >= t["p_raw"] - 1e-15).all() and (t["lo"] <= t["diff"]).all()
     cmp = res.comparisons[res.comparisons["method"] == "DeLong paired"].set_index(["model_a", "model_b"])
-    for r in t[t["method"] == DELONG_HOLM].to_dict("records"):
+    for r in t[(t["method"] == DELONG_HOLM) & (t["role"] == "cross-check")].to_dict("records"):  # uncorrected
         assert r["p_raw"] == pytest.approx(cmp.loc[(r["model_a"], r["model_b"]), "p_value"], rel=1e-12)
     # one procedure decides per metric, by the rule; the rank sets are its decisions
     block = intervals.blocks(res.data)[0][0]

@@ -10,10 +10,16 @@ adjustment (:func:`prspace.stats.pairwise.jackknife_pairs`, replicates from
 :func:`prspace.stats.replicates.jackknife`).  A task with one model or models on different test
 rows gets no rows; an audit without bootstrap gets no bootstrap rows.
 
-One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: calibrated at
-the task's size and skew, the most power there); its rows have ``role`` "decides" and the others
-"cross-check"; a metric no procedure is calibrated for has only cross-checks, and every row's
-``note`` says why (:meth:`prspace.audit.decision.Decision.why`).  The report's lines
+Every metric is also compared by the paired bootstrap z with Holm's adjustment
+(:func:`prspace.stats.pairwise.bootstrap_z_pairs`, on the same replicates).
+
+One procedure decides per task and metric (:func:`prspace.audit.decision.decide`: DeLong-Holm, the
+bootstrap z Holm or the jackknife-t Holm, at a level corrected by simulation at the task's size and skew, the most
+power there); its rows carry the corrected p-values (``p_raw`` the corrected raw p-value,
+``p_adjusted`` Holm's of those, ``lo``/``hi`` at the corrected level:
+:func:`prspace.stats.pairwise.level_corrected`) and have ``role`` "decides"; the others (the
+uncorrected tests and the bootstrap max-T) "cross-check"; every row's ``note`` says who decides
+and at which corrected level (:meth:`prspace.audit.decision.Decision.why`).  The report's lines
 (:func:`survival_lines`), the plausible-best sets (:mod:`prspace.audit.ranksets`) and the
 sentences (:func:`prspace.audit.uncertainty.decided`) follow the deciding rows only.
 """
@@ -28,17 +34,20 @@ from prspace.audit.intervals import delong
 from prspace.audit.tables import LABELS, task_metric_rows
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
+    BOOT_Z,
     DELONG_HOLM,
     JACK_HOLM,
     PairwiseComparisons,
     bootstrap_pairs,
+    bootstrap_z_pairs,
     delong_pairs,
     jackknife_pairs,
+    level_corrected,
 )
 from prspace.stats.replicates import BOOT_METRICS, Block
 
 #: How the report's lines name the methods.
-SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T"}
+SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "max-T", BOOT_Z: "bootstrap-z"}
 
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
                     "survives", "method", "level", "n_resamples", "role", "note", "simultaneous_coverage"]
@@ -53,9 +62,16 @@ def block_decisions(block: Block, bootstrapped: bool) -> dict:
     out = {}
     for metric in BOOT_METRICS:
         can = tuple(p for p in ORDER if (p != "DeLong-Holm" or (metric == "auroc" and unit))
-                    and (p != "max-T (class)" or bootstrapped))
+                    and (p != "bootstrap-z (class)" or bootstrapped))
         out[metric] = decide(metric, n_pos, n, available=can)
     return out
+
+
+def _corrected(r: PairwiseComparisons, decision) -> PairwiseComparisons:
+    """``r`` at the decision's corrected level when its procedure decides, else ``r`` as it is."""
+    if r.method != decision.method or not decision.thresholds:
+        return r
+    return level_corrected(r, decision.corrected_p, decision.raw_threshold)
 
 
 def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float, decision) -> list[dict]:
@@ -87,17 +103,21 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         dec = block_decisions(block, reps is not None)
         if bool(np.all(block.weight == 1.0)):
             est, cov = delong(block.y, np.vstack(block.scores))
-            rows += _rows(task, "auroc", models, delong_pairs(est, cov, alpha=alpha, seed=seed), confidence,
-                          dec["auroc"])
+            rows += _rows(task, "auroc", models, _corrected(delong_pairs(est, cov, alpha=alpha, seed=seed),
+                                                            dec["auroc"]), confidence, dec["auroc"])
         table = pooled[pooled["task"] == task].set_index("model").loc[models]
         jack, strata = jackknives[id(block)]
         for c, metric in enumerate(BOOT_METRICS):
-            r = jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha)
+            r = _corrected(jackknife_pairs(table[metric].to_numpy(np.float64), jack[:, :, c], strata, alpha=alpha),
+                           dec[metric])
             rows += _rows(task, metric, models, r, confidence, dec[metric])
         if reps is None:
             continue
         for c, metric in enumerate(BOOT_METRICS):
-            r = bootstrap_pairs(table[metric].to_numpy(np.float64), reps[:, :, c], alpha=alpha)
+            points = table[metric].to_numpy(np.float64)
+            r = _corrected(bootstrap_z_pairs(points, reps[:, :, c], alpha=alpha), dec[metric])
+            rows += _rows(task, metric, models, r, confidence, dec[metric])
+            r = bootstrap_pairs(points, reps[:, :, c], alpha=alpha)
             rows += _rows(task, metric, models, r, confidence, dec[metric])
     out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
     order = {m: i for i, m in enumerate(BOOT_METRICS)}

@@ -11,8 +11,10 @@ models a, b scored on the same test rows (the user's *population*: its positives
 2. *draw* a planned test set: ``n_pos`` positives and ``n_neg`` negatives with replacement from the
    population's positives and negatives, each row keeping both models' scores (paired);
 3. *test* the pair as the audit does, at the family's first step ``alpha / P`` (Bonferroni over
-   the ``P`` pairs of the user's models; Holm's first step and at most the max-T's threshold, so
-   the power is a lower bound for the step-down procedures): AUROC by DeLong's paired z test,
+   the ``P`` pairs of the user's models; Holm's first step, so the power is a lower bound for the
+   step-down procedure) *at the level the audit corrects it to* at the planned size and skew
+   (:func:`prspace.audit.decision.decide`: a raw p-value below ``Decision.raw_threshold(alpha / P)``
+   rejects, :func:`planned_threshold`): AUROC by DeLong's paired z test,
    AP, AUPR and AUPRG by the jackknife t of :func:`prspace.stats.pairwise.jackknife_pairs`, stratified
    by class, each class cut at random into ``min(rows, GROUPS)`` groups (delete-a-group; the
    audit leaves out up to 500 groups, in proportion to the classes' sizes: its test has at
@@ -166,6 +168,18 @@ def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int, n_neg: int,
     return p, float(np.sqrt(p * (1 - p) / sims))
 
 
+def planned_threshold(metric: str, n_pos: int, n_neg: int, level: float) -> float:
+    """The raw p-value threshold at which the audit's deciding test of ``metric`` (DeLong-Holm for
+    AUROC, the jackknife-t Holm otherwise: the tests this module simulates) rejects at nominal
+    ``level`` in the calibrated cell nearest the planned ``n_pos`` positives of ``n_pos + n_neg``
+    rows (its level corrected by simulation, :mod:`prspace.audit.decision`); ``level`` itself when
+    the metric has no calibration."""
+    from prspace.audit.decision import decide
+
+    d = decide(metric, n_pos, n_pos + n_neg, available=("DeLong-Holm",) if metric == "auroc" else ("jackknife-Holm",))
+    return d.raw_threshold(level) if d.method is not None else level
+
+
 def power_at(pair: Pair, metric: str, delta: float, *, n_pos: int, n_neg: int, alpha: float = 0.05,
              sims: int = 200, seed: int = 0) -> tuple[float, float]:
     """Power (and MC se) to detect a planted ``delta`` (> 0: a better) at the planned sizes."""
@@ -193,9 +207,10 @@ def minimal_detectable(pair: Pair, metric: str, *, n_pos: int, n_neg: int, alpha
 
 
 def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
-                     seed: int = 0, max_pos: int = 20_000) -> float:
+                     seed: int = 0, max_pos: int = 20_000, corrected: bool = False) -> float:
     """The fewest positives (prevalence of the population kept) detecting the observed difference
-    with power >= ``target``; NaN if more than ``max_pos`` (or no difference)."""
+    with power >= ``target``; NaN if more than ``max_pos`` (or no difference).  ``corrected``: test
+    at the audit's corrected level for each planned size (:func:`planned_threshold` of ``alpha``)."""
     d = difference(pair, metric)
     if d == 0:
         return float("nan")
@@ -203,8 +218,10 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
     ratio = float((~pair.y).sum() / pair.y.sum())
 
     def power(m: int) -> float:
-        return detection_rate(pair, metric, c=0.0, n_pos=m, n_neg=max(2, int(round(m * ratio))), alpha=alpha,
-                              sims=sims, rng=np.random.default_rng(seed), sign=sign)[0]
+        q = max(2, int(round(m * ratio)))
+        level = planned_threshold(metric, m, q, alpha) if corrected else alpha
+        return detection_rate(pair, metric, c=0.0, n_pos=m, n_neg=q, alpha=level, sims=sims,
+                              rng=np.random.default_rng(seed), sign=sign)[0]
 
     lo, hi = 1, 4
     while power(hi) < target:
@@ -218,7 +235,7 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
 
 
 POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",
-                 "power_observed", "power_mc_se", "minimal_detectable", "positives_needed", "target", "sims",
+                 "raw_threshold", "power_observed", "power_mc_se", "minimal_detectable", "positives_needed", "target", "sims",
                  "test"]
 
 
@@ -254,18 +271,20 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
             order = np.argsort(-pts[:, col], kind="stable")
             a, b = int(order[0]), int(order[1])
             pair = Pair(block.y, block.scores[a], block.scores[b])
-            need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed)
+            need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
+                                    corrected=True)
             for p, q in zip(plan_pos, plan_neg, strict=True):
                 if p < 2 or q < 2:
                     raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
                 d = float(pts[a, col] - pts[b, col])
-                pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=alpha / pairs, sims=sims,
+                level = planned_threshold(metric, p, q, alpha / pairs)
+                pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=level, sims=sims,
                                          rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
-                mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=alpha / pairs, target=target,
+                mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=level, target=target,
                                          sims=sims, seed=seed)
                 rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
                              "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
-                             "alpha_pair": alpha / pairs, "power_observed": pw, "power_mc_se": se,
+                             "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
                              "minimal_detectable": mdd, "positives_needed": need, "target": target, "sims": sims,
                              "test": "DeLong z" if metric == "auroc" else f"jackknife t ({GROUPS} groups per class)"})
     return pd.DataFrame(rows, columns=POWER_COLUMNS)

@@ -32,8 +32,8 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace import metrics as M
-from prspace.audit.intervals import boyd_intervals, delong, percentile
-from prspace.stats.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
+from prspace.audit.intervals import delong
+from prspace.stats.pairwise import bootstrap_z_pairs, delong_pairs, jackknife_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 MODELS, RHO, FOLDS, FOLD_SHIFT, MU, GAP = 5, 0.5, 5, 0.25, 1.5, 0.5
@@ -77,78 +77,49 @@ def draw(rng: np.random.Generator, n: int, pi: float, mu: np.ndarray) -> Block:
                  groups, list(s))
 
 
-def _pair_outcomes(r, true_diff: np.ndarray) -> tuple[bool, float, bool]:
-    """(directional family-wise error, power on the true differences, simultaneous coverage)."""
-    surv = r.survives
-    sign = np.sign(r.diff)
-    truth = np.sign(np.round(true_diff, 12))
-    wrong = surv & ((truth == 0) | (sign != truth))
-    real = truth != 0
-    power = float((surv & (sign == truth))[real].mean()) if real.any() else float("nan")
-    covered = bool(np.all((r.lo <= true_diff) & (true_diff <= r.hi)))
-    return bool(wrong.any()), power, covered
+def _pair_rows(r, true_diff: np.ndarray, metric: str, method: str) -> list[dict]:
+    """One row per pair: the raw p-value, the estimate, its se and degrees of freedom (NaN: normal),
+    and the true difference (what :func:`prspace.audit.decision.rule_table` needs to correct the level
+    and to measure the corrected procedure's errors, power and simultaneous coverage)."""
+    df = getattr(r, "df", None)
+    df = np.full(r.diff.size, np.nan) if df is None else df
+    return [{"metric": metric, "method": method, "pair": p, "p_raw": float(r.p_raw[p]), "diff": float(r.diff[p]),
+             "se": float(r.se[p]), "df": float(df[p]), "true_diff": float(np.round(true_diff[p], 12))}
+            for p in range(r.diff.size)]
 
 
-def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = 200,
-              alpha: float = 0.05) -> list[dict]:
-    """Outcomes of one test set: rows ``kind, metric, method, value`` (module docstring)."""
+def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, alpha: float = 0.05,
+              n_boot: int = 200) -> list[dict]:
+    """Raw paired tests of one test set (rows of :func:`_pair_rows`): DeLong's for AUROC, and for every
+    metric the paired bootstrap z (``n_boot`` resamples within class, as the audit draws them) and the
+    stratified jackknife t (class x fold, :func:`prspace.stats.replicates.jackknife`)."""
     rows: list[dict] = []
     k = len(block.models)
     iu, ju = np.triu_indices(k, 1)
     pts = point_metrics(block)
     est, cov = delong(block.y, np.vstack(block.scores))
-    z = norm.ppf(1 - alpha / 2)
-    se = np.sqrt(np.clip(np.diag(cov), 0, None))
-    a = 0  # auroc column
-    rows += [{"kind": "coverage", "metric": "auroc", "method": "DeLong",
-              "value": float(np.mean((est - z * se <= truth[:, a]) & (truth[:, a] <= est + z * se)))}]
-    n_pos = float(block.y.sum())
-    c_aupr = BOOT_METRICS.index("aupr")
-    for name in ("logit", "binomial"):
-        hit = [boyd_intervals(float(pts[i, c_aupr]), n_pos, 1 - alpha)[name] for i in range(k)]
-        rows.append({"kind": "coverage", "metric": "aupr", "method": f"{name} (Boyd 2013)",
-                     "value": float(np.mean([lo <= truth[i, c_aupr] <= hi for i, (lo, hi) in enumerate(hit)]))})
     true_d = truth[iu] - truth[ju]  # (pairs, metrics)
-    fw, pw, cv = _pair_outcomes(delong_pairs(est, cov, alpha=alpha, n_sim=4000, seed=1), true_d[:, a])
-    rows += _proc_rows("auroc", "DeLong-Holm", fw, pw, cv)
-    for scheme in ("class", "class x fold"):
-        reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme)
-        lo, hi = percentile(reps, 1 - alpha)
-        for c, metric in enumerate(BOOT_METRICS):
-            rows.append({"kind": "coverage", "metric": metric, "method": f"bootstrap ({scheme})",
-                         "value": float(np.mean((lo[:, c] <= truth[:, c]) & (truth[:, c] <= hi[:, c])))})
-            r = bootstrap_pairs(pts[:, c], reps[:, :, c], alpha=alpha)
-            rows += _proc_rows(metric, f"max-T ({scheme})", *_pair_outcomes(r, true_d[:, c]))
+    rows += _pair_rows(delong_pairs(est, cov, alpha=alpha, n_sim=10, seed=1), true_d[:, 0], "auroc", "DeLong-Holm")
+    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
+    for c, metric in enumerate(BOOT_METRICS):
+        rows += _pair_rows(bootstrap_z_pairs(pts[:, c], reps[:, :, c], alpha=alpha), true_d[:, c], metric,
+                           "bootstrap-z (class)")
     jack, strata = jackknife(block, rng=rng)
     for c, metric in enumerate(BOOT_METRICS):
         r = jackknife_pairs(pts[:, c], jack[:, :, c], strata, alpha=alpha)
-        rows += _proc_rows(metric, "jackknife-Holm", *_pair_outcomes(r, true_d[:, c]))
+        rows += _pair_rows(r, true_d[:, c], metric, "jackknife-Holm")
     return rows
 
 
-def _proc_rows(metric: str, method: str, fwer: bool, power: float, covered: bool) -> list[dict]:
-    return [{"kind": "fwer", "metric": metric, "method": method, "value": float(fwer)},
-            {"kind": "power", "metric": metric, "method": method, "value": power},
-            {"kind": "simultaneous", "metric": metric, "method": method, "value": float(covered)}]
-
-
-def calibrate(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0, n_boot: int = 200) -> pd.DataFrame:
-    """``reps`` replicates at ``(pi, n)``: one row per ``kind, metric, method`` with the ``share``
-    (mean over replicates), its Monte Carlo ``mc_se``, and the cell (``pi, n, n_pos, truth,
-    reps``); ``power`` rows only under the alternative."""
+def calibrate(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0) -> pd.DataFrame:
+    """``reps`` replicates at ``(pi, n)``: one row per replicate ``rep``, metric, method and pair
+    (:func:`replicate`), with the cell (``pi, n, n_pos, truth``); each cell and truth has its own
+    seeded stream."""
     rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative)])
     mu = means(alternative)
     truth = population(mu, pi)
     rows = []
-    for _ in range(reps):
-        rows += replicate(draw(rng, n, pi, mu), truth, rng, n_boot=n_boot)
-    t = pd.DataFrame(rows)
-    if not alternative:
-        t = t[t["kind"] != "power"]
-    g = t.groupby(["kind", "metric", "method"], sort=False)["value"]
-    out = g.agg(share="mean", sd="std", count="count").reset_index()
-    binary = out["kind"] != "power"
-    p = out["share"]
-    out["mc_se"] = np.where(binary, np.sqrt(p * (1 - p) / out["count"]), out["sd"] / np.sqrt(out["count"]))
-    return out.drop(columns=["sd", "count"]).assign(
-        pi=pi, n=n, n_pos=max(2, int(round(pi * n))), truth="alternative" if alternative else "null", reps=reps)
+    for rep in range(reps):
+        rows += [dict(r, rep=rep) for r in replicate(draw(rng, n, pi, mu), truth, rng)]
+    return pd.DataFrame(rows).assign(pi=pi, n=n, n_pos=max(2, int(round(pi * n))),
+                                     truth="alternative" if alternative else "null")

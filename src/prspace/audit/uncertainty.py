@@ -2,7 +2,7 @@
 
 :func:`uncertainty` returns two long tables:
 
-``intervals``: ``task, model, metric, method, estimate, lo, hi, calibrated``
+``intervals``: ``task, model, metric, method, estimate, lo, hi, calibrated, mc_error``
     AUROC by DeLong and by DeLong on the logit scale (unit weights), every metric of
     :data:`~prspace.stats.replicates.BOOT_METRICS` by the bootstrap within class (percentile
     interval; folds ignored, ``scheme="class"`` of :func:`prspace.stats.replicates.bootstrap`, so
@@ -11,7 +11,9 @@
     and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.  ``calibrated``: the
     method's simulated coverage at the task's positives and skew is at least
     :data:`prspace.audit.coverage.TARGET` (:func:`prspace.audit.coverage.shown`); the reports
-    print only such intervals (:func:`headline_interval`).
+    print only such intervals (:func:`headline_interval`).  ``mc_error`` (jackknife-t rows): the
+    largest move of an end over two other random groupings of the rows (0: every class left out row
+    by row, no randomness; :func:`prspace.stats.replicates.stable_groups`).
 ``comparisons``: ``task, metric, model_a, model_b, diff, lo, hi, p_value, method, calibrated,
 distinguishable`` (``calibrated`` as above, for the unadjusted paired interval)
     For every pair of models scored on the same test rows: ``diff = metric(a) - metric(b)``
@@ -38,9 +40,11 @@ from prspace.audit.intervals import (
 )
 from prspace.audit.numbers import difference, percents
 from prspace.audit.tables import LABELS
-from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife
+from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, stable_groups
 
-INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated"]
+INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated", "mc_error"]
+#: Extra jackknife groupings (other seeds) that measure the Monte Carlo error of the jackknife-t ends.
+MC_REGROUPINGS = 2
 COMPARISON_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "lo", "hi", "p_value", "method", "calibrated",
                       "distinguishable"]
 
@@ -94,6 +98,27 @@ def _model_rows(intervals: list[dict], models: list[str], bounds: dict[tuple[str
                           "lo": float(lo[k]), "hi": float(hi[k])})
 
 
+def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: float, bounds: dict,
+                   rng: np.random.Generator) -> dict[tuple[str, str], float]:
+    """Per (metric, model), the Monte Carlo error of the jackknife-t interval's ends: 0 when every class
+    is left out row by row (no random groups), else the largest move of either end over
+    :data:`MC_REGROUPINGS` other random groupings (issue 40: the interval must not depend on the seed)."""
+    strata = C.class_strata(block)
+    groups, _ = stable_groups(strata.stratum, rng=np.random.default_rng(0))
+    rows = sum(g.size for g in groups)
+    if len(groups) == rows:  # delete-one everywhere: exact
+        return {(m, model): 0.0 for m in BOOT_METRICS for model in block.models}
+    moves = np.zeros((len(BOOT_METRICS), len(block.models)))
+    for _ in range(MC_REGROUPINGS):
+        other = C.model_intervals(points, n_pos, confidence, jack=jackknife(strata, rng=rng))
+        for c, metric in enumerate(BOOT_METRICS):
+            lo, hi = bounds[(metric, "jackknife-t")]
+            lo2, hi2 = other[(metric, "jackknife-t")]
+            moves[c] = np.fmax(moves[c], np.fmax(np.abs(lo2 - lo), np.abs(hi2 - hi)))
+    return {(metric, model): float(moves[c, k]) for c, metric in enumerate(BOOT_METRICS)
+            for k, model in enumerate(block.models)}
+
+
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
            rng: np.random.Generator, jack_rng: np.random.Generator, replicates: dict | None = None,
            scheme: str = "class") -> tuple[list[dict], list[dict]]:
@@ -119,8 +144,10 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
         boot_metrics = [m for m in BOOT_METRICS if m != "auroc" or not unit]
         pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
     n = n_pos + float(table["n_neg"].iloc[0])
+    mc = _jack_mc_error(block, points, n_pos, confidence, bounds, jack_rng)
     for r in intervals:
         r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n)
+        r["mc_error"] = mc.get((r["metric"], r["model"]), float("nan")) if r["method"] == "jackknife-t" else float("nan")
     for r in pairs:
         r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage")
     for r in intervals + pairs:

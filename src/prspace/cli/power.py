@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
               f"{r['n_pos']} positives / {r['n_neg']} negatives power {r['power_observed']:.2f} "
               f"(MC se {r['power_mc_se']:.2f}); smallest difference detected with power {r['target']:.0%}: {mdd}; "
               f"positives needed for the observed difference: {need} "
-              f"({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs)")
+              f"({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs, corrected by simulation as the "
+              f"audit does to raw p < {r['raw_threshold']:.4g})")
     if args.out:
         t.to_csv(args.out, index=False)
     return 0

@@ -64,9 +64,14 @@ the bootstrap underestimates the spread of an AP difference (its top-ranked rows
 weighs most, stick to the sample's in the resamples).  :func:`calibration_note` is the warning
 the audit prints and writes beside these rows, pointing to the jackknife-Holm rows.
 
-Which of the three *decides* a metric in ``prspace audit`` is chosen per task by
-:func:`prspace.audit.decision.decide` from a calibration across skew
-(:mod:`prspace.audit.simulate`); the studies keep :func:`rank_set_method`.
+:func:`bootstrap_z_pairs` (every metric): the paired stratified bootstrap z test, se from the
+shared resamples, Holm's adjustment, Bonferroni's intervals.  :func:`level_corrected` replaces a
+procedure's raw p-values by p-values corrected by simulation (:mod:`prspace.audit.decision`).
+
+Which procedure *decides* a metric in ``prspace audit`` (DeLong-Holm, the bootstrap z Holm or the
+jackknife-t Holm, at a level corrected by simulation where the raw test errs too often) is chosen
+per task by :func:`prspace.audit.decision.decide` from a calibration across skew
+(:mod:`prspace.audit.simulate`); the max-T stays a cross-check; the studies keep :func:`rank_set_method`.
 
 Assumption of all three: the test rows are independent draws (the resampling unit is the row;
 repeated rows of one unit make every p-value too small).
@@ -89,12 +94,13 @@ from prspace.stats.ranksets import (
 )
 from prspace.stats.resampling import jackknife_variance
 
-__all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "calibration_note", "delong_pairs",
+__all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "bootstrap_z_pairs", "level_corrected", "calibration_note", "delong_pairs",
            "holm", "jackknife_pairs", "rank_set_method", "rank_sets_by_rule"]
 
 DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
 JACK_HOLM = "jackknife t, Holm"
+BOOT_Z = "bootstrap z, Holm"
 
 #: The null of the calibration (``tests/stats/test_pairwise.py``) behind :data:`MEASURED_NULL_FWER`.
 CALIBRATION_NULL = {"models": 10, "n": 300, "pi": 0.3, "n_resamples": 200, "n_simulations": 400, "seed": 2026}
@@ -155,6 +161,8 @@ class PairwiseComparisons:
     alpha: float
     critical: float
     n_resamples: int = 0
+    #: Degrees of freedom of each pair's t reference (the jackknife's); None: normal.
+    df: np.ndarray | None = None
 
     @property
     def survives(self) -> np.ndarray:
@@ -246,6 +254,32 @@ def bootstrap_pairs(points: np.ndarray, replicates: np.ndarray, *, alpha: float 
     return PairwiseComparisons(iu, ju, d, se, p_raw, p_adj, lo, hi, BOOT_MAX_T, alpha, critical, n_b)
 
 
+def bootstrap_z_pairs(points: np.ndarray, replicates: np.ndarray, *, alpha: float = 0.05) -> PairwiseComparisons:
+    """The paired stratified bootstrap z test of every pair, with Holm's adjustment: ``se_ij`` the
+    standard deviation of the bootstrap differences ``d*_bij`` (shared resamples ``replicates``
+    (B, k); a resample with a NaN left out), raw p ``2 (1 - Phi(|d_ij| / se_ij))``, Holm's
+    step-down, Bonferroni's simultaneous intervals ``d_ij +- Phi^-1(1 - alpha / (2P)) se_ij``."""
+    _check(alpha)
+    points = np.asarray(points, dtype=np.float64)
+    reps = np.asarray(replicates, dtype=np.float64)
+    reps = reps[np.isfinite(reps).all(axis=1)]
+    k = points.shape[0]
+    iu, ju = np.triu_indices(k, 1)
+    d = points[iu] - points[ju]
+    if reps.shape[0] < 2 or not np.isfinite(points).all():
+        nan = np.full(iu.size, np.nan)
+        return PairwiseComparisons(iu, ju, d, nan, nan, nan.copy(), nan.copy(), nan.copy(), BOOT_Z, alpha,
+                                   float("nan"), int(reps.shape[0]))
+    se = np.std(reps[:, iu] - reps[:, ju], axis=0, ddof=1)
+    varies = se > 1e-12 * np.maximum(np.abs(d), 1e-300)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(varies, 2 * norm.sf(np.abs(d) / se), np.where(d == 0, 1.0, 0.0))
+    critical = float(norm.isf(alpha / (2 * iu.size)))
+    half = np.where(varies, critical * se, 0.0)
+    return PairwiseComparisons(iu, ju, d, np.where(varies, se, 0.0), p, holm(p), d - half, d + half, BOOT_Z, alpha,
+                               critical, int(reps.shape[0]))
+
+
 def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarray, *,
                     alpha: float = 0.05) -> PairwiseComparisons:
     """Jackknife-t comparisons of all pairs with Holm's adjustment (module docstring, "jackknife").
@@ -278,4 +312,19 @@ def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarr
         # Bonferroni's simultaneous intervals (Holm's first step): t quantile at 1 - alpha / (2 pairs)
         half = np.where(varies, student_t.isf(alpha / (2 * iu.size), df) * se, 0.0)
     return PairwiseComparisons(iu, ju, d, np.where(varies, se, 0.0), p, holm(p), d - half, d + half, JACK_HOLM,
-                               alpha, float("nan"), int(reps.shape[0]))
+                               alpha, float("nan"), int(reps.shape[0]), df)
+
+
+def level_corrected(r: PairwiseComparisons, corrected_p, raw_threshold) -> PairwiseComparisons:
+    """``r`` with its level corrected by simulation (``prspace.audit.decision``): every raw p-value
+    replaced by ``corrected_p(p_raw)`` (the share of simulated null pairs at least as extreme: a
+    p-value that holds its level where the raw one does not), Holm's adjustment of those, and
+    Bonferroni's simultaneous intervals at the raw threshold ``raw_threshold(alpha / P)`` (the raw
+    p-value whose corrected p-value is ``alpha / P``): ``d +- q se`` with ``q`` the two-sided
+    ``raw_threshold`` quantile of the pair's reference (t with ``df``, else normal)."""
+    p = np.where(np.isnan(r.p_raw), np.nan, corrected_p(np.nan_to_num(r.p_raw, nan=1.0)))
+    level = raw_threshold(r.alpha / max(r.diff.size, 1))
+    with np.errstate(invalid="ignore"):
+        q = (student_t.isf(level / 2, r.df) if r.df is not None else np.full(r.diff.size, norm.isf(level / 2)))
+    half = np.where(r.se > 0, q * r.se, 0.0)
+    return dataclasses.replace(r, p_raw=p, p_adjusted=holm(p), lo=r.diff - half, hi=r.diff + half)
