@@ -207,14 +207,15 @@ CLAIMS: tuple[Claim, ...] = (
           "AUCNPR is more than twice the mean original)", "direction", direction=+1),
     # --- implementation checks: cannot fail on data ---------------------------------------------------
     Claim("boyd.thm1", BOYD, "implementation", "sec. 2.1, Theorem 1",
-          "precision p >= pi r / (1 - pi + pi r) at every recall r",
+          "Precision (p) and recall (r) must satisfy, p >= pi r / (1 - pi + pi r)",
           "the closed form against prspace.metrics on the worst ranking and random rankings", "check"),
     Claim("boyd.thm2", BOYD, "implementation", "sec. 2.2, Theorem 2",
           "AUCPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi", "the closed form against prspace.metrics", "check"),
     Claim("boyd.thm3", BOYD, "implementation", "sec. 2.2, Theorem 3",
           "AP_MIN = (1/pos) sum_i i / (i + neg)", "the closed form against prspace.metrics", "check"),
     Claim("boyd.cor4", BOYD, "implementation", "sec. 2.2, Corollary 4",
-          "the minimum area over recall in [a, b]", "the closed form against prspace.metrics", "check"),
+          "For calculation of AUCPR over recalls in [a, b] where 0 <= a < b <= 1, AUCPR_MIN = b - a + (1 - pi)/pi "
+          "ln((pi (a - 1) + 1) / (pi (b - 1) + 1))", "the closed form against prspace.metrics", "check"),
     Claim("boyd.table3", BOYD, "implementation", "sec. 4.3, Table 3",
           "AUCPR and AUCNPR scores for SAYU on UW-CSE advisedBy task for different train set skews",
           "the published AUCNPR column against (AUCPR - AUCPR_MIN) / (1 - AUCPR_MIN) at each published skew "
