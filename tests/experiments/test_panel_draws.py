@@ -27,7 +27,7 @@ def _metrics(n_tasks: int = 6, n_models: int = 12, seed: int = 0) -> pd.DataFram
 def test_each_draw_equals_the_ranking_code():
     m = _metrics()
     rng = np.random.default_rng(5)
-    for t, g in m.groupby("task_id"):
+    for _, g in m.groupby("task_id"):
         g = g.sort_values("model_id")
         v = np.round(g[list(PD.METRICS)].to_numpy(np.float64), PD.DECIMALS)
         draws = np.argsort(rng.random((4, len(g))), axis=1)[:, :7]
