@@ -4,12 +4,18 @@ Each :class:`Claim` is one sentence of a paper, quoted, with where it stands, th
 gives and how this project tests it. Three roles:
 
 * ``primary``: what the paper says and reports from data (Flach & Kull's shares, correlations,
-  quartiles and "as different as"; Boyd et al.'s empirical claims of sections 4.1-4.3). These are
+  quartiles, "as different as" and "all significantly different", the last a test: quantity
+  ``test``, its row a p-value; Boyd et al.'s empirical claims of sections 4.1-4.3). These are
   one family: their intervals are simultaneous (Bonferroni over :func:`primary_ids`,
   :func:`primary_level`), so that "replicates" and "differs" hold for all of them at once with
   probability at least 95%.
 * ``implementation``: a theorem, closed form or the arithmetic of a published table checked against
-  this project's code or against itself. It cannot fail on data; it checks the code (or the table).
+  this project's code or against itself (Boyd's Theorems 1-3 and Corollary 4 of section 2, Tables 2-3;
+  Flach & Kull's Definition 1 and Theorems 1-4 of section 3, and their code). It cannot fail on
+  data; it checks the code (or the table).
+
+Checkable sentences without a row are listed, with why, by
+:func:`prspace.verdicts.completeness.not_tested_table` (table ``claims_not_tested``).
 * ``exploratory`` rows are not here: they are this project's own questions (``paper = "prspace"``),
   never shown under a paper's column.
 
@@ -60,7 +66,7 @@ class Claim:
     :data:`prspace.verdicts.rule.PAPERS`), ``role`` (primary / implementation), ``where`` (section,
     table, figure), ``quote`` (the paper's words, short), ``paper_value`` (NaN when the paper
     states a direction, not a number), ``quantity`` (what is compared: a key of
-    :data:`READER_MARGIN`, ``direction`` or ``check``), ``test`` (how this project tests it, one
+    :data:`READER_MARGIN`, ``direction``, ``test`` or ``check``), ``test`` (how this project tests it, one
     line), ``decimals`` (printed by the paper)."""
 
     claim_id: str
