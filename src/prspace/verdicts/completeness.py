@@ -69,7 +69,7 @@ def all_different_row(pairs: pd.DataFrame, noise: pd.DataFrame | None = None) ->
     assert c is not None
     found = [(a, b, _pair_row(pairs, a, b)) for a, b in FK_PAIRS]
     missing = [f"{_LABEL[a]}-{_LABEL[b]}" for a, b, r in found if r is None or not np.isfinite(_num(r, "p_value"))]
-    parts, ps, powers, mcs, alphas, n_tasks = [], [], [], [], [], float("nan")
+    parts, ps, powers, mcs, alphas, falses, n_tasks = [], [], [], [], [], [], float("nan")
     for a, b, r in found:
         if r is None:
             continue
@@ -80,6 +80,7 @@ def all_different_row(pairs: pd.DataFrame, noise: pd.DataFrame | None = None) ->
         mcs.append(mc)
         powers.append(_num(r, "power_planted_reversal"))
         alphas.append(_num(r, "alpha"))
+        falses.append(_num(r, "false_rate"))
         n_tasks = _num(r, "n_tasks")
         parts.append(f"{_LABEL[a]}-{_LABEL[b]} p = {p:.4f}")
     if missing or not ps:
@@ -109,6 +110,9 @@ def all_different_row(pairs: pd.DataFrame, noise: pd.DataFrame | None = None) ->
               "cd_metric_pairs.csv (does the pair order the learners differently across tasks, sign flips over "
               f"families, calibrated): {'; '.join(parts)}; p of the claim = the largest"
               + (f", power = the smallest calibrated power {power:.2f}" if np.isfinite(power) else "")
+              + (f"; its false rate is at most the largest pair's calibrated false rate {np.nanmax(falses):.3f} "
+                 "(an intersection-union test needs no multiplicity correction)"
+                 if falses and np.isfinite(falses).any() else "")
               + ". 'Significantly different' is read as: each pair's rankings differ beyond noise." + noise_txt)
     return evidence_row(paper=FK, claim_id=c.claim_id, claim=c.quote, kind="test", estimate=p_max,
                         tolerance=alpha, n_tasks=n_tasks, power=power, mc_error=mc_max, detail=detail)
