@@ -383,3 +383,21 @@ def test_averaging_row_is_tested_at_the_mildest_dispersion_and_names_it():
     assert "control" in rows["boyd.sec4_1.averaging_optimistic"]["detail"]
     assert rows["px.boyd.sec4_1.optimistic_at_d0.9"]["estimate"] == pytest.approx(strong.mean(), abs=1e-12)
     assert rows["px.boyd.sec4_1.optimistic_at_d0.9"]["paper"] == "prspace"
+
+
+@pytest.mark.parametrize("study", ["default", "paperlike"])
+def test_committed_primary_rows_keep_their_per_task_values(study):
+    """Every primary Boyd row of a committed study keeps its per-task values by family, and its
+    estimate is their mean (the verdict engine recomputes intervals from them)."""
+    from pathlib import Path
+
+    t = Path(__file__).resolve().parents[2] / "results" / study / "tables"
+    ev = pd.read_csv(t / "boyd_evidence.csv").set_index("claim_id")
+    va = pd.read_csv(t / "boyd_evidence_values.csv", dtype={"family": str})
+    assert list(va.columns) == ["claim_id", "family", "value"]
+    primary = [c for c in registry.CLAIMS if c.paper == registry.BOYD and c.role == "primary"]
+    assert {c.claim_id for c in primary} <= set(ev.index)
+    for c in primary:
+        v = va.loc[va["claim_id"] == c.claim_id, "value"]
+        assert len(v) == ev.loc[c.claim_id, "n_tasks"], c.claim_id
+        assert v.mean() == pytest.approx(ev.loc[c.claim_id, "estimate"], rel=1e-5, abs=1e-9), c.claim_id
