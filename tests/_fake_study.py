@@ -43,9 +43,12 @@ PRIMARY = {
     "boyd.sec4_3.gap_grows_with_pi": (0.6622, 0.3104, 0.9907, 0.0019, "holds"),
     "boyd.sec4_3.aucnpr_moves_less": (0.0405, 0.0133, 0.0671, 0.0008, "holds"),
     "boyd.sec4_3.aucnpr_still_moves": (0.1557, 0.0811, 0.2302, 0.0009, "holds"),
+    "boyd.sec4_3.aucnpr_less_variance": (0.0118, 0.0042, 0.0199, 0.0004, "holds"),
+    "boyd.sec4_3.aucnpr_more_than_twice": (-0.0214, -0.0391, -0.0052, 0.0007, "contradicted"),
+    "fk.all_different": (0.0115, np.nan, np.nan, 0.0024, "differs beyond noise"),
 }
 KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile", "share_gap": "equivalence",
-        "correlation_gap": "equivalence", "direction": "direction"}
+        "correlation_gap": "equivalence", "direction": "direction", "test": "test"}
 def _clopper_pearson(k: int, n: int) -> tuple[float, float]:
     """The exact 95% interval of k of n (as the rule stores it for a ``bound`` row)."""
     lo = stats.beta.ppf(0.025, k, n - k + 1) if k > 0 else 0.0

@@ -259,7 +259,7 @@ def _ds_runs(gap_aupr: float, gap_aucnpr: float, n_tasks: int = 4) -> pd.DataFra
                 rows.append({"task_id": f"t{t}", "learner": "L", "repeat": 0, "fold": 0, "train_k": k, "test": test,
                              "test_pi": pi if up else 0.05,
                              "aupr": 0.3 + (gap_aupr * scale + 0.001 * t if up else 0),
-                             "aucnpr": 0.28 + (gap_aucnpr * scale + 0.001 * t if up else 0)})
+                             "aucnpr": 0.28 + (gap_aucnpr * scale + 0.001 * t if up else 0), "auroc": 0.8})
     return pd.DataFrame(rows)
 
 
@@ -275,12 +275,25 @@ def test_downsampling_rows_planted():
     assert v.loc["boyd.sec4_3.aucnpr_moves_less", "ci_lo"] > 0
     assert v.loc["boyd.sec4_3.aucnpr_still_moves", "estimate"] == pytest.approx(0.3 + 0.0015, abs=1e-12)
     assert v.loc["boyd.sec4_3.aucnpr_still_moves", "ci_lo"] > 0
+    assert "AUROC difference downsampled - original +0.0000" in v.loc["boyd.sec4_3.aupr_rises", "explanation"]
+    assert "left out so that it cannot anchor" in v.loc["boyd.sec4_3.gap_grows_with_pi", "explanation"]
+    # "more than twice": downsampled AUCNPR at 1:1 minus twice the original, per task
+    assert v.loc["boyd.sec4_3.aucnpr_more_than_twice", "estimate"] == pytest.approx(0.58 + 0.0015 - 0.56, abs=1e-12)
+    # "less variance": over the ratios (original included) of the downsampled scores, AUPR minus AUCNPR
+    scales = np.array([1.0, (1 / 6 - 0.05) / 0.45, 0.0])
+    assert v.loc["boyd.sec4_3.aucnpr_less_variance", "estimate"] == pytest.approx(
+        np.var(0.4 * scales, ddof=1) - np.var(0.3 * scales, ddof=1), abs=1e-12)
+    assert v.loc["boyd.sec4_3.aucnpr_less_variance", "ci_lo"] > 0
     # AUCNPR that does not move, and moves as much as AUPR: both rows fail to hold
     still = apply_rule(pd.DataFrame(be.downsampling_rows(_ds_runs(0.4, -0.0015), None, n_resamples=N_RES, seed=0)))
     still = still.set_index("claim_id")
     assert not still.loc["boyd.sec4_3.aucnpr_still_moves", "ci_lo"] > 0
     same = apply_rule(pd.DataFrame(be.downsampling_rows(_ds_runs(0.4, 0.4), None, n_resamples=N_RES, seed=0)))
     assert not same.set_index("claim_id").loc["boyd.sec4_3.aucnpr_moves_less", "ci_lo"] > 0
+    assert not same.set_index("claim_id").loc["boyd.sec4_3.aucnpr_less_variance", "ci_lo"] > 0
+    # AUCNPR that only doubles (0.28 -> 0.56 + 0.001 t): not more than twice for the first task, ~0 on average
+    twice = apply_rule(pd.DataFrame(be.downsampling_rows(_ds_runs(0.4, 0.28), None, n_resamples=N_RES, seed=0)))
+    assert twice.set_index("claim_id").loc["boyd.sec4_3.aucnpr_more_than_twice", "estimate"] == pytest.approx(0.0015)
 
 
 def _all_rows(planted_runs) -> pd.DataFrame:
@@ -356,3 +369,35 @@ def test_interval_grows_its_resamples_until_the_ends_are_within_0_002():
     assert first.mc_error > 0.002
     iv = ber.interval(v, fam, n_resamples=be.DEFAULT_RESAMPLES, seed=0, level=level)
     assert iv.mc_error <= 0.002 and iv.n_resamples > be.DEFAULT_RESAMPLES
+
+
+def test_averaging_row_is_tested_at_the_mildest_dispersion_and_names_it():
+    runs = pd.concat([fs.fold_skew_experiment(_predictions(seed=s, models=("worst", "0.5", "1.5")),
+                                              dispersions=(0.3, 0.9), seeds=1, seed=0) for s in (1, 2)], ignore_index=True)
+    by_d = ber.fold_skew_by_dispersion(runs)
+    rows = {r["claim_id"]: r for r in be.fold_skew_rows(runs, None, n_resamples=N_RES, seed=0)}
+    mild = by_d[by_d["dispersion"] == 0.3].sort_values("task_id")["divergence"]
+    strong = by_d[by_d["dispersion"] == 0.9].sort_values("task_id")["divergence"]
+    assert rows["boyd.sec4_1.averaging_optimistic"]["estimate"] == pytest.approx(mild.mean(), abs=1e-12)
+    assert "the mildest, d = 0.3" in rows["boyd.sec4_1.averaging_optimistic"]["detail"]
+    assert "control" in rows["boyd.sec4_1.averaging_optimistic"]["detail"]
+    assert rows["px.boyd.sec4_1.optimistic_at_d0.9"]["estimate"] == pytest.approx(strong.mean(), abs=1e-12)
+    assert rows["px.boyd.sec4_1.optimistic_at_d0.9"]["paper"] == "prspace"
+
+
+@pytest.mark.parametrize("study", ["default", "paperlike"])
+def test_committed_primary_rows_keep_their_per_task_values(study):
+    """Every primary Boyd row of a committed study keeps its per-task values by family, and its
+    estimate is their mean (the verdict engine recomputes intervals from them)."""
+    from pathlib import Path
+
+    t = Path(__file__).resolve().parents[2] / "results" / study / "tables"
+    ev = pd.read_csv(t / "boyd_evidence.csv").set_index("claim_id")
+    va = pd.read_csv(t / "boyd_evidence_values.csv", dtype={"family": str})
+    assert list(va.columns) == ["claim_id", "family", "value"]
+    primary = [c for c in registry.CLAIMS if c.paper == registry.BOYD and c.role == "primary"]
+    assert {c.claim_id for c in primary} <= set(ev.index)
+    for c in primary:
+        v = va.loc[va["claim_id"] == c.claim_id, "value"]
+        assert len(v) == ev.loc[c.claim_id, "n_tasks"], c.claim_id
+        assert v.mean() == pytest.approx(ev.loc[c.claim_id, "estimate"], rel=1e-5, abs=1e-9), c.claim_id

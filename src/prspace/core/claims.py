@@ -4,12 +4,18 @@ Each :class:`Claim` is one sentence of a paper, quoted, with where it stands, th
 gives and how this project tests it. Three roles:
 
 * ``primary``: what the paper says and reports from data (Flach & Kull's shares, correlations,
-  quartiles and "as different as"; Boyd et al.'s empirical claims of sections 4.1-4.3). These are
+  quartiles, "as different as" and "all significantly different", the last a test: quantity
+  ``test``, its row a p-value; Boyd et al.'s empirical claims of sections 4.1-4.3). These are
   one family: their intervals are simultaneous (Bonferroni over :func:`primary_ids`,
   :func:`primary_level`), so that "replicates" and "differs" hold for all of them at once with
   probability at least 95%.
 * ``implementation``: a theorem, closed form or the arithmetic of a published table checked against
-  this project's code or against itself. It cannot fail on data; it checks the code (or the table).
+  this project's code or against itself (Boyd's Theorems 1-3 and Corollary 4 of section 2, Tables 2-3;
+  Flach & Kull's Definition 1 and Theorems 1-4 of section 3, and their code). It cannot fail on
+  data; it checks the code (or the table).
+
+Checkable sentences without a row are listed, with why, by
+:func:`prspace.verdicts.completeness.not_tested_table` (table ``claims_not_tested``).
 * ``exploratory`` rows are not here: they are this project's own questions (``paper = "prspace"``),
   never shown under a paper's column.
 
@@ -60,7 +66,7 @@ class Claim:
     :data:`prspace.verdicts.rule.PAPERS`), ``role`` (primary / implementation), ``where`` (section,
     table, figure), ``quote`` (the paper's words, short), ``paper_value`` (NaN when the paper
     states a direction, not a number), ``quantity`` (what is compared: a key of
-    :data:`READER_MARGIN`, ``direction`` or ``check``), ``test`` (how this project tests it, one
+    :data:`READER_MARGIN`, ``direction``, ``test`` or ``check``), ``test`` (how this project tests it, one
     line), ``decimals`` (printed by the paper)."""
 
     claim_id: str
@@ -159,43 +165,63 @@ CLAIMS: tuple[Claim, ...] = (
           "paired difference of mean rank correlations, (AUPR vs AUPRG) minus (AUPR vs AUROC); holds when the whole "
           "interval lies within 0 +- margin (the paper's own gap is 0.95 - 0.95)", "correlation_gap", 0.0,
           decimals=2),
+    Claim("fk.all_different", FK, "primary", _FK4,
+          "Therefore, AUPR, AUPRG and AUROC are related quantities, but still all significantly different.",
+          "intersection-union test over the three pairs (AUPR-AUPRG, AUPR-AUROC, AUPRG-AUROC): each pair's calibrated "
+          "sign-flip test of whether the two metrics order the learners differently across tasks (cd_metric_pairs.csv); "
+          "p = the largest of the three p-values (all three differ at level alpha exactly when it is below alpha); "
+          "the noise rows' cross- vs self-disagreement quoted beside it", "test"),
     # --- Boyd et al. (ICML 2012), section 4: the empirical claims ------------------------------------
     Claim("boyd.sec4_1.averaging_optimistic", BOYD, "primary", "sec. 4.1",
           "Failing to account for fold-by-fold variation in skew can lead to overly optimistic assessments "
           "when using straightforward averaging.",
-          "mean of per-fold AUPR minus AUPR of the merged folds, on folds made to differ in skew",
+          "at the mildest dispersion of fold skews tested (the modal 'can lead to' is tested at every dispersion; "
+          "the others are this project's rows): per task (mean of per-fold AUPR minus AUPR of the merged folds) on "
+          "folds made to differ in skew minus the same on a control with the same moves class for class",
           "direction", direction=+1),
     Claim("boyd.sec4_1.aucnpr_reduces_bias", BOYD, "primary", "sec. 4.1",
           "Averaging AUCNPR, which has the same range regardless of skew, helps reduce (but not eliminate) "
           "skew's effect compared to averaging AUCPR.",
-          "size of the averaging-minus-merging gap for AUPR minus that for AUCNPR, on a common scale",
-          "direction", direction=+1),
-    Claim("boyd.sec4_3.aupr_rises", BOYD, "primary", "sec. 4.3, Table 3",
-          "there is still a sizable difference between the scores on the downsampled test set and the "
-          "original test set", "AUPR on a test set downsampled to 1:1 minus AUPR on the original test set",
-          "direction", direction=+1),
+          "size of the averaging bias (skewed minus control) for AUPR minus that for AUCNPR, each divided by the spread "
+          "of the models' values, at the largest dispersion tested", "direction", direction=+1),
+    Claim("boyd.sec4_3.aupr_rises", BOYD, "primary", "sec. 4.3, Table 3 (1:1: AUCPR 0.851 downsampled, 0.330 original)",
+          "Table 3 shows the AUCPR and AUCNPR scores on a test set downsampled to the same skew as the train set and "
+          "on the original (i.e., non-downsampled) test set.",
+          "AUPR on a test set downsampled to 1:1 minus AUPR on the original test set (follows by construction when "
+          "downsampling leaves the ROC curve unchanged: Theorem 1's arithmetic)", "direction", direction=+1),
     Claim("boyd.sec4_3.gap_grows_with_pi", BOYD, "primary", "sec. 4.3, Table 3",
           "As expected, the difference increases as the ratio approaches 1 positive to 1 negative.",
-          "slope of the downsampled-minus-original AUPR difference against the downsampled test skew",
+          "slope of the downsampled-minus-original AUPR difference against the downsampled test skew, over the "
+          "downsampled ratios only (the original ratio, difference 0 by definition, left out)",
           "direction", direction=+1),
-    Claim("boyd.sec4_3.aucnpr_moves_less", BOYD, "primary", "sec. 4.3, Table 3", "AUCNPR has less variance than AUCPR.",
+    Claim("boyd.sec4_3.aucnpr_moves_less", BOYD, "primary", "sec. 4.3",
+          "AUCNPR, which adjusts for the unachievable region, should be more stable than AUCPR to changes in skew.",
           "AUPR's downsampled-minus-original difference minus AUCNPR's, at 1:1", "direction", direction=+1),
+    Claim("boyd.sec4_3.aucnpr_less_variance", BOYD, "primary", "sec. 4.3, Table 3",
+          "AUCNPR has less variance than AUCPR.",
+          "per task the variance over the training ratios (the original included, as in Table 3) of the downsampled "
+          "test set's AUPR minus that of its AUCNPR", "direction", direction=+1),
     Claim("boyd.sec4_3.aucnpr_still_moves", BOYD, "primary", "sec. 4.3, Table 3",
+          "However, there is still a sizable difference between the scores on the downsampled test set and the "
+          "original test set.",
+          "AUCNPR on the 1:1 downsampled test set minus AUCNPR on the original (the sentence follows 'AUCNPR has less "
+          "variance than AUCPR': the scores are AUCNPR's)", "direction", direction=+1),
+    Claim("boyd.sec4_3.aucnpr_more_than_twice", BOYD, "primary", "sec. 4.3, Table 3 (1:1: 0.785 vs 0.316, x2.48)",
           "At this ratio, even the AUCNPR score on the downsampled data is more than twice the score on the "
           "original skew.",
-          "AUCNPR on the 1:1 downsampled test set minus AUCNPR on the original (the direction of Boyd's "
-          "'sizable difference'; the factor of two is SAYU's on one task and is reported, not tested)",
-          "direction", direction=+1),
+          "per task downsampled AUCNPR at 1:1 minus twice the original AUCNPR (its mean above 0: the mean downsampled "
+          "AUCNPR is more than twice the mean original)", "direction", direction=+1),
     # --- implementation checks: cannot fail on data ---------------------------------------------------
-    Claim("boyd.thm1", BOYD, "implementation", "sec. 3, Theorem 1",
-          "precision p >= pi r / (1 - pi + pi r) at every recall r",
+    Claim("boyd.thm1", BOYD, "implementation", "sec. 2.1, Theorem 1",
+          "Precision (p) and recall (r) must satisfy, p >= pi r / (1 - pi + pi r)",
           "the closed form against prspace.metrics on the worst ranking and random rankings", "check"),
-    Claim("boyd.thm2", BOYD, "implementation", "sec. 3, Theorem 2",
+    Claim("boyd.thm2", BOYD, "implementation", "sec. 2.2, Theorem 2",
           "AUCPR_MIN = 1 + (1 - pi) ln(1 - pi) / pi", "the closed form against prspace.metrics", "check"),
-    Claim("boyd.thm3", BOYD, "implementation", "sec. 3, Theorem 3",
+    Claim("boyd.thm3", BOYD, "implementation", "sec. 2.2, Theorem 3",
           "AP_MIN = (1/pos) sum_i i / (i + neg)", "the closed form against prspace.metrics", "check"),
-    Claim("boyd.cor4", BOYD, "implementation", "sec. 3, Corollary 4",
-          "the minimum area over recall in [a, b]", "the closed form against prspace.metrics", "check"),
+    Claim("boyd.cor4", BOYD, "implementation", "sec. 2.2, Corollary 4",
+          "For calculation of AUCPR over recalls in [a, b] where 0 <= a < b <= 1, AUCPR_MIN = b - a + (1 - pi)/pi "
+          "ln((pi (a - 1) + 1) / (pi (b - 1) + 1))", "the closed form against prspace.metrics", "check"),
     Claim("boyd.table3", BOYD, "implementation", "sec. 4.3, Table 3",
           "AUCPR and AUCNPR scores for SAYU on UW-CSE advisedBy task for different train set skews",
           "the published AUCNPR column against (AUCPR - AUCPR_MIN) / (1 - AUCPR_MIN) at each published skew "
@@ -210,6 +236,33 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("boyd.aucnpr_orders_as_aupr", BOYD, "implementation", "sec. 3 (definition of AUCNPR)",
           "AUCNPR = (AUCPR - AUCPR_MIN) / (1 - AUCPR_MIN)",
           "within a task AUCNPR is an increasing function of AUPR, so both order the models alike", "check"),
+    # --- Flach & Kull (NIPS 2015), sections 3 and 5: implementation checks (cannot fail on data) ----
+    Claim("fk.def1", FK, "implementation", "sec. 3.1, Definition 1",
+          "The always-positive classifier has recG = 1 and precG = 0 and hence gets plotted in the lower right-hand "
+          "corner of Precision-Recall-Gain space, regardless of the class distribution.",
+          "prspace.metrics.precision_gain / recall_gain against Definition 1's (x - pi) / ((1 - pi) x) on random "
+          "contingency tables, and the always-positive classifier at (1, 0) at every skew", "check"),
+    Claim("fk.thm1", FK, "implementation", "sec. 3.2, Theorem 1",
+          "a model with an interpolated contingency table C* = lambda C1 + (1 - lambda) C2 has precision gain "
+          "precG* = mu precG1 + (1 - mu) precG2 and recall gain recG* = mu recG1 + (1 - mu) recG2",
+          "the gains of interpolated contingency tables (prspace.metrics) against mu-weighted gains of the endpoints",
+          "check"),
+    Claim("fk.thm2", FK, "implementation", "sec. 3.2, Theorem 2", "precG + beta^2 recG = (1 + beta^2) FG_beta",
+          "prspace.metrics.fg_score against the gains and against (F_beta - pi) / ((1 - pi) F_beta)", "check"),
+    Claim("fk.thm3", FK, "implementation", "sec. 3.3, Theorem 3",
+          "if the operating points are chosen such that Delta is uniformly distributed in this range, then the "
+          "expected FG1 can be calculated from the area under the Precision-Recall-Gain curve",
+          "prspace.metrics.expected_fg1 (the closed form) against FG1 averaged over Delta uniform, integrated "
+          "segment by segment along the PRG curve of prspace.metrics.prg_curve", "check"),
+    Claim("fk.thm4", FK, "implementation", "sec. 3.4, Theorem 4",
+          "these two classifiers have the same F_beta score if and only if beta^2 = -(1/prec1 - 1/prec2) / "
+          "(1/rec1 - 1/rec2)",
+          "the F-calibrated scores of prspace.metrics.prg_convex_hull against d = 1 / (beta^2 + 1) of each hull "
+          "segment's end points, and F_beta of both points equal at that beta", "check"),
+    Claim("fk.auprg_reference", FK, "implementation", "sec. 5",
+          "To assist practitioners we have made R, Matlab and Java code to calculate AUPRG and PRG curves available",
+          "prspace.metrics.auprg against the authors' Python code (PyPI pyprg, calc_auprg(create_prg_curve)) on this "
+          "study's pooled predictions, every model of every task", "check"),
 )
 
 BY_ID: dict[str, Claim] = {c.claim_id: c for c in CLAIMS}

@@ -181,6 +181,9 @@ LEARNER_WINNERS = Table("learner_winners", "The best learner across tasks, its m
 CD_TESTS = Table("cd_tests", "Critical-difference diagrams: Friedman test and Nemenyi critical difference per metric", _L)
 CD_METRIC_PAIRS = Table("cd_metric_pairs", "Do two metrics order the learners differently across tasks beyond noise?", _L)
 CD_CLIQUES = Table("cd_cliques", "Cliques of the critical-difference diagrams: learners not significantly different", _L)
+FK_EVIDENCE = Table("fk_evidence", "Evidence rows: Flach & Kull's 'all significantly different', theorems and code", _V)
+CLAIMS_NOT_TESTED = Table("claims_not_tested", "Claims of both papers not tested, and why", _V)
+PANEL_DRAWS = Table("panel_draws", "Panel draws: each primary estimate over random 20-of-30 model panels per task", _N)
 CD_RANKS = Table("cd_ranks", "Learners' average ranks across tasks per metric (critical-difference diagrams)", _L)
 
 _BE, _BP, _BT = "Verdict evidence", "Paper tables", "Theory"
@@ -213,7 +216,7 @@ TABLES: tuple[Table, ...] = (
     CALIBRATION, NOISE_EVIDENCE, RANK_SETS, RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE, CONTROLLED_SKEW,
     CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND, CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE,
     SKEW_EVIDENCE, CONTROLLED_SKEW_PER_TASK, CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK, PANEL_SENSITIVITY,
-    LEARNER_WINNERS, CD_TESTS, CD_METRIC_PAIRS, CD_CLIQUES, CD_RANKS,
+    LEARNER_WINNERS, CD_TESTS, CD_METRIC_PAIRS, CD_CLIQUES, CD_RANKS, FK_EVIDENCE, CLAIMS_NOT_TESTED, PANEL_DRAWS,
     BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES, BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK, BOYD_FIG_PR_PRG_SOURCE,
     BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER, BOYD_FOLD_SKEW_SUMMARY,
     BOYD_FOLD_SKEW_PER_TASK, BOYD_FOLD_SKEW_MECHANISM, BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS,
@@ -283,7 +286,7 @@ BOYD_THEORY_FIGURES = (FIGURE_BOYD_FIG1_MIN_PR_CURVE, FIGURE_BOYD_FIG2_MIN_PR_CU
 
 #: The tables whose rows are evidence rows (``prspace.verdicts.rule.EVIDENCE_COLUMNS``), in the order
 #: their rows appear in the verdicts; each optional (no Boyd experiments: no boyd_evidence).
-EVIDENCE_ROWS: tuple[Table, ...] = (NOISE_EVIDENCE, RANK_SET_EVIDENCE, SKEW_EVIDENCE, BOYD_EVIDENCE)
+EVIDENCE_ROWS: tuple[Table, ...] = (NOISE_EVIDENCE, RANK_SET_EVIDENCE, SKEW_EVIDENCE, FK_EVIDENCE, BOYD_EVIDENCE)
 
 # --- other outputs --------------------------------------------------------------------------------
 #: results/<study>/summary.md and findings.md (rule verdicts)
@@ -390,6 +393,16 @@ STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence
                 "of tasks, calibrated.",
     inputs=_pairs(metrics=METRICS, tasks=TASKS), settings=_pairs(study="study", seed=_SEED))
 STEP_FIGURE_CD_DIAGRAM = _figure_step(FIGURE_CD_DIAGRAM)
+STEP_COMPLETENESS = Step("completeness", (FK_EVIDENCE, CLAIMS_NOT_TESTED), evidence=(FK_EVIDENCE,),
+                         run="prspace.verdicts.completeness:completeness_step",
+    description="Flach & Kull's 'all significantly different' (learner-order tests of the three pairs), their theorems and "
+                "AUPRG against their code (pyprg), and the claims of both papers not tested, with why.",
+    inputs=_pairs(status=_EACH_STATUS, pairs=CD_METRIC_PAIRS, noise=NOISE_EVIDENCE), settings=_pairs(seed=_SEED))
+STEP_PANEL_DRAWS = Step("panel_draws", (PANEL_DRAWS,), run="prspace.experiments.panel_draws:panel_draws_step",
+    description="Each primary estimate of Flach & Kull over random 20-of-30 model panels per task (the paper drew its "
+                "30 models at random per task).",
+    inputs=_pairs(metrics=METRICS, tasks=TASKS),
+    settings=_pairs(n_draws="analysis.panel_draws.n_draws", panel_size="analysis.panel_draws.panel_size", seed=_SEED))
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
                                                               BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
                              when="boyd.theory", run="prspace.experiments.boyd_steps:theory_data_step",
@@ -462,7 +475,7 @@ STEPS: tuple[Step, ...] = (
     STEP_NOISE_FLOOR, STEP_CALIBRATE, STEP_NOISE_EVIDENCE, STEP_RANK, STEP_AUROC_BOUNDS, STEP_RANK_SETS,
     STEP_RANK_SET_SUMMARY, STEP_CONTROLLED_SKEW, STEP_FIGURE_CONTROLLED_SKEW, STEP_FIGURE_DATA,
     STEP_FIGURE_FIG4_RANK_HEATMAP, STEP_FIGURE_FIG4_AUPRG_VS_AUPR, STEP_FIGURE_FIG5_CURVES, STEP_CD,
-    STEP_FIGURE_CD_DIAGRAM, STEP_BOYD_THEORY_DATA, STEP_BOYD_PAPER_TABLES, STEP_BOYD_PR_PRG, STEP_BOYD_DOWNSAMPLE,
+    STEP_FIGURE_CD_DIAGRAM, STEP_COMPLETENESS, STEP_PANEL_DRAWS, STEP_BOYD_THEORY_DATA, STEP_BOYD_PAPER_TABLES, STEP_BOYD_PR_PRG, STEP_BOYD_DOWNSAMPLE,
     STEP_BOYD_DOWNSAMPLING_REPORT, STEP_BOYD_FOLD_SKEW, STEP_BOYD_FOLD_SKEW_REPORT, STEP_BOYD_FOLD_SKEW_MECHANISM,
     STEP_BOYD_AGGREGATION, STEP_BOYD_EVIDENCE, STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE, STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES,
     STEP_FIGURE_BOYD_FIG3_AUCPR_MIN, STEP_FIGURE_BOYD_FIG4_F1_CONTOURS, STEP_FIGURE_BOYD_FIG_PR_PRG,

@@ -1,5 +1,5 @@
 """Boyd et al. (2012): the unachievable region of PR space (minimum PR curve, AUPR_MIN, AP_MIN)
-and the normalised area AUCNPR (Theorems 1-3, Corollary 4, section 3)."""
+and the normalised area AUCNPR (Theorems 1-3 and Corollary 4 of section 2, AUCNPR of section 3)."""
 
 from __future__ import annotations
 
