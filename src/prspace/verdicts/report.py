@@ -32,12 +32,13 @@ from prspace.verdicts.labels import (
     label,
     level_text,
     mc_cell,
+    num,
     paper_cell,
     value_cell,
     verdict_key,
 )
 from prspace.verdicts.pagedata import Study, load_study, normalise
-from prspace.verdicts.primary import DEFAULT_N_BOOT, primary_rows
+from prspace.verdicts.primary import DEFAULT_N_BOOT, direction_rows, primary_rows
 from prspace.verdicts.sentences import (
     answer,
     description,
@@ -55,17 +56,22 @@ SUMMARY_EXPLORATORY = (
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
-def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0) -> pd.DataFrame:
+def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
+                     keep: dict | None = None, power: bool = True) -> pd.DataFrame:
     """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`):
     Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
     (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
-    of the other tables."""
+    of the other tables; Boyd's primary direction rows re-decided from their per-task values
+    (:func:`prspace.verdicts.primary.direction_rows`). ``keep`` receives each paper's bootstraps
+    (:func:`prspace.verdicts.primary.margin_sensitivity_table`); ``power=False`` skips the
+    sample-size simulation."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []
     per_task_path, tasks_path = RG.DISAGREEMENT_PER_TASK.csv(t), RG.TASKS.csv(t)
     if per_task_path.is_file():
         tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path.is_file() else None
-        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed)
+        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed,
+                             keep=keep, power=power)
     summary_path = RG.DISAGREEMENT_SUMMARY.csv(t)
     if summary_path.is_file():
         rows += within_task_order_evidence(pd.read_csv(summary_path))
@@ -90,6 +96,11 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     if len(dup):
         raise ValueError(f"claim ids appear twice in the evidence tables of {t}: {sorted(set(dup))}")
     ev["detail"] = ev["detail"].fillna("").astype(str)
+    # Boyd's primary direction rows: re-decided by the one scheme from their per-task values by family
+    vals = RG.BOYD_EVIDENCE_VALUES.csv(t)
+    if vals.is_file():
+        ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
+                            power=power)
     return ev
 
 
@@ -141,11 +152,18 @@ class _Notes:
 
 
 def _primary_intro(rows: pd.DataFrame) -> str:
-    n, lv = len(REG.primary_ids()), [float(x) for x in rows["level"] if np.isfinite(x)]
-    joint = bool(lv) and all(abs(x - REG.primary_level()) < 1e-9 for x in lv)
-    how = (f"each interval is simultaneous at {level_text(rows)}, so that all {n} hold together with "
-           f"{100 * (1 - REG.PRIMARY_ALPHA):g}%" if joint else f"each interval at {level_text(rows)}, one claim at a time")
-    return f"**The papers' claims** ({n} primary claims; {how}; the paper's words are in the footnotes):"
+    n = len(REG.primary_ids())
+    lv = [float(x) for x in rows["level"] if np.isfinite(x)]
+    span = f" ({100 * min(lv):.4g}% to {100 * max(lv):.4g}%)" if lv else ""
+    cov = [float(x) for x in rows.get("coverage", pd.Series(dtype=float)) if np.isfinite(x)]
+    gap = [float(c) - float(lv_) for c, lv_ in zip(rows.get("coverage", []), rows["level"], strict=False)
+           if np.isfinite(c) and np.isfinite(lv_)]
+    measured = (f"; each interval's coverage, measured by a double bootstrap over the study's own families, is within "
+                f"{max(0.0, -min(gap)):.4f} of its level or above it" if cov and gap else "")
+    return (f"**The papers' claims** ({n} primary claims, one scheme: equivalent / different / differs by less than the "
+            f"margin / inconclusive; each paper's claims decided together by Holm at {100 * REG.HOLM_ALPHA:g}% "
+            f"family-wise error, each interval at its Holm level{span}{measured}; beside it the per-claim 95% interval; "
+            f"the paper's words are in the footnotes):")
 
 
 def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool) -> list[str]:
@@ -162,17 +180,21 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
             continue
         head = ["claim", "paper"]
         for s in studies:
-            head += [f"{s.name if many else 'this run'} [interval]"] + (["MC error"] if mc_column else []) + ["verdict"]
+            head += ([f"{s.name if many else 'this run'} [Holm interval]", "95% interval"] + (["MC error"] if mc_column else [])
+                     + ["verdict"])
         out += [f"{R.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for cid in mine:
             first = next(r.loc[cid] for r in rows_by if cid in r.index)
             cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
             for r in rows_by:
                 if cid not in r.index:
-                    cells += [""] * (3 if mc_column else 2)
+                    cells += [""] * (4 if mc_column else 3)
                     continue
                 x = {**r.loc[cid], "claim_id": cid}
-                cells += [value_cell(x)] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+                d = 3 if str(x["kind"]) != "share" else 2
+                i95 = (f"[{num(x['ci95_lo'], d)}, {num(x['ci95_hi'], d)}]"
+                       if np.isfinite(float(x.get("ci95_lo", np.nan))) else "")
+                cells += [value_cell(x), i95] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
             out.append("| " + " | ".join(cell(c) for c in cells) + " |")
         out.append("")
     if not mc_column:
