@@ -66,6 +66,8 @@ class Stat:
     quantile: float | None = None
     x: np.ndarray | None = None
     x_family: np.ndarray | None = None
+    #: the statistic's range (a share in [0, 1], a rank correlation in [-1, 1]): interval ends are clipped to it
+    bounds: tuple[float, float] = (-np.inf, np.inf)
 
     @property
     def n_families(self) -> int:
@@ -168,129 +170,198 @@ def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(est) & np.isfinite(centre), t, np.nan)
 
 
-def draw(stats: list[Stat], *, B: int, seed: int | np.random.SeedSequence, chunk: int = 20_000
-         ) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted ``t*`` and ``t**`` ``(K, B)`` of every statistic: ``B`` outer resamples of the
-    families and one inner resample of each (module docstring). NaN replicates (a resample with
-    no task for a statistic) are dropped and the rest padded by repeating: none occur when every
-    family holds a task of every statistic."""
+def draw(stats: list[Stat], *, B: int, seed: int | np.random.SeedSequence | list, chunk: int = 20_000) -> np.ndarray:
+    """Sorted ``t* = (m* - m) / se*`` ``(K, B)`` of every statistic over ``B`` resamples of the
+    families. A NaN replicate (a resample without a task for a statistic; none when every family
+    holds a task of every statistic) is replaced by a finite one of the same row."""
     mom = _Moments(stats)
     F = mom.F
-    est0, se0 = mom.evaluate(np.ones((1, F)))
+    est0, _ = mom.evaluate(np.ones((1, F)))
     rng = np.random.default_rng(seed)
     t1 = np.empty((len(stats), B))
-    t2 = np.empty((len(stats), B))
     for start in range(0, B, chunk):
         n = min(chunk, B - start)
+        _, c1 = counts(rng, None, F, n)
+        e1, s1 = mom.evaluate(c1)
+        t1[:, start:start + n] = _tstat(e1, est0, s1).T
+    _fill(t1)
+    t1.sort(axis=1)
+    return t1
+
+
+def _fill(t: np.ndarray) -> None:
+    bad = np.isnan(t)
+    for k in np.flatnonzero(bad.any(axis=1)):
+        good = t[k][~bad[k]]
+        t[k] = np.resize(good, t.shape[1]) if len(good) else 0.0
+
+
+def double_u(stats: list[Stat], *, n_out: int, n_in: int, seed: int | np.random.SeedSequence | list,
+             chunk: int = 40_000) -> np.ndarray:
+    """The double bootstrap (module docstring): for each of ``n_out`` outer resamples of the
+    families (a sample from the study taken as the population), the position of the truth's pivot
+    ``T_o = (m_o - m) / se_o`` among ``n_in`` inner resamples drawn from it,
+    ``u_o = F**_o(T_o)`` (mid-rank), ``(K, n_out)``. The outer sample's bootstrap-t interval at nominal
+    tail ``a`` misses the truth above its upper end when ``u_o < a`` and below its lower end when
+    ``u_o > 1 - a``."""
+    mom = _Moments(stats)
+    F = mom.F
+    est0, _ = mom.evaluate(np.ones((1, F)))
+    rng = np.random.default_rng(seed)
+    u = np.empty((len(stats), n_out))
+    step = max(1, chunk // n_in)
+    for start in range(0, n_out, step):
+        n = min(step, n_out - start)
         idx, c1 = counts(rng, None, F, n)
         e1, s1 = mom.evaluate(c1)
-        _, c2 = counts(rng, idx, F, n)
+        T = _tstat(e1, est0, s1)
+        _, c2 = counts(rng, np.repeat(idx, n_in, axis=0), F, n * n_in)
         e2, s2 = mom.evaluate(c2)
-        t1[:, start:start + n] = _tstat(e1, est0, s1).T
-        t2[:, start:start + n] = _tstat(e2, e1, s2).T
-    for t in (t1, t2):
-        bad = ~np.isfinite(t) & ~np.isinf(t)
-        if bad.any():
-            for k in np.flatnonzero(bad.any(axis=1)):
-                good = t[k][~bad[k]]
-                t[k] = np.resize(good, B) if len(good) else 0.0
-        t.sort(axis=1)
-    return t1, t2
+        t2 = _tstat(e2, np.repeat(e1, n_in, axis=0), s2).reshape(n, n_in, -1)
+        below = (t2 < T[:, None, :]).mean(axis=1) + 0.5 * (t2 == T[:, None, :]).mean(axis=1)
+        u[:, start:start + n] = np.where(np.isnan(T), 0.5, below).T
+    return u
+
+
+#: Fewest resamples beyond a quantile read straight off the sorted replicates; further out the tail
+#: is extrapolated (:func:`_q`).
+TAIL_DRAWS = 200
 
 
 def _q(sorted_t: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Quantiles (inverted cdf) of each row of ``sorted_t`` ``(K, B)`` at ``p`` ``(K, A)``."""
+    """Quantiles (inverted cdf) of each row of ``sorted_t`` ``(K, B)`` at ``p`` ``(K, A)``. Beyond
+    :data:`TAIL_DRAWS` resamples from either end (``p < p0 = TAIL_DRAWS / B``) the tail is extended
+    exponentially through the quantiles at ``p0`` and ``10 p0``, ``q(p) = q(p0) - s log(p0 / p)``
+    (a generalized Pareto tail of shape 0: heavier than the normal's), so that a level corrected far
+    into the tail does not rest on a handful of resamples."""
     B = sorted_t.shape[1]
-    i = np.clip(np.ceil(np.asarray(p) * B).astype(np.int64) - 1, 0, B - 1)
-    return np.take_along_axis(sorted_t, i, axis=1)
+    p = np.asarray(p, dtype=np.float64)
+
+    def raw(pp: np.ndarray) -> np.ndarray:
+        i = np.clip(np.ceil(pp * B).astype(np.int64) - 1, 0, B - 1)
+        return np.take_along_axis(sorted_t, np.broadcast_to(i, (sorted_t.shape[0], i.shape[-1])), axis=1)
+
+    out = raw(p)
+    p0 = TAIL_DRAWS / B
+    if 10 * p0 >= 0.5:
+        return out
+    K = sorted_t.shape[0]
+    a0, a1 = raw(np.full((K, 1), p0)), raw(np.full((K, 1), 10 * p0))
+    b0, b1 = raw(np.full((K, 1), 1 - p0)), raw(np.full((K, 1), 1 - 10 * p0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo_tail = a0 - (a1 - a0) / np.log(10.0) * np.log(p0 / np.clip(p, 1e-300, None))
+        hi_tail = b0 + (b0 - b1) / np.log(10.0) * np.log(p0 / np.clip(1 - p, 1e-300, None))
+    out = np.where(p < p0, np.where(np.isfinite(lo_tail), lo_tail, out), out)
+    return np.where(p > 1 - p0, np.where(np.isfinite(hi_tail), hi_tail, out), out)
 
 
-def _F(sorted_t: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Empirical cdf of each row of ``sorted_t`` at ``x`` ``(K, A)``."""
-    B = sorted_t.shape[1]
-    return np.stack([np.searchsorted(sorted_t[k], x[k], side="right") for k in range(sorted_t.shape[0])]) / B
+#: Nominal tails the calibration curve is fitted on (module docstring).
+CALIBRATION_TAILS = np.geomspace(0.01, 0.3, 16)
 
 
-def calibrated_tails(t1: np.ndarray, t2: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Corrected nominal tails ``(a_lo, a_hi)`` ``(K, A)`` for target one-sided tails ``a``
-    ``(A,)``: ``a_lo`` sets the upper end (``q*(a_lo)``), ``a_hi`` the lower end (``q*(1 - a_hi)``);
-    each ``min(a, F**(q*(a)))`` (module docstring)."""
-    K = t1.shape[0]
-    A = np.broadcast_to(np.asarray(a, dtype=np.float64), (K, len(np.atleast_1d(a))))
-    lo = np.minimum(A, _F(t2, _q(t1, A)))
-    hi = np.minimum(A, 1.0 - _F(t2, _q(t1, 1.0 - A)))
-    return np.maximum(lo, 0.0), np.maximum(hi, 0.0)
+def calibration_fit(u: np.ndarray) -> np.ndarray:
+    """Per statistic ``(K, 4)``: the probit-linear fit ``probit(G(x)) = c0 + c1 probit(x)`` of the
+    measured miss rate ``G`` of a nominal tail ``x`` (:data:`CALIBRATION_TAILS`) above the upper end
+    (``u < x``: columns 0, 1) and below the lower end (``u > 1 - x``: columns 2, 3)."""
+    from scipy.special import ndtri
+
+    K, n = u.shape
+    X = ndtri(CALIBRATION_TAILS)
+    out = np.empty((K, 4))
+    for k in range(K):
+        for j, G in enumerate(((u[k][None, :] < CALIBRATION_TAILS[:, None]).mean(axis=1),
+                               (u[k][None, :] > 1.0 - CALIBRATION_TAILS[:, None]).mean(axis=1))):
+            y = ndtri(np.clip(G, 0.5 / n, 1.0 - 0.5 / n))
+            c1, c0 = np.polyfit(X, y, 1)
+            out[k, 2 * j:2 * j + 2] = (c0, max(c1, 0.2))
+    return out
 
 
-def measured_miss(t1: np.ndarray, t2: np.ndarray, a_lo: np.ndarray, a_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Miss rates in the double world of an interval with nominal tails ``a_lo`` (upper end) and
-    ``a_hi`` (lower end), ``(K, A)`` each: truth above the upper end ``F*(q**(a_lo))``, below the
-    lower end ``1 - F*(q**(1 - a_hi))``."""
-    above = _F(t1, _q(t2, a_lo))
-    below = 1.0 - _F(t1, _q(t2, 1.0 - a_hi))
-    return above, below
+def corrected_tails(fit: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nominal tails ``(a_lo, a_hi)`` ``(K, A)`` at which the fitted miss rates are the target tails
+    ``a`` ``(A,)``: ``G^-1(a)``, never above ``a`` (a tail that covers is not narrowed)."""
+    from scipy.special import ndtr, ndtri
+
+    A = ndtri(np.clip(np.asarray(a, dtype=np.float64), 1e-300, 1.0))[None, :]
+    lo = ndtr((A - fit[:, 0:1]) / fit[:, 1:2])
+    hi = ndtr((A - fit[:, 2:3]) / fit[:, 3:4])
+    a2 = np.broadcast_to(np.asarray(a, dtype=np.float64)[None, :], lo.shape)
+    return np.minimum(a2, lo), np.minimum(a2, hi)
+
+
+def fitted_miss(fit: np.ndarray, a_lo: np.ndarray, a_hi: np.ndarray) -> np.ndarray:
+    """The fitted miss rate (both tails) of nominal tails ``a_lo``, ``a_hi`` ``(K, A)``."""
+    from scipy.special import ndtr, ndtri
+
+    return (ndtr(fit[:, 0:1] + fit[:, 1:2] * ndtri(np.clip(a_lo, 1e-300, 1)))
+            + ndtr(fit[:, 2:3] + fit[:, 3:4] * ndtri(np.clip(a_hi, 1e-300, 1))))
 
 
 @dataclass
 class Result:
-    """Estimates, standard errors and the pooled / per-replicate ``t*``, ``t**`` of
-    :func:`run`; intervals at any level by :meth:`interval`."""
+    """Estimates, standard errors, the pooled / per-rerun sorted ``t*`` and the double bootstrap's
+    ``u`` of :func:`run`; intervals at any level by :meth:`interval`."""
 
     stats: list[Stat]
     estimate: np.ndarray
     se: np.ndarray
     t1: np.ndarray
-    t2: np.ndarray
+    u: np.ndarray
     reps: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
     B: int = 0
 
-    def _ends(self, t1: np.ndarray, t2: np.ndarray, alpha: np.ndarray, calibrate: bool = True
+    def _ends(self, t1: np.ndarray, u: np.ndarray | None, alpha: np.ndarray, k0: int = 0
               ) -> tuple[np.ndarray, np.ndarray]:
         a = np.asarray(alpha, dtype=np.float64) / 2.0
-        K = len(self.stats)
-        if calibrate:
-            a_lo, a_hi = calibrated_tails(t1, t2, a)
+        K = t1.shape[0]
+        if u is not None:
+            a_lo, a_hi = corrected_tails(calibration_fit(u), a)
         else:
             a_lo = a_hi = np.broadcast_to(a, (K, len(a)))
         q_lo, q_hi = _q(t1, a_lo), _q(t1, 1.0 - a_hi)
-        est, se = self.estimate[:, None], self.se[:, None]
-        lo, hi = est - se * q_hi, est - se * q_lo
-        for k, s in enumerate(self.stats):
+        est, se = self.estimate[k0:k0 + K, None], self.se[k0:k0 + K, None]
+        with np.errstate(invalid="ignore"):
+            lo, hi = est - se * q_hi, est - se * q_lo
+        for k in range(K):
+            b0, b1 = self.stats[k0 + k].bounds
+            lo[k], hi[k] = np.clip(lo[k], b0, b1), np.clip(hi[k], b0, b1)
+        for k in range(K):
+            s = self.stats[k0 + k]
             if s.quantile is not None:
                 x = s.x
                 if x is None or not len(x):
                     lo[k], hi[k] = np.nan, np.nan
                     continue
-                plo = np.clip(s.quantile - self.se[k] * q_hi[k], 0.0, 1.0)
-                phi = np.clip(s.quantile - self.se[k] * q_lo[k], 0.0, 1.0)
-                lo[k], hi[k] = np.quantile(x, plo), np.quantile(x, phi)
+                with np.errstate(invalid="ignore"):
+                    plo = np.clip(s.quantile - se[k] * q_hi[k], 0.0, 1.0)
+                    phi = np.clip(s.quantile - se[k] * q_lo[k], 0.0, 1.0)
+                lo[k], hi[k] = np.quantile(x, np.nan_to_num(plo)), np.quantile(x, np.nan_to_num(phi, nan=1.0))
         return lo, hi
 
     def interval(self, alpha: np.ndarray | float, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """``(lo, hi)`` ``(K, A)`` at every two-sided error of the grid ``alpha`` ``(A,)``, from the pooled replicates."""
-        return self._ends(self.t1, self.t2, np.atleast_1d(np.asarray(alpha, dtype=np.float64)), calibrate)
+        """``(lo, hi)`` ``(K, A)`` at every two-sided error of the grid ``alpha`` ``(A,)``, from the
+        pooled reruns, the level corrected by the double bootstrap (``calibrate``)."""
+        return self._ends(self.t1, self.u if calibrate else None, np.atleast_1d(np.asarray(alpha, dtype=np.float64)))
 
     def interval_at(self, alpha: np.ndarray, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``(lo, hi)`` ``(K,)`` at each statistic's own two-sided error ``alpha`` ``(K,)``."""
         al = np.asarray(alpha, dtype=np.float64)
         lo, hi = np.empty(len(self.stats)), np.empty(len(self.stats))
         for k in range(len(self.stats)):
-            s = _sub(self, k)
-            a, b = s._ends(s.t1, s.t2, al[k:k + 1], calibrate)
+            a, b = self._ends(self.t1[k:k + 1], self.u[k:k + 1] if calibrate else None, al[k:k + 1], k)
             lo[k], hi[k] = a[0, 0], b[0, 0]
         return lo, hi
 
     def mc_error(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Monte Carlo SE of each pooled end at each statistic's ``alpha`` ``(K,)``: the SD of the
-        end over the replicates / sqrt(replicates) (module docstring)."""
+        end over the reruns (each with its own draws and its own correction) / sqrt(reruns)."""
         al = np.asarray(alpha, dtype=np.float64)
         los, his = [], []
-        for t1, t2 in self.reps:
+        for t1, u in self.reps:
             lo = np.empty(len(self.stats))
             hi = np.empty(len(self.stats))
             for k in range(len(self.stats)):
-                s = _sub(self, k, t1[k:k + 1], t2[k:k + 1])
-                a, b = s._ends(s.t1, s.t2, al[k:k + 1])
+                a, b = self._ends(t1[k:k + 1], u[k:k + 1], al[k:k + 1], k)
                 lo[k], hi[k] = a[0, 0], b[0, 0]
             los.append(lo)
             his.append(hi)
@@ -301,46 +372,43 @@ class Result:
             return np.std(los, axis=0, ddof=1) / np.sqrt(r), np.std(his, axis=0, ddof=1) / np.sqrt(r)
 
     def coverage(self, alpha: np.ndarray) -> dict[str, np.ndarray]:
-        """Measured coverage at each statistic's ``alpha`` ``(K,)`` in the double world:
-        ``plain`` (the uncorrected bootstrap-t, pooled draws) and ``corrected`` (each replicate's
-        draws measuring the interval corrected on the other replicates: held out), with the
-        corrected one's Monte Carlo SE over the replicates."""
-        al = np.asarray(alpha, dtype=np.float64)[:, None] / 2.0
-        K = len(self.stats)
-        plain = np.empty(K)
-        for k in range(K):
-            ab, be = measured_miss(self.t1[k:k + 1], self.t2[k:k + 1], al[k:k + 1], al[k:k + 1])
-            plain[k] = 1.0 - ab[0, 0] - be[0, 0]
-        # held out: the replicates split in two halves, each measured with the level corrected on the other
+        """Coverage at each statistic's ``alpha`` ``(K,)`` measured by the double bootstrap:
+        ``plain``, the uncorrected bootstrap-t's (the share of outer samples whose interval covers the
+        truth), with its binomial SE ``plain_se``; ``corrected``, the corrected interval's, held out
+        (the reruns split in two halves, the level corrected on one half and its miss rate fitted on
+        the other, averaged both ways)."""
+        a = np.asarray(alpha, dtype=np.float64) / 2.0
+        K, n = self.u.shape
+        miss = (self.u < a[:, None]).mean(axis=1) + (self.u > 1.0 - a[:, None]).mean(axis=1)
+        plain = 1.0 - miss
         halves = [self.reps[0::2], self.reps[1::2]] if len(self.reps) > 1 else [self.reps, self.reps]
-        pooled = [(np.sort(np.concatenate([x[0] for x in h], axis=1), axis=1, kind="stable"),
-                   np.sort(np.concatenate([x[1] for x in h], axis=1), axis=1, kind="stable")) for h in halves]
-        tails = []
-        for o1, o2 in pooled[::-1]:
-            tails.append([calibrated_tails(o1[k:k + 1], o2[k:k + 1], al[k]) for k in range(K)])
-        held = []
-        for half, tl in zip(halves, tails, strict=True):
-            for t1, t2 in half:
-                cov = np.empty(K)
-                for k in range(K):
-                    ab, be = measured_miss(t1[k:k + 1], t2[k:k + 1], *tl[k])
-                    cov[k] = 1.0 - ab[0, 0] - be[0, 0]
-                held.append(cov)
-        h = np.array(held)
-        se = h.std(axis=0, ddof=1) / np.sqrt(len(h)) if len(h) > 1 else np.full(K, np.nan)
-        # the binomial floor: a coverage measured on the pooled draws cannot be known better than this
-        binom = np.sqrt(np.clip(h.mean(axis=0), 0, 1) * np.clip(1 - h.mean(axis=0), 0, 1) / max(self.t1.shape[1], 1))
-        return {"plain": plain, "corrected": h.mean(axis=0), "corrected_mc_se": np.fmax(se, binom)}
+        us = [np.concatenate([x[1] for x in h], axis=1) for h in halves]
+        fits = [calibration_fit(x) for x in us]
+        corr = np.zeros(K)
+        for k in range(K):
+            for f_cal, f_meas in ((fits[0], fits[1]), (fits[1], fits[0])):
+                lo, hi = corrected_tails(f_cal[k:k + 1], a[k:k + 1])
+                corr[k] += 0.5 * (1.0 - fitted_miss(f_meas[k:k + 1], lo, hi)[0, 0])
+        return {"plain": plain, "plain_se": np.sqrt(plain * (1.0 - plain) / n), "corrected": corr,
+                "corrected_mc_se": np.sqrt(np.clip(corr * (1.0 - corr), 0, None) / n)}
 
 
-def _sub(res: Result, k: int, t1: np.ndarray | None = None, t2: np.ndarray | None = None) -> Result:
-    return Result([res.stats[k]], res.estimate[k:k + 1], res.se[k:k + 1],
-                  res.t1[k:k + 1] if t1 is None else t1, res.t2[k:k + 1] if t2 is None else t2, [], res.B)
+def _sub(res: Result, k: int) -> Result:
+    sub = Result([res.stats[k]], res.estimate[k:k + 1], res.se[k:k + 1], res.t1[k:k + 1], res.u[k:k + 1],
+                 [(t1[k:k + 1], u[k:k + 1]) for t1, u in res.reps], res.B)
+    return sub
 
 
-def run(stats: list[Stat], *, B: int, seed: int, replicates: int = 5) -> Result:
-    """The bootstrap of :func:`draw` over ``replicates`` independent seeds (spawned from ``seed``),
-    ``B`` outer resamples each; pooled for the intervals, apart for their Monte Carlo error."""
+#: Outer and inner resamples of the double bootstrap (over all reruns; :func:`run`).
+DOUBLE_OUTER, DOUBLE_INNER = 8_000, 250
+
+
+def run(stats: list[Stat], *, B: int, seed: int | list, replicates: int = 5, n_out: int = DOUBLE_OUTER,
+        n_in: int = DOUBLE_INNER) -> Result:
+    """The bootstrap-t of :func:`draw` (``B`` resamples per rerun) and the double bootstrap of
+    :func:`double_u` (``n_out / replicates`` outer resamples per rerun, ``n_in`` inner ones each),
+    over ``replicates`` independent seeds (spawned from ``seed``): pooled for the intervals, apart
+    for their Monte Carlo error."""
     if not stats:
         raise ValueError("no statistic to bootstrap")
     F = {s.n_families for s in stats}
@@ -348,16 +416,18 @@ def run(stats: list[Stat], *, B: int, seed: int, replicates: int = 5) -> Result:
         raise ValueError(f"the statistics are over different numbers of families {sorted(F)}; bootstrap them apart")
     mom = _Moments(stats)
     est, se = mom.evaluate(np.ones((1, mom.F)))
-    est, se = est[0], se[0]
+    est, se = est[0].copy(), se[0]
     for k, s in enumerate(stats):
         if s.quantile is not None:
             est[k] = float(np.quantile(s.x, s.quantile)) if s.x is not None and len(s.x) else np.nan
-            se[k] = mom.evaluate(np.ones((1, mom.F)))[1][0, k]
-    reps = [draw(stats, B=B, seed=ss) for ss in np.random.SeedSequence(seed).spawn(replicates)]
-    # each replicate is sorted: a stable (merging) sort of their concatenation is fast
+    reps = []
+    for ss in np.random.SeedSequence(seed).spawn(replicates):
+        a, b = ss.spawn(2)
+        reps.append((draw(stats, B=B, seed=a), double_u(stats, n_out=max(n_out // replicates, 20), n_in=n_in, seed=b)))
+    # each rerun is sorted: a stable (merging) sort of their concatenation is fast
     t1 = np.sort(np.concatenate([r[0] for r in reps], axis=1), axis=1, kind="stable")
-    t2 = np.sort(np.concatenate([r[1] for r in reps], axis=1), axis=1, kind="stable")
-    return Result(stats, est, se, t1, t2, reps, B)
+    u = np.concatenate([r[1] for r in reps], axis=1)
+    return Result(stats, est, se, t1, u, reps, B)
 
 
 #: Outcome codes of :func:`outcomes` (the four of an equivalence-plus-difference test, Lakens,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -139,11 +139,13 @@ def fk_stats(per_task: pd.DataFrame, tasks: pd.DataFrame | None, task_ids: Seque
     _, fid = np.unique(fam, return_inverse=True)
     n_f = int(fid.max()) + 1
     col = lambda c, a, b: wide[f"{c}|{a}_{b}"].to_numpy(np.float64)  # noqa: E731
-    out = [(cid, CB.ratio_stat(col(c, a, b), fid, n_f)) for cid, c, (a, b) in _MEANS]
+    rng = {"top1_differs": (0.0, 1.0), "top3_differs": (0.0, 1.0), "spearman": (-1.0, 1.0)}
+    out = [(cid, replace(CB.ratio_stat(col(c, a, b), fid, n_f), bounds=rng[c])) for cid, c, (a, b) in _MEANS]
     src = {cid: (c, ab) for cid, c, ab in _MEANS}
     for gid, x, y in _GAPS:
         (cx, (a1, b1)), (cy, (a2, b2)) = src[x], src[y]
-        out.append((gid, CB.combo_stat([(1.0, col(cx, a1, b1)), (-1.0, col(cy, a2, b2))], fid, n_f)))
+        gap = CB.combo_stat([(1.0, col(cx, a1, b1)), (-1.0, col(cy, a2, b2))], fid, n_f)
+        out.append((gid, replace(gap, bounds=(-1.0, 1.0) if cx != "spearman" else (-2.0, 2.0))))
     rho = wide["spearman|aupr_auprg"].to_numpy(np.float64)
     out += [(qid, CB.quantile_stat(rho, fid, q, n_f)) for qid, q in _QUARTILES]
     return out, len(wide), n_f
@@ -209,12 +211,11 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin: 
     for b, m, pj, pa, h in zip(boots, margins, p, adj, mult, strict=True):
         a = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
         sub = CB._sub(b.res, b.k)
-        sub.reps = [(t1[b.k:b.k + 1], t2[b.k:b.k + 1]) for t1, t2 in b.res.reps]
         lo, hi = sub.interval_at(np.array([a]))
         lo95, hi95 = sub.interval_at(np.array([1.0 - REG.CLAIM_LEVEL]))
         mlo, mhi = sub.mc_error(np.array([a])) if margin is None else (np.array([np.nan]), np.array([np.nan]))
         cov = sub.coverage(np.array([a])) if margin is None else {
-            "plain": [np.nan], "corrected": [np.nan], "corrected_mc_se": [np.nan]}
+            "plain": [np.nan], "plain_se": [np.nan], "corrected": [np.nan], "corrected_mc_se": [np.nan]}
         n80, here = float("nan"), float("nan")
         if power and margin is None and np.isfinite(m) and np.isfinite(b.value):
             grid, pw = CB.power_curve(b.res.stats[b.k], b.value, m, REG.HOLM_ALPHA / max(len(boots), 1),
@@ -228,7 +229,7 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin: 
                      "ci_hi": float(hi[0]), "level": 1.0 - a, "ci95_lo": float(lo95[0]), "ci95_hi": float(hi95[0]),
                      "mc_lo": float(mlo[0]), "mc_hi": float(mhi[0]), "mc_error": float(np.fmax(mlo[0], mhi[0])),
                      "p_decide": pj, "p_holm": pa, "holm_multiplier": h, "coverage": float(cov["corrected"][0]),
-                     "coverage_plain": float(cov["plain"][0]), "coverage_mc_se": float(cov["corrected_mc_se"][0]),
+                     "coverage_plain": float(cov["plain"][0]), "coverage_mc_se": float(cov["plain_se"][0]),
                      "families_80": n80, "power_here": here, "value": b.value, "margin": m, "n_tasks": b.n_tasks,
                      "n_families": b.res.stats[b.k].n_families, "n_boot": int(n_boot), "seed": int(seed)})
     return pd.DataFrame(rows, columns=DECISION_COLUMNS)
