@@ -110,7 +110,7 @@ def short_name(claim_id: str) -> str:
 #: Verdict words, in the order they are counted, each with its short plural phrase for sentences
 #: (prefix match: ``cannot be told: 4 families`` is ``cannot be told``).
 VERDICT_SHORT: tuple[tuple[str, str], ...] = (
-    ("equivalent: replicates", "replicate (equivalent)"),
+    ("equivalent: replicates", "replicate"),
     ("equivalent: as different, holds", "as different, holds (equivalent)"),
     ("equivalent: no effect", "show no effect larger than the margin (equivalent)"),
     ("equivalent", "equivalent"),
@@ -120,8 +120,8 @@ VERDICT_SHORT: tuple[tuple[str, str], ...] = (
     ("different: contradicted", "contradicted (beyond the margin, against the claim)"),
     ("different", "different beyond the margin"),
     ("differs, by less than the margin", "differ by less than the margin"),
-    ("inconclusive: leans higher", "inconclusive, leaning higher here"),
-    ("inconclusive: leans lower", "inconclusive, leaning lower here"),
+    ("inconclusive: leans higher", "inconclusive, leaning higher"),
+    ("inconclusive: leans lower", "inconclusive, leaning lower"),
     ("inconclusive: leans the claimed way", "inconclusive, leaning the claimed way"),
     ("inconclusive", "inconclusive"),
     ("differs beyond noise", "differ beyond noise"),
@@ -230,7 +230,7 @@ TERMS: dict[str, str] = {
     "top-1 disagreement": r"best model", "top-3 disagreement": r"top three",
     "rank correlation": r"rank correlation", "quartile": r"quartile",
     "test rows": r"test rows", "resampled test rows": r"resampled", "plausible-best set": r"plausible-best",
-    "interval": r"\binterval", "simultaneous interval": r"simultaneous", "margin": r"\bmargin",
+    "interval": r"\binterval", "simultaneous interval": r"simultaneous", "Holm": r"\bHolm\b", "margin": r"\bmargin",
     "Monte Carlo error": r"Monte Carlo|\bMC error", "power": r"\bpower\b", "borderline": r"borderline",
     "equivalence": r"equivalen|as different as|differ as much as", "calibrated power": r"calibrated",
     "downsampling": r"downsampl", "pooling the folds": r"pool", "reweighting": r"reweight",

@@ -176,6 +176,12 @@ class Bootstrapped:
         self.grid = (lo[self.k], hi[self.k])
 
 
+def double_outer(n_boot: int) -> int:
+    """Outer resamples of the double bootstrap for ``n_boot``: one per 125, from 200 to
+    :data:`prspace.stats.cluster_bootstrap.DOUBLE_OUTER` (8,000 at the default ``n_boot``)."""
+    return int(np.clip(n_boot // 125, 200, CB.DOUBLE_OUTER))
+
+
 def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, seed: int,
                      replicates: int = REPLICATES) -> list[Bootstrapped]:
     """Bootstrap claims that share their families together (``(claim id, stat, tasks)``), each
@@ -186,7 +192,7 @@ def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, se
     out: list[Bootstrapped | None] = [None] * len(entries)
     for g, (_, members) in enumerate(groups.items()):
         res = CB.run([entries[i][1] for i in members], B=max(n_boot // replicates, 50), seed=[seed, g],
-                     replicates=replicates)
+                     replicates=replicates, n_out=double_outer(n_boot))
         for k, i in enumerate(members):
             cid = entries[i][0]
             out[i] = Bootstrapped(cid, res, k, entries[i][2], REG.decision_value(cid), REG.decision_margin(cid))

@@ -154,7 +154,8 @@ class _Notes:
 def _primary_intro(rows: pd.DataFrame) -> str:
     n = len(REG.primary_ids())
     lv = [float(x) for x in rows["level"] if np.isfinite(x)]
-    span = f" ({100 * min(lv):.4g}% to {100 * max(lv):.4g}%)" if lv else ""
+    span = ("" if not lv else f" ({100 * min(lv):.4g}%)" if min(lv) == max(lv)
+            else f" ({100 * min(lv):.4g}% to {100 * max(lv):.4g}%)")
     cov = [float(x) for x in rows.get("coverage", pd.Series(dtype=float)) if np.isfinite(x)]
     gap = [float(c) - float(lv_) for c, lv_ in zip(rows.get("coverage", []), rows["level"], strict=False)
            if np.isfinite(c) and np.isfinite(lv_)]
@@ -255,6 +256,20 @@ def _answer_block(studies: Sequence[Study]) -> list[str]:
     return out + [""]
 
 
+def differences_lines(studies: Sequence[Study]) -> list[str]:
+    """The "differences from the original" table (``prspace.verdicts.differences.differences_markdown``,
+    issue 40 point 6, written on another branch): shown for the papers' question (not a user's own
+    data) once that module is on the branch; until then nothing, so that no page states a table the
+    code does not make."""
+    if all(s.own_data for s in studies):
+        return []
+    try:
+        from prspace.verdicts.differences import differences_markdown  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    return [differences_markdown().rstrip(), ""]
+
+
 def _study(v: pd.DataFrame, study: str, tasks: pd.DataFrame | None, tables_dir: str | Path | None,
            own_data: bool | None) -> Study:
     if tables_dir is not None:
@@ -272,7 +287,7 @@ def study_page(s: Study, *, glossary: str = "../../docs/glossary.md") -> list[st
     out += [f"**The answer** (study `{s.name}`; every term is defined in [the glossary]({glossary})):", ""]
     out += _answer_block([s])
     notes = _Notes()
-    out += _primary_tables([s], notes, mc_column=True)
+    out += _primary_tables([s], notes, mc_column=True) + differences_lines([s])
     out += _implementation([s])
     out += _exploratory_table(s, exploratory(s.verdicts, SUMMARY_EXPLORATORY), explain=False)
     return out + notes.lines()
@@ -291,7 +306,7 @@ def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataF
     project's own analyses are. Paths are written for the README, which includes this page."""
     st = [s if isinstance(s, Study) else Study(name=s[0], verdicts=s[1], tasks=s[2]) for s in studies]
     notes = _Notes()
-    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + _implementation(st)
+    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + differences_lines(st) + _implementation(st)
     n = [len(exploratory(s.verdicts)) for s in st]
     out += [f"**This project's analyses** ({', '.join(f'{k} rows in `{s.name}`' for k, s in zip(n, st, strict=True))}: test-set "
             "noise, plausible-best sets, skew, learners over tasks; no paper states them): "

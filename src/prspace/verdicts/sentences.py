@@ -82,13 +82,13 @@ def shares_sentence(studies: Sequence[Study]) -> str | None:
         est = r["estimate"].to_numpy(float)
         above, below = int((est > paper).sum()), int((est < paper).sum())
         lean = (f"all {len(r)} above the paper's" if above == len(r) else f"all {len(r)} below the paper's"
-                if below == len(r) else f"{above} above and {below} below the paper's")
-        out = f"{count_verdicts(r['verdict'])} (this run {_range(est.tolist())}: {lean}"
+                if below == len(r) else f"{above} above, {below} below the paper's")
+        out = f"{count_verdicts(r['verdict'])} ({_range(est.tolist())}: {lean}"
         if "ci95_lo" in r:
             ex = int(((r["ci95_lo"] > paper) | (r["ci95_hi"] < paper)).sum())
-            out += f"; {ex} of {len(r)} per-claim 95% intervals exclude the paper's value"
+            out += f"; {ex} of {len(r)} 95% intervals exclude it"
         return out + ")"
-    return _sentence(f"Of Flach & Kull's {len(SHARE_IDS)} shares of tasks where two of AUPR, AUPRG and AUROC pick a "
+    return _sentence(f"Flach & Kull's {len(SHARE_IDS)} shares of tasks where two metrics pick a "
                      f"different best model or top three (paper {_range(pv)}): ", studies, one)
 
 
@@ -193,27 +193,26 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
     claims decided, and for the rest the families that would decide with 80% power (``families_80``,
     simulated from the study's own families) against Flach & Kull's 426 datasets."""
     def one(s: Study) -> str | None:
+        if s.own_data:
+            return None
         v = s.verdicts
         p = v[(v["role"] == "primary") & v["claim_id"].astype(str).str.startswith("fk.")]
         if p.empty or "families_80" not in p:
             return None
         undecided = p[p["verdict"].astype(str).str.startswith("inconclusive")]
         nf = int(p["n_families"].max())
-        out = f"{len(p) - len(undecided)} of {len(p)} of Flach & Kull's claims are decided at {nf} families"
+        out = f"{len(p) - len(undecided)} of {len(p)} decided at {nf} families"
         if undecided.empty:
             return out
         need = undecided["families_80"].astype(float)
         known = need[np.isfinite(need)]
         if len(known):
-            within = int((known <= REG.FK_DATASETS).sum())
-            out += (f"; the other {len(undecided)} would need about {int(known.median())} families for 80% power "
-                    f"(median; {int(known.min())} to {int(known.max())}), so a population the size of Flach & Kull's "
-                    f"{REG.FK_DATASETS} datasets would decide {within} of them")
-            if len(known) < len(need):
-                out += f", and {len(need) - len(known)} not even at {int(CB.POWER_GRID[-1])} families"
+            out += (f"; the rest need about {int(known.median())} families for 80% power, and "
+                    f"{REG.FK_DATASETS} (Flach & Kull's datasets) would decide {int((known <= REG.FK_DATASETS).sum())} "
+                    f"of them")
         return out
-    return _sentence("What these data can decide: ", studies, one,
-                     " (the estimate taken as the truth; the OpenML study, config/openml-paper.yaml, is that experiment).")
+    return _sentence("What the data can decide of Flach & Kull's 14 claims: ", studies, one,
+                     " (simulated from the study's own families; config/openml-paper.yaml is that experiment).")
 
 
 def answer(studies: Sequence[Study]) -> list[str]:
