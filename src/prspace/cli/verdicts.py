@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     winners = pd.read_csv(winners_csv) if winners_csv.is_file() else None
     out = Path(args.out_dir)
     write_csv(v, R.VERDICTS.csv(tables))
+    # the pages read the table as written (six significant digits), as a reader and the tests do
+    v = pd.read_csv(R.VERDICTS.csv(tables), keep_default_na=False, na_values=[""])
     per_task = pd.read_csv(R.DISAGREEMENT_PER_TASK.csv(tables), dtype={"task_id": str})
     one, panel = _one_per_family(tables, per_task)
     sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed, per_task_one_per_family=one)

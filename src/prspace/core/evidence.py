@@ -28,8 +28,10 @@ SCHEME_COLUMNS = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier",
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
     "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power", "n_eff",
-    "mc_error_lo", "mc_error_hi", *SCHEME_COLUMNS,
+    "mc_error_lo", "mc_error_hi",
 ]
+#: The columns the verdict layer reads: the evidence tables' and the primary rows' decision columns.
+ALL_EVIDENCE_COLUMNS = [*EVIDENCE_COLUMNS, *SCHEME_COLUMNS]
 #: Columns an evidence table may lack (read as NaN): the interval's level and Monte Carlo error,
 #: a check's calibrated power at the study's median task size, and a bound's effective number of
 #: independent cases (:func:`effective_cases`; NaN: the ``n`` cases are independent), and the
@@ -70,9 +72,10 @@ def evidence_row(
             **{c: float(scheme.get(c, float("nan"))) for c in SCHEME_COLUMNS}}
 
 
-def evidence_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
-    """Evidence rows as a DataFrame with exactly :data:`EVIDENCE_COLUMNS`."""
-    return pd.DataFrame(list(rows), columns=EVIDENCE_COLUMNS)
+def evidence_frame(rows: Iterable[Mapping[str, object]], *, scheme: bool = False) -> pd.DataFrame:
+    """Evidence rows as a DataFrame with exactly :data:`EVIDENCE_COLUMNS` (an analysis's table), or
+    :data:`ALL_EVIDENCE_COLUMNS` with ``scheme`` (the primary rows with their decision columns)."""
+    return pd.DataFrame(list(rows), columns=ALL_EVIDENCE_COLUMNS if scheme else EVIDENCE_COLUMNS)
 
 
 def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: float = LEVEL) -> float:

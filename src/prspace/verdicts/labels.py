@@ -150,7 +150,7 @@ def verdict_key(verdict: str) -> str:
 
 
 def count_verdicts(verdicts: pd.Series) -> str:
-    """``2 replicate, 3 consistent but too imprecise to tell, 1 differ: higher here``."""
+    """``2 replicate, 3 inconclusive, leaning higher, 1 different: higher here``."""
     keys = [verdict_key(v) for v in verdicts]
     short = dict(VERDICT_SHORT)
     out = []

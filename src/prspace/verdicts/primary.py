@@ -1,31 +1,26 @@
-"""The primary evidence of Flach & Kull (NIPS 2015, sec. 4), from a study's per-task table.
+"""The primary evidence of both papers, decided by the one scheme (docs/verdicts.md, "One scheme").
 
 From ``disagreement_per_task.csv`` (per task and metric pair: ``top1_differs``, ``top3_differs``,
-``spearman``) and ``tasks.csv`` (``family``; a task without one is its own), :func:`primary_rows`
-computes the fourteen primary numbers of the registry (:mod:`prspace.core.claims`) with ONE
-paired bootstrap over families:
+``spearman``) and ``tasks.csv`` (``family``; a task without one is its own), :func:`fk_stats` builds
+Flach & Kull's fourteen primary statistics over the study's families:
 
-* the six shares ``fk.<pair>.top1|top3`` (share of tasks whose two metrics pick a different best
-  model / ordered top three) and the three mean Spearman correlations ``fk.<pair>.spearman``;
-* the lower and upper quartile over tasks of the per-task AUPR-AUPRG Spearman correlation
-  (``fk.aupr_auprg.spearman_q25|_q75``, ``numpy.quantile``, linear);
+* the six shares ``fk.<pair>.top1|top3`` and the three mean Spearman correlations ``fk.<pair>.spearman``
+  (ratio means over families; a NaN Spearman is left out);
+* the lower and upper quartile over tasks of the AUPR-AUPRG Spearman correlation
+  (``fk.aupr_auprg.spearman_q25|_q75``, Woodruff's interval);
 * the three paired differences of "as different as" (``fk.as_different.top1|top3|spearman``):
-  (AUPR vs AUPRG) minus (AUPR vs AUROC), on the same resampled tasks.
+  (AUPR vs AUPRG) minus (AUPR vs AUROC), on the same resampled families.
 
-The bootstrap: families are drawn with replacement ``B`` times as multinomial counts
-``c_b ~ Multinomial(F, 1/F)`` (``numpy.random.default_rng(seed)``, drawn in chunks); a mean over tasks in resample ``b`` is
-``sum_f c_bf S_f / sum_f c_bf N_f`` (``S_f``: the sum of the statistic over family f's tasks,
-``N_f`` their number; a NaN Spearman is left out) and a quartile is ``numpy.quantile`` of the
-resample's tasks, each repeated by its family's count (:func:`weighted_quantiles`, exact).
-Intervals are percentile intervals at the simultaneous level
-:func:`prspace.core.claims.primary_level` (Bonferroni over the primary family). Saturated
-tasks (two or more models perfect under every metric) keep the convention of
-``disagreement_summary``'s main columns: they count as agreement (their per-task rows say the
-metrics agree); the ``*_unsat`` variant leaves them out (:func:`primary_rows` on a subset,
-``sensitivity``).
-
-Monte Carlo error of an interval end: :func:`prspace.stats.intervals.percentile_interval` (batch
-means, or order statistics with few replicates beyond the end).
+Boyd et al.'s primary direction rows are re-decided from their per-task values by family
+(:func:`direction_rows`). :func:`bootstrap_claims` bootstraps them with
+:func:`prspace.stats.cluster_bootstrap.run` (studentized cluster bootstrap, its coverage measured and
+its level corrected by a double bootstrap over the study's own families, Monte Carlo error over 10
+independent reruns) and :func:`decide_family` decides each paper's claims together: the p-value of
+deciding per claim, Holm over the paper's claims, the interval at each claim's Holm level and at 95%,
+the measured coverage, and the families that would decide with 80% power. Saturated tasks (two or
+more models perfect under every metric) count as agreement, as ``disagreement_summary``'s main
+columns; the sensitivity table (:func:`sensitivity_table`) also leaves them out, and
+:func:`margin_sensitivity_table` decides every claim at margins 0.05, 0.10 and 0.15.
 """
 
 from __future__ import annotations
@@ -42,7 +37,7 @@ from prspace.core import registry as TABLES
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts.rule import (
-    EVIDENCE_COLUMNS,
+    ALL_EVIDENCE_COLUMNS,
     MIN_FAMILIES,
     apply_rule,
     decide,
@@ -356,7 +351,7 @@ def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper
         keep[paper] = boots
     dec = decide_family(boots, n_boot=DIRECTION_BOOST * n_boot, seed=seed + 1, power=power).set_index("claim_id")
     ev = evidence.copy()
-    for col in EVIDENCE_COLUMNS:
+    for col in ALL_EVIDENCE_COLUMNS:
         if col not in ev.columns:
             ev[col] = np.nan
     for i in ev.index[mine]:
@@ -450,6 +445,7 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
                       "verdict": few_families(n_f)} for cid in (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS),
                                                                    *(q for q, _ in _QUARTILES))]
             continue
-        v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False)))
+        v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False),
+                                      scheme=True))
         rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
     return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)

@@ -79,7 +79,7 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     cd_path = RG.CD_METRIC_PAIRS.csv(t)
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
-    frames = [R.evidence_frame(rows)]
+    frames = [R.evidence_frame(rows, scheme=True)]
     for table in RG.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
         p = table.csv(t)
         if p.is_file():
@@ -90,7 +90,7 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
             missing = [c for c in R.EVIDENCE_COLUMNS if c not in df.columns]
             if missing:
                 raise ValueError(f"{p} lacks evidence column(s) {missing}; it must be written with prspace.verdicts.rule.evidence_row")
-            frames.append(df[R.EVIDENCE_COLUMNS])
+            frames.append(df[R.ALL_EVIDENCE_COLUMNS])
     ev = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
     dup = ev["claim_id"][ev["claim_id"].duplicated()]
     if len(dup):

@@ -10,27 +10,28 @@ prose; tests re-derive every verdict from its own row.
 
 Kinds of claim and their verdicts:
 
-* ``share`` / ``correlation`` / ``quartile``: a number the paper reports (``paper_value``) and a
-  margin ``m`` (the registry's :attr:`~prspace.core.claims.Claim.margin`; an exploratory
-  row gives it as ``tolerance``), estimated here with an interval ``[lo, hi]``:
+* ``share`` / ``correlation`` / ``quartile`` / ``equivalence``, and a primary ``direction`` claim:
+  **the one scheme** (:func:`scheme_verdict`; Lakens, Scheel & Isager 2018), an equivalence test and
+  a difference test read off one interval ``[lo, hi]`` against a value ``v`` (the paper's number, or 0
+  for "as different as" and a claimed direction) and the margin ``m`` (the registry's
+  :func:`~prspace.core.claims.decision_margin`; an exploratory row gives it as ``tolerance``):
 
-  - **replicates**: ``paper_value - m <= lo`` and ``hi <= paper_value + m`` (an equivalence test:
-    the whole interval lies within the margin);
-  - **consistent, too imprecise**: ``lo <= paper_value <= hi`` but the interval is not within the
-    margin; the explanation says about how many families would decide (the half-width scales as
-    ``1/sqrt(families)``);
-  - **differs: higher here** (``lo > paper_value``) / **differs: lower here** (``hi < paper_value``).
-
-* ``equivalence``: a paired difference claimed to be 0 ("as different as"), margin ``m``:
-  **holds** when ``-m <= lo`` and ``hi <= m``; **does not hold: <which way>** when the interval
-  lies wholly above ``m`` or below ``-m``; else **cannot be told**.
+  - **equivalent** (``v - m <= lo`` and ``hi <= v + m``, containing ``v``): ``equivalent: replicates`` /
+    ``equivalent: as different, holds`` / ``equivalent: no effect larger than the margin``;
+  - **different** (``lo > v + m`` or ``hi < v - m``): ``different: higher here`` / ``lower here``, the
+    way "as different as" fails, ``different: holds`` / ``different: contradicted`` for a direction;
+  - **differs, by less than the margin** (excludes ``v``, within the margin), with which way;
+  - **inconclusive** otherwise, with the way the estimate leans, whether the per-claim 95% interval
+    (``ci95_lo``, ``ci95_hi``) excludes ``v``, the power at this study's families and the families that
+    would decide with 80% power (``families_80``). A row with a Holm-adjusted p-value ``p_holm`` above
+    0.05 is inconclusive whatever its interval (Holm stopped before it).
 
 * ``exact``: a closed form or published table checked against computation; ``estimate`` is the
   largest absolute deviation. **exact** when it is at most ``tolerance``, else **differs**.
 
-* ``direction``: a claimed sign (``paper_value`` +1 or -1) of an effect with interval. **holds**
-  when the interval excludes 0 on the claimed side, **contradicted** on the other side, **cannot
-  be told** when it contains 0.
+* ``direction`` of this project (no margin): a claimed sign (``paper_value`` +1 or -1) of an effect
+  with interval. **holds** when the interval excludes 0 on the claimed side, **contradicted** on the
+  other side, **cannot be told** when it contains 0.
 
 * ``stable``: a claimed absence of effect within ``tolerance``: **holds** when the interval lies
   within ``+-tolerance``, **differs** when wholly outside, else **cannot be told**.
@@ -80,6 +81,7 @@ from scipy import stats
 
 from prspace.core.claims import HOLM_ALPHA, claim, decision_margin
 from prspace.core.evidence import (
+    ALL_EVIDENCE_COLUMNS,
     EVIDENCE_COLUMNS,
     KINDS,
     LEVEL,
@@ -92,7 +94,7 @@ from prspace.core.evidence import (
 )
 from prspace.stats import cluster_bootstrap as CB
 
-__all__ = ["EVIDENCE_COLUMNS", "KINDS", "LEVEL", "OPTIONAL_EVIDENCE_COLUMNS", "PAPERS", "VERDICT_COLUMNS",
+__all__ = ["ALL_EVIDENCE_COLUMNS", "EVIDENCE_COLUMNS", "KINDS", "LEVEL", "OPTIONAL_EVIDENCE_COLUMNS", "PAPERS", "VERDICT_COLUMNS",
            "apply_rule", "clopper_pearson", "decide", "effective_cases", "evidence_frame", "evidence_row"]
 
 #: Kinds that compare a paper's number with a margin (``margin`` column).

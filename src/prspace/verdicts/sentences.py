@@ -16,7 +16,6 @@ import pandas as pd
 
 from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
-from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts.labels import count_verdicts, label, num, short_name, verdict_key
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
 
