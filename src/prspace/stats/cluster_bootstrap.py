@@ -18,15 +18,14 @@ studentized ``t* = (m* - m) / se*`` gives the interval ``[m - se q*(1 - a), m - 
 (Hall 1992; Cameron, Gelbach & Miller 2008 for few clusters). Percentile cluster intervals
 under-cover with 35 or 73 families; the bootstrap-t is second-order accurate.
 
-**Coverage measured, level corrected (fast double bootstrap).** Every outer resample (a sample of
-families from the study's families, the study being the population and its estimate the truth)
-gets one inner resample drawn from it, ``t** = (m** - m*) / se**`` (Davidson & MacKinnon 2007;
-Chang & Hall 2015: one inner resample per outer one). In this double world the interval of an
-outer sample misses the truth above its upper end when ``t* < q**(a)``, so the measured miss
-rate of a nominal tail ``a`` is ``F*(q**(a))`` (and ``1 - F*(q**(1 - a))`` below). Where a tail
-misses more often than its nominal ``a``, its nominal level is corrected to
-``a' = F**(q*(a))`` (the calibrated double bootstrap): ``F*(q**(a')) = a`` in the double world.
-A tail that already covers keeps ``a`` (never narrowed).
+**Coverage measured, level corrected (double bootstrap).** Each of ``n_out`` outer resamples of the
+families (a sample from the study taken as the population, its estimate the truth) gets ``n_in`` inner
+resamples (:func:`double_u`); ``u_o``, the position of the truth's pivot ``T_o = (m_o - m) / se_o``
+among the inner ``t**``, says whether the outer sample's interval at nominal tail ``a`` misses the
+truth (``u_o < a`` above the upper end, ``u_o > 1 - a`` below the lower end). The measured miss rate of
+a tail is fitted by a probit-linear curve (:func:`calibration_fit`) and a tail that misses more often
+than its target ``a`` gets the corrected nominal ``G^-1(a)`` (:func:`corrected_tails`; Beran 1987,
+Hall 1992 sec. 3.11: the calibrated double bootstrap). A tail that covers keeps ``a``.
 
 **Quartiles (Woodruff 1952).** The ``q``-quantile's interval is ``[Q(q - se q*(1 - a)),
 Q(q - se q*(a))]`` with ``Q`` the tasks' quantile function (numpy, linear) and the bootstrap-t
