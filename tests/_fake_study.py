@@ -142,7 +142,7 @@ def sensitivity() -> pd.DataFrame:
         for variant in ("saturated as agreement", "saturated left out", "pi >= 0.3", "one learner per family"):
             moved = cid == "fk.aupr_auroc.top1" and variant == "pi >= 0.3"
             rows.append({"claim_id": cid, "variant": variant, "estimate": e + 0.01, "ci_lo": lo, "ci_hi": hi,
-                         "verdict": "consistent, too imprecise" if moved else v})
+                         "verdict": "inconclusive: leans higher here" if moved else v})
     return pd.DataFrame(rows)
 
 

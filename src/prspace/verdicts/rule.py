@@ -132,7 +132,6 @@ AS_DIFFERENT = f"{EQUIVALENT}: as different, holds"
 NO_EFFECT = f"{EQUIVALENT}: no effect larger than the margin"
 HIGHER = f"{DIFFERENT}: higher here"
 LOWER = f"{DIFFERENT}: lower here"
-NOT_HOLD = DIFFERENT
 BORDERLINE = "borderline"
 EXACT = "exact"
 DIFFERS = "differs"
@@ -172,13 +171,6 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None
     lo = 0.0 if ks <= 0 else float(stats.beta.ppf(a / 2, ks, n_eff - ks + 1))
     hi = 1.0 if ks >= n_eff else float(stats.beta.ppf(1 - a / 2, ks + 1, n_eff - ks))
     return lo, hi
-
-
-def families_needed(n_families: float, half_width: float, target: float) -> int:
-    """Families giving half-width ``target``, scaling as ``1/sqrt(families)`` from this run."""
-    if not (n_families > 0 and half_width > 0 and target > 0):
-        return 0
-    return int(math.ceil(n_families * (half_width / target) ** 2))
 
 
 def _fmt(v: float) -> str:
