@@ -18,22 +18,6 @@ studentized ``t* = (m* - m) / se*`` gives the interval ``[m - se q*(1 - a), m - 
 (Hall 1992; Cameron, Gelbach & Miller 2008 for few clusters). Percentile cluster intervals
 under-cover with 35 or 73 families; the bootstrap-t is second-order accurate.
 
-**Working scale and a floor on the resamples' SE.** A mean with a bounded range ``[b0, b1]`` (a share, a mean rank
-correlation, a difference of two) is studentized on Fisher's z scale of that range (:func:`to_work`:
-``z = atanh(2 (m - b0) / (b1 - b0) - 1)``, Fisher's z of a correlation and half the logit of a share,
-with the delta-method SE; ends within :data:`RANGE_EPS` of the range are taken at it) and its interval
-ends mapped back, so they lie in the range. Each resample's SE is floored at the SE of the sample it is
-drawn from (:data:`SE_FLOOR` = 1: ``t* = (z* - z) / max(se*, se)``, and the same inside the double
-bootstrap, ``se_o`` for the inner resamples of outer sample ``o``): a resample that drops the few
-families with outlying values has a tiny ``se*``, and without the floor its ``t*`` explodes and drags
-an interval end far out of the range (issue 40: the default study's mean AUPR-AUROC rank correlation
-0.794 had the Holm interval [-0.290, 0.939]). With the floor, ``t*`` is the basic bootstrap's pivot
-where the resample is less variable than the sample and the studentized one where it is more: the
-heavy tail that under-covers is kept, the one that only adds Monte Carlo noise is cut. Quartiles
-(below) and unbounded statistics are studentized on their own scale with the same floor. Which of
-these variants the studies use was chosen by measuring coverage and MC error on both studies
-(``docs/verdicts.md``).
-
 **Coverage measured, level corrected (double bootstrap).** Each of ``n_out`` outer resamples of the
 families (a sample from the study taken as the population, its estimate the truth) gets ``n_in`` inner
 resamples (:func:`double_u`); ``u_o``, the position of the truth's pivot ``T_o = (m_o - m) / se_o``
@@ -87,45 +71,6 @@ class Stat:
     @property
     def n_families(self) -> int:
         return int(self.S.shape[0])
-
-    @property
-    def transformed(self) -> bool:
-        """Studentized on Fisher's z scale of its range (a mean with finite ``bounds``, not a quartile)."""
-        return WORK_SCALE and self.quantile is None and bool(np.isfinite(self.bounds[0]) and np.isfinite(self.bounds[1]))
-
-
-#: Studentize bounded means on Fisher's z scale of their range (:func:`to_work`).
-WORK_SCALE = True
-#: How close to its range's ends a transformed statistic is taken (a share of exactly 0 or 1).
-RANGE_EPS = 1e-6
-#: Floor of a resample's standard error, as a share of the standard error of the sample it is drawn
-#: from (on the working scale): a resample that drops the few outlying families cannot make ``t*``
-#: explode.
-SE_FLOOR = 1.0
-
-
-def to_work(stats: list[Stat], est: np.ndarray, se: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Estimates and standard errors ``(..., K)`` on each statistic's working scale: for a mean of
-    range ``[b0, b1]``, ``z = atanh(r)`` with ``r = 2 (m - b0) / (b1 - b0) - 1`` (Fisher's z of a
-    correlation; half the logit of a share), its delta-method SE ``se * 2 / (b1 - b0) / (1 - r^2)``;
-    unbounded statistics and quartiles unchanged."""
-    z, sz = np.array(est, dtype=np.float64, copy=True), np.array(se, dtype=np.float64, copy=True)
-    for k, st in enumerate(stats):
-        if st.transformed:
-            b0, b1 = st.bounds
-            with np.errstate(invalid="ignore"):
-                r = np.clip(2.0 * (est[..., k] - b0) / (b1 - b0) - 1.0, -1.0 + RANGE_EPS, 1.0 - RANGE_EPS)
-            z[..., k] = np.arctanh(r)
-            sz[..., k] = se[..., k] * 2.0 / (b1 - b0) / (1.0 - r * r)
-    return z, sz
-
-
-def from_work(st: Stat, z: np.ndarray) -> np.ndarray:
-    """The inverse of :func:`to_work`'s scale for one statistic."""
-    if not st.transformed:
-        return z
-    b0, b1 = st.bounds
-    return b0 + (b1 - b0) * (np.tanh(z) + 1.0) / 2.0
 
 
 def ratio_stat(values: np.ndarray, family: np.ndarray, n_families: int | None = None) -> Stat:
@@ -215,10 +160,7 @@ class _Moments:
         return est, se
 
 
-def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray, se_ref: np.ndarray | None = None) -> np.ndarray:
-    """``(est - centre) / max(se, SE_FLOOR * se_ref)`` with the degenerate cases of the module docstring."""
-    if se_ref is not None:
-        se = np.fmax(se, SE_FLOOR * se_ref)
+def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray) -> np.ndarray:
     d = est - centre
     with np.errstate(invalid="ignore", divide="ignore"):
         t = d / se
@@ -233,14 +175,14 @@ def draw(stats: list[Stat], *, B: int, seed: int | np.random.SeedSequence | list
     holds a task of every statistic) is replaced by a finite one of the same row."""
     mom = _Moments(stats)
     F = mom.F
-    est0, se0 = to_work(stats, *mom.evaluate(np.ones((1, F))))
+    est0, _ = mom.evaluate(np.ones((1, F)))
     rng = np.random.default_rng(seed)
     t1 = np.empty((len(stats), B))
     for start in range(0, B, chunk):
         n = min(chunk, B - start)
         _, c1 = counts(rng, None, F, n)
-        e1, s1 = to_work(stats, *mom.evaluate(c1))
-        t1[:, start:start + n] = _tstat(e1, est0, s1, se0).T
+        e1, s1 = mom.evaluate(c1)
+        t1[:, start:start + n] = _tstat(e1, est0, s1).T
     _fill(t1)
     t1.sort(axis=1)
     return t1
@@ -263,18 +205,18 @@ def double_u(stats: list[Stat], *, n_out: int, n_in: int, seed: int | np.random.
     ``u_o > 1 - a``."""
     mom = _Moments(stats)
     F = mom.F
-    est0, se0 = to_work(stats, *mom.evaluate(np.ones((1, F))))
+    est0, _ = mom.evaluate(np.ones((1, F)))
     rng = np.random.default_rng(seed)
     u = np.empty((len(stats), n_out))
     step = max(1, chunk // n_in)
     for start in range(0, n_out, step):
         n = min(step, n_out - start)
         idx, c1 = counts(rng, None, F, n)
-        e1, s1 = to_work(stats, *mom.evaluate(c1))
-        T = _tstat(e1, est0, s1, se0)
+        e1, s1 = mom.evaluate(c1)
+        T = _tstat(e1, est0, s1)
         _, c2 = counts(rng, np.repeat(idx, n_in, axis=0), F, n * n_in)
-        e2, s2 = to_work(stats, *mom.evaluate(c2))
-        t2 = _tstat(e2, np.repeat(e1, n_in, axis=0), s2, np.repeat(s1, n_in, axis=0)).reshape(n, n_in, -1)
+        e2, s2 = mom.evaluate(c2)
+        t2 = _tstat(e2, np.repeat(e1, n_in, axis=0), s2).reshape(n, n_in, -1)
         below = (t2 < T[:, None, :]).mean(axis=1) + 0.5 * (t2 == T[:, None, :]).mean(axis=1)
         u[:, start:start + n] = np.where(np.isnan(T), 0.5, below).T
     return u
@@ -376,15 +318,11 @@ class Result:
         else:
             a_lo = a_hi = np.broadcast_to(a, (K, len(a)))
         q_lo, q_hi = _q(t1, a_lo), _q(t1, 1.0 - a_hi)
-        sts = self.stats[k0:k0 + K]
-        z, sz = to_work(sts, self.estimate[None, k0:k0 + K], self.se[None, k0:k0 + K])
-        se = self.se[k0:k0 + K, None]
+        est, se = self.estimate[k0:k0 + K, None], self.se[k0:k0 + K, None]
         with np.errstate(invalid="ignore"):
-            lo, hi = z[0][:, None] - sz[0][:, None] * q_hi, z[0][:, None] - sz[0][:, None] * q_lo
+            lo, hi = est - se * q_hi, est - se * q_lo
         for k in range(K):
-            st = sts[k]
-            lo[k], hi[k] = from_work(st, lo[k]), from_work(st, hi[k])
-            b0, b1 = st.bounds
+            b0, b1 = self.stats[k0 + k].bounds
             lo[k], hi[k] = np.clip(lo[k], b0, b1), np.clip(hi[k], b0, b1)
         for k in range(K):
             s = self.stats[k0 + k]
