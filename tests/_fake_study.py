@@ -21,30 +21,31 @@ PAIRS = ("aupr_auprg", "aupr_auroc", "auprg_auroc")
 
 #: Primary rows: estimate, lo, hi, mc_error, verdict.
 PRIMARY = {
-    "fk.aupr_auprg.top1": (0.271, 0.183, 0.366, 0.0011, "replicates"),
-    "fk.aupr_auprg.top3": (0.566, 0.421, 0.703, 0.0014, "consistent, too imprecise"),
-    "fk.aupr_auroc.top1": (0.481, 0.352, 0.611, 0.0012, "differs: higher here"),
-    "fk.aupr_auroc.top3": (0.642, 0.511, 0.759, 0.0013, "consistent, too imprecise"),
-    "fk.auprg_auroc.top1": (0.333, 0.221, 0.452, 0.0016, "borderline: between replicates and consistent, too imprecise"),
-    "fk.auprg_auroc.top3": (0.594, 0.468, 0.712, 0.0015, "consistent, too imprecise"),
-    "fk.aupr_auprg.spearman": (0.9312, 0.9121, 0.9488, 0.0004, "replicates"),
-    "fk.aupr_auroc.spearman": (0.8874, 0.8512, 0.9197, 0.0006, "differs: lower here"),
-    "fk.auprg_auroc.spearman": (0.8791, 0.8403, 0.9122, 0.0007, "differs: lower here"),
-    "fk.aupr_auprg.spearman_q25": (0.9027, 0.8765, 0.9244, 0.0009, "differs: lower here"),
-    "fk.aupr_auprg.spearman_q75": (0.9861, 0.9802, 0.9911, 0.0003, "replicates"),
+    "fk.aupr_auprg.top1": (0.271, 0.183, 0.366, 0.0011, "equivalent: replicates"),
+    "fk.aupr_auprg.top3": (0.566, 0.421, 0.703, 0.0014, "inconclusive: leans lower here"),
+    "fk.aupr_auroc.top1": (0.481, 0.352, 0.611, 0.0012, "different: higher here"),
+    "fk.aupr_auroc.top3": (0.642, 0.511, 0.759, 0.0013, "inconclusive: leans lower here"),
+    "fk.auprg_auroc.top1": (0.333, 0.221, 0.452, 0.0016, "borderline: between equivalent: replicates and inconclusive"),
+    "fk.auprg_auroc.top3": (0.594, 0.468, 0.712, 0.0015, "inconclusive: leans higher here"),
+    "fk.aupr_auprg.spearman": (0.9312, 0.9121, 0.9488, 0.0004, "equivalent: replicates"),
+    "fk.aupr_auroc.spearman": (0.8874, 0.8512, 0.9197, 0.0006, "different: lower here"),
+    "fk.auprg_auroc.spearman": (0.8791, 0.8403, 0.9122, 0.0007, "different: lower here"),
+    "fk.aupr_auprg.spearman_q25": (0.9027, 0.8765, 0.9244, 0.0009, "different: lower here"),
+    "fk.aupr_auprg.spearman_q75": (0.9861, 0.9802, 0.9911, 0.0003, "equivalent: replicates"),
     "fk.as_different.top1": (-0.2104, -0.3302, -0.0957, 0.0013,
-                             "does not hold: AUPR and AUPRG are more alike than AUPR and AUROC"),
-    "fk.as_different.top3": (-0.0761, -0.1802, 0.0311, 0.0015, "cannot be told"),
+                             "different: AUPR and AUPRG are more alike than AUPR and AUROC"),
+    "fk.as_different.top3": (-0.0761, -0.1802, 0.0311, 0.0015,
+                             "inconclusive: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
     "fk.as_different.spearman": (0.0438, 0.0201, 0.0702, 0.0005,
-                                 "does not hold: AUPR and AUPRG are more alike than AUPR and AUROC"),
-    "boyd.sec4_1.averaging_optimistic": (-0.0683, -0.0811, -0.0552, 0.0008, "contradicted"),
-    "boyd.sec4_1.aucnpr_reduces_bias": (0.0212, 0.0094, 0.0337, 0.0006, "holds"),
-    "boyd.sec4_3.aupr_rises": (0.3714, 0.2803, 0.4512, 0.0011, "holds"),
-    "boyd.sec4_3.gap_grows_with_pi": (0.6622, 0.3104, 0.9907, 0.0019, "holds"),
-    "boyd.sec4_3.aucnpr_moves_less": (0.0405, 0.0133, 0.0671, 0.0008, "holds"),
-    "boyd.sec4_3.aucnpr_still_moves": (0.1557, 0.0811, 0.2302, 0.0009, "holds"),
-    "boyd.sec4_3.aucnpr_less_variance": (0.0118, 0.0042, 0.0199, 0.0004, "holds"),
-    "boyd.sec4_3.aucnpr_more_than_twice": (-0.0214, -0.0391, -0.0052, 0.0007, "contradicted"),
+                                 "different: AUPR and AUPRG are more alike than AUPR and AUROC"),
+    "boyd.sec4_1.averaging_optimistic": (-0.0683, -0.0811, -0.0552, 0.0008, "different: contradicted"),
+    "boyd.sec4_1.aucnpr_reduces_bias": (0.0212, 0.0094, 0.0337, 0.0006, "different: holds"),
+    "boyd.sec4_3.aupr_rises": (0.3714, 0.2803, 0.4512, 0.0011, "different: holds"),
+    "boyd.sec4_3.gap_grows_with_pi": (0.6622, 0.3104, 0.9907, 0.0019, "different: holds"),
+    "boyd.sec4_3.aucnpr_moves_less": (0.0405, 0.0133, 0.0671, 0.0008, "different: holds"),
+    "boyd.sec4_3.aucnpr_still_moves": (0.1557, 0.0811, 0.2302, 0.0009, "different: holds"),
+    "boyd.sec4_3.aucnpr_less_variance": (0.0118, 0.0042, 0.0199, 0.0004, "different: holds"),
+    "boyd.sec4_3.aucnpr_more_than_twice": (-0.0214, -0.0391, -0.0052, 0.0007, "different: contradicted"),
     "fk.all_different": (0.0115, np.nan, np.nan, 0.0024, "differs beyond noise"),
 }
 KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile", "share_gap": "equivalence",
@@ -83,14 +84,18 @@ def verdicts(*, n_tasks: int = 106, n_families: int = 73, not_exact: tuple[str, 
     """The fake verdict table (primary, then implementation, then exploratory rows)."""
     rows = []
     level = REG.primary_level()
-    for cid, (e, lo, hi, mc, verdict) in PRIMARY.items():
+    for i, (cid, (e, lo, hi, mc, verdict)) in enumerate(PRIMARY.items()):
         c = REG.BY_ID[cid]
         pv = c.paper_value if c.quantity != "direction" else float(c.direction)
         rows.append({"role": "primary", "paper": c.paper, "claim_id": cid, "claim": c.quote, "where": c.where,
                      "quote": c.quote, "paper_value": pv, "margin": c.margin, "estimate": e, "ci_lo": lo,
                      "ci_hi": hi, "level": level, "mc_error": mc, "n_tasks": n_tasks, "n_families": n_families,
                      "power": np.nan, "verdict": verdict, "explanation": f"explained {cid}", "kind": KIND[c.quantity],
-                     "tolerance": np.nan, "k": np.nan, "n": np.nan})
+                     "tolerance": np.nan, "k": np.nan, "n": np.nan,
+                     # the decision columns: families that would decide with 80% power (distinct numbers), none
+                     # for a decided row
+                     "families_80": np.nan if not verdict.startswith("inconclusive") else 200.0 + 100 * i,
+                     "ci95_lo": lo, "ci95_hi": hi})
     for cid in IMPLEMENTATION:
         c = REG.BY_ID[cid]
         bad = cid in not_exact
@@ -140,7 +145,7 @@ def sensitivity() -> pd.DataFrame:
         for variant in ("saturated as agreement", "saturated left out", "pi >= 0.3", "one learner per family"):
             moved = cid == "fk.aupr_auroc.top1" and variant == "pi >= 0.3"
             rows.append({"claim_id": cid, "variant": variant, "estimate": e + 0.01, "ci_lo": lo, "ci_hi": hi,
-                         "verdict": "consistent, too imprecise" if moved else v})
+                         "verdict": "inconclusive: leans higher here" if moved else v})
     return pd.DataFrame(rows)
 
 

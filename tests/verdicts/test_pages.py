@@ -48,22 +48,28 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
     said = S.answer([s])
     assert 1 <= len(said) <= S.MAX_SENTENCES
     assert all(_words(x) <= S.MAX_WORDS for x in said)
-    shares, corr, same, noise, boyd, sens = said
+    shares, corr, same, size, noise, boyd, sens = said
     # the six shares: verdicts counted by word, this run's range, the paper's range (from the registry)
     est = [F.PRIMARY[i][0] for i in S.SHARE_IDS]
-    assert ("1 replicate, 3 consistent but too imprecise to tell, 1 differ: higher here, 1 borderline "
-            f"(this run {min(est):.2f} to {max(est):.2f}).") in shares
+    assert ("1 replicate, 1 different: higher here, 1 inconclusive, leaning higher, 2 inconclusive, leaning "
+            f"lower, 1 borderline ({min(est):.2f} to {max(est):.2f}: 4 above, 2 below the paper's; 2 of 6 "
+            "95% intervals exclude it).") in shares
     assert "paper 0.22 to 0.65" in shares
     # correlations and quartiles, three decimals, with their verdict counts
-    assert "0.931, 0.887, 0.879 (1 replicate, 2 differ: lower here)" in corr
-    assert "quartiles 0.903, 0.986 (1 replicate, 1 differ: lower here)" in corr
-    # "as different as": each difference with its interval and the rule's own verdict words
+    assert "0.931, 0.887, 0.879 (1 replicate, 2 different: lower here)" in corr
+    assert "quartiles 0.903, 0.986 (1 replicate, 1 different: lower here)" in corr
+    # "as different as": each difference with its interval and the outcome of the one scheme
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.top1"]
-    assert f"best model {_ci(e, lo, hi, 2)} (does not hold)" in same
+    assert f"best model {_ci(e, lo, hi, 2)} (different)" in same
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.top3"]
-    assert f"top three {_ci(e, lo, hi, 2)} (cannot be told)" in same
+    assert f"top three {_ci(e, lo, hi, 2)} (inconclusive)" in same
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.spearman"]
-    assert f"rank correlation {_ci(e, lo, hi, 3)} (does not hold)" in same
+    assert f"rank correlation {_ci(e, lo, hi, 3)} (different)" in same
+    # what the data can decide: the decided count, the median families of the undecided rows' families_80
+    undecided = [i for i, cid in enumerate(F.PRIMARY) if cid.startswith("fk.") and F.PRIMARY[cid][4].startswith("inconclusive")]
+    need = np.median([200 + 100 * i for i in undecided])
+    assert f"{14 - len(undecided)} of 14 decided at {s.verdicts.n_families.max():.0f} families" in size
+    assert f"the rest need about {int(need)} families for 80% power" in size
     # noise: cross-vs-self excess with interval, and the median plausible-best set size per metric
     for p in S.PAIRS:
         _, e, lo, hi, *_ = F.EXPLORATORY[f"px.{p}.top1.cross_vs_self"]
@@ -72,7 +78,7 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
     assert f"on a typical task {typical} of 4 models could be the best" in noise
     # Boyd 4.1: the averaging-minus-pooling estimate, its verdict, and the AUCNPR row's
     e, lo, hi, _, v = F.PRIMARY["boyd.sec4_1.averaging_optimistic"]
-    assert f"{_ci(e, lo, hi, 3)} ({v})" in boyd and "shrinks the gap: holds" in boyd
+    assert f"{_ci(e, lo, hi, 3)} ({v})" in boyd and "shrinks the gap: different: holds" in boyd
     # sensitivity: two of the three claims keep their verdict in all four variants
     assert sens == ("Read again on other views of the population (saturated as agreement, saturated left out, "
                     "pi >= 0.3, one learner per family): 2 of 3 verdicts stay the same in all 4 (those that change: "
@@ -82,7 +88,7 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
 def test_without_a_sensitivity_table_the_answer_says_nothing_of_it(tmp_path):
     s = _study(tmp_path, with_sensitivity=False)
     said = S.answer([s])
-    assert len(said) == 5 and not any("variant" in x for x in said)
+    assert len(said) == 6 and not any("variant" in x for x in said)
     findings = VR.findings_markdown(s.verdicts, study=s.name, tasks=s.tasks, tables_dir=tmp_path / s.name / "tables")
     assert "How robust" not in findings
 
@@ -155,10 +161,10 @@ def test_only_registry_claims_stand_under_a_paper(tmp_path):
 def test_the_interval_level_is_said_as_recorded(tmp_path):
     s = _study(tmp_path)
     text = VR.summary_markdown(s.verdicts, study=s.name, tasks=s.tasks)
-    n = len(REG.primary_ids())
-    assert f"simultaneous at {100 * REG.primary_level():g}%, so that all {n} hold together with 95%" in text
-    old = s.verdicts.assign(level=np.nan)
-    assert "each interval at 95%, one claim at a time" in VR.summary_markdown(old, study=s.name, tasks=s.tasks)
+    assert "each paper's claims decided together by Holm at 5% family-wise error" in text
+    lv = VR.primary(s.verdicts)["level"].dropna()
+    span = f"{100 * lv.min():.4g}%" + ("" if lv.min() == lv.max() else f" to {100 * lv.max():.4g}%")
+    assert f"each interval at its Holm level ({span})" in text
 
 
 def test_implementation_checks_are_one_line(tmp_path):
@@ -229,9 +235,10 @@ def test_summary_command_writes_both_studies(tmp_path):
     out = tmp_path / "summary.md"
     assert main(["summary", "--results", str(tmp_path / "results"), "--out", str(out)]) == 0
     text = out.read_text()
-    assert "| claim | paper | default [interval] | verdict | paperlike [interval] | verdict |" in text
+    assert ("| claim | paper | default [Holm interval] | 95% interval | verdict | paperlike [Holm interval] | "
+            "95% interval | verdict |") in text
     rows = _table_after(text, "**The papers' claims**", "**Implementation checks**")
-    assert len(rows) == len(REG.primary_ids()) and all(len(r) == 6 for r in rows)
+    assert len(rows) == len(REG.primary_ids()) and all(len(r) == 8 for r in rows)
     said = [ln[2:] for ln in text.splitlines() if ln.startswith("- ")]
     assert said == S.answer([load_study(n, tmp_path / "results" / n / "tables") for n in STUDIES])
     # two studies, a clause each: still six sentences at most, none over the limit
@@ -283,7 +290,7 @@ def test_the_glossary_defines_every_term_and_verdict_the_pages_use(tmp_path):
                                                      for n in STUDIES)])
     unknown = sorted({v for v in verdicts if L.verdict_key(v) not in L.VERDICT_TERMS})
     assert not unknown, unknown
-    assert {"AUPR", "AUPRG", "AUROC", "pi", "plausible-best set", "margin", "simultaneous interval",
+    assert {"AUPR", "AUPRG", "AUROC", "pi", "plausible-best set", "margin", "Holm",
             "Monte Carlo error", "equivalence"} <= used_terms
     assert acronyms - NAMES <= HEADINGS | {"AUCPR"}, sorted(acronyms - NAMES - HEADINGS)
 
@@ -300,9 +307,9 @@ def test_row_labels_are_plain(tmp_path):
 
 
 def test_verdict_counting_keeps_the_rules_words():
-    v = pd.Series(["replicates", "differs: higher here", "cannot be told: 4 families", "replicates",
-                   "consistent, too imprecise"])
-    assert L.count_verdicts(v) == ("2 replicate, 1 consistent but too imprecise to tell, 1 differ: higher here, "
+    v = pd.Series(["equivalent: replicates", "different: higher here", "cannot be told: 4 families",
+                   "equivalent: replicates", "inconclusive: leans lower here"])
+    assert L.count_verdicts(v) == ("2 replicate, 1 different: higher here, 1 inconclusive, leaning lower, "
                                    "1 cannot be told")
     assert L.verdict_key("differs beyond noise") == "differs beyond noise"
     assert L.verdict_key("does not hold: AUPR and AUPRG are more alike") == "does not hold"

@@ -33,17 +33,20 @@ def _decide(kind, **kw):
     return R.decide({**r, **R.registry_fields(r)})
 
 
-# --- paper numbers: equivalence to the paper's value within the margin --------------------------
+# --- the one scheme: equivalent / different / by less than the margin / inconclusive ----------
 
 @pytest.mark.parametrize(
     ("lo", "hi", "want"),
     [
-        (0.16, 0.32, R.REPLICATES),  # within 0.24 +- 0.10
+        (0.16, 0.32, R.REPLICATES),  # within 0.24 +- 0.10, contains 0.24
         (0.14, 0.34, R.REPLICATES),  # the margin's ends belong to it
-        (0.13, 0.30, R.IMPRECISE),  # contains 0.24, reaches below 0.14
-        (0.20, 0.45, R.IMPRECISE),
-        (0.25, 0.40, R.HIGHER),  # excludes 0.24 from above
-        (0.05, 0.23, R.LOWER),
+        (0.25, 0.33, f"{R.BY_LESS}: higher here"),  # excludes 0.24, within the margin
+        (0.15, 0.23, f"{R.BY_LESS}: lower here"),
+        (0.35, 0.50, R.HIGHER),  # wholly above 0.34
+        (0.01, 0.13, R.LOWER),  # wholly below 0.14
+        (0.13, 0.30, f"{R.INCONCLUSIVE}: leans lower here"),  # contains 0.24, reaches below 0.14; estimate 0.215
+        (0.25, 0.45, f"{R.INCONCLUSIVE}: leans higher here"),  # excludes 0.24 but overlaps 0.34
+        (0.05, 0.23, f"{R.INCONCLUSIVE}: leans lower here"),
     ],
 )
 @pytest.mark.parametrize("kind", ["share", "correlation", "quartile"])
@@ -52,22 +55,22 @@ def test_number_rule(kind, lo, hi, want):
                             n_families=40, mc_error=0.0)
     assert got == want, why
     assert upd["margin"] == 0.10
+    assert got.split(":")[0] in R.OUTCOMES
 
 
-def test_a_narrow_interval_around_the_paper_value_is_no_longer_enough_without_the_margin():
-    """The old rule said 'replicates' for any interval containing the paper value with half-width <= 0.10;
-    the new rule asks for the interval inside paper value +- margin."""
-    assert _decide("share", paper_value=0.24, tolerance=0.05, estimate=0.27, ci_lo=0.20, ci_hi=0.34,
-                   n_families=40)[0] == R.IMPRECISE
+def test_an_undecided_holm_p_value_makes_a_deciding_interval_inconclusive():
+    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.42, ci_lo=0.35, ci_hi=0.50,
+                          n_families=40, mc_error=0.0, p_holm=0.2)
+    assert got == f"{R.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
+    assert _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.42, ci_lo=0.35, ci_hi=0.50,
+                   n_families=40, mc_error=0.0, p_holm=0.01)[0] == R.HIGHER
 
 
-def test_imprecise_says_how_many_families_would_decide():
-    # estimate 0.24 = the paper's value: the interval must shrink to half-width 0.10 (the margin) from 0.20
-    _, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.24, ci_lo=0.04, ci_hi=0.44, n_families=25)
-    assert "about 100 families would decide" in why and "within the margin" in why
-    # estimate 0.40, 0.16 from the paper's value, beyond the margin: deciding means excluding the value
-    _, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.40, ci_lo=0.20, ci_hi=0.60, n_families=16)
-    assert "about 25 families would decide" in why and "exclude the paper's value" in why  # 16 (0.2 / 0.16)^2
+def test_inconclusive_says_which_way_it_leans_its_95_interval_and_the_families_that_would_decide():
+    _, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.40, ci_lo=0.20, ci_hi=0.60,
+                        n_families=35, ci95_lo=0.26, ci95_hi=0.55, families_80=120, power_here=0.3)
+    assert "95% interval [0.26, 0.55] excludes the paper's 0.24" in why
+    assert "about 120 families would decide with 80% power" in why and "power to decide at this study's 35" in why
 
 
 def test_registry_rows_take_paper_value_and_margin_from_the_registry():
@@ -81,19 +84,21 @@ def test_registry_rows_take_paper_value_and_margin_from_the_registry():
     assert (f["role"], f["paper_value"], f["quote"], f["where"]) == ("primary", 0.24, c.quote, c.where)
 
 
-# --- "as different as": equivalence of a paired difference to 0 ---------------------------------
+# --- "as different as": a paired difference against 0 ------------------------------------------
 
 @pytest.mark.parametrize(
     ("cid", "lo", "hi", "want"),
     [
-        ("fk.as_different.top1", -0.05, 0.08, R.HOLDS),
-        ("fk.as_different.top1", -0.35, -0.13, f"{R.NOT_HOLD}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.top1", 0.13, 0.30, f"{R.NOT_HOLD}: AUPR and AUPRG are less alike than AUPR and AUROC"),
-        ("fk.as_different.spearman", 0.04, 0.12, f"{R.NOT_HOLD}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.top1", -0.36, 0.10, R.CANNOT),
-        ("fk.as_different.top1", -0.20, -0.05, R.CANNOT),  # overlaps -margin
-        ("fk.as_different.spearman", -0.02, 0.025, R.HOLDS),
-        ("fk.as_different.spearman", -0.02, 0.035, R.CANNOT),
+        ("fk.as_different.top1", -0.05, 0.08, R.AS_DIFFERENT),
+        ("fk.as_different.top1", -0.35, -0.13, f"{R.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", 0.13, 0.30, f"{R.DIFFERENT}: AUPR and AUPRG are less alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", 0.04, 0.12, f"{R.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", -0.36, 0.10, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
+        ("fk.as_different.top1", -0.20, -0.05, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
+        ("fk.as_different.spearman", -0.02, 0.025, R.AS_DIFFERENT),
+        ("fk.as_different.spearman", 0.005, 0.025,
+         f"{R.BY_LESS}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", -0.02, 0.035, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
     ],
 )
 def test_equivalence_rule(cid, lo, hi, want):
@@ -105,29 +110,61 @@ def test_equivalence_rule(cid, lo, hi, want):
     assert c.margin > 0.1 if c.quantity == "share_gap" else 0.025 < c.margin < 0.05
 
 
+@pytest.mark.parametrize(
+    ("lo", "hi", "want"),
+    [
+        (0.02, 0.09, f"{R.DIFFERENT}: holds"),  # wholly above the margin 0.01, the claimed side
+        (-0.09, -0.02, f"{R.DIFFERENT}: contradicted"),
+        (-0.008, 0.009, R.NO_EFFECT),
+        (0.001, 0.009, f"{R.BY_LESS}: on the claimed side"),
+        (-0.009, -0.001, f"{R.BY_LESS}: against the claim"),
+        (-0.02, 0.08, f"{R.INCONCLUSIVE}: leans the claimed way"),
+        (0.002, 0.08, f"{R.INCONCLUSIVE}: leans the claimed way"),
+    ],
+)
+def test_boyd_direction_claims_take_the_one_scheme_with_a_margin(lo, hi, want):
+    cid = "boyd.sec4_3.aupr_rises"
+    r = _row("direction", claim_id=cid, estimate=(lo + hi) / 2, ci_lo=lo, ci_hi=hi, n_families=13, mc_error=1e-6)
+    r["paper"] = REG.BOYD
+    f = R.registry_fields(r)
+    assert f["margin"] == REG.DIRECTION_MARGIN == 0.01 and f["paper_value"] == 1.0
+    got, why, _ = R.decide({**r, **f})
+    assert got == want, why
+
+
+def test_holm_matches_its_definition():
+    """Holm (1979) by hand: sorted p 0.001, 0.01, 0.02, 0.04 of four claims -> 0.004, 0.03, 0.04, 0.04."""
+    adj, mult = REG.holm([0.02, 0.001, 0.04, 0.01])
+    assert adj == pytest.approx([0.04, 0.004, 0.04, 0.03])
+    assert mult == [2, 4, 1, 3]
+    adj, mult = REG.holm([0.5, float("nan"), 0.01])
+    assert adj[0] == pytest.approx(0.5) and math.isnan(adj[1]) and adj[2] == pytest.approx(0.02)
+    assert mult == [1, 0, 2]
+
+
 # --- borderline --------------------------------------------------------------------------------
 
 def test_an_end_within_two_mc_errors_of_a_threshold_is_borderline_naming_it():
-    # upper end 0.3405 against paper value + margin 0.34: 'replicates' below it, 'consistent, too imprecise' above
+    # upper end 0.3405 against paper value + margin 0.34: 'replicates' below it, 'inconclusive' above
     got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
                           n_families=40, mc_error=0.0003)
     assert got == R.BORDERLINE
     assert "upper end 0.3405" in why and "paper value + margin 0.3400" in why
-    assert f"between '{R.REPLICATES}' and '{R.IMPRECISE}'" in why
+    assert f"between '{R.REPLICATES}' and '{R.INCONCLUSIVE}: leans higher here'" in why
     # the same interval with a smaller MC error decides
     assert _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
-                   n_families=40, mc_error=0.0002)[0] == R.IMPRECISE
-    # near the paper's value itself: between 'differs: higher here' and 'consistent, too imprecise'
-    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.35, ci_lo=0.241, ci_hi=0.45,
+                   n_families=40, mc_error=0.0002)[0] == f"{R.INCONCLUSIVE}: leans higher here"
+    # near the paper's value itself: between 'differs, by less than the margin' and 'equivalent'
+    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.29, ci_lo=0.241, ci_hi=0.33,
                           n_families=40, mc_error=0.001)
-    assert got == R.BORDERLINE and "the paper's value 0.2400" in why and R.HIGHER in why and R.IMPRECISE in why
+    assert got == R.BORDERLINE and "the paper's value 0.2400" in why and R.BY_LESS in why and R.REPLICATES in why
 
 
 def test_a_threshold_whose_sides_agree_is_not_borderline():
-    # lower end at paper value + margin, but the interval excludes the paper's value either way: differs
-    got, _, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.40, ci_lo=0.3401, ci_hi=0.46,
+    # lower end at the paper's value, the interval overlapping paper value + margin either way: inconclusive
+    got, _, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.35, ci_lo=0.2401, ci_hi=0.46,
                         n_families=40, mc_error=0.001)
-    assert got == R.HIGHER
+    assert got == f"{R.INCONCLUSIVE}: leans higher here"
 
 
 def test_borderline_reaches_direction_and_equivalence_rows():
@@ -289,8 +326,12 @@ def test_primary_rows_come_from_the_per_task_table(tmp_path):
     sub = per[(per.metric_a == "aupr") & (per.metric_b == "auroc")]
     assert r["estimate"] == pytest.approx(sub.top1_differs.mean())
     assert (r["paper_value"], r["role"], r["n_tasks"], r["n_families"]) == (0.29, "primary", 60, 30)
-    assert r["level"] == pytest.approx(REG.primary_level()) and r["margin"] == pytest.approx(REG.BY_ID[r.name].margin)
+    assert r["level"] == pytest.approx(1 - REG.HOLM_ALPHA / r["holm_multiplier"])  # Holm over the 14 claims
+    assert 1 <= r["holm_multiplier"] <= 14 and r["p_holm"] >= r["p_decide"]
+    assert r["margin"] == pytest.approx(REG.BY_ID[r.name].margin)
     assert r["ci_lo"] < r["estimate"] < r["ci_hi"] and 0 < r["mc_error"] < 0.05
+    assert r["ci_lo"] <= r["ci95_lo"] <= r["ci95_hi"] <= r["ci_hi"]  # the Holm level is at least 95%
+    assert 0.9 < r["coverage"] <= 1 and 0.9 < r["coverage_plain"] <= 1 and r["coverage_mc_se"] > 0
     assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == R.EXACT
     assert v.loc["boyd.aucnpr_orders_as_aupr", "role"] == "implementation"
     # primary first, then implementation, then exploratory
@@ -500,9 +541,16 @@ def test_the_command_writes_the_verdicts_and_the_sensitivity_table(tmp_path):
                  "--n-boot", "300", "--seed", "4"]) == 0
     v = pd.read_csv(tmp_path / "verdicts.csv", keep_default_na=False, na_values=[""])
     _rederive(v)
-    assert "300 resamples, seed 4" in v.set_index("claim_id").loc["fk.aupr_auprg.top1", "explanation"]
+    assert "300 resamples in 10 independent reruns, seed 4" in v.set_index("claim_id").loc["fk.aupr_auprg.top1", "explanation"]
     sens = pd.read_csv(tmp_path / "sensitivity.csv")
     main_rows = sens[sens.variant == "all tasks (saturated as agreement)"].set_index("claim_id")
     assert main_rows.loc["fk.aupr_auprg.top1", "verdict"] == v.set_index("claim_id").loc["fk.aupr_auprg.top1", "verdict"]
     assert (out / "summary.md").is_file() and (tmp_path / "sensitivity.md").is_file()
+    # every primary claim at the margin fixed before the results and at 0.05, 0.10, 0.15, decided by the rule
+    ms = pd.read_csv(tmp_path / "margin_sensitivity.csv")
+    prim = v[v.role == "primary"]
+    assert len(ms) == 4 * len(prim)
+    fixed = ms[ms.margin_kind == "fixed before the results"].set_index("claim_id")
+    assert (fixed.loc[prim.claim_id, "verdict"].to_numpy() == prim.verdict.to_numpy()).all()
+    assert sorted(ms[ms.margin_kind == "sensitivity"].margin.round(6).unique()) == [0.05, 0.1, 0.15]
     assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out), "--n-boot", "5"]) == 2

@@ -5,10 +5,11 @@ gives and how this project tests it. Three roles:
 
 * ``primary``: what the paper says and reports from data (Flach & Kull's shares, correlations,
   quartiles, "as different as" and "all significantly different", the last a test: quantity
-  ``test``, its row a p-value; Boyd et al.'s empirical claims of sections 4.1-4.3). These are
-  one family: their intervals are simultaneous (Bonferroni over :func:`primary_ids`,
-  :func:`primary_level`), so that "replicates" and "differs" hold for all of them at once with
-  probability at least 95%.
+  ``test``, its row a p-value; Boyd et al.'s empirical claims of sections 4.1-4.3). Each paper's
+  primary claims are one multiplicity family, decided by Holm's step-down (:func:`holm`) at
+  :data:`HOLM_ALPHA`, each against :func:`decision_value` +- :func:`decision_margin`
+  (docs/verdicts.md, "One scheme"). :func:`primary_level` (Bonferroni over all of them) is kept for
+  the Boyd experiments' own evidence rows.
 * ``implementation``: a theorem, closed form or the arithmetic of a published table checked against
   this project's code or against itself (Boyd's Theorems 1-3 and Corollary 4 of section 2, Tables 2-3;
   Flach & Kull's Definition 1 and Theorems 1-4 of section 3, and their code). It cannot fail on
@@ -283,3 +284,58 @@ def primary_level(alpha: float = PRIMARY_ALPHA) -> float:
 def claim(claim_id: str) -> Claim | None:
     """The registry's claim of that id (None for this project's exploratory rows)."""
     return BY_ID.get(claim_id)
+
+
+# --- the decision scheme's margins and multiplicity (docs/verdicts.md, "One scheme") -------------------
+#: The smallest effect that matters for a Boyd et al. direction claim (value 0, the claimed side
+#: stated): 0.01 on the AUPR / AUCNPR scale. Boyd's tables print three decimals and the differences
+#: the paper calls "sizable" are 0.05 and more (Table 3); 0.01 is a fifth of that, and below the
+#: spread of AUPR over repeated cross-validation of one learner on the study's tasks.
+DIRECTION_MARGIN = 0.01
+#: Rows on another scale: the slope of the AUPR gap against the test set's pi (0.01 of AUPR over the
+#: half unit of pi the downsampling moves, 0.02 per unit), and a bias in units of the models' AUPR SD
+#: (a tenth of the spread between the models).
+DIRECTION_MARGINS = {"boyd.sec4_3.gap_grows_with_pi": 0.02, "boyd.sec4_1.aucnpr_reduces_bias": 0.10}
+#: The family-wise error of each paper's primary claims (Holm over the paper's claims).
+HOLM_ALPHA = 0.05
+#: The per-claim interval shown beside the Holm one.
+CLAIM_LEVEL = 0.95
+#: The margins every primary verdict is also shown at (table margin_sensitivity).
+SENSITIVITY_MARGINS = (0.05, 0.10, 0.15)
+
+
+def decision_margin(claim_id: str) -> float:
+    """The margin of a primary claim's equivalence and difference tests: the registry's
+    :attr:`Claim.margin` for a number, :data:`DIRECTION_MARGINS` (else :data:`DIRECTION_MARGIN`)
+    for a claimed direction; NaN for a check or an unknown id."""
+    c = BY_ID.get(claim_id)
+    if c is None:
+        return float("nan")
+    if c.quantity == "direction":
+        return float(DIRECTION_MARGINS.get(claim_id, DIRECTION_MARGIN))
+    return c.margin
+
+
+def decision_value(claim_id: str) -> float:
+    """The value a primary claim's interval is compared with: the paper's number, or 0 for a
+    claimed direction (the claimed side is :attr:`Claim.direction`)."""
+    c = BY_ID.get(claim_id)
+    if c is None:
+        return float("nan")
+    return 0.0 if c.quantity == "direction" else c.paper_value
+
+
+def holm(p: list[float] | tuple[float, ...], alpha: float = HOLM_ALPHA) -> tuple[list[float], list[int]]:
+    """Holm's (1979) step-down: the adjusted p-values ``max_{j <= i} min(1, (k - j + 1) p_(j))``
+    and each hypothesis's multiplier ``k - i + 1`` (its interval's level is ``1 - alpha / multiplier``),
+    in the input order; NaN p-values are left out (NaN, multiplier 0)."""
+    idx = [i for i, x in enumerate(p) if x == x]
+    order = sorted(idx, key=lambda i: p[i])
+    k = len(order)
+    adj, mult = [float("nan")] * len(p), [0] * len(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        m = k - rank
+        running = max(running, min(1.0, m * float(p[i])))
+        adj[i], mult[i] = running, m
+    return adj, mult

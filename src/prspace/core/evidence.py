@@ -22,16 +22,26 @@ KINDS = ("share", "correlation", "quartile", "equivalence", "exact", "direction"
 #: Level of a bound row's exact binomial interval when the row gives none.
 LEVEL = 0.95
 
+#: The primary rows' decision columns (see :data:`OPTIONAL_EVIDENCE_COLUMNS`).
+SCHEME_COLUMNS = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
+                  "coverage_mc_se", "families_80", "power_here")
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
     "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power", "n_eff",
     "mc_error_lo", "mc_error_hi",
 ]
+#: The columns the verdict layer reads: the evidence tables' and the primary rows' decision columns.
+ALL_EVIDENCE_COLUMNS = [*EVIDENCE_COLUMNS, *SCHEME_COLUMNS]
 #: Columns an evidence table may lack (read as NaN): the interval's level and Monte Carlo error,
 #: a check's calibrated power at the study's median task size, and a bound's effective number of
 #: independent cases (:func:`effective_cases`; NaN: the ``n`` cases are independent), and the
 #: Monte Carlo error of each end apart (NaN: ``mc_error`` for both).
-OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power", "n_eff", "mc_error_lo", "mc_error_hi")
+#: The primary rows' decision columns (:func:`prspace.verdicts.primary.decide_family`): the
+#: per-claim 95% interval, the p-value of deciding and its Holm adjustment (with the multiplier that
+#: sets the row's level), the coverage measured by the double bootstrap at that level (plain
+#: bootstrap-t and as corrected, with its Monte Carlo SE), the families that would decide with
+#: 80% power and the power at this study's families.
+OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power", "n_eff", "mc_error_lo", "mc_error_hi", *SCHEME_COLUMNS)
 
 
 def evidence_row(
@@ -41,12 +51,16 @@ def evidence_row(
     tolerance: float = float("nan"), k: float = float("nan"), n: float = float("nan"), detail: str = "",
     level: float = float("nan"), mc_error: float = float("nan"), power: float = float("nan"),
     n_eff: float = float("nan"), mc_error_lo: float = float("nan"), mc_error_hi: float = float("nan"),
+    **scheme: float,
 ) -> dict[str, object]:
     """One evidence row (:data:`EVIDENCE_COLUMNS`), checked: a misspelt paper or kind raises."""
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    unknown = sorted(set(scheme) - set(SCHEME_COLUMNS))
+    if unknown:
+        raise ValueError(f"unknown evidence column(s) {unknown}; the schema has {SCHEME_COLUMNS}")
     if kind == "bound" and (math.isnan(float(k)) or math.isnan(float(n))):
         raise ValueError(f"{claim_id}: a 'bound' row needs k and n")
     return {"paper": paper, "claim_id": claim_id, "claim": claim, "kind": kind,
@@ -54,12 +68,14 @@ def evidence_row(
             "ci_hi": float(ci_hi), "n_tasks": float(n_tasks), "n_families": float(n_families),
             "tolerance": float(tolerance), "k": float(k), "n": float(n), "detail": str(detail),
             "level": float(level), "mc_error": float(mc_error), "power": float(power), "n_eff": float(n_eff),
-            "mc_error_lo": float(mc_error_lo), "mc_error_hi": float(mc_error_hi)}
+            "mc_error_lo": float(mc_error_lo), "mc_error_hi": float(mc_error_hi),
+            **{c: float(scheme.get(c, float("nan"))) for c in SCHEME_COLUMNS}}
 
 
-def evidence_frame(rows: Iterable[Mapping[str, object]]) -> pd.DataFrame:
-    """Evidence rows as a DataFrame with exactly :data:`EVIDENCE_COLUMNS`."""
-    return pd.DataFrame(list(rows), columns=EVIDENCE_COLUMNS)
+def evidence_frame(rows: Iterable[Mapping[str, object]], *, scheme: bool = False) -> pd.DataFrame:
+    """Evidence rows as a DataFrame with exactly :data:`EVIDENCE_COLUMNS` (an analysis's table), or
+    :data:`ALL_EVIDENCE_COLUMNS` with ``scheme`` (the primary rows with their decision columns)."""
+    return pd.DataFrame(list(rows), columns=ALL_EVIDENCE_COLUMNS if scheme else EVIDENCE_COLUMNS)
 
 
 def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: float = LEVEL) -> float:

@@ -150,6 +150,7 @@ def _openml(name: str, title: str) -> Table:
 _V, _R, _L, _D, _N = "0 Verdicts", "1 Ranking", "2 Learners across tasks", "3 Data", "4 Noise, skew and panel"
 VERDICTS = Table("verdicts", "Verdicts: every claim of both papers, by the rule of docs/verdicts.md", _V)
 SENSITIVITY = Table("sensitivity", "Sensitivity: each primary claim's verdict on other views of the population", _V)
+MARGIN_SENSITIVITY = Table("margin_sensitivity", "Margins: each primary claim's verdict at margins 0.05, 0.10 and 0.15", _V)
 SCORECARD = Table("scorecard", "Replication scorecard: Flach & Kull (2015), section 4", _R)
 DISAGREEMENT_SUMMARY = Table("disagreement_summary", "Rank disagreement between metrics, with bootstrap 95% intervals", _R)
 DISAGREEMENT_PER_TASK = Table("disagreement_per_task", "Rank disagreement per task and metric pair", _R, md=False)
@@ -211,7 +212,7 @@ OPENML_SELFCHECK = _openml("openml_selfcheck", "Self-check: our AUROC vs OpenML'
 
 #: Every table, in the order of the report (the study's, Boyd's, then OpenML's).
 TABLES: tuple[Table, ...] = (
-    VERDICTS, SENSITIVITY, SCORECARD, DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, AUROC_BOUNDS, LEARNER_RANKING,
+    VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY, SCORECARD, DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, AUROC_BOUNDS, LEARNER_RANKING,
     LEARNER_AGREEMENT, TASKS, FIGURE_SELECTION, METRICS, NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS, CALIBRATION_SUMMARY,
     CALIBRATION, NOISE_EVIDENCE, RANK_SETS, RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE, CONTROLLED_SKEW,
     CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND, CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE,
@@ -464,7 +465,7 @@ STEP_FIGURE_BOYD_FIG_PR_PRG = _figure_step(FIGURE_BOYD_FIG_PR_PRG, "boyd.theory"
 STEP_FIGURE_BOYD_DOWNSAMPLING = _figure_step(FIGURE_BOYD_DOWNSAMPLING, "boyd.downsampling")
 STEP_FIGURE_BOYD_FOLD_SKEW = _figure_step(FIGURE_BOYD_FOLD_SKEW, "boyd.fold_skew")
 STEP_FIGURE_BOYD_AGGREGATION = _figure_step(FIGURE_BOYD_AGGREGATION, "boyd.aggregation")
-STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY))
+STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY))
 STEP_REPORT_TABLES = Step("report_tables")
 STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when="openml")
 STEP_VERIFY = Step("verify")

@@ -120,10 +120,20 @@ def short_name(claim_id: str) -> str:
 #: Verdict words, in the order they are counted, each with its short plural phrase for sentences
 #: (prefix match: ``cannot be told: 4 families`` is ``cannot be told``).
 VERDICT_SHORT: tuple[tuple[str, str], ...] = (
-    ("replicates", "replicate"),
-    ("consistent", "consistent but too imprecise to tell"),
-    ("differs: higher", "differ: higher here"),
-    ("differs: lower", "differ: lower here"),
+    ("equivalent: replicates", "replicate"),
+    ("equivalent: as different, holds", "as different, holds (equivalent)"),
+    ("equivalent: no effect", "show no effect larger than the margin (equivalent)"),
+    ("equivalent", "equivalent"),
+    ("different: higher", "different: higher here"),
+    ("different: lower", "different: lower here"),
+    ("different: holds", "hold (different from 0 beyond the margin, on the claimed side)"),
+    ("different: contradicted", "contradicted (beyond the margin, against the claim)"),
+    ("different", "different beyond the margin"),
+    ("differs, by less than the margin", "differ by less than the margin"),
+    ("inconclusive: leans higher", "inconclusive, leaning higher"),
+    ("inconclusive: leans lower", "inconclusive, leaning lower"),
+    ("inconclusive: leans the claimed way", "inconclusive, leaning the claimed way"),
+    ("inconclusive", "inconclusive"),
     ("differs beyond noise", "differ beyond noise"),
     ("differs", "differ"),
     ("borderline", "borderline"),
@@ -150,7 +160,7 @@ def verdict_key(verdict: str) -> str:
 
 
 def count_verdicts(verdicts: pd.Series) -> str:
-    """``2 replicate, 3 consistent but too imprecise to tell, 1 differ: higher here``."""
+    """``2 replicate, 3 inconclusive, leaning higher, 1 different: higher here``."""
     keys = [verdict_key(v) for v in verdicts]
     short = dict(VERDICT_SHORT)
     out = []
@@ -230,7 +240,7 @@ TERMS: dict[str, str] = {
     "top-1 disagreement": r"best model", "top-3 disagreement": r"top three",
     "rank correlation": r"rank correlation", "quartile": r"quartile",
     "test rows": r"test rows", "resampled test rows": r"resampled", "plausible-best set": r"plausible-best",
-    "interval": r"\binterval", "simultaneous interval": r"simultaneous", "margin": r"\bmargin",
+    "interval": r"\binterval", "simultaneous interval": r"simultaneous", "Holm": r"\bHolm\b", "margin": r"\bmargin",
     "Monte Carlo error": r"Monte Carlo|\bMC error", "power": r"\bpower\b", "borderline": r"borderline",
     "equivalence": r"equivalen|as different as|differ as much as", "calibrated power": r"calibrated",
     "downsampling": r"downsampl", "pooling the folds": r"pool", "reweighting": r"reweight",

@@ -32,12 +32,13 @@ from prspace.verdicts.labels import (
     label,
     level_text,
     mc_cell,
+    num,
     paper_cell,
     value_cell,
     verdict_key,
 )
 from prspace.verdicts.pagedata import Study, load_study, normalise
-from prspace.verdicts.primary import DEFAULT_N_BOOT, primary_rows
+from prspace.verdicts.primary import DEFAULT_N_BOOT, direction_rows, primary_rows
 from prspace.verdicts.sentences import (
     answer,
     description,
@@ -55,17 +56,22 @@ SUMMARY_EXPLORATORY = (
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
-def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0) -> pd.DataFrame:
+def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
+                     keep: dict | None = None, power: bool = True) -> pd.DataFrame:
     """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`):
     Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
     (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
-    of the other tables."""
+    of the other tables; Boyd's primary direction rows re-decided from their per-task values
+    (:func:`prspace.verdicts.primary.direction_rows`). ``keep`` receives each paper's bootstraps
+    (:func:`prspace.verdicts.primary.margin_sensitivity_table`); ``power=False`` skips the
+    sample-size simulation."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []
     per_task_path, tasks_path = RG.DISAGREEMENT_PER_TASK.csv(t), RG.TASKS.csv(t)
     if per_task_path.is_file():
         tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path.is_file() else None
-        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed)
+        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed,
+                             keep=keep, power=power)
     summary_path = RG.DISAGREEMENT_SUMMARY.csv(t)
     if summary_path.is_file():
         rows += within_task_order_evidence(pd.read_csv(summary_path))
@@ -73,7 +79,7 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     cd_path = RG.CD_METRIC_PAIRS.csv(t)
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
-    frames = [R.evidence_frame(rows)]
+    frames = [R.evidence_frame(rows, scheme=True)]
     for table in RG.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
         p = table.csv(t)
         if p.is_file():
@@ -84,12 +90,17 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
             missing = [c for c in R.EVIDENCE_COLUMNS if c not in df.columns]
             if missing:
                 raise ValueError(f"{p} lacks evidence column(s) {missing}; it must be written with prspace.verdicts.rule.evidence_row")
-            frames.append(df[R.EVIDENCE_COLUMNS])
+            frames.append(df[R.ALL_EVIDENCE_COLUMNS])
     ev = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
     dup = ev["claim_id"][ev["claim_id"].duplicated()]
     if len(dup):
         raise ValueError(f"claim ids appear twice in the evidence tables of {t}: {sorted(set(dup))}")
     ev["detail"] = ev["detail"].fillna("").astype(str)
+    # Boyd's primary direction rows: re-decided by the one scheme from their per-task values by family
+    vals = RG.BOYD_EVIDENCE_VALUES.csv(t)
+    if vals.is_file():
+        ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
+                            power=power)
     return ev
 
 
@@ -141,11 +152,19 @@ class _Notes:
 
 
 def _primary_intro(rows: pd.DataFrame) -> str:
-    n, lv = len(REG.primary_ids()), [float(x) for x in rows["level"] if np.isfinite(x)]
-    joint = bool(lv) and all(abs(x - REG.primary_level()) < 1e-9 for x in lv)
-    how = (f"each interval is simultaneous at {level_text(rows)}, so that all {n} hold together with "
-           f"{100 * (1 - REG.PRIMARY_ALPHA):g}%" if joint else f"each interval at {level_text(rows)}, one claim at a time")
-    return f"**The papers' claims** ({n} primary claims; {how}; the paper's words are in the footnotes):"
+    n = len(REG.primary_ids())
+    lv = [float(x) for x in rows["level"] if np.isfinite(x)]
+    span = ("" if not lv else f" ({100 * min(lv):.4g}%)" if min(lv) == max(lv)
+            else f" ({100 * min(lv):.4g}% to {100 * max(lv):.4g}%)")
+    cov = [float(x) for x in rows.get("coverage", pd.Series(dtype=float)) if np.isfinite(x)]
+    gap = [float(c) - float(lv_) for c, lv_ in zip(rows.get("coverage", []), rows["level"], strict=False)
+           if np.isfinite(c) and np.isfinite(lv_)]
+    measured = (f"; each interval's coverage, measured by a double bootstrap over the study's own families, is within "
+                f"{max(0.0, -min(gap)):.4f} of its level or above it" if cov and gap else "")
+    return (f"**The papers' claims** ({n} primary claims, one scheme: equivalent / different / differs by less than the "
+            f"margin / inconclusive; each paper's claims decided together by Holm at {100 * REG.HOLM_ALPHA:g}% "
+            f"family-wise error, each interval at its Holm level{span}{measured}; beside it the per-claim 95% interval; "
+            f"the paper's words are in the footnotes):")
 
 
 def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool) -> list[str]:
@@ -162,17 +181,21 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
             continue
         head = ["claim", "paper"]
         for s in studies:
-            head += [f"{s.name if many else 'this run'} [interval]"] + (["MC error"] if mc_column else []) + ["verdict"]
+            head += ([f"{s.name if many else 'this run'} [Holm interval]", "95% interval"] + (["MC error"] if mc_column else [])
+                     + ["verdict"])
         out += [f"{R.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for cid in mine:
             first = next(r.loc[cid] for r in rows_by if cid in r.index)
             cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
             for r in rows_by:
                 if cid not in r.index:
-                    cells += [""] * (3 if mc_column else 2)
+                    cells += [""] * (4 if mc_column else 3)
                     continue
                 x = {**r.loc[cid], "claim_id": cid}
-                cells += [value_cell(x)] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+                d = 3 if str(x["kind"]) != "share" else 2
+                i95 = (f"[{num(x['ci95_lo'], d)}, {num(x['ci95_hi'], d)}]"
+                       if np.isfinite(float(x.get("ci95_lo", np.nan))) else "")
+                cells += [value_cell(x), i95] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
             out.append("| " + " | ".join(cell(c) for c in cells) + " |")
         out.append("")
     if not mc_column:
@@ -233,6 +256,20 @@ def _answer_block(studies: Sequence[Study]) -> list[str]:
     return out + [""]
 
 
+def differences_lines(studies: Sequence[Study]) -> list[str]:
+    """The "differences from the original" table (``prspace.verdicts.differences.differences_markdown``,
+    issue 40 point 6, written on another branch): shown for the papers' question (not a user's own
+    data) once that module is on the branch; until then nothing, so that no page states a table the
+    code does not make."""
+    if all(s.own_data for s in studies):
+        return []
+    try:
+        from prspace.verdicts.differences import differences_markdown  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    return [differences_markdown().rstrip(), ""]
+
+
 def _study(v: pd.DataFrame, study: str, tasks: pd.DataFrame | None, tables_dir: str | Path | None,
            own_data: bool | None) -> Study:
     if tables_dir is not None:
@@ -250,7 +287,7 @@ def study_page(s: Study, *, glossary: str = "../../docs/glossary.md") -> list[st
     out += [f"**The answer** (study `{s.name}`; every term is defined in [the glossary]({glossary})):", ""]
     out += _answer_block([s])
     notes = _Notes()
-    out += _primary_tables([s], notes, mc_column=True)
+    out += _primary_tables([s], notes, mc_column=True) + differences_lines([s])
     out += _implementation([s])
     out += _exploratory_table(s, exploratory(s.verdicts, SUMMARY_EXPLORATORY), explain=False)
     return out + notes.lines()
@@ -269,7 +306,7 @@ def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataF
     project's own analyses are. Paths are written for the README, which includes this page."""
     st = [s if isinstance(s, Study) else Study(name=s[0], verdicts=s[1], tasks=s[2]) for s in studies]
     notes = _Notes()
-    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + _implementation(st)
+    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + differences_lines(st) + _implementation(st)
     n = [len(exploratory(s.verdicts)) for s in st]
     out += [f"**This project's analyses** ({', '.join(f'{k} rows in `{s.name}`' for k, s in zip(n, st, strict=True))}: test-set "
             "noise, plausible-best sets, skew, learners over tasks; no paper states them): "

@@ -10,27 +10,28 @@ prose; tests re-derive every verdict from its own row.
 
 Kinds of claim and their verdicts:
 
-* ``share`` / ``correlation`` / ``quartile``: a number the paper reports (``paper_value``) and a
-  margin ``m`` (the registry's :attr:`~prspace.core.claims.Claim.margin`; an exploratory
-  row gives it as ``tolerance``), estimated here with an interval ``[lo, hi]``:
+* ``share`` / ``correlation`` / ``quartile`` / ``equivalence``, and a primary ``direction`` claim:
+  **the one scheme** (:func:`scheme_verdict`; Lakens, Scheel & Isager 2018), an equivalence test and
+  a difference test read off one interval ``[lo, hi]`` against a value ``v`` (the paper's number, or 0
+  for "as different as" and a claimed direction) and the margin ``m`` (the registry's
+  :func:`~prspace.core.claims.decision_margin`; an exploratory row gives it as ``tolerance``):
 
-  - **replicates**: ``paper_value - m <= lo`` and ``hi <= paper_value + m`` (an equivalence test:
-    the whole interval lies within the margin);
-  - **consistent, too imprecise**: ``lo <= paper_value <= hi`` but the interval is not within the
-    margin; the explanation says about how many families would decide (the half-width scales as
-    ``1/sqrt(families)``);
-  - **differs: higher here** (``lo > paper_value``) / **differs: lower here** (``hi < paper_value``).
-
-* ``equivalence``: a paired difference claimed to be 0 ("as different as"), margin ``m``:
-  **holds** when ``-m <= lo`` and ``hi <= m``; **does not hold: <which way>** when the interval
-  lies wholly above ``m`` or below ``-m``; else **cannot be told**.
+  - **equivalent** (``v - m <= lo`` and ``hi <= v + m``, containing ``v``): ``equivalent: replicates`` /
+    ``equivalent: as different, holds`` / ``equivalent: no effect larger than the margin``;
+  - **different** (``lo > v + m`` or ``hi < v - m``): ``different: higher here`` / ``lower here``, the
+    way "as different as" fails, ``different: holds`` / ``different: contradicted`` for a direction;
+  - **differs, by less than the margin** (excludes ``v``, within the margin), with which way;
+  - **inconclusive** otherwise, with the way the estimate leans, whether the per-claim 95% interval
+    (``ci95_lo``, ``ci95_hi``) excludes ``v``, the power at this study's families and the families that
+    would decide with 80% power (``families_80``). A row with a Holm-adjusted p-value ``p_holm`` above
+    0.05 is inconclusive whatever its interval (Holm stopped before it).
 
 * ``exact``: a closed form or published table checked against computation; ``estimate`` is the
   largest absolute deviation. **exact** when it is at most ``tolerance``, else **differs**.
 
-* ``direction``: a claimed sign (``paper_value`` +1 or -1) of an effect with interval. **holds**
-  when the interval excludes 0 on the claimed side, **contradicted** on the other side, **cannot
-  be told** when it contains 0.
+* ``direction`` of this project (no margin): a claimed sign (``paper_value`` +1 or -1) of an effect
+  with interval. **holds** when the interval excludes 0 on the claimed side, **contradicted** on the
+  other side, **cannot be told** when it contains 0.
 
 * ``stable``: a claimed absence of effect within ``tolerance``: **holds** when the interval lies
   within ``+-tolerance``, **differs** when wholly outside, else **cannot be told**.
@@ -78,19 +79,22 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from prspace.core.claims import claim
+from prspace.core.claims import HOLM_ALPHA, claim, decision_margin
 from prspace.core.evidence import (
+    ALL_EVIDENCE_COLUMNS,
     EVIDENCE_COLUMNS,
     KINDS,
     LEVEL,
     OPTIONAL_EVIDENCE_COLUMNS,
     PAPERS,
+    SCHEME_COLUMNS,
     effective_cases,
     evidence_frame,
     evidence_row,
 )
+from prspace.stats import cluster_bootstrap as CB
 
-__all__ = ["EVIDENCE_COLUMNS", "KINDS", "LEVEL", "OPTIONAL_EVIDENCE_COLUMNS", "PAPERS", "VERDICT_COLUMNS",
+__all__ = ["ALL_EVIDENCE_COLUMNS", "EVIDENCE_COLUMNS", "KINDS", "LEVEL", "OPTIONAL_EVIDENCE_COLUMNS", "PAPERS", "VERDICT_COLUMNS",
            "apply_rule", "clopper_pearson", "decide", "effective_cases", "evidence_frame", "evidence_row"]
 
 #: Kinds that compare a paper's number with a margin (``margin`` column).
@@ -113,14 +117,21 @@ _EPS = 1e-12
 VERDICT_COLUMNS = [
     "role", "paper", "claim_id", "claim", "where", "quote", "paper_value", "margin", "estimate", "ci_lo", "ci_hi",
     "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n", "n_eff",
-    "mc_error_lo", "mc_error_hi",
+    "mc_error_lo", "mc_error_hi", "outcome", *SCHEME_COLUMNS,
 ]
 
-REPLICATES = "replicates"
-IMPRECISE = "consistent, too imprecise"
-HIGHER = "differs: higher here"
-LOWER = "differs: lower here"
-NOT_HOLD = "does not hold"
+#: The four outcomes of the one scheme (an equivalence test plus a difference test; Lakens, Scheel
+#: & Isager 2018), the first word of every primary verdict; after the colon, what it means for the claim.
+EQUIVALENT = "equivalent"
+DIFFERENT = "different"
+BY_LESS = "differs, by less than the margin"
+INCONCLUSIVE = "inconclusive"
+OUTCOMES = (EQUIVALENT, DIFFERENT, BY_LESS, INCONCLUSIVE)
+REPLICATES = f"{EQUIVALENT}: replicates"
+AS_DIFFERENT = f"{EQUIVALENT}: as different, holds"
+NO_EFFECT = f"{EQUIVALENT}: no effect larger than the margin"
+HIGHER = f"{DIFFERENT}: higher here"
+LOWER = f"{DIFFERENT}: lower here"
 BORDERLINE = "borderline"
 EXACT = "exact"
 DIFFERS = "differs"
@@ -162,13 +173,6 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None
     return lo, hi
 
 
-def families_needed(n_families: float, half_width: float, target: float) -> int:
-    """Families giving half-width ``target``, scaling as ``1/sqrt(families)`` from this run."""
-    if not (n_families > 0 and half_width > 0 and target > 0):
-        return 0
-    return int(math.ceil(n_families * (half_width / target) ** 2))
-
-
 def _fmt(v: float) -> str:
     return "nan" if v is None or not np.isfinite(v) else f"{v:.3g}"
 
@@ -193,33 +197,68 @@ def _ways(claim_id: str) -> tuple[str, str]:
     return _WAYS.get(c.quantity if c else "", ("the difference lies below -margin", "the difference lies above +margin"))
 
 
+def _leans(kind: str, row: Mapping[str, object], up: bool) -> str:
+    """Which way an estimate above (``up``) or below the compared value leans, in the claim's words."""
+    if kind in NUMBER_KINDS:
+        return "higher here" if up else "lower here"
+    if kind == "equivalence":
+        below, above = _ways(str(row.get("claim_id", "")))
+        return above if up else below
+    claimed = _f(row, "paper_value") > 0
+    return "on the claimed side" if up == claimed else "against the claim"
+
+
+def scheme_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:
+    """The one scheme (module docstring) from an interval's ends: the outcome of ``[lo, hi]`` against
+    the compared value ``v`` (the paper's number, or 0) +- margin, in the claim's words; an
+    undecided Holm p-value (``p_holm`` above alpha) makes it inconclusive."""
+    v = 0.0 if kind in ("equivalence", "direction") else _f(row, "paper_value")
+    m, est = _f(row, "margin"), _f(row, "estimate")
+    iv, what = f"[{_fmt(lo)}, {_fmt(hi)}]", ("the paper's " + _fmt(v)) if kind in NUMBER_KINDS else "0"
+    code = int(CB.outcomes(np.array([lo]), np.array([hi]), v, m)[0])
+    ph = _f(row, "p_holm")
+    held = ""
+    if np.isfinite(ph) and ph > HOLM_ALPHA and code != CB.INCONCLUSIVE:
+        held = f"; Holm stops before this claim (adjusted p {_fmt(ph)} > {HOLM_ALPHA:g})"
+        code = CB.INCONCLUSIVE
+    up = (lo + hi) / 2 > v if code in (CB.DIFFERENT, CB.BY_LESS) else est > v
+    lean = _leans(kind, row, up)
+    if code == CB.EQUIVALENT:
+        word = {"equivalence": AS_DIFFERENT, "direction": NO_EFFECT}.get(kind, REPLICATES)
+        return word, f"the interval {iv} lies within {what} +- margin {_fmt(m)}"
+    if code == CB.BY_LESS:
+        return (f"{BY_LESS}: {lean}", f"the interval {iv} excludes {what} but lies within +- margin {_fmt(m)}")
+    if code == CB.DIFFERENT:
+        side = "above" if up else "below"
+        if kind == "direction":
+            lean = "holds" if lean == "on the claimed side" else "contradicted"
+        return f"{DIFFERENT}: {lean}", f"the interval {iv} lies wholly {side} {what} {'+' if up else '-'} margin {_fmt(m)}"
+    l95, h95 = _f(row, "ci95_lo"), _f(row, "ci95_hi")
+    why = f"the interval {iv} overlaps the margin {what} +- {_fmt(m)}{held}"
+    if np.isfinite(l95) and np.isfinite(h95):
+        ex = "excludes" if (l95 > v or h95 < v) else "contains"
+        why += f"; the per-claim 95% interval [{_fmt(l95)}, {_fmt(h95)}] {ex} {what}"
+    n80, here = _f(row, "families_80"), _f(row, "power_here")
+    if np.isfinite(here):
+        why += f"; power to decide at this study's {int(_f(row, 'n_families'))} families {here:.2f}"
+    if np.isfinite(n80):
+        why += f"; about {int(n80)} families would decide with 80% power (simulated from this study's families)"
+    elif np.isfinite(here):
+        why += f"; more than {int(CB.POWER_GRID[-1])} families would be needed for 80% power"
+    if kind == "direction":
+        lean = "the claimed way" if lean == "on the claimed side" else "against the claim"
+    if kind == "equivalence":
+        lean = ("to AUPR-AUPRG more alike than AUPR-AUROC" if "more alike" in lean
+                else "to AUPR-AUPRG less alike than AUPR-AUROC")
+    return f"{INCONCLUSIVE}: leans {lean}", why
+
+
 def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:
     """The verdict of an interval kind from its ends alone (the borderline check moves them)."""
     iv = f"[{_fmt(lo)}, {_fmt(hi)}]"
-    pv, m, tol = _f(row, "paper_value"), _f(row, "margin"), _f(row, "tolerance")
-    if kind in NUMBER_KINDS:
-        if pv < lo:
-            return HIGHER, f"the paper's {_fmt(pv)} is below this run's interval {iv}"
-        if pv > hi:
-            return LOWER, f"the paper's {_fmt(pv)} is above this run's interval {iv}"
-        if pv - m - _EPS <= lo and hi <= pv + m + _EPS:
-            return REPLICATES, f"the interval {iv} lies within the paper's {_fmt(pv)} +- margin {_fmt(m)}"
-        est, hw, nf = _f(row, "estimate"), (hi - lo) / 2, _f(row, "n_families")
-        gap = abs(est - pv)
-        target, then = (m - gap, "lie within the margin") if gap < m else (gap, "exclude the paper's value")
-        need = families_needed(nf, hw, target)
-        more = (f"; about {need} families would decide (half-width as 1/sqrt(families); at this estimate the "
-                f"interval would then {then})") if need else ""
-        return IMPRECISE, f"the paper's {_fmt(pv)} is inside {iv}, which is not within +- margin {_fmt(m)}{more}"
-    if kind == "equivalence":
-        below, above = _ways(str(row.get("claim_id", "")))
-        if -m - _EPS <= lo and hi <= m + _EPS:
-            return HOLDS, f"the difference's interval {iv} lies within 0 +- margin {_fmt(m)}"
-        if lo > m:
-            return f"{NOT_HOLD}: {above}", f"the difference's interval {iv} lies wholly above +margin {_fmt(m)}"
-        if hi < -m:
-            return f"{NOT_HOLD}: {below}", f"the difference's interval {iv} lies wholly below -margin {_fmt(m)}"
-        return CANNOT, f"the difference's interval {iv} overlaps the margin +-{_fmt(m)}: too imprecise to tell"
+    pv, tol = _f(row, "paper_value"), _f(row, "tolerance")
+    if kind in (*NUMBER_KINDS, "equivalence") or (kind == "direction" and np.isfinite(_f(row, "margin"))):
+        return scheme_verdict(kind, row, lo, hi)
     if kind == "direction":
         side = "above" if pv > 0 else "below"
         if (pv > 0 and lo > 0) or (pv < 0 and hi < 0):
@@ -244,6 +283,8 @@ def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float
 
 def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]:
     pv, m, tol = _f(row, "paper_value"), _f(row, "margin"), _f(row, "tolerance")
+    if kind == "direction" and np.isfinite(m):
+        return [("0", 0.0), ("+margin", m), ("-margin", -m)]
     if kind in NUMBER_KINDS:
         return [("the paper's value", pv), ("paper value + margin", pv + m), ("paper value - margin", pv - m)]
     if kind == "equivalence":
@@ -346,6 +387,9 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
             return CANNOT, "no margin (the registry's, or the row's tolerance)", upd
         if kind in NUMBER_KINDS and not np.isfinite(pv):
             return CANNOT, "no paper value to compare", upd
+    if kind == "direction" and str(row.get("role", "")) == "primary":
+        m = _f(row, "margin")
+        upd.update(margin=m)
     if kind == "direction" and pv not in (1.0, -1.0):
         return CANNOT, "no claimed direction (paper_value must be +1 or -1)", upd
     if not (np.isfinite(est) and np.isfinite(lo) and np.isfinite(hi)):
@@ -393,7 +437,8 @@ def registry_fields(row: Mapping[str, object]) -> dict[str, object]:
     if np.isfinite(given) and not (np.isfinite(pv) and abs(given - pv) <= 1e-9):
         raise ValueError(f"evidence row {cid!r} states paper value {given:g}; the registry says "
                          f"{'nothing' if not np.isfinite(pv) else f'{pv:g}'}: take the value from the registry")
-    return {"role": c.role, "where": c.where, "quote": c.quote, "paper_value": pv, "margin": c.margin}
+    m = decision_margin(cid) if c.role == "primary" else c.margin
+    return {"role": c.role, "where": c.where, "quote": c.quote, "paper_value": pv, "margin": m}
 
 
 def apply_rule(evidence: pd.DataFrame) -> pd.DataFrame:
@@ -407,6 +452,7 @@ def apply_rule(evidence: pd.DataFrame) -> pd.DataFrame:
         row |= upd
         detail = str(r.get("detail", "") or "")
         row["verdict"] = verdict
+        row["outcome"] = next((o for o in (*OUTCOMES, BORDERLINE) if verdict.startswith(o)), "")
         row["explanation"] = why + (f". {detail}" if detail and detail != "nan" else "")
         out.append(row)
     return pd.DataFrame(out, columns=VERDICT_COLUMNS)

@@ -19,7 +19,7 @@ from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.verdicts.labels import count_verdicts, label, num, short_name, verdict_key
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
 
-MAX_SENTENCES = 6
+MAX_SENTENCES = 7
 #: No sentence of the answer is longer than this many words (a test checks it on both studies).
 MAX_WORDS = 90
 #: Flach & Kull, section 4: "the obtained 886 tasks (covering 426 different datasets)", 30 models each.
@@ -77,8 +77,17 @@ def shares_sentence(studies: Sequence[Study]) -> str | None:
         r = _rows(s, SHARE_IDS)
         if r.empty:
             return None
-        return f"{count_verdicts(r['verdict'])} (this run {_range(r['estimate'].tolist())})"
-    return _sentence(f"Of Flach & Kull's {len(SHARE_IDS)} shares of tasks where two of AUPR, AUPRG and AUROC pick a "
+        paper = np.array([REG.BY_ID[i].paper_value for i in r.index])
+        est = r["estimate"].to_numpy(float)
+        above, below = int((est > paper).sum()), int((est < paper).sum())
+        lean = (f"all {len(r)} above the paper's" if above == len(r) else f"all {len(r)} below the paper's"
+                if below == len(r) else f"{above} above, {below} below the paper's")
+        out = f"{count_verdicts(r['verdict'])} ({_range(est.tolist())}: {lean}"
+        if "ci95_lo" in r:
+            ex = int(((r["ci95_lo"] > paper) | (r["ci95_hi"] < paper)).sum())
+            out += f"; {ex} of {len(r)} 95% intervals exclude it"
+        return out + ")"
+    return _sentence(f"Flach & Kull's {len(SHARE_IDS)} shares of tasks where two metrics pick a "
                      f"different best model or top three (paper {_range(pv)}): ", studies, one)
 
 
@@ -136,8 +145,8 @@ def boyd_sentence(studies: Sequence[Study]) -> str | None:
             out += f", and averaging AUCNPR instead shrinks the gap: {b['verdict']}"
         return out
     why = ""
-    if any((r := s.row("boyd.sec4_1.averaging_optimistic")) is not None and r["verdict"] == "contradicted"
-           for s in studies):
+    if any((r := s.row("boyd.sec4_1.averaging_optimistic")) is not None
+           and str(r["verdict"]).endswith("contradicted") for s in studies):
         why = ("; below 0 means pessimistic: precision at a fixed ROC point is concave in pi, and Boyd's argument "
                "from the convex minimum holds only near the worst ranking")
     return _sentence("Boyd et al. (4.1) say averaging AUPR over folds of different skew is optimistic; the mean of "
@@ -178,10 +187,37 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
     return _sentence(f"Read again on other views of the population ({', '.join(variants)}): ", studies, one)
 
 
+def sample_size_sentence(studies: Sequence[Study]) -> str | None:
+    """What the data can and cannot decide, and the population that would: per study the primary
+    claims decided, and for the rest the families that would decide with 80% power (``families_80``,
+    simulated from the study's own families) against Flach & Kull's 426 datasets."""
+    def one(s: Study) -> str | None:
+        if s.own_data:
+            return None
+        v = s.verdicts
+        p = v[(v["role"] == "primary") & v["claim_id"].astype(str).str.startswith("fk.")]
+        if p.empty or "families_80" not in p:
+            return None
+        undecided = p[p["verdict"].astype(str).str.startswith("inconclusive")]
+        nf = int(p["n_families"].max())
+        out = f"{len(p) - len(undecided)} of {len(p)} decided at {nf} families"
+        if undecided.empty:
+            return out
+        need = undecided["families_80"].astype(float)
+        known = need[np.isfinite(need)]
+        if len(known):
+            out += (f"; the rest need about {int(known.median())} families for 80% power, and "
+                    f"{REG.FK_DATASETS} (Flach & Kull's datasets) would decide {int((known <= REG.FK_DATASETS).sum())} "
+                    f"of them")
+        return out
+    return _sentence("What the data can decide of Flach & Kull's 14 claims: ", studies, one,
+                     " (simulated from the study's own families; config/openml-paper.yaml is that experiment).")
+
+
 def answer(studies: Sequence[Study]) -> list[str]:
     """At most :data:`MAX_SENTENCES` sentences, one per question, each with a clause per study."""
-    makers = (shares_sentence, correlations_sentence, as_different_sentence, noise_sentence, boyd_sentence,
-              sensitivity_sentence)
+    makers = (shares_sentence, correlations_sentence, as_different_sentence, sample_size_sentence, noise_sentence,
+              boyd_sentence, sensitivity_sentence)
     return [s for s in (m(studies) for m in makers) if s][:MAX_SENTENCES]
 
 
