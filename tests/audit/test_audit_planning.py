@@ -167,3 +167,17 @@ def test_power_cli_plan(tmp_path, capsys):
 def test_power_cli_plan_errors(capsys, args, says):
     assert main(["power", "--plan", *args]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_docs_planning_transcripts_are_the_commands_output(capsys):
+    """docs/audit.md's ``prspace power --plan`` transcripts are what the commands print (seeded)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
+    blocks = re.findall(r"```bash\n(prspace power --plan [^\n]*)\n```\n\n```text\n(.*?)```\n", docs, re.S)
+    assert len(blocks) == 2
+    for command, shown in blocks:
+        assert main(shlex.split(command)[1:]) == 0
+        assert capsys.readouterr().out == shown
