@@ -9,7 +9,8 @@ models a, b scored on the same test rows (the user's *population*: its positives
    ``metric(a + c y) - metric(b)`` equals ``delta``; ``delta`` = the observed difference needs
    ``c = 0``;
 2. *draw* a planned test set: ``n_pos`` positives and ``n_neg`` negatives with replacement from the
-   population's positives and negatives, each row keeping both models' scores (paired);
+   population's positives and negatives, each row keeping both models' scores (paired); a weighted
+   file's rows drawn in proportion to their weights (:class:`Pair`: the population the weights describe);
 3. *test* the pair as the audit does, at the family's first step ``alpha / P`` (Bonferroni over
    the ``P`` pairs of the user's models; Holm's first step, so the power is a lower bound for the
    step-down procedure) *at the level the audit corrects it to* at the planned size and skew
