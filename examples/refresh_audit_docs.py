@@ -1,5 +1,5 @@
 """Regenerate the worked example: ``examples/audit-example-report/`` and the transcripts in
-``docs/audit.md`` (each ``text`` block after a ``prspace audit|power examples/...`` command), by running the
+``docs/audit.md`` (each ``text`` block after a ``prspace audit|power examples/...`` or ``prspace power --plan ...`` command), by running the
 commands; a transcript that starts with ``...`` keeps only its output from ``Findings:`` on.
 
 Run from the repository root: ``python examples/refresh_audit_docs.py``.
@@ -16,7 +16,7 @@ from pathlib import Path
 from prspace.cli import main as prspace
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCK = re.compile(r"```bash\n(prspace (?:audit|power) examples/[^\n]*)\n```\n\n```text\n(.*?)```\n", re.S)
+BLOCK = re.compile(r"```bash\n(prspace (?:audit|power) (?:examples/|--plan )[^\n]*)\n```\n\n```text\n(.*?)```\n", re.S)
 
 
 def run(command: str) -> str:

@@ -9,7 +9,8 @@ models a, b scored on the same test rows (the user's *population*: its positives
    ``metric(a + c y) - metric(b)`` equals ``delta``; ``delta`` = the observed difference needs
    ``c = 0``;
 2. *draw* a planned test set: ``n_pos`` positives and ``n_neg`` negatives with replacement from the
-   population's positives and negatives, each row keeping both models' scores (paired);
+   population's positives and negatives, each row keeping both models' scores (paired); a weighted
+   file's rows drawn in proportion to their weights (:class:`Pair`: the population the weights describe);
 3. *test* the pair as the audit does, at the family's first step ``alpha / P`` (Bonferroni over
    the ``P`` pairs of the user's models; Holm's first step, so the power is a lower bound for the
    step-down procedure) *at the level the audit corrects it to* at the planned size and skew
@@ -72,27 +73,34 @@ PROC_COMPARABLE = 0.02
 
 @dataclasses.dataclass(frozen=True)
 class Pair:
-    """Two models' scores on the same rows: ``y`` (bool), ``a``, ``b``."""
+    """Two models' scores on the same rows: ``y`` (bool), ``a``, ``b``, and the rows' weights ``w``
+    (None: unit).  A weighted population is the distribution the weights describe: its metrics are
+    the weighted ones and a planned test set draws its rows within each class with probability
+    proportional to their weights (an unweighted sample of that distribution)."""
 
     y: np.ndarray
     a: np.ndarray
     b: np.ndarray
+    w: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if not (self.y.shape == self.a.shape == self.b.shape) or self.y.ndim != 1:
             raise ValueError("y, a and b must be 1-d arrays of the same length")
+        if self.w is not None and (self.w.shape != self.y.shape or not np.all(self.w >= 0)
+                                   or not (self.w[self.y].sum() > 0 and self.w[~self.y].sum() > 0)):
+            raise ValueError("w must be non-negative weights, one per row, positive in each class")
         if self.y.sum() < 2 or (~self.y).sum() < 2:
             raise ValueError("the population needs at least two positives and two negatives")
 
 
-def _block(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> Block:
+def _block(y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None = None) -> Block:
     groups = [np.unique(-s, return_inverse=True)[1].ravel() for s in (a, b)]
-    return Block("power", ["a", "b"], y, y.astype(np.int64), np.ones(y.size), groups, [a, b])
+    return Block("power", ["a", "b"], y, y.astype(np.int64), np.ones(y.size) if w is None else w, groups, [a, b])
 
 
 def difference(pair: Pair, metric: str, c: float = 0.0) -> float:
     """The population difference ``metric(a + c y) - metric(b)``."""
-    m = point_metrics(_block(pair.y, pair.a + c * pair.y, pair.b))[:, BOOT_METRICS.index(metric)]
+    m = point_metrics(_block(pair.y, pair.a + c * pair.y, pair.b, pair.w))[:, BOOT_METRICS.index(metric)]
     return float(m[0] - m[1])
 
 
@@ -137,33 +145,51 @@ def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, 
     return (np.abs(z) > norm.isf(alpha / 2)) & (np.sign(d) == sign)
 
 
+def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float = 1.0) -> np.ndarray:
+    """Step 3 on given test sets: whether the test of ``metric`` rejects at raw level ``alpha`` with
+    sign ``sign`` (a better: +1), per row of ``sa``/``sb`` (sims, n), the rows' labels ``y`` (bool, n)."""
+    if metric not in METRICS:
+        raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
+    if metric == "auroc":
+        return _delong_reject(y, sa, sb, alpha, sign)
+    col = BOOT_METRICS.index(metric)
+    hit = np.zeros(sa.shape[0], dtype=bool)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    g_pos, g_neg = min(n_pos, GROUPS), min(n_neg, GROUPS)
+    strata = np.r_[np.ones(g_pos, np.int64), np.zeros(g_neg, np.int64)]
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    # the rows are exchangeable within a class: consecutive slices of each class are random groups
+    group = np.empty(y.size, dtype=np.int64)
+    group[pos] = np.arange(n_pos) * g_pos // n_pos
+    group[neg] = g_pos + np.arange(n_neg) * g_neg // n_neg
+    w = np.ones((g_pos + g_neg, y.size))
+    w[group, np.arange(y.size)] = 0.0
+    w = np.r_[np.ones((1, y.size)), w]
+    for s in range(sa.shape[0]):
+        reps = weighted_metrics(_block(y, sa[s], sb[s]), w)[:, :, col]
+        r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
+        hit[s] = bool(r.p_raw[0] < alpha) and np.sign(r.diff[0]) == sign
+    return hit
+
+
 def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int, n_neg: int, alpha: float, sims: int,
                    rng: np.random.Generator, sign: float = 1.0) -> tuple[float, float]:
     """Steps 2-4: the share of ``sims`` planned test sets whose test rejects with sign ``sign``, and
-    its Monte Carlo se."""
+    its Monte Carlo se.  Weighted population: rows drawn within each class with probability
+    proportional to their weights."""
     if metric not in METRICS:
         raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
     pos, neg = np.flatnonzero(pair.y), np.flatnonzero(~pair.y)
     a = pair.a + c * pair.y
-    idx = np.concatenate([pos[rng.integers(0, pos.size, (sims, n_pos))],
-                          neg[rng.integers(0, neg.size, (sims, n_neg))]], axis=1)
-    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
-    if metric == "auroc":
-        hit = _delong_reject(y, a[idx], pair.b[idx], alpha, sign)
+    if pair.w is None:
+        idx = np.concatenate([pos[rng.integers(0, pos.size, (sims, n_pos))],
+                              neg[rng.integers(0, neg.size, (sims, n_neg))]], axis=1)
     else:
-        col = BOOT_METRICS.index(metric)
-        hit = np.zeros(sims, dtype=bool)
-        g_pos, g_neg = min(n_pos, GROUPS), min(n_neg, GROUPS)
-        strata = np.r_[np.ones(g_pos, np.int64), np.zeros(g_neg, np.int64)]
-        for s in range(sims):
-            block = _block(y, a[idx[s]], pair.b[idx[s]])
-            # rows are already in random order: consecutive slices are random groups
-            group = np.r_[np.arange(n_pos) * g_pos // n_pos, g_pos + np.arange(n_neg) * g_neg // n_neg]
-            w = np.ones((g_pos + g_neg, y.size))
-            w[group, np.arange(y.size)] = 0.0
-            reps = weighted_metrics(block, np.r_[np.ones((1, y.size)), w])[:, :, col]
-            r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
-            hit[s] = bool(r.p_raw[0] < alpha) and np.sign(r.diff[0]) == sign
+        draw = [cls[np.minimum(np.searchsorted(np.cumsum(pair.w[cls]) / pair.w[cls].sum(), rng.random((sims, k)),
+                                               side="right"), cls.size - 1)] for cls, k in ((pos, n_pos), (neg, n_neg))]
+        idx = np.concatenate(draw, axis=1)
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+    hit = reject(metric, y, a[idx], pair.b[idx], alpha, sign)
     p = float(hit.mean())
     return p, float(np.sqrt(p * (1 - p) / sims))
 
@@ -206,6 +232,12 @@ def minimal_detectable(pair: Pair, metric: str, *, n_pos: int, n_neg: int, alpha
     return hi
 
 
+def _odds_against(pair: Pair) -> float:
+    """Negatives per positive in the population (weighted when weighted)."""
+    w = np.ones(pair.y.size) if pair.w is None else pair.w
+    return float(w[~pair.y].sum() / w[pair.y].sum())
+
+
 def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
                      seed: int = 0, max_pos: int = 20_000, corrected: bool = False) -> float:
     """The fewest positives (prevalence of the population kept) detecting the observed difference
@@ -215,7 +247,7 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
     if d == 0:
         return float("nan")
     sign = 1.0 if d > 0 else -1.0
-    ratio = float((~pair.y).sum() / pair.y.sum())
+    ratio = _odds_against(pair)
 
     def power(m: int) -> float:
         q = max(2, int(round(m * ratio)))
@@ -248,7 +280,8 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     (:func:`minimal_detectable`) and the positives needed for the observed one
     (:func:`positives_needed`); ``data`` the audit's canonical frame
     (:func:`prspace.audit.inputs.prepare`).  Planned sizes: ``n_pos`` (default: the task's) and
-    ``n_neg`` (default: the task's prevalence kept).  Unit weights only."""
+    ``n_neg`` (default: the task's prevalence kept).  Weighted rows: the population the weights describe
+    (:class:`Pair`)."""
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise InputError(f"no power answer for {', '.join(unknown)}; choose from {', '.join(METRICS)}")
@@ -256,21 +289,21 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     for block in blocks(data)[0]:
         if not block.paired:
             continue
-        if not np.all(block.weight == 1.0):
-            raise InputError(f"task {block.task}: power needs unit sample weights; drop the weight column")
         k = len(block.models)
         pairs = k * (k - 1) // 2
         pts = point_metrics(block)
-        have_pos, have_neg = int(block.y.sum()), int((~block.y).sum())
+        have_pos = int(block.y.sum())
         plan_pos = list(n_pos) if n_pos else [have_pos]
         if n_neg and len(n_neg) != len(plan_pos):
             raise InputError("give one --negatives per --positives (or none: the prevalence is kept)")
-        plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * have_neg / have_pos))) for p in plan_pos]
+        ratio = _odds_against(Pair(block.y, block.scores[0], block.scores[1], np.asarray(block.weight, np.float64)))
+        plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * ratio))) for p in plan_pos]
         for metric in metrics:
             col = BOOT_METRICS.index(metric)
             order = np.argsort(-pts[:, col], kind="stable")
             a, b = int(order[0]), int(order[1])
-            pair = Pair(block.y, block.scores[a], block.scores[b])
+            w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
+            pair = Pair(block.y, block.scores[a], block.scores[b], w)
             need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
                                     corrected=True)
             for p, q in zip(plan_pos, plan_neg, strict=True):

@@ -289,6 +289,25 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                        columns=columns, dropped=dropped, own_folds=own, groupings=groupings)
 
 
+def read_frame(frame: pd.DataFrame, given: dict[str, str | None], *, ignore: str | Sequence[str] | None = None,
+               score_cols: str | Sequence[str] | None = None, pos_label: str | None = None,
+               train_pi: float | dict[str, float] | str | None = None, source: str | None = None):
+    """The table's columns mapped as the audit maps them (layouts, ``score_cols``, weights, every other
+    column accounted for) and its canonical frame: ``(frame, columns, accounting, data, positive,
+    train_pi)``; ``given``: role -> column (None: found by name).  Every :class:`InputError` is
+    prefixed with ``source`` (the file's name) when given.  Shared by :func:`audit` and ``prspace power``."""
+    try:
+        frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
+        data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
+                                        detect_model=given.get("model") is None and not score_cols)
+        pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
+    except InputError as exc:
+        if source is None:
+            raise
+        raise InputError(f"{source}: {exc}") from None
+    return frame, cols, acc, data, positive, pi
+
+
 def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.DataFrame | None = None, *,
           sample_weight: ArrayLike | None = None, folds: ArrayLike | None = None, model: str | None = None, label: str | None = None, score: str | None = None,
           fold: str | None = None, task: str | None = None, weight: str | None = None, repeat: str | None = None,
@@ -345,15 +364,8 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
                          "name the weight and fold columns with weight= and fold=")
     given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight,
              "repeat": repeat, "row": row}
-    try:
-        frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
-        data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
-                                        detect_model=model is None and not score_cols)
-        pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
-    except InputError as exc:
-        if source is None:
-            raise
-        raise InputError(f"{source}: {exc}") from None
+    frame, cols, acc, data, positive, pi = read_frame(frame, given, ignore=ignore, score_cols=score_cols,
+                                                      pos_label=pos_label, train_pi=train_pi, source=source)
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                        duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress,

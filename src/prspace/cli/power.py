@@ -4,17 +4,26 @@ For the best model and the runner-up by each of AUROC, AP, AUPR and AUPRG (model
 same rows): the power to detect the observed difference at the planned sizes, the smallest
 difference detected with 80% power there, and the positives needed to detect the observed
 difference (:func:`prspace.audit.power.power_table`; the method in ``docs/audit.md``, "Power and
-sample size").  Reads the file as ``prspace audit`` does; exit status 2 on bad input.
+sample size").  Reads the file as ``prspace audit`` does (:func:`prspace.audit.result.read_frame`:
+long and wide layouts, ``--score-cols``, weights, every error naming the file).
+
+``prspace power --plan --metric M --value-a A --value-b B --cases N --controls N [--corr R]``: no
+file; the power of the audit's paired test to tell two models of assumed values apart
+(:func:`prspace.audit.planning.plan_power`).  Exit status 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
-from prspace import audit
-from prspace.audit.files import read_table
+from prspace.audit.files import read_table, short_path
+from prspace.audit.planning import plan_power
 from prspace.audit.power import METRICS, power_table
+from prspace.audit.result import read_frame
 from prspace.core.errors import InputError
+
+ROLES = ("model", "label", "score", "fold", "task", "weight", "repeat", "row")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,16 +33,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "together) at planned sizes, plant differences and run the audit's paired test at the "
                      "family's Bonferroni level: the power for the observed difference, the smallest "
                      "difference detected with the target power, and the positives needed."))
-    p.add_argument("file", metavar="FILE", help="predictions, as for prspace audit (.csv, .tsv, .parquet)")
-    for role in ("model", "label", "score", "fold", "task", "row"):
-        p.add_argument(f"--{role}-col", help=f"{role} column (found by name as in prspace audit)")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="predictions, as for prspace audit (.csv, .tsv, .parquet); none with --plan")
+    for role in ROLES:
+        p.add_argument(f"--{role}-col", help=f"{role} column (found by name as in prspace audit; '' = none)")
+    p.add_argument("--score-cols", metavar="A,B,...",
+                   help="a wide file: one score column per model, comma-separated, or 'all' (as in prspace audit)")
+    p.add_argument("--ignore-col", action="append", metavar="NAME",
+                   help="a column not to use although it looks like a role (as in prspace audit)")
     p.add_argument("--sep", help="field separator of a text file")
+    p.add_argument("--decimal", help="decimal mark of a text file's numbers: '.' or ',' (as in prspace audit)")
     p.add_argument("--pos-label", help="the label value of the positive class")
     p.add_argument("--positives", type=int, nargs="+", metavar="N",
                    help="planned numbers of positives (default: the file's)")
     p.add_argument("--negatives", type=int, nargs="+", metavar="N",
                    help="planned numbers of negatives, one per --positives (default: the file's prevalence kept)")
-    p.add_argument("--metric", nargs="+", default=None, help="metrics (default: auroc average_precision aupr auprg)")
+    p.add_argument("--metric", nargs="+", default=None, help="metrics (default: auroc average_precision aupr auprg; "
+                   "--plan: one of them)")
+    plan = p.add_argument_group("planning from assumed values (no file)")
+    plan.add_argument("--plan", action="store_true", help="plan from assumed values instead of a file")
+    plan.add_argument("--value-a", type=float, help="model a's assumed value of --metric")
+    plan.add_argument("--value-b", type=float, help="model b's assumed value of --metric")
+    plan.add_argument("--cases", type=int, help="planned positives")
+    plan.add_argument("--controls", type=int, help="planned negatives")
+    plan.add_argument("--corr", type=float, default=0.5,
+                      help="correlation of the two models' scores within each class (default 0.5)")
     p.add_argument("--power", type=float, default=0.8, help="target power (default 0.8)")
     p.add_argument("--alpha", type=float, default=0.05, help="family-wise level (default 0.05)")
     p.add_argument("--sims", type=int, default=200, help="simulated test sets per power value (default 200)")
@@ -48,14 +72,29 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--power and --alpha must lie strictly between 0 and 1")
     if args.sims < 20:
         raise InputError(f"--sims {args.sims} is too few for a power estimate; give at least 20")
-    df = read_table(args.file, args.sep)
-    given = {r: getattr(args, f"{r}_col") for r in ("model", "label", "score", "fold", "task", "row")}
-    cols = audit.resolve_columns(list(df.columns), **given)
-    data, _ = audit.prepare(df, cols, pos_label=args.pos_label, detect_model=given["model"] is None)
-    t = power_table(data, n_pos=args.positives, n_neg=args.negatives, metrics=tuple(args.metric or METRICS),
-                    alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed)
-    if not len(t):
-        raise InputError("no task has two or more models scored on the same rows: nothing to compare")
+    if args.plan:
+        return _plan(args)
+    if args.file is None:
+        raise InputError("give a predictions FILE, or --plan with --metric, --value-a, --value-b, --cases and --controls")
+    planning = [o for o in ("value_a", "value_b", "cases", "controls") if getattr(args, o) is not None]
+    if planning:
+        raise InputError(f"--{planning[0].replace('_', '-')} goes with --plan (no FILE); with a FILE plan sizes "
+                         "with --positives and --negatives")
+    source = short_path(args.file)
+    df = read_table(args.file, args.sep, args.decimal)
+    given = {r: getattr(args, f"{r}_col") for r in ROLES}
+    _, _, _, data, _, _ = read_frame(df, given, ignore=args.ignore_col, score_cols=args.score_cols,
+                                     pos_label=args.pos_label, source=source)
+    try:
+        t = power_table(data, n_pos=args.positives, n_neg=args.negatives, metrics=tuple(args.metric or METRICS),
+                        alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed)
+        if not len(t):
+            raise InputError("no task has two or more models scored on the same rows: nothing to compare")
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+    if (data["weight"] != 1.0).any():
+        print(f"{source}: weighted rows: the population is the weighted one; planned test sets draw rows in "
+              "proportion to their weights")
     for r in t.to_dict("records"):
         mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
             f"{r['minimal_detectable']:.3f}"
@@ -68,4 +107,30 @@ def run(args: argparse.Namespace) -> int:
               f"audit does to raw p < {r['raw_threshold']:.4g})")
     if args.out:
         t.to_csv(args.out, index=False)
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    """``--plan``: the power from assumed values (:func:`prspace.audit.planning.plan_power`)."""
+    if args.file is not None:
+        raise InputError(f"--plan takes no FILE (got {args.file!r}); drop one of them")
+    missing = [o for o in ("value_a", "value_b", "cases", "controls") if getattr(args, o) is None]
+    if missing or not args.metric or len(args.metric) != 1:
+        need = ", ".join(f"--{o.replace('_', '-')}" for o in missing) or "one --metric"
+        raise InputError(f"--plan needs {need}: e.g. --plan --metric auroc --value-a 0.80 --value-b 0.85 "
+                         "--cases 100 --controls 400")
+    if args.positives or args.negatives:
+        raise InputError("--plan takes its sizes from --cases and --controls, not --positives/--negatives")
+    r = plan_power(args.metric[0], args.value_a, args.value_b, cases=args.cases, controls=args.controls,
+                   corr=args.corr, alpha=args.alpha, sims=args.sims, seed=args.seed)
+    better = "a" if r.value_a > r.value_b else "b"
+    print(f"{r.metric} {r.value_a:g} (a) against {r.value_b:g} (b), {r.cases} positives and {r.controls} negatives, "
+          f"scores correlated {r.corr:g} within each class: the audit's paired test "
+          f"({'DeLong z' if r.metric == 'auroc' else 'jackknife t'}, raw p < {r.level:.4g}: level {args.alpha:g} "
+          f"corrected as the audit corrects it) finds model {better} better with power {r.power:.2f} "
+          f"(MC se {r.mc_se:.2f}, {r.sims} simulated test sets; binormal scores, equal variances)")
+    if args.out:
+        import pandas as pd
+
+        pd.DataFrame([dataclasses.asdict(r) | {"alpha": args.alpha}]).to_csv(args.out, index=False)
     return 0
