@@ -27,6 +27,7 @@ from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts import rule as R
 from prspace.verdicts.claims import cd_order_evidence, within_task_order_evidence
+from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.labels import (
     cell,
     label,
@@ -257,17 +258,13 @@ def _answer_block(studies: Sequence[Study]) -> list[str]:
 
 
 def differences_lines(studies: Sequence[Study]) -> list[str]:
-    """The "differences from the original" table (``prspace.verdicts.differences.differences_markdown``,
-    issue 40 point 6, written on another branch): shown for the papers' question (not a user's own
-    data) once that module is on the branch; until then nothing, so that no page states a table the
-    code does not make."""
+    """The "differences from the original" table (:func:`prspace.verdicts.differences.differences_markdown`,
+    each study's task and family counts in its population row), shown for the papers' question (not a
+    user's own data)."""
     if all(s.own_data for s in studies):
         return []
-    try:
-        from prspace.verdicts.differences import differences_markdown  # type: ignore[import-not-found]
-    except ImportError:
-        return []
-    return [differences_markdown().rstrip(), ""]
+    tasks = {s.name: s.tasks for s in studies if s.tasks is not None}
+    return [differences_markdown(tasks or None).rstrip(), ""]
 
 
 def _study(v: pd.DataFrame, study: str, tasks: pd.DataFrame | None, tables_dir: str | Path | None,
