@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 
 from prspace.audit import (
     arrays,
+    grouping,
     inputs,
     intervals,
     ranksets,
@@ -243,7 +244,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
               skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
               columns: list[str] | None = None, progress: Callable[[str], None] | None = None,
-              groupings: dict[str, list[str]] | None = None) -> AuditResult:
+              groupings: dict[str, list[str]] | None = None, group_col: str | None = None,
+              group_candidates: list[str] | None = None) -> AuditResult:
     """Audit the canonical frame of :func:`prspace.audit.inputs.prepare`.
 
     ``train_pi``: the positive class's prevalence in the training data or population before
@@ -253,9 +255,17 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     every model shares (:func:`prspace.audit.rows.shared_rows`; said in the findings).
     ``columns``: the lines that account for the input's columns (shown first in the reports);
     ``progress``: called with a short text as each stage starts (the command line prints it on stderr);
-    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``).
+    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``);
+    ``group_col``: the name of the column whose groups ``data["group"]`` holds (every interval, paired test
+    and rank set then resamples whole groups, :mod:`prspace.audit.grouping`); ``group_candidates``: columns
+    not used that look like one (``group-column`` warning).
     """
     say = progress or (lambda _text: None)
+    if group_col is not None and "group" not in data.columns:
+        raise InputError(f"group_col={group_col!r} but the frame has no 'group' column; use audit(..., group_col=...) "
+                         "or prspace.audit.grouping.attach_groups")
+    if group_col is None and "group" in data.columns:
+        group_col = "group"
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
     data, dropped = shared_rows(data)
@@ -282,11 +292,12 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     say("findings and what the AUROCs allow")
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired, dropped=dropped, own_folds=own,
-                    intervals=iv, groupings=groupings)
+                    intervals=iv, groupings=groupings, group_candidates=group_candidates)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
                        cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed,
-                       columns=columns, dropped=dropped, own_folds=own, groupings=groupings)
+                       columns=[*(columns or []), *grouping.resampling_lines(data, group_col)], dropped=dropped,
+                       own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates)
 
 
 def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.DataFrame | None = None, *,
@@ -296,7 +307,8 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
           ignore: str | Sequence[str] | None = None, pos_label: str | None = None,
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
           downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0,
-          progress: Callable[[str], None] | None = None, source: str | None = None) -> AuditResult:
+          progress: Callable[[str], None] | None = None, source: str | None = None,
+          group_col: str | None = None) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example), or arrays.
 
     Two forms, told apart by the first argument:
@@ -314,7 +326,10 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     model (:func:`prspace.audit.columns.to_long`).  ``train_pi``: a number, task -> number, or text
     as ``--train-pi`` takes it (a number, or the name of the column holding it: :func:`parse_train_pi`).
     ``progress``: see :func:`run_audit`; ``source``: the file the table came from, put in front of
-    every message about the table.  The columns used are :attr:`AuditResult.used`.
+    every message about the table.  ``group_col``: the column naming each row's patient, subject or site
+    (``--group-col``): every interval, paired test and plausible-best set then resamples whole groups
+    (:mod:`prspace.audit.grouping`); without it, a column whose values repeat within every model is
+    offered as one in a warning.  The columns used are :attr:`AuditResult.used`.
     Raises :class:`~prspace.core.errors.InputError` on bad input.  Example::
 
         from prspace.audit import audit
@@ -345,11 +360,27 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
                          "name the weight and fold columns with weight= and fold=")
     given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight,
              "repeat": repeat, "row": row}
+    if group_col == "":
+        group_col = None
     try:
+        if group_col is not None:
+            if group_col not in frame.columns:
+                raise InputError(f"--group-col {group_col!r} is not a column of the table; name the column that "
+                                 "holds each row's patient, subject or site")
+            ignore = [*([ignore] if isinstance(ignore, str) else (ignore or [])), group_col]
         frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
         data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
                                         detect_model=model is None and not score_cols)
         pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
+        candidates: list[str] = []
+        if group_col is not None:
+            data = grouping.attach_groups(frame, data, group_col)
+            acc.roles["group"] = repr(group_col)
+            acc.unused.pop(group_col, None)
+        else:
+            candidates = grouping.group_candidates(frame, data, [c for c, why in acc.unused.items() if why == ""])
+            for c in candidates:
+                acc.unused[c] = f"repeats its values within every model: --group-col {c} resamples its groups whole"
     except InputError as exc:
         if source is None:
             raise
@@ -357,6 +388,6 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                        duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress,
-                       groupings=acc.groupings)
+                       groupings=acc.groupings, group_col=group_col, group_candidates=candidates)
     result.used = cols
     return result

@@ -104,7 +104,8 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
     is left out row by row (no random groups), else the largest move of either end over
     :data:`MC_REGROUPINGS` other random groupings (issue 40: the interval must not depend on the seed)."""
     strata = C.class_strata(block)
-    groups, _ = stable_groups(strata.stratum, rng=np.random.default_rng(0))
+    units = strata.cluster_stratum if block.grouped else strata.stratum
+    groups, _ = stable_groups(units, rng=np.random.default_rng(0))
     rows = sum(g.size for g in groups)
     if len(groups) == rows:  # delete-one everywhere: exact
         return {(m, model): 0.0 for m in BOOT_METRICS for model in block.models}
@@ -124,7 +125,8 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
            scheme: str = "class") -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
-    unit = bool(np.all(block.weight == 1.0))
+    # DeLong assumes independent rows: with groups (--group-col) AUROC takes the grouped resampling
+    unit = bool(np.all(block.weight == 1.0)) and not block.grouped
     n_pos = float(table["n_pos"].iloc[0])
     intervals, pairs = [], []
     fit = delong(block.y, np.vstack(block.scores)) if unit else None
