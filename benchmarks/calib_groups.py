@@ -4,7 +4,10 @@ groups resampled whole (``unit = group``) and, on the same samples, with rows re
 (``unit = row``, the audit without ``--group-col``; DeLong too).  The world:
 :mod:`prspace.audit.group_sim` (random intercepts per group, 3 to 10 rows per group).
 
-    nice -n 10 python benchmarks/calib_groups.py --sims 300 --out benchmarks/group_coverage.csv
+    nice -n 10 python benchmarks/calib_groups.py --sims 250 --boot 250 --icc 0.5,0.3
+
+and it writes the audit's rule table ``src/prspace/audit/group_coverage_table.csv`` (the grouped methods'
+worst coverage and false rate over the ICCs per number of groups: :func:`prspace.audit.grouping.shown`).
 
 Summarised in docs/calibration.md, "Grouped rows".
 """
@@ -18,6 +21,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from prspace.audit.grouping import write_table
 from prspace.audit.group_sim import World, one_run, truth
 
 
@@ -29,7 +33,12 @@ def main() -> None:
     ap.add_argument("--icc", default="0.3,0.5")
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--out", default="benchmarks/group_coverage.csv")
+    ap.add_argument("--write-rule", action="store_true",
+                    help="only (re)write src/prspace/audit/group_coverage_table.csv from --out")
     a = ap.parse_args()
+    if a.write_rule:
+        print(write_table(pd.read_csv(a.out), a.seed))
+        return
     rows = []
     for icc in (float(x) for x in a.icc.split(",")):
         world = World(icc=icc)
@@ -48,6 +57,7 @@ def main() -> None:
             print(f"icc {icc} groups {n_groups}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
             pd.concat(rows).to_csv(a.out, index=False, float_format="%.4f")
     out = pd.concat(rows)
+    write_table(out, a.seed)
     print(out[out["metric"].isin(["auroc", "average_precision"])].to_string(index=False))
 
 

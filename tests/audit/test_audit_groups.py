@@ -157,3 +157,17 @@ def test_cli_group_col(tmp_path, capsys):
     out, _ = capsys.readouterr()
     assert rc in (0, 1)
     assert "resampling unit: the group of column 'patient' (40 groups" in out
+
+
+def test_grouped_intervals_are_shown_by_their_own_calibration():
+    from prspace.audit import grouping
+
+    assert grouping.calibration("auroc", "jackknife-t", 29) is None  # fewer groups than ever simulated
+    assert not grouping.shown("auroc", "jackknife-t", 10)
+    cell = grouping.calibration("auroc", "jackknife-t", 45)
+    assert cell["n_groups"] == 30 and 0 < cell["coverage"] <= 1
+    res = audit(_table(), label="y", score_cols=["a", "b"], n_boot=200, group_col="patient")
+    iv = res.intervals[res.intervals["metric"] == "auroc"].set_index(["model", "method"])["calibrated"]
+    assert iv[("a", "jackknife-t")] == grouping.shown("auroc", "jackknife-t", 40)
+    assert iv[("a", "bootstrap")] == grouping.shown("auroc", "bootstrap", 40)
+    assert set(res.pairwise.loc[res.pairwise["role"] == "decides", "method"]) <= {"jackknife t, Holm"}

@@ -63,6 +63,8 @@ def block_decisions(block: Block, bootstrapped: bool) -> dict:
     for metric in BOOT_METRICS:
         can = tuple(p for p in ORDER if (p != "DeLong-Holm" or (metric == "auroc" and unit))
                     and (p != "bootstrap-z (class)" or bootstrapped))
+        if block.grouped:  # the grouped jackknife-Holm: its false rate is the one simulated with groups
+            can = ("jackknife-Holm",)
         out[metric] = decide(metric, n_pos, n, available=can)
     return out
 

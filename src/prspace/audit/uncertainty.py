@@ -35,6 +35,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace.audit import coverage as C
+from prspace.audit import grouping
 from prspace.audit.intervals import (
     delong,
 )
@@ -147,11 +148,17 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
         pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
     n = n_pos + float(table["n_neg"].iloc[0])
     mc = _jack_mc_error(block, points, n_pos, confidence, bounds, jack_rng)
+    if block.grouped:  # the grouped methods' own calibration, by number of groups (benchmarks/calib_groups.py)
+        g = block.n_clusters
+        for rows, kind in ((intervals, "coverage"), (pairs, "pair coverage")):
+            for r in rows:
+                r["calibrated"] = r["method"] in ("bootstrap", "jackknife-t", "paired bootstrap") and grouping.shown(
+                    r["metric"], r["method"], g, kind=kind)
     for r in intervals:
-        r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n)
+        r["calibrated"] = r.get("calibrated", C.shown(r["metric"], r["method"], n_pos, n))
         r["mc_error"] = mc.get((r["metric"], r["model"]), float("nan")) if r["method"] == "jackknife-t" else float("nan")
     for r in pairs:
-        r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage")
+        r["calibrated"] = r.get("calibrated", C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage"))
     for r in intervals + pairs:
         r["task"] = block.task
     return intervals, pairs
