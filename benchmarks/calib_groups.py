@@ -21,8 +21,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from prspace.audit.grouping import write_table
 from prspace.audit.group_sim import World, one_run, truth
+from prspace.audit.grouping import write_table
 
 
 def main() -> None:
