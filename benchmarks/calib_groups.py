@@ -25,7 +25,6 @@ import pandas as pd
 from prspace.audit.group_sim import World, one_run, truth
 from prspace.audit.grouping import write_table
 
-
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "calibration.md"
 START, END = "<!-- group-coverage:start -->", "<!-- group-coverage:end -->"
 SHOWN = {"auroc": "AUROC", "average_precision": "AP", "aupr": "AUPR", "aucnpr": "AUCNPR", "auprg": "AUPRG"}
