@@ -171,3 +171,10 @@ def test_grouped_intervals_are_shown_by_their_own_calibration():
     assert iv[("a", "jackknife-t")] == grouping.shown("auroc", "jackknife-t", 40)
     assert iv[("a", "bootstrap")] == grouping.shown("auroc", "bootstrap", 40)
     assert set(res.pairwise.loc[res.pairwise["role"] == "decides", "method"]) <= {"jackknife t, Holm"}
+
+
+def test_grouped_report_lines_follow_the_grouped_calibration():
+    res = audit(_table(), label="y", score_cols=["a", "b"], n_boot=100, group_col="patient")
+    text = res.to_text()
+    assert "groups resampled, 40 groups" in text
+    assert "covers only" not in text  # the row-level calibration's sentences do not apply to groups

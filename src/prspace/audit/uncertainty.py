@@ -305,13 +305,44 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
             f"{p} = {c['p_value']:.2g}, {c['method']}): {verdict}")
 
 
+def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task: str, n_groups: int) -> list[str]:
+    """:func:`interval_lines` of a grouped task: by the grouped methods' own calibration at ``n_groups``
+    (:func:`prspace.audit.grouping.calibration`)."""
+    shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
+    out = ([f"intervals shown (groups resampled, {n_groups} groups; simulated coverage at least {C.TARGET:.0%} at "
+            f"this number of groups, docs/calibration.md, 'Grouped rows'): {', '.join(shown)}"] if shown else [])
+    for metric in BOOT_METRICS:
+        if shown_method(intervals, task, metric) is not None:
+            continue
+        cells = [c for c in (grouping.calibration(metric, m, n_groups) for m in ("jackknife-t", "bootstrap")) if c]
+        if not cells:
+            out.append(f"with {n_groups} groups (fewer than any simulated) no grouped {LABELS[metric]} interval is "
+                       "calibrated; not shown")
+            continue
+        best = max(cells, key=lambda c: c["coverage"])
+        out.append(f"with {n_groups} groups no grouped {LABELS[metric]} 95% interval covers {C.TARGET:.0%} in simulation "
+                   f"(best {best['coverage']:.3f} at {best['n_groups']} groups); not shown")
+    if comparisons is None or not len(comparisons) or "calibrated" not in comparisons:
+        return out
+    c = comparisons[(comparisons["task"] == task) & ~comparisons["calibrated"].astype(bool)]
+    for metric in c["metric"].unique():
+        cell = grouping.calibration(metric, "bootstrap", n_groups)
+        why = (f"rejects a true null {cell['false_rate']:.3f} of the time in simulation at {cell['n_groups']} groups "
+               f"(at most {1 - C.TARGET:.2f} needed)" if cell else "is not calibrated at this number of groups")
+        out.append(f"the {LABELS[metric]} unadjusted grouped paired interval (paired bootstrap) {why}; not shown")
+    return out
+
+
 def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: pd.DataFrame | None,
-                   task: str) -> list[str]:
+                   task: str, *, n_groups: int | None = None) -> list[str]:
     """The lines under a task's pooled table: which interval method each metric shows (the
     calibrated one), one sentence per metric shown without an interval (:func:`hidden_lines`), and
-    one per metric whose unadjusted paired intervals are not shown."""
+    one per metric whose unadjusted paired intervals are not shown.  ``n_groups``: the task's groups
+    (``--group-col``): the lines then follow the grouped calibration (:func:`_group_lines`)."""
     if not len(intervals):
         return []
+    if n_groups is not None:
+        return _group_lines(intervals, comparisons, task, n_groups)
     shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
     out = ([f"intervals shown (simulated coverage at least {C.TARGET:.0%} at this size and skew, "
             f"docs/calibration.md): {', '.join(shown)}"] if shown else []) + hidden_lines(intervals, pooled, task)
