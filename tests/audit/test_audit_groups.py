@@ -178,3 +178,12 @@ def test_grouped_report_lines_follow_the_grouped_calibration():
     text = res.to_text()
     assert "groups resampled, 40 groups" in text
     assert "covers only" not in text  # the row-level calibration's sentences do not apply to groups
+
+
+def test_arrays_form_takes_groups():
+    df = _table()
+    res = audit(df["y"].to_numpy(), scores={"a": df["a"], "b": df["b"]}, groups=df["patient"], n_boot=50)
+    assert any("resampling unit: the group" in c and "40 groups" in c for c in res.columns)
+    assert "DeLong" not in set(res.intervals["method"])
+    with pytest.raises(InputError, match="groups= goes with arrays"):
+        audit(df, label="y", score_cols=["a", "b"], groups=df["patient"])

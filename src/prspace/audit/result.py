@@ -308,7 +308,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
           downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0,
           progress: Callable[[str], None] | None = None, source: str | None = None,
-          group_col: str | None = None) -> AuditResult:
+          group_col: str | None = None, groups: ArrayLike | None = None) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example), or arrays.
 
     Two forms, told apart by the first argument:
@@ -329,7 +329,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     every message about the table.  ``group_col``: the column naming each row's patient, subject or site
     (``--group-col``): every interval, paired test and plausible-best set then resamples whole groups
     (:mod:`prspace.audit.grouping`); without it, a column whose values repeat within every model is
-    offered as one in a warning.  The columns used are :attr:`AuditResult.used`.
+    offered as one in a warning; with arrays, ``groups=`` (one group per test row) does the same.  The columns used are :attr:`AuditResult.used`.
     Raises :class:`~prspace.core.errors.InputError` on bad input.  Example::
 
         from prspace.audit import audit
@@ -348,13 +348,21 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
         long, roles = arrays.frame_from_arrays(frame, scores, sample_weight=sample_weight, folds=folds, model=model,
                                                label=label, score=score, fold=fold, task=task, weight=weight,
                                                repeat=repeat, row=row, score_cols=score_cols, ignore=ignore)
+        if group_col is not None:
+            raise InputError("group_col= names a column of a table; with arrays pass groups= (one group per test row)")
+        names = list(dict.fromkeys(long[arrays.MODEL]))
+        if groups is not None:
+            long["groups"] = np.tile(arrays._vector("groups", groups, len(long) // len(names)), len(names))
         result = audit(long, **roles, pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                       progress=progress, source=source)
-        names = list(dict.fromkeys(long[arrays.MODEL]))
+                       progress=progress, source=source, group_col="groups" if groups is not None else None)
+        unit = [c for c in result.columns or [] if c.startswith("resampling unit")]
         result.columns = arrays.describe(len(long) // len(names), names, weighted=sample_weight is not None,
-                                         folds=folds is not None)
+                                         folds=folds is not None) + unit
         return result
+    if groups is not None:
+        raise InputError("groups= goes with arrays: audit(y_true, scores={...}, groups=...); in a DataFrame name the "
+                         "group column with group_col=")
     if sample_weight is not None or folds is not None:
         raise InputError("sample_weight= and folds= go with arrays: audit(y_true, scores={...}); in a DataFrame "
                          "name the weight and fold columns with weight= and fold=")
