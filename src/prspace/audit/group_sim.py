@@ -19,6 +19,7 @@ import dataclasses
 
 import numpy as np
 from scipy.special import expit, logit
+from scipy.stats import norm
 
 from prspace.audit.intervals import delong, jackknife_interval, logit_interval, percentile
 from prspace.stats.pairwise import jackknife_pairs
@@ -88,8 +89,6 @@ def one_run(world: World, n_groups: int, true: np.ndarray, rng: np.random.Genera
     dlo, dhi = logit_interval(float(est[0]), float(cov[0, 0]), 1 - alpha)
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     z = abs(est[0] - est[1]) / np.sqrt(var) if var > 0 else 0.0
-    from scipy.stats import norm
-
     out.append({"unit": "row", "metric": "auroc", "method": "DeLong (logit)",
                 "covers": dlo <= true[0, 0] <= dhi, "rejects": bool(2 * norm.sf(z) < alpha)})
     return out

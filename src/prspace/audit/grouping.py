@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from prspace.audit.coverage import TARGET
 from prspace.audit.generated import read_cells, write_cells
 from prspace.core.errors import InputError
 
@@ -177,8 +178,6 @@ def shown(metric: str, method: str, n_groups: int, *, kind: str = "coverage") ->
     """Whether the audit prints a grouped interval: its simulated coverage (``kind="coverage"``), or for a
     paired interval one minus its false rate under the null (``"pair coverage"``), is at least
     :data:`prspace.audit.coverage.TARGET` at this many groups."""
-    from prspace.audit.coverage import TARGET
-
     c = calibration(metric, method.replace("paired ", ""), n_groups)
     if c is None:
         return False

@@ -26,6 +26,7 @@ from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
 from prspace.audit.coverage import TARGET
 from prspace.audit.decision import CANNOT
+from prspace.audit.grouping import group_counts
 from prspace.audit.headline import headline
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.lines import (
@@ -190,8 +191,6 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
 
 def _groups(res: AuditRecord, task: str) -> int | None:
     """The task's number of groups with ``--group-col`` (:mod:`prspace.audit.grouping`), else None."""
-    from prspace.audit.grouping import group_counts
-
     return group_counts(res.data).get(str(task)) if res.group_col else None
 
 

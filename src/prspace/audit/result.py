@@ -255,17 +255,13 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     every model shares (:func:`prspace.audit.rows.shared_rows`; said in the findings).
     ``columns``: the lines that account for the input's columns (shown first in the reports);
     ``progress``: called with a short text as each stage starts (the command line prints it on stderr);
-    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``);
-    ``group_col``: the name of the column whose groups ``data["group"]`` holds (every interval, paired test
-    and rank set then resamples whole groups, :mod:`prspace.audit.grouping`); ``group_candidates``: columns
-    not used that look like one (``group-column`` warning).
+    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``); ``group_col``: the
+    column whose groups ``data["group"]`` holds (resampled whole, :mod:`prspace.audit.grouping`);
+    ``group_candidates``: columns not used that look like one (``group-column`` warning).
     """
     say = progress or (lambda _text: None)
-    if group_col is not None and "group" not in data.columns:
-        raise InputError(f"group_col={group_col!r} but the frame has no 'group' column; use audit(..., group_col=...) "
-                         "or prspace.audit.grouping.attach_groups")
-    if group_col is None and "group" in data.columns:
-        group_col = "group"
+    if (group_col is not None) != ("group" in data.columns):
+        raise InputError("group_col= goes with a 'group' column of the frame: use audit(..., group_col=...)")
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
     data, dropped = shared_rows(data)
