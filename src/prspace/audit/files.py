@@ -49,21 +49,23 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
                pos_label: str | None = None, train_pi: str | None = None, skew_tolerance: float,
                downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0,
                score_cols: str | None = None, ignore: list[str] | None = None,
-               progress: Callable[[str], None] | None = None) -> tuple[AuditResult, Columns]:
+               progress: Callable[[str], None] | None = None,
+               group_col: str | None = None) -> tuple[AuditResult, Columns]:
     """The audit of the predictions file ``path`` (module docstring) and the columns it used.
     ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
     ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
     columns (``--score-cols``); ``ignore``: columns accepted as unused (``--ignore-col``);
     ``progress``: called with a short text as each stage starts, once the input is checked; ``decimal``:
     the decimal mark of a text file (``--decimal``; None: ``.``, or ``,`` detected with ``--sep ';'``,
-    :func:`read_table`)."""
+    :func:`read_table`); ``group_col``: the column of each row's patient, subject or site (``--group-col``:
+    whole groups resampled, :mod:`prspace.audit.grouping`)."""
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
     table = read_table(path, sep, decimal)
     result = audit.audit(table, **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                          downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
-                         progress=progress, source=short_path(path))
+                         progress=progress, source=short_path(path), group_col=group_col)
     if table.attrs.get("decimal_detected"):
         result.columns = [*(result.columns or []), f"numbers read with decimal commas ('0,5' = 0.5: detected in "
                           f"{', '.join(repr(c) for c in table.attrs['decimal_detected'])} with --sep ';'; "

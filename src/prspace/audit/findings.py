@@ -111,6 +111,8 @@ class Context:
     intervals: pd.DataFrame | None = None
     #: columns not used that split every model's rows into the same few groups: column -> its values
     groupings: dict[str, list[str]] | None = None
+    #: columns not used whose values repeat within every task and model (a patient id?)
+    group_candidates: list[str] | None = None
 
     @property
     def multi_task(self) -> bool:
@@ -255,6 +257,17 @@ def pooled_groups(ctx: Context) -> Iterator[tuple[str, str]]:
             f"column {name!r} splits every model's rows into the same {len(values)} groups ({shown}), as a dataset "
             f"or source label does; they are audited as one task, pooled: pass --task-col {name} to audit each "
             f"group as its own task, or --ignore-col {name} to pool them knowingly")
+
+
+@check("group-column", "warning")
+def group_column(ctx: Context) -> Iterator[tuple[str, str]]:
+    for name in ctx.group_candidates or []:
+        n = ctx.data.groupby(["task", "model"]).size().min()
+        yield "", (
+            f"column {name!r} repeats its values within every task and model (a patient, subject or site id?); "
+            f"rows that share a value are resampled here as if independent ({n} rows each), which makes "
+            f"the intervals too narrow and the paired tests too eager when they are correlated: pass "
+            f"--group-col {name} to resample its groups whole, or --ignore-col {name} if its rows are independent")
 
 
 @check("different-test-rows", "warning", per_task=True)

@@ -26,7 +26,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 from scipy.stats import t as student_t
 
-from prspace.stats.replicates import BOOT_METRICS, Block
+from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
 
@@ -168,8 +168,12 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
                 s = f["score"].to_numpy(np.float64)
                 groups.append(np.unique(-s, return_inverse=True)[1].ravel())
                 scores.append(s)
+            cluster = cstrat = None
+            if "group" in f0.columns:  # --group-col: the rows of a group are resampled together
+                cluster = pd.factorize(f0["group"].map(str))[0].astype(np.int64)
+                cstrat, _ = cluster_strata(cluster, fold_code)
             out.append(Block(task, names, f0["y"].to_numpy(bool), stratum,
-                             f0["weight"].to_numpy(np.float64), groups, scores))
+                             f0["weight"].to_numpy(np.float64), groups, scores, cluster, cstrat))
     return out, comparable, paired
 
 

@@ -57,12 +57,14 @@ DECIDES, CROSS_CHECK = "decides", "cross-check"
 def block_decisions(block: Block, bootstrapped: bool) -> dict:
     """Per metric of :data:`BOOT_METRICS`, the :class:`~prspace.audit.decision.Decision` for ``block``
     (positives and rows counted with their weights)."""
-    unit = bool(np.all(block.weight == 1.0))
+    unit = bool(np.all(block.weight == 1.0)) and not block.grouped  # DeLong assumes independent rows
     n_pos, n = float(block.weight[block.y].sum()), float(block.weight.sum())
     out = {}
     for metric in BOOT_METRICS:
         can = tuple(p for p in ORDER if (p != "DeLong-Holm" or (metric == "auroc" and unit))
                     and (p != "bootstrap-z (class)" or bootstrapped))
+        if block.grouped:  # the grouped jackknife-Holm: its false rate is the one simulated with groups
+            can = ("jackknife-Holm",)
         out[metric] = decide(metric, n_pos, n, available=can)
     return out
 
@@ -101,7 +103,7 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         models, task = block.models, block.task
         reps = replicates.get(id(block))
         dec = block_decisions(block, reps is not None)
-        if bool(np.all(block.weight == 1.0)):
+        if bool(np.all(block.weight == 1.0)) and not block.grouped:
             est, cov = delong(block.y, np.vstack(block.scores))
             rows += _rows(task, "auroc", models, _corrected(delong_pairs(est, cov, alpha=alpha, seed=seed),
                                                             dec["auroc"]), confidence, dec["auroc"])

@@ -54,6 +54,11 @@ class AuditRecord:
     own_folds: dict[str, bool] | None = None
     #: Columns not used that split every model's rows into the same few groups, pooled (column -> values).
     groupings: dict[str, list[str]] | None = None
+    #: ``--group-col``: the column whose groups (patients, subjects, sites) are resampled whole, or None
+    #: (rows resampled one by one; :mod:`prspace.audit.grouping`).
+    group_col: str | None = None
+    #: Columns not used whose values repeat within every task and model, offered as ``--group-col``.
+    group_candidates: list[str] | None = None
 
     @property
     def has_folds(self) -> bool:

@@ -26,6 +26,7 @@ from prspace.audit.cd import CAPTION as CD_CAPTION
 from prspace.audit.cd import cd_lines
 from prspace.audit.coverage import TARGET
 from prspace.audit.decision import CANNOT
+from prspace.audit.grouping import group_counts
 from prspace.audit.headline import headline
 from prspace.audit.inputs import SINGLE_TASK
 from prspace.audit.lines import (
@@ -188,6 +189,11 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     return title, lines
 
 
+def _groups(res: AuditRecord, task: str) -> int | None:
+    """The task's number of groups with ``--group-col`` (:mod:`prspace.audit.grouping`), else None."""
+    return group_counts(res.data).get(str(task)) if res.group_col else None
+
+
 def _overview(res: AuditRecord) -> str:
     d = res.data
     n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
@@ -245,7 +251,7 @@ def format_text(res: AuditRecord, source: str = "") -> str:
     for task in sorted(res.pooled["task"].unique()):
         lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
                   + f" [{res.confidence:.0%} interval where calibrated]:", _text_table(pooled_frame(res, task))]
-        lines += [_wrap(s, "  ", "    ") for s in interval_lines(res.intervals, res.pooled, res.comparisons, task)]
+        lines += [_wrap(s, "  ", "    ") for s in interval_lines(res.intervals, res.pooled, res.comparisons, task, n_groups=_groups(res, task))]
         if res.has_folds and len(res.fold_summary):
             lines += ["", _wrap(fold_title(res, task, "+-") + ":", "", "  "), _text_table(fold_frame(res, task, "+-"))]
         lines += ["", "Ranks (1 = best; ties share the average rank):", _text_table(rank_frame(res, task)), ""]
@@ -287,7 +293,7 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
                   "Pooled" + (" (all folds merged)" if res.has_folds else "")
                   + f", with {res.confidence:.0%} intervals where calibrated:", "",
                   to_markdown(pooled_frame(res, task))]
-        lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task)] + [""]
+        lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task, n_groups=_groups(res, task))] + [""]
         if res.has_folds and len(res.fold_summary):
             lines += [fold_title(res, task) + ":", "", to_markdown(fold_frame(res, task))]
         lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task))]
@@ -370,7 +376,8 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
                   f"<h3>Pooled metrics with {res.confidence:.0%} intervals where calibrated</h3>",
                   _html_table(pooled_frame(res, task)),
                   "<ul>" + "".join(f"<li>{e(s)}</li>" for s in interval_lines(res.intervals, res.pooled,
-                                                                             res.comparisons, task)) + "</ul>"]
+                                                                             res.comparisons, task,
+                                                                             n_groups=_groups(res, task))) + "</ul>"]
         if res.has_folds and len(res.fold_summary):
             parts += [f"<h3>{e(fold_title(res, task))}</h3>", _html_table(fold_frame(res, task))]
         parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task))]

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 
 from prspace.audit import (
     arrays,
+    grouping,
     inputs,
     intervals,
     ranksets,
@@ -243,7 +244,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
               skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
               columns: list[str] | None = None, progress: Callable[[str], None] | None = None,
-              groupings: dict[str, list[str]] | None = None) -> AuditResult:
+              groupings: dict[str, list[str]] | None = None, group_col: str | None = None,
+              group_candidates: list[str] | None = None) -> AuditResult:
     """Audit the canonical frame of :func:`prspace.audit.inputs.prepare`.
 
     ``train_pi``: the positive class's prevalence in the training data or population before
@@ -253,9 +255,13 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     every model shares (:func:`prspace.audit.rows.shared_rows`; said in the findings).
     ``columns``: the lines that account for the input's columns (shown first in the reports);
     ``progress``: called with a short text as each stage starts (the command line prints it on stderr);
-    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``).
+    ``groupings``: columns not used that split every model's rows alike (``pooled-groups``); ``group_col``: the
+    column whose groups ``data["group"]`` holds (resampled whole, :mod:`prspace.audit.grouping`);
+    ``group_candidates``: columns not used that look like one (``group-column`` warning).
     """
     say = progress or (lambda _text: None)
+    if (group_col is not None) != ("group" in data.columns):
+        raise InputError("group_col= goes with a 'group' column of the frame: use audit(..., group_col=...)")
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
     data, dropped = shared_rows(data)
@@ -282,29 +288,47 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     say("findings and what the AUROCs allow")
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
                     downsample_ratio, paired=paired, dropped=dropped, own_folds=own,
-                    intervals=iv, groupings=groupings)
+                    intervals=iv, groupings=groupings, group_candidates=group_candidates)
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
                        cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed,
-                       columns=columns, dropped=dropped, own_folds=own, groupings=groupings)
+                       columns=[*(columns or []), *grouping.resampling_lines(data, group_col)], dropped=dropped,
+                       own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates)
 
 
 def read_frame(frame: pd.DataFrame, given: dict[str, str | None], *, ignore: str | Sequence[str] | None = None,
                score_cols: str | Sequence[str] | None = None, pos_label: str | None = None,
-               train_pi: float | dict[str, float] | str | None = None, source: str | None = None):
+               train_pi: float | dict[str, float] | str | None = None, source: str | None = None,
+               group_col: str | None = None, with_candidates: bool = False):
     """The table's columns mapped as the audit maps them (layouts, ``score_cols``, weights, every other
     column accounted for) and its canonical frame: ``(frame, columns, accounting, data, positive,
     train_pi)``; ``given``: role -> column (None: found by name).  Every :class:`InputError` is
     prefixed with ``source`` (the file's name) when given.  Shared by :func:`audit` and ``prspace power``."""
     try:
+        if group_col is not None:
+            if group_col not in frame.columns:
+                raise InputError(f"--group-col {group_col!r} is not a column of the table; name the column that "
+                                 "holds each row's patient, subject or site")
+            ignore = [*([ignore] if isinstance(ignore, str) else (ignore or [])), group_col]
         frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
         data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
                                         detect_model=given.get("model") is None and not score_cols)
         pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
+        candidates: list[str] = []
+        if group_col is not None:
+            data = grouping.attach_groups(frame, data, group_col)
+            acc.roles["group"] = repr(group_col)
+            acc.unused.pop(group_col, None)
+        else:
+            candidates = grouping.group_candidates(frame, data, [c for c, why in acc.unused.items() if why == ""])
+            for c in candidates:
+                acc.unused[c] = f"repeats its values within every model: --group-col {c} resamples its groups whole"
     except InputError as exc:
         if source is None:
             raise
         raise InputError(f"{source}: {exc}") from None
+    if with_candidates:
+        return frame, cols, acc, data, positive, pi, candidates
     return frame, cols, acc, data, positive, pi
 
 
@@ -315,7 +339,8 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
           ignore: str | Sequence[str] | None = None, pos_label: str | None = None,
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
           downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0,
-          progress: Callable[[str], None] | None = None, source: str | None = None) -> AuditResult:
+          progress: Callable[[str], None] | None = None, source: str | None = None,
+          group_col: str | None = None, groups: ArrayLike | None = None) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example), or arrays.
 
     Two forms, told apart by the first argument:
@@ -333,7 +358,10 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     model (:func:`prspace.audit.columns.to_long`).  ``train_pi``: a number, task -> number, or text
     as ``--train-pi`` takes it (a number, or the name of the column holding it: :func:`parse_train_pi`).
     ``progress``: see :func:`run_audit`; ``source``: the file the table came from, put in front of
-    every message about the table.  The columns used are :attr:`AuditResult.used`.
+    every message about the table.  ``group_col``: the column naming each row's patient, subject or site
+    (``--group-col``): every interval, paired test and plausible-best set then resamples whole groups
+    (:mod:`prspace.audit.grouping`); without it, a column whose values repeat within every model is
+    offered as one in a warning; with arrays, ``groups=`` (one group per test row) does the same.  The columns used are :attr:`AuditResult.used`.
     Raises :class:`~prspace.core.errors.InputError` on bad input.  Example::
 
         from prspace.audit import audit
@@ -352,23 +380,34 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
         long, roles = arrays.frame_from_arrays(frame, scores, sample_weight=sample_weight, folds=folds, model=model,
                                                label=label, score=score, fold=fold, task=task, weight=weight,
                                                repeat=repeat, row=row, score_cols=score_cols, ignore=ignore)
+        if group_col is not None:
+            raise InputError("group_col= names a column of a table; with arrays pass groups= (one group per test row)")
+        names = list(dict.fromkeys(long[arrays.MODEL]))
+        if groups is not None:
+            long["groups"] = np.tile(arrays._vector("groups", groups, len(long) // len(names)), len(names))
         result = audit(long, **roles, pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                       progress=progress, source=source)
-        names = list(dict.fromkeys(long[arrays.MODEL]))
+                       progress=progress, source=source, group_col="groups" if groups is not None else None)
+        unit = [c for c in result.columns or [] if c.startswith("resampling unit")]
         result.columns = arrays.describe(len(long) // len(names), names, weighted=sample_weight is not None,
-                                         folds=folds is not None)
+                                         folds=folds is not None) + unit
         return result
+    if groups is not None:
+        raise InputError("groups= goes with arrays: audit(y_true, scores={...}, groups=...); in a DataFrame name the "
+                         "group column with group_col=")
     if sample_weight is not None or folds is not None:
         raise InputError("sample_weight= and folds= go with arrays: audit(y_true, scores={...}); in a DataFrame "
                          "name the weight and fold columns with weight= and fold=")
     given = {"model": model, "label": label, "score": score, "fold": fold, "task": task, "weight": weight,
              "repeat": repeat, "row": row}
-    frame, cols, acc, data, positive, pi = read_frame(frame, given, ignore=ignore, score_cols=score_cols,
-                                                      pos_label=pos_label, train_pi=train_pi, source=source)
+    if group_col == "":
+        group_col = None
+    frame, cols, acc, data, positive, pi, candidates = read_frame(
+        frame, given, ignore=ignore, score_cols=score_cols, pos_label=pos_label, train_pi=train_pi, source=source,
+        group_col=group_col, with_candidates=True)
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                        duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress,
-                       groupings=acc.groupings)
+                       groupings=acc.groupings, group_col=group_col, group_candidates=candidates)
     result.used = cols
     return result

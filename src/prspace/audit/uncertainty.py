@@ -35,6 +35,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace.audit import coverage as C
+from prspace.audit import grouping
 from prspace.audit.intervals import (
     delong,
 )
@@ -104,7 +105,8 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
     is left out row by row (no random groups), else the largest move of either end over
     :data:`MC_REGROUPINGS` other random groupings (issue 40: the interval must not depend on the seed)."""
     strata = C.class_strata(block)
-    groups, _ = stable_groups(strata.stratum, rng=np.random.default_rng(0))
+    units = strata.cluster_stratum if block.grouped else strata.stratum
+    groups, _ = stable_groups(units, rng=np.random.default_rng(0))
     rows = sum(g.size for g in groups)
     if len(groups) == rows:  # delete-one everywhere: exact
         return {(m, model): 0.0 for m in BOOT_METRICS for model in block.models}
@@ -124,7 +126,8 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
            scheme: str = "class") -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
-    unit = bool(np.all(block.weight == 1.0))
+    # DeLong assumes independent rows: with groups (--group-col) AUROC takes the grouped resampling
+    unit = bool(np.all(block.weight == 1.0)) and not block.grouped
     n_pos = float(table["n_pos"].iloc[0])
     intervals, pairs = [], []
     fit = delong(block.y, np.vstack(block.scores)) if unit else None
@@ -145,11 +148,17 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
         pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
     n = n_pos + float(table["n_neg"].iloc[0])
     mc = _jack_mc_error(block, points, n_pos, confidence, bounds, jack_rng)
+    if block.grouped:  # the grouped methods' own calibration, by number of groups (benchmarks/calib_groups.py)
+        g = block.n_clusters
+        for rows, kind in ((intervals, "coverage"), (pairs, "pair coverage")):
+            for r in rows:
+                r["calibrated"] = r["method"] in ("bootstrap", "jackknife-t", "paired bootstrap") and grouping.shown(
+                    r["metric"], r["method"], g, kind=kind)
     for r in intervals:
-        r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n)
+        r["calibrated"] = r.get("calibrated", C.shown(r["metric"], r["method"], n_pos, n))
         r["mc_error"] = mc.get((r["metric"], r["model"]), float("nan")) if r["method"] == "jackknife-t" else float("nan")
     for r in pairs:
-        r["calibrated"] = C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage")
+        r["calibrated"] = r.get("calibrated", C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage"))
     for r in intervals + pairs:
         r["task"] = block.task
     return intervals, pairs
@@ -296,13 +305,44 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
             f"{p} = {c['p_value']:.2g}, {c['method']}): {verdict}")
 
 
+def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task: str, n_groups: int) -> list[str]:
+    """:func:`interval_lines` of a grouped task: by the grouped methods' own calibration at ``n_groups``
+    (:func:`prspace.audit.grouping.calibration`)."""
+    shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
+    out = ([f"intervals shown (groups resampled, {n_groups} groups; simulated coverage at least {C.TARGET:.0%} at "
+            f"this number of groups, docs/calibration.md, 'Grouped rows'): {', '.join(shown)}"] if shown else [])
+    for metric in BOOT_METRICS:
+        if shown_method(intervals, task, metric) is not None:
+            continue
+        cells = [c for c in (grouping.calibration(metric, m, n_groups) for m in ("jackknife-t", "bootstrap")) if c]
+        if not cells:
+            out.append(f"with {n_groups} groups (fewer than any simulated) no grouped {LABELS[metric]} interval is "
+                       "calibrated; not shown")
+            continue
+        best = max(cells, key=lambda c: c["coverage"])
+        out.append(f"with {n_groups} groups no grouped {LABELS[metric]} 95% interval covers {C.TARGET:.0%} in simulation "
+                   f"(best {best['coverage']:.3f} at {best['n_groups']} groups); not shown")
+    if comparisons is None or not len(comparisons) or "calibrated" not in comparisons:
+        return out
+    c = comparisons[(comparisons["task"] == task) & ~comparisons["calibrated"].astype(bool)]
+    for metric in c["metric"].unique():
+        cell = grouping.calibration(metric, "bootstrap", n_groups)
+        why = (f"rejects a true null {cell['false_rate']:.3f} of the time in simulation at {cell['n_groups']} groups "
+               f"(at most {1 - C.TARGET:.2f} needed)" if cell else "is not calibrated at this number of groups")
+        out.append(f"the {LABELS[metric]} unadjusted grouped paired interval (paired bootstrap) {why}; not shown")
+    return out
+
+
 def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: pd.DataFrame | None,
-                   task: str) -> list[str]:
+                   task: str, *, n_groups: int | None = None) -> list[str]:
     """The lines under a task's pooled table: which interval method each metric shows (the
     calibrated one), one sentence per metric shown without an interval (:func:`hidden_lines`), and
-    one per metric whose unadjusted paired intervals are not shown."""
+    one per metric whose unadjusted paired intervals are not shown.  ``n_groups``: the task's groups
+    (``--group-col``): the lines then follow the grouped calibration (:func:`_group_lines`)."""
     if not len(intervals):
         return []
+    if n_groups is not None:
+        return _group_lines(intervals, comparisons, task, n_groups)
     shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
     out = ([f"intervals shown (simulated coverage at least {C.TARGET:.0%} at this size and skew, "
             f"docs/calibration.md): {', '.join(shown)}"] if shown else []) + hidden_lines(intervals, pooled, task)

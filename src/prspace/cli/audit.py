@@ -61,6 +61,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "without it the i-th row of every model is taken to be the same example; '' = none)",
     )
     p.add_argument(
+        "--group-col",
+        metavar="NAME",
+        help="the column naming each row's patient, subject or site when a group has several rows: every interval, "
+        "paired test and plausible-best set then resamples whole groups (cluster bootstrap and jackknife; AUROC "
+        "without DeLong, which assumes independent rows); default: none, rows resampled one by one",
+    )
+    p.add_argument(
         "--score-cols",
         metavar="A,B,...",
         help="a wide file: one score column per model (the model is the column's name), comma-separated, or "
@@ -161,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         args.file, sep=args.sep, decimal=args.decimal, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
         train_pi=args.train_pi, skew_tolerance=args.skew_tolerance, downsample_ratio=args.downsample_ratio,
         bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
-        ignore=args.ignore_col, progress=say)
+        ignore=args.ignore_col, progress=say, group_col=args.group_col)
     if say and out is not None:
         say("figures and report files")
     written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []

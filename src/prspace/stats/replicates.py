@@ -36,7 +36,7 @@ from prspace.stats.resampling import (
     jackknife_weights,
 )
 
-__all__ = ["BOOT_METRICS", "SCHEMES", "Block", "bootstrap", "jackknife", "point_metrics", "strata_of",
+__all__ = ["BOOT_METRICS", "SCHEMES", "Block", "bootstrap", "cluster_strata", "jackknife", "point_metrics", "strata_of",
            "weighted_metrics"]
 
 #: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
@@ -58,10 +58,43 @@ class Block:
     weight: np.ndarray
     groups: list[np.ndarray]
     scores: list[np.ndarray]
+    #: Grouped rows (``--group-col``): the group (patient, subject, site) of each example, codes
+    #: 0..G-1, or None (rows resampled one by one).  With groups, :func:`bootstrap` and
+    #: :func:`jackknife` resample whole groups (a cluster bootstrap / jackknife).
+    cluster: np.ndarray | None = None
+    #: Per group, the stratum its draws are made within (its fold when every group lies in one fold,
+    #: else 0 for all: :func:`cluster_strata`).  Groups are never stratified by class: a group
+    #: usually holds both classes, and it moves with all its rows.
+    cluster_stratum: np.ndarray | None = None
 
     @property
     def paired(self) -> bool:
         return len(self.models) > 1
+
+    @property
+    def grouped(self) -> bool:
+        return self.cluster is not None
+
+    @property
+    def n_clusters(self) -> int:
+        return int(self.cluster.max()) + 1 if self.cluster is not None and self.cluster.size else 0
+
+
+def cluster_strata(cluster: np.ndarray, fold_code: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Per group (``cluster`` codes 0..G-1 per row), the stratum its resampling draws within, and whether
+    the groups nest in the folds: each group's fold (factorised) when every group lies in one fold
+    (the fold then keeps its number of groups in every resample, as GroupKFold made it), else one
+    stratum for all groups (a group spanning folds cannot be held to one)."""
+    cluster = np.asarray(cluster, dtype=np.int64)
+    fold_code = np.asarray(fold_code, dtype=np.int64)
+    n = int(cluster.max()) + 1 if cluster.size else 0
+    lo = np.full(n, np.iinfo(np.int64).max)
+    hi = np.full(n, np.iinfo(np.int64).min)
+    np.minimum.at(lo, cluster, fold_code)
+    np.maximum.at(hi, cluster, fold_code)
+    if n and (lo == hi).all():
+        return np.unique(lo, return_inverse=True)[1].ravel().astype(np.int64), True
+    return np.zeros(n, dtype=np.int64), False
 
 
 def _compressed_keys(group: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int]:
@@ -129,6 +162,8 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
     all resamples at once.  A resample left with one class (zero weights) gives NaN.
     """
+    if block.grouped:
+        return _cluster_bootstrap(block, n_boot=n_boot, rng=rng, chunk=chunk)
     sampler = StratumSampler(strata_of(block, scheme), rng)
     order = sampler.order
     weight = block.weight[order]
@@ -143,6 +178,28 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
         if not unit:
             c *= weight
         _metrics_of_counts(sums, c, out[start : start + size])
+    return out
+
+
+def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0) -> np.ndarray:
+    """The cluster bootstrap of a grouped block: per resample, the groups are drawn with replacement
+    within their strata (:attr:`Block.cluster_stratum`: the fold where groups nest in folds), and every
+    row weighs its group's count (times its own weight).  The classes are not stratified (a group
+    holds rows of both), so a resample's class counts vary with the groups drawn; one left with a
+    single class gives NaN."""
+    sampler = StratumSampler(block.cluster_stratum, rng)
+    n = block.y.size
+    sums = _column_sums(block, np.arange(n))
+    out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
+    per = np.empty((0, block.n_clusters))
+    step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
+    for start in range(0, n_boot, step):
+        size = min(step, n_boot - start)
+        cc = sampler.counts_batch(size)  # (size, G), groups in stratum order
+        if per.shape[0] != size:
+            per = np.empty((size, block.n_clusters))
+        per[:, sampler.order] = cc
+        _metrics_of_counts(sums, per[:, block.cluster] * block.weight, out[start : start + size])
     return out
 
 
@@ -220,6 +277,8 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
     as :func:`bootstrap`.  Sample weights are respected (a left-out row takes its weight with it).
     A replicate left with one class gives NaN.
     """
+    if block.grouped:
+        return _cluster_jackknife(block, max_groups=max_groups, rng=rng, chunk=chunk)
     groups, of = stable_groups(block.stratum, max_groups=max_groups, rng=rng)
     order = np.argsort(block.stratum, kind="stable")
     n = order.size
@@ -231,4 +290,22 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
         size = min(step, n_rep - start)
         c = jackknife_weights(groups[start : start + size], n) * block.weight  # rows in their own order
         _metrics_of_counts(sums, c[:, order], out[start : start + size])
+    return out, of
+
+
+def _cluster_jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,
+                       chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The jackknife of a grouped block: replicate g leaves out every row of one group (up to
+    ``max_groups`` groups; more are cut at random into sets of groups within strata,
+    :func:`stable_groups` over the groups), strata :attr:`Block.cluster_stratum` (never the class)."""
+    parts, of = stable_groups(block.cluster_stratum, max_groups=max_groups, rng=rng)
+    n = block.y.size
+    sums = _column_sums(block, np.arange(n))
+    n_rep = len(parts)
+    out = np.empty((n_rep, len(block.models), len(BOOT_METRICS)))
+    step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))
+    for start in range(0, n_rep, step):
+        size = min(step, n_rep - start)
+        per = jackknife_weights(parts[start : start + size], block.n_clusters)  # (size, G)
+        _metrics_of_counts(sums, per[:, block.cluster] * block.weight, out[start : start + size])
     return out, of
