@@ -40,10 +40,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from prspace.audit.calibration_table import CELLS, COLUMNS
 from prspace.audit.generated import write_cells
-from prspace.stats.pairwise import BOOT_Z, DELONG_HOLM, JACK_HOLM
+from prspace.stats.pairwise import BOOT_Z, DELONG_HOLM, JACK_HOLM, holm
 
 #: The level the calibration ran at.
 LEVEL = 0.05
@@ -173,10 +175,7 @@ def thresholds_of(null_p: np.ndarray) -> tuple[float, ...]:
 def _outcomes(g: pd.DataFrame, thresholds: tuple[float, ...], alpha: float = LEVEL) -> tuple[bool, float, bool]:
     """(directional family-wise error, power, simultaneous coverage) of one replicate's pairs ``g``
     by the corrected procedure."""
-    from scipy.stats import norm
-    from scipy.stats import t as student_t
 
-    from prspace.stats.pairwise import holm
 
     p = corrected_p(g["p_raw"].fillna(1.0).to_numpy(), thresholds)
     surv = holm(p) < alpha

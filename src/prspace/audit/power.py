@@ -58,6 +58,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm, rankdata
 
+from prspace.audit.decision import decide
 from prspace.audit.intervals import blocks, delong
 from prspace.core.errors import InputError
 from prspace.stats.pairwise import jackknife_pairs
@@ -200,7 +201,6 @@ def planned_threshold(metric: str, n_pos: int, n_neg: int, level: float) -> floa
     ``level`` in the calibrated cell nearest the planned ``n_pos`` positives of ``n_pos + n_neg``
     rows (its level corrected by simulation, :mod:`prspace.audit.decision`); ``level`` itself when
     the metric has no calibration."""
-    from prspace.audit.decision import decide
 
     d = decide(metric, n_pos, n_pos + n_neg, available=("DeLong-Holm",) if metric == "auroc" else ("jackknife-Holm",))
     return d.raw_threshold(level) if d.method is not None else level

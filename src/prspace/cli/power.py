@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+import pandas as pd
+
 from prspace.audit.files import read_table, short_path
 from prspace.audit.planning import plan_power
 from prspace.audit.power import METRICS, power_table
@@ -130,7 +132,6 @@ def _plan(args: argparse.Namespace) -> int:
           f"corrected as the audit corrects it) finds model {better} better with power {r.power:.2f} "
           f"(MC se {r.mc_se:.2f}, {r.sims} simulated test sets; binormal scores, equal variances)")
     if args.out:
-        import pandas as pd
 
         pd.DataFrame([dataclasses.asdict(r) | {"alpha": args.alpha}]).to_csv(args.out, index=False)
     return 0

@@ -41,6 +41,9 @@ the replicates divided by ``sqrt(replicates)``, measured, not by formula.
 Degenerate resamples (a standard error of 0: every drawn family alike) give ``t = 0`` when the
 estimate did not move and ``+-inf`` otherwise; quantiles are ``inverted_cdf`` (no interpolation
 across an infinite value).
+
+One module of about 520 lines on purpose: the interval, its double-bootstrap calibration and the
+reruns that measure its Monte Carlo error share the per-family moment columns and must change together.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import stats as st
+from scipy.special import ndtr, ndtri
 
 #: Two-sided error levels on which p-values are read off the intervals (:func:`Result.decide_alpha`).
 ALPHA_GRID = np.geomspace(1e-6, 1.0, 1400)
@@ -262,7 +267,6 @@ def calibration_fit(u: np.ndarray) -> np.ndarray:
     """Per statistic ``(K, 4)``: the probit-linear fit ``probit(G(x)) = c0 + c1 probit(x)`` of the
     measured miss rate ``G`` of a nominal tail ``x`` (:data:`CALIBRATION_TAILS`) above the upper end
     (``u < x``: columns 0, 1) and below the lower end (``u > 1 - x``: columns 2, 3)."""
-    from scipy.special import ndtri
 
     K, n = u.shape
     X = ndtri(CALIBRATION_TAILS)
@@ -279,7 +283,6 @@ def calibration_fit(u: np.ndarray) -> np.ndarray:
 def corrected_tails(fit: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Nominal tails ``(a_lo, a_hi)`` ``(K, A)`` at which the fitted miss rates are the target tails
     ``a`` ``(A,)``: ``G^-1(a)``, never above ``a`` (a tail that covers is not narrowed)."""
-    from scipy.special import ndtr, ndtri
 
     A = ndtri(np.clip(np.asarray(a, dtype=np.float64), 1e-300, 1.0))[None, :]
     lo = ndtr((A - fit[:, 0:1]) / fit[:, 1:2])
@@ -290,7 +293,6 @@ def corrected_tails(fit: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 def fitted_miss(fit: np.ndarray, a_lo: np.ndarray, a_hi: np.ndarray) -> np.ndarray:
     """The fitted miss rate (both tails) of nominal tails ``a_lo``, ``a_hi`` ``(K, A)``."""
-    from scipy.special import ndtr, ndtri
 
     return (ndtr(fit[:, 0:1] + fit[:, 1:2] * ndtri(np.clip(a_lo, 1e-300, 1)))
             + ndtr(fit[:, 2:3] + fit[:, 3:4] * ndtri(np.clip(a_hi, 1e-300, 1))))
@@ -490,7 +492,6 @@ def power_curve(stat: Stat, value: float, margin: float, alpha: float, *, seed: 
     verdict). A quartile (``stat.quantile``) takes Woodruff's interval with the tasks' quantile
     function of the simulated study. Returns
     ``(grid, power)``."""
-    from scipy import stats as st
 
     mom = _Moments([stat])
     F = mom.F

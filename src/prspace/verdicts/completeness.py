@@ -15,6 +15,10 @@ and the claims it does not test, with why.
 
 Step ``completeness`` (:func:`completeness_step`) writes ``fk_evidence`` (an evidence table that
 rule ``verdicts`` reads, :data:`prspace.core.registry.EVIDENCE_ROWS`) and ``claims_not_tested``.
+
+One module of about 450 lines on purpose: every claim of the papers that this project does not
+test, and the rows that complete Flach & Kull's (their implementation checks and "all significantly
+different"), read in one place against the papers.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import pandas as pd
 from prspace import metrics as M
 from prspace.core import registry as R
 from prspace.core.claims import BOYD, FK, claim
+from prspace.core.contracts import ok_predictions
 from prspace.core.evidence import evidence_frame, evidence_row
 from prspace.core.steps import StepOutput, TableOut
 
@@ -436,7 +441,6 @@ def fk_evidence(*, pairs: pd.DataFrame | None, noise: pd.DataFrame | None, predi
 
 def completeness_step(inputs: CompletenessInputs, *, seed: int) -> StepOutput:
     """Step ``completeness``: ``fk_evidence`` and ``claims_not_tested``."""
-    from prspace.core.contracts import ok_predictions
 
     frames = (df[["model_id", "y_true", "score"]] for _, df, _ in ok_predictions(inputs["status"]))  # one task at a time
     pairs = pd.read_csv(inputs["pairs"], keep_default_na=False, na_values=[""]) if Path(inputs["pairs"]).is_file() else None

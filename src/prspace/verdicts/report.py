@@ -11,6 +11,9 @@ typed here. Each page puts the answer first (:mod:`prspace.verdicts.sentences`),
 primary claims by paper (plain labels, :mod:`prspace.verdicts.labels`; the paper's words in a
 footnote), then one line on the implementation checks, then this project's own analyses, which
 never stand under a paper's column.
+
+One module of about 410 lines on purpose: the verdict table, the summary and the findings page are
+written from the same study data and must show the same rows in the same order.
 """
 
 from __future__ import annotations
