@@ -35,6 +35,10 @@ UNIT_SECONDS: dict[str, float] = {
     "reduced_study": 2375, "test_local_workflow": 1734, "test_determinism": 920, "test_openml_workflow": 615,
     "test_config": 313, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 164, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
+    # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,
+    # the loopback OpenML's kill/resume and largest-task checks, the audit's new simulation tests
+    "test_primary": 700, "test_openml_loopback": 250, "test_audit_planning": 120, "test_audit_issue41": 110,
+    "test_audit_groups": 60,
 }
 
 
