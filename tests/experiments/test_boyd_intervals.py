@@ -54,7 +54,7 @@ def test_default_resamples_keep_the_ends_within_0_002(n_tasks, n_fam, sd):
     v = rng.normal(0.4, sd, n_tasks)
     iv = family_interval(v, fam, n_resamples=DEFAULT_RESAMPLES, seed=0, level=primary_level())
     assert iv.mc_error <= 0.002
-    assert iv.n_resamples == DEFAULT_RESAMPLES and iv.level == pytest.approx(0.9975)
+    assert iv.n_resamples == DEFAULT_RESAMPLES and iv.level == pytest.approx(primary_level())
 
 
 def test_bad_input():

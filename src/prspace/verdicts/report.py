@@ -287,8 +287,8 @@ def study_page(s: Study, *, glossary: str = "../../docs/glossary.md") -> list[st
     out += [f"**The answer** (study `{s.name}`; every term is defined in [the glossary]({glossary})):", ""]
     out += _answer_block([s])
     notes = _Notes()
-    out += _primary_tables([s], notes, mc_column=True) + differences_lines([s])
-    out += _implementation([s])
+    out += _primary_tables([s], notes, mc_column=True)
+    out += _implementation([s]) + differences_lines([s])
     out += _exploratory_table(s, exploratory(s.verdicts, SUMMARY_EXPLORATORY), explain=False)
     return out + notes.lines()
 
@@ -306,7 +306,7 @@ def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataF
     project's own analyses are. Paths are written for the README, which includes this page."""
     st = [s if isinstance(s, Study) else Study(name=s[0], verdicts=s[1], tasks=s[2]) for s in studies]
     notes = _Notes()
-    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + differences_lines(st) + _implementation(st)
+    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + _implementation(st) + differences_lines(st)
     n = [len(exploratory(s.verdicts)) for s in st]
     out += [f"**This project's analyses** ({', '.join(f'{k} rows in `{s.name}`' for k, s in zip(n, st, strict=True))}: test-set "
             "noise, plausible-best sets, skew, learners over tasks; no paper states them): "
