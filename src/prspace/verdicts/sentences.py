@@ -145,8 +145,8 @@ def boyd_sentence(studies: Sequence[Study]) -> str | None:
             out += f", and averaging AUCNPR instead shrinks the gap: {b['verdict']}"
         return out
     return _sentence("Boyd et al. (4.1): averaging AUPR over folds of different skew \"can lead to\" optimistic "
-                     "assessments; the mean of per-fold AUPR minus the merged folds' AUPR, skewed folds minus a control "
-                     "of even skews, at the mildest dispersion tested (d = 0.25; stronger ones in findings.md) is ",
+                     "assessments; mean per-fold AUPR minus merged AUPR, skewed folds minus an even-skew control, at "
+                     "the mildest dispersion (d = 0.25): ",
                      studies, one, " (below 0: pessimistic).")
 
 
