@@ -244,3 +244,12 @@ def test_sensitivity_variants_recompute_the_rows_on_their_tasks():
     assert (low.n_tasks == 20).all() and (low.n_families == 20).all()  # tasks 40-59: families f10-f29
     assert (sens[sens.variant == "pi < 0.1"].verdict == "cannot be told: no task").all()
     assert len(sens) == 5 * 14
+
+
+def test_power_curve_of_one_family_is_unknown_not_an_error():
+    """A study of one family (the reduced study's Boyd rows) has no between-family spread to draw
+    studies from: the power curve is NaN, and no family count is claimed (it raised ZeroDivisionError)."""
+    stat = CB.ratio_stat(np.array([0.1, 0.3, 0.2]), np.zeros(3, dtype=int))
+    grid, power = CB.power_curve(stat, 0.0, 0.01, 0.05, seed=0, reps=20)
+    assert len(grid) == len(power) and np.isnan(power).all()
+    assert not np.isfinite(CB.families_for_power(grid, power))

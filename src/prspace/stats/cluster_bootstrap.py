@@ -495,6 +495,8 @@ def power_curve(stat: Stat, value: float, margin: float, alpha: float, *, seed: 
 
     mom = _Moments([stat])
     F = mom.F
+    if F < 2:  # one family: no between-family spread to draw studies from, nothing to simulate
+        return np.asarray(grid), np.full(len(grid), np.nan)
     rng = np.random.default_rng(seed)
     power = np.empty(len(grid))
     for g, G in enumerate(grid):
