@@ -41,7 +41,9 @@ def test_arrays_give_the_same_audit_as_the_table(arrays, result):
     pd.testing.assert_frame_equal(result.pooled[cols], from_table.pooled[cols])
     assert list(result.headline()) == list(from_table.headline())
     assert result.columns == ["arrays: y_true (400 rows), scores of 3 model(s) (strong, weak, odd <name> & co); "
-                              "every model scored on every row, paired by position"]
+                              "every model scored on every row, paired by position",
+                              "resampling unit: the row (rows resampled one by one, within class; if several rows "
+                              "belong to one patient, subject or site, --group-col resamples them together)"]
     assert result.paired == {"all": True}
 
 

@@ -91,7 +91,15 @@ def test_without_the_reference_code_the_row_says_how_to_get_it(monkeypatch):
     monkeypatch.setattr(C, "_reference_code", lambda: contextlib.nullcontext(None))
     r = C.auprg_reference_row([pd.DataFrame({"model_id": ["a"] * 4, "y_true": [1, 0, 1, 0], "score": [0.1, 0.2, 0.3, 0.4]})])
     assert np.isnan(r["estimate"]) and "pip install" in r["detail"]
-    assert not hasattr(np, "alen") or np.__version__ < "1.23"  # the shim is removed after use
+
+
+def test_the_numpy_shim_is_present_in_use_and_removed_after(monkeypatch):
+    """``pyprg`` calls ``numpy.alen`` (gone since numpy 1.23): the shim exists inside the context and
+    numpy is left as it was found (other tests' compatibility module may have added it already)."""
+    monkeypatch.delattr(np, "alen", raising=False)
+    with C._reference_code():
+        assert np.alen([1, 2, 3]) == 3 and np.alen(np.float64(2.0)) == 1
+    assert not hasattr(np, "alen")
 
 
 _GREEK = {"π": "pi", "β": "beta", "∆": "delta", "µ": "mu", "μ": "mu", "λ": "lambda", "ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff",

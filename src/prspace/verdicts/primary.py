@@ -363,9 +363,12 @@ def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper
             ev.at[i, "detail"] = f"{ev.at[i, 'detail']}; no per-task values: its own interval, outside the Holm family"
             continue
         r = dec.loc[cid]
-        # the evidence CSV keeps 6 significant digits (prspace.core.output.CSV_SIGNIFICANT): half a unit of the
-        # sixth digit is 5e-6 of the value
-        if abs(float(ev.at[i, "estimate"]) - float(r["estimate"])) > 1e-5 * abs(float(r["estimate"])) + 1e-9:
+        # the evidence CSV keeps 6 significant digits (prspace.core.output.CSV_SIGNIFICANT), the estimate and each
+        # per-task value alike: half a unit of the sixth digit is 5e-6 of the estimate, plus 5e-6 of the mean |value|
+        # for the values' own rounding (a mean of differences can be far smaller than the values); twice that
+        v = pd.to_numeric(values.loc[values["claim_id"] == cid, "value"], errors="coerce").abs().mean()
+        tol = 1e-5 * (abs(float(r["estimate"])) + float(v)) + 1e-9
+        if abs(float(ev.at[i, "estimate"]) - float(r["estimate"])) > tol:
             raise InputError(f"{cid}: the evidence row's estimate {ev.at[i, 'estimate']} is not the mean of its per-task "
                              f"values {r['estimate']}; rerun the study's Boyd experiments")
         rr = r.rename({"mc_lo": "mc_error_lo", "mc_hi": "mc_error_hi"})
