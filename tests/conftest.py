@@ -37,7 +37,7 @@ UNIT_SECONDS: dict[str, float] = {
     "test_audit_report": 139, "test_fuzz_audit": 134,
     # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,
     # the loopback OpenML's kill/resume and largest-task checks, the audit's new simulation tests
-    "test_primary": 700, "test_openml_loopback": 250, "test_audit_planning": 120, "test_audit_issue41": 110,
+    "test_primary_seeds": 700, "test_primary": 60, "test_openml_loopback": 250, "test_audit_planning": 120, "test_audit_issue41": 110,
     "test_audit_groups": 60,
 }
 

@@ -26,6 +26,16 @@ def test_number_spans_are_checked_and_regenerated(tmp_path):
     assert "-->0.28<!-- /value -->" in doc.read_text() and not N.check([doc], tmp_path)
 
 
+def test_a_span_quotes_the_largest_or_smallest_over_the_rows_it_selects(tmp_path):
+    (tmp_path / "t.csv").write_text("role,mc_error\nprimary,0.0012\nprimary,\nprimary,0.0004\nother,0.05\n")
+    assert N.value(tmp_path, "t.csv", "role=primary", "max:mc_error", ".4f") == "0.0012"
+    assert N.value(tmp_path, "t.csv", "role=primary", "min:mc_error", ".4f") == "0.0004"
+    with pytest.raises(N.InputError, match="the prefixes are max, min"):
+        N.value(tmp_path, "t.csv", "role=primary", "mean:mc_error", ".4f")
+    with pytest.raises(N.InputError, match="no rows with role=none"):
+        N.value(tmp_path, "t.csv", "role=none", "max:mc_error", ".4f")
+
+
 def test_include_spans_quote_a_section_of_a_generated_file(tmp_path):
     (tmp_path / "f.md").write_text("# T\n\n## Alpha beta\n\nline 1\n\n## Gamma\n\nother\n")
     doc = tmp_path / "doc.md"

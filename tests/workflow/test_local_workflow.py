@@ -33,7 +33,7 @@ CONFIG = {
     "source": "local",
     "seed": 0,
     "local": {"data_dir": "data", "target": "survived", "learners": "gnb,tree-depth2", "folds": 3},
-    "analysis": {"n_boot": 20, "figure_formats": ["png"]},
+    "analysis": {"n_boot": 20, "figure_formats": ["png"], "verdicts": {"n_boot": 20000}},
     # the Boyd experiments that need no extra model fits; their tables must reach the report too
     "boyd": {"theory": False, "downsampling": {"enabled": False}, "fold_skew": {"enabled": False}},
 }

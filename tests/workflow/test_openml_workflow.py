@@ -44,7 +44,7 @@ def _config(srv: FakeOpenML, cache: Path, *, study: str = STUDY, replay: Path | 
         "openml": {"server": srv.url, "cache_dir": str(cache), "task_ids": [3001, 3002, 3003],
                    "min_flows": 30, "n_models": 30, "repeats": 0, "workers": 2,
                    "replay": str(replay) if replay else None},
-        "analysis": {"n_boot": 50, "figure_formats": ["png"]},
+        "analysis": {"n_boot": 50, "figure_formats": ["png"], "verdicts": {"n_boot": 20000}},
         "boyd": {"fold_skew": {"min_positives": 20, "seeds": 1, "dispersions": [0.5, 0.9]},
                  "pr_prg": {"target_positives": 3}},
     }

@@ -6,7 +6,8 @@ A number quoted from a table is written as a marked span::
 
 i.e. the table (path from the repository root), the row (``col=value`` pairs joined by ``&``,
 every pair must match exactly one row; or ``row=N`` for the N-th row), the column, and a Python
-format spec. A whole section of a generated Markdown file (e.g. a study's ``findings.md``) is
+format spec; a column written ``max:col`` or ``min:col`` quotes the largest or smallest over every
+row the selector matches. A whole section of a generated Markdown file (e.g. a study's ``findings.md``) is
 quoted as::
 
     <!-- include: results/default/findings.md Flach%20&%20Kull -->...<!-- /include -->
@@ -128,8 +129,12 @@ class Mismatch:
     expected: str
 
 
+#: Column prefixes that quote an aggregate over every selected row (``max:mc_error``), NaN left out.
+AGGREGATES = {"max": lambda x: x.max(), "min": lambda x: x.min()}
+
+
 def value(root: Path, table: str, row: str, col: str, fmt: str, _cache: dict | None = None) -> str:
-    """The formatted value of one span."""
+    """The formatted value of one span (``col`` with an :data:`AGGREGATES` prefix: over the rows selected)."""
     cache = _cache if _cache is not None else {}
     path = root / table
     if path not in cache:
@@ -147,11 +152,19 @@ def value(root: Path, table: str, row: str, col: str, fmt: str, _cache: dict | N
                 raise InputError(f"number span: {table} has no column {key!r}; fix the span's row selector")
             mask &= df[key].astype(str) == want.replace("%20", " ")
         sel = df[mask]
+    agg, _, name = col.rpartition(":")
+    if agg not in ("", *AGGREGATES):
+        raise InputError(f"number span: column {col!r} has the prefix {agg!r}; the prefixes are {', '.join(AGGREGATES)}")
+    if name not in df.columns:
+        raise InputError(f"number span: {table} has no column {name!r}")
+    if agg:
+        if not len(sel):
+            raise InputError(f"number span: {table} has no rows with {row}; the selector must match at least one")
+        raw = AGGREGATES[agg](pd.to_numeric(sel[name], errors="coerce"))
+        return str(raw) if fmt == "s" else format(float(raw), fmt)
     if len(sel) != 1:
         raise InputError(f"number span: {table} has {len(sel)} rows with {row}; the selector must match exactly one")
-    if col not in df.columns:
-        raise InputError(f"number span: {table} has no column {col!r}")
-    raw = sel.iloc[0][col]
+    raw = sel.iloc[0][name]
     if fmt == "s":
         return str(raw)
     return format(float(raw), fmt)

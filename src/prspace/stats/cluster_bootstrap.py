@@ -18,6 +18,22 @@ studentized ``t* = (m* - m) / se*`` gives the interval ``[m - se q*(1 - a), m - 
 (Hall 1992; Cameron, Gelbach & Miller 2008 for few clusters). Percentile cluster intervals
 under-cover with 35 or 73 families; the bootstrap-t is second-order accurate.
 
+**Working scale and a floor on the resamples' SE.** A mean with a bounded range ``[b0, b1]`` (a share, a mean rank
+correlation, a difference of two) is studentized on Fisher's z scale of that range (:func:`to_work`:
+``z = atanh(2 (m - b0) / (b1 - b0) - 1)``, Fisher's z of a correlation and half the logit of a share,
+with the delta-method SE; ends within :data:`RANGE_EPS` of the range are taken at it) and its interval
+ends mapped back, so they lie in the range. Each resample's SE is floored at the SE of the sample it is
+drawn from (:data:`SE_FLOOR` = 1: ``t* = (z* - z) / max(se*, se)``, and the same inside the double
+bootstrap, ``se_o`` for the inner resamples of outer sample ``o``): a resample that drops the few
+families with outlying values has a tiny ``se*``, and without the floor its ``t*`` explodes and drags
+an interval end far out of the range (issue 40: the default study's mean AUPR-AUROC rank correlation
+0.794 had the Holm interval [-0.290, 0.939]). With the floor, ``t*`` is the basic bootstrap's pivot
+where the resample is less variable than the sample and the studentized one where it is more: the
+heavy tail that under-covers is kept, the one that only adds Monte Carlo noise is cut. Quartiles
+(below) and unbounded statistics are studentized on their own scale with the same floor. Which of
+these variants the studies use was chosen by measuring coverage and MC error on both studies
+(``docs/verdicts.md``).
+
 **Coverage measured, level corrected (double bootstrap).** Each of ``n_out`` outer resamples of the
 families (a sample from the study taken as the population, its estimate the truth) gets ``n_in`` inner
 resamples (:func:`double_u`); ``u_o``, the position of the truth's pivot ``T_o = (m_o - m) / se_o``
@@ -34,9 +50,11 @@ its coverage is that of the share's interval, measured as above (the interval in
 the share at the true quartile; Francisco & Fuller 1991, Sitter & Wu 2001).
 
 **Monte Carlo error by rerunning.** :func:`run` draws ``replicates`` independent sets of
-resamples (seeds spawned from the seed by ``numpy.random.SeedSequence``); the interval comes from
-all of them pooled and the Monte Carlo error of each end is the standard deviation of that end over
-the replicates divided by ``sqrt(replicates)``, measured, not by formula.
+resamples (seeds spawned from the seed by ``numpy.random.SeedSequence``), each with its own
+correction; each interval end is the mean of the replicates' ends, and its Monte Carlo error the
+standard deviation of that end over the replicates divided by ``sqrt(replicates)``: measured, not by
+formula, and the error of exactly the end reported (a quantile of the pooled draws is not a mean, and
+on a lumpy ``t*`` distribution it moved three times further between seeds than that error said).
 
 Degenerate resamples (a standard error of 0: every drawn family alike) give ``t = 0`` when the
 estimate did not move and ``+-inf`` otherwise; quantiles are ``inverted_cdf`` (no interpolation
@@ -76,6 +94,45 @@ class Stat:
     @property
     def n_families(self) -> int:
         return int(self.S.shape[0])
+
+    @property
+    def transformed(self) -> bool:
+        """Studentized on Fisher's z scale of its range (a mean with finite ``bounds``, not a quartile)."""
+        return WORK_SCALE and self.quantile is None and bool(np.isfinite(self.bounds[0]) and np.isfinite(self.bounds[1]))
+
+
+#: Studentize bounded means on Fisher's z scale of their range (:func:`to_work`).
+WORK_SCALE = True
+#: How close to its range's ends a transformed statistic is taken (a share of exactly 0 or 1).
+RANGE_EPS = 1e-6
+#: Floor of a resample's standard error, as a share of the standard error of the sample it is drawn
+#: from (on the working scale): a resample that drops the few outlying families cannot make ``t*``
+#: explode.
+SE_FLOOR = 1.0
+
+
+def to_work(stats: list[Stat], est: np.ndarray, se: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Estimates and standard errors ``(..., K)`` on each statistic's working scale: for a mean of
+    range ``[b0, b1]``, ``z = atanh(r)`` with ``r = 2 (m - b0) / (b1 - b0) - 1`` (Fisher's z of a
+    correlation; half the logit of a share), its delta-method SE ``se * 2 / (b1 - b0) / (1 - r^2)``;
+    unbounded statistics and quartiles unchanged."""
+    z, sz = np.array(est, dtype=np.float64, copy=True), np.array(se, dtype=np.float64, copy=True)
+    for k, stat in enumerate(stats):
+        if stat.transformed:
+            b0, b1 = stat.bounds
+            with np.errstate(invalid="ignore"):
+                r = np.clip(2.0 * (est[..., k] - b0) / (b1 - b0) - 1.0, -1.0 + RANGE_EPS, 1.0 - RANGE_EPS)
+            z[..., k] = np.arctanh(r)
+            sz[..., k] = se[..., k] * 2.0 / (b1 - b0) / (1.0 - r * r)
+    return z, sz
+
+
+def from_work(st: Stat, z: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`to_work`'s scale for one statistic."""
+    if not st.transformed:
+        return z
+    b0, b1 = st.bounds
+    return b0 + (b1 - b0) * (np.tanh(z) + 1.0) / 2.0
 
 
 def ratio_stat(values: np.ndarray, family: np.ndarray, n_families: int | None = None) -> Stat:
@@ -165,7 +222,10 @@ class _Moments:
         return est, se
 
 
-def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray) -> np.ndarray:
+def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray, se_ref: np.ndarray | None = None) -> np.ndarray:
+    """``(est - centre) / max(se, SE_FLOOR * se_ref)`` with the degenerate cases of the module docstring."""
+    if se_ref is not None:
+        se = np.fmax(se, SE_FLOOR * se_ref)
     d = est - centre
     with np.errstate(invalid="ignore", divide="ignore"):
         t = d / se
@@ -180,14 +240,14 @@ def draw(stats: list[Stat], *, B: int, seed: int | np.random.SeedSequence | list
     holds a task of every statistic) is replaced by a finite one of the same row."""
     mom = _Moments(stats)
     F = mom.F
-    est0, _ = mom.evaluate(np.ones((1, F)))
+    est0, se0 = to_work(stats, *mom.evaluate(np.ones((1, F))))
     rng = np.random.default_rng(seed)
     t1 = np.empty((len(stats), B))
     for start in range(0, B, chunk):
         n = min(chunk, B - start)
         _, c1 = counts(rng, None, F, n)
-        e1, s1 = mom.evaluate(c1)
-        t1[:, start:start + n] = _tstat(e1, est0, s1).T
+        e1, s1 = to_work(stats, *mom.evaluate(c1))
+        t1[:, start:start + n] = _tstat(e1, est0, s1, se0).T
     _fill(t1)
     t1.sort(axis=1)
     return t1
@@ -210,18 +270,18 @@ def double_u(stats: list[Stat], *, n_out: int, n_in: int, seed: int | np.random.
     ``u_o > 1 - a``."""
     mom = _Moments(stats)
     F = mom.F
-    est0, _ = mom.evaluate(np.ones((1, F)))
+    est0, se0 = to_work(stats, *mom.evaluate(np.ones((1, F))))
     rng = np.random.default_rng(seed)
     u = np.empty((len(stats), n_out))
     step = max(1, chunk // n_in)
     for start in range(0, n_out, step):
         n = min(step, n_out - start)
         idx, c1 = counts(rng, None, F, n)
-        e1, s1 = mom.evaluate(c1)
-        T = _tstat(e1, est0, s1)
+        e1, s1 = to_work(stats, *mom.evaluate(c1))
+        T = _tstat(e1, est0, s1, se0)
         _, c2 = counts(rng, np.repeat(idx, n_in, axis=0), F, n * n_in)
-        e2, s2 = mom.evaluate(c2)
-        t2 = _tstat(e2, np.repeat(e1, n_in, axis=0), s2).reshape(n, n_in, -1)
+        e2, s2 = to_work(stats, *mom.evaluate(c2))
+        t2 = _tstat(e2, np.repeat(e1, n_in, axis=0), s2, np.repeat(s1, n_in, axis=0)).reshape(n, n_in, -1)
         below = (t2 < T[:, None, :]).mean(axis=1) + 0.5 * (t2 == T[:, None, :]).mean(axis=1)
         u[:, start:start + n] = np.where(np.isnan(T), 0.5, below).T
     return u
@@ -320,11 +380,15 @@ class Result:
         else:
             a_lo = a_hi = np.broadcast_to(a, (K, len(a)))
         q_lo, q_hi = _q(t1, a_lo), _q(t1, 1.0 - a_hi)
-        est, se = self.estimate[k0:k0 + K, None], self.se[k0:k0 + K, None]
+        sts = self.stats[k0:k0 + K]
+        z, sz = to_work(sts, self.estimate[None, k0:k0 + K], self.se[None, k0:k0 + K])
+        se = self.se[k0:k0 + K, None]
         with np.errstate(invalid="ignore"):
-            lo, hi = est - se * q_hi, est - se * q_lo
+            lo, hi = z[0][:, None] - sz[0][:, None] * q_hi, z[0][:, None] - sz[0][:, None] * q_lo
         for k in range(K):
-            b0, b1 = self.stats[k0 + k].bounds
+            st = sts[k]
+            lo[k], hi[k] = from_work(st, lo[k]), from_work(st, hi[k])
+            b0, b1 = st.bounds
             lo[k], hi[k] = np.clip(lo[k], b0, b1), np.clip(hi[k], b0, b1)
         for k in range(K):
             s = self.stats[k0 + k]
@@ -339,22 +403,37 @@ class Result:
                 lo[k], hi[k] = np.quantile(x, np.nan_to_num(plo)), np.quantile(x, np.nan_to_num(phi, nan=1.0))
         return lo, hi
 
+    def _mean_ends(self, alpha: np.ndarray, k0: int, K: int, calibrate: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)`` ``(K, A)``: the mean over the reruns of each rerun's ends (its own draws and its own
+        correction), so that the SD over the reruns / sqrt(reruns) (:meth:`mc_error`) is the Monte Carlo
+        error of exactly these ends. A pooled quantile is not such a mean: on a share over few families the
+        ``t*`` distribution is lumpy and the pooled quantile jumps between its atoms with the corrected
+        level, three times further than that error said (issue 40's five-seed test). With fewer than two
+        reruns, or a rerun's end not finite (a degenerate few-family bootstrap), the pooled ends."""
+        if len(self.reps) >= 2:
+            ends = [self._ends(t1[k0:k0 + K], u[k0:k0 + K] if calibrate else None, alpha, k0) for t1, u in self.reps]
+            lo = np.mean([e[0] for e in ends], axis=0)
+            hi = np.mean([e[1] for e in ends], axis=0)
+            if np.isfinite(lo).all() and np.isfinite(hi).all():
+                return lo, hi
+        return self._ends(self.t1[k0:k0 + K], self.u[k0:k0 + K] if calibrate else None, alpha, k0)
+
     def interval(self, alpha: np.ndarray | float, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """``(lo, hi)`` ``(K, A)`` at every two-sided error of the grid ``alpha`` ``(A,)``, from the
-        pooled reruns, the level corrected by the double bootstrap (``calibrate``)."""
-        return self._ends(self.t1, self.u if calibrate else None, np.atleast_1d(np.asarray(alpha, dtype=np.float64)))
+        """``(lo, hi)`` ``(K, A)`` at every two-sided error of the grid ``alpha`` ``(A,)``: each end the mean
+        of the reruns' ends (:meth:`_mean_ends`), the level corrected by the double bootstrap (``calibrate``)."""
+        return self._mean_ends(np.atleast_1d(np.asarray(alpha, dtype=np.float64)), 0, len(self.stats), calibrate)
 
     def interval_at(self, alpha: np.ndarray, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``(lo, hi)`` ``(K,)`` at each statistic's own two-sided error ``alpha`` ``(K,)``."""
         al = np.asarray(alpha, dtype=np.float64)
         lo, hi = np.empty(len(self.stats)), np.empty(len(self.stats))
         for k in range(len(self.stats)):
-            a, b = self._ends(self.t1[k:k + 1], self.u[k:k + 1] if calibrate else None, al[k:k + 1], k)
+            a, b = self._mean_ends(al[k:k + 1], k, 1, calibrate)
             lo[k], hi[k] = a[0, 0], b[0, 0]
         return lo, hi
 
     def mc_error(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Monte Carlo SE of each pooled end at each statistic's ``alpha`` ``(K,)``: the SD of the
+        """Monte Carlo SE of each end (:meth:`interval_at`) at each statistic's ``alpha`` ``(K,)``: the SD of the
         end over the reruns (each with its own draws and its own correction) / sqrt(reruns)."""
         al = np.asarray(alpha, dtype=np.float64)
         los, his = [], []
@@ -401,15 +480,15 @@ def _sub(res: Result, k: int) -> Result:
 
 
 #: Outer and inner resamples of the double bootstrap (over all reruns; :func:`run`).
-DOUBLE_OUTER, DOUBLE_INNER = 8_000, 250
+DOUBLE_OUTER, DOUBLE_INNER = 100_000, 250
 
 
 def run(stats: list[Stat], *, B: int, seed: int | list, replicates: int = 5, n_out: int = DOUBLE_OUTER,
         n_in: int = DOUBLE_INNER) -> Result:
     """The bootstrap-t of :func:`draw` (``B`` resamples per rerun) and the double bootstrap of
     :func:`double_u` (``n_out / replicates`` outer resamples per rerun, ``n_in`` inner ones each),
-    over ``replicates`` independent seeds (spawned from ``seed``): pooled for the intervals, apart
-    for their Monte Carlo error."""
+    over ``replicates`` independent seeds (spawned from ``seed``): each end the mean of the
+    replicates' ends, its Monte Carlo error their spread."""
     if not stats:
         raise ValueError("no statistic to bootstrap")
     F = {s.n_families for s in stats}

@@ -203,7 +203,9 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
             out.append("| " + " | ".join(cell(c) for c in cells) + " |")
         out.append("")
     if not mc_column:
-        mc = [float(x) for r in rows_by for x in r["mc_error"] if np.isfinite(x)]
+        # the ends' error over the rows with an interval; a test-kind row's mc_error is its p-value's
+        ends = [r[r["ci_lo"].notna()] for r in rows_by]
+        mc = [float(x) for r in ends for x in r["mc_error"] if np.isfinite(x)]
         if mc:
             out += [f"Monte Carlo error of the interval ends: at most {mc_cell(max(mc))} (column `mc_error` of "
                     "each study's `verdicts.csv`).", ""]

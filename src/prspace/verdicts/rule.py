@@ -299,6 +299,9 @@ def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: 
     Carlo error (``mc_error_lo`` / ``mc_error_hi``, else ``mc``) of a threshold whose two sides
     give different verdicts (the closest such threshold is named)."""
     hits = []
+    # the two sides from the interval alone: where Holm stops at this claim by a hair (its adjusted p read
+    # off the grid of levels, in 1.2% steps), the end at the threshold is the close call, not the hold
+    row = {**dict(row), "p_holm": np.nan}
     for end, e, col in (("lower end", lo, "mc_error_lo"), ("upper end", hi, "mc_error_hi")):
         m = _f(row, col)
         m = m if np.isfinite(m) else mc
