@@ -23,6 +23,7 @@ adds only exact zeros: the values equal ``metrics_from_group_counts_batch`` of t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 from scipy import sparse
@@ -147,7 +148,7 @@ def weighted_metrics(block: Block, weights: np.ndarray) -> np.ndarray:
 
 
 def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
-              scheme: str = "class x fold") -> np.ndarray:
+              scheme: str = "class x fold", tick: Callable[[int], object] | None = None) -> np.ndarray:
     """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
 
     ``scheme`` (:data:`SCHEMES`): the strata the rows are drawn within (the studies' and earlier
@@ -161,9 +162,10 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     holding positives, and the merged runs of negative-only groups between them), and
     :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
     all resamples at once.  A resample left with one class (zero weights) gives NaN.
+    ``tick``: called with the number of resamples done after each chunk (a progress bar's ``update``).
     """
     if block.grouped:
-        return _cluster_bootstrap(block, n_boot=n_boot, rng=rng, chunk=chunk)
+        return _cluster_bootstrap(block, n_boot=n_boot, rng=rng, chunk=chunk, tick=tick)
     sampler = StratumSampler(strata_of(block, scheme), rng)
     order = sampler.order
     weight = block.weight[order]
@@ -178,10 +180,13 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
         if not unit:
             c *= weight
         _metrics_of_counts(sums, c, out[start : start + size])
+        if tick is not None:
+            tick(size)
     return out
 
 
-def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0) -> np.ndarray:
+def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
+                       tick: Callable[[int], object] | None = None) -> np.ndarray:
     """The cluster bootstrap of a grouped block: per resample, the groups are drawn with replacement
     within their strata (:attr:`Block.cluster_stratum`: the fold where groups nest in folds), and every
     row weighs its group's count (times its own weight).  The classes are not stratified (a group
@@ -200,6 +205,8 @@ def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, c
             per = np.empty((size, block.n_clusters))
         per[:, sampler.order] = cc
         _metrics_of_counts(sums, per[:, block.cluster] * block.weight, out[start : start + size])
+        if tick is not None:
+            tick(size)
     return out
 
 
