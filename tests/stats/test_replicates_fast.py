@@ -53,3 +53,42 @@ def test_unit_jackknife_gives_nan_to_a_replicate_left_with_one_class() -> None:
     left = [int(g[0]) for g in R.stable_groups(block.stratum)[0]].index(0)  # the replicate without the positive
     assert np.isnan(fast[left]).all() and np.isfinite(np.delete(fast, left, axis=0)).all()
     assert np.array_equal(fast, slow, equal_nan=True)
+
+
+def _general_bootstrap(block: Block, n_boot: int, seed: int, scheme: str, chunk: int = 0) -> np.ndarray:
+    """The per-row counts path of :func:`prspace.stats.replicates.bootstrap` (any weights), on the same stream."""
+    sampler = R.StratumSampler(R.strata_of(block, scheme), np.random.default_rng(seed))
+    sums = R._column_sums(block, sampler.order)
+    out = np.empty((n_boot, len(block.models), len(R.BOOT_METRICS)))
+    step = chunk or max(1, min(n_boot, 2_500_000 // block.y.size))
+    for start in range(0, n_boot, step):
+        size = min(step, n_boot - start)
+        R._metrics_of_counts(sums, sampler.counts_batch(size), out[start : start + size])
+    return out
+
+
+@pytest.mark.parametrize(("n", "scheme", "chunk"), [(300, "class", 0), (5000, "class x fold", 0), (5000, "class", 13)])
+def test_unit_bootstrap_equals_the_per_row_counts_path_bit_for_bit(n: int, scheme: str, chunk: int) -> None:
+    block = _block(n, 3, seed=n + 1)
+    ticks: list[int] = []
+    fast = R.bootstrap(block, n_boot=60, rng=np.random.default_rng(5), scheme=scheme, chunk=chunk, tick=ticks.append)
+    slow = _general_bootstrap(block, 60, 5, scheme, chunk)
+    assert np.isfinite(slow).all() and sum(ticks) == 60
+    assert np.array_equal(fast, slow)
+
+
+def test_unit_curve_bands_equal_the_per_row_counts_path_bit_for_bit() -> None:
+    from prspace.stats.bands import curve_bands
+
+    block = _block(4000, 1, seed=3)
+    y, s = block.y, block.scores[0]
+    fast = curve_bands(y, s, n_resamples=50, rng=7)
+    # weights of 2 take the per-row counts path (counts times weights, summed per column); every count doubled
+    # exactly, and every curve point is a ratio of counts or of counts to totals
+    slow = curve_bands(y, s, sample_weight=np.full(y.size, 2.0), n_resamples=50, rng=7)
+    a = R.StratumSampler(np.arange(8) % 3, np.random.default_rng(0))
+    b = R.StratumSampler(np.arange(8) % 3, np.random.default_rng(0))
+    assert np.array_equal(np.bincount(a.draws(), minlength=8), b.counts())
+    for c in ("roc", "pr", "prg"):
+        for col, values in fast[c].columns().items():
+            assert np.array_equal(values, slow[c].columns()[col], equal_nan=True), (c, col)

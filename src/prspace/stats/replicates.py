@@ -171,9 +171,12 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     weight = block.weight[order]
     unit = bool(np.all(weight == 1.0))
     n = order.size
-    sums = _column_sums(block, order)
     out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
     step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
+    if unit:
+        _unit_bootstrap(block, sampler, n_boot, step, out, tick)
+        return out
+    sums = _column_sums(block, order)
     for start in range(0, n_boot, step):
         size = min(step, n_boot - start)
         c = sampler.counts_batch(size)  # (size, n)
@@ -183,6 +186,28 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
         if tick is not None:
             tick(size)
     return out
+
+
+def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: int, out: np.ndarray,
+                    tick: Callable[[int], object] | None) -> None:
+    """:func:`bootstrap` of a block with unit weights: each resample's drawn rows counted straight into the
+    columns of :func:`_compressed_keys` (one ``bincount`` per model), not counted per row and then summed.
+    The counts are whole numbers (exact in float64), so they, and the metrics, equal bit for bit those of the
+    per-row counts (:meth:`StratumSampler.counts_batch`, the same random stream) summed by
+    :func:`_metrics_of_counts`; the chunks and the arrays handed to the batch kernel are the same."""
+    order = sampler.order
+    y = block.y[order].astype(np.int64)
+    keys = [_compressed_keys(g[order], y) for g in block.groups]
+    for start in range(0, n_boot, step):
+        size = min(step, n_boot - start)
+        drawn = sampler.draws_batch(size)  # (size, n): positions in stratum order
+        for k, (key, width) in enumerate(keys):
+            col = key[drawn]
+            col += (np.arange(size, dtype=np.int64) * width)[:, None]
+            both = np.bincount(col.ravel(), minlength=size * width).reshape(size, width).T
+            _metrics_of_columns(np.ascontiguousarray(both, dtype=np.float64), out[start : start + size, k])
+        if tick is not None:
+            tick(size)
 
 
 def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
