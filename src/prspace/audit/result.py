@@ -249,9 +249,10 @@ def _typed(table: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
 def _bar(enabled: bool, total: int, desc: str) -> tqdm:
     """A tqdm bar on stderr while a long stage runs (the resamples of the bootstrap), shown when the audit
     reports progress (``progress=``: the command line's ``--progress``, by default when stderr is a terminal)
-    and gone when done; else a disabled one."""
+    and stderr is a terminal (a log or a captured stderr gets the stage lines only, as
+    :mod:`prspace.local.crossval`'s bars), gone when done; else a disabled one."""
     return tqdm(total=total, desc=f"prspace audit: {desc}", unit="resample", file=sys.stderr, leave=False,
-                disable=not enabled, dynamic_ncols=True, mininterval=0.5)
+                disable=not (enabled and sys.stderr.isatty()), dynamic_ncols=True, mininterval=0.5)
 
 
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
