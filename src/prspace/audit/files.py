@@ -61,6 +61,8 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     whole groups resampled, :mod:`prspace.audit.grouping`)."""
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
+    if progress is not None:
+        progress(f"reading {short_path(path)}")
     table = read_table(path, sep, decimal)
     result = audit.audit(table, **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,

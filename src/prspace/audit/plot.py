@@ -7,6 +7,7 @@ model (up to :data:`MAX_INTERVAL_MODELS`, best by AUPR first).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +18,7 @@ from prspace.audit.coverage import TARGET
 from prspace.audit.numbers import count, fmt, percents
 from prspace.audit.tables import LABELS, RANKED
 from prspace.audit.uncertainty import shown_method
-from prspace.figures.curves import Curve, plot_curves
+from prspace.figures.curves import Curve, CurvePoints, curve_points, draw_curves
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
@@ -27,6 +28,9 @@ MAX_FIGURE_TASKS = 4
 #: Models drawn per task at most, the best by AUPR.
 TOP_K = 10
 MAX_INTERVAL_MODELS = 40
+#: Points drawn per curve at most: a curve of more thresholds (a million distinct scores) is drawn through this many
+#: of its points, evenly spaced along it, ends kept (:func:`binned`); the areas and tables use every threshold.
+MAX_CURVE_POINTS = 4000
 STYLES = ("-", "--", "-.", ":")
 
 
@@ -35,6 +39,24 @@ def model_styles(res: AuditRecord) -> dict[str, dict[str, str]]:
     the whole result (not per task, not by rank), so a model looks the same in every panel."""
     models = sorted(res.pooled["model"].astype(str).unique())
     return {m: {"color": f"C{i % 10}", "ls": STYLES[(i // 10) % len(STYLES)]} for i, m in enumerate(models)}
+
+
+def _thin(xy: tuple[np.ndarray, np.ndarray], most: int) -> tuple[np.ndarray, np.ndarray]:
+    x, y = xy
+    if len(x) <= most:
+        return xy
+    keep = np.unique(np.linspace(0, len(x) - 1, most).round().astype(np.int64))
+    return x[keep], y[keep]
+
+
+def binned(points: CurvePoints, most: int = MAX_CURVE_POINTS) -> CurvePoints:
+    """``points`` with each curve cut down to at most ``most`` of its points, evenly spaced along it, first and
+    last kept (a figure 15 inches wide shows no more), when the model has more than ``most`` thresholds; else
+    unchanged (the interpolated PR curve of fewer thresholds included)."""
+    if len(points.roc[0]) <= most:
+        return points
+    return dataclasses.replace(points, roc=_thin(points.roc, most), pr=_thin(points.pr, most),
+                               pr_dense=_thin(points.pr_dense, most), prg=_thin(points.prg, most))
 
 
 def _label(name: str, width: int = 28) -> str:
@@ -69,7 +91,8 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
                      "label": f"{_label(model)} (AUROC {fmt(r['auroc'])}, AUPR {fmt(r['aupr'])}, "
                               f"AUPRG {fmt(r['auprg'])})"}
             curves.append(Curve(str(model), g["y"].to_numpy(), g["score"].to_numpy(), style, g["weight"].to_numpy()))
-        plot_curves(*row, curves)
+        _, points, min_pr = curve_points(curves)
+        draw_curves(*row, [binned(p) for p in points], min_pr)
         prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
         for ax in row:
             ax.set_title(prefix + ax.get_title(), fontsize=10)

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import sys
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from tqdm.auto import tqdm
 
 from prspace.audit import (
     arrays,
@@ -244,6 +246,15 @@ def _typed(table: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def _bar(enabled: bool, total: int, desc: str) -> tqdm:
+    """A tqdm bar on stderr while a long stage runs (the resamples of the bootstrap), shown when the audit
+    reports progress (``progress=``: the command line's ``--progress``, by default when stderr is a terminal)
+    and stderr is a terminal (a log or a captured stderr gets the stage lines only, as
+    :mod:`prspace.local.crossval`'s bars), gone when done; else a disabled one."""
+    return tqdm(total=total, desc=f"prspace audit: {desc}", unit="resample", file=sys.stderr, leave=False,
+                disable=not (enabled and sys.stderr.isatty()), dynamic_ncols=True, mininterval=0.5)
+
+
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
               skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
@@ -280,8 +291,9 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     reps: dict = {}
     if n_boot:
         say(f"bootstrap: {n_boot} resamples")
-    iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
-                                      replicates=reps)
+    with _bar(progress is not None and n_boot > 0, n_boot * len(blocks), "bootstrap") as bar:
+        iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
+                                          replicates=reps, tick=bar.update)
     say("jackknife and all pairs compared")
     jacks = {id(b): jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)

@@ -29,6 +29,7 @@ distinguishable`` (``calibrated`` as above, for the unadjusted paired interval)
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -123,7 +124,7 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
 
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
            rng: np.random.Generator, jack_rng: np.random.Generator, replicates: dict | None = None,
-           scheme: str = "class") -> tuple[list[dict], list[dict]]:
+           scheme: str = "class", tick: Callable[[int], object] | None = None) -> tuple[list[dict], list[dict]]:
     table = pooled[pooled["task"] == block.task].set_index("model").loc[block.models]
     points = table[list(BOOT_METRICS)].to_numpy(np.float64)
     # DeLong assumes independent rows: with groups (--group-col) AUROC takes the grouped resampling
@@ -132,7 +133,7 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     intervals, pairs = [], []
     fit = delong(block.y, np.vstack(block.scores)) if unit else None
     jack = jackknife(C.class_strata(block), rng=jack_rng)
-    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme) if n_boot > 0 else None
+    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
     bounds = C.model_intervals(points, n_pos, confidence, delong_fit=fit, reps=reps, jack=jack)
     estimates = dict(zip(BOOT_METRICS, points.T, strict=True))
     if fit is not None:
@@ -166,19 +167,21 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
 
 def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000,
                 confidence: float = 0.95, seed: int = 0,
-                replicates: dict | None = None, scheme: str = "class") -> tuple[pd.DataFrame, pd.DataFrame]:
+                replicates: dict | None = None, scheme: str = "class",
+                tick: Callable[[int], object] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The intervals and comparisons tables (see the module docstring), deterministic in ``seed``.
 
     ``replicates``: if a dict, each block's bootstrap replicates (n_boot, models, metrics) are
     stored in it under ``id(block)`` (for :mod:`prspace.audit.ranksets`, which reuses them);
-    ``scheme``: the bootstrap's strata (:data:`prspace.stats.replicates.SCHEMES`).
+    ``scheme``: the bootstrap's strata (:data:`prspace.stats.replicates.SCHEMES`); ``tick``: called with the
+    number of resamples done as the bootstrap goes (a progress bar's ``update``; ``n_boot`` per block in all).
     """
     rng = np.random.default_rng(seed)
     jack_rng = np.random.default_rng([seed, 32])  # its own stream: the bootstrap's stays as it was
     intervals, pairs = [], []
     for block in blocks:
         i, p = _block(block, pooled, n_boot=n_boot, confidence=confidence, rng=rng, jack_rng=jack_rng,
-                      replicates=replicates, scheme=scheme)
+                      replicates=replicates, scheme=scheme, tick=tick)
         intervals += i
         pairs += p
     iv = pd.DataFrame(intervals, columns=INTERVAL_COLUMNS)

@@ -23,6 +23,7 @@ adds only exact zeros: the values equal ``metrics_from_group_counts_batch`` of t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 from scipy import sparse
@@ -147,7 +148,7 @@ def weighted_metrics(block: Block, weights: np.ndarray) -> np.ndarray:
 
 
 def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
-              scheme: str = "class x fold") -> np.ndarray:
+              scheme: str = "class x fold", tick: Callable[[int], object] | None = None) -> np.ndarray:
     """Replicates of :data:`BOOT_METRICS`: array (n_boot, n_models, n_metrics).
 
     ``scheme`` (:data:`SCHEMES`): the strata the rows are drawn within (the studies' and earlier
@@ -161,27 +162,56 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     holding positives, and the merged runs of negative-only groups between them), and
     :func:`prspace.metrics.metrics_from_group_counts_batch` turns them into the metrics of
     all resamples at once.  A resample left with one class (zero weights) gives NaN.
+    ``tick``: called with the number of resamples done after each chunk (a progress bar's ``update``).
     """
     if block.grouped:
-        return _cluster_bootstrap(block, n_boot=n_boot, rng=rng, chunk=chunk)
+        return _cluster_bootstrap(block, n_boot=n_boot, rng=rng, chunk=chunk, tick=tick)
     sampler = StratumSampler(strata_of(block, scheme), rng)
     order = sampler.order
     weight = block.weight[order]
     unit = bool(np.all(weight == 1.0))
     n = order.size
-    sums = _column_sums(block, order)
     out = np.empty((n_boot, len(block.models), len(BOOT_METRICS)))
     step = chunk or max(1, min(n_boot, 2_500_000 // max(n, 1)))
+    if unit:
+        _unit_bootstrap(block, sampler, n_boot, step, out, tick)
+        return out
+    sums = _column_sums(block, order)
     for start in range(0, n_boot, step):
         size = min(step, n_boot - start)
         c = sampler.counts_batch(size)  # (size, n)
         if not unit:
             c *= weight
         _metrics_of_counts(sums, c, out[start : start + size])
+        if tick is not None:
+            tick(size)
     return out
 
 
-def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0) -> np.ndarray:
+def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: int, out: np.ndarray,
+                    tick: Callable[[int], object] | None) -> None:
+    """:func:`bootstrap` of a block with unit weights: each resample's drawn rows counted straight into the
+    columns of :func:`_compressed_keys` (one ``bincount`` per model), not counted per row and then summed.
+    The counts are whole numbers (exact in float64), so they, and the metrics, equal bit for bit those of the
+    per-row counts (:meth:`StratumSampler.counts_batch`, the same random stream) summed by
+    :func:`_metrics_of_counts`; the chunks and the arrays handed to the batch kernel are the same."""
+    order = sampler.order
+    y = block.y[order].astype(np.int64)
+    keys = [_compressed_keys(g[order], y) for g in block.groups]
+    for start in range(0, n_boot, step):
+        size = min(step, n_boot - start)
+        drawn = sampler.draws_batch(size)  # (size, n): positions in stratum order
+        for k, (key, width) in enumerate(keys):
+            col = key[drawn]
+            col += (np.arange(size, dtype=np.int64) * width)[:, None]
+            both = np.bincount(col.ravel(), minlength=size * width).reshape(size, width).T
+            _metrics_of_columns(np.ascontiguousarray(both, dtype=np.float64), out[start : start + size, k])
+        if tick is not None:
+            tick(size)
+
+
+def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,
+                       tick: Callable[[int], object] | None = None) -> np.ndarray:
     """The cluster bootstrap of a grouped block: per resample, the groups are drawn with replacement
     within their strata (:attr:`Block.cluster_stratum`: the fold where groups nest in folds), and every
     row weighs its group's count (times its own weight).  The classes are not stratified (a group
@@ -200,6 +230,8 @@ def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, c
             per = np.empty((size, block.n_clusters))
         per[:, sampler.order] = cc
         _metrics_of_counts(sums, per[:, block.cluster] * block.weight, out[start : start + size])
+        if tick is not None:
+            tick(size)
     return out
 
 
@@ -220,18 +252,22 @@ def _metrics_of_counts(sums: list[sparse.csr_matrix], c: np.ndarray, out: np.nda
     (replicates, rows in the order of ``sums``); a replicate left with one class gives NaN."""
     ct = np.ascontiguousarray(c.T)  # (n, size): rows summed in row order, as np.bincount does
     for k, a in enumerate(sums):
-        both = a @ ct  # (columns, size): row 2 column + y
-        tp, fp = both[1::2].T, both[0::2].T
-        ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
-        block_out = out[:, k]
-        if ok.all():
-            m = M.metrics_from_group_counts_batch(tp, fp)
-            block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
-            continue
-        block_out[~ok] = np.nan
-        if ok.any():
-            m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
-            block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
+        _metrics_of_columns(a @ ct, out[:, k])  # (columns, size): row 2 column + y
+
+
+def _metrics_of_columns(both: np.ndarray, block_out: np.ndarray) -> None:
+    """Fill ``block_out`` (replicates, :data:`BOOT_METRICS`) of one model from its column counts ``both``
+    (columns of :func:`_compressed_keys`, replicates; C order); a replicate left with one class gives NaN."""
+    tp, fp = both[1::2].T, both[0::2].T
+    ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
+    if ok.all():
+        m = M.metrics_from_group_counts_batch(tp, fp)
+        block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
+        return
+    block_out[~ok] = np.nan
+    if ok.any():
+        m = M.metrics_from_group_counts_batch(tp[ok], fp[ok])
+        block_out[ok] = np.column_stack([m[name] for name in BOOT_METRICS])
 
 
 #: A stratum of at most this many rows is left out one row at a time (no randomness): the positives of
@@ -280,6 +316,8 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
     if block.grouped:
         return _cluster_jackknife(block, max_groups=max_groups, rng=rng, chunk=chunk)
     groups, of = stable_groups(block.stratum, max_groups=max_groups, rng=rng)
+    if np.all(block.weight == 1.0):
+        return _unit_jackknife(block, groups, chunk=chunk), of
     order = np.argsort(block.stratum, kind="stable")
     n = order.size
     sums = _column_sums(block, order)
@@ -291,6 +329,29 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
         c = jackknife_weights(groups[start : start + size], n) * block.weight  # rows in their own order
         _metrics_of_counts(sums, c[:, order], out[start : start + size])
     return out, of
+
+
+def _unit_jackknife(block: Block, groups: list[np.ndarray], *, chunk: int = 0) -> np.ndarray:
+    """:func:`jackknife`'s replicates of a block with unit weights, without a pass over every row per
+    replicate: a replicate's column counts are the whole block's minus those of the rows it leaves out.
+    The counts are whole numbers (exact in float64), so they, and the metrics, equal bit for bit the
+    sums of 0/1 weights over every row (:func:`_metrics_of_counts`, the weighted path); the chunks
+    (hence the arrays handed to the batch kernel) have the same shapes and layout as there."""
+    n = block.y.size
+    y = block.y.astype(np.int64)
+    keys = [_compressed_keys(g, y) for g in block.groups]  # row order: a row's column does not depend on it
+    full = [np.bincount(key, minlength=width).astype(np.float64) for key, width in keys]
+    n_rep = len(groups)
+    out = np.empty((n_rep, len(block.models), len(BOOT_METRICS)))
+    step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))
+    for start in range(0, n_rep, step):
+        part = groups[start : start + step]
+        for k, (key, width) in enumerate(keys):
+            both = np.repeat(full[k][:, None], len(part), axis=1)  # (columns, size), C order
+            for j, rows in enumerate(part):
+                both[:, j] -= np.bincount(key[rows], minlength=width)
+            _metrics_of_columns(both, out[start : start + len(part), k])
+    return out
 
 
 def _cluster_jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,

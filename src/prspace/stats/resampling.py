@@ -72,11 +72,24 @@ class StratumSampler:
         self.start_of = starts[stratum[self.order]].astype(np.float64)
         self.size_of = sizes[stratum[self.order]].astype(np.float64)
 
-    def counts(self) -> np.ndarray:
+    def draws(self) -> np.ndarray:
+        """One resample as the drawn positions (in stratum order), one per slot: :meth:`counts` is their
+        ``bincount``; the same random stream."""
         u = self.rng.random(self.n)
         u *= self.size_of
         u += self.start_of  # a uniformly random member of the same stratum, for every slot
-        return np.bincount(u.astype(np.int64), minlength=self.n).astype(np.float64)
+        return u.astype(np.int64)
+
+    def counts(self) -> np.ndarray:
+        return np.bincount(self.draws(), minlength=self.n).astype(np.float64)
+
+    def draws_batch(self, size: int) -> np.ndarray:
+        """``size`` resamples at once as drawn positions, shape ``(size, n)``: the same random stream as
+        ``size`` successive :meth:`draws` (and :meth:`counts_batch`)."""
+        u = self.rng.random((size, self.n))
+        u *= self.size_of
+        u += self.start_of
+        return u.astype(np.int64)
 
     def counts_batch(self, size: int) -> np.ndarray:
         """``size`` resamples at once, shape ``(size, n)``: the same random stream, hence exactly
