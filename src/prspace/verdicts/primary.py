@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -167,11 +167,7 @@ class Bootstrapped:
     n_tasks: int
     value: float
     margin: float
-    grid: tuple[np.ndarray, np.ndarray] = field(default=None)  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        lo, hi = self.res.interval(CB.ALPHA_GRID)
-        self.grid = (lo[self.k], hi[self.k])
+    grid: tuple[np.ndarray, np.ndarray]  # this claim's ends at :data:`CB.ALPHA_GRID` (lower, upper)
 
 
 def double_outer(n_boot: int) -> int:
@@ -195,9 +191,11 @@ def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, se
     for g, (_, members) in enumerate(groups.items()):
         res = CB.run([entries[i][1] for i in members], B=max(n_boot // replicates, 50), seed=[seed, g],
                      replicates=replicates, n_out=double_outer(n_boot) if n_out is None else n_out)
+        lo, hi = res.interval(CB.ALPHA_GRID)  # once per group: every member's ends on the grid
         for k, i in enumerate(members):
             cid = entries[i][0]
-            out[i] = Bootstrapped(cid, res, k, entries[i][2], REG.decision_value(cid), REG.decision_margin(cid))
+            out[i] = Bootstrapped(cid, res, k, entries[i][2], REG.decision_value(cid), REG.decision_margin(cid),
+                                  (lo[k], hi[k]))
     return [b for b in out if b is not None]
 
 

@@ -163,8 +163,10 @@ def _primary_intro(rows: pd.DataFrame) -> str:
     cov = [float(x) for x in rows.get("coverage", pd.Series(dtype=float)) if np.isfinite(x)]
     gap = [float(c) - float(lv_) for c, lv_ in zip(rows.get("coverage", []), rows["level"], strict=False)
            if np.isfinite(c) and np.isfinite(lv_)]
-    measured = (f"; each interval's coverage, measured by a double bootstrap over the study's own families, is within "
-                f"{max(0.0, -min(gap)):.4f} of its level or above it" if cov and gap else "")
+    short = max(0.0, -min(gap)) if gap else 0.0
+    where = ("at or above its level" if round(short, 4) == 0 else f"within {short:.4f} of its level or above it")
+    measured = (f"; each interval's coverage, measured by a double bootstrap over the study's own families, is "
+                f"{where}" if cov and gap else "")
     return (f"**The papers' claims** ({n} primary claims, one scheme: equivalent / different / differs by less than the "
             f"margin / inconclusive; each paper's claims decided together by Holm at {100 * REG.HOLM_ALPHA:g}% "
             f"family-wise error, each interval at its Holm level{span}{measured}; beside it the per-claim 95% interval; "
