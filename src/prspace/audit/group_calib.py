@@ -106,7 +106,8 @@ def band_coverage(world: World, n_groups: int, sims: int, n_resamples: int, seed
                   truth_groups: int = 50_000, level: float = 0.95) -> dict:
     """Per unit (``group``: :func:`~prspace.stats.bands.curve_bands` with ``groups``; ``row``: without) and
     curve, the pointwise bands' coverage of the world's curve (mean over the grid points and ``sims``
-    samples; its minimum over the grid points) and mean width, for model a."""
+    samples; its minimum over the grid points), their mean width, and the simultaneous band's coverage
+    of the whole curve on the grid, for model a."""
     rng = np.random.default_rng(seed)
     big = draw(world, truth_groups, rng, grouped=False)
     ties = np.unique(-big.scores[0], return_inverse=True)[1].ravel()
@@ -115,6 +116,7 @@ def band_coverage(world: World, n_groups: int, sims: int, n_resamples: int, seed
     grids = {c: default_grid(c, grid_size) for c in curves}
     true = {c: curve_at(c, tp, fp, grids[c]) for c in curves}
     hit = {(u, c): [] for u in ("group", "row") for c in curves}
+    whole = {(u, c): [] for u in ("group", "row") for c in curves}
     width = {(u, c): [] for u in ("group", "row") for c in curves}
     for _ in range(sims):
         block = draw(world, n_groups, rng)
@@ -123,10 +125,11 @@ def band_coverage(world: World, n_groups: int, sims: int, n_resamples: int, seed
                                 level=level, rng=rng, groups=block.cluster if unit == "group" else None)
             for c in curves:
                 hit[unit, c].append((bands[c].lo <= true[c]) & (true[c] <= bands[c].hi))
+                whole[unit, c].append(bool(np.all((bands[c].sim_lo <= true[c]) & (true[c] <= bands[c].sim_hi))))
                 width[unit, c].append(np.mean(bands[c].hi - bands[c].lo))
     out = {}
     for (unit, c), h in hit.items():
         h = np.asarray(h)
         out[unit, c] = {"coverage": float(h.mean()), "worst_point": float(h.mean(axis=0).min()),
-                        "width": float(np.mean(width[unit, c]))}
+                        "width": float(np.mean(width[unit, c])), "simultaneous": float(np.mean(whole[unit, c]))}
     return out
