@@ -62,8 +62,8 @@ def test_planted_power_agrees_with_the_audits_grouped_test(population, metric, n
     assert abs(r["power"] - r["audit"]) <= 3 * np.hypot(r["power_se"], r["audit_se"]), r
 
 
-def _grouped_file(tmp_path, n_groups=40, icc=0.8, seed=5):
-    block = draw(World(icc=icc, d=(1.4, 1.0)), n_groups, np.random.default_rng(seed))
+def _grouped_file(tmp_path, n_groups=40, icc=0.8, seed=5, lead=1.0):
+    block = draw(World(icc=icc, d=(1.0 + lead, 1.0)), n_groups, np.random.default_rng(seed))
     rows = [pd.DataFrame({"model": m, "label": block.y.astype(int), "score": block.scores[k],
                           "patient": [f"p{g}" for g in block.cluster], "row": np.arange(block.y.size)})
             for k, m in enumerate(block.models)]
@@ -75,13 +75,13 @@ def _grouped_file(tmp_path, n_groups=40, icc=0.8, seed=5):
 def test_power_cli_with_groups(tmp_path, capsys):
     path, block = _grouped_file(tmp_path)
     out = tmp_path / "power.csv"
-    assert main(["power", str(path), "--group-col", "patient", "--metric", "auroc", "--groups", "15", "60",
+    assert main(["power", str(path), "--group-col", "patient", "--metric", "auroc", "--groups", "8", "24",
                  "--sims", "20", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     t = pd.read_csv(out)
-    assert list(t.columns) == GROUP_POWER_COLUMNS and list(t["n_groups"]) == [15, 60]
+    assert list(t.columns) == GROUP_POWER_COLUMNS and list(t["n_groups"]) == [8, 24]
     assert t["rows_per_group"].iloc[0] == pytest.approx(block.y.size / 40)
-    assert t["n_pos"].iloc[1] == pytest.approx(60 * block.y.sum() / 40)  # expected positives of 60 groups
+    assert t["n_pos"].iloc[1] == pytest.approx(24 * block.y.sum() / 40)  # expected positives of 60 groups
     assert t["test"].str.startswith("grouped jackknife t").all()  # AUROC too: no DeLong with groups
     assert t["power_observed"].iloc[1] >= t["power_observed"].iloc[0]
     assert "groups needed for the observed difference" in text and "the unit is the group of column 'patient'" in text
@@ -111,3 +111,21 @@ def test_power_cli_groups_without_group_col(tmp_path, capsys):
     path, _ = _grouped_file(tmp_path)
     assert main(["power", str(path), "--groups", "30"]) == 2
     assert "add --group-col" in capsys.readouterr().err
+
+
+def test_audit_result_power_with_groups(tmp_path):
+    from prspace import audit
+
+    path, block = _grouped_file(tmp_path, n_groups=30, lead=2.5)
+    res = audit.audit(pd.read_csv(path), group_col="patient", n_boot=0)
+    t = res.power(metrics=("auroc",), sims=20, n_groups=[20])
+    assert list(t.columns) == GROUP_POWER_COLUMNS and list(t["n_groups"]) == [20]
+    assert t["groups_needed"].iloc[0] >= 2
+
+
+def test_group_codes_need_not_be_contiguous(population):
+    """Codes with gaps (or any integers) name the same groups: the same answer as 0..G-1."""
+    gapped = Pair(population.y, population.a, population.b, g=population.g * 7 + 3)
+    args = dict(c=0.0, n_groups=20, alpha=ALPHA, sims=30, sign=0.0)
+    assert detection_rate(gapped, "auroc", rng=np.random.default_rng(8), **args) == detection_rate(
+        population, "auroc", rng=np.random.default_rng(8), **args)

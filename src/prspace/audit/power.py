@@ -223,8 +223,9 @@ def _grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: fl
                   rng: np.random.Generator, sign: float) -> tuple[float, float]:
     """Steps 2-4 with groups: ``sims`` planned test sets of ``n_groups`` groups drawn with replacement
     from the population's, each keeping its rows (a group drawn twice counts twice)."""
-    order = np.argsort(pair.g, kind="stable")
-    sizes = np.bincount(pair.g)
+    codes = np.unique(pair.g, return_inverse=True)[1].ravel()  # 0..G-1, every code a group
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes)
     starts = np.r_[0, np.cumsum(sizes)[:-1]]
     a = pair.a + c * pair.y
     w = np.ones(pair.y.size) if pair.w is None else pair.w
@@ -287,7 +288,7 @@ def planned_threshold(metric: str, n_pos: float, n_neg: float, level: float, *, 
 def group_shape(pair: Pair) -> tuple[float, float, float]:
     """A grouped population's mean rows, (weighted) positives and negatives per group."""
     w = np.ones(pair.y.size) if pair.w is None else pair.w
-    k = int(pair.g.max()) + 1
+    k = np.unique(pair.g).size
     return pair.y.size / k, float(w[pair.y].sum()) / k, float(w[~pair.y].sum()) / k
 
 
