@@ -1,7 +1,9 @@
 """Curve bands in the audit: one model's ROC, PR and PRG bands (:mod:`prspace.stats.bands`) on its pooled test rows.
 
 The bootstrap is the audit's (within class, folds ignored: a class's count varies between resamples
-of one fold as between test sets of unstratified folds; sample weights respected); the bands
+of one fold as between test sets of unstratified folds; sample weights respected; with ``--group-col``
+whole groups, drawn within their fold where every group lies in one, as the grouped intervals
+draw them: :func:`prspace.stats.bands.curve_bands` with ``groups``); the bands
 of the models the report draws (:func:`shown`: per task the best :data:`TOP_K` by AUPR, the
 first :data:`MAX_TASKS` tasks) go into ``bands.png`` and ``bands.csv``; any other model's bands
 come from :meth:`prspace.audit.result.AuditResult.bands`.  The resampling is seeded with the audit's
@@ -61,7 +63,8 @@ def band_shown(curve: str, n_pos: float, n: float) -> bool:
 
 def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
                 level: float | None = None, seed: int | None = None) -> dict[str, CurveBand]:
-    """The three curves' bands of ``model`` on ``task`` (its pooled test rows; rows drawn within class, folds ignored),
+    """The three curves' bands of ``model`` on ``task`` (its pooled test rows; rows drawn within class, folds
+    ignored; with groups, whole groups, within folds where they nest),
     with ``seed`` (default the audit's ``seed``: the same seed draws the same bands, another seed others)."""
     rows = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
     if rows.empty:
@@ -71,8 +74,11 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
             raise InputError(f"no task {task!r} in the audit; choose one of {', '.join(tasks)}")
         raise InputError(f"no model {model!r} on task {task!r}; choose one of {', '.join(models)}")
     b = res.n_boot if n_resamples is None else n_resamples
+    grouped = "group" in rows.columns  # --group-col: whole groups, within folds where they nest (as the intervals)
     return curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(np.float64),
-                       sample_weight=rows["weight"].to_numpy(np.float64), strata=None,
+                       sample_weight=rows["weight"].to_numpy(np.float64),
+                       strata=pd.factorize(rows["fold"].map(str))[0] if grouped else None,
+                       groups=rows["group"].to_numpy() if grouped else None,
                        n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
                        rng=res.seed if seed is None else seed)
 

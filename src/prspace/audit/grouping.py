@@ -134,7 +134,7 @@ def resampling_lines(data: pd.DataFrame, group_col: str | None) -> list[str]:
         parts.append(f"{'task ' + task + ': ' if multi else ''}{n} groups, drawn {where}")
     few = [t for t, n in counts.items() if n < MIN_GROUPS]
     lines = [f"resampling unit: the group of column {group_col!r} ({'; '.join(parts)}): every interval, paired "
-             "test and plausible-best set resamples whole groups (cluster bootstrap and jackknife; classes not "
+             "test, plausible-best set and curve band resamples whole groups (cluster bootstrap and jackknife; classes not "
              "stratified, as a group holds rows of both); AUROC by the grouped resampling, not DeLong (which "
              "assumes independent rows)"]
     if few:

@@ -175,12 +175,14 @@ class AuditResult(AuditRecord):
         return curve_band.band_table(self.shown_bands(), sizes)
 
     def power(self, n_pos: list[int] | None = None, n_neg: list[int] | None = None, *,
-              metrics: tuple[str, ...] | None = None, target: float = 0.8, sims: int = 200) -> pd.DataFrame:
+              metrics: tuple[str, ...] | None = None, target: float = 0.8, sims: int = 200,
+              n_groups: list[int] | None = None) -> pd.DataFrame:
         """Can the test set tell?  Per task and metric (AUROC, AP, AUPR, AUPRG), best model against
         runner-up: power at the planned sizes (default the task's), the smallest difference detected
-        with power ``target``, the positives needed (:func:`prspace.audit.power.power_table`)."""
+        with power ``target``, the positives needed (:func:`prspace.audit.power.power_table`); audited
+        with ``group_col``: whole groups, sizes ``n_groups``, the groups needed."""
         return power_table(pairing_frame(self.data)[0], n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
-                           alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed)
+                           alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed, n_groups=n_groups)
 
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
         """One self-contained page; the figures are drawn (and embedded) unless given."""

@@ -64,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--group-col",
         metavar="NAME",
         help="the column naming each row's patient, subject or site when a group has several rows: every interval, "
-        "paired test and plausible-best set then resamples whole groups (cluster bootstrap and jackknife; AUROC "
+        "paired test, plausible-best set and curve band then resamples whole groups (cluster bootstrap and jackknife; AUROC "
         "without DeLong, which assumes independent rows); default: none, rows resampled one by one",
     )
     p.add_argument(

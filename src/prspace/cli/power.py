@@ -5,7 +5,9 @@ same rows): the power to detect the observed difference at the planned sizes, th
 difference detected with 80% power there, and the positives needed to detect the observed
 difference (:func:`prspace.audit.power.power_table`; the method in ``docs/audit.md``, "Power and
 sample size").  Reads the file as ``prspace audit`` does (:func:`prspace.audit.result.read_frame`:
-long and wide layouts, ``--score-cols``, weights, every error naming the file).
+long and wide layouts, ``--score-cols``, weights, every error naming the file).  ``--group-col``: the
+unit is the group (patient, subject, site): planned test sets draw whole groups, the test is the audit's
+grouped jackknife t, sizes are numbers of groups (``--groups``) and the answer is the groups needed.
 
 ``prspace power --plan --metric M --value-a A --value-b B --cases N --controls N [--corr R]``: no
 file; the power of the audit's paired test to tell two models of assumed values apart
@@ -39,6 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="predictions, as for prspace audit (.csv, .tsv, .parquet); none with --plan")
     for role in ROLES:
         p.add_argument(f"--{role}-col", help=f"{role} column (found by name as in prspace audit; '' = none)")
+    p.add_argument("--group-col", metavar="NAME",
+                   help="column of each row's patient, subject or site: planned test sets draw whole groups and the "
+                        "test is the audit's grouped one (as in prspace audit; '' = none)")
+    p.add_argument("--groups", type=int, nargs="+", metavar="N",
+                   help="with --group-col: planned numbers of groups (default: the file's)")
     p.add_argument("--score-cols", metavar="A,B,...",
                    help="a wide file: one score column per model, comma-separated, or 'all' (as in prspace audit)")
     p.add_argument("--ignore-col", action="append", metavar="NAME",
@@ -85,11 +92,14 @@ def run(args: argparse.Namespace) -> int:
     source = short_path(args.file)
     df = read_table(args.file, args.sep, args.decimal)
     given = {r: getattr(args, f"{r}_col") for r in ROLES}
+    group_col = args.group_col or None
+    if args.groups and group_col is None:
+        raise InputError("--groups plans numbers of groups: add --group-col naming each row's patient, subject or site")
     _, _, _, data, _, _ = read_frame(df, given, ignore=args.ignore_col, score_cols=args.score_cols,
-                                     pos_label=args.pos_label, source=source)
+                                     pos_label=args.pos_label, source=source, group_col=group_col)
     try:
         t = power_table(data, n_pos=args.positives, n_neg=args.negatives, metrics=tuple(args.metric or METRICS),
-                        alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed)
+                        alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed, n_groups=args.groups)
         if not len(t):
             raise InputError("no task has two or more models scored on the same rows: nothing to compare")
     except InputError as exc:
@@ -97,7 +107,9 @@ def run(args: argparse.Namespace) -> int:
     if (data["weight"] != 1.0).any():
         print(f"{source}: weighted rows: the population is the weighted one; planned test sets draw rows in "
               "proportion to their weights")
-    for r in t.to_dict("records"):
+    if group_col is not None:
+        _grouped_lines(t, source, group_col)
+    for r in ([] if group_col is not None else t.to_dict("records")):
         mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
             f"{r['minimal_detectable']:.3f}"
         need = "more than 20000" if r["positives_needed"] != r["positives_needed"] else f"{r['positives_needed']:.0f}"
@@ -112,6 +124,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:
+    """The answer with groups (:func:`prspace.audit.power.power_table`'s grouped rows), one line per row."""
+    print(f"{source}: the unit is the group of column {group_col!r}: planned test sets draw whole groups with "
+          "replacement (each keeping its rows), tested by the audit's grouped jackknife t (AUROC too, not DeLong)")
+    for r in t.to_dict("records"):
+        mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
+            f"{r['minimal_detectable']:.3f}"
+        need = "more than 20000" if r["groups_needed"] != r["groups_needed"] else f"{r['groups_needed']:.0f}"
+        print(f"{r['task']} {r['metric']}: {r['model_a']} - {r['model_b']} = {r['observed_diff']:+.3f}; at "
+              f"{r['n_groups']} groups (mean {r['rows_per_group']:.1f} rows per group: about {r['n_pos']:.0f} positives"
+              f" / {r['n_neg']:.0f} negatives) power {r['power_observed']:.2f} (MC se {r['power_mc_se']:.2f}); "
+              f"smallest difference detected with power {r['target']:.0%}: {mdd}; groups needed for the observed "
+              f"difference: {need} ({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs, corrected "
+              f"by simulation as the audit does to raw p < {r['raw_threshold']:.4g})")
+
+
 def _plan(args: argparse.Namespace) -> int:
     """``--plan``: the power from assumed values (:func:`prspace.audit.planning.plan_power`)."""
     if args.file is not None:
@@ -123,6 +151,8 @@ def _plan(args: argparse.Namespace) -> int:
                          "--cases 100 --controls 400")
     if args.positives or args.negatives:
         raise InputError("--plan takes its sizes from --cases and --controls, not --positives/--negatives")
+    if args.group_col or args.groups:
+        raise InputError("--group-col and --groups go with a FILE (its groups are resampled); --plan has none: drop them")
     r = plan_power(args.metric[0], args.value_a, args.value_b, cases=args.cases, controls=args.controls,
                    corr=args.corr, alpha=args.alpha, sims=args.sims, seed=args.seed)
     better = "a" if r.value_a > r.value_b else "b"

@@ -51,8 +51,17 @@ The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"
    grid with probability ``level`` (asymptotically).  A grid point whose replicates never vary
    has the estimate as both bounds.
 
-Assumptions: the test rows are independent draws (rows that repeat, e.g. the same subject in
-several folds, need a cluster bootstrap, which this is not).  Cost: one sort, then per resample
+**Grouped rows** (``groups``: a patient, subject or site per row, the audit's ``--group-col``): step 2
+draws whole groups instead of rows, a cluster bootstrap as the audit's intervals
+(:func:`prspace.stats.replicates.bootstrap` of a grouped block): per resample multinomial counts over
+the groups, drawn with replacement within each stratum of ``strata`` when every group lies in one
+stratum (folds made by GroupKFold; :func:`prspace.stats.replicates.cluster_strata`), else over all
+groups; every row weighs its group's count (times its own weight).  The classes are not stratified (a
+group holds rows of both and moves with all of them); a resample left with one class is dropped
+(``n_resamples`` counts the ones kept).  Steps 3 to 5 are unchanged.
+
+Assumptions: the test rows are independent draws, or, with ``groups``, the groups are (rows of one
+patient resampled one by one make the bands too narrow; ``docs/audit.md``, "Curve bands").  Cost: one sort, then per resample
 one ``bincount`` over the rows, one cumulative sum over the K tie groups and one binary search
 of the grid per curve: O(n log n + B (n + G log K)).
 """
@@ -66,6 +75,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from prspace.core.errors import InputError
+from prspace.stats.replicates import cluster_strata
 from prspace.stats.resampling import StratumSampler
 
 __all__ = ["CURVES", "Band", "CurveBand", "curve_bands", "default_grid", "curve_at"]
@@ -235,7 +245,7 @@ def _grid(grid: np.ndarray, curve: str) -> np.ndarray:
     return grid
 
 
-def _inputs(y, scores, sample_weight, strata):
+def _inputs(y, scores, sample_weight, strata, groups=None):
     y = _labels(y)
     try:
         s = np.asarray(scores, dtype=np.float64)
@@ -258,11 +268,21 @@ def _inputs(y, scores, sample_weight, strata):
         if st.shape != y.shape:
             raise InputError("strata must hold one value per row of y (e.g. the fold of each row)")
         code = np.unique(st, return_inverse=True)[1].ravel().astype(np.int64)
+    cluster = None
+    if groups is not None:
+        gr = np.asarray(groups)
+        if gr.shape != y.shape:
+            raise InputError("groups must hold one value per row of y (each row's patient, subject or site)")
+        if pd.isna(gr).any():
+            raise InputError("groups hold missing values; give every row its group (a row on its own: its own id)")
+        cluster = gr
     keep = w > 0
     y, s, w, code = y[keep], s[keep], w[keep], code[keep]
     if not (y.any() and (~y).any()):
         raise InputError("y holds one class only (with positive weight); bands need positives and negatives")
-    return y, s, w, code
+    if cluster is not None:
+        cluster = np.unique(cluster[keep], return_inverse=True)[1].ravel().astype(np.int64)
+    return y, s, w, code, cluster
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,14 +313,16 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
                 strata: ArrayLike | None = None, curves: tuple[str, ...] = ("roc", "pr", "prg"),
                 grids: dict[str, ArrayLike] | None = None, grid_size: int = DEFAULT_GRID_SIZE,
                 n_resamples: int = 1000, level: float = 0.95,
-                rng: np.random.Generator | int | None = 0) -> dict[str, CurveBand]:
+                rng: np.random.Generator | int | None = 0, groups: ArrayLike | None = None) -> dict[str, CurveBand]:
     """Pointwise and simultaneous bootstrap bands of one model's curves (module docstring).
 
     ``y``: 0/1 or bool labels (1 = positive); ``scores``: higher means more positive;
     ``sample_weight``: one non-negative weight per row (rows of weight 0 are dropped);
     ``strata``: optional label per row (e.g. the fold) crossed with the class for the stratified
     bootstrap; ``curves``: any of "roc", "pr", "prg"; ``grids``: curve -> grid in [0, 1]
-    (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed.
+    (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed; ``groups``:
+    optional group (patient, subject, site) per row: whole groups are resampled, within ``strata``
+    where every group lies in one (module docstring, "Grouped rows"); without, bit for bit as before.
     Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.core.errors.InputError`.
     """
     for c in curves:
@@ -318,13 +340,16 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
         raise InputError(f"grids names unknown curve(s) {sorted(unknown)}; use roc, pr, prg")
     grid = {c: _grid(np.asarray(grids[c], dtype=np.float64), c) if c in grids else default_grid(c, grid_size)
             for c in curves}
-    yb, s, w, code = _inputs(y, scores, sample_weight, strata)
+    yb, s, w, code, cluster = _inputs(y, scores, sample_weight, strata, groups)
     group = np.unique(-s, return_inverse=True)[1].ravel()  # the one sort: tie group, 0 = highest
     size = 2 * (int(group.max()) + 1)
     key = 2 * group + yb
     both = np.bincount(key, weights=w, minlength=size).reshape(-1, 2)
     est = {c: curve_at(c, both[:, 1], both[:, 0], grid[c]) for c in curves}
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    if cluster is not None:
+        reps = _grouped_replicates(key, w, cluster, code, size, grid, curves, n_resamples, gen)
+        return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
     sampler = StratumSampler(2 * code + yb, gen)
     key_o, w_o = key[sampler.order], w[sampler.order]
     unit = bool(np.all(w == 1.0))
@@ -340,3 +365,30 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
         for c in curves:
             reps[c][b] = _KERNELS[c](tp0, fp0, grid[c])
     return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
+
+
+def _grouped_replicates(key: np.ndarray, w: np.ndarray, cluster: np.ndarray, code: np.ndarray, size: int,
+                        grid: dict[str, np.ndarray], curves: tuple[str, ...], n_resamples: int,
+                        gen: np.random.Generator) -> dict[str, np.ndarray]:
+    """The replicates of the cluster bootstrap (module docstring, "Grouped rows"): per resample the
+    groups' multinomial counts within their strata, each row weighted by its group's count; resamples
+    left with one class dropped."""
+    gstrat, _ = cluster_strata(cluster, code)
+    sampler = StratumSampler(gstrat, gen)
+    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
+    tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
+    per = np.empty(gstrat.size)
+    kept = np.ones(n_resamples, dtype=bool)
+    for b in range(n_resamples):
+        per[sampler.order] = sampler.counts()  # the counts come in stratum order
+        g = np.bincount(key, weights=per[cluster] * w, minlength=size).reshape(-1, 2)
+        np.cumsum(g[:, 1], out=tp0[1:])
+        np.cumsum(g[:, 0], out=fp0[1:])
+        if not (tp0[-1] > 0 and fp0[-1] > 0):
+            kept[b] = False
+            continue
+        for c in curves:
+            reps[c][b] = _KERNELS[c](tp0, fp0, grid[c])
+    if kept.sum() < 2:
+        raise InputError("fewer than two group resamples hold both classes; bands need groups of both classes")
+    return {c: r[kept] for c, r in reps.items()}

@@ -1,0 +1,85 @@
+"""Grouped curve bands (:func:`prspace.stats.bands.curve_bands` with ``groups``; ``--group-col`` in the audit).
+
+In :mod:`prspace.audit.group_sim`'s world with strongly correlated groups (intra-group correlation 0.8,
+100 groups of 3 to 10 rows), the row-level bands undercover (the rows of a group move together) and the
+grouped ones are wider and cover near their level (:func:`prspace.audit.group_calib.band_coverage`; more
+simulations: ``benchmarks/calib_power_groups.py``, ``docs/audit.md``, "Grouped rows").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prspace import audit
+from prspace.audit.group_calib import band_coverage
+from prspace.audit.group_sim import World, draw
+from prspace.core.errors import InputError
+from prspace.stats.bands import curve_bands
+
+
+def test_grouped_bands_wider_and_near_nominal_at_100_groups():
+    r = band_coverage(World(icc=0.8, pi=0.3), 100, 60, 150, seed=1)
+    for c in ("roc", "pr", "prg"):
+        g, row = r["group", c], r["row", c]
+        print(f"{c}: pointwise coverage grouped {g['coverage']:.3f}, rows {row['coverage']:.3f}; width grouped "
+              f"{g['width']:.3f}, rows {row['width']:.3f}")
+        assert g["width"] > 1.25 * row["width"]
+        assert g["coverage"] >= 0.88  # nominal 0.95; the ROC band's ends undercover as the row-level one's
+        assert row["coverage"] <= g["coverage"] - 0.05
+
+
+def test_groups_drawn_within_their_strata():
+    """Pure-class groups, each stratum (fold) one class: drawn within strata no resample loses a class;
+    over all groups (no strata) some do and are dropped."""
+    y = np.repeat([1, 1, 1, 0, 0, 0], 4).astype(bool)
+    s = np.random.default_rng(0).standard_normal(y.size) + y
+    g = np.repeat(np.arange(6), 4)
+    within = curve_bands(y, s, groups=g, strata=y.astype(int), n_resamples=400, curves=("roc",), rng=1)
+    over = curve_bands(y, s, groups=g, n_resamples=400, curves=("roc",), rng=1)
+    assert within["roc"].n_resamples == 400
+    assert 350 < over["roc"].n_resamples < 400  # 2 / 2^6 of the resamples hold one class
+
+
+def test_grouped_resample_weights_rows_by_their_groups_count():
+    """One row per group: the grouped bootstrap is the row bootstrap over all rows (not within class), so
+    its band equals one computed from the same draws by hand."""
+    rng = np.random.default_rng(2)
+    y = rng.random(80) < 0.4
+    s = rng.standard_normal(80) + y
+    b = curve_bands(y, s, groups=np.arange(80), curves=("pr",), n_resamples=50, rng=3)["pr"]
+    from prspace.stats.bands import curve_at
+    from prspace.stats.resampling import StratumSampler
+    sampler = StratumSampler(np.zeros(80, dtype=np.int64), np.random.default_rng(3))
+    ties = np.unique(-s, return_inverse=True)[1].ravel()
+    reps = []
+    for _ in range(50):
+        counts = np.empty(80)
+        counts[sampler.order] = sampler.counts()
+        reps.append(curve_at("pr", np.bincount(ties, counts * y), np.bincount(ties, counts * ~y), b.grid))
+    lo = np.quantile(np.array(reps), 0.025, axis=0)
+    np.testing.assert_allclose(b.lo, lo, rtol=0, atol=1e-12)
+
+
+def test_audit_bands_follow_group_col():
+    block = draw(World(icc=0.8, d=(1.2, 1.0)), 60, np.random.default_rng(4))
+    frame = pd.concat([pd.DataFrame({"model": m, "label": block.y.astype(int), "score": block.scores[k],
+                                     "patient": block.cluster, "row": np.arange(block.y.size)})
+                       for k, m in enumerate(block.models)])
+    grouped = audit.audit(frame, group_col="patient", n_boot=300)
+    rows = audit.audit(frame.drop(columns="patient"), n_boot=300)
+    bg, br = grouped.bands("all", "a", "pr"), rows.bands("all", "a", "pr")
+    np.testing.assert_array_equal(bg.estimate, br.estimate)
+    assert np.mean(bg.hi - bg.lo) > 1.2 * np.mean(br.hi - br.lo)
+    mine = grouped.data[grouped.data["model"] == "a"]
+    direct = curve_bands(mine["y"].to_numpy(bool), mine["score"].to_numpy(), groups=mine["group"].to_numpy(),
+                         n_resamples=300, rng=grouped.seed, strata=np.zeros(len(mine)))["pr"]
+    np.testing.assert_array_equal(bg.lo, direct.lo)  # the audit passes its groups (one fold: one stratum)
+
+
+@pytest.mark.parametrize("groups,words", [(np.arange(3), "one value per row"),
+                                          (np.array([1.0, np.nan, 2.0, 2.0]), "missing values")])
+def test_bad_groups(groups, words):
+    with pytest.raises(InputError, match=words):
+        curve_bands([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], groups=groups)
