@@ -49,6 +49,15 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return auc, cov
 
 
+def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`delong` of a block's models (its labels and scores), computed once per block: the intervals
+    (:mod:`prspace.audit.uncertainty`) and the all-pairs tests (:mod:`prspace.audit.pairwise`) both read it."""
+    fit = block.__dict__.get("_delong")
+    if fit is None:
+        fit = block.__dict__["_delong"] = delong(block.y, np.vstack(block.scores))
+    return fit
+
+
 def normal_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
     """``estimate +- z sqrt(variance)`` clipped to [0, 1] (as pROC does)."""
     if not np.isfinite(variance):
@@ -112,16 +121,48 @@ def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, t
     }
 
 
+def _sort_codes(values: pd.Series) -> np.ndarray | None:
+    """Per row, the rank of ``str(value)`` among the column's distinct texts (ties share a rank), or None
+    when a text holds NUL (the joined key of :func:`_examples` could then not be split back)."""
+    code, uniques = pd.factorize(values, use_na_sentinel=False)
+    texts = [str(v) for v in uniques]
+    if any("\x00" in t for t in texts):
+        return None
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    rank = np.empty(len(texts), dtype=np.int64)
+    rank[order] = np.arange(len(texts))
+    if len(set(texts)) < len(texts):  # two values with one text: one rank
+        first: dict[str, int] = {}
+        rank = np.array([first.setdefault(texts[i], int(rank[i])) for i in range(len(texts))], dtype=np.int64)
+    return rank[code]
+
+
 def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
-    """Each model's rows in one shared example order, or None when the models' rows differ."""
+    """Each model's rows in one shared example order, or None when the models' rows differ.
+
+    With row ids, a row's key is its text ``fold + NUL + row``, and each model's rows are sorted by it
+    (stable); the key is not built per row: NUL sorts before any other character, so the texts sort as
+    the pairs (fold text, row text), and their ranks among the distinct texts sort the same way."""
     per = [g[g["model"] == m] for m in models]
     if g["row"].notna().all():
-        keyed = [p.assign(_k=p["fold"].map(str) + "\x00" + p["row"].map(str)) for p in per]
-        if any(k["_k"].duplicated().any() for k in keyed):
-            return None
-        keyed = [k.sort_values("_k", kind="stable") for k in keyed]
-        first = keyed[0]["_k"].to_numpy()
-        same = all(len(k) == len(first) and (k["_k"].to_numpy() == first).all() for k in keyed)
+        fold_rank, row_rank = _sort_codes(g["fold"]), _sort_codes(g["row"])
+        if fold_rank is None or row_rank is None:
+            keyed = [p.assign(_k=p["fold"].map(str) + "\x00" + p["row"].map(str)) for p in per]
+            if any(k["_k"].duplicated().any() for k in keyed):
+                return None
+            keyed = [k.sort_values("_k", kind="stable") for k in keyed]
+            first = keyed[0]["_k"].to_numpy()
+            same = all(len(k) == len(first) and (k["_k"].to_numpy() == first).all() for k in keyed)
+        else:
+            key = fold_rank * (int(row_rank.max()) + 1) + row_rank
+            model = g["model"].to_numpy()
+            keys = [key[model == m] for m in models]
+            if any(len(np.unique(k)) < len(k) for k in keys):
+                return None
+            orders = [np.argsort(k, kind="stable") for k in keys]
+            keyed = [p.iloc[o] for p, o in zip(per, orders, strict=True)]
+            first = keys[0][orders[0]]
+            same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(keys, orders, strict=True))
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
         first = per[0]

@@ -67,9 +67,20 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
     return data[keep].reset_index(drop=True), dropped
 
 
+def _pair_codes(a: pd.Series, b: pd.Series) -> np.ndarray:
+    """One integer per row, equal where both ``a`` and ``b`` are (pandas' factorize: as ``duplicated``
+    and ``groupby`` compare keys), without building a key per row."""
+    ca, _ = pd.factorize(a, use_na_sentinel=False)
+    cb, ub = pd.factorize(b, use_na_sentinel=False)
+    return ca.astype(np.int64) * max(len(ub), 1) + cb
+
+
 def _rows_unique(g: pd.DataFrame) -> bool:
     """Every model of the task ``g`` has row ids, each at most once."""
-    return bool(g["row"].notna().all() and not g.duplicated(["model", "row"]).any())
+    if not g["row"].notna().all():
+        return False
+    key = _pair_codes(g["model"], g["row"])
+    return bool(len(np.unique(key)) == len(key))
 
 
 def own_folds(data: pd.DataFrame) -> dict[str, bool]:
@@ -80,7 +91,8 @@ def own_folds(data: pd.DataFrame) -> dict[str, bool]:
         if g["model"].nunique() < 2 or g["fold"].isna().any() or not _rows_unique(g):
             out[task] = False
             continue
-        out[task] = bool((g.groupby("row")["fold"].nunique() > 1).any())
+        pairs = np.unique(_pair_codes(g["row"], g["fold"]))  # distinct (row, fold); a row in two folds: more
+        out[task] = bool(len(pairs) > len(pd.unique(g["row"])))
     return out
 
 
