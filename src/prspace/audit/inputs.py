@@ -215,7 +215,10 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
-        return key.astype(object)
+        if key.isna().any():
+            return key.astype(object)
+        code, uniques = pd.factorize(key, use_na_sentinel=False)  # one Python object per value, not per row
+        return pd.Series(np.asarray(uniques.astype(object), dtype=object)[code], index=key.index, dtype=object)
     return (repeat.astype(str) + "/" + key.astype(str)).astype(object)
 
 

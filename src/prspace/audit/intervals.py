@@ -157,7 +157,7 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
             key = fold_rank * (int(row_rank.max()) + 1) + row_rank
             model = g["model"].to_numpy()
             keys = [key[model == m] for m in models]
-            if any(len(np.unique(k)) < len(k) for k in keys):
+            if any(len(pd.factorize(k)[1]) < len(k) for k in keys):
                 return None
             orders = [np.argsort(k, kind="stable") for k in keys]
             keyed = [p.iloc[o] for p, o in zip(per, orders, strict=True)]

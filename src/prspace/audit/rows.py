@@ -42,7 +42,8 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
         row_code, row_values = pd.factorize(g["row"])
         code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
         n_keys = len(first)
-        model = pd.Categorical(g["model"], categories=models).codes.astype(np.int64)
+        mc, mu = pd.factorize(g["model"])  # each row's model as its place in ``models``
+        model = np.array([models.index(m) for m in mu], dtype=np.int64)[mc]
         count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
         if (count > 1).any():
             continue
@@ -67,20 +68,24 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
     return data[keep].reset_index(drop=True), dropped
 
 
-def _pair_codes(a: pd.Series, b: pd.Series) -> np.ndarray:
+def _pair_codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, int]:
     """One integer per row, equal where both ``a`` and ``b`` are (pandas' factorize: as ``duplicated``
-    and ``groupby`` compare keys), without building a key per row."""
-    ca, _ = pd.factorize(a, use_na_sentinel=False)
+    and ``groupby`` compare keys), without building a key per row; and the number of distinct ``a``."""
+    ca, ua = pd.factorize(a, use_na_sentinel=False)
     cb, ub = pd.factorize(b, use_na_sentinel=False)
-    return ca.astype(np.int64) * max(len(ub), 1) + cb
+    return ca.astype(np.int64) * max(len(ub), 1) + cb, len(ua)
+
+
+def _n_distinct(codes: np.ndarray) -> int:
+    return len(pd.factorize(codes)[1])  # a hash table: numpy's unique sorts
 
 
 def _rows_unique(g: pd.DataFrame) -> bool:
     """Every model of the task ``g`` has row ids, each at most once."""
     if not g["row"].notna().all():
         return False
-    key = _pair_codes(g["model"], g["row"])
-    return bool(len(np.unique(key)) == len(key))
+    key, _ = _pair_codes(g["model"], g["row"])
+    return _n_distinct(key) == len(key)
 
 
 def own_folds(data: pd.DataFrame) -> dict[str, bool]:
@@ -91,8 +96,8 @@ def own_folds(data: pd.DataFrame) -> dict[str, bool]:
         if g["model"].nunique() < 2 or g["fold"].isna().any() or not _rows_unique(g):
             out[task] = False
             continue
-        pairs = np.unique(_pair_codes(g["row"], g["fold"]))  # distinct (row, fold); a row in two folds: more
-        out[task] = bool(len(pairs) > len(pd.unique(g["row"])))
+        pairs, n_rows = _pair_codes(g["row"], g["fold"])  # a row in two folds: more (row, fold) pairs than rows
+        out[task] = bool(_n_distinct(pairs) > n_rows)
     return out
 
 

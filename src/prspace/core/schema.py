@@ -181,9 +181,15 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
     if isinstance(s.dtype, pd.StringDtype):  # text already (pandas' str columns): one Python str per value
         code, uniques = pd.factorize(s)
         return np.asarray(uniques.astype(str).to_numpy(), dtype=object)[code]
-    # per distinct value, not per row; a whole float (a column with gaps read as float) as an integer
-    names = {v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in pd.unique(s)}
-    return s.map(names).astype(object).to_numpy()
+    # per distinct value, not per row (one Python str each, shared by its rows); a whole float (a column
+    # with gaps read as float) as an integer; pd.unique lists the values in the order of factorize's codes
+    values = pd.unique(s)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":  # integers: numpy's text is str()'s
+        names = values.astype(str).astype(object)
+    else:
+        names = np.array([str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in values],
+                         dtype=object)
+    return names[pd.factorize(s)[0]]
 
 
 def _numeric(s: pd.Series, col: str, role: str, rules: FrameRules, fail) -> np.ndarray:
