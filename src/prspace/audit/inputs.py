@@ -176,12 +176,14 @@ def prepare(
     if columns.weight is None:
         frame["weight"] = 1.0
     out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
+    del frame  # a copy of the table's columns: the canonical frame is built from ``out``
     repeat = out["repeat"] if columns.repeat else None
     none = pd.Series([None] * len(out), dtype=object)
     data = pd.DataFrame({"task": out["task_id"], "model": out["model_id"],
                          "fold": _fold_keys(out["fold"], repeat) if columns.fold else none,
                          "row": _fold_keys(out["row_id"], repeat) if columns.row else none,
                          "y": out["y_true"], "score": out["score"], "weight": out["weight"]})
+    del out, repeat
     if detect_model and columns.model is None:
         check_model_candidates(df, columns, y)
     check_duplicate_keys(df, columns)

@@ -26,6 +26,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm, rankdata
 from scipy.stats import t as student_t
 
+from prspace.audit.rows import task_groups
 from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
@@ -137,46 +138,48 @@ def _sort_codes(values: pd.Series) -> np.ndarray | None:
     return rank[code]
 
 
-def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
-    """Each model's rows in one shared example order, or None when the models' rows differ.
+def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
+    """Each model's rows in one shared example order (positions in ``g``), or None when the models' rows
+    differ.
 
     With row ids, a row's key is its text ``fold + NUL + row``, and each model's rows are sorted by it
     (stable); the key is not built per row: NUL sorts before any other character, so the texts sort as
     the pairs (fold text, row text), and their ranks among the distinct texts sort the same way."""
-    per = [g[g["model"] == m] for m in models]
+    per = _model_rows(g, models)
     if g["row"].notna().all():
         fold_rank, row_rank = _sort_codes(g["fold"]), _sort_codes(g["row"])
-        if fold_rank is None or row_rank is None:
-            keyed = [p.assign(_k=p["fold"].map(str) + "\x00" + p["row"].map(str)) for p in per]
-            if any(k["_k"].duplicated().any() for k in keyed):
+        if fold_rank is None or row_rank is None:  # a text with NUL: the keys themselves
+            text = (g["fold"].map(str) + "\x00" + g["row"].map(str)).to_numpy(dtype=object)
+            keys = [text[p] for p in per]
+            if any(pd.Series(k).duplicated().any() for k in keys):
                 return None
-            keyed = [k.sort_values("_k", kind="stable") for k in keyed]
-            first = keyed[0]["_k"].to_numpy()
-            same = all(len(k) == len(first) and (k["_k"].to_numpy() == first).all() for k in keyed)
+            orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in keys]
         else:
             key = fold_rank * (int(row_rank.max()) + 1) + row_rank
-            model = g["model"].to_numpy()
-            keys = [key[model == m] for m in models]
+            keys = [key[p] for p in per]
             if any(len(pd.factorize(k)[1]) < len(k) for k in keys):
                 return None
             orders = [np.argsort(k, kind="stable") for k in keys]
-            keyed = [p.iloc[o] for p, o in zip(per, orders, strict=True)]
-            first = keys[0][orders[0]]
-            same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(keys, orders, strict=True))
+        first = keys[0][orders[0]]
+        same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(keys, orders, strict=True))
+        keyed = [p[o] for p, o in zip(per, orders, strict=True)]
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
-        first = per[0]
-        same = all(
-            len(p) == len(first) and (p["fold"].to_numpy() == first["fold"].to_numpy()).all()
-            for p in per
-        )
+        fold = g["fold"].to_numpy()
+        same = all(len(p) == len(per[0]) and (fold[p] == fold[per[0]]).all() for p in per)
     if not same:
         return None
-    ys = [k["y"].to_numpy() for k in keyed]
-    ws = [k["weight"].to_numpy() for k in keyed]
-    if not all((y == ys[0]).all() for y in ys) or not all((w == ws[0]).all() for w in ws):
+    y, w = g["y"].to_numpy(), g["weight"].to_numpy()
+    if not all((y[k] == y[keyed[0]]).all() for k in keyed) or not all((w[k] == w[keyed[0]]).all() for k in keyed):
         return None
     return keyed
+
+
+def _model_rows(g: pd.DataFrame, models: list[str]) -> list[np.ndarray]:
+    """Per model, the positions of its rows in ``g`` (in ``g``'s order)."""
+    code, values = pd.factorize(g["model"])
+    where = {v: i for i, v in enumerate(values)}
+    return [np.flatnonzero(code == where[m]) for m in models]
 
 
 def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
@@ -192,29 +195,29 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
     """Resampling blocks per task; per task whether its models were scored on the same test rows
     (comparable) and whether those rows could be paired (by row id, or by position)."""
     out, comparable, paired = [], {}, {}
-    for task, g in data.groupby("task", sort=True):
+    for task, g in task_groups(data):
         models = sorted(g["model"].unique())
         shared = _examples(g, models) if len(models) > 1 else None
         paired[task] = shared is not None
         comparable[task] = shared is not None or len(models) == 1 or _same_composition(g, models)
         sets = [(models, shared)] if shared is not None else [
-            ([m], [g[g["model"] == m]]) for m in models
+            ([m], [p]) for m, p in zip(models, _model_rows(g, models), strict=True)
         ]
-        for names, frames in sets:
-            f0 = frames[0]
-            fold_code = pd.factorize(f0["fold"].map(str))[0]  # no folds: one code ("None")
-            stratum = 2 * fold_code + f0["y"].to_numpy(np.int64)
+        y_all, w_all, s_all = g["y"].to_numpy(bool), g["weight"].to_numpy(np.float64), g["score"].to_numpy(np.float64)
+        for names, rows in sets:
+            f0 = rows[0]
+            fold_code = pd.factorize(g["fold"].iloc[f0].map(str))[0]  # no folds: one code ("None")
+            stratum = 2 * fold_code + y_all[f0].astype(np.int64)
             groups, scores = [], []
-            for f in frames:
-                s = f["score"].to_numpy(np.float64)
+            for r in rows:
+                s = s_all[r]
                 groups.append(np.unique(-s, return_inverse=True)[1].ravel())
                 scores.append(s)
             cluster = cstrat = None
-            if "group" in f0.columns:  # --group-col: the rows of a group are resampled together
-                cluster = pd.factorize(f0["group"].map(str))[0].astype(np.int64)
+            if "group" in g.columns:  # --group-col: the rows of a group are resampled together
+                cluster = pd.factorize(g["group"].iloc[f0].map(str))[0].astype(np.int64)
                 cstrat, _ = cluster_strata(cluster, fold_code)
-            out.append(Block(task, names, f0["y"].to_numpy(bool), stratum,
-                             f0["weight"].to_numpy(np.float64), groups, scores, cluster, cstrat))
+            out.append(Block(task, names, y_all[f0], stratum, w_all[f0], groups, scores, cluster, cstrat))
     return out, comparable, paired
 
 
