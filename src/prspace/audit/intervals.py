@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
-from scipy.stats import norm, rankdata
+from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from prspace.audit.rows import task_groups
@@ -37,9 +37,7 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     y = np.asarray(y, dtype=bool)
     pos, neg = scores[:, y], scores[:, ~y]
     m, n = pos.shape[1], neg.shape[1]
-    tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)
-    tx = rankdata(pos, axis=1)
-    ty = rankdata(neg, axis=1)
+    tz, tx, ty = _midranks(scores, y)
     auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
     v10 = (tz[:, :m] - tx) / n
     v01 = 1.0 - (tz[:, m:] - ty) / m
@@ -48,6 +46,28 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return auc, np.full((k, k), np.nan)
     cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
     return auc, cov
+
+
+def _midranks(scores: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``scores`` (k x n), the midranks (ties averaged, as ``scipy.stats.rankdata``) of its
+    positives then negatives among all, of its positives among the positives and of its negatives among
+    the negatives: one sort per row (its tie groups) instead of three.  A midrank is ``rows below + (tied
+    rows + 1) / 2``, a half-integer, exact in float64 however it is computed: the values are rankdata's."""
+    k = scores.shape[0]
+    m = int(y.sum())
+    tz = np.empty((k, scores.shape[1]))
+    tx = np.empty((k, m))
+    ty = np.empty((k, scores.shape[1] - m))
+    for i in range(k):
+        _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
+        inv = inv.ravel()
+        count_pos = np.bincount(inv[y], minlength=count.size)
+        mids = []
+        for c in (count, count_pos, count - count_pos):
+            mids.append((np.cumsum(c) - c) + (c + 1) / 2.0)
+        tz[i, :m], tz[i, m:] = mids[0][inv[y]], mids[0][inv[~y]]
+        tx[i], ty[i] = mids[1][inv[y]], mids[2][inv[~y]]
+    return tz, tx, ty
 
 
 def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
@@ -124,11 +144,26 @@ def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, t
 
 def _sort_codes(values: pd.Series) -> np.ndarray | None:
     """Per row, the rank of ``str(value)`` among the column's distinct texts (ties share a rank), or None
-    when a text holds NUL (the joined key of :func:`_examples` could then not be split back)."""
-    code, uniques = pd.factorize(values, use_na_sentinel=False)
+    when a text holds NUL (the joined key of :func:`_examples` could then not be split back) or the column
+    mixes missing values with others (factorize would not keep None's text apart from NaN's)."""
+    na = values.isna().to_numpy()
+    if na.any():  # no folds (None in every row): one text, one rank
+        if na.all() and len({str(v) for v in values.to_numpy(dtype=object)}) == 1:
+            return np.zeros(len(values), dtype=np.int64)
+        return None
+    code, uniques = pd.factorize(values)
     texts = [str(v) for v in uniques]
     if any("\x00" in t for t in texts):
         return None
+    longest = max(map(len, texts), default=0)
+    if len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code point, as str does
+        fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
+        order = np.argsort(fixed, kind="stable")
+        new = np.ones(len(texts), dtype=bool)
+        new[1:] = fixed[order[1:]] != fixed[order[:-1]]  # two values with one text: one rank
+        rank = np.empty(len(texts), dtype=np.int64)
+        rank[order] = np.cumsum(new) - 1
+        return rank[code]
     order = sorted(range(len(texts)), key=texts.__getitem__)
     rank = np.empty(len(texts), dtype=np.int64)
     rank[order] = np.arange(len(texts))
