@@ -80,7 +80,9 @@ def group_candidates(frame: pd.DataFrame, data: pd.DataFrame, names: Sequence[st
     fraction (a measurement, not an id)."""
     if len(frame) != len(data) or not len(data):
         return []
-    out = []
+    out: list[str] = []
+    if not names:
+        return out
     key = [data["task"].to_numpy(), data["model"].to_numpy()]
     for name in names:
         col = frame[name].reset_index(drop=True)

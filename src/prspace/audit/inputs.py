@@ -176,12 +176,14 @@ def prepare(
     if columns.weight is None:
         frame["weight"] = 1.0
     out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
+    del frame  # a copy of the table's columns: the canonical frame is built from ``out``
     repeat = out["repeat"] if columns.repeat else None
     none = pd.Series([None] * len(out), dtype=object)
     data = pd.DataFrame({"task": out["task_id"], "model": out["model_id"],
                          "fold": _fold_keys(out["fold"], repeat) if columns.fold else none,
                          "row": _fold_keys(out["row_id"], repeat) if columns.row else none,
                          "y": out["y_true"], "score": out["score"], "weight": out["weight"]})
+    del out, repeat
     if detect_model and columns.model is None:
         check_model_candidates(df, columns, y)
     check_duplicate_keys(df, columns)
@@ -215,7 +217,10 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
-        return key.astype(object)
+        if key.isna().any():
+            return key.astype(object)
+        code, uniques = pd.factorize(key, use_na_sentinel=False)  # one Python object per value, not per row
+        return pd.Series(np.asarray(uniques.astype(object), dtype=object)[code], index=key.index, dtype=object)
     return (repeat.astype(str) + "/" + key.astype(str)).astype(object)
 
 

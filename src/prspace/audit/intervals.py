@@ -23,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
-from scipy.stats import norm, rankdata
+from scipy.stats import norm
 from scipy.stats import t as student_t
 
+from prspace.audit.rows import task_groups
 from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
@@ -36,9 +37,7 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     y = np.asarray(y, dtype=bool)
     pos, neg = scores[:, y], scores[:, ~y]
     m, n = pos.shape[1], neg.shape[1]
-    tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)
-    tx = rankdata(pos, axis=1)
-    ty = rankdata(neg, axis=1)
+    tz, tx, ty = _midranks(scores, y)
     auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
     v10 = (tz[:, :m] - tx) / n
     v01 = 1.0 - (tz[:, m:] - ty) / m
@@ -47,6 +46,37 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return auc, np.full((k, k), np.nan)
     cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
     return auc, cov
+
+
+def _midranks(scores: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``scores`` (k x n), the midranks (ties averaged, as ``scipy.stats.rankdata``) of its
+    positives then negatives among all, of its positives among the positives and of its negatives among
+    the negatives: one sort per row (its tie groups) instead of three.  A midrank is ``rows below + (tied
+    rows + 1) / 2``, a half-integer, exact in float64 however it is computed: the values are rankdata's."""
+    k = scores.shape[0]
+    m = int(y.sum())
+    tz = np.empty((k, scores.shape[1]))
+    tx = np.empty((k, m))
+    ty = np.empty((k, scores.shape[1] - m))
+    for i in range(k):
+        _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
+        inv = inv.ravel()
+        count_pos = np.bincount(inv[y], minlength=count.size)
+        mids = []
+        for c in (count, count_pos, count - count_pos):
+            mids.append((np.cumsum(c) - c) + (c + 1) / 2.0)
+        tz[i, :m], tz[i, m:] = mids[0][inv[y]], mids[0][inv[~y]]
+        tx[i], ty[i] = mids[1][inv[y]], mids[2][inv[~y]]
+    return tz, tx, ty
+
+
+def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`delong` of a block's models (its labels and scores), computed once per block: the intervals
+    (:mod:`prspace.audit.uncertainty`) and the all-pairs tests (:mod:`prspace.audit.pairwise`) both read it."""
+    fit = block.__dict__.get("_delong")
+    if fit is None:
+        fit = block.__dict__["_delong"] = delong(block.y, np.vstack(block.scores))
+    return fit
 
 
 def normal_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
@@ -112,30 +142,79 @@ def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, t
     }
 
 
-def _examples(g: pd.DataFrame, models: list[str]) -> list[pd.DataFrame] | None:
-    """Each model's rows in one shared example order, or None when the models' rows differ."""
-    per = [g[g["model"] == m] for m in models]
+def _sort_codes(values: pd.Series) -> np.ndarray | None:
+    """Per row, the rank of ``str(value)`` among the column's distinct texts (ties share a rank), or None
+    when a text holds NUL (the joined key of :func:`_examples` could then not be split back) or the column
+    mixes missing values with others (factorize would not keep None's text apart from NaN's)."""
+    na = values.isna().to_numpy()
+    if na.any():  # no folds (None in every row): one text, one rank
+        if na.all() and len({str(v) for v in values.to_numpy(dtype=object)}) == 1:
+            return np.zeros(len(values), dtype=np.int64)
+        return None
+    code, uniques = pd.factorize(values)
+    texts = [str(v) for v in uniques]
+    if any("\x00" in t for t in texts):
+        return None
+    longest = max(map(len, texts), default=0)
+    if len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code point, as str does
+        fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
+        order = np.argsort(fixed, kind="stable")
+        new = np.ones(len(texts), dtype=bool)
+        new[1:] = fixed[order[1:]] != fixed[order[:-1]]  # two values with one text: one rank
+        rank = np.empty(len(texts), dtype=np.int64)
+        rank[order] = np.cumsum(new) - 1
+        return rank[code]
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    rank = np.empty(len(texts), dtype=np.int64)
+    rank[order] = np.arange(len(texts))
+    if len(set(texts)) < len(texts):  # two values with one text: one rank
+        first: dict[str, int] = {}
+        rank = np.array([first.setdefault(texts[i], int(rank[i])) for i in range(len(texts))], dtype=np.int64)
+    return rank[code]
+
+
+def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
+    """Each model's rows in one shared example order (positions in ``g``), or None when the models' rows
+    differ.
+
+    With row ids, a row's key is its text ``fold + NUL + row``, and each model's rows are sorted by it
+    (stable); the key is not built per row: NUL sorts before any other character, so the texts sort as
+    the pairs (fold text, row text), and their ranks among the distinct texts sort the same way."""
+    per = _model_rows(g, models)
     if g["row"].notna().all():
-        keyed = [p.assign(_k=p["fold"].map(str) + "\x00" + p["row"].map(str)) for p in per]
-        if any(k["_k"].duplicated().any() for k in keyed):
-            return None
-        keyed = [k.sort_values("_k", kind="stable") for k in keyed]
-        first = keyed[0]["_k"].to_numpy()
-        same = all(len(k) == len(first) and (k["_k"].to_numpy() == first).all() for k in keyed)
+        fold_rank, row_rank = _sort_codes(g["fold"]), _sort_codes(g["row"])
+        if fold_rank is None or row_rank is None:  # a text with NUL: the keys themselves
+            text = (g["fold"].map(str) + "\x00" + g["row"].map(str)).to_numpy(dtype=object)
+            keys = [text[p] for p in per]
+            if any(pd.Series(k).duplicated().any() for k in keys):
+                return None
+            orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in keys]
+        else:
+            key = fold_rank * (int(row_rank.max()) + 1) + row_rank
+            keys = [key[p] for p in per]
+            if any(len(pd.factorize(k)[1]) < len(k) for k in keys):
+                return None
+            orders = [np.argsort(k, kind="stable") for k in keys]
+        first = keys[0][orders[0]]
+        same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(keys, orders, strict=True))
+        keyed = [p[o] for p, o in zip(per, orders, strict=True)]
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
-        first = per[0]
-        same = all(
-            len(p) == len(first) and (p["fold"].to_numpy() == first["fold"].to_numpy()).all()
-            for p in per
-        )
+        fold = g["fold"].to_numpy()
+        same = all(len(p) == len(per[0]) and (fold[p] == fold[per[0]]).all() for p in per)
     if not same:
         return None
-    ys = [k["y"].to_numpy() for k in keyed]
-    ws = [k["weight"].to_numpy() for k in keyed]
-    if not all((y == ys[0]).all() for y in ys) or not all((w == ws[0]).all() for w in ws):
+    y, w = g["y"].to_numpy(), g["weight"].to_numpy()
+    if not all((y[k] == y[keyed[0]]).all() for k in keyed) or not all((w[k] == w[keyed[0]]).all() for k in keyed):
         return None
     return keyed
+
+
+def _model_rows(g: pd.DataFrame, models: list[str]) -> list[np.ndarray]:
+    """Per model, the positions of its rows in ``g`` (in ``g``'s order)."""
+    code, values = pd.factorize(g["model"])
+    where = {v: i for i, v in enumerate(values)}
+    return [np.flatnonzero(code == where[m]) for m in models]
 
 
 def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
@@ -151,29 +230,29 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
     """Resampling blocks per task; per task whether its models were scored on the same test rows
     (comparable) and whether those rows could be paired (by row id, or by position)."""
     out, comparable, paired = [], {}, {}
-    for task, g in data.groupby("task", sort=True):
+    for task, g in task_groups(data):
         models = sorted(g["model"].unique())
         shared = _examples(g, models) if len(models) > 1 else None
         paired[task] = shared is not None
         comparable[task] = shared is not None or len(models) == 1 or _same_composition(g, models)
         sets = [(models, shared)] if shared is not None else [
-            ([m], [g[g["model"] == m]]) for m in models
+            ([m], [p]) for m, p in zip(models, _model_rows(g, models), strict=True)
         ]
-        for names, frames in sets:
-            f0 = frames[0]
-            fold_code = pd.factorize(f0["fold"].map(str))[0]  # no folds: one code ("None")
-            stratum = 2 * fold_code + f0["y"].to_numpy(np.int64)
+        y_all, w_all, s_all = g["y"].to_numpy(bool), g["weight"].to_numpy(np.float64), g["score"].to_numpy(np.float64)
+        for names, rows in sets:
+            f0 = rows[0]
+            fold_code = pd.factorize(g["fold"].iloc[f0].map(str))[0]  # no folds: one code ("None")
+            stratum = 2 * fold_code + y_all[f0].astype(np.int64)
             groups, scores = [], []
-            for f in frames:
-                s = f["score"].to_numpy(np.float64)
+            for r in rows:
+                s = s_all[r]
                 groups.append(np.unique(-s, return_inverse=True)[1].ravel())
                 scores.append(s)
             cluster = cstrat = None
-            if "group" in f0.columns:  # --group-col: the rows of a group are resampled together
-                cluster = pd.factorize(f0["group"].map(str))[0].astype(np.int64)
+            if "group" in g.columns:  # --group-col: the rows of a group are resampled together
+                cluster = pd.factorize(g["group"].iloc[f0].map(str))[0].astype(np.int64)
                 cstrat, _ = cluster_strata(cluster, fold_code)
-            out.append(Block(task, names, f0["y"].to_numpy(bool), stratum,
-                             f0["weight"].to_numpy(np.float64), groups, scores, cluster, cstrat))
+            out.append(Block(task, names, y_all[f0], stratum, w_all[f0], groups, scores, cluster, cstrat))
     return out, comparable, paired
 
 

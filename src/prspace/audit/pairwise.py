@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.audit.decision import ORDER, decide
-from prspace.audit.intervals import delong
+from prspace.audit.intervals import block_delong
 from prspace.audit.tables import LABELS, task_metric_rows
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
@@ -104,7 +104,7 @@ def pairwise_table(blocks: list[Block], pooled: pd.DataFrame, replicates: dict, 
         reps = replicates.get(id(block))
         dec = block_decisions(block, reps is not None)
         if bool(np.all(block.weight == 1.0)) and not block.grouped:
-            est, cov = delong(block.y, np.vstack(block.scores))
+            est, cov = block_delong(block)
             rows += _rows(task, "auroc", models, _corrected(delong_pairs(est, cov, alpha=alpha, seed=seed),
                                                             dec["auroc"]), confidence, dec["auroc"])
         table = pooled[pooled["task"] == task].set_index("model").loc[models]

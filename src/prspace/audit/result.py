@@ -423,9 +423,12 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     frame, cols, acc, data, positive, pi, candidates = read_frame(
         frame, given, ignore=ignore, score_cols=score_cols, pos_label=pos_label, train_pi=train_pi, source=source,
         group_col=group_col, with_candidates=True)
+    # with row ids, prepare has already refused any repeated (task, model, repeat, fold, row id): no copies
+    duplicates = {"n": 0} if cols.row else inputs.duplicate_rows(frame, cols)
+    del frame  # the long table: the audit reads only the canonical frame from here on
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                       duplicates=inputs.duplicate_rows(frame, cols), columns=acc.lines(), progress=progress,
+                       duplicates=duplicates, columns=acc.lines(), progress=progress,
                        groupings=acc.groupings, group_col=group_col, group_candidates=candidates)
     result.used = cols
     return result

@@ -26,24 +26,38 @@ import pandas as pd
 MIN_SHARED = 0.5
 
 
+def task_groups(data: pd.DataFrame):
+    """``data.groupby("task", sort=True)``'s (task, rows) pairs; with one task, the frame itself (not a copy
+    of every row)."""
+    tasks = pd.unique(data["task"])
+    if len(tasks) == 1:
+        return [(tasks[0], data)]
+    return data.groupby("task", sort=True)
+
+
 def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
     """``data`` (the canonical frame) restricted to the rows every model of a task shares, and one
     record per task and model of a task that lost rows: ``task, model, n_rows, n_dropped, n_shared,
     n_missing, missing`` (``missing``: up to 5 row ids the model lacks that others have, in file order)."""
     keep = np.ones(len(data), dtype=bool)
     dropped: list[dict] = []
-    for task, g in data.groupby("task", sort=True):
+    for task, g in task_groups(data):
         models = sorted(g["model"].unique())
         if len(models) < 2 or g["row"].isna().any():
             continue
-        fold_code, _ = pd.factorize(g["fold"], use_na_sentinel=False)
-        if _rows_unique(g):  # a row id names one test row whatever fold a model put it in
-            fold_code = np.zeros(len(g), dtype=np.int64)
         row_code, row_values = pd.factorize(g["row"])
-        code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
-        n_keys = len(first)
-        model = pd.Categorical(g["model"], categories=models).codes.astype(np.int64)
+        mc, mu = pd.factorize(g["model"])  # each row's model as its place in ``models``
+        model = np.array([models.index(m) for m in mu], dtype=np.int64)[mc]
+        # the key: the row id when every model has each row id once (it names one test row whatever fold a
+        # model put it in), else (fold, row id); codes in order of first appearance either way
+        code, n_keys = row_code, len(row_values)
         count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
+        first = np.arange(n_keys)
+        if (count > 1).any():
+            fold_code, _ = pd.factorize(g["fold"], use_na_sentinel=False)
+            code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
+            n_keys = len(first)
+            count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
         if (count > 1).any():
             continue
         has = count > 0
@@ -64,23 +78,31 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
             lacks = np.flatnonzero(~has[i])  # codes in order of first appearance: file order
             dropped.append({"task": task, "model": m, "n_rows": int(n_rows[i]), "n_dropped": int(n_rows[i]) - n_shared,
                             "n_shared": n_shared, "n_missing": int(lacks.size), "missing": [str(rows[j]) for j in lacks[:5]]})
+    if keep.all() and data.index.equals(pd.RangeIndex(len(data))):
+        return data, dropped  # nothing dropped: no copy of every row
     return data[keep].reset_index(drop=True), dropped
 
 
-def _rows_unique(g: pd.DataFrame) -> bool:
-    """Every model of the task ``g`` has row ids, each at most once."""
-    return bool(g["row"].notna().all() and not g.duplicated(["model", "row"]).any())
+def _n_distinct(codes: np.ndarray) -> int:
+    return len(pd.factorize(codes)[1])  # a hash table: numpy's unique sorts
 
 
 def own_folds(data: pd.DataFrame) -> dict[str, bool]:
     """Per task: True when its models scored the same row ids (each once per model) but put some row in
     different folds: each model was cross-validated with its own fold assignment."""
     out = {}
-    for task, g in data.groupby("task", sort=True):
-        if g["model"].nunique() < 2 or g["fold"].isna().any() or not _rows_unique(g):
+    for task, g in task_groups(data):
+        if g["model"].nunique() < 2 or g["fold"].isna().any() or not g["row"].notna().all():
             out[task] = False
             continue
-        out[task] = bool((g.groupby("row")["fold"].nunique() > 1).any())
+        row_code, row_values = pd.factorize(g["row"])
+        model_code, _ = pd.factorize(g["model"])
+        if _n_distinct(model_code.astype(np.int64) * len(row_values) + row_code) < len(g):  # a row id twice
+            out[task] = False
+            continue
+        fold_code, folds = pd.factorize(g["fold"], use_na_sentinel=False)
+        pairs = row_code.astype(np.int64) * max(len(folds), 1) + fold_code  # a row in two folds: more pairs than rows
+        out[task] = bool(_n_distinct(pairs) > len(row_values))
     return out
 
 

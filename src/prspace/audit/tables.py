@@ -42,11 +42,17 @@ def _ap_min(y: np.ndarray, weight: np.ndarray) -> float:
     return float(M.ap_min(int(y.sum()), int((~y).sum())))
 
 
+def _columns(data: pd.DataFrame, *keys: str) -> pd.DataFrame:
+    """The group keys and the columns the metrics read: the groups are cut from these alone, not from
+    every column (the row ids' texts)."""
+    return data[[*keys, "y", "score", "weight"]]
+
+
 def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model): the metrics on all its test rows (folds merged)."""
     rows = []
     multi = data["task"].nunique() > 1
-    for (task, model), g in data.groupby(["task", "model"], sort=True):
+    for (task, model), g in _columns(data, "task", "model").groupby(["task", "model"], sort=True):
         y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
         row = {"task": task, "model": model, **_metrics(y, s, w, where_text(task, model, multi))}
         row["ap_min"] = _ap_min(y, w)
@@ -63,7 +69,7 @@ def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
             columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"]
         )
     multi = data["task"].nunique() > 1
-    for (task, model, fold), g in data.groupby(["task", "model", "fold"], sort=True):
+    for (task, model, fold), g in _columns(data, "task", "model", "fold").groupby(["task", "model", "fold"], sort=True):
         y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
         one_class = not (w[y].sum() > 0 and w[~y].sum() > 0)
         row: dict[str, object] = {
@@ -102,7 +108,7 @@ def fold_summary(folds: pd.DataFrame) -> pd.DataFrame:
 def estimator_table(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model): every AUPR estimator of :func:`prspace.metrics.aupr_estimators`."""
     rows = []
-    for (task, model), g in data.groupby(["task", "model"], sort=True):
+    for (task, model), g in _columns(data, "task", "model").groupby(["task", "model"], sort=True):
         est = M.aupr_estimators(g["y"].to_numpy(), g["score"].to_numpy(), sample_weight=g["weight"].to_numpy())
         rows.append({"task": task, "model": model, **est})
     return pd.DataFrame(rows)

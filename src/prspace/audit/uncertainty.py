@@ -38,7 +38,7 @@ from scipy.stats import norm
 from prspace.audit import coverage as C
 from prspace.audit import grouping
 from prspace.audit.intervals import (
-    delong,
+    block_delong,
 )
 from prspace.audit.numbers import difference, percents
 from prspace.audit.tables import LABELS
@@ -131,7 +131,7 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     unit = bool(np.all(block.weight == 1.0)) and not block.grouped
     n_pos = float(table["n_pos"].iloc[0])
     intervals, pairs = [], []
-    fit = delong(block.y, np.vstack(block.scores)) if unit else None
+    fit = block_delong(block) if unit else None
     jack = jackknife(C.class_strata(block), rng=jack_rng)
     reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
     bounds = C.model_intervals(points, n_pos, confidence, delong_fit=fit, reps=reps, jack=jack)

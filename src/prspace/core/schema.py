@@ -178,11 +178,18 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
     if s.isna().any():
         i = int(np.flatnonzero(s.isna().to_numpy())[0])
         fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
-    if isinstance(s.dtype, pd.StringDtype):  # text already: the parquet files' strings, fast
-        return s.astype(str).to_numpy()
-    # per distinct value, not per row; a whole float (a column with gaps read as float) as an integer
-    names = {v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in pd.unique(s)}
-    return s.map(names).astype(object).to_numpy()
+    if isinstance(s.dtype, pd.StringDtype):  # text already (pandas' str columns): one Python str per value
+        code, uniques = pd.factorize(s)
+        return np.asarray(uniques.astype(str).to_numpy(), dtype=object)[code]
+    # per distinct value, not per row (one Python str each, shared by its rows); a whole float (a column
+    # with gaps read as float) as an integer; pd.unique lists the values in the order of factorize's codes
+    values = pd.unique(s)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":  # integers: numpy's text is str()'s
+        names = values.astype(str).astype(object)
+    else:
+        names = np.array([str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in values],
+                         dtype=object)
+    return names[pd.factorize(s)[0]]
 
 
 def _numeric(s: pd.Series, col: str, role: str, rules: FrameRules, fail) -> np.ndarray:
@@ -329,6 +336,16 @@ def _check_flows_and_rows(out: pd.DataFrame, rules: FrameRules, fail) -> None:
 def _check_classes(out: pd.DataFrame, rules: FrameRules, fail) -> None:
     """Both classes, with positive weight, for every task and model: else its metrics are undefined."""
     weight = out["weight"].to_numpy() if "weight" in out.columns else np.ones(len(out))
+    tc, tu = pd.factorize(out["task_id"], use_na_sentinel=False)
+    mc, mu = pd.factorize(out["model_id"], use_na_sentinel=False)
+    key = tc.astype(np.int64) * max(len(mu), 1) + mc
+    y = out["y_true"].to_numpy()
+    size = len(tu) * len(mu)
+    seen = np.bincount(key, minlength=size) > 0
+    pos = np.bincount(key, weights=np.where(y, weight, 0.0), minlength=size)
+    neg = np.bincount(key, weights=np.where(y, 0.0, weight), minlength=size)
+    if not ((pos <= 0) | (neg <= 0))[seen].any():  # every (task, model) has both classes: the usual case, fast
+        return
     frame = pd.DataFrame({"t": out["task_id"].to_numpy(), "m": out["model_id"].to_numpy(),
                           "pos": np.where(out["y_true"].to_numpy(), weight, 0.0),
                           "neg": np.where(out["y_true"].to_numpy(), 0.0, weight)})

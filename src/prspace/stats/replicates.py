@@ -331,29 +331,56 @@ def jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Gen
     return out, of
 
 
+#: Most cells (columns x replicates) of one batch of :func:`_unit_jackknife` handed to the kernel: its arrays
+#: stay a few MB however many rows the block has.
+JACK_BATCH_CELLS = 500_000
+
+
 def _unit_jackknife(block: Block, groups: list[np.ndarray], *, chunk: int = 0) -> np.ndarray:
     """:func:`jackknife`'s replicates of a block with unit weights, without a pass over every row per
     replicate: a replicate's column counts are the whole block's minus those of the rows it leaves out.
     The counts are whole numbers (exact in float64), so they, and the metrics, equal bit for bit the
-    sums of 0/1 weights over every row (:func:`_metrics_of_counts`, the weighted path); the chunks
-    (hence the arrays handed to the batch kernel) have the same shapes and layout as there."""
+    sums of 0/1 weights over every row (:func:`_metrics_of_counts`, the weighted path).
+
+    The kernel is called on batches of many replicates (:data:`JACK_BATCH_CELLS`), not on the weighted
+    path's chunks of ``2.5e6 / rows`` replicates (two at a million rows: thousands of calls).  Its
+    values do not depend on the batch (its sums add the columns one after the other for each replicate,
+    and a column without positives in one replicate adds an exact zero) except for a call on a single
+    replicate, whose sums numpy adds pairwise: a replicate the chunked path scores alone (a chunk of one,
+    or the only replicate of its chunk with both classes) is scored alone here too, so every value is
+    bit for bit the chunked path's."""
     n = block.y.size
     y = block.y.astype(np.int64)
     keys = [_compressed_keys(g, y) for g in block.groups]  # row order: a row's column does not depend on it
-    full = [np.bincount(key, minlength=width).astype(np.float64) for key, width in keys]
     n_rep = len(groups)
     out = np.empty((n_rep, len(block.models), len(BOOT_METRICS)))
-    step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))
-    for start in range(0, n_rep, step):
-        part = groups[start : start + step]
-        for k, (key, width) in enumerate(keys):
-            both = np.repeat(full[k][:, None], len(part), axis=1)  # (columns, size), C order
+    step = chunk or max(1, min(n_rep, 2_500_000 // max(n, 1)))  # the chunks of the weighted path
+    for k, (key, width) in enumerate(keys):
+        full = np.bincount(key, minlength=width).astype(np.float64)
+        batch = step * max(1, JACK_BATCH_CELLS // (width * step))  # whole chunks
+        for start in range(0, n_rep, batch):
+            part = groups[start : start + batch]
+            both = np.repeat(full[:, None], len(part), axis=1)  # (columns, size), C order
             for j, rows in enumerate(part):
                 both[:, j] -= np.bincount(key[rows], minlength=width)
-            _metrics_of_columns(both, out[start : start + len(part), k])
+            _metrics_in_chunks(both, out[start : start + len(part), k], step)
     return out
 
 
+def _metrics_in_chunks(both: np.ndarray, block_out: np.ndarray, step: int) -> None:
+    """:func:`_metrics_of_columns` of every replicate of ``both`` (columns, replicates) in one call, the
+    same values as calls on its chunks of ``step`` replicates: a replicate such a call would score alone
+    (pairwise sums) is scored alone."""
+    size = both.shape[1]
+    ok = (both[1::2].sum(axis=0) > 0) & (both[0::2].sum(axis=0) > 0)
+    chunk_of = np.arange(size) // step
+    alone = ok & (np.bincount(chunk_of, weights=ok, minlength=chunk_of[-1] + 1)[chunk_of] == 1)
+    together = ok & ~alone
+    block_out[~ok] = np.nan
+    for cols in ([np.flatnonzero(together)] if together.any() else []) + [[j] for j in np.flatnonzero(alone)]:
+        res = np.empty((len(cols), block_out.shape[1]))
+        _metrics_of_columns(np.ascontiguousarray(both[:, cols]), res)
+        block_out[cols] = res
 def _cluster_jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,
                        chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The jackknife of a grouped block: replicate g leaves out every row of one group (up to
