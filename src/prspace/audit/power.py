@@ -1,5 +1,8 @@
 """Can my data tell?  Power and sample size for a paired comparison of two models, from their own scores.
 
+One module of about 500 lines on purpose: planting a difference, drawing the planned test sets (rows or
+whole groups), testing them as the audit does and correcting its level share one population and its draws.
+
 The method (``docs/audit.md``, "Power and sample size"), for a metric of :data:`METRICS` and two
 models a, b scored on the same test rows (the user's *population*: its positives' score pairs
 ``(a_i, b_i)`` and its negatives' pairs):

@@ -1,5 +1,8 @@
 """The predictions schema: one parquet file per task, whatever the source.
 
+One module of about 420 lines on purpose: the columns, their dtypes and every check on them are the
+contract between the sources and every later stage, read in one place.
+
 Every source (:mod:`prspace.openml`, :mod:`prspace.local.crossval`) writes,
 and every later stage reads, the same thing:
 
