@@ -336,6 +336,19 @@ def _odds_against(pair: Pair) -> float:
     return float(w[~pair.y].sum() / w[pair.y].sum())
 
 
+def _smallest(power, target: float, *, lo: int, hi: int, cap: int) -> float:
+    """The smallest size whose ``power(size)`` reaches ``target``, to within 5% (doubling from ``hi``, then
+    bisection); NaN beyond ``cap``."""
+    while power(hi) < target:
+        lo, hi = hi, 2 * hi
+        if hi > cap:
+            return float("nan")
+    while hi - lo > max(1, lo // 20):
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
+    return float(hi)
+
+
 def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
                      seed: int = 0, max_pos: int = 20_000, corrected: bool = False) -> float:
     """The fewest positives (prevalence of the population kept) detecting the observed difference
@@ -353,15 +366,7 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
         return detection_rate(pair, metric, c=0.0, n_pos=m, n_neg=q, alpha=level, sims=sims,
                               rng=np.random.default_rng(seed), sign=sign)[0]
 
-    lo, hi = 1, 4
-    while power(hi) < target:
-        lo, hi = hi, 2 * hi
-        if hi > max_pos:
-            return float("nan")
-    while hi - lo > max(1, lo // 20):
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
-    return float(hi)
+    return _smallest(power, target, lo=1, hi=4, cap=max_pos)
 
 
 def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
@@ -380,15 +385,7 @@ def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float
         return detection_rate(pair, metric, c=0.0, n_groups=k, alpha=level, sims=sims,
                               rng=np.random.default_rng(seed), sign=sign)[0]
 
-    lo, hi = 2, 8
-    while power(hi) < target:
-        lo, hi = hi, 2 * hi
-        if hi > max_groups:
-            return float("nan")
-    while hi - lo > max(1, lo // 20):
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
-    return float(hi)
+    return _smallest(power, target, lo=2, hi=8, cap=max_groups)
 
 
 POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",

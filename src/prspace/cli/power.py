@@ -110,15 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if group_col is not None:
         _grouped_lines(t, source, group_col)
     for r in ([] if group_col is not None else t.to_dict("records")):
-        mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
-            f"{r['minimal_detectable']:.3f}"
-        need = "more than 20000" if r["positives_needed"] != r["positives_needed"] else f"{r['positives_needed']:.0f}"
-        print(f"{r['task']} {r['metric']}: {r['model_a']} - {r['model_b']} = {r['observed_diff']:+.3f}; at "
-              f"{r['n_pos']} positives / {r['n_neg']} negatives power {r['power_observed']:.2f} "
-              f"(MC se {r['power_mc_se']:.2f}); smallest difference detected with power {r['target']:.0%}: {mdd}; "
-              f"positives needed for the observed difference: {need} "
-              f"({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs, corrected by simulation as the "
-              f"audit does to raw p < {r['raw_threshold']:.4g})")
+        print(_line(r, f"{r['n_pos']} positives / {r['n_neg']} negatives", "positives", r["positives_needed"]))
     if args.out:
         t.to_csv(args.out, index=False)
     return 0
@@ -129,15 +121,21 @@ def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:
     print(f"{source}: the unit is the group of column {group_col!r}: planned test sets draw whole groups with "
           "replacement (each keeping its rows), tested by the audit's grouped jackknife t (AUROC too, not DeLong)")
     for r in t.to_dict("records"):
-        mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
-            f"{r['minimal_detectable']:.3f}"
-        need = "more than 20000" if r["groups_needed"] != r["groups_needed"] else f"{r['groups_needed']:.0f}"
-        print(f"{r['task']} {r['metric']}: {r['model_a']} - {r['model_b']} = {r['observed_diff']:+.3f}; at "
-              f"{r['n_groups']} groups (mean {r['rows_per_group']:.1f} rows per group: about {r['n_pos']:.0f} positives"
-              f" / {r['n_neg']:.0f} negatives) power {r['power_observed']:.2f} (MC se {r['power_mc_se']:.2f}); "
-              f"smallest difference detected with power {r['target']:.0%}: {mdd}; groups needed for the observed "
-              f"difference: {need} ({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs, corrected "
-              f"by simulation as the audit does to raw p < {r['raw_threshold']:.4g})")
+        print(_line(r, f"{r['n_groups']} groups (mean {r['rows_per_group']:.1f} rows per group: about "
+                       f"{r['n_pos']:.0f} positives / {r['n_neg']:.0f} negatives)", "groups", r["groups_needed"]))
+
+
+def _line(r: dict, sizes: str, unit: str, needed: float) -> str:
+    """One row of the answer: the difference, the power at ``sizes``, the smallest detectable difference and the
+    ``unit`` s needed (NaN: more than the search's cap)."""
+    mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
+        f"{r['minimal_detectable']:.3f}"
+    need = "more than 20000" if needed != needed else f"{needed:.0f}"
+    return (f"{r['task']} {r['metric']}: {r['model_a']} - {r['model_b']} = {r['observed_diff']:+.3f}; at "
+            f"{sizes} power {r['power_observed']:.2f} (MC se {r['power_mc_se']:.2f}); smallest difference "
+            f"detected with power {r['target']:.0%}: {mdd}; {unit} needed for the observed difference: {need} "
+            f"({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs, corrected by simulation as the "
+            f"audit does to raw p < {r['raw_threshold']:.4g})")
 
 
 def _plan(args: argparse.Namespace) -> int:
