@@ -78,6 +78,51 @@ def test_audit_bands_follow_group_col():
     np.testing.assert_array_equal(bg.lo, direct.lo)  # the audit passes its groups (one fold: one stratum)
 
 
+def test_grouped_bands_are_drawn_by_the_grouped_table():
+    """With groups the drawing rule reads the grouped table at the most groups calibrated not above the task's
+    (NaN below the fewest); without, the row-level table as before."""
+    from prspace.audit.bands import GROUP_CELLS, band_coverage, band_shown
+    from prspace.audit.coverage import TARGET
+
+    assert {c[0] for c in GROUP_CELLS} == {"roc", "pr", "prg"}
+    sizes = sorted({c[1] for c in GROUP_CELLS})
+    for curve, n_groups, cov, _se, _reps in GROUP_CELLS:
+        for g in (n_groups, n_groups + 1):  # a task between two cells takes the lower one
+            if g == n_groups + 1 and g in sizes:
+                continue
+            assert band_coverage(curve, 500, 1000, n_groups=g)[0] == cov
+            assert band_shown(curve, 500, 1000, n_groups=g) == (cov >= TARGET)
+    assert np.isnan(band_coverage("prg", 500, 1000, n_groups=sizes[0] - 1)[0])
+    assert not band_shown("prg", 500, 1000, n_groups=sizes[0] - 1)
+
+
+def test_grouped_bands_figure_follows_the_grouped_rule():
+    from matplotlib.collections import PolyCollection
+
+    from prspace.audit import plot
+    from prspace.audit.bands import band_shown
+
+    block = draw(World(icc=0.8, d=(1.2, 1.0)), 60, np.random.default_rng(4))
+    frame = pd.concat([pd.DataFrame({"model": m, "label": block.y.astype(int), "score": block.scores[k],
+                                     "patient": block.cluster, "row": np.arange(block.y.size)})
+                       for k, m in enumerate(block.models)])
+    res = audit.audit(frame, group_col="patient", n_boot=100)
+    assert res.n_groups("all") == 60
+    fig = plot.bands_figure(res, res.shown_bands())
+    assert "resamples of whole groups of 'patient'" in fig._suptitle.get_text()
+    n_pos = float(res.pooled["n_pos"].iloc[0])
+    n = n_pos + float(res.pooled["n_neg"].iloc[0])
+    shown = [band_shown(c, n_pos, n, n_groups=60) for c in ("roc", "pr", "prg")]
+    assert shown != [band_shown(c, n_pos, n) for c in ("roc", "pr", "prg")]  # the grouped rule, not the row one
+    for ax, curve, drawn in zip([ax for ax in fig.axes if ax.axison], ("roc", "pr", "prg"), shown, strict=True):
+        fills = [c for c in ax.collections if isinstance(c, PolyCollection)]
+        assert bool(fills) == drawn, curve
+        assert ("no band: with 60 groups" in ax.get_title()) == (not drawn)
+    table = res.band_table()
+    assert dict(zip(table["curve"], table["calibrated"], strict=False)) == dict(zip(("roc", "pr", "prg"), shown,
+                                                                                    strict=True))
+
+
 @pytest.mark.parametrize("groups,words", [(np.arange(3), "one value per row"),
                                           (np.array([1.0, np.nan, 2.0, 2.0]), "missing values")])
 def test_bad_groups(groups, words):

@@ -15,7 +15,10 @@ task, by the distance of :func:`prspace.audit.decision.decide`, in the table
 :mod:`prspace.audit.bands_table` written by ``benchmarks/calib_bands.py --write-rule``); the
 bootstrap band of a ROC curve collapses where the resamples' TPR all reach 1 and misses the
 population curve there, so with few positives it is not drawn (``docs/calibration.md``, "The
-curve bands").  ``bands.csv`` keeps every band, with ``calibrated``.
+curve bands").  With ``--group-col`` the rule reads the grouped bands' table instead
+(``bands_groups_table.csv``, written by ``benchmarks/calib_power_groups.py --write-rule``: simultaneous
+coverage by number of groups under intra-group correlation 0.8), at the most groups calibrated not above
+the task's.  ``bands.csv`` keeps every band, with ``calibrated``.
 """
 
 from __future__ import annotations
@@ -28,11 +31,17 @@ import pandas as pd
 
 from prspace.audit.bands_table import CELLS
 from prspace.audit.coverage import TARGET
+from prspace.audit.generated import read_cells
 from prspace.core.errors import InputError
 from prspace.stats.bands import CURVES, CurveBand, curve_bands
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
+
+#: The grouped bands' rule: simultaneous coverage per curve and number of groups (``curve, n_groups, coverage,
+#: mc_se, reps``), written by ``benchmarks/calib_power_groups.py --write-rule``; its world's pi.
+GROUP_COLUMNS, GROUP_CELLS = read_cells("bands_groups_table.csv")
+GROUP_WORLD_PI = 0.3
 
 #: Models drawn per task in ``bands.png`` (their bands overlap: more are unreadable).
 TOP_K = 3
@@ -44,10 +53,19 @@ BAND_COLUMNS = ["task", "model", "curve", "x", "grid", "estimate", "lo", "hi", "
                 "n_resamples", "calibrated"]
 
 
-def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, float, int]:
+def band_coverage(curve: str, n_pos: float, n: float, *, n_groups: int | None = None
+                  ) -> tuple[float, float, float, int]:
     """Simulated simultaneous coverage of ``curve``'s band at the calibrated cell nearest a task
     with ``n_pos`` positives of ``n`` rows: ``(coverage, mc_se, pi, n_pos)`` of that cell (NaN
-    coverage if none)."""
+    coverage if none).  With ``n_groups`` (``--group-col``: whole groups resampled), the grouped
+    table's cell of the most groups not above ``n_groups`` (more groups only help), as
+    ``(coverage, mc_se, pi of its world, groups)``; NaN below its fewest groups."""
+    if n_groups is not None:
+        rows = [c for c in GROUP_CELLS if c[0] == curve and c[1] <= n_groups]
+        if not rows:
+            return float("nan"), float("nan"), float("nan"), 0
+        c = max(rows, key=lambda c: c[1])
+        return c[2], c[3], GROUP_WORLD_PI, c[1]
     cells = [c for c in CELLS if c[0] == curve]
     if not cells or not (n > n_pos > 0):
         return float("nan"), float("nan"), float("nan"), 0
@@ -56,9 +74,9 @@ def band_coverage(curve: str, n_pos: float, n: float) -> tuple[float, float, flo
     return c[4], c[5], c[1], c[3]
 
 
-def band_shown(curve: str, n_pos: float, n: float) -> bool:
+def band_shown(curve: str, n_pos: float, n: float, *, n_groups: int | None = None) -> bool:
     """Whether ``curve``'s simultaneous band is drawn for such a task (module docstring)."""
-    return bool(band_coverage(curve, n_pos, n)[0] >= TARGET)
+    return bool(band_coverage(curve, n_pos, n, n_groups=n_groups)[0] >= TARGET)
 
 
 def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
@@ -93,16 +111,17 @@ def shown(res: AuditRecord, *, max_tasks: int = MAX_TASKS, top_k: int = TOP_K) -
 
 
 def band_table(bands: dict[tuple[str, str], dict[str, CurveBand]],
-               sizes: dict[str, tuple[float, float]] | None = None) -> pd.DataFrame:
+               sizes: dict[str, tuple[float, float, int | None]] | None = None) -> pd.DataFrame:
     """``bands.csv``: one row per task, model, curve and grid point; ``sizes``: task -> (positives,
-    rows), for ``calibrated`` (:func:`band_shown`; NaN without)."""
+    rows, groups or None), for ``calibrated`` (:func:`band_shown`; NaN without)."""
     parts = []
     for (task, model), per in bands.items():
         for curve in CURVES:
             if curve not in per:
                 continue
             b = per[curve]
-            ok = band_shown(curve, *sizes[task]) if sizes and task in sizes else float("nan")
+            ok = band_shown(curve, *sizes[task][:2], n_groups=sizes[task][2]) if sizes and task in sizes else \
+                float("nan")
             parts.append(b.rows(task=task, model=model, curve=curve).assign(calibrated=ok))
     if not parts:
         return pd.DataFrame(columns=BAND_COLUMNS)

@@ -176,11 +176,12 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
         low = 0.0
         n_pos = float(pooled["n_pos"].iloc[0]) if len(pooled) else 0.0
         n = n_pos + (float(pooled["n_neg"].iloc[0]) if len(pooled) else 0.0)
+        groups = res.n_groups(task)
         for model in models:
             style = styles[str(model)]
             for ax, (curve, *_) in zip(row, panels, strict=True):
                 b = bands[(task, model)][curve]
-                if band_shown(curve, n_pos, n):
+                if band_shown(curve, n_pos, n, n_groups=groups):
                     ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
                 ax.plot(b.grid, b.estimate, color=style["color"], ls=style["ls"], lw=1.6,
                         label=f"{_label(model)} (AUROC {fmt(pooled.loc[model, 'auroc'])}, "
@@ -199,9 +200,10 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
             ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-            cov = band_coverage(curve, n_pos, n)[0]
-            note = "" if not models or band_shown(curve, n_pos, n) else (
-                f"\nno band: with {count(n_pos)} positives it covers {percents(cov, TARGET)[0]} in simulation" if cov == cov
+            cov = band_coverage(curve, n_pos, n, n_groups=groups)[0]
+            size = f"{count(n_pos)} positives" if groups is None else f"{groups} groups"
+            note = "" if not models or band_shown(curve, n_pos, n, n_groups=groups) else (
+                f"\nno band: with {size} it covers {percents(cov, TARGET)[0]} in simulation" if cov == cov
                 else "\nno band: its coverage is not calibrated here")
             ax.set_title(prefix + title + note, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)
@@ -212,7 +214,8 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     hidden = res.pooled["task"].nunique() - len(tasks)
     if hidden > 0 and bands:
         which += f"; {hidden} more task(s) not drawn"
-    fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples within class)\n"
+    how = "within class" if res.group_col is None else f"of whole groups of {res.group_col!r}"
+    fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples {how})\n"
                  f"shaded: {level:.0%} simultaneous band, drawn only where its simulated coverage of the whole curve "
                  f"is at least {TARGET:.0%} (docs/calibration.md)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))

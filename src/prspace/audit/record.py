@@ -64,6 +64,12 @@ class AuditRecord:
     def has_folds(self) -> bool:
         return bool(len(self.folds))
 
+    def n_groups(self, task: str) -> int | None:
+        """Groups of ``task`` with ``--group-col`` (None without): the unit the bands and intervals resample."""
+        if self.group_col is None or "group" not in self.data.columns:
+            return None
+        return int(self.data.loc[self.data["task"] == task, "group"].nunique())
+
     @property
     def exit_code(self) -> int:
         """1 if any finding is an error (results that cannot be right), else 0."""

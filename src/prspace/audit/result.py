@@ -170,7 +170,7 @@ class AuditResult(AuditRecord):
 
     def band_table(self) -> pd.DataFrame:
         """``bands.csv``: the bands of :meth:`shown_bands`, one row per task, model, curve and grid point."""
-        sizes = {t: (float(g["n_pos"].iloc[0]), float(g["n_pos"].iloc[0] + g["n_neg"].iloc[0]))
+        sizes = {t: (float(g["n_pos"].iloc[0]), float(g["n_pos"].iloc[0] + g["n_neg"].iloc[0]), self.n_groups(t))
                  for t, g in self.pooled.groupby("task")}
         return curve_band.band_table(self.shown_bands(), sizes)
 
