@@ -304,13 +304,20 @@ def summary_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,
     return "\n".join(study_page(_study(v, study, tasks, tables_dir, own_data))).rstrip() + "\n"
 
 
+#: The heading of results/summary.md's second section (``docs/results.md`` links to it).
+CLAIMS_HEADING = "The papers' claims, one by one"
+
+
 def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataFrame | None]]) -> str:
-    """``results/summary.md`` (the README includes it): the answer for several studies side by side,
-    the primary claims with a column pair per study, the implementation line, and where this
-    project's own analyses are. Paths are written for the README, which includes this page."""
+    """``results/summary.md``: under ``## The answer`` the answer for several studies side by side (the README
+    includes this section), under ``## The papers' claims`` the primary claims with a column pair per study, the
+    implementation line, the differences from Flach & Kull's experiment and where this project's own analyses
+    are, the paper's words as footnotes (``docs/results.md`` includes the whole page). Paths are written from the
+    repository's root."""
     st = [s if isinstance(s, Study) else Study(name=s[0], verdicts=s[1], tasks=s[2]) for s in studies]
     notes = _Notes()
-    out = _answer_block(st) + _primary_tables(st, notes, mc_column=False) + _implementation(st) + differences_lines(st)
+    out = (["## The answer", ""] + _answer_block(st) + [f"## {CLAIMS_HEADING}", ""]
+           + _primary_tables(st, notes, mc_column=False) + _implementation(st) + differences_lines(st))
     n = [len(exploratory(s.verdicts)) for s in st]
     out += [f"**This project's analyses** ({', '.join(f'{k} rows in `{s.name}`' for k, s in zip(n, st, strict=True))}: test-set "
             "noise, plausible-best sets, skew, learners over tasks; no paper states them): "
