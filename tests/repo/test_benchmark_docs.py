@@ -1,0 +1,34 @@
+"""docs/benchmarks.md's generated blocks are what their scripts write from the committed benchmark files."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = (ROOT / "docs" / "benchmarks.md").read_text()
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _block(marker: str) -> str:
+    m = re.search(rf"<!-- {marker}:start -->\n(.*?)\n<!-- {marker}:end -->", DOCS, flags=re.S)
+    assert m, f"docs/benchmarks.md has no {marker} block"
+    return m[1]
+
+
+def test_openml_loopback_block_is_the_scripts():
+    bench = _script("bench_openml_loopback")
+    summary = pd.read_csv(ROOT / "benchmarks" / "openml_loopback_summary.csv")
+    ext = json.loads((ROOT / "benchmarks" / "openml_loopback_extrapolation.json").read_text())
+    assert _block("openml-loopback") == bench.docs_block(summary, ext)
+    assert f"{ext['gb_total']:.2f} GB" in _block("openml-loopback")
