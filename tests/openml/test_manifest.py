@@ -97,3 +97,30 @@ def test_a_service_failure_is_one_line_naming_the_action_and_exits_1(monkeypatch
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and err == ["prspace fetch-openml select: error: server answered 503 to GET /task/list; "
                                  "try again later"]
+
+
+def test_changes_cli_names_the_tasks_whose_draw_changed(tmp_path, capsys):
+    from prspace.cli import main
+
+    def manifest(runs: dict[str, list[tuple[int, int, str]]]) -> dict:
+        return {"server": SERVER, "tasks": [{"task_id": t, "runs": [{"run_id": r, "flow_id": f, "sha256": h}
+                                                                     for r, f, h in rs]} for t, rs in runs.items()]}
+
+    before = {"openml-3": [(1, 10, "a"), (2, 11, "b")], "openml-5": [(7, 12, "c")], "openml-8": [(9, 13, "d")]}
+    after = {"openml-3": [(1, 10, "a"), (4, 14, "e")], "openml-5": [(7, 12, "CHANGED")], "openml-8": [(9, 13, "d")],
+             "openml-9": [(5, 15, "f")]}
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(manifest(before)))
+    b.write_text(json.dumps(manifest(after)))
+    assert main(["fetch-openml", "changes", str(a), str(a)]) == 0
+    assert "the same draw: 3 task(s)" in capsys.readouterr().out
+    assert main(["fetch-openml", "changes", str(a), str(b)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("3 task(s) changed between")
+    assert "task openml-3: runs no longer drawn: 2 (flow 11); runs newly drawn: 4 (flow 14)" in out[1]
+    assert "task openml-5: predictions file changed: runs 7" in out[2]
+    assert "task openml-9: drawn after, not before" in out[3] and len(out) == 4  # openml-8 is unchanged
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(["fetch-openml", "changes", str(a), str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad.json is not a prspace OpenML manifest" in err[0] and "second argument" in err[0]

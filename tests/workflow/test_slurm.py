@@ -112,8 +112,8 @@ def _tables(workdir: Path) -> dict[str, bytes]:
 def test_reduced_workflow_on_slurm_equals_local(cluster, request, tmp_path):
     hw = node_hardware()
     # SLURM enforces the profile's requests: a node smaller than the largest one (a group of
-    # `cores` score jobs at 2,500 MB each, predict at 3,000 MB) would leave jobs pending forever.
-    need_mb = max(3000, 2500 * hw["cpus"])
+    # `cores` score jobs at 2,500 MB each, predict at 4,000 MB) would leave jobs pending forever.
+    need_mb = max(4000, 2500 * hw["cpus"])
     if hw["memory"] < need_mb:
         pytest.skip(f"this node has {hw['memory']} MB; profiles/slurm requests up to {need_mb} MB")
     # the local run: the session's reduced study (tests/conftest.py; profiles/local, 2 cores),

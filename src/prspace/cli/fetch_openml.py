@@ -42,6 +42,8 @@ from prspace.openml import (
 )
 from prspace.openml.manifest import (
     build_manifest,
+    changed_tasks,
+    load_manifest,
     manifest_runs,
     read_manifest,
     replay_task_rows,
@@ -86,7 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="select OpenML tasks and fetch their cross-validated predictions",
         description="Select OpenML binary tasks and fetch run predictions into the predictions schema.",
     )
-    sub = parser.add_subparsers(dest="openml_command", metavar="{select,task,manifest,selfcheck}")
+    sub = parser.add_subparsers(dest="openml_command", metavar="{select,task,manifest,selfcheck,changes}")
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
     sel = _with_client(sub, "select", run_select, "list candidate tasks with verdicts -> CSV",
@@ -132,6 +134,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     chk.add_argument("--out", required=True, type=Path, help="per value CSV (Markdown beside it)")
     chk.add_argument("--summary-out", required=True, type=Path, help="summary CSV (Markdown beside it)")
     chk.set_defaults(func=run_selfcheck)
+
+    chg = sub.add_parser("changes", help="name the tasks whose draw differs between two manifests",
+                         description="Compare two manifests of a study (e.g. results/<study>/openml-manifest.json "
+                                     "before and after a rerun): one line per task drawn in one only, with runs "
+                                     "no longer or newly drawn, or with a predictions file whose SHA-256 changed. "
+                                     "Exit 0 when the draws are the same, 1 when they differ (as diff does).")
+    chg.add_argument("before", type=Path, help="the earlier manifest JSON")
+    chg.add_argument("after", type=Path, help="the later manifest JSON")
+    chg.set_defaults(func=run_changes)
 
 
 def _settings(args: argparse.Namespace) -> ClientSettings:
@@ -264,3 +275,19 @@ def run_selfcheck(args: argparse.Namespace) -> int:
     print(f"prspace fetch-openml selfcheck: {checks['model_id'].nunique() if len(checks) else 0} run(s), "
           f"{len(checks)} value(s) compared, {bad} differ by more than 1e-4", file=sys.stderr)
     return 0
+
+
+def run_changes(args: argparse.Namespace) -> int:
+    before = load_manifest(args.before, key="the first argument (a manifest JSON, e.g. results/<study>/openml-manifest.json)")
+    after = load_manifest(args.after, key="the second argument (a manifest JSON, e.g. results/<study>/openml-manifest.json)")
+    if before["server"].rstrip("/") != after["server"].rstrip("/"):
+        print(f"note: the manifests come from different servers ({before['server']} and {after['server']})")
+    lines = changed_tasks(before, after)
+    n_before, n_after = len(before["tasks"]), len(after["tasks"])
+    if not lines:
+        print(f"the same draw: {n_before} task(s), every run and predictions file (SHA-256) unchanged")
+        return 0
+    print(f"{len(lines)} task(s) changed between {args.before} ({n_before} tasks) and {args.after} ({n_after} tasks):")
+    for line in lines:
+        print(f"  {line}")
+    return 1

@@ -27,17 +27,24 @@ KIND = "prspace OpenML study manifest"
 RUN_FIELDS = ("run_id", "flow_id", "flow_name", "sha256")
 
 
-def read_manifest(path: str | Path, server: str) -> dict:
-    """The manifest at ``path``, checked: a JSON object with ``server`` and a ``tasks`` list, drawn
-    from ``server`` (trailing slashes ignored)."""
+def load_manifest(path: str | Path, *, key: str = "openml.replay") -> dict:
+    """The manifest at ``path``, checked: a JSON object with ``server`` and a ``tasks`` list (``key``: the
+    config key or option that named it, for the error)."""
     try:
         m = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputError(f"no manifest at {path}; check config key openml.replay (option --manifest)") from None
+        raise InputError(f"no manifest at {path}; check {key}") from None
     except (OSError, ValueError) as exc:
-        raise InputError(f"{path} is not a manifest JSON ({exc}); check config key openml.replay") from None
+        raise InputError(f"{path} is not a manifest JSON ({exc}); check {key}") from None
     if not isinstance(m, dict) or not isinstance(m.get("tasks"), list) or "server" not in m:
-        raise InputError(f"{path} is not a prspace OpenML manifest (no server/tasks); check config key openml.replay")
+        raise InputError(f"{path} is not a prspace OpenML manifest (no server/tasks); check {key}")
+    return m
+
+
+def read_manifest(path: str | Path, server: str) -> dict:
+    """The manifest at ``path``, checked (:func:`load_manifest`) and drawn from ``server`` (trailing
+    slashes ignored)."""
+    m = load_manifest(path, key="config key openml.replay (option --manifest)")
     if m["server"].rstrip("/") != server.rstrip("/"):
         raise InputError(f"manifest {path} was drawn from {m['server']} but the server is {server}; "
                          f"set config key openml.server to {m['server']} to replay it")
