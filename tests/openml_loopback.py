@@ -426,10 +426,17 @@ class _ShapedHandler(_Handler):
         gz = "xml" in ctype and "gzip" in self.headers.get("Accept-Encoding", "")
         if gz:
             body = gzip.compress(body)
+        extra: dict[str, str] = {}
+        if not gz:
+            status, body, extra = self._ranged(status, body)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         if gz:
             self.send_header("Content-Encoding", "gzip")
+        else:
+            self.send_header("Accept-Ranges", "bytes")
+        for k, v in extra.items():
+            self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         chunk = max(1024, int(fake.bandwidth // 20))

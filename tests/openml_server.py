@@ -285,14 +285,34 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return
         self._send(status, body, ctype)
 
+    def _ranged(self, status: int, body: bytes) -> tuple[int, bytes, dict[str, str]]:
+        """A ``Range: bytes=N-`` request of a whole file (status 200) answered as the live file servers do:
+        ``206`` with the bytes from N and ``Content-Range: bytes N-(L-1)/L``; ``416`` for N >= L; recorded
+        in ``fake.ranges`` as (path, N)."""
+        m = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", "").strip())
+        if status != 200 or m is None:
+            return status, body, {}
+        start = int(m[1])
+        self.server.fake.ranges.append((self.path.split("?", 1)[0], start))
+        if start >= len(body):
+            return 416, b"", {"Content-Range": f"bytes */{len(body)}"}
+        return 206, body[start:], {"Content-Range": f"bytes {start}-{len(body) - 1}/{len(body)}"}
+
     def _send(self, status: int, body: bytes, ctype: str) -> None:
         gz = "xml" in ctype and "gzip" in self.headers.get("Accept-Encoding", "")
         if gz:
             body = gzip.compress(body)
+        extra: dict[str, str] = {}
+        if not gz:
+            status, body, extra = self._ranged(status, body)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         if gz:
             self.send_header("Content-Encoding", "gzip")
+        else:
+            self.send_header("Accept-Ranges", "bytes")
+        for k, v in extra.items():
+            self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -321,6 +341,7 @@ class FakeOpenML:
         self.files: dict[int, tuple[str, bytes]] = {}
         self.studies: dict[str, tuple[str, list[int]]] = {}  # id or alias -> (entity type, task ids)
         self.paths: list[str] = []
+        self.ranges: list[tuple[str, int]] = []  # (path, first byte) of every ``Range`` request of a file
         self.handler_errors: list[str] = []  # unexpected exceptions in the handler threads
         self.faults: list[list[Any]] = []  # [regex, kind, remaining]
         self.stall_seconds = 3.0

@@ -208,6 +208,43 @@ def test_truncated_body_is_retried_and_never_kept(tmp_path, caplog):
     assert not list(tmp_path.rglob("*.part"))
 
 
+def test_an_interrupted_download_resumes_from_the_bytes_kept(tmp_path):
+    """A body cut off half way is kept (``.partial``); the retry asks for the rest (``Range: bytes=N-``), the
+    server answers 206 and the file is whole; a server without ranges (200) sends it again, also whole; a
+    process that finds the partial file locked by another downloads its own copy."""
+    import fcntl
+
+    from prspace.openml.client import download, partial_path
+
+    t = make_task(504, n_flows=6)
+    body = t.runs[0].arff
+    with FakeOpenML([t]) as srv:
+        url = f"{srv.base}/data/download/{t.runs[0].file_id}/predictions.arff"
+        dest = tmp_path / "a" / "run.arff"
+        srv.fault("data/download", "truncate", times=1)
+        with pytest.raises(OpenMLNetworkError, match="truncated"):
+            download(url, dest, "run 1", settings(srv, tmp_path, max_retries=0))
+        kept = partial_path(dest).read_bytes()
+        assert not dest.exists() and 0 < len(kept) < len(body) and body.startswith(kept)
+        download(url, dest, "run 1", settings(srv, tmp_path, max_retries=0))  # the rerun
+        assert dest.read_bytes() == body and not partial_path(dest).exists()
+        assert srv.ranges == [(f"/data/download/{t.runs[0].file_id}/predictions.arff", len(kept))]
+        assert not list(dest.parent.glob(".*"))  # no partial or lock file left behind
+
+        dest2 = tmp_path / "b" / "run.arff"  # a stale partial that is not the file's prefix: 200 restarts it
+        partial_path(dest2).parent.mkdir(parents=True)
+        partial_path(dest2).write_bytes(b"x" * (len(body) + 5))
+        download(url, dest2, "run 1", settings(srv, tmp_path, max_retries=1))  # 416, dropped, then whole
+        assert dest2.read_bytes() == body
+
+        dest3 = tmp_path / "c" / "run.arff"  # another process holds the partial file: our own copy
+        dest3.parent.mkdir()
+        with open(partial_path(dest3).with_name(partial_path(dest3).name + ".lock"), "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            download(url, dest3, "run 1", settings(srv, tmp_path))
+        assert dest3.read_bytes() == body and not partial_path(dest3).exists()
+
+
 def test_unrecoverable_failure_keeps_downloads_and_resume_fetches_only_the_rest(tmp_path):
     t = make_task(601, n_flows=8)
     with FakeOpenML([t]) as srv:

@@ -266,7 +266,96 @@ def call(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def partial_path(dest: Path) -> Path:
+    """Where an unfinished download of ``dest`` is kept between attempts and runs (:func:`download`)."""
+    return dest.with_name(f".{dest.name}.partial")
+
+
 def _download_once(url: str, dest: Path, settings: ClientSettings) -> int:
+    """One attempt: the bytes of ``url`` into ``dest``.  The bytes arrive in :func:`partial_path`, which
+    survives a failed attempt or a killed process: the next attempt asks only for the rest (HTTP
+    ``Range: bytes=N-``) and appends it when the server answers ``206`` from byte N; a server that answers
+    ``200`` (no ranges) sends the whole file again.  A body with a ``Content-Encoding`` (compressed on the
+    wire, so its byte ranges are not the file's) is not resumed.  The partial file is held under an
+    exclusive ``flock`` while written; a second process fetching the same file (two tasks of one dataset)
+    downloads into its own temporary file instead.  The file is renamed onto ``dest`` only when its
+    length is the server's (``Content-Length``, or the total of ``Content-Range``)."""
+    import fcntl
+
+    partial = partial_path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(partial.with_name(partial.name + ".lock"), "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return _download_whole(url, dest, settings)  # another process resumes this file: fetch our own copy
+        have = partial.stat().st_size if partial.is_file() else 0
+        headers = {"User-Agent": "prspace (openml-python compatible)"}
+        if have:
+            headers["Range"] = f"bytes={have}-"
+        STATE.count()
+        with requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
+            STATE.local.last = (url, r.status_code, r.headers.get("Content-Type", ""))
+            if r.status_code == 416:  # the kept part is not a prefix the server can continue: start again
+                partial.unlink(missing_ok=True)
+                raise _RetryableStatus("HTTP 416 (range not satisfiable): the kept partial download is dropped")
+            if r.status_code >= 500 or r.status_code in (408, 429):
+                raise _RetryableStatus(f"HTTP {r.status_code}")
+            if r.status_code not in (200, 206):
+                raise ServerFileMissing(f"HTTP {r.status_code} for {url}")
+            if r.headers.get("Content-Encoding"):
+                partial.unlink(missing_ok=True)
+                return _write_whole(r, dest)
+            resumed = r.status_code == 206 and r.headers.get("Content-Range", "").startswith(f"bytes {have}-")
+            if r.status_code == 206 and not resumed:
+                partial.unlink(missing_ok=True)
+                raise _RetryableStatus(f"HTTP 206 from another byte than asked ({r.headers.get('Content-Range')})")
+            if resumed:
+                total = r.headers.get("Content-Range", "").rsplit("/", 1)[-1]
+                expected = int(total) if total.isdigit() else None
+            else:
+                have = 0
+                length = r.headers.get("Content-Length")
+                expected = int(length) if length is not None else None
+            n = have
+            with open(partial, "ab" if resumed else "wb") as fh:
+                for chunk in _arrived(r):
+                    fh.write(chunk)
+                    n += len(chunk)
+            if expected is not None and n != expected:
+                raise _Truncated(f"truncated body: {n} of {expected} bytes (the {n} are kept; the next attempt "
+                                 "asks for the rest)")
+        os.chmod(partial, 0o666 & ~_umask())
+        os.replace(partial, dest)
+        Path(lock.name).unlink(missing_ok=True)
+    return n
+
+
+def _arrived(r: requests.Response):
+    """The body of ``r`` as it arrives (``read1``: whatever bytes are there, up to 1 MiB), so that a
+    connection cut off mid-body leaves every byte received written; the cut becomes :class:`_Truncated`,
+    a timeout :class:`TimeoutError` (both retried)."""
+    from urllib3.exceptions import ProtocolError, ReadTimeoutError
+
+    while True:
+        try:
+            chunk = r.raw.read1(1 << 20)
+        except ReadTimeoutError as exc:
+            raise TimeoutError(f"timed out reading the body ({exc})") from None
+        except ProtocolError as exc:
+            raise _Truncated(f"truncated body: the connection broke ({exc})") from None
+        if not chunk:
+            return
+        yield chunk
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _download_whole(url: str, dest: Path, settings: ClientSettings) -> int:
     STATE.count()
     headers = {"User-Agent": "prspace (openml-python compatible)"}
     with requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
@@ -275,21 +364,27 @@ def _download_once(url: str, dest: Path, settings: ClientSettings) -> int:
             raise _RetryableStatus(f"HTTP {r.status_code}")
         if r.status_code != 200:
             raise ServerFileMissing(f"HTTP {r.status_code} for {url}")
-        expected = r.headers.get("Content-Length")
-        with atomic_path(dest) as tmp:
-            n = 0
-            with open(tmp, "wb") as fh:
-                for chunk in r.iter_content(chunk_size=1 << 20):
-                    fh.write(chunk)
-                    n += len(chunk)
-            wire = r.raw.tell() if r.headers.get("Content-Encoding") else n
-            if expected is not None and wire != int(expected):
-                raise _Truncated(f"truncated body: {wire} of {expected} bytes")
+        return _write_whole(r, dest)
+
+
+def _write_whole(r: requests.Response, dest: Path) -> int:
+    """The whole body of ``r`` into ``dest`` atomically, checked against ``Content-Length`` (on the wire)."""
+    expected = r.headers.get("Content-Length")
+    with atomic_path(dest) as tmp:
+        n = 0
+        with open(tmp, "wb") as fh:
+            for chunk in r.iter_content(chunk_size=1 << 20):
+                fh.write(chunk)
+                n += len(chunk)
+        wire = r.raw.tell() if r.headers.get("Content-Encoding") else n
+        if expected is not None and wire != int(expected):
+            raise _Truncated(f"truncated body: {wire} of {expected} bytes")
     return n
 
 
 def download(url: str, dest: Path, what: str, settings: ClientSettings) -> Path:
-    """Download ``url`` to ``dest`` (atomically) unless ``dest`` exists; retries transient failures."""
+    """Download ``url`` to ``dest`` (atomically) unless ``dest`` exists; retries transient failures, each
+    retry (and a rerun after a killed process) resuming from the bytes already kept (:func:`_download_once`)."""
     if dest.is_file():
         return dest
 
