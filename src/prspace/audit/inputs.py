@@ -167,7 +167,7 @@ def prepare(
     roles = {"task_id": columns.task, "model_id": columns.model, "repeat": columns.repeat, "fold": columns.fold,
              "row_id": columns.row, "score": columns.score, "weight": columns.weight}
     frame = pd.DataFrame({k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None},
-                         index=pd.RangeIndex(len(df)))
+                         index=pd.RangeIndex(len(df)), copy=False)  # the table's columns, not copies
     frame["y_true"] = y
     if columns.task is None:
         frame["task_id"] = SINGLE_TASK
@@ -182,7 +182,7 @@ def prepare(
     data = pd.DataFrame({"task": out["task_id"], "model": out["model_id"],
                          "fold": _fold_keys(out["fold"], repeat) if columns.fold else none,
                          "row": _fold_keys(out["row_id"], repeat) if columns.row else none,
-                         "y": out["y_true"], "score": out["score"], "weight": out["weight"]})
+                         "y": out["y_true"], "score": out["score"], "weight": out["weight"]}, copy=False)
     del out, repeat
     if detect_model and columns.model is None:
         check_model_candidates(df, columns, y)
