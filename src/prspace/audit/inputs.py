@@ -217,7 +217,7 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
-        if key.dtype == object and not key.isna().any():  # the validator's text: one Python str per value
+        if key.dtype == object:  # the validator's text (no cell empty): one Python str per value
             return key
         if key.isna().any():
             return key.astype(object)

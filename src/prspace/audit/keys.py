@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-_MEMO: dict[tuple, tuple[pd.Series, object]] | None = None
+_MEMO: dict[tuple, tuple[list[pd.Series], object]] | None = None
 
 
 @contextlib.contextmanager
@@ -50,18 +50,19 @@ def _identity(col: pd.Series) -> tuple | None:
     return ("numpy", arr.__array_interface__["data"][0], arr.shape, arr.strides, arr.dtype.str)
 
 
-def _remember(kind: str, col: pd.Series, compute):
+def remember(kind: str, cols: list[pd.Series], compute):
+    """``compute()``, remembered inside :func:`memo` under ``kind`` and the columns it reads."""
     if _MEMO is None:
         return compute()
-    ident = _identity(col)
-    if ident is None:
+    idents = [_identity(c) for c in cols]
+    if any(i is None for i in idents):
         return compute()
-    key = (kind, *ident)
+    key = (kind, *idents)
     hit = _MEMO.get(key)
     if hit is not None:
         return hit[1]
     out = compute()
-    _MEMO[key] = (col, out)  # the column itself: its memory stays alive (and unchanged) while remembered
+    _MEMO[key] = (cols, out)  # the columns themselves: their memory stays alive (and unchanged) while remembered
     return out
 
 
@@ -73,9 +74,9 @@ def factorize(col: pd.Series, *, use_na_sentinel: bool = True) -> tuple[np.ndarr
         code.setflags(write=False)
         return code, uniques
 
-    return _remember(f"factorize{use_na_sentinel}", col, compute)
+    return remember(f"factorize{use_na_sentinel}", [col], compute)
 
 
 def any_na(col: pd.Series) -> bool:
     """``col.isna().any()``, remembered inside :func:`memo`."""
-    return _remember("any_na", col, lambda: bool(col.isna().any()))
+    return remember("any_na", [col], lambda: bool(col.isna().any()))

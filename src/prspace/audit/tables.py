@@ -58,23 +58,26 @@ def groups(data: pd.DataFrame, *cols: str) -> Iterator[tuple[tuple, np.ndarray]]
         for key, g in pd.Series(np.arange(len(data))).groupby([data[c].to_numpy() for c in cols], sort=True):
             yield key, g.to_numpy()
         return
-    combined, values = np.zeros(len(data), dtype=np.int64), []
+    order, cuts, values = keys.remember("groups", [data[c] for c in cols], lambda: _grouping(data, cols))
+    for idx in np.split(order, cuts):
+        yield tuple(u[code[idx[0]]] for u, code in values), idx
+
+
+def _grouping(data: pd.DataFrame, cols: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, list[tuple]]:
+    """The rows ordered by group (groupby's order: the sorted values of each key in turn), stable within a
+    group; where each group starts; and per key column its values and every row's code."""
+    combined, values, n = np.zeros(len(data), dtype=np.int64), [], 1
     for c in cols:
         code, uniques = keys.factorize(data[c])
         u = np.asarray(uniques, dtype=object)
         rank = np.empty(len(u), dtype=np.int64)
-        rank[np.argsort(u, kind="stable")] = np.arange(len(u))  # groupby's order: the sorted values
+        rank[np.argsort(u, kind="stable")] = np.arange(len(u))
         combined = combined * len(u) + rank[code]
-        values.append(u[np.argsort(rank)])
-    order = np.argsort(combined, kind="stable")  # rows in order within each group
-    ordered = combined[order]
-    cuts = np.flatnonzero(np.diff(ordered)) + 1
-    for idx in np.split(order, cuts):
-        k, key = int(combined[idx[0]]), []
-        for u in reversed(values):
-            k, r = divmod(k, len(u))
-            key.append(u[r])
-        yield tuple(reversed(key)), idx
+        values.append((u, code))
+        n *= len(u)
+    small = combined.astype(np.uint16) if n <= 2**16 else combined  # few groups: a radix sort
+    order = np.argsort(small, kind="stable")  # rows in order within each group
+    return order, np.flatnonzero(np.diff(combined[order])) + 1, values
 
 
 def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
@@ -94,7 +97,7 @@ def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
 def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics)."""
     rows = []
-    if data["fold"].isna().all():
+    if keys.any_na(data["fold"]) and data["fold"].isna().all():
         return pd.DataFrame(
             columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"]
         )
