@@ -187,10 +187,10 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail, *, as_object: bool = 
     if s.isna().any():
         i = int(np.flatnonzero(s.isna().to_numpy())[0])
         fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
+    if isinstance(s.dtype, pd.StringDtype) and s.dtype == _STR and not as_object:  # a frame's text: kept as it is
+        return s.array
     # per distinct value, not per row (one Python str each, shared by its rows); a whole float (a column
     # with gaps read as float) as an integer; factorize's uniques are pd.unique's values, in its order
-    if isinstance(s.dtype, pd.StringDtype) and s.dtype == _STR and not as_object:  # the dtype a frame gives a column of Python str: kept as it is
-        return s.array
     code, uniques = pd.factorize(s)
     values = uniques.to_numpy() if isinstance(uniques.dtype, np.dtype) else uniques.array  # as pd.unique(s)
     if isinstance(s.dtype, pd.StringDtype):  # text already (pandas' str columns)
