@@ -77,3 +77,17 @@ def test_integer_row_ids_checked_for_repeats_without_hashing() -> None:
     text = ok.assign(row_id=ok["row_id"].astype(str))
     assert not _unique_row_ids(text, cols)  # text ids: the full check decides
     check_duplicate_keys(text, cols)
+
+
+def test_task_groups_are_the_same_frames_within_a_run() -> None:
+    from prspace.audit.rows import task_groups
+
+    data = _frame(np.random.default_rng(6))
+    expected = [(t, g.index.to_numpy()) for t, g in data.groupby("task", sort=True)]
+    with keys.memo():
+        first, again = task_groups(data), task_groups(data)
+        assert first is again  # one set of frames: their key codes are remembered once
+        assert [t for t, _ in first] == [t for t, _ in expected]
+        for (_, g), (_, idx) in zip(first, expected, strict=True):
+            np.testing.assert_array_equal(g.index.to_numpy(), idx)
+    assert [t for t, _ in task_groups(data)] == [t for t, _ in expected]

@@ -39,6 +39,11 @@ def memo() -> Iterator[None]:
             _MEMO = None
 
 
+def active() -> bool:
+    """Whether a :func:`memo` block is open."""
+    return _MEMO is not None
+
+
 def _identity(col: pd.Series) -> tuple | None:
     values = col.array
     pa = getattr(values, "_pa_array", None)

@@ -34,7 +34,11 @@ def task_groups(data: pd.DataFrame):
     tasks = pd.unique(data["task"])
     if len(tasks) == 1:
         return [(tasks[0], data)]
-    return data.groupby("task", sort=True)
+    if not keys.active():
+        return data.groupby("task", sort=True)
+    # inside an audit run the same frames each time (their key codes are remembered, :mod:`prspace.audit.keys`)
+    return keys.remember("task_groups", [data[c] for c in data.columns],
+                         lambda: list(data.groupby("task", sort=True)))
 
 
 def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
