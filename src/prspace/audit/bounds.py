@@ -20,7 +20,7 @@ import itertools
 
 import pandas as pd
 
-from prspace.audit.tables import LABELS
+from prspace.audit.tables import LABELS, groups
 from prspace.stats.auroc_bounds import flip_rows
 
 #: Pooled-metric column -> the metric name of :mod:`prspace.stats.auroc_bounds`.
@@ -50,7 +50,8 @@ def bound_table(pooled: pd.DataFrame, data: pd.DataFrame | None = None) -> pd.Da
     ``data`` (the audit's rows: ``task, model, score``) tells which models have tied scores."""
     tied: dict = {}
     if data is not None:
-        tied = data.groupby(["task", "model"], sort=False)["score"].agg(lambda s: bool(s.duplicated().any())).to_dict()
+        score = data["score"].to_numpy()
+        tied = {key: bool(pd.Series(score[idx]).duplicated().any()) for key, idx in groups(data, "task", "model")}
     rows = []
     for task, g in pooled.groupby("task", sort=True):
         g = g.sort_values(["auroc", "model"], ascending=[False, True], kind="stable")

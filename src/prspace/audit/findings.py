@@ -72,7 +72,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.audit.numbers import compared, count, difference, fmt, percents
-from prspace.audit.tables import ESTIMATOR_LABELS, _metrics
+from prspace.audit.tables import ESTIMATOR_LABELS, _metrics, groups
 from prspace.audit.tools import tools_by_estimator
 from prspace.audit.uncertainty import headline_interval, noise
 from prspace.experiments import ranking
@@ -210,11 +210,12 @@ def constant_models(data: pd.DataFrame) -> list[dict]:
     :data:`NEAR_CONSTANT` of the positives and of the negatives; one record per model: ``task, model,
     value`` (the most common score), ``n_values``, ``share_pos``, ``share_neg``, ``n_rows``."""
     out = []
-    for (task, model), g in data.groupby(["task", "model"], sort=True):
-        s, y = g["score"].to_numpy(), g["y"].to_numpy(bool)
-        values, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
+    s_all, y_all = data["score"].to_numpy(), data["y"].to_numpy(bool)
+    for (task, model), idx in groups(data, "task", "model"):
+        s, y = s_all[idx], y_all[idx]
+        values, counts = np.unique(s, return_counts=True)
         top = int(np.argmax(counts))
-        at = inverse.ravel() == top
+        at = s == values[top]  # the rows of the most common score
         share_pos, share_neg = float(at[y].mean()), float(at[~y].mean())
         if len(values) == 1 or min(share_pos, share_neg) >= NEAR_CONSTANT:
             out.append({"task": task, "model": model, "value": float(values[top]), "n_values": len(values),
@@ -344,8 +345,9 @@ def duplicate_rows(ctx: Context) -> Iterator[tuple[str, str]]:
 
 @check("hard-scores", "warning")
 def hard_scores(ctx: Context) -> Iterator[tuple[str, str]]:
-    for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
-        values = np.unique(g["score"].to_numpy())
+    score = ctx.data["score"].to_numpy()
+    for (task, model), idx in groups(ctx.data, "task", "model"):
+        values = np.unique(score[idx])
         if len(values) == 2:  # one value: constant-scores
             shown = " and ".join(f"{v:g}" for v in values)
             yield ctx.where(task, model), (
@@ -476,9 +478,10 @@ def best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
 @check("below-always-positive", "warning")
 def below_always_positive(ctx: Context) -> Iterator[tuple[str, str]]:
     pis = ctx.pooled.set_index(["task", "model"])["pi"]
-    for (task, model), g in ctx.data.groupby(["task", "model"], sort=True):
+    y, s, w = ctx.data["y"].to_numpy(), ctx.data["score"].to_numpy(), ctx.data["weight"].to_numpy()
+    for (task, model), idx in groups(ctx.data, "task", "model"):
         pi = float(pis.loc[(task, model)])
-        best, baseline = best_f1(g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()), 2 * pi / (1 + pi)
+        best, baseline = best_f1(y[idx], s[idx], w[idx]), 2 * pi / (1 + pi)
         if best <= baseline * (1 + 1e-12):
             yield ctx.where(task, model), (
                 f"no threshold beats the always-positive classifier: best F1 {best:.3f} <= {baseline:.3f} "

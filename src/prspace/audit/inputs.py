@@ -167,7 +167,7 @@ def prepare(
     roles = {"task_id": columns.task, "model_id": columns.model, "repeat": columns.repeat, "fold": columns.fold,
              "row_id": columns.row, "score": columns.score, "weight": columns.weight}
     frame = pd.DataFrame({k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None},
-                         index=pd.RangeIndex(len(df)))
+                         index=pd.RangeIndex(len(df)), copy=False)  # the table's columns, not copies
     frame["y_true"] = y
     if columns.task is None:
         frame["task_id"] = SINGLE_TASK
@@ -182,7 +182,7 @@ def prepare(
     data = pd.DataFrame({"task": out["task_id"], "model": out["model_id"],
                          "fold": _fold_keys(out["fold"], repeat) if columns.fold else none,
                          "row": _fold_keys(out["row_id"], repeat) if columns.row else none,
-                         "y": out["y_true"], "score": out["score"], "weight": out["weight"]})
+                         "y": out["y_true"], "score": out["score"], "weight": out["weight"]}, copy=False)
     del out, repeat
     if detect_model and columns.model is None:
         check_model_candidates(df, columns, y)
@@ -217,6 +217,8 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
+        if key.dtype == object:  # the validator's text (no cell empty): one Python str per value
+            return key
         if key.isna().any():
             return key.astype(object)
         code, uniques = pd.factorize(key, use_na_sentinel=False)  # one Python object per value, not per row
@@ -277,7 +279,7 @@ def check_duplicate_keys(df: pd.DataFrame, columns: Columns) -> None:
     paired by row id.  Exact copies (a file concatenated to itself) and conflicting copies
     get different fixes.
     """
-    if columns.row is None:
+    if columns.row is None or _unique_row_ids(df, columns):
         return
     key = [c for c in (columns.task, columns.model, columns.repeat, columns.fold, columns.row) if c]
     dup = df.duplicated(key, keep=False).to_numpy()
@@ -302,6 +304,23 @@ def check_duplicate_keys(df: pd.DataFrame, columns: Columns) -> None:
         f"{first + 1}; a model has one score per test row:{hint} give a column that identifies the test rows "
         f"with --row-col (or --row-col '' to pair the models' rows by position)"
     )
+
+
+def _unique_row_ids(df: pd.DataFrame, columns: Columns) -> bool:
+    """True when integer row ids are unique within each model (as the line numbers a wide file's rows get
+    are): then no (task, model, repeat, fold, row id) repeats either, found with one ``bincount``
+    instead of hashing every key column.  False: not known (other ids), the full check decides."""
+    row = df[columns.row]
+    if not (isinstance(row.dtype, np.dtype) and row.dtype.kind in "iu") or len(row) == 0:
+        return False
+    ids = row.to_numpy()
+    if ids.min() < 0 or ids.max() >= 4 * len(ids):
+        return False
+    model = pd.factorize(df[columns.model])[0].astype(np.int64) if columns.model else np.zeros(len(ids), np.int64)
+    span = int(ids.max()) + 1
+    if model.min() < 0 or (int(model.max()) + 1) * span > 2**31:
+        return False
+    return bool(np.bincount(model * span + ids).max() <= 1)
 
 
 def model_candidates(df: pd.DataFrame, columns: Columns, y: np.ndarray) -> list[tuple[str, int]]:

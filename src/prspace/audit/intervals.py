@@ -26,7 +26,8 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from prspace.audit.rows import task_groups
+from prspace.audit import keys
+from prspace.audit.rows import n_distinct, task_groups
 from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
@@ -146,12 +147,12 @@ def _sort_codes(values: pd.Series) -> np.ndarray | None:
     """Per row, the rank of ``str(value)`` among the column's distinct texts (ties share a rank), or None
     when a text holds NUL (the joined key of :func:`_examples` could then not be split back) or the column
     mixes missing values with others (factorize would not keep None's text apart from NaN's)."""
-    na = values.isna().to_numpy()
-    if na.any():  # no folds (None in every row): one text, one rank
+    if keys.any_na(values):  # no folds (None in every row): one text, one rank
+        na = values.isna().to_numpy()
         if na.all() and len({str(v) for v in values.to_numpy(dtype=object)}) == 1:
             return np.zeros(len(values), dtype=np.int64)
         return None
-    code, uniques = pd.factorize(values)
+    code, uniques = keys.factorize(values)
     texts = [str(v) for v in uniques]
     if any("\x00" in t for t in texts):
         return None
@@ -181,22 +182,23 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
     (stable); the key is not built per row: NUL sorts before any other character, so the texts sort as
     the pairs (fold text, row text), and their ranks among the distinct texts sort the same way."""
     per = _model_rows(g, models)
-    if g["row"].notna().all():
+    if not keys.any_na(g["row"]):
         fold_rank, row_rank = _sort_codes(g["fold"]), _sort_codes(g["row"])
         if fold_rank is None or row_rank is None:  # a text with NUL: the keys themselves
             text = (g["fold"].map(str) + "\x00" + g["row"].map(str)).to_numpy(dtype=object)
-            keys = [text[p] for p in per]
-            if any(pd.Series(k).duplicated().any() for k in keys):
+            per_key = [text[p] for p in per]
+            if any(pd.Series(k).duplicated().any() for k in per_key):
                 return None
-            orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in keys]
+            orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in per_key]
         else:
-            key = fold_rank * (int(row_rank.max()) + 1) + row_rank
-            keys = [key[p] for p in per]
-            if any(len(pd.factorize(k)[1]) < len(k) for k in keys):
+            span = int(row_rank.max()) + 1
+            key = fold_rank * span + row_rank
+            per_key = [key[p] for p in per]
+            if any(n_distinct(k, (int(fold_rank.max()) + 1) * span) < len(k) for k in per_key):
                 return None
-            orders = [np.argsort(k, kind="stable") for k in keys]
-        first = keys[0][orders[0]]
-        same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(keys, orders, strict=True))
+            orders = [np.argsort(k, kind="stable") for k in per_key]
+        first = per_key[0][orders[0]]
+        same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
         keyed = [p[o] for p, o in zip(per, orders, strict=True)]
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
@@ -212,9 +214,19 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
 
 def _model_rows(g: pd.DataFrame, models: list[str]) -> list[np.ndarray]:
     """Per model, the positions of its rows in ``g`` (in ``g``'s order)."""
-    code, values = pd.factorize(g["model"])
+    code, values = keys.factorize(g["model"])
     where = {v: i for i, v in enumerate(values)}
     return [np.flatnonzero(code == where[m]) for m in models]
+
+
+def _text_codes(col: pd.Series, rows: np.ndarray) -> np.ndarray:
+    """``pd.factorize(col.iloc[rows].map(str))[0]``: the rows' codes of their values' texts, in order of first
+    appearance; without a missing value, from the column's (remembered) codes and one text per value."""
+    if keys.any_na(col):
+        return pd.factorize(col.iloc[rows].map(str))[0]
+    code, uniques = keys.factorize(col)
+    text_code = pd.factorize(np.array([str(v) for v in uniques], dtype=object))[0]  # values with one text: one code
+    return pd.factorize(text_code[code[rows]])[0]
 
 
 def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
@@ -241,7 +253,7 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
         y_all, w_all, s_all = g["y"].to_numpy(bool), g["weight"].to_numpy(np.float64), g["score"].to_numpy(np.float64)
         for names, rows in sets:
             f0 = rows[0]
-            fold_code = pd.factorize(g["fold"].iloc[f0].map(str))[0]  # no folds: one code ("None")
+            fold_code = _text_codes(g["fold"], f0)  # no folds: one code ("None")
             stratum = 2 * fold_code + y_all[f0].astype(np.int64)
             groups, scores = [], []
             for r in rows:

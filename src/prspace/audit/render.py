@@ -199,10 +199,11 @@ def _overview(res: AuditRecord) -> str:
     n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
     parts = [f"{len(d)} rows", f"{n_models} model{'s' if n_models != 1 else ''}",
              f"{n_tasks} task{'s' if n_tasks != 1 else ''}"]
-    if res.has_folds:
+    if res.has_folds and not any((res.own_folds or {}).values()):
+        parts.append(f"{d['fold'].nunique()} folds")
+    elif res.has_folds:
         per = d.groupby(["task", "model"])["fold"].nunique()
-        parts.append(f"{d['fold'].nunique()} folds" if not any((res.own_folds or {}).values())
-                     else f"{per.min()} to {per.max()} folds per model (the models' own)" if per.min() != per.max()
+        parts.append(f"{per.min()} to {per.max()} folds per model (the models' own)" if per.min() != per.max()
                      else f"{per.max()} folds per model (the models' own)")
     boot = f"{res.n_boot} bootstrap resamples" if res.n_boot else "no bootstrap"
     return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"

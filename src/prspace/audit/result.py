@@ -28,6 +28,7 @@ from prspace.audit import (
     grouping,
     inputs,
     intervals,
+    keys,
     ranksets,
     render,
     sentences,
@@ -257,6 +258,7 @@ def _bar(enabled: bool, total: int, desc: str) -> tqdm:
                 disable=not (enabled and sys.stderr.isatty()), dynamic_ncols=True, mininterval=0.5)
 
 
+@keys.memo()  # the key columns factorised once for all stages
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
               skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,

@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from prspace.audit import keys
+
 #: a model must keep at least this share of its rows for the task to be paired on the shared rows
 MIN_SHARED = 0.5
 
@@ -32,7 +34,11 @@ def task_groups(data: pd.DataFrame):
     tasks = pd.unique(data["task"])
     if len(tasks) == 1:
         return [(tasks[0], data)]
-    return data.groupby("task", sort=True)
+    if not keys.active():
+        return data.groupby("task", sort=True)
+    # inside an audit run the same frames each time (their key codes are remembered, :mod:`prspace.audit.keys`)
+    return keys.remember("task_groups", [data[c] for c in data.columns],
+                         lambda: list(data.groupby("task", sort=True)))
 
 
 def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
@@ -43,10 +49,10 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
     dropped: list[dict] = []
     for task, g in task_groups(data):
         models = sorted(g["model"].unique())
-        if len(models) < 2 or g["row"].isna().any():
+        if len(models) < 2 or keys.any_na(g["row"]):
             continue
-        row_code, row_values = pd.factorize(g["row"])
-        mc, mu = pd.factorize(g["model"])  # each row's model as its place in ``models``
+        row_code, row_values = keys.factorize(g["row"])
+        mc, mu = keys.factorize(g["model"])  # each row's model as its place in ``models``
         model = np.array([models.index(m) for m in mu], dtype=np.int64)[mc]
         # the key: the row id when every model has each row id once (it names one test row whatever fold a
         # model put it in), else (fold, row id); codes in order of first appearance either way
@@ -54,7 +60,7 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
         count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
         first = np.arange(n_keys)
         if (count > 1).any():
-            fold_code, _ = pd.factorize(g["fold"], use_na_sentinel=False)
+            fold_code, _ = keys.factorize(g["fold"], use_na_sentinel=False)
             code, first = pd.factorize(fold_code.astype(np.int64) * len(row_values) + row_code)
             n_keys = len(first)
             count = np.bincount(model * n_keys + code, minlength=len(models) * n_keys).reshape(len(models), n_keys)
@@ -83,7 +89,12 @@ def shared_rows(data: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
     return data[keep].reset_index(drop=True), dropped
 
 
-def _n_distinct(codes: np.ndarray) -> int:
+def n_distinct(codes: np.ndarray, n: int) -> int:
+    """The number of distinct values among ``codes``, each in ``[0, n)``."""
+    if n <= 16 * len(codes) + 2**20:  # a mark per possible value (at most 16 bytes a code)
+        seen = np.zeros(n, dtype=bool)
+        seen[codes] = True
+        return int(np.count_nonzero(seen))
     return len(pd.factorize(codes)[1])  # a hash table: numpy's unique sorts
 
 
@@ -92,17 +103,18 @@ def own_folds(data: pd.DataFrame) -> dict[str, bool]:
     different folds: each model was cross-validated with its own fold assignment."""
     out = {}
     for task, g in task_groups(data):
-        if g["model"].nunique() < 2 or g["fold"].isna().any() or not g["row"].notna().all():
+        model_code, model_values = keys.factorize(g["model"])
+        if len(model_values) < 2 or keys.any_na(g["fold"]) or keys.any_na(g["row"]):
             out[task] = False
             continue
-        row_code, row_values = pd.factorize(g["row"])
-        model_code, _ = pd.factorize(g["model"])
-        if _n_distinct(model_code.astype(np.int64) * len(row_values) + row_code) < len(g):  # a row id twice
+        row_code, row_values = keys.factorize(g["row"])
+        n_keys = len(model_values) * len(row_values)
+        if n_distinct(model_code.astype(np.int64) * len(row_values) + row_code, n_keys) < len(g):  # a row id twice
             out[task] = False
             continue
-        fold_code, folds = pd.factorize(g["fold"], use_na_sentinel=False)
+        fold_code, folds = keys.factorize(g["fold"], use_na_sentinel=False)
         pairs = row_code.astype(np.int64) * max(len(folds), 1) + fold_code  # a row in two folds: more pairs than rows
-        out[task] = bool(_n_distinct(pairs) > len(row_values))
+        out[task] = bool(n_distinct(pairs, len(row_values) * max(len(folds), 1)) > len(row_values))
     return out
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.audit import keys
 from prspace.audit.inputs import where_text
 from prspace.core.errors import InputError
 from prspace.experiments import ranking
@@ -48,15 +49,47 @@ def _columns(data: pd.DataFrame, *keys: str) -> pd.DataFrame:
     return data[[*keys, "y", "score", "weight"]]
 
 
+def groups(data: pd.DataFrame, *cols: str) -> Iterator[tuple[tuple, np.ndarray]]:
+    """``data.groupby(list(cols), sort=True)``'s groups as (key, positions of its rows, in order), in its
+    order, cut from the key columns' codes (:func:`prspace.audit.keys.factorize`) instead of copying rows."""
+    if not len(data):
+        return
+    if any(keys.any_na(data[c]) for c in cols):  # groupby leaves such rows out: its own grouping
+        for key, g in pd.Series(np.arange(len(data))).groupby([data[c].to_numpy() for c in cols], sort=True):
+            yield key, g.to_numpy()
+        return
+    order, cuts, values = keys.remember("groups", [data[c] for c in cols], lambda: _grouping(data, cols))
+    for idx in np.split(order, cuts):
+        yield tuple(u[code[idx[0]]] for u, code in values), idx
+
+
+def _grouping(data: pd.DataFrame, cols: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, list[tuple]]:
+    """The rows ordered by group (groupby's order: the sorted values of each key in turn), stable within a
+    group; where each group starts; and per key column its values and every row's code."""
+    combined, values, n = np.zeros(len(data), dtype=np.int64), [], 1
+    for c in cols:
+        code, uniques = keys.factorize(data[c])
+        u = np.asarray(uniques, dtype=object)
+        rank = np.empty(len(u), dtype=np.int64)
+        rank[np.argsort(u, kind="stable")] = np.arange(len(u))
+        combined = combined * len(u) + rank[code]
+        values.append((u, code))
+        n *= len(u)
+    small = combined.astype(np.uint16) if n <= 2**16 else combined  # few groups: a radix sort
+    order = np.argsort(small, kind="stable")  # rows in order within each group
+    return order, np.flatnonzero(np.diff(combined[order])) + 1, values
+
+
 def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model): the metrics on all its test rows (folds merged)."""
     rows = []
     multi = data["task"].nunique() > 1
-    for (task, model), g in _columns(data, "task", "model").groupby(["task", "model"], sort=True):
-        y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
+    y_all, s_all, w_all = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
+    for (task, model), idx in groups(data, "task", "model"):
+        y, s, w = y_all[idx], s_all[idx], w_all[idx]
         row = {"task": task, "model": model, **_metrics(y, s, w, where_text(task, model, multi))}
         row["ap_min"] = _ap_min(y, w)
-        row["n_rows"] = len(g)
+        row["n_rows"] = len(idx)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -64,13 +97,14 @@ def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
 def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics)."""
     rows = []
-    if data["fold"].isna().all():
+    if keys.any_na(data["fold"]) and data["fold"].isna().all():
         return pd.DataFrame(
             columns=["task", "model", "fold", *RANKED, "pi", "aupr_min", "ap_min", "one_class"]
         )
     multi = data["task"].nunique() > 1
-    for (task, model, fold), g in _columns(data, "task", "model", "fold").groupby(["task", "model", "fold"], sort=True):
-        y, s, w = g["y"].to_numpy(), g["score"].to_numpy(), g["weight"].to_numpy()
+    y_all, s_all, w_all = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
+    for (task, model, fold), idx in groups(data, "task", "model", "fold"):
+        y, s, w = y_all[idx], s_all[idx], w_all[idx]
         one_class = not (w[y].sum() > 0 and w[~y].sum() > 0)
         row: dict[str, object] = {
             "task": task,
@@ -108,8 +142,9 @@ def fold_summary(folds: pd.DataFrame) -> pd.DataFrame:
 def estimator_table(data: pd.DataFrame) -> pd.DataFrame:
     """One row per (task, model): every AUPR estimator of :func:`prspace.metrics.aupr_estimators`."""
     rows = []
-    for (task, model), g in _columns(data, "task", "model").groupby(["task", "model"], sort=True):
-        est = M.aupr_estimators(g["y"].to_numpy(), g["score"].to_numpy(), sample_weight=g["weight"].to_numpy())
+    y, s, w = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
+    for (task, model), idx in groups(data, "task", "model"):
+        est = M.aupr_estimators(y[idx], s[idx], sample_weight=w[idx])
         rows.append({"task": task, "model": model, **est})
     return pd.DataFrame(rows)
 

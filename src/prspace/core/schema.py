@@ -176,23 +176,31 @@ def _cell(value: object) -> str:
     return repr(value)
 
 
-def _text(s: pd.Series, col: str, rules: FrameRules, fail) -> np.ndarray:
-    """A key column as text (``1.0`` shown as ``1``), no cell empty."""
+#: the dtype pandas gives a frame's column of Python str (``str``; ``object`` before pandas 3)
+_STR = pd.DataFrame({"a": np.array(["a"], dtype=object)})["a"].dtype
+
+
+def _text(s: pd.Series, col: str, rules: FrameRules, fail, *, as_object: bool = False) -> np.ndarray | pd.Series:
+    """A key column as text (``1.0`` shown as ``1``), no cell empty.  ``as_object``: as a Series of dtype
+    object (one Python str per distinct value, shared by its rows), which a frame keeps as it is instead of
+    converting every row to pandas' ``str`` dtype."""
     if s.isna().any():
         i = int(np.flatnonzero(s.isna().to_numpy())[0])
         fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
-    if isinstance(s.dtype, pd.StringDtype):  # text already (pandas' str columns): one Python str per value
-        code, uniques = pd.factorize(s)
-        return np.asarray(uniques.astype(str).to_numpy(), dtype=object)[code]
+    if isinstance(s.dtype, pd.StringDtype) and s.dtype == _STR and not as_object:  # a frame's text: kept as it is
+        return s.array
     # per distinct value, not per row (one Python str each, shared by its rows); a whole float (a column
-    # with gaps read as float) as an integer; pd.unique lists the values in the order of factorize's codes
-    values = pd.unique(s)
-    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":  # integers: numpy's text is str()'s
+    # with gaps read as float) as an integer; factorize's uniques are pd.unique's values, in its order
+    code, uniques = pd.factorize(s)
+    values = uniques.to_numpy() if isinstance(uniques.dtype, np.dtype) else uniques.array  # as pd.unique(s)
+    if isinstance(s.dtype, pd.StringDtype):  # text already (pandas' str columns)
+        names = np.asarray(uniques.astype(str).to_numpy(), dtype=object)
+    elif isinstance(values, np.ndarray) and values.dtype.kind in "iu":  # integers: numpy's text is str()'s
         names = values.astype(str).astype(object)
     else:
         names = np.array([str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in values],
                          dtype=object)
-    return names[pd.factorize(s)[0]]
+    return pd.Series(names[code], dtype=object, copy=False) if as_object else names[code]
 
 
 def _numeric(s: pd.Series, col: str, role: str, rules: FrameRules, fail) -> np.ndarray:
@@ -250,7 +258,7 @@ def validate_predictions(
             fail("task_id has characters outside [A-Za-z0-9_.-]")
     for col in (c for c in ("repeat", "fold", "row_id") if c in present):
         if not (rules.require_row_ids if col == "row_id" else rules.require_folds):
-            out[col] = _text(df[col], col, rules, fail)
+            out[col] = _text(df[col], col, rules, fail, as_object=True)
             continue
         v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))

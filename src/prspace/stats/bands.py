@@ -356,8 +356,8 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
     tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
     for b in range(n_resamples):
-        if unit:  # whole counts, exact in any order: the drawn rows' keys counted directly
-            g = np.bincount(key_o[sampler.draws()], minlength=size).astype(np.float64).reshape(-1, 2)
+        if unit:  # whole counts, exact in any order: each row's draws counted, then summed per key in row order
+            g = np.bincount(key_o, weights=np.bincount(sampler.draws(), minlength=key_o.size), minlength=size).reshape(-1, 2)
         else:
             g = np.bincount(key_o, weights=sampler.counts() * w_o, minlength=size).reshape(-1, 2)
         np.cumsum(g[:, 1], out=tp0[1:])

@@ -190,22 +190,22 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
 
 def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: int, out: np.ndarray,
                     tick: Callable[[int], object] | None) -> None:
-    """:func:`bootstrap` of a block with unit weights: each resample's drawn rows counted straight into the
-    columns of :func:`_compressed_keys` (one ``bincount`` per model), not counted per row and then summed.
-    The counts are whole numbers (exact in float64), so they, and the metrics, equal bit for bit those of the
-    per-row counts (:meth:`StratumSampler.counts_batch`, the same random stream) summed by
-    :func:`_metrics_of_counts`; the chunks and the arrays handed to the batch kernel are the same."""
+    """:func:`bootstrap` of a block with unit weights: each resample's draws counted per row once (one ``bincount``
+    shared by the models), then summed in row order into each model's columns of :func:`_compressed_keys` (a
+    weighted ``bincount``).  Whole numbers (exact in float64): they, and the metrics, equal bit for bit those of
+    :meth:`StratumSampler.counts_batch` (the same random stream) summed by :func:`_metrics_of_counts`."""
     order = sampler.order
-    y = block.y[order].astype(np.int64)
+    n, y = order.size, block.y[order].astype(np.int64)
     keys = [_compressed_keys(g[order], y) for g in block.groups]
     for start in range(0, n_boot, step):
         size = min(step, n_boot - start)
-        drawn = sampler.draws_batch(size)  # (size, n): positions in stratum order
+        drawn = sampler.draws_batch(size) + (np.arange(size, dtype=np.int64) * n)[:, None]  # in stratum order
+        per_row = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
         for k, (key, width) in enumerate(keys):
-            col = key[drawn]
-            col += (np.arange(size, dtype=np.int64) * width)[:, None]
-            both = np.bincount(col.ravel(), minlength=size * width).reshape(size, width).T
-            _metrics_of_columns(np.ascontiguousarray(both, dtype=np.float64), out[start : start + size, k])
+            both = np.empty((width, size))
+            for r in range(size):  # a resample's draws of each row, summed into the columns
+                both[:, r] = np.bincount(key, weights=per_row[r], minlength=width)
+            _metrics_of_columns(both, out[start : start + size, k])
         if tick is not None:
             tick(size)
 

@@ -1,0 +1,87 @@
+"""The key columns' factorisations, computed once per audit run.
+
+The canonical frame's ``task``, ``model``, ``fold`` and ``row`` columns are text; several stages of
+one audit (:func:`prspace.audit.rows.shared_rows`, :func:`~prspace.audit.rows.own_folds`,
+:func:`prspace.audit.intervals.blocks`) factorise the same column of the same frame again, which at
+10^6 rows x 3 models costs about half a second each time for the row ids.  Inside :func:`memo` (the
+scope of :func:`prspace.audit.result.run_audit`), :func:`factorize` and :func:`any_na` remember their
+answer per column; outside it they compute it as pandas does.  The answer is exactly ``pd.factorize``'s
+(codes read-only, as they are shared).
+
+A column is known by the memory that holds its values: for a numpy-backed column the address, shape
+and strides of its array, kept alive by a reference to the column itself (pandas' copy-on-write then
+copies that memory before any change to a frame that shares it, so remembered values cannot go stale);
+for an Arrow-backed column its (immutable) Arrow array.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import numpy as np
+import pandas as pd
+
+_MEMO: dict[tuple, tuple[list[pd.Series], object]] | None = None
+
+
+@contextlib.contextmanager
+def memo() -> Iterator[None]:
+    """Remember factorisations until the block ends (nested blocks share the outer memory)."""
+    global _MEMO
+    outer = _MEMO
+    if outer is None:
+        _MEMO = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _MEMO = None
+
+
+def active() -> bool:
+    """Whether a :func:`memo` block is open."""
+    return _MEMO is not None
+
+
+def _identity(col: pd.Series) -> tuple | None:
+    values = col.array
+    pa = getattr(values, "_pa_array", None)
+    if pa is not None:
+        return ("arrow", id(pa), len(col))
+    arr = col.to_numpy(copy=False)
+    if not isinstance(arr, np.ndarray):
+        return None
+    return ("numpy", arr.__array_interface__["data"][0], arr.shape, arr.strides, arr.dtype.str)
+
+
+def remember(kind: str, cols: list[pd.Series], compute):
+    """``compute()``, remembered inside :func:`memo` under ``kind`` and the columns it reads."""
+    if _MEMO is None:
+        return compute()
+    idents = [_identity(c) for c in cols]
+    if any(i is None for i in idents):
+        return compute()
+    key = (kind, *idents)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit[1]
+    out = compute()
+    _MEMO[key] = (cols, out)  # the columns themselves: their memory stays alive (and unchanged) while remembered
+    return out
+
+
+def factorize(col: pd.Series, *, use_na_sentinel: bool = True) -> tuple[np.ndarray, object]:
+    """``pd.factorize(col, use_na_sentinel=...)``, remembered inside :func:`memo`."""
+
+    def compute():
+        code, uniques = pd.factorize(col, use_na_sentinel=use_na_sentinel)
+        code.setflags(write=False)
+        return code, uniques
+
+    return remember(f"factorize{use_na_sentinel}", [col], compute)
+
+
+def any_na(col: pd.Series) -> bool:
+    """``col.isna().any()``, remembered inside :func:`memo`."""
+    return remember("any_na", [col], lambda: bool(col.isna().any()))

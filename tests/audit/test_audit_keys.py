@@ -1,0 +1,93 @@
+"""The audit's key columns at scale (issue 41, point 1, third pass): groups cut from remembered codes are
+pandas' groupby, the remembered factorisations are pandas' and never stale, integer row ids are checked
+for repeats without hashing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prspace.audit import keys
+from prspace.audit.inputs import Columns, _unique_row_ids, check_duplicate_keys
+from prspace.audit.tables import groups
+from prspace.core.errors import InputError
+
+
+def _frame(rng: np.random.Generator, n: int = 600) -> pd.DataFrame:
+    folds = np.array(["10", "2", "1", "b", "B", "é"], dtype=object)
+    return pd.DataFrame({"task": rng.choice(["t2", "t10", "a"], n), "model": rng.choice(["m1", "M0", "m0"], n),
+                         "fold": pd.Series(folds[rng.integers(0, len(folds), n)], dtype=object),
+                         "score": rng.random(n)})
+
+
+@pytest.mark.parametrize("cols", [("task", "model"), ("task", "model", "fold"), ("model",)])
+@pytest.mark.parametrize("memo", [False, True])
+def test_groups_are_pandas_groupby(cols: tuple[str, ...], memo: bool) -> None:
+    data = _frame(np.random.default_rng(3))
+    expected = [(k, g.index.to_numpy()) for k, g in data.groupby(list(cols), sort=True)]
+    if memo:
+        with keys.memo():
+            got = list(groups(data, *cols))
+    else:
+        got = list(groups(data, *cols))
+    assert [k for k, _ in got] == [k for k, _ in expected]
+    for (_, a), (_, b) in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_groups_leave_out_missing_keys_as_groupby_does() -> None:
+    data = _frame(np.random.default_rng(4))
+    data.loc[[5, 17, 40], "fold"] = None
+    expected = [(k, g.index.to_numpy()) for k, g in data.groupby(["task", "model", "fold"], sort=True)]
+    got = list(groups(data, "task", "model", "fold"))
+    assert [k for k, _ in got] == [k for k, _ in expected]
+    assert sum(len(i) for _, i in got) == len(data) - 3
+
+
+def test_remembered_factorize_is_pandas_and_follows_a_changed_column() -> None:
+    data = _frame(np.random.default_rng(5))
+    with keys.memo():
+        code, uniques = keys.factorize(data["fold"])
+        again = keys.factorize(data["fold"])
+        assert again[0] is code  # remembered: the same answer, not recomputed
+        expected = pd.factorize(data["fold"])
+        np.testing.assert_array_equal(code, expected[0])
+        assert list(uniques) == list(expected[1])
+        assert not keys.any_na(data["fold"])
+        data.loc[0, "fold"] = "new"  # copy-on-write: the remembered column keeps its values
+        code2, uniques2 = keys.factorize(data["fold"])
+        assert "new" in list(uniques2) and "new" not in list(uniques)
+        np.testing.assert_array_equal(code2, pd.factorize(data["fold"])[0])
+    assert keys._MEMO is None  # forgotten when the block ends
+
+
+def test_integer_row_ids_checked_for_repeats_without_hashing() -> None:
+    cols = Columns(model="model", label="y", score="score", row="row_id")
+    n = 50
+    ok = pd.DataFrame({"model": np.repeat(["a", "b"], n), "row_id": np.tile(np.arange(n), 2),
+                       "score": np.arange(2 * n) / 100.0})
+    assert _unique_row_ids(ok, cols)
+    check_duplicate_keys(ok, cols)  # no error
+    bad = ok.copy()
+    bad.loc[3, "row_id"] = 4  # model a scores row 4 twice, with two scores
+    assert not _unique_row_ids(bad, cols)
+    with pytest.raises(InputError, match="repeat an earlier"):
+        check_duplicate_keys(bad, cols)
+    text = ok.assign(row_id=ok["row_id"].astype(str))
+    assert not _unique_row_ids(text, cols)  # text ids: the full check decides
+    check_duplicate_keys(text, cols)
+
+
+def test_task_groups_are_the_same_frames_within_a_run() -> None:
+    from prspace.audit.rows import task_groups
+
+    data = _frame(np.random.default_rng(6))
+    expected = [(t, g.index.to_numpy()) for t, g in data.groupby("task", sort=True)]
+    with keys.memo():
+        first, again = task_groups(data), task_groups(data)
+        assert first is again  # one set of frames: their key codes are remembered once
+        assert [t for t, _ in first] == [t for t, _ in expected]
+        for (_, g), (_, idx) in zip(first, expected, strict=True):
+            np.testing.assert_array_equal(g.index.to_numpy(), idx)
+    assert [t for t, _ in task_groups(data)] == [t for t, _ in expected]
