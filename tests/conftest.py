@@ -16,12 +16,20 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+
+# OpenMP threads that wait for work sleep instead of spinning, in this process and in every subprocess
+# (Snakemake jobs, probes).  Under ``make test`` both cores are busy, and a spinning waiter of
+# scikit-learn's OpenMP code (HistGradientBoosting, k-means) takes the core from the thread it waits
+# for: histgb-50 on keel-flare-F took 14 s loaded instead of 2.5 s.  The wait policy changes when a
+# thread sleeps, never what it computes (tests/local/test_determinism.py still varies thread counts).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
