@@ -17,6 +17,11 @@ Required, against the unchanged run:
 
 Scores are rounded to 10 significant digits at the predict stage
 (``prspace.local.learners.round_scores``), which is what makes exact ties survive.
+
+The probes inherit ``OMP_WAIT_POLICY=PASSIVE`` (tests/conftest.py): two run at once on two cores,
+and an OpenMP thread spinning for work took the core from the one it waited for (histgb-50 on
+keel-flare-F: 14 s instead of 2.5 s).  The policy decides when an idle thread sleeps, not what any
+thread computes; the thread counts and kernels compared are the ones above.
 """
 
 from __future__ import annotations
