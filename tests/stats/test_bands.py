@@ -414,7 +414,7 @@ def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_tabl
         # a band is drawn only where calibrated; a panel without says how much it would cover
         assert [ax.get_title().split("\n")[0] for ax in row] == [f"{task}: {c}" for c in ("ROC", "PR", "PRG")]
         for ax, c in zip(row, ("roc", "pr", "prg"), strict=True):
-            assert ("no band: with" in ax.get_title()) == (not band_shown(c, n_pos, n))
+            assert ("no band:" in ax.get_title()) == (not band_shown(c, n_pos, n))
         assert [ax.get_xlabel() for ax in row] == ["false positive rate", "recall", "recall gain"]
         assert [ax.get_ylabel() for ax in row] == ["true positive rate", "precision", "precision gain"]
         models = [m for t, m in bands if t == task]
@@ -475,3 +475,43 @@ def test_cli_seed_reaches_bands_csv(tmp_path):
     first = run(1, "a")
     assert run(1, "b") == first
     assert run(2, "c") != first
+
+
+def test_tied_scores_draw_cell_counts_with_the_row_draws_distribution(monkeypatch):
+    """Scores with few distinct values (unit weights): the resamples are drawn as multinomial counts per
+    (tie group, class) cell, the joint distribution of those counts under the row draws.  Against the row
+    draws (forced by raising TIED_ROWS): the same estimate, and replicates with the same mean and spread
+    at every grid point, within Monte Carlo error (4,000 resamples each)."""
+    import prspace.stats.bands as B
+
+    rng = np.random.default_rng(3)
+    n = 6000
+    y = rng.random(n) < 0.2
+    s = np.round(1 / (1 + np.exp(-(1.2 * y + rng.normal(size=n)))), 2)  # about 60 distinct scores
+    assert 2 * np.unique(s).size * B.TIED_ROWS <= n  # the tied path is taken
+    tied = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20)
+    monkeypatch.setattr(B, "TIED_ROWS", 10**9)
+    rows = B.curve_bands(y, s, n_resamples=4000, rng=2, grid_size=20)
+    for c in ("roc", "pr", "prg"):
+        a, b = tied[c], rows[c]
+        np.testing.assert_array_equal(a.estimate, b.estimate)
+        ok = b.sd > 1e-9
+        # sd of a standard deviation estimate from B draws: about sd / sqrt(2 B); of the mean: sd / sqrt(B)
+        rel = np.abs(a.sd[ok] / b.sd[ok] - 1)
+        assert rel.max() < 5 * np.sqrt(2 / (2 * 4000)), (c, rel.max())
+        mid = (a.lo + a.hi) / 2 - (b.lo + b.hi) / 2
+        assert np.all(np.abs(mid[ok]) < 0.25 * b.sd[ok]), c
+        assert abs(a.critical_value - b.critical_value) < 0.15, c
+    # with weights, or with distinct scores (few rows per tie group), the rows are drawn as before
+    monkeypatch.setattr(B, "TIED_ROWS", 8)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the tied path was taken")
+
+    monkeypatch.setattr(B, "_tied_replicates", refuse)
+    w = np.ones(n)
+    w[0] = 2.0
+    B.curve_bands(y, s, sample_weight=w, n_resamples=20, rng=4)
+    B.curve_bands(y, s + rng.normal(scale=1e-6, size=n), n_resamples=20, rng=4)
+    with pytest.raises(AssertionError, match="tied path"):
+        B.curve_bands(y, s, n_resamples=20, rng=4)

@@ -200,11 +200,17 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
             ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
-            cov = band_coverage(curve, n_pos, n, n_groups=groups)[0]
-            size = f"{count(n_pos)} positives" if groups is None else f"{groups} groups"
+            cov, _, cell_pi, cell = band_coverage(curve, n_pos, n, n_groups=groups)
+            if groups is None:
+                here, there = f"{count(n_pos)} positives, pi {n_pos / n:.3g}", f"{cell} positives, pi {cell_pi:g}"
+                same = int(round(n_pos)) == cell and abs(n_pos / n - cell_pi) < 5e-4
+            else:
+                here, there, same = f"{groups} groups", f"{cell} groups", groups == cell
+            covers = f"it covers {percents(cov, TARGET)[0]} in simulation"
             note = "" if not models or band_shown(curve, n_pos, n, n_groups=groups) else (
-                f"\nno band: with {size} it covers {percents(cov, TARGET)[0]} in simulation" if cov == cov
-                else "\nno band: its coverage is not calibrated here")
+                "\nno band: its coverage is not calibrated here" if cov != cov else
+                f"\nno band: with {here} {covers}" if same else
+                f"\nno band: at {there} {covers}\n(the calibrated size nearest this task's {here})")
             ax.set_title(prefix + title + note, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)
         legend_ax.legend(*pr.get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import logging
 import os
 import threading
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import requests
+from urllib3.exceptions import ProtocolError, ReadTimeoutError
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
@@ -280,8 +282,6 @@ def _download_once(url: str, dest: Path, settings: ClientSettings) -> int:
     exclusive ``flock`` while written; a second process fetching the same file (two tasks of one dataset)
     downloads into its own temporary file instead.  The file is renamed onto ``dest`` only when its
     length is the server's (``Content-Length``, or the total of ``Content-Range``)."""
-    import fcntl
-
     partial = partial_path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     with open(partial.with_name(partial.name + ".lock"), "a") as lock:
@@ -335,8 +335,6 @@ def _arrived(r: requests.Response):
     """The body of ``r`` as it arrives (``read1``: whatever bytes are there, up to 1 MiB), so that a
     connection cut off mid-body leaves every byte received written; the cut becomes :class:`_Truncated`,
     a timeout :class:`TimeoutError` (both retried)."""
-    from urllib3.exceptions import ProtocolError, ReadTimeoutError
-
     while True:
         try:
             chunk = r.raw.read1(1 << 20)

@@ -1,5 +1,8 @@
 """Bootstrap bands for one model's ROC, PR and PRG curves: pointwise and simultaneous.
 
+One module (over 400 lines): the procedure below is one algorithm whose steps (inputs, replicates by
+rows, by tie cells or by groups, curves on a grid, bands) share the kernels and the band rule.
+
 The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"):
 
 1. **One sort.**  The scores are sorted once (``np.unique``): every row gets its tie group
@@ -59,6 +62,12 @@ stratum (folds made by GroupKFold; :func:`prspace.stats.replicates.cluster_strat
 groups; every row weighs its group's count (times its own weight).  The classes are not stratified (a
 group holds rows of both and moves with all of them); a resample left with one class is dropped
 (``n_resamples`` counts the ones kept).  Steps 3 to 5 are unchanged.
+
+**Tied scores** (unit weights, on average at least :data:`TIED_ROWS` rows per tie group and class, e.g.
+scores rounded to a few decimals over many rows): step 2 draws each stratum's counts per (tie group,
+class) cell directly, a multinomial over the cells with the cells' shares of the stratum, which is the
+joint distribution of those counts under the row draws: the same bootstrap at a cost in the cells, not
+the rows (:func:`_tied_replicates`; another random stream than the row draws).
 
 Assumptions: the test rows are independent draws, or, with ``groups``, the groups are (rows of one
 patient resampled one by one make the bands too narrow; ``docs/audit.md``, "Curve bands").  Cost: one sort, then per resample
@@ -350,9 +359,12 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     if cluster is not None:
         reps = _grouped_replicates(key, w, cluster, code, size, grid, curves, n_resamples, gen)
         return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
+    unit = bool(np.all(w == 1.0))
+    if unit and size * TIED_ROWS <= key.size:  # many rows per tie group: the stratum counts per tie group at once
+        reps = _tied_replicates(key, 2 * code + yb, size, grid, curves, n_resamples, gen)
+        return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
     sampler = StratumSampler(2 * code + yb, gen)
     key_o, w_o = key[sampler.order], w[sampler.order]
-    unit = bool(np.all(w == 1.0))
     reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
     tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
     for b in range(n_resamples):
@@ -365,6 +377,36 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
         for c in curves:
             reps[c][b] = _KERNELS[c](tp0, fp0, grid[c])
     return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
+
+
+#: Unit weights and at least this many rows per (tie group, class) cell on average: the resamples are drawn as
+#: counts per cell (:func:`_tied_replicates`), not per row.
+TIED_ROWS = 8
+
+
+def _tied_replicates(key: np.ndarray, stratum: np.ndarray, size: int, grid: dict[str, np.ndarray],
+                     curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+    """The replicates of step 2 when the scores hold few distinct values (ties): drawing ``n_s`` rows with
+    replacement from a stratum of ``n_s`` rows gives each (tie group, class) cell of the stratum a count
+    that is, jointly, multinomial(``n_s``, the cells' shares of the stratum), so the counts per cell are
+    drawn directly (``Generator.multinomial``, all resamples of a stratum at once): the same bootstrap
+    distribution as drawing the rows, at a cost in the cells, not the rows (another random stream)."""
+    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
+    tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
+    cells = [np.unique(key[stratum == s], return_counts=True) for s in np.unique(stratum)]
+    chunk = max(1, 4_000_000 // size)
+    for b0 in range(0, n_resamples, chunk):
+        m = min(chunk, n_resamples - b0)
+        g = np.zeros((m, size))
+        for k, n in cells:
+            g[:, k] += gen.multinomial(int(n.sum()), n / n.sum(), size=m)
+        for i in range(m):
+            gi = g[i].reshape(-1, 2)
+            np.cumsum(gi[:, 1], out=tp0[1:])
+            np.cumsum(gi[:, 0], out=fp0[1:])
+            for c in curves:
+                reps[c][b0 + i] = _KERNELS[c](tp0, fp0, grid[c])
+    return reps
 
 
 def _grouped_replicates(key: np.ndarray, w: np.ndarray, cluster: np.ndarray, code: np.ndarray, size: int,
