@@ -117,7 +117,7 @@ def test_grouped_bands_figure_follows_the_grouped_rule():
     for ax, curve, drawn in zip([ax for ax in fig.axes if ax.axison], ("roc", "pr", "prg"), shown, strict=True):
         fills = [c for c in ax.collections if isinstance(c, PolyCollection)]
         assert bool(fills) == drawn, curve
-        assert ("no band: at 30 groups it covers" in ax.get_title()) == (not drawn)
+        assert ("no band: at 30 groups, it covers" in ax.get_title()) == (not drawn)
         assert ("nearest this task's 60 groups" in ax.get_title()) == (not drawn)
     table = res.band_table()
     assert dict(zip(table["curve"], table["calibrated"], strict=False)) == dict(zip(("roc", "pr", "prg"), shown,

@@ -210,7 +210,7 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
             note = "" if not models or band_shown(curve, n_pos, n, n_groups=groups) else (
                 "\nno band: its coverage is not calibrated here" if cov != cov else
                 f"\nno band: with {here} {covers}" if same else
-                f"\nno band: at {there} {covers}\n(the calibrated size nearest this task's {here})")
+                f"\nno band: at {there}, {covers}\n(the calibrated size nearest this task's {here})")
             ax.set_title(prefix + title + note, fontsize=10)
             ax.grid(True, lw=0.3, alpha=0.6)
         legend_ax.legend(*pr.get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
