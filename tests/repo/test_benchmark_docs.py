@@ -32,3 +32,12 @@ def test_openml_loopback_block_is_the_scripts():
     ext = json.loads((ROOT / "benchmarks" / "openml_loopback_extrapolation.json").read_text())
     assert _block("openml-loopback") == bench.docs_block(summary, ext)
     assert f"{ext['gb_total']:.2f} GB" in _block("openml-loopback")
+
+
+def test_audit_scale_block_is_the_scripts():
+    bench = _script("bench_audit_scale")
+    t = pd.read_csv(ROOT / "benchmarks" / "audit_scale.csv")
+    block = _block("audit-scale")
+    assert block == bench.docs_block(t)
+    assert {int(r) for r in t["rows"]} == {100_000, 1_000_000, 6_000_000}  # every size of issue 41
+    assert block.count("| yes |") + block.count("| **no** |") == 9  # three targets judged at three sizes
