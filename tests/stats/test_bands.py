@@ -454,7 +454,7 @@ def test_audit_bands_follow_the_audit_seed():
     rows = one.data[one.data["model"] == "knn_15"]  # the audit's rows, in its order
     for seed, res, given in ((1, one, None), (2, two, None), (7, one, 7)):
         direct = curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(), sample_weight=rows["weight"].to_numpy(),
-                             n_resamples=60, level=0.95, rng=seed)  # the audit's resampling: within class
+                             n_resamples=60, level=0.95, rng=seed, tied=True)  # the audit's resampling
         for c in CURVES:
             got = res.bands("all", "knn_15", c, seed=given)
             for col, v in direct[c].columns().items():
@@ -489,7 +489,7 @@ def test_tied_scores_draw_cell_counts_with_the_row_draws_distribution(monkeypatc
     y = rng.random(n) < 0.2
     s = np.round(1 / (1 + np.exp(-(1.2 * y + rng.normal(size=n)))), 2)  # about 60 distinct scores
     assert 2 * np.unique(s).size * B.TIED_ROWS <= n  # the tied path is taken
-    tied = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20)
+    tied = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20, tied=True)
     monkeypatch.setattr(B, "TIED_ROWS", 10**9)
     rows = B.curve_bands(y, s, n_resamples=4000, rng=2, grid_size=20)
     for c in ("roc", "pr", "prg"):
@@ -511,7 +511,8 @@ def test_tied_scores_draw_cell_counts_with_the_row_draws_distribution(monkeypatc
     monkeypatch.setattr(B, "_tied_replicates", refuse)
     w = np.ones(n)
     w[0] = 2.0
-    B.curve_bands(y, s, sample_weight=w, n_resamples=20, rng=4)
-    B.curve_bands(y, s + rng.normal(scale=1e-6, size=n), n_resamples=20, rng=4)
+    B.curve_bands(y, s, sample_weight=w, n_resamples=20, rng=4, tied=True)
+    B.curve_bands(y, s + rng.normal(scale=1e-6, size=n), n_resamples=20, rng=4, tied=True)
+    B.curve_bands(y, s, n_resamples=20, rng=4)  # not asked for (the studies' Figure 5): the rows
     with pytest.raises(AssertionError, match="tied path"):
-        B.curve_bands(y, s, n_resamples=20, rng=4)
+        B.curve_bands(y, s, n_resamples=20, rng=4, tied=True)

@@ -97,6 +97,7 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
                        sample_weight=rows["weight"].to_numpy(np.float64),
                        strata=pd.factorize(rows["fold"].map(str))[0] if grouped else None,
                        groups=rows["group"].to_numpy() if grouped else None,
+                       tied=True,
                        n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
                        rng=res.seed if seed is None else seed)
 

@@ -63,7 +63,7 @@ groups; every row weighs its group's count (times its own weight).  The classes 
 group holds rows of both and moves with all of them); a resample left with one class is dropped
 (``n_resamples`` counts the ones kept).  Steps 3 to 5 are unchanged.
 
-**Tied scores** (unit weights, on average at least :data:`TIED_ROWS` rows per tie group and class, e.g.
+**Tied scores** (``tied=True``, as the audit asks; unit weights, on average at least :data:`TIED_ROWS` rows per tie group and class, e.g.
 scores rounded to a few decimals over many rows): step 2 draws each stratum's counts per (tie group,
 class) cell directly, a multinomial over the cells with the cells' shares of the stratum, which is the
 joint distribution of those counts under the row draws: the same bootstrap at a cost in the cells, not
@@ -322,7 +322,8 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
                 strata: ArrayLike | None = None, curves: tuple[str, ...] = ("roc", "pr", "prg"),
                 grids: dict[str, ArrayLike] | None = None, grid_size: int = DEFAULT_GRID_SIZE,
                 n_resamples: int = 1000, level: float = 0.95,
-                rng: np.random.Generator | int | None = 0, groups: ArrayLike | None = None) -> dict[str, CurveBand]:
+                rng: np.random.Generator | int | None = 0, groups: ArrayLike | None = None,
+                tied: bool = False) -> dict[str, CurveBand]:
     """Pointwise and simultaneous bootstrap bands of one model's curves (module docstring).
 
     ``y``: 0/1 or bool labels (1 = positive); ``scores``: higher means more positive;
@@ -332,6 +333,8 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed; ``groups``:
     optional group (patient, subject, site) per row: whole groups are resampled, within ``strata``
     where every group lies in one (module docstring, "Grouped rows"); without, bit for bit as before.
+    ``tied``: draw tied scores' counts per cell (module docstring, "Tied scores"; the audit's bands); off,
+    the rows are drawn as before, bit for bit (the studies' Figure 5 keeps its numbers).
     Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.core.errors.InputError`.
     """
     for c in curves:
@@ -360,7 +363,7 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
         reps = _grouped_replicates(key, w, cluster, code, size, grid, curves, n_resamples, gen)
         return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
     unit = bool(np.all(w == 1.0))
-    if unit and size * TIED_ROWS <= key.size:  # many rows per tie group: the stratum counts per tie group at once
+    if tied and unit and size * TIED_ROWS <= key.size:  # many rows per tie group: the stratum counts per tie group at once
         reps = _tied_replicates(key, 2 * code + yb, size, grid, curves, n_resamples, gen)
         return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
     sampler = StratumSampler(2 * code + yb, gen)
