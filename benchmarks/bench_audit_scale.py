@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _docs import write_block  # noqa: E402
 
 MODELS = ("m0", "m1", "m2")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
@@ -115,12 +117,7 @@ def docs_block(t: pd.DataFrame) -> str:
 
 
 def write_docs(block: str) -> None:
-    start, end = "<!-- audit-scale:start -->", "<!-- audit-scale:end -->"
-    text = DOCS.read_text()
-    if start not in text:
-        raise SystemExit(f"docs/benchmarks.md has no {start} marker")
-    DOCS.write_text(re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: f"{start}\n{block}\n{end}", text,
-                           flags=re.S))
+    write_block(DOCS, "audit-scale", block)
 
 
 def load() -> str:

@@ -44,6 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from openml_loopback import LoopbackOpenML, make_world  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _docs import write_block  # noqa: E402
+
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 
 
@@ -192,13 +195,7 @@ def docs_block(summary: pd.DataFrame, ext: dict) -> str:
 
 
 def write_docs(block: str) -> None:
-    import re
-    start, end = "<!-- openml-loopback:start -->", "<!-- openml-loopback:end -->"
-    text = DOCS.read_text()
-    if start not in text:
-        raise SystemExit(f"docs/benchmarks.md has no {start} marker")
-    DOCS.write_text(re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: f"{start}\n{block}\n{end}", text,
-                           flags=re.S))
+    write_block(DOCS, "openml-loopback", block)
 
 
 def main(argv: list[str] | None = None) -> int:

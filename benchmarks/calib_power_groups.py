@@ -15,7 +15,7 @@ and number of groups), which :func:`prspace.audit.bands.band_coverage` reads.
 from __future__ import annotations
 
 import argparse
-import re
+import sys
 import time
 from pathlib import Path
 
@@ -23,6 +23,9 @@ import numpy as np
 
 from prspace.audit.group_calib import band_coverage, false_rate, pair_of, power_rates
 from prspace.audit.group_sim import World, draw
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _docs import write_block  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "audit.md"
 SHOWN = {"auroc": "AUROC", "average_precision": "AP"}
@@ -75,12 +78,7 @@ def band_md(sims: int, n_resamples: int, seed: int, rule: list | None = None) ->
 
 
 def _write(name: str, block: str) -> None:
-    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    text = DOCS.read_text()
-    if start not in text:
-        raise SystemExit(f"docs/audit.md has no {start} marker")
-    DOCS.write_text(re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: f"{start}\n{block}\n{end}", text,
-                           flags=re.S))
+    write_block(DOCS, name, block)
 
 
 def main() -> None:
