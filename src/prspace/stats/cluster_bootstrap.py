@@ -166,14 +166,19 @@ def quantile_stat(values: np.ndarray, family: np.ndarray, q: float, n_families: 
                 x_family=np.asarray(family, dtype=np.intp)[ok][order])
 
 
-def counts(rng: np.random.Generator, weights_idx: np.ndarray | None, F: int, B: int) -> tuple[np.ndarray, np.ndarray]:
+def counts(rng: np.random.Generator, outer_idx: np.ndarray | None, F: int, B: int, n_in: int = 1
+           ) -> tuple[np.ndarray, np.ndarray]:
     """``B`` resamples of ``F`` families: the drawn family ids ``(B, F)`` and their counts ``(B, F)``
-    (float64). ``weights_idx``: draw from these rows of family ids (an inner resample of each
-    outer one) instead of from ``0..F-1``."""
-    pos = rng.integers(0, F, size=(B, F))
-    idx = pos if weights_idx is None else np.take_along_axis(weights_idx, pos, axis=1)
-    flat = (idx + F * np.arange(B)[:, None]).ravel()
-    c = np.bincount(flat, minlength=B * F).reshape(B, F).astype(np.float64)
+    (float64). ``outer_idx`` ``(B / n_in, F)``: each row the family ids of an outer resample, drawn from
+    ``n_in`` times in a row (the inner resamples of each outer one) instead of from ``0..F-1``."""
+    # 32-bit draws are the same stream as 64-bit ones below 2**32 (numpy's buffered Lemire), and cheaper
+    small = F * max(B // n_in, 1) < 2**31
+    idx = rng.integers(0, F, size=(B, F), dtype=np.int32 if small else np.int64)
+    if outer_idx is not None:
+        idx += (F * np.repeat(np.arange(outer_idx.shape[0]), n_in)).astype(idx.dtype)[:, None]
+        idx = np.take(outer_idx.ravel(), idx)
+    flat = idx + (F * np.arange(B))[:, None]
+    c = np.bincount(flat.ravel(), minlength=B * F).reshape(B, F).astype(np.float64)
     return idx, c
 
 
@@ -199,27 +204,33 @@ class _Moments:
         self.F = stats[0].n_families
 
     def evaluate(self, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Estimates and standard errors ``(B, K)`` for counts ``c`` ``(B, F)``."""
-        P = (c @ self.M)[:, self.inverse]
+        """Estimates and standard errors ``(B, K)`` for counts ``c`` ``(B, F)`` (column-major: each
+        statistic's column is contiguous)."""
+        # one row per distinct moment column, contiguous: the arithmetic below runs along rows
+        P = np.ascontiguousarray((c @ self.M).T)
+        inv = self.inverse
         B = c.shape[0]
-        est = np.empty((B, len(self.stats)))
-        se = np.empty((B, len(self.stats)))
+        est = np.empty((len(self.stats), B))
+        se = np.empty((len(self.stats), B))
         scale = self.F / (self.F - 1.0) if self.F > 1 else np.nan
         with np.errstate(invalid="ignore", divide="ignore"):
             for i, (s, (base, J)) in enumerate(zip(self.stats, self.layout, strict=True)):
-                Sx, Nx = P[:, base:base + J], P[:, base + J:base + 2 * J]
-                m = Sx / Nx
-                est[:, i] = m @ s.w
+                Nx = [P[inv[base + J + j]] for j in range(J)]
+                m = np.empty((B, J))  # the (B, J) array of before, so that ``m @ w`` sums as it did
+                for j in range(J):
+                    m[:, j] = P[inv[base + j]] / Nx[j]
+                mc = [m[:, j].copy() for j in range(J)]
+                est[i] = m @ s.w
                 var = np.zeros(B)
                 o = base + 2 * J
                 for j in range(J):
                     for k in range(J):
-                        ss, sn, ns, nn = P[:, o], P[:, o + 1], P[:, o + 2], P[:, o + 3]
+                        ss, sn, ns, nn = P[inv[o]], P[inv[o + 1]], P[inv[o + 2]], P[inv[o + 3]]
                         o += 4
-                        cross = ss - m[:, k] * sn - m[:, j] * ns + m[:, j] * m[:, k] * nn
-                        var += s.w[j] * s.w[k] * cross / (Nx[:, j] * Nx[:, k])
-                se[:, i] = np.sqrt(np.maximum(var * scale, 0.0))
-        return est, se
+                        cross = ss - mc[k] * sn - mc[j] * ns + mc[j] * mc[k] * nn
+                        var += s.w[j] * s.w[k] * cross / (Nx[j] * Nx[k])
+                se[i] = np.sqrt(np.maximum(var * scale, 0.0))
+        return est.T, se.T
 
 
 def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray, se_ref: np.ndarray | None = None) -> np.ndarray:
@@ -269,21 +280,22 @@ def double_u(stats: list[Stat], *, n_out: int, n_in: int, seed: int | np.random.
     tail ``a`` misses the truth above its upper end when ``u_o < a`` and below its lower end when
     ``u_o > 1 - a``."""
     mom = _Moments(stats)
-    F = mom.F
+    F, K = mom.F, len(stats)
     est0, se0 = to_work(stats, *mom.evaluate(np.ones((1, F))))
     rng = np.random.default_rng(seed)
-    u = np.empty((len(stats), n_out))
+    u = np.empty((K, n_out))
     step = max(1, chunk // n_in)
     for start in range(0, n_out, step):
         n = min(step, n_out - start)
         idx, c1 = counts(rng, None, F, n)
         e1, s1 = to_work(stats, *mom.evaluate(c1))
-        T = _tstat(e1, est0, s1, se0)
-        _, c2 = counts(rng, np.repeat(idx, n_in, axis=0), F, n * n_in)
+        T = _tstat(e1, est0, s1, se0).T  # (K, n)
+        _, c2 = counts(rng, idx, F, n * n_in, n_in)
         e2, s2 = to_work(stats, *mom.evaluate(c2))
-        t2 = _tstat(e2, np.repeat(e1, n_in, axis=0), s2, np.repeat(s1, n_in, axis=0)).reshape(n, n_in, -1)
-        below = (t2 < T[:, None, :]).mean(axis=1) + 0.5 * (t2 == T[:, None, :]).mean(axis=1)
-        u[:, start:start + n] = np.where(np.isnan(T), 0.5, below).T
+        # (K, n, n_in) views of the column-major (n * n_in, K) results, each outer sample's inner ones together
+        t2 = _tstat(e2.T.reshape(K, n, n_in), e1.T[:, :, None], s2.T.reshape(K, n, n_in), s1.T[:, :, None])
+        below = (t2 < T[:, :, None]).mean(axis=2) + 0.5 * (t2 == T[:, :, None]).mean(axis=2)
+        u[:, start:start + n] = np.where(np.isnan(T), 0.5, below)
     return u
 
 
