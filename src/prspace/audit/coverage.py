@@ -182,7 +182,17 @@ def coverage_of(metric: str, method: str, n_pos: float, n: float, *, kind: str =
                 table: pd.DataFrame | None = None) -> Coverage | None:
     """The coverage of ``method``'s intervals for ``metric`` at the calibrated cell nearest a task
     with ``n_pos`` positives of ``n`` rows (module docstring); None if never calibrated."""
-    t = _table() if table is None else table
+    if table is None:  # the shipped table: the same answer for every pair of models of a task, looked up once
+        return _nearest(metric, method, float(n_pos), float(n), kind)
+    return _nearest_in(table, metric, method, n_pos, n, kind)
+
+
+@functools.lru_cache(maxsize=4096)
+def _nearest(metric: str, method: str, n_pos: float, n: float, kind: str) -> Coverage | None:
+    return _nearest_in(_table(), metric, method, n_pos, n, kind)
+
+
+def _nearest_in(t: pd.DataFrame, metric: str, method: str, n_pos: float, n: float, kind: str) -> Coverage | None:
     t = t[(t["kind"] == kind) & (t["metric"] == metric) & (t["method"] == method)]
     if not len(t) or not (n_pos > 0 and n > n_pos):
         return None

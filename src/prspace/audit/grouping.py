@@ -18,6 +18,7 @@ DeLong's AUROC interval and test assume independent rows and are not used with g
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -176,6 +177,7 @@ def calibration(metric: str, method: str, n_groups: int) -> dict | None:
     return t.sort_values("n_groups").iloc[-1].to_dict()
 
 
+@functools.lru_cache(maxsize=4096)  # the same answer for every pair of models of a task
 def shown(metric: str, method: str, n_groups: int, *, kind: str = "coverage") -> bool:
     """Whether the audit prints a grouped interval: its simulated coverage (``kind="coverage"``), or for a
     paired interval one minus its false rate under the null (``"pair coverage"``), is at least
