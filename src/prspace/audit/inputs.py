@@ -139,7 +139,7 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
 
 #: what the audit relaxes of the predictions schema (:class:`prspace.core.schema.FrameRules`)
 AUDIT_RULES = {"require_folds": False, "require_row_ids": False, "same_rows": False, "minority_positive": False,
-               "weight": True, "sort": False}
+               "weight": True, "sort": False, "integer_row_ids": True}
 
 
 def prepare(
@@ -148,7 +148,8 @@ def prepare(
     """Validate the input table and return the canonical frame and the positive-class description.
 
     Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
-    without folds), ``row`` (str or ``None``), ``y`` (bool, True = positive), ``score``
+    without folds), ``row`` (str, int64 when the row ids are integers, as a wide file's line numbers
+    are, or ``None``), ``y`` (bool, True = positive), ``score``
     (float64, finite), ``weight`` (float64, >= 0).  The labels are read here (two values, the
     positive class: :func:`prspace.data.dataset.positive_class`); the user's columns are then
     mapped onto the predictions schema's names and checked by the one frame validator,
@@ -217,7 +218,7 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
-        if key.dtype == object:  # the validator's text (no cell empty): one Python str per value
+        if key.dtype == object or key.dtype.kind in "iu":  # the validator's text (no cell empty), or integers
             return key
         if key.isna().any():
             return key.astype(object)

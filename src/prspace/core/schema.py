@@ -154,6 +154,9 @@ class FrameRules:
     minority_positive: bool = True  # n_pos <= n_neg, except in tasks of your own files
     weight: bool = False  # a weight column: finite and >= 0; both classes need positive weight
     sort: bool = True  # canonical order and dtypes of PREDICTION_COLUMNS (else: file order, the given columns)
+    #: without ``require_row_ids``: a row_id column of integers stays integers (their text is ``str`` of each)
+    #: instead of one Python str per row id (the audit: a wide file's line numbers, a user's integer ids)
+    integer_row_ids: bool = False
     names: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
 
     def column(self, col: str) -> str:
@@ -258,7 +261,11 @@ def validate_predictions(
             fail("task_id has characters outside [A-Za-z0-9_.-]")
     for col in (c for c in ("repeat", "fold", "row_id") if c in present):
         if not (rules.require_row_ids if col == "row_id" else rules.require_folds):
-            out[col] = _text(df[col], col, rules, fail, as_object=True)
+            s = df[col]
+            if col == "row_id" and rules.integer_row_ids and isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu":
+                out[col] = s.to_numpy()  # integers: no cell empty, the text of each is str() of it
+                continue
+            out[col] = _text(s, col, rules, fail, as_object=True)
             continue
         v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))
