@@ -153,16 +153,22 @@ def _sort_codes(values: pd.Series) -> np.ndarray | None:
             return np.zeros(len(values), dtype=np.int64)
         return None
     code, uniques = keys.factorize(values)
-    texts = [str(v) for v in uniques]
+    ints = np.asarray(uniques) if isinstance(uniques.dtype, np.dtype) and uniques.dtype.kind in "iu" else None
+    texts = [] if ints is not None else [str(v) for v in uniques]
     if any("\x00" in t for t in texts):
         return None
     longest = max(map(len, texts), default=0)
-    if len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code point, as str does
-        fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
+    if ints is not None or len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code
+        # point, as str does; integer row ids: numpy's text of each is str()'s, made without a Python str each
+        if ints is not None:  # as wide as the longest text (astype(str) would take 21 characters each)
+            longest = max(len(str(ints.min())), len(str(ints.max())))
+            fixed = ints.astype(f"<U{longest}")
+        else:
+            fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
         order = np.argsort(fixed, kind="stable")
-        new = np.ones(len(texts), dtype=bool)
+        new = np.ones(len(fixed), dtype=bool)
         new[1:] = fixed[order[1:]] != fixed[order[:-1]]  # two values with one text: one rank
-        rank = np.empty(len(texts), dtype=np.int64)
+        rank = np.empty(len(fixed), dtype=np.int64)
         rank[order] = np.cumsum(new) - 1
         return rank[code]
     order = sorted(range(len(texts)), key=texts.__getitem__)

@@ -292,6 +292,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
+    memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = intervals.blocks(paired_rows)
     memory.release()
     reps: dict = {}
