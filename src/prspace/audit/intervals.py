@@ -36,12 +36,15 @@ def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance."""
     scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
     y = np.asarray(y, dtype=bool)
-    pos, neg = scores[:, y], scores[:, ~y]
-    m, n = pos.shape[1], neg.shape[1]
+    m = int(np.count_nonzero(y))
+    n = y.size - m
     tz, tx, ty = _midranks(scores, y)
     auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
     v10 = (tz[:, :m] - tx) / n
-    v01 = 1.0 - (tz[:, m:] - ty) / m
+    v01 = np.subtract(tz[:, m:], ty, out=ty)  # 1 - (tz - ty) / m, in ty's memory (k x n negatives each)
+    del tz, tx, ty
+    v01 /= m
+    np.subtract(1.0, v01, out=v01)
     k = scores.shape[0]
     if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
         return auc, np.full((k, k), np.nan)
@@ -197,15 +200,19 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
                 return None
             orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in per_key]
         else:
-            span = int(row_rank.max()) + 1
+            span, n_folds = int(row_rank.max()) + 1, int(fold_rank.max()) + 1
             key = fold_rank * span + row_rank
+            del fold_rank, row_rank  # (each row's key is all that is read from here on)
             per_key = [key[p] for p in per]
-            if any(n_distinct(k, (int(fold_rank.max()) + 1) * span) < len(k) for k in per_key):
+            del key
+            if any(n_distinct(k, n_folds * span) < len(k) for k in per_key):
                 return None
             orders = [np.argsort(k, kind="stable") for k in per_key]
         first = per_key[0][orders[0]]
         same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
+        del first
         keyed = [p[o] for p, o in zip(per, orders, strict=True)]
+        del per_key, orders, per
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
         fold = g["fold"].to_numpy()
