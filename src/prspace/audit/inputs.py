@@ -167,15 +167,16 @@ def prepare(
     y, positive = _positive_mask(df[columns.label], pos_label, columns.label) if len(df) else (np.zeros(0, bool), "")
     roles = {"task_id": columns.task, "model_id": columns.model, "repeat": columns.repeat, "fold": columns.fold,
              "row_id": columns.row, "score": columns.score, "weight": columns.weight}
-    frame = pd.DataFrame({k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None},
-                         index=pd.RangeIndex(len(df)), copy=False)  # the table's columns, not copies
+    cols = {k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None}
+    if columns.weight is None:  # unit weights: one 1.0 seen by every row (a read-only view, not a column of ones)
+        cols["weight"] = np.broadcast_to(np.float64(1.0), (len(df),))
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(len(df)), copy=False)  # the table's columns, not copies
+    del cols
     frame["y_true"] = y
     if columns.task is None:
         frame["task_id"] = SINGLE_TASK
     if columns.model is None:
         frame["model_id"] = columns.score
-    if columns.weight is None:
-        frame["weight"] = 1.0
     out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
     del frame  # a copy of the table's columns: the canonical frame is built from ``out``
     repeat = out["repeat"] if columns.repeat else None
