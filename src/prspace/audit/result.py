@@ -45,8 +45,8 @@ from prspace.audit.power import METRICS, power_table
 from prspace.audit.record import AuditRecord
 from prspace.audit.rows import pairing_frame, shared_rows
 from prspace.audit.tables import LABELS
-from prspace.core import registry as R
 from prspace.core import memory
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
