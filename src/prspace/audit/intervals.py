@@ -32,39 +32,49 @@ from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
 
-def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance."""
-    scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+def delong(y: np.ndarray, scores: np.ndarray, groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance.  ``groups``: per
+    row, its scores' tie groups (0 = highest score: ``np.unique(-score, return_inverse=True)[1]``, a
+    :class:`~prspace.stats.replicates.Block`'s ``groups``), from which the ranks are read instead of sorting
+    the scores again (the same tie groups, reversed: the same numbers); ``scores`` is then not read."""
     y = np.asarray(y, dtype=bool)
+    if groups is None:
+        scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+    k = scores.shape[0] if groups is None else len(groups)
     m = int(np.count_nonzero(y))
     n = y.size - m
-    tz, tx, ty = _midranks(scores, y)
+    tz, tx, ty = _midranks(scores, y, groups)
     auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
     v10 = (tz[:, :m] - tx) / n
     v01 = np.subtract(tz[:, m:], ty, out=ty)  # 1 - (tz - ty) / m, in ty's memory (k x n negatives each)
     del tz, tx, ty
     v01 /= m
     np.subtract(1.0, v01, out=v01)
-    k = scores.shape[0]
     if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
         return auc, np.full((k, k), np.nan)
     cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
     return auc, cov
 
 
-def _midranks(scores: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _midranks(scores: np.ndarray, y: np.ndarray,
+              groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row of ``scores`` (k x n), the midranks (ties averaged, as ``scipy.stats.rankdata``) of its
     positives then negatives among all, of its positives among the positives and of its negatives among
     the negatives: one sort per row (its tie groups) instead of three.  A midrank is ``rows below + (tied
     rows + 1) / 2``, a half-integer, exact in float64 however it is computed: the values are rankdata's."""
-    k = scores.shape[0]
+    k = scores.shape[0] if groups is None else len(groups)
     m = int(y.sum())
-    tz = np.empty((k, scores.shape[1]))
+    tz = np.empty((k, y.size))
     tx = np.empty((k, m))
-    ty = np.empty((k, scores.shape[1] - m))
+    ty = np.empty((k, y.size - m))
     for i in range(k):
-        _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
-        inv = inv.ravel()
+        if groups is None:
+            _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
+            inv = inv.ravel()
+        else:  # tie groups from the highest score: reversed, np.unique's codes from the lowest (no sort)
+            n_groups = int(groups[i].max()) + 1
+            inv = (n_groups - 1) - groups[i].astype(np.int64)
+            count = np.bincount(inv, minlength=n_groups)
         count_pos = np.bincount(inv[y], minlength=count.size)
         mids = []
         for c in (count, count_pos, count - count_pos):
@@ -79,7 +89,7 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
     (:mod:`prspace.audit.uncertainty`) and the all-pairs tests (:mod:`prspace.audit.pairwise`) both read it."""
     fit = block.__dict__.get("_delong")
     if fit is None:
-        fit = block.__dict__["_delong"] = delong(block.y, np.vstack(block.scores))
+        fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
     return fit
 
 
