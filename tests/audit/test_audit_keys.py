@@ -91,3 +91,16 @@ def test_task_groups_are_the_same_frames_within_a_run() -> None:
         for (_, g), (_, idx) in zip(first, expected, strict=True):
             np.testing.assert_array_equal(g.index.to_numpy(), idx)
     assert [t for t, _ in task_groups(data)] == [t for t, _ in expected]
+
+
+def test_narrowed_codes_are_pandas_codes_in_the_smallest_type() -> None:
+    # int8 for a few values (-1 for a missing one kept), int16 / int32 as the values grow: the same numbers
+    for n_values, dtype in ((3, np.int8), (500, np.int16), (40_000, np.int32)):
+        col = pd.Series(np.arange(2 * n_values) % n_values).astype(object)
+        col.iloc[1] = None
+        with keys.memo():
+            code, uniques = keys.factorize(col)
+        expected, expected_uniques = pd.factorize(col)
+        assert code.dtype == dtype
+        np.testing.assert_array_equal(code, expected)
+        assert list(uniques) == list(expected_uniques) and code.min() == -1

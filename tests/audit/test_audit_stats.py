@@ -123,6 +123,20 @@ def test_delong_matches_the_quadratic_definition():
     np.testing.assert_allclose(cov, expected, atol=1e-12)
 
 
+def test_delong_from_a_blocks_tie_groups_equals_delong_from_the_scores():
+    # a block's tie groups (0 = highest score) give the ranks without sorting again: the same numbers, bit for bit
+    rng = np.random.default_rng(4)
+    for decimals in (0, 1, 2):
+        y = rng.random(300) < 0.2
+        s = np.round(rng.normal(size=(3, 300)) + y, decimals)
+        s[2, :40] = 0.0
+        s[2, 40:50] = -0.0
+        groups = [np.unique(-r, return_inverse=True)[1].ravel() for r in s]
+        est, cov = delong(y, s)
+        est_g, cov_g = delong(y, list(s), groups=groups)
+        assert np.array_equal(est, est_g) and np.array_equal(cov, cov_g)
+
+
 @pytest.mark.parametrize("metric", ["average_precision", "auroc", "aupr"])
 def test_bootstrap_interval_agrees_with_scipy(metric):
     rng = np.random.default_rng(3)

@@ -182,3 +182,18 @@ def test_audit_rules_name_the_users_columns(mutate, message):
     bad = mutate(df.assign(weight=1.0))
     with pytest.raises(SchemaError, match=message):
         validate_predictions(bad, rules=FrameRules(**AUDIT, names={"score": "p", "weight": "w"}))
+
+
+def test_integer_row_ids_stay_integers_under_the_audit_rule():
+    """``integer_row_ids``: a row_id column of integers is kept as they are (their text is str() of each);
+    without it, or for other ids, the row ids are text as before."""
+    df, _ = make()
+    bad = df.drop(columns=["repeat", "flow_id", "flow_name"]).assign(weight=1.0)
+    kept = validate_predictions(bad, rules=FrameRules(**AUDIT, integer_row_ids=True))
+    text = validate_predictions(bad, rules=FrameRules(**AUDIT))
+    assert kept["row_id"].dtype == np.int64 and text["row_id"].dtype == object
+    assert [str(v) for v in kept["row_id"]] == list(text["row_id"])
+    assert kept["row_id"].tolist() == bad["row_id"].tolist()
+    ids = bad.assign(row_id=bad["row_id"].map(lambda v: f"r{v}"))
+    assert validate_predictions(ids, rules=FrameRules(**AUDIT, integer_row_ids=True))["row_id"].tolist() == \
+        ids["row_id"].tolist()

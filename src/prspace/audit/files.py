@@ -63,14 +63,16 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
                   confidence=confidence)
     if progress is not None:
         progress(f"reading {short_path(path)}")
-    table = read_table(path, sep, decimal)
-    result = audit.audit(table, **dict(columns or {}), score_cols=score_cols, ignore=ignore,
+    read = {"table": read_table(path, sep, decimal)}
+    detected = read["table"].attrs.get("decimal_detected")
+    # the table is handed over, not kept here: the audit frees it once its canonical frame is made
+    result = audit.audit(read.pop("table"), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                          downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
                          progress=progress, source=short_path(path), group_col=group_col)
-    if table.attrs.get("decimal_detected"):
+    if detected:
         result.columns = [*(result.columns or []), f"numbers read with decimal commas ('0,5' = 0.5: detected in "
-                          f"{', '.join(repr(c) for c in table.attrs['decimal_detected'])} with --sep ';'; "
+                          f"{', '.join(repr(c) for c in detected)} with --sep ';'; "
                           "--decimal . to read them otherwise)"]
     return result, result.used
 

@@ -139,7 +139,7 @@ def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tup
 
 #: what the audit relaxes of the predictions schema (:class:`prspace.core.schema.FrameRules`)
 AUDIT_RULES = {"require_folds": False, "require_row_ids": False, "same_rows": False, "minority_positive": False,
-               "weight": True, "sort": False}
+               "weight": True, "sort": False, "integer_row_ids": True}
 
 
 def prepare(
@@ -148,7 +148,8 @@ def prepare(
     """Validate the input table and return the canonical frame and the positive-class description.
 
     Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
-    without folds), ``row`` (str or ``None``), ``y`` (bool, True = positive), ``score``
+    without folds), ``row`` (str, int64 when the row ids are integers, as a wide file's line numbers
+    are, or ``None``), ``y`` (bool, True = positive), ``score``
     (float64, finite), ``weight`` (float64, >= 0).  The labels are read here (two values, the
     positive class: :func:`prspace.data.dataset.positive_class`); the user's columns are then
     mapped onto the predictions schema's names and checked by the one frame validator,
@@ -166,15 +167,16 @@ def prepare(
     y, positive = _positive_mask(df[columns.label], pos_label, columns.label) if len(df) else (np.zeros(0, bool), "")
     roles = {"task_id": columns.task, "model_id": columns.model, "repeat": columns.repeat, "fold": columns.fold,
              "row_id": columns.row, "score": columns.score, "weight": columns.weight}
-    frame = pd.DataFrame({k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None},
-                         index=pd.RangeIndex(len(df)), copy=False)  # the table's columns, not copies
+    cols = {k: df[c].reset_index(drop=True) for k, c in roles.items() if c is not None}
+    if columns.weight is None:  # unit weights: one 1.0 seen by every row (a read-only view, not a column of ones)
+        cols["weight"] = np.broadcast_to(np.float64(1.0), (len(df),))
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(len(df)), copy=False)  # the table's columns, not copies
+    del cols
     frame["y_true"] = y
     if columns.task is None:
         frame["task_id"] = SINGLE_TASK
     if columns.model is None:
         frame["model_id"] = columns.score
-    if columns.weight is None:
-        frame["weight"] = 1.0
     out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
     del frame  # a copy of the table's columns: the canonical frame is built from ``out``
     repeat = out["repeat"] if columns.repeat else None
@@ -217,7 +219,7 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
-        if key.dtype == object:  # the validator's text (no cell empty): one Python str per value
+        if key.dtype == object or key.dtype.kind in "iu":  # the validator's text (no cell empty), or integers
             return key
         if key.isna().any():
             return key.astype(object)

@@ -32,36 +32,49 @@ from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
 
-def delong(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance."""
-    scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+def delong(y: np.ndarray, scores: np.ndarray, groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance.  ``groups``: per
+    row, its scores' tie groups (0 = highest score: ``np.unique(-score, return_inverse=True)[1]``, a
+    :class:`~prspace.stats.replicates.Block`'s ``groups``), from which the ranks are read instead of sorting
+    the scores again (the same tie groups, reversed: the same numbers); ``scores`` is then not read."""
     y = np.asarray(y, dtype=bool)
-    pos, neg = scores[:, y], scores[:, ~y]
-    m, n = pos.shape[1], neg.shape[1]
-    tz, tx, ty = _midranks(scores, y)
+    if groups is None:
+        scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+    k = scores.shape[0] if groups is None else len(groups)
+    m = int(np.count_nonzero(y))
+    n = y.size - m
+    tz, tx, ty = _midranks(scores, y, groups)
     auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
     v10 = (tz[:, :m] - tx) / n
-    v01 = 1.0 - (tz[:, m:] - ty) / m
-    k = scores.shape[0]
+    v01 = np.subtract(tz[:, m:], ty, out=ty)  # 1 - (tz - ty) / m, in ty's memory (k x n negatives each)
+    del tz, tx, ty
+    v01 /= m
+    np.subtract(1.0, v01, out=v01)
     if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
         return auc, np.full((k, k), np.nan)
     cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
     return auc, cov
 
 
-def _midranks(scores: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _midranks(scores: np.ndarray, y: np.ndarray,
+              groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row of ``scores`` (k x n), the midranks (ties averaged, as ``scipy.stats.rankdata``) of its
     positives then negatives among all, of its positives among the positives and of its negatives among
     the negatives: one sort per row (its tie groups) instead of three.  A midrank is ``rows below + (tied
     rows + 1) / 2``, a half-integer, exact in float64 however it is computed: the values are rankdata's."""
-    k = scores.shape[0]
+    k = scores.shape[0] if groups is None else len(groups)
     m = int(y.sum())
-    tz = np.empty((k, scores.shape[1]))
+    tz = np.empty((k, y.size))
     tx = np.empty((k, m))
-    ty = np.empty((k, scores.shape[1] - m))
+    ty = np.empty((k, y.size - m))
     for i in range(k):
-        _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
-        inv = inv.ravel()
+        if groups is None:
+            _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
+            inv = inv.ravel()
+        else:  # tie groups from the highest score: reversed, np.unique's codes from the lowest (no sort)
+            n_groups = int(groups[i].max()) + 1
+            inv = (n_groups - 1) - groups[i].astype(np.int64)
+            count = np.bincount(inv, minlength=n_groups)
         count_pos = np.bincount(inv[y], minlength=count.size)
         mids = []
         for c in (count, count_pos, count - count_pos):
@@ -76,7 +89,7 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
     (:mod:`prspace.audit.uncertainty`) and the all-pairs tests (:mod:`prspace.audit.pairwise`) both read it."""
     fit = block.__dict__.get("_delong")
     if fit is None:
-        fit = block.__dict__["_delong"] = delong(block.y, np.vstack(block.scores))
+        fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
     return fit
 
 
@@ -153,16 +166,22 @@ def _sort_codes(values: pd.Series) -> np.ndarray | None:
             return np.zeros(len(values), dtype=np.int64)
         return None
     code, uniques = keys.factorize(values)
-    texts = [str(v) for v in uniques]
+    ints = np.asarray(uniques) if isinstance(uniques.dtype, np.dtype) and uniques.dtype.kind in "iu" else None
+    texts = [] if ints is not None else [str(v) for v in uniques]
     if any("\x00" in t for t in texts):
         return None
     longest = max(map(len, texts), default=0)
-    if len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code point, as str does
-        fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
+    if ints is not None or len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code
+        # point, as str does; integer row ids: numpy's text of each is str()'s, made without a Python str each
+        if ints is not None:  # as wide as the longest text (astype(str) would take 21 characters each)
+            longest = max(len(str(ints.min())), len(str(ints.max())))
+            fixed = ints.astype(f"<U{longest}")
+        else:
+            fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
         order = np.argsort(fixed, kind="stable")
-        new = np.ones(len(texts), dtype=bool)
+        new = np.ones(len(fixed), dtype=bool)
         new[1:] = fixed[order[1:]] != fixed[order[:-1]]  # two values with one text: one rank
-        rank = np.empty(len(texts), dtype=np.int64)
+        rank = np.empty(len(fixed), dtype=np.int64)
         rank[order] = np.cumsum(new) - 1
         return rank[code]
     order = sorted(range(len(texts)), key=texts.__getitem__)
@@ -191,15 +210,19 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
                 return None
             orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in per_key]
         else:
-            span = int(row_rank.max()) + 1
+            span, n_folds = int(row_rank.max()) + 1, int(fold_rank.max()) + 1
             key = fold_rank * span + row_rank
+            del fold_rank, row_rank  # (each row's key is all that is read from here on)
             per_key = [key[p] for p in per]
-            if any(n_distinct(k, (int(fold_rank.max()) + 1) * span) < len(k) for k in per_key):
+            del key
+            if any(n_distinct(k, n_folds * span) < len(k) for k in per_key):
                 return None
             orders = [np.argsort(k, kind="stable") for k in per_key]
         first = per_key[0][orders[0]]
         same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
+        del first
         keyed = [p[o] for p, o in zip(per, orders, strict=True)]
+        del per_key, orders, per
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
         fold = g["fold"].to_numpy()

@@ -71,11 +71,23 @@ def remember(kind: str, cols: list[pd.Series], compute):
     return out
 
 
+def narrow(code: np.ndarray, n: int) -> np.ndarray:
+    """Codes in ``[-1, n)`` in the smallest signed integer type that holds them (int8 for a few models or
+    folds, int32 for row ids): the remembered codes of 3 x 10^6 rows take 3 or 12 MB instead of 24."""
+    for t in (np.int8, np.int16, np.int32):
+        if n <= np.iinfo(t).max:
+            return code.astype(t)
+    return code
+
+
 def factorize(col: pd.Series, *, use_na_sentinel: bool = True) -> tuple[np.ndarray, object]:
-    """``pd.factorize(col, use_na_sentinel=...)``, remembered inside :func:`memo`."""
+    """``pd.factorize(col, use_na_sentinel=...)``, remembered inside :func:`memo`; the codes are the same
+    numbers in the smallest signed integer type that holds them (:func:`narrow`): callers widen them to
+    int64 before any arithmetic that could exceed it."""
 
     def compute():
         code, uniques = pd.factorize(col, use_na_sentinel=use_na_sentinel)
+        code = narrow(code, len(uniques))
         code.setflags(write=False)
         return code, uniques
 

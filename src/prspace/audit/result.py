@@ -45,6 +45,7 @@ from prspace.audit.power import METRICS, power_table
 from prspace.audit.record import AuditRecord
 from prspace.audit.rows import pairing_frame, shared_rows
 from prspace.audit.tables import LABELS
+from prspace.core import memory
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import figure_bytes
@@ -291,7 +292,9 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
+    memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = intervals.blocks(paired_rows)
+    memory.release()
     reps: dict = {}
     if n_boot:
         say(f"bootstrap: {n_boot} resamples")
@@ -428,6 +431,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     # with row ids, prepare has already refused any repeated (task, model, repeat, fold, row id): no copies
     duplicates = {"n": 0} if cols.row else inputs.duplicate_rows(frame, cols)
     del frame  # the long table: the audit reads only the canonical frame from here on
+    memory.release()  # the input stage's freed arrays, before the audit's own
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                        duplicates=duplicates, columns=acc.lines(), progress=progress,

@@ -77,7 +77,9 @@ def _grouping(data: pd.DataFrame, cols: tuple[str, ...]) -> tuple[np.ndarray, np
         n *= len(u)
     small = combined.astype(np.uint16) if n <= 2**16 else combined  # few groups: a radix sort
     order = np.argsort(small, kind="stable")  # rows in order within each group
-    return order, np.flatnonzero(np.diff(combined[order])) + 1, values
+    cuts = np.flatnonzero(np.diff(combined[order])) + 1
+    del combined, small
+    return (order.astype(np.int32) if len(order) < 2**31 else order), cuts, values  # positions: 4 bytes a row
 
 
 def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:

@@ -154,6 +154,9 @@ class FrameRules:
     minority_positive: bool = True  # n_pos <= n_neg, except in tasks of your own files
     weight: bool = False  # a weight column: finite and >= 0; both classes need positive weight
     sort: bool = True  # canonical order and dtypes of PREDICTION_COLUMNS (else: file order, the given columns)
+    #: without ``require_row_ids``: a row_id column of integers stays integers (their text is ``str`` of each)
+    #: instead of one Python str per row id (the audit: a wide file's line numbers, a user's integer ids)
+    integer_row_ids: bool = False
     names: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
 
     def column(self, col: str) -> str:
@@ -204,6 +207,8 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail, *, as_object: bool = 
 
 
 def _numeric(s: pd.Series, col: str, role: str, rules: FrameRules, fail) -> np.ndarray:
+    if isinstance(s.dtype, np.dtype) and s.dtype == np.float64:  # numeric already: its values, not a copy
+        return s.to_numpy()
     values = pd.to_numeric(s, errors="coerce")
     bad = (values.isna() & s.notna()).to_numpy()
     if bad.any():
@@ -243,11 +248,13 @@ def validate_predictions(
     if len(df) == 0:
         fail("the file has no data rows; give a file with one row per model and test example")
     df = df.reset_index(drop=True)
-    out = pd.DataFrame(index=pd.RangeIndex(len(df)))
+    # the checked columns, made into one frame at the end without copying them (a column of ``df`` that needs
+    # no conversion is its values, shared, not copied: the frame is read, never changed in place)
+    out_cols: dict[str, Any] = {}
     present = [c for c in PREDICTION_COLUMNS if c in df.columns]
     for col in (c for c in STRING_COLUMNS if c in present):
-        out[col] = _text(df[col], col, rules, fail)
-    tids = pd.unique(out["task_id"])
+        out_cols[col] = _text(df[col], col, rules, fail)
+    tids = pd.unique(pd.Series(out_cols["task_id"], copy=False))
     if rules.same_rows:
         if len(tids) != 1:
             fail(f"one task per file, found task_id values {_show(tids)}")
@@ -258,35 +265,41 @@ def validate_predictions(
             fail("task_id has characters outside [A-Za-z0-9_.-]")
     for col in (c for c in ("repeat", "fold", "row_id") if c in present):
         if not (rules.require_row_ids if col == "row_id" else rules.require_folds):
-            out[col] = _text(df[col], col, rules, fail, as_object=True)
+            s = df[col]
+            if col == "row_id" and rules.integer_row_ids and isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu":
+                out_cols[col] = s.to_numpy()  # integers: no cell empty, the text of each is str() of it
+                continue
+            out_cols[col] = _text(s, col, rules, fail, as_object=True)
             continue
         v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))
         if bad.any():
             fail(f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}")
-        out[col] = v.astype(PREDICTION_COLUMNS[col])
+        out_cols[col] = v.astype(PREDICTION_COLUMNS[col])
     y = df["y_true"]
     if y.dtype != bool:
         if y.isna().any() or not set(pd.unique(y)).issubset({0, 1}):
             fail("y_true must be boolean (True = positive = minority class)")
         y = y.astype(bool)
-    out["y_true"] = y.to_numpy(dtype=bool)
+    out_cols["y_true"] = y.to_numpy(dtype=bool)
     score = _numeric(df["score"], "score", "score", rules, fail)
     for bad, what, fix in ((np.isnan(score), "missing (NaN)", "drop those rows or give every row a score"),
                            (np.isinf(score), "infinite", "clip them to finite values (only their order matters)")):
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            model = f", model {out['model_id'].iloc[i]!r}" if rules.names.get("model_id", "model_id") else ""
+            model = f", model {out_cols['model_id'][i]!r}" if rules.names.get("model_id", "model_id") else ""
             fail(f"column {rules.column('score')!r} has {int(bad.sum())} {what} scores (first at data row {i + 1}"
                  f"{model}); {fix}")
-    out["score"] = score
+    out_cols["score"] = score
     if rules.weight:
         weight = _numeric(df["weight"], "weight", "sample weight", rules, fail)
         if not (np.isfinite(weight) & (weight >= 0)).all():
             i = int(np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))[0])
             fail(f"column {rules.column('weight')!r} (sample weights) must be finite and >= 0; data row {i + 1} "
                  f"holds {_cell(df['weight'].iloc[i])}: fix or drop that row")
-        out["weight"] = weight
+        out_cols["weight"] = weight
+    out = pd.DataFrame(out_cols, index=pd.RangeIndex(len(df)), copy=False)
+    del out_cols
     if rules.sort:
         out = out.sort_values(["model_id", "repeat", "row_id"], kind="stable", ignore_index=True)
     if rules.same_rows:
@@ -349,12 +362,16 @@ def _check_classes(out: pd.DataFrame, rules: FrameRules, fail) -> None:
     weight = out["weight"].to_numpy() if "weight" in out.columns else np.ones(len(out))
     tc, tu = pd.factorize(out["task_id"], use_na_sentinel=False)
     mc, mu = pd.factorize(out["model_id"], use_na_sentinel=False)
-    key = tc.astype(np.int64) * max(len(mu), 1) + mc
+    key = mc if len(tu) == 1 else tc.astype(np.int64) * max(len(mu), 1) + mc
+    del tc, mc
     y = out["y_true"].to_numpy()
     size = len(tu) * len(mu)
     seen = np.bincount(key, minlength=size) > 0
-    pos = np.bincount(key, weights=np.where(y, weight, 0.0), minlength=size)
-    neg = np.bincount(key, weights=np.where(y, 0.0, weight), minlength=size)
+    # the weights are finite and >= 0: a class has positive weight in a (task, model) when one of its rows does
+    live = weight > 0
+    pos = np.bincount(key[y & live], minlength=size)
+    neg = np.bincount(key[~y & live], minlength=size)
+    del key, live
     if not ((pos <= 0) | (neg <= 0))[seen].any():  # every (task, model) has both classes: the usual case, fast
         return
     frame = pd.DataFrame({"t": out["task_id"].to_numpy(), "m": out["model_id"].to_numpy(),
