@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from threadpoolctl import threadpool_limits
 
 # OpenMP threads that wait for work sleep instead of spinning, in this process and in every subprocess
 # (Snakemake jobs, probes).  Under ``make test`` both cores are busy, and a spinning waiter of
@@ -30,6 +31,17 @@ import yaml
 # for: histgb-50 on keel-flare-F took 14 s loaded instead of 2.5 s.  The wait policy changes when a
 # thread sleeps, never what it computes (tests/local/test_determinism.py still varies thread counts).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# One BLAS and OpenMP thread per test process and its subprocesses (Snakemake sets its jobs' own, and the
+# determinism probes set theirs): under ``make test`` each worker has one core, and a second BLAS thread
+# only takes the other worker's.  Measured 2026-11-25: the primary verdicts' rerun of the default study,
+# alone on the idle machine, 59 s wall and 59 CPU s with one OpenBLAS thread, 61 s wall and 119 CPU s
+# with two; the two seed-test modules side by side took 500 and 640 CPU s with two threads each.  No
+# result depends on the thread count (tests/local/test_determinism.py).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+# ... and in this process, whose BLAS may have been loaded before the variables above were set
+_ONE_THREAD = threadpool_limits(limits=int(os.environ["OPENBLAS_NUM_THREADS"]))
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
@@ -44,8 +56,11 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: test_local_workflow 791 (load 4-6), test_determinism 315 (load 4-6); test_primary_seeds is 8 reruns of
 #: the verdict engine at 10 x 1,000,000 resamples, one of which took 225 CPU s (paperlike, load ~5):
 #: ~1,500 CPU s estimated (8 x ~190-225), the longest unit of the suite (it was listed 700): it starts first
+#: 2026-11-25 (session 9): the seed test split by study, one BLAS thread, the bootstrap kernel 1.5x faster:
+#: side by side on the idle machine test_primary_seeds 300 s, test_primary_seeds_paperlike 397 s (680 and
+#: 764 s with two BLAS threads each, the old kernel ~1,150 and ~900 s in a loaded full run).
 UNIT_SECONDS: dict[str, float] = {
-    "test_primary_seeds": 1500,
+    "test_primary_seeds_paperlike": 400, "test_primary_seeds": 300,
     "reduced_study": 649, "test_local_workflow": 791, "test_determinism": 315, "test_openml_workflow": 615,
     "test_config": 313, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 164, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
