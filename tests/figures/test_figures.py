@@ -119,13 +119,6 @@ def test_saturated_tasks_have_two_models_tied_at_one():
     assert S.saturated_tasks(pd.concat([perfect, one])) == ["sat"]
 
 
-def test_boyd_task_selection():
-    table = pd.DataFrame({"task_id": ["a", "b", "c", "d"], "n": [100, 100, 100, 100], "n_pos": [5, 9, 20, 40]})
-    assert S.downsampling_tasks(table, ["a", "b", "c", "d"], max_pi=0.2, min_positives=6, max_tasks=None) == ["b", "c"]
-    assert S.downsampling_tasks(table, ["a", "b", "c"], max_pi=0.5, min_positives=1, max_tasks=2) == ["a", "b"]
-    assert S.fold_skew_tasks(table, ["a", "b", "c", "d"], min_positives=9, max_tasks=2) == ["b", "c"]
-
-
 # --------------------------------------------------------------------------- Figure 4
 
 

@@ -40,7 +40,8 @@ pytestmark = [pytest.mark.slurm, pytest.mark.slow, pytest.mark.timeout(3600)]
 REPO = Path(__file__).resolve().parents[2]
 SNAKEFILE = REPO / "Snakefile"
 REDUCED = REPO / "tests" / "fixtures" / "config-reduced.yaml"
-SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+#: Snakemake's command line with the plugin's status queries every 2 s at most (tests/slurm_snakemake.py)
+SNAKEMAKE = REPO / "tests" / "slurm_snakemake.py"
 
 SUBMITTED = re.compile(r"^Job (\S+) has been submitted with SLURM jobid (\d+) \(log: (.+)\)\.$",
                        re.MULTILINE)
@@ -79,7 +80,7 @@ def cluster(tmp_path_factory):
 
 def _snakemake(workdir: Path, *args: str, env: dict[str, str] | None = None,
                timeout: int = 2400) -> str:
-    cmd = [str(SNAKEMAKE), "--snakefile", str(SNAKEFILE), "--directory", str(workdir),
+    cmd = [sys.executable, str(SNAKEMAKE), "--snakefile", str(SNAKEFILE), "--directory", str(workdir),
            "--configfile", str(REDUCED), *args]
     proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=timeout)

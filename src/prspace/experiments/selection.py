@@ -15,8 +15,8 @@ and write, and the tests reach every choice as a library call.
   study) the study's largest flip, and the figure says it cannot be seen.
 * Figure 4 (left): tasks where models tie at AUROC = AUPR = AUPRG = 1 (:func:`saturated_tasks`)
   put their tied models all on one averaged rank; the heat map leaves them out.
-* Flach & Kull Figure 2 on real scores (:func:`choose_pr_prg`), and the tasks of Boyd's
-  downsampling and fold-skew experiments (:func:`downsampling_tasks`, :func:`fold_skew_tasks`).
+* Flach & Kull Figure 2 on real scores (:func:`choose_pr_prg`).  The tasks of Boyd's downsampling and
+  fold-skew experiments are chosen in :mod:`prspace.experiments.boyd_tasks`.
 """
 
 from __future__ import annotations
@@ -183,33 +183,6 @@ def choose_pr_prg(candidates: list[tuple[object, pd.DataFrame]], *, target_auprg
     if best is None:
         raise ValueError("no candidate task to draw")
     return best[1], best[2], best[3]
-
-
-def _with_pi(table: pd.DataFrame, task_ids: list[str]) -> pd.DataFrame:
-    table = table.assign(task_id=table["task_id"].astype(str))
-    table = table[table["task_id"].isin(set(task_ids))].copy()
-    if "pi" not in table.columns:
-        table["pi"] = table["n_pos"] / table["n"]
-    return table
-
-
-def downsampling_tasks(table: pd.DataFrame, task_ids: list[str], *, max_pi: float, min_positives: int,
-                       max_tasks: int | None) -> list[str]:
-    """Boyd section 4.3 tasks: pi <= ``max_pi``, at least ``min_positives`` positives, lowest pi first,
-    at most ``max_tasks``; returned sorted by id."""
-    t = _with_pi(table, task_ids)
-    t = t[(t["pi"] <= max_pi) & (t["n_pos"] >= min_positives)].sort_values(["pi", "task_id"])
-    ids = list(t["task_id"])
-    return sorted(ids[:max_tasks] if max_tasks is not None else ids)
-
-
-def fold_skew_tasks(table: pd.DataFrame, task_ids: list[str], *, min_positives: int, max_tasks: int | None) -> list[str]:
-    """Boyd section 4.1 tasks: at least ``min_positives`` positives, lowest pi first, at most
-    ``max_tasks``; returned sorted by id."""
-    t = _with_pi(table, task_ids)
-    t = t[t["n_pos"] >= min_positives].sort_values(["pi", "task_id"])
-    ids = list(t["task_id"])
-    return sorted(ids[:max_tasks] if max_tasks is not None else ids)
 
 
 def _aupr_first(per_task: pd.DataFrame) -> pd.DataFrame:

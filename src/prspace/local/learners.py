@@ -35,9 +35,8 @@ rounded by :func:`round_scores`.
 Names are part of the predictions (``model_id = flow_id = name``): never rename one;
 add a new name instead.
 
-One module of about 430 lines on purpose: the panel is one table of 30-odd model factories and the
-functions that name, list and describe them; what the pipelines share lives in
-:mod:`prspace.local.pipeline`.
+The names, families and panels (no scikit-learn) live in :mod:`prspace.local.panels` and are
+re-exported here; what the pipelines share lives in :mod:`prspace.local.pipeline`.
 """
 
 from __future__ import annotations
@@ -81,6 +80,15 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
 from prspace.core.errors import InputError
 from prspace.data.dataset import MAX_CATEGORIES
+from prspace.local.panels import (
+    DEFAULT_PANEL,
+    FAMILIES,
+    LEARNER_NAMES,
+    PANELS,
+    learner_family,
+    learner_names,
+    parse_learners,
+)
 from prspace.local.pipeline import (
     SCORE_DIGITS,
     ExactKNeighborsClassifier,
@@ -94,13 +102,14 @@ from prspace.local.pipeline import (
     score_of,
 )
 
-#: the pipeline's names (:mod:`prspace.local.pipeline`) are re-exported
+#: the pipeline's names (:mod:`prspace.local.pipeline`) and the panel's (:mod:`prspace.local.panels`) are re-exported
 __all__ = [
     "DEFAULT_PANEL",
     "ExactKNeighborsClassifier",
     "MAX_CATEGORIES",
     "FAMILIES",
     "LEARNERS",
+    "LEARNER_NAMES",
     "PANELS",
     "SCORE_DIGITS",
     "describe_learner",
@@ -317,96 +326,6 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
         )
     ),
 }
-
-#: learner -> method family (one model per family gives the panel's sensitivity table)
-FAMILIES: dict[str, str] = {
-    **dict.fromkeys(
-        ("logreg-C0.01", "logreg-C0.1", "logreg-C1", "logreg-C100", "logreg-l1-C0.1"),
-        "logistic-regression",
-    ),
-    **dict.fromkeys(("linsvm-C0.01", "linsvm-C1"), "linear-svm"),
-    **dict.fromkeys(("ridge-a1", "ridge-a100"), "ridge"),
-    **dict.fromkeys(("sgd-hinge", "sgd-modhuber"), "sgd"),
-    "perceptron": "perceptron",
-    "passive-aggressive": "passive-aggressive",
-    **dict.fromkeys(("gnb", "bnb", "cnb"), "naive-bayes"),
-    "lda-shrinkage": "discriminant-analysis",
-    "qda-shrink0.5": "discriminant-analysis",
-    **dict.fromkeys(("knn-5", "knn-15", "knn-45-distance"), "nearest-neighbours"),
-    "nearest-centroid": "nearest-centroid",
-    **dict.fromkeys(("tree-depth2", "tree-depth5", "tree-leaf5", "extra-tree"), "decision-tree"),
-    **dict.fromkeys(("rf-50", "extratrees-50", "bagging-tree-20"), "tree-bagging"),
-    **dict.fromkeys(("adaboost-50", "gboost-50", "histgb-50"), "boosting"),
-    "vote-soft": "voting",
-    "stack-lr": "stacking",
-    "bagging-knn-10": "nearest-neighbours",
-    **dict.fromkeys(("svm-rbf-C1", "svm-poly2"), "kernel-svm"),
-    **dict.fromkeys(("rff-logreg", "nystroem-linsvm"), "kernel-approximation"),
-    "pca-logreg": "projection",
-    "spline-logreg": "additive-model",
-    "mlp-16": "neural-network",
-    **dict.fromkeys(("gnb-isotonic", "linsvm-isotonic"), "calibrated"),
-}
-
-#: the default panel: 30 distinct methods (no two differ only in a hyperparameter)
-DEFAULT_PANEL: tuple[str, ...] = (
-    "logreg-C1", "linsvm-C1", "ridge-a1", "sgd-modhuber", "perceptron", "passive-aggressive",
-    "gnb", "bnb", "cnb", "lda-shrinkage", "qda-shrink0.5",
-    "knn-15", "nearest-centroid",
-    "tree-leaf5", "extra-tree",
-    "rf-50", "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
-    "vote-soft", "stack-lr", "svm-rbf-C1", "spline-logreg", "rff-logreg", "pca-logreg",
-    "mlp-16", "gnb-isotonic", "bagging-knn-10",
-)
-
-#: named panels; "default" 30 distinct methods, "small" a few fast learners of different
-#: families (for tests and the downsampling experiment).
-PANELS: dict[str, tuple[str, ...]] = {
-    "default": DEFAULT_PANEL,
-    "small": ("logreg-C1", "gnb", "knn-15", "tree-depth5"),
-}
-
-
-def learner_family(name: str) -> str:
-    """The method family of learner ``name`` (e.g. ``"logistic-regression"`` for every
-    logistic regression, whatever its C): models of one family differ only in a
-    hyperparameter or a variant of one method."""
-    try:
-        return FAMILIES[name]
-    except KeyError:
-        raise InputError(f"unknown learner {name!r}; known: {', '.join(LEARNERS)}") from None
-
-
-def learner_names(panel: str = "default") -> list[str]:
-    """The learner names of a named panel (``"default"``: all 30, ``"small"``: 4 fast ones)."""
-    try:
-        return list(PANELS[panel])
-    except KeyError:
-        raise InputError(
-            f"unknown learner panel {panel!r}; choose one of {', '.join(PANELS)} "
-            "or give learner names separated by commas"
-        ) from None
-
-
-def parse_learners(spec: str) -> list[str]:
-    """``"default"``, ``"small"`` or ``"name1,name2,..."`` -> learner names (validated)."""
-    spec = spec.strip()
-    if spec in PANELS:
-        return learner_names(spec)
-    names = [s.strip() for s in spec.split(",") if s.strip()]
-    if not names:
-        raise InputError("no learners given; use --learners default, small or name1,name2,...")
-    unknown = [n for n in names if n not in LEARNERS]
-    if unknown:
-        raise InputError(
-            f"unknown learner(s) {', '.join(unknown)}; known: {', '.join(LEARNERS)} "
-            f"(or a panel: {', '.join(PANELS)})"
-        )
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise InputError(f"learner(s) {', '.join(dup)} given more than once; list each once")
-    return names
-
 
 def make_learner(name: str, seed: int) -> Pipeline:
     """An unfitted pipeline for learner ``name``, seeded with ``seed``."""

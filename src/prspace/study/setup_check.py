@@ -36,6 +36,7 @@ from prspace.data.userdata import (
     task_id_of,
     user_files,
 )
+from prspace.local.panels import parse_learners
 from prspace.study.study_config import quote_hint
 
 
@@ -182,8 +183,6 @@ def _check_local(
         )
     learners = str(local.get("learners", "default"))
     try:
-        from prspace.local.learners import parse_learners
-
         parse_learners(learners)
     except InputError as exc:
         problems.append(f"config key local.learners: {exc}")
@@ -231,8 +230,6 @@ def check_setup(
         boyd = dict(config.get("boyd") or {})
         down = dict(boyd.get("downsampling") or {})
         if boyd.get("enabled", True) and down.get("enabled", False) and down.get("learners"):
-            from prspace.local.learners import parse_learners
-
             try:
                 parse_learners(str(down["learners"]))
             except InputError as exc:

@@ -29,7 +29,7 @@ import pandas as pd
 from prspace.core import registry as R
 from prspace.core.contracts import read_task_list, selected_task_ids
 from prspace.core.errors import InputError
-from prspace.experiments.selection import downsampling_tasks, fold_skew_tasks
+from prspace.experiments.boyd_tasks import downsampling_tasks, fold_skew_tasks
 
 __all__ = ["JobFiles", "StepFiles", "StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
 
@@ -124,7 +124,7 @@ class StudyInputs:
     # --- Boyd et al. ---------------------------------------------------------------------------
 
     def downsampling_tasks(self) -> list[str]:
-        """Boyd section 4.3 tasks (:func:`prspace.experiments.selection.downsampling_tasks`), warning if none."""
+        """Boyd section 4.3 tasks (:func:`prspace.experiments.boyd_tasks.downsampling_tasks`), warning if none."""
         ds = self._config["boyd"]["downsampling"]
         ids = downsampling_tasks(self._table(), self.task_ids(), max_pi=ds["max_pi"],
                                  min_positives=ds["min_positives"], max_tasks=ds["max_tasks"])
@@ -137,7 +137,7 @@ class StudyInputs:
         return ids
 
     def fold_skew_tasks(self) -> list[str]:
-        """Boyd section 4.1 tasks (:func:`prspace.experiments.selection.fold_skew_tasks`), warning if none."""
+        """Boyd section 4.1 tasks (:func:`prspace.experiments.boyd_tasks.fold_skew_tasks`), warning if none."""
         fs = self._config["boyd"]["fold_skew"]
         ids = fold_skew_tasks(self._table(), self.task_ids(), min_positives=fs["min_positives"],
                               max_tasks=fs["max_tasks"])
