@@ -23,6 +23,7 @@ from prspace.data.datasets import (
     user_dataset_ids,
 )
 from prspace.local import learners as learners_mod
+from prspace.local import panels as panels_mod
 from prspace.local.crossval import SkipDataset, predict_dataset
 from prspace.local.learners import learner_names, make_learner, round_scores
 
@@ -236,6 +237,7 @@ def test_failing_learner_is_recorded_and_skipped(ecoli, monkeypatch):
         return est
 
     monkeypatch.setitem(learners_mod.LEARNERS, "broken", broken)
+    monkeypatch.setattr(panels_mod, "LEARNER_NAMES", (*panels_mod.LEARNER_NAMES, "broken"))  # a known name
     df, task, failures = predict_dataset(ecoli, ["broken", "gnb"], n_folds=3, seed=0)
     assert [f.learner for f in failures] == ["broken"]
     assert "Boom: cannot fit this" in failures[0].error

@@ -34,7 +34,7 @@ from prspace.experiments import boyd_tables as bt
 from prspace.experiments import downsampling as ds
 from prspace.experiments.boyd_evidence import evidence_from_files
 from prspace.experiments.theory_data import theory_tables
-from prspace.local.learners import make_learner, parse_learners, score_of
+from prspace.local.panels import parse_learners
 
 __all__ = [
     "aggregation_step",
@@ -136,6 +136,9 @@ def downsample_task(dataset: str, *, data_dir: str | None, target: str | None, p
     """One task's downsampling runs and their note (:func:`prspace.experiments.downsampling.task_runs`):
     the dataset loaded as ``prspace predict-local`` loads it, the learners of the panel (or
     comma-separated names) ``learners``; ``kw``: ratios, n_folds, repeats, seed."""
+    # scikit-learn only here: of the Boyd steps only this one fits models
+    from prspace.local.learners import make_learner, score_of
+
     names = parse_learners(learners)
     data = load_dataset(dataset, data_dir=data_dir, target=target, pos_label=pos_label)
     learner_of = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}

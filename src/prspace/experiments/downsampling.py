@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_limits
 
 from prspace import metrics
@@ -120,6 +119,8 @@ def downsampling_experiment(
     task_k = n_neg / n_pos
     ks = sorted({float(k) for k in ratios if k < task_k}) + [ORIGINAL]
     take = (lambda idx: X.iloc[idx]) if isinstance(X, pd.DataFrame) else (lambda idx: np.asarray(X)[idx])
+
+    from sklearn.model_selection import StratifiedKFold  # scikit-learn only where models are fitted
 
     rows: list[dict[str, Any]] = []
     for r in range(repeats):

@@ -23,6 +23,7 @@ from prspace.core.contracts import read_metrics_table
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking as RK
+from prspace.local.panels import learner_family
 from prspace.openml.selfcheck import scorecard_rows
 
 __all__ = ["RankInputs", "learner_families", "rank_step", "scorecard_markdown", "source_label", "summary_markdown"]
@@ -108,14 +109,8 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
 
 
 def learner_families(metrics: pd.DataFrame) -> pd.Series:
-    """model id -> learner family (``local.learners.learner_family`` for local learners, if it exists)."""
+    """model id -> learner family (:func:`prspace.local.panels.learner_family` for local learners)."""
     ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
-    try:
-        from prspace.local.learners import (
-            learner_family,  # provided by the learner panel's redesign
-        )
-    except ImportError:
-        return pd.Series(ids.to_numpy(), index=ids.to_numpy())
 
     def fam(name: str) -> str:
         try:
