@@ -25,7 +25,6 @@ from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.repo.numbers import registry_listing
 from prspace.study import registry as SR
-from prspace.study import workflow_commands as W
 from prspace.study.study_config import check_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,10 +99,14 @@ def test_figures_read_the_frozen_tables():
     assert {f.formats for f in R.FIGURES if f.category != R.BOYD_CATEGORY} == {"analysis"}
 
 
+def _md_names(step: R.Step) -> list[str]:
+    return [t.name for t in step.tables if t.md]
+
+
 def test_the_rules_names_lists_are_the_frozen_ones():
-    for key, value in [("rank_tables", W.RANK_TABLES), ("skew_tables", W.SKEW_TABLES),
-                       ("rank_set_tables", W.RANK_SET_TABLES), ("cd_tables", W.CD_TABLES),
-                       ("boyd_aggregation_tables", W.BOYD_AGGREGATION_TABLES),
+    for key, value in [("rank_tables", _md_names(R.STEP_RANK)), ("skew_tables", _md_names(R.STEP_CONTROLLED_SKEW)),
+                       ("rank_set_tables", _md_names(R.STEP_RANK_SET_SUMMARY)), ("cd_tables", _md_names(R.STEP_CD)),
+                       ("boyd_aggregation_tables", _md_names(R.STEP_BOYD_AGGREGATION)),
                        ("study_tables", [t.name for t in R.TABLES if t.category == R.TABLES_CATEGORY])]:
         assert list(value) == FROZEN[key], key
 

@@ -214,8 +214,8 @@ def test_step_files_name_the_registry_tables_where_the_rules_wrote_them():
     assert files.csv(R.CD_RANKS) == "r/tables/cd_ranks.csv" and files.csv(R.FIGURE_TEXT) == "w/figure_data/figure_text.csv"
     # a Markdown twin only where the table has one
     assert files.tables(R.STEP_COLLECT) == ["r/tables/metrics.csv", "r/tables/tasks.csv", "r/tables/tasks.md"]
-    skew = files.tables(R.STEP_CONTROLLED_SKEW, skip=(R.CONTROLLED_SKEW_PER_TASK,))
-    assert "r/tables/controlled_skew_per_task.csv" not in skew and "r/tables/skew_evidence.md" in skew
+    skew = files.tables(R.STEP_CONTROLLED_SKEW)
+    assert "r/tables/controlled_skew_per_task.csv" in skew and "r/tables/skew_evidence.md" in skew
     assert files.figure_data(R.STEP_BOYD_FOLD_SKEW_REPORT) == ["w/figure_data/boyd_fold_skew_lines.csv",
                                                                 "w/figure_data/boyd_fold_skew_text.csv"]
     # `prspace figure` reads --tables in this order: the bands (optional) after the points and areas

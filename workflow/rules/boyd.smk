@@ -11,8 +11,6 @@ from prspace.study.workflow_commands import own_data_args
 BOYD = config["boyd"]
 BOYD_DS = BOYD["downsampling"]
 BOYD_FS = BOYD["fold_skew"]
-BOYD_AG = BOYD["aggregation"]
-BOYD_EV = BOYD["evidence"]
 # your own data (local.data_dir): the downsampling step reads the files itself
 BOYD_DATA_ARGS = own_data_args(config["local"])
 # the tasks of sections 4.3 and 4.1 (prspace.study.workflow_inputs.StudyInputs), as input functions

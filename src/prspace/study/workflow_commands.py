@@ -24,14 +24,12 @@ from prspace.core.errors import InputError
 from prspace.study.registry import (
     ReportTable,
     boyd_formats,
-    openml_report_tables,
     report_tables,
     study_targets,
     verdict_inputs,
 )
 
 __all__ = [
-    "OPENML_TABLES",
     "ReportTable",
     "boyd_formats",
     "own_data_args",
@@ -44,20 +42,6 @@ __all__ = [
     "verdict_inputs",
     "report_front_page",
 ]
-
-
-def _md_names(step: R.Step) -> tuple[str, ...]:
-    return tuple(t.name for t in step.tables if t.md)
-
-
-# Names the rule files still import (until they spell R.<NAME>): derived from the registry.
-OPENML_TABLES: dict[str, ReportTable] = openml_report_tables()
-RANK_TABLES = _md_names(R.STEP_RANK)
-SKEW_TABLES = _md_names(R.STEP_CONTROLLED_SKEW)
-RANK_SET_TABLES = _md_names(R.STEP_RANK_SET_SUMMARY)
-CD_TABLES = _md_names(R.STEP_CD)
-BOYD_THEORY_FIGURES = tuple(f.name for f in R.BOYD_THEORY_FIGURES)
-BOYD_AGGREGATION_TABLES = _md_names(R.STEP_BOYD_AGGREGATION)
 
 
 def table_html_args(

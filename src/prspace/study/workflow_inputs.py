@@ -216,9 +216,9 @@ class StepFiles:
         """A table's CSV: a result table in ``tables``, a figure-data table in ``figure_data``."""
         return str(table.csv(self.tables_dir if isinstance(table, R.Table) else self.figure_data_dir))
 
-    def tables(self, step: R.Step, *, skip: tuple[R.Table, ...] = ()) -> list[str]:
-        """The result tables of ``step`` but ``skip``: each CSV, then its Markdown twin if it has one."""
-        return [str(p) for t in step.tables if t not in skip for p in t.files(self.tables_dir)]
+    def tables(self, step: R.Step) -> list[str]:
+        """The result tables of ``step``: each CSV, then its Markdown twin if it has one."""
+        return [str(p) for t in step.tables for p in t.files(self.tables_dir)]
 
     def figure_data(self, step: R.Step) -> list[str]:
         """The figure-data tables of ``step``."""
