@@ -4,11 +4,11 @@
 ``Figure.text``, ``Figure.optional``); :func:`draw` lays one out.
 Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace step figure_data``
 (:mod:`prspace.experiments.figure_data`) and ``figure_text``; the controlled-skew figure reads
-the tables of ``prspace step controlled_skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace boyd
-theory-data`` (:mod:`prspace.experiments.theory_data`), Flach & Kull's Figure 2 those of ``prspace
-boyd pr-prg``, and the figures of the Boyd experiments those of their report commands
-(:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as
-``--text``).  Layout only: no statistics are computed here.
+the tables of ``prspace step controlled_skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace step
+boyd_theory_data`` (:mod:`prspace.experiments.theory_data`), Flach & Kull's Figure 2 those of ``prspace
+step boyd_pr_prg``, and the figures of the Boyd experiments those of their report steps (``prspace step
+boyd_downsampling_report``, ``boyd_fold_skew_report``, ``boyd_aggregation``;
+:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).  Layout only: no statistics are computed here.
 """
 
 from __future__ import annotations
