@@ -5,6 +5,7 @@ function before any work; each mistake one line, exit 2."""
 from __future__ import annotations
 
 import json
+import re
 import typing
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def test_the_step_command_recomputes_the_committed_noise_evidence_byte_for_byte(
     (lambda a: [x.replace("n_boot=1000", "n_boot=1e") for x in a], "--set n_boot: '1e' is not JSON"),
     (lambda a: [x.replace("n_boot=1000", "n_boot=\"1000\"") for x in a], "--set n_boot: \"1000\" is not of type int"),
     (lambda a: [x.replace("seed=0", "sead=0") for x in a], "has no setting 'sead'; its settings: n_boot, seed"),
-    (lambda a: a[:8] + a[10:], "needs --set n_boot=JSON"),
+    (lambda a: a[:8] + a[10:], "needs --set n_boot=VALUE"),
     (lambda a: [x.replace("pairs=", "pairs") for x in a], "is not ROLE=PATH"),
     (lambda a: a + ["--out", "x=y.csv"], "writes no file besides its tables"),
     (lambda a: a[:-2], "--tables-dir"),
@@ -140,6 +141,23 @@ def test_step_settings_reach_the_step_as_the_configuration_holds_them():
     words = shlex.split(step_settings(metrics=["aupr", "auroc"], study="s", seed=3, alpha=1))
     assert S._settings(R.STEP_CD.name, cd, words[1::2]) == {"metrics": ["aupr", "auroc"], "study": "s", "seed": 3,
                                                             "alpha": 1.0}
+
+
+def test_settings_may_be_written_plainly():
+    """Issue 43, point 1: ``--set study=my-study --set metrics=aupr,auroc`` as well as the JSON the rules write;
+    a plain word is text only where the setting takes text, and a list's items keep their type."""
+    cd = S._step_function(R.STEP_CD.name)  # metrics: list[str], study: str, seed: int, alpha: float
+    plain = ["metrics=aupr, auroc", "study=0", "seed=3", "alpha=1"]
+    assert S._settings(R.STEP_CD.name, cd, plain) == {"metrics": ["aupr", "auroc"], "study": "0", "seed": 3,
+                                                      "alpha": 1.0}
+    assert S._settings(R.STEP_CD.name, cd, ["metrics=auroc", "study=", "seed=1"]) == {
+        "metrics": ["auroc"], "study": "", "seed": 1}
+    assert S._plain("0.3,4", list[float]) == [0.3, 4] and S._plain("0.3,x", list[float]) is S._NOT_GIVEN
+    assert S._plain("7", int | None) is S._NOT_GIVEN and S._plain("a,b", list[str] | None) == ["a", "b"]
+    for bad, message in [("seed=three", "'three' is not JSON"), ("alpha=high", "'high' is not JSON"),
+                         ("seed=[1]", "[1] is not of type int")]:
+        with pytest.raises(InputError, match=re.escape(message)):
+            S._settings(R.STEP_CD.name, cd, [bad])
 
 
 def test_step_inputs_leave_out_a_role_without_files_and_reach_the_step_as_given(tmp_path):

@@ -1,15 +1,16 @@
 """``prspace step NAME``: run one step of the workflow (a rule's computation) and write what it makes.
 
-``prspace step NAME --in ROLE=PATH [PATH ...] ... --set KEY=JSON ... --tables-dir D
+``prspace step NAME --in ROLE=PATH [PATH ...] ... --set KEY=VALUE ... --tables-dir D
 [--figure-data-dir D] [--out ROLE=PATH ...]``
 
 The step's function (``R.Step.run`` of :mod:`prspace.core.registry`: ``module:function``) declares its
 input roles as a ``TypedDict`` (the annotation of its ``inputs`` parameter: ``Path`` for one file,
 ``list[Path]`` for one or more; a ``NotRequired`` role may be left out) and its settings as
 keyword-only parameters. Each ``--set`` value is JSON (``--set n_boot=1000``, ``--set
-metrics='["aupr","auroc"]'``). Before any work the command checks every role, setting and output
+metrics='["aupr","auroc"]'``) or written plainly: text for a text setting (``--set learner=flow_id``),
+comma-separated items for a list (``--set metrics=aupr,auroc``). Before any work the command checks every role, setting and output
 against the function and the registry (:mod:`prspace.core.registry`): an unknown or missing one,
-a value that is not JSON or not of the parameter's type, each is one line naming it (exit 2). Then it
+a value that is neither JSON nor a plain value of the parameter's type, each is one line naming it (exit 2). Then it
 calls ``fn(inputs, **settings) -> StepOutput`` and writes the result with
 :func:`prspace.core.steps.write_step`.
 """
@@ -39,8 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("name", metavar="NAME", help=f"the step: {', '.join(STEPS)}")
     p.add_argument("--in", dest="inputs", nargs="+", action="append", default=[], metavar="ROLE=PATH",
                    help="an input file (or files) of the step by role, e.g. --in status=a.json b.json (repeatable)")
-    p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=JSON",
-                   help="a setting as JSON, e.g. --set n_boot=1000 (repeatable)")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                   help="a setting, as JSON or plainly: --set n_boot=1000, --set learner=flow_id, "
+                        "--set metrics=aupr,auroc (repeatable)")
     p.add_argument("--tables-dir", default=None, help="folder of the step's tables (CSV and Markdown)")
     p.add_argument("--figure-data-dir", default=None, help="folder of the tables the step's figures are drawn from")
     p.add_argument("--out", dest="outputs", action="append", default=[], metavar="ROLE=PATH",
@@ -126,6 +128,37 @@ def _as_floats(value: object, hint: object) -> object:
     return value
 
 
+#: no value (a failed parse)
+_NOT_GIVEN = object()
+
+
+def _plain(text: str, hint: object) -> object:
+    """A setting written plainly rather than as JSON: the text itself where the setting takes text
+    (``--set metric=aupr``), comma-separated items where it takes a list (``--set metrics=aupr,auroc``,
+    ``--set sigmas=0.3,4``: each item JSON if it reads as one of the list's type, else text);
+    :data:`_NOT_GIVEN` when neither fits."""
+    if _type_ok(text, hint):
+        return text
+    for option in typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,):
+        if typing.get_origin(option) not in (list, Sequence):
+            continue
+        (item,) = typing.get_args(option) or (typing.Any,)
+        values = []
+        for word in (w.strip() for w in text.split(",")):
+            try:
+                value = json.loads(word)
+            except json.JSONDecodeError:
+                value = _NOT_GIVEN
+            if value is _NOT_GIVEN or not _type_ok(value, item):
+                value = word if _type_ok(word, item) else _NOT_GIVEN
+            if value is _NOT_GIVEN:
+                break
+            values.append(value)
+        else:
+            return values
+    return _NOT_GIVEN
+
+
 def _type_name(hint: object) -> str:
     return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
 
@@ -135,20 +168,28 @@ def _settings(name: str, fn: Callable[..., StepOutput], given: list[str]) -> dic
     hints = typing.get_type_hints(fn)
     settings: dict[str, object] = {}
     for item in given:
-        key, text = _split(item, "--set", "KEY=JSON", "n_boot=1000")
+        key, text = _split(item, "--set", "KEY=VALUE", "n_boot=1000")
         if key not in params:
             raise InputError(f"step {name} has no setting {key!r}; its settings: {', '.join(params) or 'none'}")
+        hint = hints.get(key, typing.Any)
         try:
-            value = json.loads(text)
+            value, error = json.loads(text), None
         except json.JSONDecodeError as exc:
-            raise InputError(f"--set {key}: {text!r} is not JSON ({exc.msg}); write e.g. --set {key}=1000, "
-                             f"--set {key}=0.5, --set {key}='\"text\"' or --set {key}='[\"a\", \"b\"]'") from None
-        if key in hints and not _type_ok(value, hints[key]):
-            raise InputError(f"--set {key}: {text} is not of type {_type_name(hints[key])}")
+            value, error = _NOT_GIVEN, exc.msg
+        if value is _NOT_GIVEN or not _type_ok(value, hint):
+            plain = _plain(text, hint)
+            if plain is not _NOT_GIVEN:
+                value = plain
+            elif error is not None:
+                raise InputError(f"--set {key}: {text!r} is not JSON ({error}) nor a plain value of type "
+                                 f"{_type_name(hint)}; write e.g. --set {key}=1000, --set {key}=0.5, --set {key}=text "
+                                 f"or --set {key}=a,b") from None
+            else:
+                raise InputError(f"--set {key}: {text} is not of type {_type_name(hint)}")
         settings[key] = _as_floats(value, hints.get(key))
     missing = [k for k, p in params.items() if p.default is p.empty and k not in settings]
     if missing:
-        raise InputError(f"step {name} needs {' '.join(f'--set {k}=JSON' for k in missing)}")
+        raise InputError(f"step {name} needs {' '.join(f'--set {k}=VALUE' for k in missing)}")
     return settings
 
 
