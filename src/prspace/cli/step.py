@@ -159,6 +159,14 @@ def _plain(text: str, hint: object) -> object:
     return _NOT_GIVEN
 
 
+def _example(hint: object) -> str:
+    """A value of the setting's type, for the error message."""
+    for value, text in ((1000, "1000"), (0.5, "0.5"), (["a", "b"], "a,b"), ([0.5, 2.0], "0.5,2"), ("text", "text")):
+        if _type_ok(value, hint):
+            return text
+    return "null"
+
+
 def _type_name(hint: object) -> str:
     return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
 
@@ -182,8 +190,7 @@ def _settings(name: str, fn: Callable[..., StepOutput], given: list[str]) -> dic
                 value = plain
             elif error is not None:
                 raise InputError(f"--set {key}: {text!r} is not JSON ({error}) nor a plain value of type "
-                                 f"{_type_name(hint)}; write e.g. --set {key}=1000, --set {key}=0.5, --set {key}=text "
-                                 f"or --set {key}=a,b") from None
+                                 f"{_type_name(hint)}; write e.g. --set {key}={_example(hint)}") from None
             else:
                 raise InputError(f"--set {key}: {text} is not of type {_type_name(hint)}")
         settings[key] = _as_floats(value, hints.get(key))
