@@ -13,6 +13,11 @@ checks too) that
 * the result tables of the two runs are byte for byte identical;
 * the daemons are gone after shutdown (stopped by pid).
 
+Snakemake runs through ``tests/slurm_snakemake.py``: the plugin's own command line with its wait between
+status queries kept at 2 s (the plugin grows it by 10 s after each query that sees no job finish, so each
+level of the job graph waited up to ~36 s on this idle test cluster); submission, job scripts and the
+query are the plugin's.
+
 Skips, naming the fix, when the SLURM/munge binaries or the plugin are missing or when not
 root (slurmd must run as root to start jobs). CI installs them with .ci/install-slurm.sh.
 Slow: 8-14 min on 2 cores shared with other work (8 min 10 s and 10 min 9 s at load ~8, e.g.
