@@ -23,11 +23,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 from prspace.audit import keys
 from prspace.audit.rows import n_distinct, task_groups
+from prspace.stats.distributions import norm, student_t
 from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
