@@ -236,6 +236,12 @@ def _not_downward(graph: dict[str, set[str]], layers: dict[str, int]) -> list[st
     return bad
 
 
+def _is_deferred(name: str, deferred: tuple[str, ...]) -> bool:
+    """``name`` is (in) a deferred package: its top package is on the line (``sklearn``), or the line
+    names it or a package above it (``scipy.stats`` defers ``scipy.stats.norm``, not ``scipy.special``)."""
+    return any(name == d or name.startswith(d + ".") for d in deferred)
+
+
 def _heavy_at_import(modules: dict[str, Path], deferred: tuple[str, ...]) -> set[str]:
     """Modules that import a deferred package when imported: at their top, or through a prspace
     module (or a parent package's ``__init__``) that does."""
@@ -247,7 +253,7 @@ def _heavy_at_import(modules: dict[str, Path], deferred: tuple[str, ...]) -> set
             if in_fn or in_tc:
                 continue
             for name in names:
-                if name.split(".")[0] in deferred:
+                if _is_deferred(name, deferred):
                     heavy.add(m)
                 elif name.split(".")[0] == "prspace" and (t := _target(name, modules)):
                     top[m].add(t)
@@ -271,7 +277,7 @@ def _late_imports(src: Path, modules: dict[str, Path], deferred: tuple[str, ...]
         for _, names, in_fn, in_tc in _statements(m, p):
             if not in_fn or in_tc:
                 continue
-            defers = any(n.split(".")[0] in deferred
+            defers = any(_is_deferred(n, deferred)
                          or (n.split(".")[0] == "prspace" and _target(n, modules) in heavy) for n in names)
             if not defers:
                 key = p.relative_to(src).as_posix()

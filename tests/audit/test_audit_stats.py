@@ -25,7 +25,7 @@ from sklearn.metrics import auc, average_precision_score, precision_recall_curve
 from _rscript import r_available
 from prspace import metrics as M
 from prspace.audit import audit
-from prspace.audit.intervals import boyd_intervals, delong, percentile
+from prspace.audit.intervals import boyd_intervals, delong, percentile, tie_groups
 from prspace.audit.uncertainty import comparison
 from prspace.stats.replicates import Block, bootstrap
 
@@ -135,6 +135,34 @@ def test_delong_from_a_blocks_tie_groups_equals_delong_from_the_scores():
         est, cov = delong(y, s)
         est_g, cov_g = delong(y, list(s), groups=groups)
         assert np.array_equal(est, est_g) and np.array_equal(cov, cov_g)
+
+
+def test_tie_groups_are_np_uniques_codes_of_the_negated_scores():
+    # the blocks' tie groups from the distinct scores and a binary search: np.unique(-s)'s inverse, dtype and all
+    rng = np.random.default_rng(5)
+    for decimals in (0, 1, 3):
+        s = np.round(rng.normal(size=2000), decimals)
+        s[:100], s[100:150] = 0.0, -0.0  # the two zeros are one tie group
+        want = np.unique(-s, return_inverse=True)[1].ravel()
+        got = tie_groups(s)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert tie_groups(np.array([0.5])).tolist() == [0] and tie_groups(np.array([3.0, 1.0, 3.0])).tolist() == [0, 1, 0]
+
+
+def test_delong_equals_scipys_midranks_formula():
+    # DeLong's AUROC and covariance (computed one model at a time) against the textbook formula written with
+    # scipy.stats.rankdata on whole arrays (Sun & Xu 2014, eqs. 4-7)
+    rng = np.random.default_rng(6)
+    y = rng.random(500) < 0.15
+    s = np.round(rng.normal(size=(3, 500)) + y, 1)
+    m, n = int(y.sum()), int((~y).sum())
+    tz = stats.rankdata(s, axis=1)
+    tx, ty = stats.rankdata(s[:, y], axis=1), stats.rankdata(s[:, ~y], axis=1)
+    v10 = (tz[:, y] - tx) / n
+    v01 = 1.0 - (tz[:, ~y] - ty) / m
+    est, cov = delong(y, s)
+    assert np.allclose(est, v10.mean(axis=1), rtol=0, atol=1e-15)
+    assert np.allclose(cov, np.cov(v10) / m + np.cov(v01) / n, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("metric", ["average_precision", "auroc", "aupr"])

@@ -39,7 +39,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2_contingency
 
 from prspace.audit.inputs import DEFAULT_COLUMNS, Columns, model_candidates, resolve_columns
 from prspace.core.errors import InputError
@@ -219,6 +218,8 @@ def _prevalence_p(col: pd.Series, label: pd.Series) -> float:
     table = np.bincount(2 * g + lab, minlength=2 * (g.max() + 1)).reshape(-1, 2)
     if (table.sum(axis=1) < MIN_GROUP_ROWS).any():
         return 1.0
+    from scipy.stats import chi2_contingency  # deferred: scipy.stats (docs/architecture.md)
+
     return float(chi2_contingency(table, correction=False).pvalue)
 
 

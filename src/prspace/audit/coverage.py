@@ -31,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from prspace.audit.coverage_table import CELLS, COLUMNS
 from prspace.audit.generated import write_cells
@@ -45,6 +44,7 @@ from prspace.audit.intervals import (
 )
 from prspace.audit.numbers import count, percents
 from prspace.audit.simulate import draw, means, population
+from prspace.stats.distributions import norm
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 #: Least simulated coverage of a printed 95% interval (issue 32's acceptance).

@@ -40,11 +40,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 from prspace.audit.calibration_table import CELLS, COLUMNS
 from prspace.audit.generated import write_cells
+from prspace.stats.distributions import norm, student_t
 from prspace.stats.pairwise import BOOT_Z, DELONG_HOLM, JACK_HOLM, holm
 
 #: The level the calibration ran at.

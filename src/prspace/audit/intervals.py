@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 from prspace.audit import keys
 from prspace.audit.rows import n_distinct, task_groups
+from prspace.core import memory
+from prspace.stats.distributions import norm, student_t
 from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
 from prspace.stats.resampling import jackknife_variance
 
@@ -43,30 +43,28 @@ def delong(y: np.ndarray, scores: np.ndarray, groups: list[np.ndarray] | None = 
     k = scores.shape[0] if groups is None else len(groups)
     m = int(np.count_nonzero(y))
     n = y.size - m
-    tz, tx, ty = _midranks(scores, y, groups)
-    auc = (tz[:, :m].sum(axis=1) - m * (m + 1) / 2.0) / (m * n)
-    v10 = (tz[:, :m] - tx) / n
-    v01 = np.subtract(tz[:, m:], ty, out=ty)  # 1 - (tz - ty) / m, in ty's memory (k x n negatives each)
-    del tz, tx, ty
-    v01 /= m
-    np.subtract(1.0, v01, out=v01)
+    auc, v10, v01 = _components(scores, y, groups)
     if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
         return auc, np.full((k, k), np.nan)
     cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
     return auc, cov
 
 
-def _midranks(scores: np.ndarray, y: np.ndarray,
-              groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of ``scores`` (k x n), the midranks (ties averaged, as ``scipy.stats.rankdata``) of its
-    positives then negatives among all, of its positives among the positives and of its negatives among
-    the negatives: one sort per row (its tie groups) instead of three.  A midrank is ``rows below + (tied
-    rows + 1) / 2``, a half-integer, exact in float64 however it is computed: the values are rankdata's."""
+def _components(scores: np.ndarray, y: np.ndarray,
+                groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``scores`` (k x n), the AUROC and DeLong's structural components of its positives
+    (``V10``, k x m) and negatives (``V01``, k x n), from the midranks (ties averaged, as
+    ``scipy.stats.rankdata``) of its positives then negatives among all, of its positives among the
+    positives and of its negatives among the negatives: one sort per row (its tie groups) instead of
+    three.  A midrank is ``rows below + (tied rows + 1) / 2``, a half-integer, exact in float64 however it
+    is computed: the values are rankdata's.  One row at a time, so that only the components are held (not
+    the three k x n midrank arrays as well); the same operations on each element as on the whole arrays."""
     k = scores.shape[0] if groups is None else len(groups)
     m = int(y.sum())
-    tz = np.empty((k, y.size))
-    tx = np.empty((k, m))
-    ty = np.empty((k, y.size - m))
+    n = y.size - m
+    auc = np.empty(k)
+    v10 = np.empty((k, m))
+    v01 = np.empty((k, n))
     for i in range(k):
         if groups is None:
             _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
@@ -79,9 +77,17 @@ def _midranks(scores: np.ndarray, y: np.ndarray,
         mids = []
         for c in (count, count_pos, count - count_pos):
             mids.append((np.cumsum(c) - c) + (c + 1) / 2.0)
-        tz[i, :m], tz[i, m:] = mids[0][inv[y]], mids[0][inv[~y]]
-        tx[i], ty[i] = mids[1][inv[y]], mids[2][inv[~y]]
-    return tz, tx, ty
+        pos = inv[y]
+        tz = mids[0][pos]
+        auc[i] = (tz.sum() - m * (m + 1) / 2.0) / (m * n)
+        np.subtract(tz, mids[1][pos], out=v10[i])
+        v10[i] /= n
+        del pos, tz
+        neg = inv[~y]
+        np.subtract(mids[0][neg], mids[2][neg], out=v01[i])  # 1 - (tz - ty) / m, row by row
+        v01[i] /= m
+        np.subtract(1.0, v01[i], out=v01[i])
+    return auc, v10, v01
 
 
 def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
@@ -90,6 +96,7 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
     fit = block.__dict__.get("_delong")
     if fit is None:
         fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
+        memory.release()  # its k x n components, freed, handed back before the jackknives
     return fit
 
 
@@ -261,6 +268,14 @@ def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
     return all(p.equals(per[0]) for p in per)
 
 
+def tie_groups(scores: np.ndarray) -> np.ndarray:
+    """Each score's tie group, 0 = the highest score: ``np.unique(-scores, return_inverse=True)[1]``, the same
+    codes (negation is exact and reverses the order), from the sorted distinct scores and one binary search
+    per row instead of an argsort of every row and its inverse (about half the temporary memory)."""
+    values = np.unique(scores)
+    return (values.size - 1) - np.searchsorted(values, scores)
+
+
 def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
     """Resampling blocks per task; per task whether its models were scored on the same test rows
     (comparable) and whether those rows could be paired (by row id, or by position)."""
@@ -281,13 +296,15 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             groups, scores = [], []
             for r in rows:
                 s = s_all[r]
-                groups.append(np.unique(-s, return_inverse=True)[1].ravel())
+                groups.append(tie_groups(s))
                 scores.append(s)
+            # unit weights stay one read-only 1.0 seen by every row (:func:`prspace.audit.inputs.prepare`)
+            weight = np.broadcast_to(w_all[:1], f0.shape) if w_all.strides == (0,) and w_all.size else w_all[f0]
             cluster = cstrat = None
             if "group" in g.columns:  # --group-col: the rows of a group are resampled together
                 cluster = pd.factorize(g["group"].iloc[f0].map(str))[0].astype(np.int64)
                 cstrat, _ = cluster_strata(cluster, fold_code)
-            out.append(Block(task, names, y_all[f0], stratum, w_all[f0], groups, scores, cluster, cstrat))
+            out.append(Block(task, names, y_all[f0], stratum, weight, groups, scores, cluster, cstrat))
     return out, comparable, paired
 
 

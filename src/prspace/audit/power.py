@@ -76,11 +76,11 @@ import dataclasses
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm, rankdata
 
 from prspace.audit.decision import decide
 from prspace.audit.intervals import blocks, delong
 from prspace.core.errors import InputError
+from prspace.stats.distributions import norm
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import (
     BOOT_METRICS,
@@ -166,6 +166,8 @@ def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, 
     m, n = int(pos.sum()), int(neg.sum())
     d10, d01, auc = 0.0, 0.0, []
     for w, s in ((1.0, sa), (-1.0, sb)):
+        from scipy.stats import rankdata  # deferred: scipy.stats (docs/architecture.md)
+
         tz = rankdata(s, axis=1)
         tx, ty = rankdata(s[:, pos], axis=1), rankdata(s[:, neg], axis=1)
         auc.append((tz[:, pos].sum(axis=1) - m * (m + 1) / 2.0) / (m * n))

@@ -285,10 +285,14 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
     data, dropped = shared_rows(data)
+    memory.release()  # each stage's freed arrays handed back before the next one's are made
     train = _train_pi(train_pi, data["task"].unique())
     n_models, n_tasks = data["model"].nunique(), data["task"].nunique()
     say(f"metrics of {n_models} model(s) on {n_tasks} task(s), {len(data):,} rows")
-    pooled, folds = _typed(tables.pooled_metrics(data), data), _typed(tables.fold_metrics(data), data)
+    pooled = _typed(tables.pooled_metrics(data), data)
+    memory.release()
+    folds = _typed(tables.fold_metrics(data), data)
+    memory.release()
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
     ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from prspace import metrics as M
 from prspace.audit.intervals import delong
+from prspace.stats.distributions import norm
 from prspace.stats.pairwise import bootstrap_z_pairs, delong_pairs, jackknife_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 

@@ -33,7 +33,6 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from prspace.audit import coverage as C
 from prspace.audit import grouping
@@ -42,6 +41,7 @@ from prspace.audit.intervals import (
 )
 from prspace.audit.numbers import difference, percents
 from prspace.audit.tables import LABELS
+from prspace.stats.distributions import norm
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, stable_groups
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated", "mc_error"]

@@ -44,7 +44,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
@@ -216,6 +215,8 @@ def write_full_csv(df: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
 def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str], note: str = "") -> Path:
     """``df`` as Parquet at ``path``, atomically, with ``note`` in the schema metadata
     (``prspace.note``: e.g. why a task's runs are empty)."""
+    import pyarrow.parquet as pq  # deferred: pyarrow.parquet (docs/architecture.md)
+
     path = Path(path)
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"prspace.note": note.encode()})

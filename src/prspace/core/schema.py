@@ -51,12 +51,14 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import SchemaError
@@ -400,6 +402,8 @@ def write_predictions(
     df: pd.DataFrame, task: TaskInfo, path: str | os.PathLike[str]
 ) -> pd.DataFrame:
     """Validate and write one task's predictions (atomically) with its task information."""
+    import pyarrow.parquet as pq  # deferred: pyarrow.parquet (docs/architecture.md)
+
     out = validate_predictions(df, task)
     table = _to_table(out, task)
     with atomic_path(path) as tmp:
@@ -408,6 +412,8 @@ def write_predictions(
 
 
 def _open(path: str | os.PathLike[str]) -> pq.ParquetFile:
+    import pyarrow.parquet as pq  # deferred: pyarrow.parquet (docs/architecture.md)
+
     path = Path(path)
     if not path.is_file():
         raise SchemaError(f"no predictions file at {path}; run the source step that makes it")

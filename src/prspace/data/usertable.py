@@ -25,7 +25,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from prspace.core._io import path_error, short_path
 from prspace.core.errors import FileDefect, InputError
@@ -171,6 +170,8 @@ def read_user_file(path: str | os.PathLike[str], *, target: str | None = None) -
             df.attrs["separator"] = sep
             return df
         if s in (".parquet", ".pq"):
+            import pyarrow.parquet as pq  # deferred: pyarrow.parquet (docs/architecture.md)
+
             _check_unique(p, [str(c) for c in pq.read_schema(p).names])
             return pd.read_parquet(p)
         return read_arff(p)
@@ -185,6 +186,8 @@ def file_columns(path: str | os.PathLike[str]) -> list[str]:
             sep = _checked_csv_separator(p)
             return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0).columns]
         if s in (".parquet", ".pq"):
+            import pyarrow.parquet as pq  # deferred: pyarrow.parquet (docs/architecture.md)
+
             names = [str(c) for c in pq.read_schema(p).names if not str(c).startswith("__index_level")]
             _check_unique(p, names)
             return names

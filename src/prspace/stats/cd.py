@@ -60,10 +60,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from prspace.core.errors import InputError
 from prspace.stats.pairwise import holm
+
+
+def _scipy_stats():
+    """scipy.stats, imported when a test here first needs it (62 MB a run without critical-difference
+    tables does not pay: docs/architecture.md, the ``deferred:`` line)."""
+    from scipy import stats
+
+    return stats
 
 __all__ = [
     "CDResult",
@@ -84,12 +91,12 @@ POSTHOCS = ("nemenyi", "wilcoxon")
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """Demsar's q_alpha: the studentized range quantile (k groups, infinite df) / sqrt(2)."""
-    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+    return float(_scipy_stats().studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
 def rank_matrix(scores: np.ndarray, decimals: int = 12) -> np.ndarray:
     """Within-row ranks, 1 = highest score, ties averaged (scores rounded to ``decimals``)."""
-    return stats.rankdata(-np.round(np.asarray(scores, dtype=np.float64), decimals), axis=1)
+    return _scipy_stats().rankdata(-np.round(np.asarray(scores, dtype=np.float64), decimals), axis=1)
 
 
 def _tie_correction(ranks: np.ndarray) -> float:
@@ -116,8 +123,8 @@ def friedman_statistics(
     chi2 = float(max(chi2_u / tie_correction, 0.0))
     den = n * (k - 1) - chi2
     f = float((n - 1) * chi2 / den) if den > 0 else np.inf
-    p_chi = float(stats.chi2.sf(chi2, k - 1))
-    p_f = float(stats.f.sf(f, k - 1, (k - 1) * (n - 1))) if np.isfinite(f) else 0.0
+    p_chi = float(_scipy_stats().chi2.sf(chi2, k - 1))
+    p_f = float(_scipy_stats().f.sf(f, k - 1, (k - 1) * (n - 1))) if np.isfinite(f) else 0.0
     return chi2, p_chi, f, p_f
 
 
@@ -252,7 +259,7 @@ def critical_difference(
         if np.all(d == 0):
             p = 1.0
         else:
-            p = float(stats.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+            p = float(_scipy_stats().wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
         pvals.append(p)
         rows.append((learners[ia], learners[ib], float(avg[ib] - avg[ia]), bool(abs(avg[ib] - avg[ia]) >= cd - 1e-12)))
     p_holm = holm(pvals)
@@ -410,10 +417,10 @@ def metric_order_test(
     t, p, n_used, exact = _order_p(d, n_perm, np.random.default_rng(seed), codes)
     ma, mb = a.mean(axis=0), b.mean(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        rho = float(stats.spearmanr(ma, mb).statistic) if np.ptp(ma) > 0 and np.ptp(mb) > 0 else np.nan
+        rho = float(_scipy_stats().spearmanr(ma, mb).statistic) if np.ptp(ma) > 0 and np.ptp(mb) > 0 else np.nan
     # one value per family: the family's mean rank difference (the units the null exchanges)
     df = _family_sums(d, codes) / np.bincount(codes)[:, None]
-    pl = np.array([1.0 if np.all(df[:, j] == 0) else float(stats.wilcoxon(df[:, j]).pvalue) for j in range(d.shape[1])])
+    pl = np.array([1.0 if np.all(df[:, j] == 0) else float(_scipy_stats().wilcoxon(df[:, j]).pvalue) for j in range(d.shape[1])])
     ph = holm(pl)
     per = pd.DataFrame({"learner": learners, "mean_rank_a": ma, "mean_rank_b": mb, "mean_diff": ma - mb,
                         "wilcoxon_p": pl, "wilcoxon_p_holm": ph, "moves": ph < alpha})

@@ -82,9 +82,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
+from prspace.stats.distributions import norm, student_t
 from prspace.stats.ranksets import (
     RankSets,
     StudentisedPairs,

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from prspace.metrics.names import RANKING_METRICS  # the one home of the metrics' names
+from prspace.stats.distributions import kendall_tau_b, spearman_rho
 
 PER_GROUP_COLUMNS = (
     "metric_a",
@@ -87,8 +87,8 @@ def _corr(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     a, b = a[ok], b[ok]
     if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):
         return float("nan"), float("nan")
-    rho = float(stats.spearmanr(a, b).statistic)
-    tau = float(stats.kendalltau(a, b, variant="b").statistic)
+    rho = float(spearman_rho(a, b))  # scipy.stats.spearmanr's and kendalltau's statistics, bit for bit
+    tau = float(kendall_tau_b(a, b))
     return rho, tau
 
 
