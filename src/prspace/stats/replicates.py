@@ -210,6 +210,7 @@ def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: in
     drawn = np.empty(n, dtype=np.int64)
     per_row = np.zeros(n, dtype=ROW_COUNT_DTYPE)
     one = per_row.dtype.type(1)
+    as_float = np.empty(n)  # the weights of the models' bincounts, converted once (each bincount would convert)
     for start in range(0, n_boot, step):
         size = min(step, n_boot - start)
         cols = [np.empty((width, size)) for _key, width in keys]
@@ -217,7 +218,8 @@ def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: in
             sampler.draws_into(u, drawn)
             per_row.fill(0)
             np.add.at(per_row, drawn, one)
-            weights: np.ndarray = per_row
+            np.copyto(as_float, per_row)
+            weights = as_float
             for k, (key, width) in enumerate(keys):
                 cols[k][:, r] = np.bincount(key, weights=weights, minlength=width)
                 if k == 0 and cols[0][:, r].sum() != n:  # a row's byte wrapped
