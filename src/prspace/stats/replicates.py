@@ -1,5 +1,9 @@
 """Metrics on reweighted rows: one engine for the bootstrap and the jackknife of the audit and the studies.
 
+One module (over 400 lines): the bootstrap's and the jackknife's paths (unit weights, any weights, groups)
+share one :class:`Block`, one column layout (:func:`_compressed_keys`) and one kernel call
+(:func:`_metrics_of_columns`), and must stay bit for bit equal to each other.
+
 A :class:`Block` holds models scored on the same examples (a task's models, or a model's CV repeats
 beside each other: any list of rankings of one set of rows).  Every ranking is sorted once (its tie
 groups, ``np.unique(-scores, return_inverse=True)``); a replicate is a vector of row weights
