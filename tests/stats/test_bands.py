@@ -516,3 +516,24 @@ def test_tied_scores_draw_cell_counts_with_the_row_draws_distribution(monkeypatc
     B.curve_bands(y, s, n_resamples=20, rng=4)  # not asked for (the studies' Figure 5): the rows
     with pytest.raises(AssertionError, match="tied path"):
         B.curve_bands(y, s, n_resamples=20, rng=4, tied=True)
+
+
+def test_curve_kernels_of_many_resamples_equal_the_kernels_of_one_bit_for_bit() -> None:
+    from prspace.stats import bands as B
+
+    rng = np.random.default_rng(2)
+    groups = 40
+    tp = rng.poisson(rng.uniform(0, 3, groups), size=(25, groups)).astype(np.float64)
+    fp = rng.poisson(rng.uniform(0, 6, groups), size=(25, groups)).astype(np.float64)
+    tp[:, 0] += 1.0  # every resample holds both classes
+    fp[:, -1] += 1.0
+    tp[3, :5] = 0.0  # a resample whose first groups hold negatives only (PR at recall 0)
+    tp0 = np.concatenate([np.zeros((25, 1)), np.cumsum(tp, axis=1)], axis=1)
+    fp0 = np.concatenate([np.zeros((25, 1)), np.cumsum(fp, axis=1)], axis=1)
+    grid = np.unique(np.r_[0.0, np.linspace(0.05, 0.95, 19), 1.0, tp0[0, 7] / tp0[0, -1], fp0[1, 9] / fp0[1, -1]])  # ends, exact hits
+    for curve in B.CURVES:
+        g = B._grid(grid, curve)
+        many = B._ROW_KERNELS[curve](tp0, fp0, g)
+        one = np.stack([B._KERNELS[curve](tp0[r], fp0[r], g) for r in range(25)])
+        assert np.array_equal(many, one, equal_nan=True), curve
+        assert np.isfinite(one).any()

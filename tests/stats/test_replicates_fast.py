@@ -92,3 +92,24 @@ def test_unit_curve_bands_equal_the_per_row_counts_path_bit_for_bit() -> None:
     for c in ("roc", "pr", "prg"):
         for col, values in fast[c].columns().items():
             assert np.array_equal(values, slow[c].columns()[col], equal_nan=True), (c, col)
+
+
+def test_unit_bootstrap_recounts_a_resample_whose_row_counts_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # one byte a row wraps only at 256 draws of a row; a bool count saturates at 1, so nearly every resample here
+    # holds a row drawn twice, is seen by its total and is counted again: still bit for bit the per-row counts path
+    monkeypatch.setattr(R, "ROW_COUNT_DTYPE", np.bool_)
+    block = _block(2000, 2, seed=11)
+    fast = R.bootstrap(block, n_boot=40, rng=np.random.default_rng(3), scheme="class x fold")
+    slow = _general_bootstrap(block, 40, 3, "class x fold")
+    assert np.isfinite(slow).all()
+    assert np.array_equal(fast, slow)
+
+
+def test_draws_into_is_the_stream_of_draws() -> None:
+    stratum = np.array([2, 0, 2, 1, 0, 2, 2, 0, 1, 2, 5])  # strata 3 and 4 empty
+    a = R.StratumSampler(stratum, np.random.default_rng(9))
+    b = R.StratumSampler(stratum, np.random.default_rng(9))
+    u, drawn = np.empty(stratum.size), np.empty(stratum.size, dtype=np.int64)
+    for _ in range(5):
+        b.draws_into(u, drawn)
+        assert np.array_equal(a.draws(), drawn)

@@ -216,6 +216,81 @@ def _prg_at(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
 _KERNELS = {"roc": _roc_at, "pr": _pr_at, "prg": _prg_at}
 
 
+# The same curves for many resamples at once (rows of ``tp0``, ``fp0``: (resamples, K + 1)): every value is the
+# one the kernel above gives for that row (the same elementwise operations; only the binary search runs per row).
+
+
+def _at(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    return np.take_along_axis(a, idx, axis=1)
+
+
+def _search_rows(a: np.ndarray, grid: np.ndarray, side: str) -> np.ndarray:
+    out = np.empty((a.shape[0], grid.size), dtype=np.intp)
+    for r in range(a.shape[0]):
+        out[r] = np.searchsorted(a[r], grid, side=side)
+    return out
+
+
+def _roc_rows(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    x, y = fp0 / fp0[:, -1:], tp0 / tp0[:, -1:]
+    i = _search_rows(x, grid, "right") - 1
+    j = np.minimum(i + 1, x.shape[1] - 1)
+    xi, xj = _at(x, i), _at(x, j)
+    exact = xi == grid
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(exact, 0.0, (grid - xi) / (xj - xi))
+    yi = _at(y, i)
+    return yi + t * (_at(y, j) - yi)
+
+
+def _fp_where_tp_rows(tp0: np.ndarray, fp0: np.ndarray, j: np.ndarray, tp: np.ndarray,
+                      exact: np.ndarray) -> np.ndarray:
+    a = np.maximum(j - 1, 0)
+    fa, fj, ta = _at(fp0, a), _at(fp0, j), _at(tp0, a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (fj - fa) / (_at(tp0, j) - ta)
+        fp = fa + (tp - ta) * slope
+    return np.where(exact, fj, fp)
+
+
+def _pr_rows(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    p = tp0[:, -1:]
+    rec = tp0 / p
+    j = _search_rows(rec, grid, "left")
+    exact = _at(rec, j) == grid
+    tp = grid * p
+    fp = _fp_where_tp_rows(tp0, fp0, j, tp, exact)
+    tp = np.where(exact, _at(tp0, j), tp)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = tp / (tp + fp)
+    zero = grid == 0.0
+    if zero.any():
+        k = np.argmax(tp0 > 0, axis=1)[:, None]
+        tk, fk = _at(tp0, k), _at(fp0, k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            first = np.where(_at(fp0, k - 1) > 0, 0.0, tk / (tk + fk))
+        out = np.where(zero, first, out)
+    return out
+
+
+def _prg_rows(tp0: np.ndarray, fp0: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    p, nn = tp0[:, -1:], fp0[:, -1:]
+    r = p / nn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rg = np.where(tp0 > 0, 1.0 - r * ((p - tp0) / tp0), -np.inf)
+    rg[:, -1] = 1.0
+    j = _search_rows(rg, grid, "left")
+    exact = _at(rg, j) == grid
+    tp = p * p / (p + (1.0 - grid) * nn)
+    fp = _fp_where_tp_rows(tp0, fp0, j, tp, exact)
+    tp = np.where(exact, _at(tp0, j), tp)
+    out = 1.0 - r * (fp / tp)
+    return np.where(exact & (j == tp0.shape[1] - 1), 0.0, out)
+
+
+_ROW_KERNELS = {"roc": _roc_rows, "pr": _pr_rows, "prg": _prg_rows}
+
+
 def curve_at(curve: str, tp: ArrayLike, fp: ArrayLike, grid: ArrayLike) -> np.ndarray:
     """``curve`` ("roc", "pr", "prg") at ``grid`` from the (weighted) positives ``tp[k]`` and
     negatives ``fp[k]`` of each tie group, highest score first (the interpolation of the module
@@ -395,7 +470,6 @@ def _tied_replicates(key: np.ndarray, stratum: np.ndarray, size: int, grid: dict
     drawn directly (``Generator.multinomial``, all resamples of a stratum at once): the same bootstrap
     distribution as drawing the rows, at a cost in the cells, not the rows (another random stream)."""
     reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
-    tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
     cells = [np.unique(key[stratum == s], return_counts=True) for s in np.unique(stratum)]
     chunk = max(1, 4_000_000 // size)
     for b0 in range(0, n_resamples, chunk):
@@ -403,12 +477,11 @@ def _tied_replicates(key: np.ndarray, stratum: np.ndarray, size: int, grid: dict
         g = np.zeros((m, size))
         for k, n in cells:
             g[:, k] += gen.multinomial(int(n.sum()), n / n.sum(), size=m)
-        for i in range(m):
-            gi = g[i].reshape(-1, 2)
-            np.cumsum(gi[:, 1], out=tp0[1:])
-            np.cumsum(gi[:, 0], out=fp0[1:])
-            for c in curves:
-                reps[c][b0 + i] = _KERNELS[c](tp0, fp0, grid[c])
+        tp0, fp0 = np.zeros((m, size // 2 + 1)), np.zeros((m, size // 2 + 1))  # whole counts: exact in any order
+        np.cumsum(g[:, 1::2], axis=1, out=tp0[:, 1:])
+        np.cumsum(g[:, 0::2], axis=1, out=fp0[:, 1:])
+        for c in curves:
+            reps[c][b0 : b0 + m] = _ROW_KERNELS[c](tp0, fp0, grid[c])
     return reps
 
 

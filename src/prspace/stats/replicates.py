@@ -1,5 +1,9 @@
 """Metrics on reweighted rows: one engine for the bootstrap and the jackknife of the audit and the studies.
 
+One module (over 400 lines): the bootstrap's and the jackknife's paths (unit weights, any weights, groups)
+share one :class:`Block`, one column layout (:func:`_compressed_keys`) and one kernel call
+(:func:`_metrics_of_columns`), and must stay bit for bit equal to each other.
+
 A :class:`Block` holds models scored on the same examples (a task's models, or a model's CV repeats
 beside each other: any list of rankings of one set of rows).  Every ranking is sorted once (its tie
 groups, ``np.unique(-scores, return_inverse=True)``); a replicate is a vector of row weights
@@ -188,23 +192,44 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
     return out
 
 
+#: The per-row draw counts of :func:`_unit_bootstrap`: one byte a row (a wrapped count is detected and redone).
+ROW_COUNT_DTYPE = np.uint8
+
+
 def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: int, out: np.ndarray,
                     tick: Callable[[int], object] | None) -> None:
-    """:func:`bootstrap` of a block with unit weights: each resample's draws counted per row once (one ``bincount``
-    shared by the models), then summed in row order into each model's columns of :func:`_compressed_keys` (a
-    weighted ``bincount``).  Whole numbers (exact in float64): they, and the metrics, equal bit for bit those of
-    :meth:`StratumSampler.counts_batch` (the same random stream) summed by :func:`_metrics_of_counts`."""
+    """:func:`bootstrap` of a block with unit weights: each resample's draws counted per row once (shared by
+    the models), then summed in row order into each model's columns of :func:`_compressed_keys` (a weighted
+    ``bincount``).  Whole numbers (exact in float64): they, and the metrics, equal bit for bit those of
+    :meth:`StratumSampler.counts_batch` (the same random stream) summed by :func:`_metrics_of_counts`.
+
+    One resample at a time (:meth:`StratumSampler.draws_into`: the stream of ``draws_batch``), its draws counted
+    into one byte per row (``np.add.at``: a table an eighth of ``bincount``'s, which is what the random
+    increments of a large block wait on); a row drawn 256 times or more wraps its byte, which the resample's
+    total (not ``n`` then) shows, and that resample is counted again with ``bincount``."""
     order = sampler.order
     n, y = order.size, block.y[order].astype(np.int64)
     keys = [_compressed_keys(g[order], y) for g in block.groups]
+    u = np.empty(n)
+    drawn = np.empty(n, dtype=np.int64)
+    per_row = np.zeros(n, dtype=ROW_COUNT_DTYPE)
+    one = per_row.dtype.type(1)
+    as_float = np.empty(n)  # the weights of the models' bincounts, converted once (each bincount would convert)
     for start in range(0, n_boot, step):
         size = min(step, n_boot - start)
-        drawn = sampler.draws_batch(size) + (np.arange(size, dtype=np.int64) * n)[:, None]  # in stratum order
-        per_row = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
-        for k, (key, width) in enumerate(keys):
-            both = np.empty((width, size))
-            for r in range(size):  # a resample's draws of each row, summed into the columns
-                both[:, r] = np.bincount(key, weights=per_row[r], minlength=width)
+        cols = [np.empty((width, size)) for _key, width in keys]
+        for r in range(size):
+            sampler.draws_into(u, drawn)
+            per_row.fill(0)
+            np.add.at(per_row, drawn, one)
+            np.copyto(as_float, per_row)
+            weights = as_float
+            for k, (key, width) in enumerate(keys):
+                cols[k][:, r] = np.bincount(key, weights=weights, minlength=width)
+                if k == 0 and cols[0][:, r].sum() != n:  # a row's byte wrapped
+                    weights = np.bincount(drawn, minlength=n).astype(np.float64)
+                    cols[0][:, r] = np.bincount(key, weights=weights, minlength=width)
+        for k, both in enumerate(cols):
             _metrics_of_columns(both, out[start : start + size, k])
         if tick is not None:
             tick(size)

@@ -80,6 +80,25 @@ class StratumSampler:
         u += self.start_of  # a uniformly random member of the same stratum, for every slot
         return u.astype(np.int64)
 
+    def draws_into(self, u: np.ndarray, drawn: np.ndarray) -> None:
+        """One resample's drawn positions written into ``drawn`` (int64, ``n``), ``u`` (float64, ``n``) a work
+        array: the same random stream and values as :meth:`draws`, with each stratum's size and start applied
+        as one number over its run of positions (the strata are contiguous in stratum order)."""
+        self.rng.random(out=u)
+        for a, b in self._runs():
+            part = u[a:b]
+            part *= self.size_of[a]
+            part += self.start_of[a]
+        np.copyto(drawn, u, casting="unsafe")
+
+    def _runs(self) -> list[tuple[int, int]]:
+        """The strata's runs of positions ``[a, b)`` in stratum order."""
+        if not hasattr(self, "_run_list"):
+            edges = np.flatnonzero(np.diff(self.start_of)) + 1
+            self._run_list = [(int(a), int(b)) for a, b in zip(np.r_[0, edges], np.r_[edges, self.n], strict=True)
+                              if b > a]
+        return self._run_list
+
     def counts(self) -> np.ndarray:
         return np.bincount(self.draws(), minlength=self.n).astype(np.float64)
 
