@@ -53,8 +53,6 @@ TARGET = 0.93
 PREFERRED = {"auroc": ("DeLong (logit)", "DeLong", "jackknife-t", "bootstrap"),
              "aupr": ("jackknife-t", "bootstrap", "logit (Boyd 2013)", "binomial (Boyd 2013)")}
 DEFAULT_PREFERRED = ("jackknife-t", "bootstrap")
-#: Paired interval methods as :mod:`prspace.audit.uncertainty` names them.
-PAIR_METHODS = ("DeLong paired", "paired bootstrap")
 
 
 def class_strata(block: Block) -> Block:

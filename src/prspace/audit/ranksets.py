@@ -35,10 +35,6 @@ RANK_SET_COLUMNS = ["task", "metric", "model", "estimate", "rank_lo", "rank_hi",
 DECISIONS = "decisions (all pairs, family-wise)"
 
 
-def _computed(method: pd.Series) -> pd.Series:
-    return method.str.endswith(DECISIONS)
-
-
 def _from_decisions(models: list[str], g: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     k = len(models)
     pos = {m: i for i, m in enumerate(models)}
