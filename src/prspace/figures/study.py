@@ -1,19 +1,24 @@
-"""Every figure of a study by name, each drawn from the tables its analysis step wrote.
+"""Every figure of a study by name, each drawn by the function its declaration names.
 
-:mod:`prspace.core.registry` names the tables (file stems) each figure reads (``Figure.data``,
-``Figure.text``, ``Figure.optional``); :func:`draw` lays one out.
+:mod:`prspace.core.registry` declares each figure (``Figure``): the tables (file stems) it reads
+(``data``, ``text``, ``optional``) and its drawing function (``draw="module:function"``), called
+with one :class:`FigureInput`; :func:`draw` looks the figure up and calls it.  The functions below
+draw the figures of both papers and the study's own from the modules of this package:
 Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace step figure_data``
 (:mod:`prspace.experiments.figure_data`) and ``figure_text``; the controlled-skew figure reads
 the tables of ``prspace step controlled_skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace step
 boyd_theory_data`` (:mod:`prspace.experiments.theory_data`), Flach & Kull's Figure 2 those of ``prspace
 step boyd_pr_prg``, and the figures of the Boyd experiments those of their report steps (``prspace step
 boyd_downsampling_report``, ``boyd_fold_skew_report``, ``boyd_aggregation``;
-:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).  Layout only: no statistics are computed here.
+:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).
+Layout only: no statistics are computed here.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -28,14 +33,34 @@ from prspace.figures.cd import cd_figure
 from prspace.figures.controlled_skew import controlled_skew_figure
 
 
+@dataclass(frozen=True)
+class FigureInput:
+    """What a figure's drawing function (``Figure.draw``) receives."""
+
+    #: the figure's ``data`` tables, in its declared order
+    data: list[pd.DataFrame]
+    #: its fields of its text table (``field -> text``; empty without one)
+    text: Mapping[str, str] = field(default_factory=dict)
+    #: metric name -> axis label (the controlled-skew and cd figures), or None
+    labels: Mapping[str, str] | None = None
+    #: those of its ``optional`` tables given, by name
+    optional: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+
+
 def texts(table: pd.DataFrame, figure: str) -> dict[str, str]:
     """The ``field -> text`` of ``figure`` in a ``figure_text`` table (``figure, field, text``)."""
     sub = table[table["figure"] == figure]
     return {str(f): "" if pd.isna(t) else str(t) for f, t in zip(sub["field"], sub["text"], strict=True)}
 
 
-def _data(figure: R.Figure, tables: Mapping[str, pd.DataFrame]) -> list[pd.DataFrame]:
-    return [tables[d.name] for d in figure.data]
+def drawing(figure: R.Figure):
+    """The drawing function ``figure`` declares (``Figure.draw``, ``"module:function"``)."""
+    module, _, function = figure.draw.partition(":")
+    try:
+        return getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError, ValueError):
+        raise ValueError(f"figure {figure.name!r}: its draw {figure.draw!r} names no function; declare it as "
+                         "draw='prspace.figures.<module>:<function>' in prspace.core.registry") from None
 
 
 def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] | None = None,
@@ -50,33 +75,67 @@ def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] 
     t = dict(text or {})
     if t.get("message"):  # no task qualified: the figure says so in words
         return message_figure(t["message"])
-    data = _data(fig, tables)
-    if fig == R.FIGURE_FIG4_RANK_HEATMAP:
-        return F.rank_heatmap(*data, xlabel=t["xlabel"], ylabel=t["ylabel"], heading=t["heading"],
-                              source=t.get("source", ""))
-    if fig == R.FIGURE_FIG4_AUPRG_VS_AUPR:
-        return F.metric_scatter(*data, xlabel=t["xlabel"], ylabel=t["ylabel"], source=t.get("source", ""),
-                                note=t.get("note", ""))
-    if fig == R.FIGURE_FIG5_CURVES:
-        curves, min_pr = C.from_table(*data)
-        band = R.FIG5_CURVE_BANDS.name
-        bands = C.bands_from_table(tables[band], len(curves)) if band in tables else None
-        return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""), bands=bands)
-    if fig == R.FIGURE_CONTROLLED_SKEW:
-        return controlled_skew_figure(*data, labels=labels)
-    if fig == R.FIGURE_CD_DIAGRAM:
-        return cd_figure(*data, labels=labels)
-    if fig == R.FIGURE_BOYD_FIG_PR_PRG:
-        return T.figure_pr_prg(*data, title=t["title"])
-    if fig == R.FIGURE_BOYD_DOWNSAMPLING:
-        return B.figure_downsampling(*data, t)
-    if fig == R.FIGURE_BOYD_FOLD_SKEW:
-        return B.figure_fold_skew(*data, t)
-    if fig == R.FIGURE_BOYD_AGGREGATION:
-        return B.figure_aggregation(*data, t)
-    return _THEORY[fig](*data)
+    given = FigureInput([tables[d.name] for d in fig.data], t, labels,
+                        {d.name: tables[d.name] for d in fig.optional if d.name in tables})
+    return drawing(fig)(given)
 
 
-#: Boyd et al.'s Figures 1-4, each from its one table.
-_THEORY = {R.FIGURE_BOYD_FIG1_MIN_PR_CURVE: T.figure_min_pr_curve, R.FIGURE_BOYD_FIG2_MIN_PR_CURVES: T.figure_min_pr_curves,
-           R.FIGURE_BOYD_FIG3_AUCPR_MIN: T.figure_aupr_min_vs_pi, R.FIGURE_BOYD_FIG4_F1_CONTOURS: T.figure_f1_contours}
+# --- the drawing functions of the figures declared in prspace.core.registry ----------------------
+def fig4_rank_heatmap(given: FigureInput) -> Figure:
+    t = given.text
+    return F.rank_heatmap(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], heading=t["heading"],
+                          source=t.get("source", ""))
+
+
+def fig4_auprg_vs_aupr(given: FigureInput) -> Figure:
+    t = given.text
+    return F.metric_scatter(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], source=t.get("source", ""),
+                            note=t.get("note", ""))
+
+
+def fig5_curves(given: FigureInput) -> Figure:
+    t = given.text
+    curves, min_pr = C.from_table(*given.data)
+    band = given.optional.get(R.FIG5_CURVE_BANDS.name)
+    bands = C.bands_from_table(band, len(curves)) if band is not None else None
+    return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""), bands=bands)
+
+
+def controlled_skew(given: FigureInput) -> Figure:
+    return controlled_skew_figure(*given.data, labels=given.labels)
+
+
+def cd_diagram(given: FigureInput) -> Figure:
+    return cd_figure(*given.data, labels=given.labels)
+
+
+def boyd_fig1_min_pr_curve(given: FigureInput) -> Figure:
+    return T.figure_min_pr_curve(*given.data)
+
+
+def boyd_fig2_min_pr_curves(given: FigureInput) -> Figure:
+    return T.figure_min_pr_curves(*given.data)
+
+
+def boyd_fig3_aucpr_min(given: FigureInput) -> Figure:
+    return T.figure_aupr_min_vs_pi(*given.data)
+
+
+def boyd_fig4_f1_contours(given: FigureInput) -> Figure:
+    return T.figure_f1_contours(*given.data)
+
+
+def boyd_fig_pr_prg(given: FigureInput) -> Figure:
+    return T.figure_pr_prg(*given.data, title=given.text["title"])
+
+
+def boyd_downsampling(given: FigureInput) -> Figure:
+    return B.figure_downsampling(*given.data, given.text)
+
+
+def boyd_fold_skew(given: FigureInput) -> Figure:
+    return B.figure_fold_skew(*given.data, given.text)
+
+
+def boyd_aggregation(given: FigureInput) -> Figure:
+    return B.figure_aggregation(*given.data, given.text)

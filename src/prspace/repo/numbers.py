@@ -69,26 +69,22 @@ def _folder(item: R.Table | R.FigureData) -> str:
     return "tables" if isinstance(item, R.Table) else "figure_data"
 
 
-def _caption(item: R.Table | R.Figure) -> str:
-    return f"[caption](../workflow/report/{item.report_caption().removeprefix('../report/')})"
-
-
 def registry_listing(kind: str) -> str:
     """A Markdown table of every result table (``tables``: file, the rule that writes it and when,
-    the report's section and title, its caption), figure-data table (``figure_data``: file, rule,
-    the figures drawn from it) or figure (``figures``: file, rule, the tables it is drawn from, its
-    caption), from :mod:`prspace.core.registry`."""
+    the report's section and title), figure-data table (``figure_data``: file, rule, the figures
+    drawn from it) or figure (``figures``: file, rule, the tables it is drawn from, its drawing
+    function), from :mod:`prspace.core.registry` (where each declaration holds its caption)."""
     if kind == "tables":
         rows = ["| file | written by (when) | report section | title |", "| --- | --- | --- | --- |"]
         rows += [f"| `{t.name}.csv{'/.md' if t.md else ''}` | {_rule(t)} | {t.section or t.category} | "
-                 f"{t.title} ({_caption(t)}) |" for t in R.TABLES]
+                 f"{t.title} |" for t in R.TABLES]
     elif kind == "figures":
-        rows = ["| file | drawn by (when) | from the tables | caption |", "| --- | --- | --- | --- |"]
+        rows = ["| file | drawn by (when) | from the tables | drawing |", "| --- | --- | --- | --- |"]
         for f in R.FIGURES:
             src = ", ".join(f"`{_folder(d)}/{d.name}.csv`" for d in f.data)
             src += "".join(f" (+ `{_folder(d)}/{d.name}.csv` when given)" for d in f.optional)
             src += f"; text `{_folder(f.text)}/{f.text.name}.csv`" if f.text else ""
-            rows.append(f"| `{f.name}` | {_rule(f)} | {src} | {_caption(f)} |")
+            rows.append(f"| `{f.name}` | {_rule(f)} | {src} | `{f.draw}` |")
     elif kind == "figure_data":
         rows = ["| file | written by (when) | drawn in |", "| --- | --- | --- |"]
         for d in R.FIGURE_DATA:

@@ -3,12 +3,16 @@
 A step runs when its ``when`` holds (:func:`step_active`); a study's outputs are every file its
 active steps write (:func:`study_targets`), its report shows every active table with ``report``
 (:func:`report_tables`, in the registry's order), rule ``verdicts`` reads the evidence of the
-active steps (:func:`verdict_inputs`).  Nobody else writes a list of table or figure names.
+active steps (:func:`verdict_inputs`), and each report entry's caption is the file
+:func:`caption_file` writes from its declaration.  Nobody else writes a list of table or figure names.
 """
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from prspace.core import registry as R
@@ -17,6 +21,7 @@ __all__ = [
     "ReportTable",
     "active_steps",
     "boyd_formats",
+    "caption_file",
     "figure_formats",
     "figures",
     "openml_report_tables",
@@ -33,7 +38,7 @@ class ReportTable(NamedTuple):
     title: str
     category: str
     subcategory: str | None
-    #: caption file relative to ``workflow/rules`` (None: ``../report/<name>.rst``)
+    #: its caption (the declaration's text, :attr:`prspace.core.registry.Table.caption`)
     caption: str | None = None
 
 
@@ -127,3 +132,20 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
         out += [f"{results}/{R.OPENML_MANIFEST.name}.{R.OPENML_MANIFEST.ext}",
                 *(f"{pages}/{name}.html" for name in openml_report_tables())]
     return out
+
+
+def caption_file(item: R.Table | R.Figure, folder: str | Path) -> str:
+    """The caption of ``item`` as the file the Snakemake report reads (it takes captions from files
+    only): ``<folder>/tables/<name>.rst`` or ``<folder>/figures/<name>.rst``, written from the
+    declaration's text when missing or different (atomically: rule files are parsed by every job);
+    its absolute path."""
+    if not item.caption:
+        raise ValueError(f"{item.name!r} is in the report but declares no caption; give it "
+                         "caption='...' in prspace.core.registry")
+    path = Path(folder).absolute() / ("figures" if isinstance(item, R.Figure) else "tables") / f"{item.name}.rst"
+    if not path.is_file() or path.read_text(encoding="utf-8") != item.caption:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
+        tmp.write_text(item.caption, encoding="utf-8")
+        os.replace(tmp, path)
+    return str(path)
