@@ -1,17 +1,19 @@
 """The study registry (issue 34, point 1): every table, figure and step declared once
 (prspace.core.registry); what a study makes derived from it (prspace.study.registry).
 
-The oracle: ``tests/fixtures/registry_frozen.json``, the lists the code computed before the registry
-existed (commit 874b883: ``workflow_commands.study_targets``, ``report_tables``, ``verdict_inputs``,
-``OPENML_TABLES``, ``figures.study.FIGURE_TABLES`` / ``NEEDS_TEXT`` / ``OPTIONAL_TABLES``,
-``verdicts.report.EVIDENCE_TABLES`` and the names lists of the rules), dumped once and never rewritten.
+Invariants that hold for any registry (issue 43): each output is written by exactly one step, each
+study target is made by a rule of an active step, every report entry has a caption and every figure
+a drawing function, a figure's tables come from steps before it, the verdicts read exactly the
+evidence of the enabled steps, and each configuration's targets follow from its switches.  They
+replaced ``tests/fixtures/registry_frozen.json``, the lists dumped before the registry existed
+(checked once to reproduce them for the seven configurations below before it was deleted).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import io
-import json
 import re
 import sys
 import tokenize
@@ -29,9 +31,8 @@ from prspace.study.study_config import check_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "workflow" / "schemas"
-FROZEN = json.loads((ROOT / "tests" / "fixtures" / "registry_frozen.json").read_text())
 
-#: config name in the frozen file -> (config file, overrides)
+#: configuration name -> (config file, overrides): the studies and each switch turned
 CONFIGS = {
     "config.yaml": ("config.yaml", {}),
     "config/paperlike.yaml": ("config/paperlike.yaml", {}),
@@ -56,75 +57,130 @@ def _config(name: str) -> dict:
     return cfg
 
 
-def test_the_frozen_lists_cover_every_config():
-    assert set(FROZEN["configs"]) == set(CONFIGS)
-
-
-@pytest.mark.parametrize("name", list(CONFIGS))
-def test_targets_report_tables_and_verdict_inputs_are_the_frozen_ones(name):
-    cfg, frozen = _config(name), FROZEN["configs"][name]
-    targets = SR.study_targets(cfg)
-    assert len(targets) == len(set(targets))
-    # intended additions: files the rules already wrote, now targets too (verify checks them)
+def _made_by(cfg: dict) -> dict[str, str]:
+    """Every file the rules of this study make -> the step (rule) that makes it, from the steps'
+    declarations: a step's tables (Markdown twin when ``md``) and figures (in their formats), the
+    report's pages (rules ``report_tables`` / ``openml_report_tables``), rule ``verdicts``'s pages,
+    the OpenML manifest."""
     study = cfg["study"]
-    added = {f"results/{study}/tables/figure_selection.md"}
-    if cfg["source"] == "openml":
-        added |= {f"results/{study}/tables/{n}.{e}" for n in ("openml_study", "openml_selfcheck", "openml_selfcheck_summary")
-                  for e in ("csv", "md")}
-    assert set(targets) == set(frozen["study_targets"]) | added
-    assert [[n, *t] for n, t in SR.report_tables(cfg).items()] == frozen["report_tables"]  # order too
-    assert SR.verdict_inputs(cfg, "T") == frozen["verdict_inputs"]
+    results, pages = f"results/{study}", f"work/{study}/report"
+    out: dict[str, str] = {}
 
+    def add(path: str, step: R.Step) -> None:
+        assert path not in out, f"{path} made by both {out[path]} and {step.name}"
+        out[path] = step.name
 
-def test_openml_tables_and_evidence_are_the_frozen_ones():
-    assert [[n, *t] for n, t in SR.openml_report_tables().items()] == FROZEN["openml_tables"]
-    assert [f"{t.name}.csv" for t in R.EVIDENCE_ROWS] == FROZEN["evidence_tables"]
-
-
-def test_figures_read_the_frozen_tables():
-    assert {f.name: [d.name for d in f.data] for f in R.FIGURES} == FROZEN["figure_tables"]
-    assert sorted(f.name for f in R.FIGURES if f.text) == FROZEN["needs_text"]
-    assert {f.name: [d.name for d in f.optional] for f in R.FIGURES if f.optional} == FROZEN["optional_tables"]
-    boyd = {f.name: [d.name for d in (*f.data, f.text)] for f in R.FIGURES if f.name in FROZEN["boyd_figure_tables"]}
-    assert boyd == FROZEN["boyd_figure_tables"]
-    assert [f.name for f in R.BOYD_THEORY_FIGURES] == FROZEN["theory_figures"]
-    assert [f.name for f in R.FIGURES if f.text == R.FIGURE_TEXT] == FROZEN["study_figures"]
-    # figure_text is shared by Figures 4 and 5 (boyd.smk's BOYD_FIGURE_SUBCATEGORY and report() captions)
-    sections = {f.name: f.section for f in R.FIGURES if f.category == R.BOYD_CATEGORY}
-    assert sections == {
-        "boyd_fig1_min_pr_curve": "Theory", "boyd_fig2_min_pr_curves": "Theory", "boyd_fig3_aucpr_min": "Theory",
-        "boyd_fig4_f1_contours": "Theory", "boyd_fig_pr_prg": "Theory", "boyd_downsampling": "Downsampling (section 4.3)",
-        "boyd_fold_skew": "Fold skew (section 4.1)", "boyd_aggregation": "Aggregation over tasks (section 4.2)"}
-    assert {f.formats for f in R.FIGURES if f.category == R.BOYD_CATEGORY} == {"boyd"}
-    assert {f.formats for f in R.FIGURES if f.category != R.BOYD_CATEGORY} == {"analysis"}
-
-
-def _md_names(step: R.Step) -> list[str]:
-    return [t.name for t in step.tables if t.md]
-
-
-def test_the_rules_names_lists_are_the_frozen_ones():
-    for key, value in [("rank_tables", _md_names(R.STEP_RANK)), ("skew_tables", _md_names(R.STEP_CONTROLLED_SKEW)),
-                       ("rank_set_tables", _md_names(R.STEP_RANK_SET_SUMMARY)), ("cd_tables", _md_names(R.STEP_CD)),
-                       ("boyd_aggregation_tables", _md_names(R.STEP_BOYD_AGGREGATION)),
-                       ("study_tables", [t.name for t in R.TABLES if t.category == R.TABLES_CATEGORY])]:
-        assert list(value) == FROZEN[key], key
+    for s in SR.active_steps(cfg):
+        for t in s.tables:
+            for ext in ("csv", "md") if t.md else ("csv",):
+                add(f"{results}/tables/{t.name}.{ext}", s)
+        for f in s.figures:
+            for ext in SR.figure_formats(f, cfg):
+                add(f"{results}/figures/{f.name}.{ext}", s)
+    for name in SR.report_tables(cfg):
+        add(f"{pages}/{name}.html", R.STEP_REPORT_TABLES)
+    add(f"{pages}/{R.FRONT_PAGE.name}.{R.FRONT_PAGE.ext}", R.STEP_VERDICTS)
+    for f in (R.SUMMARY, R.FINDINGS):
+        add(f"{results}/{f.name}.{f.ext}", R.STEP_VERDICTS)
+    if SR.step_active(R.STEP_OPENML_MANIFEST.when, cfg):
+        add(f"{results}/{R.OPENML_MANIFEST.name}.{R.OPENML_MANIFEST.ext}", R.STEP_OPENML_MANIFEST)
+        for name in SR.openml_report_tables():
+            add(f"{pages}/{name}.html", R.STEP_OPENML_REPORT_TABLES)
+    return out
 
 
 def test_every_name_is_one_constant_and_one_writer():
-    for kind, items, prefix in [("table", R.TABLES, ""), ("figure data", R.FIGURE_DATA, ""), ("figure", R.FIGURES, "FIGURE_")]:
+    written = [t for s in R.STEPS for t in (*s.tables, *s.figure_data, *s.figures)]
+    assert len(written) == len(set(written)), "an output written by two steps"
+    assert set(written) == {*R.TABLES, *R.FIGURE_DATA, *R.FIGURES}, "an output written by no step, or undeclared"
+    constants = {id(v) for v in vars(R).values()}
+    for kind, items in [("table", R.TABLES), ("figure data", R.FIGURE_DATA), ("figure", R.FIGURES), ("step", R.STEPS)]:
         names = [i.name for i in items]
         assert len(names) == len(set(names)), kind
-        for i in items:
-            assert getattr(R, prefix + i.name.upper()) is i, (kind, i.name)
+        assert all(id(i) in constants for i in items), kind  # each a constant of the registry
     for s in R.STEPS:
-        assert getattr(R, "STEP_" + s.name.upper()) is s
-        assert s.when in R.WHEN and set(s.evidence) <= set(s.tables)
-    written = [t for s in R.STEPS for t in (*s.tables, *s.figure_data, *s.figures)]
-    assert len(written) == len(set(written)) and set(written) == {*R.TABLES, *R.FIGURE_DATA, *R.FIGURES}
+        assert s.when in R.WHEN and set(s.evidence) <= set(s.tables), s.name
     order = {s: i for i, s in enumerate(R.STEPS)}
     for f in R.FIGURES:  # each figure's step comes after the steps of its tables
         assert all(order[R.step_of(d)] < order[R.step_of(f)] for d in (*f.data, *f.optional, *([f.text] if f.text else [])))
+    used = {d for f in R.FIGURES for d in (*f.data, *f.optional, f.text)}
+    assert [d.name for d in R.FIGURE_DATA if d not in used] == [], "a figure-data table no figure draws"
+
+
+def test_figures_read_tables_of_their_papers_step_and_have_their_formats():
+    for f in R.FIGURES:
+        assert f.formats == ("boyd" if f.category == R.BOYD_CATEGORY else "analysis"), f.name
+        # a figure's tables come from one step (its text table may be shared, as figure_text)
+        assert len({R.step_of(d) for d in (*f.data, *f.optional)}) == 1, f.name
+        # a Boyd figure sits in the report section of the tables its step writes
+        sections = {t.section for t in R.step_of(f.data[0]).tables}
+        assert f.category != R.BOYD_CATEGORY or sections <= {f.section}, f.name
+
+
+def test_every_report_entry_has_a_caption_and_every_figure_a_drawing():
+    assert [t.name for t in R.TABLES if t.report and not (t.caption or "").strip()] == []
+    assert [f.name for f in R.FIGURES if not f.caption.strip()] == []
+    for f in R.FIGURES:
+        module, _, function = f.draw.partition(":")
+        assert module.startswith("prspace.figures.") and function, f.name
+        assert callable(getattr(importlib.import_module(module), function)), f.name
+
+
+def test_the_report_caption_is_the_declarations_text(tmp_path):
+    path = Path(SR.caption_file(R.AUROC_BOUNDS, tmp_path / "c"))
+    assert path == tmp_path / "c" / "tables" / "auroc_bounds.rst" and path.read_text() == R.AUROC_BOUNDS.caption
+    # a table and a figure may share a name (controlled_skew): two files
+    fig = Path(SR.caption_file(R.FIGURE_CONTROLLED_SKEW, tmp_path / "c"))
+    assert fig != Path(SR.caption_file(R.CONTROLLED_SKEW, tmp_path / "c")) and fig.read_text() == R.FIGURE_CONTROLLED_SKEW.caption
+    path.write_text("stale")  # rewritten when it differs
+    assert Path(SR.caption_file(R.AUROC_BOUNDS, tmp_path / "c")).read_text() == R.AUROC_BOUNDS.caption
+    with pytest.raises(ValueError, match="declares no caption"):
+        SR.caption_file(R.Table("x", "X", None), tmp_path)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_each_target_is_made_by_one_rule_of_an_active_step(name):
+    cfg = _config(name)
+    targets = SR.study_targets(cfg)
+    assert len(targets) == len(set(targets))
+    assert set(targets) == set(_made_by(cfg))
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_targets_follow_from_the_switches(name):
+    cfg = _config(name)
+    steps = {s.name for s in SR.active_steps(cfg)}
+    boyd, local = cfg["boyd"], cfg["source"] == "local"
+    switches = {None: True, "openml": not local, "boyd": boyd["enabled"], "boyd.theory": boyd["enabled"] and boyd["theory"],
+                "boyd.downsampling": boyd["enabled"] and boyd["downsampling"]["enabled"] and local,
+                "boyd.fold_skew": boyd["enabled"] and boyd["fold_skew"]["enabled"],
+                "boyd.aggregation": boyd["enabled"] and boyd["aggregation"]["enabled"]}
+    assert set(switches) == set(R.WHEN)
+    assert steps == {s.name for s in R.STEPS if switches[s.when]}
+    made = set(_made_by(cfg).values())
+    assert {s.name for s in R.STEPS if s.tables or s.figures} & steps <= made  # every active step's outputs are targets
+    figs = [f for f in R.FIGURES if R.step_of(f).name in steps]
+    assert SR.figures(cfg) == figs
+    for f in figs:
+        want = set(cfg["analysis"]["figure_formats"]) | ({"png"} if f.formats == "boyd" else set())
+        assert set(SR.figure_formats(f, cfg)) == want, f.name
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_report_tables_and_verdict_inputs_follow_from_the_active_steps(name):
+    cfg = _config(name)
+    active = [t for s in SR.active_steps(cfg) for t in s.tables]
+    # the report: every active table with report=True, in the registry's order, OpenML's apart
+    assert list(SR.report_tables(cfg)) == [t.name for t in R.TABLES if t in active and t.report
+                                           and t.category != R.OPENML_CATEGORY]
+    for n, t in SR.report_tables(cfg).items():
+        assert (t.title, t.category, t.subcategory, t.caption) == (R.table(n).title, R.table(n).category,
+                                                                   R.table(n).section, R.table(n).caption)
+    assert list(SR.openml_report_tables()) == [t.name for t in R.TABLES if t.report and t.category == R.OPENML_CATEGORY]
+    # the verdicts read exactly the evidence tables of the enabled steps
+    evidence = [t for s in SR.active_steps(cfg) for t in s.evidence]
+    assert SR.verdict_inputs(cfg, "T") == {t.name: f"T/{t.name}.csv" for t in evidence}
+    assert set(R.EVIDENCE_ROWS) <= {t for s in R.STEPS for t in s.evidence}
 
 
 def test_lookup_by_name_and_paths():
@@ -138,17 +194,20 @@ def test_lookup_by_name_and_paths():
         SR.step_active("boyd.nope", _config("config.yaml"))
 
 
-def _captions() -> set[Path]:
-    rules = ROOT / "workflow" / "rules"
-    return {(rules / item.report_caption()).resolve() for item in (*[t for t in R.TABLES if t.report], *R.FIGURES)}
-
-
-def test_every_caption_exists_and_no_caption_is_an_orphan():
-    captions = _captions()
-    assert [c for c in captions if not c.is_file()] == []
-    pages = {(ROOT / "workflow" / "report" / f"{R.WORKFLOW_PAGE.name}.{R.WORKFLOW_PAGE.ext}").resolve()}
-    rst = {p.resolve() for p in (ROOT / "workflow" / "report").rglob("*.rst")}
-    assert sorted(map(str, rst - captions - pages)) == []
+def test_the_invariants_fail_on_a_planted_fault(monkeypatch):
+    """A table written by two steps, a target no rule makes: the checks above catch them."""
+    cfg = _config("tests/fixtures/config-reduced.yaml")
+    twice = R.Step("twice", (R.METRICS,), run="x:y")
+    monkeypatch.setattr(R, "STEPS", (*R.STEPS, twice))
+    with pytest.raises(AssertionError, match="made by both"):
+        _made_by(cfg)
+    with pytest.raises(AssertionError, match="written by two steps"):
+        test_every_name_is_one_constant_and_one_writer()
+    monkeypatch.undo()
+    stray = R.Table("stray", "Stray", "x", caption="c")
+    monkeypatch.setattr(R, "TABLES", (*R.TABLES, stray))
+    with pytest.raises(AssertionError, match="written by no step"):
+        test_every_name_is_one_constant_and_one_writer()
 
 
 # --- the names test: no table or figure name spelled in code outside core/registry.py ------------

@@ -166,12 +166,9 @@ def test_report_tables_follow_the_boyd_settings():
     assert not any(n.startswith("boyd_downsampling") for n in no_ds)
 
 
-def test_every_report_table_has_a_caption_file():
-    rules = ROOT / "workflow" / "rules"
+def test_every_report_table_has_a_caption():
     tables = {**report_tables(_config()), **OPENML_TABLES}
-    for name, t in tables.items():
-        caption = rules / (t.caption or f"../report/{name}.rst")
-        assert caption.resolve().is_file(), (name, caption)
+    assert [name for name, t in tables.items() if not (t.caption or "").strip()] == []
 
 
 def test_table_html_args_pair_inputs_outputs_titles():

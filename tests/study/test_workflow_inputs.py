@@ -212,13 +212,12 @@ def test_shell_commands_are_string_literals(path):
 def test_step_files_name_the_registry_tables_where_the_rules_wrote_them():
     files = StepFiles("r/tables", "w/figure_data")
     assert files.csv(R.CD_RANKS) == "r/tables/cd_ranks.csv" and files.csv(R.FIGURE_TEXT) == "w/figure_data/figure_text.csv"
-    # a Markdown twin only where the table has one
-    assert files.tables(R.STEP_COLLECT) == ["r/tables/metrics.csv", "r/tables/tasks.csv", "r/tables/tasks.md"]
-    skew = files.tables(R.STEP_CONTROLLED_SKEW)
-    assert "r/tables/controlled_skew_per_task.csv" in skew and "r/tables/skew_evidence.md" in skew
-    assert files.figure_data(R.STEP_BOYD_FOLD_SKEW_REPORT) == ["w/figure_data/boyd_fold_skew_lines.csv",
-                                                                "w/figure_data/boyd_fold_skew_text.csv"]
-    # `prspace figure` reads --tables in this order: the bands (optional) after the points and areas
-    assert files.figure_tables(R.FIGURE_FIG5_CURVES) == [f"w/figure_data/fig5_curve_{n}.csv"
-                                                         for n in ("points", "areas", "bands")]
+    for step in R.STEPS:  # each table's CSV, then its Markdown twin where it has one, in the step's order
+        assert files.tables(step) == [f"r/tables/{t.name}.{ext}" for t in step.tables
+                                      for ext in (("csv", "md") if t.md else ("csv",))], step.name
+        assert files.figure_data(step) == [f"w/figure_data/{d.name}.csv" for d in step.figure_data], step.name
+    # `prspace figure` reads --tables in this order: its tables, then the optional ones (fig5's bands)
+    for fig in R.FIGURES:
+        assert files.figure_tables(fig) == [files.csv(d) for d in (*fig.data, *fig.optional)], fig.name
+    assert files.figure_tables(R.FIGURE_FIG5_CURVES)[-1] == "w/figure_data/fig5_curve_bands.csv"
     assert JobFiles.path(R.STEP_BOYD_EVIDENCE) == "boyd/evidence"
