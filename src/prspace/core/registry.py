@@ -1,15 +1,17 @@
 """The study registry: every result table, figure-data table, figure and workflow step, declared once.
 
-Each name is a module constant named after it in upper case (figures with the prefix ``FIGURE_``,
-steps ``STEP_<RULE>``); everyone else spells a name only through these constants
-(``from prspace.core import registry as R``; ``R.NOISE_FLOOR_PAIRS.csv(tables_dir)``).  What is
-derived from them (a study's targets, its report tables, the verdicts' inputs, the figures) lives
-in :mod:`prspace.study.registry`.  Titles, report sections and captions are those of the Snakemake
-report (``workflow/rules/report.smk``, ``boyd.smk``, ``openml.smk``).
+Each name is a module constant, by convention named after it in upper case (figures with the
+prefix ``FIGURE_``, steps ``STEP_<RULE>``; no code reads a constant by its name); everyone else
+spells a name only through these constants (``from prspace.core import registry as R``;
+``R.NOISE_FLOOR_PAIRS.csv(tables_dir)``).  What is derived from them (a study's targets, its report
+tables, the verdicts' inputs, the figures) lives in :mod:`prspace.study.registry`.  Each table of
+the report and each figure holds its title, report section and caption (the words under it in the
+Snakemake report, reStructuredText), and each figure the function that draws it (``draw``).
 
 Standard library only: the rule files and every layer may import it.  One module on purpose, though
-long: each step declares here, once, its tables, its function (``run``) and its rule's inputs and
-settings as data, so a new experiment edits this one file of the workflow's plumbing (issue 34).
+long: each step declares here, once, its tables (with their captions), its function (``run``) and
+its rule's inputs and settings as data, so a new table edits this file and its step's code, and a
+new experiment this one file of the workflow's plumbing (issues 34 and 43).
 """
 
 from __future__ import annotations
