@@ -49,7 +49,8 @@ REGISTRY = "src/prspace/core/registry.py"
 
 # --- the copy, its edits and its checks ----------------------------------------------------------
 def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-c", "user.name=recipe", "-c", "user.email=recipe@localhost", *args], cwd=repo,
+    return subprocess.run(["git", "-c", "user.name=recipe", "-c", "user.email=recipe@localhost", "-c", "commit.gpgsign=false",
+                           "-c", "init.defaultBranch=main", *args], cwd=repo,
                           capture_output=True, text=True, check=True).stdout
 
 
