@@ -99,7 +99,7 @@ def test_every_name_is_one_constant_and_one_writer():
         assert len(names) == len(set(names)), kind
         assert all(id(i) in constants for i in items), kind  # each a constant of the registry
     for s in R.STEPS:
-        assert s.when in R.WHEN and set(s.evidence) <= set(s.tables), s.name
+        assert (s.when is None or isinstance(s.when, R.When)) and set(s.evidence) <= set(s.tables), s.name
     order = {s: i for i, s in enumerate(R.STEPS)}
     for f in R.FIGURES:  # each figure's step comes after the steps of its tables
         assert all(order[R.step_of(d)] < order[R.step_of(f)] for d in (*f.data, *f.optional, *([f.text] if f.text else [])))
@@ -151,11 +151,12 @@ def test_the_targets_follow_from_the_switches(name):
     cfg = _config(name)
     steps = {s.name for s in SR.active_steps(cfg)}
     boyd, local = cfg["boyd"], cfg["source"] == "local"
-    switches = {None: True, "openml": not local, "boyd": boyd["enabled"], "boyd.theory": boyd["enabled"] and boyd["theory"],
-                "boyd.downsampling": boyd["enabled"] and boyd["downsampling"]["enabled"] and local,
-                "boyd.fold_skew": boyd["enabled"] and boyd["fold_skew"]["enabled"],
-                "boyd.aggregation": boyd["enabled"] and boyd["aggregation"]["enabled"]}
-    assert set(switches) == set(R.WHEN)
+    W = R.When
+    switches = {None: True, W.OPENML: not local, W.BOYD: boyd["enabled"], W.BOYD_THEORY: boyd["enabled"] and boyd["theory"],
+                W.BOYD_DOWNSAMPLING: boyd["enabled"] and boyd["downsampling"]["enabled"] and local,
+                W.BOYD_FOLD_SKEW: boyd["enabled"] and boyd["fold_skew"]["enabled"],
+                W.BOYD_AGGREGATION: boyd["enabled"] and boyd["aggregation"]["enabled"]}
+    assert set(switches) == {None, *R.When}
     assert steps == {s.name for s in R.STEPS if switches[s.when]}
     made = set(_made_by(cfg).values())
     assert {s.name for s in R.STEPS if s.tables or s.figures} & steps <= made  # every active step's outputs are targets
@@ -190,14 +191,45 @@ def test_lookup_by_name_and_paths():
     assert R.METRICS.files("t") == [Path("t/metrics.csv")]
     assert R.TASKS.files("t") == [Path("t/tasks.csv"), Path("t/tasks.md")]
     assert R.FIGURE_CD_DIAGRAM.path("f", "pdf") == Path("f/cd_diagram.pdf")
-    with pytest.raises(ValueError, match="unknown step condition"):
-        SR.step_active("boyd.nope", _config("config.yaml"))
+    with pytest.raises(TypeError, match="is a prspace.core.registry.When"):
+        SR.step_active("boyd.theory", _config("config.yaml"))  # a string is no condition
+
+
+def test_a_mistyped_step_fails_at_import_naming_it():
+    """Typed steps (issue 43.2): a typo in a condition, input or setting is an AttributeError or
+    ValueError where it is written; a wrong type or a bad combination raises naming the step."""
+    with pytest.raises(AttributeError):
+        R.When.BOYD_THEROY  # noqa: B018
+    with pytest.raises(AttributeError):
+        R.StudyFile.STAUTS  # noqa: B018
+    with pytest.raises(ValueError):
+        R.Composed("downsampling_critera")
+    with pytest.raises(TypeError, match="OverTasks"):
+        R.OverTasks(R.Selection.DOWNSAMPLING, "downsampling_runs")
+    with pytest.raises(TypeError, match=r"If\('boyd.theory'"):
+        R.If("boyd.theory", R.METRICS)
+    with pytest.raises(TypeError, match="does not nest"):
+        R.If(R.When.BOYD, R.If(R.When.OPENML, R.METRICS))
+    kw = {"run": "m:f", "description": "d"}
+    bad = [({"when": "boyd.theory"}, TypeError, "when='boyd.theory'; give a When"),
+           ({"inputs": (("metrics", "per_task:metrics"),), **kw}, TypeError, "inputs 'metrics' is 'per_task:metrics'"),
+           ({"inputs": (("status", R.StudyFile.STATUS), ("status", R.METRICS)), **kw}, ValueError, "repeats a name"),
+           ({"settings": (("criteria", "@downsampling_criteria"), ("n", 3)), **kw}, TypeError, "settings 'n' is 3"),
+           ({"files": (("ranks", "ranks"),), **kw}, TypeError, "files 'ranks' is 'ranks', not StudyFile"),
+           ({"inputs": (("metrics", R.METRICS),)}, ValueError, "declares inputs but no run"),
+           ({"run": "m:f"}, ValueError, "no description"),
+           ({"evidence": (R.METRICS,)}, ValueError, "evidence names a table the step does not write")]
+    for fields, error, message in bad:
+        with pytest.raises(error, match=re.escape("step 'x' (prspace.core.registry): ") + ".*" + re.escape(message)):
+            R.Step("x", **fields)
+    with pytest.raises(ValueError, match="identifier"):
+        R.Step("figure-x")
 
 
 def test_the_invariants_fail_on_a_planted_fault(monkeypatch):
     """A table written by two steps, a target no rule makes: the checks above catch them."""
     cfg = _config("tests/fixtures/config-reduced.yaml")
-    twice = R.Step("twice", (R.METRICS,), run="x:y")
+    twice = R.Step("twice", (R.METRICS,), run="x:y", description="d")
     monkeypatch.setattr(R, "STEPS", (*R.STEPS, twice))
     with pytest.raises(AssertionError, match="made by both"):
         _made_by(cfg)

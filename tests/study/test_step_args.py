@@ -23,9 +23,6 @@ def test_step_arguments_reach_the_step_command_by_role_in_the_declared_order(tmp
     words = shlex.split(args)
     assert words == ["--in", f"rank_sets={given.table}", "--in", f"tasks={given.tasks}", *shlex.split(settings),
                      "--tables-dir", str(tables), "--figure-data-dir", str(data), "--out", f"ranks={output.ranks}"]
-    swapped = shlex.split(step_arguments({}, tables="summary", figure_data="data",
-                                         figure_data_first=True)(None, given, output))
-    assert swapped == ["--figure-data-dir", str(data), "--tables-dir", str(tables)]
     (tmp_path / "rank sets.csv").touch()
     (tmp_path / "tasks.csv").touch()
     summary = S._step_function(R.STEP_RANK_SET_SUMMARY.name)  # the step command reads the roles back

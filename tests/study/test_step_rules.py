@@ -33,9 +33,10 @@ def _config(path: Path) -> dict:
 def _rules(cfg: dict) -> StepRules:
     over = SimpleNamespace(per_task=lambda p: ("each", p), downsampling_runs=lambda p: ("ds", p),
                            fold_skew_runs=lambda p: ("fs", p))
-    paths = {"status": "s/{task}.json", "ranks": "w/ranks.csv", "metrics": "w/m/{task}.csv", "folds": "w/{task}.f.csv",
-             "task_list": "w/t.csv", "skew_reference": "ref.csv", "downsampling_runs": "d/{task}.parquet",
-             "fold_skew_runs": "f/{task}.parquet", f"{R.STEP_RANK_SETS.name}.per_task": "w/dir"}
+    F = R.StudyFile
+    paths = {F.STATUS: "s/{task}.json", F.RANKS: "w/ranks.csv", F.METRICS: "w/m/{task}.csv", F.FOLDS: "w/{task}.f.csv",
+             F.TASK_LIST: "w/t.csv", F.SKEW_REFERENCE: "ref.csv", F.DOWNSAMPLING_RUNS: "d/{task}.parquet",
+             F.FOLD_SKEW_RUNS: "f/{task}.parquet", F.RANK_SETS_PER_TASK: "w/dir"}
     return StepRules(cfg, files=StepFiles("T", "FD"), inputs=over, paths=paths)
 
 
@@ -69,14 +70,15 @@ def test_config_value_reads_a_key_path_and_names_a_missing_one():
 
 
 def test_composed_settings_state_the_configured_scope():
+    assert set(COMPOSED) == set(R.Composed)  # every composed setting has its function
     cfg = {"boyd": {"downsampling": {"max_pi": 0.1, "min_positives": 5, "max_tasks": None, "learners": "small",
                                      "repeats": 2, "folds": 5, "scope_note": "Note."},
                     "fold_skew": {"min_positives": 10, "max_tasks": 3, "seeds": 4}}}
-    assert COMPOSED["downsampling_criteria"](cfg) == "pi <= 0.1, at least 5 positives, every such task"
-    assert COMPOSED["fold_skew_criteria"](cfg) == ("tasks with at least 10 positives, at most 3 (lowest pi first); "
+    assert COMPOSED[R.Composed.DOWNSAMPLING_CRITERIA](cfg) == "pi <= 0.1, at least 5 positives, every such task"
+    assert COMPOSED[R.Composed.FOLD_SKEW_CRITERIA](cfg) == ("tasks with at least 10 positives, at most 3 (lowest pi first); "
                                                    "4 seeds per dispersion")
     cfg["boyd"]["downsampling"]["max_tasks"] = 7
-    assert COMPOSED["downsampling_scope"](cfg) == ("Learners: panel small; 2 x 5-fold cross-validation; at most 7 tasks. "
+    assert COMPOSED[R.Composed.DOWNSAMPLING_SCOPE](cfg) == ("Learners: panel small; 2 x 5-fold cross-validation; at most 7 tasks. "
                                                    "Note.")
 
 

@@ -1,5 +1,5 @@
 # Every `prspace step NAME` rule of both studies, made by one loop from the registry's steps
-# (prspace.core.registry: a Step with a `run` declares its inputs by role, its settings as
+# (prspace.core.registry: a Step with a `run` declares its inputs by role as typed objects, its settings as
 # configuration keys, the files it writes besides its tables; prspace.study.step_rules resolves
 # them for this study).  Adding a step edits no rules file.  The shell line is one string literal:
 # Snakemake evaluates it again when a job runs, when the loop variable has its last value, so
@@ -7,10 +7,12 @@
 
 from prspace.study.step_rules import StepRules
 
-STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths=dict(
-    status=PREDICTION_STATUS, metrics=f"{WORK}/metrics/{{task}}.csv", folds=FOLD_METRICS, task_list=TASK_LIST,
-    ranks=f"{WORK}/ranks.csv", skew_reference=SKEW_REFERENCE, downsampling_runs=BOYD_DS_RUNS,
-    fold_skew_runs=BOYD_FS_RUNS, **{f"{R.STEP_RANK_SETS.name}.per_task": directory(f"{WORK}/{R.STEP_RANK_SETS.name}")}))
+_FILE = R.StudyFile
+STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths={
+    _FILE.STATUS: PREDICTION_STATUS, _FILE.METRICS: f"{WORK}/metrics/{{task}}.csv", _FILE.FOLDS: FOLD_METRICS,
+    _FILE.TASK_LIST: TASK_LIST, _FILE.RANKS: f"{WORK}/ranks.csv", _FILE.SKEW_REFERENCE: SKEW_REFERENCE,
+    _FILE.DOWNSAMPLING_RUNS: BOYD_DS_RUNS, _FILE.FOLD_SKEW_RUNS: BOYD_FS_RUNS,
+    _FILE.RANK_SETS_PER_TASK: directory(f"{WORK}/{R.STEP_RANK_SETS.name}")})
 
 for _step in R.COMMAND_STEPS:
 

@@ -17,6 +17,7 @@ new experiment this one file of the workflow's plumbing (issues 34 and 43).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 #: Report categories.
@@ -25,8 +26,6 @@ FIGURES_CATEGORY = "Figures"
 BOYD_CATEGORY = "Boyd et al. 2012"
 OPENML_CATEGORY = "OpenML"
 
-#: ``Step.when`` values: the configuration switch a step runs under (None: every study).
-WHEN = (None, "boyd", "boyd.theory", "boyd.downsampling", "boyd.fold_skew", "boyd.aggregation", "openml")
 
 
 @dataclass(frozen=True)
@@ -109,35 +108,180 @@ class File(_Output):
         return self.file(folder, self.ext)
 
 
+class When(Enum):
+    """The configuration switch a step (or one of its inputs, :class:`If`) runs under
+    (:func:`prspace.study.registry.step_active`; a step without one runs in every study)."""
+
+    #: ``boyd.enabled``
+    BOYD = "boyd"
+    #: ``boyd.enabled`` and ``boyd.theory``
+    BOYD_THEORY = "boyd.theory"
+    #: ``boyd.enabled``, ``boyd.downsampling.enabled`` and a local source (it retrains on the raw data)
+    BOYD_DOWNSAMPLING = "boyd.downsampling"
+    #: ``boyd.enabled`` and ``boyd.fold_skew.enabled``
+    BOYD_FOLD_SKEW = "boyd.fold_skew"
+    #: ``boyd.enabled`` and ``boyd.aggregation.enabled``
+    BOYD_AGGREGATION = "boyd.aggregation"
+    #: ``source: openml``
+    OPENML = "openml"
+
+
+class StudyFile(Enum):
+    """A file of the study that is not a registry table: the rules name its path
+    (``workflow/rules/steps.smk``, ``StepRules(paths={StudyFile.STATUS: ...})``)."""
+
+    #: one task's prediction status (``{task}``; rule ``predict``)
+    STATUS = "status"
+    #: one task's metrics and per-fold metrics (``{task}``; step ``score``)
+    METRICS = "metrics"
+    FOLDS = "folds"
+    #: the study's candidate tasks (checkpoint ``select_tasks``)
+    TASK_LIST = "task_list"
+    #: the ranks within tasks (step ``rank``)
+    RANKS = "ranks"
+    #: the reference population's task table (``analysis.skew_reference``)
+    SKEW_REFERENCE = "skew_reference"
+    #: one task's runs of Boyd's downsampling / fold-skew experiment (``{task}``)
+    DOWNSAMPLING_RUNS = "downsampling_runs"
+    FOLD_SKEW_RUNS = "fold_skew_runs"
+    #: the folder of the per-task rank sets (step ``rank_sets``)
+    RANK_SETS_PER_TASK = "rank_sets_per_task"
+
+
+class Selection(Enum):
+    """The tasks an :class:`OverTasks` input reads a per-task file of."""
+
+    #: every task of the study
+    STUDY = "per_task"
+    #: the tasks of Boyd's downsampling experiment (``boyd.downsampling``)
+    DOWNSAMPLING = "downsampling"
+    #: the tasks of Boyd's fold-skew experiment (``boyd.fold_skew``)
+    FOLD_SKEW = "fold_skew"
+
+
+@dataclass(frozen=True)
+class OverTasks:
+    """An input: the per-task file ``file`` of every task of ``selection`` (a list of files)."""
+
+    selection: Selection
+    file: StudyFile
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.selection, Selection) or not isinstance(self.file, StudyFile):
+            raise TypeError(f"OverTasks({self.selection!r}, {self.file!r}): give a Selection and a StudyFile "
+                            "(OverTasks(Selection.STUDY, StudyFile.STATUS))")
+
+
+def per_task(file: StudyFile) -> OverTasks:
+    """An input: ``file`` of every task of the study."""
+    return OverTasks(Selection.STUDY, file)
+
+
+class Composed(Enum):
+    """A setting whose value is text composed from the configuration (the scope a report states;
+    each composed by its function in :data:`prspace.study.step_rules.COMPOSED`)."""
+
+    DOWNSAMPLING_CRITERIA = "downsampling_criteria"
+    FOLD_SKEW_CRITERIA = "fold_skew_criteria"
+    DOWNSAMPLING_SCOPE = "downsampling_scope"
+
+
+@dataclass(frozen=True)
+class If:
+    """An input present only when ``when`` holds (no file otherwise)."""
+
+    when: When
+    spec: Table | FigureData | StudyFile | OverTasks
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.when, When):
+            raise TypeError(f"If({self.when!r}, ...): the condition must be a When (When.BOYD_FOLD_SKEW)")
+        if not isinstance(self.spec, (Table, FigureData, StudyFile, OverTasks)):
+            raise TypeError(f"If({self.when}, {self.spec!r}): the input must be a Table, FigureData, StudyFile or "
+                            "OverTasks (an If does not nest)")
+
+
+#: An input of a step's rule: a table's CSV, a file of the study, a per-task file over tasks, or one of
+#: those present only under a condition.
+Input = Table | FigureData | StudyFile | OverTasks | If
+#: A setting of a step's rule: a configuration key path (``"analysis.n_boot"``) or a composed text.
+Setting = str | Composed
+
+
 @dataclass(frozen=True)
 class Step:
-    """One rule of the workflow and everything it writes."""
+    """One rule of the workflow and everything it writes.
+
+    A step with a ``run`` is a ``prspace step NAME`` rule, made by the loop of
+    ``workflow/rules/steps.smk`` (:class:`prspace.study.step_rules.StepRules`) from its fields; one
+    without is a rule written by hand in ``workflow/rules/*.smk`` (docs/architecture.md says why
+    each is). A wrong type or a bad combination raises when this module is imported, naming the step.
+    """
 
     name: str
     tables: tuple[Table, ...] = ()
     figure_data: tuple[FigureData, ...] = ()
     figures: tuple[Figure, ...] = ()
-    #: None (every study) or one of :data:`WHEN`
-    when: str | None = None
+    #: the switch it runs under (None: every study)
+    when: When | None = None
     #: the tables of this step that rule ``verdicts`` reads
     evidence: tuple[Table, ...] = ()
     #: ``prspace step NAME`` runs this function, ``"module:function"`` (imported only when the step runs)
     run: str | None = None
-    #: roles of the files it writes besides the registry's tables (``--out ROLE=PATH``)
-    files: tuple[str, ...] = ()
-    #: its rule (made by the loop of ``workflow/rules/steps.smk`` through :mod:`prspace.study.step_rules`):
-    #: the description (``snakemake --list-rules``); ``--in`` role -> a table, a file of the study
-    #: (``"status"``), ``"per_task:<file>"``, ``"downsampling:<file>"``, ``"fold_skew:<file>"`` (over those
-    #: tasks) or ``(when, spec)`` (no file unless ``when`` holds), in command order; ``--set`` key ->
-    #: configuration key path (``"analysis.n_boot"``) or ``"@<name>"`` (composed by the resolver)
+    #: the files it writes besides the registry's tables: ``--out`` role -> :class:`StudyFile`
+    files: tuple[tuple[str, StudyFile], ...] = ()
+    #: its rule's description (``snakemake --list-rules``)
     description: str = ""
-    inputs: tuple[tuple[str, object], ...] = ()
-    settings: tuple[tuple[str, str], ...] = ()
+    #: ``--in`` role -> :data:`Input`, in command order
+    inputs: tuple[tuple[str, Input], ...] = ()
+    #: ``--set`` key -> :data:`Setting` (a configuration key path or a :class:`Composed` text)
+    settings: tuple[tuple[str, Setting], ...] = ()
     #: all input roles are one word group (a role without files is left out); Snakemake resources
     grouped: bool = False
     resources: tuple[tuple[str, int], ...] = ()
-    #: ``--figure-data-dir`` before ``--tables-dir`` on its command line
-    figure_data_first: bool = False
+
+    def __post_init__(self) -> None:
+        def bad(problem: str, kind: type[Exception] = TypeError) -> Exception:
+            return kind(f"step {self.name!r} (prspace.core.registry): {problem}")
+
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise bad("its name must be a Python identifier (it names a Snakemake rule)", ValueError)
+        if self.when is not None and not isinstance(self.when, When):
+            raise bad(f"when={self.when!r}; give a When (When.BOYD_THEORY) or None")
+        for field, kinds in (("tables", Table), ("figure_data", FigureData), ("figures", Figure), ("evidence", Table)):
+            items = getattr(self, field)
+            if not isinstance(items, tuple) or not all(isinstance(x, kinds) for x in items):
+                raise bad(f"{field} must be a tuple of {kinds.__name__}")
+        if not set(self.evidence) <= set(self.tables):
+            raise bad("evidence names a table the step does not write", ValueError)
+        for field, kinds in (("files", StudyFile), ("inputs", (Table, FigureData, StudyFile, OverTasks, If)),
+                             ("settings", (str, Composed)), ("resources", int)):
+            pairs = getattr(self, field)
+            if not isinstance(pairs, tuple):
+                raise bad(f"{field} must be a tuple of (name, value) pairs")
+            for pair in pairs:
+                if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+                        and pair[0].isidentifier()):
+                    raise bad(f"{field} holds {pair!r}; each must be a (name, value) pair with an identifier name")
+                if not isinstance(pair[1], kinds):
+                    raise bad(f"{field} {pair[0]!r} is {pair[1]!r}, not "
+                              + " / ".join(k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,))))
+            names = [name for name, _ in pairs]
+            if len(set(names)) != len(names):
+                raise bad(f"{field} repeats a name: {names}", ValueError)
+        if self.run is None:
+            extra = [f for f in ("files", "inputs", "settings", "resources") if getattr(self, f)]
+            if extra or self.grouped:
+                raise bad(f"declares {', '.join(extra) or 'grouped'} but no run: only a `prspace step` rule takes "
+                          "them; give run='module:function' or declare its rule by hand", ValueError)
+        else:
+            if not isinstance(self.run, str) or self.run.count(":") != 1:
+                raise bad(f"run={self.run!r}; give 'module:function'", ValueError)
+            if not self.description:
+                raise bad("has a run but no description (snakemake --list-rules shows it)", ValueError)
+            if self.figures:
+                raise bad("a `prspace step` rule writes tables and figure data; its figures are steps of "
+                          "their own (_figure_step)", ValueError)
 
 
 def _boyd(name: str, title: str, section: str, md: bool = True, *, caption: str) -> Table:
@@ -825,25 +969,25 @@ def _pairs(**items: object) -> tuple[tuple[str, object], ...]:
     return tuple(items.items())
 
 
-_EACH_STATUS = "per_task:status"
+_EACH_STATUS = per_task(StudyFile.STATUS)
 _SEED = "seed"
 
 
-def _figure_step(figure: Figure, when: str | None = None) -> Step:
+def _figure_step(figure: Figure, when: When | None = None) -> Step:
     return Step(f"figure_{figure.name}", figures=(figure,), when=when)
 
 
 STEP_SELECT_TASKS = Step("select_tasks")
 STEP_PREDICT = Step("predict")
-STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=("metrics", "folds"),
+STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=_pairs(metrics=StudyFile.METRICS, folds=StudyFile.FOLDS),
     description="Per-model metrics of one task, pooled over folds and per fold (prspace.metrics.all_metrics).",
-    inputs=_pairs(status="status"), resources=_pairs(mem_mb=2000, runtime=30))
+    inputs=_pairs(status=StudyFile.STATUS), resources=_pairs(mem_mb=2000, runtime=30))
 STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS),
                     run="prspace.experiments.collect:collect_step",
     description="The study's tidy metrics table and task table.",
-    inputs=_pairs(status=_EACH_STATUS, metrics="per_task:metrics", task_list="task_list"), settings=_pairs(study="study"))
-STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when="openml")
-STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when="openml")
+    inputs=_pairs(status=_EACH_STATUS, metrics=per_task(StudyFile.METRICS), task_list=StudyFile.TASK_LIST), settings=_pairs(study="study"))
+STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when=When.OPENML)
+STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when=When.OPENML)
 STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS),
                         run="prspace.experiments.noise_floor_steps:noise_floor_step",
     description="Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows.",
@@ -865,9 +1009,9 @@ STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_
 STEP_RANK = Step("rank", (DISAGREEMENT_PER_TASK, DISAGREEMENT_SUMMARY, SCORECARD, LEARNER_RANKING, LEARNER_AGREEMENT,
                           LEARNER_WINNERS, PANEL_SENSITIVITY),
                  evidence=(DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, LEARNER_WINNERS),
-                 run="prspace.experiments.ranking_report:rank_step", files=("ranks",),
+                 run="prspace.experiments.ranking_report:rank_step", files=_pairs(ranks=StudyFile.RANKS),
     description="Ranks within tasks, pairwise disagreement with bootstrap CIs, learners across tasks, scorecard.",
-    inputs=_pairs(metrics=METRICS, tasks=TASKS, selfcheck=("openml", OPENML_SELFCHECK_SUMMARY), floors=NOISE_FLOOR_PER_TASK,
+    inputs=_pairs(metrics=METRICS, tasks=TASKS, selfcheck=If(When.OPENML, OPENML_SELFCHECK_SUMMARY), floors=NOISE_FLOOR_PER_TASK,
                   pairs=NOISE_FLOOR_PAIRS),
     settings=_pairs(metrics="analysis.metrics", n_boot="analysis.n_boot", seed=_SEED))
 STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experiments.auroc_bounds_step:auroc_bounds_step",
@@ -875,7 +1019,7 @@ STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experimen
                 "al. 2024).",
     inputs=_pairs(metrics=METRICS))
 STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,),
-                      run="prspace.experiments.rank_sets_step:rank_sets_step", files=("per_task",),
+                      run="prspace.experiments.rank_sets_step:rank_sets_step", files=_pairs(per_task=StudyFile.RANK_SETS_PER_TASK),
     description="Per task and metric: every model's rank interval and the plausible-best set (one shared paired "
                 "bootstrap).",
     inputs=_pairs(status=_EACH_STATUS),
@@ -892,7 +1036,7 @@ STEP_CONTROLLED_SKEW = Step("controlled_skew", (CONTROLLED_SKEW_PER_TASK, CONTRO
                                                 CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE, SKEW_EVIDENCE),
                             evidence=(SKEW_EVIDENCE,), run="prspace.verdicts.skew:controlled_skew_step",
     description="Rank disagreement against pi with the same models: every task's negatives reweighted.",
-    inputs=_pairs(status=_EACH_STATUS, tasks=TASKS, per_task=DISAGREEMENT_PER_TASK, reference="skew_reference"),
+    inputs=_pairs(status=_EACH_STATUS, tasks=TASKS, per_task=DISAGREEMENT_PER_TASK, reference=StudyFile.SKEW_REFERENCE),
     settings=_pairs(metrics="analysis.metrics", targets="analysis.skew_targets", n_boot="analysis.skew_n_boot",
                     seed=_SEED))
 STEP_FIGURE_CONTROLLED_SKEW = _figure_step(FIGURE_CONTROLLED_SKEW)
@@ -900,9 +1044,8 @@ STEP_FIGURE_DATA = Step("figure_data", (FIGURE_SELECTION,), (FIG4_RANK_COUNTS, F
                                                              FIG5_CURVE_AREAS, FIG5_CURVE_BANDS, FIGURE_TEXT),
                         run="prspace.experiments.figure_data_step:figure_data_step",
     description="The tables Figures 4 (left, right) and 5 of Flach & Kull (2015) are drawn from, and the selection.",
-    inputs=_pairs(metrics=METRICS, ranks="ranks", per_task=DISAGREEMENT_PER_TASK, tasks=TASKS, status=_EACH_STATUS),
-    settings=_pairs(band_resamples="analysis.bands.n_resamples", band_level="analysis.bands.level", seed=_SEED),
-    figure_data_first=True)
+    inputs=_pairs(metrics=METRICS, ranks=StudyFile.RANKS, per_task=DISAGREEMENT_PER_TASK, tasks=TASKS, status=_EACH_STATUS),
+    settings=_pairs(band_resamples="analysis.bands.n_resamples", band_level="analysis.bands.level", seed=_SEED))
 STEP_FIGURE_FIG4_RANK_HEATMAP = _figure_step(FIGURE_FIG4_RANK_HEATMAP)
 STEP_FIGURE_FIG4_AUPRG_VS_AUPR = _figure_step(FIGURE_FIG4_AUPRG_VS_AUPR)
 STEP_FIGURE_FIG5_CURVES = _figure_step(FIGURE_FIG5_CURVES)
@@ -924,33 +1067,33 @@ STEP_PANEL_DRAWS = Step("panel_draws", (PANEL_DRAWS,), run="prspace.experiments.
     settings=_pairs(n_draws="analysis.panel_draws.n_draws", panel_size="analysis.panel_draws.panel_size", seed=_SEED))
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
                                                               BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
-                             when="boyd.theory", run="prspace.experiments.boyd_steps:theory_data_step",
+                             when=When.BOYD_THEORY, run="prspace.experiments.boyd_steps:theory_data_step",
     description="The tables of Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data).")
-STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when="boyd.theory",
+STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when=When.BOYD_THEORY,
                               run="prspace.experiments.boyd_steps:paper_tables_step",
     description="Boyd's Table 3 (AUCNPR recomputed from AUCPR and skew) and Table 2 (implied skews).")
 STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
                         (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS,
-                         BOYD_FIG_PR_PRG_TEXT), when="boyd.theory", run="prspace.experiments.boyd_steps:pr_prg_step",
+                         BOYD_FIG_PR_PRG_TEXT), when=When.BOYD_THEORY, run="prspace.experiments.boyd_steps:pr_prg_step",
     description="The tables of Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.",
     inputs=_pairs(status=_EACH_STATUS),
     settings=tuple((k, f"boyd.pr_prg.{k}") for k in ("task", "model", "target_positives")))
-STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when="boyd.downsampling")
+STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when=When.BOYD_DOWNSAMPLING)
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
-    when="boyd.downsampling", run="prspace.experiments.boyd_steps:downsampling_report_step",
+    when=When.BOYD_DOWNSAMPLING, run="prspace.experiments.boyd_steps:downsampling_report_step",
     description="Table 3 per task and learner, summary over tasks, and the tables of the downsampling figure.",
-    inputs=_pairs(runs="downsampling:downsampling_runs"), grouped=True,
-    settings=_pairs(study="study", criteria="@downsampling_criteria"))
-STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when="boyd.fold_skew")
+    inputs=_pairs(runs=OverTasks(Selection.DOWNSAMPLING, StudyFile.DOWNSAMPLING_RUNS)), grouped=True,
+    settings=_pairs(study="study", criteria=Composed.DOWNSAMPLING_CRITERIA))
+STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when=When.BOYD_FOLD_SKEW)
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
-                                  (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when="boyd.fold_skew",
+                                  (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when=When.BOYD_FOLD_SKEW,
                                   run="prspace.experiments.boyd_steps:fold_skew_report_step",
     description="Bias of each aggregate and ranking changes against dispersion, and the tables of the figure.",
-    inputs=_pairs(runs="fold_skew:fold_skew_runs"), grouped=True,
-    settings=_pairs(study="study", criteria="@fold_skew_criteria"))
-STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when="boyd.fold_skew",
+    inputs=_pairs(runs=OverTasks(Selection.FOLD_SKEW, StudyFile.FOLD_SKEW_RUNS)), grouped=True,
+    settings=_pairs(study="study", criteria=Composed.FOLD_SKEW_CRITERIA))
+STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when=When.BOYD_FOLD_SKEW,
                                      run="prspace.experiments.boyd_steps:fold_skew_mechanism_step",
     description="Section 4.1 on one simulated model (no data): the sign of the averaging bias, worst ranking to "
                 "good model.",
@@ -959,33 +1102,34 @@ STEP_BOYD_AGGREGATION = Step(
     "boyd_aggregation", (BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS, BOYD_AGGREGATION_AGREEMENT,
                          BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS),
     (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE, BOYD_AGGREGATION_RANKS,
-     BOYD_AGGREGATION_TEXT), when="boyd.aggregation", run="prspace.experiments.boyd_steps:aggregation_step",
+     BOYD_AGGREGATION_TEXT), when=When.BOYD_AGGREGATION, run="prspace.experiments.boyd_steps:aggregation_step",
     description="Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the tables of the "
                 "figure.",
     inputs=_pairs(metrics=METRICS),
     settings=_pairs(learner="boyd.aggregation.learner", skew_groups="boyd.aggregation.skew_groups", study="study"))
-STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when="boyd",
+STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when=When.BOYD,
                           evidence=(BOYD_EVIDENCE,), run="prspace.experiments.boyd_steps:evidence_step",
     description="One evidence row per Boyd et al. claim of the registry (theorems, Tables 2-3, sections 4.1 and 4.3) "
                 "and this project's exploratory rows about them, for rule verdicts.",
-    inputs=_pairs(tasks=TASKS, metrics=("boyd.aggregation", METRICS), mechanism=("boyd.fold_skew", BOYD_FOLD_SKEW_MECHANISM),
-                  downsampling_runs=("boyd.downsampling", "downsampling:downsampling_runs"),
-                  fold_skew_runs=("boyd.fold_skew", "fold_skew:fold_skew_runs")),
+    inputs=_pairs(tasks=TASKS, metrics=If(When.BOYD_AGGREGATION, METRICS),
+                  mechanism=If(When.BOYD_FOLD_SKEW, BOYD_FOLD_SKEW_MECHANISM),
+                  downsampling_runs=If(When.BOYD_DOWNSAMPLING, OverTasks(Selection.DOWNSAMPLING, StudyFile.DOWNSAMPLING_RUNS)),
+                  fold_skew_runs=If(When.BOYD_FOLD_SKEW, OverTasks(Selection.FOLD_SKEW, StudyFile.FOLD_SKEW_RUNS))),
     grouped=True,
     settings=_pairs(learner="boyd.aggregation.learner", n_resamples="boyd.evidence.n_resamples", seed=_SEED,
                     max_pi="boyd.downsampling.max_pi", min_positives="boyd.downsampling.min_positives",
-                    downsampling_scope="@downsampling_scope"))
-STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE = _figure_step(FIGURE_BOYD_FIG1_MIN_PR_CURVE, "boyd.theory")
-STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES = _figure_step(FIGURE_BOYD_FIG2_MIN_PR_CURVES, "boyd.theory")
-STEP_FIGURE_BOYD_FIG3_AUCPR_MIN = _figure_step(FIGURE_BOYD_FIG3_AUCPR_MIN, "boyd.theory")
-STEP_FIGURE_BOYD_FIG4_F1_CONTOURS = _figure_step(FIGURE_BOYD_FIG4_F1_CONTOURS, "boyd.theory")
-STEP_FIGURE_BOYD_FIG_PR_PRG = _figure_step(FIGURE_BOYD_FIG_PR_PRG, "boyd.theory")
-STEP_FIGURE_BOYD_DOWNSAMPLING = _figure_step(FIGURE_BOYD_DOWNSAMPLING, "boyd.downsampling")
-STEP_FIGURE_BOYD_FOLD_SKEW = _figure_step(FIGURE_BOYD_FOLD_SKEW, "boyd.fold_skew")
-STEP_FIGURE_BOYD_AGGREGATION = _figure_step(FIGURE_BOYD_AGGREGATION, "boyd.aggregation")
+                    downsampling_scope=Composed.DOWNSAMPLING_SCOPE))
+STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE = _figure_step(FIGURE_BOYD_FIG1_MIN_PR_CURVE, When.BOYD_THEORY)
+STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES = _figure_step(FIGURE_BOYD_FIG2_MIN_PR_CURVES, When.BOYD_THEORY)
+STEP_FIGURE_BOYD_FIG3_AUCPR_MIN = _figure_step(FIGURE_BOYD_FIG3_AUCPR_MIN, When.BOYD_THEORY)
+STEP_FIGURE_BOYD_FIG4_F1_CONTOURS = _figure_step(FIGURE_BOYD_FIG4_F1_CONTOURS, When.BOYD_THEORY)
+STEP_FIGURE_BOYD_FIG_PR_PRG = _figure_step(FIGURE_BOYD_FIG_PR_PRG, When.BOYD_THEORY)
+STEP_FIGURE_BOYD_DOWNSAMPLING = _figure_step(FIGURE_BOYD_DOWNSAMPLING, When.BOYD_DOWNSAMPLING)
+STEP_FIGURE_BOYD_FOLD_SKEW = _figure_step(FIGURE_BOYD_FOLD_SKEW, When.BOYD_FOLD_SKEW)
+STEP_FIGURE_BOYD_AGGREGATION = _figure_step(FIGURE_BOYD_AGGREGATION, When.BOYD_AGGREGATION)
 STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY))
 STEP_REPORT_TABLES = Step("report_tables")
-STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when="openml")
+STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when=When.OPENML)
 STEP_VERIFY = Step("verify")
 
 #: Every step, in an order of the DAG (each after the steps whose outputs it reads).

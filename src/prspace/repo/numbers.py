@@ -54,9 +54,10 @@ def default_files(root: Path) -> list[Path]:
 #: Prefix of an include span quoting a listing of the registry instead of a file.
 REGISTRY = "registry:"
 #: How each ``Step.when`` reads in the docs (None: every study).
-_WHEN = {"boyd": "`boyd.enabled`", "boyd.theory": "`boyd.theory`",
-         "boyd.downsampling": "`boyd.downsampling.enabled`, local source", "boyd.fold_skew": "`boyd.fold_skew.enabled`",
-         "boyd.aggregation": "`boyd.aggregation.enabled`", "openml": "`source: openml`"}
+_WHEN = {R.When.BOYD: "`boyd.enabled`", R.When.BOYD_THEORY: "`boyd.theory`",
+         R.When.BOYD_DOWNSAMPLING: "`boyd.downsampling.enabled`, local source",
+         R.When.BOYD_FOLD_SKEW: "`boyd.fold_skew.enabled`", R.When.BOYD_AGGREGATION: "`boyd.aggregation.enabled`",
+         R.When.OPENML: "`source: openml`"}
 
 
 def _rule(item: R.Table | R.FigureData | R.Figure) -> str:

@@ -1,6 +1,6 @@
 """What a study makes, derived from its validated configuration and the registry (:mod:`prspace.core.registry`).
 
-A step runs when its ``when`` holds (:func:`step_active`); a study's outputs are every file its
+A step runs when its ``when`` (a :class:`~prspace.core.registry.When`) holds (:func:`step_active`); a study's outputs are every file its
 active steps write (:func:`study_targets`), its report shows every active table with ``report``
 (:func:`report_tables`, in the registry's order), rule ``verdicts`` reads the evidence of the
 active steps (:func:`verdict_inputs`), and each report entry's caption is the file
@@ -42,27 +42,28 @@ class ReportTable(NamedTuple):
     caption: str | None = None
 
 
-def step_active(when: str | None, config: Mapping[str, Any]) -> bool:
-    """Does a step with condition ``when`` (:data:`prspace.core.registry.WHEN`) run in this study?
+def step_active(when: R.When | None, config: Mapping[str, Any]) -> bool:
+    """Does a step (or input) with condition ``when`` (:class:`prspace.core.registry.When`) run in this study?
 
     ``boyd.*`` needs ``boyd.enabled`` and its own ``enabled`` (``boyd.theory``: the flag itself);
     the downsampling experiment needs a local source (it retrains on the raw data)."""
     if when is None:
         return True
-    if when == "openml":
+    if not isinstance(when, R.When):
+        raise TypeError(f"a step condition is a prspace.core.registry.When, not {when!r}")
+    if when is R.When.OPENML:
         return config["source"] == "openml"
     b = config["boyd"]
     if not b["enabled"]:
         return False
-    if when == "boyd":
+    if when is R.When.BOYD:
         return True
-    if when == "boyd.theory":
+    if when is R.When.BOYD_THEORY:
         return bool(b["theory"])
-    if when == "boyd.downsampling":
+    if when is R.When.BOYD_DOWNSAMPLING:
         return bool(b["downsampling"]["enabled"]) and config["source"] == "local"
-    if when in ("boyd.fold_skew", "boyd.aggregation"):
-        return bool(b[when.removeprefix("boyd.")]["enabled"])
-    raise ValueError(f"unknown step condition {when!r}; known: {R.WHEN}")
+    # BOYD_FOLD_SKEW, BOYD_AGGREGATION: their own switch
+    return bool(b[when.value.removeprefix("boyd.")]["enabled"])
 
 
 def active_steps(config: Mapping[str, Any]) -> list[R.Step]:

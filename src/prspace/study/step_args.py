@@ -40,16 +40,14 @@ def step_inputs(*roles: str) -> Callable[..., str]:
 
 
 def step_arguments(ins: dict[str, str], *, grouped: bool = False, settings: str = "",
-                   tables: str | None = None, figure_data: str | None = None, outs: tuple[str, ...] = (),
-                   figure_data_first: bool = False) -> Callable[..., str]:
+                   tables: str | None = None, figure_data: str | None = None, outs: tuple[str, ...] = ()) -> Callable[..., str]:
     """A step rule's params function (Snakemake calls it with the job's ``input`` and ``output``): the
     arguments of ``prspace step NAME`` after the name, as one string.
 
     ``ins`` maps each ``--in`` role to the rule's input of its files, in command order; each role is
     one word group, left empty (two spaces) when it has no file, or with ``grouped`` all roles are one
     (:func:`step_inputs`: a role without files is dropped). Then ``settings`` (:func:`step_settings`),
-    ``--tables-dir`` / ``--figure-data-dir`` (the folder of output ``tables`` / ``figure_data``;
-    ``figure_data_first`` swaps the two) and ``--out ROLE=PATH`` for each output named in ``outs``; every
+    ``--tables-dir`` / ``--figure-data-dir`` (the folder of output ``tables`` / ``figure_data``) and ``--out ROLE=PATH`` for each output named in ``outs``; every
     word shell-quoted.
     """
     def arguments(wildcards: object, input: Any, output: Any) -> str:
@@ -59,7 +57,7 @@ def step_arguments(ins: dict[str, str], *, grouped: bool = False, settings: str 
         pieces += [settings] if settings else []
         dirs = [f"--tables-dir {quote(_folder(output, tables))}" if tables else "",
                 f"--figure-data-dir {quote(_folder(output, figure_data))}" if figure_data else ""]
-        pieces += [d for d in (dirs[::-1] if figure_data_first else dirs) if d]
+        pieces += [d for d in dirs if d]
         pieces += [f"--out {quote(f'{role}={getattr(output, role)}')}" for role in outs]
         return " ".join(pieces)
 

@@ -1,13 +1,14 @@
 """The ``prspace step`` rules of the workflow, made from the registry's steps (:mod:`prspace.core.registry`).
 
-Each step with a ``run`` declares its rule as data (``Step.inputs``, ``settings``, ``files``,
+Each step with a ``run`` declares its rule as typed data (``Step.inputs``, ``settings``, ``files``,
 ``grouped``, ``resources``, ``description``); the one loop of ``workflow/rules/steps.smk`` turns
-each into a rule through :class:`StepRules`. Its input specs: a ``Table`` / ``FigureData`` (its
-CSV), a file of the study by name (``"status"``: a key of ``paths``), ``"per_task:<file>"`` (the
-file over the study's tasks), ``"downsampling:<file>"`` / ``"fold_skew:<file>"`` (over the tasks of
-Boyd's experiments), or ``(when, spec)``: no file unless ``when`` holds
-(:func:`prspace.study.registry.step_active`). A setting is a configuration key path
-(``"analysis.n_boot"``) or ``"@<name>"``, a value composed here (:data:`COMPOSED`).
+each into a rule through :class:`StepRules`. Its inputs (:data:`prspace.core.registry.Input`): a
+``Table`` / ``FigureData`` (its CSV), a :class:`~prspace.core.registry.StudyFile` (its path, given by
+the rules as ``paths``), an :class:`~prspace.core.registry.OverTasks` (the per-task file over the
+tasks of its :class:`~prspace.core.registry.Selection`), or an :class:`~prspace.core.registry.If`:
+no file unless its :class:`~prspace.core.registry.When` holds (:func:`prspace.study.registry.step_active`).
+A setting is a configuration key path (``"analysis.n_boot"``) or a
+:class:`~prspace.core.registry.Composed` text, composed here (:data:`COMPOSED`).
 """
 
 from __future__ import annotations
@@ -43,11 +44,11 @@ def _downsampling_scope(config: Mapping[str, Any]) -> str:
             + f". {ds['scope_note']}")
 
 
-#: ``"@<name>"`` settings: text composed from the configuration (the scope a report states)
-COMPOSED: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "downsampling_criteria": _downsampling_criteria,
-    "fold_skew_criteria": _fold_skew_criteria,
-    "downsampling_scope": _downsampling_scope,
+#: :class:`~prspace.core.registry.Composed` settings: text composed from the configuration (the scope a report states)
+COMPOSED: dict[R.Composed, Callable[[Mapping[str, Any]], str]] = {
+    R.Composed.DOWNSAMPLING_CRITERIA: _downsampling_criteria,
+    R.Composed.FOLD_SKEW_CRITERIA: _fold_skew_criteria,
+    R.Composed.DOWNSAMPLING_SCOPE: _downsampling_scope,
 }
 
 
@@ -65,31 +66,38 @@ def config_value(config: Mapping[str, Any], key: str) -> Any:
 class StepRules:
     """The rules' inputs, outputs and command arguments of the registry's steps, for one study.
 
-    ``paths``: the study's files by name (inputs ``"status"``, ``"ranks"``, ...; a step's ``files``
-    role by ``"<step>.<role>"`` or the role)."""
+    ``paths``: the path of each :class:`~prspace.core.registry.StudyFile` the steps read or write
+    (``{task}`` in a per-task file's path)."""
 
     def __init__(self, config: Mapping[str, Any], *, files: StepFiles, inputs: StudyInputs,
-                 paths: Mapping[str, Any]) -> None:
+                 paths: Mapping[R.StudyFile, Any]) -> None:
         self.config, self.files, self.study_inputs, self.paths = config, files, inputs, paths
 
-    def _input(self, spec: object) -> Any:
-        if isinstance(spec, tuple):
-            when, inner = spec
-            return self._input(inner) if step_active(when, self.config) else []
+    def _path(self, file: R.StudyFile) -> Any:
+        if file not in self.paths:
+            raise KeyError(f"the rules give no path for {file}; add it to StepRules(paths=...) in "
+                           "workflow/rules/steps.smk")
+        return self.paths[file]
+
+    def _input(self, spec: R.Input) -> Any:
+        if isinstance(spec, R.If):
+            return self._input(spec.spec) if step_active(spec.when, self.config) else []
         if isinstance(spec, (R.Table, R.FigureData)):
             return self.files.csv(spec)
-        kind, _, name = str(spec).rpartition(":")
-        if not kind:
-            return self.paths[name]
-        over = {"per_task": self.study_inputs.per_task, "downsampling": self.study_inputs.downsampling_runs,
-                "fold_skew": self.study_inputs.fold_skew_runs}
-        return over[kind](self.paths[name])
+        if isinstance(spec, R.StudyFile):
+            return self._path(spec)
+        if isinstance(spec, R.OverTasks):
+            over = {R.Selection.STUDY: self.study_inputs.per_task,
+                    R.Selection.DOWNSAMPLING: self.study_inputs.downsampling_runs,
+                    R.Selection.FOLD_SKEW: self.study_inputs.fold_skew_runs}
+            return over[spec.selection](self._path(spec.file))
+        raise TypeError(f"not a step input: {spec!r}")
 
     def input(self, step: R.Step) -> dict[str, Any]:
         return {role: self._input(spec) for role, spec in step.inputs}
 
     def output(self, step: R.Step) -> dict[str, Any]:
-        out = {role: self.paths.get(f"{step.name}.{role}", self.paths.get(role)) for role in step.files}
+        out = {role: self._path(file) for role, file in step.files}
         if step.tables:
             out["tables"] = self.files.tables(step)
         if step.figure_data:
@@ -101,12 +109,12 @@ class StepRules:
         return any("{task}" in str(path) for path in self.output(step).values())
 
     def settings(self, step: R.Step) -> str:
-        return step_settings(**{key: COMPOSED[spec[1:]](self.config) if spec.startswith("@")
+        return step_settings(**{key: COMPOSED[spec](self.config) if isinstance(spec, R.Composed)
                                 else config_value(self.config, spec) for key, spec in step.settings})
 
     def arguments(self, step: R.Step) -> Callable[..., str]:
         """The rule's params function: ``prspace step NAME``'s arguments after the name."""
         return step_arguments({role: role for role, _ in step.inputs}, grouped=step.grouped,
                               settings=self.settings(step), tables="tables" if step.tables else None,
-                              figure_data="figure_data" if step.figure_data else None, outs=step.files,
-                              figure_data_first=step.figure_data_first)
+                              figure_data="figure_data" if step.figure_data else None,
+                              outs=tuple(role for role, _ in step.files))
