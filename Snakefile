@@ -53,6 +53,7 @@ onsuccess:
 
 
 rule all:
+    """Every output of the study (prspace.study.registry.study_targets) and every task's predictions."""
     input:
         # every output of the study, from its config and the registry (prspace.study.registry.study_targets)
         study_targets(config),
@@ -69,3 +70,9 @@ include: "workflow/rules/steps.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/openml.smk"
 include: "workflow/rules/verify.smk"
+
+# Each rule's description (`snakemake --list-rules`) is its step's in the registry
+# (prspace.core.registry.Step.description; listed with inputs and outputs in docs/workflow.md).
+for _rule_step in R.STEPS:
+    if _rule_step.name in {r.name for r in workflow.rules}:
+        workflow.get_rule(_rule_step.name).docstring = _rule_step.description

@@ -216,14 +216,23 @@ def test_a_mistyped_step_fails_at_import_naming_it():
            ({"inputs": (("status", R.StudyFile.STATUS), ("status", R.METRICS)), **kw}, ValueError, "repeats a name"),
            ({"settings": (("criteria", "@downsampling_criteria"), ("n", 3)), **kw}, TypeError, "settings 'n' is 3"),
            ({"files": (("ranks", "ranks"),), **kw}, TypeError, "files 'ranks' is 'ranks', not StudyFile"),
-           ({"inputs": (("metrics", R.METRICS),)}, ValueError, "declares inputs but no run"),
-           ({"run": "m:f"}, ValueError, "no description"),
-           ({"evidence": (R.METRICS,)}, ValueError, "evidence names a table the step does not write")]
+           ({"inputs": (("metrics", R.METRICS),), "description": "d"}, ValueError, "declares inputs but no run"),
+           ({"run": "m:f"}, ValueError, "has no description"),
+           ({"evidence": (R.METRICS,), "description": "d"}, ValueError, "evidence names a table the step does not write")]
     for fields, error, message in bad:
         with pytest.raises(error, match=re.escape("step 'x' (prspace.core.registry): ") + ".*" + re.escape(message)):
             R.Step("x", **fields)
     with pytest.raises(ValueError, match="identifier"):
-        R.Step("figure-x")
+        R.Step("figure-x", description="d")
+
+
+def test_every_rule_written_by_hand_is_justified_in_the_architecture():
+    """Issue 43.2: one way to add a computation; each rule outside the loops says why, in one line."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("### Rules written by hand, and why", 1)[1].split("\n#", 1)[0]
+    named = {n for line in section.splitlines() if line.startswith("- ") for n in re.findall(r"`(\w+)`", line.split(":")[0])}
+    assert named == {s.name for s in R.STEPS if s.run is None and not s.figures}
+    assert all(s.description for s in R.STEPS)
 
 
 def test_the_invariants_fail_on_a_planted_fault(monkeypatch):

@@ -19,7 +19,6 @@ BOYD_FS_RUNS = f"{WORK}/boyd/fold_skew/{{task}}.parquet"
 
 
 rule boyd_downsample:
-    """One task's downsampling runs: train at 1:k, test on downsampled and original test folds."""
     input:
         tasks=ancient(TASK_LIST),  # a new task list alone does not change this task's runs
         data=data_file,  # your own data file of the task (reruns when it changes)
@@ -44,7 +43,6 @@ rule boyd_downsample:
 
 
 rule boyd_fold_skew:
-    """One task's fold-skew runs: aggregates on skewed vs stratified test folds."""
     input: status=PREDICTION_STATUS,
     output: BOYD_FS_RUNS,
     log: JOBS.log(R.STEP_BOYD_FOLD_SKEW, task=True),

@@ -9,7 +9,6 @@ from prspace.study.registry import caption_file, figure_formats, figures
 for _fig in figures(config):
 
     rule:
-        """A figure (params.figure), drawn by `prspace figure` from the tables its analysis rule wrote."""
         name: f"figure_{_fig.name}"
         input: tables=FILES.figure_tables(_fig), text=[FILES.csv(_fig.text)] if _fig.text else [],
         output:

@@ -4,7 +4,6 @@
 
 
 rule openml_manifest:
-    """The frozen draw: server, client version, date; per task the run and flow ids and checksums."""
     input: status=per_task(PREDICTION_STATUS), tasks=TASK_LIST,
     output:
         manifest=R.OPENML_MANIFEST.path(RESULTS),
@@ -25,7 +24,6 @@ rule openml_manifest:
 
 
 rule openml_selfcheck:
-    """Our AUROC of every drawn run's predictions vs the server's area_under_roc_curve."""
     input: status=per_task(PREDICTION_STATUS),
     output:
         checks=FILES.csv(R.OPENML_SELFCHECK),

@@ -11,7 +11,6 @@ for _step, _tables in [(R.STEP_REPORT_TABLES, report_tables(config)),
     _html = [f"{WORK}/report/{name}.html" for name in _tables]
 
     rule:
-        """HTML pages of result tables, for the Snakemake report."""
         name: _step.name
         input: [f"{TABLES}/{name}.csv" for name in _tables],
         output:

@@ -17,7 +17,6 @@ STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths={
 for _step in R.COMMAND_STEPS:
 
     rule:
-        """A `prspace step` rule of the registry (its own description: `snakemake --list-rules`)."""
         name: _step.name
         input: **STEP_RULES.input(_step)
         output: **STEP_RULES.output(_step)
@@ -31,4 +30,3 @@ for _step in R.COMMAND_STEPS:
         shell:
             "{params.prspace} step {params.step} {params.args} > {log} 2>&1"
 
-    workflow.get_rule(_step.name).docstring = _step.description

@@ -24,7 +24,6 @@ checkpoint select_tasks:
 
 
 rule predict:
-    """One task's cross-validated predictions (local learners or OpenML runs)."""
     input:
         data=data_file,  # your own data file of the task (none for embedded and OpenML tasks)
     output: status=PREDICTION_STATUS,
@@ -46,7 +45,6 @@ except InputError as _exc:
 
 
 rule verdicts:
-    """A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page."""
     input:
         unpack(lambda wc: verdict_inputs(config, TABLES)),
         intro=R.WORKFLOW_PAGE.path(os.path.join(workflow.basedir, "workflow", "report")),

@@ -5,7 +5,6 @@
 
 
 rule verify:
-    """Does this run reproduce the committed tables of the study? (prspace.repo.verify)"""
     input: study_targets(config), per_task(PREDICTION_STATUS),
     output: f"{WORK}/verify/report.txt",
     log: JOBS.log(R.STEP_VERIFY),

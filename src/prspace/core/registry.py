@@ -269,6 +269,8 @@ class Step:
             names = [name for name, _ in pairs]
             if len(set(names)) != len(names):
                 raise bad(f"{field} repeats a name: {names}", ValueError)
+        if not self.description:
+            raise bad("has no description (snakemake --list-rules and docs/workflow.md show it)", ValueError)
         if self.run is None:
             extra = [f for f in ("files", "inputs", "settings", "resources") if getattr(self, f)]
             if extra or self.grouped:
@@ -277,8 +279,6 @@ class Step:
         else:
             if not isinstance(self.run, str) or self.run.count(":") != 1:
                 raise bad(f"run={self.run!r}; give 'module:function'", ValueError)
-            if not self.description:
-                raise bad("has a run but no description (snakemake --list-rules shows it)", ValueError)
             if self.figures:
                 raise bad("a `prspace step` rule writes tables and figure data; its figures are steps of "
                           "their own (_figure_step)", ValueError)
@@ -974,11 +974,13 @@ _SEED = "seed"
 
 
 def _figure_step(figure: Figure, when: When | None = None) -> Step:
-    return Step(f"figure_{figure.name}", figures=(figure,), when=when)
+    return Step(f"figure_{figure.name}", figures=(figure,), when=when,
+                description=f"Figure {figure.name}, drawn by prspace figure ({figure.draw}) from the tables its step wrote.")
 
 
-STEP_SELECT_TASKS = Step("select_tasks")
-STEP_PREDICT = Step("predict")
+STEP_SELECT_TASKS = Step("select_tasks", description="The study's candidate tasks: every dataset of the local suite (prspace "
+                         "list-datasets) or the OpenML draw (prspace fetch-openml select), each with its counts.")
+STEP_PREDICT = Step("predict", description="One task's cross-validated predictions (local learners or OpenML runs).")
 STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=_pairs(metrics=StudyFile.METRICS, folds=StudyFile.FOLDS),
     description="Per-model metrics of one task, pooled over folds and per fold (prspace.metrics.all_metrics).",
     inputs=_pairs(status=StudyFile.STATUS), resources=_pairs(mem_mb=2000, runtime=30))
@@ -986,8 +988,10 @@ STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS),
                     run="prspace.experiments.collect:collect_step",
     description="The study's tidy metrics table and task table.",
     inputs=_pairs(status=_EACH_STATUS, metrics=per_task(StudyFile.METRICS), task_list=StudyFile.TASK_LIST), settings=_pairs(study="study"))
-STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when=When.OPENML)
-STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when=When.OPENML)
+STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when=When.OPENML,
+    description="The frozen draw: server, client version, date; per task the run and flow ids and checksums.")
+STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when=When.OPENML,
+    description="Our AUROC of every drawn run's predictions vs the server's area_under_roc_curve.")
 STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS),
                         run="prspace.experiments.noise_floor_steps:noise_floor_step",
     description="Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows.",
@@ -1078,7 +1082,8 @@ STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
     description="The tables of Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.",
     inputs=_pairs(status=_EACH_STATUS),
     settings=tuple((k, f"boyd.pr_prg.{k}") for k in ("task", "model", "target_positives")))
-STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when=When.BOYD_DOWNSAMPLING)
+STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when=When.BOYD_DOWNSAMPLING,
+    description="One task's downsampling runs: train at 1:k, test on downsampled and original test folds.")
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
@@ -1086,7 +1091,8 @@ STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     description="Table 3 per task and learner, summary over tasks, and the tables of the downsampling figure.",
     inputs=_pairs(runs=OverTasks(Selection.DOWNSAMPLING, StudyFile.DOWNSAMPLING_RUNS)), grouped=True,
     settings=_pairs(study="study", criteria=Composed.DOWNSAMPLING_CRITERIA))
-STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when=When.BOYD_FOLD_SKEW)
+STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when=When.BOYD_FOLD_SKEW,
+    description="One task's fold-skew runs: aggregates on skewed vs stratified test folds.")
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
                                   (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when=When.BOYD_FOLD_SKEW,
                                   run="prspace.experiments.boyd_steps:fold_skew_report_step",
@@ -1127,10 +1133,12 @@ STEP_FIGURE_BOYD_FIG_PR_PRG = _figure_step(FIGURE_BOYD_FIG_PR_PRG, When.BOYD_THE
 STEP_FIGURE_BOYD_DOWNSAMPLING = _figure_step(FIGURE_BOYD_DOWNSAMPLING, When.BOYD_DOWNSAMPLING)
 STEP_FIGURE_BOYD_FOLD_SKEW = _figure_step(FIGURE_BOYD_FOLD_SKEW, When.BOYD_FOLD_SKEW)
 STEP_FIGURE_BOYD_AGGREGATION = _figure_step(FIGURE_BOYD_AGGREGATION, When.BOYD_AGGREGATION)
-STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY))
-STEP_REPORT_TABLES = Step("report_tables")
-STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when=When.OPENML)
-STEP_VERIFY = Step("verify")
+STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY),
+    description="A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page.")
+STEP_REPORT_TABLES = Step("report_tables", description="HTML pages of the study's result tables, for the Snakemake report.")
+STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when=When.OPENML,
+                                 description="HTML pages of the OpenML tables, for the Snakemake report.")
+STEP_VERIFY = Step("verify", description="Does this run reproduce the committed tables of the study? (prspace.repo.verify)")
 
 #: Every step, in an order of the DAG (each after the steps whose outputs it reads).
 STEPS: tuple[Step, ...] = (

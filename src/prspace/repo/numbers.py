@@ -61,8 +61,44 @@ _WHEN = {R.When.BOYD: "`boyd.enabled`", R.When.BOYD_THEORY: "`boyd.theory`",
 
 
 def _rule(item: R.Table | R.FigureData | R.Figure) -> str:
-    step = R.step_of(item)
+    return _step_rule(R.step_of(item))
+
+
+def _step_rule(step: R.Step) -> str:
     return f"`{step.name}`" + (f" ({_WHEN[step.when]})" if step.when else "")
+
+
+def _input(spec: R.Input) -> str:
+    """How a step's input reads in the docs (:data:`prspace.core.registry.Input`)."""
+    if isinstance(spec, R.If):
+        return f"{_input(spec.spec)} when {_WHEN[spec.when]}"
+    if isinstance(spec, (R.Table, R.FigureData)):
+        return f"`{_folder(spec)}/{spec.name}.csv`"
+    if isinstance(spec, R.StudyFile):
+        return f"`{spec.value}`"
+    over = {R.Selection.STUDY: "every task", R.Selection.DOWNSAMPLING: "each downsampling task",
+            R.Selection.FOLD_SKEW: "each fold-skew task"}
+    return f"`{spec.file.value}` of {over[spec.selection]}"
+
+
+def _reads(step: R.Step) -> str:
+    """A step's inputs: its declared roles (a ``prspace step`` rule), a figure's tables, or where the
+    hand-written rule names them."""
+    if step.run is not None:
+        return "; ".join(f"{role}: {_input(spec)}" for role, spec in step.inputs) or "none (simulated)"
+    if step.figures:
+        f = step.figures[0]
+        return ", ".join(_input(d) for d in (*f.data, *f.optional, *([f.text] if f.text else [])))
+    return "its rule in `workflow/rules/` (written by hand; docs/architecture.md)"
+
+
+def _writes(step: R.Step) -> str:
+    """A step's outputs from the registry: tables, figure-data tables, figures and its other files."""
+    out = [f"`tables/{t.name}.csv{'/.md' if t.md else ''}`" for t in step.tables]
+    out += [f"`figure_data/{d.name}.csv`" for d in step.figure_data]
+    out += [f"`figures/{f.name}.*`" for f in step.figures]
+    out += [f"{role}: `{file.value}`" for role, file in step.files]
+    return ", ".join(out) or "files named in its rule"
 
 
 def _folder(item: R.Table | R.FigureData) -> str:
@@ -91,9 +127,12 @@ def registry_listing(kind: str) -> str:
         for d in R.FIGURE_DATA:
             users = [f for f in R.FIGURES if d in (*f.data, *f.optional, f.text)]
             rows.append(f"| `{d.name}.csv` | {_rule(d)} | {', '.join(f'`{f.name}`' for f in users)} |")
+    elif kind == "rules":
+        rows = ["| rule (when) | what it does | reads | writes |", "| --- | --- | --- | --- |"]
+        rows += [f"| {_step_rule(s)} | {s.description} | {_reads(s)} | {_writes(s)} |" for s in R.STEPS]
     else:
         raise InputError(f"include span names {REGISTRY}{kind}; the registry lists are {REGISTRY}tables, "
-                         f"{REGISTRY}figure_data and {REGISTRY}figures")
+                         f"{REGISTRY}figure_data, {REGISTRY}figures and {REGISTRY}rules")
     return "\n" + "\n".join(rows) + "\n"
 
 
