@@ -179,3 +179,12 @@ def test_step_inputs_leave_out_a_role_without_files_and_reach_the_step_as_given(
     evidence = S._step_function(R.STEP_BOYD_EVIDENCE.name)
     assert S._inputs(R.STEP_BOYD_EVIDENCE.name, evidence, [words[1:2], words[3:]]) == {
         "tasks": tmp_path / "tasks.csv", "downsampling_runs": files}
+
+
+def test_the_step_command_names_the_files_a_step_writes_besides_its_tables(tmp_path, capsys):
+    """``Step.files`` (role -> StudyFile): the command asks for each role by name before any work."""
+    (tmp_path / "s.json").write_text("{}")
+    assert main(["step", R.STEP_SCORE.name, "--in", f"status={tmp_path / 's.json'}"]) == 2
+    assert "give --out metrics=PATH --out folds=PATH" in capsys.readouterr().err
+    assert main(["step", R.STEP_SCORE.name, "--in", f"status={tmp_path / 's.json'}", "--out", "ranks=x"]) == 2
+    assert list(tmp_path.iterdir()) == [tmp_path / "s.json"]

@@ -206,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     settings = _settings(args.name, fn, args.settings)
     step = STEPS[args.name]
     outputs = dict(_split(item, "--out", "ROLE=PATH", "ranks=work/ranks.csv") for item in args.outputs)
-    wanted = step.files
+    wanted = [role for role, _ in step.files]
     unknown = sorted(set(outputs) - set(wanted))
     if unknown or len(outputs) < len(wanted):
         raise InputError(f"step {args.name} writes {', '.join(wanted) or 'no file'} besides its tables: give "
