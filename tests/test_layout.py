@@ -162,6 +162,19 @@ def test_sources_know_nothing_of_experiments_figures_audit_or_cli():
             assert not [t for t in targets if t.startswith(("prspace.local", "prspace.openml"))], (m, targets)
 
 
+def test_the_science_never_reads_a_source():
+    """The experiments, the statistics, the figures and the verdicts read tables and predictions files
+    (``prspace.core``'s contracts), never a source of data (issue 43): loading a dataset or fitting a
+    learner is the command line's wiring (``prspace boyd downsample``), a learner's family is the shared
+    vocabulary of ``prspace.core.panels``, and the OpenML self-check's rows are read from its table."""
+    science = ("prspace.experiments", "prspace.stats", "prspace.figures", "prspace.verdicts", "prspace.metrics")
+    sources = ("prspace.data", "prspace.local", "prspace.openml")
+    bad = {m: sorted(t for t in targets if t.startswith(sources))
+           for m, targets in GRAPH.items() if m.startswith(science)}
+    assert not {m: t for m, t in bad.items() if t}, bad
+    assert any(m.startswith("prspace.experiments") for m in GRAPH)  # the graph was read
+
+
 def test_a_long_module_says_why_in_its_docstring():
     long = []
     for m, p in MODULES.items():

@@ -212,3 +212,15 @@ def test_ranking_report_labels_sources_and_families():
     assert source_label(tasks.assign(status="skipped")) == "no task scored"
     fam = learner_families(pd.DataFrame({"model_id": ["knn-15", "gnb", "flow-1234"]}))
     assert fam.to_dict() == {"flow-1234": "flow-1234", "gnb": "naive-bayes", "knn-15": "nearest-neighbours"}
+
+
+def test_scorecard_rows_of_the_openml_self_check_keep_its_order_and_its_tolerance_row():
+    """The self-check's summary, read as a table (experiments read no source): its five headline statistics
+    in order, then the count beyond its tolerance whatever the tolerance; other statistics left out."""
+    from prspace.experiments.ranking_report import SELFCHECK_STATISTICS, scorecard_rows
+
+    stats = ["other", "runs differing by more than 0.001", *reversed(SELFCHECK_STATISTICS)]
+    rows = scorecard_rows(pd.DataFrame({"statistic": stats, "value": range(len(stats))}))
+    assert list(rows["statistic"]) == [*SELFCHECK_STATISTICS, "runs differing by more than 0.001"]
+    assert list(rows["this_run"]) == [6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    assert rows["paper"].isna().all() and (rows["comparison"] == "OpenML self-check (AUROC)").all()

@@ -9,6 +9,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from threadpoolctl import threadpool_limits
 
+from prspace.core import panels as panels_mod
 from prspace.core.errors import InputError
 from prspace.core.schema import validate_predictions
 from prspace.data.datasets import (
@@ -23,7 +24,6 @@ from prspace.data.datasets import (
     user_dataset_ids,
 )
 from prspace.local import learners as learners_mod
-from prspace.local import panels as panels_mod
 from prspace.local.crossval import SkipDataset, predict_dataset
 from prspace.local.learners import learner_names, make_learner, round_scores
 

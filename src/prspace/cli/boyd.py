@@ -16,7 +16,9 @@ import argparse
 from pathlib import Path
 
 from prspace.core.output import write_parquet
-from prspace.experiments import boyd_steps as S
+from prspace.core.panels import parse_learners
+from prspace.data.datasets import load_dataset
+from prspace.experiments import downsampling as ds
 from prspace.experiments import fold_skew as fs
 
 
@@ -57,9 +59,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_downsample(args: argparse.Namespace) -> int:
-    runs, note = S.downsample_task(args.dataset, data_dir=args.data_dir, target=args.target, pos_label=args.pos_label,
-                                   learners=args.learners, max_pi=args.max_pi, ratios=args.ratios,
-                                   n_folds=args.folds, repeats=args.repeats, seed=args.seed)
+    """One task's downsampling runs (:func:`prspace.experiments.downsampling.task_runs`): the dataset
+    loaded as ``prspace predict-local`` loads it, the learners of the panel (or comma-separated names)."""
+    # scikit-learn only here: of the Boyd commands only this one fits models
+    from prspace.local.learners import make_learner, score_of
+
+    names = parse_learners(args.learners)
+    data = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target, pos_label=args.pos_label)
+    learner_of = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
+    runs, note = ds.task_runs(data.X, data.y, learner_of, score=score_of, max_pi=args.max_pi,
+                              provenance=getattr(data, "provenance", ""), task_id=args.dataset, ratios=args.ratios,
+                              n_folds=args.folds, repeats=args.repeats, seed=args.seed)
     write_parquet(runs, args.out, note)
     return 0
 

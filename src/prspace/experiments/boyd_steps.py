@@ -14,8 +14,9 @@ writes; what each table shows and says is in :mod:`prspace.experiments.boyd_tabl
 - :func:`aggregation_step`: section 4.2 from the metrics table;
 - :func:`evidence_step`: one evidence row per claim (:mod:`prspace.experiments.boyd_evidence`).
 
-The per-task runs (``prspace boyd downsample`` / ``fold-skew``: :func:`downsample_task`,
-:func:`prspace.experiments.fold_skew.task_runs`) are parquet files with a note, one per task, which
+The per-task runs (``prspace boyd downsample`` / ``fold-skew``:
+:func:`prspace.experiments.downsampling.task_runs`, :func:`prspace.experiments.fold_skew.task_runs`;
+the command line loads the dataset and builds the learners, as experiments read no source) are parquet files with a note, one per task, which
 the generic step command does not write; they stay sub-commands of ``prspace boyd``.
 """
 
@@ -24,21 +25,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
-import pandas as pd
-
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, TableOut
-from prspace.data.datasets import load_dataset
 from prspace.experiments import boyd_tables as bt
-from prspace.experiments import downsampling as ds
 from prspace.experiments.boyd_evidence import evidence_from_files
 from prspace.experiments.theory_data import theory_tables
-from prspace.local.panels import parse_learners
 
 __all__ = [
     "aggregation_step",
-    "downsample_task",
     "downsampling_report_step",
     "evidence_step",
     "fold_skew_mechanism_step",
@@ -129,18 +124,3 @@ def evidence_step(inputs: EvidenceInputs, *, learner: str, n_resamples: int, see
         learner=learner, n_resamples=n_resamples, seed=seed, max_pi=max_pi, min_positives=min_positives,
         downsampling_scope=downsampling_scope)
     return StepOutput([TableOut(R.BOYD_EVIDENCE, evidence), TableOut(R.BOYD_EVIDENCE_VALUES, values)])
-
-
-def downsample_task(dataset: str, *, data_dir: str | None, target: str | None, pos_label: str | None, learners: str,
-                    max_pi: float, **kw) -> tuple[pd.DataFrame, str]:
-    """One task's downsampling runs and their note (:func:`prspace.experiments.downsampling.task_runs`):
-    the dataset loaded as ``prspace predict-local`` loads it, the learners of the panel (or
-    comma-separated names) ``learners``; ``kw``: ratios, n_folds, repeats, seed."""
-    # scikit-learn only here: of the Boyd steps only this one fits models
-    from prspace.local.learners import make_learner, score_of
-
-    names = parse_learners(learners)
-    data = load_dataset(dataset, data_dir=data_dir, target=target, pos_label=pos_label)
-    learner_of = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
-    return ds.task_runs(data.X, data.y, learner_of, score=score_of, max_pi=max_pi,
-                        provenance=getattr(data, "provenance", ""), task_id=dataset, **kw)

@@ -21,10 +21,9 @@ import pandas as pd
 from prspace.core import registry as R
 from prspace.core.contracts import read_metrics_table
 from prspace.core.errors import InputError
+from prspace.core.panels import learner_family
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking as RK
-from prspace.local.panels import learner_family
-from prspace.openml.selfcheck import scorecard_rows
 
 __all__ = ["RankInputs", "learner_families", "rank_step", "scorecard_markdown", "source_label", "summary_markdown"]
 
@@ -108,8 +107,29 @@ def scorecard_markdown(card: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+#: the statistics of the OpenML self-check's summary (``prspace.openml.selfcheck``) the scorecard shows, in
+#: order; then the count of runs beyond its tolerance, whose name carries the tolerance
+SELFCHECK_STATISTICS = ("runs compared", "max |difference|, overall (pooled over all folds and repeats)",
+                        "median |difference|, overall (pooled over all folds and repeats)",
+                        "max |difference|, per fold", "median |difference|, per fold")
+_SELFCHECK_BEYOND = "runs differing by more than "
+
+
+def scorecard_rows(summary: pd.DataFrame) -> pd.DataFrame:
+    """The OpenML self-check's headline (its summary table, as written) as rows of the replication
+    scorecard (columns of ``prspace.experiments.ranking.SCORECARD_COLUMNS``; no paper value)."""
+    s = summary.set_index("statistic")["value"]
+    nan = float("nan")
+    source = "our AUROC of the fetched predictions vs area_under_roc_curve of OpenML's evaluation engine"
+    shown = [*SELFCHECK_STATISTICS, *(str(k) for k in s.index if str(k).startswith(_SELFCHECK_BEYOND))]
+    rows = [{"comparison": "OpenML self-check (AUROC)", "statistic": stat, "paper": nan, "this_run": float(s[stat]),
+             "ci_lo": nan, "ci_hi": nan, "paper_source": "", "this_source": source}
+            for stat in shown if stat in s.index]
+    return pd.DataFrame(rows)
+
+
 def learner_families(metrics: pd.DataFrame) -> pd.Series:
-    """model id -> learner family (:func:`prspace.local.panels.learner_family` for local learners)."""
+    """model id -> learner family (:func:`prspace.core.panels.learner_family` for local learners)."""
     ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
 
     def fam(name: str) -> str:

@@ -35,7 +35,7 @@ rounded by :func:`round_scores`.
 Names are part of the predictions (``model_id = flow_id = name``): never rename one;
 add a new name instead.
 
-The names, families and panels (no scikit-learn) live in :mod:`prspace.local.panels` and are
+The names, families and panels (no scikit-learn) live in :mod:`prspace.core.panels` and are
 re-exported here; what the pipelines share lives in :mod:`prspace.local.pipeline`.
 """
 
@@ -79,8 +79,7 @@ from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
 from prspace.core.errors import InputError
-from prspace.data.dataset import MAX_CATEGORIES
-from prspace.local.panels import (
+from prspace.core.panels import (
     DEFAULT_PANEL,
     FAMILIES,
     LEARNER_NAMES,
@@ -89,6 +88,7 @@ from prspace.local.panels import (
     learner_names,
     parse_learners,
 )
+from prspace.data.dataset import MAX_CATEGORIES
 from prspace.local.pipeline import (
     SCORE_DIGITS,
     ExactKNeighborsClassifier,
@@ -102,7 +102,7 @@ from prspace.local.pipeline import (
     score_of,
 )
 
-#: the pipeline's names (:mod:`prspace.local.pipeline`) and the panel's (:mod:`prspace.local.panels`) are re-exported
+#: the pipeline's names (:mod:`prspace.local.pipeline`) and the panel's (:mod:`prspace.core.panels`) are re-exported
 __all__ = [
     "DEFAULT_PANEL",
     "ExactKNeighborsClassifier",

@@ -134,20 +134,3 @@ def summarize(checks: pd.DataFrame) -> pd.DataFrame:
         out.append((f"{task} {mid}", f"{len(g)} value(s) differ, worst {where}: server {worst['server_auroc']:.6f} "
                                      f"vs ours {worst['our_auroc']:.6f}; likely cause: {worst['likely_cause']}"))
     return pd.DataFrame(out, columns=["statistic", "value"])
-
-
-def scorecard_rows(summary: pd.DataFrame) -> pd.DataFrame:
-    """The self-check's headline as rows of the replication scorecard
-    (columns of ``prspace.experiments.ranking.SCORECARD_COLUMNS``; no paper value)."""
-    s = summary.set_index("statistic")["value"]
-    nan = float("nan")
-    source = "our AUROC of the fetched predictions vs area_under_roc_curve of OpenML's evaluation engine"
-    rows = []
-    for stat in ("runs compared", "max |difference|, overall (pooled over all folds and repeats)",
-                 "median |difference|, overall (pooled over all folds and repeats)", "max |difference|, per fold",
-                 "median |difference|, per fold", f"runs differing by more than {TOLERANCE:g}"):
-        if stat in s.index:
-            rows.append({"comparison": "OpenML self-check (AUROC)", "statistic": stat, "paper": nan,
-                         "this_run": float(s[stat]), "ci_lo": nan, "ci_hi": nan, "paper_source": "",
-                         "this_source": source})
-    return pd.DataFrame(rows)

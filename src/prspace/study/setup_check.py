@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from prspace.core.errors import InputError
+from prspace.core.panels import parse_learners
 from prspace.data.datasets import DEFAULT_MIN_MINORITY, SUITES, suite_names
 from prspace.data.userdata import (
     USER_SUFFIXES,
@@ -36,7 +37,6 @@ from prspace.data.userdata import (
     task_id_of,
     user_files,
 )
-from prspace.local.panels import parse_learners
 from prspace.study.study_config import quote_hint
 
 

@@ -1,12 +1,12 @@
-"""The panel's names without scikit-learn (prspace.local.panels): one list of names, the one the models use."""
+"""The panel's names without scikit-learn (prspace.core.panels): one list of names, the one the models use."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+from prspace.core import panels as P
 from prspace.local import learners as L
-from prspace.local import panels as P
 
 
 def test_the_names_are_the_models_keys_in_order():
@@ -18,7 +18,7 @@ def test_the_names_are_the_models_keys_in_order():
 
 
 def test_importing_the_names_imports_no_scikit_learn():
-    code = ("import sys, prspace.local.panels as P; P.parse_learners('default'); "
+    code = ("import sys, prspace.core.panels as P; P.parse_learners('default'); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

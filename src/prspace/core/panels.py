@@ -1,8 +1,10 @@
 """The learner panel's names: every learner's stable name, its method family and the named panels.
 
-What a configuration names and what :mod:`prspace.local.learners` builds: the names, families and panels
-live here without scikit-learn, so that checking a study's settings (the workflow's start, ``snakemake
--n``, every SLURM job's own Snakemake) does not import it (about 1.4 s of every Snakefile parse).
+What a configuration names, what :mod:`prspace.local.learners` builds and what the analyses group by
+(a learner's family): a vocabulary every layer shares, so it lives with the contracts, without
+scikit-learn, so that checking a study's settings (the workflow's start, ``snakemake -n``, every SLURM
+job's own Snakemake) does not import it (about 1.4 s of every Snakefile parse), and the experiments
+read it without reading a source.
 :data:`LEARNER_NAMES` lists the keys of :data:`prspace.local.learners.LEARNERS` in order
 (``tests/local/test_learners.py`` checks it); the models themselves are built there.
 """
