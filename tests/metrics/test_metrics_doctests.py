@@ -12,7 +12,7 @@ import pytest
 import prspace.metrics as metrics
 
 MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.boyd", "prspace.metrics.prg",
-           "prspace.metrics.headline", "prspace.metrics.scoring")
+           "prspace.metrics.headline", "prspace.metrics.scoring", "prspace.metrics.labels")
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -157,3 +157,34 @@ def test_nothing_in_the_project_points_outside_it():
     if tracked.returncode == 128:  # not a git checkout (an unpacked sdist): nothing to check against
         return
     assert tracked.stdout == "", tracked.stdout
+
+
+def test_schema_span_lists_every_key_with_its_default_from_the_schema(tmp_path):
+    """docs/workflow.md's table of settings is generated from the schema: a changed default makes
+    the span stale until ``--write``; the real table has one row per leaf key of the real schema."""
+    schemas = tmp_path / "workflow" / "schemas"
+    schemas.mkdir(parents=True)
+    schema = ("type: object\nrequired: [study]\nproperties:\n  study: {type: string, description: Name.}\n"
+              "  analysis:\n    type: object\n    default: {}\n    properties:\n"
+              "      n_boot: {type: integer, default: 1000, description: 'Resamples | per task.'}\n"
+              "      formats: {type: array, default: [png, pdf], description: Formats.}\n"
+              "      source: {type: string, enum: [local, openml], default: local, description: Where.}\n")
+    (schemas / "config.schema.yaml").write_text(schema)
+    doc = tmp_path / "doc.md"
+    doc.write_text("<!-- include: schema:config -->old<!-- /include -->\n")
+    assert len(N.check([doc], tmp_path)) == 1
+    N.regenerate([doc], tmp_path)
+    text = doc.read_text()
+    assert "| `study` | required | Name. |" in text
+    assert "| `analysis.n_boot` | `1000` | Resamples \\| per task. |" in text
+    assert "| `analysis.formats` | `[png, pdf]` | Formats. |" in text
+    assert "| `analysis.source` | `local` | Where. One of `local`, `openml`. |" in text
+    assert not N.check([doc], tmp_path)
+    (schemas / "config.schema.yaml").write_text(schema.replace("default: 1000", "default: 2000"))
+    assert len(N.check([doc], tmp_path)) == 1
+    doc.write_text("<!-- include: schema:nope -->old<!-- /include -->\n")
+    with pytest.raises(N.InputError, match="schema:nope"):
+        N.check([doc], tmp_path)
+    real = (ROOT / "docs" / "workflow.md").read_text()
+    assert "<!-- include: schema:config -->" in real
+    assert "| `analysis.verdicts.n_boot` | `1000000` |" in real and "| `local.folds` | `10` |" in real

@@ -44,6 +44,7 @@ from prspace.audit.intervals import (
 )
 from prspace.audit.numbers import count, percents
 from prspace.audit.simulate import draw, means, population
+from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.stats.distributions import norm
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
@@ -95,7 +96,7 @@ def model_intervals(points: np.ndarray, n_pos: float, confidence: float, *,
     return out
 
 
-def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = 200,
+def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = N_BOOT_REPLICATE,
               alpha: float = 0.05) -> list[dict]:
     """Coverage outcomes of one test set (module docstring): rows ``kind, metric, method, value``."""
     conf = 1 - alpha
@@ -136,7 +137,7 @@ def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_bo
 
 
 def calibrate_coverage(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0,
-                       n_boot: int = 200) -> pd.DataFrame:
+                       n_boot: int = N_BOOT_REPLICATE) -> pd.DataFrame:
     """``reps`` replicates of :func:`replicate` at ``(pi, n)`` under the truth of
     :mod:`prspace.audit.simulate`: one row per ``kind, metric, method`` with the ``share`` and its
     Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a per-model share averages k

@@ -22,6 +22,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from prspace.audit.intervals import delong, jackknife_interval, logit_interval, percentile
+from prspace.core.defaults import N_BOOT_REPLICATE_RANKS
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
@@ -62,7 +63,7 @@ def truth(world: World, rng: np.random.Generator, n_groups: int = 200_000) -> np
     return point_metrics(draw(world, n_groups, rng, grouped=False))
 
 
-def one_run(world: World, n_groups: int, true: np.ndarray, rng: np.random.Generator, *, n_boot: int = 300,
+def one_run(world: World, n_groups: int, true: np.ndarray, rng: np.random.Generator, *, n_boot: int = N_BOOT_REPLICATE_RANKS,
             alpha: float = 0.05) -> list[dict]:
     """Per metric and method, for grouped and row-level resampling of one sample: ``covers`` (model a's
     interval holds its truth) and ``rejects`` (the paired test of a against b rejects at ``alpha``)."""

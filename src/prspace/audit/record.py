@@ -12,6 +12,7 @@ import dataclasses
 import pandas as pd
 
 from prspace.audit import findings as F
+from prspace.core.defaults import N_BOOT
 
 __all__ = ["AuditRecord"]
 
@@ -33,7 +34,7 @@ class AuditRecord:
     findings: list[F.Finding]
     comparable: dict[str, bool]
     train_pi: dict[str, float] | None = None
-    n_boot: int = 1000
+    n_boot: int = N_BOOT
     confidence: float = 0.95
     paired: dict[str, bool] | None = None
     #: Confidence sets for ranks (:mod:`prspace.audit.ranksets`), one row per task, metric, model.

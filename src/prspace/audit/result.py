@@ -47,6 +47,7 @@ from prspace.audit.rows import pairing_frame, shared_rows
 from prspace.audit.tables import LABELS
 from prspace.core import memory
 from prspace.core import registry as R
+from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
@@ -261,7 +262,7 @@ def _bar(enabled: bool, total: int, desc: str) -> tqdm:
 
 @keys.memo()  # the key columns factorised once for all stages
 def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[str, float] | None = None,
-              skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = 1000,
+              skew_tolerance: float = 0.02, downsample_ratio: float = 1.5, n_boot: int = N_BOOT,
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
               columns: list[str] | None = None, progress: Callable[[str], None] | None = None,
               groupings: dict[str, list[str]] | None = None, group_col: str | None = None,
@@ -365,7 +366,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
           row: str | None = None, score_cols: str | Sequence[str] | None = None,
           ignore: str | Sequence[str] | None = None, pos_label: str | None = None,
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
-          downsample_ratio: float = 1.5, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0,
+          downsample_ratio: float = 1.5, n_boot: int = N_BOOT, confidence: float = 0.95, seed: int = 0,
           progress: Callable[[str], None] | None = None, source: str | None = None,
           group_col: str | None = None, groups: ArrayLike | None = None) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example), or arrays.

@@ -32,6 +32,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.audit.intervals import delong
+from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.stats.distributions import norm
 from prspace.stats.pairwise import bootstrap_z_pairs, delong_pairs, jackknife_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
@@ -89,7 +90,7 @@ def _pair_rows(r, true_diff: np.ndarray, metric: str, method: str) -> list[dict]
 
 
 def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, alpha: float = 0.05,
-              n_boot: int = 200) -> list[dict]:
+              n_boot: int = N_BOOT_REPLICATE) -> list[dict]:
     """Raw paired tests of one test set (rows of :func:`_pair_rows`): DeLong's for AUROC, and for every
     metric the paired bootstrap z (``n_boot`` resamples within class, as the audit draws them) and the
     stratified jackknife t (class x fold, :func:`prspace.stats.replicates.jackknife`)."""

@@ -41,6 +41,7 @@ from prspace.audit.intervals import (
 )
 from prspace.audit.numbers import difference, percents
 from prspace.audit.tables import LABELS
+from prspace.core.defaults import N_BOOT
 from prspace.stats.distributions import norm
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, stable_groups
 
@@ -165,7 +166,7 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     return intervals, pairs
 
 
-def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = 1000,
+def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = N_BOOT,
                 confidence: float = 0.95, seed: int = 0,
                 replicates: dict | None = None, scheme: str = "class",
                 tick: Callable[[int], object] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

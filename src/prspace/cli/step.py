@@ -6,7 +6,7 @@
 The step's function (``R.Step.run`` of :mod:`prspace.core.registry`: ``module:function``) declares its
 input roles as a ``TypedDict`` (the annotation of its ``inputs`` parameter: ``Path`` for one file,
 ``list[Path]`` for one or more; a ``NotRequired`` role may be left out) and its settings as
-keyword-only parameters. Each ``--set`` value is JSON (``--set n_boot=1000``, ``--set
+keyword-only parameters. Each ``--set`` value is JSON (``--set n_boot=2000``, ``--set
 metrics='["aupr","auroc"]'``) or written plainly: text for a text setting (``--set learner=flow_id``),
 comma-separated items for a list (``--set metrics=aupr,auroc``). Before any work the command checks every role, setting and output
 against the function and the registry (:mod:`prspace.core.registry`): an unknown or missing one,
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--in", dest="inputs", nargs="+", action="append", default=[], metavar="ROLE=PATH",
                    help="an input file (or files) of the step by role, e.g. --in status=a.json b.json (repeatable)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                   help="a setting, as JSON or plainly: --set n_boot=1000, --set learner=flow_id, "
+                   help="a setting, as JSON or plainly: --set n_boot=2000, --set learner=flow_id, "
                         "--set metrics=aupr,auroc (repeatable)")
     p.add_argument("--tables-dir", default=None, help="folder of the step's tables (CSV and Markdown)")
     p.add_argument("--figure-data-dir", default=None, help="folder of the tables the step's figures are drawn from")
@@ -176,7 +176,7 @@ def _settings(name: str, fn: Callable[..., StepOutput], given: list[str]) -> dic
     hints = typing.get_type_hints(fn)
     settings: dict[str, object] = {}
     for item in given:
-        key, text = _split(item, "--set", "KEY=VALUE", "n_boot=1000")
+        key, text = _split(item, "--set", "KEY=VALUE", "n_boot=2000")
         if key not in params:
             raise InputError(f"step {name} has no setting {key!r}; its settings: {', '.join(params) or 'none'}")
         hint = hints.get(key, typing.Any)

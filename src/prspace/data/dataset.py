@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core.errors import InputError
+from prspace.metrics.labels import default_positives
 
 __all__ = ["DEFAULT_MIN_MINORITY", "MAX_CATEGORIES", "Dataset", "package_version", "positive_class", "positive_label",
            "skip_reason", "suggest_pos_label"]
@@ -120,10 +121,11 @@ def positive_class(labels: pd.Series, pos_label: str | None = None, *, default: 
         pos = positive_label(labels)
         return (labels == pos).to_numpy(dtype=bool), f"{column} == {pos!r}"
     if pd.api.types.is_bool_dtype(labels):
-        return labels.to_numpy(dtype=bool), f"{column} == True"
-    if pd.api.types.is_numeric_dtype(labels) and set(np.asarray(values, dtype=np.float64).tolist()) in (
-            {0.0, 1.0}, {-1.0, 1.0}):
-        return labels.to_numpy(dtype=np.float64) == 1.0, f"{column} == 1"
+        return default_positives(labels.to_numpy(dtype=bool)), f"{column} == True"
+    if pd.api.types.is_numeric_dtype(labels):
+        pos = default_positives(labels.to_numpy(dtype=np.float64))
+        if pos is not None:
+            return pos, f"{column} == 1"
     shown = ", ".join(_show(v) for v in sorted(values, key=str))
     raise InputError(f"column {column!r} has labels {shown}; say which one is the positive class with {option} "
                      f"({suggest_pos_label(labels, option=option)})")

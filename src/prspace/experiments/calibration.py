@@ -67,6 +67,7 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from prspace import metrics as M
+from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.core.errors import InputError
 from prspace.experiments.noise_floor import ALPHA, excludes_zero, pair_decision
 from prspace.experiments.sim_metrics import chunk_size, scored_metrics_many
@@ -251,7 +252,7 @@ def calibrate(
     pairs: Sequence[tuple[str, str]],
     n_sim: int = 100,
     n_sim_null: int = 300,
-    n_boot: int = 200,
+    n_boot: int = N_BOOT_REPLICATE,
     seed: int = 0,
     auroc: float = 0.85,
     rho: float = 0.5,

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import (
     PER_GROUP_COLUMNS,
@@ -188,7 +189,7 @@ def controlled_skew_task(
 
 
 def controlled_skew_summary(
-    per_task: pd.DataFrame, *, tasks: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0
+    per_task: pd.DataFrame, *, tasks: pd.DataFrame | None = None, n_boot: int = N_BOOT, seed: int = 0
 ) -> pd.DataFrame:
     """Per metric pair and target pi: shares of tasks that disagree (cluster-bootstrap intervals
     over families when ``tasks`` has a ``family`` column), mean Spearman and Kendall."""

@@ -43,6 +43,7 @@ from scipy.stats import kendalltau
 
 from prspace import metrics
 from prspace.core.contracts import task_predictions
+from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import bootstrap_ci, rank_models, top_k
 from prspace.metrics.names import BOYD_METRICS
@@ -277,7 +278,7 @@ def fold_skew_summary(runs: pd.DataFrame) -> pd.DataFrame:
                 "bias_mean": float(np.nanmean(v)),
                 "bias_sd_tasks": float(np.nanstd(v, ddof=1)) if v.size > 1 else float("nan"),
                 "bias_share_positive": float(np.mean(v > 0)),
-                **dict(zip(("bias_lo", "bias_hi"), bootstrap_ci(v, n_boot=1000, seed=0)[1:], strict=True)),
+                **dict(zip(("bias_lo", "bias_hi"), bootstrap_ci(v, n_boot=N_BOOT, seed=0)[1:], strict=True)),
                 "abs_bias_mean": float(np.nanmean(np.abs(v))),
             }
             for design in DESIGNS:

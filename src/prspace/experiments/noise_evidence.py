@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import registry as R
+from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
 from prspace.core.steps import StepOutput, TableOut
@@ -128,7 +129,7 @@ def noise_evidence(
     tasks: pd.DataFrame,
     calibration_summary: pd.DataFrame | None,
     *,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:

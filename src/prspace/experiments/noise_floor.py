@@ -48,6 +48,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.core.contracts import ok_predictions
+from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import metric_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, weighted_metrics
@@ -103,7 +104,7 @@ def bootstrap_metrics(
     predictions: pd.DataFrame,
     *,
     metrics: Sequence[str],
-    n_boot: int = 200,
+    n_boot: int = N_BOOT_REPLICATE,
     seed: int = 0,
 ) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Every model's metrics on all rows and on ``n_boot`` stratified bootstrap resamples.
@@ -283,7 +284,7 @@ def noise_floor_task(
     predictions: pd.DataFrame,
     *,
     metrics: Sequence[str],
-    n_boot: int = 200,
+    n_boot: int = N_BOOT_REPLICATE,
     seed: int = 0,
     alpha: float = ALPHA,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:

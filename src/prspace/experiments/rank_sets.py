@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.core.defaults import N_BOOT, N_BOOT_REPLICATE_RANKS
 from prspace.core.errors import InputError
 from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
 from prspace.experiments.calibration import (
@@ -116,7 +117,7 @@ def task_rank_sets(
     predictions: pd.DataFrame,
     *,
     metrics: Sequence[str] = RANK_SET_METRICS,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
@@ -197,7 +198,7 @@ def summarise(
     calibration: pd.DataFrame | None = None,
     *,
     confidence: float = 0.95,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
@@ -309,7 +310,7 @@ def calibrate_disjoint(
     n_models: int = 5,
     n_sim: int = 40,
     n_sim_null: int = 100,
-    n_boot: int = 300,
+    n_boot: int = N_BOOT_REPLICATE_RANKS,
     confidence: float = 0.95,
     seed: int = 0,
     auroc: float = 0.85,

@@ -11,6 +11,7 @@ import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.claims import claim as registry_claim
+from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.core.evidence import evidence_frame, evidence_row
 from prspace.experiments.ranking import METRIC_LABELS, PAPER_N_TASKS, PAPER_RESULTS
@@ -109,7 +110,7 @@ def is_own_reference(tasks: pd.DataFrame, reference: Sequence[float]) -> bool:
 def skew_analysis(
     per_task: pd.DataFrame, cf_per_task: pd.DataFrame, observed: pd.DataFrame, tasks: pd.DataFrame, *,
     reference: Sequence[float], reference_name: str, edges: Sequence[float] = BALANCE_EDGES,
-    n_boot: int = 1000, seed: int = 0,
+    n_boot: int = N_BOOT, seed: int = 0,
 ) -> dict[str, pd.DataFrame]:
     """The tables of skew as a tested explanation: ``controlled_skew_trend`` (:func:`skew_trend`),
     ``controlled_skew_counterfactual`` (:func:`counterfactual_summary`), ``disagreement_by_balance``

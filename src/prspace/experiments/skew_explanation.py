@@ -13,6 +13,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
+from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.experiments.ranking.summary import cluster_resamples
 from prspace.stats.intervals import percentile_interval
@@ -109,7 +110,7 @@ def _slope_replicates(
 
 
 def share_slope(
-    values: np.ndarray, pi: Sequence[float], clusters: np.ndarray, *, n_boot: int = 1000, seed: int = 0,
+    values: np.ndarray, pi: Sequence[float], clusters: np.ndarray, *, n_boot: int = N_BOOT, seed: int = 0,
     level: float = 0.95,
 ) -> tuple[float, float, float, np.ndarray]:
     """The least-squares slope of the share against ``-log10(pi)`` and its cluster-bootstrap interval.
@@ -131,7 +132,7 @@ def _pairs(df: pd.DataFrame) -> list[tuple[str, str]]:
 
 
 def skew_trend(
-    per_task: pd.DataFrame, *, tasks: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0,
+    per_task: pd.DataFrame, *, tasks: pd.DataFrame | None = None, n_boot: int = N_BOOT, seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
     """Per metric pair and k in (1, 3): how fast the top-k disagreement rises as pi falls.
@@ -215,7 +216,7 @@ def counterfactual_label(target_id: str, reference: Sequence[float]) -> str:
 
 def counterfactual_summary(
     cf_per_task: pd.DataFrame, *, reference: Sequence[float], tasks: pd.DataFrame | None = None,
-    n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+    n_boot: int = N_BOOT, seed: int = 0, level: float = 0.95,
 ) -> pd.DataFrame:
     """Per metric pair, counterfactual target and k: the share of tasks whose top-k differ with
     every task reweighted to its counterfactual pi, with the cluster-bootstrap interval over
@@ -264,7 +265,7 @@ def balance_levels(edges: Sequence[float] = BALANCE_EDGES) -> list[tuple[str, fl
 
 def disagreement_by_balance(
     per_task: pd.DataFrame, tasks: pd.DataFrame, *, edges: Sequence[float] = BALANCE_EDGES,
-    n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+    n_boot: int = N_BOOT, seed: int = 0, level: float = 0.95,
 ) -> pd.DataFrame:
     """The study's own (unweighted) top-1 / top-3 shares per metric pair, pooled (balance
     :data:`POOLED`) and per balance level of the task (:func:`balance_levels`), each with the

@@ -29,6 +29,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from prspace.metrics.labels import default_positives
+
 
 class _Curve(NamedTuple):
     """Cumulative weighted counts at every distinct threshold (for the curves)."""
@@ -77,7 +79,7 @@ def _one_class_error(label: Any) -> ValueError:
     )
 
 
-def _positive_mask(y: np.ndarray, pos_label: Any) -> np.ndarray:
+def _y_true_positives(y: np.ndarray, pos_label: Any) -> np.ndarray:
     """Boolean mask of positives; raises unless ``y`` is binary with both classes present."""
     n = y.shape[0]
     if pos_label is None:
@@ -85,20 +87,15 @@ def _positive_mask(y: np.ndarray, pos_label: Any) -> np.ndarray:
             n_pos = np.count_nonzero(y)
             if n_pos == 0 or n_pos == n:
                 raise _one_class_error(bool(y[0]))
-            return y
+            return default_positives(y)
         if y.dtype.kind not in "iuf":
             raise ValueError(
                 f"y_true has labels of dtype {y.dtype}; with pos_label=None the labels must be "
                 "{0, 1}, {-1, 1} or {False, True}: pass pos_label=<the positive label>"
             )
-        pos = y == 1
-        n_pos = np.count_nonzero(pos)
-        if 0 < n_pos < n:
-            rest = n - n_pos
-            if np.count_nonzero(y == 0) == rest or (
-                y.dtype.kind != "u" and np.count_nonzero(y == -1) == rest
-            ):
-                return pos
+        pos = default_positives(y)
+        if pos is not None and 0 < np.count_nonzero(pos) < n:
+            return pos
         # Something is wrong: find out what, for the message.
         if y.dtype.kind == "f" and not np.isfinite(y).all():
             raise ValueError("y_true contains NaN or infinite labels; labels must be binary")
@@ -189,7 +186,7 @@ def _validate(
     if n == 0:
         raise ValueError("empty input: y_true and y_score have no rows")
     _check_finite_scores(s)
-    pos = _positive_mask(y, pos_label)
+    pos = _y_true_positives(y, pos_label)
     if sample_weight is None:
         return pos, s, None
     w = _weights(sample_weight, n)

@@ -19,7 +19,9 @@ heading). Without a heading the whole file is quoted::
 
 The registry's lists of a study's outputs (:mod:`prspace.core.registry`) are quoted as
 ``<!-- include: registry:tables -->``, ``registry:figure_data`` and ``registry:figures``
-(:func:`registry_listing`).
+(:func:`registry_listing`). The keys of a configuration schema, each with its default and meaning,
+are quoted as ``<!-- include: schema:config -->`` (``workflow/schemas/config.schema.yaml``;
+:func:`schema_listing`).
 
 :func:`check` lists every span whose text differs from the table;
 :func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
@@ -53,6 +56,8 @@ def default_files(root: Path) -> list[Path]:
 
 #: Prefix of an include span quoting a listing of the registry instead of a file.
 REGISTRY = "registry:"
+#: Prefix of an include span quoting the keys of ``workflow/schemas/<name>.schema.yaml``.
+SCHEMA = "schema:"
 #: How each ``Step.when`` reads in the docs (None: every study).
 _WHEN = {R.When.BOYD: "`boyd.enabled`", R.When.BOYD_THEORY: "`boyd.theory`",
          R.When.BOYD_DOWNSAMPLING: "`boyd.downsampling.enabled`, local source",
@@ -136,12 +141,57 @@ def registry_listing(kind: str) -> str:
     return "\n" + "\n".join(rows) + "\n"
 
 
+def _yaml_value(v: object) -> str:
+    """A default as a config file writes it (``null``, ``true``, ``[png, pdf]``, ``{}``)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(_yaml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_value(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _schema_rows(node: dict, prefix: str, required: set[str]) -> list[str]:
+    rows = []
+    for key, spec in node.get("properties", {}).items():
+        name = prefix + key
+        if "properties" in spec:
+            rows += _schema_rows(spec, name + ".", set(spec.get("required", [])))
+            continue
+        default = "required" if key in required else f"`{_yaml_value(spec['default'])}`" if "default" in spec else "none"
+        meaning = " ".join(str(spec.get("description", "")).split())
+        if "enum" in spec:
+            meaning += " One of " + ", ".join(f"`{_yaml_value(v)}`" for v in spec["enum"]) + "."
+        meaning = meaning.replace("|", "\\|")
+        rows.append(f"| `{name}` | {default} | {meaning} |")
+    return rows
+
+
+def schema_listing(root: Path, name: str) -> str:
+    """A Markdown table of every key of ``workflow/schemas/<name>.schema.yaml`` (nested keys dotted,
+    in the schema's order), its default (``required`` for a key without one that must be given)
+    and its description: the schema is the one place of each default."""
+    path = root / "workflow" / "schemas" / f"{name}.schema.yaml"
+    if not path.is_file():
+        raise InputError(f"include span names {SCHEMA}{name}, but {path.relative_to(root)} does not exist; "
+                         f"name a schema of workflow/schemas (e.g. {SCHEMA}config)")
+    schema = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rows = ["| key | default | meaning |", "| --- | --- | --- |"]
+    rows += _schema_rows(schema, "", set(schema.get("required", [])))
+    return "\n" + "\n".join(rows) + "\n"
+
+
 def section(root: Path, path: str, heading: str | None) -> str:
     """The body of the ``## <heading>...`` section of a Markdown file (without its heading line, so
     the quoting document keeps its own heading structure); with no heading, the whole file; a
     ``registry:<kind>`` path is :func:`registry_listing`."""
     if path.startswith(REGISTRY):
         return registry_listing(path.removeprefix(REGISTRY))
+    if path.startswith(SCHEMA):
+        return schema_listing(root, path.removeprefix(SCHEMA))
     f = root / path
     if not f.is_file():
         raise InputError(f"include span names {path}, which does not exist; run the study that writes it")

@@ -84,6 +84,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from prspace.core.errors import InputError
+from prspace.metrics.labels import default_positives
 from prspace.stats.replicates import cluster_strata
 from prspace.stats.resampling import StratumSampler
 
@@ -311,14 +312,15 @@ def _labels(y: ArrayLike) -> np.ndarray:
     if a.ndim != 1 or a.size == 0:
         raise InputError("y must be a non-empty 1-d array of labels; pass one label per test row")
     if a.dtype == bool:
-        return a
+        return default_positives(a)
     try:
         v = a.astype(np.float64)
     except (TypeError, ValueError):
         raise InputError("y must hold 0/1 or True/False labels; map your classes to 1 (positive) and 0") from None
+    # the bands take 0/1 only (not -1/1); which of them is positive is the one rule's
     if not np.isin(v, (0.0, 1.0)).all():
         raise InputError("y must hold 0/1 or True/False labels; map your classes to 1 (positive) and 0")
-    return v == 1.0
+    return default_positives(v)
 
 
 def _grid(grid: np.ndarray, curve: str) -> np.ndarray:

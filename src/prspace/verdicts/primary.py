@@ -37,6 +37,7 @@ import pandas as pd
 
 from prspace.core import claims as REG
 from prspace.core import registry as TABLES
+from prspace.core.defaults import N_BOOT_VERDICTS
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts.rule import (
@@ -56,7 +57,7 @@ LABELS = {"aupr": "AUPR", "auprg": "AUPRG", "auroc": "AUROC"}
 MC_TARGET = 0.002
 #: Default resamples (config ``analysis.verdicts.n_boot``), over all replicates: MC error <=
 #: :data:`MC_TARGET` on both committed studies at the levels used (tests/verdicts/test_primary.py).
-DEFAULT_N_BOOT = 1_000_000
+DEFAULT_N_BOOT = N_BOOT_VERDICTS
 #: Independent reruns of the bootstrap (seeds spawned from the study's seed): the intervals pool
 #: them, the Monte Carlo error of each end is their spread.
 REPLICATES = 10

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from prspace.core.defaults import N_BOOT
 from prspace.experiments.ranking.ranks import (
     _check_columns,
     _corr,
@@ -225,7 +226,7 @@ def panel_sensitivity(
     metrics: Sequence[str],
     *,
     tasks: pd.DataFrame | None = None,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
 ) -> pd.DataFrame:
     """Disagreement shares with every model and with one model per learner family, side by side.

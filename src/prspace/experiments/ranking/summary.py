@@ -6,6 +6,7 @@ over task families, saturated tasks, and the quartile tasks of the rank correlat
 import numpy as np
 import pandas as pd
 
+from prspace.core.defaults import N_BOOT
 from prspace.experiments.ranking.ranks import (
     PER_GROUP_COLUMNS,
     _check_columns,
@@ -16,7 +17,7 @@ from prspace.experiments.ranking.ranks import (
 def bootstrap_ci(
     values: np.ndarray,
     *,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
     level: float = 0.95,
     indices: np.ndarray | None = None,
@@ -78,7 +79,7 @@ def cluster_bootstrap_ci(
     values: np.ndarray,
     clusters: np.ndarray | None = None,
     *,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
     level: float = 0.95,
 ) -> tuple[float, float, float]:
@@ -113,7 +114,7 @@ def summarise_disagreement(
     tasks: pd.DataFrame | None = None,
     floors: pd.DataFrame | None = None,
     noise_pairs: pd.DataFrame | None = None,
-    n_boot: int = 1000,
+    n_boot: int = N_BOOT,
     seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
