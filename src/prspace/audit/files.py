@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from prspace import audit
+from prspace.audit import render
 from prspace.audit.result import parse_train_pi  # noqa: F401 - its home was here
 from prspace.core import registry as R
 from prspace.core._io import PATH_SHOWN, atomic_path, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
@@ -162,9 +163,12 @@ def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:
             columns=["code", "severity", "where", "message"],
         ),
     }
+    with render.shared():  # the two reports compute their common pieces once
+        md = result.to_markdown(source, {n: f"{n}.png" for n in pngs}).encode("utf-8")
+        page = result.to_html(source, pngs).encode("utf-8")
     files: dict[str, bytes] = {
-        "report.md": result.to_markdown(source, {n: f"{n}.png" for n in pngs}).encode("utf-8"),
-        "report.html": result.to_html(source, pngs).encode("utf-8"),
+        "report.md": md,
+        "report.html": page,
         **{f"{n}.png": png for n, png in pngs.items()},
         **{n: to_csv_text(t).encode("utf-8") for n, t in tables.items() if t is not None},
     }
