@@ -32,6 +32,9 @@ MAX_INTERVAL_MODELS = 40
 #: Points drawn per curve at most: a curve of more thresholds (a million distinct scores) is drawn through this many
 #: of its points, evenly spaced along it, ends kept (:func:`binned`); the areas and tables use every threshold.
 MAX_CURVE_POINTS = 4000
+#: Resolution of the report's figures (dots per inch; 15-inch figures, shown at 96 CSS px per inch, so about one
+#: pixel per CSS pixel): the studies' figures keep :data:`prspace.core.output.DPI`.
+DPI = 100
 STYLES = ("-", "--", "-.", ":")
 
 
