@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import gc
 import os
 import re
 from collections.abc import Callable
@@ -158,6 +159,8 @@ def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:
 
     prepare_outputs(result)
     pngs = result.figures()
+    gc.collect()  # the figures' objects (matplotlib's hold reference cycles), then their memory handed back
+    memory.release()
     tables = {
         f"{R.METRICS.name}.csv": result.pooled,
         "fold_metrics.csv": result.folds if result.has_folds else None,
