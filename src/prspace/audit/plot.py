@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-import matplotlib.artist as martist
 import numpy as np
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
@@ -47,31 +46,6 @@ def model_styles(res: AuditRecord) -> dict[str, dict[str, str]]:
     # second a report); the same colour
     colours = [to_hex(f"C{i}") for i in range(10)]
     return {m: {"color": colours[i % 10], "ls": STYLES[(i // 10) % len(STYLES)]} for i, m in enumerate(models)}
-
-
-def tight_layout(fig: Figure, **kw) -> None:
-    """``fig.tight_layout(**kw)``, each Axes' extent measured once.
-
-    With ``rect`` matplotlib lays the figure out twice, and each pass measures every Axes with its tick labels
-    and titles (``matplotlib.artist._get_tightbbox_for_layout_only``, most of the cost); nothing moves between
-    the passes, so the second gets the first's measures: the same layout, the same pixels."""
-    measure = getattr(martist, "_get_tightbbox_for_layout_only", None)
-    if measure is None:  # another matplotlib: its own way
-        fig.tight_layout(**kw)
-        return
-    seen: dict[tuple[int, int], tuple[object, object]] = {}
-
-    def once(obj, *args, **kwargs):
-        key = (id(obj), *(id(a) for a in args))
-        if key not in seen or kwargs:
-            seen[key] = (obj, measure(obj, *args, **kwargs))  # obj kept: its id stays its own
-        return seen[key][1]
-
-    martist._get_tightbbox_for_layout_only = once
-    try:
-        fig.tight_layout(**kw)
-    finally:
-        martist._get_tightbbox_for_layout_only = measure
 
 
 def _thin(xy: tuple[np.ndarray, np.ndarray], most: int) -> tuple[np.ndarray, np.ndarray]:
@@ -135,7 +109,7 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
     if more > 0:
         notes.append(f"{more} more task(s) not drawn")
     fig.suptitle("Pooled test predictions" + (" (" + "; ".join(notes) + ")" if notes else ""), fontsize=10)
-    tight_layout(fig, rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
     return fig
 
 
@@ -178,7 +152,7 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
     note = f"; {len(all_tasks) - len(tasks)} more task(s) in intervals.csv" if len(all_tasks) > len(tasks) else ""
     fig.suptitle(f"{res.confidence:.0%} intervals, one row per task{note}" if multi
                  else f"{res.confidence:.0%} intervals", fontsize=10)
-    tight_layout(fig)
+    fig.tight_layout()
     return fig
 
 
@@ -257,5 +231,5 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples {how})\n"
                  f"shaded: {level:.0%} simultaneous band, drawn only where its simulated coverage of the whole curve "
                  f"is at least {TARGET:.0%} (docs/calibration.md)", fontsize=10)
-    tight_layout(fig, rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
     return fig
