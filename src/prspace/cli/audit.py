@@ -160,28 +160,6 @@ def _progress(enabled: bool | None):
     return say
 
 
-def _import_matplotlib() -> None:
-    """Import the matplotlib the figures need, without building the docstrings of its ``Artist.set`` methods.
-
-    matplotlib documents every artist class's ``set`` as it defines it (``matplotlib.artist.kwdoc``: each
-    setter's docstring inspected, about a third of a second, a third of importing ``matplotlib.figure``).
-    This process draws figures and shows no matplotlib help, so ``kwdoc`` answers an empty text while the
-    classes are defined and is put back after; no figure changes."""
-    if "matplotlib.figure" in sys.modules:
-        return
-    import matplotlib.artist as artist
-
-    kwdoc = getattr(artist, "kwdoc", None)
-    if kwdoc is not None:
-        artist.kwdoc = lambda _artist: ""
-    try:
-        import matplotlib.backends.backend_agg  # noqa: F401 - what savefig draws with
-        import matplotlib.figure  # noqa: F401
-    finally:
-        if kwdoc is not None:
-            artist.kwdoc = kwdoc
-
-
 def run(args: argparse.Namespace) -> int:
 
     out = check_out(args.out)
@@ -196,7 +174,6 @@ def run(args: argparse.Namespace) -> int:
         say("figures and report files")
     if out is not None:
         prepare_outputs(result)  # the bands, then matplotlib: one after the other in memory
-        _import_matplotlib()
     with render.shared():  # the report files and the printed summary compute their common pieces once
         written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []
         if say:
