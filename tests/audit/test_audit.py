@@ -140,8 +140,10 @@ def test_happy_path_metrics_ranks_report_and_figure(tmp_path, capsys):
     assert "| sharp |" in report
     import matplotlib.image
 
+    from prspace.audit.plot import DPI
+
     img = matplotlib.image.imread(tmp_path / "report" / "curves.png")
-    assert img.shape[0] > 500 and img.shape[1] > 1500
+    assert img.shape[0] > 500 and img.shape[1] == 15 * DPI  # 15 inches at the report's resolution
     assert img[..., :3].std() > 0.05  # not blank
 
 

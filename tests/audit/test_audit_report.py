@@ -269,8 +269,8 @@ def test_cd_section_in_text_markdown_and_html():
 def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, capsys):
     import re
 
-    from prspace.audit.lines import DEFINITIONS, FIGURE_MARGIN, figure_width
-    from prspace.core.output import DPI
+    from prspace.audit.lines import DEFINITIONS, FIGURE_MARGIN, figure_width, png_dpi
+    from prspace.audit.plot import DPI
 
     res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=50)
     pngs = res.figures()
@@ -279,8 +279,9 @@ def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, caps
     assert "## Definitions" in res.to_markdown()
     widths = [int(w) for w in re.findall(r"<img [^>]*width='(\d+)'", page)]
     png_px = [int.from_bytes(p[16:20], "big") for p in pngs.values()]
+    assert [png_dpi(p) for p in pngs.values()] == [DPI] * len(pngs)  # the resolution the PNG says it has
     assert widths == [round(px * 96 / DPI) for px in png_px] == [figure_width(p) for p in pngs.values()]
-    assert min(png_px) >= 2500 and min(widths) >= 1200  # 15-inch figures at 96 CSS px per inch
+    assert min(png_px) >= 15 * DPI - 10 and min(widths) >= 1200  # 15-inch figures at 96 CSS px per inch
     assert f"max(100vw - {FIGURE_MARGIN}px, {round(0.8 * widths[0])}px)" in page  # never below 80% of the true size
     if CHROMIUM is None:
         return

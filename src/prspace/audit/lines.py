@@ -130,10 +130,20 @@ def definitions(res: AuditRecord) -> list[str]:
     return out
 
 
+def png_dpi(png: bytes) -> float:
+    """The resolution a PNG says it was drawn at (its ``pHYs`` chunk, pixels per metre, as matplotlib writes it
+    after the header), else :data:`prspace.core.output.DPI`."""
+    at = png.find(b"pHYs", 12, 64)
+    if at < 0 or len(png) < at + 13 or png[at + 12] != 1:  # unit 1: the metre
+        return float(DPI)
+    per_metre = int.from_bytes(png[at + 4 : at + 8], "big")
+    return round(per_metre * 0.0254, 1) if per_metre else float(DPI)
+
+
 def figure_width(png: bytes) -> int | None:
-    """The CSS width (px) at which a PNG of :data:`prspace.core.output.DPI` shows its true size (96 CSS px per
-    inch, so a 7-point label is 9 px high), from the PNG header; None if ``png`` is not a PNG.  A browser
+    """The CSS width (px) at which a PNG shows its true size (96 CSS px per inch, so a 7-point label is 9 px
+    high), from the PNG header and its resolution (:func:`png_dpi`); None if ``png`` is not a PNG.  A browser
     scaling a 3000-pixel figure into a 1000-pixel column would shrink its legends to 3-point type."""
     if len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n":
         return None
-    return round(int.from_bytes(png[16:20], "big") * 96 / DPI)
+    return round(int.from_bytes(png[16:20], "big") * 96 / png_dpi(png))

@@ -11,6 +11,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 import numpy as np
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from prspace.audit.bands import band_coverage, band_shown
@@ -31,6 +32,9 @@ MAX_INTERVAL_MODELS = 40
 #: Points drawn per curve at most: a curve of more thresholds (a million distinct scores) is drawn through this many
 #: of its points, evenly spaced along it, ends kept (:func:`binned`); the areas and tables use every threshold.
 MAX_CURVE_POINTS = 4000
+#: Resolution of the report's figures (dots per inch; 15-inch figures, shown at 96 CSS px per inch, so about one
+#: pixel per CSS pixel): the studies' figures keep :data:`prspace.core.output.DPI`.
+DPI = 100
 STYLES = ("-", "--", "-.", ":")
 
 
@@ -38,7 +42,10 @@ def model_styles(res: AuditRecord) -> dict[str, dict[str, str]]:
     """One colour and line style per model for every figure of a report: from the sorted model ids of
     the whole result (not per task, not by rank), so a model looks the same in every panel."""
     models = sorted(res.pooled["model"].astype(str).unique())
-    return {m: {"color": f"C{i % 10}", "ls": STYLES[(i // 10) % len(STYLES)]} for i, m in enumerate(models)}
+    # "C3" resolved once: matplotlib looks the colour cycle up again for every artist given "C3" (a third of a
+    # second a report); the same colour
+    colours = [to_hex(f"C{i}") for i in range(10)]
+    return {m: {"color": colours[i % 10], "ls": STYLES[(i // 10) % len(STYLES)]} for i, m in enumerate(models)}
 
 
 def _thin(xy: tuple[np.ndarray, np.ndarray], most: int) -> tuple[np.ndarray, np.ndarray]:

@@ -16,9 +16,12 @@ reaches the others.
 from __future__ import annotations
 
 import base64
+import contextlib
+import functools
 import html
 import textwrap
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -48,6 +51,47 @@ from prspace.core.output import to_markdown
 
 if TYPE_CHECKING:
     from prspace.audit.record import AuditRecord
+
+#: The pieces computed so far while :func:`shared` is open (None: closed, every call computes).
+_SHARED: dict[tuple, tuple[tuple, Any]] | None = None
+
+
+@contextlib.contextmanager
+def shared() -> Iterator[None]:
+    """Reports of one result rendered together (``prspace audit --out``: the text, the Markdown and the HTML) compute
+    their common pieces (the headline, the tables' frames, the sentences) once: within this block each
+    :func:`_once` function called again with the same arguments (the same objects) returns what it returned the
+    first time.  The result must not change inside the block; outside it nothing is kept."""
+    global _SHARED
+    if _SHARED is not None:  # nested: the outer block keeps the pieces
+        yield
+        return
+    _SHARED = {}
+    try:
+        yield
+    finally:
+        _SHARED = None
+
+
+def _once(f: Callable) -> Callable:
+    """``f`` computed once per arguments while :func:`shared` is open (the arguments are the same objects)."""
+
+    @functools.wraps(f)
+    def cached(*args: Any, **kw: Any) -> Any:
+        if _SHARED is None:
+            return f(*args, **kw)
+        key = (f, *(a if isinstance(a, str | int | float | type(None)) else id(a) for a in args), *sorted(kw.items()))
+        if key not in _SHARED:
+            _SHARED[key] = (args, f(*args, **kw))  # the arguments kept: their ids stay theirs
+        return _SHARED[key][1]
+
+    return cached
+
+
+# the pieces every report shows, from other modules
+headline, column_lines, definitions, interval_lines, survival_lines, plausible_best_lines, bound_lines, cd_lines = (
+    _once(f) for f in (headline, column_lines, definitions, interval_lines, survival_lines, plausible_best_lines,
+                       bound_lines, cd_lines))
 
 POOLED = tuple(c for m in RANKED for c in ((m, "aupr_min") if m == "aupr" else (m,)))  # AUPR_MIN beside AUPR
 FIGURE_CAPTIONS = {
@@ -83,6 +127,7 @@ def _cell(res: AuditRecord, task: str, model: str, metric: str, value: float, d:
     return _fmt(value, d) if ci is None else f"{_fmt(value, d)} [{_fmt(ci[0], d)}, {_fmt(ci[1], d)}]"
 
 
+@_once
 def pooled_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     """Pooled metrics per model; each column with the decimals that tell its differing values apart."""
     g = res.pooled[res.pooled["task"] == task]
@@ -101,6 +146,7 @@ def fold_title(res: AuditRecord, task: str, pm: str = "±") -> str:
     return f"Mean {pm} standard deviation over folds{own}"
 
 
+@_once
 def fold_frame(res: AuditRecord, task: str, pm: str = "±") -> pd.DataFrame:
     g = res.fold_summary[res.fold_summary["task"] == task]
     d = {c: column(g[c + "_mean"].to_numpy()) for c in RANKED}
@@ -109,12 +155,14 @@ def fold_frame(res: AuditRecord, task: str, pm: str = "±") -> pd.DataFrame:
                          for r in g.to_dict("records")])
 
 
+@_once
 def rank_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     g = res.ranks[res.ranks["task"] == task]
     return pd.DataFrame([{"model": _one_line(r["model"]), **{LABELS[c]: f"{r[c]:g}" for c in RANKED}}
                          for r in g.to_dict("records")])
 
 
+@_once
 def estimator_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     g = res.estimators[res.estimators["task"] == task]
     d = {k: column(g[k].to_numpy()) for k in ESTIMATOR_LABELS}
@@ -136,6 +184,7 @@ def comparisons_title(res: AuditRecord, task: str) -> str:
             "unadjusted tests, in comparisons.csv and pairwise.csv.")
 
 
+@_once
 def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     """Per metric, the best model against the next :data:`NEXT_COMPARED` models by that metric: the
     difference, the deciding procedure's simultaneous interval and adjusted p, and whether it is beyond
@@ -163,6 +212,7 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@_once
 def tools_frame() -> pd.DataFrame:
     t = tools_table()
     return t.assign(estimator=t["estimator"].map(ESTIMATOR_LABELS).fillna("none of the audit's estimators"))
@@ -189,11 +239,13 @@ def _surviving(res: AuditRecord, task: str) -> tuple[str, list[str]]:
     return title, lines
 
 
+@_once
 def _groups(res: AuditRecord, task: str) -> int | None:
     """The task's number of groups with ``--group-col`` (:mod:`prspace.audit.grouping`), else None."""
     return group_counts(res.data).get(str(task)) if res.group_col else None
 
 
+@_once
 def _overview(res: AuditRecord) -> str:
     d = res.data
     n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
@@ -209,6 +261,7 @@ def _overview(res: AuditRecord) -> str:
     return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"
 
 
+@_once
 def _task_header(res: AuditRecord, task: str) -> str:
     g = res.pooled[res.pooled["task"] == task].iloc[0]
     name = f"task {_one_line(task)}: " if res.pooled["task"].nunique() > 1 or task != SINGLE_TASK else ""

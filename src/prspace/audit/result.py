@@ -17,6 +17,7 @@ import dataclasses
 import html
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -52,6 +53,9 @@ from prspace.core.errors import InputError
 from prspace.core.output import figure_bytes
 from prspace.stats.bands import CURVES, CurveBand
 from prspace.stats.replicates import jackknife
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 class Headline(list):
@@ -130,16 +134,20 @@ class AuditResult(AuditRecord):
         ``cd_diagram`` when the audit has critical-difference tables (:attr:`cd`)."""
         from prspace.audit import plot
 
-        out = {"curves": figure_bytes(plot.curves_figure(self), "png"),
-               "intervals": figure_bytes(plot.intervals_figure(self), "png")}
+        def png(draw: Callable[[], Figure]) -> bytes:  # at the report's resolution; each figure's memory handed back
+            content = figure_bytes(draw(), "png", plot.DPI)
+            memory.release()
+            return content
+
+        out = {"curves": png(lambda: plot.curves_figure(self)), "intervals": png(lambda: plot.intervals_figure(self))}
         if self.n_boot:
-            out["bands"] = figure_bytes(plot.bands_figure(self, self.shown_bands()), "png")
+            bands = self.shown_bands()
+            out["bands"] = png(lambda: plot.bands_figure(self, bands))
         if self.cd:
             from prspace.figures.cd import cd_figure
 
-            out[R.FIGURE_CD_DIAGRAM.name] = figure_bytes(
-                cd_figure(self.cd[R.CD_RANKS.name], self.cd[R.CD_CLIQUES.name], self.cd[R.CD_TESTS.name], labels=LABELS),
-                "png")
+            out[R.FIGURE_CD_DIAGRAM.name] = png(lambda: cd_figure(
+                self.cd[R.CD_RANKS.name], self.cd[R.CD_CLIQUES.name], self.cd[R.CD_TESTS.name], labels=LABELS))
         return out
 
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,

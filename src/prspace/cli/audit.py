@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from prspace.audit.files import audit_file, check_out, short_path, write_outputs
+from prspace.audit import render
+from prspace.audit.files import audit_file, check_out, prepare_outputs, short_path, write_outputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -171,10 +172,13 @@ def run(args: argparse.Namespace) -> int:
         ignore=args.ignore_col, progress=say, group_col=args.group_col)
     if say and out is not None:
         say("figures and report files")
-    written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []
-    if say:
-        say("done")
-    print(result.to_text(short_path(args.file)), end="")
+    if out is not None:
+        prepare_outputs(result)  # the bands, then matplotlib: one after the other in memory
+    with render.shared():  # the report files and the printed summary compute their common pieces once
+        written = write_outputs(result, out, source=Path(args.file).name) if out is not None else []
+        if say:
+            say("done")
+        print(result.to_text(short_path(args.file)), end="")
     if written:
         print("\nWrote " + ", ".join(str(p) for p in written))
     if result.exit_code:

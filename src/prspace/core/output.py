@@ -88,8 +88,8 @@ def parse_formats(text: str | Iterable[str]) -> list[str]:
     return out or ["png"]
 
 
-def figure_bytes(fig, fmt: str = "png") -> bytes:
-    """``fig`` rendered in one format, at :data:`DPI`, without run-dependent metadata.
+def figure_bytes(fig, fmt: str = "png", dpi: float = DPI) -> bytes:
+    """``fig`` rendered in one format, at ``dpi`` (default :data:`DPI`), without run-dependent metadata.
 
     For callers that assemble several files before writing any (``prspace audit`` embeds the
     PNG in its HTML report); :func:`write_figure` writes these bytes.
@@ -99,7 +99,7 @@ def figure_bytes(fig, fmt: str = "png") -> bytes:
     (fmt,) = parse_formats([fmt])
     buf = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "prspace", "pdf.compression": 6}):
-        fig.savefig(buf, format=fmt, dpi=DPI, metadata=_METADATA[fmt])
+        fig.savefig(buf, format=fmt, dpi=dpi, metadata=_METADATA[fmt])
     return buf.getvalue()
 
 

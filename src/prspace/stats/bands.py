@@ -473,18 +473,35 @@ def _tied_replicates(key: np.ndarray, stratum: np.ndarray, size: int, grid: dict
     distribution as drawing the rows, at a cost in the cells, not the rows (another random stream)."""
     reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
     cells = [np.unique(key[stratum == s], return_counts=True) for s in np.unique(stratum)]
-    chunk = max(1, 4_000_000 // size)
+    chunk = max(1, 4_000_000 // size)  # the draws' chunks: another chunk would be another stream
+    count = np.int32 if key.size < 2**31 else np.int64  # a cell's count is at most the rows
     for b0 in range(0, n_resamples, chunk):
         m = min(chunk, n_resamples - b0)
-        g = np.zeros((m, size))
+        g = np.zeros((m, size), dtype=count)
+        filled = np.zeros(size, dtype=bool)
         for k, n in cells:
-            g[:, k] += gen.multinomial(int(n.sum()), n / n.sum(), size=m)
-        tp0, fp0 = np.zeros((m, size // 2 + 1)), np.zeros((m, size // 2 + 1))  # whole counts: exact in any order
-        np.cumsum(g[:, 1::2], axis=1, out=tp0[:, 1:])
-        np.cumsum(g[:, 0::2], axis=1, out=fp0[:, 1:])
-        for c in curves:
-            reps[c][b0 : b0 + m] = _ROW_KERNELS[c](tp0, fp0, grid[c])
+            drawn = gen.multinomial(int(n.sum()), n / n.sum(), size=m)
+            if filled[k].any():  # a cell in two strata (tie group and class in several folds): summed
+                g[:, k] += drawn
+            else:
+                g[:, k] = drawn
+            filled[k] = True
+            del drawn
+        # the curves in pieces of KERNEL_ROWS resamples: each resample's row is computed alone (its cumulative
+        # sums, binary search and elementwise operations), so the pieces give the same numbers in less memory
+        for r0 in range(0, m, KERNEL_ROWS):
+            part = g[r0 : r0 + KERNEL_ROWS]
+            tp0, fp0 = np.zeros((len(part), size // 2 + 1)), np.zeros((len(part), size // 2 + 1))
+            np.cumsum(part[:, 1::2], axis=1, dtype=np.float64, out=tp0[:, 1:])  # whole counts: exact in any order
+            np.cumsum(part[:, 0::2], axis=1, dtype=np.float64, out=fp0[:, 1:])
+            for c in curves:
+                reps[c][b0 + r0 : b0 + r0 + len(part)] = _ROW_KERNELS[c](tp0, fp0, grid[c])
     return reps
+
+
+#: Resamples per call of the tied bands' curve kernels (:func:`_tied_replicates`): their temporaries are about
+#: ten arrays of this many rows x tie groups.
+KERNEL_ROWS = 128
 
 
 def _grouped_replicates(key: np.ndarray, w: np.ndarray, cluster: np.ndarray, code: np.ndarray, size: int,
