@@ -59,15 +59,20 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: 2026-11-25 (session 9): the seed test split by study, one BLAS thread, the bootstrap kernel 1.5x faster:
 #: side by side on the idle machine test_primary_seeds 300 s, test_primary_seeds_paperlike 397 s (680 and
 #: 764 s with two BLAS threads each, the old kernel ~1,150 and ~900 s in a loaded full run).
+#: 2026-11-25 (session 11), CPU seconds (own + waited children) per module at load ~9: test_local_workflow
+#: 475 -> 236 (the edit scenario and the Ctrl-C rerun stop at the metrics table), test_openml_workflow 277;
+#: the seed tests rerun two seeds, not four (about half); the SLURM run makes the rules its profile sets.
 UNIT_SECONDS: dict[str, float] = {
-    "test_primary_seeds_paperlike": 400, "test_primary_seeds": 300,
-    "reduced_study": 649, "test_local_workflow": 791, "test_determinism": 315, "test_openml_workflow": 615,
+    "test_primary_seeds_paperlike": 200, "test_primary_seeds": 150,
+    "reduced_study": 500, "test_local_workflow": 400, "test_determinism": 315, "test_openml_workflow": 500,
     "test_config": 313, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 164, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
     # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,
     # the loopback OpenML's kill/resume and largest-task checks, the audit's new simulation tests
     "test_primary": 60, "test_openml_loopback": 250, "test_audit_planning": 120, "test_audit_issue41": 110,
     "test_audit_groups": 60,
+    # added 2026-11-25 (session 11): each CONTRIBUTING recipe done in a copy, a dry run each (~12 CPU s a recipe)
+    "test_recipes": 60,
 }
 
 

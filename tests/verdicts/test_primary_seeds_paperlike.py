@@ -1,5 +1,5 @@
 """No primary verdict of the paper-like study depends on the seed but at a close call (issue 40): every
-primary row recomputed under four more seeds at the committed settings (``analysis.verdicts.n_boot``, the
+primary row recomputed under two more seeds at the committed settings (``analysis.verdicts.n_boot``, the
 default) against the committed one (seed 0, ``verdicts.csv``): a verdict moves only where an end lies
 within a few MC errors of a threshold, and only between borderline and its neighbour; the ends move by no
 more than a few of their stated Monte Carlo errors, each of which is within the target.  The default

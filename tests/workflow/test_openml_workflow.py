@@ -44,7 +44,10 @@ def _config(srv: FakeOpenML, cache: Path, *, study: str = STUDY, replay: Path | 
         "openml": {"server": srv.url, "cache_dir": str(cache), "task_ids": [3001, 3002, 3003],
                    "min_flows": 30, "n_models": 30, "repeats": 0, "workers": 2,
                    "replay": str(replay) if replay else None},
-        "analysis": {"n_boot": 50, "figure_formats": ["png"], "verdicts": {"n_boot": 20000}},
+        # the simulations at smoke sizes, as tests/workflow/test_local_workflow.py's (no test here reads them)
+        "analysis": {"n_boot": 50, "figure_formats": ["png"], "verdicts": {"n_boot": 20000},
+                     "calibration": {"n_sim": 10, "n_sim_null": 20, "sigmas": [0.3, 4], "sigmas_a": [1]},
+                     "rank_sets": {"n_boot": 200, "n_sim": 10, "n_sim_null": 20, "sim_models": 4, "sim_boot": 100}},
         "boyd": {"fold_skew": {"min_positives": 20, "seeds": 1, "dispersions": [0.5, 0.9]},
                  "pr_prg": {"target_positives": 3}},
     }
