@@ -46,6 +46,9 @@ def active() -> bool:
 
 def _identity(col: pd.Series) -> tuple | None:
     values = col.array
+    if isinstance(values, pd.Categorical):  # its codes' memory and its categories (kept alive with the column)
+        codes = values.codes
+        return ("category", codes.__array_interface__["data"][0], codes.shape, id(values.categories))
     pa = getattr(values, "_pa_array", None)
     if pa is not None:
         return ("arrow", id(pa), len(col))
