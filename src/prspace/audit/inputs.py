@@ -148,8 +148,8 @@ def prepare(
 ) -> tuple[pd.DataFrame, str]:
     """Validate the input table and return the canonical frame and the positive-class description.
 
-    Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
-    without folds), ``row`` (str, int64 when the row ids are integers, as a wide file's line numbers
+    Canonical columns: ``task`` and ``model`` (categoricals of their texts, the categories sorted:
+    :func:`prspace.audit.keys.category`), ``fold`` (the same, or ``None`` without folds), ``row`` (str, int64 when the row ids are integers, as a wide file's line numbers
     are, or ``None``), ``y`` (bool, True = positive), ``score``
     (float64, finite), ``weight`` (float64, >= 0).  The labels are read here (two values, the
     positive class: :func:`prspace.data.dataset.positive_class`); the user's columns are then
@@ -175,18 +175,15 @@ def prepare(
     del cols
     frame["y_true"] = y
     if columns.task is None:
-        frame["task_id"] = constant_key(SINGLE_TASK, len(frame))
+        frame["task_id"] = keys.constant_key(SINGLE_TASK, len(frame))
     if columns.model is None:
-        frame["model_id"] = constant_key(columns.score, len(frame))
+        frame["model_id"] = keys.constant_key(columns.score, len(frame))
     out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
     del frame  # a copy of the table's columns: the canonical frame is built from ``out``
     repeat = out["repeat"] if columns.repeat else None
-    def none() -> pd.Series:  # None in every row (no folds, or no row ids)
-        return pd.Series(np.empty(len(out), dtype=object), copy=False)
-
-    data = pd.DataFrame({"task": _category(out["task_id"]), "model": _category(out["model_id"]),
-                         "fold": _category(_fold_keys(out["fold"], repeat)) if columns.fold else none(),
-                         "row": _fold_keys(out["row_id"], repeat) if columns.row else none(),
+    data = pd.DataFrame({"task": keys.category(out["task_id"]), "model": keys.category(out["model_id"]),
+                         "fold": keys.category(_fold_keys(out["fold"], repeat)) if columns.fold else _none(len(out)),
+                         "row": _fold_keys(out["row_id"], repeat) if columns.row else _none(len(out)),
                          "y": out["y_true"], "score": out["score"], "weight": out["weight"]}, copy=False)
     del out, repeat
     if detect_model and columns.model is None:
@@ -215,33 +212,10 @@ def check_decimal_commas(df: pd.DataFrame, roles: Sequence[tuple[str | None, str
                 "detected), or in pandas read the file with decimal=','")
 
 
-def constant_key(value: str, n: int) -> pd.Categorical:
-    """A key column holding one text ``value`` in all ``n`` rows (the task of a file without tasks, the model
-    of a file of one model), as a categorical: one byte a row instead of a text each."""
-    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=pd.Index([value], dtype="str"))
-
-
-#: Rows coded at a time by :func:`_category` (its temporaries stay a few MB whatever the number of rows).
-CATEGORY_CHUNK = 1 << 18
-
-
-def _category(key: pd.Series) -> pd.Series:
-    """A key column (task, model, fold) as a categorical of its sorted distinct values: one small integer code
-    a row instead of a text (about 10 bytes) or an object pointer (8) per row.  Its groups come out of a
-    ``groupby(sort=True)`` in the order of the values', as they did.  The codes are found a chunk of rows at a
-    time (``astype("category")`` holds int64 codes and a hash table of every row: 50-110 MB at 3 x 10^6 rows)."""
-    if isinstance(key.dtype, pd.CategoricalDtype):
-        key = key.cat.remove_unused_categories()
-        cats = key.cat.categories
-        return key if cats.is_monotonic_increasing else key.cat.reorder_categories(cats.sort_values())
-    n, step = len(key), CATEGORY_CHUNK
-    cats = pd.Index(pd.unique(pd.concat([pd.Series(pd.unique(key.iloc[i:i + step])) for i in range(0, n, step)],
-                                        ignore_index=True)))
-    cats = cats.sort_values()
-    codes = np.empty(n, dtype=keys.narrow(np.zeros(0, np.int64), len(cats)).dtype)
-    for i in range(0, n, step):
-        codes[i:i + step] = cats.get_indexer(key.iloc[i:i + step])
-    return pd.Series(pd.Categorical.from_codes(codes, categories=cats), index=key.index, copy=False)
+def _none(n: int) -> pd.Series:
+    """None in every one of ``n`` rows (the fold of a file without folds, the row id of one without row ids),
+    made only when it is needed."""
+    return pd.Series(np.empty(n, dtype=object), copy=False)
 
 
 def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:

@@ -238,7 +238,9 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
             span, n_folds = int(r_rank.max()) + 1, int(f_rank.max()) + 1
             first, same = None, True
             for i, p in enumerate(per):
-                k = f_rank[f_code[p]] * span + r_rank[r_code[p]]
+                k = f_rank[f_code[p]]
+                k *= span
+                k += r_rank[r_code[p]]
                 if n_distinct(k, n_folds * span) < len(k):
                     return None
                 o = np.argsort(k, kind="stable")
@@ -317,7 +319,9 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             groups, scores = [], []
             for r in rows:
                 s = s_all[r]
-                groups.append(tie_groups(s))
+                g_codes = tie_groups(s)  # held as int32 (the same numbers; half the memory of int64 a row)
+                groups.append(g_codes.astype(np.int32) if s.size < np.iinfo(np.int32).max else g_codes)
+                del g_codes
                 scores.append(s)
             # unit weights stay one read-only 1.0 seen by every row (:func:`prspace.audit.inputs.prepare`)
             weight = np.broadcast_to(w_all[:1], f0.shape) if w_all.strides == (0,) and w_all.size else w_all[f0]
