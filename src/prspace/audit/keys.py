@@ -40,6 +40,13 @@ def memo() -> Iterator[None]:
             _MEMO = None
 
 
+def forget() -> None:
+    """Drop what the open :func:`memo` block remembers (the codes over every row, the task groups): a stage that
+    asks again computes the same answer."""
+    if _MEMO is not None:
+        _MEMO.clear()
+
+
 def active() -> bool:
     """Whether a :func:`memo` block is open."""
     return _MEMO is not None

@@ -298,6 +298,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = intervals.blocks(paired_rows)
+    keys.forget()  # the remembered codes over every row (about 20 MB at 10^6 x 3): the stages left barely read them
     memory.release()
     reps: dict = {}
     if n_boot:
