@@ -104,3 +104,30 @@ def test_narrowed_codes_are_pandas_codes_in_the_smallest_type() -> None:
         assert code.dtype == dtype
         np.testing.assert_array_equal(code, expected)
         assert list(uniques) == list(expected_uniques) and code.min() == -1
+
+
+def test_categorical_key_columns_group_and_factorise_as_their_texts(monkeypatch) -> None:
+    # keys.category (the canonical frame's task, model and fold, issue 41 sixth pass): coded a chunk at a time,
+    # the same values, groupby's order and pd.factorize's codes as the text column; remembered by its codes
+    monkeypatch.setattr(keys, "CATEGORY_CHUNK", 7)
+    frame = _frame(np.random.default_rng(3), 100)
+    for col in ("task", "model", "fold"):
+        text = frame[col]
+        cat = keys.category(text)
+        assert isinstance(cat.dtype, pd.CategoricalDtype) and list(cat.cat.categories) == sorted(set(text))
+        assert cat.astype(object).tolist() == text.tolist()
+        by_text = frame["score"].groupby(text, sort=True).sum()
+        by_cat = frame["score"].groupby(cat, sort=True).sum()
+        assert list(by_cat.index) == list(by_text.index) and np.array_equal(by_cat.to_numpy(), by_text.to_numpy())
+        with keys.memo():
+            code, uniques = keys.factorize(cat)
+            again, _ = keys.factorize(cat)
+            other, _ = keys.factorize(keys.category(text.iloc[::-1].reset_index(drop=True)))
+        expected, expected_uniques = pd.factorize(text)
+        assert code is again and np.array_equal(code, expected) and list(uniques) == list(expected_uniques)
+        assert not np.array_equal(other, code)  # another column: its own codes, not the remembered ones
+    unsorted = pd.Series(pd.Categorical(["b", "a", "b"], categories=["b", "a", "c"]))
+    cat = keys.category(unsorted)
+    assert list(cat.cat.categories) == ["a", "b"] and cat.astype(object).tolist() == ["b", "a", "b"]
+    const = keys.constant_key("all", 4)
+    assert list(const) == ["all"] * 4 and const.codes.dtype == np.int8

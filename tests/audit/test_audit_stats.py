@@ -259,3 +259,17 @@ def test_paired_bootstrap_is_paired_and_deterministic():
     assert not twins["distinguishable"].any()
     own = a.intervals[(a.intervals["model"] == "knn_15") & (a.intervals["method"] == "bootstrap")]
     assert (own["hi"] - own["lo"] > 0.05).all()  # while each model's own interval is wide
+
+
+def test_delongs_in_place_covariance_is_np_cov_bit_for_bit():
+    # intervals._cov_in_place centres the components themselves instead of np.cov's copy: the same numbers
+    from prspace.audit.intervals import _cov_in_place
+
+    rng = np.random.default_rng(6)
+    for k in (1, 2, 3, 5):
+        for n in (2, 3, 17, 1000, 20_001):
+            x = rng.random((k, n)) * rng.integers(1, 5)
+            x[:, : n // 3] = np.round(x[:, : n // 3], 2)
+            want = np.cov(x)
+            got = _cov_in_place(x.copy())
+            assert got.shape == want.shape and got.tobytes() == want.tobytes()

@@ -141,8 +141,11 @@ def to_long(df: pd.DataFrame, score_cols: str | Sequence[str], *, row: str | Non
         row = "row_id" if "row_id" not in cols else "_row"
         base = base.assign(**{row: np.arange(len(df))})
     parts = []
-    for name in names:
-        part = base.assign(model=name, score=df[name].to_numpy())
+    models = pd.Index(names, dtype="str")
+    for name in names:  # the model a categorical (one byte a row) of the score columns' names, sorted
+        code = np.full(len(df), models.sort_values().get_loc(name), dtype=np.int8 if len(names) < 128 else np.int64)
+        model = pd.Categorical.from_codes(code, categories=models.sort_values())
+        part = base.assign(model=model, score=df[name].to_numpy())
         parts.append(part[df[name].notna().to_numpy()])
     return pd.concat(parts, ignore_index=True), names
 

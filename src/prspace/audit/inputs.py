@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from prspace.audit import keys
 from prspace.core.errors import InputError
 from prspace.core.schema import FrameRules, validate_predictions
 from prspace.data.dataset import positive_class
@@ -147,8 +148,8 @@ def prepare(
 ) -> tuple[pd.DataFrame, str]:
     """Validate the input table and return the canonical frame and the positive-class description.
 
-    Canonical columns: ``task`` (str), ``model`` (str), ``fold`` (str or ``None``
-    without folds), ``row`` (str, int64 when the row ids are integers, as a wide file's line numbers
+    Canonical columns: ``task`` and ``model`` (categoricals of their texts, the categories sorted:
+    :func:`prspace.audit.keys.category`), ``fold`` (the same, or ``None`` without folds), ``row`` (str, int64 when the row ids are integers, as a wide file's line numbers
     are, or ``None``), ``y`` (bool, True = positive), ``score``
     (float64, finite), ``weight`` (float64, >= 0).  The labels are read here (two values, the
     positive class: :func:`prspace.data.dataset.positive_class`); the user's columns are then
@@ -174,16 +175,15 @@ def prepare(
     del cols
     frame["y_true"] = y
     if columns.task is None:
-        frame["task_id"] = SINGLE_TASK
+        frame["task_id"] = keys.constant_key(SINGLE_TASK, len(frame))
     if columns.model is None:
-        frame["model_id"] = columns.score
+        frame["model_id"] = keys.constant_key(columns.score, len(frame))
     out = validate_predictions(frame, rules=FrameRules(**AUDIT_RULES, names=roles))
     del frame  # a copy of the table's columns: the canonical frame is built from ``out``
     repeat = out["repeat"] if columns.repeat else None
-    none = pd.Series([None] * len(out), dtype=object)
-    data = pd.DataFrame({"task": out["task_id"], "model": out["model_id"],
-                         "fold": _fold_keys(out["fold"], repeat) if columns.fold else none,
-                         "row": _fold_keys(out["row_id"], repeat) if columns.row else none,
+    data = pd.DataFrame({"task": keys.category(out["task_id"]), "model": keys.category(out["model_id"]),
+                         "fold": keys.category(_fold_keys(out["fold"], repeat)) if columns.fold else _none(len(out)),
+                         "row": _fold_keys(out["row_id"], repeat) if columns.row else _none(len(out)),
                          "y": out["y_true"], "score": out["score"], "weight": out["weight"]}, copy=False)
     del out, repeat
     if detect_model and columns.model is None:
@@ -212,6 +212,12 @@ def check_decimal_commas(df: pd.DataFrame, roles: Sequence[tuple[str | None, str
                 "detected), or in pandas read the file with decimal=','")
 
 
+def _none(n: int) -> pd.Series:
+    """None in every one of ``n`` rows (the fold of a file without folds, the row id of one without row ids),
+    made only when it is needed."""
+    return pd.Series(np.empty(n, dtype=object), copy=False)
+
+
 def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     """Fold (or row) identity: the fold, or ``repeat/fold`` when the repeat column has several values.
 
@@ -219,7 +225,7 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     predictions schema's ``repeat``), so they are different folds.
     """
     if repeat is None or repeat.nunique() < 2:
-        if key.dtype == object or key.dtype.kind in "iu":  # the validator's text (no cell empty), or integers
+        if isinstance(key.dtype, pd.CategoricalDtype) or key.dtype == object or key.dtype.kind in "iu":  # the validator's text (no cell empty), or integers
             return key
         if key.isna().any():
             return key.astype(object)

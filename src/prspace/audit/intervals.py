@@ -46,8 +46,18 @@ def delong(y: np.ndarray, scores: np.ndarray, groups: list[np.ndarray] | None = 
     auc, v10, v01 = _components(scores, y, groups)
     if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
         return auc, np.full((k, k), np.nan)
-    cov = np.atleast_2d(np.cov(v10)) / m + np.atleast_2d(np.cov(v01)) / n
+    cov = np.atleast_2d(_cov_in_place(v10)) / m + np.atleast_2d(_cov_in_place(v01)) / n
     return auc, cov
+
+
+def _cov_in_place(x: np.ndarray) -> np.ndarray:
+    """``np.cov(x)`` of a k x n float64 array (n >= 2) with numpy's operations, centring ``x`` itself (its values
+    are lost) instead of a copy of it: the k x n negatives' components are not held twice."""
+    avg = np.average(x, axis=1)
+    x -= avg[:, None]
+    c = np.dot(x, x.T.conj())
+    c *= np.true_divide(1, x.shape[1] - 1)
+    return c.squeeze()
 
 
 def _components(scores: np.ndarray, y: np.ndarray,
@@ -163,14 +173,16 @@ def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, t
     }
 
 
-def _sort_codes(values: pd.Series) -> np.ndarray | None:
-    """Per row, the rank of ``str(value)`` among the column's distinct texts (ties share a rank), or None
-    when a text holds NUL (the joined key of :func:`_examples` could then not be split back) or the column
-    mixes missing values with others (factorize would not keep None's text apart from NaN's)."""
+def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(rank, code)``: the rank of each distinct value's ``str(value)`` among the column's distinct texts
+    (ties share a rank) and each row's code (``rank[code]`` is a row's rank; :func:`_examples` reads it a
+    model's rows at a time, not as one array over every row), or None when a text holds NUL (the joined key
+    of :func:`_examples` could then not be split back) or the column mixes missing values with others
+    (factorize would not keep None's text apart from NaN's)."""
     if keys.any_na(values):  # no folds (None in every row): one text, one rank
         na = values.isna().to_numpy()
         if na.all() and len({str(v) for v in values.to_numpy(dtype=object)}) == 1:
-            return np.zeros(len(values), dtype=np.int64)
+            return np.zeros(1, dtype=np.int64), np.zeros(len(values), dtype=np.int8)
         return None
     code, uniques = keys.factorize(values)
     ints = np.asarray(uniques) if isinstance(uniques.dtype, np.dtype) and uniques.dtype.kind in "iu" else None
@@ -190,14 +202,14 @@ def _sort_codes(values: pd.Series) -> np.ndarray | None:
         new[1:] = fixed[order[1:]] != fixed[order[:-1]]  # two values with one text: one rank
         rank = np.empty(len(fixed), dtype=np.int64)
         rank[order] = np.cumsum(new) - 1
-        return rank[code]
+        return rank, code
     order = sorted(range(len(texts)), key=texts.__getitem__)
     rank = np.empty(len(texts), dtype=np.int64)
     rank[order] = np.arange(len(texts))
     if len(set(texts)) < len(texts):  # two values with one text: one rank
         first: dict[str, int] = {}
         rank = np.array([first.setdefault(texts[i], int(rank[i])) for i in range(len(texts))], dtype=np.int64)
-    return rank[code]
+    return rank, code
 
 
 def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
@@ -209,27 +221,38 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
     the pairs (fold text, row text), and their ranks among the distinct texts sort the same way."""
     per = _model_rows(g, models)
     if not keys.any_na(g["row"]):
-        fold_rank, row_rank = _sort_codes(g["fold"]), _sort_codes(g["row"])
+        fold_rank, row_rank = _sort_ranks(g["fold"]), _sort_ranks(g["row"])
         if fold_rank is None or row_rank is None:  # a text with NUL: the keys themselves
             text = (g["fold"].map(str) + "\x00" + g["row"].map(str)).to_numpy(dtype=object)
             per_key = [text[p] for p in per]
             if any(pd.Series(k).duplicated().any() for k in per_key):
                 return None
             orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in per_key]
-        else:
-            span, n_folds = int(row_rank.max()) + 1, int(fold_rank.max()) + 1
-            key = fold_rank * span + row_rank
-            del fold_rank, row_rank  # (each row's key is all that is read from here on)
-            per_key = [key[p] for p in per]
-            del key
-            if any(n_distinct(k, n_folds * span) < len(k) for k in per_key):
-                return None
-            orders = [np.argsort(k, kind="stable") for k in per_key]
-        first = per_key[0][orders[0]]
-        same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
-        del first
-        keyed = [p[o] for p, o in zip(per, orders, strict=True)]
-        del per_key, orders, per
+            first = per_key[0][orders[0]]
+            same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
+            del first
+            keyed = [p[o] for p, o in zip(per, orders, strict=True)]
+            del per_key, orders, per
+        else:  # one model at a time: its rows' keys, their order, its rows in that order (no array over all rows)
+            (f_rank, f_code), (r_rank, r_code) = fold_rank, row_rank
+            span, n_folds = int(r_rank.max()) + 1, int(f_rank.max()) + 1
+            first, same = None, True
+            for i, p in enumerate(per):
+                k = f_rank[f_code[p]]
+                k *= span
+                k += r_rank[r_code[p]]
+                if n_distinct(k, n_folds * span) < len(k):
+                    return None
+                o = np.argsort(k, kind="stable")
+                k = k[o]
+                if first is None:
+                    first = k
+                elif not (len(k) == len(first) and (k == first).all()):
+                    same = False
+                per[i] = p[o]
+                del k, o, p
+            keyed = per
+            del first, per
     else:  # no row ids: the i-th row of every model is the same example
         keyed = per
         fold = g["fold"].to_numpy()
@@ -296,7 +319,9 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             groups, scores = [], []
             for r in rows:
                 s = s_all[r]
-                groups.append(tie_groups(s))
+                g_codes = tie_groups(s)  # held as int32 (the same numbers; half the memory of int64 a row)
+                groups.append(g_codes.astype(np.int32) if s.size < np.iinfo(np.int32).max else g_codes)
+                del g_codes
                 scores.append(s)
             # unit weights stay one read-only 1.0 seen by every row (:func:`prspace.audit.inputs.prepare`)
             weight = np.broadcast_to(w_all[:1], f0.shape) if w_all.strides == (0,) and w_all.size else w_all[f0]

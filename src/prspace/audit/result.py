@@ -307,6 +307,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = intervals.blocks(paired_rows)
+    keys.forget()  # the remembered codes over every row (about 20 MB at 10^6 x 3): the stages left barely read them
     memory.release()
     reps: dict = {}
     if n_boot:
@@ -320,6 +321,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     say("confidence sets for ranks")
     cmp = uncertainty.decided(cmp, pairs)
     rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
+    del blocks, paired_rows, reps, jacks  # the resampling's arrays (each model's scores and tie groups): read no more
+    memory.release()
     said = sentences.disagreement_sentences(ranks, pooled, summary, comparisons=cmp, comparable=comparable)
     say("findings and what the AUROCs allow")
     ctx = F.Context(data, pooled, folds, est, comparable, duplicates or {"n": 0}, train, cmp, skew_tolerance,
@@ -347,6 +350,7 @@ def read_frame(frame: pd.DataFrame, given: dict[str, str | None], *, ignore: str
                                  "holds each row's patient, subject or site")
             ignore = [*([ignore] if isinstance(ignore, str) else (ignore or [])), group_col]
         frame, cols, acc = check_table(frame, given, ignore=ignore, score_cols=score_cols, train_pi=train_pi)
+        memory.release()  # a wide table made long: its freed arrays handed back before the canonical frame is made
         data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
                                         detect_model=given.get("model") is None and not score_cols)
         pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi

@@ -194,6 +194,8 @@ def _text(s: pd.Series, col: str, rules: FrameRules, fail, *, as_object: bool = 
         fail(f"column {rules.column(col)!r} is empty in data row {i + 1}; fill it in or drop the row")
     if isinstance(s.dtype, pd.StringDtype) and s.dtype == _STR and not as_object:  # a frame's text: kept as it is
         return s.array
+    if isinstance(s.dtype, pd.CategoricalDtype) and s.cat.categories.dtype == _STR and not as_object:
+        return s.array  # text categories (the audit's key columns, one code a row): kept as they are
     # per distinct value, not per row (one Python str each, shared by its rows); a whole float (a column
     # with gaps read as float) as an integer; factorize's uniques are pd.unique's values, in its order
     code, uniques = pd.factorize(s)

@@ -23,6 +23,8 @@ those numbers, not their distribution.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 __all__ = ["JACK_GROUPS", "StratumSampler", "jackknife_groups", "jackknife_variance", "jackknife_weights",
@@ -66,11 +68,20 @@ class StratumSampler:
 
     def __init__(self, stratum: np.ndarray, rng: np.random.Generator) -> None:
         self.order = np.argsort(stratum, kind="stable")
-        sizes = np.bincount(stratum)
-        starts = np.r_[0, np.cumsum(sizes)[:-1]]
+        self.sizes = np.bincount(stratum)
+        self.starts = np.r_[0, np.cumsum(self.sizes)[:-1]]
         self.rng, self.n = rng, stratum.shape[0]
-        self.start_of = starts[stratum[self.order]].astype(np.float64)
-        self.size_of = sizes[stratum[self.order]].astype(np.float64)
+
+    @functools.cached_property
+    def start_of(self) -> np.ndarray:
+        """Per position (in stratum order), the first position of its stratum (float64); made when first read
+        (:meth:`draws_into` reads one number per stratum, not this array)."""
+        return np.repeat(self.starts, self.sizes).astype(np.float64)
+
+    @functools.cached_property
+    def size_of(self) -> np.ndarray:
+        """Per position (in stratum order), the size of its stratum (float64); made when first read."""
+        return np.repeat(self.sizes, self.sizes).astype(np.float64)
 
     def draws(self) -> np.ndarray:
         """One resample as the drawn positions (in stratum order), one per slot: :meth:`counts` is their
@@ -87,16 +98,14 @@ class StratumSampler:
         self.rng.random(out=u)
         for a, b in self._runs():
             part = u[a:b]
-            part *= self.size_of[a]
-            part += self.start_of[a]
+            part *= np.float64(b - a)  # the stratum's size and start, as size_of and start_of hold them
+            part += np.float64(a)
         np.copyto(drawn, u, casting="unsafe")
 
     def _runs(self) -> list[tuple[int, int]]:
-        """The strata's runs of positions ``[a, b)`` in stratum order."""
+        """The strata's runs of positions ``[a, b)`` in stratum order (the non-empty strata)."""
         if not hasattr(self, "_run_list"):
-            edges = np.flatnonzero(np.diff(self.start_of)) + 1
-            self._run_list = [(int(a), int(b)) for a, b in zip(np.r_[0, edges], np.r_[edges, self.n], strict=True)
-                              if b > a]
+            self._run_list = [(int(a), int(a + n)) for a, n in zip(self.starts, self.sizes, strict=True) if n > 0]
         return self._run_list
 
     def counts(self) -> np.ndarray:
