@@ -107,7 +107,10 @@ def _check_count(repo: Path, title: str, subs: dict[str, str], most: int | None 
 
 
 def _env(repo: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(repo / "src")}
+    """The copy's package first; the outer run's extra pytest options are not the copy's (a plugin they
+    name need not be importable there)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    return {**env, "PYTHONPATH": str(repo / "src")}
 
 
 def _run(repo: Path, *args: str) -> subprocess.CompletedProcess:
