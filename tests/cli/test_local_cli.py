@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -130,3 +131,47 @@ def test_help_documents_the_flags(capsys):
     for flag in ("--dataset", "--suite", "--data-dir", "--target", "--learners", "--folds",
                  "--seed", "--min-minority", "--out", "--status"):
         assert flag in text
+
+
+def test_predict_local_scores_its_task_in_the_same_process_as_step_score_does(tmp_path, capsys):
+    """Issue 42.5: the workflow's predict job scores its task (``--metrics-out``, ``--folds-out``), one
+    process per task instead of two; the files are byte for byte those of ``prspace step score``, and
+    one option without the other is one line (exit 2) before any work."""
+    out, status = tmp_path / "keel-ecoli1.parquet", tmp_path / "keel-ecoli1.json"
+    common = ["predict-local", "--dataset", "keel-ecoli1", "--learners", "gnb,tree-depth2", "--folds", "3",
+              "--out", str(out), "--status", str(status)]
+    code, _, err = _run(capsys, *common, "--metrics-out", str(tmp_path / "m.csv"))
+    assert code == 2 and "--metrics-out and --folds-out go together" in err and not status.exists()
+    code, _, err = _run(capsys, *common, "--metrics-out", str(tmp_path / "m.csv"), "--folds-out", str(tmp_path / "f.csv"))
+    assert code == 0, err
+    code, _, err = _run(capsys, "step", "score", "--in", f"status={status}", "--out", f"metrics={tmp_path / 'm2.csv'}",
+                        "--out", f"folds={tmp_path / 'f2.csv'}")
+    assert code == 0, err
+    assert (tmp_path / "m.csv").read_bytes() == (tmp_path / "m2.csv").read_bytes()
+    assert (tmp_path / "f.csv").read_bytes() == (tmp_path / "f2.csv").read_bytes()
+    assert len(pd.read_csv(tmp_path / "m.csv")) == 2 and len(pd.read_csv(tmp_path / "f.csv")) == 6
+
+
+def test_boyd_fold_skew_writes_every_task_into_one_folder_as_one_task_runs_do(tmp_path, capsys):
+    """Rule boyd_fold_skew is one job for every task (``--out-dir``): each task's file, named after its
+    status file, is byte for byte the file of a run of that task alone (``--out``)."""
+    statuses = []
+    for task in ("keel-ecoli1", "keel-glass1"):
+        status = tmp_path / "p" / f"{task}.json"
+        code, _, err = _run(capsys, "predict-local", "--dataset", task, "--learners", "gnb,tree-depth2", "--folds", "3",
+                            "--out", str(tmp_path / "p" / f"{task}.parquet"), "--status", str(status))
+        assert code == 0, err
+        statuses.append(str(status))
+    settings = ["--dispersions", "0.5,0.9", "--seeds", "2", "--seed", "3"]
+    code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *statuses, *settings, "--out-dir", str(tmp_path / "fs"))
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "fs").iterdir()) == ["keel-ecoli1.parquet", "keel-glass1.parquet"]
+    for status in statuses:
+        alone = tmp_path / "alone.parquet"
+        code, _, err = _run(capsys, "boyd", "fold-skew", "--status", status, *settings, "--out", str(alone))
+        assert code == 0, err
+        assert (tmp_path / "fs" / f"{Path(status).stem}.parquet").read_bytes() == alone.read_bytes()
+    code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *statuses, *settings, "--out", str(tmp_path / "x.parquet"))
+    assert code == 2 and "--out takes the runs of one task" in err
+    code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *settings, "--out-dir", str(tmp_path / "none"))
+    assert code == 0 and (tmp_path / "none").is_dir() and not list((tmp_path / "none").iterdir())

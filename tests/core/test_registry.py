@@ -218,7 +218,9 @@ def test_a_mistyped_step_fails_at_import_naming_it():
            ({"files": (("ranks", "ranks"),), **kw}, TypeError, "files 'ranks' is 'ranks', not StudyFile"),
            ({"inputs": (("metrics", R.METRICS),), "description": "d"}, ValueError, "declares inputs but no run"),
            ({"run": "m:f"}, ValueError, "has no description"),
-           ({"evidence": (R.METRICS,), "description": "d"}, ValueError, "evidence names a table the step does not write")]
+           ({"evidence": (R.METRICS,), "description": "d"}, ValueError, "evidence names a table the step does not write"),
+           ({"within": "predict", "description": "d"}, ValueError, "declares within but no run"),
+           ({"within": "predict", "resources": (("mem_mb", 1),), **kw}, ValueError, "runs inside another rule's jobs")]
     for fields, error, message in bad:
         with pytest.raises(error, match=re.escape("step 'x' (prspace.core.registry): ") + ".*" + re.escape(message)):
             R.Step("x", **fields)

@@ -88,6 +88,9 @@ def test_inputs_outputs_and_conditions_of_the_rules():
     assert rules.input(R.STEP_SCORE) == {"status": "s/{task}.json"}
     assert rules.output(R.STEP_SCORE) == {"metrics": "w/m/{task}.csv", "folds": "w/{task}.f.csv"}
     assert [s.name for s in R.COMMAND_STEPS if rules.per_task(s)] == [R.STEP_SCORE.name]
+    # ... which has no rule of its own: each predict job runs it (no per-task rule is made by the loop)
+    assert R.STEP_SCORE.within == R.STEP_PREDICT.name and R.STEP_SCORE not in R.OWN_RULE_STEPS
+    assert not [s.name for s in R.OWN_RULE_STEPS if rules.per_task(s)]
     assert rules.input(R.STEP_COLLECT)["status"] == ("each", "s/{task}.json")
     assert rules.input(R.STEP_RANK)["selfcheck"] == []  # a local study has no OpenML self-check
     openml = _rules({**cfg, "source": "openml"})
@@ -106,3 +109,29 @@ def test_arguments_are_the_command_that_recomputes_the_committed_noise_evidence(
     assert shlex.split(args) == ["--in", "pairs=T/noise_floor_pairs.csv", "--in", "tasks=T/tasks.csv", "--in",
                                  "calibration=T/calibration_summary.csv", "--set", f"n_boot={cfg['analysis']['n_boot']}",
                                  "--set", f"seed={cfg['seed']}", "--tables-dir", "T"]
+
+
+def test_per_task_files_of_one_job_in_a_folder_are_named_by_the_command():
+    """Rule boyd_fold_skew writes every task's runs into one folder: a step reading them depends on
+    the folder (its input) and its command names each task's file, in the selection's order; with the
+    experiment off (an If), neither."""
+    cfg = _config(ROOT / "config.yaml")
+    F = R.StudyFile
+    tasks = ["a", "b"]
+    over = SimpleNamespace(per_task=lambda p: ("each", p), downsampling_runs=lambda p: ("ds", p),
+                           fold_skew_runs=lambda p: lambda wildcards: [p.format(task=t) for t in tasks])
+    paths = {F.STATUS: "s/{task}.json", F.METRICS: "w/m/{task}.csv", F.TASK_LIST: "w/t.csv",
+             F.DOWNSAMPLING_RUNS: "d/{task}.parquet", F.FOLD_SKEW_RUNS: "f/{task}.parquet"}
+    rules = StepRules(cfg, files=StepFiles("T", "FD"), inputs=over, paths=paths, folders={F.FOLD_SKEW_RUNS: "f"})
+    step = R.STEP_BOYD_FOLD_SKEW_REPORT
+    assert rules.input(step)["runs"] == "f"
+    args = rules.arguments(step)(None, SimpleNamespace(**rules.input(step)), SimpleNamespace(**rules.output(step)))
+    assert shlex.split(args)[:4] == ["--in", "runs=f/a.parquet", "f/b.parquet", "--set"]
+    assert rules.input(R.STEP_BOYD_EVIDENCE)["fold_skew_runs"] == "f"
+    off = {**cfg, "boyd": {**cfg["boyd"], "fold_skew": {**cfg["boyd"]["fold_skew"], "enabled": False}}}
+    rules_off = StepRules(off, files=StepFiles("T", "FD"), inputs=over, paths=paths, folders={F.FOLD_SKEW_RUNS: "f"})
+    assert rules_off.input(R.STEP_BOYD_EVIDENCE)["fold_skew_runs"] == []
+    assert "f/a.parquet" not in rules_off.arguments(R.STEP_BOYD_EVIDENCE)(
+        None, SimpleNamespace(**{k: v if isinstance(v, (str, list)) else ["x"] for k, v in
+                                 rules_off.input(R.STEP_BOYD_EVIDENCE).items()}),
+        SimpleNamespace(**rules_off.output(R.STEP_BOYD_EVIDENCE)))

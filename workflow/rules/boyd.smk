@@ -16,37 +16,13 @@ BOYD_DATA_ARGS = own_data_args(config["local"])
 # the tasks of sections 4.3 and 4.1 (prspace.study.workflow_inputs.StudyInputs), as input functions
 BOYD_DS_RUNS = f"{WORK}/boyd/downsampling/{{task}}.parquet"
 BOYD_FS_RUNS = f"{WORK}/boyd/fold_skew/{{task}}.parquet"
-
-
-rule boyd_downsample:
-    input:
-        tasks=ancient(TASK_LIST),  # a new task list alone does not change this task's runs
-        data=data_file,  # your own data file of the task (reruns when it changes)
-    output: BOYD_DS_RUNS,
-    log: JOBS.log(R.STEP_BOYD_DOWNSAMPLE, task=True),
-    benchmark: JOBS.benchmark(R.STEP_BOYD_DOWNSAMPLE, task=True)
-    threads: 1
-    resources: mem_mb=3000, runtime=60,
-    params:
-        data=BOYD_DATA_ARGS,
-        learners=BOYD_DS["learners"],
-        ratios=",".join(str(r) for r in BOYD_DS["ratios"]),
-        prspace=PRSPACE,
-        seed=SEED,
-        folds=BOYD_DS["folds"],
-        repeats=BOYD_DS["repeats"],
-        max_pi=BOYD_DS["max_pi"],
-    shell:
-        "{params.prspace} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
-        "--ratios {params.ratios} --folds {params.folds} --repeats {params.repeats} --seed {params.seed} "
-        "--max-pi {params.max_pi} --out {output} > {log} 2>&1"
-
-
+# ... all written by one job (# One job for every fold-skew task (a task's runs take about a second; a process of its own cost more):
+# one file per task in BOYD_FS_DIR, which the steps read through StepRules(folders=...).
 rule boyd_fold_skew:
-    input: status=PREDICTION_STATUS,
-    output: BOYD_FS_RUNS,
-    log: JOBS.log(R.STEP_BOYD_FOLD_SKEW, task=True),
-    benchmark: JOBS.benchmark(R.STEP_BOYD_FOLD_SKEW, task=True)
+    input: status=INPUTS.fold_skew_runs(PREDICTION_STATUS),
+    output: directory(BOYD_FS_DIR),
+    log: JOBS.log(R.STEP_BOYD_FOLD_SKEW),
+    benchmark: JOBS.benchmark(R.STEP_BOYD_FOLD_SKEW)
     threads: 1
     params:
         dispersions=",".join(str(d) for d in BOYD_FS["dispersions"]),
@@ -56,5 +32,4 @@ rule boyd_fold_skew:
         max_repeats=BOYD_FS["max_repeats"],
     shell:
         "{params.prspace} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
-        "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out {output} > {log} 2>&1"
-
+        "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out-dir {output} > {log} 2>&1"

@@ -1,7 +1,7 @@
 # Shared conventions of every rules file (see docs/architecture.md, "Workflow contract").
 # Included first by the Snakefile.  Defines: R (prspace.core.registry), STUDY, WORK, RESULTS, PRSPACE, JOBS, FILES,
 # DATA_FILES, INPUTS, data_file(), task_ids(), per_task(), output_folder(), PREDICTIONS, PREDICTION_STATUS,
-# FIGURE_DATA, METRICS_TABLE, TASKS_TABLE, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
+# FIGURE_DATA, METRICS_TABLE, TASKS_TABLE, TASK_METRICS, FOLD_METRICS.  The rules files define no functions (snakemake --lint): input and
 # params functions come from prspace.study.workflow_inputs.
 
 import sys
@@ -78,7 +78,9 @@ TASK_LIST = str(R.TASK_LIST.path(WORK))
 #: The study's tidy metrics table (one row per task x model), columns in docs/architecture.md, and task table.
 METRICS_TABLE = FILES.csv(R.METRICS)
 TASKS_TABLE = FILES.csv(R.TASKS)
-#: Per-fold metrics of one task (one row per task x model x repeat x fold).
+#: Per-model metrics of one task and its per-fold metrics (one row per task x model x repeat x fold):
+#: step score, run by the task's predict job (prspace.core.registry.STEP_SCORE.within).
+TASK_METRICS = f"{WORK}/metrics/{{task}}.csv"
 FOLD_METRICS = f"{WORK}/metrics/{{task}}.folds.csv"
 
 

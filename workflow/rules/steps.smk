@@ -9,12 +9,15 @@ from prspace.study.step_rules import StepRules
 
 _FILE = R.StudyFile
 STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths={
-    _FILE.STATUS: PREDICTION_STATUS, _FILE.METRICS: f"{WORK}/metrics/{{task}}.csv", _FILE.FOLDS: FOLD_METRICS,
+    _FILE.STATUS: PREDICTION_STATUS, _FILE.METRICS: TASK_METRICS, _FILE.FOLDS: FOLD_METRICS,
     _FILE.TASK_LIST: TASK_LIST, _FILE.RANKS: f"{WORK}/ranks.csv", _FILE.SKEW_REFERENCE: SKEW_REFERENCE,
     _FILE.DOWNSAMPLING_RUNS: BOYD_DS_RUNS, _FILE.FOLD_SKEW_RUNS: BOYD_FS_RUNS,
-    _FILE.RANK_SETS_PER_TASK: directory(f"{WORK}/{R.STEP_RANK_SETS.name}")})
+    _FILE.RANK_SETS_PER_TASK: directory(f"{WORK}/{R.STEP_RANK_SETS.name}")},
+    # per-task files that one job writes into one folder (the rule's output): a step depends on the folder
+    folders={_FILE.FOLD_SKEW_RUNS: BOYD_FS_DIR})
 
-for _step in R.COMMAND_STEPS:
+# (a step run inside another rule's jobs, `within`, has no rule: score runs in the predict jobs, study.smk)
+for _step in R.OWN_RULE_STEPS:
 
     rule:
         name: _step.name

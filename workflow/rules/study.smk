@@ -23,17 +23,20 @@ checkpoint select_tasks:
         "{params.cmd} --out {output} > {log} 2>&1"
 
 
+# One job per task: its predictions, then, in the same process, step score (R.STEP_SCORE.within): the
+# task's metrics, pooled and per fold (one Python process per task instead of two).
 rule predict:
     input:
         data=data_file,  # your own data file of the task (none for embedded and OpenML tasks)
-    output: status=PREDICTION_STATUS,
+    output: status=PREDICTION_STATUS, metrics=TASK_METRICS, folds=FOLD_METRICS,
     log: JOBS.log(R.STEP_PREDICT, task=True),
     benchmark: JOBS.benchmark(R.STEP_PREDICT, task=True)
     params: cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE), parquet=PREDICTIONS,
     threads: 1
     resources: mem_mb=4000, runtime=120, openml_connections=config["openml"]["workers"] if SOURCE == "openml" else 0,
     shell:
-        "{params.cmd} --out {params.parquet} --status {output.status} > {log} 2>&1"
+        "{params.cmd} --out {params.parquet} --status {output.status} --metrics-out {output.metrics} "
+        "--folds-out {output.folds} > {log} 2>&1"
 
 
 #: The reference task table of the skew counterfactual (prspace.study.workflow_commands.skew_reference_path).

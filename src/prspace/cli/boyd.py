@@ -1,11 +1,12 @@
 """``prspace boyd ...``: the per-task runs of the Boyd et al. (2012) experiments.
 
 * ``downsample`` -- one task's downsampling runs (section 4.3);
-* ``fold-skew``  -- one task's fold-skew runs from its predictions (section 4.1).
+* ``fold-skew``  -- the fold-skew runs of one or more tasks from their predictions (section 4.1).
 
-Each writes one parquet file with a note (why a task was skipped, or where its data came from),
-which the generic ``prspace step`` does not write; the rules ``boyd_downsample`` / ``boyd_fold_skew``
-call them once per task. Every other Boyd step (theory and paper tables, the reports over tasks,
+Each writes one parquet file per task with a note (why a task was skipped, or where its data came
+from), which the generic ``prspace step`` does not write; rule ``boyd_downsample`` calls
+``downsample`` once per task, rule ``boyd_fold_skew`` calls ``fold-skew`` once for every task of the
+experiment (``--out-dir``: one process, not one per task). Every other Boyd step (theory and paper tables, the reports over tasks,
 the evidence rows) is ``prspace step <rule>`` (:mod:`prspace.experiments.boyd_steps`), and every
 figure ``prspace figure NAME``.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from prspace.core.errors import InputError
 from prspace.core.output import write_parquet
 from prspace.core.panels import parse_learners
 from prspace.data.datasets import load_dataset
@@ -49,12 +51,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.set_defaults(func=run_downsample)
 
     f = sub.add_parser("fold-skew", help="one task's fold-skew runs (Boyd section 4.1)", description="Boyd et al. section 4.1: resample the task's test folds with skewed class ratios and compare the fold-averaged and pooled aggregates; write the runs as parquet.")
-    f.add_argument("--status", required=True, type=Path, help="status JSON of the task's predictions")
+    f.add_argument("--status", required=True, type=Path, nargs="*",
+                   help="status JSON of each task's predictions (none: an empty --out-dir)")
     f.add_argument("--dispersions", type=_floats, default=[0.25, 0.5, 0.75, 0.9], help="shares of a class dropped from skewed test folds, comma-separated, each in [0, 1)")
     f.add_argument("--seeds", type=int, default=3, help="random drops per dispersion (default: %(default)s)")
     f.add_argument("--seed", type=int, default=0, help="seed of the resampling")
     f.add_argument("--max-repeats", type=int, default=1, help="CV repeats of the predictions to use at most")
-    f.add_argument("--out", required=True, type=Path, help="parquet of runs to write")
+    out = f.add_mutually_exclusive_group(required=True)
+    out.add_argument("--out", type=Path, help="parquet of runs to write (one --status)")
+    out.add_argument("--out-dir", type=Path,
+                     help="folder of the runs, one parquet per task named as its status file (<task>.parquet)")
     f.set_defaults(func=run_fold_skew)
 
 
@@ -75,7 +81,17 @@ def run_downsample(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
-    runs, note = fs.task_runs(args.status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
-                              max_repeats=args.max_repeats)
-    write_parquet(runs, args.out, note)
+    """Each task's fold-skew runs (:func:`prspace.experiments.fold_skew.task_runs`), one after the other."""
+    if args.out is not None and len(args.status) != 1:
+        raise InputError(f"--out takes the runs of one task; {len(args.status)} --status files given: "
+                         "write them into a folder with --out-dir")
+    outs = [args.out] if args.out is not None else [args.out_dir / f"{Path(p).stem}.parquet" for p in args.status]
+    if len(set(outs)) != len(outs):
+        raise InputError("two --status files have the same name; each task's runs are named after its status file")
+    if args.out_dir is not None:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+    for status, out in zip(args.status, outs, strict=True):
+        runs, note = fs.task_runs(status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
+                                  max_repeats=args.max_repeats)
+        write_parquet(runs, out, note)
     return 0

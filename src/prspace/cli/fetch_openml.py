@@ -1,7 +1,8 @@
 """``prspace fetch-openml``: select OpenML tasks and fetch their predictions.
 
 ``prspace fetch-openml select ... --out tasks.csv`` writes the task list (prspace.core.contracts);
-``prspace fetch-openml task ... --out X.parquet --status X.json`` fetches one task;
+``prspace fetch-openml task ... --out X.parquet --status X.json`` fetches one task (with
+``--metrics-out M.csv --folds-out F.csv`` it then scores it in the same process: step ``score``);
 ``prspace fetch-openml manifest --status *.json ... --out manifest.json`` freezes the draw;
 ``prspace fetch-openml selfcheck --status *.json ...`` compares our AUROC with the server's.
 With ``--manifest M``, select and task replay a manifest with no listing call.
@@ -21,6 +22,7 @@ import time
 from pathlib import Path
 
 import prspace
+from prspace.cli.step import add_score_outputs, score_outputs
 from prspace.core._io import atomic_path
 from prspace.core.contracts import (
     TaskStatus,
@@ -116,6 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     task.add_argument("--repeats", default="0", help="CV repeats to keep: comma list or 'all' (default 0)")
     task.add_argument("--out", required=True, type=Path, help="predictions parquet (written when ok)")
     task.add_argument("--status", required=True, type=Path, help="status JSON (always written)")
+    add_score_outputs(task)
 
     man = sub.add_parser("manifest", help="freeze a study's draw: server, client, date, runs and checksums -> JSON")
     man.add_argument("--status", nargs="+", required=True, type=Path, help="status JSON of every task")
@@ -201,6 +204,7 @@ def _failed(name: str, exc: Exception, t0: float) -> TaskStatus:
 def run_task(args: argparse.Namespace) -> int:
     _quiet_client_logs()
     name = f"openml-{args.task_id}"
+    score = score_outputs(args)  # checked before the work
     t0 = time.monotonic()
     try:
         settings = _settings(args)
@@ -238,6 +242,8 @@ def run_task(args: argparse.Namespace) -> int:
         f"{len(res.replaced_runs)} run(s) replaced, {res.http_requests} HTTP request(s), {res.seconds:.1f}s",
         file=sys.stderr,
     )
+    del res  # the fetched frames: scoring reads the task back from its parquet
+    score(args.status)
     return 0
 
 

@@ -1,8 +1,10 @@
 """``prspace predict-local``: cross-validate the local learner panel on one dataset.
 
 Always writes the status JSON (atomically) when the dataset was handled, ``ok`` or
-``skipped``; writes the predictions parquet only when ``ok``.  User errors (unknown
-dataset or learner, missing target column, ...) exit with status 2 and one line.
+``skipped``; writes the predictions parquet only when ``ok``.  With ``--metrics-out`` and
+``--folds-out`` it then scores the task in the same process (step ``score``, as ``prspace step
+score`` does: the workflow's ``predict`` job, one process per task instead of two).  User errors
+(unknown dataset or learner, missing target column, ...) exit with status 2 and one line.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import logging
 import time
 from pathlib import Path
 
+from prspace.cli.step import add_score_outputs, score_outputs
 from prspace.core.contracts import write_status
 from prspace.data.datasets import DEFAULT_MIN_MINORITY
 from prspace.local.task import predict_task, task_dataset
@@ -53,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--status", required=True, metavar="FILE.json", help="status file to write")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (it is off anyway when stderr is not a terminal)")
+    add_score_outputs(p)
     p.set_defaults(func=run)
 
 
@@ -80,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from prspace.local.learners import parse_learners
 
     t0 = time.perf_counter()
+    score = score_outputs(args)  # checked before the work
     learners = parse_learners(args.learners)
     dataset = task_dataset(args.dataset, suite=args.suite, data_dir=args.data_dir, target=args.target,
                            pos_label=args.pos_label, n_folds=args.folds, seed=args.seed)
@@ -92,4 +97,5 @@ def run(args: argparse.Namespace) -> int:
                  len(failed), ": " + ", ".join(failed) if failed else "", dataset.n, dataset.n_pos, status.seconds)
     else:
         log.info("%s: skipped: %s", dataset.task_id, status.reason)
+    score(Path(args.status))
     return 0

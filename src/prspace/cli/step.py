@@ -204,17 +204,53 @@ def run(args: argparse.Namespace) -> int:
     fn = _step_function(args.name)
     inputs = _inputs(args.name, fn, args.inputs)
     settings = _settings(args.name, fn, args.settings)
-    step = STEPS[args.name]
     outputs = dict(_split(item, "--out", "ROLE=PATH", "ranks=work/ranks.csv") for item in args.outputs)
+    run_step(args.name, inputs, settings, outputs=outputs, tables_dir=args.tables_dir,
+             figure_data_dir=args.figure_data_dir)
+    return 0
+
+
+def run_step(name: str, inputs: dict[str, Path | list[Path]], settings: dict[str, object] | None = None, *,
+             outputs: dict[str, str] | None = None, tables_dir: str | None = None,
+             figure_data_dir: str | None = None) -> None:
+    """Run step ``name`` on ``inputs`` (role -> path) with ``settings`` and write what it returns: the
+    files of its ``outputs`` (role -> path), its tables under ``tables_dir``, its figure-data tables under
+    ``figure_data_dir``. Also the way a command runs a step in its own process after its own work
+    (``prspace predict-local --metrics-out``: step ``score``, no second process per task)."""
+    fn = _step_function(name)
+    step = STEPS[name]
+    outputs = dict(outputs or {})
     wanted = [role for role, _ in step.files]
     unknown = sorted(set(outputs) - set(wanted))
     if unknown or len(outputs) < len(wanted):
-        raise InputError(f"step {args.name} writes {', '.join(wanted) or 'no file'} besides its tables: give "
+        raise InputError(f"step {name} writes {', '.join(wanted) or 'no file'} besides its tables: give "
                          + (" ".join(f"--out {r}=PATH" for r in wanted) if wanted else "no --out"))
-    if step.tables and args.tables_dir is None:
-        raise InputError(f"step {args.name} writes tables: give their folder (--tables-dir)")
-    if step.figure_data and args.figure_data_dir is None:
-        raise InputError(f"step {args.name} writes the tables of its figures: give their folder (--figure-data-dir)")
-    output = fn(inputs, **settings)
-    write_step(output, tables_dir=args.tables_dir, figure_data_dir=args.figure_data_dir, files=outputs, step=step)
-    return 0
+    if step.tables and tables_dir is None:
+        raise InputError(f"step {name} writes tables: give their folder (--tables-dir)")
+    if step.figure_data and figure_data_dir is None:
+        raise InputError(f"step {name} writes the tables of its figures: give their folder (--figure-data-dir)")
+    output = fn(inputs, **(settings or {}))
+    write_step(output, tables_dir=tables_dir, figure_data_dir=figure_data_dir, files=outputs, step=step)
+
+
+def add_score_outputs(parser: argparse.ArgumentParser) -> None:
+    """``--metrics-out`` and ``--folds-out``: a command that writes one task's predictions and status
+    scores them in its own process (step ``score``), as the workflow's ``predict`` job does."""
+    parser.add_argument("--metrics-out", metavar="FILE.csv", type=Path, default=None,
+                        help="then score the task (step score): its per-model metrics here (with --folds-out)")
+    parser.add_argument("--folds-out", metavar="FILE.csv", type=Path, default=None,
+                        help="then score the task (step score): its per-fold metrics here (with --metrics-out)")
+
+
+def score_outputs(args: argparse.Namespace) -> Callable[[Path], None]:
+    """What to do once the task's status is written (:func:`add_score_outputs`): score it with step
+    ``score`` (exactly ``prspace step score --in status=... --out metrics=... --out folds=...``), or
+    nothing. Raises :class:`InputError` for one of the two options without the other, before any work."""
+    metrics, folds = args.metrics_out, args.folds_out
+    if (metrics is None) != (folds is None):
+        raise InputError("--metrics-out and --folds-out go together: give both (or neither, to score later "
+                         "with prspace step score)")
+    if metrics is None:
+        return lambda status: None
+    return lambda status: run_step(R.STEP_SCORE.name, {"status": status},
+                                   outputs={"metrics": str(metrics), "folds": str(folds)})

@@ -239,6 +239,9 @@ class Step:
     #: all input roles are one word group (a role without files is left out); Snakemake resources
     grouped: bool = False
     resources: tuple[tuple[str, int], ...] = ()
+    #: the rule written by hand whose jobs run this step in their own process, after their own command
+    #: (``predict`` scores its task: one process per task, not two); None: a ``prspace step`` rule of its own
+    within: str | None = None
 
     def __post_init__(self) -> None:
         def bad(problem: str, kind: type[Exception] = TypeError) -> Exception:
@@ -272,7 +275,7 @@ class Step:
         if not self.description:
             raise bad("has no description (snakemake --list-rules and docs/workflow.md show it)", ValueError)
         if self.run is None:
-            extra = [f for f in ("files", "inputs", "settings", "resources") if getattr(self, f)]
+            extra = [f for f in ("files", "inputs", "settings", "resources", "within") if getattr(self, f)]
             if extra or self.grouped:
                 raise bad(f"declares {', '.join(extra) or 'grouped'} but no run: only a `prspace step` rule takes "
                           "them; give run='module:function' or declare its rule by hand", ValueError)
@@ -282,6 +285,9 @@ class Step:
             if self.figures:
                 raise bad("a `prspace step` rule writes tables and figure data; its figures are steps of "
                           "their own (_figure_step)", ValueError)
+        if self.within is not None and (self.run is None or self.resources or not isinstance(self.within, str)):
+            raise bad(f"within={self.within!r}: only a step with a run and no resources of its own runs inside "
+                      "another rule's jobs (give the rule's name)", ValueError)
 
 
 def _boyd(name: str, title: str, section: str, md: bool = True, *, caption: str) -> Table:
@@ -980,10 +986,11 @@ def _figure_step(figure: Figure, when: When | None = None) -> Step:
 
 STEP_SELECT_TASKS = Step("select_tasks", description="The study's candidate tasks: every dataset of the local suite (prspace "
                          "list-datasets) or the OpenML draw (prspace fetch-openml select), each with its counts.")
-STEP_PREDICT = Step("predict", description="One task's cross-validated predictions (local learners or OpenML runs).")
+STEP_PREDICT = Step("predict", description="One task's cross-validated predictions (local learners or OpenML runs), then "
+                    "its metrics (step score, in the same process).")
 STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=_pairs(metrics=StudyFile.METRICS, folds=StudyFile.FOLDS),
     description="Per-model metrics of one task, pooled over folds and per fold (prspace.metrics.all_metrics).",
-    inputs=_pairs(status=StudyFile.STATUS), resources=_pairs(mem_mb=2000, runtime=30))
+    inputs=_pairs(status=StudyFile.STATUS), within=STEP_PREDICT.name)
 STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS),
                     run="prspace.experiments.collect:collect_step",
     description="The study's tidy metrics table and task table.",
@@ -1092,7 +1099,8 @@ STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     inputs=_pairs(runs=OverTasks(Selection.DOWNSAMPLING, StudyFile.DOWNSAMPLING_RUNS)), grouped=True,
     settings=_pairs(study="study", criteria=Composed.DOWNSAMPLING_CRITERIA))
 STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when=When.BOYD_FOLD_SKEW,
-    description="One task's fold-skew runs: aggregates on skewed vs stratified test folds.")
+    description="Every fold-skew task's runs, one file per task, in one job: aggregates on skewed vs stratified "
+                "test folds.")
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
                                   (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when=When.BOYD_FOLD_SKEW,
                                   run="prspace.experiments.boyd_steps:fold_skew_report_step",
@@ -1156,6 +1164,9 @@ STEPS: tuple[Step, ...] = (
 
 #: The steps ``prspace step NAME`` runs (those with a ``run``), in the order of :data:`STEPS`.
 COMMAND_STEPS: tuple[Step, ...] = tuple(s for s in STEPS if s.run is not None)
+#: Those of them that are rules of their own (the loop of ``workflow/rules/steps.smk``); the others run
+#: inside the jobs of the rule named by their ``within``.
+OWN_RULE_STEPS: tuple[Step, ...] = tuple(s for s in COMMAND_STEPS if s.within is None)
 #: Every figure, in the order of :data:`STEPS`.
 FIGURES: tuple[Figure, ...] = tuple(f for s in STEPS for f in s.figures)
 #: Every figure-data table, in the order of :data:`STEPS`.

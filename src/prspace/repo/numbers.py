@@ -70,7 +70,8 @@ def _rule(item: R.Table | R.FigureData | R.Figure) -> str:
 
 
 def _step_rule(step: R.Step) -> str:
-    return f"`{step.name}`" + (f" ({_WHEN[step.when]})" if step.when else "")
+    return (f"`{step.name}`" + (f" ({_WHEN[step.when]})" if step.when else "")
+            + (f" (in the `{step.within}` jobs)" if step.within else ""))
 
 
 def _input(spec: R.Input) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from shlex import quote
 from typing import Any
 
@@ -40,7 +40,8 @@ def step_inputs(*roles: str) -> Callable[..., str]:
 
 
 def step_arguments(ins: dict[str, str], *, grouped: bool = False, settings: str = "",
-                   tables: str | None = None, figure_data: str | None = None, outs: tuple[str, ...] = ()) -> Callable[..., str]:
+                   tables: str | None = None, figure_data: str | None = None, outs: tuple[str, ...] = (),
+                   files_of: Mapping[str, Callable[[Any], list[str]]] | None = None) -> Callable[..., str]:
     """A step rule's params function (Snakemake calls it with the job's ``input`` and ``output``): the
     arguments of ``prspace step NAME`` after the name, as one string.
 
@@ -48,10 +49,14 @@ def step_arguments(ins: dict[str, str], *, grouped: bool = False, settings: str 
     one word group, left empty (two spaces) when it has no file, or with ``grouped`` all roles are one
     (:func:`step_inputs`: a role without files is dropped). Then ``settings`` (:func:`step_settings`),
     ``--tables-dir`` / ``--figure-data-dir`` (the folder of output ``tables`` / ``figure_data``) and ``--out ROLE=PATH`` for each output named in ``outs``; every
-    word shell-quoted.
+    word shell-quoted. ``files_of`` gives a role's files by an input function of its own instead of the
+    rule's input (whose file is then the folder one job writes them into).
     """
+    files_of = dict(files_of or {})
+
     def arguments(wildcards: object, input: Any, output: Any) -> str:
-        renamed = type("Inputs", (), {role: getattr(input, key) for role, key in ins.items()})
+        renamed = type("Inputs", (), {role: files_of[role](wildcards) if role in files_of else getattr(input, key)
+                                      for role, key in ins.items()})
         pieces = ([step_inputs(*ins)(wildcards, renamed)] if grouped
                   else [step_inputs(role)(wildcards, renamed) for role in ins])
         pieces += [settings] if settings else []

@@ -67,11 +67,14 @@ class StepRules:
     """The rules' inputs, outputs and command arguments of the registry's steps, for one study.
 
     ``paths``: the path of each :class:`~prspace.core.registry.StudyFile` the steps read or write
-    (``{task}`` in a per-task file's path)."""
+    (``{task}`` in a per-task file's path). ``folders``: the per-task files that one job writes, all of
+    them, into one folder (its output, e.g. rule ``boyd_fold_skew``): a step reading them over tasks
+    depends on the folder, and its command names the files (``--in runs=<folder>/<task>.parquet ...``)."""
 
     def __init__(self, config: Mapping[str, Any], *, files: StepFiles, inputs: StudyInputs,
-                 paths: Mapping[R.StudyFile, Any]) -> None:
+                 paths: Mapping[R.StudyFile, Any], folders: Mapping[R.StudyFile, str] | None = None) -> None:
         self.config, self.files, self.study_inputs, self.paths = config, files, inputs, paths
+        self.folders = dict(folders or {})
 
     def _path(self, file: R.StudyFile) -> Any:
         if file not in self.paths:
@@ -87,11 +90,30 @@ class StepRules:
         if isinstance(spec, R.StudyFile):
             return self._path(spec)
         if isinstance(spec, R.OverTasks):
-            over = {R.Selection.STUDY: self.study_inputs.per_task,
-                    R.Selection.DOWNSAMPLING: self.study_inputs.downsampling_runs,
-                    R.Selection.FOLD_SKEW: self.study_inputs.fold_skew_runs}
-            return over[spec.selection](self._path(spec.file))
+            if spec.file in self.folders:
+                return self.folders[spec.file]
+            return self._over_tasks(spec)
         raise TypeError(f"not a step input: {spec!r}")
+
+    def _over_tasks(self, spec: R.OverTasks) -> Callable[[Any], list[str]]:
+        """An input function: the per-task file of ``spec`` over the tasks of its selection."""
+        over = {R.Selection.STUDY: self.study_inputs.per_task,
+                R.Selection.DOWNSAMPLING: self.study_inputs.downsampling_runs,
+                R.Selection.FOLD_SKEW: self.study_inputs.fold_skew_runs}
+        return over[spec.selection](self._path(spec.file))
+
+    def _in_folders(self, step: R.Step) -> dict[str, Callable[[Any], list[str]]]:
+        """The roles of ``step`` that read per-task files of a folder (:attr:`folders`), active in this
+        study: role -> the files' input function (the command names them; the rule depends on the folder)."""
+        out = {}
+        for role, spec in step.inputs:
+            if isinstance(spec, R.If):
+                if not step_active(spec.when, self.config):
+                    continue
+                spec = spec.spec
+            if isinstance(spec, R.OverTasks) and spec.file in self.folders:
+                out[role] = self._over_tasks(spec)
+        return out
 
     def input(self, step: R.Step) -> dict[str, Any]:
         return {role: self._input(spec) for role, spec in step.inputs}
@@ -117,4 +139,4 @@ class StepRules:
         return step_arguments({role: role for role, _ in step.inputs}, grouped=step.grouped,
                               settings=self.settings(step), tables="tables" if step.tables else None,
                               figure_data="figure_data" if step.figure_data else None,
-                              outs=tuple(role for role, _ in step.files))
+                              outs=tuple(role for role, _ in step.files), files_of=self._in_folders(step))
