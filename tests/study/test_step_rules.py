@@ -122,15 +122,18 @@ def test_per_task_files_of_one_job_in_a_folder_are_named_by_the_command():
                            fold_skew_runs=lambda p: lambda wildcards: [p.format(task=t) for t in tasks])
     paths = {F.STATUS: "s/{task}.json", F.METRICS: "w/m/{task}.csv", F.TASK_LIST: "w/t.csv",
              F.DOWNSAMPLING_RUNS: "d/{task}.parquet", F.FOLD_SKEW_RUNS: "f/{task}.parquet"}
-    rules = StepRules(cfg, files=StepFiles("T", "FD"), inputs=over, paths=paths, folders={F.FOLD_SKEW_RUNS: "f"})
+    rules = StepRules(cfg, files=StepFiles("T", "FD"), inputs=over, paths=paths, folders={F.FOLD_SKEW_RUNS: "f"},
+                      task_list="w/t.csv")
     step = R.STEP_BOYD_FOLD_SKEW_REPORT
-    assert rules.input(step)["runs"] == "f"
+    assert rules.input(step) == {"runs": "f", "selected_from": "w/t.csv"}  # the task list: the files are named from it
     args = rules.arguments(step)(None, SimpleNamespace(**rules.input(step)), SimpleNamespace(**rules.output(step)))
     assert shlex.split(args)[:4] == ["--in", "runs=f/a.parquet", "f/b.parquet", "--set"]
     assert rules.input(R.STEP_BOYD_EVIDENCE)["fold_skew_runs"] == "f"
     off = {**cfg, "boyd": {**cfg["boyd"], "fold_skew": {**cfg["boyd"]["fold_skew"], "enabled": False}}}
-    rules_off = StepRules(off, files=StepFiles("T", "FD"), inputs=over, paths=paths, folders={F.FOLD_SKEW_RUNS: "f"})
+    rules_off = StepRules(off, files=StepFiles("T", "FD"), inputs=over, paths=paths, folders={F.FOLD_SKEW_RUNS: "f"},
+                          task_list="w/t.csv")
     assert rules_off.input(R.STEP_BOYD_EVIDENCE)["fold_skew_runs"] == []
+    assert "selected_from" not in rules_off.input(R.STEP_BOYD_EVIDENCE)
     assert "f/a.parquet" not in rules_off.arguments(R.STEP_BOYD_EVIDENCE)(
         None, SimpleNamespace(**{k: v if isinstance(v, (str, list)) else ["x"] for k, v in
                                  rules_off.input(R.STEP_BOYD_EVIDENCE).items()}),

@@ -16,7 +16,35 @@ BOYD_DATA_ARGS = own_data_args(config["local"])
 # the tasks of sections 4.3 and 4.1 (prspace.study.workflow_inputs.StudyInputs), as input functions
 BOYD_DS_RUNS = f"{WORK}/boyd/downsampling/{{task}}.parquet"
 BOYD_FS_RUNS = f"{WORK}/boyd/fold_skew/{{task}}.parquet"
-# ... all written by one job (# One job for every fold-skew task (a task's runs take about a second; a process of its own cost more):
+# ... all written by one job, the output of rule boyd_fold_skew
+BOYD_FS_DIR = f"{WORK}/boyd/fold_skew"
+
+
+rule boyd_downsample:
+    input:
+        tasks=ancient(TASK_LIST),  # a new task list alone does not change this task's runs
+        data=data_file,  # your own data file of the task (reruns when it changes)
+    output: BOYD_DS_RUNS,
+    log: JOBS.log(R.STEP_BOYD_DOWNSAMPLE, task=True),
+    benchmark: JOBS.benchmark(R.STEP_BOYD_DOWNSAMPLE, task=True)
+    threads: 1
+    resources: mem_mb=3000, runtime=60,
+    params:
+        data=BOYD_DATA_ARGS,
+        learners=BOYD_DS["learners"],
+        ratios=",".join(str(r) for r in BOYD_DS["ratios"]),
+        prspace=PRSPACE,
+        seed=SEED,
+        folds=BOYD_DS["folds"],
+        repeats=BOYD_DS["repeats"],
+        max_pi=BOYD_DS["max_pi"],
+    shell:
+        "{params.prspace} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
+        "--ratios {params.ratios} --folds {params.folds} --repeats {params.repeats} --seed {params.seed} "
+        "--max-pi {params.max_pi} --out {output} > {log} 2>&1"
+
+
+# One job for every fold-skew task (a task's runs take about a second, less than a process's start-up):
 # one file per task in BOYD_FS_DIR, which the steps read through StepRules(folders=...).
 rule boyd_fold_skew:
     input: status=INPUTS.fold_skew_runs(PREDICTION_STATUS),

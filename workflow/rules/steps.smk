@@ -14,7 +14,7 @@ STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths={
     _FILE.DOWNSAMPLING_RUNS: BOYD_DS_RUNS, _FILE.FOLD_SKEW_RUNS: BOYD_FS_RUNS,
     _FILE.RANK_SETS_PER_TASK: directory(f"{WORK}/{R.STEP_RANK_SETS.name}")},
     # per-task files that one job writes into one folder (the rule's output): a step depends on the folder
-    folders={_FILE.FOLD_SKEW_RUNS: BOYD_FS_DIR})
+    folders={_FILE.FOLD_SKEW_RUNS: BOYD_FS_DIR}, task_list=ancient(TASK_LIST))
 
 # (a step run inside another rule's jobs, `within`, has no rule: score runs in the predict jobs, study.smk)
 for _step in R.OWN_RULE_STEPS:

@@ -21,7 +21,10 @@ from prspace.study.registry import step_active
 from prspace.study.step_args import step_arguments, step_settings
 from prspace.study.workflow_inputs import StepFiles, StudyInputs
 
-__all__ = ["COMPOSED", "StepRules"]
+__all__ = ["COMPOSED", "SELECTED_FROM", "StepRules"]
+
+#: the input of a rule that names the files of a folder over the tasks: the task list they are selected from
+SELECTED_FROM = "selected_from"
 
 
 def _downsampling_criteria(config: Mapping[str, Any]) -> str:
@@ -69,12 +72,17 @@ class StepRules:
     ``paths``: the path of each :class:`~prspace.core.registry.StudyFile` the steps read or write
     (``{task}`` in a per-task file's path). ``folders``: the per-task files that one job writes, all of
     them, into one folder (its output, e.g. rule ``boyd_fold_skew``): a step reading them over tasks
-    depends on the folder, and its command names the files (``--in runs=<folder>/<task>.parquet ...``)."""
+    depends on the folder, and its command names the files (``--in runs=<folder>/<task>.parquet ...``);
+    naming them reads the task list, so such a rule also takes ``task_list`` (the checkpoint's output,
+    ``ancient(TASK_LIST)``: Snakemake requires it of a rule whose parameters read a checkpoint) as its
+    input :data:`SELECTED_FROM`, which is no role of the step."""
 
     def __init__(self, config: Mapping[str, Any], *, files: StepFiles, inputs: StudyInputs,
-                 paths: Mapping[R.StudyFile, Any], folders: Mapping[R.StudyFile, str] | None = None) -> None:
+                 paths: Mapping[R.StudyFile, Any], folders: Mapping[R.StudyFile, str] | None = None,
+                 task_list: Any = None) -> None:
         self.config, self.files, self.study_inputs, self.paths = config, files, inputs, paths
         self.folders = dict(folders or {})
+        self.task_list = task_list
 
     def _path(self, file: R.StudyFile) -> Any:
         if file not in self.paths:
@@ -116,7 +124,12 @@ class StepRules:
         return out
 
     def input(self, step: R.Step) -> dict[str, Any]:
-        return {role: self._input(spec) for role, spec in step.inputs}
+        inputs = {role: self._input(spec) for role, spec in step.inputs}
+        if self._in_folders(step):
+            if self.task_list is None:
+                raise ValueError(f"step {step.name} names files of a folder over the tasks: give StepRules(task_list=...)")
+            inputs[SELECTED_FROM] = self.task_list
+        return inputs
 
     def output(self, step: R.Step) -> dict[str, Any]:
         out = {role: self._path(file) for role, file in step.files}
