@@ -206,7 +206,7 @@ def measure_job_start(repeats: int) -> float:
     """CPU seconds a workflow job spends before its work: interpreter start and imports.
 
     Every Snakemake job is a fresh ``python -m prspace ...`` process; this is what the
-    ``score`` and ``predict`` (OpenML) jobs import.
+    ``predict`` (OpenML) jobs import, which also score their task (step ``score``).
     """
     import subprocess
 
@@ -296,7 +296,7 @@ def sizing(fits: dict[str, tuple[float, float]], requests: float, job_start: flo
     bytes_dl = total("arff_bytes")
     score_cpu = total("score_cpu")
     fetch_cpu = total("fetch_cpu")
-    start_cpu = 2 * len(rows) * job_start  # one predict and one score process per task
+    start_cpu = len(rows) * job_start  # one process per task: predict scores its task (issue 42.5)
     cpu = score_cpu + fetch_cpu + start_cpu
     n_req = requests * len(rows)
     lines = [
@@ -314,7 +314,7 @@ def sizing(fits: dict[str, tuple[float, float]], requests: float, job_start: flo
         f"| predictions parquet stored (work/) | {total('parquet_bytes') / 1e9:,.2f} GB |",
         f"| CPU to fetch and parse (client side) | {_hms(fetch_cpu)} |",
         f"| CPU to score (30 models x 10 folds, pooled + per fold) | {_hms(score_cpu)} |",
-        f"| CPU to start the jobs' processes (2 per task) | {_hms(start_cpu)} |",
+        f"| CPU to start the jobs' processes (1 per task) | {_hms(start_cpu)} |",
         f"| CPU in all | {_hms(cpu)} |",
     ]
     downloads = {}
