@@ -65,7 +65,7 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 UNIT_SECONDS: dict[str, float] = {
     "test_primary_seeds_paperlike": 200, "test_primary_seeds": 150,
     "reduced_study": 500, "test_local_workflow": 400, "test_determinism": 315, "test_openml_workflow": 500,
-    "test_config": 313, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 164, "test_pairwise": 149,
+    "test_config": 12, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 40, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
     # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,
     # the loopback OpenML's kill/resume and largest-task checks, the audit's new simulation tests
@@ -73,6 +73,9 @@ UNIT_SECONDS: dict[str, float] = {
     "test_audit_groups": 60,
     # added 2026-11-25 (session 11): each CONTRIBUTING recipe done in a copy, a dry run each (~12 CPU s a recipe)
     "test_recipes": 60,
+    # 2026-11-25 (session 12, branch test-units7), CPU s (own + waited children, per test, summed per module) at
+    # load 9-15: test_config 20.6 -> 12.2 (its Snakemake dry runs merged, each ~1.9 CPU s; the 313 above was wall
+    # time under load), test_cd 52.2 -> 39.5 (the audit's figures drawn once); test_cli_fuzz 33.1 -> 5.5 is short
 }
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from prspace.cli import _message, build_parser, main
 from prspace.cli import step as step_command
 from prspace.core.errors import InputError
+from prspace.data import datasets
 
 
 def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
@@ -145,12 +146,29 @@ def _argv(data, path: tuple[str, ...], parser: argparse.ArgumentParser, junk: di
     return argv
 
 
+_LOAD_DATASET = datasets.load_dataset
+_LOADED: dict[str, object] = {}
+
+
+def _load_embedded_once(task_id: str, **kwargs):
+    """``load_dataset`` with each embedded dataset loaded once per worker: ``list-datasets`` describes a whole
+    suite (every dataset loaded, ~1 CPU s) in each example that gets past argparse; the datasets are frozen
+    and the same every time, and what the command does with them is unchanged.  Calls with options (your own
+    files) and failures are not remembered."""
+    if kwargs or task_id.startswith("user-"):
+        return _LOAD_DATASET(task_id, **kwargs)
+    if task_id not in _LOADED:
+        _LOADED[task_id] = _LOAD_DATASET(task_id)
+    return _LOADED[task_id]
+
+
 @pytest.mark.parametrize("path", [p for p, _ in LEAVES], ids=lambda p: "-".join(p))
 @settings(max_examples=25, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_traceback_escapes(path, data, junk, capsys, monkeypatch, tmp_path_factory):
     monkeypatch.chdir(junk["folder"])
+    monkeypatch.setattr(datasets, "load_dataset", _load_embedded_once)
     parser = dict(LEAVES)[path]
     argv = _argv(data, path, parser, junk)
     status = main(argv)

@@ -409,12 +409,14 @@ def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
     # the audit's tables are prspace.stats.cd on its pooled metrics
     direct = critical_difference(scores_matrix(res.pooled, "auroc", task="task", learner="model"))
     assert tests.loc["auroc", "friedman_chi2"] == pytest.approx(direct.friedman_chi2)
-    assert "cd_diagram" in res.figures()
-    md = res.to_markdown()
-    assert "Across tasks: critical-difference analysis" in md and "Friedman p" in md
-    assert "critical-difference" in res.to_html()
+    # the figures, the Markdown and the HTML report as write_outputs renders them: res.figures(), res.to_markdown()
+    # and res.to_html() each drawn once (calling them here as well drew every figure three times)
     written = {p.name for p in write_outputs(res, tmp_path, source="x")}
     assert {"cd_ranks.csv", "cd_tests.csv", "cd_metric_pairs.csv", "cd_cliques.csv", "cd_diagram.png"} <= written
+    assert (tmp_path / "cd_diagram.png").read_bytes()[:4] == b"\x89PNG"
+    md = (tmp_path / "report.md").read_text()
+    assert "Across tasks: critical-difference analysis" in md and "Friedman p" in md and "(cd_diagram.png)" in md
+    assert "critical-difference" in (tmp_path / "report.html").read_text()
 
 
 def test_audit_without_shared_models_has_no_cd():

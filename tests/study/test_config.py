@@ -65,38 +65,26 @@ def _reduced() -> dict:
 
 
 @pytest.mark.slow
-def test_unknown_key_fails_at_once_naming_it(tmp_path):
+def test_schema_violations_fail_at_once_naming_each_key(tmp_path):
+    """A misspelt key, two wrong types, an unknown top-level key and a bad source, in one config: the
+    workflow's schema check names every violation at once (``study_config.config_problems`` lists them
+    all, tests/study/test_workflow_commands.py), so one dry run shows each is caught and named and that
+    nothing ran.  It was one dry run per defect (three Snakemake start-ups instead of one)."""
     cfg = _reduced()
     cfg["local"]["fold"] = 5  # misspelt 'folds'
-    res = _dry_run(tmp_path, cfg)
-    assert res.returncode != 0
-    out = res.stdout + res.stderr
-    assert "config key local" in out and "'fold' was unexpected" in out
-    assert not (tmp_path / "work").exists()  # nothing ran
-
-
-@pytest.mark.slow
-def test_wrong_type_fails_at_once_naming_it(tmp_path):
-    cfg = _reduced()
     cfg["local"]["folds"] = "ten"
     cfg["analysis"]["n_boot"] = 1.5
-    res = _dry_run(tmp_path, cfg)
-    assert res.returncode != 0
-    out = res.stdout + res.stderr
-    assert "config key local.folds: 'ten' is not of type 'integer'" in out
-    assert "config key analysis.n_boot" in out
-
-
-@pytest.mark.slow
-def test_unknown_top_level_key_and_bad_source(tmp_path):
-    cfg = _reduced()
     cfg["studdy"] = "x"
     cfg["source"] = "kaggle"
     res = _dry_run(tmp_path, cfg)
     assert res.returncode != 0
     out = res.stdout + res.stderr
+    assert "config key local" in out and "'fold' was unexpected" in out
+    assert "config key local.folds: 'ten' is not of type 'integer'" in out
+    assert "config key analysis.n_boot" in out
     assert "'studdy' was unexpected" in out
     assert "config key source: 'kaggle' is not one of ['local', 'openml']" in out
+    assert not (tmp_path / "work").exists()  # nothing ran
 
 
 @pytest.mark.slow
@@ -174,14 +162,19 @@ def test_a_semicolon_file_is_named_as_such_by_the_setup_check(tmp_path):
 @pytest.mark.parametrize(
     ("local", "expected"),
     [
-        ({"data_dir": "data", "target": None}, "config key local.target: missing"),
-        ({"data_dir": "data", "target": "nope"}, "config key local.target: no usable file"),
-        ({"learners": "gnb,foo"}, "config key local.learners: unknown learner(s) foo"),
-        ({"suite": "nosuch", "datasets": []}, "config key local.suite: unknown suite 'nosuch'"),
-        ({"data_dir": "missing", "target": "label"}, "config key local.data_dir: 'missing' is not a folder"),
+        # own files: three problems in one run (each setup problem is one line; check_setup lists them all)
+        ({"data_dir": "missing", "target": None, "learners": "gnb,foo"},
+         ["config key local.target: missing", "config key local.data_dir: 'missing' is not a folder",
+          "config key local.learners: unknown learner(s) foo"]),
+        # the embedded suites
+        ({"suite": "nosuch", "datasets": []}, ["config key local.suite: unknown suite 'nosuch'"]),
     ],
 )
 def test_a_bad_setup_stops_the_run_before_any_job(tmp_path, local, expected):
+    """The Snakefile's setup check stops the run before any job, each problem named.  Which problem
+    is found is check_setup's business, each branch checked in-process above (a class column missing
+    or absent from every file, a folder that is not one, an unknown learner or suite); here two dry
+    runs check the workflow's wiring (it was five, one per problem: each Snakemake start-up ~5-10 CPU s)."""
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "a.csv").write_text("x,label\n" + "".join(f"{i},{i % 2}\n" for i in range(40)))
     cfg = _reduced()
@@ -189,7 +182,8 @@ def test_a_bad_setup_stops_the_run_before_any_job(tmp_path, local, expected):
     res = _dry_run(tmp_path, cfg)
     out = res.stdout + res.stderr
     assert res.returncode != 0
-    assert expected in out and "nothing was run" in out, out[-3000:]
+    assert all(line in out for line in expected) and "nothing was run" in out, out[-3000:]
+    assert f"has {len(expected)} problem(s)" in out, out[-3000:]
     assert not (tmp_path / "work").exists()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -487,7 +488,16 @@ def test_bound_within_noise_wording_is_generic():
 
 def _cd_pairs(tmp_path):
     """A small cd table from prspace.experiments.cd_tables.study_tables: 12 tasks x 4 learners, AUPR's order of the
-    first and last learner reversed under AUROC, AUPRG a copy of AUPR."""
+    first and last learner reversed under AUROC, AUPRG a copy of AUPR (written to ``tmp_path``)."""
+    pairs = _cd_metric_pairs().copy()
+    pairs.to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
+    return pairs
+
+
+@functools.lru_cache(maxsize=1)
+def _cd_metric_pairs() -> pd.DataFrame:
+    """The table of :func:`_cd_pairs`, computed once per process: three tests read the same table, and its
+    per-learner Wilcoxon tests on 12 tied tasks are scipy permutation tests (~2 CPU s each time it was made)."""
     from prspace.experiments.cd_tables import study_tables
 
     rng = np.random.default_rng(3)
@@ -498,9 +508,7 @@ def _cd_pairs(tmp_path):
         roc[[0, 3]] = roc[[3, 0]]
         for j in range(4):
             rows.append({"task_id": f"t{t}", "model_id": f"m{j}", "aupr": q[j], "auprg": q[j], "auroc": roc[j]})
-    tables = study_tables(pd.DataFrame(rows), ["aupr", "auprg", "auroc"], n_perm=500, n_sim=20, seed=0)
-    tables["cd_metric_pairs"].to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
-    return tables["cd_metric_pairs"]
+    return study_tables(pd.DataFrame(rows), ["aupr", "auprg", "auroc"], n_perm=500, n_sim=20, seed=0)["cd_metric_pairs"]
 
 
 def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
