@@ -79,6 +79,22 @@ def test_integer_row_ids_checked_for_repeats_without_hashing() -> None:
     check_duplicate_keys(text, cols)
 
 
+@pytest.mark.parametrize("n_models", [1, 3, 20])
+@pytest.mark.parametrize("categorical", [False, True])
+def test_integer_row_ids_checked_one_model_at_a_time(n_models: int, categorical: bool) -> None:
+    # a few models (a wide file's categorical model column among them): each model's ids marked in turn; many: one key
+    cols = Columns(model="model", label="y", score="score", row="row_id")
+    n = 40
+    names = pd.Series(np.repeat([f"m{k}" for k in range(n_models)], n))
+    ok = pd.DataFrame({"model": names.astype("category") if categorical else names,
+                       "row_id": np.tile(np.arange(n), n_models), "score": np.zeros(n * n_models)})
+    assert _unique_row_ids(ok, cols)
+    for where in (1, len(ok) - 1):  # a repeat in the first model, in the last
+        bad = ok.copy()
+        bad.loc[where, "row_id"] = bad.loc[where - 1, "row_id"]
+        assert not _unique_row_ids(bad, cols)
+
+
 def test_task_groups_are_the_same_frames_within_a_run() -> None:
     from prspace.audit.rows import task_groups
 
@@ -129,5 +145,47 @@ def test_categorical_key_columns_group_and_factorise_as_their_texts(monkeypatch)
     unsorted = pd.Series(pd.Categorical(["b", "a", "b"], categories=["b", "a", "c"]))
     cat = keys.category(unsorted)
     assert list(cat.cat.categories) == ["a", "b"] and cat.astype(object).tolist() == ["b", "a", "b"]
+    for cats, used in ((["a", "b"], ["a", "b"]), (["a", "b", "c"], ["a", "b"]), (["c", "a", "b"], ["a", "b"])):
+        values = ["b", None, "a"] * 5 + ["b"]  # 16 rows, chunks of 7: a missing value, every category used or not
+        cat = keys.category(pd.Series(pd.Categorical(values, categories=cats)))
+        assert list(cat.cat.categories) == used and cat.astype(object).tolist() == [v if v else np.nan for v in values]
     const = keys.constant_key("all", 4)
     assert list(const) == ["all"] * 4 and const.codes.dtype == np.int8
+
+
+def test_integer_row_ids_rank_as_their_texts() -> None:
+    # integer row ids are ranked by their texts from numpy's bytes of them (not a Python str each): the order of str()
+    from prspace.audit.intervals import _sort_ranks
+
+    ids = np.array([10, 9, -3, 100, 0, -12, 1, 99, 1000, 2, -1], dtype=np.int64)
+    rank, code = _sort_ranks(pd.Series(ids))
+    texts = [str(v) for v in ids]
+    expected = [sorted(texts).index(t) for t in texts]
+    assert rank[code].tolist() == expected
+
+
+def test_a_wide_file_is_freed_once_made_long(tmp_path, monkeypatch) -> None:
+    # audit_file hands the table it read over (result.Handover): once made long nothing refers to the wide table
+    import weakref
+
+    from prspace.audit import files
+
+    rng = np.random.default_rng(2)
+    y = rng.random(500) < 0.2
+    pd.DataFrame({"y_true": y.astype(int), "a": rng.random(500) + y, "b": rng.random(500) + y}).to_csv(
+        tmp_path / "wide.csv", index=False)
+    read, refs = files.read_table, []
+
+    def reading(*args, **kwargs):
+        table = read(*args, **kwargs)
+        refs.append(weakref.ref(table))
+        return table
+
+    monkeypatch.setattr(files, "read_table", reading)
+    alive: list[bool | None] = []  # per stage: whether the table read is still referenced (None: not read yet)
+    result, _ = files.audit_file(str(tmp_path / "wide.csv"), score_cols="a,b", skew_tolerance=0.02,
+                                 downsample_ratio=1.5, bootstrap=0, confidence=0.95,
+                                 progress=lambda text: alive.append(refs[0]() is not None if refs else None))
+    assert len(alive) > 2 and alive[0] is None  # "reading ...", then every stage of the audit: freed
+    assert alive[1:] == [False] * (len(alive) - 1)
+    assert len(result.pooled) == 2

@@ -77,6 +77,19 @@ def test_unit_bootstrap_equals_the_per_row_counts_path_bit_for_bit(n: int, schem
     assert np.array_equal(fast, slow)
 
 
+@pytest.mark.parametrize("rows", [1, 777, 5000])
+def test_unit_bootstrap_summed_in_chunks_of_rows_equals_the_per_row_counts_path(monkeypatch: pytest.MonkeyPatch,
+                                                                               rows: int) -> None:
+    # the counts are summed into the models' columns SUM_ROWS rows at a time: chunks of one row, of a length that
+    # does not divide the block, and the whole block at once give the per-row counts path's numbers bit for bit
+    monkeypatch.setattr(R, "SUM_ROWS", rows)
+    block = _block(3001, 3, seed=21)
+    fast = R.bootstrap(block, n_boot=25, rng=np.random.default_rng(8), scheme="class")
+    slow = _general_bootstrap(block, 25, 8, "class")
+    assert np.isfinite(slow).all()
+    assert np.array_equal(fast, slow)
+
+
 def test_unit_curve_bands_equal_the_per_row_counts_path_bit_for_bit() -> None:
     from prspace.stats.bands import curve_bands
 
@@ -98,6 +111,7 @@ def test_unit_bootstrap_recounts_a_resample_whose_row_counts_wrapped(monkeypatch
     # one byte a row wraps only at 256 draws of a row; a bool count saturates at 1, so nearly every resample here
     # holds a row drawn twice, is seen by its total and is counted again: still bit for bit the per-row counts path
     monkeypatch.setattr(R, "ROW_COUNT_DTYPE", np.bool_)
+    monkeypatch.setattr(R, "SUM_ROWS", 300)  # the recount summed in chunks too
     block = _block(2000, 2, seed=11)
     fast = R.bootstrap(block, n_boot=40, rng=np.random.default_rng(3), scheme="class x fold")
     slow = _general_bootstrap(block, 40, 3, "class x fold")
@@ -113,3 +127,15 @@ def test_draws_into_is_the_stream_of_draws() -> None:
     for _ in range(5):
         b.draws_into(u, drawn)
         assert np.array_equal(a.draws(), drawn)
+
+
+@pytest.mark.parametrize("most", [1, 2, 4, 64])
+def test_count_into_counts_the_stream_of_draws_in_chunks(most: int) -> None:
+    stratum = np.array([2, 0, 2, 1, 0, 2, 2, 0, 1, 2, 5, 0, 0, 2])  # strata 3 and 4 empty; runs of 5, 2, 6, 1
+    a = R.StratumSampler(stratum, np.random.default_rng(4))
+    b = R.StratumSampler(stratum, np.random.default_rng(4))
+    u, drawn = np.empty(most), np.empty(most, dtype=np.int64)
+    for _ in range(6):
+        counts = np.zeros(stratum.size, dtype=np.uint8)
+        b.count_into(counts, u, drawn)
+        assert np.array_equal(np.bincount(a.draws(), minlength=stratum.size), counts)

@@ -25,7 +25,7 @@ import pandas as pd
 
 from prspace import audit
 from prspace.audit import render
-from prspace.audit.result import parse_train_pi  # noqa: F401 - its home was here
+from prspace.audit.result import Handover, parse_train_pi  # noqa: F401 - parse_train_pi: its home was here
 from prspace.core import memory
 from prspace.core import registry as R
 from prspace.core._io import PATH_SHOWN, atomic_path, path_error, short_path  # noqa: F401 - PATH_SHOWN: the limit callers show
@@ -68,8 +68,9 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
         progress(f"reading {short_path(path)}")
     read = {"table": read_table(path, sep, decimal)}
     detected = read["table"].attrs.get("decimal_detected")
-    # the table is handed over, not kept here: the audit frees it once its canonical frame is made
-    result = audit.audit(read.pop("table"), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
+    # the table is handed over, not kept here (nor by this call: a Handover, not the table, is its argument), so
+    # that a wide table is freed as soon as it is made long
+    result = audit.audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                          downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
                          progress=progress, source=short_path(path), group_col=group_col)

@@ -324,11 +324,29 @@ def _unique_row_ids(df: pd.DataFrame, columns: Columns) -> bool:
     ids = row.to_numpy()
     if ids.min() < 0 or ids.max() >= 4 * len(ids):
         return False
-    model = pd.factorize(df[columns.model])[0].astype(np.int64) if columns.model else np.zeros(len(ids), np.int64)
+    if not columns.model:
+        model, n_models = None, 1
+    elif isinstance(df[columns.model].dtype, pd.CategoricalDtype):  # a wide file's models: their codes, not a copy
+        model = df[columns.model].cat.codes.to_numpy()
+        n_models = int(model.max()) + 1
+    else:
+        model = pd.factorize(df[columns.model])[0]
+        n_models = int(model.max()) + 1
     span = int(ids.max()) + 1
-    if model.min() < 0 or (int(model.max()) + 1) * span > 2**31:
+    if (model is not None and model.min() < 0) or n_models * span > 2**31:
         return False
-    return bool(np.bincount(model * span + ids).max() <= 1)
+    if model is None or n_models > 16:
+        model = np.zeros(len(ids), np.int64) if model is None else model.astype(np.int64)
+        return bool(np.bincount(model * span + ids).max() <= 1)
+    # a few models: one model's row ids marked at a time (not a key and a count over every row of every model:
+    # about 600 MB of temporaries at 6 x 10^6 rows x 3 models)
+    for m in range(n_models):
+        own = ids[model == m]
+        seen = np.zeros(span, dtype=bool)
+        seen[own] = True
+        if np.count_nonzero(seen) < own.size:
+            return False
+    return True
 
 
 def model_candidates(df: pd.DataFrame, columns: Columns, y: np.ndarray) -> list[tuple[str, int]]:

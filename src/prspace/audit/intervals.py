@@ -192,9 +192,11 @@ def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     longest = max(map(len, texts), default=0)
     if ints is not None or len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code
         # point, as str does; integer row ids: numpy's text of each is str()'s, made without a Python str each
-        if ints is not None:  # as wide as the longest text (astype(str) would take 21 characters each)
+        if ints is not None:  # as wide as the longest text (astype(str) would take 21 characters each), and as
+            # bytes (an integer's text is ASCII: the same order, a quarter of the memory of the unicode text: 42
+            # instead of 168 MB for 6 x 10^6 row ids, and again for each side of the comparison below)
             longest = max(len(str(ints.min())), len(str(ints.max())))
-            fixed = ints.astype(f"<U{longest}")
+            fixed = ints.astype(f"S{longest}")
         else:
             fixed = np.array(texts, dtype=f"<U{max(longest, 1)}")
         order = np.argsort(fixed, kind="stable")
@@ -296,7 +298,8 @@ def tie_groups(scores: np.ndarray) -> np.ndarray:
     codes (negation is exact and reverses the order), from the sorted distinct scores and one binary search
     per row instead of an argsort of every row and its inverse (about half the temporary memory)."""
     values = np.unique(scores)
-    return (values.size - 1) - np.searchsorted(values, scores)
+    codes = np.searchsorted(values, scores)
+    return np.subtract(values.size - 1, codes, out=codes)  # in place: one array over every row, not two
 
 
 def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
@@ -315,7 +318,8 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
         for names, rows in sets:
             f0 = rows[0]
             fold_code = _text_codes(g["fold"], f0)  # no folds: one code ("None")
-            stratum = 2 * fold_code + y_all[f0].astype(np.int64)
+            stratum = 2 * fold_code  # 2 fold + y, made in place (one array over every row, not three)
+            stratum += y_all[f0]
             groups, scores = [], []
             for r in rows:
                 s = s_all[r]

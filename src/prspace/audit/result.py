@@ -6,7 +6,7 @@ critical-difference tables across tasks), the disagreement sentences, the findin
 and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
 :meth:`~AuditResult.to_html`.
 
-One module of about 420 lines on purpose: the audit's two entry points (table and arrays), the
+One module of about 480 lines on purpose: the audit's two entry points (table and arrays), the
 reading they share with ``prspace power`` and the result object they return are one contract; splitting
 the result from its builders is left to the refactor of issue 43.
 """
@@ -335,14 +335,32 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                        own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates)
 
 
-def read_frame(frame: pd.DataFrame, given: dict[str, str | None], *, ignore: str | Sequence[str] | None = None,
+class Handover:
+    """A table handed to :func:`audit` by its only holder (:func:`prspace.audit.files.audit_file`, which read it):
+    :func:`read_frame` takes it out, so that once a wide table is made long nothing refers to it and its memory
+    is freed (240 MB at 6 x 10^6 rows x 3 models, held through the whole audit before: the caller's call kept it)."""
+
+    def __init__(self, table: pd.DataFrame) -> None:
+        self.table: pd.DataFrame | None = table
+
+    def take(self) -> pd.DataFrame:
+        table, self.table = self.table, None
+        if table is None:
+            raise RuntimeError("a Handover's table is taken once")
+        return table
+
+
+def read_frame(frame: pd.DataFrame | Handover, given: dict[str, str | None], *, ignore: str | Sequence[str] | None = None,
                score_cols: str | Sequence[str] | None = None, pos_label: str | None = None,
                train_pi: float | dict[str, float] | str | None = None, source: str | None = None,
                group_col: str | None = None, with_candidates: bool = False):
     """The table's columns mapped as the audit maps them (layouts, ``score_cols``, weights, every other
     column accounted for) and its canonical frame: ``(frame, columns, accounting, data, positive,
     train_pi)``; ``given``: role -> column (None: found by name).  Every :class:`InputError` is
-    prefixed with ``source`` (the file's name) when given.  Shared by :func:`audit` and ``prspace power``."""
+    prefixed with ``source`` (the file's name) when given.  Shared by :func:`audit` and ``prspace power``;
+    ``frame`` a :class:`Handover`: its table is taken out (and freed once made long)."""
+    if isinstance(frame, Handover):
+        frame = frame.take()
     try:
         if group_col is not None:
             if group_col not in frame.columns:
@@ -410,8 +428,9 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
         result = audit(y_test, scores={"logreg": p_lr, "forest": p_rf})
         result  # in a notebook: the headline, metrics and plausible-best sets (AuditResult._repr_html_)
     """
-    if scores is not None or not isinstance(frame, pd.DataFrame):
-        if isinstance(frame, pd.DataFrame):
+    table_form = isinstance(frame, (pd.DataFrame, Handover))  # a Handover: a table (audit_file's), taken once read
+    if scores is not None or not table_form:
+        if table_form:
             raise InputError("scores= goes with arrays: audit(y_true, scores={...}); with a DataFrame, name its "
                              "score column (score=) or its score columns (score_cols=) instead")
         if scores is None:

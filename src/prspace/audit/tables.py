@@ -67,18 +67,21 @@ def _grouping(data: pd.DataFrame, cols: tuple[str, ...]) -> tuple[np.ndarray, np
     """The rows ordered by group (groupby's order: the sorted values of each key in turn), stable within a
     group; where each group starts; and per key column its values and every row's code."""
     combined, values, n = np.zeros(len(data), dtype=np.int64), [], 1
-    for c in cols:
+    for c in cols:  # the key made in place, each column's ranks in its codes' small type (no int64 temporaries)
         code, uniques = keys.factorize(data[c])
         u = np.asarray(uniques, dtype=object)
         rank = np.empty(len(u), dtype=np.int64)
         rank[np.argsort(u, kind="stable")] = np.arange(len(u))
-        combined = combined * len(u) + rank[code]
+        combined *= len(u)
+        combined += keys.narrow(rank, len(u))[code]
         values.append((u, code))
         n *= len(u)
     small = combined.astype(np.uint16) if n <= 2**16 else combined  # few groups: a radix sort
+    del combined
     order = np.argsort(small, kind="stable")  # rows in order within each group
-    cuts = np.flatnonzero(np.diff(combined[order])) + 1
-    del combined, small
+    ordered = small[order]
+    cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1  # where the key changes: np.diff's nonzeros
+    del small, ordered
     return (order.astype(np.int32) if len(order) < 2**31 else order), cuts, values  # positions: 4 bytes a row
 
 

@@ -197,45 +197,62 @@ def bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int
 
 #: The per-row draw counts of :func:`_unit_bootstrap`: one byte a row (a wrapped count is detected and redone).
 ROW_COUNT_DTYPE = np.uint8
+#: Rows summed at a time into the models' columns by :func:`_unit_bootstrap`: the counts made float64 and each
+#: model's keys made the platform's integer (as ``np.bincount`` does) a chunk at a time, in cache, instead of
+#: over every row at once (three 48 MB key conversions a resample at 6 x 10^6 rows, each a new array).
+SUM_ROWS = 1 << 16
 
 
 def _unit_bootstrap(block: Block, sampler: StratumSampler, n_boot: int, step: int, out: np.ndarray,
                     tick: Callable[[int], object] | None) -> None:
     """:func:`bootstrap` of a block with unit weights: each resample's draws counted per row once (shared by
     the models), then summed in row order into each model's columns of :func:`_compressed_keys` (a weighted
-    ``bincount``).  Whole numbers (exact in float64): they, and the metrics, equal bit for bit those of
-    :meth:`StratumSampler.counts_batch` (the same random stream) summed by :func:`_metrics_of_counts`.
+    ``bincount``, :data:`SUM_ROWS` rows at a time).  Whole numbers (exact in float64, in any order of
+    summation): they, and the metrics, equal bit for bit those of :meth:`StratumSampler.counts_batch` (the same
+    random stream) summed by :func:`_metrics_of_counts`.
 
-    One resample at a time (:meth:`StratumSampler.draws_into`: the stream of ``draws_batch``), its draws counted
-    into one byte per row (``np.add.at``: a table an eighth of ``bincount``'s, which is what the random
-    increments of a large block wait on); a row drawn 256 times or more wraps its byte, which the resample's
-    total (not ``n`` then) shows, and that resample is counted again with ``bincount``."""
+    One resample at a time (:meth:`StratumSampler.count_into`: the stream of ``draws_batch``, :data:`SUM_ROWS`
+    draws at a time), its draws counted into one byte per row (``np.add.at``: a table an eighth of
+    ``bincount``'s, which is what the random increments of a large block wait on); a row drawn 256 times or
+    more wraps its byte, which the resample's total (not ``n`` then) shows, and that resample is drawn again
+    from the generator's state before it (:meth:`StratumSampler.draws`) and counted with ``bincount``."""
     order = sampler.order
     n, y = order.size, block.y[order]  # labels as bool: only the keys read them
     keys = [_compressed_keys(g[order], y) for g in block.groups]
-    u = np.empty(n)
-    drawn = np.empty(n, dtype=np.int64)
+    most = max(1, min(n, SUM_ROWS))
+    u, drawn = np.empty(most), np.empty(most, dtype=np.int64)  # the draws' work arrays, a chunk long
     per_row = np.zeros(n, dtype=ROW_COUNT_DTYPE)
-    one = per_row.dtype.type(1)
-    as_float = np.empty(n)  # the weights of the models' bincounts, converted once (each bincount would convert)
+    chunk = np.empty(most)  # a chunk's counts as the weights of the models' bincounts
     for start in range(0, n_boot, step):
         size = min(step, n_boot - start)
         cols = [np.empty((width, size)) for _key, width in keys]
         for r in range(size):
-            sampler.draws_into(u, drawn)
+            state = sampler.rng.bit_generator.state
             per_row.fill(0)
-            np.add.at(per_row, drawn, one)
-            np.copyto(as_float, per_row)
-            weights = as_float
-            for k, (key, width) in enumerate(keys):
-                cols[k][:, r] = np.bincount(key, weights=weights, minlength=width)
-                if k == 0 and cols[0][:, r].sum() != n:  # a row's byte wrapped
-                    weights = np.bincount(drawn, minlength=n).astype(np.float64)
-                    cols[0][:, r] = np.bincount(key, weights=weights, minlength=width)
+            sampler.count_into(per_row, u, drawn)
+            _sum_columns(keys, per_row, chunk, cols, r)
+            if cols[0][:, r].sum() != n:  # a row's byte wrapped: the resample drawn again and counted in int64
+                again = np.random.Generator(type(sampler.rng.bit_generator)())
+                again.bit_generator.state = state
+                _sum_columns(keys, np.bincount(sampler.draws(again), minlength=n), chunk, cols, r)
         for k, both in enumerate(cols):
             _metrics_of_columns(both, out[start : start + size, k])
         if tick is not None:
             tick(size)
+
+
+def _sum_columns(keys: list[tuple[np.ndarray, int]], counts: np.ndarray, chunk: np.ndarray, cols: list[np.ndarray],
+                 r: int) -> None:
+    """Column ``r`` of every model's ``cols``: the per-row ``counts`` summed into its ``keys``' columns, a chunk of
+    rows at a time (``chunk``: a float64 work array of :data:`SUM_ROWS` or fewer)."""
+    for c in cols:
+        c[:, r] = 0.0
+    n, most = counts.size, chunk.size
+    for a in range(0, n, most):
+        weights = chunk[: min(most, n - a)]
+        np.copyto(weights, counts[a : a + most])
+        for (key, width), c in zip(keys, cols, strict=True):
+            c[:, r] += np.bincount(key[a : a + most], weights=weights, minlength=width)
 
 
 def _cluster_bootstrap(block: Block, *, n_boot: int, rng: np.random.Generator, chunk: int = 0,

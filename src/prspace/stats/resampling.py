@@ -83,10 +83,11 @@ class StratumSampler:
         """Per position (in stratum order), the size of its stratum (float64); made when first read."""
         return np.repeat(self.sizes, self.sizes).astype(np.float64)
 
-    def draws(self) -> np.ndarray:
+    def draws(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """One resample as the drawn positions (in stratum order), one per slot: :meth:`counts` is their
-        ``bincount``; the same random stream."""
-        u = self.rng.random(self.n)
+        ``bincount``; the same random stream (``rng``: another generator drawn from instead, e.g. one set to
+        an earlier state of ``self.rng`` to draw a resample again)."""
+        u = (rng or self.rng).random(self.n)
         u *= self.size_of
         u += self.start_of  # a uniformly random member of the same stratum, for every slot
         return u.astype(np.int64)
@@ -101,6 +102,22 @@ class StratumSampler:
             part *= np.float64(b - a)  # the stratum's size and start, as size_of and start_of hold them
             part += np.float64(a)
         np.copyto(drawn, u, casting="unsafe")
+
+    def count_into(self, counts: np.ndarray, u: np.ndarray, drawn: np.ndarray) -> None:
+        """One resample's draws counted into ``counts`` (one per position, added to: ``np.add.at``), a chunk of
+        slots at a time (``u`` float64 and ``drawn`` int64 work arrays of the chunk's length, in cache): the same
+        random stream and positions as :meth:`draws_into` (the uniforms are drawn in the same order, and each is
+        scaled and cast as there), without an array over every slot."""
+        most, one = u.size, counts.dtype.type(1)
+        for a, b in self._runs():
+            size, start = np.float64(b - a), np.float64(a)
+            for lo in range(a, b, most):
+                part, where = u[: min(most, b - lo)], drawn[: min(most, b - lo)]
+                self.rng.random(out=part)
+                part *= size
+                part += start
+                np.copyto(where, part, casting="unsafe")
+                np.add.at(counts, where, one)
 
     def _runs(self) -> list[tuple[int, int]]:
         """The strata's runs of positions ``[a, b)`` in stratum order (the non-empty strata)."""
