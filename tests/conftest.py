@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -43,6 +44,26 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # ... and in this process, whose BLAS may have been loaded before the variables above were set
 _ONE_THREAD = threadpool_limits(limits=int(os.environ["OPENBLAS_NUM_THREADS"]))
 
+
+def _keep_freed_memory() -> None:
+    """glibc's malloc in this process keeps what numpy frees (arrays up to 1 GiB from the heap, the heap's
+    top not handed back below 1 GiB free) instead of returning it to the system and faulting the pages in
+    again for the next array of the same size.  The verdict engine's bootstrap allocates and frees arrays of
+    tens of MB thousands of times: measured 2026-11-25 (load ~11), ``collect_evidence`` of the default study
+    at 1,000,000 resamples 42.9 CPU s with 548,000 page faults, 39.3 s with 60,000.  Which memory is used
+    changes, never a value; this process only (a subprocess that measures its own peak memory keeps glibc's
+    defaults); nothing where the C library is not glibc."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    libc.mallopt(m_mmap_threshold, 1 << 30)
+    libc.mallopt(m_trim_threshold, 1 << 30)
+
+
+_keep_freed_memory()
+
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 REDUCED = ROOT / "tests" / "fixtures" / "config-reduced.yaml"
@@ -62,9 +83,15 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: 2026-11-25 (session 11), CPU seconds (own + waited children) per module at load ~9: test_local_workflow
 #: 475 -> 236 (the edit scenario and the Ctrl-C rerun stop at the metrics table), test_openml_workflow 277;
 #: the seed tests rerun two seeds, not four (about half); the SLURM run makes the rules its profile sets.
+#: 2026-11-25 (session 12, branch test-heavy7), CPU s (user + sys, own + children; /usr/bin/time) of each module
+#: run alone, niced, on 2 cores shared with other work: test_primary_seeds 97.6 -> 80.7 (load 7-9; the engine's
+#: element-wise kernel in place and freed memory kept, ``_keep_freed_memory``), test_primary_seeds_paperlike
+#: -> 123.2 (load ~8); test_local_workflow 114 -> 109 (load ~11; the Ctrl-C test 27.4 -> 18.1 at 3 folds),
+#: test_determinism 97.6 after (load ~13; its BLAS-threads probe 26.1 -> 18.6 with the learners that call BLAS
+#: or OpenMP).
 UNIT_SECONDS: dict[str, float] = {
-    "test_primary_seeds_paperlike": 200, "test_primary_seeds": 150,
-    "reduced_study": 500, "test_local_workflow": 400, "test_determinism": 315, "test_openml_workflow": 500,
+    "test_primary_seeds_paperlike": 170, "test_primary_seeds": 125,
+    "reduced_study": 500, "test_local_workflow": 380, "test_determinism": 290, "test_openml_workflow": 500,
     "test_config": 313, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 164, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
     # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,
