@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import os
 import subprocess
 import sys
@@ -44,26 +43,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # ... and in this process, whose BLAS may have been loaded before the variables above were set
 _ONE_THREAD = threadpool_limits(limits=int(os.environ["OPENBLAS_NUM_THREADS"]))
 
-
-def _keep_freed_memory() -> None:
-    """glibc's malloc in this process keeps what numpy frees (arrays up to 1 GiB from the heap, the heap's
-    top not handed back below 1 GiB free) instead of returning it to the system and faulting the pages in
-    again for the next array of the same size.  The verdict engine's bootstrap allocates and frees arrays of
-    tens of MB thousands of times: measured 2026-11-25 (load ~11), ``collect_evidence`` of the default study
-    at 1,000,000 resamples 42.9 CPU s with 548,000 page faults, 39.3 s with 60,000.  Which memory is used
-    changes, never a value; this process only (a subprocess that measures its own peak memory keeps glibc's
-    defaults); nothing where the C library is not glibc."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    libc.mallopt(m_mmap_threshold, 1 << 30)
-    libc.mallopt(m_trim_threshold, 1 << 30)
-
-
-_keep_freed_memory()
-
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 REDUCED = ROOT / "tests" / "fixtures" / "config-reduced.yaml"
@@ -85,7 +64,7 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: the seed tests rerun two seeds, not four (about half); the SLURM run makes the rules its profile sets.
 #: 2026-11-25 (session 12, branch test-heavy7), CPU s (user + sys, own + children; /usr/bin/time) of each module
 #: run alone, niced, on 2 cores shared with other work: test_primary_seeds 97.6 -> 80.7 (load 7-9; the engine's
-#: element-wise kernel in place and freed memory kept, ``_keep_freed_memory``), test_primary_seeds_paperlike
+#: element-wise kernel in place, the bootstrap keeping freed memory: ``prspace.core._heap``), test_primary_seeds_paperlike
 #: -> 123.2 (load ~8); test_local_workflow 114 -> 109 (load ~11; the Ctrl-C test 27.4 -> 18.1 at 3 folds),
 #: test_determinism 97.6 after (load ~13; its BLAS-threads probe 26.1 -> 18.6 with the learners that call BLAS
 #: or OpenMP).
