@@ -63,11 +63,11 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: 475 -> 236 (the edit scenario and the Ctrl-C rerun stop at the metrics table), test_openml_workflow 277;
 #: the seed tests rerun two seeds, not four (about half); the SLURM run makes the rules its profile sets.
 #: 2026-11-25 (session 12, branch test-heavy7), CPU s (user + sys, own + children; /usr/bin/time) of each module
-#: run alone, niced, on 2 cores shared with other work: test_primary_seeds 97.6 -> 80.7 (load 7-9; the engine's
-#: element-wise kernel in place, the bootstrap keeping freed memory: ``prspace.core._heap``), test_primary_seeds_paperlike
-#: -> 123.2 (load ~8); test_local_workflow 114 -> 109 (load ~11; the Ctrl-C test 27.4 -> 18.1 at 3 folds),
-#: test_determinism 97.6 after (load ~13; its BLAS-threads probe 26.1 -> 18.6 with the learners that call BLAS
-#: or OpenMP).
+#: run alone, niced, on 2 cores shared with other work: test_primary_seeds 91.6 -> 79.7 (main's code and this
+#: branch side by side, load ~2; the engine's element-wise kernel in place, the bootstrap keeping freed memory),
+#: test_primary_seeds_paperlike 138.4 -> 128.9 (side by side, load ~2); test_local_workflow 114 -> 109 (load ~11;
+#: the Ctrl-C test 27.4 -> 18.1 at 3 folds); test_determinism 97.6 after (load ~13; its BLAS-threads probe
+#: 26.1 -> 18.6 with the learners that call BLAS or OpenMP).
 UNIT_SECONDS: dict[str, float] = {
     "test_primary_seeds_paperlike": 170, "test_primary_seeds": 125,
     "reduced_study": 500, "test_local_workflow": 380, "test_determinism": 290, "test_openml_workflow": 500,
