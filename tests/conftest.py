@@ -62,9 +62,15 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: 2026-11-25 (session 11), CPU seconds (own + waited children) per module at load ~9: test_local_workflow
 #: 475 -> 236 (the edit scenario and the Ctrl-C rerun stop at the metrics table), test_openml_workflow 277;
 #: the seed tests rerun two seeds, not four (about half); the SLURM run makes the rules its profile sets.
+#: 2026-11-25 (session 12, branch test-heavy7), CPU s (user + sys, own + children; /usr/bin/time) of each module
+#: run alone, niced, on 2 cores shared with other work: test_primary_seeds 91.6 -> 79.7 (main's code and this
+#: branch side by side, load ~2; the engine's element-wise kernel in place, the bootstrap keeping freed memory),
+#: test_primary_seeds_paperlike 138.4 -> 128.9 (side by side, load ~2); test_local_workflow 114 -> 109 (load ~11;
+#: the Ctrl-C test 27.4 -> 18.1 at 3 folds); test_determinism 97.6 after (load ~13; its BLAS-threads probe
+#: 26.1 -> 18.6 with the learners that call BLAS or OpenMP).
 UNIT_SECONDS: dict[str, float] = {
-    "test_primary_seeds_paperlike": 200, "test_primary_seeds": 150,
-    "reduced_study": 500, "test_local_workflow": 400, "test_determinism": 315, "test_openml_workflow": 500,
+    "test_primary_seeds_paperlike": 170, "test_primary_seeds": 125,
+    "reduced_study": 500, "test_local_workflow": 380, "test_determinism": 290, "test_openml_workflow": 500,
     "test_config": 12, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 40, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
     # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,

@@ -215,7 +215,10 @@ def test_two_ctrl_c_during_a_run_leave_no_traceback_and_the_next_run_finishes(tm
     cancer["survived"] = cancer.pop("target").map({0: "malignant", 1: "benign"})
     for name in ("a", "b", "c"):
         cancer.to_csv(tmp_path / "data" / f"cancer_{name}.csv", index=False)
-    cfg = dict(CONFIG, local={**CONFIG["local"], "learners": "svm-rbf-C1,gboost-50,rf-50,mlp-16", "folds": 10})
+    # four of the slower learners, 3 folds: a predict job runs for seconds after it starts (its interpreter's
+    # start-up, then 4 learners x 3 folds), so the first Ctrl-C, 1 s after a job started, lands in a running
+    # job; the rerun predicts every task again (with 10 folds that rerun cost ~3x more and checked nothing more)
+    cfg = dict(CONFIG, local={**CONFIG["local"], "learners": "svm-rbf-C1,gboost-50,rf-50,mlp-16", "folds": 3})
     (tmp_path / "mydata.yaml").write_text(yaml.safe_dump(cfg))
     args = [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
             "--cores", "2", "--configfile", str(tmp_path / "mydata.yaml")]

@@ -116,14 +116,26 @@ def to_work(stats: list[Stat], est: np.ndarray, se: np.ndarray) -> tuple[np.ndar
     range ``[b0, b1]``, ``z = atanh(r)`` with ``r = 2 (m - b0) / (b1 - b0) - 1`` (Fisher's z of a
     correlation; half the logit of a share), its delta-method SE ``se * 2 / (b1 - b0) / (1 - r^2)``;
     unbounded statistics and quartiles unchanged."""
-    z, sz = np.array(est, dtype=np.float64, copy=True), np.array(se, dtype=np.float64, copy=True)
-    for k, stat in enumerate(stats):
-        if stat.transformed:
+    est, se = np.asarray(est, dtype=np.float64), np.asarray(se, dtype=np.float64)
+    # the same operations in the same order as the formulas above, in place (one buffer a statistic)
+    z, sz = np.empty_like(est), np.empty_like(se)
+    with np.errstate(invalid="ignore"):
+        for k, stat in enumerate(stats):
+            if not stat.transformed:
+                z[..., k], sz[..., k] = est[..., k], se[..., k]
+                continue
             b0, b1 = stat.bounds
-            with np.errstate(invalid="ignore"):
-                r = np.clip(2.0 * (est[..., k] - b0) / (b1 - b0) - 1.0, -1.0 + RANGE_EPS, 1.0 - RANGE_EPS)
-            z[..., k] = np.arctanh(r)
-            sz[..., k] = se[..., k] * 2.0 / (b1 - b0) / (1.0 - r * r)
+            r = np.subtract(est[..., k], b0)
+            r *= 2.0
+            r /= b1 - b0
+            r -= 1.0
+            np.clip(r, -1.0 + RANGE_EPS, 1.0 - RANGE_EPS, out=r)
+            np.arctanh(r, out=z[..., k])
+            s = np.multiply(se[..., k], 2.0)
+            s /= b1 - b0
+            np.multiply(r, r, out=r)
+            np.subtract(1.0, r, out=r)
+            np.divide(s, r, out=sz[..., k])
     return z, sz
 
 
@@ -213,6 +225,7 @@ class _Moments:
         est = np.empty((len(self.stats), B))
         se = np.empty((len(self.stats), B))
         scale = self.F / (self.F - 1.0) if self.F > 1 else np.nan
+        tmp, cross = np.empty(B), np.empty(B)
         with np.errstate(invalid="ignore", divide="ignore"):
             for i, (s, (base, J)) in enumerate(zip(self.stats, self.layout, strict=True)):
                 Nx = [P[inv[base + J + j]] for j in range(J)]
@@ -227,22 +240,43 @@ class _Moments:
                     for k in range(J):
                         ss, sn, ns, nn = P[inv[o]], P[inv[o + 1]], P[inv[o + 2]], P[inv[o + 3]]
                         o += 4
-                        cross = ss - mc[k] * sn - mc[j] * ns + mc[j] * mc[k] * nn
-                        var += s.w[j] * s.w[k] * cross / (Nx[j] * Nx[k])
-                se[i] = np.sqrt(np.maximum(var * scale, 0.0))
+                        # ss - m_k sn - m_j ns + m_j m_k nn, then w_j w_k cross / (N_j N_k), in place, in that order
+                        np.multiply(mc[k], sn, out=tmp)
+                        np.subtract(ss, tmp, out=cross)
+                        np.multiply(mc[j], ns, out=tmp)
+                        cross -= tmp
+                        np.multiply(mc[j], mc[k], out=tmp)
+                        tmp *= nn
+                        cross += tmp
+                        cross *= s.w[j] * s.w[k]
+                        np.multiply(Nx[j], Nx[k], out=tmp)
+                        cross /= tmp
+                        var += cross
+                var *= scale
+                np.maximum(var, 0.0, out=var)
+                np.sqrt(var, out=se[i])
         return est.T, se.T
 
 
 def _tstat(est: np.ndarray, centre: np.ndarray, se: np.ndarray, se_ref: np.ndarray | None = None) -> np.ndarray:
     """``(est - centre) / max(se, SE_FLOOR * se_ref)`` with the degenerate cases of the module docstring."""
     if se_ref is not None:
-        se = np.fmax(se, SE_FLOOR * se_ref)
+        se = np.fmax(se, se_ref if SE_FLOOR == 1.0 else SE_FLOOR * se_ref)
     d = est - centre
     with np.errstate(invalid="ignore", divide="ignore"):
         t = d / se
+    # the degenerate cases, rare: written only where they occur (the values of the formula above, bit for bit)
     with np.errstate(invalid="ignore"):
-        t = np.where(se > 0, t, np.where(d == 0, 0.0, np.sign(d) * np.inf))
-    return np.where(np.isfinite(est) & np.isfinite(centre), t, np.nan)
+        bad = ~(se > 0)
+    if bad.any():
+        bad = np.broadcast_to(bad, t.shape)
+        db = np.broadcast_to(d, t.shape)[bad]
+        with np.errstate(invalid="ignore"):
+            t[bad] = np.where(db == 0, 0.0, np.sign(db) * np.inf)
+    fin = np.isfinite(est) & np.isfinite(centre)
+    if not fin.all():
+        t[~np.broadcast_to(fin, t.shape)] = np.nan
+    return t
 
 
 def draw(stats: list[Stat], *, B: int, seed: int | np.random.SeedSequence | list, chunk: int = 20_000) -> np.ndarray:
