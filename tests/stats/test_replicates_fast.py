@@ -119,16 +119,6 @@ def test_unit_bootstrap_recounts_a_resample_whose_row_counts_wrapped(monkeypatch
     assert np.array_equal(fast, slow)
 
 
-def test_draws_into_is_the_stream_of_draws() -> None:
-    stratum = np.array([2, 0, 2, 1, 0, 2, 2, 0, 1, 2, 5])  # strata 3 and 4 empty
-    a = R.StratumSampler(stratum, np.random.default_rng(9))
-    b = R.StratumSampler(stratum, np.random.default_rng(9))
-    u, drawn = np.empty(stratum.size), np.empty(stratum.size, dtype=np.int64)
-    for _ in range(5):
-        b.draws_into(u, drawn)
-        assert np.array_equal(a.draws(), drawn)
-
-
 @pytest.mark.parametrize("most", [1, 2, 4, 64])
 def test_count_into_counts_the_stream_of_draws_in_chunks(most: int) -> None:
     stratum = np.array([2, 0, 2, 1, 0, 2, 2, 0, 1, 2, 5, 0, 0, 2])  # strata 3 and 4 empty; runs of 5, 2, 6, 1

@@ -75,7 +75,7 @@ class StratumSampler:
     @functools.cached_property
     def start_of(self) -> np.ndarray:
         """Per position (in stratum order), the first position of its stratum (float64); made when first read
-        (:meth:`draws_into` reads one number per stratum, not this array)."""
+        (:meth:`count_into` reads one number per stratum, not this array)."""
         return np.repeat(self.starts, self.sizes).astype(np.float64)
 
     @functools.cached_property
@@ -92,22 +92,12 @@ class StratumSampler:
         u += self.start_of  # a uniformly random member of the same stratum, for every slot
         return u.astype(np.int64)
 
-    def draws_into(self, u: np.ndarray, drawn: np.ndarray) -> None:
-        """One resample's drawn positions written into ``drawn`` (int64, ``n``), ``u`` (float64, ``n``) a work
-        array: the same random stream and values as :meth:`draws`, with each stratum's size and start applied
-        as one number over its run of positions (the strata are contiguous in stratum order)."""
-        self.rng.random(out=u)
-        for a, b in self._runs():
-            part = u[a:b]
-            part *= np.float64(b - a)  # the stratum's size and start, as size_of and start_of hold them
-            part += np.float64(a)
-        np.copyto(drawn, u, casting="unsafe")
-
     def count_into(self, counts: np.ndarray, u: np.ndarray, drawn: np.ndarray) -> None:
         """One resample's draws counted into ``counts`` (one per position, added to: ``np.add.at``), a chunk of
         slots at a time (``u`` float64 and ``drawn`` int64 work arrays of the chunk's length, in cache): the same
-        random stream and positions as :meth:`draws_into` (the uniforms are drawn in the same order, and each is
-        scaled and cast as there), without an array over every slot."""
+        random stream and positions as :meth:`draws` (the uniforms are drawn in the same order, and each is
+        scaled by its stratum's size and start, as ``size_of`` and ``start_of`` hold them, and cast as there),
+        without an array over every slot."""
         most, one = u.size, counts.dtype.type(1)
         for a, b in self._runs():
             size, start = np.float64(b - a), np.float64(a)
