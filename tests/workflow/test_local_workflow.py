@@ -14,6 +14,7 @@ A failing job's own message reaches the console.
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import shutil
 import subprocess
@@ -295,3 +296,33 @@ def test_a_two_dataset_study_opens_with_your_data_and_tells_no_share(study):
     for task, g in metrics.groupby("task_id"):
         best = g.sort_values("aupr", ascending=False).iloc[0]
         assert f"| {task} |" in summary and best["model_id"] in summary
+
+
+def _edited_code(tmp_path: Path, module: str) -> dict[str, str]:
+    """An environment whose prspace is a copy of this one with ``module`` (a path under
+    src/prspace) edited by a comment: the code a rule runs changes, its command line does not."""
+    src = Path(shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__")))
+    with open(src / "prspace" / module, "a", encoding="utf-8") as fh:
+        fh.write("\n# edited\n")
+    return {**os.environ, "PYTHONPATH": str(src)}
+
+
+@pytest.mark.parametrize(
+    ("module", "predicted", "figures"),
+    [("local/learners.py", True, True),  # a learner: every task predicted again, and all that follows
+     ("figures/study.py", False, True),  # a figure: only the figures are drawn again
+     ("audit/render.py", False, False)],  # code no rule runs: nothing
+)
+def test_a_rule_reruns_when_the_code_it_runs_changes(study, tmp_path, module, predicted, figures):
+    # the cause of 2026-11-25's failed `make verify`: predictions of an older learner code survived a pull
+    env = _edited_code(tmp_path, module)
+    res = subprocess.run([str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(study),
+                          "--cores", "1", "--configfile", str(study / "mydata.yaml"), "-n"],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert res.returncode == 0, res.stderr[-4000:]
+    jobs = _jobs(res)
+    assert sorted(t for rule, t in jobs if rule == "predict") == (["user-cancer", "user-titanic"] if predicted else [])
+    assert any(rule.startswith("figure_") for rule, _ in jobs) is figures
+    assert bool(jobs) is (predicted or figures)
+    if jobs:
+        assert "Params have changed" in res.stdout + res.stderr

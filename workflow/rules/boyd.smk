@@ -38,6 +38,7 @@ rule boyd_downsample:
         folds=BOYD_DS["folds"],
         repeats=BOYD_DS["repeats"],
         max_pi=BOYD_DS["max_pi"],
+        code=command_code("boyd"),
     shell:
         "{params.prspace} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
         "--ratios {params.ratios} --folds {params.folds} --repeats {params.repeats} --seed {params.seed} "
@@ -58,6 +59,7 @@ rule boyd_fold_skew:
         seed=SEED,
         seeds=BOYD_FS["seeds"],
         max_repeats=BOYD_FS["max_repeats"],
+        code=command_code("boyd"),
     shell:
         "{params.prspace} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
         "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out-dir {output} > {log} 2>&1"

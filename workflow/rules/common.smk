@@ -15,6 +15,7 @@ except ImportError:  # a fresh clone run without `pip install -e .`
     sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from prspace.core import registry as R  # noqa: E402
 from prspace.core.errors import InputError  # noqa: E402
+from prspace.study.code_version import command_code  # noqa: E402
 from prspace.study.interrupts import install_workflow_interrupt_handler  # noqa: E402
 from prspace.study.setup_check import check_setup, data_files, stop_run  # noqa: E402
 from prspace.study.study_config import check_config, config_given, report_request  # noqa: E402
@@ -69,6 +70,8 @@ FILES = StepFiles(TABLES, FIGURE_DATA)
 
 #: The prspace command line, run by the interpreter that runs Snakemake (no PATH needed).
 PRSPACE = f'"{sys.executable}" -m prspace'
+#: Every rule that runs prspace takes params code=command_code(COMMAND, ...): a digest of the code it runs,
+#: so that a job reruns when that code changes (prspace.study.code_version).
 
 #: Per-task predictions (written only for tasks whose status is "ok") and status JSON (always).
 PREDICTIONS = f"{WORK}/predictions/{{task}}.parquet"

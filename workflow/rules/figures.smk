@@ -23,6 +23,7 @@ for _fig in figures(config):
             formats=",".join((["png"] if _fig.formats == "analysis" else []) + figure_formats(_fig, config)),
             text=lambda wildcards, input: "".join(f" --text {t}" for t in input.text),
             prspace=PRSPACE,
+            code=command_code("figure", _fig.draw),
         # the shell command names no loop variable: Snakemake evaluates it again when the job runs
         shell:
             "{params.prspace} figure {params.figure} --tables {input.tables}{params.text} --out {output.png} "

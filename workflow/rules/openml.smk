@@ -17,6 +17,7 @@ rule openml_manifest:
         downsampling="enabled" if config["boyd"]["downsampling"]["enabled"] else "disabled",
         prspace=PRSPACE,
         seed=SEED,
+        code=command_code("fetch-openml"),
     shell:
         "{params.prspace} fetch-openml manifest --status {input.status} --task-list {input.tasks} "
         "--server '{params.server}' --seed {params.seed} {params.replayed} --downsampling {params.downsampling} "
@@ -31,7 +32,7 @@ rule openml_selfcheck:
         md=[t.markdown(TABLES) for t in R.STEP_OPENML_SELFCHECK.tables],
     log: JOBS.log(R.STEP_OPENML_SELFCHECK),
     benchmark: JOBS.benchmark(R.STEP_OPENML_SELFCHECK)
-    params: prspace=PRSPACE,
+    params: prspace=PRSPACE, code=command_code("fetch-openml"),
     shell:
         "{params.prspace} fetch-openml selfcheck --status {input.status} --out {output.checks} "
         "--summary-out {output.summary} > {log} 2>&1"

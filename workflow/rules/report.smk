@@ -24,5 +24,6 @@ for _step, _tables in [(R.STEP_REPORT_TABLES, report_tables(config)),
         params:
             tables=table_html_args(_tables, [f"{TABLES}/{name}.csv" for name in _tables], _html, study=STUDY),
             prspace=PRSPACE,
+            code=command_code("table-html"),
         shell:
             "{params.prspace} table-html {params.tables} > {log} 2>&1"

@@ -30,6 +30,7 @@ for _step in R.OWN_RULE_STEPS:
             step=_step.name,
             args=STEP_RULES.arguments(_step),
             prspace=PRSPACE,
+            code=command_code("step", _step.run),
         shell:
             "{params.prspace} step {params.step} {params.args} > {log} 2>&1"
 

@@ -15,7 +15,7 @@ checkpoint select_tasks:
     output: TASK_LIST,
     log: JOBS.log(R.STEP_SELECT_TASKS),
     benchmark: JOBS.benchmark(R.STEP_SELECT_TASKS)
-    params: cmd=select_command(config, PRSPACE),
+    params: cmd=select_command(config, PRSPACE), code=command_code("list-datasets" if SOURCE == "local" else "fetch-openml"),
     resources:
         # global cap on connections to OpenML, set by the profile (profiles/*/config.yaml)
         openml_connections=1 if SOURCE == "openml" else 0,
@@ -31,7 +31,9 @@ rule predict:
     output: status=PREDICTION_STATUS, metrics=TASK_METRICS, folds=FOLD_METRICS,
     log: JOBS.log(R.STEP_PREDICT, task=True),
     benchmark: JOBS.benchmark(R.STEP_PREDICT, task=True)
-    params: cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE), parquet=PREDICTIONS,
+    params:
+        cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE), parquet=PREDICTIONS,
+        code=command_code("predict-local" if SOURCE == "local" else "fetch-openml", R.STEP_SCORE.run),
     threads: 1
     resources: mem_mb=4000, runtime=120, openml_connections=config["openml"]["workers"] if SOURCE == "openml" else 0,
     shell:
@@ -66,6 +68,7 @@ rule verdicts:
         results=output_folder("summary"),
         n_boot=ANALYSIS["verdicts"]["n_boot"],
         seed=SEED,
+        code=command_code("verdicts"),
     shell:
         "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
         "--n-boot {params.n_boot} --seed {params.seed} "

@@ -9,6 +9,6 @@ rule verify:
     output: f"{WORK}/verify/report.txt",
     log: JOBS.log(R.STEP_VERIFY),
     benchmark: JOBS.benchmark(R.STEP_VERIFY)
-    params: cmd=f"{PRSPACE} verify {RESULTS}",
+    params: cmd=f"{PRSPACE} verify {RESULTS}", code=command_code("verify"),
     shell:
         "{params.cmd} --out {output} > {log} 2>&1"
