@@ -44,7 +44,7 @@ def test_weighted_quantile_is_numpy_quantile_of_the_repeated_sample():
     w[1] = 0
     w[1, 3] = 1  # a single task drawn once
     for q in (0.0, 0.25, 0.5, 0.75, 0.9, 1.0):
-        got = P.weighted_quantiles(x, w.astype(float), q)
+        got = CB.weighted_quantiles(x, w.astype(float), q)
         assert np.isnan(got[0])
         want = [np.quantile(np.repeat(x, row), q) for row in w[1:]]
         assert got[1:] == pytest.approx(want, rel=0, abs=1e-14)

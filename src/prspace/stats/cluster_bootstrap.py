@@ -588,8 +588,11 @@ def decision_p(lo_grid: np.ndarray, hi_grid: np.ndarray, value: float, margin: f
     return float(alphas[np.argmax(ok)]) if ok.any() else 1.0
 
 
-def _wq(x_sorted: np.ndarray, weights: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``numpy.quantile(np.repeat(x_sorted, w), q_b)`` (linear) for each row ``w`` and its own ``q_b``."""
+def weighted_quantiles(x_sorted: np.ndarray, weights: np.ndarray, q: float | np.ndarray) -> np.ndarray:
+    """``numpy.quantile(np.repeat(x_sorted, w), q_b)`` (linear) for every row ``w`` of ``weights``
+    (``(B, n)`` non-negative integers: how often each task was drawn) and its own ``q_b`` (``q``: one
+    for all rows or one per row, clipped to [0, 1]), without building the repeated arrays; NaN for a
+    row of zero total weight (no task drawn)."""
     cw = np.cumsum(weights, axis=1)
     total = cw[:, -1]
     h = (total - 1) * np.clip(q, 0.0, 1.0)
@@ -598,7 +601,9 @@ def _wq(x_sorted: np.ndarray, weights: np.ndarray, q: np.ndarray) -> np.ndarray:
     n = len(x_sorted)
     i0 = np.minimum((cw <= j[:, None]).sum(axis=1), n - 1)
     i1 = np.minimum((cw <= (j + 1)[:, None]).sum(axis=1), n - 1)
-    return x_sorted[i0] + frac * (x_sorted[i1] - x_sorted[i0])
+    with np.errstate(invalid="ignore"):
+        v = x_sorted[i0] + frac * (x_sorted[i1] - x_sorted[i0])
+    return np.where(total > 0, v, np.nan)
 
 
 #: Numbers of families the power of :func:`families_for_power` is simulated at.
@@ -633,8 +638,8 @@ def power_curve(stat: Stat, value: float, margin: float, alpha: float, *, seed: 
             lo, hi = est[:, 0] - crit * se, est[:, 0] + crit * se
         else:
             w = c[:, stat.x_family]
-            lo = _wq(stat.x, w, stat.quantile - crit * se)
-            hi = _wq(stat.x, w, stat.quantile + crit * se)
+            lo = weighted_quantiles(stat.x, w, stat.quantile - crit * se)
+            hi = weighted_quantiles(stat.x, w, stat.quantile + crit * se)
         power[g] = float(np.mean(outcomes(lo, hi, value, margin) != INCONCLUSIVE))
     return np.asarray(grid), power
 

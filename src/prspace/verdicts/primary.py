@@ -74,23 +74,6 @@ _GAPS = (("fk.as_different.top1", "fk.aupr_auprg.top1", "fk.aupr_auroc.top1"),
 _QUARTILES = (("fk.aupr_auprg.spearman_q25", 0.25), ("fk.aupr_auprg.spearman_q75", 0.75))
 
 
-def weighted_quantiles(x_sorted: np.ndarray, weights: np.ndarray, q: float) -> np.ndarray:
-    """``numpy.quantile(np.repeat(x_sorted, w), q)`` (linear) for every row ``w`` of ``weights``
-    (``(B, n)`` non-negative integers), without building the repeated arrays; NaN for a row of
-    zero total weight."""
-    cw = np.cumsum(weights, axis=1)
-    total = cw[:, -1]
-    h = (total - 1) * q
-    j = np.floor(h)
-    frac = h - j
-    n = len(x_sorted)
-    i0 = np.minimum((cw <= j[:, None]).sum(axis=1), n - 1)
-    i1 = np.minimum((cw <= (j + 1)[:, None]).sum(axis=1), n - 1)
-    with np.errstate(invalid="ignore"):
-        v = x_sorted[i0] + frac * (x_sorted[i1] - x_sorted[i0])
-    return np.where(total > 0, v, np.nan)
-
-
 def _wide(per_task: pd.DataFrame, task_ids: Sequence[str] | None) -> pd.DataFrame:
     """One row per task: ``<stat>|<a>_<b>`` columns for the three pairs (float64)."""
     need = {"task_id", "metric_a", "metric_b", "top1_differs", "top3_differs", "spearman"}
