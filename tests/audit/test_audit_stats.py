@@ -25,8 +25,9 @@ from sklearn.metrics import auc, average_precision_score, precision_recall_curve
 from _rscript import r_available
 from prspace import metrics as M
 from prspace.audit import audit
-from prspace.audit.intervals import boyd_intervals, delong, percentile, tie_groups
+from prspace.audit.intervals import boyd_intervals, delong, tie_groups
 from prspace.audit.uncertainty import comparison
+from prspace.stats.intervals import percentile
 from prspace.stats.replicates import Block, bootstrap
 
 REPO = Path(__file__).resolve().parents[2]

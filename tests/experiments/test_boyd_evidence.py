@@ -127,7 +127,7 @@ def test_order_change_resamples_equal_scipy_kendall_tau_on_the_same_family_draws
 
 
 def test_order_statistic_interval_error_is_one_se_when_smooth_and_zero_inside_an_atom():
-    from prspace.experiments.boyd_intervals import order_statistic_interval
+    from prspace.stats.intervals import order_statistic_interval
 
     B, p = 200_000, 0.025
     x = np.random.default_rng(0).standard_normal(B)

@@ -321,12 +321,12 @@ def test_cross_vs_self_row_carries_interval_level_mc_error_and_plain_words():
 
 
 def test_replicates_are_the_cluster_bootstrap_ones():
-    from prspace.experiments.noise_evidence import _cluster_replicates
+    from prspace.stats.family_bootstrap import cluster_resamples, family_replicates
 
     rng = np.random.default_rng(3)
     v, cl = rng.random(40), np.repeat(np.arange(13), 4)[:40].astype(str)
     v[5] = np.nan
-    boot = _cluster_replicates(v, cl, 500, 7)
+    boot = family_replicates(v, *cluster_resamples(cl, n_boot=500, seed=7))
     _, lo, hi = cluster_bootstrap_ci(v, cl, n_boot=500, seed=7)
     assert (lo, hi) == tuple(np.nanquantile(boot, [0.025, 0.975]))
 
@@ -337,7 +337,7 @@ def test_percentile_mc_error_against_the_normal_closed_form():
     larger of the two ends is reported, so it runs somewhat above the closed form, never below."""
     from scipy import stats
 
-    from prspace.experiments.noise_evidence import percentile_mc_error
+    from prspace.stats.intervals import order_statistic_mc_error as percentile_mc_error
 
     rng = np.random.default_rng(0)
     want = np.sqrt(0.025 * 0.975 / 1000) / stats.norm.pdf(stats.norm.ppf(0.025))

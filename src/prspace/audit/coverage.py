@@ -40,12 +40,12 @@ from prspace.audit.intervals import (
     jackknife_interval,
     logit_interval,
     normal_interval,
-    percentile,
 )
 from prspace.audit.numbers import count, percents
 from prspace.audit.simulate import draw, means, population
 from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.stats.distributions import norm
+from prspace.stats.intervals import percentile
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 
 #: Least simulated coverage of a printed 95% interval (issue 32's acceptance).

@@ -336,8 +336,3 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             out.append(Block(task, names, y_all[f0], stratum, weight, groups, scores, cluster, cstrat))
     return out, comparable, paired
 
-
-def percentile(replicates: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval along axis 0 (NaN replicates, from one-class resamples, ignored)."""
-    a = (1.0 - confidence) / 2.0
-    return np.nanquantile(replicates, a, axis=0), np.nanquantile(replicates, 1.0 - a, axis=0)

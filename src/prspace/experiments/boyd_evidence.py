@@ -48,9 +48,10 @@ from prspace.experiments.boyd_evidence_runs import (
     interval,
     values_table,
 )
-from prspace.experiments.boyd_intervals import MC_BATCHES, order_statistic_interval
+from prspace.experiments.boyd_intervals import MC_BATCHES
 from prspace.experiments.boyd_tables import read_runs
-from prspace.experiments.ranking import cluster_resamples
+from prspace.stats.family_bootstrap import cluster_resamples
+from prspace.stats.intervals import order_statistic_interval
 
 #: Family resamples of every interval of a mean (schema default of boyd.evidence.n_resamples):
 #: enough for a Monte Carlo error of about 0.001 at the primary level with 8 families.
@@ -170,7 +171,7 @@ def order_change_resamples(A: np.ndarray, N: np.ndarray, fam: np.ndarray, *, n_r
     """``1 - tau_b`` between the learners' mean AUPR and mean AUCNPR over the tasks of each family
     resample (``A``, ``N``: tasks x learners). Families are drawn as in
     :func:`prspace.experiments.boyd_intervals.family_interval` (``batches`` batches of
-    :func:`~prspace.experiments.ranking.cluster_resamples`, seed ``(seed, batch)``) and enter as
+    :func:`~prspace.stats.family_bootstrap.cluster_resamples`, seed ``(seed, batch)``) and enter as
     counts (a task's weight is how often its family was drawn). Kendall's tau-b over all learner
     pairs ``i < j`` is ``sum s_a s_n / sqrt(sum s_a^2 sum s_n^2)`` with ``s = sign(mean_i - mean_j)``,
     as :func:`scipy.stats.kendalltau` computes it (``tests/experiments/test_boyd_evidence.py`` checks it)."""
@@ -196,7 +197,7 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
     questions (exploratory) on the study's metrics table (one row per task x learner).
 
     ``n_resamples``: family resamples of every interval (means: :func:`prspace.experiments.boyd_evidence_runs.interval`;
-    the order change: :func:`order_change_resamples` with :func:`~prspace.experiments.boyd_intervals.order_statistic_interval`)."""
+    the order change: :func:`order_change_resamples` with :func:`~prspace.stats.intervals.order_statistic_interval`)."""
     ag._check(df, learner)
     counts = df.groupby(learner)["task_id"].nunique()
     n_all = df["task_id"].nunique()

@@ -9,12 +9,12 @@ resamples is about ``sqrt(p (1 - p) / B) / f(q_p)`` (``f``: the density at the q
 for a normal shape at p = 0.00125 is ``8.4 sd / sqrt(B)``: ``sd = 0.08`` (a mean over 8 families)
 needs ``B`` of about 110,000 for an error of 0.002. :func:`family_interval` measures it instead of
 assuming the shape: the resamples are drawn in ``batches`` independent batches
-(:func:`prspace.experiments.ranking.cluster_resamples`, seed ``(seed, batch)``), each end is also
+(:func:`prspace.stats.family_bootstrap.cluster_resamples`, seed ``(seed, batch)``), each end is also
 computed within every batch, and the Monte Carlo error of the end from all resamples is
 ``SD over batches / sqrt(batches)`` (the error of a quantile shrinks as one over the square root
 of the resamples). The statistic of a resample is the mean over the tasks of the drawn families
-(sum of their values / number of their tasks; NaNs ignored), as in
-:func:`prspace.experiments.ranking.cluster_bootstrap_ci`.
+(sum of their values / number of their tasks; NaNs ignored), the replicate step of
+:func:`prspace.stats.family_bootstrap.cluster_bootstrap_ci` (:func:`~prspace.stats.family_bootstrap.family_replicates`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from prspace.core.errors import InputError
-from prspace.experiments.ranking import cluster_resamples
+from prspace.stats.family_bootstrap import cluster_resamples, family_replicates
 
 #: Independent batches of resamples the Monte Carlo error is estimated from.
 MC_BATCHES = 20
@@ -73,16 +73,8 @@ def family_interval(
         raise InputError(f"{v.size} values but {clusters.size} families; give one family per task")
     per = -(-int(n_resamples) // batches)
     alpha = (1.0 - level) / 2.0
-    ok = ~np.isnan(v)
-    boots = []
-    for b in range(batches):
-        cid, idx = cluster_resamples(clusters, n_boot=per, seed=[int(seed), b])  # type: ignore[arg-type]
-        n_c = idx.shape[1]
-        sums = np.bincount(cid[ok], v[ok], n_c)
-        counts = np.bincount(cid[ok], minlength=n_c).astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            boots.append(sums[idx].sum(axis=1) / counts[idx].sum(axis=1))
-    boot = np.stack(boots)
+    boot = np.stack([family_replicates(v, *cluster_resamples(clusters, n_boot=per, seed=[int(seed), b]))
+                     for b in range(batches)])
     lo, hi = np.nanquantile(boot, [alpha, 1.0 - alpha])
     ends = np.nanquantile(boot, [alpha, 1.0 - alpha], axis=1)  # (2, batches)
     mc = float(np.max(ends.std(axis=1, ddof=1)) / np.sqrt(batches))
@@ -104,33 +96,3 @@ def simulated_coverage(n_families: int, *, level: float, n_sim: int = 400, n_res
         iv = family_interval(v, None, n_resamples=n_resamples, seed=int(seed) + j, level=level)
         hits += iv.lo <= 0.0 <= iv.hi
     return hits / n_sim
-
-
-def order_statistic_interval(boot: np.ndarray, level: float) -> tuple[float, float, float, float]:
-    """``(lo, hi, mc_lo, mc_hi)``: the percentile interval of the replicates ``boot`` (NaNs left out)
-    at ``level`` and a Monte Carlo error of its ends that stays honest when the statistic takes
-    few values (1 - Kendall's tau of 30 learners moves in steps of 2/435 and has an atom at 0).
-
-    For the end at probability ``p`` of ``B`` replicates, the ranks ``pB -+ 2 sqrt(B p (1 - p))``
-    bound where that quantile of another run of ``B`` would fall (the distribution-free binomial
-    interval of a quantile, about two standard errors); the error is half the larger distance from
-    the end to the replicate values at those ranks. For a smooth distribution that is about one
-    standard error; inside an atom it is 0 (another run lands on the same value); near the edge of
-    an atom it reaches the next value, so :func:`prspace.verdicts.rule.decide` calls the row
-    borderline. Batch estimates (:func:`family_interval`) mislead here: a batch of ``B / 20``
-    replicates misses an atom a run of ``B`` holds, and the spread of batch ends is then not the
-    run's error. Each end has its own error: the rule reads them apart (``mc_error_lo``,
-    ``mc_error_hi``), so a step at one end does not make the other borderline."""
-    s = np.sort(np.asarray(boot, dtype=np.float64)[np.isfinite(boot)])
-    n = s.size
-    if n < 2:
-        nan = float("nan")
-        return nan, nan, nan, nan
-    alpha = (1.0 - level) / 2.0
-    lo, hi = np.quantile(s, [alpha, 1.0 - alpha])
-    mc = []
-    for p, end in ((alpha, lo), (1.0 - alpha, hi)):
-        k, d = p * (n - 1), 2.0 * np.sqrt(n * p * (1.0 - p))
-        below, above = s[max(int(np.floor(k - d)), 0)], s[min(int(np.ceil(k + d)), n - 1)]
-        mc.append(float(max(end - below, above - end) / 2.0))
-    return float(lo), float(hi), mc[0], mc[1]

@@ -18,10 +18,10 @@ per metric pair of Flach & Kull's three and per ``k`` in (1, 3), built with
 * ``px.<a>_<b>.top<k>.cross_vs_self`` (kind ``difference``): the mean over tasks of
   ``top<k>_cross_minus_self`` (cross-metric minus self-disagreement over pairs of resamples) with
   a 95% percentile cluster-bootstrap interval over task families
-  (:func:`prspace.experiments.ranking.cluster_bootstrap_ci`, ``n_boot`` resamples, ``seed``),
+  (:func:`prspace.stats.family_bootstrap.cluster_bootstrap_ci`, ``n_boot`` resamples, ``seed``),
   ``level`` 0.95, and ``mc_error``: the Monte Carlo standard error of the interval's ends, the
   larger of the two, from the binomial order statistics of the same resamples
-  (:func:`percentile_mc_error`).
+  (:func:`prspace.stats.intervals.order_statistic_mc_error`).
 """
 
 from __future__ import annotations
@@ -37,8 +37,13 @@ from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
 from prspace.core.evidence import effective_cases, evidence_frame, evidence_row
 from prspace.core.steps import StepOutput, TableOut
-from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS, cluster_bootstrap_ci
-from prspace.experiments.ranking.summary import cluster_resamples
+from prspace.experiments.ranking import METRIC_LABELS, PAPER_RESULTS
+from prspace.stats.family_bootstrap import (
+    cluster_bootstrap_ci,
+    cluster_resamples,
+    family_replicates,
+)
+from prspace.stats.intervals import order_statistic_mc_error
 
 PAPER = "prspace"
 _WHAT = {1: "best model", 3: "ordered top three"}
@@ -88,36 +93,6 @@ def _power_text(s: pd.Series | None, median_pos: float, n_counted: int) -> str:
         power += ("; no planted reversal reached 80% power, so a low count here says the test rows cannot separate "
                   "such models, not that no real reversal exists")
     return f"{size}: {false}; {power}"
-
-
-def percentile_mc_error(boot: np.ndarray, level: float = 0.95) -> float:
-    """Monte Carlo standard error of a percentile interval's ends, the larger of the two.
-
-    The q-quantile of B replicates is order statistic ``B q``; its rank's binomial standard
-    deviation is ``sqrt(B q (1 - q))``, so its standard error is about half the distance between
-    the order statistics one such deviation either side (the binomial method, e.g. Hall 1992,
-    section 3.6; it assumes nothing about the replicates' distribution)."""
-    b = np.sort(np.asarray(boot, np.float64)[np.isfinite(boot)])
-    n = b.size
-    if n < 10:
-        return float("nan")
-    out = 0.0
-    for q in ((1 - level) / 2, (1 + level) / 2):
-        half = np.sqrt(n * q * (1 - q))  # one binomial sd of the rank either side
-        lo, hi = int(np.clip(np.floor(n * q - half), 0, n - 1)), int(np.clip(np.ceil(n * q + half), 0, n - 1))
-        out = max(out, float((b[hi] - b[lo]) / 2))
-    return out
-
-
-def _cluster_replicates(values: np.ndarray, clusters: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
-    """The replicates :func:`cluster_bootstrap_ci` takes its percentiles of (same resamples)."""
-    v = np.asarray(values, np.float64)
-    cid, idx = cluster_resamples(clusters, n_boot=n_boot, seed=seed)
-    ok = ~np.isnan(v)
-    n_c = idx.shape[1]
-    sums, counts = np.bincount(cid[ok], v[ok], n_c), np.bincount(cid[ok], minlength=n_c).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
 
 
 def _flag(s: pd.Series) -> pd.Series:
@@ -177,7 +152,7 @@ def noise_evidence(
                         + _power_text(cal, med, nn if nn else n_tasks))))
             v = pd.to_numeric(sub[f"top{k}_cross_minus_self"], errors="coerce").to_numpy(np.float64)
             est, lo, hi = cluster_bootstrap_ci(v, clusters, n_boot=n_boot, seed=seed, level=level)
-            mc = percentile_mc_error(_cluster_replicates(v, clusters, n_boot, seed), level)
+            mc = order_statistic_mc_error(family_replicates(v, *cluster_resamples(clusters, n_boot=n_boot, seed=seed)), level)
             cross = float(np.nanmean(pd.to_numeric(sub[f"top{k}_cross"], errors="coerce")))
             selfm = float(np.nanmean((pd.to_numeric(sub[f"top{k}_self_a"], errors="coerce")
                                       + pd.to_numeric(sub[f"top{k}_self_b"], errors="coerce")) / 2))

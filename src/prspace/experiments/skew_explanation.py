@@ -3,6 +3,8 @@ pi across tasks, the counterfactual (every task moved to a reference study's pi)
 by balance level; the evidence rows they give are in :mod:`prspace.experiments.skew_evidence`.
 
 Reads the tables of :mod:`prspace.experiments.controlled_skew` (which re-exports every name here).
+Every interval is the family bootstrap of :mod:`prspace.stats.family_bootstrap`
+(:func:`~prspace.stats.family_bootstrap.cluster_bootstrap_means`, re-exported here).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import pandas as pd
 
 from prspace.core.defaults import N_BOOT
 from prspace.core.errors import InputError
-from prspace.experiments.ranking.summary import cluster_resamples
-from prspace.stats.intervals import percentile_interval
+from prspace.stats.family_bootstrap import cluster_bootstrap_means
+from prspace.stats.intervals import percentile, percentile_interval
 
 # --- skew as a tested explanation: the trend, the counterfactual, the balance levels -----------
 
@@ -48,46 +50,6 @@ def task_families(task_ids: Sequence[object], tasks: pd.DataFrame | None) -> np.
     fam = tasks.assign(task_id=tasks["task_id"].astype(str)).drop_duplicates("task_id").set_index("task_id")["family"]
     f = fam.reindex(ids).to_numpy(dtype=object)
     return np.where(pd.isna(f), ids.to_numpy(dtype=object), f).astype(str)
-
-
-def cluster_bootstrap_means(
-    values: np.ndarray, clusters: np.ndarray, *, n_boot: int, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Column means of ``values`` (tasks x statistics) and their cluster-bootstrap replicates.
-
-    The resamples are those of :func:`prspace.experiments.ranking.cluster_bootstrap_ci` with the
-    same seed and clusters (both draw them with :func:`~prspace.experiments.ranking.cluster_resamples`;
-    this function returns every replicate, several columns at once, which the slope needs) (families drawn with replacement; a resample's statistic is the sum
-    over the drawn families' tasks over their number; NaNs ignored), drawn once for every column:
-    column ``j`` of the replicates gives exactly ``cluster_bootstrap_ci(values[:, j], ...)``'s
-    interval (tested). Returns ``(means (m,), replicates (n_boot, m))``.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    if v.ndim == 1:
-        v = v[:, None]
-    cid, idx = cluster_resamples(clusters, n_boot=n_boot, seed=seed)
-    n_c = idx.shape[1]
-    ok = np.isfinite(v)
-    sums = np.zeros((n_c, v.shape[1]))
-    counts = np.zeros((n_c, v.shape[1]))
-    np.add.at(sums, cid, np.where(ok, v, 0.0))
-    np.add.at(counts, cid, ok.astype(np.float64))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        boot = sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
-        means = np.where(ok.any(axis=0), np.nansum(v, axis=0) / ok.sum(axis=0), np.nan)
-    return means, boot
-
-
-def _interval(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    alpha = (1 - level) / 2
-    with np.errstate(invalid="ignore"):
-        if boot.ndim == 1:
-            boot = boot[:, None]
-        finite = np.isfinite(boot).any(axis=0)
-        q = np.full((2, boot.shape[1]), np.nan)
-        if finite.any():
-            q[:, finite] = np.nanquantile(boot[:, finite], [alpha, 1 - alpha], axis=0)
-    return q[0], q[1]
 
 
 def ls_slope(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -123,8 +85,8 @@ def share_slope(
     slope, boot, means = _slope_replicates(values, pi, clusters, n_boot=n_boot, seed=seed)
     if not np.isfinite(slope):
         return slope, float("nan"), float("nan"), means
-    lo, hi = _interval(boot, level)
-    return slope, float(lo[0]), float(hi[0]), means
+    lo, hi = percentile(boot, level)
+    return slope, float(lo), float(hi), means
 
 
 def _pairs(df: pd.DataFrame) -> list[tuple[str, str]]:
@@ -298,7 +260,7 @@ def disagreement_by_balance(
                 if len(g):
                     clusters = task_families(g["task_id"], tasks)
                     m, boot = cluster_bootstrap_means(g[col].to_numpy(np.float64), clusters, n_boot=n_boot, seed=seed)
-                    lo, hi = _interval(boot, level)
+                    lo, hi = percentile(boot, level)
                     row |= {"share": float(m[0]), "lo": float(lo[0]), "hi": float(hi[0]),
                             "n_families": len(np.unique(clusters)), "pi_median": float(g["pi"].median())}
                 rows.append(row)

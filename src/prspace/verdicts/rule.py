@@ -307,7 +307,7 @@ def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: 
         m = m if np.isfinite(m) else mc
         for name, t in _thresholds(kind, row):
             # <=: an end whose Monte Carlo range just reaches the threshold (a step of a discrete
-            # statistic, prspace.experiments.boyd_intervals.order_statistic_interval) is borderline
+            # statistic, prspace.stats.intervals.order_statistic_interval) is borderline
             if not (np.isfinite(t) and m > 0 and abs(e - t) <= BORDERLINE_MC * m):
                 continue
             eps = 1e-9 * max(1.0, abs(t)) + _EPS

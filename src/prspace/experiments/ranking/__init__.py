@@ -9,7 +9,8 @@ skew mixes scores of different ranges, AUCNPR normalises the range away, so the
 learners' order by mean AUPR can differ from their order by mean AUCNPR.
 
 The package: ``ranks.py`` (ranks, top-k, disagreement, correlations), ``summary.py`` (shares
-across tasks, cluster bootstrap over families, saturation, quartile tasks), ``scorecard.py`` (the
+across tasks with intervals of the cluster bootstrap over families, :mod:`prspace.stats.family_bootstrap`;
+saturation, quartile tasks), ``scorecard.py`` (the
 paper's numbers beside this run's), ``learners.py`` (learners across tasks, winners, panel
 sensitivity).  Every name is re-exported here.
 
@@ -82,14 +83,16 @@ from prspace.experiments.ranking.summary import (
     SATURATED_MIN_MODELS,
     SATURATION_METRICS,
     SUMMARY_STATS,
-    bootstrap_ci,
-    cluster_bootstrap_ci,
-    cluster_resamples,
     quartile_groups,
     saturation,
     summarise_disagreement,
 )
 from prspace.metrics import METRIC_LABELS  # re-exported: the display names live in prspace.metrics
+from prspace.stats.family_bootstrap import (  # re-exported: the family bootstrap lives in prspace.stats
+    bootstrap_ci,
+    cluster_bootstrap_ci,
+    cluster_resamples,
+)
 
 __all__ = [
     "AGREEMENT_COLUMNS",

@@ -1,7 +1,6 @@
 """Across tasks: the share of tasks where two metrics disagree, with cluster-bootstrap intervals
-over task families, saturated tasks, and the quartile tasks of the rank correlation."""
-
-
+over task families (:mod:`prspace.stats.family_bootstrap`),
+saturated tasks, and the quartile tasks of the rank correlation."""
 
 import numpy as np
 import pandas as pd
@@ -12,32 +11,7 @@ from prspace.experiments.ranking.ranks import (
     _check_columns,
     pooled_rank_correlation,
 )
-
-
-def bootstrap_ci(
-    values: np.ndarray,
-    *,
-    n_boot: int = N_BOOT,
-    seed: int = 0,
-    level: float = 0.95,
-    indices: np.ndarray | None = None,
-) -> tuple[float, float, float]:
-    """Mean of ``values`` (NaNs ignored) with a percentile bootstrap interval over its entries.
-
-    ``indices`` (shape ``(n_boot, len(values))``) lets several statistics share the
-    same resamples of tasks; otherwise they are drawn from ``numpy.random.default_rng(seed)``.
-    Returns ``(mean, low, high)``; NaNs if no value is finite.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    if v.size == 0 or np.all(np.isnan(v)):
-        return float("nan"), float("nan"), float("nan")
-    if indices is None:
-        indices = np.random.default_rng(seed).integers(0, v.size, size=(n_boot, v.size))
-    boot = np.nanmean(v[indices], axis=1) if np.isnan(v).any() else v[indices].mean(axis=1)
-    alpha = (1 - level) / 2
-    lo, hi = np.nanquantile(boot, [alpha, 1 - alpha])
-    return float(np.nanmean(v)), float(lo), float(hi)
-
+from prspace.stats.family_bootstrap import cluster_bootstrap_ci
 
 SUMMARY_STATS = ("top1", "top3", "spearman", "kendall")
 
@@ -58,53 +32,6 @@ def saturation(df: pd.DataFrame, *, group: str = "task_id", decimals: int = 12) 
     out = pd.DataFrame({group: n.index, "n_saturated": n.to_numpy()})
     out["saturated"] = out["n_saturated"] >= SATURATED_MIN_MODELS
     return out
-
-
-def cluster_resamples(clusters: np.ndarray, *, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The cluster bootstrap's resamples, the one place they are drawn.
-
-    ``clusters``: each task's cluster (family; compared as text).  Returns ``(cid, idx)``: each
-    task's cluster number (clusters numbered in sorted order of their names) and the clusters
-    drawn with replacement, ``(n_boot, n_clusters)`` from ``numpy.random.default_rng(seed)``.
-    :func:`cluster_bootstrap_ci` and the callers that need the replicates themselves
-    (``experiments.skew_explanation.cluster_bootstrap_means``, ``experiments.boyd_evidence``'s
-    weighted statistics) draw from here, so one seed gives every statistic the same resamples.
-    """
-    _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
-    n_c = int(cid.max()) + 1
-    return cid, np.random.default_rng(seed).integers(0, n_c, size=(n_boot, n_c))
-
-
-def cluster_bootstrap_ci(
-    values: np.ndarray,
-    clusters: np.ndarray | None = None,
-    *,
-    n_boot: int = N_BOOT,
-    seed: int = 0,
-    level: float = 0.95,
-) -> tuple[float, float, float]:
-    """Mean of ``values`` over tasks with a percentile bootstrap interval that resamples *clusters*.
-
-    Tasks derived from one source dataset (a family: ``keel-yeast1``, ``keel-yeast3``, ...) are
-    not independent, so whole families are drawn with replacement and the statistic of a
-    resample is the mean over all tasks of the drawn families (sum of their values / number of
-    their tasks; NaNs ignored). With every task its own cluster this is the ordinary bootstrap.
-    The resamples come from ``numpy.random.default_rng(seed)``, so statistics sharing a seed and
-    clusters share resamples. Returns ``(mean, low, high)``; NaNs if no value is finite.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    if v.size == 0 or np.all(np.isnan(v)):
-        return float("nan"), float("nan"), float("nan")
-    cid, idx = cluster_resamples(np.arange(v.size) if clusters is None else clusters, n_boot=n_boot, seed=seed)
-    ok = ~np.isnan(v)
-    n_c = idx.shape[1]
-    sums = np.bincount(cid[ok], v[ok], n_c)
-    counts = np.bincount(cid[ok], minlength=n_c).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        boot = sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
-    alpha = (1 - level) / 2
-    lo, hi = np.nanquantile(boot, [alpha, 1 - alpha])
-    return float(np.nanmean(v)), float(lo), float(hi)
 
 
 def summarise_disagreement(
