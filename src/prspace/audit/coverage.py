@@ -3,7 +3,8 @@
 The coverage of every interval method the audit computes is measured under the known truth of
 :mod:`prspace.audit.simulate` (:func:`calibrate_coverage`, run across skew by
 ``benchmarks/calib_audit.py --coverage``; the table it writes is
-:mod:`prspace.audit.coverage_table`).  Per replicate (:func:`replicate`):
+:mod:`prspace.audit.coverage_table`).  Per simulation replicate (:func:`prspace.audit.simulate.replicate`,
+the one the paired tests' calibration draws too; scored by :func:`coverage_outcomes`):
 
 * per model, the 95% intervals of every metric: DeLong (normal, clipped to [0, 1], as pROC) and
   DeLong on the logit scale (:func:`prspace.audit.intervals.logit_interval`) for AUROC; the
@@ -36,17 +37,16 @@ from prspace.audit.coverage_table import CELLS, COLUMNS
 from prspace.audit.generated import write_cells
 from prspace.audit.intervals import (
     boyd_intervals,
-    delong,
     jackknife_interval,
     logit_interval,
     normal_interval,
 )
 from prspace.audit.numbers import count, percents
-from prspace.audit.simulate import draw, means, population
+from prspace.audit.simulate import Replicate, replicate, replicates
 from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.stats.distributions import norm
 from prspace.stats.intervals import percentile
-from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
+from prspace.stats.replicates import BOOT_METRICS, Block
 
 #: Least simulated coverage of a printed 95% interval (issue 32's acceptance).
 TARGET = 0.93
@@ -96,22 +96,21 @@ def model_intervals(points: np.ndarray, n_pos: float, confidence: float, *,
     return out
 
 
-def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_boot: int = N_BOOT_REPLICATE,
-              alpha: float = 0.05) -> list[dict]:
-    """Coverage outcomes of one test set (module docstring): rows ``kind, metric, method, value``."""
+def coverage_outcomes(r: Replicate, truth: np.ndarray, *, alpha: float = 0.05) -> list[dict]:
+    """Coverage outcomes of one simulation replicate (module docstring; :func:`prspace.audit.simulate.replicate`
+    with the class as the jackknife's strata): rows ``kind, metric, method, value``."""
     conf = 1 - alpha
-    k = len(block.models)
+    k = len(r.block.models)
     rows: list[dict] = []
 
     def add(kind: str, metric: str, method: str, hit: np.ndarray) -> None:
         rows.append({"kind": kind, "metric": metric, "method": method, "value": float(np.mean(hit))})
 
-    est, cov = delong(block.y, np.vstack(block.scores))
+    est, cov = r.delong
     a = BOOT_METRICS.index("auroc")
-    pts = point_metrics(block)
-    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
-    jack, strata = jackknife(class_strata(block), rng=rng)
-    bounds = model_intervals(pts, float(block.y.sum()), conf, delong_fit=(est, cov), reps=reps, jack=(jack, strata))
+    reps = r.boot
+    bounds = model_intervals(r.points, float(r.block.y.sum()), conf, delong_fit=(est, cov), reps=reps,
+                             jack=(r.jack, r.strata))
     for name in DELONG:
         lo, hi = bounds[("auroc", name)]
         add("coverage", "auroc", name, (lo <= truth[:, a]) & (truth[:, a] <= hi))
@@ -138,16 +137,14 @@ def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, n_bo
 
 def calibrate_coverage(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0,
                        n_boot: int = N_BOOT_REPLICATE) -> pd.DataFrame:
-    """``reps`` replicates of :func:`replicate` at ``(pi, n)`` under the truth of
-    :mod:`prspace.audit.simulate`: one row per ``kind, metric, method`` with the ``share`` and its
-    Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a per-model share averages k
-    intervals of one test set, so this se is conservative), and the cell."""
-    rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative), 32])
-    mu = means(alternative)
-    truth = population(mu, pi)
+    """``reps`` simulation replicates (:func:`prspace.audit.simulate.replicates`, stream 32 of the cell, and
+    :func:`prspace.audit.simulate.replicate`, the class as the jackknife's strata) at ``(pi, n)`` under the
+    truth of :mod:`prspace.audit.simulate`, scored by :func:`coverage_outcomes`: one row per ``kind, metric,
+    method`` with the ``share`` and its Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a
+    per-model share averages k intervals of one test set, so this se is conservative), and the cell."""
     rows = []
-    for _ in range(reps):
-        rows += replicate(draw(rng, n, pi, mu), truth, rng, n_boot=n_boot)
+    for block, truth, rng in replicates(pi, n, reps, alternative=alternative, seed=seed, stream=(32,)):
+        rows += coverage_outcomes(replicate(block, rng, n_boot=n_boot, jackknife_block=class_strata(block)), truth)
     out = pd.DataFrame(rows).groupby(["kind", "metric", "method"], sort=False)["value"].mean().rename(
         "share").reset_index()
     out["mc_se"] = np.sqrt(out["share"] * (1 - out["share"]) / reps)

@@ -11,10 +11,11 @@ class's scores are a mixture over the folds of unit normals, so every metric's p
 score grid.  Under the *null* every ``mu_i = MU``; under the *alternative* model 0 has ``MU +
 GAP`` (a planted lead over four equal models).
 
-Per replicate (:func:`replicate`) the audit's machinery runs as in ``prspace audit``: DeLong,
-the percentile bootstrap under both resampling schemes (:data:`prspace.stats.replicates.SCHEMES`),
-Boyd et al.'s AUPR intervals, the stratified jackknife, and the three all-pairs procedures
-(DeLong-Holm, bootstrap max-T per scheme, jackknife-t Holm).  :func:`calibrate` returns per
+Per replicate (:func:`replicate`, the one simulation replicate of the audit's calibrations: this
+module's paired tests and :mod:`prspace.audit.coverage`'s intervals) the audit's machinery runs as in
+``prspace audit``: DeLong, the percentile bootstrap within class, the stratified jackknife; the
+paired tests read from it (:func:`paired_tests`) are DeLong-Holm, the bootstrap z and the
+jackknife-t Holm.  :func:`calibrate` returns per
 statistic the share of replicates and its Monte Carlo standard error ``sqrt(p (1 - p) / R)``:
 
 * ``coverage`` of every per-model 95% interval the audit prints (population value inside);
@@ -26,6 +27,9 @@ statistic the share of replicates and its Monte Carlo standard error ``sqrt(p (1
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -89,38 +93,71 @@ def _pair_rows(r, true_diff: np.ndarray, metric: str, method: str) -> list[dict]
             for p in range(r.diff.size)]
 
 
-def replicate(block: Block, truth: np.ndarray, rng: np.random.Generator, *, alpha: float = 0.05,
-              n_boot: int = N_BOOT_REPLICATE) -> list[dict]:
-    """Raw paired tests of one test set (rows of :func:`_pair_rows`): DeLong's for AUROC, and for every
-    metric the paired bootstrap z (``n_boot`` resamples within class, as the audit draws them) and the
-    stratified jackknife t (class x fold, :func:`prspace.stats.replicates.jackknife`)."""
-    rows: list[dict] = []
-    k = len(block.models)
-    iu, ju = np.triu_indices(k, 1)
+@dataclass(frozen=True)
+class Replicate:
+    """The audit's machinery on one simulated test set (:func:`replicate`), which the paired tests
+    (:func:`paired_tests`) and the interval coverage (:func:`prspace.audit.coverage.coverage_outcomes`)
+    are read from: the models' point metrics (models, :data:`BOOT_METRICS`), DeLong's AUROCs and
+    covariance, the percentile bootstrap's replicates within class (``(n_boot, models, metrics)``)
+    and the stratified jackknife's replicates and strata."""
+
+    block: Block
+    points: np.ndarray
+    delong: tuple[np.ndarray, np.ndarray]
+    boot: np.ndarray
+    jack: np.ndarray
+    strata: np.ndarray
+
+
+def replicate(block: Block, rng: np.random.Generator, *, n_boot: int = N_BOOT_REPLICATE,
+              jackknife_block: Block | None = None) -> Replicate:
+    """One simulation replicate: on ``block`` (a test set of :func:`draw`), DeLong's fit, the point
+    metrics, ``n_boot`` bootstrap resamples within class (as the audit draws them) and then the
+    stratified jackknife (:func:`prspace.stats.replicates.jackknife`) of ``jackknife_block`` (``block``
+    with other strata; default ``block`` itself, class x fold), both from ``rng`` in that order."""
+    fit = delong(block.y, np.vstack(block.scores))
     pts = point_metrics(block)
-    est, cov = delong(block.y, np.vstack(block.scores))
+    boot = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
+    jack, strata = jackknife(block if jackknife_block is None else jackknife_block, rng=rng)
+    return Replicate(block, pts, fit, boot, jack, strata)
+
+
+def replicates(pi: float, n: int, reps: int, *, alternative: bool, seed: int, stream: tuple[int, ...] = ()
+               ) -> Iterator[tuple[Block, np.ndarray, np.random.Generator]]:
+    """``reps`` test sets of the truth at ``(pi, n)`` (:func:`draw`), each with the truth's population
+    values (:func:`population`) and the generator its replicate draws from next: one stream per cell
+    and truth, ``numpy.random.default_rng([seed, round(pi 10^6), n, alternative, *stream])``."""
+    rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative), *stream])
+    mu = means(alternative)
+    truth = population(mu, pi)
+    for _ in range(reps):
+        yield draw(rng, n, pi, mu), truth, rng
+
+
+def paired_tests(r: Replicate, truth: np.ndarray, *, alpha: float = 0.05) -> list[dict]:
+    """Raw paired tests of one replicate (rows of :func:`_pair_rows`): DeLong's for AUROC, and for every
+    metric the paired bootstrap z (the replicate's resamples within class) and the stratified
+    jackknife t (class x fold)."""
+    rows: list[dict] = []
+    iu, ju = np.triu_indices(len(r.block.models), 1)
+    est, cov = r.delong
     true_d = truth[iu] - truth[ju]  # (pairs, metrics)
     rows += _pair_rows(delong_pairs(est, cov, alpha=alpha, n_sim=10, seed=1), true_d[:, 0], "auroc", "DeLong-Holm")
-    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme="class")
     for c, metric in enumerate(BOOT_METRICS):
-        rows += _pair_rows(bootstrap_z_pairs(pts[:, c], reps[:, :, c], alpha=alpha), true_d[:, c], metric,
+        rows += _pair_rows(bootstrap_z_pairs(r.points[:, c], r.boot[:, :, c], alpha=alpha), true_d[:, c], metric,
                            "bootstrap-z (class)")
-    jack, strata = jackknife(block, rng=rng)
     for c, metric in enumerate(BOOT_METRICS):
-        r = jackknife_pairs(pts[:, c], jack[:, :, c], strata, alpha=alpha)
-        rows += _pair_rows(r, true_d[:, c], metric, "jackknife-Holm")
+        rows += _pair_rows(jackknife_pairs(r.points[:, c], r.jack[:, :, c], r.strata, alpha=alpha), true_d[:, c],
+                           metric, "jackknife-Holm")
     return rows
 
 
 def calibrate(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0) -> pd.DataFrame:
     """``reps`` replicates at ``(pi, n)``: one row per replicate ``rep``, metric, method and pair
-    (:func:`replicate`), with the cell (``pi, n, n_pos, truth``); each cell and truth has its own
-    seeded stream."""
-    rng = np.random.default_rng([seed, int(round(pi * 1e6)), n, int(alternative)])
-    mu = means(alternative)
-    truth = population(mu, pi)
+    (:func:`paired_tests` of :func:`replicate`), with the cell (``pi, n, n_pos, truth``); each cell and
+    truth has its own seeded stream (:func:`replicates`)."""
     rows = []
-    for rep in range(reps):
-        rows += [dict(r, rep=rep) for r in replicate(draw(rng, n, pi, mu), truth, rng)]
+    for rep, (block, truth, rng) in enumerate(replicates(pi, n, reps, alternative=alternative, seed=seed)):
+        rows += [dict(r, rep=rep) for r in paired_tests(replicate(block, rng), truth)]
     return pd.DataFrame(rows).assign(pi=pi, n=n, n_pos=max(2, int(round(pi * n))),
                                      truth="alternative" if alternative else "null")
