@@ -72,6 +72,8 @@ import numpy as np
 from scipy import stats as st
 from scipy.special import ndtr, ndtri
 
+from prspace.stats.family_bootstrap import draw_families
+
 #: Two-sided error levels on which p-values are read off the intervals (:func:`Result.decide_alpha`).
 ALPHA_GRID = np.geomspace(1e-6, 1.0, 1400)
 
@@ -183,9 +185,8 @@ def counts(rng: np.random.Generator, outer_idx: np.ndarray | None, F: int, B: in
     """``B`` resamples of ``F`` families: the drawn family ids ``(B, F)`` and their counts ``(B, F)``
     (float64). ``outer_idx`` ``(B / n_in, F)``: each row the family ids of an outer resample, drawn from
     ``n_in`` times in a row (the inner resamples of each outer one) instead of from ``0..F-1``."""
-    # 32-bit draws are the same stream as 64-bit ones below 2**32 (numpy's buffered Lemire), and cheaper
-    small = F * max(B // n_in, 1) < 2**31
-    idx = rng.integers(0, F, size=(B, F), dtype=np.int32 if small else np.int64)
+    # 32-bit draws unless the outer offsets below would overflow them (draw_families: the same stream)
+    idx = draw_families(rng, F, B, wide=F * max(B // n_in, 1) >= 2**31)
     if outer_idx is not None:
         idx += (F * np.repeat(np.arange(outer_idx.shape[0]), n_in)).astype(idx.dtype)[:, None]
         idx = np.take(outer_idx.ravel(), idx)

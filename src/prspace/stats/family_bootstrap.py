@@ -4,8 +4,8 @@ Tasks derived from one source dataset (a family: ``keel-yeast1``, ``keel-yeast3`
 independent, so the studies' intervals of a mean over tasks draw whole families with replacement.
 Every such interval of the experiments comes from here:
 
-* :func:`cluster_resamples`: the draw, ``numpy.random.default_rng(seed)``: one seed and the same
-  clusters give every statistic (and every caller) the same resamples;
+* :func:`cluster_resamples`: the draw (:func:`draw_families` from ``numpy.random.default_rng(seed)``):
+  one seed and the same clusters give every statistic (and every caller) the same resamples;
 * :func:`family_replicates`: the replicate step on those resamples: a resample's statistic is the
   sum of the drawn families' values over their number of tasks (NaNs left out), for one column of
   values or several at once;
@@ -18,7 +18,8 @@ A column given alone and the same column given among others differ in the last b
 replicates (numpy sums a contiguous axis pairwise, another axis in order): one column is summed as
 :func:`cluster_bootstrap_ci` always summed it, several as :func:`cluster_bootstrap_means` always
 summed them, each bit for bit as before (``tests/stats/test_family_bootstrap.py``). The
-studentized bootstrap of the verdicts' primary rows is :mod:`prspace.stats.cluster_bootstrap`.
+studentized bootstrap of the verdicts' primary rows is :mod:`prspace.stats.cluster_bootstrap`, which draws
+its families with :func:`draw_families` too.
 """
 
 from __future__ import annotations
@@ -27,7 +28,17 @@ import numpy as np
 
 from prspace.core.defaults import N_BOOT
 
-__all__ = ["bootstrap_ci", "cluster_bootstrap_ci", "cluster_bootstrap_means", "cluster_resamples", "family_replicates"]
+__all__ = ["bootstrap_ci", "cluster_bootstrap_ci", "cluster_bootstrap_means", "cluster_resamples", "draw_families",
+           "family_replicates"]
+
+
+def draw_families(rng: np.random.Generator, n_families: int, n_boot: int, *, wide: bool = False) -> np.ndarray:
+    """``n_boot`` resamples of ``n_families`` families drawn with replacement from ``rng``: the family
+    numbers ``(n_boot, n_families)``, the one draw of both family bootstraps (this module's percentile
+    intervals and :mod:`prspace.stats.cluster_bootstrap`'s studentized ones). As 32-bit integers
+    (``wide``: 64-bit, for a caller whose arithmetic on them needs it): below ``2**32`` numpy draws the
+    same stream for either type (its buffered Lemire method), and the 32-bit one is cheaper."""
+    return rng.integers(0, n_families, size=(n_boot, n_families), dtype=np.int64 if wide else np.int32)
 
 
 def cluster_resamples(clusters: np.ndarray, *, n_boot: int, seed: int | list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -41,8 +52,7 @@ def cluster_resamples(clusters: np.ndarray, *, n_boot: int, seed: int | list[int
     one seed gives every statistic the same resamples.
     """
     _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
-    n_c = int(cid.max()) + 1
-    return cid, np.random.default_rng(seed).integers(0, n_c, size=(n_boot, n_c))
+    return cid, draw_families(np.random.default_rng(seed), int(cid.max()) + 1, n_boot)
 
 
 def family_replicates(values: np.ndarray, cid: np.ndarray, idx: np.ndarray) -> np.ndarray:
