@@ -36,6 +36,40 @@ MAX_CURVE_POINTS = 4000
 #: pixel per CSS pixel): the studies' figures keep :data:`prspace.core.output.DPI`.
 DPI = 100
 STYLES = ("-", "--", "-.", ":")
+#: Height of a line of 10-point text (titles, tick labels), inches; the pad between an Axes and its title.
+LINE = 10 * 1.2 / 72
+TITLE_PAD = 6 / 72
+#: Below a panel: its tick labels and its x label (10 points each, with matplotlib's ticks and pads), inches.
+BELOW_PANEL = 0.5
+#: Left of a panel: its tick labels ("0.0") and its y label, inches.
+LEFT_OF_PANEL = 0.62
+
+
+def _title_height(axes) -> float:
+    """Inches taken above the tallest title of ``axes`` (its lines of 10-point text and the pad)."""
+    return max(len(ax.get_title().split("\n")) for ax in axes) * LINE + TITLE_PAD
+
+
+def _below_suptitle(fig: Figure) -> float:
+    """Inches from the top of ``fig`` to below its suptitle (placed at 98% of the height, 10-point lines)."""
+    title = fig.get_suptitle()
+    return 0.02 * fig.get_figheight() + len(title.split("\n")) * LINE + 0.1 if title else 0.1
+
+
+def _place(fig: Figure, grid, n_rows: int, n_cols: int, *, left: float, right: float, top: float, bottom: float,
+           hgap: float, wgap: float) -> None:
+    """Lay ``grid`` out by margins and gaps in inches, computed from the text each side holds, instead of
+    :meth:`~matplotlib.figure.Figure.tight_layout`, which measures every tick label of every Axes (a quarter of
+    the figures' time); ``hgap``/``wgap``: between rows / columns (one for all, as tight_layout's)."""
+    width, height = fig.get_size_inches()
+    cell_h = (height - top - bottom - (n_rows - 1) * hgap) / n_rows
+    cell_w = (width - left - right - (n_cols - 1) * wgap) / n_cols
+    grid.update(left=left / width, right=1 - right / width, top=1 - top / height, bottom=bottom / height,
+                hspace=hgap / cell_h if n_rows > 1 else 0.0, wspace=wgap / cell_w if n_cols > 1 else 0.0)
+    for ax in fig.axes:  # the Axes made before the update take their places on the grid
+        spec = ax.get_subplotspec()
+        if spec is not None and spec.get_gridspec() is grid:
+            ax.set_position(spec.get_position(fig))
 
 
 def model_styles(res: AuditRecord) -> dict[str, dict[str, str]]:
@@ -109,7 +143,9 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
     if more > 0:
         notes.append(f"{more} more task(s) not drawn")
     fig.suptitle("Pooled test predictions" + (" (" + "; ".join(notes) + ")" if notes else ""), fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
+    titled = [ax for ax in fig.axes if ax.get_title()]
+    _place(fig, grid, 2 * len(tasks), 3, left=LEFT_OF_PANEL - 0.1, right=0.15, top=_below_suptitle(fig) + _title_height(titled[:3]),
+           bottom=0.3, hgap=max(BELOW_PANEL, _title_height(titled) + 0.1), wgap=LEFT_OF_PANEL + 0.1)
     return fig
 
 
@@ -231,5 +267,8 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     fig.suptitle(f"ROC, PR and PRG curves on a grid with bootstrap bands ({which}; {n_res} resamples {how})\n"
                  f"shaded: {level:.0%} simultaneous band, drawn only where its simulated coverage of the whole curve "
                  f"is at least {TARGET:.0%} (docs/calibration.md)", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
+    titled = [ax for ax in fig.axes if ax.get_title()]
+    _place(fig, grid, 2 * len(tasks), len(panels), left=LEFT_OF_PANEL, right=0.25,
+           top=_below_suptitle(fig) + _title_height(titled[:len(panels)]), bottom=0.1,
+           hgap=max(BELOW_PANEL, _title_height(titled) + 0.1), wgap=LEFT_OF_PANEL + 0.15)
     return fig
