@@ -398,6 +398,39 @@ def test_aupr_and_ap_never_below_their_minima_on_valid_input():
         assert worst == pytest.approx(float(M.aupr_min(y.mean())), abs=1e-12)
 
 
+def test_tables_from_tie_counts_equal_the_sorted_tables_bit_for_bit():
+    # pooled, fold and estimator tables from each model's tie groups counted (unit weights) are the sorted path's
+    # numbers exactly: ties, -0.0 and 0.0, a one-class fold, a model with untied scores (not coded), two tasks
+    from prspace.audit import tables
+
+    rng = np.random.default_rng(11)
+    n = 6000  # more distinct untied scores than intervals.TIE_HASHED
+    y = rng.random(n) < 0.1
+    y[:2] = [True, False]
+    frames = []
+    for task in ("a", "b"):
+        for m, decimals in (("tied", 2), ("coarse", 0), ("untied", None)):
+            s = rng.normal(size=n) + y
+            s = s if decimals is None else np.round(s, decimals)
+            s[5:20] = -0.0
+            fold = np.where(np.arange(n) < 40, 9, rng.integers(0, 4, n))  # fold 9: rows 0-39
+            fold[(fold == 9) & ~y] = 8  # fold 9 only positives: one class
+            frames.append(pd.DataFrame({"task": task, "model": m, "y_true": y.astype(int), "score": s,
+                                        "fold": fold}))
+    df = pd.concat(frames, ignore_index=True)
+    data, _ = audit.prepare(df, audit.resolve_columns(list(df.columns)))
+    ties = tables.tie_codes(data)
+    assert ties is not None and sorted(k[1] for k in ties.width) == ["coarse", "coarse", "tied", "tied"]
+    for f in (tables.pooled_metrics, tables.fold_metrics, tables.estimator_table):
+        a, b = f(data), f(data, ties)
+        assert a.columns.tolist() == b.columns.tolist() and a.dtypes.equals(b.dtypes)
+        for c in a.columns:
+            assert np.array_equal(a[c].to_numpy(), b[c].to_numpy(), equal_nan=a[c].dtype.kind == "f"), (f, c)
+    weighted = df.assign(weight=rng.uniform(0.5, 2.0, len(df)))
+    data, _ = audit.prepare(weighted, audit.resolve_columns(list(weighted.columns), weight="weight"))
+    assert tables.tie_codes(data) is None  # weights: the sorted path
+
+
 def test_fold_with_one_class_is_left_out_of_fold_means():
     df = frame(n_pos=6, n_neg=60, folds=3)
     df.loc[(df["y_true"] == 1), "fold"] = df.loc[(df["y_true"] == 1), "fold"].where(

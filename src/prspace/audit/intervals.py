@@ -293,10 +293,32 @@ def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
     return all(p.equals(per[0]) for p in per)
 
 
+#: Scores whose first :data:`TIE_PROBE` rows hold at most :data:`TIE_HASHED` distinct values are coded by hashing
+#: (:func:`tie_groups`): tied scores (rounded probabilities, trees, k-NN), a few thousand distinct values at most.
+TIE_PROBE, TIE_HASHED = 1 << 16, 4096
+
+
+def hashed_tie_groups(scores: np.ndarray) -> np.ndarray | None:
+    """:func:`tie_groups` of tied scores (at most :data:`TIE_HASHED` distinct values, seen first in the first
+    :data:`TIE_PROBE` rows), int32, from ``pd.factorize`` (a hash, no sort of every row; it codes 0.0 and -0.0
+    alike, as ``==`` and the sort do) and the rank of each distinct value; None for other scores."""
+    if not scores.size or len(pd.unique(scores[:TIE_PROBE])) > TIE_HASHED:
+        return None
+    code, uniques = pd.factorize(scores)
+    if len(uniques) > TIE_HASHED or code.min() < 0:  # (no NaN: the canonical frame's scores are finite)
+        return None
+    rank = np.empty(len(uniques), dtype=np.int32)
+    rank[np.argsort(uniques)] = np.arange(len(uniques) - 1, -1, -1, dtype=np.int32)
+    return rank[code]
+
+
 def tie_groups(scores: np.ndarray) -> np.ndarray:
     """Each score's tie group, 0 = the highest score: ``np.unique(-scores, return_inverse=True)[1]``, the same
-    codes (negation is exact and reverses the order), from the sorted distinct scores and one binary search
-    per row instead of an argsort of every row and its inverse (about half the temporary memory)."""
+    codes (negation is exact and reverses the order).  Tied scores: :func:`hashed_tie_groups` (int32); others
+    from the sorted distinct scores and one binary search per row (int64)."""
+    hashed = hashed_tie_groups(scores)
+    if hashed is not None:
+        return hashed
     values = np.unique(scores)
     codes = np.searchsorted(values, scores)
     return np.subtract(values.size - 1, codes, out=codes)  # in place: one array over every row, not two
@@ -324,7 +346,7 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             for r in rows:
                 s = s_all[r]
                 g_codes = tie_groups(s)  # held as int32 (the same numbers; half the memory of int64 a row)
-                groups.append(g_codes.astype(np.int32) if s.size < np.iinfo(np.int32).max else g_codes)
+                groups.append(g_codes.astype(np.int32, copy=False) if s.size < np.iinfo(np.int32).max else g_codes)
                 del g_codes
                 scores.append(s)
             # unit weights stay one read-only 1.0 seen by every row (:func:`prspace.audit.inputs.prepare`)
