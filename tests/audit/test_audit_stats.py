@@ -153,6 +153,19 @@ def test_tie_groups_are_np_uniques_codes_of_the_negated_scores():
     assert tie_groups(np.array([0.5])).tolist() == [0] and tie_groups(np.array([3.0, 1.0, 3.0])).tolist() == [0, 1, 0]
 
 
+def test_integer_row_ids_rank_as_their_texts():
+    # integer row ids >= 0 ranked among their decimal texts from numbers alone: the ranks of str() sorted
+    from prspace.audit.intervals import _text_ranks_of_naturals
+
+    rng = np.random.default_rng(8)
+    for ints in (np.arange(1200), rng.choice(10**16, 3000, replace=False), np.array([0, 1, 10, 2, 100, 19, 9, 99]),
+                 np.array([7], dtype=np.uint64), rng.permutation(20_000)[:5000] * 7919):
+        texts = [str(int(v)) for v in ints]
+        want = np.empty(len(texts), dtype=np.int64)
+        want[sorted(range(len(texts)), key=texts.__getitem__)] = np.arange(len(texts))
+        assert np.array_equal(_text_ranks_of_naturals(ints), want)
+
+
 def test_delong_equals_scipys_midranks_formula():
     # DeLong's AUROC and covariance (computed one model at a time) against the textbook formula written with
     # scipy.stats.rankdata on whole arrays (Sun & Xu 2014, eqs. 4-7)

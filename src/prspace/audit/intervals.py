@@ -190,6 +190,8 @@ def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     if any("\x00" in t for t in texts):
         return None
     longest = max(map(len, texts), default=0)
+    if ints is not None and len(ints) and ints.min() >= 0 and len(str(ints.max())) <= 17:
+        return _text_ranks_of_naturals(ints), code
     if ints is not None or len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code
         # point, as str does; integer row ids: numpy's text of each is str()'s, made without a Python str each
         if ints is not None:  # as wide as the longest text (astype(str) would take 21 characters each), and as
@@ -212,6 +214,29 @@ def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         first: dict[str, int] = {}
         rank = np.array([first.setdefault(texts[i], int(rank[i])) for i in range(len(texts))], dtype=np.int64)
     return rank, code
+
+
+def _text_ranks_of_naturals(ints: np.ndarray) -> np.ndarray:
+    """The rank of each of distinct integers >= 0 (at most 17 digits) among their decimal texts, from numbers
+    alone: a text sorts as its digits read as a fraction, then the shorter first (a prefix sorts first), so its
+    key is ``v 10^(L - d) (L + 1) + d`` for ``d`` digits of at most ``L``; distinct integers have distinct texts
+    and keys (no ties, so any sort gives the one order).  The ranks :func:`_sort_ranks` gets from numpy's
+    fixed-width texts, without them (a third of the time at 6 x 10^6 row ids)."""
+    ints = ints.astype(np.int64, copy=False)
+    width = len(str(int(ints.max())))
+    digits = np.ones(ints.size, dtype=np.int8)
+    for j in range(1, width):
+        digits += ints >= 10**j
+    scale = 10 ** np.arange(width, -1, -1, dtype=np.int64)  # scale[d] = 10^(L - d)
+    key = scale[digits]
+    key *= ints
+    key *= width + 1
+    key += digits
+    order = np.argsort(key)
+    del key, digits
+    rank = np.empty(ints.size, dtype=np.int64)
+    rank[order] = np.arange(ints.size)
+    return rank
 
 
 def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:

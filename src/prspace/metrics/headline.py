@@ -232,6 +232,29 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     return {key: v.reshape(n_s, nb) for key, v in out.items()} if stacked else out
 
 
+#: :func:`aupr_min` of one class skew, remembered (:func:`_aupr_min_of`); cleared when it holds this many
+_AUPR_MIN_SEEN: dict[float, np.ndarray] = {}
+_AUPR_MIN_KEPT = 4096
+
+
+def _aupr_min_of(pi: np.ndarray) -> np.ndarray:
+    """``np.asarray(aupr_min(pi), dtype=np.float64)``; for one resample (``pi`` of one value) remembered per value:
+    a jackknife of millions of rows scores its replicates one at a time, a few distinct skews among thousands
+    (its 32-term series cost as much as the rest of the kernel).  The same function of the same one-value array:
+    the same bits."""
+    if pi.shape != (1,):
+        return np.asarray(aupr_min(pi), dtype=np.float64)
+    key = float(pi[0])
+    hit = _AUPR_MIN_SEEN.get(key)
+    if hit is None:
+        if len(_AUPR_MIN_SEEN) >= _AUPR_MIN_KEPT:
+            _AUPR_MIN_SEEN.clear()
+        hit = np.asarray(aupr_min(pi), dtype=np.float64)
+        hit.setflags(write=False)
+        _AUPR_MIN_SEEN[key] = hit
+    return hit
+
+
 def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.ndarray, p: np.ndarray,
                    nn: np.ndarray, want: set[str]) -> dict[str, np.ndarray]:
     """The batch kernel's metrics from its candidate segments ``(k, B)``: start counts ``tpa``,
@@ -266,7 +289,7 @@ def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.nd
             if "aupr" in want:
                 out["aupr"] = area
             if "aucnpr" in want:
-                lo = np.asarray(aupr_min(pi), dtype=np.float64)
+                lo = _aupr_min_of(pi)
                 out["aucnpr"] = np.clip((area - lo) / (1.0 - lo), 0.0, 1.0)
         if "aupr_linear" in want:  # _aupr_linear: the start point takes the first threshold's precision
             ba = tpa + fpa
