@@ -426,6 +426,16 @@ def test_tables_from_tie_counts_equal_the_sorted_tables_bit_for_bit():
         assert a.columns.tolist() == b.columns.tolist() and a.dtypes.equals(b.dtypes)
         for c in a.columns:
             assert np.array_equal(a[c].to_numpy(), b[c].to_numpy(), equal_nan=a[c].dtype.kind == "f"), (f, c)
+    # the best F1 of the findings from the tie counts: pr_curve's points, bit for bit
+    from prspace.audit.findings import best_f1
+
+    for i, d in enumerate((0, 1, 2, 3)):
+        s = np.round(rng.normal(size=n) + y, d) * (-1) ** i
+        s[:30] = -0.0
+        curve = M.pr_curve(y, s)
+        p, r = curve.precision, curve.recall
+        ok = (p + r) > 0
+        assert best_f1(y, s, np.ones(n)) == float(np.max(2 * p[ok] * r[ok] / (p[ok] + r[ok])))
     weighted = df.assign(weight=rng.uniform(0.5, 2.0, len(df)))
     data, _ = audit.prepare(weighted, audit.resolve_columns(list(weighted.columns), weight="weight"))
     assert tables.tie_codes(data) is None  # weights: the sorted path

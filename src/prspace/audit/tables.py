@@ -108,6 +108,19 @@ class Ties:
         return p, n - p
 
 
+def unit_tie_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """One model's positives and negatives per tie group (highest score first) when every weight is 1 and its
+    scores are tied (:func:`hashed_tie_groups`), else None: the counts a sort of its scores would give."""
+    if not len(s) or not bool(np.all(w == 1.0)):
+        return None
+    g = hashed_tie_groups(s)
+    if g is None:
+        return None
+    n = np.bincount(g)
+    p = np.bincount(g[y], minlength=n.size)
+    return p, n - p
+
+
 def tie_codes(data: pd.DataFrame) -> Ties | None:
     """The :class:`Ties` of the canonical frame, or None unless every weight is 1."""
     w = data["weight"].to_numpy()
