@@ -60,6 +60,7 @@ from __future__ import annotations
 from prspace.metrics.boyd import MinPRCurve, ap_min, aucnpr, aupr_min, min_pr_curve
 from prspace.metrics.headline import (
     all_metrics,
+    aupr_estimators_from_group_counts,
     metrics_from_group_counts,
     metrics_from_group_counts_batch,
     metrics_from_untied_counts_batch,
@@ -76,7 +77,6 @@ from prspace.metrics.pr import (
     PRCurve,
     aupr,
     aupr_estimators,
-    aupr_estimators_from_group_counts,
     average_precision,
     interpolate_pr_curve,
     pr_curve,

@@ -11,12 +11,18 @@ from numpy.typing import ArrayLike
 
 from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
 from prspace.metrics.boyd import _aucnpr_from, aupr_min
-from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
+from prspace.metrics.pr import (
+    _ap_from,
+    _aupr_hyperbolic_full,
+    _aupr_linear,
+    _estimators_from_curve,
+    _psi,
+)
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
-__all__ = ["BATCH_METRICS", "all_metrics", "metrics_from_group_counts", "metrics_from_group_counts_batch",
-           "metrics_from_untied_counts_batch"]
+__all__ = ["BATCH_METRICS", "all_metrics", "aupr_estimators_from_group_counts", "metrics_from_group_counts",
+           "metrics_from_group_counts_batch", "metrics_from_untied_counts_batch"]
 
 
 #: the keys of :func:`metrics_from_group_counts_batch` it can leave out (``keys``); the class counts are always there
@@ -97,6 +103,33 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
         raise ValueError("only one class present with positive weight; the metrics are undefined")
     c = _Curve(tps, fps, np.arange(tps.size, 0, -1, dtype=np.float64), float(tps[-1]), float(fps[-1]))
     return _headline(_segments_from_curve(c), keys)
+
+
+def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
+    """:func:`aupr_estimators` from class counts per tie group, without sorting (as
+    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and negative
+    weight of the rows holding the k-th highest distinct score.  Groups of zero weight are left out (as rows of
+    zero weight are); with whole-number counts (unit weights) the running sums are exact, so the result equals
+    ``aupr_estimators(y, scores)`` bit for bit.
+
+    >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
+    >>> aupr_estimators_from_group_counts(tp, fp) == aupr_estimators(y, s)
+    True
+    """
+    tp_ = np.asarray(tp, dtype=np.float64)
+    fp_ = np.asarray(fp, dtype=np.float64)
+    if tp_.ndim != 1 or tp_.shape != fp_.shape or tp_.size == 0:
+        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
+    if np.any(tp_ < 0) or np.any(fp_ < 0):
+        raise ValueError("group counts must be non-negative")
+    keep = (tp_ + fp_) > 0
+    tps, fps = np.cumsum(tp_[keep]), np.cumsum(fp_[keep])
+    if not (tps.size and tps[-1] > 0 and fps[-1] > 0):
+        raise ValueError("only one class present with positive weight; the estimators are undefined")
+    thresholds = np.arange(tps.size, 0, -1, dtype=np.float64)
+    return _estimators_from_curve(_Curve(tps, fps, thresholds, float(tps[-1]), float(fps[-1])))
 
 
 def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collection[str] | None = None, *,

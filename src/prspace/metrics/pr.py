@@ -25,8 +25,7 @@ from prspace.metrics._kernel import (
     _unit,
 )
 
-__all__ = ["PRCurve", "MinPRCurve", "average_precision", "aupr", "pr_curve", "interpolate_pr_curve", "AUPR_ESTIMATORS", "aupr_estimators",
-           "aupr_estimators_from_group_counts"]
+__all__ = ["PRCurve", "MinPRCurve", "average_precision", "aupr", "pr_curve", "interpolate_pr_curve", "AUPR_ESTIMATORS", "aupr_estimators"]
 
 _INTERPOLATIONS = ("hyperbolic", "linear", "step")
 
@@ -343,10 +342,7 @@ def _boyd2013(c: _Curve, first: float) -> tuple[float, float]:
     width = np.diff(r)
     lower = np.r_[first, p_min[:-1]]  # p_min(r_i) at the left end; the start point has one precision
     med_left = np.r_[first, p_med[:-1]]
-    return (
-        float(_dot(width, lower + p_max) / 2.0),
-        float(_dot(width, med_left + p_med) / 2.0),
-    )
+    return float(_dot(width, lower + p_max) / 2.0), float(_dot(width, med_left + p_med) / 2.0)
 
 
 def aupr_estimators(
@@ -383,33 +379,6 @@ def aupr_estimators(
      'lower_trapezoid': 0.9028, 'interpolated_median': 0.8778}
     """
     return _estimators_from_curve(_binary_curve(y_true, y_score, pos_label, sample_weight))
-
-
-def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
-    """:func:`aupr_estimators` from class counts per tie group, without sorting (as
-    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and negative
-    weight of the rows holding the k-th highest distinct score.  Groups of zero weight are left out (as rows of
-    zero weight are); with whole-number counts (unit weights) the running sums are exact, so the result equals
-    ``aupr_estimators(y, scores)`` bit for bit.
-
-    >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
-    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
-    >>> aupr_estimators_from_group_counts(tp, fp) == aupr_estimators(y, s)
-    True
-    """
-    tp_ = np.asarray(tp, dtype=np.float64)
-    fp_ = np.asarray(fp, dtype=np.float64)
-    if tp_.ndim != 1 or tp_.shape != fp_.shape or tp_.size == 0:
-        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
-    if np.any(tp_ < 0) or np.any(fp_ < 0):
-        raise ValueError("group counts must be non-negative")
-    keep = (tp_ + fp_) > 0
-    tps, fps = np.cumsum(tp_[keep]), np.cumsum(fp_[keep])
-    if not (tps.size and tps[-1] > 0 and fps[-1] > 0):
-        raise ValueError("only one class present with positive weight; the estimators are undefined")
-    thresholds = np.arange(tps.size, 0, -1, dtype=np.float64)
-    return _estimators_from_curve(_Curve(tps, fps, thresholds, float(tps[-1]), float(fps[-1])))
 
 
 def _estimators_from_curve(c: _Curve) -> dict[str, float]:
