@@ -359,13 +359,15 @@ def test_balanced_test_set_note_without_train_pi():
 
 def test_aupr_below_min_is_an_error_with_exit_1(tmp_path, capsys, monkeypatch):
     df = frame()
-    real = M.all_metrics
 
-    def broken(*args, **kwargs):  # a metric implementation that loses area
-        out = real(*args, **kwargs)
-        return out | {"aupr": out["aupr"] * 0.1 if out["pi"] > 0 else out["aupr"]}
+    def broken(real):  # a metric implementation that loses area (the sorted path and the tie-count path)
+        def metric(*args, **kwargs):
+            out = real(*args, **kwargs)
+            return out | {"aupr": out["aupr"] * 0.1 if out["pi"] > 0 else out["aupr"]}
+        return metric
 
-    monkeypatch.setattr(M, "all_metrics", broken)
+    monkeypatch.setattr(M, "all_metrics", broken(M.all_metrics))
+    monkeypatch.setattr(M, "metrics_from_group_counts", broken(M.metrics_from_group_counts))
     rc, out, _ = run_cli(tmp_path, df, capsys=capsys)
     assert rc == 1
     assert "ERROR [aupr-below-min]" in flat(out)
