@@ -359,13 +359,15 @@ def test_balanced_test_set_note_without_train_pi():
 
 def test_aupr_below_min_is_an_error_with_exit_1(tmp_path, capsys, monkeypatch):
     df = frame()
-    real = M.all_metrics
 
-    def broken(*args, **kwargs):  # a metric implementation that loses area
-        out = real(*args, **kwargs)
-        return out | {"aupr": out["aupr"] * 0.1 if out["pi"] > 0 else out["aupr"]}
+    def broken(real):  # a metric implementation that loses area (the sorted path and the tie-count path)
+        def metric(*args, **kwargs):
+            out = real(*args, **kwargs)
+            return out | {"aupr": out["aupr"] * 0.1 if out["pi"] > 0 else out["aupr"]}
+        return metric
 
-    monkeypatch.setattr(M, "all_metrics", broken)
+    monkeypatch.setattr(M, "all_metrics", broken(M.all_metrics))
+    monkeypatch.setattr(M, "metrics_from_group_counts", broken(M.metrics_from_group_counts))
     rc, out, _ = run_cli(tmp_path, df, capsys=capsys)
     assert rc == 1
     assert "ERROR [aupr-below-min]" in flat(out)
@@ -396,6 +398,49 @@ def test_aupr_and_ap_never_below_their_minima_on_valid_input():
         # and the worst ranking attains the minimum exactly
         worst = M.aupr(y, np.where(y, 0.0, 1.0))
         assert worst == pytest.approx(float(M.aupr_min(y.mean())), abs=1e-12)
+
+
+def test_tables_from_tie_counts_equal_the_sorted_tables_bit_for_bit():
+    # pooled, fold and estimator tables from each model's tie groups counted (unit weights) are the sorted path's
+    # numbers exactly: ties, -0.0 and 0.0, a one-class fold, a model with untied scores (not coded), two tasks
+    from prspace.audit import tables
+
+    rng = np.random.default_rng(11)
+    n = 6000  # more distinct untied scores than intervals.TIE_HASHED
+    y = rng.random(n) < 0.1
+    y[:2] = [True, False]
+    frames = []
+    for task in ("a", "b"):
+        for m, decimals in (("tied", 2), ("coarse", 0), ("untied", None)):
+            s = rng.normal(size=n) + y
+            s = s if decimals is None else np.round(s, decimals)
+            s[5:20] = -0.0
+            fold = np.where(np.arange(n) < 40, 9, rng.integers(0, 4, n))  # fold 9: rows 0-39
+            fold[(fold == 9) & ~y] = 8  # fold 9 only positives: one class
+            frames.append(pd.DataFrame({"task": task, "model": m, "y_true": y.astype(int), "score": s,
+                                        "fold": fold}))
+    df = pd.concat(frames, ignore_index=True)
+    data, _ = audit.prepare(df, audit.resolve_columns(list(df.columns)))
+    ties = tables.tie_codes(data)
+    assert ties is not None and sorted(k[1] for k in ties.width) == ["coarse", "coarse", "tied", "tied"]
+    for f in (tables.pooled_metrics, tables.fold_metrics, tables.estimator_table):
+        a, b = f(data), f(data, ties)
+        assert a.columns.tolist() == b.columns.tolist() and a.dtypes.equals(b.dtypes)
+        for c in a.columns:
+            assert np.array_equal(a[c].to_numpy(), b[c].to_numpy(), equal_nan=a[c].dtype.kind == "f"), (f, c)
+    # the best F1 of the findings from the tie counts: pr_curve's points, bit for bit
+    from prspace.audit.findings import best_f1
+
+    for i, d in enumerate((0, 1, 2, 3)):
+        s = np.round(rng.normal(size=n) + y, d) * (-1) ** i
+        s[:30] = -0.0
+        curve = M.pr_curve(y, s)
+        p, r = curve.precision, curve.recall
+        ok = (p + r) > 0
+        assert best_f1(y, s, np.ones(n)) == float(np.max(2 * p[ok] * r[ok] / (p[ok] + r[ok])))
+    weighted = df.assign(weight=rng.uniform(0.5, 2.0, len(df)))
+    data, _ = audit.prepare(weighted, audit.resolve_columns(list(weighted.columns), weight="weight"))
+    assert tables.tie_codes(data) is None  # weights: the sorted path
 
 
 def test_fold_with_one_class_is_left_out_of_fold_means():

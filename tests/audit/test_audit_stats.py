@@ -25,7 +25,7 @@ from sklearn.metrics import auc, average_precision_score, precision_recall_curve
 from _rscript import r_available
 from prspace import metrics as M
 from prspace.audit import audit
-from prspace.audit.intervals import boyd_intervals, delong, tie_groups
+from prspace.audit.intervals import TIE_HASHED, boyd_intervals, delong, tie_groups
 from prspace.audit.uncertainty import comparison
 from prspace.stats.intervals import percentile
 from prspace.stats.replicates import Block, bootstrap
@@ -139,15 +139,32 @@ def test_delong_from_a_blocks_tie_groups_equals_delong_from_the_scores():
 
 
 def test_tie_groups_are_np_uniques_codes_of_the_negated_scores():
-    # the blocks' tie groups from the distinct scores and a binary search: np.unique(-s)'s inverse, dtype and all
+    # the blocks' tie groups: np.unique(-s)'s inverse; tied scores hashed (int32), others by a binary search (int64)
     rng = np.random.default_rng(5)
-    for decimals in (0, 1, 3):
-        s = np.round(rng.normal(size=2000), decimals)
+    for decimals, n in ((0, 2000), (1, 2000), (3, 2000), (2, 20_000), (None, 9000)):
+        s = rng.normal(size=n) if decimals is None else np.round(rng.normal(size=n), decimals)
         s[:100], s[100:150] = 0.0, -0.0  # the two zeros are one tie group
-        want = np.unique(-s, return_inverse=True)[1].ravel()
-        got = tie_groups(s)
-        assert got.dtype == want.dtype and np.array_equal(got, want)
+        s[150:160] = -0.0  # a -0.0 seen first in a later check
+        for x in (s, s[100:]):
+            want = np.unique(-x, return_inverse=True)[1].ravel()
+            got = tie_groups(x)
+            hashed = len(np.unique(x)) <= TIE_HASHED
+            assert got.dtype == (np.int32 if hashed else np.int64) and np.array_equal(got, want)
+        assert (decimals is None) != hashed
     assert tie_groups(np.array([0.5])).tolist() == [0] and tie_groups(np.array([3.0, 1.0, 3.0])).tolist() == [0, 1, 0]
+
+
+def test_integer_row_ids_rank_as_their_texts():
+    # integer row ids >= 0 ranked among their decimal texts from numbers alone: the ranks of str() sorted
+    from prspace.audit.intervals import _text_ranks_of_naturals
+
+    rng = np.random.default_rng(8)
+    for ints in (np.arange(1200), rng.choice(10**16, 3000, replace=False), np.array([0, 1, 10, 2, 100, 19, 9, 99]),
+                 np.array([7], dtype=np.uint64), rng.permutation(20_000)[:5000] * 7919):
+        texts = [str(int(v)) for v in ints]
+        want = np.empty(len(texts), dtype=np.int64)
+        want[sorted(range(len(texts)), key=texts.__getitem__)] = np.arange(len(texts))
+        assert np.array_equal(_text_ranks_of_naturals(ints), want)
 
 
 def test_delong_equals_scipys_midranks_formula():

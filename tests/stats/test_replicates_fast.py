@@ -33,7 +33,7 @@ def _general(block: Block, groups: list[np.ndarray], chunk: int = 0) -> np.ndarr
     return out
 
 
-@pytest.mark.parametrize(("n", "chunk"), [(400, 0), (3000, 0), (3000, 7), (30_000, 0)])
+@pytest.mark.parametrize(("n", "chunk"), [(400, 0), (3000, 0), (3000, 7), (30_000, 0), (3000, 1), (30_000, 1)])
 def test_unit_jackknife_equals_the_general_path_bit_for_bit(n: int, chunk: int) -> None:
     block = _block(n, 3, seed=n)
     fast, of = R.jackknife(block, rng=np.random.default_rng(1), chunk=chunk)
@@ -42,6 +42,16 @@ def test_unit_jackknife_equals_the_general_path_bit_for_bit(n: int, chunk: int) 
     assert np.array_equal(of, of2)
     assert fast.shape == slow.shape and np.isfinite(slow).any()
     assert np.array_equal(fast, slow, equal_nan=True)
+
+
+def test_stratum_rows_are_each_strata_rows_in_order() -> None:
+    # one stable sort of the strata gives each stratum's rows as np.flatnonzero(stratum == s), for any strata
+    rng = np.random.default_rng(2)
+    for values in (np.arange(4), np.array([-3, 0, 70_000]), np.array([1.5, 2.5])):
+        stratum = rng.choice(values, 5000)
+        got = list(R._stratum_rows(stratum))
+        assert [s for s, _ in got] == list(np.unique(stratum))
+        assert all(np.array_equal(rows, np.flatnonzero(stratum == s)) for s, rows in got)
 
 
 def test_unit_jackknife_gives_nan_to_a_replicate_left_with_one_class() -> None:

@@ -72,7 +72,7 @@ import pandas as pd
 
 from prspace import metrics as M
 from prspace.audit.numbers import compared, count, difference, fmt, percents
-from prspace.audit.tables import ESTIMATOR_LABELS, _metrics, groups
+from prspace.audit.tables import ESTIMATOR_LABELS, _metrics, groups, unit_tie_counts
 from prspace.audit.tools import tools_by_estimator
 from prspace.audit.uncertainty import headline_interval, noise
 from prspace.experiments import ranking
@@ -468,9 +468,19 @@ def worse_than_random(ctx: Context) -> Iterator[tuple[str, str]]:
 
 
 def best_f1(y: np.ndarray, score: np.ndarray, weight: np.ndarray) -> float:
-    """The best F1 over all thresholds, from the metrics module's PR points."""
-    curve = M.pr_curve(y, score, sample_weight=weight)
-    p, r = np.asarray(curve.precision), np.asarray(curve.recall)
+    """The best F1 over all thresholds, from the metrics module's PR points (unit weights and tied scores: from
+    the class counts per tie group, the same points as :func:`prspace.metrics.pr_curve`'s)."""
+    counts = unit_tie_counts(y, score, weight)
+    if counts is not None and counts[0].any() and counts[1].any():
+        keep = (counts[0] + counts[1]) > 0
+        tps, fps = np.cumsum(counts[0][keep]).astype(np.float64), np.cumsum(counts[1][keep]).astype(np.float64)
+        p = np.empty(tps.size + 1)
+        p[1:] = tps / (tps + fps)
+        p[0] = p[1]  # pr_curve's first-point rule
+        r = np.r_[0.0, tps] / tps[-1]
+    else:
+        curve = M.pr_curve(y, score, sample_weight=weight)
+        p, r = np.asarray(curve.precision), np.asarray(curve.recall)
     ok = (p + r) > 0
     return float(np.max(2 * p[ok] * r[ok] / (p[ok] + r[ok]))) if ok.any() else 0.0
 

@@ -190,6 +190,8 @@ def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     if any("\x00" in t for t in texts):
         return None
     longest = max(map(len, texts), default=0)
+    if ints is not None and len(ints) and ints.min() >= 0 and len(str(ints.max())) <= 17:
+        return _text_ranks_of_naturals(ints), code
     if ints is not None or len(texts) * max(longest, 1) <= 16_000_000:  # numpy's fixed-width text sorts by code
         # point, as str does; integer row ids: numpy's text of each is str()'s, made without a Python str each
         if ints is not None:  # as wide as the longest text (astype(str) would take 21 characters each), and as
@@ -212,6 +214,29 @@ def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         first: dict[str, int] = {}
         rank = np.array([first.setdefault(texts[i], int(rank[i])) for i in range(len(texts))], dtype=np.int64)
     return rank, code
+
+
+def _text_ranks_of_naturals(ints: np.ndarray) -> np.ndarray:
+    """The rank of each of distinct integers >= 0 (at most 17 digits) among their decimal texts, from numbers
+    alone: a text sorts as its digits read as a fraction, then the shorter first (a prefix sorts first), so its
+    key is ``v 10^(L - d) (L + 1) + d`` for ``d`` digits of at most ``L``; distinct integers have distinct texts
+    and keys (no ties, so any sort gives the one order).  The ranks :func:`_sort_ranks` gets from numpy's
+    fixed-width texts, without them (a third of the time at 6 x 10^6 row ids)."""
+    ints = ints.astype(np.int64, copy=False)
+    width = len(str(int(ints.max())))
+    digits = np.ones(ints.size, dtype=np.int8)
+    for j in range(1, width):
+        digits += ints >= 10**j
+    scale = 10 ** np.arange(width, -1, -1, dtype=np.int64)  # scale[d] = 10^(L - d)
+    key = scale[digits]
+    key *= ints
+    key *= width + 1
+    key += digits
+    order = np.argsort(key)
+    del key, digits
+    rank = np.empty(ints.size, dtype=np.int64)
+    rank[order] = np.arange(ints.size)
+    return rank
 
 
 def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
@@ -293,10 +318,32 @@ def _same_composition(g: pd.DataFrame, models: list[str]) -> bool:
     return all(p.equals(per[0]) for p in per)
 
 
+#: Scores whose first :data:`TIE_PROBE` rows hold at most :data:`TIE_HASHED` distinct values are coded by hashing
+#: (:func:`tie_groups`): tied scores (rounded probabilities, trees, k-NN), a few thousand distinct values at most.
+TIE_PROBE, TIE_HASHED = 1 << 16, 4096
+
+
+def hashed_tie_groups(scores: np.ndarray) -> np.ndarray | None:
+    """:func:`tie_groups` of tied scores (at most :data:`TIE_HASHED` distinct values, seen first in the first
+    :data:`TIE_PROBE` rows), int32, from ``pd.factorize`` (a hash, no sort of every row; it codes 0.0 and -0.0
+    alike, as ``==`` and the sort do) and the rank of each distinct value; None for other scores."""
+    if not scores.size or len(pd.unique(scores[:TIE_PROBE])) > TIE_HASHED:
+        return None
+    code, uniques = pd.factorize(scores)
+    if len(uniques) > TIE_HASHED or code.min() < 0:  # (no NaN: the canonical frame's scores are finite)
+        return None
+    rank = np.empty(len(uniques), dtype=np.int32)
+    rank[np.argsort(uniques)] = np.arange(len(uniques) - 1, -1, -1, dtype=np.int32)
+    return rank[code]
+
+
 def tie_groups(scores: np.ndarray) -> np.ndarray:
     """Each score's tie group, 0 = the highest score: ``np.unique(-scores, return_inverse=True)[1]``, the same
-    codes (negation is exact and reverses the order), from the sorted distinct scores and one binary search
-    per row instead of an argsort of every row and its inverse (about half the temporary memory)."""
+    codes (negation is exact and reverses the order).  Tied scores: :func:`hashed_tie_groups` (int32); others
+    from the sorted distinct scores and one binary search per row (int64)."""
+    hashed = hashed_tie_groups(scores)
+    if hashed is not None:
+        return hashed
     values = np.unique(scores)
     codes = np.searchsorted(values, scores)
     return np.subtract(values.size - 1, codes, out=codes)  # in place: one array over every row, not two
@@ -324,7 +371,7 @@ def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, 
             for r in rows:
                 s = s_all[r]
                 g_codes = tie_groups(s)  # held as int32 (the same numbers; half the memory of int64 a row)
-                groups.append(g_codes.astype(np.int32) if s.size < np.iinfo(np.int32).max else g_codes)
+                groups.append(g_codes.astype(np.int32, copy=False) if s.size < np.iinfo(np.int32).max else g_codes)
                 del g_codes
                 scores.append(s)
             # unit weights stay one read-only 1.0 seen by every row (:func:`prspace.audit.inputs.prepare`)

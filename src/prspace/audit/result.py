@@ -298,12 +298,14 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     train = _train_pi(train_pi, data["task"].unique())
     n_models, n_tasks = data["model"].nunique(), data["task"].nunique()
     say(f"metrics of {n_models} model(s) on {n_tasks} task(s), {len(data):,} rows")
-    pooled = _typed(tables.pooled_metrics(data), data)
+    ties = tables.tie_codes(data)  # each model's tie groups, found once for the three tables (unit weights)
+    pooled = _typed(tables.pooled_metrics(data, ties), data)
     memory.release()
-    folds = _typed(tables.fold_metrics(data), data)
+    folds = _typed(tables.fold_metrics(data, ties), data)
     memory.release()
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()
-    ranks, est = tables.rank_table(pooled), tables.estimator_table(data)
+    ranks, est = tables.rank_table(pooled), tables.estimator_table(data, ties)
+    del ties
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = intervals.blocks(paired_rows)

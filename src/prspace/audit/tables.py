@@ -15,6 +15,7 @@ import pandas as pd
 from prspace import metrics as M
 from prspace.audit import keys
 from prspace.audit.inputs import where_text
+from prspace.audit.intervals import hashed_tie_groups
 from prspace.core.errors import InputError
 from prspace.experiments import ranking
 from prspace.metrics.names import AUDIT_LABELS, AUPR_ESTIMATOR_LABELS, REPORTED_METRICS
@@ -85,22 +86,94 @@ def _grouping(data: pd.DataFrame, cols: tuple[str, ...]) -> tuple[np.ndarray, np
     return (order.astype(np.int32) if len(order) < 2**31 else order), cuts, values  # positions: 4 bytes a row
 
 
-def pooled_metrics(data: pd.DataFrame) -> pd.DataFrame:
-    """One row per (task, model): the metrics on all its test rows (folds merged)."""
+class Ties:
+    """Every row's tie group within its (task, model) (0 = its highest score; :func:`hashed_tie_groups`), made
+    once for :func:`pooled_metrics`, :func:`fold_metrics` and :func:`estimator_table` (:func:`tie_codes`): a
+    group's metrics then come from its class counts per tie group (``np.bincount``) instead of a sort of its
+    scores each.  Only for unit weights, whose counts are whole numbers: their running sums are exact, so the
+    metrics equal the sorted path's bit for bit; a (task, model) with untied scores is not coded (``coded``)."""
+
+    def __init__(self, code: np.ndarray, width: dict[tuple, int]) -> None:
+        self.code, self.width = code, width  # int16 codes (-1: not coded); (task, model) -> its tie groups
+
+    def counts(self, key: tuple, idx: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Positives and negatives per tie group (highest score first) of the rows ``idx`` of (task, model)
+        ``key`` (``y``: their classes), or None when that model is not coded."""
+        width = self.width.get(key)
+        if width is None:
+            return None
+        code = self.code[idx]
+        n = np.bincount(code, minlength=width)
+        p = np.bincount(code[y], minlength=width)
+        return p, n - p
+
+
+def unit_tie_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """One model's positives and negatives per tie group (highest score first) when every weight is 1 and its
+    scores are tied (:func:`hashed_tie_groups`), else None: the counts a sort of its scores would give."""
+    if not len(s) or not bool(np.all(w == 1.0)):
+        return None
+    g = hashed_tie_groups(s)
+    if g is None:
+        return None
+    n = np.bincount(g)
+    p = np.bincount(g[y], minlength=n.size)
+    return p, n - p
+
+
+def tie_codes(data: pd.DataFrame) -> Ties | None:
+    """The :class:`Ties` of the canonical frame, or None unless every weight is 1."""
+    w = data["weight"].to_numpy()
+    if not len(data) or not bool(np.all(w == 1.0)):
+        return None
+    s_all = data["score"].to_numpy()
+    code = np.full(len(data), -1, dtype=np.int16)
+    width: dict[tuple, int] = {}
+    for key, idx in groups(data, "task", "model"):
+        g = hashed_tie_groups(s_all[idx])
+        if g is not None and len(g):
+            code[idx] = g
+            width[key] = int(g.max()) + 1
+    return Ties(code, width) if width else None
+
+
+def _counted(counts: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Counts with both classes (the others go the sorted path, whose validation says what is wrong)."""
+    if counts is None or not (counts[0].any() and counts[1].any()):
+        return None
+    return counts
+
+
+def _metrics_of_counts(tp: np.ndarray, fp: np.ndarray) -> dict[str, float]:
+    """:func:`_metrics` of unit-weight rows from their class counts per tie group (the same numbers)."""
+    m = M.metrics_from_group_counts(tp, fp)
+    out = {k: float(m[k]) for k in (*RANKED, "pi", "n_pos", "n_neg")}
+    out["aupr_min"] = float(M.aupr_min(out["pi"]))
+    out["ap_min"] = float(M.ap_min(int(tp.sum()), int(fp.sum())))
+    return out
+
+
+def pooled_metrics(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame:
+    """One row per (task, model): the metrics on all its test rows (folds merged); ``ties``: :func:`tie_codes`."""
     rows = []
     multi = data["task"].nunique() > 1
     y_all, s_all, w_all = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
     for (task, model), idx in groups(data, "task", "model"):
-        y, s, w = y_all[idx], s_all[idx], w_all[idx]
-        row = {"task": task, "model": model, **_metrics(y, s, w, where_text(task, model, multi))}
-        row["ap_min"] = _ap_min(y, w)
+        counts = _counted(ties.counts((task, model), idx, y_all[idx]) if ties is not None else None)
+        if counts is not None:
+            row = {"task": task, "model": model, **_metrics_of_counts(*counts)}
+        else:
+            y, s, w = y_all[idx], s_all[idx], w_all[idx]
+            row = {"task": task, "model": model, **_metrics(y, s, w, where_text(task, model, multi))}
+            row["ap_min"] = _ap_min(y, w)
         row["n_rows"] = len(idx)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
-    """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics)."""
+def fold_metrics(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame:
+    """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics);
+    ``ties``: :func:`tie_codes`."""
     rows = []
     if keys.any_na(data["fold"]) and data["fold"].isna().all():
         return pd.DataFrame(
@@ -109,14 +182,16 @@ def fold_metrics(data: pd.DataFrame) -> pd.DataFrame:
     multi = data["task"].nunique() > 1
     y_all, s_all, w_all = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
     for (task, model, fold), idx in groups(data, "task", "model", "fold"):
+        row: dict[str, object] = {"task": task, "model": model, "fold": fold}
+        counts = _counted(ties.counts((task, model), idx, y_all[idx]) if ties is not None else None)
+        if counts is not None:  # both classes with unit weights
+            row["one_class"] = False
+            row |= _metrics_of_counts(*counts)
+            rows.append(row)
+            continue
         y, s, w = y_all[idx], s_all[idx], w_all[idx]
         one_class = not (w[y].sum() > 0 and w[~y].sum() > 0)
-        row: dict[str, object] = {
-            "task": task,
-            "model": model,
-            "fold": fold,
-            "one_class": one_class,
-        }
+        row["one_class"] = one_class
         if not one_class:
             row |= _metrics(y, s, w, f"{where_text(task, model, multi)}, fold {fold!r}")
             row["ap_min"] = _ap_min(y, w)
@@ -144,12 +219,17 @@ def fold_summary(folds: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(parts).reset_index()
 
 
-def estimator_table(data: pd.DataFrame) -> pd.DataFrame:
-    """One row per (task, model): every AUPR estimator of :func:`prspace.metrics.aupr_estimators`."""
+def estimator_table(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame:
+    """One row per (task, model): every AUPR estimator of :func:`prspace.metrics.aupr_estimators`;
+    ``ties``: :func:`tie_codes`."""
     rows = []
     y, s, w = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
     for (task, model), idx in groups(data, "task", "model"):
-        est = M.aupr_estimators(y[idx], s[idx], sample_weight=w[idx])
+        counts = _counted(ties.counts((task, model), idx, y[idx]) if ties is not None else None)
+        if counts is not None:
+            est = M.aupr_estimators_from_group_counts(*counts)
+        else:
+            est = M.aupr_estimators(y[idx], s[idx], sample_weight=w[idx])
         rows.append({"task": task, "model": model, **est})
     return pd.DataFrame(rows)
 

@@ -39,7 +39,8 @@ and ``prspace.metrics.X`` are the API):
 * ``_kernel.py``: validation, the one sort, tie groups, :class:`_Curve` and :class:`_Segments`;
 * ``roc.py``: :func:`auroc`, :func:`roc_curve`;
 * ``pr.py``: :func:`average_precision`, :func:`aupr` (three interpolations), :func:`pr_curve`,
-  :func:`interpolate_pr_curve`, :func:`aupr_estimators`;
+  :func:`interpolate_pr_curve`, :func:`aupr_estimators` (and from tie-group counts,
+  :func:`aupr_estimators_from_group_counts`);
 * ``boyd.py``: Boyd et al.'s minima (:func:`aupr_min`, :func:`ap_min`, :func:`min_pr_curve`) and
   :func:`aucnpr`;
 * ``prg.py``: precision/recall gain, :func:`fg_score`, :func:`prg_curve`, :func:`auprg`,
@@ -59,6 +60,7 @@ from __future__ import annotations
 from prspace.metrics.boyd import MinPRCurve, ap_min, aucnpr, aupr_min, min_pr_curve
 from prspace.metrics.headline import (
     all_metrics,
+    aupr_estimators_from_group_counts,
     metrics_from_group_counts,
     metrics_from_group_counts_batch,
     metrics_from_untied_counts_batch,
@@ -119,6 +121,7 @@ __all__ = [
     "interpolate_pr_curve",
     "AUPR_ESTIMATORS",
     "aupr_estimators",
+    "aupr_estimators_from_group_counts",
     "metrics_from_group_counts",
     "metrics_from_group_counts_batch",
     "metrics_from_untied_counts_batch",

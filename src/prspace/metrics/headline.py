@@ -11,12 +11,18 @@ from numpy.typing import ArrayLike
 
 from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
 from prspace.metrics.boyd import _aucnpr_from, aupr_min
-from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
+from prspace.metrics.pr import (
+    _ap_from,
+    _aupr_hyperbolic_full,
+    _aupr_linear,
+    _estimators_from_curve,
+    _psi,
+)
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
-__all__ = ["BATCH_METRICS", "all_metrics", "metrics_from_group_counts", "metrics_from_group_counts_batch",
-           "metrics_from_untied_counts_batch"]
+__all__ = ["BATCH_METRICS", "all_metrics", "aupr_estimators_from_group_counts", "metrics_from_group_counts",
+           "metrics_from_group_counts_batch", "metrics_from_untied_counts_batch"]
 
 
 #: the keys of :func:`metrics_from_group_counts_batch` it can leave out (``keys``); the class counts are always there
@@ -99,8 +105,35 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
     return _headline(_segments_from_curve(c), keys)
 
 
-def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike,
-                                    keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
+def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
+    """:func:`aupr_estimators` from class counts per tie group, without sorting (as
+    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and negative
+    weight of the rows holding the k-th highest distinct score.  Groups of zero weight are left out (as rows of
+    zero weight are); with whole-number counts (unit weights) the running sums are exact, so the result equals
+    ``aupr_estimators(y, scores)`` bit for bit.
+
+    >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
+    >>> aupr_estimators_from_group_counts(tp, fp) == aupr_estimators(y, s)
+    True
+    """
+    tp_ = np.asarray(tp, dtype=np.float64)
+    fp_ = np.asarray(fp, dtype=np.float64)
+    if tp_.ndim != 1 or tp_.shape != fp_.shape or tp_.size == 0:
+        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
+    if np.any(tp_ < 0) or np.any(fp_ < 0):
+        raise ValueError("group counts must be non-negative")
+    keep = (tp_ + fp_) > 0
+    tps, fps = np.cumsum(tp_[keep]), np.cumsum(fp_[keep])
+    if not (tps.size and tps[-1] > 0 and fps[-1] > 0):
+        raise ValueError("only one class present with positive weight; the estimators are undefined")
+    thresholds = np.arange(tps.size, 0, -1, dtype=np.float64)
+    return _estimators_from_curve(_Curve(tps, fps, thresholds, float(tps[-1]), float(fps[-1])))
+
+
+def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collection[str] | None = None, *,
+                                    alone: bool = False) -> dict[str, np.ndarray]:
     """:func:`metrics_from_group_counts` for ``B`` count vectors over the same ``K`` tie groups at once.
 
     ``tp`` and ``fp`` have shape ``(B, K)``: row ``b`` holds the positive and negative weight of
@@ -118,6 +151,11 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike,
     ``keys`` (a subset of :data:`BATCH_METRICS`; default all) computes only those metrics (with
     ``pi``, ``n_pos``, ``n_neg``), each by the same operations as with all keys, so bit for bit the
     same values: a simulation that decides on two metrics does not pay for six.
+
+    ``alone``: every resample's values bit for bit those of a call on that resample alone (``B = 1``, whose sums
+    numpy adds pairwise down its one contiguous column, where a batch adds its rows one after the other), for
+    resamples that hold positives in the same tie groups (a ValueError otherwise): a jackknife of millions of
+    rows, whose replicates its chunked path scores one at a time, is scored in one call.
 
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_group_counts_batch
@@ -146,13 +184,15 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike,
     p = tp0[-1]  # (B,)
     nn = fp0[-1]
     _check_classes(p, nn)
+    if alone and nb > 1 and not np.array_equal(tp_.any(axis=0), tp_.all(axis=0)):
+        raise ValueError("alone=True needs every resample to hold positives in the same tie groups")
     # Only groups holding positives in some resample can be segments: the others are vertical
     # moves whose negatives count through the cumulative FP of the groups below them.
     idx = np.flatnonzero(tp_.any(axis=0))
     tpa, fpa = tp0[idx], fp0[idx]
     dtp = tp0[idx + 1] - tpa  # = np.diff(tp0, axis=0)[idx]
     dfp = fp0[idx + 1] - fpa
-    return _from_segments(tpa, fpa, dtp, dfp, p, nn, want)
+    return _from_segments(tpa, fpa, dtp, dfp, p, nn, want, alone=alone)
 
 
 def _wanted(keys: Collection[str] | None) -> set[str]:
@@ -232,8 +272,39 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     return {key: v.reshape(n_s, nb) for key, v in out.items()} if stacked else out
 
 
+#: :func:`aupr_min` of one class skew, remembered (:func:`_aupr_min_of`); cleared when it holds this many
+_AUPR_MIN_SEEN: dict[float, np.ndarray] = {}
+_AUPR_MIN_KEPT = 4096
+
+
+def _aupr_min_of(pi: np.ndarray) -> np.ndarray:
+    """``np.asarray(aupr_min(pi), dtype=np.float64)``; for one resample (``pi`` of one value) remembered per value:
+    a jackknife of millions of rows scores its replicates one at a time, a few distinct skews among thousands
+    (its 32-term series cost as much as the rest of the kernel).  The same function of the same one-value array:
+    the same bits."""
+    if pi.shape != (1,):
+        return np.asarray(aupr_min(pi), dtype=np.float64)
+    key = float(pi[0])
+    hit = _AUPR_MIN_SEEN.get(key)
+    if hit is None:
+        if len(_AUPR_MIN_SEEN) >= _AUPR_MIN_KEPT:
+            _AUPR_MIN_SEEN.clear()
+        hit = np.asarray(aupr_min(pi), dtype=np.float64)
+        hit.setflags(write=False)
+        _AUPR_MIN_SEEN[key] = hit
+    return hit
+
+
+def _down(x: np.ndarray, alone: bool) -> np.ndarray:
+    """``x.sum(axis=0)`` (``x``: segments x resamples), the resamples' sums added down the segments one after
+    the other; ``alone``: each resample's column summed as numpy sums it in a call on that resample alone (a
+    contiguous column: pairwise summation), the bits of such calls (``metrics_from_group_counts_batch(...,
+    alone=True)``)."""
+    return np.ascontiguousarray(x.T).sum(axis=1) if alone else x.sum(axis=0)
+
+
 def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.ndarray, p: np.ndarray,
-                   nn: np.ndarray, want: set[str]) -> dict[str, np.ndarray]:
+                   nn: np.ndarray, want: set[str], *, alone: bool = False) -> dict[str, np.ndarray]:
     """The batch kernel's metrics from its candidate segments ``(k, B)``: start counts ``tpa``,
     ``fpa`` and steps ``dtp``, ``dfp`` (a segment where ``dtp > 0``), class totals ``p``, ``nn``."""
     seg = dtp > 0  # the segments of _Segments; the rest add no area
@@ -244,12 +315,12 @@ def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.nd
     with np.errstate(divide="ignore", invalid="ignore"):
         if "auroc" in want:  # _auroc_from
             below = nn - fpa - 0.5 * dfp
-            auroc = np.where(seg, dtp * below, 0.0).sum(axis=0) / (p * nn)
+            auroc = _down(np.where(seg, dtp * below, 0.0), alone) / (p * nn)
             out["auroc"] = np.clip(auroc, 0.0, 1.0)
         if want & {"average_precision", "aupr_linear"}:
             pb = tpb / (tpb + fpa + dfp)
         if "average_precision" in want:  # _ap_from
-            ap = np.where(seg, dtp * pb, 0.0).sum(axis=0) / p
+            ap = _down(np.where(seg, dtp * pb, 0.0), alone) / p
             out["average_precision"] = np.clip(ap, 0.0, 1.0)
         if want & {"aupr", "aucnpr"}:  # _aupr_hyperbolic_full: origin segments have constant precision
             d = dtp + dfp
@@ -262,25 +333,25 @@ def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.nd
             log_z *= tpa
             inner += log_z
             inner = np.where(origin, dtp, inner)
-            area = np.clip(np.where(seg, (dtp / d) * inner, 0.0).sum(axis=0) / p, 0.0, 1.0)
+            area = np.clip(_down(np.where(seg, (dtp / d) * inner, 0.0), alone) / p, 0.0, 1.0)
             if "aupr" in want:
                 out["aupr"] = area
             if "aucnpr" in want:
-                lo = np.asarray(aupr_min(pi), dtype=np.float64)
+                lo = np.concatenate([_aupr_min_of(pi[j : j + 1]) for j in range(pi.size)]) if alone else _aupr_min_of(pi)
                 out["aucnpr"] = np.clip((area - lo) / (1.0 - lo), 0.0, 1.0)
         if "aupr_linear" in want:  # _aupr_linear: the start point takes the first threshold's precision
             ba = tpa + fpa
             pa = np.where(ba > 0, tpa / ba, pb)
-            lin = np.where(seg, dtp * (pa + pb), 0.0).sum(axis=0) / (2.0 * p)
+            lin = _down(np.where(seg, dtp * (pa + pb), 0.0), alone) / (2.0 * p)
             out["aupr_linear"] = np.clip(lin, 0.0, 1.0)
         if "auprg" in want:
-            out["auprg"] = _auprg_batch(seg, tpa, fpa, tpb, fpb, p, nn)
+            out["auprg"] = _auprg_batch(seg, tpa, fpa, tpb, fpb, p, nn, alone)
     out.update({"pi": pi, "n_pos": p.copy(), "n_neg": nn.copy()})
     return {key: out[key] for key in (*BATCH_METRICS, "pi", "n_pos", "n_neg") if key in out}
 
 
 def _auprg_batch(seg: np.ndarray, tpa: np.ndarray, fpa: np.ndarray, tpb: np.ndarray, fpb: np.ndarray,
-                 p: np.ndarray, nn: np.ndarray) -> np.ndarray:
+                 p: np.ndarray, nn: np.ndarray, alone: bool = False) -> np.ndarray:
     """AUPRG of every resample (columns) from the segments' end points (_prg_start, _auprg_block)."""
     nb = p.size
     r = p / nn
@@ -307,4 +378,4 @@ def _auprg_batch(seg: np.ndarray, tpa: np.ndarray, fpa: np.ndarray, tpb: np.ndar
     rga = np.where(start, 0.0, rga)
     pga = np.where(start, y0[None, :], pga)
     tail = seg & (rows >= first[None, :])
-    return np.minimum(np.where(tail, (rgb - rga) * (pgb + pga), 0.0).sum(axis=0) / 2.0, 1.0)
+    return np.minimum(_down(np.where(tail, (rgb - rga) * (pgb + pga), 0.0), alone) / 2.0, 1.0)

@@ -342,10 +342,7 @@ def _boyd2013(c: _Curve, first: float) -> tuple[float, float]:
     width = np.diff(r)
     lower = np.r_[first, p_min[:-1]]  # p_min(r_i) at the left end; the start point has one precision
     med_left = np.r_[first, p_med[:-1]]
-    return (
-        float(_dot(width, lower + p_max) / 2.0),
-        float(_dot(width, med_left + p_med) / 2.0),
-    )
+    return float(_dot(width, lower + p_max) / 2.0), float(_dot(width, med_left + p_med) / 2.0)
 
 
 def aupr_estimators(
@@ -381,7 +378,11 @@ def aupr_estimators(
     {'step': 0.9167, 'trapezoid': 0.9028, 'trapezoid_from_1': 0.9028, 'hyperbolic': 0.9041,
      'lower_trapezoid': 0.9028, 'interpolated_median': 0.8778}
     """
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    return _estimators_from_curve(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def _estimators_from_curve(c: _Curve) -> dict[str, float]:
+    """:func:`aupr_estimators` of a curve's distinct thresholds."""
     g = _segments_from_curve(c)
     first = float(c.tps[0] / (c.tps[0] + c.fps[0]))
     pa, pb = _segment_precisions(g)

@@ -27,7 +27,8 @@ adds only exact zeros: the values equal ``metrics_from_group_counts_batch`` of t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -300,13 +301,14 @@ def _metrics_of_counts(sums: list[sparse.csr_matrix], c: np.ndarray, out: np.nda
         _metrics_of_columns(a @ ct, out[:, k])  # (columns, size): row 2 column + y
 
 
-def _metrics_of_columns(both: np.ndarray, block_out: np.ndarray) -> None:
+def _metrics_of_columns(both: np.ndarray, block_out: np.ndarray, *, alone: bool = False) -> None:
     """Fill ``block_out`` (replicates, :data:`BOOT_METRICS`) of one model from its column counts ``both``
-    (columns of :func:`_compressed_keys`, replicates; C order); a replicate left with one class gives NaN."""
+    (columns of :func:`_compressed_keys`, replicates; C order); a replicate left with one class gives NaN.
+    ``alone``: each replicate's values those of a call on it alone (``metrics_from_group_counts_batch``'s)."""
     tp, fp = both[1::2].T, both[0::2].T
     ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
     if ok.all():
-        m = M.metrics_from_group_counts_batch(tp, fp)
+        m = M.metrics_from_group_counts_batch(tp, fp, alone=alone)
         block_out[:] = np.column_stack([m[name] for name in BOOT_METRICS])
         return
     block_out[~ok] = np.nan
@@ -323,6 +325,22 @@ DELETE_ONE_ROWS = 50
 MIN_GROUPS = 50
 
 
+def _stratum_rows(stratum: np.ndarray) -> Iterator[tuple[Any, np.ndarray]]:
+    """Each distinct stratum (ascending) with its rows, ``np.flatnonzero(stratum == s)``: from one stable sort
+    of the strata (a radix sort of small non-negative integers), not a pass over every row per stratum."""
+    values = np.unique(stratum)
+    if stratum.dtype.kind in "iu" and values.size and values[0] >= 0 and values[-1] < 2**16:
+        order = np.argsort(stratum.astype(np.uint16), kind="stable")
+        cuts = np.searchsorted(stratum[order], values, side="right")
+        start = 0
+        for s, stop in zip(values, cuts, strict=True):
+            yield s, order[start:stop]
+            start = stop
+        return
+    for s in values:
+        yield s, np.flatnonzero(stratum == s)
+
+
 def stable_groups(stratum: np.ndarray, *, max_groups: int = JACK_GROUPS,
                   rng: np.random.Generator | None = None) -> tuple[list[np.ndarray], np.ndarray]:
     """The rows each jackknife replicate leaves out, and the stratum of each replicate: with at most
@@ -336,8 +354,7 @@ def stable_groups(stratum: np.ndarray, *, max_groups: int = JACK_GROUPS,
         return jackknife_groups(stratum, max_groups=max_groups, rng=rng)
     groups: list[np.ndarray] = []
     of: list[int] = []
-    for s in np.unique(stratum):
-        rows = np.flatnonzero(stratum == s)
+    for s, rows in _stratum_rows(stratum):
         if rows.size <= DELETE_ONE_ROWS:
             parts = [rows[i : i + 1] for i in range(rows.size)]
         else:
@@ -422,10 +439,25 @@ def _metrics_in_chunks(both: np.ndarray, block_out: np.ndarray, step: int) -> No
     alone = ok & (np.bincount(chunk_of, weights=ok, minlength=chunk_of[-1] + 1)[chunk_of] == 1)
     together = ok & ~alone
     block_out[~ok] = np.nan
-    for cols in ([np.flatnonzero(together)] if together.any() else []) + [[j] for j in np.flatnonzero(alone)]:
+    if together.any():
+        cols = np.flatnonzero(together)
         res = np.empty((len(cols), block_out.shape[1]))
         _metrics_of_columns(np.ascontiguousarray(both[:, cols]), res)
         block_out[cols] = res
+    single = np.flatnonzero(alone)
+    if single.size > 1:  # those holding positives in every tie group any of them does: one call, each as alone
+        has = both[1::2][:, single] > 0
+        common = (has == has.any(axis=1)[:, None]).all(axis=0)
+        if common.sum() > 1:
+            cols = single[common]
+            res = np.empty((len(cols), block_out.shape[1]))
+            _metrics_of_columns(np.ascontiguousarray(both[:, cols]), res, alone=True)
+            block_out[cols] = res
+            single = single[~common]
+    for j in single:
+        res = np.empty((1, block_out.shape[1]))
+        _metrics_of_columns(np.ascontiguousarray(both[:, [j]]), res)
+        block_out[[j]] = res
 def _cluster_jackknife(block: Block, *, max_groups: int = JACK_GROUPS, rng: np.random.Generator | None = None,
                        chunk: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The jackknife of a grouped block: replicate g leaves out every row of one group (up to
