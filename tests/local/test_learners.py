@@ -240,3 +240,45 @@ def test_categories_unseen_in_training_are_ignored(mixed_data):
     s = score_of(est, X2.iloc[:20])
     assert np.all(np.isfinite(s))
     assert isinstance(X2, pd.DataFrame)
+
+
+def test_gnb_isotonic_is_blind_to_last_bits_of_naive_bayes(monkeypatch):
+    """Isotonic calibration sorts its training rows by naive Bayes' probabilities, many of
+    them near 0 or 1; another CPU's ``exp``/``log`` moves them in the last bit.  Fitted on
+    unrounded probabilities (the learner before ``RoundedGaussianNB``), a random one-ulp
+    change moves scores of cd-flare-D-vs-rest (its AUROC differed between two machines);
+    gnb-isotonic's scores stay the same bits."""
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.naive_bayes import GaussianNB
+
+    from prspace.data.datasets import load_dataset
+    from prspace.local import learners
+    from prspace.local.crossval import predict_dataset
+    from prspace.local.pipeline import _linear
+
+    # the learner before RoundedGaussianNB, run under the panel name "gnb" (names are checked)
+    unrounded = "gnb"
+    monkeypatch.setitem(learners.LEARNERS, unrounded, _linear(
+        lambda s: CalibratedClassifierCV(GaussianNB(), method="isotonic", cv=3)))
+    names = ["gnb-isotonic", unrounded]
+    ds = load_dataset("cd-flare-D-vs-rest")
+    base, _, failures = predict_dataset(ds, names, n_folds=10, seed=0)
+    assert not failures
+    original = GaussianNB.predict_proba
+    moved = {name: [] for name in names}
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+
+        def predict_proba(self, X, rng=rng):
+            p = original(self, X)
+            return p + rng.integers(-1, 2, size=p.shape) * np.spacing(p)
+
+        monkeypatch.setattr(GaussianNB, "predict_proba", predict_proba)
+        other, _, _ = predict_dataset(ds, names, n_folds=10, seed=0)
+        monkeypatch.setattr(GaussianNB, "predict_proba", original)
+        for name in names:
+            a = base.loc[base["model_id"] == name, "score"].to_numpy()
+            b = other.loc[other["model_id"] == name, "score"].to_numpy()
+            moved[name].append(int((a != b).sum()))
+    assert moved["gnb-isotonic"] == [0, 0, 0]
+    assert min(moved[unrounded]) > 0  # the check has power: the old learner moves

@@ -93,6 +93,7 @@ from prspace.local.pipeline import (
     SCORE_DIGITS,
     ExactKNeighborsClassifier,
     RoundedAdaBoostClassifier,
+    RoundedGaussianNB,
     _linear,
     _minmax,
     _tree,
@@ -315,9 +316,10 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     ),
     # --- calibrated models ------------------------------------------------------------
     # isotonic calibration (pool adjacent violators: no optimiser) averaged over the
-    # 3 models of an internal unshuffled stratified 3-fold CV
+    # 3 models of an internal unshuffled stratified 3-fold CV; fitted on naive Bayes'
+    # probabilities rounded to SCORE_DIGITS (RoundedGaussianNB: the same on every machine)
     "gnb-isotonic": _linear(
-        lambda s: CalibratedClassifierCV(GaussianNB(), method="isotonic", cv=3)
+        lambda s: CalibratedClassifierCV(RoundedGaussianNB(), method="isotonic", cv=3)
     ),
     "linsvm-isotonic": _linear(
         lambda s: CalibratedClassifierCV(
