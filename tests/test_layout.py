@@ -175,6 +175,20 @@ def test_the_science_never_reads_a_source():
     assert any(m.startswith("prspace.experiments") for m in GRAPH)  # the graph was read
 
 
+def test_the_steps_are_apart_from_the_science():
+    """A step function of ``experiments`` (a ``run=`` of the registry) lives in ``experiments.steps``, and
+    the science of the topic packages (``fk``, ``boyd``, ``noise``, ``skew``, ``ranking``) never imports a
+    step (docs/architecture.md, "One paragraph per folder")."""
+    runs = re.findall(r'run="(prspace\.experiments\.[\w.]+):\w+"', (PKG / "core" / "registry.py").read_text())
+    assert runs and all(r.startswith("prspace.experiments.steps.") and r in MODULES for r in runs), runs
+    steps = "prspace.experiments.steps"
+    bad = {m: sorted(t for t in targets if t.startswith(steps + "."))
+           for m, targets in GRAPH.items() if m.startswith("prspace.experiments.") and not m.startswith(steps)}
+    assert not {m: t for m, t in bad.items() if t}, bad
+    names = [m.rpartition(".")[2] for m in MODULES if m.startswith(steps + ".")]
+    assert names and all(n.endswith(("_step", "_steps")) for n in names), names
+
+
 def test_a_long_module_says_why_in_its_docstring():
     long = []
     for m, p in MODULES.items():

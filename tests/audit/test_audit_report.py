@@ -382,7 +382,7 @@ def test_stratified_folds_are_not_flagged_for_rounding():
 def test_cd_diagram_bars_sit_on_the_axis_tied_to_learners_with_ranks_in_labels(tmp_path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from prspace.experiments.cd_tables import study_tables
+    from prspace.experiments.ranking.cd_tables import study_tables
     from prspace.figures.cd import BAR_X0, cd_figure, clique_levels
 
     rng = np.random.default_rng(3)

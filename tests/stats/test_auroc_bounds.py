@@ -275,7 +275,7 @@ def _metrics_table(rng):
 
 
 def test_study_flip_table_and_cli(tmp_path):
-    from prspace.experiments.auroc_flips import FLIP_COLUMNS, flip_summary, flip_table
+    from prspace.experiments.ranking.auroc_flips import FLIP_COLUMNS, flip_summary, flip_table
 
     rng = np.random.default_rng(5)
     m = _metrics_table(rng)

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from prspace.core.errors import InputError
-from prspace.experiments.cd_tables import study_tables
+from prspace.experiments.ranking.cd_tables import study_tables
 from prspace.stats.cd import (
     _order_p,
     calibrate_order_test,
@@ -433,7 +433,7 @@ def test_audit_without_shared_models_has_no_cd():
 def test_a_study_whose_tasks_share_no_learner_gets_tables_that_say_why_and_a_figure_in_words():
     """An OpenML study: every task has its own runs, so no learner is scored on two tasks; the
     study's cd job must not fail: empty ranks, one cd_tests row per metric whose note says why."""
-    from prspace.experiments.cd_tables import study_tables
+    from prspace.experiments.ranking.cd_tables import study_tables
     from prspace.figures.cd import cd_figure
 
     rng = np.random.default_rng(0)

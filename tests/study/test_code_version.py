@@ -52,17 +52,17 @@ def test_the_digest_follows_the_source(tmp_path, monkeypatch):
     cv._imports.cache_clear()
     cv.code_version.cache_clear()
     try:
-        before = cv.command_code("predict-local", "prspace.experiments.scoring:score_step")
+        before = cv.command_code("predict-local", "prspace.experiments.steps.score_step:score_step")
         figure = cv.command_code("figure")
         (root / "local" / "learners.py").write_text((root / "local" / "learners.py").read_text() + "\n# edited\n")
         (root / "data" / "suites" / "paperlike.csv").write_text((root / "data" / "suites" / "paperlike.csv").read_text() + "\n")
         cv.code_version.cache_clear()
-        after = cv.command_code("predict-local", "prspace.experiments.scoring:score_step")
+        after = cv.command_code("predict-local", "prspace.experiments.steps.score_step:score_step")
         assert len(before) == 16 and before != after
         assert cv.command_code("figure") == figure  # a learner is not code the figures run
         (root / "local" / "learners.py").write_text((root / "local" / "learners.py").read_text()[: -len("\n# edited\n")])
         cv.code_version.cache_clear()
-        data_only = cv.command_code("predict-local", "prspace.experiments.scoring:score_step")
+        data_only = cv.command_code("predict-local", "prspace.experiments.steps.score_step:score_step")
         assert data_only not in (before, after)  # the suite table alone (data/suites/) changes it
     finally:
         cv._imports.cache_clear()

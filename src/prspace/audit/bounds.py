@@ -7,7 +7,7 @@ lo_b]``), whether model b could have the higher value (``can_flip``: ``hi_b > lo
 it does (``flipped``), and the largest AUROC gap at which a flip is still possible
 (``max_flip_gap``, :func:`prspace.stats.auroc_bounds.largest_flip_gap`). Each model's range is
 computed once per task and metric (:func:`prspace.stats.auroc_bounds.flip_rows`, as the study's
-:mod:`prspace.experiments.auroc_flips`).
+:mod:`prspace.experiments.ranking.auroc_flips`).
 
 The bound is over rankings without tied scores; a model with tied scores (``ties_a``,
 ``ties_b``: some score value repeats among its rows) can fall outside it, so for such a pair a

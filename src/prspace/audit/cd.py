@@ -1,6 +1,6 @@
 """Critical-difference diagrams in the audit: when it has at least 2 tasks with the same models
 (at least 2), the models' average ranks across tasks per metric, Friedman / Nemenyi and the
-metric-order test (:func:`prspace.experiments.cd_tables.study_tables`; rules in :mod:`prspace.stats.cd`), as tables
+metric-order test (:func:`prspace.experiments.ranking.cd_tables.study_tables`; rules in :mod:`prspace.stats.cd`), as tables
 (``cd_*.csv``), report lines and the ``cd_diagram`` figure.
 """
 
@@ -10,7 +10,7 @@ import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
-from prspace.experiments.cd_tables import study_tables
+from prspace.experiments.ranking.cd_tables import study_tables
 
 #: The metrics of the audit's diagrams (one panel each).
 CD_METRICS = ("aupr", "auprg", "auroc", "aucnpr")

@@ -1,6 +1,6 @@
 """Figures of the Boyd et al. (2012) experiments: downsampling, fold skew, task aggregation.
 
-Layout only: the tables come computed by :mod:`prspace.experiments.boyd_figure_data` (written by
+Layout only: the tables come computed by :mod:`prspace.experiments.boyd.boyd_figure_data` (written by
 the report commands of ``prspace boyd``); ``text`` is the figure's fields of its ``<figure>_text``
 table (title, ``label:<name>`` per metric or aggregate in drawing order, ...).  Every function
 returns a :class:`matplotlib.figure.Figure` and ``prspace figure`` saves it.
@@ -138,7 +138,7 @@ def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: p
     """Left: per-task metrics against pi, with AUCPR_MIN(pi) and pi (random ranking's AUPR).
     Right: heat map of each learner's rank by its mean metric, over all tasks and within pi groups.
 
-    Tables of :func:`prspace.experiments.boyd_figure_data.aggregation_tables`: ``per_task``
+    Tables of :func:`prspace.experiments.boyd.boyd_figure_data.aggregation_tables`: ``per_task``
     (``boyd_aggregation_points``), ``means`` (mean over learners per task), ``min_curve``
     (AUCPR_MIN over the tasks' pi) and ``cells`` (the heat map).  The left y axis reaches down to
     the text's ``bottom`` (AUPRG and AUCNPR are negative for models worse than the always-positive

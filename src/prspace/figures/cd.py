@@ -1,6 +1,6 @@
 """Figure: critical-difference diagrams (Demsar 2006) side by side, one panel per metric.
 
-Drawn from the tables of ``prspace step cd`` (:func:`prspace.experiments.cd_tables.study_tables`): ``cd_ranks``
+Drawn from the tables of ``prspace step cd`` (:func:`prspace.experiments.ranking.cd_tables.study_tables`): ``cd_ranks``
 (average rank of each learner per metric), ``cd_cliques`` (the learners no two of which differ
 under the post hoc named in ``cd_tests``) and ``cd_tests`` (Friedman p, critical difference).
 Layout only: no statistics are computed here.
@@ -107,7 +107,7 @@ def cd_figure(ranks: pd.DataFrame, cliques: pd.DataFrame, tests: pd.DataFrame,
             fig = Figure(figsize=(7.0, 1.0), layout="constrained")
             fig.text(0.5, 0.5, "Critical-difference diagrams: no metric (the table cd_tests is empty)", ha="center")
         return fig
-    if not len(ranks):  # no diagram could be drawn (prspace.experiments.cd_tables.study_tables): say why, in words
+    if not len(ranks):  # no diagram could be drawn (prspace.experiments.ranking.cd_tables.study_tables): say why, in words
         note = str(tests["note"].iloc[0]) if "note" in tests.columns and len(tests) else "no learner ranked"
         with mpl.rc_context(RC):
             fig = Figure(figsize=(8.0, 1.2), layout="constrained")

@@ -1,9 +1,9 @@
 """Figure: rank disagreement between metrics against pi, skew moved with the same models.
 
 Drawn from the tables ``controlled_skew`` and ``controlled_skew_observed`` of
-``prspace step controlled_skew``; layout only.  Lines: :func:`prspace.experiments.controlled_skew.controlled_skew_summary` (negatives reweighted
+``prspace step controlled_skew``; layout only.  Lines: :func:`prspace.experiments.skew.controlled_skew.controlled_skew_summary` (negatives reweighted
 to each target pi, every task); hollow markers: the study's own tasks binned by pi
-(:func:`prspace.experiments.controlled_skew.observed_by_bin`), at the mean pi of each bin.
+(:func:`prspace.experiments.skew.controlled_skew.observed_by_bin`), at the mean pi of each bin.
 """
 
 from __future__ import annotations

@@ -5,12 +5,12 @@
 with one :class:`FigureInput`; :func:`draw` looks the figure up and calls it.  The functions below
 draw the figures of both papers and the study's own from the modules of this package:
 Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace step figure_data``
-(:mod:`prspace.experiments.figure_data`) and ``figure_text``; the controlled-skew figure reads
+(:mod:`prspace.experiments.fk.fk_figure_data`) and ``figure_text``; the controlled-skew figure reads
 the tables of ``prspace step controlled_skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace step
-boyd_theory_data`` (:mod:`prspace.experiments.theory_data`), Flach & Kull's Figure 2 those of ``prspace
+boyd_theory_data`` (:mod:`prspace.experiments.boyd.boyd_theory_data`), Flach & Kull's Figure 2 those of ``prspace
 step boyd_pr_prg``, and the figures of the Boyd experiments those of their report steps (``prspace step
 boyd_downsampling_report``, ``boyd_fold_skew_report``, ``boyd_aggregation``;
-:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).
+:mod:`prspace.experiments.boyd.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).
 Layout only: no statistics are computed here.
 """
 

@@ -220,7 +220,7 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     without segments from the others (adding exact zeros), so the values are bit for bit those of
     ``metrics_from_group_counts_batch(*group_counts(w, group, y, n), keys)``, at the cost of one
     pass over the positives and one over the negatives instead of the per-group counts of both
-    classes and their running sums (the simulations of :mod:`prspace.experiments.calibration`).
+    classes and their running sums (the simulations of :mod:`prspace.experiments.noise.noise_calibration`).
 
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_untied_counts_batch

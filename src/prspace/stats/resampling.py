@@ -10,9 +10,9 @@ audit's intervals), so each keeps its own stream: drawing all three the same way
 those numbers, not their distribution.
 
 * :func:`stratified_counts`: per class, ``rng.multinomial`` (the noise floor,
-  :mod:`prspace.experiments.noise_floor`).
+  :mod:`prspace.experiments.noise.noise_floor`).
 * :func:`uniform_counts`: per class, uniform indices with ``rng.integers``; faster than
-  ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.calibration`).
+  ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.noise.noise_calibration`).
 * :func:`jackknife_groups` / :func:`jackknife_weights`: the stratified jackknife's left-out
   groups (delete-one up to :data:`JACK_GROUPS` rows, else random groups within strata) and
   their 0/1 weights (the paired tests of :mod:`prspace.stats.pairwise`, audit and studies).

@@ -4,7 +4,7 @@ the per-task table in :mod:`prspace.verdicts.primary`).
 :func:`within_task_order_evidence` checks Boyd et al.'s consequence that AUCNPR, an increasing
 function of AUPR within a task, orders a task's models as AUPR does (the implementation row
 ``boyd.aucnpr_orders_as_aupr``, from ``disagreement_summary.csv``).
-:func:`cd_order_evidence` turns ``cd_metric_pairs.csv`` (:func:`prspace.experiments.cd_tables.study_tables`: per pair
+:func:`cd_order_evidence` turns ``cd_metric_pairs.csv`` (:func:`prspace.experiments.ranking.cd_tables.study_tables`: per pair
 of metrics the calibrated sign-flip test of whether they order the learners differently across
 tasks) into one ``test`` row per pair, ``px.<a>_<b>.cd.order``.
 """
