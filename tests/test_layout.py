@@ -12,7 +12,9 @@ ones inside functions too, since a late import only hides a circle until the fun
 from __future__ import annotations
 
 import ast
+import fnmatch
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -187,6 +189,16 @@ def test_the_steps_are_apart_from_the_science():
     assert not {m: t for m, t in bad.items() if t}, bad
     names = [m.rpartition(".")[2] for m in MODULES if m.startswith(steps + ".")]
     assert names and all(n.endswith(("_step", "_steps")) for n in names), names
+
+
+def test_every_data_file_of_the_package_is_package_data():
+    """A file of the package that is not Python (the suites, the audit's rule tables in ``audit/data/``)
+    matches a pattern of ``[tool.setuptools.package-data]`` in pyproject.toml, so that a wheel ships it."""
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["prspace"]
+    data = [p.relative_to(PKG).as_posix() for p in PKG.rglob("*")
+            if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
+    assert "audit/data/calibration_table.csv" in data
+    assert not [f for f in data if not any(fnmatch.fnmatchcase(f, pat) for pat in patterns)], patterns
 
 
 def test_a_long_module_says_why_in_its_docstring():

@@ -400,7 +400,7 @@ def _audit_frame(n_tasks: int, models=("a", "b", "c", "d"), n: int = 150, seed: 
 
 def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
     from prspace.audit import audit
-    from prspace.audit.files import write_outputs
+    from prspace.audit.audit_files import write_outputs
 
     res = audit(_audit_frame(4), task="task", model="model", label="label", score="score", n_boot=50)
     assert res.cd is not None

@@ -69,6 +69,24 @@ def test_the_digest_follows_the_source(tmp_path, monkeypatch):
         cv.code_version.cache_clear()
 
 
+def test_the_audit_rule_tables_are_in_the_digest_of_the_audit(tmp_path, monkeypatch):
+    """The rule tables of ``audit/data/`` (a folder of data, not a package, under the audit's modules)
+    count in the code ``prspace audit`` runs, and not in the code of a command that runs no audit module."""
+    root = shutil.copytree(cv._ROOT, tmp_path / "prspace", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cv, "_ROOT", root)
+    cv._imports.cache_clear()
+    cv.code_version.cache_clear()
+    try:
+        audit, predict = cv.command_code("audit"), cv.command_code("predict-local")
+        table = root / "audit" / "data" / "calibration_table.csv"
+        table.write_text(table.read_text() + "\n")
+        cv.code_version.cache_clear()
+        assert cv.command_code("audit") != audit and cv.command_code("predict-local") == predict
+    finally:
+        cv._imports.cache_clear()
+        cv.code_version.cache_clear()
+
+
 def test_an_unknown_entry_is_named():
     with pytest.raises(ValueError, match="no module 'prspace.cli.nothing'"):
         cv.modules("prspace.cli.nothing")

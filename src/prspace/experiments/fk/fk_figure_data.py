@@ -160,7 +160,7 @@ def band_table(curves: Sequence[Curve], strata: Sequence[np.ndarray] | None = No
 
     ``strata``: per curve, a label per row (the fold), crossed with the class in the stratified
     bootstrap (the studies' scheme, kept so their numbers do not move; the audit's bands resample
-    within class only, :mod:`prspace.audit.bands`); ``n_resamples`` and ``level`` as in ``curve_bands``; one random
+    within class only, :mod:`prspace.audit.inference.audit_bands`); ``n_resamples`` and ``level`` as in ``curve_bands``; one random
     stream seeded by ``seed`` serves the curves in order, so the table is reproducible.
     """
     rng = np.random.default_rng(seed)
