@@ -3,7 +3,8 @@ between modules or between packages, no package importing a higher layer (the la
 docs/architecture.md, "Layers and late imports"), an import inside a function only where it defers a
 slow package (the ``deferred:`` line there), ``metrics`` imports nothing else of prspace, the sources
 (``data``, ``local``, ``openml``) know nothing of experiments, and a module over 400 lines says why
-in its docstring.
+in its docstring; no folder holds more than 15 modules, no two modules share a file name, the steps of
+``experiments`` are apart from its science, and every data file of the package is package data.
 
 Imports are read from the source with :mod:`ast` (nothing is imported); every import counts, the
 ones inside functions too, since a late import only hides a circle until the function runs.
@@ -24,6 +25,8 @@ SRC = ROOT / "src"
 PKG = SRC / "prspace"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MAX_LINES = 400
+#: the most modules a folder holds without sub-folders (issue 43, Deliver 5)
+MAX_FOLDER_MODULES = 15
 
 #: Function-level imports that defer nothing slow, per file (file -> count), while a conversion is
 #: under way: it may only shrink (a file may hold at most its count, a file not here none). Empty
@@ -199,6 +202,27 @@ def test_every_data_file_of_the_package_is_package_data():
             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
     assert "audit/data/calibration_table.csv" in data
     assert not [f for f in data if not any(fnmatch.fnmatchcase(f, pat) for pat in patterns)], patterns
+
+
+def test_no_folder_holds_more_than_15_modules():
+    """Folders named for what they hold (issue 43): a folder with more than ``MAX_FOLDER_MODULES`` modules
+    is split into sub-folders (``experiments/``, ``audit/``)."""
+    folders = {p.parent for p in MODULES.values()}
+    big = {f.relative_to(SRC).as_posix(): n for f in folders
+           if (n := len([p for p in f.glob("*.py") if p.name != "__init__.py"])) > MAX_FOLDER_MODULES}
+    assert len(folders) > 20 and not big, big
+
+
+def test_a_module_name_is_understood_without_its_folder():
+    """No two modules of the package share a file name (issue 43): a name says what the module holds
+    without its folder (``audit/inference/audit_intervals.py`` beside ``stats/intervals.py``; the
+    command modules of ``cli/`` keep their command's name, so the modules they call are named apart)."""
+    names: dict[str, list[str]] = {}
+    for m, p in MODULES.items():
+        if p.name != "__init__.py":
+            names.setdefault(p.name, []).append(m)
+    assert len(names) > 100
+    assert not {n: ms for n, ms in names.items() if len(ms) > 1}
 
 
 def test_a_long_module_says_why_in_its_docstring():

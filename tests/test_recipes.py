@@ -425,5 +425,5 @@ LEARNER_RANKING = Table(''')
     assert ev.claim_id.tolist() == ["px.auroc_bounds.permitted"] and ev.k.tolist() == [0] and ev.n.iloc[0] >= 1
     plan = _plan(dry)
     assert "results/reduced/tables/auroc_bounds_evidence.csv" in _job(plan, "auroc_bounds")
-    # rule verdicts reads it (prspace.study.registry.verdict_inputs)
+    # rule verdicts reads it (prspace.study.study_plan.verdict_inputs)
     assert "results/reduced/tables/auroc_bounds_evidence.csv" in _job(plan, "verdicts")

@@ -383,7 +383,7 @@ def test_cd_diagram_bars_sit_on_the_axis_tied_to_learners_with_ranks_in_labels(t
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from prspace.experiments.ranking.cd_tables import study_tables
-    from prspace.figures.cd import BAR_X0, cd_figure, clique_levels
+    from prspace.figures.cd_figure import BAR_X0, cd_figure, clique_levels
 
     rng = np.random.default_rng(3)
     skill = {f"m{i}": 0.15 * i for i in range(8)}

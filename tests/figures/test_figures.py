@@ -17,7 +17,7 @@ from prspace.experiments.boyd import downsampling as ds
 from prspace.experiments.fk import curve_points as CP
 from prspace.experiments.fk import figure_selection as S
 from prspace.experiments.fk import fk_figure_data as FD
-from prspace.figures import boyd as B
+from prspace.figures import boyd_figures as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
@@ -460,7 +460,8 @@ def test_figure_modules_import_no_statistics():
 
     root = Path(pkg.__file__).parent
     modules = sorted(root.glob("*.py"))
-    assert {m.stem for m in modules} >= {"ranking", "curves", "controlled_skew", "study", "style", "theory", "boyd", "cd"}
+    assert {m.stem for m in modules} >= {"ranking", "curves", "controlled_skew_figure", "study", "style", "theory", "boyd_figures",
+                                       "cd_figure"}
     for path in modules:
         tree = ast.parse(path.read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {

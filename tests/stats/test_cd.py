@@ -434,7 +434,7 @@ def test_a_study_whose_tasks_share_no_learner_gets_tables_that_say_why_and_a_fig
     """An OpenML study: every task has its own runs, so no learner is scored on two tasks; the
     study's cd job must not fail: empty ranks, one cd_tests row per metric whose note says why."""
     from prspace.experiments.ranking.cd_tables import study_tables
-    from prspace.figures.cd import cd_figure
+    from prspace.figures.cd_figure import cd_figure
 
     rng = np.random.default_rng(0)
     table = pd.DataFrame({"task_id": np.repeat(["t1", "t2", "t3"], 4),

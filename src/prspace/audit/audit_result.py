@@ -137,7 +137,7 @@ class AuditResult(AuditRecord):
             bands = self.shown_bands()
             out["bands"] = png(lambda: plot.bands_figure(self, bands))
         if self.cd:
-            from prspace.figures.cd import cd_figure
+            from prspace.figures.cd_figure import cd_figure
 
             out[R.FIGURE_CD_DIAGRAM.name] = png(lambda: cd_figure(
                 self.cd[R.CD_RANKS.name], self.cd[R.CD_CLIQUES.name], self.cd[R.CD_TESTS.name], labels=LABELS))

@@ -4,7 +4,7 @@ Each name is a module constant, by convention named after it in upper case (figu
 prefix ``FIGURE_``, steps ``STEP_<RULE>``; no code reads a constant by its name); everyone else
 spells a name only through these constants (``from prspace.core import registry as R``;
 ``R.NOISE_FLOOR_PAIRS.csv(tables_dir)``).  What is derived from them (a study's targets, its report
-tables, the verdicts' inputs, the figures) lives in :mod:`prspace.study.registry`.  Each table of
+tables, the verdicts' inputs, the figures) lives in :mod:`prspace.study.study_plan`.  Each table of
 the report and each figure holds its title, report section and caption (the words under it in the
 Snakemake report, reStructuredText), and each figure the function that draws it (``draw``).
 
@@ -49,7 +49,7 @@ class Table(_Output):
     md: bool = True
     report: bool = True
     #: its caption in the report (reStructuredText; a Jinja2 template of Snakemake's report), required
-    #: when ``report``: the words under the table (``prspace.study.registry.caption_file`` writes it)
+    #: when ``report``: the words under the table (``prspace.study.study_plan.caption_file`` writes it)
     caption: str | None = None
 
     def csv(self, folder: str | Path) -> Path:
@@ -110,7 +110,7 @@ class File(_Output):
 
 class When(Enum):
     """The configuration switch a step (or one of its inputs, :class:`If`) runs under
-    (:func:`prspace.study.registry.step_active`; a step without one runs in every study)."""
+    (:func:`prspace.study.study_plan.step_active`; a step without one runs in every study)."""
 
     #: ``boyd.enabled``
     BOYD = "boyd"
@@ -1146,7 +1146,7 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY),
 STEP_REPORT_TABLES = Step("report_tables", description="HTML pages of the study's result tables, for the Snakemake report.")
 STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when=When.OPENML,
                                  description="HTML pages of the OpenML tables, for the Snakemake report.")
-STEP_VERIFY = Step("verify", description="Does this run reproduce the committed tables of the study? (prspace.repo.verify)")
+STEP_VERIFY = Step("verify", description="Does this run reproduce the committed tables of the study? (prspace.repo.rerun_check)")
 
 #: Every step, in an order of the DAG (each after the steps whose outputs it reads).
 STEPS: tuple[Step, ...] = (

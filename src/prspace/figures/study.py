@@ -25,12 +25,12 @@ from matplotlib.figure import Figure
 
 from prspace.core import registry as R
 from prspace.core.output import message_figure
-from prspace.figures import boyd as B
+from prspace.figures import boyd_figures as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
-from prspace.figures.cd import cd_figure
-from prspace.figures.controlled_skew import controlled_skew_figure
+from prspace.figures.cd_figure import cd_figure
+from prspace.figures.controlled_skew_figure import controlled_skew_figure
 
 
 @dataclass(frozen=True)

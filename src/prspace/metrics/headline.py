@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
-from prspace.metrics.boyd import _aucnpr_from, aupr_min
+from prspace.metrics.boyd_minima import _aucnpr_from, aupr_min
 from prspace.metrics.pr import (
     _ap_from,
     _aupr_hyperbolic_full,

@@ -2,7 +2,7 @@
 
 Each report step of the Boyd experiments (:mod:`prspace.experiments.boyd.boyd_tables`) also writes, at
 full precision under the study's ``work/`` folder, the tables its figure needs, each as a pair
-(registry figure-data table, rows) in the figure's order (:mod:`prspace.figures.boyd` draws them,
+(registry figure-data table, rows) in the figure's order (:mod:`prspace.figures.boyd_figures` draws them,
 ``prspace figure NAME`` saves the figure):
 
 * ``boyd_downsampling`` -- ``boyd_downsampling_levels`` (the summary over tasks of

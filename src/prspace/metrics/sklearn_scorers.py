@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from prspace.metrics.boyd import aucnpr
+from prspace.metrics.boyd_minima import aucnpr
 from prspace.metrics.pr import aupr
 from prspace.metrics.prg import auprg
 
