@@ -8,7 +8,8 @@
 One row per cell (pi, n, truth), replicate, metric, procedure and pair: the raw paired p-value, the
 difference, its se and degrees of freedom, the true difference (:func:`prspace.audit.simulation.simulate.calibrate`);
 ``--cells pi:n ...`` runs chosen cells (several processes, then ``--merge``); ``--write-rule`` writes the
-table the decision rule reads (:mod:`prspace.audit.inference.decision`: the level correction fitted on
+table the decision rule reads (``audit/data/calibration_table.csv``, read by
+:mod:`prspace.audit.inference.decision`: the level correction fitted on
 half the replicates, its error and power measured on the other half), ``--docs`` the tables of
 docs/calibration.md.
 """
