@@ -13,7 +13,7 @@ import time
 
 from snakemake.utils import min_version
 
-from prspace.study.registry import study_targets
+from prspace.study.study_plan import study_targets
 from prspace.study.workflow_commands import report_front_page
 
 min_version("9.0")
@@ -53,9 +53,9 @@ onsuccess:
 
 
 rule all:
-    """Every output of the study (prspace.study.registry.study_targets) and every task's predictions."""
+    """Every output of the study (prspace.study.study_plan.study_targets) and every task's predictions."""
     input:
-        # every output of the study, from its config and the registry (prspace.study.registry.study_targets)
+        # every output of the study, from its config and the registry (prspace.study.study_plan.study_targets)
         study_targets(config),
         # every task's predictions (git-ignored, under work/): so a fresh clone recomputes the study
         # from its data instead of finding the committed tables up to date

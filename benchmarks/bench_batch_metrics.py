@@ -6,7 +6,7 @@ models, 200 stratified resamples as multinomial counts. Side by side in one run 
 
 * ``loop``: per resample ``np.bincount`` over tie groups and
   :func:`prspace.metrics.metrics_from_group_counts` (the noise floor before the batch kernel);
-* ``batch``: :func:`prspace.experiments.noise_floor.group_counts` and
+* ``batch``: :func:`prspace.experiments.noise.noise_floor.group_counts` and
   :func:`prspace.metrics.metrics_from_group_counts_batch` on all resamples at once (what the
   noise floor and the calibration do now).
 
@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from prspace import metrics as M
-from prspace.experiments.noise_floor import group_counts, stratified_counts
+from prspace.experiments.noise.noise_floor import group_counts, stratified_counts
 
 N_MODELS, N_BOOT = 30, 200
 

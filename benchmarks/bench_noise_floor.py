@@ -2,7 +2,7 @@
 
 Side by side in one run (CPU time, ``time.process_time``):
 
-* ``counts + group kernel`` (what :mod:`prspace.experiments.noise_floor` does): scores sorted once
+* ``counts + group kernel`` (what :mod:`prspace.experiments.noise.noise_floor` does): scores sorted once
   per model, a resample is a vector of multinomial counts, its metrics come from
   ``np.bincount`` over tie groups and :func:`prspace.metrics.metrics_from_group_counts`;
 * ``counts + all_metrics(sample_weight)``: the same counts through the public weighted metric
@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from prspace import metrics as M
-from prspace.experiments.noise_floor import stratified_counts
+from prspace.experiments.noise.noise_floor import stratified_counts
 
 N_MODELS, N_BOOT = 30, 200
 

@@ -7,9 +7,9 @@ one process with the heap settings of the two commands (:mod:`prspace.core._heap
 CPU time (``time.process_time``):
 
 * ``old``: per simulated task and model, the per-group counts of both classes
-  (:func:`prspace.experiments.noise_floor.group_counts`) and every metric of the batch kernel (the
+  (:func:`prspace.experiments.noise.noise_floor.group_counts`) and every metric of the batch kernel (the
   scoring before issue 33);
-* ``new``: :func:`prspace.experiments.sim_metrics.scored_metrics_many`: only the pair's metrics
+* ``new``: :func:`prspace.experiments.noise.sim_metrics.scored_metrics_many`: only the pair's metrics
   (AUPR, AUPRG, AUROC), untied rankings from one pass over each class, many tasks per call.
 
 Prints both (ms per simulated task), their ratio and whether the values are identical (they
@@ -32,15 +32,15 @@ import numpy as np
 
 from prspace import metrics as M
 from prspace.core._heap import keep_freed_memory
-from prspace.experiments.noise_floor import group_counts
-from prspace.experiments.sim_metrics import scored_metrics_many
+from prspace.experiments.noise.noise_floor import group_counts
+from prspace.experiments.noise.sim_metrics import scored_metrics_many
 from prspace.stats.resampling import uniform_counts
 
 METRICS = ["aupr", "auprg", "auroc"]
 CHILD = """
 import sys, numpy as np
 from prspace.core._heap import keep_freed_memory
-from prspace.experiments import calibration as C
+from prspace.experiments.noise import noise_calibration as C
 if sys.argv[1] == "1":
     keep_freed_memory()
 C._simulate({n_pos}, {n_neg}, 1.47, 1.0, 1.2, 4.0, 0.5, 0.05, [("aupr", "auroc"), ("auprg", "auroc")], {tasks}, {n_boot},

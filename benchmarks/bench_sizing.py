@@ -9,7 +9,7 @@ task's row count n:
    files, client CPU seconds (XML, ARFF parsing, validation, parquet) with no network in between;
 2. **parse** -- :func:`prspace.openml.predictions_arff.parse_predictions_arff` MB/s next to liac-arff
    (the ``openml`` client's parser) on the same files, and predictions-file bytes per row;
-3. **score** -- :func:`prspace.experiments.scoring.score_task` (30 models x 10 folds, pooled and per
+3. **score** -- :func:`prspace.experiments.fk.scoring.score_task` (30 models x 10 folds, pooled and per
    fold: 330 calls of ``prspace.metrics.all_metrics``) CPU seconds, and the parquet bytes per row
    that ``prspace.core.schema.write_predictions`` stores;
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from openml_server import FakeOpenML, make_task  # noqa: E402
 from prspace.core.schema import TaskInfo, read_predictions, write_predictions  # noqa: E402
-from prspace.experiments.scoring import score_task  # noqa: E402
+from prspace.experiments.fk.scoring import score_task  # noqa: E402
 from prspace.openml import ClientSettings, fetch_task  # noqa: E402
 from prspace.openml.predictions_arff import parse_predictions_arff  # noqa: E402
 
@@ -106,7 +106,7 @@ def _score_rss_mb(path: Path) -> float:
 
     code = (
         "import resource\n"
-        "from prspace.experiments.scoring import score_task\n"
+        "from prspace.experiments.fk.scoring import score_task\n"
         "from prspace.core.schema import read_predictions\n"
         f"df, task = read_predictions({str(path)!r})\n"
         "score_task(df, task)\n"
@@ -210,7 +210,7 @@ def measure_job_start(repeats: int) -> float:
     """
     import subprocess
 
-    code = ("import prspace.cli, prspace.experiments.scoring, prspace.core.schema, "
+    code = ("import prspace.cli, prspace.experiments.fk.scoring, prspace.core.schema, "
             "prspace.openml, pandas, pyarrow.parquet")
     times = []
     for _ in range(repeats):

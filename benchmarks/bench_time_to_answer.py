@@ -54,8 +54,8 @@ def bench_predict(tasks: list[str], repeats: int, learners: str) -> None:
 
 
 def bench_simulations(sizes: list[tuple[int, int]], mc_error: float, quick: bool) -> None:
-    from prspace.experiments import calibration as C
-    from prspace.experiments import rank_sets as RS
+    from prspace.experiments.noise import noise_calibration as C
+    from prspace.experiments.noise import rank_sets as RS
     from prspace.experiments.ranking import PAPER_RESULTS
 
     tasks = pd.DataFrame({"task_id": [f"t{i}" for i in range(len(sizes))], "status": "ok",

@@ -1,4 +1,4 @@
-"""Calibrate the audit's intervals and all-pairs procedures across skew (:mod:`prspace.audit.simulate`).
+"""Calibrate the audit's intervals and all-pairs procedures across skew (:mod:`prspace.audit.simulation.simulate`).
 
     PYTHONPATH=src python benchmarks/calib_audit.py --n 300 1000 --reps 200 --out benchmarks/audit_calibration.csv
     PYTHONPATH=src python benchmarks/calib_audit.py --write-rule --docs
@@ -6,9 +6,10 @@
 
 
 One row per cell (pi, n, truth), replicate, metric, procedure and pair: the raw paired p-value, the
-difference, its se and degrees of freedom, the true difference (:func:`prspace.audit.simulate.calibrate`);
+difference, its se and degrees of freedom, the true difference (:func:`prspace.audit.simulation.simulate.calibrate`);
 ``--cells pi:n ...`` runs chosen cells (several processes, then ``--merge``); ``--write-rule`` writes the
-table the decision rule reads (:mod:`prspace.audit.calibration_table`: the level correction fitted on
+table the decision rule reads (``audit/data/calibration_table.csv``, read by
+:mod:`prspace.audit.inference.decision`: the level correction fitted on
 half the replicates, its error and power measured on the other half), ``--docs`` the tables of
 docs/calibration.md.
 """
@@ -33,10 +34,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default="benchmarks/audit_calibration.csv")
     ap.add_argument("--merge", nargs="*", default=None, help="per-n CSVs to join into --out")
-    ap.add_argument("--write-rule", action="store_true", help="write src/prspace/audit/calibration_table.csv from --out")
+    ap.add_argument("--write-rule", action="store_true", help="write src/prspace/audit/data/calibration_table.csv from --out")
     ap.add_argument("--docs", action="store_true", help="write the tables into docs/calibration.md from --out")
     ap.add_argument("--coverage", action="store_true",
-                    help="the coverage of every interval method (prspace.audit.coverage) into --out "
+                    help="the coverage of every interval method (prspace.audit.inference.coverage) into --out "
                          "(default benchmarks/audit_coverage.csv); with --write-rule/--docs: its table and docs")
     a = ap.parse_args()
     if a.coverage:
@@ -45,7 +46,7 @@ def main() -> None:
     if a.merge:
         pd.concat([pd.read_csv(f, keep_default_na=False, na_values=[""]) for f in a.merge]).to_csv(a.out, index=False)
     elif not (a.write_rule or a.docs):
-        from prspace.audit.simulate import calibrate
+        from prspace.audit.simulation.simulate import calibrate
 
         parts = []
         cells = ([(float(c.split(":")[0]), int(c.split(":")[1])) for c in a.cells] if a.cells
@@ -58,7 +59,7 @@ def main() -> None:
                     print(f"n={n} pi={pi} alt={alt}: {time.perf_counter() - t0:.0f} s", flush=True)
                     pd.concat(parts).to_csv(a.out, index=False)
     if a.write_rule:
-        from prspace.audit.decision import write_table
+        from prspace.audit.inference.decision import write_table
 
         print(write_table(pd.read_csv(a.out, keep_default_na=False, na_values=[""]), a.seed))
 
@@ -68,7 +69,7 @@ def main() -> None:
 
 
 def coverage_main(a: argparse.Namespace) -> None:
-    from prspace.audit import coverage
+    from prspace.audit.inference import coverage
 
     out = a.out if a.out != "benchmarks/audit_calibration.csv" else "benchmarks/audit_coverage.csv"
     if not a.merge and not _exists(out):
@@ -99,7 +100,7 @@ COV_START, COV_END = "<!-- audit-coverage:start -->", "<!-- audit-coverage:end -
 
 def write_coverage_docs(t: pd.DataFrame, path: str = "docs/calibration.md") -> None:
     """The coverage tables of docs/calibration.md, "Which intervals the audit prints" (between the markers)."""
-    from prspace.audit.coverage import TARGET, rule_table
+    from prspace.audit.inference.coverage import TARGET, rule_table
 
     r = rule_table(t).rename(columns={"coverage": "share"})
     lo, hi = int(t["reps"].min()), int(t["reps"].max())
@@ -156,7 +157,7 @@ def _rule_cells(r: pd.DataFrame, column: str, fmt=lambda v, row: f"{v:.3f}") -> 
 def write_docs(t: pd.DataFrame, path: str = "docs/calibration.md") -> None:
     """The tables of docs/calibration.md, "The audit's intervals and tests" (between the markers),
     from the pair rows of the calibration (``t``)."""
-    from prspace.audit.decision import LEVEL, decide, raw_threshold, rule_table
+    from prspace.audit.inference.decision import LEVEL, decide, raw_threshold, rule_table
     from prspace.stats.replicates import BOOT_METRICS
 
     r = rule_table(t)
@@ -181,7 +182,7 @@ def write_docs(t: pd.DataFrame, path: str = "docs/calibration.md") -> None:
              _rule_cells(r, "power", lambda v, row: f"{v:.2f} / {row['power_raw']:.2f}"), "",
              "**Simultaneous coverage** of the corrected pairwise intervals (held out, the worse of null and "
              "alternative):", "", _rule_cells(r, "simultaneous"), "",
-             "**The procedure that decides** (:func:`prspace.audit.decision.decide` at each cell; unit weights):", "",
+             "**The procedure that decides** (:func:`prspace.audit.inference.decision.decide` at each cell; unit weights):", "",
              "| cell | " + " | ".join(NAMES[m] for m in BOOT_METRICS) + " |",
              "|" + " --- |" * (len(BOOT_METRICS) + 1)]
     for p, n, k in _cells(r):

@@ -2,12 +2,12 @@
 95% intervals and the false rate of the paired tests under a null (two models with equal metrics), with
 groups resampled whole (``unit = group``) and, on the same samples, with rows resampled one by one
 (``unit = row``, the audit without ``--group-col``; DeLong too).  The world:
-:mod:`prspace.audit.group_sim` (random intercepts per group, 3 to 10 rows per group).
+:mod:`prspace.audit.simulation.group_sim` (random intercepts per group, 3 to 10 rows per group).
 
     nice -n 10 python benchmarks/calib_groups.py --sims 250 --boot 250 --icc 0.5,0.3
 
-and it writes the audit's rule table ``src/prspace/audit/group_coverage_table.csv`` (the grouped methods'
-worst coverage and false rate over the ICCs per number of groups: :func:`prspace.audit.grouping.shown`).
+and it writes the audit's rule table ``src/prspace/audit/data/group_coverage_table.csv`` (the grouped methods'
+worst coverage and false rate over the ICCs per number of groups: :func:`prspace.audit.inference.grouping.shown`).
 
 Summarised in docs/calibration.md, "Grouped rows".
 """
@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.audit.group_sim import World, one_run, truth
-from prspace.audit.grouping import write_table
+from prspace.audit.inference.grouping import write_table
+from prspace.audit.simulation.group_sim import World, one_run, truth
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "calibration.md"
 START, END = "<!-- group-coverage:start -->", "<!-- group-coverage:end -->"
@@ -72,7 +72,7 @@ def main() -> None:
     ap.add_argument("--docs", action="store_true",
                     help="only (re)write the group-coverage block of docs/calibration.md from --out")
     ap.add_argument("--write-rule", action="store_true",
-                    help="only (re)write src/prspace/audit/group_coverage_table.csv from --out")
+                    help="only (re)write src/prspace/audit/data/group_coverage_table.csv from --out")
     a = ap.parse_args()
     if a.write_rule:
         print(write_table(pd.read_csv(a.out), a.seed))

@@ -3,7 +3,8 @@ between modules or between packages, no package importing a higher layer (the la
 docs/architecture.md, "Layers and late imports"), an import inside a function only where it defers a
 slow package (the ``deferred:`` line there), ``metrics`` imports nothing else of prspace, the sources
 (``data``, ``local``, ``openml``) know nothing of experiments, and a module over 400 lines says why
-in its docstring.
+in its docstring; no folder holds more than 15 modules, no two modules share a file name, the steps of
+``experiments`` are apart from its science, and every data file of the package is package data.
 
 Imports are read from the source with :mod:`ast` (nothing is imported); every import counts, the
 ones inside functions too, since a late import only hides a circle until the function runs.
@@ -12,7 +13,9 @@ ones inside functions too, since a late import only hides a circle until the fun
 from __future__ import annotations
 
 import ast
+import fnmatch
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,8 @@ SRC = ROOT / "src"
 PKG = SRC / "prspace"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 MAX_LINES = 400
+#: the most modules a folder holds without sub-folders (issue 43, Deliver 5)
+MAX_FOLDER_MODULES = 15
 
 #: Function-level imports that defer nothing slow, per file (file -> count), while a conversion is
 #: under way: it may only shrink (a file may hold at most its count, a file not here none). Empty
@@ -173,6 +178,51 @@ def test_the_science_never_reads_a_source():
            for m, targets in GRAPH.items() if m.startswith(science)}
     assert not {m: t for m, t in bad.items() if t}, bad
     assert any(m.startswith("prspace.experiments") for m in GRAPH)  # the graph was read
+
+
+def test_the_steps_are_apart_from_the_science():
+    """A step function of ``experiments`` (a ``run=`` of the registry) lives in ``experiments.steps``, and
+    the science of the topic packages (``fk``, ``boyd``, ``noise``, ``skew``, ``ranking``) never imports a
+    step (docs/architecture.md, "One paragraph per folder")."""
+    runs = re.findall(r'run="(prspace\.experiments\.[\w.]+):\w+"', (PKG / "core" / "registry.py").read_text())
+    assert runs and all(r.startswith("prspace.experiments.steps.") and r in MODULES for r in runs), runs
+    steps = "prspace.experiments.steps"
+    bad = {m: sorted(t for t in targets if t.startswith(steps + "."))
+           for m, targets in GRAPH.items() if m.startswith("prspace.experiments.") and not m.startswith(steps)}
+    assert not {m: t for m, t in bad.items() if t}, bad
+    names = [m.rpartition(".")[2] for m in MODULES if m.startswith(steps + ".")]
+    assert names and all(n.endswith(("_step", "_steps")) for n in names), names
+
+
+def test_every_data_file_of_the_package_is_package_data():
+    """A file of the package that is not Python (the suites, the audit's rule tables in ``audit/data/``)
+    matches a pattern of ``[tool.setuptools.package-data]`` in pyproject.toml, so that a wheel ships it."""
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["prspace"]
+    data = [p.relative_to(PKG).as_posix() for p in PKG.rglob("*")
+            if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
+    assert "audit/data/calibration_table.csv" in data
+    assert not [f for f in data if not any(fnmatch.fnmatchcase(f, pat) for pat in patterns)], patterns
+
+
+def test_no_folder_holds_more_than_15_modules():
+    """Folders named for what they hold (issue 43): a folder with more than ``MAX_FOLDER_MODULES`` modules
+    is split into sub-folders (``experiments/``, ``audit/``)."""
+    folders = {p.parent for p in MODULES.values()}
+    big = {f.relative_to(SRC).as_posix(): n for f in folders
+           if (n := len([p for p in f.glob("*.py") if p.name != "__init__.py"])) > MAX_FOLDER_MODULES}
+    assert len(folders) > 20 and not big, big
+
+
+def test_a_module_name_is_understood_without_its_folder():
+    """No two modules of the package share a file name (issue 43): a name says what the module holds
+    without its folder (``audit/inference/audit_intervals.py`` beside ``stats/intervals.py``; the
+    command modules of ``cli/`` keep their command's name, so the modules they call are named apart)."""
+    names: dict[str, list[str]] = {}
+    for m, p in MODULES.items():
+        if p.name != "__init__.py":
+            names.setdefault(p.name, []).append(m)
+    assert len(names) > 100
+    assert not {n: ms for n, ms in names.items() if len(ms) > 1}
 
 
 def test_a_long_module_says_why_in_its_docstring():

@@ -43,7 +43,7 @@ COPIED = ("src", "workflow", "Snakefile", "config.yaml", "config", "docs", "pypr
           "results/paperlike/tables/tasks.csv")
 #: the registry's invariants, on the reduced study
 INVARIANTS = "reduced or one_constant or papers_step or every_figure_a_drawing"
-STEP = "src/prspace/experiments/auroc_bounds_step.py"
+STEP = "src/prspace/experiments/steps/auroc_bounds_step.py"
 REGISTRY = "src/prspace/core/registry.py"
 
 
@@ -237,7 +237,7 @@ def model_counts_step(inputs: ModelCountsInputs, *, min_models: int = 2) -> Step
 '''
 _EXPERIMENT_TEST = '''import pandas as pd
 
-from prspace.experiments.model_counts import model_counts
+from prspace.experiments.steps.model_counts_step import model_counts
 
 
 def test_model_counts_are_pandas_distinct_models_per_task():
@@ -251,14 +251,14 @@ def test_model_counts_are_pandas_distinct_models_per_task():
 def test_an_experiment(repo):
     name = "model_counts"
     # 1. the science and its step
-    _write(repo, f"src/prspace/experiments/{name}.py", _EXPERIMENT)
+    _write(repo, f"src/prspace/experiments/steps/{name}_step.py", _EXPERIMENT)
     # 2. its table (with its caption) and its Step in the registry
     _edit(repo, REGISTRY, "LEARNER_RANKING = Table(", '''MODEL_COUNTS = Table("model_counts", "Models per task", _D, caption="""\\
 One row per task: ``n_models`` scored and ``enough``, whether that is at least ``analysis.model_counts.min_models``.
 """)
 LEARNER_RANKING = Table(''')
     _edit(repo, REGISTRY, "FIGURE_SELECTION, METRICS, NOISE_FLOOR_PER_TASK", "FIGURE_SELECTION, METRICS, MODEL_COUNTS, NOISE_FLOOR_PER_TASK")
-    _edit(repo, REGISTRY, "STEP_RANK_SETS = Step(", f'''STEP_MODEL_COUNTS = Step("{name}", (MODEL_COUNTS,), run="prspace.experiments.{name}:{name}_step",
+    _edit(repo, REGISTRY, "STEP_RANK_SETS = Step(", f'''STEP_MODEL_COUNTS = Step("{name}", (MODEL_COUNTS,), run="prspace.experiments.steps.{name}_step:{name}_step",
     description="Models per task and whether each task has enough.",
     inputs=_pairs(metrics=METRICS), settings=_pairs(min_models="analysis.model_counts.min_models"))
 STEP_RANK_SETS = Step(''')
@@ -368,7 +368,7 @@ Each top-1 disagreement with AUROC: its AUROC gap against the largest gap that w
 _ROW_TEST = '''import numpy as np
 import pandas as pd
 
-from prspace.experiments.auroc_bounds_step import auroc_bounds_step
+from prspace.experiments.steps.auroc_bounds_step import auroc_bounds_step
 from prspace.metrics import aupr, auprg, auroc
 
 
@@ -415,7 +415,7 @@ LEARNER_RANKING = Table(''')
     _edit(repo, REGISTRY, "FK_EVIDENCE, BOYD_EVIDENCE)", "FK_EVIDENCE, BOYD_EVIDENCE, AUROC_BOUNDS_EVIDENCE)")
     # 5. the row from a planted case in the step's test
     _write(repo, "tests/experiments/test_auroc_bounds_step.py", _ROW_TEST)
-    _check_count(repo, "A verdict row", {"<step module>": "auroc_bounds_step"}, most=3)
+    _check_count(repo, "A verdict row", {"<package>/<module>": "steps/auroc_bounds_step", "<module>": "auroc_bounds_step"}, most=3)
 
     dry = _dry_run(repo)
     _metrics_csv(repo.parent / "metrics.csv")
@@ -425,5 +425,5 @@ LEARNER_RANKING = Table(''')
     assert ev.claim_id.tolist() == ["px.auroc_bounds.permitted"] and ev.k.tolist() == [0] and ev.n.iloc[0] >= 1
     plan = _plan(dry)
     assert "results/reduced/tables/auroc_bounds_evidence.csv" in _job(plan, "auroc_bounds")
-    # rule verdicts reads it (prspace.study.registry.verdict_inputs)
+    # rule verdicts reads it (prspace.study.study_plan.verdict_inputs)
     assert "results/reduced/tables/auroc_bounds_evidence.csv" in _job(plan, "verdicts")

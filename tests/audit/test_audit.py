@@ -140,7 +140,7 @@ def test_happy_path_metrics_ranks_report_and_figure(tmp_path, capsys):
     assert "| sharp |" in report
     import matplotlib.image
 
-    from prspace.audit.plot import DPI
+    from prspace.audit.report.plot import DPI
 
     img = matplotlib.image.imread(tmp_path / "report" / "curves.png")
     assert img.shape[0] > 500 and img.shape[1] == 15 * DPI  # 15 inches at the report's resolution
@@ -403,7 +403,7 @@ def test_aupr_and_ap_never_below_their_minima_on_valid_input():
 def test_tables_from_tie_counts_equal_the_sorted_tables_bit_for_bit():
     # pooled, fold and estimator tables from each model's tie groups counted (unit weights) are the sorted path's
     # numbers exactly: ties, -0.0 and 0.0, a one-class fold, a model with untied scores (not coded), two tasks
-    from prspace.audit import tables
+    from prspace.audit.inference import tables
 
     rng = np.random.default_rng(11)
     n = 6000  # more distinct untied scores than intervals.TIE_HASHED
@@ -429,7 +429,7 @@ def test_tables_from_tie_counts_equal_the_sorted_tables_bit_for_bit():
         for c in a.columns:
             assert np.array_equal(a[c].to_numpy(), b[c].to_numpy(), equal_nan=a[c].dtype.kind == "f"), (f, c)
     # the best F1 of the findings from the tie counts: pr_curve's points, bit for bit
-    from prspace.audit.findings import best_f1
+    from prspace.audit.report.findings import best_f1
 
     for i, d in enumerate((0, 1, 2, 3)):
         s = np.round(rng.normal(size=n) + y, d) * (-1) ** i

@@ -24,7 +24,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from prspace.audit import audit, columns
+from prspace.audit import audit
+from prspace.audit.intake import columns
 from prspace.cli import main
 from prspace.core.errors import InputError
 

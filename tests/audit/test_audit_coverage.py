@@ -1,4 +1,4 @@
-"""The audit prints only calibrated intervals (:mod:`prspace.audit.coverage`).
+"""The audit prints only calibrated intervals (:mod:`prspace.audit.inference.coverage`).
 
 Oracles: the closed form of the logit interval; a delete-one jackknife written with
 scikit-learn's ``roc_auc_score`` and scipy's t; the generated coverage table against a fresh run
@@ -20,11 +20,11 @@ from scipy.stats import t as student_t
 from sklearn.metrics import roc_auc_score
 
 from prspace import audit
-from prspace.audit import coverage as C
-from prspace.audit.generated import read_cells, write_cells
-from prspace.audit.intervals import jackknife_interval, logit_interval
-from prspace.audit.tables import LABELS
-from prspace.audit.uncertainty import shown_method
+from prspace.audit.inference import coverage as C
+from prspace.audit.inference.audit_intervals import jackknife_interval, logit_interval
+from prspace.audit.inference.tables import LABELS
+from prspace.audit.inference.uncertainty import shown_method
+from prspace.audit.rule_tables import read_cells, table_path, write_cells
 from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
@@ -139,8 +139,7 @@ def test_reports_print_only_calibrated_intervals(n_pos, n_neg):
 def test_bands_are_drawn_by_the_nearest_cell_of_their_table():
     """Every calibrated cell of the bands table decides its own size: drawn iff its simultaneous
     coverage reaches the target; a task between cells takes the nearest."""
-    from prspace.audit.bands import band_coverage, band_shown
-    from prspace.audit.bands_table import CELLS
+    from prspace.audit.inference.audit_bands import CELLS, band_coverage, band_shown
 
     assert {c[0] for c in CELLS} == {"roc", "pr", "prg"}
     for curve, _pi, n, n_pos, cov, _se, _reps in CELLS:
@@ -175,7 +174,7 @@ def test_rule_tables_load_the_cells_the_python_modules_held(name, tmp_path):
     floats = [c for c, v in zip(columns, cells[0], strict=True)
               if isinstance(v, float) and c != "pi" and not c.startswith("t_")]  # raw thresholds: full digits
     ints = [c for c, v in zip(columns, cells[0], strict=True) if isinstance(v, int)]
-    text = (Path(audit.__file__).parent / f"{name}.csv").read_text()
+    text = table_path(f"{name}.csv").read_text()
     data = "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
     assert write_cells(tmp_path / "t.csv", header="", columns=columns, rows=cells, ints=ints,
                        floats=floats).read_text() == data
@@ -197,8 +196,7 @@ def test_every_deciding_procedure_holds_the_issues_family_wise_error():
     directional family-wise error at most 0.05 + 2 MC se there (100 held-out replicates: 0.094), every
     cell decides every metric, and its simultaneous coverage is known (intervals printed only where
     it reaches the target)."""
-    from prspace.audit.calibration_table import CELLS, COLUMNS
-    from prspace.audit.decision import LEVEL, decide
+    from prspace.audit.inference.decision import CELLS, COLUMNS, LEVEL, decide
 
     t = pd.DataFrame(CELLS, columns=COLUMNS)
     decided = 0

@@ -18,10 +18,10 @@ import pandas as pd
 from scipy.stats import norm
 
 from prspace import audit
-from prspace.audit.decision import decide
-from prspace.audit.pairwise import SHORT, survival_lines
-from prspace.audit.power import Pair, detection_rate, planned_threshold
-from prspace.audit.ranksets import plausible_best_lines
+from prspace.audit.inference.audit_pairwise import SHORT, survival_lines
+from prspace.audit.inference.audit_ranksets import plausible_best_lines
+from prspace.audit.inference.decision import decide
+from prspace.audit.simulation.audit_power import Pair, detection_rate, planned_threshold
 from prspace.stats.pairwise import BOOT_Z, bootstrap_z_pairs, jackknife_pairs, level_corrected
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 

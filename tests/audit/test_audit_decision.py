@@ -1,4 +1,4 @@
-"""One decision per question (:mod:`prspace.audit.decision`) and its calibration (:mod:`prspace.audit.simulate`).
+"""One decision per question (:mod:`prspace.audit.inference.decision`) and its calibration (:mod:`prspace.audit.simulation.simulate`).
 
 Oracles: a made-up calibration table whose answer is known; the closed form of the simulated
 mixture's AUROC; scikit-learn's average precision on a large sample; and, for the audit, that
@@ -19,8 +19,9 @@ from scipy.stats import norm
 from sklearn.metrics import average_precision_score
 
 from prspace import audit
-from prspace.audit import simulate as S
-from prspace.audit.decision import (
+from prspace.audit.inference.audit_pairwise import survival_lines
+from prspace.audit.inference.audit_ranksets import plausible_best_lines
+from prspace.audit.inference.decision import (
     CANNOT,
     LEVEL,
     NOMINAL,
@@ -29,17 +30,16 @@ from prspace.audit.decision import (
     raw_threshold,
     rule_table,
 )
-from prspace.audit.pairwise import survival_lines
-from prspace.audit.ranksets import plausible_best_lines
-from prspace.audit.tables import LABELS
-from prspace.audit.uncertainty import comparison
+from prspace.audit.inference.tables import LABELS
+from prspace.audit.inference.uncertainty import comparison
+from prspace.audit.simulation import simulate as S
 from prspace.stats.replicates import BOOT_METRICS
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
 
 
 def _table(rows):
-    from prspace.audit.decision import THRESHOLD_COLUMNS
+    from prspace.audit.inference.decision import THRESHOLD_COLUMNS
 
     cols = ["metric", "method", "pi", "n", "n_pos", "fwer", "power", "reps"]
     t = pd.DataFrame(rows, columns=cols).assign(simultaneous=0.95, null_pairs=1000)
@@ -94,7 +94,7 @@ def test_level_correction_holds_the_family_wise_error_of_a_liberal_test():
 def test_committed_calibration_table_holds_the_family_wise_error_in_every_cell():
     """The regenerated table (``benchmarks/calib_audit.py --write-rule``): every cell, metric and
     procedure errs at most 0.05 + 2 MC se on its held-out replicates, and every cell decides."""
-    from prspace.audit.calibration_table import CELLS, COLUMNS
+    from prspace.audit.inference.decision import CELLS, COLUMNS
 
     t = pd.DataFrame(CELLS, columns=COLUMNS)
     se = np.sqrt(LEVEL * (1 - LEVEL) / t["reps"])
@@ -120,7 +120,7 @@ def test_population_values_of_the_simulated_truth():
 
 
 def test_calibration_at_small_size_gives_pairs_with_their_truth():
-    """A small run of :func:`prspace.audit.simulate.calibrate` (the full grid is benchmarks/calib_audit.py):
+    """A small run of :func:`prspace.audit.simulation.simulate.calibrate` (the full grid is benchmarks/calib_audit.py):
     balanced classes, 200 rows, the planted lead: every pair's raw p-value is a probability, the four
     pairs with model 0 carry the true lead, and the planted lead is found more often than a null pair errs."""
     t = S.calibrate(0.5, 200, 10, alternative=True, seed=1)
@@ -257,8 +257,8 @@ def _stub(rows):
 
 
 def test_disagreement_on_the_best_model_undecided_is_cannot_be_told_not_within_noise():
-    from prspace.audit.headline import picks_noise
-    from prspace.audit.tables import RANKED
+    from prspace.audit.inference.tables import RANKED
+    from prspace.audit.report.audit_headline import picks_noise
 
     best = {m: ["A"] for m in RANKED} | {"aupr": ["B"]}
     auroc = ("all", "auroc", "A", "B", 0.02, -0.01, 0.05, 0.2, "DeLong paired", False, 0.4, -0.03, 0.07,

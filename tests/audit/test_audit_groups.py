@@ -11,8 +11,8 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from prspace.audit import audit
-from prspace.audit.group_sim import World, draw, truth
-from prspace.audit.intervals import jackknife_interval
+from prspace.audit.inference.audit_intervals import jackknife_interval
+from prspace.audit.simulation.group_sim import World, draw, truth
 from prspace.cli import main
 from prspace.core.errors import InputError
 from prspace.stats.replicates import (
@@ -160,7 +160,7 @@ def test_cli_group_col(tmp_path, capsys):
 
 
 def test_grouped_intervals_are_shown_by_their_own_calibration():
-    from prspace.audit import grouping
+    from prspace.audit.inference import grouping
 
     assert grouping.calibration("auroc", "jackknife-t", 29) is None  # fewer groups than ever simulated
     assert not grouping.shown("auroc", "jackknife-t", 10)

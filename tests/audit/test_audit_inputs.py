@@ -21,9 +21,11 @@ from sklearn.model_selection import cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 
 from prspace import metrics as M
-from prspace.audit import audit, numbers, plot
-from prspace.audit.tools import tools_table
-from prspace.audit.uncertainty import noise
+from prspace.audit import audit
+from prspace.audit.inference.uncertainty import noise
+from prspace.audit.report import audit_numbers as numbers
+from prspace.audit.report import plot
+from prspace.audit.report.tools import tools_table
 from prspace.cli import main
 from prspace.core.errors import InputError
 
@@ -187,7 +189,7 @@ def test_very_long_path_is_shortened_and_named_too_long(tmp_path, capsys, where)
 
 
 def test_short_path_keeps_start_and_end():
-    from prspace.audit.files import short_path
+    from prspace.audit.audit_files import short_path
 
     assert short_path("/data/preds.csv") == "/data/preds.csv"
     text = short_path("/start/" + "x" * 1000 + "/end.csv")
@@ -348,7 +350,7 @@ def test_precrec_interpolates_the_hyperbola_and_is_not_the_trapezoid():
     assert "not confirmed" not in " ".join(tools_table()["source"])
     docs = (REPO / "docs" / "audit.md").read_text()
     assert "| precrec (R) | evalmod() + auc() | hyperbolic (exact integral)" in docs
-    from prspace.audit.render import tools_frame
+    from prspace.audit.report.render import tools_frame
 
     for r in tools_frame().itertuples(index=False):  # the docs' table is the report's, row for row
         assert f"| {r.tool} | {r.function} | {r.estimator} | {r.source} |" in docs, r.function
@@ -502,9 +504,9 @@ def test_estimators_spread_on_tied_gaussian_nb_scores():
 
 
 def test_audit_file_is_what_the_command_runs(tmp_path):
-    """prspace.audit.files.audit_file: options checked, the file read, columns found, --train-pi parsed."""
+    """prspace.audit.audit_files.audit_file: options checked, the file read, columns found, --train-pi parsed."""
     from prspace import metrics as M
-    from prspace.audit.files import audit_file, check_options
+    from prspace.audit.audit_files import audit_file, check_options
 
     with pytest.raises(InputError, match="--confidence must lie strictly between 0 and 1, got 1.5"):
         check_options(skew_tolerance=0.1, downsample_ratio=2, bootstrap=0, confidence=1.5)

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.audit import keys
-from prspace.audit.inputs import Columns, _unique_row_ids, check_duplicate_keys
-from prspace.audit.tables import groups
+from prspace.audit.inference.tables import groups
+from prspace.audit.intake import keys
+from prspace.audit.intake.inputs import Columns, _unique_row_ids, check_duplicate_keys
 from prspace.core.errors import InputError
 
 
@@ -96,7 +96,7 @@ def test_integer_row_ids_checked_one_model_at_a_time(n_models: int, categorical:
 
 
 def test_task_groups_are_the_same_frames_within_a_run() -> None:
-    from prspace.audit.rows import task_groups
+    from prspace.audit.intake.rows import task_groups
 
     data = _frame(np.random.default_rng(6))
     expected = [(t, g.index.to_numpy()) for t, g in data.groupby("task", sort=True)]
@@ -155,7 +155,7 @@ def test_categorical_key_columns_group_and_factorise_as_their_texts(monkeypatch)
 
 def test_integer_row_ids_rank_as_their_texts() -> None:
     # integer row ids are ranked by their texts from numpy's bytes of them (not a Python str each): the order of str()
-    from prspace.audit.intervals import _sort_ranks
+    from prspace.audit.inference.audit_intervals import _sort_ranks
 
     ids = np.array([10, 9, -3, 100, 0, -12, 1, 99, 1000, 2, -1], dtype=np.int64)
     rank, code = _sort_ranks(pd.Series(ids))
@@ -168,7 +168,7 @@ def test_a_wide_file_is_freed_once_made_long(tmp_path, monkeypatch) -> None:
     # audit_file hands the table it read over (result.Handover): once made long nothing refers to the wide table
     import weakref
 
-    from prspace.audit import files
+    from prspace.audit import audit_files as files
 
     rng = np.random.default_rng(2)
     y = rng.random(500) < 0.2

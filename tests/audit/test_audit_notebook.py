@@ -12,8 +12,8 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from prspace.audit import audit
-from prspace.audit.ranksets import plausible_best_lines
-from prspace.audit.result import Headline
+from prspace.audit.audit_result import Headline
+from prspace.audit.inference.audit_ranksets import plausible_best_lines
 from prspace.core.errors import InputError
 
 

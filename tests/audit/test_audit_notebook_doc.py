@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 from matplotlib.image import imread  # noqa: E402
 from sklearn.metrics import roc_auc_score  # noqa: E402
 
-from prspace.audit.result import AuditResult, Headline  # noqa: E402
+from prspace.audit.audit_result import AuditResult, Headline  # noqa: E402
 from prspace.metrics import auprg  # noqa: E402
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "audit.md"

@@ -1,5 +1,5 @@
 """``prspace power`` with the audit's inputs (wide files, weights, errors naming the file) and its
-planning mode from assumed values (:mod:`prspace.audit.planning`), checked against test sets drawn
+planning mode from assumed values (:mod:`prspace.audit.simulation.planning`), checked against test sets drawn
 fresh from the binormal truth and against R's pROC ``power.roc.test`` (AUROC)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from _rscript import r_available
-from prspace.audit.planning import plan_power
-from prspace.audit.power import Pair, difference, power_table, reject
-from prspace.audit.result import read_frame
+from prspace.audit.audit_result import read_frame
+from prspace.audit.simulation.audit_power import Pair, difference, power_table, reject
+from prspace.audit.simulation.planning import plan_power
 from prspace.cli import main
 
 

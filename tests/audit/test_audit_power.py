@@ -1,4 +1,4 @@
-"""Power and sample size (:mod:`prspace.audit.power`), checked against a known truth and pROC.
+"""Power and sample size (:mod:`prspace.audit.simulation.audit_power`), checked against a known truth and pROC.
 
 Known truth: two binormal models (unit variances, scores correlated 0.5 within a class).  The
 method sees one sample of *equal* models and plants a difference; the truth is the detection
@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from prspace.audit.intervals import delong
-from prspace.audit.power import (
+from prspace.audit.inference.audit_intervals import delong
+from prspace.audit.simulation.audit_power import (
     PROC_COMPARABLE,
     Pair,
     detection_rate,

@@ -175,7 +175,7 @@ def test_report_survives_model_names_with_pipes_and_newlines(tmp_path, capsys):
 
 
 def test_curves_readable_with_200_models(tmp_path):
-    from prspace.audit import plot
+    from prspace.audit.report import plot
 
     rng = np.random.default_rng(0)
     y = np.r_[np.ones(30, int), np.zeros(70, int)]
@@ -229,12 +229,12 @@ def test_same_rows_in_another_order_without_row_ids_are_comparable_but_unpaired(
 
 def test_cd_section_in_text_markdown_and_html():
     """An audit of 3 tasks with the same models prints "Across tasks: critical-difference analysis"
-    with every line of prspace.audit.cd.cd_lines in all three formats (the terminal summary too);
+    with every line of prspace.audit.inference.audit_cd.cd_lines in all three formats (the terminal summary too);
     an audit of one task has the section in none."""
     import html
     import re
 
-    from prspace.audit.cd import cd_lines
+    from prspace.audit.inference.audit_cd import cd_lines
 
     rng = np.random.default_rng(1)
     parts = []
@@ -270,8 +270,8 @@ def test_cd_section_in_text_markdown_and_html():
 def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, capsys):
     import re
 
-    from prspace.audit.lines import DEFINITIONS, FIGURE_MARGIN, figure_width, png_dpi
-    from prspace.audit.plot import DPI
+    from prspace.audit.report.lines import DEFINITIONS, FIGURE_MARGIN, figure_width, png_dpi
+    from prspace.audit.report.plot import DPI
 
     res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=50)
     pngs = res.figures()
@@ -313,7 +313,7 @@ def test_progress_lines_on_stderr(tmp_path, capsys):
 
 def test_auroc_bounds_line_says_the_gap_that_would_fix_the_order():
     res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=0)
-    from prspace.audit.lines import bound_lines
+    from prspace.audit.report.lines import bound_lines
 
     b = res.auroc_bounds[res.auroc_bounds["metric"] == "aupr"]
     (line,) = [ln for ln in bound_lines(res.auroc_bounds, "all") if ln.startswith("AUPR:")]
@@ -350,7 +350,7 @@ def test_stratified_folds_are_not_flagged_for_rounding():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
 
-    from prspace.audit.findings import stratified_within_rounding
+    from prspace.audit.report.findings import stratified_within_rounding
 
     X, y = load_wine(return_X_y=True)
     y = (y == 0).astype(int)
@@ -382,8 +382,8 @@ def test_stratified_folds_are_not_flagged_for_rounding():
 def test_cd_diagram_bars_sit_on_the_axis_tied_to_learners_with_ranks_in_labels(tmp_path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from prspace.experiments.cd_tables import study_tables
-    from prspace.figures.cd import BAR_X0, cd_figure, clique_levels
+    from prspace.experiments.ranking.cd_tables import study_tables
+    from prspace.figures.cd_figure import BAR_X0, cd_figure, clique_levels
 
     rng = np.random.default_rng(3)
     skill = {f"m{i}": 0.15 * i for i in range(8)}

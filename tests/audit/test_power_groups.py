@@ -1,6 +1,6 @@
-"""``prspace power --group-col`` (:mod:`prspace.audit.power`, "Grouped rows"), calibrated by simulation.
+"""``prspace power --group-col`` (:mod:`prspace.audit.simulation.audit_power`, "Grouped rows"), calibrated by simulation.
 
-The world is :mod:`prspace.audit.group_sim`'s (groups of 3 to 10 rows, intra-group correlation of the
+The world is :mod:`prspace.audit.simulation.group_sim`'s (groups of 3 to 10 rows, intra-group correlation of the
 scores 0.5, a random prevalence per group, the two models' group effects correlated 0.5).  The method
 sees one large sample of that world (3,000 groups) as its population, as it would see a file:
 
@@ -9,7 +9,7 @@ sees one large sample of that world (3,000 groups) as its population, as it woul
 * with a planted difference (model a's positives shifted, the same shift as a world whose model a is
   better) its power at 30 and 100 groups agrees, within Monte Carlo error, with the detection rate of
   the audit's grouped test (grouped jackknife t at the audit's corrected level,
-  :func:`prspace.audit.pairwise.block_decisions`) on fresh samples of that world.
+  :func:`prspace.audit.inference.audit_pairwise.block_decisions`) on fresh samples of that world.
 
 The numbers at more simulations: ``python benchmarks/calib_power_groups.py`` (``docs/audit.md``,
 "Grouped rows").
@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.audit.group_calib import audit_level, false_rate, pair_of, power_rates
-from prspace.audit.group_sim import World, draw
-from prspace.audit.pairwise import block_decisions
-from prspace.audit.power import GROUP_POWER_COLUMNS, Pair, detection_rate
+from prspace.audit.inference.audit_pairwise import block_decisions
+from prspace.audit.simulation.audit_power import GROUP_POWER_COLUMNS, Pair, detection_rate
+from prspace.audit.simulation.group_calib import audit_level, false_rate, pair_of, power_rates
+from prspace.audit.simulation.group_sim import World, draw
 from prspace.cli import main
 from prspace.stats.replicates import BOOT_METRICS
 

@@ -1,5 +1,5 @@
 """The study registry (issue 34, point 1): every table, figure and step declared once
-(prspace.core.registry); what a study makes derived from it (prspace.study.registry).
+(prspace.core.registry); what a study makes derived from it (prspace.study.study_plan).
 
 Invariants that hold for any registry (issue 43): each output is written by exactly one step, each
 study target is made by a rule of an active step, every report entry has a caption and every figure
@@ -25,8 +25,8 @@ import yaml
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
-from prspace.repo.numbers import registry_listing
-from prspace.study import registry as SR
+from prspace.repo.quoted_numbers import registry_listing
+from prspace.study import study_plan as SR
 from prspace.study.study_config import check_config
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -114,7 +114,7 @@ def test_the_step_command_names_each_mistake_in_one_line_before_any_work(tmp_pat
     def no_work(*args, **kwargs):
         raise AssertionError("the step ran")
 
-    monkeypatch.setattr("prspace.experiments.noise_evidence.noise_evidence", no_work)
+    monkeypatch.setattr("prspace.experiments.noise.noise_evidence.noise_evidence", no_work)
     argv = change(_noise_evidence_argv(COMMITTED, tmp_path))
     assert main(argv) == 2
     err = capsys.readouterr().err

@@ -15,7 +15,7 @@ import pytest
 
 from prspace import metrics
 from prspace.core.errors import InputError
-from prspace.experiments import aggregation as ag
+from prspace.experiments.boyd import aggregation as ag
 
 PIS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
 

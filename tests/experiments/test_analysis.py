@@ -10,9 +10,9 @@ import pytest
 
 from prspace import metrics as M
 from prspace.data.datasets import task_family
-from prspace.experiments import controlled_skew as CS
-from prspace.experiments import noise_floor as NF
 from prspace.experiments import ranking as R
+from prspace.experiments.noise import noise_floor as NF
+from prspace.experiments.skew import controlled_skew as CS
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]

@@ -1,4 +1,4 @@
-"""Boyd et al. evidence rows (prspace.experiments.boyd_evidence), each against an independent computation.
+"""Boyd et al. evidence rows (prspace.experiments.boyd.boyd_evidence), each against an independent computation.
 
 Theorems: the closed forms here are typed from the paper and evaluated with fractions / scipy
 quadrature, not with prspace.metrics. Fold skew: a planted case where the fold means must be
@@ -18,10 +18,10 @@ from scipy import integrate
 from scipy.stats import kendalltau
 
 from prspace.core import claims as registry
-from prspace.experiments import boyd_evidence as be
-from prspace.experiments import boyd_evidence_runs as ber
-from prspace.experiments import fold_skew as fs
-from prspace.experiments.boyd_intervals import family_interval
+from prspace.experiments.boyd import boyd_evidence as be
+from prspace.experiments.boyd import boyd_evidence_runs as ber
+from prspace.experiments.boyd import fold_skew as fs
+from prspace.experiments.boyd.boyd_intervals import family_interval
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
 
 N_RES = 2000  # family resamples in these tests (the study's default is 200,000)
@@ -61,7 +61,7 @@ def test_table_rows():
     rows = be.table_rows()
     t3 = _row(rows, "boyd.table3")
     # Table 3 recomputed here: AUCNPR = (AUCPR - m) / (1 - m), m from Theorem 2 at pi = 1 / (1 + k)
-    from prspace.experiments.downsampling import BOYD_TABLE3
+    from prspace.experiments.boyd.downsampling import BOYD_TABLE3
 
     dev = 0.0
     for k, pr_d, npr_d, pr_o, npr_o in BOYD_TABLE3:
@@ -297,7 +297,7 @@ def test_downsampling_rows_planted():
 
 
 def _all_rows(planted_runs) -> pd.DataFrame:
-    from prspace.experiments.boyd_mechanism import mechanism_table
+    from prspace.experiments.boyd.boyd_mechanism import mechanism_table
 
     return be.boyd_evidence(metrics_table=_metrics_table(True), fold_skew_runs=planted_runs,
                             downsampling_runs=_ds_runs(0.4, 0.3), mechanism=mechanism_table(n_sim=5),

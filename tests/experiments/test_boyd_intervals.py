@@ -1,5 +1,5 @@
 """Cluster-bootstrap intervals of the Boyd evidence rows and their Monte Carlo error
-(prspace.experiments.boyd_intervals), against scipy's bootstrap and against the spread of the
+(prspace.experiments.boyd.boyd_intervals), against scipy's bootstrap and against the spread of the
 interval's ends over independent seeds."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from scipy import stats
 
 from prspace.core.claims import primary_level
 from prspace.core.errors import InputError
-from prspace.experiments.boyd_evidence import DEFAULT_RESAMPLES
-from prspace.experiments.boyd_intervals import family_interval
+from prspace.experiments.boyd.boyd_evidence import DEFAULT_RESAMPLES
+from prspace.experiments.boyd.boyd_intervals import family_interval
 
 
 def test_ordinary_bootstrap_matches_scipy_within_monte_carlo_error():
@@ -72,7 +72,7 @@ def test_bad_input():
 def test_simulated_coverage_against_the_t_approximation(n, level):
     """The percentile interval of a mean is about mean +- z s sqrt((n-1)/n) / sqrt(n), whose coverage
     for normal data is P(|T_{n-1}| <= z sqrt((n-1)/n)) (scipy): below the level with few families."""
-    from prspace.experiments.boyd_intervals import simulated_coverage
+    from prspace.experiments.boyd.boyd_intervals import simulated_coverage
 
     z = stats.norm.ppf(0.5 + level / 2)
     want = 1 - 2 * stats.t.sf(z * np.sqrt((n - 1) / n), n - 1)

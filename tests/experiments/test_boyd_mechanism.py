@@ -1,4 +1,4 @@
-"""The single-model check of Boyd et al. section 4.1 (prspace.experiments.boyd_mechanism).
+"""The single-model check of Boyd et al. section 4.1 (prspace.experiments.boyd.boyd_mechanism).
 
 Oracles: the worst ranking's AUPR is AUCPR_MIN(pi) (Theorem 2, typed here from the paper), so near
 it the simulated bias must equal the mean over folds of the floors at the realised fold skews minus
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from prspace.core.errors import InputError
-from prspace.experiments import boyd_mechanism as bm
-from prspace.experiments.fold_skew import reassign_folds
+from prspace.experiments.boyd import boyd_mechanism as bm
+from prspace.experiments.boyd.fold_skew import reassign_folds
 
 
 def _floor(pi: float) -> float:

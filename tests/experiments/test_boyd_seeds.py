@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from prspace.experiments import boyd_evidence as be
-from prspace.experiments.boyd_evidence_runs import interval
+from prspace.experiments.boyd import boyd_evidence as be
+from prspace.experiments.boyd.boyd_evidence_runs import interval
 from prspace.verdicts.rule import apply_rule
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The tables of the Boyd et al. steps (prspace.experiments.boyd_tables, boyd_steps), and what
+"""The tables of the Boyd et al. steps (prspace.experiments.boyd.boyd_tables, boyd_steps), and what
 `prspace step` writes from them.
 
 Oracles: Theorem 2's closed form for Boyd's Table 3 check; the runs themselves (task counts, the
@@ -18,9 +18,9 @@ from threadpoolctl import threadpool_limits
 from prspace.cli import main
 from prspace.core import registry as R
 from prspace.core.errors import InputError
-from prspace.experiments import boyd_tables as bt
-from prspace.experiments import downsampling as ds
-from prspace.experiments import fold_skew as fs
+from prspace.experiments.boyd import boyd_tables as bt
+from prspace.experiments.boyd import downsampling as ds
+from prspace.experiments.boyd import fold_skew as fs
 
 
 def _aupr_min(pi: float) -> float:
@@ -193,7 +193,7 @@ def test_task_runs_skip_what_does_not_qualify_and_say_why(tmp_path):
 def test_steps_check_settings_before_any_work_and_read_their_inputs(tmp_path, ds_runs):
     """The step functions of the Boyd rules: a bad setting is one InputError naming it; runs left
     out are 'no task qualified'; the runs given are the frames the report functions take."""
-    from prspace.experiments import boyd_steps as S
+    from prspace.experiments.steps import boyd_steps as S
 
     for n_sim, seed in ((1, 0), (2001, 0), (10, -1)):
         with pytest.raises(InputError, match="n_sim|seed"):

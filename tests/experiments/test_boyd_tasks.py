@@ -1,10 +1,10 @@
-"""The tasks of Boyd's downsampling and fold-skew experiments (prspace.experiments.boyd_tasks)."""
+"""The tasks of Boyd's downsampling and fold-skew experiments (prspace.experiments.boyd.boyd_tasks)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from prspace.experiments import boyd_tasks as BT
+from prspace.experiments.boyd import boyd_tasks as BT
 
 
 def test_boyd_task_selection():

@@ -1,4 +1,4 @@
-"""Calibration by simulation of the noise floor's distinguishable check (experiments.calibration)."""
+"""Calibration by simulation of the noise floor's distinguishable check (experiments.noise.noise_calibration)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from scipy import stats
 
 from prspace.cli import main
 from prspace.core.errors import InputError
-from prspace.experiments import calibration as C
-from prspace.experiments import noise_floor as NF
+from prspace.experiments.noise import noise_calibration as C
+from prspace.experiments.noise import noise_floor as NF
 
 PAIR = [("aupr", "auroc")]
 

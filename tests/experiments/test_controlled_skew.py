@@ -17,8 +17,8 @@ from prspace.cli import main
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.core.schema import TaskInfo, write_predictions
-from prspace.experiments import controlled_skew as CS
 from prspace.experiments import ranking as R
+from prspace.experiments.skew import controlled_skew as CS
 from prspace.study.workflow_commands import skew_reference_path
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
 from prspace.verdicts.skew import shown_skew_evidence
@@ -432,8 +432,8 @@ def test_skew_reference_path_prefers_the_working_directory_then_the_workflow_fol
 
 
 def test_skew_report_is_what_the_step_writes(tmp_path):
-    """prspace.experiments.controlled_skew_report: the tables in the step's order, with titles and notes."""
-    from prspace.experiments.controlled_skew_report import skew_report
+    """prspace.experiments.steps.controlled_skew_step: the tables in the step's order, with titles and notes."""
+    from prspace.experiments.steps.controlled_skew_step import skew_report
     statuses, rows = [], []
     for i, pi in enumerate((0.05, 0.3)):
         s, p = _write_task(tmp_path, f"t{i}", pi, seed=i)

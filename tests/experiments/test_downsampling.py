@@ -16,7 +16,7 @@ from sklearn.naive_bayes import GaussianNB
 from threadpoolctl import threadpool_limits
 
 from prspace.core.errors import InputError
-from prspace.experiments import downsampling as ds
+from prspace.experiments.boyd import downsampling as ds
 
 
 def _data(n_pos=60, n_neg=1200, seed=0):

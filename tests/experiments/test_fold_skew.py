@@ -16,7 +16,7 @@ import pytest
 
 from prspace import metrics
 from prspace.core.errors import InputError
-from prspace.experiments import fold_skew as fs
+from prspace.experiments.boyd import fold_skew as fs
 
 
 def _predictions(n=1000, pi=0.2, k=10, seed=1) -> pd.DataFrame:

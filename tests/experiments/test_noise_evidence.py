@@ -9,9 +9,9 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 from prspace import metrics as M
 from prspace.core.errors import InputError
-from prspace.experiments import calibration as C
-from prspace.experiments import noise_floor as NF
-from prspace.experiments.noise_evidence import noise_evidence
+from prspace.experiments.noise import noise_calibration as C
+from prspace.experiments.noise import noise_floor as NF
+from prspace.experiments.noise.noise_evidence import noise_evidence
 from prspace.experiments.ranking import cluster_bootstrap_ci
 from prspace.verdicts import report as VR
 from prspace.verdicts import rule as R
@@ -300,7 +300,7 @@ def test_power_is_the_calibration_at_the_size_of_the_counted_tasks():
 
 
 def test_calibration_at_picks_the_nearest_size_in_log_scale():
-    from prspace.experiments.noise_evidence import calibration_at
+    from prspace.experiments.noise.noise_evidence import calibration_at
 
     s = _summary()
     assert calibration_at(s, "aupr_auroc", 28)["size"] == "q25"  # log: 28/20 = 1.4 < 40/28 = 1.43

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from prspace.experiments.noise_evidence import noise_evidence
+from prspace.experiments.noise.noise_evidence import noise_evidence
 from prspace.verdicts.rule import apply_rule
 
 ROOT = Path(__file__).resolve().parents[2]

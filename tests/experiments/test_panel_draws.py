@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from prspace.core.errors import InputError
-from prspace.experiments import panel_draws as PD
+from prspace.experiments.fk import panel_draws as PD
 from prspace.experiments.ranking import all_disagreements, rank_models
 
 

@@ -1,4 +1,4 @@
-"""Confidence sets for ranks in the studies (:mod:`prspace.experiments.rank_sets`, ``prspace step rank_sets``).
+"""Confidence sets for ranks in the studies (:mod:`prspace.experiments.noise.rank_sets`, ``prspace step rank_sets``).
 
 Oracles: the per-task replicates against :func:`prspace.metrics.all_metrics` with the bootstrap
 counts as sample weights; the rank sets against :func:`prspace.stats.ranksets.rank_sets` fed directly;
@@ -21,8 +21,8 @@ from scipy import stats
 from prspace import metrics as M
 from prspace.cli import main
 from prspace.core.errors import InputError
-from prspace.experiments import rank_sets as RS
-from prspace.experiments.noise_floor import _task_seed
+from prspace.experiments.noise import rank_sets as RS
+from prspace.experiments.noise.noise_floor import _task_seed
 from prspace.experiments.ranking import cluster_bootstrap_ci
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.ranksets import rank_sets, rank_sets_from_bounds

@@ -199,7 +199,7 @@ def test_bad_input_names_the_column():
 
 
 def test_ranking_report_labels_sources_and_families():
-    from prspace.experiments.ranking_report import learner_families, source_label
+    from prspace.experiments.steps.rank_step import learner_families, source_label
 
     tasks = pd.DataFrame({
         "task_id": ["a", "b", "c"], "status": ["ok", "ok", "skipped"], "source": ["local"] * 3,
@@ -217,7 +217,7 @@ def test_ranking_report_labels_sources_and_families():
 def test_scorecard_rows_of_the_openml_self_check_keep_its_order_and_its_tolerance_row():
     """The self-check's summary, read as a table (experiments read no source): its five headline statistics
     in order, then the count beyond its tolerance whatever the tolerance; other statistics left out."""
-    from prspace.experiments.ranking_report import SELFCHECK_STATISTICS, scorecard_rows
+    from prspace.experiments.steps.rank_step import SELFCHECK_STATISTICS, scorecard_rows
 
     stats = ["other", "runs differing by more than 0.001", *reversed(SELFCHECK_STATISTICS)]
     rows = scorecard_rows(pd.DataFrame({"statistic": stats, "value": range(len(stats))}))

@@ -1,4 +1,4 @@
-"""Tests of prspace.experiments.scoring and `prspace score` against scikit-learn oracles."""
+"""Tests of prspace.experiments.fk.scoring and `prspace score` against scikit-learn oracles."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from sklearn.tree import DecisionTreeClassifier
 from prspace import metrics as M
 from prspace.cli import main
 from prspace.core.schema import TaskInfo, write_predictions
-from prspace.experiments import scoring
+from prspace.experiments.fk import scoring
 
 
 def _predictions(n_folds: int = 4) -> tuple[pd.DataFrame, TaskInfo]:
@@ -108,7 +108,7 @@ def test_cli_score_task_and_collect(tmp_path):
 
 
 def test_task_table_lists_every_candidate_with_family_and_saturation():
-    from prspace.experiments.collect import TASK_COLUMNS, task_table
+    from prspace.experiments.steps.collect_step import TASK_COLUMNS, task_table
 
     statuses = [{"task_id": "b", "status": "ok", "reason": ""}, {"task_id": "a", "status": "skipped", "reason": "tiny"}]
     infos = {"b": {"dataset_name": "bee", "n": 10, "n_pos": 3, "pi": 0.3}}

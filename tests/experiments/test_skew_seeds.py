@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from prspace.experiments.skew_evidence import skew_analysis
+from prspace.experiments.skew.skew_evidence import skew_analysis
 from prspace.verdicts.rule import apply_rule
 from prspace.verdicts.skew import shown_skew_evidence
 

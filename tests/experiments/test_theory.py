@@ -13,9 +13,9 @@ from matplotlib.figure import Figure
 
 from prspace import metrics
 from prspace.core import registry as R
-from prspace.experiments import theory_data
-from prspace.experiments.aggregation import BOYD_TABLE2_MEAN, table2_check
-from prspace.experiments.downsampling import table3_check
+from prspace.experiments.boyd import boyd_theory_data as theory_data
+from prspace.experiments.boyd.aggregation import BOYD_TABLE2_MEAN, table2_check
+from prspace.experiments.boyd.downsampling import table3_check
 from prspace.figures import theory
 
 

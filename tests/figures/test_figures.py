@@ -11,13 +11,13 @@ from matplotlib.colors import to_rgba
 from prspace import metrics as M
 from prspace.core import registry as R
 from prspace.core.schema import read_predictions
-from prspace.experiments import boyd_figure_data as BF
-from prspace.experiments import curve_points as CP
-from prspace.experiments import downsampling as ds
-from prspace.experiments import figure_data as FD
-from prspace.experiments import selection as S
-from prspace.experiments import theory_data as TD
-from prspace.figures import boyd as B
+from prspace.experiments.boyd import boyd_figure_data as BF
+from prspace.experiments.boyd import boyd_theory_data as TD
+from prspace.experiments.boyd import downsampling as ds
+from prspace.experiments.fk import curve_points as CP
+from prspace.experiments.fk import figure_selection as S
+from prspace.experiments.fk import fk_figure_data as FD
+from prspace.figures import boyd_figures as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
@@ -460,7 +460,8 @@ def test_figure_modules_import_no_statistics():
 
     root = Path(pkg.__file__).parent
     modules = sorted(root.glob("*.py"))
-    assert {m.stem for m in modules} >= {"ranking", "curves", "controlled_skew", "study", "style", "theory", "boyd", "cd"}
+    assert {m.stem for m in modules} >= {"ranking", "curves", "controlled_skew_figure", "study", "style", "theory", "boyd_figures",
+                                       "cd_figure"}
     for path in modules:
         tree = ast.parse(path.read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
@@ -469,10 +470,10 @@ def test_figure_modules_import_no_statistics():
         imported |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
                      for a in n.names}
         # curves.py's entry points for callers holding predictions (plot_curves, curves_figure) call the
-        # computation of experiments.curve_points (issue 34: experiments never import figures); nothing else
-        allowed = {"prspace.experiments.curve_points", "prspace.experiments.curve_points.Curve",
-                   "prspace.experiments.curve_points.curve_arrays",
-                   "prspace.experiments.curve_points.min_pr_arrays"} if path.name == "curves.py" else set()
+        # computation of experiments.fk.curve_points (issue 34: experiments never import figures); nothing else
+        allowed = {"prspace.experiments.fk.curve_points", "prspace.experiments.fk.curve_points.Curve",
+                   "prspace.experiments.fk.curve_points.curve_arrays",
+                   "prspace.experiments.fk.curve_points.min_pr_arrays"} if path.name == "curves.py" else set()
         assert not {m for m in imported - allowed if m and m.startswith(
             ("prspace.metrics", "prspace.experiments", "prspace.stats.cd", "scipy", "sklearn"))}, path.name
 

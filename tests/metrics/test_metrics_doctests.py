@@ -11,8 +11,8 @@ import pytest
 
 import prspace.metrics as metrics
 
-MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.boyd", "prspace.metrics.prg",
-           "prspace.metrics.headline", "prspace.metrics.scoring", "prspace.metrics.labels")
+MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.boyd_minima", "prspace.metrics.prg",
+           "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels")
 
 
 @pytest.mark.parametrize("name", MODULES)

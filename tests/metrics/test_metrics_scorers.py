@@ -1,4 +1,4 @@
-"""The scikit-learn scorers (prspace.metrics.scoring) run in cross_validate and equal the metric
+"""The scikit-learn scorers (prspace.metrics.sklearn_scorers) run in cross_validate and equal the metric
 computed by hand on each test fold, for predict_proba and decision_function models and string labels."""
 
 from __future__ import annotations

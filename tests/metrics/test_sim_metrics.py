@@ -1,4 +1,4 @@
-"""The simulations' fast scoring (experiments.sim_metrics, metrics_from_untied_counts_batch, keys)
+"""The simulations' fast scoring (experiments.noise.sim_metrics, metrics_from_untied_counts_batch, keys)
 equals the computation it replaced, bit for bit, on small seeded cases."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from sklearn.metrics import roc_auc_score
 
 from prspace import metrics as M
 from prspace.core._heap import keep_freed_memory
-from prspace.experiments import calibration as C
-from prspace.experiments import noise_floor as NF
-from prspace.experiments import rank_sets as RS
-from prspace.experiments import sim_metrics as SM
+from prspace.experiments.noise import noise_calibration as C
+from prspace.experiments.noise import noise_floor as NF
+from prspace.experiments.noise import rank_sets as RS
+from prspace.experiments.noise import sim_metrics as SM
 from prspace.stats.pairwise import JACK_HOLM, rank_set_method, rank_sets_by_rule
 from prspace.stats.resampling import (
     JACK_GROUPS,

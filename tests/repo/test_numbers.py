@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from prspace.cli import main
-from prspace.repo import numbers as N
+from prspace.repo import quoted_numbers as N
 
 ROOT = Path(__file__).resolve().parents[2]
 

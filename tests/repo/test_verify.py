@@ -12,7 +12,7 @@ import pytest
 
 from prspace.cli import main
 from prspace.core.errors import InputError
-from prspace.repo.verify import (
+from prspace.repo.rerun_check import (
     DIFFERENT,
     IDENTICAL,
     WITHIN,

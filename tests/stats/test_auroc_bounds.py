@@ -240,8 +240,8 @@ def _frame(rng, p=15, n=45):
 
 def test_audit_table_api_and_reports(tmp_path):
     from prspace.audit import audit
-    from prspace.audit.bounds import BOUND_COLUMNS
-    from prspace.audit.files import write_outputs
+    from prspace.audit.audit_files import write_outputs
+    from prspace.audit.inference.bounds import BOUND_COLUMNS
 
     res = audit(_frame(np.random.default_rng(2)), n_boot=0)
     t = res.auroc_bounds
@@ -275,7 +275,7 @@ def _metrics_table(rng):
 
 
 def test_study_flip_table_and_cli(tmp_path):
-    from prspace.experiments.auroc_flips import FLIP_COLUMNS, flip_summary, flip_table
+    from prspace.experiments.ranking.auroc_flips import FLIP_COLUMNS, flip_summary, flip_table
 
     rng = np.random.default_rng(5)
     m = _metrics_table(rng)

@@ -355,7 +355,7 @@ def test_audit_band_table_and_figure(example_result):
 
     import matplotlib.image
 
-    from prspace.audit.bands import BAND_COLUMNS, TOP_K
+    from prspace.audit.inference.audit_bands import BAND_COLUMNS, TOP_K
 
     _, result = example_result
     table = result.band_table()
@@ -395,8 +395,9 @@ def _tasks_frame(n_tasks: int) -> pd.DataFrame:
 def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_table():
     from matplotlib.collections import PolyCollection
 
-    from prspace.audit import audit, plot
-    from prspace.audit.bands import MAX_TASKS, TOP_K, band_shown
+    from prspace.audit import audit
+    from prspace.audit.inference.audit_bands import MAX_TASKS, TOP_K, band_shown
+    from prspace.audit.report import plot
 
     result = audit(_tasks_frame(MAX_TASKS + 1), label="diagnosis", pos_label="malignant", task="task", n_boot=50)
     bands = result.shown_bands()

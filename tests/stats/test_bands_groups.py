@@ -1,8 +1,8 @@
 """Grouped curve bands (:func:`prspace.stats.bands.curve_bands` with ``groups``; ``--group-col`` in the audit).
 
-In :mod:`prspace.audit.group_sim`'s world with strongly correlated groups (intra-group correlation 0.8,
+In :mod:`prspace.audit.simulation.group_sim`'s world with strongly correlated groups (intra-group correlation 0.8,
 100 groups of 3 to 10 rows), the row-level bands undercover (the rows of a group move together) and the
-grouped ones are wider and cover near their level (:func:`prspace.audit.group_calib.band_coverage`; more
+grouped ones are wider and cover near their level (:func:`prspace.audit.simulation.group_calib.band_coverage`; more
 simulations: ``benchmarks/calib_power_groups.py``, ``docs/audit.md``, "Grouped rows").
 """
 
@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from prspace import audit
-from prspace.audit.group_calib import band_coverage
-from prspace.audit.group_sim import World, draw
+from prspace.audit.simulation.group_calib import band_coverage
+from prspace.audit.simulation.group_sim import World, draw
 from prspace.core.errors import InputError
 from prspace.stats.bands import curve_bands
 
@@ -81,8 +81,8 @@ def test_audit_bands_follow_group_col():
 def test_grouped_bands_are_drawn_by_the_grouped_table():
     """With groups the drawing rule reads the grouped table at the most groups calibrated not above the task's
     (NaN below the fewest); without, the row-level table as before."""
-    from prspace.audit.bands import GROUP_CELLS, band_coverage, band_shown
-    from prspace.audit.coverage import TARGET
+    from prspace.audit.inference.audit_bands import GROUP_CELLS, band_coverage, band_shown
+    from prspace.audit.inference.coverage import TARGET
 
     assert {c[0] for c in GROUP_CELLS} == {"roc", "pr", "prg"}
     sizes = sorted({c[1] for c in GROUP_CELLS})
@@ -99,8 +99,8 @@ def test_grouped_bands_are_drawn_by_the_grouped_table():
 def test_grouped_bands_figure_follows_the_grouped_rule():
     from matplotlib.collections import PolyCollection
 
-    from prspace.audit import plot
-    from prspace.audit.bands import band_shown
+    from prspace.audit.inference.audit_bands import band_shown
+    from prspace.audit.report import plot
 
     block = draw(World(icc=0.8, d=(1.2, 1.0)), 60, np.random.default_rng(4))
     frame = pd.concat([pd.DataFrame({"model": m, "label": block.y.astype(int), "score": block.scores[k],

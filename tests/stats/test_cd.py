@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from prspace.core.errors import InputError
-from prspace.experiments.cd_tables import study_tables
+from prspace.experiments.ranking.cd_tables import study_tables
 from prspace.stats.cd import (
     _order_p,
     calibrate_order_test,
@@ -400,7 +400,7 @@ def _audit_frame(n_tasks: int, models=("a", "b", "c", "d"), n: int = 150, seed: 
 
 def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
     from prspace.audit import audit
-    from prspace.audit.files import write_outputs
+    from prspace.audit.audit_files import write_outputs
 
     res = audit(_audit_frame(4), task="task", model="model", label="label", score="score", n_boot=50)
     assert res.cd is not None
@@ -433,8 +433,8 @@ def test_audit_without_shared_models_has_no_cd():
 def test_a_study_whose_tasks_share_no_learner_gets_tables_that_say_why_and_a_figure_in_words():
     """An OpenML study: every task has its own runs, so no learner is scored on two tasks; the
     study's cd job must not fail: empty ranks, one cd_tests row per metric whose note says why."""
-    from prspace.experiments.cd_tables import study_tables
-    from prspace.figures.cd import cd_figure
+    from prspace.experiments.ranking.cd_tables import study_tables
+    from prspace.figures.cd_figure import cd_figure
 
     rng = np.random.default_rng(0)
     table = pd.DataFrame({"task_id": np.repeat(["t1", "t2", "t3"], 4),

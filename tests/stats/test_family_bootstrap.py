@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from prspace.experiments.ranking import cluster_bootstrap_ci as ranking_ci
-from prspace.experiments.skew_explanation import cluster_bootstrap_means as skew_means
+from prspace.experiments.skew.skew_explanation import cluster_bootstrap_means as skew_means
 from prspace.stats.family_bootstrap import (
     cluster_bootstrap_ci,
     cluster_bootstrap_means,

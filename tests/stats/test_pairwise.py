@@ -1,4 +1,4 @@
-"""Comparisons of all pairs (prspace.stats.pairwise, prspace.audit.pairwise) and the vectorised audit bootstrap.
+"""Comparisons of all pairs (prspace.stats.pairwise, prspace.audit.inference.audit_pairwise) and the vectorised audit bootstrap.
 
 Calibration by simulation: 10 exchangeable models (a shared latent score per row plus
 independent noise per model, the same distribution for every model, so every population
@@ -21,11 +21,11 @@ from scipy.stats import norm
 
 from prspace import audit
 from prspace import metrics as M
-from prspace.audit import intervals
-from prspace.audit.intervals import delong
-from prspace.audit.pairwise import PAIRWISE_COLUMNS, SHORT, block_decisions
-from prspace.audit.ranksets import DECISIONS
-from prspace.audit.tables import LABELS
+from prspace.audit.inference import audit_intervals as intervals
+from prspace.audit.inference.audit_intervals import delong
+from prspace.audit.inference.audit_pairwise import PAIRWISE_COLUMNS, SHORT, block_decisions
+from prspace.audit.inference.audit_ranksets import DECISIONS
+from prspace.audit.inference.tables import LABELS
 from prspace.cli import main
 from prspace.stats.pairwise import (
     BOOT_MAX_T,

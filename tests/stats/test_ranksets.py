@@ -1,4 +1,4 @@
-"""Confidence sets for ranks (:mod:`prspace.stats.ranksets`, :mod:`prspace.audit.ranksets`).
+"""Confidence sets for ranks (:mod:`prspace.stats.ranksets`, :mod:`prspace.audit.inference.audit_ranksets`).
 
 Calibration by simulation on AUROC: k models scored on the same rows (binormal scores
 with a shared component, so the models are correlated as real models are), one shared
@@ -19,7 +19,7 @@ from scipy.stats import norm, studentized_range
 from sklearn.metrics import roc_auc_score
 
 from prspace import audit
-from prspace.audit.ranksets import DECISIONS, RANK_SET_COLUMNS
+from prspace.audit.inference.audit_ranksets import DECISIONS, RANK_SET_COLUMNS
 from prspace.cli import main
 from prspace.stats.ranksets import rank_sets
 

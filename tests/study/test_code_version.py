@@ -52,18 +52,36 @@ def test_the_digest_follows_the_source(tmp_path, monkeypatch):
     cv._imports.cache_clear()
     cv.code_version.cache_clear()
     try:
-        before = cv.command_code("predict-local", "prspace.experiments.scoring:score_step")
+        before = cv.command_code("predict-local", "prspace.experiments.steps.score_step:score_step")
         figure = cv.command_code("figure")
         (root / "local" / "learners.py").write_text((root / "local" / "learners.py").read_text() + "\n# edited\n")
         (root / "data" / "suites" / "paperlike.csv").write_text((root / "data" / "suites" / "paperlike.csv").read_text() + "\n")
         cv.code_version.cache_clear()
-        after = cv.command_code("predict-local", "prspace.experiments.scoring:score_step")
+        after = cv.command_code("predict-local", "prspace.experiments.steps.score_step:score_step")
         assert len(before) == 16 and before != after
         assert cv.command_code("figure") == figure  # a learner is not code the figures run
         (root / "local" / "learners.py").write_text((root / "local" / "learners.py").read_text()[: -len("\n# edited\n")])
         cv.code_version.cache_clear()
-        data_only = cv.command_code("predict-local", "prspace.experiments.scoring:score_step")
+        data_only = cv.command_code("predict-local", "prspace.experiments.steps.score_step:score_step")
         assert data_only not in (before, after)  # the suite table alone (data/suites/) changes it
+    finally:
+        cv._imports.cache_clear()
+        cv.code_version.cache_clear()
+
+
+def test_the_audit_rule_tables_are_in_the_digest_of_the_audit(tmp_path, monkeypatch):
+    """The rule tables of ``audit/data/`` (a folder of data, not a package, under the audit's modules)
+    count in the code ``prspace audit`` runs, and not in the code of a command that runs no audit module."""
+    root = shutil.copytree(cv._ROOT, tmp_path / "prspace", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cv, "_ROOT", root)
+    cv._imports.cache_clear()
+    cv.code_version.cache_clear()
+    try:
+        audit, predict = cv.command_code("audit"), cv.command_code("predict-local")
+        table = root / "audit" / "data" / "calibration_table.csv"
+        table.write_text(table.read_text() + "\n")
+        cv.code_version.cache_clear()
+        assert cv.command_code("audit") != audit and cv.command_code("predict-local") == predict
     finally:
         cv._imports.cache_clear()
         cv.code_version.cache_clear()

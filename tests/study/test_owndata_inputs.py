@@ -120,7 +120,7 @@ def test_case2_a_feature_named_twice_and_parquet_too(tmp_path):
 
 
 def test_case3_status_words_agree_between_code_and_docs():
-    score = (ROOT / "src/prspace/experiments/collect.py").read_text()
+    score = (ROOT / "src/prspace/experiments/steps/collect_step.py").read_text()
     assert '"not run" if r.selected else "excluded"' in score  # the code's word for an unusable file
     for doc in ("docs/local.md", "docs/workflow.md"):
         text = (ROOT / doc).read_text()

@@ -12,7 +12,6 @@ import yaml
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
-from prspace.study.registry import openml_report_tables, report_tables, study_targets
 from prspace.study.study_config import (
     check_config,
     coerce_config,
@@ -20,6 +19,7 @@ from prspace.study.study_config import (
     config_problems,
     prepare_config,
 )
+from prspace.study.study_plan import openml_report_tables, report_tables, study_targets
 from prspace.study.workflow_commands import (
     own_data_args,
     predict_command,

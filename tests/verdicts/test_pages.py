@@ -15,9 +15,9 @@ import pytest
 import _fake_study as F
 from prspace.cli import main
 from prspace.core import claims as REG
-from prspace.verdicts import labels as L
 from prspace.verdicts import report as VR
 from prspace.verdicts import sentences as S
+from prspace.verdicts import verdict_labels as L
 from prspace.verdicts.pagedata import load_study, normalise
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -487,7 +487,7 @@ def test_bound_within_noise_wording_is_generic():
 
 
 def _cd_pairs(tmp_path):
-    """A small cd table from prspace.experiments.cd_tables.study_tables: 12 tasks x 4 learners, AUPR's order of the
+    """A small cd table from prspace.experiments.ranking.cd_tables.study_tables: 12 tasks x 4 learners, AUPR's order of the
     first and last learner reversed under AUROC, AUPRG a copy of AUPR (written to ``tmp_path``)."""
     pairs = _cd_metric_pairs().copy()
     pairs.to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
@@ -498,7 +498,7 @@ def _cd_pairs(tmp_path):
 def _cd_metric_pairs() -> pd.DataFrame:
     """The table of :func:`_cd_pairs`, computed once per process: three tests read the same table, and its
     per-learner Wilcoxon tests on 12 tied tasks are scipy permutation tests (~2 CPU s each time it was made)."""
-    from prspace.experiments.cd_tables import study_tables
+    from prspace.experiments.ranking.cd_tables import study_tables
 
     rng = np.random.default_rng(3)
     rows = []
@@ -538,7 +538,7 @@ def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
 def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
     """OpenML studies: every task has its own runs, so the cd job writes pairs with only a note;
     the verdict rows say "cannot be told" with that reason, never an error."""
-    from prspace.experiments.cd_tables import study_tables
+    from prspace.experiments.ranking.cd_tables import study_tables
 
     table = pd.DataFrame({"task_id": ["a", "a", "b", "b"], "model_id": ["r1", "r2", "r3", "r4"],
                           "aupr": [0.1, 0.2, 0.3, 0.4], "auroc": [0.5, 0.6, 0.7, 0.8]})

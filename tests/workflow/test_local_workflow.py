@@ -311,7 +311,7 @@ def _edited_code(tmp_path: Path, module: str) -> dict[str, str]:
     ("module", "predicted", "figures"),
     [("local/learners.py", True, True),  # a learner: every task predicted again, and all that follows
      ("figures/study.py", False, True),  # a figure: only the figures are drawn again
-     ("audit/render.py", False, False)],  # code no rule runs: nothing
+     ("audit/report/render.py", False, False)],  # code no rule runs: nothing
 )
 def test_a_rule_reruns_when_the_code_it_runs_changes(study, tmp_path, module, predicted, figures):
     # the cause of 2026-11-25's failed `make verify`: predictions of an older learner code survived a pull

@@ -26,7 +26,7 @@ from prspace import metrics as M
 from prspace.cli import main
 from prspace.core.output import CSV_SIGNIFICANT
 from prspace.core.schema import read_predictions
-from prspace.experiments import rank_sets as RS
+from prspace.experiments.noise import rank_sets as RS
 from prspace.metrics.names import FK_PAIRS
 from prspace.stats.pairwise import JACK_HOLM, rank_set_method
 from prspace.stats.resampling import JACK_GROUPS

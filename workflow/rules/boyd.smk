@@ -1,7 +1,7 @@
 # Boyd, Santos Costa, Davis and Page (ICML 2012): the unachievable region of PR space.
 # Theory figures, checks of the paper's Tables 2 and 3, and the experiments of section 4:
 # fold skew (4.1), aggregation over tasks (4.2), downsampling (4.3).  All logic lives in
-# prspace (`prspace step <rule>`, prspace.experiments.boyd_steps, declared in steps.smk; the per-task runs `prspace boyd
+# prspace (`prspace step <rule>`, prspace.experiments.steps.boyd_steps, declared in steps.smk; the per-task runs `prspace boyd
 # downsample` / `fold-skew`); settings: the boyd: section (workflow/schemas/boyd.schema.yaml,
 # docs/boyd.md).  The figures (rules figure_boyd_*) are drawn by the loop of figures.smk from the
 # tables (full precision, under work/<study>/figure_data) that the rules here write.

@@ -1,10 +1,10 @@
-# Every figure the study draws (prspace.study.registry.figures): one rule figure_<name> each, made by
+# Every figure the study draws (prspace.study.study_plan.figures): one rule figure_<name> each, made by
 # the one loop below from its registry entry (prspace.core.registry.Figure).  An analysis rule writes
 # the figure's tables; `prspace figure <name>` only lays them out (docs/architecture.md).  Flach &
 # Kull's figures and the study's own are written in analysis.figure_formats (PNG first, for the
-# report); Boyd et al.'s in those formats and always PNG (prspace.study.registry.figure_formats).
+# report); Boyd et al.'s in those formats and always PNG (prspace.study.study_plan.figure_formats).
 
-from prspace.study.registry import caption_file, figure_formats, figures
+from prspace.study.study_plan import caption_file, figure_formats, figures
 
 for _fig in figures(config):
 

@@ -1,9 +1,9 @@
 # HTML renderings of every table of the study, so `snakemake --report` shows them (the report
 # displays images, PDFs and HTML; CSVs would only be offered for download): one job for the study's
-# tables, one for an OpenML study's own (prspace.study.registry.report_tables, openml_report_tables).
+# tables, one for an OpenML study's own (prspace.study.study_plan.report_tables, openml_report_tables).
 # Each caption is its declaration's text (prspace.core.registry), written under CAPTIONS for the report.
 
-from prspace.study.registry import caption_file, openml_report_tables, report_tables
+from prspace.study.study_plan import caption_file, openml_report_tables, report_tables
 from prspace.study.workflow_commands import table_html_args
 
 for _step, _tables in [(R.STEP_REPORT_TABLES, report_tables(config)),

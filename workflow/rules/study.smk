@@ -2,7 +2,7 @@
 # ranks and disagreement -> scorecard and figures.  All logic lives in prspace; every table a rule
 # writes is declared once, in prspace.core.registry (R), and named here through it.
 
-from prspace.study.registry import verdict_inputs
+from prspace.study.study_plan import verdict_inputs
 from prspace.study.workflow_commands import predict_command, select_command, skew_reference_path
 
 ANALYSIS = config["analysis"]

@@ -1,6 +1,6 @@
 """``prspace audit FILE``: audit your own scored predictions (CSV or parquet).
 
-Checks ``--out`` first, runs :func:`prspace.audit.files.audit_file` on the file (every column
+Checks ``--out`` first, runs :func:`prspace.audit.audit_files.audit_file` on the file (every column
 accounted for: ``--ignore-col``; a wide file: ``--score-cols``), prints progress lines on stderr
 (``--progress``; by default when stderr is a terminal), then the summary and, with ``--out DIR``,
 writes ``report.md``, ``report.html`` (one self-contained file), ``curves.png``, ``intervals.png``,
@@ -17,8 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from prspace.audit import render
-from prspace.audit.files import audit_file, check_out, prepare_outputs, short_path, write_outputs
+from prspace.audit.audit_files import (
+    audit_file,
+    check_out,
+    prepare_outputs,
+    short_path,
+    write_outputs,
+)
+from prspace.audit.report import render
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

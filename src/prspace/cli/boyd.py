@@ -7,7 +7,7 @@ Each writes one parquet file per task with a note (why a task was skipped, or wh
 from), which the generic ``prspace step`` does not write; rule ``boyd_downsample`` calls
 ``downsample`` once per task, rule ``boyd_fold_skew`` calls ``fold-skew`` once for every task of the
 experiment (``--out-dir``: one process, not one per task). Every other Boyd step (theory and paper tables, the reports over tasks,
-the evidence rows) is ``prspace step <rule>`` (:mod:`prspace.experiments.boyd_steps`), and every
+the evidence rows) is ``prspace step <rule>`` (:mod:`prspace.experiments.steps.boyd_steps`), and every
 figure ``prspace figure NAME``.
 """
 
@@ -20,8 +20,8 @@ from prspace.core.errors import InputError
 from prspace.core.output import write_parquet
 from prspace.core.panels import parse_learners
 from prspace.data.datasets import load_dataset
-from prspace.experiments import downsampling as ds
-from prspace.experiments import fold_skew as fs
+from prspace.experiments.boyd import downsampling as ds
+from prspace.experiments.boyd import fold_skew as fs
 
 
 def _floats(text: str) -> list[float]:
@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_downsample(args: argparse.Namespace) -> int:
-    """One task's downsampling runs (:func:`prspace.experiments.downsampling.task_runs`): the dataset
+    """One task's downsampling runs (:func:`prspace.experiments.boyd.downsampling.task_runs`): the dataset
     loaded as ``prspace predict-local`` loads it, the learners of the panel (or comma-separated names)."""
     # scikit-learn only here: of the Boyd commands only this one fits models
     from prspace.local.learners import make_learner, score_of
@@ -81,7 +81,7 @@ def run_downsample(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
-    """Each task's fold-skew runs (:func:`prspace.experiments.fold_skew.task_runs`), one after the other."""
+    """Each task's fold-skew runs (:func:`prspace.experiments.boyd.fold_skew.task_runs`), one after the other."""
     if args.out is not None and len(args.status) != 1:
         raise InputError(f"--out takes the runs of one task; {len(args.status)} --status files given: "
                          "write them into a folder with --out-dir")

@@ -1,5 +1,5 @@
 """``prspace numbers``: check (or, with ``--write``, regenerate) the numbers that README and docs
-quote from result tables (marked spans, :mod:`prspace.repo.numbers`).
+quote from result tables (marked spans, :mod:`prspace.repo.quoted_numbers`).
 
 After rerunning the studies: ``prspace numbers --write`` (README.md and docs/*.md).
 """
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from prspace.core.errors import InputError
-from prspace.repo import numbers as N
+from prspace.repo import quoted_numbers as N
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -3,15 +3,15 @@
 For the best model and the runner-up by each of AUROC, AP, AUPR and AUPRG (models scored on the
 same rows): the power to detect the observed difference at the planned sizes, the smallest
 difference detected with 80% power there, and the positives needed to detect the observed
-difference (:func:`prspace.audit.power.power_table`; the method in ``docs/audit.md``, "Power and
-sample size").  Reads the file as ``prspace audit`` does (:func:`prspace.audit.result.read_frame`:
+difference (:func:`prspace.audit.simulation.audit_power.power_table`; the method in ``docs/audit.md``, "Power and
+sample size").  Reads the file as ``prspace audit`` does (:func:`prspace.audit.audit_result.read_frame`:
 long and wide layouts, ``--score-cols``, weights, every error naming the file).  ``--group-col``: the
 unit is the group (patient, subject, site): planned test sets draw whole groups, the test is the audit's
 grouped jackknife t, sizes are numbers of groups (``--groups``) and the answer is the groups needed.
 
 ``prspace power --plan --metric M --value-a A --value-b B --cases N --controls N [--corr R]``: no
 file; the power of the audit's paired test to tell two models of assumed values apart
-(:func:`prspace.audit.planning.plan_power`).  Exit status 2 on bad input.
+(:func:`prspace.audit.simulation.planning.plan_power`).  Exit status 2 on bad input.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import dataclasses
 
 import pandas as pd
 
-from prspace.audit.files import read_table, short_path
-from prspace.audit.planning import plan_power
-from prspace.audit.power import METRICS, power_table
-from prspace.audit.result import read_frame
+from prspace.audit.audit_files import read_table, short_path
+from prspace.audit.audit_result import read_frame
+from prspace.audit.simulation.audit_power import METRICS, power_table
+from prspace.audit.simulation.planning import plan_power
 from prspace.core.errors import InputError
 
 ROLES = ("model", "label", "score", "fold", "task", "weight", "repeat", "row")
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:
-    """The answer with groups (:func:`prspace.audit.power.power_table`'s grouped rows), one line per row."""
+    """The answer with groups (:func:`prspace.audit.simulation.audit_power.power_table`'s grouped rows), one line per row."""
     print(f"{source}: the unit is the group of column {group_col!r}: planned test sets draw whole groups with "
           "replacement (each keeping its rows), tested by the audit's grouped jackknife t (AUROC too, not DeLong)")
     for r in t.to_dict("records"):
@@ -139,7 +139,7 @@ def _line(r: dict, sizes: str, unit: str, needed: float) -> str:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    """``--plan``: the power from assumed values (:func:`prspace.audit.planning.plan_power`)."""
+    """``--plan``: the power from assumed values (:func:`prspace.audit.simulation.planning.plan_power`)."""
     if args.file is not None:
         raise InputError(f"--plan takes no FILE (got {args.file!r}); drop one of them")
     missing = [o for o in ("value_a", "value_b", "cases", "controls") if getattr(args, o) is None]

@@ -18,7 +18,7 @@ from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import write_csv, write_table, write_text
 from prspace.experiments import ranking
-from prspace.experiments.ranking_report import learner_families
+from prspace.experiments.steps.rank_step import learner_families
 from prspace.verdicts import report
 from prspace.verdicts.primary import (
     DEFAULT_N_BOOT,

@@ -7,7 +7,7 @@
 Prints, per table, identical / within tolerance / different (naming each differing cell
 and by how much) and a last line "reproduced" or "NOT reproduced".  Exit status 0 when
 nothing differs beyond tolerance, 1 when something does, 2 on bad input.  The logic is
-:mod:`prspace.repo.verify`.
+:mod:`prspace.repo.rerun_check`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from prspace.core._io import atomic_path
-from prspace.repo.verify import verify_tables
+from prspace.repo.rerun_check import verify_tables
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -276,7 +276,7 @@ def read_metrics_table(path: str | os.PathLike[str], *, columns: list[str] | Non
     """Read a metrics (or per-fold metrics) table with the id columns as strings.
 
     ``columns``: the columns the table must have, in order (e.g.
-    :data:`prspace.experiments.scoring.METRICS_COLUMNS`); checked when given.
+    :data:`prspace.experiments.fk.scoring.METRICS_COLUMNS`); checked when given.
     """
     path = Path(path)
     try:

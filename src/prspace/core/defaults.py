@@ -15,12 +15,12 @@ __all__ = ["N_BOOT", "N_BOOT_REPLICATE", "N_BOOT_REPLICATE_RANKS", "N_BOOT_VERDI
 N_BOOT = 1000
 
 #: Resamples inside one simulated replicate of a calibration (the audit's coverage and paired-test
-#: simulations, ``experiments.calibration``) and of one task's noise floor: many replicates are
+#: simulations, ``experiments.noise.noise_calibration``) and of one task's noise floor: many replicates are
 #: drawn, so each uses fewer resamples.
 N_BOOT_REPLICATE = 200
 
 #: Resamples inside one simulated replicate of the rank-set calibration
-#: (``experiments.rank_sets``) and of the audit's grouped-rows simulation.
+#: (``experiments.noise.rank_sets``) and of the audit's grouped-rows simulation.
 N_BOOT_REPLICATE_RANKS = 300
 
 #: Resamples of families behind the verdicts' primary rows, over all their reruns (schema

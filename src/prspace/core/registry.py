@@ -4,7 +4,7 @@ Each name is a module constant, by convention named after it in upper case (figu
 prefix ``FIGURE_``, steps ``STEP_<RULE>``; no code reads a constant by its name); everyone else
 spells a name only through these constants (``from prspace.core import registry as R``;
 ``R.NOISE_FLOOR_PAIRS.csv(tables_dir)``).  What is derived from them (a study's targets, its report
-tables, the verdicts' inputs, the figures) lives in :mod:`prspace.study.registry`.  Each table of
+tables, the verdicts' inputs, the figures) lives in :mod:`prspace.study.study_plan`.  Each table of
 the report and each figure holds its title, report section and caption (the words under it in the
 Snakemake report, reStructuredText), and each figure the function that draws it (``draw``).
 
@@ -49,7 +49,7 @@ class Table(_Output):
     md: bool = True
     report: bool = True
     #: its caption in the report (reStructuredText; a Jinja2 template of Snakemake's report), required
-    #: when ``report``: the words under the table (``prspace.study.registry.caption_file`` writes it)
+    #: when ``report``: the words under the table (``prspace.study.study_plan.caption_file`` writes it)
     caption: str | None = None
 
     def csv(self, folder: str | Path) -> Path:
@@ -110,7 +110,7 @@ class File(_Output):
 
 class When(Enum):
     """The configuration switch a step (or one of its inputs, :class:`If`) runs under
-    (:func:`prspace.study.registry.step_active`; a step without one runs in every study)."""
+    (:func:`prspace.study.study_plan.step_active`; a step without one runs in every study)."""
 
     #: ``boyd.enabled``
     BOYD = "boyd"
@@ -388,7 +388,7 @@ rows ``n``, positives ``n_pos`` (the minority class), skew ``pi = n_pos / n``, n
 cross-validation protocol and provenance (the package version or OpenML server the data came from).
 """)
 FIGURE_SELECTION = Table("figure_selection", "Tasks and models drawn in Figures 4 (right) and 5", _D, caption="""\
-**Which tasks and models the figures show, and why** (``prspace.experiments.selection``).
+**Which tasks and models the figures show, and why** (``prspace.experiments.fk.figure_selection``).
 Figure 4 (right): the two tasks whose per-task Spearman correlation between AUPR and AUPRG ranks is
 closest to the lower and the upper quartile over all tasks, as the paper chose them (its quartiles:
 0.944 and 0.991; ours are in the ``role`` column).  Figure 5: the flip the paper showed, taken
@@ -431,7 +431,7 @@ read a "0 of n distinguishable" row of the verdict table (docs/calibration.md).
 CALIBRATION = Table("calibration", "Calibration of the distinguishable check: every simulated scenario", _N, caption="""\
 **Calibration of the distinguishable check, every scenario.** Two binormal models simulated at this
 study's task sizes (lower quartile, median and upper quartile of ``n_pos`` and ``n_neg``), decided
-by the noise floor's own decision function (``prspace.experiments.noise_floor.pair_decision``).
+by the noise floor's own decision function (``prspace.experiments.noise.noise_floor.pair_decision``).
 ``scenario`` null: both models have the same score distribution, so equal population value under
 every metric; ``rate`` is the false "distinguishable" rate. ``scenario`` reversal: model B's
 positives have standard deviation ``sigma_b`` and mean ``mu_b`` chosen so that metric a prefers one
@@ -621,7 +621,7 @@ BOYD_EVIDENCE = _boyd("boyd_evidence", "Boyd et al.: the evidence row of every c
 closed forms, the arithmetic of Tables 2 and 3) and the primary empirical claims of sections 4.1 and
 4.3 (directions with simultaneous cluster-bootstrap intervals over families, their Monte Carlo error
 and calibration), plus this project's own questions about them (``px.boyd.*``, paper ``prspace``),
-written by ``prspace step boyd_evidence`` (``prspace.experiments.boyd_evidence``) and decided by the
+written by ``prspace step boyd_evidence`` (``prspace.experiments.boyd.boyd_evidence``) and decided by the
 project's one verdict rule (``prspace.verdicts.rule``; ``docs/verdicts.md``, ``docs/boyd.md``). The
 verdict of each row is in the verdict table.
 """)
@@ -806,7 +806,7 @@ showed:* two OpenML tasks whose per-task rank correlation between AUPR and AUPRG
 and upper quartile over all tasks (0.944 and 0.991); in both the metrics agree on the best model,
 and in the lower-quartile task (white-clover) the second place flips; the two models of that flip
 are circled and drawn in Figure 5.  *Here:* the same rule on this study's tasks
-(``prspace.experiments.selection.quartile_tasks``); the legend gives each task's rho and, below,
+(``prspace.experiments.fk.figure_selection.quartile_tasks``); the legend gives each task's rho and, below,
 our quartiles beside the paper's.  Each marker is one model; the two circled models are those of
 Figure 5.  *Look at:* how tightly each task's cloud follows a monotone curve (agreement) and where
 models cross (a flip).  Models below AUPRG 0 (worse than the always-positive classifier in PRG
@@ -839,7 +839,7 @@ models may still differ (a paired comparison of the same rows is sharper).  *Loo
 recall = pi, and whether the PRG curves, which start at recall gain 0, keep the order.
 """)
 FIGURE_CONTROLLED_SKEW = Figure("controlled_skew", (CONTROLLED_SKEW, CONTROLLED_SKEW_OBSERVED), draw="prspace.figures.study:controlled_skew", caption="""\
-**Skew, isolated** (controlled experiment; ``prspace.experiments.controlled_skew``).  For every task
+**Skew, isolated** (controlled experiment; ``prspace.experiments.skew.controlled_skew``).  For every task
 the negatives are reweighted so that the weighted share of positives is pi (0.5 ... 0.01), with the
 same models and scores: ROC curves, AUROC and its ranks do not move; precision, AUPR, AP, AUCNPR and
 AUPRG do.  One panel per metric pair: share of tasks whose best model (top-1) or ordered top three
@@ -988,11 +988,11 @@ STEP_SELECT_TASKS = Step("select_tasks", description="The study's candidate task
                          "list-datasets) or the OpenML draw (prspace fetch-openml select), each with its counts.")
 STEP_PREDICT = Step("predict", description="One task's cross-validated predictions (local learners or OpenML runs), then "
                     "its metrics (step score, in the same process).")
-STEP_SCORE = Step("score", run="prspace.experiments.scoring:score_step", files=_pairs(metrics=StudyFile.METRICS, folds=StudyFile.FOLDS),
+STEP_SCORE = Step("score", run="prspace.experiments.steps.score_step:score_step", files=_pairs(metrics=StudyFile.METRICS, folds=StudyFile.FOLDS),
     description="Per-model metrics of one task, pooled over folds and per fold (prspace.metrics.all_metrics).",
     inputs=_pairs(status=StudyFile.STATUS), within=STEP_PREDICT.name)
 STEP_COLLECT = Step("collect", (METRICS, TASKS), evidence=(METRICS, TASKS),
-                    run="prspace.experiments.collect:collect_step",
+                    run="prspace.experiments.steps.collect_step:collect_step",
     description="The study's tidy metrics table and task table.",
     inputs=_pairs(status=_EACH_STATUS, metrics=per_task(StudyFile.METRICS), task_list=StudyFile.TASK_LIST), settings=_pairs(study="study"))
 STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when=When.OPENML,
@@ -1000,11 +1000,11 @@ STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when=When.OPENML
 STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when=When.OPENML,
     description="Our AUROC of every drawn run's predictions vs the server's area_under_roc_curve.")
 STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS),
-                        run="prspace.experiments.noise_floor_steps:noise_floor_step",
+                        run="prspace.experiments.steps.noise_floor_steps:noise_floor_step",
     description="Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows.",
     inputs=_pairs(status=_EACH_STATUS),
     settings=_pairs(metrics="analysis.metrics", n_boot="analysis.noise_boot", seed=_SEED, alpha="analysis.noise_alpha"))
-STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY), run="prspace.experiments.noise_floor_steps:calibrate_step",
+STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY), run="prspace.experiments.steps.noise_floor_steps:calibrate_step",
     description="False rate and power of the noise floor's distinguishable check, by simulation at this study's task "
                 "sizes.",
     inputs=_pairs(tasks=TASKS),
@@ -1012,7 +1012,7 @@ STEP_CALIBRATE = Step("calibrate", (CALIBRATION, CALIBRATION_SUMMARY), run="prsp
                                                           "sigmas_a", "mc_error")),
               ("n_boot", "analysis.noise_boot"), ("alpha", "analysis.noise_alpha")))
 STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_EVIDENCE,),
-                           run="prspace.experiments.noise_evidence:noise_evidence_step",
+                           run="prspace.experiments.steps.noise_evidence_step:noise_evidence_step",
     description="Evidence rows: distinguishable disagreements (k of n, read with the calibrated power) and cross- "
                 "vs self-disagreement.",
     inputs=_pairs(pairs=NOISE_FLOOR_PAIRS, tasks=TASKS, calibration=CALIBRATION_SUMMARY),
@@ -1020,23 +1020,23 @@ STEP_NOISE_EVIDENCE = Step("noise_evidence", (NOISE_EVIDENCE,), evidence=(NOISE_
 STEP_RANK = Step("rank", (DISAGREEMENT_PER_TASK, DISAGREEMENT_SUMMARY, SCORECARD, LEARNER_RANKING, LEARNER_AGREEMENT,
                           LEARNER_WINNERS, PANEL_SENSITIVITY),
                  evidence=(DISAGREEMENT_SUMMARY, DISAGREEMENT_PER_TASK, LEARNER_WINNERS),
-                 run="prspace.experiments.ranking_report:rank_step", files=_pairs(ranks=StudyFile.RANKS),
+                 run="prspace.experiments.steps.rank_step:rank_step", files=_pairs(ranks=StudyFile.RANKS),
     description="Ranks within tasks, pairwise disagreement with bootstrap CIs, learners across tasks, scorecard.",
     inputs=_pairs(metrics=METRICS, tasks=TASKS, selfcheck=If(When.OPENML, OPENML_SELFCHECK_SUMMARY), floors=NOISE_FLOOR_PER_TASK,
                   pairs=NOISE_FLOOR_PAIRS),
     settings=_pairs(metrics="analysis.metrics", n_boot="analysis.n_boot", seed=_SEED))
-STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experiments.auroc_bounds_step:auroc_bounds_step",
+STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experiments.steps.auroc_bounds_step:auroc_bounds_step",
     description="Top-1 disagreements with AUROC that the range of AUPR / AUPRG at a given AUROC permits (Mihelich et "
                 "al. 2024).",
     inputs=_pairs(metrics=METRICS))
 STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,),
-                      run="prspace.experiments.rank_sets_step:rank_sets_step", files=_pairs(per_task=StudyFile.RANK_SETS_PER_TASK),
+                      run="prspace.experiments.steps.rank_sets_step:rank_sets_step", files=_pairs(per_task=StudyFile.RANK_SETS_PER_TASK),
     description="Per task and metric: every model's rank interval and the plausible-best set (one shared paired "
                 "bootstrap).",
     inputs=_pairs(status=_EACH_STATUS),
     settings=(*((k, f"analysis.rank_sets.{k}") for k in ("metrics", "n_boot", "confidence")), ("seed", _SEED)))
 STEP_RANK_SET_SUMMARY = Step("rank_set_summary", (RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE),
-                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.rank_sets_step:rank_set_summary_step",
+                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.steps.rank_sets_step:rank_set_summary_step",
     description="Per metric pair: tasks whose plausible-best sets are disjoint vs plain top-1 disagreement, "
                 "calibrated; evidence rows.",
     inputs=_pairs(rank_sets=RANK_SETS, tasks=TASKS),
@@ -1053,7 +1053,7 @@ STEP_CONTROLLED_SKEW = Step("controlled_skew", (CONTROLLED_SKEW_PER_TASK, CONTRO
 STEP_FIGURE_CONTROLLED_SKEW = _figure_step(FIGURE_CONTROLLED_SKEW)
 STEP_FIGURE_DATA = Step("figure_data", (FIGURE_SELECTION,), (FIG4_RANK_COUNTS, FIG4_SCATTER, FIG5_CURVE_POINTS,
                                                              FIG5_CURVE_AREAS, FIG5_CURVE_BANDS, FIGURE_TEXT),
-                        run="prspace.experiments.figure_data_step:figure_data_step",
+                        run="prspace.experiments.steps.figure_data_step:figure_data_step",
     description="The tables Figures 4 (left, right) and 5 of Flach & Kull (2015) are drawn from, and the selection.",
     inputs=_pairs(metrics=METRICS, ranks=StudyFile.RANKS, per_task=DISAGREEMENT_PER_TASK, tasks=TASKS, status=_EACH_STATUS),
     settings=_pairs(band_resamples="analysis.bands.n_resamples", band_level="analysis.bands.level", seed=_SEED))
@@ -1061,7 +1061,7 @@ STEP_FIGURE_FIG4_RANK_HEATMAP = _figure_step(FIGURE_FIG4_RANK_HEATMAP)
 STEP_FIGURE_FIG4_AUPRG_VS_AUPR = _figure_step(FIGURE_FIG4_AUPRG_VS_AUPR)
 STEP_FIGURE_FIG5_CURVES = _figure_step(FIGURE_FIG5_CURVES)
 STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence=(CD_METRIC_PAIRS,),
-               run="prspace.experiments.cd_tables:cd_step",
+               run="prspace.experiments.steps.cd_step:cd_step",
     description="Friedman, Nemenyi critical difference and cliques per metric; the metric-order test over families "
                 "of tasks, calibrated.",
     inputs=_pairs(metrics=METRICS, tasks=TASKS), settings=_pairs(study="study", seed=_SEED))
@@ -1071,21 +1071,21 @@ STEP_COMPLETENESS = Step("completeness", (FK_EVIDENCE, CLAIMS_NOT_TESTED), evide
     description="Flach & Kull's 'all significantly different' (learner-order tests of the three pairs), their theorems and "
                 "AUPRG against their code (pyprg), and the claims of both papers not tested, with why.",
     inputs=_pairs(status=_EACH_STATUS, pairs=CD_METRIC_PAIRS, noise=NOISE_EVIDENCE), settings=_pairs(seed=_SEED))
-STEP_PANEL_DRAWS = Step("panel_draws", (PANEL_DRAWS,), run="prspace.experiments.panel_draws:panel_draws_step",
+STEP_PANEL_DRAWS = Step("panel_draws", (PANEL_DRAWS,), run="prspace.experiments.steps.panel_draws_step:panel_draws_step",
     description="Each primary estimate of Flach & Kull over random 20-of-30 model panels per task (the paper drew its "
                 "30 models at random per task).",
     inputs=_pairs(metrics=METRICS, tasks=TASKS),
     settings=_pairs(n_draws="analysis.panel_draws.n_draws", panel_size="analysis.panel_draws.panel_size", seed=_SEED))
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
                                                               BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
-                             when=When.BOYD_THEORY, run="prspace.experiments.boyd_steps:theory_data_step",
+                             when=When.BOYD_THEORY, run="prspace.experiments.steps.boyd_steps:theory_data_step",
     description="The tables of Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data).")
 STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when=When.BOYD_THEORY,
-                              run="prspace.experiments.boyd_steps:paper_tables_step",
+                              run="prspace.experiments.steps.boyd_steps:paper_tables_step",
     description="Boyd's Table 3 (AUCNPR recomputed from AUCPR and skew) and Table 2 (implied skews).")
 STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
                         (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS,
-                         BOYD_FIG_PR_PRG_TEXT), when=When.BOYD_THEORY, run="prspace.experiments.boyd_steps:pr_prg_step",
+                         BOYD_FIG_PR_PRG_TEXT), when=When.BOYD_THEORY, run="prspace.experiments.steps.boyd_steps:pr_prg_step",
     description="The tables of Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.",
     inputs=_pairs(status=_EACH_STATUS),
     settings=tuple((k, f"boyd.pr_prg.{k}") for k in ("task", "model", "target_positives")))
@@ -1094,7 +1094,7 @@ STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when=When.BOYD_DOWNSAMPLING,
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
-    when=When.BOYD_DOWNSAMPLING, run="prspace.experiments.boyd_steps:downsampling_report_step",
+    when=When.BOYD_DOWNSAMPLING, run="prspace.experiments.steps.boyd_steps:downsampling_report_step",
     description="Table 3 per task and learner, summary over tasks, and the tables of the downsampling figure.",
     inputs=_pairs(runs=OverTasks(Selection.DOWNSAMPLING, StudyFile.DOWNSAMPLING_RUNS)), grouped=True,
     settings=_pairs(study="study", criteria=Composed.DOWNSAMPLING_CRITERIA))
@@ -1103,12 +1103,12 @@ STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when=When.BOYD_FOLD_SKEW,
                 "test folds.")
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
                                   (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when=When.BOYD_FOLD_SKEW,
-                                  run="prspace.experiments.boyd_steps:fold_skew_report_step",
+                                  run="prspace.experiments.steps.boyd_steps:fold_skew_report_step",
     description="Bias of each aggregate and ranking changes against dispersion, and the tables of the figure.",
     inputs=_pairs(runs=OverTasks(Selection.FOLD_SKEW, StudyFile.FOLD_SKEW_RUNS)), grouped=True,
     settings=_pairs(study="study", criteria=Composed.FOLD_SKEW_CRITERIA))
 STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when=When.BOYD_FOLD_SKEW,
-                                     run="prspace.experiments.boyd_steps:fold_skew_mechanism_step",
+                                     run="prspace.experiments.steps.boyd_steps:fold_skew_mechanism_step",
     description="Section 4.1 on one simulated model (no data): the sign of the averaging bias, worst ranking to "
                 "good model.",
     settings=_pairs(n_sim="boyd.evidence.mechanism_n_sim", seed=_SEED))
@@ -1116,13 +1116,13 @@ STEP_BOYD_AGGREGATION = Step(
     "boyd_aggregation", (BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS, BOYD_AGGREGATION_AGREEMENT,
                          BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS),
     (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE, BOYD_AGGREGATION_RANKS,
-     BOYD_AGGREGATION_TEXT), when=When.BOYD_AGGREGATION, run="prspace.experiments.boyd_steps:aggregation_step",
+     BOYD_AGGREGATION_TEXT), when=When.BOYD_AGGREGATION, run="prspace.experiments.steps.boyd_steps:aggregation_step",
     description="Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the tables of the "
                 "figure.",
     inputs=_pairs(metrics=METRICS),
     settings=_pairs(learner="boyd.aggregation.learner", skew_groups="boyd.aggregation.skew_groups", study="study"))
 STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when=When.BOYD,
-                          evidence=(BOYD_EVIDENCE,), run="prspace.experiments.boyd_steps:evidence_step",
+                          evidence=(BOYD_EVIDENCE,), run="prspace.experiments.steps.boyd_steps:evidence_step",
     description="One evidence row per Boyd et al. claim of the registry (theorems, Tables 2-3, sections 4.1 and 4.3) "
                 "and this project's exploratory rows about them, for rule verdicts.",
     inputs=_pairs(tasks=TASKS, metrics=If(When.BOYD_AGGREGATION, METRICS),
@@ -1146,7 +1146,7 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY),
 STEP_REPORT_TABLES = Step("report_tables", description="HTML pages of the study's result tables, for the Snakemake report.")
 STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when=When.OPENML,
                                  description="HTML pages of the OpenML tables, for the Snakemake report.")
-STEP_VERIFY = Step("verify", description="Does this run reproduce the committed tables of the study? (prspace.repo.verify)")
+STEP_VERIFY = Step("verify", description="Does this run reproduce the committed tables of the study? (prspace.repo.rerun_check)")
 
 #: Every step, in an order of the DAG (each after the steps whose outputs it reads).
 STEPS: tuple[Step, ...] = (

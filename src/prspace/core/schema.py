@@ -34,7 +34,7 @@ the choice is deterministic), except in tasks of your own files (task id
 ``user-...``), whose positive class may be the one you name with ``pos_label``,
 the majority class too (pi > 0.5; docs/local.md).
 
-The same validator checks the audit's input (:func:`prspace.audit.inputs.prepare`): a
+The same validator checks the audit's input (:func:`prspace.audit.intake.inputs.prepare`): a
 :class:`FrameRules` record says what a user's file may do otherwise (no folds or row ids,
 several tasks, models on different rows, any class positive, sample weights).
 
@@ -144,7 +144,7 @@ TASK_TABLE_COLUMNS = [f.name for f in dataclasses.fields(TaskInfo)] + ["pi"]
 class FrameRules:
     """What :func:`validate_predictions` requires of a frame; the defaults are the predictions schema's.
 
-    The audit (:func:`prspace.audit.inputs.prepare`) relaxes them: a user's file may lack folds and
+    The audit (:func:`prspace.audit.intake.inputs.prepare`) relaxes them: a user's file may lack folds and
     row ids, hold several tasks, score its models on different rows, name any class positive, and
     weigh its rows.  ``names``: the user's column for each schema column, for the messages (``None``:
     the column is absent, e.g. no task column).

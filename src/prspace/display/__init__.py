@@ -20,8 +20,8 @@ True
 
 from __future__ import annotations
 
-from prspace.display.pr import PrecisionRecallDisplay
-from prspace.display.prg import PrecisionRecallGainDisplay, unit_square
-from prspace.display.roc import RocCurveDisplay
+from prspace.display.pr_display import PrecisionRecallDisplay
+from prspace.display.prg_display import PrecisionRecallGainDisplay, unit_square
+from prspace.display.roc_display import RocCurveDisplay
 
 __all__ = ["PrecisionRecallDisplay", "PrecisionRecallGainDisplay", "RocCurveDisplay", "unit_square"]

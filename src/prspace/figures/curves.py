@@ -1,8 +1,8 @@
 """The one ROC / PR / PRG panel drawer (study Figure 5, theory Figure 2, ``prspace audit``).
 
-Layout only: the points come computed (:mod:`prspace.experiments.curve_points` computes them
+Layout only: the points come computed (:mod:`prspace.experiments.fk.curve_points` computes them
 with :mod:`prspace.metrics`); :func:`plot_curves` and :func:`curves_figure` are the entry points
-of callers that hold predictions (:class:`~prspace.experiments.curve_points.Curve`: the audit,
+of callers that hold predictions (:class:`~prspace.experiments.fk.curve_points.Curve`: the audit,
 tests), computing there and drawing here.  :func:`draw_curves` draws any of the
 three panels into given axes; :func:`points_figure` lays out a column-width figure with a
 fourth panel listing each model's AUROC, AUPR and AUPRG (Flach & Kull 2015, Figure 5);
@@ -36,7 +36,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from prspace.experiments.curve_points import Curve, curve_arrays, min_pr_arrays
+from prspace.experiments.fk.curve_points import Curve, curve_arrays, min_pr_arrays
 from prspace.figures.style import COLUMN_WIDTH, TITLE_WIDTH, style, wrap_title
 from prspace.stats.bands import Band
 
@@ -368,7 +368,7 @@ def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = 
 def curve_points(curves: Sequence[Curve]) -> tuple[list[dict], list[CurvePoints], MinPR]:
     """Each curve's :func:`prspace.metrics.all_metrics`, its drawable points, and the minimum PR
     curve at the first curve's pi (all curves share one task); computed by
-    :mod:`prspace.experiments.curve_points`."""
+    :mod:`prspace.experiments.fk.curve_points`."""
     if not curves:
         raise ValueError("plot_curves needs at least one curve")
     scores, points = [], []

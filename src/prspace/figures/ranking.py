@@ -2,11 +2,11 @@
 
 * :func:`rank_heatmap` -- Figure 4 (left): for every pair (AUPR rank, AUPRG rank) the
   number of models across all tasks with these ranks among the models of their task
-  (:func:`prspace.experiments.figure_data.rank_count_table`), counts in log2 bins
+  (:func:`prspace.experiments.fk.fk_figure_data.rank_count_table`), counts in log2 bins
   (0, 1, 2-3, 4-7, ...).
 * :func:`metric_scatter` -- Figure 4 (right): AUPRG against AUPR for every model of
-  the tasks :func:`prspace.experiments.selection.figure_selection` chose
-  (:func:`prspace.experiments.figure_data.scatter_table`).
+  the tasks :func:`prspace.experiments.fk.figure_selection.figure_selection` chose
+  (:func:`prspace.experiments.fk.fk_figure_data.scatter_table`).
 
 Layout only: no statistics are computed here.  Functions return a
 :class:`matplotlib.figure.Figure` (no pyplot state) sized for a paper's column (3.3 in);

@@ -5,12 +5,12 @@
 with one :class:`FigureInput`; :func:`draw` looks the figure up and calls it.  The functions below
 draw the figures of both papers and the study's own from the modules of this package:
 Flach & Kull (2015) Figures 4 and 5 read the tables of ``prspace step figure_data``
-(:mod:`prspace.experiments.figure_data`) and ``figure_text``; the controlled-skew figure reads
+(:mod:`prspace.experiments.fk.fk_figure_data`) and ``figure_text``; the controlled-skew figure reads
 the tables of ``prspace step controlled_skew``; Boyd et al.'s Figures 1-4 the tables of ``prspace step
-boyd_theory_data`` (:mod:`prspace.experiments.theory_data`), Flach & Kull's Figure 2 those of ``prspace
+boyd_theory_data`` (:mod:`prspace.experiments.boyd.boyd_theory_data`), Flach & Kull's Figure 2 those of ``prspace
 step boyd_pr_prg``, and the figures of the Boyd experiments those of their report steps (``prspace step
 boyd_downsampling_report``, ``boyd_fold_skew_report``, ``boyd_aggregation``;
-:mod:`prspace.experiments.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).
+:mod:`prspace.experiments.boyd.boyd_figure_data`; their ``<figure>_text`` table is passed as ``--text``).
 Layout only: no statistics are computed here.
 """
 
@@ -25,12 +25,12 @@ from matplotlib.figure import Figure
 
 from prspace.core import registry as R
 from prspace.core.output import message_figure
-from prspace.figures import boyd as B
+from prspace.figures import boyd_figures as B
 from prspace.figures import curves as C
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
-from prspace.figures.cd import cd_figure
-from prspace.figures.controlled_skew import controlled_skew_figure
+from prspace.figures.cd_figure import cd_figure
+from prspace.figures.controlled_skew_figure import controlled_skew_figure
 
 
 @dataclass(frozen=True)

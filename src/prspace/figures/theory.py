@@ -1,4 +1,4 @@
-"""Theory figures laid out from the tables of :mod:`prspace.experiments.theory_data` (no statistics here).
+"""Theory figures laid out from the tables of :mod:`prspace.experiments.boyd.boyd_theory_data` (no statistics here).
 
 Boyd, Santos Costa, Davis and Page (ICML 2012):
 
@@ -9,7 +9,7 @@ Boyd, Santos Costa, Davis and Page (ICML 2012):
 
 Flach and Kull (NIPS 2015), Figure 2 -- a PR curve with F1 isometrics and the always-positive
 baseline beside its PRG curve with the images of the same isometrics and the convex hull, drawn for a real
-model's scores (:func:`prspace.experiments.theory_data.pr_prg_tables` computes what it draws).
+model's scores (:func:`prspace.experiments.boyd.boyd_theory_data.pr_prg_tables` computes what it draws).
 
 Every function returns a :class:`matplotlib.figure.Figure` (no pyplot state); ``prspace figure`` saves
 it.  The one formula left here is the F1 grid under Figure 4's contour lines (F1 = 2 p r / (p + r),
@@ -137,7 +137,7 @@ def figure_pr_prg(points: pd.DataFrame, areas: pd.DataFrame, hull: pd.DataFrame,
                   title: str) -> Figure:
     """Flach and Kull Figure 2 for real scores: PR curve beside PRG curve, the same isometrics in both.
 
-    Tables of :func:`prspace.experiments.theory_data.pr_prg_tables`.  Left: the PR curve
+    Tables of :func:`prspace.experiments.boyd.boyd_theory_data.pr_prg_tables`.  Left: the PR curve
     (hyperbolic interpolation and its points) with the F1 isometrics F1 = 0.1 ... 0.9 (dotted)
     and the F1 isometric of the always-positive classifier (solid), the PR baseline.  Right: the
     PRG curve with the images of the same isometrics under the gain transform (straight lines of

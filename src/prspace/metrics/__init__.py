@@ -41,7 +41,7 @@ and ``prspace.metrics.X`` are the API):
 * ``pr.py``: :func:`average_precision`, :func:`aupr` (three interpolations), :func:`pr_curve`,
   :func:`interpolate_pr_curve`, :func:`aupr_estimators` (and from tie-group counts,
   :func:`aupr_estimators_from_group_counts`);
-* ``boyd.py``: Boyd et al.'s minima (:func:`aupr_min`, :func:`ap_min`, :func:`min_pr_curve`) and
+* ``boyd_minima.py``: Boyd et al.'s minima (:func:`aupr_min`, :func:`ap_min`, :func:`min_pr_curve`) and
   :func:`aucnpr`;
 * ``prg.py``: precision/recall gain, :func:`fg_score`, :func:`prg_curve`, :func:`auprg`,
   :func:`expected_fg1`, :func:`prg_convex_hull`;
@@ -49,7 +49,7 @@ and ``prspace.metrics.X`` are the API):
   (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`, and for untied scores
   :func:`metrics_from_untied_counts_batch`);
 * ``names.py``: the metric keys and their display labels;
-* ``scoring.py``: scikit-learn scorers of AUPRG, AUCNPR and AUPR (:func:`get_scorer`, :func:`scorers`).
+* ``sklearn_scorers.py``: scikit-learn scorers of AUPRG, AUCNPR and AUPR (:func:`get_scorer`, :func:`scorers`).
 
 This package imports nothing else of ``prspace`` (see ``docs/architecture.md``).
 """
@@ -57,7 +57,7 @@ This package imports nothing else of ``prspace`` (see ``docs/architecture.md``).
 
 from __future__ import annotations
 
-from prspace.metrics.boyd import MinPRCurve, ap_min, aucnpr, aupr_min, min_pr_curve
+from prspace.metrics.boyd_minima import MinPRCurve, ap_min, aucnpr, aupr_min, min_pr_curve
 from prspace.metrics.headline import (
     all_metrics,
     aupr_estimators_from_group_counts,
@@ -93,7 +93,7 @@ from prspace.metrics.prg import (
     recall_gain,
 )
 from prspace.metrics.roc import ROCCurve, auroc, roc_curve
-from prspace.metrics.scoring import get_scorer, get_scorer_names, scorers
+from prspace.metrics.sklearn_scorers import get_scorer, get_scorer_names, scorers
 
 __all__ = [
     "ROCCurve",

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
-from prspace.metrics.boyd import _aucnpr_from, aupr_min
+from prspace.metrics.boyd_minima import _aucnpr_from, aupr_min
 from prspace.metrics.pr import (
     _ap_from,
     _aupr_hyperbolic_full,
@@ -220,7 +220,7 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     without segments from the others (adding exact zeros), so the values are bit for bit those of
     ``metrics_from_group_counts_batch(*group_counts(w, group, y, n), keys)``, at the cost of one
     pass over the positives and one over the negatives instead of the per-group counts of both
-    classes and their running sums (the simulations of :mod:`prspace.experiments.calibration`).
+    classes and their running sums (the simulations of :mod:`prspace.experiments.noise.noise_calibration`).
 
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_untied_counts_batch

@@ -6,7 +6,7 @@ tasks x learners matrix of scores (higher is better) and returns a :class:`CDRes
 
 One module on purpose: the CD analysis and the across-metrics order test share the rank matrix
 and Holm's step; each alone would be a module that only makes sense read beside the other. A
-study's ``cd_*`` tables are built from them in :mod:`prspace.experiments.cd_tables`.
+study's ``cd_*`` tables are built from them in :mod:`prspace.experiments.ranking.cd_tables`.
 
 Decision rules (stated once here, once in ``docs/analysis.md``):
 

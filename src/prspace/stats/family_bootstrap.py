@@ -48,7 +48,7 @@ def cluster_resamples(clusters: np.ndarray, *, n_boot: int, seed: int | list[int
     task's cluster number (clusters numbered in sorted order of their names) and the clusters
     drawn with replacement, ``(n_boot, n_clusters)`` from ``numpy.random.default_rng(seed)``.
     :func:`cluster_bootstrap_ci`, :func:`cluster_bootstrap_means` and the callers that need the
-    resamples themselves (``experiments.boyd_evidence``'s weighted statistics) draw from here, so
+    resamples themselves (``experiments.boyd.boyd_evidence``'s weighted statistics) draw from here, so
     one seed gives every statistic the same resamples.
     """
     _, cid = np.unique(np.asarray(clusters).astype(str), return_inverse=True)

@@ -24,7 +24,7 @@ lumpy distributions the order-statistic estimate is 0 when the end sits inside a
 when it does not; with it, verdicts moved with the seed.)
 
 :func:`percentile_interval` is used by Flach & Kull's primary rows (:mod:`prspace.verdicts.primary`) and
-the skew rows (:mod:`prspace.experiments.skew_explanation`).
+the skew rows (:mod:`prspace.experiments.skew.skew_explanation`).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def order_statistic_interval(boot: np.ndarray, level: float) -> tuple[float, flo
     the end to the replicate values at those ranks. For a smooth distribution that is about one
     standard error; inside an atom it is 0 (another run lands on the same value); near the edge of
     an atom it reaches the next value, so :func:`prspace.verdicts.rule.decide` calls the row
-    borderline. Batch estimates (:func:`prspace.experiments.boyd_intervals.family_interval`) mislead
+    borderline. Batch estimates (:func:`prspace.experiments.boyd.boyd_intervals.family_interval`) mislead
     here: a batch of ``B / 20`` replicates misses an atom a run of ``B`` holds, and the spread of batch
     ends is then not the run's error. Each end has its own error: the rule reads them apart
     (``mc_error_lo``, ``mc_error_hi``), so a step at one end does not make the other borderline."""

@@ -7,7 +7,7 @@ interval, so that the family of all k(k-1)/2 pairs holds its error rate at ``alp
 A pair *survives* iff its adjusted p-value is below ``alpha``.
 
 :func:`delong_pairs` (AUROC; the DeLong covariance ``S`` of all k AUROCs,
-:func:`prspace.audit.intervals.delong`):
+:func:`prspace.audit.inference.audit_intervals.delong`):
 
 1. ``se_ij^2 = S_ii + S_jj - 2 S_ij``, ``z_ij = d_ij / se_ij``, raw two-sided p-value
    ``2 (1 - Phi(|z_ij|))`` (DeLong's paired test, as pROC's ``roc.test``);
@@ -39,7 +39,7 @@ and a zero-width interval.
 :func:`jackknife_pairs` (every metric; the asymptotic paired test of the PR metrics, validated
 below): from the stratified jackknife of all k models on the same rows (replicate g leaves out
 group g of one stratum s, class x fold; delete-one up to
-:data:`prspace.audit.intervals.JACK_GROUPS` rows, else that many random groups within strata,
+:data:`prspace.audit.inference.audit_intervals.JACK_GROUPS` rows, else that many random groups within strata,
 :func:`prspace.stats.replicates.jackknife`), with ``D_g = m_i(-g) - m_j(-g)``:
 
 1. ``se_ij^2 = sum_s (G_s - 1) / G_s sum_{g in s} (D_g - mean_s D)^2`` (the stratified
@@ -66,12 +66,12 @@ the audit prints and writes beside these rows, pointing to the jackknife-Holm ro
 
 :func:`bootstrap_z_pairs` (every metric): the paired stratified bootstrap z test, se from the
 shared resamples, Holm's adjustment, Bonferroni's intervals.  :func:`level_corrected` replaces a
-procedure's raw p-values by p-values corrected by simulation (:mod:`prspace.audit.decision`).
+procedure's raw p-values by p-values corrected by simulation (:mod:`prspace.audit.inference.decision`).
 
 Which procedure *decides* a metric in ``prspace audit`` (DeLong-Holm, the bootstrap z Holm or the
 jackknife-t Holm, at a level corrected by simulation where the raw test errs too often) is chosen
-per task by :func:`prspace.audit.decision.decide` from a calibration across skew
-(:mod:`prspace.audit.simulate`); the max-T stays a cross-check; the studies keep :func:`rank_set_method`.
+per task by :func:`prspace.audit.inference.decision.decide` from a calibration across skew
+(:mod:`prspace.audit.simulation.simulate`); the max-T stays a cross-check; the studies keep :func:`rank_set_method`.
 
 Assumption of all three: the test rows are independent draws (the resampling unit is the row;
 repeated rows of one unit make every p-value too small).
@@ -315,7 +315,7 @@ def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarr
 
 
 def level_corrected(r: PairwiseComparisons, corrected_p, raw_threshold) -> PairwiseComparisons:
-    """``r`` with its level corrected by simulation (``prspace.audit.decision``): every raw p-value
+    """``r`` with its level corrected by simulation (``prspace.audit.inference.decision``): every raw p-value
     replaced by ``corrected_p(p_raw)`` (the share of simulated null pairs at least as extreme: a
     p-value that holds its level where the raw one does not), Holm's adjustment of those, and
     Bonferroni's simultaneous intervals at the raw threshold ``raw_threshold(alpha / P)`` (the raw

@@ -10,14 +10,14 @@ audit's intervals), so each keeps its own stream: drawing all three the same way
 those numbers, not their distribution.
 
 * :func:`stratified_counts`: per class, ``rng.multinomial`` (the noise floor,
-  :mod:`prspace.experiments.noise_floor`).
+  :mod:`prspace.experiments.noise.noise_floor`).
 * :func:`uniform_counts`: per class, uniform indices with ``rng.integers``; faster than
-  ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.calibration`).
+  ``multinomial`` over many categories (the calibration, :mod:`prspace.experiments.noise.noise_calibration`).
 * :func:`jackknife_groups` / :func:`jackknife_weights`: the stratified jackknife's left-out
   groups (delete-one up to :data:`JACK_GROUPS` rows, else random groups within strata) and
   their 0/1 weights (the paired tests of :mod:`prspace.stats.pairwise`, audit and studies).
 * :class:`StratumSampler`: one resample at a time over any strata, one ``rng.random`` per
-  example (the audit, :mod:`prspace.audit.intervals`); ``counts_batch`` draws many resamples
+  example (the audit, :mod:`prspace.audit.inference.audit_intervals`); ``counts_batch`` draws many resamples
   at once from the same stream.
 """
 

@@ -6,7 +6,7 @@ each into a rule through :class:`StepRules`. Its inputs (:data:`prspace.core.reg
 ``Table`` / ``FigureData`` (its CSV), a :class:`~prspace.core.registry.StudyFile` (its path, given by
 the rules as ``paths``), an :class:`~prspace.core.registry.OverTasks` (the per-task file over the
 tasks of its :class:`~prspace.core.registry.Selection`), or an :class:`~prspace.core.registry.If`:
-no file unless its :class:`~prspace.core.registry.When` holds (:func:`prspace.study.registry.step_active`).
+no file unless its :class:`~prspace.core.registry.When` holds (:func:`prspace.study.study_plan.step_active`).
 A setting is a configuration key path (``"analysis.n_boot"``) or a
 :class:`~prspace.core.registry.Composed` text, composed here (:data:`COMPOSED`).
 """
@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from prspace.core import registry as R
-from prspace.study.registry import step_active
 from prspace.study.step_args import step_arguments, step_settings
+from prspace.study.study_plan import step_active
 from prspace.study.workflow_inputs import StepFiles, StudyInputs
 
 __all__ = ["COMPOSED", "SELECTED_FROM", "StepRules"]

@@ -4,7 +4,7 @@ Rules name inputs, outputs and a ``prspace`` command (docs/architecture.md, "Wor
 contract"); what goes into that command, given the validated configuration, is decided
 here, where tests reach it: :func:`select_command` (the task list), :func:`predict_command`
 (one task's predictions), :func:`table_html_args` (the report's HTML tables), and, re-exported
-from :mod:`prspace.study.registry` (derived from :mod:`prspace.core.registry`), which tables each
+from :mod:`prspace.study.study_plan` (derived from :mod:`prspace.core.registry`), which tables each
 kind of study puts in its report and the list of a study's outputs, the targets of rules ``all``
 and ``verify`` (:func:`study_targets`).
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
-from prspace.study.registry import (
+from prspace.study.study_plan import (
     ReportTable,
     boyd_formats,
     report_tables,

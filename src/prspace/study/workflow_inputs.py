@@ -7,7 +7,7 @@ checkpoint.  The decisions live here, where tests reach them:
 - :func:`study_task_ids`: the study's tasks, given the task list: its selected rows, restricted
   to ``local.datasets`` when that key names some (every name must be a task of the list);
 - :meth:`StudyInputs.downsampling_tasks`, :meth:`StudyInputs.fold_skew_tasks`: the tasks of Boyd's
-  sections 4.3 and 4.1 among them (:mod:`prspace.experiments.selection`);
+  sections 4.3 and 4.1 among them (:mod:`prspace.experiments.fk.figure_selection`);
 - :meth:`StudyInputs.data_file`: a task's own data file (``local.data_dir``), so that editing it
   reruns what read it;
 - :class:`JobFiles`: where each rule's jobs write their log and benchmark, from the rule's name;
@@ -29,7 +29,7 @@ import pandas as pd
 from prspace.core import registry as R
 from prspace.core.contracts import read_task_list, selected_task_ids
 from prspace.core.errors import InputError
-from prspace.experiments.boyd_tasks import downsampling_tasks, fold_skew_tasks
+from prspace.experiments.boyd.boyd_tasks import downsampling_tasks, fold_skew_tasks
 
 __all__ = ["JobFiles", "StepFiles", "StudyInputs", "expand_tasks", "output_folder", "study_task_ids"]
 
@@ -124,7 +124,7 @@ class StudyInputs:
     # --- Boyd et al. ---------------------------------------------------------------------------
 
     def downsampling_tasks(self) -> list[str]:
-        """Boyd section 4.3 tasks (:func:`prspace.experiments.boyd_tasks.downsampling_tasks`), warning if none."""
+        """Boyd section 4.3 tasks (:func:`prspace.experiments.boyd.boyd_tasks.downsampling_tasks`), warning if none."""
         ds = self._config["boyd"]["downsampling"]
         ids = downsampling_tasks(self._table(), self.task_ids(), max_pi=ds["max_pi"],
                                  min_positives=ds["min_positives"], max_tasks=ds["max_tasks"])
@@ -137,7 +137,7 @@ class StudyInputs:
         return ids
 
     def fold_skew_tasks(self) -> list[str]:
-        """Boyd section 4.1 tasks (:func:`prspace.experiments.boyd_tasks.fold_skew_tasks`), warning if none."""
+        """Boyd section 4.1 tasks (:func:`prspace.experiments.boyd.boyd_tasks.fold_skew_tasks`), warning if none."""
         fs = self._config["boyd"]["fold_skew"]
         ids = fold_skew_tasks(self._table(), self.task_ids(), min_positives=fs["min_positives"],
                               max_tasks=fs["max_tasks"])

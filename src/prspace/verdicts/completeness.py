@@ -8,7 +8,7 @@ and the claims it does not test, with why.
   the noise rows' cross- vs self-disagreement (``noise_evidence.csv``) are quoted beside it.
 * :func:`fk_theory_rows`: Flach & Kull's Definition 1 and Theorems 1-4 written out again from the
   paper and checked against :mod:`prspace.metrics` (kind ``exact``, as Boyd's theorem rows of
-  :mod:`prspace.experiments.boyd_evidence`); :func:`auprg_reference_row`: AUPRG against the authors'
+  :mod:`prspace.experiments.boyd.boyd_evidence`); :func:`auprg_reference_row`: AUPRG against the authors'
   own code (PyPI ``pyprg``) on the study's pooled predictions.
 * :func:`not_tested_table`: every checkable claim of both papers that has no row, where it stands,
   the paper's words and why it is not tested (the table ``claims_not_tested``).

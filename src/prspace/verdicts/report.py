@@ -8,7 +8,7 @@ and the evidence tables other analyses write:
 (:func:`prspace.verdicts.rule.apply_rule`). The pages say nothing that is not in the verdict table,
 the study's tables (:mod:`prspace.verdicts.pagedata`) or the configuration that ran: no number is
 typed here. Each page puts the answer first (:mod:`prspace.verdicts.sentences`), then the papers'
-primary claims by paper (plain labels, :mod:`prspace.verdicts.labels`; the paper's words in a
+primary claims by paper (plain labels, :mod:`prspace.verdicts.verdict_labels`; the paper's words in a
 footnote), then one line on the implementation checks, then this project's own analyses, which
 never stand under a paper's column.
 
@@ -29,18 +29,7 @@ from prspace.core import registry as RG
 from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts import rule as R
-from prspace.verdicts.claims import cd_order_evidence, within_task_order_evidence
 from prspace.verdicts.differences import differences_markdown
-from prspace.verdicts.labels import (
-    cell,
-    label,
-    level_text,
-    mc_cell,
-    num,
-    paper_cell,
-    value_cell,
-    verdict_key,
-)
 from prspace.verdicts.pagedata import Study, load_study, normalise
 from prspace.verdicts.primary import DEFAULT_N_BOOT, direction_rows, primary_rows
 from prspace.verdicts.sentences import (
@@ -49,6 +38,17 @@ from prspace.verdicts.sentences import (
     offline_note,
     own_data_section,
     robust_ids,
+)
+from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
+from prspace.verdicts.verdict_labels import (
+    cell,
+    label,
+    level_text,
+    mc_cell,
+    num,
+    paper_cell,
+    value_cell,
+    verdict_key,
 )
 
 #: This project's rows a study's summary shows (claim id patterns, ``{p}`` = each of Flach & Kull's

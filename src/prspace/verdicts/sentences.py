@@ -16,8 +16,8 @@ import pandas as pd
 
 from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
-from prspace.verdicts.labels import count_verdicts, label, num, short_name, verdict_key
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
+from prspace.verdicts.verdict_labels import count_verdicts, label, num, short_name, verdict_key
 
 MAX_SENTENCES = 7
 #: No sentence of the answer is longer than this many words (a test checks it on both studies).

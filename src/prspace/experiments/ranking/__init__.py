@@ -8,11 +8,13 @@ differ (top-3), and correlates the ranks (Spearman, Kendall).  Boyd et al. (ICML
 skew mixes scores of different ranges, AUCNPR normalises the range away, so the
 learners' order by mean AUPR can differ from their order by mean AUCNPR.
 
-The package: ``ranks.py`` (ranks, top-k, disagreement, correlations), ``summary.py`` (shares
-across tasks with intervals of the cluster bootstrap over families, :mod:`prspace.stats.family_bootstrap`;
-saturation, quartile tasks), ``scorecard.py`` (the
-paper's numbers beside this run's), ``learners.py`` (learners across tasks, winners, panel
-sensitivity).  Every name is re-exported here.
+The package: ``ranks.py`` (ranks, top-k, disagreement, correlations), ``disagreement_summary.py``
+(shares across tasks with intervals of the cluster bootstrap over families,
+:mod:`prspace.stats.family_bootstrap`; saturation, quartile tasks), ``scorecard.py`` (the paper's
+numbers beside this run's), ``learner_tables.py`` (learners across tasks, winners, panel
+sensitivity); every name of these is re-exported here. Beside them, imported by their own path:
+``cd_tables.py`` (the learners' critical-difference tables across tasks) and ``auroc_flips.py``
+(the top-1 disagreements with AUROC that the AUROC gap permits).
 
 All functions are pure: pandas DataFrames in, DataFrames out, sorted rows, no I/O.
 
@@ -44,7 +46,15 @@ Conventions
 
 from __future__ import annotations
 
-from prspace.experiments.ranking.learners import (
+from prspace.experiments.ranking.disagreement_summary import (
+    SATURATED_MIN_MODELS,
+    SATURATION_METRICS,
+    SUMMARY_STATS,
+    quartile_groups,
+    saturation,
+    summarise_disagreement,
+)
+from prspace.experiments.ranking.learner_tables import (
     AGREEMENT_COLUMNS,
     WINNER_CRITERIA,
     LearnerTables,
@@ -78,14 +88,6 @@ from prspace.experiments.ranking.scorecard import (
     SCORECARD_COLUMNS,
     TIE_CONVENTION,
     scorecard,
-)
-from prspace.experiments.ranking.summary import (
-    SATURATED_MIN_MODELS,
-    SATURATION_METRICS,
-    SUMMARY_STATS,
-    quartile_groups,
-    saturation,
-    summarise_disagreement,
 )
 from prspace.metrics import METRIC_LABELS  # re-exported: the display names live in prspace.metrics
 from prspace.stats.family_bootstrap import (  # re-exported: the family bootstrap lives in prspace.stats

@@ -1,0 +1,77 @@
+"""What the audit found, as data: :class:`AuditRecord` (tables, sentences, findings).
+
+The reports (:mod:`~prspace.audit.report.render`) and figures (:mod:`~prspace.audit.report.plot`) read an
+:class:`AuditRecord`; :class:`prspace.audit.audit_result.AuditResult` adds the methods that draw them,
+so that neither the reports nor the figures import the module that calls them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+
+from prspace.audit.report import findings as F
+from prspace.core.defaults import N_BOOT
+
+__all__ = ["AuditRecord"]
+
+
+@dataclasses.dataclass
+class AuditRecord:
+    """Everything the audit found; tables sorted by task and model."""
+
+    data: pd.DataFrame
+    positive: str
+    pooled: pd.DataFrame
+    folds: pd.DataFrame
+    fold_summary: pd.DataFrame
+    ranks: pd.DataFrame
+    estimators: pd.DataFrame
+    intervals: pd.DataFrame
+    comparisons: pd.DataFrame
+    sentences: dict[str, list[str]]
+    findings: list[F.Finding]
+    comparable: dict[str, bool]
+    train_pi: dict[str, float] | None = None
+    n_boot: int = N_BOOT
+    confidence: float = 0.95
+    paired: dict[str, bool] | None = None
+    #: Confidence sets for ranks (:mod:`prspace.audit.inference.audit_ranksets`), one row per task, metric, model.
+    rank_sets: pd.DataFrame | None = None
+    #: Comparisons of all pairs with family-wise control (:mod:`prspace.audit.inference.audit_pairwise`).
+    pairwise: pd.DataFrame | None = None
+    #: Critical-difference tables across tasks (:mod:`prspace.audit.inference.audit_cd`); None unless >= 2 tasks share the models.
+    cd: dict[str, pd.DataFrame] | None = None
+    #: What the AUROCs allow (:mod:`prspace.audit.inference.bounds`), one row per task, metric, pair of models.
+    auroc_bounds: pd.DataFrame | None = None
+    #: The seed of the audit's resampling (``--seed``); the curve bands' resampling uses it too.
+    seed: int = 0
+    #: Which column holds what and which columns are not used (:meth:`prspace.audit.intake.columns.Accounting.lines`).
+    columns: list[str] | None = None
+    #: Rows left out so that every model of a task is scored on the same rows (:func:`prspace.audit.intake.rows.shared_rows`).
+    dropped: list[dict] | None = None
+    #: Per task: the models scored the same rows with different fold assignments (:func:`prspace.audit.intake.rows.own_folds`).
+    own_folds: dict[str, bool] | None = None
+    #: Columns not used that split every model's rows into the same few groups, pooled (column -> values).
+    groupings: dict[str, list[str]] | None = None
+    #: ``--group-col``: the column whose groups (patients, subjects, sites) are resampled whole, or None
+    #: (rows resampled one by one; :mod:`prspace.audit.inference.grouping`).
+    group_col: str | None = None
+    #: Columns not used whose values repeat within every task and model, offered as ``--group-col``.
+    group_candidates: list[str] | None = None
+
+    @property
+    def has_folds(self) -> bool:
+        return bool(len(self.folds))
+
+    def n_groups(self, task: str) -> int | None:
+        """Groups of ``task`` with ``--group-col`` (None without): the unit the bands and intervals resample."""
+        if self.group_col is None or "group" not in self.data.columns:
+            return None
+        return int(self.data.loc[self.data["task"] == task, "group"].nunique())
+
+    @property
+    def exit_code(self) -> int:
+        """1 if any finding is an error (results that cannot be right), else 0."""
+        return int(any(f.severity == "error" for f in self.findings))

@@ -1,0 +1,99 @@
+"""Evidence rows read off a study's summary tables (Flach & Kull's primary numbers are computed from
+the per-task table in :mod:`prspace.verdicts.primary`).
+
+:func:`within_task_order_evidence` checks Boyd et al.'s consequence that AUCNPR, an increasing
+function of AUPR within a task, orders a task's models as AUPR does (the implementation row
+``boyd.aucnpr_orders_as_aupr``, from ``disagreement_summary.csv``).
+:func:`cd_order_evidence` turns ``cd_metric_pairs.csv`` (:func:`prspace.experiments.ranking.cd_tables.study_tables`: per pair
+of metrics the calibrated sign-flip test of whether they order the learners differently across
+tasks) into one ``test`` row per pair, ``px.<a>_<b>.cd.order``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from prspace.metrics import METRIC_LABELS
+from prspace.metrics.names import FK_PAIRS
+from prspace.verdicts.rule import evidence_row
+
+
+def _pair(summary: pd.DataFrame, a: str, b: str) -> pd.Series | None:
+    hit = summary[((summary.metric_a == a) & (summary.metric_b == b)) | ((summary.metric_a == b) & (summary.metric_b == a))]
+    return None if hit.empty else hit.iloc[0]
+
+
+def _g(s: pd.Series, col: str) -> float:
+    v = s.get(col, np.nan)
+    return float(v) if v is not None and v == v else float("nan")
+
+
+def within_task_order_evidence(summary: pd.DataFrame) -> list[dict[str, object]]:
+    """AUCNPR orders every task's models as AUPR does (largest share of tasks where they differ)."""
+    s = _pair(summary, "aupr", "aucnpr")
+    if s is None:
+        return []
+    dev = max(_g(s, "top1_share"), _g(s, "top3_share"))
+    return [evidence_row(
+        paper="boyd-2012", claim_id="boyd.aucnpr_orders_as_aupr", kind="exact", tolerance=1e-9,
+        claim="Within a task AUCNPR is an increasing function of AUPR, so both order the models identically",
+        estimate=dev, n_tasks=_g(s, "n_tasks"), n_families=_g(s, "n_families"),
+        detail=(f"deviation = the larger of the shares of tasks where AUPR and AUCNPR differ on the top-1 and on the "
+                f"top-3; mean Spearman {_g(s, 'spearman_mean'):.6f} (ties at 12 decimals can split under one metric only)"))]
+
+
+def _pair_key(a: str, b: str) -> str:
+    """``a_b`` in Flach & Kull's order when the pair is one of theirs (the other ``px.`` rows' ids)."""
+    return f"{b}_{a}" if (b, a) in FK_PAIRS else f"{a}_{b}"
+
+
+def cd_order_evidence(pairs: pd.DataFrame) -> list[dict[str, object]]:
+    """One ``test`` row per metric pair of ``cd_metric_pairs.csv`` (``px.<a>_<b>.cd.order``): does
+    the learner order across tasks differ between the two metrics beyond noise? ``estimate`` = the
+    sign-flip p-value, ``tolerance`` = its alpha, ``power`` = the calibrated power on a planted
+    reversal (``power_planted_reversal``), ``mc_error`` = the p-value's Monte Carlo SE; the detail gives the tasks and learners, the learners
+    that move and the calibrated false rate and power. A pair the cd job could not test
+    (no learner shared by two tasks: its ``note``) gets a row without p-value that says why."""
+    rows: list[dict[str, object]] = []
+    for _, r in pairs.iterrows():
+        a, b = str(r["metric_a"]), str(r["metric_b"])
+        A, B = METRIC_LABELS.get(a, a), METRIC_LABELS.get(b, b)
+        p, alpha = _g(r, "p_value"), _g(r, "alpha")
+        n_tasks, k = _g(r, "n_tasks"), _g(r, "n_learners")
+        claim = f"{A} and {B} order the learners differently across tasks (beyond noise)"
+        if not np.isfinite(p):
+            note = str(r.get("note", "") or "")
+            detail = note if note and note != "nan" else "the cd job wrote no p-value for this pair"
+        else:
+            moved = str(r.get("learners_moved", "") or "")
+            moved = "" if moved == "nan" else moved
+            how = "all sign flips" if bool(r.get("exact", False)) else f"{int(_g(r, 'n_perm'))} random sign flips"
+            detail = (f"sign-flip test of the two metrics' within-task ranks over {int(n_tasks)} tasks and {int(k)} "
+                      f"learners ({how}; cd_metric_pairs.csv); Spearman correlation of the average ranks "
+                      f"{_g(r, 'spearman_average_ranks'):.3f}; learners that move (Wilcoxon-Holm): "
+                      f"{moved if moved else 'none'}")
+            fr, pw = _g(r, "false_rate"), _g(r, "power_planted_reversal")
+            if np.isfinite(fr) and np.isfinite(pw):
+                detail += (f"; calibrated at {int(n_tasks)} tasks x {int(k)} learners ({int(_g(r, 'calibration_n_sim'))} "
+                           f"simulations): false rate {fr:.3f} (MC SE {_g(r, 'false_rate_se'):.3f}) with exchangeable "
+                           f"metrics, power {pw:.2f} (MC SE {_g(r, 'power_se'):.2f}) when one metric swaps the best "
+                           f"and the worst learner")
+            else:
+                detail += "; no calibration (prspace step cd --set n_sim=0)"
+        rows.append(evidence_row(
+            paper="prspace", claim_id=f"px.{_pair_key(a, b)}.cd.order", kind="test", claim=claim,
+            estimate=p, tolerance=alpha if np.isfinite(alpha) else float("nan"), n_tasks=n_tasks, detail=detail,
+            power=_g(r, "power_planted_reversal"), mc_error=_p_mc_error(r, p)))
+    return rows
+
+
+def _p_mc_error(r: pd.Series, p: float) -> float:
+    """Monte Carlo SE of a sign-flip p-value: 0 when every flip was enumerated, else the binomial
+    ``sqrt(p (1 - p) / n_perm)`` of a share of ``n_perm`` random flips."""
+    if not np.isfinite(p):
+        return float("nan")
+    if str(r.get("exact", False)).lower() in ("true", "1"):
+        return 0.0
+    n = _g(r, "n_perm")
+    return float(np.sqrt(p * (1 - p) / n)) if n > 0 else float("nan")
