@@ -193,7 +193,7 @@ def fold_skew_mechanism_report(*, n_sim: int = 400, seed: int = 0) -> StepOutput
         title="Boyd et al. 2012, section 4.1 on one simulated model: is averaging per-fold AUPR optimistic?",
         note=("Simulated, no data: binormal scores (negatives N(0, 1), positives N(separation, 1); auroc = "
               "Phi(separation / sqrt 2)), one model and one population, stratified folds made to differ in skew by "
-              "prspace.experiments.fold_skew.reassign_folds (dispersion d) against the stratified control. bias = "
+              "prspace.experiments.boyd.fold_skew.reassign_folds (dispersion d) against the stratified control. bias = "
               "(mean of per-fold AUPR - merged AUPR) on skewed folds minus the same on the control; mc_lo, mc_hi: its "
               "Monte Carlo interval over n_sim simulations; sign where that interval excludes 0. Precision at a fixed "
               "ROC point is concave in pi for a better-than-random model (fold mean pessimistic) and convex for a "
