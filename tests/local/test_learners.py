@@ -243,11 +243,12 @@ def test_categories_unseen_in_training_are_ignored(mixed_data):
 
 
 def test_gnb_isotonic_is_blind_to_last_bits_of_naive_bayes(monkeypatch):
-    """Isotonic calibration sorts its training rows by naive Bayes' probabilities, many of
-    them near 0 or 1; another CPU's ``exp``/``log`` moves them in the last bit.  Fitted on
-    unrounded probabilities (the learner before ``RoundedGaussianNB``), a random one-ulp
-    change moves scores of cd-flare-D-vs-rest (its AUROC differed between two machines);
-    gnb-isotonic's scores stay the same bits."""
+    """Isotonic calibration sorts its training rows by naive Bayes' scores; another CPU's
+    ``exp``/``log`` moves naive Bayes' joint log-likelihoods in the last bit.  gnb-isotonic
+    calibrates the log-odds rounded to 10 significant digits (``RoundedGaussianNB``): under a random
+    one-ulp change of the log-likelihoods its scores on cd-flare-D-vs-rest (whose AUROC differed
+    between two machines with the learner before) stay the same bits, while the same learner on
+    unrounded log-odds moves (the check has power)."""
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.naive_bayes import GaussianNB
 
@@ -256,29 +257,49 @@ def test_gnb_isotonic_is_blind_to_last_bits_of_naive_bayes(monkeypatch):
     from prspace.local.crossval import predict_dataset
     from prspace.local.pipeline import _linear
 
-    # the learner before RoundedGaussianNB, run under the panel name "gnb" (names are checked)
+    class UnroundedLogOdds(GaussianNB):
+        def decision_function(self, X):
+            jll = self._joint_log_likelihood(self._check_X(X))
+            return jll[:, 1] - jll[:, 0]
+
+    # the control runs under the panel name "gnb" (names are checked)
     unrounded = "gnb"
     monkeypatch.setitem(learners.LEARNERS, unrounded, _linear(
-        lambda s: CalibratedClassifierCV(GaussianNB(), method="isotonic", cv=3)))
+        lambda s: CalibratedClassifierCV(UnroundedLogOdds(), method="isotonic", cv=3)))
     names = ["gnb-isotonic", unrounded]
     ds = load_dataset("cd-flare-D-vs-rest")
     base, _, failures = predict_dataset(ds, names, n_folds=10, seed=0)
     assert not failures
-    original = GaussianNB.predict_proba
+    original = GaussianNB._joint_log_likelihood
     moved = {name: [] for name in names}
     for seed in range(3):
         rng = np.random.default_rng(seed)
 
-        def predict_proba(self, X, rng=rng):
-            p = original(self, X)
-            return p + rng.integers(-1, 2, size=p.shape) * np.spacing(p)
+        def jll(self, X, rng=rng):
+            j = original(self, X)
+            return j + rng.integers(-1, 2, size=j.shape) * np.spacing(j)
 
-        monkeypatch.setattr(GaussianNB, "predict_proba", predict_proba)
+        monkeypatch.setattr(GaussianNB, "_joint_log_likelihood", jll)
         other, _, _ = predict_dataset(ds, names, n_folds=10, seed=0)
-        monkeypatch.setattr(GaussianNB, "predict_proba", original)
+        monkeypatch.setattr(GaussianNB, "_joint_log_likelihood", original)
         for name in names:
             a = base.loc[base["model_id"] == name, "score"].to_numpy()
             b = other.loc[other["model_id"] == name, "score"].to_numpy()
             moved[name].append(int((a != b).sum()))
     assert moved["gnb-isotonic"] == [0, 0, 0]
-    assert min(moved[unrounded]) > 0  # the check has power: the old learner moves
+    assert min(moved[unrounded]) > 0, moved
+
+
+def test_rounded_gaussian_nb_scores_are_naive_bayes_log_odds():
+    """The score gnb-isotonic calibrates orders rows as naive Bayes' probability does, without
+    its ties at 0 and 1."""
+    from sklearn.naive_bayes import GaussianNB
+
+    from prspace.local.pipeline import RoundedGaussianNB
+
+    X, y = load_breast_cancer(return_X_y=True)
+    d = RoundedGaussianNB().fit(X, y).decision_function(X)
+    p = GaussianNB().fit(X, y).predict_proba(X)[:, 1]
+    inner = (p > 1e-6) & (p < 1 - 1e-6)
+    np.testing.assert_allclose(d[inner], np.log(p[inner]) - np.log1p(-p[inner]), rtol=1e-6, atol=1e-6)
+    assert len(np.unique(d)) > len(np.unique(p))  # saturated probabilities tie; their log-odds do not

@@ -317,7 +317,7 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     # --- calibrated models ------------------------------------------------------------
     # isotonic calibration (pool adjacent violators: no optimiser) averaged over the
     # 3 models of an internal unshuffled stratified 3-fold CV; fitted on naive Bayes'
-    # probabilities rounded to SCORE_DIGITS (RoundedGaussianNB: the same on every machine)
+    # log-odds rounded to SCORE_DIGITS (RoundedGaussianNB: the same on every machine)
     "gnb-isotonic": _linear(
         lambda s: CalibratedClassifierCV(RoundedGaussianNB(), method="isotonic", cv=3)
     ),
