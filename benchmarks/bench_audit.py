@@ -3,7 +3,7 @@
 Makes ``--models`` (default 5) models' scores on ``--rows`` (default 10^6) test rows (20%
 positives, 10 folds, scores rounded to 4 decimals so there are ties), then times
 
-* prspace: :func:`prspace.audit.inference.audit_intervals.blocks` + :func:`prspace.audit.inference.uncertainty.uncertainty`
+* prspace: :func:`prspace.audit.inference.audit_blocks.blocks` + :func:`prspace.audit.inference.uncertainty.uncertainty`
   with ``--resamples`` (default 1000) stratified resamples: percentile intervals of AUROC, AP, AUPR,
   AUCNPR and AUPRG for every model, DeLong for AUROC, and the paired tests of every pair of
   models on every metric (one sort per model; each resample is a vector of counts);
@@ -39,7 +39,7 @@ def make_data(rows: int, models: int, seed: int = 0) -> pd.DataFrame:
 
 
 def run_prspace(data: pd.DataFrame, resamples: int) -> float:
-    from prspace.audit.inference.audit_intervals import blocks
+    from prspace.audit.inference.audit_blocks import blocks
     from prspace.audit.inference.tables import pooled_metrics
     from prspace.audit.inference.uncertainty import uncertainty
 

@@ -4,11 +4,11 @@ Makes ``--models`` (default 30) models' scores on ``--rows`` (default 10,000) sh
 (``--pi`` positives, default 0.1; scores rounded to 3 decimals, so there are ties), then times,
 side by side in one run:
 
-* prspace: the audit's paired count bootstrap (:func:`prspace.audit.inference.audit_intervals.bootstrap`:
+* prspace: the audit's paired count bootstrap (:func:`prspace.stats.replicates.bootstrap`:
   replicates of AUROC, AP, AUPR, AUCNPR and AUPRG of every model on ``--resamples`` shared
   stratified resamples), the confidence sets for ranks (:func:`prspace.stats.ranksets.rank_sets`, every
   metric) and the comparisons of all pairs (:func:`prspace.stats.pairwise.bootstrap_pairs` and, on the
-  stratified jackknife :func:`prspace.audit.inference.audit_intervals.jackknife`, :func:`prspace.stats.pairwise.jackknife_pairs`
+  stratified jackknife :func:`prspace.stats.replicates.jackknife`, :func:`prspace.stats.pairwise.jackknife_pairs`
   for every metric, :func:`prspace.stats.pairwise.delong_pairs` for AUROC);
 * the plain way: a loop of ``models x resamples`` calls of ``sklearn.metrics.roc_auc_score``
   on the resampled rows (one metric only, no rank sets, no tests).  ``--sklearn-resamples``
@@ -44,7 +44,7 @@ def make_block(rows: int, models: int, pi: float, seed: int = 0):
 
 def run_prspace(block, resamples: int, seed: int = 0) -> tuple[float, float]:
     from prspace import metrics as M
-    from prspace.audit.inference.audit_intervals import delong
+    from prspace.stats.delong import delong
     from prspace.stats.pairwise import bootstrap_pairs, delong_pairs, jackknife_pairs
     from prspace.stats.ranksets import rank_sets
     from prspace.stats.replicates import BOOT_METRICS, bootstrap, jackknife

@@ -215,7 +215,7 @@ def test_no_folder_holds_more_than_15_modules():
 
 def test_a_module_name_is_understood_without_its_folder():
     """No two modules of the package share a file name (issue 43): a name says what the module holds
-    without its folder (``audit/inference/audit_intervals.py`` beside ``stats/intervals.py``; the
+    without its folder (``audit/inference/audit_pairwise.py`` beside ``stats/pairwise.py``; the
     command modules of ``cli/`` keep their command's name, so the modules they call are named apart)."""
     names: dict[str, list[str]] = {}
     for m, p in MODULES.items():

@@ -21,10 +21,10 @@ from sklearn.metrics import roc_auc_score
 
 from prspace import audit
 from prspace.audit.inference import coverage as C
-from prspace.audit.inference.audit_intervals import jackknife_interval, logit_interval
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.inference.uncertainty import shown_method
 from prspace.audit.rule_tables import read_cells, table_path, write_cells
+from prspace.stats.intervals import jackknife_interval, logit_interval
 from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"

@@ -11,10 +11,10 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from prspace.audit import audit
-from prspace.audit.inference.audit_intervals import jackknife_interval
 from prspace.audit.simulation.group_sim import World, draw, truth
 from prspace.cli import main
 from prspace.core.errors import InputError
+from prspace.stats.intervals import jackknife_interval
 from prspace.stats.replicates import (
     BOOT_METRICS,
     bootstrap,

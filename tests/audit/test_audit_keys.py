@@ -155,7 +155,7 @@ def test_categorical_key_columns_group_and_factorise_as_their_texts(monkeypatch)
 
 def test_integer_row_ids_rank_as_their_texts() -> None:
     # integer row ids are ranked by their texts from numpy's bytes of them (not a Python str each): the order of str()
-    from prspace.audit.inference.audit_intervals import _sort_ranks
+    from prspace.audit.inference.audit_blocks import _sort_ranks
 
     ids = np.array([10, 9, -3, 100, 0, -12, 1, 99, 1000, 2, -1], dtype=np.int64)
     rank, code = _sort_ranks(pd.Series(ids))

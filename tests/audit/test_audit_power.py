@@ -18,7 +18,6 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from prspace.audit.inference.audit_intervals import delong
 from prspace.audit.simulation.audit_power import (
     PROC_COMPARABLE,
     Pair,
@@ -31,6 +30,7 @@ from prspace.audit.simulation.audit_power import (
     shift_for,
 )
 from prspace.cli import main
+from prspace.stats.delong import delong
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "audit-example.csv"
 RHO = 0.5

@@ -25,9 +25,10 @@ from sklearn.metrics import auc, average_precision_score, precision_recall_curve
 from _rscript import r_available
 from prspace import metrics as M
 from prspace.audit import audit
-from prspace.audit.inference.audit_intervals import TIE_HASHED, boyd_intervals, delong, tie_groups
+from prspace.audit.inference.audit_blocks import TIE_HASHED, tie_groups
 from prspace.audit.inference.uncertainty import comparison
-from prspace.stats.intervals import percentile
+from prspace.stats.delong import delong
+from prspace.stats.intervals import boyd_intervals, percentile
 from prspace.stats.replicates import Block, bootstrap
 
 REPO = Path(__file__).resolve().parents[2]
@@ -156,7 +157,7 @@ def test_tie_groups_are_np_uniques_codes_of_the_negated_scores():
 
 def test_integer_row_ids_rank_as_their_texts():
     # integer row ids >= 0 ranked among their decimal texts from numbers alone: the ranks of str() sorted
-    from prspace.audit.inference.audit_intervals import _text_ranks_of_naturals
+    from prspace.audit.inference.audit_blocks import _text_ranks_of_naturals
 
     rng = np.random.default_rng(8)
     for ints in (np.arange(1200), rng.choice(10**16, 3000, replace=False), np.array([0, 1, 10, 2, 100, 19, 9, 99]),
@@ -281,7 +282,7 @@ def test_paired_bootstrap_is_paired_and_deterministic():
 
 def test_delongs_in_place_covariance_is_np_cov_bit_for_bit():
     # intervals._cov_in_place centres the components themselves instead of np.cov's copy: the same numbers
-    from prspace.audit.inference.audit_intervals import _cov_in_place
+    from prspace.stats.delong import _cov_in_place
 
     rng = np.random.default_rng(6)
     for k in (1, 2, 3, 5):

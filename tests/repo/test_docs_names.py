@@ -88,3 +88,28 @@ def test_the_check_finds_what_does_not_exist():
     assert problems(text) == ["path src/prspace/nosuch.py", "rules file cd.smk", "module or name experiments.findings",
                               "module or name prspace.metrics.nosuch", "command prspace findings",
                               "command prspace nosuch-command"]
+
+
+ROLE = re.compile(r":(?:mod|func|class|data|meth|attr|obj):`~?(prspace(?:\.\w+)+)`")
+SOURCES = sorted([*(ROOT / "src" / "prspace").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py"),
+                  *(ROOT / "workflow").rglob("*.smk"), *(ROOT / "workflow").glob("Snakefile")])
+
+
+def role_problems(text: str) -> list[str]:
+    """The full names (``prspace.a.b``) that the docstrings' cross-references (``:mod:``, ``:func:``,
+    ``:class:``, ``:data:``, ``:meth:``, ``:attr:``) name and that do not import."""
+    return [name for name in dict.fromkeys(ROLE.findall(text)) if not _imports(name)]
+
+
+def test_every_name_a_docstring_refers_to_exists():
+    """A module moved or renamed leaves no cross-reference to its old name behind (the folder split of
+    issue 43 left four: ``audit_intervals.bootstrap``, ``.jackknife``, ``.JACK_GROUPS``, ``stats.cd.study_tables``)."""
+    found = {p.relative_to(ROOT).as_posix(): bad for p in SOURCES if (bad := role_problems(p.read_text()))}
+    assert len(SOURCES) > 150
+    assert found == {}
+
+
+def test_the_docstring_check_finds_what_does_not_exist():
+    text = (":func:`prspace.metrics.auroc` :mod:`~prspace.stats.intervals` :data:`prspace.stats.nosuch.X` "
+            ":func:`prspace.metrics.nosuch` :func:`local_name`")
+    assert role_problems(text) == ["prspace.stats.nosuch.X", "prspace.metrics.nosuch"]

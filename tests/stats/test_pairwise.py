@@ -21,12 +21,12 @@ from scipy.stats import norm
 
 from prspace import audit
 from prspace import metrics as M
-from prspace.audit.inference import audit_intervals as intervals
-from prspace.audit.inference.audit_intervals import delong
+from prspace.audit.inference import audit_blocks
 from prspace.audit.inference.audit_pairwise import PAIRWISE_COLUMNS, SHORT, block_decisions
 from prspace.audit.inference.audit_ranksets import DECISIONS
 from prspace.audit.inference.tables import LABELS
 from prspace.cli import main
+from prspace.stats.delong import delong
 from prspace.stats.pairwise import (
     BOOT_MAX_T,
     BOOT_Z,
@@ -481,7 +481,7 @@ def test_audit_pairwise_table_api_and_reports():
     for r in t[(t["method"] == DELONG_HOLM) & (t["role"] == "cross-check")].to_dict("records"):  # uncorrected
         assert r["p_raw"] == pytest.approx(cmp.loc[(r["model_a"], r["model_b"]), "p_value"], rel=1e-12)
     # one procedure decides per metric, by the rule; the rank sets are its decisions
-    block = intervals.blocks(res.data)[0][0]
+    block = audit_blocks.blocks(res.data)[0][0]
     rule = block_decisions(block, bootstrapped=True)
     for metric in BOOT_METRICS:
         g = t[t["metric"] == metric]

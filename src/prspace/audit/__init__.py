@@ -12,8 +12,9 @@ the rule tables of ``data/`` (``rule_tables``). One job per module:
 * :mod:`~prspace.audit.intake.columns`: every other column accounted for; wide files (``--score-cols``).
 * :mod:`~prspace.audit.intake.rows`: models that lack a few rows paired on the rows they share.
 * :mod:`~prspace.audit.inference.tables`: metrics pooled and per fold, every AUPR estimator, ranks.
-* :mod:`~prspace.audit.inference.audit_intervals`: DeLong (Sun & Xu's fast algorithm), Boyd et al.'s
-  logit and binomial intervals, the counts bootstrap.
+* :mod:`~prspace.audit.inference.audit_blocks`: the frame as one block per task for the paired resampling
+  (:mod:`prspace.stats.replicates`), its tie groups, DeLong's covariance once per block; the intervals
+  are :mod:`prspace.stats.intervals` (DeLong's: :mod:`prspace.stats.delong`).
 * :mod:`~prspace.audit.inference.uncertainty`: per-model intervals and paired comparisons.
 * :mod:`~prspace.audit.inference.audit_ranksets`: confidence sets for ranks (:mod:`prspace.stats.ranksets`), per task and metric.
 * :mod:`~prspace.audit.inference.bounds`: what the AUROCs allow (:mod:`prspace.stats.auroc_bounds`), per task, metric and pair.

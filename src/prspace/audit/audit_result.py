@@ -26,8 +26,7 @@ from tqdm.auto import tqdm
 
 from prspace.audit.audit_record import AuditRecord
 from prspace.audit.inference import audit_bands as curve_band
-from prspace.audit.inference import audit_cd, grouping, tables, uncertainty
-from prspace.audit.inference import audit_intervals as intervals
+from prspace.audit.inference import audit_blocks, audit_cd, grouping, tables, uncertainty
 from prspace.audit.inference import audit_ranksets as ranksets
 from prspace.audit.inference.audit_pairwise import pairwise_table
 from prspace.audit.inference.bounds import bound_table
@@ -301,7 +300,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     del ties
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
-    blocks, comparable, paired = intervals.blocks(paired_rows)
+    blocks, comparable, paired = audit_blocks.blocks(paired_rows)
     keys.forget()  # the remembered codes over every row (about 20 MB at 10^6 x 3): the stages left barely read them
     memory.release()
     reps: dict = {}

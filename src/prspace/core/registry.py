@@ -543,14 +543,14 @@ the study's own models when each task's negatives are reweighted so that its pi 
 (same models, same scores; ``negative_weight`` is the weight): ``top1_differs``, ``top3_differs``,
 ``spearman``, ``kendall``; ``is_observed`` marks the task's own pi. The controlled-skew tables and
 the skew evidence rows are bootstraps of families over these rows; committed so that those
-intervals can be recomputed under any seed (``tests/experiments/test_skew_seeds.py``). Written by
+intervals can be recomputed under any seed (``tests/experiments/skew/test_skew_seeds.py``). Written by
 step ``controlled_skew`` (``prspace step controlled_skew``).
 """)
 CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK = Table("controlled_skew_counterfactual_per_task", "Skew counterfactual, per task: each task's disagreement at its reference pi", _N, md=False, caption="""\
 **Skew counterfactual, per task.** Each task's rank disagreement per metric pair with its negatives
 reweighted to each target pi of the reference population (``analysis.skew_reference``; ``target_id``, e.g. its median), the
 per-task rows behind ``controlled_skew_counterfactual`` and the ``at_<reference>_pi`` evidence rows;
-committed so that those intervals can be recomputed under any seed (``tests/experiments/test_skew_seeds.py``).
+committed so that those intervals can be recomputed under any seed (``tests/experiments/skew/test_skew_seeds.py``).
 Written by step ``controlled_skew`` (``prspace step controlled_skew``).
 """)
 PANEL_SENSITIVITY = Table("panel_sensitivity", "Panel sensitivity: every model vs one model per learner family", _N, caption="""\
@@ -630,7 +630,7 @@ BOYD_EVIDENCE_VALUES = _boyd("boyd_evidence_values", "Boyd et al.: the per-task 
 whose interval is a cluster bootstrap of a mean over tasks (sections 4.1 and 4.3, and this project's
 questions about them), one line per task: the row's ``claim_id``, the task's ``family`` (the unit the
 bootstrap resamples) and the per-task ``value`` it averaged. With it, every such interval can be
-recomputed under any seed without the study's runs (``tests/experiments/test_boyd_seeds.py`` does, under five
+recomputed under any seed without the study's runs (``tests/experiments/boyd/test_boyd_seeds.py`` does, under five
 seeds); written by ``prspace step boyd_evidence``.
 """)
 BOYD_TABLE3_CHECK = _boyd("boyd_table3_check", "Boyd Table 3: AUCNPR recomputed from AUCPR and skew", _BP, caption="""\

@@ -10,6 +10,18 @@ interval module of the studies and the audit.
 * :func:`order_statistic_interval`: the interval with each end's error from the ranks two standard
   deviations either side, honest where the statistic takes few values (the Boyd evidence's order change).
 
+The closed-form intervals of one model's metric (the audit's per-model rows and their coverage
+simulations):
+
+* :func:`normal_interval` and :func:`logit_interval`: ``estimate +- z sqrt(variance)`` on the
+  metric's scale (clipped to [0, 1], as pROC) or on the logit scale (delta method), from DeLong's
+  variance (:func:`prspace.stats.delong.delong`) for AUROC;
+* :func:`jackknife_interval`: the class-stratified jackknife-t, on the logit scale for the metrics
+  bounded by [0, 1] (:data:`UNIT_METRICS`);
+* :func:`boyd_intervals`: the binomial interval ``theta +- z sqrt(theta (1 - theta) / n)`` and the
+  logit interval ``expit(eta +- z / sqrt(n theta (1 - theta)))``, ``eta = logit(theta)``, of an
+  AUPR from n positives (Boyd, Eng and Page, ECML PKDD 2013, section 4).
+
 The Monte Carlo error of an interval end: by batches. The ``B``
 replicates (independent draws) are split into 20 batches, the end is computed in each batch, and
 the MC standard error of the end from all ``B`` is the batches' SD over ``sqrt(20)`` (batch means).
@@ -33,6 +45,13 @@ import math
 import warnings
 
 import numpy as np
+from scipy.special import expit, logit
+
+from prspace.metrics.names import (
+    REPORTED_METRICS as BOOT_METRICS,  # stats.replicates' own, without its imports
+)
+from prspace.stats.distributions import norm, student_t
+from prspace.stats.resampling import jackknife_variance
 
 #: Batches of the Monte Carlo error estimate (:func:`percentile_interval`), and the fewest
 #: replicates beyond an interval end each batch must hold for it (else order statistics).
@@ -132,3 +151,66 @@ def order_statistic_interval(boot: np.ndarray, level: float) -> tuple[float, flo
         below, above = s[max(int(np.floor(k - d)), 0)], s[min(int(np.ceil(k + d)), n - 1)]
         mc.append(float(max(end - below, above - end) / 2.0))
     return float(lo), float(hi), mc[0], mc[1]
+
+
+def normal_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
+    """``estimate +- z sqrt(variance)`` clipped to [0, 1] (as pROC does)."""
+    if not np.isfinite(variance):
+        return float("nan"), float("nan")
+    half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0))
+    return max(estimate - half, 0.0), min(estimate + half, 1.0)
+
+
+def logit_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
+    """``expit(logit(A) +- z sqrt(variance) / (A (1 - A)))``: the normal interval on the logit scale
+    (delta method; Pepe 2003, section 5.2.3, for the AUROC), inside (0, 1) by construction, so it
+    does not cross the bound the AUROC piles up against with few positives; NaN at A in {0, 1}."""
+    if not (np.isfinite(variance) and 0.0 < estimate < 1.0):
+        return float("nan"), float("nan")
+    eta = logit(estimate)
+    half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0)) / (estimate * (1.0 - estimate))
+    return float(expit(eta - half)), float(expit(eta + half))
+
+
+#: Metrics of :data:`BOOT_METRICS` bounded by [0, 1] (AUPRG is not: it is negative below the
+#: always-positive baseline), whose jackknife interval is built on the logit scale.
+UNIT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr")
+
+
+def jackknife_interval(points: np.ndarray, replicates: np.ndarray, strata: np.ndarray,
+                       confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-model jackknife-t intervals ``h^-1(h(theta) +- t_df se)``, ``h = logit`` for the
+    :data:`UNIT_METRICS` (inside (0, 1) by construction) and the identity for AUPRG, with
+    ``se^2 = sum_s (G_s - 1) / G_s sum_{g in s} (eta_g - mean_s eta)^2`` over the transformed
+    stratified jackknife replicates ``eta_g = h(theta_(-g))`` (:func:`prspace.stats.replicates.jackknife`) and
+    Welch-Satterthwaite's df, as :func:`prspace.stats.pairwise.jackknife_pairs` (the jackknife variance
+    errs upwards, Efron and Stein 1981).  ``points`` (models, :data:`BOOT_METRICS`),
+    ``replicates`` (G, models, :data:`BOOT_METRICS`); NaN where a unit metric is 0 or 1 or a
+    replicate is undefined."""
+    eps = 1e-12
+    unit = np.array([m in UNIT_METRICS for m in BOOT_METRICS])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eta = np.where(unit, logit(np.clip(points, eps, 1 - eps)), points)
+        reps = np.where(unit, logit(np.clip(replicates, eps, 1 - eps)), replicates)
+    var, spread = jackknife_variance(reps, strata)
+    inside = ~unit | ((points > 0) & (points < 1))
+    ok = inside & np.isfinite(reps).all(axis=0) & (var > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = student_t.isf((1 - confidence) / 2, np.where(ok, var**2 / spread, 1.0)) * np.sqrt(var)
+        lo, hi = eta - half, eta + half
+    lo = np.where(ok, np.where(unit, expit(lo), lo), np.nan)
+    hi = np.where(ok, np.where(unit, expit(hi), hi), np.nan)
+    return lo, hi
+
+
+def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, tuple[float, float]]:
+    """Binomial and logit intervals for an AUPR estimate ``theta`` from ``n_pos`` positives."""
+    z = norm.ppf(0.5 + confidence / 2.0)
+    t = min(max(theta, 1e-12), 1 - 1e-12)
+    half = z * np.sqrt(t * (1 - t) / n_pos)
+    tau = 1.0 / np.sqrt(n_pos * t * (1 - t))
+    eta = logit(t)
+    return {
+        "binomial": (max(theta - half, 0.0), min(theta + half, 1.0)),
+        "logit": (float(expit(eta - z * tau)), float(expit(eta + z * tau))),
+    }

@@ -7,7 +7,7 @@ interval, so that the family of all k(k-1)/2 pairs holds its error rate at ``alp
 A pair *survives* iff its adjusted p-value is below ``alpha``.
 
 :func:`delong_pairs` (AUROC; the DeLong covariance ``S`` of all k AUROCs,
-:func:`prspace.audit.inference.audit_intervals.delong`):
+:func:`prspace.stats.delong.delong`):
 
 1. ``se_ij^2 = S_ii + S_jj - 2 S_ij``, ``z_ij = d_ij / se_ij``, raw two-sided p-value
    ``2 (1 - Phi(|z_ij|))`` (DeLong's paired test, as pROC's ``roc.test``);
@@ -39,7 +39,7 @@ and a zero-width interval.
 :func:`jackknife_pairs` (every metric; the asymptotic paired test of the PR metrics, validated
 below): from the stratified jackknife of all k models on the same rows (replicate g leaves out
 group g of one stratum s, class x fold; delete-one up to
-:data:`prspace.audit.inference.audit_intervals.JACK_GROUPS` rows, else that many random groups within strata,
+:data:`prspace.stats.resampling.JACK_GROUPS` rows, else that many random groups within strata,
 :func:`prspace.stats.replicates.jackknife`), with ``D_g = m_i(-g) - m_j(-g)``:
 
 1. ``se_ij^2 = sum_s (G_s - 1) / G_s sum_{g in s} (D_g - mean_s D)^2`` (the stratified

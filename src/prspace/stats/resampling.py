@@ -17,7 +17,7 @@ those numbers, not their distribution.
   groups (delete-one up to :data:`JACK_GROUPS` rows, else random groups within strata) and
   their 0/1 weights (the paired tests of :mod:`prspace.stats.pairwise`, audit and studies).
 * :class:`StratumSampler`: one resample at a time over any strata, one ``rng.random`` per
-  example (the audit, :mod:`prspace.audit.inference.audit_intervals`); ``counts_batch`` draws many resamples
+  example (the audit, :mod:`prspace.audit.inference.audit_blocks`); ``counts_batch`` draws many resamples
   at once from the same stream.
 """
 

@@ -79,7 +79,7 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     summary_path = RG.DISAGREEMENT_SUMMARY.csv(t)
     if summary_path.is_file():
         rows += within_task_order_evidence(pd.read_csv(summary_path))
-    # the cd job's metric pairs (prspace.stats.cd.study_tables) become the px.<a>_<b>.cd.order rows
+    # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
     cd_path = RG.CD_METRIC_PAIRS.csv(t)
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.audit.inference.audit_intervals import block_delong
+from prspace.audit.inference.audit_blocks import block_delong
 from prspace.audit.inference.decision import ORDER, decide
 from prspace.audit.inference.tables import LABELS, task_metric_rows
 from prspace.stats.pairwise import (

@@ -7,9 +7,9 @@ The coverage of every interval method the audit computes is measured under the k
 the one the paired tests' calibration draws too; scored by :func:`coverage_outcomes`):
 
 * per model, the 95% intervals of every metric: DeLong (normal, clipped to [0, 1], as pROC) and
-  DeLong on the logit scale (:func:`prspace.audit.inference.audit_intervals.logit_interval`) for AUROC; the
+  DeLong on the logit scale (:func:`prspace.stats.intervals.logit_interval`) for AUROC; the
   percentile bootstrap within class (the audit's scheme); the stratified jackknife-t, on the logit
-  scale for the metrics bounded by [0, 1] (:func:`prspace.audit.inference.audit_intervals.jackknife_interval`,
+  scale for the metrics bounded by [0, 1] (:func:`prspace.stats.intervals.jackknife_interval`,
   strata the class); Boyd et al.'s
   logit and binomial intervals for AUPR;
 * per pair of models, the unadjusted paired 95% interval of the difference (DeLong's paired test
@@ -33,18 +33,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.audit.inference.audit_intervals import (
-    boyd_intervals,
-    jackknife_interval,
-    logit_interval,
-    normal_interval,
-)
 from prspace.audit.report.audit_numbers import count, percents
 from prspace.audit.rule_tables import read_cells, table_path, write_cells
 from prspace.audit.simulation.simulate import Replicate, replicate, replicates
 from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.stats.distributions import norm
-from prspace.stats.intervals import percentile
+from prspace.stats.intervals import (
+    boyd_intervals,
+    jackknife_interval,
+    logit_interval,
+    normal_interval,
+    percentile,
+)
 from prspace.stats.replicates import BOOT_METRICS, Block
 
 #: Per kind (per-model ``coverage``, paired ``pair coverage``), metric, interval method and calibrated
@@ -76,7 +76,7 @@ def model_intervals(points: np.ndarray, n_pos: float, confidence: float, *,
                     jack: tuple[np.ndarray, np.ndarray] | None = None) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
     """Every per-model interval the audit computes, as ``(metric, method) -> (lo, hi)`` arrays over the
     models: AUROC by :data:`DELONG` from ``delong_fit`` (``(auroc, covariance)`` of
-    :func:`prspace.audit.inference.audit_intervals.delong`, when given), AUPR by :data:`BOYD` from ``points``' AUPR
+    :func:`prspace.stats.delong.delong`, when given), AUPR by :data:`BOYD` from ``points``' AUPR
     and ``n_pos`` positives, and every metric of :data:`BOOT_METRICS` by the percentile bootstrap of
     ``reps`` (``(B, models, metrics)``, when given) and the jackknife-t of ``jack`` (``(replicates,
     strata)``, when given).  ``points``: (models, :data:`BOOT_METRICS`)."""

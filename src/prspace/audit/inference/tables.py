@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.audit.inference.audit_intervals import hashed_tie_groups
+from prspace.audit.inference.audit_blocks import hashed_tie_groups
 from prspace.audit.intake import keys
 from prspace.audit.intake.inputs import where_text
 from prspace.core.errors import InputError

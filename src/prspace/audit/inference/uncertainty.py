@@ -1,4 +1,4 @@
-"""Per-model intervals and paired comparisons for every metric, from :mod:`prspace.audit.inference.audit_intervals`.
+"""Per-model intervals and paired comparisons for every metric, from :mod:`prspace.stats.intervals`.
 
 :func:`uncertainty` returns two long tables:
 
@@ -7,7 +7,7 @@
     :data:`~prspace.stats.replicates.BOOT_METRICS` by the bootstrap within class (percentile
     interval; folds ignored, ``scheme="class"`` of :func:`prspace.stats.replicates.bootstrap`, so
     the interval holds its level when the folds were not stratified: ``docs/calibration.md``)
-    and by the class-stratified jackknife-t (:func:`prspace.audit.inference.audit_intervals.jackknife_interval`),
+    and by the class-stratified jackknife-t (:func:`prspace.stats.intervals.jackknife_interval`),
     and AUPR also by Boyd et al.'s (2013) logit and binomial intervals.  ``calibrated``: the
     method's simulated coverage at the task's positives and skew is at least
     :data:`prspace.audit.inference.coverage.TARGET` (:func:`prspace.audit.inference.coverage.shown`); the reports
@@ -36,9 +36,7 @@ import pandas as pd
 
 from prspace.audit.inference import coverage as C
 from prspace.audit.inference import grouping
-from prspace.audit.inference.audit_intervals import (
-    block_delong,
-)
+from prspace.audit.inference.audit_blocks import block_delong
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.report.audit_numbers import difference, percents
 from prspace.core.defaults import N_BOOT

@@ -3,7 +3,7 @@
 The canonical frame's ``task``, ``model`` and ``fold`` columns are categoricals of text (:func:`category`:
 one code a row), its ``row`` column text or integers; several stages of
 one audit (:func:`prspace.audit.intake.rows.shared_rows`, :func:`~prspace.audit.intake.rows.own_folds`,
-:func:`prspace.audit.inference.audit_intervals.blocks`) factorise the same column of the same frame again, which at
+:func:`prspace.audit.inference.audit_blocks.blocks`) factorise the same column of the same frame again, which at
 10^6 rows x 3 models costs about half a second each time for the row ids.  Inside :func:`memo` (the
 scope of :func:`prspace.audit.audit_result.run_audit`), :func:`factorize` and :func:`any_na` remember their
 answer per column; outside it they compute it as pandas does.  The answer is exactly ``pd.factorize``'s

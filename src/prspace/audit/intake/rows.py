@@ -119,7 +119,7 @@ def own_folds(data: pd.DataFrame) -> dict[str, bool]:
 
 
 def pairing_frame(data: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, bool]]:
-    """``data`` as the paired resampling reads it (:func:`prspace.audit.inference.audit_intervals.blocks`): in a task
+    """``data`` as the paired resampling reads it (:func:`prspace.audit.inference.audit_blocks.blocks`): in a task
     whose models have their own folds (:func:`own_folds`) the fold is dropped, so that the models are
     paired by row id and resampled within class; and :func:`own_folds`'s answer per task."""
     own = own_folds(data)

@@ -77,9 +77,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from prspace.audit.inference.audit_intervals import blocks, delong
+from prspace.audit.inference.audit_blocks import blocks
 from prspace.audit.inference.decision import decide
 from prspace.core.errors import InputError
+from prspace.stats.delong import delong
 from prspace.stats.distributions import norm
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import (

@@ -21,9 +21,9 @@ import numpy as np
 from scipy.special import expit, logit
 from scipy.stats import norm
 
-from prspace.audit.inference.audit_intervals import delong, jackknife_interval, logit_interval
 from prspace.core.defaults import N_BOOT_REPLICATE_RANKS
-from prspace.stats.intervals import percentile
+from prspace.stats.delong import delong
+from prspace.stats.intervals import jackknife_interval, logit_interval, percentile
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics
 

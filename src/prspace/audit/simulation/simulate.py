@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.audit.inference.audit_intervals import delong
 from prspace.core.defaults import N_BOOT_REPLICATE
+from prspace.stats.delong import delong
 from prspace.stats.distributions import norm
 from prspace.stats.pairwise import bootstrap_z_pairs, delong_pairs, jackknife_pairs
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, point_metrics

@@ -174,7 +174,7 @@ def order_change_resamples(A: np.ndarray, N: np.ndarray, fam: np.ndarray, *, n_r
     :func:`~prspace.stats.family_bootstrap.cluster_resamples`, seed ``(seed, batch)``) and enter as
     counts (a task's weight is how often its family was drawn). Kendall's tau-b over all learner
     pairs ``i < j`` is ``sum s_a s_n / sqrt(sum s_a^2 sum s_n^2)`` with ``s = sign(mean_i - mean_j)``,
-    as :func:`scipy.stats.kendalltau` computes it (``tests/experiments/test_boyd_evidence.py`` checks it)."""
+    as :func:`scipy.stats.kendalltau` computes it (``tests/experiments/boyd/test_boyd_evidence.py`` checks it)."""
     i, j = np.triu_indices(A.shape[1], 1)
     per = -(-int(n_resamples) // batches)
     out = []

@@ -121,7 +121,7 @@ def exploratory_row(claim_id: str, values: np.ndarray, fam: np.ndarray, *, n_res
 def values_table(rows: Sequence[dict[str, object]]) -> pd.DataFrame:
     """The per-task values every interval row of ``rows`` resampled (``claim_id, family, value``,
     in the rows' order): committed beside ``boyd_evidence.csv`` so that its intervals can be
-    recomputed, under any seed, without the study's runs (``tests/experiments/test_boyd_seeds.py``)."""
+    recomputed, under any seed, without the study's runs (``tests/experiments/boyd/test_boyd_seeds.py``)."""
     frames = [pd.DataFrame({"claim_id": r["claim_id"], "family": r[VALUES_KEY][1], "value": r[VALUES_KEY][0]})
               for r in rows if VALUES_KEY in r]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["claim_id", "family", "value"])

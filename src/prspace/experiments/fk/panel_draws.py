@@ -12,7 +12,7 @@ estimate on the whole panel and its 5th, 50th and 95th percentile (and SD) over 
 Ranking conventions are those of :mod:`prspace.experiments.ranking` (values rounded to 12 decimals;
 top-k positions are competition ranks ``1 + #better`` and two metrics agree on the top k when the
 same models hold the same positions; Spearman on average ranks, NaN when a metric ties every
-model), vectorised over draws; ``tests/experiments/test_panel_draws.py`` checks a draw against
+model), vectorised over draws; ``tests/experiments/fk/test_panel_draws.py`` checks a draw against
 :func:`prspace.experiments.ranking.all_disagreements`.
 """
 

@@ -14,7 +14,7 @@ from prspace.experiments import ranking as R
 from prspace.experiments.noise import noise_floor as NF
 from prspace.experiments.skew import controlled_skew as CS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 METRICS = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]
 
 

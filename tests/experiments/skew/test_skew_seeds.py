@@ -17,7 +17,7 @@ from prspace.experiments.skew.skew_evidence import skew_analysis
 from prspace.verdicts.rule import apply_rule
 from prspace.verdicts.skew import shown_skew_evidence
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = {"default": ROOT / "config.yaml", "paperlike": ROOT / "config" / "paperlike.yaml"}
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
 

@@ -391,7 +391,7 @@ def test_committed_primary_rows_keep_their_per_task_values(study):
     estimate is their mean (the verdict engine recomputes intervals from them)."""
     from pathlib import Path
 
-    t = Path(__file__).resolve().parents[2] / "results" / study / "tables"
+    t = Path(__file__).resolve().parents[3] / "results" / study / "tables"
     ev = pd.read_csv(t / "boyd_evidence.csv").set_index("claim_id")
     va = pd.read_csv(t / "boyd_evidence_values.csv", dtype={"family": str})
     assert list(va.columns) == ["claim_id", "family", "value"]

@@ -13,7 +13,7 @@ import yaml
 from prspace.experiments.noise.noise_evidence import noise_evidence
 from prspace.verdicts.rule import apply_rule
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = {"default": ROOT / "config.yaml", "paperlike": ROOT / "config" / "paperlike.yaml"}
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
 

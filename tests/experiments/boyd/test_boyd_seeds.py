@@ -17,7 +17,7 @@ from prspace.experiments.boyd import boyd_evidence as be
 from prspace.experiments.boyd.boyd_evidence_runs import interval
 from prspace.verdicts.rule import apply_rule
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 STUDIES = ("default", "paperlike")
 SEEDS = (0, 1, 2, 3, 4)
 N_RESAMPLES = be.DEFAULT_RESAMPLES  # as the studies ran (config boyd.evidence.n_resamples)

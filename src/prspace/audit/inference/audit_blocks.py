@@ -1,103 +1,24 @@
-"""Confidence intervals: DeLong for AUROC, Boyd et al.'s for AUPR, a counts bootstrap for all.
+"""The audit's frame as the paired resampling reads it: one :class:`~prspace.stats.replicates.Block`
+per task (:func:`blocks`), its scores' tie groups (:func:`tie_groups`), and DeLong's AUROCs and
+covariance of a block's models computed once (:func:`block_delong`).
 
-* :func:`delong`: the AUROCs of k models scored on the same rows and their covariance
-  matrix (DeLong, DeLong and Clarke-Pearson 1988), by the fast algorithm of Sun and Xu
-  (IEEE SPL 21(11), 2014): the placement values come from three midrank computations per
-  model, O(n log n) instead of O(m n).  ``V10_i = (T_Z(x_i) - T_X(x_i)) / n`` for the m
-  positives, ``V01_j = 1 - (T_Z(y_j) - T_Y(y_j)) / m`` for the n negatives, where ``T_Z``,
-  ``T_X``, ``T_Y`` are midranks among all rows, the positives and the negatives; then
-  ``S = cov(V10) / m + cov(V01) / n``.  The same as R's pROC ``ci.auc(method="delong")``
-  and ``roc.test(method="delong", paired=TRUE)``.
-* :func:`boyd_intervals`: the binomial interval ``theta +- z sqrt(theta (1 - theta) / n)``
-  and the logit interval ``expit(eta +- z / sqrt(n theta (1 - theta)))``, ``eta =
-  logit(theta)``, with n the number of positives (Boyd, Eng and Page, ECML PKDD 2013,
-  section 4).
-* the stratified count bootstrap and jackknife of every metric are :mod:`prspace.stats.replicates`
-  (the engine the studies use too); :func:`blocks` builds its :class:`~prspace.stats.replicates.Block`
-  per task from the audit's frame.  Models scored on the same rows share each resample's counts,
-  which makes the paired differences of :mod:`prspace.audit.inference.audit_pairwise` a paired bootstrap.
+The intervals built on them are :mod:`prspace.stats.intervals` (DeLong's, the jackknife-t, Boyd et
+al.'s); the stratified count bootstrap and jackknife of every metric are
+:mod:`prspace.stats.replicates` (the engine the studies use too).  Models scored on the same rows
+share each resample's counts, which makes the paired differences of
+:mod:`prspace.audit.inference.audit_pairwise` a paired bootstrap.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit, logit
 
 from prspace.audit.intake import keys
 from prspace.audit.intake.rows import n_distinct, task_groups
 from prspace.core import memory
-from prspace.stats.distributions import norm, student_t
-from prspace.stats.replicates import BOOT_METRICS, Block, cluster_strata
-from prspace.stats.resampling import jackknife_variance
-
-
-def delong(y: np.ndarray, scores: np.ndarray, groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """AUROCs of the k rows of ``scores`` (k x n) on labels ``y`` and their k x k covariance.  ``groups``: per
-    row, its scores' tie groups (0 = highest score: ``np.unique(-score, return_inverse=True)[1]``, a
-    :class:`~prspace.stats.replicates.Block`'s ``groups``), from which the ranks are read instead of sorting
-    the scores again (the same tie groups, reversed: the same numbers); ``scores`` is then not read."""
-    y = np.asarray(y, dtype=bool)
-    if groups is None:
-        scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
-    k = scores.shape[0] if groups is None else len(groups)
-    m = int(np.count_nonzero(y))
-    n = y.size - m
-    auc, v10, v01 = _components(scores, y, groups)
-    if m < 2 or n < 2:  # one positive or one negative: DeLong's variance is undefined
-        return auc, np.full((k, k), np.nan)
-    cov = np.atleast_2d(_cov_in_place(v10)) / m + np.atleast_2d(_cov_in_place(v01)) / n
-    return auc, cov
-
-
-def _cov_in_place(x: np.ndarray) -> np.ndarray:
-    """``np.cov(x)`` of a k x n float64 array (n >= 2) with numpy's operations, centring ``x`` itself (its values
-    are lost) instead of a copy of it: the k x n negatives' components are not held twice."""
-    avg = np.average(x, axis=1)
-    x -= avg[:, None]
-    c = np.dot(x, x.T.conj())
-    c *= np.true_divide(1, x.shape[1] - 1)
-    return c.squeeze()
-
-
-def _components(scores: np.ndarray, y: np.ndarray,
-                groups: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of ``scores`` (k x n), the AUROC and DeLong's structural components of its positives
-    (``V10``, k x m) and negatives (``V01``, k x n), from the midranks (ties averaged, as
-    ``scipy.stats.rankdata``) of its positives then negatives among all, of its positives among the
-    positives and of its negatives among the negatives: one sort per row (its tie groups) instead of
-    three.  A midrank is ``rows below + (tied rows + 1) / 2``, a half-integer, exact in float64 however it
-    is computed: the values are rankdata's.  One row at a time, so that only the components are held (not
-    the three k x n midrank arrays as well); the same operations on each element as on the whole arrays."""
-    k = scores.shape[0] if groups is None else len(groups)
-    m = int(y.sum())
-    n = y.size - m
-    auc = np.empty(k)
-    v10 = np.empty((k, m))
-    v01 = np.empty((k, n))
-    for i in range(k):
-        if groups is None:
-            _, inv, count = np.unique(scores[i], return_inverse=True, return_counts=True)
-            inv = inv.ravel()
-        else:  # tie groups from the highest score: reversed, np.unique's codes from the lowest (no sort)
-            n_groups = int(groups[i].max()) + 1
-            inv = (n_groups - 1) - groups[i].astype(np.int64)
-            count = np.bincount(inv, minlength=n_groups)
-        count_pos = np.bincount(inv[y], minlength=count.size)
-        mids = []
-        for c in (count, count_pos, count - count_pos):
-            mids.append((np.cumsum(c) - c) + (c + 1) / 2.0)
-        pos = inv[y]
-        tz = mids[0][pos]
-        auc[i] = (tz.sum() - m * (m + 1) / 2.0) / (m * n)
-        np.subtract(tz, mids[1][pos], out=v10[i])
-        v10[i] /= n
-        del pos, tz
-        neg = inv[~y]
-        np.subtract(mids[0][neg], mids[2][neg], out=v01[i])  # 1 - (tz - ty) / m, row by row
-        v01[i] /= m
-        np.subtract(1.0, v01[i], out=v01[i])
-    return auc, v10, v01
+from prspace.stats.delong import delong
+from prspace.stats.replicates import Block, cluster_strata
 
 
 def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
@@ -108,69 +29,6 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
         fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
         memory.release()  # its k x n components, freed, handed back before the jackknives
     return fit
-
-
-def normal_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
-    """``estimate +- z sqrt(variance)`` clipped to [0, 1] (as pROC does)."""
-    if not np.isfinite(variance):
-        return float("nan"), float("nan")
-    half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0))
-    return max(estimate - half, 0.0), min(estimate + half, 1.0)
-
-
-def logit_interval(estimate: float, variance: float, confidence: float) -> tuple[float, float]:
-    """``expit(logit(A) +- z sqrt(variance) / (A (1 - A)))``: the normal interval on the logit scale
-    (delta method; Pepe 2003, section 5.2.3, for the AUROC), inside (0, 1) by construction, so it
-    does not cross the bound the AUROC piles up against with few positives; NaN at A in {0, 1}."""
-    if not (np.isfinite(variance) and 0.0 < estimate < 1.0):
-        return float("nan"), float("nan")
-    eta = logit(estimate)
-    half = norm.ppf(0.5 + confidence / 2.0) * np.sqrt(max(variance, 0.0)) / (estimate * (1.0 - estimate))
-    return float(expit(eta - half)), float(expit(eta + half))
-
-
-#: Metrics of :data:`BOOT_METRICS` bounded by [0, 1] (AUPRG is not: it is negative below the
-#: always-positive baseline), whose jackknife interval is built on the logit scale.
-UNIT_METRICS = ("auroc", "average_precision", "aupr", "aucnpr")
-
-
-def jackknife_interval(points: np.ndarray, replicates: np.ndarray, strata: np.ndarray,
-                       confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Per-model jackknife-t intervals ``h^-1(h(theta) +- t_df se)``, ``h = logit`` for the
-    :data:`UNIT_METRICS` (inside (0, 1) by construction) and the identity for AUPRG, with
-    ``se^2 = sum_s (G_s - 1) / G_s sum_{g in s} (eta_g - mean_s eta)^2`` over the transformed
-    stratified jackknife replicates ``eta_g = h(theta_(-g))`` (:func:`jackknife`) and
-    Welch-Satterthwaite's df, as :func:`prspace.stats.pairwise.jackknife_pairs` (the jackknife variance
-    errs upwards, Efron and Stein 1981).  ``points`` (models, :data:`BOOT_METRICS`),
-    ``replicates`` (G, models, :data:`BOOT_METRICS`); NaN where a unit metric is 0 or 1 or a
-    replicate is undefined."""
-    eps = 1e-12
-    unit = np.array([m in UNIT_METRICS for m in BOOT_METRICS])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        eta = np.where(unit, logit(np.clip(points, eps, 1 - eps)), points)
-        reps = np.where(unit, logit(np.clip(replicates, eps, 1 - eps)), replicates)
-    var, spread = jackknife_variance(reps, strata)
-    inside = ~unit | ((points > 0) & (points < 1))
-    ok = inside & np.isfinite(reps).all(axis=0) & (var > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        half = student_t.isf((1 - confidence) / 2, np.where(ok, var**2 / spread, 1.0)) * np.sqrt(var)
-        lo, hi = eta - half, eta + half
-    lo = np.where(ok, np.where(unit, expit(lo), lo), np.nan)
-    hi = np.where(ok, np.where(unit, expit(hi), hi), np.nan)
-    return lo, hi
-
-
-def boyd_intervals(theta: float, n_pos: float, confidence: float) -> dict[str, tuple[float, float]]:
-    """Binomial and logit intervals for an AUPR estimate ``theta`` from ``n_pos`` positives."""
-    z = norm.ppf(0.5 + confidence / 2.0)
-    t = min(max(theta, 1e-12), 1 - 1e-12)
-    half = z * np.sqrt(t * (1 - t) / n_pos)
-    tau = 1.0 / np.sqrt(n_pos * t * (1 - t))
-    eta = logit(t)
-    return {
-        "binomial": (max(theta - half, 0.0), min(theta + half, 1.0)),
-        "logit": (float(expit(eta - z * tau)), float(expit(eta + z * tau))),
-    }
 
 
 def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
