@@ -155,6 +155,26 @@ def test_holm_matches_its_definition():
     assert mult == [1, 0, 2]
 
 
+def test_holm_levels_move_only_with_a_decision():
+    """The kept hypotheses share one multiplier (their number), tied rejected ones the largest of
+    their places': the order of p-values near 1, or of ties, no longer sets an interval's level."""
+    # 0.001 and 0.01 rejected (0.005, 0.04), 0.5 / 0.99 / 1.0 kept: their multiplier is 3 in any order
+    for p in ([0.001, 0.01, 0.5, 0.99, 1.0], [0.001, 0.01, 0.5, 1.0, 0.99], [0.01, 0.001, 1.0, 1.0, 0.5]):
+        adj, mult = REG.holm(p)
+        assert [m for a, m in zip(adj, mult, strict=True) if a > 0.05] == [3, 3, 3]
+        assert sorted(m for a, m in zip(adj, mult, strict=True) if a <= 0.05) == [4, 5]
+    # tied rejected p-values share the larger multiplier, and each still has p <= alpha / multiplier
+    adj, mult = REG.holm([0.005, 0.005, 0.3])
+    assert mult == [3, 3, 1] and all(x <= 0.05 / m for x, m in zip([0.005, 0.005], mult[:2], strict=True))
+    # every kept p-value is above alpha / r, every rejected one at most alpha / its multiplier
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        p = list(np.round(rng.uniform(0, 0.08, rng.integers(1, 9)) ** rng.uniform(0.5, 2), 3))
+        adj, mult = REG.holm(p)
+        assert all((a > 0.05) == (x > 0.05 / m) if a > 0.05 else x <= 0.05 / m
+                   for x, a, m in zip(p, adj, mult, strict=True))
+
+
 # --- borderline --------------------------------------------------------------------------------
 
 def test_an_end_within_two_mc_errors_of_a_threshold_is_borderline_naming_it():

@@ -327,15 +327,30 @@ def decision_value(claim_id: str) -> float:
 
 def holm(p: list[float] | tuple[float, ...], alpha: float = HOLM_ALPHA) -> tuple[list[float], list[int]]:
     """Holm's (1979) step-down: the adjusted p-values ``max_{j <= i} min(1, (k - j + 1) p_(j))``
-    and each hypothesis's multiplier ``k - i + 1`` (its interval's level is ``1 - alpha / multiplier``),
-    in the input order; NaN p-values are left out (NaN, multiplier 0)."""
+    and each hypothesis's multiplier (its interval's level is ``1 - alpha / multiplier``), in the
+    input order; NaN p-values are left out (NaN, multiplier 0).
+
+    The multiplier of the ``i``-th smallest p-value is Holm's ``k - i + 1`` for the hypotheses the
+    step-down rejects (adjusted p at most ``alpha``), with tied p-values sharing the largest of their
+    places' multipliers; every hypothesis it does not reject shares ``r``, the number not rejected
+    (the level Strassburger and Bretz (2008, Stat Med 27:4914) give the bounds compatible with Holm's
+    test for the hypotheses it keeps). So a claim's level changes only when a decision changes: with
+    each place's own ``k - i + 1``, claims that no interval of the grid decides (p-values near 1)
+    swapped places with the bootstrap's seed and their intervals moved between 95% and 97.5% (the
+    default study at seed 1, 2026-11-26: 30 Monte Carlo errors). Each rejected hypothesis still has
+    ``p <= alpha / multiplier``, and each kept one ``p > alpha / r``: the interval decides exactly
+    where the test does."""
     idx = [i for i, x in enumerate(p) if x == x]
     order = sorted(idx, key=lambda i: p[i])
     k = len(order)
     adj, mult = [float("nan")] * len(p), [0] * len(p)
     running = 0.0
     for rank, i in enumerate(order):
-        m = k - rank
-        running = max(running, min(1.0, m * float(p[i])))
-        adj[i], mult[i] = running, m
+        running = max(running, min(1.0, (k - rank) * float(p[i])))
+        adj[i] = running
+    kept = [i for i in order if adj[i] > alpha]
+    first_place: dict[float, int] = {}
+    for rank, i in enumerate(order):
+        first_place.setdefault(float(p[i]), rank)
+        mult[i] = len(kept) if adj[i] > alpha else k - first_place[float(p[i])]
     return adj, mult
