@@ -80,7 +80,9 @@ def parse_log(text: str) -> tuple[list[dict], int | None]:
         jobs.append({"rule": m.group(1), "wildcards": fields.get("wildcards", ""),
                      "input": [p for p in fields.get("input", "").split(", ") if p],
                      "output": [p for p in fields.get("output", "").split(", ") if p],
-                     "benchmark": fields.get("benchmark", "")})
+                     "benchmark": fields.get("benchmark", ""),
+                     "threads": int(fields.get("threads", 1)),
+                     "resources": {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)(?:,|$)", fields.get("resources", ""))}})
     cores = re.search(r"^Provided cores: (\d+)", text, re.MULTILINE)
     return jobs, int(cores.group(1)) if cores else None
 
@@ -119,6 +121,59 @@ def critical_path(jobs: list[dict], seconds: dict[str, float]) -> tuple[float, l
         chain.append((f"{j['rule']}" + (f"[{j['wildcards']}]" if j["wildcards"] else ""), weight[k]))
         k = via[k]
     return best[end], chain[::-1]
+
+
+def schedule(jobs: list[dict], seconds: dict[str, float], cores: int, *,
+             limits: dict[str, int] | None = None) -> float:
+    """The finish time of a greedy list schedule of ``jobs`` on ``cores``: a model, not a run.
+
+    Each job takes its benchmark wall seconds (0 without one) and ``threads`` cores (its log block's
+    ``threads``, 1 when absent; capped at ``cores``) and starts as soon as its parents (as in
+    :func:`critical_path`) are done and enough cores are free; ready jobs start in the order the
+    log names them, as Snakemake's greedy scheduler roughly does with equal priorities.  ``limits``
+    caps a resource the jobs declare (``openml_connections``: ``profiles/local`` allows 4 at once,
+    and each OpenML fetch job takes ``openml.workers``), as Snakemake's ``--resources`` does.  The jobs'
+    seconds are those measured on the run's machine and load, so the model says how the job graph
+    parallelises, not how fast another machine is (``tests/workflow/test_bench_stages.py``)."""
+    import heapq
+
+    producer = {out: i for i, j in enumerate(jobs) for out in j["output"]}
+    parents = [{producer[p] for p in j["input"] if p in producer} - {i} for i, j in enumerate(jobs)]
+    children: list[list[int]] = [[] for _ in jobs]
+    for i, ps in enumerate(parents):
+        for q in ps:
+            children[q].append(i)
+    waiting = [len(ps) for ps in parents]
+    need = [min(cores, max(1, int(j.get("threads", 1) or 1))) for j in jobs]
+    limits = dict(limits or {})
+    use = [{k: v for k, v in j.get("resources", {}).items() if k in limits} for j in jobs]
+    ready = [i for i in range(len(jobs)) if waiting[i] == 0]
+    heapq.heapify(ready)
+    running: list[tuple[float, int]] = []
+    free, now, done = cores, 0.0, 0
+
+    def fits(i: int) -> bool:
+        return need[i] <= free and all(v <= limits[k] for k, v in use[i].items())
+
+    while done < len(jobs):
+        while ready and fits(ready[0]):
+            i = heapq.heappop(ready)
+            free -= need[i]
+            for k, v in use[i].items():
+                limits[k] -= v
+            heapq.heappush(running, (now + seconds.get(jobs[i]["benchmark"], 0.0), i))
+        if not running:
+            raise ValueError("the job graph has a cycle, or a job needs more cores or resources than exist")
+        now, i = heapq.heappop(running)
+        free += need[i]
+        for k, v in use[i].items():
+            limits[k] += v
+        done += 1
+        for k in children[i]:
+            waiting[k] -= 1
+            if waiting[k] == 0:
+                heapq.heappush(ready, k)
+    return now
 
 
 def log_span(text: str) -> float:
@@ -205,7 +260,8 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}" if abs(v) < 1 else f"{v:.0f}"
 
 
-def report(study: str, root: Path, logs: list[Path], top: int) -> str:
+def report(study: str, root: Path, logs: list[Path], top: int, *,
+           model_cores: tuple[int, ...] = (1, 2, 4, 8, 16), limits: dict[str, int] | None = None) -> str:
     bench = benchmarks(study, root)
     df = stages(bench)
     lines = []
@@ -233,6 +289,13 @@ def report(study: str, root: Path, logs: list[Path], top: int) -> str:
             bound = max(length, total / cores)
             lines.append(f"lower bound on {cores} cores: max(critical path, job-seconds / {cores}) = {bound:.0f} s; "
                          f"the runs' logs span {span:.0f} s ({span / bound:.2f} x the bound)")
+        model = {c: schedule(jobs, seconds, c, limits=limits) for c in model_cores}
+        lines.append("modelled finish (a greedy schedule of these jobs at their measured seconds, "
+                     "not a run; function schedule): "
+                     + ", ".join(f"{c} cores {t:.0f} s" for c, t in model.items())
+                     + f"; unlimited cores: the critical path, {length:.0f} s"
+                     + (f"; on {cores} cores the runs' logs span {span:.0f} s ({span / model[cores]:.2f} x the model)"
+                        if cores in model and model[cores] > 0 else ""))
 
     per = learners(study, root)
     lines.append(f"\n### Predict: the {top} learners with the most CPU seconds\n")
@@ -254,12 +317,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", nargs="*", default=None,
                     help="Snakemake logs of the runs (default: every .snakemake/log/*.snakemake.log under root)")
     ap.add_argument("--top", type=int, default=10, help="learners to list (default 10)")
+    ap.add_argument("--cores", type=int, nargs="+", default=[1, 2, 4, 8, 16],
+                    help="cores to model the study's finish on (default 1 2 4 8 16; function schedule)")
+    ap.add_argument("--openml-connections", type=int, default=4,
+                    help="the cap on simultaneous OpenML connections in the model (profiles/local: 4)")
     args = ap.parse_args(argv)
     root = Path(args.root)
     logs = [Path(p) for p in args.log] if args.log is not None else sorted(
         (root / ".snakemake" / "log").glob("*.snakemake.log"))
     for study in args.studies:
-        print(report(study, root, logs, args.top))
+        print(report(study, root, logs, args.top, model_cores=tuple(args.cores),
+                     limits={"openml_connections": args.openml_connections}))
     return 0
 
 

@@ -103,3 +103,64 @@ def test_learner_table_medians_per_size_bin(study):
     assert t.loc["rf", "fit_share"] == pytest.approx(5.0 / 5.7)
     assert t.loc["rf", "n 0-299 (1 tasks)"] == f"{np.median([1.0]):.3g}/{np.median([0.2]):.3g}"
     assert t.loc["rf", "n 3,000-9,999 (1 tasks)"] == "4/0.5"
+
+
+def test_modelled_schedule_by_hand_and_at_the_extremes(study):
+    """The greedy schedule of the synthetic study (``schedule``), worked by hand on 2 cores: select_tasks
+    0-5 and predict a 0-10; predict b 5-35; score a 10-11; figure_data 11-31; score b 35-37; collect
+    37-40.  One core is the sum of the jobs, enough cores the critical path; the report prints both."""
+    root, log = study
+    jobs, _, _ = bs.study_jobs("s", [log])
+    bench = bs.benchmarks("s", root)
+    seconds = dict(zip(bench["bench"], bench["s"], strict=True))
+    assert bs.schedule(jobs, seconds, 2) == 40.0
+    assert bs.schedule(jobs, seconds, 1) == sum(j[5] for j in JOBS) == 71.0
+    assert bs.schedule(jobs, seconds, 7) == bs.critical_path(jobs, seconds)[0] == 35.0
+    text = bs.report("s", root, [log], top=2, model_cores=(1, 2))
+    assert "1 cores 71 s, 2 cores 40 s; unlimited cores: the critical path, 35 s" in text
+
+
+def test_modelled_schedule_within_grahams_bounds_on_random_graphs():
+    """On random job graphs a greedy list schedule of single-core jobs on c cores finishes no sooner than
+    max(critical path, work / c) and no later than (work - critical path) / c + critical path (Graham 1966,
+    the bound of any list schedule); a job graph of one chain takes its sum on any number of cores."""
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        n = int(rng.integers(1, 40))
+        secs = rng.exponential(10.0, n).round(2)
+        jobs = []
+        for i in range(n):
+            parents = [k for k in range(i) if rng.random() < 3.0 / (i + 1)]
+            jobs.append({"rule": "r", "wildcards": f"i={i}", "input": [f"o{k}" for k in parents],
+                         "output": [f"o{i}"], "benchmark": f"b{i}", "threads": 1, "resources": {}})
+        seconds = {f"b{i}": float(s) for i, s in enumerate(secs)}
+        work, cp = float(secs.sum()), bs.critical_path(jobs, seconds)[0]
+        for c in (1, 2, 3, 8):
+            t = bs.schedule(jobs, seconds, c)
+            assert max(cp, work / c) - 1e-9 <= t <= (work - cp) / c + cp + 1e-9, (trial, c, t, cp, work)
+    chain = [{"rule": "r", "wildcards": "", "input": [f"o{i - 1}"] if i else [], "output": [f"o{i}"],
+              "benchmark": f"b{i}", "threads": 1, "resources": {}} for i in range(5)]
+    assert bs.schedule(chain, {f"b{i}": 2.0 for i in range(5)}, 16) == 10.0
+
+
+def test_modelled_schedule_keeps_the_openml_connection_cap():
+    """Fetch jobs that each take 4 of the 4 OpenML connections the profile allows run one at a time on any
+    number of cores (the loopback study of docs/benchmarks.md), two at a time at 2 connections each, and
+    without the cap as many as there are cores; a job asking for more than the cap is refused by name."""
+    jobs = [{"rule": "predict", "wildcards": f"task={i}", "input": [], "output": [f"p{i}"], "benchmark": f"b{i}",
+             "threads": 1, "resources": {"openml_connections": 4}} for i in range(8)]
+    seconds = {f"b{i}": 10.0 for i in range(8)}
+    assert bs.schedule(jobs, seconds, 16, limits={"openml_connections": 4}) == 80.0
+    assert bs.schedule(jobs, seconds, 16) == 10.0
+    half = [{**j, "resources": {"openml_connections": 2}} for j in jobs]
+    assert bs.schedule(half, seconds, 16, limits={"openml_connections": 4}) == 40.0
+    with pytest.raises(ValueError, match="more cores or resources"):
+        bs.schedule(jobs, seconds, 2, limits={"openml_connections": 3})
+
+
+def test_log_blocks_give_threads_and_numeric_resources():
+    text = ("[Tue Nov 24 01:01:15 2026]\nlocalrule predict:\n    output: a\n    jobid: 3\n    threads: 2\n"
+            "    resources: tmpdir=/tmp, runtime=120, openml_connections=4, mem_mb=4000, mem=4 GB\n")
+    (job,), _ = bs.parse_log(text)
+    assert job["threads"] == 2
+    assert job["resources"] == {"runtime": 120, "openml_connections": 4, "mem_mb": 4000}
