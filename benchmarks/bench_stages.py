@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import heapq
 import itertools
 import json
 import re
@@ -87,11 +88,16 @@ def parse_log(text: str) -> tuple[list[dict], int | None]:
     return jobs, int(cores.group(1)) if cores else None
 
 
+def _parents(jobs: list[dict]) -> list[list[int]]:
+    """Each job's parents (indices): the jobs that make one of its inputs."""
+    producer = {out: i for i, j in enumerate(jobs) for out in j["output"]}
+    return [sorted({producer[p] for p in j["input"] if p in producer} - {i}) for i, j in enumerate(jobs)]
+
+
 def critical_path(jobs: list[dict], seconds: dict[str, float]) -> tuple[float, list[tuple[str, float]]]:
     """The longest chain of dependent jobs, weighted by their benchmark wall seconds
     (``seconds[benchmark path]``; 0 for a job without one), as (its seconds, [(job, s), ...])."""
-    producer = {out: i for i, j in enumerate(jobs) for out in j["output"]}
-    parents = [sorted({producer[p] for p in j["input"] if p in producer} - {i}) for i, j in enumerate(jobs)]
+    parents = _parents(jobs)
     weight = [seconds.get(j["benchmark"], 0.0) for j in jobs]
     best: dict[int, float] = {}
     via: dict[int, int | None] = {}
@@ -135,18 +141,20 @@ def schedule(jobs: list[dict], seconds: dict[str, float], cores: int, *,
     and each OpenML fetch job takes ``openml.workers``), as Snakemake's ``--resources`` does.  The jobs'
     seconds are those measured on the run's machine and load, so the model says how the job graph
     parallelises, not how fast another machine is (``tests/workflow/test_bench_stages.py``)."""
-    import heapq
-
-    producer = {out: i for i, j in enumerate(jobs) for out in j["output"]}
-    parents = [{producer[p] for p in j["input"] if p in producer} - {i} for i, j in enumerate(jobs)]
+    parents = _parents(jobs)
     children: list[list[int]] = [[] for _ in jobs]
     for i, ps in enumerate(parents):
         for q in ps:
             children[q].append(i)
     waiting = [len(ps) for ps in parents]
-    need = [min(cores, max(1, int(j.get("threads", 1) or 1))) for j in jobs]
+    need = [min(cores, max(1, j.get("threads", 1))) for j in jobs]
     limits = dict(limits or {})
     use = [{k: v for k, v in j.get("resources", {}).items() if k in limits} for j in jobs]
+    for j, u in zip(jobs, use, strict=True):
+        over = {k: v for k, v in u.items() if v > limits[k]}
+        if over:
+            name = j["rule"] + (f"[{j['wildcards']}]" if j["wildcards"] else "")
+            raise ValueError(f"{name} needs more cores or resources than exist: {over} against the limits {limits}")
     ready = [i for i in range(len(jobs)) if waiting[i] == 0]
     heapq.heapify(ready)
     running: list[tuple[float, int]] = []
