@@ -115,16 +115,20 @@ def run(args: argparse.Namespace) -> int:
     v = pd.read_csv(R.VERDICTS.csv(tables), keep_default_na=False, na_values=[""])
     per_task = pd.read_csv(R.DISAGREEMENT_PER_TASK.csv(tables), dtype={"task_id": str})
     one, panel = _one_per_family(tables, per_task)
-    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed, per_task_one_per_family=one)
+    noise_csv = R.NOISE_FLOOR_PAIRS.csv(tables)
+    noise = pd.read_csv(noise_csv, dtype={"task_id": str}) if noise_csv.is_file() else None
+    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=args.seed, per_task_one_per_family=one,
+                             noise_pairs=noise)
     write_table(sens, *R.SENSITIVITY.files(tables),
                 title="Sensitivity of Flach & Kull's primary rows: saturated tasks, learner panel, balance levels",
                 note=(f"Each variant recomputes the primary rows on its tasks with the same paired bootstrap over families "
                       f"({n_boot} resamples, seed {args.seed}, Holm over Flach & Kull's claims within the variant) and decides "
                       f"them by the one rule (docs/verdicts.md). {panel}"))
     write_table(margin_sensitivity_table(kept, n_boot=n_boot, seed=args.seed), *R.MARGIN_SENSITIVITY.files(tables),
-                title="Each primary claim's verdict at the margins fixed before the results and at 0.05, 0.10 and 0.15",
+                title="Each primary claim's verdict at its margin and at half and twice it",
                 note=("The same bootstraps as verdicts.csv; Holm over each paper's primary claims recomputed at each margin "
-                      "(margins in each claim's own units; docs/verdicts.md)."))
+                      "(each margin on its claim's own scale: docs/verdicts.md; when they were set: "
+                      "docs/analysis-plan.md)."))
     write_text(report.verdicts_markdown(v, study=args.study), R.VERDICTS.markdown(tables))
     pages = {"tables_dir": tables, "own_data": _own_data(args.config)}
     write_text(report.summary_markdown(v, study=args.study, tasks=tasks, **pages), R.SUMMARY.path(out))

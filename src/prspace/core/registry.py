@@ -587,10 +587,12 @@ CD_CLIQUES = Table("cd_cliques", "Cliques of the critical-difference diagrams: l
 learners (in average-rank order) no two of which differ under the post hoc named in ``cd_tests``
 (Nemenyi by default); the red bars of the diagram.
 """)
-FK_EVIDENCE = Table("fk_evidence", "Evidence rows: Flach & Kull's 'all significantly different', theorems and code", _V, caption="""\
-**Flach & Kull evidence rows.** ``fk.all_different`` (primary): "AUPR, AUPRG and AUROC are related
-quantities, but still all significantly different", tested as an intersection-union test over the
-three pairs' learner-order tests (``cd_metric_pairs``): p is the largest of the three p-values. The
+FK_EVIDENCE = Table("fk_evidence", "Evidence rows: the learners' common order, Flach & Kull's theorems and code", _V, caption="""\
+**Flach & Kull evidence rows.** ``px.all_different.cd.order`` (this project's own question): does
+each metric pair order the learners differently across tasks, one common order per metric, an
+intersection-union test over the three pairs' learner-order tests (``cd_metric_pairs``): p is the
+largest of the three p-values (Flach & Kull's "all significantly different", ``fk.all_different``, is
+decided with their other primary claims from each pair's disagreement beyond test-set noise). The
 implementation rows check Definition 1 and Theorems 1-4 written out from the paper against
 ``prspace.metrics``, and AUPRG against the authors' code (``pyprg``) on the study's predictions.
 """)
@@ -999,7 +1001,7 @@ STEP_OPENML_MANIFEST = Step("openml_manifest", (OPENML_STUDY,), when=When.OPENML
     description="The frozen draw: server, client version, date; per task the run and flow ids and checksums.")
 STEP_OPENML_SELFCHECK = Step("openml_selfcheck", (OPENML_SELFCHECK, OPENML_SELFCHECK_SUMMARY), when=When.OPENML,
     description="Our AUROC of every drawn run's predictions vs the server's area_under_roc_curve.")
-STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS),
+STEP_NOISE_FLOOR = Step("noise_floor", (NOISE_FLOOR_PER_TASK, NOISE_FLOOR_PAIRS), evidence=(NOISE_FLOOR_PAIRS,),
                         run="prspace.experiments.steps.noise_floor_steps:noise_floor_step",
     description="Per task: how often each metric disagrees with itself under a stratified bootstrap of the test rows.",
     inputs=_pairs(status=_EACH_STATUS),

@@ -111,10 +111,34 @@ def families_of(task_ids: Sequence[str], tasks: pd.DataFrame | None) -> np.ndarr
     return np.where(pd.isna(f), ids.to_numpy(dtype=object), f).astype(str)
 
 
-def fk_stats(per_task: pd.DataFrame, tasks: pd.DataFrame | None, task_ids: Sequence[str] | None = None
-             ) -> tuple[list[tuple[str, CB.Stat]], int, int]:
-    """Flach & Kull's fourteen primary statistics as :class:`prspace.stats.cluster_bootstrap.Stat`
-    over the study's families: ``([(claim id, stat)], tasks, families)``."""
+#: Flach & Kull's "all significantly different": one statistic per pair (``<id>|<a>_<b>``), decided
+#: as an intersection-union test (the claim holds when every pair's does; :func:`_intersection_union`).
+ALL_DIFFERENT = "fk.all_different"
+
+
+def _noise_excess(noise_pairs: pd.DataFrame, index: pd.Index) -> dict[str, np.ndarray]:
+    """Per pair, each task's cross- minus self-disagreement on the best model (``top1_cross_minus_self``
+    of ``noise_floor_pairs.csv``: how much more often the two metrics pick different best models than
+    one metric does with itself on resampled test rows), aligned to ``index`` (NaN: not measured)."""
+    need = {"task_id", "metric_a", "metric_b", "top1_cross_minus_self"}
+    missing = sorted(need - set(noise_pairs.columns))
+    if missing:
+        raise InputError(f"the noise floor's pair table lacks column(s) {missing}; rerun the study's noise_floor step")
+    df = noise_pairs.assign(task_id=noise_pairs["task_id"].astype(str))
+    out = {}
+    for a, b in PAIRS:
+        sub = df[(df["metric_a"] == a) & (df["metric_b"] == b)].drop_duplicates("task_id").set_index("task_id")
+        if sub.empty:
+            continue
+        out[f"{a}_{b}"] = pd.to_numeric(sub["top1_cross_minus_self"], errors="coerce").reindex(index).to_numpy(np.float64)
+    return out
+
+
+def fk_stats(per_task: pd.DataFrame, tasks: pd.DataFrame | None, task_ids: Sequence[str] | None = None,
+             noise_pairs: pd.DataFrame | None = None) -> tuple[list[tuple[str, CB.Stat]], int, int]:
+    """Flach & Kull's primary statistics as :class:`prspace.stats.cluster_bootstrap.Stat` over the
+    study's families: ``([(claim id, stat)], tasks, families)``; with ``noise_pairs`` (the noise
+    floor's pair table) also "all significantly different", one statistic per pair."""
     wide = _wide(per_task, task_ids)
     if wide.empty:
         raise InputError("no task left to compute the primary statistics on")
@@ -131,6 +155,10 @@ def fk_stats(per_task: pd.DataFrame, tasks: pd.DataFrame | None, task_ids: Seque
         out.append((gid, replace(gap, bounds=(-1.0, 1.0) if cx != "spearman" else (-2.0, 2.0))))
     rho = wide["spearman|aupr_auprg"].to_numpy(np.float64)
     out += [(qid, CB.quantile_stat(rho, fid, q, n_f)) for qid, q in _QUARTILES]
+    if noise_pairs is not None:
+        for pair, v in _noise_excess(noise_pairs, wide.index).items():
+            if np.isfinite(v).any():
+                out.append((f"{ALL_DIFFERENT}|{pair}", replace(CB.ratio_stat(v, fid, n_f), bounds=(-1.0, 1.0))))
     return out, len(wide), n_f
 
 
@@ -138,7 +166,9 @@ def fk_stats(per_task: pd.DataFrame, tasks: pd.DataFrame | None, task_ids: Seque
 DECISION_COLUMNS = [
     "claim_id", "estimate", "ci_lo", "ci_hi", "level", "ci95_lo", "ci95_hi", "mc_lo", "mc_hi", "mc_error",
     "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain", "coverage_mc_se", "families_80",
-    "power_here", "value", "margin", "n_tasks", "n_families", "n_boot", "seed",
+    "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc", "p_equiv_mc", "p_beyond_mc", "p_holm_mc",
+    "alpha_used", "coverage_n", "false_rate", "false_rate_mc_se", "families_80_lo", "families_80_hi",
+    "value", "margin", "n_tasks", "n_families", "n_boot", "seed",
 ]
 
 
@@ -152,16 +182,15 @@ class Bootstrapped:
     n_tasks: int
     value: float
     margin: float
-    grid: tuple[np.ndarray, np.ndarray]  # this claim's ends at :data:`CB.ALPHA_GRID` (lower, upper)
 
 
 def double_outer(n_boot: int) -> int:
-    """Outer resamples of the double bootstrap for ``n_boot``: one per 10, from 200 to
-    :data:`prspace.stats.cluster_bootstrap.DOUBLE_OUTER` (100,000 at the default ``n_boot``). The Monte
-    Carlo error of a corrected end comes almost wholly from the level correction (the tail of ``u``
-    over the outer resamples), not from the ``t*`` draws: at 8,000 outer resamples the largest was
-    0.0062, at 100,000 it is within :data:`MC_TARGET` on both committed studies."""
-    return int(np.clip(n_boot // 10, 200, CB.DOUBLE_OUTER))
+    """Outer samples of the double bootstrap (the known-truth simulation) for ``n_boot``: one per 50,
+    from 1,000 to :data:`prspace.stats.cluster_bootstrap.DOUBLE_OUTER` (20,000 at the default
+    ``n_boot``), each with :data:`prspace.stats.cluster_bootstrap.DOUBLE_INNER` inner resamples: a
+    95% interval's coverage counted with an MC SE of 0.0015, and a tail of 0.0017 (Holm's first step
+    over fifteen claims) resolved by 1.7 inner resamples and 34 outer samples."""
+    return int(np.clip(n_boot // 50, 1_000, CB.DOUBLE_OUTER))
 
 
 def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, seed: int,
@@ -179,65 +208,135 @@ def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, se
     for g, (_, members) in enumerate(groups.items()):
         res = CB.run([entries[i][1] for i in members], B=max(n_boot // replicates, 50), seed=[seed, g],
                      replicates=replicates, n_out=double_outer(n_boot) if n_out is None else n_out)
-        lo, hi = res.interval(CB.ALPHA_GRID)  # once per group: every member's ends on the grid
         for k, i in enumerate(members):
             cid = entries[i][0]
-            out[i] = Bootstrapped(cid, res, k, entries[i][2], REG.decision_value(cid), REG.decision_margin(cid),
-                                  (lo[k], hi[k]))
+            base = cid.split("|")[0]  # a part of a claim (fk.all_different|<pair>) is compared as the claim
+            out[i] = Bootstrapped(cid, res, k, entries[i][2], REG.decision_value(base), REG.decision_margin(base))
     return [b for b in out if b is not None]
 
 
-def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin: float | None = None,
+def _families_80(b: Bootstrapped, value: float, margin: float, alpha: float, seed: int,
+                 grid: np.ndarray | None = None) -> tuple[float, float]:
+    """``(families for 80% power, power at this study's families)`` when the population's effect is
+    ``value`` away from the compared value (the study's families as the population)."""
+    stat = b.res.stats[b.k]
+    g, pw = CB.power_curve(stat, value, margin, alpha, seed=seed)
+    _, here = CB.power_curve(stat, value, margin, alpha, seed=seed, grid=np.array([stat.n_families]))
+    return CB.families_for_power(g, pw), float(here[0])
+
+
+def _intersection_union(boots: list[Bootstrapped], margin_factor: float | None
+                        ) -> tuple[list[Bootstrapped], dict[str, str]]:
+    """Claims made of several statistics (``<claim id>|<part>``: "all significantly different", one
+    per metric pair) kept as their weakest part, the one with the largest p-value of a difference:
+    the intersection-union test (Berger 1982) decides that all parts differ at error ``alpha``
+    exactly when each does, that is when the largest p-value is at most ``alpha``. Returns the boots
+    (one per claim, in the order of first appearance) and, per such claim, which part it was and
+    every part's p-value."""
+    groups: dict[str, list[Bootstrapped]] = {}
+    for b in boots:
+        groups.setdefault(b.claim_id.split("|")[0], []).append(b)
+    out, parts = [], {}
+    for cid, members in groups.items():
+        if len(members) == 1 and "|" not in members[0].claim_id:
+            out.append(members[0])
+            continue
+        p = []
+        for b in members:
+            m = b.margin if margin_factor is None else b.margin * float(margin_factor)
+            p.append(CB._sub(b.res, b.k).decision_ps(0, b.value, m)["diff"][0])
+        j = int(np.argmax(p))
+        out.append(replace(members[j], claim_id=cid))
+        parts[cid] = "; ".join(f"{b.claim_id.split('|')[1]} p {x:.3g}" for b, x in zip(members, p, strict=True))
+        parts[cid] = f"weakest pair {members[j].claim_id.split('|')[1]} (per pair, p of a difference: {parts[cid]})"
+    return out, parts
+
+
+def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_factor: float | None = None,
                   power: bool = True) -> pd.DataFrame:
-    """One paper's primary claims decided together (:data:`DECISION_COLUMNS`): each claim's p-value
-    of deciding (:func:`prspace.stats.cluster_bootstrap.decision_p`), Holm over the claims
-    (:func:`prspace.core.claims.holm`), the interval at each claim's Holm level and at 95%, the
-    Monte Carlo error of the ends (over the replicates), the coverage measured by the double
-    bootstrap at the level used, and the families that would decide with 80% power.
-    ``margin``: every claim's margin replaced (the margin sensitivity)."""
+    """One paper's primary claims decided together (:data:`DECISION_COLUMNS`), by Holm-adjusted
+    p-values whose calibration is counted:
+
+    * each claim's p-values of Lakens, Scheel & Isager's tests against its reference value
+      ``+- margin`` (:meth:`prspace.stats.cluster_bootstrap.Result.decision_ps`): ``p_diff``
+      (excludes the value), ``p_equiv`` (within the margin), ``p_beyond`` (wholly beyond), and
+      ``p_decide = min(p_diff, p_equiv)``, each the mean over the reruns with its MC error;
+    * Holm over the paper's claims on ``p_decide`` (:func:`prspace.core.claims.holm`): ``p_holm``,
+      the multiplier ``h`` and ``alpha_used = 0.05 / h``, the error each decided claim's tests are read
+      at (the outcome: :func:`prspace.stats.cluster_bootstrap.outcome_of_ps`);
+    * the per-claim 95% interval shown (``ci_lo``, ``ci_hi``; ``level`` 0.95), its coverage counted in
+      the known-truth simulation (plain and corrected), and the rate at which the claim's test rejects
+      the truth at ``alpha_used`` there (``false_rate``), each with its MC SE;
+    * the families that would decide with 80% power (simulated from the study's families), also with
+      the effect at the 95% interval's two ends (``families_80_lo``, ``_hi``).
+
+    ``margin_factor``: every claim's margin multiplied by it (the margin sensitivity)."""
     if not boots:
         return pd.DataFrame(columns=DECISION_COLUMNS)
-    margins = [b.margin if margin is None else float(margin) for b in boots]
-    p = [CB.decision_p(*b.grid, b.value, m) if np.isfinite(m) and np.isfinite(b.value) else float("nan")
-         for b, m in zip(boots, margins, strict=True)]
-    adj, mult = REG.holm(p, REG.HOLM_ALPHA)
+    boots, parts = _intersection_union(boots, margin_factor)
+    margins = [b.margin if margin_factor is None else b.margin * float(margin_factor) for b in boots]
+    ok = [bool(np.isfinite(m) and np.isfinite(b.value)) for b, m in zip(boots, margins, strict=True)]
+    ps = [CB._sub(b.res, b.k).decision_ps(0, b.value, m) if good else None
+          for b, m, good in zip(boots, margins, ok, strict=True)]
+    nan = float("nan")
+    p_dec = [p["decide"][0] if p is not None else nan for p in ps]
+    adj, mult = REG.holm(p_dec, REG.HOLM_ALPHA)
+    # the Monte Carlo error of each adjusted p-value: Holm again with each rerun left out (the jackknife)
+    reps = min((len(p["decide"][1]) for p in ps if p is not None), default=0)
+    per_rerun = [REG.holm([p["decide"][1][r] if p is not None else nan for p in ps], REG.HOLM_ALPHA)[0]
+                 for r in range(reps)]
     rows = []
-    for b, m, pj, pa, h in zip(boots, margins, p, adj, mult, strict=True):
-        a = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
+    level_a = 1.0 - REG.CLAIM_LEVEL
+    for i, (b, m, pj, pa, h) in enumerate(zip(boots, margins, ps, adj, mult, strict=True)):
+        a_used = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
         sub = CB._sub(b.res, b.k)
-        lo, hi = sub.interval_at(np.array([a]))
-        lo95, hi95 = sub.interval_at(np.array([1.0 - REG.CLAIM_LEVEL]))
-        mlo, mhi = sub.mc_error(np.array([a])) if margin is None else (np.array([np.nan]), np.array([np.nan]))
-        cov = sub.coverage(np.array([a])) if margin is None else {
-            "plain": [np.nan], "plain_se": [np.nan], "corrected": [np.nan], "corrected_mc_se": [np.nan]}
-        n80, here = float("nan"), float("nan")
-        if power and margin is None and np.isfinite(m) and np.isfinite(b.value):
-            grid, pw = CB.power_curve(b.res.stats[b.k], b.value, m, REG.HOLM_ALPHA / max(len(boots), 1),
-                                      seed=seed)
-            n80 = CB.families_for_power(grid, pw)
-            F = b.res.stats[b.k].n_families
-            g2, here_p = CB.power_curve(b.res.stats[b.k], b.value, m, REG.HOLM_ALPHA / max(len(boots), 1),
-                                        seed=seed, grid=np.array([F]))
-            here = float(here_p[0])
+        lo, hi = sub.interval_at(np.array([level_a]))
+        main = margin_factor is None
+        mlo, mhi = sub.mc_error(np.array([level_a])) if main else (np.array([nan]), np.array([nan]))
+        cov = sub.coverage(np.array([level_a])) if main else None
+        fr = sub.coverage(np.array([a_used])) if main else None
+        pm = ({k: (v[0], CB.jackknife_se(v[1])) for k, v in pj.items()} if pj is not None
+              else {k: (nan, nan) for k in ("diff", "equiv", "beyond", "decide")})
+        holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else nan
+        n80 = here = n80_lo = n80_hi = nan
+        if power and main and ok[i]:
+            a_pow = REG.HOLM_ALPHA / max(len(boots), 1)
+            est = float(b.res.estimate[b.k])
+            n80, here = _families_80(b, b.value, m, a_pow, seed)
+            # the plug-in at the 95% interval's ends: the population's effect moved to each end
+            n80_lo = _families_80(b, b.value - (float(lo[0]) - est), m, a_pow, seed)[0]
+            n80_hi = _families_80(b, b.value - (float(hi[0]) - est), m, a_pow, seed)[0]
         rows.append({"claim_id": b.claim_id, "estimate": float(b.res.estimate[b.k]), "ci_lo": float(lo[0]),
-                     "ci_hi": float(hi[0]), "level": 1.0 - a, "ci95_lo": float(lo95[0]), "ci95_hi": float(hi95[0]),
+                     "ci_hi": float(hi[0]), "level": REG.CLAIM_LEVEL, "ci95_lo": float(lo[0]), "ci95_hi": float(hi[0]),
                      "mc_lo": float(mlo[0]), "mc_hi": float(mhi[0]), "mc_error": float(np.fmax(mlo[0], mhi[0])),
-                     "p_decide": pj, "p_holm": pa, "holm_multiplier": h, "coverage": float(cov["corrected"][0]),
-                     "coverage_plain": float(cov["plain"][0]), "coverage_mc_se": float(cov["plain_se"][0]),
-                     "families_80": n80, "power_here": here, "value": b.value, "margin": m, "n_tasks": b.n_tasks,
-                     "n_families": b.res.stats[b.k].n_families, "n_boot": int(n_boot), "seed": int(seed)})
-    return pd.DataFrame(rows, columns=DECISION_COLUMNS)
+                     "p_decide": pm["decide"][0], "p_holm": pa, "holm_multiplier": h,
+                     "coverage": float(cov["corrected"][0]) if cov else nan,
+                     "coverage_plain": float(cov["plain"][0]) if cov else nan,
+                     "coverage_mc_se": float(cov["corrected_mc_se"][0]) if cov else nan,
+                     "families_80": n80, "power_here": here,
+                     "p_diff": pm["diff"][0], "p_equiv": pm["equiv"][0], "p_beyond": pm["beyond"][0],
+                     "p_diff_mc": pm["diff"][1], "p_equiv_mc": pm["equiv"][1], "p_beyond_mc": pm["beyond"][1],
+                     "p_holm_mc": holm_mc, "alpha_used": a_used, "coverage_n": float(cov["n"][0]) if cov else nan,
+                     "false_rate": 1.0 - float(fr["corrected"][0]) if fr else nan,
+                     "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan,
+                     "families_80_lo": n80_lo, "families_80_hi": n80_hi,
+                     "value": b.value, "margin": m, "n_tasks": b.n_tasks,
+                     "n_families": b.res.stats[b.k].n_families, "n_boot": int(n_boot), "seed": int(seed),
+                     "parts": parts.get(b.claim_id, "")})
+    return pd.DataFrame(rows, columns=[*DECISION_COLUMNS, "parts"])
 
 
 def primary_statistics(
     per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int, seed: int,
     task_ids: Sequence[str] | None = None, power: bool = True, keep: dict | None = None, n_out: int | None = None,
+    noise_pairs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Flach & Kull's fourteen primary statistics decided together (:func:`decide_family`).
+    """Flach & Kull's primary statistics decided together (:func:`decide_family`); ``noise_pairs``:
+    the noise floor's pair table ("all significantly different", :func:`fk_stats`).
     ``task_ids``: compute on these tasks only (a sensitivity variant); default every task.
     ``keep``: receives the bootstraps under the paper's key (for :func:`margin_sensitivity_table`).
     ``n_out``: outer resamples of the double bootstrap (:func:`bootstrap_claims`)."""
-    stats, n_tasks, _ = fk_stats(per_task, tasks, task_ids)
+    stats, n_tasks, _ = fk_stats(per_task, tasks, task_ids, noise_pairs)
     boots = bootstrap_claims([(cid, st, n_tasks) for cid, st in stats], n_boot=n_boot, seed=seed, n_out=n_out)
     if keep is not None:
         keep[REG.FK] = boots
@@ -245,6 +344,9 @@ def primary_statistics(
 
 
 def _claim_text(cid: str) -> str:
+    if cid == ALL_DIFFERENT:
+        return ("AUPR, AUPRG and AUROC all pick a different best model more often than test-set noise makes one "
+                "metric disagree with itself (every pair)")
     parts = cid.split(".")
     if parts[1] == "as_different":
         what = {"top1": "share of tasks with a different best model", "top3": "share with a different ordered top three",
@@ -259,36 +361,44 @@ def _claim_text(cid: str) -> str:
 
 
 _KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile", "share_gap": "equivalence",
-         "correlation_gap": "equivalence"}
+         "correlation_gap": "equivalence", "direction": "direction"}
 
 
 def _how(r: object, k: int, what: str) -> str:
     quart = getattr(r, "claim_id", "").endswith(("_q25", "_q75"))
     kind = ("Woodruff interval of a quartile (the bootstrap-t interval of the share of tasks at or below it, mapped "
             "through the tasks' quantiles)" if quart else "studentized (bootstrap-t) interval")
-    return (f"{r.level:.2%} {kind} (Holm over the {k} primary claims of {what}: multiplier "
-            f"{int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}) from a cluster bootstrap over "
-            f"{r.n_families} families of the {r.n_tasks} tasks ({r.n_boot} resamples in {REPLICATES} independent "
-            f"reruns, seed {r.seed}); its coverage measured by the double bootstrap over these families "
-            f"{r.coverage:.4f} (plain bootstrap-t {r.coverage_plain:.4f}, level corrected where short); MC error of "
-            f"the ends over the reruns {r.mc_lo:.4f} / {r.mc_hi:.4f}")
+    return (f"per-claim {r.level:.0%} {kind} from a cluster bootstrap over {r.n_families} families of the "
+            f"{r.n_tasks} tasks ({r.n_boot} resamples in {REPLICATES} independent reruns, seed {r.seed}), its level "
+            f"corrected by counting in a known-truth simulation (the study's families as the population, "
+            f"{int(r.coverage_n)} samples of the study's size): coverage counted {r.coverage:.4f} (MC SE "
+            f"{r.coverage_mc_se:.4f}; uncorrected bootstrap-t {r.coverage_plain:.4f}); decided by Holm over the {k} "
+            f"primary claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, "
+            f"tests read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
+            f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
+            f"{r.mc_lo:.4f} / {r.mc_hi:.4f}")
+
+
+_SCHEME_OUT = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
+               "coverage_mc_se", "families_80", "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc",
+               "p_equiv_mc", "p_beyond_mc", "p_holm_mc", "alpha_used", "coverage_n", "false_rate",
+               "false_rate_mc_se", "families_80_lo", "families_80_hi")
 
 
 def _scheme(r: object) -> dict[str, float]:
-    return {c: float(getattr(r, c)) for c in ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier",
-                                              "coverage", "coverage_plain", "coverage_mc_se", "families_80",
-                                              "power_here")}
+    get = r.get if isinstance(r, pd.Series) else lambda c: getattr(r, c)
+    return {c: float(get(c)) for c in _SCHEME_OUT}
 
 
 def primary_rows(
     per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
     task_ids: Sequence[str] | None = None, note: str = "", power: bool = True, keep: dict | None = None,
-    n_out: int | None = None,
+    n_out: int | None = None, noise_pairs: pd.DataFrame | None = None,
 ) -> list[dict[str, object]]:
     """Evidence rows (:func:`prspace.verdicts.rule.evidence_row`) of Flach & Kull's primary claims
     (:func:`primary_statistics`); ``paper_value`` and the margin (``tolerance``) from the registry."""
     stats = primary_statistics(per_task, tasks, n_boot=n_boot, seed=seed, task_ids=task_ids, power=power, keep=keep,
-                               n_out=n_out)
+                               n_out=n_out, noise_pairs=noise_pairs)
     return _fk_rows(stats, note)
 
 
@@ -299,9 +409,12 @@ def _fk_rows(stats: pd.DataFrame, note: str = "") -> list[dict[str, object]]:
         how = _how(r, len(stats), "Flach & Kull")
         if c.quantity == "share":
             how += "; tasks where two or more models are perfect under every metric count as agreement"
+        if getattr(r, "parts", ""):
+            how = f"intersection-union test over the three pairs, decided as its {r.parts}; {how}"
         rows.append(evidence_row(
             paper=c.paper, claim_id=c.claim_id, claim=_claim_text(c.claim_id), kind=_KIND[c.quantity],
-            estimate=r.estimate, ci_lo=r.ci_lo, ci_hi=r.ci_hi, paper_value=c.paper_value, tolerance=c.margin,
+            estimate=r.estimate, ci_lo=r.ci_lo, ci_hi=r.ci_hi, paper_value=c.paper_value if c.quantity != "direction" else float(c.direction),
+            tolerance=REG.decision_margin(c.claim_id),
             n_tasks=r.n_tasks, n_families=r.n_families, level=r.level, mc_error=r.mc_error,
             mc_error_lo=r.mc_lo, mc_error_hi=r.mc_hi, detail=f"{c.test}; {how}{note}", **_scheme(r)))
     return rows
@@ -376,28 +489,28 @@ MARGIN_COLUMNS = ["claim_id", "paper", "margin", "estimate", "ci_lo", "ci_hi", "
 
 
 def margin_sensitivity_table(kept: dict[str, list[Bootstrapped]], *, n_boot: int, seed: int) -> pd.DataFrame:
-    """Every primary claim decided at each margin of :data:`prspace.core.claims.SENSITIVITY_MARGINS`
-    (Holm over each paper's claims recomputed at that margin; the same bootstraps), with the main
-    table's margin first. Columns :data:`MARGIN_COLUMNS`."""
+    """Every primary claim decided at its own margin and at each multiple of it in
+    :data:`prspace.core.claims.SENSITIVITY_FACTORS` (half and twice: each on the claim's own scale;
+    Holm over each paper's claims recomputed at that margin; the same bootstraps), the main table's
+    margin first. Columns :data:`MARGIN_COLUMNS` and ``margin_kind``."""
     rows = []
     for paper, boots in kept.items():
-        for margin in (None, *REG.SENSITIVITY_MARGINS):
-            d = decide_family(boots, n_boot=n_boot, seed=seed, margin=margin, power=False)
-            for r in d.itertuples(index=False):
-                c = REG.BY_ID[r.claim_id]
-                row = {"paper": paper, "claim_id": r.claim_id, "kind": _KIND.get(c.quantity, c.quantity),
-                       "estimate": r.estimate, "ci_lo": r.ci_lo, "ci_hi": r.ci_hi, "level": r.level,
-                       "paper_value": c.paper_value if c.quantity != "direction" else float(c.direction),
-                       "margin": r.margin, "p_holm": r.p_holm, "role": "primary", "n_families": r.n_families}
+        for factor in (None, *REG.SENSITIVITY_FACTORS):
+            d = decide_family(boots, n_boot=n_boot, seed=seed, margin_factor=factor, power=False)
+            for r in d.to_dict("records"):
+                c = REG.BY_ID[r["claim_id"]]
+                row = {**r, "paper": paper, "kind": _KIND.get(c.quantity, c.quantity), "role": "primary",
+                       "paper_value": REG.decision_value(r["claim_id"]) if c.quantity != "direction"
+                       else float(c.direction)}
                 verdict, _, _ = decide(row)
                 rows.append({**{k: row[k] for k in MARGIN_COLUMNS if k in row}, "verdict": verdict,
-                             "margin_kind": "fixed before the results" if margin is None else "sensitivity"})
+                             "margin_kind": "the claim's margin" if factor is None else f"{factor:g} x the margin"})
     return pd.DataFrame(rows, columns=[*MARGIN_COLUMNS, "margin_kind"])
 
 
-#: Outer resamples of the double bootstrap of each sensitivity variant (six variants: the primary
-#: rows' 100,000 each would take most of the verdict step's time).
-SENSITIVITY_OUTER = 8_000
+#: Outer samples of the known-truth simulation of each sensitivity variant (six variants: the primary
+#: rows' 20,000 each would take most of the verdict step's time).
+SENSITIVITY_OUTER = 4_000
 SENSITIVITY_COLUMNS = ["claim_id", "variant", "n_tasks", "n_families", "estimate", "ci_lo", "ci_hi", "mc_error", "verdict"]
 #: Balance levels of the sensitivity table: (label, lowest pi, pi below).
 BALANCE_VARIANTS = (("pi >= 0.3", 0.3, math.inf), ("0.1 <= pi < 0.3", 0.1, 0.3), ("pi < 0.1", 0.0, 0.1))
@@ -426,32 +539,37 @@ ONE_PER_FAMILY = "one learner per family"
 
 
 def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT,
-                      seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None) -> pd.DataFrame:
+                      seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None,
+                      noise_pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, and on
     ``per_task_one_per_family`` (the per-task table of the same tasks ranked with one model per
     learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
     :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
     so). Columns :data:`SENSITIVITY_COLUMNS`. The level correction of each variant rests on at most
     :data:`SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'
-    (column ``mc_error``, measured the same way; an end within it of a threshold reads borderline)."""
+    (column ``mc_error``, measured the same way; an end within it of a threshold reads borderline).
+    ``noise_pairs`` (the noise floor's pair table) adds "all significantly different" to every variant
+    ranked with the whole panel (the one-learner-per-family ranking has no noise floor of its own)."""
     ids = _wide(per_task, None).index
     rows = []
-    variants = [(v, keep, per_task) for v, keep in sensitivity_variants(tasks, ids)]
+    variants = [(v, keep, per_task, noise_pairs) for v, keep in sensitivity_variants(tasks, ids)]
     if per_task_one_per_family is not None:
-        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family))
-    for variant, keep, table in variants:
+        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family,
+                            None))
+    all_ids = (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS), *(q for q, _ in _QUARTILES))
+    for variant, keep, table, noise in variants:
+        ids_here = (*all_ids, ALL_DIFFERENT) if noise is not None else all_ids
         if not keep:
             rows += [{"claim_id": cid, "variant": variant, "n_tasks": 0, "n_families": 0,
-                      "verdict": "cannot be told: no task"} for cid in (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS),
-                                                                        *(q for q, _ in _QUARTILES))]
+                      "verdict": "cannot be told: no task"} for cid in ids_here]
             continue
         n_f = len(set(families_of(_wide(table, keep).index, tasks)))
         if n_f < MIN_FAMILIES:
             rows += [{"claim_id": cid, "variant": variant, "n_tasks": len(keep), "n_families": n_f,
-                      "verdict": few_families(n_f)} for cid in (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS),
-                                                                   *(q for q, _ in _QUARTILES))]
+                      "verdict": few_families(n_f)} for cid in ids_here]
             continue
         v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False,
-                                                   n_out=min(double_outer(n_boot), SENSITIVITY_OUTER)), scheme=True))
+                                                   n_out=min(double_outer(n_boot), SENSITIVITY_OUTER),
+                                                   noise_pairs=noise), scheme=True))
         rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
     return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)

@@ -74,8 +74,10 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     per_task_path, tasks_path = RG.DISAGREEMENT_PER_TASK.csv(t), RG.TASKS.csv(t)
     if per_task_path.is_file():
         tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path.is_file() else None
+        noise_path = RG.NOISE_FLOOR_PAIRS.csv(t)
+        noise = pd.read_csv(noise_path, dtype={"task_id": str}) if noise_path.is_file() else None
         rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed,
-                             keep=keep, power=power)
+                             keep=keep, power=power, noise_pairs=noise)
     summary_path = RG.DISAGREEMENT_SUMMARY.csv(t)
     if summary_path.is_file():
         rows += within_task_order_evidence(pd.read_csv(summary_path))

@@ -124,9 +124,11 @@ VERDICT_COLUMNS = [
 #: & Isager 2018), the first word of every primary verdict; after the colon, what it means for the claim.
 EQUIVALENT = "equivalent"
 DIFFERENT = "different"
-BY_LESS = "differs, by less than the margin"
+BY_LESS = "different, by less than the margin"
+BEYOND = "different, beyond the margin"
 INCONCLUSIVE = "inconclusive"
-OUTCOMES = (EQUIVALENT, DIFFERENT, BY_LESS, INCONCLUSIVE)
+#: The outcome a verdict starts with (longest first: a verdict is matched by its first word(s)).
+OUTCOMES = (EQUIVALENT, BY_LESS, BEYOND, DIFFERENT, INCONCLUSIVE)
 REPLICATES = f"{EQUIVALENT}: replicates"
 AS_DIFFERENT = f"{EQUIVALENT}: as different, holds"
 NO_EFFECT = f"{EQUIVALENT}: no effect larger than the margin"
@@ -208,41 +210,72 @@ def _leans(kind: str, row: Mapping[str, object], up: bool) -> str:
     return "on the claimed side" if up == claimed else "against the claim"
 
 
+#: The p-value columns a primary row is decided by (:func:`scheme_verdict`); a row without them is
+#: decided by its interval alone.
+P_COLUMNS = ("p_diff", "p_equiv", "p_beyond", "p_holm", "alpha_used")
+
+
+def _p_mode(row: Mapping[str, object]) -> bool:
+    return all(np.isfinite(_f(row, c)) for c in P_COLUMNS)
+
+
+def scheme_code(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[int, bool]:
+    """``(outcome code, held)``: Lakens, Scheel & Isager's outcome (:func:`prspace.stats.cluster_bootstrap.outcomes`
+    codes). A primary row with p-values (:data:`P_COLUMNS`) is decided by them: a claim Holm does not
+    decide (``p_holm`` above :data:`~prspace.core.claims.HOLM_ALPHA`) is inconclusive (``held`` when its
+    own tests would have decided), a decided one reads its tests at ``alpha_used``
+    (:func:`prspace.stats.cluster_bootstrap.outcome_of_ps`). Any other row: its interval against the
+    compared value +- margin."""
+    v = 0.0 if kind in ("equivalence", "direction") else _f(row, "paper_value")
+    if _p_mode(row):
+        code = CB.outcome_of_ps(_f(row, "p_diff"), _f(row, "p_equiv"), _f(row, "p_beyond"), _f(row, "alpha_used"))
+        if _f(row, "p_holm") > HOLM_ALPHA:
+            return CB.INCONCLUSIVE, code != CB.INCONCLUSIVE
+        return code, False
+    return int(CB.outcomes(np.array([lo]), np.array([hi]), v, _f(row, "margin"))[0]), False
+
+
 def scheme_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:
-    """The one scheme (module docstring) from an interval's ends: the outcome of ``[lo, hi]`` against
-    the compared value ``v`` (the paper's number, or 0) +- margin, in the claim's words; an
-    undecided Holm p-value (``p_holm`` above alpha) makes it inconclusive."""
+    """The one scheme (module docstring): the outcome (:func:`scheme_code`) against the compared value
+    ``v`` (the paper's number, or 0) +- margin, in the claim's words, which way a difference goes."""
     v = 0.0 if kind in ("equivalence", "direction") else _f(row, "paper_value")
     m, est = _f(row, "margin"), _f(row, "estimate")
     iv, what = f"[{_fmt(lo)}, {_fmt(hi)}]", ("the paper's " + _fmt(v)) if kind in NUMBER_KINDS else "0"
-    code = int(CB.outcomes(np.array([lo]), np.array([hi]), v, m)[0])
-    ph = _f(row, "p_holm")
-    held = ""
-    if np.isfinite(ph) and ph > HOLM_ALPHA and code != CB.INCONCLUSIVE:
-        held = f"; Holm stops before this claim (adjusted p {_fmt(ph)} > {HOLM_ALPHA:g})"
-        code = CB.INCONCLUSIVE
-    up = (lo + hi) / 2 > v if code in (CB.DIFFERENT, CB.BY_LESS) else est > v
+    code, held = scheme_code(kind, row, lo, hi)
+    pmode = _p_mode(row)
+    up = est > v if pmode or code not in (CB.DIFFERENT, CB.BEYOND, CB.BY_LESS) else (lo + hi) / 2 > v
     lean = _leans(kind, row, up)
+    if pmode:
+        tests = (f"Holm-adjusted p of deciding {_fmt(_f(row, 'p_holm'))}; read at error {_f(row, 'alpha_used'):.3g}: "
+                 f"p of a difference from {what} {_fmt(_f(row, 'p_diff'))}, of lying within +- margin {_fmt(m)} "
+                 f"{_fmt(_f(row, 'p_equiv'))}, of lying wholly beyond it {_fmt(_f(row, 'p_beyond'))}; the per-claim "
+                 f"{_f(row, 'level'):.0%} interval {iv}")
+    else:
+        tests = f"the interval {iv}"
     if code == CB.EQUIVALENT:
         word = {"equivalence": AS_DIFFERENT, "direction": NO_EFFECT}.get(kind, REPLICATES)
-        return word, f"the interval {iv} lies within {what} +- margin {_fmt(m)}"
+        return word, f"{tests}: within {what} +- margin {_fmt(m)}"
     if code == CB.BY_LESS:
-        return (f"{BY_LESS}: {lean}", f"the interval {iv} excludes {what} but lies within +- margin {_fmt(m)}")
-    if code == CB.DIFFERENT:
+        return f"{BY_LESS}: {lean}", f"{tests}: excludes {what} but lies within +- margin {_fmt(m)}"
+    if code in (CB.DIFFERENT, CB.BEYOND):
         side = "above" if up else "below"
         if kind == "direction":
             lean = "holds" if lean == "on the claimed side" else "contradicted"
-        return f"{DIFFERENT}: {lean}", f"the interval {iv} lies wholly {side} {what} {'+' if up else '-'} margin {_fmt(m)}"
-    l95, h95 = _f(row, "ci95_lo"), _f(row, "ci95_hi")
-    why = f"the interval {iv} overlaps the margin {what} +- {_fmt(m)}{held}"
-    if np.isfinite(l95) and np.isfinite(h95):
-        ex = "excludes" if (l95 > v or h95 < v) else "contains"
-        why += f"; the per-claim 95% interval [{_fmt(l95)}, {_fmt(h95)}] {ex} {what}"
+        if code == CB.BEYOND:
+            return (f"{BEYOND}: {lean}",
+                    f"{tests}: wholly {side} {what} {'+' if up else '-'} margin {_fmt(m)}")
+        return f"{DIFFERENT}: {lean}", f"{tests}: excludes {what} ({side}), not within +- margin {_fmt(m)}"
+    why = f"{tests}: includes {what} or is not decided, not within +- margin {_fmt(m)}"
+    if held:
+        why += f"; Holm stops before this claim (adjusted p {_fmt(_f(row, 'p_holm'))} > {HOLM_ALPHA:g})"
     n80, here = _f(row, "families_80"), _f(row, "power_here")
     if np.isfinite(here):
         why += f"; power to decide at this study's {int(_f(row, 'n_families'))} families {here:.2f}"
     if np.isfinite(n80):
-        why += f"; about {int(n80)} families would decide with 80% power (simulated from this study's families)"
+        why += f"; about {int(n80)} families would decide with 80% power (simulated from this study's families"
+        a, b = _f(row, "families_80_lo"), _f(row, "families_80_hi")
+        rng = [f"{int(x)}" if np.isfinite(x) else f"more than {int(CB.POWER_GRID[-1])}" for x in (a, b)]
+        why += f"; {rng[0]} to {rng[1]} with the effect at the 95% interval's ends)" if np.isfinite(a) or np.isfinite(b) else ")"
     elif np.isfinite(here):
         why += f"; more than {int(CB.POWER_GRID[-1])} families would be needed for 80% power"
     if kind == "direction":
@@ -292,6 +325,31 @@ def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]
     if kind == "stable":
         return [("+tolerance", tol), ("-tolerance", -tol)]
     return [("0", 0.0)]
+
+
+#: Each p-value a primary row is decided by, with the column of its Monte Carlo error.
+_P_MC = (("p_holm", "p_holm_mc"), ("p_diff", "p_diff_mc"), ("p_equiv", "p_equiv_mc"), ("p_beyond", "p_beyond_mc"))
+
+
+def _borderline_p(kind: str, row: Mapping[str, object], lo: float, hi: float) -> str | None:
+    """The explanation of a borderline verdict of a row decided by p-values, or None: a p-value within
+    BORDERLINE_MC x its Monte Carlo error (over the reruns) of the error it is read at (0.05 for the
+    Holm-adjusted one, ``alpha_used`` for the tests), where the verdicts on its two sides differ."""
+    hits = []
+    for col, mc_col in _P_MC:
+        p, mc = _f(row, col), _f(row, mc_col)
+        t = HOLM_ALPHA if col == "p_holm" else _f(row, "alpha_used")
+        if not (np.isfinite(p) and np.isfinite(mc) and mc > 0 and abs(p - t) <= BORDERLINE_MC * mc):
+            continue
+        eps = 1e-9 * t
+        sides = [scheme_verdict(kind, {**dict(row), col: x}, lo, hi)[0] for x in (t - eps, t + eps)]
+        if sides[0] != sides[1]:
+            hits.append((abs(p - t) / mc, col, p, t, mc, sides))
+    if not hits:
+        return None
+    _, col, p, t, mc, (a, b) = min(hits, key=lambda h: h[0])
+    return (f"{col} {p:.4g} is within {BORDERLINE_MC:g} x its MC error ({BORDERLINE_MC * mc:.2g}) of {t:.4g}: it "
+            f"sits between '{a}' and '{b}'")
 
 
 def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: float) -> str | None:
@@ -408,6 +466,9 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
                     f"interval is [{_fmt(a)}, {_fmt(b)}]")
         return few_families(nf), why, upd
     verdict, why = _interval_verdict(kind, row, lo, hi)
+    if _p_mode(row) and (kind in (*NUMBER_KINDS, "equivalence") or kind == "direction"):
+        border = _borderline_p(kind, row, lo, hi)
+        return (BORDERLINE, f"{border}; {why}", upd) if border else (verdict, why, upd)
     if not np.isfinite(mc):
         return verdict, why + "; Monte Carlo error of the ends not given (borderline not checked)", upd
     border = _borderline(kind, row, lo, hi, mc)

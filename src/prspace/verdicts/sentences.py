@@ -16,6 +16,7 @@ import pandas as pd
 
 from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
+from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
 from prspace.verdicts.verdict_labels import count_verdicts, label, num, short_name, verdict_key
 
@@ -186,8 +187,10 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
 
 def sample_size_sentence(studies: Sequence[Study]) -> str | None:
     """What the data can and cannot decide, and the population that would: per study the primary
-    claims decided, and for the rest the families that would decide with 80% power (``families_80``,
-    simulated from the study's own families) against Flach & Kull's 426 datasets."""
+    claims decided (a borderline row is not decided), and for the undecided ones the families that
+    would decide with 80% power (``families_80``, simulated from the study's own families; those
+    that never decide within the simulated grid said so), the plug-in's range over each claim's 95%
+    interval (``families_80_lo`` / ``_hi``), against Flach & Kull's 426 datasets."""
     def one(s: Study) -> str | None:
         if s.own_data:
             return None
@@ -195,20 +198,38 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
         p = v[(v["role"] == "primary") & v["claim_id"].astype(str).str.startswith("fk.")]
         if p.empty or "families_80" not in p:
             return None
-        undecided = p[p["verdict"].astype(str).str.startswith("inconclusive")]
+        verdict = p["verdict"].astype(str)
+        decided = verdict.str.startswith(("equivalent", "different"))
+        border = verdict.str.startswith("borderline")
+        undecided = p[~decided & ~border]
         nf = int(p["n_families"].max())
-        out = f"{len(p) - len(undecided)} of {len(p)} decided at {nf} families"
+        out = f"{int(decided.sum())} of {len(p)} decided at {nf} families"
+        if border.any():
+            out += f" ({int(border.sum())} more borderline, not counted as decided)"
         if undecided.empty:
             return out
         need = undecided["families_80"].astype(float)
         known = need[np.isfinite(need)]
+        never = len(need) - len(known)
+        grid_max = int(CB.POWER_GRID[-1])
         if len(known):
-            out += (f"; the rest need about {int(known.median())} families for 80% power, and "
-                    f"{REG.FK_DATASETS} (Flach & Kull's datasets) would decide {int((known <= REG.FK_DATASETS).sum())} "
-                    f"of them")
+            out += (f"; of the {len(need)} undecided, {len(known)} would decide with 80% power at a median of "
+                    f"{int(known.median())} families (each simulated from the study's families with the effect at "
+                    f"its estimate), and {REG.FK_DATASETS} (Flach & Kull's datasets) would decide "
+                    f"{int((known <= REG.FK_DATASETS).sum())} of them")
+        if never:
+            out += f"; {never} would not decide within {grid_max} families"
+        if {"families_80_lo", "families_80_hi"} <= set(undecided.columns):
+            ends = undecided[["families_80_lo", "families_80_hi"]].astype(float).to_numpy()
+            fin = ends[np.isfinite(ends)]
+            if fin.size:
+                out += (f"; with the effect anywhere in its 95% interval the plug-in ranges from "
+                        f"{int(fin.min())} families to " + (f"more than {grid_max}" if (~np.isfinite(ends)).any()
+                                                            else f"{int(fin.max())}"))
         return out
     return _sentence("What the data can decide of Flach & Kull's primary claims: ", studies, one,
-                     " (simulated from the study's own families; config/openml-paper.yaml is that experiment).")
+                     " (simulated from the study's own families; config/openml-paper.yaml is that experiment, "
+                     "docs/analysis-plan.md its plan).")
 
 
 def answer(studies: Sequence[Study]) -> list[str]:
