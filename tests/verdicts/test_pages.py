@@ -175,8 +175,10 @@ def test_implementation_checks_are_one_line(tmp_path):
     bad = F.verdicts(not_exact=("boyd.thm2",))
     text = VR.summary_markdown(bad, study=s.name, tasks=s.tasks)
     assert "7 of 8 exact; `boyd.thm2` differs." in text
-    # no implementation row is in the primary table
-    assert "Theorem" not in text[text.index("**The papers' claims**"): text.index("**Implementation checks**")]
+    # no implementation row is in the primary table (a primary row may say which theorem it follows from)
+    primary_part = text[text.index("**The papers' claims**"): text.index("**Implementation checks**")]
+    assert not [c.claim_id for c in REG.CLAIMS if c.role == "implementation" and L.label(c.claim_id) in primary_part]
+    assert "(follows from Theorem 1 by arithmetic: cannot fail on data)" in primary_part
 
 
 def test_a_users_own_data_comes_first(tmp_path):

@@ -933,7 +933,8 @@ axis (linear within +-0.001); below zero the aggregate is pessimistic on skewed 
 metrics are the same rows and scores in every design, so their shift is 0 by construction. Right,
 against the same d: Kendall's tau between the models' order and their order on the original folds,
 control minus skewed (the agreement the skew costs). Solid: means of per-fold metrics; dashed:
-pooled metrics. The verdicts on section 4.1 (boyd_evidence.csv) read these runs at the largest d.
+pooled metrics. The verdicts on section 4.1 (boyd_evidence.csv) read these runs at every d (the primary
+rows at the largest).
 """)
 FIGURE_BOYD_AGGREGATION = _boyd_figure(
     "boyd_aggregation", (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE,

@@ -42,6 +42,7 @@ from prspace.verdicts.sentences import (
 from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
 from prspace.verdicts.verdict_labels import (
     cell,
+    follows_note,
     label,
     level_text,
     mc_cell,
@@ -114,6 +115,11 @@ def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
     """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
     implementation, then exploratory; within a role in the order of the evidence."""
     v = R.apply_rule(evidence)
+    # a row whose sign follows by arithmetic says so first (the registry's flag, verdict_labels.follows_note)
+    notes = v["claim_id"].map(follows_note)
+    flagged = notes != ""
+    v.loc[flagged, "explanation"] = [f"{n[:1].upper()}{n[1:]}. {e}" for n, e in zip(notes[flagged], v.loc[flagged, "explanation"],
+                                                                                  strict=True)]
     v["_o"] = v["role"].map({r: i for i, r in enumerate(ROLES)})
     return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
 

@@ -12,7 +12,8 @@ decides what a row means (``docs/verdicts.md``). Every ``boyd-2012`` row's id is
   the rounding of three published decimals), ``boyd.table2.mean_row`` (Table 2's mean row) and
   ``boyd.table2.more_conservative`` (mean AUCNPR <= mean AUPR over tasks: true by construction);
 * primary claims (Boyd's empirical sentences of sections 4.1 and 4.3, one simultaneous family with
-  Flach & Kull's; :mod:`prspace.experiments.boyd.boyd_evidence_runs`): directions with cluster-bootstrap
+  Flach & Kull's; :mod:`prspace.experiments.boyd.boyd_fold_skew_rows` (4.1),
+  :mod:`prspace.experiments.boyd.boyd_evidence_runs` (4.3)): directions with cluster-bootstrap
   intervals over families at :func:`prspace.core.claims.primary_level`, their Monte Carlo
   error in ``mc_error``.
 
@@ -44,10 +45,10 @@ from prspace.experiments.boyd.boyd_evidence_runs import (
     downsampling_rows,
     exploratory_row,
     families,
-    fold_skew_rows,
     interval,
     values_table,
 )
+from prspace.experiments.boyd.boyd_fold_skew_rows import fold_skew_rows
 from prspace.experiments.boyd.boyd_intervals import MC_BATCHES
 from prspace.experiments.boyd.boyd_tables import read_runs
 from prspace.stats.family_bootstrap import cluster_resamples

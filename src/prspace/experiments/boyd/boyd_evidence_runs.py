@@ -1,4 +1,4 @@
-"""Evidence rows of Boyd et al. sections 4.1 and 4.3 from this study's runs (fold skew, downsampling).
+"""Evidence rows of Boyd et al. from this study's runs: the intervals, and section 4.3 (downsampling).
 
 Each primary claim (:mod:`prspace.core.claims`, role ``primary``) is a direction: the mean
 over tasks of a per-task effect, with a cluster-bootstrap interval over families of tasks at the
@@ -6,21 +6,18 @@ simultaneous level :func:`prspace.core.claims.primary_level` and its Monte Carlo
 (:func:`prspace.experiments.boyd.boyd_intervals.family_interval`). This project's own questions are
 exploratory rows (``paper = "prspace"``, ids ``px.boyd.*``) at 95%.
 
-Section 4.1 (:func:`fold_skew_rows`): ``boyd.sec4_1.averaging_optimistic`` tests Boyd's modal sentence
-("can lead to") at the mildest dispersion of fold skews, skewed folds against a control with the same
-moves class for class; each stronger dispersion is this project's row ``px.boyd.sec4_1.optimistic_at_d<d>``;
-the detail states what the data find at every dispersion and why, with the single-model check of
-:mod:`prspace.experiments.boyd.boyd_mechanism`.
-``boyd.sec4_1.aucnpr_reduces_bias``: AUCNPR's fold-mean bias against AUPR's on the models' scale.
-``px.boyd.sec4_1.divergence_size_grows``: the *size* of the divergence against the dispersion;
-``px.boyd.sec4_1.aucnpr_reduces_rank_changes``: Kendall's tau lost to skew, AUPR against AUCNPR.
+Section 4.1's rows are in :mod:`prspace.experiments.boyd.boyd_fold_skew_rows` (they use
+:func:`primary_row` and :func:`exploratory_row` of this module).
 
 Section 4.3 (:func:`downsampling_rows`): AUPR rises on a test set downsampled to 1:1
-(``aupr_rises``; by construction when the ROC curve is unchanged, which the detail says and
-measures), more so as the ratio nears 1:1 (``gap_grows_with_pi``, over the downsampled ratios
+(``aupr_rises``), more so as the ratio nears 1:1 (``gap_grows_with_pi``, over the downsampled ratios
 only), AUCNPR moves less (``aucnpr_moves_less``) and has less variance over the ratios
-(``aucnpr_less_variance``) but still moves (``aucnpr_still_moves``), by more than a factor of two
-(``aucnpr_more_than_twice``).
+(``aucnpr_less_variance``: a difference of standard deviations, :func:`sd_gap`, on the AUPR scale of
+its margin) but still moves (``aucnpr_still_moves``), by more than a factor of two
+(``aucnpr_more_than_twice``). ``aupr_rises``, ``aucnpr_still_moves`` and ``gap_grows_with_pi`` follow
+from Theorem 1's arithmetic (the registry flags them: ``extra["follows_from"]``): at a fixed ROC point
+precision pi t / (pi t + (1 - pi) f) rises with pi, so a model's AUPR and AUCNPR rise when its test set
+is downsampled (``tests/experiments/boyd/test_boyd_follows.py`` checks it on random rankings).
 """
 
 from __future__ import annotations
@@ -32,11 +29,10 @@ import numpy as np
 import pandas as pd
 
 from prspace.core.claims import BOYD, claim, primary_level
+from prspace.core.errors import InputError
 from prspace.core.evidence import evidence_row
 from prspace.experiments.boyd import downsampling as ds
-from prspace.experiments.boyd import fold_skew as fs
 from prspace.experiments.boyd.boyd_intervals import Interval, family_interval, simulated_coverage
-from prspace.experiments.boyd.boyd_mechanism import mechanism_sentence
 from prspace.experiments.skew.skew_explanation import task_families
 
 EXPLORATORY = "prspace"
@@ -138,6 +134,19 @@ def eligible_tasks(tasks: pd.DataFrame | None, *, max_pi: float, min_positives: 
     return int(((ok["pi"] <= max_pi) & (ok["n_pos"] >= min_positives)).sum()), len(ok)
 
 
+def sd_gap(per: pd.DataFrame) -> pd.Series:
+    """Per task (index ``task_id``): the standard deviation (ddof 1) over the training ratios of
+    ``down_aupr`` minus that of ``down_aucnpr`` (``per``: one row per task and ``train_k``, the
+    downsampled test set's mean scores). A difference of SDs is on the AUPR scale, as the margin is;
+    a task with one ratio has none (NaN)."""
+    need = {"task_id", "train_k", "down_aupr", "down_aucnpr"}
+    if not need <= set(per.columns):
+        raise InputError(f"the per-ratio scores lack column(s) {sorted(need - set(per.columns))}; pass one row per "
+                         "task and training ratio with the downsampled test set's mean AUPR and AUCNPR")
+    g = per.groupby("task_id", sort=True)
+    return g["down_aupr"].std(ddof=1) - g["down_aucnpr"].std(ddof=1)
+
+
 def downsampling_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resamples: int, seed: int,
                       max_pi: float = 0.1, min_positives: int = 25, scope: str = "") -> list[dict[str, object]]:
     """AUPR and AUCNPR on test folds downsampled to the training ratio minus on the original folds
@@ -150,8 +159,10 @@ def downsampling_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resam
     g = pd.DataFrame({"test_pi": down["test_pi"], "gap_aupr": down["aupr"] - orig["aupr"],
                       "gap_aucnpr": down["aucnpr"] - orig["aucnpr"], "down_aucnpr": down["aucnpr"],
                       "orig_aucnpr": orig["aucnpr"], "down_aupr": down["aupr"], "orig_aupr": orig["aupr"],
-                      "gap_auroc": (down["auroc"] - orig["auroc"]) if "auroc" in runs.columns else np.nan}).reset_index()
-    cols = ["test_pi", "gap_aupr", "gap_aucnpr", "down_aucnpr", "orig_aucnpr", "down_aupr", "orig_aupr", "gap_auroc"]
+                      "gap_auroc": (down["auroc"] - orig["auroc"]) if "auroc" in runs.columns else np.nan,
+                      "down_auroc": down["auroc"] if "auroc" in runs.columns else np.nan}).reset_index()
+    cols = ["test_pi", "gap_aupr", "gap_aucnpr", "down_aucnpr", "orig_aucnpr", "down_aupr", "orig_aupr", "gap_auroc",
+            "down_auroc"]
     per = g.groupby(["task_id", "train_k"])[cols].mean().reset_index()
     sub = per[per["train_k"] != ds.ORIGINAL]
     k_min = float(sub["train_k"].min())
@@ -194,154 +205,40 @@ def downsampling_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resam
                 + (" and the original (difference 0 by definition: with one downsampled ratio the slope is anchored by it)"
                    if anchored else " (the original ratio, whose difference is 0 by definition, is left out so that it "
                    "cannot anchor the slope)")
+                + ". Each model's difference rises with pi by arithmetic (precision at a fixed ROC point rises with pi); "
+                "the slope compares models trained at different ratios, which differ only as their ROC curves do: mean "
+                "AUROC on the downsampled test set by ratio "
+                + ", ".join(f"{ds.ratio_label(k)} {per.loc[per['train_k'] == k, 'down_auroc'].mean():.3f}" for k in ks)
                 + f". {reach}")))
     rows.append(primary_row(
         "boyd.sec4_3.aucnpr_moves_less", (at["gap_aupr"] - at["gap_aucnpr"]).to_numpy(), fam, **rs,
         detail=(f"per task (downsampled - original AUPR) - (downsampled - original AUCNPR) at {ratio}; Boyd's Table 3 at "
                 f"1:1: {(p1[1] - p1[3]) - (p1[2] - p1[4]):+.3f}. Largely by construction: AUCNPR subtracts AUCPR_MIN(pi), "
                 f"which rises with pi, from both sides of the rise. {reach}")))
+    sd = sd_gap(per).reindex(at.index)
     allk = per.groupby("task_id")
-    var_gap = (allk["down_aupr"].var(ddof=1) - allk["down_aucnpr"].var(ddof=1)).reindex(at.index)
     pr_col = np.array([r[1] for r in ds.BOYD_TABLE3])
     npr_col = np.array([r[2] for r in ds.BOYD_TABLE3])
     rows.append(primary_row(
-        "boyd.sec4_3.aucnpr_less_variance", var_gap.to_numpy(np.float64), fam, **rs,
-        detail=(f"per task the variance over the {per['train_k'].nunique()} training ratios (the original included, as in "
-                "Table 3) of the downsampled test set's mean AUPR minus that of its mean AUCNPR; mean variance AUPR "
-                f"{allk['down_aupr'].var(ddof=1).mean():.4f}, AUCNPR {allk['down_aucnpr'].var(ddof=1).mean():.4f}. Boyd's "
-                f"Table 3 downsampled columns: variance AUCPR {pr_col.var(ddof=1):.4f}, AUCNPR {npr_col.var(ddof=1):.4f} "
-                f"(difference {pr_col.var(ddof=1) - npr_col.var(ddof=1):+.4f}). {reach}")))
+        "boyd.sec4_3.aucnpr_less_variance", sd.to_numpy(np.float64), fam, **rs,
+        detail=(f"per task the standard deviation over the {per['train_k'].nunique()} training ratios (the original "
+                "included, as in Table 3) of the downsampled test set's mean AUPR minus that of its mean AUCNPR: a "
+                "difference of SDs, on the AUPR scale of the margin (a difference of variances would be in AUPR "
+                f"squared); mean SD AUPR {allk['down_aupr'].std(ddof=1).mean():.4f}, AUCNPR "
+                f"{allk['down_aucnpr'].std(ddof=1).mean():.4f}. Boyd's Table 3 downsampled columns: SD AUCPR "
+                f"{pr_col.std(ddof=1):.4f}, AUCNPR {npr_col.std(ddof=1):.4f} (difference "
+                f"{pr_col.std(ddof=1) - npr_col.std(ddof=1):+.4f}). {reach}")))
     factor = at["down_aucnpr"].mean() / at["orig_aucnpr"].mean()
     rows.append(primary_row(
         "boyd.sec4_3.aucnpr_still_moves", at["gap_aucnpr"].to_numpy(), fam, **rs,
         detail=(f"per task downsampled minus original AUCNPR at {ratio} (Boyd's 'sizable difference' is AUCNPR's: "
-                f"Table 3 at 1:1 {p1[2]:.3f} vs {p1[4]:.3f}, {p1[2] - p1[4]:+.3f}). {reach}")))
+                f"Table 3 at 1:1 {p1[2]:.3f} vs {p1[4]:.3f}, {p1[2] - p1[4]:+.3f}). The sign follows by arithmetic: "
+                "the same models on both test sets, and at a fixed ROC curve AUCNPR rises with pi as AUPR does "
+                f"(precision at each ROC point rises with pi); the data give the size. {reach}")))
     rows.append(primary_row(
         "boyd.sec4_3.aucnpr_more_than_twice", (at["down_aucnpr"] - 2.0 * at["orig_aucnpr"]).to_numpy(), fam, **rs,
         detail=(f"per task downsampled AUCNPR at {ratio} minus twice the original AUCNPR; above 0 on average: the mean "
                 f"downsampled AUCNPR is more than twice the mean original. Here {at['down_aucnpr'].mean():.3f} vs "
                 f"{at['orig_aucnpr'].mean():.3f} (x{factor:.2f}); Boyd's Table 3 at 1:1 (SAYU, one task): {p1[2]:.3f} vs "
                 f"{p1[4]:.3f} (x{p1[2] / p1[4]:.2f}). {reach}")))
-    return rows
-
-
-# --- section 4.1: fold skew -------------------------------------------------------------------------
-
-
-def fold_skew_task_effects(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per task at the largest dispersion (and per dispersion for the trends): the fold-skew effects.
-
-    Columns ``task_id``, ``divergence`` (mean of per-fold AUPR minus merged AUPR, skewed minus
-    stratified folds, averaged over models and seeds), ``slope`` (least-squares slope of that
-    divergence against the dispersion), ``size_slope`` (the same for its size, |divergence|),
-    ``scaled_bias_<m>`` (|bias of the mean of per-fold metric m| divided by the standard deviation
-    of the models' values on the original folds) and ``kendall_loss_<m>`` (Kendall's tau with the
-    original folds' order, stratified minus skewed) for m in aupr, aucnpr.
-    """
-    by_d = fold_skew_by_dispersion(runs)
-    d_max = float(by_d["dispersion"].max())
-    top = by_d[by_d["dispersion"] == d_max].set_index("task_id").sort_index()
-    full = runs[runs["design"] == fs.FULL].groupby(["task_id", "model_id"])[["mean_aupr", "mean_aucnpr"]].mean()
-    spread = full.groupby(level="task_id").std(ddof=1)
-    out = pd.DataFrame(index=top.index)
-    out["dispersion"] = d_max
-    out["divergence"] = top["divergence"]
-
-    def slope(col: str) -> list[float]:
-        return [float(np.polyfit(g["dispersion"], g[col], 1)[0]) if g["dispersion"].nunique() > 1 else float("nan")
-                for _, g in by_d.groupby("task_id", sort=True)]
-
-    out["slope"] = slope("divergence")
-    out["size_slope"] = slope("size")
-    for m in ("aupr", "aucnpr"):
-        sd = spread[f"mean_{m}"].reindex(out.index)
-        out[f"scaled_bias_{m}"] = (top[f"bias_{m}"].abs() / sd).where(sd > 0)
-    ch = fs.rank_changes(runs[(runs["design"] == fs.FULL) | (runs["dispersion"] == d_max)])
-    ch = ch[ch["aggregate"].isin(["mean_aupr", "mean_aucnpr"])]
-    tau = ch.groupby(["task_id", "aggregate", "design"])["kendall"].mean().unstack("design")
-    for m in ("aupr", "aucnpr"):
-        out[f"kendall_loss_{m}"] = float("nan")  # fewer than three models: no Kendall's tau
-        if set(fs.DESIGNS) <= set(tau.columns):
-            loss = (tau["stratified"] - tau["skewed"]).unstack("aggregate")
-            if f"mean_{m}" in loss:
-                out[f"kendall_loss_{m}"] = loss[f"mean_{m}"].reindex(out.index)
-    return out.reset_index()
-
-
-def fold_skew_by_dispersion(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per task and dispersion: ``divergence`` (skewed minus stratified (mean of per-fold AUPR -
-    merged AUPR), mean over models and seeds), its ``size`` |divergence|, and the fold-mean biases
-    ``bias_aupr``, ``bias_aucnpr`` (skewed minus stratified)."""
-    thinned = runs[runs["design"] != fs.FULL]
-    keys = ["task_id", "dispersion", "seed", "repeat", "model_id"]
-    sk = thinned[thinned["design"] == "skewed"].set_index(keys)
-    st = thinned[thinned["design"] == "stratified"].set_index(keys).reindex(sk.index)
-    d = pd.DataFrame({
-        "divergence": (sk["mean_aupr"] - sk["pooled_aupr"]) - (st["mean_aupr"] - st["pooled_aupr"]),
-        "bias_aupr": sk["mean_aupr"] - st["mean_aupr"], "bias_aucnpr": sk["mean_aucnpr"] - st["mean_aucnpr"],
-    }).reset_index()
-    by_d = d.groupby(["task_id", "dispersion"])[["divergence", "bias_aupr", "bias_aucnpr"]].mean().reset_index()
-    by_d["size"] = by_d["divergence"].abs()
-    return by_d
-
-
-def fold_skew_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resamples: int, seed: int,
-                   mechanism: pd.DataFrame | None = None) -> list[dict[str, object]]:
-    """Section 4.1: averaging vs merging folds of different skew, and AUCNPR against AUCPR."""
-    if runs is None or runs.empty:
-        return []
-    eff = fold_skew_task_effects(runs)
-    by_d = fold_skew_by_dispersion(runs)
-    fam = families(eff["task_id"], tasks)
-    common = {"n_tasks": float(len(eff)), "n_families": float(len(set(fam)))}
-    rs = dict(n_resamples=n_resamples, seed=seed, common=common)
-    d_max = float(eff["dispersion"].iloc[0])
-    control = ("against a control making the same moves class for class (fold skews unchanged)")
-
-    def design(d: float) -> str:
-        return (f"at dispersion d = {d:g}: in each pair of folds a share d of one fold's positives swapped with as many "
-                f"negatives of the other (every row and every fold's size kept), {control}")
-
-    div = by_d.pivot_table(index="task_id", columns="dispersion", values="divergence").reindex(eff["task_id"])
-    ds_sorted = [d for d in sorted(float(d) for d in div.columns) if d > 0] or [0.0]  # d = 0 moves nothing
-    d_min = ds_sorted[0]
-    means = ", ".join(f"d = {d:g}: {div[d].mean():+.4f} (negative in {(div[d] < 0).mean():.0%} of tasks)" for d in ds_sorted)
-    at_min = div[d_min].to_numpy(np.float64)
-    rows = [primary_row(
-        "boyd.sec4_1.averaging_optimistic", at_min, fam, **rs,
-        detail=(f"Boyd's 'can lead to' is modal, so it is tested at every dispersion of fold skews ({len(ds_sorted)}) and "
-                f"this row reports the mildest, d = {d_min:g} (fold pi SD closest to what stratification leaves); the "
-                f"others are this project's rows px.boyd.sec4_1.optimistic_at_d*. Per task (mean of per-fold AUPR - "
-                f"merged AUPR) on skewed folds minus the same on the control, averaged over models and seeds; "
-                f"{design(d_min)}. Mean over tasks by dispersion: {means}. Finding: for models that rank better than random "
-                "the fold mean is pessimistic, not optimistic, at every dispersion tested. Why: at a fixed ROC point (TPR "
-                "t, FPR f) precision pi t / (pi t + (1 - pi) f) is concave in the skew pi when t > f, so the mean over "
-                "folds of precision is below precision at the merged skew (Jensen); Boyd argue from the floor "
-                "AUCPR_MIN(pi), which is convex in pi and which a ranking reaches only near the worst (t < f). Check on a "
-                f"single simulated model: {mechanism_sentence(mechanism)}"))]
-    for d in ds_sorted[1:]:
-        rows.append(exploratory_row(
-            f"px.boyd.sec4_1.optimistic_at_d{d:g}", div[d].to_numpy(np.float64), fam, **rs,
-            claim_text=(f"Averaging per-fold AUPR is optimistic against merging the folds at fold-skew dispersion d = {d:g} "
-                        "(Boyd's sec. 4.1 sentence at a stronger dispersion)"),
-            detail=f"as boyd.sec4_1.averaging_optimistic, {design(d)}"))
-    rows.append(primary_row(
-        "boyd.sec4_1.aucnpr_reduces_bias", (eff["scaled_bias_aupr"] - eff["scaled_bias_aucnpr"]).to_numpy(), fam, **rs,
-        detail=(f"per task |bias of the mean of per-fold AUPR| / sd of the models' AUPR minus the same for AUCNPR (AUCNPR "
-                f"stretches AUPR by 1/(1 - AUCPR_MIN), so raw biases are not comparable); mean scaled bias AUPR "
-                f"{eff['scaled_bias_aupr'].mean():.3f}, AUCNPR {eff['scaled_bias_aucnpr'].mean():.3f}; {design(d_max)}")))
-    sizes = by_d.groupby("dispersion")["size"].mean()
-    rows.append(exploratory_row(
-        "px.boyd.sec4_1.divergence_size_grows", eff["size_slope"].to_numpy(), fam, **rs,
-        claim_text="The size of the gap between averaging per-fold AUPR and merging the folds grows as the folds' skews spread",
-        detail=("per task the least-squares slope of |divergence| (|skewed minus control (mean of per-fold AUPR - merged "
-                "AUPR)|, mean over models and seeds before the absolute value) against the dispersion d; mean size over "
-                f"tasks by d: {', '.join(f'{d:g}: {v:.3f}' for d, v in sizes.items())}")))
-    rows.append(exploratory_row(
-        "px.boyd.sec4_1.aucnpr_reduces_rank_changes", (eff["kendall_loss_aupr"] - eff["kendall_loss_aucnpr"]).to_numpy(),
-        fam, **rs,
-        claim_text="Under fold skew, averaging per-fold AUCNPR reorders the models less than averaging per-fold AUPR",
-        detail=(f"per task the Kendall's tau lost to skew (tau with the original folds' order, control minus skewed) by the "
-                f"mean of per-fold AUPR minus that by the mean of per-fold AUCNPR (above 0: AUCNPR reorders less); mean "
-                f"loss AUPR {eff['kendall_loss_aupr'].mean():.3f}, AUCNPR {eff['kendall_loss_aucnpr'].mean():.3f}; {design(d_max)}")))
     return rows

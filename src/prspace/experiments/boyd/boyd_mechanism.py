@@ -19,9 +19,10 @@ move the fold mean: binormal scores (negatives N(0, 1), positives N(separation, 
 Phi(separation / sqrt 2)), one population, one scoring function (no training, so no mixing of
 different models across folds), stratified folds made to differ in skew by the swaps of
 :func:`prspace.experiments.boyd.fold_skew.reassign_folds` (every row and every fold's size kept),
-against the stratified control making as many moves. The statistic is the one of the evidence row
-``boyd.sec4_1.averaging_optimistic``: (mean of per-fold AUPR - merged AUPR) on the skewed folds
-minus the same on the control; its Monte Carlo interval is the normal one over the simulations.
+against the stratified control making as many moves. The statistic is the divergence whose sign and
+size the evidence row ``boyd.sec4_1.averaging_optimistic`` counts per task: (mean of per-fold AUPR -
+merged AUPR) on the skewed folds minus the same on the control; its Monte Carlo interval is the
+normal one over the simulations.
 """
 
 from __future__ import annotations
