@@ -465,6 +465,9 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
             why += (f"; treating the {int(nt)} tasks as independent, the exact binomial (Clopper-Pearson) {cl:.2%} "
                     f"interval is [{_fmt(a)}, {_fmt(b)}]")
         return few_families(nf), why, upd
+    if kind in (*NUMBER_KINDS, "equivalence", "direction") and str(row.get("role", "")) == "primary" and lo == hi:
+        return (CANNOT, f"every task gives the same value ({_fmt(est)}): the bootstrap over its families has no spread "
+                        "and no p-value (left out of Holm); the detail gives the exact interval where there is one", upd)
     verdict, why = _interval_verdict(kind, row, lo, hi)
     if _p_mode(row) and (kind in (*NUMBER_KINDS, "equivalence") or kind == "direction"):
         border = _borderline_p(kind, row, lo, hi)
