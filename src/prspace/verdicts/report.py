@@ -46,7 +46,6 @@ from prspace.verdicts.verdict_labels import (
     label,
     level_text,
     mc_cell,
-    num,
     paper_cell,
     value_cell,
     verdict_key,
@@ -165,20 +164,21 @@ class _Notes:
 
 def _primary_intro(rows: pd.DataFrame) -> str:
     n = len(REG.primary_ids())
-    lv = [float(x) for x in rows["level"] if np.isfinite(x)]
-    span = ("" if not lv else f" ({100 * min(lv):.4g}%)" if min(lv) == max(lv)
-            else f" ({100 * min(lv):.4g}% to {100 * max(lv):.4g}%)")
-    cov = [float(x) for x in rows.get("coverage", pd.Series(dtype=float)) if np.isfinite(x)]
-    gap = [float(c) - float(lv_) for c, lv_ in zip(rows.get("coverage", []), rows["level"], strict=False)
-           if np.isfinite(c) and np.isfinite(lv_)]
-    short = max(0.0, -min(gap)) if gap else 0.0
-    where = ("at or above its level" if round(short, 4) == 0 else f"within {short:.4f} of its level or above it")
-    measured = (f"; each interval's coverage, measured by a double bootstrap over the study's own families, is "
-                f"{where}" if cov and gap else "")
-    return (f"**The papers' claims** ({n} primary claims, one scheme: equivalent / different / differs by less than the "
-            f"margin / inconclusive; each paper's claims decided together by Holm at {100 * REG.HOLM_ALPHA:g}% "
-            f"family-wise error, each interval at its Holm level{span}{measured}; beside it the per-claim 95% interval; "
-            f"the paper's words are in the footnotes):")
+    cov = rows.get("coverage", pd.Series(dtype=float)).astype(float)
+    se = rows.get("coverage_mc_se", pd.Series(dtype=float)).astype(float)
+    nsim = rows.get("coverage_n", pd.Series(dtype=float)).astype(float)
+    ok = cov.notna() & se.notna()
+    counted = ""
+    if ok.any():
+        far = int((np.abs(cov[ok] - REG.CLAIM_LEVEL) > 2 * se[ok].clip(lower=1e-12)).sum())
+        counted = (f"; each 95% interval's coverage counted in a known-truth simulation (the study's own families as the "
+                   f"population, {int(nsim[ok].min())} or more simulated studies each), {float(cov[ok].min()):.3f} to "
+                   f"{float(cov[ok].max()):.3f}, its level corrected by counting where the uncorrected interval missed "
+                   "it" + (f"; {far} of {int(ok.sum())} not within 2 MC SE of 95% (an end at the range's edge)" if far else ""))
+    return (f"**The papers' claims** ({n} primary claims, Lakens, Scheel & Isager's four outcomes: equivalent / different "
+            f"(beyond the margin when wholly beyond it) / different, by less than the margin / inconclusive; each paper's "
+            f"claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"
+            f"{counted}; the paper's words are in the footnotes):")
 
 
 def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool) -> list[str]:
@@ -195,21 +195,21 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
             continue
         head = ["claim", "paper"]
         for s in studies:
-            head += ([f"{s.name if many else 'this run'} [Holm interval]", "95% interval"] + (["MC error"] if mc_column else [])
-                     + ["verdict"])
+            head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
+                     + (["MC error"] if mc_column else []) + ["verdict"])
         out += [f"{R.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for cid in mine:
             first = next(r.loc[cid] for r in rows_by if cid in r.index)
             cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
             for r in rows_by:
                 if cid not in r.index:
-                    cells += [""] * (4 if mc_column else 3)
+                    cells += [""] * (5 if mc_column else 4)
                     continue
                 x = {**r.loc[cid], "claim_id": cid}
-                d = 3 if str(x["kind"]) != "share" else 2
-                i95 = (f"[{num(x['ci95_lo'], d)}, {num(x['ci95_hi'], d)}]"
-                       if np.isfinite(float(x.get("ci95_lo", np.nan))) else "")
-                cells += [value_cell(x), i95] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+                ph, cv = float(x.get("p_holm", np.nan)), float(x.get("coverage", np.nan))
+                p_txt = "" if not np.isfinite(ph) else ("< 0.001" if ph < 0.001 else f"{ph:.3f}")
+                c_txt = "" if not np.isfinite(cv) else f"{cv:.3f}"
+                cells += [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
             out.append("| " + " | ".join(cell(c) for c in cells) + " |")
         out.append("")
     if not mc_column:

@@ -217,8 +217,10 @@ def value_cell(r: Mapping[str, object], d: int | None = None) -> str:
         return f"largest deviation {num(est, 6) if est else '0'}"
     if d is None:
         d = 3 if kind in ("correlation", "quartile", "direction", "stable", "difference", "equivalence") else 2
-    if np.isfinite(lo) and np.isfinite(hi):
-        return f"{num(est, d)} [{num(lo, d)}, {num(hi, d)}]"
+    if not (np.isnan(lo) or np.isnan(hi)):
+        # an unbounded end: no nominal level reaches the interval's coverage by counting (cluster_bootstrap)
+        ends = [("-inf" if x < 0 else "inf") if np.isinf(x) else num(x, d) for x in (lo, hi)]
+        return f"{num(est, d)} [{ends[0]}, {ends[1]}]"
     return num(est, d)
 
 
@@ -230,7 +232,7 @@ def paper_cell(r: Mapping[str, object]) -> str:
     if c.quantity in ("share", "correlation", "quartile"):
         return num(c.paper_value, c.decimals)
     if c.quantity in ("share_gap", "correlation_gap"):
-        return '"as different"'
+        return '0 ("as different")'
     return "no number" if c.quantity in ("direction", "test") else ""
 
 
