@@ -453,7 +453,9 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
         upd.update(margin=m)
     if kind == "direction" and pv not in (1.0, -1.0):
         return CANNOT, "no claimed direction (paper_value must be +1 or -1)", upd
-    if not (np.isfinite(est) and np.isfinite(lo) and np.isfinite(hi)):
+    # a row decided by p-values may show an unbounded end (no nominal level reaches it by counting)
+    ends_ok = not (np.isnan(lo) or np.isnan(hi)) if _p_mode(row) else bool(np.isfinite(lo) and np.isfinite(hi))
+    if not (np.isfinite(est) and ends_ok):
         return CANNOT, "no estimate or interval", upd
     if np.isfinite(nf) and nf < MIN_FAMILIES:
         why = (f"the interval [{_fmt(lo)}, {_fmt(hi)}] comes from a bootstrap over {int(nf)} families; below "
