@@ -30,12 +30,14 @@ def _pairs(p=(0.01, 0.002, 0.03), exact=False) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_all_different_is_an_intersection_union_test():
+def test_the_common_order_test_is_this_projects_intersection_union_test():
     r = C.all_different_row(_pairs())
     assert r["estimate"] == 0.03 and r["tolerance"] == 0.05 and r["power"] == 0.9
     assert r["mc_error"] == pytest.approx(np.sqrt(0.03 * 0.97 / 2000))
     v = apply_rule(evidence_frame([r])).iloc[0]
-    assert v["role"] == "primary" and v["verdict"].startswith("differs")
+    # this project's own question (one learner order per metric across tasks), not Flach & Kull's claim
+    assert (v["claim_id"], v["role"], v["paper"]) == (C.COMMON_ORDER_ID, "exploratory", "prspace")
+    assert v["verdict"].startswith("differs") and "fk.all_different" in r["detail"]
     # one pair not beyond noise: the claim is not shown, whatever the other two say
     r2 = C.all_different_row(_pairs((1e-4, 1e-4, 0.4)))
     assert r2["estimate"] == 0.4

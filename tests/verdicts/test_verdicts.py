@@ -43,11 +43,11 @@ def _decide(kind, **kw):
         (0.14, 0.34, R.REPLICATES),  # the margin's ends belong to it
         (0.25, 0.33, f"{R.BY_LESS}: higher here"),  # excludes 0.24, within the margin
         (0.15, 0.23, f"{R.BY_LESS}: lower here"),
-        (0.35, 0.50, R.HIGHER),  # wholly above 0.34
-        (0.01, 0.13, R.LOWER),  # wholly below 0.14
+        (0.35, 0.50, f"{R.BEYOND}: higher here"),  # wholly above 0.34
+        (0.01, 0.13, f"{R.BEYOND}: lower here"),  # wholly below 0.14
         (0.13, 0.30, f"{R.INCONCLUSIVE}: leans lower here"),  # contains 0.24, reaches below 0.14; estimate 0.215
-        (0.25, 0.45, f"{R.INCONCLUSIVE}: leans higher here"),  # excludes 0.24 but overlaps 0.34
-        (0.05, 0.23, f"{R.INCONCLUSIVE}: leans lower here"),
+        (0.25, 0.45, R.HIGHER),  # excludes 0.24, reaches past 0.34: different from the paper's value (Lakens)
+        (0.05, 0.23, R.LOWER),
     ],
 )
 @pytest.mark.parametrize("kind", ["share", "correlation", "quartile"])
@@ -59,30 +59,38 @@ def test_number_rule(kind, lo, hi, want):
     assert got.split(":")[0] in R.OUTCOMES
 
 
-def test_an_undecided_holm_p_value_makes_a_deciding_interval_inconclusive():
-    got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.42, ci_lo=0.35, ci_hi=0.50,
-                          n_families=40, mc_error=0.0, p_holm=0.2)
+#: A primary row decided by p-values (prspace.verdicts.primary.decide_family): a share 0.42 [0.35, 0.50]
+#: against 0.24 +- 0.10, its tests read at Holm's 0.01.
+_P_ROW = dict(paper_value=0.24, tolerance=0.10, estimate=0.42, ci_lo=0.35, ci_hi=0.50, n_families=40, mc_error=0.0,
+              p_diff=0.001, p_equiv=1.0, p_beyond=0.004, alpha_used=0.01, p_holm=0.01, p_diff_mc=1e-4,
+              p_equiv_mc=0.0, p_beyond_mc=1e-4, p_holm_mc=1e-4)
+
+
+def test_a_primary_row_is_decided_by_its_holm_adjusted_p_values_not_its_interval():
+    assert _decide("share", **_P_ROW)[0] == f"{R.BEYOND}: higher here"
+    # the tests read at Holm's error: beyond the margin only when p_beyond is at most alpha_used
+    assert _decide("share", **{**_P_ROW, "p_beyond": 0.02})[0] == R.HIGHER
+    assert _decide("share", **{**_P_ROW, "p_equiv": 0.004})[0] == f"{R.BY_LESS}: higher here"
+    assert _decide("share", **{**_P_ROW, "p_diff": 0.3, "p_equiv": 0.004})[0] == R.REPLICATES
+    # Holm stops before it: inconclusive, whatever its own tests say, and the explanation says so
+    got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.2})
     assert got == f"{R.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
-    assert _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.42, ci_lo=0.35, ci_hi=0.50,
-                   n_families=40, mc_error=0.0, p_holm=0.01)[0] == R.HIGHER
 
 
-def test_holm_stopping_by_a_hair_at_an_end_on_the_threshold_is_borderline():
-    """The paper-like AUPRG-AUROC rank correlation: upper end 0.931678 against 0.96 - 0.028309 = 0.931691
-    (MC error 0.0002) and Holm's adjusted p 0.05005 (read off the grid of levels): a close call, so
-    borderline, not a firm 'inconclusive'; the same end far from the threshold keeps Holm's hold."""
-    row = dict(paper_value=0.96, tolerance=0.028309, estimate=0.8965, ci_lo=0.8325, n_families=73,
-               mc_error=0.0004, mc_error_lo=0.0004, mc_error_hi=0.0002, p_holm=0.05005)
-    got, why, _ = _decide("correlation", ci_hi=0.931678, **row)
-    assert got == R.BORDERLINE and "different: lower here" in why and "inconclusive" in why, why
-    got, why, _ = _decide("correlation", ci_hi=0.925, **row)
-    assert got == f"{R.INCONCLUSIVE}: leans lower here" and "Holm stops" in why
+def test_a_holm_adjusted_p_within_two_mc_errors_of_alpha_is_borderline():
+    got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.0505, "p_holm_mc": 0.001})
+    assert got == R.BORDERLINE and "p_holm" in why and "inconclusive" in why and R.BEYOND in why, why
+    got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.0505, "p_holm_mc": 0.0001})
+    assert got == f"{R.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
+    # a test's p at its error: beyond (0.009) or not (0.011) the margin
+    got, why, _ = _decide("share", **{**_P_ROW, "p_beyond": 0.0101, "p_beyond_mc": 0.0002})
+    assert got == R.BORDERLINE and "p_beyond" in why
 
 
 def test_inconclusive_says_which_way_it_leans_its_95_interval_and_the_families_that_would_decide():
     _, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.40, ci_lo=0.20, ci_hi=0.60,
                         n_families=35, ci95_lo=0.26, ci95_hi=0.55, families_80=120, power_here=0.3)
-    assert "95% interval [0.26, 0.55] excludes the paper's 0.24" in why
+    assert "interval [0.2, 0.6]" in why
     assert "about 120 families would decide with 80% power" in why and "power to decide at this study's 35" in why
 
 
@@ -102,14 +110,14 @@ def test_registry_rows_take_paper_value_and_margin_from_the_registry():
 @pytest.mark.parametrize(
     ("cid", "lo", "hi", "want"),
     [
-        ("fk.as_different.top1", -0.05, 0.08, R.AS_DIFFERENT),
-        ("fk.as_different.top1", -0.35, -0.13, f"{R.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.top1", 0.13, 0.30, f"{R.DIFFERENT}: AUPR and AUPRG are less alike than AUPR and AUROC"),
-        ("fk.as_different.spearman", 0.04, 0.12, f"{R.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", -0.04, 0.04, R.AS_DIFFERENT),
+        ("fk.as_different.top1", -0.35, -0.13, f"{R.BEYOND}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", 0.13, 0.30, f"{R.BEYOND}: AUPR and AUPRG are less alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", 0.04, 0.12, f"{R.BEYOND}: AUPR and AUPRG are more alike than AUPR and AUROC"),
         ("fk.as_different.top1", -0.36, 0.10, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
-        ("fk.as_different.top1", -0.20, -0.05, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
-        ("fk.as_different.spearman", -0.02, 0.025, R.AS_DIFFERENT),
-        ("fk.as_different.spearman", 0.005, 0.025,
+        ("fk.as_different.top1", -0.20, -0.01, f"{R.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", -0.015, 0.015, R.AS_DIFFERENT),
+        ("fk.as_different.spearman", 0.005, 0.015,
          f"{R.BY_LESS}: AUPR and AUPRG are more alike than AUPR and AUROC"),
         ("fk.as_different.spearman", -0.02, 0.035, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
     ],
@@ -120,19 +128,19 @@ def test_equivalence_rule(cid, lo, hi, want):
     r["paper"] = REG.FK
     got, why, _ = R.decide({**r, **R.registry_fields(r)})
     assert got == want, why
-    assert c.margin > 0.1 if c.quantity == "share_gap" else 0.025 < c.margin < 0.05
+    assert c.margin == (0.05 if c.quantity == "share_gap" else 0.02) and c.paper_value == 0.0
 
 
 @pytest.mark.parametrize(
     ("lo", "hi", "want"),
     [
-        (0.02, 0.09, f"{R.DIFFERENT}: holds"),  # wholly above the margin 0.01, the claimed side
-        (-0.09, -0.02, f"{R.DIFFERENT}: contradicted"),
+        (0.02, 0.09, f"{R.BEYOND}: holds"),  # wholly above the margin 0.01, the claimed side
+        (-0.09, -0.02, f"{R.BEYOND}: contradicted"),
         (-0.008, 0.009, R.NO_EFFECT),
         (0.001, 0.009, f"{R.BY_LESS}: on the claimed side"),
         (-0.009, -0.001, f"{R.BY_LESS}: against the claim"),
         (-0.02, 0.08, f"{R.INCONCLUSIVE}: leans the claimed way"),
-        (0.002, 0.08, f"{R.INCONCLUSIVE}: leans the claimed way"),
+        (0.002, 0.08, f"{R.DIFFERENT}: holds"),  # excludes 0, reaches past the margin
     ],
 )
 def test_boyd_direction_claims_take_the_one_scheme_with_a_margin(lo, hi, want):
@@ -194,8 +202,9 @@ def test_an_end_within_two_mc_errors_of_a_threshold_is_borderline_naming_it():
 
 
 def test_a_threshold_whose_sides_agree_is_not_borderline():
-    # lower end at the paper's value, the interval overlapping paper value + margin either way: inconclusive
-    got, _, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.35, ci_lo=0.2401, ci_hi=0.46,
+    # lower end at paper value - margin, the interval containing the paper's value and reaching past
+    # paper value + margin: inconclusive on both sides of 0.14
+    got, _, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.35, ci_lo=0.1401, ci_hi=0.46,
                         n_families=40, mc_error=0.001)
     assert got == f"{R.INCONCLUSIVE}: leans higher here"
 
@@ -359,11 +368,12 @@ def test_primary_rows_come_from_the_per_task_table(tmp_path):
     sub = per[(per.metric_a == "aupr") & (per.metric_b == "auroc")]
     assert r["estimate"] == pytest.approx(sub.top1_differs.mean())
     assert (r["paper_value"], r["role"], r["n_tasks"], r["n_families"]) == (0.29, "primary", 60, 30)
-    assert r["level"] == pytest.approx(1 - REG.HOLM_ALPHA / r["holm_multiplier"])  # Holm over the 14 claims
-    assert 1 <= r["holm_multiplier"] <= 14 and r["p_holm"] >= r["p_decide"]
+    assert r["level"] == 0.95 and (r["ci95_lo"], r["ci95_hi"]) == (r["ci_lo"], r["ci_hi"])  # the per-claim interval
+    assert r["alpha_used"] == pytest.approx(REG.HOLM_ALPHA / r["holm_multiplier"])  # Holm over the 14 claims
+    assert 1 <= r["holm_multiplier"] <= 14 and r["p_holm"] >= r["p_decide"] == min(r["p_diff"], r["p_equiv"])
     assert r["margin"] == pytest.approx(REG.BY_ID[r.name].margin)
     assert r["ci_lo"] < r["estimate"] < r["ci_hi"] and 0 < r["mc_error"] < 0.05
-    assert r["ci_lo"] <= r["ci95_lo"] <= r["ci95_hi"] <= r["ci_hi"]  # the Holm level is at least 95%
+    assert 0 < r["coverage"] <= 1 and r["coverage_n"] >= 1000 and 0 <= r["false_rate"] < 1
     assert 0.9 < r["coverage"] <= 1 and 0.9 < r["coverage_plain"] <= 1 and r["coverage_mc_se"] > 0
     assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == R.EXACT
     assert v.loc["boyd.aucnpr_orders_as_aupr", "role"] == "implementation"
@@ -586,15 +596,48 @@ def test_the_command_writes_the_verdicts_and_the_sensitivity_table(tmp_path):
     main_rows = sens[sens.variant == "all tasks (saturated as agreement)"].set_index("claim_id")
     assert main_rows.loc["fk.aupr_auprg.top1", "verdict"] == v.set_index("claim_id").loc["fk.aupr_auprg.top1", "verdict"]
     assert (out / "summary.md").is_file() and (tmp_path / "sensitivity.md").is_file()
-    # every primary claim at the margin fixed before the results and at 0.05, 0.10, 0.15, decided by the rule
+    # every primary claim at its margin and at half and twice it, decided by the rule
     ms = pd.read_csv(tmp_path / "margin_sensitivity.csv")
     prim = v[v.role == "primary"]
-    assert len(ms) == 4 * len(prim)
-    fixed = ms[ms.margin_kind == "fixed before the results"].set_index("claim_id")
+    assert len(ms) == 3 * len(prim)
+    fixed = ms[ms.margin_kind == "the claim's margin"].set_index("claim_id")
     # the margin table carries no MC error, so the borderline guard (an end within 2 MC errors of a
     # threshold) is the main table's alone: every other primary verdict is the same
     firm = prim[~prim.verdict.str.startswith("borderline")]
     assert len(firm) >= len(prim) - 2
     assert (fixed.loc[firm.claim_id, "verdict"].to_numpy() == firm.verdict.to_numpy()).all()
-    assert sorted(ms[ms.margin_kind == "sensitivity"].margin.round(6).unique()) == [0.05, 0.1, 0.15]
+    for factor in REG.SENSITIVITY_FACTORS:
+        at = ms[ms.margin_kind == f"{factor:g} x the margin"].set_index("claim_id")
+        assert (at.loc[fixed.index, "margin"].to_numpy() == pytest.approx(factor * fixed["margin"].to_numpy()))
     assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out), "--n-boot", "5"]) == 2
+
+
+def _lakens(r) -> str:
+    """Lakens, Scheel & Isager's (2018) four outcomes from a primary row's p-values, written out here
+    apart from prspace.verdicts.rule: Holm does not decide -> inconclusive; else at error alpha_used,
+    within the margin and excluding the value -> different, by less than the margin; within -> equivalent;
+    wholly beyond -> different, beyond the margin; excluding the value -> different; else inconclusive."""
+    if not r["p_holm"] <= 0.05:
+        return "inconclusive"
+    a = r["alpha_used"]
+    eq, diff, beyond = r["p_equiv"] <= a, r["p_diff"] <= a, r["p_beyond"] <= a
+    if eq:
+        return "different, by less than the margin" if diff else "equivalent"
+    return "different, beyond the margin" if beyond else "different" if diff else "inconclusive"
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_committed_primary_verdict_is_lakens_four_outcomes_of_its_row(study):
+    v = _committed(study)
+    prim = v[(v["role"] == "primary") & v["p_diff"].notna()]
+    assert len(prim) >= 15
+    for _, r in prim.iterrows():
+        if str(r["verdict"]).startswith(("borderline", "cannot")):
+            continue
+        want = _lakens(r)
+        assert str(r["verdict"]).split(":")[0] == want, (r["claim_id"], r["verdict"], want)
+        # one reference value per row: the verdict's value is the paper_value column (0 for a gap, the claimed
+        # sign's 0 for a direction), and the Holm step's error is the one the tests were read at
+        assert r["alpha_used"] == pytest.approx(0.05 / r["holm_multiplier"], rel=1e-5)
+        if r["kind"] == "equivalence":
+            assert r["paper_value"] == 0.0

@@ -167,7 +167,7 @@ def _primary_intro(rows: pd.DataFrame) -> str:
     cov = rows.get("coverage", pd.Series(dtype=float)).astype(float)
     se = rows.get("coverage_mc_se", pd.Series(dtype=float)).astype(float)
     nsim = rows.get("coverage_n", pd.Series(dtype=float)).astype(float)
-    ok = cov.notna() & se.notna()
+    ok = cov.notna() & se.notna() & nsim.notna() if len(nsim) else cov.notna() & se.notna() & False
     counted = ""
     if ok.any():
         far = int((np.abs(cov[ok] - REG.CLAIM_LEVEL) > 2 * se[ok].clip(lower=1e-12)).sum())

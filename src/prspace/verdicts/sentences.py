@@ -217,31 +217,28 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
         nf = int(p["n_families"].max())
         out = f"{int(decided.sum())} of {len(p)} decided at {nf} families"
         if border.any():
-            out += f" ({int(border.sum())} more borderline, not counted as decided)"
+            out += f" ({int(border.sum())} borderline, not counted)"
         if undecided.empty:
             return out
         need = undecided["families_80"].astype(float)
         known = need[np.isfinite(need)]
         never = len(need) - len(known)
         grid_max = int(CB.POWER_GRID[-1])
+        out += f"; of {len(need)} undecided"
         if len(known):
-            out += (f"; of the {len(need)} undecided, {len(known)} would decide with 80% power at a median of "
-                    f"{int(known.median())} families (each simulated from the study's families with the effect at "
-                    f"its estimate), and {REG.FK_DATASETS} (Flach & Kull's datasets) would decide "
-                    f"{int((known <= REG.FK_DATASETS).sum())} of them")
+            out += (f", {len(known)} would decide with 80% power at a median of {int(known.median())} families "
+                    f"({int((known <= REG.FK_DATASETS).sum())} within {REG.FK_DATASETS})")
         if never:
-            out += f"; {never} would not decide within {grid_max} families"
+            out += f", {never} not within {grid_max}"
         if {"families_80_lo", "families_80_hi"} <= set(undecided.columns):
             ends = undecided[["families_80_lo", "families_80_hi"]].astype(float).to_numpy()
             fin = ends[np.isfinite(ends)]
             if fin.size:
-                out += (f"; with the effect anywhere in its 95% interval the plug-in ranges from "
-                        f"{int(fin.min())} families to " + (f"more than {grid_max}" if (~np.isfinite(ends)).any()
-                                                            else f"{int(fin.max())}"))
+                top = f"over {grid_max}" if (~np.isfinite(ends)).any() else f"{int(fin.max())}"
+                out += f"; {int(fin.min())} to {top} with the effect anywhere in the 95% intervals"
         return out
-    return _sentence("What the data can decide of Flach & Kull's primary claims: ", studies, one,
-                     " (simulated from the study's own families; config/openml-paper.yaml is that experiment, "
-                     "docs/analysis-plan.md its plan).")
+    return _sentence("What the data can decide of Flach & Kull's primary claims (families needed simulated from "
+                     "the study's own; docs/analysis-plan.md): ", studies, one)
 
 
 def answer(studies: Sequence[Study]) -> list[str]:
