@@ -195,7 +195,7 @@ def test_an_end_within_two_mc_errors_of_a_threshold_is_borderline_naming_it():
     # the same interval with a smaller MC error decides
     assert _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
                    n_families=40, mc_error=0.0002)[0] == f"{R.INCONCLUSIVE}: leans higher here"
-    # near the paper's value itself: between 'differs, by less than the margin' and 'equivalent'
+    # near the paper's value itself: between 'different, by less than the margin' and 'equivalent'
     got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.29, ci_lo=0.241, ci_hi=0.33,
                           n_families=40, mc_error=0.001)
     assert got == R.BORDERLINE and "the paper's value 0.2400" in why and R.BY_LESS in why and R.REPLICATES in why

@@ -11,20 +11,23 @@ prose; tests re-derive every verdict from its own row.
 Kinds of claim and their verdicts:
 
 * ``share`` / ``correlation`` / ``quartile`` / ``equivalence``, and a primary ``direction`` claim:
-  **the one scheme** (:func:`scheme_verdict`; Lakens, Scheel & Isager 2018), an equivalence test and
-  a difference test read off one interval ``[lo, hi]`` against a value ``v`` (the paper's number, or 0
-  for "as different as" and a claimed direction) and the margin ``m`` (the registry's
-  :func:`~prspace.core.claims.decision_margin`; an exploratory row gives it as ``tolerance``):
+  **the one scheme** (:func:`scheme_verdict`): Lakens, Scheel & Isager's (2018) four outcomes of an
+  equivalence test and a difference test against a value ``v`` (the paper's number, or 0 for "as
+  different as" and a claimed direction) and the margin ``m`` (the registry's
+  :func:`~prspace.core.claims.decision_margin`; an exploratory row gives it as ``tolerance``). A
+  primary row carries its p-values (:data:`P_COLUMNS`) and is decided by them: inconclusive when Holm's
+  adjusted ``p_holm`` is above 0.05, else its tests read at ``alpha_used``; any other row by its
+  interval ``[lo, hi]`` alone:
 
-  - **equivalent** (``v - m <= lo`` and ``hi <= v + m``, containing ``v``): ``equivalent: replicates`` /
+  - **equivalent** (within ``v +- m``, not excluding ``v``): ``equivalent: replicates`` /
     ``equivalent: as different, holds`` / ``equivalent: no effect larger than the margin``;
-  - **different** (``lo > v + m`` or ``hi < v - m``): ``different: higher here`` / ``lower here``, the
-    way "as different as" fails, ``different: holds`` / ``different: contradicted`` for a direction;
-  - **differs, by less than the margin** (excludes ``v``, within the margin), with which way;
-  - **inconclusive** otherwise, with the way the estimate leans, whether the per-claim 95% interval
-    (``ci95_lo``, ``ci95_hi``) excludes ``v``, the power at this study's families and the families that
-    would decide with 80% power (``families_80``). A row with a Holm-adjusted p-value ``p_holm`` above
-    0.05 is inconclusive whatever its interval (Holm stopped before it).
+  - **different** (excludes ``v``, not within the margin): ``different: higher here`` / ``lower here``,
+    the way "as different as" fails, ``different: holds`` / ``different: contradicted`` for a
+    direction; **different, beyond the margin** when wholly beyond ``v +- m``;
+  - **different, by less than the margin** (excludes ``v``, within the margin), with which way;
+  - **inconclusive** otherwise (includes ``v``, not within the margin), with the way the estimate
+    leans, the power at this study's families and the families that would decide with 80% power
+    (``families_80``, and over the 95% interval ``families_80_lo`` / ``_hi``).
 
 * ``exact``: a closed form or published table checked against computation; ``estimate`` is the
   largest absolute deviation. **exact** when it is at most ``tolerance``, else **differs**.
