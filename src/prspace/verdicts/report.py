@@ -12,7 +12,7 @@ primary claims by paper (plain labels, :mod:`prspace.verdicts.verdict_labels`; t
 footnote), then one line on the implementation checks, then this project's own analyses, which
 never stand under a paper's column.
 
-One module of about 410 lines on purpose: the verdict table, the summary and the findings page are
+One module of about 440 lines on purpose: the verdict table, the summary and the findings page are
 written from the same study data and must show the same rows in the same order.
 """
 

@@ -69,7 +69,7 @@ Three guards apply on top, in this order:
 A row with a missing estimate or interval is **cannot be told** (its explanation says what is
 missing). Nothing here reads a file: rows in, rows out.
 
-One module of about 410 lines on purpose: every kind, every guard and every verdict word of the one
+One module of about 530 lines on purpose: every kind, every guard and every verdict word of the one
 rule in one place, so that what a verdict means is read in one file.
 """
 
