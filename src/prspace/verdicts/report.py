@@ -167,7 +167,9 @@ def _primary_intro(rows: pd.DataFrame) -> str:
     cov = rows.get("coverage", pd.Series(dtype=float)).astype(float)
     se = rows.get("coverage_mc_se", pd.Series(dtype=float)).astype(float)
     nsim = rows.get("coverage_n", pd.Series(dtype=float)).astype(float)
-    ok = cov.notna() & se.notna() & nsim.notna() if len(nsim) else cov.notna() & se.notna() & False
+    # a statistic without spread (no bootstrap p-value, "cannot be told") has no coverage to state
+    has_p = rows["p_diff"].astype(float).notna() if "p_diff" in rows else pd.Series(False, index=rows.index)
+    ok = cov.notna() & se.notna() & nsim.notna() & has_p if len(nsim) else cov.notna() & False
     counted = ""
     if ok.any():
         far = int((np.abs(cov[ok] - REG.CLAIM_LEVEL) > 2 * se[ok].clip(lower=1e-12)).sum())
