@@ -277,10 +277,13 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
         return pd.DataFrame(columns=DECISION_COLUMNS)
     boots, parts = _intersection_union(boots, margin_factor)
     margins = [b.margin if margin_factor is None else b.margin * float(margin_factor) for b in boots]
-    # a statistic without spread (every task gives the same value: se 0) has no bootstrap p-value; it is
-    # left out of Holm and its row says why (prspace.verdicts.rule.decide)
-    ok = [bool(np.isfinite(m) and np.isfinite(b.value) and b.res.se[b.k] > 0) for b, m in zip(boots, margins, strict=True)]
-    ps = [CB._sub(b.res, b.k).decision_ps(0, b.value, m) if good else None
+    ok = [bool(np.isfinite(m) and np.isfinite(b.value)) for b, m in zip(boots, margins, strict=True)]
+    # a statistic without spread (every task gives the same value: se 0) has no bootstrap to test with: its
+    # p-values are 1 (no evidence either way), so it stays in its paper's Holm family, costing the others
+    # its place, and its row says why it cannot be told (prspace.verdicts.rule.decide)
+    reps0 = len(boots[0].res.reps)
+    flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in ("diff", "equiv", "beyond", "decide")}
+    ps = [(CB._sub(b.res, b.k).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
           for b, m, good in zip(boots, margins, ok, strict=True)]
     nan = float("nan")
     p_dec = [p["decide"][0] if p is not None else nan for p in ps]
