@@ -78,11 +78,11 @@ class Claim:
 FK = "flach-kull-2015"
 BOYD = "boyd-2012"
 _FK4 = "sec. 4, text on Figure 4 (left)"
-_TEST_SHARE = ("share of tasks whose two metrics differ, over this study's tasks; simultaneous interval "
-               "from a bootstrap over families of tasks")
+_TEST_SHARE = ("share of tasks whose two metrics differ, over this study's tasks; interval from a bootstrap "
+               "over families of tasks")
 _TEST_CORR = ("mean over tasks of the per-task Spearman correlation of the models' ranks (equal to the pooled "
               "rank correlation across tasks when every task has the same number of untied models); "
-              "simultaneous interval from a bootstrap over families")
+              "interval from a bootstrap over families")
 
 
 def _fk_share(pair: str, k: str, value: float, quote: str) -> Claim:
@@ -110,11 +110,11 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("fk.aupr_auprg.spearman_q25", FK, "primary", "sec. 4, text on Figure 4 (right)",
           "relatively low and high rank correlations (0.944 and 0.991, selected as lower and upper quartiles "
           "among all tasks)", "lower quartile over tasks of the per-task AUPR-AUPRG Spearman correlation; "
-          "simultaneous interval from a bootstrap over families", "quartile", 0.944, decimals=3),
+          "interval from a bootstrap over families", "quartile", 0.944, decimals=3),
     Claim("fk.aupr_auprg.spearman_q75", FK, "primary", "sec. 4, text on Figure 4 (right)",
           "relatively low and high rank correlations (0.944 and 0.991, selected as lower and upper quartiles "
           "among all tasks)", "upper quartile over tasks of the per-task AUPR-AUPRG Spearman correlation; "
-          "simultaneous interval from a bootstrap over families", "quartile", 0.991, decimals=3),
+          "interval from a bootstrap over families", "quartile", 0.991, decimals=3),
     Claim("fk.as_different.top1", FK, "primary", "sec. 4, first paragraph",
           "in some sense, AUPR and AUPRG are as different from each other as AUPR and AUROC",
           "paired difference of shares, (AUPR vs AUPRG) minus (AUPR vs AUROC), different best model, on the same "

@@ -417,7 +417,7 @@ def _fk_rows(stats: pd.DataFrame, note: str = "") -> list[dict[str, object]]:
         if c.quantity == "share":
             how += "; tasks where two or more models are perfect under every metric count as agreement"
         if getattr(r, "parts", ""):
-            how = f"intersection-union test over the three pairs, decided as its {r.parts}; {how}"
+            how = f"decided as its {r.parts}; {how}"
         rows.append(evidence_row(
             paper=c.paper, claim_id=c.claim_id, claim=_claim_text(c.claim_id), kind=_KIND[c.quantity],
             estimate=r.estimate, ci_lo=r.ci_lo, ci_hi=r.ci_hi, paper_value=c.paper_value if c.quantity != "direction" else float(c.direction),

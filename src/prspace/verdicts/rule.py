@@ -268,9 +268,14 @@ def scheme_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -
             return (f"{BEYOND}: {lean}",
                     f"{tests}: wholly {side} {what} {'+' if up else '-'} margin {_fmt(m)}")
         return f"{DIFFERENT}: {lean}", f"{tests}: excludes {what} ({side}), not within +- margin {_fmt(m)}"
-    why = f"{tests}: includes {what} or is not decided, not within +- margin {_fmt(m)}"
-    if held:
-        why += f"; Holm stops before this claim (adjusted p {_fmt(_f(row, 'p_holm'))} > {HOLM_ALPHA:g})"
+    if pmode and _f(row, "p_holm") > HOLM_ALPHA:
+        why = f"{tests}: Holm does not decide it (adjusted p {_fmt(_f(row, 'p_holm'))} > {HOLM_ALPHA:g})"
+        if held:
+            why += "; Holm stops before this claim, though its own tests would decide"
+    elif pmode:
+        why = f"{tests}: at that error it neither excludes {what} nor lies within +- margin {_fmt(m)}"
+    else:
+        why = f"{tests}: includes {what} and is not within +- margin {_fmt(m)}"
     n80, here = _f(row, "families_80"), _f(row, "power_here")
     if np.isfinite(here):
         why += f"; power to decide at this study's {int(_f(row, 'n_families'))} families {here:.2f}"
@@ -472,7 +477,8 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
         return few_families(nf), why, upd
     if kind in (*NUMBER_KINDS, "equivalence", "direction") and str(row.get("role", "")) == "primary" and lo == hi:
         return (CANNOT, f"every task gives the same value ({_fmt(est)}): the bootstrap over its families has no spread "
-                        "and no p-value (left out of Holm); the detail gives the exact interval where there is one", upd)
+                        "to test with (p-values 1, kept in its paper's Holm family); the detail gives the exact "
+                        "interval where there is one", upd)
     verdict, why = _interval_verdict(kind, row, lo, hi)
     if _p_mode(row) and (kind in (*NUMBER_KINDS, "equivalence") or kind == "direction"):
         border = _borderline_p(kind, row, lo, hi)
