@@ -33,7 +33,7 @@ from prspace.audit.inference.bounds import bound_table
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.intake import arrays, inputs, keys
 from prspace.audit.intake.columns import check_table
-from prspace.audit.intake.rows import pairing_frame, shared_rows
+from prspace.audit.intake.rows import check_row_ids_once, pairing_frame, shared_rows
 from prspace.audit.report import audit_sentences as sentences
 from prspace.audit.report import findings as F
 from prspace.audit.report import render
@@ -84,7 +84,8 @@ class AuditResult(AuditRecord):
     def _overview(self) -> str:
         d = self.data
         n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
-        boot = f"{self.n_boot} bootstrap resamples" if self.n_boot else "no bootstrap"
+        boot = ("metrics only (no interval or test)" if self.metrics_only else
+                f"{self.n_boot} bootstrap resamples" if self.n_boot else "no bootstrap")
         return (f"{len(d)} rows, {n_models} model(s), {n_tasks} task(s); positive class: {self.positive}; {boot}; "
                 f"{sum(f.severity == 'error' for f in self.findings)} error(s), "
                 f"{sum(f.severity == 'warning' for f in self.findings)} warning(s)")
@@ -103,7 +104,9 @@ class AuditResult(AuditRecord):
         for task in sorted(self.pooled["task"].unique()):
             g = self.pooled[self.pooled["task"] == task].iloc[0]
             where = f"Task {task}: " if multi else ""
-            parts.append(f"<p><b>{e(where)}pooled metrics</b> [{self.confidence:.0%} interval where calibrated]; "
+            note = ("(point estimates only)" if self.metrics_only else
+                    f"[{self.confidence:.0%} interval where calibrated]")
+            parts.append(f"<p><b>{e(where)}pooled metrics</b> {note}; "
                          f"pi = {g['pi']:.3g} ({_count(g['n_pos'])} positives, {_count(g['n_neg'])} negatives), "
                          f"AUPR_MIN = {g['aupr_min']:.3g}</p>")
             parts.append(render.pooled_frame(self, task).to_html(index=False, border=0, escape=True))
@@ -266,7 +269,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
               columns: list[str] | None = None, progress: Callable[[str], None] | None = None,
               groupings: dict[str, list[str]] | None = None, group_col: str | None = None,
-              group_candidates: list[str] | None = None) -> AuditResult:
+              group_candidates: list[str] | None = None, metrics_only: bool = False) -> AuditResult:
     """Audit the canonical frame of :func:`prspace.audit.intake.inputs.prepare`.
 
     ``train_pi``: the positive class's prevalence in the training data or population before
@@ -278,7 +281,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     ``progress``: called with a short text as each stage starts (the command line prints it on stderr);
     ``groupings``: columns not used that split every model's rows alike (``pooled-groups``); ``group_col``: the
     column whose groups ``data["group"]`` holds (resampled whole, :mod:`prspace.audit.inference.grouping`);
-    ``group_candidates``: columns not used that look like one (``group-column`` warning).
+    ``group_candidates``: columns not used that look like one (``group-column`` warning); ``metrics_only``
+    (``--metrics-only``): the point estimates alone (no DeLong, jackknife, bootstrap, paired test or rank set).
     """
     say = progress or (lambda _text: None)
     if (group_col is not None) != ("group" in data.columns):
@@ -301,6 +305,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = audit_blocks.blocks(paired_rows)
+    if metrics_only:  # no resampling block: every interval, paired test and rank set table is empty
+        blocks, n_boot = [], 0
     keys.forget()  # the remembered codes over every row (about 20 MB at 10^6 x 3): the stages left barely read them
     memory.release()
     reps: dict = {}
@@ -309,10 +315,12 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     with _bar(progress is not None and n_boot > 0, n_boot * len(blocks), "bootstrap") as bar:
         iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                           replicates=reps, tick=bar.update)
-    say("jackknife and all pairs compared")
-    jacks = {id(b): jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
+    if not metrics_only:
+        say("jackknife and all pairs compared")
+    jacks = {id(b): jackknife(audit_blocks.jack_block(b), rng=np.random.default_rng(seed)) for b in blocks if b.paired}
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
-    say("confidence sets for ranks")
+    if not metrics_only:
+        say("confidence sets for ranks")
     cmp = uncertainty.decided(cmp, pairs)
     rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
     del blocks, paired_rows, reps, jacks  # the resampling's arrays (each model's scores and tie groups): read no more
@@ -326,7 +334,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
                        cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed,
                        columns=[*(columns or []), *grouping.resampling_lines(data, group_col)], dropped=dropped,
-                       own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates)
+                       own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates,
+                       metrics_only=metrics_only)
 
 
 class Handover:
@@ -365,6 +374,7 @@ def read_frame(frame: pd.DataFrame | Handover, given: dict[str, str | None], *, 
         memory.release()  # a wide table made long: its freed arrays handed back before the canonical frame is made
         data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
                                         detect_model=given.get("model") is None and not score_cols)
+        check_row_ids_once(data, cols.row)
         pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
         candidates: list[str] = []
         if group_col is not None:
@@ -392,7 +402,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
           downsample_ratio: float = 1.5, n_boot: int = N_BOOT, confidence: float = 0.95, seed: int = 0,
           progress: Callable[[str], None] | None = None, source: str | None = None,
-          group_col: str | None = None, groups: ArrayLike | None = None) -> AuditResult:
+          group_col: str | None = None, groups: ArrayLike | None = None, metrics_only: bool = False) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example), or arrays.
 
     Two forms, told apart by the first argument:
@@ -440,7 +450,8 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
             long["groups"] = np.tile(arrays._vector("groups", groups, len(long) // len(names)), len(names))
         result = audit(long, **roles, pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                       progress=progress, source=source, group_col="groups" if groups is not None else None)
+                       progress=progress, source=source, group_col="groups" if groups is not None else None,
+                       metrics_only=metrics_only)
         unit = [c for c in result.columns or [] if c.startswith("resampling unit")]
         result.columns = arrays.describe(len(long) // len(names), names, weighted=sample_weight is not None,
                                          folds=folds is not None) + unit
@@ -465,6 +476,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                        duplicates=duplicates, columns=acc.lines(), progress=progress,
-                       groupings=acc.groupings, group_col=group_col, group_candidates=candidates)
+                       groupings=acc.groupings, group_col=group_col, group_candidates=candidates,
+                       metrics_only=metrics_only)
     result.used = cols
     return result

@@ -17,6 +17,7 @@ import pandas as pd
 from prspace.audit.intake import keys
 from prspace.audit.intake.rows import n_distinct, task_groups
 from prspace.core import memory
+from prspace.stats.binned import binned_block
 from prspace.stats.delong import delong
 from prspace.stats.replicates import Block, cluster_strata
 
@@ -29,6 +30,16 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
         fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
         memory.release()  # its k x n components, freed, handed back before the jackknives
     return fit
+
+
+def jack_block(block: Block) -> Block:
+    """The block the audit's jackknives run on, made once per block: its scores binned when a model has more
+    positive tie groups than :data:`prspace.stats.binned.JACK_BINS` (:func:`prspace.stats.binned.binned_block`;
+    the jackknife reads only the replicates' spread, the points stay exact), else the block itself."""
+    jb = block.__dict__.get("_jack_block")
+    if jb is None:
+        jb = block.__dict__["_jack_block"] = binned_block(block)
+    return jb
 
 
 def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:

@@ -36,7 +36,7 @@ import pandas as pd
 
 from prspace.audit.inference import coverage as C
 from prspace.audit.inference import grouping
-from prspace.audit.inference.audit_blocks import block_delong
+from prspace.audit.inference.audit_blocks import block_delong, jack_block
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.report.audit_numbers import difference, percents
 from prspace.core.defaults import N_BOOT
@@ -104,7 +104,7 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
     """Per (metric, model), the Monte Carlo error of the jackknife-t interval's ends: 0 when every class
     is left out row by row (no random groups), else the largest move of either end over
     :data:`MC_REGROUPINGS` other random groupings (issue 40: the interval must not depend on the seed)."""
-    strata = C.class_strata(block)
+    strata = C.class_strata(jack_block(block))
     units = strata.cluster_stratum if block.grouped else strata.stratum
     groups, _ = stable_groups(units, rng=np.random.default_rng(0))
     rows = sum(g.size for g in groups)
@@ -131,7 +131,7 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     n_pos = float(table["n_pos"].iloc[0])
     intervals, pairs = [], []
     fit = block_delong(block) if unit else None
-    jack = jackknife(C.class_strata(block), rng=jack_rng)
+    jack = jackknife(C.class_strata(jack_block(block)), rng=jack_rng)
     reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
     bounds = C.model_intervals(points, n_pos, confidence, delong_fit=fit, reps=reps, jack=jack)
     estimates = dict(zip(BOOT_METRICS, points.T, strict=True))
@@ -195,10 +195,22 @@ def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.Data
     a metric no procedure decides (or not in ``pairwise``) is not distinguishable, and
     ``decided_by`` says "cannot decide"."""
     out = comparisons.copy()
-    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
     key = ["task", "metric", "model_a", "model_b"]
     cols = {"p_adjusted": "p_adjusted", "lo": "lo_simultaneous", "hi": "hi_simultaneous", "survives": "_s",
             "method": "decided_by", "simultaneous_coverage": "simultaneous_coverage"}
+    if pairwise is not None and len(pairwise):
+        # a pair the deciding procedure tested but no unadjusted comparison holds (the jackknife's, without a
+        # bootstrap): its row, so that every sentence reads the decision the body prints (one answer, issue 59)
+        have = pd.concat([out[key], out[key].rename(columns={"model_a": "model_b", "model_b": "model_a"})])
+        have = set(map(tuple, have[key].astype(str).to_numpy()))
+        src = pairwise[pairwise["role"] == "decides"]
+        extra = src[[tuple(r) not in have for r in src[key].astype(str).to_numpy()]]
+        if len(extra):
+            add = extra[[*key, "diff", "p_raw", "method", "level"]].rename(columns={"p_raw": "p_value"}).assign(
+                lo=np.nan, hi=np.nan, calibrated=False)
+            out = pd.concat([out.astype({"calibrated": bool}) if len(out) else out.iloc[:0], add[
+                [c for c in out.columns if c in add.columns]]], ignore_index=True)
+    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
     if pairwise is None or not len(pairwise) or not len(out):
         for c in cols.values():
             out[c] = np.nan

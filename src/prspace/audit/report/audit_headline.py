@@ -39,8 +39,8 @@ def _ci(res: AuditRecord, c: dict) -> str:
     diff = difference(c["diff"], sign=True)[0]
     s = (f"{diff}, {ci_text(c, res.confidence, 'simultaneous CI')}, adjusted p = {c['p_value']:.2g}, "
          f"{SHORT.get(c['decided_by'], c['decided_by'])}")
-    if c["distinguishable"] and c.get("ci_shown", True) and c["lo"] <= 0 <= c["hi"]:
-        s += "; the step-down test rejects more than its single-step interval excludes"
+    if not c["distinguishable"] and c["p_value"] < 1 - res.confidence and c["lo"] <= 0 <= c["hi"]:
+        s += "; the step-down test rejects, but its simultaneous interval includes 0"
     return s
 
 
@@ -59,7 +59,8 @@ def lead(res: AuditRecord, task: str) -> str:
     runner = r["aupr"].drop(list(top)).idxmin()
     c = comparison(res.comparisons, task, "aupr", top[0], runner)
     if c is None:
-        why = "without a bootstrap: --bootstrap 0" if not res.n_boot and (res.paired or {}).get(task) else "no paired rows"
+        why = ("the metrics alone: --metrics-only" if getattr(res, "metrics_only", False) else
+               "no paired rows" if not (res.paired or {}).get(task) else "no procedure tested it")
         return f"{where}every metric picks {_one_line(top[0])}; its AUPR lead was not tested ({why})."
     head = f"{where}every metric picks {_one_line(top[0])}; "
     if not _decided(c):
