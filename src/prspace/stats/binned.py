@@ -25,9 +25,10 @@ import dataclasses
 
 import numpy as np
 
-from prspace.stats.replicates import Block
+from prspace import metrics as M
+from prspace.stats.replicates import Block, _compressed_keys
 
-__all__ = ["JACK_BINS", "binned_block", "binned_groups"]
+__all__ = ["JACK_BINS", "binned_block", "binned_groups", "left_out_replicates"]
 
 #: Most bins of positive tie groups a jackknife replicate is computed on (:func:`binned_block`).
 JACK_BINS = 2048
@@ -68,3 +69,39 @@ def binned_block(block: Block, bins: int = JACK_BINS) -> Block:
     if all(int(b.max(initial=-1)) == int(g.max(initial=-1)) for b, g in zip(groups, block.groups, strict=True)):
         return block
     return dataclasses.replace(block, groups=groups)
+
+
+def left_out_replicates(y: np.ndarray, scores: list[np.ndarray], part: np.ndarray, n_parts: int, metric: str, *,
+                        bins: int = JACK_BINS) -> np.ndarray:
+    """``metric`` of each model of ``scores`` (unit weights) on all rows (row 0, from the exact scores) and with
+    each part of rows left out (rows 1..``n_parts``: ``part`` gives each row's part, 0..n_parts - 1), from the
+    class counts of the (binned, :func:`binned_groups`) tie groups: a left-out replicate's counts are the whole
+    set's minus its part's (one ``bincount`` per model, no row weights per replicate), and only ``metric`` is
+    computed; a replicate left with one class is NaN.  The values equal :func:`prspace.stats.replicates.weighted_metrics` of the 0/1 weights up to the
+    order of summation when no model has more than ``bins`` positive tie groups.  Shape (1 + n_parts, models)."""
+    y = np.asarray(y, dtype=bool)
+    y01 = y.astype(np.int64)
+    part = np.asarray(part, dtype=np.int64)
+    out = np.empty((n_parts + 1, len(scores)))
+
+    def values(both: np.ndarray) -> np.ndarray:  # (replicates, 2 columns) -> metric per replicate; one class: NaN
+        tp, fp = both[:, 1::2], both[:, 0::2]
+        ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
+        res = np.full(both.shape[0], np.nan)
+        if ok.any():
+            res[ok] = M.metrics_from_group_counts_batch(tp[ok], fp[ok], keys=[metric])[metric]
+        return res
+
+    for k, s in enumerate(scores):
+        exact = np.unique(-np.asarray(s), return_inverse=True)[1].ravel()
+        coarse = binned_groups(exact, y01, bins)
+        for g, first in ((coarse, True), (exact, False)):
+            if not first and int(coarse.max()) == int(exact.max()):
+                break  # not binned: row 0 is already exact
+            key, width = _compressed_keys(g, y01)
+            full = np.bincount(key, minlength=width).astype(np.float64)
+            out[0, k] = values(full[None, :])[0]
+            if first:
+                per = np.bincount(part * width + key, minlength=n_parts * width).reshape(n_parts, width)
+                out[1:, k] = values(full[None, :] - per)
+    return out

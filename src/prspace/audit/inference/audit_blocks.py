@@ -17,7 +17,7 @@ import pandas as pd
 from prspace.audit.intake import keys
 from prspace.audit.intake.rows import n_distinct, task_groups
 from prspace.core import memory
-from prspace.stats.binned import binned_block
+from prspace.stats.binned import JACK_BINS, binned_block
 from prspace.stats.delong import delong
 from prspace.stats.replicates import Block, cluster_strata
 
@@ -40,6 +40,16 @@ def jack_block(block: Block) -> Block:
     if jb is None:
         jb = block.__dict__["_jack_block"] = binned_block(block)
     return jb
+
+
+def binned_lines(tasks: list[str], multi: bool) -> list[str]:
+    """The line that says which tasks' jackknife standard errors came from binned scores (:func:`jack_block`)."""
+    if not tasks:
+        return []
+    where = f" (task{'s' if len(tasks) > 1 else ''} {', '.join(map(str, tasks))})" if multi else ""
+    return [f"jackknife standard errors{where} from the scores binned into {JACK_BINS:,} bins of positive tie groups "
+            "(every point estimate and difference exact; the jackknife-t ends move by less than a tenth of their "
+            "half-width: benchmarks/bench_jack_bins.py, docs/benchmarks.md)"]
 
 
 def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:

@@ -38,7 +38,7 @@ from prspace.audit.inference import coverage as C
 from prspace.audit.inference import grouping
 from prspace.audit.inference.audit_blocks import block_delong, jack_block
 from prspace.audit.inference.tables import LABELS
-from prspace.audit.report.audit_numbers import difference, percents
+from prspace.audit.report.audit_numbers import difference, p_eq, percents
 from prspace.core.defaults import N_BOOT
 from prspace.stats.distributions import norm
 from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, stable_groups
@@ -316,7 +316,7 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
     diff = difference(c["diff"])[0]
     ci, p = ("simultaneous CI", "adjusted p") if "decided_by" in c else ("CI", "p")
     return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({ci_text(c, c.get('level', 0.95), ci)}, "
-            f"{p} = {c['p_value']:.2g}, {c['method']}): {verdict}")
+            f"{p} {p_eq(c['p_value'])}, {c['method']}): {verdict}")
 
 
 def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task: str, n_groups: int) -> list[str]:
@@ -347,6 +347,13 @@ def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task
     return out
 
 
+#: What other tools print where the audit's interval differs from theirs (said beside the method's name).
+ELSEWHERE = {("auroc", "DeLong (logit)"): " (pROC's ci.auc is DeLong on the AUC scale, clipped to [0, 1]: the 'DeLong' "
+                                          "rows of intervals.csv; the logit scale keeps the ends inside (0, 1))",
+             ("auroc", "jackknife-t"): " (pROC's ci.auc is DeLong's: the 'DeLong' rows of intervals.csv)",
+             ("average_precision", "jackknife-t"): " (scikit-learn prints no interval for AP)"}
+
+
 def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: pd.DataFrame | None,
                    task: str, *, n_groups: int | None = None) -> list[str]:
     """The lines under a task's pooled table: which interval method each metric shows (the
@@ -357,7 +364,7 @@ def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: p
         return []
     if n_groups is not None:
         return _group_lines(intervals, comparisons, task, n_groups)
-    shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
+    shown = [f"{LABELS[m]} {k}{ELSEWHERE.get((m, k), '')}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
     out = ([f"intervals shown (simulated coverage at least {C.TARGET:.0%} at this size and skew, "
             f"docs/calibration.md): {', '.join(shown)}"] if shown else []) + hidden_lines(intervals, pooled, task)
     if comparisons is None or not len(comparisons) or "calibrated" not in comparisons:

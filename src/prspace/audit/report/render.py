@@ -36,7 +36,7 @@ from prspace.audit.inference.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.inference.uncertainty import comparison, headline_interval, interval_lines
 from prspace.audit.intake.inputs import SINGLE_TASK
 from prspace.audit.report.audit_headline import headline
-from prspace.audit.report.audit_numbers import column, count, difference, fmt, percents
+from prspace.audit.report.audit_numbers import column, count, difference, fmt, p_text, percents
 from prspace.audit.report.lines import (
     BOUNDS_TITLE,
     FIGURE_MARGIN,
@@ -203,7 +203,7 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
                 ci = f"{lo} to {hi}" if c.get("ci_shown", True) else \
                     f"not shown (covers {percents(c.get('simultaneous_coverage', 1.0), TARGET)[0]})"
                 row = {"decided by": SHORT.get(c["decided_by"], c["decided_by"]), f"{res.confidence:.0%} simultaneous CI": ci,
-                       "adjusted p": f"{c['p_value']:.2g}", "beyond noise": "yes" if c["distinguishable"] else "no"}
+                       "adjusted p": p_text(c['p_value']), "beyond noise": "yes" if c["distinguishable"] else "no"}
             else:
                 row = {"decided by": CANNOT, f"{res.confidence:.0%} simultaneous CI": "", "adjusted p": "",
                        "beyond noise": "cannot be told"}
