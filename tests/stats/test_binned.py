@@ -48,3 +48,20 @@ def test_binned_jackknife_t_ends_move_less_than_a_tenth_of_the_half_width():
         e = jackknife_pairs(points[:, c], exact[:, :, c], strata)
         k = jackknife_pairs(points[:, c], coarse[:, :, c], strata)
         assert (np.fmax(np.abs(k.lo - e.lo), np.abs(k.hi - e.hi)) < 0.1 * (e.hi - e.lo) / 2).all()
+
+
+def test_binned_bootstrap_shifted_to_the_exact_points_moves_percentile_ends_less_than_a_tenth():
+    from prspace.stats.intervals import percentile
+    from prspace.stats.replicates import bootstrap
+
+    b = _block(30_000, 0.05, 2)
+    coarse_block = binned_block(b, 256)
+    exact = bootstrap(b, n_boot=200, rng=np.random.default_rng(0), scheme="class")
+    coarse = bootstrap(coarse_block, n_boot=200, rng=np.random.default_rng(0), scheme="class")
+    coarse += (point_metrics(b) - point_metrics(coarse_block))[None]  # as the audit (uncertainty._binned_bootstrap)
+    lo, hi = percentile(exact, 0.95)
+    lo2, hi2 = percentile(coarse, 0.95)
+    assert (np.fmax(np.abs(lo2 - lo), np.abs(hi2 - hi)) < 0.1 * (hi - lo) / 2).all()
+    d, d2 = exact[:, 0] - exact[:, 2], coarse[:, 0] - coarse[:, 2]
+    (dlo, dhi), (dlo2, dhi2) = percentile(d[:, None, :], 0.95), percentile(d2[:, None, :], 0.95)
+    assert (np.fmax(np.abs(dlo2 - dlo), np.abs(dhi2 - dhi)) < 0.1 * (dhi - dlo) / 2).all()

@@ -121,7 +121,7 @@ class AuditResult(AuditRecord):
         if png is None:
             png = self.__dict__["_curves_png"] = figure_bytes(self.plot(), "png", 72)
         parts.append("<p><b>Curves</b> (ROC, PR, PRG; <code>result.plot()</code>):</p><img style='max-width:100%' "
-                     f"alt='ROC, PR and PRG curves' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'>")
+                     f"alt='ROC, PR and PRG curves' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'/>")
         parts.append("<p>Findings: <code>result.findings</code>; the whole report: <code>result.to_html()</code>.</p>")
         return "".join(parts) + "</div>"
 

@@ -1,4 +1,5 @@
-"""Scores binned for the jackknife's standard errors: the replicates of many untied scores, a few thousand columns.
+"""Scores binned for the resampling: the jackknife's and the bootstrap's replicates of many untied scores, a few
+thousand columns.
 
 A jackknife replicate's metrics come from the class counts of every tie group holding a positive
 (:func:`prspace.stats.replicates._compressed_keys`): with untied scores that is one column per positive,
@@ -6,7 +7,8 @@ and the kernel's work grows with positives x replicates (at 10^6 rows and 5% pos
 for each of some 500 replicates, per model, four times per audit).  The jackknife-t interval and the
 jackknife's paired tests read the replicates only through their spread (the stratified jackknife
 variance, :func:`prspace.stats.resampling.jackknife_variance`); the point estimates and the differences
-they are centred on are computed from the exact scores elsewhere.  So the replicates may be computed on
+they are centred on are computed from the exact scores elsewhere; the audit's bootstrap replicates are shifted by
+each model's exact point minus its binned one (:func:`prspace.audit.inference.uncertainty._binned_bootstrap`).  So the replicates may be computed on
 scores merged into at most :data:`JACK_BINS` bins of consecutive positive tie groups (equal numbers of
 positive groups per bin; the negatives between two positive groups of one bin are tied with them): every
 row keeps its class and its place up to one bin, and a left-out row's influence on each metric moves by

@@ -33,7 +33,7 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
 
 
 def jack_block(block: Block) -> Block:
-    """The block the audit's jackknives run on, made once per block: its scores binned when a model has more
+    """The block the audit's jackknives and bootstrap run on, made once per block: its scores binned when a model has more
     positive tie groups than :data:`prspace.stats.binned.JACK_BINS` (:func:`prspace.stats.binned.binned_block`;
     the jackknife reads only the replicates' spread, the points stay exact), else the block itself."""
     jb = block.__dict__.get("_jack_block")
@@ -43,13 +43,14 @@ def jack_block(block: Block) -> Block:
 
 
 def binned_lines(tasks: list[str], multi: bool) -> list[str]:
-    """The line that says which tasks' jackknife standard errors came from binned scores (:func:`jack_block`)."""
+    """The line that says which tasks' resampling replicates came from binned scores (:func:`jack_block`)."""
     if not tasks:
         return []
     where = f" (task{'s' if len(tasks) > 1 else ''} {', '.join(map(str, tasks))})" if multi else ""
-    return [f"jackknife standard errors{where} from the scores binned into {JACK_BINS:,} bins of positive tie groups "
-            "(every point estimate and difference exact; the jackknife-t ends move by less than a tenth of their "
-            "half-width: benchmarks/bench_jack_bins.py, docs/benchmarks.md)"]
+    return [f"jackknife and bootstrap replicates{where} on the scores binned into {JACK_BINS:,} bins of positive tie "
+            "groups, the bootstrap's shifted to the exact points (every point estimate and difference exact; the "
+            "interval ends move by less than a tenth of their half-width: benchmarks/bench_jack_bins.py, "
+            "docs/benchmarks.md)"]
 
 
 def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:

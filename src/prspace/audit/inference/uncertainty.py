@@ -41,7 +41,14 @@ from prspace.audit.inference.tables import LABELS
 from prspace.audit.report.audit_numbers import difference, p_eq, percents
 from prspace.core.defaults import N_BOOT
 from prspace.stats.distributions import norm
-from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, stable_groups
+from prspace.stats.replicates import (
+    BOOT_METRICS,
+    Block,
+    bootstrap,
+    jackknife,
+    point_metrics,
+    stable_groups,
+)
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated", "mc_error"]
 #: Extra jackknife groupings (other seeds) that measure the Monte Carlo error of the jackknife-t ends.
@@ -121,6 +128,18 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
             for k, model in enumerate(block.models)}
 
 
+def _binned_bootstrap(block: Block, points: np.ndarray, *, n_boot: int, rng: np.random.Generator, scheme: str,
+                      tick: Callable[[int], object] | None) -> np.ndarray:
+    """The bootstrap's replicates (n_boot, models, metrics) on :func:`jack_block`'s scores (binned above 2,048 positive
+    tie groups; the same draws), each model's shifted by its exact point minus its binned one: the percentile ends
+    move by the spread of the binning's effect over the resamples only (``benchmarks/bench_jack_bins.py``)."""
+    jb = jack_block(block)
+    reps = bootstrap(jb, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick)
+    if jb is not block:
+        reps += (points - point_metrics(jb))[None, :, :]
+    return reps
+
+
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
            rng: np.random.Generator, jack_rng: np.random.Generator, replicates: dict | None = None,
            scheme: str = "class", tick: Callable[[int], object] | None = None) -> tuple[list[dict], list[dict]]:
@@ -132,7 +151,7 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     intervals, pairs = [], []
     fit = block_delong(block) if unit else None
     jack = jackknife(C.class_strata(jack_block(block)), rng=jack_rng)
-    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
+    reps = _binned_bootstrap(block, points, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
     bounds = C.model_intervals(points, n_pos, confidence, delong_fit=fit, reps=reps, jack=jack)
     estimates = dict(zip(BOOT_METRICS, points.T, strict=True))
     if fit is not None:
@@ -348,8 +367,8 @@ def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task
 
 
 #: What other tools print where the audit's interval differs from theirs (said beside the method's name).
-ELSEWHERE = {("auroc", "DeLong (logit)"): " (pROC's ci.auc is DeLong on the AUC scale, clipped to [0, 1]: the 'DeLong' "
-                                          "rows of intervals.csv; the logit scale keeps the ends inside (0, 1))",
+ELSEWHERE = {("auroc", "DeLong (logit)"): " (pROC's ci.auc is DeLong on the AUC scale, clipped to [0, 1]: the 'DeLong' rows "
+             "of intervals.csv; the logit scale keeps the ends inside (0, 1))",
              ("auroc", "jackknife-t"): " (pROC's ci.auc is DeLong's: the 'DeLong' rows of intervals.csv)",
              ("average_precision", "jackknife-t"): " (scikit-learn prints no interval for AP)"}
 
