@@ -4,6 +4,7 @@ and AuditResult's notebook display (_repr_html_), on predictions made in the tes
 from __future__ import annotations
 
 import html
+import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -108,5 +109,7 @@ def test_repr_html_is_valid_html_with_headline_metrics_and_plausible_best(result
     best = plausible_best_lines(result.rank_sets, "all")
     assert best and all(b in text for b in best)
     assert "Plausible best" in text and "pooled metrics" in text
-    assert len(page) < 6000  # compact, unlike the report (to_html) or the dataclass dump
+    # compact, unlike the report (to_html) or the dataclass dump: the text beside the one embedded figure (issue 59)
+    assert page.count("data:image/png;base64,") == 1
+    assert len(re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page)) < 6000
     assert repr(result).startswith("<AuditResult: 1200 rows, 3 model(s), 1 task(s)") and len(repr(result)) < 1000

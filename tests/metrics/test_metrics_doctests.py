@@ -12,7 +12,8 @@ import pytest
 import prspace.metrics as metrics
 
 MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.boyd_minima", "prspace.metrics.prg",
-           "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels")
+           "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels",
+           "prspace.metrics.operating")
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -475,7 +475,8 @@ def test_audit_pairwise_table_api_and_reports():
     assert t.groupby(["metric", "method"]).size().to_dict() == {
         **{(m, BOOT_MAX_T): n_pairs for m in BOOT_METRICS}, **{(m, JACK_HOLM): n_pairs for m in BOOT_METRICS},
         **{(m, BOOT_Z): n_pairs for m in BOOT_METRICS}, ("auroc", DELONG_HOLM): n_pairs}
-    assert (t["survives"] == (t["p_adjusted"] < 0.05)).all()
+    # a pair survives when its test rejects and its simultaneous interval excludes 0 (issue 59: one answer)
+    assert (t["survives"] == ((t["p_adjusted"] < 0.05) & ((t["lo"] > 0) | (t["hi"] < 0)))).all()
     assert (t["p_adjusted"] >= t["p_raw"] - 1e-15).all() and (t["lo"] <= t["diff"]).all()
     cmp = res.comparisons[res.comparisons["method"] == "DeLong paired"].set_index(["model_a", "model_b"])
     for r in t[(t["method"] == DELONG_HOLM) & (t["role"] == "cross-check")].to_dict("records"):  # uncorrected

@@ -53,7 +53,7 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
                downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0,
                score_cols: str | None = None, ignore: list[str] | None = None,
                progress: Callable[[str], None] | None = None,
-               group_col: str | None = None) -> tuple[AuditResult, Columns]:
+               group_col: str | None = None, metrics_only: bool = False) -> tuple[AuditResult, Columns]:
     """The audit of the predictions file ``path`` (module docstring) and the columns it used.
     ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
     ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
@@ -61,7 +61,8 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     ``progress``: called with a short text as each stage starts, once the input is checked; ``decimal``:
     the decimal mark of a text file (``--decimal``; None: ``.``, or ``,`` detected with ``--sep ';'``,
     :func:`read_table`); ``group_col``: the column of each row's patient, subject or site (``--group-col``:
-    whole groups resampled, :mod:`prspace.audit.inference.grouping`)."""
+    whole groups resampled, :mod:`prspace.audit.inference.grouping`); ``metrics_only``: the point estimates alone
+    (``--metrics-only``)."""
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
     if progress is not None:
@@ -73,7 +74,7 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     result = audit.audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                          downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
-                         progress=progress, source=short_path(path), group_col=group_col)
+                         progress=progress, source=short_path(path), group_col=group_col, metrics_only=metrics_only)
     if detected:
         result.columns = [*(result.columns or []), f"numbers read with decimal commas ('0,5' = 0.5: detected in "
                           f"{', '.join(repr(c) for c in detected)} with --sep ';'; "

@@ -60,6 +60,8 @@ class AuditRecord:
     group_col: str | None = None
     #: Columns not used whose values repeat within every task and model, offered as ``--group-col``.
     group_candidates: list[str] | None = None
+    #: ``--metrics-only``: the point estimates alone (no interval, paired test or rank set was computed).
+    metrics_only: bool = False
 
     @property
     def has_folds(self) -> bool:

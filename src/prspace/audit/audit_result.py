@@ -13,6 +13,7 @@ the result from its builders is left to the refactor of issue 43.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import html
 import sys
@@ -28,12 +29,14 @@ from prspace.audit.audit_record import AuditRecord
 from prspace.audit.inference import audit_bands as curve_band
 from prspace.audit.inference import audit_blocks, audit_cd, grouping, tables, uncertainty
 from prspace.audit.inference import audit_ranksets as ranksets
+from prspace.audit.inference.audit_operating import operating_table
 from prspace.audit.inference.audit_pairwise import pairwise_table
 from prspace.audit.inference.bounds import bound_table
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.intake import arrays, inputs, keys
 from prspace.audit.intake.columns import check_table
-from prspace.audit.intake.rows import pairing_frame, shared_rows
+from prspace.audit.intake.prevalence import _train_pi, parse_train_pi
+from prspace.audit.intake.rows import check_row_ids_once, pairing_frame, shared_rows
 from prspace.audit.report import audit_sentences as sentences
 from prspace.audit.report import findings as F
 from prspace.audit.report import render
@@ -84,7 +87,8 @@ class AuditResult(AuditRecord):
     def _overview(self) -> str:
         d = self.data
         n_models, n_tasks = d["model"].nunique(), d["task"].nunique()
-        boot = f"{self.n_boot} bootstrap resamples" if self.n_boot else "no bootstrap"
+        boot = ("metrics only (no interval or test)" if self.metrics_only else
+                f"{self.n_boot} bootstrap resamples" if self.n_boot else "no bootstrap")
         return (f"{len(d)} rows, {n_models} model(s), {n_tasks} task(s); positive class: {self.positive}; {boot}; "
                 f"{sum(f.severity == 'error' for f in self.findings)} error(s), "
                 f"{sum(f.severity == 'warning' for f in self.findings)} warning(s)")
@@ -103,7 +107,9 @@ class AuditResult(AuditRecord):
         for task in sorted(self.pooled["task"].unique()):
             g = self.pooled[self.pooled["task"] == task].iloc[0]
             where = f"Task {task}: " if multi else ""
-            parts.append(f"<p><b>{e(where)}pooled metrics</b> [{self.confidence:.0%} interval where calibrated]; "
+            note = ("(point estimates only)" if self.metrics_only else
+                    f"[{self.confidence:.0%} interval where calibrated]")
+            parts.append(f"<p><b>{e(where)}pooled metrics</b> {note}; "
                          f"pi = {g['pi']:.3g} ({_count(g['n_pos'])} positives, {_count(g['n_neg'])} negatives), "
                          f"AUPR_MIN = {g['aupr_min']:.3g}</p>")
             parts.append(render.pooled_frame(self, task).to_html(index=False, border=0, escape=True))
@@ -111,8 +117,20 @@ class AuditResult(AuditRecord):
             if best:
                 parts.append(f"<p><b>Plausible best</b> ({self.confidence:.0%} confidence sets for ranks):</p><ul>"
                              + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>")
+        png = self.__dict__.get("_curves_png")
+        if png is None:
+            png = self.__dict__["_curves_png"] = figure_bytes(self.plot(), "png", 72)
+        parts.append("<p><b>Curves</b> (ROC, PR, PRG; <code>result.plot()</code>):</p><img style='max-width:100%' "
+                     f"alt='ROC, PR and PRG curves' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'/>")
         parts.append("<p>Findings: <code>result.findings</code>; the whole report: <code>result.to_html()</code>.</p>")
         return "".join(parts) + "</div>"
+
+    def plot(self) -> Figure:
+        """The ROC, PR and PRG curves of the models, one row of panels per task (``curves.png`` of the report): a
+        matplotlib Figure, shown by a notebook, saved with ``.savefig(path)``."""
+        from prspace.audit.report import plot
+
+        return plot.curves_figure(self)
 
     def to_text(self, source: str = "") -> str:
         return render.format_text(self, source)
@@ -187,54 +205,18 @@ class AuditResult(AuditRecord):
         return power_table(pairing_frame(self.data)[0], n_pos=n_pos, n_neg=n_neg, metrics=tuple(metrics or METRICS),
                            alpha=1.0 - self.confidence, target=target, sims=sims, seed=self.seed, n_groups=n_groups)
 
+    def operating_points(self, *, max_fpr=(), specificity=(), recall=(), n_resamples: int | None = None) -> pd.DataFrame:
+        """Partial AUROC up to each ``max_fpr`` (McClish-standardised: scikit-learn's ``roc_auc_score(max_fpr=)``),
+        sensitivity at each ``specificity`` and precision at each ``recall``, per task and model, with percentile
+        bootstrap intervals at the audit's confidence (:func:`prspace.audit.inference.audit_operating.operating_table`;
+        ``n_resamples`` default the audit's, 1000 without one).  The threshold table: :func:`prspace.metrics.coords`."""
+        n = n_resamples if n_resamples is not None else (self.n_boot or N_BOOT)
+        return operating_table(self.data, max_fpr=max_fpr, specificity=specificity, recall=recall, n_resamples=n,
+                               confidence=self.confidence, seed=self.seed)
+
     def to_html(self, source: str = "", figures: dict[str, bytes] | None = None) -> str:
         """One self-contained page; the figures are drawn (and embedded) unless given."""
         return render.format_html(self, source, self.figures() if figures is None else figures)
-
-
-def parse_train_pi(
-    value: str | None, df: pd.DataFrame, data: pd.DataFrame
-) -> float | dict[str, float] | None:
-    """``--train-pi``: the training prevalence as a number in (0, 1), or the name of a column of
-    ``df`` holding it, one number per task (of the prepared ``data``): ``{task: pi}``."""
-    if value is None:
-        return None
-    try:
-        pi: float | None = float(value)
-    except ValueError:
-        pi = None
-    if pi is None:
-        if value not in df.columns:
-            raise InputError(
-                f"--train-pi {value!r} is neither a number nor a column of the file; give the training "
-                "prevalence as a number in (0, 1) or name the column that holds it"
-            )
-        col = pd.to_numeric(df[value], errors="coerce").reset_index(drop=True)
-        if col.isna().any() or not ((col > 0) & (col < 1)).all():
-            raise InputError(
-                f"column {value!r} (--train-pi) must hold numbers strictly between 0 and 1 in every row"
-            )
-        per_task = col.groupby(data["task"]).agg(["min", "max"])
-        varying = per_task.index[per_task["max"] - per_task["min"] > 1e-12]
-        if len(varying):
-            raise InputError(
-                f"column {value!r} (--train-pi) varies within task {varying[0]!r}; it must be one number per task"
-            )
-        return {str(t): float(v) for t, v in per_task["min"].items()}
-    if not (0 < pi < 1) or not np.isfinite(pi):
-        raise InputError(
-            f"--train-pi must lie strictly between 0 and 1, got {value}; give the training prevalence"
-        )
-    return pi
-
-
-def _train_pi(train_pi: float | dict[str, float] | None, tasks) -> dict[str, float] | None:
-    if isinstance(train_pi, (int, float)):
-        if not 0 < float(train_pi) < 1:
-            raise InputError(f"--train-pi must lie strictly between 0 and 1, got {float(train_pi):g}; give the "
-                             "training prevalence")
-        return {t: float(train_pi) for t in tasks}
-    return train_pi
 
 
 def _typed(table: pd.DataFrame, data: pd.DataFrame) -> pd.DataFrame:
@@ -266,7 +248,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
               confidence: float = 0.95, seed: int = 0, duplicates: dict | None = None,
               columns: list[str] | None = None, progress: Callable[[str], None] | None = None,
               groupings: dict[str, list[str]] | None = None, group_col: str | None = None,
-              group_candidates: list[str] | None = None) -> AuditResult:
+              group_candidates: list[str] | None = None, metrics_only: bool = False) -> AuditResult:
     """Audit the canonical frame of :func:`prspace.audit.intake.inputs.prepare`.
 
     ``train_pi``: the positive class's prevalence in the training data or population before
@@ -278,7 +260,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     ``progress``: called with a short text as each stage starts (the command line prints it on stderr);
     ``groupings``: columns not used that split every model's rows alike (``pooled-groups``); ``group_col``: the
     column whose groups ``data["group"]`` holds (resampled whole, :mod:`prspace.audit.inference.grouping`);
-    ``group_candidates``: columns not used that look like one (``group-column`` warning).
+    ``group_candidates``: columns not used that look like one (``group-column`` warning); ``metrics_only``
+    (``--metrics-only``): the point estimates alone (no DeLong, jackknife, bootstrap, paired test or rank set).
     """
     say = progress or (lambda _text: None)
     if (group_col is not None) != ("group" in data.columns):
@@ -301,6 +284,8 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
     blocks, comparable, paired = audit_blocks.blocks(paired_rows)
+    if metrics_only:  # no resampling block: every interval, paired test and rank set table is empty
+        blocks, n_boot = [], 0
     keys.forget()  # the remembered codes over every row (about 20 MB at 10^6 x 3): the stages left barely read them
     memory.release()
     reps: dict = {}
@@ -309,10 +294,13 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     with _bar(progress is not None and n_boot > 0, n_boot * len(blocks), "bootstrap") as bar:
         iv, cmp = uncertainty.uncertainty(blocks, pooled, n_boot=n_boot, confidence=confidence, seed=seed,
                                           replicates=reps, tick=bar.update)
-    say("jackknife and all pairs compared")
-    jacks = {id(b): jackknife(b, rng=np.random.default_rng(seed)) for b in blocks if b.paired}
+    if not metrics_only:
+        say("jackknife and all pairs compared")
+    jacks = {id(b): jackknife(audit_blocks.jack_block(b), rng=np.random.default_rng(seed)) for b in blocks if b.paired}
+    binned = [b.task for b in blocks if audit_blocks.jack_block(b) is not b]
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
-    say("confidence sets for ranks")
+    if not metrics_only:
+        say("confidence sets for ranks")
     cmp = uncertainty.decided(cmp, pairs)
     rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
     del blocks, paired_rows, reps, jacks  # the resampling's arrays (each model's scores and tie groups): read no more
@@ -325,8 +313,10 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     return AuditResult(data, positive, pooled, folds, summary, ranks, est, iv, cmp, said, F.find_issues(ctx),
                        comparable, train, n_boot, confidence, paired, rank_sets=rank_sets, pairwise=pairs,
                        cd=audit_cd.cd_tables(pooled, seed=seed), auroc_bounds=bound_table(pooled, data), seed=seed,
-                       columns=[*(columns or []), *grouping.resampling_lines(data, group_col)], dropped=dropped,
-                       own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates)
+                       columns=[*(columns or []), *grouping.resampling_lines(data, group_col),
+                                *audit_blocks.binned_lines(binned, n_tasks > 1)], dropped=dropped,
+                       own_folds=own, groupings=groupings, group_col=group_col, group_candidates=group_candidates,
+                       metrics_only=metrics_only)
 
 
 class Handover:
@@ -365,6 +355,7 @@ def read_frame(frame: pd.DataFrame | Handover, given: dict[str, str | None], *, 
         memory.release()  # a wide table made long: its freed arrays handed back before the canonical frame is made
         data, positive = inputs.prepare(frame, cols, pos_label=pos_label,
                                         detect_model=given.get("model") is None and not score_cols)
+        check_row_ids_once(data, cols.row)
         pi = parse_train_pi(train_pi, frame, data) if isinstance(train_pi, str) else train_pi
         candidates: list[str] = []
         if group_col is not None:
@@ -384,6 +375,14 @@ def read_frame(frame: pd.DataFrame | Handover, given: dict[str, str | None], *, 
     return frame, cols, acc, data, positive, pi
 
 
+def _one(short, long, name: str):
+    """The value of an option given by its short name (``task=``) or its command line's (``task_col=``)."""
+    if short is not None and long is not None and short != long:
+        other = "bootstrap" if name == "n_boot" else f"{name}_col"
+        raise InputError(f"{name}= and {other}= name one option and disagree ({short!r} vs {long!r}); give one of them")
+    return long if long is not None else short
+
+
 def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.DataFrame | None = None, *,
           sample_weight: ArrayLike | None = None, folds: ArrayLike | None = None, model: str | None = None, label: str | None = None, score: str | None = None,
           fold: str | None = None, task: str | None = None, weight: str | None = None, repeat: str | None = None,
@@ -392,7 +391,11 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
           train_pi: float | dict[str, float] | str | None = None, skew_tolerance: float = 0.02,
           downsample_ratio: float = 1.5, n_boot: int = N_BOOT, confidence: float = 0.95, seed: int = 0,
           progress: Callable[[str], None] | None = None, source: str | None = None,
-          group_col: str | None = None, groups: ArrayLike | None = None) -> AuditResult:
+          group_col: str | None = None, groups: ArrayLike | None = None, metrics_only: bool = False,
+          model_col: str | None = None, label_col: str | None = None, score_col: str | None = None,
+          fold_col: str | None = None, task_col: str | None = None, weight_col: str | None = None,
+          repeat_col: str | None = None, row_col: str | None = None, ignore_col: str | Sequence[str] | None = None,
+          bootstrap: int | None = None) -> AuditResult:
     """Audit a table of scored test rows (one row per model and test example), or arrays.
 
     Two forms, told apart by the first argument:
@@ -409,6 +412,9 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     is an error unless listed in ``ignore``); ``score_cols``: a wide table, one score column per
     model (:func:`prspace.audit.intake.columns.to_long`).  ``train_pi``: a number, task -> number, or text
     as ``--train-pi`` takes it (a number, or the name of the column holding it: :func:`parse_train_pi`).
+    Every option is also accepted under its command line's name (``prspace audit --help``): ``model_col=`` ...
+    ``row_col=`` (= ``model=`` ... ``row=``), ``ignore_col=`` (= ``ignore=``), ``bootstrap=`` (= ``n_boot=``),
+    ``group_col=``, ``score_cols=``, ``metrics_only=``, ``pos_label=``, ``train_pi=`` and the others as they are.
     ``progress``: see :func:`run_audit`; ``source``: the file the table came from, put in front of
     every message about the table.  ``group_col``: the column naming each row's patient, subject or site
     (``--group-col``): every interval, paired test and plausible-best set then resamples whole groups
@@ -422,6 +428,15 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
         result = audit(y_test, scores={"logreg": p_lr, "forest": p_rf})
         result  # in a notebook: the headline, metrics and plausible-best sets (AuditResult._repr_html_)
     """
+    # the command line's names (``task_col=`` as ``--task-col``, ``bootstrap=`` as ``--bootstrap``) and the earlier
+    # short ones (``task=``, ``n_boot=``) are one option each: given twice, they must agree
+    model, label, score, fold, task, weight, repeat, row, ignore = (
+        _one(short, long, name) for short, long, name in (
+            (model, model_col, "model"), (label, label_col, "label"), (score, score_col, "score"),
+            (fold, fold_col, "fold"), (task, task_col, "task"), (weight, weight_col, "weight"),
+            (repeat, repeat_col, "repeat"), (row, row_col, "row"), (ignore, ignore_col, "ignore")))
+    if bootstrap is not None:
+        n_boot = _one(None if n_boot == N_BOOT else n_boot, bootstrap, "n_boot")
     table_form = isinstance(frame, (pd.DataFrame, Handover))  # a Handover: a table (audit_file's), taken once read
     if scores is not None or not table_form:
         if table_form:
@@ -440,7 +455,8 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
             long["groups"] = np.tile(arrays._vector("groups", groups, len(long) // len(names)), len(names))
         result = audit(long, **roles, pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
-                       progress=progress, source=source, group_col="groups" if groups is not None else None)
+                       progress=progress, source=source, group_col="groups" if groups is not None else None,
+                       metrics_only=metrics_only)
         unit = [c for c in result.columns or [] if c.startswith("resampling unit")]
         result.columns = arrays.describe(len(long) // len(names), names, weighted=sample_weight is not None,
                                          folds=folds is not None) + unit
@@ -465,6 +481,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     result = run_audit(data, positive, train_pi=pi, skew_tolerance=skew_tolerance,
                        downsample_ratio=downsample_ratio, n_boot=n_boot, confidence=confidence, seed=seed,
                        duplicates=duplicates, columns=acc.lines(), progress=progress,
-                       groupings=acc.groupings, group_col=group_col, group_candidates=candidates)
+                       groupings=acc.groupings, group_col=group_col, group_candidates=candidates,
+                       metrics_only=metrics_only)
     result.used = cols
     return result

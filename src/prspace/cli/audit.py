@@ -132,7 +132,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=1000,
         metavar="N",
         help="bootstrap resamples for the intervals and paired tests of AP, AUPR, AUCNPR, AUPRG (default 1000; "
-        "0 = DeLong and Boyd's intervals only)",
+        "0 = no bootstrap: DeLong's, the jackknife-t's and Boyd's intervals and the DeLong and jackknife paired tests "
+        "remain; --metrics-only for none)",
+    )
+    p.add_argument(
+        "--metrics-only",
+        action="store_true",
+        help="the metrics alone: point estimates, ranks and findings, without any interval, paired test or "
+        "plausible-best set (no DeLong, jackknife or bootstrap)",
     )
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of the curve bands (default 0)")
@@ -175,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         args.file, sep=args.sep, decimal=args.decimal, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
         train_pi=args.train_pi, skew_tolerance=args.skew_tolerance, downsample_ratio=args.downsample_ratio,
         bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
-        ignore=args.ignore_col, progress=say, group_col=args.group_col)
+        ignore=args.ignore_col, progress=say, group_col=args.group_col, metrics_only=args.metrics_only)
     if say and out is not None:
         say("figures and report files")
     if out is not None:

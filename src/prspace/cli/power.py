@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
+import time
 
 import pandas as pd
 
 from prspace.audit.audit_files import read_table, short_path
 from prspace.audit.audit_result import read_frame
+from prspace.audit.report.audit_numbers import difference
 from prspace.audit.simulation.audit_power import METRICS, power_table
 from prspace.audit.simulation.planning import plan_power
 from prspace.core.errors import InputError
@@ -72,6 +75,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--sims", type=int, default=200, help="simulated test sets per power value (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated test sets (default 0)")
     p.add_argument("--out", help="write the table as CSV here")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="print what power is computing on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=run)
 
 
@@ -95,11 +100,19 @@ def run(args: argparse.Namespace) -> int:
     group_col = args.group_col or None
     if args.groups and group_col is None:
         raise InputError("--groups plans numbers of groups: add --group-col naming each row's patient, subject or site")
-    _, _, _, data, _, _ = read_frame(df, given, ignore=args.ignore_col, score_cols=args.score_cols,
-                                     pos_label=args.pos_label, source=source, group_col=group_col)
+    _, _, _, data, _, _, candidates = read_frame(df, given, ignore=args.ignore_col, score_cols=args.score_cols,
+                                                 pos_label=args.pos_label, source=source, group_col=group_col,
+                                                 with_candidates=True)
+    for name in candidates:  # the audit's grouped-rows warning, first: it changes the answer
+        print(f"{source}: GROUPED ROWS: column {name!r} repeats its values within every model (a patient, subject or "
+              "site id?): the answer below draws its rows as if independent, which overstates the power and understates "
+              f"the positives needed when they are correlated: pass --group-col {name} to draw its groups whole (or "
+              f"--ignore-col {name} if its rows are independent)")
+    say = _progress(args.progress)
     try:
         t = power_table(data, n_pos=args.positives, n_neg=args.negatives, metrics=tuple(args.metric or METRICS),
-                        alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed, n_groups=args.groups)
+                        alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed, n_groups=args.groups,
+                        progress=say)
         if not len(t):
             raise InputError("no task has two or more models scored on the same rows: nothing to compare")
     except InputError as exc:
@@ -110,10 +123,26 @@ def run(args: argparse.Namespace) -> int:
     if group_col is not None:
         _grouped_lines(t, source, group_col)
     for r in ([] if group_col is not None else t.to_dict("records")):
-        print(_line(r, f"{r['n_pos']} positives / {r['n_neg']} negatives", "positives", r["positives_needed"]))
+        print(_line(r, f"{r['n_pos']} positives / {r['n_neg']} negatives", "positives", r["positives_needed"],
+                    r["positives_cap"]))
     if args.out:
         t.to_csv(args.out, index=False)
     return 0
+
+
+def _progress(enabled: bool | None):
+    """A printer of ``prspace power: 12.3 s: <stage>`` lines on stderr, or None (:func:`prspace.cli.audit._progress`'s
+    lines)."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return None
+    start = time.perf_counter()
+
+    def say(text: str) -> None:
+        print(f"prspace power: {time.perf_counter() - start:6.1f} s: {text}", file=sys.stderr, flush=True)
+
+    return say
 
 
 def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:
@@ -122,17 +151,22 @@ def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:
           "replacement (each keeping its rows), tested by the audit's grouped jackknife t (AUROC too, not DeLong)")
     for r in t.to_dict("records"):
         print(_line(r, f"{r['n_groups']} groups (mean {r['rows_per_group']:.1f} rows per group: about "
-                       f"{r['n_pos']:.0f} positives / {r['n_neg']:.0f} negatives)", "groups", r["groups_needed"]))
+                       f"{r['n_pos']:.0f} positives / {r['n_neg']:.0f} negatives)", "groups", r["groups_needed"],
+                    r["groups_cap"]))
 
 
-def _line(r: dict, sizes: str, unit: str, needed: float) -> str:
+def _line(r: dict, sizes: str, unit: str, needed: float, cap: float) -> str:
     """One row of the answer: the difference, the power at ``sizes``, the smallest detectable difference and the
     ``unit`` s needed (NaN: more than the search's cap)."""
     mdd = "none below the largest plantable" if r["minimal_detectable"] != r["minimal_detectable"] else \
         f"{r['minimal_detectable']:.3f}"
-    need = "more than 20000" if needed != needed else f"{needed:.0f}"
-    return (f"{r['task']} {r['metric']}: {r['model_a']} - {r['model_b']} = {r['observed_diff']:+.3f}; at "
-            f"{sizes} power {r['power_observed']:.2f} (MC se {r['power_mc_se']:.2f}); smallest difference "
+    need = (f"more than {cap:,.0f} (the search stops there: ten times the file's {unit}, at least 1,000)"
+            if needed != needed else f"{needed:.0f}")
+    power = ("not computed: the two models are tied on this metric (no difference to detect)"
+             if r["power_observed"] != r["power_observed"] else
+             f"{r['power_observed']:.2f} (MC se {r['power_mc_se']:.2f})")
+    return (f"{r['task']} {r['metric']}: {r['model_a']} - {r['model_b']} = {difference(r['observed_diff'], sign=True)[0]}; "
+            f"at {sizes} power {power}; smallest difference "
             f"detected with power {r['target']:.0%}: {mdd}; {unit} needed for the observed difference: {need} "
             f"({r['test']}, level {r['alpha_pair']:.4f} = alpha / {r['pairs']} pairs, corrected by simulation as the "
             f"audit does to raw p < {r['raw_threshold']:.4g})")

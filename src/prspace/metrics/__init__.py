@@ -49,6 +49,9 @@ and ``prspace.metrics.X`` are the API):
   (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`, and for untied scores
   :func:`metrics_from_untied_counts_batch`);
 * ``names.py``: the metric keys and their display labels;
+* ``operating.py``: partial AUROC (McClish), sensitivity at a fixed specificity, precision at a fixed recall and
+  the threshold table (:func:`partial_auroc`, :func:`sensitivity_at_specificity`, :func:`precision_at_recall`,
+  :func:`coords`).
 * ``sklearn_scorers.py``: scikit-learn scorers of AUPRG, AUCNPR and AUPR (:func:`get_scorer`, :func:`scorers`).
 
 This package imports nothing else of ``prspace`` (see ``docs/architecture.md``).
@@ -71,6 +74,13 @@ from prspace.metrics.names import (
     METRIC_LABELS,
     RANKING_METRICS,
     REPORTED_METRICS,
+)
+from prspace.metrics.operating import (
+    Coords,
+    coords,
+    partial_auroc,
+    precision_at_recall,
+    sensitivity_at_specificity,
 )
 from prspace.metrics.pr import (
     AUPR_ESTIMATORS,
@@ -96,6 +106,11 @@ from prspace.metrics.roc import ROCCurve, auroc, roc_curve
 from prspace.metrics.sklearn_scorers import get_scorer, get_scorer_names, scorers
 
 __all__ = [
+    "Coords",
+    "coords",
+    "partial_auroc",
+    "precision_at_recall",
+    "sensitivity_at_specificity",
     "ROCCurve",
     "PRCurve",
     "PRGCurve",

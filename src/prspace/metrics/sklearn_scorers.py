@@ -6,6 +6,12 @@ the positive class), as scikit-learn's own ``roc_auc`` and ``average_precision``
 passes the scores to the metric of this package with the fold's labels.  scikit-learn is imported
 when a scorer is made, so ``import prspace.metrics`` does not pay for it.
 
+Names: ``scoring="auprg"`` (a string) cannot work: scikit-learn takes as strings only the names of its own
+registry (``sklearn.metrics.get_scorer_names()``) and has no public way to add one (1.9; its registry is a private
+dict).  Pass the scorer itself, ``scoring=get_scorer("auprg")``, or a dict of them, ``scoring=scorers()`` (or
+``{**scorers(), "roc_auc": "roc_auc"}``), whose keys then name the scores everywhere scikit-learn accepts a
+scorer's name: ``cv["test_auprg"]``, ``GridSearchCV(..., scoring=scorers(), refit="auprg")``.
+
 >>> from sklearn.datasets import load_breast_cancer
 >>> from sklearn.naive_bayes import GaussianNB
 >>> from sklearn.model_selection import cross_validate

@@ -17,6 +17,7 @@ import pandas as pd
 from prspace.audit.intake import keys
 from prspace.audit.intake.rows import n_distinct, task_groups
 from prspace.core import memory
+from prspace.stats.binned import JACK_BINS, binned_block
 from prspace.stats.delong import delong
 from prspace.stats.replicates import Block, cluster_strata
 
@@ -29,6 +30,27 @@ def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
         fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
         memory.release()  # its k x n components, freed, handed back before the jackknives
     return fit
+
+
+def jack_block(block: Block) -> Block:
+    """The block the audit's jackknives and bootstrap run on, made once per block: its scores binned when a model has more
+    positive tie groups than :data:`prspace.stats.binned.JACK_BINS` (:func:`prspace.stats.binned.binned_block`;
+    the jackknife reads only the replicates' spread, the points stay exact), else the block itself."""
+    jb = block.__dict__.get("_jack_block")
+    if jb is None:
+        jb = block.__dict__["_jack_block"] = binned_block(block)
+    return jb
+
+
+def binned_lines(tasks: list[str], multi: bool) -> list[str]:
+    """The line that says which tasks' resampling replicates came from binned scores (:func:`jack_block`)."""
+    if not tasks:
+        return []
+    where = f" (task{'s' if len(tasks) > 1 else ''} {', '.join(map(str, tasks))})" if multi else ""
+    return [f"jackknife and bootstrap replicates{where} on the scores binned into {JACK_BINS:,} bins of positive tie "
+            "groups, the bootstrap's shifted to the exact points (every point estimate and difference exact; the "
+            "interval ends move by less than a tenth of their half-width: benchmarks/bench_jack_bins.py, "
+            "docs/benchmarks.md)"]
 
 
 def _sort_ranks(values: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:

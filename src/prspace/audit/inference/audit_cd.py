@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from prspace.audit.report.audit_numbers import p_eq
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.experiments.ranking.cd_tables import study_tables
@@ -41,11 +42,14 @@ def cd_lines(tables: dict[str, pd.DataFrame] | None) -> list[str]:
     ranks = tables[R.CD_RANKS.name]
     for t in tables[R.CD_TESTS.name].itertuples(index=False):
         best = ranks[(ranks["metric"] == t.metric) & (ranks["position"] == 1)].iloc[0]
-        out.append(f"{t.metric}: over {t.n_tasks} tasks Friedman p = {t.friedman_p:.3g}, Nemenyi CD = "
+        out.append(f"{t.metric}: over {t.n_tasks} tasks Friedman p {p_eq(t.friedman_p)}, Nemenyi CD = "
                    f"{t.critical_difference:.3g} ranks; best average rank {best['learner']} ({best['average_rank']:.3g})"
                    + (f"; {t.n_tasks_dropped} task(s) dropped for a missing value" if t.n_tasks_dropped else "") + ".")
     for p in tables[R.CD_METRIC_PAIRS.name].itertuples(index=False):
         verdict = "differs beyond noise" if p.differs else "does not differ beyond noise"
-        out.append(f"{p.metric_a} vs {p.metric_b}: the models' order across tasks {verdict} (sign-flip p = "
-                   f"{p.p_value:.3g}, Spearman of average ranks {p.spearman_average_ranks:.3g}).")
+        rho = p.spearman_average_ranks
+        rho = (f"{rho:.3g}" if rho == rho else
+               "undefined: one metric gives every model the same average rank")
+        out.append(f"{p.metric_a} vs {p.metric_b}: the models' order across tasks {verdict} (sign-flip p "
+                   f"{p_eq(p.p_value)}, Spearman of average ranks {rho}).")
     return out

@@ -52,6 +52,9 @@ SHORT = {DELONG_HOLM: "DeLong-Holm", JACK_HOLM: "jackknife-Holm", BOOT_MAX_T: "m
 PAIRWISE_COLUMNS = ["task", "metric", "model_a", "model_b", "diff", "se", "p_raw", "p_adjusted", "lo", "hi",
                     "survives", "method", "level", "n_resamples", "role", "note", "simultaneous_coverage"]
 DECIDES, CROSS_CHECK = "decides", "cross-check"
+#: Said of a pair the step-down test rejects while its simultaneous interval holds 0 (not called distinguishable).
+STEP_DOWN_ONLY = ("; the step-down test rejects this pair but its simultaneous interval includes 0: not counted as "
+                  "distinguishable")
 
 
 def block_decisions(block: Block, bootstrapped: bool) -> dict:
@@ -77,7 +80,11 @@ def _corrected(r: PairwiseComparisons, decision) -> PairwiseComparisons:
 
 
 def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, level: float, decision) -> list[dict]:
-    surv = r.survives
+    # one answer: a pair survives when the test rejects AND its simultaneous interval excludes 0 (Holm's step-down
+    # can reject a pair whose single-step interval still holds 0; that pair is not called distinguishable)
+    with np.errstate(invalid="ignore"):
+        excludes = (r.lo > 0) | (r.hi < 0)
+    surv = r.survives & excludes
     note = decision.why()
     role = DECIDES if r.method == decision.method else CROSS_CHECK
     # the simultaneous intervals' simulated coverage is known for the deciding procedure in its cell
@@ -85,7 +92,8 @@ def _rows(task: str, metric: str, models: list[str], r: PairwiseComparisons, lev
     return [{"simultaneous_coverage": sim, "task": task, "metric": metric, "model_a": models[a], "model_b": models[b], "diff": float(r.diff[p]),
              "se": float(r.se[p]), "p_raw": float(r.p_raw[p]), "p_adjusted": float(r.p_adjusted[p]),
              "lo": float(r.lo[p]), "hi": float(r.hi[p]), "survives": bool(surv[p]), "method": r.method,
-             "level": level, "n_resamples": int(r.n_resamples), "role": role, "note": note}
+             "level": level, "n_resamples": int(r.n_resamples), "role": role,
+             "note": note + (STEP_DOWN_ONLY if r.survives[p] and not excludes[p] else "")}
             for p, (a, b) in enumerate(zip(r.a, r.b, strict=True))]
 
 

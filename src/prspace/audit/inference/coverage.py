@@ -97,7 +97,13 @@ def model_intervals(points: np.ndarray, n_pos: float, confidence: float, *,
     if jack is not None:
         lo, hi = jackknife_interval(points, *jack, confidence)
         out |= {(m, "jackknife-t"): (lo[:, i], hi[:, i]) for i, m in enumerate(BOOT_METRICS)}
-    return out
+    # every interval within its metric's range (AUPRG's jackknife-t, on the identity scale, can pass 1)
+    return {(m, k): tuple(np.clip(v, *METRIC_RANGE.get(m, (0.0, 1.0)))) for (m, k), v in out.items()}
+
+
+#: The range of each metric whose intervals the audit prints, where it is not [0, 1]: AUPRG counts negative
+#: precision gains negatively (Flach and Kull 2015, 3.3), so it has no lower bound, and its upper end is 1.
+METRIC_RANGE = {"auprg": (-np.inf, 1.0)}
 
 
 def coverage_outcomes(r: Replicate, truth: np.ndarray, *, alpha: float = 0.05) -> list[dict]:

@@ -36,12 +36,19 @@ import pandas as pd
 
 from prspace.audit.inference import coverage as C
 from prspace.audit.inference import grouping
-from prspace.audit.inference.audit_blocks import block_delong
+from prspace.audit.inference.audit_blocks import block_delong, jack_block
 from prspace.audit.inference.tables import LABELS
-from prspace.audit.report.audit_numbers import difference, percents
+from prspace.audit.report.audit_numbers import difference, p_eq, percents
 from prspace.core.defaults import N_BOOT
 from prspace.stats.distributions import norm
-from prspace.stats.replicates import BOOT_METRICS, Block, bootstrap, jackknife, stable_groups
+from prspace.stats.replicates import (
+    BOOT_METRICS,
+    Block,
+    bootstrap,
+    jackknife,
+    point_metrics,
+    stable_groups,
+)
 
 INTERVAL_COLUMNS = ["task", "model", "metric", "method", "estimate", "lo", "hi", "calibrated", "mc_error"]
 #: Extra jackknife groupings (other seeds) that measure the Monte Carlo error of the jackknife-t ends.
@@ -104,7 +111,7 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
     """Per (metric, model), the Monte Carlo error of the jackknife-t interval's ends: 0 when every class
     is left out row by row (no random groups), else the largest move of either end over
     :data:`MC_REGROUPINGS` other random groupings (issue 40: the interval must not depend on the seed)."""
-    strata = C.class_strata(block)
+    strata = C.class_strata(jack_block(block))
     units = strata.cluster_stratum if block.grouped else strata.stratum
     groups, _ = stable_groups(units, rng=np.random.default_rng(0))
     rows = sum(g.size for g in groups)
@@ -121,6 +128,18 @@ def _jack_mc_error(block: Block, points: np.ndarray, n_pos: float, confidence: f
             for k, model in enumerate(block.models)}
 
 
+def _binned_bootstrap(block: Block, points: np.ndarray, *, n_boot: int, rng: np.random.Generator, scheme: str,
+                      tick: Callable[[int], object] | None) -> np.ndarray:
+    """The bootstrap's replicates (n_boot, models, metrics) on :func:`jack_block`'s scores (binned above 2,048 positive
+    tie groups; the same draws), each model's shifted by its exact point minus its binned one: the percentile ends
+    move by the spread of the binning's effect over the resamples only (``benchmarks/bench_jack_bins.py``)."""
+    jb = jack_block(block)
+    reps = bootstrap(jb, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick)
+    if jb is not block:
+        reps += (points - point_metrics(jb))[None, :, :]
+    return reps
+
+
 def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float,
            rng: np.random.Generator, jack_rng: np.random.Generator, replicates: dict | None = None,
            scheme: str = "class", tick: Callable[[int], object] | None = None) -> tuple[list[dict], list[dict]]:
@@ -131,8 +150,8 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
     n_pos = float(table["n_pos"].iloc[0])
     intervals, pairs = [], []
     fit = block_delong(block) if unit else None
-    jack = jackknife(C.class_strata(block), rng=jack_rng)
-    reps = bootstrap(block, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
+    jack = jackknife(C.class_strata(jack_block(block)), rng=jack_rng)
+    reps = _binned_bootstrap(block, points, n_boot=n_boot, rng=rng, scheme=scheme, tick=tick) if n_boot > 0 else None
     bounds = C.model_intervals(points, n_pos, confidence, delong_fit=fit, reps=reps, jack=jack)
     estimates = dict(zip(BOOT_METRICS, points.T, strict=True))
     if fit is not None:
@@ -195,10 +214,22 @@ def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.Data
     a metric no procedure decides (or not in ``pairwise``) is not distinguishable, and
     ``decided_by`` says "cannot decide"."""
     out = comparisons.copy()
-    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
     key = ["task", "metric", "model_a", "model_b"]
     cols = {"p_adjusted": "p_adjusted", "lo": "lo_simultaneous", "hi": "hi_simultaneous", "survives": "_s",
             "method": "decided_by", "simultaneous_coverage": "simultaneous_coverage"}
+    if pairwise is not None and len(pairwise):
+        # a pair the deciding procedure tested but no unadjusted comparison holds (the jackknife's, without a
+        # bootstrap): its row, so that every sentence reads the decision the body prints (one answer, issue 59)
+        have = pd.concat([out[key], out[key].rename(columns={"model_a": "model_b", "model_b": "model_a"})])
+        have = set(map(tuple, have[key].astype(str).to_numpy()))
+        src = pairwise[pairwise["role"] == "decides"]
+        extra = src[[tuple(r) not in have for r in src[key].astype(str).to_numpy()]]
+        if len(extra):
+            add = extra[[*key, "diff", "p_raw", "method", "level"]].rename(columns={"p_raw": "p_value"}).assign(
+                lo=np.nan, hi=np.nan, calibrated=False)
+            out = pd.concat([out.astype({"calibrated": bool}) if len(out) else out.iloc[:0], add[
+                [c for c in out.columns if c in add.columns]]], ignore_index=True)
+    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
     if pairwise is None or not len(pairwise) or not len(out):
         for c in cols.values():
             out[c] = np.nan
@@ -304,7 +335,7 @@ def noise(comparisons: pd.DataFrame | None, task: str, metric: str, winner: str,
     diff = difference(c["diff"])[0]
     ci, p = ("simultaneous CI", "adjusted p") if "decided_by" in c else ("CI", "p")
     return (f"{LABELS[metric]} prefers {winner} to {loser} by {diff} ({ci_text(c, c.get('level', 0.95), ci)}, "
-            f"{p} = {c['p_value']:.2g}, {c['method']}): {verdict}")
+            f"{p} {p_eq(c['p_value'])}, {c['method']}): {verdict}")
 
 
 def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task: str, n_groups: int) -> list[str]:
@@ -335,6 +366,13 @@ def _group_lines(intervals: pd.DataFrame, comparisons: pd.DataFrame | None, task
     return out
 
 
+#: What other tools print where the audit's interval differs from theirs (said beside the method's name).
+ELSEWHERE = {("auroc", "DeLong (logit)"): " (pROC's ci.auc is DeLong on the AUC scale, clipped to [0, 1]: the 'DeLong' rows "
+             "of intervals.csv; the logit scale keeps the ends inside (0, 1))",
+             ("auroc", "jackknife-t"): " (pROC's ci.auc is DeLong's: the 'DeLong' rows of intervals.csv)",
+             ("average_precision", "jackknife-t"): " (scikit-learn prints no interval for AP)"}
+
+
 def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: pd.DataFrame | None,
                    task: str, *, n_groups: int | None = None) -> list[str]:
     """The lines under a task's pooled table: which interval method each metric shows (the
@@ -345,7 +383,7 @@ def interval_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, comparisons: p
         return []
     if n_groups is not None:
         return _group_lines(intervals, comparisons, task, n_groups)
-    shown = [f"{LABELS[m]} {k}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
+    shown = [f"{LABELS[m]} {k}{ELSEWHERE.get((m, k), '')}" for m in BOOT_METRICS if (k := shown_method(intervals, task, m))]
     out = ([f"intervals shown (simulated coverage at least {C.TARGET:.0%} at this size and skew, "
             f"docs/calibration.md): {', '.join(shown)}"] if shown else []) + hidden_lines(intervals, pooled, task)
     if comparisons is None or not len(comparisons) or "calibrated" not in comparisons:

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.audit.intake import keys
+from prspace.core.errors import InputError
 
 #: a model must keep at least this share of its rows for the task to be paired on the shared rows
 MIN_SHARED = 0.5
@@ -129,3 +130,39 @@ def pairing_frame(data: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, bool]]:
     out = data.copy()
     out.loc[out["task"].isin(tasks), "fold"] = None
     return out, own
+
+
+def check_row_ids_once(data: pd.DataFrame, row_col: str | None = None) -> None:
+    """A row id a model scores in two folds (of one repeat) is an error naming the model, the id and the folds.
+
+    A model has one score per test row: the same id in two of its folds is a row scored twice (a fold
+    assignment gone wrong, or repeats of a cross-validation without ``--repeat-col``), and pairing by row id
+    would drop it from every model as a row they "lack".  Ids that restart in every fold (fold-local ids: most
+    ids of the model occur in several folds) are left to the (fold, row id) pairing of :func:`shared_rows`.
+    Checked on the canonical frame before any work (:func:`prspace.audit.audit_result.read_frame`)."""
+    if keys.any_na(data["row"]):
+        return
+    for task, g in task_groups(data):
+        row_code, row_values = keys.factorize(g["row"])
+        model_code, model_values = keys.factorize(g["model"])
+        n_rows = len(row_values)
+        pair = model_code.astype(np.int64) * n_rows + row_code
+        count = np.bincount(pair, minlength=len(model_values) * n_rows).reshape(len(model_values), n_rows)
+        twice = count > 1
+        if not twice.any():
+            continue
+        seen = (count > 0).sum(axis=1)
+        for m in np.flatnonzero(twice.any(axis=1)):
+            if twice[m].sum() >= 0.5 * seen[m]:  # fold-local ids: (fold, row id) names a row
+                continue
+            first = int(np.flatnonzero(twice[m][row_code] & (model_code == m))[0])
+            rid = row_code[first]
+            folds = g["fold"].to_numpy()[(model_code == m) & (row_code == rid)]
+            where = f" of task {task!r}" if data["task"].nunique() > 1 else ""
+            col = f" (column {row_col!r})" if row_col else ""
+            fold_text = ", ".join(dict.fromkeys(map(str, folds)))
+            raise InputError(
+                f"model {str(model_values[m])!r}{where} scores row id {str(row_values[rid])!r}{col} in {len(folds)} "
+                f"folds ({fold_text}); a model has one score per test row: drop the extra rows"
+                + ("" if int(twice[m].sum()) == 1 else f" ({int(twice[m].sum())} row ids repeat in this model)")
+                + ", or name the repeat column with --repeat-col if the file holds several cross-validation repeats")

@@ -16,7 +16,7 @@ from prspace.audit.inference.audit_pairwise import SHORT
 from prspace.audit.inference.decision import CANNOT
 from prspace.audit.inference.tables import LABELS, RANKED
 from prspace.audit.inference.uncertainty import ci_text, comparison
-from prspace.audit.report.audit_numbers import compared, difference, fmt, percents
+from prspace.audit.report.audit_numbers import compared, difference, fmt, p_eq, percents
 from prspace.audit.report.findings import constant_models, inverted_models
 
 if TYPE_CHECKING:
@@ -37,10 +37,10 @@ def _decided(c: dict) -> bool:
 def _ci(res: AuditRecord, c: dict) -> str:
     """``"+0.088, 95% simultaneous CI 0.01 to 0.17, adjusted p = 0.03, max-T"`` of a decided comparison."""
     diff = difference(c["diff"], sign=True)[0]
-    s = (f"{diff}, {ci_text(c, res.confidence, 'simultaneous CI')}, adjusted p = {c['p_value']:.2g}, "
+    s = (f"{diff}, {ci_text(c, res.confidence, 'simultaneous CI')}, adjusted p {p_eq(c['p_value'])}, "
          f"{SHORT.get(c['decided_by'], c['decided_by'])}")
-    if c["distinguishable"] and c.get("ci_shown", True) and c["lo"] <= 0 <= c["hi"]:
-        s += "; the step-down test rejects more than its single-step interval excludes"
+    if not c["distinguishable"] and c["p_value"] < 1 - res.confidence and c["lo"] <= 0 <= c["hi"]:
+        s += "; the step-down test rejects, but its simultaneous interval includes 0"
     return s
 
 
@@ -59,7 +59,8 @@ def lead(res: AuditRecord, task: str) -> str:
     runner = r["aupr"].drop(list(top)).idxmin()
     c = comparison(res.comparisons, task, "aupr", top[0], runner)
     if c is None:
-        why = "without a bootstrap: --bootstrap 0" if not res.n_boot and (res.paired or {}).get(task) else "no paired rows"
+        why = ("the metrics alone: --metrics-only" if getattr(res, "metrics_only", False) else
+               "no paired rows" if not (res.paired or {}).get(task) else "no procedure tested it")
         return f"{where}every metric picks {_one_line(top[0])}; its AUPR lead was not tested ({why})."
     head = f"{where}every metric picks {_one_line(top[0])}; "
     if not _decided(c):
@@ -117,7 +118,7 @@ def _names(items: list[str]) -> str:
 def answer_changers(res: AuditRecord) -> list[str]:
     """The lines that lead the headline: what makes the rest of the audit answer another question
     (:func:`prspace.audit.report.findings.inverted_models`, :func:`~prspace.audit.report.findings.constant_models`,
-    the ``pooled-groups`` finding)."""
+    a column of groups not used, the ``group-column`` finding, and the ``pooled-groups`` finding)."""
     multi = res.pooled["task"].nunique() > 1
     lines = []
     inverted = inverted_models(res.pooled, res.intervals)
@@ -138,6 +139,11 @@ def answer_changers(res: AuditRecord) -> list[str]:
                  for r in constant]
         lines.append(f"CONSTANT SCORES: {_names(parts)}: ranks (almost) nothing; check the score column "
                      "(constant-scores below).")
+    for name in res.group_candidates or []:
+        lines.append(f"GROUPED ROWS: column {name!r} repeats its values within every model (a patient, subject or site "
+                     "id?): every interval and test below resamples its rows as if independent, which can call noise a "
+                     f"difference: pass --group-col {name} to resample its groups whole (or --ignore-col {name} if its "
+                     "rows are independent).")
     for name, values in (res.groupings or {}).items():
         lines.append(f"POOLED: column {name!r} splits every model's rows into the same {len(values)} groups (datasets "
                          f"or sources?), audited here as one task: pass --task-col {name} to audit each apart.")

@@ -86,3 +86,25 @@ def percents(*values: float, base: int = 0) -> list[str]:
     scaled = [100.0 * float(v) for v in values]
     d = decimals([(a, b) for i, a in enumerate(scaled) for b in scaled[i + 1:]], base=base, cap=4)
     return [f"{fmt(v, d)}%" for v in scaled]
+
+
+#: Below this a p-value is printed as "< 1e-16": float64's resolution near 1, where a computed p this small is
+#: only "smaller than anything the arithmetic can tell from 0" (a normal tail is exact further out, a p of 0 is not).
+P_FLOOR = 1e-16
+
+
+def p_text(p: float, *, digits: int = 2) -> str:
+    """A p-value as printed: ``"0.043"``, ``"3.1e-09"``, ``"< 1e-16"`` (never ``"0"``), ``"1"``; a missing one
+    ``"not computed"`` (the sentence around it says why)."""
+    if p is None or not isinstance(p, (int, float)) or math.isnan(float(p)):
+        return "not computed"
+    p = float(p)
+    if p < P_FLOOR:
+        return f"< {P_FLOOR:.0e}"
+    return f"{p:.{digits}g}"
+
+
+def p_eq(p: float) -> str:
+    """``"= 0.043"`` or ``"< 1e-16"``: a p-value after its name (:func:`p_text`)."""
+    text = p_text(p)
+    return text if text.startswith("<") else f"= {text}"

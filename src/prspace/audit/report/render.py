@@ -36,7 +36,7 @@ from prspace.audit.inference.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.inference.uncertainty import comparison, headline_interval, interval_lines
 from prspace.audit.intake.inputs import SINGLE_TASK
 from prspace.audit.report.audit_headline import headline
-from prspace.audit.report.audit_numbers import column, count, difference, fmt, percents
+from prspace.audit.report.audit_numbers import column, count, difference, fmt, p_text, percents
 from prspace.audit.report.lines import (
     BOUNDS_TITLE,
     FIGURE_MARGIN,
@@ -203,7 +203,7 @@ def comparison_frame(res: AuditRecord, task: str) -> pd.DataFrame:
                 ci = f"{lo} to {hi}" if c.get("ci_shown", True) else \
                     f"not shown (covers {percents(c.get('simultaneous_coverage', 1.0), TARGET)[0]})"
                 row = {"decided by": SHORT.get(c["decided_by"], c["decided_by"]), f"{res.confidence:.0%} simultaneous CI": ci,
-                       "adjusted p": f"{c['p_value']:.2g}", "beyond noise": "yes" if c["distinguishable"] else "no"}
+                       "adjusted p": p_text(c['p_value']), "beyond noise": "yes" if c["distinguishable"] else "no"}
             else:
                 row = {"decided by": CANNOT, f"{res.confidence:.0%} simultaneous CI": "", "adjusted p": "",
                        "beyond noise": "cannot be told"}
@@ -257,7 +257,8 @@ def _overview(res: AuditRecord) -> str:
         per = d.groupby(["task", "model"])["fold"].nunique()
         parts.append(f"{per.min()} to {per.max()} folds per model (the models' own)" if per.min() != per.max()
                      else f"{per.max()} folds per model (the models' own)")
-    boot = f"{res.n_boot} bootstrap resamples" if res.n_boot else "no bootstrap"
+    boot = ("metrics only (no interval or test)" if res.metrics_only else
+            f"{res.n_boot} bootstrap resamples" if res.n_boot else "no bootstrap")
     return ", ".join(parts) + f"; positive class: {res.positive}; {boot}"
 
 
@@ -297,6 +298,12 @@ def _wrap(text: str, first: str, rest: str, width: int = 100) -> str:
                          break_long_words=False)
 
 
+def _iv_note(res: AuditRecord, template: str) -> str:
+    """What the pooled table's cells hold: ``template`` at the audit's confidence, or "(point estimates only:
+    --metrics-only)"."""
+    return "(point estimates only: --metrics-only)" if res.metrics_only else template.format(res.confidence)
+
+
 def format_text(res: AuditRecord, source: str = "") -> str:
     """The terminal summary."""
     lines = [f"prspace audit{(' of ' + source) if source else ''}", f"  {_overview(res)}"]
@@ -304,7 +311,7 @@ def format_text(res: AuditRecord, source: str = "") -> str:
     lines += [_wrap(s, "  ", "  ") for s in headline(res)] + [""]
     for task in sorted(res.pooled["task"].unique()):
         lines += [_task_header(res, task), "Pooled metrics" + (" (all folds merged)" if res.has_folds else "")
-                  + f" [{res.confidence:.0%} interval where calibrated]:", _text_table(pooled_frame(res, task))]
+                  + f" {_iv_note(res, '[{:.0%} interval where calibrated]')}:", _text_table(pooled_frame(res, task))]
         lines += [_wrap(s, "  ", "    ") for s in interval_lines(res.intervals, res.pooled, res.comparisons, task, n_groups=_groups(res, task))]
         if res.has_folds and len(res.fold_summary):
             lines += ["", _wrap(fold_title(res, task, "+-") + ":", "", "  "), _text_table(fold_frame(res, task, "+-"))]
@@ -345,7 +352,7 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
     for task in sorted(res.pooled["task"].unique()):
         lines += [f"## {'Task ' + _one_line(task) if multi else 'Metrics'}", "", _task_header(res, task) + ".", "",
                   "Pooled" + (" (all folds merged)" if res.has_folds else "")
-                  + f", with {res.confidence:.0%} intervals where calibrated:", "",
+                  + f", {_iv_note(res, 'with {:.0%} intervals where calibrated')}:", "",
                   to_markdown(pooled_frame(res, task))]
         lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task, n_groups=_groups(res, task))] + [""]
         if res.has_folds and len(res.fold_summary):
@@ -427,7 +434,7 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
     multi = res.pooled["task"].nunique() > 1
     for task in sorted(res.pooled["task"].unique()):
         parts += [f"<h2>{'Task ' + e(_one_line(task)) if multi else 'Metrics'}</h2>", f"<p>{e(_task_header(res, task))}.</p>",
-                  f"<h3>Pooled metrics with {res.confidence:.0%} intervals where calibrated</h3>",
+                  f"<h3>Pooled metrics {_iv_note(res, 'with {:.0%} intervals where calibrated')}</h3>",
                   _html_table(pooled_frame(res, task)),
                   "<ul>" + "".join(f"<li>{e(s)}</li>" for s in interval_lines(res.intervals, res.pooled,
                                                                              res.comparisons, task,

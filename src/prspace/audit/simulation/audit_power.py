@@ -73,15 +73,17 @@ size").
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from prspace.audit.inference.audit_blocks import blocks
 from prspace.audit.inference.decision import decide
+from prspace.audit.simulation.power_tests import GROUPS, METRICS, POWER_BINS, reject
 from prspace.core.errors import InputError
+from prspace.stats.binned import left_out_replicates
 from prspace.stats.delong import delong
-from prspace.stats.distributions import norm
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import (
     BOOT_METRICS,
@@ -89,13 +91,9 @@ from prspace.stats.replicates import (
     Block,
     jackknife,
     point_metrics,
-    weighted_metrics,
+    stable_groups,
 )
 
-#: The metrics with a power answer.
-METRICS = ("auroc", "average_precision", "aupr", "auprg")
-#: Jackknife groups per class in a planned test set (at most; fewer rows: delete-one).
-GROUPS = 40
 #: Largest ``|sqrt(V0 / VA) - 1|`` at which pROC's power.roc.test is comparable (module docstring).
 PROC_COMPARABLE = 0.02
 
@@ -161,53 +159,6 @@ def proc_null_ratio(pair: Pair) -> float:
     return float(np.sqrt((2 * cov[0, 0] - 2 * cov[0, 1]) / (cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])))
 
 
-def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float) -> np.ndarray:
-    """DeLong's paired z test of every row of ``sa``/``sb`` (sims, n), all at once."""
-    pos, neg = y, ~y
-    m, n = int(pos.sum()), int(neg.sum())
-    d10, d01, auc = 0.0, 0.0, []
-    for w, s in ((1.0, sa), (-1.0, sb)):
-        from scipy.stats import rankdata  # deferred: scipy.stats (docs/architecture.md)
-
-        tz = rankdata(s, axis=1)
-        tx, ty = rankdata(s[:, pos], axis=1), rankdata(s[:, neg], axis=1)
-        auc.append((tz[:, pos].sum(axis=1) - m * (m + 1) / 2.0) / (m * n))
-        d10 = d10 + w * (tz[:, pos] - tx) / n
-        d01 = d01 + w * (1.0 - (tz[:, neg] - ty) / m)
-    var = d10.var(axis=1, ddof=1) / m + d01.var(axis=1, ddof=1) / n
-    d = auc[0] - auc[1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(var > 0, d / np.sqrt(var), np.where(d == 0, 0.0, np.inf * np.sign(d)))
-    return (np.abs(z) > norm.isf(alpha / 2)) & (np.sign(d) == sign)
-
-
-def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float = 1.0) -> np.ndarray:
-    """Step 3 on given test sets: whether the test of ``metric`` rejects at raw level ``alpha`` with
-    sign ``sign`` (a better: +1), per row of ``sa``/``sb`` (sims, n), the rows' labels ``y`` (bool, n)."""
-    if metric not in METRICS:
-        raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
-    if metric == "auroc":
-        return _delong_reject(y, sa, sb, alpha, sign)
-    col = BOOT_METRICS.index(metric)
-    hit = np.zeros(sa.shape[0], dtype=bool)
-    n_pos, n_neg = int(y.sum()), int((~y).sum())
-    g_pos, g_neg = min(n_pos, GROUPS), min(n_neg, GROUPS)
-    strata = np.r_[np.ones(g_pos, np.int64), np.zeros(g_neg, np.int64)]
-    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-    # the rows are exchangeable within a class: consecutive slices of each class are random groups
-    group = np.empty(y.size, dtype=np.int64)
-    group[pos] = np.arange(n_pos) * g_pos // n_pos
-    group[neg] = g_pos + np.arange(n_neg) * g_neg // n_neg
-    w = np.ones((g_pos + g_neg, y.size))
-    w[group, np.arange(y.size)] = 0.0
-    w = np.r_[np.ones((1, y.size)), w]
-    for s in range(sa.shape[0]):
-        reps = weighted_metrics(_block(y, sa[s], sb[s]), w)[:, :, col]
-        r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
-        hit[s] = bool(r.p_raw[0] < alpha) and np.sign(r.diff[0]) == sign
-    return hit
-
-
 def grouped_reject(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray, g: np.ndarray,
                    alpha: float, sign: float, rng: np.random.Generator) -> bool:
     """Step 3 with groups, on one test set: whether the audit's grouped test (jackknife t leaving out
@@ -220,8 +171,15 @@ def grouped_reject(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: 
     block.cluster = g
     block.cluster_stratum = np.zeros(int(g.max()) + 1, dtype=np.int64)
     col = BOOT_METRICS.index(metric)
-    jack, strata = jackknife(block, rng=rng)
-    r = jackknife_pairs(point_metrics(block)[:, col], jack[:, :, col], strata, alpha=alpha)
+    if np.all(block.weight == 1.0):  # the same left-out groups (the same draws) as jackknife(block), from counts
+        parts, strata = stable_groups(block.cluster_stratum, max_groups=JACK_GROUPS, rng=rng)
+        part_of = np.empty(block.cluster_stratum.size, dtype=np.int64)
+        part_of[np.concatenate(parts)] = np.repeat(np.arange(len(parts)), [p.size for p in parts])
+        reps = left_out_replicates(y, [a, b], part_of[g], len(parts), metric, bins=POWER_BINS)
+        r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
+    else:
+        jack, strata = jackknife(block, rng=rng)
+        r = jackknife_pairs(point_metrics(block)[:, col], jack[:, :, col], strata, alpha=alpha)
     return bool(r.p_raw[0] < alpha) and (sign == 0 or np.sign(r.diff[0]) == sign)
 
 
@@ -343,9 +301,9 @@ def _smallest(power, target: float, *, lo: int, hi: int, cap: int) -> float:
     """The smallest size whose ``power(size)`` reaches ``target``, to within 5% (doubling from ``hi``, then
     bisection); NaN beyond ``cap``."""
     while power(hi) < target:
-        lo, hi = hi, 2 * hi
-        if hi > cap:
+        if hi >= cap:
             return float("nan")
+        lo, hi = hi, min(2 * hi, cap)  # the cap itself is tried before "more than the cap"
     while hi - lo > max(1, lo // 20):
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
@@ -392,18 +350,18 @@ def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float
 
 
 POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",
-                 "raw_threshold", "power_observed", "power_mc_se", "minimal_detectable", "positives_needed", "target", "sims",
-                 "test"]
+                 "raw_threshold", "power_observed", "power_mc_se", "minimal_detectable", "positives_needed", "positives_cap", "target",
+                 "sims", "test"]
 #: With groups (``--group-col``): sizes in groups, the expected positives and negatives of a planned set,
 #: and the groups needed instead of the positives.
 GROUP_POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_groups", "rows_per_group", "n_pos",
                        "n_neg", "pairs", "alpha_pair", "raw_threshold", "power_observed", "power_mc_se",
-                       "minimal_detectable", "groups_needed", "target", "sims", "test"]
+                       "minimal_detectable", "groups_needed", "groups_cap", "target", "sims", "test"]
 GROUPED_TEST = f"grouped jackknife t (one group left out at a time, at most {JACK_GROUPS} sets of groups)"
 
 
 def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str, ...], alpha: float, target: float,
-                   sims: int, seed: int) -> list[dict]:
+                   sims: int, seed: int, progress: Callable[[str], None] | None = None) -> list[dict]:
     """:func:`power_table`'s rows of a grouped block (module docstring, "Grouped rows")."""
     k = len(block.models)
     pairs = k * (k - 1) // 2
@@ -419,7 +377,11 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
         a, b = int(order[0]), int(order[1])
         pair = Pair(block.y, block.scores[a], block.scores[b], w, g=np.asarray(block.cluster, dtype=np.int64))
         per_rows, per_pos, per_neg = group_shape(pair)
-        need = groups_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed, corrected=True)
+        cap = search_cap(block.n_clusters)
+        if progress is not None:
+            progress(f"{metric}: power and groups needed (up to {cap:,})")
+        need = groups_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed, corrected=True,
+                             max_groups=cap)
         d = float(pts[a, col] - pts[b, col])
         for m in plan:
             level = grouped_threshold(pair, metric, m, alpha / pairs)
@@ -430,13 +392,20 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
                          "observed_diff": d, "n_groups": m, "rows_per_group": per_rows, "n_pos": m * per_pos,
                          "n_neg": m * per_neg, "pairs": pairs, "alpha_pair": alpha / pairs, "raw_threshold": level,
                          "power_observed": pw, "power_mc_se": se, "minimal_detectable": mdd, "groups_needed": need,
-                         "target": target, "sims": sims, "test": GROUPED_TEST})
+                         "groups_cap": cap, "target": target, "sims": sims, "test": GROUPED_TEST})
     return rows
+
+
+def search_cap(have_pos: int) -> int:
+    """The most positives (or groups) :func:`power_table` plans for the positives (groups) needed: ten times the
+    file's (a planned set that large draws each of the file's ten times over: the population is the file), at
+    least 1,000 and at most 20,000."""
+    return int(min(20_000, max(1_000, 10 * have_pos)))
 
 
 def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None = None,
                 metrics: tuple[str, ...] = METRICS, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
-                seed: int = 0, n_groups: list[int] | None = None):
+                seed: int = 0, n_groups: list[int] | None = None, progress: Callable[[str], None] | None = None):
     """Per task (models on the same rows), metric of ``metrics`` and planned size: the best model
     against the runner-up by that metric (``model_a``, ``model_b``), the observed difference, the
     power to detect it at the planned size, the smallest difference detected with power ``target``
@@ -446,7 +415,9 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     ``n_neg`` (default: the task's prevalence kept).  Weighted rows: the population the weights describe
     (:class:`Pair`).  Grouped rows (a ``group`` column, ``--group-col``): planned sizes in groups,
     ``n_groups`` (default: the task's), and the columns :data:`GROUP_POWER_COLUMNS` (module docstring,
-    "Grouped rows")."""
+    "Grouped rows").  The positives needed are searched up to ``positives_cap`` (:func:`search_cap`: ten times
+    the task's positives, at least 1,000, at most 20,000); ``progress``: called with a short text as each
+    metric starts (the command line prints it on stderr)."""
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise InputError(f"no power answer for {', '.join(unknown)}; choose from {', '.join(METRICS)}")
@@ -461,7 +432,7 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
         if not block.paired:
             continue
         if grouped:
-            rows += _grouped_table(block, n_groups, metrics, alpha, target, sims, seed)
+            rows += _grouped_table(block, n_groups, metrics, alpha, target, sims, seed, progress)
             continue
         k = len(block.models)
         pairs = k * (k - 1) // 2
@@ -472,14 +443,17 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
             raise InputError("give one --negatives per --positives (or none: the prevalence is kept)")
         ratio = _odds_against(Pair(block.y, block.scores[0], block.scores[1], np.asarray(block.weight, np.float64)))
         plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * ratio))) for p in plan_pos]
+        cap = search_cap(have_pos)
         for metric in metrics:
+            if progress is not None:
+                progress(f"{metric}: power and positives needed (up to {cap:,})")
             col = BOOT_METRICS.index(metric)
             order = np.argsort(-pts[:, col], kind="stable")
             a, b = int(order[0]), int(order[1])
             w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
             pair = Pair(block.y, block.scores[a], block.scores[b], w)
             need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
-                                    corrected=True)
+                                    corrected=True, max_pos=cap)
             for p, q in zip(plan_pos, plan_neg, strict=True):
                 if p < 2 or q < 2:
                     raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
@@ -492,6 +466,7 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
                 rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
                              "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
                              "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
-                             "minimal_detectable": mdd, "positives_needed": need, "target": target, "sims": sims,
+                             "minimal_detectable": mdd, "positives_needed": need, "positives_cap": cap,
+                             "target": target, "sims": sims,
                              "test": "DeLong z" if metric == "auroc" else f"jackknife t ({GROUPS} groups per class)"})
     return pd.DataFrame(rows, columns=GROUP_POWER_COLUMNS if grouped else POWER_COLUMNS)

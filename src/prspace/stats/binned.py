@@ -1,0 +1,109 @@
+"""Scores binned for the resampling: the jackknife's and the bootstrap's replicates of many untied scores, a few
+thousand columns.
+
+A jackknife replicate's metrics come from the class counts of every tie group holding a positive
+(:func:`prspace.stats.replicates._compressed_keys`): with untied scores that is one column per positive,
+and the kernel's work grows with positives x replicates (at 10^6 rows and 5% positives, 50,000 columns
+for each of some 500 replicates, per model, four times per audit).  The jackknife-t interval and the
+jackknife's paired tests read the replicates only through their spread (the stratified jackknife
+variance, :func:`prspace.stats.resampling.jackknife_variance`); the point estimates and the differences
+they are centred on are computed from the exact scores elsewhere; the audit's bootstrap replicates are shifted by
+each model's exact point minus its binned one (:func:`prspace.audit.inference.uncertainty._binned_bootstrap`).  So the replicates may be computed on
+scores merged into at most :data:`JACK_BINS` bins of consecutive positive tie groups (equal numbers of
+positive groups per bin; the negatives between two positive groups of one bin are tied with them): every
+row keeps its class and its place up to one bin, and a left-out row's influence on each metric moves by
+at most about ``1 / bins`` of the metric's range.
+
+The audit measures what this costs (``benchmarks/bench_jack_bins.py``, ``docs/benchmarks.md``): the
+ends of every jackknife-t interval computed from binned scores move by less than a tenth of the
+interval's half-width; the tests check it on data made in the test (``tests/stats/test_binned.py``).
+Blocks with at most :data:`JACK_BINS` positive tie groups are left exact (every test and simulation
+at the sizes of the calibration tables).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from prspace import metrics as M
+from prspace.stats.replicates import Block, _compressed_keys
+
+__all__ = ["JACK_BINS", "binned_block", "binned_groups", "left_out_replicates"]
+
+#: Most bins of positive tie groups a jackknife replicate is computed on (:func:`binned_block`).
+JACK_BINS = 2048
+
+
+def binned_groups(group: np.ndarray, y: np.ndarray, bins: int) -> np.ndarray:
+    """Tie-group codes (0 = highest score, consecutive) with the positive tie groups merged into at most
+    ``bins`` bins of consecutive groups (equal numbers of positive groups per bin), the negative-only
+    groups between two positive groups of one bin merged into it: new codes, 0 = highest, consecutive.
+    ``group`` unchanged (a copy) when it has at most ``bins`` positive groups."""
+    group = np.asarray(group)
+    n_groups = int(group.max()) + 1 if group.size else 0
+    has_pos = np.zeros(n_groups, dtype=bool)
+    has_pos[group[np.asarray(y) == 1]] = True
+    n_pos = int(has_pos.sum())
+    if n_pos <= bins:
+        return group.copy()
+    before = np.cumsum(has_pos) - has_pos  # positive groups above each group
+    pos_bin = np.arange(n_pos, dtype=np.int64) * bins // n_pos  # bin of the p-th positive group
+    # a negative-only group between positive groups p - 1 and p joins their bin when both are in one
+    above = pos_bin[np.clip(before - 1, 0, n_pos - 1)]
+    below = pos_bin[np.clip(before, 0, n_pos - 1)]
+    inside = ~has_pos & (before > 0) & (before < n_pos) & (above == below)
+    merged = has_pos | inside
+    # a new code starts at every group except a merged one whose predecessor is in the same bin
+    bin_of = np.where(merged, below, -1)
+    new = np.ones(n_groups, dtype=bool)
+    new[1:] = ~(merged[1:] & merged[:-1] & (bin_of[1:] == bin_of[:-1]))
+    code = np.cumsum(new) - 1
+    return code.astype(group.dtype if group.dtype.kind in "iu" else np.int64, copy=False)[group]
+
+
+def binned_block(block: Block, bins: int = JACK_BINS) -> Block:
+    """``block`` with each model's tie groups binned (:func:`binned_groups`) for its jackknife replicates; the
+    block itself when no model has more than ``bins`` positive tie groups.  Scores, labels, weights and
+    strata are unchanged (the jackknife reads only the tie groups)."""
+    groups = [binned_groups(g, block.y, bins) for g in block.groups]
+    if all(int(b.max(initial=-1)) == int(g.max(initial=-1)) for b, g in zip(groups, block.groups, strict=True)):
+        return block
+    return dataclasses.replace(block, groups=groups)
+
+
+def left_out_replicates(y: np.ndarray, scores: list[np.ndarray], part: np.ndarray, n_parts: int, metric: str, *,
+                        bins: int = JACK_BINS) -> np.ndarray:
+    """``metric`` of each model of ``scores`` (unit weights) on all rows (row 0, from the exact scores) and with
+    each part of rows left out (rows 1..``n_parts``: ``part`` gives each row's part, 0..n_parts - 1), from the
+    class counts of the (binned, :func:`binned_groups`) tie groups: a left-out replicate's counts are the whole
+    set's minus its part's (one ``bincount`` per model, no row weights per replicate), and only ``metric`` is
+    computed; a replicate left with one class is NaN.  The values equal :func:`prspace.stats.replicates.weighted_metrics` of the 0/1 weights up to the
+    order of summation when no model has more than ``bins`` positive tie groups.  Shape (1 + n_parts, models)."""
+    y = np.asarray(y, dtype=bool)
+    y01 = y.astype(np.int64)
+    part = np.asarray(part, dtype=np.int64)
+    out = np.empty((n_parts + 1, len(scores)))
+
+    def values(both: np.ndarray) -> np.ndarray:  # (replicates, 2 columns) -> metric per replicate; one class: NaN
+        tp, fp = both[:, 1::2], both[:, 0::2]
+        ok = (tp.sum(axis=1) > 0) & (fp.sum(axis=1) > 0)
+        res = np.full(both.shape[0], np.nan)
+        if ok.any():
+            res[ok] = M.metrics_from_group_counts_batch(tp[ok], fp[ok], keys=[metric])[metric]
+        return res
+
+    for k, s in enumerate(scores):
+        exact = np.unique(-np.asarray(s), return_inverse=True)[1].ravel()
+        coarse = binned_groups(exact, y01, bins)
+        for g, first in ((coarse, True), (exact, False)):
+            if not first and int(coarse.max()) == int(exact.max()):
+                break  # not binned: row 0 is already exact
+            key, width = _compressed_keys(g, y01)
+            full = np.bincount(key, minlength=width).astype(np.float64)
+            out[0, k] = values(full[None, :])[0]
+            if first:
+                per = np.bincount(part * width + key, minlength=n_parts * width).reshape(n_parts, width)
+                out[1:, k] = values(full[None, :] - per)
+    return out
