@@ -73,7 +73,7 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
     n_fk = len([c for c in F.PRIMARY if c.startswith("fk.")])
     assert (f"{n_fk - len(undecided) - len(border)} of {n_fk} decided at {s.verdicts.n_families.max():.0f} families "
             f"({len(border)} borderline, not counted)") in size
-    assert f"would decide with 80% power at a median of {int(need)} families" in size
+    assert f"undecided need a median of {int(need)} families" in size
     # noise: cross-vs-self excess with interval, and the median plausible-best set size per metric
     for p in S.PAIRS:
         _, e, lo, hi, *_ = F.EXPLORATORY[f"px.{p}.top1.cross_vs_self"]

@@ -281,3 +281,28 @@ def test_a_mean_of_rounded_values_matches_its_rounded_estimate_but_a_wrong_one_i
     ev.loc[0, "estimate"] = 1.01 * values.value.mean()
     with pytest.raises(InputError, match="is not the mean of its per-task values"):
         P.direction_rows(ev, values, n_boot=200, seed=0, power=False)
+
+
+def test_all_different_is_an_intersection_union_test_over_the_pairs_noise_excess():
+    """Flach & Kull's "all significantly different": each pair's mean cross- minus self-disagreement over
+    tasks, its p of a difference the largest of the three pairs' (Berger 1982), the row the pair whose
+    estimate lies the fewest SEs from 0 (not chosen by the bootstrap's draws: the same under every seed)."""
+    per, tasks = _per_task(n_tasks=60, n_families=30)
+    rng = np.random.default_rng(4)
+    noise = pd.DataFrame([{"task_id": f"t{t:03d}", "metric_a": a, "metric_b": b,
+                           "top1_cross_minus_self": shift + 0.05 * rng.standard_normal()}
+                          for (a, b), shift in zip(P.PAIRS, (0.06, 0.01, 0.08), strict=True) for t in range(60)])
+    rows = {s: P.primary_statistics(per, tasks, n_boot=20_000, seed=s, power=False, noise_pairs=noise)
+            .set_index("claim_id").loc[P.ALL_DIFFERENT] for s in (1, 2)}
+    stats_, _, _ = P.fk_stats(per, tasks, noise_pairs=noise)
+    parts = [(c, s) for c, s in stats_ if c.startswith(P.ALL_DIFFERENT + "|")]
+    assert [c.split("|")[1] for c, _ in parts] == ["aupr_auprg", "aupr_auroc", "auprg_auroc"]
+    boots = P.bootstrap_claims([(c, s, 60) for c, s in stats_], n_boot=20_000, seed=1)
+    mine = [b for b in boots if b.claim_id.startswith(P.ALL_DIFFERENT + "|")]
+    p_each = [CB._sub(b.res, b.k).decision_ps(0, 0.0, b.margin)["diff"][0] for b in mine]
+    r = rows[1]
+    assert r["p_diff"] == pytest.approx(max(p_each))
+    # the weakest pair (AUPR-AUROC, shifted by 0.01) is shown, under either seed
+    want = noise[(noise.metric_a == "aupr") & (noise.metric_b == "auroc")].top1_cross_minus_self.mean()
+    assert r["estimate"] == pytest.approx(want) == rows[2]["estimate"]
+    assert "weakest pair aupr_auroc" in P._intersection_union(boots, None)[1][P.ALL_DIFFERENT]

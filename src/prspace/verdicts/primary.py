@@ -228,30 +228,36 @@ def _families_80(b: Bootstrapped, value: float, margin: float, alpha: float, see
 
 
 def _intersection_union(boots: list[Bootstrapped], margin_factor: float | None
-                        ) -> tuple[list[Bootstrapped], dict[str, str]]:
+                        ) -> tuple[list[Bootstrapped], dict[str, str], dict[str, tuple[float, np.ndarray]]]:
     """Claims made of several statistics (``<claim id>|<part>``: "all significantly different", one
-    per metric pair) kept as their weakest part, the one with the largest p-value of a difference:
-    the intersection-union test (Berger 1982) decides that all parts differ at error ``alpha``
-    exactly when each does, that is when the largest p-value is at most ``alpha``. Returns the boots
-    (one per claim, in the order of first appearance) and, per such claim, which part it was and
-    every part's p-value."""
+    per metric pair): the intersection-union test (Berger 1982) decides that all parts differ at error
+    ``alpha`` exactly when each does, that is when the largest of their p-values of a difference is at
+    most ``alpha``: that largest p-value (pooled, and with each rerun left out) is the claim's ``p_diff``.
+    The row shows the weakest part, chosen without the bootstrap's draws (the smallest ``|estimate -
+    value| / se``), so that the part shown does not change with the seed. Returns the boots (one per
+    claim, in the order of first appearance), per such claim a note naming the parts' p-values, and its
+    ``p_diff``."""
     groups: dict[str, list[Bootstrapped]] = {}
     for b in boots:
         groups.setdefault(b.claim_id.split("|")[0], []).append(b)
-    out, parts = [], {}
+    out, parts, p_diff = [], {}, {}
     for cid, members in groups.items():
         if len(members) == 1 and "|" not in members[0].claim_id:
             out.append(members[0])
             continue
-        p = []
+        ps = []
         for b in members:
             m = b.margin if margin_factor is None else b.margin * float(margin_factor)
-            p.append(CB._sub(b.res, b.k).decision_ps(0, b.value, m)["diff"][0])
-        j = int(np.argmax(p))
+            ps.append(CB._sub(b.res, b.k).decision_ps(0, b.value, m)["diff"])
+        z = [abs(float(b.res.estimate[b.k]) - b.value) / float(b.res.se[b.k]) if b.res.se[b.k] > 0 else np.inf
+             for b in members]
+        j = int(np.argmin(z))
         out.append(replace(members[j], claim_id=cid))
-        parts[cid] = "; ".join(f"{b.claim_id.split('|')[1]} p {x:.3g}" for b, x in zip(members, p, strict=True))
-        parts[cid] = f"weakest pair {members[j].claim_id.split('|')[1]} (per pair, p of a difference: {parts[cid]})"
-    return out, parts
+        p_diff[cid] = (max(p[0] for p in ps), np.max(np.vstack([p[1] for p in ps]), axis=0))
+        listed = "; ".join(f"{b.claim_id.split('|')[1]} p {p[0]:.3g}" for b, p in zip(members, ps, strict=True))
+        parts[cid] = (f"weakest pair {members[j].claim_id.split('|')[1]} (its estimate the fewest SEs from 0), "
+                      f"p of all three differing the largest of the pairs' ({listed})")
+    return out, parts, p_diff
 
 
 def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_factor: float | None = None,
@@ -275,7 +281,7 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     ``margin_factor``: every claim's margin multiplied by it (the margin sensitivity)."""
     if not boots:
         return pd.DataFrame(columns=DECISION_COLUMNS)
-    boots, parts = _intersection_union(boots, margin_factor)
+    boots, parts, iut = _intersection_union(boots, margin_factor)
     margins = [b.margin if margin_factor is None else b.margin * float(margin_factor) for b in boots]
     ok = [bool(np.isfinite(m) and np.isfinite(b.value)) for b, m in zip(boots, margins, strict=True)]
     # a statistic without spread (every task gives the same value: se 0) has no bootstrap to test with: its
@@ -285,6 +291,10 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in ("diff", "equiv", "beyond", "decide")}
     ps = [(CB._sub(b.res, b.k).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
           for b, m, good in zip(boots, margins, ok, strict=True)]
+    for i, b in enumerate(boots):  # an intersection-union claim: its p of a difference is its parts' largest
+        if b.claim_id in iut and ps[i] is not None:
+            d = iut[b.claim_id]
+            ps[i] = {**ps[i], "diff": d, "decide": (min(d[0], ps[i]["equiv"][0]), np.minimum(d[1], ps[i]["equiv"][1]))}
     nan = float("nan")
     p_dec = [p["decide"][0] if p is not None else nan for p in ps]
     adj, mult = REG.holm(p_dec, REG.HOLM_ALPHA)

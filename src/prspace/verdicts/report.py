@@ -176,7 +176,8 @@ def _primary_intro(rows: pd.DataFrame) -> str:
         counted = (f"; each 95% interval's coverage counted in a known-truth simulation (the study's own families as the "
                    f"population, {int(nsim[ok].min())} or more simulated studies each), {float(cov[ok].min()):.3f} to "
                    f"{float(cov[ok].max()):.3f}, its level corrected by counting where the uncorrected interval missed "
-                   "it" + (f"; {far} of {int(ok.sum())} not within 2 MC SE of 95% (an end at the range's edge)" if far else ""))
+                   "it" + (f"; {far} of {int(ok.sum())} above 95% by more than 2 Monte Carlo errors (an end at the range's edge)"
+                          if far else ""))
     return (f"**The papers' claims** ({n} primary claims, Lakens, Scheel & Isager's four outcomes: equivalent / different "
             f"(beyond the margin when wholly beyond it) / different, by less than the margin / inconclusive; each paper's "
             f"claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"

@@ -224,21 +224,21 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
         known = need[np.isfinite(need)]
         never = len(need) - len(known)
         grid_max = int(CB.POWER_GRID[-1])
-        out += f"; of {len(need)} undecided"
         if len(known):
-            out += (f", {len(known)} would decide with 80% power at a median of {int(known.median())} families "
-                    f"({int((known <= REG.FK_DATASETS).sum())} within {REG.FK_DATASETS})")
+            out += (f"; {len(known)} of {len(need)} undecided need a median of {int(known.median())} families "
+                    f"({int((known <= REG.FK_DATASETS).sum())} within {REG.FK_DATASETS}")
+            if {"families_80_lo", "families_80_hi"} <= set(undecided.columns):
+                ends = undecided[["families_80_lo", "families_80_hi"]].astype(float).to_numpy()
+                fin = ends[np.isfinite(ends)]
+                if fin.size:
+                    top = f"over {grid_max}" if (~np.isfinite(ends)).any() else f"{int(fin.max())}"
+                    out += f"; {int(fin.min())} to {top} over the 95% intervals"
+            out += ")"
         if never:
-            out += f", {never} not within {grid_max}"
-        if {"families_80_lo", "families_80_hi"} <= set(undecided.columns):
-            ends = undecided[["families_80_lo", "families_80_hi"]].astype(float).to_numpy()
-            fin = ends[np.isfinite(ends)]
-            if fin.size:
-                top = f"over {grid_max}" if (~np.isfinite(ends)).any() else f"{int(fin.max())}"
-                out += f"; {int(fin.min())} to {top} with the effect anywhere in the 95% intervals"
+            out += f"; {never} would not decide within {grid_max}"
         return out
-    return _sentence("What the data can decide of Flach & Kull's primary claims (families needed simulated from "
-                     "the study's own; docs/analysis-plan.md): ", studies, one)
+    return _sentence("What the data can decide of Flach & Kull's primary claims (families for 80% power, simulated "
+                     "from the study's own): ", studies, one)
 
 
 def answer(studies: Sequence[Study]) -> list[str]:
