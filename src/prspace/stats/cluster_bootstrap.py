@@ -130,6 +130,8 @@ class Result:
     _loo_cache: dict = field(default_factory=dict, repr=False)
     #: inner resamples of each simulated study (``u`` moves in steps of ``0.5 / n_in``)
     n_in: int = DOUBLE_INNER_DEFAULT
+    #: the rerun each of the pooled sorted ``t1`` comes from ``(K, B)`` (:meth:`_loo` leaves one out by a mask)
+    origin: np.ndarray | None = None
 
     def _ends(self, t1: np.ndarray, u: np.ndarray | None, alpha: np.ndarray, k0: int = 0
               ) -> tuple[np.ndarray, np.ndarray]:
@@ -174,7 +176,10 @@ class Result:
             R = len(self.reps)
             out = []
             for r in range(R):
-                t = np.sort(np.concatenate([self.reps[j][0][k] for j in range(R) if j != r]), kind="stable")
+                if self.origin is not None:  # the pooled sorted draws without rerun r's: still sorted, no sort
+                    t = self.t1[k][self.origin[k] != r]
+                else:
+                    t = np.sort(np.concatenate([self.reps[j][0][k] for j in range(R) if j != r]), kind="stable")
                 u = np.concatenate([self.reps[j][1][k] for j in range(R) if j != r])
                 out.append((t[None, :], u[None, :]))
             self._loo_cache[k] = out
@@ -348,7 +353,10 @@ def quantile_positions(x_sorted: np.ndarray | None, c: float) -> tuple[float, fl
 
 def _sub(res: Result, k: int) -> Result:
     sub = Result([res.stats[k]], res.estimate[k:k + 1], res.se[k:k + 1], res.t1[k:k + 1], res.u[k:k + 1],
-                 [(t1[k:k + 1], u[k:k + 1]) for t1, u in res.reps], res.B, n_in=res.n_in)
+                 [(t1[k:k + 1], u[k:k + 1]) for t1, u in res.reps], res.B, n_in=res.n_in,
+                 origin=None if res.origin is None else res.origin[k:k + 1],
+                 # the leave-one-rerun samples of statistic k, kept by the parent across its subs
+                 _loo_cache=res._loo_cache.setdefault(("sub", k), {}))
     return sub
 
 
@@ -377,10 +385,14 @@ def run(stats: list[Stat], *, B: int, seed: int | list, replicates: int = 5, n_o
     for ss in np.random.SeedSequence(seed).spawn(replicates):
         a, b = ss.spawn(2)
         reps.append((draw(stats, B=B, seed=a), double_u(stats, n_out=max(n_out // replicates, 20), n_in=n_in, seed=b)))
-    # each rerun is sorted: a stable (merging) sort of their concatenation is fast
-    t1 = np.sort(np.concatenate([r[0] for r in reps], axis=1), axis=1, kind="stable")
+    # each rerun is sorted: a stable (merging) sort of their concatenation is fast; the rerun of each draw
+    # is kept, so that a rerun is left out of the pooled draws by a mask (Result._loo), not a sort
+    cat = np.concatenate([r[0] for r in reps], axis=1)
+    order = np.argsort(cat, axis=1, kind="stable")
+    t1 = np.take_along_axis(cat, order, axis=1)
+    origin = np.repeat(np.arange(len(reps), dtype=np.int8), [r[0].shape[1] for r in reps])[order]
     u = np.concatenate([r[1] for r in reps], axis=1)
-    return Result(stats, est, se, t1, u, reps, B, n_in=n_in)
+    return Result(stats, est, se, t1, u, reps, B, n_in=n_in, origin=origin)
 
 
 #: Outcome codes of :func:`outcomes`: Lakens, Scheel & Isager's (2018) four outcomes of an
