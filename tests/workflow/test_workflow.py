@@ -187,8 +187,14 @@ def test_cd_order_rows_reach_the_verdicts(run):
     tables = run / "results" / STUDY / "tables"
     pairs = pd.read_csv(tables / "cd_metric_pairs.csv")
     verdicts = pd.read_csv(tables / "verdicts.csv", keep_default_na=False, na_values=[""])
-    rows = verdicts[verdicts.claim_id.str.endswith(".cd.order")].set_index("claim_id")
+    common = verdicts[verdicts.claim_id == "px.all_different.cd.order"]  # this project's intersection-union row
+    rows = verdicts[verdicts.claim_id.str.endswith(".cd.order") & (verdicts.claim_id != "px.all_different.cd.order")
+                    ].set_index("claim_id")
     assert len(rows) == len(pairs) == 6  # the 4 metrics the cd job ranks by, every pair
+    fk_p = [p.p_value for p in pairs.itertuples()
+            if (p.metric_a, p.metric_b) in FK_PAIRS or (p.metric_b, p.metric_a) in FK_PAIRS]
+    assert len(common) == 1 and common.iloc[0].role == "exploratory"
+    assert common.iloc[0].estimate == pytest.approx(max(fk_p), rel=CSV_REL)  # the largest of Flach & Kull's pairs
     for _, p in pairs.iterrows():
         key = f"{p.metric_b}_{p.metric_a}" if (p.metric_b, p.metric_a) in FK_PAIRS else f"{p.metric_a}_{p.metric_b}"
         r = rows.loc[f"px.{key}.cd.order"]
