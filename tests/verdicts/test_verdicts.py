@@ -82,9 +82,13 @@ def test_a_holm_adjusted_p_within_two_mc_errors_of_alpha_is_borderline():
     assert got == R.BORDERLINE and "p_holm" in why and "inconclusive" in why and R.BEYOND in why, why
     got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.0505, "p_holm_mc": 0.0001})
     assert got == f"{R.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
-    # a test's p at its error: beyond (0.009) or not (0.011) the margin
+    # only "beyond the margin" in doubt (p_beyond at its error): the seed cannot move "different", so it says that
     got, why, _ = _decide("share", **{**_P_ROW, "p_beyond": 0.0101, "p_beyond_mc": 0.0002})
-    assert got == R.BORDERLINE and "p_beyond" in why
+    assert got == R.HIGHER and "close call" in why and "not claimed" in why
+    # beyond in doubt and the difference itself too: borderline
+    got, why, _ = _decide("share", **{**_P_ROW, "p_beyond": 0.0101, "p_beyond_mc": 0.0002, "p_diff": 0.0099,
+                                       "p_diff_mc": 0.0002})
+    assert got == R.BORDERLINE
 
 
 def test_inconclusive_says_which_way_it_leans_its_95_interval_and_the_families_that_would_decide():

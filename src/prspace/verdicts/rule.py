@@ -360,6 +360,27 @@ def _borderline_p(kind: str, row: Mapping[str, object], lo: float, hi: float) ->
             f"sits between '{a}' and '{b}'")
 
 
+def _only_beyond_in_doubt(kind: str, row: Mapping[str, object], lo: float, hi: float) -> str | None:
+    """A row decided **different** whose only close call is whether it lies wholly beyond the margin
+    (``p_beyond`` within BORDERLINE_MC MC errors of its error, every other p-value clear of its own):
+    the verdict the seed cannot move, **different** with its way, without "beyond the margin"; None
+    when anything else is in doubt (then :func:`_borderline_p` decides)."""
+    hits = []
+    for col, mc_col in _P_MC:
+        p, mc = _f(row, col), _f(row, mc_col)
+        t = HOLM_ALPHA if col == "p_holm" else _f(row, "alpha_used")
+        if np.isfinite(p) and np.isfinite(mc) and mc > 0 and abs(p - t) <= BORDERLINE_MC * mc:
+            hits.append(col)
+    if hits != ["p_beyond"]:
+        return None
+    t = _f(row, "alpha_used")
+    sides = [scheme_verdict(kind, {**dict(row), "p_beyond": x}, lo, hi)[0] for x in (t * (1 - 1e-9), t * (1 + 1e-9))]
+    if not (sides[0].startswith(f"{BEYOND}:") and sides[1].startswith(f"{DIFFERENT}:")
+            and sides[0].split(":", 1)[1] == sides[1].split(":", 1)[1]):
+        return None
+    return sides[1]
+
+
 def _borderline(kind: str, row: Mapping[str, object], lo: float, hi: float, mc: float) -> str | None:
     """The explanation of a borderline verdict, or None: an end within BORDERLINE_MC x its Monte
     Carlo error (``mc_error_lo`` / ``mc_error_hi``, else ``mc``) of a threshold whose two sides
@@ -481,6 +502,12 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
                         "interval where there is one", upd)
     verdict, why = _interval_verdict(kind, row, lo, hi)
     if _p_mode(row) and (kind in (*NUMBER_KINDS, "equivalence") or kind == "direction"):
+        surely = _only_beyond_in_doubt(kind, row, lo, hi)
+        if surely is not None:
+            mc = _f(row, "p_beyond_mc")
+            return (surely, f"different, and whether it lies wholly beyond the margin is a close call (p_beyond "
+                            f"{_fmt(_f(row, 'p_beyond'))} within {BORDERLINE_MC:g} x its MC error {mc:.2g} of "
+                            f"{_f(row, 'alpha_used'):.4g}): not claimed; {why}", upd)
         border = _borderline_p(kind, row, lo, hi)
         return (BORDERLINE, f"{border}; {why}", upd) if border else (verdict, why, upd)
     if not np.isfinite(mc):
