@@ -130,8 +130,6 @@ class Result:
     _loo_cache: dict = field(default_factory=dict, repr=False)
     #: inner resamples of each simulated study (``u`` moves in steps of ``0.5 / n_in``)
     n_in: int = DOUBLE_INNER_DEFAULT
-    #: the rerun each of the pooled sorted ``t1`` comes from ``(K, B)`` (:meth:`_loo` leaves one out by a mask)
-    origin: np.ndarray | None = None
 
     def _ends(self, t1: np.ndarray, u: np.ndarray | None, alpha: np.ndarray, k0: int = 0
               ) -> tuple[np.ndarray, np.ndarray]:
@@ -172,14 +170,11 @@ class Result:
     def _loo(self, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
         """Statistic ``k``'s pooled ``t*`` (sorted) and ``u`` with each rerun left out in turn, ``(1, .)``
         each: the delete-one-rerun jackknife's samples (:func:`jackknife_se`)."""
+        R = len(self.reps)
         if k not in self._loo_cache:
-            R = len(self.reps)
             out = []
             for r in range(R):
-                if self.origin is not None:  # the pooled sorted draws without rerun r's: still sorted, no sort
-                    t = self.t1[k][self.origin[k] != r]
-                else:
-                    t = np.sort(np.concatenate([self.reps[j][0][k] for j in range(R) if j != r]), kind="stable")
+                t = np.sort(np.concatenate([self.reps[j][0][k] for j in range(R) if j != r]), kind="stable")
                 u = np.concatenate([self.reps[j][1][k] for j in range(R) if j != r])
                 out.append((t[None, :], u[None, :]))
             self._loo_cache[k] = out
@@ -267,32 +262,44 @@ class Result:
         with np.errstate(invalid="ignore", divide="ignore"):
             return (st.quantile - p1) / se, (st.quantile - p2) / se
 
-    def tail_p(self, k: int, c: float, t1: np.ndarray | None = None, u: np.ndarray | None = None
-               ) -> tuple[float, float]:
-        """``(p_up, p_low)``: the smallest nominal tail ``a`` at which the counted-corrected interval's upper
-        end lies below ``c``, and at which its lower end lies above it; each the share of the simulated
-        studies at least that extreme, ``(count + 1) / (n + 1)`` (a Monte Carlo p-value, never 0; Davison
-        & Hinkley 1997, eq. 4.11). A two-sided interval at error ``alpha`` has ``a = alpha / 2`` on each
-        side. ``t1``, ``u``: statistic ``k``'s sorted ``t*`` and positions (default: pooled over the reruns)."""
-        row = self.t1[k] if t1 is None else t1
-        uu = self.u[k] if u is None else u
+    def tail_p(self, k: int, c: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(p_up, p_low)``, each ``(1 + R,)``: pooled over the ``R`` reruns, then with each rerun left out.
+        ``p_up`` is the smallest nominal tail ``a`` at which the counted-corrected interval's upper end lies
+        below ``c``, ``p_low`` at which its lower end lies above it; each the share of the simulated studies
+        at least that extreme, ``(count + 1) / (n + 1)`` (a Monte Carlo p-value, never 0; Davison & Hinkley
+        1997, eq. 4.11). A two-sided interval at error ``alpha`` has ``a = alpha / 2`` on each side. The
+        pooled ``t*`` left of a point is the sum of the reruns' counts, so a rerun is left out by
+        subtracting its own (no pooled array is rebuilt)."""
         t_up, t_low = self._t_at(k, c)
+        R = len(self.reps)
         if np.isnan(t_up) or np.isnan(t_low):
-            return float("nan"), float("nan")
-        B, n = len(row), len(uu)
-        f_right = np.searchsorted(row, t_up, side="right") / B
-        f_left = np.searchsorted(row, t_low, side="left") / B
+            return np.full(1 + R, np.nan), np.full(1 + R, np.nan)
+        if R == 0:
+            parts = [(self.t1[k], self.u[k])]
+        else:
+            parts = [(t1[k], u[k]) for t1, u in self.reps]
+        cr = np.array([np.searchsorted(t, t_up, side="right") for t, _ in parts], dtype=np.int64)
+        cl = np.array([np.searchsorted(t, t_low, side="left") for t, _ in parts], dtype=np.int64)
+        nb = np.array([len(t) for t, _ in parts], dtype=np.int64)
         # each position u is known to the inner resamples' step h = 0.5 / n_in: counted as spread evenly over
         # [u - h, u + h] (a continuity correction), so that the count does not jump when F*(t) crosses a step
         # of u (it did, by 3 of its stated MC errors between seeds); a truth beyond every inner resample (u at
         # 0 or 1) is at least as extreme as anything: an interval whose tail it takes is unbounded
         # (counted_tails gives x = 0), never past c
         h = 0.5 / self.n_in
-        w_up = np.where(uu <= 0.0, 1.0, np.clip((f_right - (uu - h)) / (2 * h), 0.0, 1.0))
-        w_low = np.where(uu >= 1.0, 1.0, np.clip((uu + h - f_left) / (2 * h), 0.0, 1.0))
-        p_up = (float(w_up.sum()) + 1.0) / (n + 1.0)
-        p_low = (float(w_low.sum()) + 1.0) / (n + 1.0)
-        return min(float(p_up), 1.0), min(float(p_low), 1.0)
+
+        def ps(keep: list[int]) -> tuple[float, float]:
+            uu = np.concatenate([parts[j][1] for j in keep]) if len(keep) > 1 else parts[keep[0]][1]
+            f_right = cr[keep].sum() / nb[keep].sum()
+            f_left = cl[keep].sum() / nb[keep].sum()
+            w_up = np.where(uu <= 0.0, 1.0, np.clip((f_right - (uu - h)) / (2 * h), 0.0, 1.0))
+            w_low = np.where(uu >= 1.0, 1.0, np.clip((uu + h - f_left) / (2 * h), 0.0, 1.0))
+            n = len(uu)
+            return (min((float(w_up.sum()) + 1.0) / (n + 1.0), 1.0), min((float(w_low.sum()) + 1.0) / (n + 1.0), 1.0))
+
+        every = list(range(len(parts)))
+        out = [ps(every)] + ([ps([j for j in every if j != r]) for r in range(R)] if R >= 2 else [])
+        return np.array([o[0] for o in out]), np.array([o[1] for o in out])
 
     def decision_ps(self, k: int, value: float, margin: float) -> dict[str, tuple[float, np.ndarray]]:
         """The two-sided p-values of Lakens, Scheel & Isager's (2018) tests against ``value +- margin``,
@@ -301,19 +308,15 @@ class Result:
         within the margin: both one-sided tests at the margin's ends), ``beyond`` (lies wholly beyond the
         margin), ``decide`` (= min(diff, equiv): any outcome but inconclusive). Each ``(pooled p, the same
         with each rerun left out)``: the second gives its MC error (:func:`jackknife_se`)."""
-        samples = [(None, None)] + [(t[0], u[0]) for t, u in self._loo(k)] if len(self.reps) >= 2 else [(None, None)]
-        cols: dict[str, list[float]] = {"diff": [], "equiv": [], "beyond": [], "decide": []}
-        for t1, u in samples:
-            up_v, low_v = self.tail_p(k, value, t1, u)
-            up_p, low_p = self.tail_p(k, value + margin, t1, u)
-            up_m, low_m = self.tail_p(k, value - margin, t1, u)
-            diff = min(1.0, 2.0 * min(up_v, low_v))
-            equiv = min(1.0, 2.0 * max(low_m, up_p))
-            cols["diff"].append(diff)
-            cols["equiv"].append(equiv)
-            cols["beyond"].append(min(1.0, 2.0 * min(low_p, up_m)))
-            cols["decide"].append(min(diff, equiv))
-        return {name: (x[0], np.array(x[1:])) for name, x in cols.items()}
+        up_v, low_v = self.tail_p(k, value)
+        up_p, low_p = self.tail_p(k, value + margin)
+        up_m, low_m = self.tail_p(k, value - margin)
+        diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
+        equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
+        beyond = np.minimum(1.0, 2.0 * np.minimum(low_p, up_m))
+        decide = np.minimum(diff, equiv)
+        return {name: (float(x[0]), x[1:]) for name, x in
+                (("diff", diff), ("equiv", equiv), ("beyond", beyond), ("decide", decide))}
 
 
 def jackknife_se(leave_outs: list[float] | np.ndarray) -> float:
@@ -353,10 +356,7 @@ def quantile_positions(x_sorted: np.ndarray | None, c: float) -> tuple[float, fl
 
 def _sub(res: Result, k: int) -> Result:
     sub = Result([res.stats[k]], res.estimate[k:k + 1], res.se[k:k + 1], res.t1[k:k + 1], res.u[k:k + 1],
-                 [(t1[k:k + 1], u[k:k + 1]) for t1, u in res.reps], res.B, n_in=res.n_in,
-                 origin=None if res.origin is None else res.origin[k:k + 1],
-                 # the leave-one-rerun samples of statistic k, kept by the parent across its subs
-                 _loo_cache=res._loo_cache.setdefault(("sub", k), {}))
+                 [(t1[k:k + 1], u[k:k + 1]) for t1, u in res.reps], res.B, n_in=res.n_in)
     return sub
 
 
@@ -385,14 +385,10 @@ def run(stats: list[Stat], *, B: int, seed: int | list, replicates: int = 5, n_o
     for ss in np.random.SeedSequence(seed).spawn(replicates):
         a, b = ss.spawn(2)
         reps.append((draw(stats, B=B, seed=a), double_u(stats, n_out=max(n_out // replicates, 20), n_in=n_in, seed=b)))
-    # each rerun is sorted: a stable (merging) sort of their concatenation is fast; the rerun of each draw
-    # is kept, so that a rerun is left out of the pooled draws by a mask (Result._loo), not a sort
-    cat = np.concatenate([r[0] for r in reps], axis=1)
-    order = np.argsort(cat, axis=1, kind="stable")
-    t1 = np.take_along_axis(cat, order, axis=1)
-    origin = np.repeat(np.arange(len(reps), dtype=np.int8), [r[0].shape[1] for r in reps])[order]
+    # each rerun is sorted: a stable (merging) sort of their concatenation is fast
+    t1 = np.sort(np.concatenate([r[0] for r in reps], axis=1), axis=1, kind="stable")
     u = np.concatenate([r[1] for r in reps], axis=1)
-    return Result(stats, est, se, t1, u, reps, B, n_in=n_in, origin=origin)
+    return Result(stats, est, se, t1, u, reps, B, n_in=n_in)
 
 
 #: Outcome codes of :func:`outcomes`: Lakens, Scheel & Isager's (2018) four outcomes of an
