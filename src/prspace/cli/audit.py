@@ -158,8 +158,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _progress(enabled: bool | None):
-    """A printer of ``prspace audit: 12.3 s: <stage>`` lines on stderr, or None."""
+def progress_printer(enabled: bool | None, command: str = "audit"):
+    """A printer of ``prspace <command>: 12.3 s: <stage>`` lines on stderr, or None (``enabled`` None:
+    when stderr is a terminal); ``prspace audit`` and ``prspace power`` share it."""
 
     if enabled is None:
         enabled = sys.stderr.isatty()
@@ -168,7 +169,7 @@ def _progress(enabled: bool | None):
     start = time.perf_counter()
 
     def say(text: str) -> None:
-        print(f"prspace audit: {time.perf_counter() - start:6.1f} s: {text}", file=sys.stderr, flush=True)
+        print(f"prspace {command}: {time.perf_counter() - start:6.1f} s: {text}", file=sys.stderr, flush=True)
 
     return say
 
@@ -176,7 +177,7 @@ def _progress(enabled: bool | None):
 def run(args: argparse.Namespace) -> int:
 
     out = check_out(args.out)
-    say = _progress(args.progress)
+    say = progress_printer(args.progress)
     roles = ("model", "label", "score", "fold", "task", "weight", "repeat", "row")
     result, _ = audit_file(
         args.file, sep=args.sep, decimal=args.decimal, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,

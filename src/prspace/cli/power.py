@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
-import time
 
 import pandas as pd
 
@@ -28,6 +26,7 @@ from prspace.audit.audit_result import read_frame
 from prspace.audit.report.audit_numbers import difference
 from prspace.audit.simulation.audit_power import METRICS, power_table
 from prspace.audit.simulation.planning import plan_power
+from prspace.cli.audit import progress_printer
 from prspace.core.errors import InputError
 
 ROLES = ("model", "label", "score", "fold", "task", "weight", "repeat", "row")
@@ -108,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
               "site id?): the answer below draws its rows as if independent, which overstates the power and understates "
               f"the positives needed when they are correlated: pass --group-col {name} to draw its groups whole (or "
               f"--ignore-col {name} if its rows are independent)")
-    say = _progress(args.progress)
+    say = progress_printer(args.progress, "power")
     try:
         t = power_table(data, n_pos=args.positives, n_neg=args.negatives, metrics=tuple(args.metric or METRICS),
                         alpha=args.alpha, target=args.power, sims=args.sims, seed=args.seed, n_groups=args.groups,
@@ -128,21 +127,6 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         t.to_csv(args.out, index=False)
     return 0
-
-
-def _progress(enabled: bool | None):
-    """A printer of ``prspace power: 12.3 s: <stage>`` lines on stderr, or None (:func:`prspace.cli.audit._progress`'s
-    lines)."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return None
-    start = time.perf_counter()
-
-    def say(text: str) -> None:
-        print(f"prspace power: {time.perf_counter() - start:6.1f} s: {text}", file=sys.stderr, flush=True)
-
-    return say
 
 
 def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:

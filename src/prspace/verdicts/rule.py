@@ -339,16 +339,24 @@ def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]
 _P_MC = (("p_holm", "p_holm_mc"), ("p_diff", "p_diff_mc"), ("p_equiv", "p_equiv_mc"), ("p_beyond", "p_beyond_mc"))
 
 
+def _close_calls(row: Mapping[str, object]) -> list[tuple[str, float, float, float]]:
+    """``(column, p, the error it is read at, its MC error)`` of each p-value of a row decided by p-values
+    that lies within BORDERLINE_MC MC errors of its error (0.05 for ``p_holm``, ``alpha_used`` for the tests)."""
+    out = []
+    for col, mc_col in _P_MC:
+        p, mc = _f(row, col), _f(row, mc_col)
+        t = HOLM_ALPHA if col == "p_holm" else _f(row, "alpha_used")
+        if np.isfinite(p) and np.isfinite(mc) and mc > 0 and abs(p - t) <= BORDERLINE_MC * mc:
+            out.append((col, p, t, mc))
+    return out
+
+
 def _borderline_p(kind: str, row: Mapping[str, object], lo: float, hi: float) -> str | None:
     """The explanation of a borderline verdict of a row decided by p-values, or None: a p-value within
     BORDERLINE_MC x its Monte Carlo error (over the reruns) of the error it is read at (0.05 for the
     Holm-adjusted one, ``alpha_used`` for the tests), where the verdicts on its two sides differ."""
     hits = []
-    for col, mc_col in _P_MC:
-        p, mc = _f(row, col), _f(row, mc_col)
-        t = HOLM_ALPHA if col == "p_holm" else _f(row, "alpha_used")
-        if not (np.isfinite(p) and np.isfinite(mc) and mc > 0 and abs(p - t) <= BORDERLINE_MC * mc):
-            continue
+    for col, p, t, mc in _close_calls(row):
         eps = 1e-9 * t
         sides = [scheme_verdict(kind, {**dict(row), col: x}, lo, hi)[0] for x in (t - eps, t + eps)]
         if sides[0] != sides[1]:
@@ -365,13 +373,7 @@ def _only_beyond_in_doubt(kind: str, row: Mapping[str, object], lo: float, hi: f
     (``p_beyond`` within BORDERLINE_MC MC errors of its error, every other p-value clear of its own):
     the verdict the seed cannot move, **different** with its way, without "beyond the margin"; None
     when anything else is in doubt (then :func:`_borderline_p` decides)."""
-    hits = []
-    for col, mc_col in _P_MC:
-        p, mc = _f(row, col), _f(row, mc_col)
-        t = HOLM_ALPHA if col == "p_holm" else _f(row, "alpha_used")
-        if np.isfinite(p) and np.isfinite(mc) and mc > 0 and abs(p - t) <= BORDERLINE_MC * mc:
-            hits.append(col)
-    if hits != ["p_beyond"]:
+    if [c[0] for c in _close_calls(row)] != ["p_beyond"]:
         return None
     t = _f(row, "alpha_used")
     sides = [scheme_verdict(kind, {**dict(row), "p_beyond": x}, lo, hi)[0] for x in (t * (1 - 1e-9), t * (1 + 1e-9))]
