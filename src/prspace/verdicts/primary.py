@@ -16,10 +16,14 @@ when the noise floor's pair table is given (the mean per-task cross- minus self-
 model), decided as an intersection-union test (:func:`_intersection_union`).
 
 Boyd et al.'s primary direction rows are re-decided from their per-task values by family
-(:func:`direction_rows`). :func:`bootstrap_claims` bootstraps them with
-:func:`prspace.stats.cluster_bootstrap.run` (studentized cluster bootstrap, its coverage counted and its
-level corrected in a known-truth simulation over the study's own families, Monte Carlo error by
-rerunning) and :func:`decide_family` decides each paper's claims together: each claim's p-values of
+(:func:`direction_rows`), each by the sign-flip test over families (:mod:`prspace.stats.sign_flip`: exact
+over every pattern of signs up to 16 families, its level counted in the same known-truth simulation),
+because with 11 to 20 families the double bootstrap cannot resolve a p-value below the share of simulated
+studies whose resamples never reach the truth (2.6% for a row whose 13 families all lie on one side).
+:func:`bootstrap_claims` bootstraps Flach & Kull's with :func:`prspace.stats.cluster_bootstrap.run`
+(studentized cluster bootstrap, its coverage counted and its level corrected in a known-truth simulation
+over the study's own families, Monte Carlo error by rerunning) and :func:`decide_family` decides each
+paper's claims together: each claim's p-values of
 Lakens, Scheel & Isager's tests, Holm over the paper's claims, the outcome at each claim's Holm error,
 the per-claim 95% interval with its counted coverage, and the families that would decide with 80%
 power. Saturated tasks (two or more models perfect under every metric) count as agreement, as
@@ -45,6 +49,7 @@ from prspace.core._heap import keep_freed_memory
 from prspace.core.defaults import N_BOOT_VERDICTS
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
+from prspace.stats import sign_flip as SF
 from prspace.verdicts.rule import (
     ALL_EVIDENCE_COLUMNS,
     MIN_FAMILIES,
@@ -64,9 +69,9 @@ DEFAULT_N_BOOT = N_BOOT_VERDICTS
 #: Independent reruns of the bootstrap (seeds spawned from the study's seed): the intervals pool
 #: them, the Monte Carlo error of each end is their spread.
 REPLICATES = 10
-#: Direction rows (a few statistics over 11 to 58 families) are bootstrapped with this many times
-#: ``n_boot``: few statistics, so the same cost buys a smaller Monte Carlo error.
-DIRECTION_BOOST = 3
+#: Families at which the sign-flip test's power is simulated (Boyd's rows: 11 to 58 families); a row that
+#: needs more than the last says so ("not within" the grid).
+SIGN_FLIP_POWER_GRID = np.array([5, 6, 7, 8, 9, 10, 12, 14, 16, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200])
 #: ``(claim id, statistic, pair)`` of every mean-type statistic, in column order.
 _MEANS = tuple((f"fk.{a}_{b}.{k}", col, (a, b)) for a, b in PAIRS
                for k, col in (("top1", "top1_differs"), ("top3", "top3_differs"), ("spearman", "spearman")))
@@ -169,7 +174,7 @@ DECISION_COLUMNS = [
     "claim_id", "estimate", "ci_lo", "ci_hi", "level", "ci95_lo", "ci95_hi", "mc_lo", "mc_hi", "mc_error",
     "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain", "coverage_mc_se", "families_80",
     "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc", "p_equiv_mc", "p_beyond_mc", "p_holm_mc",
-    "alpha_used", "coverage_n", "false_rate", "false_rate_mc_se", "families_80_lo", "families_80_hi",
+    "alpha_used", "coverage_n", "false_rate", "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max",
     "value", "margin", "n_tasks", "n_families", "n_boot", "seed",
 ]
 
@@ -217,10 +222,32 @@ def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, se
     return [b for b in out if b is not None]
 
 
+def sign_flip_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, seed: int,
+                     replicates: int = REPLICATES) -> list[Bootstrapped]:
+    """Each claim's sign-flip test over its families (:func:`prspace.stats.sign_flip.from_stat`), its level
+    counted on :func:`double_outer` simulated studies in ``replicates`` reruns (seed ``[seed, i]`` for the
+    ``i``-th claim)."""
+    out = []
+    for i, (cid, st, n_tasks) in enumerate(entries):
+        res = SF.from_stat(st, n_sims=double_outer(n_boot), reruns=replicates, seed=[seed, i])
+        out.append(Bootstrapped(cid, res, 0, n_tasks, REG.decision_value(cid), REG.decision_margin(cid)))
+    return out
+
+
+def _one(b: Bootstrapped) -> CB.Result | SF.Result:
+    """The claim's own result: its statistic of a shared bootstrap, or its sign-flip test."""
+    return b.res if isinstance(b.res, SF.Result) else CB._sub(b.res, b.k)
+
+
 def _families_80(b: Bootstrapped, value: float, margin: float, alpha: float, seed: int,
                  grid: np.ndarray | None = None) -> tuple[float, float]:
     """``(families for 80% power, power at this study's families)`` when the population's effect is
     ``value`` away from the compared value (the study's families as the population)."""
+    if isinstance(b.res, SF.Result):  # the sign-flip test's own power, its level counted at each size
+        n = b.res.stats[0].n_families
+        g = np.unique(np.concatenate([SIGN_FLIP_POWER_GRID, [n]]))
+        g, pw = SF.power_curve(b.res, value, margin, alpha, seed=seed, grid=g)
+        return CB.families_for_power(g, pw), float(pw[list(g).index(n)])
     stat = b.res.stats[b.k]
     g, pw = CB.power_curve(stat, value, margin, alpha, seed=seed)
     if stat.n_families in set(g.tolist()):  # the grid holds the study's own size: no second simulation
@@ -250,7 +277,7 @@ def _intersection_union(boots: list[Bootstrapped], margin_factor: float | None
         ps = []
         for b in members:
             m = b.margin if margin_factor is None else b.margin * float(margin_factor)
-            ps.append(CB._sub(b.res, b.k).decision_ps(0, b.value, m)["diff"])
+            ps.append(_one(b).decision_ps(0, b.value, m)["diff"])
         z = [abs(float(b.res.estimate[b.k]) - b.value) / float(b.res.se[b.k]) if b.res.se[b.k] > 0 else np.inf
              for b in members]
         j = int(np.argmin(z))
@@ -291,7 +318,7 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     # its place, and its row says why it cannot be told (prspace.verdicts.rule.decide)
     reps0 = len(boots[0].res.reps)
     flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in ("diff", "equiv", "beyond", "decide")}
-    ps = [(CB._sub(b.res, b.k).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
+    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
           for b, m, good in zip(boots, margins, ok, strict=True)]
     for i, b in enumerate(boots):  # an intersection-union claim: its p of a difference is its parts' largest
         if b.claim_id in iut and ps[i] is not None:
@@ -308,7 +335,7 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     level_a = 1.0 - REG.CLAIM_LEVEL
     for i, (b, m, pj, pa, h) in enumerate(zip(boots, margins, ps, adj, mult, strict=True)):
         a_used = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
-        sub = CB._sub(b.res, b.k)
+        sub = _one(b)
         lo, hi = sub.interval_at(np.array([level_a]))
         main = margin_factor is None
         mlo, mhi = sub.mc_error(np.array([level_a])) if main else (np.array([nan]), np.array([nan]))
@@ -339,10 +366,13 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
                      "false_rate": 1.0 - float(fr["corrected"][0]) if fr else nan,
                      "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan,
                      "families_80_lo": n80_lo, "families_80_hi": n80_hi,
+                     "families_80_max": float((SIGN_FLIP_POWER_GRID if isinstance(b.res, SF.Result)
+                                               else CB.POWER_GRID)[-1]) if power and main else nan,
                      "value": b.value, "margin": m, "n_tasks": b.n_tasks,
                      "n_families": b.res.stats[b.k].n_families, "n_boot": int(n_boot), "seed": int(seed),
-                     "parts": parts.get(b.claim_id, "")})
-    return pd.DataFrame(rows, columns=[*DECISION_COLUMNS, "parts"])
+                     "parts": parts.get(b.claim_id, ""),
+                     "method": "sign-flip" if isinstance(b.res, SF.Result) else "bootstrap-t"})
+    return pd.DataFrame(rows, columns=[*DECISION_COLUMNS, "parts", "method"])
 
 
 def primary_statistics(
@@ -384,6 +414,16 @@ _KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile",
 
 
 def _how(r: object, k: int, what: str) -> str:
+    if getattr(r, "method", "") == "sign-flip":
+        return (f"per-claim {r.level:.0%} interval that inverts the sign-flip test over the {r.n_families} families of "
+                f"the {r.n_tasks} tasks (every pattern of signs up to 16 families, else 4,096 drawn), its level counted "
+                f"in a known-truth simulation (the study's families as the population, {int(r.coverage_n)} samples of "
+                f"the study's size in {REPLICATES} reruns, seed {r.seed}): coverage counted {r.coverage:.4f} (MC SE "
+                f"{r.coverage_mc_se:.4f}; uncorrected {r.coverage_plain:.4f}); decided by Holm over the {k} primary "
+                f"claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, tests "
+                f"read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
+                f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
+                f"{r.mc_lo:.4f} / {r.mc_hi:.4f}")
     quart = getattr(r, "claim_id", "").endswith(("_q25", "_q75"))
     kind = ("Woodruff interval of a quartile (the bootstrap-t interval of the share of tasks at or below it, mapped "
             "through the tasks' quantiles)" if quart else "studentized (bootstrap-t) interval")
@@ -401,7 +441,7 @@ def _how(r: object, k: int, what: str) -> str:
 _SCHEME_OUT = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
                "coverage_mc_se", "families_80", "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc",
                "p_equiv_mc", "p_beyond_mc", "p_holm_mc", "alpha_used", "coverage_n", "false_rate",
-               "false_rate_mc_se", "families_80_lo", "families_80_hi")
+               "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max")
 
 
 def _scheme(r: object) -> dict[str, float]:
@@ -473,11 +513,10 @@ def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper
     entries = direction_stats(values, [c for c in evidence.loc[mine, "claim_id"]])
     if not entries:
         return evidence
-    # few statistics over few families: DIRECTION_BOOST times the resamples for the same time
-    boots = bootstrap_claims(entries, n_boot=DIRECTION_BOOST * n_boot, seed=seed + 1)
+    boots = sign_flip_claims(entries, n_boot=n_boot, seed=seed + 1)
     if keep is not None:
         keep[paper] = boots
-    dec = decide_family(boots, n_boot=DIRECTION_BOOST * n_boot, seed=seed + 1, power=power).set_index("claim_id")
+    dec = decide_family(boots, n_boot=n_boot, seed=seed + 1, power=power).set_index("claim_id")
     ev = evidence.copy()
     for col in ALL_EVIDENCE_COLUMNS:
         if col not in ev.columns:

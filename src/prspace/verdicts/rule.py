@@ -282,16 +282,22 @@ def scheme_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -
     if np.isfinite(n80):
         why += f"; about {int(n80)} families would decide with 80% power (simulated from this study's families"
         a, b = _f(row, "families_80_lo"), _f(row, "families_80_hi")
-        rng = [f"{int(x)}" if np.isfinite(x) else f"more than {int(CB.POWER_GRID[-1])}" for x in (a, b)]
+        rng = [f"{int(x)}" if np.isfinite(x) else f"more than {_grid_max(row)}" for x in (a, b)]
         why += f"; {rng[0]} to {rng[1]} with the effect at the 95% interval's ends)" if np.isfinite(a) or np.isfinite(b) else ")"
     elif np.isfinite(here):
-        why += f"; more than {int(CB.POWER_GRID[-1])} families would be needed for 80% power"
+        why += f"; more than {_grid_max(row)} families would be needed for 80% power"
     if kind == "direction":
         lean = "the claimed way" if lean == "on the claimed side" else "against the claim"
     if kind == "equivalence":
         lean = ("to AUPR-AUPRG more alike than AUPR-AUROC" if "more alike" in lean
                 else "to AUPR-AUPRG less alike than AUPR-AUROC")
     return f"{INCONCLUSIVE}: leans {lean}", why
+
+
+def _grid_max(row: Mapping[str, object]) -> int:
+    """The most families the row's power was simulated at (its method's grid)."""
+    g = _f(row, "families_80_max")
+    return int(g) if np.isfinite(g) else int(CB.POWER_GRID[-1])
 
 
 def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:

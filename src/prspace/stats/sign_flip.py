@@ -1,0 +1,311 @@
+"""The sign-flip (randomisation) test over families, its level counted in a known-truth simulation.
+
+For a mean over tasks clustered in ``F`` families (each family's sum of values ``S_f`` over its
+``N_f`` tasks), the hypothesis "the mean is ``c``" is tested on the families' contributions
+``d_f = S_f - c N_f``: under a population whose contributions are symmetric about 0, every pattern of
+signs is as likely as the one observed (Fisher 1935, sec. 21; Good 2005, ch. 3), so
+
+    p_low(c) = #{T : sum_{f in T} d_f <= 0} / M      (against "mean <= c"; small when above c)
+    p_up(c)  = #{T : sum_{f in T} d_f >= 0} / M      (against "mean >= c")
+
+over the ``M`` sets ``T`` of flipped families: all ``2^F`` of them (exact) up to
+:data:`EXACT_MAX` families, else the empty set and ``M - 1`` drawn at random. The sum over the flipped
+set is the whole sum minus twice the set's, so ``p_low(c) = (1 + #{T != {} : r_T <= c}) / M`` with
+``r_T = sum_T S / sum_T N``, the mean of the flipped families' tasks: each p-value is a step function
+of ``c`` whose steps are the subsets' means, and the interval that inverts the test has order
+statistics of them as its ends (the cluster analogue of the Walsh averages of Hodges & Lehmann).
+
+With few families the test is exact where the contributions are symmetric, and the data may be
+skewed. So its level is *counted*, as the bootstrap's is (:mod:`prspace.stats.cluster_bootstrap`):
+the study's families are a population whose truth is the study's estimate; ``n_sims`` studies of the
+study's size are drawn from it (families with replacement), in independent reruns; each simulated
+study's plain p-values at the truth (``p*``) are the test's null distribution there, and the study's
+p-value is the share of simulated studies at least as extreme, ``(1 + #{p* <= p}) / (1 + n_sims)``
+(Davison & Hinkley 1997, eq. 4.11). The counted rate at which the corrected test rejects the truth is
+measured on held-out reruns (:meth:`Result.coverage`), the Monte Carlo error of every p-value by
+leaving each rerun out and of every interval end by rerunning (:meth:`Result.mc_error`).
+
+>>> import numpy as np
+>>> res = run(np.array([0.2, 0.5, 0.4, 0.9, 0.3, 0.6, 0.7]), np.arange(7), n_sims=400, reruns=4, seed=0)
+>>> bool(res.p_plain(0.0)[1] == 1 / 2 ** 7)    # every family above 0: one sign pattern of 128
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from prspace.stats.bootstrap_kernel import Stat
+
+__all__ = ["EXACT_MAX", "RANDOM_SETS", "Result", "from_stat", "power_curve", "run"]
+
+#: Families up to which every set of flipped families is enumerated (2^16 = 65,536 sets).
+EXACT_MAX = 16
+#: Sets of flipped families drawn at random above :data:`EXACT_MAX` families (the empty set one of them).
+RANDOM_SETS = 4096
+#: Elements (studies x sets x families) per batch of simulated studies (64 MB of floats).
+_BATCH_ELEMENTS = 1 << 23
+#: Sets drawn at random for the power curve's simulated studies above :data:`EXACT_MAX` families.
+POWER_SETS = 1024
+
+
+def _sets(F: int, rng: np.random.Generator, m: int = RANDOM_SETS) -> np.ndarray:
+    """``(M, F)`` 0/1 membership of the flipped sets: every subset (exact, bit ``f`` of the row's index
+    is family ``f``) or the empty set and ``m - 1`` random ones."""
+    if F <= EXACT_MAX:
+        return ((np.arange(2 ** F)[:, None] >> np.arange(F)) & 1).astype(np.int8)
+    T = rng.integers(0, 2, size=(m, F), dtype=np.int8)
+    T[0] = 0
+    return T
+
+
+def _subset_sums(d: np.ndarray, sets: np.ndarray | None) -> np.ndarray:
+    """``(B, M)`` sums of each row of ``d`` ``(B, F)`` over each set: built by doubling (every subset, in a
+    fixed order) or, for drawn sets, by numpy's pairwise sum of the members (no BLAS: the same bytes on
+    every machine)."""
+    if sets is None:
+        out = np.zeros((d.shape[0], 1))
+        for f in range(d.shape[1]):
+            out = np.concatenate([out, out + d[:, f:f + 1]], axis=1)
+        return out
+    return np.where(sets[None, :, :].astype(bool), d[:, None, :], 0.0).sum(axis=2)
+
+
+def _plain_ps(d: np.ndarray, sets: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(p_low, p_up)`` of each row of ``d`` against a mean of 0 (see the module docstring); a sum
+    within ``1e-12`` of the row's total size of 0 counts as 0 (a tie, both ways)."""
+    s = _subset_sums(d, sets)
+    tol = 1e-12 * np.abs(d).sum(axis=1, keepdims=True)
+    return (s <= tol).mean(axis=1), (s >= -tol).mean(axis=1)
+
+
+@dataclass(frozen=True)
+class _Family:
+    n_families: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """One statistic's sign-flip test with its counted null distribution: the families' sums ``S`` and
+    counts ``N``, the subsets' means ``r`` (sorted, the empty set left out), the number of sets ``M``,
+    and per rerun the plain p-values ``low_star``, ``up_star`` of the simulated studies at the truth.
+    ``estimate``, ``se`` (the families' delta-method SE) and ``stats`` as
+    :class:`prspace.stats.cluster_bootstrap.Result` has them, so that a verdict reads either."""
+
+    S: np.ndarray
+    N: np.ndarray
+    r: np.ndarray
+    M: int
+    low_star: list[np.ndarray]
+    up_star: list[np.ndarray]
+    estimate: np.ndarray
+    se: np.ndarray
+    stats: list[_Family] = field(default_factory=list)
+    exact: bool = True
+
+    @property
+    def reps(self) -> list[int]:
+        return list(range(len(self.low_star)))
+
+    # -- plain and counted p-values ------------------------------------------------------------------
+    def p_plain(self, c: float) -> tuple[float, float]:
+        """``(p_up, p_low)`` of the plain sign-flip test at ``c`` (module docstring)."""
+        if not len(self.r):  # no family with tasks
+            return 1.0, 1.0
+        n_le = np.searchsorted(self.r, c, side="right")
+        n_ge = len(self.r) - np.searchsorted(self.r, c, side="left")
+        return float((1 + n_ge) / self.M), float((1 + n_le) / self.M)
+
+    def _counted(self, star: list[np.ndarray], p: float) -> np.ndarray:
+        """``(1 + R,)``: the share of simulated studies with ``p* <= p`` pooled, then with each rerun left out."""
+        counts = np.array([np.count_nonzero(s <= p * (1 + 1e-12)) for s in star], dtype=np.float64)
+        sizes = np.array([len(s) for s in star], dtype=np.float64)
+        pooled = (1.0 + counts.sum()) / (1.0 + sizes.sum())
+        loo = (1.0 + counts.sum() - counts) / (1.0 + sizes.sum() - sizes) if len(star) > 1 else np.zeros(0)
+        return np.concatenate([[pooled], loo])
+
+    def tail_p(self, k: int, c: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(p_up, p_low)`` at ``c``, counted (the same contract as
+        :meth:`prspace.stats.cluster_bootstrap.Result.tail_p`)."""
+        up, low = self.p_plain(c)
+        return self._counted(self.up_star, up), self._counted(self.low_star, low)
+
+    def decision_ps(self, k: int, value: float, margin: float) -> dict[str, tuple[float, np.ndarray]]:
+        """Lakens, Scheel & Isager's p-values (:meth:`prspace.stats.cluster_bootstrap.Result.decision_ps`)."""
+        up_v, low_v = self.tail_p(k, value)
+        up_p, low_p = self.tail_p(k, value + margin)
+        up_m, low_m = self.tail_p(k, value - margin)
+        diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
+        equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
+        beyond = np.minimum(1.0, 2.0 * np.minimum(low_p, up_m))
+        decide = np.minimum(diff, equiv)
+        return {name: (float(x[0]), x[1:]) for name, x in
+                (("diff", diff), ("equiv", equiv), ("beyond", beyond), ("decide", decide))}
+
+    # -- the interval that inverts the counted test ----------------------------------------------------
+    @staticmethod
+    def _threshold(star: np.ndarray, a: float, M: int) -> float:
+        """The largest plain p-value (a multiple of ``1 / M``) whose counted p-value is at most ``a``
+        (``-inf`` when none is)."""
+        s = np.sort(star)
+        grid = np.arange(1, M + 1) / M
+        counted = (1.0 + np.searchsorted(s, grid * (1 + 1e-12), side="right")) / (1.0 + len(s))
+        ok = np.flatnonzero(counted <= a)
+        return float(grid[ok[-1]]) if len(ok) else -np.inf
+
+    def _ends_with(self, low_star: np.ndarray, up_star: np.ndarray, a: float) -> tuple[float, float]:
+        q_low, q_up = self._threshold(low_star, a, self.M), self._threshold(up_star, a, self.M)
+        # p_low(c) <= q  <=>  1 + #{r <= c} <= q M: the lower end is the k-th smallest subset mean, k = q M - 1 + 1
+        k_lo = int(np.floor(q_low * self.M + 1e-9)) if np.isfinite(q_low) else 0
+        k_hi = int(np.floor(q_up * self.M + 1e-9)) if np.isfinite(q_up) else 0
+        n = len(self.r)
+        lo = float(self.r[k_lo - 1]) if 1 <= k_lo <= n else -np.inf
+        hi = float(self.r[n - k_hi]) if 1 <= k_hi <= n else np.inf
+        return lo, hi
+
+    def interval_at(self, alpha: np.ndarray, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)`` ``(1,)``: the means ``c`` the counted test does not reject at two-sided ``alpha``;
+        an end the test cannot reach at this many families is unbounded."""
+        a = float(np.asarray(alpha).ravel()[0]) / 2.0
+        if calibrate:
+            lo, hi = self._ends_with(np.concatenate(self.low_star), np.concatenate(self.up_star), a)
+        else:
+            lo, hi = self._ends_with(np.array([a]), np.array([a]), a)  # plain: threshold at a itself
+        return np.array([lo]), np.array([hi])
+
+    def mc_error(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Monte Carlo SE of each end, measured by rerunning: the SD of the reruns' own ends (each
+        calibrated on its own simulated studies) divided by sqrt(reruns); NaN where an end is unbounded."""
+        a = float(np.asarray(alpha).ravel()[0]) / 2.0
+        R = len(self.low_star)
+        if R < 2:
+            return np.array([np.nan]), np.array([np.nan])
+        ends = np.array([self._ends_with(lo, up, a) for lo, up in zip(self.low_star, self.up_star, strict=True)])
+        with np.errstate(invalid="ignore"):
+            se = ends.std(axis=0, ddof=1) / np.sqrt(R)
+        se[~np.isfinite(ends).all(axis=0)] = np.nan
+        return np.array([se[0]]), np.array([se[1]])
+
+    def coverage(self, alpha: np.ndarray) -> dict[str, np.ndarray]:
+        """Coverage of the two-sided interval at ``alpha``, counted in the known-truth simulation:
+        ``plain`` (the uncorrected test's) and ``corrected`` on held-out reruns (the level counted on one
+        half of the reruns, the misses on the other, both ways), with binomial MC SEs and ``n``."""
+        a = float(np.asarray(alpha).ravel()[0]) / 2.0
+        lo, up = np.concatenate(self.low_star), np.concatenate(self.up_star)
+        n = len(lo)
+        plain = float(np.mean((lo > a) & (up > a)))
+        R = len(self.low_star)
+        halves = [list(range(0, R, 2)), list(range(1, R, 2))] if R > 1 else [[0], [0]]
+        hits, total = 0.0, 0
+        for fit, count in (halves, halves[::-1]):
+            q_lo = self._threshold(np.concatenate([self.low_star[i] for i in fit]), a, self.M)
+            q_up = self._threshold(np.concatenate([self.up_star[i] for i in fit]), a, self.M)
+            lc, uc = np.concatenate([self.low_star[i] for i in count]), np.concatenate([self.up_star[i] for i in count])
+            hits += float(np.sum((lc > q_lo) & (uc > q_up)))
+            total += len(lc)
+        corr = hits / total
+        return {"plain": np.array([plain]), "plain_se": np.array([np.sqrt(plain * (1 - plain) / n)]),
+                "corrected": np.array([corr]), "corrected_mc_se": np.array([np.sqrt(corr * (1 - corr) / total)]),
+                "n": np.array([float(n)])}
+
+
+def _null_ps(d_pop: np.ndarray, G: int, n: int, sets: np.ndarray | None, rng: np.random.Generator
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Plain ``(p_low, p_up)`` at the truth of ``n`` studies of ``G`` families drawn with replacement from
+    the centred contributions ``d_pop``."""
+    lows, ups = [], []
+    M = 2 ** G if sets is None else len(sets)
+    batch = max(1, _BATCH_ELEMENTS // (M * max(G, 1)))
+    for start in range(0, n, batch):
+        b = min(batch, n - start)
+        d = d_pop[rng.integers(0, len(d_pop), size=(b, G))]
+        lo, up = _plain_ps(d, sets)
+        lows.append(lo)
+        ups.append(up)
+    return np.concatenate(lows), np.concatenate(ups)
+
+
+def run(values: np.ndarray, family: np.ndarray, *, n_sims: int, reruns: int, seed: int | list[int]) -> Result:
+    """The sign-flip test of the mean over tasks of ``values`` (NaN left out) clustered by ``family``,
+    with ``n_sims`` simulated studies in ``reruns`` independent reruns (seeded from ``seed``)."""
+    v = np.asarray(values, dtype=np.float64)
+    ok = np.isfinite(v)
+    _, fid = np.unique(np.asarray(family)[ok], return_inverse=True)
+    S = np.bincount(fid, weights=v[ok]).astype(np.float64)
+    N = np.bincount(fid).astype(np.float64)
+    return _run(S, N, n_sims=n_sims, reruns=reruns, seed=seed)
+
+
+def from_stat(stat: Stat, *, n_sims: int, reruns: int, seed: int | list[int]) -> Result:
+    """:func:`run` on a ratio-mean :class:`~prspace.stats.bootstrap_kernel.Stat` (one term of weight 1)."""
+    if stat.S.shape[1] != 1 or stat.quantile is not None:
+        raise ValueError("the sign-flip test takes a mean over tasks (one term, no quantile)")
+    keep = stat.N[:, 0] > 0
+    return _run(stat.S[keep, 0].astype(np.float64), stat.N[keep, 0].astype(np.float64), n_sims=n_sims,
+                reruns=reruns, seed=seed)
+
+
+def _run(S: np.ndarray, N: np.ndarray, *, n_sims: int, reruns: int, seed: int | list[int]) -> Result:
+    F = len(S)
+    rng = np.random.default_rng(seed)
+    est = float(S.sum() / N.sum()) if F else np.nan
+    if F:
+        resid = S - est * N
+        se = float(np.sqrt(F / max(F - 1, 1) * np.sum(resid ** 2)) / N.sum())
+    else:
+        se = np.nan
+    T = _sets(F, rng) if F else np.zeros((1, 0), dtype=np.int8)
+    sets = None if F <= EXACT_MAX else T
+    r = _means(S, N, sets)
+    d_pop = S - est * N
+    low_star, up_star = [], []
+    per = max(n_sims // max(reruns, 1), 1)
+    for child in rng.spawn(max(reruns, 1)):
+        lo, up = _null_ps(d_pop, F, per, sets, child) if F else (np.ones(per), np.ones(per))
+        low_star.append(lo)
+        up_star.append(up)
+    return Result(S=S, N=N, r=r, M=len(T), low_star=low_star, up_star=up_star, estimate=np.array([est]),
+                  se=np.array([se]), stats=[_Family(F)], exact=F <= EXACT_MAX)
+
+
+def power_curve(res: Result, value: float, margin: float, alpha: float, *, seed: int, reps: int = 200,
+                null: int = 1000, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Power to decide (``min(p_diff, p_equiv) <= alpha``) when ``G`` families are drawn with replacement
+    from the study's (the study as the population, its estimate the truth), for each ``G`` of ``grid``:
+    ``reps`` simulated studies each, each decided by this test with its level counted on ``null``
+    studies of ``G`` families drawn from the centred population (the verdict's own procedure)."""
+    F = len(res.S)
+    if F < 2:
+        return np.asarray(grid), np.full(len(grid), np.nan)
+    rng = np.random.default_rng(seed)
+    est = float(res.estimate[0])
+    d_pop = res.S - est * res.N
+    power = np.empty(len(grid))
+    for g, G in enumerate(np.asarray(grid)):
+        G = int(G)
+        T = _sets(G, rng, POWER_SETS)
+        sets = None if G <= EXACT_MAX else T
+        low0, up0 = _null_ps(d_pop, G, null, sets, rng)
+        low0.sort()
+        up0.sort()
+        idx = rng.integers(0, F, size=(reps, G))
+        decided = 0
+        for i in range(reps):
+            sub = Result(S=res.S[idx[i]], N=res.N[idx[i]], r=_means(res.S[idx[i]], res.N[idx[i]], sets), M=len(T),
+                         low_star=[low0], up_star=[up0], estimate=np.array([np.nan]), se=np.array([np.nan]))
+            ps = sub.decision_ps(0, value, margin)
+            decided += ps["decide"][0] <= alpha
+        power[g] = decided / reps
+    return np.asarray(grid), power
+
+
+def _means(S: np.ndarray, N: np.ndarray, sets: np.ndarray | None) -> np.ndarray:
+    """The flipped sets' means ``sum_T S / sum_T N``, sorted, the empty set left out (sums as
+    :func:`_subset_sums` makes them: the same bytes on every machine)."""
+    if not len(S):
+        return np.zeros(0)
+    TS, TN = _subset_sums(S[None, :], sets)[0], _subset_sums(N[None, :], sets)[0]
+    keep = TN > 0
+    return np.sort(TS[keep] / TN[keep])
