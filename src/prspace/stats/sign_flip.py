@@ -155,15 +155,18 @@ class Result:
         ok = np.flatnonzero(counted <= a)
         return float(grid[ok[-1]]) if len(ok) else -np.inf
 
-    def _ends_with(self, low_star: np.ndarray, up_star: np.ndarray, a: float) -> tuple[float, float]:
-        q_low, q_up = self._threshold(low_star, a, self.M), self._threshold(up_star, a, self.M)
-        # p_low(c) <= q  <=>  1 + #{r <= c} <= q M: the lower end is the k-th smallest subset mean, k = q M - 1 + 1
+    def _ends(self, q_low: float, q_up: float) -> tuple[float, float]:
+        """The interval's ends where the plain p-values reach ``q_low`` / ``q_up``: ``p_low(c) <= q`` exactly
+        when ``1 + #{r <= c} <= q M``, so the lower end is the ``(q M)``-th smallest subset mean."""
         k_lo = int(np.floor(q_low * self.M + 1e-9)) if np.isfinite(q_low) else 0
         k_hi = int(np.floor(q_up * self.M + 1e-9)) if np.isfinite(q_up) else 0
         n = len(self.r)
         lo = float(self.r[k_lo - 1]) if 1 <= k_lo <= n else -np.inf
         hi = float(self.r[n - k_hi]) if 1 <= k_hi <= n else np.inf
         return lo, hi
+
+    def _ends_with(self, low_star: np.ndarray, up_star: np.ndarray, a: float) -> tuple[float, float]:
+        return self._ends(self._threshold(low_star, a, self.M), self._threshold(up_star, a, self.M))
 
     def interval_at(self, alpha: np.ndarray, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``(lo, hi)`` ``(1,)``: the means ``c`` the counted test does not reject at two-sided ``alpha``;
@@ -172,7 +175,7 @@ class Result:
         if calibrate:
             lo, hi = self._ends_with(np.concatenate(self.low_star), np.concatenate(self.up_star), a)
         else:
-            lo, hi = self._ends_with(np.array([a]), np.array([a]), a)  # plain: threshold at a itself
+            lo, hi = self._ends(a, a)  # plain: the test read at a itself
         return np.array([lo]), np.array([hi])
 
     def mc_error(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
