@@ -109,9 +109,19 @@ def correlations_sentence(studies: Sequence[Study]) -> str | None:
                      f"tasks (paper {pq}): ", studies, one)
 
 
+def _holm_note(r: pd.Series) -> str:
+    """The verdict's key word, and for an undecided row whose per-claim interval excludes 0 why: Holm's
+    adjusted p (the interval is the claim's own, not adjusted for its paper's family)."""
+    key = verdict_key(r["verdict"])
+    lo, hi, p = (float(r.get(c, np.nan)) for c in ("ci_lo", "ci_hi", "p_holm"))
+    if key == "inconclusive" and np.isfinite(p) and (lo > 0 or hi < 0):
+        return f"{key}: Holm-adjusted p {num(p, 2)}, though the claim's own 95% interval excludes 0"
+    return key
+
+
 def as_different_sentence(studies: Sequence[Study]) -> str | None:
     def one(s: Study) -> str | None:
-        parts = [f"{what} {_ci(s.row(i), 3 if what == 'rank correlation' else 2)} ({verdict_key(s.row(i)['verdict'])})"
+        parts = [f"{what} {_ci(s.row(i), 3 if what == 'rank correlation' else 2)} ({_holm_note(s.row(i))})"
                  for i, what in AS_DIFFERENT if s.row(i) is not None]
         return ", ".join(parts) or None
     return _sentence("Are AUPR and AUPRG as different from each other as AUPR and AUROC, as the paper says? AUPR vs "
