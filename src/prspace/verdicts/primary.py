@@ -345,7 +345,9 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
               else {k: (nan, nan) for k in ("diff", "equiv", "beyond", "decide")})
         holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else nan
         n80 = here = n80_lo = n80_hi = nan
-        if power and main and ok[i]:
+        # a sign-flip claim without spread (every task 0) has nothing to simulate: no power is stated
+        flat_sf = isinstance(b.res, SF.Result) and not b.res.se[0] > 0
+        if power and main and ok[i] and not flat_sf:
             a_pow = REG.HOLM_ALPHA / max(len(boots), 1)
             est = float(b.res.estimate[b.k])
             n80, here = _families_80(b, b.value, m, a_pow, seed)
