@@ -288,18 +288,22 @@ def power_curve(res: Result, value: float, margin: float, alpha: float, *, seed:
         low0, up0 = (np.sort(x) for x in _null_ps(d_pop, G, null, sets, rng))
         idx = rng.integers(0, F, size=(reps, G))
         Sx, Nx = res.S[idx], res.N[idx]
-
-        def counted(c: float) -> tuple[np.ndarray, np.ndarray]:
-            lo, up = _batched(Sx - c * Nx, sets)
-            cnt = lambda star, p: (1.0 + np.searchsorted(star, p * (1 + 1e-12), side="right")) / (1.0 + null)  # noqa: E731
-            return cnt(up0, up), cnt(low0, lo)
-        up_v, low_v = counted(value)
-        up_p, low_p = counted(value + margin)
-        up_m, low_m = counted(value - margin)
+        up_v, low_v = _counted_batch(Sx - value * Nx, sets, up0, low0)
+        up_p, low_p = _counted_batch(Sx - (value + margin) * Nx, sets, up0, low0)
+        up_m, low_m = _counted_batch(Sx - (value - margin) * Nx, sets, up0, low0)
         diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
         equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
         power[g] = float(np.mean(np.minimum(diff, equiv) <= alpha))
     return np.asarray(grid), power
+
+
+def _counted_batch(d: np.ndarray, sets: np.ndarray | None, up0: np.ndarray, low0: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``(p_up, p_low)`` of each row of ``d`` counted against the sorted null p-values ``up0``, ``low0``."""
+    lo, up = _batched(d, sets)
+    n = len(up0)
+    return ((1.0 + np.searchsorted(up0, up * (1 + 1e-12), side="right")) / (1.0 + n),
+            (1.0 + np.searchsorted(low0, lo * (1 + 1e-12), side="right")) / (1.0 + n))
 
 
 def _batched(d: np.ndarray, sets: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
