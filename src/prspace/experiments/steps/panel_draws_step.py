@@ -10,7 +10,7 @@ import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.steps import StepOutput, TableOut
-from prspace.experiments.fk.panel_draws import panel_draws
+from prspace.experiments.fk.panel_draws import METRICS, panel_draws
 
 
 class PanelDrawsInputs(TypedDict):
@@ -26,11 +26,24 @@ NOTE = ("Flach & Kull drew 30 models per task at random from different flows; he
         "as in the primary rows.")
 
 
+def title(panel_size: int, models_per_task: list[int]) -> str:
+    """The table's title, with how many models are drawn of how many: ``random 20-of-30 model panels``
+    when every task has 30 models, ``random 30-of-40-to-45`` when tasks have 40 to 45 (a task with
+    fewer models than ``panel_size`` keeps all of them)."""
+    lo, hi = min(models_per_task, default=0), max(models_per_task, default=0)
+    pool = f"{lo}" if lo == hi else f"{lo}-to-{hi}"
+    return f"Panel draws: each primary estimate over random {panel_size}-of-{pool} model panels per task"
+
+
 def panel_draws_step(inputs: PanelDrawsInputs, *, n_draws: int, panel_size: int, seed: int) -> StepOutput:
-    """Step ``panel_draws``: :func:`panel_draws` on the tasks of ``tasks.csv`` with status ok."""
+    """Step ``panel_draws``: :func:`panel_draws` on the tasks of ``tasks.csv`` with status ok; the title says
+    how many of each task's models (those with every metric) are drawn."""
     m = pd.read_csv(inputs["metrics"], dtype={"task_id": str, "model_id": str})
     t = pd.read_csv(inputs["tasks"], dtype={"task_id": str})
     ok = t[t["status"] == "ok"]["task_id"] if "status" in t.columns else t["task_id"]
     ids = sorted(set(ok) & set(m["task_id"]))
     table = panel_draws(m, n_draws=n_draws, panel_size=panel_size, seed=seed, task_ids=ids)
-    return StepOutput(tables=[TableOut(R.PANEL_DRAWS, table, NOTE.format(k=panel_size, n=n_draws, seed=seed))])
+    scored = m[m["task_id"].isin(ids)].dropna(subset=list(METRICS))
+    counts = scored.groupby("task_id")["model_id"].nunique().tolist()
+    return StepOutput(tables=[TableOut(R.PANEL_DRAWS, table, NOTE.format(k=panel_size, n=n_draws, seed=seed),
+                                       title=title(panel_size, counts))])
