@@ -17,7 +17,13 @@ soft voting, stacking, kernel methods (RBF SVM, random Fourier features + logist
 regression), an additive spline model, PCA + logistic regression, a neural network and
 isotonic-calibrated naive Bayes.
 :func:`learner_family` names each one's method family (21 in the panel).  The first
-panel's hyperparameter variants stay available by name.  ``SVC(probability=True)`` is
+panel's hyperparameter variants stay available by name.  The pool (panel ``"pool"``,
+:data:`prspace.core.panels.POOL_PANEL`) adds 15 further distinct methods to the 30 (another
+estimator class or pipeline structure each: ridge and logistic regression with an internal
+choice of penalty, multinomial and categorical naive Bayes, quantile bins, a univariate filter, a
+random projection, bagged linear and naive Bayes models, a calibrated tree, random-trees
+embedding, a quantile transform, two kernel approximations and a calibrated linear SVM), from
+which the panel-draws study draws 30 per task (``config/panel-pool.yaml``).  ``SVC(probability=True)`` is
 avoided (it runs an internal 5-fold CV).
 
 Determinism (issue 14): every model is closed-form, converged far below the scores'
