@@ -25,8 +25,8 @@ LEARNER_NAMES: tuple[str, ...] = (
     "adaboost-50", "gboost-50", "histgb-50", "vote-soft", "stack-lr", "bagging-knn-10", "svm-rbf-C1",
     "svm-poly2", "rff-logreg", "nystroem-linsvm", "spline-logreg", "pca-logreg", "mlp-16", "gnb-isotonic",
     "linsvm-isotonic", "ridgecv", "mnb-minmax", "kbins-logreg", "kbins-catnb", "select-logreg", "rproj-knn",
-    "bagging-logreg-10", "tree-isotonic", "rte-logreg", "logregcv", "quantile-logreg", "nystroem-ridge",
-    "bagging-gnb-10",
+    "bagging-logreg-10", "tree-isotonic", "rte-logreg", "logregcv", "quantile-logreg", "rff-ridge",
+    "bagging-gnb-10", "adaboost-logreg-20",
 )
 
 #: learner -> method family (one model per family gives the panel's sensitivity table)
@@ -67,7 +67,8 @@ FAMILIES: dict[str, str] = {
     "tree-isotonic": "calibrated",
     "rte-logreg": "tree-embedding",
     "quantile-logreg": "additive-model",
-    "nystroem-ridge": "kernel-approximation",
+    "rff-ridge": "kernel-approximation",
+    "adaboost-logreg-20": "boosting",
 }
 
 #: the default panel: 30 distinct methods (no two differ only in a hyperparameter)
@@ -85,9 +86,9 @@ DEFAULT_PANEL: tuple[str, ...] = (
 #: structure than every other member (as OpenML's flows are distinct), none the same pipeline with another
 #: hyperparameter; every one cheap and deterministic (``prspace.local.learners``, "Determinism")
 POOL_EXTRA: tuple[str, ...] = (
-    "nystroem-linsvm", "linsvm-isotonic", "ridgecv", "mnb-minmax", "kbins-logreg", "kbins-catnb",
+    "nystroem-linsvm", "ridgecv", "mnb-minmax", "kbins-logreg", "kbins-catnb",
     "select-logreg", "rproj-knn", "bagging-logreg-10", "tree-isotonic", "rte-logreg", "logregcv",
-    "quantile-logreg", "nystroem-ridge", "bagging-gnb-10",
+    "quantile-logreg", "rff-ridge", "bagging-gnb-10", "adaboost-logreg-20",
 )
 
 #: the pool of distinct methods (Flach & Kull drew 30 models per task from the runs of more flows):
