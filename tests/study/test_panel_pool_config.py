@@ -51,6 +51,8 @@ def test_make_panel_pool_makes_only_the_panel_draws_table_of_that_study():
     target = str(R.PANEL_DRAWS.csv(f"results/{_config()['study']}/tables"))
     assert target in words and "config/panel-pool.yaml" in words
     assert [w for w in words if w.startswith("results/")] == [target]
+    # the committed tables alone would count as up to date: collect is forced, so missing predictions are made
+    assert words[words.index("--forcerun") + 1] == "collect"
 
 
 def test_schema_says_the_pool_size():
