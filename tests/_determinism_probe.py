@@ -2,7 +2,7 @@
 
     python tests/_determinism_probe.py OUT.npz [--threads N] [--perturb 1e-12] [--folds 3]
 
-Cross-validates each learner of the ``default`` and ``small`` panels on a few real
+Cross-validates each learner of every panel (``default``, ``small`` and ``pool``) on a few real
 datasets of the default suite (stratified folds, seed 0) and saves the out-of-fold
 scores (``score_of``, so rounded as in the predict stage), one array per
 ``task|learner``.  The machine differences to test come from the environment the parent
@@ -37,7 +37,7 @@ DATASETS = ("keel-appendicitis", "keel-glass1", "keel-ionosphere", "keel-pima",
 
 
 def learners() -> list[str]:
-    return list(dict.fromkeys(n for p in ("default", "small") for n in PANELS[p]))
+    return list(dict.fromkeys(n for panel in PANELS.values() for n in panel))
 
 
 def perturb(X, eps: float, seed: int = 12345):

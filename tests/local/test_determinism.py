@@ -4,7 +4,7 @@ What differs between two machines running the pinned environment: the BLAS kerne
 OpenBLAS picks for the CPU (``OPENBLAS_CORETYPE``), numpy's SIMD loops
 (``NPY_DISABLE_CPU_FEATURES``), and the thread counts of BLAS and OpenMP (environment
 and threadpoolctl).  Each is changed here in a subprocess (``_determinism_probe.py``),
-which cross-validates every learner of the ``default`` and ``small`` panels on real
+which cross-validates every learner of every panel (``default``, ``small``, ``pool``) on real
 datasets of the default suite; a last variant multiplies every distinct feature value
 by ``1 + 1e-12 u``, ten thousand times a last-bit difference.
 
@@ -165,7 +165,7 @@ def test_variants_really_ran_other_kernels_and_thread_counts(runs):
 
 
 def _learners() -> list[str]:
-    return list(dict.fromkeys(n for p in ("default", "small") for n in PANELS[p]))
+    return list(dict.fromkeys(n for panel in PANELS.values() for n in panel))
 
 
 def test_every_learner_of_every_panel_was_probed(runs):

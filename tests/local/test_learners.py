@@ -303,3 +303,38 @@ def test_rounded_gaussian_nb_scores_are_naive_bayes_log_odds():
     inner = (p > 1e-6) & (p < 1 - 1e-6)
     np.testing.assert_allclose(d[inner], np.log(p[inner]) - np.log1p(-p[inner]), rtol=1e-6, atol=1e-6)
     assert len(np.unique(d)) > len(np.unique(p))  # saturated probabilities tie; their log-odds do not
+
+
+def test_pool_is_more_distinct_methods_than_the_default_panel():
+    """The pool (config/panel-pool.yaml draws 30 of it per task, as Flach & Kull drew 30 models of more flows):
+    larger than 30, the default panel first and whole, every member with a family, and no two members the same
+    method (estimator classes of the model step, nested, and its loss or kernel), so that no two differ only in
+    a hyperparameter."""
+    pool = learner_names("pool")
+    default = learner_names("default")
+    assert len(pool) > 30 and len(pool) == len(set(pool))
+    assert pool[: len(default)] == default
+    assert all(n in FAMILIES for n in pool)
+    seen: dict[tuple, str] = {}
+    for n in pool:
+        m = _method(make_learner(n, 0).named_steps["model"])
+        assert m not in seen, f"{n} and {seen[m]} are the same method: {m}"
+        seen[m] = n
+    # the check has power: the learners outside the pool include hyperparameter variants of its members
+    rest = [n for n in LEARNERS if n not in pool]
+    assert any(_method(make_learner(n, 0).named_steps["model"]) in seen for n in rest)
+    # more families than the default panel, none dominating
+    families = [learner_family(n) for n in pool]
+    assert len(set(families)) > len({learner_family(n) for n in default})
+    assert max(families.count(f) for f in set(families)) <= 6
+
+
+def test_new_learners_are_appended_after_the_old_names():
+    """Names are stable ids: the learners added for the pool come after every name the committed predictions
+    use, in the order of prspace.core.panels.LEARNER_NAMES."""
+    from prspace.core.panels import LEARNER_NAMES, POOL_EXTRA
+
+    assert tuple(LEARNERS) == LEARNER_NAMES
+    old = LEARNER_NAMES.index("linsvm-isotonic")
+    new = [n for n in POOL_EXTRA if LEARNER_NAMES.index(n) > old]
+    assert len(new) >= 10 and [LEARNER_NAMES.index(n) for n in new] == list(range(old + 1, old + 1 + len(new)))

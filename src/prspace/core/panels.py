@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from prspace.core.errors import InputError
 
-__all__ = ["DEFAULT_PANEL", "FAMILIES", "LEARNER_NAMES", "PANELS", "learner_family", "learner_names",
-           "parse_learners"]
+__all__ = ["DEFAULT_PANEL", "FAMILIES", "LEARNER_NAMES", "PANELS", "POOL_EXTRA", "POOL_PANEL", "learner_family",
+           "learner_names", "parse_learners"]
 
 #: every learner's stable name, in the order of :data:`prspace.local.learners.LEARNERS`
 LEARNER_NAMES: tuple[str, ...] = (
@@ -24,7 +24,9 @@ LEARNER_NAMES: tuple[str, ...] = (
     "tree-depth2", "tree-depth5", "tree-leaf5", "extra-tree", "rf-50", "extratrees-50", "bagging-tree-20",
     "adaboost-50", "gboost-50", "histgb-50", "vote-soft", "stack-lr", "bagging-knn-10", "svm-rbf-C1",
     "svm-poly2", "rff-logreg", "nystroem-linsvm", "spline-logreg", "pca-logreg", "mlp-16", "gnb-isotonic",
-    "linsvm-isotonic",
+    "linsvm-isotonic", "ridgecv", "mnb-minmax", "kbins-logreg", "kbins-catnb", "select-logreg", "rproj-knn",
+    "bagging-logreg-10", "tree-isotonic", "rte-logreg", "logregcv", "quantile-logreg", "rff-ridge",
+    "bagging-gnb-10", "adaboost-logreg-20",
 )
 
 #: learner -> method family (one model per family gives the panel's sensitivity table)
@@ -55,6 +57,18 @@ FAMILIES: dict[str, str] = {
     "spline-logreg": "additive-model",
     "mlp-16": "neural-network",
     **dict.fromkeys(("gnb-isotonic", "linsvm-isotonic"), "calibrated"),
+    # the pool's further methods (POOL_EXTRA)
+    "ridgecv": "ridge",
+    **dict.fromkeys(("mnb-minmax", "kbins-catnb", "bagging-gnb-10"), "naive-bayes"),
+    "kbins-logreg": "discretised",
+    "select-logreg": "feature-selection",
+    "rproj-knn": "projection",
+    **dict.fromkeys(("bagging-logreg-10", "logregcv"), "logistic-regression"),
+    "tree-isotonic": "calibrated",
+    "rte-logreg": "tree-embedding",
+    "quantile-logreg": "additive-model",
+    "rff-ridge": "kernel-approximation",
+    "adaboost-logreg-20": "boosting",
 }
 
 #: the default panel: 30 distinct methods (no two differ only in a hyperparameter)
@@ -68,11 +82,26 @@ DEFAULT_PANEL: tuple[str, ...] = (
     "mlp-16", "gnb-isotonic", "bagging-knn-10",
 )
 
+#: the methods the pool adds to the default panel: each another estimator class or another pipeline
+#: structure than every other member (as OpenML's flows are distinct), none the same pipeline with another
+#: hyperparameter; every one cheap and deterministic (``prspace.local.learners``, "Determinism")
+POOL_EXTRA: tuple[str, ...] = (
+    "nystroem-linsvm", "ridgecv", "mnb-minmax", "kbins-logreg", "kbins-catnb",
+    "select-logreg", "rproj-knn", "bagging-logreg-10", "tree-isotonic", "rte-logreg", "logregcv",
+    "quantile-logreg", "rff-ridge", "bagging-gnb-10", "adaboost-logreg-20",
+)
+
+#: the pool of distinct methods (Flach & Kull drew 30 models per task from the runs of more flows):
+#: the default panel and :data:`POOL_EXTRA`, for the panel-draws study (config/panel-pool.yaml)
+POOL_PANEL: tuple[str, ...] = DEFAULT_PANEL + POOL_EXTRA
+
 #: named panels; "default" 30 distinct methods, "small" a few fast learners of different
-#: families (for tests and the downsampling experiment).
+#: families (for tests and the downsampling experiment), "pool" the default panel and further
+#: distinct methods (random panels of 30 are drawn from it: config/panel-pool.yaml).
 PANELS: dict[str, tuple[str, ...]] = {
     "default": DEFAULT_PANEL,
     "small": ("logreg-C1", "gnb", "knn-15", "tree-depth5"),
+    "pool": POOL_PANEL,
 }
 
 
@@ -87,7 +116,8 @@ def learner_family(name: str) -> str:
 
 
 def learner_names(panel: str = "default") -> list[str]:
-    """The learner names of a named panel (``"default"``: all 30, ``"small"``: 4 fast ones)."""
+    """The learner names of a named panel (``"default"``: all 30, ``"small"``: 4 fast ones, ``"pool"``:
+    the default 30 and :data:`POOL_EXTRA`)."""
     try:
         return list(PANELS[panel])
     except KeyError:
@@ -98,13 +128,13 @@ def learner_names(panel: str = "default") -> list[str]:
 
 
 def parse_learners(spec: str) -> list[str]:
-    """``"default"``, ``"small"`` or ``"name1,name2,..."`` -> learner names (validated)."""
+    """``"default"``, ``"small"``, ``"pool"`` or ``"name1,name2,..."`` -> learner names (validated)."""
     spec = spec.strip()
     if spec in PANELS:
         return learner_names(spec)
     names = [s.strip() for s in spec.split(",") if s.strip()]
     if not names:
-        raise InputError("no learners given; use --learners default, small or name1,name2,...")
+        raise InputError("no learners given; use --learners default, small, pool or name1,name2,...")
     unknown = [n for n in names if n not in LEARNER_NAMES]
     if unknown:
         raise InputError(

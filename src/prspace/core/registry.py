@@ -601,13 +601,16 @@ CLAIMS_NOT_TESTED = Table("claims_not_tested", "Claims of both papers not tested
 (claims about the authors' own OpenML runs or data, worked examples, proofs), with where it stands,
 the paper's words, why it is not tested and the rows that bear on it.
 """)
-PANEL_DRAWS = Table("panel_draws", "Panel draws: each primary estimate over random 20-of-30 model panels per task", _N, caption="""\
+PANEL_DRAWS = Table("panel_draws", "Panel draws: each primary estimate over random model panels drawn per task", _N, caption="""\
 **Panel draws.** Flach & Kull drew 30 models per task at random from more flows; this study runs one
-fixed panel. Here each task's panel is redrawn at random (``panel_size`` of its models, independently
-per task, ``n_draws`` times) and every share and mean rank correlation of the primary claims is
-recomputed: ``estimate_all`` is the study's estimate on every model, ``p05``/``p50``/``p95`` its spread
-over the draws. A smaller panel gives fewer chances to disagree, so shares sit lower than on the whole
-panel; the width of the spread is what the draw of learners alone moves.
+fixed panel of learners on every task. Here each task's panel is redrawn at random (``panel_size`` of
+its models, independently per task, ``n_draws`` times; the Markdown title says how many of how many)
+and every share and mean rank correlation of the primary claims is recomputed: ``estimate_all`` is the
+study's estimate on every model, ``p05``/``p50``/``p95`` its spread over the draws. The default study
+draws 20 of its 30 learners (a smaller panel gives fewer chances to disagree, so shares sit lower
+than on the whole panel); the pool study (``config/panel-pool.yaml``, ``make panel-pool``) draws 30
+of a larger pool of distinct methods, as the paper drew 30 of more flows. The width of the spread is
+what the draw of learners alone moves.
 """)
 CD_RANKS = Table("cd_ranks", "Learners' average ranks across tasks per metric (critical-difference diagrams)", _L, caption="""\
 **Average ranks across tasks per metric** (``prspace.stats.cd``): each learner's mean within-task rank
@@ -1075,8 +1078,8 @@ STEP_COMPLETENESS = Step("completeness", (FK_EVIDENCE, CLAIMS_NOT_TESTED), evide
                 "AUPRG against their code (pyprg), and the claims of both papers not tested, with why.",
     inputs=_pairs(status=_EACH_STATUS, pairs=CD_METRIC_PAIRS, noise=NOISE_EVIDENCE), settings=_pairs(seed=_SEED))
 STEP_PANEL_DRAWS = Step("panel_draws", (PANEL_DRAWS,), run="prspace.experiments.steps.panel_draws_step:panel_draws_step",
-    description="Each primary estimate of Flach & Kull over random 20-of-30 model panels per task (the paper drew its "
-                "30 models at random per task).",
+    description="Each primary estimate of Flach & Kull over random panels of panel_size of each task's models (the "
+                "paper drew its 30 models at random per task; the default study 20 of 30, the pool study 30 of more).",
     inputs=_pairs(metrics=METRICS, tasks=TASKS),
     settings=_pairs(n_draws="analysis.panel_draws.n_draws", panel_size="analysis.panel_draws.panel_size", seed=_SEED))
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,

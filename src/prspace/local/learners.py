@@ -17,7 +17,13 @@ soft voting, stacking, kernel methods (RBF SVM, random Fourier features + logist
 regression), an additive spline model, PCA + logistic regression, a neural network and
 isotonic-calibrated naive Bayes.
 :func:`learner_family` names each one's method family (21 in the panel).  The first
-panel's hyperparameter variants stay available by name.  ``SVC(probability=True)`` is
+panel's hyperparameter variants stay available by name.  The pool (panel ``"pool"``,
+:data:`prspace.core.panels.POOL_PANEL`) adds 15 further distinct methods to the 30 (another
+estimator class or pipeline structure each: ridge and logistic regression with an internal
+choice of penalty, multinomial and categorical naive Bayes, quantile bins, a univariate filter, a
+random projection, bagged linear and naive Bayes models, boosted logistic regression, a calibrated
+tree, random-trees embedding, a quantile transform and two kernel approximations), from
+which the panel-draws study draws 30 per task (``config/panel-pool.yaml``).  ``SVC(probability=True)`` is
 avoided (it runs an internal 5-fold CV).
 
 Determinism (issue 14): every model is closed-form, converged far below the scores'
@@ -56,25 +62,32 @@ from sklearn.ensemble import (
     GradientBoostingClassifier,
     HistGradientBoostingClassifier,
     RandomForestClassifier,
+    RandomTreesEmbedding,
     StackingClassifier,
     VotingClassifier,
 )
+from sklearn.feature_selection import SelectPercentile, f_classif
 from sklearn.kernel_approximation import Nystroem, RBFSampler
 from sklearn.linear_model import (
     LogisticRegression,
+    LogisticRegressionCV,
     Perceptron,
     RidgeClassifier,
+    RidgeClassifierCV,
     SGDClassifier,
 )
-from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB
+from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
 from sklearn.neighbors import NearestCentroid
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import (
     FunctionTransformer,
+    KBinsDiscretizer,
+    QuantileTransformer,
     SplineTransformer,
     StandardScaler,
 )
+from sklearn.random_projection import GaussianRandomProjection
 from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
@@ -84,6 +97,7 @@ from prspace.core.panels import (
     FAMILIES,
     LEARNER_NAMES,
     PANELS,
+    POOL_PANEL,
     learner_family,
     learner_names,
     parse_learners,
@@ -112,6 +126,7 @@ __all__ = [
     "LEARNERS",
     "LEARNER_NAMES",
     "PANELS",
+    "POOL_PANEL",
     "SCORE_DIGITS",
     "describe_learner",
     "learner_family",
@@ -326,6 +341,114 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             LinearSVC(C=1.0, dual=False, tol=1e-8, max_iter=1000, random_state=s),
             method="isotonic", cv=3,
         )
+    ),
+    # --- the pool's further methods (prspace.core.panels.POOL_EXTRA) ------------------
+    # each another estimator class or pipeline structure than every other member of the pool;
+    # closed form, converged far below the rounding, or a fixed amount of work
+    # ridge with its penalty chosen by efficient leave-one-out (closed form per alpha; alphas a
+    # decade apart, so two cannot tie in the last bits)
+    "ridgecv": _linear(lambda s: RidgeClassifierCV(alphas=(0.1, 1.0, 10.0, 100.0))),
+    # counts: multinomial naive Bayes on features min-max scaled to [0, 1]
+    "mnb-minmax": _minmax(lambda s: MultinomialNB(alpha=1.0)),
+    # per-feature quantile bins (edges from the rounded, unscaled features: percentiles are
+    # arithmetic on the data), one-hot, then logistic regression; or categorical naive Bayes
+    "kbins-logreg": _tree(
+        lambda s: Pipeline(
+            [
+                ("kbins", KBinsDiscretizer(n_bins=5, encode="onehot-dense", strategy="quantile")),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    "kbins-catnb": _tree(
+        lambda s: Pipeline(
+            [
+                ("kbins", KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile")),
+                ("catnb", CategoricalNB(alpha=1.0, min_categories=5)),
+            ]
+        )
+    ),
+    # univariate filter: the half of the features with the largest ANOVA F, then logistic regression
+    "select-logreg": _linear(
+        lambda s: Pipeline(
+            [
+                ("select", SelectPercentile(f_classif, percentile=50)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    # a seeded Gaussian random projection to 8 dimensions, then exact nearest neighbours
+    # (ExactKNeighborsClassifier rounds the projected features)
+    "rproj-knn": _linear(
+        lambda s: Pipeline(
+            [
+                ("rproj", GaussianRandomProjection(n_components=8, random_state=s)),
+                ("knn", ExactKNeighborsClassifier(15)),
+            ]
+        )
+    ),
+    # subsampling without replacement (80% of the rows: every subsample holds both classes)
+    "bagging-logreg-10": _linear(
+        lambda s: BaggingClassifier(
+            _logreg(1.0, s), n_estimators=10, max_samples=0.8, bootstrap=False, n_jobs=1,
+            random_state=s,
+        )
+    ),
+    "tree-isotonic": _tree(
+        lambda s: CalibratedClassifierCV(
+            DecisionTreeClassifier(max_depth=5, random_state=s), method="isotonic", cv=3
+        )
+    ),
+    # totally random trees' leaves (one-hot), then logistic regression
+    "rte-logreg": _tree(
+        lambda s: Pipeline(
+            [
+                ("embed", RandomTreesEmbedding(n_estimators=20, max_depth=3, sparse_output=False,
+                                               n_jobs=1, random_state=s)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    # logistic regression with C chosen by an internal unshuffled stratified 3-fold CV on the log
+    # loss (continuous: no ties between the Cs), Newton's method as in _logreg
+    "logregcv": _linear(
+        lambda s: LogisticRegressionCV(
+            Cs=(0.01, 0.1, 1.0, 10.0, 100.0), l1_ratios=(0.0,), cv=3, scoring="neg_log_loss",
+            solver="newton-cholesky", tol=1e-10, max_iter=200, use_legacy_attributes=False,
+            random_state=s,
+        )
+    ),
+    # every feature mapped through its empirical quantiles to a normal score, then logistic regression
+    "quantile-logreg": _tree(
+        lambda s: Pipeline(
+            [
+                ("quantile", QuantileTransformer(n_quantiles=100, output_distribution="normal",
+                                                 random_state=s)),
+                ("logreg", _logreg(1.0, s)),
+            ]
+        )
+    ),
+    # random Fourier features, then ridge (not Nystroem's: its K^-1/2 moved rbf scores of keel-flare-F by
+    # 1e-10 between machines, enough to reorder near-ties)
+    "rff-ridge": _linear(
+        lambda s: Pipeline(
+            [
+                ("rff", RBFSampler(gamma=0.1, n_components=200, random_state=s)),
+                ("ridge", RidgeClassifier(alpha=1.0, solver="cholesky")),
+            ]
+        )
+    ),
+    # random subspaces of naive Bayes: each of 10 models on half of the features, all rows
+    "bagging-gnb-10": _linear(
+        lambda s: BaggingClassifier(
+            GaussianNB(), n_estimators=10, max_samples=1.0, bootstrap=False, max_features=0.5,
+            n_jobs=1, random_state=s,
+        )
+    ),
+    # AdaBoost (SAMME, weights rounded: RoundedAdaBoostClassifier) of logistic regressions: the boosting
+    # reads only their predicted classes, and each fit is Newton's optimum
+    "adaboost-logreg-20": _linear(
+        lambda s: RoundedAdaBoostClassifier(_logreg(1.0, s), n_estimators=20, random_state=s)
     ),
 }
 

@@ -3,6 +3,8 @@ spread behaves as a draw of panels must."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -65,3 +67,42 @@ def test_bad_input_says_what_to_fix():
         PD.panel_draws(_metrics(), n_draws=5, panel_size=1, seed=0)
     with pytest.raises(InputError, match="auroc"):
         PD.panel_draws(_metrics().drop(columns="auroc"), n_draws=5, panel_size=3, seed=0)
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_step_title_says_how_many_of_how_many():
+    from prspace.experiments.steps.panel_draws_step import title
+
+    assert title(20, [30] * 61).endswith("random 20-of-30 model panels per task")
+    assert "random 30-of-40-to-45 model panels" in title(30, [45, 40, 44])
+
+
+@pytest.mark.parametrize("study", ["default", "paperlike", "panel-pool"])
+def test_step_writes_the_committed_tables_of_each_study(study, tmp_path):
+    """The step on a study's committed metrics and task tables writes its committed panel_draws.csv and .md,
+    byte for byte: the title (how many of how many models) and the note (the source) come from the data."""
+    import yaml
+
+    from prspace.core.steps import write_step
+    from prspace.experiments.steps.panel_draws_step import panel_draws_step
+
+    tables = ROOT / "results" / study / "tables"
+    cfg = {"default": "config.yaml", "paperlike": "config/paperlike.yaml", "panel-pool": "config/panel-pool.yaml"}
+    settings = {"n_draws": 200, "panel_size": 20,
+                **yaml.safe_load((ROOT / cfg[study]).read_text()).get("analysis", {}).get("panel_draws", {})}
+    out = panel_draws_step({"metrics": tables / "metrics.csv", "tasks": tables / "tasks.csv"}, seed=0, **settings)
+    write_step(out, tables_dir=tmp_path)
+    for ext in ("csv", "md"):
+        assert (tmp_path / f"panel_draws.{ext}").read_bytes() == (tables / f"panel_draws.{ext}").read_bytes(), ext
+    assert "Source: local learners" in (tmp_path / "panel_draws.md").read_text()
+
+
+def test_step_refuses_a_task_table_without_its_columns(tmp_path):
+    from prspace.experiments.steps.panel_draws_step import panel_draws_step
+
+    _metrics().to_csv(tmp_path / "m.csv", index=False)
+    pd.DataFrame({"task_id": [f"t{i}" for i in range(6)], "status": "ok"}).to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(InputError, match="lacks column"):
+        panel_draws_step({"metrics": tmp_path / "m.csv", "tasks": tmp_path / "t.csv"}, n_draws=5, panel_size=3, seed=0)
