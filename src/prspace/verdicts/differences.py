@@ -30,8 +30,9 @@ DIFFERENCES: tuple[Difference, ...] = (
         "different draw of learners on every task",
         "one fixed panel of 30 learners (prspace.local.learners) run on every task",
         "the paper's estimand averages over random panels; ours is conditional on one panel, so learner variation is "
-        "outside every interval. panel_draws.csv gives each primary estimate's spread over random 20-of-30 panels per "
-        "task, panel_sensitivity.csv the estimates with one model per learner family"),
+        "outside every interval. panel_draws.csv gives each primary estimate's spread over random panels drawn per task "
+        "(20 of the study's 30; and, as Flach & Kull drew, 30 of a pool of 45 learners in results/panel-pool, made by "
+        "make panel-pool), panel_sensitivity.csv the estimates with one model per learner family"),
     Difference(
         "population of tasks",
         "886 OpenML binary tasks covering 426 datasets",
