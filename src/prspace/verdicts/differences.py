@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from prspace.core.panels import PANELS
+
 
 class Difference(NamedTuple):
     what: str
@@ -31,8 +33,8 @@ DIFFERENCES: tuple[Difference, ...] = (
         "one fixed panel of 30 learners (prspace.local.learners) run on every task",
         "the paper's estimand averages over random panels; ours is conditional on one panel, so learner variation is "
         "outside every interval. panel_draws.csv gives each primary estimate's spread over random panels drawn per task "
-        "(20 of the study's 30; and, as Flach & Kull drew, 30 of a pool of 45 learners in results/panel-pool, made by "
-        "make panel-pool), panel_sensitivity.csv the estimates with one model per learner family"),
+        f"(20 of the study's 30; and, as Flach & Kull drew, 30 of a pool of {len(PANELS['pool'])} learners in "
+        "results/panel-pool, made by make panel-pool), panel_sensitivity.csv the estimates with one model per learner family"),
     Difference(
         "population of tasks",
         "886 OpenML binary tasks covering 426 datasets",
