@@ -605,7 +605,6 @@ def _block_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gr
     # the rows in (stratum, tie group) order: a cell (stratum, block) is one run of them
     order = np.lexsort((group, s_code))
     g_sorted = group[order]
-    y_sorted = yb[order]
     cell = s_code[order] * nb + block_of[g_sorted]
     cell_size = np.bincount(cell, minlength=n_s * nb)
     cell_start = np.r_[0, np.cumsum(cell_size)[:-1]]
@@ -626,19 +625,20 @@ def _block_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gr
         np.cumsum(fp_blk, axis=1, out=fp_end[:, 1:])
         for r in range(m):
             hb = _hit_blocks(tp_end[r], fp_end[r], grid, curves)
-            cells = (np.arange(n_s)[:, None] * nb + hb[None, :]).ravel()
-            cnt = counts[r].ravel()[cells]
-            u = gen.random(int(cnt.sum()))  # the rows drawn in the cells hit: uniform within each
-            u *= np.repeat(cell_size[cells], cnt)
-            pos = u.astype(np.int64) + np.repeat(cell_start[cells], cnt)
-            g = g_sorted[pos]
             width = bend[hb] - bstart[hb]
-            at = np.full(nb, -1, dtype=np.int64)
-            at[hb] = np.r_[0, np.cumsum(width)[:-1]] - bstart[hb]
-            local = at[block_of[g]] + g  # the tie group's place among the hit blocks' tie groups
-            yy = y_sorted[pos]
-            tp_in = np.bincount(local[yy], minlength=int(width.sum())).astype(np.float64)
-            fp_in = np.bincount(local[~yy], minlength=tp_in.size).astype(np.float64)
+            shift = np.r_[0, np.cumsum(width)[:-1]] - bstart[hb]  # tie group -> its place among the hit blocks'
+            cnt = counts[r][:, hb]  # (strata, hit blocks)
+            tp_in = np.zeros(int(width.sum()))
+            fp_in = np.zeros(tp_in.size)
+            for k in range(n_s):  # the rows drawn in the stratum's cells hit: uniform within each
+                cells = k * nb + hb
+                u = gen.random(int(cnt[k].sum()))
+                u *= np.repeat(cell_size[cells], cnt[k])
+                pos = u.astype(np.int64)
+                pos += np.repeat(cell_start[cells], cnt[k])
+                local = g_sorted[pos]
+                local += np.repeat(shift, cnt[k])
+                (tp_in if s_pos[k] else fp_in)[:] += np.bincount(local, minlength=tp_in.size)
             tp0, fp0 = _compact_points(tp_blk[r], fp_blk[r], hb, bstart, bend, tp_in, fp_in)
             for c in curves:
                 reps[c][b0 + r] = _KERNELS[c](tp0, fp0, grid[c])
