@@ -706,22 +706,6 @@ def _search_values(curve: str, tp: np.ndarray, fp: np.ndarray, p: float, nn: flo
     return np.where(last, 1.0, rg)
 
 
-def _holds_a_read_point(curves, grid, tp0, fp0, tp1, fp1, p, nn, last1) -> np.ndarray:
-    """Whether the points strictly after (``tp0``, ``fp0``) up to (``tp1``, ``fp1``) hold one the kernels read first
-    for some grid point (:func:`_crossings`: ROC the first point with FPR above it, PR and PRG the first at or
-    above it, PR at recall 0 the first with a positive); the point before it is then in the range or its start."""
-    out = np.zeros(tp0.shape, dtype=bool)
-    zeros = np.zeros(tp0.shape, dtype=bool)
-    for c in curves:
-        g = grid[c]
-        a, b = _search_values(c, tp0, fp0, p, nn, zeros), _search_values(c, tp1, fp1, p, nn, last1)
-        side = "left" if c == "roc" else "right"  # ROC: a <= f < b; PR, PRG: a < r <= b
-        out |= np.searchsorted(g, b, side) > np.searchsorted(g, a, side)
-        if c == "pr" and g[0] == 0.0:
-            out |= (tp0 == 0) & (tp1 > 0)
-    return out
-
-
 def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarray, bend: np.ndarray,
                  grid: dict[str, np.ndarray], curves: tuple[str, ...], left_counts, leaf_counts
                  ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -735,42 +719,61 @@ def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarr
     each stratum before each leaf; ``s_pos`` each stratum's class."""
     n_s, nb = prefix.shape[0], prefix.shape[1] - 1
     p, nn = float(prefix[s_pos, -1].sum()), float(prefix[~s_pos, -1].sum())
+    side = {c: "left" if c == "roc" else "right" for c in curves}  # ROC: a <= f < b; PR, PRG: a < r <= b
+    zero = "pr" in curves and grid["pr"][0] == 0.0  # PR at recall 0: the first point with a positive
+
+    def place(tp: np.ndarray, fp: np.ndarray, last: bool) -> list[np.ndarray]:
+        """Per curve, the grid points at or below (ROC) / below (PR, PRG) each point's searched value."""
+        flag = np.full(tp.shape, last)
+        return [np.searchsorted(grid[c], _search_values(c, tp, fp, p, nn, flag), side[c]) for c in curves]
+
     node = np.arange(m)  # resample of each active node
     lo, hi = np.zeros(m, dtype=np.int64), np.full(m, nb, dtype=np.int64)
     cnt = np.repeat(prefix[:, -1:], m, axis=1)  # (strata, nodes)
     tp_b, fp_b = np.zeros(m), np.zeros(m)  # the points before each node
+    tp_e = np.full(m, p)  # the positives up to each node's end
+    ia, ib = place(tp_b, fp_b, False), place(np.full(m, p), np.full(m, nn), True)  # at each node's start and end
     done_res, done_key, done_tp, done_fp = [], [], [], []
-    leaf_res, leaf_at, leaf_cnt, leaf_tp, leaf_fp = [], [], [], [], []
+    leaf_res, leaf_at, leaf_cnt = [], [], []
     while node.size:
         leaf = hi - lo == 1
         if leaf.any():
             leaf_res.append(node[leaf])
             leaf_at.append(lo[leaf])
             leaf_cnt.append(cnt[:, leaf])
-            leaf_tp.append(tp_b[leaf])
-            leaf_fp.append(fp_b[leaf])
             keep = ~leaf
-            node, lo, hi, cnt, tp_b, fp_b = node[keep], lo[keep], hi[keep], cnt[:, keep], tp_b[keep], fp_b[keep]
+            node, lo, hi, cnt, tp_b, fp_b, tp_e = (node[keep], lo[keep], hi[keep], cnt[:, keep], tp_b[keep],
+                                                   fp_b[keep], tp_e[keep])
+            ia, ib = [x[keep] for x in ia], [x[keep] for x in ib]
             if not node.size:
                 break
         mid = (lo + hi) // 2
         left = np.stack([left_counts(k, node, lo, mid, hi, cnt[k]) for k in range(n_s)])
-        right = cnt - left
-        tp_l, fp_l = left[s_pos].sum(axis=0).astype(np.float64), left[~s_pos].sum(axis=0).astype(np.float64)
-        tp_r, fp_r = right[s_pos].sum(axis=0).astype(np.float64), right[~s_pos].sum(axis=0).astype(np.float64)
-        # the children: (start point, end point); the right one ends where its parent does
-        c_node = np.r_[node, node]
-        c_lo, c_hi = np.r_[lo, mid], np.r_[mid, hi]
-        c_cnt = np.concatenate([left, right], axis=1)
-        tp0, fp0 = np.r_[tp_b, tp_b + tp_l], np.r_[fp_b, fp_b + fp_l]
-        tp1, fp1 = np.r_[tp_b + tp_l, tp_b + tp_l + tp_r], np.r_[fp_b + fp_l, fp_b + fp_l + fp_r]
-        read = _holds_a_read_point(curves, grid, tp0, fp0, tp1, fp1, p, nn, c_hi == nb)
-        out = ~read  # one operating point: the half's end
-        done_res.append(c_node[out])
-        done_key.append(bstart[c_lo[out]])
-        done_tp.append(tp1[out] - tp0[out])
-        done_fp.append(fp1[out] - fp0[out])
-        node, lo, hi, cnt, tp_b, fp_b = c_node[read], c_lo[read], c_hi[read], c_cnt[:, read], tp0[read], fp0[read]
+        tp_m = tp_b + left[s_pos].sum(axis=0)
+        fp_m = fp_b + left[~s_pos].sum(axis=0)
+        im = place(tp_m, fp_m, False)  # the point between the halves (never the last: mid < hi)
+        read_l = np.zeros(node.size, dtype=bool)
+        read_r = np.zeros(node.size, dtype=bool)
+        for k in range(len(curves)):
+            read_l |= im[k] > ia[k]
+            read_r |= ib[k] > im[k]
+        if zero:
+            read_l |= (tp_b == 0) & (tp_m > 0)
+            read_r |= (tp_m == 0) & (tp_e > 0)
+        fp_e = fp_b + cnt[~s_pos].sum(axis=0)
+        # a half holding no point the kernels read: one operating point, its end
+        for out, key, t0, f0, t1, f1 in ((~read_l, lo, tp_b, fp_b, tp_m, fp_m), (~read_r, mid, tp_m, fp_m, tp_e, fp_e)):
+            done_res.append(node[out])
+            done_key.append(bstart[key[out]])
+            done_tp.append(t1[out] - t0[out])
+            done_fp.append(f1[out] - f0[out])
+        node = np.r_[node[read_l], node[read_r]]
+        lo, hi = np.r_[lo[read_l], mid[read_r]], np.r_[mid[read_l], hi[read_r]]
+        cnt = np.concatenate([left[:, read_l], (cnt - left)[:, read_r]], axis=1)
+        tp_b, fp_b = np.r_[tp_b[read_l], tp_m[read_r]], np.r_[fp_b[read_l], fp_m[read_r]]
+        tp_e = np.r_[tp_m[read_l], tp_e[read_r]]
+        ia, ib = ([np.r_[x[read_l], y[read_r]] for x, y in zip(ia, im, strict=True)],
+                  [np.r_[x[read_l], y[read_r]] for x, y in zip(im, ib, strict=True)])
     res = np.concatenate(done_res) if done_res else np.zeros(0, np.int64)
     key = np.concatenate(done_key) if done_key else np.zeros(0, np.int64)
     tp, fp = (np.concatenate(done_tp), np.concatenate(done_fp)) if done_tp else (np.zeros(0), np.zeros(0))
