@@ -818,13 +818,15 @@ def _tree_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gri
     strata = np.unique(stratum)
     s_code = np.searchsorted(strata, stratum)
     n_s = strata.size
-    order = np.lexsort((group, s_code))  # a (stratum, leaf) cell is one run of these rows
-    g_sorted = group[order]
-    size = np.bincount(s_code[order] * nb + leaf_of[g_sorted], minlength=n_s * nb)
+    size = np.bincount(s_code * nb + leaf_of[group], minlength=n_s * nb)
+    del leaf_of
+    g_sorted = group[np.lexsort((group, s_code))]  # a (stratum, leaf) cell is one run of these rows
     start = np.r_[0, np.cumsum(size)[:-1]]
     prefix = np.zeros((n_s, nb + 1), dtype=np.int64)
     np.cumsum(size.reshape(n_s, nb), axis=1, out=prefix[:, 1:])
-    s_pos = np.array([bool(yb[s_code == k][0]) for k in range(n_s)])
+    s_pos = np.zeros(n_s, dtype=bool)
+    s_pos[s_code[yb]] = True  # each stratum's class
+    del s_code
 
     def left_counts(k, node, lo, mid, hi, count):
         rows = prefix[k, hi] - prefix[k, lo]
