@@ -426,8 +426,9 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed; ``groups``:
     optional group (patient, subject, site) per row: whole groups are resampled, within ``strata``
     where every group lies in one (module docstring, "Grouped rows"); without, bit for bit as before.
-    ``tied``: draw tied scores' counts per cell (module docstring, "Tied scores"; the audit's bands); off,
-    the rows are drawn as before, bit for bit (the studies' Figure 5 keeps its numbers).
+    ``tied``: draw tied scores' counts per cell (module docstring, "Tied scores"), and many distinct scores' in two
+    stages (from :data:`BLOCK_MIN_ROWS` rows, "Many distinct scores"): the audit's bands; off, the rows are drawn as
+    before, bit for bit (the studies' Figure 5 keeps its numbers).
     Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.core.errors.InputError`.
     """
     for c in curves:
