@@ -227,6 +227,7 @@ def test_out_on_many_untied_rows_writes_every_file_with_exact_points_and_bands_f
     real = B._block_replicates
     monkeypatch.setattr(B, "_block_replicates", lambda *a, **k: taken.append(1) or real(*a, **k))
     monkeypatch.setattr(B, "BLOCK_MIN_ROWS", 2000)
+    monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
     df = _wide(6000, 0.1, 3)
     f = tmp_path / "pred.csv"
     df.to_csv(f, index=False)

@@ -596,6 +596,7 @@ def test_many_distinct_scores_draw_blocks_with_the_row_draws_distribution(monkey
     real = B._block_replicates
     monkeypatch.setattr(B, "_block_replicates", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(B, "BLOCK_MIN_ROWS", 5000)
+    monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
     blocks = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20, tied=True)
     assert calls  # the two-stage path was taken
     rows = B.curve_bands(y, s, n_resamples=4000, rng=2, grid_size=20)

@@ -69,8 +69,9 @@ class) cell directly, a multinomial over the cells with the cells' shares of the
 joint distribution of those counts under the row draws: the same bootstrap at a cost in the cells, not
 the rows (:func:`_tied_replicates`; another random stream than the row draws).
 
-**Many distinct scores** (``tied=True``, unit weights, no groups, at least :data:`BLOCK_MIN_ROWS` rows and too
-few rows per tie group for the above: untied scores as ``predict_proba`` gives them): step 2 in two stages
+**Many distinct scores** (``tied=True``, unit weights, no groups, at least :data:`BLOCK_MIN_ROWS` rows and
+:data:`BLOCK_MIN_GROUPS` distinct scores, too few rows per tie group for the above: untied scores as
+``predict_proba`` gives them): step 2 in two stages
 (:func:`_block_replicates`).  The tie groups are cut into blocks of about ``sqrt(n / 40)`` rows; a stratum's
 row draws give its (block) cells counts that are jointly multinomial with the cells' shares, and, given a
 cell's count, the rows drawn in it are that many uniform draws from its rows; so each resample draws its cells'
@@ -460,7 +461,7 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     if tied and unit and size * TIED_ROWS <= key.size:  # many rows per tie group: the stratum counts per tie group at once
         reps = _tied_replicates(key, 2 * code + yb, size, grid, curves, n_resamples, gen)
         return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
-    if tied and unit and key.size >= BLOCK_MIN_ROWS:  # many distinct scores: counts per block, rows only near the grid
+    if tied and unit and key.size >= BLOCK_MIN_ROWS and size // 2 >= BLOCK_MIN_GROUPS:  # many distinct scores
         draw = _tree_replicates if key.size >= TREE_MIN_ROWS else _block_replicates
         reps = draw(group, yb, 2 * code + yb, grid, curves, n_resamples, gen)
         return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
@@ -552,9 +553,11 @@ def _grouped_replicates(key: np.ndarray, w: np.ndarray, cluster: np.ndarray, cod
     return {c: r[kept] for c, r in reps.items()}
 
 
-#: The audit's bands (``tied=True``, unit weights, no groups) of at least this many rows, with too few rows per tie
-#: group for :func:`_tied_replicates`, draw their resamples in two stages (:func:`_block_replicates`).
+#: The audit's bands (``tied=True``, unit weights, no groups) of at least this many rows and :data:`BLOCK_MIN_GROUPS`
+#: distinct scores, with too few rows per tie group for :func:`_tied_replicates`, draw their resamples in two stages
+#: (:func:`_block_replicates`); with fewer distinct scores the row draws' curves are cheap (a pass over the tie groups).
 BLOCK_MIN_ROWS = 50_000
+BLOCK_MIN_GROUPS = 10_000
 
 
 def _block_sizes(n: int) -> int:
