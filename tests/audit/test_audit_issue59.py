@@ -214,3 +214,40 @@ def test_operating_points_with_intervals_match_scikit_learn_points():
     pa = t[(t["model"] == "m1") & t["measure"].str.startswith("partial")]["estimate"].iloc[0]
     assert abs(pa - roc_auc_score(df["y_true"], df["m1"], max_fpr=0.1)) < 1e-9
     assert (t["hi"] - t["lo"] > 0).all() and t["method"].str.contains("bootstrap").all()
+
+
+def test_out_on_many_untied_rows_writes_every_file_with_exact_points_and_bands_from_the_two_stage_draws(
+        tmp_path, monkeypatch):
+    """``--out`` on untied scores (the issue's case; the bands' two-stage draws forced at this size): the same
+    files as before (names), metrics.csv's AUROC and AP scikit-learn's (to the CSV's 6 decimals), and bands.csv's estimates the exact
+    curves of all the rows (every grid point, the first and last of each curve included), its bands around them."""
+    import prspace.stats.bands as B
+
+    taken = []
+    real = B._block_replicates
+    monkeypatch.setattr(B, "_block_replicates", lambda *a, **k: taken.append(1) or real(*a, **k))
+    monkeypatch.setattr(B, "BLOCK_MIN_ROWS", 2000)
+    monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
+    df = _wide(6000, 0.1, 3)
+    f = tmp_path / "pred.csv"
+    df.to_csv(f, index=False)
+    out = tmp_path / "out"
+    assert main(["audit", str(f), "--score-cols", "m0,m1,m2", "--bootstrap", "200", "--out", str(out)]) == 0
+    assert len(taken) == 3  # the three drawn models' bands, two-stage
+    written = {p.name for p in out.iterdir()}
+    assert written == {"report.md", "report.html", "curves.png", "intervals.png", "bands.png", "bands.csv",
+                       "metrics.csv", "ranks.csv", "intervals.csv", "comparisons.csv", "rank_sets.csv", "pairwise.csv",
+                       "auroc_bounds.csv", "estimators.csv", "findings.csv"}
+    metrics = pd.read_csv(out / "metrics.csv").set_index("model")
+    for m in ("m0", "m1", "m2"):
+        assert metrics.loc[m, "auroc"] == pytest.approx(roc_auc_score(df["y_true"], df[m]), abs=5e-7)
+        assert metrics.loc[m, "average_precision"] == pytest.approx(average_precision_score(df["y_true"], df[m]),
+                                                                    abs=5e-7)
+    bands = pd.read_csv(out / "bands.csv")
+    assert set(bands["model"]) == {"m0", "m1", "m2"}
+    for (model, curve), b in bands.groupby(["model", "curve"]):
+        exact = B.curve_bands(df["y_true"].to_numpy(), df[model].to_numpy(), curves=(curve,), n_resamples=2)[curve]
+        np.testing.assert_array_equal(b["grid"].to_numpy(), exact.grid)  # every grid point, its ends included
+        np.testing.assert_allclose(b["estimate"].to_numpy(), exact.estimate, rtol=0, atol=5e-7)  # the CSV's digits
+        assert (b["lo"] <= b["estimate"] + 1e-12).all() and (b["estimate"] <= b["hi"] + 1e-12).all()
+        assert (b["hi"] - b["lo"]).max() > 0 and (b["n_resamples"] == 200).all()

@@ -249,3 +249,34 @@ def test_unequal_variances_the_known_truth_supports_the_resampled_power(tmp_path
     assert abs(proc / truth - 1) > 0.05 + 3 * se2 / truth, (proc, truth)
     assert (proc - truth) * (proc_swapped - truth) < 0  # the order of pROC's arguments decides the side
     assert abs(proc_null_ratio(population) - 1) > PROC_COMPARABLE
+
+
+@pytest.mark.parametrize("metric", ["auroc", "aupr"])
+def test_a_rate_compared_with_a_target_tests_sets_until_decided_with_the_full_answer(metric, monkeypatch):
+    """The searches (positives needed, smallest difference) only ask whether a power reaches the target:
+    detection_rate(need=...) draws the same sets and stops testing once that is decided.  Its answer to
+    'rate >= need / sims' is the full rate's at every size, and far from the target it tests fewer sets."""
+    import prspace.audit.simulation.power_tests as PT
+
+    rng = np.random.default_rng(21)
+    pair = _binormal(rng, 600, 1800, 1.45, 1.2)
+    tested = []
+    real = PT.left_out_replicates
+    monkeypatch.setattr(PT, "left_out_replicates", lambda *a, **k: tested.append(1) or real(*a, **k))
+    real_delong = PT._delong_reject
+    monkeypatch.setattr(PT, "_delong_reject", lambda y, sa, *a: tested.extend([1] * sa.shape[0]) or real_delong(y, sa, *a))
+    sims, target = 60, 0.8
+    need = PT.need_for(target, sims)
+    assert need == 48 and need / sims >= target > (need - 1) / sims
+    fewer = False
+    for n_pos in (5, 40, 150, 400):
+        kw = {"c": 0.0, "n_pos": n_pos, "n_neg": 3 * n_pos, "alpha": 0.01, "sims": sims}
+        tested.clear()
+        full, _ = detection_rate(pair, metric, rng=np.random.default_rng(3), **kw)
+        n_full = len(tested)
+        tested.clear()
+        early, _ = detection_rate(pair, metric, rng=np.random.default_rng(3), need=need, **kw)
+        assert (early >= target) == (full >= target), (n_pos, full, early)
+        assert early <= full
+        fewer = fewer or len(tested) < n_full
+    assert fewer

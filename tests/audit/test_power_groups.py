@@ -129,3 +129,19 @@ def test_group_codes_need_not_be_contiguous(population):
     args = dict(c=0.0, n_groups=20, alpha=ALPHA, sims=30, sign=0.0)
     assert detection_rate(gapped, "auroc", rng=np.random.default_rng(8), **args) == detection_rate(
         population, "auroc", rng=np.random.default_rng(8), **args)
+
+
+def test_a_grouped_rate_compared_with_a_target_stops_when_decided_with_the_full_answer():
+    """With groups too, detection_rate(need=...) (the searches' question 'does the power reach the target?')
+    gives the full rate's answer at every size, testing fewer sets where the answer is clear."""
+    from prspace.audit.simulation import power_tests as PT
+
+    pair = pair_of(draw(World(icc=0.5, pi=0.3, d=(1.4, 1.0), rho=0.5), 300, np.random.default_rng(4)))
+    sims, target = 40, 0.8
+    need = PT.need_for(target, sims)
+    for k in (6, 60, 200):
+        kw = {"c": 0.0, "n_groups": k, "alpha": 0.01, "sims": sims}
+        full, _ = detection_rate(pair, "aupr", rng=np.random.default_rng(2), **kw)
+        early, _ = detection_rate(pair, "aupr", rng=np.random.default_rng(2), need=need, **kw)
+        assert (early >= target) == (full >= target), (k, full, early)
+        assert early <= full

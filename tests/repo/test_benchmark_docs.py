@@ -42,3 +42,11 @@ def test_audit_real_block_is_the_scripts():
     assert _block("audit-real") == bench.docs_block(t)
     assert {100_000, 1_000_000} <= {int(r) for r in t["rows"]}
     assert "audit_scale.csv" in _block("audit-scale")
+
+
+def test_power_time_block_is_the_scripts():
+    """`prspace power` before and after (issue 59) is the script's table, from its CSV; every answer the same."""
+    bench = _script("bench_power_time")
+    t = pd.read_csv(ROOT / "benchmarks" / "power_time.csv")
+    assert _block("power-time") == bench.docs_block(t)
+    assert t["same_answer"].all() and set(t["label"]) == {"before", "after"}

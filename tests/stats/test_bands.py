@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import subprocess
 from pathlib import Path
 
@@ -538,3 +539,125 @@ def test_curve_kernels_of_many_resamples_equal_the_kernels_of_one_bit_for_bit() 
         one = np.stack([B._KERNELS[curve](tp0[r], fp0[r], g) for r in range(25)])
         assert np.array_equal(many, one, equal_nan=True), curve
         assert np.isfinite(one).any()
+
+
+def _block_case(rng: np.random.Generator, groups: int, block: int):
+    """Per tie group counts of one resample (some groups of one class, some empty), cut into blocks of ``block``
+    tie groups: the counts per block, the block ends' operating points and the whole curve's."""
+    tp = rng.poisson(rng.uniform(0, 0.6, groups)).astype(np.float64)
+    fp = rng.poisson(rng.uniform(0, 3, groups)).astype(np.float64)
+    tp[0] += 1.0
+    fp[-1] += 1.0
+    tp[:4] = 0.0  # the first groups hold negatives only (PR at recall 0: the limit from the right)
+    bstart = np.arange(0, groups, block)
+    bend = np.r_[bstart[1:], groups]
+    tp_blk, fp_blk = np.add.reduceat(tp, bstart), np.add.reduceat(fp, bstart)
+    return tp, fp, bstart, bend, tp_blk, fp_blk
+
+
+def test_block_points_give_the_kernels_values_bit_for_bit() -> None:
+    """The audit's bands on many distinct scores (_block_replicates) run the kernels on the block ends and the tie
+    groups of the blocks _hit_blocks finds: every curve value equals the one on all the operating points, bit for
+    bit, including grid points at 0, 1 and on operating points; without the hit blocks' points the values move."""
+    from prspace.stats import bands as B
+
+    rng = np.random.default_rng(5)
+    for case in range(20):
+        tp, fp, bstart, bend, tp_blk, fp_blk = _block_case(rng, 3000, 25)
+        tp0 = np.r_[0.0, np.cumsum(tp)]
+        fp0 = np.r_[0.0, np.cumsum(fp)]
+        grid = {c: np.unique(np.r_[0.0, np.linspace(0.05, 0.95, 91), 1.0, tp0[700] / tp0[-1],
+                                   fp0[1400] / fp0[-1]]) for c in B.CURVES}
+        tp_end, fp_end = np.r_[0.0, np.cumsum(tp_blk)], np.r_[0.0, np.cumsum(fp_blk)]
+        hb = B._hit_blocks(tp_end, fp_end, grid, tuple(B.CURVES))
+        assert 0 < hb.size < bstart.size
+        inside = np.concatenate([np.arange(bstart[b], bend[b]) for b in hb])
+        ctp, cfp = B._compact_points(tp_blk, fp_blk, hb, bstart, bend, tp[inside], fp[inside])
+        assert ctp.size < tp0.size and ctp[-1] == tp0[-1] and cfp[-1] == fp0[-1]
+        for c in B.CURVES:
+            whole = B._KERNELS[c](tp0, fp0, grid[c])
+            np.testing.assert_array_equal(B._KERNELS[c](ctp, cfp, grid[c]), whole)
+        if case == 0:  # the block ends alone (no block's points): the interpolation moves
+            ends = B._compact_points(tp_blk, fp_blk, np.zeros(0, np.int64), bstart, bend, np.zeros(0), np.zeros(0))
+            assert not np.array_equal(B._KERNELS["roc"](*ends, grid["roc"]), B._KERNELS["roc"](tp0, fp0, grid["roc"]))
+
+
+def test_many_distinct_scores_draw_blocks_with_the_row_draws_distribution(monkeypatch):
+    """The audit's bands (tied=True, unit weights) on at least BLOCK_MIN_ROWS rows of distinct scores draw their
+    resamples in two stages (block counts, then rows in the blocks the grid reads): against the row draws, the
+    same estimate and replicates with the same spread and centre at every grid point, within Monte Carlo error."""
+    import prspace.stats.bands as B
+
+    rng = np.random.default_rng(4)
+    n = 8000
+    y = rng.random(n) < 0.1
+    s = 1 / (1 + np.exp(-(1.2 * y + rng.normal(size=n))))  # distinct scores
+    calls = []
+    real = B._block_replicates
+    monkeypatch.setattr(B, "_block_replicates", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(B, "BLOCK_MIN_ROWS", 5000)
+    monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
+    blocks = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20, tied=True)
+    assert calls  # the two-stage path was taken
+    rows = B.curve_bands(y, s, n_resamples=4000, rng=2, grid_size=20)
+    assert len(calls) == 1  # not asked for (tied=False): the rows, as before
+    monkeypatch.setattr(B, "TREE_MIN_ROWS", 5000)  # the tree's draws, from the same distribution
+    tree = B.curve_bands(y, s, n_resamples=4000, rng=3, grid_size=20, tied=True)
+    assert len(calls) == 1
+    for c, (a, b) in itertools.product(("roc", "pr", "prg"), ((blocks, rows), (tree, rows))):
+        a, b = a[c], b[c]
+        np.testing.assert_array_equal(a.estimate, b.estimate)
+        ok = b.sd > 1e-9
+        rel = np.abs(a.sd[ok] / b.sd[ok] - 1)
+        assert rel.max() < 5 * np.sqrt(2 / (2 * 4000)), (c, rel.max())
+        mid = (a.lo + a.hi) / 2 - (b.lo + b.hi) / 2
+        assert np.all(np.abs(mid[ok]) < 0.25 * b.sd[ok]), c
+        assert abs(a.critical_value - b.critical_value) < 0.15, c
+    same = B.curve_bands(y, s, n_resamples=50, rng=7, grid_size=20, tied=True)
+    again = B.curve_bands(y, s, n_resamples=50, rng=7, grid_size=20, tied=True)
+    assert all(np.array_equal(same[c].lo, again[c].lo) for c in same)  # the seed decides
+
+
+def test_tree_points_give_the_kernels_values_bit_for_bit() -> None:
+    """_tree_points (the audit's bands on many distinct scores) splits the draws down a tree of leaves only where a
+    point the kernels read lies: given the resamples' true counts (instead of the binomial and the leaf draws),
+    every curve value on its points equals the one on all the operating points, bit for bit, grid points at 0, 1
+    and on operating points included, with far fewer points."""
+    from prspace.stats import bands as B
+
+    rng = np.random.default_rng(8)
+    m, groups, leaf = 12, 40000, 16
+    share_p, share_n = rng.dirichlet(np.full(groups, 0.3)), rng.dirichlet(np.full(groups, 2.0))
+    share_p[:5] = 0.0  # the first groups hold negatives only (PR at recall 0: the limit from the right)
+    share_p /= share_p.sum()
+    n_pos, n_neg = 9000, 90000
+    tp = rng.multinomial(n_pos, share_p, size=m).astype(np.float64)  # class totals fixed, as the bootstrap's
+    fp = rng.multinomial(n_neg, share_n, size=m).astype(np.float64)
+    bstart = np.arange(0, groups, leaf)
+    bend = np.r_[bstart[1:], groups]
+    leaf_tp = np.add.reduceat(tp, bstart, axis=1)
+    leaf_fp = np.add.reduceat(fp, bstart, axis=1)
+    before = np.zeros((m, 2, bstart.size + 1))  # true draws before each leaf, per stratum (0 negatives, 1 positives)
+    before[:, 0, 1:], before[:, 1, 1:] = np.cumsum(leaf_fp, axis=1), np.cumsum(leaf_tp, axis=1)
+    prefix = np.zeros((2, bstart.size + 1), dtype=np.int64)
+    prefix[:, -1] = (n_neg, n_pos)
+
+    def left_counts(k, node, lo, mid, hi, count):
+        got = (before[node, k, mid] - before[node, k, lo]).astype(np.int64)
+        assert np.array_equal(count, (before[node, k, hi] - before[node, k, lo]).astype(np.int64))
+        return got
+
+    def leaf_counts(res, at, counts):
+        parts = [(tp[r, bstart[a]:bend[a]], fp[r, bstart[a]:bend[a]]) for r, a in zip(res, at, strict=True)]
+        return np.concatenate([t for t, _ in parts]), np.concatenate([f for _, f in parts])
+
+    tp0 = np.concatenate([np.zeros((m, 1)), np.cumsum(tp, axis=1)], axis=1)
+    fp0 = np.concatenate([np.zeros((m, 1)), np.cumsum(fp, axis=1)], axis=1)
+    grid = {c: np.unique(np.r_[0.0, np.linspace(0.05, 0.95, 91), 1.0, tp0[0, 15000] / n_pos, fp0[0, 25000] / n_neg])
+            for c in B.CURVES}
+    points = B._tree_points(m, prefix, np.array([False, True]), bstart, bend, grid, tuple(B.CURVES), left_counts,
+                            leaf_counts)
+    for r, (ctp, cfp) in enumerate(points):
+        assert ctp.size < tp0.shape[1] / 3 and ctp[-1] == n_pos and cfp[-1] == n_neg
+        for c in B.CURVES:
+            np.testing.assert_array_equal(B._KERNELS[c](ctp, cfp, grid[c]), B._KERNELS[c](tp0[r], fp0[r], grid[c]))

@@ -80,7 +80,14 @@ import pandas as pd
 
 from prspace.audit.inference.audit_blocks import blocks
 from prspace.audit.inference.decision import decide
-from prspace.audit.simulation.power_tests import GROUPS, METRICS, POWER_BINS, reject
+from prspace.audit.simulation.power_tests import (
+    GROUPS,
+    METRICS,
+    POWER_BINS,
+    decided,
+    need_for,
+    reject,
+)
 from prspace.core.errors import InputError
 from prspace.stats.binned import left_out_replicates
 from prspace.stats.delong import delong
@@ -184,9 +191,10 @@ def grouped_reject(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: 
 
 
 def _grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: float, sims: int,
-                  rng: np.random.Generator, sign: float) -> tuple[float, float]:
+                  rng: np.random.Generator, sign: float, need: int | None = None) -> tuple[float, float]:
     """Steps 2-4 with groups: ``sims`` planned test sets of ``n_groups`` groups drawn with replacement
-    from the population's, each keeping its rows (a group drawn twice counts twice)."""
+    from the population's, each keeping its rows (a group drawn twice counts twice); ``need``: as
+    :func:`detection_rate`'s."""
     codes = np.unique(pair.g, return_inverse=True)[1].ravel()  # 0..G-1, every code a group
     order = np.argsort(codes, kind="stable")
     sizes = np.bincount(codes)
@@ -204,23 +212,29 @@ def _grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: fl
             continue  # one class: the audit cannot test it
         hit[s] = grouped_reject(metric, y, a[rows], pair.b[rows], w[rows],
                                 np.repeat(np.arange(n_groups), lens), alpha, sign, rng)
+        if need is not None and decided(int(hit.sum()), s + 1, sims, need):
+            break
     p = float(hit.mean())
     return p, float(np.sqrt(p * (1 - p) / sims))
 
 
 def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int | None = None, n_neg: int | None = None,
                    alpha: float, sims: int, rng: np.random.Generator, sign: float = 1.0,
-                   n_groups: int | None = None) -> tuple[float, float]:
+                   n_groups: int | None = None, need: int | None = None) -> tuple[float, float]:
     """Steps 2-4: the share of ``sims`` planned test sets whose test rejects with sign ``sign``, and
     its Monte Carlo se.  Weighted population: rows drawn within each class with probability
     proportional to their weights.  Grouped population (``pair.g``): ``n_groups`` groups per planned
-    test set instead of ``n_pos`` and ``n_neg`` (module docstring, "Grouped rows")."""
+    test set instead of ``n_pos`` and ``n_neg`` (module docstring, "Grouped rows").  ``need``: the caller
+    asks only whether at least ``need`` sets reject (:func:`reaches`): the same sets are drawn, and tested in
+    order until that is decided; the share returned then counts the untested sets as not rejecting (it is on
+    the same side of ``need / sims`` as the full share, and is not a power estimate)."""
     if metric not in METRICS:
         raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
     if pair.g is not None:
         if n_groups is None:
             raise ValueError("a grouped population plans its test sets in groups: give n_groups")
-        return _grouped_rate(pair, metric, c=c, n_groups=n_groups, alpha=alpha, sims=sims, rng=rng, sign=sign)
+        return _grouped_rate(pair, metric, c=c, n_groups=n_groups, alpha=alpha, sims=sims, rng=rng, sign=sign,
+                             need=need)
     pos, neg = np.flatnonzero(pair.y), np.flatnonzero(~pair.y)
     a = pair.a + c * pair.y
     if pair.w is None:
@@ -231,7 +245,7 @@ def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int | None = Non
                                                side="right"), cls.size - 1)] for cls, k in ((pos, n_pos), (neg, n_neg))]
         idx = np.concatenate(draw, axis=1)
     y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
-    hit = reject(metric, y, a[idx], pair.b[idx], alpha, sign)
+    hit = reject(metric, y, a[idx], pair.b[idx], alpha, sign, need=need)
     p = float(hit.mean())
     return p, float(np.sqrt(p * (1 - p) / sims))
 
@@ -264,28 +278,35 @@ def grouped_threshold(pair: Pair, metric: str, n_groups: int, level: float) -> f
 
 
 def power_at(pair: Pair, metric: str, delta: float, *, n_pos: int | None = None, n_neg: int | None = None,
-             alpha: float = 0.05, sims: int = 200, seed: int = 0, n_groups: int | None = None) -> tuple[float, float]:
+             alpha: float = 0.05, sims: int = 200, seed: int = 0, n_groups: int | None = None,
+             need: int | None = None) -> tuple[float, float]:
     """Power (and MC se) to detect a planted ``delta`` (> 0: a better) at the planned sizes
-    (``n_groups`` for a grouped population)."""
+    (``n_groups`` for a grouped population); ``need``: only compared with ``need / sims`` (:func:`detection_rate`)."""
     c = shift_for(pair, metric, delta)
     if np.isnan(c):
         return float("nan"), float("nan")
     return detection_rate(pair, metric, c=c, n_pos=n_pos, n_neg=n_neg, alpha=alpha, sims=sims,
-                          rng=np.random.default_rng(seed), sign=1.0 if delta >= 0 else -1.0, n_groups=n_groups)
+                          rng=np.random.default_rng(seed), sign=1.0 if delta >= 0 else -1.0, n_groups=n_groups,
+                          need=need)
 
 
 def minimal_detectable(pair: Pair, metric: str, *, n_pos: int | None = None, n_neg: int | None = None,
                        alpha: float = 0.05, target: float = 0.8, sims: int = 200, seed: int = 0, steps: int = 7,
-                       n_groups: int | None = None) -> float:
+                       n_groups: int | None = None, progress: Callable[[str], None] | None = None) -> float:
     """The smallest planted ``delta > 0`` detected with power >= ``target`` (bisection, ``steps``
-    halvings); NaN if the largest plantable difference is detected less often."""
-    size = {"n_pos": n_pos, "n_neg": n_neg, "n_groups": n_groups}
+    halvings); NaN if the largest plantable difference is detected less often.  ``progress``: called with
+    a short text before each power computed."""
+    say = progress or (lambda text: None)
+    # only whether each power reaches the target is read: its test sets are tested until that is decided
+    size = {"n_pos": n_pos, "n_neg": n_neg, "n_groups": n_groups, "need": need_for(target, sims)}
     top = 0.98 * (difference(pair, metric, 1e6) - 0.0)
+    say(f"{metric}: smallest difference detected: step 1 of {steps + 1} (difference {top:.3f})")
     if not top > 0 or power_at(pair, metric, top, alpha=alpha, sims=sims, seed=seed, **size)[0] < target:
         return float("nan")
     lo, hi = 0.0, top
-    for _ in range(steps):
+    for step in range(steps):
         mid = 0.5 * (lo + hi)
+        say(f"{metric}: smallest difference detected: step {step + 2} of {steps + 1} (difference {mid:.3f})")
         p = power_at(pair, metric, mid, alpha=alpha, sims=sims, seed=seed, **size)[0]
         lo, hi = (lo, mid) if p >= target else (mid, hi)
     return hi
@@ -297,21 +318,27 @@ def _odds_against(pair: Pair) -> float:
     return float(w[~pair.y].sum() / w[pair.y].sum())
 
 
-def _smallest(power, target: float, *, lo: int, hi: int, cap: int) -> float:
+def _smallest(power, target: float, *, lo: int, hi: int, cap: int,
+              say: Callable[[int], None] | None = None) -> float:
     """The smallest size whose ``power(size)`` reaches ``target``, to within 5% (doubling from ``hi``, then
     bisection); NaN beyond ``cap``."""
+    say = say or (lambda size: None)
+    say(hi)
     while power(hi) < target:
         if hi >= cap:
             return float("nan")
         lo, hi = hi, min(2 * hi, cap)  # the cap itself is tried before "more than the cap"
+        say(hi)
     while hi - lo > max(1, lo // 20):
         mid = (lo + hi) // 2
+        say(mid)
         lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
     return float(hi)
 
 
 def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
-                     seed: int = 0, max_pos: int = 20_000, corrected: bool = False) -> float:
+                     seed: int = 0, max_pos: int = 20_000, corrected: bool = False,
+                     progress: Callable[[str], None] | None = None) -> float:
     """The fewest positives (prevalence of the population kept) detecting the observed difference
     with power >= ``target``; NaN if more than ``max_pos`` (or no difference).  ``corrected``: test
     at the audit's corrected level for each planned size (:func:`planned_threshold` of ``alpha``)."""
@@ -325,13 +352,15 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
         q = max(2, int(round(m * ratio)))
         level = planned_threshold(metric, m, q, alpha) if corrected else alpha
         return detection_rate(pair, metric, c=0.0, n_pos=m, n_neg=q, alpha=level, sims=sims,
-                              rng=np.random.default_rng(seed), sign=sign)[0]
+                              rng=np.random.default_rng(seed), sign=sign, need=need_for(target, sims))[0]
 
-    return _smallest(power, target, lo=1, hi=4, cap=max_pos)
+    return _smallest(power, target, lo=1, hi=4, cap=max_pos, say=progress and (
+        lambda m: progress(f"{metric}: positives needed: power at {m:,} positives")))
 
 
 def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
-                  seed: int = 0, max_groups: int = 20_000, corrected: bool = False) -> float:
+                  seed: int = 0, max_groups: int = 20_000, corrected: bool = False,
+                  progress: Callable[[str], None] | None = None) -> float:
     """:func:`positives_needed` of a grouped population: the fewest groups (drawn whole from the
     population's) detecting the observed difference with power >= ``target``; NaN if more than
     ``max_groups`` (or no difference).  ``corrected``: at the audit's corrected level of its grouped
@@ -344,9 +373,10 @@ def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float
     def power(k: int) -> float:
         level = grouped_threshold(pair, metric, k, alpha) if corrected else alpha
         return detection_rate(pair, metric, c=0.0, n_groups=k, alpha=level, sims=sims,
-                              rng=np.random.default_rng(seed), sign=sign)[0]
+                              rng=np.random.default_rng(seed), sign=sign, need=need_for(target, sims))[0]
 
-    return _smallest(power, target, lo=2, hi=8, cap=max_groups)
+    return _smallest(power, target, lo=2, hi=8, cap=max_groups, say=progress and (
+        lambda k: progress(f"{metric}: groups needed: power at {k:,} groups")))
 
 
 POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",
@@ -381,13 +411,16 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
         if progress is not None:
             progress(f"{metric}: power and groups needed (up to {cap:,})")
         need = groups_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed, corrected=True,
-                             max_groups=cap)
+                             max_groups=cap, progress=progress)
         d = float(pts[a, col] - pts[b, col])
         for m in plan:
             level = grouped_threshold(pair, metric, m, alpha / pairs)
+            if progress is not None:
+                progress(f"{metric}: power at {m:,} groups")
             pw, se = (detection_rate(pair, metric, c=0.0, n_groups=m, alpha=level, sims=sims,
                                      rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
-            mdd = minimal_detectable(pair, metric, n_groups=m, alpha=level, target=target, sims=sims, seed=seed)
+            mdd = minimal_detectable(pair, metric, n_groups=m, alpha=level, target=target, sims=sims, seed=seed,
+                                     progress=progress)
             rows.append({"task": block.task, "metric": metric, "model_a": block.models[a], "model_b": block.models[b],
                          "observed_diff": d, "n_groups": m, "rows_per_group": per_rows, "n_pos": m * per_pos,
                          "n_neg": m * per_neg, "pairs": pairs, "alpha_pair": alpha / pairs, "raw_threshold": level,
@@ -453,16 +486,18 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
             w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
             pair = Pair(block.y, block.scores[a], block.scores[b], w)
             need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
-                                    corrected=True, max_pos=cap)
+                                    corrected=True, max_pos=cap, progress=progress)
             for p, q in zip(plan_pos, plan_neg, strict=True):
                 if p < 2 or q < 2:
                     raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
                 d = float(pts[a, col] - pts[b, col])
                 level = planned_threshold(metric, p, q, alpha / pairs)
+                if progress is not None:
+                    progress(f"{metric}: power at {p:,} positives / {q:,} negatives")
                 pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=level, sims=sims,
                                          rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
                 mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=level, target=target,
-                                         sims=sims, seed=seed)
+                                         sims=sims, seed=seed, progress=progress)
                 rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
                              "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
                              "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,

@@ -42,13 +42,41 @@ def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, 
     return (np.abs(z) > norm.isf(alpha / 2)) & (np.sign(d) == sign)
 
 
-def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float = 1.0) -> np.ndarray:
+#: Planned test sets DeLong's test takes at once when a rate is only compared with a target (:func:`reject`'s
+#: ``need``): the sets after a decided chunk are not tested.
+DELONG_CHUNK = 25
+
+
+def decided(hits: int, done: int, sims: int, need: int) -> bool:
+    """Whether ``hits`` rejections in the first ``done`` of ``sims`` test sets already decide if the rate reaches
+    ``need`` rejections (:func:`need_for`): reached, or out of reach even if every remaining set rejects."""
+    return hits >= need or hits + (sims - done) < need
+
+
+def need_for(target: float, sims: int) -> int:
+    """The fewest rejections ``h`` of ``sims`` sets with ``h / sims >= target`` (the float comparison of
+    ``rate >= target``); ``sims + 1`` when none."""
+    return next((h for h in range(sims + 1) if h / sims >= target), sims + 1)
+
+
+def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float = 1.0, *,
+           need: int | None = None) -> np.ndarray:
     """Step 3 on given test sets: whether the test of ``metric`` rejects at raw level ``alpha`` with
-    sign ``sign`` (a better: +1), per row of ``sa``/``sb`` (sims, n), the rows' labels ``y`` (bool, n)."""
+    sign ``sign`` (a better: +1), per row of ``sa``/``sb`` (sims, n), the rows' labels ``y`` (bool, n).
+    ``need``: only whether at least ``need`` sets reject is asked; the sets are tested in order and the
+    rest left untested (False) once that is decided (:func:`decided`: the same answer as testing them all)."""
     if metric not in METRICS:
         raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
     if metric == "auroc":
-        return _delong_reject(y, sa, sb, alpha, sign)
+        if need is None:
+            return _delong_reject(y, sa, sb, alpha, sign)
+        hit = np.zeros(sa.shape[0], dtype=bool)
+        for s0 in range(0, sa.shape[0], DELONG_CHUNK):  # each set's test is its own row: chunks change nothing
+            hit[s0 : s0 + DELONG_CHUNK] = _delong_reject(y, sa[s0 : s0 + DELONG_CHUNK], sb[s0 : s0 + DELONG_CHUNK],
+                                                          alpha, sign)
+            if decided(int(hit.sum()), min(s0 + DELONG_CHUNK, sa.shape[0]), sa.shape[0], need):
+                break
+        return hit
     hit = np.zeros(sa.shape[0], dtype=bool)
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     g_pos, g_neg = min(n_pos, GROUPS), min(n_neg, GROUPS)
@@ -62,4 +90,6 @@ def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: fl
         reps = left_out_replicates(y, [sa[s], sb[s]], group, g_pos + g_neg, metric, bins=POWER_BINS)
         r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
         hit[s] = bool(r.p_raw[0] < alpha) and np.sign(r.diff[0]) == sign
+        if need is not None and decided(int(hit.sum()), s + 1, sa.shape[0], need):
+            break
     return hit
