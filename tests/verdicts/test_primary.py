@@ -14,7 +14,9 @@ from scipy import stats
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
+from prspace.verdicts import direction as DIR
 from prspace.verdicts import primary as P
+from prspace.verdicts import sensitivity as SENS
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ("default", "paperlike")
@@ -237,8 +239,8 @@ def test_sensitivity_variants_recompute_the_rows_on_their_tasks():
     per, tasks = _per_task(n_tasks=60, n_families=30)
     tasks["pi"] = np.where(np.arange(60) < 40, 0.4, 0.2)  # no task below 0.1
     tasks["saturated"] = np.arange(60) % 10 == 0
-    sens = P.sensitivity_table(per, tasks, n_boot=400, seed=2)
-    assert list(sens.columns) == P.SENSITIVITY_COLUMNS
+    sens = SENS.sensitivity_table(per, tasks, n_boot=400, seed=2)
+    assert list(sens.columns) == SENS.SENSITIVITY_COLUMNS
     assert sens.variant.unique().tolist() == ["all tasks (saturated as agreement)", "saturated tasks left out",
                                               "pi >= 0.3", "0.1 <= pi < 0.3", "pi < 0.1"]
     unsat = P.primary_statistics(per, tasks, n_boot=400, seed=2, task_ids=tasks.task_id[~tasks.saturated],
@@ -276,11 +278,11 @@ def test_a_mean_of_rounded_values_matches_its_rounded_estimate_but_a_wrong_one_i
     ev = ev[ev.claim_id == cid].reset_index(drop=True)
     ev.loc[0, "estimate"] = sig6(exact.mean())
     assert abs(ev.loc[0, "estimate"] - values.value.mean()) > 2e-5 * abs(values.value.mean())  # the CI's case
-    got = P.direction_rows(ev, values, n_boot=200, seed=0, power=False)
+    got = DIR.direction_rows(ev, values, n_boot=200, seed=0, power=False)
     assert got.loc[0, "n_families"] == 20 and np.isfinite(got.loc[0, "ci_lo"])
     ev.loc[0, "estimate"] = 1.01 * values.value.mean()
     with pytest.raises(InputError, match="is not the mean of its per-task values"):
-        P.direction_rows(ev, values, n_boot=200, seed=0, power=False)
+        DIR.direction_rows(ev, values, n_boot=200, seed=0, power=False)
 
 
 def test_all_different_is_an_intersection_union_test_over_the_pairs_noise_excess():

@@ -3,7 +3,7 @@
 Reads the study's evidence (:func:`prspace.verdicts.report.collect_evidence`), applies the one rule
 (:mod:`prspace.verdicts.rule`) and writes ``tables/verdicts.csv`` and ``.md``, ``summary.md`` (the
 answer first, quoted by the README) and ``findings.md``; and ``tables/sensitivity.csv`` and ``.md``
-(:func:`prspace.verdicts.primary.sensitivity_table`).
+(:func:`prspace.verdicts.sensitivity.sensitivity_table`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,8 @@ from prspace.core.output import write_csv, write_table, write_text
 from prspace.experiments import ranking
 from prspace.experiments.steps.rank_step import learner_families
 from prspace.verdicts import report
-from prspace.verdicts.primary import (
-    DEFAULT_N_BOOT,
-    ONE_PER_FAMILY,
-    margin_sensitivity_table,
-    sensitivity_table,
-)
+from prspace.verdicts.primary import DEFAULT_N_BOOT
+from prspace.verdicts.sensitivity import ONE_PER_FAMILY, margin_sensitivity_table, sensitivity_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -43,6 +43,9 @@ add a new name instead.
 
 The names, families and panels (no scikit-learn) live in :mod:`prspace.core.panels` and are
 re-exported here; what the pipelines share lives in :mod:`prspace.local.pipeline`.
+
+One module of about 500 lines on purpose: every learner's factory in one table, so that a name's model
+is read in one place (the pool's learners appended after the panel's).
 """
 
 from __future__ import annotations

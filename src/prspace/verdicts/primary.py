@@ -16,7 +16,7 @@ when the noise floor's pair table is given (the mean per-task cross- minus self-
 model), decided as an intersection-union test (:func:`_intersection_union`).
 
 Boyd et al.'s primary direction rows are re-decided from their per-task values by family
-(:func:`direction_rows`), each by the sign-flip test over families (:mod:`prspace.stats.sign_flip`: exact
+(:func:`prspace.verdicts.direction.direction_rows`), each by the sign-flip test over families (:mod:`prspace.stats.sign_flip`: exact
 over every pattern of signs up to 16 families, its level counted in the same known-truth simulation),
 because with 11 to 20 families the double bootstrap cannot resolve a p-value below the share of simulated
 studies whose resamples never reach the truth (2.6% for a row whose 13 families all lie on one side).
@@ -28,15 +28,16 @@ Lakens, Scheel & Isager's tests, Holm over the paper's claims, the outcome at ea
 the per-claim 95% interval with its counted coverage, and the families that would decide with 80%
 power. Saturated tasks (two or more models perfect under every metric) count as agreement, as
 ``disagreement_summary``'s main columns; the sensitivity table (:func:`sensitivity_table`) also leaves
-them out, and :func:`margin_sensitivity_table` decides every claim at half and twice its margin.
+them out, and :func:`prspace.verdicts.sensitivity.margin_sensitivity_table` decides every claim at half and
+twice its margin.
 
-One module of about 590 lines on purpose: the primary rows of both papers go through one engine
-and one Holm family per paper here, so that every primary interval is made the same way.
+One module of about 480 lines on purpose: the primary rows of both papers go through one engine and one
+Holm family per paper here, so that every primary interval is made the same way; Boyd et al.'s rows are read from their evidence table by
+:mod:`prspace.verdicts.direction`, and the sensitivity tables are :mod:`prspace.verdicts.sensitivity`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -51,13 +52,7 @@ from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
 from prspace.verdicts.rule import (
-    ALL_EVIDENCE_COLUMNS,
-    MIN_FAMILIES,
-    apply_rule,
-    decide,
-    evidence_frame,
     evidence_row,
-    few_families,
 )
 
 #: Flach & Kull's three pairs, in the registry's order of the ids.
@@ -479,158 +474,3 @@ def _fk_rows(stats: pd.DataFrame, note: str = "") -> list[dict[str, object]]:
             n_tasks=r.n_tasks, n_families=r.n_families, level=r.level, mc_error=r.mc_error,
             mc_error_lo=r.mc_lo, mc_error_hi=r.mc_hi, detail=f"{c.test}; {how}{note}", **_scheme(r)))
     return rows
-
-
-def direction_stats(values: pd.DataFrame, claim_ids: Sequence[str]) -> list[tuple[str, CB.Stat, int]]:
-    """The mean over tasks of each claim's per-task values (``claim_id, family, value``: one row per
-    task, the evidence-values table of the Boyd experiments) as a ratio-mean statistic over its
-    families; claims without values are left out."""
-    need = {"claim_id", "family", "value"}
-    if not need <= set(values.columns):
-        raise InputError(f"the per-task evidence values lack column(s) {sorted(need - set(values.columns))}; "
-                         "rerun the study's Boyd experiments")
-    out = []
-    for cid in claim_ids:
-        sub = values[values["claim_id"] == cid]
-        v = pd.to_numeric(sub["value"], errors="coerce").to_numpy(np.float64)
-        if not np.isfinite(v).any():
-            continue
-        _, fid = np.unique(sub["family"].astype(str).to_numpy(), return_inverse=True)
-        out.append((cid, CB.ratio_stat(v, fid), int(np.isfinite(v).sum())))
-    return out
-
-
-def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper: str = REG.BOYD,
-                   n_boot: int = DEFAULT_N_BOOT, seed: int = 0, power: bool = True, keep: dict | None = None
-                   ) -> pd.DataFrame:
-    """A paper's primary direction rows of ``evidence`` re-decided by the one scheme: each claim's
-    interval recomputed from its per-task ``values`` by family (:func:`direction_stats`; the row's
-    estimate must be their mean), the claims decided together (:func:`decide_family`, Holm over the
-    paper's primary claims); other rows returned unchanged. A primary row without values keeps its
-    interval and says so."""
-    ids = [c for c in REG.primary_ids() if REG.BY_ID[c].paper == paper and REG.BY_ID[c].quantity == "direction"]
-    mine = evidence["claim_id"].isin(ids)
-    if values is None or not mine.any():
-        return evidence
-    entries = direction_stats(values, [c for c in evidence.loc[mine, "claim_id"]])
-    if not entries:
-        return evidence
-    boots = sign_flip_claims(entries, n_boot=n_boot, seed=seed + 1)
-    if keep is not None:
-        keep[paper] = boots
-    dec = decide_family(boots, n_boot=n_boot, seed=seed + 1, power=power).set_index("claim_id")
-    ev = evidence.copy()
-    for col in ALL_EVIDENCE_COLUMNS:
-        if col not in ev.columns:
-            ev[col] = np.nan
-    for i in ev.index[mine]:
-        cid = ev.at[i, "claim_id"]
-        if cid not in dec.index:
-            ev.at[i, "detail"] = f"{ev.at[i, 'detail']}; no per-task values: its own interval, outside the Holm family"
-            continue
-        r = dec.loc[cid]
-        # the evidence CSV keeps 6 significant digits (prspace.core.output.CSV_SIGNIFICANT), the estimate and each
-        # per-task value alike: half a unit of the sixth digit is 5e-6 of the estimate, plus 5e-6 of the mean |value|
-        # for the values' own rounding (a mean of differences can be far smaller than the values); twice that
-        v = pd.to_numeric(values.loc[values["claim_id"] == cid, "value"], errors="coerce").abs().mean()
-        tol = 1e-5 * (abs(float(r["estimate"])) + float(v)) + 1e-9
-        if abs(float(ev.at[i, "estimate"]) - float(r["estimate"])) > tol:
-            raise InputError(f"{cid}: the evidence row's estimate {ev.at[i, 'estimate']} is not the mean of its per-task "
-                             f"values {r['estimate']}; rerun the study's Boyd experiments")
-        rr = r.rename({"mc_lo": "mc_error_lo", "mc_hi": "mc_error_hi"})
-        for col in ("ci_lo", "ci_hi", "level", "mc_error", "mc_error_lo", "mc_error_hi", "n_families", *_scheme(r)):
-            ev.at[i, col] = float(rr[col])
-        how = _how(r.rename(None).to_frame().T.assign(claim_id=cid).iloc[0], len(dec), "Boyd et al.")
-        ev.at[i, "detail"] = f"{ev.at[i, 'detail']}; interval: {how}"
-    return ev
-
-
-MARGIN_COLUMNS = ["claim_id", "paper", "margin", "estimate", "ci_lo", "ci_hi", "level", "p_holm", "verdict"]
-
-
-def margin_sensitivity_table(kept: dict[str, list[Bootstrapped]], *, n_boot: int, seed: int) -> pd.DataFrame:
-    """Every primary claim decided at its own margin and at each multiple of it in
-    :data:`prspace.core.claims.SENSITIVITY_FACTORS` (half and twice: each on the claim's own scale;
-    Holm over each paper's claims recomputed at that margin; the same bootstraps), the main table's
-    margin first. Columns :data:`MARGIN_COLUMNS` and ``margin_kind``."""
-    rows = []
-    for paper, boots in kept.items():
-        for factor in (None, *REG.SENSITIVITY_FACTORS):
-            d = decide_family(boots, n_boot=n_boot, seed=seed, margin_factor=factor, power=False)
-            for r in d.to_dict("records"):
-                c = REG.BY_ID[r["claim_id"]]
-                row = {**r, "paper": paper, "kind": _KIND.get(c.quantity, c.quantity), "role": "primary",
-                       "paper_value": REG.decision_value(r["claim_id"]) if c.quantity != "direction"
-                       else float(c.direction)}
-                verdict, _, _ = decide(row)
-                rows.append({**{k: row[k] for k in MARGIN_COLUMNS if k in row}, "verdict": verdict,
-                             "margin_kind": "the claim's margin" if factor is None else f"{factor:g} x the margin"})
-    return pd.DataFrame(rows, columns=[*MARGIN_COLUMNS, "margin_kind"])
-
-
-#: Outer samples of the known-truth simulation of each sensitivity variant (six variants: the primary
-#: rows' 20,000 each would take most of the verdict step's time; 2,000 keep the step no slower than it
-#: was before the count, and the variants' ends carry the larger MC error their column states).
-SENSITIVITY_OUTER = 2_000
-SENSITIVITY_COLUMNS = ["claim_id", "variant", "n_tasks", "n_families", "estimate", "ci_lo", "ci_hi", "mc_error", "verdict"]
-#: Balance levels of the sensitivity table: (label, lowest pi, pi below).
-BALANCE_VARIANTS = (("pi >= 0.3", 0.3, math.inf), ("0.1 <= pi < 0.3", 0.1, 0.3), ("pi < 0.1", 0.0, 0.1))
-
-
-def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """``(variant, task ids)``: every task (saturated tasks as agreement, the primary rows'
-    convention), saturated tasks left out (``tasks.saturated``), and each balance level by the
-    task's ``pi`` (:data:`BALANCE_VARIANTS`). A variant the task table cannot define is left out."""
-    ids = [str(t) for t in task_ids]
-    out = [("all tasks (saturated as agreement)", ids)]
-    if tasks is None:
-        return out
-    t = tasks.assign(task_id=tasks["task_id"].astype(str)).drop_duplicates("task_id").set_index("task_id").reindex(ids)
-    if "saturated" in t.columns:
-        sat = t["saturated"].map({True: True, "True": True, False: False, "False": False}).fillna(False).astype(bool)
-        out.append(("saturated tasks left out", [i for i in ids if not sat[i]]))
-    if "pi" in t.columns:
-        pi = pd.to_numeric(t["pi"], errors="coerce")
-        out += [(label, [i for i in ids if lo <= pi[i] < hi]) for label, lo, hi in BALANCE_VARIANTS]
-    return out
-
-
-#: The variant of :func:`sensitivity_table` ranking one model per learner family.
-ONE_PER_FAMILY = "one learner per family"
-
-
-def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT,
-                      seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None,
-                      noise_pairs: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, and on
-    ``per_task_one_per_family`` (the per-task table of the same tasks ranked with one model per
-    learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
-    :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
-    so). Columns :data:`SENSITIVITY_COLUMNS`. The level correction of each variant rests on at most
-    :data:`SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'
-    (column ``mc_error``, measured the same way; an end within it of a threshold reads borderline).
-    ``noise_pairs`` (the noise floor's pair table) adds "all significantly different" to every variant
-    ranked with the whole panel (the one-learner-per-family ranking has no noise floor of its own)."""
-    ids = _wide(per_task, None).index
-    rows = []
-    variants = [(v, keep, per_task, noise_pairs) for v, keep in sensitivity_variants(tasks, ids)]
-    if per_task_one_per_family is not None:
-        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family,
-                            None))
-    all_ids = (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS), *(q for q, _ in _QUARTILES))
-    for variant, keep, table, noise in variants:
-        ids_here = (*all_ids, ALL_DIFFERENT) if noise is not None else all_ids
-        if not keep:
-            rows += [{"claim_id": cid, "variant": variant, "n_tasks": 0, "n_families": 0,
-                      "verdict": "cannot be told: no task"} for cid in ids_here]
-            continue
-        n_f = len(set(families_of(_wide(table, keep).index, tasks)))
-        if n_f < MIN_FAMILIES:
-            rows += [{"claim_id": cid, "variant": variant, "n_tasks": len(keep), "n_families": n_f,
-                      "verdict": few_families(n_f)} for cid in ids_here]
-            continue
-        v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False,
-                                                   n_out=min(double_outer(n_boot), SENSITIVITY_OUTER),
-                                                   noise_pairs=noise), scheme=True))
-        rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
-    return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)

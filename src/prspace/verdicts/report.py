@@ -30,8 +30,9 @@ from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts import rule as R
 from prspace.verdicts.differences import differences_markdown
+from prspace.verdicts.direction import direction_rows
 from prspace.verdicts.pagedata import Study, load_study, normalise
-from prspace.verdicts.primary import DEFAULT_N_BOOT, direction_rows, primary_rows
+from prspace.verdicts.primary import DEFAULT_N_BOOT, primary_rows
 from prspace.verdicts.sentences import (
     answer,
     description,
@@ -66,8 +67,8 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
     (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
     of the other tables; Boyd's primary direction rows re-decided from their per-task values
-    (:func:`prspace.verdicts.primary.direction_rows`). ``keep`` receives each paper's bootstraps
-    (:func:`prspace.verdicts.primary.margin_sensitivity_table`); ``power=False`` skips the
+    (:func:`prspace.verdicts.direction.direction_rows`). ``keep`` receives each paper's bootstraps
+    (:func:`prspace.verdicts.sensitivity.margin_sensitivity_table`); ``power=False`` skips the
     sample-size simulation."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []

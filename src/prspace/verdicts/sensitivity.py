@@ -1,0 +1,118 @@
+"""The sensitivity tables of the primary verdicts: every claim at half and twice its margin
+(:func:`margin_sensitivity_table`), and Flach & Kull's primary rows on subsets of the tasks and on one
+model per learner family (:func:`sensitivity_table`); exploratory, beside the decisions, never replacing them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from prspace.core import claims as REG
+from prspace.verdicts.primary import (
+    _GAPS,
+    _KIND,
+    _MEANS,
+    _QUARTILES,
+    ALL_DIFFERENT,
+    DEFAULT_N_BOOT,
+    Bootstrapped,
+    _wide,
+    decide_family,
+    double_outer,
+    families_of,
+    primary_rows,
+)
+from prspace.verdicts.rule import MIN_FAMILIES, apply_rule, decide, evidence_frame, few_families
+
+MARGIN_COLUMNS = ["claim_id", "paper", "margin", "estimate", "ci_lo", "ci_hi", "level", "p_holm", "verdict"]
+
+
+def margin_sensitivity_table(kept: dict[str, list[Bootstrapped]], *, n_boot: int, seed: int) -> pd.DataFrame:
+    """Every primary claim decided at its own margin and at each multiple of it in
+    :data:`prspace.core.claims.SENSITIVITY_FACTORS` (half and twice: each on the claim's own scale;
+    Holm over each paper's claims recomputed at that margin; the same bootstraps), the main table's
+    margin first. Columns :data:`MARGIN_COLUMNS` and ``margin_kind``."""
+    rows = []
+    for paper, boots in kept.items():
+        for factor in (None, *REG.SENSITIVITY_FACTORS):
+            d = decide_family(boots, n_boot=n_boot, seed=seed, margin_factor=factor, power=False)
+            for r in d.to_dict("records"):
+                c = REG.BY_ID[r["claim_id"]]
+                row = {**r, "paper": paper, "kind": _KIND.get(c.quantity, c.quantity), "role": "primary",
+                       "paper_value": REG.decision_value(r["claim_id"]) if c.quantity != "direction"
+                       else float(c.direction)}
+                verdict, _, _ = decide(row)
+                rows.append({**{k: row[k] for k in MARGIN_COLUMNS if k in row}, "verdict": verdict,
+                             "margin_kind": "the claim's margin" if factor is None else f"{factor:g} x the margin"})
+    return pd.DataFrame(rows, columns=[*MARGIN_COLUMNS, "margin_kind"])
+
+
+#: Outer samples of the known-truth simulation of each sensitivity variant (six variants: the primary
+#: rows' 20,000 each would take most of the verdict step's time; 2,000 keep the step no slower than it
+#: was before the count, and the variants' ends carry the larger MC error their column states).
+SENSITIVITY_OUTER = 2_000
+SENSITIVITY_COLUMNS = ["claim_id", "variant", "n_tasks", "n_families", "estimate", "ci_lo", "ci_hi", "mc_error", "verdict"]
+#: Balance levels of the sensitivity table: (label, lowest pi, pi below).
+BALANCE_VARIANTS = (("pi >= 0.3", 0.3, math.inf), ("0.1 <= pi < 0.3", 0.1, 0.3), ("pi < 0.1", 0.0, 0.1))
+
+
+def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``(variant, task ids)``: every task (saturated tasks as agreement, the primary rows'
+    convention), saturated tasks left out (``tasks.saturated``), and each balance level by the
+    task's ``pi`` (:data:`BALANCE_VARIANTS`). A variant the task table cannot define is left out."""
+    ids = [str(t) for t in task_ids]
+    out = [("all tasks (saturated as agreement)", ids)]
+    if tasks is None:
+        return out
+    t = tasks.assign(task_id=tasks["task_id"].astype(str)).drop_duplicates("task_id").set_index("task_id").reindex(ids)
+    if "saturated" in t.columns:
+        sat = t["saturated"].map({True: True, "True": True, False: False, "False": False}).fillna(False).astype(bool)
+        out.append(("saturated tasks left out", [i for i in ids if not sat[i]]))
+    if "pi" in t.columns:
+        pi = pd.to_numeric(t["pi"], errors="coerce")
+        out += [(label, [i for i in ids if lo <= pi[i] < hi]) for label, lo, hi in BALANCE_VARIANTS]
+    return out
+
+
+#: The variant of :func:`sensitivity_table` ranking one model per learner family.
+ONE_PER_FAMILY = "one learner per family"
+
+
+def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT,
+                      seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None,
+                      noise_pairs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, and on
+    ``per_task_one_per_family`` (the per-task table of the same tasks ranked with one model per
+    learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
+    :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
+    so). Columns :data:`SENSITIVITY_COLUMNS`. The level correction of each variant rests on at most
+    :data:`SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'
+    (column ``mc_error``, measured the same way; an end within it of a threshold reads borderline).
+    ``noise_pairs`` (the noise floor's pair table) adds "all significantly different" to every variant
+    ranked with the whole panel (the one-learner-per-family ranking has no noise floor of its own)."""
+    ids = _wide(per_task, None).index
+    rows = []
+    variants = [(v, keep, per_task, noise_pairs) for v, keep in sensitivity_variants(tasks, ids)]
+    if per_task_one_per_family is not None:
+        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family,
+                            None))
+    all_ids = (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS), *(q for q, _ in _QUARTILES))
+    for variant, keep, table, noise in variants:
+        ids_here = (*all_ids, ALL_DIFFERENT) if noise is not None else all_ids
+        if not keep:
+            rows += [{"claim_id": cid, "variant": variant, "n_tasks": 0, "n_families": 0,
+                      "verdict": "cannot be told: no task"} for cid in ids_here]
+            continue
+        n_f = len(set(families_of(_wide(table, keep).index, tasks)))
+        if n_f < MIN_FAMILIES:
+            rows += [{"claim_id": cid, "variant": variant, "n_tasks": len(keep), "n_families": n_f,
+                      "verdict": few_families(n_f)} for cid in ids_here]
+            continue
+        v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False,
+                                                   n_out=min(double_outer(n_boot), SENSITIVITY_OUTER),
+                                                   noise_pairs=noise), scheme=True))
+        rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
+    return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)
