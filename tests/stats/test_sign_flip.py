@@ -98,10 +98,31 @@ def test_drawn_sign_patterns_above_sixteen_families_and_a_stat_in():
     fam = np.repeat(np.arange(20), 2)
     v = rng.normal(0.5, 1.0, size=len(fam))
     res = SF.from_stat(ratio_stat(v, fam), n_sims=200, reruns=2, seed=0)
-    assert not res.exact and res.M == SF.RANDOM_SETS
+    # each rerun draws its own patterns (the empty one among them); the pooled test holds them all
+    assert not res.exact and res.M == 2 * SF.RANDOM_SETS and res.n_empty == 2 and len(res.r) == res.M - 2
     assert float(res.estimate[0]) == pytest.approx(v.mean())
     up, low = res.p_plain(float(res.estimate[0]))
     assert 0 < low <= 1 and 0 < up <= 1
+    # a rerun left out takes its patterns with it: its plain p-value is the other rerun's own
+    c = 0.2
+    up_loo, low_loo = res._plain_loo(c)
+    for i, j in ((0, 1), (1, 0)):
+        r = res.r_reps[j]
+        assert low_loo[i] == pytest.approx((1 + np.count_nonzero(r <= c)) / SF.RANDOM_SETS)
+        assert up_loo[i] == pytest.approx((1 + np.count_nonzero(r >= c)) / SF.RANDOM_SETS)
+
+
+def test_the_mc_error_of_an_end_covers_the_draw_of_the_patterns():
+    """Above 16 families an end moves with the drawn patterns as well as with the simulated studies: over
+    seeds the ends spread about as far as their stated MC error says (within 8 of it, the seed test's bound)."""
+    rng = np.random.default_rng(9)
+    fam = np.arange(30)
+    v = rng.gamma(2.0, 0.2, size=30)
+    runs = [SF.run(v, fam, n_sims=2000, reruns=10, seed=s) for s in range(4)]
+    ends = np.array([[float(x[0]) for x in r.interval_at(np.array([0.05]))] for r in runs])
+    mc = np.array([[float(x[0]) for x in r.mc_error(np.array([0.05]))] for r in runs])
+    assert (mc > 0).all()
+    assert (np.ptp(ends, axis=0) <= 8 * mc.max(axis=0)).all()
 
 
 def test_no_spread_gives_no_evidence():

@@ -93,8 +93,10 @@ class _Family:
 @dataclass(frozen=True)
 class Result:
     """One statistic's sign-flip test with its counted null distribution: the families' sums ``S`` and
-    counts ``N``, the subsets' means ``r`` (sorted, the empty set left out), the number of sets ``M``,
-    and per rerun the plain p-values ``low_star``, ``up_star`` of the simulated studies at the truth.
+    counts ``N``, the subsets' means ``r`` (sorted, the empty set left out), the number of sets ``M``
+    (``n_empty`` of them empty), and per rerun the plain p-values ``low_star``, ``up_star`` of the simulated
+    studies at the truth. Above :data:`EXACT_MAX` families each rerun draws its own sets (``r_reps``, ``M_rep``
+    each), so that rerunning measures the draw of the sets too; ``r`` and ``M`` pool them.
     ``estimate``, ``se`` (the families' delta-method SE) and ``stats`` as
     :class:`prspace.stats.cluster_bootstrap.Result` has them, so that a verdict reads either."""
 
@@ -108,33 +110,64 @@ class Result:
     se: np.ndarray
     stats: list[_Family] = field(default_factory=list)
     exact: bool = True
+    n_empty: int = 1
+    r_reps: list[np.ndarray] | None = None
+    M_rep: int = 0
+
+    def _rep(self, i: int) -> tuple[np.ndarray, int, int]:
+        """Rerun ``i``'s own ``(r, M, n_empty)`` (the shared ones when every set is enumerated)."""
+        if self.r_reps is None:
+            return self.r, self.M, self.n_empty
+        return self.r_reps[i], self.M_rep, 1
 
     @property
     def reps(self) -> list[int]:
         return list(range(len(self.low_star)))
 
     # -- plain and counted p-values ------------------------------------------------------------------
+    @staticmethod
+    def _counts(r: np.ndarray, c: float) -> tuple[int, int]:
+        """``(#{r >= c}, #{r <= c})``."""
+        return int(len(r) - np.searchsorted(r, c, side="left")), int(np.searchsorted(r, c, side="right"))
+
     def p_plain(self, c: float) -> tuple[float, float]:
-        """``(p_up, p_low)`` of the plain sign-flip test at ``c`` (module docstring)."""
+        """``(p_up, p_low)`` of the plain sign-flip test at ``c`` (module docstring), over every set."""
         if not len(self.r):  # no family with tasks
             return 1.0, 1.0
-        n_le = np.searchsorted(self.r, c, side="right")
-        n_ge = len(self.r) - np.searchsorted(self.r, c, side="left")
-        return float((1 + n_ge) / self.M), float((1 + n_le) / self.M)
+        n_ge, n_le = self._counts(self.r, c)
+        return float((self.n_empty + n_ge) / self.M), float((self.n_empty + n_le) / self.M)
 
-    def _counted(self, star: list[np.ndarray], p: float) -> np.ndarray:
-        """``(1 + R,)``: the share of simulated studies with ``p* <= p`` pooled, then with each rerun left out."""
+    def _plain_loo(self, c: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(p_up, p_low)`` with each rerun's own sets left out (the pooled ones where the sets are shared)."""
+        R = len(self.low_star)
+        if self.r_reps is None or R < 2:
+            up, low = self.p_plain(c)
+            return np.full(R, up), np.full(R, low)
+        n_ge, n_le = self._counts(self.r, c)
+        per = np.array([self._counts(r, c) for r in self.r_reps], dtype=np.float64)
+        M = self.M - self.M_rep
+        return (self.n_empty - 1 + n_ge - per[:, 0]) / M, (self.n_empty - 1 + n_le - per[:, 1]) / M
+
+    @staticmethod
+    def _counted(star: list[np.ndarray], p: float, p_loo: np.ndarray) -> np.ndarray:
+        """``(1 + R,)``: the share of simulated studies with ``p* <= p`` pooled, then with each rerun left out
+        (its simulated studies, and its sets: the plain p-value ``p_loo`` without them)."""
         counts = np.array([np.count_nonzero(s <= p * (1 + 1e-12)) for s in star], dtype=np.float64)
         sizes = np.array([len(s) for s in star], dtype=np.float64)
         pooled = (1.0 + counts.sum()) / (1.0 + sizes.sum())
-        loo = (1.0 + counts.sum() - counts) / (1.0 + sizes.sum() - sizes) if len(star) > 1 else np.zeros(0)
+        if len(star) < 2:
+            return np.array([pooled])
+        # each rerun's count at the leave-out's own plain p-value
+        at = np.array([[np.count_nonzero(s <= q * (1 + 1e-12)) for s in star] for q in p_loo], dtype=np.float64)
+        loo = (1.0 + at.sum(axis=1) - np.diag(at)) / (1.0 + sizes.sum() - sizes)
         return np.concatenate([[pooled], loo])
 
     def tail_p(self, k: int, c: float) -> tuple[np.ndarray, np.ndarray]:
         """``(p_up, p_low)`` at ``c``, counted (the same contract as
         :meth:`prspace.stats.cluster_bootstrap.Result.tail_p`)."""
         up, low = self.p_plain(c)
-        return self._counted(self.up_star, up), self._counted(self.low_star, low)
+        up_loo, low_loo = self._plain_loo(c)
+        return self._counted(self.up_star, up, up_loo), self._counted(self.low_star, low, low_loo)
 
     def decision_ps(self, k: int, value: float, margin: float) -> dict[str, tuple[float, np.ndarray]]:
         """Lakens, Scheel & Isager's p-values (:meth:`prspace.stats.cluster_bootstrap.Result.decision_ps`)."""
@@ -159,37 +192,43 @@ class Result:
         ok = np.flatnonzero(counted <= a)
         return float(grid[ok[-1]]) if len(ok) else -np.inf
 
-    def _ends(self, q_low: float, q_up: float) -> tuple[float, float]:
+    @staticmethod
+    def _ends(q_low: float, q_up: float, r: np.ndarray, M: int, n_empty: int) -> tuple[float, float]:
         """The interval's ends where the plain p-values reach ``q_low`` / ``q_up``: ``p_low(c) <= q`` exactly
-        when ``1 + #{r <= c} <= q M``, so the lower end is the ``(q M)``-th smallest subset mean."""
-        k_lo = int(np.floor(q_low * self.M + 1e-9)) if np.isfinite(q_low) else 0
-        k_hi = int(np.floor(q_up * self.M + 1e-9)) if np.isfinite(q_up) else 0
-        n = len(self.r)
-        lo = float(self.r[k_lo - 1]) if 1 <= k_lo <= n else -np.inf
-        hi = float(self.r[n - k_hi]) if 1 <= k_hi <= n else np.inf
+        when ``n_empty + #{r <= c} <= q M``, so the lower end is the ``(q M - n_empty + 1)``-th smallest subset
+        mean (the upper end the same from the largest)."""
+        k_lo = int(np.floor(q_low * M + 1e-9)) - n_empty + 1 if np.isfinite(q_low) else 0
+        k_hi = int(np.floor(q_up * M + 1e-9)) - n_empty + 1 if np.isfinite(q_up) else 0
+        n = len(r)
+        lo = float(r[k_lo - 1]) if 1 <= k_lo <= n else -np.inf
+        hi = float(r[n - k_hi]) if 1 <= k_hi <= n else np.inf
         return lo, hi
 
-    def _ends_with(self, low_star: np.ndarray, up_star: np.ndarray, a: float) -> tuple[float, float]:
-        return self._ends(self._threshold(low_star, a, self.M), self._threshold(up_star, a, self.M))
+    def _ends_with(self, low_star: np.ndarray, up_star: np.ndarray, a: float, r: np.ndarray, M: int,
+                   n_empty: int) -> tuple[float, float]:
+        return self._ends(self._threshold(low_star, a, M), self._threshold(up_star, a, M), r, M, n_empty)
 
     def interval_at(self, alpha: np.ndarray, *, calibrate: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``(lo, hi)`` ``(1,)``: the means ``c`` the counted test does not reject at two-sided ``alpha``;
         an end the test cannot reach at this many families is unbounded."""
         a = float(np.asarray(alpha).ravel()[0]) / 2.0
         if calibrate:
-            lo, hi = self._ends_with(np.concatenate(self.low_star), np.concatenate(self.up_star), a)
+            lo, hi = self._ends_with(np.concatenate(self.low_star), np.concatenate(self.up_star), a, self.r, self.M,
+                                     self.n_empty)
         else:
-            lo, hi = self._ends(a, a)  # plain: the test read at a itself
+            lo, hi = self._ends(a, a, self.r, self.M, self.n_empty)  # plain: the test read at a itself
         return np.array([lo]), np.array([hi])
 
     def mc_error(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Monte Carlo SE of each end, measured by rerunning: the SD of the reruns' own ends (each
-        calibrated on its own simulated studies) divided by sqrt(reruns); NaN where an end is unbounded."""
+        calibrated on its own simulated studies, with its own drawn sets) divided by sqrt(reruns); NaN where
+        an end is unbounded."""
         a = float(np.asarray(alpha).ravel()[0]) / 2.0
         R = len(self.low_star)
         if R < 2:
             return np.array([np.nan]), np.array([np.nan])
-        ends = np.array([self._ends_with(lo, up, a) for lo, up in zip(self.low_star, self.up_star, strict=True)])
+        ends = np.array([self._ends_with(lo, up, a, *self._rep(i))
+                         for i, (lo, up) in enumerate(zip(self.low_star, self.up_star, strict=True))])
         with np.errstate(invalid="ignore"):
             se = ends.std(axis=0, ddof=1) / np.sqrt(R)
         se[~np.isfinite(ends).all(axis=0)] = np.nan
@@ -207,8 +246,8 @@ class Result:
         halves = [list(range(0, R, 2)), list(range(1, R, 2))] if R > 1 else [[0], [0]]
         hits, total = 0.0, 0
         for fit, count in (halves, halves[::-1]):
-            q_lo = self._threshold(np.concatenate([self.low_star[i] for i in fit]), a, self.M)
-            q_up = self._threshold(np.concatenate([self.up_star[i] for i in fit]), a, self.M)
+            q_lo = self._threshold(np.concatenate([self.low_star[i] for i in fit]), a, self._rep(0)[1])
+            q_up = self._threshold(np.concatenate([self.up_star[i] for i in fit]), a, self._rep(0)[1])
             lc, uc = np.concatenate([self.low_star[i] for i in count]), np.concatenate([self.up_star[i] for i in count])
             hits += float(np.sum((lc > q_lo) & (uc > q_up)))
             total += len(lc)
@@ -254,19 +293,26 @@ def _run(S: np.ndarray, N: np.ndarray, *, n_sims: int, reruns: int, seed: int | 
         se = float(np.sqrt(F / max(F - 1, 1) * np.sum(resid ** 2)) / N.sum())
     else:
         se = np.nan
-    T = _sets(F, rng) if F else np.zeros((1, 0), dtype=np.int8)
-    sets = None if F <= EXACT_MAX else T
-    r = _means(S, N, sets)
+    exact = F <= EXACT_MAX
+    r = _means(S, N, None) if exact else np.zeros(0)
     d_pop = S - est * N
-    low_star, up_star = [], []
+    low_star, up_star, r_reps = [], [], []
     per = max(n_sims // max(reruns, 1), 1)
     spread = bool(F) and bool(np.any(d_pop != 0))  # no spread: every pattern ties at 0, every p-value 1
     for child in rng.spawn(max(reruns, 1)):
+        sets = None if exact else _sets(F, child)  # each rerun its own drawn sets
+        if not exact:
+            r_reps.append(_means(S, N, sets))
         lo, up = _null_ps(d_pop, F, per, sets, child) if spread else (np.ones(per), np.ones(per))
         low_star.append(lo)
         up_star.append(up)
-    return Result(S=S, N=N, r=r, M=len(T), low_star=low_star, up_star=up_star, estimate=np.array([est]),
-                  se=np.array([se]), stats=[_Family(F)], exact=F <= EXACT_MAX)
+    R = max(reruns, 1)
+    if exact:
+        return Result(S=S, N=N, r=r, M=2 ** F, low_star=low_star, up_star=up_star, estimate=np.array([est]),
+                      se=np.array([se]), stats=[_Family(F)], exact=True, M_rep=2 ** F)
+    return Result(S=S, N=N, r=np.sort(np.concatenate(r_reps)), M=R * RANDOM_SETS, low_star=low_star, up_star=up_star,
+                  estimate=np.array([est]), se=np.array([se]), stats=[_Family(F)], exact=False, n_empty=R,
+                  r_reps=r_reps, M_rep=RANDOM_SETS)
 
 
 def power_curve(res: Result, value: float, margin: float, alpha: float, *, seed: int, reps: int = 200,
