@@ -12,7 +12,7 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.verdicts import primary as P
 from prspace.verdicts import report as VR
-from prspace.verdicts import rule as R
+from prspace.verdicts import rule as RULE
 
 #: The seeds each study's primary verdicts are recomputed under, against the committed seed 0 (each rerun is
 #: the engine's ten reruns at the committed settings, about 60-75 CPU s a study).  Two, not four: simulated
@@ -81,7 +81,7 @@ def check_verdicts_do_not_move_with_the_seed(study: str, seeds: tuple[int, ...] 
     runs = []
     for seed in seeds:
         ev = VR.collect_evidence(t, n_boot=P.DEFAULT_N_BOOT, seed=seed, power=False)
-        r = R.apply_rule(ev[ev.claim_id.isin(REG.primary_ids())]).set_index("claim_id").loc[committed.index]
+        r = RULE.apply_rule(ev[ev.claim_id.isin(REG.primary_ids())]).set_index("claim_id").loc[committed.index]
         runs.append(r)
         for cid in r.index[r["verdict"] != committed["verdict"]]:
             was, now = committed.at[cid, "verdict"], r.at[cid, "verdict"]

@@ -429,3 +429,37 @@ def test_tests_mirror_the_package():
     names = [p.name for p in tests.rglob("test_*.py")]
     assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
     assert not list(tests.rglob("__init__.py"))
+
+
+def _module_aliases() -> dict[str, dict[str, list[str]]]:
+    """``{module: {alias: [files]}}`` of every ``from prspace.x import y as Z`` and ``import prspace.x.y as Z``
+    (a package module imported under a name) in the package, the tests, the benchmarks and the workflow."""
+    out: dict[str, dict[str, list[str]]] = {}
+    files = [p for d in ("src", "tests", "benchmarks", "examples", "workflow") for p in (ROOT / d).rglob("*")
+             if p.suffix in (".py", ".smk")] + [ROOT / "Snakefile"]
+    for p in files:
+        try:
+            tree = ast.parse(p.read_text(encoding="utf-8"))
+        except SyntaxError:  # a Snakefile's rules are not Python: its imports are read by pattern below
+            tree = ast.parse("\n".join(line for line in p.read_text(encoding="utf-8").splitlines()
+                                       if re.match(r"\s*(from|import) prspace", line)).replace("    ", ""))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("prspace"):
+                names = [(f"{node.module}.{a.name}", a.asname) for a in node.names if a.asname]
+            elif isinstance(node, ast.Import):
+                names = [(a.name, a.asname) for a in node.names if a.asname and a.name.startswith("prspace")]
+            for mod, alias in names:
+                path = ROOT / "src" / mod.replace(".", "/")
+                if path.with_suffix(".py").exists() or (path / "__init__.py").exists():  # a module, not a name in one
+                    out.setdefault(mod, {}).setdefault(alias, []).append(str(p.relative_to(ROOT)))
+    return out
+
+
+def test_a_module_has_one_alias_everywhere():
+    """Issue 61: a module imported under a name has that one name in every file (the registry ``R``, the claims
+    ``REG``, the verdict rule ``RULE``, the ranking ``RANKING``, ...), so that a reader never meets ``R`` as
+    three different modules."""
+    aliases = _module_aliases()
+    assert {"prspace.core.registry", "prspace.core.claims"} <= set(aliases)
+    assert not {m: a for m, a in aliases.items() if len(a) > 1}, {m: a for m, a in aliases.items() if len(a) > 1}

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prspace.cli import _message, build_parser, main
-from prspace.cli import step as step_command
+from prspace.cli import step as S
 from prspace.core.errors import InputError
 from prspace.data import datasets
 
@@ -36,7 +36,7 @@ def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 
 PARSER = build_parser()
 COMMANDS = [(path, p) for path, p in _leaves(PARSER) if path]
-STEP_COMMANDS = {name: step_command._step_function(name) for name in step_command.STEPS}
+STEP_COMMANDS = {name: S._step_function(name) for name in S.STEPS}
 LEAVES = [
     (path, p) for path, p in COMMANDS
     if not any(isinstance(a, argparse._SubParsersAction) for a in p._actions)
@@ -194,7 +194,7 @@ def test_the_step_command_never_shows_a_traceback(name, data, junk, capsys, monk
     their type, junk files: exit 2 with one error line (or 0), never a traceback or status 1."""
     monkeypatch.chdir(junk["folder"])
     fn = STEP_COMMANDS[name]
-    roles = sorted(step_command._role_kinds(fn)[0]) + ["junk"]
+    roles = sorted(S._role_kinds(fn)[0]) + ["junk"]
     keys = [k for k in inspect.signature(fn).parameters if k != "inputs"] + ["junk"]
     files = st.sampled_from(sorted(str(p) for p in junk.values()))
     argv = ["step", data.draw(st.sampled_from([name, name, name, "nope"]))]

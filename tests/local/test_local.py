@@ -9,7 +9,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from threadpoolctl import threadpool_limits
 
-from prspace.core import panels as panels_mod
+from prspace.core import panels as P
 from prspace.core.errors import InputError
 from prspace.core.schema import validate_predictions
 from prspace.data.datasets import (
@@ -23,7 +23,7 @@ from prspace.data.datasets import (
     suite_names,
     user_dataset_ids,
 )
-from prspace.local import learners as learners_mod
+from prspace.local import learners as L
 from prspace.local.crossval import SkipDataset, predict_dataset
 from prspace.local.learners import learner_names, make_learner, round_scores
 
@@ -236,8 +236,8 @@ def test_failing_learner_is_recorded_and_skipped(ecoli, monkeypatch):
         est.fit = fit
         return est
 
-    monkeypatch.setitem(learners_mod.LEARNERS, "broken", broken)
-    monkeypatch.setattr(panels_mod, "LEARNER_NAMES", (*panels_mod.LEARNER_NAMES, "broken"))  # a known name
+    monkeypatch.setitem(L.LEARNERS, "broken", broken)
+    monkeypatch.setattr(P, "LEARNER_NAMES", (*P.LEARNER_NAMES, "broken"))  # a known name
     df, task, failures = predict_dataset(ecoli, ["broken", "gnb"], n_folds=3, seed=0)
     assert [f.learner for f in failures] == ["broken"]
     assert "Boom: cannot fit this" in failures[0].error

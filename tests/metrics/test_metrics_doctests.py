@@ -9,7 +9,7 @@ import inspect
 
 import pytest
 
-import prspace.metrics as metrics
+import prspace.metrics as M
 
 MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.boyd_minima", "prspace.metrics.prg",
            "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels",
@@ -24,7 +24,7 @@ def test_docstring_examples_print_what_they_say(name):
 
 
 def test_every_public_function_has_an_example():
-    functions = {n: getattr(metrics, n) for n in metrics.__all__ if inspect.isfunction(getattr(metrics, n))}
+    functions = {n: getattr(M, n) for n in M.__all__ if inspect.isfunction(getattr(M, n))}
     assert len(functions) >= 20
     missing = sorted(n for n, f in functions.items() if ">>> " not in (f.__doc__ or ""))
     assert not missing, f"public functions without a docstring example: {missing}"

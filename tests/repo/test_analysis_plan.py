@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from prspace.core import claims as C
+from prspace.core import claims as REG
 from prspace.repo.quoted_numbers import SPAN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,39 +61,39 @@ def test_the_claims_table_parses_every_row_it_shows():
 
 
 def test_the_plan_lists_every_primary_claim_of_the_registry_and_no_other():
-    listed, registry = set(PLAN_CLAIMS), set(C.primary_ids())
+    listed, registry = set(PLAN_CLAIMS), set(REG.primary_ids())
     assert not listed - registry, f"the plan lists claims the registry lacks: {sorted(listed - registry)}"
     assert not registry - listed, f"the plan misses primary claims of the registry: {sorted(registry - listed)}"
 
 
 def test_the_check_finds_a_claim_the_registry_lacks_and_one_it_misses():
     """The table parser on a table with one claim too many and one too few."""
-    cid = C.primary_ids()[0]
+    cid = REG.primary_ids()[0]
     text = "| `fk.not_a_claim` | x | \"q\" | 0.5 | 0.05 | share |\n| `" + cid + "` | x | \"q\" | 0.5 | 0.05 | share |\n"
     listed = set(claims_table(text))
-    assert listed - set(C.primary_ids()) == {"fk.not_a_claim"}
-    assert len(set(C.primary_ids()) - listed) == len(C.primary_ids()) - 1
+    assert listed - set(REG.primary_ids()) == {"fk.not_a_claim"}
+    assert len(set(REG.primary_ids()) - listed) == len(REG.primary_ids()) - 1
 
 
-@pytest.mark.parametrize("cid", C.primary_ids())
+@pytest.mark.parametrize("cid", REG.primary_ids())
 def test_each_claim_is_quoted_and_placed_as_the_registry_holds_it(cid):
-    row, c = PLAN_CLAIMS[cid], C.BY_ID[cid]
+    row, c = PLAN_CLAIMS[cid], REG.BY_ID[cid]
     assert row["quote"] == c.quote
     assert row["where"] == c.where
 
 
-@pytest.mark.parametrize("cid", C.primary_ids())
+@pytest.mark.parametrize("cid", REG.primary_ids())
 def test_each_reference_value_is_the_registrys_decision_value(cid):
     """One reference value per row: the "as different as" rows compare with 0 (issue 58, Deliver 3)."""
-    want, got = _number(PLAN_CLAIMS[cid]["value"]), C.decision_value(cid)
+    want, got = _number(PLAN_CLAIMS[cid]["value"]), REG.decision_value(cid)
     assert got == pytest.approx(want, abs=1e-12), f"{cid}: the plan's reference value {want}, the registry's {got}"
 
 
-@pytest.mark.parametrize("cid", C.primary_ids())
+@pytest.mark.parametrize("cid", REG.primary_ids())
 def test_each_margin_is_the_registrys_decision_margin(cid):
     """The smallest effect of interest alone (issue 58, Deliver 5): fails while the registry still adds
     the paper's sampling error and rounding to a Flach & Kull margin."""
-    want, got = _number(PLAN_CLAIMS[cid]["margin"]), C.decision_margin(cid)
+    want, got = _number(PLAN_CLAIMS[cid]["margin"]), REG.decision_margin(cid)
     if math.isnan(want):
         assert math.isnan(got), f"{cid}: the plan says no margin, the registry gives {got}"
     else:
@@ -101,8 +101,8 @@ def test_each_margin_is_the_registrys_decision_margin(cid):
 
 
 def test_the_holm_families_of_the_openml_study_are_counted_from_the_registry():
-    fk = [c for c in C.primary_ids() if C.BY_ID[c].paper == C.FK]
-    boyd = [c for c in C.primary_ids() if C.BY_ID[c].paper == C.BOYD and not c.startswith(NOT_IN_OPENML)]
+    fk = [c for c in REG.primary_ids() if REG.BY_ID[c].paper == REG.FK]
+    boyd = [c for c in REG.primary_ids() if REG.BY_ID[c].paper == REG.BOYD and not c.startswith(NOT_IN_OPENML)]
     words = {1: "one", 2: "two", 3: "three"}
     assert f"Flach & Kull's {len(fk)}, Boyd et al.'s {words[len(boyd)]} of section 4.1" in " ".join(PLAN.split())
 
@@ -112,7 +112,7 @@ def test_the_sample_size_table_quotes_every_claim_the_openml_study_tests_from_bo
     quoted = {(m["table"], m["row"].removeprefix("claim_id="), m["col"]) for m in spans}
     assert all(m["row"].startswith("claim_id=") and m["text"] for m in spans)
     want = {(f"results/{s}/tables/verdicts.csv", cid, col) for s in STUDIES for col in POWER_COLUMNS
-            for cid in C.primary_ids() if not cid.startswith(NOT_IN_OPENML)}
+            for cid in REG.primary_ids() if not cid.startswith(NOT_IN_OPENML)}
     assert quoted == want
 
 

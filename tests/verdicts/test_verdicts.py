@@ -14,7 +14,7 @@ from scipy import stats
 from prspace.core import claims as REG
 from prspace.core.output import write_csv
 from prspace.verdicts import report as VR
-from prspace.verdicts import rule as R
+from prspace.verdicts import rule as RULE
 from prspace.verdicts.pagedata import normalise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,13 +25,13 @@ def _row(kind, **kw):
     base = dict(paper="prspace", claim_id=kw.pop("claim_id", "x"), claim="c", kind=kind, estimate=kw.pop("estimate", 0.5))
     if kind == "bound":
         base.update(k=kw.pop("k"), n=kw.pop("n"))
-    return R.evidence_row(**base, **kw)
+    return RULE.evidence_row(**base, **kw)
 
 
 def _decide(kind, **kw):
     """decide() on an evidence row joined to the registry, as apply_rule does."""
     r = _row(kind, **kw)
-    return R.decide({**r, **R.registry_fields(r)})
+    return RULE.decide({**r, **RULE.registry_fields(r)})
 
 
 # --- the one scheme: equivalent / different / by less than the margin / inconclusive ----------
@@ -39,15 +39,15 @@ def _decide(kind, **kw):
 @pytest.mark.parametrize(
     ("lo", "hi", "want"),
     [
-        (0.16, 0.32, R.REPLICATES),  # within 0.24 +- 0.10, contains 0.24
-        (0.14, 0.34, R.REPLICATES),  # the margin's ends belong to it
-        (0.25, 0.33, f"{R.BY_LESS}: higher here"),  # excludes 0.24, within the margin
-        (0.15, 0.23, f"{R.BY_LESS}: lower here"),
-        (0.35, 0.50, f"{R.BEYOND}: higher here"),  # wholly above 0.34
-        (0.01, 0.13, f"{R.BEYOND}: lower here"),  # wholly below 0.14
-        (0.13, 0.30, f"{R.INCONCLUSIVE}: leans lower here"),  # contains 0.24, reaches below 0.14; estimate 0.215
-        (0.25, 0.45, R.HIGHER),  # excludes 0.24, reaches past 0.34: different from the paper's value (Lakens)
-        (0.05, 0.23, R.LOWER),
+        (0.16, 0.32, RULE.REPLICATES),  # within 0.24 +- 0.10, contains 0.24
+        (0.14, 0.34, RULE.REPLICATES),  # the margin's ends belong to it
+        (0.25, 0.33, f"{RULE.BY_LESS}: higher here"),  # excludes 0.24, within the margin
+        (0.15, 0.23, f"{RULE.BY_LESS}: lower here"),
+        (0.35, 0.50, f"{RULE.BEYOND}: higher here"),  # wholly above 0.34
+        (0.01, 0.13, f"{RULE.BEYOND}: lower here"),  # wholly below 0.14
+        (0.13, 0.30, f"{RULE.INCONCLUSIVE}: leans lower here"),  # contains 0.24, reaches below 0.14; estimate 0.215
+        (0.25, 0.45, RULE.HIGHER),  # excludes 0.24, reaches past 0.34: different from the paper's value (Lakens)
+        (0.05, 0.23, RULE.LOWER),
     ],
 )
 @pytest.mark.parametrize("kind", ["share", "correlation", "quartile"])
@@ -56,7 +56,7 @@ def test_number_rule(kind, lo, hi, want):
                             n_families=40, mc_error=0.0)
     assert got == want, why
     assert upd["margin"] == 0.10
-    assert got.split(":")[0] in R.OUTCOMES
+    assert got.split(":")[0] in RULE.OUTCOMES
 
 
 #: A primary row decided by p-values (prspace.verdicts.primary.decide_family): a share 0.42 [0.35, 0.50]
@@ -67,28 +67,28 @@ _P_ROW = dict(paper_value=0.24, tolerance=0.10, estimate=0.42, ci_lo=0.35, ci_hi
 
 
 def test_a_primary_row_is_decided_by_its_holm_adjusted_p_values_not_its_interval():
-    assert _decide("share", **_P_ROW)[0] == f"{R.BEYOND}: higher here"
+    assert _decide("share", **_P_ROW)[0] == f"{RULE.BEYOND}: higher here"
     # the tests read at Holm's error: beyond the margin only when p_beyond is at most alpha_used
-    assert _decide("share", **{**_P_ROW, "p_beyond": 0.02})[0] == R.HIGHER
-    assert _decide("share", **{**_P_ROW, "p_equiv": 0.004})[0] == f"{R.BY_LESS}: higher here"
-    assert _decide("share", **{**_P_ROW, "p_diff": 0.3, "p_equiv": 0.004})[0] == R.REPLICATES
+    assert _decide("share", **{**_P_ROW, "p_beyond": 0.02})[0] == RULE.HIGHER
+    assert _decide("share", **{**_P_ROW, "p_equiv": 0.004})[0] == f"{RULE.BY_LESS}: higher here"
+    assert _decide("share", **{**_P_ROW, "p_diff": 0.3, "p_equiv": 0.004})[0] == RULE.REPLICATES
     # Holm stops before it: inconclusive, whatever its own tests say, and the explanation says so
     got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.2})
-    assert got == f"{R.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
+    assert got == f"{RULE.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
 
 
 def test_a_holm_adjusted_p_within_two_mc_errors_of_alpha_is_borderline():
     got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.0505, "p_holm_mc": 0.001})
-    assert got == R.BORDERLINE and "p_holm" in why and "inconclusive" in why and R.BEYOND in why, why
+    assert got == RULE.BORDERLINE and "p_holm" in why and "inconclusive" in why and RULE.BEYOND in why, why
     got, why, _ = _decide("share", **{**_P_ROW, "p_holm": 0.0505, "p_holm_mc": 0.0001})
-    assert got == f"{R.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
+    assert got == f"{RULE.INCONCLUSIVE}: leans higher here" and "Holm stops" in why
     # only "beyond the margin" in doubt (p_beyond at its error): the seed cannot move "different", so it says that
     got, why, _ = _decide("share", **{**_P_ROW, "p_beyond": 0.0101, "p_beyond_mc": 0.0002})
-    assert got == R.HIGHER and "close call" in why and "not claimed" in why
+    assert got == RULE.HIGHER and "close call" in why and "not claimed" in why
     # beyond in doubt and the difference itself too: borderline
     got, why, _ = _decide("share", **{**_P_ROW, "p_beyond": 0.0101, "p_beyond_mc": 0.0002, "p_diff": 0.0099,
                                        "p_diff_mc": 0.0002})
-    assert got == R.BORDERLINE
+    assert got == RULE.BORDERLINE
 
 
 def test_inconclusive_says_which_way_it_leans_its_95_interval_and_the_families_that_would_decide():
@@ -103,9 +103,9 @@ def test_registry_rows_take_paper_value_and_margin_from_the_registry():
     r = _row("share", claim_id=c.claim_id, estimate=0.24, ci_lo=0.24 - c.margin + 0.001, ci_hi=0.24 + c.margin - 0.001,
              n_families=100)
     r["paper"] = REG.FK
-    got, why, upd = R.decide({**r, **R.registry_fields(r)})
-    assert got == R.REPLICATES and upd["margin"] == pytest.approx(c.margin)
-    f = R.registry_fields(r)
+    got, why, upd = RULE.decide({**r, **RULE.registry_fields(r)})
+    assert got == RULE.REPLICATES and upd["margin"] == pytest.approx(c.margin)
+    f = RULE.registry_fields(r)
     assert (f["role"], f["paper_value"], f["quote"], f["where"]) == ("primary", 0.24, c.quote, c.where)
 
 
@@ -114,23 +114,23 @@ def test_registry_rows_take_paper_value_and_margin_from_the_registry():
 @pytest.mark.parametrize(
     ("cid", "lo", "hi", "want"),
     [
-        ("fk.as_different.top1", -0.04, 0.04, R.AS_DIFFERENT),
-        ("fk.as_different.top1", -0.35, -0.13, f"{R.BEYOND}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.top1", 0.13, 0.30, f"{R.BEYOND}: AUPR and AUPRG are less alike than AUPR and AUROC"),
-        ("fk.as_different.spearman", 0.04, 0.12, f"{R.BEYOND}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.top1", -0.36, 0.10, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
-        ("fk.as_different.top1", -0.20, -0.01, f"{R.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.spearman", -0.015, 0.015, R.AS_DIFFERENT),
+        ("fk.as_different.top1", -0.04, 0.04, RULE.AS_DIFFERENT),
+        ("fk.as_different.top1", -0.35, -0.13, f"{RULE.BEYOND}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", 0.13, 0.30, f"{RULE.BEYOND}: AUPR and AUPRG are less alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", 0.04, 0.12, f"{RULE.BEYOND}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.top1", -0.36, 0.10, f"{RULE.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
+        ("fk.as_different.top1", -0.20, -0.01, f"{RULE.DIFFERENT}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", -0.015, 0.015, RULE.AS_DIFFERENT),
         ("fk.as_different.spearman", 0.005, 0.015,
-         f"{R.BY_LESS}: AUPR and AUPRG are more alike than AUPR and AUROC"),
-        ("fk.as_different.spearman", -0.02, 0.035, f"{R.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
+         f"{RULE.BY_LESS}: AUPR and AUPRG are more alike than AUPR and AUROC"),
+        ("fk.as_different.spearman", -0.02, 0.035, f"{RULE.INCONCLUSIVE}: leans to AUPR-AUPRG more alike than AUPR-AUROC"),
     ],
 )
 def test_equivalence_rule(cid, lo, hi, want):
     c = REG.BY_ID[cid]
     r = _row("equivalence", claim_id=cid, estimate=(lo + hi) / 2, ci_lo=lo, ci_hi=hi, n_families=50, mc_error=1e-5)
     r["paper"] = REG.FK
-    got, why, _ = R.decide({**r, **R.registry_fields(r)})
+    got, why, _ = RULE.decide({**r, **RULE.registry_fields(r)})
     assert got == want, why
     assert c.margin == (0.05 if c.quantity == "share_gap" else 0.02) and c.paper_value == 0.0
 
@@ -138,22 +138,22 @@ def test_equivalence_rule(cid, lo, hi, want):
 @pytest.mark.parametrize(
     ("lo", "hi", "want"),
     [
-        (0.02, 0.09, f"{R.BEYOND}: holds"),  # wholly above the margin 0.01, the claimed side
-        (-0.09, -0.02, f"{R.BEYOND}: contradicted"),
-        (-0.008, 0.009, R.NO_EFFECT),
-        (0.001, 0.009, f"{R.BY_LESS}: on the claimed side"),
-        (-0.009, -0.001, f"{R.BY_LESS}: against the claim"),
-        (-0.02, 0.08, f"{R.INCONCLUSIVE}: leans the claimed way"),
-        (0.002, 0.08, f"{R.DIFFERENT}: holds"),  # excludes 0, reaches past the margin
+        (0.02, 0.09, f"{RULE.BEYOND}: holds"),  # wholly above the margin 0.01, the claimed side
+        (-0.09, -0.02, f"{RULE.BEYOND}: contradicted"),
+        (-0.008, 0.009, RULE.NO_EFFECT),
+        (0.001, 0.009, f"{RULE.BY_LESS}: on the claimed side"),
+        (-0.009, -0.001, f"{RULE.BY_LESS}: against the claim"),
+        (-0.02, 0.08, f"{RULE.INCONCLUSIVE}: leans the claimed way"),
+        (0.002, 0.08, f"{RULE.DIFFERENT}: holds"),  # excludes 0, reaches past the margin
     ],
 )
 def test_boyd_direction_claims_take_the_one_scheme_with_a_margin(lo, hi, want):
     cid = "boyd.sec4_3.aupr_rises"
     r = _row("direction", claim_id=cid, estimate=(lo + hi) / 2, ci_lo=lo, ci_hi=hi, n_families=13, mc_error=1e-6)
     r["paper"] = REG.BOYD
-    f = R.registry_fields(r)
+    f = RULE.registry_fields(r)
     assert f["margin"] == REG.DIRECTION_MARGIN == 0.01 and f["paper_value"] == 1.0
-    got, why, _ = R.decide({**r, **f})
+    got, why, _ = RULE.decide({**r, **f})
     assert got == want, why
 
 
@@ -193,16 +193,16 @@ def test_an_end_within_two_mc_errors_of_a_threshold_is_borderline_naming_it():
     # upper end 0.3405 against paper value + margin 0.34: 'replicates' below it, 'inconclusive' above
     got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
                           n_families=40, mc_error=0.0003)
-    assert got == R.BORDERLINE
+    assert got == RULE.BORDERLINE
     assert "upper end 0.3405" in why and "paper value + margin 0.3400" in why
-    assert f"between '{R.REPLICATES}' and '{R.INCONCLUSIVE}: leans higher here'" in why
+    assert f"between '{RULE.REPLICATES}' and '{RULE.INCONCLUSIVE}: leans higher here'" in why
     # the same interval with a smaller MC error decides
     assert _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.25, ci_lo=0.16, ci_hi=0.3405,
-                   n_families=40, mc_error=0.0002)[0] == f"{R.INCONCLUSIVE}: leans higher here"
+                   n_families=40, mc_error=0.0002)[0] == f"{RULE.INCONCLUSIVE}: leans higher here"
     # near the paper's value itself: between 'different, by less than the margin' and 'equivalent'
     got, why, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.29, ci_lo=0.241, ci_hi=0.33,
                           n_families=40, mc_error=0.001)
-    assert got == R.BORDERLINE and "the paper's value 0.2400" in why and R.BY_LESS in why and R.REPLICATES in why
+    assert got == RULE.BORDERLINE and "the paper's value 0.2400" in why and RULE.BY_LESS in why and RULE.REPLICATES in why
 
 
 def test_a_threshold_whose_sides_agree_is_not_borderline():
@@ -210,94 +210,94 @@ def test_a_threshold_whose_sides_agree_is_not_borderline():
     # paper value + margin: inconclusive on both sides of 0.14
     got, _, _ = _decide("share", paper_value=0.24, tolerance=0.10, estimate=0.35, ci_lo=0.1401, ci_hi=0.46,
                         n_families=40, mc_error=0.001)
-    assert got == f"{R.INCONCLUSIVE}: leans higher here"
+    assert got == f"{RULE.INCONCLUSIVE}: leans higher here"
 
 
 def test_borderline_reaches_direction_and_equivalence_rows():
     got, why, _ = _decide("direction", paper_value=1, estimate=0.1, ci_lo=0.001, ci_hi=0.2, n_families=40, mc_error=0.001)
-    assert got == R.BORDERLINE and f"'{R.CANNOT}' and '{R.HOLDS}'" in why
+    assert got == RULE.BORDERLINE and f"'{RULE.CANNOT}' and '{RULE.HOLDS}'" in why
     got, why, _ = _decide("direction", paper_value=1, estimate=0.1, ci_lo=0.001, ci_hi=0.2, n_families=40)
-    assert got == R.HOLDS and "not given" in why  # without an MC error the check is not made, and it says so
+    assert got == RULE.HOLDS and "not given" in why  # without an MC error the check is not made, and it says so
 
 
 # --- small populations -------------------------------------------------------------------------
 
 def test_fewer_than_ten_families_cannot_be_told_with_the_exact_binomial_interval():
-    assert R.MIN_FAMILIES == 10
+    assert RULE.MIN_FAMILIES == 10
     got, why, _ = _decide("share", paper_value=0.24, tolerance=0.1, estimate=0.25, ci_lo=0.2, ci_hi=0.3, n_families=9,
                           n_tasks=20, level=0.95)
-    assert got == "cannot be told: 9 families" == R.few_families(9)
-    assert R.few_families(1) == "cannot be told: 1 family"
+    assert got == "cannot be told: 9 families" == RULE.few_families(9)
+    assert RULE.few_families(1) == "cannot be told: 1 family"
     ci = stats.binomtest(5, 20).proportion_ci(confidence_level=0.95, method="exact")
     assert f"[{ci.low:.3g}, {ci.high:.3g}]" in why and "Clopper-Pearson" in why
     assert _decide("share", paper_value=0.24, tolerance=0.1, estimate=0.25, ci_lo=0.2, ci_hi=0.3, n_families=10,
-                   n_tasks=20)[0] == R.REPLICATES
-    assert _decide("direction", paper_value=1, estimate=0.5, ci_lo=0.2, ci_hi=0.6, n_families=6)[0] == R.few_families(6)
+                   n_tasks=20)[0] == RULE.REPLICATES
+    assert _decide("direction", paper_value=1, estimate=0.5, ci_lo=0.2, ci_hi=0.6, n_families=6)[0] == RULE.few_families(6)
 
 
 # --- noise rows and power ----------------------------------------------------------------------
 
 def test_a_check_without_power_cannot_say_within_noise():
     got, why, _ = _decide("bound", k=0, n=82, power=0.0)
-    assert got == "cannot be told: the check has power 0.00 here" == R.low_power(0.0)
+    assert got == "cannot be told: the check has power 0.00 here" == RULE.low_power(0.0)
     got, why, _ = _decide("bound", k=0, n=82, power=0.9)
-    assert got == R.WITHIN_NOISE and "power at this study's task size is 0.90" in why
+    assert got == RULE.WITHIN_NOISE and "power at this study's task size is 0.90" in why
     got, why, _ = _decide("bound", k=0, n=82)
-    assert got == R.WITHIN_NOISE and "power here is unknown" in why
-    assert _decide("bound", k=20, n=20, power=0.1)[0] == R.BEYOND_NOISE  # a finding needs no power
-    assert _decide("test", estimate=0.4, power=0.3)[0] == R.low_power(0.3)
-    assert _decide("test", estimate=0.4, power=0.5)[0] == R.ORDER_WITHIN
-    assert _decide("test", estimate=0.01, power=0.3)[0] == R.ORDER_DIFFERS
+    assert got == RULE.WITHIN_NOISE and "power here is unknown" in why
+    assert _decide("bound", k=20, n=20, power=0.1)[0] == RULE.BEYOND_NOISE  # a finding needs no power
+    assert _decide("test", estimate=0.4, power=0.3)[0] == RULE.low_power(0.3)
+    assert _decide("test", estimate=0.4, power=0.5)[0] == RULE.ORDER_WITHIN
+    assert _decide("test", estimate=0.01, power=0.3)[0] == RULE.ORDER_DIFFERS
 
 
 def test_exact_direction_stable_difference():
-    assert _decide("exact", estimate=1e-12)[0] == R.EXACT
-    assert _decide("exact", estimate=1e-3, tolerance=5e-4)[0] == R.DIFFERS
-    assert _decide("direction", paper_value=1, ci_lo=0.01, ci_hi=0.2)[0] == R.HOLDS
-    assert _decide("direction", paper_value=1, ci_lo=-0.2, ci_hi=-0.01)[0] == R.CONTRADICTED
-    assert _decide("direction", paper_value=-1, ci_lo=-0.2, ci_hi=-0.01)[0] == R.HOLDS
-    assert _decide("direction", paper_value=1, ci_lo=-0.1, ci_hi=0.2)[0] == R.CANNOT
-    assert _decide("stable", estimate=0.0, ci_lo=-0.01, ci_hi=0.015)[0] == R.HOLDS
-    assert _decide("stable", estimate=0.1, ci_lo=0.05, ci_hi=0.15)[0] == R.DIFFERS
-    assert _decide("stable", estimate=0.02, ci_lo=-0.01, ci_hi=0.05)[0] == R.CANNOT
-    assert _decide("difference", estimate=-0.2, ci_lo=-0.3, ci_hi=-0.1)[0] == R.SMALLER
-    assert _decide("difference", estimate=0.2, ci_lo=0.1, ci_hi=0.3)[0] == R.LARGER
-    assert _decide("difference", estimate=0.0, ci_lo=-0.1, ci_hi=0.3)[0] == R.CANNOT
-    assert _decide("share", paper_value=0.2, tolerance=0.1, estimate=float("nan"))[0] == R.CANNOT
-    assert _decide("share", paper_value=0.2, estimate=0.2, ci_lo=0.1, ci_hi=0.3)[0] == R.CANNOT  # no margin
+    assert _decide("exact", estimate=1e-12)[0] == RULE.EXACT
+    assert _decide("exact", estimate=1e-3, tolerance=5e-4)[0] == RULE.DIFFERS
+    assert _decide("direction", paper_value=1, ci_lo=0.01, ci_hi=0.2)[0] == RULE.HOLDS
+    assert _decide("direction", paper_value=1, ci_lo=-0.2, ci_hi=-0.01)[0] == RULE.CONTRADICTED
+    assert _decide("direction", paper_value=-1, ci_lo=-0.2, ci_hi=-0.01)[0] == RULE.HOLDS
+    assert _decide("direction", paper_value=1, ci_lo=-0.1, ci_hi=0.2)[0] == RULE.CANNOT
+    assert _decide("stable", estimate=0.0, ci_lo=-0.01, ci_hi=0.015)[0] == RULE.HOLDS
+    assert _decide("stable", estimate=0.1, ci_lo=0.05, ci_hi=0.15)[0] == RULE.DIFFERS
+    assert _decide("stable", estimate=0.02, ci_lo=-0.01, ci_hi=0.05)[0] == RULE.CANNOT
+    assert _decide("difference", estimate=-0.2, ci_lo=-0.3, ci_hi=-0.1)[0] == RULE.SMALLER
+    assert _decide("difference", estimate=0.2, ci_lo=0.1, ci_hi=0.3)[0] == RULE.LARGER
+    assert _decide("difference", estimate=0.0, ci_lo=-0.1, ci_hi=0.3)[0] == RULE.CANNOT
+    assert _decide("share", paper_value=0.2, tolerance=0.1, estimate=float("nan"))[0] == RULE.CANNOT
+    assert _decide("share", paper_value=0.2, estimate=0.2, ci_lo=0.1, ci_hi=0.3)[0] == RULE.CANNOT  # no margin
 
 
 def test_bound_uses_the_exact_binomial_interval():
     # closed form for k = 0: upper end 1 - (alpha/2)^(1/n); 0 of 82 -> 0.044 (issue 22)
-    got, why, upd = R.decide(_row("bound", k=0, n=82))
+    got, why, upd = RULE.decide(_row("bound", k=0, n=82))
     assert upd["ci_hi"] == pytest.approx(1 - 0.025 ** (1 / 82), rel=1e-9)
-    assert round(upd["ci_hi"], 3) == 0.044 and got == R.WITHIN_NOISE
+    assert round(upd["ci_hi"], 3) == 0.044 and got == RULE.WITHIN_NOISE
     # closed form for k = n: lower end (alpha/2)^(1/n)
-    got, _, upd = R.decide(_row("bound", k=20, n=20))
-    assert upd["ci_lo"] == pytest.approx(0.025 ** (1 / 20), rel=1e-9) and got == R.BEYOND_NOISE
-    assert R.decide(_row("bound", k=1, n=4))[0] == R.CANNOT  # [0.006, 0.81]
-    assert R.decide(_row("bound", k=0, n=0))[0] == R.CANNOT
+    got, _, upd = RULE.decide(_row("bound", k=20, n=20))
+    assert upd["ci_lo"] == pytest.approx(0.025 ** (1 / 20), rel=1e-9) and got == RULE.BEYOND_NOISE
+    assert RULE.decide(_row("bound", k=1, n=4))[0] == RULE.CANNOT  # [0.006, 0.81]
+    assert RULE.decide(_row("bound", k=0, n=0))[0] == RULE.CANNOT
 
 
 def test_bound_with_effective_cases_reduces_to_the_exact_interval_and_widens_with_clustering():
     for k, n in ((0, 30), (7, 30), (30, 30)):
         exact = stats.binomtest(k, n).proportion_ci(method="exact")
         # the beta form at n_eff just below n is the exact interval's continuous extension
-        lo, hi = R.clopper_pearson(k, n, n_eff=n - 1e-9)
+        lo, hi = RULE.clopper_pearson(k, n, n_eff=n - 1e-9)
         assert (lo, hi) == pytest.approx((exact.low, exact.high), abs=1e-6)
-    assert R.clopper_pearson(7, 30, n_eff=30.0) == pytest.approx(R.clopper_pearson(7, 30))
-    lo_n, hi_n = R.clopper_pearson(7, 30)
-    lo_e, hi_e = R.clopper_pearson(7, 30, n_eff=12.0)
+    assert RULE.clopper_pearson(7, 30, n_eff=30.0) == pytest.approx(RULE.clopper_pearson(7, 30))
+    lo_n, hi_n = RULE.clopper_pearson(7, 30)
+    lo_e, hi_e = RULE.clopper_pearson(7, 30, n_eff=12.0)
     assert lo_e < lo_n and hi_e > hi_n
     # no variance between families (every family alike): the cases count as they are; a share of 0
     # (no variance to measure): the families count, as if each family's cases moved together
-    assert R.effective_cases([1, 1, 1], [2, 2, 2]) == 6.0
-    assert R.effective_cases([0, 0, 0], [2, 1, 3]) == 3.0
+    assert RULE.effective_cases([1, 1, 1], [2, 2, 2]) == 6.0
+    assert RULE.effective_cases([0, 0, 0], [2, 1, 3]) == 3.0
     # one family holding every flagged case: far fewer effective cases
-    assert R.effective_cases([6, 0, 0, 0, 0, 0], [6, 6, 6, 6, 6, 6]) < 10
+    assert RULE.effective_cases([6, 0, 0, 0, 0, 0], [6, 6, 6, 6, 6, 6]) < 10
     row = _row("bound", k=7, n=30)
     row["n_eff"] = 12.0
-    _, why, upd = R.decide(row)
+    _, why, upd = RULE.decide(row)
     assert (upd["ci_lo"], upd["ci_hi"]) == pytest.approx((lo_e, hi_e)) and "12.0 effective cases" in why
 
 
@@ -316,9 +316,9 @@ def test_the_family_aware_bound_interval_covers_where_tasks_as_cases_do_not(rho)
         pf = rng.beta(a, b, size=sizes.size) if rho > 0 else np.full(sizes.size, p)
         k_f = rng.binomial(sizes, pf)
         k, n = int(k_f.sum()), int(sizes.sum())
-        lo, hi = R.clopper_pearson(k, n, n_eff=R.effective_cases(k_f, sizes))
+        lo, hi = RULE.clopper_pearson(k, n, n_eff=RULE.effective_cases(k_f, sizes))
         hit_kg += lo <= p <= hi
-        lo, hi = R.clopper_pearson(k, n)
+        lo, hi = RULE.clopper_pearson(k, n)
         hit_naive += lo <= p <= hi
     assert hit_kg / n_sim >= 0.93
     if rho > 0:
@@ -327,11 +327,11 @@ def test_the_family_aware_bound_interval_covers_where_tasks_as_cases_do_not(rho)
 
 def test_evidence_row_refuses_unknown_kind_and_paper():
     with pytest.raises(ValueError, match="kind"):
-        R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="vibes", estimate=1)
+        RULE.evidence_row(paper="prspace", claim_id="x", claim="c", kind="vibes", estimate=1)
     with pytest.raises(ValueError, match="paper"):
-        R.evidence_row(paper="smith-2020", claim_id="x", claim="c", kind="share", estimate=1)
+        RULE.evidence_row(paper="smith-2020", claim_id="x", claim="c", kind="share", estimate=1)
     with pytest.raises(ValueError, match="k and n"):
-        R.evidence_row(paper="prspace", claim_id="x", claim="c", kind="bound", estimate=1)
+        RULE.evidence_row(paper="prspace", claim_id="x", claim="c", kind="bound", estimate=1)
 
 
 def _summary():
@@ -379,7 +379,7 @@ def test_primary_rows_come_from_the_per_task_table(tmp_path):
     assert r["ci_lo"] < r["estimate"] < r["ci_hi"] and 0 < r["mc_error"] < 0.05
     assert 0 < r["coverage"] <= 1 and r["coverage_n"] >= 1000 and 0 <= r["false_rate"] < 1
     assert 0.9 < r["coverage"] <= 1 and 0.9 < r["coverage_plain"] <= 1 and r["coverage_mc_se"] > 0
-    assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == R.EXACT
+    assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == RULE.EXACT
     assert v.loc["boyd.aucnpr_orders_as_aupr", "role"] == "implementation"
     # primary first, then implementation, then exploratory
     order = v["role"].map({"primary": 0, "implementation": 1, "exploratory": 2}).to_numpy()
@@ -398,23 +398,23 @@ def test_a_paper_row_outside_the_registry_is_an_error(tmp_path):
     _study(tmp_path)
     bad = _row("share", paper_value=0.2, estimate=0.2, ci_lo=0.1, ci_hi=0.3) | {"claim_id": "fk.aupr_auprg.top1.at_pi",
                                                                                  "paper": REG.FK}
-    R.evidence_frame([bad]).to_csv(tmp_path / "skew_evidence.csv", index=False)
+    RULE.evidence_frame([bad]).to_csv(tmp_path / "skew_evidence.csv", index=False)
     with pytest.raises(ValueError, match="registry .* has no such claim"):
         VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200))
     # a paper value the registry does not state is refused too
-    wrong = R.evidence_row(paper=REG.FK, claim_id="fk.aupr_auprg.top1", claim="c", kind="share", estimate=0.3, paper_value=0.3)
+    wrong = RULE.evidence_row(paper=REG.FK, claim_id="fk.aupr_auprg.top1", claim="c", kind="share", estimate=0.3, paper_value=0.3)
     with pytest.raises(ValueError, match="registry says 0.24"):
-        R.apply_rule(R.evidence_frame([wrong]))
+        RULE.apply_rule(RULE.evidence_frame([wrong]))
     # this project's own row keeps its own comparison value and margin
-    own = R.evidence_row(paper="prspace", claim_id="px.a", claim="c", kind="share", estimate=0.3, paper_value=0.3,
+    own = RULE.evidence_row(paper="prspace", claim_id="px.a", claim="c", kind="share", estimate=0.3, paper_value=0.3,
                          tolerance=0.05, ci_lo=0.28, ci_hi=0.32)
-    out = R.apply_rule(R.evidence_frame([own])).iloc[0]
-    assert (out["role"], out["paper_value"], out["margin"], out["verdict"]) == ("exploratory", 0.3, 0.05, R.REPLICATES)
+    out = RULE.apply_rule(RULE.evidence_frame([own])).iloc[0]
+    assert (out["role"], out["paper_value"], out["margin"], out["verdict"]) == ("exploratory", 0.3, 0.05, RULE.REPLICATES)
 
 
 def test_collect_evidence_refuses_duplicates_and_foreign_tables(tmp_path):
     _study(tmp_path)
-    R.evidence_frame([_row("bound", k=0, n=3) | {"claim_id": "boyd.aucnpr_orders_as_aupr"}]
+    RULE.evidence_frame([_row("bound", k=0, n=3) | {"claim_id": "boyd.aucnpr_orders_as_aupr"}]
                      ).to_csv(tmp_path / "noise_evidence.csv", index=False)
     with pytest.raises(ValueError, match="twice"):
         VR.collect_evidence(tmp_path, n_boot=200)
@@ -463,9 +463,9 @@ def test_every_verdict_follows_from_its_own_written_row(tmp_path):
 
 
 def _rederive(v):
-    assert list(v.columns) == R.VERDICT_COLUMNS
+    assert list(v.columns) == RULE.VERDICT_COLUMNS
     for _, r in v.iterrows():
-        got, _, upd = R.decide(r)
+        got, _, upd = RULE.decide(r)
         assert got == r["verdict"], r["claim_id"]
         for col, val in upd.items():
             assert (math.isnan(val) and math.isnan(r[col])) or val == pytest.approx(r[col], rel=5e-6, abs=1e-12), (r["claim_id"], col)  # the CSV holds 6 significant digits
@@ -494,28 +494,28 @@ def test_committed_paper_rows_state_only_the_registry(study):
 
 def test_test_rule_reaches_every_verdict():
     """kind "test": p < alpha -> differs beyond noise; p >= alpha -> within noise; no p -> cannot be told."""
-    got, why, upd = R.decide(_row("test", estimate=0.01))
-    assert got == R.ORDER_DIFFERS and upd["tolerance"] == 0.05 and "0.01 < alpha 0.05" in why
-    assert R.decide(_row("test", estimate=0.05))[0] == R.ORDER_WITHIN  # the level itself is not below it
-    assert R.decide(_row("test", estimate=0.049999))[0] == R.ORDER_DIFFERS
-    assert R.decide(_row("test", estimate=0.04, tolerance=0.01))[0] == R.ORDER_WITHIN  # the row's own alpha
-    got, why, _ = R.decide(_row("test", estimate=0.5))
-    assert got == R.ORDER_WITHIN and "power" in why
-    got, why, _ = R.decide(_row("test", estimate=float("nan")))
-    assert got == R.CANNOT and "not run" in why
+    got, why, upd = RULE.decide(_row("test", estimate=0.01))
+    assert got == RULE.ORDER_DIFFERS and upd["tolerance"] == 0.05 and "0.01 < alpha 0.05" in why
+    assert RULE.decide(_row("test", estimate=0.05))[0] == RULE.ORDER_WITHIN  # the level itself is not below it
+    assert RULE.decide(_row("test", estimate=0.049999))[0] == RULE.ORDER_DIFFERS
+    assert RULE.decide(_row("test", estimate=0.04, tolerance=0.01))[0] == RULE.ORDER_WITHIN  # the row's own alpha
+    got, why, _ = RULE.decide(_row("test", estimate=0.5))
+    assert got == RULE.ORDER_WITHIN and "power" in why
+    got, why, _ = RULE.decide(_row("test", estimate=float("nan")))
+    assert got == RULE.CANNOT and "not run" in why
     # a p-value of 2,000 random sign flips within 2 MC SEs of alpha is borderline; all flips enumerated: decided
     mc = math.sqrt(0.045 * 0.955 / 2000)
-    got, why, _ = R.decide({**_row("test", estimate=0.045), "mc_error": mc})
-    assert got == R.BORDERLINE and "alpha 0.05" in why
-    assert R.decide({**_row("test", estimate=0.045), "mc_error": 0.0})[0] == R.ORDER_DIFFERS
-    assert R.decide({**_row("test", estimate=0.01), "mc_error": math.sqrt(0.01 * 0.99 / 2000)})[0] == R.ORDER_DIFFERS
+    got, why, _ = RULE.decide({**_row("test", estimate=0.045), "mc_error": mc})
+    assert got == RULE.BORDERLINE and "alpha 0.05" in why
+    assert RULE.decide({**_row("test", estimate=0.045), "mc_error": 0.0})[0] == RULE.ORDER_DIFFERS
+    assert RULE.decide({**_row("test", estimate=0.01), "mc_error": math.sqrt(0.01 * 0.99 / 2000)})[0] == RULE.ORDER_DIFFERS
 
 
 def test_bound_within_noise_wording_is_generic():
     """The bound explanation fits every bound row (separable models, disjoint plausible-best sets): it
     speaks of cases the check flags, and the row's detail carries the specifics."""
-    v = R.apply_rule(R.evidence_frame([_row("bound", k=0, n=60, detail="disjoint plausible-best sets")])).iloc[0]
-    assert v["verdict"] == R.WITHIN_NOISE
+    v = RULE.apply_rule(RULE.evidence_frame([_row("bound", k=0, n=60, detail="disjoint plausible-best sets")])).iloc[0]
+    assert v["verdict"] == RULE.WITHIN_NOISE
     assert "cases the check flags" in v["explanation"] and "two models" not in v["explanation"]
     assert v["explanation"].endswith("disjoint plausible-best sets")
 
@@ -554,8 +554,8 @@ def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
     assert sorted(ids) == ["px.aupr_auprg.cd.order", "px.aupr_auroc.cd.order", "px.auprg_auroc.cd.order"]
     assert len(pairs) == 3
     same, flipped = v.loc["px.aupr_auprg.cd.order"], v.loc["px.aupr_auroc.cd.order"]
-    assert same["verdict"] == R.ORDER_WITHIN and same["estimate"] == 1.0  # identical ranks: every flip ties
-    assert flipped["verdict"] == R.ORDER_DIFFERS and flipped["estimate"] < 0.05
+    assert same["verdict"] == RULE.ORDER_WITHIN and same["estimate"] == 1.0  # identical ranks: every flip ties
+    assert flipped["verdict"] == RULE.ORDER_DIFFERS and flipped["estimate"] < 0.05
     p = pairs.set_index(["metric_a", "metric_b"]).loc[("aupr", "auroc")]
     assert flipped["estimate"] == p["p_value"] and flipped["n_tasks"] == 12 and flipped["kind"] == "test"
     # the calibrated false rate and power are in the explanation
@@ -566,7 +566,7 @@ def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
     h = VR.exploratory(normalise(v.reset_index()), VR.SUMMARY_EXPLORATORY)
     assert {"px.aupr_auroc.cd.order", "px.aupr_auprg.cd.order"} <= set(h["claim_id"])
     assert flipped["estimate"] == pytest.approx(2 / 2**12)  # exact: only the observed flips and their mirror
-    assert f"| p = {flipped['estimate']:.2g} | {R.ORDER_DIFFERS} |" in VR.summary_markdown(v.reset_index(), study="s", tasks=None)
+    assert f"| p = {flipped['estimate']:.2g} | {RULE.ORDER_DIFFERS} |" in VR.summary_markdown(v.reset_index(), study="s", tasks=None)
 
 
 def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
@@ -581,7 +581,7 @@ def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
     _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
     v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
     r = v.loc["px.aupr_auroc.cd.order"]
-    assert r["verdict"] == R.CANNOT
+    assert r["verdict"] == RULE.CANNOT
     assert "not run" in r["explanation"] and pairs["note"].iloc[0] in r["explanation"]
     assert "not tested" in VR.verdicts_markdown(v.reset_index(), study="s")
 

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
-from prspace.core import registry as TABLES
+from prspace.core import registry as R
 from prspace.core._heap import keep_freed_memory
 from prspace.core.defaults import N_BOOT_VERDICTS
 from prspace.core.errors import InputError
@@ -82,7 +82,7 @@ def _wide(per_task: pd.DataFrame, task_ids: Sequence[str] | None) -> pd.DataFram
     missing = sorted(need - set(per_task.columns))
     if missing:
         raise InputError(f"the per-task disagreement table lacks column(s) {missing}; give the study's "
-                         f"{TABLES.DISAGREEMENT_PER_TASK.csv('tables')}")
+                         f"{R.DISAGREEMENT_PER_TASK.csv('tables')}")
     df = per_task.assign(task_id=per_task["task_id"].astype(str))
     cols = {}
     for a, b in PAIRS:

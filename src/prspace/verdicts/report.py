@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
-from prspace.core import registry as RG
+from prspace.core import registry as R
 from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
-from prspace.verdicts import rule as R
+from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
 from prspace.verdicts.pagedata import Study, load_study, normalise
@@ -72,39 +72,39 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     sample-size simulation."""
     t = Path(tables_dir)
     rows: list[dict[str, object]] = []
-    per_task_path, tasks_path = RG.DISAGREEMENT_PER_TASK.csv(t), RG.TASKS.csv(t)
+    per_task_path, tasks_path = R.DISAGREEMENT_PER_TASK.csv(t), R.TASKS.csv(t)
     if per_task_path.is_file():
         tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path.is_file() else None
-        noise_path = RG.NOISE_FLOOR_PAIRS.csv(t)
+        noise_path = R.NOISE_FLOOR_PAIRS.csv(t)
         noise = pd.read_csv(noise_path, dtype={"task_id": str}) if noise_path.is_file() else None
         rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed,
                              keep=keep, power=power, noise_pairs=noise)
-    summary_path = RG.DISAGREEMENT_SUMMARY.csv(t)
+    summary_path = R.DISAGREEMENT_SUMMARY.csv(t)
     if summary_path.is_file():
         rows += within_task_order_evidence(pd.read_csv(summary_path))
     # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
-    cd_path = RG.CD_METRIC_PAIRS.csv(t)
+    cd_path = R.CD_METRIC_PAIRS.csv(t)
     if cd_path.is_file():
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
-    frames = [R.evidence_frame(rows, scheme=True)]
-    for table in RG.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
+    frames = [RULE.evidence_frame(rows, scheme=True)]
+    for table in R.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
         p = table.csv(t)
         if p.is_file():
             df = pd.read_csv(p, keep_default_na=False, na_values=[""])
-            for c in R.OPTIONAL_EVIDENCE_COLUMNS:
+            for c in RULE.OPTIONAL_EVIDENCE_COLUMNS:
                 if c not in df.columns:
                     df[c] = np.nan
-            missing = [c for c in R.EVIDENCE_COLUMNS if c not in df.columns]
+            missing = [c for c in RULE.EVIDENCE_COLUMNS if c not in df.columns]
             if missing:
                 raise ValueError(f"{p} lacks evidence column(s) {missing}; it must be written with prspace.verdicts.rule.evidence_row")
-            frames.append(df[R.ALL_EVIDENCE_COLUMNS])
+            frames.append(df[RULE.ALL_EVIDENCE_COLUMNS])
     ev = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
     dup = ev["claim_id"][ev["claim_id"].duplicated()]
     if len(dup):
         raise ValueError(f"claim ids appear twice in the evidence tables of {t}: {sorted(set(dup))}")
     ev["detail"] = ev["detail"].fillna("").astype(str)
     # Boyd's primary direction rows: re-decided by the one scheme from their per-task values by family
-    vals = RG.BOYD_EVIDENCE_VALUES.csv(t)
+    vals = R.BOYD_EVIDENCE_VALUES.csv(t)
     if vals.is_file():
         ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
                             power=power)
@@ -114,7 +114,7 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
 def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
     """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
     implementation, then exploratory; within a role in the order of the evidence."""
-    v = R.apply_rule(evidence)
+    v = RULE.apply_rule(evidence)
     # a row whose sign follows by arithmetic says so first (the registry's flag, verdict_labels.follows_note)
     notes = v["claim_id"].map(follows_note)
     flagged = notes != ""
@@ -155,7 +155,7 @@ class _Notes:
 
     def cite(self, claim_id: str) -> str:
         c = REG.BY_ID[claim_id]
-        key = (R.PAPERS.get(c.paper, c.paper), c.where, c.quote)
+        key = (RULE.PAPERS.get(c.paper, c.paper), c.where, c.quote)
         n = self.keys.setdefault(key, len(self.keys) + 1)
         return f"[^{n}]"
 
@@ -201,7 +201,7 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
         for s in studies:
             head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
                      + (["MC error"] if mc_column else []) + ["verdict"])
-        out += [f"{R.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+        out += [f"{RULE.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for cid in mine:
             first = next(r.loc[cid] for r in rows_by if cid in r.index)
             cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
@@ -418,7 +418,7 @@ def findings_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None
                   "| --- | --- | --- | --- | --- | --- |"]
         for _, r in part.iterrows():
             lines.append(f"| {label(r['claim_id'], r['claim'])} (`{r['claim_id']}`) | {paper_cell(r)} | "
-                         f"{R.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {value_cell(r)} | {r['verdict']} | "
+                         f"{RULE.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {value_cell(r)} | {r['verdict']} | "
                          f"{cell(r['explanation'])} |")
         lines.append("")
     ex = exploratory(s.verdicts)

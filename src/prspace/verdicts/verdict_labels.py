@@ -15,7 +15,7 @@ import pandas as pd
 
 from prspace.core import claims as REG
 from prspace.metrics.names import METRIC_LABELS
-from prspace.verdicts import rule as R
+from prspace.verdicts import rule as RULE
 
 _M = "(?:" + "|".join(sorted(METRIC_LABELS, key=len, reverse=True)) + ")"
 #: A metric pair in a claim id (``aupr_auprg``, ``aupr_average_precision``, ...).
@@ -255,7 +255,7 @@ def cell(text: object) -> str:
 def level_text(rows: pd.DataFrame) -> str:
     """The intervals' coverage as a percentage (the rows' ``level``; 95% when none is recorded)."""
     lv = sorted({round(float(x), 6) for x in rows["level"] if np.isfinite(x)}) if "level" in rows else []
-    return " / ".join(f"{100 * x:g}%" for x in lv) if lv else f"{100 * R.LEVEL:g}%"
+    return " / ".join(f"{100 * x:g}%" for x in lv) if lv else f"{100 * RULE.LEVEL:g}%"
 
 
 #: Terms the pages use that a reader may not know: term -> pattern that finds it in a page. Each

@@ -17,7 +17,7 @@ import pytest
 from scipy import integrate
 from scipy.stats import kendalltau
 
-from prspace.core import claims as registry
+from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.experiments.boyd import boyd_evidence as be
 from prspace.experiments.boyd import boyd_evidence_runs as ber
@@ -219,12 +219,12 @@ def test_fold_skew_divergence_is_the_planted_convexity(planted_runs):
     v = apply_rule(pd.DataFrame(rows)).set_index("claim_id")
     # the primary row counts tasks whose divergence exceeds the AUPR margin (all three are pessimistic here)
     assert v.loc["boyd.sec4_1.averaging_optimistic", "estimate"] == pytest.approx(
-        np.mean(eff["divergence"] > registry.DIRECTION_MARGIN), abs=1e-12)
+        np.mean(eff["divergence"] > REG.DIRECTION_MARGIN), abs=1e-12)
     # with only worst rankings (every fold's AUPR is its floor) the fold mean must be optimistic: by the
     # convexity of AUCPR_MIN, +0.0076 at these folds' skews in every task, below the margin 0.01
     worst_only = planted_runs[planted_runs.model_id == "worst"]
     w_eff = ber_fs.fold_skew_task_effects(worst_only)
-    assert (w_eff["divergence"] > 0.005).all() and (w_eff["divergence"] < registry.DIRECTION_MARGIN).all()
+    assert (w_eff["divergence"] > 0.005).all() and (w_eff["divergence"] < REG.DIRECTION_MARGIN).all()
     w = apply_rule(pd.DataFrame(be.fold_skew_rows(worst_only, None, n_resamples=N_RES, seed=0))).set_index("claim_id")
     assert w.loc["px.boyd.sec4_1.any_optimism_d0.9", "estimate"] == 1.0  # optimistic in every task
     assert w.loc["boyd.sec4_1.averaging_optimistic", "estimate"] == 0.0  # but not beyond the margin
@@ -325,23 +325,23 @@ def test_rows_follow_the_registry(planted_runs):
     """Every boyd-2012 row is a registry claim with its role; every primary Boyd claim is produced,
     as a direction of the registry's sign at the simultaneous level; nothing else is Boyd's."""
     ev = _all_rows(planted_runs).set_index("claim_id")
-    boyd = ev[ev.paper == registry.BOYD]
+    boyd = ev[ev.paper == REG.BOYD]
     for cid, r in boyd.iterrows():
-        c = registry.claim(cid)
-        assert c is not None and c.paper == registry.BOYD, cid
+        c = REG.claim(cid)
+        assert c is not None and c.paper == REG.BOYD, cid
         if c.role == "primary":
             assert r.kind == "direction" and r.paper_value == c.direction, cid
-            assert r.level == pytest.approx(registry.primary_level()), cid
+            assert r.level == pytest.approx(REG.primary_level()), cid
             assert np.isfinite(r.mc_error), cid
             assert r.claim.startswith(c.quote), cid  # the paper's words, quoted
-    primary = {c.claim_id for c in registry.CLAIMS if c.paper == registry.BOYD and c.role == "primary"}
+    primary = {c.claim_id for c in REG.CLAIMS if c.paper == REG.BOYD and c.role == "primary"}
     assert primary <= set(boyd.index)
     implementation = {"boyd.thm1", "boyd.thm2", "boyd.thm3", "boyd.cor4", "boyd.table3", "boyd.table2.mean_row",
                       "boyd.table2.more_conservative"}
     assert implementation <= set(boyd.index)
-    assert all(registry.claim(c).role == "implementation" for c in implementation)
+    assert all(REG.claim(c).role == "implementation" for c in implementation)
     # the exploratory rows are nobody's claim but this project's
-    assert all(registry.claim(c) is None for c in ev.index[ev.paper == "prspace"])
+    assert all(REG.claim(c) is None for c in ev.index[ev.paper == "prspace"])
     assert {"px.boyd.sec4_2.order_changes", "px.boyd.sec4_2.winner_changes", "px.boyd.sec4_1.divergence_size_grows",
             "px.boyd.sec4_1.aucnpr_reduces_rank_changes"} <= set(ev.index)
     # the dropped or replaced ids are gone
@@ -373,7 +373,7 @@ def test_interval_grows_its_resamples_until_the_ends_are_within_0_002():
     the default resamples at the primary level: the row's interval grows them until mc_error <= 0.002."""
     rng = np.random.default_rng(4)
     v, fam = rng.normal(0.9, 0.5, 12), np.r_[np.arange(9), [0, 1, 2]]
-    level = registry.primary_level()
+    level = REG.primary_level()
     first = family_interval(v, fam, n_resamples=be.DEFAULT_RESAMPLES, seed=0, level=level)
     assert first.mc_error > 0.002
     iv = ber.interval(v, fam, n_resamples=be.DEFAULT_RESAMPLES, seed=0, level=level)
@@ -389,7 +389,7 @@ def test_averaging_rows_count_tasks_at_every_dispersion_and_the_primary_reads_th
     rows = {r["claim_id"]: r for r in be.fold_skew_rows(runs, None, n_resamples=N_RES, seed=0)}
     mild = by_d[by_d["dispersion"] == 0.3].sort_values("task_id")["divergence"].to_numpy()
     strong = by_d[by_d["dispersion"] == 0.9].sort_values("task_id")["divergence"].to_numpy()
-    m = registry.DIRECTION_MARGIN
+    m = REG.DIRECTION_MARGIN
     assert rows["boyd.sec4_1.averaging_optimistic"]["estimate"] == pytest.approx(np.mean(strong > m), abs=1e-12)
     assert "Read at d = 0.9, the largest dispersion tested" in rows["boyd.sec4_1.averaging_optimistic"]["detail"]
     assert "control" in rows["boyd.sec4_1.averaging_optimistic"]["detail"]
@@ -470,7 +470,7 @@ def test_committed_primary_rows_keep_their_per_task_values(study):
     ev = pd.read_csv(t / "boyd_evidence.csv").set_index("claim_id")
     va = pd.read_csv(t / "boyd_evidence_values.csv", dtype={"family": str})
     assert list(va.columns) == ["claim_id", "family", "value"]
-    primary = [c for c in registry.CLAIMS if c.paper == registry.BOYD and c.role == "primary"]
+    primary = [c for c in REG.CLAIMS if c.paper == REG.BOYD and c.role == "primary"]
     assert {c.claim_id for c in primary} <= set(ev.index)
     for c in primary:
         v = va.loc[va["claim_id"] == c.claim_id, "value"]

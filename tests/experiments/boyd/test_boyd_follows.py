@@ -19,7 +19,7 @@ import pytest
 from sklearn.metrics import average_precision_score
 
 from prspace import metrics
-from prspace.core import claims as registry
+from prspace.core import claims as REG
 from prspace.core.evidence import evidence_frame, evidence_row
 from prspace.verdicts import report as VR
 from prspace.verdicts.verdict_labels import follows_note, label
@@ -30,8 +30,8 @@ NOTE = "follows from Theorem 1 by arithmetic: cannot fail on data"
 PIS = (0.005, 0.02, 0.05, 0.08, 1 / 11, 1 / 6, 1 / 5, 1 / 4, 1 / 3, 1 / 2)
 
 
-def _flagged() -> dict[str, registry.Claim]:
-    return {c.claim_id: c for c in registry.CLAIMS if c.extra.get("follows_from")}
+def _flagged() -> dict[str, REG.Claim]:
+    return {c.claim_id: c for c in REG.CLAIMS if c.extra.get("follows_from")}
 
 
 def test_every_flagged_row_names_its_theorem():
@@ -41,20 +41,20 @@ def test_every_flagged_row_names_its_theorem():
         name = c.extra["follows_from"]
         assert re.fullmatch(r"Theorem \d+", name), (cid, name)
         # the theorem is one the registry checks against this code, in the same paper
-        checked = [t for t in registry.CLAIMS if t.role == "implementation" and t.paper == c.paper == registry.BOYD
+        checked = [t for t in REG.CLAIMS if t.role == "implementation" and t.paper == c.paper == REG.BOYD
                    and t.where.endswith(f", {name}")]
         assert [t.claim_id for t in checked] == ["boyd.thm1"], (cid, name)
         assert c.role == "primary" and c.quantity == "direction"
         assert follows_note(cid).startswith(NOTE) and NOTE in label(cid)
     # a claim the data can contradict carries no note
-    for c in registry.CLAIMS:
+    for c in REG.CLAIMS:
         if c.claim_id not in FLAGGED:
             assert follows_note(c.claim_id) == "" and NOTE not in label(c.claim_id), c.claim_id
     assert "training ratio" in follows_note("boyd.sec4_3.gap_grows_with_pi")  # where it holds, when not everywhere
 
 
 def test_the_verdict_explanation_says_it_first():
-    rows = [evidence_row(paper=registry.BOYD, claim_id=cid, claim="c", kind="direction", paper_value=1.0, estimate=0.3,
+    rows = [evidence_row(paper=REG.BOYD, claim_id=cid, claim="c", kind="direction", paper_value=1.0, estimate=0.3,
                          ci_lo=0.2, ci_hi=0.4, n_tasks=20.0, n_families=12.0, level=0.95, mc_error=0.0001,
                          detail="the detail")
             for cid in ("boyd.sec4_3.aupr_rises", "boyd.sec4_3.aucnpr_moves_less")]

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from prspace import metrics
 from prspace.core import registry as R
-from prspace.experiments.boyd import boyd_theory_data as theory_data
+from prspace.experiments.boyd import boyd_theory_data as TD
 from prspace.experiments.boyd.aggregation import BOYD_TABLE2_MEAN, table2_check
 from prspace.experiments.boyd.downsampling import table3_check
 from prspace.figures import theory
@@ -53,7 +53,7 @@ def test_figure3_numbers_quoted_in_the_paper():
 
 def test_f1_points_a_b_c_as_in_figure4():
     pi, f1 = 0.33, 0.45
-    pts = theory_data.f1_example_points(pi, f1)
+    pts = TD.f1_example_points(pi, f1)
     for r, p in pts.values():
         assert 2 * p * r / (p + r) == pytest.approx(f1, abs=1e-12)
 
@@ -70,10 +70,10 @@ def test_f1_points_a_b_c_as_in_figure4():
 
 def test_theory_figures_have_labelled_axes():
     figs = [
-        theory.figure_min_pr_curve(theory_data.min_pr_curves([1 / 3])),
-        theory.figure_min_pr_curves(theory_data.min_pr_curves((0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9))),
-        theory.figure_aupr_min_vs_pi(theory_data.aupr_min_vs_pi()),
-        theory.figure_f1_contours(theory_data.f1_contours_table()),
+        theory.figure_min_pr_curve(TD.min_pr_curves([1 / 3])),
+        theory.figure_min_pr_curves(TD.min_pr_curves((0.05, 0.1, 0.2, 1 / 3, 0.5, 0.7, 0.9))),
+        theory.figure_aupr_min_vs_pi(TD.aupr_min_vs_pi()),
+        theory.figure_f1_contours(TD.f1_contours_table()),
     ]
     for fig in figs:
         assert isinstance(fig, Figure)
@@ -94,7 +94,7 @@ def test_pr_prg_figure_on_real_scores():
     y = y == 0  # malignant: the minority class
     X = X[:, [9, 14]]  # two weak features so the curve is not trivially perfect
     s = GaussianNB().fit(X[::2], y[::2]).predict_proba(X[1::2])[:, 1]
-    t = theory_data.pr_prg_tables(y[1::2], s, source="sklearn breast cancer, GaussianNB on 2 features")
+    t = TD.pr_prg_tables(y[1::2], s, source="sklearn breast cancer, GaussianNB on 2 features")
     fig = theory.figure_pr_prg(*(t[f"boyd_fig_pr_prg_{n}"] for n in ("points", "areas", "hull", "isometrics")),
                                title=t["boyd_fig_pr_prg_text"]["text"].iloc[0])
     ax_pr, ax_prg = fig.axes

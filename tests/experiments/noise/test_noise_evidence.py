@@ -14,7 +14,7 @@ from prspace.experiments.noise import noise_floor as NF
 from prspace.experiments.noise.noise_evidence import noise_evidence
 from prspace.experiments.ranking import cluster_bootstrap_ci
 from prspace.verdicts import report as VR
-from prspace.verdicts import rule as R
+from prspace.verdicts import rule as RULE
 
 
 def _tied_counts(seed: int, n: int = 300, n_boot: int = 25, weights: str = "multinomial"):
@@ -220,7 +220,7 @@ def _summary() -> pd.DataFrame:
 def test_evidence_rows_count_and_intervals():
     pairs, tasks = _pairs_table()
     ev = noise_evidence(pairs, tasks, _summary(), n_boot=300, seed=4)
-    assert list(ev.columns) == R.EVIDENCE_COLUMNS
+    assert list(ev.columns) == RULE.EVIDENCE_COLUMNS
     assert len(ev) == 12 and ev.claim_id.is_unique  # 3 pairs x top-1/top-3 x 2 claims; aupr_aucnpr is not Flach & Kull's
     assert set(ev.paper) == {"prspace"}
     for (a, b) in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc")):
@@ -245,7 +245,7 @@ def test_zero_of_82_reads_as_mostly_within_noise_with_the_exact_bound():
     sub["top1_differs"] = [i < 82 for i in range(len(sub))]
     sub["top1_distinguishable"] = [False if i < 82 else float("nan") for i in range(len(sub))]
     ev = noise_evidence(sub, tasks, None, n_boot=100)
-    v = R.apply_rule(ev).set_index("claim_id").loc["px.aupr_auprg.top1.distinguishable"]
+    v = RULE.apply_rule(ev).set_index("claim_id").loc["px.aupr_auprg.top1.distinguishable"]
     assert (v.k, v.n) == (0, 82)
     # 0 of 82 tasks in F families: no variance to measure, so the families are the effective cases and
     # the upper end is Clopper-Pearson's closed form for 0 of F
@@ -253,7 +253,7 @@ def test_zero_of_82_reads_as_mostly_within_noise_with_the_exact_bound():
     assert fam < 82 and v.n_eff == fam
     assert v.ci_hi == pytest.approx(1 - 0.025 ** (1 / fam), rel=1e-9)
     assert v.ci_hi > 1 - 0.025 ** (1 / 82)  # wider than counting the tasks as independent
-    assert v.verdict == R.WITHIN_NOISE
+    assert v.verdict == RULE.WITHIN_NOISE
     assert "power is unknown" in v.explanation
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from prspace.experiments import ranking as R
+from prspace.experiments import ranking as RANKING
 
 
 def _table(seed: int = 0, n_tasks: int = 15, n_models: int = 8) -> pd.DataFrame:
@@ -35,10 +35,10 @@ def _table(seed: int = 0, n_tasks: int = 15, n_models: int = 8) -> pd.DataFrame:
 
 def test_rank_models_matches_scipy_average_ranks():
     df = _table()
-    ranks = R.rank_models(df)
+    ranks = RANKING.rank_models(df)
     for task, sub in df.groupby("task_id"):
         got = ranks[ranks.task_id == task].set_index("model_id")
-        for m in R.RANKING_METRICS:
+        for m in RANKING.RANKING_METRICS:
             expect = stats.rankdata(-sub[m].to_numpy(), method="average")
             np.testing.assert_array_equal(got.loc[sub.model_id, m].to_numpy(), expect)
 
@@ -51,13 +51,13 @@ def test_ties_get_average_ranks_and_float_noise_ties():
             "aupr": [0.9, 0.9 + 1e-15, 0.5, 0.1],
         }
     )
-    r = R.rank_models(df, ["aupr"]).set_index("model_id")["aupr"]
+    r = RANKING.rank_models(df, ["aupr"]).set_index("model_id")["aupr"]
     assert r.tolist() == [1.5, 1.5, 3.0, 4.0]
 
 
 def test_aupr_vs_aucnpr_never_disagree_within_a_task():
     df = _table(seed=3)
-    per = R.disagreement(R.rank_models(df), "aupr", "aucnpr")
+    per = RANKING.disagreement(RANKING.rank_models(df), "aupr", "aucnpr")
     assert not per.top1_differs.any()
     assert not per.top3_differs.any()
     np.testing.assert_allclose(per.spearman, 1.0)
@@ -66,8 +66,8 @@ def test_aupr_vs_aucnpr_never_disagree_within_a_task():
 
 def test_top_k_definition_with_ties():
     ranks = pd.Series([1.5, 1.5, 3.0, 4.0], index=["a", "b", "c", "d"])
-    assert R.top_k(ranks, 1) == {"a": 1, "b": 1}
-    assert R.top_k(ranks, 3) == {"a": 1, "b": 1, "c": 3}
+    assert RANKING.top_k(ranks, 1) == {"a": 1, "b": 1}
+    assert RANKING.top_k(ranks, 3) == {"a": 1, "b": 1, "c": 3}
     # a tie at the top under one metric only is a disagreement on the best model
     df = pd.DataFrame(
         {
@@ -78,10 +78,10 @@ def test_top_k_definition_with_ties():
             "m3": [0.9, 0.9, 0.1, 0.5],
         }
     )
-    ranks = R.rank_models(df, ["m1", "m2", "m3"])
-    d12 = R.disagreement(ranks, "m1", "m2").iloc[0]
+    ranks = RANKING.rank_models(df, ["m1", "m2", "m3"])
+    d12 = RANKING.disagreement(ranks, "m1", "m2").iloc[0]
     assert d12.top1_differs and d12.top3_differs
-    d13 = R.disagreement(ranks, "m1", "m3").iloc[0]
+    d13 = RANKING.disagreement(ranks, "m1", "m3").iloc[0]
     assert not d13.top1_differs and d13.top3_differs
 
 
@@ -95,8 +95,8 @@ def test_top3_is_ordered():
             "m3": [5, 4, 3, 1, 2.0],  # same ordered top 3, rest differs
         }
     )
-    ranks = R.rank_models(df, ["m1", "m2", "m3"])
-    d = R.all_disagreements(ranks, ["m1", "m2", "m3"]).set_index(["metric_a", "metric_b"])
+    ranks = RANKING.rank_models(df, ["m1", "m2", "m3"])
+    d = RANKING.all_disagreements(ranks, ["m1", "m2", "m3"]).set_index(["metric_a", "metric_b"])
     assert not d.loc[("m1", "m2"), "top1_differs"]
     assert d.loc[("m1", "m2"), "top3_differs"]
     assert not d.loc[("m1", "m3"), "top3_differs"]
@@ -106,9 +106,9 @@ def test_top3_is_ordered():
 
 def test_summary_shares_and_bootstrap_interval():
     df = _table(seed=1, n_tasks=40)
-    ranks = R.rank_models(df)
-    per = R.all_disagreements(ranks)
-    summary = R.summarise_disagreement(per, ranks=ranks, n_boot=500, seed=0)
+    ranks = RANKING.rank_models(df)
+    per = RANKING.all_disagreements(ranks)
+    summary = RANKING.summarise_disagreement(per, ranks=ranks, n_boot=500, seed=0)
     assert len(summary) == 10
     for _, row in summary.iterrows():
         sub = per[(per.metric_a == row.metric_a) & (per.metric_b == row.metric_b)]
@@ -121,13 +121,13 @@ def test_summary_shares_and_bootstrap_interval():
         # equal model counts, no ties: pooled rank correlation = mean per-task Spearman
         assert row.pooled_spearman == pytest.approx(row.spearman_mean)
     # deterministic
-    again = R.summarise_disagreement(per, ranks=ranks, n_boot=500, seed=0)
+    again = RANKING.summarise_disagreement(per, ranks=ranks, n_boot=500, seed=0)
     pd.testing.assert_frame_equal(summary, again)
 
 
 def test_bootstrap_interval_is_percentile_of_resampled_means():
     v = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
-    mean, lo, hi = R.bootstrap_ci(v, n_boot=2000, seed=5)
+    mean, lo, hi = RANKING.bootstrap_ci(v, n_boot=2000, seed=5)
     idx = np.random.default_rng(5).integers(0, 5, size=(2000, 5))
     boot = v[idx].mean(axis=1)
     assert mean == pytest.approx(0.6)
@@ -147,7 +147,7 @@ def test_quartile_groups_pick_tasks_near_quartiles():
             "kendall": 0.5,
         }
     )
-    assert R.quartile_groups(per, "aupr", "auprg") == ("t3", "t4")
+    assert RANKING.quartile_groups(per, "aupr", "auprg") == ("t3", "t4")
 
 
 def test_learner_ranking_across_tasks_hand_example():
@@ -160,12 +160,12 @@ def test_learner_ranking_across_tasks_hand_example():
             "aucnpr": [0.25, 0.10, 0.60, 0.65],
         }
     )
-    out = R.learner_ranking_across_tasks(df, ["aupr", "aucnpr"]).set_index("flow_name")
+    out = RANKING.learner_ranking_across_tasks(df, ["aupr", "aucnpr"]).set_index("flow_name")
     assert out.loc["A", "mean_aupr"] == pytest.approx(0.55)
     assert out.loc["B", "mean_aupr"] == pytest.approx(0.575)
     assert out.loc["B", "rank_mean_aupr"] == 1 and out.loc["A", "rank_mean_aucnpr"] == 1
     assert out.loc["A", "mean_rank_aupr"] == 1.5
-    agree = R.learner_order_agreement(out.reset_index(), ["aupr", "aucnpr"]).iloc[0]
+    agree = RANKING.learner_order_agreement(out.reset_index(), ["aupr", "aucnpr"]).iloc[0]
     assert agree.best_a == "B" and agree.best_b == "A" and agree.top1_differs
 
 
@@ -173,9 +173,9 @@ def test_learners_missing_from_tasks_are_dropped_by_default():
     df = pd.DataFrame(
         {"task_id": ["a", "a", "b"], "flow_name": ["X", "Y", "X"], "aupr": [0.5, 0.6, 0.7]}
     )
-    out = R.learner_ranking_across_tasks(df, ["aupr"])
+    out = RANKING.learner_ranking_across_tasks(df, ["aupr"])
     assert out.flow_name.tolist() == ["X"]
-    out = R.learner_ranking_across_tasks(df, ["aupr"], min_share=0.5)
+    out = RANKING.learner_ranking_across_tasks(df, ["aupr"], min_share=0.5)
     assert sorted(out.flow_name) == ["X", "Y"]
 
 
@@ -188,14 +188,14 @@ def test_flipped_pairs():
             "auprg": [0.714, 0.687, 0.4],
         }
     )
-    flips = R.flipped_pairs(df)
+    flips = RANKING.flipped_pairs(df)
     assert flips[["first", "second"]].values.tolist() == [["lr", "ada"]]
     assert flips.best_position.iloc[0] == 1
 
 
 def test_bad_input_names_the_column():
     with pytest.raises(ValueError, match="auprg"):
-        R.rank_models(pd.DataFrame({"task_id": ["a"], "model_id": ["m"]}), ["auprg"])
+        RANKING.rank_models(pd.DataFrame({"task_id": ["a"], "model_id": ["m"]}), ["auprg"])
 
 
 def test_ranking_report_labels_sources_and_families():

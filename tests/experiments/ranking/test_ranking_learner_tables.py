@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from prspace.experiments import ranking as R
+from prspace.experiments import ranking as RANKING
 
 
 def _metrics() -> pd.DataFrame:
@@ -22,30 +22,30 @@ def _metrics() -> pd.DataFrame:
 
 def test_learner_tables_are_the_primitives_composed():
     m = _metrics()
-    t = R.learner_tables(m)
+    t = RANKING.learner_tables(m)
     assert t.problem is None
-    expected = R.learner_ranking_across_tasks(m, ["aupr", "aucnpr", "auprg"], learner="flow_id")
+    expected = RANKING.learner_ranking_across_tasks(m, ["aupr", "aucnpr", "auprg"], learner="flow_id")
     pd.testing.assert_frame_equal(t.learners.drop(columns="flow_name"), expected)
     assert list(t.learners.columns[:2]) == ["flow_id", "flow_name"]
     assert dict(zip(t.learners["flow_id"], t.learners["flow_name"], strict=True)) == {"1": "tree", "2": "forest", "3": "knn"}
     assert "9" not in set(t.learners["flow_id"])  # not on every task
-    pd.testing.assert_frame_equal(t.agreement, R.learner_order_agreement(expected, ["aupr", "aucnpr", "auprg"],
+    pd.testing.assert_frame_equal(t.agreement, RANKING.learner_order_agreement(expected, ["aupr", "aucnpr", "auprg"],
                                                                          learner="flow_id"))
-    pd.testing.assert_frame_equal(t.winners, R.learner_winners(m, ["aupr", "aucnpr", "auprg", "auroc"]))
+    pd.testing.assert_frame_equal(t.winners, RANKING.learner_winners(m, ["aupr", "aucnpr", "auprg", "auroc"]))
     # the best by mean AUPR is the learner with the largest mean AUPR over the five tasks
     means = m[m["flow_id"] != "9"].groupby("flow_id")["aupr"].mean()
     assert t.learners.iloc[0]["flow_id"] == means.idxmax()
 
 
 def test_metrics_the_table_lacks_are_left_out():
-    t = R.learner_tables(_metrics().drop(columns=["aucnpr"]))
+    t = RANKING.learner_tables(_metrics().drop(columns=["aucnpr"]))
     assert "mean_aucnpr" not in t.learners.columns and "mean_aupr" in t.learners.columns
     assert set(t.winners["metric"]) == {"aupr", "auprg", "auroc"}
 
 
 def test_no_learner_on_enough_tasks_gives_empty_tables_and_the_reason():
-    t = R.learner_tables(_metrics(), min_share=2.0)
+    t = RANKING.learner_tables(_metrics(), min_share=2.0)
     assert "no flow_id occurs in at least 200% of the 5 tasks" in t.problem
     assert t.learners.empty and list(t.learners.columns) == ["flow_id", "flow_name", "n_tasks"]
-    assert t.agreement.empty and list(t.agreement.columns) == R.AGREEMENT_COLUMNS
+    assert t.agreement.empty and list(t.agreement.columns) == RANKING.AGREEMENT_COLUMNS
     assert not t.winners.empty  # the winners only need learners on every task

@@ -10,7 +10,7 @@ import pytest
 
 from prspace import metrics as M
 from prspace.data.datasets import task_family
-from prspace.experiments import ranking as R
+from prspace.experiments import ranking as RANKING
 from prspace.experiments.noise import noise_floor as NF
 from prspace.experiments.skew import controlled_skew as CS
 
@@ -84,8 +84,8 @@ def test_controlled_skew_leaves_auroc_and_its_ranks_unchanged_and_moves_pi():
         g = g.set_index("model_id")
         np.testing.assert_allclose(g["auroc"], base["auroc"], rtol=0, atol=1e-12)
         assert (g["pi"] - t).abs().max() < 1e-12
-        rk = R.rank_models(g.reset_index().assign(task_id="x"), ["auroc"])
-        rb = R.rank_models(base.reset_index().assign(task_id="x"), ["auroc"])
+        rk = RANKING.rank_models(g.reset_index().assign(task_id="x"), ["auroc"])
+        rb = RANKING.rank_models(base.reset_index().assign(task_id="x"), ["auroc"])
         assert rk["auroc"].tolist() == rb["auroc"].tolist()
     per = CS.controlled_skew_task(df, metrics=METRICS)
     assert not per[(per.metric_a == "aupr") & (per.metric_b == "aucnpr")]["top1_differs"].any()
@@ -94,7 +94,7 @@ def test_controlled_skew_leaves_auroc_and_its_ranks_unchanged_and_moves_pi():
 def test_saturation_flags_tied_perfect_models():
     df = pd.DataFrame({"task_id": ["a"] * 3 + ["b"] * 3, "auroc": [1, 1, 0.9, 1, 0.8, 0.7],
                        "aupr": [1, 1, 0.9, 1, 0.8, 0.7], "auprg": [1, 1, 0.5, 1, 0.8, 0.7]})
-    s = R.saturation(df).set_index("task_id")
+    s = RANKING.saturation(df).set_index("task_id")
     assert s.loc["a", "n_saturated"] == 2 and s.loc["a", "saturated"]
     assert s.loc["b", "n_saturated"] == 1 and not s.loc["b", "saturated"]
 
@@ -105,13 +105,13 @@ def test_cluster_bootstrap_of_duplicated_tasks_equals_bootstrap_of_families():
     sizes = rng.integers(1, 2, size=12)  # one task per family: the cluster bootstrap is the ordinary one
     v = np.repeat(fam_values, sizes)
     clusters = np.repeat(np.arange(12), sizes)
-    assert R.cluster_bootstrap_ci(v, clusters, n_boot=500, seed=1) == R.cluster_bootstrap_ci(fam_values, None, n_boot=500, seed=1)
+    assert RANKING.cluster_bootstrap_ci(v, clusters, n_boot=500, seed=1) == RANKING.cluster_bootstrap_ci(fam_values, None, n_boot=500, seed=1)
     # three identical copies of each family: same mean, interval as wide as the families' own
     v3, c3 = np.repeat(fam_values, 3), np.repeat(np.arange(12), 3)
-    m3, lo3, hi3 = R.cluster_bootstrap_ci(v3, c3, n_boot=500, seed=1)
-    m1, lo1, hi1 = R.cluster_bootstrap_ci(fam_values, None, n_boot=500, seed=1)
+    m3, lo3, hi3 = RANKING.cluster_bootstrap_ci(v3, c3, n_boot=500, seed=1)
+    m1, lo1, hi1 = RANKING.cluster_bootstrap_ci(fam_values, None, n_boot=500, seed=1)
     assert (m3, lo3, hi3) == pytest.approx((m1, lo1, hi1))
-    _, lo_naive, hi_naive = R.cluster_bootstrap_ci(v3, None, n_boot=500, seed=1)
+    _, lo_naive, hi_naive = RANKING.cluster_bootstrap_ci(v3, None, n_boot=500, seed=1)
     assert hi_naive - lo_naive < hi3 - lo3  # treating copies as independent tasks narrows the interval
 
 
@@ -127,7 +127,7 @@ def test_learner_winners_margin_and_leave_one_out_flip():
     rows = []
     for t, (a, b) in enumerate([(0.9, 0.8), (0.9, 0.8), (-3.0, 0.8), (0.9, 0.8)]):
         rows += [{"task_id": f"t{t}", "flow_id": "A", "auprg": a}, {"task_id": f"t{t}", "flow_id": "B", "auprg": b}]
-    w = R.learner_winners(pd.DataFrame(rows), ["auprg"]).set_index("criterion")
+    w = RANKING.learner_winners(pd.DataFrame(rows), ["auprg"]).set_index("criterion")
     assert w.loc["mean", "winner"] == "B" and w.loc["mean", "n_tasks_flip"] == 1  # one negative AUPRG decides the mean
     assert w.loc["median", "winner"] == "A" and w.loc["mean_rank", "winner"] == "A"
     assert w.loc["mean", "margin"] == pytest.approx(0.8 - (0.9 * 3 - 3.0) / 4)
@@ -143,9 +143,9 @@ def test_one_model_per_family_keeps_the_first_variant_of_each_method():
                        "aupr": [0.5, 0.6, 0.7, 0.1, 0.9, 0.2, 0.3, 0.4],
                        "auroc": [0.5, 0.7, 0.6, 0.1, 0.9, 0.2, 0.4, 0.3]})
     fam = pd.Series({"lr-C1": "lr", "lr-C10": "lr", "rf-50": "rf", "knn": "knn"})
-    sub = R.one_model_per_family(df, fam)
+    sub = RANKING.one_model_per_family(df, fam)
     assert sorted(sub["model_id"].unique()) == ["knn", "lr-C1", "rf-50"]
-    sens = R.panel_sensitivity(df, fam, ["aupr", "auroc"], n_boot=50).iloc[0]
+    sens = RANKING.panel_sensitivity(df, fam, ["aupr", "auroc"], n_boot=50).iloc[0]
     assert sens.n_models_all == 4 and sens.n_models_family == 3
     assert sens.top1_all == 0.5 and sens.top1_family == 0.0  # the lr-C10 near-duplicate made the flip
 

@@ -17,7 +17,7 @@ from prspace.cli import main
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.core.schema import TaskInfo, write_predictions
-from prspace.experiments import ranking as R
+from prspace.experiments import ranking as RANKING
 from prspace.experiments.skew import controlled_skew as CS
 from prspace.study.workflow_commands import skew_reference_path
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
@@ -147,7 +147,7 @@ def test_trend_interval_is_seeded_and_shares_resamples_with_cluster_bootstrap_ci
     clusters = CS.task_families(wide.index, tasks)
     means, boot = CS.cluster_bootstrap_means(wide.to_numpy(), clusters, n_boot=200, seed=7)
     for j in range(wide.shape[1]):
-        m, lo, hi = R.cluster_bootstrap_ci(wide.iloc[:, j].to_numpy(), clusters, n_boot=200, seed=7)
+        m, lo, hi = RANKING.cluster_bootstrap_ci(wide.iloc[:, j].to_numpy(), clusters, n_boot=200, seed=7)
         assert means[j] == pytest.approx(m, abs=1e-15)
         assert tuple(np.quantile(boot[:, j], [0.025, 0.975])) == pytest.approx((lo, hi), abs=1e-15)
 
@@ -213,8 +213,8 @@ def test_auroc_and_its_ranks_do_not_move_at_the_counterfactual_targets():
     for _, g in values[values.target != CS.OBSERVED].groupby("target"):
         g = g.set_index("model_id")
         np.testing.assert_allclose(g["auroc"], base["auroc"], rtol=0, atol=1e-12)
-        ranks = R.rank_models(g.reset_index().assign(task_id="x"), ["auroc"])
-        assert ranks["auroc"].tolist() == R.rank_models(base.reset_index().assign(task_id="x"), ["auroc"])["auroc"].tolist()
+        ranks = RANKING.rank_models(g.reset_index().assign(task_id="x"), ["auroc"])
+        assert ranks["auroc"].tolist() == RANKING.rank_models(base.reset_index().assign(task_id="x"), ["auroc"])["auroc"].tolist()
         assert not np.allclose(g["aupr"], base["aupr"])  # precision-based metrics do move
 
 
@@ -243,7 +243,7 @@ def test_counterfactual_summary_shares_and_intervals_as_the_study_computes_them(
     assert list(out.columns) == CS.COUNTERFACTUAL_COLUMNS and len(out) == 4
     for _, r in out.iterrows():
         g = cf[cf.target_id == r.target_id].sort_values("task_id")
-        m, lo, hi = R.cluster_bootstrap_ci(g[f"top{r.k}_differs"].to_numpy(float), tasks.set_index("task_id").loc[g.task_id, "family"].to_numpy(),
+        m, lo, hi = RANKING.cluster_bootstrap_ci(g[f"top{r.k}_differs"].to_numpy(float), tasks.set_index("task_id").loc[g.task_id, "family"].to_numpy(),
                                            n_boot=300, seed=2)
         assert (r.share, r.lo, r.hi) == pytest.approx((m, lo, hi), abs=1e-15)
         assert r.n_tasks == 24 and r.n_families == 12 and r.n_reference == 5
@@ -264,7 +264,7 @@ def test_balance_levels_partition_the_tasks_and_the_pooled_row_is_the_study_summ
     out = CS.disagreement_by_balance(per, tasks, n_boot=300, seed=0)
     assert list(out.columns) == CS.BALANCE_COLUMNS
     assert list(out["balance"].unique()) == ["all", "pi < 0.1", "0.1 <= pi < 0.3", "pi >= 0.3"]
-    summ = R.summarise_disagreement(per, tasks=tasks, n_boot=300, seed=0).set_index(["metric_a", "metric_b"])
+    summ = RANKING.summarise_disagreement(per, tasks=tasks, n_boot=300, seed=0).set_index(["metric_a", "metric_b"])
     for (a, b, k), g in out.groupby(["metric_a", "metric_b", "k"]):
         g = g.set_index("balance")
         assert g.loc["all", ["share", "lo", "hi"]].tolist() == pytest.approx(
@@ -295,7 +295,7 @@ def test_evidence_rows_have_the_schema_and_their_numbers_come_from_the_tables():
     trend = CS.skew_trend(per, tasks=tasks, n_boot=200, seed=0)
     rng = np.random.default_rng(12)
     rows = []
-    for a, b in R.PAPER_RESULTS:
+    for a, b in RANKING.PAPER_RESULTS:
         for tid, pi in (("reference_median", 0.3881), ("reference_distribution", None)):
             for t in tasks.task_id:
                 rows.append({"task_id": t, "target_id": tid, "pi_target": pi or rng.uniform(0.29, 0.49),
@@ -307,13 +307,13 @@ def test_evidence_rows_have_the_schema_and_their_numbers_come_from_the_tables():
     assert list(ev.columns) == EVIDENCE_COLUMNS
     ids = set(ev.claim_id)
     assert (ev.paper == "prspace").all()  # this project's counterfactual, never under the paper's column
-    for a, b in R.PAPER_RESULTS:
+    for a, b in RANKING.PAPER_RESULTS:
         for k in (1, 3):
             assert {f"px.{a}_{b}.top{k}.skew_trend", f"px.{a}_{b}.top{k}.at_paperlike_pi_distribution"} <= ids
     # the analysis writes both variants; the median one is shown only where its verdict differs from
     # the distribution variant's (a choice of prspace.verdicts, the candidates' order kept)
     both = set(candidates.claim_id)
-    assert {f"px.{a}_{b}.top{k}.at_paperlike_pi" for a, b in R.PAPER_RESULTS for k in (1, 3)} <= both
+    assert {f"px.{a}_{b}.top{k}.at_paperlike_pi" for a, b in RANKING.PAPER_RESULTS for k in (1, 3)} <= both
     v = apply_rule(candidates).set_index("claim_id")
     for cid in [i for i in both if i.endswith(".at_paperlike_pi")]:
         assert (cid in ids) == (v.loc[cid, "verdict"] != v.loc[cid + "_distribution", "verdict"])
@@ -335,7 +335,7 @@ def test_evidence_rows_have_the_schema_and_their_numbers_come_from_the_tables():
             c = cf[(cf.metric_a == a) & (cf.metric_b == b) & (cf.k == int(k)) & (cf.target_id == tid)].iloc[0]
             ref = REG.BY_ID[f"fk.{a}_{b}.top{k}"]
             assert r.kind == "share" and r.paper == "prspace"
-            assert r.paper_value == ref.paper_value == R.PAPER_RESULTS[(a, b)][f"top{k}"] and r.tolerance == ref.margin
+            assert r.paper_value == ref.paper_value == RANKING.PAPER_RESULTS[(a, b)][f"top{k}"] and r.tolerance == ref.margin
             assert (r.estimate, r.ci_lo, r.ci_hi, r.n_tasks, r.n_families) == (c.share, c.lo, c.hi, c.n_tasks, c.n_families)
             assert r.mc_error == c.mc_error > 0
             want = [c.pi_target_median] if tid == "reference_median" else [c.pi_target_min, c.pi_target_max]

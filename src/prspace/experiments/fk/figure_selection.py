@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.core import registry as REGISTRY
-from prspace.experiments import ranking as R
+from prspace.core import registry as R
+from prspace.experiments import ranking as RANKING
 
 #: Flach & Kull (2015), section 4: the per-task Spearman correlations between AUPR and AUPRG
 #: ranks of the tasks in Figure 4 (right), "selected as lower and upper quartiles among all tasks".
@@ -70,7 +70,7 @@ def quartile_tasks(per_task: pd.DataFrame, metric_a: str = "aupr", metric_b: str
     """
     sub = per_task[(per_task["metric_a"] == metric_a) & (per_task["metric_b"] == metric_b)]
     rho = sub.dropna(subset=["spearman"]).set_index("task_id")["spearman"]
-    lo, hi = R.quartile_groups(per_task, metric_a, metric_b)
+    lo, hi = RANKING.quartile_groups(per_task, metric_a, metric_b)
     return {"lower": lo, "upper": hi, "q25": float(np.quantile(rho, 0.25)), "q75": float(np.quantile(rho, 0.75)),
             "rho_lower": float(rho[lo]), "rho_upper": float(rho[hi]), "n_tasks": int(rho.size)}
 
@@ -92,7 +92,7 @@ def _top_flips(metrics: pd.DataFrame, tasks: list[str], top: int, metric_a: str,
     """Flips (:func:`prspace.experiments.ranking.flipped_pairs`) with a model in the top ``top`` by
     ``metric_b`` in ``tasks``, with ``gap`` = min(|delta metric_a|, |delta metric_b|), clearest first
     (ties by task and model ids)."""
-    flips = R.flipped_pairs(metrics[metrics["task_id"].isin(tasks)], metric_a, metric_b)
+    flips = RANKING.flipped_pairs(metrics[metrics["task_id"].isin(tasks)], metric_a, metric_b)
     flips = flips[flips["best_position"] <= top]
     flips = flips.assign(gap=np.minimum((flips[f"{metric_a}_first"] - flips[f"{metric_a}_second"]).abs(),
                                         (flips[f"{metric_b}_first"] - flips[f"{metric_b}_second"]).abs()))
@@ -115,7 +115,7 @@ def choose_flip(metrics: pd.DataFrame, tasks: list[str], *, top: int = 3, metric
        ``visible=False`` (the figure says it cannot be seen).
     3. No flip among the top models at all: None.
     """
-    labels = {metric_a: R.METRIC_LABELS.get(metric_a, metric_a), metric_b: R.METRIC_LABELS.get(metric_b, metric_b)}
+    labels = {metric_a: RANKING.METRIC_LABELS.get(metric_a, metric_a), metric_b: RANKING.METRIC_LABELS.get(metric_b, metric_b)}
     A, B = labels[metric_a], labels[metric_b]
     flips = _top_flips(metrics, tasks, top, metric_a, metric_b)
     if flips.empty:
@@ -233,14 +233,14 @@ class FigureSelection:
         pair = per_task[(per_task.metric_a == "aupr") & (per_task.metric_b == "auprg")].set_index("task_id")["spearman"]
         pis = metrics.drop_duplicates("task_id").set_index("task_id")["pi"]
         nan = float("nan")
-        rows = [{"figure": REGISTRY.FIGURE_FIG4_AUPRG_VS_AUPR.name,
+        rows = [{"figure": R.FIGURE_FIG4_AUPRG_VS_AUPR.name,
                  "role": f"{role} quartile of per-task Spearman (AUPR vs AUPRG): ours {ours:.3f}, paper {paper:.3f}",
                  "task_id": t, "model_id": "", "flow_name": "", "aupr": nan, "auprg": nan, "auroc": nan,
                  "spearman": float(pair[t]), "pi": float(pis[t])}
                 for t, role, ours, paper in ((q["lower"], "lower", q["q25"], p_lo), (q["upper"], "upper", q["q75"], p_hi))]
         for m, role in zip(self.curves_models, self.curves_roles, strict=True):
             r = metrics[(metrics.task_id == self.curves_task) & (metrics.model_id == m)].iloc[0]
-            rows.append({"figure": REGISTRY.FIGURE_FIG5_CURVES.name, "role": f"{role}; {self.curves_reason}", "task_id": self.curves_task,
+            rows.append({"figure": R.FIGURE_FIG5_CURVES.name, "role": f"{role}; {self.curves_reason}", "task_id": self.curves_task,
                          "model_id": m, "flow_name": r["flow_name"], "aupr": r["aupr"], "auprg": r["auprg"],
                          "auroc": r["auroc"], "spearman": float(pair.get(self.curves_task, nan)), "pi": float(r["pi"])})
         return pd.DataFrame(rows)

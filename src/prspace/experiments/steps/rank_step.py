@@ -23,7 +23,7 @@ from prspace.core.contracts import read_metrics_table
 from prspace.core.errors import InputError
 from prspace.core.panels import learner_family
 from prspace.core.steps import StepOutput, TableOut
-from prspace.experiments import ranking as RK
+from prspace.experiments import ranking as RANKING
 
 __all__ = ["RankInputs", "learner_families", "rank_step", "scorecard_markdown", "source_label", "summary_markdown"]
 
@@ -61,7 +61,7 @@ def _opt(summary: pd.DataFrame, col: str) -> pd.Series:
 
 
 def summary_markdown(summary: pd.DataFrame) -> pd.DataFrame:
-    lab = RK.METRIC_LABELS
+    lab = RANKING.METRIC_LABELS
     return pd.DataFrame(
         {
             "metrics": [f"{lab.get(a, a)} vs {lab.get(b, b)}" for a, b in zip(summary.metric_a, summary.metric_b, strict=True)],
@@ -170,16 +170,16 @@ def rank_step(inputs: RankInputs, *, metrics: Sequence[str], n_boot: int, seed: 
     unknown = [m for m in rank_by if m not in table.columns]
     if unknown:
         raise InputError(f"metrics names {', '.join(unknown)}, not columns of {inputs['metrics']}; choose from "
-                         f"{', '.join(RK.METRIC_LABELS)}")
+                         f"{', '.join(RANKING.METRIC_LABELS)}")
     if table.empty:
         raise InputError(f"{inputs['metrics']} has no rows: no task was scored; see the task table {inputs['tasks']} "
                          "for the reasons")
     try:
-        ranks = RK.rank_models(table, rank_by)
+        ranks = RANKING.rank_models(table, rank_by)
     except ValueError as exc:
         raise InputError(f"{inputs['metrics']}: {exc}") from None
-    per_task = RK.all_disagreements(ranks, rank_by)
-    summary = RK.summarise_disagreement(per_task, ranks=ranks, tasks=tasks, floors=_optional_table(inputs, "floors"),
+    per_task = RANKING.all_disagreements(ranks, rank_by)
+    summary = RANKING.summarise_disagreement(per_task, ranks=ranks, tasks=tasks, floors=_optional_table(inputs, "floors"),
                                         noise_pairs=_optional_table(inputs, "pairs"), n_boot=n_boot, seed=seed)
     source = source_label(tasks)
     note = (f"Source: {source}. Shares of tasks where the best model (top-1) or the ordered top three (top-3) "
@@ -188,15 +188,15 @@ def rank_step(inputs: RankInputs, *, metrics: Sequence[str], n_boot: int, seed: 
             "floor: how often a metric disagrees with itself under a stratified bootstrap of the test rows "
             "(mean over tasks of the two metrics' floors); w/o saturated: saturated tasks left out; "
             "distinguishable: share of the disagreeing tasks where both metrics' preferences are outside "
-            f"their paired bootstrap 95% intervals. {RK.TIE_CONVENTION}")
-    card = RK.scorecard(summary, per_task, source=source)
+            f"their paired bootstrap 95% intervals. {RANKING.TIE_CONVENTION}")
+    card = RANKING.scorecard(summary, per_task, source=source)
     if "selfcheck" in inputs:
         card = pd.concat([card, scorecard_rows(pd.read_csv(inputs["selfcheck"]))], ignore_index=True)
-    learners, agreement, winners, problem = RK.learner_tables(table, min_share=learner_min_share)
+    learners, agreement, winners, problem = RANKING.learner_tables(table, min_share=learner_min_share)
     lnote = ("Learners ranked across tasks by their mean metric (Boyd et al. 2012, sec. 4.2): "
              "rank_mean_<m> = rank by the mean over tasks (1 = best); mean_rank_<m> = mean within-task rank. "
              f"Only learners present in at least {learner_min_share:.0%} of the tasks. Source: {source}.")
-    sens = RK.panel_sensitivity(table, learner_families(table), rank_by, tasks=tasks, n_boot=n_boot, seed=seed)
+    sens = RANKING.panel_sensitivity(table, learner_families(table), rank_by, tasks=tasks, n_boot=n_boot, seed=seed)
     log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))
     return StepOutput(
         tables=[
@@ -204,10 +204,10 @@ def rank_step(inputs: RankInputs, *, metrics: Sequence[str], n_boot: int, seed: 
             TableOut(R.DISAGREEMENT_SUMMARY, summary, note, "Rank disagreement between metrics",
                      summary_markdown(summary)),
             TableOut(R.SCORECARD, card,
-                     (f"paper: {RK.PAPER_SOURCE}; the paper does not name its rank correlation.  \nthis run: {source}.  \n"
+                     (f"paper: {RANKING.PAPER_SOURCE}; the paper does not name its rank correlation.  \nthis run: {source}.  \n"
                       "95% CI: percentile cluster bootstrap over families of tasks. noise floor: how often a metric "
                       "disagrees with itself under a stratified bootstrap of the test rows. distinguishable: share "
-                      f"of the disagreements outside both paired bootstrap intervals.  \n{RK.TIE_CONVENTION}"),
+                      f"of the disagreements outside both paired bootstrap intervals.  \n{RANKING.TIE_CONVENTION}"),
                      "Replication scorecard: Flach & Kull (2015), section 4", scorecard_markdown(card)),
             TableOut(R.LEARNER_RANKING, learners, lnote, "Learners ranked across tasks"),
             TableOut(R.LEARNER_AGREEMENT, agreement, lnote, "Do the learners' orders by mean metric agree?"),
