@@ -13,7 +13,9 @@ and its linearised cluster standard error, closed form,
 ``se*^2 = F / (F - 1) * sum_f c_f u_f^2``, ``u_f = sum_j w_j (S_jf - m*_j N_jf) / (c . N_j)``,
 
 are products of ``c`` with fixed per-family columns (:class:`_Moments`), so a whole batch of resamples is
-one matrix product. Bounded means are studentized on Fisher's z scale of their range (:func:`to_work`).
+one matrix product, made exact (:func:`prspace.stats.exact_products.count_product`: the same bits on every
+machine, whatever BLAS kernel numpy picks). Bounded means are studentized on Fisher's z scale of their range
+(:func:`to_work`).
 :func:`draw` gives the study's sorted ``t* = (z* - z) / se*``; :func:`double_u` the position of the
 truth's pivot among the inner resamples of each simulated study (:func:`outer_pivot`, :func:`truth_position`).
 """
@@ -24,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from prspace.stats import portable_math as PM
+from prspace.stats.exact_products import count_product, fixed_order_matvec
 from prspace.stats.family_bootstrap import draw_families
 
 
@@ -77,7 +81,7 @@ def to_work(stats: list[Stat], est: np.ndarray, se: np.ndarray) -> tuple[np.ndar
             r /= b1 - b0
             r -= 1.0
             np.clip(r, -1.0 + RANGE_EPS, 1.0 - RANGE_EPS, out=r)
-            np.arctanh(r, out=z[..., k])
+            z[..., k] = PM.atanh(r)  # not np.arctanh: its bits follow the CPU's SIMD (portable_math)
             s = np.multiply(se[..., k], 2.0)
             s /= b1 - b0
             np.multiply(r, r, out=r)
@@ -91,7 +95,7 @@ def from_work(st: Stat, z: np.ndarray) -> np.ndarray:
     if not st.transformed:
         return z
     b0, b1 = st.bounds
-    return b0 + (b1 - b0) * (np.tanh(z) + 1.0) / 2.0
+    return b0 + (b1 - b0) * (PM.tanh(np.asarray(z, dtype=np.float64)) + 1.0) / 2.0
 
 
 def ratio_stat(values: np.ndarray, family: np.ndarray, n_families: int | None = None) -> Stat:
@@ -165,7 +169,7 @@ class _Moments:
         """Estimates and standard errors ``(B, K)`` for counts ``c`` ``(B, F)`` (column-major: each
         statistic's column is contiguous)."""
         # one row per distinct moment column, contiguous: the arithmetic below runs along rows
-        P = np.ascontiguousarray((c @ self.M).T)
+        P = np.ascontiguousarray(count_product(c, self.M).T)  # the same bits whatever the BLAS kernel
         inv = self.inverse
         B = c.shape[0]
         est = np.empty((len(self.stats), B))
@@ -175,11 +179,11 @@ class _Moments:
         with np.errstate(invalid="ignore", divide="ignore"):
             for i, (s, (base, J)) in enumerate(zip(self.stats, self.layout, strict=True)):
                 Nx = [P[inv[base + J + j]] for j in range(J)]
-                m = np.empty((B, J))  # the (B, J) array of before, so that ``m @ w`` sums as it did
+                m = np.empty((B, J))
                 for j in range(J):
                     m[:, j] = P[inv[base + j]] / Nx[j]
                 mc = [m[:, j].copy() for j in range(J)]
-                est[i] = m @ s.w
+                est[i] = fixed_order_matvec(m, s.w)
                 var = np.zeros(B)
                 o = base + 2 * J
                 for j in range(J):
@@ -320,8 +324,9 @@ def _q(sorted_t: np.ndarray, p: np.ndarray) -> np.ndarray:
     a0, a1 = raw(np.full((K, 1), p0)), raw(np.full((K, 1), 10 * p0))
     b0, b1 = raw(np.full((K, 1), 1 - p0)), raw(np.full((K, 1), 1 - 10 * p0))
     with np.errstate(invalid="ignore", divide="ignore"):
-        lo_tail = a0 - (a1 - a0) / np.log(10.0) * np.log(p0 / np.clip(p, 1e-300, None))
-        hi_tail = b0 + (b0 - b1) / np.log(10.0) * np.log(p0 / np.clip(1 - p, 1e-300, None))
+        ln10 = PM.log(np.array(10.0))
+        lo_tail = a0 - (a1 - a0) / ln10 * PM.log(p0 / np.clip(p, 1e-300, None))
+        hi_tail = b0 + (b0 - b1) / ln10 * PM.log(p0 / np.clip(1 - p, 1e-300, None))
     out = np.where(p < p0, np.where(np.isfinite(lo_tail), lo_tail, out), out)
     return np.where(p > 1 - p0, np.where(np.isfinite(hi_tail), hi_tail, out), out)
 

@@ -1,0 +1,124 @@
+"""The resampling engines give the same bytes whatever BLAS kernel, thread count or numpy SIMD path the machine
+picks (issue 60: a committed table reproduced on this machine and not on another x86-64 machine whose OpenBLAS
+picked another kernel).
+
+``tests/_blas_probe.py`` runs the studentized cluster bootstrap (intervals, counted coverage, MC errors, decision
+p-values, power curve) and the sign-flip test on fixed data in a fresh process under three environments: as the
+machine is; the oldest OpenBLAS core type the CPU runs, numpy's SIMD loops switched off and one thread; the newest
+core type and two threads.  Every output's SHA-256 must agree.  Before the products of counts were made exact
+(:mod:`prspace.stats.exact_products`) the estimates, ``t*`` and interval ends of the same probe differed between
+OpenBLAS's Haswell and Nehalem kernels on this machine (the power of this test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from prspace.stats.exact_products import count_product, fixed_order_matvec
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+PROBE = Path(__file__).parents[1] / "_blas_probe.py"
+ROOT = Path(__file__).resolve().parents[2]
+#: OpenBLAS core types (as OPENBLAS_CORETYPE names them) and the CPU flag each needs, oldest first
+CORETYPES = {"Prescott": "sse3", "Nehalem": "sse4_2", "SandyBridge": "avx", "Haswell": "avx2",
+             "SkylakeX": "avx512f"}
+KNOBS = ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _flags() -> set[str]:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def _numpy_simd() -> str:
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    return " ".join(f for f in __cpu_dispatch__ if __cpu_features__.get(f))
+
+
+def _probe(env: dict[str, str]) -> dict:
+    full = {k: v for k, v in os.environ.items() if k not in KNOBS}
+    full.update(env)
+    full["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), full.get("PYTHONPATH")]))
+    res = subprocess.run([sys.executable, str(PROBE)], env=full, capture_output=True, text=True, timeout=800)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def probes():
+    usable = [c for c, flag in CORETYPES.items() if flag in _flags()]
+    if len(usable) < 2:
+        pytest.skip("cannot tell which OpenBLAS core types this CPU runs (no /proc/cpuinfo flags)")
+    base = _probe({})
+    own = {arch for _, arch, _ in base["blas"]}
+    other = [c for c in usable[1:] if c not in own] or usable[1:]  # a kernel the machine would not pick itself
+    return {
+        "as the machine is": base,
+        f"{usable[0]}, numpy without SIMD, 1 thread": _probe({
+            "OPENBLAS_CORETYPE": usable[0], "NPY_DISABLE_CPU_FEATURES": _numpy_simd(),
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}),
+        f"{other[-1]}, 2 threads": _probe({"OPENBLAS_CORETYPE": other[-1], "OMP_NUM_THREADS": "2",
+                                            "OPENBLAS_NUM_THREADS": "2"}),
+    }
+
+
+def test_the_variants_ran_other_kernels_and_thread_counts(probes):
+    seen = {json.dumps(p["blas"]) for p in probes.values()}
+    assert len(seen) == len(probes), seen
+
+
+def test_every_engine_output_has_the_same_bytes_in_every_variant(probes):
+    (first_name, first), *rest = probes.items()
+    for name, p in rest:
+        differ = [k for k in first["hashes"] if p["hashes"][k] != first["hashes"][k]]
+        assert not differ, f"{name} vs {first_name}: {differ}"
+
+
+def test_count_product_is_the_exact_product_rounded_slice_by_slice():
+    rng = np.random.default_rng(0)
+    c = rng.multinomial(37, np.full(37, 1 / 37), size=300).astype(np.float64)
+    M = rng.normal(size=(37, 50)) * np.exp(rng.normal(0, 8, size=(1, 50)))  # columns of very different scales
+    from fractions import Fraction
+
+    got = count_product(c, M)
+    for b, k in [(0, 0), (17, 3), (299, 49), (120, 25)]:
+        exact = sum(Fraction(int(c[b, f])) * Fraction(float(M[f, k])) for f in range(37))
+        assert abs(Fraction(float(got[b, k])) - exact) <= abs(exact) * Fraction(1, 2**51)
+    np.testing.assert_allclose(got, c @ M, rtol=1e-10, atol=1e-12 * np.abs(M).max())
+
+
+def test_count_product_gives_the_same_bits_in_any_column_order_and_batch():
+    rng = np.random.default_rng(1)
+    c = rng.integers(0, 5, size=(64, 20)).astype(np.float64)
+    M = rng.normal(size=(20, 30))
+    full = count_product(c, M)
+    perm = rng.permutation(20)  # another order of the terms: an exact sum has none
+    assert np.array_equal(count_product(c[:, perm], M[perm]), full)
+    assert np.array_equal(np.vstack([count_product(c[:10], M), count_product(c[10:], M)]), full)
+
+
+def test_count_product_refuses_what_it_cannot_make_exact():
+    with pytest.raises(ValueError, match="integer counts"):
+        count_product(np.array([[0.5, 1.0]]), np.ones((2, 1)))
+    with pytest.raises(ValueError, match="finite"):
+        count_product(np.ones((1, 2)), np.array([[np.inf], [1.0]]))
+
+
+def test_fixed_order_matvec_adds_left_to_right():
+    m = np.array([[1e16, 1.0, -1e16]])
+    w = np.ones(3)
+    assert fixed_order_matvec(m, w)[0] == (1e16 + 1.0) - 1e16
