@@ -12,6 +12,7 @@ import pytest
 
 from prspace.stats import bootstrap_kernel as BK
 from prspace.stats import cluster_bootstrap as CB
+from prspace.stats.exact_products import count_product
 
 
 def _plain_counts(rng, weights_idx, F, B):
@@ -24,10 +25,11 @@ def _plain_counts(rng, weights_idx, F, B):
 
 
 def _plain_evaluate(stats, c):
-    """Row-major: the moment columns' products with the counts (the module's one matrix product of the
-    distinct columns, so that BLAS sums them as the kernel does), then each statistic column by column."""
+    """Row-major: the moment columns' products with the counts (exact, as the kernel's:
+    :func:`prspace.stats.exact_products.count_product`, the same bits whatever BLAS sums them), then each statistic
+    column by column, its weighted sum of means left to right."""
     mom = CB._Moments(stats)
-    P = (c @ mom.M)[:, mom.inverse]
+    P = count_product(c, mom.M)[:, mom.inverse]
     F = mom.F
     B = c.shape[0]
     est, se = np.empty((B, len(stats))), np.empty((B, len(stats)))
@@ -35,7 +37,9 @@ def _plain_evaluate(stats, c):
         for i, (s, (base, J)) in enumerate(zip(stats, mom.layout, strict=True)):
             Sx, Nx = P[:, base:base + J], P[:, base + J:base + 2 * J]
             m = Sx / Nx
-            est[:, i] = m @ s.w
+            est[:, i] = m[:, 0] * s.w[0]
+            for j in range(1, J):
+                est[:, i] += m[:, j] * s.w[j]
             var = np.zeros(B)
             o = base + 2 * J
             for j in range(J):

@@ -164,12 +164,14 @@ class _Moments:
         self.M, self.inverse = np.unique(M, axis=1, return_inverse=True)
         self.inverse = np.ravel(self.inverse)
         self.F = stats[0].n_families
+        self._slices: dict[int, list[np.ndarray]] = {}  # column_slices of M by bits (count_product)
 
     def evaluate(self, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Estimates and standard errors ``(B, K)`` for counts ``c`` ``(B, F)`` (column-major: each
         statistic's column is contiguous)."""
         # one row per distinct moment column, contiguous: the arithmetic below runs along rows
-        P = np.ascontiguousarray(count_product(c, self.M).T)  # the same bits whatever the BLAS kernel
+        # the same bits whatever the BLAS kernel; the counts are drawn here (non-negative integers): not checked
+        P = np.ascontiguousarray(count_product(c, self.M, check=False, slices=self._slices).T)
         inv = self.inverse
         B = c.shape[0]
         est = np.empty((len(self.stats), B))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["count_product", "fixed_order_matvec"]
+__all__ = ["column_slices", "count_product", "fixed_order_matvec"]
 
 #: Significand bits of a float64.
 _MANT = 53
@@ -37,9 +37,32 @@ def _slice_bits(c: np.ndarray) -> int:
     return bits
 
 
-def count_product(c: np.ndarray, M: np.ndarray) -> np.ndarray:
+def column_slices(M: np.ndarray, bits: int) -> list[np.ndarray]:
+    """``M`` ``(F, K)`` as slices ``M = sum(slices)`` (up to what float64 represents), slice ``s`` an integer multiple
+    of ``2**(e_k - (s + 1) * bits)`` per column ``k`` (``|M[:, k]| < 2**e_k``) of magnitude at most ``2**bits`` units."""
+    M = np.asarray(M, dtype=np.float64)
+    if not np.all(np.isfinite(M)):
+        raise ValueError("count_product needs finite columns")
+    big = np.max(np.abs(M), axis=0) if M.shape[0] else np.zeros(M.shape[1])
+    shift = np.frexp(big)[1].astype(np.int64) - bits  # the exponent of each column's largest magnitude, less bits
+    rest = M.copy()
+    out = []
+    while True:
+        unit = np.ldexp(1.0, shift)  # (K,): the slice's unit per column
+        sl = np.round(rest / unit) * unit  # an integer multiple of unit, |sl / unit| <= 2**bits (division exact)
+        rest -= sl  # exact: both are multiples of the ulp of rest's largest entries
+        out.append(sl)
+        shift = shift - bits
+        if not np.any(rest) or np.all(shift < -1074):  # exhausted, or below the smallest subnormal
+            return out
+
+
+def count_product(c: np.ndarray, M: np.ndarray, *, check: bool = True,
+                  slices: dict[int, list[np.ndarray]] | None = None) -> np.ndarray:
     """``c @ M`` for counts ``c`` ``(B, F)`` (non-negative integers, as float64) and finite reals ``M`` ``(F, K)``,
-    the same bits whatever BLAS kernel or thread count computes it (module docstring).
+    the same bits whatever BLAS kernel or thread count computes it (module docstring).  ``check``: refuse counts
+    that are not non-negative integers (a caller that draws them may skip the pass); ``slices``: a cache of
+    :func:`column_slices` of ``M`` by bits, for a caller that multiplies the same ``M`` many times.
 
     >>> import numpy as np
     >>> c = np.array([[2.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
@@ -51,28 +74,19 @@ def count_product(c: np.ndarray, M: np.ndarray) -> np.ndarray:
     M = np.asarray(M, dtype=np.float64)
     if c.ndim != 2 or M.ndim != 2 or c.shape[1] != M.shape[0]:
         raise ValueError(f"cannot multiply counts of shape {c.shape} by columns of shape {M.shape}")
-    if c.size and (np.any(c < 0) or np.any(c != np.floor(c))):
+    if check and c.size and (np.any(c < 0) or np.any(c != np.floor(c))):
         raise ValueError("count_product needs non-negative integer counts")
-    if not np.all(np.isfinite(M)):
-        raise ValueError("count_product needs finite columns")
     bits = _slice_bits(c)
-    # the exponent of each column's largest magnitude: |M[:, k]| < 2**e[k]
-    big = np.max(np.abs(M), axis=0) if M.shape[0] else np.zeros(M.shape[1])
-    e = np.frexp(big)[1].astype(np.int64)
-    rest = M.copy()
-    out: np.ndarray | None = None
-    shift = e - bits
-    while True:
-        unit = np.ldexp(1.0, shift)  # (K,): the slice's unit per column
-        sl = np.round(rest / unit) * unit  # an integer multiple of unit, |sl / unit| <= 2**bits (division exact)
-        rest -= sl  # exact: both are multiples of the ulp of rest's largest entries
-        part = c @ sl  # exact in any order: integer multiples of unit below 2**53 units
-        out = part if out is None else out + part
-        if not np.any(rest):
-            return out
-        shift = shift - bits
-        if np.all(shift < -1074):  # below the smallest subnormal: nothing left to represent
-            return out
+    if slices is None:
+        parts = column_slices(M, bits)
+    else:
+        parts = slices.get(bits)
+        if parts is None:
+            parts = slices[bits] = column_slices(M, bits)
+    out = c @ parts[0]  # exact in any order: integer multiples of the unit below 2**53 units
+    for sl in parts[1:]:
+        out += c @ sl  # the slices' exact products added in a fixed order
+    return out
 
 
 def fixed_order_matvec(m: np.ndarray, w: np.ndarray) -> np.ndarray:

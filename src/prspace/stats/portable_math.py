@@ -39,12 +39,15 @@ _FACT = [float(Fraction(1, np.prod(np.arange(1, n + 1, dtype=object)) if n else 
 
 
 def _odd_series(s: np.ndarray, terms: int) -> np.ndarray:
-    """``sum_{k < terms} s**(2k+1) / (2k+1)`` by Horner's rule in ``s**2``."""
+    """``sum_{k < terms} s**(2k+1) / (2k+1)`` by Horner's rule in ``s**2`` (in place on one buffer)."""
     s2 = s * s
-    acc = np.full_like(s, _ODD[terms - 1])
-    for k in range(terms - 2, -1, -1):
-        acc = acc * s2 + _ODD[k]
-    return acc * s
+    acc = s2 * _ODD[terms - 1]
+    for k in range(terms - 2, 0, -1):
+        acc += _ODD[k]
+        acc *= s2
+    acc += _ODD[0]
+    acc *= s
+    return acc
 
 
 def log(x: np.ndarray) -> np.ndarray:
@@ -56,14 +59,23 @@ def log(x: np.ndarray) -> np.ndarray:
     """
     x = np.asarray(x, dtype=np.float64)
     ok = np.isfinite(x) & (x > 0)
-    xs = np.where(ok, x, 1.0)
-    m, e = np.frexp(xs)
+    m, e = np.frexp(np.where(ok, x, 1.0))
+    m, e = np.atleast_1d(m), np.atleast_1d(e)  # frexp of a 0-d array gives scalars
     low = m < _SQRT_HALF
-    m = np.where(low, m * 2.0, m)  # exact
-    e = (e - low).astype(np.float64)
-    s = (m - 1.0) / (m + 1.0)
-    out = e * _LN2_HI + (2.0 * _odd_series(s, 11) + e * _LN2_LO)
-    return np.where(ok, out, np.nan)[()]
+    m[low] *= 2.0  # exact
+    ef = e.astype(np.float64)
+    ef -= low
+    s = m - 1.0
+    m += 1.0
+    s /= m
+    out = _odd_series(s, 11)
+    out *= 2.0
+    out += ef * _LN2_LO
+    ef *= _LN2_HI
+    ef += out
+    if not ok.all():
+        ef[~np.atleast_1d(ok)] = np.nan
+    return ef.reshape(x.shape)[()]
 
 
 def _log1p_of(a: np.ndarray) -> np.ndarray:
