@@ -1,9 +1,10 @@
 """One list of metric keys, :data:`prspace.metrics.names.METRIC_KEYS`, read everywhere a metric is named
 (issue 61): both kernels of :mod:`prspace.metrics.headline` return every key of it in its order (the batch
 kernel's ``BATCH_METRICS`` is that list), the metrics table has its columns, every key has its label and
-its public function (named as the key), and the configuration schema's metric enums are that list. A new
-metric added to the list but not to a kernel, the schema or the docs fails here (``CONTRIBUTING.md``,
-"A metric")."""
+its public function (named as the key), and the configuration schema's metric enums are that list
+(``analysis.metrics``) or its part the bootstraps resample (``analysis.rank_sets.metrics``:
+``REPORTED_METRICS``). A new metric added to the list but not to a kernel, the schema or the docs fails
+here (``CONTRIBUTING.md``, "A metric")."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from prspace import metrics as M
 from prspace.core import registry as R
 from prspace.experiments.fk import scoring
 from prspace.metrics import headline
-from prspace.metrics.names import METRIC_KEYS, METRIC_LABELS
+from prspace.metrics.names import METRIC_KEYS, METRIC_LABELS, REPORTED_METRICS
+from prspace.stats.replicates import BOOT_METRICS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = sorted((ROOT / "workflow" / "schemas").glob("*.schema.yaml"))
@@ -102,14 +104,24 @@ def test_every_key_has_its_label_and_its_public_function():
             assert fn(y, s, sample_weight=w[0]) == got[key], key
 
 
+#: the lists of :mod:`prspace.metrics.names` the schema's metric enums are, by their path in the schema:
+#: ``analysis.metrics`` ranks by columns of the metrics table (every key), ``analysis.rank_sets.metrics``
+#: resamples with the bootstraps of :mod:`prspace.stats.replicates` (``BOOT_METRICS``: the reported ones)
+ENUMS = {("config.schema.yaml", "/properties/analysis/properties/metrics/items"): METRIC_KEYS,
+         ("config.schema.yaml", "/properties/analysis/properties/rank_sets/properties/metrics/items"): REPORTED_METRICS}
+
+
 @pytest.mark.parametrize("schema", SCHEMAS, ids=lambda p: p.name)
-def test_the_schemas_metric_enums_are_the_one_list(schema):
+def test_the_schemas_metric_enums_are_the_lists_of_names(schema):
     enums = _metric_enums(yaml.safe_load(schema.read_text(encoding="utf-8")))
+    want = {where: keys for (name, where), keys in ENUMS.items() if name == schema.name}
+    assert set(enums) == set(want), f"{schema.name}: metric enums at {sorted(enums)}, expected at {sorted(want)} (ENUMS)"
     for where, enum in enums.items():
-        assert enum == list(METRIC_KEYS), f"{schema.name}{where}: {enum}, not prspace.metrics.names.METRIC_KEYS"
-    if schema.name == "config.schema.yaml":  # ranking by a metric and its rank sets
-        assert {"/properties/analysis/properties/metrics/items",
-                "/properties/analysis/properties/rank_sets/properties/metrics/items"} <= set(enums)
+        assert enum == list(want[where]), f"{schema.name}{where}: {enum}, not {list(want[where])} of prspace.metrics.names"
+
+
+def test_the_bootstraps_resample_the_reported_metrics():
+    assert BOOT_METRICS is REPORTED_METRICS and set(REPORTED_METRICS) <= set(METRIC_KEYS)
 
 
 def test_the_metrics_table_is_described_with_every_key():
@@ -126,4 +138,4 @@ def test_the_checks_find_planted_faults():
     planted = {"properties": {"a": {"items": {"enum": ["aupr", "auroc"]}}, "b": {"enum": ["png", "pdf"]}}}
     assert _metric_enums(planted) == {"/properties/a/items": ["aupr", "auroc"]}
     with pytest.raises(ValueError, match="unknown metric"):
-        M.metrics_from_group_counts([1.0, 0.0], [0.0, 1.0], ["max_f1"])
+        M.metrics_from_group_counts([1.0, 0.0], [0.0, 1.0], ["no_such_metric"])

@@ -66,15 +66,20 @@ def all_metrics(
 ) -> dict[str, float]:
     """Every headline metric from one sort of the scores.
 
-    Returns a dict with keys ``auroc``, ``average_precision``, ``aupr`` (hyperbolic),
-    ``aupr_linear``, ``aucnpr``, ``auprg``, ``pi``, ``n_pos``, ``n_neg`` (weighted counts, as
-    floats), each equal to the corresponding single-metric function.
+    Returns a dict with the keys of :data:`~prspace.metrics.names.METRIC_KEYS` (``auroc``,
+    ``average_precision``, ``aupr`` (hyperbolic), ``aupr_linear``, ``aucnpr``, ``auprg``), then ``pi``,
+    ``n_pos``, ``n_neg`` (weighted counts, as floats), each equal to the corresponding single-metric
+    function.
 
-    >>> from prspace.metrics import all_metrics
+    >>> from prspace.metrics import METRIC_KEYS, all_metrics
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> {k: round(v, 4) for k, v in all_metrics(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE
+    >>> d = all_metrics(y, s)
+    >>> {k: round(d[k], 4) for k in ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg", "pi")}
+    ... # doctest: +NORMALIZE_WHITESPACE
     {'auroc': 0.8889, 'average_precision': 0.9167, 'aupr': 0.9041, 'aupr_linear': 0.9028, 'aucnpr': 0.8617,
-     'auprg': 0.7917, 'pi': 0.5, 'n_pos': 3.0, 'n_neg': 3.0}
+     'auprg': 0.7917, 'pi': 0.5}
+    >>> list(d) == [*METRIC_KEYS, "pi", "n_pos", "n_neg"]  # every metric of the one list, in its order
+    True
     """
     return _headline(_segments(y_true, y_score, pos_label, sample_weight))
 
