@@ -14,7 +14,9 @@ steps, and then checks:
 
 The additions: a table of the row counts of the input of step ``auroc_bounds``; an experiment
 ``model_counts`` (the models per task, with a setting); a figure of the AUROC gaps of step
-``auroc_bounds``; a ``px.*`` verdict row of that step in a new evidence table.
+``auroc_bounds``; a ``px.*`` verdict row of that step in a new evidence table; a metric ``max_f1`` (the
+largest F1 over the thresholds: not an area, so its blocks combine by ``max``), in every table and a
+choice of ``analysis.metrics``.
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ from test_contributing import RECIPE_TEXT, _files  # noqa: E402
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 #: what the copy holds (the skew reference is an input of the reduced study, not a result of it)
 COPIED = ("src", "workflow", "Snakefile", "config.yaml", "config", "docs", "pyproject.toml", "tests/conftest.py",
-          "tests/fixtures", "tests/core/test_registry.py", "tests/figures/test_figures.py",
-          "results/paperlike/tables/tasks.csv")
+          "tests/fixtures", "tests/core/test_registry.py", "tests/figures/test_figures.py", "tests/metrics",
+          "tests/_pyprg_compat.py", "results/paperlike/tables/tasks.csv")
 #: the registry's invariants, on the reduced study
 INVARIANTS = "reduced or one_constant or papers_step or every_figure_a_drawing"
 STEP = "src/prspace/experiments/steps/auroc_bounds_step.py"
@@ -117,13 +119,15 @@ def _run(repo: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(list(args), cwd=repo, env=_env(repo), capture_output=True, text=True, timeout=600)
 
 
-def _dry_run(repo: Path) -> subprocess.Popen:
-    """``snakemake -n`` of the reduced study in the copy, started (:func:`_plan` waits for it)."""
+def _dry_run(repo: Path, *config: str) -> subprocess.Popen:
+    """``snakemake -n`` of the reduced study in the copy (``config``: ``--config`` items on top of it),
+    started (:func:`_plan` waits for it)."""
     work = repo.parent / "study"
     work.mkdir(exist_ok=True)
     return subprocess.Popen([str(SNAKEMAKE), "--snakefile", str(repo / "Snakefile"), "--directory", str(work),
                              "--configfile", str(repo / "tests" / "fixtures" / "config-reduced.yaml"), "--cores", "1",
-                             "-n"], cwd=repo, env=_env(repo), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             "-n", *(("--config", *config) if config else ())], cwd=repo, env=_env(repo),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def _plan(run: subprocess.Popen) -> str:
@@ -427,3 +431,138 @@ LEARNER_RANKING = Table(''')
     assert "results/reduced/tables/auroc_bounds_evidence.csv" in _job(plan, "auroc_bounds")
     # rule verdicts reads it (prspace.study.study_plan.verdict_inputs)
     assert "results/reduced/tables/auroc_bounds_evidence.csv" in _job(plan, "verdicts")
+
+
+_MAX_F1_KERNEL = '''@_blockwise(reduce=max)
+def _max_f1_from(g: _Segments) -> float:
+    """The largest F1 = 2 TP / (TP + FP + P) over the thresholds: at a segment's end (a group of negatives
+    only adds FP, so F1 falls there).  Not an area: the blocks of a long input combine by ``max``."""
+    tpb = g.tpa + g.dtp
+    return float(np.max(2.0 * tpb / (tpb + g.fpa + g.dfp + g.n_pos)))
+
+
+def max_f1(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """The largest F1 score over the thresholds, max_k 2 P_k R_k / (P_k + R_k) (van Rijsbergen 1979).
+
+    >>> from prspace.metrics import max_f1
+    >>> max_f1([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])  # the top four: P = 3/4, R = 1
+    0.8571428571428571
+    """
+    return _max_f1_from(_segments(y_true, y_score, pos_label, sample_weight))
+
+
+def aupr(
+'''
+_MAX_F1_TEST = '''
+
+def test_max_f1_equals_scikit_learns_best_f1():
+    from prspace.metrics._kernel import _CHUNK
+
+    rng = np.random.default_rng(3)
+    for n, decimals in ((50, 1), (400, 2), (3 * _CHUNK, 12)):  # the last: more segments than one block
+        y = rng.random(n) < 0.4
+        y[:2] = [True, False]
+        s = np.round(rng.normal(y * 1.0, 1.0), decimals)
+        for w in (None, rng.integers(1, 4, n).astype(float)):
+            p, r, _ = skm.precision_recall_curve(y, s, sample_weight=w)
+            f1 = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0)
+            assert M.max_f1(y, s, sample_weight=w) == pytest.approx(f1.max(), abs=1e-12), (n, w is None)
+'''
+#: in the copy: the metrics table of three models' predictions (step ``score``'s science) and their ranks by
+#: the new metric (step ``rank``'s science)
+_MAX_F1_OUTPUT = '''
+import sys
+import numpy as np
+import pandas as pd
+from prspace.core.schema import TaskInfo
+from prspace.experiments.fk.scoring import score_task
+from prspace.experiments.ranking.ranks import rank_models
+
+out = sys.argv[1]
+rng = np.random.default_rng(11)
+n = 120
+y = np.r_[np.ones(30, dtype=bool), np.zeros(n - 30, dtype=bool)]
+pred = pd.concat([pd.DataFrame({"task_id": "t", "model_id": f"m{j}", "flow_id": j, "flow_name": f"f{j}", "repeat": 0,
+                                "fold": np.arange(n) % 3, "row_id": np.arange(n), "y_true": y,
+                                "score": np.round(rng.normal(y * (0.5 + j), 1.0), 2)}) for j in range(3)],
+                 ignore_index=True)
+pred.to_csv(out + "/predictions.csv", index=False)
+task = TaskInfo(task_id="t", source="local", dataset_id="0", dataset_name="t", n=n, n_pos=30, positive_class="1",
+                estimation_procedure="3-fold", n_folds=3, n_repeats=1, n_models=3, provenance="test_recipes",
+                created_at="2026-01-01T00:00:00Z")
+per_model, _ = score_task(pred, task)
+per_model.to_csv(out + "/metrics.csv", index=False)
+rank_models(per_model, ["aupr", "max_f1"]).to_csv(out + "/ranks.csv", index=False)
+'''
+
+
+def _best_f1(y, s) -> float:
+    """scikit-learn's best F1 over the thresholds of its PR curve (the oracle of ``max_f1``)."""
+    from sklearn.metrics import precision_recall_curve
+
+    p, r, _ = precision_recall_curve(y, s)
+    return float(np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0).max())
+
+
+def test_a_metric(repo):
+    pr, head, init, names = ("src/prspace/metrics/pr.py", "src/prspace/metrics/headline.py",
+                             "src/prspace/metrics/__init__.py", "src/prspace/metrics/names.py")
+    # 1. the public function and its private one on the segments, @_blockwise(reduce=max); re-exported
+    _edit(repo, pr, "\n\ndef aupr(\n", "\n\n" + _MAX_F1_KERNEL)
+    _edit(repo, pr, '"interpolate_pr_curve"]', '"interpolate_pr_curve", "max_f1"]')
+    _edit(repo, init, "    interpolate_pr_curve,\n    pr_curve,\n)", "    interpolate_pr_curve,\n    max_f1,\n    pr_curve,\n)")
+    _edit(repo, init, '    "auprg",\n', '    "auprg",\n    "max_f1",\n')
+    # 2. both kernels
+    _edit(repo, head, "_aupr_linear, _psi\n", "_aupr_linear, _max_f1_from, _psi\n")
+    _edit(repo, head, '        out["auprg"] = min(_auprg_from(g), 1.0)\n',
+          '        out["auprg"] = min(_auprg_from(g), 1.0)\n    if "max_f1" in want:\n        out["max_f1"] = _max_f1_from(g)\n')
+    _edit(repo, head, '            out["auprg"] = _auprg_batch(seg, tpa, fpa, tpb, fpb, p, nn, alone)\n',
+          '            out["auprg"] = _auprg_batch(seg, tpa, fpa, tpb, fpb, p, nn, alone)\n'
+          '        if "max_f1" in want:  # _max_f1_from, per resample\n'
+          '            out["max_f1"] = np.max(np.where(seg, 2.0 * tpb / (tpb + fpb + p), 0.0), axis=0)\n')
+    # 3. its key and label; 4. the enum of analysis.metrics
+    _edit(repo, names, '"aupr_linear", "aucnpr", "auprg")\n', '"aupr_linear", "aucnpr", "auprg", "max_f1")\n')
+    _edit(repo, names, '    "aupr_linear": "AUPR (linear)",\n}', '    "aupr_linear": "AUPR (linear)",\n    "max_f1": "max F1",\n}')
+    _edit(repo, "workflow/schemas/config.schema.yaml", "aupr_linear, aucnpr, auprg]}", "aupr_linear, aucnpr, auprg, max_f1]}")
+    # 5. its oracle test; 6. the docs and the metrics table's caption
+    with open(repo / "tests" / "metrics" / "test_metrics.py", "a") as f:
+        f.write(_MAX_F1_TEST)
+    _edit(repo, "docs/architecture.md", "aucnpr, auprg, pi, n_pos, n_neg`", "aucnpr, auprg, max_f1, pi, n_pos, n_neg`")
+    _edit(repo, "docs/architecture.md", "| `auroc, average_precision, aupr, aupr_linear, aucnpr, auprg` |",
+          "| `auroc, average_precision, aupr, aupr_linear, aucnpr, auprg, max_f1` |")
+    _edit(repo, "docs/architecture.md", "and the six metrics", "and the seven metrics")
+    _edit(repo, REGISTRY, "``aupr_linear, aucnpr, auprg`` are", "``aupr_linear, aucnpr, auprg, max_f1`` are")
+    assert len(_check_count(repo, "A metric", {"<family>": "pr"})) == 8
+
+    # the study plans with the metric chosen to rank by (the schema's enum takes it)
+    dry = _dry_run(repo, "analysis={'metrics': ['aupr', 'max_f1']}")
+    out = repo.parent / "out"
+    out.mkdir()
+    res = _run(repo, sys.executable, "-c", _MAX_F1_OUTPUT, str(out))
+    assert res.returncode == 0, res.stderr[-3000:]
+    # its checks: its oracle test and every key's (both kernels, the schema, the docs, doctests, bad input,
+    # ties, weights, invariances), and the registry's invariants
+    props = "tests/metrics/test_metrics_properties.py::test_"  # those that check every key of all_metrics
+    _check(repo, [], "tests/metrics/test_metric_keys.py", "tests/metrics/test_metrics_doctests.py",
+           "tests/metrics/test_metrics_errors.py", f"{props}invariant_under_strictly_increasing_transforms",
+           f"{props}row_order_does_not_matter", f"{props}integer_weights_equal_repeated_rows",
+           "tests/metrics/test_metrics.py::test_max_f1_equals_scikit_learns_best_f1",
+           "tests/metrics/test_metrics.py::test_all_metrics_keys_and_consistency", "tests/core/test_registry.py", "-k",
+           f"{INVARIANTS} or not test_registry")
+    # the metrics table's new columns against scikit-learn, and the ranks by it
+    m = pd.read_csv(out / "metrics.csv").set_index("model_id")
+    assert {"max_f1", "max_f1_fold_mean", "max_f1_fold_std"} <= set(m.columns)
+    pred = pd.read_csv(out / "predictions.csv")
+    for model, g in pred.groupby("model_id"):
+        assert m.loc[model, "max_f1"] == pytest.approx(_best_f1(g.y_true, g.score), abs=1e-12), model
+        folds = [_best_f1(f.y_true, f.score) for _, f in g.groupby("fold")]
+        assert m.loc[model, "max_f1_fold_mean"] == pytest.approx(np.mean(folds), abs=1e-12), model
+    ranks = pd.read_csv(out / "ranks.csv").set_index("model_id")
+    assert ranks.max_f1.to_dict() == m.max_f1.rank(ascending=False).to_dict()
+    assert "results/reduced/tables/metrics.csv" in _job(_plan(dry), "rank")

@@ -11,7 +11,8 @@ import pytest
 
 import prspace.metrics as M
 
-MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.boyd_minima", "prspace.metrics.prg",
+MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.pr_estimators", "prspace.metrics.boyd_minima",
+           "prspace.metrics.prg",
            "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels",
            "prspace.metrics.operating")
 

@@ -12,11 +12,8 @@ S = np.array([0.1, 0.9, 0.3, 0.7, 0.2, 0.4])
 
 LABEL_SCORE_FUNCTIONS = [
     M.all_metrics,
-    M.auroc,
-    M.average_precision,
-    M.aupr,
-    M.aucnpr,
-    M.auprg,
+    # every metric's public function (named as its key): a new metric of METRIC_KEYS is checked here too
+    *(getattr(M, key) for key in M.METRIC_KEYS if hasattr(M, key)),
     M.prg_curve,
     M.pr_curve,
     M.roc_curve,

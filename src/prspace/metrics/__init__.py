@@ -39,8 +39,9 @@ and ``prspace.metrics.X`` are the API):
 * ``_kernel.py``: validation, the one sort, tie groups, :class:`_Curve` and :class:`_Segments`;
 * ``roc.py``: :func:`auroc`, :func:`roc_curve`;
 * ``pr.py``: :func:`average_precision`, :func:`aupr` (three interpolations), :func:`pr_curve`,
-  :func:`interpolate_pr_curve`, :func:`aupr_estimators` (and from tie-group counts,
-  :func:`aupr_estimators_from_group_counts`);
+  :func:`interpolate_pr_curve`;
+* ``pr_estimators.py``: every common AUPR estimator side by side, :func:`aupr_estimators` (and from
+  tie-group counts, :func:`aupr_estimators_from_group_counts`);
 * ``boyd_minima.py``: Boyd et al.'s minima (:func:`aupr_min`, :func:`ap_min`, :func:`min_pr_curve`) and
   :func:`aucnpr`;
 * ``prg.py``: precision/recall gain, :func:`fg_score`, :func:`prg_curve`, :func:`auprg`,
@@ -48,7 +49,8 @@ and ``prspace.metrics.X`` are the API):
 * ``headline.py``: :func:`all_metrics` and the same metrics from tie-group counts
   (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`, and for untied scores
   :func:`metrics_from_untied_counts_batch`);
-* ``names.py``: the metric keys and their display labels;
+* ``names.py``: the metric keys (``METRIC_KEYS``, the one list every kernel, table and the configuration's
+  schema read) and their display labels;
 * ``operating.py``: partial AUROC (McClish), sensitivity at a fixed specificity, precision at a fixed recall and
   the threshold table (:func:`partial_auroc`, :func:`sensitivity_at_specificity`, :func:`precision_at_recall`,
   :func:`coords`).
@@ -83,14 +85,13 @@ from prspace.metrics.operating import (
     sensitivity_at_specificity,
 )
 from prspace.metrics.pr import (
-    AUPR_ESTIMATORS,
     PRCurve,
     aupr,
-    aupr_estimators,
     average_precision,
     interpolate_pr_curve,
     pr_curve,
 )
+from prspace.metrics.pr_estimators import AUPR_ESTIMATORS, aupr_estimators
 from prspace.metrics.prg import (
     PRGCurve,
     PRGHull,

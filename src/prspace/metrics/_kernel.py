@@ -338,13 +338,19 @@ def _chunks(g: _Segments):
         yield _Segments(g.tpa[sl], g.fpa[sl], g.dtp[sl], g.dfp[sl], g.n_pos, g.n_neg)
 
 
-def _blockwise(area):
-    """Evaluate an additive per-segment area block by block (same value, fewer cache misses)."""
+def _blockwise(area=None, *, reduce=sum):
+    """Evaluate a per-segment metric block by block (same value, fewer cache misses), the blocks' values
+    combined by ``reduce``: their ``sum`` (the default, ``@_blockwise``) for an area, which adds over the
+    segments; a metric that does not add needs its own combination, e.g. ``@_blockwise(reduce=max)`` for a
+    maximum over the segments (a sum of the blocks' maxima would be wrong, silently, on inputs of more than
+    ``_CHUNK`` segments only)."""
+    if area is None:
+        return lambda f: _blockwise(f, reduce=reduce)
 
     def run(g: _Segments, *args):
         if g.dtp.shape[0] <= _CHUNK:
             return area(g, *args)
-        return float(sum(area(sub, *args) for sub in _chunks(g)))
+        return float(reduce(area(sub, *args) for sub in _chunks(g)))
 
     run.__doc__ = area.__doc__
     run.__name__ = area.__name__

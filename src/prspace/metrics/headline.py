@@ -1,5 +1,11 @@
 """Every headline metric at once: :func:`all_metrics` from one sort of the scores, and the same
-metrics from (weighted) counts per tie group, one count vector or a batch of resamples."""
+metrics from (weighted) counts per tie group, one count vector or a batch of resamples.
+
+The metrics are those of :data:`prspace.metrics.names.METRIC_KEYS` (:data:`BATCH_METRICS` is that list), each
+computed in both kernels: :func:`_headline` (one ranking's segments, through the family module's private
+function) and :func:`_from_segments` (arrays of segments x resamples, the same operations on whole arrays);
+both return them in that list's order.  ``tests/metrics/test_metric_keys.py`` checks that each kernel returns
+every key of the list and that the two agree (``CONTRIBUTING.md``, "A metric")."""
 
 from __future__ import annotations
 
@@ -11,13 +17,9 @@ from numpy.typing import ArrayLike
 
 from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
 from prspace.metrics.boyd_minima import _aucnpr_from, aupr_min
-from prspace.metrics.pr import (
-    _ap_from,
-    _aupr_hyperbolic_full,
-    _aupr_linear,
-    _estimators_from_curve,
-    _psi,
-)
+from prspace.metrics.names import METRIC_KEYS
+from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
+from prspace.metrics.pr_estimators import _estimators_from_curve
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
@@ -25,8 +27,12 @@ __all__ = ["BATCH_METRICS", "all_metrics", "aupr_estimators_from_group_counts", 
            "metrics_from_group_counts_batch", "metrics_from_untied_counts_batch"]
 
 
-#: the keys of :func:`metrics_from_group_counts_batch` it can leave out (``keys``); the class counts are always there
-BATCH_METRICS = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
+#: The metrics of both kernels (:func:`all_metrics`, :func:`metrics_from_group_counts_batch`): the one list
+#: :data:`~prspace.metrics.names.METRIC_KEYS`, not a copy of it; ``keys`` picks a subset (the class counts
+#: ``pi``, ``n_pos``, ``n_neg`` are always there).
+BATCH_METRICS: tuple[str, ...] = METRIC_KEYS
+#: the keys every result holds besides the metrics
+_COUNTS = ("pi", "n_pos", "n_neg")
 
 
 def _headline(g: _Segments, keys: Collection[str] | None = None) -> dict[str, float]:
@@ -47,10 +53,8 @@ def _headline(g: _Segments, keys: Collection[str] | None = None) -> dict[str, fl
         out["aucnpr"] = _aucnpr_from(g, 0.0, 1.0, area)
     if "auprg" in want:
         out["auprg"] = min(_auprg_from(g), 1.0)
-    if "aupr" not in want:
-        out.pop("aupr", None)
     out.update({"pi": float(g.n_pos / (g.n_pos + g.n_neg)), "n_pos": float(g.n_pos), "n_neg": float(g.n_neg)})
-    return out
+    return {key: out[key] for key in (*_in_order(want), *_COUNTS)}
 
 
 def all_metrics(
@@ -62,15 +66,20 @@ def all_metrics(
 ) -> dict[str, float]:
     """Every headline metric from one sort of the scores.
 
-    Returns a dict with keys ``auroc``, ``average_precision``, ``aupr`` (hyperbolic),
-    ``aupr_linear``, ``aucnpr``, ``auprg``, ``pi``, ``n_pos``, ``n_neg`` (weighted counts, as
-    floats), each equal to the corresponding single-metric function.
+    Returns a dict with the keys of :data:`~prspace.metrics.names.METRIC_KEYS` (``auroc``,
+    ``average_precision``, ``aupr`` (hyperbolic), ``aupr_linear``, ``aucnpr``, ``auprg``), then ``pi``,
+    ``n_pos``, ``n_neg`` (weighted counts, as floats), each equal to the corresponding single-metric
+    function.
 
-    >>> from prspace.metrics import all_metrics
+    >>> from prspace.metrics import METRIC_KEYS, all_metrics
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> {k: round(v, 4) for k, v in all_metrics(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE
+    >>> d = all_metrics(y, s)
+    >>> {k: round(d[k], 4) for k in ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg", "pi")}
+    ... # doctest: +NORMALIZE_WHITESPACE
     {'auroc': 0.8889, 'average_precision': 0.9167, 'aupr': 0.9041, 'aupr_linear': 0.9028, 'aucnpr': 0.8617,
-     'auprg': 0.7917, 'pi': 0.5, 'n_pos': 3.0, 'n_neg': 3.0}
+     'auprg': 0.7917, 'pi': 0.5}
+    >>> list(d) == [*METRIC_KEYS, "pi", "n_pos", "n_neg"]  # every metric of the one list, in its order
+    True
     """
     return _headline(_segments(y_true, y_score, pos_label, sample_weight))
 
@@ -164,9 +173,6 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collecti
     >>> metrics_from_group_counts_batch(tp, fp, keys=["auroc"])["auroc"].round(4).tolist()
     [0.8889, 0.7778]
     """
-    want = set(BATCH_METRICS) if keys is None else set(keys)
-    if not want <= set(BATCH_METRICS):
-        raise ValueError(f"unknown metric(s) {sorted(want - set(BATCH_METRICS))}; choose from {list(BATCH_METRICS)}")
     want = _wanted(keys)
     tp_ = np.asarray(tp, dtype=np.float64)
     fp_ = np.asarray(fp, dtype=np.float64)
@@ -200,6 +206,11 @@ def _wanted(keys: Collection[str] | None) -> set[str]:
     if not want <= set(BATCH_METRICS):
         raise ValueError(f"unknown metric(s) {sorted(want - set(BATCH_METRICS))}; choose from {list(BATCH_METRICS)}")
     return want
+
+
+def _in_order(want: Collection[str]) -> list[str]:
+    """The keys of ``want`` in the order of :data:`BATCH_METRICS` (the order of every kernel's result)."""
+    return [key for key in BATCH_METRICS if key in want]
 
 
 def _check_classes(p: np.ndarray, nn: np.ndarray) -> None:
@@ -347,7 +358,7 @@ def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.nd
         if "auprg" in want:
             out["auprg"] = _auprg_batch(seg, tpa, fpa, tpb, fpb, p, nn, alone)
     out.update({"pi": pi, "n_pos": p.copy(), "n_neg": nn.copy()})
-    return {key: out[key] for key in (*BATCH_METRICS, "pi", "n_pos", "n_neg") if key in out}
+    return {key: out[key] for key in (*_in_order(want), *_COUNTS)}
 
 
 def _auprg_batch(seg: np.ndarray, tpa: np.ndarray, fpa: np.ndarray, tpb: np.ndarray, fpb: np.ndarray,

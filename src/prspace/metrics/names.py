@@ -1,7 +1,11 @@
 """Metric keys and their display labels: the one home of a metric's name.
 
-* :data:`METRIC_KEYS`: the keys of :func:`~prspace.metrics.all_metrics` that are metrics, in the
-  order of the study's tables (``metrics.csv``);
+* :data:`METRIC_KEYS`: the one list of the metrics :func:`~prspace.metrics.all_metrics` returns, in
+  the order of the study's tables: the kernels of :mod:`prspace.metrics.headline` compute each of them
+  (``BATCH_METRICS`` is this list), the metrics table has their columns
+  (:mod:`prspace.experiments.fk.scoring`), and the configuration's metric enums
+  (``workflow/schemas/config.schema.yaml``, the anchor ``&metric_keys``) are this list
+  (``tests/metrics/test_metric_keys.py`` checks all three);
 * :data:`METRIC_LABELS`: the display label of each key, for tables, figures and sentences;
 * :data:`RANKING_METRICS`: the metrics the study ranks models by (Flach & Kull, section 4);
 * :data:`BOYD_METRICS`: the metrics of Boyd et al.'s experiments (downsampling, fold skew,
@@ -14,7 +18,7 @@ A new metric gets its key and label here (``CONTRIBUTING.md``, "A metric").
 from __future__ import annotations
 
 #: The metrics :func:`~prspace.metrics.all_metrics` returns (besides ``pi``, ``n_pos``, ``n_neg``),
-#: in the order of the study's tables.
+#: in the order of the study's tables: the one list of metric keys (module docstring).
 METRIC_KEYS: tuple[str, ...] = ("auroc", "average_precision", "aupr", "aupr_linear", "aucnpr", "auprg")
 
 #: Display names of the keys of :func:`all_metrics`, for tables, figures and sentences: the one

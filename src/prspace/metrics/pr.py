@@ -1,8 +1,7 @@
 """Precision-recall: average precision, AUPR (hyperbolic, linear, step interpolation), the PR
-curve and its drawn interpolation, and every common AUPR estimator side by side.
+curve and its drawn interpolation (every common AUPR estimator side by side: ``pr_estimators.py``).
 
-References: Davis and Goadrich (2006) (hyperbolic interpolation); Boyd, Eng and Page (2013)
-(lower trapezoid, interpolated median).
+Reference: Davis and Goadrich (2006) (hyperbolic interpolation).
 """
 
 from __future__ import annotations
@@ -16,16 +15,14 @@ from prspace.metrics._kernel import (
     _binary_curve,
     _blockwise,
     _check_recall_range,
-    _Curve,
     _dot,
     _prepend0,
     _Segments,
     _segments,
-    _segments_from_curve,
     _unit,
 )
 
-__all__ = ["PRCurve", "MinPRCurve", "average_precision", "aupr", "pr_curve", "interpolate_pr_curve", "AUPR_ESTIMATORS", "aupr_estimators"]
+__all__ = ["PRCurve", "MinPRCurve", "average_precision", "aupr", "pr_curve", "interpolate_pr_curve"]
 
 _INTERPOLATIONS = ("hyperbolic", "linear", "step")
 
@@ -303,97 +300,3 @@ def interpolate_pr_curve(curve: PRCurve, points_per_segment: int = 20) -> MinPRC
     pa[0, :] = np.where(ta[0] + fa[0] > 0, pa[0], prec[0])
     pa[0, 0] = prec[0]
     return MinPRCurve(ta.ravel() / p, pa.ravel())
-
-
-
-# --------------------------------------------------------------------------------------------
-# Every AUPR estimator side by side, and the metrics from resampled counts
-# --------------------------------------------------------------------------------------------
-
-#: The AUPR estimators of :func:`aupr_estimators`, in display order.
-AUPR_ESTIMATORS = (
-    "step",
-    "trapezoid",
-    "trapezoid_from_1",
-    "hyperbolic",
-    "lower_trapezoid",
-    "interpolated_median",
-)
-
-
-def _runs_by_recall(c: _Curve) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct recalls of the threshold points with TP > 0, and per recall the highest, lowest
-    and median precision of the points at that recall (TP is non-decreasing along the curve,
-    and FP grows within a run of equal TP, so precision falls within a run: first = max)."""
-    keep = c.tps > 0
-    tps, fps = c.tps[keep], c.fps[keep]
-    prec = tps / (tps + fps)
-    starts = np.flatnonzero(np.r_[True, tps[1:] != tps[:-1]])
-    ends = np.r_[starts[1:], tps.shape[0]] - 1
-    length = ends - starts
-    median = 0.5 * (prec[starts + length // 2] + prec[starts + (length + 1) // 2])
-    return tps[starts] / c.n_pos, prec[starts], prec[ends], median
-
-
-def _boyd2013(c: _Curve, first: float) -> tuple[float, float]:
-    """Lower trapezoid and interpolated median (Boyd, Eng and Page 2013, section 3)."""
-    r, p_max, p_min, p_med = _runs_by_recall(c)
-    r = _prepend0(r)
-    width = np.diff(r)
-    lower = np.r_[first, p_min[:-1]]  # p_min(r_i) at the left end; the start point has one precision
-    med_left = np.r_[first, p_med[:-1]]
-    return float(_dot(width, lower + p_max) / 2.0), float(_dot(width, med_left + p_med) / 2.0)
-
-
-def aupr_estimators(
-    y_true: ArrayLike,
-    y_score: ArrayLike,
-    *,
-    pos_label: Any = None,
-    sample_weight: ArrayLike | None = None,
-) -> dict[str, float]:
-    """Every common estimator of the area under the PR curve, from one sort of the scores.
-
-    Points are the distinct thresholds' (recall, precision); the curve starts at recall 0 with
-    the first threshold's precision (the first-point rule of :func:`aupr`) unless said otherwise.
-
-    * ``step``: sum_k (R_k - R_{k-1}) P_k, average precision (= scikit-learn's
-      ``average_precision_score``).
-    * ``trapezoid``: trapezoids between consecutive points (= :func:`aupr` with
-      ``interpolation="linear"``).
-    * ``trapezoid_from_1``: the same, but the curve starts at (0, 1), as scikit-learn's
-      ``precision_recall_curve`` ends and yardstick's ``pr_curve`` begins; this is what
-      ``sklearn.metrics.auc(recall, precision)`` computes.
-    * ``hyperbolic``: the Davis and Goadrich (2006) interpolation, exact (= :func:`aupr`).
-    * ``lower_trapezoid``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
-      (p_min(r_i) + p_max(r_{i+1})) / 2 over the distinct recalls r_i, where p_min and p_max are
-      the lowest and highest precision among the points at that recall (r_0 = 0 carries the
-      start point's precision).
-    * ``interpolated_median``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
-      (p_med(r_i) + p_med(r_{i+1})) / 2 with the median precision at each recall.
-
-    >>> from prspace.metrics import aupr_estimators
-    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> {k: round(v, 4) for k, v in aupr_estimators(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE
-    {'step': 0.9167, 'trapezoid': 0.9028, 'trapezoid_from_1': 0.9028, 'hyperbolic': 0.9041,
-     'lower_trapezoid': 0.9028, 'interpolated_median': 0.8778}
-    """
-    return _estimators_from_curve(_binary_curve(y_true, y_score, pos_label, sample_weight))
-
-
-def _estimators_from_curve(c: _Curve) -> dict[str, float]:
-    """:func:`aupr_estimators` of a curve's distinct thresholds."""
-    g = _segments_from_curve(c)
-    first = float(c.tps[0] / (c.tps[0] + c.fps[0]))
-    pa, pb = _segment_precisions(g)
-    pa1 = np.where(g.tpa + g.fpa > 0, pa, 1.0)
-    lower, median = _boyd2013(c, first)
-    return {
-        "step": _unit(_ap_from(g)),
-        "trapezoid": _unit(_aupr_linear(g, 0.0, 1.0)),
-        "trapezoid_from_1": _unit(float(_dot(g.dtp, pa1 + pb) / (2.0 * g.n_pos))),
-        "hyperbolic": _unit(_aupr_hyperbolic_full(g)),
-        "lower_trapezoid": _unit(lower),
-        "interpolated_median": _unit(median),
-    }
-
