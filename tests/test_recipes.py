@@ -7,7 +7,8 @@ steps, and then checks:
 
 * the files it touched (``git status``) are files the recipe lists, no more than the number it states;
 * ``snakemake -n`` on the reduced study (``tests/fixtures/config-reduced.yaml``) plans the new output
-  (the registry makes the rule, the targets, the report's page and caption);
+  (the registry makes the rule, the targets and the report's page; its caption is the file the recipe
+  writes beside the workflow, ``workflow/report/captions/``);
 * the new output's own check: the step run on a tiny input through ``prspace step`` (and ``prspace
   figure``), and the registry's invariants (``tests/core/test_registry.py``) with the new test in
   the copy, all in one Python process beside the dry run (seconds, not minutes).
@@ -47,6 +48,8 @@ COPIED = ("src", "workflow", "Snakefile", "config.yaml", "config", "docs", "pypr
 INVARIANTS = "reduced or one_constant or papers_step or every_figure_a_drawing"
 STEP = "src/prspace/experiments/steps/auroc_bounds_step.py"
 REGISTRY = "src/prspace/core/registry.py"
+#: a report output's caption file, by kind (``tables`` or ``figures``) and name
+CAPTION = "workflow/report/captions/{}/{}.rst"
 
 
 # --- the copy, its edits and its checks ----------------------------------------------------------
@@ -176,15 +179,15 @@ def _step(repo: Path, name: str, *extra: str) -> list[str]:
 
 
 # --- the recipes -----------------------------------------------------------------------------------
-_ROWS_TABLE = '''AUROC_BOUNDS_ROWS = Table("auroc_bounds_rows", "Rows of the metrics table per task", _R, caption="""\\
-One row per task: ``n_models``, the number of models the metrics table scores on it.
-""")
+_ROWS_TABLE = '''AUROC_BOUNDS_ROWS = Table("auroc_bounds_rows", "Rows of the metrics table per task", _R)
 LEARNER_RANKING = Table('''
+_ROWS_CAPTION = "One row per task: ``n_models``, the number of models the metrics table scores on it.\n"
 
 
 def test_a_table(repo):
-    # 1. its declaration: the Table with its caption, in TABLES and in its step's tables
+    # 1. its declaration: the Table, in TABLES and in its step's tables; its caption file
     _edit(repo, REGISTRY, "LEARNER_RANKING = Table(", _ROWS_TABLE)
+    _write(repo, CAPTION.format("tables", "auroc_bounds_rows"), _ROWS_CAPTION)
     _edit(repo, REGISTRY, "AUROC_BOUNDS, LEARNER_RANKING,", "AUROC_BOUNDS, AUROC_BOUNDS_ROWS, LEARNER_RANKING,")
     _edit(repo, REGISTRY, 'Step("auroc_bounds", (AUROC_BOUNDS,),', 'Step("auroc_bounds", (AUROC_BOUNDS, AUROC_BOUNDS_ROWS),')
     # 2. the step returns it
@@ -193,7 +196,8 @@ def test_a_table(repo):
     rows = metrics.groupby("task_id").size().rename("n_models").reset_index()''')
     _edit(repo, STEP, "TableOut(R.AUROC_BOUNDS, out, NOTE, TITLE)]",
           'TableOut(R.AUROC_BOUNDS, out, NOTE, TITLE), TableOut(R.AUROC_BOUNDS_ROWS, rows, "Models per task.")]')
-    assert _check_count(repo, "A table", {"<step module>": "auroc_bounds_step"}) == [REGISTRY, STEP]
+    assert _check_count(repo, "A table", {"<step module>": "auroc_bounds_step", "<name>": "auroc_bounds_rows"}) == [
+        REGISTRY, STEP, CAPTION.format("tables", "auroc_bounds_rows")]
 
     dry = _dry_run(repo)
     # its check: the step on a tiny input writes the counts (pandas' value_counts the oracle)
@@ -207,8 +211,11 @@ def test_a_table(repo):
     job = _job(plan, "auroc_bounds")
     assert "results/reduced/tables/auroc_bounds_rows.csv" in job and "results/reduced/tables/auroc_bounds_rows.md" in job
     assert "work/reduced/report/auroc_bounds_rows.html" in _job(plan, "report_tables")
-    caption = repo.parent / "study" / "work" / "reduced" / "report" / "captions" / "tables" / "auroc_bounds_rows.rst"
-    assert caption.read_text().startswith("One row per task: ``n_models``")
+    # the report reads the caption file where the recipe wrote it
+    caption = _run(repo, sys.executable, "-c", "from prspace.core import registry as R; from prspace.study.study_plan "
+                   "import caption_file; print(caption_file(R.AUROC_BOUNDS_ROWS))")
+    assert Path(caption.stdout.strip()) == repo / CAPTION.format("tables", "auroc_bounds_rows"), caption.stderr
+    assert Path(caption.stdout.strip()).read_text() == _ROWS_CAPTION
 
 
 _EXPERIMENT = '''"""Step ``model_counts``: how many models each task scores, and whether it has ``min_models``
@@ -256,11 +263,11 @@ def test_an_experiment(repo):
     name = "model_counts"
     # 1. the science and its step
     _write(repo, f"src/prspace/experiments/steps/{name}_step.py", _EXPERIMENT)
-    # 2. its table (with its caption) and its Step in the registry
-    _edit(repo, REGISTRY, "LEARNER_RANKING = Table(", '''MODEL_COUNTS = Table("model_counts", "Models per task", _D, caption="""\\
-One row per task: ``n_models`` scored and ``enough``, whether that is at least ``analysis.model_counts.min_models``.
-""")
+    # 2. its table and its Step in the registry, the table's caption file
+    _edit(repo, REGISTRY, "LEARNER_RANKING = Table(", '''MODEL_COUNTS = Table("model_counts", "Models per task", _D)
 LEARNER_RANKING = Table(''')
+    _write(repo, CAPTION.format("tables", name), "One row per task: ``n_models`` scored and ``enough``, whether that "
+           "is at least ``analysis.model_counts.min_models``.\n")
     _edit(repo, REGISTRY, "FIGURE_SELECTION, METRICS, NOISE_FLOOR_PER_TASK", "FIGURE_SELECTION, METRICS, MODEL_COUNTS, NOISE_FLOOR_PER_TASK")
     _edit(repo, REGISTRY, "STEP_RANK_SETS = Step(", f'''STEP_MODEL_COUNTS = Step("{name}", (MODEL_COUNTS,), run="prspace.experiments.steps.{name}_step:{name}_step",
     description="Models per task and whether each task has enough.",
@@ -282,7 +289,7 @@ STEP_RANK_SETS = Step(''')
     with open(repo / "docs" / "analysis.md", "a") as f:
         f.write("\n## Models per task\n\n`model_counts.csv`: the models each task scores (`prspace step model_counts`).\n")
     _check_count(repo, "An experiment", {"<name>": name})
-    assert len(_touched(repo)) == 5
+    assert len(_touched(repo)) == 6
 
     dry = _dry_run(repo)
     # its check: the step on a tiny input with the setting from the command line, and its test
@@ -334,11 +341,11 @@ def test_a_figure(repo):
     name = "auroc_bounds_gaps"
     # 1. its table and itself in the registry, its step in STEPS after the step of its table
     _edit(repo, REGISTRY, "\n\n# --- figures (results/<study>/figures)", f'\n{name.upper()} = FigureData("{name}")\n\n\n# --- figures (results/<study>/figures)')
-    _edit(repo, REGISTRY, "\n#: Boyd et al.'s Figures 1-4, each drawn", f'''FIGURE_{name.upper()} = Figure("{name}", ({name.upper()},), draw="prspace.figures.{name}:draw", caption="""\\
-Each top-1 disagreement with AUROC: its AUROC gap against the largest gap that would still permit it.
-""")
+    _edit(repo, REGISTRY, "\n#: Boyd et al.'s Figures 1-4, each drawn", f'''FIGURE_{name.upper()} = Figure("{name}", ({name.upper()},), draw="prspace.figures.{name}:draw")
 
 #: Boyd et al.'s Figures 1-4, each drawn''')
+    _write(repo, CAPTION.format("figures", name), "Each top-1 disagreement with AUROC: its AUROC gap against the "
+           "largest gap that would still permit it.\n")
     _edit(repo, REGISTRY, 'Step("auroc_bounds", (AUROC_BOUNDS,),', f'Step("auroc_bounds", (AUROC_BOUNDS,), ({name.upper()},),')
     _edit(repo, REGISTRY, "STEP_RANK_SETS = Step(", f"STEP_FIGURE_{name.upper()} = _figure_step(FIGURE_{name.upper()})\nSTEP_RANK_SETS = Step(")
     _edit(repo, REGISTRY, "STEP_AUROC_BOUNDS, STEP_RANK_SETS,", f"STEP_AUROC_BOUNDS, STEP_FIGURE_{name.upper()}, STEP_RANK_SETS,")
@@ -351,7 +358,7 @@ Each top-1 disagreement with AUROC: its AUROC gap against the largest gap that w
     with open(repo / "tests" / "figures" / "test_figures.py", "a") as f:
         f.write(_FIGURE_TEST)
     _check_count(repo, "A figure", {"<name>": name, "<step module>": "auroc_bounds_step"})
-    assert len(_touched(repo)) == 4
+    assert len(_touched(repo)) == 5
 
     dry = _dry_run(repo)
     # its check: the step writes its table, `prspace figure` draws it, and its test
@@ -408,18 +415,19 @@ def test_a_verdict_row(repo):
                        estimate=k / n if n else float("nan"), detail="flips the exact bound does not permit")
     return StepOutput(tables=[TableOut(R.AUROC_BOUNDS, out, NOTE, TITLE),
                               TableOut(R.AUROC_BOUNDS_EVIDENCE, evidence_frame([row]), "Evidence row.")])''')
-    # 3. a new evidence table: its Table, its step's tables and evidence, EVIDENCE_ROWS
-    _edit(repo, REGISTRY, "LEARNER_RANKING = Table(", '''AUROC_BOUNDS_EVIDENCE = Table("auroc_bounds_evidence", "Evidence rows: the AUROC bound and the observed flips", _R, caption="""\\
-One evidence row: of the top-1 disagreements with AUROC, how many the exact AUROC bound does not permit (``k`` of ``n``).
-""")
+    # 3. a new evidence table: its Table, its step's tables and evidence, EVIDENCE_ROWS; its caption file
+    _edit(repo, REGISTRY, "LEARNER_RANKING = Table(", '''AUROC_BOUNDS_EVIDENCE = Table("auroc_bounds_evidence", "Evidence rows: the AUROC bound and the observed flips", _R)
 LEARNER_RANKING = Table(''')
+    _write(repo, CAPTION.format("tables", "auroc_bounds_evidence"), "One evidence row: of the top-1 disagreements "
+           "with AUROC, how many the exact AUROC bound does not permit (``k`` of ``n``).\n")
     _edit(repo, REGISTRY, "AUROC_BOUNDS, LEARNER_RANKING,", "AUROC_BOUNDS, AUROC_BOUNDS_EVIDENCE, LEARNER_RANKING,")
     _edit(repo, REGISTRY, 'Step("auroc_bounds", (AUROC_BOUNDS,),',
           'Step("auroc_bounds", (AUROC_BOUNDS, AUROC_BOUNDS_EVIDENCE), evidence=(AUROC_BOUNDS_EVIDENCE,),')
     _edit(repo, REGISTRY, "FK_EVIDENCE, BOYD_EVIDENCE)", "FK_EVIDENCE, BOYD_EVIDENCE, AUROC_BOUNDS_EVIDENCE)")
     # 5. the row from a planted case in the step's test
     _write(repo, "tests/experiments/test_auroc_bounds_step.py", _ROW_TEST)
-    _check_count(repo, "A verdict row", {"<package>/<module>": "steps/auroc_bounds_step", "<module>": "auroc_bounds_step"}, most=3)
+    _check_count(repo, "A verdict row", {"<package>/<module>": "steps/auroc_bounds_step", "<module>": "auroc_bounds_step",
+                                         "<name>": "auroc_bounds_evidence"}, most=4)
 
     dry = _dry_run(repo)
     _metrics_csv(repo.parent / "metrics.csv")

@@ -2,8 +2,8 @@
 (prspace.core.registry); what a study makes derived from it (prspace.study.study_plan).
 
 Invariants that hold for any registry (issue 43): each output is written by exactly one step, each
-study target is made by a rule of an active step, every report entry has a caption and every figure
-a drawing function, a figure's tables come from steps before it, the verdicts read exactly the
+study target is made by a rule of an active step, every report entry has its caption file beside the
+workflow (``workflow/report/captions/``, no file without its entry) and every figure a drawing function, a figure's tables come from steps before it, the verdicts read exactly the
 evidence of the enabled steps, and each configuration's targets follow from its switches.  They
 replaced ``tests/fixtures/registry_frozen.json``, the lists dumped before the registry existed
 (checked once to reproduce them for the seven configurations below before it was deleted).
@@ -117,25 +117,59 @@ def test_figures_read_tables_of_their_papers_step_and_have_their_formats():
         assert f.category != R.BOYD_CATEGORY or sections <= {f.section}, f.name
 
 
+def _caption_problems(root: Path = ROOT) -> list[str]:
+    """Each report entry without its caption file (the error :func:`SR.caption_of` raises, naming the
+    file to write), and each caption file of no report entry (an orphan: a renamed or removed output)."""
+    problems, wanted = [], set()
+    for item in (*(t for t in R.TABLES if t.report), *R.FIGURES):
+        wanted.add(SR.caption_path(item, root))
+        try:
+            SR.caption_of(item, root)
+        except InputError as e:
+            problems.append(str(e))
+    folder = root / SR.CAPTIONS
+    problems += [f"{p.relative_to(root).as_posix()} is the caption of no report table or figure: remove it "
+                 "or declare its output" for p in sorted(folder.rglob("*")) if p.is_file() and p not in wanted]
+    return problems
+
+
 def test_every_report_entry_has_a_caption_and_every_figure_a_drawing():
-    assert [t.name for t in R.TABLES if t.report and not (t.caption or "").strip()] == []
-    assert [f.name for f in R.FIGURES if not f.caption.strip()] == []
+    assert _caption_problems() == []
+    assert len(list((ROOT / SR.CAPTIONS).rglob("*.rst"))) == len([t for t in R.TABLES if t.report]) + len(R.FIGURES)
     for f in R.FIGURES:
         module, _, function = f.draw.partition(":")
         assert module.startswith("prspace.figures.") and function, f.name
         assert callable(getattr(importlib.import_module(module), function)), f.name
 
 
-def test_the_report_caption_is_the_declarations_text(tmp_path):
-    path = Path(SR.caption_file(R.AUROC_BOUNDS, tmp_path / "c"))
-    assert path == tmp_path / "c" / "tables" / "auroc_bounds.rst" and path.read_text() == R.AUROC_BOUNDS.caption
+def test_the_report_reads_the_caption_file_beside_the_workflow(tmp_path):
+    path = Path(SR.caption_file(R.AUROC_BOUNDS, ROOT))
+    assert path == ROOT / "workflow" / "report" / "captions" / "tables" / "auroc_bounds.rst"
+    assert path.read_text(encoding="utf-8") == SR.caption_of(R.AUROC_BOUNDS) and path.is_absolute()
+    assert SR.caption_file(R.AUROC_BOUNDS) == str(path)  # the package's repository by default
     # a table and a figure may share a name (controlled_skew): two files
-    fig = Path(SR.caption_file(R.FIGURE_CONTROLLED_SKEW, tmp_path / "c"))
-    assert fig != Path(SR.caption_file(R.CONTROLLED_SKEW, tmp_path / "c")) and fig.read_text() == R.FIGURE_CONTROLLED_SKEW.caption
-    path.write_text("stale")  # rewritten when it differs
-    assert Path(SR.caption_file(R.AUROC_BOUNDS, tmp_path / "c")).read_text() == R.AUROC_BOUNDS.caption
-    with pytest.raises(ValueError, match="declares no caption"):
-        SR.caption_file(R.Table("x", "X", None), tmp_path)
+    fig = Path(SR.caption_file(R.FIGURE_CONTROLLED_SKEW, ROOT))
+    assert fig == ROOT / "workflow" / "report" / "captions" / "figures" / "controlled_skew.rst"
+    assert fig != Path(SR.caption_file(R.CONTROLLED_SKEW, ROOT)) and fig.read_text() != SR.caption_of(R.CONTROLLED_SKEW)
+    # under another workflow folder (the rule files pass workflow.basedir): its own files
+    mine = tmp_path / "workflow" / "report" / "captions" / "tables" / "x.rst"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("Mine.\n", encoding="utf-8")
+    assert SR.caption_of(R.Table("x", "X", None), tmp_path) == "Mine.\n"
+    assert SR.caption_file(R.Table("x", "X", None), tmp_path) == str(mine)
+
+
+def test_a_missing_caption_file_is_an_error_naming_it(tmp_path):
+    with pytest.raises(InputError, match=r"table 'x' is in the report but has no caption: write "
+                                         r"workflow/report/captions/tables/x\.rst"):
+        SR.caption_file(R.Table("x", "X", None), ROOT)
+    with pytest.raises(InputError, match=r"figure 'fig5_curves' .* write workflow/report/captions/figures/fig5_curves\.rst"):
+        SR.caption_of(R.FIGURE_FIG5_CURVES, tmp_path)
+    empty = tmp_path / "workflow" / "report" / "captions" / "tables" / "y.rst"
+    empty.parent.mkdir(parents=True)
+    empty.write_text(" \n")
+    with pytest.raises(InputError, match="caption of table 'y' is empty"):
+        SR.caption_of(R.Table("y", "Y", None), tmp_path)
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -176,7 +210,7 @@ def test_report_tables_and_verdict_inputs_follow_from_the_active_steps(name):
                                            and t.category != R.OPENML_CATEGORY]
     for n, t in SR.report_tables(cfg).items():
         assert (t.title, t.category, t.subcategory, t.caption) == (R.table(n).title, R.table(n).category,
-                                                                   R.table(n).section, R.table(n).caption)
+                                                                   R.table(n).section, SR.caption_of(R.table(n)))
     assert list(SR.openml_report_tables()) == [t.name for t in R.TABLES if t.report and t.category == R.OPENML_CATEGORY]
     # the verdicts read exactly the evidence tables of the enabled steps
     evidence = [t for s in SR.active_steps(cfg) for t in s.evidence]
@@ -247,10 +281,17 @@ def test_the_invariants_fail_on_a_planted_fault(monkeypatch):
     with pytest.raises(AssertionError, match="written by two steps"):
         test_every_name_is_one_constant_and_one_writer()
     monkeypatch.undo()
-    stray = R.Table("stray", "Stray", "x", caption="c")
+    stray = R.Table("stray", "Stray", "x")
     monkeypatch.setattr(R, "TABLES", (*R.TABLES, stray))
     with pytest.raises(AssertionError, match="written by no step"):
         test_every_name_is_one_constant_and_one_writer()
+    # a report table without its caption file, a caption file of no output
+    assert _caption_problems() == ["table 'stray' is in the report but has no caption: write "
+                                   "workflow/report/captions/tables/stray.rst (reStructuredText: what it shows and how to read it)"]
+    monkeypatch.undo()
+    monkeypatch.setattr(R, "FIGURES", tuple(f for f in R.FIGURES if f is not R.FIGURE_CD_DIAGRAM))
+    assert _caption_problems() == ["workflow/report/captions/figures/cd_diagram.rst is the caption of no report "
+                                   "table or figure: remove it or declare its output"]
 
 
 # --- the names test: no table or figure name spelled in code outside core/registry.py ------------

@@ -56,7 +56,6 @@ STUDY = config["study"]
 SOURCE = config["source"]
 SEED = config["seed"]
 WORK = f"work/{STUDY}"  # intermediates (git-ignored)
-CAPTIONS = f"{WORK}/report/captions"  # the report's captions, from the registry (prspace.study.study_plan.caption_file)
 RESULTS = f"results/{STUDY}"  # tables, figures, report
 TABLES = f"{RESULTS}/tables"
 FIGURES = f"{RESULTS}/figures"

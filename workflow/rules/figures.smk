@@ -3,6 +3,7 @@
 # the figure's tables; `prspace figure <name>` only lays them out (docs/architecture.md).  Flach &
 # Kull's figures and the study's own are written in analysis.figure_formats (PNG first, for the
 # report); Boyd et al.'s in those formats and always PNG (prspace.study.study_plan.figure_formats).
+# Each caption is its file workflow/report/captions/figures/<name>.rst (prspace.study.study_plan.caption_file).
 
 from prspace.study.study_plan import caption_file, figure_formats, figures
 
@@ -12,7 +13,7 @@ for _fig in figures(config):
         name: f"figure_{_fig.name}"
         input: tables=FILES.figure_tables(_fig), text=[FILES.csv(_fig.text)] if _fig.text else [],
         output:
-            png=report(str(_fig.path(FIGURES, "png")), caption=caption_file(_fig, CAPTIONS), category=_fig.category,
+            png=report(str(_fig.path(FIGURES, "png")), caption=caption_file(_fig, workflow.basedir), category=_fig.category,
                        subcategory=_fig.section, labels={"figure": _fig.name}),
             other=[_fig.path(FIGURES, e) for e in figure_formats(_fig, config) if e != "png"],
         log: JOBS.log(f"figure_{_fig.name}", figure=True),

@@ -116,7 +116,7 @@ def registry_listing(kind: str) -> str:
     """A Markdown table of every result table (``tables``: file, the rule that writes it and when,
     the report's section and title), figure-data table (``figure_data``: file, rule, the figures
     drawn from it) or figure (``figures``: file, rule, the tables it is drawn from, its drawing
-    function), from :mod:`prspace.core.registry` (where each declaration holds its caption)."""
+    function), from :mod:`prspace.core.registry` (the captions are files, ``workflow/report/captions/``)."""
     if kind == "tables":
         rows = ["| file | written by (when) | report section | title |", "| --- | --- | --- | --- |"]
         rows += [f"| `{t.name}.csv{'/.md' if t.md else ''}` | {_rule(t)} | {t.section or t.category} | "

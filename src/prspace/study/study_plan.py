@@ -3,25 +3,27 @@
 A step runs when its ``when`` (a :class:`~prspace.core.registry.When`) holds (:func:`step_active`); a study's outputs are every file its
 active steps write (:func:`study_targets`), its report shows every active table with ``report``
 (:func:`report_tables`, in the registry's order), rule ``verdicts`` reads the evidence of the
-active steps (:func:`verdict_inputs`), and each report entry's caption is the file
-:func:`caption_file` writes from its declaration.  Nobody else writes a list of table or figure names.
+active steps (:func:`verdict_inputs`), and each report entry's caption is its file beside the
+workflow, ``workflow/report/captions/<tables|figures>/<name>.rst`` (:func:`caption_of`; the report
+reads it where it is, :func:`caption_file`).  Nobody else writes a list of table or figure names.
 """
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from prspace.core import registry as R
+from prspace.core.errors import InputError
 
 __all__ = [
     "ReportTable",
     "active_steps",
     "boyd_formats",
     "caption_file",
+    "caption_of",
+    "caption_path",
     "figure_formats",
     "figures",
     "openml_report_tables",
@@ -38,7 +40,7 @@ class ReportTable(NamedTuple):
     title: str
     category: str
     subcategory: str | None
-    #: its caption (the declaration's text, :attr:`prspace.core.registry.Table.caption`)
+    #: its caption (the text of its caption file, :func:`caption_of`)
     caption: str | None = None
 
 
@@ -79,13 +81,13 @@ def report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
     """Every table of a study's report except the OpenML ones (rule ``report_tables``), in the
     registry's order: name -> :class:`ReportTable`."""
     active = _tables(config)
-    return {t.name: ReportTable(t.title, t.category, t.section, t.caption)
+    return {t.name: ReportTable(t.title, t.category, t.section, caption_of(t))
             for t in R.TABLES if t.report and t in active and t.category != R.OPENML_CATEGORY}
 
 
 def openml_report_tables() -> dict[str, ReportTable]:
     """The tables of an OpenML study's report (rule ``openml_report_tables``)."""
-    return {t.name: ReportTable(t.title, t.category, t.section, t.caption)
+    return {t.name: ReportTable(t.title, t.category, t.section, caption_of(t))
             for t in R.TABLES if t.report and t.category == R.OPENML_CATEGORY}
 
 
@@ -135,18 +137,42 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def caption_file(item: R.Table | R.Figure, folder: str | Path) -> str:
-    """The caption of ``item`` as the file the Snakemake report reads (it takes captions from files
-    only): ``<folder>/tables/<name>.rst`` or ``<folder>/figures/<name>.rst``, written from the
-    declaration's text when missing or different (atomically: rule files are parsed by every job);
-    its absolute path."""
-    if not item.caption:
-        raise ValueError(f"{item.name!r} is in the report but declares no caption; give it "
-                         "caption='...' in prspace.core.registry")
-    path = Path(folder).absolute() / ("figures" if isinstance(item, R.Figure) else "tables") / f"{item.name}.rst"
-    if not path.is_file() or path.read_text(encoding="utf-8") != item.caption:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
-        tmp.write_text(item.caption, encoding="utf-8")
-        os.replace(tmp, path)
-    return str(path)
+#: The folder of the workflow (``Snakefile``, ``workflow/``): the repository this package is in.
+WORKFLOW_ROOT = Path(__file__).resolve().parents[3]
+#: The report's captions under it: ``tables/<name>.rst`` and ``figures/<name>.rst`` (a table and a
+#: figure may share a name, ``controlled_skew``).
+CAPTIONS = Path("workflow", "report", "captions")
+
+
+def caption_path(item: R.Table | R.Figure, root: str | Path = WORKFLOW_ROOT) -> Path:
+    """Where the caption of ``item`` is: ``<root>/workflow/report/captions/tables/<name>.rst`` for a
+    table, ``.../figures/<name>.rst`` for a figure (absolute; ``root`` the workflow's folder, by
+    default this package's repository)."""
+    kind = "figures" if isinstance(item, R.Figure) else "tables"
+    return Path(root).absolute() / CAPTIONS / kind / f"{item.name}.rst"
+
+
+def caption_of(item: R.Table | R.Figure, root: str | Path = WORKFLOW_ROOT) -> str:
+    """The caption of a report table or figure: the words under it in the Snakemake report
+    (reStructuredText, rendered by Snakemake as a Jinja2 template), the text of its file
+    (:func:`caption_path`).  A report output without that file, or with an empty one, is an
+    :class:`~prspace.core.errors.InputError` naming the file to write."""
+    path = caption_path(item, root)
+    kind = "figure" if isinstance(item, R.Figure) else "table"
+    where = path.relative_to(Path(root).absolute()).as_posix()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{kind} {item.name!r} is in the report but has no caption: write {where} "
+                         "(reStructuredText: what it shows and how to read it)") from None
+    if not text.strip():
+        raise InputError(f"the caption of {kind} {item.name!r} is empty: write what it shows in {where}")
+    return text
+
+
+def caption_file(item: R.Table | R.Figure, root: str | Path = WORKFLOW_ROOT) -> str:
+    """The caption file of ``item`` as the Snakemake report reads it (``report(..., caption=...)``
+    takes a file): its absolute path under the workflow's folder ``root`` (the rule files pass
+    ``workflow.basedir``), checked to hold a caption (:func:`caption_of`)."""
+    caption_of(item, root)
+    return str(caption_path(item, root))
