@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from prspace.cli.step import run_step
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.study.step_rules import config_value
@@ -59,8 +60,6 @@ def _recorded(path: str | None) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from prspace.cli.step import run_step  # the step command's writer, as `prspace step verdicts`
-
     tables = Path(args.tables_dir)
     # every table of the step's inputs that the folder holds (a step the study did not run left none)
     inputs: dict[str, Path | list[Path]] = {role: _table(spec).csv(tables) for role, spec in R.STEP_VERDICTS.inputs

@@ -365,8 +365,8 @@ def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intr
     analyses, as reStructuredText."""
     s = _study(v, study, tasks, tables_dir, own_data, sensitivity)
     blocks = [intro.strip(), ""]
-    if s.own_data:
-        md = own_data_section(s)
+    md = own_data_section(s) if s.own_data else []
+    if md:  # a study of its own data without the tables its section reads (no metrics.csv) has none
         table = [ln for ln in md if ln.startswith("|") and not ln.startswith("| ---") and not ln.startswith("|---")]
         cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in table]
         blocks += [_rst(md[0]), ""] + (_rst_table(cells[0], cells[1:]) if cells else [])
