@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from prspace.core import claims as REG
-from prspace.verdicts import primary as P
 from prspace.verdicts import report as VR
 from prspace.verdicts import rule as RULE
 
@@ -22,6 +22,9 @@ from prspace.verdicts import rule as RULE
 SEEDS = (1, 2)
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the committed studies' resamples: the schema's one default of ``analysis.verdicts.n_boot`` (no study overrides it)
+N_BOOT = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())[
+    "properties"]["analysis"]["properties"]["verdicts"]["properties"]["n_boot"]["default"]
 
 
 def _committed(study: str) -> pd.DataFrame:
@@ -80,7 +83,7 @@ def check_verdicts_do_not_move_with_the_seed(study: str, seeds: tuple[int, ...] 
     close = _mc_to_threshold(committed) <= 4
     runs = []
     for seed in seeds:
-        ev = VR.collect_evidence(t, n_boot=P.DEFAULT_N_BOOT, seed=seed, power=False)
+        ev = VR.collect_evidence(t, n_boot=N_BOOT, seed=seed, power=False)
         r = RULE.apply_rule(ev[ev.claim_id.isin(REG.primary_ids())]).set_index("claim_id").loc[committed.index]
         runs.append(r)
         for cid in r.index[r["verdict"] != committed["verdict"]]:

@@ -51,10 +51,21 @@ def test_the_scan_finds_a_literal_default(tmp_path):
 def test_constants_agree_with_the_schema():
     props = yaml.safe_load(SCHEMA.read_text(encoding="utf-8"))["properties"]["analysis"]["properties"]
     assert props["n_boot"]["default"] == D.N_BOOT
-    assert props["verdicts"]["properties"]["n_boot"]["default"] == D.N_BOOT_VERDICTS
 
 
-def test_verdicts_default_is_the_constant():
-    from prspace.verdicts import primary
+def test_the_verdicts_resamples_have_one_default_the_schemas():
+    """``analysis.verdicts.n_boot`` (issue 61): its one default is the schema's; the step reads it from the
+    configuration like every step's setting, and no function of the verdicts has a default of its own
+    (no constant of prspace.core.defaults, no number)."""
+    import inspect
 
-    assert primary.DEFAULT_N_BOOT == D.N_BOOT_VERDICTS
+    from prspace.core import registry as R
+    from prspace.verdicts import direction, primary, report, sensitivity, verdicts_step
+
+    props = yaml.safe_load(SCHEMA.read_text(encoding="utf-8"))["properties"]["analysis"]["properties"]
+    assert props["verdicts"]["properties"]["n_boot"]["default"] >= props["verdicts"]["properties"]["n_boot"]["minimum"]
+    assert dict(R.STEP_VERDICTS.settings)["n_boot"] == "analysis.verdicts.n_boot"
+    assert not [name for name in vars(D) if "VERDICT" in name.upper()]
+    for fn in (verdicts_step.verdicts_step, report.collect_evidence, primary.primary_rows, direction.direction_rows,
+               sensitivity.sensitivity_table, sensitivity.margin_sensitivity_table):
+        assert inspect.signature(fn).parameters["n_boot"].default is inspect.Parameter.empty, fn.__name__

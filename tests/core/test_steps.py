@@ -50,6 +50,31 @@ def test_write_step_writes_csv_markdown_figure_data_and_files(tmp_path):
     assert len(written) == 7
 
 
+def test_write_step_writes_text_pages_as_given(tmp_path):
+    """A page (step verdicts' summary.md, findings.md, front page; verdicts.md, the table's Markdown page)
+    goes through the same writer, its text byte for byte."""
+    table = _tables_with(True)
+    page = "# A page\n\n| a | b |\n| --- | --- |\n| 1 | é |\n"
+    write_step(StepOutput(tables=[TableOut(table, _frame(), markdown=page)], files={"summary": page + "more\n"}),
+               tables_dir=tmp_path, files={"summary": tmp_path / "summary.md"})
+    assert table.markdown(tmp_path).read_bytes() == page.encode()
+    assert table.csv(tmp_path).read_text() == to_csv_text(_frame())
+    assert (tmp_path / "summary.md").read_bytes() == (page + "more\n").encode()
+
+
+def test_the_verdicts_read_every_steps_evidence_and_write_their_pages_as_files():
+    """Step verdicts is a step like every other (issue 61): its inputs are the evidence tables of the steps
+    before it, each by its name and under its step's switch, its pages its files, its resamples a setting."""
+    before = R.STEPS[:R.STEPS.index(R.STEP_VERDICTS)]
+    want = [(t.name, t if s.when is None else R.If(s.when, t)) for s in before for t in s.evidence]
+    assert list(R.STEP_VERDICTS.inputs[:-1]) == want and R.STEP_VERDICTS.inputs[-1][1] is R.StudyFile.REPORT_INTRO
+    assert not [s for s in R.STEPS[R.STEPS.index(R.STEP_VERDICTS):] if s.evidence]
+    assert dict(R.STEP_VERDICTS.files) == {"summary": R.StudyFile.SUMMARY, "findings": R.StudyFile.FINDINGS,
+                                           "front": R.StudyFile.FRONT_PAGE}
+    assert dict(R.STEP_VERDICTS.settings)["n_boot"] == "analysis.verdicts.n_boot"
+    assert R.STEP_VERDICTS in R.OWN_RULE_STEPS and R.STEP_VERDICTS.name in S.STEPS
+
+
 def test_write_step_uses_the_registry_title_unless_the_step_gives_one(tmp_path):
     table = _tables_with(True)
     write_step(StepOutput(tables=[TableOut(table, _frame())]), tables_dir=tmp_path)

@@ -36,7 +36,8 @@ def _rules(cfg: dict) -> StepRules:
     F = R.StudyFile
     paths = {F.STATUS: "s/{task}.json", F.RANKS: "w/ranks.csv", F.METRICS: "w/m/{task}.csv", F.FOLDS: "w/{task}.f.csv",
              F.TASK_LIST: "w/t.csv", F.SKEW_REFERENCE: "ref.csv", F.DOWNSAMPLING_RUNS: "d/{task}.parquet",
-             F.FOLD_SKEW_RUNS: "f/{task}.parquet", F.RANK_SETS_PER_TASK: "w/dir"}
+             F.FOLD_SKEW_RUNS: "f/{task}.parquet", F.RANK_SETS_PER_TASK: "w/dir", F.SUMMARY: "r/summary.md",
+             F.FINDINGS: "r/findings.md", F.FRONT_PAGE: "w/report/front.rst", F.REPORT_INTRO: "workflow.rst"}
     return StepRules(cfg, files=StepFiles("T", "FD"), inputs=over, paths=paths)
 
 

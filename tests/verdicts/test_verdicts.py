@@ -548,7 +548,7 @@ def _cd_metric_pairs() -> pd.DataFrame:
 def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
     _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
     pairs = _cd_pairs(tmp_path)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200)).set_index("claim_id")
     ids = [i for i in v.index if i.endswith(".cd.order")]
     # one row per pair, ids in Flach & Kull's order of the pair (as the other px. rows)
     assert sorted(ids) == ["px.aupr_auprg.cd.order", "px.aupr_auroc.cd.order", "px.auprg_auroc.cd.order"]
@@ -579,7 +579,7 @@ def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
     pairs = study_tables(table, ["aupr", "auroc"], n_sim=0)["cd_metric_pairs"]
     pairs.to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
     _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path)).set_index("claim_id")
+    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200)).set_index("claim_id")
     r = v.loc["px.aupr_auroc.cd.order"]
     assert r["verdict"] == RULE.CANNOT
     assert "not run" in r["explanation"] and pairs["note"].iloc[0] in r["explanation"]
@@ -613,7 +613,12 @@ def test_the_command_writes_the_verdicts_and_the_sensitivity_table(tmp_path):
     for factor in REG.SENSITIVITY_FACTORS:
         at = ms[ms.margin_kind == f"{factor:g} x the margin"].set_index("claim_id")
         assert (at.loc[fixed.index, "margin"].to_numpy() == pytest.approx(factor * fixed["margin"].to_numpy()))
-    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out), "--n-boot", "5"]) == 2
+    # no default of its own: the resamples come from --n-boot or the recorded configuration, and a folder
+    # without the rank step's tables is one line, before any work
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out)]) == 2
+    (tmp_path / "disagreement_per_task.csv").unlink()
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(out), "--n-boot", "300",
+                 "--seed", "4"]) == 2
 
 
 def _lakens(r) -> str:

@@ -12,7 +12,11 @@ STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths={
     _FILE.STATUS: PREDICTION_STATUS, _FILE.METRICS: TASK_METRICS, _FILE.FOLDS: FOLD_METRICS,
     _FILE.TASK_LIST: TASK_LIST, _FILE.RANKS: f"{WORK}/ranks.csv", _FILE.SKEW_REFERENCE: SKEW_REFERENCE,
     _FILE.DOWNSAMPLING_RUNS: BOYD_DS_RUNS, _FILE.FOLD_SKEW_RUNS: BOYD_FS_RUNS,
-    _FILE.RANK_SETS_PER_TASK: directory(f"{WORK}/{R.STEP_RANK_SETS.name}")},
+    _FILE.RANK_SETS_PER_TASK: directory(f"{WORK}/{R.STEP_RANK_SETS.name}"),
+    # step verdicts' pages, and the report's static intro its front page starts with
+    _FILE.SUMMARY: R.SUMMARY.path(RESULTS), _FILE.FINDINGS: R.FINDINGS.path(RESULTS),
+    _FILE.FRONT_PAGE: R.FRONT_PAGE.path(f"{WORK}/report"),
+    _FILE.REPORT_INTRO: R.WORKFLOW_PAGE.path(os.path.join(workflow.basedir, "workflow", "report"))},
     # per-task files that one job writes into one folder (the rule's output): a step depends on the folder
     folders={_FILE.FOLD_SKEW_RUNS: BOYD_FS_DIR}, task_list=ancient(TASK_LIST))
 

@@ -1,8 +1,8 @@
-# The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics ->
-# ranks and disagreement -> scorecard and figures.  All logic lives in prspace; every table a rule
-# writes is declared once, in prspace.core.registry (R), and named here through it.
+# The ranking study of Flach & Kull (2015), section 4: tasks -> predictions -> metrics (this file) ->
+# ranks and disagreement -> scorecard, figures and verdicts (the registry's steps: steps.smk).  All logic
+# lives in prspace; every table a rule writes is declared once, in prspace.core.registry (R), and named
+# here through it.
 
-from prspace.study.study_plan import verdict_inputs
 from prspace.study.workflow_commands import predict_command, select_command, skew_reference_path
 
 ANALYSIS = config["analysis"]
@@ -48,28 +48,3 @@ try:
 except InputError as _exc:
     raise WorkflowError(str(_exc)) from None
 
-
-rule verdicts:
-    input:
-        unpack(lambda wc: verdict_inputs(config, TABLES)),
-        intro=R.WORKFLOW_PAGE.path(os.path.join(workflow.basedir, "workflow", "report")),
-    output:
-        tables=FILES.tables(R.STEP_VERDICTS),
-        summary=R.SUMMARY.path(RESULTS),
-        findings=R.FINDINGS.path(RESULTS),
-        front=R.FRONT_PAGE.path(f"{WORK}/report"),
-    log: JOBS.log(R.STEP_VERDICTS),
-    benchmark: JOBS.benchmark(R.STEP_VERDICTS)
-    params:
-        recorded=f"{WORK}/config.yaml",
-        prspace=PRSPACE,
-        study=STUDY,
-        tables=output_folder("tables"),
-        results=output_folder("summary"),
-        n_boot=ANALYSIS["verdicts"]["n_boot"],
-        seed=SEED,
-        code=command_code("verdicts"),
-    shell:
-        "{params.prspace} verdicts --tables-dir {params.tables} --study {params.study} --out-dir {params.results} "
-        "--n-boot {params.n_boot} --seed {params.seed} "
-        "--config {params.recorded} --report-rst {output.front} --report-intro {input.intro} > {log} 2>&1"

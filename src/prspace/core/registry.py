@@ -359,7 +359,7 @@ STEP_BOYD_AGGREGATION = Step(
     inputs=_pairs(metrics=METRICS),
     settings=_pairs(learner="boyd.aggregation.learner", skew_groups="boyd.aggregation.skew_groups", study="study"))
 STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when=When.BOYD,
-                          evidence=(BOYD_EVIDENCE,), run="prspace.experiments.steps.boyd_steps:evidence_step",
+                          evidence=(BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), run="prspace.experiments.steps.boyd_steps:evidence_step",
     description="One evidence row per Boyd et al. claim of the registry (theorems, Tables 2-3, sections 4.1 and 4.3) "
                 "and this project's exploratory rows about them, for rule verdicts.",
     inputs=_pairs(tasks=TASKS, metrics=If(When.BOYD_AGGREGATION, METRICS),
@@ -378,15 +378,13 @@ STEP_FIGURE_BOYD_FIG_PR_PRG = _figure_step(FIGURE_BOYD_FIG_PR_PRG, When.BOYD_THE
 STEP_FIGURE_BOYD_DOWNSAMPLING = _figure_step(FIGURE_BOYD_DOWNSAMPLING, When.BOYD_DOWNSAMPLING)
 STEP_FIGURE_BOYD_FOLD_SKEW = _figure_step(FIGURE_BOYD_FOLD_SKEW, When.BOYD_FOLD_SKEW)
 STEP_FIGURE_BOYD_AGGREGATION = _figure_step(FIGURE_BOYD_AGGREGATION, When.BOYD_AGGREGATION)
-STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY),
-    description="A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page.")
 STEP_REPORT_TABLES = Step("report_tables", description="HTML pages of the study's result tables, for the Snakemake report.")
 STEP_OPENML_REPORT_TABLES = Step("openml_report_tables", when=When.OPENML,
                                  description="HTML pages of the OpenML tables, for the Snakemake report.")
 STEP_VERIFY = Step("verify", description="Does this run reproduce the committed tables of the study? (prspace.repo.rerun_check)")
 
-#: Every step, in an order of the DAG (each after the steps whose outputs it reads).
-STEPS: tuple[Step, ...] = (
+#: The steps before rule ``verdicts``, in an order of the DAG (each after the steps whose outputs it reads).
+_BEFORE_VERDICTS: tuple[Step, ...] = (
     STEP_SELECT_TASKS, STEP_PREDICT, STEP_SCORE, STEP_COLLECT, STEP_OPENML_MANIFEST, STEP_OPENML_SELFCHECK,
     STEP_NOISE_FLOOR, STEP_CALIBRATE, STEP_NOISE_EVIDENCE, STEP_RANK, STEP_AUROC_BOUNDS, STEP_RANK_SETS,
     STEP_RANK_SET_SUMMARY, STEP_CONTROLLED_SKEW, STEP_FIGURE_CONTROLLED_SKEW, STEP_FIGURE_DATA,
@@ -395,9 +393,28 @@ STEPS: tuple[Step, ...] = (
     STEP_BOYD_DOWNSAMPLING_REPORT, STEP_BOYD_FOLD_SKEW, STEP_BOYD_FOLD_SKEW_REPORT, STEP_BOYD_FOLD_SKEW_MECHANISM,
     STEP_BOYD_AGGREGATION, STEP_BOYD_EVIDENCE, STEP_FIGURE_BOYD_FIG1_MIN_PR_CURVE, STEP_FIGURE_BOYD_FIG2_MIN_PR_CURVES,
     STEP_FIGURE_BOYD_FIG3_AUCPR_MIN, STEP_FIGURE_BOYD_FIG4_F1_CONTOURS, STEP_FIGURE_BOYD_FIG_PR_PRG,
-    STEP_FIGURE_BOYD_DOWNSAMPLING, STEP_FIGURE_BOYD_FOLD_SKEW, STEP_FIGURE_BOYD_AGGREGATION, STEP_VERDICTS,
-    STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY,
+    STEP_FIGURE_BOYD_DOWNSAMPLING, STEP_FIGURE_BOYD_FOLD_SKEW, STEP_FIGURE_BOYD_AGGREGATION,
 )  # fmt: skip
+
+
+def _evidence_inputs(steps: tuple[Step, ...]) -> tuple[tuple[str, Input], ...]:
+    """Rule ``verdicts``' inputs: every step's ``evidence`` tables, each by its name as role, present only
+    where its step runs (``If`` its ``when``); so a new evidence table is read with no edit here."""
+    return tuple((t.name, t if s.when is None else If(s.when, t)) for s in steps for t in s.evidence)
+
+
+STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY), run="prspace.verdicts.verdicts_step:verdicts_step",
+                     files=_pairs(summary=StudyFile.SUMMARY, findings=StudyFile.FINDINGS, front=StudyFile.FRONT_PAGE),
+    description="A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page.",
+    inputs=(*_evidence_inputs(_BEFORE_VERDICTS), ("report_intro", StudyFile.REPORT_INTRO)),
+    # the findings page lists the run's parameters: the study's seed, source, suite, panel, folds and resamples
+    settings=_pairs(n_boot="analysis.verdicts.n_boot", seed=_SEED, study="study", source="source",
+                    data_dir="local.data_dir", suite="local.suite", learners="local.learners", folds="local.folds",
+                    analysis_n_boot="analysis.n_boot", noise_boot="analysis.noise_boot",
+                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence"))
+
+#: Every step, in an order of the DAG (each after the steps whose outputs it reads).
+STEPS: tuple[Step, ...] = (*_BEFORE_VERDICTS, STEP_VERDICTS, STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY)
 
 #: The steps ``prspace step NAME`` runs (those with a ``run``), in the order of :data:`STEPS`.
 COMMAND_STEPS: tuple[Step, ...] = tuple(s for s in STEPS if s.run is not None)

@@ -139,6 +139,13 @@ class StudyFile(Enum):
     FOLD_SKEW_RUNS = "fold_skew_runs"
     #: the folder of the per-task rank sets (step ``rank_sets``)
     RANK_SETS_PER_TASK = "rank_sets_per_task"
+    #: the pages step ``verdicts`` writes besides its tables: ``summary.md``, ``findings.md`` and the report's
+    #: front page (:data:`SUMMARY`, :data:`FINDINGS`, :data:`FRONT_PAGE`), and the front page's static intro it
+    #: reads (:data:`WORKFLOW_PAGE`)
+    SUMMARY = "summary"
+    FINDINGS = "findings"
+    FRONT_PAGE = "front"
+    REPORT_INTRO = "report_intro"
 
 
 class Selection(Enum):

@@ -9,10 +9,12 @@ tables the same way (:mod:`prspace.core.output`'s precision policy, atomic files
 * each :class:`TableOut` as ``<tables_dir>/<name>.csv`` and, if the registry says the table has a
   Markdown twin (``Table.md``), ``<name>.md`` with its title (the Markdown title, which may differ
   from the report's: the step supplies it) and note; a table whose Markdown shows fewer or
-  differently formatted columns than its CSV gives that frame as ``markdown``;
+  differently formatted columns than its CSV gives that frame as ``markdown``, and a table whose
+  Markdown is a page of its own (``verdicts.md``) gives that page's text;
 * each figure-data table at full precision as ``<figure_data_dir>/<name>.csv`` (drawn, not read);
-* each other file (``files``: role -> frame, or role -> {stem -> frame} for a folder of CSVs) at
-  the path the caller gives for that role (``prspace step ... --out ROLE=PATH``);
+* each other file (``files``: role -> frame, role -> {stem -> frame} for a folder of CSVs, or role ->
+  text for a page, e.g. step ``verdicts``' ``summary.md``) at the path the caller gives for that role
+  (``prspace step ... --out ROLE=PATH``);
 * each warning logged.
 
 ``prspace step NAME`` (:mod:`prspace.cli.step`) is the command line of every step.
@@ -30,7 +32,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from prspace.core.errors import InputError
-from prspace.core.output import write_csv, write_full_csv, write_markdown
+from prspace.core.output import write_csv, write_full_csv, write_markdown, write_text
 from prspace.core.registry import FigureData, Step, Table
 
 log = logging.getLogger("prspace.step")
@@ -41,13 +43,13 @@ __all__ = ["StepOutput", "TableOut", "write_step"]
 class TableOut(NamedTuple):
     """One table a step writes: the registry's :class:`~prspace.core.registry.Table`, its rows
     (the CSV), the Markdown note and title (``None``: the registry's title), and the frame the
-    Markdown shows when it is not the CSV's (fewer columns, formatted cells)."""
+    Markdown shows when it is not the CSV's (fewer columns, formatted cells), or its whole text."""
 
     table: Table
     frame: pd.DataFrame
     note: str | None = None
     title: str | None = None
-    markdown: pd.DataFrame | None = None
+    markdown: pd.DataFrame | str | None = None
 
 
 @dataclass
@@ -56,7 +58,7 @@ class StepOutput:
 
     tables: list[TableOut] = field(default_factory=list)
     figure_data: list[tuple[FigureData, pd.DataFrame]] = field(default_factory=list)
-    files: dict[str, pd.DataFrame | dict[str, pd.DataFrame]] = field(default_factory=dict)
+    files: dict[str, pd.DataFrame | dict[str, pd.DataFrame] | str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -96,7 +98,9 @@ def write_step(output: StepOutput, *, tables_dir: str | os.PathLike[str] | None 
         Path(tables_dir).mkdir(parents=True, exist_ok=True)
     for t in output.tables:
         written.append(write_csv(t.frame, t.table.csv(tables_dir)))
-        if t.table.md:
+        if t.table.md and isinstance(t.markdown, str):
+            written.append(write_text(t.markdown, t.table.markdown(tables_dir)))
+        elif t.table.md:
             written.append(write_markdown(t.frame if t.markdown is None else t.markdown, t.table.markdown(tables_dir),
                                           title=t.table.title if t.title is None else t.title, note=t.note))
     if figure_data_dir is not None and output.figure_data:
@@ -107,6 +111,9 @@ def write_step(output: StepOutput, *, tables_dir: str | os.PathLike[str] | None 
         path = Path(files[role])
         if isinstance(content, pd.DataFrame):
             written.append(write_csv(content, path))
+            continue
+        if isinstance(content, str):
+            written.append(write_text(content, path))
             continue
         path.mkdir(parents=True, exist_ok=True)
         written += [write_csv(frame, path / f"{stem}.csv") for stem, frame in content.items()]

@@ -16,7 +16,7 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
-from prspace.verdicts.primary import DEFAULT_N_BOOT, _how, _scheme, decide_family, sign_flip_claims
+from prspace.verdicts.primary import _how, _scheme, decide_family, sign_flip_claims
 from prspace.verdicts.rule import ALL_EVIDENCE_COLUMNS
 
 
@@ -40,7 +40,7 @@ def direction_stats(values: pd.DataFrame, claim_ids: Sequence[str]) -> list[tupl
 
 
 def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper: str = REG.BOYD,
-                   n_boot: int = DEFAULT_N_BOOT, seed: int = 0, power: bool = True, keep: dict | None = None
+                   n_boot: int, seed: int = 0, power: bool = True, keep: dict | None = None
                    ) -> pd.DataFrame:
     """A paper's primary direction rows of ``evidence`` re-decided by the one scheme: each claim's
     interval recomputed from its per-task ``values`` by family (:func:`direction_stats`; the row's

@@ -5,6 +5,7 @@ winners, the sensitivity table). Nothing here decides a verdict (:mod:`prspace.v
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,26 +95,36 @@ def normalise(v: pd.DataFrame) -> pd.DataFrame:
     return v
 
 
-def _read(path: Path, **kw: object) -> pd.DataFrame | None:
-    return pd.read_csv(path, keep_default_na=False, na_values=[""], **kw) if path.is_file() else None
+def _read(path: Path | None, **kw: object) -> pd.DataFrame | None:
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], **kw) if path is not None and path.is_file() else None
 
 
-def load_study(name: str, tables_dir: str | Path, *, verdicts: pd.DataFrame | None = None,
-               own_data: bool | None = None) -> Study:
-    """A study from its tables folder (``results/<study>/tables``); only ``verdicts.csv`` (or
-    ``verdicts``, given) is required, every other table is read when it is there."""
-    t = Path(tables_dir)
+def table_paths(tables: str | Path | Mapping[str, str | Path]) -> dict[str, Path]:
+    """Table name -> path: a study's tables folder (``results/<study>/tables``: every registry table's
+    CSV there), or the paths a step was given by role (step ``verdicts``: each role is a table's name)."""
+    if isinstance(tables, Mapping):
+        return {name: Path(p) for name, p in tables.items()}
+    return {t.name: t.csv(tables) for t in R.TABLES}
+
+
+def load_study(name: str, tables_dir: str | Path | Mapping[str, str | Path], *, verdicts: pd.DataFrame | None = None,
+               own_data: bool | None = None, sensitivity: pd.DataFrame | None = None) -> Study:
+    """A study from its tables (a folder, ``results/<study>/tables``, or table name -> path,
+    :func:`table_paths`); only ``verdicts.csv`` (or ``verdicts``, given) is required, every other table is
+    read when it is there (``sensitivity``, given: that table as written, by the step that writes it)."""
+    t = table_paths(tables_dir)
     if verdicts is None:
-        verdicts = _read(R.VERDICTS.csv(t))
+        verdicts = _read(t.get(R.VERDICTS.name))
         if verdicts is None:
-            raise InputError(f"{R.VERDICTS.csv(t)} is missing; run the study `{name}` first (make run)")
-    metrics = _read(R.METRICS.csv(t), dtype={"task_id": str})
+            raise InputError(f"{t.get(R.VERDICTS.name)} is missing; run the study `{name}` first (make run)")
+    metrics = _read(t.get(R.METRICS.name), dtype={"task_id": str})
     if metrics is not None:
         keep = [c for c in ("task_id", "model_id", *PICK_METRICS) if c in metrics.columns]
         metrics = metrics[keep]
-    return Study(name=name, verdicts=verdicts, tasks=_read(R.TASKS.csv(t), dtype={"task_id": str}),
-                 metrics=metrics, rank_sets=_read(R.RANK_SETS.csv(t), dtype={"task": str}),
-                 winners=_read(R.LEARNER_WINNERS.csv(t)), sensitivity=_read(R.SENSITIVITY.csv(t)),
+    return Study(name=name, verdicts=verdicts, tasks=_read(t.get(R.TASKS.name), dtype={"task_id": str}),
+                 metrics=metrics, rank_sets=_read(t.get(R.RANK_SETS.name), dtype={"task": str}),
+                 winners=_read(t.get(R.LEARNER_WINNERS.name)),
+                 sensitivity=sensitivity if sensitivity is not None else _read(t.get(R.SENSITIVITY.name)),
                  own_data=own_data)
 
 

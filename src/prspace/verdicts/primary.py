@@ -47,7 +47,6 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core._heap import keep_freed_memory
-from prspace.core.defaults import N_BOOT_VERDICTS
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
@@ -58,9 +57,6 @@ from prspace.verdicts.rule import (
 #: Flach & Kull's three pairs, in the registry's order of the ids.
 PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
 LABELS = {"aupr": "AUPR", "auprg": "AUPRG", "auroc": "AUROC"}
-#: Default resamples (config ``analysis.verdicts.n_boot``), over all replicates; every end's and every
-#: p-value's Monte Carlo error is measured by rerunning and stated beside it (``mc_error_*``, ``p_*_mc``).
-DEFAULT_N_BOOT = N_BOOT_VERDICTS
 #: Independent reruns of the bootstrap (seeds spawned from the study's seed): the intervals pool
 #: them, the Monte Carlo error of each end is their spread.
 REPLICATES = 10
@@ -447,7 +443,7 @@ def _scheme(r: object) -> dict[str, float]:
 
 
 def primary_rows(
-    per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
+    per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int, seed: int = 0,
     task_ids: Sequence[str] | None = None, note: str = "", power: bool = True, keep: dict | None = None,
     n_out: int | None = None, noise_pairs: pd.DataFrame | None = None,
 ) -> list[dict[str, object]]:

@@ -31,8 +31,8 @@ from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
-from prspace.verdicts.pagedata import Study, load_study, normalise
-from prspace.verdicts.primary import DEFAULT_N_BOOT, primary_rows
+from prspace.verdicts.pagedata import Study, load_study, normalise, table_paths
+from prspace.verdicts.primary import primary_rows
 from prspace.verdicts.sentences import (
     answer,
     description,
@@ -61,35 +61,42 @@ SUMMARY_EXPLORATORY = (
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
-def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
+def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boot: int, seed: int = 0,
                      keep: dict | None = None, power: bool = True) -> pd.DataFrame:
-    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`):
+    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`; the tables a
+    folder, or table name -> path, :func:`prspace.verdicts.pagedata.table_paths`):
     Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
     (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
     of the other tables; Boyd's primary direction rows re-decided from their per-task values
     (:func:`prspace.verdicts.direction.direction_rows`). ``keep`` receives each paper's bootstraps
     (:func:`prspace.verdicts.sensitivity.margin_sensitivity_table`); ``power=False`` skips the
     sample-size simulation."""
-    t = Path(tables_dir)
+    paths = table_paths(tables_dir)
+    where = tables_dir if not isinstance(tables_dir, Mapping) else "the study's tables"
+
+    def have(table: R.Table) -> Path | None:
+        p = paths.get(table.name)
+        return p if p is not None and p.is_file() else None
+
     rows: list[dict[str, object]] = []
-    per_task_path, tasks_path = R.DISAGREEMENT_PER_TASK.csv(t), R.TASKS.csv(t)
-    if per_task_path.is_file():
-        tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path.is_file() else None
-        noise_path = R.NOISE_FLOOR_PAIRS.csv(t)
-        noise = pd.read_csv(noise_path, dtype={"task_id": str}) if noise_path.is_file() else None
+    per_task_path, tasks_path = have(R.DISAGREEMENT_PER_TASK), have(R.TASKS)
+    if per_task_path is not None:
+        tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path is not None else None
+        noise_path = have(R.NOISE_FLOOR_PAIRS)
+        noise = pd.read_csv(noise_path, dtype={"task_id": str}) if noise_path is not None else None
         rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed,
                              keep=keep, power=power, noise_pairs=noise)
-    summary_path = R.DISAGREEMENT_SUMMARY.csv(t)
-    if summary_path.is_file():
+    summary_path = have(R.DISAGREEMENT_SUMMARY)
+    if summary_path is not None:
         rows += within_task_order_evidence(pd.read_csv(summary_path))
     # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
-    cd_path = R.CD_METRIC_PAIRS.csv(t)
-    if cd_path.is_file():
+    cd_path = have(R.CD_METRIC_PAIRS)
+    if cd_path is not None:
         rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
     frames = [RULE.evidence_frame(rows, scheme=True)]
     for table in R.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
-        p = table.csv(t)
-        if p.is_file():
+        p = have(table)
+        if p is not None:
             df = pd.read_csv(p, keep_default_na=False, na_values=[""])
             for c in RULE.OPTIONAL_EVIDENCE_COLUMNS:
                 if c not in df.columns:
@@ -101,11 +108,11 @@ def collect_evidence(tables_dir: str | Path, *, n_boot: int = DEFAULT_N_BOOT, se
     ev = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
     dup = ev["claim_id"][ev["claim_id"].duplicated()]
     if len(dup):
-        raise ValueError(f"claim ids appear twice in the evidence tables of {t}: {sorted(set(dup))}")
+        raise ValueError(f"claim ids appear twice in the evidence tables of {where}: {sorted(set(dup))}")
     ev["detail"] = ev["detail"].fillna("").astype(str)
     # Boyd's primary direction rows: re-decided by the one scheme from their per-task values by family
-    vals = R.BOYD_EVIDENCE_VALUES.csv(t)
-    if vals.is_file():
+    vals = have(R.BOYD_EVIDENCE_VALUES)
+    if vals is not None:
         ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
                             power=power)
     return ev
@@ -286,10 +293,10 @@ def differences_lines(studies: Sequence[Study]) -> list[str]:
     return [differences_markdown(tasks or None).rstrip(), ""]
 
 
-def _study(v: pd.DataFrame, study: str, tasks: pd.DataFrame | None, tables_dir: str | Path | None,
-           own_data: bool | None) -> Study:
+def _study(v: pd.DataFrame, study: str, tasks: pd.DataFrame | None, tables_dir: str | Path | Mapping[str, str | Path] | None,
+           own_data: bool | None, sensitivity: pd.DataFrame | None = None) -> Study:
     if tables_dir is not None:
-        s = load_study(study, tables_dir, verdicts=v, own_data=own_data)
+        s = load_study(study, tables_dir, verdicts=v, own_data=own_data, sensitivity=sensitivity)
         if tasks is not None:
             s.tasks = tasks
         return s
@@ -310,10 +317,12 @@ def study_page(s: Study, *, glossary: str = "../../docs/glossary.md") -> list[st
 
 
 def summary_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,
-                     tables_dir: str | Path | None = None, own_data: bool | None = None) -> str:
-    """A study's ``summary.md`` (:func:`study_page`); ``tables_dir`` adds what the study's other
-    tables say (plausible-best set sizes, per-task picks, sensitivity)."""
-    return "\n".join(study_page(_study(v, study, tasks, tables_dir, own_data))).rstrip() + "\n"
+                     tables_dir: str | Path | Mapping[str, str | Path] | None = None, own_data: bool | None = None,
+                     sensitivity: pd.DataFrame | None = None) -> str:
+    """A study's ``summary.md`` (:func:`study_page`); ``tables_dir`` (a folder, or table name -> path) adds
+    what the study's other tables say (plausible-best set sizes, per-task picks, sensitivity: the table
+    read there, or ``sensitivity``)."""
+    return "\n".join(study_page(_study(v, study, tasks, tables_dir, own_data, sensitivity))).rstrip() + "\n"
 
 
 #: The heading of results/summary.md's second section (``docs/results.md`` links to it).
@@ -349,14 +358,15 @@ def _rst(text: str) -> str:
 
 
 def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intro: str,
-                tables_dir: str | Path | None = None, own_data: bool | None = None) -> str:
+                tables_dir: str | Path | Mapping[str, str | Path] | None = None, own_data: bool | None = None,
+                sensitivity: pd.DataFrame | None = None) -> str:
     """The report's front page: ``intro`` (the static description), then the answer first, the
     primary claims (the paper's words in a column), the implementation line and this project's
     analyses, as reStructuredText."""
-    s = _study(v, study, tasks, tables_dir, own_data)
+    s = _study(v, study, tasks, tables_dir, own_data, sensitivity)
     blocks = [intro.strip(), ""]
-    if s.own_data:
-        md = own_data_section(s)
+    md = own_data_section(s) if s.own_data else []
+    if md:  # a study of its own data without the tables its section reads (no metrics.csv) has none
         table = [ln for ln in md if ln.startswith("|") and not ln.startswith("| ---") and not ln.startswith("|---")]
         cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in table]
         blocks += [_rst(md[0]), ""] + (_rst_table(cells[0], cells[1:]) if cells else [])
@@ -399,11 +409,12 @@ def sensitivity_lines(s: Study) -> list[str]:
 
 def findings_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,
                       params: Mapping[str, object] | None = None, winners: pd.DataFrame | None = None,
-                      tables_dir: str | Path | None = None, own_data: bool | None = None) -> str:
+                      tables_dir: str | Path | Mapping[str, str | Path] | None = None, own_data: bool | None = None,
+                      sensitivity: pd.DataFrame | None = None) -> str:
     """The study's findings page: the summary, then every row with its explanation (primary,
     implementation, this project's), the sensitivity table, the learners over tasks and the
     run's parameters."""
-    s = _study(v, study, tasks, tables_dir, own_data)
+    s = _study(v, study, tasks, tables_dir, own_data, sensitivity)
     if winners is not None:
         s.winners = winners
     lines = [f"# Findings of study `{study}`", "",

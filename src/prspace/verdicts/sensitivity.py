@@ -17,7 +17,6 @@ from prspace.verdicts.primary import (
     _MEANS,
     _QUARTILES,
     ALL_DIFFERENT,
-    DEFAULT_N_BOOT,
     Bootstrapped,
     _wide,
     decide_family,
@@ -81,7 +80,7 @@ def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) ->
 ONE_PER_FAMILY = "one learner per family"
 
 
-def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int = DEFAULT_N_BOOT,
+def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int,
                       seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None,
                       noise_pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, and on

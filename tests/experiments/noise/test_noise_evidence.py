@@ -273,7 +273,7 @@ def test_cli_writes_evidence_the_verdicts_read(tmp_path):
     assert main(["step", "noise_evidence", "--in", f"pairs={tmp_path / 'pairs.csv'}", "--in",
                  f"tasks={tmp_path / 'tasks.csv'}", "--in", f"calibration={tmp_path / 'cal.csv'}", "--set", "n_boot=50",
                  "--set", "seed=0", "--tables-dir", str(tmp_path)]) == 0
-    ev = VR.collect_evidence(tmp_path)
+    ev = VR.collect_evidence(tmp_path, n_boot=200)
     assert {f"px.{p}.top1.distinguishable" for p in VR.PAIRS} <= set(ev.claim_id)
 
 
