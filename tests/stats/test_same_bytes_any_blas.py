@@ -6,7 +6,7 @@ picked another kernel).
 p-values, power curve) and the sign-flip test on fixed data in a fresh process under three environments: as the
 machine is; the oldest OpenBLAS core type the CPU runs, numpy's SIMD loops switched off and one thread; the newest
 core type and two threads.  Every output's SHA-256 must agree.  Before the products of counts were made exact
-(:mod:`prspace.stats.exact_products`) the estimates, ``t*`` and interval ends of the same probe differed between
+(:mod:`prspace.core.same_bits`) the estimates, ``t*`` and interval ends of the same probe differed between
 OpenBLAS's Haswell and Nehalem kernels on this machine (the power of this test).
 """
 
@@ -18,10 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
-
-from prspace.stats.exact_products import count_product, fixed_order_matvec
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -86,39 +83,3 @@ def test_every_engine_output_has_the_same_bytes_in_every_variant(probes):
     for name, p in rest:
         differ = [k for k in first["hashes"] if p["hashes"][k] != first["hashes"][k]]
         assert not differ, f"{name} vs {first_name}: {differ}"
-
-
-def test_count_product_is_the_exact_product_rounded_slice_by_slice():
-    rng = np.random.default_rng(0)
-    c = rng.multinomial(37, np.full(37, 1 / 37), size=300).astype(np.float64)
-    M = rng.normal(size=(37, 50)) * np.exp(rng.normal(0, 8, size=(1, 50)))  # columns of very different scales
-    from fractions import Fraction
-
-    got = count_product(c, M)
-    for b, k in [(0, 0), (17, 3), (299, 49), (120, 25)]:
-        exact = sum(Fraction(int(c[b, f])) * Fraction(float(M[f, k])) for f in range(37))
-        assert abs(Fraction(float(got[b, k])) - exact) <= abs(exact) * Fraction(1, 2**51)
-    np.testing.assert_allclose(got, c @ M, rtol=1e-10, atol=1e-12 * np.abs(M).max())
-
-
-def test_count_product_gives_the_same_bits_in_any_column_order_and_batch():
-    rng = np.random.default_rng(1)
-    c = rng.integers(0, 5, size=(64, 20)).astype(np.float64)
-    M = rng.normal(size=(20, 30))
-    full = count_product(c, M)
-    perm = rng.permutation(20)  # another order of the terms: an exact sum has none
-    assert np.array_equal(count_product(c[:, perm], M[perm]), full)
-    assert np.array_equal(np.vstack([count_product(c[:10], M), count_product(c[10:], M)]), full)
-
-
-def test_count_product_refuses_what_it_cannot_make_exact():
-    with pytest.raises(ValueError, match="integer counts"):
-        count_product(np.array([[0.5, 1.0]]), np.ones((2, 1)))
-    with pytest.raises(ValueError, match="finite"):
-        count_product(np.ones((1, 2)), np.array([[np.inf], [1.0]]))
-
-
-def test_fixed_order_matvec_adds_left_to_right():
-    m = np.array([[1e16, 1.0, -1e16]])
-    w = np.ones(3)
-    assert fixed_order_matvec(m, w)[0] == (1e16 + 1.0) - 1e16
