@@ -18,11 +18,11 @@ import yaml
 
 from prspace import metrics as M
 from prspace.core import registry as R
-from prspace.study.study_plan import caption_of
 from prspace.experiments.fk import scoring
 from prspace.metrics import headline
 from prspace.metrics.names import METRIC_KEYS, METRIC_LABELS, REPORTED_METRICS
 from prspace.stats.replicates import BOOT_METRICS
+from prspace.study.study_plan import caption_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = sorted((ROOT / "workflow" / "schemas").glob("*.schema.yaml"))
