@@ -19,7 +19,7 @@ and the claims it does not test, with why.
 Step ``completeness`` (:func:`completeness_step`) writes ``fk_evidence`` (an evidence table that
 rule ``verdicts`` reads, :data:`prspace.core.registry.EVIDENCE_ROWS`) and ``claims_not_tested``.
 
-One module of about 450 lines on purpose: every claim of the papers that this project does not
+One module of about 470 lines on purpose: every claim of the papers that this project does not
 test, and the rows that complete Flach & Kull's (their implementation checks and "all significantly
 different"), read in one place against the papers.
 """
