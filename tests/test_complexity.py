@@ -48,22 +48,6 @@ CC_EXCEPTIONS: dict[str, str] = {
     "core/steps.py:write_step": PENDING + " (unassigned)",
     "verdicts/primary.py:decide_family": PENDING + " (unassigned)",
     "verdicts/sentences.py:own_data_section": PENDING + " (unassigned)",
-    # to be split by this change
-    "core/schema.py:validate_predictions": PENDING,
-    "data/arff.py:_slow": PENDING,
-    "data/userdata.py:load_user": PENDING,
-    "experiments/noise/noise_calibration.py:calibrate": PENDING,
-    "local/crossval.py:predict_dataset": PENDING,
-    "openml/fetch.py:fetch_task": PENDING,
-    "openml/predictions_arff.py:parse_predictions_arff": PENDING,
-    "openml/runs.py:_frame_of_run": PENDING,
-    "openml/selection.py:select_tasks": PENDING,
-    "repo/rerun_check.py:compare_csv_text": PENDING,
-    "study/setup_check.py:_check_local": PENDING,
-    "verdicts/completeness.py:all_different_row": PENDING,
-    "verdicts/rule.py:_interval_verdict": PENDING,
-    "verdicts/rule.py:decide": PENDING,
-    "verdicts/rule.py:scheme_verdict": PENDING,
 }
 
 #: ``"path/under/prspace.py"`` -> why it stays over MAX_MODULE_LINES.
