@@ -372,7 +372,8 @@ def fetch_task(
                     log.warning("task %s: run %d (flow %d) replaced: %s", name, rid, f, reason)
                     _next_try(f, attempts, run_order, next_flow, pending)
                     continue
-                accepted[f] = (rid, m, _compact(frame, ref))
+                frame = _compact(frame, ref)  # the full frame goes: bounded memory
+                accepted[f] = (rid, m, frame)
                 bar.update(1)
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)  # stop soon; finished files are kept
