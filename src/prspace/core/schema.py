@@ -1,6 +1,6 @@
 """The predictions schema: one parquet file per task, whatever the source.
 
-One module of about 420 lines on purpose: the columns, their dtypes and every check on them are the
+One module of about 500 lines on purpose: the columns, their dtypes and every check on them are the
 contract between the sources and every later stage, read in one place.
 
 Every source (:mod:`prspace.openml`, :mod:`prspace.local.crossval`) writes,
@@ -236,17 +236,10 @@ def validate_predictions(
     Raises :class:`~prspace.core.errors.SchemaError` naming the task, the model and the
     rows at fault: one line, the problem and the fix.
     """
-    name = task.task_id if task is not None else "?"
-
-    def fail(msg: str) -> None:
-        raise SchemaError(f"predictions of task {name}: {msg}" if rules.same_rows else msg)
-
+    fail = _Fail(task.task_id if task is not None else "?", rules.same_rows)
     if not isinstance(df, pd.DataFrame):
         raise SchemaError(f"expected a pandas DataFrame of predictions, got {type(df).__name__}")
-    optional = {"flow_id": rules.same_rows, "flow_name": rules.same_rows, "repeat": rules.require_folds,
-                "fold": rules.require_folds, "row_id": rules.require_row_ids}
-    required = [c for c in PREDICTION_COLUMNS if optional.get(c, True)] + (["weight"] if rules.weight else [])
-    missing = [c for c in required if c not in df.columns]
+    missing = [c for c in _required_columns(rules) if c not in df.columns]
     if missing:
         fail(f"missing column(s) {', '.join(missing)}; see prspace.core.schema for the schema")
     if len(df) == 0:
@@ -258,34 +251,89 @@ def validate_predictions(
     present = [c for c in PREDICTION_COLUMNS if c in df.columns]
     for col in (c for c in STRING_COLUMNS if c in present):
         out_cols[col] = _text(df[col], col, rules, fail)
-    tids = pd.unique(pd.Series(out_cols["task_id"], copy=False))
     if rules.same_rows:
-        if len(tids) != 1:
-            fail(f"one task per file, found task_id values {_show(tids)}")
-        name = str(tids[0])
-        if task is not None and task.task_id != name:
-            fail(f"task_id in rows is {name!r} but task information says {task.task_id!r}")
-        if not TASK_ID_PATTERN.match(name):
-            fail("task_id has characters outside [A-Za-z0-9_.-]")
+        _check_one_task(pd.unique(pd.Series(out_cols["task_id"], copy=False)), task, fail)
     for col in (c for c in ("repeat", "fold", "row_id") if c in present):
-        if not (rules.require_row_ids if col == "row_id" else rules.require_folds):
-            s = df[col]
-            if col == "row_id" and rules.integer_row_ids and isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu":
-                out_cols[col] = s.to_numpy()  # integers: no cell empty, the text of each is str() of it
-                continue
-            out_cols[col] = _text(s, col, rules, fail, as_object=True)
-            continue
-        v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))
-        if bad.any():
-            fail(f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}")
-        out_cols[col] = v.astype(PREDICTION_COLUMNS[col])
-    y = df["y_true"]
+        out_cols[col] = _index_column(df[col], col, rules, fail)
+    out_cols["y_true"] = _y_true(df["y_true"], fail)
+    out_cols["score"] = _scores(df, out_cols, rules, fail)
+    if rules.weight:
+        out_cols["weight"] = _weights(df, rules, fail)
+    out = pd.DataFrame(out_cols, index=pd.RangeIndex(len(df)), copy=False)
+    del out_cols
+    if rules.sort:
+        out = out.sort_values(["model_id", "repeat", "row_id"], kind="stable", ignore_index=True)
+    _check_rows(out, rules, fail)
+    if rules.same_rows:
+        _check_task_counts(out, task, fail.name, rules, fail)
+    return out
+
+
+class _Fail:
+    """Raises :class:`SchemaError` with the message, naming the task (``name``, the rows' task id once
+    it is read) when the rules check one task's file."""
+
+    def __init__(self, name: str, same_rows: bool) -> None:
+        self.name, self.same_rows = name, same_rows
+
+    def __call__(self, msg: str) -> None:
+        raise SchemaError(f"predictions of task {self.name}: {msg}" if self.same_rows else msg)
+
+
+def _required_columns(rules: FrameRules) -> list[str]:
+    """The columns the rules require: the schema's, less the optional ones, plus ``weight``."""
+    optional = {"flow_id": rules.same_rows, "flow_name": rules.same_rows, "repeat": rules.require_folds,
+                "fold": rules.require_folds, "row_id": rules.require_row_ids}
+    return [c for c in PREDICTION_COLUMNS if optional.get(c, True)] + (["weight"] if rules.weight else [])
+
+
+def _check_one_task(tids: np.ndarray, task: TaskInfo | None, fail: _Fail) -> None:
+    """One task id in the file, agreeing with the task information, of the allowed characters; from
+    here on the errors name it."""
+    if len(tids) != 1:
+        fail(f"one task per file, found task_id values {_show(tids)}")
+    fail.name = name = str(tids[0])
+    if task is not None and task.task_id != name:
+        fail(f"task_id in rows is {name!r} but task information says {task.task_id!r}")
+    if not TASK_ID_PATTERN.match(name):
+        fail("task_id has characters outside [A-Za-z0-9_.-]")
+
+
+def _check_rows(out: pd.DataFrame, rules: FrameRules, fail: _Fail) -> None:
+    """Every model gives every row once (one task's file), or every row once (row ids required), and
+    the classes are as the rules want."""
+    if rules.same_rows:
+        _check_flows_and_rows(out, rules, fail)
+    elif rules.require_row_ids:
+        _check_once(out, fail)
+    _check_classes(out, rules, fail)
+
+
+def _index_column(s: pd.Series, col: str, rules: FrameRules, fail) -> Any:
+    """``repeat``, ``fold`` or ``row_id`` checked: non-negative integers where the rules require the
+    column, else its text (integer row ids as they are)."""
+    if not (rules.require_row_ids if col == "row_id" else rules.require_folds):
+        if col == "row_id" and rules.integer_row_ids and isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu":
+            return s.to_numpy()  # integers: no cell empty, the text of each is str() of it
+        return _text(s, col, rules, fail, as_object=True)
+    v = pd.to_numeric(s, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(v) | (v < 0) | (v != np.floor(v))
+    if bad.any():
+        fail(f"column {col} must hold non-negative integers; bad at rows {_show(np.flatnonzero(bad))}")
+    return v.astype(PREDICTION_COLUMNS[col])
+
+
+def _y_true(y: pd.Series, fail) -> np.ndarray:
+    """``y_true`` as booleans (0 / 1 accepted)."""
     if y.dtype != bool:
         if y.isna().any() or not set(pd.unique(y)).issubset({0, 1}):
             fail("y_true must be boolean (True = positive = minority class)")
         y = y.astype(bool)
-    out_cols["y_true"] = y.to_numpy(dtype=bool)
+    return y.to_numpy(dtype=bool)
+
+
+def _scores(df: pd.DataFrame, out_cols: dict[str, Any], rules: FrameRules, fail) -> np.ndarray:
+    """The scores as float64, none missing or infinite (the first one at fault is named with its model)."""
     score = _numeric(df["score"], "score", "score", rules, fail)
     for bad, what, fix in ((np.isnan(score), "missing (NaN)", "drop those rows or give every row a score"),
                            (np.isinf(score), "infinite", "clip them to finite values (only their order matters)")):
@@ -294,35 +342,32 @@ def validate_predictions(
             model = f", model {out_cols['model_id'][i]!r}" if rules.names.get("model_id", "model_id") else ""
             fail(f"column {rules.column('score')!r} has {int(bad.sum())} {what} scores (first at data row {i + 1}"
                  f"{model}); {fix}")
-    out_cols["score"] = score
-    if rules.weight:
-        weight = _numeric(df["weight"], "weight", "sample weight", rules, fail)
-        if not (np.isfinite(weight) & (weight >= 0)).all():
-            i = int(np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))[0])
-            fail(f"column {rules.column('weight')!r} (sample weights) must be finite and >= 0; data row {i + 1} "
-                 f"holds {_cell(df['weight'].iloc[i])}: fix or drop that row")
-        out_cols["weight"] = weight
-    out = pd.DataFrame(out_cols, index=pd.RangeIndex(len(df)), copy=False)
-    del out_cols
-    if rules.sort:
-        out = out.sort_values(["model_id", "repeat", "row_id"], kind="stable", ignore_index=True)
-    if rules.same_rows:
-        _check_flows_and_rows(out, rules, fail)
-    elif rules.require_row_ids:
-        _check_once(out, fail)
-    _check_classes(out, rules, fail)
-    if rules.same_rows:
-        models = pd.unique(out["model_id"])
-        labels = out[out["model_id"] == models[0]].drop_duplicates("row_id")
-        n, n_pos = len(labels), int(labels["y_true"].sum())
-        if rules.minority_positive and n_pos > n - n_pos and not name.startswith(USER_TASK_PREFIX):
-            fail(f"{n_pos} positives of {n}: the positive class must be the minority class; flip y_true")
-        if task is not None:
-            task.validate()
-            for field, got in (("n", n), ("n_pos", n_pos), ("n_models", len(models))):
-                if getattr(task, field) != got:
-                    fail(f"task information says {field}={getattr(task, field)} but the rows give {got}")
-    return out
+    return score
+
+
+def _weights(df: pd.DataFrame, rules: FrameRules, fail) -> np.ndarray:
+    """The sample weights as float64, finite and >= 0."""
+    weight = _numeric(df["weight"], "weight", "sample weight", rules, fail)
+    if not (np.isfinite(weight) & (weight >= 0)).all():
+        i = int(np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))[0])
+        fail(f"column {rules.column('weight')!r} (sample weights) must be finite and >= 0; data row {i + 1} "
+             f"holds {_cell(df['weight'].iloc[i])}: fix or drop that row")
+    return weight
+
+
+def _check_task_counts(out: pd.DataFrame, task: TaskInfo | None, name: str, rules: FrameRules, fail) -> None:
+    """The positive class is the minority (but in a user's task), and the task information's counts
+    agree with the rows."""
+    models = pd.unique(out["model_id"])
+    labels = out[out["model_id"] == models[0]].drop_duplicates("row_id")
+    n, n_pos = len(labels), int(labels["y_true"].sum())
+    if rules.minority_positive and n_pos > n - n_pos and not name.startswith(USER_TASK_PREFIX):
+        fail(f"{n_pos} positives of {n}: the positive class must be the minority class; flip y_true")
+    if task is not None:
+        task.validate()
+        for field, got in (("n", n), ("n_pos", n_pos), ("n_models", len(models))):
+            if getattr(task, field) != got:
+                fail(f"task information says {field}={getattr(task, field)} but the rows give {got}")
 
 
 def _check_once(out: pd.DataFrame, fail) -> None:

@@ -323,29 +323,7 @@ def _slow(data: bytes, attrs: list[Attribute], first_line: int, path: Path) -> p
             continue
         lineno = first_line + k
         if line.startswith("{"):
-            if not line.endswith("}"):
-                raise InputError(f"{path}, line {lineno}: a sparse row must end with }}; close it")
-            row: list[str | None] = [
-                ("0" if a.type == "numeric" else (a.values[0] if a.values else "")) for a in attrs
-            ]
-            inner = line[1:-1].strip()
-            for item in _fields(inner, lineno, path) if inner else []:
-                parts = (item or "").strip().split(None, 1)
-                if len(parts) != 2 or not parts[0].isdigit():
-                    raise InputError(
-                        f"{path}, line {lineno}: sparse entry {item!r} is not 'index value'; "
-                        "write each as <attribute index> <value>"
-                    )
-                idx = int(parts[0])
-                if idx >= n:
-                    raise InputError(
-                        f"{path}, line {lineno}: sparse index {idx} but the header declares {n} "
-                        "attributes (indices from 0)"
-                    )
-                value = parts[1].strip()
-                if value[:1] in "'\"":
-                    value = _fields(value, lineno, path)[0] or ""
-                row[idx] = None if value == "?" else value
+            row = _sparse_row(line, attrs, lineno, path)
         else:
             row = _fields(line, lineno, path)
             if len(row) != n:
@@ -355,7 +333,38 @@ def _slow(data: bytes, attrs: list[Attribute], first_line: int, path: Path) -> p
                 )
         rows.append(row)
         lines.append(lineno)
-    df = pd.DataFrame(rows, columns=list(range(n)), dtype=object)
+    return _numeric_columns(pd.DataFrame(rows, columns=list(range(n)), dtype=object), attrs, lines, path)
+
+
+def _sparse_row(line: str, attrs: list[Attribute], lineno: int, path: Path) -> list[str | None]:
+    """One sparse row ``{index value, ...}`` as a dense row (absent: 0, or the first nominal value)."""
+    n = len(attrs)
+    if not line.endswith("}"):
+        raise InputError(f"{path}, line {lineno}: a sparse row must end with }}; close it")
+    row: list[str | None] = [("0" if a.type == "numeric" else (a.values[0] if a.values else "")) for a in attrs]
+    inner = line[1:-1].strip()
+    for item in _fields(inner, lineno, path) if inner else []:
+        parts = (item or "").strip().split(None, 1)
+        if len(parts) != 2 or not parts[0].isdigit():
+            raise InputError(
+                f"{path}, line {lineno}: sparse entry {item!r} is not 'index value'; "
+                "write each as <attribute index> <value>"
+            )
+        idx = int(parts[0])
+        if idx >= n:
+            raise InputError(
+                f"{path}, line {lineno}: sparse index {idx} but the header declares {n} "
+                "attributes (indices from 0)"
+            )
+        value = parts[1].strip()
+        if value[:1] in "'\"":
+            value = _fields(value, lineno, path)[0] or ""
+        row[idx] = None if value == "?" else value
+    return row
+
+
+def _numeric_columns(df: pd.DataFrame, attrs: list[Attribute], lines: list[int], path: Path) -> pd.DataFrame:
+    """The numeric attributes as float64; :class:`InputError` names the first non-number by its line."""
     for i, a in enumerate(attrs):
         if a.type != "numeric":
             continue

@@ -172,6 +172,64 @@ def _duplicate_folds(
     return fold_of
 
 
+def _refuse_repeated_header(df: pd.DataFrame, target: str, path: Path) -> None:
+    """Raise :class:`FileDefect` when the header row is repeated inside the file as data."""
+    repeated = _repeated_header_rows(df, target)
+    if len(repeated):
+        lines = ", ".join(str(int(i) + 2) for i in repeated[:5]) + (", ..." if len(repeated) > 5 else "")
+        raise FileDefect(
+            f"{path.name}: the header row is repeated inside the file as data (line(s) {lines}, "
+            f"{len(repeated)} in all; column {target!r} holds the value {target!r}); delete those lines "
+            "(files concatenated with their headers?)"
+        )
+
+
+def _refuse_non_binary(classes: list[str], target: str, path: Path) -> None:
+    """Raise :class:`InputError` unless the target column has exactly two ``classes``."""
+    if len(classes) != 2:
+        shown = ", ".join(classes[:5]) + (", ..." if len(classes) > 5 else "")
+        what = "no values" if not classes else f"{len(classes)} class{'es' if len(classes) > 1 else ''} ({shown})"
+        raise InputError(
+            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two "
+            "classes): recode the column to two classes (e.g. one class against the rest) or move the file out"
+        )
+
+
+def _features(df: pd.DataFrame, keep: np.ndarray, target: str) -> pd.DataFrame:
+    """The kept rows without the target, indexed by ``row_id``; pandas 3 strings / bools -> object,
+    so the encoder sees categories."""
+    X = df.loc[keep].drop(columns=[target])
+    X.index = pd.Index(np.flatnonzero(keep), name="row_id")
+    for col in X.columns:
+        if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
+            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    return X
+
+
+def _grouped_folds(X: pd.DataFrame, y: np.ndarray, notes: list[str], *, n_folds: int | None, seed: int,
+                   path: Path) -> tuple[np.ndarray | None, str]:
+    """``(folds, procedure)`` keeping every set of identical rows in one fold (``(None, "")`` without
+    duplicates or without ``n_folds``); notes the duplicates."""
+    groups = duplicate_groups(X)
+    n_dup = len(groups) - int(len(np.unique(groups)))
+    folds, procedure = None, ""
+    if n_dup:
+        mixed = int(pd.Series(y).groupby(groups).nunique().gt(1).sum())
+        notes.append(
+            f"{n_dup} row(s) repeat the features of another row"
+            + (f" ({mixed} set(s) of identical features with both classes)" if mixed else "")
+            + "; every set of identical rows is kept in one cross-validation fold, so that no row is "
+            "tested against its own copy"
+        )
+        if n_folds is not None:
+            folds = _duplicate_folds(groups, y, n_folds, seed, path)
+            procedure = (
+                f"{n_folds}-fold stratified cross-validation, identical rows grouped in one fold "
+                f"(scikit-learn StratifiedGroupKFold, shuffled, seed {seed})"
+            )
+    return folds, procedure
+
+
 def load_user(
     task_id: str,
     data_dir: str | os.PathLike[str],
@@ -207,27 +265,13 @@ def load_user(
     df.columns = columns
     if len(df) == 0:
         raise InputError(f"{path.name} has a header but no data rows; add the rows or remove the file")
-    repeated = _repeated_header_rows(df, target)
-    if len(repeated):
-        lines = ", ".join(str(int(i) + 2) for i in repeated[:5]) + (", ..." if len(repeated) > 5 else "")
-        raise FileDefect(
-            f"{path.name}: the header row is repeated inside the file as data (line(s) {lines}, "
-            f"{len(repeated)} in all; column {target!r} holds the value {target!r}); delete those lines "
-            "(files concatenated with their headers?)"
-        )
+    _refuse_repeated_header(df, target, path)
     labels = df[target]
     keep = labels.notna().to_numpy()
     if not keep.all():
         notes.append(f"{int((~keep).sum())} row(s) without a target value dropped")
     labels = labels[keep].astype(str)
-    classes = sorted(labels.unique())
-    if len(classes) != 2:
-        shown = ", ".join(classes[:5]) + (", ..." if len(classes) > 5 else "")
-        what = "no values" if not classes else f"{len(classes)} class{'es' if len(classes) > 1 else ''} ({shown})"
-        raise InputError(
-            f"{path.name}: target column {target!r} has {what}; prspace needs a binary target (exactly two "
-            "classes): recode the column to two classes (e.g. one class against the rest) or move the file out"
-        )
+    _refuse_non_binary(sorted(labels.unique()), target, path)
     try:
         y, _ = positive_class(labels, None if pos_label is None else str(pos_label), column=target,
                               option="pos_label", fix="set --pos-label (config key local.pos_label) to one of them")
@@ -235,30 +279,10 @@ def load_user(
         raise InputError(f"{path.name}: {exc}") from None
     pos = str(labels[y].iloc[0])
     how = "the minority class" if pos_label is None else "given by pos_label"
-    X = df.loc[keep].drop(columns=[target])
-    X.index = pd.Index(np.flatnonzero(keep), name="row_id")
-    for col in X.columns:  # pandas 3 strings / bools -> object, so the encoder sees categories
-        if not pd.api.types.is_numeric_dtype(X[col]) or pd.api.types.is_bool_dtype(X[col]):
-            X[col] = X[col].astype(object).where(X[col].notna(), np.nan)
+    X = _features(df, keep, target)
     notes.append(f"positive class {pos!r} ({how})" + (
         f"; the majority class ({int(y.sum())} of {len(y)}, pi = {y.mean():.3f} > 0.5)" if y.mean() > 0.5 else ""))
-    groups = duplicate_groups(X)
-    n_dup = len(groups) - int(len(np.unique(groups)))
-    folds, procedure = None, ""
-    if n_dup:
-        mixed = int(pd.Series(y).groupby(groups).nunique().gt(1).sum())
-        notes.append(
-            f"{n_dup} row(s) repeat the features of another row"
-            + (f" ({mixed} set(s) of identical features with both classes)" if mixed else "")
-            + "; every set of identical rows is kept in one cross-validation fold, so that no row is "
-            "tested against its own copy"
-        )
-        if n_folds is not None:
-            folds = _duplicate_folds(groups, y, n_folds, seed, path)
-            procedure = (
-                f"{n_folds}-fold stratified cross-validation, identical rows grouped in one fold "
-                f"(scikit-learn StratifiedGroupKFold, shuffled, seed {seed})"
-            )
+    folds, procedure = _grouped_folds(X, y, notes, n_folds=n_folds, seed=seed, path=path)
     enc = encoding_notes(X)
     for note in enc:
         log.warning("%s: %s", task_id, note)

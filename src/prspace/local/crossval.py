@@ -173,25 +173,8 @@ def predict_dataset(
 
     X = dataset.X
     y = np.asarray(dataset.y, dtype=bool)
-    row_ids = np.asarray(X.index, dtype=np.int64) if X.index.dtype.kind in "iu" else np.arange(len(y))
-    if len(np.unique(row_ids)) != len(row_ids) or (row_ids < 0).any():
-        row_ids = np.arange(len(y), dtype=np.int64)
-    if dataset.folds is not None:  # the source fixes the splits (an OpenML task)
-        fold_of = np.asarray(dataset.folds, dtype=np.int32)
-        n_folds = int(fold_of.max()) + 1
-        idx = np.arange(len(y))
-        folds = [(idx[fold_of != k], idx[fold_of == k]) for k in range(n_folds)]
-        procedure = dataset.folds_procedure or f"{n_folds}-fold cross-validation, the source's splits"
-    else:
-        splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-        folds = list(splitter.split(np.zeros(len(y)), y))
-        fold_of = np.empty(len(y), dtype=np.int32)
-        for k, (_, test) in enumerate(folds):
-            fold_of[test] = k
-        procedure = (
-            f"{n_folds}-fold stratified cross-validation "
-            f"(scikit-learn StratifiedKFold, shuffled, seed {seed})"
-        )
+    row_ids = _row_ids(X, y)
+    folds, fold_of, n_folds, procedure = _folds(dataset, y, n_folds, seed)
 
     scores: dict[str, np.ndarray] = {}
     failures: list[Failure] = []
@@ -202,33 +185,7 @@ def predict_dataset(
             _progress(len(learners) * n_folds, dataset.task_id, progress) as bar:
         for name in learners:
             t0, c0 = time.perf_counter(), time.process_time()
-            phase = dict.fromkeys(("fit_s", "score_s", "fit_cpu_s", "score_cpu_s"), 0.0)
-            out = np.full(len(y), np.nan)
-            failed: Failure | None = None
-            for k, (train, test) in enumerate(folds):
-                try:
-                    with warnings.catch_warnings():
-                        # convergence and collinearity warnings are part of the panel's life
-                        warnings.simplefilter("ignore")
-                        w, c = time.perf_counter(), time.process_time()
-                        model, X_train, X_test = shared.split(make_learner(name, seed), k)
-                        model.fit(X_train, y[train])
-                        w2, c2 = time.perf_counter(), time.process_time()
-                        s = score_of(model, X_test, positive=True)
-                        phase["fit_s"] += w2 - w
-                        phase["fit_cpu_s"] += c2 - c
-                        phase["score_s"] += time.perf_counter() - w2
-                        phase["score_cpu_s"] += time.process_time() - c2
-                    if s.shape != (len(test),) or not np.all(np.isfinite(s)):
-                        raise ValueError("non-finite or misshapen scores")
-                    out[test] = s
-                except Exception as exc:  # noqa: BLE001 - a learner must never stop the study
-                    msg = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-                    failed = Failure(name, k, msg)
-                    log.warning("%s: learner %s failed on fold %d: %s", dataset.task_id, name, k, msg)
-                    bar.update(n_folds - k)
-                    break
-                bar.update(1)
+            out, failed, phase = _cross_validate(name, folds, shared, y, seed=seed, task_id=dataset.task_id, bar=bar)
             if timings is not None:
                 timings[name] = time.perf_counter() - t0
             if cpu_timings is not None:
@@ -245,11 +202,85 @@ def predict_dataset(
             f"all {len(learners)} learners failed (first: {failures[0].learner}: {failures[0].error})"
         )
 
+    df = _predictions_frame(dataset.task_id, scores, fold_of, row_ids, y)
+    task = _task_info(dataset, failures, y, procedure=procedure, n_folds=n_folds, n_models=len(scores))
+    return df, task, failures
+
+
+def _row_ids(X: pd.DataFrame, y: np.ndarray) -> np.ndarray:
+    """The dataset's row ids: its integer index when unique and non-negative, else 0, 1, 2, ..."""
+    row_ids = np.asarray(X.index, dtype=np.int64) if X.index.dtype.kind in "iu" else np.arange(len(y))
+    if len(np.unique(row_ids)) != len(row_ids) or (row_ids < 0).any():
+        row_ids = np.arange(len(y), dtype=np.int64)
+    return row_ids
+
+
+def _folds(dataset: Dataset, y: np.ndarray, n_folds: int,
+           seed: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, int, str]:
+    """``(folds as (train, test), the fold of each row, the number of folds, the procedure in words)``:
+    the source's splits when it fixes them (an OpenML task), else stratified k-fold shuffled with ``seed``."""
+    if dataset.folds is not None:  # the source fixes the splits (an OpenML task)
+        fold_of = np.asarray(dataset.folds, dtype=np.int32)
+        n_folds = int(fold_of.max()) + 1
+        idx = np.arange(len(y))
+        folds = [(idx[fold_of != k], idx[fold_of == k]) for k in range(n_folds)]
+        procedure = dataset.folds_procedure or f"{n_folds}-fold cross-validation, the source's splits"
+    else:
+        splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
+        folds = list(splitter.split(np.zeros(len(y)), y))
+        fold_of = np.empty(len(y), dtype=np.int32)
+        for k, (_, test) in enumerate(folds):
+            fold_of[test] = k
+        procedure = (
+            f"{n_folds}-fold stratified cross-validation "
+            f"(scikit-learn StratifiedKFold, shuffled, seed {seed})"
+        )
+    return folds, fold_of, n_folds, procedure
+
+
+def _cross_validate(name: str, folds: list[tuple[np.ndarray, np.ndarray]], shared: _SharedPrefixes, y: np.ndarray,
+                    *, seed: int, task_id: str, bar: tqdm) -> tuple[np.ndarray, Failure | None, dict[str, float]]:
+    """``(out-of-fold scores, the failure or None, fit and score seconds)`` of learner ``name``; the
+    first fold it fails on ends it (the bar skips its remaining folds)."""
+    n_folds = len(folds)
+    phase = dict.fromkeys(("fit_s", "score_s", "fit_cpu_s", "score_cpu_s"), 0.0)
+    out = np.full(len(y), np.nan)
+    failed: Failure | None = None
+    for k, (train, test) in enumerate(folds):
+        try:
+            with warnings.catch_warnings():
+                # convergence and collinearity warnings are part of the panel's life
+                warnings.simplefilter("ignore")
+                w, c = time.perf_counter(), time.process_time()
+                model, X_train, X_test = shared.split(make_learner(name, seed), k)
+                model.fit(X_train, y[train])
+                w2, c2 = time.perf_counter(), time.process_time()
+                s = score_of(model, X_test, positive=True)
+                phase["fit_s"] += w2 - w
+                phase["fit_cpu_s"] += c2 - c
+                phase["score_s"] += time.perf_counter() - w2
+                phase["score_cpu_s"] += time.process_time() - c2
+            if s.shape != (len(test),) or not np.all(np.isfinite(s)):
+                raise ValueError("non-finite or misshapen scores")
+            out[test] = s
+        except Exception as exc:  # noqa: BLE001 - a learner must never stop the study
+            msg = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+            failed = Failure(name, k, msg)
+            log.warning("%s: learner %s failed on fold %d: %s", task_id, name, k, msg)
+            bar.update(n_folds - k)
+            break
+        bar.update(1)
+    return out, failed, phase
+
+
+def _predictions_frame(task_id: str, scores: dict[str, np.ndarray], fold_of: np.ndarray, row_ids: np.ndarray,
+                       y: np.ndarray) -> pd.DataFrame:
+    """The predictions (:mod:`prspace.core.schema`) of the learners that did not fail, in their order."""
     n = len(y)
     names = list(scores)
-    df = pd.DataFrame(
+    return pd.DataFrame(
         {
-            "task_id": np.repeat(dataset.task_id, n * len(names)),
+            "task_id": np.repeat(task_id, n * len(names)),
             "model_id": np.repeat(names, n),
             "flow_id": np.repeat(names, n),
             "flow_name": np.repeat([describe_learner(m) for m in names], n),
@@ -261,23 +292,28 @@ def predict_dataset(
         },
         columns=list(PREDICTION_COLUMNS),
     )
+
+
+def _task_info(dataset: Dataset, failures: list[Failure], y: np.ndarray, *, procedure: str, n_folds: int,
+               n_models: int) -> TaskInfo:
+    """The task's description: the dataset's, the procedure, and the learners dropped."""
     notes = [dataset.notes] if dataset.notes else []
     if failures:
         notes.append(
             "learners dropped: " + "; ".join(f"{f.learner} (fold {f.fold}: {f.error})" for f in failures)
         )
-    task = TaskInfo(
+    return TaskInfo(
         task_id=dataset.task_id,
         source="local",
         dataset_id=dataset.dataset_id,
         dataset_name=dataset.name,
-        n=n,
+        n=len(y),
         n_pos=int(y.sum()),
         positive_class=dataset.positive_class,
         estimation_procedure=procedure,
         n_folds=n_folds,
         n_repeats=1,
-        n_models=len(names),
+        n_models=n_models,
         provenance=(
             f"{dataset.provenance}; scikit-learn {_version('scikit-learn')}; prspace {__version__} "
             "local learners"
@@ -285,4 +321,3 @@ def predict_dataset(
         created_at=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         notes="; ".join(notes),
     )
-    return df, task, failures

@@ -126,6 +126,160 @@ def _parse_repeats(repeats: Sequence[int] | str | int | None) -> list[int] | Non
     return out
 
 
+def _replay_order(replay: Sequence[dict[str, Any]], tid: int,
+                  expected_sha: dict[int, str]) -> tuple[dict[int, list[int]], list[int], dict[int, list[int]]]:
+    """``(flows, flow order, run order)`` of a manifest's runs, drawn again exactly; fills ``expected_sha``."""
+    flows: dict[int, list[int]] = {}
+    for r in replay:
+        flows.setdefault(int(r["flow_id"]), []).append(int(r["run_id"]))
+        expected_sha[int(r["run_id"])] = str(r.get("sha256") or "")
+    if any(len(v) > 1 for v in flows.values()) or not flows:
+        raise InputError(f"manifest entry of task {tid}: needs one run per distinct flow; remake the manifest")
+    flow_order = [int(r["flow_id"]) for r in replay]
+    run_order = {int(r["flow_id"]): [int(r["run_id"])] for r in replay}
+    return flows, flow_order, run_order
+
+
+def _drawn_order(flows: dict[int, list[int]], seed: int, tid: int) -> tuple[list[int], dict[int, list[int]]]:
+    """The flows in a random order and each flow's first MAX_RUNS_PER_FLOW runs in a random order,
+    drawn from ``numpy.random.default_rng([seed, tid])`` (flows first, then each flow's runs)."""
+    rng = np.random.default_rng([seed, tid])
+    flow_order = [sorted(flows)[i] for i in rng.permutation(len(flows))]
+    run_order = {f: [sorted(flows[f])[i] for i in rng.permutation(len(flows[f]))][:MAX_RUNS_PER_FLOW]
+                 for f in flow_order}
+    return flow_order, run_order
+
+
+def _predictions_file(s: _Session, settings: ClientSettings, m: dict[str, Any]) -> Path | str:
+    """The downloaded predictions file of run meta ``m``, or why there is none."""
+    if not m["predictions_url"]:
+        return m.get("problem") or "no predictions file (openml-python #309)"
+    dest = s.cache.path("predictions", f"run-{m['run_id']}.arff")
+    try:
+        return download(m["predictions_url"], dest, f"predictions of run {m['run_id']}", settings)
+    except ServerFileMissing as exc:
+        return f"predictions file not on the server ({exc})"
+
+
+def _read_run(path: Path | str, m: dict[str, Any], rid: int, tid: int, replay: Sequence[dict[str, Any]] | None,
+              expected_sha: dict[int, str], keep_repeats: Any, ref: _Reference,
+              dataset_labels: Any) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """``(frame, meta with sha256)`` of run ``rid``'s predictions file; raises :class:`_BrokenRun` for
+    a run that cannot be used and :class:`ReplayMismatch` for a replayed file that changed. The
+    reference's folds are those of the first run read."""
+    if isinstance(path, str):
+        raise _BrokenRun(path)
+    digest = _sha256(path)
+    if replay is not None and expected_sha.get(rid) and digest != expected_sha[rid]:
+        raise ReplayMismatch(
+            f"replay of task {tid}: the predictions file of run {rid} has changed "
+            f"(SHA-256 {digest[:12]}... , the manifest says {expected_sha[rid][:12]}...); "
+            "the draw cannot be reproduced: use a fresh draw (unset openml.replay)")
+    try:
+        raw = parse_predictions_arff(path)
+    except ArffError as exc:
+        raise _BrokenRun(f"unreadable predictions file: {exc}") from None
+    frame = _frame_of_run(raw, rid, keep_repeats, ref, dataset_labels)
+    m = dict(m, sha256=digest)
+    if ref.folds is None:
+        ref.folds = pd.Series(frame["fold"].to_numpy(),
+                              index=pd.MultiIndex.from_arrays([frame["repeat"], frame["row_id"]]))
+    return frame, m
+
+
+def _next_try(f: int, attempts: dict[int, int], run_order: dict[int, list[int]], next_flow: Any,
+              pending: list[int]) -> None:
+    """After a broken run of flow ``f``: its next run, else the next flow, onto ``pending``."""
+    if attempts[f] < len(run_order[f]):
+        pending.append(f)
+    else:
+        nf = next(next_flow, None)
+        if nf is not None:
+            pending.append(nf)
+
+
+def _compact(frame: pd.DataFrame, ref: _Reference) -> pd.DataFrame:
+    """Only compact columns per accepted run (bounded memory on 10^5-row tasks): the label as
+    y_true, repeat and fold as int32 (the schema's types)."""
+    return pd.DataFrame({"repeat": frame["repeat"].to_numpy(np.int32),
+                         "fold": frame["fold"].to_numpy(np.int32),
+                         "row_id": frame["row_id"].to_numpy(np.int64),
+                         "y_true": frame["label"].to_numpy() == ref.positive,
+                         "score": frame["score"].to_numpy(np.float64)})
+
+
+def _models_frame(accepted: dict[int, tuple[int, dict[str, Any], pd.DataFrame]], flow_order: list[int],
+                  name: str) -> pd.DataFrame:
+    """The accepted runs in flow order, one frame; the string columns as categoricals: one code per
+    row instead of one Python string per row."""
+    order = [f for f in flow_order if f in accepted]
+    df = pd.concat([accepted[f][2] for f in order], ignore_index=True)
+    codes = np.repeat(np.arange(len(order)), [len(accepted[f][2]) for f in order])
+    df["model_id"] = pd.Categorical.from_codes(codes, categories=[f"run-{accepted[f][0]}" for f in order])
+    df["flow_id"] = pd.Categorical.from_codes(codes, categories=[str(f) for f in order])
+    names = [accepted[f][1]["flow_name"] for f in order]
+    uniq = list(dict.fromkeys(names))
+    df["flow_name"] = pd.Categorical.from_codes(np.asarray([uniq.index(x) for x in names])[codes], categories=uniq)
+    df["task_id"] = pd.Categorical.from_codes(np.zeros(len(df), dtype=np.int8), categories=[name])
+    return df
+
+
+def _task_info(df: pd.DataFrame, meta: dict[str, Any], name: str, ref: _Reference, settings: ClientSettings,
+               n_models: int, replaced: list[dict[str, Any]]) -> TaskInfo:
+    """The task's description, from its meta and the first model's rows."""
+    first = df[df["model_id"] == df["model_id"].iloc[0]].drop_duplicates("row_id")
+    import openml
+
+    return TaskInfo(
+        task_id=name,
+        source="openml",
+        dataset_id=str(meta["dataset_id"]),
+        dataset_name=meta["dataset_name"],
+        n=int(len(first)),
+        n_pos=int(first["y_true"].sum()),
+        positive_class=str(ref.positive),
+        estimation_procedure=_procedure_text(meta),
+        n_folds=int(meta["n_folds"] or df["fold"].nunique()),
+        n_repeats=int(df["repeat"].nunique()),
+        n_models=n_models,
+        provenance=f"{settings.server} via openml-python {openml.__version__}",
+        created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        notes=(f"{len(replaced)} run(s) replaced: " + "; ".join(
+            f"run {r['run_id']}: {r['reason']}" for r in replaced)) if replaced else "",
+    )
+
+
+def _unfit_task(meta: dict[str, Any], tid: int, settings: ClientSettings) -> str | None:
+    """Why a task is skipped before any run is listed (not binary supervised classification), or
+    None; raises :class:`InputError` for a task the server does not know."""
+    if "missing" in meta:
+        raise InputError(f"OpenML task {tid} is not on {settings.server} ({meta['missing']}); check the task id")
+    if meta["task_type_id"] != SUPERVISED_CLASSIFICATION:
+        return f"task type {meta['task_type_id']} is not supervised classification"
+    if len(meta["class_labels"]) not in (0, 2):
+        return f"{len(meta['class_labels'])} classes; needs a binary task"
+    return None
+
+
+def _run_details(accepted: dict[int, tuple[int, dict[str, Any], pd.DataFrame]],
+                 flow_order: list[int]) -> list[dict[str, Any]]:
+    """One record per accepted run, in flow order: its ids, its file's SHA-256 and the server's AUROC."""
+    return [
+        {"run_id": accepted[f][0], "flow_id": f, "flow_name": accepted[f][1]["flow_name"],
+         "sha256": accepted[f][1]["sha256"], "server_auroc": accepted[f][1].get("server_auroc"),
+         "server_fold_auroc": accepted[f][1].get("server_fold_auroc") or {}}
+        for f in flow_order if f in accepted
+    ]
+
+
+def _check_counts(n_models: int, min_flows: int) -> None:
+    """Raise :class:`InputError` unless at least one model and one flow are asked for."""
+    if n_models < 1:
+        raise InputError(f"n_models={n_models}: use at least 1")
+    if min_flows < 1:
+        raise InputError(f"min_flows={min_flows}: use at least 1")
+
+
 def fetch_task(
     settings: ClientSettings,
     task_id: int,
@@ -155,10 +309,7 @@ def fetch_task(
     t0 = time.monotonic()
     tid = int(task_id)
     name = f"openml-{tid}"
-    if n_models < 1:
-        raise InputError(f"n_models={n_models}: use at least 1")
-    if min_flows < 1:
-        raise InputError(f"min_flows={min_flows}: use at least 1")
+    _check_counts(n_models, min_flows)
     keep_repeats = _parse_repeats(repeats)
     s = _Session(settings)
     replaced: list[dict[str, Any]] = []
@@ -171,22 +322,12 @@ def fetch_task(
         return FetchResult(name, status, reason, df, info, runs or [], replaced, secs, s.http_requests)
 
     meta = _task_meta(s, tid)
-    if "missing" in meta:
-        raise InputError(f"OpenML task {tid} is not on {settings.server} ({meta['missing']}); check the task id")
-    if meta["task_type_id"] != SUPERVISED_CLASSIFICATION:
-        return result("skipped", f"task type {meta['task_type_id']} is not supervised classification")
-    if len(meta["class_labels"]) not in (0, 2):
-        return result("skipped", f"{len(meta['class_labels'])} classes; needs a binary task")
+    unfit = _unfit_task(meta, tid, settings)
+    if unfit is not None:
+        return result("skipped", unfit)
     expected_sha: dict[int, str] = {}
     if replay is not None:
-        flows = {}
-        for r in replay:
-            flows.setdefault(int(r["flow_id"]), []).append(int(r["run_id"]))
-            expected_sha[int(r["run_id"])] = str(r.get("sha256") or "")
-        if any(len(v) > 1 for v in flows.values()) or not flows:
-            raise InputError(f"manifest entry of task {tid}: needs one run per distinct flow; remake the manifest")
-        flow_order = [int(r["flow_id"]) for r in replay]
-        run_order = {int(r["flow_id"]): [int(r["run_id"])] for r in replay}
+        flows, flow_order, run_order = _replay_order(replay, tid, expected_sha)
         n_models = len(flow_order)
     else:
         runs = _run_list(s, tid)
@@ -195,11 +336,7 @@ def fetch_task(
         if len(flows) < min_flows or len(flows) < n_models:
             return result("skipped", f"{len(flows)} flows with error-free runs ({n_err} runs with errors left out); "
                                       f"needs {max(min_flows, n_models)}")
-
-        rng = np.random.default_rng([seed, tid])
-        flow_order = [sorted(flows)[i] for i in rng.permutation(len(flows))]
-        run_order = {f: [sorted(flows[f])[i] for i in rng.permutation(len(flows[f]))][:MAX_RUNS_PER_FLOW]
-                     for f in flow_order}
+        flow_order, run_order = _drawn_order(flows, seed, tid)
     next_flow = iter(flow_order)
     attempts: dict[int, int] = {}
     accepted: dict[int, tuple[int, dict[str, Any], pd.DataFrame]] = {}  # flow -> run, meta, frame
@@ -221,34 +358,11 @@ def fetch_task(
             for f, _ in wave:
                 attempts[f] = attempts.get(f, 0) + 1
             metas = list(pool.map(lambda fr: _run_meta(s, fr[1]), wave))
-
-            def get_file(m: dict[str, Any]) -> Path | str:
-                if not m["predictions_url"]:
-                    return m.get("problem") or "no predictions file (openml-python #309)"
-                dest = s.cache.path("predictions", f"run-{m['run_id']}.arff")
-                try:
-                    return download(m["predictions_url"], dest, f"predictions of run {m['run_id']}", settings)
-                except ServerFileMissing as exc:
-                    return f"predictions file not on the server ({exc})"
-
-            files = list(pool.map(get_file, metas))
+            files = list(pool.map(lambda m: _predictions_file(s, settings, m), metas))
             pending = []
             for (f, rid), m, path in zip(wave, metas, files, strict=True):
                 try:
-                    if isinstance(path, str):
-                        raise _BrokenRun(path)
-                    digest = _sha256(path)
-                    if replay is not None and expected_sha.get(rid) and digest != expected_sha[rid]:
-                        raise ReplayMismatch(
-                            f"replay of task {tid}: the predictions file of run {rid} has changed "
-                            f"(SHA-256 {digest[:12]}... , the manifest says {expected_sha[rid][:12]}...); "
-                            "the draw cannot be reproduced: use a fresh draw (unset openml.replay)")
-                    try:
-                        raw = parse_predictions_arff(path)
-                    except ArffError as exc:
-                        raise _BrokenRun(f"unreadable predictions file: {exc}") from None
-                    frame = _frame_of_run(raw, rid, keep_repeats, ref, dataset_labels)
-                    m = dict(m, sha256=digest)
+                    frame, m = _read_run(path, m, rid, tid, replay, expected_sha, keep_repeats, ref, dataset_labels)
                 except _BrokenRun as exc:
                     reason = str(exc)
                     if replay is not None:
@@ -256,23 +370,9 @@ def fetch_task(
                                              f"used: {reason}; use a fresh draw (unset openml.replay)") from None
                     replaced.append({"run_id": rid, "flow_id": f, "reason": reason})
                     log.warning("task %s: run %d (flow %d) replaced: %s", name, rid, f, reason)
-                    if attempts[f] < len(run_order[f]):
-                        pending.append(f)
-                    else:
-                        nf = next(next_flow, None)
-                        if nf is not None:
-                            pending.append(nf)
+                    _next_try(f, attempts, run_order, next_flow, pending)
                     continue
-                if ref.folds is None:
-                    ref.folds = pd.Series(frame["fold"].to_numpy(),
-                                          index=pd.MultiIndex.from_arrays([frame["repeat"], frame["row_id"]]))
-                # keep only compact columns per accepted run (bounded memory on 10^5-row tasks): the
-                # label as y_true, repeat and fold as int32 (the schema's types)
-                frame = pd.DataFrame({"repeat": frame["repeat"].to_numpy(np.int32),
-                                      "fold": frame["fold"].to_numpy(np.int32),
-                                      "row_id": frame["row_id"].to_numpy(np.int64),
-                                      "y_true": frame["label"].to_numpy() == ref.positive,
-                                      "score": frame["score"].to_numpy(np.float64)})
+                frame = _compact(frame, ref)  # the full frame goes: bounded memory
                 accepted[f] = (rid, m, frame)
                 bar.update(1)
     except KeyboardInterrupt:
@@ -287,45 +387,12 @@ def fetch_task(
         return result("skipped", f"only {len(accepted)} usable flows of {len(flows)} "
                                   f"({len(replaced)} runs replaced); needs {n_models}")
 
-    # the string columns as categoricals: one code per row instead of one Python string per row
-    order = [f for f in flow_order if f in accepted]
-    df = pd.concat([accepted[f][2] for f in order], ignore_index=True)
-    codes = np.repeat(np.arange(len(order)), [len(accepted[f][2]) for f in order])
-    df["model_id"] = pd.Categorical.from_codes(codes, categories=[f"run-{accepted[f][0]}" for f in order])
-    df["flow_id"] = pd.Categorical.from_codes(codes, categories=[str(f) for f in order])
-    names = [accepted[f][1]["flow_name"] for f in order]
-    uniq = list(dict.fromkeys(names))
-    df["flow_name"] = pd.Categorical.from_codes(np.asarray([uniq.index(x) for x in names])[codes], categories=uniq)
-    df["task_id"] = pd.Categorical.from_codes(np.zeros(len(df), dtype=np.int8), categories=[name])
-    first = df[df["model_id"] == df["model_id"].iloc[0]].drop_duplicates("row_id")
-    import openml
-
-    info = TaskInfo(
-        task_id=name,
-        source="openml",
-        dataset_id=str(meta["dataset_id"]),
-        dataset_name=meta["dataset_name"],
-        n=int(len(first)),
-        n_pos=int(first["y_true"].sum()),
-        positive_class=str(ref.positive),
-        estimation_procedure=_procedure_text(meta),
-        n_folds=int(meta["n_folds"] or df["fold"].nunique()),
-        n_repeats=int(df["repeat"].nunique()),
-        n_models=len(accepted),
-        provenance=f"{settings.server} via openml-python {openml.__version__}",
-        created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        notes=(f"{len(replaced)} run(s) replaced: " + "; ".join(
-            f"run {r['run_id']}: {r['reason']}" for r in replaced)) if replaced else "",
-    )
+    df = _models_frame(accepted, flow_order, name)
+    info = _task_info(df, meta, name, ref, settings, len(accepted), replaced)
     cols = ["task_id", "model_id", "flow_id", "flow_name", "repeat", "fold", "row_id", "y_true", "score"]
     res = result("ok", f"{len(accepted)} models from distinct flows" + (" (replayed from a manifest)" if replay
                  is not None else ""), df[cols], info, [accepted[f][0] for f in flow_order if f in accepted])
-    res.run_details = [
-        {"run_id": accepted[f][0], "flow_id": f, "flow_name": accepted[f][1]["flow_name"],
-         "sha256": accepted[f][1]["sha256"], "server_auroc": accepted[f][1].get("server_auroc"),
-         "server_fold_auroc": accepted[f][1].get("server_fold_auroc") or {}}
-        for f in flow_order if f in accepted
-    ]
+    res.run_details = _run_details(accepted, flow_order)
     res.task_repeats = meta.get("n_repeats")
     log.info("task %s: %d models, %d runs replaced, %d HTTP requests, %.1fs",
              name, res.n_models, len(replaced), res.http_requests, res.seconds)

@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from prspace.data.arff import _DATA_RE, ArffError, parse_arff_header
+from prspace.data.arff import _DATA_RE, ArffError, Attribute, parse_arff_header
 
 __all__ = ["ArffError", "ArffPredictions", "parse_arff_header", "parse_predictions_arff"]  # the first and third: re-exported
 
@@ -78,13 +78,8 @@ def _read(data: memoryview, n_cols: int, dtypes: dict[int, object], q: str) -> p
     )
 
 
-def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredictions:
-    """Parse an OpenML predictions ARFF file (a path or its bytes).
-
-    Raises :class:`ArffError` for a file that is not a predictions ARFF (no ``@DATA``,
-    missing ``repeat``/``fold``/``row_id`` or ``confidence.*`` columns, rows with the
-    wrong number of fields, non-numeric numbers).
-    """
+def _bytes_of(source: str | os.PathLike[str] | bytes) -> bytes:
+    """The file's bytes (a path, or the bytes themselves), without a UTF-8 byte order mark."""
     if isinstance(source, bytes | bytearray | memoryview):
         blob = bytes(source)
     else:
@@ -92,16 +87,12 @@ def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredic
             blob = fh.read()
     if blob.startswith(b"\xef\xbb\xbf"):
         blob = blob[3:]
-    m = _DATA_RE.search(blob)
-    if m is None:
-        raise ArffError("no @DATA line: the file is truncated or not ARFF")
-    header = blob[: m.start()].decode("utf-8", errors="replace")
-    _, attrs = parse_arff_header(header)
-    data = memoryview(blob)[m.end() :]
-    data_start = bytes(data[:4096]).lstrip()
-    if data_start.startswith(b"{"):
-        raise ArffError("sparse ARFF data is not supported for predictions files")
+    return blob
 
+
+def _columns(attrs: list[Attribute]) -> tuple[dict[str, int], list[tuple[int, str]], int | None, int | None]:
+    """``(index of repeat/fold/row_id, [(index, class)] of the confidence columns, index of correct,
+    index of prediction)``; raises :class:`ArffError` when a needed column is missing."""
     names = [a.name for a in attrs]
     lower = [n.lower() for n in names]
     idx: dict[str, int] = {}
@@ -114,6 +105,55 @@ def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredic
         raise ArffError(f"no confidence.<class> columns; columns are {names}")
     correct_i = lower.index("correct") if "correct" in lower else None
     pred_i = lower.index("prediction") if "prediction" in lower else None
+    return idx, conf, correct_i, pred_i
+
+
+def _check_field_counts(df: pd.DataFrame, n_attrs: int) -> None:
+    """Raise :class:`ArffError` for a data row with more or fewer fields than the header's attributes
+    (read with one spare column; the last attribute read as text)."""
+    spare = df[n_attrs]
+    extra = (spare.notna() & (spare.astype(str) != "")).to_numpy()
+    if extra.any():
+        raise ArffError(
+            f"cannot read the @DATA section: data row {int(np.flatnonzero(extra)[0]) + 1} has more "
+            f"fields than the {n_attrs} attributes in the header"
+        )
+    tail = df[n_attrs - 1]
+    short = tail.notna() & (tail.astype(str) == "")  # '?' is NaN; an absent field is ""
+    if short.any():
+        raise ArffError(
+            f"cannot read the @DATA section: data row {int(np.flatnonzero(short.to_numpy())[0]) + 1} "
+            f"has fewer fields than the {n_attrs} attributes in the header (truncated file?)"
+        )
+
+
+def _class_values(attrs: list[Attribute], correct_i: int | None, pred_i: int | None) -> tuple[str, ...]:
+    """The class values of the first nominal one of the ``correct`` and ``prediction`` columns."""
+    for i in (correct_i, pred_i):
+        if i is not None and attrs[i].type == "nominal":
+            return attrs[i].values
+    return ()
+
+
+def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredictions:
+    """Parse an OpenML predictions ARFF file (a path or its bytes).
+
+    Raises :class:`ArffError` for a file that is not a predictions ARFF (no ``@DATA``,
+    missing ``repeat``/``fold``/``row_id`` or ``confidence.*`` columns, rows with the
+    wrong number of fields, non-numeric numbers).
+    """
+    blob = _bytes_of(source)
+    m = _DATA_RE.search(blob)
+    if m is None:
+        raise ArffError("no @DATA line: the file is truncated or not ARFF")
+    header = blob[: m.start()].decode("utf-8", errors="replace")
+    _, attrs = parse_arff_header(header)
+    data = memoryview(blob)[m.end() :]
+    data_start = bytes(data[:4096]).lstrip()
+    if data_start.startswith(b"{"):
+        raise ArffError("sparse ARFF data is not supported for predictions files")
+
+    idx, conf, correct_i, pred_i = _columns(attrs)
 
     use = sorted({idx["repeat"], idx["fold"], idx["row_id"], *(i for i, _ in conf)} | ({correct_i} if correct_i is not None else set()))
     dtypes: dict[int, object] = {i: np.float64 for i in use if i != correct_i}
@@ -133,20 +173,7 @@ def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredic
             df = _read(data, len(attrs), full, q)
     except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as exc:
         raise ArffError(f"cannot read the @DATA section: {str(exc).splitlines()[0]}") from None
-    spare = df[len(attrs)]
-    extra = (spare.notna() & (spare.astype(str) != "")).to_numpy()
-    if extra.any():
-        raise ArffError(
-            f"cannot read the @DATA section: data row {int(np.flatnonzero(extra)[0]) + 1} has more "
-            f"fields than the {len(attrs)} attributes in the header"
-        )
-    tail = df[last]
-    short = tail.notna() & (tail.astype(str) == "")  # '?' is NaN; an absent field is ""
-    if short.any():
-        raise ArffError(
-            f"cannot read the @DATA section: data row {int(np.flatnonzero(short.to_numpy())[0]) + 1} "
-            f"has fewer fields than the {len(attrs)} attributes in the header (truncated file?)"
-        )
+    _check_field_counts(df, len(attrs))
     if last in dtypes and dtypes[last] is np.float64:
         try:
             df[last] = pd.to_numeric(df[last]).astype(np.float64)
@@ -155,11 +182,7 @@ def parse_predictions_arff(source: str | os.PathLike[str] | bytes) -> ArffPredic
     correct = None
     if correct_i is not None:
         correct = df[correct_i].to_numpy(dtype=object)
-    class_values: tuple[str, ...] = ()
-    for i in (correct_i, pred_i):
-        if i is not None and attrs[i].type == "nominal":
-            class_values = attrs[i].values
-            break
+    class_values = _class_values(attrs, correct_i, pred_i)
     return ArffPredictions(
         repeat=df[idx["repeat"]].to_numpy(dtype=np.float64),
         fold=df[idx["fold"]].to_numpy(dtype=np.float64),

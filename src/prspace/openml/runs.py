@@ -74,32 +74,9 @@ def _frame_of_run(
     correct = None if raw.correct is None else pd.Series(raw.correct[keep]).astype(object)
 
     if ref.labels is None:
-        from_correct = None
-        if correct is not None and ref.n_expected is not None and correct.notna().all():
-            first = df["repeat"] == df["repeat"].min()
-            lab = pd.Series(correct[first.to_numpy()].to_numpy(), index=df.loc[first, "row_id"].to_numpy())
-            if set(lab.index) == set(range(ref.n_expected)):
-                from_correct = lab.astype(str).sort_index()
-        labels = from_correct if from_correct is not None else get_dataset_labels()
-        positive = _minority(labels.dropna())
-        ref.labels, ref.positive = labels, positive
-        if ref.n_expected is None:
-            ref.n_expected = len(labels)
+        _set_reference_labels(ref, df, correct, get_dataset_labels)
     labels = ref.labels
-
-    # every expected row once per repeat
-    expected = np.arange(ref.n_expected) if ref.n_expected is not None else labels.index.to_numpy()
-    for r, g in df.groupby("repeat", sort=True):
-        got = g["row_id"].to_numpy()
-        missing = np.setdiff1d(expected, got)
-        extra = np.setdiff1d(got, expected)
-        if len(missing) or len(extra):
-            parts = []
-            if len(missing):
-                parts.append(f"missing row_id(s) {_show(missing)}")
-            if len(extra):
-                parts.append(f"unknown row_id(s) {_show(extra)}")
-            raise _BrokenRun(f"repeat {r}: " + "; ".join(parts))
+    _check_every_row_once(df, ref, labels)
 
     pos = ref.positive
     if pos not in raw.confidence:
@@ -117,6 +94,45 @@ def _frame_of_run(
         disagree = correct.astype(str).to_numpy() != df["label"].to_numpy()
         if disagree.any():
             raise _BrokenRun(f"'correct' disagrees with the task labels at row_id(s) {_show(np.sort(row[disagree]))}")
+    _check_folds(df, ref, row)
+    return df
+
+
+def _set_reference_labels(ref: _Reference, df: pd.DataFrame, correct: pd.Series | None,
+                          get_dataset_labels: Callable[[], pd.Series]) -> None:
+    """The task's labels and positive class, from the first run: its ``correct`` column when it
+    covers every expected row of the first repeat, else the dataset's labels."""
+    from_correct = None
+    if correct is not None and ref.n_expected is not None and correct.notna().all():
+        first = df["repeat"] == df["repeat"].min()
+        lab = pd.Series(correct[first.to_numpy()].to_numpy(), index=df.loc[first, "row_id"].to_numpy())
+        if set(lab.index) == set(range(ref.n_expected)):
+            from_correct = lab.astype(str).sort_index()
+    labels = from_correct if from_correct is not None else get_dataset_labels()
+    positive = _minority(labels.dropna())
+    ref.labels, ref.positive = labels, positive
+    if ref.n_expected is None:
+        ref.n_expected = len(labels)
+
+
+def _check_every_row_once(df: pd.DataFrame, ref: _Reference, labels: pd.Series) -> None:
+    """Raise :class:`_BrokenRun` unless every expected row is there once per repeat, and no other."""
+    expected = np.arange(ref.n_expected) if ref.n_expected is not None else labels.index.to_numpy()
+    for r, g in df.groupby("repeat", sort=True):
+        got = g["row_id"].to_numpy()
+        missing = np.setdiff1d(expected, got)
+        extra = np.setdiff1d(got, expected)
+        if len(missing) or len(extra):
+            parts = []
+            if len(missing):
+                parts.append(f"missing row_id(s) {_show(missing)}")
+            if len(extra):
+                parts.append(f"unknown row_id(s) {_show(extra)}")
+            raise _BrokenRun(f"repeat {r}: " + "; ".join(parts))
+
+
+def _check_folds(df: pd.DataFrame, ref: _Reference, row: np.ndarray) -> None:
+    """Raise :class:`_BrokenRun` when a run's folds differ from the first run's (the task's splits)."""
     key = pd.MultiIndex.from_arrays([df["repeat"], df["row_id"]])
     folds = pd.Series(df["fold"].to_numpy(), index=key)
     if ref.folds is not None:
@@ -124,6 +140,5 @@ def _frame_of_run(
         diff = other != folds.to_numpy()
         if diff.any():
             raise _BrokenRun(f"folds differ from the task's splits at row_id(s) {_show(np.sort(row[diff]))}")
-    return df
 
 

@@ -168,6 +168,23 @@ def _study_tasks(s: _Session, ident: str, kind: str) -> list[int]:
     return s.cache.memo(fetch, "lists", f"{kind}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', str(ident))}.json")
 
 
+def _candidate_ids(s: _Session, task_ids: Sequence[int] | None, tag: str | None, suite: str | None,
+                   study: str | None, discover: bool) -> tuple[set[int], dict[int, dict[str, Any]]]:
+    """``(ids, listed)``: the union of the candidate sources, and the task listing rows (of a tag or
+    of discovery), judged without task/dataset calls."""
+    ids: set[int] = {int(t) for t in (task_ids or [])}
+    listed: dict[int, dict[str, Any]] = {}
+    if tag:
+        listed.update({r["task_id"]: r for r in _listed_tasks(s, f"tag {tag}", tag=tag)})
+    if discover:
+        listed.update({r["task_id"]: r for r in _listed_tasks(s, "discovery", number_classes=2)})
+    ids.update(listed)
+    for kind, ident in (("suite", suite), ("study", study)):
+        if ident:
+            ids.update(_study_tasks(s, str(ident), kind))
+    return ids, listed
+
+
 def select_tasks(
     settings: ClientSettings,
     *,
@@ -199,18 +216,7 @@ def select_tasks(
     if max_tasks is not None and max_tasks < 1:
         raise InputError(f"max_tasks={max_tasks}: use at least 1 or leave it out")
     s = _Session(settings)
-    ids: set[int] = {int(t) for t in (task_ids or [])}
-    listed: dict[int, dict[str, Any]] = {}  # task listing rows: judged without task/dataset calls
-
-    if tag:
-        listed.update({r["task_id"]: r for r in _listed_tasks(s, f"tag {tag}", tag=tag)})
-    if discover:
-        listed.update({r["task_id"]: r for r in _listed_tasks(s, "discovery", number_classes=2)})
-    ids.update(listed)
-    for kind, ident in (("suite", suite), ("study", study)):
-        if ident:
-            ids.update(_study_tasks(s, str(ident), kind))
-
+    ids, listed = _candidate_ids(s, task_ids, tag, suite, study, discover)
     order = sorted(ids)
     if max_tasks is not None:
         order = [order[i] for i in np.random.default_rng(seed).permutation(len(order))]

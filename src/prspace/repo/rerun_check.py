@@ -183,12 +183,7 @@ def compare_csv_text(
     ref_head, new_head = ref_rows[0], new_rows[0]
     ref_body, new_body = ref_rows[1:], new_rows[1:]
     if ref_head != new_head:
-        gone = [c for c in ref_head if c not in new_head]
-        added = [c for c in new_head if c not in ref_head]
-        detail = "columns differ" + (f"; missing {gone}" if gone else "") + (f"; new {added}" if added else "")
-        if not gone and not added:
-            detail = "columns in another order"
-        return TableResult(table, DIFFERENT, detail)
+        return TableResult(table, DIFFERENT, _columns_detail(ref_head, new_head))
     n_key = _n_key_columns(ref_head, ref_body)
     ids = [j for j in range(n_key) if ref_head[j].endswith("_id")]
     if ids and ids == list(range(len(ids))) and _unique(ref_body, len(ids)):
@@ -204,39 +199,53 @@ def compare_csv_text(
         if k not in ref_map:
             result.diffs.append(CellDiff(k, "(row)", "absent", "present"))
     for k in ref_keys:
-        if k not in new_map:
-            continue
-        a, b = ref_map[k], new_map[k]
-        for j, col in enumerate(ref_head):
-            x = a[j] if j < len(a) else ""
-            y = b[j] if j < len(b) else ""
-            if x == y:
-                continue
-            fx, fy = _number(x), _number(y)
-            if fx is None or fy is None:
-                result.diffs.append(CellDiff(k, col, x, y))
-                continue
-            if math.isnan(fx) and math.isnan(fy):
-                result.n_within += 1
-                continue
-            if rtol is None and atol is None:
-                tol = cell_tolerance(x)
-            else:
-                tol = (atol or 0.0) + (rtol or 0.0) * abs(fx)
-            diff = fy - fx
-            # the tolerance of a printed value holds exactly in decimal; allow float slack
-            if math.isfinite(diff) and abs(diff) <= tol * (1 + 1e-9) + 1e-300:
-                result.n_within += 1
-            elif math.isinf(fx) and fx == fy:
-                result.n_within += 1
-            else:
-                result.diffs.append(CellDiff(k, col, x, y, diff, tol))
+        if k in new_map:
+            _compare_row(result, k, ref_head, ref_map[k], new_map[k], rtol, atol)
     if result.diffs:
         result.status = DIFFERENT
         result.detail = f"{len(result.diffs)} cell(s) beyond tolerance"
     else:  # other bytes, every cell within tolerance (or only quoting/line ends differ)
         result.status = WITHIN
     return result
+
+
+def _columns_detail(ref_head: list[str], new_head: list[str]) -> str:
+    """What differs between two headers: the columns gone, the new ones, or only their order."""
+    gone = [c for c in ref_head if c not in new_head]
+    added = [c for c in new_head if c not in ref_head]
+    detail = "columns differ" + (f"; missing {gone}" if gone else "") + (f"; new {added}" if added else "")
+    if not gone and not added:
+        detail = "columns in another order"
+    return detail
+
+
+def _compare_row(result: TableResult, k: str, head: list[str], a: list[str], b: list[str],
+                 rtol: float | None, atol: float | None) -> None:
+    """Compare the cells of the row keyed ``k`` (reference ``a``, rerun ``b``) into ``result``."""
+    for j, col in enumerate(head):
+        x = a[j] if j < len(a) else ""
+        y = b[j] if j < len(b) else ""
+        if x == y:
+            continue
+        fx, fy = _number(x), _number(y)
+        if fx is None or fy is None:
+            result.diffs.append(CellDiff(k, col, x, y))
+            continue
+        if math.isnan(fx) and math.isnan(fy):
+            result.n_within += 1
+            continue
+        if rtol is None and atol is None:
+            tol = cell_tolerance(x)
+        else:
+            tol = (atol or 0.0) + (rtol or 0.0) * abs(fx)
+        diff = fy - fx
+        # the tolerance of a printed value holds exactly in decimal; allow float slack
+        if math.isfinite(diff) and abs(diff) <= tol * (1 + 1e-9) + 1e-300:
+            result.n_within += 1
+        elif math.isinf(fx) and fx == fy:
+            result.n_within += 1
+        else:
+            result.diffs.append(CellDiff(k, col, x, y, diff, tol))
 
 
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:

@@ -106,74 +106,9 @@ def _check_local(
         if hint is not None:
             return [hint]
     if not data_dir:
-        if target:
-            problems.append(
-                f"config key local.target: set to {target!r} but local.data_dir is not; "
-                "add local.data_dir (the folder of your files) or remove local.target"
-            )
-        if pos_label is not None:
-            problems.append(
-                "config key local.pos_label: applies only to your own files; add local.data_dir "
-                "and local.target, or remove local.pos_label"
-            )
-        try:
-            members = suite_names(str(local.get("suite", "default")))
-        except InputError:
-            problems.append(
-                f"config key local.suite: unknown suite {local.get('suite')!r}; choose one of "
-                f"{', '.join(SUITES)} (prspace list-datasets --suite all), or set local.data_dir"
-            )
-            members = []
-        known = set(members)
+        known = _suite_names_known(local, target, pos_label, problems)
     else:
-        folder = Path(str(data_dir))
-        shown = folder if folder.is_absolute() else workdir / folder
-        if not target:
-            problems.append(
-                "config key local.target: missing; your files need their class column named, "
-                f"e.g. --config 'local={{\"data_dir\": \"{data_dir}\", \"target\": \"class\"}}'"
-            )
-        try:
-            files = user_files(shown)
-        except InputError:
-            problems.append(
-                f"config key local.data_dir: {str(data_dir)!r} is not a folder (looked for {shown}); "
-                "give the folder holding your data files (relative to the working directory)"
-            )
-            files = {}
-        else:
-            if not files:
-                problems.append(
-                    f"config key local.data_dir: no data files ({', '.join(USER_SUFFIXES)}) in {shown}; "
-                    "put your datasets there"
-                )
-        if target and files:
-            with_target, reasons = [], []
-            for path in files.values():
-                try:
-                    columns = file_columns(path)
-                except FileDefect as exc:  # a column named twice: never resolved silently
-                    problems.append(f"config key local.data_dir: {exc}")
-                    continue
-                except InputError as exc:
-                    reasons.append(str(exc))
-                    continue
-                if str(target) in columns:
-                    with_target.append(path)
-                else:
-                    reasons.append(missing_target_message(path, str(target), columns))
-            if not with_target and not problems:
-                problems.append(
-                    f"config key local.target: no usable file in {shown} has the class column "
-                    f"{str(target)!r}: " + " | ".join(reasons[:3]) + (" | ..." if len(reasons) > 3 else "")
-                )
-            elif with_target:
-                pos_problem = "" if pos_label is None else _pos_label_problem(with_target, str(target), pos_label)
-                if pos_problem:
-                    problems.append(pos_problem)
-                elif read_files:
-                    problems += _screen_files(local, with_target, str(target), seed=seed, shown=shown)
-        known = set(files)
+        known = _own_files_known(local, workdir, problems, seed=seed, read_files=read_files)
     wanted = list(local.get("datasets") or [])
     unknown = [d for d in wanted if d not in known]
     if unknown and known:
@@ -187,6 +122,94 @@ def _check_local(
     except InputError as exc:
         problems.append(f"config key local.learners: {exc}")
     return problems
+
+
+def _suite_names_known(local: Mapping[str, object], target: object, pos_label: object,
+                       problems: list[str]) -> set[str]:
+    """The dataset names of the configured suite (no ``local.data_dir``); appends to ``problems``
+    the keys that apply only to one's own files and an unknown suite."""
+    if target:
+        problems.append(
+            f"config key local.target: set to {target!r} but local.data_dir is not; "
+            "add local.data_dir (the folder of your files) or remove local.target"
+        )
+    if pos_label is not None:
+        problems.append(
+            "config key local.pos_label: applies only to your own files; add local.data_dir "
+            "and local.target, or remove local.pos_label"
+        )
+    try:
+        members = suite_names(str(local.get("suite", "default")))
+    except InputError:
+        problems.append(
+            f"config key local.suite: unknown suite {local.get('suite')!r}; choose one of "
+            f"{', '.join(SUITES)} (prspace list-datasets --suite all), or set local.data_dir"
+        )
+        members = []
+    return set(members)
+
+
+def _own_files_known(local: Mapping[str, object], workdir: Path, problems: list[str], *, seed: int,
+                     read_files: bool) -> set[str]:
+    """The dataset names of one's own files in ``local.data_dir``; appends to ``problems`` what is
+    wrong with the folder, the target and the files."""
+    data_dir, target = local.get("data_dir"), local.get("target")
+    folder = Path(str(data_dir))
+    shown = folder if folder.is_absolute() else workdir / folder
+    if not target:
+        problems.append(
+            "config key local.target: missing; your files need their class column named, "
+            f"e.g. --config 'local={{\"data_dir\": \"{data_dir}\", \"target\": \"class\"}}'"
+        )
+    try:
+        files = user_files(shown)
+    except InputError:
+        problems.append(
+            f"config key local.data_dir: {str(data_dir)!r} is not a folder (looked for {shown}); "
+            "give the folder holding your data files (relative to the working directory)"
+        )
+        files = {}
+    else:
+        if not files:
+            problems.append(
+                f"config key local.data_dir: no data files ({', '.join(USER_SUFFIXES)}) in {shown}; "
+                "put your datasets there"
+            )
+    if target and files:
+        _target_problems(local, files, str(target), shown, problems, seed=seed, read_files=read_files)
+    return set(files)
+
+
+def _target_problems(local: Mapping[str, object], files: Mapping[str, Path], target: str, shown: Path,
+                     problems: list[str], *, seed: int, read_files: bool) -> None:
+    """Appends to ``problems``: no file with the class column ``target``, a positive label absent from
+    them, or (``read_files``) what screening the files finds."""
+    pos_label = local.get("pos_label")
+    with_target, reasons = [], []
+    for path in files.values():
+        try:
+            columns = file_columns(path)
+        except FileDefect as exc:  # a column named twice: never resolved silently
+            problems.append(f"config key local.data_dir: {exc}")
+            continue
+        except InputError as exc:
+            reasons.append(str(exc))
+            continue
+        if target in columns:
+            with_target.append(path)
+        else:
+            reasons.append(missing_target_message(path, target, columns))
+    if not with_target and not problems:
+        problems.append(
+            f"config key local.target: no usable file in {shown} has the class column "
+            f"{target!r}: " + " | ".join(reasons[:3]) + (" | ..." if len(reasons) > 3 else "")
+        )
+    elif with_target:
+        pos_problem = "" if pos_label is None else _pos_label_problem(with_target, target, pos_label)
+        if pos_problem:
+            problems.append(pos_problem)
+        elif read_files:
+            problems += _screen_files(local, with_target, target, seed=seed, shown=shown)
 
 
 def _screen_files(

@@ -19,7 +19,7 @@ and the claims it does not test, with why.
 Step ``completeness`` (:func:`completeness_step`) writes ``fk_evidence`` (an evidence table that
 rule ``verdicts`` reads, :data:`prspace.core.registry.EVIDENCE_ROWS`) and ``claims_not_tested``.
 
-One module of about 450 lines on purpose: every claim of the papers that this project does not
+One module of about 470 lines on purpose: every claim of the papers that this project does not
 test, and the rows that complete Flach & Kull's (their implementation checks and "all significantly
 different"), read in one place against the papers.
 """
@@ -72,6 +72,31 @@ def _num(r: pd.Series, col: str) -> float:
 COMMON_ORDER_ID = "px.all_different.cd.order"
 
 
+def _p_mc_error(r: pd.Series, p: float, n: float) -> float:
+    """The Monte Carlo SE of a sign-flip p-value from ``n`` random flips (0 when it was exact)."""
+    exact = str(r.get("exact", False)).lower() in ("true", "1")
+    return 0.0 if exact else (float(np.sqrt(p * (1 - p) / n)) if n > 0 and np.isfinite(p) else float("nan"))
+
+
+def _noise_text(noise: pd.DataFrame | None) -> str:
+    """The sentence naming the noise rows of the three pairs beside the test, or "" without them."""
+    noise_txt = ""
+    if noise is not None and len(noise):
+        nz = noise.set_index("claim_id")
+        bits = []
+        for a, b in FK_PAIRS:
+            cid = f"px.{a}_{b}.top1.cross_vs_self"
+            if cid in nz.index:
+                x = nz.loc[cid]
+                bits.append(f"{_LABEL[a]}-{_LABEL[b]} {float(x['estimate']):.3f} [{float(x['ci_lo']):.3f}, "
+                            f"{float(x['ci_hi']):.3f}]")
+        if bits:
+            noise_txt = (" Beside it, the noise rows: cross- minus self-disagreement on the best model (share of tasks, "
+                         "95% interval; above 0: the metrics disagree more than each disagrees with itself on "
+                         "resampled test rows): " + "; ".join(bits) + ".")
+    return noise_txt
+
+
 def all_different_row(pairs: pd.DataFrame, noise: pd.DataFrame | None = None) -> dict[str, object]:
     """The evidence row of ``px.all_different.cd.order`` (kind ``test``): ``estimate`` = the largest of the
     three pairs' sign-flip p-values (an intersection-union test: all three pairs differ at level
@@ -84,8 +109,7 @@ def all_different_row(pairs: pd.DataFrame, noise: pd.DataFrame | None = None) ->
         if r is None:
             continue
         p, n = _num(r, "p_value"), _num(r, "n_perm")
-        exact = str(r.get("exact", False)).lower() in ("true", "1")
-        mc = 0.0 if exact else (float(np.sqrt(p * (1 - p) / n)) if n > 0 and np.isfinite(p) else float("nan"))
+        mc = _p_mc_error(r, p, n)
         ps.append(p)
         mcs.append(mc)
         powers.append(_num(r, "power_planted_reversal"))
@@ -102,20 +126,7 @@ def all_different_row(pairs: pd.DataFrame, noise: pd.DataFrame | None = None) ->
         lead = ""
     alpha = float(np.nanmax(alphas)) if alphas and np.isfinite(alphas).any() else float("nan")
     power = float(np.nanmin(powers)) if powers and np.isfinite(powers).any() else float("nan")
-    noise_txt = ""
-    if noise is not None and len(noise):
-        nz = noise.set_index("claim_id")
-        bits = []
-        for a, b in FK_PAIRS:
-            cid = f"px.{a}_{b}.top1.cross_vs_self"
-            if cid in nz.index:
-                x = nz.loc[cid]
-                bits.append(f"{_LABEL[a]}-{_LABEL[b]} {float(x['estimate']):.3f} [{float(x['ci_lo']):.3f}, "
-                            f"{float(x['ci_hi']):.3f}]")
-        if bits:
-            noise_txt = (" Beside it, the noise rows: cross- minus self-disagreement on the best model (share of tasks, "
-                         "95% interval; above 0: the metrics disagree more than each disagrees with itself on "
-                         "resampled test rows): " + "; ".join(bits) + ".")
+    noise_txt = _noise_text(noise)
     detail = (lead + "Intersection-union test over Flach & Kull's three pairs of the learner-order test of "
               "cd_metric_pairs.csv (does the pair order the learners differently across tasks, sign flips over "
               f"families, calibrated): {'; '.join(parts)}; p of the claim = the largest"

@@ -3,7 +3,8 @@
 Every analysis that bears on a claim of either paper writes *evidence rows* (the schema of
 :mod:`prspace.core.evidence`: columns :data:`EVIDENCE_COLUMNS`, one row per claim; build them with
 :func:`evidence_row`, re-exported here); this module
-alone decides what a row means (:func:`decide`) and joins each row to the registry of claims
+and :mod:`prspace.verdicts.interval_rule` (what an interval means, the one scheme and the verdict
+words, re-exported here) alone decide what a row means (:func:`decide`) and joins each row to the registry of claims
 (:func:`apply_rule`: role, where, quote, paper value and margin come from
 :mod:`prspace.core.claims`, never from the row). ``docs/verdicts.md`` states the same rule in
 prose; tests re-derive every verdict from its own row.
@@ -69,8 +70,8 @@ Three guards apply on top, in this order:
 A row with a missing estimate or interval is **cannot be told** (its explanation says what is
 missing). Nothing here reads a file: rows in, rows out.
 
-One module of about 530 lines on purpose: every kind, every guard and every verdict word of the one
-rule in one place, so that what a verdict means is read in one file.
+One module of about 480 lines on purpose: every kind and every guard of the one rule in one place,
+so that what a verdict means is read here and in :mod:`prspace.verdicts.interval_rule` alone.
 """
 
 from __future__ import annotations
@@ -95,13 +96,44 @@ from prspace.core.evidence import (
     evidence_frame,
     evidence_row,
 )
-from prspace.stats import cluster_bootstrap as CB
+
+# the verdict words and the scheme are re-exported: callers read them as RULE.<word>
+from prspace.verdicts.interval_rule import (  # noqa: F401
+    AS_DIFFERENT,
+    BEYOND,
+    BEYOND_NOISE,
+    BORDERLINE,
+    BY_LESS,
+    CANNOT,
+    CONTRADICTED,
+    DIFFERENT,
+    DIFFERS,
+    EQUIVALENT,
+    EXACT,
+    HIGHER,
+    HOLDS,
+    INCONCLUSIVE,
+    LARGER,
+    LOWER,
+    NO_EFFECT,
+    NUMBER_KINDS,
+    ORDER_DIFFERS,
+    ORDER_WITHIN,
+    OUTCOMES,
+    P_COLUMNS,
+    REPLICATES,
+    SMALLER,
+    WITHIN_NOISE,
+    _f,
+    _fmt,
+    _interval_verdict,
+    _p_mode,
+    scheme_code,
+    scheme_verdict,
+)
 
 __all__ = ["ALL_EVIDENCE_COLUMNS", "EVIDENCE_COLUMNS", "KINDS", "LEVEL", "OPTIONAL_EVIDENCE_COLUMNS", "PAPERS", "VERDICT_COLUMNS",
            "apply_rule", "clopper_pearson", "decide", "effective_cases", "evidence_frame", "evidence_row"]
-
-#: Kinds that compare a paper's number with a margin (``margin`` column).
-NUMBER_KINDS = ("share", "correlation", "quartile")
 
 #: Deviation (exact), margin (stable), false rate (bound) or level alpha (test) when a row leaves
 #: ``tolerance`` empty.
@@ -122,33 +154,6 @@ VERDICT_COLUMNS = [
     "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n", "n_eff",
     "mc_error_lo", "mc_error_hi", "outcome", *SCHEME_COLUMNS,
 ]
-
-#: The four outcomes of the one scheme (an equivalence test plus a difference test; Lakens, Scheel
-#: & Isager 2018), the first word of every primary verdict; after the colon, what it means for the claim.
-EQUIVALENT = "equivalent"
-DIFFERENT = "different"
-BY_LESS = "different, by less than the margin"
-BEYOND = "different, beyond the margin"
-INCONCLUSIVE = "inconclusive"
-#: The outcome a verdict starts with (longest first: a verdict is matched by its first word(s)).
-OUTCOMES = (EQUIVALENT, BY_LESS, BEYOND, DIFFERENT, INCONCLUSIVE)
-REPLICATES = f"{EQUIVALENT}: replicates"
-AS_DIFFERENT = f"{EQUIVALENT}: as different, holds"
-NO_EFFECT = f"{EQUIVALENT}: no effect larger than the margin"
-HIGHER = f"{DIFFERENT}: higher here"
-LOWER = f"{DIFFERENT}: lower here"
-BORDERLINE = "borderline"
-EXACT = "exact"
-DIFFERS = "differs"
-HOLDS = "holds"
-CONTRADICTED = "contradicted"
-BEYOND_NOISE = "beyond noise"
-WITHIN_NOISE = "mostly within noise"
-ORDER_DIFFERS = "differs beyond noise"
-ORDER_WITHIN = "within noise"
-LARGER = "larger"
-SMALLER = "smaller"
-CANNOT = "cannot be told"
 
 
 def few_families(n_families: int) -> str:
@@ -178,154 +183,6 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None
     return lo, hi
 
 
-def _fmt(v: float) -> str:
-    return "nan" if v is None or not np.isfinite(v) else f"{v:.3g}"
-
-
-def _f(row: Mapping[str, object], col: str) -> float:
-    v = row.get(col, float("nan"))
-    try:
-        return float(v)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return float("nan")
-
-
-#: "which way" of an "as different as" difference (registry quantity): (below -margin, above +margin).
-_WAYS = {"share_gap": ("AUPR and AUPRG are more alike than AUPR and AUROC",
-                       "AUPR and AUPRG are less alike than AUPR and AUROC"),
-         "correlation_gap": ("AUPR and AUPRG are less alike than AUPR and AUROC",
-                             "AUPR and AUPRG are more alike than AUPR and AUROC")}
-
-
-def _ways(claim_id: str) -> tuple[str, str]:
-    c = claim(claim_id)
-    return _WAYS.get(c.quantity if c else "", ("the difference lies below -margin", "the difference lies above +margin"))
-
-
-def _leans(kind: str, row: Mapping[str, object], up: bool) -> str:
-    """Which way an estimate above (``up``) or below the compared value leans, in the claim's words."""
-    if kind in NUMBER_KINDS:
-        return "higher here" if up else "lower here"
-    if kind == "equivalence":
-        below, above = _ways(str(row.get("claim_id", "")))
-        return above if up else below
-    claimed = _f(row, "paper_value") > 0
-    return "on the claimed side" if up == claimed else "against the claim"
-
-
-#: The p-value columns a primary row is decided by (:func:`scheme_verdict`); a row without them is
-#: decided by its interval alone.
-P_COLUMNS = ("p_diff", "p_equiv", "p_beyond", "p_holm", "alpha_used")
-
-
-def _p_mode(row: Mapping[str, object]) -> bool:
-    return all(np.isfinite(_f(row, c)) for c in P_COLUMNS)
-
-
-def scheme_code(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[int, bool]:
-    """``(outcome code, held)``: Lakens, Scheel & Isager's outcome (:func:`prspace.stats.cluster_bootstrap.outcomes`
-    codes). A primary row with p-values (:data:`P_COLUMNS`) is decided by them: a claim Holm does not
-    decide (``p_holm`` above :data:`~prspace.core.claims.HOLM_ALPHA`) is inconclusive (``held`` when its
-    own tests would have decided), a decided one reads its tests at ``alpha_used``
-    (:func:`prspace.stats.cluster_bootstrap.outcome_of_ps`). Any other row: its interval against the
-    compared value +- margin."""
-    v = 0.0 if kind in ("equivalence", "direction") else _f(row, "paper_value")
-    if _p_mode(row):
-        code = CB.outcome_of_ps(_f(row, "p_diff"), _f(row, "p_equiv"), _f(row, "p_beyond"), _f(row, "alpha_used"))
-        if _f(row, "p_holm") > HOLM_ALPHA:
-            return CB.INCONCLUSIVE, code != CB.INCONCLUSIVE
-        return code, False
-    return int(CB.outcomes(np.array([lo]), np.array([hi]), v, _f(row, "margin"))[0]), False
-
-
-def scheme_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:
-    """The one scheme (module docstring): the outcome (:func:`scheme_code`) against the compared value
-    ``v`` (the paper's number, or 0) +- margin, in the claim's words, which way a difference goes."""
-    v = 0.0 if kind in ("equivalence", "direction") else _f(row, "paper_value")
-    m, est = _f(row, "margin"), _f(row, "estimate")
-    iv, what = f"[{_fmt(lo)}, {_fmt(hi)}]", ("the paper's " + _fmt(v)) if kind in NUMBER_KINDS else "0"
-    code, held = scheme_code(kind, row, lo, hi)
-    pmode = _p_mode(row)
-    up = est > v if pmode or code not in (CB.DIFFERENT, CB.BEYOND, CB.BY_LESS) else (lo + hi) / 2 > v
-    lean = _leans(kind, row, up)
-    if pmode:
-        tests = (f"Holm-adjusted p of deciding {_fmt(_f(row, 'p_holm'))}; read at error {_f(row, 'alpha_used'):.3g}: "
-                 f"p of a difference from {what} {_fmt(_f(row, 'p_diff'))}, of lying within +- margin {_fmt(m)} "
-                 f"{_fmt(_f(row, 'p_equiv'))}, of lying wholly beyond it {_fmt(_f(row, 'p_beyond'))}; the per-claim "
-                 f"{_f(row, 'level'):.0%} interval {iv}")
-    else:
-        tests = f"the interval {iv}"
-    if code == CB.EQUIVALENT:
-        word = {"equivalence": AS_DIFFERENT, "direction": NO_EFFECT}.get(kind, REPLICATES)
-        return word, f"{tests}: within {what} +- margin {_fmt(m)}"
-    if code == CB.BY_LESS:
-        return f"{BY_LESS}: {lean}", f"{tests}: excludes {what} but lies within +- margin {_fmt(m)}"
-    if code in (CB.DIFFERENT, CB.BEYOND):
-        side = "above" if up else "below"
-        if kind == "direction":
-            lean = "holds" if lean == "on the claimed side" else "contradicted"
-        if code == CB.BEYOND:
-            return (f"{BEYOND}: {lean}",
-                    f"{tests}: wholly {side} {what} {'+' if up else '-'} margin {_fmt(m)}")
-        return f"{DIFFERENT}: {lean}", f"{tests}: excludes {what} ({side}), not within +- margin {_fmt(m)}"
-    if pmode and _f(row, "p_holm") > HOLM_ALPHA:
-        why = f"{tests}: Holm does not decide it (adjusted p {_fmt(_f(row, 'p_holm'))} > {HOLM_ALPHA:g})"
-        if held:
-            why += "; Holm stops before this claim, though its own tests would decide"
-    elif pmode:
-        why = f"{tests}: at that error it neither excludes {what} nor lies within +- margin {_fmt(m)}"
-    else:
-        why = f"{tests}: includes {what} and is not within +- margin {_fmt(m)}"
-    n80, here = _f(row, "families_80"), _f(row, "power_here")
-    if np.isfinite(here):
-        why += f"; power to decide at this study's {int(_f(row, 'n_families'))} families {here:.2f}"
-    if np.isfinite(n80):
-        why += f"; about {int(n80)} families would decide with 80% power (simulated from this study's families"
-        a, b = _f(row, "families_80_lo"), _f(row, "families_80_hi")
-        rng = [f"{int(x)}" if np.isfinite(x) else f"more than {_grid_max(row)}" for x in (a, b)]
-        why += f"; {rng[0]} to {rng[1]} with the effect at the 95% interval's ends)" if np.isfinite(a) or np.isfinite(b) else ")"
-    elif np.isfinite(here):
-        why += f"; more than {_grid_max(row)} families would be needed for 80% power"
-    if kind == "direction":
-        lean = "the claimed way" if lean == "on the claimed side" else "against the claim"
-    if kind == "equivalence":
-        lean = ("to AUPR-AUPRG more alike than AUPR-AUROC" if "more alike" in lean
-                else "to AUPR-AUPRG less alike than AUPR-AUROC")
-    return f"{INCONCLUSIVE}: leans {lean}", why
-
-
-def _grid_max(row: Mapping[str, object]) -> int:
-    """The most families the row's power was simulated at (its method's grid)."""
-    g = _f(row, "families_80_max")
-    return int(g) if np.isfinite(g) else int(CB.POWER_GRID[-1])
-
-
-def _interval_verdict(kind: str, row: Mapping[str, object], lo: float, hi: float) -> tuple[str, str]:
-    """The verdict of an interval kind from its ends alone (the borderline check moves them)."""
-    iv = f"[{_fmt(lo)}, {_fmt(hi)}]"
-    pv, tol = _f(row, "paper_value"), _f(row, "tolerance")
-    if kind in (*NUMBER_KINDS, "equivalence") or (kind == "direction" and np.isfinite(_f(row, "margin"))):
-        return scheme_verdict(kind, row, lo, hi)
-    if kind == "direction":
-        side = "above" if pv > 0 else "below"
-        if (pv > 0 and lo > 0) or (pv < 0 and hi < 0):
-            return HOLDS, f"interval {iv} lies {side} 0, as claimed"
-        if (pv > 0 and hi < 0) or (pv < 0 and lo > 0):
-            return CONTRADICTED, f"interval {iv} lies on the other side of 0 than claimed"
-        return CANNOT, f"interval {iv} contains 0"
-    if kind == "stable":
-        if -tol <= lo and hi <= tol:
-            return HOLDS, f"interval {iv} lies within +-{_fmt(tol)}"
-        if lo > tol or hi < -tol:
-            return DIFFERS, f"interval {iv} lies outside +-{_fmt(tol)}"
-        return CANNOT, f"interval {iv} overlaps the margin +-{_fmt(tol)}"
-    if kind == "difference":
-        if lo > 0:
-            return LARGER, f"difference {_fmt(_f(row, 'estimate'))}, interval {iv} above 0"
-        if hi < 0:
-            return SMALLER, f"difference {_fmt(_f(row, 'estimate'))}, interval {iv} below 0"
-        return CANNOT, f"difference {_fmt(_f(row, 'estimate'))}, interval {iv} contains 0"
-    raise ValueError(f"unknown kind {kind!r}")
 
 
 def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]:
@@ -440,90 +297,143 @@ def decide(row: Mapping[str, object]) -> tuple[str, str, dict[str, float]]:
         tol = DEFAULT_TOLERANCE.get(kind, float("nan"))
     upd: dict[str, float] = {"tolerance": tol}
     row = {**row, "tolerance": tol}
-    est, lo, hi, pv = _f(row, "estimate"), _f(row, "ci_lo"), _f(row, "ci_hi"), _f(row, "paper_value")
-    power, mc, nf, level = _f(row, "power"), _f(row, "mc_error"), _f(row, "n_families"), _f(row, "level")
     if kind == "bound":
-        k, n = _f(row, "k"), _f(row, "n")
-        if not n > 0:
-            return CANNOT, "no case to count (n = 0)", upd
-        level = level if np.isfinite(level) else LEVEL
-        n_eff = _f(row, "n_eff")
-        lo, hi = clopper_pearson(int(k), int(n), level, n_eff=n_eff)
-        upd.update(estimate=k / n, ci_lo=lo, ci_hi=hi, level=level)
-        iv = f"exact {level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}]"
-        if np.isfinite(n_eff) and n_eff < n:
-            iv = (f"{level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}] (exact binomial on {n_eff:.1f} effective cases: "
-                  f"the {int(n)} cases come in families, Korn-Graubard)")
-        if lo > tol:
-            return BEYOND_NOISE, f"{int(k)} of {int(n)}: {iv} lies above the check's false rate {_fmt(tol)}", upd
-        if hi < 0.5:
-            return (*_power_guard(WITHIN_NOISE, f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases ({iv}) are "
-                                  "cases the check flags", power), upd)
-        return CANNOT, f"{int(k)} of {int(n)}: {iv} decides neither way", upd
+        return _decide_bound(row, tol, upd)
     if kind == "test":
-        if not np.isfinite(est):
-            return CANNOT, "no p-value: the test was not run", upd
-        if np.isfinite(mc) and mc > 0 and abs(est - tol) <= BORDERLINE_MC * mc:
-            return BORDERLINE, (f"p = {_fmt(est)} is within {BORDERLINE_MC:g} x MC error ({BORDERLINE_MC * mc:.4f}) of "
-                                f"alpha {_fmt(tol)}: it sits between '{ORDER_DIFFERS}' and '{ORDER_WITHIN}'"), upd
-        if est < tol:
-            return ORDER_DIFFERS, f"p = {_fmt(est)} < alpha {_fmt(tol)}: the difference is beyond noise", upd
-        return (*_power_guard(ORDER_WITHIN, f"p = {_fmt(est)} >= alpha {_fmt(tol)}: no difference beyond noise",
-                              power), upd)
+        return (*_decide_test(row, tol), upd)
     if kind == "exact":
-        if not np.isfinite(est):
-            return CANNOT, "no deviation computed", upd
-        if abs(est) <= tol:
-            return EXACT, f"largest deviation {_fmt(est)} <= {_fmt(tol)}", upd
-        return DIFFERS, f"largest deviation {_fmt(est)} > {_fmt(tol)}", upd
+        return (*_decide_exact(row, tol), upd)
+    return _decide_interval(kind, row, tol, upd)
+
+
+def _decide_bound(row: Mapping[str, object], tol: float, upd: dict[str, float]) -> tuple[str, str, dict[str, float]]:
+    """A ``bound`` row: ``k`` of ``n`` flagged cases, its exact interval against the false rate ``tol``."""
+    k, n, level, power = _f(row, "k"), _f(row, "n"), _f(row, "level"), _f(row, "power")
+    if not n > 0:
+        return CANNOT, "no case to count (n = 0)", upd
+    level = level if np.isfinite(level) else LEVEL
+    n_eff = _f(row, "n_eff")
+    lo, hi = clopper_pearson(int(k), int(n), level, n_eff=n_eff)
+    upd.update(estimate=k / n, ci_lo=lo, ci_hi=hi, level=level)
+    iv = f"exact {level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}]"
+    if np.isfinite(n_eff) and n_eff < n:
+        iv = (f"{level:.0%} interval [{_fmt(lo)}, {_fmt(hi)}] (exact binomial on {n_eff:.1f} effective cases: "
+              f"the {int(n)} cases come in families, Korn-Graubard)")
+    if lo > tol:
+        return BEYOND_NOISE, f"{int(k)} of {int(n)}: {iv} lies above the check's false rate {_fmt(tol)}", upd
+    if hi < 0.5:
+        return (*_power_guard(WITHIN_NOISE, f"{int(k)} of {int(n)}: at most {_fmt(hi)} of these cases ({iv}) are "
+                              "cases the check flags", power), upd)
+    return CANNOT, f"{int(k)} of {int(n)}: {iv} decides neither way", upd
+
+
+def _decide_test(row: Mapping[str, object], tol: float) -> tuple[str, str]:
+    """A ``test`` row: its p-value (``estimate``) against alpha ``tol``, with its Monte Carlo error."""
+    est, mc, power = _f(row, "estimate"), _f(row, "mc_error"), _f(row, "power")
+    if not np.isfinite(est):
+        return CANNOT, "no p-value: the test was not run"
+    if np.isfinite(mc) and mc > 0 and abs(est - tol) <= BORDERLINE_MC * mc:
+        return BORDERLINE, (f"p = {_fmt(est)} is within {BORDERLINE_MC:g} x MC error ({BORDERLINE_MC * mc:.4f}) of "
+                            f"alpha {_fmt(tol)}: it sits between '{ORDER_DIFFERS}' and '{ORDER_WITHIN}'")
+    if est < tol:
+        return ORDER_DIFFERS, f"p = {_fmt(est)} < alpha {_fmt(tol)}: the difference is beyond noise"
+    return _power_guard(ORDER_WITHIN, f"p = {_fmt(est)} >= alpha {_fmt(tol)}: no difference beyond noise", power)
+
+
+def _decide_exact(row: Mapping[str, object], tol: float) -> tuple[str, str]:
+    """An ``exact`` row: its largest deviation (``estimate``) against ``tol``."""
+    est = _f(row, "estimate")
+    if not np.isfinite(est):
+        return CANNOT, "no deviation computed"
+    if abs(est) <= tol:
+        return EXACT, f"largest deviation {_fmt(est)} <= {_fmt(tol)}"
+    return DIFFERS, f"largest deviation {_fmt(est)} > {_fmt(tol)}"
+
+
+def _decide_interval(kind: str, row: Mapping[str, object], tol: float,
+                     upd: dict[str, float]) -> tuple[str, str, dict[str, float]]:
+    """A row of an interval kind: its margin, the small-population guard, the verdict of its interval
+    and the borderline guard."""
+    row, refusal = _with_margin(kind, row, tol, upd)
+    if refusal is not None:
+        return CANNOT, refusal, upd
+    est, lo, hi = _f(row, "estimate"), _f(row, "ci_lo"), _f(row, "ci_hi")
+    unusable = _unusable(kind, row, est, lo, hi)
+    if unusable is not None:
+        return (*unusable, upd)
+    verdict, why = _interval_verdict(kind, row, lo, hi)
+    return (*_borderline_guard(kind, row, lo, hi, verdict, why), upd)
+
+
+def _with_margin(kind: str, row: Mapping[str, object], tol: float,
+                 upd: dict[str, float]) -> tuple[Mapping[str, object], str | None]:
+    """The row with its margin (the registry's, else its tolerance) and why it cannot be decided, or None."""
+    pv = _f(row, "paper_value")
     if kind in (*NUMBER_KINDS, "equivalence"):
         m = _f(row, "margin")
         m = m if np.isfinite(m) else tol
         upd.update(margin=m, tolerance=m)
         row = {**row, "margin": m, "tolerance": m}
         if not np.isfinite(m):
-            return CANNOT, "no margin (the registry's, or the row's tolerance)", upd
+            return row, "no margin (the registry's, or the row's tolerance)"
         if kind in NUMBER_KINDS and not np.isfinite(pv):
-            return CANNOT, "no paper value to compare", upd
+            return row, "no paper value to compare"
     if kind == "direction" and str(row.get("role", "")) == "primary":
-        m = _f(row, "margin")
-        upd.update(margin=m)
+        upd.update(margin=_f(row, "margin"))
     if kind == "direction" and pv not in (1.0, -1.0):
-        return CANNOT, "no claimed direction (paper_value must be +1 or -1)", upd
+        return row, "no claimed direction (paper_value must be +1 or -1)"
+    return row, None
+
+
+def _unusable(kind: str, row: Mapping[str, object], est: float, lo: float, hi: float) -> tuple[str, str] | None:
+    """``(verdict, explanation)`` of a row whose interval cannot be read (missing, over too few
+    families, without spread), or None."""
     # a row decided by p-values may show an unbounded end (no nominal level reaches it by counting)
     ends_ok = not (np.isnan(lo) or np.isnan(hi)) if _p_mode(row) else bool(np.isfinite(lo) and np.isfinite(hi))
     if not (np.isfinite(est) and ends_ok):
-        return CANNOT, "no estimate or interval", upd
+        return CANNOT, "no estimate or interval"
+    nf = _f(row, "n_families")
     if np.isfinite(nf) and nf < MIN_FAMILIES:
-        why = (f"the interval [{_fmt(lo)}, {_fmt(hi)}] comes from a bootstrap over {int(nf)} families; below "
-               f"{MIN_FAMILIES} families such an interval is not trusted")
-        nt = _f(row, "n_tasks")
-        if kind == "share" and nt > 0:
-            cl = level if np.isfinite(level) else LEVEL
-            a, b = clopper_pearson(int(round(est * nt)), int(nt), cl)
-            why += (f"; treating the {int(nt)} tasks as independent, the exact binomial (Clopper-Pearson) {cl:.2%} "
-                    f"interval is [{_fmt(a)}, {_fmt(b)}]")
-        return few_families(nf), why, upd
+        return few_families(nf), _few_families_why(kind, row, est, lo, hi, nf)
     if kind in (*NUMBER_KINDS, "equivalence", "direction") and str(row.get("role", "")) == "primary" and lo == hi:
         return (CANNOT, f"every task gives the same value ({_fmt(est)}): the bootstrap over its families has no spread "
                         "to test with (p-values 1, kept in its paper's Holm family); the detail gives the exact "
-                        "interval where there is one", upd)
-    verdict, why = _interval_verdict(kind, row, lo, hi)
+                        "interval where there is one")
+    return None
+
+
+def _few_families_why(kind: str, row: Mapping[str, object], est: float, lo: float, hi: float, nf: float) -> str:
+    """Why an interval over too few families is not trusted; a share adds the exact interval over its tasks."""
+    why = (f"the interval [{_fmt(lo)}, {_fmt(hi)}] comes from a bootstrap over {int(nf)} families; below "
+           f"{MIN_FAMILIES} families such an interval is not trusted")
+    nt, level = _f(row, "n_tasks"), _f(row, "level")
+    if kind == "share" and nt > 0:
+        cl = level if np.isfinite(level) else LEVEL
+        a, b = clopper_pearson(int(round(est * nt)), int(nt), cl)
+        why += (f"; treating the {int(nt)} tasks as independent, the exact binomial (Clopper-Pearson) {cl:.2%} "
+                f"interval is [{_fmt(a)}, {_fmt(b)}]")
+    return why
+
+
+def _borderline_guard(kind: str, row: Mapping[str, object], lo: float, hi: float, verdict: str,
+                      why: str) -> tuple[str, str]:
+    """Guard 3 (module docstring): the verdict, or **borderline** when a close call could move it."""
     if _p_mode(row) and (kind in (*NUMBER_KINDS, "equivalence") or kind == "direction"):
         surely = _only_beyond_in_doubt(kind, row, lo, hi)
         if surely is not None:
             mc = _f(row, "p_beyond_mc")
             return (surely, f"different, and whether it lies wholly beyond the margin is a close call (p_beyond "
                             f"{_fmt(_f(row, 'p_beyond'))} within {BORDERLINE_MC:g} x its MC error {mc:.2g} of "
-                            f"{_f(row, 'alpha_used'):.4g}): not claimed; {why}", upd)
+                            f"{_f(row, 'alpha_used'):.4g}): not claimed; {why}")
         border = _borderline_p(kind, row, lo, hi)
-        return (BORDERLINE, f"{border}; {why}", upd) if border else (verdict, why, upd)
+        return (BORDERLINE, f"{border}; {why}") if border else (verdict, why)
+    mc = _f(row, "mc_error")
     if not np.isfinite(mc):
-        return verdict, why + "; Monte Carlo error of the ends not given (borderline not checked)", upd
+        return verdict, why + "; Monte Carlo error of the ends not given (borderline not checked)"
     border = _borderline(kind, row, lo, hi, mc)
     if border:
-        return BORDERLINE, f"{border}; {why}", upd
-    return verdict, why, upd
+        return BORDERLINE, f"{border}; {why}"
+    return verdict, why
 
 
 def registry_fields(row: Mapping[str, object]) -> dict[str, object]:

@@ -246,6 +246,19 @@ def _simulate(n_pos: int, n_neg: int, mu_a: float, sigma_a: float, mu_b: float, 
     return out
 
 
+def _check_calibration(n_sim: int, n_sim_null: int, n_boot: int, auroc: float, rho: float,
+                       sigmas: Sequence[float], sigmas_a: Sequence[float], alpha: float) -> None:
+    """Raise :class:`InputError` for a calibration setting out of its range."""
+    if n_sim < 1 or n_sim_null < 1 or n_boot < 10:
+        raise InputError(f"n_sim and n_sim_null must be >= 1 and n_boot >= 10, got {n_sim}, {n_sim_null}, {n_boot}")
+    if not (0.5 < auroc < 1.0) or not (-1.0 < rho < 1.0):
+        raise InputError(f"auroc must lie in (0.5, 1) and rho in (-1, 1), got {auroc}, {rho}")
+    if any(not (s > 0) for s in list(sigmas) + list(sigmas_a)) or not len(sigmas_a):
+        raise InputError(f"every sigma must be > 0 (and sigmas_a not empty), got {list(sigmas)}, {list(sigmas_a)}")
+    if not (0.0 < alpha < 0.5):
+        raise InputError(f"alpha (one-sided) must lie in (0, 0.5), got {alpha}")
+
+
 def calibrate(
     tasks: pd.DataFrame,
     *,
@@ -263,14 +276,7 @@ def calibrate(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The calibration table (:data:`CALIBRATION_COLUMNS`, one row per pair, size and scenario)
     and its summary (:data:`SUMMARY_COLUMNS`, one row per pair and size: false rates, mdr80)."""
-    if n_sim < 1 or n_sim_null < 1 or n_boot < 10:
-        raise InputError(f"n_sim and n_sim_null must be >= 1 and n_boot >= 10, got {n_sim}, {n_sim_null}, {n_boot}")
-    if not (0.5 < auroc < 1.0) or not (-1.0 < rho < 1.0):
-        raise InputError(f"auroc must lie in (0.5, 1) and rho in (-1, 1), got {auroc}, {rho}")
-    if any(not (s > 0) for s in list(sigmas) + list(sigmas_a)) or not len(sigmas_a):
-        raise InputError(f"every sigma must be > 0 (and sigmas_a not empty), got {list(sigmas)}, {list(sigmas_a)}")
-    if not (0.0 < alpha < 0.5):
-        raise InputError(f"alpha (one-sided) must lie in (0, 0.5), got {alpha}")
+    _check_calibration(n_sim, n_sim_null, n_boot, auroc, rho, sigmas, sigmas_a, alpha)
     pairs = [tuple(p) for p in pairs]
     sizes = list(sizes) if sizes is not None else task_sizes(tasks)
     mu_1 = mu_for_auroc(auroc)
