@@ -51,7 +51,9 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 TARGETS = {"metrics only": ("<= 2", "ratio_to_baseline", 2.0), "no bootstrap": ("<= 3", "ratio_to_baseline", 3.0),
            "default": ("<= 10", "ratio_to_baseline", 10.0), "--out": ("<= 1.3 x default", "ratio_to_default", 1.3)}
 FILES = ("wide-untied", "wide-tied", "long-untied", "long-tied")
-COMMANDS = ("baseline", "hold", "metrics only", "no bootstrap", "default", "--out")
+#: ``--commands``' names (no spaces, no leading dashes) of the commands
+COMMANDS = {"baseline": "baseline", "hold": "hold", "metrics-only": "metrics only", "no-bootstrap": "no bootstrap",
+            "default": "default", "out": "--out"}
 
 BASELINE = """
 import sys
@@ -167,7 +169,7 @@ def main() -> None:
     ap.add_argument("--no-fold", action="store_true", help="no fold column")
     ap.add_argument("--files", nargs="+", default=list(FILES), choices=FILES)
     ap.add_argument("--commands", nargs="+", default=list(COMMANDS), choices=COMMANDS,
-                    help="run only these commands (e.g. hold default --out: the cost of --out and its memory)")
+                    help="run only these commands (e.g. hold default out: the cost of --out and its memory)")
     ap.add_argument("--csv", default=str(Path(__file__).with_name("audit_real.csv")))
     ap.add_argument("--docs", action="store_true", help="write the table into docs/benchmarks.md")
     ap.add_argument("--docs-only", action="store_true", help="write docs/benchmarks.md's table from --csv; run nothing")
@@ -202,7 +204,7 @@ def main() -> None:
                 }
                 res: dict[str, tuple[float, float]] = {}
                 for cmd_name, cmd in cmds.items():  # in this order: each line printed as soon as it is measured
-                    if cmd_name not in args.commands:
+                    if cmd_name not in {COMMANDS[c] for c in args.commands}:
                         continue
                     res[cmd_name] = measure(cmd)
                     sec, mb = res[cmd_name]
