@@ -147,9 +147,10 @@ def check_out(out: str | None) -> Path | None:
 
 
 #: Rows of the models whose bands are drawn (all tasks), up to which ``--out`` draws the figures that need no bands
-#: while another thread computes the bands (:func:`prepare_outputs`); above, one after the other, so that the peak
-#: memory is the larger of the two, not their sum (at 10^6 rows a model's bands and curves take about 150 MB each).
-OVERLAP_ROWS = 600_000
+#: while another thread computes the bands (:func:`prepare_outputs`); above, after the bands, so that the peak memory
+#: is the larger of the two, not their sum (from 10^5 rows x 3 models the sum takes ``--out``'s peak above twice the
+#: memory of pandas holding the file: ``benchmarks/bench_audit_scale.py``).
+OVERLAP_ROWS = 100_000
 
 
 def _import_matplotlib() -> None:
