@@ -6,7 +6,7 @@ critical-difference tables across tasks), the disagreement sentences, the findin
 and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
 :meth:`~AuditResult.to_html`.
 
-One module of about 480 lines on purpose: the audit's two entry points (table and arrays), the
+One module of about 500 lines on purpose: the audit's two entry points (table and arrays), the
 reading they share with ``prspace power`` and the result object they return are one contract; splitting
 the result from its builders is left to the refactor of issue 43.
 """
