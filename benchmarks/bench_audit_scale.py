@@ -51,6 +51,9 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 TARGETS = {"metrics only": ("<= 2", "ratio_to_baseline", 2.0), "no bootstrap": ("<= 3", "ratio_to_baseline", 3.0),
            "default": ("<= 10", "ratio_to_baseline", 10.0), "--out": ("<= 1.3 x default", "ratio_to_default", 1.3)}
 FILES = ("wide-untied", "wide-tied", "long-untied", "long-tied")
+#: ``--commands``' names (no spaces, no leading dashes) of the commands
+COMMANDS = {"baseline": "baseline", "hold": "hold", "metrics-only": "metrics only", "no-bootstrap": "no bootstrap",
+            "default": "default", "out": "--out"}
 
 BASELINE = """
 import sys
@@ -165,6 +168,8 @@ def main() -> None:
     ap.add_argument("--pi", type=float, default=0.05)
     ap.add_argument("--no-fold", action="store_true", help="no fold column")
     ap.add_argument("--files", nargs="+", default=list(FILES), choices=FILES)
+    ap.add_argument("--commands", nargs="+", default=list(COMMANDS), choices=COMMANDS,
+                    help="run only these commands (e.g. hold default out: the cost of --out and its memory)")
     ap.add_argument("--csv", default=str(Path(__file__).with_name("audit_real.csv")))
     ap.add_argument("--docs", action="store_true", help="write the table into docs/benchmarks.md")
     ap.add_argument("--docs-only", action="store_true", help="write docs/benchmarks.md's table from --csv; run nothing")
@@ -199,9 +204,12 @@ def main() -> None:
                 }
                 res: dict[str, tuple[float, float]] = {}
                 for cmd_name, cmd in cmds.items():  # in this order: each line printed as soon as it is measured
+                    if cmd_name not in {COMMANDS[c] for c in args.commands}:
+                        continue
                     res[cmd_name] = measure(cmd)
                     sec, mb = res[cmd_name]
-                    base, hold = res["baseline"][0], res.get("hold", res["baseline"])[1]
+                    base = res.get("baseline", (float("nan"), float("nan")))[0]
+                    hold = res.get("hold", res.get("baseline", (float("nan"), float("nan"))))[1]
                     ratio = sec / base
                     shown = f"{ratio:.1f}x" if cmd_name != "--out" else f"{ratio:.1f}x ({sec / res['default'][0]:.2f}d)"
                     print(f"{n:9d} {name:12s} {cmd_name:13s} {sec:8.2f} {shown:>13s} {mb:8.0f} {mb / hold:6.2f}x",

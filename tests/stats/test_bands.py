@@ -661,3 +661,43 @@ def test_tree_points_give_the_kernels_values_bit_for_bit() -> None:
         assert ctp.size < tp0.shape[1] / 3 and ctp[-1] == n_pos and cfp[-1] == n_neg
         for c in B.CURVES:
             np.testing.assert_array_equal(B._KERNELS[c](ctp, cfp, grid[c]), B._KERNELS[c](tp0[r], fp0[r], grid[c]))
+
+
+def test_block_rows_give_the_kernels_values_bit_for_bit() -> None:
+    """_block_replicates runs the kernels on many resamples at once: _hit_rows finds the blocks _hit_blocks finds,
+    row by row, and _compact_rows' rows (each resample's block ends and hit blocks' points, padded with copies of
+    its final point to the longest row) give every curve value of the whole curve, bit for bit, grid points at 0,
+    1 and on operating points included (PRG at recall gain 1 too: the padding is not the final point)."""
+    from prspace.stats import bands as B
+
+    rng = np.random.default_rng(11)
+    m, groups, block = 9, 3000, 25
+    cases = [_block_case(rng, groups, block) for _ in range(m)]
+    bstart, bend = cases[0][2], cases[0][3]
+    tp = np.stack([c[0] for c in cases])
+    fp = np.stack([c[1] for c in cases])
+    tp[2] = 0.0  # a resample whose positives all sit in the first group
+    tp[2, 0] = tp[0].sum()
+    fp[4, -30:] = 0.0  # one whose last groups hold positives only (the curves reach their ends early)
+    fp[4, -31] += 1.0
+    tp_blk, fp_blk = np.add.reduceat(tp, bstart, axis=1), np.add.reduceat(fp, bstart, axis=1)
+    tp_end = np.c_[np.zeros(m), np.cumsum(tp_blk, axis=1)]
+    fp_end = np.c_[np.zeros(m), np.cumsum(fp_blk, axis=1)]
+    tp0 = np.c_[np.zeros(m), np.cumsum(tp, axis=1)]
+    fp0 = np.c_[np.zeros(m), np.cumsum(fp, axis=1)]
+    grid = {c: np.unique(np.r_[0.0, np.linspace(0.05, 0.95, 91), 1.0, tp0[0, 700] / tp0[0, -1],
+                               fp0[1, 1400] / fp0[1, -1]]) for c in B.CURVES}
+    hit = B._hit_rows(tp_end, fp_end, grid, tuple(B.CURVES))
+    for r in range(m):
+        np.testing.assert_array_equal(np.flatnonzero(hit[r]), B._hit_blocks(tp_end[r], fp_end[r], grid, tuple(B.CURVES)))
+    rr, hb = np.nonzero(hit)
+    inside = np.concatenate([np.arange(bstart[b], bend[b]) for b in hb])
+    rows = np.repeat(rr, bend[hb] - bstart[hb])
+    ctp, cfp, last = B._compact_rows(tp_blk, fp_blk, hit, bstart, bend, tp[rows, inside], fp[rows, inside])
+    assert ctp.shape[1] < tp0.shape[1] and len(set(last)) > 1  # fewer points; rows of different lengths, padded
+    got = {"roc": B._roc_rows(ctp, cfp, grid["roc"]), "pr": B._pr_rows(ctp, cfp, grid["pr"]),
+           "prg": B._prg_rows(ctp, cfp, grid["prg"], last)}
+    for r in range(m):
+        assert ctp[r, last[r]] == tp0[r, -1] and cfp[r, last[r]] == fp0[r, -1]
+        for c in B.CURVES:
+            np.testing.assert_array_equal(got[c][r], B._KERNELS[c](tp0[r], fp0[r], grid[c]), err_msg=f"{c} row {r}")

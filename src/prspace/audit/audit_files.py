@@ -18,6 +18,7 @@ import gc
 import os
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,14 +146,45 @@ def check_out(out: str | None) -> Path | None:
     return path
 
 
+#: Rows of the models whose bands are drawn (all tasks), up to which ``--out`` draws the figures that need no bands
+#: while another thread computes the bands (:func:`prepare_outputs`); above, after the bands, so that the peak memory
+#: is the larger of the two, not their sum (from 10^5 rows x 3 models the sum takes ``--out``'s peak above twice the
+#: memory of pandas holding the file: ``benchmarks/bench_audit_scale.py``).
+OVERLAP_ROWS = 100_000
+
+
+def _import_matplotlib() -> None:
+    """matplotlib's modules the figures use, imported (about half a second), so that a thread can do it."""
+    import matplotlib.backends.backend_agg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+    from prspace.audit.report import plot  # noqa: F401
+
+
 def prepare_outputs(result: AuditResult) -> None:
     """The figures' bootstrap bands (:meth:`~prspace.audit.AuditResult.shown_bands`, kept on ``result``) computed
     first, each stage's freed memory handed back before the next: the peak of ``--out`` is the larger of the
-    audit's, the bands' and a figure's, not their sum (the bands need about 30 MB at 10^5 rows, matplotlib 28 MB)."""
+    audit's, the bands' and a figure's, not their sum (the bands need about 30 MB at 10^5 rows, matplotlib 28 MB).
+
+    The bands are computed in a second thread (numpy's random draws, sorts and array operations release the GIL):
+    meanwhile this one imports matplotlib and, when the shown models hold at most :data:`OVERLAP_ROWS` rows, draws
+    the figures that need no bands (:meth:`~prspace.audit.AuditResult.draw_ahead`); the same bands and the same
+    figures as one after the other (each model's bands are seeded on their own)."""
     memory.release()
-    if result.n_boot:
-        result.shown_bands()
-        memory.release()
+    if not result.n_boot or "_bands_ready" in result.__dict__:
+        return
+    from prspace.audit.inference.audit_bands import shown
+
+    drawn = {(str(t), str(m)) for t, models in shown(result) for m in models}
+    rows = sum(int(r.n_rows) for r in result.pooled.itertuples() if (str(r.task), str(r.model)) in drawn)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        bands = pool.submit(result.shown_bands)
+        _import_matplotlib()
+        if rows <= OVERLAP_ROWS:
+            result.draw_ahead()
+        bands.result()
+    result.__dict__["_bands_ready"] = True
+    memory.release()
 
 
 def report_files(result: AuditResult, *, source: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ critical-difference tables across tasks), the disagreement sentences, the findin
 and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
 :meth:`~AuditResult.to_html`.
 
-One module of about 480 lines on purpose: the audit's two entry points (table and arrays), the
+One module of about 500 lines on purpose: the audit's two entry points (table and arrays), the
 reading they share with ``prspace power`` and the result object they return are one contract; splitting
 the result from its builders is left to the refactor of issue 43.
 """
@@ -144,12 +144,14 @@ class AuditResult(AuditRecord):
         ``cd_diagram`` when the audit has critical-difference tables (:attr:`cd`)."""
         from prspace.audit.report import plot
 
+        ready = self.__dict__.pop("_drawn", {})  # drawn ahead, while the bands were computed (:meth:`draw_ahead`)
+
         def png(draw: Callable[[], Figure]) -> bytes:  # at the report's resolution; each figure's memory handed back
             content = figure_bytes(draw(), "png", plot.DPI)
             memory.release()
             return content
 
-        out = {"curves": png(lambda: plot.curves_figure(self)), "intervals": png(lambda: plot.intervals_figure(self))}
+        out = {name: ready[name] if name in ready else png(draw) for name, draw in self._plain_figures(plot).items()}
         if self.n_boot:
             bands = self.shown_bands()
             out["bands"] = png(lambda: plot.bands_figure(self, bands))
@@ -159,6 +161,21 @@ class AuditResult(AuditRecord):
             out[R.FIGURE_CD_DIAGRAM.name] = png(lambda: cd_figure(
                 self.cd[R.CD_RANKS.name], self.cd[R.CD_CLIQUES.name], self.cd[R.CD_TESTS.name], labels=LABELS))
         return out
+
+    def _plain_figures(self, plot) -> dict[str, Callable[[], Figure]]:
+        """The figures that need no bands, by name: how each is drawn."""
+        return {"curves": lambda: plot.curves_figure(self), "intervals": lambda: plot.intervals_figure(self)}
+
+    def draw_ahead(self) -> None:
+        """Draw the figures that need no bands (:meth:`_plain_figures`) now, kept for the next :meth:`figures` only
+        (which takes them instead of drawing them again): ``prspace audit --out`` draws them while another thread
+        computes the bands."""
+        from prspace.audit.report import plot
+
+        drawn = {}
+        for name, draw in self._plain_figures(plot).items():
+            drawn[name] = figure_bytes(draw(), "png", plot.DPI)
+        self.__dict__["_drawn"] = drawn
 
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,
               level: float | None = None, seed: int | None = None) -> CurveBand:

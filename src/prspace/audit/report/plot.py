@@ -124,16 +124,22 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
         if len(table) > top_k:
             where = f"{_label(task)}: " if res.pooled["task"].nunique() > 1 else ""
             notes.append(f"{where}top {top_k} of {len(table)} models by AUPR drawn")
-        curves = []
-        for model in shown:
-            g = res.data[(res.data["task"] == task) & (res.data["model"] == model)]
+        points, min_pr = [], None
+        in_task = res.data["task"] == task
+        for model in shown:  # one model's rows and whole curves at a time, cut down before the next (the peak memory)
+            g = res.data.loc[in_task & (res.data["model"] == model), ["y", "score", "weight"]]
             r = table.set_index("model").loc[model]
             style = {**styles[str(model)], "lw": 1.4,
                      "label": f"{_label(model)} (AUROC {fmt(r['auroc'])}, AUPR {fmt(r['aupr'])}, "
                               f"AUPRG {fmt(r['auprg'])})"}
-            curves.append(Curve(str(model), g["y"].to_numpy(), g["score"].to_numpy(), style, g["weight"].to_numpy()))
-        _, points, min_pr = curve_points(curves)
-        draw_curves(*row, [binned(p) for p in points], min_pr)
+            curve = Curve(str(model), g["y"].to_numpy(), g["score"].to_numpy(), style, g["weight"].to_numpy())
+            del g
+            _, (whole,), first_min_pr = curve_points([curve])  # the minimum PR curve: the first model's pi, as before
+            del curve
+            points.append(binned(whole))
+            del whole
+            min_pr = first_min_pr if min_pr is None else min_pr
+        draw_curves(*row, points, min_pr)
         prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
         for ax in row:
             ax.set_title(prefix + ax.get_title(), fontsize=10)
