@@ -261,8 +261,8 @@ def test_a_rate_compared_with_a_target_tests_sets_until_decided_with_the_full_an
     rng = np.random.default_rng(21)
     pair = _binormal(rng, 600, 1800, 1.45, 1.2)
     tested = []
-    real = PT.left_out_replicates
-    monkeypatch.setattr(PT, "left_out_replicates", lambda *a, **k: tested.append(1) or real(*a, **k))
+    real = PT.left_out_replicates_sets  # the sets tested: the chunks' sizes (its fourth argument)
+    monkeypatch.setattr(PT, "left_out_replicates_sets", lambda *a, **k: tested.extend([1] * a[3]) or real(*a, **k))
     real_delong = PT._delong_reject
     monkeypatch.setattr(PT, "_delong_reject", lambda y, sa, *a: tested.extend([1] * sa.shape[0]) or real_delong(y, sa, *a))
     sims, target = 60, 0.8

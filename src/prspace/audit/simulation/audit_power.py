@@ -84,9 +84,11 @@ from prspace.audit.simulation.power_tests import (
     GROUPS,
     METRICS,
     POWER_BINS,
-    decided,
+    first_decided,
+    jackknife_rejects,
     need_for,
     reject,
+    set_chunk,
 )
 from prspace.core.errors import InputError
 from prspace.stats.binned import left_out_replicates
@@ -202,17 +204,37 @@ def _grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: fl
     a = pair.a + c * pair.y
     w = np.ones(pair.y.size) if pair.w is None else pair.w
     hit = np.zeros(sims, dtype=bool)
-    for s in range(sims):
-        drawn = rng.integers(0, sizes.size, n_groups)
-        lens = sizes[drawn]
-        ends = np.cumsum(lens)
-        rows = order[np.repeat(starts[drawn] - (ends - lens), lens) + np.arange(ends[-1])]
-        y = pair.y[rows]
-        if y.all() or not y.any():
-            continue  # one class: the audit cannot test it
-        hit[s] = grouped_reject(metric, y, a[rows], pair.b[rows], w[rows],
-                                np.repeat(np.arange(n_groups), lens), alpha, sign, rng)
-        if need is not None and decided(int(hit.sum()), s + 1, sims, need):
+    stratum = np.zeros(n_groups, dtype=np.int64)  # one stratum: the groups are not split by class
+    per_pos = float(sizes @ np.bincount(codes, weights=pair.y.astype(np.float64)) / sizes.sum())
+    chunk = set_chunk(2 * (2 * min(int(n_groups * per_pos) + 1, POWER_BINS) + 1), 2 * (min(n_groups, JACK_GROUPS) + 1))
+    for s0 in range(0, sims, chunk):
+        s1 = min(s0 + chunk, sims)
+        batch: dict[int, list] = {}  # the chunk's unit-weight sets by their number of left-out sets of groups
+        for s in range(s0, s1):  # the draws in the order of one set at a time: the set, then its left-out groups
+            drawn = rng.integers(0, sizes.size, n_groups)
+            lens = sizes[drawn]
+            ends = np.cumsum(lens)
+            rows = order[np.repeat(starts[drawn] - (ends - lens), lens) + np.arange(ends[-1])]
+            y = pair.y[rows]
+            if y.all() or not y.any():
+                continue  # one class: the audit cannot test it
+            g = np.repeat(np.arange(n_groups), lens)
+            if not np.all(w[rows] == 1.0):
+                hit[s] = grouped_reject(metric, y, a[rows], pair.b[rows], w[rows], g, alpha, sign, rng)
+                continue
+            # the same left-out groups (the same draws) as jackknife() of the set's grouped block, from counts
+            parts, strata = stable_groups(stratum, max_groups=JACK_GROUPS, rng=rng)
+            part_of = np.empty(n_groups, dtype=np.int64)
+            part_of[np.concatenate(parts)] = np.repeat(np.arange(len(parts)), [p.size for p in parts])
+            batch.setdefault(len(parts), []).append((s, rows, part_of[g], strata))
+        for sets in batch.values():
+            rows = np.concatenate([r for _, r, _, _ in sets])
+            hit[[s for s, _, _, _ in sets]] = jackknife_rejects(
+                metric, pair.y[rows], a[rows], pair.b[rows], np.repeat(np.arange(len(sets)), [r.size for _, r, _, _ in sets]),
+                len(sets), np.concatenate([q for _, _, q, _ in sets]), sets[0][3], alpha, sign)
+        stop = s1 if need is None else first_decided(hit, s0, s1, need)
+        if stop < s1:
+            hit[stop + 1 : s1] = False
             break
     p = float(hit.mean())
     return p, float(np.sqrt(p * (1 - p) / sims))

@@ -1,14 +1,17 @@
 """The audit's paired tests on many planned test sets at once (:mod:`prspace.audit.simulation.audit_power`'s step 3):
 DeLong's paired z for AUROC on every set in one pass, and the class-stratified jackknife t of the other metrics,
-each set's replicates from class counts per tie group (:func:`prspace.stats.binned.left_out_replicates`)."""
+each set's replicates from class counts per tie group (:func:`prspace.stats.binned.left_out_replicates`), a chunk of
+sets in one kernel call (:func:`prspace.stats.binned.left_out_replicates_sets`) and one vectorised jackknife t
+(:func:`prspace.stats.pairwise.jackknife_pairs_batch`): the same decisions as testing the sets one at a time
+(``tests/audit/test_power_batch.py``), without a kernel call and a jackknife per set."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from prspace.stats.binned import left_out_replicates
+from prspace.stats.binned import left_out_replicates_sets
 from prspace.stats.distributions import norm
-from prspace.stats.pairwise import jackknife_pairs
+from prspace.stats.pairwise import jackknife_pairs_batch
 
 #: The metrics with a power answer.
 METRICS = ("auroc", "average_precision", "aupr", "auprg")
@@ -77,7 +80,7 @@ def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: fl
             if decided(int(hit.sum()), min(s0 + DELONG_CHUNK, sa.shape[0]), sa.shape[0], need):
                 break
         return hit
-    hit = np.zeros(sa.shape[0], dtype=bool)
+    sims, n = sa.shape
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     g_pos, g_neg = min(n_pos, GROUPS), min(n_neg, GROUPS)
     strata = np.r_[np.ones(g_pos, np.int64), np.zeros(g_neg, np.int64)]
@@ -86,10 +89,51 @@ def reject(metric: str, y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: fl
     group = np.empty(y.size, dtype=np.int64)
     group[pos] = np.arange(n_pos) * g_pos // n_pos
     group[neg] = g_pos + np.arange(n_neg) * g_neg // n_neg
-    for s in range(sa.shape[0]):  # each group's counts subtracted from the whole set's: no row weights per replicate
-        reps = left_out_replicates(y, [sa[s], sb[s]], group, g_pos + g_neg, metric, bins=POWER_BINS)
-        r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
-        hit[s] = bool(r.p_raw[0] < alpha) and np.sign(r.diff[0]) == sign
-        if need is not None and decided(int(hit.sum()), s + 1, sa.shape[0], need):
+    hit = np.zeros(sims, dtype=bool)
+    chunk = set_chunk(2 * (2 * min(n_pos, POWER_BINS) + 1), 2 * (g_pos + g_neg + 1))
+    for s0 in range(0, sims, chunk):  # each group's counts subtracted from the whole set's: no row weights per replicate
+        s1 = min(s0 + chunk, sims)
+        k = s1 - s0
+        hit[s0:s1] = jackknife_rejects(metric, np.tile(y, k), sa[s0:s1].ravel(), sb[s0:s1].ravel(),
+                                       np.repeat(np.arange(k), n), k, np.tile(group, k), strata, alpha, sign)
+        stop = s1 if need is None else first_decided(hit, s0, s1, need)
+        if stop < s1:
+            hit[stop + 1 : s1] = False
             break
     return hit
+
+
+def jackknife_rejects(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, sets: np.ndarray, n_sets: int,
+                      part: np.ndarray, strata: np.ndarray, alpha: float, sign: float) -> np.ndarray:
+    """Whether the jackknife t of ``metric`` (models ``a`` against ``b``, leaving out each part of rows; ``strata``
+    the part's stratum) rejects at raw level ``alpha`` with sign ``sign`` (0: either), for each of ``n_sets`` test
+    sets given side by side (``sets``: each row's set; ``part``: its part within the set), from one kernel call
+    (:func:`prspace.stats.binned.left_out_replicates_sets`) and one vectorised jackknife
+    (:func:`prspace.stats.pairwise.jackknife_pairs_batch`)."""
+    reps = left_out_replicates_sets(y, [a, b], sets, n_sets, part, strata.size, metric, bins=POWER_BINS)
+    diff, _, p_raw, _ = jackknife_pairs_batch(reps[:, 0], reps[:, 1:], strata)
+    return (p_raw[:, 0] < alpha) & ((sign == 0) | (np.sign(diff[:, 0]) == sign))
+
+
+#: Count cells (tie-group columns x resamples) of one kernel call over a chunk of planned test sets, at most (unless
+#: one set needs more): chunks of sets save a kernel call and a jackknife per set at small sizes; at large sizes a
+#: set alone fills the kernel's arrays, and larger arrays than this only leave the processor's caches.
+CHUNK_CELLS = 1 << 18
+
+
+def set_chunk(keys: int, resamples: int) -> int:
+    """How many planned test sets of ``keys`` count columns and ``resamples`` replicates (both models) one kernel
+    call takes: :data:`CHUNK_CELLS` worth, at least 1 and at most :data:`DELONG_CHUNK` (the early stop is
+    decided after each chunk: the sets tested past the decision are at most a chunk less one)."""
+    return int(max(1, min(DELONG_CHUNK, CHUNK_CELLS // max(1, keys * resamples))))
+
+
+def first_decided(hit: np.ndarray, s0: int, s1: int, need: int) -> int:
+    """The first set of ``s0..s1 - 1`` after which :func:`decided` holds (the hits of the sets before ``s0`` counted),
+    ``s1`` if none: a chunk's sets past it are left untested (False), as when the sets are tested one at a time."""
+    hits, sims = int(hit[:s0].sum()), hit.size
+    for s in range(s0, s1):
+        hits += int(hit[s])
+        if decided(hits, s + 1, sims, need):
+            return s
+    return s1
