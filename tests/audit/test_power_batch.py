@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from prspace.audit.simulation import power_tests as PT
-from prspace.audit.simulation.audit_power import detection_rate, grouped_reject
+from prspace.audit.simulation.audit_power import detection_rate
 from prspace.audit.simulation.group_calib import pair_of
 from prspace.audit.simulation.group_sim import World, draw
 from prspace.stats.binned import left_out_replicates, left_out_replicates_sets
@@ -140,7 +140,7 @@ def test_reject_in_chunks_gives_the_hits_of_one_set_at_a_time(metric):
 
 
 def _grouped_hits_one_at_a_time(pair, metric, *, n_groups, alpha, sims, rng, sign):
-    """The grouped test of every set as before the chunks (:func:`grouped_reject` on each set as it is drawn)."""
+    """The grouped test of every set as before the chunks (:func:`prspace.audit.simulation.power_tests.grouped_reject` on each set as it is drawn)."""
     codes = np.unique(pair.g, return_inverse=True)[1].ravel()
     order = np.argsort(codes, kind="stable")
     sizes = np.bincount(codes)
@@ -154,7 +154,7 @@ def _grouped_hits_one_at_a_time(pair, metric, *, n_groups, alpha, sims, rng, sig
         rows = order[np.repeat(starts[drawn] - (ends - lens), lens) + np.arange(ends[-1])]
         y = pair.y[rows]
         if not (y.all() or not y.any()):
-            hit[s] = grouped_reject(metric, y, pair.a[rows], pair.b[rows], w[rows], np.repeat(np.arange(n_groups), lens),
+            hit[s] = PT.grouped_reject(metric, y, pair.a[rows], pair.b[rows], w[rows], np.repeat(np.arange(n_groups), lens),
                                     alpha, sign, rng)
     return hit
 

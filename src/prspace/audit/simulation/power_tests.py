@@ -7,11 +7,24 @@ sets in one kernel call (:func:`prspace.stats.binned.left_out_replicates_sets`) 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from prspace.stats.binned import left_out_replicates_sets
+from prspace.stats.binned import left_out_replicates, left_out_replicates_sets
 from prspace.stats.distributions import norm
-from prspace.stats.pairwise import jackknife_pairs_batch
+from prspace.stats.pairwise import jackknife_pairs, jackknife_pairs_batch
+from prspace.stats.replicates import (
+    BOOT_METRICS,
+    JACK_GROUPS,
+    Block,
+    jackknife,
+    point_metrics,
+    stable_groups,
+)
+
+if TYPE_CHECKING:  # the population's type only: audit_power imports this module
+    from prspace.audit.simulation.audit_power import Pair
 
 #: The metrics with a power answer.
 METRICS = ("auroc", "average_precision", "aupr", "auprg")
@@ -137,3 +150,82 @@ def first_decided(hit: np.ndarray, s0: int, s1: int, need: int) -> int:
         if decided(hits, s + 1, sims, need):
             return s
     return s1
+
+
+def pair_block(y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None = None) -> Block:
+    """Two models' scores ``a``, ``b`` on the rows ``y`` (weights ``w``) as the audit's block of one task: the
+    point metrics and jackknife of :mod:`prspace.stats.replicates` read it."""
+    groups = [np.unique(-s, return_inverse=True)[1].ravel() for s in (a, b)]
+    return Block("power", ["a", "b"], y, y.astype(np.int64), np.ones(y.size) if w is None else w, groups, [a, b])
+
+
+def grouped_reject(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray, g: np.ndarray,
+                   alpha: float, sign: float, rng: np.random.Generator) -> bool:
+    """Step 3 with groups, on one test set: whether the audit's grouped test (jackknife t leaving out
+    one group at a time, one stratum; :func:`prspace.stats.replicates.jackknife` of a grouped block)
+    of ``metric`` rejects at raw level ``alpha`` with sign ``sign`` (0: either sign, the two-sided
+    test); ``g`` the rows' group codes 0..G-1."""
+    if metric not in METRICS:
+        raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
+    block = pair_block(y, a, b, w)
+    block.cluster = g
+    block.cluster_stratum = np.zeros(int(g.max()) + 1, dtype=np.int64)
+    col = BOOT_METRICS.index(metric)
+    if np.all(block.weight == 1.0):  # the same left-out groups (the same draws) as jackknife(block), from counts
+        parts, strata = stable_groups(block.cluster_stratum, max_groups=JACK_GROUPS, rng=rng)
+        part_of = np.empty(block.cluster_stratum.size, dtype=np.int64)
+        part_of[np.concatenate(parts)] = np.repeat(np.arange(len(parts)), [p.size for p in parts])
+        reps = left_out_replicates(y, [a, b], part_of[g], len(parts), metric, bins=POWER_BINS)
+        r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
+    else:
+        jack, strata = jackknife(block, rng=rng)
+        r = jackknife_pairs(point_metrics(block)[:, col], jack[:, :, col], strata, alpha=alpha)
+    return bool(r.p_raw[0] < alpha) and (sign == 0 or np.sign(r.diff[0]) == sign)
+
+
+def grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: float, sims: int,
+                  rng: np.random.Generator, sign: float, need: int | None = None) -> tuple[float, float]:
+    """Steps 2-4 with groups: ``sims`` planned test sets of ``n_groups`` groups drawn with replacement
+    from the population's, each keeping its rows (a group drawn twice counts twice); ``need``: as
+    :func:`prspace.audit.simulation.audit_power.detection_rate`'s."""
+    codes = np.unique(pair.g, return_inverse=True)[1].ravel()  # 0..G-1, every code a group
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes)
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    a = pair.a + c * pair.y
+    w = np.ones(pair.y.size) if pair.w is None else pair.w
+    hit = np.zeros(sims, dtype=bool)
+    stratum = np.zeros(n_groups, dtype=np.int64)  # one stratum: the groups are not split by class
+    per_pos = float(sizes @ np.bincount(codes, weights=pair.y.astype(np.float64)) / sizes.sum())
+    chunk = set_chunk(2 * (2 * min(int(n_groups * per_pos) + 1, POWER_BINS) + 1), 2 * (min(n_groups, JACK_GROUPS) + 1))
+    for s0 in range(0, sims, chunk):
+        s1 = min(s0 + chunk, sims)
+        batch: dict[int, list] = {}  # the chunk's unit-weight sets by their number of left-out sets of groups
+        for s in range(s0, s1):  # the draws in the order of one set at a time: the set, then its left-out groups
+            drawn = rng.integers(0, sizes.size, n_groups)
+            lens = sizes[drawn]
+            ends = np.cumsum(lens)
+            rows = order[np.repeat(starts[drawn] - (ends - lens), lens) + np.arange(ends[-1])]
+            y = pair.y[rows]
+            if y.all() or not y.any():
+                continue  # one class: the audit cannot test it
+            g = np.repeat(np.arange(n_groups), lens)
+            if not np.all(w[rows] == 1.0):
+                hit[s] = grouped_reject(metric, y, a[rows], pair.b[rows], w[rows], g, alpha, sign, rng)
+                continue
+            # the same left-out groups (the same draws) as jackknife() of the set's grouped block, from counts
+            parts, strata = stable_groups(stratum, max_groups=JACK_GROUPS, rng=rng)
+            part_of = np.empty(n_groups, dtype=np.int64)
+            part_of[np.concatenate(parts)] = np.repeat(np.arange(len(parts)), [p.size for p in parts])
+            batch.setdefault(len(parts), []).append((s, rows, part_of[g], strata))
+        for sets in batch.values():
+            rows = np.concatenate([r for _, r, _, _ in sets])
+            hit[[s for s, _, _, _ in sets]] = jackknife_rejects(
+                metric, pair.y[rows], a[rows], pair.b[rows], np.repeat(np.arange(len(sets)), [r.size for _, r, _, _ in sets]),
+                len(sets), np.concatenate([q for _, _, q, _ in sets]), sets[0][3], alpha, sign)
+        stop = s1 if need is None else first_decided(hit, s0, s1, need)
+        if stop < s1:
+            hit[stop + 1 : s1] = False
+            break
+    p = float(hit.mean())
+    return p, float(np.sqrt(p * (1 - p) / sims))
