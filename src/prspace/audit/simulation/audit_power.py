@@ -1,7 +1,9 @@
 """Can my data tell?  Power and sample size for a paired comparison of two models, from their own scores.
 
-One module of about 500 lines on purpose: planting a difference, drawing the planned test sets (rows or
-whole groups), testing them as the audit does and correcting its level share one population and its draws.
+One module of over 400 lines on purpose: planting a difference, drawing the planned test sets, the level the
+audit corrects the test to and the searches share one population and its draws (the tests of the drawn sets are in
+:mod:`prspace.audit.simulation.power_tests`, where the searches start in
+:mod:`prspace.audit.simulation.power_search`).
 
 The method (``docs/audit.md``, "Power and sample size"), for a metric of :data:`METRICS` and two
 models a, b scored on the same test rows (the user's *population*: its positives' score pairs
@@ -26,10 +28,11 @@ models a, b scored on the same test rows (the user's *population*: its positives
 4. *power* = the share of ``sims`` planned test sets in which the test rejects with the planted
    sign (Monte Carlo se ``sqrt(p (1 - p) / sims)``).
 
-:func:`minimal_detectable` is the smallest ``delta > 0`` with power >= ``target`` (bisection on
-``delta``; NaN when even the largest plantable difference falls short), :func:`positives_needed`
+:func:`minimal_detectable` is the smallest ``delta > 0`` with power >= ``target`` (on the grid of a bisection
+on ``delta``; NaN when even the largest plantable difference falls short), :func:`positives_needed`
 the smallest ``n_pos`` (prevalence kept) detecting the observed difference with power >=
-``target`` (doubling, then bisection; NaN above ``max_pos``).  Checked against a known truth in
+``target`` (to 5%; NaN above ``max_pos``); both searches start from a normal approximation's guess from the data's
+own standard error (:func:`data_se`, :mod:`prspace.audit.simulation.power_search`).  Checked against a known truth in
 ``tests/audit/test_audit_power.py`` (a planted binormal difference's detection rate on fresh test sets
 is recovered within Monte Carlo error) and against pROC's ``power.roc.test`` (binormal, AUROC).
 Assumption: the population stands in for the distribution the test rows are drawn from; planned
