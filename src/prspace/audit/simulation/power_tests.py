@@ -7,8 +7,6 @@ sets in one kernel call (:func:`prspace.stats.binned.left_out_replicates_sets`) 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from prspace.stats.binned import left_out_replicates, left_out_replicates_sets
@@ -22,9 +20,6 @@ from prspace.stats.replicates import (
     point_metrics,
     stable_groups,
 )
-
-if TYPE_CHECKING:  # the population's type only: audit_power imports this module
-    from prspace.audit.simulation.audit_power import Pair
 
 #: The metrics with a power answer.
 METRICS = ("auroc", "average_precision", "aupr", "auprg")
@@ -183,9 +178,10 @@ def grouped_reject(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: 
     return bool(r.p_raw[0] < alpha) and (sign == 0 or np.sign(r.diff[0]) == sign)
 
 
-def grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: float, sims: int,
+def grouped_rate(pair, metric: str, *, c: float, n_groups: int, alpha: float, sims: int,
                   rng: np.random.Generator, sign: float, need: int | None = None) -> tuple[float, float]:
-    """Steps 2-4 with groups: ``sims`` planned test sets of ``n_groups`` groups drawn with replacement
+    """Steps 2-4 with groups, for a grouped population ``pair`` (an :class:`prspace.audit.simulation.audit_power.Pair`,
+    not imported: that module imports this one): ``sims`` planned test sets of ``n_groups`` groups drawn with replacement
     from the population's, each keeping its rows (a group drawn twice counts twice); ``need``: as
     :func:`prspace.audit.simulation.audit_power.detection_rate`'s."""
     codes = np.unique(pair.g, return_inverse=True)[1].ravel()  # 0..G-1, every code a group
