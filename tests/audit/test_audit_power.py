@@ -261,8 +261,8 @@ def test_a_rate_compared_with_a_target_tests_sets_until_decided_with_the_full_an
     rng = np.random.default_rng(21)
     pair = _binormal(rng, 600, 1800, 1.45, 1.2)
     tested = []
-    real = PT.left_out_replicates
-    monkeypatch.setattr(PT, "left_out_replicates", lambda *a, **k: tested.append(1) or real(*a, **k))
+    real = PT.left_out_replicates_sets  # the sets tested: the chunks' sizes (its fourth argument)
+    monkeypatch.setattr(PT, "left_out_replicates_sets", lambda *a, **k: tested.extend([1] * a[3]) or real(*a, **k))
     real_delong = PT._delong_reject
     monkeypatch.setattr(PT, "_delong_reject", lambda y, sa, *a: tested.extend([1] * sa.shape[0]) or real_delong(y, sa, *a))
     sims, target = 60, 0.8
@@ -280,3 +280,74 @@ def test_a_rate_compared_with_a_target_tests_sets_until_decided_with_the_full_an
         assert early <= full
         fewer = fewer or len(tested) < n_full
     assert fewer
+
+
+def test_search_on_the_grid_from_a_guess_lands_where_the_bisection_does():
+    """smallest_on_grid from any guess returns the bisection's grid point (closed form: the first j that reaches)
+    for a power rising along the grid, and the bisection's own float (grid_value); a good guess costs few powers."""
+    from prspace.audit.simulation.power_search import grid_value, smallest_on_grid
+
+    steps, top = 5, 0.3
+    mids = {}
+
+    def bisect(first):  # the search as it was: top first, then steps halvings of (0, top]
+        lo, hi = 0.0, top
+        for _ in range(steps):
+            mid = 0.5 * (lo + hi)
+            j = round(mid / top * 2**steps)
+            mids[j] = mid
+            lo, hi = (lo, mid) if j >= first else (mid, hi)
+        return hi
+
+    for first in range(1, 2**steps + 2):
+        asked = []
+
+        def reaches(j, first=first, asked=asked):
+            asked.append(j)
+            return j >= first
+
+        plain = smallest_on_grid(reaches, steps)
+        assert plain == (first if first <= 2**steps else None)
+        if plain is not None:
+            assert grid_value(top, plain, steps) == bisect(first)
+        for guess in (0.2, first - 0.4, first + 0.3, first + 3, 2**steps + 7.0):
+            asked.clear()
+            assert smallest_on_grid(reaches, steps, guess) == plain, (first, guess)
+            if abs(guess - first) < 1 and first <= 2**steps:
+                assert len(asked) <= 2
+    assert all(grid_value(top, j, steps) == mid for j, mid in mids.items())
+
+
+def test_size_search_from_a_guess_brackets_the_answer_to_five_percent():
+    """smallest_size with and without a guess, on a power rising with the size (a closed form): the answer is the top
+    of a bracket (lo, hi] whose powers miss and reach the target, hi - lo <= max(1, lo // 20); NaN above the cap."""
+    from scipy.stats import norm as sp_norm
+
+    from prspace.audit.simulation.power_search import size_guess, smallest_size
+
+    for truth in (3, 17, 260, 4321, 30_000):
+        def power(m, truth=truth):  # Phi(d sqrt(m) / sigma - z) with power 0.8 from m = truth on
+            return float(sp_norm.cdf((sp_norm.isf(0.025) + sp_norm.ppf(0.8)) * np.sqrt(m / truth) - sp_norm.isf(0.025)))
+
+        for guess in (float("nan"), truth, truth * 0.6, truth * 1.7, 5.0, 1e9):
+            got = smallest_size(power, 0.8 - 1e-12, lo=1, hi=4, cap=20_000, guess=guess)
+            if truth > 20_000:
+                assert np.isnan(got), guess
+                continue
+            assert truth <= got <= max(truth + 1, truth * 1.06), (truth, guess, got)
+    # the normal approximation's size, from the se at 100 units: the size whose power is the target
+    se = 0.02
+    m = size_guess(0.05, se, 100, 0.05, 0.8)
+    assert sp_norm.cdf(0.05 / (se * np.sqrt(100 / m)) - sp_norm.isf(0.025)) == pytest.approx(0.8)
+
+
+def test_searches_from_the_guess_answer_as_the_plain_searches():
+    """On a binormal population the smallest difference from the data's guess is the plain bisection's (se NaN: no
+    guess), float for float, and the positives needed agree within the search's 5% and Monte Carlo error."""
+    pair = _binormal(np.random.default_rng(12), 400, 1200, 1.3, 1.2)
+    for metric in ("auroc", "average_precision"):
+        kw = {"n_pos": 100, "n_neg": 300, "sims": 100, "steps": 5}
+        assert minimal_detectable(pair, metric, **kw) == minimal_detectable(pair, metric, se=float("nan"), **kw)
+    guessed = positives_needed(pair, "auroc", sims=100)
+    plain = positives_needed(pair, "auroc", sims=100, se=float("nan"))
+    assert abs(guessed / plain - 1) <= 0.15, (guessed, plain)

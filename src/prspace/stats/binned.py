@@ -30,7 +30,7 @@ import numpy as np
 from prspace import metrics as M
 from prspace.stats.replicates import Block, _compressed_keys
 
-__all__ = ["JACK_BINS", "binned_block", "binned_groups", "left_out_replicates"]
+__all__ = ["JACK_BINS", "binned_block", "binned_groups", "left_out_replicates", "left_out_replicates_sets"]
 
 #: Most bins of positive tie groups a jackknife replicate is computed on (:func:`binned_block`).
 JACK_BINS = 2048
@@ -106,4 +106,127 @@ def left_out_replicates(y: np.ndarray, scores: list[np.ndarray], part: np.ndarra
             if first:
                 per = np.bincount(part * width + key, minlength=n_parts * width).reshape(n_parts, width)
                 out[1:, k] = values(full[None, :] - per)
+    return out
+
+
+def _set_tie_groups(sets: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The tie groups of the scores ``s`` within each test set (``sets``: each row's set): one code per (set,
+    distinct score), consecutive over all sets, in order of set then decreasing score (each set's codes are its
+    ``np.unique(-s, return_inverse=True)`` shifted by the codes of the sets before it), and each code's set."""
+    order = np.lexsort((-s, sets))
+    ss, vs = sets[order], -s[order]
+    new = np.ones(order.size, dtype=bool)
+    new[1:] = (ss[1:] != ss[:-1]) | (vs[1:] != vs[:-1])
+    code = np.empty(order.size, dtype=np.int64)
+    code[order] = np.cumsum(new) - 1
+    return code, ss[new]
+
+
+def _set_positive_groups(code: np.ndarray, code_set: np.ndarray, y: np.ndarray,
+                         n_sets: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per code of :func:`_set_tie_groups`: whether it holds a positive, and the positive codes above it in its
+    set; per set, its positive codes."""
+    has_pos = np.zeros(code_set.size, dtype=bool)
+    has_pos[code[y]] = True
+    cum = np.cumsum(has_pos)
+    first = np.searchsorted(code_set, np.arange(n_sets))  # each set's first code (code_set is sorted)
+    before = cum - has_pos - np.r_[0, cum][first][code_set]
+    return has_pos, before, np.bincount(code_set[has_pos], minlength=n_sets)
+
+
+def _set_binned(code: np.ndarray, code_set: np.ndarray, y: np.ndarray, n_sets: int,
+                bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`binned_groups` of every set's tie groups at once (codes as :func:`_set_tie_groups`): the new codes of
+    the rows and each new code's set; a set with at most ``bins`` positive groups keeps its groups."""
+    has_pos, before, n_pos = _set_positive_groups(code, code_set, y, n_sets)
+    binned = n_pos > bins
+    if not binned.any():
+        return code, code_set
+    npc = np.maximum(n_pos[code_set], 1)  # the code's set's positive groups
+    above = np.clip(before - 1, 0, npc - 1) * bins // npc  # bin of the positive group above (as binned_groups)
+    below = np.clip(before, 0, npc - 1) * bins // npc
+    inside = ~has_pos & (before > 0) & (before < npc) & (above == below)
+    merged = has_pos | inside
+    bin_of = np.where(merged, below, -1)
+    new = np.ones(code_set.size, dtype=bool)
+    new[1:] = ~(merged[1:] & merged[:-1] & (bin_of[1:] == bin_of[:-1]) & (code_set[1:] == code_set[:-1]))
+    new |= ~binned[code_set]
+    recode = np.cumsum(new) - 1
+    return recode[code], code_set[new]
+
+
+def _set_keys(code: np.ndarray, code_set: np.ndarray, y: np.ndarray, n_sets: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`prspace.stats.replicates._compressed_keys` within each set: each row's key in its set's columns, and
+    each set's number of keys (``2 width``)."""
+    has_pos, before, n_pos = _set_positive_groups(code, code_set, y, n_sets)
+    column = np.where(has_pos, 2 * before + 1, 2 * before)
+    return 2 * column[code] + y.astype(np.int64), 2 * (2 * n_pos + 1)
+
+
+def _kernel_values(tp: np.ndarray, fp: np.ndarray, metric: str) -> np.ndarray:
+    """``metric`` of each column of the count arrays ``tp``, ``fp`` (tie-group columns x resamples, each row
+    contiguous: the kernel's running sums then add contiguous rows); a column with one class: NaN."""
+    ok = (tp.sum(axis=0) > 0) & (fp.sum(axis=0) > 0)
+    res = np.full(tp.shape[1], np.nan)
+    if ok.all():
+        res[:] = M.metrics_from_group_counts_batch(tp.T, fp.T, keys=[metric])[metric]
+    elif ok.any():
+        res[ok] = M.metrics_from_group_counts_batch(tp[:, ok].T, fp[:, ok].T, keys=[metric])[metric]
+    return res
+
+
+def left_out_replicates_sets(y: np.ndarray, scores: list[np.ndarray], sets: np.ndarray, n_sets: int,
+                             part: np.ndarray, n_parts: int, metric: str, *, bins: int = JACK_BINS) -> np.ndarray:
+    """:func:`left_out_replicates` of ``n_sets`` test sets at once, in one kernel call (plus one for the exact row 0
+    of the sets whose tie groups were binned): the rows of every set side by side (``sets``: each row's set,
+    0..n_sets - 1, every set holding rows; ``y``, ``scores`` and ``part`` per row, ``part`` within the row's set).
+    Each set's counts fill its own tie-group columns and the columns past its width stay zero: a column without
+    positives in a resample adds no area (the kernel masks it) and its negatives count only through the running
+    false positives below it, so every value is the one :func:`left_out_replicates` gives the set alone (the
+    left-out rows bit for bit; row 0 up to the order of summation).  Shape (n_sets, 1 + n_parts, models)."""
+    y = np.asarray(y, dtype=bool)
+    sets = np.asarray(sets, dtype=np.int64)
+    part = np.asarray(part, dtype=np.int64)
+    k = len(scores)
+    coarse, exact, keys = [], [], []
+    for s in scores:
+        code, code_set = _set_tie_groups(sets, np.asarray(s, dtype=np.float64))
+        exact.append((code, code_set))
+        coarse.append(_set_binned(code, code_set, y, n_sets, bins))
+        keys.append(_set_keys(*coarse[-1], y, n_sets))
+    w2 = int(max(int(width.max()) for _, width in keys))
+    # counts laid out (key, model, set, part): a resample is a column, each key a contiguous row
+    idx = np.concatenate([((key * k + m) * n_sets + sets) * n_parts + part for m, (key, _) in enumerate(keys)])
+    per = np.bincount(idx, minlength=w2 * k * n_sets * n_parts).astype(np.float64).reshape(w2, k, n_sets, n_parts)
+    counts = np.empty((w2, k, n_sets, n_parts + 1))
+    per.sum(axis=3, out=counts[..., 0])
+    np.subtract(counts[..., :1], per, out=counts[..., 1:])
+    del per
+    flat = counts.reshape(w2, -1)
+    out = _kernel_values(flat[1::2], flat[0::2], metric).reshape(k, n_sets, n_parts + 1).transpose(1, 2, 0).copy()
+    # row 0 from the exact scores where a set's tie groups were binned
+    pairs = [(m, np.flatnonzero(np.bincount(exact[m][1], minlength=n_sets) != np.bincount(coarse[m][1],
+                                                                                         minlength=n_sets)))
+             for m in range(k)]
+    pairs = [(m, b) for m, b in pairs if b.size]
+    if pairs:
+        rows, cols, widths = [], [], []
+        col0 = 0
+        for m, binned_sets in pairs:
+            key, width = _set_keys(*exact[m], y, n_sets)
+            slot = np.full(n_sets, -1)
+            slot[binned_sets] = col0 + np.arange(binned_sets.size)
+            keep = slot[sets] >= 0
+            rows.append(key[keep])
+            cols.append(slot[sets][keep])
+            widths.append(int(width[binned_sets].max()))
+            col0 += binned_sets.size
+        we = max(widths)
+        full = np.bincount(np.concatenate(rows) * col0 + np.concatenate(cols),
+                           minlength=we * col0).astype(np.float64).reshape(we, col0)
+        vals = _kernel_values(full[1::2], full[0::2], metric)
+        col0 = 0
+        for m, binned_sets in pairs:
+            out[binned_sets, 0, m] = vals[col0 : col0 + binned_sets.size]
+            col0 += binned_sets.size
     return out

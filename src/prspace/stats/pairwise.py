@@ -94,7 +94,7 @@ from prspace.stats.ranksets import (
 from prspace.stats.resampling import jackknife_variance
 
 __all__ = ["MEASURED_NULL_FWER", "PairwiseComparisons", "bootstrap_pairs", "bootstrap_z_pairs", "level_corrected", "calibration_note", "delong_pairs",
-           "holm", "jackknife_pairs", "rank_set_method", "rank_sets_by_rule"]
+           "holm", "jackknife_pairs", "jackknife_pairs_batch", "rank_set_method", "rank_sets_by_rule"]
 
 DELONG_HOLM = "DeLong, Holm"
 BOOT_MAX_T = "bootstrap max-T (Romano-Wolf step-down)"
@@ -312,6 +312,38 @@ def jackknife_pairs(points: np.ndarray, replicates: np.ndarray, strata: np.ndarr
         half = np.where(varies, student_t.isf(alpha / (2 * iu.size), df) * se, 0.0)
     return PairwiseComparisons(iu, ju, d, np.where(varies, se, 0.0), p, holm(p), d - half, d + half, JACK_HOLM,
                                alpha, float("nan"), int(reps.shape[0]), df)
+
+
+def jackknife_pairs_batch(points: np.ndarray, replicates: np.ndarray,
+                          strata: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`jackknife_pairs` of ``S`` sets at once, without the adjustment and the intervals: the differences, their
+    standard errors, raw p-values and degrees of freedom of all pairs, each (S, pairs).
+
+    ``points`` (S, k), ``replicates`` (S, G, k) (every set's replicates leave out groups of the same strata
+    ``strata`` (G,)).  The same operations on a set axis, so each set's values equal :func:`jackknife_pairs` of it
+    alone up to the order of summation (a set with a NaN replicate or point, or fewer than two replicates: NaN
+    se, p and df), which a power simulation of thousands of planned test sets calls once per chunk instead of
+    once per set (:func:`prspace.audit.simulation.power_tests.reject`)."""
+    points = np.asarray(points, dtype=np.float64)
+    reps = np.asarray(replicates, dtype=np.float64)
+    strata = np.asarray(strata)
+    n_sets, k = points.shape
+    if reps.ndim != 3 or reps.shape[0] != n_sets or reps.shape[2] != k or strata.shape != (reps.shape[1],):
+        raise ValueError(f"replicates must have shape ({n_sets}, G, {k}) and strata (G,), got {reps.shape}, "
+                         f"{strata.shape}")
+    iu, ju = np.triu_indices(k, 1)
+    d = points[:, iu] - points[:, ju]  # (S, pairs)
+    dd = np.moveaxis(reps[:, :, iu] - reps[:, :, ju], 1, 0)  # (G, S, pairs)
+    var, spread = jackknife_variance(dd, strata)
+    se = np.sqrt(var)
+    scale = np.max(np.abs(dd), axis=0) + np.abs(d)
+    varies = se > 1e-12 * np.maximum(scale, 1e-300)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = np.where(varies, var**2 / spread, np.nan)
+        p = np.where(varies, 2 * student_t.sf(np.abs(d) / se, df), np.where(d == 0, 1.0, 0.0))
+    ok = (np.isfinite(reps).all(axis=(1, 2)) & np.isfinite(points).all(axis=1))[:, None] & (reps.shape[1] >= 2)
+    nan = np.full(d.shape, np.nan)
+    return d, np.where(ok, np.where(varies, se, 0.0), nan), np.where(ok, p, nan), np.where(ok, df, nan)
 
 
 def level_corrected(r: PairwiseComparisons, corrected_p, raw_threshold) -> PairwiseComparisons:

@@ -1,7 +1,9 @@
 """Can my data tell?  Power and sample size for a paired comparison of two models, from their own scores.
 
-One module of about 500 lines on purpose: planting a difference, drawing the planned test sets (rows or
-whole groups), testing them as the audit does and correcting its level share one population and its draws.
+One module of over 400 lines on purpose: planting a difference, drawing the planned test sets, the level the
+audit corrects the test to and the searches share one population and its draws (the tests of the drawn sets are in
+:mod:`prspace.audit.simulation.power_tests`, where the searches start in
+:mod:`prspace.audit.simulation.power_search`).
 
 The method (``docs/audit.md``, "Power and sample size"), for a metric of :data:`METRICS` and two
 models a, b scored on the same test rows (the user's *population*: its positives' score pairs
@@ -26,10 +28,11 @@ models a, b scored on the same test rows (the user's *population*: its positives
 4. *power* = the share of ``sims`` planned test sets in which the test rejects with the planted
    sign (Monte Carlo se ``sqrt(p (1 - p) / sims)``).
 
-:func:`minimal_detectable` is the smallest ``delta > 0`` with power >= ``target`` (bisection on
-``delta``; NaN when even the largest plantable difference falls short), :func:`positives_needed`
+:func:`minimal_detectable` is the smallest ``delta > 0`` with power >= ``target`` (on the grid of a bisection
+on ``delta``; NaN when even the largest plantable difference falls short), :func:`positives_needed`
 the smallest ``n_pos`` (prevalence kept) detecting the observed difference with power >=
-``target`` (doubling, then bisection; NaN above ``max_pos``).  Checked against a known truth in
+``target`` (to 5%; NaN above ``max_pos``); both searches start from a normal approximation's guess from the data's
+own standard error (:func:`data_se`, :mod:`prspace.audit.simulation.power_search`).  Checked against a known truth in
 ``tests/audit/test_audit_power.py`` (a planted binormal difference's detection rate on fresh test sets
 is recovered within Monte Carlo error) and against pROC's ``power.roc.test`` (binormal, AUROC).
 Assumption: the population stands in for the distribution the test rows are drawn from; planned
@@ -80,16 +83,22 @@ import pandas as pd
 
 from prspace.audit.inference.audit_blocks import blocks
 from prspace.audit.inference.decision import decide
+from prspace.audit.simulation.power_search import (
+    difference_guess,
+    grid_value,
+    size_guess,
+    smallest_on_grid,
+    smallest_size,
+)
 from prspace.audit.simulation.power_tests import (
     GROUPS,
     METRICS,
-    POWER_BINS,
-    decided,
+    grouped_rate,
     need_for,
     reject,
 )
+from prspace.audit.simulation.power_tests import pair_block as _block  # planning's name for it
 from prspace.core.errors import InputError
-from prspace.stats.binned import left_out_replicates
 from prspace.stats.delong import delong
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import (
@@ -98,7 +107,6 @@ from prspace.stats.replicates import (
     Block,
     jackknife,
     point_metrics,
-    stable_groups,
 )
 
 #: Largest ``|sqrt(V0 / VA) - 1|`` at which pROC's power.roc.test is comparable (module docstring).
@@ -132,11 +140,6 @@ class Pair:
             raise ValueError("the population needs at least two positives and two negatives")
 
 
-def _block(y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None = None) -> Block:
-    groups = [np.unique(-s, return_inverse=True)[1].ravel() for s in (a, b)]
-    return Block("power", ["a", "b"], y, y.astype(np.int64), np.ones(y.size) if w is None else w, groups, [a, b])
-
-
 def difference(pair: Pair, metric: str, c: float = 0.0) -> float:
     """The population difference ``metric(a + c y) - metric(b)``."""
     m = point_metrics(_block(pair.y, pair.a + c * pair.y, pair.b, pair.w))[:, BOOT_METRICS.index(metric)]
@@ -166,58 +169,6 @@ def proc_null_ratio(pair: Pair) -> float:
     return float(np.sqrt((2 * cov[0, 0] - 2 * cov[0, 1]) / (cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])))
 
 
-def grouped_reject(metric: str, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray, g: np.ndarray,
-                   alpha: float, sign: float, rng: np.random.Generator) -> bool:
-    """Step 3 with groups, on one test set: whether the audit's grouped test (jackknife t leaving out
-    one group at a time, one stratum; :func:`prspace.stats.replicates.jackknife` of a grouped block)
-    of ``metric`` rejects at raw level ``alpha`` with sign ``sign`` (0: either sign, the two-sided
-    test); ``g`` the rows' group codes 0..G-1."""
-    if metric not in METRICS:
-        raise ValueError(f"no power answer for {metric!r}; choose one of {', '.join(METRICS)}")
-    block = _block(y, a, b, w)
-    block.cluster = g
-    block.cluster_stratum = np.zeros(int(g.max()) + 1, dtype=np.int64)
-    col = BOOT_METRICS.index(metric)
-    if np.all(block.weight == 1.0):  # the same left-out groups (the same draws) as jackknife(block), from counts
-        parts, strata = stable_groups(block.cluster_stratum, max_groups=JACK_GROUPS, rng=rng)
-        part_of = np.empty(block.cluster_stratum.size, dtype=np.int64)
-        part_of[np.concatenate(parts)] = np.repeat(np.arange(len(parts)), [p.size for p in parts])
-        reps = left_out_replicates(y, [a, b], part_of[g], len(parts), metric, bins=POWER_BINS)
-        r = jackknife_pairs(reps[0], reps[1:], strata, alpha=alpha)
-    else:
-        jack, strata = jackknife(block, rng=rng)
-        r = jackknife_pairs(point_metrics(block)[:, col], jack[:, :, col], strata, alpha=alpha)
-    return bool(r.p_raw[0] < alpha) and (sign == 0 or np.sign(r.diff[0]) == sign)
-
-
-def _grouped_rate(pair: Pair, metric: str, *, c: float, n_groups: int, alpha: float, sims: int,
-                  rng: np.random.Generator, sign: float, need: int | None = None) -> tuple[float, float]:
-    """Steps 2-4 with groups: ``sims`` planned test sets of ``n_groups`` groups drawn with replacement
-    from the population's, each keeping its rows (a group drawn twice counts twice); ``need``: as
-    :func:`detection_rate`'s."""
-    codes = np.unique(pair.g, return_inverse=True)[1].ravel()  # 0..G-1, every code a group
-    order = np.argsort(codes, kind="stable")
-    sizes = np.bincount(codes)
-    starts = np.r_[0, np.cumsum(sizes)[:-1]]
-    a = pair.a + c * pair.y
-    w = np.ones(pair.y.size) if pair.w is None else pair.w
-    hit = np.zeros(sims, dtype=bool)
-    for s in range(sims):
-        drawn = rng.integers(0, sizes.size, n_groups)
-        lens = sizes[drawn]
-        ends = np.cumsum(lens)
-        rows = order[np.repeat(starts[drawn] - (ends - lens), lens) + np.arange(ends[-1])]
-        y = pair.y[rows]
-        if y.all() or not y.any():
-            continue  # one class: the audit cannot test it
-        hit[s] = grouped_reject(metric, y, a[rows], pair.b[rows], w[rows],
-                                np.repeat(np.arange(n_groups), lens), alpha, sign, rng)
-        if need is not None and decided(int(hit.sum()), s + 1, sims, need):
-            break
-    p = float(hit.mean())
-    return p, float(np.sqrt(p * (1 - p) / sims))
-
-
 def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int | None = None, n_neg: int | None = None,
                    alpha: float, sims: int, rng: np.random.Generator, sign: float = 1.0,
                    n_groups: int | None = None, need: int | None = None) -> tuple[float, float]:
@@ -233,7 +184,7 @@ def detection_rate(pair: Pair, metric: str, *, c: float, n_pos: int | None = Non
     if pair.g is not None:
         if n_groups is None:
             raise ValueError("a grouped population plans its test sets in groups: give n_groups")
-        return _grouped_rate(pair, metric, c=c, n_groups=n_groups, alpha=alpha, sims=sims, rng=rng, sign=sign,
+        return grouped_rate(pair, metric, c=c, n_groups=n_groups, alpha=alpha, sims=sims, rng=rng, sign=sign,
                              need=need)
     pos, neg = np.flatnonzero(pair.y), np.flatnonzero(~pair.y)
     a = pair.a + c * pair.y
@@ -290,26 +241,52 @@ def power_at(pair: Pair, metric: str, delta: float, *, n_pos: int | None = None,
                           need=need)
 
 
+def data_se(pair: Pair, metric: str, *, seed: int = 0) -> float:
+    """The standard error of the population's own difference of ``metric`` (the audit's stratified jackknife of its
+    rows, or of its groups when grouped; :func:`prspace.stats.pairwise.jackknife_pairs`): where the searches start
+    (:mod:`prspace.audit.simulation.power_search`)."""
+    block = _block(pair.y, pair.a, pair.b, pair.w)
+    if pair.g is not None:
+        block.cluster = np.unique(pair.g, return_inverse=True)[1].ravel()
+        block.cluster_stratum = np.zeros(int(block.cluster.max()) + 1, dtype=np.int64)
+    jack, strata = jackknife(block, rng=np.random.default_rng(seed))
+    col = BOOT_METRICS.index(metric)
+    return float(jackknife_pairs(point_metrics(block)[:, col], jack[:, :, col], strata).se[0])
+
+
+def _units(pair: Pair) -> int:
+    """The population's positives (its groups when grouped): the size its own standard error is at."""
+    return int(np.unique(pair.g).size) if pair.g is not None else int(pair.y.sum())
+
+
 def minimal_detectable(pair: Pair, metric: str, *, n_pos: int | None = None, n_neg: int | None = None,
                        alpha: float = 0.05, target: float = 0.8, sims: int = 200, seed: int = 0, steps: int = 7,
-                       n_groups: int | None = None, progress: Callable[[str], None] | None = None) -> float:
-    """The smallest planted ``delta > 0`` detected with power >= ``target`` (bisection, ``steps``
-    halvings); NaN if the largest plantable difference is detected less often.  ``progress``: called with
-    a short text before each power computed."""
+                       n_groups: int | None = None, progress: Callable[[str], None] | None = None,
+                       se: float | None = None) -> float:
+    """The smallest planted ``delta > 0`` detected with power >= ``target``, on the grid of ``steps`` halvings of
+    ``(0, top]`` (``top`` the largest plantable difference, less 2%); NaN if ``top`` is detected less often.  The
+    search starts at the normal approximation's difference (:func:`prspace.audit.simulation.power_search.
+    difference_guess`) from ``se``, the population's own standard error (:func:`data_se` when None; NaN: the plain
+    bisection of ``(0, top]``), scaled to the planned size, and returns the grid point the bisection returns
+    wherever the power rises with the difference (:func:`prspace.audit.simulation.power_search.smallest_on_grid`).
+    ``progress``: called with a short text before each power computed."""
     say = progress or (lambda text: None)
     # only whether each power reaches the target is read: its test sets are tested until that is decided
     size = {"n_pos": n_pos, "n_neg": n_neg, "n_groups": n_groups, "need": need_for(target, sims)}
     top = 0.98 * (difference(pair, metric, 1e6) - 0.0)
-    say(f"{metric}: smallest difference detected: step 1 of {steps + 1} (difference {top:.3f})")
-    if not top > 0 or power_at(pair, metric, top, alpha=alpha, sims=sims, seed=seed, **size)[0] < target:
+    if not top > 0:
         return float("nan")
-    lo, hi = 0.0, top
-    for step in range(steps):
-        mid = 0.5 * (lo + hi)
-        say(f"{metric}: smallest difference detected: step {step + 2} of {steps + 1} (difference {mid:.3f})")
-        p = power_at(pair, metric, mid, alpha=alpha, sims=sims, seed=seed, **size)[0]
-        lo, hi = (lo, mid) if p >= target else (mid, hi)
-    return hi
+    se = data_se(pair, metric, seed=seed) if se is None else se
+    planned = n_groups if pair.g is not None else n_pos
+    guess = difference_guess(se * np.sqrt(_units(pair) / planned), alpha, target) / top * 2**steps
+
+    def reaches(j: int) -> bool:
+        delta = grid_value(top, j, steps)
+        say(f"{metric}: smallest difference detected: power at difference {delta:.3f}")
+        return power_at(pair, metric, delta, alpha=alpha, sims=sims, seed=seed, **size)[0] >= target
+
+    j = smallest_on_grid(reaches, steps, guess)
+    return float("nan") if j is None else grid_value(top, j, steps)
 
 
 def _odds_against(pair: Pair) -> float:
@@ -318,30 +295,14 @@ def _odds_against(pair: Pair) -> float:
     return float(w[~pair.y].sum() / w[pair.y].sum())
 
 
-def _smallest(power, target: float, *, lo: int, hi: int, cap: int,
-              say: Callable[[int], None] | None = None) -> float:
-    """The smallest size whose ``power(size)`` reaches ``target``, to within 5% (doubling from ``hi``, then
-    bisection); NaN beyond ``cap``."""
-    say = say or (lambda size: None)
-    say(hi)
-    while power(hi) < target:
-        if hi >= cap:
-            return float("nan")
-        lo, hi = hi, min(2 * hi, cap)  # the cap itself is tried before "more than the cap"
-        say(hi)
-    while hi - lo > max(1, lo // 20):
-        mid = (lo + hi) // 2
-        say(mid)
-        lo, hi = (lo, mid) if power(mid) >= target else (mid, hi)
-    return float(hi)
-
-
 def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
                      seed: int = 0, max_pos: int = 20_000, corrected: bool = False,
-                     progress: Callable[[str], None] | None = None) -> float:
+                     progress: Callable[[str], None] | None = None, se: float | None = None) -> float:
     """The fewest positives (prevalence of the population kept) detecting the observed difference
-    with power >= ``target``; NaN if more than ``max_pos`` (or no difference).  ``corrected``: test
-    at the audit's corrected level for each planned size (:func:`planned_threshold` of ``alpha``)."""
+    with power >= ``target``, to within 5%; NaN if more than ``max_pos`` (or no difference).  ``corrected``: test
+    at the audit's corrected level for each planned size (:func:`planned_threshold` of ``alpha``).  The search
+    starts at the normal approximation's size from ``se`` (as :func:`minimal_detectable`'s;
+    :func:`prspace.audit.simulation.power_search.smallest_size`)."""
     d = difference(pair, metric)
     if d == 0:
         return float("nan")
@@ -354,13 +315,14 @@ def positives_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: fl
         return detection_rate(pair, metric, c=0.0, n_pos=m, n_neg=q, alpha=level, sims=sims,
                               rng=np.random.default_rng(seed), sign=sign, need=need_for(target, sims))[0]
 
-    return _smallest(power, target, lo=1, hi=4, cap=max_pos, say=progress and (
-        lambda m: progress(f"{metric}: positives needed: power at {m:,} positives")))
+    se = data_se(pair, metric, seed=seed) if se is None else se
+    return smallest_size(power, target, lo=1, hi=4, cap=max_pos, guess=size_guess(d, se, _units(pair), alpha, target),
+                         say=progress and (lambda m: progress(f"{metric}: positives needed: power at {m:,} positives")))
 
 
 def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float = 0.8, sims: int = 200,
                   seed: int = 0, max_groups: int = 20_000, corrected: bool = False,
-                  progress: Callable[[str], None] | None = None) -> float:
+                  progress: Callable[[str], None] | None = None, se: float | None = None) -> float:
     """:func:`positives_needed` of a grouped population: the fewest groups (drawn whole from the
     population's) detecting the observed difference with power >= ``target``; NaN if more than
     ``max_groups`` (or no difference).  ``corrected``: at the audit's corrected level of its grouped
@@ -375,8 +337,9 @@ def groups_needed(pair: Pair, metric: str, *, alpha: float = 0.05, target: float
         return detection_rate(pair, metric, c=0.0, n_groups=k, alpha=level, sims=sims,
                               rng=np.random.default_rng(seed), sign=sign, need=need_for(target, sims))[0]
 
-    return _smallest(power, target, lo=2, hi=8, cap=max_groups, say=progress and (
-        lambda k: progress(f"{metric}: groups needed: power at {k:,} groups")))
+    se = data_se(pair, metric, seed=seed) if se is None else se
+    return smallest_size(power, target, lo=2, hi=8, cap=max_groups, guess=size_guess(d, se, _units(pair), alpha, target),
+                         say=progress and (lambda k: progress(f"{metric}: groups needed: power at {k:,} groups")))
 
 
 POWER_COLUMNS = ["task", "metric", "model_a", "model_b", "observed_diff", "n_pos", "n_neg", "pairs", "alpha_pair",
@@ -410,8 +373,9 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
         cap = search_cap(block.n_clusters)
         if progress is not None:
             progress(f"{metric}: power and groups needed (up to {cap:,})")
+        se_data = data_se(pair, metric, seed=seed)  # where the searches start
         need = groups_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed, corrected=True,
-                             max_groups=cap, progress=progress)
+                             max_groups=cap, progress=progress, se=se_data)
         d = float(pts[a, col] - pts[b, col])
         for m in plan:
             level = grouped_threshold(pair, metric, m, alpha / pairs)
@@ -420,7 +384,7 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
             pw, se = (detection_rate(pair, metric, c=0.0, n_groups=m, alpha=level, sims=sims,
                                      rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
             mdd = minimal_detectable(pair, metric, n_groups=m, alpha=level, target=target, sims=sims, seed=seed,
-                                     progress=progress)
+                                     progress=progress, se=se_data)
             rows.append({"task": block.task, "metric": metric, "model_a": block.models[a], "model_b": block.models[b],
                          "observed_diff": d, "n_groups": m, "rows_per_group": per_rows, "n_pos": m * per_pos,
                          "n_neg": m * per_neg, "pairs": pairs, "alpha_pair": alpha / pairs, "raw_threshold": level,
@@ -485,8 +449,9 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
             a, b = int(order[0]), int(order[1])
             w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
             pair = Pair(block.y, block.scores[a], block.scores[b], w)
+            se_data = data_se(pair, metric, seed=seed)  # where the searches start
             need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
-                                    corrected=True, max_pos=cap, progress=progress)
+                                    corrected=True, max_pos=cap, progress=progress, se=se_data)
             for p, q in zip(plan_pos, plan_neg, strict=True):
                 if p < 2 or q < 2:
                     raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
@@ -497,7 +462,7 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
                 pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=level, sims=sims,
                                          rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
                 mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=level, target=target,
-                                         sims=sims, seed=seed, progress=progress)
+                                         sims=sims, seed=seed, progress=progress, se=se_data)
                 rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
                              "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
                              "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
