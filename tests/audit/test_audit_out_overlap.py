@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from prspace.audit import audit
-from prspace.audit import audit_files as AF
+from prspace.audit import audit_files as files
 from prspace.audit.report import plot
 
 
@@ -33,25 +33,25 @@ def _serial(frame: pd.DataFrame) -> dict[str, bytes]:
     res = audit(frame, score_cols=["m0", "m1", "m2"], n_boot=60)
     res.shown_bands()
     res.__dict__["_bands_ready"] = True  # prepare_outputs: nothing left to do
-    return AF.report_files(res, source="pred.csv")
+    return files.report_files(res, source="pred.csv")
 
 
-@pytest.mark.parametrize("overlap_rows", [AF.OVERLAP_ROWS, 0])  # figures drawn ahead, or only matplotlib imported
+@pytest.mark.parametrize("overlap_rows", [files.OVERLAP_ROWS, 0])  # figures drawn ahead, or only matplotlib imported
 def test_out_in_two_threads_writes_the_same_files_as_one_stage_after_the_other(frame, monkeypatch, overlap_rows):
     serial = _serial(frame)
-    monkeypatch.setattr(AF, "OVERLAP_ROWS", overlap_rows)
+    monkeypatch.setattr(files, "OVERLAP_ROWS", overlap_rows)
     res = audit(frame, score_cols=["m0", "m1", "m2"], n_boot=60)
     drawn = []
     real = type(res).draw_ahead
     monkeypatch.setattr(type(res), "draw_ahead", lambda self: drawn.append(1) or real(self))
-    AF.prepare_outputs(res)
+    files.prepare_outputs(res)
     assert len(drawn) == (1 if overlap_rows else 0)
     assert set(res.__dict__.get("_drawn", {})) == ({"curves", "intervals"} if overlap_rows else set())
-    files = AF.report_files(res, source="pred.csv")
+    written = files.report_files(res, source="pred.csv")
     assert "_drawn" not in res.__dict__  # taken once: a later figures() draws again
-    assert set(files) == set(serial) and {"bands.png", "bands.csv", "curves.png", "intervals.png"} <= set(files)
+    assert set(written) == set(serial) and {"bands.png", "bands.csv", "curves.png", "intervals.png"} <= set(written)
     for name in serial:
-        assert files[name] == serial[name], name
+        assert written[name] == serial[name], name
     assert res.figures()["curves"] == serial["curves.png"]  # drawn again, the same
 
 

@@ -26,6 +26,7 @@ import pandas as pd
 
 from prspace import audit
 from prspace.audit.audit_result import Handover, parse_train_pi  # noqa: F401 - parse_train_pi: its home was here
+from prspace.audit.inference.audit_bands import shown
 from prspace.audit.report import render
 from prspace.core import memory
 from prspace.core import registry as R
@@ -173,8 +174,6 @@ def prepare_outputs(result: AuditResult) -> None:
     memory.release()
     if not result.n_boot or "_bands_ready" in result.__dict__:
         return
-    from prspace.audit.inference.audit_bands import shown
-
     drawn = {(str(t), str(m)) for t, models in shown(result) for m in models}
     rows = sum(int(r.n_rows) for r in result.pooled.itertuples() if (str(r.task), str(r.model)) in drawn)
     with ThreadPoolExecutor(max_workers=1) as pool:

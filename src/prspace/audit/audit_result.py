@@ -162,20 +162,16 @@ class AuditResult(AuditRecord):
                 self.cd[R.CD_RANKS.name], self.cd[R.CD_CLIQUES.name], self.cd[R.CD_TESTS.name], labels=LABELS))
         return out
 
-    def _plain_figures(self, plot) -> dict[str, Callable[[], Figure]]:
-        """The figures that need no bands, by name: how each is drawn."""
+    def _plain_figures(self, plot) -> dict[str, Callable[[], Figure]]:  # the figures that need no bands
         return {"curves": lambda: plot.curves_figure(self), "intervals": lambda: plot.intervals_figure(self)}
 
     def draw_ahead(self) -> None:
-        """Draw the figures that need no bands (:meth:`_plain_figures`) now, kept for the next :meth:`figures` only
-        (which takes them instead of drawing them again): ``prspace audit --out`` draws them while another thread
-        computes the bands."""
+        """Draw the figures that need no bands now, for the next :meth:`figures` only (``prspace audit --out`` draws
+        them while another thread computes the bands)."""
         from prspace.audit.report import plot
 
-        drawn = {}
-        for name, draw in self._plain_figures(plot).items():
-            drawn[name] = figure_bytes(draw(), "png", plot.DPI)
-        self.__dict__["_drawn"] = drawn
+        self.__dict__["_drawn"] = {name: figure_bytes(draw(), "png", plot.DPI)
+                                   for name, draw in self._plain_figures(plot).items()}
 
     def bands(self, task: str, model: str, curve: str = "pr", *, n_resamples: int | None = None,
               level: float | None = None, seed: int | None = None) -> CurveBand:
