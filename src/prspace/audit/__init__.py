@@ -9,7 +9,8 @@ the reports and figures); at the top the audit as a function (``audit_result``),
 the rule tables of ``data/`` (``rule_tables``). One job per module:
 
 * :mod:`~prspace.audit.intake.inputs`: which column holds what; the checked canonical frame.
-* :mod:`~prspace.audit.intake.columns`: every other column accounted for; wide files (``--score-cols``).
+* :mod:`~prspace.audit.intake.columns`: every other column accounted for; :mod:`~prspace.audit.intake.table_check`:
+  the table made long (wide files, ``--score-cols``) and its columns resolved and checked.
 * :mod:`~prspace.audit.intake.rows`: models that lack a few rows paired on the rows they share.
 * :mod:`~prspace.audit.inference.tables`: metrics pooled and per fold, every AUPR estimator, ranks.
 * :mod:`~prspace.audit.inference.audit_blocks`: the frame as one block per task for the paired resampling

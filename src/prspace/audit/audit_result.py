@@ -27,16 +27,16 @@ from tqdm.auto import tqdm
 
 from prspace.audit.audit_record import AuditRecord
 from prspace.audit.inference import audit_bands as curve_band
-from prspace.audit.inference import audit_blocks, audit_cd, grouping, tables, uncertainty
+from prspace.audit.inference import audit_blocks, audit_cd, decision, grouping, tables, uncertainty
 from prspace.audit.inference import audit_ranksets as ranksets
 from prspace.audit.inference.audit_operating import operating_table
 from prspace.audit.inference.audit_pairwise import pairwise_table
 from prspace.audit.inference.bounds import bound_table
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.intake import arrays, inputs, keys
-from prspace.audit.intake.columns import check_table
 from prspace.audit.intake.prevalence import _train_pi, parse_train_pi
 from prspace.audit.intake.rows import check_row_ids_once, pairing_frame, shared_rows
+from prspace.audit.intake.table_check import check_table
 from prspace.audit.report import audit_sentences as sentences
 from prspace.audit.report import findings as F
 from prspace.audit.report import render
@@ -314,7 +314,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     pairs = pairwise_table(blocks, pooled, reps, jacks, confidence=confidence, seed=seed)
     if not metrics_only:
         say("confidence sets for ranks")
-    cmp = uncertainty.decided(cmp, pairs)
+    cmp = decision.decided(cmp, pairs)
     rank_sets = ranksets.rank_set_table(blocks, pooled, reps, jacks, confidence=confidence, pairwise=pairs)
     del blocks, paired_rows, reps, jacks  # the resampling's arrays (each model's scores and tie groups): read no more
     memory.release()
@@ -423,7 +423,7 @@ def audit(frame: pd.DataFrame | ArrayLike, scores: Mapping[str, ArrayLike] | pd.
     Columns are found by name unless given (see :func:`prspace.audit.intake.inputs.resolve_columns`);
     every other column is checked (:func:`prspace.audit.intake.columns.account`: one that looks like a role
     is an error unless listed in ``ignore``); ``score_cols``: a wide table, one score column per
-    model (:func:`prspace.audit.intake.columns.to_long`).  ``train_pi``: a number, task -> number, or text
+    model (:func:`prspace.audit.intake.table_check.to_long`).  ``train_pi``: a number, task -> number, or text
     as ``--train-pi`` takes it (a number, or the name of the column holding it: :func:`parse_train_pi`).
     Every option is also accepted under its command line's name (``prspace audit --help``): ``model_col=`` ...
     ``row_col=`` (= ``model=`` ... ``row=``), ``ignore_col=`` (= ``ignore=``), ``bootstrap=`` (= ``n_boot=``),

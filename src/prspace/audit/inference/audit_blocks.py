@@ -127,49 +127,65 @@ def _examples(g: pd.DataFrame, models: list[str]) -> list[np.ndarray] | None:
     (stable); the key is not built per row: NUL sorts before any other character, so the texts sort as
     the pairs (fold text, row text), and their ranks among the distinct texts sort the same way."""
     per = _model_rows(g, models)
-    if not keys.any_na(g["row"]):
+    if keys.any_na(g["row"]):  # no row ids: the i-th row of every model is the same example
+        fold = g["fold"].to_numpy()
+        found = per, all(len(p) == len(per[0]) and (fold[p] == fold[per[0]]).all() for p in per)
+    else:
         fold_rank, row_rank = _sort_ranks(g["fold"]), _sort_ranks(g["row"])
         if fold_rank is None or row_rank is None:  # a text with NUL: the keys themselves
-            text = (g["fold"].map(str) + "\x00" + g["row"].map(str)).to_numpy(dtype=object)
-            per_key = [text[p] for p in per]
-            if any(pd.Series(k).duplicated().any() for k in per_key):
-                return None
-            orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in per_key]
-            first = per_key[0][orders[0]]
-            same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
-            del first
-            keyed = [p[o] for p, o in zip(per, orders, strict=True)]
-            del per_key, orders, per
-        else:  # one model at a time: its rows' keys, their order, its rows in that order (no array over all rows)
-            (f_rank, f_code), (r_rank, r_code) = fold_rank, row_rank
-            span, n_folds = int(r_rank.max()) + 1, int(f_rank.max()) + 1
-            first, same = None, True
-            for i, p in enumerate(per):
-                k = f_rank[f_code[p]]
-                k *= span
-                k += r_rank[r_code[p]]
-                if n_distinct(k, n_folds * span) < len(k):
-                    return None
-                o = np.argsort(k, kind="stable")
-                k = k[o]
-                if first is None:
-                    first = k
-                elif not (len(k) == len(first) and (k == first).all()):
-                    same = False
-                per[i] = p[o]
-                del k, o, p
-            keyed = per
-            del first, per
-    else:  # no row ids: the i-th row of every model is the same example
-        keyed = per
-        fold = g["fold"].to_numpy()
-        same = all(len(p) == len(per[0]) and (fold[p] == fold[per[0]]).all() for p in per)
-    if not same:
+            found = _keyed_by_text(g, per)
+        else:
+            found = _keyed_by_ranks(per, fold_rank, row_rank)
+    del per
+    if found is None or not found[1]:
         return None
+    keyed = found[0]
     y, w = g["y"].to_numpy(), g["weight"].to_numpy()
     if not all((y[k] == y[keyed[0]]).all() for k in keyed) or not all((w[k] == w[keyed[0]]).all() for k in keyed):
         return None
     return keyed
+
+
+def _keyed_by_text(g: pd.DataFrame, per: list[np.ndarray]) -> tuple[list[np.ndarray], bool] | None:
+    """:func:`_examples` by the texts ``fold + NUL + row`` themselves (a text holds a NUL): each model's rows
+    in the order of their keys, and whether every model has the same keys; None when a model repeats a key."""
+    text = (g["fold"].map(str) + "\x00" + g["row"].map(str)).to_numpy(dtype=object)
+    per_key = [text[p] for p in per]
+    if any(pd.Series(k).duplicated().any() for k in per_key):
+        return None
+    orders = [pd.Series(k).sort_values(kind="stable").index.to_numpy() for k in per_key]
+    first = per_key[0][orders[0]]
+    same = all(len(k) == len(first) and (k[o] == first).all() for k, o in zip(per_key, orders, strict=True))
+    del first
+    keyed = [p[o] for p, o in zip(per, orders, strict=True)]
+    del per_key, orders
+    return keyed, same
+
+
+def _keyed_by_ranks(per: list[np.ndarray], fold_rank: tuple[np.ndarray, np.ndarray],
+                    row_rank: tuple[np.ndarray, np.ndarray]) -> tuple[list[np.ndarray], bool] | None:
+    """:func:`_examples` by the ranks of the fold and row texts (:func:`_sort_ranks`), one model at a time: its
+    rows' keys, their order, its rows in that order (no array over all rows); ``per`` is reordered in place.
+    None when a model repeats a key."""
+    (f_rank, f_code), (r_rank, r_code) = fold_rank, row_rank
+    span, n_folds = int(r_rank.max()) + 1, int(f_rank.max()) + 1
+    first, same = None, True
+    for i, p in enumerate(per):
+        k = f_rank[f_code[p]]
+        k *= span
+        k += r_rank[r_code[p]]
+        if n_distinct(k, n_folds * span) < len(k):
+            return None
+        o = np.argsort(k, kind="stable")
+        k = k[o]
+        if first is None:
+            first = k
+        elif not (len(k) == len(first) and (k == first).all()):
+            same = False
+        per[i] = p[o]
+        del k, o, p
+    del first
+    return per, same
 
 
 def _model_rows(g: pd.DataFrame, models: list[str]) -> list[np.ndarray]:

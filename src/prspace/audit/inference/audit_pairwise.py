@@ -21,7 +21,7 @@ power there); its rows carry the corrected p-values (``p_raw`` the corrected raw
 uncorrected tests and the bootstrap max-T) "cross-check"; every row's ``note`` says who decides
 and at which corrected level (:meth:`prspace.audit.inference.decision.Decision.why`).  The report's lines
 (:func:`survival_lines`), the plausible-best sets (:mod:`prspace.audit.inference.audit_ranksets`) and the
-sentences (:func:`prspace.audit.inference.uncertainty.decided`) follow the deciding rows only.
+sentences (:func:`prspace.audit.inference.decision.decided`) follow the deciding rows only.
 """
 
 from __future__ import annotations

@@ -199,40 +199,51 @@ def rule_table(pairs: pd.DataFrame) -> pd.DataFrame:
     thresholds from the first half of the replicates (per truth), and on the held-out second half
     the corrected procedure's worse directional family-wise error of null and alternative, its
     power on the planted lead, its worse simultaneous coverage, the held-out replicates per truth."""
-    rows = []
     keys = ["metric", "method", "pi", "n", "n_pos"]
-    for key, g in pairs.groupby(keys, sort=True):
-        half = g["rep"] < g.groupby("truth")["rep"].transform("max") // 2 + 1
-        fit = g[half]
-        null_p = fit.loc[fit["true_diff"] == 0, "p_raw"].to_numpy()
-        # the raw test at its nominal level, on all replicates and on the held-out half
-        by_truth = {truth: [r for _, r in h.groupby("rep", sort=False)] for truth, h in g.groupby("truth")}
-        raw_all = {t: [_outcomes(r, NOMINAL) for r in reps] for t, reps in by_truth.items()}
-        held_reps = {t: [r for r in reps if not half[r.index].iloc[0]] for t, reps in by_truth.items()}
-        raw_held = {t: [_outcomes(r, NOMINAL) for r in reps] for t, reps in held_reps.items()}
-
-        def over(res: dict) -> bool:
-            return any(np.mean([x[0] for x in v]) > LEVEL + 2 * math.sqrt(LEVEL * (1 - LEVEL) / len(v))
-                       for v in res.values())
-
-        corrected = over(raw_all) or over(raw_held)
-        th = thresholds_of(null_p) if corrected else NOMINAL
-        res = {t: [_outcomes(r, th) for r in reps] for t, reps in held_reps.items()} if corrected else raw_held
-
-        def share(v, i):
-            return float(np.nanmean([x[i] for x in v]))
-
-        rows.append(dict(zip(keys, key, strict=True),
-                         fwer=max(share(v, 0) for v in res.values()),
-                         power=share(res["alternative"], 1) if "alternative" in res else float("nan"),
-                         reps=min(len(v) for v in res.values()),
-                         simultaneous=min(share(v, 2) for v in res.values()),
-                         fwer_raw=max(share(v, 0) for v in raw_held.values()),
-                         power_raw=share(raw_held["alternative"], 1) if "alternative" in raw_held else float("nan"),
-                         corrected=int(corrected), null_pairs=int(null_p.size),
-                         **dict(zip(THRESHOLD_COLUMNS, th, strict=True))))
+    rows = [dict(zip(keys, key, strict=True), **_cell_row(g)) for key, g in pairs.groupby(keys, sort=True)]
     out = pd.DataFrame(rows)
     return out[out["method"].isin(ORDER)].sort_values(["metric", "pi", "n", "method"]).reset_index(drop=True)
+
+
+def _cell_row(g: pd.DataFrame) -> dict:
+    """:func:`rule_table`'s columns after the keys, of one cell, metric and procedure's pair rows ``g``."""
+    half = g["rep"] < g.groupby("truth")["rep"].transform("max") // 2 + 1
+    fit = g[half]
+    null_p = fit.loc[fit["true_diff"] == 0, "p_raw"].to_numpy()
+    # the raw test at its nominal level, on all replicates and on the held-out half
+    by_truth = {truth: [r for _, r in h.groupby("rep", sort=False)] for truth, h in g.groupby("truth")}
+    raw_all = {t: [_outcomes(r, NOMINAL) for r in reps] for t, reps in by_truth.items()}
+    held_reps = {t: [r for r in reps if not half[r.index].iloc[0]] for t, reps in by_truth.items()}
+    raw_held = {t: [_outcomes(r, NOMINAL) for r in reps] for t, reps in held_reps.items()}
+    corrected = _over(raw_all) or _over(raw_held)
+    th = thresholds_of(null_p) if corrected else NOMINAL
+    res = {t: [_outcomes(r, th) for r in reps] for t, reps in held_reps.items()} if corrected else raw_held
+    return _summary(res, raw_held, corrected=corrected, null_pairs=int(null_p.size), thresholds=th)
+
+
+def _summary(res: dict, raw_held: dict, *, corrected: bool, null_pairs: int, thresholds: tuple[float, ...]) -> dict:
+    """:func:`_cell_row`'s columns from the outcomes per truth of the corrected (``res``) and the raw
+    (``raw_held``) procedure on the held-out replicates."""
+    return dict(fwer=max(_share(v, 0) for v in res.values()),
+                power=_share(res["alternative"], 1) if "alternative" in res else float("nan"),
+                reps=min(len(v) for v in res.values()),
+                simultaneous=min(_share(v, 2) for v in res.values()),
+                fwer_raw=max(_share(v, 0) for v in raw_held.values()),
+                power_raw=_share(raw_held["alternative"], 1) if "alternative" in raw_held else float("nan"),
+                corrected=int(corrected), null_pairs=null_pairs,
+                **dict(zip(THRESHOLD_COLUMNS, thresholds, strict=True)))
+
+
+def _over(res: dict) -> bool:
+    """Whether the directional family-wise error of any truth's outcomes (:func:`_outcomes`) exceeds
+    :data:`LEVEL` by more than 2 Monte Carlo standard errors."""
+    return any(np.mean([x[0] for x in v]) > LEVEL + 2 * math.sqrt(LEVEL * (1 - LEVEL) / len(v))
+               for v in res.values())
+
+
+def _share(v: list, i: int) -> float:
+    """The mean of the ``i``-th outcome over replicates ``v`` (NaN left out)."""
+    return float(np.nanmean([x[i] for x in v]))
 
 
 def write_table(pairs: pd.DataFrame, seed: int, path: Path | None = None) -> Path:
@@ -251,3 +262,40 @@ def write_table(pairs: pd.DataFrame, seed: int, path: Path | None = None) -> Pat
                 "(:func:`prspace.audit.inference.decision.rule_table`)."),
         columns=cols, rows=rule_table(pairs)[cols].itertuples(index=False), ints=("n", "n_pos", "reps", "corrected", "null_pairs"),
         floats=("fwer", "power", "simultaneous", "fwer_raw", "power_raw"))
+
+
+def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.DataFrame:
+    """``comparisons`` with the deciding procedure's verdict per pair (module docstring): a pair of
+    a metric no procedure decides (or not in ``pairwise``) is not distinguishable, and
+    ``decided_by`` says "cannot decide"."""
+    out = comparisons.copy()
+    key = ["task", "metric", "model_a", "model_b"]
+    cols = {"p_adjusted": "p_adjusted", "lo": "lo_simultaneous", "hi": "hi_simultaneous", "survives": "_s",
+            "method": "decided_by", "simultaneous_coverage": "simultaneous_coverage"}
+    if pairwise is not None and len(pairwise):
+        # a pair the deciding procedure tested but no unadjusted comparison holds (the jackknife's, without a
+        # bootstrap): its row, so that every sentence reads the decision the body prints (one answer, issue 59)
+        have = pd.concat([out[key], out[key].rename(columns={"model_a": "model_b", "model_b": "model_a"})])
+        have = set(map(tuple, have[key].astype(str).to_numpy()))
+        src = pairwise[pairwise["role"] == "decides"]
+        extra = src[[tuple(r) not in have for r in src[key].astype(str).to_numpy()]]
+        if len(extra):
+            add = extra[[*key, "diff", "p_raw", "method", "level"]].rename(columns={"p_raw": "p_value"}).assign(
+                lo=np.nan, hi=np.nan, calibrated=False)
+            out = pd.concat([out.astype({"calibrated": bool}) if len(out) else out.iloc[:0], add[
+                [c for c in out.columns if c in add.columns]]], ignore_index=True)
+    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
+    if pairwise is None or not len(pairwise) or not len(out):
+        for c in cols.values():
+            out[c] = np.nan
+        out["distinguishable"] = False
+        out["decided_by"] = "cannot decide"
+        return out.drop(columns="_s")
+    dec = pairwise[pairwise["role"] == "decides"][key + list(cols)].rename(columns=cols)
+    flip = dec.rename(columns={"model_a": "model_b", "model_b": "model_a"}).assign(
+        lo_simultaneous=lambda x: -x["hi_simultaneous"], hi_simultaneous=lambda x: -x["lo_simultaneous"])
+    both = pd.concat([dec, flip]).drop_duplicates(key)
+    out = out.drop(columns=[c for c in cols.values() if c in out.columns]).merge(both, on=key, how="left")
+    out["distinguishable"] = out["_s"].fillna(False).astype(bool)
+    out["decided_by"] = out["decided_by"].fillna("cannot decide")
+    return out.drop(columns="_s")

@@ -20,7 +20,7 @@ distinguishable`` (``calibrated`` as above, for the unadjusted paired interval)
     with its interval and two-sided p-value: DeLong's paired test for AUROC (unit weights),
     the paired bootstrap otherwise (``p = min(1, 2 min(P*(d <= 0), P*(d >= 0)))`` with the
     usual +1 correction).  P-values are not adjusted for the number of pairs.
-    :func:`decided` adds the decision of the procedure that decides the metric on the task
+    :func:`prspace.audit.inference.decision.decided` adds the decision of the procedure that decides the metric on the task
     (:mod:`prspace.audit.inference.decision`): ``distinguishable`` (the pair survives it), ``decided_by``,
     ``p_adjusted``, ``lo_simultaneous``/``hi_simultaneous``; the unadjusted interval's verdict
     stays as ``unadjusted_excludes_0``.  Every sentence (:func:`noise`) states the decision.
@@ -167,6 +167,15 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
         pairs += _boot_pairs(block, reps, points, boot_metrics, confidence)
     n = n_pos + float(table["n_neg"].iloc[0])
     mc = _jack_mc_error(block, points, n_pos, confidence, bounds, jack_rng)
+    _mark_calibrated(block, intervals, pairs, mc, n_pos, n)
+    return intervals, pairs
+
+
+def _mark_calibrated(block: Block, intervals: list[dict], pairs: list[dict], mc: dict[tuple[str, str], float],
+                     n_pos: float, n: float) -> None:
+    """Set each interval's and comparison's ``calibrated`` (by the number of groups with ``--group-col``,
+    else by the task's size: :func:`prspace.audit.inference.coverage.shown`), each interval's ``mc_error`` (the
+    jackknife-t's, ``mc``) and every row's ``task``."""
     if block.grouped:  # the grouped methods' own calibration, by number of groups (benchmarks/calib_groups.py)
         g = block.n_clusters
         for rows, kind in ((intervals, "coverage"), (pairs, "pair coverage")):
@@ -180,7 +189,6 @@ def _block(block: Block, pooled: pd.DataFrame, *, n_boot: int, confidence: float
         r["calibrated"] = r.get("calibrated", C.shown(r["metric"], r["method"], n_pos, n, kind="pair coverage"))
     for r in intervals + pairs:
         r["task"] = block.task
-    return intervals, pairs
 
 
 def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = N_BOOT,
@@ -207,43 +215,6 @@ def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = N_BO
     cmp["distinguishable"] = (cmp["lo"] > 0) | (cmp["hi"] < 0)
     cmp["level"] = confidence
     return iv, cmp
-
-
-def decided(comparisons: pd.DataFrame, pairwise: pd.DataFrame | None) -> pd.DataFrame:
-    """``comparisons`` with the deciding procedure's verdict per pair (module docstring): a pair of
-    a metric no procedure decides (or not in ``pairwise``) is not distinguishable, and
-    ``decided_by`` says "cannot decide"."""
-    out = comparisons.copy()
-    key = ["task", "metric", "model_a", "model_b"]
-    cols = {"p_adjusted": "p_adjusted", "lo": "lo_simultaneous", "hi": "hi_simultaneous", "survives": "_s",
-            "method": "decided_by", "simultaneous_coverage": "simultaneous_coverage"}
-    if pairwise is not None and len(pairwise):
-        # a pair the deciding procedure tested but no unadjusted comparison holds (the jackknife's, without a
-        # bootstrap): its row, so that every sentence reads the decision the body prints (one answer, issue 59)
-        have = pd.concat([out[key], out[key].rename(columns={"model_a": "model_b", "model_b": "model_a"})])
-        have = set(map(tuple, have[key].astype(str).to_numpy()))
-        src = pairwise[pairwise["role"] == "decides"]
-        extra = src[[tuple(r) not in have for r in src[key].astype(str).to_numpy()]]
-        if len(extra):
-            add = extra[[*key, "diff", "p_raw", "method", "level"]].rename(columns={"p_raw": "p_value"}).assign(
-                lo=np.nan, hi=np.nan, calibrated=False)
-            out = pd.concat([out.astype({"calibrated": bool}) if len(out) else out.iloc[:0], add[
-                [c for c in out.columns if c in add.columns]]], ignore_index=True)
-    out["unadjusted_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
-    if pairwise is None or not len(pairwise) or not len(out):
-        for c in cols.values():
-            out[c] = np.nan
-        out["distinguishable"] = False
-        out["decided_by"] = "cannot decide"
-        return out.drop(columns="_s")
-    dec = pairwise[pairwise["role"] == "decides"][key + list(cols)].rename(columns=cols)
-    flip = dec.rename(columns={"model_a": "model_b", "model_b": "model_a"}).assign(
-        lo_simultaneous=lambda x: -x["hi_simultaneous"], hi_simultaneous=lambda x: -x["lo_simultaneous"])
-    both = pd.concat([dec, flip]).drop_duplicates(key)
-    out = out.drop(columns=[c for c in cols.values() if c in out.columns]).merge(both, on=key, how="left")
-    out["distinguishable"] = out["_s"].fillna(False).astype(bool)
-    out["decided_by"] = out["decided_by"].fillna("cannot decide")
-    return out.drop(columns="_s")
 
 
 def shown_method(intervals: pd.DataFrame, task: str, metric: str) -> str | None:
@@ -288,7 +259,7 @@ def hidden_lines(intervals: pd.DataFrame, pooled: pd.DataFrame, task: str) -> li
 
 def comparison(comparisons: pd.DataFrame, task: str, metric: str, a: str, b: str) -> dict | None:
     """The test of ``metric(a) - metric(b)`` (sign flipped if stored the other way round).  After
-    :func:`decided`, the deciding procedure's: ``lo``/``hi`` its simultaneous interval,
+    :func:`prspace.audit.inference.decision.decided`, the deciding procedure's: ``lo``/``hi`` its simultaneous interval,
     ``p_value`` its adjusted p-value, ``method`` its name (the unadjusted ones as ``*_unadjusted``)."""
     c = comparisons
     hit = c[(c["task"] == task) & (c["metric"] == metric) & (c["model_a"] == a) & (c["model_b"] == b)]

@@ -1,8 +1,9 @@
-"""Every column of the user's table accounted for, and the wide layout (one score column per model).
+"""Every column of the user's table accounted for.
 
-:func:`resolve` picks the columns (:func:`prspace.audit.intake.inputs.resolve_columns`, whose defaults
-recognise the common names: ``weight``/``sample_weight``, ``row``/``row_id``, ``dataset``/``task``
-as the task column when it groups rows), and :func:`account` checks the columns it did not use.
+:func:`prspace.audit.intake.table_check.resolve` picks the columns
+(:func:`prspace.audit.intake.inputs.resolve_columns`, whose defaults recognise the common names:
+``weight``/``sample_weight``, ``row``/``row_id``, ``dataset``/``task`` as the task column when it groups
+rows), and :func:`account` checks the columns it did not use.
 A column not used that looks like a role is an :class:`~prspace.core.errors.InputError` naming the
 column and the option that uses it (``--ignore-col NAME`` accepts it as unused), because leaving
 it out changes what is audited: a dataset column left out pools two tasks into one, a weight
@@ -28,7 +29,7 @@ A text column not used that splits every model's rows into the same few groups (
 with row ids, one value per row id), as a dataset or source label does, is not an error (it may be
 a feature) but is not silent either: :func:`grouping_columns` finds it, the columns line names it
 with ``--task-col``, and the audit's headline says the groups were pooled (``pooled-groups``).
-:func:`to_long` turns a wide table (``--score-cols``) into the long one every other step reads.
+The wide layout (``--score-cols``) is :func:`prspace.audit.intake.table_check.to_long`'s.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from prspace.audit.intake.inputs import DEFAULT_COLUMNS, Columns, model_candidates, resolve_columns
+from prspace.audit.intake.inputs import DEFAULT_COLUMNS, Columns, model_candidates
 from prspace.core.errors import InputError
 
 #: The names of each role; a column not used with one of these names is checked (:func:`account`).
@@ -85,91 +86,6 @@ class Accounting:
 
 def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", str(name).strip().lower()).strip("_")
-
-
-def wide_candidates(df: pd.DataFrame, used: Sequence[str]) -> list[str]:
-    """Numeric columns, not used for another role and not named like one, with at least two values:
-    the score columns of a wide table (one per model)."""
-    named = {n for names in ROLE_NAMES.values() for n in names} | {"y_true", "label", "y", "target"}
-    out = []
-    for c in df.columns:
-        c = str(c)
-        col = df[c]
-        if c in used or _norm(c) in named or c.startswith("Unnamed:"):
-            continue
-        if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col) or col.nunique() < 2:
-            continue
-        out.append(c)
-    return out
-
-
-def parse_list(value: str | Sequence[str] | None) -> list[str]:
-    """``a,b,c`` (or a list of such) -> ``['a', 'b', 'c']``."""
-    if value is None:
-        return []
-    items = [value] if isinstance(value, str) else list(value)
-    return [p.strip() for item in items for p in str(item).split(",") if p.strip()]
-
-
-def to_long(df: pd.DataFrame, score_cols: str | Sequence[str], *, row: str | None = None) -> tuple[pd.DataFrame, list[str]]:
-    """A wide table (one numeric score column per model) as the long table: columns ``model`` and
-    ``score`` (the model is the score column's name) and, without a row id column, ``row_id`` (the
-    line of the file: every model scored the examples of one line).  ``score_cols``: the names, or
-    ``all`` for every numeric column not named like another role (:func:`wide_candidates`).
-    A missing score (empty cell) means that model did not score that example: the row is left out
-    for that model (and paired on the rows every model shares, :mod:`prspace.audit.intake.rows`)."""
-    names = parse_list(score_cols)
-    cols = [str(c) for c in df.columns]
-    if names == ["all"] and "all" not in cols:
-        label = next((c for c in DEFAULT_COLUMNS["label"] if c in cols), None)
-        names = wide_candidates(df, [c for c in (label, row) if c])
-    if len(names) < 1:
-        raise InputError("--score-cols names no column; give the score columns, one per model, e.g. "
-                         "--score-cols logreg,rf,hgb")
-    missing = [n for n in names if n not in cols]
-    if missing:
-        raise InputError(f"--score-cols: no column {missing[0]!r}; the file has columns "
-                         f"{', '.join(repr(c) for c in cols)}")
-    if len(set(names)) < len(names):
-        raise InputError("--score-cols names a column twice; name each model's score column once")
-    clash = [c for c in ("model", "score") if c in cols and c not in names]
-    if clash:
-        raise InputError(f"--score-cols: the file already has a column {clash[0]!r}, which the wide layout "
-                         "creates; rename it")
-    base = df.drop(columns=names)
-    if row is None:
-        row = "row_id" if "row_id" not in cols else "_row"
-        base = base.assign(**{row: np.arange(len(df))})
-    parts = []
-    models = pd.Index(names, dtype="str")
-    for name in names:  # the model a categorical (one byte a row) of the score columns' names, sorted
-        code = np.full(len(df), models.sort_values().get_loc(name), dtype=np.int8 if len(names) < 128 else np.int64)
-        model = pd.Categorical.from_codes(code, categories=models.sort_values())
-        part = base.assign(model=model, score=df[name].to_numpy())
-        parts.append(part[df[name].notna().to_numpy()])
-    return pd.concat(parts, ignore_index=True), names
-
-
-def resolve(df: pd.DataFrame, given: dict[str, str | None]) -> Columns:
-    """:func:`~prspace.audit.intake.inputs.resolve_columns` on ``df``; without a score column, a table with
-    several numeric columns is recognised as wide and the message names ``--score-cols``; a task
-    column taken by default that does not group rows (a value per row) is not taken."""
-    try:
-        cols = resolve_columns(list(df.columns), **given)
-    except InputError as exc:
-        if "no score column" not in str(exc):
-            raise
-        used = [c for c in given.values() if c] + [c for c in DEFAULT_COLUMNS["label"] if c in df.columns][:1]
-        wide = wide_candidates(df, used)
-        if len(wide) < 2:
-            raise
-        shown = ",".join(wide[:8])
-        raise InputError(f"{exc}; or, if the file is wide (one score column per model: "
-                         f"{', '.join(repr(c) for c in wide[:8])}{', ...' if len(wide) > 8 else ''}), pass "
-                         f"--score-cols {shown}{',...' if len(wide) > 8 else ''} (or --score-cols all)") from None
-    if given.get("task") is None and cols.task is not None and df[cols.task].nunique() * 2 > len(df):
-        cols = dataclasses.replace(cols, task=None)
-    return cols
 
 
 def _groups(col: pd.Series) -> bool:
@@ -228,48 +144,81 @@ def _prevalence_p(col: pd.Series, label: pd.Series) -> float:
 
 def _looks(df: pd.DataFrame, cols: Columns, name: str, label: pd.Series) -> str | None:
     """Why the unused column ``name`` looks like a role (the error's clause), or None."""
+    named, why = _named_like(df, cols, name)
+    if named:
+        return why
     col = df[name]
+    if col.isna().any() or _prediction_like(col, label):
+        return None
+    return _copies_apart(df, cols, name) or _rate_differs(df, cols, name, label) or _fold_like(df, cols, name)
+
+
+def _named_like(df: pd.DataFrame, cols: Columns, name: str) -> tuple[bool, str | None]:
+    """Whether ``name`` is one of a role's names (:data:`ROLE_NAMES`), and then the error's clause, or None when
+    the column used for that role holds the same grouping."""
     norm = _norm(name)
     chosen = dataclasses.asdict(cols)
     for role, names in ROLE_NAMES.items():
         if norm not in names:
             continue
         used = chosen.get(role)
-        if used is not None and _same_grouping(df[used], col):
-            return None
+        if used is not None and _same_grouping(df[used], df[name]):
+            return True, None
         if used is not None:
-            return (f"column {name!r} is named like a {ROLE_TEXT[role]} column but {used!r} is used for that role: "
-                    f"pass --{role}-col {name} to use it instead, or --ignore-col {name} if it is not one")
-        return (f"column {name!r} is named like a {ROLE_TEXT[role]} column: pass --{role}-col {name}, or "
-                f"--ignore-col {name} if it is not one")
-    if col.isna().any() or _prediction_like(col, label):
+            return True, (f"column {name!r} is named like a {ROLE_TEXT[role]} column but {used!r} is used for that "
+                          f"role: pass --{role}-col {name} to use it instead, or --ignore-col {name} if it is not one")
+        return True, (f"column {name!r} is named like a {ROLE_TEXT[role]} column: pass --{role}-col {name}, or "
+                      f"--ignore-col {name} if it is not one")
+    return False, None
+
+
+def _copies_apart(df: pd.DataFrame, cols: Columns, name: str) -> str | None:
+    """With a row id: the error's clause when the same key occurs several times and ``name`` tells the copies
+    apart (a task or repeat column), else None."""
+    if not cols.row:
         return None
-    if cols.row:
-        key = [c for c in (cols.task, cols.model, cols.repeat, cols.fold, cols.row) if c]
-        if df.duplicated(key).any() and not df.duplicated([*key, name]).any():
-            role = "repeat" if _small_integers(col) is not None and cols.repeat is None else "task"
-            return (f"column {name!r} looks like a {role} column: the same ({', '.join(key)}) occurs under "
-                    f"{col.nunique()} of its values; pass --{role}-col {name}, or --ignore-col {name} if it is not one")
+    col = df[name]
+    key = [c for c in (cols.task, cols.model, cols.repeat, cols.fold, cols.row) if c]
+    if df.duplicated(key).any() and not df.duplicated([*key, name]).any():
+        role = "repeat" if _small_integers(col) is not None and cols.repeat is None else "task"
+        return (f"column {name!r} looks like a {role} column: the same ({', '.join(key)}) occurs under "
+                f"{col.nunique()} of its values; pass --{role}-col {name}, or --ignore-col {name} if it is not one")
+    return None
+
+
+def _rate_differs(df: pd.DataFrame, cols: Columns, name: str, label: pd.Series) -> str | None:
+    """The error's clause when the positive rate differs between the values of ``name`` beyond chance on one
+    model's rows (:func:`_prevalence_p` below :data:`PREVALENCE_P`), else None."""
+    col = df[name]
     ref = _reference_rows(df, cols)
-    if _groups(col[ref]):
-        p = _prevalence_p(col[ref], label[ref])
-        if p < PREVALENCE_P:
-            rates = label[ref].astype(str).eq(str(label[ref].astype(str).value_counts().idxmin())).groupby(
-                col[ref].astype(str)).mean()
-            role = "fold" if _small_integers(col) is not None and cols.fold is None else "task"
-            return (f"column {name!r} looks like a {role} column: the rate of the rarer label differs between its "
-                    f"{len(rates)} values ({rates.min():.3g} to {rates.max():.3g}; chi-square p = {p:.1g}), so pooling "
-                    f"them mixes different test sets; pass --{role}-col {name}, or --ignore-col {name} if it is not one")
+    if not _groups(col[ref]):
+        return None
+    p = _prevalence_p(col[ref], label[ref])
+    if p >= PREVALENCE_P:
+        return None
+    rates = label[ref].astype(str).eq(str(label[ref].astype(str).value_counts().idxmin())).groupby(
+        col[ref].astype(str)).mean()
+    role = "fold" if _small_integers(col) is not None and cols.fold is None else "task"
+    return (f"column {name!r} looks like a {role} column: the rate of the rarer label differs between its "
+            f"{len(rates)} values ({rates.min():.3g} to {rates.max():.3g}; chi-square p = {p:.1g}), so pooling "
+            f"them mixes different test sets; pass --{role}-col {name}, or --ignore-col {name} if it is not one")
+
+
+def _fold_like(df: pd.DataFrame, cols: Columns, name: str) -> str | None:
+    """Without a fold column: the error's clause when ``name`` holds the integers 0..k-1 (or 1..k) splitting
+    every model's rows into parts whose sizes differ by at most 2, else None."""
+    col = df[name]
     values = _small_integers(col)
-    if cols.fold is None and values is not None:
-        by = [df[cols.model]] if cols.model else []
-        sizes = df.groupby([*by, col], sort=False).size()
-        per = sizes.groupby(level=0).agg(["min", "max", "size"]) if cols.model else pd.DataFrame(
-            {"min": [sizes.min()], "max": [sizes.max()], "size": [len(sizes)]})
-        if (per["size"] == len(values)).all() and ((per["max"] - per["min"]) <= 2).all() and per["min"].min() >= 2:
-            return (f"column {name!r} looks like a fold column (the integers {int(values[0])} to {int(values[-1])}, "
-                    f"splitting every model's rows into equal parts); pass --fold-col {name}, or --ignore-col {name} "
-                    "if it is not one")
+    if cols.fold is not None or values is None:
+        return None
+    by = [df[cols.model]] if cols.model else []
+    sizes = df.groupby([*by, col], sort=False).size()
+    per = sizes.groupby(level=0).agg(["min", "max", "size"]) if cols.model else pd.DataFrame(
+        {"min": [sizes.min()], "max": [sizes.max()], "size": [len(sizes)]})
+    if (per["size"] == len(values)).all() and ((per["max"] - per["min"]) <= 2).all() and per["min"].min() >= 2:
+        return (f"column {name!r} looks like a fold column (the integers {int(values[0])} to {int(values[-1])}, "
+                f"splitting every model's rows into equal parts); pass --fold-col {name}, or --ignore-col {name} "
+                "if it is not one")
     return None
 
 
@@ -325,38 +274,18 @@ def account(df: pd.DataFrame, cols: Columns, *, ignore: Sequence[str] = (), give
     if bad:
         raise InputError(f"--ignore-col: no column {bad[0]!r}; the file has columns "
                          f"{', '.join(repr(c) for c in available)}")
-    chosen = {r: c for r, c in dataclasses.asdict(cols).items() if c is not None}
-    roles = {r: repr(chosen[r]) for r in ROLE_ORDER if r in chosen}
-    roles.update(extra or {})
-    used = set(chosen.values()) | {c for v in (extra or {}).values() for c in re.findall(r"'([^']*)'", v)}
+    chosen, roles, used = _roles(cols, extra or {})
     label = df[cols.label]
     unused: dict[str, str] = {}
     problems = []
     off = {r for r, v in (given or {}).items() if v == ""}
-    model_like: set[str] = set()
-    if cols.model is None:  # left to prepare's check_model_candidates and its message, or switched off
-        as_text = label.astype(str)
-        model_like = {n for n, _ in model_candidates(df, cols, (as_text == as_text.iloc[0]).to_numpy())}
-    for name in available:
-        if name in used:
-            continue
-        if name in model_like:
-            if "model" in off:
-                unused[name] = "--model-col ''"
-            continue
-        if name in ignore:
-            unused[name] = "--ignore-col"
-            continue
-        role = next((r for r, names in ROLE_NAMES.items() if _norm(name) in names), None)
-        if role in off:
-            unused[name] = f"--{role}-col ''"
-            continue
-        why = _looks(df, cols, name, label)
-        if why:
-            problems.append(why)
-            continue
-        role_used = chosen.get(role) if role else None
-        unused[name] = f"same values as the {ROLE_TEXT[role]} column" if role_used else ""
+    model_like = _model_like(df, cols, label)
+    for name in (n for n in available if n not in used):
+        why, problem = _unused(df, cols, name, label, chosen=chosen, ignore=ignore, off=off, model_like=model_like)
+        if problem:
+            problems.append(problem)
+        elif why is not None:
+            unused[name] = why
     if problems:
         raise InputError("; ".join(problems))
     groupings = grouping_columns(df, cols, [c for c, why in unused.items() if why == ""])
@@ -366,27 +295,39 @@ def account(df: pd.DataFrame, cols: Columns, *, ignore: Sequence[str] = (), give
     return Accounting(roles, unused, groupings)
 
 
-def check_table(df: pd.DataFrame, given: dict[str, str | None], *, ignore: str | Sequence[str] | None = None,
-                score_cols: str | Sequence[str] | None = None,
-                train_pi: str | float | None = None) -> tuple[pd.DataFrame, Columns, Accounting]:
-    """The long table, its columns and their accounting: the wide layout turned long (``score_cols``),
-    the columns resolved (:func:`resolve`) and every other column checked (:func:`account`), before
-    any work.  ``train_pi``: ``--train-pi``, a number or the column holding it."""
-    given = dict(given)
-    extra: dict[str, str] = {}
-    if score_cols:
-        for role in ("model", "score"):
-            if given.get(role):
-                raise InputError(f"--score-cols and --{role}-col exclude each other: in a wide file the model is "
-                                 "the score column's name")
-        had_row = given.get("row") or next((c for c in DEFAULT_COLUMNS["row"] if c in df.columns), None)
-        df, names = to_long(df, score_cols, row=had_row or None)
-        given.update(model="model", score="score")
-        if not had_row:
-            given["row"] = "row_id" if "_row" not in df.columns else "_row"
-            extra["row"] = "(the line of the file)"
-        extra.update(model="(each score column's name)", score=", ".join(repr(n) for n in names))
-    cols = resolve(df, given)
-    if isinstance(train_pi, str) and train_pi in df.columns:
-        extra["train-pi"] = repr(train_pi)
-    return df, cols, account(df, cols, ignore=parse_list(ignore), given=given, extra=extra)
+def _roles(cols: Columns, extra: dict[str, str]) -> tuple[dict[str, str], dict[str, str], set[str]]:
+    """The column of each role, the roles' texts in the reports' order (``extra``'s after), and every column
+    used (``extra``'s quoted names too)."""
+    chosen = {r: c for r, c in dataclasses.asdict(cols).items() if c is not None}
+    roles = {r: repr(chosen[r]) for r in ROLE_ORDER if r in chosen}
+    roles.update(extra)
+    used = set(chosen.values()) | {c for v in extra.values() for c in re.findall(r"'([^']*)'", v)}
+    return chosen, roles, used
+
+
+def _model_like(df: pd.DataFrame, cols: Columns, label: pd.Series) -> set[str]:
+    """Without a model column: the columns that look like one (left to prepare's
+    :func:`~prspace.audit.intake.inputs.check_model_candidates` and its message, or switched off)."""
+    if cols.model is not None:
+        return set()
+    as_text = label.astype(str)
+    return {n for n, _ in model_candidates(df, cols, (as_text == as_text.iloc[0]).to_numpy())}
+
+
+def _unused(df: pd.DataFrame, cols: Columns, name: str, label: pd.Series, *, chosen: dict[str, str],
+            ignore: Sequence[str], off: set[str], model_like: set[str]) -> tuple[str | None, str | None]:
+    """:func:`account`'s verdict on the column ``name``, not used for a role: ``(why it is not used, None)``,
+    ``(None, the error's clause)`` when it looks like a role (:func:`_looks`), or ``(None, None)`` for a
+    model-like column left to prepare's check."""
+    if name in model_like:
+        return ("--model-col ''" if "model" in off else None), None
+    if name in ignore:
+        return "--ignore-col", None
+    role = next((r for r, names in ROLE_NAMES.items() if _norm(name) in names), None)
+    if role in off:
+        return f"--{role}-col ''", None
+    why = _looks(df, cols, name, label)
+    if why:
+        return None, why
+    role_used = chosen.get(role) if role else None
+    return (f"same values as the {ROLE_TEXT[role]} column" if role_used else ""), None

@@ -8,7 +8,7 @@ HTML; every pair in the CSVs), every AUPR estimator, then across tasks the criti
 analysis; Markdown and HTML add the table of which estimator popular tools compute and the
 definitions of the metrics and of the intervals shown.
 
-One module (about 400 lines) on purpose: the three formats must show the same sections in the
+One module (about 490 lines) on purpose: the three formats must show the same sections in the
 same order, and keeping their three functions side by side is how a section added to one
 reaches the others.
 """
@@ -350,32 +350,37 @@ def format_markdown(res: AuditRecord, source: str = "", figures: dict[str, str] 
     lines += [f"- {s}" for s in _findings_lines(res)] + [""]
     multi = res.pooled["task"].nunique() > 1
     for task in sorted(res.pooled["task"].unique()):
-        lines += [f"## {'Task ' + _one_line(task) if multi else 'Metrics'}", "", _task_header(res, task) + ".", "",
-                  "Pooled" + (" (all folds merged)" if res.has_folds else "")
-                  + f", {_iv_note(res, 'with {:.0%} intervals where calibrated')}:", "",
-                  to_markdown(pooled_frame(res, task))]
-        lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task, n_groups=_groups(res, task))] + [""]
-        if res.has_folds and len(res.fold_summary):
-            lines += [fold_title(res, task) + ":", "", to_markdown(fold_frame(res, task))]
-        lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task))]
-        title, best = _best_sets(res, task)
-        if best:
-            lines += [title, ""] + [f"- {b}" for b in best] + [""]
-        title, surv = _surviving(res, task)
-        if surv:
-            lines += [title, ""] + [f"- {b}" for b in surv] + [""]
-        if bl := bound_lines(res.auroc_bounds, task):
-            lines += [BOUNDS_TITLE, ""] + [f"- {_one_line(b)}" for b in bl] + [""]
-        lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
-        cmp = comparison_frame(res, task)
-        if len(cmp):
-            lines += [comparisons_title(res, task), "", to_markdown(cmp)]
-        lines += ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
+        lines += _markdown_task(res, task, multi)
     if res.cd:
         lines += ["## Across tasks: critical-difference analysis", ""] + [f"- {s}" for s in cd_lines(res.cd)] + [""]
     lines += ["## Which AUPR a tool computes", "", to_markdown(tools_frame())]
     lines += ["## Definitions", ""] + [f"- {d}" for d in definitions(res)] + [""]
     return "\n".join(lines)
+
+
+def _markdown_task(res: AuditRecord, task: str, multi: bool) -> list[str]:
+    """The Markdown report's section of one task (``multi``: the audit has several tasks)."""
+    lines = [f"## {'Task ' + _one_line(task) if multi else 'Metrics'}", "", _task_header(res, task) + ".", "",
+             "Pooled" + (" (all folds merged)" if res.has_folds else "")
+             + f", {_iv_note(res, 'with {:.0%} intervals where calibrated')}:", "",
+             to_markdown(pooled_frame(res, task))]
+    lines += [f"- {s}" for s in interval_lines(res.intervals, res.pooled, res.comparisons, task, n_groups=_groups(res, task))] + [""]
+    if res.has_folds and len(res.fold_summary):
+        lines += [fold_title(res, task) + ":", "", to_markdown(fold_frame(res, task))]
+    lines += ["Ranks (1 = best; ties share the average rank):", "", to_markdown(rank_frame(res, task))]
+    title, best = _best_sets(res, task)
+    if best:
+        lines += [title, ""] + [f"- {b}" for b in best] + [""]
+    title, surv = _surviving(res, task)
+    if surv:
+        lines += [title, ""] + [f"- {b}" for b in surv] + [""]
+    if bl := bound_lines(res.auroc_bounds, task):
+        lines += [BOUNDS_TITLE, ""] + [f"- {_one_line(b)}" for b in bl] + [""]
+    lines += ["Where the metrics disagree:", ""] + [f"- {_one_line(s)}" for s in res.sentences[task]] + [""]
+    cmp = comparison_frame(res, task)
+    if len(cmp):
+        lines += [comparisons_title(res, task), "", to_markdown(cmp)]
+    return lines + ["Every AUPR estimator:", "", to_markdown(estimator_frame(res, task))]
 
 
 # --------------------------------------------------------------------------- HTML
@@ -414,7 +419,25 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
         parts.append("<ul>" + "".join(f"<li>{e(c)}</li>" for c in cols) + "</ul>")
     parts += ["<div class='headline'><h2>Headline</h2><ul>"
              + "".join(f"<li>{e(s)}</li>" for s in headline(res)) + "</ul></div>"]
-    for name, png in (figures or {}).items():
+    parts += _html_figures(figures or {})
+    parts += _html_findings(res)
+    multi = res.pooled["task"].nunique() > 1
+    for task in sorted(res.pooled["task"].unique()):
+        parts += _html_task(res, task, multi)
+    if res.cd:
+        parts += ["<h2>Across tasks: critical-difference analysis</h2><ul>" + "".join(f"<li>{e(s)}</li>" for s in cd_lines(res.cd)) + "</ul>"]
+    parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
+    parts += ["<h2>Definitions</h2><ul>" + "".join(f"<li>{e(d)}</li>" for d in definitions(res)) + "</ul>"]
+    title = e(f"prspace audit{(' of ' + source) if source else ''}")
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
+            f"<style>{HTML_STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _html_figures(figures: dict[str, bytes]) -> list[str]:
+    """The HTML page's figures, embedded as PNG data at their true size."""
+    e = html.escape
+    parts = []
+    for name, png in figures.items():
         data = base64.b64encode(png).decode("ascii")
         w = figure_width(png)
         # true size; in a narrower window the window's width less a scrollbar's room, down to 80% of the true
@@ -424,42 +447,44 @@ def format_html(res: AuditRecord, source: str = "", figures: dict[str, bytes] | 
         parts += [f"<h2>Figure: {e(name)}</h2>",
                   f"<div class='figure'><img alt='{e(FIGURE_ALT.get(name, name))}'{width} "
                   f"src='data:image/png;base64,{data}'></div>", f"<p>{e(FIGURE_CAPTIONS.get(name, ''))}</p>"]
-    parts.append("<h2>Findings</h2><ul>")
+    return parts
+
+
+def _html_findings(res: AuditRecord) -> list[str]:
+    """The HTML page's findings, one item each, coloured by severity."""
+    e = html.escape
+    parts = ["<h2>Findings</h2><ul>"]
     if not res.findings:
         parts.append("<li>No warnings: none of the checks fired.</li>")
     for f in res.findings:
         where = f" {e(_one_line(f.where))}" if f.where else ""
         parts.append(f"<li class='{f.severity}'><b>{f.severity.upper()} [{e(f.code)}]</b>{where}: {e(f.message)}.</li>")
-    parts.append("</ul>")
-    multi = res.pooled["task"].nunique() > 1
-    for task in sorted(res.pooled["task"].unique()):
-        parts += [f"<h2>{'Task ' + e(_one_line(task)) if multi else 'Metrics'}</h2>", f"<p>{e(_task_header(res, task))}.</p>",
-                  f"<h3>Pooled metrics {_iv_note(res, 'with {:.0%} intervals where calibrated')}</h3>",
-                  _html_table(pooled_frame(res, task)),
-                  "<ul>" + "".join(f"<li>{e(s)}</li>" for s in interval_lines(res.intervals, res.pooled,
-                                                                             res.comparisons, task,
-                                                                             n_groups=_groups(res, task))) + "</ul>"]
-        if res.has_folds and len(res.fold_summary):
-            parts += [f"<h3>{e(fold_title(res, task))}</h3>", _html_table(fold_frame(res, task))]
-        parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task))]
-        title, best = _best_sets(res, task)
-        if best:
-            parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>"]
-        title, surv = _surviving(res, task)
-        if surv:
-            parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in surv) + "</ul>"]
-        if bl := bound_lines(res.auroc_bounds, task):
-            parts += [f"<p>{e(BOUNDS_TITLE)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in bl) + "</ul>"]
-        parts += ["<h3>Where the metrics disagree</h3><ul>"
-                  + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
-        cmp = comparison_frame(res, task)
-        if len(cmp):
-            parts += [f"<h3>Paired comparisons</h3><p>{e(comparisons_title(res, task))}</p>", _html_table(cmp)]
-        parts += ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
-    if res.cd:
-        parts += ["<h2>Across tasks: critical-difference analysis</h2><ul>" + "".join(f"<li>{e(s)}</li>" for s in cd_lines(res.cd)) + "</ul>"]
-    parts += ["<h2>Which AUPR a tool computes</h2>", _html_table(tools_frame(), "text")]
-    parts += ["<h2>Definitions</h2><ul>" + "".join(f"<li>{e(d)}</li>" for d in definitions(res)) + "</ul>"]
-    title = e(f"prspace audit{(' of ' + source) if source else ''}")
-    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
-            f"<style>{HTML_STYLE}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")
+    return parts + ["</ul>"]
+
+
+def _html_task(res: AuditRecord, task: str, multi: bool) -> list[str]:
+    """The HTML page's section of one task (``multi``: the audit has several tasks)."""
+    e = html.escape
+    parts = [f"<h2>{'Task ' + e(_one_line(task)) if multi else 'Metrics'}</h2>", f"<p>{e(_task_header(res, task))}.</p>",
+             f"<h3>Pooled metrics {_iv_note(res, 'with {:.0%} intervals where calibrated')}</h3>",
+             _html_table(pooled_frame(res, task)),
+             "<ul>" + "".join(f"<li>{e(s)}</li>" for s in interval_lines(res.intervals, res.pooled,
+                                                                        res.comparisons, task,
+                                                                        n_groups=_groups(res, task))) + "</ul>"]
+    if res.has_folds and len(res.fold_summary):
+        parts += [f"<h3>{e(fold_title(res, task))}</h3>", _html_table(fold_frame(res, task))]
+    parts += ["<h3>Ranks</h3>", _html_table(rank_frame(res, task))]
+    title, best = _best_sets(res, task)
+    if best:
+        parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in best) + "</ul>"]
+    title, surv = _surviving(res, task)
+    if surv:
+        parts += [f"<p>{e(title)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in surv) + "</ul>"]
+    if bl := bound_lines(res.auroc_bounds, task):
+        parts += [f"<p>{e(BOUNDS_TITLE)}</p><ul>" + "".join(f"<li>{e(b)}</li>" for b in bl) + "</ul>"]
+    parts += ["<h3>Where the metrics disagree</h3><ul>"
+              + "".join(f"<li>{e(s)}</li>" for s in res.sentences[task]) + "</ul>"]
+    cmp = comparison_frame(res, task)
+    if len(cmp):
+        parts += [f"<h3>Paired comparisons</h3><p>{e(comparisons_title(res, task))}</p>", _html_table(cmp)]
+    return parts + ["<h3>Every AUPR estimator</h3>", _html_table(estimator_frame(res, task))]
