@@ -70,6 +70,7 @@ def main() -> None:
 
 def coverage_main(a: argparse.Namespace) -> None:
     from prspace.audit.inference import coverage
+    from prspace.audit.simulation.coverage_calib import calibrate_coverage
 
     out = a.out if a.out != "benchmarks/audit_calibration.csv" else "benchmarks/audit_coverage.csv"
     if not a.merge and not _exists(out):
@@ -78,8 +79,7 @@ def coverage_main(a: argparse.Namespace) -> None:
             for pi in a.pi:
                 for alt in (False, True):
                     t0 = time.perf_counter()
-                    parts.append(coverage.calibrate_coverage(pi, n, a.reps, alternative=alt, seed=a.seed,
-                                                             n_boot=a.n_boot))
+                    parts.append(calibrate_coverage(pi, n, a.reps, alternative=alt, seed=a.seed, n_boot=a.n_boot))
                     print(f"coverage n={n} pi={pi} alt={alt}: {time.perf_counter() - t0:.0f} s", flush=True)
                     pd.concat(parts).to_csv(out, index=False)
     t = pd.read_csv(out, keep_default_na=False, na_values=[""])

@@ -24,6 +24,7 @@ from prspace.audit.inference import coverage as C
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.inference.uncertainty import shown_method
 from prspace.audit.rule_tables import read_cells, table_path, write_cells
+from prspace.audit.simulation.coverage_calib import calibrate_coverage
 from prspace.stats.intervals import jackknife_interval, logit_interval
 from prspace.stats.replicates import BOOT_METRICS, Block, jackknife, point_metrics
 
@@ -77,7 +78,7 @@ def test_the_generated_table_agrees_with_a_fresh_simulation():
     pi 0.1, n 300 (30 positives): every method within 3 combined Monte Carlo se (+0.005 for the
     per-model shares, whose se is conservative)."""
     reps = 150
-    fresh = pd.concat([C.calibrate_coverage(0.1, 300, reps, alternative=alt, seed=7) for alt in (False, True)])
+    fresh = pd.concat([calibrate_coverage(0.1, 300, reps, alternative=alt, seed=7) for alt in (False, True)])
     fresh = C.rule_table(fresh)
     table = C._table()
     merged = fresh.merge(table, on=["kind", "metric", "method", "pi", "n"], suffixes=("", "_table"))

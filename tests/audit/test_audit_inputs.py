@@ -22,8 +22,8 @@ from sklearn.naive_bayes import GaussianNB
 
 from prspace import metrics as M
 from prspace.audit import audit
+from prspace.audit import audit_numbers as numbers
 from prspace.audit.inference.uncertainty import noise
-from prspace.audit.report import audit_numbers as numbers
 from prspace.audit.report import plot
 from prspace.audit.report.tools import tools_table
 from prspace.cli import main

@@ -22,9 +22,9 @@ from sklearn.model_selection import KFold, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 
 from prspace.audit import audit
+from prspace.audit.audit_numbers import count, percents
 from prspace.audit.inference.coverage import TARGET, Coverage, not_shown
 from prspace.audit.inference.uncertainty import shown_method
-from prspace.audit.report.audit_numbers import count, percents
 from prspace.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

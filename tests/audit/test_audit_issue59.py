@@ -133,7 +133,7 @@ def test_every_interval_lies_in_its_metrics_range_and_tiny_p_values_read_as_belo
 
 
 def test_p_values_and_missing_numbers_say_what_they_are():
-    from prspace.audit.report.audit_numbers import p_eq, p_text
+    from prspace.audit.audit_numbers import p_eq, p_text
 
     assert p_text(0.0) == "< 1e-16" and p_eq(3e-20) == "< 1e-16" and p_eq(0.0431) == "= 0.043"
     assert p_text(float("nan")) == "not computed"

@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from prspace import audit
-from prspace.audit.audit_result import Handover, parse_train_pi  # noqa: F401 - parse_train_pi: its home was here
+from prspace.audit.audit_result import Handover, audit, parse_train_pi  # noqa: F401 - parse_train_pi: its home was here
 from prspace.audit.inference.audit_bands import shown
 from prspace.audit.report import render
 from prspace.core import memory
@@ -36,7 +35,8 @@ from prspace.core.output import to_csv_text
 from prspace.data.usertable import read_table as _read_table
 
 if TYPE_CHECKING:
-    from prspace.audit import AuditResult, Columns
+    from prspace.audit.audit_result import AuditResult
+    from prspace.audit.intake.inputs import Columns
 
 def check_options(*, skew_tolerance: float, downsample_ratio: float, bootstrap: int, confidence: float) -> None:
     """The numeric options of the audit, each in its range."""
@@ -73,7 +73,7 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     detected = read["table"].attrs.get("decimal_detected")
     # the table is handed over, not kept here (nor by this call: a Handover, not the table, is its argument), so
     # that a wide table is freed as soon as it is made long
-    result = audit.audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
+    result = audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
                          pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
                          downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
                          progress=progress, source=short_path(path), group_col=group_col, metrics_only=metrics_only)

@@ -8,11 +8,14 @@ so that neither the reports nor the figures import the module that calls them.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from prspace.audit.report import findings as F
 from prspace.core.defaults import N_BOOT
+
+if TYPE_CHECKING:  # the record holds the findings the report made; it imports no report module to run
+    from prspace.audit.report.finding_types import Finding
 
 __all__ = ["AuditRecord"]
 
@@ -31,7 +34,7 @@ class AuditRecord:
     intervals: pd.DataFrame
     comparisons: pd.DataFrame
     sentences: dict[str, list[str]]
-    findings: list[F.Finding]
+    findings: list[Finding]
     comparable: dict[str, bool]
     train_pi: dict[str, float] | None = None
     n_boot: int = N_BOOT

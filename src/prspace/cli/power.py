@@ -22,8 +22,8 @@ import dataclasses
 import pandas as pd
 
 from prspace.audit.audit_files import read_table, short_path
+from prspace.audit.audit_numbers import difference
 from prspace.audit.audit_result import read_frame
-from prspace.audit.report.audit_numbers import difference
 from prspace.audit.simulation.audit_power import METRICS, power_table
 from prspace.audit.simulation.planning import plan_power
 from prspace.cli.audit import progress_printer

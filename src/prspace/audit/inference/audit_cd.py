@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from prspace.audit.report.audit_numbers import p_eq
+from prspace.audit.audit_numbers import p_eq
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.experiments.ranking.cd_tables import study_tables

@@ -1,10 +1,11 @@
 """Which of the audit's intervals are printed: those whose simulated coverage holds at the task's size.
 
 The coverage of every interval method the audit computes is measured under the known truth of
-:mod:`prspace.audit.simulation.simulate` (:func:`calibrate_coverage`, run across skew by
-``benchmarks/calib_audit.py --coverage``; the table it writes is
+:mod:`prspace.audit.simulation.simulate` (:func:`prspace.audit.simulation.coverage_calib.calibrate_coverage`, run
+across skew by ``benchmarks/calib_audit.py --coverage``; the table it writes is
 ``audit/data/coverage_table.csv``, :data:`CELLS`).  Per simulation replicate (:func:`prspace.audit.simulation.simulate.replicate`,
-the one the paired tests' calibration draws too; scored by :func:`coverage_outcomes`):
+the one the paired tests' calibration draws too; scored by
+:func:`prspace.audit.simulation.coverage_calib.coverage_outcomes`), of the intervals of :func:`model_intervals`:
 
 * per model, the 95% intervals of every metric: DeLong (normal, clipped to [0, 1], as pROC) and
   DeLong on the logit scale (:func:`prspace.stats.intervals.logit_interval`) for AUROC; the
@@ -33,11 +34,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from prspace.audit.report.audit_numbers import count, percents
+from prspace.audit.audit_numbers import count, percents
 from prspace.audit.rule_tables import read_cells, table_path, write_cells
-from prspace.audit.simulation.simulate import Replicate, replicate, replicates
-from prspace.core.defaults import N_BOOT_REPLICATE
-from prspace.stats.distributions import norm
 from prspace.stats.intervals import (
     boyd_intervals,
     jackknife_interval,
@@ -104,62 +102,6 @@ def model_intervals(points: np.ndarray, n_pos: float, confidence: float, *,
 #: The range of each metric whose intervals the audit prints, where it is not [0, 1]: AUPRG counts negative
 #: precision gains negatively (Flach and Kull 2015, 3.3), so it has no lower bound, and its upper end is 1.
 METRIC_RANGE = {"auprg": (-np.inf, 1.0)}
-
-
-def coverage_outcomes(r: Replicate, truth: np.ndarray, *, alpha: float = 0.05) -> list[dict]:
-    """Coverage outcomes of one simulation replicate (module docstring; :func:`prspace.audit.simulation.simulate.replicate`
-    with the class as the jackknife's strata): rows ``kind, metric, method, value``."""
-    conf = 1 - alpha
-    k = len(r.block.models)
-    rows: list[dict] = []
-
-    def add(kind: str, metric: str, method: str, hit: np.ndarray) -> None:
-        rows.append({"kind": kind, "metric": metric, "method": method, "value": float(np.mean(hit))})
-
-    est, cov = r.delong
-    a = BOOT_METRICS.index("auroc")
-    reps = r.boot
-    bounds = model_intervals(r.points, float(r.block.y.sum()), conf, delong_fit=(est, cov), reps=reps,
-                             jack=(r.jack, r.strata))
-    for name in DELONG:
-        lo, hi = bounds[("auroc", name)]
-        add("coverage", "auroc", name, (lo <= truth[:, a]) & (truth[:, a] <= hi))
-    c = BOOT_METRICS.index("aupr")
-    for name in ("logit (Boyd 2013)", "binomial (Boyd 2013)"):  # the calibration table's row order
-        lo, hi = bounds[("aupr", name)]
-        add("coverage", "aupr", name, (lo <= truth[:, c]) & (truth[:, c] <= hi))
-    iu, ju = np.triu_indices(k, 1)
-    true_d = truth[iu] - truth[ju]
-    d = reps[:, iu] - reps[:, ju]
-    dlo, dhi = np.nanquantile(d, alpha / 2, axis=0), np.nanquantile(d, 1 - alpha / 2, axis=0)
-    for m, metric in enumerate(BOOT_METRICS):
-        t = truth[:, m]
-        for name in ("bootstrap", "jackknife-t"):
-            lo, hi = bounds[(metric, name)]
-            add("coverage", metric, name, (lo <= t) & (t <= hi))
-        add("pair coverage", metric, "paired bootstrap", (dlo[:, m] <= true_d[:, m]) & (true_d[:, m] <= dhi[:, m]))
-    se = np.sqrt(np.clip(cov[iu, iu] + cov[ju, ju] - 2 * cov[iu, ju], 0, None))
-    z = norm.ppf(1 - alpha / 2)
-    diff = est[iu] - est[ju]
-    add("pair coverage", "auroc", "DeLong paired", (diff - z * se <= true_d[:, a]) & (true_d[:, a] <= diff + z * se))
-    return rows
-
-
-def calibrate_coverage(pi: float, n: int, reps: int, *, alternative: bool, seed: int = 0,
-                       n_boot: int = N_BOOT_REPLICATE) -> pd.DataFrame:
-    """``reps`` simulation replicates (:func:`prspace.audit.simulation.simulate.replicates`, stream 32 of the cell, and
-    :func:`prspace.audit.simulation.simulate.replicate`, the class as the jackknife's strata) at ``(pi, n)`` under the
-    truth of :mod:`prspace.audit.simulation.simulate`, scored by :func:`coverage_outcomes`: one row per ``kind, metric,
-    method`` with the ``share`` and its Monte Carlo ``mc_se = sqrt(p (1 - p) / R)`` (R replicates; a
-    per-model share averages k intervals of one test set, so this se is conservative), and the cell."""
-    rows = []
-    for block, truth, rng in replicates(pi, n, reps, alternative=alternative, seed=seed, stream=(32,)):
-        rows += coverage_outcomes(replicate(block, rng, n_boot=n_boot, jackknife_block=class_strata(block)), truth)
-    out = pd.DataFrame(rows).groupby(["kind", "metric", "method"], sort=False)["value"].mean().rename(
-        "share").reset_index()
-    out["mc_se"] = np.sqrt(out["share"] * (1 - out["share"]) / reps)
-    return out.assign(pi=pi, n=n, n_pos=max(2, int(round(pi * n))),
-                      truth="alternative" if alternative else "null", reps=reps)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -34,11 +34,11 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from prspace.audit.audit_numbers import difference, p_eq, percents
 from prspace.audit.inference import coverage as C
 from prspace.audit.inference import grouping
 from prspace.audit.inference.audit_blocks import block_delong, jack_block
 from prspace.audit.inference.tables import LABELS
-from prspace.audit.report.audit_numbers import difference, p_eq, percents
 from prspace.core.defaults import N_BOOT
 from prspace.stats.distributions import norm
 from prspace.stats.replicates import (

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prspace.audit.audit_numbers import compared, difference, fmt, p_eq, percents
 from prspace.audit.inference.audit_pairwise import SHORT
 from prspace.audit.inference.decision import CANNOT
 from prspace.audit.inference.tables import LABELS, RANKED
 from prspace.audit.inference.uncertainty import ci_text, comparison
-from prspace.audit.report.audit_numbers import compared, difference, fmt, p_eq, percents
 from prspace.audit.report.findings import constant_models, inverted_models
 
 if TYPE_CHECKING:

@@ -14,9 +14,9 @@ import math
 
 import pandas as pd
 
+from prspace.audit.audit_numbers import compared
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.inference.uncertainty import noise
-from prspace.audit.report.audit_numbers import compared
 from prspace.audit.report.findings import names
 from prspace.experiments import ranking
 from prspace.metrics.names import FK_PAIRS

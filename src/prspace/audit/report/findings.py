@@ -70,9 +70,9 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
+from prspace.audit.audit_numbers import compared, fmt
 from prspace.audit.inference.tables import ESTIMATOR_LABELS, _metrics, groups, unit_tie_counts
 from prspace.audit.inference.uncertainty import noise
-from prspace.audit.report.audit_numbers import compared, fmt
 from prspace.audit.report.finding_types import (
     CHECKS,
     SEVERITIES,

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from prspace.audit.audit_numbers import fmt
 from prspace.audit.inference.bounds import BOUND_METRICS
 from prspace.audit.inference.coverage import TARGET
 from prspace.audit.inference.tables import LABELS
 from prspace.audit.inference.uncertainty import shown_method
 from prspace.audit.intake.inputs import SINGLE_TASK
-from prspace.audit.report.audit_numbers import fmt
 from prspace.core.output import DPI
 from prspace.stats.replicates import BOOT_METRICS
 

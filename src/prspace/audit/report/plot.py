@@ -14,11 +14,11 @@ import numpy as np
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
+from prspace.audit.audit_numbers import count, fmt, percents
 from prspace.audit.inference.audit_bands import band_coverage, band_shown
 from prspace.audit.inference.coverage import TARGET
 from prspace.audit.inference.tables import LABELS, RANKED
 from prspace.audit.inference.uncertainty import shown_method
-from prspace.audit.report.audit_numbers import count, fmt, percents
 from prspace.figures.curves import Curve, CurvePoints, curve_points, draw_curves
 
 if TYPE_CHECKING:

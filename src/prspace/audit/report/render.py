@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from prspace.audit.audit_numbers import column, count, difference, fmt, p_text, percents
 from prspace.audit.inference.audit_cd import CAPTION as CD_CAPTION
 from prspace.audit.inference.audit_cd import cd_lines
 from prspace.audit.inference.audit_pairwise import SHORT, survival_lines
@@ -36,7 +37,6 @@ from prspace.audit.inference.tables import ESTIMATOR_LABELS, LABELS, RANKED
 from prspace.audit.inference.uncertainty import comparison, headline_interval, interval_lines
 from prspace.audit.intake.inputs import SINGLE_TASK
 from prspace.audit.report.audit_headline import headline
-from prspace.audit.report.audit_numbers import column, count, difference, fmt, p_text, percents
 from prspace.audit.report.lines import (
     BOUNDS_TITLE,
     FIGURE_MARGIN,

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
+from prspace.audit.audit_numbers import count, difference, fmt, percents
 from prspace.audit.inference.tables import groups
 from prspace.audit.inference.uncertainty import headline_interval
-from prspace.audit.report.audit_numbers import count, difference, fmt, percents
 from prspace.audit.report.finding_types import Context, check, names
 
 

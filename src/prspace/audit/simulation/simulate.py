@@ -12,7 +12,7 @@ score grid.  Under the *null* every ``mu_i = MU``; under the *alternative* model
 GAP`` (a planted lead over four equal models).
 
 Per replicate (:func:`replicate`, the one simulation replicate of the audit's calibrations: this
-module's paired tests and :mod:`prspace.audit.inference.coverage`'s intervals) the audit's machinery runs as in
+module's paired tests and the intervals of :mod:`prspace.audit.simulation.coverage_calib`) the audit's machinery runs as in
 ``prspace audit``: DeLong, the percentile bootstrap within class, the stratified jackknife; the
 paired tests read from it (:func:`paired_tests`) are DeLong-Holm, the bootstrap z and the
 jackknife-t Holm.  :func:`calibrate` returns per
@@ -96,7 +96,7 @@ def _pair_rows(r, true_diff: np.ndarray, metric: str, method: str) -> list[dict]
 @dataclass(frozen=True)
 class Replicate:
     """The audit's machinery on one simulated test set (:func:`replicate`), which the paired tests
-    (:func:`paired_tests`) and the interval coverage (:func:`prspace.audit.inference.coverage.coverage_outcomes`)
+    (:func:`paired_tests`) and the interval coverage (:func:`prspace.audit.simulation.coverage_calib.coverage_outcomes`)
     are read from: the models' point metrics (models, :data:`BOOT_METRICS`), DeLong's AUROCs and
     covariance, the percentile bootstrap's replicates within class (``(n_boot, models, metrics)``)
     and the stratified jackknife's replicates and strata."""
