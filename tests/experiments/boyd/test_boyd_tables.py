@@ -21,6 +21,7 @@ from prspace.core.errors import InputError
 from prspace.experiments.boyd import boyd_tables as bt
 from prspace.experiments.boyd import downsampling as ds
 from prspace.experiments.boyd import fold_skew as fs
+from prspace.experiments.steps.boyd_steps import read_runs
 
 
 def _aupr_min(pi: float) -> float:
@@ -124,10 +125,10 @@ def test_no_qualifying_task_gives_empty_tables_that_say_why(make, step, figure):
 def test_read_runs_names_a_missing_file_and_drops_empty_ones(tmp_path, ds_runs):
     ds_runs.to_parquet(tmp_path / "a.parquet")
     ds_runs.iloc[:0].to_parquet(tmp_path / "b.parquet")
-    assert len(bt.read_runs([tmp_path / "a.parquet", tmp_path / "b.parquet"])) == len(ds_runs)
-    assert bt.read_runs([]).empty
+    assert len(read_runs([tmp_path / "a.parquet", tmp_path / "b.parquet"])) == len(ds_runs)
+    assert read_runs([]).empty
     with pytest.raises(InputError, match="no runs file at .*c.parquet"):
-        bt.read_runs([tmp_path / "c.parquet"])
+        read_runs([tmp_path / "c.parquet"])
 
 
 def test_command_writes_the_narrow_markdown_and_the_full_csv(tmp_path, ds_runs):

@@ -26,9 +26,6 @@ in ``boyd_table2_check``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
@@ -36,7 +33,6 @@ from scipy.stats import kendalltau
 from prspace import metrics
 from prspace.core.claims import BOYD as PAPER
 from prspace.core.claims import claim as registry_claim
-from prspace.core.errors import InputError
 from prspace.core.evidence import evidence_frame, evidence_row
 from prspace.experiments.boyd import aggregation as ag
 from prspace.experiments.boyd import downsampling as ds
@@ -50,7 +46,6 @@ from prspace.experiments.boyd.boyd_evidence_runs import (
 )
 from prspace.experiments.boyd.boyd_fold_skew_rows import fold_skew_rows
 from prspace.experiments.boyd.boyd_intervals import MC_BATCHES
-from prspace.experiments.boyd.boyd_tables import read_runs
 from prspace.stats.family_bootstrap import cluster_resamples
 from prspace.stats.intervals import order_statistic_interval
 
@@ -274,32 +269,3 @@ def boyd_evidence_tables(
         rows += downsampling_rows(downsampling_runs, tasks, n_resamples=n_resamples, seed=seed, max_pi=max_pi,
                                   min_positives=min_positives, scope=downsampling_scope)
     return evidence_frame(rows), values_table(rows)
-
-
-def _read_runs(paths: Sequence[object] | None) -> pd.DataFrame | None:
-    return None if paths is None else read_runs(paths)  # type: ignore[arg-type]
-
-
-def evidence_from_files(
-    *, metrics: object = None, tasks: object = None, downsampling_runs: Sequence[object] | None = None,
-    fold_skew_runs: Sequence[object] | None = None, mechanism: object = None, learner: str = "flow_id",
-    n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1,
-    min_positives: int = 25, downsampling_scope: str = "",
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`boyd_evidence_tables` from a study's files (every path checked before any work)."""
-    for what, p, fix in (("metrics table", metrics, "run `prspace step collect` first"),
-                         ("task table", tasks, "run the task selection step first"),
-                         ("fold-skew mechanism table", mechanism, "run `prspace boyd fold-skew-mechanism` first")):
-        if p is not None and not Path(p).is_file():
-            raise InputError(f"no {what} at {p}; {fix}")
-    if seed < 0:
-        raise InputError(f"--seed must be a non-negative integer, got {seed}")
-    if n_resamples < 40:
-        raise InputError(f"--n-resamples must be at least 40 (20 batches of 2), got {n_resamples}")
-    ds_runs, fs_runs = _read_runs(downsampling_runs), _read_runs(fold_skew_runs)
-    mt = pd.read_csv(metrics) if metrics is not None else None
-    tt = pd.read_csv(tasks) if tasks is not None else None
-    mech = pd.read_csv(mechanism) if mechanism is not None else None
-    return boyd_evidence_tables(metrics_table=mt, tasks=tt, downsampling_runs=ds_runs, fold_skew_runs=fs_runs, mechanism=mech,
-                         learner=learner, n_resamples=n_resamples, seed=seed, max_pi=max_pi,
-                         min_positives=min_positives, downsampling_scope=downsampling_scope)

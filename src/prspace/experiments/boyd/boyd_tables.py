@@ -54,21 +54,7 @@ __all__ = [
     "fold_skew_report",
     "paper_tables_report",
     "pr_prg_report",
-    "read_metrics",
-    "read_runs",
 ]
-
-
-def read_runs(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """The runs files (parquet) of ``boyd downsample`` / ``boyd fold-skew``, concatenated; empty files
-    (skipped tasks) are left out.  Raises :class:`InputError` naming a missing file."""
-    frames = []
-    for p in map(Path, paths):
-        if not p.is_file():
-            raise InputError(f"no runs file at {p}; run the step that makes it")
-        frames.append(pd.read_parquet(p))
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def _study_source(study: str) -> str:
@@ -111,7 +97,7 @@ def paper_tables_report() -> StepOutput:
 def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = "") -> StepOutput:
     """Table 3 per task and learner, the summary over tasks, the comparison with the paper, the figure.
 
-    ``runs``: the runs of every qualifying task (:func:`read_runs`); ``criteria`` says how the tasks
+    ``runs``: the runs of every qualifying task (:func:`prspace.experiments.steps.boyd_steps.read_runs`); ``criteria`` says how the tasks
     were chosen, for the notes.
     """
     if runs.empty:
@@ -201,17 +187,6 @@ def fold_skew_mechanism_report(*, n_sim: int = 400, seed: int = 0) -> StepOutput
 
 
 # --- section 4.2: aggregation over tasks -------------------------------------------------------------
-
-
-def read_metrics(path: str | Path) -> pd.DataFrame:
-    """The study's metrics table; :class:`InputError` if it is missing or has no rows."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"no metrics table at {path}; run `prspace step collect` first")
-    df = pd.read_csv(path)
-    if df.empty:
-        raise InputError(f"the metrics table {path} has no rows; no task was scored")
-    return df
 
 
 def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_groups: int = 3,

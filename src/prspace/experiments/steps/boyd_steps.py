@@ -22,14 +22,17 @@ the generic step command does not write; they stay sub-commands of ``prspace boy
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NotRequired, TypedDict
+
+import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.boyd import boyd_tables as bt
-from prspace.experiments.boyd.boyd_evidence import evidence_from_files
+from prspace.experiments.boyd.boyd_evidence import DEFAULT_RESAMPLES, boyd_evidence_tables
 from prspace.experiments.boyd.boyd_theory_data import theory_tables
 
 __all__ = [
@@ -40,6 +43,8 @@ __all__ = [
     "fold_skew_report_step",
     "paper_tables_step",
     "pr_prg_step",
+    "read_metrics",
+    "read_runs",
     "theory_data_step",
 ]
 
@@ -87,12 +92,12 @@ def pr_prg_step(inputs: StatusInputs, *, task: str, model: str, target_positives
 def downsampling_report_step(inputs: RunsInputs, *, study: str = "", criteria: str = "") -> StepOutput:
     """Step ``boyd_downsampling_report``: :func:`~prspace.experiments.boyd.boyd_tables.downsampling_report`
     of the runs; ``criteria`` says how the tasks were chosen (the notes)."""
-    return bt.downsampling_report(bt.read_runs(inputs.get("runs", [])), study=study, criteria=criteria)
+    return bt.downsampling_report(read_runs(inputs.get("runs", [])), study=study, criteria=criteria)
 
 
 def fold_skew_report_step(inputs: RunsInputs, *, study: str = "", criteria: str = "") -> StepOutput:
     """Step ``boyd_fold_skew_report``: :func:`~prspace.experiments.boyd.boyd_tables.fold_skew_report` of the runs."""
-    return bt.fold_skew_report(bt.read_runs(inputs.get("runs", [])), study=study, criteria=criteria)
+    return bt.fold_skew_report(read_runs(inputs.get("runs", [])), study=study, criteria=criteria)
 
 
 def fold_skew_mechanism_step(inputs: NoInputs, *, n_sim: int, seed: int) -> StepOutput:
@@ -108,13 +113,13 @@ def fold_skew_mechanism_step(inputs: NoInputs, *, n_sim: int, seed: int) -> Step
 def aggregation_step(inputs: MetricsInputs, *, learner: str, skew_groups: int, study: str = "") -> StepOutput:
     """Step ``boyd_aggregation``: :func:`~prspace.experiments.boyd.boyd_tables.aggregation_report` of the
     metrics table, ``skew_groups`` equal-size groups of tasks by pi."""
-    return bt.aggregation_report(bt.read_metrics(inputs["metrics"]), learner=learner, skew_groups=skew_groups,
+    return bt.aggregation_report(read_metrics(inputs["metrics"]), learner=learner, skew_groups=skew_groups,
                                  study=study)
 
 
 def evidence_step(inputs: EvidenceInputs, *, learner: str, n_resamples: int, seed: int, max_pi: float,
                   min_positives: int, downsampling_scope: str) -> StepOutput:
-    """Step ``boyd_evidence``: :func:`prspace.experiments.boyd.boyd_evidence.evidence_from_files`; a role
+    """Step ``boyd_evidence``: :func:`evidence_from_files`; a role
     left out (its experiment off, or no task qualified) gives none of its rows. ``max_pi``,
     ``min_positives``: the downsampling's eligibility; ``downsampling_scope``: what it ran and why
     not more."""
@@ -124,3 +129,55 @@ def evidence_step(inputs: EvidenceInputs, *, learner: str, n_resamples: int, see
         learner=learner, n_resamples=n_resamples, seed=seed, max_pi=max_pi, min_positives=min_positives,
         downsampling_scope=downsampling_scope)
     return StepOutput([TableOut(R.BOYD_EVIDENCE, evidence), TableOut(R.BOYD_EVIDENCE_VALUES, values)])
+
+
+# --- the files the steps read (the science takes their frames) -----------------------------------
+
+
+def read_runs(paths: Sequence[str | Path]) -> pd.DataFrame:
+    """The runs files (parquet) of ``boyd downsample`` / ``boyd fold-skew``, concatenated; empty files
+    (skipped tasks) are left out.  Raises :class:`InputError` naming a missing file."""
+    frames = []
+    for p in map(Path, paths):
+        if not p.is_file():
+            raise InputError(f"no runs file at {p}; run the step that makes it")
+        frames.append(pd.read_parquet(p))
+    frames = [f for f in frames if len(f)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def read_metrics(path: str | Path) -> pd.DataFrame:
+    """The study's metrics table; :class:`InputError` if it is missing or has no rows."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"no metrics table at {path}; run `prspace step collect` first")
+    df = pd.read_csv(path)
+    if df.empty:
+        raise InputError(f"the metrics table {path} has no rows; no task was scored")
+    return df
+
+
+def evidence_from_files(
+    *, metrics: object = None, tasks: object = None, downsampling_runs: Sequence[object] | None = None,
+    fold_skew_runs: Sequence[object] | None = None, mechanism: object = None, learner: str = "flow_id",
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, max_pi: float = 0.1,
+    min_positives: int = 25, downsampling_scope: str = "",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`boyd_evidence_tables` from a study's files (every path checked before any work)."""
+    for what, p, fix in (("metrics table", metrics, "run `prspace step collect` first"),
+                         ("task table", tasks, "run the task selection step first"),
+                         ("fold-skew mechanism table", mechanism, "run `prspace boyd fold-skew-mechanism` first")):
+        if p is not None and not Path(p).is_file():
+            raise InputError(f"no {what} at {p}; {fix}")
+    if seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
+    if n_resamples < 40:
+        raise InputError(f"--n-resamples must be at least 40 (20 batches of 2), got {n_resamples}")
+    ds_runs = None if downsampling_runs is None else read_runs(downsampling_runs)
+    fs_runs = None if fold_skew_runs is None else read_runs(fold_skew_runs)
+    mt = pd.read_csv(metrics) if metrics is not None else None
+    tt = pd.read_csv(tasks) if tasks is not None else None
+    mech = pd.read_csv(mechanism) if mechanism is not None else None
+    return boyd_evidence_tables(metrics_table=mt, tasks=tt, downsampling_runs=ds_runs, fold_skew_runs=fs_runs, mechanism=mech,
+                         learner=learner, n_resamples=n_resamples, seed=seed, max_pi=max_pi,
+                         min_positives=min_positives, downsampling_scope=downsampling_scope)

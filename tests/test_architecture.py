@@ -1,0 +1,195 @@
+"""The rules docs/architecture.md states, each checked against the code (issue 61, deliver 6): where the step
+functions live, which modules touch files and read the configuration, which functions import ``scipy.stats``
+late and that ``prspace audit`` never loads it, where ``prg`` is imported, and the shape of a command module.
+
+Each test reads its list from the text of docs/architecture.md (a ``files:`` line, the names of a sentence), so
+that the page and the code cannot drift apart unseen, and reads the code with :mod:`ast` (nothing is imported
+but the registry). The import rules (layers, late imports, circles) are tests/test_layout.py's; the audit's
+folders, tests/audit/test_audit_layers.py's.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from prspace.core import registry as R
+from test_layout import (
+    ARCHITECTURE,
+    MODULES,
+    PKG,
+    _architecture_line,
+    _heavy_at_import,
+    _statements,
+)
+
+DOC = ARCHITECTURE.read_text(encoding="utf-8")
+
+#: Attributes whose call touches the file system (a ``Path``'s, ``os``'s, pandas', numpy's, matplotlib's).
+FILE_CALLS = frozenset({
+    "read_text", "write_text", "read_bytes", "write_bytes", "open", "exists", "is_file", "is_dir", "mkdir",
+    "rmdir", "unlink", "iterdir", "glob", "rglob", "stat", "touch", "read_csv", "read_table", "read_parquet",
+    "read_json", "read_pickle", "read_excel", "to_csv", "to_parquet", "to_json", "to_pickle", "savefig",
+    "savez", "load", "save"})
+#: Attributes that touch the file system only on these objects (``os.replace``; a string's ``replace`` does not).
+FILE_CALLS_OF = {"replace": {"os"}, "rename": {"os"}, "load": {"np", "json", "pickle"}, "save": {"np"}}
+
+
+def _doc_names(pattern: str) -> list[str]:
+    """The backquoted names in the one passage of docs/architecture.md that ``pattern`` (group 1) finds."""
+    found = re.findall(pattern, DOC, flags=re.S)
+    assert len(found) == 1, f"docs/architecture.md: expected one passage matching {pattern!r}, found {len(found)}"
+    return re.findall(r"`([^`]+)`", found[0])
+
+
+def _rel(module: str) -> str:
+    """``prspace.audit.audit_files`` -> ``audit/audit_files.py`` (a package: its ``__init__.py``)."""
+    p = MODULES[module]
+    return p.relative_to(PKG).as_posix()
+
+
+# --------------------------------------------------------------------------- where the step functions live
+
+
+def test_a_step_function_lives_in_experiments_steps_or_where_the_page_says():
+    """"A step function (a ``run=`` of the registry) lives in ``experiments/steps/``", except the steps the
+    verdicts paragraph names ("These three steps (...) live here"), which live in ``verdicts/``."""
+    in_verdicts = set(_doc_names(r"These \w+ steps \(([^)]*)\) live here"))
+    runs = {s.name: s.run.partition(":")[0] for s in R.STEPS if s.run}
+    assert len(runs) > 15 and in_verdicts
+    placed = {name: "verdicts" if mod.startswith("prspace.verdicts.") else
+              "experiments/steps" if mod.startswith("prspace.experiments.steps.") else mod
+              for name, mod in runs.items()}
+    assert {n for n, where in placed.items() if where == "verdicts"} == in_verdicts, placed
+    assert {where for n, where in placed.items() if n not in in_verdicts} == {"experiments/steps"}, placed
+    assert all(mod in MODULES for mod in runs.values())
+
+
+def test_the_step_modules_the_page_lists_are_the_step_modules():
+    """The experiments paragraph lists every module of ``experiments/steps/`` ("... gives the tables their titles
+    and notes (``score_step.py``, ...)"), and no other."""
+    listed = set(_doc_names(r"gives the tables their titles and\s+notes \(([^)]*)\)"))
+    have = {p.name for p in (PKG / "experiments" / "steps").glob("*.py") if p.name != "__init__.py"}
+    assert listed == have, f"on the page only: {sorted(listed - have)}; in the folder only: {sorted(have - listed)}"
+
+
+# --------------------------------------------------------------------------- who touches files
+
+
+def _touches(path: Path) -> set[str]:
+    """The file-system calls of a module (:data:`FILE_CALLS`, ``open(...)``)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id == "open":
+            out.add("open")
+        elif isinstance(f, ast.Attribute):
+            owner = f.value.id if isinstance(f.value, ast.Name) else None
+            if f.attr in FILE_CALLS_OF:
+                if owner in FILE_CALLS_OF[f.attr]:
+                    out.add(f.attr)
+            elif f.attr in FILE_CALLS:
+                out.add(f.attr)
+    return out
+
+
+def _allowed(entry: str, rel: str) -> bool:
+    """Whether the ``files:`` entry (a folder ``experiments/steps`` or a module ``core/_io.py``) covers ``rel``."""
+    return rel == entry if entry.endswith(".py") else rel.startswith(entry.rstrip("/") + "/")
+
+
+def _file_rule(modules: dict[str, Path], pkg: Path, entries: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """(modules that touch files outside ``entries``: rel -> calls, entries that cover no module touching one)."""
+    touching = {p.relative_to(pkg).as_posix(): sorted(c) for p in modules.values() if (c := _touches(p))}
+    outside = {rel: calls for rel, calls in touching.items() if not any(_allowed(e, rel) for e in entries)}
+    idle = [e for e in entries if not any(_allowed(e, rel) for rel in touching)]
+    return outside, idle
+
+
+def _line(key: str) -> list[str]:
+    return [e.strip() for e in _architecture_line(key).split(",")]
+
+
+def test_only_the_modules_the_page_names_touch_files():
+    outside, idle = _file_rule(MODULES, PKG, _line("files"))
+    assert not outside, f"these modules touch files but the 'files:' line of docs/architecture.md names them not: {outside}"
+    assert not idle, f"on the 'files:' line but touching no file: {idle}"
+    assert "experiments/steps" in _line("files") and "core/output.py" in _line("files")
+
+
+def test_only_the_modules_the_page_names_read_the_configuration():
+    """A study's configuration is YAML: the modules that import ``yaml`` are the ``configuration:`` line's."""
+    readers = {_rel(m) for m, p in MODULES.items()
+               if any(n == "yaml" or n.startswith("yaml.") for _, names, _, _ in _statements(m, p) for n in names)}
+    assert readers == set(_line("configuration"))
+
+
+def test_the_file_rule_fails_on_a_planted_tree(tmp_path):
+    """A science module that reads a CSV, opens a file or asks whether a path exists is named; a string's
+    ``replace`` and an entry that no module needs are told apart; the allowed ones pass."""
+    pkg = tmp_path / "prspace"
+    files = {
+        "experiments/fk/scoring.py": "import pandas as pd\n\ndef f(p):\n    return pd.read_csv(p)\n",
+        "stats/bands.py": "def f(p):\n    with open(p) as fh:\n        return fh.read()\n",
+        "figures/style.py": "def f(p):\n    return p.exists() and 'a'.replace('a', 'b')\n",
+        "metrics/pr.py": "def f(s):\n    return s.replace('a', 'b')\n",
+        "experiments/steps/rank_step.py": "import pandas as pd\n\ndef f(p):\n    return pd.read_csv(p)\n",
+        "core/output.py": "def f(df, p):\n    df.to_csv(p)\n",
+    }
+    for rel, text in files.items():
+        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / rel).write_text(text)
+    modules = {rel: pkg / rel for rel in files}
+    outside, idle = _file_rule(modules, pkg, ["experiments/steps", "core/output.py", "cli"])
+    assert outside == {"experiments/fk/scoring.py": ["read_csv"], "figures/style.py": ["exists"],
+                       "stats/bands.py": ["open"]}
+    assert idle == ["cli"]
+    with pytest.raises(AssertionError):
+        assert not outside
+    assert _file_rule(modules, pkg, ["experiments", "stats", "figures", "core/output.py"]) == ({}, [])
+
+
+# --------------------------------------------------------------------------- slow imports named on the page
+
+
+def test_scipy_stats_is_imported_late_where_the_page_says_and_never_by_prspace_audit():
+    listed = set(_doc_names(r"the studentized range, `rankdata` in 2-D: (.*?)\); the studies"))
+    late = {_rel(m) for m, p in MODULES.items()
+            for _, names, in_fn, _ in _statements(m, p) if in_fn
+            for n in names if n == "scipy.stats" or n.startswith("scipy.stats.")}
+    assert late == listed, f"late scipy.stats imports: {sorted(late)}; the page: {sorted(listed)}"
+    heavy = _heavy_at_import(MODULES, ("scipy.stats",))
+    assert "prspace.cli.audit" in MODULES and "prspace.cli.audit" not in heavy
+    assert "prspace.stats.cluster_bootstrap" in heavy  # the check sees a top-level import
+
+
+def test_prg_is_imported_only_where_the_page_says():
+    (where,) = _doc_names(r"`prg` \(PyPI `pyprg`.*?in place (\(`prspace\.[\w.]+`\))")
+    importers = {m for m, p in MODULES.items()
+                 for _, names, _, _ in _statements(m, p) for n in names if n == "prg" or n.startswith("prg.")}
+    assert importers == {where}
+
+
+# --------------------------------------------------------------------------- the command modules
+
+
+def test_a_command_module_registers_and_runs():
+    """"One sub-command a module (``register(subparsers)``, ``run(args) -> int``, or one ``run_<sub-command>``
+    each where a command has sub-commands: ...)": the commands with sub-commands are the ones the page names."""
+    with_subs = {n.replace("-", "_") for n in _doc_names(r"or one `run_<sub-command>` each where a command has "
+                                                         r"sub-commands: (.*?); discovered")}
+    no_run = set()
+    for m, p in MODULES.items():
+        if not m.startswith("prspace.cli.") or p.name.startswith("_"):
+            continue
+        funcs = {n.name for n in ast.parse(p.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
+        assert "register" in funcs, m
+        assert "run" in funcs or any(f.startswith("run_") for f in funcs), m
+        if "run" not in funcs:
+            no_run.add(p.stem)
+    assert no_run == with_subs
