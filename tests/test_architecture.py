@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,6 @@ from test_layout import (
     ARCHITECTURE,
     MODULES,
     PKG,
-    _architecture_line,
     _heavy_at_import,
     _statements,
 )
@@ -112,7 +112,10 @@ def _file_rule(modules: dict[str, Path], pkg: Path, entries: list[str]) -> tuple
 
 
 def _line(key: str) -> list[str]:
-    return [e.strip() for e in _architecture_line(key).split(",")]
+    """The entries of the ``<key>: a, b, ...`` line of docs/architecture.md."""
+    found = re.findall(rf"^{key}: (.+)$", DOC, flags=re.M)
+    assert len(found) == 1, f"docs/architecture.md must hold exactly one '{key}:' line, found {len(found)}"
+    return [e.strip() for e in found[0].split(",")]
 
 
 def test_only_the_modules_the_page_names_touch_files():
@@ -193,3 +196,27 @@ def test_a_command_module_registers_and_runs():
         if "run" not in funcs:
             no_run.add(p.stem)
     assert no_run == with_subs
+
+
+# --------------------------------------------------------------------------- the checks can fail
+
+
+@pytest.mark.parametrize(("check", "old", "new"), [
+    (test_a_step_function_lives_in_experiments_steps_or_where_the_page_says,
+     "(`controlled_skew`, `completeness`, `verdicts`)", "(`completeness`, `verdicts`)"),
+    (test_the_step_modules_the_page_lists_are_the_step_modules, "(`score_step.py`, ", "("),
+    (test_only_the_modules_the_page_names_touch_files, "verdicts/report.py, ", ""),
+    (test_only_the_modules_the_page_names_touch_files, "audit/rule_tables.py", "audit/rule_tables.py, local"),
+    (test_only_the_modules_the_page_names_read_the_configuration, "cli/verdicts.py, ", ""),
+    (test_scipy_stats_is_imported_late_where_the_page_says_and_never_by_prspace_audit,
+     "`audit/simulation/power_tests.py`", "`audit/simulation/audit_power.py`"),
+    (test_prg_is_imported_only_where_the_page_says, "(`prspace.verdicts.completeness`)", "(`prspace.verdicts.rule`)"),
+    (test_a_command_module_registers_and_runs, "`fetch-openml`; discovered", "`fetch`; discovered"),
+], ids=["steps-in-verdicts", "step-modules", "files-missing", "files-idle", "configuration", "scipy-stats", "prg",
+        "commands"])
+def test_each_check_fails_on_a_page_that_says_otherwise(monkeypatch, check, old, new):
+    """Each check above, run on the page with one statement made untrue, fails."""
+    assert DOC.count(old) == 1, old
+    monkeypatch.setattr(sys.modules[__name__], "DOC", DOC.replace(old, new))
+    with pytest.raises(AssertionError):
+        check()
