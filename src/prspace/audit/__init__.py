@@ -5,8 +5,9 @@ The package, by what its folders hold: ``intake/`` (the user's table or arrays r
 ``inference/`` (metrics, intervals, paired tests and decisions, rank sets, bands, what the AUROCs
 allow), ``simulation/`` (the calibration by simulation, and power), ``report/`` (findings, sentences,
 the reports and figures); at the top the audit as a function (``audit_result``), its record
-(``audit_record``), the files of ``prspace audit`` (``audit_files``), and the one reader and writer of
-the rule tables of ``data/`` (``rule_tables``). One job per module:
+(``audit_record``), the files of ``prspace audit`` (``audit_files``), how its texts print numbers
+(``audit_numbers``), and the one reader and writer of the rule tables of ``data/`` (``rule_tables``).
+They import in one direction, the ``audit layers:`` line of ``docs/architecture.md``. One job per module:
 
 * :mod:`~prspace.audit.intake.inputs`: which column holds what; the checked canonical frame.
 * :mod:`~prspace.audit.intake.columns`: every other column accounted for; :mod:`~prspace.audit.intake.table_check`:
@@ -20,7 +21,8 @@ the rule tables of ``data/`` (``rule_tables``). One job per module:
 * :mod:`~prspace.audit.inference.audit_ranksets`: confidence sets for ranks (:mod:`prspace.stats.ranksets`), per task and metric.
 * :mod:`~prspace.audit.inference.bounds`: what the AUROCs allow (:mod:`prspace.stats.auroc_bounds`), per task, metric and pair.
 * :mod:`~prspace.audit.report.audit_sentences`: where the rankings disagree, with the noise floor.
-* :mod:`~prspace.audit.report.findings`: one function per finding, in a registry.
+* :mod:`~prspace.audit.report.findings`, :mod:`~prspace.audit.report.row_findings`: one function per finding, in
+  the registry of :mod:`~prspace.audit.report.finding_types`.
 * :mod:`~prspace.audit.report.tools`: which estimator popular tools compute.
 * :mod:`~prspace.audit.audit_record`: :class:`AuditRecord`, what the audit found, as data.
 * :mod:`~prspace.audit.report.render`, :mod:`~prspace.audit.report.lines`, :mod:`~prspace.audit.report.plot`: the reports
@@ -33,7 +35,8 @@ the rule tables of ``data/`` (``rule_tables``). One job per module:
   command line (:mod:`prspace.cli.audit`) only parses and prints.
 * :mod:`~prspace.audit.inference.decision`, :mod:`~prspace.audit.inference.coverage`: which procedure
   decides and which intervals are printed, by the rule tables of ``data/``
-  (:func:`~prspace.audit.rule_tables.read_cells`), made by :mod:`~prspace.audit.simulation.simulate`.
+  (:func:`~prspace.audit.rule_tables.read_cells`), made by :mod:`~prspace.audit.simulation.simulate` and
+  :mod:`~prspace.audit.simulation.coverage_calib`.
 * :mod:`~prspace.audit.simulation.audit_power`, :mod:`~prspace.audit.simulation.planning`: ``prspace power``.
 """
 

@@ -29,7 +29,8 @@ has fewer than one positive and one negative); a pair the corrected procedure do
 reads "not distinguishable", because the data cannot tell.
 
 The calibration ran at the audit's default level (0.05); another ``--confidence`` maps through the
-same correction (its nominal level is read off the same null p-values).
+same correction (its nominal level is read off the same null p-values).  :func:`decided` puts each
+pair's decision into the comparisons table (:mod:`prspace.audit.inference.uncertainty`).
 """
 
 from __future__ import annotations
