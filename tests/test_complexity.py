@@ -30,16 +30,9 @@ CC_EXCEPTIONS: dict[str, str] = {
     # files of other changes of issue 61
     "audit/report/plot.py:bands_figure": PENDING,
     "audit/simulation/audit_power.py:power_table": PENDING,
-    "core/registry_types.py:Step": PENDING,
-    "core/registry_types.py:Step.__post_init__": PENDING,
     "stats/bands.py:curve_bands": PENDING,
-    "verdicts/report.py:_primary_tables": PENDING,
     # files no change of issue 61 was assigned when this list was written
-    "cli/__init__.py:main": PENDING + " (unassigned)",
     "cli/power.py:run": PENDING + " (unassigned)",
-    "core/steps.py:write_step": PENDING + " (unassigned)",
-    "verdicts/primary.py:decide_family": PENDING + " (unassigned)",
-    "verdicts/sentences.py:own_data_section": PENDING + " (unassigned)",
 }
 
 #: ``"path/under/prspace.py"`` -> why it stays over MAX_MODULE_LINES.

@@ -141,46 +141,67 @@ def _interrupted(command: str) -> int:
     return 130
 
 
+class _Seen:
+    """What :func:`main` knows of the command when a failure reaches it: its name and parsed arguments."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.args: argparse.Namespace | None = None
+
+
+def _run(argv: list[str], seen: _Seen) -> int:
+    """Parse ``argv`` and run its command (recording what was parsed in ``seen``); its exit status."""
+    parser = build_parser(_wanted_module(argv))
+    args = seen.args = parser.parse_args(argv)
+    seen.command = args.command or ""
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        datefmt="%H:%M:%S",
+    )
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+def _exit_status(code: object) -> int:
+    """The exit status of a ``SystemExit`` (argparse's usage errors: 2, --help: 0, and sys.exit)."""
+    return code if isinstance(code, int) else (0 if code is None else 2)
+
+
+def _failed(exc: Exception, seen: _Seen, *, verbose: bool) -> int:
+    """Print the one line of a failure (``-v``: the traceback first); its exit status."""
+    message, status = _message(exc)
+    if verbose:
+        traceback.print_exc()
+    where = f"prspace {seen.command}" if seen.command else "prspace"
+    if isinstance(exc, ServiceError):  # which request of the command failed: name its action too
+        action = next((v for k, v in vars(seen.args or argparse.Namespace()).items()
+                       if k.endswith("_command") and v), None)
+        where += f" {action}" if action else ""
+    try:
+        print(f"{where}: error: {message}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return _interrupted(seen.command)
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status (see the module docstring)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = any(a in ("-v", "--verbose") or re.fullmatch(r"-v+", a) for a in argv)
-    command = next((a for a in argv if not a.startswith("-")), "")
-    args = None
+    seen = _Seen(next((a for a in argv if not a.startswith("-")), ""))
     try:
-        parser = build_parser(_wanted_module(argv))
-        args = parser.parse_args(argv)
-        command = args.command or ""
-        logging.basicConfig(
-            level=logging.DEBUG if args.verbose else logging.INFO,
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-            datefmt="%H:%M:%S",
-        )
-        if not getattr(args, "func", None):
-            parser.print_help()
-            return 2
-        return int(args.func(args) or 0)
+        return _run(argv, seen)
     except KeyboardInterrupt:
-        return _interrupted(command)
+        return _interrupted(seen.command)
     except SystemExit as exc:  # argparse (usage errors: status 2, --help: 0) and sys.exit
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 2)
+        return _exit_status(exc.code)
     except BrokenPipeError:  # `prspace list-datasets | head`
         return 0
     except Exception as exc:  # noqa: BLE001 - the single place where failures become one line
-        message, status = _message(exc)
-        if verbose:
-            traceback.print_exc()
-        where = f"prspace {command}" if command else "prspace"
-        if isinstance(exc, ServiceError):  # which request of the command failed: name its action too
-            action = next((v for k, v in vars(args or argparse.Namespace()).items()
-                           if k.endswith("_command") and v), None)
-            where += f" {action}" if action else ""
-        try:
-            print(f"{where}: error: {message}", file=sys.stderr)
-        except KeyboardInterrupt:
-            return _interrupted(command)
-        return status
+        return _failed(exc, seen, verbose=verbose)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -244,47 +244,61 @@ class Step:
     within: str | None = None
 
     def __post_init__(self) -> None:
-        def bad(problem: str, kind: type[Exception] = TypeError) -> Exception:
-            return kind(f"step {self.name!r} (prspace.core.registry): {problem}")
-
         if not isinstance(self.name, str) or not self.name.isidentifier():
-            raise bad("its name must be a Python identifier (it names a Snakemake rule)", ValueError)
+            raise self._bad("its name must be a Python identifier (it names a Snakemake rule)", ValueError)
         if self.when is not None and not isinstance(self.when, When):
-            raise bad(f"when={self.when!r}; give a When (When.BOYD_THEORY) or None")
+            raise self._bad(f"when={self.when!r}; give a When (When.BOYD_THEORY) or None")
+        self._check_outputs()
+        for field, kinds in (("files", StudyFile), ("inputs", (Table, FigureData, StudyFile, OverTasks, If)),
+                             ("settings", (str, Composed)), ("resources", int)):
+            self._check_pairs(field, kinds)
+        if not self.description:
+            raise self._bad("has no description (snakemake --list-rules and docs/workflow.md show it)", ValueError)
+        self._check_run()
+
+    def _bad(self, problem: str, kind: type[Exception] = TypeError) -> Exception:
+        """The error a bad declaration raises, naming the step."""
+        return kind(f"step {self.name!r} (prspace.core.registry): {problem}")
+
+    def _check_outputs(self) -> None:
+        """``tables``, ``figure_data``, ``figures`` and ``evidence`` are tuples of their kind; the
+        evidence is among the tables."""
         for field, kinds in (("tables", Table), ("figure_data", FigureData), ("figures", Figure), ("evidence", Table)):
             items = getattr(self, field)
             if not isinstance(items, tuple) or not all(isinstance(x, kinds) for x in items):
-                raise bad(f"{field} must be a tuple of {kinds.__name__}")
+                raise self._bad(f"{field} must be a tuple of {kinds.__name__}")
         if not set(self.evidence) <= set(self.tables):
-            raise bad("evidence names a table the step does not write", ValueError)
-        for field, kinds in (("files", StudyFile), ("inputs", (Table, FigureData, StudyFile, OverTasks, If)),
-                             ("settings", (str, Composed)), ("resources", int)):
-            pairs = getattr(self, field)
-            if not isinstance(pairs, tuple):
-                raise bad(f"{field} must be a tuple of (name, value) pairs")
-            for pair in pairs:
-                if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
-                        and pair[0].isidentifier()):
-                    raise bad(f"{field} holds {pair!r}; each must be a (name, value) pair with an identifier name")
-                if not isinstance(pair[1], kinds):
-                    raise bad(f"{field} {pair[0]!r} is {pair[1]!r}, not "
-                              + " / ".join(k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,))))
-            names = [name for name, _ in pairs]
-            if len(set(names)) != len(names):
-                raise bad(f"{field} repeats a name: {names}", ValueError)
-        if not self.description:
-            raise bad("has no description (snakemake --list-rules and docs/workflow.md show it)", ValueError)
+            raise self._bad("evidence names a table the step does not write", ValueError)
+
+    def _check_pairs(self, field: str, kinds: type | tuple[type, ...]) -> None:
+        """``field`` is a tuple of ``(identifier, value of kinds)`` pairs, no name twice."""
+        pairs = getattr(self, field)
+        if not isinstance(pairs, tuple):
+            raise self._bad(f"{field} must be a tuple of (name, value) pairs")
+        for pair in pairs:
+            if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+                    and pair[0].isidentifier()):
+                raise self._bad(f"{field} holds {pair!r}; each must be a (name, value) pair with an identifier name")
+            if not isinstance(pair[1], kinds):
+                raise self._bad(f"{field} {pair[0]!r} is {pair[1]!r}, not "
+                                + " / ".join(k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,))))
+        names = [name for name, _ in pairs]
+        if len(set(names)) != len(names):
+            raise self._bad(f"{field} repeats a name: {names}", ValueError)
+
+    def _check_run(self) -> None:
+        """What only a ``prspace step`` rule takes (a ``run``) and what it may not (figures), and ``within``."""
         if self.run is None:
             extra = [f for f in ("files", "inputs", "settings", "resources", "within") if getattr(self, f)]
             if extra or self.grouped:
-                raise bad(f"declares {', '.join(extra) or 'grouped'} but no run: only a `prspace step` rule takes "
-                          "them; give run='module:function' or declare its rule by hand", ValueError)
+                raise self._bad(f"declares {', '.join(extra) or 'grouped'} but no run: only a `prspace step` rule "
+                                "takes them; give run='module:function' or declare its rule by hand", ValueError)
         else:
             if not isinstance(self.run, str) or self.run.count(":") != 1:
-                raise bad(f"run={self.run!r}; give 'module:function'", ValueError)
+                raise self._bad(f"run={self.run!r}; give 'module:function'", ValueError)
             if self.figures:
-                raise bad("a `prspace step` rule writes tables and figure data; its figures are steps of "
-                          "their own (_figure_step)", ValueError)
+                raise self._bad("a `prspace step` rule writes tables and figure data; its figures are steps of "
+                                "their own (_figure_step)", ValueError)
         if self.within is not None and (self.run is None or self.resources or not isinstance(self.within, str)):
-            raise bad(f"within={self.within!r}: only a step with a run and no resources of its own runs inside "
-                      "another rule's jobs (give the rule's name)", ValueError)
+            raise self._bad(f"within={self.within!r}: only a step with a run and no resources of its own runs "
+                            "inside another rule's jobs (give the rule's name)", ValueError)

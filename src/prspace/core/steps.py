@@ -71,6 +71,42 @@ def _check_declared(output: StepOutput, step: Step) -> None:
                          "for it; declare them in prspace.core.registry")
 
 
+def _check_destinations(output: StepOutput, tables_dir: object, figure_data_dir: object,
+                        files: Mapping[str, object]) -> None:
+    """A folder for each kind of table the step made and a path for each of its other files."""
+    if output.tables and tables_dir is None:
+        raise InputError("this step writes tables: give their folder (--tables-dir)")
+    if output.figure_data and figure_data_dir is None:
+        raise InputError("this step writes the tables a figure is drawn from: give their folder (--figure-data-dir)")
+    missing = [role for role in output.files if role not in files]
+    if missing:
+        raise InputError(f"this step writes {', '.join(missing)}: give each path (--out ROLE=PATH)")
+
+
+def _write_tables(tables: list[TableOut], tables_dir: str | os.PathLike[str]) -> list[Path]:
+    """Each table's CSV and, when the registry says it has one, its Markdown twin."""
+    Path(tables_dir).mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for t in tables:
+        written.append(write_csv(t.frame, t.table.csv(tables_dir)))
+        if t.table.md and isinstance(t.markdown, str):
+            written.append(write_text(t.markdown, t.table.markdown(tables_dir)))
+        elif t.table.md:
+            written.append(write_markdown(t.frame if t.markdown is None else t.markdown, t.table.markdown(tables_dir),
+                                          title=t.table.title if t.title is None else t.title, note=t.note))
+    return written
+
+
+def _write_file(content: pd.DataFrame | dict[str, pd.DataFrame] | str, path: Path) -> list[Path]:
+    """One other file of the step: a frame as CSV, a text as it is, a {stem: frame} as a folder of CSVs."""
+    if isinstance(content, pd.DataFrame):
+        return [write_csv(content, path)]
+    if isinstance(content, str):
+        return [write_text(content, path)]
+    path.mkdir(parents=True, exist_ok=True)
+    return [write_csv(frame, path / f"{stem}.csv") for stem, frame in content.items()]
+
+
 def write_step(output: StepOutput, *, tables_dir: str | os.PathLike[str] | None = None,
                figure_data_dir: str | os.PathLike[str] | None = None,
                files: Mapping[str, str | os.PathLike[str]] | None = None, step: Step | None = None) -> list[Path]:
@@ -84,37 +120,16 @@ def write_step(output: StepOutput, *, tables_dir: str | os.PathLike[str] | None 
     files = dict(files or {})
     if step is not None:
         _check_declared(output, step)
-    if output.tables and tables_dir is None:
-        raise InputError("this step writes tables: give their folder (--tables-dir)")
-    if output.figure_data and figure_data_dir is None:
-        raise InputError("this step writes the tables a figure is drawn from: give their folder (--figure-data-dir)")
-    missing = [role for role in output.files if role not in files]
-    if missing:
-        raise InputError(f"this step writes {', '.join(missing)}: give each path (--out ROLE=PATH)")
+    _check_destinations(output, tables_dir, figure_data_dir, files)
     for text in output.warnings:
         log.warning("%s", text)
     written: list[Path] = []
     if tables_dir is not None and output.tables:
-        Path(tables_dir).mkdir(parents=True, exist_ok=True)
-    for t in output.tables:
-        written.append(write_csv(t.frame, t.table.csv(tables_dir)))
-        if t.table.md and isinstance(t.markdown, str):
-            written.append(write_text(t.markdown, t.table.markdown(tables_dir)))
-        elif t.table.md:
-            written.append(write_markdown(t.frame if t.markdown is None else t.markdown, t.table.markdown(tables_dir),
-                                          title=t.table.title if t.title is None else t.title, note=t.note))
+        written += _write_tables(output.tables, tables_dir)
     if figure_data_dir is not None and output.figure_data:
         Path(figure_data_dir).mkdir(parents=True, exist_ok=True)
     for data, frame in output.figure_data:
         written.append(write_full_csv(frame, data.csv(figure_data_dir)))
     for role, content in output.files.items():
-        path = Path(files[role])
-        if isinstance(content, pd.DataFrame):
-            written.append(write_csv(content, path))
-            continue
-        if isinstance(content, str):
-            written.append(write_text(content, path))
-            continue
-        path.mkdir(parents=True, exist_ok=True)
-        written += [write_csv(frame, path / f"{stem}.csv") for stem, frame in content.items()]
+        written += _write_file(content, Path(files[role]))
     return written

@@ -31,7 +31,7 @@ power. Saturated tasks (two or more models perfect under every metric) count as 
 them out, and :func:`prspace.verdicts.sensitivity.margin_sensitivity_table` decides every claim at half and
 twice its margin.
 
-One module of about 480 lines on purpose: the primary rows of both papers go through one engine and one
+One module of about 500 lines on purpose: the primary rows of both papers go through one engine and one
 Holm family per paper here, so that every primary interval is made the same way; Boyd et al.'s rows are read from their evidence table by
 :mod:`prspace.verdicts.direction`, and the sensitivity tables are :mod:`prspace.verdicts.sensitivity`.
 """
@@ -280,6 +280,84 @@ def _intersection_union(boots: list[Bootstrapped], margin_factor: float | None
     return out, parts, p_diff
 
 
+_P, _NAN = ("diff", "equiv", "beyond", "decide"), float("nan")  # the p-values of a claim; a cell not computed
+
+
+def _p_values(boots: list[Bootstrapped], margins: list[float], ok: list[bool],
+              iut: dict[str, tuple[float, np.ndarray]]) -> list[dict[str, tuple[float, np.ndarray]] | None]:
+    """Each claim's p-values (:func:`decide_family`; None where its margin or value is not finite)."""
+    # a statistic without spread (every task gives the same value: se 0) has no bootstrap to test with: its p-values
+    # are 1 (no evidence either way), so it stays in its paper's Holm family, costing the others its place, and its
+    # row says why it cannot be told (prspace.verdicts.rule.decide)
+    reps0 = len(boots[0].res.reps)
+    flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in _P}
+    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
+          for b, m, good in zip(boots, margins, ok, strict=True)]
+    for i, b in enumerate(boots):  # an intersection-union claim: its p of a difference is its parts' largest
+        if b.claim_id in iut and ps[i] is not None:
+            d = iut[b.claim_id]
+            ps[i] = {**ps[i], "diff": d, "decide": (min(d[0], ps[i]["equiv"][0]), np.minimum(d[1], ps[i]["equiv"][1]))}
+    return ps
+
+
+def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[list[float]]]:
+    """Holm over the claims' ``p_decide``: adjusted p-values, multipliers, and the same with each rerun left out."""
+    adj, mult = REG.holm([p["decide"][0] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)
+    reps = min((len(p["decide"][1]) for p in ps if p is not None), default=0)
+    per_rerun = [REG.holm([p["decide"][1][r] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)[0]
+                 for r in range(reps)]
+    return adj, mult, per_rerun
+
+
+def _counted(sub: CB.Result | SF.Result, a_used: float, main: bool) -> dict[str, float]:
+    """The interval ends' MC error and the known-truth simulation's counts (NaN off the main margin)."""
+    nan, level_a = _NAN, 1.0 - REG.CLAIM_LEVEL
+    mlo, mhi = sub.mc_error(np.array([level_a])) if main else (np.array([nan]), np.array([nan]))
+    cov, fr = (sub.coverage(np.array([level_a])), sub.coverage(np.array([a_used]))) if main else (None, None)
+    return {"mc_lo": float(mlo[0]), "mc_hi": float(mhi[0]), "mc_error": float(np.fmax(mlo[0], mhi[0])),
+            "coverage": float(cov["corrected"][0]) if cov else nan, "coverage_plain": float(cov["plain"][0]) if cov else nan,
+            "coverage_mc_se": float(cov["corrected_mc_se"][0]) if cov else nan,
+            "coverage_n": float(cov["n"][0]) if cov else nan, "false_rate": 1.0 - float(fr["corrected"][0]) if fr else nan,
+            "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan}
+
+
+def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: bool, n_claims: int,
+           seed: int) -> dict[str, float]:
+    """The families for 80% power (also at the interval's ends) and the power here; NaN where not simulated."""
+    n80 = here = n80_lo = n80_hi = _NAN
+    # a sign-flip claim without spread (every task 0) has nothing to simulate: no power is stated
+    flat_sf = isinstance(b.res, SF.Result) and not b.res.se[0] > 0
+    if power and ok and not flat_sf:
+        a_pow = REG.HOLM_ALPHA / max(n_claims, 1)
+        est = float(b.res.estimate[b.k])
+        n80, here = _families_80(b, b.value, m, a_pow, seed)
+        # the plug-in at the 95% interval's ends: the population's effect moved to each end
+        n80_lo = _families_80(b, b.value - (lo - est), m, a_pow, seed)[0]
+        n80_hi = _families_80(b, b.value - (hi - est), m, a_pow, seed)[0]
+    grid = SIGN_FLIP_POWER_GRID if isinstance(b.res, SF.Result) else CB.POWER_GRID
+    return {"families_80": n80, "power_here": here, "families_80_lo": n80_lo, "families_80_hi": n80_hi,
+            "families_80_max": float(grid[-1]) if power else _NAN}
+
+
+def _decided_row(b: Bootstrapped, m: float, pj: dict[str, tuple[float, np.ndarray]] | None, pa: float, h: float,
+                 holm_mc: float, *, main: bool, power: bool, ok: bool, n_claims: int, seed: int) -> dict[str, object]:
+    """One claim's row of :func:`decide_family` but its run's settings and its parts."""
+    a_used = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
+    sub = _one(b)
+    lo, hi = sub.interval_at(np.array([1.0 - REG.CLAIM_LEVEL]))
+    counted = _counted(sub, a_used, main)
+    pm = ({k: (v[0], CB.jackknife_se(v[1])) for k, v in pj.items()} if pj is not None else {k: (_NAN, _NAN) for k in _P})
+    return {"claim_id": b.claim_id, "estimate": float(b.res.estimate[b.k]), "ci_lo": float(lo[0]),
+            "ci_hi": float(hi[0]), "level": REG.CLAIM_LEVEL, "ci95_lo": float(lo[0]), "ci95_hi": float(hi[0]),
+            **counted, "p_decide": pm["decide"][0], "p_holm": pa, "holm_multiplier": h,
+            **_power(b, m, float(lo[0]), float(hi[0]), power=power, ok=ok, n_claims=n_claims, seed=seed),
+            "p_diff": pm["diff"][0], "p_equiv": pm["equiv"][0], "p_beyond": pm["beyond"][0],
+            "p_diff_mc": pm["diff"][1], "p_equiv_mc": pm["equiv"][1], "p_beyond_mc": pm["beyond"][1],
+            "p_holm_mc": holm_mc, "alpha_used": a_used, "value": b.value, "margin": m, "n_tasks": b.n_tasks,
+            "n_families": b.res.stats[b.k].n_families,
+            "method": "sign-flip" if isinstance(b.res, SF.Result) else "bootstrap-t"}
+
+
 def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_factor: float | None = None,
                   power: bool = True) -> pd.DataFrame:
     """One paper's primary claims decided together (:data:`DECISION_COLUMNS`), by Holm-adjusted
@@ -304,67 +382,15 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     boots, parts, iut = _intersection_union(boots, margin_factor)
     margins = [b.margin if margin_factor is None else b.margin * float(margin_factor) for b in boots]
     ok = [bool(np.isfinite(m) and np.isfinite(b.value)) for b, m in zip(boots, margins, strict=True)]
-    # a statistic without spread (every task gives the same value: se 0) has no bootstrap to test with: its
-    # p-values are 1 (no evidence either way), so it stays in its paper's Holm family, costing the others
-    # its place, and its row says why it cannot be told (prspace.verdicts.rule.decide)
-    reps0 = len(boots[0].res.reps)
-    flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in ("diff", "equiv", "beyond", "decide")}
-    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
-          for b, m, good in zip(boots, margins, ok, strict=True)]
-    for i, b in enumerate(boots):  # an intersection-union claim: its p of a difference is its parts' largest
-        if b.claim_id in iut and ps[i] is not None:
-            d = iut[b.claim_id]
-            ps[i] = {**ps[i], "diff": d, "decide": (min(d[0], ps[i]["equiv"][0]), np.minimum(d[1], ps[i]["equiv"][1]))}
-    nan = float("nan")
-    p_dec = [p["decide"][0] if p is not None else nan for p in ps]
-    adj, mult = REG.holm(p_dec, REG.HOLM_ALPHA)
-    # the Monte Carlo error of each adjusted p-value: Holm again with each rerun left out (the jackknife)
-    reps = min((len(p["decide"][1]) for p in ps if p is not None), default=0)
-    per_rerun = [REG.holm([p["decide"][1][r] if p is not None else nan for p in ps], REG.HOLM_ALPHA)[0]
-                 for r in range(reps)]
+    ps = _p_values(boots, margins, ok, iut)
+    adj, mult, per_rerun = _holm(ps)
+    main = margin_factor is None
     rows = []
-    level_a = 1.0 - REG.CLAIM_LEVEL
     for i, (b, m, pj, pa, h) in enumerate(zip(boots, margins, ps, adj, mult, strict=True)):
-        a_used = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
-        sub = _one(b)
-        lo, hi = sub.interval_at(np.array([level_a]))
-        main = margin_factor is None
-        mlo, mhi = sub.mc_error(np.array([level_a])) if main else (np.array([nan]), np.array([nan]))
-        cov = sub.coverage(np.array([level_a])) if main else None
-        fr = sub.coverage(np.array([a_used])) if main else None
-        pm = ({k: (v[0], CB.jackknife_se(v[1])) for k, v in pj.items()} if pj is not None
-              else {k: (nan, nan) for k in ("diff", "equiv", "beyond", "decide")})
-        holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else nan
-        n80 = here = n80_lo = n80_hi = nan
-        # a sign-flip claim without spread (every task 0) has nothing to simulate: no power is stated
-        flat_sf = isinstance(b.res, SF.Result) and not b.res.se[0] > 0
-        if power and main and ok[i] and not flat_sf:
-            a_pow = REG.HOLM_ALPHA / max(len(boots), 1)
-            est = float(b.res.estimate[b.k])
-            n80, here = _families_80(b, b.value, m, a_pow, seed)
-            # the plug-in at the 95% interval's ends: the population's effect moved to each end
-            n80_lo = _families_80(b, b.value - (float(lo[0]) - est), m, a_pow, seed)[0]
-            n80_hi = _families_80(b, b.value - (float(hi[0]) - est), m, a_pow, seed)[0]
-        rows.append({"claim_id": b.claim_id, "estimate": float(b.res.estimate[b.k]), "ci_lo": float(lo[0]),
-                     "ci_hi": float(hi[0]), "level": REG.CLAIM_LEVEL, "ci95_lo": float(lo[0]), "ci95_hi": float(hi[0]),
-                     "mc_lo": float(mlo[0]), "mc_hi": float(mhi[0]), "mc_error": float(np.fmax(mlo[0], mhi[0])),
-                     "p_decide": pm["decide"][0], "p_holm": pa, "holm_multiplier": h,
-                     "coverage": float(cov["corrected"][0]) if cov else nan,
-                     "coverage_plain": float(cov["plain"][0]) if cov else nan,
-                     "coverage_mc_se": float(cov["corrected_mc_se"][0]) if cov else nan,
-                     "families_80": n80, "power_here": here,
-                     "p_diff": pm["diff"][0], "p_equiv": pm["equiv"][0], "p_beyond": pm["beyond"][0],
-                     "p_diff_mc": pm["diff"][1], "p_equiv_mc": pm["equiv"][1], "p_beyond_mc": pm["beyond"][1],
-                     "p_holm_mc": holm_mc, "alpha_used": a_used, "coverage_n": float(cov["n"][0]) if cov else nan,
-                     "false_rate": 1.0 - float(fr["corrected"][0]) if fr else nan,
-                     "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan,
-                     "families_80_lo": n80_lo, "families_80_hi": n80_hi,
-                     "families_80_max": float((SIGN_FLIP_POWER_GRID if isinstance(b.res, SF.Result)
-                                               else CB.POWER_GRID)[-1]) if power and main else nan,
-                     "value": b.value, "margin": m, "n_tasks": b.n_tasks,
-                     "n_families": b.res.stats[b.k].n_families, "n_boot": int(n_boot), "seed": int(seed),
-                     "parts": parts.get(b.claim_id, ""),
-                     "method": "sign-flip" if isinstance(b.res, SF.Result) else "bootstrap-t"})
+        holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN
+        row = _decided_row(b, m, pj, pa, h, holm_mc, main=main, power=power and main, ok=ok[i], n_claims=len(boots),
+                           seed=seed)
+        rows.append({**row, "n_boot": int(n_boot), "seed": int(seed), "parts": parts.get(b.claim_id, "")})
     return pd.DataFrame(rows, columns=[*DECISION_COLUMNS, "parts", "method"])
 
 

@@ -12,7 +12,7 @@ primary claims by paper (plain labels, :mod:`prspace.verdicts.verdict_labels`; t
 footnote), then one line on the implementation checks, then this project's own analyses, which
 never stand under a paper's column.
 
-One module of about 440 lines on purpose: the verdict table, the summary and the findings page are
+One module of about 460 lines on purpose: the verdict table, the summary and the findings page are
 written from the same study data and must show the same rows in the same order.
 """
 
@@ -192,6 +192,47 @@ def _primary_intro(rows: pd.DataFrame) -> str:
             f"{counted}; the paper's words are in the footnotes):")
 
 
+def _study_cells(r: pd.DataFrame, cid: str, *, mc_column: bool) -> list[str]:
+    """One study's cells of a primary claim's row: value and interval, Holm-adjusted p, counted
+    coverage (the MC error when ``mc_column``) and verdict; empty when the study has no such row."""
+    if cid not in r.index:
+        return [""] * (5 if mc_column else 4)
+    x = {**r.loc[cid], "claim_id": cid}
+    ph, cv = float(x.get("p_holm", np.nan)), float(x.get("coverage", np.nan))
+    p_txt = "" if not np.isfinite(ph) else ("< 0.001" if ph < 0.001 else f"{ph:.3f}")
+    c_txt = "" if not np.isfinite(cv) else f"{cv:.3f}"
+    return [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+
+
+def _paper_table(paper: str, mine: list[str], studies: Sequence[Study], rows_by: list[pd.DataFrame], notes: _Notes, *,
+                 mc_column: bool) -> list[str]:
+    """The table of one paper's primary claims ``mine``: plain label, the paper's value, each study's cells."""
+    many = len(studies) > 1
+    head = ["claim", "paper"]
+    for s in studies:
+        head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
+                 + (["MC error"] if mc_column else []) + ["verdict"])
+    out = [f"{RULE.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for cid in mine:
+        first = next(r.loc[cid] for r in rows_by if cid in r.index)
+        cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
+        for r in rows_by:
+            cells += _study_cells(r, cid, mc_column=mc_column)
+        out.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    return out + [""]
+
+
+def _mc_error_line(rows_by: list[pd.DataFrame]) -> list[str]:
+    """The largest Monte Carlo error of the interval ends over the rows with an interval (a test-kind
+    row's ``mc_error`` is its p-value's), for a page without the MC error column."""
+    ends = [r[r["ci_lo"].notna()] for r in rows_by]
+    mc = [float(x) for r in ends for x in r["mc_error"] if np.isfinite(x)]
+    if not mc:
+        return []
+    return [f"Monte Carlo error of the interval ends: at most {mc_cell(max(mc))} (column `mc_error` of "
+            "each study's `verdicts.csv`).", ""]
+
+
 def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool) -> list[str]:
     """One table per paper: plain label, the paper's value, each study's value and verdict."""
     rows_by = [primary(s.verdicts).set_index("claim_id") for s in studies]
@@ -199,38 +240,11 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
     if not ids:
         return []
     out = [_primary_intro(pd.concat([r for r in rows_by]).reset_index()), ""]
-    many = len(studies) > 1
     for paper in (REG.FK, REG.BOYD):
         mine = [i for i in ids if REG.BY_ID[i].paper == paper]
-        if not mine:
-            continue
-        head = ["claim", "paper"]
-        for s in studies:
-            head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
-                     + (["MC error"] if mc_column else []) + ["verdict"])
-        out += [f"{RULE.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-        for cid in mine:
-            first = next(r.loc[cid] for r in rows_by if cid in r.index)
-            cells = [label(cid, str(first["claim"])), f"{paper_cell({**first, 'claim_id': cid})}{notes.cite(cid)}"]
-            for r in rows_by:
-                if cid not in r.index:
-                    cells += [""] * (5 if mc_column else 4)
-                    continue
-                x = {**r.loc[cid], "claim_id": cid}
-                ph, cv = float(x.get("p_holm", np.nan)), float(x.get("coverage", np.nan))
-                p_txt = "" if not np.isfinite(ph) else ("< 0.001" if ph < 0.001 else f"{ph:.3f}")
-                c_txt = "" if not np.isfinite(cv) else f"{cv:.3f}"
-                cells += [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
-            out.append("| " + " | ".join(cell(c) for c in cells) + " |")
-        out.append("")
-    if not mc_column:
-        # the ends' error over the rows with an interval; a test-kind row's mc_error is its p-value's
-        ends = [r[r["ci_lo"].notna()] for r in rows_by]
-        mc = [float(x) for r in ends for x in r["mc_error"] if np.isfinite(x)]
-        if mc:
-            out += [f"Monte Carlo error of the interval ends: at most {mc_cell(max(mc))} (column `mc_error` of "
-                    "each study's `verdicts.csv`).", ""]
-    return out
+        if mine:
+            out += _paper_table(paper, mine, studies, rows_by, notes, mc_column=mc_column)
+    return out if mc_column else out + _mc_error_line(rows_by)
 
 
 def implementation_line(s: Study) -> str | None:

@@ -302,21 +302,18 @@ def _picks(metrics: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def own_data_section(s: Study) -> list[str]:
-    """Markdown lines: per task, which learner each metric picks, whether they agree and how many
-    models could be the best by each metric (``rank_sets.csv``); then the learners over all tasks."""
-    if s.metrics is None or not len(s.metrics):
-        return []
-    picks = _picks(s.metrics)
-    ms = [m for m in PICK_METRICS if m in picks.columns]
-    sizes = pd.DataFrame()
-    if s.rank_sets is not None and len(s.rank_sets):
-        rs = s.rank_sets
-        best = rs["plausible_best"].astype(str).str.lower().isin(("true", "1"))
-        sizes = pd.DataFrame({"k": best.groupby([rs["task"], rs["metric"]]).sum(),
-                              "n": rs.groupby(["task", "metric"]).size()})
-    ok = s.ok_tasks
-    pi = ok.set_index("task_id")["pi"] if ok is not None and "pi" in ok.columns else pd.Series(dtype=float)
+def _set_sizes(s: Study) -> pd.DataFrame:
+    """Per (task, metric), the models in the plausible-best set (``k``) of those ranked (``n``): ``rank_sets.csv``."""
+    if s.rank_sets is None or not len(s.rank_sets):
+        return pd.DataFrame()
+    rs = s.rank_sets
+    best = rs["plausible_best"].astype(str).str.lower().isin(("true", "1"))
+    return pd.DataFrame({"k": best.groupby([rs["task"], rs["metric"]]).sum(), "n": rs.groupby(["task", "metric"]).size()})
+
+
+def _picks_table(picks: pd.DataFrame, ms: list[str], sizes: pd.DataFrame, pi: pd.Series) -> tuple[list[str], int, int]:
+    """The table of picks per task, the tasks where the metrics ``ms`` pick the same learner, and those where
+    every metric's plausible-best set is one model."""
     head = ["task", "pi"] + [f"best by {METRIC_LABELS[m]}" for m in ms] + ["same pick?", "models that could be the best"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     agree = tell = 0
@@ -332,6 +329,31 @@ def own_data_section(s: Study) -> list[str]:
         tell += bool(could) and all(c.startswith("1 of") for c in could)
         lines.append(f"| {rd['task_id']} | {num(pi.get(rd['task_id'], np.nan), 3)} | "
                      + " | ".join(rd[m] for m in ms) + f" | {'yes' if same else 'no'} | {', '.join(could)} |")
+    return lines, agree, tell
+
+
+def _over_all_tasks(w: pd.DataFrame | None, ms: list[str]) -> list[str]:
+    """The learner each metric picks over all tasks (highest mean, ``learner_winners.csv``), if given."""
+    if w is None or not len(w) or not {"metric", "criterion", "winner"} <= set(w.columns):
+        return []
+    mean = w[(w["criterion"] == "mean") & w["metric"].isin(ms)]
+    if not len(mean):
+        return []
+    return ["", "Over all tasks (highest mean): " + ", ".join(
+        f"{METRIC_LABELS[r.metric]} picks {r.winner}" for r in mean.itertuples()) + "."]
+
+
+def own_data_section(s: Study) -> list[str]:
+    """Markdown lines: per task, which learner each metric picks, whether they agree and how many
+    models could be the best by each metric (``rank_sets.csv``); then the learners over all tasks."""
+    if s.metrics is None or not len(s.metrics):
+        return []
+    picks = _picks(s.metrics)
+    ms = [m for m in PICK_METRICS if m in picks.columns]
+    sizes = _set_sizes(s)
+    ok = s.ok_tasks
+    pi = ok.set_index("task_id")["pi"] if ok is not None and "pi" in ok.columns else pd.Series(dtype=float)
+    lines, agree, tell = _picks_table(picks, ms, sizes, pi)
     n = len(picks)
     text = [f"On {agree} of {n} task{'s' if n != 1 else ''} {', '.join(METRIC_LABELS[m] for m in ms)} pick the same "
             "learner."]
@@ -340,13 +362,7 @@ def own_data_section(s: Study) -> list[str]:
                     "set of one model); elsewhere the table says how many models could be the best.")
     out = [f"**Your data first** (study `{s.name}`): which learner each metric picks on each task." + " "
            + " ".join(text), ""] + lines
-    w = s.winners
-    if w is not None and len(w) and {"metric", "criterion", "winner"} <= set(w.columns):
-        mean = w[(w["criterion"] == "mean") & w["metric"].isin(ms)]
-        if len(mean):
-            out += ["", "Over all tasks (highest mean): " + ", ".join(
-                f"{METRIC_LABELS[r.metric]} picks {r.winner}" for r in mean.itertuples()) + "."]
-    return out + [""]
+    return out + _over_all_tasks(s.winners, ms) + [""]
 
 
 def labels_used(studies: Sequence[Study]) -> list[str]:
