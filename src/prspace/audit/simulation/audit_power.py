@@ -77,12 +77,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from prspace.audit.inference.audit_blocks import blocks
 from prspace.audit.inference.decision import decide
+from prspace.audit.simulation.power_jobs import run_jobs
 from prspace.audit.simulation.power_search import (
     difference_guess,
     grid_value,
@@ -428,10 +430,11 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     for block in blocks(data)[0]:
         if not block.paired:
             continue
-        if grouped:
-            rows += _grouped_table(block, n_groups, metrics, alpha, target, sims, seed, progress)
-        else:
-            rows += _rows_table(block, n_pos, n_neg, metrics, alpha, target, sims, seed, progress)
+        # one job per metric, two at a time where there are two cores (the same answers: each seeds its own draws)
+        sizes = (n_groups,) if grouped else (n_pos, n_neg)
+        jobs = [partial(_grouped_table if grouped else _rows_table, block, *sizes, (metric,), alpha, target, sims, seed,
+                        progress) for metric in metrics]
+        rows += [row for part in run_jobs(jobs) for row in part]
     return pd.DataFrame(rows, columns=GROUP_POWER_COLUMNS if grouped else POWER_COLUMNS)
 
 
