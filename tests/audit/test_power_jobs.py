@@ -45,3 +45,23 @@ def test_power_table_in_two_processes_equals_one_metric_after_the_other(monkeypa
     one = audit_power.power_table(data, **kw)
     assert len(forked) == 1 and len(both) == 4
     pd.testing.assert_frame_equal(both, one)
+
+
+def test_grouped_power_in_two_processes_equals_one_after_the_other(monkeypatch):
+    """One metric with groups: the groups needed and the answer at each planned number of groups in two processes,
+    the same as one after the other."""
+    rng = np.random.default_rng(5)
+    g = np.repeat(np.arange(60), 4)
+    u = rng.normal(size=60)[g]
+    y = rng.random(g.size) < 1 / (1 + np.exp(-(u - 0.8)))
+    wide = pd.DataFrame({"patient": g, "y_true": y.astype(int), "lr": 1.2 * y + u + rng.standard_normal(g.size),
+                         "rf": 0.7 * y + u + rng.standard_normal(g.size)})
+    data = read_frame(wide, {}, score_cols="lr,rf", group_col="patient")[3]
+    kw = dict(metrics=("aupr",), sims=20, seed=1, n_groups=[40, 80])
+    forked = []
+    real = PJ.ProcessPoolExecutor
+    monkeypatch.setattr(PJ, "ProcessPoolExecutor", lambda *a, **k: forked.append(1) or real(*a, **k))
+    both = audit_power.power_table(data, **kw)
+    assert forked == [1] and len(both) == 2
+    monkeypatch.setattr(PJ, "WORKERS", 1)
+    pd.testing.assert_frame_equal(both, audit_power.power_table(data, **kw))

@@ -130,7 +130,8 @@ def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confid
     (the same rows, in the same order, and the same seed), which takes them from there; a model whose rows cannot be
     resampled is left out (computed again there, raising the same error)."""
     holder = AHEAD.get()
-    if holder is None or not n_boot or "group" in data.columns:
+    if holder is None or not n_boot or "group" in data.columns or not all(
+            isinstance(data[c].dtype, pd.CategoricalDtype) for c in ("task", "model")):
         return
     codes = {c: data[c].cat.codes.to_numpy() for c in ("task", "model")}
     jobs = [(task, model, data["task"].cat.categories.get_loc(task), data["model"].cat.categories.get_loc(model))

@@ -376,23 +376,31 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
         if progress is not None:
             progress(f"{metric}: power and groups needed (up to {cap:,})")
         se_data = data_se(pair, metric, seed=seed)  # where the searches start
-        need = groups_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed, corrected=True,
-                             max_groups=cap, progress=progress, se=se_data)
         d = float(pts[a, col] - pts[b, col])
-        for m in plan:
-            level = grouped_threshold(pair, metric, m, alpha / pairs)
-            if progress is not None:
-                progress(f"{metric}: power at {m:,} groups")
-            pw, se = (detection_rate(pair, metric, c=0.0, n_groups=m, alpha=level, sims=sims,
-                                     rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
-            mdd = minimal_detectable(pair, metric, n_groups=m, alpha=level, target=target, sims=sims, seed=seed,
-                                     progress=progress, se=se_data)
+        levels = [grouped_threshold(pair, metric, m, alpha / pairs) for m in plan]
+        need, *at = run_jobs([partial(groups_needed, pair, metric, alpha=alpha / pairs, target=target, sims=sims,
+                                      seed=seed, corrected=True, max_groups=cap, progress=progress, se=se_data)]
+                             + [partial(_at_size, pair, metric, d, level, {"n_groups": m}, target, sims, seed, se_data,
+                                        progress, f"{m:,} groups") for m, level in zip(plan, levels, strict=True)])
+        for m, level, (pw, se, mdd) in zip(plan, levels, at, strict=True):
             rows.append({"task": block.task, "metric": metric, "model_a": block.models[a], "model_b": block.models[b],
                          "observed_diff": d, "n_groups": m, "rows_per_group": per_rows, "n_pos": m * per_pos,
                          "n_neg": m * per_neg, "pairs": pairs, "alpha_pair": alpha / pairs, "raw_threshold": level,
                          "power_observed": pw, "power_mc_se": se, "minimal_detectable": mdd, "groups_needed": need,
                          "groups_cap": cap, "target": target, "sims": sims, "test": GROUPED_TEST})
     return rows
+
+
+def _at_size(pair: Pair, metric: str, d: float, level: float, size: dict, target: float, sims: int, seed: int,
+             se_data: float, progress: Callable[[str], None] | None, planned: str) -> tuple[float, float, float]:
+    """At a planned ``size`` (``n_pos`` and ``n_neg``, or ``n_groups``): the power to detect the observed difference
+    ``d`` (NaN without one), its MC se, and the smallest difference detected (:func:`minimal_detectable`)."""
+    if progress is not None:
+        progress(f"{metric}: power at {planned}")
+    pw, se = (detection_rate(pair, metric, c=0.0, alpha=level, sims=sims, rng=np.random.default_rng(seed), **size)
+              if d > 0 else (float("nan"), float("nan")))
+    return pw, se, minimal_detectable(pair, metric, alpha=level, target=target, sims=sims, seed=seed,
+                                      progress=progress, se=se_data, **size)
 
 
 def search_cap(have_pos: int) -> int:
@@ -474,12 +482,8 @@ def _rows_table(block: Block, n_pos: list[int] | None, n_neg: list[int] | None, 
             if p < 2 or q < 2:
                 raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
             level = planned_threshold(metric, p, q, alpha / pairs)
-            if progress is not None:
-                progress(f"{metric}: power at {p:,} positives / {q:,} negatives")
-            pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=level, sims=sims,
-                                     rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
-            mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=level, target=target,
-                                     sims=sims, seed=seed, progress=progress, se=se_data)
+            pw, se, mdd = _at_size(pair, metric, d, level, {"n_pos": p, "n_neg": q}, target, sims, seed, se_data,
+                                   progress, f"{p:,} positives / {q:,} negatives")
             rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
                          "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
                          "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
