@@ -475,15 +475,17 @@ def _rows_table(block: Block, n_pos: list[int] | None, n_neg: list[int] | None, 
         w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
         pair = Pair(block.y, block.scores[a], block.scores[b], w)
         se_data = data_se(pair, metric, seed=seed)  # where the searches start
-        need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
-                                corrected=True, max_pos=cap, progress=progress, se=se_data)
         d = float(pts[a, col] - pts[b, col])
-        for p, q in zip(plan_pos, plan_neg, strict=True):
-            if p < 2 or q < 2:
-                raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
-            level = planned_threshold(metric, p, q, alpha / pairs)
-            pw, se, mdd = _at_size(pair, metric, d, level, {"n_pos": p, "n_neg": q}, target, sims, seed, se_data,
-                                   progress, f"{p:,} positives / {q:,} negatives")
+        small = [(p, q) for p, q in zip(plan_pos, plan_neg, strict=True) if p < 2 or q < 2]
+        if small:
+            raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {small[0][0]} and {small[0][1]}")
+        levels = [planned_threshold(metric, p, q, alpha / pairs) for p, q in zip(plan_pos, plan_neg, strict=True)]
+        need, *at = run_jobs([partial(positives_needed, pair, metric, alpha=alpha / pairs, target=target, sims=sims,
+                                      seed=seed, corrected=True, max_pos=cap, progress=progress, se=se_data)]
+                             + [partial(_at_size, pair, metric, d, level, {"n_pos": p, "n_neg": q}, target, sims, seed,
+                                        se_data, progress, f"{p:,} positives / {q:,} negatives")
+                                for p, q, level in zip(plan_pos, plan_neg, levels, strict=True)])
+        for p, q, level, (pw, se, mdd) in zip(plan_pos, plan_neg, levels, at, strict=True):
             rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
                          "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
                          "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
