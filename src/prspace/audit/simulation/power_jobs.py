@@ -31,11 +31,11 @@ def run_jobs(jobs: list[Callable[[], T]], workers: int | None = None) -> list[T]
     stay held: under a test runner's threads the jobs run here) and is not itself running a job of this function (jobs
     within jobs run one after the other); else one after the other in this process.  A job's
     exception is raised here."""
+    global _JOBS
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     n = min(WORKERS if workers is None else workers, cores, len(jobs))
     if n < 2 or _JOBS or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
         return [job() for job in jobs]
-    global _JOBS
     _JOBS = list(jobs)
     try:
         with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")) as pool:
