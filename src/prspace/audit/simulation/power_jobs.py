@@ -26,11 +26,11 @@ def _run(i: int) -> object:
 
 
 def run_jobs(jobs: list[Callable[[], T]], workers: int | None = None) -> list[T]:
-    """Each job's result, in order: in ``min(workers, cores)`` (default :data:`WORKERS`) forked processes when there are two jobs or more and
-    the platform forks and this process runs one thread (a fork copies no other thread, and a lock one held would
-    stay held: under a test runner's threads the jobs run here) and is not itself running a job of this function (jobs
-    within jobs run one after the other); else one after the other in this process.  A job's
-    exception is raised here."""
+    """Each job's result, in order: in ``min(workers, cores)`` (default :data:`WORKERS`) forked processes when there
+    are two jobs or more, the platform forks, this process runs one thread (a fork copies no other thread, and a lock
+    one held would stay held: under a test runner's threads the jobs run here) and it is not itself running a job of
+    this function (jobs within jobs run one after the other); else one after the other here.  A job's exception is
+    raised here."""
     global _JOBS
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     n = min(WORKERS if workers is None else workers, cores, len(jobs))
