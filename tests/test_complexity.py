@@ -4,9 +4,8 @@ is over 500 lines, outside the exception lists below (issue 61, deliver 4).
 Radon (pinned in constraints.txt, in the ``test`` extra) ranks a function by its cyclomatic
 complexity: A 1-5, B 6-10, C 11-20, D 21-30, E 31-40, F 41 and more. A function of rank D or worse
 is split into named parts, or it stands on :data:`CC_EXCEPTIONS` with the reason a split would make
-it worse. An entry reading ``pending: issue 61`` is a function in a file that another change of
-issue 61 is splitting at the time of writing; it leaves the list when that change lands. An entry
-that no longer names a function of rank D or worse fails the test too, so the list cannot go stale.
+it worse. The lists are empty: every function is rank C or better and every module within the
+limit. An entry that no longer names a function of rank D or worse fails the test too, so the list cannot go stale.
 The 400-line rule of tests/test_layout.py stays: a module over 400 lines says why in its docstring.
 """
 
@@ -23,21 +22,13 @@ PKG = ROOT / "src" / "prspace"
 WORST_RANK = "C"
 #: the most lines a module may have outside LINE_EXCEPTIONS
 MAX_MODULE_LINES = 500
-PENDING = "pending: issue 61"
 
 #: ``"path/under/prspace.py:Function"`` -> why it stays above rank C.
 CC_EXCEPTIONS: dict[str, str] = {
-    # files of other changes of issue 61
-    "audit/report/plot.py:bands_figure": PENDING,
-    "audit/simulation/audit_power.py:power_table": PENDING,
-    "stats/bands.py:curve_bands": PENDING,
-    # files no change of issue 61 was assigned when this list was written
-    "cli/power.py:run": PENDING + " (unassigned)",
 }
 
 #: ``"path/under/prspace.py"`` -> why it stays over MAX_MODULE_LINES.
 LINE_EXCEPTIONS: dict[str, str] = {
-    "stats/bands.py": PENDING,
 }
 
 

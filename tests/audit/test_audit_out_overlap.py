@@ -76,3 +76,36 @@ def test_curves_figure_one_model_at_a_time_draws_curve_points_of_all_models(fram
         assert len(a) == len(b) >= 4
         for x, y in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, y)
+
+
+def test_bands_computed_ahead_are_the_records_bands_and_write_the_same_files(frame, tmp_path):
+    """``--out`` (``audit_file(bands_ahead=True)``) computes the shown models' bands in a second thread while the
+    audit computes its intervals (:func:`prspace.audit.inference.audit_bands.start_ahead`): the same bands, bit for
+    bit, as :func:`~prspace.audit.inference.audit_bands.model_bands` computes from the record afterwards, and the
+    same report files; without ``--out`` nothing is started, nor for a grouped audit or without a bootstrap."""
+    from prspace.audit.inference import audit_bands
+
+    path = tmp_path / "pred.csv"
+    frame.to_csv(path, index=False)
+    opts = {"skew_tolerance": 0.02, "downsample_ratio": 1.5, "bootstrap": 60, "confidence": 0.9, "seed": 5,
+            "score_cols": "m0,m1,m2"}
+    ahead, _ = files.audit_file(str(path), bands_ahead=True, **opts)
+    plain, _ = files.audit_file(str(path), **opts)
+    assert "_bands_ahead" in ahead.__dict__ and "_bands_ahead" not in plain.__dict__
+    done = ahead.__dict__["_bands_ahead"].result()
+    assert set(done) == {("all", m) for m in ("m0", "m1", "m2")}
+    for (task, model), bands in done.items():
+        again = audit_bands.model_bands(plain, task, model)
+        for curve, b in bands.items():
+            for name in ("grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "sd"):
+                np.testing.assert_array_equal(getattr(b, name), getattr(again[curve], name), err_msg=f"{model} {curve}")
+            assert b.critical_value == again[curve].critical_value and b.level == 0.9 and b.n_resamples == 60
+    assert files.report_files(ahead, source="pred.csv") == files.report_files(plain, source="pred.csv")
+    other = ahead.bands("all", "m0", "pr", seed=6)  # another seed: computed, not taken from the bands done ahead
+    assert not np.array_equal(other.lo, done[("all", "m0")]["pr"].lo)
+    res, _ = files.audit_file(str(path), bands_ahead=True, **{**opts, "bootstrap": 0})
+    assert "_bands_ahead" not in res.__dict__
+    grouped = tmp_path / "grouped.csv"
+    frame.assign(patient=np.arange(len(frame)) // 4).to_csv(grouped, index=False)
+    res, _ = files.audit_file(str(grouped), bands_ahead=True, group_col="patient", **{**opts, "bootstrap": 20})
+    assert "_bands_ahead" not in res.__dict__

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from prspace.audit.audit_result import Handover, audit, parse_train_pi  # noqa: F401 - parse_train_pi: its home was here
-from prspace.audit.inference.audit_bands import shown
+from prspace.audit.inference.audit_bands import AHEAD, shown
 from prspace.audit.report import render
 from prspace.core import memory
 from prspace.core import registry as R
@@ -55,7 +55,8 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
                downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0,
                score_cols: str | None = None, ignore: list[str] | None = None,
                progress: Callable[[str], None] | None = None,
-               group_col: str | None = None, metrics_only: bool = False) -> tuple[AuditResult, Columns]:
+               group_col: str | None = None, metrics_only: bool = False,
+               bands_ahead: bool = False) -> tuple[AuditResult, Columns]:
     """The audit of the predictions file ``path`` (module docstring) and the columns it used.
     ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
     ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
@@ -64,7 +65,8 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     the decimal mark of a text file (``--decimal``; None: ``.``, or ``,`` detected with ``--sep ';'``,
     :func:`read_table`); ``group_col``: the column of each row's patient, subject or site (``--group-col``:
     whole groups resampled, :mod:`prspace.audit.inference.grouping`); ``metrics_only``: the point estimates alone
-    (``--metrics-only``)."""
+    (``--metrics-only``); ``bands_ahead`` (``--out``): the bands the report draws computed in a second thread while
+    the audit computes its intervals (:func:`prspace.audit.inference.audit_bands.start_ahead`)."""
     check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
                   confidence=confidence)
     if progress is not None:
@@ -73,10 +75,18 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     detected = read["table"].attrs.get("decimal_detected")
     # the table is handed over, not kept here (nor by this call: a Handover, not the table, is its argument), so
     # that a wide table is freed as soon as it is made long
-    result = audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
-                         pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
-                         downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
-                         progress=progress, source=short_path(path), group_col=group_col, metrics_only=metrics_only)
+    holder: dict | None = {} if bands_ahead else None
+    token = AHEAD.set(holder)  # run_audit puts the future of the bands computed ahead there
+    try:
+        result = audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
+                       pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
+                       downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
+                       progress=progress, source=short_path(path), group_col=group_col,
+                       metrics_only=metrics_only)
+    finally:
+        AHEAD.reset(token)
+    if holder and "future" in holder:
+        result.__dict__["_bands_ahead"] = holder["future"]
     if detected:
         result.columns = [*(result.columns or []), f"numbers read with decimal commas ('0,5' = 0.5: detected in "
                           f"{', '.join(repr(c) for c in detected)} with --sep ';'; "

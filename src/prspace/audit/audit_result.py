@@ -1,10 +1,9 @@
 """The audit as a function: :func:`audit` on a table, :func:`run_audit` on the canonical frame.
 
-Both return an :class:`AuditResult`: the tables (metrics pooled and per fold, intervals,
-paired comparisons, comparisons of all pairs, ranks, confidence sets for ranks, AUPR estimators,
-critical-difference tables across tasks), the disagreement sentences, the findings
-and a headline, with :meth:`AuditResult.to_text`, :meth:`~AuditResult.to_markdown` and
-:meth:`~AuditResult.to_html`.
+Both return an :class:`AuditResult`: the tables (metrics pooled and per fold, intervals, paired comparisons,
+comparisons of all pairs, ranks, confidence sets for ranks, AUPR estimators, critical-difference tables across
+tasks), the disagreement sentences, the findings and a headline, with :meth:`AuditResult.to_text`,
+:meth:`~AuditResult.to_markdown` and :meth:`~AuditResult.to_html`.
 
 One module of about 500 lines on purpose: the audit's two entry points (table and arrays), the
 reading they share with ``prspace power`` and the result object they return are one contract; splitting
@@ -289,6 +288,7 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     ties = tables.tie_codes(data)  # each model's tie groups, found once for the three tables (unit weights)
     pooled = _typed(tables.pooled_metrics(data, ties), data)
     memory.release()
+    curve_band.start_ahead(data, pooled, n_boot=0 if metrics_only else n_boot, confidence=confidence, seed=seed)
     folds = _typed(tables.fold_metrics(data, ties), data)
     memory.release()
     summary = tables.fold_summary(folds) if len(folds) else pd.DataFrame()

@@ -183,7 +183,8 @@ def run(args: argparse.Namespace) -> int:
         args.file, sep=args.sep, decimal=args.decimal, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
         train_pi=args.train_pi, skew_tolerance=args.skew_tolerance, downsample_ratio=args.downsample_ratio,
         bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
-        ignore=args.ignore_col, progress=say, group_col=args.group_col, metrics_only=args.metrics_only)
+        ignore=args.ignore_col, progress=say, group_col=args.group_col, metrics_only=args.metrics_only,
+        bands_ahead=out is not None)
     if say and out is not None:
         say("figures and report files")
     if out is not None:

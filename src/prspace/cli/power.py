@@ -81,27 +81,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
 
-    if not 0 < args.power < 1 or not 0 < args.alpha < 1:
-        raise InputError("--power and --alpha must lie strictly between 0 and 1")
-    if args.sims < 20:
-        raise InputError(f"--sims {args.sims} is too few for a power estimate; give at least 20")
+    _check_options(args)
     if args.plan:
         return _plan(args)
-    if args.file is None:
-        raise InputError("give a predictions FILE, or --plan with --metric, --value-a, --value-b, --cases and --controls")
-    planning = [o for o in ("value_a", "value_b", "cases", "controls") if getattr(args, o) is not None]
-    if planning:
-        raise InputError(f"--{planning[0].replace('_', '-')} goes with --plan (no FILE); with a FILE plan sizes "
-                         "with --positives and --negatives")
     source = short_path(args.file)
-    df = read_table(args.file, args.sep, args.decimal)
-    given = {r: getattr(args, f"{r}_col") for r in ROLES}
-    group_col = args.group_col or None
-    if args.groups and group_col is None:
-        raise InputError("--groups plans numbers of groups: add --group-col naming each row's patient, subject or site")
-    _, _, _, data, _, _, candidates = read_frame(df, given, ignore=args.ignore_col, score_cols=args.score_cols,
-                                                 pos_label=args.pos_label, source=source, group_col=group_col,
-                                                 with_candidates=True)
+    data, candidates = _read(args, source)
     for name in candidates:  # the audit's grouped-rows warning, first: it changes the answer
         print(f"{source}: GROUPED ROWS: column {name!r} repeats its values within every model (a patient, subject or "
               "site id?): the answer below draws its rows as if independent, which overstates the power and understates "
@@ -116,17 +100,52 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("no task has two or more models scored on the same rows: nothing to compare")
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
+    _answer(t, data, source, args.group_col or None)
+    if args.out:
+        t.to_csv(args.out, index=False)
+    return 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """The options checked before any file is read: the levels, the simulations, a FILE or ``--plan``."""
+    if not 0 < args.power < 1 or not 0 < args.alpha < 1:
+        raise InputError("--power and --alpha must lie strictly between 0 and 1")
+    if args.sims < 20:
+        raise InputError(f"--sims {args.sims} is too few for a power estimate; give at least 20")
+    if args.plan:
+        return
+    if args.file is None:
+        raise InputError("give a predictions FILE, or --plan with --metric, --value-a, --value-b, --cases and --controls")
+    planning = [o for o in ("value_a", "value_b", "cases", "controls") if getattr(args, o) is not None]
+    if planning:
+        raise InputError(f"--{planning[0].replace('_', '-')} goes with --plan (no FILE); with a FILE plan sizes "
+                         "with --positives and --negatives")
+
+
+def _read(args: argparse.Namespace, source: str) -> tuple[pd.DataFrame, list[str]]:
+    """The file read as ``prspace audit`` reads it: the canonical frame and the columns that look like groups."""
+    df = read_table(args.file, args.sep, args.decimal)
+    given = {r: getattr(args, f"{r}_col") for r in ROLES}
+    group_col = args.group_col or None
+    if args.groups and group_col is None:
+        raise InputError("--groups plans numbers of groups: add --group-col naming each row's patient, subject or site")
+    _, _, _, data, _, _, candidates = read_frame(df, given, ignore=args.ignore_col, score_cols=args.score_cols,
+                                                 pos_label=args.pos_label, source=source, group_col=group_col,
+                                                 with_candidates=True)
+    return data, candidates
+
+
+def _answer(t: pd.DataFrame, data: pd.DataFrame, source: str, group_col: str | None) -> None:
+    """The answer's lines: weighted rows said, then one line per row of ``t`` (grouped: :func:`_grouped_lines`)."""
     if (data["weight"] != 1.0).any():
         print(f"{source}: weighted rows: the population is the weighted one; planned test sets draw rows in "
               "proportion to their weights")
     if group_col is not None:
         _grouped_lines(t, source, group_col)
-    for r in ([] if group_col is not None else t.to_dict("records")):
+        return
+    for r in t.to_dict("records"):
         print(_line(r, f"{r['n_pos']} positives / {r['n_neg']} negatives", "positives", r["positives_needed"],
                     r["positives_cap"]))
-    if args.out:
-        t.to_csv(args.out, index=False)
-    return 0
 
 
 def _grouped_lines(t: pd.DataFrame, source: str, group_col: str) -> None:

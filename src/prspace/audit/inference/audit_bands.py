@@ -24,6 +24,9 @@ the task's.  ``bands.csv`` keeps every band, with ``calibrated``.
 from __future__ import annotations
 
 import math
+import types
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -86,7 +89,13 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
                 level: float | None = None, seed: int | None = None) -> dict[str, CurveBand]:
     """The three curves' bands of ``model`` on ``task`` (its pooled test rows; rows drawn within class, folds
     ignored; with groups, whole groups, within folds where they nest),
-    with ``seed`` (default the audit's ``seed``: the same seed draws the same bands, another seed others)."""
+    with ``seed`` (default the audit's ``seed``: the same seed draws the same bands, another seed others).
+    The audit's own bands of a shown model computed ahead (:func:`start_ahead`) are taken from there."""
+    ahead = res.__dict__.get("_bands_ahead")
+    if ahead is not None and n_resamples is None and level is None and seed in (None, res.seed):
+        done = ahead.result()
+        if (task, model) in done:
+            return done[(task, model)]
     grouped = "group" in res.data.columns  # --group-col: whole groups, within folds where they nest (as the intervals)
     # only the columns the bands read: the model's rows of every column would hold about twice the memory at 10^6 rows
     rows = res.data.loc[(res.data["task"] == task) & (res.data["model"] == model),
@@ -105,6 +114,45 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
                        tied=True,
                        n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
                        rng=res.seed if seed is None else seed)
+
+
+#: Set by ``prspace audit --out`` (:func:`prspace.audit.audit_files.audit_file`) to a dict: the audit
+#: (:func:`prspace.audit.audit_result.run_audit`) puts there, under ``"future"``, the bands of the models the report
+#: draws, computed in a second thread while it computes its intervals (:func:`start_ahead`).
+AHEAD: ContextVar[dict | None] = ContextVar("bands_ahead", default=None)
+
+
+def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confidence: float, seed: int) -> None:
+    """When :data:`AHEAD` holds a dict (``prspace audit --out``) and the audit resamples rows one by one: the bands of
+    the models :func:`shown` picks, computed in a second thread from now on (numpy's draws, sorts and array
+    operations release the GIL: on two cores the audit's intervals and the bands run side by side), the future of
+    ``{(task, model): bands}`` put in the dict.  The same bands :func:`model_bands` computes from the audit's record
+    (the same rows, in the same order, and the same seed), which takes them from there; a model whose rows cannot be
+    resampled is left out (computed again there, raising the same error)."""
+    holder = AHEAD.get()
+    if holder is None or not n_boot or "group" in data.columns or not all(
+            isinstance(data[c].dtype, pd.CategoricalDtype) for c in ("task", "model")):
+        return
+    codes = {c: data[c].cat.codes.to_numpy() for c in ("task", "model")}
+    jobs = [(task, model, data["task"].cat.categories.get_loc(task), data["model"].cat.categories.get_loc(model))
+            for task, models in shown(types.SimpleNamespace(pooled=pooled)) for model in models]
+    cols = {c: data[c].to_numpy() for c in ("y", "score", "weight")}  # the frame's own arrays: the thread reads numpy
+
+    def bands() -> dict[tuple[str, str], dict[str, CurveBand]]:
+        out = {}
+        for task, model, tc, mc in jobs:
+            keep = (codes["task"] == tc) & (codes["model"] == mc)
+            try:
+                out[(task, model)] = curve_bands(cols["y"][keep].astype(bool), cols["score"][keep].astype(np.float64),
+                                                 sample_weight=cols["weight"][keep].astype(np.float64), tied=True,
+                                                 n_resamples=n_boot, level=confidence, rng=seed)
+            except InputError:
+                continue
+        return out
+
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prspace-bands")
+    holder["future"] = pool.submit(bands)
+    pool.shutdown(wait=False)
 
 
 def shown(res: AuditRecord, *, max_tasks: int = MAX_TASKS, top_k: int = TOP_K) -> list[tuple[str, list[str]]]:

@@ -198,6 +198,12 @@ def intervals_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS * 3)
     return fig
 
 
+#: The bands figure's panels: curve, x label, y label, title.
+BAND_PANELS = (("roc", "false positive rate", "true positive rate", "ROC"),
+               ("pr", "recall", "precision", "PR"),
+               ("prg", "recall gain", "precision gain", "PRG"))
+
+
 def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     """One row per task: the ROC, PR and PRG curves (left to right) of the top models
     (:func:`prspace.audit.inference.audit_bands.shown`) on the grids of :mod:`prspace.stats.bands`, each with its simultaneous
@@ -212,57 +218,12 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
     first = next(iter(bands.values()), {})
     level = first["pr"].level if "pr" in first else res.confidence
     n_res = first["pr"].n_resamples if "pr" in first else res.n_boot
-    panels = (("roc", "false positive rate", "true positive rate", "ROC"),
-              ("pr", "recall", "precision", "PR"),
-              ("prg", "recall gain", "precision gain", "PRG"))
     for i, task in enumerate(tasks):
-        row = [fig.add_subplot(grid[2 * i, j]) for j in range(len(panels))]
+        row = [fig.add_subplot(grid[2 * i, j]) for j in range(len(BAND_PANELS))]
         legend_ax = fig.add_subplot(grid[2 * i + 1, :])
         legend_ax.set_axis_off()
-        prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
-        pooled = res.pooled[res.pooled["task"] == task].set_index("model")
-        models = [m for t, m in bands if t == task]
-        low = 0.0
-        n_pos = float(pooled["n_pos"].iloc[0]) if len(pooled) else 0.0
-        n = n_pos + (float(pooled["n_neg"].iloc[0]) if len(pooled) else 0.0)
-        groups = res.n_groups(task)
-        for model in models:
-            style = styles[str(model)]
-            for ax, (curve, *_) in zip(row, panels, strict=True):
-                b = bands[(task, model)][curve]
-                if band_shown(curve, n_pos, n, n_groups=groups):
-                    ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
-                ax.plot(b.grid, b.estimate, color=style["color"], ls=style["ls"], lw=1.6,
-                        label=f"{_label(model)} (AUROC {fmt(pooled.loc[model, 'auroc'])}, "
-                              f"AUPR {fmt(pooled.loc[model, 'aupr'])}, AUPRG {fmt(pooled.loc[model, 'auprg'])})")
-                if curve == "prg":
-                    low = min(low, float(np.min(b.sim_lo)))
-        roc, pr, prg = row
-        roc.plot([0, 1], [0, 1], color="0.45", lw=0.7, ls=":")
-        if models:
-            pi = float(pooled.loc[models[0], "pi"])
-            pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
-        prg.axhline(0, color="0.6", lw=0.5)
-        for ax, (curve, xlabel, ylabel, title) in zip(row, panels, strict=True):
-            bottom = max(low, -1.0) if curve == "prg" else 0.0
-            ax.set_xlim(0, 1)
-            ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel(ylabel)
-            cov, _, cell_pi, cell = band_coverage(curve, n_pos, n, n_groups=groups)
-            if groups is None:
-                here, there = f"{count(n_pos)} positives, pi {n_pos / n:.3g}", f"{cell} positives, pi {cell_pi:g}"
-                same = int(round(n_pos)) == cell and abs(n_pos / n - cell_pi) < 5e-4
-            else:
-                here, there, same = f"{groups} groups", f"{cell} groups", groups == cell
-            covers = f"it covers {percents(cov, TARGET)[0]} in simulation"
-            note = "" if not models or band_shown(curve, n_pos, n, n_groups=groups) else (
-                "\nno band: its coverage is not calibrated here" if cov != cov else
-                f"\nno band: with {here} {covers}" if same else
-                f"\nno band: at {there}, {covers}\n(the calibrated size nearest this task's {here})")
-            ax.set_title(prefix + title + note, fontsize=10)
-            ax.grid(True, lw=0.3, alpha=0.6)
-        legend_ax.legend(*pr.get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
+        _band_row(res, bands, task, row, styles, f"{_label(task)}: " if len(tasks) > 1 else "")
+        legend_ax.legend(*row[1].get_legend_handles_labels(), fontsize=8, loc="upper center", ncol=2,
                          frameon=False)
     more = int(res.pooled.groupby("task")["model"].nunique().max()) > drawn
     which = f"the top {drawn} models by AUPR" if more else "all models"
@@ -274,7 +235,61 @@ def bands_figure(res: AuditRecord, bands: dict) -> Figure:
                  f"shaded: {level:.0%} simultaneous band, drawn only where its simulated coverage of the whole curve "
                  f"is at least {TARGET:.0%} (docs/calibration.md)", fontsize=10)
     titled = [ax for ax in fig.axes if ax.get_title()]
-    _place(fig, grid, 2 * len(tasks), len(panels), left=LEFT_OF_PANEL, right=0.25,
-           top=_below_suptitle(fig) + _title_height(titled[:len(panels)]), bottom=0.1,
+    _place(fig, grid, 2 * len(tasks), len(BAND_PANELS), left=LEFT_OF_PANEL, right=0.25,
+           top=_below_suptitle(fig) + _title_height(titled[:len(BAND_PANELS)]), bottom=0.1,
            hgap=max(BELOW_PANEL, _title_height(titled) + 0.1), wgap=LEFT_OF_PANEL + 0.15)
     return fig
+
+
+def _band_row(res: AuditRecord, bands: dict, task: str, row: list, styles: dict, prefix: str) -> None:
+    """One task's row of :func:`bands_figure`: each drawn model's curves and shaded bands, the reference lines, and
+    each panel's axes and title."""
+    pooled = res.pooled[res.pooled["task"] == task].set_index("model")
+    models = [m for t, m in bands if t == task]
+    low = 0.0
+    n_pos = float(pooled["n_pos"].iloc[0]) if len(pooled) else 0.0
+    n = n_pos + (float(pooled["n_neg"].iloc[0]) if len(pooled) else 0.0)
+    groups = res.n_groups(task)
+    for model in models:
+        style = styles[str(model)]
+        for ax, (curve, *_) in zip(row, BAND_PANELS, strict=True):
+            b = bands[(task, model)][curve]
+            if band_shown(curve, n_pos, n, n_groups=groups):
+                ax.fill_between(b.grid, b.sim_lo, b.sim_hi, color=style["color"], alpha=0.15, lw=0)
+            ax.plot(b.grid, b.estimate, color=style["color"], ls=style["ls"], lw=1.6,
+                    label=f"{_label(model)} (AUROC {fmt(pooled.loc[model, 'auroc'])}, "
+                          f"AUPR {fmt(pooled.loc[model, 'aupr'])}, AUPRG {fmt(pooled.loc[model, 'auprg'])})")
+            if curve == "prg":
+                low = min(low, float(np.min(b.sim_lo)))
+    roc, pr, prg = row
+    roc.plot([0, 1], [0, 1], color="0.45", lw=0.7, ls=":")
+    if models:
+        pi = float(pooled.loc[models[0], "pi"])
+        pr.axhline(pi, color="0.45", lw=0.7, ls=":", label=f"baseline pi = {pi:.3f}")
+    prg.axhline(0, color="0.6", lw=0.5)
+    for ax, (curve, xlabel, ylabel, title) in zip(row, BAND_PANELS, strict=True):
+        bottom = max(low, -1.0) if curve == "prg" else 0.0
+        ax.set_xlim(0, 1)
+        ax.set_ylim(min(bottom, 0.0) - 0.02, 1.02)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        note = "" if not models else _no_band_note(curve, n_pos, n, groups)
+        ax.set_title(prefix + title + note, fontsize=10)
+        ax.grid(True, lw=0.3, alpha=0.6)
+
+
+def _no_band_note(curve: str, n_pos: float, n: float, groups: int | None) -> str:
+    """Why a panel of :func:`bands_figure` has no shaded band (its coverage not calibrated, or below the target at
+    the calibrated size nearest the task); empty when it has one."""
+    if band_shown(curve, n_pos, n, n_groups=groups):
+        return ""
+    cov, _, cell_pi, cell = band_coverage(curve, n_pos, n, n_groups=groups)
+    if groups is None:
+        here, there = f"{count(n_pos)} positives, pi {n_pos / n:.3g}", f"{cell} positives, pi {cell_pi:g}"
+        same = int(round(n_pos)) == cell and abs(n_pos / n - cell_pi) < 5e-4
+    else:
+        here, there, same = f"{groups} groups", f"{cell} groups", groups == cell
+    covers = f"it covers {percents(cov, TARGET)[0]} in simulation"
+    return ("\nno band: its coverage is not calibrated here" if cov != cov else
+            f"\nno band: with {here} {covers}" if same else
+            f"\nno band: at {there}, {covers}\n(the calibrated size nearest this task's {here})")

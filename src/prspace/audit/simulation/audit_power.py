@@ -77,12 +77,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from prspace.audit.inference.audit_blocks import blocks
 from prspace.audit.inference.decision import decide
+from prspace.audit.simulation.power_jobs import run_jobs
 from prspace.audit.simulation.power_search import (
     difference_guess,
     grid_value,
@@ -374,23 +376,31 @@ def _grouped_table(block: Block, n_groups: list[int] | None, metrics: tuple[str,
         if progress is not None:
             progress(f"{metric}: power and groups needed (up to {cap:,})")
         se_data = data_se(pair, metric, seed=seed)  # where the searches start
-        need = groups_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed, corrected=True,
-                             max_groups=cap, progress=progress, se=se_data)
         d = float(pts[a, col] - pts[b, col])
-        for m in plan:
-            level = grouped_threshold(pair, metric, m, alpha / pairs)
-            if progress is not None:
-                progress(f"{metric}: power at {m:,} groups")
-            pw, se = (detection_rate(pair, metric, c=0.0, n_groups=m, alpha=level, sims=sims,
-                                     rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
-            mdd = minimal_detectable(pair, metric, n_groups=m, alpha=level, target=target, sims=sims, seed=seed,
-                                     progress=progress, se=se_data)
+        levels = [grouped_threshold(pair, metric, m, alpha / pairs) for m in plan]
+        need, *at = run_jobs([partial(groups_needed, pair, metric, alpha=alpha / pairs, target=target, sims=sims,
+                                      seed=seed, corrected=True, max_groups=cap, progress=progress, se=se_data)]
+                             + [partial(_at_size, pair, metric, d, level, {"n_groups": m}, target, sims, seed, se_data,
+                                        progress, f"{m:,} groups") for m, level in zip(plan, levels, strict=True)])
+        for m, level, (pw, se, mdd) in zip(plan, levels, at, strict=True):
             rows.append({"task": block.task, "metric": metric, "model_a": block.models[a], "model_b": block.models[b],
                          "observed_diff": d, "n_groups": m, "rows_per_group": per_rows, "n_pos": m * per_pos,
                          "n_neg": m * per_neg, "pairs": pairs, "alpha_pair": alpha / pairs, "raw_threshold": level,
                          "power_observed": pw, "power_mc_se": se, "minimal_detectable": mdd, "groups_needed": need,
                          "groups_cap": cap, "target": target, "sims": sims, "test": GROUPED_TEST})
     return rows
+
+
+def _at_size(pair: Pair, metric: str, d: float, level: float, size: dict, target: float, sims: int, seed: int,
+             se_data: float, progress: Callable[[str], None] | None, planned: str) -> tuple[float, float, float]:
+    """At a planned ``size`` (``n_pos`` and ``n_neg``, or ``n_groups``): the power to detect the observed difference
+    ``d`` (NaN without one), its MC se, and the smallest difference detected (:func:`minimal_detectable`)."""
+    if progress is not None:
+        progress(f"{metric}: power at {planned}")
+    pw, se = (detection_rate(pair, metric, c=0.0, alpha=level, sims=sims, rng=np.random.default_rng(seed), **size)
+              if d > 0 else (float("nan"), float("nan")))
+    return pw, se, minimal_detectable(pair, metric, alpha=level, target=target, sims=sims, seed=seed,
+                                      progress=progress, se=se_data, **size)
 
 
 def search_cap(have_pos: int) -> int:
@@ -428,45 +438,58 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     for block in blocks(data)[0]:
         if not block.paired:
             continue
-        if grouped:
-            rows += _grouped_table(block, n_groups, metrics, alpha, target, sims, seed, progress)
-            continue
-        k = len(block.models)
-        pairs = k * (k - 1) // 2
-        pts = point_metrics(block)
-        have_pos = int(block.y.sum())
-        plan_pos = list(n_pos) if n_pos else [have_pos]
-        if n_neg and len(n_neg) != len(plan_pos):
-            raise InputError("give one --negatives per --positives (or none: the prevalence is kept)")
-        ratio = _odds_against(Pair(block.y, block.scores[0], block.scores[1], np.asarray(block.weight, np.float64)))
-        plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * ratio))) for p in plan_pos]
-        cap = search_cap(have_pos)
-        for metric in metrics:
-            if progress is not None:
-                progress(f"{metric}: power and positives needed (up to {cap:,})")
-            col = BOOT_METRICS.index(metric)
-            order = np.argsort(-pts[:, col], kind="stable")
-            a, b = int(order[0]), int(order[1])
-            w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
-            pair = Pair(block.y, block.scores[a], block.scores[b], w)
-            se_data = data_se(pair, metric, seed=seed)  # where the searches start
-            need = positives_needed(pair, metric, alpha=alpha / pairs, target=target, sims=sims, seed=seed,
-                                    corrected=True, max_pos=cap, progress=progress, se=se_data)
-            for p, q in zip(plan_pos, plan_neg, strict=True):
-                if p < 2 or q < 2:
-                    raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {p} and {q}")
-                d = float(pts[a, col] - pts[b, col])
-                level = planned_threshold(metric, p, q, alpha / pairs)
-                if progress is not None:
-                    progress(f"{metric}: power at {p:,} positives / {q:,} negatives")
-                pw, se = (detection_rate(pair, metric, c=0.0, n_pos=p, n_neg=q, alpha=level, sims=sims,
-                                         rng=np.random.default_rng(seed)) if d > 0 else (float("nan"), float("nan")))
-                mdd = minimal_detectable(pair, metric, n_pos=p, n_neg=q, alpha=level, target=target,
-                                         sims=sims, seed=seed, progress=progress, se=se_data)
-                rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
-                             "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
-                             "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
-                             "minimal_detectable": mdd, "positives_needed": need, "positives_cap": cap,
-                             "target": target, "sims": sims,
-                             "test": "DeLong z" if metric == "auroc" else f"jackknife t ({GROUPS} groups per class)"})
+        # one job per metric, two at a time where there are two cores (the same answers: each seeds its own draws)
+        sizes = (n_groups,) if grouped else (n_pos, n_neg)
+        jobs = [partial(_grouped_table if grouped else _rows_table, block, *sizes, (metric,), alpha, target, sims, seed,
+                        progress) for metric in metrics]
+        rows += [row for part in run_jobs(jobs) for row in part]
     return pd.DataFrame(rows, columns=GROUP_POWER_COLUMNS if grouped else POWER_COLUMNS)
+
+
+def _planned_sizes(block: Block, n_pos: list[int] | None, n_neg: list[int] | None) -> tuple[list[int], list[int]]:
+    """The planned positives and negatives of a block: given, or the block's (its prevalence kept)."""
+    plan_pos = list(n_pos) if n_pos else [int(block.y.sum())]
+    if n_neg and len(n_neg) != len(plan_pos):
+        raise InputError("give one --negatives per --positives (or none: the prevalence is kept)")
+    ratio = _odds_against(Pair(block.y, block.scores[0], block.scores[1], np.asarray(block.weight, np.float64)))
+    plan_neg = list(n_neg) if n_neg else [max(2, int(round(p * ratio))) for p in plan_pos]
+    return plan_pos, plan_neg
+
+
+def _rows_table(block: Block, n_pos: list[int] | None, n_neg: list[int] | None, metrics: tuple[str, ...],
+                alpha: float, target: float, sims: int, seed: int,
+                progress: Callable[[str], None] | None = None) -> list[dict]:
+    """:func:`power_table`'s rows of a block without groups: per metric and planned size."""
+    k = len(block.models)
+    pairs = k * (k - 1) // 2
+    pts = point_metrics(block)
+    plan_pos, plan_neg = _planned_sizes(block, n_pos, n_neg)
+    cap = search_cap(int(block.y.sum()))
+    rows = []
+    for metric in metrics:
+        if progress is not None:
+            progress(f"{metric}: power and positives needed (up to {cap:,})")
+        col = BOOT_METRICS.index(metric)
+        order = np.argsort(-pts[:, col], kind="stable")
+        a, b = int(order[0]), int(order[1])
+        w = None if np.all(block.weight == 1.0) else np.asarray(block.weight, dtype=np.float64)
+        pair = Pair(block.y, block.scores[a], block.scores[b], w)
+        se_data = data_se(pair, metric, seed=seed)  # where the searches start
+        d = float(pts[a, col] - pts[b, col])
+        small = [(p, q) for p, q in zip(plan_pos, plan_neg, strict=True) if p < 2 or q < 2]
+        if small:
+            raise InputError(f"planned sizes need at least 2 positives and 2 negatives, got {small[0][0]} and {small[0][1]}")
+        levels = [planned_threshold(metric, p, q, alpha / pairs) for p, q in zip(plan_pos, plan_neg, strict=True)]
+        need, *at = run_jobs([partial(positives_needed, pair, metric, alpha=alpha / pairs, target=target, sims=sims,
+                                      seed=seed, corrected=True, max_pos=cap, progress=progress, se=se_data)]
+                             + [partial(_at_size, pair, metric, d, level, {"n_pos": p, "n_neg": q}, target, sims, seed,
+                                        se_data, progress, f"{p:,} positives / {q:,} negatives")
+                                for p, q, level in zip(plan_pos, plan_neg, levels, strict=True)])
+        for p, q, level, (pw, se, mdd) in zip(plan_pos, plan_neg, levels, at, strict=True):
+            rows.append({"task": block.task, "metric": metric, "model_a": block.models[a],
+                         "model_b": block.models[b], "observed_diff": d, "n_pos": p, "n_neg": q, "pairs": pairs,
+                         "alpha_pair": alpha / pairs, "raw_threshold": level, "power_observed": pw, "power_mc_se": se,
+                         "minimal_detectable": mdd, "positives_needed": need, "positives_cap": cap,
+                         "target": target, "sims": sims,
+                         "test": "DeLong z" if metric == "auroc" else f"jackknife t ({GROUPS} groups per class)"})
+    return rows
