@@ -396,7 +396,7 @@ class _LazyFiles:
 class _ShapedHandler(_Handler):
     """The test server's handler with latency, a bandwidth cap, random refusals/drops and byte counts."""
 
-    def do_GET(self) -> None:  # noqa: N802
+    def _get(self) -> None:
         fake: LoopbackOpenML = self.server.fake  # type: ignore[assignment]
         kind = fake._draw_failure()
         if kind == "drop":
@@ -413,7 +413,7 @@ class _ShapedHandler(_Handler):
             return
         if fake.latency:
             time.sleep(fake.latency)
-        super().do_GET()
+        super()._get()
 
     def _send(self, status: int, body: bytes, ctype: str) -> None:
         fake: LoopbackOpenML = self.server.fake  # type: ignore[assignment]

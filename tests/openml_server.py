@@ -255,6 +255,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:  # noqa: N802
+        """Answer the request, counted in flight from its request line to its last byte written."""
+        fake = self.server.fake
+        t0 = fake._begin()
+        try:
+            self._get()
+        finally:
+            fake._end(t0, self.path.split("?", 1)[0])
+
+    def _get(self) -> None:
         fake = self.server.fake
         path = self.path.split("?", 1)[0]
         fake._record(path)
@@ -347,6 +356,9 @@ class FakeOpenML:
         self.stall_seconds = 3.0
         self.page_limit = page_limit  # the server's maximum rows per listing call (live: 1,000)
         self._lock = threading.Lock()
+        self.in_flight = 0  # requests being answered now
+        self.max_in_flight = 0  # the most at once since the last reset_count()
+        self.spans: list[tuple[float, float, str]] = []  # (start, end, path) of every answer, monotonic clock
         self._next_file = 1
         for t in tasks or []:
             self.add_task(t)
@@ -382,6 +394,20 @@ class FakeOpenML:
     def reset_count(self) -> None:
         with self._lock:
             self.paths.clear()
+            self.spans.clear()
+            self.max_in_flight = self.in_flight
+
+    def _begin(self) -> float:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        return time.monotonic()
+
+    def _end(self, t0: float, path: str) -> None:
+        t1 = time.monotonic()
+        with self._lock:
+            self.in_flight -= 1
+            self.spans.append((t0, t1, path))
 
     def fault(self, pattern: str, kind: str, times: int = 1) -> None:
         """The next ``times`` requests whose path matches ``pattern`` get fault ``kind``."""
