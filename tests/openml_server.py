@@ -255,13 +255,31 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:  # noqa: N802
-        """Answer the request, counted in flight from its request line to its last byte written."""
-        fake = self.server.fake
-        t0 = fake._begin()
+        """Answer the request, counted in flight from its request line until just before its last byte is
+        written (:meth:`_write_body`): within the time the client waits for it, so that the most requests
+        the server counts at once is never more than the client had open (a later end, after the client
+        has its answer and has sent its next request, would count one request twice)."""
+        self._span: tuple[float, str] | None = (self.server.fake._begin(), self.path.split("?", 1)[0])
         try:
             self._get()
         finally:
-            fake._end(t0, self.path.split("?", 1)[0])
+            self._served()
+
+    def _served(self) -> None:
+        """This request leaves the in-flight count (once)."""
+        if self._span is not None:
+            self.server.fake._end(*self._span)
+            self._span = None
+
+    def _write_body(self, body: bytes) -> None:
+        """The headers and ``body``, the request leaving the in-flight count before the last byte."""
+        if not body:
+            self._served()
+        self.end_headers()
+        if body:
+            self.wfile.write(body[:-1])
+            self._served()
+            self.wfile.write(body[-1:])
 
     def _get(self) -> None:
         fake = self.server.fake
@@ -323,8 +341,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         for k, v in extra.items():
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self._write_body(body)
 
 
 class _Server(http.server.ThreadingHTTPServer):
