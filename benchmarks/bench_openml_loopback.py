@@ -2,27 +2,35 @@
 
 Starts :class:`tests/openml_loopback.LoopbackOpenML` (886 binary 10-fold tasks on 426 datasets,
 content generated from a seed) in this process, points ``config/openml-paper.yaml`` at it (fresh
-draw, discovery, 30 models from distinct flows, ``openml.workers`` 4, the local profile's global cap
-of 4 connections) and runs the study's OpenML steps through Snakemake (select -> one predict job per
-task -> manifest and self-check; ``--full`` runs the whole study with its analysis) with
-``openml.max_tasks`` = each of ``--sizes``.  Per size it prints: wall time, HTTP requests (and per
-kind), bytes sent by the server, the cache's size on disk, and the peak resident memory of the
-predict jobs (Snakemake's ``benchmark:`` files, ``max_rss``), the largest task's included.
+draw, discovery, 30 models from distinct flows, ``openml.workers`` 4: at most 4 requests in flight
+over all fetch jobs together, :mod:`prspace.openml.connections`) and runs the study's OpenML steps
+through Snakemake with ``profiles/local`` (select -> one predict job per task, several at once ->
+manifest and self-check; ``--full`` runs the whole study with its analysis, verdicts and the HTML
+report) with ``openml.max_tasks`` = each of ``--sizes``.  Per size it prints: wall time, HTTP requests
+(and per kind), bytes sent by the server, the cache's size on disk, the peak resident memory of the
+predict jobs (Snakemake's ``benchmark:`` files, ``max_rss``), the largest task's included, and what the
+server saw of the cap: the most requests it answered at once and the most tasks fetching at once
+(each task from its first to its last run-description request).  ``<work>/size-N/progress.csv`` gets
+a line a minute (tasks done, requests, MB, disk), so a run stopped early still has its rate.
 
 Then it extrapolates to the whole draw of the world (886 tasks): each predict job's seconds, bytes
 and requests are fitted as ``a + b * rows`` (rows of the task's dataset, least squares over every
 job of every size) and summed over the world's 886 tasks; selection's requests per candidate are
-scaled to the world's candidates.
+scaled to the world's candidates; the wall time divides the job-seconds by the jobs at once measured
+at the largest size.
 
-    python benchmarks/bench_openml_loopback.py --sizes 10 25 50 --work /tmp/bench_openml
-    python benchmarks/bench_openml_loopback.py --sizes 886 --cores 8   # the whole draw
+    python benchmarks/bench_openml_loopback.py --sizes 100 200 --work /tmp/bench_openml
+    python benchmarks/bench_openml_loopback.py --sizes 886 --full --work /tmp/openml886   # the whole draw
+    python benchmarks/bench_openml_loopback.py --combine /tmp/b100 /tmp/b200 --docs   # runs made apart
 
 ``--latency`` / ``--bandwidth`` shape the server (seconds per answer, bytes/s per connection).
-The per-job table goes to ``<work>/jobs.csv``, the summary to ``<work>/summary.csv``, the extrapolation
-to ``<work>/extrapolation.json``.  ``--docs`` then writes the table, the cost curve and the extrapolation
-into docs/benchmarks.md (between the ``openml-loopback`` markers); ``--docs-only`` writes them from the
+The per-job table goes to ``<work>/jobs.csv``, the summary to ``<work>/summary.csv`` (after each size),
+the extrapolation to ``<work>/extrapolation.json``.  ``--docs`` then writes the table, the cost curve and
+the extrapolation into docs/benchmarks.md (between the ``openml-loopback`` markers) and the forecast
+for the live server into docs/openml.md (``openml-forecast``); ``--docs-only`` writes them from the
 committed ``benchmarks/openml_loopback_summary.csv`` and ``openml_loopback_extrapolation.json`` without
-running anything (after copying a run's three files there).
+running anything; ``--combine`` joins the tables of runs made apart into those committed files and
+writes the docs.
 """
 
 from __future__ import annotations
@@ -211,8 +219,8 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(coef[0]), float(coef[1])
 
 
-def extrapolate(srv: LoopbackOpenML, summary: pd.DataFrame, jobs: pd.DataFrame, cores: int) -> dict:
-    w = srv.world
+def extrapolate(w, summary: pd.DataFrame, jobs: pd.DataFrame, cores: int) -> dict:
+    """The whole draw of world ``w`` from the measured sizes (``summary``) and their predict jobs."""
     q = np.flatnonzero(w.task_qualifies)
     rows_all = w.ds_rows[w.task_ds[q] - 1].astype(float)
     ok = jobs[jobs["status"] == "ok"]
@@ -274,8 +282,106 @@ def docs_block(summary: pd.DataFrame, ext: dict) -> str:
     return "\n".join(lines)
 
 
-def write_docs(block: str) -> None:
+#: the live server's latency (s a request) and bandwidth (bytes/s) the forecast is worked out for
+FORECAST = ((0.25, "100 Mbit/s", 100e6 / 8), (0.5, "10 Mbit/s", 10e6 / 8), (1.0, "10 Mbit/s", 10e6 / 8))
+
+
+def forecast_block(ext: dict, connections: int = 4) -> str:
+    """docs/openml.md's forecast for the live server, from the loopback's extrapolation: the requests
+    through ``connections`` kept busy by several fetch jobs at once (selection's listings one after the
+    other), the bytes through the bandwidth, the predict jobs' own seconds at the measured jobs at once;
+    the total between the largest of the three (they overlap) and their sum."""
+    per_task = ext["requests_a"] + ext["requests_b_per_1000_rows"] * ext["rows_total"] / 1000 / ext["tasks"]
+    fetch_requests = ext["requests_total"] - ext["select_requests"]
+    cpu_h = ext["wall_s_predict"] / 3600
+    lines = ["Generated by `python benchmarks/bench_openml_loopback.py ... --docs` from "
+             "`benchmarks/openml_loopback_extrapolation.json`.", "",
+             f"* per task about {per_task:.0f} requests (run listing, task and dataset metadata, 30 run descriptions, "
+             f"30 predictions files, the replaced runs'), at most {connections} in flight over all the study's fetch "
+             f"jobs together; plus about {ext['bytes_b_per_1000_rows'] / 1e3 / 30:.0f} bytes a row per run downloaded;"
+             f" plus the job's own seconds ({ext['job_s_a']:.0f} s fixed + {ext['job_s_b_per_1000_rows']:.1f} s per "
+             f"1,000 rows on the loaded 2-core machine here; {ext['jobs_at_once']:.2f} jobs at once there);",
+             f"* selection: one run listing per binary task the server lists (the loopback has "
+             f"{ext['select_requests']:,.0f} listings; the live server more), one after the other: **(binary tasks) x L**;",
+             f"* for the paper's {ext['tasks']:,} tasks ({ext['rows_total'] / 1e6:.2f} million rows on the loopback): "
+             f"{ext['requests_total']:,} requests, {ext['gb_total']:.2f} GB.", "",
+             f"| L (s) | B | waiting ({fetch_requests:,.0f} x L / {connections} + {ext['select_requests']:,.0f} x L) | "
+             f"transfer ({ext['gb_total']:.2f} GB / B) | predict jobs (loaded 2 cores) | total |",
+             "|---|---|---|---|---|---|"]
+    for lat, label, bw in FORECAST:
+        wait_h = (fetch_requests * lat / connections + ext["select_requests"] * lat) / 3600
+        transfer_h = ext["bytes_total"] / bw / 3600
+        lo, hi = max(wait_h, transfer_h, cpu_h), wait_h + transfer_h + cpu_h
+        lines.append(f"| {lat:g} | {label} | {wait_h:.1f} h | {transfer_h:.1f} h | {cpu_h:.1f} h | "
+                     f"{lo:.1f} to {hi:.1f} h |")
+    return "\n".join(lines)
+
+
+def write_docs(block: str, ext: dict | None = None) -> None:
     write_block(DOCS, "openml-loopback", block)
+    if ext is not None:
+        write_block(ROOT / "docs" / "openml.md", "openml-forecast", forecast_block(ext))
+
+
+WHOLE = COMMITTED / "openml_loopback_whole.csv"
+
+
+def whole_record(wd: Path, stopped_at: str | None) -> pd.DataFrame:
+    """One row for a run of the whole draw (``<work>/size-886``): from its ``summary.csv`` when it
+    finished, else from its last ``progress.csv`` line and the benchmark files of the jobs done."""
+    study = f"openml-bench-{wd.name.split('-')[-1]}"
+    prog = pd.read_csv(wd / "progress.csv")
+    last = prog.iloc[-1]
+    summary = wd.parent / "summary.csv"
+    row = {"tasks": int(wd.name.split("-")[-1]), "finished": summary.is_file() and stopped_at is None,
+           "stopped_at": stopped_at or "", "wall_s": float(last["seconds"]), "tasks_done": int(last["tasks_done"]),
+           "requests": int(last["requests"]), "mb_sent": float(last["mb_sent"]), "disk_mb": float(last["disk_mb"]),
+           "peak_rss_mb_any_job": round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0),
+           "max_in_flight": int(prog["max_in_flight"].max()), "cap": 4,
+           "load1_median": float(prog["load1"].median())}
+    done = prog[prog["tasks_done"] > 0]
+    if len(done) >= 2:  # the predict jobs' rate: tasks over the seconds since the first was done
+        span = float(done["seconds"].iloc[-1] - done["seconds"].iloc[0])
+        row["tasks_per_hour"] = round((done["tasks_done"].iloc[-1] - done["tasks_done"].iloc[0]) / span * 3600, 1) \
+            if span > 0 else float("nan")
+    if row["finished"]:
+        s = pd.read_csv(summary).iloc[-1]
+        row.update(wall_s=float(s["wall_with_report_s"]), requests=int(s["requests"]), disk_mb=float(s["disk_mb"]),
+                   max_in_flight=int(s["max_in_flight"]), max_tasks_at_once=int(s["max_tasks_at_once"]))
+    return pd.DataFrame([row])
+
+
+def whole_block(t: pd.DataFrame) -> str:
+    """docs/benchmarks.md's record of the whole draw on the loopback, from ``openml_loopback_whole.csv``."""
+    r = t.iloc[-1]
+    head = ("Generated by `python benchmarks/bench_openml_loopback.py --whole ...` from "
+            "`benchmarks/openml_loopback_whole.csv` (outputs synthetic, in a scratch directory, not committed).")
+    state = ("finished, through the verdicts and the report" if r["finished"] else
+             f"**stopped** at {r['stopped_at']}, {int(r['tasks_done'])} of {int(r['tasks'])} tasks fetched and scored")
+    rate = r.get("tasks_per_hour")
+    lines = [head, "", "| tasks | state | wall s | tasks done | requests | MB sent | disk MB | peak RSS of any job MB | "
+             "requests in flight (most) | cap | tasks per hour | load (median) |", "|" + "---|" * 12,
+             f"| {int(r['tasks']):,} | {state} | {r['wall_s']:,.0f} | {int(r['tasks_done']):,} | {int(r['requests']):,} | "
+             f"{r['mb_sent']:,.1f} | {r['disk_mb']:,.1f} | {r['peak_rss_mb_any_job']:,.0f} | {int(r['max_in_flight'])} | "
+             f"{int(r['cap'])} | {rate if rate == rate else float('nan'):.1f} | {r['load1_median']:.1f} |"]
+    if not r["finished"] and rate and rate == rate:
+        left = (r["tasks"] - r["tasks_done"]) / rate
+        lines += ["", f"At that rate the remaining {int(r['tasks'] - r['tasks_done']):,} tasks would take about "
+                      f"{left:.1f} h more on this machine at this load, before the analysis."]
+    return "\n".join(lines)
+
+
+def combine(works: list[Path], seed: int, cores: int) -> int:
+    """``--combine``: the runs' tables into ``benchmarks/`` and the docs."""
+    summary = pd.concat([pd.read_csv(w / "summary.csv") for w in works], ignore_index=True).sort_values("tasks")
+    jobs = pd.concat([pd.read_csv(w / "jobs.csv") for w in works], ignore_index=True).sort_values(["size", "task"])
+    ext = extrapolate(make_world(seed=seed), summary, jobs, cores)
+    summary.to_csv(COMMITTED / "openml_loopback_summary.csv", index=False)
+    jobs.to_csv(COMMITTED / "openml_loopback_jobs.csv", index=False)
+    (COMMITTED / "openml_loopback_extrapolation.json").write_text(json.dumps(ext, indent=1))
+    write_docs(docs_block(summary, ext), ext)
+    print(json.dumps(ext))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -290,10 +396,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--docs", action="store_true", help="write this run's table into docs/benchmarks.md")
     p.add_argument("--docs-only", action="store_true",
                    help="write docs/benchmarks.md's table from the committed files; run nothing")
+    p.add_argument("--combine", type=Path, nargs="+", default=None, metavar="WORK",
+                   help="join the summary.csv and jobs.csv of runs made apart (e.g. one size each, side by side) "
+                        "into the committed files, extrapolate and write the docs; run nothing")
+    p.add_argument("--whole", type=Path, default=None, metavar="WORK/size-886",
+                   help="record a run of the whole draw (finished or stopped) in benchmarks/openml_loopback_whole.csv "
+                        "and docs/benchmarks.md; run nothing")
+    p.add_argument("--stopped-at", default=None, help="with --whole: when the run was stopped (UTC)")
     a = p.parse_args(argv)
+    if a.whole:
+        t = whole_record(a.whole, a.stopped_at)
+        t.to_csv(WHOLE, index=False)
+        write_block(DOCS, "openml-loopback-whole", whole_block(t))
+        print(t.to_string(index=False))
+        return 0
+    if a.combine:
+        return combine(a.combine, a.seed, a.cores)
     if a.docs_only:
-        write_docs(docs_block(pd.read_csv(COMMITTED / "openml_loopback_summary.csv"),
-                              json.loads((COMMITTED / "openml_loopback_extrapolation.json").read_text())))
+        ext = json.loads((COMMITTED / "openml_loopback_extrapolation.json").read_text())
+        write_docs(docs_block(pd.read_csv(COMMITTED / "openml_loopback_summary.csv"), ext), ext)
         return 0
     a.work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
@@ -307,17 +428,17 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             alljobs.append(jobs)
             print(json.dumps(row), flush=True)
-        summary = pd.DataFrame(rows)
-        jobs = pd.concat(alljobs, ignore_index=True)
-        summary.to_csv(a.work / "summary.csv", index=False)
-        jobs.to_csv(a.work / "jobs.csv", index=False)
+            summary = pd.DataFrame(rows)  # written after each size: a run stopped later keeps these
+            jobs = pd.concat(alljobs, ignore_index=True)
+            summary.to_csv(a.work / "summary.csv", index=False)
+            jobs.to_csv(a.work / "jobs.csv", index=False)
         pd.set_option("display.width", 250)
         print(summary.to_string(index=False))
-        ext = extrapolate(srv, summary, jobs, a.cores)
+        ext = extrapolate(srv.world, summary, jobs, a.cores)
     print("extrapolation to the whole draw:", json.dumps(ext))
     (a.work / "extrapolation.json").write_text(json.dumps(ext, indent=1))
     if a.docs:
-        write_docs(docs_block(summary, ext))
+        write_docs(docs_block(summary, ext), ext)
     return 0
 
 
