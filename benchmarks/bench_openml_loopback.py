@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from openml_loopback import LoopbackOpenML, make_world  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _openml_partial as partial  # noqa: E402
 from _docs import write_block  # noqa: E402
 
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
@@ -251,9 +252,17 @@ DOCS = ROOT / "docs" / "benchmarks.md"
 COMMITTED = ROOT / "benchmarks"
 
 
+def _cell(fmt: str, v) -> str:
+    """A table cell: ``v`` formatted, or a dash where it was not measured (a stopped run)."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "-"
+    return fmt.format(int(v) if "," in fmt else v)
+
+
 def docs_block(summary: pd.DataFrame, ext: dict) -> str:
     """docs/benchmarks.md's generated part: one row per size, the fitted cost per job, the whole draw."""
-    cols = [("tasks", "tasks", "{:,}"), ("wall_s", "wall s", "{:.1f}"), ("select_s", "select s", "{:.1f}"),
+    cols = [("tasks", "tasks", "{:,}"), ("state", "state", "{}"), ("wall_s", "wall s", "{:.1f}"),
+            ("select_s", "select s", "{:.1f}"),
             ("requests", "requests", "{:,}"), ("req_run descriptions", "run descriptions", "{:,}"),
             ("req_predictions files", "predictions files", "{:,}"), ("mb_sent", "MB sent", "{:.1f}"),
             ("cache_mb", "cache MB", "{:.1f}"), ("rows_total", "rows (sum)", "{:,}"),
@@ -266,7 +275,9 @@ def docs_block(summary: pd.DataFrame, ext: dict) -> str:
              "`benchmarks/openml_loopback_summary.csv` and `openml_loopback_extrapolation.json`.", "",
              "| " + " | ".join(h for _, h, _ in cols) + " |", "|" + "---|" * len(cols)]
     for r in summary.to_dict("records"):
-        lines.append("| " + " | ".join(f.format(int(r[c]) if "," in f else r[c]) for c, _, f in cols) + " |")
+        stopped = isinstance(r.get("stopped_at"), str) and r["stopped_at"]
+        r["state"] = f"stopped at {r['stopped_at']}, {int(r['tasks_done'])} done" if stopped else "finished"
+        lines.append("| " + " | ".join(_cell(f, r.get(c)) for c, _, f in cols) + " |")
     hours = ext["wall_s_predict"] / 3600
     lines += ["", f"**Cost curve** (least squares over every predict job of every size, `a + b x rows`): requests "
               f"{ext['requests_a']:.1f} {'-' if ext['requests_b_per_1000_rows'] < 0 else '+'} "
@@ -403,7 +414,19 @@ def main(argv: list[str] | None = None) -> int:
                    help="record a run of the whole draw (finished or stopped) in benchmarks/openml_loopback_whole.csv "
                         "and docs/benchmarks.md; run nothing")
     p.add_argument("--stopped-at", default=None, help="with --whole: when the run was stopped (UTC)")
+    p.add_argument("--partial", type=Path, nargs="+", default=None, metavar="WORK/size-N",
+                   help="the tables of sizes stopped before their end (with --stopped-at) into WORK/summary.csv and "
+                        "WORK/jobs.csv, for --combine; run nothing")
     a = p.parse_args(argv)
+    if a.partial:
+        for wd in a.partial:
+            n = int(wd.name.split("-")[-1])
+            jobs = partial.job_rows(wd, f"openml-bench-{n}", n, make_world(seed=a.seed))
+            row = partial.summary_row(wd, f"openml-bench-{n}", n, jobs, _du, a.stopped_at or "")
+            pd.DataFrame([row]).to_csv(wd.parent / "summary.csv", index=False)
+            jobs.to_csv(wd.parent / "jobs.csv", index=False)
+            print(json.dumps(row))
+        return 0
     if a.whole:
         t = whole_record(a.whole, a.stopped_at)
         t.to_csv(WHOLE, index=False)
