@@ -337,7 +337,7 @@ def write_docs(block: str, ext: dict | None = None) -> None:
 WHOLE = COMMITTED / "openml_loopback_whole.csv"
 
 
-def whole_record(wd: Path, stopped_at: str | None) -> pd.DataFrame:
+def whole_record(wd: Path, stopped_at: str | None, note: str = "") -> pd.DataFrame:
     """One row for a run of the whole draw (``<work>/size-886``): from its ``summary.csv`` when it
     finished, else from its last ``progress.csv`` line and the benchmark files of the jobs done."""
     study = f"openml-bench-{wd.name.split('-')[-1]}"
@@ -349,7 +349,7 @@ def whole_record(wd: Path, stopped_at: str | None) -> pd.DataFrame:
            "requests": int(last["requests"]), "mb_sent": float(last["mb_sent"]), "disk_mb": float(last["disk_mb"]),
            "peak_rss_mb_any_job": round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0),
            "max_in_flight": int(prog["max_in_flight"].max()), "cap": 4,
-           "load1_median": float(prog["load1"].median())}
+           "load1_median": float(prog["load1"].median()), "note": note}
     done = prog[prog["tasks_done"] > 0]
     if len(done) >= 2:  # the predict jobs' rate: tasks over the seconds since the first was done
         span = float(done["seconds"].iloc[-1] - done["seconds"].iloc[0])
@@ -374,11 +374,13 @@ def whole_block(t: pd.DataFrame) -> str:
              "requests in flight (most) | cap | tasks per hour | load (median) |", "|" + "---|" * 12,
              f"| {int(r['tasks']):,} | {state} | {r['wall_s']:,.0f} | {int(r['tasks_done']):,} | {int(r['requests']):,} | "
              f"{r['mb_sent']:,.1f} | {r['disk_mb']:,.1f} | {r['peak_rss_mb_any_job']:,.0f} | {int(r['max_in_flight'])} | "
-             f"{int(r['cap'])} | {rate if rate == rate else float('nan'):.1f} | {r['load1_median']:.1f} |"]
-    if not r["finished"] and rate and rate == rate:
+             f"{int(r['cap'])} | {_cell('{:.1f}', rate)} | {r['load1_median']:.1f} |"]
+    if not r["finished"] and rate is not None and rate == rate and rate > 0:
         left = (r["tasks"] - r["tasks_done"]) / rate
         lines += ["", f"At that rate the remaining {int(r['tasks'] - r['tasks_done']):,} tasks would take about "
                       f"{left:.1f} h more on this machine at this load, before the analysis."]
+    if isinstance(r.get("note"), str) and r["note"]:
+        lines += ["", str(r["note"])]
     return "\n".join(lines)
 
 
@@ -413,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--whole", type=Path, default=None, metavar="WORK/size-886",
                    help="record a run of the whole draw (finished or stopped) in benchmarks/openml_loopback_whole.csv "
                         "and docs/benchmarks.md; run nothing")
-    p.add_argument("--stopped-at", default=None, help="with --whole: when the run was stopped (UTC)")
+    p.add_argument("--stopped-at", default=None, help="with --whole or --partial: when the run was stopped (UTC)")
+    p.add_argument("--note", default="", help="with --whole: what else happened to the run (kept in the table)")
     p.add_argument("--partial", type=Path, nargs="+", default=None, metavar="WORK/size-N",
                    help="the tables of sizes stopped before their end (with --stopped-at) into WORK/summary.csv and "
                         "WORK/jobs.csv, for --combine; run nothing")
@@ -428,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(row))
         return 0
     if a.whole:
-        t = whole_record(a.whole, a.stopped_at)
+        t = whole_record(a.whole, a.stopped_at, a.note)
         t.to_csv(WHOLE, index=False)
         write_block(DOCS, "openml-loopback-whole", whole_block(t))
         print(t.to_string(index=False))
