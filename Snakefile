@@ -38,7 +38,7 @@ onstart:
 
     record_config(config)
     # after each "k of n steps done": "k of n jobs, ~X min left" (prspace.study.eta)
-    start_eta(workflow, config)
+    start_eta(workflow, config, os.path.join(workflow.basedir, "workflow", "job_seconds.csv"))
 
 
 onerror:

@@ -1,5 +1,5 @@
 """The table of measured job seconds per rule that the progress line's estimate reads
-(``src/prspace/data/job_seconds.csv``; :mod:`prspace.study.eta`).
+(``workflow/job_seconds.csv``; :mod:`prspace.study.eta`).
 
 Runs nothing: from a finished run's Snakemake logs (each job block names its rule and its
 ``benchmark:`` file; :func:`bench_stages.parse_log`) and those benchmark files (wall ``s``), one row per
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_stages import parse_log  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLE = ROOT / "src" / "prspace" / "data" / "job_seconds.csv"
+TABLE = ROOT / "workflow" / "job_seconds.csv"
 
 
 def rule_seconds(logs: list[str], root: Path) -> pd.DataFrame:

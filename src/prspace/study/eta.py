@@ -2,11 +2,13 @@
 ``k of n jobs, ~X min left (...)`` (issue 60, Deliver 5).
 
 Where the seconds come from: a committed table of measured job seconds per rule and study kind
-(``prspace/data/job_seconds.csv``, written by ``benchmarks/bench_job_seconds.py`` from a finished run's
+(``workflow/job_seconds.csv``, written by ``benchmarks/bench_job_seconds.py`` from a finished run's
 Snakemake log and ``benchmark:`` files: the median wall seconds of each rule's jobs), scaled to this
 run's machine: once jobs have finished here, by the ratio of their measured seconds (their own
 ``benchmark:`` files) to what the table expected of them.  A rule the table does not know costs the
-median job of the table.
+median job of the table.  The table sits beside the rules, not in the package: a data file in a
+package folder is part of the code version of every command importing that package
+(:mod:`prspace.study.code_version`), and a new measurement must not rerun a study.
 
 The arithmetic (:func:`seconds_left`): the unfinished jobs' expected seconds (a running job's less the
 seconds it has run, never below 0) over the jobs that can run at once, the cores, and for the OpenML
@@ -26,13 +28,11 @@ import math
 import statistics
 import time
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
 import pandas as pd
 
-TABLE = "job_seconds.csv"
 #: the rules that talk to OpenML in an OpenML study (they hold ``openml_connections``)
 FETCH_RULES = frozenset({"select_tasks", "predict"})
 
@@ -46,11 +46,9 @@ class Job:
     fetch: bool = False
 
 
-def load_table(path: Path | None = None) -> pd.DataFrame:
+def load_table(path: Path) -> pd.DataFrame:
     """The committed table (``kind, rule, jobs, median_s``)."""
-    src = path if path is not None else resources.files("prspace.data").joinpath(TABLE)
-    with src.open("r", encoding="utf-8") as fh:  # type: ignore[union-attr]
-        return pd.read_csv(fh)
+    return pd.read_csv(path)
 
 
 def study_kind(config: dict[str, Any], table: pd.DataFrame) -> str:
@@ -167,12 +165,12 @@ def _cores(workflow: Any) -> int:
     return min(limits) if limits else 1
 
 
-def start(workflow: Any, config: dict[str, Any], out: TextIO | None = None) -> Tracker | None:
+def start(workflow: Any, config: dict[str, Any], table_path: Path, out: TextIO | None = None) -> Tracker | None:
     """Attach the tracker to Snakemake's logger (from the Snakefile's ``onstart``); None when the table
     cannot be read."""
     try:
-        table = load_table()
-    except (OSError, ValueError):
+        table = load_table(table_path)
+    except (OSError, ValueError, pd.errors.ParserError):
         return None
     expected, unknown = expected_seconds(table, study_kind(config, table))
     tracker = Tracker(workflow, expected, unknown, fetch=config.get("source") == "openml", out=out)
