@@ -33,9 +33,12 @@ _RUN_STARTED = time.time()
 
 
 onstart:
+    from prspace.study.eta import start as start_eta
     from prspace.study.study_config import record_config
 
     record_config(config)
+    # after each "k of n steps done": "k of n jobs, ~X min left" (prspace.study.eta)
+    start_eta(workflow, config, os.path.join(workflow.basedir, "workflow", "job_seconds.csv"))
 
 
 onerror:

@@ -2,27 +2,35 @@
 
 Starts :class:`tests/openml_loopback.LoopbackOpenML` (886 binary 10-fold tasks on 426 datasets,
 content generated from a seed) in this process, points ``config/openml-paper.yaml`` at it (fresh
-draw, discovery, 30 models from distinct flows, ``openml.workers`` 4, the local profile's global cap
-of 4 connections) and runs the study's OpenML steps through Snakemake (select -> one predict job per
-task -> manifest and self-check; ``--full`` runs the whole study with its analysis) with
-``openml.max_tasks`` = each of ``--sizes``.  Per size it prints: wall time, HTTP requests (and per
-kind), bytes sent by the server, the cache's size on disk, and the peak resident memory of the
-predict jobs (Snakemake's ``benchmark:`` files, ``max_rss``), the largest task's included.
+draw, discovery, 30 models from distinct flows, ``openml.workers`` 4: at most 4 requests in flight
+over all fetch jobs together, :mod:`prspace.openml.connections`) and runs the study's OpenML steps
+through Snakemake with ``profiles/local`` (select -> one predict job per task, several at once ->
+manifest and self-check; ``--full`` runs the whole study with its analysis, verdicts and the HTML
+report) with ``openml.max_tasks`` = each of ``--sizes``.  Per size it prints: wall time, HTTP requests
+(and per kind), bytes sent by the server, the cache's size on disk, the peak resident memory of the
+predict jobs (Snakemake's ``benchmark:`` files, ``max_rss``), the largest task's included, and what the
+server saw of the cap: the most requests it answered at once and the most tasks fetching at once
+(each task from its first to its last run-description request).  ``<work>/size-N/progress.csv`` gets
+a line a minute (tasks done, requests, MB, disk), so a run stopped early still has its rate.
 
 Then it extrapolates to the whole draw of the world (886 tasks): each predict job's seconds, bytes
 and requests are fitted as ``a + b * rows`` (rows of the task's dataset, least squares over every
 job of every size) and summed over the world's 886 tasks; selection's requests per candidate are
-scaled to the world's candidates.
+scaled to the world's candidates; the wall time divides the job-seconds by the jobs at once measured
+at the largest size.
 
-    python benchmarks/bench_openml_loopback.py --sizes 10 25 50 --work /tmp/bench_openml
-    python benchmarks/bench_openml_loopback.py --sizes 886 --cores 8   # the whole draw
+    python benchmarks/bench_openml_loopback.py --sizes 100 200 --work /tmp/bench_openml
+    python benchmarks/bench_openml_loopback.py --sizes 886 --full --work /tmp/openml886   # the whole draw
+    python benchmarks/bench_openml_loopback.py --combine /tmp/b100 /tmp/b200 --docs   # runs made apart
 
 ``--latency`` / ``--bandwidth`` shape the server (seconds per answer, bytes/s per connection).
-The per-job table goes to ``<work>/jobs.csv``, the summary to ``<work>/summary.csv``, the extrapolation
-to ``<work>/extrapolation.json``.  ``--docs`` then writes the table, the cost curve and the extrapolation
-into docs/benchmarks.md (between the ``openml-loopback`` markers); ``--docs-only`` writes them from the
+The per-job table goes to ``<work>/jobs.csv``, the summary to ``<work>/summary.csv`` (after each size),
+the extrapolation to ``<work>/extrapolation.json``.  ``--docs`` then writes the table, the cost curve and
+the extrapolation into docs/benchmarks.md (between the ``openml-loopback`` markers) and the forecast
+for the live server into docs/openml.md (``openml-forecast``); ``--docs-only`` writes them from the
 committed ``benchmarks/openml_loopback_summary.csv`` and ``openml_loopback_extrapolation.json`` without
-running anything (after copying a run's three files there).
+running anything; ``--combine`` joins the tables of runs made apart into those committed files and
+writes the docs.
 """
 
 from __future__ import annotations
@@ -30,9 +38,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -45,6 +55,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from openml_loopback import LoopbackOpenML, make_world  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _openml_partial as partial  # noqa: E402
 from _docs import write_block  # noqa: E402
 
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
@@ -69,6 +80,61 @@ def _kind(path: str) -> str:
     return "task/dataset metadata"
 
 
+def tasks_at_once(srv: LoopbackOpenML, spans: list[tuple[float, float, str]]) -> int:
+    """The most tasks fetching at the same moment: each task's window runs from its first to its last
+    run-description request (the server's spans, so a measurement of what the server saw)."""
+    window: dict[int, list[float]] = {}
+    for t0, t1, path in spans:
+        m = re.search(r"/run/(\d+)$", path)
+        row = srv.world.run_row.get(int(m[1])) if m else None
+        if row is not None:
+            w = window.setdefault(int(srv.world.run_task[row]), [t0, t1])
+            w[0], w[1] = min(w[0], t0), max(w[1], t1)
+    events = sorted([(a, 1) for a, _ in window.values()] + [(b, -1) for _, b in window.values()])
+    now = most = 0
+    for _, step in events:
+        now += step
+        most = max(most, now)
+    return most
+
+
+def _peak_rss_mb(bench_dir: Path) -> float:
+    """The largest ``max_rss`` of any job's Snakemake benchmark file under ``bench_dir`` (MB)."""
+    peaks = [float(pd.read_csv(f, sep="\t")["max_rss"].iloc[0]) for f in bench_dir.rglob("*.tsv")]
+    return max([p for p in peaks if p == p] or [float("nan")])
+
+
+class Progress(threading.Thread):
+    """Every ``every`` seconds a line of ``<wd>/progress.csv``: seconds, predict jobs done, requests,
+    MB sent, disk MB, the most requests in flight so far (so a run stopped early still has its rate)."""
+
+    def __init__(self, srv: LoopbackOpenML, wd: Path, study: str, every: float = 60.0) -> None:
+        super().__init__(daemon=True)
+        self.srv, self.wd, self.study, self.every = srv, wd, study, every
+        self.stop = threading.Event()
+        self.t0, self.b0 = time.monotonic(), srv.bytes_sent
+        (wd / "progress.csv").write_text("seconds,tasks_done,requests,mb_sent,disk_mb,max_in_flight,load1\n")
+
+    def line(self) -> str:
+        done = len(list((self.wd / "work" / self.study / "predictions").glob("openml-*.json")))
+        return (f"{time.monotonic() - self.t0:.0f},{done},{len(self.srv.paths)},"
+                f"{(self.srv.bytes_sent - self.b0) / 1e6:.1f},{_du(self.wd) / 1e6:.1f},{self.srv.max_in_flight},"
+                f"{os.getloadavg()[0]:.1f}\n")
+
+    def run(self) -> None:
+        while not self.stop.wait(self.every):
+            with open(self.wd / "progress.csv", "a") as fh:
+                fh.write(self.line())
+
+
+def _snakemake(wd: Path, cfg_path: Path, cores: int, targets: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(SNAKEMAKE), *targets, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(wd),
+         "--configfile", str(cfg_path), "--profile", str(ROOT / "profiles" / "local"), "--cores", str(cores)],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
+
+
 def run_size(srv: LoopbackOpenML, n: int, work: Path, cores: int, full: bool, seed: int) -> tuple[dict, pd.DataFrame]:
     study = f"openml-bench-{n}"
     wd = work / f"size-{n}"
@@ -84,16 +150,25 @@ def run_size(srv: LoopbackOpenML, n: int, work: Path, cores: int, full: bool, se
     srv.reset_count()
     b0 = srv.bytes_sent
     t0 = time.monotonic()
-    res = subprocess.run(
-        [str(SNAKEMAKE), *(["all"] if full else target), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(wd),
-         "--configfile", str(cfg_path), "--profile", str(ROOT / "profiles" / "local"), "--cores", str(cores)],
-        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
-    )
+    progress = Progress(srv, wd, study)
+    progress.start()
+    res = _snakemake(wd, cfg_path, cores, ["all"] if full else target)
     wall = time.monotonic() - t0
     (wd / "snakemake.log").write_text(res.stdout + res.stderr)
     if res.returncode != 0:
         raise SystemExit(f"size {n}: snakemake failed (exit {res.returncode}); see {wd / 'snakemake.log'}:\n"
                          + res.stderr[-3000:])
+    report_s = float("nan")
+    if full:  # the HTML report, as `make run` builds it
+        t1 = time.monotonic()
+        rep = _snakemake(wd, cfg_path, cores, ["--report", str(wd / "report.html")])
+        report_s = time.monotonic() - t1
+        if rep.returncode != 0:
+            raise SystemExit(f"size {n}: the report failed: {rep.stderr[-3000:]}")
+    progress.stop.set()
+    with open(wd / "progress.csv", "a") as fh:
+        fh.write(progress.line())
+    spans = list(srv.spans)
     paths = srv.per_path()
     kinds: dict[str, int] = {}
     for p, k in paths.items():
@@ -127,8 +202,15 @@ def run_size(srv: LoopbackOpenML, n: int, work: Path, cores: int, full: bool, se
         "largest_max_rss_mb": round(float(largest["max_rss_mb"]), 0),
         "max_rss_mb": round(float(jobs["max_rss_mb"].max()), 0),
         "median_job_s": round(float(jobs["job_s"].median()), 1),
+        "job_s_sum": round(float(jobs["job_s"].sum()), 0),
+        "cap": int(cfg["openml"]["workers"]), "max_in_flight": int(srv.max_in_flight),
+        "max_tasks_at_once": tasks_at_once(srv, spans),
         "load1": round(os.getloadavg()[0], 1),
     }
+    if full:
+        row.update(report_s=round(report_s, 1), disk_mb=round(_du(wd) / 1e6, 1),
+                   peak_rss_mb_any_job=round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0),
+                   wall_with_report_s=round(wall + report_s, 1))
     return row, jobs
 
 
@@ -138,8 +220,8 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(coef[0]), float(coef[1])
 
 
-def extrapolate(srv: LoopbackOpenML, summary: pd.DataFrame, jobs: pd.DataFrame, cores: int) -> dict:
-    w = srv.world
+def extrapolate(w, summary: pd.DataFrame, jobs: pd.DataFrame, cores: int) -> dict:
+    """The whole draw of world ``w`` from the measured sizes (``summary``) and their predict jobs."""
     q = np.flatnonzero(w.task_qualifies)
     rows_all = w.ds_rows[w.task_ds[q] - 1].astype(float)
     ok = jobs[jobs["status"] == "ok"]
@@ -155,8 +237,12 @@ def extrapolate(srv: LoopbackOpenML, summary: pd.DataFrame, jobs: pd.DataFrame, 
     per_cand = float((summary["req_run listings"] / summary["candidates_examined"]).median()) \
         if "req_run listings" in summary else 1.0
     out["select_requests"] = round(cand * per_cand + np.ceil(cand / 1000))
-    # the predict jobs run one at a time under the local profile's 4-connection cap (workers 4)
-    out["wall_s_serial_predict"] = round(out["job_s_total"], 0)
+    # the predict jobs run side by side under the shared 4-connection cap: as many at once as the
+    # largest size measured (its job-seconds over its wall time after selection)
+    big = summary.loc[summary["tasks"].idxmax()]
+    out["jobs_at_once"] = round(float(big["job_s_sum"] / (big["wall_s"] - big["select_s"])), 2)
+    out["wall_s_predict"] = round(out["job_s_total"] / out["jobs_at_once"], 0)
+    out["cores"] = cores
     out["gb_total"] = round(out["bytes_total"] / 1e9, 2)
     out["requests_total"] = round(out["requests_total"] + out["select_requests"])
     return out
@@ -166,21 +252,33 @@ DOCS = ROOT / "docs" / "benchmarks.md"
 COMMITTED = ROOT / "benchmarks"
 
 
+def _cell(fmt: str, v) -> str:
+    """A table cell: ``v`` formatted, or a dash where it was not measured (a stopped run)."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "-"
+    return fmt.format(int(v) if "," in fmt else v)
+
+
 def docs_block(summary: pd.DataFrame, ext: dict) -> str:
     """docs/benchmarks.md's generated part: one row per size, the fitted cost per job, the whole draw."""
-    cols = [("tasks", "tasks", "{:,}"), ("wall_s", "wall s", "{:.1f}"), ("select_s", "select s", "{:.1f}"),
+    cols = [("tasks", "tasks", "{:,}"), ("state", "state", "{}"), ("wall_s", "wall s", "{:.1f}"),
+            ("select_s", "select s", "{:.1f}"),
             ("requests", "requests", "{:,}"), ("req_run descriptions", "run descriptions", "{:,}"),
             ("req_predictions files", "predictions files", "{:,}"), ("mb_sent", "MB sent", "{:.1f}"),
             ("cache_mb", "cache MB", "{:.1f}"), ("rows_total", "rows (sum)", "{:,}"),
             ("largest_rows", "largest task rows", "{:,}"), ("largest_max_rss_mb", "its job's max RSS MB", "{:.0f}"),
             ("max_rss_mb", "max RSS of any job MB", "{:.0f}"), ("median_job_s", "median job s", "{:.1f}"),
+            ("job_s_sum", "job s (sum)", "{:,}"), ("max_tasks_at_once", "tasks fetching at once (most)", "{:,}"),
+            ("max_in_flight", "requests in flight (most)", "{:,}"), ("cap", "cap", "{:,}"),
             ("load1", "load", "{:.1f}")]
     lines = ["Generated by `python benchmarks/bench_openml_loopback.py ... --docs` from "
              "`benchmarks/openml_loopback_summary.csv` and `openml_loopback_extrapolation.json`.", "",
              "| " + " | ".join(h for _, h, _ in cols) + " |", "|" + "---|" * len(cols)]
     for r in summary.to_dict("records"):
-        lines.append("| " + " | ".join(f.format(int(r[c]) if "," in f else r[c]) for c, _, f in cols) + " |")
-    hours = ext["wall_s_serial_predict"] / 3600
+        stopped = isinstance(r.get("stopped_at"), str) and r["stopped_at"]
+        r["state"] = f"stopped at {r['stopped_at']}, {int(r['tasks_done'])} done" if stopped else "finished"
+        lines.append("| " + " | ".join(_cell(f, r.get(c)) for c, _, f in cols) + " |")
+    hours = ext["wall_s_predict"] / 3600
     lines += ["", f"**Cost curve** (least squares over every predict job of every size, `a + b x rows`): requests "
               f"{ext['requests_a']:.1f} {'-' if ext['requests_b_per_1000_rows'] < 0 else '+'} "
               f"{abs(ext['requests_b_per_1000_rows']):.1f} per 1,000 rows a task; bytes "
@@ -189,13 +287,114 @@ def docs_block(summary: pd.DataFrame, ext: dict) -> str:
               f"{ext['max_rss_mb_a']:.0f} MB + {ext['max_rss_mb_b_per_1000_rows']:.1f} MB per 1,000 rows.", "",
               f"**Extrapolation to the whole draw** ({ext['tasks']:,} tasks, {ext['rows_total']:,} rows): "
               f"{ext['requests_total']:,} requests ({ext['select_requests']:,} of them listings for selection), "
-              f"**{ext['gb_total']:.2f} GB** downloaded, predict jobs **{ext['wall_s_serial_predict']:,.0f} s = "
-              f"{hours:.1f} h** one after the other at this machine's speed and load."]
+              f"**{ext['gb_total']:.2f} GB** downloaded, {ext['job_s_total']:,.0f} s of predict jobs, **"
+              f"{ext['wall_s_predict']:,.0f} s = {hours:.1f} h** at the {ext['jobs_at_once']:.2f} jobs at once measured "
+              f"at the largest size ({ext['cores']} cores, this machine's speed and load)."]
     return "\n".join(lines)
 
 
-def write_docs(block: str) -> None:
+#: the live server's latency (s a request) and bandwidth (bytes/s) the forecast is worked out for
+FORECAST = ((0.25, "100 Mbit/s", 100e6 / 8), (0.5, "10 Mbit/s", 10e6 / 8), (1.0, "10 Mbit/s", 10e6 / 8))
+
+
+def forecast_block(ext: dict, connections: int = 4) -> str:
+    """docs/openml.md's forecast for the live server, from the loopback's extrapolation: the requests
+    through ``connections`` kept busy by several fetch jobs at once (selection's listings one after the
+    other), the bytes through the bandwidth, the predict jobs' own seconds at the measured jobs at once;
+    the total between the largest of the three (they overlap) and their sum."""
+    per_task = ext["requests_a"] + ext["requests_b_per_1000_rows"] * ext["rows_total"] / 1000 / ext["tasks"]
+    fetch_requests = ext["requests_total"] - ext["select_requests"]
+    cpu_h = ext["wall_s_predict"] / 3600
+    lines = ["Generated by `python benchmarks/bench_openml_loopback.py ... --docs` from "
+             "`benchmarks/openml_loopback_extrapolation.json`.", "",
+             f"* per task about {per_task:.0f} requests (run listing, task and dataset metadata, 30 run descriptions, "
+             f"30 predictions files, the replaced runs'), at most {connections} in flight over all the study's fetch "
+             f"jobs together; plus about {ext['bytes_b_per_1000_rows'] / 1e3 / 30:.0f} bytes a row per run downloaded;"
+             f" plus the job's own seconds ({ext['job_s_a']:.0f} s fixed + {ext['job_s_b_per_1000_rows']:.1f} s per "
+             f"1,000 rows on the loaded 2-core machine here; {ext['jobs_at_once']:.2f} jobs at once there);",
+             f"* selection: one run listing per binary task the server lists (the loopback has "
+             f"{ext['select_requests']:,.0f} listings; the live server more), one after the other: **(binary tasks) x L**;",
+             f"* for the paper's {ext['tasks']:,} tasks ({ext['rows_total'] / 1e6:.2f} million rows on the loopback): "
+             f"{ext['requests_total']:,} requests, {ext['gb_total']:.2f} GB.", "",
+             f"| L (s) | B | waiting ({fetch_requests:,.0f} x L / {connections} + {ext['select_requests']:,.0f} x L) | "
+             f"transfer ({ext['gb_total']:.2f} GB / B) | predict jobs (loaded 2 cores) | total |",
+             "|---|---|---|---|---|---|"]
+    for lat, label, bw in FORECAST:
+        wait_h = (fetch_requests * lat / connections + ext["select_requests"] * lat) / 3600
+        transfer_h = ext["bytes_total"] / bw / 3600
+        lo, hi = max(wait_h, transfer_h, cpu_h), wait_h + transfer_h + cpu_h
+        lines.append(f"| {lat:g} | {label} | {wait_h:.1f} h | {transfer_h:.1f} h | {cpu_h:.1f} h | "
+                     f"{lo:.1f} to {hi:.1f} h |")
+    return "\n".join(lines)
+
+
+def write_docs(block: str, ext: dict | None = None) -> None:
     write_block(DOCS, "openml-loopback", block)
+    if ext is not None:
+        write_block(ROOT / "docs" / "openml.md", "openml-forecast", forecast_block(ext))
+
+
+WHOLE = COMMITTED / "openml_loopback_whole.csv"
+
+
+def whole_record(wd: Path, stopped_at: str | None, note: str = "") -> pd.DataFrame:
+    """One row for a run of the whole draw (``<work>/size-886``): from its ``summary.csv`` when it
+    finished, else from its last ``progress.csv`` line and the benchmark files of the jobs done."""
+    study = f"openml-bench-{wd.name.split('-')[-1]}"
+    prog = pd.read_csv(wd / "progress.csv")
+    last = prog.iloc[-1]
+    summary = wd.parent / "summary.csv"
+    row = {"tasks": int(wd.name.split("-")[-1]), "finished": summary.is_file() and stopped_at is None,
+           "stopped_at": stopped_at or "", "wall_s": float(last["seconds"]), "tasks_done": int(last["tasks_done"]),
+           "requests": int(last["requests"]), "mb_sent": float(last["mb_sent"]), "disk_mb": float(last["disk_mb"]),
+           "peak_rss_mb_any_job": round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0),
+           "max_in_flight": int(prog["max_in_flight"].max()), "cap": 4,
+           "load1_median": float(prog["load1"].median()), "note": note}
+    done = prog[prog["tasks_done"] > 0]
+    if len(done) >= 2:  # the predict jobs' rate: tasks over the seconds since the first was done
+        span = float(done["seconds"].iloc[-1] - done["seconds"].iloc[0])
+        row["tasks_per_hour"] = round((done["tasks_done"].iloc[-1] - done["tasks_done"].iloc[0]) / span * 3600, 1) \
+            if span > 0 else float("nan")
+    if row["finished"]:
+        s = pd.read_csv(summary).iloc[-1]
+        row.update(wall_s=float(s["wall_with_report_s"]), requests=int(s["requests"]), disk_mb=float(s["disk_mb"]),
+                   max_in_flight=int(s["max_in_flight"]), max_tasks_at_once=int(s["max_tasks_at_once"]))
+    return pd.DataFrame([row])
+
+
+def whole_block(t: pd.DataFrame) -> str:
+    """docs/benchmarks.md's record of the whole draw on the loopback, from ``openml_loopback_whole.csv``."""
+    r = t.iloc[-1]
+    head = ("Generated by `python benchmarks/bench_openml_loopback.py --whole ...` from "
+            "`benchmarks/openml_loopback_whole.csv` (outputs synthetic, in a scratch directory, not committed).")
+    state = ("finished, through the verdicts and the report" if r["finished"] else
+             f"**stopped** at {r['stopped_at']}, {int(r['tasks_done'])} of {int(r['tasks'])} tasks fetched and scored")
+    rate = r.get("tasks_per_hour")
+    lines = [head, "", "| tasks | state | wall s | tasks done | requests | MB sent | disk MB | peak RSS of any job MB | "
+             "requests in flight (most) | cap | tasks per hour | load (median) |", "|" + "---|" * 12,
+             f"| {int(r['tasks']):,} | {state} | {r['wall_s']:,.0f} | {int(r['tasks_done']):,} | {int(r['requests']):,} | "
+             f"{r['mb_sent']:,.1f} | {r['disk_mb']:,.1f} | {r['peak_rss_mb_any_job']:,.0f} | {int(r['max_in_flight'])} | "
+             f"{int(r['cap'])} | {_cell('{:.1f}', rate)} | {r['load1_median']:.1f} |"]
+    if not r["finished"] and rate is not None and rate == rate and rate > 0:
+        left = (r["tasks"] - r["tasks_done"]) / rate
+        lines += ["", f"At that rate the remaining {int(r['tasks'] - r['tasks_done']):,} tasks would take about "
+                      f"{left:.1f} h more on this machine at this load, before the analysis."]
+    if isinstance(r.get("note"), str) and r["note"]:
+        lines += ["", str(r["note"])]
+    return "\n".join(lines)
+
+
+def combine(works: list[Path], seed: int, cores: int) -> int:
+    """``--combine``: the runs' tables into ``benchmarks/`` and the docs."""
+    summary = pd.concat([pd.read_csv(w / "summary.csv") for w in works], ignore_index=True).sort_values("tasks")
+    jobs = pd.concat([pd.read_csv(w / "jobs.csv") for w in works], ignore_index=True).sort_values(["size", "task"])
+    ext = extrapolate(make_world(seed=seed), summary, jobs, cores)
+    summary.to_csv(COMMITTED / "openml_loopback_summary.csv", index=False)
+    jobs.to_csv(COMMITTED / "openml_loopback_jobs.csv", index=False)
+    (COMMITTED / "openml_loopback_extrapolation.json").write_text(json.dumps(ext, indent=1))
+    write_docs(docs_block(summary, ext), ext)
+    print(json.dumps(ext))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,10 +409,38 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--docs", action="store_true", help="write this run's table into docs/benchmarks.md")
     p.add_argument("--docs-only", action="store_true",
                    help="write docs/benchmarks.md's table from the committed files; run nothing")
+    p.add_argument("--combine", type=Path, nargs="+", default=None, metavar="WORK",
+                   help="join the summary.csv and jobs.csv of runs made apart (e.g. one size each, side by side) "
+                        "into the committed files, extrapolate and write the docs; run nothing")
+    p.add_argument("--whole", type=Path, default=None, metavar="WORK/size-886",
+                   help="record a run of the whole draw (finished or stopped) in benchmarks/openml_loopback_whole.csv "
+                        "and docs/benchmarks.md; run nothing")
+    p.add_argument("--stopped-at", default=None, help="with --whole or --partial: when the run was stopped (UTC)")
+    p.add_argument("--note", default="", help="with --whole: what else happened to the run (kept in the table)")
+    p.add_argument("--partial", type=Path, nargs="+", default=None, metavar="WORK/size-N",
+                   help="the tables of sizes stopped before their end (with --stopped-at) into WORK/summary.csv and "
+                        "WORK/jobs.csv, for --combine; run nothing")
     a = p.parse_args(argv)
+    if a.partial:
+        for wd in a.partial:
+            n = int(wd.name.split("-")[-1])
+            jobs = partial.job_rows(wd, f"openml-bench-{n}", n, make_world(seed=a.seed))
+            row = partial.summary_row(wd, f"openml-bench-{n}", n, jobs, _du, a.stopped_at or "")
+            pd.DataFrame([row]).to_csv(wd.parent / "summary.csv", index=False)
+            jobs.to_csv(wd.parent / "jobs.csv", index=False)
+            print(json.dumps(row))
+        return 0
+    if a.whole:
+        t = whole_record(a.whole, a.stopped_at, a.note)
+        t.to_csv(WHOLE, index=False)
+        write_block(DOCS, "openml-loopback-whole", whole_block(t))
+        print(t.to_string(index=False))
+        return 0
+    if a.combine:
+        return combine(a.combine, a.seed, a.cores)
     if a.docs_only:
-        write_docs(docs_block(pd.read_csv(COMMITTED / "openml_loopback_summary.csv"),
-                              json.loads((COMMITTED / "openml_loopback_extrapolation.json").read_text())))
+        ext = json.loads((COMMITTED / "openml_loopback_extrapolation.json").read_text())
+        write_docs(docs_block(pd.read_csv(COMMITTED / "openml_loopback_summary.csv"), ext), ext)
         return 0
     a.work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
@@ -227,17 +454,17 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             alljobs.append(jobs)
             print(json.dumps(row), flush=True)
-        summary = pd.DataFrame(rows)
-        jobs = pd.concat(alljobs, ignore_index=True)
-        summary.to_csv(a.work / "summary.csv", index=False)
-        jobs.to_csv(a.work / "jobs.csv", index=False)
+            summary = pd.DataFrame(rows)  # written after each size: a run stopped later keeps these
+            jobs = pd.concat(alljobs, ignore_index=True)
+            summary.to_csv(a.work / "summary.csv", index=False)
+            jobs.to_csv(a.work / "jobs.csv", index=False)
         pd.set_option("display.width", 250)
         print(summary.to_string(index=False))
-        ext = extrapolate(srv, summary, jobs, a.cores)
+        ext = extrapolate(srv.world, summary, jobs, a.cores)
     print("extrapolation to the whole draw:", json.dumps(ext))
     (a.work / "extrapolation.json").write_text(json.dumps(ext, indent=1))
     if a.docs:
-        write_docs(docs_block(summary, ext))
+        write_docs(docs_block(summary, ext), ext)
     return 0
 
 

@@ -396,7 +396,7 @@ class _LazyFiles:
 class _ShapedHandler(_Handler):
     """The test server's handler with latency, a bandwidth cap, random refusals/drops and byte counts."""
 
-    def do_GET(self) -> None:  # noqa: N802
+    def _get(self) -> None:
         fake: LoopbackOpenML = self.server.fake  # type: ignore[assignment]
         kind = fake._draw_failure()
         if kind == "drop":
@@ -413,7 +413,7 @@ class _ShapedHandler(_Handler):
             return
         if fake.latency:
             time.sleep(fake.latency)
-        super().do_GET()
+        super()._get()
 
     def _send(self, status: int, body: bytes, ctype: str) -> None:
         fake: LoopbackOpenML = self.server.fake  # type: ignore[assignment]
@@ -438,11 +438,17 @@ class _ShapedHandler(_Handler):
         for k, v in extra.items():
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
         chunk = max(1024, int(fake.bandwidth // 20))
-        for k in range(0, len(body), chunk):
-            self.wfile.write(body[k:k + chunk])
-            time.sleep(len(body[k:k + chunk]) / fake.bandwidth)
+        if not body:
+            self._served()
+        self.end_headers()
+        for k in range(0, max(len(body) - 1, 0), chunk):
+            part = body[k:min(k + chunk, len(body) - 1)]
+            self.wfile.write(part)
+            time.sleep(len(part) / fake.bandwidth)
+        if body:
+            self._served()
+            self.wfile.write(body[-1:])
         fake._sent(len(body))
 
 

@@ -255,6 +255,33 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:  # noqa: N802
+        """Answer the request, counted in flight from its request line until just before its last byte is
+        written (:meth:`_write_body`): within the time the client waits for it, so that the most requests
+        the server counts at once is never more than the client had open (a later end, after the client
+        has its answer and has sent its next request, would count one request twice)."""
+        self._span: tuple[float, str] | None = (self.server.fake._begin(), self.path.split("?", 1)[0])
+        try:
+            self._get()
+        finally:
+            self._served()
+
+    def _served(self) -> None:
+        """This request leaves the in-flight count (once)."""
+        if self._span is not None:
+            self.server.fake._end(*self._span)
+            self._span = None
+
+    def _write_body(self, body: bytes) -> None:
+        """The headers and ``body``, the request leaving the in-flight count before the last byte."""
+        if not body:
+            self._served()
+        self.end_headers()
+        if body:
+            self.wfile.write(body[:-1])
+            self._served()
+            self.wfile.write(body[-1:])
+
+    def _get(self) -> None:
         fake = self.server.fake
         path = self.path.split("?", 1)[0]
         fake._record(path)
@@ -314,8 +341,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         for k, v in extra.items():
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self._write_body(body)
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -347,6 +373,9 @@ class FakeOpenML:
         self.stall_seconds = 3.0
         self.page_limit = page_limit  # the server's maximum rows per listing call (live: 1,000)
         self._lock = threading.Lock()
+        self.in_flight = 0  # requests being answered now
+        self.max_in_flight = 0  # the most at once since the last reset_count()
+        self.spans: list[tuple[float, float, str]] = []  # (start, end, path) of every answer, monotonic clock
         self._next_file = 1
         for t in tasks or []:
             self.add_task(t)
@@ -382,6 +411,20 @@ class FakeOpenML:
     def reset_count(self) -> None:
         with self._lock:
             self.paths.clear()
+            self.spans.clear()
+            self.max_in_flight = self.in_flight
+
+    def _begin(self) -> float:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        return time.monotonic()
+
+    def _end(self, t0: float, path: str) -> None:
+        t1 = time.monotonic()
+        with self._lock:
+            self.in_flight -= 1
+            self.spans.append((t0, t1, path))
 
     def fault(self, pattern: str, kind: str, times: int = 1) -> None:
         """The next ``times`` requests whose path matches ``pattern`` get fault ``kind``."""

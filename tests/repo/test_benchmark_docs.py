@@ -32,6 +32,17 @@ def test_openml_loopback_block_is_the_scripts():
     ext = json.loads((ROOT / "benchmarks" / "openml_loopback_extrapolation.json").read_text())
     assert _block("openml-loopback") == bench.docs_block(summary, ext)
     assert f"{ext['gb_total']:.2f} GB" in _block("openml-loopback")
+    assert (summary["max_in_flight"] <= summary["cap"]).all()  # the politeness cap held at every size
+    openml_md = (ROOT / "docs" / "openml.md").read_text()
+    m = re.search(r"<!-- openml-forecast:start -->\n(.*?)\n<!-- openml-forecast:end -->", openml_md, flags=re.S)
+    assert m and m[1] == bench.forecast_block(ext)
+
+
+def test_openml_whole_draw_block_is_the_scripts():
+    bench = _script("bench_openml_loopback")
+    t = pd.read_csv(ROOT / "benchmarks" / "openml_loopback_whole.csv")
+    assert _block("openml-loopback-whole") == bench.whole_block(t)
+    assert int(t["tasks"].iloc[-1]) == 886 and (t["max_in_flight"] <= t["cap"]).all()
 
 
 def test_audit_real_block_is_the_scripts():

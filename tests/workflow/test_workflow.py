@@ -239,6 +239,22 @@ def test_report_has_every_table_and_figure_with_captions(run):
     assert "95% bootstrap bands from" in html and "snakemake.config" not in html
 
 
+def test_progress_lines_estimate_the_time_left(run):
+    """After each of Snakemake's "k of n steps (p%) done" comes "k of n jobs, ~X min left" (prspace.study.eta),
+    with the same k and n; the last says less than a minute."""
+    logs = sorted((run / ".snakemake" / "log").glob("*.snakemake.log"), key=lambda p: p.stat().st_mtime)
+    text = next(t for t in (p.read_text() for p in logs) if "steps (" in t and "select_tasks" in t)
+    lines = text.splitlines()
+    steps = [i for i, line in enumerate(lines) if re.fullmatch(r"\d+ of \d+ steps \(\d+%\) done", line)]
+    assert len(steps) > 10
+    for i in steps:
+        k, n = re.match(r"(\d+) of (\d+)", lines[i]).groups()
+        assert re.fullmatch(rf"{k} of {n} jobs, (~\d+ min|<1 min) left", lines[i + 1]), lines[i:i + 2]
+    assert lines[steps[-1] + 1].endswith("<1 min left") and lines[steps[-1]].startswith(f"{n} of {n}")
+    minutes = [int(m) for m in re.findall(r"jobs, ~(\d+) min left", text)]
+    assert minutes and max(minutes) >= 1  # a real estimate, not a constant
+
+
 def test_rerun_has_nothing_to_do(run):
     res = _snakemake(run, "-n")
     assert res.returncode == 0

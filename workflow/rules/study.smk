@@ -35,7 +35,9 @@ rule predict:
         cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE), parquet=PREDICTIONS,
         code=command_code("predict-local" if SOURCE == "local" else "fetch-openml", R.STEP_SCORE.run),
     threads: 1
-    resources: mem_mb=4000, runtime=120, openml_connections=config["openml"]["workers"] if SOURCE == "openml" else 0,
+    # one of the profile's fetch jobs at a time; inside, its requests share the study's openml.workers
+    # connections with every other fetch job (prspace.openml.connections: a cap across processes)
+    resources: mem_mb=4000, runtime=120, openml_connections=1 if SOURCE == "openml" else 0,
     shell:
         "{params.cmd} --out {params.parquet} --status {output.status} --metrics-out {output.metrics} "
         "--folds-out {output.folds} > {log} 2>&1"

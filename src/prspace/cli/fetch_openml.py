@@ -66,7 +66,8 @@ def _int_list(text: str) -> list[int]:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server", required=True, help="OpenML API URL (config openml.server), e.g. https://www.openml.org/api/v1/xml")
     p.add_argument("--cache-dir", required=True, type=Path, help="download cache (config openml.cache_dir)")
-    p.add_argument("--workers", type=int, default=4, help="concurrent downloads (default 4)")
+    p.add_argument("--workers", type=int, default=4, help="requests in flight to the server at once, over every "
+                   "process on the same --cache-dir (default 4; config openml.workers)")
     p.add_argument("--max-retries", type=int, default=5, help="retries per request after the first try (default 5)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)")
     p.add_argument("--backoff", type=float, default=1.0, help="first retry delay in seconds, doubling (default 1)")

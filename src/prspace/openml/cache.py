@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import re
-import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ from prspace.openml.client import (
     configure,
     request_count,
 )
+from prspace.openml.connections import server_key
 
 log = logging.getLogger("prspace.openml")
 
@@ -37,11 +35,7 @@ class _Cache:
     """JSON answers and downloaded files under ``<cache_dir>/prspace/<server key>/``."""
 
     def __init__(self, settings: ClientSettings) -> None:
-        u = urllib.parse.urlparse(settings.server)
-        key = re.sub(r"[^A-Za-z0-9_.-]+", "_", u.netloc) + "-" + hashlib.sha1(
-            settings.server.rstrip("/").encode()
-        ).hexdigest()[:8]
-        self.root = Path(settings.cache_dir) / "prspace" / key
+        self.root = Path(settings.cache_dir) / "prspace" / server_key(settings.server)
 
     def path(self, *parts: str) -> Path:
         return self.root.joinpath(*parts)

@@ -9,6 +9,7 @@
   timeouts, dropped connections and truncated or malformed bodies.
 * :func:`download` streams a file to disk with the same retries, checks the body
   against ``Content-Length`` and writes atomically (temp file + rename).
+* Every request holds one of ``workers`` slots shared by all processes on the cache (the cap).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from urllib3.exceptions import ProtocolError, ReadTimeoutError
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
+from prspace.openml import connections
 
 log = logging.getLogger("prspace.openml")
 T = TypeVar("T")
@@ -72,7 +74,7 @@ class ClientSettings:
 
     server: str  # e.g. https://www.openml.org/api/v1/xml
     cache_dir: Path
-    workers: int = 4
+    workers: int = 4  # requests in flight to the server at once, over every job sharing cache_dir
     max_retries: int = 5  # retries after the first attempt
     timeout: float = 60.0  # seconds, connect and per read
     backoff: float = 1.0  # first retry delay in seconds; doubles each time, at most 60 s
@@ -141,7 +143,8 @@ class _Session(requests.Session):
             kwargs["timeout"] = STATE.timeout
         STATE.count()
         STATE.local.last = (url, None, "")
-        resp = super().request(method, url, *args, **kwargs)
+        with connections.slot():
+            resp = super().request(method, url, *args, **kwargs)
         STATE.local.last = (url, resp.status_code, resp.headers.get("Content-Type", ""))
         return resp
 
@@ -163,6 +166,7 @@ def configure(settings: ClientSettings) -> None:
     openml.config.connection_n_retries = 1  # our own retry layer does it
     openml.config.show_progress = False
     STATE.timeout = settings.timeout
+    connections.cap(Path(settings.cache_dir) / "connections" / connections.server_key(settings.server), settings.workers)
     openml._api_calls.requests = _requests_proxy  # type: ignore[attr-defined]
 
 
@@ -294,7 +298,7 @@ def _download_once(url: str, dest: Path, settings: ClientSettings) -> int:
         if have:
             headers["Range"] = f"bytes={have}-"
         STATE.count()
-        with requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
+        with connections.slot(), requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
             STATE.local.last = (url, r.status_code, r.headers.get("Content-Type", ""))
             if r.status_code == 416:  # the kept part is not a prefix the server can continue: start again
                 partial.unlink(missing_ok=True)
@@ -356,7 +360,7 @@ def _umask() -> int:
 def _download_whole(url: str, dest: Path, settings: ClientSettings) -> int:
     STATE.count()
     headers = {"User-Agent": "prspace (openml-python compatible)"}
-    with requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
+    with connections.slot(), requests.get(url, stream=True, timeout=settings.timeout, headers=headers) as r:
         STATE.local.last = (url, r.status_code, r.headers.get("Content-Type", ""))
         if r.status_code >= 500 or r.status_code in (408, 429):
             raise _RetryableStatus(f"HTTP {r.status_code}")
