@@ -120,5 +120,9 @@ def check_verdicts_do_not_move_with_the_seed(study: str, seeds: tuple[int, ...] 
         spread = np.ptp(ends, axis=0)
         # the committed ends carry six significant digits (the CSV): half a unit of the sixth is not a move
         rounding = 1e-5 * np.abs(ends).max(axis=0)
+        # at reduced settings an end may state no MC error (NaN: a rerun left it unbounded), nothing to hold it
+        # to; at the committed settings every end states one (check_monte_carlo_error_within_the_target)
+        stated = np.isfinite(mc) if n_boot != N_BOOT else np.ones_like(mc, dtype=bool)
+        spread, mc, rounding = spread[stated], mc[stated], rounding[stated]
         assert (spread <= 8 * mc + rounding).all(), (
-            f"{end}: moved by more than 8 MC errors: {dict(zip(committed.index[ok], spread - 8 * mc, strict=True))}")
+            f"{end}: moved by more than 8 MC errors: {dict(zip(committed.index[ok][stated], spread - 8 * mc, strict=True))}")
