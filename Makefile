@@ -4,6 +4,8 @@
 #   make panel-pool   the panel draws of the pool study only (config/panel-pool.yaml; not part of make run)
 #   make test   set up .venv (first time only), run the test suite (PYTEST_ARGS="tests/test_x.py -q")
 #               on PYTEST_WORKERS processes (pytest-xdist; default auto = one per core, 0 = serial)
+#   make check  the tests marked check, left out of make test: the seed reruns at the committed settings
+#               (CI runs make test && make check, the README's Quick start)
 # The environment is rebuilt only when constraints.txt or pyproject.toml change.
 
 PYTHON ?= python3
@@ -16,7 +18,7 @@ BIN := $(VENV)/bin
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 
-.PHONY: run paperlike default panel-pool test lint numbers verify
+.PHONY: run paperlike default panel-pool test check lint numbers verify
 
 # The paper-like study first: the default study's skew counterfactual reads its tasks.csv.
 run: paperlike default
@@ -43,6 +45,10 @@ panel-pool: $(VENV)/.installed
 # Each test module is one unit of work for a worker, the longest first (tests/conftest.py).
 test: $(VENV)/.installed
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+
+# The seed reruns at the committed settings (minutes of CPU each; make test reruns them at reduced settings).
+check: $(VENV)/.installed
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --check $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests benchmarks examples

@@ -1,21 +1,27 @@
-"""What the whole suite shares: one run of the reduced study, and the order of the work.
+"""What the whole suite shares: one run of the reduced study, the order of the work, and ``make check``.
 
 * ``reduced_study`` (session): the reduced study (``tests/fixtures/config-reduced.yaml``) run once
   through Snakemake with ``profiles/local`` on 2 cores, then its report built; its folder is read
   by ``tests/workflow/test_workflow.py`` (every output checked) and is the local half of
-  ``tests/workflow/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It was
-  run once by each of them before.
+  ``tests/workflow/test_slurm.py`` (the SLURM run's tables must equal its tables byte for byte).  It is
+  built once per test session whichever worker asks first (:func:`build_once`: a folder beside the
+  workers' own, under a file lock; the other worker waits for it), so the two modules are units of
+  their own: the SLURM run goes on on one worker while the local run goes on on the other.
 * Under pytest-xdist (``make test``: ``-n auto --dist loadfile --no-loadscope-reorder``) each
   test module is one unit of work given whole to one worker, so its module fixtures run once;
-  modules that share a session fixture form one unit (``GROUPS``; the scheduler below, as
-  ``--dist loadgroup`` would, whose ``xdist_group`` marks pytest 9 no longer carries).  Units
+  modules listed in ``GROUPS`` would form one unit (the scheduler below, as ``--dist loadgroup``
+  would, whose ``xdist_group`` marks pytest 9 no longer carries; none is needed today).  Units
   start in the order of ``UNIT_SECONDS`` (longest first, then the rest as collected): a worker
   that took a long end-to-end unit last would leave the other idle at the end (longest
   processing time first).  Without xdist the same order applies, modules kept whole.
+* Tests marked ``check`` (the seed reruns at the committed settings, each minutes of CPU) are left out of
+  ``make test`` and are all that ``make check`` runs (``pytest --check``); CI runs ``make check`` after
+  ``make test`` (the README's Quick start).  ``make test`` keeps a rerun of each at reduced settings.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -47,8 +53,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 REDUCED = ROOT / "tests" / "fixtures" / "config-reduced.yaml"
 
-#: modules that must run in one worker because they read the same session fixture
-GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
+#: modules that must run in one worker (none: a session fixture several modules read is built once with
+#: :func:`build_once`, whichever worker asks first)
+GROUPS: dict[str, str] = {}
 #: seconds of each unit (pytest --durations=0, setup + call + teardown summed per unit) in a run on
 #: 2 workers, 2 cores shared at load ~15 (2026-11-24): inflated, only their order matters.
 #: Re-measured 2026-11-25 (branch test-time), each module alone, niced, on 2 cores loaded by other
@@ -68,9 +75,14 @@ GROUPS = {"test_workflow": "reduced_study", "test_slurm": "reduced_study"}
 #: test_primary_seeds_paperlike 138.4 -> 128.9 (side by side, load ~2); test_local_workflow 114 -> 109 (load ~11;
 #: the Ctrl-C test 27.4 -> 18.1 at 3 folds); test_determinism 97.6 after (load ~13; its BLAS-threads probe
 #: 26.1 -> 18.6 with the learners that call BLAS or OpenMP).
+#: 2026-11-27 (issue 60): the seed reruns at the committed settings moved to make check (tests marked check); make
+#: test's reruns at 20,000 resamples are ~5 CPU s each (3 a study, and the default study's 2 planted failures, 6
+#: more; load ~10).  The reduced study is built by whichever worker asks first (build_once): test_slurm first
+#: (its SLURM run, 449 s above, the longest unit), test_workflow second, so that the other worker builds the
+#: reduced study (151 s above) while the SLURM run goes on, and the SLURM test reads it when it is done.
 UNIT_SECONDS: dict[str, float] = {
-    "test_primary_seeds_paperlike": 170, "test_primary_seeds": 125,
-    "reduced_study": 500, "test_local_workflow": 380, "test_determinism": 290, "test_openml_workflow": 500,
+    "test_primary_seeds_paperlike": 25, "test_primary_seeds": 50,
+    "test_slurm": 520, "test_workflow": 510, "test_local_workflow": 380, "test_determinism": 290, "test_openml_workflow": 500,
     "test_config": 12, "test_bands": 253, "test_owndata_inputs": 222, "test_cd": 40, "test_pairwise": 149,
     "test_audit_report": 139, "test_fuzz_audit": 134,
     # added 2026-11-24 (session 5), measured alone under load: the five-seed rerun of the primary verdicts,
@@ -94,16 +106,52 @@ def reduced_snakemake(workdir: Path, *extra: str, timeout: int = 1700) -> subpro
     )
 
 
-@pytest.fixture(scope="session")
-def reduced_study(tmp_path_factory) -> Path:
-    """The folder of one complete run of the reduced study, report included (read only)."""
-    workdir = tmp_path_factory.mktemp("reduced-study")
+def build_once(tmp_path_factory: pytest.TempPathFactory, name: str, build) -> Path:
+    """Folder ``name``, made by ``build(folder)`` once per test session: under pytest-xdist in the
+    session's temporary folder (the parent of each worker's own) by whichever worker asks first, the
+    others waiting on a file lock; a build that failed is not tried again (its message is raised)."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, done, failed = root / name, root / f"{name}.done", root / f"{name}.failed"
+    with open(root / f"{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if failed.exists():
+            raise AssertionError(f"{name} failed to build in another worker:\n{failed.read_text()}")
+        if not done.exists():
+            try:
+                folder.mkdir()
+                build(folder)
+            except BaseException as exc:
+                failed.write_text(f"{type(exc).__name__}: {exc}")
+                raise
+            done.touch()
+    return folder
+
+
+def _build_reduced_study(workdir: Path) -> None:
     res = reduced_snakemake(workdir)
     assert res.returncode == 0, res.stderr[-4000:]
     study = yaml.safe_load(REDUCED.read_text())["study"]
     rep = reduced_snakemake(workdir, "--report", f"results/{study}/report.html")
     assert rep.returncode == 0, rep.stderr[-4000:]
-    return workdir
+
+
+@pytest.fixture(scope="session")
+def reduced_study(tmp_path_factory) -> Path:
+    """The folder of one complete run of the reduced study, report included (read only; one per session,
+    shared by the workers)."""
+    return build_once(tmp_path_factory, "reduced-study", _build_reduced_study)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--check", action="store_true",
+                     help="run only the tests marked check (make check); without it they are left out (make test)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # registered here, not in pyproject.toml, whose change would rebuild every checkout's .venv (the Makefile)
+    config.addinivalue_line("markers", "check: minutes of CPU at the committed settings: left out of make test, "
+                                       "run by make check (pytest --check)")
 
 
 def _unit(item: pytest.Item) -> str:
@@ -112,6 +160,11 @@ def _unit(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    want = config.getoption("check")
+    left_out = [it for it in items if (it.get_closest_marker("check") is not None) != want]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [it for it in items if (it.get_closest_marker("check") is not None) == want]
     first_seen: dict[str, int] = {}
     for item in items:
         first_seen.setdefault(_unit(item), len(first_seen))

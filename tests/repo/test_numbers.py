@@ -113,7 +113,7 @@ def test_readme_is_short_and_its_quick_start_is_two_short_commands():
     assert max(map(len, raw)) <= 200
     assert len(lines) <= 250
     commands = _quick_start()
-    assert commands == ["make run", "make test"], commands
+    assert commands == ["make run", "make test && make check"], commands
     assert all(len(c) <= 100 for c in commands)
     # the answer first: both studies' headline verdicts, generated (prspace summary), before the Quick start
     text = "\n".join(lines)
@@ -134,7 +134,7 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
     # the defaults, not whatever an enclosing `make test CORES=... PYTEST_ARGS=...` passes down
     outer = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "PYTHON", "CORES", "PYTEST_ARGS", "PYTEST_WORKERS"}
     env = {k: v for k, v in os.environ.items() if k not in outer}
-    dry = subprocess.run(["make", "-n", "-B", "run", "test"], cwd=ROOT, env=env, capture_output=True, text=True,
+    dry = subprocess.run(["make", "-n", "-B", "run", "test", "check"], cwd=ROOT, env=env, capture_output=True, text=True,
                          check=True)
     lines = [ln.strip() for ln in dry.stdout.splitlines()]
     steps = [ln for ln in lines if " -m venv " in ln or "pip install" in ln or "snakemake" in ln or "pytest" in ln]
@@ -148,6 +148,7 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
         "snakemake --cores 2",
         "snakemake --report results/default/report.html",
         "pytest -n auto --dist loadfile --no-loadscope-reorder",  # one worker per core (tests/conftest.py)
+        "pytest -n auto --dist loadfile --no-loadscope-reorder --check",  # the tests marked check only
     ]
 
 

@@ -5,10 +5,14 @@ within a few MC errors of a threshold, and only between borderline and its neigh
 more than a few of their stated Monte Carlo errors, each of which is within the target.  The paper-like
 study's twin is ``test_primary_seeds_paperlike.py``; the checks are in ``tests/_primary_seeds.py``.
 
-A module of its own: at the committed settings it is one of the longest units of the suite, and a
-worker takes it while the other runs the rest."""
+The rerun at the committed settings is minutes of CPU: marked ``check``, it runs in ``make check`` (which CI
+runs after ``make test``), a module of its own so that the two studies' reruns take both workers.  ``make test``
+runs the same check at reduced settings (``_primary_seeds.REDUCED_N_BOOT``, the committed seed rerun at them
+the reference)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -23,7 +27,54 @@ def test_committed_monte_carlo_error_is_within_the_target():
 
 
 @pytest.mark.slow
+@pytest.mark.check
 def test_committed_primary_verdicts_do_not_move_with_the_seed():
     """A verdict moves with the seed only at a close call, never between decided outcomes; every end
     stays within 8 of its MC errors (``_primary_seeds.check_verdicts_do_not_move_with_the_seed``)."""
     S.check_verdicts_do_not_move_with_the_seed(STUDY)
+
+
+def test_primary_verdicts_at_reduced_settings_do_not_move_with_the_seed():
+    """The check above at ``REDUCED_N_BOOT`` resamples: seeds 1 and 2 against seed 0 at the same settings."""
+    S.check_verdicts_do_not_move_with_the_seed(STUDY, n_boot=S.REDUCED_N_BOOT)
+
+
+def _planted(monkeypatch, plant):
+    """The verdict engine with ``plant(rows, seed)`` applied to what it returns (a bug planted in it)."""
+    real = S.VR.collect_evidence
+
+    def engine(tables, *, n_boot, seed=0, **kw):
+        return plant(real(tables, n_boot=n_boot, seed=seed, **kw), seed)
+
+    monkeypatch.setattr(S.VR, "collect_evidence", engine)
+
+
+def test_the_reduced_rerun_fails_on_a_verdict_that_depends_on_the_seed(monkeypatch):
+    """Planted: under seed 2 the primary row read inconclusive at seed 0 whose p-values lie farthest from their
+    thresholds (in MC errors, counting errors included) reads as decided (its Holm-adjusted and difference
+    p-values at the grid's floor), as an engine whose decision hangs on its draws would."""
+    ref = S.rerun(STUDY, 0, S.REDUCED_N_BOOT)
+    far = S._mc_to_threshold(ref, S.P.double_outer(S.REDUCED_N_BOOT))
+    cid = far[ref["verdict"].str.startswith("inconclusive")].idxmax()
+    assert far[cid] > 4, far
+
+    def plant(ev, seed):
+        if seed == 2:
+            ev.loc[ev.claim_id == cid, ["p_holm", "p_diff"]] = 1 / 1001
+        return ev
+
+    _planted(monkeypatch, plant)
+    with pytest.raises(AssertionError, match=rf"seed 2: {re.escape(cid)} moved from 'inconclusive.* far from a threshold"):
+        S.check_verdicts_do_not_move_with_the_seed(STUDY, n_boot=S.REDUCED_N_BOOT)
+
+
+def test_the_reduced_rerun_fails_on_an_understated_monte_carlo_error(monkeypatch):
+    """Planted: issue 40's bug, each interval end's stated MC error a third of the measured one; the ends
+    then move with the seed by more than 8 of their stated errors."""
+    def plant(ev, seed):
+        ev[["mc_error", "mc_error_lo", "mc_error_hi"]] = ev[["mc_error", "mc_error_lo", "mc_error_hi"]] / 3
+        return ev
+
+    _planted(monkeypatch, plant)
+    with pytest.raises(AssertionError, match=r"ci_(lo|hi): moved by more than 8 MC errors"):
+        S.check_verdicts_do_not_move_with_the_seed(STUDY, n_boot=S.REDUCED_N_BOOT)

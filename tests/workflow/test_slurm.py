@@ -4,7 +4,7 @@ Brings up a single-node SLURM cluster on this machine (munged, slurmctld, slurmd
 packages; tests/slurm_cluster.py), runs the reduced study (tests/fixtures/config-reduced.yaml)
 through snakemake-executor-plugin-slurm (profiles/slurm), and checks against the session's local
 run of it (profiles/local; tests/conftest.py's ``reduced_study``, which tests/workflow/test_workflow.py
-checks too) that
+checks too, built once per session by whichever worker asks first) that
 
 * every job of the run ran inside a SLURM job: each
   SLURM job id that snakemake reports appears in slurmctld's allocation log and in
@@ -152,10 +152,6 @@ def test_reduced_workflow_on_slurm_equals_local(cluster, request, tmp_path):
     need_mb = max(4000, 2500 * hw["cpus"])
     if hw["memory"] < need_mb:
         pytest.skip(f"this node has {hw['memory']} MB; profiles/slurm requests up to {need_mb} MB")
-    # the local run: the session's reduced study (tests/conftest.py; profiles/local, 2 cores),
-    # the one tests/workflow/test_workflow.py checks; requested only now, so a skip above costs no run
-    local_dir = request.getfixturevalue("reduced_study")
-    assert not list((local_dir / "work" / _study() / "boyd" / "downsampling").glob("*.parquet"))  # NOT_IN_REDUCED
     slurm_dir = tmp_path / "slurm"
     logdir = tmp_path / "slurm-logs"
     slurm_dir.mkdir()
@@ -210,6 +206,11 @@ def test_reduced_workflow_on_slurm_equals_local(cluster, request, tmp_path):
         print(f"  SLURM job {jobid:>4}  {states[jobid]:<9}  {target}")
 
     # -- same results ---------------------------------------------------------------------------
+    # the local run: the session's reduced study (tests/conftest.py; profiles/local, 2 cores), the one
+    # tests/workflow/test_workflow.py checks; requested only now, so a skip above costs no run, and under
+    # pytest-xdist the other worker makes it while this one makes the SLURM run (or has made it already)
+    local_dir = request.getfixturevalue("reduced_study")
+    assert not list((local_dir / "work" / _study() / "boyd" / "downsampling").glob("*.parquet"))  # NOT_IN_REDUCED
     local_tables, slurm_tables = _tables(local_dir), _tables(slurm_dir)
     assert "metrics.csv" in slurm_tables and len(slurm_tables) >= 5, sorted(slurm_tables)
     assert set(slurm_tables) <= set(local_tables), sorted(set(slurm_tables) - set(local_tables))
