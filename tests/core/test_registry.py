@@ -209,8 +209,7 @@ def test_report_tables_and_verdict_inputs_follow_from_the_active_steps(name):
     assert list(SR.report_tables(cfg)) == [t.name for t in R.TABLES if t in active and t.report
                                            and t.category != R.OPENML_CATEGORY]
     for n, t in SR.report_tables(cfg).items():
-        assert (t.title, t.category, t.subcategory, t.caption) == (R.table(n).title, R.table(n).category,
-                                                                   R.table(n).section, SR.caption_of(R.table(n)))
+        assert (t.title, t.category, t.subcategory) == (R.table(n).title, R.table(n).category, R.table(n).section)
     assert list(SR.openml_report_tables()) == [t.name for t in R.TABLES if t.report and t.category == R.OPENML_CATEGORY]
     # the verdicts read exactly the evidence tables of the enabled steps
     evidence = [t for s in SR.active_steps(cfg) for t in s.evidence]

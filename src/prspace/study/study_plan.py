@@ -40,8 +40,6 @@ class ReportTable(NamedTuple):
     title: str
     category: str
     subcategory: str | None
-    #: its caption (the text of its caption file, :func:`caption_of`)
-    caption: str | None = None
 
 
 def step_active(when: R.When | None, config: Mapping[str, Any]) -> bool:
@@ -81,13 +79,13 @@ def report_tables(config: Mapping[str, Any]) -> dict[str, ReportTable]:
     """Every table of a study's report except the OpenML ones (rule ``report_tables``), in the
     registry's order: name -> :class:`ReportTable`."""
     active = _tables(config)
-    return {t.name: ReportTable(t.title, t.category, t.section, caption_of(t))
+    return {t.name: ReportTable(t.title, t.category, t.section)
             for t in R.TABLES if t.report and t in active and t.category != R.OPENML_CATEGORY}
 
 
 def openml_report_tables() -> dict[str, ReportTable]:
     """The tables of an OpenML study's report (rule ``openml_report_tables``)."""
-    return {t.name: ReportTable(t.title, t.category, t.section, caption_of(t))
+    return {t.name: ReportTable(t.title, t.category, t.section)
             for t in R.TABLES if t.report and t.category == R.OPENML_CATEGORY}
 
 
