@@ -701,3 +701,82 @@ def test_block_rows_give_the_kernels_values_bit_for_bit() -> None:
         assert ctp[r, last[r]] == tp0[r, -1] and cfp[r, last[r]] == fp0[r, -1]
         for c in B.CURVES:
             np.testing.assert_array_equal(got[c][r], B._KERNELS[c](tp0[r], fp0[r], grid[c]), err_msg=f"{c} row {r}")
+
+
+def test_tie_groups_equal_numpy_unique_inverse() -> None:
+    """The one sort (issue 59, the bands' memory): each row's tie group, 0 = the highest score, the numbers of
+    np.unique(-s, return_inverse=True), ties and 0.0 / -0.0 included."""
+    from prspace.stats.bands import tie_groups
+
+    rng = np.random.default_rng(5)
+    for s in (rng.random(5000), np.round(rng.random(5000), 2), np.array([0.0, -0.0, 0.5, 0.0, 1.0, 0.5]),
+              np.array([0.3])):
+        want = np.unique(-s, return_inverse=True)[1].ravel()
+        got = tie_groups(s.copy())
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_tree_cells_sort_the_rows_as_lexsort() -> None:
+    """_tree_cells' rows in (stratum, tie group) order are group[np.lexsort((group, stratum))], with several strata;
+    each cell's rows and each stratum's class as counted from the rows."""
+    from prspace.stats.bands import LEAF_ROWS, _tree_cells
+
+    rng = np.random.default_rng(6)
+    n = 20000
+    yb = rng.random(n) < 0.2
+    group = np.unique(-np.round(rng.random(n), 3), return_inverse=True)[1].ravel()
+    stratum = 2 * rng.integers(0, 3, n) + yb
+    cells = _tree_cells(group, yb, stratum)
+    np.testing.assert_array_equal(cells["g_sorted"], group[np.lexsort((group, stratum))])
+    strata = np.unique(stratum)
+    leaf = np.searchsorted(cells["bstart"], group, side="right") - 1
+    want = np.bincount(np.searchsorted(strata, stratum) * cells["bstart"].size + leaf,
+                       minlength=strata.size * cells["bstart"].size)
+    np.testing.assert_array_equal(cells["size"], want)
+    np.testing.assert_array_equal(cells["s_pos"], strata % 2 == 1)
+    assert cells["bstart"].size <= n // LEAF_ROWS + 1
+
+
+@pytest.mark.parametrize("path", ["tree", "block", "rows", "tied"])
+def test_handed_bands_let_the_rows_go_and_equal_curve_bands(monkeypatch, path) -> None:
+    """handed_bands (the audit's bands computed ahead, issue 59): the list handed over is emptied and, on the tree's
+    path, the rows' arrays are freed before the resamples are drawn; the bands are curve_bands' bit for bit on
+    every path (tree, blocks, rows with weights and a row of weight 0, tie cells)."""
+    import weakref
+
+    import prspace.stats.bands as B
+
+    rng = np.random.default_rng(9)
+    n = 6000
+    y = rng.random(n) < 0.15
+    s = 1 / (1 + np.exp(-(1.1 * y + rng.normal(size=n))))
+    w = np.ones(n)
+    if path == "tied":
+        s = np.round(s, 2)
+    if path == "rows":
+        w = rng.integers(0, 3, n).astype(float)
+    monkeypatch.setattr(B, "BLOCK_MIN_ROWS", 4000)
+    monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
+    monkeypatch.setattr(B, "TREE_MIN_ROWS", 5000 if path == "tree" else 10 ** 9)
+    given = (y.copy(), s.copy(), w.copy())
+    want = B.curve_bands(y, s, sample_weight=w, n_resamples=40, rng=3, grid_size=20, tied=True)
+    for a, b in zip((y, s, w), given, strict=True):  # the caller's arrays, read (no longer copied), never written
+        np.testing.assert_array_equal(a, b)
+    rows = [y.copy(), s.copy(), w.copy(), None, None]
+    refs = [weakref.ref(a) for a in rows[:3]]
+    seen = []
+    real = B._tree_draws
+
+    def draws(*a, **k):
+        seen.append([r() is None for r in refs])
+        return real(*a, **k)
+
+    monkeypatch.setattr(B, "_tree_draws", draws)
+    got = B.handed_bands(rows, n_resamples=40, rng=3, grid_size=20, tied=True)
+    assert rows == []
+    assert seen == ([[True, True, True]] if path == "tree" else [])
+    for c in CURVES:
+        for f in ("estimate", "lo", "hi", "sim_lo", "sim_hi", "sd"):
+            np.testing.assert_array_equal(getattr(got[c], f), getattr(want[c], f))
+        assert got[c].critical_value == want[c].critical_value

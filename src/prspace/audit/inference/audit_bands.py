@@ -34,8 +34,9 @@ import pandas as pd
 
 from prspace.audit.inference.coverage import TARGET
 from prspace.audit.rule_tables import read_cells
+from prspace.core import memory
 from prspace.core.errors import InputError
-from prspace.stats.bands import CURVES, CurveBand, curve_bands
+from prspace.stats.bands import CURVES, CurveBand, curve_bands, handed_bands
 
 if TYPE_CHECKING:
     from prspace.audit.audit_record import AuditRecord
@@ -141,13 +142,19 @@ def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confid
     def bands() -> dict[tuple[str, str], dict[str, CurveBand]]:
         out = {}
         for task, model, tc, mc in jobs:
-            keep = (codes["task"] == tc) & (codes["model"] == mc)
+            keep = codes["task"] == tc
+            keep &= codes["model"] == mc
+            # the model's rows handed over (no copy of them held here): each array freed once the bands read it no
+            # more, so that while they draw only their tree's arrays coincide with the audit's own peak
+            rows = [cols["y"][keep].astype(bool, copy=False), cols["score"][keep].astype(np.float64, copy=False),
+                    cols["weight"][keep].astype(np.float64, copy=False), None, None]
+            del keep
             try:
-                out[(task, model)] = curve_bands(cols["y"][keep].astype(bool), cols["score"][keep].astype(np.float64),
-                                                 sample_weight=cols["weight"][keep].astype(np.float64), tied=True,
-                                                 n_resamples=n_boot, level=confidence, rng=seed)
+                out[(task, model)] = handed_bands(rows, tied=True, n_resamples=n_boot, level=confidence, rng=seed)
             except InputError:
                 continue
+            finally:
+                memory.release()  # this thread's freed arrays handed back: the audit's thread does not reuse them
         return out
 
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prspace-bands")

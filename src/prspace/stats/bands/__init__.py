@@ -6,7 +6,7 @@ cells, groups and blocks) and :mod:`prspace.stats.bands.tree_draws` (down a tree
 
 The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"):
 
-1. **One sort.**  The scores are sorted once (``np.unique``): every row gets its tie group
+1. **One sort.**  The scores are sorted once (:func:`tie_groups`, ``np.unique``'s numbers): every row gets its tie group
    (group 0 = highest score).  Tied scores are one operating point.
 2. **Resamples as counts.**  ``n_resamples`` stratified bootstrap resamples of the rows, drawn
    by :class:`prspace.stats.resampling.StratumSampler` as counts per row; strata are the classes
@@ -131,11 +131,13 @@ from prspace.stats.bands.tree_draws import (  # noqa: F401
     LEAF_ROWS,
     TREE_CHUNK,
     _search_values,
+    _tree_cells,
+    _tree_draws,
     _tree_points,
     _tree_replicates,
 )
 
-__all__ = ["CURVES", "Band", "CurveBand", "curve_bands", "default_grid", "curve_at"]
+__all__ = ["CURVES", "Band", "CurveBand", "curve_bands", "handed_bands", "default_grid", "curve_at"]
 
 #: The curves, with (x, y) axis names.
 CURVES: dict[str, tuple[str, str]] = {
@@ -262,7 +264,7 @@ def _inputs(y, scores, sample_weight, strata, groups=None):
         if w.shape != y.shape or not np.all(np.isfinite(w)) or np.any(w < 0):
             raise InputError("sample_weight must be finite, non-negative and one per row of y")
     if strata is None:
-        code = np.zeros(y.size, dtype=np.int64)
+        code = None  # one stratum: zeros, made when the draws read them (:func:`_replicates`)
     else:
         st = np.asarray(strata)
         if st.shape != y.shape:
@@ -277,7 +279,9 @@ def _inputs(y, scores, sample_weight, strata, groups=None):
             raise InputError("groups hold missing values; give every row its group (a row on its own: its own id)")
         cluster = gr
     keep = w > 0
-    y, s, w, code = y[keep], s[keep], w[keep], code[keep]
+    if not keep.all():  # every row kept (the audit's unit weights): the arrays as given, not copies of them
+        y, s, w = y[keep], s[keep], w[keep]
+        code = None if code is None else code[keep]
     if not (y.any() and (~y).any()):
         raise InputError("y holds one class only (with positive weight); bands need positives and negatives")
     if cluster is not None:
@@ -328,17 +332,53 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     before, bit for bit (the studies' Figure 5 keeps its numbers).
     Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.core.errors.InputError`.
     """
+    return handed_bands([y, scores, sample_weight, strata, groups], curves=curves, grids=grids, grid_size=grid_size,
+                        n_resamples=n_resamples, level=level, rng=rng, tied=tied)
+
+
+def handed_bands(rows: list, *, curves: tuple[str, ...] = ("roc", "pr", "prg"),
+                 grids: dict[str, ArrayLike] | None = None, grid_size: int = DEFAULT_GRID_SIZE,
+                 n_resamples: int = 1000, level: float = 0.95, rng: np.random.Generator | int | None = 0,
+                 tied: bool = False) -> dict[str, CurveBand]:
+    """:func:`curve_bands` of ``rows`` = ``[y, scores, sample_weight, strata, groups]`` handed over by their only
+    holder: the list is emptied once they are checked, and each array is let go as soon as no later step reads it
+    (the scores after the one sort, the weights once the draws need them no more), so that arrays only the list
+    referred to are freed while the resamples are drawn (the audit's bands of 10^6 rows,
+    :func:`prspace.audit.inference.audit_bands.start_ahead`, beside the audit's own arrays).  The same bands."""
     grid = _grids(curves, grids, grid_size, n_resamples, level)
     n_resamples = int(n_resamples)
-    yb, s, w, code, cluster = _inputs(y, scores, sample_weight, strata, groups)
-    group = np.unique(-s, return_inverse=True)[1].ravel()  # the one sort: tie group, 0 = highest
+    yb, s, w, code, cluster = _inputs(*rows)
+    rows.clear()
+    group = tie_groups(s)  # the one sort: tie group, 0 = highest
+    del s
     size = 2 * (int(group.max()) + 1)
-    key = 2 * group + yb
-    both = np.bincount(key, weights=w, minlength=size).reshape(-1, 2)
-    est = {c: curve_at(c, both[:, 1], both[:, 0], grid[c]) for c in curves}
+    both = np.bincount(2 * group + yb, weights=w, minlength=size).reshape(-1, 2)
+    tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)  # as curve_at's, summed once for the curves
+    np.cumsum(both[:, 1], out=tp0[1:])
+    np.cumsum(both[:, 0], out=fp0[1:])
+    del both
+    est = {c: _KERNELS[c](tp0, fp0, grid[c]) for c in curves}
+    del tp0, fp0
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    reps = _replicates(group, yb, key, w, code, cluster, grid, curves, n_resamples, gen, tied=tied)
+    parts = [group, yb, w, code, cluster]
+    del group, yb, w, code, cluster
+    reps = _replicates(parts, grid, curves, n_resamples, gen, tied=tied)
     return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
+
+
+def tie_groups(s: np.ndarray) -> np.ndarray:
+    """Each row's tie group of the scores ``s`` (finite), 0 = the highest score: ``np.unique(-s,
+    return_inverse=True)[1]``, the same numbers, with fewer arrays of the rows alive at once (one sort of the
+    order, the sorted scores' buffer reused for the groups)."""
+    order = np.argsort(-s)
+    ranked = s[order]  # decreasing; equal scores (0.0 and -0.0 too) adjacent, as -s's ascending sort puts them
+    new = np.empty(s.size, dtype=np.int64)  # per sorted row, its tie group: the count of new scores up to it
+    new[:1] = 0
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    np.cumsum(new, out=new)
+    group = ranked.view(np.int64)  # the sorted scores read no more: their buffer holds the groups
+    group[order] = new
+    return group
 
 
 def _grids(curves: tuple[str, ...], grids: dict[str, ArrayLike] | None, grid_size: int, n_resamples: int,
@@ -360,21 +400,32 @@ def _grids(curves: tuple[str, ...], grids: dict[str, ArrayLike] | None, grid_siz
             for c in curves}
 
 
-def _replicates(group: np.ndarray, yb: np.ndarray, key: np.ndarray, w: np.ndarray, code: np.ndarray,
-                cluster: np.ndarray | None, grid: dict[str, np.ndarray], curves: tuple[str, ...], n_resamples: int,
+def _replicates(parts: list, grid: dict[str, np.ndarray], curves: tuple[str, ...], n_resamples: int,
                 gen: np.random.Generator, *, tied: bool) -> dict[str, np.ndarray]:
     """Step 2 and the curves of every resample (module docstring): by groups, by tie cells, in two stages, or by
-    rows, as :func:`curve_bands` chooses."""
+    rows, as :func:`curve_bands` chooses.  ``parts``: ``[group, yb, w, code, cluster]`` handed over (emptied
+    here): the two-stage draws keep only their cells' arrays while they draw."""
+    group, yb, w, code, cluster = parts
+    parts.clear()
+    n = group.size
     size = 2 * (int(group.max()) + 1)
+    if code is None:  # one stratum: code 0 (2 * code + yb is the class)
+        code = np.zeros(n, dtype=np.int64) if cluster is not None else None
     if cluster is not None:
-        return _grouped_replicates(key, w, cluster, code, size, grid, curves, n_resamples, gen)
+        return _grouped_replicates(2 * group + yb, w, cluster, code, size, grid, curves, n_resamples, gen)
+    stratum = yb.astype(np.int64) if code is None else 2 * code + yb
+    del code
     unit = bool(np.all(w == 1.0))
-    if tied and unit and size * TIED_ROWS <= key.size:  # many rows per tie group: the stratum counts per tie group at once
-        return _tied_replicates(key, 2 * code + yb, size, grid, curves, n_resamples, gen)
-    if tied and unit and key.size >= BLOCK_MIN_ROWS and size // 2 >= BLOCK_MIN_GROUPS:  # many distinct scores
-        draw = _tree_replicates if key.size >= TREE_MIN_ROWS else _block_replicates
-        return draw(group, yb, 2 * code + yb, grid, curves, n_resamples, gen)
-    return _row_replicates(key, w, 2 * code + yb, size, grid, curves, n_resamples, gen, unit=unit)
+    if tied and unit and size * TIED_ROWS <= n:  # many rows per tie group: the stratum counts per tie group at once
+        return _tied_replicates(2 * group + yb, stratum, size, grid, curves, n_resamples, gen)
+    if tied and unit and n >= BLOCK_MIN_ROWS and size // 2 >= BLOCK_MIN_GROUPS:  # many distinct scores
+        del w
+        if n < TREE_MIN_ROWS:
+            return _block_replicates(group, yb, stratum, grid, curves, n_resamples, gen)
+        cells = _tree_cells(group, yb, stratum)
+        del group, yb, stratum  # the descent reads the cells' arrays only
+        return _tree_draws(cells, grid, curves, n_resamples, gen)
+    return _row_replicates(2 * group + yb, w, stratum, size, grid, curves, n_resamples, gen, unit=unit)
 
 
 #: Unit weights and at least this many rows per (tie group, class) cell on average: the resamples are drawn as

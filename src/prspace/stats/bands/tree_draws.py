@@ -94,9 +94,11 @@ def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarr
     res = np.concatenate(done_res) if done_res else np.zeros(0, np.int64)
     key = np.concatenate(done_key) if done_key else np.zeros(0, np.int64)
     tp, fp = (np.concatenate(done_tp), np.concatenate(done_fp)) if done_tp else (np.zeros(0), np.zeros(0))
+    del done_res, done_key, done_tp, done_fp  # their pieces: joined
     if leaf_res:
         l_res, l_at = np.concatenate(leaf_res), np.concatenate(leaf_at)
         l_cnt = np.concatenate(leaf_cnt, axis=1)
+        del leaf_res, leaf_at, leaf_cnt
         order = np.lexsort((l_at, l_res))
         l_res, l_at, l_cnt = l_res[order], l_at[order], l_cnt[:, order]
         width = bend[l_at] - bstart[l_at]
@@ -106,7 +108,9 @@ def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarr
         tp, fp = np.r_[tp, g_tp], np.r_[fp, g_fp]
     order = np.lexsort((key, res))
     res, tp, fp = res[order], tp[order], fp[order]
+    del key, order
     cut = np.searchsorted(res, np.arange(m + 1))
+    del res
     out = []
     for r in range(m):
         a, b = cut[r], cut[r + 1]
@@ -122,28 +126,56 @@ def _tree_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gri
     """Step 2 of the audit's bands on many distinct scores (module docstring, "Many distinct scores"): the tie
     groups cut into leaves of about :data:`LEAF_ROWS` rows, a stratum's draws split between the two halves of a
     node by a binomial with the halves' shares of its rows (the row draws' distribution), only where a point the
-    kernels read lies (:func:`_tree_points`), and in a leaf holding one the rows drawn uniformly within it."""
+    kernels read lies (:func:`_tree_points`), and in a leaf holding one the rows drawn uniformly within it:
+    :func:`_tree_draws` on :func:`_tree_cells`."""
+    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_resamples, gen)
+
+
+def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[str, np.ndarray]:
+    """The tree's leaves and cells (:func:`_tree_replicates`): per leaf its first tie group and one past its last
+    (``bstart``, ``bend``); per (stratum, leaf) cell its rows (``size``), where they start (``start``) in
+    ``g_sorted`` (each row's tie group, the rows in (stratum, tie group) order: a cell is one run of them), each
+    stratum's rows before each leaf (``prefix``) and each stratum's class (``s_pos``).  The descent reads these
+    only, not the rows' own arrays; made with few arrays of the rows alive at once."""
     n = group.size
     n_groups = int(group.max()) + 1
     cum = np.cumsum(np.bincount(group, minlength=n_groups))
     edges = np.searchsorted(cum, np.arange(1, n // LEAF_ROWS + 1) * LEAF_ROWS, "left")
+    del cum
     bstart = np.unique(np.r_[0, np.minimum(edges + 1, n_groups)])
     bstart = bstart[bstart < n_groups]
     nb = bstart.size
     bend = np.r_[bstart[1:], n_groups]
-    leaf_of = np.repeat(np.arange(nb), bend - bstart)
     strata = np.unique(stratum)
     s_code = np.searchsorted(strata, stratum)
     n_s = strata.size
-    size = np.bincount(s_code * nb + leaf_of[group], minlength=n_s * nb)
-    del leaf_of
-    g_sorted = group[np.lexsort((group, s_code))]  # a (stratum, leaf) cell is one run of these rows
+    cell = np.repeat(np.arange(nb), bend - bstart)[group]  # each row's leaf
+    cell += s_code * nb  # its (stratum, leaf) cell
+    size = np.bincount(cell, minlength=n_s * nb)
+    # g_sorted: the rows' tie groups sorted by (stratum, tie group), as group[np.lexsort((group, s_code))]: the
+    # cell's buffer holds the pair as one number, sorted in place, then the stratum taken off
+    np.multiply(s_code, n_groups, out=cell)
+    cell += group
+    cell.sort()
+    g_sorted = cell
+    at = np.r_[0, np.cumsum(np.bincount(s_code, minlength=n_s))]
+    for k in range(1, n_s):
+        g_sorted[at[k]:at[k + 1]] -= k * n_groups
     start = np.r_[0, np.cumsum(size)[:-1]]
     prefix = np.zeros((n_s, nb + 1), dtype=np.int64)
     np.cumsum(size.reshape(n_s, nb), axis=1, out=prefix[:, 1:])
     s_pos = np.zeros(n_s, dtype=bool)
     s_pos[s_code[yb]] = True  # each stratum's class
-    del s_code
+    return {"bstart": bstart, "bend": bend, "size": size, "start": start, "g_sorted": g_sorted, "prefix": prefix,
+            "s_pos": s_pos}
+
+
+def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curves: tuple[str, ...],
+                n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+    """The resamples of :func:`_tree_replicates` on the tree of :func:`_tree_cells`."""
+    bstart, bend, size, start, g_sorted, prefix, s_pos = (cells[k] for k in ("bstart", "bend", "size", "start",
+                                                                            "g_sorted", "prefix", "s_pos"))
+    n_s, nb = prefix.shape[0], prefix.shape[1] - 1
 
     def left_counts(k, node, lo, mid, hi, count):
         rows = prefix[k, hi] - prefix[k, lo]
