@@ -56,11 +56,34 @@ def test_audit_real_block_is_the_scripts():
 
 
 def test_power_time_block_is_the_scripts():
-    """`prspace power` before and after (issue 59) is the script's table, from its CSV; where an answer is not the
-    same as before, the text after the block says so."""
+    """`prspace power` before and after (issue 59) is the script's table and answers, from its two CSVs: the answers
+    (`power_answers.csv`) are of the timed run (`power_time.csv`), one set per command and tree, and where an answer
+    moved the block says so and the trees' stdout differs; the text after the block types no number of its own."""
     bench = _script("bench_power_time")
     t = pd.read_csv(ROOT / "benchmarks" / "power_time.csv")
-    assert _block("power-time") == bench.docs_block(t)
+    answers = bench.read_answers(ROOT / "benchmarks" / "power_answers.csv")
+    block = _block("power-time")
+    assert block == bench.docs_block(t, answers)
     assert set(t["label"]) == {"before", "after"} and t.loc[t["label"] == "before", "same_answer"].all()
-    after = (ROOT / "docs" / "benchmarks.md").read_text().split("<!-- power-time:end -->", 1)[1][:2000]
-    assert t["same_answer"].all() or "**The answers are not byte-identical**" in after
+    assert t["same_answer"].all() or "**The answers are not byte-identical**" in block
+    if answers is None:
+        answers = pd.DataFrame(columns=bench.ANSWER_COLUMNS)
+    assert list(answers.columns) == bench.ANSWER_COLUMNS
+    run = answers[(answers["commit"] == t["commit"].iloc[0]) & (answers["started"] == t["started"].iloc[0])]
+    assert len(run) == len(answers), "power_answers.csv holds answers of another run than power_time.csv"
+    if not len(run):
+        assert "were not recorded in this run" in block
+    else:  # the answers of the timed run: every command and tree of it
+        ran = set(zip(t["command"], t["label"], strict=True))
+        assert set(zip(run["command"], run["label"], strict=True)) == ran
+        for command, a in run.groupby("command"):  # moved as printed: needed, power, smallest difference
+            shown = {lab: sorted((r["task"], r["metric"], r["size"], *(fmt(r[col], r["cap"]) for col, _, fmt in
+                                                                      bench.ANSWERS)) for r in g.to_dict("records"))
+                     for lab, g in a.groupby("label")}
+            moved = len({tuple(v) for v in shown.values()}) > 1
+            assert not moved or not t.loc[t["command"] == command, "same_answer"].all()
+            line = block.split(f"* `{command}`", 1)[1].split("\n", 1)[0]
+            assert ("no answer moved" not in line) == moved
+    prose = DOCS.split("<!-- power-time:end -->", 1)[1].split("\n## ", 1)[0]
+    prose = re.sub(r"`[^`]*`|\bissues? \d+", "", prose)  # code, commits and branch names, issue numbers
+    assert not re.search(r"\d", prose), "a number typed after the power-time block: generate it into the block"
