@@ -251,7 +251,7 @@ def main() -> None:
     ap.add_argument("--groups", type=int, nargs="+", default=[100, 400, 2000])
     ap.add_argument("--skewed-rows", type=int, default=60_000)
     ap.add_argument("--skewed-positives", type=int, nargs="+", default=[300, 1000, 3000])
-    ap.add_argument("--skewed-groups", type=int, nargs="+", default=[1000, 4000])
+    ap.add_argument("--skewed-groups", type=int, nargs="+", default=[1000])
     ap.add_argument("--metrics", nargs="+", default=["average_precision", "aupr", "auprg"])
     ap.add_argument("--grouped-metrics", nargs="+", default=["aupr", "auroc"])
     ap.add_argument("--csv", default=str(Path(__file__).with_name("power_bins.csv")))

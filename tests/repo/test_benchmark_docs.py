@@ -87,3 +87,23 @@ def test_power_time_block_is_the_scripts():
     prose = DOCS.split("<!-- power-time:end -->", 1)[1].split("\n## ", 1)[0]
     prose = re.sub(r"`[^`]*`|\bissues? \d+", "", prose)  # code, commits and branch names, issue numbers
     assert not re.search(r"\d", prose), "a number typed after the power-time block: generate it into the block"
+
+
+def test_power_bins_block_is_the_scripts():
+    """What binning a planned test set moves (issue 59) is the script's table, from its CSV; `POWER_BINS` is the fewest
+    bins the CSV shows under the allowance in every case (the reference, 512, when none is), every case measured at
+    every bins; the text after the block types no number of its own."""
+    from prspace.audit.simulation.power_tests import POWER_BINS
+
+    bench = _script("bench_power_bins")
+    t = pd.read_csv(ROOT / "benchmarks" / "power_bins.csv")
+    block = _block("power-bins")
+    assert block == bench.docs_block(t)
+    pick = bench.chosen_bins(t)
+    assert POWER_BINS == (int(t["ref_bins"].iloc[0]) if pick is None else pick)
+    cases = t.groupby(["population", "unit", "metric", "size"])["bins"].apply(lambda b: sorted(map(str, b)))
+    assert all(b == sorted(map(str, ["exact", *sorted({x for x in t["bins"]} - {"exact"})])) for b in cases)
+    assert set(t["unit"]) == {"positives", "groups"} and t["pi"].min() < 0.1 < t["pi"].max()
+    prose = DOCS.split("<!-- power-bins:end -->", 1)[1].split("\n#", 1)[0]
+    prose = re.sub(r"`[^`]*`|\bissues? \d+", "", prose)
+    assert not re.search(r"\d", prose), "a number typed after the power-bins block: generate it into the block"
