@@ -209,7 +209,7 @@ def test_a_command_module_registers_and_runs():
     (test_only_the_modules_the_page_names_touch_files, "audit/rule_tables.py", "audit/rule_tables.py, local"),
     (test_only_the_modules_the_page_names_read_the_configuration, "cli/verdicts.py, ", ""),
     (test_scipy_stats_is_imported_late_where_the_page_says_and_never_by_prspace_audit,
-     "`audit/simulation/power_tests.py`", "`audit/simulation/audit_power.py`"),
+     "`audit/intake/columns.py`", "`audit/simulation/power_tests.py`"),
     (test_prg_is_imported_only_where_the_page_says, "(`prspace.verdicts.completeness`)", "(`prspace.verdicts.rule`)"),
     (test_a_command_module_registers_and_runs, "`fetch-openml`; discovered", "`fetch`; discovered"),
 ], ids=["steps-in-verdicts", "step-modules", "files-missing", "files-idle", "configuration", "scipy-stats", "prg",

@@ -178,7 +178,10 @@ def test_grouped_rate_in_chunks_is_the_rate_of_one_set_at_a_time(metric):
 
 
 def test_chunks_stay_within_the_cell_budget():
-    assert PT.set_chunk(2 * (2 * PT.POWER_BINS + 1), 2 * (2 * PT.GROUPS + 1)) == 1
+    keys, resamples = 2 * (2 * PT.POWER_BINS + 1), 2 * (2 * PT.GROUPS + 1)  # a binned set: as many sets as fit
+    n = PT.set_chunk(keys, resamples)
+    assert n >= 1 and n * keys * resamples <= PT.CHUNK_CELLS < (n + 1) * keys * resamples
+    assert PT.set_chunk(PT.CHUNK_CELLS, 2) == 1  # a set larger than the budget alone
     assert PT.set_chunk(10, 20) == PT.DELONG_CHUNK
     assert PT.set_chunk(100, 100) * 100 * 100 <= PT.CHUNK_CELLS
 

@@ -56,11 +56,54 @@ def test_audit_real_block_is_the_scripts():
 
 
 def test_power_time_block_is_the_scripts():
-    """`prspace power` before and after (issue 59) is the script's table, from its CSV; where an answer is not the
-    same as before, the text after the block says so."""
+    """`prspace power` before and after (issue 59) is the script's table and answers, from its two CSVs: the answers
+    (`power_answers.csv`) are of the timed run (`power_time.csv`), one set per command and tree, and where an answer
+    moved the block says so and the trees' stdout differs; the text after the block types no number of its own."""
     bench = _script("bench_power_time")
     t = pd.read_csv(ROOT / "benchmarks" / "power_time.csv")
-    assert _block("power-time") == bench.docs_block(t)
+    answers = bench.read_answers(ROOT / "benchmarks" / "power_answers.csv")
+    block = _block("power-time")
+    assert block == bench.docs_block(t, answers)
     assert set(t["label"]) == {"before", "after"} and t.loc[t["label"] == "before", "same_answer"].all()
-    after = (ROOT / "docs" / "benchmarks.md").read_text().split("<!-- power-time:end -->", 1)[1][:2000]
-    assert t["same_answer"].all() or "**The answers are not byte-identical**" in after
+    assert t["same_answer"].all() or "**The answers are not byte-identical**" in block
+    if answers is None:
+        answers = pd.DataFrame(columns=bench.ANSWER_COLUMNS)
+    assert list(answers.columns) == bench.ANSWER_COLUMNS
+    run = answers[(answers["commit"] == t["commit"].iloc[0]) & (answers["started"] == t["started"].iloc[0])]
+    assert len(run) == len(answers), "power_answers.csv holds answers of another run than power_time.csv"
+    if not len(run):
+        assert "were not recorded in this run" in block
+    else:  # the answers of the timed run: every command and tree of it
+        ran = set(zip(t["command"], t["label"], strict=True))
+        assert set(zip(run["command"], run["label"], strict=True)) == ran
+        for command, a in run.groupby("command"):  # moved as printed: needed, power, smallest difference
+            shown = {lab: sorted((r["task"], r["metric"], r["size"], *(fmt(r[col], r["cap"]) for col, _, fmt in
+                                                                      bench.ANSWERS)) for r in g.to_dict("records"))
+                     for lab, g in a.groupby("label")}
+            moved = len({tuple(v) for v in shown.values()}) > 1
+            assert not moved or not t.loc[t["command"] == command, "same_answer"].all()
+            line = block.split(f"* `{command}`", 1)[1].split("\n", 1)[0]
+            assert ("no answer moved" not in line) == moved
+    prose = DOCS.split("<!-- power-time:end -->", 1)[1].split("\n## ", 1)[0]
+    prose = re.sub(r"`[^`]*`|\bissues? \d+", "", prose)  # code, commits and branch names, issue numbers
+    assert not re.search(r"\d", prose), "a number typed after the power-time block: generate it into the block"
+
+
+def test_power_bins_block_is_the_scripts():
+    """What binning a planned test set moves (issue 59) is the script's table, from its CSV; `POWER_BINS` is the fewest
+    bins the CSV shows under the allowance in every case (the reference, 512, when none is), every case measured at
+    every bins; the text after the block types no number of its own."""
+    from prspace.audit.simulation.power_tests import POWER_BINS
+
+    bench = _script("bench_power_bins")
+    t = pd.read_csv(ROOT / "benchmarks" / "power_bins.csv")
+    block = _block("power-bins")
+    assert block == bench.docs_block(t)
+    pick = bench.chosen_bins(t)
+    assert POWER_BINS == (int(t["ref_bins"].iloc[0]) if pick is None else pick)
+    cases = t.groupby(["population", "unit", "metric", "size"])["bins"].apply(lambda b: sorted(map(str, b)))
+    assert all(b == sorted(map(str, ["exact", *sorted({x for x in t["bins"]} - {"exact"})])) for b in cases)
+    assert set(t["unit"]) == {"positives", "groups"} and t["pi"].min() < 0.1 < t["pi"].max()
+    prose = DOCS.split("<!-- power-bins:end -->", 1)[1].split("\n#", 1)[0]
+    prose = re.sub(r"`[^`]*`|\bissues? \d+", "", prose)
+    assert not re.search(r"\d", prose), "a number typed after the power-bins block: generate it into the block"

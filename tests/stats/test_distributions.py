@@ -71,3 +71,19 @@ def test_rank_correlations_are_scipys_bit_for_bit():
         checked += 1
     assert checked > 250
     assert np.isnan(D.kendall_tau_b(np.ones(4), np.arange(4.0)))
+
+
+def test_average_ranks_of_rows_are_rankdatas_bit_for_bit():
+    """DeLong's test of many planned sets at once ranks each row (``prspace.audit.simulation.power_tests``): the same
+    floats as ``scipy.stats.rankdata(axis=1)``, untied and tied, whole-number and float scores, n from 1."""
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 17, 400, 2_001):
+        untied = rng.random((6, n))
+        tied = np.round(rng.normal(size=(6, n)), 1)
+        few = rng.integers(0, 3, (6, n)).astype(float)
+        ints = rng.integers(-5, 5, (6, n))
+        for a in (untied, tied, few, ints, np.ones((3, n)), -untied):
+            assert _same(D.average_ranks(a), stats.rankdata(a, axis=1))
+            assert _same(D.average_ranks(a[0]), stats.rankdata(a[0]))
+            assert _same(D.average_ranks(a[:, ::2]), stats.rankdata(a[:, ::2], axis=1))  # a strided view
+    assert D.average_ranks(np.empty((2, 0))).shape == (2, 0)

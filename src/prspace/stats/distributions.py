@@ -115,18 +115,27 @@ student_t = _StudentT()
 
 
 def average_ranks(a: np.ndarray) -> np.ndarray:
-    """Ranks 1..n of a 1-D array, ties given the average of the ranks they span (exact halves, as
-    ``scipy.stats.rankdata(method="average")``)."""
+    """Ranks 1..n along the last axis of an array without NaN (each 1-D slice ranked on its own: a 2-D array's
+    rows), ties given the average of the ranks they span: ``(first + last) / 2`` of whole numbers below ``2^52``,
+    an exact half-integer, so the same float, bit for bit, as ``scipy.stats.rankdata(a, method="average",
+    axis=-1)`` (``tests/stats/test_distributions.py``) without importing :mod:`scipy.stats`."""
     a = np.asarray(a)
-    order = np.argsort(a, kind="mergesort")
-    s = a[order]
-    first = np.r_[True, s[1:] != s[:-1]]
-    starts = np.flatnonzero(first)
-    ends = np.r_[starts[1:], a.size]  # one past each tie group's last position
-    mid = 0.5 * (starts + 1 + ends)  # the average of ranks starts+1 .. ends
-    out = np.empty(a.size, dtype=np.float64)
-    out[order] = np.repeat(mid, ends - starts)
-    return out
+    flat = a.reshape(int(np.prod(a.shape[:-1])), a.shape[-1]) if a.ndim else a.reshape(1, 1)
+    rows, n = flat.shape
+    out = np.empty(flat.shape, dtype=np.float64)
+    if n == 0:
+        return out.reshape(a.shape)
+    order = np.argsort(flat, axis=1, kind="mergesort")
+    s = np.take_along_axis(flat, order, axis=1)
+    pos = np.broadcast_to(np.arange(n), flat.shape)
+    first = np.ones(flat.shape, dtype=bool)  # where a tie group starts, in sorted order
+    first[:, 1:] = s[:, 1:] != s[:, :-1]
+    last = np.ones(flat.shape, dtype=bool)  # where one ends
+    last[:, :-1] = first[:, 1:]
+    start = np.maximum.accumulate(np.where(first, pos, 0), axis=1)  # the group's first position
+    end = np.minimum.accumulate(np.where(last, pos, n)[:, ::-1], axis=1)[:, ::-1]  # its last
+    np.put_along_axis(out, order, 0.5 * (start + end + 2), axis=1)  # the average of ranks start+1 .. end+1
+    return out.reshape(a.shape)
 
 
 def spearman_rho(a: np.ndarray, b: np.ndarray) -> np.float64:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from prspace.stats.binned import left_out_replicates, left_out_replicates_sets
-from prspace.stats.distributions import norm
+from prspace.stats.distributions import average_ranks, norm
 from prspace.stats.pairwise import jackknife_pairs, jackknife_pairs_batch
 from prspace.stats.replicates import (
     BOOT_METRICS,
@@ -25,12 +25,13 @@ from prspace.stats.replicates import (
 METRICS = ("auroc", "average_precision", "aupr", "auprg")
 #: Jackknife groups per class in a planned test set (at most; fewer rows: delete-one).
 GROUPS = 40
-#: Bins of positive tie groups a planned test set's jackknife replicates are computed on (its standard error only;
-#: the point difference is exact: :func:`prspace.stats.binned.left_out_replicates`).  A planned set of thousands of
-#: positives costs a few hundred columns per replicate, not one per positive; at 256 bins the ends of the paired
-#: jackknife interval moved by less than a tenth of its half-width (``tests/stats/test_binned.py``), and a power
-#: estimate's Monte Carlo se (about 0.03 at 200 sets) is far larger than what the bins move.
-POWER_BINS = 512
+#: Bins of positive tie groups a planned test set's jackknife replicates are computed on (its standard error and
+#: degrees of freedom only; the point difference is exact: :func:`prspace.stats.binned.left_out_replicates`).  A
+#: planned set of thousands of positives costs this many columns per replicate, not one per positive.  The fewest bins
+#: whose test intervals' ends moved by less than a tenth of the half-width against exact, on every planned set
+#: measured (issue 59's rule; ``benchmarks/bench_power_bins.py``, the power-bins block of ``docs/benchmarks.md``,
+#: checked against this value in ``tests/repo/test_benchmark_docs.py``).
+POWER_BINS = 128
 
 
 def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, sign: float) -> np.ndarray:
@@ -39,10 +40,9 @@ def _delong_reject(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, alpha: float, 
     m, n = int(pos.sum()), int(neg.sum())
     d10, d01, auc = 0.0, 0.0, []
     for w, s in ((1.0, sa), (-1.0, sb)):
-        from scipy.stats import rankdata  # deferred: scipy.stats (docs/architecture.md)
-
-        tz = rankdata(s, axis=1)
-        tx, ty = rankdata(s[:, pos], axis=1), rankdata(s[:, neg], axis=1)
+        # average ranks per row: scipy.stats.rankdata's bit for bit, without importing scipy.stats (a second or two)
+        tz = average_ranks(s)
+        tx, ty = average_ranks(s[:, pos]), average_ranks(s[:, neg])
         auc.append((tz[:, pos].sum(axis=1) - m * (m + 1) / 2.0) / (m * n))
         d10 = d10 + w * (tz[:, pos] - tx) / n
         d01 = d01 + w * (1.0 - (tz[:, neg] - ty) / m)
