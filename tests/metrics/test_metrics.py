@@ -581,3 +581,19 @@ def test_large_extreme_skews_stay_in_range_and_exact():
         closed = 1 + (1 - pi) * np.log1p(-pi) / pi
         assert M.aupr_min(pi) == pytest.approx(closed, rel=1e-12)
     assert M.aupr_min(1e-9) == pytest.approx(0.5e-9, rel=1e-8)  # ~ pi / 2 for tiny pi
+
+
+def test_the_kernels_log1p_is_within_4_ulps_of_numpys_and_keeps_its_special_values():
+    """The AUPR's ``log1p`` (issue 60: only IEEE's basic operations, the same bits on every machine)."""
+    from prspace.metrics._kernel import _log1p
+
+    rng = np.random.default_rng(60)
+    x = np.r_[np.exp(rng.uniform(-700, 700, 20_000)), rng.uniform(-0.999, 1.0, 20_000),
+              -np.exp(rng.uniform(-60, -1e-3, 5_000)), 5e-324, 1.7e308]
+    ref = np.log1p(x)
+    assert float(np.max(np.abs(_log1p(x) - ref) / np.spacing(np.abs(ref)))) <= 4
+    special = np.array([-1.0, np.inf, np.nan, -2.0, 0.0, -0.0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.testing.assert_array_equal(np.signbit(_log1p(special)), np.signbit(np.log1p(special)))
+        np.testing.assert_array_equal(_log1p(special), np.log1p(special))
+    assert isinstance(_log1p(0.5), float) and _log1p(np.array([[0.5]])).shape == (1, 1)

@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from prspace.metrics._kernel import _Curve, _Segments, _segments, _segments_from_curve, _unit
+from prspace.metrics._kernel import (
+    _Curve,
+    _log1p,
+    _Segments,
+    _segments,
+    _segments_from_curve,
+    _unit,
+)
 from prspace.metrics.boyd_minima import _aucnpr_from, aupr_min
 from prspace.metrics.names import METRIC_KEYS
 from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
@@ -338,7 +345,7 @@ def _from_segments(tpa: np.ndarray, fpa: np.ndarray, dtp: np.ndarray, dfp: np.nd
             ba = tpa + fpa
             origin = seg & (ba == 0)
             zs = np.where(seg & ~origin, d / ba, np.where(origin, d, 1.0))
-            log_z = np.log1p(zs)
+            log_z = _log1p(zs)  # not np.log1p: its bits follow the CPU (the C library's loop, or SVML)
             inner = _psi(zs, log_z)
             inner *= dtp
             log_z *= tpa

@@ -16,6 +16,7 @@ from prspace.metrics._kernel import (
     _blockwise,
     _check_recall_range,
     _dot,
+    _log1p,
     _prepend0,
     _Segments,
     _segments,
@@ -64,8 +65,9 @@ _PSI_TERMS = 12  # series terms for psi(x) = 1 - ln(1 + x) / x below x = 0.05
 
 def _psi(x: np.ndarray, log1p_x: np.ndarray | None = None) -> np.ndarray:
     """psi(x) = 1 - ln(1 + x) / x = x/2 - x^2/3 + x^3/4 - ..., accurate for every x > 0
-    (``log1p_x``: ``np.log1p(x)`` when the caller has it already)."""
-    out = np.log1p(x) if log1p_x is None else log1p_x / x
+    (``log1p_x``: ``log1p(x)`` when the caller has it already; ``log1p`` the kernel's, the same bits on every
+    machine: :func:`prspace.metrics._kernel._log1p`)."""
+    out = _log1p(x) if log1p_x is None else log1p_x / x
     if log1p_x is None:
         out /= x
     np.subtract(1.0, out, out=out)
@@ -104,7 +106,7 @@ def _aupr_hyperbolic_full(g: _Segments) -> float:
     z = d / np.where(origin, 1.0, ba)
     inner = _psi(z)
     inner *= dtp
-    log_term = np.log1p(z)
+    log_term = _log1p(z)
     log_term *= tpa
     inner += log_term
     if origin[0]:
@@ -129,7 +131,7 @@ def _aupr_hyperbolic_range(g: _Segments, a: float, b: float) -> float:
     k = (tpa * dfp - fpa * dtp) * dtp / (d * d)
     # k = 0 where precision is constant, in particular on the segment from the origin
     ratio = np.divide(slope * (xb - xa), ba, out=np.zeros_like(d), where=(k != 0) & (ba > 0))
-    area = (xb - xa) * (dtp / d) + k * np.log1p(ratio)
+    area = (xb - xa) * (dtp / d) + k * _log1p(ratio)
     return float(area.sum() / p)
 
 
