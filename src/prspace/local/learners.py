@@ -453,6 +453,56 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
     "adaboost-logreg-20": _linear(
         lambda s: RoundedAdaBoostClassifier(_logreg(1.0, s), n_estimators=20, random_state=s)
     ),
+    # --- the default panel's cheaper ensembles and network (issue 60) ------------------
+    # the same methods as rf-50, extratrees-50, bagging-tree-20, adaboost-50, gboost-50, histgb-50,
+    # mlp-16 and bagging-knn-10 with fewer trees, rounds, epochs or models (each name says how many), so
+    # that the panel's predictions cost at most half the CPU (benchmarks/bench_panel_cpu.py); the boosting
+    # and the network take larger steps to make up for fewer of them
+    "rf-10": _tree(lambda s: RandomForestClassifier(n_estimators=10, n_jobs=1, random_state=s)),
+    "extratrees-10": _tree(
+        lambda s: ExtraTreesClassifier(n_estimators=10, n_jobs=1, random_state=s)
+    ),
+    "bagging-tree-10": _tree(
+        lambda s: BaggingClassifier(
+            DecisionTreeClassifier(max_depth=8), n_estimators=10, n_jobs=1, random_state=s
+        )
+    ),
+    "adaboost-10": _tree(lambda s: RoundedAdaBoostClassifier(n_estimators=10, random_state=s)),
+    "gboost-10": _tree(
+        lambda s: GradientBoostingClassifier(
+            n_estimators=10, learning_rate=0.3, max_depth=3, random_state=s
+        )
+    ),
+    "histgb-10": _tree(
+        lambda s: HistGradientBoostingClassifier(
+            max_iter=10, learning_rate=0.3, early_stopping=False, random_state=s
+        )
+    ),
+    # as mlp-16 (a fixed number of Adam epochs, no stopping test), 10 epochs at a larger step
+    "mlp-16-e10": _linear(
+        lambda s: MLPClassifier(
+            hidden_layer_sizes=(16,), solver="adam", alpha=1e-3, learning_rate_init=1e-2,
+            max_iter=10, tol=0.0, n_iter_no_change=11, random_state=s,
+        )
+    ),
+    # stacking as stack-lr without its k-NN (the k-NN's neighbour searches were most of its CPU)
+    "stack-gnb-tree-lr": _linear(
+        lambda s: StackingClassifier(
+            [
+                ("gnb", GaussianNB()),
+                ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
+            ],
+            final_estimator=_logreg(1.0, s),
+            cv=3,
+            n_jobs=1,
+        )
+    ),
+    "bagging-knn-5": _linear(
+        lambda s: BaggingClassifier(
+            ExactKNeighborsClassifier(5), n_estimators=5, max_samples=0.5, n_jobs=1,
+            random_state=s,
+        )
+    ),
 }
 
 def make_learner(name: str, seed: int) -> Pipeline:
