@@ -69,8 +69,9 @@ class _LearnersAction(argparse._StoreAction):
         from prspace.local.learners import LEARNERS, PANELS
 
         return (
-            f"learner panel: default (all {len(LEARNERS)}) or small ({', '.join(PANELS['small'])}); "
-            f"or a comma-separated list of names: {', '.join(LEARNERS)}"
+            f"learner panel: default ({len(PANELS['default'])} distinct methods), small "
+            f"({', '.join(PANELS['small'])}) or pool ({len(PANELS['pool'])}); "
+            f"or a comma-separated list of any of the {len(LEARNERS)} names: {', '.join(LEARNERS)}"
         )
 
     @help.setter

@@ -26,7 +26,8 @@ LEARNER_NAMES: tuple[str, ...] = (
     "svm-poly2", "rff-logreg", "nystroem-linsvm", "spline-logreg", "pca-logreg", "mlp-16", "gnb-isotonic",
     "linsvm-isotonic", "ridgecv", "mnb-minmax", "kbins-logreg", "kbins-catnb", "select-logreg", "rproj-knn",
     "bagging-logreg-10", "tree-isotonic", "rte-logreg", "logregcv", "quantile-logreg", "rff-ridge",
-    "bagging-gnb-10", "adaboost-logreg-20",
+    "bagging-gnb-10", "adaboost-logreg-20", "rf-10", "extratrees-10", "bagging-tree-10", "adaboost-10",
+    "gboost-10", "histgb-10", "mlp-16-e10", "stack-gnb-tree-lr", "bagging-knn-5",
 )
 
 #: learner -> method family (one model per family gives the panel's sensitivity table)
@@ -46,16 +47,17 @@ FAMILIES: dict[str, str] = {
     **dict.fromkeys(("knn-5", "knn-15", "knn-45-distance"), "nearest-neighbours"),
     "nearest-centroid": "nearest-centroid",
     **dict.fromkeys(("tree-depth2", "tree-depth5", "tree-leaf5", "extra-tree"), "decision-tree"),
-    **dict.fromkeys(("rf-50", "extratrees-50", "bagging-tree-20"), "tree-bagging"),
-    **dict.fromkeys(("adaboost-50", "gboost-50", "histgb-50"), "boosting"),
+    **dict.fromkeys(("rf-50", "extratrees-50", "bagging-tree-20", "rf-10", "extratrees-10", "bagging-tree-10"),
+                    "tree-bagging"),
+    **dict.fromkeys(("adaboost-50", "gboost-50", "histgb-50", "adaboost-10", "gboost-10", "histgb-10"), "boosting"),
     "vote-soft": "voting",
-    "stack-lr": "stacking",
-    "bagging-knn-10": "nearest-neighbours",
+    **dict.fromkeys(("stack-lr", "stack-gnb-tree-lr"), "stacking"),
+    **dict.fromkeys(("bagging-knn-10", "bagging-knn-5"), "nearest-neighbours"),
     **dict.fromkeys(("svm-rbf-C1", "svm-poly2"), "kernel-svm"),
     **dict.fromkeys(("rff-logreg", "nystroem-linsvm"), "kernel-approximation"),
     "pca-logreg": "projection",
     "spline-logreg": "additive-model",
-    "mlp-16": "neural-network",
+    **dict.fromkeys(("mlp-16", "mlp-16-e10"), "neural-network"),
     **dict.fromkeys(("gnb-isotonic", "linsvm-isotonic"), "calibrated"),
     # the pool's further methods (POOL_EXTRA)
     "ridgecv": "ridge",
@@ -71,15 +73,18 @@ FAMILIES: dict[str, str] = {
     "adaboost-logreg-20": "boosting",
 }
 
-#: the default panel: 30 distinct methods (no two differ only in a hyperparameter)
+#: the default panel: 30 distinct methods (no two differ only in a hyperparameter); since issue 60 its
+#: ensembles, stacking and network are the cheaper learners of the same methods (fewer trees, rounds,
+#: epochs or models; the stacking without its k-NN), at less than half the CPU of the panel before
+#: (benchmarks/bench_panel_cpu.py)
 DEFAULT_PANEL: tuple[str, ...] = (
     "logreg-C1", "linsvm-C1", "ridge-a1", "sgd-modhuber", "perceptron", "passive-aggressive",
     "gnb", "bnb", "cnb", "lda-shrinkage", "qda-shrink0.5",
     "knn-15", "nearest-centroid",
     "tree-leaf5", "extra-tree",
-    "rf-50", "extratrees-50", "bagging-tree-20", "adaboost-50", "gboost-50", "histgb-50",
-    "vote-soft", "stack-lr", "svm-rbf-C1", "spline-logreg", "rff-logreg", "pca-logreg",
-    "mlp-16", "gnb-isotonic", "bagging-knn-10",
+    "rf-10", "extratrees-10", "bagging-tree-10", "adaboost-10", "gboost-10", "histgb-10",
+    "vote-soft", "stack-gnb-tree-lr", "svm-rbf-C1", "spline-logreg", "rff-logreg", "pca-logreg",
+    "mlp-16-e10", "gnb-isotonic", "bagging-knn-5",
 )
 
 #: the methods the pool adds to the default panel: each another estimator class or another pipeline

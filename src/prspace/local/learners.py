@@ -12,12 +12,18 @@ regression, linear SVM, ridge, SGD with the modified Huber loss, perceptron,
 passive-aggressive), probabilistic models (Gaussian, Bernoulli and complement naive
 Bayes, LDA and QDA with shrinkage), nearest neighbours, bagged nearest neighbours and
 nearest centroid, single trees (CART, extremely randomised), tree ensembles (random
-forest, extra trees, bagging, AdaBoost, gradient boosting, histogram gradient boosting),
-soft voting, stacking, kernel methods (RBF SVM, random Fourier features + logistic
-regression), an additive spline model, PCA + logistic regression, a neural network and
+forest, extra trees, bagging, AdaBoost, gradient boosting, histogram gradient boosting;
+since issue 60 of 10 trees or rounds each), soft voting, stacking, kernel methods (RBF SVM,
+random Fourier features + logistic regression), an additive spline model, PCA + logistic regression, a neural network and
 isotonic-calibrated naive Bayes.
 :func:`learner_family` names each one's method family (21 in the panel).  The first
-panel's hyperparameter variants stay available by name.  The pool (panel ``"pool"``,
+panel's hyperparameter variants stay available by name, and so do the learners issue 60 replaced
+by cheaper ones of the same methods (``rf-50``, ``extratrees-50``, ``bagging-tree-20``,
+``adaboost-50``, ``gboost-50``, ``histgb-50``, ``stack-lr``, ``mlp-16``, ``bagging-knn-10``: now
+``rf-10``, ``extratrees-10``, ``bagging-tree-10``, ``adaboost-10``, ``gboost-10``, ``histgb-10``,
+``stack-gnb-tree-lr``, ``mlp-16-e10``, ``bagging-knn-5``; each name says its trees, rounds, epochs or
+models), so that the panel's predictions cost less than half the CPU
+(``benchmarks/bench_panel_cpu.py``, ``docs/local.md``).  The pool (panel ``"pool"``,
 :data:`prspace.core.panels.POOL_PANEL`) adds 15 further distinct methods to the 30 (another
 estimator class or pipeline structure each: ridge and logistic regression with an internal
 choice of penalty, multinomial and categorical naive Bayes, quantile bins, a univariate filter, a
@@ -44,8 +50,9 @@ add a new name instead.
 The names, families and panels (no scikit-learn) live in :mod:`prspace.core.panels` and are
 re-exported here; what the pipelines share lives in :mod:`prspace.local.pipeline`.
 
-One module of about 500 lines on purpose: every learner's factory in one table, so that a name's model
-is read in one place (the pool's learners appended after the panel's).
+One module of over 400 lines on purpose: every panel learner's factory in one table, so that a name's model
+is read in one place; the pool's further learners are in :mod:`prspace.local.pool` (appended to
+:data:`LEARNERS` in the order of the names), so that neither module passes 500 lines.
 """
 
 from __future__ import annotations
@@ -65,32 +72,25 @@ from sklearn.ensemble import (
     GradientBoostingClassifier,
     HistGradientBoostingClassifier,
     RandomForestClassifier,
-    RandomTreesEmbedding,
     StackingClassifier,
     VotingClassifier,
 )
-from sklearn.feature_selection import SelectPercentile, f_classif
 from sklearn.kernel_approximation import Nystroem, RBFSampler
 from sklearn.linear_model import (
     LogisticRegression,
-    LogisticRegressionCV,
     Perceptron,
     RidgeClassifier,
-    RidgeClassifierCV,
     SGDClassifier,
 )
-from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
+from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB
 from sklearn.neighbors import NearestCentroid
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import (
     FunctionTransformer,
-    KBinsDiscretizer,
-    QuantileTransformer,
     SplineTransformer,
     StandardScaler,
 )
-from sklearn.random_projection import GaussianRandomProjection
 from sklearn.svm import SVC, LinearSVC
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
@@ -112,6 +112,7 @@ from prspace.local.pipeline import (
     RoundedAdaBoostClassifier,
     RoundedGaussianNB,
     _linear,
+    _logreg,
     _minmax,
     _tree,
     preprocessor,
@@ -119,6 +120,7 @@ from prspace.local.pipeline import (
     round_scores,
     score_of,
 )
+from prspace.local.pool import POOL_LEARNERS
 
 #: the pipeline's names (:mod:`prspace.local.pipeline`) and the panel's (:mod:`prspace.core.panels`) are re-exported
 __all__ = [
@@ -144,15 +146,6 @@ __all__ = [
 
 #: epochs of the neural network (fixed: see "mlp-16")
 MLP_EPOCHS = 60
-
-
-#: Logistic regression by Newton's method with a Cholesky solve: converges quadratically,
-#: so ``tol`` (max |gradient|) far below the scores' rounding costs one or two iterations
-#: and the fit is the optimum itself, not wherever an optimiser happened to stop.
-def _logreg(C: float, seed: int) -> LogisticRegression:
-    return LogisticRegression(
-        C=C, solver="newton-cholesky", tol=1e-10, max_iter=200, random_state=seed
-    )
 
 
 #: name -> factory(seed) returning an unfitted Pipeline.  Names are stable ids: a name
@@ -345,115 +338,65 @@ LEARNERS: dict[str, Callable[[int], Pipeline]] = {
             method="isotonic", cv=3,
         )
     ),
-    # --- the pool's further methods (prspace.core.panels.POOL_EXTRA) ------------------
-    # each another estimator class or pipeline structure than every other member of the pool;
-    # closed form, converged far below the rounding, or a fixed amount of work
-    # ridge with its penalty chosen by efficient leave-one-out (closed form per alpha; alphas a
-    # decade apart, so two cannot tie in the last bits)
-    "ridgecv": _linear(lambda s: RidgeClassifierCV(alphas=(0.1, 1.0, 10.0, 100.0))),
-    # counts: multinomial naive Bayes on features min-max scaled to [0, 1]
-    "mnb-minmax": _minmax(lambda s: MultinomialNB(alpha=1.0)),
-    # per-feature quantile bins (edges from the rounded, unscaled features: percentiles are
-    # arithmetic on the data), one-hot, then logistic regression; or categorical naive Bayes
-    "kbins-logreg": _tree(
-        lambda s: Pipeline(
-            [
-                ("kbins", KBinsDiscretizer(n_bins=5, encode="onehot-dense", strategy="quantile")),
-                ("logreg", _logreg(1.0, s)),
-            ]
-        )
-    ),
-    "kbins-catnb": _tree(
-        lambda s: Pipeline(
-            [
-                ("kbins", KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile")),
-                ("catnb", CategoricalNB(alpha=1.0, min_categories=5)),
-            ]
-        )
-    ),
-    # univariate filter: the half of the features with the largest ANOVA F, then logistic regression
-    "select-logreg": _linear(
-        lambda s: Pipeline(
-            [
-                ("select", SelectPercentile(f_classif, percentile=50)),
-                ("logreg", _logreg(1.0, s)),
-            ]
-        )
-    ),
-    # a seeded Gaussian random projection to 8 dimensions, then exact nearest neighbours
-    # (ExactKNeighborsClassifier rounds the projected features)
-    "rproj-knn": _linear(
-        lambda s: Pipeline(
-            [
-                ("rproj", GaussianRandomProjection(n_components=8, random_state=s)),
-                ("knn", ExactKNeighborsClassifier(15)),
-            ]
-        )
-    ),
-    # subsampling without replacement (80% of the rows: every subsample holds both classes)
-    "bagging-logreg-10": _linear(
-        lambda s: BaggingClassifier(
-            _logreg(1.0, s), n_estimators=10, max_samples=0.8, bootstrap=False, n_jobs=1,
-            random_state=s,
-        )
-    ),
-    "tree-isotonic": _tree(
-        lambda s: CalibratedClassifierCV(
-            DecisionTreeClassifier(max_depth=5, random_state=s), method="isotonic", cv=3
-        )
-    ),
-    # totally random trees' leaves (one-hot), then logistic regression
-    "rte-logreg": _tree(
-        lambda s: Pipeline(
-            [
-                ("embed", RandomTreesEmbedding(n_estimators=20, max_depth=3, sparse_output=False,
-                                               n_jobs=1, random_state=s)),
-                ("logreg", _logreg(1.0, s)),
-            ]
-        )
-    ),
-    # logistic regression with C chosen by an internal unshuffled stratified 3-fold CV on the log
-    # loss (continuous: no ties between the Cs), Newton's method as in _logreg
-    "logregcv": _linear(
-        lambda s: LogisticRegressionCV(
-            Cs=(0.01, 0.1, 1.0, 10.0, 100.0), l1_ratios=(0.0,), cv=3, scoring="neg_log_loss",
-            solver="newton-cholesky", tol=1e-10, max_iter=200, use_legacy_attributes=False,
-            random_state=s,
-        )
-    ),
-    # every feature mapped through its empirical quantiles to a normal score, then logistic regression
-    "quantile-logreg": _tree(
-        lambda s: Pipeline(
-            [
-                ("quantile", QuantileTransformer(n_quantiles=100, output_distribution="normal",
-                                                 random_state=s)),
-                ("logreg", _logreg(1.0, s)),
-            ]
-        )
-    ),
-    # random Fourier features, then ridge (not Nystroem's: its K^-1/2 moved rbf scores of keel-flare-F by
-    # 1e-10 between machines, enough to reorder near-ties)
-    "rff-ridge": _linear(
-        lambda s: Pipeline(
-            [
-                ("rff", RBFSampler(gamma=0.1, n_components=200, random_state=s)),
-                ("ridge", RidgeClassifier(alpha=1.0, solver="cholesky")),
-            ]
-        )
-    ),
-    # random subspaces of naive Bayes: each of 10 models on half of the features, all rows
-    "bagging-gnb-10": _linear(
-        lambda s: BaggingClassifier(
-            GaussianNB(), n_estimators=10, max_samples=1.0, bootstrap=False, max_features=0.5,
-            n_jobs=1, random_state=s,
-        )
-    ),
-    # AdaBoost (SAMME, weights rounded: RoundedAdaBoostClassifier) of logistic regressions: the boosting
-    # reads only their predicted classes, and each fit is Newton's optimum
-    "adaboost-logreg-20": _linear(
-        lambda s: RoundedAdaBoostClassifier(_logreg(1.0, s), n_estimators=20, random_state=s)
-    ),
 }
+
+#: the pool's further methods (:data:`prspace.core.panels.POOL_EXTRA`, built in :mod:`prspace.local.pool`),
+#: then the default panel's cheaper ensembles, stacking and network (issue 60), in the order of
+#: :data:`prspace.core.panels.LEARNER_NAMES`
+LEARNERS.update(POOL_LEARNERS)
+LEARNERS.update({
+    # --- the default panel's cheaper ensembles and network (issue 60) ------------------
+    # the same methods as rf-50, extratrees-50, bagging-tree-20, adaboost-50, gboost-50, histgb-50,
+    # mlp-16 and bagging-knn-10 with fewer trees, rounds, epochs or models (each name says how many), so
+    # that the panel's predictions cost at most half the CPU (benchmarks/bench_panel_cpu.py); the boosting
+    # and the network take larger steps to make up for fewer of them
+    "rf-10": _tree(lambda s: RandomForestClassifier(n_estimators=10, n_jobs=1, random_state=s)),
+    "extratrees-10": _tree(
+        lambda s: ExtraTreesClassifier(n_estimators=10, n_jobs=1, random_state=s)
+    ),
+    "bagging-tree-10": _tree(
+        lambda s: BaggingClassifier(
+            DecisionTreeClassifier(max_depth=8), n_estimators=10, n_jobs=1, random_state=s
+        )
+    ),
+    "adaboost-10": _tree(lambda s: RoundedAdaBoostClassifier(n_estimators=10, random_state=s)),
+    "gboost-10": _tree(
+        lambda s: GradientBoostingClassifier(
+            n_estimators=10, learning_rate=0.3, max_depth=3, random_state=s
+        )
+    ),
+    "histgb-10": _tree(
+        lambda s: HistGradientBoostingClassifier(
+            max_iter=10, learning_rate=0.3, early_stopping=False, random_state=s
+        )
+    ),
+    # as mlp-16 (a fixed number of Adam epochs, no stopping test), 10 epochs at a larger step
+    "mlp-16-e10": _linear(
+        lambda s: MLPClassifier(
+            hidden_layer_sizes=(16,), solver="adam", alpha=1e-3, learning_rate_init=1e-2,
+            max_iter=10, tol=0.0, n_iter_no_change=11, random_state=s,
+        )
+    ),
+    # stacking as stack-lr without its k-NN (the k-NN's neighbour searches were most of its CPU)
+    "stack-gnb-tree-lr": _linear(
+        lambda s: StackingClassifier(
+            [
+                ("gnb", GaussianNB()),
+                ("tree", DecisionTreeClassifier(max_depth=5, random_state=s)),
+            ],
+            final_estimator=_logreg(1.0, s),
+            cv=3,
+            n_jobs=1,
+        )
+    ),
+    "bagging-knn-5": _linear(
+        lambda s: BaggingClassifier(
+            ExactKNeighborsClassifier(5), n_estimators=5, max_samples=0.5, n_jobs=1,
+            random_state=s,
+        )
+    ),
+})
+
 
 def make_learner(name: str, seed: int) -> Pipeline:
     """An unfitted pipeline for learner ``name``, seeded with ``seed``."""

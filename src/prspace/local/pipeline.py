@@ -25,6 +25,7 @@ from sklearn.ensemble import (
 )
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -195,6 +196,15 @@ class ExactKNeighborsClassifier(KNeighborsClassifier):
         return super().kneighbors(
             None if X is None else quantize(X), n_neighbors, return_distance
         )
+
+
+#: Logistic regression by Newton's method with a Cholesky solve: converges quadratically,
+#: so ``tol`` (max |gradient|) far below the scores' rounding costs one or two iterations
+#: and the fit is the optimum itself, not wherever an optimiser happened to stop.
+def _logreg(C: float, seed: int) -> LogisticRegression:
+    return LogisticRegression(
+        C=C, solver="newton-cholesky", tol=1e-10, max_iter=200, random_state=seed
+    )
 
 
 def _minmax(model) -> Callable[[int], Pipeline]:
