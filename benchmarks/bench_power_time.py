@@ -188,10 +188,10 @@ def docs_block(t: pd.DataFrame, answers: pd.DataFrame | None = None) -> str:
         lines.append(f"| {r['command']} | {r['label']} | {r['seconds']:.1f} | {r['seconds'] / base:.2f} | "
                      f"{'yes' if r['same_answer'] else '**no**'} |")
     last = t[t["label"] == t["label"].iloc[-1]]
-    met = bool((last["seconds"] < TARGET_SECONDS).all())
-    lines += ["", f"Under {TARGET_SECONDS:.0f} s (the issue's \"seconds\") with `{last['label'].iloc[0]}`: "
-              f"**{'met' if met else 'not met'}** (" + ", ".join(f"`{c}` {s:.1f} s" for c, s in
-                                                            zip(last["command"], last["seconds"], strict=True)) + ").",
+    verdicts = [f"`{c}` {s:.1f} s: {'met' if s < TARGET_SECONDS else '**not met**'}"
+                for c, s in zip(last["command"], last["seconds"], strict=True)]
+    lines += ["", f"Under {TARGET_SECONDS:.0f} s (the issue's \"seconds\") with `{last['label'].iloc[0]}`, per command: "
+              + "; ".join(verdicts) + ".",
               "", ("**The answers are not byte-identical** (`same answer`: no). " if not t["same_answer"].all() else
                    "The answers are byte-identical. ") + answers_sentence(t, answers)]
     return "\n".join(lines)
