@@ -123,3 +123,33 @@ def test_outcomes_are_lakens_four():
     assert [CB.outcome_of_ps(*p, 0.05) for p in ((0.3, 0.01, 1), (0.01, 0.02, 1), (0.01, 1, 0.02), (0.3, 0.3, 0.9),
                                                   (0.01, 0.3, 0.2), (np.nan, 0.01, 0.01))] == [
         CB.EQUIVALENT, CB.BY_LESS, CB.BEYOND, CB.INCONCLUSIVE, CB.DIFFERENT, CB.INCONCLUSIVE]
+
+
+def test_each_end_is_counted_apart_with_the_next_countable_level():
+    """end_counts: on positions with an atom at the tail (u on a grid of 1/1,000, 1.6% of the truths
+    beyond every inner resample and 1.1% at the next step, as the default study's AUPR-AUROC correlation
+    had in int8) the corrected lower end misses 1.6% and the next countable level 2.7%: no level between
+    can be counted. Without the atom both ends miss their 2.5% to within the grid."""
+    rng = np.random.default_rng(3)
+    n = 40_000
+    smooth = np.round(rng.uniform(size=n) * 1000) / 1000
+    atom = smooth.copy()
+    atom[:640] = 1.0  # 1.6%: beyond every inner resample (1 - u = 0)
+    atom[640:1080] = 0.999  # 1.1% at the next step
+    atom = rng.permutation(atom)  # in both halves (the one correcting, the one counting)
+    for u, lo_expect in ((smooth, None), (atom, 0.016)):
+        half = u[: n // 2], u[n // 2:]
+        a_lo, a_hi = CB.counted_tails(half[0][None, :], np.array([0.025]))
+        below, above, step_below, step_above = CB.end_counts(half[0], half[1], float(a_lo[0, 0]), float(a_hi[0, 0]))
+        assert below <= 0.025 + 0.003 and above <= 0.025 + 0.003
+        assert step_below > below and step_above > above  # one step narrower misses more, at each end
+        if lo_expect is None:
+            assert below == pytest.approx(0.025, abs=0.003) and above == pytest.approx(0.025, abs=0.003)
+        else:
+            assert below == pytest.approx(lo_expect, abs=0.003) and step_below == pytest.approx(0.027, abs=0.003)
+    # the Result's coverage is the ends' sum, and names them
+    st = CB.ratio_stat(rng.normal(size=60), np.arange(60) % 30, 30)
+    res = CB.run([st], B=200, seed=1, replicates=2, n_out=1000)
+    c = res.coverage(np.array([0.05]))
+    assert c["corrected"][0] == pytest.approx(1.0 - c["miss_below"][0] - c["miss_above"][0])
+    assert (c["step_below"][0] >= c["miss_below"][0]) and (c["step_above"][0] >= c["miss_above"][0])

@@ -26,7 +26,8 @@ LEVEL = 0.95
 SCHEME_COLUMNS = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
                   "coverage_mc_se", "families_80", "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc",
                   "p_equiv_mc", "p_beyond_mc", "p_holm_mc", "alpha_used", "coverage_n", "false_rate",
-                  "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max")
+                  "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max", "coverage_miss_below",
+                  "coverage_miss_above", "coverage_step_below", "coverage_step_above")
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
     "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power", "n_eff",

@@ -80,7 +80,7 @@ from prspace.stats.bootstrap_kernel import (
 
 #: The kernel's names that callers reach through this module (one import for the verdicts' engine).
 __all__ = ["Stat", "WORK_SCALE", "RANGE_EPS", "to_work", "from_work", "ratio_stat", "combo_stat", "quantile_stat", "counts", "_Moments", "_tstat", "draw", "double_u", "outer_pivot", "truth_position", "TAIL_DRAWS", "_q", "Result", "run", "outcomes", "outcome_of_ps",
-           "counted_tails", "counted_miss", "jackknife_se", "quantile_positions", "power_curve",
+           "counted_tails", "counted_miss", "end_counts", "jackknife_se", "quantile_positions", "power_curve",
            "families_for_power", "weighted_quantiles"]
 
 def counted_tails(u: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -109,6 +109,24 @@ def counted_miss(u: np.ndarray, a_lo: np.ndarray, a_hi: np.ndarray) -> np.ndarra
     nominal tails ``a_lo`` (upper end) and ``a_hi`` (lower end) ``(K, A)``."""
     return ((u[:, None, :] < a_lo[:, :, None]).mean(axis=2)
             + (u[:, None, :] > 1.0 - a_hi[:, :, None]).mean(axis=2))
+
+
+def end_counts(u_cal: np.ndarray, u_count: np.ndarray, a_lo: float, a_hi: float) -> np.ndarray:
+    """``[miss_below, miss_above, step_below, step_above]``: over the counting half's outer samples
+    ``u_count`` ``(n,)``, the share whose truth lies below the lower end (``u > 1 - a_hi``) and above the
+    upper end (``u < a_lo``) of the interval at the tails :func:`counted_tails` set on ``u_cal``, and the
+    same shares one countable step narrower at that end: the tail moved to the next position of ``u_cal``
+    beyond it (the next value of ``1 - u_cal`` above ``a_hi``, of ``u_cal`` above ``a_lo``; NaN where
+    there is none). A tail that misses less than its target although the next countable level misses no
+    more than the target could have been narrower; one whose next level misses more is as near its
+    target as ``u``'s steps let it be counted."""
+    nxt_lo = u_cal[u_cal > a_lo]
+    nxt_hi = (1.0 - u_cal)[(1.0 - u_cal) > a_hi]
+    lo2 = float(nxt_lo.min()) if nxt_lo.size else np.nan
+    hi2 = float(nxt_hi.min()) if nxt_hi.size else np.nan
+    return np.array([np.mean(u_count > 1.0 - a_hi), np.mean(u_count < a_lo),
+                     np.mean(u_count > 1.0 - hi2) if hi2 == hi2 else np.nan,
+                     np.mean(u_count < lo2) if lo2 == lo2 else np.nan])
 
 
 #: Inner resamples per simulated study when a Result does not say (:data:`DOUBLE_INNER`).
@@ -230,19 +248,26 @@ class Result:
         binomial MC SE ``plain_se``; ``corrected``, the share whose interval at the counted correction
         (:func:`counted_tails`) covers it, held out (the reruns split in two halves: the level corrected
         on one half and the misses counted on the other, averaged both ways), with ``corrected_mc_se``;
-        ``n``, the outer samples counted."""
+        ``n``, the outer samples counted. Each end apart, held out the same way: ``miss_below`` (the
+        truth below the lower end) and ``miss_above``, and ``step_below`` / ``step_above``, the same
+        miss rate one countable step narrower at that end (the next position of ``u`` among the
+        correcting half's): ``u`` moves in steps of the inner resamples, so a tail can miss less than
+        its share only where the next countable level misses more (:func:`end_counts`)."""
         a = np.asarray(alpha, dtype=np.float64) / 2.0
         K, n = self.u.shape
         plain = 1.0 - counted_miss(self.u, a[:, None], a[:, None])[:, 0] if K else np.zeros(0)
         halves = [self.reps[0::2], self.reps[1::2]] if len(self.reps) > 1 else [self.reps, self.reps]
         us = [np.concatenate([x[1] for x in h], axis=1) for h in halves]
         corr = np.zeros(K)
+        ends = np.zeros((4, K))
         for k in range(K):
             for u_cal, u_count in ((us[0], us[1]), (us[1], us[0])):
                 lo, hi = counted_tails(u_cal[k:k + 1], a[k:k + 1])
                 corr[k] += 0.5 * (1.0 - counted_miss(u_count[k:k + 1], lo, hi)[0, 0])
+                ends[:, k] += 0.5 * end_counts(u_cal[k], u_count[k], float(lo[0, 0]), float(hi[0, 0]))
         return {"plain": plain, "plain_se": np.sqrt(plain * (1.0 - plain) / n), "corrected": corr,
-                "corrected_mc_se": np.sqrt(np.clip(corr * (1.0 - corr), 0, None) / n), "n": np.full(K, n)}
+                "corrected_mc_se": np.sqrt(np.clip(corr * (1.0 - corr), 0, None) / n), "n": np.full(K, n),
+                "miss_below": ends[0], "miss_above": ends[1], "step_below": ends[2], "step_above": ends[3]}
 
     def _t_at(self, k: int, c: float) -> tuple[float, float]:
         """``(t_up, t_low)``: the ``t*`` beyond which the upper end falls below ``c`` (``q(a) > t_up``) and

@@ -237,7 +237,10 @@ class Result:
     def coverage(self, alpha: np.ndarray) -> dict[str, np.ndarray]:
         """Coverage of the two-sided interval at ``alpha``, counted in the known-truth simulation:
         ``plain`` (the uncorrected test's) and ``corrected`` on held-out reruns (the level counted on one
-        half of the reruns, the misses on the other, both ways), with binomial MC SEs and ``n``."""
+        half of the reruns, the misses on the other, both ways), with binomial MC SEs and ``n``; each end
+        apart, held out the same way, ``miss_below`` / ``miss_above`` and ``step_below`` / ``step_above``
+        one countable step narrower (the plain p-value's next multiple of ``1 / M``), as
+        :meth:`prspace.stats.cluster_bootstrap.Result.coverage` gives them."""
         a = float(np.asarray(alpha).ravel()[0]) / 2.0
         lo, up = np.concatenate(self.low_star), np.concatenate(self.up_star)
         n = len(lo)
@@ -245,16 +248,21 @@ class Result:
         R = len(self.low_star)
         halves = [list(range(0, R, 2)), list(range(1, R, 2))] if R > 1 else [[0], [0]]
         hits, total = 0.0, 0
+        ends = np.zeros(4)
+        M = self._rep(0)[1]
         for fit, count in (halves, halves[::-1]):
-            q_lo = self._threshold(np.concatenate([self.low_star[i] for i in fit]), a, self._rep(0)[1])
-            q_up = self._threshold(np.concatenate([self.up_star[i] for i in fit]), a, self._rep(0)[1])
+            q_lo = self._threshold(np.concatenate([self.low_star[i] for i in fit]), a, M)
+            q_up = self._threshold(np.concatenate([self.up_star[i] for i in fit]), a, M)
             lc, uc = np.concatenate([self.low_star[i] for i in count]), np.concatenate([self.up_star[i] for i in count])
             hits += float(np.sum((lc > q_lo) & (uc > q_up)))
             total += len(lc)
+            s_lo, s_up = ((np.rint(q * M) + 1.0) / M if np.isfinite(q) else 1.0 / M for q in (q_lo, q_up))
+            ends += 0.5 * np.array([np.mean(lc <= q_lo), np.mean(uc <= q_up), np.mean(lc <= s_lo), np.mean(uc <= s_up)])
         corr = hits / total
         return {"plain": np.array([plain]), "plain_se": np.array([np.sqrt(plain * (1 - plain) / n)]),
                 "corrected": np.array([corr]), "corrected_mc_se": np.array([np.sqrt(corr * (1 - corr) / total)]),
-                "n": np.array([float(n)])}
+                "n": np.array([float(n)]), "miss_below": ends[0:1], "miss_above": ends[1:2],
+                "step_below": ends[2:3], "step_above": ends[3:4]}
 
 
 def _null_ps(d_pop: np.ndarray, G: int, n: int, sets: np.ndarray | None, rng: np.random.Generator

@@ -166,6 +166,7 @@ DECISION_COLUMNS = [
     "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain", "coverage_mc_se", "families_80",
     "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc", "p_equiv_mc", "p_beyond_mc", "p_holm_mc",
     "alpha_used", "coverage_n", "false_rate", "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max",
+    "coverage_miss_below", "coverage_miss_above", "coverage_step_below", "coverage_step_above",
     "value", "margin", "n_tasks", "n_families", "n_boot", "seed",
 ]
 
@@ -309,6 +310,10 @@ def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[fl
     return adj, mult, per_rerun
 
 
+#: Each end's counted miss rate and the same one countable step narrower (``coverage_<end>`` columns).
+_ENDS = ("miss_below", "miss_above", "step_below", "step_above")
+
+
 def _counted(sub: CB.Result | SF.Result, a_used: float, main: bool) -> dict[str, float]:
     """The interval ends' MC error and the known-truth simulation's counts (NaN off the main margin)."""
     nan, level_a = _NAN, 1.0 - REG.CLAIM_LEVEL
@@ -318,7 +323,8 @@ def _counted(sub: CB.Result | SF.Result, a_used: float, main: bool) -> dict[str,
             "coverage": float(cov["corrected"][0]) if cov else nan, "coverage_plain": float(cov["plain"][0]) if cov else nan,
             "coverage_mc_se": float(cov["corrected_mc_se"][0]) if cov else nan,
             "coverage_n": float(cov["n"][0]) if cov else nan, "false_rate": 1.0 - float(fr["corrected"][0]) if fr else nan,
-            "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan}
+            "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan,
+            **{f"coverage_{e}": float(cov[e][0]) if cov else nan for e in _ENDS}}
 
 
 def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: bool, n_claims: int,
@@ -432,13 +438,19 @@ _KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile",
          "correlation_gap": "equivalence", "direction": "direction"}
 
 
+def _ends_text(r: object) -> str:
+    """Each end's counted miss rate, and one countable step narrower."""
+    return (f"missed below {r.coverage_miss_below:.4f} and above {r.coverage_miss_above:.4f}, one countable step "
+            f"narrower {r.coverage_step_below:.4f} and {r.coverage_step_above:.4f}")
+
+
 def _how(r: object, k: int, what: str) -> str:
     if getattr(r, "method", "") == "sign-flip":
         return (f"per-claim {r.level:.0%} interval that inverts the sign-flip test over the {r.n_families} families of "
                 f"the {r.n_tasks} tasks (every pattern of signs up to 16 families, else 4,096 drawn), its level counted "
                 f"in a known-truth simulation (the study's families as the population, {int(r.coverage_n)} samples of "
                 f"the study's size in {REPLICATES} reruns, seed {r.seed}): coverage counted {r.coverage:.4f} (MC SE "
-                f"{r.coverage_mc_se:.4f}; uncorrected {r.coverage_plain:.4f}); decided by Holm over the {k} primary "
+                f"{r.coverage_mc_se:.4f}; uncorrected {r.coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} primary "
                 f"claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, tests "
                 f"read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
                 f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
@@ -450,7 +462,7 @@ def _how(r: object, k: int, what: str) -> str:
             f"{r.n_tasks} tasks ({r.n_boot} resamples in {REPLICATES} independent reruns, seed {r.seed}), its level "
             f"corrected by counting in a known-truth simulation (the study's families as the population, "
             f"{int(r.coverage_n)} samples of the study's size): coverage counted {r.coverage:.4f} (MC SE "
-            f"{r.coverage_mc_se:.4f}; uncorrected bootstrap-t {r.coverage_plain:.4f}); decided by Holm over the {k} "
+            f"{r.coverage_mc_se:.4f}; uncorrected bootstrap-t {r.coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} "
             f"primary claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, "
             f"tests read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
             f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
@@ -460,7 +472,8 @@ def _how(r: object, k: int, what: str) -> str:
 _SCHEME_OUT = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
                "coverage_mc_se", "families_80", "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc",
                "p_equiv_mc", "p_beyond_mc", "p_holm_mc", "alpha_used", "coverage_n", "false_rate",
-               "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max")
+               "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max", "coverage_miss_below",
+               "coverage_miss_above", "coverage_step_below", "coverage_step_above")
 
 
 def _scheme(r: object) -> dict[str, float]:

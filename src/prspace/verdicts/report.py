@@ -88,7 +88,9 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
                              keep=keep, power=power, noise_pairs=noise)
     summary_path = have(R.DISAGREEMENT_SUMMARY)
     if summary_path is not None:
-        rows += within_task_order_evidence(pd.read_csv(summary_path))
+        metrics_path = have(R.METRICS)
+        metrics = pd.read_csv(metrics_path, dtype={"task_id": str}) if metrics_path is not None else None
+        rows += within_task_order_evidence(pd.read_csv(summary_path), metrics)
     # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
     cd_path = have(R.CD_METRIC_PAIRS)
     if cd_path is not None:

@@ -3,7 +3,8 @@ the per-task table in :mod:`prspace.verdicts.primary`).
 
 :func:`within_task_order_evidence` checks Boyd et al.'s consequence that AUCNPR, an increasing
 function of AUPR within a task, orders a task's models as AUPR does (the implementation row
-``boyd.aucnpr_orders_as_aupr``, from ``disagreement_summary.csv``).
+``boyd.aucnpr_orders_as_aupr``, from ``metrics.csv``: no task may order two models one way by AUPR and the
+other by AUCNPR).
 :func:`cd_order_evidence` turns ``cd_metric_pairs.csv`` (:func:`prspace.experiments.ranking.cd_tables.study_tables`: per pair
 of metrics the calibrated sign-flip test of whether they order the learners differently across
 tasks) into one ``test`` row per pair, ``px.<a>_<b>.cd.order``.
@@ -29,18 +30,49 @@ def _g(s: pd.Series, col: str) -> float:
     return float(v) if v is not None and v == v else float("nan")
 
 
-def within_task_order_evidence(summary: pd.DataFrame) -> list[dict[str, object]]:
-    """AUCNPR orders every task's models as AUPR does (largest share of tasks where they differ)."""
+def strict_reversals(metrics: pd.DataFrame, a: str = "aupr", b: str = "aucnpr") -> tuple[int, int]:
+    """``(tasks with a strict reversal, tasks)``: a task reverses when two of its models are ordered one way by
+    ``a`` and the other way by ``b`` (``a_i > a_j`` and ``b_i < b_j``); a pair tied under either metric is
+    no reversal, so values rounded alike (``metrics.csv`` holds six significant digits) cannot make one.
+
+    >>> m = pd.DataFrame({"task_id": ["t", "t", "u", "u"], "aupr": [0.9985, 0.998499, 0.5, 0.6],
+    ...                   "aucnpr": [0.998414, 0.998414, 0.4, 0.3]})
+    >>> strict_reversals(m)
+    (1, 2)
+    """
+    hits = 0
+    groups = metrics.groupby("task_id", sort=False)
+    for _, g in groups:
+        x, y = g[a].to_numpy(np.float64), g[b].to_numpy(np.float64)
+        hits += bool(np.any((x[:, None] > x[None, :]) & (y[:, None] < y[None, :])))
+    return hits, groups.ngroups
+
+
+def within_task_order_evidence(summary: pd.DataFrame, metrics: pd.DataFrame | None = None) -> list[dict[str, object]]:
+    """AUCNPR orders every task's models as AUPR does: with ``metrics`` (``metrics.csv``), the share of tasks
+    with a strict reversal (:func:`strict_reversals`); without it, the larger of the rank step's shares of
+    tasks where the two differ on the top-1 and on the top-3 (which also count a tie under one metric only)."""
     s = _pair(summary, "aupr", "aucnpr")
     if s is None:
         return []
-    dev = max(_g(s, "top1_share"), _g(s, "top3_share"))
+    shares = (f"the rank step's shares of tasks where AUPR and AUCNPR differ on the top-1 {_g(s, 'top1_share'):.4f} "
+              f"and on the top-3 {_g(s, 'top3_share'):.4f}, mean Spearman {_g(s, 'spearman_mean'):.6f}")
+    have = metrics is not None and {"task_id", "aupr", "aucnpr"} <= set(metrics.columns)
+    if have:
+        k, n = strict_reversals(metrics)
+        dev, n_tasks = k / n if n else float("nan"), float(n)
+        detail = (f"deviation = the share of tasks where AUPR orders two models one way and AUCNPR the other "
+                  f"({k} of {n}; from metrics.csv, six significant digits: two values rounded alike under one "
+                  f"metric only are a tie there, not a reversal); {shares} (they count such ties)")
+    else:
+        dev, n_tasks = max(_g(s, "top1_share"), _g(s, "top3_share")), _g(s, "n_tasks")
+        detail = (f"deviation = the larger of the shares of tasks where AUPR and AUCNPR differ on the top-1 and on "
+                  f"the top-3 (no metrics.csv to count strict reversals: a tie in the six-significant-digit values "
+                  f"under one metric only counts as a difference); {shares}")
     return [evidence_row(
         paper="boyd-2012", claim_id="boyd.aucnpr_orders_as_aupr", kind="exact", tolerance=1e-9,
         claim="Within a task AUCNPR is an increasing function of AUPR, so both order the models identically",
-        estimate=dev, n_tasks=_g(s, "n_tasks"), n_families=_g(s, "n_families"),
-        detail=(f"deviation = the larger of the shares of tasks where AUPR and AUCNPR differ on the top-1 and on the "
-                f"top-3; mean Spearman {_g(s, 'spearman_mean'):.6f} (ties at 12 decimals can split under one metric only)"))]
+        estimate=dev, n_tasks=n_tasks, n_families=_g(s, "n_families"), detail=detail)]
 
 
 def _pair_key(a: str, b: str) -> str:
