@@ -42,9 +42,10 @@ default: $(VENV)/.installed
 panel-pool: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES) results/panel-pool/tables/panel_draws.csv --forcerun collect --configfile config/panel-pool.yaml
 
-# Each test module is one unit of work for a worker, the longest first (tests/conftest.py).
+# Each test module is one unit of work for a worker, the longest first (tests/conftest.py); the 40 longest
+# tests are listed at the end (where the time goes, in every CI log).
 test: $(VENV)/.installed
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=40 $(PYTEST_ARGS)
 
 # The seed reruns at the committed settings (minutes of CPU each; make test reruns them at reduced settings).
 check: $(VENV)/.installed

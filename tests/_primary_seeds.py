@@ -10,6 +10,7 @@ plants a seed-dependent verdict and an understated Monte Carlo error and sees th
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -87,9 +88,21 @@ def _decided(verdict: str) -> bool:
     return not verdict.startswith(("borderline", "inconclusive", "cannot"))
 
 
+@functools.lru_cache(maxsize=None)
+def _evidence(study: str, seed: int, n_boot: int) -> pd.DataFrame:
+    """The verdict engine's evidence rows from the study's committed tables under ``seed`` (computed once per
+    worker: the module's tests share them, each with its own copy)."""
+    return VR.collect_evidence(ROOT / "results" / study / "tables", n_boot=n_boot, seed=seed, power=False)
+
+
+def plant(ev: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """What the engine returns under ``seed``, as :func:`rerun` reads it (a test plants a bug here)."""
+    return ev
+
+
 def rerun(study: str, seed: int, n_boot: int) -> pd.DataFrame:
     """The study's primary rows, verdicts decided, recomputed from its committed tables under ``seed``."""
-    ev = VR.collect_evidence(ROOT / "results" / study / "tables", n_boot=n_boot, seed=seed, power=False)
+    ev = plant(_evidence(study, seed, n_boot).copy(), seed)
     return RULE.apply_rule(ev[ev.claim_id.isin(REG.primary_ids())]).set_index("claim_id").loc[list(REG.primary_ids())]
 
 

@@ -147,7 +147,7 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
         "snakemake --report results/paperlike/report.html --configfile config/paperlike.yaml",
         "snakemake --cores 2",
         "snakemake --report results/default/report.html",
-        "pytest -n auto --dist loadfile --no-loadscope-reorder",  # one worker per core (tests/conftest.py)
+        "pytest -n auto --dist loadfile --no-loadscope-reorder --durations=40",  # one worker per core (tests/conftest.py)
         "pytest -n auto --dist loadfile --no-loadscope-reorder --check",  # the tests marked check only
     ]
 

@@ -685,8 +685,8 @@ def test_every_committed_primary_interval_has_its_coverage_counted(study):
     simulation (at least 1,000 simulated studies, with its MC SE), and each end, held out from the
     counted correction, misses the truth within 2 MC SE of its 2.5%, or less than that only where the
     next countable level at that end misses 2.5% or more (the simulated studies' positions move in steps
-    of the inner resamples: in int8's default study fk.aupr_auroc.spearman's lower end missed 0.0163 and
-    one step narrower 0.0275, so its counted coverage is 0.959 and no countable level is nearer 95%)."""
+    of the inner resamples: in the default study regenerated for issue 60, fk.aupr_auroc.spearman's lower
+    end misses less than 2% and one step narrower more than 2.5%, so no countable level is nearer 95%)."""
     v = _committed(study)
     prim = v[(v["role"] == "primary") & v["p_diff"].notna() & (v["ci_hi"] > v["ci_lo"])]  # a point: no spread
     a = 0.025
