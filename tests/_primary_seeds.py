@@ -88,7 +88,7 @@ def _decided(verdict: str) -> bool:
     return not verdict.startswith(("borderline", "inconclusive", "cannot"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _evidence(study: str, seed: int, n_boot: int) -> pd.DataFrame:
     """The verdict engine's evidence rows from the study's committed tables under ``seed`` (computed once per
     worker: the module's tests share them, each with its own copy)."""
