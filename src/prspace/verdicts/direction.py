@@ -16,7 +16,8 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
-from prspace.verdicts.primary import _how, _scheme, decide_family, sign_flip_claims
+from prspace.verdicts.primary import _scheme, decide_family, sign_flip_claims
+from prspace.verdicts.primary_text import how_computed
 from prspace.verdicts.rule import ALL_EVIDENCE_COLUMNS
 
 
@@ -79,6 +80,6 @@ def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper
         rr = r.rename({"mc_lo": "mc_error_lo", "mc_hi": "mc_error_hi"})
         for col in ("ci_lo", "ci_hi", "level", "mc_error", "mc_error_lo", "mc_error_hi", "n_families", *_scheme(r)):
             ev.at[i, col] = float(rr[col])
-        how = _how(r.rename(None).to_frame().T.assign(claim_id=cid).iloc[0], len(dec), "Boyd et al.")
+        how = how_computed(r.rename(None).to_frame().T.assign(claim_id=cid).iloc[0], len(dec), "Boyd et al.")
         ev.at[i, "detail"] = f"{ev.at[i, 'detail']}; interval: {how}"
     return ev

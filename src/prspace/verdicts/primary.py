@@ -48,8 +48,10 @@ from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core._heap import keep_freed_memory
 from prspace.core.errors import InputError
+from prspace.core.evidence import SCHEME_COLUMNS
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
+from prspace.verdicts.primary_text import REPLICATES, how_computed
 from prspace.verdicts.rule import (
     evidence_row,
 )
@@ -57,9 +59,6 @@ from prspace.verdicts.rule import (
 #: Flach & Kull's three pairs, in the registry's order of the ids.
 PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
 LABELS = {"aupr": "AUPR", "auprg": "AUPRG", "auroc": "AUROC"}
-#: Independent reruns of the bootstrap (seeds spawned from the study's seed): the intervals pool
-#: them, the Monte Carlo error of each end is their spread.
-REPLICATES = 10
 #: Families at which the sign-flip test's power is simulated (Boyd's rows: 11 to 58 families); a row that
 #: needs more than the last says so ("not within" the grid).
 SIGN_FLIP_POWER_GRID = np.array([5, 6, 7, 8, 9, 10, 12, 14, 16, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200])
@@ -438,47 +437,9 @@ _KIND = {"share": "share", "correlation": "correlation", "quartile": "quartile",
          "correlation_gap": "equivalence", "direction": "direction"}
 
 
-def _ends_text(r: object) -> str:
-    """Each end's counted miss rate, and one countable step narrower."""
-    return (f"missed below {r.coverage_miss_below:.4f} and above {r.coverage_miss_above:.4f}, one countable step "
-            f"narrower {r.coverage_step_below:.4f} and {r.coverage_step_above:.4f}")
-
-
-def _how(r: object, k: int, what: str) -> str:
-    if getattr(r, "method", "") == "sign-flip":
-        return (f"per-claim {r.level:.0%} interval that inverts the sign-flip test over the {r.n_families} families of "
-                f"the {r.n_tasks} tasks (every pattern of signs up to 16 families, else 4,096 drawn), its level counted "
-                f"in a known-truth simulation (the study's families as the population, {int(r.coverage_n)} samples of "
-                f"the study's size in {REPLICATES} reruns, seed {r.seed}): coverage counted {r.coverage:.4f} (MC SE "
-                f"{r.coverage_mc_se:.4f}; uncorrected {r.coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} primary "
-                f"claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, tests "
-                f"read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
-                f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
-                f"{r.mc_lo:.4f} / {r.mc_hi:.4f}")
-    quart = getattr(r, "claim_id", "").endswith(("_q25", "_q75"))
-    kind = ("Woodruff interval of a quartile (the bootstrap-t interval of the share of tasks at or below it, mapped "
-            "through the tasks' quantiles)" if quart else "studentized (bootstrap-t) interval")
-    return (f"per-claim {r.level:.0%} {kind} from a cluster bootstrap over {r.n_families} families of the "
-            f"{r.n_tasks} tasks ({r.n_boot} resamples in {REPLICATES} independent reruns, seed {r.seed}), its level "
-            f"corrected by counting in a known-truth simulation (the study's families as the population, "
-            f"{int(r.coverage_n)} samples of the study's size): coverage counted {r.coverage:.4f} (MC SE "
-            f"{r.coverage_mc_se:.4f}; uncorrected bootstrap-t {r.coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} "
-            f"primary claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, "
-            f"tests read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
-            f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
-            f"{r.mc_lo:.4f} / {r.mc_hi:.4f}")
-
-
-_SCHEME_OUT = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
-               "coverage_mc_se", "families_80", "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc",
-               "p_equiv_mc", "p_beyond_mc", "p_holm_mc", "alpha_used", "coverage_n", "false_rate",
-               "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max", "coverage_miss_below",
-               "coverage_miss_above", "coverage_step_below", "coverage_step_above")
-
-
 def _scheme(r: object) -> dict[str, float]:
     get = r.get if isinstance(r, pd.Series) else lambda c: getattr(r, c)
-    return {c: float(get(c)) for c in _SCHEME_OUT}
+    return {c: float(get(c)) for c in SCHEME_COLUMNS}
 
 
 def primary_rows(
@@ -497,7 +458,7 @@ def _fk_rows(stats: pd.DataFrame, note: str = "") -> list[dict[str, object]]:
     rows = []
     for r in stats.itertuples(index=False):
         c = REG.BY_ID[r.claim_id]
-        how = _how(r, len(stats), "Flach & Kull")
+        how = how_computed(r, len(stats), "Flach & Kull")
         if c.quantity == "share":
             how += "; tasks where two or more models are perfect under every metric count as agreement"
         if getattr(r, "parts", ""):

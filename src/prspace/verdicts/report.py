@@ -78,19 +78,18 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
         p = paths.get(table.name)
         return p if p is not None and p.is_file() else None
 
+    def by_task(table: R.Table) -> pd.DataFrame | None:  # a table keyed by task (None: absent)
+        p = have(table)
+        return pd.read_csv(p, dtype={"task_id": str}) if p is not None else None
+
     rows: list[dict[str, object]] = []
-    per_task_path, tasks_path = have(R.DISAGREEMENT_PER_TASK), have(R.TASKS)
-    if per_task_path is not None:
-        tasks = pd.read_csv(tasks_path, dtype={"task_id": str}) if tasks_path is not None else None
-        noise_path = have(R.NOISE_FLOOR_PAIRS)
-        noise = pd.read_csv(noise_path, dtype={"task_id": str}) if noise_path is not None else None
-        rows += primary_rows(pd.read_csv(per_task_path, dtype={"task_id": str}), tasks, n_boot=n_boot, seed=seed,
-                             keep=keep, power=power, noise_pairs=noise)
+    per_task = by_task(R.DISAGREEMENT_PER_TASK)
+    if per_task is not None:
+        rows += primary_rows(per_task, by_task(R.TASKS), n_boot=n_boot, seed=seed, keep=keep, power=power,
+                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS))
     summary_path = have(R.DISAGREEMENT_SUMMARY)
     if summary_path is not None:
-        metrics_path = have(R.METRICS)
-        metrics = pd.read_csv(metrics_path, dtype={"task_id": str}) if metrics_path is not None else None
-        rows += within_task_order_evidence(pd.read_csv(summary_path), metrics)
+        rows += within_task_order_evidence(pd.read_csv(summary_path), by_task(R.METRICS))
     # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
     cd_path = have(R.CD_METRIC_PAIRS)
     if cd_path is not None:
