@@ -14,7 +14,7 @@ import prspace.metrics as M
 MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.pr_estimators", "prspace.metrics.boyd_minima",
            "prspace.metrics.prg",
            "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels",
-           "prspace.metrics.operating")
+           "prspace.metrics.operating", "prspace.metrics.all_curves")
 
 
 @pytest.mark.parametrize("name", MODULES)

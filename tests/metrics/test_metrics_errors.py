@@ -17,6 +17,7 @@ LABEL_SCORE_FUNCTIONS = [
     M.prg_curve,
     M.pr_curve,
     M.roc_curve,
+    M.all_curves,
     M.expected_fg1,
     M.prg_convex_hull,
 ]

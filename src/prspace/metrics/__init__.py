@@ -38,6 +38,7 @@ and ``prspace.metrics.X`` are the API):
 
 * ``_kernel.py``: validation, the one sort, tie groups, :class:`_Curve` and :class:`_Segments`;
 * ``roc.py``: :func:`auroc`, :func:`roc_curve`;
+* ``all_curves.py``: :func:`all_curves`, the ROC, PR and PRG curves from one sort;
 * ``pr.py``: :func:`average_precision`, :func:`aupr` (three interpolations), :func:`pr_curve`,
   :func:`interpolate_pr_curve`;
 * ``pr_estimators.py``: every common AUPR estimator side by side, :func:`aupr_estimators` (and from
@@ -62,6 +63,7 @@ This package imports nothing else of ``prspace`` (see ``docs/architecture.md``).
 
 from __future__ import annotations
 
+from prspace.metrics.all_curves import all_curves
 from prspace.metrics.boyd_minima import MinPRCurve, ap_min, aucnpr, aupr_min, min_pr_curve
 from prspace.metrics.headline import (
     all_metrics,
@@ -118,6 +120,7 @@ __all__ = [
     "MinPRCurve",
     "PRGHull",
     "all_metrics",
+    "all_curves",
     "auroc",
     "average_precision",
     "aupr",

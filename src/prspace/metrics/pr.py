@@ -15,6 +15,7 @@ from prspace.metrics._kernel import (
     _binary_curve,
     _blockwise,
     _check_recall_range,
+    _Curve,
     _dot,
     _log1p,
     _prepend0,
@@ -263,7 +264,10 @@ def pr_curve(
     >>> c.tp.tolist(), c.fp.tolist()
     ([0.0, 1.0, 2.0, 2.0, 3.0, 3.0, 3.0], [0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 3.0])
     """
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    return _pr_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def _pr_from(c: _Curve) -> PRCurve:
     prec = np.empty(c.tps.shape[0] + 1)
     prec[1:] = c.tps / (c.tps + c.fps)
     prec[0] = prec[1]  # first-point rule

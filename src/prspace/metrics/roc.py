@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike, NDArray
 from prspace.metrics._kernel import (
     _binary_curve,
     _blockwise,
+    _Curve,
     _dot,
     _prepend0,
     _Segments,
@@ -91,7 +92,10 @@ def roc_curve(
     >>> np.allclose(c.fpr, fpr) and np.allclose(c.tpr, tpr) and np.array_equal(c.thresholds, thresholds)
     True
     """
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    return _roc_from(_binary_curve(y_true, y_score, pos_label, sample_weight))
+
+
+def _roc_from(c: _Curve) -> ROCCurve:
     return ROCCurve(
         fpr=_prepend0(c.fps) / c.n_neg,
         tpr=_prepend0(c.tps) / c.n_pos,

@@ -37,10 +37,8 @@ class Curve:
 def curve_arrays(c: Curve) -> tuple[dict, dict[str, tuple[np.ndarray, np.ndarray]]]:
     """:func:`prspace.metrics.all_metrics` of ``c`` and its curves as ``(x, y)`` arrays by kind."""
     s = M.all_metrics(c.y_true, c.y_score, sample_weight=c.weight)
-    roc = M.roc_curve(c.y_true, c.y_score, sample_weight=c.weight)
-    pr = M.pr_curve(c.y_true, c.y_score, sample_weight=c.weight)
+    roc, pr, prg = M.all_curves(c.y_true, c.y_score, sample_weight=c.weight)  # one sort for the three
     dense = M.interpolate_pr_curve(pr, 20 if len(pr.recall) <= 1000 else 2)
-    prg = M.prg_curve(c.y_true, c.y_score, sample_weight=c.weight)
     xy = {"roc": (roc.fpr, roc.tpr), "pr": (pr.recall, pr.precision), "pr_dense": (dense.recall, dense.precision),
           "prg": (prg.recall_gain, prg.precision_gain)}
     return s, {k: (np.asarray(x, np.float64), np.asarray(y, np.float64)) for k, (x, y) in xy.items()}
