@@ -472,7 +472,7 @@ def test_figure_modules_import_no_statistics():
         # curves.py's entry points for callers holding predictions (plot_curves, curves_figure) call the
         # computation of experiments.fk.curve_points (issue 34: experiments never import figures); nothing else
         allowed = {"prspace.experiments.fk.curve_points", "prspace.experiments.fk.curve_points.Curve",
-                   "prspace.experiments.fk.curve_points.curve_arrays",
+                   "prspace.experiments.fk.curve_points.curve_arrays", "prspace.experiments.fk.curve_points.curve_xy",
                    "prspace.experiments.fk.curve_points.min_pr_arrays"} if path.name == "curves.py" else set()
         assert not {m for m in imported - allowed if m and m.startswith(
             ("prspace.metrics", "prspace.experiments", "prspace.stats.cd", "scipy", "sklearn"))}, path.name

@@ -36,7 +36,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from prspace.experiments.fk.curve_points import Curve, curve_arrays, min_pr_arrays
+from prspace.experiments.fk.curve_points import Curve, curve_arrays, curve_xy, min_pr_arrays
 from prspace.figures.style import COLUMN_WIDTH, TITLE_WIDTH, style, wrap_title
 from prspace.stats.bands import Band
 
@@ -375,9 +375,24 @@ def curve_points(curves: Sequence[Curve]) -> tuple[list[dict], list[CurvePoints]
     for c in curves:
         s, xy = curve_arrays(c)
         scores.append(s)
-        points.append(CurvePoints(c.label, xy["roc"], xy["pr"], xy["pr_dense"], xy["prg"], s["auroc"], s["aupr"],
-                                  s["auprg"], s["pi"], c.style))
-    return scores, points, MinPR(*min_pr_arrays(scores[0]["pi"]))
+        points.append(_points(c, xy, s))
+    return scores, points, min_pr_at(scores[0]["pi"])
+
+
+def _points(c: Curve, xy: Mapping[str, tuple[np.ndarray, np.ndarray]], areas: Mapping[str, float]) -> CurvePoints:
+    return CurvePoints(c.label, xy["roc"], xy["pr"], xy["pr_dense"], xy["prg"], float(areas["auroc"]),
+                       float(areas["aupr"]), float(areas["auprg"]), float(areas["pi"]), c.style)
+
+
+def known_points(c: Curve, areas: Mapping[str, float]) -> CurvePoints:
+    """The drawable points of ``c`` whose areas and pi are known (``auroc``, ``aupr``, ``auprg``, ``pi``: the audit's
+    pooled table holds them): its curves from one sort of its scores, no metric computed again."""
+    return _points(c, curve_xy(c), areas)
+
+
+def min_pr_at(pi: float) -> MinPR:
+    """The minimum PR curve at ``pi`` and its area (:func:`prspace.experiments.fk.curve_points.min_pr_arrays`)."""
+    return MinPR(*min_pr_arrays(pi))
 
 
 def plot_curves(ax_roc: Axes | None, ax_pr: Axes | None, ax_prg: Axes | None, curves: Sequence[Curve],

@@ -19,7 +19,7 @@ from prspace.audit.inference.audit_bands import band_coverage, band_shown
 from prspace.audit.inference.coverage import TARGET
 from prspace.audit.inference.tables import LABELS, RANKED
 from prspace.audit.inference.uncertainty import shown_method
-from prspace.figures.curves import Curve, CurvePoints, curve_points, draw_curves
+from prspace.figures.curves import Curve, CurvePoints, draw_curves, known_points, min_pr_at
 
 if TYPE_CHECKING:
     from prspace.audit.audit_record import AuditRecord
@@ -134,11 +134,11 @@ def curves_figure(res: AuditRecord, *, max_tasks: int = MAX_FIGURE_TASKS, top_k:
                               f"AUPRG {fmt(r['auprg'])})"}
             curve = Curve(str(model), g["y"].to_numpy(), g["score"].to_numpy(), style, g["weight"].to_numpy())
             del g
-            _, (whole,), first_min_pr = curve_points([curve])  # the minimum PR curve: the first model's pi, as before
+            whole = known_points(curve, r)  # the areas and pi from the pooled table: no metric computed again
             del curve
             points.append(binned(whole))
             del whole
-            min_pr = first_min_pr if min_pr is None else min_pr
+            min_pr = min_pr_at(float(r["pi"])) if min_pr is None else min_pr  # the first model's pi, as before
         draw_curves(*row, points, min_pr)
         prefix = f"{_label(task)}: " if len(tasks) > 1 else ""
         for ax in row:

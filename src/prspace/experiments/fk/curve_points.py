@@ -34,14 +34,19 @@ class Curve:
     weight: np.ndarray | None = None  # sample weights (None: unit weights)
 
 
-def curve_arrays(c: Curve) -> tuple[dict, dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """:func:`prspace.metrics.all_metrics` of ``c`` and its curves as ``(x, y)`` arrays by kind."""
-    s = M.all_metrics(c.y_true, c.y_score, sample_weight=c.weight)
-    roc, pr, prg = M.all_curves(c.y_true, c.y_score, sample_weight=c.weight)  # one sort for the three
+def curve_xy(c: Curve) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The curves of ``c`` as ``(x, y)`` arrays by kind (``roc``, ``pr``, ``pr_dense``, ``prg``), from one sort
+    of its scores (:func:`prspace.metrics.all_curves`)."""
+    roc, pr, prg = M.all_curves(c.y_true, c.y_score, sample_weight=c.weight)
     dense = M.interpolate_pr_curve(pr, 20 if len(pr.recall) <= 1000 else 2)
     xy = {"roc": (roc.fpr, roc.tpr), "pr": (pr.recall, pr.precision), "pr_dense": (dense.recall, dense.precision),
           "prg": (prg.recall_gain, prg.precision_gain)}
-    return s, {k: (np.asarray(x, np.float64), np.asarray(y, np.float64)) for k, (x, y) in xy.items()}
+    return {k: (np.asarray(x, np.float64), np.asarray(y, np.float64)) for k, (x, y) in xy.items()}
+
+
+def curve_arrays(c: Curve) -> tuple[dict, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """:func:`prspace.metrics.all_metrics` of ``c`` and its curves as ``(x, y)`` arrays by kind (:func:`curve_xy`)."""
+    return M.all_metrics(c.y_true, c.y_score, sample_weight=c.weight), curve_xy(c)
 
 
 def min_pr_arrays(pi: float) -> tuple[np.ndarray, np.ndarray, float]:
