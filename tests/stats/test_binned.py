@@ -65,3 +65,27 @@ def test_binned_bootstrap_shifted_to_the_exact_points_moves_percentile_ends_less
     d, d2 = exact[:, 0] - exact[:, 2], coarse[:, 0] - coarse[:, 2]
     (dlo, dhi), (dlo2, dhi2) = percentile(d[:, None, :], 0.95), percentile(d2[:, None, :], 0.95)
     assert (np.fmax(np.abs(dlo2 - dlo), np.abs(dhi2 - dhi)) < 0.1 * (dhi - dlo) / 2).all()
+
+
+def test_set_tie_groups_row_by_row_equal_one_lexsort_for_every_layout():
+    """Planned sets side by side (``np.repeat(np.arange(k), n)``) are sorted row by row; the tie groups are those
+    of one ``np.lexsort`` of (set, -score), ties and a one-set layout included; other layouts take the lexsort."""
+    from prspace.stats.binned import _set_tie_groups
+
+    def by_lexsort(sets, s):
+        order = np.lexsort((-s, sets))
+        ss, vs = sets[order], -s[order]
+        new = np.ones(order.size, dtype=bool)
+        new[1:] = (ss[1:] != ss[:-1]) | (vs[1:] != vs[:-1])
+        code = np.empty(order.size, dtype=np.int64)
+        code[order] = np.cumsum(new) - 1
+        return code, ss[new]
+
+    rng = np.random.default_rng(3)
+    pool = np.round(rng.random(40), 2)  # ties within and across sets
+    layouts = [np.repeat(np.arange(7), 30), np.zeros(25, dtype=np.int64), np.repeat(np.arange(4), [5, 9, 1, 6]),
+               rng.permutation(np.repeat(np.arange(5), 8))]
+    for sets in layouts:
+        s = pool[rng.integers(0, pool.size, size=sets.size)]
+        got, want = _set_tie_groups(sets, s), by_lexsort(sets, s)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

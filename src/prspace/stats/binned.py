@@ -109,11 +109,23 @@ def left_out_replicates(y: np.ndarray, scores: list[np.ndarray], part: np.ndarra
     return out
 
 
+def _set_order(sets: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The rows in order of set, then decreasing score (ties in any order: only the tie groups are read).  Sets
+    laid out as ``np.repeat(np.arange(k), n)`` (the planned test sets side by side) are sorted row by row of a
+    ``(k, n)`` view, several times faster than one ``np.lexsort`` of every row; any other layout by ``np.lexsort``."""
+    k = int(sets[-1]) + 1 if sets.size else 0
+    if k and sets.size % k == 0:
+        n = sets.size // k
+        if np.array_equal(sets[::n], np.arange(k)) and np.array_equal(sets, np.repeat(np.arange(k), n)):
+            return (np.argsort(-s.reshape(k, n), axis=1) + (np.arange(k) * n)[:, None]).ravel()
+    return np.lexsort((-s, sets))
+
+
 def _set_tie_groups(sets: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The tie groups of the scores ``s`` within each test set (``sets``: each row's set): one code per (set,
     distinct score), consecutive over all sets, in order of set then decreasing score (each set's codes are its
     ``np.unique(-s, return_inverse=True)`` shifted by the codes of the sets before it), and each code's set."""
-    order = np.lexsort((-s, sets))
+    order = _set_order(sets, s)
     ss, vs = sets[order], -s[order]
     new = np.ones(order.size, dtype=bool)
     new[1:] = (ss[1:] != ss[:-1]) | (vs[1:] != vs[:-1])
