@@ -2,7 +2,8 @@
 
 The procedure and its public functions; the curves at grid points are
 :mod:`prspace.stats.bands.curve_kernels`, the resamples' draws :mod:`prspace.stats.bands.band_draws` (by rows, tie
-cells, groups and blocks) and :mod:`prspace.stats.bands.tree_draws` (down a tree of leaves).
+cells, groups and blocks) and :mod:`prspace.stats.bands.tree_draws` (down a tree of leaves).  One module (over 400
+lines) because a third of it is this statement of the procedure, kept beside the entry points it documents.
 
 The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"):
 
