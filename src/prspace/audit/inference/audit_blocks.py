@@ -245,15 +245,19 @@ def tie_groups(scores: np.ndarray) -> np.ndarray:
     return np.subtract(values.size - 1, codes, out=codes)  # in place: one array over every row, not two
 
 
-def blocks(data: pd.DataFrame) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
+def blocks(data: pd.DataFrame, *, pairing_only: bool = False) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
     """Resampling blocks per task; per task whether its models were scored on the same test rows
-    (comparable) and whether those rows could be paired (by row id, or by position)."""
+    (comparable) and whether those rows could be paired (by row id, or by position). ``pairing_only``
+    (``--metrics-only``, which resamples nothing): no block is built (no tie groups found), only the two
+    per-task answers."""
     out, comparable, paired = [], {}, {}
     for task, g in task_groups(data):
         models = sorted(g["model"].unique())
         shared = _examples(g, models) if len(models) > 1 else None
         paired[task] = shared is not None
         comparable[task] = shared is not None or len(models) == 1 or _same_composition(g, models)
+        if pairing_only:
+            continue
         sets = [(models, shared)] if shared is not None else [
             ([m], [p]) for m, p in zip(models, _model_rows(g, models), strict=True)
         ]
