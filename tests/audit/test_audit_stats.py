@@ -292,3 +292,20 @@ def test_delongs_in_place_covariance_is_np_cov_bit_for_bit():
             want = np.cov(x)
             got = _cov_in_place(x.copy())
             assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+def test_block_tie_groups_equal_numpy_unique_inverse_on_untied_and_tied_scores():
+    """audit_blocks.tie_groups (issue 59: one argsort and a scatter for untied scores, not a binary search per row):
+    the codes of ``np.unique(-scores, return_inverse=True)``, 0 the highest, for scores above the hashed path's
+    distinct values (untied, with repeats, -0.0 beside 0.0, infinities) and below it."""
+    from prspace.audit.inference.audit_blocks import TIE_HASHED, tie_groups
+
+    rng = np.random.default_rng(5)
+    untied = rng.normal(size=50_000)
+    cases = [untied, np.repeat(untied[: 3 * TIE_HASHED], 3), np.r_[untied, 0.0, -0.0, np.inf, -np.inf, 0.0],
+             np.round(untied, 2), np.array([0.5]), untied[::-1].copy()]
+    for s in cases:
+        want = np.unique(-s, return_inverse=True)[1]
+        got = tie_groups(s)
+        assert np.array_equal(got, want.reshape(-1)), len(s)
+        assert got.min() == 0 and got.max() == len(np.unique(s)) - 1
