@@ -174,6 +174,11 @@ def verdict_sentence(t: pd.DataFrame) -> str:
     absent = [f"{n:,}" for n in ACCEPTANCE_ROWS if n not in set(t["rows"])]
     tail = (f" Not in this run: {' and '.join(absent)} rows, a size the acceptance judges at; the acceptance is not shown."
             if absent else "")
+    # an acceptance size the run reached but did not finish (stopped): its files not measured, each command's
+    cut = [f"{name} at {n:,} rows" for n in ACCEPTANCE_ROWS if n in set(t["rows"]) for name in FILES
+           if set(TARGETS) - set(t.loc[(t["rows"] == n) & (t["file"] == name), "command"])]
+    if cut:
+        tail += f" Not measured (the run stopped before them): {', '.join(cut)}."
     return "**On the untied files**: " + "; ".join(parts) + "." + tail
 
 
