@@ -296,11 +296,9 @@ def run_audit(data: pd.DataFrame, positive: str = "", *, train_pi: float | dict[
     del ties
     paired_rows, own = pairing_frame(data)  # models with their own folds on the same rows: paired by row id
     memory.release()  # the tables' freed arrays, before the resampling blocks are cut
-    # --metrics-only builds no resampling block (no tie groups found): every interval, paired test and rank set
-    # table is empty
+    # --metrics-only: no resampling block (no tie groups found), every interval, paired test and rank set table empty
     blocks, comparable, paired = audit_blocks.blocks(paired_rows, pairing_only=metrics_only)
-    if metrics_only:
-        n_boot = 0
+    n_boot = 0 if metrics_only else n_boot
     keys.forget()  # the remembered codes over every row (about 20 MB at 10^6 x 3): the stages left barely read them
     memory.release()
     reps: dict = {}
