@@ -17,6 +17,7 @@ import pandas as pd
 from prspace.audit.intake import keys
 from prspace.audit.intake.rows import n_distinct, task_groups
 from prspace.core import memory
+from prspace.stats.bands import tie_groups as sorted_tie_groups
 from prspace.stats.binned import JACK_BINS, binned_block
 from prspace.stats.delong import delong
 from prspace.stats.replicates import Block, cluster_strata
@@ -236,25 +237,10 @@ def hashed_tie_groups(scores: np.ndarray) -> np.ndarray | None:
 def tie_groups(scores: np.ndarray) -> np.ndarray:
     """Each score's tie group, 0 = the highest score: ``np.unique(-scores, return_inverse=True)[1]``, the same
     codes (negation is exact and reverses the order).  Tied scores: :func:`hashed_tie_groups` (int32); others
-    from one argsort: each sorted score's count of distinct values before it, scattered back to its row (int64).
-    (A binary search per row into the sorted distinct scores, before: 10 s a model at 6 x 10^6 untied rows, its
-    reads scattered over an array larger than the cache; the argsort and one scatter, about a tenth.)"""
+    one argsort and a scatter (:func:`prspace.stats.bands.tie_groups`, int64; a binary search per row before:
+    10 s a model at 6 x 10^6 untied rows, its reads scattered over an array larger than the cache)."""
     hashed = hashed_tie_groups(scores)
-    if hashed is not None:
-        return hashed
-    if not scores.size:
-        return np.zeros(0, dtype=np.int64)
-    order = np.argsort(scores)
-    ordered = scores[order]
-    step = np.empty(scores.size, dtype=np.int64)  # 1 where a sorted score differs from the one before
-    step[0] = 0
-    np.not_equal(ordered[1:], ordered[:-1], out=step[1:], casting="unsafe")
-    del ordered
-    np.cumsum(step, out=step)  # the ascending code of each sorted score
-    codes = np.empty_like(step)
-    codes[order] = step
-    del order
-    return np.subtract(step[-1], codes, out=codes)  # 0 = the highest; in place
+    return hashed if hashed is not None else sorted_tie_groups(scores)
 
 
 def blocks(data: pd.DataFrame, *, pairing_only: bool = False) -> tuple[list[Block], dict[str, bool], dict[str, bool]]:
