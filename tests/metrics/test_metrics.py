@@ -454,8 +454,12 @@ def test_unit_weights_take_the_same_values_as_the_fast_path():
         if ties:
             s = np.round(s, 2)
         a, b = M.all_metrics(y, s), M.all_metrics(y, s, sample_weight=np.ones(5000))
-        for key in a:
-            assert a[key] == pytest.approx(b[key], abs=1e-12), key
+        assert a == b  # unit weights take the unweighted kernel: the same numbers bit for bit
+        # the weighted kernel (weights 2: every count doubled) gives the same ratios within rounding
+        c = M.all_metrics(y, s, sample_weight=np.full(5000, 2.0))
+        assert (c["n_pos"], c["n_neg"]) == (2 * a["n_pos"], 2 * a["n_neg"])
+        for key in set(a) - {"n_pos", "n_neg"}:
+            assert a[key] == pytest.approx(c[key], abs=1e-12), key
 
 
 def test_all_metrics_keys_and_consistency():

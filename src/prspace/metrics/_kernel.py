@@ -190,6 +190,8 @@ def _validate(
     if sample_weight is None:
         return pos, s, None
     w = _weights(sample_weight, n)
+    if np.all(w == 1.0):  # unit weights: the unweighted kernel (integer counts, the same numbers)
+        return pos, s, None
     keep = w > 0
     if not keep.all():
         pos, s, w = pos[keep], s[keep], w[keep]
