@@ -166,6 +166,15 @@ def test_boyd_fold_skew_writes_every_task_into_one_folder_as_one_task_runs_do(tm
     code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *statuses, *settings, "--out-dir", str(tmp_path / "fs"))
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "fs").iterdir()) == ["keel-ecoli1.parquet", "keel-glass1.parquet"]
+    assert "fold-skew: 2 of 2 tasks written (keel-glass1)" in err
+    # the tasks shared by two processes: each file the same bytes
+    code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *statuses, *settings, "--jobs", "2", "--out-dir",
+                        str(tmp_path / "fs2"))
+    assert code == 0, err
+    for p in (tmp_path / "fs").iterdir():
+        assert (tmp_path / "fs2" / p.name).read_bytes() == p.read_bytes()
+    code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *statuses, "--jobs", "0", "--out-dir", str(tmp_path))
+    assert code == 2 and "--jobs" in err and "whole number of processes >= 1" in err
     for status in statuses:
         alone = tmp_path / "alone.parquet"
         code, _, err = _run(capsys, "boyd", "fold-skew", "--status", status, *settings, "--out", str(alone))

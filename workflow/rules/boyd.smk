@@ -52,7 +52,9 @@ rule boyd_fold_skew:
     output: directory(BOYD_FS_DIR),
     log: JOBS.log(R.STEP_BOYD_FOLD_SKEW),
     benchmark: JOBS.benchmark(R.STEP_BOYD_FOLD_SKEW)
-    threads: 1
+    # on the studies' critical path: its tasks shared by up to 8 processes (Snakemake gives at most --cores;
+    # each task's file the same bytes whatever the number, tests/cli/test_local_cli.py)
+    threads: 8
     params:
         dispersions=",".join(str(d) for d in BOYD_FS["dispersions"]),
         prspace=PRSPACE,
@@ -62,4 +64,5 @@ rule boyd_fold_skew:
         code=command_code("boyd"),
     shell:
         "{params.prspace} boyd fold-skew --status {input.status} --dispersions {params.dispersions} "
-        "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --out-dir {output} > {log} 2>&1"
+        "--seeds {params.seeds} --max-repeats {params.max_repeats} --seed {params.seed} --jobs {threads} --out-dir {output} "
+        "> {log} 2>&1"

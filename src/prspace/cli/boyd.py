@@ -6,7 +6,7 @@
 Each writes one parquet file per task with a note (why a task was skipped, or where its data came
 from), which the generic ``prspace step`` does not write; rule ``boyd_downsample`` calls
 ``downsample`` once per task, rule ``boyd_fold_skew`` calls ``fold-skew`` once for every task of the
-experiment (``--out-dir``: one process, not one per task). Every other Boyd step (theory and paper tables, the reports over tasks,
+experiment (``--out-dir``: one job, its tasks shared by ``--jobs`` processes). Every other Boyd step (theory and paper tables, the reports over tasks,
 the evidence rows) is ``prspace step <rule>`` (:mod:`prspace.experiments.steps.boyd_steps`), and every
 figure ``prspace figure NAME``.
 """
@@ -14,7 +14,11 @@ figure ``prspace figure NAME``.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from prspace.core.errors import InputError
 from prspace.core.output import write_parquet
@@ -57,6 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     f.add_argument("--seeds", type=int, default=3, help="random drops per dispersion (default: %(default)s)")
     f.add_argument("--seed", type=int, default=0, help="seed of the resampling")
     f.add_argument("--max-repeats", type=int, default=1, help="CV repeats of the predictions to use at most")
+    f.add_argument("--jobs", type=_jobs, default=1,
+                   help="processes sharing the tasks (default: %(default)s); each task's file is the same whatever "
+                        "the number: its runs depend on its own predictions and --seed only")
     out = f.add_mutually_exclusive_group(required=True)
     out.add_argument("--out", type=Path, help="parquet of runs to write (one --status)")
     out.add_argument("--out-dir", type=Path,
@@ -81,7 +88,8 @@ def run_downsample(args: argparse.Namespace) -> int:
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
-    """Each task's fold-skew runs (:func:`prspace.experiments.boyd.fold_skew.task_runs`), one after the other."""
+    """Each task's fold-skew runs (:func:`prspace.experiments.boyd.fold_skew.task_runs`), one after the other or
+    shared by ``--jobs`` processes (spawned: each task's file the same bytes either way)."""
     if args.out is not None and len(args.status) != 1:
         raise InputError(f"--out takes the runs of one task; {len(args.status)} --status files given: "
                          "write them into a folder with --out-dir")
@@ -90,8 +98,36 @@ def run_fold_skew(args: argparse.Namespace) -> int:
         raise InputError("two --status files have the same name; each task's runs are named after its status file")
     if args.out_dir is not None:
         args.out_dir.mkdir(parents=True, exist_ok=True)
-    for status, out in zip(args.status, outs, strict=True):
-        runs, note = fs.task_runs(status, dispersions=args.dispersions, seeds=args.seeds, seed=args.seed,
-                                  max_repeats=args.max_repeats)
-        write_parquet(runs, out, note)
+    kw = {"dispersions": args.dispersions, "seeds": args.seeds, "seed": args.seed, "max_repeats": args.max_repeats}
+    pairs = list(zip(args.status, outs, strict=True))
+    jobs = min(args.jobs, len(pairs))
+    if jobs <= 1:
+        _report(map(_fold_skew_task, pairs, [kw] * len(pairs)), len(pairs))
+        return 0
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        _report(pool.map(_fold_skew_task, pairs, [kw] * len(pairs)), len(pairs))
     return 0
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {text!r}")
+    return n
+
+
+def _fold_skew_task(pair: tuple[Path, Path], kw: dict[str, Any]) -> str:
+    """One task's fold-skew runs written to its file (:func:`prspace.experiments.boyd.fold_skew.task_runs`)."""
+    status, out = pair
+    runs, note = fs.task_runs(status, **kw)
+    write_parquet(runs, out, note)
+    return Path(out).stem
+
+
+def _report(done: Any, n: int) -> None:
+    """A progress line per task written, in the order of the --status files."""
+    for k, name in enumerate(done, 1):
+        print(f"fold-skew: {k} of {n} tasks written ({name})", file=sys.stderr, flush=True)
