@@ -253,7 +253,10 @@ def test_a_mistyped_step_fails_at_import_naming_it():
            ({"run": "m:f"}, ValueError, "has no description"),
            ({"evidence": (R.METRICS,), "description": "d"}, ValueError, "evidence names a table the step does not write"),
            ({"within": "predict", "description": "d"}, ValueError, "declares within but no run"),
-           ({"within": "predict", "resources": (("mem_mb", 1),), **kw}, ValueError, "runs inside another rule's jobs")]
+           ({"within": "predict", "resources": (("mem_mb", 1),), **kw}, ValueError, "runs inside another rule's jobs"),
+           ({"threads": 2, "description": "d"}, ValueError, "declares threads but no run"),
+           ({"threads": 0, **kw}, ValueError, "threads=0; give a whole number of processes >= 1"),
+           ({"within": "predict", "threads": 2, **kw}, ValueError, "runs inside another rule's jobs")]
     for fields, error, message in bad:
         with pytest.raises(error, match=re.escape("step 'x' (prspace.core.registry): ") + ".*" + re.escape(message)):
             R.Step("x", **fields)

@@ -478,13 +478,16 @@ def test_figure_modules_import_no_statistics():
             ("prspace.metrics", "prspace.experiments", "prspace.stats.cd", "scipy", "sklearn"))}, path.name
 
 
-def test_every_figure_is_drawn_from_its_tables_by_one_command(tmp_path):
+def test_every_figure_is_drawn_from_its_tables_by_one_command(tmp_path, capsys):
     """The theory figures: `prspace step boyd_theory_data` writes the tables, `prspace figure` draws each
     one, and the tables read back are the package's exact curves, to the last bit."""
     from prspace.cli import main
 
     data = tmp_path / "data"
-    assert main(["step", R.STEP_BOYD_THEORY_DATA.name, "--figure-data-dir", str(data)]) == 0
+    capsys.readouterr()
+    # a step that runs in one process says so when given more (the workflow passes every rule's threads)
+    assert main(["step", R.STEP_BOYD_THEORY_DATA.name, "--figure-data-dir", str(data), "--jobs", "2"]) == 0
+    assert "runs in one process (--jobs 2 has no use here)" in capsys.readouterr().err
     for name in (f.name for f in R.BOYD_THEORY_FIGURES):
         assert [d.name for d in R.figure(name).data] == [name]
         out = tmp_path / f"{name}.png"

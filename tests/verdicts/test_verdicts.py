@@ -642,6 +642,31 @@ def test_the_command_writes_the_verdicts_and_the_sensitivity_table(tmp_path):
                  "--seed", "4"]) == 2
 
 
+def test_the_sensitivity_variants_beside_the_evidence_give_the_same_bytes(tmp_path, capsys):
+    """``--jobs``: the sensitivity variants in spawned processes while the evidence is collected; every
+    file the step writes is the same bytes as one process's (a bad value is one usage line)."""
+    from prspace.cli import main
+
+    _study(tmp_path)
+    written = {}
+    for jobs in (1, 3):
+        out = tmp_path / f"out{jobs}"
+        tables = tmp_path / f"tables{jobs}"
+        tables.mkdir()
+        for f in tmp_path.glob("*.csv"):
+            (tables / f.name).write_bytes(f.read_bytes())
+        assert main(["verdicts", "--tables-dir", str(tables), "--study", "s", "--out-dir", str(out),
+                     "--n-boot", "300", "--seed", "4", "--jobs", str(jobs)]) == 0
+        written[jobs] = {p.relative_to(tmp_path / name).as_posix(): p.read_bytes()
+                         for name in (f"out{jobs}", f"tables{jobs}") for p in (tmp_path / name).rglob("*") if p.is_file()}
+    assert {"sensitivity.csv", "verdicts.csv", "margin_sensitivity.csv", "summary.md"} <= set(written[1])
+    assert written[1] == written[3]
+    capsys.readouterr()
+    assert main(["verdicts", "--tables-dir", str(tmp_path), "--study", "s", "--out-dir", str(tmp_path),
+                 "--n-boot", "300", "--seed", "4", "--jobs", "0"]) == 2
+    assert "expected a whole number of processes >= 1, got '0'" in capsys.readouterr().err
+
+
 def _lakens(r) -> str:
     """Lakens, Scheel & Isager's (2018) four outcomes from a primary row's p-values, written out here
     apart from prspace.verdicts.rule: Holm does not decide -> inconclusive; else at error alpha_used,

@@ -30,11 +30,13 @@ for _step in R.OWN_RULE_STEPS:
         log: JOBS.log(_step, task=STEP_RULES.per_task(_step)),
         benchmark: JOBS.benchmark(_step, task=STEP_RULES.per_task(_step))
         resources: **dict(_step.resources)
+        # processes the step may use (Snakemake gives at most --cores); the same bytes whatever it gets
+        threads: _step.threads
         params:
             step=_step.name,
             args=STEP_RULES.arguments(_step),
             prspace=PRSPACE,
             code=command_code("step", _step.run),
         shell:
-            "{params.prspace} step {params.step} {params.args} > {log} 2>&1"
+            "{params.prspace} step {params.step} {params.args} --jobs {threads} > {log} 2>&1"
 

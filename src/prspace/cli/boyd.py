@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from prspace.cli._options import processes
 from prspace.core.errors import InputError
 from prspace.core.output import write_parquet
 from prspace.core.panels import parse_learners
@@ -61,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     f.add_argument("--seeds", type=int, default=3, help="random drops per dispersion (default: %(default)s)")
     f.add_argument("--seed", type=int, default=0, help="seed of the resampling")
     f.add_argument("--max-repeats", type=int, default=1, help="CV repeats of the predictions to use at most")
-    f.add_argument("--jobs", type=_jobs, default=1,
+    f.add_argument("--jobs", type=processes, default=1,
                    help="processes sharing the tasks (default: %(default)s); each task's file is the same whatever "
                         "the number: its runs depend on its own predictions and --seed only")
     out = f.add_mutually_exclusive_group(required=True)
@@ -108,15 +109,6 @@ def run_fold_skew(args: argparse.Namespace) -> int:
         _report(pool.map(_fold_skew_task, pairs, [kw] * len(pairs)), len(pairs))
     return 0
 
-
-def _jobs(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got {text!r}")
-    return n
 
 
 def _fold_skew_task(pair: tuple[Path, Path], kw: dict[str, Any]) -> str:

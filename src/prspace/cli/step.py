@@ -1,7 +1,7 @@
 """``prspace step NAME``: run one step of the workflow (a rule's computation) and write what it makes.
 
 ``prspace step NAME --in ROLE=PATH [PATH ...] ... --set KEY=VALUE ... --tables-dir D
-[--figure-data-dir D] [--out ROLE=PATH ...]``
+[--figure-data-dir D] [--out ROLE=PATH ...] [--jobs N]``
 
 The step's function (``R.Step.run`` of :mod:`prspace.core.registry`: ``module:function``) declares its
 input roles as a ``TypedDict`` (the annotation of its ``inputs`` parameter: ``Path`` for one file,
@@ -21,11 +21,13 @@ import argparse
 import importlib
 import inspect
 import json
+import sys
 import types
 import typing
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from prspace.cli._options import processes
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, write_step
@@ -47,7 +49,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--figure-data-dir", default=None, help="folder of the tables the step's figures are drawn from")
     p.add_argument("--out", dest="outputs", action="append", default=[], metavar="ROLE=PATH",
                    help="a file the step writes besides its tables, by role (repeatable)")
+    p.add_argument("--jobs", type=processes, default=1, metavar="N",
+                   help="processes the step may use (default 1; the same bytes whatever N): the workflow passes its "
+                        "rule's threads; a step that runs in one process says so and runs")
     p.set_defaults(func=run)
+
+
+#: the keyword through which a step's function takes ``--jobs`` (a process count, not a setting: never ``--set``)
+JOBS = "jobs"
+
 
 
 def _split(item: str, what: str, form: str, example: str) -> tuple[str, str]:
@@ -172,7 +182,7 @@ def _type_name(hint: object) -> str:
 
 
 def _settings(name: str, fn: Callable[..., StepOutput], given: list[str]) -> dict[str, object]:
-    params = {p.name: p for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY}
+    params = {p.name: p for p in inspect.signature(fn).parameters.values() if p.kind is p.KEYWORD_ONLY and p.name != JOBS}
     hints = typing.get_type_hints(fn)
     settings: dict[str, object] = {}
     for item in given:
@@ -205,17 +215,20 @@ def run(args: argparse.Namespace) -> int:
     inputs = _inputs(args.name, fn, args.inputs)
     settings = _settings(args.name, fn, args.settings)
     outputs = dict(_split(item, "--out", "ROLE=PATH", "ranks=work/ranks.csv") for item in args.outputs)
+    if args.jobs > 1 and JOBS not in inspect.signature(fn).parameters:
+        print(f"prspace step {args.name}: runs in one process (--jobs {args.jobs} has no use here)", file=sys.stderr)
     run_step(args.name, inputs, settings, outputs=outputs, tables_dir=args.tables_dir,
-             figure_data_dir=args.figure_data_dir)
+             figure_data_dir=args.figure_data_dir, jobs=args.jobs)
     return 0
 
 
 def run_step(name: str, inputs: dict[str, Path | list[Path]], settings: dict[str, object] | None = None, *,
              outputs: dict[str, str] | None = None, tables_dir: str | None = None,
-             figure_data_dir: str | None = None) -> None:
+             figure_data_dir: str | None = None, jobs: int = 1) -> None:
     """Run step ``name`` on ``inputs`` (role -> path) with ``settings`` and write what it returns: the
     files of its ``outputs`` (role -> path), its tables under ``tables_dir``, its figure-data tables under
-    ``figure_data_dir``. Also the way a command runs a step in its own process after its own work
+    ``figure_data_dir``; ``jobs`` processes at most, for a step whose function takes them (keyword
+    :data:`JOBS`). Also the way a command runs a step in its own process after its own work
     (``prspace predict-local --metrics-out``: step ``score``, no second process per task)."""
     fn = _step_function(name)
     step = STEPS[name]
@@ -229,7 +242,8 @@ def run_step(name: str, inputs: dict[str, Path | list[Path]], settings: dict[str
         raise InputError(f"step {name} writes tables: give their folder (--tables-dir)")
     if step.figure_data and figure_data_dir is None:
         raise InputError(f"step {name} writes the tables of its figures: give their folder (--figure-data-dir)")
-    output = fn(inputs, **(settings or {}))
+    pool = {JOBS: jobs} if JOBS in inspect.signature(fn).parameters else {}
+    output = fn(inputs, **(settings or {}), **pool)
     write_step(output, tables_dir=tables_dir, figure_data_dir=figure_data_dir, files=outputs, step=step)
 
 

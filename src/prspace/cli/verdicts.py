@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from prspace.cli._options import processes
 from prspace.cli.step import run_step
 from prspace.core import registry as R
 from prspace.core.errors import InputError
@@ -39,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed of that bootstrap (instead of the recorded seed)")
     p.add_argument("--report-rst", help="where the report's front page goes (default: none written)")
     p.add_argument("--report-intro", help="the static description the front page starts with (workflow/report/workflow.rst)")
+    p.add_argument("--jobs", type=processes, default=1, metavar="N",
+                   help="processes (default 1): the sensitivity variants beside the evidence; the same bytes whatever N")
     p.set_defaults(func=run)
 
 
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as scratch:  # the front page, when not asked for, is not kept
         front = args.report_rst or str(R.FRONT_PAGE.path(scratch))
         run_step(R.STEP_VERDICTS.name, inputs, settings, tables_dir=str(tables),
-                 outputs={"summary": str(R.SUMMARY.path(out)), "findings": str(R.FINDINGS.path(out)), "front": front})
+                 outputs={"summary": str(R.SUMMARY.path(out)), "findings": str(R.FINDINGS.path(out)), "front": front},
+                 jobs=args.jobs)
     return 0
 
 

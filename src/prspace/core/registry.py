@@ -411,7 +411,9 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY), ru
     settings=_pairs(n_boot="analysis.verdicts.n_boot", seed=_SEED, study="study", source="source",
                     data_dir="local.data_dir", suite="local.suite", learners="local.learners", folds="local.folds",
                     analysis_n_boot="analysis.n_boot", noise_boot="analysis.noise_boot",
-                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence"))
+                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence"),
+    # the evidence in the step's own process, each sensitivity variant (six at most) in one of the others
+    threads=7)
 
 #: Every step, in an order of the DAG (each after the steps whose outputs it reads).
 STEPS: tuple[Step, ...] = (*_BEFORE_VERDICTS, STEP_VERDICTS, STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY)

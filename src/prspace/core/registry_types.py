@@ -239,6 +239,9 @@ class Step:
     #: all input roles are one word group (a role without files is left out); Snakemake resources
     grouped: bool = False
     resources: tuple[tuple[str, int], ...] = ()
+    #: the processes its function may use at most (its ``jobs`` keyword): the rule's ``threads``, which
+    #: Snakemake caps at ``--cores`` and passes as ``prspace step NAME --jobs {threads}``
+    threads: int = 1
     #: the rule written by hand whose jobs run this step in their own process, after their own command
     #: (``predict`` scores its task: one process per task, not two); None: a ``prspace step`` rule of its own
     within: str | None = None
@@ -290,6 +293,7 @@ class Step:
         """What only a ``prspace step`` rule takes (a ``run``) and what it may not (figures), and ``within``."""
         if self.run is None:
             extra = [f for f in ("files", "inputs", "settings", "resources", "within") if getattr(self, f)]
+            extra += ["threads"] if self.threads != 1 else []
             if extra or self.grouped:
                 raise self._bad(f"declares {', '.join(extra) or 'grouped'} but no run: only a `prspace step` rule "
                                 "takes them; give run='module:function' or declare its rule by hand", ValueError)
@@ -299,6 +303,9 @@ class Step:
             if self.figures:
                 raise self._bad("a `prspace step` rule writes tables and figure data; its figures are steps of "
                                 "their own (_figure_step)", ValueError)
-        if self.within is not None and (self.run is None or self.resources or not isinstance(self.within, str)):
+        if not isinstance(self.threads, int) or isinstance(self.threads, bool) or self.threads < 1:
+            raise self._bad(f"threads={self.threads!r}; give a whole number of processes >= 1", ValueError)
+        if self.within is not None and (self.run is None or self.resources or self.threads != 1
+                                        or not isinstance(self.within, str)):
             raise self._bad(f"within={self.within!r}: only a step with a run and no resources of its own runs "
                             "inside another rule's jobs (give the rule's name)", ValueError)

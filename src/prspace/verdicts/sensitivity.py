@@ -80,6 +80,48 @@ def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) ->
 ONE_PER_FAMILY = "one learner per family"
 
 
+#: One variant of :func:`sensitivity_table`: its name, its task ids, the per-task table it ranks and the
+#: noise floor's pairs (None: no "all significantly different" row).
+Variant = tuple[str, list[str], pd.DataFrame, "pd.DataFrame | None"]
+
+
+def sensitivity_variants_of(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *,
+                            per_task_one_per_family: pd.DataFrame | None = None,
+                            noise_pairs: pd.DataFrame | None = None) -> list[Variant]:
+    """The variants of :func:`sensitivity_table`, in its rows' order: :func:`sensitivity_variants` of
+    ``per_task``, with :data:`ONE_PER_FAMILY` third when ``per_task_one_per_family`` is given."""
+    ids = _wide(per_task, None).index
+    variants: list[Variant] = [(v, keep, per_task, noise_pairs) for v, keep in sensitivity_variants(tasks, ids)]
+    if per_task_one_per_family is not None:
+        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family,
+                            None))
+    return variants
+
+
+def variant_rows(variant: Variant, tasks: pd.DataFrame | None, *, n_boot: int, seed: int) -> list[dict]:
+    """One variant's rows of :func:`sensitivity_table` (its own draws, seeded by ``seed``: the same
+    whichever process computes it and whatever the other variants)."""
+    name, keep, table, noise = variant
+    all_ids = (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS), *(q for q, _ in _QUARTILES))
+    ids_here = (*all_ids, ALL_DIFFERENT) if noise is not None else all_ids
+    if not keep:
+        return [{"claim_id": cid, "variant": name, "n_tasks": 0, "n_families": 0,
+                 "verdict": "cannot be told: no task"} for cid in ids_here]
+    n_f = len(set(families_of(_wide(table, keep).index, tasks)))
+    if n_f < MIN_FAMILIES:
+        return [{"claim_id": cid, "variant": name, "n_tasks": len(keep), "n_families": n_f,
+                 "verdict": few_families(n_f)} for cid in ids_here]
+    v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False,
+                                               n_out=min(double_outer(n_boot), SENSITIVITY_OUTER),
+                                               noise_pairs=noise), scheme=True))
+    return v.assign(variant=name)[SENSITIVITY_COLUMNS].to_dict("records")
+
+
+def sensitivity_frame(rows: Sequence[list[dict]]) -> pd.DataFrame:
+    """The table of :func:`sensitivity_table` from each variant's :func:`variant_rows`, in order."""
+    return pd.DataFrame([r for part in rows for r in part], columns=SENSITIVITY_COLUMNS)
+
+
 def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int,
                       seed: int = 0, per_task_one_per_family: pd.DataFrame | None = None,
                       noise_pairs: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -91,27 +133,9 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
     :data:`SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'
     (column ``mc_error``, measured the same way; an end within it of a threshold reads borderline).
     ``noise_pairs`` (the noise floor's pair table) adds "all significantly different" to every variant
-    ranked with the whole panel (the one-learner-per-family ranking has no noise floor of its own)."""
-    ids = _wide(per_task, None).index
-    rows = []
-    variants = [(v, keep, per_task, noise_pairs) for v, keep in sensitivity_variants(tasks, ids)]
-    if per_task_one_per_family is not None:
-        variants.insert(2, (ONE_PER_FAMILY, list(_wide(per_task_one_per_family, None).index), per_task_one_per_family,
-                            None))
-    all_ids = (*(c for c, _, _ in _MEANS), *(g for g, _, _ in _GAPS), *(q for q, _ in _QUARTILES))
-    for variant, keep, table, noise in variants:
-        ids_here = (*all_ids, ALL_DIFFERENT) if noise is not None else all_ids
-        if not keep:
-            rows += [{"claim_id": cid, "variant": variant, "n_tasks": 0, "n_families": 0,
-                      "verdict": "cannot be told: no task"} for cid in ids_here]
-            continue
-        n_f = len(set(families_of(_wide(table, keep).index, tasks)))
-        if n_f < MIN_FAMILIES:
-            rows += [{"claim_id": cid, "variant": variant, "n_tasks": len(keep), "n_families": n_f,
-                      "verdict": few_families(n_f)} for cid in ids_here]
-            continue
-        v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False,
-                                                   n_out=min(double_outer(n_boot), SENSITIVITY_OUTER),
-                                                   noise_pairs=noise), scheme=True))
-        rows += v.assign(variant=variant)[SENSITIVITY_COLUMNS].to_dict("records")
-    return pd.DataFrame(rows, columns=SENSITIVITY_COLUMNS)
+    ranked with the whole panel (the one-learner-per-family ranking has no noise floor of its own).
+    The variants are independent (:func:`variant_rows`): the verdict step computes them in other
+    processes beside its evidence, with the same rows."""
+    variants = sensitivity_variants_of(per_task, tasks, per_task_one_per_family=per_task_one_per_family,
+                                       noise_pairs=noise_pairs)
+    return sensitivity_frame([variant_rows(v, tasks, n_boot=n_boot, seed=seed) for v in variants])

@@ -20,8 +20,11 @@ do: it calls the one decision rule, and the layers (docs/architecture.md) put ``
 from __future__ import annotations
 
 import io
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, TypeVar
 
 import pandas as pd
 
@@ -32,7 +35,13 @@ from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking
 from prspace.experiments.steps.rank_step import learner_families
 from prspace.verdicts import report
-from prspace.verdicts.sensitivity import ONE_PER_FAMILY, margin_sensitivity_table, sensitivity_table
+from prspace.verdicts.sensitivity import (
+    ONE_PER_FAMILY,
+    margin_sensitivity_table,
+    sensitivity_frame,
+    sensitivity_variants_of,
+    variant_rows,
+)
 
 __all__ = ["INTRO", "VerdictsInputs", "verdicts_step"]
 
@@ -45,6 +54,8 @@ VerdictsInputs = TypedDict("VerdictsInputs", {role: NotRequired[Path] for role, 
 
 #: the tables without which there is no verdict: Flach & Kull's primary rows (step ``rank``)
 _REQUIRED = (R.DISAGREEMENT_SUMMARY, R.DISAGREEMENT_PER_TASK)
+
+T = TypeVar("T")
 
 
 def _as_written(frame: pd.DataFrame) -> pd.DataFrame:
@@ -71,6 +82,26 @@ def _one_per_family(metrics_csv: Path | None, per_task: pd.DataFrame) -> tuple[p
                  f"(hyperparameter variants of one method) keeps the model whose id sorts first, of {n_all}.")
 
 
+class _Beside:
+    """Calls run in ``n`` spawned processes beside this one (``n`` < 1: here, when their result is
+    asked for). ``submit(fn, *args, **kw)`` returns a function that gives the call's result."""
+
+    def __init__(self, n: int) -> None:
+        self.pool = ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) if n >= 1 else None
+
+    def __enter__(self) -> _Beside:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def submit(self, fn: Callable[..., T], *args: object, **kw: object) -> Callable[[], T]:
+        if self.pool is None:
+            return lambda: fn(*args, **kw)
+        return self.pool.submit(fn, *args, **kw).result
+
+
 def run_parameters(*, study: str, source: str | None, seed: int, suite: str | None, learners: str | None,
                    folds: int | None, analysis_n_boot: int | None, noise_boot: int | None, n_boot: int,
                    rank_sets_n_boot: int | None, rank_sets_confidence: float | None) -> dict[str, object]:
@@ -86,21 +117,19 @@ def run_parameters(*, study: str, source: str | None, seed: int, suite: str | No
 def verdicts_step(inputs: VerdictsInputs, *, n_boot: int, seed: int, study: str, source: str | None = None,
                   data_dir: str | None = None, suite: str | None = None, learners: str | None = None,
                   folds: int | None = None, analysis_n_boot: int | None = None, noise_boot: int | None = None,
-                  rank_sets_n_boot: int | None = None, rank_sets_confidence: float | None = None) -> StepOutput:
+                  rank_sets_n_boot: int | None = None, rank_sets_confidence: float | None = None,
+                  jobs: int = 1) -> StepOutput:
     """Step ``verdicts``: the verdict table from every evidence table given (``n_boot`` resamples of
     families behind the primary rows, seeded by ``seed``), the sensitivity tables from the same
     bootstraps, and the pages of study ``study`` (``data_dir`` set: a study of the user's own files; the
-    other settings are the run's parameters the findings page lists)."""
+    other settings are the run's parameters the findings page lists). ``jobs`` > 1: the sensitivity
+    variants are computed in up to ``jobs - 1`` spawned processes while this one collects the evidence;
+    each variant seeds its own draws, so every table is the same bytes whatever ``jobs``."""
     paths = {role: Path(p) for role, p in inputs.items() if role != INTRO}
     for table in _REQUIRED:
         if table.name not in paths:
             raise InputError(f"step verdicts needs --in {table.name}=PATH (the study's {table.name}.csv); "
                              "run the study's rank step first")
-    kept: dict = {}
-    try:
-        v = report.verdict_table(report.collect_evidence(paths, n_boot=n_boot, seed=seed, keep=kept))
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
 
     def read(table: R.Table, **kw: object) -> pd.DataFrame | None:
         return pd.read_csv(paths[table.name], **kw) if table.name in paths else None
@@ -109,8 +138,17 @@ def verdicts_step(inputs: VerdictsInputs, *, n_boot: int, seed: int, study: str,
     winners = read(R.LEARNER_WINNERS)
     per_task = read(R.DISAGREEMENT_PER_TASK, dtype={"task_id": str})
     one, panel = _one_per_family(paths.get(R.METRICS.name), per_task)
-    sens = sensitivity_table(per_task, tasks, n_boot=n_boot, seed=seed, per_task_one_per_family=one,
-                             noise_pairs=read(R.NOISE_FLOOR_PAIRS, dtype={"task_id": str}))
+    variants = sensitivity_variants_of(per_task, tasks, per_task_one_per_family=one,
+                                       noise_pairs=read(R.NOISE_FLOOR_PAIRS, dtype={"task_id": str}))
+    kept: dict = {}
+    with _Beside(min(jobs - 1, len(variants))) as beside:
+        # the sensitivity variants in other processes (when jobs > 1) while this one collects the evidence
+        parts = [beside.submit(variant_rows, var, tasks, n_boot=n_boot, seed=seed) for var in variants]
+        try:
+            v = report.verdict_table(report.collect_evidence(paths, n_boot=n_boot, seed=seed, keep=kept))
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        sens = sensitivity_frame([part() for part in parts])
     margins = margin_sensitivity_table(kept, n_boot=n_boot, seed=seed)
     # the pages read the tables as written, as a reader and the tests do
     shown = _as_written(v)
