@@ -107,3 +107,12 @@ def test_power_bins_block_is_the_scripts():
     prose = DOCS.split("<!-- power-bins:end -->", 1)[1].split("\n#", 1)[0]
     prose = re.sub(r"`[^`]*`|\bissues? \d+", "", prose)
     assert not re.search(r"\d", prose), "a number typed after the power-bins block: generate it into the block"
+
+
+def test_make_run_block_is_the_scripts():
+    """`make run` side by side (issue 60): the block is the script's, from `benchmarks/make_run.csv`, and
+    judges the run labelled after against the one labelled before."""
+    bench = _script("bench_make_run")
+    t = pd.read_csv(ROOT / "benchmarks" / "make_run.csv", keep_default_na=False)
+    assert _block("make-run") == bench.block(t, "before", "after")
+    assert {"before", "after"} <= set(t["label"])

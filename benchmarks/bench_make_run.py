@@ -1,0 +1,189 @@
+"""`make run` timed from fresh clones, side by side, and the block of docs/benchmarks.md generated from it.
+
+Runs nothing itself: each clone's `make run` is run under GNU time, e.g.
+
+    git clone -q . /tmp/after/main && cd /tmp/after/main && git checkout -q COMMIT
+    /usr/bin/time -v make run > ../make_run.log 2> ../make_run.time
+
+and then recorded, one row per run, into ``benchmarks/make_run.csv`` (a row of the same ``--label`` is
+replaced):
+
+    python benchmarks/bench_make_run.py record --label after --root /tmp/after/main \\
+        --time /tmp/after/make_run.time --started 2026-11-27T21:47:57 --note "..." [--verify "..."]
+
+A row holds GNU time's wall, user and system CPU seconds and peak RSS, the seconds to the ``.venv``
+(``--started`` to the mtime of ``.venv/.installed``), and per study (``paperlike``, ``default``) what
+``benchmarks/bench_stages.py`` reads from the clone: jobs, job-seconds (the ``benchmark:`` files'
+wall seconds), the span of its Snakemake log, the critical path and the modelled finish on 8 and 16
+cores (a greedy schedule of the jobs at their measured seconds; a job that used several threads keeps
+its measured seconds, so the model errs long for it).
+
+    python benchmarks/bench_make_run.py docs [--before before --after after]
+
+writes the table and the sentences judging issue 60's targets (<= 20 min wall on 2 cores, set-up
+included; at most half the CPU seconds of the run labelled ``--before``; each study's critical path
+<= 6 min) between the ``make-run`` markers of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_stages as bs  # noqa: E402
+from _docs import write_block  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = ROOT / "benchmarks" / "make_run.csv"
+PAGE = ROOT / "docs" / "benchmarks.md"
+STUDIES = ("paperlike", "default")
+#: the parts of a study's job-seconds the block sets side by side (by stage, as bench_stages names them)
+PARTS = {"predict": lambda x: x == "predict", "boyd": lambda x: x.startswith("boyd/"),
+         "verdicts": lambda x: x == "verdicts",
+         "other": lambda x: x != "predict" and x != "verdicts" and not x.startswith("boyd/")}
+#: issue 60's targets: wall on 2 idle cores with set-up, the CPU ratio to the run before, each critical path
+WALL_TARGET_S, CPU_RATIO_TARGET, CRITICAL_TARGET_S = 20 * 60, 0.5, 6 * 60
+
+
+def gnu_time(text: str) -> dict[str, float]:
+    """Wall, user and system seconds and peak RSS (MB) from ``/usr/bin/time -v``'s report."""
+    def field(name: str) -> str:
+        m = re.search(rf"^\s*{re.escape(name)}: (.+)$", text, re.MULTILINE)
+        if m is None:
+            raise SystemExit(f"no {name!r} line in the time file: give the stderr of /usr/bin/time -v")
+        return m.group(1).strip()
+
+    parts = [float(p) for p in field("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":")]
+    wall = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
+    return {"wall_s": round(wall, 1), "user_s": float(field("User time (seconds)")),
+            "sys_s": float(field("System time (seconds)")),
+            "max_rss_mb": round(float(field("Maximum resident set size (kbytes)")) / 1024, 1)}
+
+
+def study_row(study: str, root: Path) -> dict[str, float]:
+    """One study's columns from the clone (``bench_stages``): jobs, job-seconds, log span, critical path, model."""
+    logs = sorted((root / ".snakemake" / "log").glob("*.snakemake.log"))
+    bench = bs.benchmarks(study, root)
+    jobs, _, span = bs.study_jobs(study, logs)
+    seconds = dict(zip(bench["bench"], bench["s"], strict=True))
+    critical, _ = bs.critical_path(jobs, seconds)
+    st = bs.stages(bench).set_index("stage")
+    parts = {part: st.loc[[x for x in st.index if pick(x)]] for part, pick in PARTS.items()}
+    return {f"{study}_jobs": len(bench), f"{study}_job_s": round(float(bench["s"].sum()), 1),
+            **{f"{study}_{part}_{col}": round(float(rows[col].sum()), 1) for part, rows in parts.items()
+               for col in ("job_s", "cpu_s")},
+            f"{study}_span_s": round(span, 1), f"{study}_critical_s": round(critical, 1),
+            **{f"{study}_model{c}_s": round(bs.schedule(jobs, seconds, c), 1) for c in (2, 8, 16)}}
+
+
+def _cpu_model() -> str:
+    text = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").is_file() else ""
+    m = re.search(r"^model name\s*: (.+)$", text, re.MULTILINE)
+    return f"{m.group(1).strip() if m else 'unknown CPU'}, {os.cpu_count()} cores"
+
+
+def record(args: argparse.Namespace) -> None:
+    root = Path(args.root)
+    started = dt.datetime.fromisoformat(args.started).replace(tzinfo=dt.UTC)
+    venv = root / ".venv" / ".installed"
+    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    row = {"label": args.label, "commit": commit, "started_utc": started.strftime("%Y-%m-%d %H:%M"),
+           "machine": _cpu_model(), **gnu_time(Path(args.time).read_text()),
+           "venv_s": round(venv.stat().st_mtime - started.timestamp(), 1) if venv.is_file() else float("nan"),
+           **{k: v for s in STUDIES for k, v in study_row(s, root).items()},
+           "verify": args.verify, "note": args.note}
+    out = Path(args.out)
+    old = pd.read_csv(out, keep_default_na=False) if out.is_file() else pd.DataFrame()
+    table = pd.concat([old[old["label"] != args.label] if len(old) else old, pd.DataFrame([row])], ignore_index=True)
+    table.to_csv(out, index=False)
+    print(pd.DataFrame([row]).T.to_string(header=False))
+
+
+def _min(s: float) -> str:
+    return f"{int(s // 60)} min {s % 60:.0f} s"
+
+
+def block(table: pd.DataFrame, before: str, after: str) -> str:
+    """The generated block: one row per run, then the targets judged on the ``after`` run."""
+    t = table.set_index("label")
+    lines = ["Generated by `python benchmarks/bench_make_run.py docs` from `benchmarks/make_run.csv`.", "",
+             "| run | commit | started (UTC) | wall | `.venv` s | user + system CPU s | peak RSS MB | "
+             "paper-like: jobs, job-s, log span s | default: jobs, job-s, log span s | critical paths s | "
+             "modelled 8 / 16 cores s (both studies) | `make verify` |",
+             "|---|---|---|---|---:|---:|---:|---|---|---|---|---|"]
+    for label, r in t.iterrows():
+        cpu = r["user_s"] + r["sys_s"]
+        lines.append(
+            f"| {label} | {r['commit']} | {r['started_utc']} | {_min(r['wall_s'])} | {r['venv_s']:.0f} | "
+            f"{r['user_s']:,.0f} + {r['sys_s']:,.0f} = {cpu:,.0f} | {r['max_rss_mb']:,.0f} | "
+            + " | ".join(f"{r[f'{s}_jobs']}, {r[f'{s}_job_s']:,.0f}, {r[f'{s}_span_s']:,.0f}" for s in STUDIES)
+            + f" | {r['paperlike_critical_s']:.0f} + {r['default_critical_s']:.0f} | "
+            f"{r['paperlike_model8_s'] + r['default_model8_s']:,.0f} / "
+            f"{r['paperlike_model16_s'] + r['default_model16_s']:,.0f} | {r['verify'] or '-'} |")
+    notes = [f"{label}: {r['note']}" for label, r in t.iterrows() if r["note"]]
+    lines += ["", "Machines: " + "; ".join(f"{label}: {r['machine']}" for label, r in t.iterrows()) + "."
+              + (" Notes: " + "; ".join(notes) + "." if notes else ""), ""]
+    lines += ["Where each study's job-seconds went (wall seconds of its jobs; in brackets the CPU seconds Snakemake "
+              "sampled, which read long and multi-process jobs low):", "",
+              "| run | study | " + " | ".join(PARTS) + " |", "|---|---|" + "---:|" * len(PARTS)]
+    for label, r in t.iterrows():
+        for s in STUDIES:
+            lines.append(f"| {label} | {s} | " + " | ".join(
+                f"{r[f'{s}_{part}_job_s']:,.0f} ({r[f'{s}_{part}_cpu_s']:,.0f})" for part in PARTS) + " |")
+    lines.append("")
+    if after not in t.index:
+        return "\n".join(lines)
+    a = t.loc[after]
+    wall_ok = a["wall_s"] <= WALL_TARGET_S
+    words = [f"**`make run` of {a['commit']}: {_min(a['wall_s'])}** on 2 cores from a fresh clone, set-up included: "
+             f"the target of 20 minutes is {'met' if wall_ok else f'missed by {_min(a.wall_s - WALL_TARGET_S)}'}."]
+    if before in t.index:
+        b = t.loc[before]
+        ratio = (a["user_s"] + a["sys_s"]) / (b["user_s"] + b["sys_s"])
+        words.append(f"Its CPU seconds are {ratio:.2f} of {b['commit']}'s ({before}), measured on the same machine "
+                     f"the same evening: the target of at most half is {'met' if ratio <= CPU_RATIO_TARGET else 'missed'}.")
+    crit = [(s, a[f"{s}_critical_s"]) for s in STUDIES]
+    over = [s for s, c in crit if c > CRITICAL_TARGET_S]
+    words.append("Each study's critical path is "
+                 + " and ".join(f"{c:.0f} s ({s})" for s, c in crit)
+                 + (": within the 6 minutes." if not over else f": {', '.join(over)} over 6 minutes.")
+                 + f" Modelled on 8 cores: {_min(a['paperlike_model8_s'] + a['default_model8_s'])} of jobs, "
+                 f"plus the `.venv` and the two reports.")
+    return "\n".join([*lines, " ".join(words)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="one run's row into the table")
+    r.add_argument("--label", required=True)
+    r.add_argument("--root", required=True, help="the clone make run ran in")
+    r.add_argument("--time", required=True, help="the stderr of /usr/bin/time -v make run")
+    r.add_argument("--started", required=True, help="when make run started, UTC, ISO (2026-11-27T21:47:57)")
+    r.add_argument("--verify", default="", help="what make verify said afterwards")
+    r.add_argument("--note", default="", help="the machine's state, anything else")
+    r.add_argument("--out", default=str(TABLE))
+    d = sub.add_parser("docs", help="the block of docs/benchmarks.md from the table")
+    d.add_argument("--before", default="before")
+    d.add_argument("--after", default="after")
+    a = p.parse_args(argv)
+    if a.cmd == "record":
+        record(a)
+    else:
+        text = block(pd.read_csv(TABLE, keep_default_na=False), a.before, a.after)
+        write_block(PAGE, "make-run", text)
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
