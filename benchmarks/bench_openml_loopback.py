@@ -311,13 +311,14 @@ def forecast_block(ext: dict, connections: int = 4) -> str:
              f"30 predictions files, the replaced runs'), at most {connections} in flight over all the study's fetch "
              f"jobs together; plus about {ext['bytes_b_per_1000_rows'] / 1e3 / 30:.0f} bytes a row per run downloaded;"
              f" plus the job's own seconds ({ext['job_s_a']:.0f} s fixed + {ext['job_s_b_per_1000_rows']:.1f} s per "
-             f"1,000 rows on the loaded 2-core machine here; {ext['jobs_at_once']:.2f} jobs at once there);",
+             f"1,000 rows on the 2-core machine of the loopback run, docs/benchmarks.md; {ext['jobs_at_once']:.2f} jobs "
+             "at once there);",
              f"* selection: one run listing per binary task the server lists (the loopback has "
              f"{ext['select_requests']:,.0f} listings; the live server more), one after the other: **(binary tasks) x L**;",
              f"* for the paper's {ext['tasks']:,} tasks ({ext['rows_total'] / 1e6:.2f} million rows on the loopback): "
              f"{ext['requests_total']:,} requests, {ext['gb_total']:.2f} GB.", "",
              f"| L (s) | B | waiting ({fetch_requests:,.0f} x L / {connections} + {ext['select_requests']:,.0f} x L) | "
-             f"transfer ({ext['gb_total']:.2f} GB / B) | predict jobs (loaded 2 cores) | total |",
+             f"transfer ({ext['gb_total']:.2f} GB / B) | predict jobs (that run's 2 cores) | total |",
              "|---|---|---|---|---|---|"]
     for lat, label, bw in FORECAST:
         wait_h = (fetch_requests * lat / connections + ext["select_requests"] * lat) / 3600
