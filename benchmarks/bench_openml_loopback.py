@@ -353,7 +353,10 @@ def whole_record(wd: Path, stopped_at: str | None, note: str = "") -> pd.DataFra
            "peak_rss_mb_any_job": round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0),
            "max_in_flight": int(prog["max_in_flight"].max()), "cap": 4,
            "load1_median": float(prog["load1"].median()), "note": note}
+    # the predict jobs' lines: from the first task done to the first line with every task done (later lines are
+    # the analysis)
     done = prog[prog["tasks_done"] > 0]
+    done = done.iloc[:int(np.argmax(done["tasks_done"].to_numpy() >= done["tasks_done"].max())) + 1]
     if len(done) >= 2:  # the predict jobs' rate: tasks over the seconds since the first was done
         span = float(done["seconds"].iloc[-1] - done["seconds"].iloc[0])
         row["tasks_per_hour"] = round((done["tasks_done"].iloc[-1] - done["tasks_done"].iloc[0]) / span * 3600, 1) \
@@ -378,7 +381,9 @@ def whole_block(t: pd.DataFrame) -> str:
              f"| {int(r['tasks']):,} | {state} | {r['wall_s']:,.0f} | {int(r['tasks_done']):,} | {int(r['requests']):,} | "
              f"{r['mb_sent']:,.1f} | {r['disk_mb']:,.1f} | {r['peak_rss_mb_any_job']:,.0f} | {int(r['max_in_flight'])} | "
              f"{int(r['cap'])} | {_cell('{:.1f}', rate)} | {r['load1_median']:.1f} |"]
-    if not r["finished"] and rate is not None and rate == rate and rate > 0:
+    if not r["finished"] and r["tasks_done"] >= r["tasks"]:
+        lines += ["", "Every task was fetched; the run was stopped in its analysis, before the verdicts and the report."]
+    elif not r["finished"] and rate is not None and rate == rate and rate > 0:
         left = (r["tasks"] - r["tasks_done"]) / rate
         lines += ["", f"At that rate the remaining {int(r['tasks'] - r['tasks_done']):,} tasks would take about "
                       f"{left:.1f} h more on this machine at this load, before the analysis."]
