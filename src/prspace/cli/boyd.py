@@ -110,7 +110,6 @@ def run_fold_skew(args: argparse.Namespace) -> int:
     return 0
 
 
-
 def _fold_skew_task(pair: tuple[Path, Path], kw: dict[str, Any]) -> str:
     """One task's fold-skew runs written to its file (:func:`prspace.experiments.boyd.fold_skew.task_runs`)."""
     status, out = pair

@@ -59,7 +59,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 JOBS = "jobs"
 
 
-
 def _split(item: str, what: str, form: str, example: str) -> tuple[str, str]:
     key, sep, value = item.partition("=")
     if not sep or not key:
