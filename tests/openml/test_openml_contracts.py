@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
 
@@ -109,6 +110,17 @@ def test_ok_predictions_reads_the_ok_tasks_in_path_order_and_skips_the_rest(tmp_
     (tmp_path / "keel-a.parquet").unlink()
     with pytest.raises(InputError, match="neither 'ok' nor 'skipped'"):
         next(ok_predictions([a, tmp_path / "keel-d.json"]))
+
+
+def test_ok_predictions_says_how_far_it_is_when_asked(tmp_path, caplog):
+    paths = [_task_files(tmp_path, f"keel-{c}", [1, 0] * (2 + 40 * (c == "a"))) for c in "abc"]
+    with caplog.at_level(logging.INFO, logger="prspace.core.contracts"):
+        assert len(list(ok_predictions(paths))) == 3
+        assert not caplog.records  # no progress unless asked
+        assert len(list(ok_predictions(paths, progress="noise floor", every=0.0))) == 3
+    lines = [r.getMessage() for r in caplog.records]
+    assert [re.sub(r"[\d.]+ min", "T min", line) for line in lines] == [
+        "noise floor: 1 of 3 tasks done, T min; about T min left", "noise floor: 2 of 3 tasks done, T min; about T min left"]
 
 
 def test_metrics_table_keeps_ids_as_strings(tmp_path):

@@ -41,7 +41,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +71,11 @@ __all__ = [
     "write_status",
     "write_task_list",
 ]
+
+log = logging.getLogger(__name__)
+
+#: Seconds between the progress lines of :func:`ok_predictions` (its ``progress``)
+PROGRESS_SECONDS = 30.0
 
 #: The columns every task list has, in this order (sources may append their own).
 TASK_LIST_COLUMNS = ["task_id", "selected", "reason", "n", "n_pos", "pi", "source", "family"]
@@ -260,13 +267,33 @@ def ok_statuses(status_paths: Iterable[str | os.PathLike[str]]) -> list[TaskStat
     return [s for s in (read_status(p) for p in sorted(map(str, status_paths))) if s.status == "ok"]
 
 
-def ok_predictions(status_paths: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[TaskStatus, pd.DataFrame, TaskInfo]]:
+def ok_predictions(status_paths: Iterable[str | os.PathLike[str]], *, progress: str | None = None,
+                   every: float = PROGRESS_SECONDS) -> Iterator[tuple[TaskStatus, pd.DataFrame, TaskInfo]]:
     """``(status, predictions, task information)`` of every task with predictions, in the order of
     :func:`ok_statuses`; skipped tasks are left out.  Lazy: one task's predictions are in memory at
-    a time (a study's frames together do not fit on a small machine)."""
-    for status in ok_statuses(status_paths):
+    a time (a study's frames together do not fit on a small machine).
+
+    ``progress`` (what the loop does, e.g. ``"noise floor"``): a log line at most every ``every`` seconds,
+    ``noise floor: 120 of 886 tasks done, 5.2 min; about 9 min left``, the time left from the share of the
+    predictions' bytes done (a task's work grows with its rows, not with the count of tasks)."""
+    statuses = ok_statuses(status_paths)
+    sizes = [_size(s.predictions) for s in statuses] if progress else []
+    start = last = time.monotonic()
+    for i, status in enumerate(statuses):
+        if progress and i and time.monotonic() - last >= every:
+            last = time.monotonic()
+            spent, share = last - start, sum(sizes[:i]) / max(sum(sizes), 1)
+            left = f"; about {spent * (1 - share) / share / 60:.0f} min left" if share > 0 else ""
+            log.info("%s: %d of %d tasks done, %.1f min%s", progress, i, len(statuses), spent / 60, left)
         df, info = read_predictions(status.predictions)
         yield status, df, info
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 # --------------------------------------------------------------------------- metrics table

@@ -110,7 +110,7 @@ def check_statuses(status_paths: Iterable[str | os.PathLike[str]]) -> pd.DataFra
     predictions file, the run details and the task's repeats it records), stacked by
     :func:`stack_checks`; skipped tasks are left out."""
     return stack_checks([compare_task(df, st.get("runs") or [], task_repeats=st.get("task_repeats"))
-                         for st, df, _ in ok_predictions(status_paths)])
+                         for st, df, _ in ok_predictions(status_paths, progress="self-check")])
 
 
 def summarize(checks: pd.DataFrame) -> pd.DataFrame:

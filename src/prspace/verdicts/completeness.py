@@ -461,7 +461,7 @@ def fk_evidence(*, pairs: pd.DataFrame | None, noise: pd.DataFrame | None, predi
 def completeness_step(inputs: CompletenessInputs, *, seed: int) -> StepOutput:
     """Step ``completeness``: ``fk_evidence`` and ``claims_not_tested``."""
 
-    frames = (df[["model_id", "y_true", "score"]] for _, df, _ in ok_predictions(inputs["status"]))  # one task at a time
+    frames = (df[["model_id", "y_true", "score"]] for _, df, _ in ok_predictions(inputs["status"], progress="completeness"))  # one task at a time
     pairs = pd.read_csv(inputs["pairs"], keep_default_na=False, na_values=[""]) if Path(inputs["pairs"]).is_file() else None
     noise = pd.read_csv(inputs["noise"], keep_default_na=False, na_values=[""]) if Path(inputs["noise"]).is_file() else None
     ev = fk_evidence(pairs=pairs, noise=noise, predictions=frames, seed=seed)

@@ -210,6 +210,11 @@ def test_ranking_report_labels_sources_and_families():
     assert label.startswith("local learners (28-30 per task) on 2 datasets") and "(keel a)" not in label
     assert "numpy 2; scikit-learn 1.9.1" in label and "10-fold CV" in label
     assert source_label(tasks.assign(status="skipped")) == "no task scored"
+    oml = tasks.assign(source="openml", provenance="https://www.openml.org/api/v1/xml via openml-python 0.15.1")
+    assert source_label(oml).startswith("OpenML (https://www.openml.org/api/v1/xml via openml-python 0.15.1): 2 tasks")
+    for url in ("http://127.0.0.1:37735/api/v1/xml", "http://localhost:8080/api/v1/xml"):
+        label = source_label(oml.assign(provenance=f"{url} via openml-python 0.15.1"))
+        assert label.startswith("a server on this machine answering as OpenML, not openml.org") and url in label
     fam = learner_families(pd.DataFrame({"model_id": ["knn-15", "gnb", "flow-1234"]}))
     assert fam.to_dict() == {"flow-1234": "flow-1234", "gnb": "naive-bayes", "knn-15": "nearest-neighbours"}
 

@@ -329,7 +329,7 @@ def study_noise_floors(status_paths: Sequence[str], *, metrics: Sequence[str], n
     if not (0.0 < alpha < 0.5):
         raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {alpha}")
     floors, pairs = [], []
-    for _, df, _ in ok_predictions(status_paths):
+    for _, df, _ in ok_predictions(status_paths, progress="noise floor"):
         f, p = noise_floor_task(df, metrics=metrics, n_boot=n_boot, seed=seed, alpha=alpha)
         floors.append(f)
         pairs.append(p)

@@ -41,7 +41,7 @@ def skew_report(status_paths: Sequence[str | Path], tasks: pd.DataFrame, referen
     ref_name = reference_name or CS.reference_name(reference)
     cf_targets = CS.study_counterfactual_targets(tasks, [str(s.task_id) for s in ok_statuses(status_paths)], ref_pi)
     frames, cf_frames = [], []
-    for status, df, _ in ok_predictions(status_paths):
+    for status, df, _ in ok_predictions(status_paths, progress="controlled skew"):
         per_t, cf_t = CS.skew_task(df, targets=targets, metrics=metrics,
                                    counterfactual=cf_targets.loc[str(status.task_id)].to_dict())
         frames.append(per_t)

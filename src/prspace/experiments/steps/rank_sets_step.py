@@ -51,7 +51,7 @@ def rank_sets_step(inputs: RankSetsInputs, *, metrics: Sequence[str], n_boot: in
     keep_freed_memory()
     per_task: dict[str, pd.DataFrame] = {}
     t0 = time.process_time()
-    for _, df, task in ok_predictions(inputs["status"]):
+    for _, df, task in ok_predictions(inputs["status"], progress="rank sets"):
         per_task[str(task.task_id)] = RS.task_rank_sets(df, metrics=list(metrics), n_boot=n_boot, seed=seed,
                                                         confidence=confidence)
     table = (pd.concat(per_task.values(), ignore_index=True) if per_task

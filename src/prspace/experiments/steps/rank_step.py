@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NotRequired, TypedDict
@@ -44,10 +45,19 @@ def source_label(tasks: pd.DataFrame) -> str:
         prov = "; ".join(sorted(p for p in pieces if p))
         proc = "; ".join(sorted(set(g["estimation_procedure"].astype(str))))
         if source == "openml":
-            parts.append(f"OpenML ({prov}): {len(g)} tasks x {nm} models from distinct flows, {proc}")
+            where = ("a server on this machine answering as OpenML, not openml.org (its runs synthetic or replayed)"
+                     if any(_on_this_machine(v) for v in g["provenance"].astype(str)) else "OpenML")
+            parts.append(f"{where} ({prov}): {len(g)} tasks x {nm} models from distinct flows, {proc}")
         else:
             parts.append(f"local learners ({nm} per task) on {len(g)} datasets listed in tasks.csv ({prov}), {proc}")
     return " + ".join(parts)
+
+
+def _on_this_machine(provenance: str) -> bool:
+    """Whether a task's provenance (``<server URL> via openml-python <version>``) names a loopback host: the
+    tests' and benchmarks' server that answers as OpenML does, not openml.org."""
+    host = urllib.parse.urlparse(provenance.split(" ", 1)[0]).hostname or ""
+    return host == "localhost" or host.startswith("127.") or host == "::1"
 
 
 def _ci(m: float, lo: float, hi: float) -> str:
