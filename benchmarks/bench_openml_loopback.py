@@ -22,6 +22,7 @@ at the largest size.
     python benchmarks/bench_openml_loopback.py --sizes 100 200 --work /tmp/bench_openml
     python benchmarks/bench_openml_loopback.py --sizes 886 --full --work /tmp/openml886   # the whole draw
     python benchmarks/bench_openml_loopback.py --combine /tmp/b100 /tmp/b200 --docs   # runs made apart
+    python benchmarks/bench_openml_loopback.py --resume /tmp/openml886/size-886   # finish a stopped whole draw
 
 ``--latency`` / ``--bandwidth`` shape the server (seconds per answer, bytes/s per connection).
 The per-job table goes to ``<work>/jobs.csv``, the summary to ``<work>/summary.csv`` (after each size),
@@ -57,6 +58,7 @@ from openml_loopback import LoopbackOpenML, make_world  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _openml_partial as partial  # noqa: E402
 from _docs import write_block  # noqa: E402
+from bench_make_run import gnu_time  # noqa: E402
 
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
 
@@ -338,6 +340,49 @@ def write_docs(block: str, ext: dict | None = None) -> None:
 WHOLE = COMMITTED / "openml_loopback_whole.csv"
 
 
+#: the analysis steps whose seconds the record of a resumed draw lists (Snakemake's benchmark files)
+HEAVY_STEPS = ("noise_floor", "rank_sets", "boyd/fold_skew", "controlled_skew", "rank", "rank_set_summary", "verdicts")
+
+
+def _utc() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def resume(wd: Path, cores: int) -> dict:
+    """``--resume``: finish a stopped run of the whole draw (``<work>/size-N``) with the code of this checkout,
+    without fetching again: ``snakemake all`` on its own config under ``/usr/bin/time -v`` with
+    ``--rerun-triggers mtime`` (what is done stays done; its fetch needs no server), then the HTML report.
+    Each part's start, end and GNU time go to ``<wd>/resume.{started,ended,log}`` and
+    ``<wd>/report.{started,ended,log}``; a part that ended already is not run again.  Writes
+    ``<wd>/resume.json`` (both parts' wall, user and system seconds) for :func:`whole_record`."""
+    cfg = wd / "config.yaml"
+    study = yaml.safe_load(cfg.read_text())["study"]
+    base = [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(wd), "--configfile", str(cfg),
+            "--profile", str(ROOT / "profiles" / "local"), "--cores", str(cores)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    parts = {"resume": [*base, "all", "--rerun-triggers", "mtime"],
+             "report": [*base, "--report", str(wd / "report.html"), "--rerun-triggers", "mtime"]}
+    for name, cmd in parts.items():
+        if (wd / f"{name}.ended").exists():
+            continue
+        (wd / f"{name}.started").write_text(_utc() + "\n")
+        with open(wd / f"{name}.log", "w") as log:
+            rc = subprocess.run(["/usr/bin/time", "-v", *cmd], stdout=log, stderr=subprocess.STDOUT, env=env).returncode
+        if rc != 0:
+            raise SystemExit(f"{name} of {wd} failed (exit {rc}); see {wd / f'{name}.log'}")
+        (wd / f"{name}.ended").write_text(_utc() + "\n")
+    rec: dict = {"study": study}
+    for name in parts:
+        t = gnu_time((wd / f"{name}.log").read_text())
+        rec[name] = {"started": (wd / f"{name}.started").read_text().strip(),
+                     "ended": (wd / f"{name}.ended").read_text().strip(), **t}
+    bench = wd / "work" / study / "benchmarks"
+    rec["steps_s"] = {s: round(float(pd.read_csv(bench / f"{s}.tsv", sep="\t")["s"].iloc[0]), 1)
+                      for s in HEAVY_STEPS if (bench / f"{s}.tsv").exists()}
+    (wd / "resume.json").write_text(json.dumps(rec, indent=1) + "\n")
+    return rec
+
+
 def whole_record(wd: Path, stopped_at: str | None, note: str = "") -> pd.DataFrame:
     """One row for a run of the whole draw (``<work>/size-886``): from its ``summary.csv`` when it
     finished, else from its last ``progress.csv`` line and the benchmark files of the jobs done."""
@@ -361,7 +406,15 @@ def whole_record(wd: Path, stopped_at: str | None, note: str = "") -> pd.DataFra
         span = float(done["seconds"].iloc[-1] - done["seconds"].iloc[0])
         row["tasks_per_hour"] = round((done["tasks_done"].iloc[-1] - done["tasks_done"].iloc[0]) / span * 3600, 1) \
             if span > 0 else float("nan")
-    if row["finished"]:
+    rj = wd / "resume.json"
+    if rj.is_file() and (wd / "report.html").is_file():  # the analysis finished later (--resume)
+        rec = json.loads(rj.read_text())
+        a, r = rec["resume"], rec["report"]
+        row.update(finished=True, resumed_at=a["started"], analysis_wall_s=round(a["wall_s"], 1),
+                   analysis_cpu_s=round(a["user_s"] + a["sys_s"], 1), report_s=round(r["wall_s"], 1),
+                   report_ended=r["ended"], steps_s=json.dumps(rec["steps_s"]),
+                   peak_rss_mb_any_job=round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0))
+    elif row["finished"]:
         s = pd.read_csv(summary).iloc[-1]
         row.update(wall_s=float(s["wall_with_report_s"]), requests=int(s["requests"]), disk_mb=float(s["disk_mb"]),
                    max_in_flight=int(s["max_in_flight"]), max_tasks_at_once=int(s["max_tasks_at_once"]))
@@ -373,7 +426,9 @@ def whole_block(t: pd.DataFrame) -> str:
     r = t.iloc[-1]
     head = ("Generated by `python benchmarks/bench_openml_loopback.py --whole ...` from "
             "`benchmarks/openml_loopback_whole.csv` (outputs synthetic, in a scratch directory, not committed).")
-    state = ("finished, through the verdicts and the report" if r["finished"] else
+    resumed = isinstance(r.get("resumed_at"), str) and bool(r.get("resumed_at"))
+    state = (f"fetched, then stopped at {r['stopped_at']} in its analysis; the analysis resumed" if resumed else
+             "finished, through the verdicts and the report" if r["finished"] else
              f"**stopped** at {r['stopped_at']}, {int(r['tasks_done'])} of {int(r['tasks'])} tasks fetched")
     rate = r.get("tasks_per_hour")
     lines = [head, "", "| tasks | state | wall s | tasks done | requests | MB sent | disk MB | peak RSS of any job MB | "
@@ -381,7 +436,15 @@ def whole_block(t: pd.DataFrame) -> str:
              f"| {int(r['tasks']):,} | {state} | {r['wall_s']:,.0f} | {int(r['tasks_done']):,} | {int(r['requests']):,} | "
              f"{r['mb_sent']:,.1f} | {r['disk_mb']:,.1f} | {r['peak_rss_mb_any_job']:,.0f} | {int(r['max_in_flight'])} | "
              f"{int(r['cap'])} | {_cell('{:.1f}', rate)} | {r['load1_median']:.1f} |"]
-    if not r["finished"] and r["tasks_done"] >= r["tasks"]:
+    if resumed:
+        steps = json.loads(r["steps_s"])
+        lines += ["", f"The analysis, resumed at {r['resumed_at']} with `--resume` (nothing fetched again): "
+                      f"{r['analysis_wall_s']:,.0f} s wall, {r['analysis_cpu_s']:,.0f} CPU s (user + system), then "
+                      f"the HTML report in {r['report_s']:,.0f} s (done {r['report_ended']}): the draw went through "
+                      "its verdicts and its report.", "",
+                  "| analysis step | " + " | ".join(f"`{k}`" for k in steps) + " |", "|---|" + "---|" * len(steps),
+                  "| seconds | " + " | ".join(f"{v:,.0f}" for v in steps.values()) + " |"]
+    elif not r["finished"] and r["tasks_done"] >= r["tasks"]:
         lines += ["", "Every task was fetched; the run was stopped in its analysis, before the verdicts and the report."]
     elif not r["finished"] and rate is not None and rate == rate and rate > 0:
         left = (r["tasks"] - r["tasks_done"]) / rate
@@ -423,6 +486,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--whole", type=Path, default=None, metavar="WORK/size-886",
                    help="record a run of the whole draw (finished or stopped) in benchmarks/openml_loopback_whole.csv "
                         "and docs/benchmarks.md; run nothing")
+    p.add_argument("--resume", type=Path, default=None, metavar="WORK/size-886",
+                   help="finish a stopped run of the whole draw with this checkout's code, nothing fetched again (its "
+                        "analysis, then the report; resume.json), then record it as --whole does")
     p.add_argument("--stopped-at", default=None, help="with --whole or --partial: when the run was stopped (UTC)")
     p.add_argument("--note", default="", help="with --whole: what else happened to the run (kept in the table)")
     p.add_argument("--partial", type=Path, nargs="+", default=None, metavar="WORK/size-N",
@@ -438,6 +504,12 @@ def main(argv: list[str] | None = None) -> int:
             jobs.to_csv(wd.parent / "jobs.csv", index=False)
             print(json.dumps(row))
         return 0
+    if a.resume:
+        print(json.dumps(resume(a.resume, a.cores)))
+        a.whole = a.resume
+        if a.stopped_at is None:  # the stop being resumed, as the committed record has it
+            a.stopped_at = str(pd.read_csv(WHOLE)["stopped_at"].iloc[-1])
+            a.note = a.note or str(pd.read_csv(WHOLE)["note"].iloc[-1])
     if a.whole:
         t = whole_record(a.whole, a.stopped_at, a.note)
         t.to_csv(WHOLE, index=False)

@@ -1,0 +1,51 @@
+"""benchmarks/bench_openml_loopback.py --resume: a stopped whole draw finished later is recorded from its own files
+(GNU time of the analysis and of the report, the heavy steps' benchmark files), and its block says it was resumed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))
+_spec = importlib.util.spec_from_file_location("bench_openml_loopback", ROOT / "benchmarks" / "bench_openml_loopback.py")
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def _time(wall: str, user: float, sys_s: float) -> str:
+    return (f"\tUser time (seconds): {user}\n\tSystem time (seconds): {sys_s}\n"
+            f"\tElapsed (wall clock) time (h:mm:ss or m:ss): {wall}\n\tMaximum resident set size (kbytes): 2048\n")
+
+
+def test_a_resumed_draw_is_recorded_from_its_files_without_running_anything(tmp_path):
+    wd = tmp_path / "size-886"
+    bench_dir = wd / "work" / "openml-bench-886" / "benchmarks"
+    (bench_dir / "boyd").mkdir(parents=True)
+    (wd / "config.yaml").write_text(yaml.safe_dump({"study": "openml-bench-886"}))
+    for step, s, rss in (("noise_floor", 1500.25, 900.0), ("rank_sets", 2400.0, 3100.5), ("boyd/fold_skew", 300.0, 500.0)):
+        (bench_dir / f"{step}.tsv").write_text(f"s\th:m:s\tmax_rss\n{s}\t0\t{rss}\n")
+    for name, wall, user, sys_s, when in (("resume", "1:05:02.5", 7000.0, 300.5, "2026-11-28T00:40:00Z"),
+                                          ("report", "2:03", 100.0, 4.0, "2026-11-28T01:50:00Z")):
+        (wd / f"{name}.started").write_text(when + "\n")
+        (wd / f"{name}.ended").write_text(when.replace(":00Z", ":59Z") + "\n")
+        (wd / f"{name}.log").write_text("snakemake's lines\n" + _time(wall, user, sys_s))
+    (wd / "report.html").write_text("<html></html>")
+    (wd / "progress.csv").write_text("seconds,tasks_done,requests,mb_sent,disk_mb,max_in_flight,load1\n"
+                                     "60,10,900,80.0,90.0,4,2.0\n2487,886,57064,5216.3,6531.7,4,2.7\n")
+    rec = bench.resume(wd, cores=2)  # both parts ended: nothing is run again
+    assert rec["resume"]["wall_s"] == 3902.5 and rec["report"]["wall_s"] == 123.0
+    assert rec["steps_s"] == {"noise_floor": 1500.2, "rank_sets": 2400.0, "boyd/fold_skew": 300.0}
+    assert json.loads((wd / "resume.json").read_text()) == rec
+    row = bench.whole_record(wd, "23:52 UTC", "first part").iloc[0]
+    assert row["finished"] and row["analysis_cpu_s"] == 7300.5 and row["peak_rss_mb_any_job"] == 3100
+    block = bench.whole_block(pd.DataFrame([row]))
+    assert "stopped at 23:52 UTC in its analysis; the analysis resumed" in block
+    assert "3,902 s wall, 7,300 CPU s" in block and "report in 123 s" in block
+    assert "| seconds | 1,500 | 2,400 | 300 |" in block
