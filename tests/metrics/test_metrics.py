@@ -412,6 +412,25 @@ def test_aucnpr_definition():
             assert M.aucnpr(y, s, recall_range=rr) == pytest.approx(expected, abs=1e-12)
 
 
+def test_aucnpr_remembers_the_minimum_with_the_bits_of_the_call():
+    # the minimum is remembered per skew (Boyd's fold-skew runs ask for the same few skews thousands of times);
+    # the area is the definition's to the bit, whatever was asked before
+    from prspace.metrics.boyd_minima import _aupr_min_scalar
+
+    _aupr_min_scalar.cache_clear()
+    rng = np.random.default_rng(5)
+    for _ in range(3):  # a second and third pass are served from the memo
+        for n_pos in (1, 3, 17, 60):
+            y = np.r_[np.ones(n_pos), np.zeros(97)].astype(int)
+            s = rng.normal(size=y.size) + y
+            for rr in [(0.0, 1.0), (0.2, 0.9)]:
+                a, b = rr
+                lo = M.aupr_min(float(y.mean()), rr)
+                expected = float((M.aupr(y, s, recall_range=rr) - lo) / ((b - a) - lo))
+                assert M.aucnpr(y, s, recall_range=rr) == min(max(expected, 0.0), 1.0)
+    assert _aupr_min_scalar.cache_info().hits >= 16
+
+
 # --------------------------------------------------------------------------------------------
 # Weights, all_metrics, extras
 # --------------------------------------------------------------------------------------------
