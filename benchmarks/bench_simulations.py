@@ -3,7 +3,7 @@
 Per task size ``n_pos/n_neg`` (default: the README's own-data study, wine 48/130 and breast cancer
 212/357, and their midpoint 130/244 where ``rank_set_summary`` simulates), ``--tasks`` simulated
 tasks of two binormal models (calibration) each resampled ``--n-boot`` times, scored two ways in
-one process with the heap settings of the two commands (:mod:`prspace.core._heap`), best of three,
+one process with the heap settings of the two commands (:mod:`prspace.core.memory`), best of three,
 CPU time (``time.process_time``):
 
 * ``old``: per simulated task and model, the per-group counts of both classes
@@ -13,8 +13,8 @@ CPU time (``time.process_time``):
   (AUPR, AUPRG, AUROC), untied rankings from one pass over each class, many tasks per call.
 
 Prints both (ms per simulated task), their ratio and whether the values are identical (they
-must be). Then the heap settings of :mod:`prspace.core._heap`: the same calibration at the larger size
-in two child processes, without and with :func:`prspace.core._heap.keep_freed_memory`, user and system
+must be). Then the heap settings of :mod:`prspace.core.memory`: the same calibration at the larger size
+in two child processes, without and with :func:`prspace.core.memory.keep_freed_memory`, user and system
 CPU seconds side by side (system time is the page faulting the settings remove).
 
 Run: ``python benchmarks/bench_simulations.py [--sizes 48/130,212/357] [--tasks 20] [--n-boot 200]``.
@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from prspace import metrics as M
-from prspace.core._heap import keep_freed_memory
+from prspace.core.memory import keep_freed_memory
 from prspace.experiments.noise.noise_floor import group_counts
 from prspace.experiments.noise.sim_metrics import scored_metrics_many
 from prspace.stats.resampling import uniform_counts
@@ -39,7 +39,7 @@ from prspace.stats.resampling import uniform_counts
 METRICS = ["aupr", "auprg", "auroc"]
 CHILD = """
 import sys, numpy as np
-from prspace.core._heap import keep_freed_memory
+from prspace.core.memory import keep_freed_memory
 from prspace.experiments.noise import noise_calibration as C
 if sys.argv[1] == "1":
     keep_freed_memory()

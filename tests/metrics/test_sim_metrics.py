@@ -10,7 +10,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from prspace import metrics as M
-from prspace.core._heap import keep_freed_memory
+from prspace.core.memory import keep_freed_memory
 from prspace.experiments.noise import noise_calibration as C
 from prspace.experiments.noise import noise_floor as NF
 from prspace.experiments.noise import rank_sets as RS

@@ -14,9 +14,8 @@ figure ``prspace figure NAME``.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import functools
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from prspace.cli._options import processes
 from prspace.core.errors import InputError
 from prspace.core.output import write_parquet
 from prspace.core.panels import parse_learners
+from prspace.core.processes import ordered_map
 from prspace.data.datasets import load_dataset
 from prspace.experiments.boyd import downsampling as ds
 from prspace.experiments.boyd import fold_skew as fs
@@ -101,12 +101,7 @@ def run_fold_skew(args: argparse.Namespace) -> int:
         args.out_dir.mkdir(parents=True, exist_ok=True)
     kw = {"dispersions": args.dispersions, "seeds": args.seeds, "seed": args.seed, "max_repeats": args.max_repeats}
     pairs = list(zip(args.status, outs, strict=True))
-    jobs = min(args.jobs, len(pairs))
-    if jobs <= 1:
-        _report(map(_fold_skew_task, pairs, [kw] * len(pairs)), len(pairs))
-        return 0
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        _report(pool.map(_fold_skew_task, pairs, [kw] * len(pairs)), len(pairs))
+    _report(ordered_map(functools.partial(_fold_skew_task, kw=kw), pairs, jobs=args.jobs), len(pairs))
     return 0
 
 

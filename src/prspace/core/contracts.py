@@ -40,19 +40,21 @@ or a task id ``1882`` must not turn into a number).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
 from prspace.core.output import write_csv
+from prspace.core.processes import ordered_map
 from prspace.core.schema import SOURCES, TaskInfo, read_predictions
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "local_task_list",
     "ok_predictions",
     "ok_statuses",
+    "over_tasks",
     "read_metrics_table",
     "read_status",
     "read_task_list",
@@ -73,6 +76,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Seconds between the progress lines of :func:`ok_predictions` (its ``progress``)
 PROGRESS_SECONDS = 30.0
@@ -277,16 +281,52 @@ def ok_predictions(status_paths: Iterable[str | os.PathLike[str]], *, progress: 
     ``noise floor: 120 of 886 tasks done, 5.2 min; about 9 min left``, the time left from the share of the
     predictions' bytes done (a task's work grows with its rows, not with the count of tasks)."""
     statuses = ok_statuses(status_paths)
-    sizes = [_size(s.predictions) for s in statuses] if progress else []
-    start = last = time.monotonic()
+    said = _Progress(progress, statuses, every)
     for i, status in enumerate(statuses):
-        if progress and i and time.monotonic() - last >= every:
-            last = time.monotonic()
-            spent, share = last - start, sum(sizes[:i]) / max(sum(sizes), 1)
-            left = f"; about {spent * (1 - share) / share / 60:.0f} min left" if share > 0 else ""
-            log.info("%s: %d of %d tasks done, %.1f min%s", progress, i, len(statuses), spent / 60, left)
+        said.done(i)
         df, info = read_predictions(status.predictions)
         yield status, df, info
+
+
+def over_tasks(fn: Callable[[TaskStatus, pd.DataFrame, TaskInfo], T], status_paths: Iterable[str | os.PathLike[str]],
+               *, jobs: int = 1, progress: str | None = None, every: float = PROGRESS_SECONDS) -> list[T]:
+    """``fn(status, predictions, info)`` of every task with predictions, in the order of :func:`ok_predictions`
+    (and with its progress lines): here one task after the other (``jobs`` <= 1), or in up to ``jobs`` spawned
+    processes that each read their own task's predictions (:func:`prspace.core.processes.ordered_map`; ``fn``
+    must pickle: a module-level function or a ``functools.partial`` of one).  Each task's result depends on that
+    task alone, so the list is the same whatever ``jobs``."""
+    if jobs <= 1:
+        return [fn(*task) for task in ok_predictions(status_paths, progress=progress, every=every)]
+    statuses = ok_statuses(status_paths)
+    said = _Progress(progress, statuses, every)
+    out = []
+    for result in ordered_map(functools.partial(_on_task, fn), statuses, jobs=jobs):
+        out.append(result)
+        said.done(len(out))
+    return out
+
+
+def _on_task(fn: Callable[[TaskStatus, pd.DataFrame, TaskInfo], T], status: TaskStatus) -> T:
+    df, info = read_predictions(status.predictions)
+    return fn(status, df, info)
+
+
+class _Progress:
+    """The progress lines of a loop over ``statuses`` (``what`` None: none): :meth:`done` after each task."""
+
+    def __init__(self, what: str | None, statuses: list[TaskStatus], every: float) -> None:
+        self.what, self.n, self.every = what, len(statuses), every
+        self.sizes = [_size(s.predictions) for s in statuses] if what else []
+        self.start = self.last = time.monotonic()
+
+    def done(self, i: int) -> None:
+        """``i`` tasks are done: a line when asked for, at least ``every`` seconds after the last, not at 0 or the end."""
+        if not self.what or not 0 < i < self.n or time.monotonic() - self.last < self.every:
+            return
+        self.last = time.monotonic()
+        spent, share = self.last - self.start, sum(self.sizes[:i]) / max(sum(self.sizes), 1)
+        left = f"; about {spent * (1 - share) / share / 60:.0f} min left" if share > 0 else ""
+        log.info("%s: %d of %d tasks done, %.1f min%s", self.what, i, self.n, spent / 60, left)
 
 
 def _size(path: str) -> int:

@@ -147,7 +147,7 @@ def point_metrics(block: Block) -> np.ndarray:
 
 
 #: Cells (replicates x rows) :func:`weighted_metrics` scores at a time: 16 MB of float64, under glibc's largest mmap
-#: threshold (:mod:`prspace.core._heap`), so chunks reuse freed memory instead of faulting in pages.  The loopback
+#: threshold (:mod:`prspace.core.memory`), so chunks reuse freed memory instead of faulting in pages.  The loopback
 #: draw's largest task (236,064 rows, 30 models, 200 resamples): 151 s (72 s system) in one call, 76 s in chunks.
 CHUNK_CELLS = 1 << 21
 

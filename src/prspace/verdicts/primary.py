@@ -46,9 +46,9 @@ import pandas as pd
 
 from prspace.core import claims as REG
 from prspace.core import registry as R
-from prspace.core._heap import keep_freed_memory
 from prspace.core.errors import InputError
 from prspace.core.evidence import SCHEME_COLUMNS
+from prspace.core.memory import keep_freed_memory
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
 from prspace.verdicts.primary_text import REPLICATES, how_computed
@@ -197,7 +197,7 @@ def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, se
     group with its own seed spawned from ``seed`` in the order of the groups' first claims;
     ``n_out`` outer resamples of the double bootstrap (default :func:`double_outer`)."""
     # the bootstrap allocates and frees arrays of tens of MB thousands of times: kept, not faulted in again
-    # (prspace.core._heap; collect_evidence of the default study at 1,000,000 resamples: 548,000 page faults)
+    # (prspace.core.memory; collect_evidence of the default study at 1,000,000 resamples: 548,000 page faults)
     keep_freed_memory()
     groups: dict[int, list[int]] = {}
     for i, (_, st, _) in enumerate(entries):

@@ -20,17 +20,15 @@ do: it calls the one decision rule, and the layers (docs/architecture.md) put ``
 from __future__ import annotations
 
 import io
-import multiprocessing
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import NotRequired, TypedDict, TypeVar
+from typing import NotRequired, TypedDict
 
 import pandas as pd
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import to_csv_text
+from prspace.core.processes import Beside
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking
 from prspace.experiments.steps.rank_step import learner_families
@@ -55,8 +53,6 @@ VerdictsInputs = TypedDict("VerdictsInputs", {role: NotRequired[Path] for role, 
 #: the tables without which there is no verdict: Flach & Kull's primary rows (step ``rank``)
 _REQUIRED = (R.DISAGREEMENT_SUMMARY, R.DISAGREEMENT_PER_TASK)
 
-T = TypeVar("T")
-
 
 def _as_written(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as a reader of its CSV sees it (six significant digits: :func:`prspace.core.output.to_csv_text`),
@@ -80,26 +76,6 @@ def _one_per_family(metrics_csv: Path | None, per_task: pd.DataFrame) -> tuple[p
     n_all, n_one = metrics["model_id"].nunique(), fams.nunique()
     return per, (f"'{ONE_PER_FAMILY}': the {n_one} models left when each of the {fams.nunique()} learner families "
                  f"(hyperparameter variants of one method) keeps the model whose id sorts first, of {n_all}.")
-
-
-class _Beside:
-    """Calls run in ``n`` spawned processes beside this one (``n`` < 1: here, when their result is
-    asked for). ``submit(fn, *args, **kw)`` returns a function that gives the call's result."""
-
-    def __init__(self, n: int) -> None:
-        self.pool = ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) if n >= 1 else None
-
-    def __enter__(self) -> _Beside:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
-
-    def submit(self, fn: Callable[..., T], *args: object, **kw: object) -> Callable[[], T]:
-        if self.pool is None:
-            return lambda: fn(*args, **kw)
-        return self.pool.submit(fn, *args, **kw).result
 
 
 def run_parameters(*, study: str, source: str | None, seed: int, suite: str | None, learners: str | None,
@@ -141,7 +117,7 @@ def verdicts_step(inputs: VerdictsInputs, *, n_boot: int, seed: int, study: str,
     variants = sensitivity_variants_of(per_task, tasks, per_task_one_per_family=one,
                                        noise_pairs=read(R.NOISE_FLOOR_PAIRS, dtype={"task_id": str}))
     kept: dict = {}
-    with _Beside(min(jobs - 1, len(variants))) as beside:
+    with Beside(min(jobs - 1, len(variants))) as beside:
         # the sensitivity variants in other processes (when jobs > 1) while this one collects the evidence
         parts = [beside.submit(variant_rows, var, tasks, n_boot=n_boot, seed=seed) for var in variants]
         try:

@@ -258,3 +258,37 @@ def test_cli_writes_per_task_files_the_table_summary_and_evidence(tmp_path):
     assert main([*summary, "--in", f"rank_sets={empty}", "--tables-dir", str(empty.parent)]) == 0
     assert pd.read_csv(empty.parent / "rank_set_evidence.csv").empty
     assert pd.read_csv(empty.parent / "rank_set_summary.csv").empty
+
+
+def test_the_per_task_steps_in_two_processes_write_the_same_bytes(tmp_path):
+    # rank_sets and noise_floor with --jobs 2 (each task in a spawned process, prspace.core.contracts.over_tasks):
+    # every file byte for byte that of --jobs 1, a skipped task left out in both
+    from prspace.core.schema import TaskInfo, write_predictions
+
+    status = []
+    for i, task in enumerate(["keel-a1", "keel-a2", "other-b", "other-c"]):
+        df = _predictions(task, 120 + 30 * i, [0.5, 1.0, 1.1, 2.0], seed=10 + i)
+        info = TaskInfo(task_id=task, source="local", dataset_id=str(i), dataset_name=task, n=120 + 30 * i,
+                        n_pos=int(df[df.model_id == "m00"].y_true.sum()), positive_class="1",
+                        estimation_procedure="3-fold CV", n_folds=3, n_repeats=1, n_models=4,
+                        provenance="test", created_at="2026-01-01T00:00:00Z")
+        df["flow_id"], df["flow_name"] = df["model_id"], df["model_id"]
+        write_predictions(df, info, tmp_path / f"{task}.parquet")
+        (tmp_path / f"{task}.json").write_text(json.dumps({"task_id": task, "status": "ok", "reason": "",
+                                                           "predictions": str(tmp_path / f"{task}.parquet")}))
+        status.append(str(tmp_path / f"{task}.json"))
+    (tmp_path / "skipped.json").write_text(json.dumps({"task_id": "skipped", "status": "skipped", "reason": "few"}))
+    status.append(str(tmp_path / "skipped.json"))
+    metrics = json.dumps(list(RS.RANK_SET_METRICS))
+    files = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}"
+        assert main(["step", "rank_sets", "--in", "status=" + status[0], *status[1:], "--set", f"metrics={metrics}",
+                     "--set", "n_boot=60", "--set", "confidence=0.95", "--set", "seed=3", "--tables-dir", str(out),
+                     "--out", f"per_task={out / 'per_task'}", "--jobs", str(jobs)]) == 0
+        assert main(["step", "noise_floor", "--in", "status=" + status[0], *status[1:], "--set", f"metrics={metrics}",
+                     "--set", "n_boot=50", "--set", "seed=3", "--set", "alpha=0.05", "--tables-dir", str(out),
+                     "--jobs", str(jobs)]) == 0
+        files[jobs] = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert len(files[1]) == 7 and files[1] == files[2]  # 2 noise-floor tables, rank_sets.csv and 4 per-task files
+    assert len(pd.read_csv(tmp_path / "jobs2" / "rank_sets.csv")) == 4 * 4 * len(RS.RANK_SET_METRICS)

@@ -100,8 +100,8 @@ from prspace.audit.simulation.power_tests import (
     reject,
 )
 from prspace.audit.simulation.power_tests import pair_block as _block  # planning's name for it
-from prspace.core._heap import keep_freed_memory
 from prspace.core.errors import InputError
+from prspace.core.memory import keep_freed_memory
 from prspace.stats.delong import delong
 from prspace.stats.pairwise import jackknife_pairs
 from prspace.stats.replicates import (
@@ -436,7 +436,7 @@ def power_table(data, *, n_pos: list[int] | None = None, n_neg: list[int] | None
     if n_groups and not grouped:
         raise InputError("--groups plans numbers of groups: it needs --group-col naming each row's group")
     # the planned sets' kernel arrays (tens of MB on the grouped path) are allocated and freed thousands of times:
-    # kept, not faulted in again (prspace.core._heap; the grouped 2,000-row benchmark file: 24 of 50 CPU s were
+    # kept, not faulted in again (prspace.core.memory; the grouped 2,000-row benchmark file: 24 of 50 CPU s were
     # the kernel's page faults)
     keep_freed_memory()
     rows = []

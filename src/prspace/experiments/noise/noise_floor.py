@@ -40,6 +40,7 @@ other tasks run.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections.abc import Sequence
 
@@ -47,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from prspace import metrics as M
-from prspace.core.contracts import ok_predictions
+from prspace.core.contracts import over_tasks
 from prspace.core.defaults import N_BOOT_REPLICATE
 from prspace.core.errors import InputError
 from prspace.experiments.ranking import metric_pairs
@@ -319,19 +320,23 @@ def noise_floor_task(
 
 
 def study_noise_floors(status_paths: Sequence[str], *, metrics: Sequence[str], n_boot: int, seed: int = 0,
-                       alpha: float = ALPHA) -> tuple[pd.DataFrame, pd.DataFrame]:
+                       alpha: float = ALPHA, jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`noise_floor_task` of every task with predictions (status files, in sorted order): the
     floors (:data:`FLOOR_COLUMNS`) and the pairs (:data:`PAIR_COLUMNS`) stacked, empty when no task
     has predictions.  ``n_boot`` >= 1 and ``alpha`` in (0, 0.5) (a one-sided level), else
-    :class:`InputError`."""
+    :class:`InputError`.  ``jobs`` > 1: the tasks in that many processes
+    (:func:`prspace.core.contracts.over_tasks`; each task seeds its own draws, so the same tables)."""
     if n_boot < 1:
         raise InputError(f"--n-boot must be at least 1, got {n_boot}")
     if not (0.0 < alpha < 0.5):
         raise InputError(f"--alpha must lie in (0, 0.5) (a one-sided level such as 0.05), got {alpha}")
-    floors, pairs = [], []
-    for _, df, _ in ok_predictions(status_paths, progress="noise floor"):
-        f, p = noise_floor_task(df, metrics=metrics, n_boot=n_boot, seed=seed, alpha=alpha)
-        floors.append(f)
-        pairs.append(p)
+    done = over_tasks(functools.partial(_task_floors, metrics=list(metrics), n_boot=n_boot, seed=seed, alpha=alpha),
+                      status_paths, jobs=jobs, progress="noise floor")
+    floors, pairs = [f for f, _ in done], [p for _, p in done]
     return (pd.concat(floors, ignore_index=True) if floors else pd.DataFrame(columns=FLOOR_COLUMNS),
             pd.concat(pairs, ignore_index=True) if pairs else pd.DataFrame(columns=PAIR_COLUMNS))
+
+
+def _task_floors(_status: object, predictions: pd.DataFrame, _info: object, **kw: object,
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return noise_floor_task(predictions, **kw)

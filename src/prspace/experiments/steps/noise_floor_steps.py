@@ -15,8 +15,8 @@ from typing import TypedDict
 import pandas as pd
 
 from prspace.core import registry as R
-from prspace.core._heap import keep_freed_memory
 from prspace.core.errors import InputError
+from prspace.core.memory import keep_freed_memory
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.noise import noise_calibration as C
 from prspace.experiments.noise.noise_floor import study_noise_floors
@@ -39,14 +39,16 @@ class NoiseFloorInputs(TypedDict):
 
 
 def noise_floor_step(inputs: NoiseFloorInputs, *, metrics: Sequence[str], n_boot: int, seed: int,
-                     alpha: float) -> StepOutput:
+                     alpha: float, jobs: int = 1) -> StepOutput:
     """Step ``noise_floor``: per task and metric the top-1 / top-3 floors, per task and metric pair the
     distinguishable disagreement (:func:`~prspace.experiments.noise.noise_floor.study_noise_floors`;
-    ``alpha``: one-sided level of each of the two tests of a distinguishable disagreement)."""
+    ``alpha``: one-sided level of each of the two tests of a distinguishable disagreement; ``jobs``: the
+    tasks in that many processes, the same tables)."""
     t0 = time.process_time()
-    floors, pairs = study_noise_floors(inputs["status"], metrics=list(metrics), n_boot=n_boot, seed=seed, alpha=alpha)
-    log.info("noise floor of %d tasks, %d resamples each: %.1f CPU s", floors["task_id"].nunique() if len(floors) else 0,
-             n_boot, time.process_time() - t0)
+    floors, pairs = study_noise_floors(inputs["status"], metrics=list(metrics), n_boot=n_boot, seed=seed, alpha=alpha,
+                                       jobs=jobs)
+    log.info("noise floor of %d tasks, %d resamples each: %.1f CPU s in this process (%d at once)",
+             floors["task_id"].nunique() if len(floors) else 0, n_boot, time.process_time() - t0, max(jobs, 1))
     return StepOutput(tables=[TableOut(R.NOISE_FLOOR_PER_TASK, floors), TableOut(R.NOISE_FLOOR_PAIRS, pairs)])
 
 

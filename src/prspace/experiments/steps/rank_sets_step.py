@@ -11,18 +11,19 @@ plausible-best sets per study (:mod:`prspace.experiments.noise.rank_sets`), with
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import pandas as pd
 
 from prspace.core import registry as R
-from prspace.core._heap import keep_freed_memory
-from prspace.core.contracts import ok_predictions
+from prspace.core.contracts import over_tasks
 from prspace.core.errors import InputError
+from prspace.core.memory import keep_freed_memory
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.noise import rank_sets as RS
 from prspace.experiments.noise.noise_calibration import (
@@ -41,23 +42,27 @@ class RankSetsInputs(TypedDict):
 
 
 def rank_sets_step(inputs: RankSetsInputs, *, metrics: Sequence[str], n_boot: int, confidence: float,
-                   seed: int) -> StepOutput:
+                   seed: int, jobs: int = 1) -> StepOutput:
     """Step ``rank_sets``: ``n_boot`` paired stratified bootstrap resamples per task (each task draws from
-    (``seed``, task)), rank sets of family-wise ``confidence``, for each of ``metrics``."""
+    (``seed``, task)), rank sets of family-wise ``confidence``, for each of ``metrics``; ``jobs``: the tasks in
+    that many processes (:func:`prspace.core.contracts.over_tasks`), the same tables."""
     if n_boot < 10:
         raise InputError(f"n_boot must be at least 10, got {n_boot}")
     if not (0.5 < confidence < 1.0):
         raise InputError(f"confidence must lie in (0.5, 1), e.g. 0.95; got {confidence}")
     keep_freed_memory()
-    per_task: dict[str, pd.DataFrame] = {}
     t0 = time.process_time()
-    for _, df, task in ok_predictions(inputs["status"], progress="rank sets"):
-        per_task[str(task.task_id)] = RS.task_rank_sets(df, metrics=list(metrics), n_boot=n_boot, seed=seed,
-                                                        confidence=confidence)
+    per_task = dict(over_tasks(functools.partial(_task_sets, metrics=list(metrics), n_boot=n_boot, seed=seed,
+                                                 confidence=confidence), inputs["status"], jobs=jobs, progress="rank sets"))
     table = (pd.concat(per_task.values(), ignore_index=True) if per_task
              else pd.DataFrame(columns=RS.RANK_SET_COLUMNS))
-    log.info("rank sets of %d tasks, %d resamples each: %.1f CPU s", len(per_task), n_boot, time.process_time() - t0)
+    log.info("rank sets of %d tasks, %d resamples each: %.1f CPU s in this process (%d at once)", len(per_task), n_boot,
+             time.process_time() - t0, max(jobs, 1))
     return StepOutput(tables=[TableOut(R.RANK_SETS, table)], files={"per_task": per_task})
+
+
+def _task_sets(_status: object, predictions: pd.DataFrame, task: Any, **kw: Any) -> tuple[str, pd.DataFrame]:
+    return str(task.task_id), RS.task_rank_sets(predictions, **kw)
 
 
 class RankSetSummaryInputs(TypedDict):
