@@ -176,6 +176,13 @@ def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: p
     ax1.grid(alpha=0.25, which="both")
     ax1.legend(fontsize=8, loc="lower right")
 
+    if cells.empty:  # no learner evaluated on every task (an OpenML draw): no ranks to show
+        ax2.set_axis_off()
+        ax2.text(0.5, 0.5, "No learner was evaluated on every task:\nmeans over tasks compare learners only over the "
+                 "same tasks,\nso there are no ranks to show (the learner tables say how many tasks\nthe most common "
+                 "learner has).", ha="center", va="center", fontsize=10, transform=ax2.transAxes)
+        fig.suptitle(text["title"], fontsize=11)
+        return fig
     n_rows, n_cols = int(cells["row"].max()) + 1, int(cells["col"].max()) + 1
     data = np.full((n_rows, n_cols), np.nan)
     data[cells["row"].to_numpy(int), cells["col"].to_numpy(int)] = cells["rank"].to_numpy(np.float64)

@@ -18,6 +18,7 @@ from scipy import integrate
 from scipy.stats import kendalltau
 
 from prspace.core import claims as REG
+from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.experiments.boyd import boyd_evidence as be
 from prspace.experiments.boyd import boyd_evidence_runs as ber
@@ -476,3 +477,39 @@ def test_committed_primary_rows_keep_their_per_task_values(study):
         v = va.loc[va["claim_id"] == c.claim_id, "value"]
         assert len(v) == ev.loc[c.claim_id, "n_tasks"], c.claim_id
         assert v.mean() == pytest.approx(ev.loc[c.claim_id, "estimate"], rel=1e-5, abs=1e-9), c.claim_id
+
+
+def test_a_draw_without_a_learner_on_every_task_says_so_and_gives_no_means(tmp_path):
+    # an OpenML draw: 30 flows per task from hundreds, none on every task (the loopback's 886 tasks, 2026-11-28):
+    # the per-task table and the skew correlations stay; the learner tables are empty with the reason in their
+    # note, the figure says why its heat map is empty, and section 4.2 gives no evidence rows (nothing to average)
+    from prspace.experiments.boyd import aggregation as ag
+    from prspace.experiments.boyd import boyd_figure_data as BF
+    from prspace.experiments.boyd.boyd_tables import aggregation_report
+    from prspace.figures import boyd_figures as B
+
+    rng = np.random.default_rng(3)
+    rows = [{"task_id": f"t{t}", "pi": 0.04 * (t + 1), "flow_id": f"f{(t * 2 + k) % 9}", "aupr": rng.uniform(0.3, 0.9),
+             "aucnpr": rng.uniform(0.1, 0.8), "auprg": rng.uniform(-0.2, 0.9), "auroc": rng.uniform(0.6, 0.95)}
+            for t in range(6) for k in range(3)]
+    df = pd.DataFrame(rows)
+    assert ag.common_learners(df, learner="flow_id") == []
+    out = aggregation_report(df, learner="flow_id", skew_groups=3)
+    tables = {t.table.name: t for t in out.tables}
+    assert len(tables[R.BOYD_AGGREGATION_TASKS.name].frame) == 18
+    for name in (R.BOYD_AGGREGATION_LEARNERS.name, R.BOYD_AGGREGATION_AGREEMENT.name, R.BOYD_AGGREGATION_SKEW_GROUPS.name):
+        assert tables[name].frame.empty
+        assert tables[name].note.startswith("no flow_id was evaluated on every one of the 6 tasks (the most common on 3)")
+    assert (tables[R.BOYD_AGGREGATION_SKEW_CORRELATION.name].frame["learner"] == "mean of learners").any()
+    t = dict(out.figure_data)
+    assert t[R.BOYD_AGGREGATION_RANKS].empty
+    text = dict(zip(t[R.BOYD_AGGREGATION_TEXT]["field"], t[R.BOYD_AGGREGATION_TEXT]["text"], strict=True))
+    fig = B.figure_aggregation(*(t[d] for d in R.FIGURE_BOYD_AGGREGATION.data), text)
+    assert "No learner was evaluated on every task" in fig.axes[1].texts[0].get_text() and not fig.axes[1].images
+    assert BF.rank_cells(pd.DataFrame(columns=ag.GROUP_COLUMNS)).empty
+    assert be.aggregation_rows(df, None, learner="flow_id", seed=0, n_resamples=N_RES) == []
+    # one learner on every task brings the tables back
+    df2 = pd.concat([df, df.drop_duplicates("task_id").assign(flow_id="everywhere")], ignore_index=True)
+    out2 = aggregation_report(df2, learner="flow_id", skew_groups=3)
+    learners = {t.table.name: t for t in out2.tables}[R.BOYD_AGGREGATION_LEARNERS.name]
+    assert list(learners.frame["flow_id"]) == ["everywhere"] and learners.note is None

@@ -36,6 +36,8 @@ from prspace.experiments.ranking import learner_order_agreement, learner_ranking
 from prspace.metrics.names import BOYD_METRICS
 
 METRICS = BOYD_METRICS
+#: the columns of :func:`skew_group_means`
+GROUP_COLUMNS = ["skew_group", "n_tasks", "learner", "metric", "mean", "rank"]
 
 
 def _check(df: pd.DataFrame, learner: str) -> None:
@@ -45,6 +47,21 @@ def _check(df: pd.DataFrame, learner: str) -> None:
         raise InputError(f"the metrics table lacks column(s) {', '.join(missing)}; make it with `prspace step collect`")
     if df.empty:
         raise InputError("the metrics table has no rows; no task was scored")
+
+
+def common_learners(df: pd.DataFrame, *, learner: str = "flow_id") -> list[str]:
+    """The learners evaluated on every task of ``df`` (sorted): the only ones whose means over tasks compare like
+    with like.  An OpenML draw of 30 flows per task from hundreds may have none."""
+    counts = df.groupby(learner)["task_id"].nunique()
+    return sorted(counts.index[counts == df["task_id"].nunique()])
+
+
+def no_common_learner(df: pd.DataFrame, *, learner: str = "flow_id") -> str:
+    """Why a study has no learners' means over tasks: no ``learner`` on every task, and the most common one's count."""
+    counts = df.groupby(learner)["task_id"].nunique()
+    return (f"no {learner} was evaluated on every one of the {df['task_id'].nunique()} tasks (the most common on "
+            f"{int(counts.max()) if len(counts) else 0}): means over tasks compare learners only over the same tasks, so "
+            "section 4.2's learner tables are left empty (an OpenML draw of 30 flows per task rarely shares one)")
 
 
 def per_task_table(df: pd.DataFrame, *, learner: str = "flow_id") -> pd.DataFrame:
@@ -113,9 +130,10 @@ def skew_group_means(df: pd.DataFrame, *, learner: str = "flow_id", n_groups: in
     """
     _check(df, learner)
     # only learners evaluated on every task, so that group means compare like with like (as in
-    # ranking.learner_ranking_across_tasks with min_share = 1)
-    counts = df.groupby(learner)["task_id"].nunique()
-    df = df[df[learner].isin(counts.index[counts == df["task_id"].nunique()])]
+    # ranking.learner_ranking_across_tasks with min_share = 1); none: no rows
+    df = df[df[learner].isin(common_learners(df, learner=learner))]
+    if df.empty:
+        return pd.DataFrame(columns=GROUP_COLUMNS)
     tasks = df.drop_duplicates("task_id").set_index("task_id")["pi"]
     group = skew_groups(tasks, n_groups)
     d = df.assign(skew_group=df["task_id"].map(group))

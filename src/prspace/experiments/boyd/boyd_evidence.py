@@ -195,9 +195,9 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
     ``n_resamples``: family resamples of every interval (means: :func:`prspace.experiments.boyd.boyd_evidence_runs.interval`;
     the order change: :func:`order_change_resamples` with :func:`~prspace.stats.intervals.order_statistic_interval`)."""
     ag._check(df, learner)
-    counts = df.groupby(learner)["task_id"].nunique()
-    n_all = df["task_id"].nunique()
-    keep = counts.index[counts == n_all]
+    keep = ag.common_learners(df, learner=learner)
+    if not keep:  # no learner on every task (an OpenML draw): no means over tasks to compare, no rows
+        return []
     sub = df[df[learner].isin(keep)]
     X = {m: sub.pivot_table(index="task_id", columns=learner, values=m, aggfunc="mean").sort_index() for m in ("aupr", "aucnpr")}
     task_ids = X["aupr"].index.to_numpy()

@@ -140,6 +140,8 @@ def rank_cells(groups: pd.DataFrame) -> pd.DataFrame:
     :func:`prspace.experiments.boyd.aggregation.skew_group_means`) as cells ``row, col, learner,
     skew_group, metric, rank``: columns by pi group (``all tasks`` last) then
     :data:`HEAT_METRICS`, rows by the rank of mean AUPR over all tasks."""
+    if groups.empty:  # no learner on every task: no heat map
+        return pd.DataFrame(columns=["row", "col", "learner", "skew_group", "metric", "rank"])
     order = [g for g in sorted(pd.unique(groups["skew_group"])) if g != "all tasks"] + ["all tasks"]
     piv = groups.pivot_table(index="learner", columns=["skew_group", "metric"], values="rank")
     cols = [(g, m) for g in order for m in HEAT_METRICS]

@@ -194,7 +194,13 @@ def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_
     """Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks, their agreement, the skew correlations
     and skew groups (``skew_groups`` equal-size groups of tasks by pi), and the figure."""
     per_task = ag.per_task_table(metrics, learner=learner)
-    means, agree = ag.learner_means(metrics, learner=learner)
+    common = ag.common_learners(metrics, learner=learner)
+    if common:
+        means, agree = ag.learner_means(metrics, learner=learner)
+        learners, none = ag.order_changes(means, learner=learner), None
+    else:  # no learner on every task (an OpenML draw): the learner tables empty, saying why
+        learners, agree = pd.DataFrame(columns=[learner, "n_tasks"]), pd.DataFrame(columns=["metric_a", "metric_b"])
+        none = ag.no_common_learner(metrics, learner=learner) + "."
     corr = ag.skew_correlation(metrics, learner=learner)
     groups = ag.skew_group_means(metrics, learner=learner, n_groups=skew_groups)
     src = _study_source(study)
@@ -203,14 +209,14 @@ def aggregation_report(metrics: pd.DataFrame, *, learner: str = "flow_id", skew_
         TableOut(R.BOYD_AGGREGATION_TASKS, per_task,
                     title="Per task and learner: pi, AUCPR_MIN and the metrics (Boyd et al. 2012, Table 2 generalised)",
                     note=f"Pooled cross-validated predictions; {n} tasks; {src}."),
-        TableOut(R.BOYD_AGGREGATION_LEARNERS, ag.order_changes(means, learner=learner),
-                    title="Learners' mean over tasks and their rank by each metric (1 = best)"),
+        TableOut(R.BOYD_AGGREGATION_LEARNERS, learners,
+                    title="Learners' mean over tasks and their rank by each metric (1 = best)", note=none),
         TableOut(R.BOYD_AGGREGATION_AGREEMENT, agree,
-                    title="Do the learners' orders by mean metric agree? (pairs of metrics)"),
+                    title="Do the learners' orders by mean metric agree? (pairs of metrics)", note=none),
         TableOut(R.BOYD_AGGREGATION_SKEW_CORRELATION, corr,
                     title="Spearman's rho of each metric with pi across tasks; free_share = mean AUCPR_MIN / mean AUPR"),
-        TableOut(R.BOYD_AGGREGATION_SKEW_GROUPS, ag.skew_groups_wide(groups),
-                    title="Learners' mean metric and rank within pi groups of tasks"),
+        TableOut(R.BOYD_AGGREGATION_SKEW_GROUPS, ag.skew_groups_wide(groups) if len(groups) else groups,
+                    title="Learners' mean metric and rank within pi groups of tasks", note=none),
     ]
     return StepOutput(tables, figure_data=aggregation_tables(per_task, groups, source=src))
 
