@@ -49,3 +49,13 @@ def test_no_learner_on_enough_tasks_gives_empty_tables_and_the_reason():
     assert t.learners.empty and list(t.learners.columns) == ["flow_id", "flow_name", "n_tasks"]
     assert t.agreement.empty and list(t.agreement.columns) == RANKING.AGREEMENT_COLUMNS
     assert not t.winners.empty  # the winners only need learners on every task
+
+
+def test_no_learner_on_every_task_gives_no_winner_either():
+    # an OpenML draw: 30 flows per task from hundreds, none on every task (the loopback's 886-task draw)
+    df = _metrics()
+    df = df[~((df.flow_id == "1") & (df.task_id == "101")) & ~((df.flow_id == "2") & (df.task_id == "102"))
+            & ~((df.flow_id == "3") & (df.task_id == "103"))]
+    t = RANKING.learner_tables(df)
+    assert "no flow_id occurs in at least 100% of the 5 tasks" in t.problem and t.learners.empty
+    assert t.winners.empty and list(t.winners.columns) == RANKING.WINNER_COLUMNS

@@ -56,6 +56,7 @@ from prspace.experiments.ranking.disagreement_summary import (
 )
 from prspace.experiments.ranking.learner_tables import (
     AGREEMENT_COLUMNS,
+    WINNER_COLUMNS,
     WINNER_CRITERIA,
     LearnerTables,
     flipped_pairs,
@@ -112,6 +113,7 @@ __all__ = [
     "SCORECARD_COLUMNS",
     "SUMMARY_STATS",
     "TIE_CONVENTION",
+    "WINNER_COLUMNS",
     "WINNER_CRITERIA",
     "all_disagreements",
     "bootstrap_ci",

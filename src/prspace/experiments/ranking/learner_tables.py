@@ -171,6 +171,8 @@ def learner_winners(
     keep = sorted(counts.index[counts == n_groups])
     sub = df[df[learner].isin(keep)]
     rows = []
+    if not keep:  # no learner on every task (an OpenML draw of 30 flows per task): no winner to name
+        return pd.DataFrame(columns=WINNER_COLUMNS)
     for m in metrics:
         tasks = sub[group].drop_duplicates().sort_values().to_numpy()
         X = sub.pivot(index=group, columns=learner, values=m).reindex(index=tasks, columns=keep).to_numpy(np.float64)
@@ -198,7 +200,12 @@ def learner_winners(
                          "winner": keep[w], "runner_up": keep[r], "winner_value": sign * v[w],
                          "runner_up_value": sign * v[r], "margin": float(v[w] - v[r]),
                          "n_tasks_flip": len(flips), "flip_tasks": ", ".join(flips[:5])})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=WINNER_COLUMNS)
+
+
+#: the columns of :func:`learner_winners`
+WINNER_COLUMNS = ["metric", "criterion", "n_learners", "n_tasks", "winner", "runner_up", "winner_value", "runner_up_value",
+                  "margin", "n_tasks_flip", "flip_tasks"]
 
 
 def one_model_per_family(df: pd.DataFrame, families: pd.Series, *, model: str = "model_id") -> pd.DataFrame:
