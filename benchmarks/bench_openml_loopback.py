@@ -37,6 +37,7 @@ writes the docs.
 from __future__ import annotations
 
 import argparse
+import calendar
 import json
 import os
 import re
@@ -348,34 +349,57 @@ def _utc() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+def _part_names(wd: Path) -> list[str]:
+    """The analysis parts already started in ``wd`` (``resume``, ``resume2``, ...), in order."""
+    names = [p.name.removesuffix(".started") for p in wd.glob("resume*.started")]
+    return sorted(names, key=lambda n: int(n.removeprefix("resume") or 1))
+
+
 def resume(wd: Path, cores: int) -> dict:
     """``--resume``: finish a stopped run of the whole draw (``<work>/size-N``) with the code of this checkout,
     without fetching again: ``snakemake all`` on its own config under ``/usr/bin/time -v`` with
-    ``--rerun-triggers mtime`` (what is done stays done; its fetch needs no server), then the HTML report.
-    Each part's start, end and GNU time go to ``<wd>/resume.{started,ended,log}`` and
-    ``<wd>/report.{started,ended,log}``; a part that ended already is not run again.  Writes
-    ``<wd>/resume.json`` (both parts' wall, user and system seconds) for :func:`whole_record`."""
+    ``--rerun-triggers mtime`` (what is done stays done; its fetch needs no server) until the study has its
+    verdicts, then the HTML report.  Each part's start, end, command and GNU time go to ``<wd>/<part>.{started,
+    ended,cmd,log}``: ``resume``, then ``resume2`` ... when an earlier one stopped on a failure fixed since (or
+    ran beside another with ``--nolock``), and ``report``; a part that ended is not run again, one that has not
+    ended is waited for (an error).  Writes ``<wd>/resume.json`` (every part's wall, user and system seconds;
+    the analysis from the first start to the last end, its CPU summed) for :func:`whole_record`."""
     cfg = wd / "config.yaml"
     study = yaml.safe_load(cfg.read_text())["study"]
     base = [str(SNAKEMAKE), "--snakefile", str(ROOT / "Snakefile"), "--directory", str(wd), "--configfile", str(cfg),
             "--profile", str(ROOT / "profiles" / "local"), "--cores", str(cores)]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    parts = {"resume": [*base, "all", "--rerun-triggers", "mtime"],
-             "report": [*base, "--report", str(wd / "report.html"), "--rerun-triggers", "mtime"]}
-    for name, cmd in parts.items():
+    parts = _part_names(wd)
+    for name in parts:
+        if not (wd / f"{name}.ended").exists():
+            raise SystemExit(f"{name} of {wd} has not ended; wait for it (its log: {wd / f'{name}.log'})")
+    verdicts = wd / "results" / study / "tables" / "verdicts.csv"
+    todo = [] if verdicts.is_file() else [(f"resume{len(parts) + 1}" if parts else "resume",
+                                             [*base, "all", "--rerun-triggers", "mtime"])]
+    for name, cmd in [*todo, ("report", [*base, "--report", str(wd / "report.html"), "--rerun-triggers", "mtime"])]:
         if (wd / f"{name}.ended").exists():
             continue
         (wd / f"{name}.started").write_text(_utc() + "\n")
+        (wd / f"{name}.cmd").write_text(" ".join(cmd[cmd.index(str(cores)) + 1:]) + "\n")
         with open(wd / f"{name}.log", "w") as log:
             rc = subprocess.run(["/usr/bin/time", "-v", *cmd], stdout=log, stderr=subprocess.STDOUT, env=env).returncode
         if rc != 0:
             raise SystemExit(f"{name} of {wd} failed (exit {rc}); see {wd / f'{name}.log'}")
         (wd / f"{name}.ended").write_text(_utc() + "\n")
-    rec: dict = {"study": study}
-    for name in parts:
+    rec: dict = {"study": study, "parts": {}}
+    for name in [*_part_names(wd), "report"]:
         t = gnu_time((wd / f"{name}.log").read_text())
-        rec[name] = {"started": (wd / f"{name}.started").read_text().strip(),
-                     "ended": (wd / f"{name}.ended").read_text().strip(), **t}
+        cmd = wd / f"{name}.cmd"
+        rec["parts"][name] = {"started": (wd / f"{name}.started").read_text().strip(),
+                              "ended": (wd / f"{name}.ended").read_text().strip(), **t,
+                              "cmd": cmd.read_text().strip() if cmd.is_file() else "all --rerun-triggers mtime"}
+    ana = [v for k, v in rec["parts"].items() if k != "report"]
+    first, last = min(v["started"] for v in ana), max(v["ended"] for v in ana)
+    stamp = "%Y-%m-%dT%H:%M:%SZ"
+    rec["analysis"] = {"started": first, "ended": last, "parts": len(ana),
+                       "wall_s": calendar.timegm(time.strptime(last, stamp)) - calendar.timegm(time.strptime(first, stamp)),
+                       "cpu_s": round(sum(v["user_s"] + v["sys_s"] for v in ana), 1)}
+    rec["report"] = rec["parts"]["report"]
     bench = wd / "work" / study / "benchmarks"
     rec["steps_s"] = {s: round(float(pd.read_csv(bench / f"{s}.tsv", sep="\t")["s"].iloc[0]), 1)
                       for s in HEAVY_STEPS if (bench / f"{s}.tsv").exists()}
@@ -409,9 +433,9 @@ def whole_record(wd: Path, stopped_at: str | None, note: str = "") -> pd.DataFra
     rj = wd / "resume.json"
     if rj.is_file() and (wd / "report.html").is_file():  # the analysis finished later (--resume)
         rec = json.loads(rj.read_text())
-        a, r = rec["resume"], rec["report"]
+        a, r = rec["analysis"], rec["report"]
         row.update(finished=True, resumed_at=a["started"], analysis_wall_s=round(a["wall_s"], 1),
-                   analysis_cpu_s=round(a["user_s"] + a["sys_s"], 1), report_s=round(r["wall_s"], 1),
+                   analysis_cpu_s=a["cpu_s"], analysis_parts=int(a["parts"]), report_s=round(r["wall_s"], 1),
                    report_ended=r["ended"], steps_s=json.dumps(rec["steps_s"]),
                    peak_rss_mb_any_job=round(_peak_rss_mb(wd / "work" / study / "benchmarks"), 0))
     elif row["finished"]:
@@ -438,8 +462,11 @@ def whole_block(t: pd.DataFrame) -> str:
              f"{int(r['cap'])} | {_cell('{:.1f}', rate)} | {r['load1_median']:.1f} |"]
     if resumed:
         steps = json.loads(r["steps_s"])
-        lines += ["", f"The analysis, resumed at {r['resumed_at']} with `--resume` (nothing fetched again): "
-                      f"{r['analysis_wall_s']:,.0f} s wall, {r['analysis_cpu_s']:,.0f} CPU s (user + system), then "
+        parts = int(r.get("analysis_parts", 1))
+        lines += ["", f"The analysis, resumed at {r['resumed_at']} with `--resume` (nothing fetched again"
+                      + (f"; {parts} invocations of Snakemake, `resume.json` names each" if parts > 1 else "") + "): "
+                      f"{r['analysis_wall_s']:,.0f} s wall from its first start to its last end, "
+                      f"{r['analysis_cpu_s']:,.0f} CPU s (user + system, summed), then "
                       f"the HTML report in {r['report_s']:,.0f} s (done {r['report_ended']}): the draw went through "
                       "its verdicts and its report.", "",
                   "| analysis step | " + " | ".join(f"`{k}`" for k in steps) + " |", "|---|" + "---|" * len(steps),
