@@ -506,6 +506,7 @@ def test_a_draw_without_a_learner_on_every_task_says_so_and_gives_no_means(tmp_p
     text = dict(zip(t[R.BOYD_AGGREGATION_TEXT]["field"], t[R.BOYD_AGGREGATION_TEXT]["text"], strict=True))
     fig = B.figure_aggregation(*(t[d] for d in R.FIGURE_BOYD_AGGREGATION.data), text)
     assert "No learner was evaluated on every task" in fig.axes[1].texts[0].get_text() and not fig.axes[1].images
+    assert "6 tasks, no learner on every task" in text["title"]
     assert BF.rank_cells(pd.DataFrame(columns=ag.GROUP_COLUMNS)).empty
     assert be.aggregation_rows(df, None, learner="flow_id", seed=0, n_resamples=N_RES) == []
     # one learner on every task brings the tables back
