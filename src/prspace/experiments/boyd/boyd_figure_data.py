@@ -165,7 +165,7 @@ def aggregation_tables(per_task: pd.DataFrame, groups: pd.DataFrame, *, source: 
     bottom = aggregation_bottom(per_task)
     n_learners = len(pd.unique(groups["learner"]))
     title = (f"Aggregation over tasks (after Boyd et al. 2012, Table 2): {per_task['task_id'].nunique()} tasks, "
-             (f"{n_learners} learners" if n_learners else "no learner on every task") + _suffix(source))
+             + (f"{n_learners} learners" if n_learners else "no learner on every task") + _suffix(source))
     text = [("title", title), ("notes", aggregation_notes(per_task, bottom)), ("bottom", repr(bottom)),
             ("n_learners", str(n_learners)), *_labels(HEAT_METRICS)]
     fig = R.FIGURE_BOYD_AGGREGATION
