@@ -208,6 +208,14 @@ def test_a_users_own_data_comes_first(tmp_path):
     assert "AUPR picks rf-50, AUPRG picks logreg, AUROC picks rf-50" in text
     # what was run says the user's files; the papers' population note is not this study's
     assert "on your data files" in text and "config/openml-paper.yaml" not in text
+    # a study of many tasks shows the first PICKS_SHOWN of them, the counts still over every task
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(S, "PICKS_SHOWN", 1)
+        short = VR.summary_markdown(s.verdicts, study=s.name, tasks=s.tasks, tables_dir=tmp_path / "mydata" / "tables")
+    assert [r[0] for r in _table_after(short, "Your data first", "**The answer**")] == ["user-a"]
+    assert "The first 1 of the 2 tasks; every task's metrics are in `tables/metrics.csv`" in short
+    assert f"On {agree} of 2 tasks AUPR, AUPRG, AUROC pick the same learner." in short
+    assert "The first" not in text
     # the front page opens the same way
     rst = VR.summary_rst(s.verdicts, study=s.name, tasks=s.tasks, intro="INTRO", tables_dir=tmp_path / "mydata" / "tables")
     assert rst.index("INTRO") < rst.index("Your data first") < rst.index("**The answer**")
