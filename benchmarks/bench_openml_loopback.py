@@ -464,13 +464,13 @@ def whole_block(t: pd.DataFrame) -> str:
         steps = json.loads(r["steps_s"])
         parts = int(r.get("analysis_parts", 1))
         lines += ["", f"The analysis, resumed at {r['resumed_at']} with `--resume` (nothing fetched again"
-                      + (f"; {parts} invocations of Snakemake, `resume.json` names each" if parts > 1 else "") + "): "
+                      + (f"; {parts} invocations of Snakemake" if parts > 1 else "") + "): "
                       f"{r['analysis_wall_s']:,.0f} s wall from its first start to its last end, "
                       f"{r['analysis_cpu_s']:,.0f} CPU s (user + system, summed), then "
                       f"the HTML report in {r['report_s']:,.0f} s (done {r['report_ended']}): the draw went through "
                       "its verdicts and its report.", "",
                   "| analysis step | " + " | ".join(f"`{k}`" for k in steps) + " |", "|---|" + "---|" * len(steps),
-                  "| seconds | " + " | ".join(f"{v:,.0f}" for v in steps.values()) + " |"]
+                  "| wall seconds | " + " | ".join(f"{v:,.0f}" for v in steps.values()) + " |"]
     elif not r["finished"] and r["tasks_done"] >= r["tasks"]:
         lines += ["", "Every task was fetched; the run was stopped in its analysis, before the verdicts and the report."]
     elif not r["finished"] and rate is not None and rate == rate and rate > 0:

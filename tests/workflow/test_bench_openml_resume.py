@@ -61,4 +61,4 @@ def test_a_resumed_draw_is_recorded_from_its_files_without_running_anything(tmp_
         bench.resume(wd, cores=2)
     assert "2 invocations of Snakemake" in block and "4,800 s wall from its first start to its last end" in block
     assert "9,350 CPU s" in block and "report in 123 s" in block
-    assert "| seconds | 1,500 | 2,400 | 300 |" in block
+    assert "| wall seconds | 1,500 | 2,400 | 300 |" in block
