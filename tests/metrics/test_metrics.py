@@ -415,9 +415,9 @@ def test_aucnpr_definition():
 def test_aucnpr_remembers_the_minimum_with_the_bits_of_the_call():
     # the minimum is remembered per skew (Boyd's fold-skew runs ask for the same few skews thousands of times);
     # the area is the definition's to the bit, whatever was asked before
-    from prspace.metrics.boyd_minima import _aupr_min_scalar
+    from prspace.metrics.boyd_minima import _aupr_min_remembered
 
-    _aupr_min_scalar.cache_clear()
+    _aupr_min_remembered.cache_clear()
     rng = np.random.default_rng(5)
     for _ in range(3):  # a second and third pass are served from the memo
         for n_pos in (1, 3, 17, 60):
@@ -428,7 +428,7 @@ def test_aucnpr_remembers_the_minimum_with_the_bits_of_the_call():
                 lo = M.aupr_min(float(y.mean()), rr)
                 expected = float((M.aupr(y, s, recall_range=rr) - lo) / ((b - a) - lo))
                 assert M.aucnpr(y, s, recall_range=rr) == min(max(expected, 0.0), 1.0)
-    assert _aupr_min_scalar.cache_info().hits >= 16
+    assert _aupr_min_remembered.cache_info().hits >= 16
 
 
 # --------------------------------------------------------------------------------------------
@@ -620,3 +620,26 @@ def test_the_kernels_log1p_is_within_4_ulps_of_numpys_and_keeps_its_special_valu
         np.testing.assert_array_equal(np.signbit(_log1p(special)), np.signbit(np.log1p(special)))
         np.testing.assert_array_equal(_log1p(special), np.log1p(special))
     assert isinstance(_log1p(0.5), float) and _log1p(np.array([[0.5]])).shape == (1, 1)
+
+
+def test_the_one_memo_of_the_minimum_keeps_each_callers_bits():
+    # one home for the remembered AUPR_MIN (metrics.boyd_minima._aupr_min_remembered): the batch kernel asks for
+    # a one-value array, AUCNPR for a float; numpy's vector loops and its scalar arithmetic can differ in the last
+    # bit, so each form must be the bits of its own direct call, asked first or from the memo
+    from prspace.metrics.boyd_minima import _aupr_min_remembered
+    from prspace.metrics.headline import _aupr_min_of
+
+    rng = np.random.default_rng(11)
+    # four skews whose two forms differ in the last bit on this project's AVX-512 machine (2026-11-28), then others
+    differ = [0.09250592762577028, 0.13831283089332858, 0.1620693323726435, 0.19321247081342177]
+    skews = np.concatenate([differ, rng.uniform(1e-4, 1.0, 1000), np.arange(1, 200) / 200, 1.0 / np.arange(2, 600)])
+    _aupr_min_remembered.cache_clear()
+    for _ in range(2):
+        for p in skews:
+            one = np.array([p])
+            got = _aupr_min_of(one)
+            assert got.shape == (1,) and got.tobytes() == np.asarray(M.aupr_min(one), dtype=np.float64).tobytes()
+            assert _aupr_min_remembered(float(p), 0.0, 1.0) == M.aupr_min(float(p))
+    assert _aupr_min_remembered.cache_info().hits >= 2 * skews.size
+    several = skews[:5]
+    assert _aupr_min_of(several).tobytes() == np.asarray(M.aupr_min(several), dtype=np.float64).tobytes()

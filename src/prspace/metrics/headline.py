@@ -23,7 +23,7 @@ from prspace.metrics._kernel import (
     _segments_from_curve,
     _unit,
 )
-from prspace.metrics.boyd_minima import _aucnpr_from, aupr_min
+from prspace.metrics.boyd_minima import _aucnpr_from, _aupr_min_remembered, aupr_min
 from prspace.metrics.names import METRIC_KEYS
 from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
 from prspace.metrics.pr_estimators import _estimators_from_curve
@@ -290,27 +290,13 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     return {key: v.reshape(n_s, nb) for key, v in out.items()} if stacked else out
 
 
-#: :func:`aupr_min` of one class skew, remembered (:func:`_aupr_min_of`); cleared when it holds this many
-_AUPR_MIN_SEEN: dict[float, np.ndarray] = {}
-_AUPR_MIN_KEPT = 4096
-
-
 def _aupr_min_of(pi: np.ndarray) -> np.ndarray:
-    """``np.asarray(aupr_min(pi), dtype=np.float64)``; for one resample (``pi`` of one value) remembered per value:
-    a jackknife of millions of rows scores its replicates one at a time, a few distinct skews among thousands
-    (its 32-term series cost as much as the rest of the kernel).  The same function of the same one-value array:
-    the same bits."""
+    """``np.asarray(aupr_min(pi), dtype=np.float64)``; for one resample (``pi`` of one value) remembered per
+    value (:func:`prspace.metrics.boyd_minima._aupr_min_remembered`, evaluated as a one-value array: the same
+    bits as the call)."""
     if pi.shape != (1,):
         return np.asarray(aupr_min(pi), dtype=np.float64)
-    key = float(pi[0])
-    hit = _AUPR_MIN_SEEN.get(key)
-    if hit is None:
-        if len(_AUPR_MIN_SEEN) >= _AUPR_MIN_KEPT:
-            _AUPR_MIN_SEEN.clear()
-        hit = np.asarray(aupr_min(pi), dtype=np.float64)
-        hit.setflags(write=False)
-        _AUPR_MIN_SEEN[key] = hit
-    return hit
+    return _aupr_min_remembered(float(pi[0]), 0.0, 1.0, as_array=True)
 
 
 def _down(x: np.ndarray, alone: bool) -> np.ndarray:
