@@ -91,6 +91,11 @@ UNIT_SECONDS: dict[str, float] = {
     "test_audit_groups": 60,
     # added 2026-11-25 (session 11): each CONTRIBUTING recipe done in a copy, a dry run each (~12 CPU s a recipe)
     "test_recipes": 60,
+    # added 2026-11-28 (session 29): wall seconds of each module in a `make test` on the idle machine (workers'
+    # timelines recorded per test); unlisted, test_verdicts (47 s) ran last and one worker idled ~40 s at the end
+    "test_verdicts": 47, "test_skew_seeds": 37, "test_audit_power": 29, "test_boyd_seeds": 23, "test_openml_fetch": 21,
+    "test_audit": 16, "test_rank_sets_study": 13, "test_audit_out_overlap": 12, "test_fuzz_owndata": 11,
+    "test_audit_coverage": 10,
     # 2026-11-25 (session 12, branch test-units7), CPU s (own + waited children, per test, summed per module) at
     # load 9-15: test_config 20.6 -> 12.2 (its Snakemake dry runs merged, each ~1.9 CPU s; the 313 above was wall
     # time under load), test_cd 52.2 -> 39.5 (the audit's figures drawn once); test_cli_fuzz 33.1 -> 5.5 is short
