@@ -93,7 +93,7 @@ UNIT_SECONDS: dict[str, float] = {
     "test_recipes": 60,
     # added 2026-11-28 (session 29): wall seconds of each module in a `make test` on the idle machine (workers'
     # timelines recorded per test); unlisted, test_verdicts (47 s) ran last and one worker idled ~40 s at the end
-    "test_verdicts": 47, "test_skew_seeds": 37, "test_audit_power": 29, "test_boyd_seeds": 23, "test_openml_fetch": 21,
+    "test_verdicts": 47, "test_audit_power": 29, "test_openml_fetch": 21, "test_skew_seeds": 9, "test_boyd_seeds": 4,
     "test_audit": 16, "test_rank_sets_study": 13, "test_audit_out_overlap": 12, "test_fuzz_owndata": 11,
     "test_audit_coverage": 10,
     # 2026-11-25 (session 12, branch test-units7), CPU s (own + waited children, per test, summed per module) at

@@ -116,3 +116,10 @@ def test_make_run_block_is_the_scripts():
     t = pd.read_csv(ROOT / "benchmarks" / "make_run.csv", keep_default_na=False)
     assert _block("make-run") == bench.block(t, "before", "after")
     assert {"before", "after"} <= set(t["label"])
+
+
+def test_make_test_block_is_the_scripts():
+    """`make test` from fresh clones (issue 60): the block is the script's, from `benchmarks/make_test.csv`."""
+    bench = _script("bench_make_run")
+    t = pd.read_csv(ROOT / "benchmarks" / "make_test.csv", keep_default_na=False)
+    assert _block("make-test") == bench.test_block(t, "after")
