@@ -38,11 +38,12 @@ CONFIG = {
     "seed": 0,
     "local": {"data_dir": "data", "target": "survived", "learners": "gnb,tree-depth2", "folds": 3},
     # the simulations at smoke sizes (no test here reads their values, only that their tables exist and
-    # reach the report): two planted reversals, not sixteen, for the noise floor's calibration and
-    # tests/fixtures/config-reduced.yaml's rank-set sizes; each full pass of the analysis costs ~40 CPU s less
+    # reach the report): two planted reversals, not sixteen, for the noise floor's calibration, and a few
+    # simulated tasks each (a study of two tasks simulates at its own sizes: titanic's 1,309 rows; 2026-11-28:
+    # calibrate and rank_set_summary took 12 CPU s of the first run at 10 and 20 simulated tasks)
     "analysis": {"n_boot": 20, "figure_formats": ["png"], "verdicts": {"n_boot": 20000},
-                 "calibration": {"n_sim": 10, "n_sim_null": 20, "sigmas": [0.3, 4], "sigmas_a": [1]},
-                 "rank_sets": {"n_boot": 200, "n_sim": 10, "n_sim_null": 20, "sim_models": 4, "sim_boot": 100}},
+                 "calibration": {"n_sim": 4, "n_sim_null": 8, "sigmas": [0.3, 4], "sigmas_a": [1]},
+                 "rank_sets": {"n_boot": 200, "n_sim": 4, "n_sim_null": 8, "sim_models": 4, "sim_boot": 100}},
     # the Boyd experiments that need no extra model fits; their tables must reach the report too
     "boyd": {"theory": False, "downsampling": {"enabled": False}, "fold_skew": {"enabled": False}},
 }

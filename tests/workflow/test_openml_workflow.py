@@ -49,7 +49,8 @@ def _config(srv: FakeOpenML, cache: Path, *, study: str = STUDY, replay: Path | 
                      "calibration": {"n_sim": 10, "n_sim_null": 20, "sigmas": [0.3, 4], "sigmas_a": [1]},
                      "rank_sets": {"n_boot": 200, "n_sim": 10, "n_sim_null": 20, "sim_models": 4, "sim_boot": 100}},
         "boyd": {"fold_skew": {"min_positives": 20, "seeds": 1, "dispersions": [0.5, 0.9]},
-                 "pr_prg": {"target_positives": 3}},
+                 "pr_prg": {"target_positives": 3},
+                 "evidence": {"mechanism_n_sim": 50}},  # section 4.1's single-model check at smoke size
     }
 
 
