@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 PAPERS = {"flach-kull-2015": "Flach & Kull (NIPS 2015)", "boyd-2012": "Boyd et al. (ICML 2012)",
           "prspace": "this project (no paper value)"}
@@ -90,6 +89,7 @@ def effective_cases(flagged: Iterable[float], cases: Iterable[float], level: flo
     then the number of families ``F``, the cases' worth when a family's cases all move together
     (the cautious end; Korn and Graubard keep ``n`` there).
     ``tests/verdicts/test_verdicts.py`` checks the coverage of :func:`prspace.verdicts.rule.clopper_pearson` with it by simulation."""
+    from scipy import stats  # lazy: ~0.5 CPU s a process that never calls it
     k = np.asarray(list(flagged), dtype=np.float64)
     c = np.asarray(list(cases), dtype=np.float64)
     keep = c > 0

@@ -19,7 +19,6 @@ import dataclasses
 
 import numpy as np
 from scipy.special import expit, logit
-from scipy.stats import norm
 
 from prspace.core.defaults import N_BOOT_REPLICATE_RANKS
 from prspace.stats.delong import delong
@@ -68,6 +67,7 @@ def one_run(world: World, n_groups: int, true: np.ndarray, rng: np.random.Genera
             alpha: float = 0.05) -> list[dict]:
     """Per metric and method, for grouped and row-level resampling of one sample: ``covers`` (model a's
     interval holds its truth) and ``rejects`` (the paired test of a against b rejects at ``alpha``)."""
+    from scipy.stats import norm  # lazy: ~0.5 CPU s a process that never calls it
     block = draw(world, n_groups, rng)
     rows = dataclasses.replace(block, cluster=None, cluster_stratum=None)
     points = point_metrics(block)

@@ -27,8 +27,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
-from scipy.stats import spearmanr
 
 from prspace import metrics
 from prspace.core.errors import InputError
@@ -91,6 +89,7 @@ def skew_correlation(df: pd.DataFrame, *, learner: str = "flow_id") -> pd.DataFr
     metric ``rho_<m>`` and its p-value ``p_<m>``, and ``mean_aupr_min`` / ``mean_aupr`` /
     ``free_share`` = the share of the mean AUPR that is AUCPR_MIN (the part any model gets).
     """
+    from scipy.stats import spearmanr  # lazy: ~0.5 CPU s a process that never calls it
     _check(df, learner)
     frames = [(str(name), g) for name, g in df.groupby(learner, sort=True)]
     frames.append(("mean of learners", df.groupby("task_id", sort=True)[["pi", *METRICS]].mean().reset_index()))
@@ -173,6 +172,7 @@ BOYD_TABLE2_STATED_PI = {"gender": 0.5, "genre": 0.05}
 
 def pi_from_aupr_min(area: float) -> float:
     """Invert Theorem 2: the skew pi whose AUCPR_MIN is ``area`` (AUCPR_MIN rises with pi)."""
+    from scipy.optimize import brentq  # lazy: ~0.5 CPU s a process that never calls it
     if not 0 < area < 1:
         return float("nan")
     return float(brentq(lambda p: float(metrics.aupr_min(p)) - area, 1e-12, 1 - 1e-12, xtol=1e-14))

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from prspace import metrics
 from prspace.core.claims import BOYD as PAPER
@@ -194,6 +193,7 @@ def aggregation_rows(df: pd.DataFrame, tasks: pd.DataFrame | None, *, learner: s
 
     ``n_resamples``: family resamples of every interval (means: :func:`prspace.experiments.boyd.boyd_evidence_runs.interval`;
     the order change: :func:`order_change_resamples` with :func:`~prspace.stats.intervals.order_statistic_interval`)."""
+    from scipy.stats import kendalltau  # lazy: ~0.5 CPU s a process that never calls it
     ag._check(df, learner)
     keep = ag.common_learners(df, learner=learner)
     if not keep:  # no learner on every task (an OpenML draw): no means over tasks to compare, no rows

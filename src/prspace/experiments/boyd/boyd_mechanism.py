@@ -31,7 +31,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from prspace import metrics
 from prspace.core.errors import InputError
@@ -78,6 +77,7 @@ def fold_averaging_biases(
     statistic. ``sign`` is ``optimistic`` / ``pessimistic`` where the Monte Carlo interval
     (mean +- z sd / sqrt(n_sim)) excludes 0, else ``not shown``.
     """
+    from scipy import stats  # lazy: ~0.5 CPU s a process that never calls it
     n_pos = int(round(pi * n))
     if not (n_folds >= 2 and n_pos >= 2 * n_folds and n - n_pos >= 2 * n_folds):
         raise InputError(f"{n} rows at pi = {pi} give {n_pos} positives: too few for {n_folds} folds with two of "

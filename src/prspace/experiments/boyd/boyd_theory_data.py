@@ -22,7 +22,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
 
 from prspace import metrics
 from prspace.core import registry as R
@@ -68,6 +67,7 @@ def f1_example_points(pi: float = 0.33, f1: float = 0.45) -> dict[str, tuple[flo
     ``p = f1 r / (2 r - f1)`` crosses the minimum PR curve at recall ``r*``; A lies right of it,
     B just left of it.
     """
+    from scipy.optimize import brentq  # lazy: ~0.5 CPU s a process that never calls it
     def precision_on_isometric(r: float) -> float:
         return f1 * r / (2 * r - f1)
 

@@ -39,7 +39,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from prspace import metrics
 from prspace.core.contracts import task_predictions
@@ -222,6 +221,7 @@ def rank_changes(runs: pd.DataFrame) -> pd.DataFrame:
     ``kendall`` is Kendall's tau-b between the two orders (NaN with fewer than three models or
     when an order is all ties).
     """
+    from scipy.stats import kendalltau  # lazy: ~0.5 CPU s a process that never calls it
     keys = ["task_id", "dispersion", "seed", "repeat"]
     cols = [*keys, "design", "aggregate", "n_models", "top1_changed", "kendall"]
     full_rows = runs[runs["design"] == FULL]

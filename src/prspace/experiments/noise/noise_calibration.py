@@ -64,7 +64,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special, stats
+from scipy import special
 
 from prspace import metrics as M
 from prspace.core.defaults import N_BOOT_REPLICATE
@@ -165,11 +165,13 @@ def population_metrics(mu: float, sigma: float, pi: float, grid: int = POP_GRID,
 
 def mu_for_auroc(auroc: float) -> float:
     """mu with population AUROC ``auroc`` for N(0, 1) negatives and N(mu, 1) positives."""
+    from scipy import stats  # lazy: ~0.5 CPU s a process that never calls it
     return float(np.sqrt(2.0) * stats.norm.ppf(auroc))
 
 
 def mu_for_auroc_sigma(auroc: float, sigma: float) -> float:
     """mu with population AUROC ``auroc`` for N(0, 1) negatives and N(mu, sigma) positives."""
+    from scipy import stats  # lazy: ~0.5 CPU s a process that never calls it
     return float(stats.norm.ppf(auroc) * np.sqrt(1.0 + sigma * sigma))
 
 
@@ -182,6 +184,7 @@ def planted_reversal(metric_a: str, metric_b: str, mu_a: float, sigma_b: float, 
     Returns ``mu_b``, ``reversal`` = |a(B) - a(A)| and the four population values; ``mu_b`` is
     NaN when no mu_B within 6 max(1, sigma_A, sigma_B) of mu_A solves the equation.
     """
+    from scipy import optimize  # lazy: ~0.5 CPU s a process that never calls it
     keys = (metric_a, metric_b)
     A = population_metrics(mu_a, sigma_a, pi, keys=keys)
 
