@@ -102,22 +102,33 @@ def _cpu_model() -> str:
     return f"{m.group(1).strip() if m else 'unknown CPU'}, {os.cpu_count()} cores"
 
 
-def record(args: argparse.Namespace) -> None:
+def _clone_row(args: argparse.Namespace) -> dict:
+    """The columns every recorded run shares: label, the clone's commit, start, machine, seconds to its ``.venv``."""
     root = Path(args.root)
     started = dt.datetime.fromisoformat(args.started).replace(tzinfo=dt.UTC)
     venv = root / ".venv" / ".installed"
     commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             check=True).stdout.strip()
-    row = {"label": args.label, "commit": commit, "started_utc": started.strftime("%Y-%m-%d %H:%M"),
-           "machine": _cpu_model(), **gnu_time(Path(args.time).read_text()),
-           "venv_s": round(venv.stat().st_mtime - started.timestamp(), 1) if venv.is_file() else float("nan"),
-           **{k: v for s in STUDIES for k, v in study_row(s, root).items()},
-           "verify": args.verify, "note": args.note}
-    out = Path(args.out)
+    return {"label": args.label, "commit": commit, "started_utc": started.strftime("%Y-%m-%d %H:%M"),
+            "machine": _cpu_model(),
+            "venv_s": round(venv.stat().st_mtime - started.timestamp(), 1) if venv.is_file() else float("nan")}
+
+
+def _upsert(out: Path, row: dict) -> None:
+    """``row`` into the table ``out`` (a row of the same label replaced), then printed."""
     old = pd.read_csv(out, keep_default_na=False) if out.is_file() else pd.DataFrame()
-    table = pd.concat([old[old["label"] != args.label] if len(old) else old, pd.DataFrame([row])], ignore_index=True)
+    table = pd.concat([old[old["label"] != row["label"]] if len(old) else old, pd.DataFrame([row])], ignore_index=True)
     table.to_csv(out, index=False)
     print(pd.DataFrame([row]).T.to_string(header=False))
+
+
+def record(args: argparse.Namespace) -> None:
+    head = _clone_row(args)
+    venv_s = head.pop("venv_s")
+    row = {**head, **gnu_time(Path(args.time).read_text()), "venv_s": venv_s,
+           **{k: v for s in STUDIES for k, v in study_row(s, Path(args.root)).items()},
+           "verify": args.verify, "note": args.note}
+    _upsert(Path(args.out), row)
 
 
 def pytest_summary(text: str) -> dict[str, float]:
@@ -132,21 +143,12 @@ def pytest_summary(text: str) -> dict[str, float]:
 
 
 def record_test(args: argparse.Namespace) -> None:
-    root = Path(args.root)
-    started = dt.datetime.fromisoformat(args.started).replace(tzinfo=dt.UTC)
-    venv = root / ".venv" / ".installed"
-    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            check=True).stdout.strip()
+    head = _clone_row(args)
+    venv_s = head.pop("venv_s")
     t = gnu_time(Path(args.time).read_text())
-    row = {"label": args.label, "commit": commit, "started_utc": started.strftime("%Y-%m-%d %H:%M"),
-           "machine": _cpu_model(), "wall_s": t["wall_s"], "user_s": t["user_s"], "sys_s": t["sys_s"],
-           "venv_s": round(venv.stat().st_mtime - started.timestamp(), 1) if venv.is_file() else float("nan"),
+    row = {**head, "wall_s": t["wall_s"], "user_s": t["user_s"], "sys_s": t["sys_s"], "venv_s": venv_s,
            **pytest_summary(Path(args.log).read_text()), "note": args.note}
-    out = Path(args.out)
-    old = pd.read_csv(out, keep_default_na=False) if out.is_file() else pd.DataFrame()
-    table = pd.concat([old[old["label"] != args.label] if len(old) else old, pd.DataFrame([row])], ignore_index=True)
-    table.to_csv(out, index=False)
-    print(pd.DataFrame([row]).T.to_string(header=False))
+    _upsert(Path(args.out), row)
 
 
 def test_block(table: pd.DataFrame, after: str) -> str:
