@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("--learners", default="small", help="panel name or comma-separated learner names")
     d.add_argument("--ratios", type=_floats, default=[1, 2, 3, 4, 5, 10], help="negatives per positive, e.g. 1,2,3,4,5,10")
     d.add_argument("--folds", type=int, default=5, help="cross-validation folds (default: %(default)s)")
-    d.add_argument("--repeats", type=int, default=3, help="repeats of the cross-validation (default: %(default)s)")
+    d.add_argument("--repeats", type=int, default=1, help="repeats of the cross-validation (default: %(default)s)")
     d.add_argument("--seed", type=int, default=0, help="seed of the folds, the downsampling and the learners")
     d.add_argument("--max-pi", type=float, default=0.1, help="skip the task if its pi is above this")
     d.add_argument("--out", required=True, type=Path, help="parquet of runs (empty if the task is skipped)")

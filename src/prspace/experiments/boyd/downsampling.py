@@ -73,7 +73,7 @@ def downsampling_experiment(
     score: Callable[[Any, Any], np.ndarray],
     ratios: Sequence[float] = (1, 2, 3, 4, 5, 10),
     n_folds: int = 5,
-    repeats: int = 3,
+    repeats: int = 1,
     seed: int = 0,
     task_id: str = "",
 ) -> pd.DataFrame:
