@@ -2,8 +2,9 @@
 
 Every per-task rule starts ``python -m prspace COMMAND`` (``workflow/rules/study.smk``,
 ``boyd.smk``), so each job pays Python's start and its imports before any work.  For each
-command the workflow runs once per task (``predict-local``, ``step score``, ``boyd fold-skew``,
-``boyd downsample``) and for ``prspace --help``, this script runs the command for real on one
+command the workflow ran once per task (``predict-local``, ``step score``, ``boyd fold-skew``,
+``boyd downsample``; the last two now run once for all tasks, the first still once per task) and for
+``prspace --help``, this script runs the command for real on one
 small embedded task (single-threaded BLAS, as Snakemake sets it) and prints, in CPU seconds
 (user + system, ``getrusage`` of the child; the imports: medians of ``--repeats`` fresh processes):
 

@@ -184,3 +184,36 @@ def test_boyd_fold_skew_writes_every_task_into_one_folder_as_one_task_runs_do(tm
     assert code == 2 and "--out takes the runs of one task" in err
     code, _, err = _run(capsys, "boyd", "fold-skew", "--status", *settings, "--out-dir", str(tmp_path / "none"))
     assert code == 0 and (tmp_path / "none").is_dir() and not list((tmp_path / "none").iterdir())
+
+
+def test_boyd_downsample_writes_every_task_into_one_folder_as_one_task_runs_do(tmp_path, capsys):
+    """Rule boyd_downsample is one job for every task (``--out-dir``): each task's file is byte for byte
+    the file of a run of that task alone (``--out``), whatever the number of processes; an unknown task is
+    one line before any file is written."""
+    tasks = ("keel-ecoli1", "keel-glass1")
+    settings = ["--learners", "gnb", "--ratios", "1,3", "--folds", "3", "--seed", "2", "--max-pi", "0.5"]
+    code, _, err = _run(capsys, "boyd", "downsample", "--dataset", *tasks, *settings, "--out-dir", str(tmp_path / "ds"))
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "ds").iterdir()) == ["keel-ecoli1.parquet", "keel-glass1.parquet"]
+    assert "downsample: 2 of 2 tasks written (keel-glass1)" in err
+    code, _, err = _run(capsys, "boyd", "downsample", "--dataset", *tasks, *settings, "--jobs", "2", "--out-dir",
+                        str(tmp_path / "ds2"))
+    assert code == 0, err
+    for task in tasks:
+        alone = tmp_path / f"{task}.alone.parquet"
+        code, _, err = _run(capsys, "boyd", "downsample", "--dataset", task, *settings, "--out", str(alone))
+        assert code == 0, err
+        assert len(pd.read_parquet(alone)) > 0
+        assert (tmp_path / "ds" / f"{task}.parquet").read_bytes() == alone.read_bytes()
+        assert (tmp_path / "ds2" / f"{task}.parquet").read_bytes() == alone.read_bytes()
+    code, _, err = _run(capsys, "boyd", "downsample", "--dataset", "keel-ecoli1", "no-such-dataset", *settings,
+                        "--out-dir", str(tmp_path / "bad"))
+    assert code == 2 and "unknown dataset 'no-such-dataset'" in err and not (tmp_path / "bad").exists()
+    code, _, err = _run(capsys, "boyd", "downsample", "--dataset", *tasks, *settings, "--out", str(tmp_path / "x.parquet"))
+    assert code == 2 and "--out takes the runs of one task" in err
+    code, _, err = _run(capsys, "boyd", "downsample", "--dataset", "keel-ecoli1", "keel-ecoli1", *settings,
+                        "--out-dir", str(tmp_path / "twice"))
+    assert code == 2 and "name the same task" in err
+    code, _, err = _run(capsys, "boyd", "downsample", "--dataset", *settings, "--out-dir", str(tmp_path / "none"))
+    assert code == 0 and (tmp_path / "none").is_dir() and not list((tmp_path / "none").iterdir())
+

@@ -16,20 +16,27 @@ BOYD_DATA_ARGS = own_data_args(config["local"])
 # the tasks of sections 4.3 and 4.1 (prspace.study.workflow_inputs.StudyInputs), as input functions
 BOYD_DS_RUNS = f"{WORK}/boyd/downsampling/{{task}}.parquet"
 BOYD_FS_RUNS = f"{WORK}/boyd/fold_skew/{{task}}.parquet"
-# ... all written by one job, the output of rule boyd_fold_skew
+# ... each experiment's written by one job, the output of rule boyd_downsample / boyd_fold_skew
+BOYD_DS_DIR = f"{WORK}/boyd/downsampling"
 BOYD_FS_DIR = f"{WORK}/boyd/fold_skew"
 
 
+# One job for every downsampling task (a task's runs take a few seconds, a process's start-up about two):
+# one file per task in BOYD_DS_DIR, which the steps read through StepRules(folders=...).
 rule boyd_downsample:
     input:
-        tasks=ancient(TASK_LIST),  # a new task list alone does not change this task's runs
-        data=data_file,  # your own data file of the task (reruns when it changes)
-    output: BOYD_DS_RUNS,
-    log: JOBS.log(R.STEP_BOYD_DOWNSAMPLE, task=True),
-    benchmark: JOBS.benchmark(R.STEP_BOYD_DOWNSAMPLE, task=True)
-    threads: 1
+        # the checkpoint params.tasks reads (its mtime alone reruns nothing: a change of the tasks does, as params)
+        tasks=ancient(TASK_LIST),
+        data=INPUTS.downsampling_data,  # your own data files of the tasks (reruns when one changes)
+    output: directory(BOYD_DS_DIR),
+    log: JOBS.log(R.STEP_BOYD_DOWNSAMPLE),
+    benchmark: JOBS.benchmark(R.STEP_BOYD_DOWNSAMPLE)
+    # its tasks shared by up to 8 processes (Snakemake gives at most --cores; each task's file the same
+    # bytes whatever the number, tests/cli/test_local_cli.py)
+    threads: 8
     resources: mem_mb=3000, runtime=60,
     params:
+        tasks=lambda wildcards: INPUTS.downsampling_tasks(),
         data=BOYD_DATA_ARGS,
         learners=BOYD_DS["learners"],
         ratios=",".join(str(r) for r in BOYD_DS["ratios"]),
@@ -40,9 +47,9 @@ rule boyd_downsample:
         max_pi=BOYD_DS["max_pi"],
         code=command_code("boyd"),
     shell:
-        "{params.prspace} boyd downsample --dataset {wildcards.task} {params.data} --learners '{params.learners}' "
+        "{params.prspace} boyd downsample --dataset {params.tasks:q} {params.data} --learners '{params.learners}' "
         "--ratios {params.ratios} --folds {params.folds} --repeats {params.repeats} --seed {params.seed} "
-        "--max-pi {params.max_pi} --out {output} > {log} 2>&1"
+        "--max-pi {params.max_pi} --jobs {threads} --out-dir {output} > {log} 2>&1"
 
 
 # One job for every fold-skew task (a task's runs take about a second, less than a process's start-up):

@@ -18,7 +18,7 @@ STEP_RULES = StepRules(config, files=FILES, inputs=INPUTS, paths={
     _FILE.FRONT_PAGE: R.FRONT_PAGE.path(f"{WORK}/report"),
     _FILE.REPORT_INTRO: R.WORKFLOW_PAGE.path(os.path.join(workflow.basedir, "workflow", "report"))},
     # per-task files that one job writes into one folder (the rule's output): a step depends on the folder
-    folders={_FILE.FOLD_SKEW_RUNS: BOYD_FS_DIR}, task_list=ancient(TASK_LIST))
+    folders={_FILE.DOWNSAMPLING_RUNS: BOYD_DS_DIR, _FILE.FOLD_SKEW_RUNS: BOYD_FS_DIR}, task_list=ancient(TASK_LIST))
 
 # (a step run inside another rule's jobs, `within`, has no rule: score runs in the predict jobs, study.smk)
 for _step in R.OWN_RULE_STEPS:

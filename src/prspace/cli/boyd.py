@@ -1,12 +1,12 @@
 """``prspace boyd ...``: the per-task runs of the Boyd et al. (2012) experiments.
 
-* ``downsample`` -- one task's downsampling runs (section 4.3);
+* ``downsample`` -- the downsampling runs of one or more tasks (section 4.3);
 * ``fold-skew``  -- the fold-skew runs of one or more tasks from their predictions (section 4.1).
 
 Each writes one parquet file per task with a note (why a task was skipped, or where its data came
-from), which the generic ``prspace step`` does not write; rule ``boyd_downsample`` calls
-``downsample`` once per task, rule ``boyd_fold_skew`` calls ``fold-skew`` once for every task of the
-experiment (``--out-dir``: one job, its tasks shared by ``--jobs`` processes). Every other Boyd step (theory and paper tables, the reports over tasks,
+from), which the generic ``prspace step`` does not write; rules ``boyd_downsample`` and
+``boyd_fold_skew`` each call theirs once for every task of the experiment (``--out-dir``: one job, its
+tasks shared by ``--jobs`` processes, each task's file the same bytes as a run of that task alone). Every other Boyd step (theory and paper tables, the reports over tasks,
 the evidence rows) is ``prspace step <rule>`` (:mod:`prspace.experiments.steps.boyd_steps`), and every
 figure ``prspace figure NAME``.
 """
@@ -24,7 +24,7 @@ from prspace.core.errors import InputError
 from prspace.core.output import write_parquet
 from prspace.core.panels import parse_learners
 from prspace.core.processes import ordered_map
-from prspace.data.datasets import load_dataset
+from prspace.data.datasets import check_dataset_id, load_dataset
 from prspace.experiments.boyd import downsampling as ds
 from prspace.experiments.boyd import fold_skew as fs
 
@@ -41,8 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="boyd_command", metavar="ACTION", required=True)
 
-    d = sub.add_parser("downsample", help="one task's downsampling runs (Boyd section 4.3)", description="Boyd et al. section 4.3: train on the task's folds downsampled to k negatives per positive and evaluate on downsampled and original test folds; write the runs as parquet.")
-    d.add_argument("--dataset", required=True, help="task id of the local source (e.g. keel-ecoli1)")
+    d = sub.add_parser("downsample", help="one or more tasks' downsampling runs (Boyd section 4.3)", description="Boyd et al. section 4.3: train on each task's folds downsampled to k negatives per positive and evaluate on downsampled and original test folds; write each task's runs as parquet.")
+    d.add_argument("--dataset", required=True, nargs="*",
+                   help="task id(s) of the local source (e.g. keel-ecoli1; none: an empty --out-dir)")
     d.add_argument("--data-dir", default=None, help="user data directory (as for predict-local)")
     d.add_argument("--target", default=None, help="target column in --data-dir files")
     d.add_argument("--pos-label", default=None, help="positive class of --data-dir files (default: the minority)")
@@ -52,7 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("--repeats", type=int, default=1, help="repeats of the cross-validation (default: %(default)s)")
     d.add_argument("--seed", type=int, default=0, help="seed of the folds, the downsampling and the learners")
     d.add_argument("--max-pi", type=float, default=0.1, help="skip the task if its pi is above this")
-    d.add_argument("--out", required=True, type=Path, help="parquet of runs (empty if the task is skipped)")
+    d.add_argument("--jobs", type=processes, default=1,
+                   help="processes sharing the tasks (default: %(default)s); each task's file is the same whatever "
+                        "the number: its runs depend on its own data and --seed only")
+    _out_options(d, "parquet of runs to write, empty if the task is skipped (one --dataset)",
+                 "folder of the runs, one parquet per task (<task>.parquet)")
     d.set_defaults(func=run_downsample)
 
     f = sub.add_parser("fold-skew", help="one task's fold-skew runs (Boyd section 4.1)", description="Boyd et al. section 4.1: resample the task's test folds with skewed class ratios and compare the fold-averaged and pooled aggregates; write the runs as parquet.")
@@ -65,43 +70,70 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     f.add_argument("--jobs", type=processes, default=1,
                    help="processes sharing the tasks (default: %(default)s); each task's file is the same whatever "
                         "the number: its runs depend on its own predictions and --seed only")
-    out = f.add_mutually_exclusive_group(required=True)
-    out.add_argument("--out", type=Path, help="parquet of runs to write (one --status)")
-    out.add_argument("--out-dir", type=Path,
-                     help="folder of the runs, one parquet per task named as its status file (<task>.parquet)")
+    _out_options(f, "parquet of runs to write (one --status)",
+                 "folder of the runs, one parquet per task named as its status file (<task>.parquet)")
     f.set_defaults(func=run_fold_skew)
 
 
+def _out_options(parser: argparse.ArgumentParser, one: str, folder: str) -> None:
+    out = parser.add_mutually_exclusive_group(required=True)
+    out.add_argument("--out", type=Path, help=one)
+    out.add_argument("--out-dir", type=Path, help=folder)
+
+
+def _outputs(args: argparse.Namespace, names: list[str], given: str) -> list[Path]:
+    """Each task's output file: ``--out`` (one task) or ``<--out-dir>/<name>.parquet`` (the folder made),
+    checked before any work starts."""
+    if args.out is not None and len(names) != 1:
+        raise InputError(f"--out takes the runs of one task; {len(names)} {given} given: "
+                         "write them into a folder with --out-dir")
+    if len(set(names)) != len(names):
+        raise InputError(f"two {given} name the same task; each task's runs are written once, named after it")
+    if args.out is not None:
+        return [args.out]
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    return [args.out_dir / f"{name}.parquet" for name in names]
+
+
 def run_downsample(args: argparse.Namespace) -> int:
-    """One task's downsampling runs (:func:`prspace.experiments.boyd.downsampling.task_runs`): the dataset
+    """Each task's downsampling runs (:func:`prspace.experiments.boyd.downsampling.task_runs`), one after the
+    other or shared by ``--jobs`` processes (spawned: each task's file the same bytes either way): the dataset
     loaded as ``prspace predict-local`` loads it, the learners of the panel (or comma-separated names)."""
+    names = parse_learners(args.learners)
+    for task in args.dataset:
+        check_dataset_id(task, data_dir=args.data_dir)
+    outs = _outputs(args, list(args.dataset), "--dataset values")
+    kw = {"names": names, "data_dir": args.data_dir, "target": args.target, "pos_label": args.pos_label,
+          "max_pi": args.max_pi, "ratios": args.ratios, "n_folds": args.folds, "repeats": args.repeats,
+          "seed": args.seed}
+    pairs = list(zip(args.dataset, outs, strict=True))
+    _report("downsample", ordered_map(functools.partial(_downsample_task, kw=kw), pairs, jobs=args.jobs), len(pairs))
+    return 0
+
+
+def _downsample_task(pair: tuple[str, Path], kw: dict[str, Any]) -> str:
+    """One task's downsampling runs written to its file (:func:`prspace.experiments.boyd.downsampling.task_runs`)."""
     # scikit-learn only here: of the Boyd commands only this one fits models
     from prspace.local.learners import make_learner, score_of
 
-    names = parse_learners(args.learners)
-    data = load_dataset(args.dataset, data_dir=args.data_dir, target=args.target, pos_label=args.pos_label)
+    task, out = pair
+    kw = dict(kw)
+    names = kw.pop("names")
+    data = load_dataset(task, data_dir=kw.pop("data_dir"), target=kw.pop("target"), pos_label=kw.pop("pos_label"))
     learner_of = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
-    runs, note = ds.task_runs(data.X, data.y, learner_of, score=score_of, max_pi=args.max_pi,
-                              provenance=getattr(data, "provenance", ""), task_id=args.dataset, ratios=args.ratios,
-                              n_folds=args.folds, repeats=args.repeats, seed=args.seed)
-    write_parquet(runs, args.out, note)
-    return 0
+    runs, note = ds.task_runs(data.X, data.y, learner_of, score=score_of, provenance=getattr(data, "provenance", ""),
+                              task_id=task, **kw)
+    write_parquet(runs, out, note)
+    return task
 
 
 def run_fold_skew(args: argparse.Namespace) -> int:
     """Each task's fold-skew runs (:func:`prspace.experiments.boyd.fold_skew.task_runs`), one after the other or
     shared by ``--jobs`` processes (spawned: each task's file the same bytes either way)."""
-    if args.out is not None and len(args.status) != 1:
-        raise InputError(f"--out takes the runs of one task; {len(args.status)} --status files given: "
-                         "write them into a folder with --out-dir")
-    outs = [args.out] if args.out is not None else [args.out_dir / f"{Path(p).stem}.parquet" for p in args.status]
-    if len(set(outs)) != len(outs):
-        raise InputError("two --status files have the same name; each task's runs are named after its status file")
-    if args.out_dir is not None:
-        args.out_dir.mkdir(parents=True, exist_ok=True)
+    outs = _outputs(args, [Path(p).stem for p in args.status], "--status files")
     kw = {"dispersions": args.dispersions, "seeds": args.seeds, "seed": args.seed, "max_repeats": args.max_repeats}
     pairs = list(zip(args.status, outs, strict=True))
-    _report(ordered_map(functools.partial(_fold_skew_task, kw=kw), pairs, jobs=args.jobs), len(pairs))
+    _report("fold-skew", ordered_map(functools.partial(_fold_skew_task, kw=kw), pairs, jobs=args.jobs), len(pairs))
     return 0
 
 
@@ -113,7 +145,7 @@ def _fold_skew_task(pair: tuple[Path, Path], kw: dict[str, Any]) -> str:
     return Path(out).stem
 
 
-def _report(done: Any, n: int) -> None:
-    """A progress line per task written, in the order of the --status files."""
+def _report(what: str, done: Any, n: int) -> None:
+    """A progress line per task written, in the order of the tasks given."""
     for k, name in enumerate(done, 1):
-        print(f"fold-skew: {k} of {n} tasks written ({name})", file=sys.stderr, flush=True)
+        print(f"{what}: {k} of {n} tasks written ({name})", file=sys.stderr, flush=True)

@@ -327,7 +327,8 @@ STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
     inputs=_pairs(status=_EACH_STATUS),
     settings=tuple((k, f"boyd.pr_prg.{k}") for k in ("task", "model", "target_positives")))
 STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when=When.BOYD_DOWNSAMPLING,
-    description="One task's downsampling runs: train at 1:k, test on downsampled and original test folds.")
+    description="Every downsampling task's runs, one file per task, in one job: train at 1:k, test on downsampled "
+                "and original test folds.")
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),

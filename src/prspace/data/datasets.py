@@ -73,6 +73,7 @@ __all__ = [
     "SUITE_VERSIONS",
     "USER_SUFFIXES",
     "catalogue_summary",
+    "check_dataset_id",
     "describe_suite",
     "describe_user_datasets",
     "load_catalogue_row",
@@ -178,23 +179,33 @@ def load_dataset(
     Raises :class:`~prspace.core.errors.InputError` for an unknown id, a missing target
     column, a non-binary target or an unreadable file.
     """
+    check_dataset_id(task_id, data_dir=data_dir)
     if task_id.startswith("user-"):
-        if data_dir is None:
-            raise InputError(
-                f"{task_id} is a user dataset; give the folder with --data-dir DIR --target COL"
-            )
         return userdata.load_user(task_id, data_dir, target, pos_label=pos_label, n_folds=n_folds, seed=seed)
     if task_id.startswith("openml-"):
         return _load_openml(task_id)
     if task_id in _paperlike_catalogue().index:
         return _load_paperlike(task_id)
-    if task_id not in CATALOGUE:
-        close = [t for t in CATALOGUE if task_id.lower() in t.lower()][:5]
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise InputError(
-            f"unknown dataset {task_id!r}{hint}; list them with `prspace list-datasets --suite all`"
-        )
     return _load_embedded(task_id)
+
+
+def check_dataset_id(task_id: str, *, data_dir: str | Path | None = None) -> None:
+    """Raise :class:`~prspace.core.errors.InputError` if :func:`load_dataset` could not know ``task_id``: an
+    embedded id not in the catalogues, or a user id (``user-<stem>``) without ``data_dir``.  Reads no data,
+    so a command of several tasks checks them all before any work starts."""
+    if task_id.startswith("user-"):
+        if data_dir is None:
+            raise InputError(
+                f"{task_id} is a user dataset; give the folder with --data-dir DIR --target COL"
+            )
+        return
+    if task_id.startswith("openml-") or task_id in _paperlike_catalogue().index or task_id in CATALOGUE:
+        return
+    close = [t for t in CATALOGUE if task_id.lower() in t.lower()][:5]
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise InputError(
+        f"unknown dataset {task_id!r}{hint}; list them with `prspace list-datasets --suite all`"
+    )
 
 
 SUITES.update({"default": _DEFAULT_V1, "all": tuple(CATALOGUE),

@@ -152,6 +152,10 @@ class StudyInputs:
         """An input function: ``pattern`` over :meth:`downsampling_tasks` (none unless ``enabled``)."""
         return lambda wildcards: expand_tasks(pattern, self.downsampling_tasks()) if enabled else []
 
+    def downsampling_data(self, wildcards: Any) -> list[str]:
+        """Input function: the own data files of the :meth:`downsampling_tasks` (``[]`` for embedded tasks)."""
+        return [str(self._data_files[t]) for t in self.downsampling_tasks() if t in self._data_files]
+
     def fold_skew_runs(self, pattern: str, *, enabled: bool = True) -> Callable[[Any], list[str]]:
         """An input function: ``pattern`` over :meth:`fold_skew_tasks` (none unless ``enabled``)."""
         return lambda wildcards: expand_tasks(pattern, self.fold_skew_tasks()) if enabled else []
