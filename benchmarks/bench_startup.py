@@ -133,8 +133,10 @@ def describe_cost(repeats: int) -> tuple[float, float]:
 
 
 def _jobs(root: Path, study: str) -> dict[str, int]:
+    """Jobs of each stage: a rule run per task has a benchmark file per task in ``<stage>/``, a rule run once for
+    every task (``boyd/fold_skew``, ``boyd/downsample``) the one file ``<stage>.tsv``."""
     base = root / "work" / study / "benchmarks"
-    return {stage: len(list((base / stage).glob("*.tsv"))) for stage in STAGES}
+    return {stage: len(list((base / stage).glob("*.tsv"))) + (base / f"{stage}.tsv").is_file() for stage in STAGES}
 
 
 def main(argv: list[str] | None = None) -> int:
