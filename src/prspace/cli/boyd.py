@@ -103,23 +103,22 @@ def run_downsample(args: argparse.Namespace) -> int:
     for task in args.dataset:
         check_dataset_id(task, data_dir=args.data_dir)
     outs = _outputs(args, list(args.dataset), "--dataset values")
-    kw = {"names": names, "data_dir": args.data_dir, "target": args.target, "pos_label": args.pos_label,
-          "max_pi": args.max_pi, "ratios": args.ratios, "n_folds": args.folds, "repeats": args.repeats,
-          "seed": args.seed}
+    load = {"data_dir": args.data_dir, "target": args.target, "pos_label": args.pos_label}
+    kw = {"max_pi": args.max_pi, "ratios": args.ratios, "n_folds": args.folds, "repeats": args.repeats, "seed": args.seed}
     pairs = list(zip(args.dataset, outs, strict=True))
-    _report("downsample", ordered_map(functools.partial(_downsample_task, kw=kw), pairs, jobs=args.jobs), len(pairs))
+    task = functools.partial(_downsample_task, names=names, load=load, kw=kw)
+    _report("downsample", ordered_map(task, pairs, jobs=args.jobs), len(pairs))
     return 0
 
 
-def _downsample_task(pair: tuple[str, Path], kw: dict[str, Any]) -> str:
-    """One task's downsampling runs written to its file (:func:`prspace.experiments.boyd.downsampling.task_runs`)."""
+def _downsample_task(pair: tuple[str, Path], names: list[str], load: dict[str, Any], kw: dict[str, Any]) -> str:
+    """One task's downsampling runs written to its file (:func:`prspace.experiments.boyd.downsampling.task_runs`):
+    ``load`` the keywords of :func:`~prspace.data.datasets.load_dataset`, ``kw`` those of the runs."""
     # scikit-learn only here: of the Boyd commands only this one fits models
     from prspace.local.learners import make_learner, score_of
 
     task, out = pair
-    kw = dict(kw)
-    names = kw.pop("names")
-    data = load_dataset(task, data_dir=kw.pop("data_dir"), target=kw.pop("target"), pos_label=kw.pop("pos_label"))
+    data = load_dataset(task, **load)
     learner_of = {n: (lambda seed, n=n: make_learner(n, seed)) for n in names}
     runs, note = ds.task_runs(data.X, data.y, learner_of, score=score_of, provenance=getattr(data, "provenance", ""),
                               task_id=task, **kw)
