@@ -123,3 +123,22 @@ def test_make_test_block_is_the_scripts():
     bench = _script("bench_make_run")
     t = pd.read_csv(ROOT / "benchmarks" / "make_test.csv", keep_default_na=False)
     assert _block("make-test") == bench.test_block(t, "after")
+
+
+def test_predict_batch_block_is_the_scripts():
+    """One process for every task's predictions (issue 60): the block is the script's, from its CSV, whose
+    summary rows are the script's arithmetic over its study rows and the two make-run rows it names."""
+    import csv
+
+    bench = _script("bench_predict_batch")
+    with (ROOT / "benchmarks" / "predict_batch.csv").open() as fh:
+        table = list(csv.DictReader(fh))
+    assert _block("predict-batch") == bench.docs_block(table)
+    studies = [r for r in table if r["study"] != "both"]
+    again = bench.summary(studies, ROOT / "benchmarks" / "make_run.csv", table[-1]["make_run_after"],
+                          table[-1]["make_run_before"])
+    def filled(rows):
+        return [{k: str(v) for k, v in r.items() if str(v) != ""} for r in rows]
+
+    assert filled(again) == filled(table)
+    assert all(r["same_results_as_per_task"] == "yes" for r in table)
