@@ -142,3 +142,31 @@ def test_predict_batch_block_is_the_scripts():
 
     assert filled(again) == filled(table)
     assert all(r["same_results_as_per_task"] == "yes" for r in table)
+
+
+def test_cpu_by_command_block_is_the_scripts():
+    """A whole make run's CPU by command (issue 60): the block is the script's, from its CSV, beside the make-run
+    table's `before` row; each run's rows add up to its GNU-time total (the last row is the rest, not Python)."""
+    bench = _script("bench_cpu_by_command")
+    table = pd.read_csv(ROOT / "benchmarks" / "cpu_by_command.csv")
+    runs = pd.read_csv(ROOT / "benchmarks" / "make_run.csv")
+    label = str(table["label"].iloc[-1])
+    batch = pd.read_csv(ROOT / "benchmarks" / "predict_batch.csv")
+    assert _block("cpu-by-command") == bench.docs_block(table, runs, label, batch=batch)
+    for _, t in table.groupby("label"):
+        assert abs(t["cpu_s"].sum() - t["run_cpu_s"].iloc[0]) < 0.1 * len(t)
+        assert t["command"].iloc[-1] == bench.OTHER_PROCESSES and (t["cpu_s"] > 0).all()
+
+
+def test_cpu_by_command_counts_a_process_once():
+    """A process whose parent is in the log is counted in its parent's line; Snakemake counts its own CPU only."""
+    bench = _script("bench_cpu_by_command")
+    recs = [{"argv": ["/v/snakemake", "--cores"], "self": 5.0, "children": 100.0, "pid": 1, "ppid": 0},
+            {"argv": ["/src/prspace/__main__.py", "step", "verdicts"], "self": 2.0, "children": 6.0, "pid": 2, "ppid": 1},
+            {"argv": ["/src/prspace/__main__.py", "step", "verdicts"], "self": 6.0, "children": 0.0, "pid": 3, "ppid": 2},
+            {"argv": ["/py/venv/__main__.py", ".venv"], "self": 1.0, "children": 0.0, "pid": 4, "ppid": 9}]
+    t = bench.by_command(recs).set_index("command")
+    assert t.loc["snakemake (its own)", "cpu_s"] == 5.0
+    assert t.loc["python: venv", "cpu_s"] == 1.0
+    # the job (a child of Snakemake) has its own line, its pool worker (pid 3) counted in it, once
+    assert t.loc["prspace step verdicts", "cpu_s"] == 8.0 and t.loc["prspace step verdicts", "processes"] == 1
