@@ -33,6 +33,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _docs import write_block  # noqa: E402
 from bench_make_run import gnu_time  # noqa: E402
 
 TABLE = ROOT / "benchmarks" / "cpu_by_command.csv"
@@ -144,12 +145,9 @@ def docs_block(table: pd.DataFrame, runs: pd.DataFrame, label: str, before: str 
 
 
 def write_docs(label: str) -> None:
-    text = DOCS.read_text()
-    start, end = "<!-- cpu-by-command:start -->\n", "\n<!-- cpu-by-command:end -->"
-    i, j = text.index(start) + len(start), text.index(end)
     block = docs_block(pd.read_csv(TABLE), pd.read_csv(ROOT / "benchmarks" / "make_run.csv"), label,
                        batch=pd.read_csv(ROOT / "benchmarks" / "predict_batch.csv"))
-    DOCS.write_text(text[:i] + block + text[j:])
+    write_block(DOCS, "cpu-by-command", block)
 
 
 def main(argv: list[str] | None = None) -> int:

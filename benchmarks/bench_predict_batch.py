@@ -39,10 +39,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _docs import write_block  # noqa: E402
 
 from prspace.study.workflow_commands import predict_command  # noqa: E402
 
@@ -89,9 +94,6 @@ def _same(a: Path, b: Path) -> bool:
     """Whether the two folders hold the same results: ``metrics.csv`` and ``folds.csv`` byte for byte,
     the predictions' columns equal value for value (the scores bit for bit).  The status file and
     the parquet's metadata name the run's time, paths and seconds, so they are not compared."""
-    import numpy as np
-    import pandas as pd
-
     if any((a / n).read_bytes() != (b / n).read_bytes() for n in ("metrics.csv", "folds.csv")):
         return False
     x, y = (pd.read_parquet(d / "predictions.parquet") for d in (a, b))
@@ -104,7 +106,7 @@ def run_study(root: Path, study: str, tmp: Path, max_tasks: int | None = None) -
     """The study's two rows (``per_task``, ``one_process``); its first ``max_tasks`` tasks if given."""
     work = root / "work" / study
     config = yaml.safe_load((work / "config.yaml").read_text())
-    tasks = list(__import__("pandas").read_csv(work / "tasks.csv")["task_id"])[:max_tasks]
+    tasks = list(pd.read_csv(work / "tasks.csv")["task_id"])[:max_tasks]
     python = str(root / ".venv" / "bin" / "python")
     commands = {t: predict_command(config, t, "prspace") for t in tasks}
     dirs = {way: {t: tmp / study / way / t for t in tasks} for way in ("per_task", "one_process")}
@@ -130,8 +132,6 @@ def summary(rows: list[dict[str, object]], make_run: Path, after: str, before: s
     (``way`` ``saved``: CPU seconds, per task), set beside the ``make run`` rows ``after`` and ``before`` of
     ``make_run`` (user + system CPU seconds): the ratio of the two runs, and the ratio had the ``after`` run
     not paid what one process saves."""
-    import pandas as pd
-
     rows = [r for r in rows if r["study"] != "both"]
     note = rows[0].get("note", "")
     both = {}
@@ -187,14 +187,6 @@ def docs_block(table: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def write_docs(table: list[dict[str, object]], docs: Path) -> None:
-    """Rewrite the block of ``docs`` from ``table``."""
-    text = docs.read_text()
-    start, end = "<!-- predict-batch:start -->\n", "\n<!-- predict-batch:end -->"
-    i, j = text.index(start) + len(start), text.index(end)
-    docs.write_text(text[:i] + docs_block(table) + text[j:])
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, help="a clone whose make run has finished (work/, .venv)")
@@ -211,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.docs:
         with args.out.open() as fh:
-            write_docs(list(csv.DictReader(fh)), ROOT / "docs" / "benchmarks.md")
+            write_block(ROOT / "docs" / "benchmarks.md", "predict-batch", docs_block(list(csv.DictReader(fh))))
         return 0
     if args.summary_only:
         with args.out.open() as fh:
