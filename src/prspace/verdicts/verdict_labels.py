@@ -279,3 +279,50 @@ TERMS: dict[str, str] = {
 
 #: Verdict words each page may show; each is defined in ``docs/glossary.md`` under "Verdicts".
 VERDICT_TERMS = tuple(k for k, _ in VERDICT_SHORT)
+
+
+# The outcome of a verdict row in words a reader knows without the glossary (issue 78): Lakens, Scheel &
+# Isager's outcomes stay as the rule decides them (column ``outcome``); these only say them plainly, one
+# vocabulary for the README, the pages, the report and the forest plot.
+#: The short labels, in the order a legend lists them.
+SHORT_LABELS: tuple[str, ...] = ("replicates", "holds", "differs beyond margin", "differs", "does not hold",
+                                 "not decided", "too close to call", "check")
+
+
+def _against(row: Mapping[str, object]) -> bool:
+    return "against the claim" in str(row.get("verdict", ""))
+
+
+def short_outcome(row: Mapping[str, object]) -> str:
+    """The short plain-words label of one verdict row.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of ``verdicts.csv`` (``outcome``, ``kind`` and ``verdict`` are read).
+
+    Returns
+    -------
+    str
+        One of :data:`SHORT_LABELS`.
+
+    Examples
+    --------
+    >>> short_outcome({"outcome": "equivalent", "kind": "share", "verdict": "equivalent: replicates"})
+    'replicates'
+    >>> short_outcome({"outcome": "different", "kind": "direction", "verdict": "different: holds"})
+    'holds'
+    >>> short_outcome({"outcome": "borderline", "kind": "share", "verdict": "borderline"})
+    'too close to call'
+    """
+    outcome = str(row.get("outcome", "") or "")
+    direction = str(row.get("kind", "")) == "direction"
+    if outcome == "borderline":
+        return "too close to call"
+    if outcome == "equivalent":
+        return "replicates"
+    if outcome.startswith("different"):
+        if direction:
+            return "does not hold" if _against(row) else "holds"
+        return "differs beyond margin" if "beyond" in outcome else "differs"
+    return "not decided"
