@@ -16,13 +16,18 @@ change of a primary claim between two consecutive versions of a study's table (c
 The first four are the verdict changes (``verdict_moved``). Tables before the ``role`` column (2026-11-23) had no
 primary claims; there, the claims primary at any later version are followed. Claim ids that were renamed are read
 under their later id (``benchmarks/verdict_history_renames.csv``). Why each commit moved verdicts is written by hand
-in ``benchmarks/verdict_history_reasons.csv`` (commit, category, reason; read from the commit's message): a commit
-that moved a verdict and has no line there is written as ``unannotated`` with a warning, and
-``tests/repo/test_verdict_history.py`` fails on it.
+in ``benchmarks/verdict_history_reasons.csv`` (commit, category, reason; read from the commit's message; a merge
+without a line takes the line of its branch's last commit in ``via`` that has one): a commit that moved a verdict and
+has no line there is written as ``unannotated`` with a warning, and ``tests/repo/test_verdict_history.py`` fails on
+it. The working tree's version is written with category ``uncommitted``.
 
-Run from the repository root (< 1 minute; it reads git, nothing else)::
+Run from the repository root of a full (not shallow) clone (2-3 s; it reads git, nothing else)::
 
     python benchmarks/verdict_history.py
+
+After regenerating the studies: commit the regenerated tables first, then run this script, add a line for that
+commit to the reasons file (the warning names it), run it again and commit ``results/verdict_history.*`` and the
+reasons file: the history then cites the commit that holds the tables.
 
 writes ``results/verdict_history.csv`` (every row) and ``results/verdict_history.md`` (the verdict changes, and the
 number of estimate-only moves of each commit).
@@ -236,14 +241,26 @@ def read_reasons(path: Path) -> pd.DataFrame:
     return t
 
 
+def _reason_of(reasons: pd.DataFrame, commit: str) -> tuple[str, str] | None:
+    for _, r in reasons.iterrows():
+        if r["commit"] and (commit.startswith(r["commit"]) or r["commit"].startswith(commit)):
+            return r["category"], r["reason"]
+    return None
+
+
 def annotate(rows: pd.DataFrame, reasons: pd.DataFrame) -> pd.DataFrame:
-    """Each row's category and reason from the annotation file, its commit matched by prefix either way."""
-    def find(commit: str) -> tuple[str, str]:
-        for _, r in reasons.iterrows():
-            if r["commit"] and (commit.startswith(r["commit"]) or r["commit"].startswith(commit)):
-                return r["category"], r["reason"]
+    """Each row's category and reason from the annotation file: its commit's line (matched by prefix either way),
+    else, for a merge, the line of the last commit in ``via`` that has one; else :data:`UNANNOTATED` (the
+    working tree's version: ``uncommitted``, to be annotated once committed)."""
+    def find(commit: str, via: str) -> tuple[str, str]:
+        for c in (commit, *reversed(via.split())):
+            found = _reason_of(reasons, c)
+            if found:
+                return found
+        if commit == UNCOMMITTED:
+            return UNCOMMITTED, "not committed yet: commit the tables, then run this script again"
         return UNANNOTATED, ""
-    found = rows["commit"].map(find)
+    found = [find(c, v) for c, v in zip(rows["commit"], rows["via"], strict=True)]
     rows = rows.copy()
     rows["category"] = [f[0] for f in found]
     rows["reason"] = [f[1] for f in found]
@@ -252,7 +269,7 @@ def annotate(rows: pd.DataFrame, reasons: pd.DataFrame) -> pd.DataFrame:
 
 def unannotated(rows: pd.DataFrame) -> list[str]:
     """The commits that moved a verdict and have no line in the annotation file (``uncommitted`` excepted)."""
-    bad = rows[rows["verdict_moved"] & (rows["category"] == UNANNOTATED) & (rows["commit"] != UNCOMMITTED)]
+    bad = rows[rows["verdict_moved"] & (rows["category"] == UNANNOTATED)]
     return list(dict.fromkeys(bad["commit"]))
 
 
