@@ -415,7 +415,7 @@ def test_the_checks_fail_on_a_planted_bad_tree(tmp_path):
 NOT_PACKAGES = {"workflow", "fixtures", "slurm", "__pycache__"}
 #: tests of the repository as a whole, at the root of tests/
 ROOT_TESTS = {"test_layout.py", "test_lint.py", "test_contributing.py", "test_recipes.py", "test_complexity.py",
-              "test_architecture.py"}
+              "test_architecture.py", "test_docs_links.py"}
 
 
 def test_tests_mirror_the_package():

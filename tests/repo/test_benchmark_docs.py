@@ -46,13 +46,22 @@ def test_openml_whole_draw_block_is_the_scripts():
 
 
 def test_audit_real_block_is_the_scripts():
-    """Issue 59's table (untied and tied scores, wide and long) is the script's, from its CSV; the
-    issue-41 block (tied scores only, `audit_scale.csv`) stays as that run wrote it, a record."""
+    """Issue 59's table (untied and tied scores, wide and long) is the script's, from its CSV; a cell's multiple is
+    the CSV's seconds divided by the baseline's (the default's for `--out`)."""
     bench = _script("bench_audit_scale")
     t = pd.read_csv(ROOT / "benchmarks" / "audit_real.csv")
     assert _block("audit-real") == bench.docs_block(t)
     assert {100_000, 1_000_000} <= {int(r) for r in t["rows"]}
-    assert "audit_scale.csv" in _block("audit-scale")
+    at = t[(t["rows"] == 1_000_000) & (t["file"] == "wide-untied")].set_index("command")["seconds"]
+    row = next(x for x in _block("audit-real").splitlines() if x.startswith("| 1,000,000 | wide-untied |"))
+    assert f"| {at['default'] / at['baseline']:.2f} |" in row and f"| {at['--out'] / at['default']:.2f} |" in row
+
+
+def test_jack_bins_block_is_the_scripts():
+    """Scores binned for the resampling (issue 59): the block is the script's, from its CSV and the commit it names."""
+    bench = _script("bench_jack_bins")
+    t = pd.read_csv(ROOT / "benchmarks" / "jack_bins.csv")
+    assert _block("jack-bins") == bench.docs_block(t, str(t["commit"].iloc[-1]))
 
 
 def test_power_time_block_is_the_scripts():
@@ -170,3 +179,36 @@ def test_cpu_by_command_counts_a_process_once():
     assert t.loc["python: venv", "cpu_s"] == 1.0
     # the job (a child of Snakemake) has its own line, its pool worker (pid 3) counted in it, once
     assert t.loc["prspace step verdicts", "cpu_s"] == 8.0 and t.loc["prspace step verdicts", "processes"] == 1
+
+
+def test_page_is_current_figures_within_400_lines():
+    """Issue 78: the page is its current figures, at most 400 lines, the headline table first; every block on it is
+    one a test here checks against its script (no block left from a removed section)."""
+    assert len(DOCS.splitlines()) <= 400
+    assert DOCS.index("<!-- headlines:start -->") < DOCS.index("\n## ", DOCS.index("## Current figures") + 1)
+    blocks = set(re.findall(r"<!-- ([a-z-]+):start -->", DOCS))
+    here = (ROOT / "tests" / "repo" / "test_benchmark_docs.py").read_text()
+    assert all(f'"{b}"' in here for b in blocks), blocks
+
+
+def test_headline_and_recorded_tables_are_the_scripts():
+    """The current-figures table and the tables of recorded measurements are `bench_headlines.py`'s, from the CSVs;
+    the README commands are timed in that table and in no other section's prose."""
+    bench = _script("bench_headlines")
+    assert _block("headlines") == bench.headlines_block()
+    for name in ("metrics", "rank-uncertainty", "startup", "panel-cpu"):
+        assert _block(name) == bench.table_block(name)
+    for cmd in ("make run", "make test", "make check", "make verify"):
+        assert f"| `{cmd}`: " in _block("headlines")
+
+
+def test_headline_figures_are_the_csvs():
+    """Spot checks of the headline table against its CSVs, computed here another way."""
+    block = _block("headlines")
+    panel = pd.read_csv(ROOT / "benchmarks" / "panel_cpu.csv")
+    ratio = panel.loc[panel["in_default"], "cpu_s"].sum() / panel.loc[panel["in_before"], "cpu_s"].sum()
+    assert f"= {ratio:.2f} |" in block
+    run = pd.read_csv(ROOT / "benchmarks" / "make_run.csv").set_index("label").loc["after"]
+    assert f"{int(run['wall_s'] // 60)} min {run['wall_s'] % 60:.0f} s wall, {run['user_s'] + run['sys_s']:,.0f} CPU s" in block
+    metrics = pd.read_csv(ROOT / "benchmarks" / "metrics.csv").query("n == 1000000")
+    assert f"{(metrics['all_metrics_ms'] / metrics['argsort_ms']).max():.2f} x one" in block
