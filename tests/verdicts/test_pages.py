@@ -163,6 +163,21 @@ def test_boyd_4_1_says_what_the_data_show(tmp_path):
         S.boyd_sentence([s])
 
 
+def test_trust_cites_the_coverage_counted_and_the_procedures_when_given(tmp_path):
+    s = _study(tmp_path)
+    cov = VR.primary(s.verdicts)["coverage"]
+    said = S.trust_sentence([s])
+    assert f"covered the truth in {cov.min():.3f} to {cov.max():.3f} of simulated studies (20,000+ each)" in said
+    assert "whole procedure" not in said
+    # the coverage helper's names: oracle_coverage for the same column, procedure_coverage beside it
+    v = s.verdicts.rename(columns={"coverage": "oracle_coverage"})
+    v["procedure_coverage"] = np.where(v["role"] == "primary", 0.93, np.nan)
+    v.loc[v["claim_id"] == "fk.aupr_auprg.top1", "procedure_coverage"] = 0.961
+    s.verdicts = normalise(v)
+    said = S.trust_sentence([s])
+    assert f"{cov.min():.3f} to {cov.max():.3f}" in said and "(0.930 to 0.961 with the whole procedure simulated)" in said
+
+
 def test_outcomes_are_said_in_one_plain_vocabulary(tmp_path):
     """plain_outcome begins with short_outcome (the forest plot's label, its "beyond margin" said at the end), says
     the rule's outcome and no other,
@@ -391,6 +406,7 @@ def _prose(page: str) -> str:
 def test_the_glossary_defines_every_term_and_verdict_the_pages_use(tmp_path):
     assert set(L.TERMS) <= HEADINGS, sorted(set(L.TERMS) - HEADINGS)
     assert set(L.VERDICT_TERMS) <= HEADINGS, sorted(set(L.VERDICT_TERMS) - HEADINGS)
+    assert set(L.SHORT_LABELS) <= HEADINGS, sorted(set(L.SHORT_LABELS) - HEADINGS)  # the plain outcomes
     used_terms, acronyms = set(), set()
     for i, page in enumerate(_pages(tmp_path)):
         prose = _prose(page)

@@ -45,6 +45,7 @@ from prspace.verdicts.sentences import (
 )
 from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
 from prspace.verdicts.verdict_labels import (
+    by_construction,
     cell,
     follows_note,
     label,
@@ -246,8 +247,10 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
     if not ids:
         return []
     out = [_primary_intro(pd.concat([r for r in rows_by]).reset_index()), ""]
-    for paper in (REG.FK, REG.BOYD):
-        mine = [i for i in ids if REG.BY_ID[i].paper == paper]
+    checks = {i for r in rows_by for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
+    for paper in (REG.FK, REG.BOYD):  # a check by arithmetic (column by_construction) last, apart from the findings
+        mine = [i for i in ids if REG.BY_ID[i].paper == paper and i not in checks]
+        mine += [i for i in ids if REG.BY_ID[i].paper == paper and i in checks]
         if mine:
             out += _paper_table(paper, mine, studies, rows_by, notes, mc_column=mc_column)
     return out if mc_column else out + _mc_error_line(rows_by)

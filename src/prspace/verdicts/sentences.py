@@ -355,7 +355,8 @@ def claims_table(studies: Sequence[Study]) -> list[str]:
     papers = [s for s in studies if not s.own_data]
     if not papers or all(_primary(s).empty for s in papers):
         return []
-    head = ["claim", "paper", *(f"`{s.name}` [95% interval]" for s in papers), "outcome"]
+    head = ["claim", "paper", *(f"`{s.name}` [95% interval]" for s in papers),
+            "outcome" + (f" ({' / '.join(f'`{s.name}`' for s in papers)} where they differ)" if len(papers) > 1 else "")]
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for paper in (REG.FK, REG.BOYD):
         out += _paper_rows(papers, paper, len(head))
@@ -381,7 +382,7 @@ def _paper_rows(papers: Sequence[Study], paper: str, width: int) -> list[str]:
 
 def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame]) -> str:
     """One row of :func:`claims_table`: name, the paper's value, each study's cell, the outcome."""
-    cells, words = [table_name(cid), paper_cell({"claim_id": cid, "paper": paper})], []
+    cells, words, alike = [table_name(cid), paper_cell({"claim_id": cid, "paper": paper})], [], False
     for r in rows:
         if cid not in r.index:
             cells.append("")
@@ -389,9 +390,9 @@ def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame]) -> str:
         x = {**r.loc[cid], "claim_id": cid}
         cells.append(value_cell(x) + (DAGGER if excluded_not_decided(x) else ""))
         short = short_outcome(x)
-        alike = "more alike" in str(x["verdict"]) and short.startswith("differs")
-        words.append(short + (" (AUPR-AUPRG more alike)" if alike else ""))
-    cells.append(words[0] if len(set(words)) == 1 else " / ".join(words))
+        alike |= "more alike" in str(x["verdict"]) and short.startswith("differs")
+        words.append(short)
+    cells.append((words[0] if len(set(words)) == 1 else " / ".join(words)) + (" (AUPR-AUPRG more alike)" if alike else ""))
     return "| " + " | ".join(cell(c) for c in cells) + " |"
 
 
