@@ -102,10 +102,17 @@ def normalise(v: pd.DataFrame) -> pd.DataFrame:
         if c not in v.columns:
             v[c] = ""
         v[c] = v[c].fillna("").astype(str)
-    for suffix in ("", "_mc_se", "_n", "_plain"):  # the coverage counted against the known truth, by either name
+    return _derived(v)
+
+
+def _derived(v: pd.DataFrame) -> pd.DataFrame:
+    """The columns :func:`normalise` derives: ``coverage`` (and its ``_mc_se``, ``_n``, ``_plain``) from
+    ``oracle_coverage`` when the table names it so; ``outcome`` from the verdict's first words when a table
+    was written before the rule recorded it."""
+    for suffix in ("", "_mc_se", "_n", "_plain"):
         if f"oracle_coverage{suffix}" in v.columns and f"coverage{suffix}" not in v.columns:
             v[f"coverage{suffix}"] = v[f"oracle_coverage{suffix}"]
-    if "outcome" not in v.columns:  # a table written before the rule recorded it: its verdict's first words
+    if "outcome" not in v.columns:
         v["outcome"] = [next((o for o in (*OUTCOMES, BORDERLINE) if x.startswith(o)), "") for x in v["verdict"]]
     return v
 
