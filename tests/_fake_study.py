@@ -150,11 +150,32 @@ def sensitivity() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Boyd 4.1's fold-skew summary (aggregate ``mean_aupr``): dispersion -> (bias_mean, bias_lo, bias_hi).
+FOLD_SKEW = {0.25: (-0.0041, -0.0052, -0.0031), 0.5: (-0.0157, -0.0182, -0.0135), 0.9: (-0.0722, -0.0825, -0.0628)}
+
+
+def fold_skew_summary(n_tasks: int) -> pd.DataFrame:
+    """``boyd_fold_skew_summary.csv``: the mean of per-fold AUPR (and, as a distractor, AUROC) per dispersion."""
+    rows = []
+    for d, (b, lo, hi) in FOLD_SKEW.items():
+        rows.append({"dispersion": d, "aggregate": "mean_aupr", "n_tasks": n_tasks, "bias_mean": b, "bias_lo": lo,
+                     "bias_hi": hi})
+        rows.append({"dispersion": d, "aggregate": "mean_auroc", "n_tasks": n_tasks, "bias_mean": 0.001,
+                     "bias_lo": -0.001, "bias_hi": 0.003})
+    return pd.DataFrame(rows)
+
+
 def write(tables: Path, *, ids: list[str], pis: list[float], families: list[str],
-          with_sensitivity: bool = True, best_sizes: dict[str, list[int]] | None = None) -> None:
-    """Write the fake study's tables into ``tables``."""
+          with_sensitivity: bool = True, best_sizes: dict[str, list[int]] | None = None,
+          extra_columns: dict[str, dict[str, object]] | None = None) -> None:
+    """Write the fake study's tables into ``tables`` (``extra_columns``: column -> {claim id: value} added to
+    ``verdicts.csv``, e.g. the ``by_construction`` flag)."""
     tables.mkdir(parents=True, exist_ok=True)
-    verdicts(n_tasks=len(ids), n_families=len(set(families))).to_csv(tables / "verdicts.csv", index=False)
+    v = verdicts(n_tasks=len(ids), n_families=len(set(families)))
+    for col, values in (extra_columns or {}).items():
+        v[col] = v["claim_id"].map(values)
+    v.to_csv(tables / "verdicts.csv", index=False)
+    fold_skew_summary(len(ids)).to_csv(tables / "boyd_fold_skew_summary.csv", index=False)
     tasks(ids, pis, families).to_csv(tables / "tasks.csv", index=False)
     m, r = metrics_and_rank_sets(ids, best_sizes=best_sizes)
     m.to_csv(tables / "metrics.csv", index=False)

@@ -462,7 +462,7 @@ def test_summary_answers_in_at_most_six_sentences_read_off_the_table(tmp_path):
     text = VR.summary_markdown(v, study="s", tasks=tasks)
     said = [ln for ln in text.splitlines() if ln.startswith("- ")]
     assert 1 <= len(said) <= MAX_SENTENCES
-    assert "4 tasks from 3 families" in text
+    assert "4 tasks from 3 task families" in text
 
 
 def test_the_paper_columns_state_only_what_the_registry_quotes(tmp_path):

@@ -1,8 +1,11 @@
-"""``prspace summary``: the answer first for several studies side by side (the README includes it).
+"""``prspace summary``: the answer first for several studies side by side.
 
 Reads each study's ``tables/verdicts.csv`` and the other tables the answer quotes (``tasks.csv``,
-``rank_sets.csv``, ``sensitivity.csv``, ...; :func:`prspace.verdicts.pagedata.load_study`) and
-writes one Markdown page, :func:`prspace.verdicts.report.studies_markdown`.
+``rank_sets.csv``, ``sensitivity.csv``, ``boyd_fold_skew_summary.csv``, ...;
+:func:`prspace.verdicts.pagedata.load_study`) and writes one Markdown page,
+:func:`prspace.verdicts.report.studies_markdown`, in sections the README (``## The answer``: the
+abstract, the one table of every primary claim, Boyd 4.1, trust) and ``docs/results.md`` (every
+section, in a replication report's order) quote through ``prspace numbers --write``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from prspace.verdicts.pagedata import load_study
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("summary", help="the answer and the primary claims of several studies side by side (Markdown)")
+    p = subparsers.add_parser("summary", help="the answer, the claims table and the primary claims of several studies side by side (Markdown)")
     p.add_argument("--results", default="results", help="the folder holding results/<study>/ (default: %(default)s)")
     p.add_argument("--studies", default="default,paperlike", help="comma-separated study names, in column order (default: %(default)s)")
     p.add_argument("--out", required=True, help="Markdown file to write (e.g. results/summary.md)")

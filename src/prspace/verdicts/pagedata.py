@@ -1,6 +1,9 @@
 """What the generated pages read: a study's verdict table (normalised to the registry's columns)
 and the few study tables the sentences quote (tasks, per-task metrics, plausible-best sets, learner
-winners, the sensitivity table). Nothing here decides a verdict (:mod:`prspace.verdicts.rule` does).
+winners, the sensitivity table, Boyd's fold-skew and downsampling summaries), and for a study of a
+user's own data its first section (:func:`own_data_section`: which learner each metric picks on each
+task and whether the test rows can tell). Nothing here decides a verdict (:mod:`prspace.verdicts.rule`
+does).
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core.errors import InputError
+from prspace.metrics.names import METRIC_LABELS
+from prspace.verdicts.interval_rule import BORDERLINE, OUTCOMES
+from prspace.verdicts.verdict_labels import num
 
 #: The offline studies whose question is the papers'. Every other study of local data is a user's
 #: own data, whose page opens with the per-task picks; a study on OpenML is the papers' question.
@@ -37,6 +43,8 @@ class Study:
     winners: pd.DataFrame | None = None
     sensitivity: pd.DataFrame | None = None
     own_data: bool | None = None
+    fold_skew: pd.DataFrame | None = None
+    downsampling: pd.DataFrame | None = None
 
     def __post_init__(self) -> None:
         self.verdicts = normalise(self.verdicts)
@@ -63,7 +71,9 @@ class Study:
 def normalise(v: pd.DataFrame) -> pd.DataFrame:
     """The verdict table with every column the pages read: ``role``, ``where``, ``quote``,
     ``margin``, ``level``, ``mc_error``, ``power`` filled from the registry (by claim id) where the
-    table lacks them; a row the registry does not know is ``exploratory``."""
+    table lacks them; a row the registry does not know is ``exploratory``; without an ``outcome``
+    column, each row's outcome is its verdict's first words (as :func:`prspace.verdicts.rule.apply_rule`
+    records it)."""
     v = v.copy()
     for c in ("role", "where", "quote"):
         if c not in v.columns:
@@ -92,6 +102,18 @@ def normalise(v: pd.DataFrame) -> pd.DataFrame:
         if c not in v.columns:
             v[c] = ""
         v[c] = v[c].fillna("").astype(str)
+    return _derived(v)
+
+
+def _derived(v: pd.DataFrame) -> pd.DataFrame:
+    """The columns :func:`normalise` derives: ``coverage`` (and its ``_mc_se``, ``_n``, ``_plain``) from
+    ``oracle_coverage`` when the table names it so; ``outcome`` from the verdict's first words when a table
+    was written before the rule recorded it."""
+    for suffix in ("", "_mc_se", "_n", "_plain"):
+        if f"oracle_coverage{suffix}" in v.columns and f"coverage{suffix}" not in v.columns:
+            v[f"coverage{suffix}"] = v[f"oracle_coverage{suffix}"]
+    if "outcome" not in v.columns:
+        v["outcome"] = [next((o for o in (*OUTCOMES, BORDERLINE) if x.startswith(o)), "") for x in v["verdict"]]
     return v
 
 
@@ -125,7 +147,8 @@ def load_study(name: str, tables_dir: str | Path | Mapping[str, str | Path], *, 
                  metrics=metrics, rank_sets=_read(t.get(R.RANK_SETS.name), dtype={"task": str}),
                  winners=_read(t.get(R.LEARNER_WINNERS.name)),
                  sensitivity=sensitivity if sensitivity is not None else _read(t.get(R.SENSITIVITY.name)),
-                 own_data=own_data)
+                 own_data=own_data, fold_skew=_read(t.get(R.BOYD_FOLD_SKEW_SUMMARY.name)),
+                 downsampling=_read(t.get(R.BOYD_DOWNSAMPLING_SUMMARY.name)))
 
 
 def typical_best_set_size(study: Study) -> dict[str, float]:
@@ -142,3 +165,89 @@ def typical_best_set_size(study: Study) -> dict[str, float]:
     if out:
         out["n_models"] = float(rs.groupby(["task", "metric"]).size().median())
     return out
+
+
+def _picks(metrics: pd.DataFrame) -> pd.DataFrame:
+    """Per task, the model each metric ranks first (ties joined with " = ")."""
+    rows = []
+    for task, g in metrics.groupby("task_id", sort=True):
+        row = {"task_id": task}
+        for m in PICK_METRICS:
+            if m in g.columns and g[m].notna().any():
+                top = g[m].max()
+                row[m] = " = ".join(sorted(g.loc[np.isclose(g[m], top, rtol=0, atol=1e-12), "model_id"].astype(str)))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _set_sizes(s: Study) -> pd.DataFrame:
+    """Per (task, metric), the models in the plausible-best set (``k``) of those ranked (``n``): ``rank_sets.csv``."""
+    if s.rank_sets is None or not len(s.rank_sets):
+        return pd.DataFrame()
+    rs = s.rank_sets
+    best = rs["plausible_best"].astype(str).str.lower().isin(("true", "1"))
+    return pd.DataFrame({"k": best.groupby([rs["task"], rs["metric"]]).sum(), "n": rs.groupby(["task", "metric"]).size()})
+
+
+#: Most tasks the picks table of the page shows: above it the page lists the first tasks and says where the rest
+#: are (the 886-task loopback draw made it 886 rows ahead of the answer; the committed studies have 87 and 61)
+PICKS_SHOWN = 100
+
+
+def _picks_table(picks: pd.DataFrame, ms: list[str], sizes: pd.DataFrame, pi: pd.Series) -> tuple[list[str], int, int]:
+    """The table of picks per task (its first :data:`PICKS_SHOWN` rows), the tasks where the metrics ``ms`` pick
+    the same learner, and those where every metric's plausible-best set is one model (both over every task)."""
+    head = ["task", "pi"] + [f"best by {METRIC_LABELS[m]}" for m in ms] + ["same pick?", "models that could be the best"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    agree = tell = 0
+    for r in picks.itertuples(index=False):
+        rd = r._asdict()
+        same = len({rd[m] for m in ms}) == 1
+        agree += same
+        could = []
+        for m in ms:
+            if (rd["task_id"], m) in sizes.index:
+                k, n = sizes.loc[(rd["task_id"], m)]
+                could.append(f"{int(k)} of {int(n)} ({METRIC_LABELS[m]})")
+        tell += bool(could) and all(c.startswith("1 of") for c in could)
+        if len(lines) - 2 >= PICKS_SHOWN:
+            continue
+        lines.append(f"| {rd['task_id']} | {num(pi.get(rd['task_id'], np.nan), 3)} | "
+                     + " | ".join(rd[m] for m in ms) + f" | {'yes' if same else 'no'} | {', '.join(could)} |")
+    return lines, agree, tell
+
+
+def _over_all_tasks(w: pd.DataFrame | None, ms: list[str]) -> list[str]:
+    """The learner each metric picks over all tasks (highest mean, ``learner_winners.csv``), if given."""
+    if w is None or not len(w) or not {"metric", "criterion", "winner"} <= set(w.columns):
+        return []
+    mean = w[(w["criterion"] == "mean") & w["metric"].isin(ms)]
+    if not len(mean):
+        return []
+    return ["", "Over all tasks (highest mean): " + ", ".join(
+        f"{METRIC_LABELS[r.metric]} picks {r.winner}" for r in mean.itertuples()) + "."]
+
+
+def own_data_section(s: Study) -> list[str]:
+    """Markdown lines: per task, which learner each metric picks, whether they agree and how many
+    models could be the best by each metric (``rank_sets.csv``); then the learners over all tasks."""
+    if s.metrics is None or not len(s.metrics):
+        return []
+    picks = _picks(s.metrics)
+    ms = [m for m in PICK_METRICS if m in picks.columns]
+    sizes = _set_sizes(s)
+    ok = s.ok_tasks
+    pi = ok.set_index("task_id")["pi"] if ok is not None and "pi" in ok.columns else pd.Series(dtype=float)
+    lines, agree, tell = _picks_table(picks, ms, sizes, pi)
+    n = len(picks)
+    text = [f"On {agree} of {n} task{'s' if n != 1 else ''} {', '.join(METRIC_LABELS[m] for m in ms)} pick the same "
+            "learner."]
+    if len(sizes):
+        text.append(f"On {tell} of {n} the test rows tell the best learner apart by every metric (a plausible-best "
+                    "set of one model); elsewhere the table says how many models could be the best.")
+    if n > PICKS_SHOWN:
+        lines.append(f"\nThe first {PICKS_SHOWN} of the {n} tasks; every task's metrics are in `tables/metrics.csv` and "
+                     "its plausible-best sets in `tables/rank_sets.csv`.")
+    out = [f"**Your data first** (study `{s.name}`): which learner each metric picks on each task." + " "
+           + " ".join(text), ""] + lines
+    return out + _over_all_tasks(s.winners, ms) + [""]

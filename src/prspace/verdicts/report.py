@@ -12,7 +12,7 @@ primary claims by paper (plain labels, :mod:`prspace.verdicts.verdict_labels`; t
 footnote), then one line on the implementation checks, then this project's own analyses, which
 never stand under a paper's column.
 
-One module of about 460 lines on purpose: the verdict table, the summary and the findings page are
+One module of about 490 lines on purpose: the verdict table, the summary and the findings page are
 written from the same study data and must show the same rows in the same order.
 """
 
@@ -31,23 +31,28 @@ from prspace.metrics.names import FK_PAIRS
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
-from prspace.verdicts.pagedata import Study, load_study, normalise, table_paths
+from prspace.verdicts.pagedata import Study, load_study, normalise, own_data_section, table_paths
 from prspace.verdicts.primary import primary_rows
 from prspace.verdicts.sentences import (
+    abstract,
     answer,
+    boyd_sentence,
+    claims_table,
     description,
     offline_note,
-    own_data_section,
     robust_ids,
+    trust_sentence,
 )
 from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
 from prspace.verdicts.verdict_labels import (
+    by_construction,
     cell,
     follows_note,
     label,
     level_text,
     mc_cell,
     paper_cell,
+    plain_outcome,
     value_cell,
     verdict_key,
 )
@@ -187,9 +192,10 @@ def _primary_intro(rows: pd.DataFrame) -> str:
                    f"{float(cov[ok].max()):.3f}, its level corrected by counting where the uncorrected interval missed "
                    "it" + (f"; {far} of {int(ok.sum())} above 95% by more than 2 Monte Carlo errors (an end at the range's edge)"
                           if far else ""))
-    return (f"**The papers' claims** ({n} primary claims, Lakens, Scheel & Isager's four outcomes: equivalent / different "
-            f"(beyond the margin when wholly beyond it) / different, by less than the margin / inconclusive; each paper's "
-            f"claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"
+    return (f"**The papers' claims** ({n} primary claims; each outcome in plain words: replicates (within the margin of "
+            f"the paper's value), differs (beyond the margin when wholly beyond it), holds or does not hold (a claimed "
+            f"direction), not decided, or too close to call (within Monte Carlo error of the threshold); the rule's own "
+            f"outcome, Lakens, Scheel & Isager's, is column `outcome` of `verdicts.csv`; each paper's claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"
             f"{counted}; the paper's words are in the footnotes):")
 
 
@@ -202,7 +208,7 @@ def _study_cells(r: pd.DataFrame, cid: str, *, mc_column: bool) -> list[str]:
     ph, cv = float(x.get("p_holm", np.nan)), float(x.get("coverage", np.nan))
     p_txt = "" if not np.isfinite(ph) else ("< 0.001" if ph < 0.001 else f"{ph:.3f}")
     c_txt = "" if not np.isfinite(cv) else f"{cv:.3f}"
-    return [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
+    return [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [plain_outcome(x)]
 
 
 def _paper_table(paper: str, mine: list[str], studies: Sequence[Study], rows_by: list[pd.DataFrame], notes: _Notes, *,
@@ -212,7 +218,7 @@ def _paper_table(paper: str, mine: list[str], studies: Sequence[Study], rows_by:
     head = ["claim", "paper"]
     for s in studies:
         head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
-                 + (["MC error"] if mc_column else []) + ["verdict"])
+                 + (["MC error"] if mc_column else []) + ["outcome"])
     out = [f"{RULE.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for cid in mine:
         first = next(r.loc[cid] for r in rows_by if cid in r.index)
@@ -241,8 +247,10 @@ def _primary_tables(studies: Sequence[Study], notes: _Notes, *, mc_column: bool)
     if not ids:
         return []
     out = [_primary_intro(pd.concat([r for r in rows_by]).reset_index()), ""]
-    for paper in (REG.FK, REG.BOYD):
-        mine = [i for i in ids if REG.BY_ID[i].paper == paper]
+    checks = {i for r in rows_by for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
+    for paper in (REG.FK, REG.BOYD):  # a check by arithmetic (column by_construction) last, apart from the findings
+        mine = [i for i in ids if REG.BY_ID[i].paper == paper and i not in checks]
+        mine += [i for i in ids if REG.BY_ID[i].paper == paper and i in checks]
         if mine:
             out += _paper_table(paper, mine, studies, rows_by, notes, mc_column=mc_column)
     return out if mc_column else out + _mc_error_line(rows_by)
@@ -281,11 +289,11 @@ def exploratory(v: pd.DataFrame, patterns: Sequence[str] | None = None) -> pd.Da
 def _exploratory_table(s: Study, rows: pd.DataFrame, *, explain: bool) -> list[str]:
     if rows.empty:
         return []
-    head = ["question", f"this run [{level_text(rows)} interval]", "verdict"] + (["explanation"] if explain else [])
+    head = ["question", f"this run [{level_text(rows)} interval]", "outcome"] + (["explanation"] if explain else [])
     out = ["**This project's analyses** (questions no paper states; they never stand under a paper's column):", "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for _, r in rows.iterrows():
-        cells = [f"{label(r['claim_id'], r['claim'])} (`{r['claim_id']}`)", value_cell(r), r["verdict"]]
+        cells = [f"{label(r['claim_id'], r['claim'])} (`{r['claim_id']}`)", value_cell(r), plain_outcome(r)]
         out.append("| " + " | ".join(cell(c) for c in cells + ([r["explanation"]] if explain else [])) + " |")
     return out + [""]
 
@@ -296,6 +304,16 @@ def _answer_block(studies: Sequence[Study]) -> list[str]:
     out += ([note] if note else []) + [""]
     out += [f"- {x}" for x in answer(studies)]
     return out + [""]
+
+
+def headline_block(studies: Sequence[Study], *, table: bool = True) -> list[str]:
+    """The answer in two minutes: the abstract (at most three sentences), the one table of every primary
+    claim (``table``), Boyd et al. 4.1 as the data show it, and how far the answers can be trusted."""
+    ab = abstract(studies)
+    out = [" ".join(ab), ""] if ab else []
+    out += claims_table(studies) if table else []
+    out += [x for x in (boyd_sentence(studies), trust_sentence(studies)) if x for x in (x, "")]
+    return out
 
 
 def differences_lines(studies: Sequence[Study]) -> list[str]:
@@ -323,7 +341,7 @@ def study_page(s: Study, *, glossary: str = "../../docs/glossary.md") -> list[st
     primary claims, the implementation line and this project's analyses (:data:`SUMMARY_EXPLORATORY`)."""
     out = own_data_section(s) if s.own_data else []
     out += [f"**The answer** (study `{s.name}`; every term is defined in [the glossary]({glossary})):", ""]
-    out += _answer_block([s])
+    out += headline_block([s], table=False) + _answer_block([s])
     notes = _Notes()
     out += _primary_tables([s], notes, mc_column=True)
     out += _implementation([s]) + differences_lines([s])
@@ -340,20 +358,31 @@ def summary_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,
     return "\n".join(study_page(_study(v, study, tasks, tables_dir, own_data, sensitivity))).rstrip() + "\n"
 
 
-#: The heading of results/summary.md's second section (``docs/results.md`` links to it).
+#: The heading of results/summary.md's third section (``docs/results.md`` includes it).
 CLAIMS_HEADING = "The papers' claims, one by one"
+#: The headings of results/summary.md's other sections (``docs/results.md`` includes each).
+MORE_HEADING = "More of the answer"
+RUN_HEADING = "What was run"
+DIFFERENCES_HEADING = "How this replication differs from Flach & Kull's experiment"
 
 
 def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataFrame | None]]) -> str:
-    """``results/summary.md``: under ``## The answer`` the answer for several studies side by side (the README
-    includes this section), under ``## The papers' claims`` the primary claims with a column pair per study, the
-    implementation line, the differences from Flach & Kull's experiment and where this project's own analyses
-    are, the paper's words as footnotes (``docs/results.md`` includes the whole page). Paths are written from the
-    repository's root."""
+    """``results/summary.md``, several studies side by side, one section each for the pages that quote it:
+    ``## The answer`` (:func:`headline_block`: the abstract, the one table of every primary claim, Boyd 4.1,
+    trust; the README includes it), ``## What was run``, ``## More of the answer`` (the answer's details),
+    ``## How this replication differs`` (from Flach & Kull's experiment) and ``## The papers' claims, one by
+    one`` (a column group per study, the outcome in full words, the implementation line, where this project's
+    own analyses are, the papers' words as footnotes); ``docs/results.md`` includes them in a report's order.
+    Paths are written from the repository's root."""
     st = [s if isinstance(s, Study) else Study(name=s[0], verdicts=s[1], tasks=s[2]) for s in studies]
     notes = _Notes()
-    out = (["## The answer", ""] + _answer_block(st) + [f"## {CLAIMS_HEADING}", ""]
-           + _primary_tables(st, notes, mc_column=False) + _implementation(st) + differences_lines(st))
+    answer_lines = _answer_block(st)
+    split = answer_lines.index("")  # the studies' descriptions and the offline note, then the sentences
+    out = (["## The answer", ""] + headline_block(st) + [f"## {RUN_HEADING}", ""] + answer_lines[: split + 1]
+           + [f"## {MORE_HEADING}", ""] + answer_lines[split + 1:])
+    diff = differences_lines(st)
+    out += ([f"## {DIFFERENCES_HEADING}", ""] + diff if diff else []) + [f"## {CLAIMS_HEADING}", ""]
+    out += _primary_tables(st, notes, mc_column=False) + _implementation(st)
     n = [len(exploratory(s.verdicts)) for s in st]
     out += [f"**This project's analyses** ({', '.join(f'{k} rows in `{s.name}`' for k, s in zip(n, st, strict=True))}: test-set "
             "noise, plausible-best sets, skew, learners over tasks; no paper states them): "
@@ -386,19 +415,19 @@ def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intr
         cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in table]
         blocks += [_rst(md[0]), ""] + (_rst_table(cells[0], cells[1:]) if cells else [])
     blocks += [f"**The answer** (study ``{study}``; every term in ``docs/glossary.md``):", ""]
-    blocks += [_rst(x) for x in _answer_block([s])]
+    blocks += [_rst(x) for x in headline_block([s], table=False) + _answer_block([s])]
     p = primary(s.verdicts)
     if len(p):
         blocks += [_rst(_primary_intro(p).replace("in the footnotes", "in the last column")), ""]
-        blocks += _rst_table(["claim", "paper", "this run [interval]", "MC error", "verdict", "the paper's words"],
+        blocks += _rst_table(["claim", "paper", "this run [interval]", "MC error", "outcome", "the paper's words"],
                              [[label(r["claim_id"], r["claim"]), paper_cell(r), value_cell(r), mc_cell(r["mc_error"]),
-                               r["verdict"], _rst(f"{r['where']}: \"{r['quote']}\"")] for _, r in p.iterrows()])
+                               plain_outcome(r), _rst(f"{r['where']}: \"{r['quote']}\"")] for _, r in p.iterrows()])
     blocks += [_rst(x) for x in _implementation([s])]
     e = exploratory(s.verdicts, SUMMARY_EXPLORATORY)
     if len(e):
         blocks += ["**This project's analyses** (questions no paper states):", ""]
-        blocks += _rst_table(["question", "this run [interval]", "verdict"],
-                             [[label(r["claim_id"], r["claim"]), value_cell(r), r["verdict"]] for _, r in e.iterrows()])
+        blocks += _rst_table(["question", "this run [interval]", "outcome"],
+                             [[label(r["claim_id"], r["claim"]), value_cell(r), plain_outcome(r)] for _, r in e.iterrows()])
     return "\n".join(blocks).rstrip() + "\n"
 
 
@@ -440,11 +469,11 @@ def findings_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None
         part = primary(s.verdicts) if role == "primary" else s.verdicts[s.verdicts["role"] == role]
         if part.empty:
             continue
-        lines += [f"## {title}", "", "| claim | paper | where | this run [interval] | verdict | explanation |",
+        lines += [f"## {title}", "", "| claim | paper | where | this run [interval] | outcome | explanation |",
                   "| --- | --- | --- | --- | --- | --- |"]
         for _, r in part.iterrows():
             lines.append(f"| {label(r['claim_id'], r['claim'])} (`{r['claim_id']}`) | {paper_cell(r)} | "
-                         f"{RULE.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {value_cell(r)} | {r['verdict']} | "
+                         f"{RULE.PAPERS.get(r['paper'], r['paper'])}, {r['where']} | {value_cell(r)} | {plain_outcome(r)} | "
                          f"{cell(r['explanation'])} |")
         lines.append("")
     ex = exploratory(s.verdicts)

@@ -1,7 +1,12 @@
-"""The answer first, in words: at most :data:`MAX_SENTENCES` sentences read off the verdict tables
-(and a study's own tables) that answer "does the finding hold, and can the data tell?", for one
-study or several side by side; what a study ran; and, for a study of a user's own data, which
-learner each metric picks on each task and whether the test rows can tell.
+"""The answer first, in words, for one study or several side by side: the abstract (at most three
+sentences: what was run, what replicated and what did not, what would decide the rest), the one table
+of every primary claim in plain words (:func:`claims_table`), Boyd et al. 4.1 as the data show it,
+how far the answers can be trusted, and at most :data:`MAX_SENTENCES` sentences of details read off
+the verdict tables (and a study's own tables); what a study ran. (A user's own data:
+:func:`prspace.verdicts.pagedata.own_data_section`.)
+
+One module of about 480 lines on purpose: every sentence of the answer reads the same rows through
+the same helpers, and the folder holds its fifteen modules.
 
 Every number in a sentence is a cell of a table (:mod:`prspace.verdicts.pagedata`); nothing is typed
 here but the papers' own constants (Flach & Kull's 886 tasks from 426 datasets, 30 models each).
@@ -17,8 +22,23 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.stats import cluster_bootstrap as CB
+from prspace.verdicts import rule as RULE
 from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
-from prspace.verdicts.verdict_labels import count_verdicts, label, num, short_name, verdict_key
+from prspace.verdicts.verdict_labels import (
+    SHORT_LABELS,
+    about,
+    by_construction,
+    cell,
+    excluded_not_decided,
+    label,
+    num,
+    paper_cell,
+    short_name,
+    short_outcome,
+    table_name,
+    value_cell,
+    verdict_key,
+)
 
 MAX_SENTENCES = 7
 #: No sentence of the answer is longer than this many words (a test checks it on both studies).
@@ -66,57 +86,12 @@ def _sentence(head: str, studies: Sequence[Study], one, tail: str = ".") -> str 
     return head + "; ".join(cl) + tail if cl else None
 
 
-def _range(values: Sequence[float], d: int = 2) -> str:
-    lo, hi = min(values), max(values)
-    return num(lo, d) if lo == hi else f"{num(lo, d)} to {num(hi, d)}"
-
-
-def shares_sentence(studies: Sequence[Study]) -> str | None:
-    pv = [REG.BY_ID[i].paper_value for i in SHARE_IDS]
-
-    def one(s: Study) -> str | None:
-        r = _rows(s, SHARE_IDS)
-        if r.empty:
-            return None
-        paper = np.array([REG.BY_ID[i].paper_value for i in r.index])
-        est = r["estimate"].to_numpy(float)
-        above, below = int((est > paper).sum()), int((est < paper).sum())
-        lean = (f"all {len(r)} above the paper's" if above == len(r) else f"all {len(r)} below the paper's"
-                if below == len(r) else f"{above} above, {below} below the paper's")
-        out = f"{count_verdicts(r['verdict'])} ({_range(est.tolist())}: {lean}"
-        if "ci95_lo" in r:
-            ex = int(((r["ci95_lo"] > paper) | (r["ci95_hi"] < paper)).sum())
-            out += f"; {ex} of {len(r)} 95% intervals exclude it"
-        return out + ")"
-    return _sentence(f"Flach & Kull's {len(SHARE_IDS)} shares of tasks where two metrics pick a "
-                     f"different best model or top three (paper {_range(pv)}): ", studies, one)
-
-
-def correlations_sentence(studies: Sequence[Study]) -> str | None:
-    pc = ", ".join(num(REG.BY_ID[i].paper_value, 2) for i in CORR_IDS)
-    pq = ", ".join(num(REG.BY_ID[i].paper_value, 3) for i in QUARTILE_IDS)
-
-    def one(s: Study) -> str | None:
-        c, q = _rows(s, CORR_IDS), _rows(s, QUARTILE_IDS)
-        parts = []
-        if len(c):
-            parts.append(", ".join(num(x, 3) for x in c["estimate"]) + f" ({count_verdicts(c['verdict'])})")
-        if len(q):
-            parts.append("quartiles " + ", ".join(num(x, 3) for x in q["estimate"])
-                         + f" ({count_verdicts(q['verdict'])})")
-        return "; ".join(parts) or None
-    return _sentence(f"The mean rank correlations of the three pairs (paper {pc}) and the AUPR-AUPRG quartiles over "
-                     f"tasks (paper {pq}): ", studies, one)
-
-
 def _holm_note(r: pd.Series) -> str:
-    """The verdict's key word, and for an undecided row whose per-claim interval excludes 0 why: Holm's
-    adjusted p (the interval is the claim's own, not adjusted for its paper's family)."""
-    key = verdict_key(r["verdict"])
-    lo, hi, p = (float(r.get(c, np.nan)) for c in ("ci_lo", "ci_hi", "p_holm"))
-    if key == "inconclusive" and np.isfinite(p) and (lo > 0 or hi < 0):
-        return f"{key}: Holm-adjusted p {num(p, 2)}, though the claim's own 95% interval excludes 0"
-    return key
+    """The row's short outcome (:func:`short_outcome`), and for an undecided row whose own 95% interval
+    excludes 0 why it is undecided: Holm's adjusted p (the interval is the claim's own)."""
+    if excluded_not_decided(r):
+        return f"not decided: its own 95% interval excludes 0, but Holm-adjusted p is {num(r['p_holm'], 2)}"
+    return short_outcome(r)
 
 
 def as_different_sentence(studies: Sequence[Study]) -> str | None:
@@ -145,32 +120,81 @@ def noise_sentence(studies: Sequence[Study]) -> str | None:
                      "with itself on resampled test rows by ", studies, one)
 
 
-def _mildest_any_optimism(s: Study) -> tuple[float, pd.Series] | None:
-    """The ``px.boyd.sec4_1.any_optimism_d<d>`` row of the smallest dispersion ``d``, with ``d``."""
+def _optimistic_at_most(s: Study) -> tuple[int, int] | None:
+    """``(tasks, of tasks)`` of the dispersion with the largest share of tasks optimistic beyond the margin
+    (the primary row at the widest dispersion, ``px.boyd.sec4_1.optimistic_share_d<d>`` at the others)."""
     ids = s.verdicts["claim_id"].astype(str)
-    rows = [(float(i.rsplit("_d", 1)[1]), i) for i in ids if i.startswith("px.boyd.sec4_1.any_optimism_d")]
-    if not rows:
+    rows = s.verdicts[(ids == "boyd.sec4_1.averaging_optimistic") | ids.str.startswith("px.boyd.sec4_1.optimistic_share_d")]
+    rows = rows[np.isfinite(rows["estimate"].astype(float)) & np.isfinite(rows["n_tasks"].astype(float))]
+    if rows.empty:
         return None
-    d, cid = min(rows)
-    return d, s.row(cid)
+    r = rows.loc[rows["estimate"].astype(float).idxmax()]
+    return int(round(float(r["estimate"]) * float(r["n_tasks"]))), int(r["n_tasks"])
+
+
+def fold_gaps(s: Study) -> list[tuple[float, float, float, float]]:
+    """``(dispersion, gap, lo, hi)``: the mean of per-fold AUPR minus the merged AUPR at each fold-skew
+    dispersion, with its 95% interval: the rows ``px.boyd.sec4_1.fold_mean_below_merged[_d<d>]`` when the
+    verdict table has them, else ``boyd_fold_skew_summary.csv`` (aggregate ``mean_aupr``)."""
+    v = s.verdicts
+    ids = v["claim_id"].astype(str)
+    mine = v[ids.str.startswith("px.boyd.sec4_1.fold_mean_below_merged_d")]
+    if len(mine):
+        return sorted((float(str(r.claim_id).rsplit("_d", 1)[1]), -float(r.estimate), -float(r.ci_hi), -float(r.ci_lo))
+                      for r in mine.itertuples())
+    t = s.fold_skew
+    if t is None or not len(t) or not {"aggregate", "bias_mean", "bias_lo", "bias_hi"} <= set(t.columns):
+        return []
+    t = t[t["aggregate"] == "mean_aupr"].sort_values("dispersion")
+    return [(float(r.dispersion), float(r.bias_mean), float(r.bias_lo), float(r.bias_hi)) for r in t.itertuples()]
+
+
+#: Why fold means fall below the merged AUPR (Boyd et al. 4.1 predicted the opposite).
+JENSEN = "precision is concave in the skew for a ranking better than random (Jensen's inequality)"
+
+
+def _gap(d: float, g: float, lo: float, hi: float, at: bool) -> str:
+    """``0.004 [0.003, 0.005] at d = 0.25``: a gap said by its size (its side is said once, in words)."""
+    x, a, b = (-g, -hi, -lo) if g < 0 else (g, lo, hi)
+    return f"{num(x, 3)} [{num(a, 3)}, {num(b, 3)}]" + (f" at d = {d:g}" if at else "")
+
+
+def _optimism_clause(studies: Sequence[Study]) -> str:
+    """``optimistic beyond 0.01 at any fold-skew spread d in at most 1 of 28 tasks (`default`), ...``."""
+    most = [(s.name, m) for s in studies if (m := _optimistic_at_most(s)) is not None]
+    many = len(studies) > 1
+    return "" if not most else (
+        f"optimistic beyond {REG.DIRECTION_MARGIN:g} at any fold-skew spread d in "
+        + ", ".join((f"no task of {m[1]}" if m[0] == 0 else f"at most {m[0]} of {m[1]} tasks")
+                    + (f" (`{name}`)" if many else "") for name, m in most))
+
+
+def _gaps_clause(studies: Sequence[Study]) -> str:
+    """``fold means fall below the merged AUPR by 0.004 [0.003, 0.005] at d = 0.25 to ...`` (the dispersions said
+    for the first study, and for another only where they differ)."""
+    gaps = [(s.name, g) for s in studies if (g := fold_gaps(s))]
+    if not gaps:
+        return ""
+    ends = [g[-1][1] for _, g in gaps]
+    side = "below" if all(e < 0 for e in ends) else "above" if all(e > 0 for e in ends) else "on either side of"
+    first = (gaps[0][1][0][0], gaps[0][1][-1][0])
+    said: list[str] = []
+    for name, g in gaps:
+        at = (g[0][0], g[-1][0]) != first or not said
+        said.append(_gap(*g[0], at=at) + ("" if len(g) == 1 else " to " + _gap(*g[-1], at=at))
+                    + (f" (`{name}`)" if len(studies) > 1 else ""))
+    return f"fold means fall {side} the merged AUPR by " + ", ".join(said)
 
 
 def boyd_sentence(studies: Sequence[Study]) -> str | None:
-    def one(s: Study) -> str | None:
-        r = s.row("boyd.sec4_1.averaging_optimistic")
-        if r is None:
-            return None
-        out = f"{_ci(r, 2)} ({r['verdict']})"
-        mild = _mildest_any_optimism(s)
-        if mild is not None and mild[1] is not None:
-            out += f"; by any amount at d = {mild[0]:g}: {num(mild[1]['estimate'], 2)}"
-        b = s.row("boyd.sec4_1.aucnpr_reduces_bias")
-        if b is not None:
-            out += f"; AUCNPR shrinks the gap: {b['verdict']}"
-        return out
-    return _sentence(f"Boyd et al. (4.1), \"can lead to\" overly optimistic fold averages: share of tasks where skewed "
-                     f"folds lift mean per-fold AUPR over merged AUPR by more than {REG.DIRECTION_MARGIN:g} beyond even "
-                     "folds, widest spread: ", studies, one)
+    """Boyd et al. 4.1 as the data show it: the most tasks optimistic beyond the margin at any
+    dispersion (:func:`_optimism_clause`), the fold means' gap to the merged AUPR at the mildest and the
+    widest dispersion with their 95% intervals (:func:`_gaps_clause`), and why (:data:`JENSEN`)."""
+    most, gaps = _optimism_clause(studies), _gaps_clause(studies)
+    if not most and not gaps:
+        return None
+    body = "; instead ".join(x for x in (most, gaps) if x)
+    return f"Boyd et al. 4.1 (fold averaging \"can lead to\" optimistic AUPR): {body}: {JENSEN}."
 
 
 def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[str]]:
@@ -191,8 +215,6 @@ def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[st
 
 
 def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
-    variants = list(dict.fromkeys(v for s in studies for v in robust_ids(s)[2]))
-
     def one(s: Study) -> str | None:
         same, changed, mine = robust_ids(s)
         if not mine:
@@ -202,9 +224,9 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
         if 0 < len(moved) <= 3:
             out += " (those that change: " + ", ".join(short_name(c) for c in moved) + ")"
         elif moved:
-            out += " (the others change with the view: the sensitivity table of findings.md)"
+            out += " (the others change with the selection: the sensitivity table of findings.md)"
         return out
-    return _sentence(f"Read again on other views of the population ({', '.join(variants)}): ", studies, one)
+    return _sentence("Recomputed on other selections of the tasks and learners (findings.md names them): ", studies, one)
 
 
 def sample_size_sentence(studies: Sequence[Study]) -> str | None:
@@ -225,9 +247,9 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
         border = verdict.str.startswith("borderline")
         undecided = p[~decided & ~border]
         nf = int(p["n_families"].max())
-        out = f"{int(decided.sum())} of {len(p)} decided at {nf} families"
+        out = f"{int(decided.sum())} of {len(p)} decided at {nf} task families"
         if border.any():
-            out += f" ({int(border.sum())} borderline, not counted)"
+            out += f" ({int(border.sum())} too close to call, not counted)"
         if undecided.empty:
             return out
         need = undecided["families_80"].astype(float)
@@ -235,7 +257,7 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
         never = len(need) - len(known)
         grid_max = int(CB.POWER_GRID[-1])
         if len(known):
-            out += (f"; {len(known)} of {len(need)} undecided need a median of {int(known.median())} families "
+            out += (f"; {len(known)} of {len(need)} undecided need a median of {int(known.median())} task families "
                     f"({int((known <= REG.FK_DATASETS).sum())} within {REG.FK_DATASETS}")
             if {"families_80_lo", "families_80_hi"} <= set(undecided.columns):
                 ends = undecided[["families_80_lo", "families_80_hi"]].astype(float).to_numpy()
@@ -247,14 +269,175 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
         if never:
             out += f"; {never} would not decide within {grid_max}"
         return out
-    return _sentence("What the data can decide of Flach & Kull's primary claims (families for 80% power, simulated "
+    return _sentence("What the data can decide of Flach & Kull's primary claims (task families for 80% power, simulated "
                      "from the study's own): ", studies, one)
+
+
+#: A tally's words for one row and for several, by short outcome (:data:`SHORT_LABELS` order).
+_TALLY = {"replicates": ("replicates", "replicate"), "holds": ("holds", "hold"),
+          "differs beyond margin": ("differs beyond the margin", "differ beyond the margin"),
+          "differs": ("differs", "differ"), "does not hold": ("does not hold", "do not hold"),
+          "not decided": ("not decided", "not decided"), "too close to call": ("too close to call", "too close to call"),
+          "check": ("check holds by arithmetic", "checks hold by arithmetic")}
+
+
+def _primary(s: Study, paper: str | None = None) -> pd.DataFrame:
+    """A study's primary rows (of ``paper``), in the registry's order, checks by arithmetic last."""
+    ids = [i for i in REG.primary_ids() if paper is None or REG.BY_ID[i].paper == paper]
+    r = _rows(s, ids).reset_index()
+    if r.empty:
+        return r
+    r["_check"] = [by_construction(x) for _, x in r.iterrows()]
+    return r.sort_values("_check", kind="stable").drop(columns="_check").reset_index(drop=True)
+
+
+def tally(rows: pd.DataFrame) -> str:
+    """``1 replicates, 2 differ beyond the margin, 9 not decided``: the rows counted by short outcome."""
+    keys = [short_outcome(r) for _, r in rows.iterrows()]
+    return ", ".join(f"{keys.count(k)} {_TALLY[k][keys.count(k) > 1]}" for k in SHORT_LABELS if keys.count(k))
+
+
+def _headline(studies: Sequence[Study]) -> str:
+    """Flach & Kull's headline pair in the paper-like study (else the last study), with the paper's."""
+    s = next((x for x in studies if x.name == "paperlike"), studies[-1])
+    r1, r3 = s.row("fk.aupr_auprg.top1"), s.row("fk.aupr_auprg.top3")
+    if r1 is None or r3 is None:
+        return "Flach & Kull: "
+    p1, p3 = (num(REG.BY_ID[i].paper_value, 2) for i in ("fk.aupr_auprg.top1", "fk.aupr_auprg.top3"))
+    o1, o3 = short_outcome(r1), short_outcome(r3)
+    return (f"Flach & Kull's headline (AUPR and AUPRG pick a different best model in {p1} of tasks, top three in {p3}) "
+            f"reads {_ci(r1)} and {_ci(r3)} in `{s.name}` ({o1 if o1 == o3 else f'{o1}, {o3}'}); ")
+
+
+def _need(s: Study, paper: str) -> str | None:
+    """``about 450``: the median task families that would decide a study's undecided claims of ``paper``."""
+    p = _primary(s, paper)
+    need = p[[short_outcome(r) == "not decided" for _, r in p.iterrows()]]["families_80"].astype(float)
+    need = need[np.isfinite(need)]
+    return f"about {about(need.median())}" if len(need) else None
+
+
+def abstract(studies: Sequence[Study]) -> list[str]:
+    """At most three sentences: what was run, what replicated and what did not (each paper's primary
+    claims tallied by :func:`short_outcome`, Flach & Kull's headline pair said), and what could not be
+    decided with the task families that would decide it."""
+    papers = [s for s in studies if not s.own_data and s.ok_tasks is not None]
+    if not papers:
+        return []
+    ok = papers[0].ok_tasks
+    models = int(ok["n_models"].median()) if "n_models" in ok.columns else FK_MODELS
+    folds = int(ok["n_folds"].median()) if "n_folds" in ok.columns else 10
+    what = ", ".join(f"`{s.name}` ({len(s.ok_tasks)} tasks, {s.ok_tasks['family'].nunique()} task families, median pi "
+                     f"{num(s.ok_tasks['pi'].median(), 3)})" for s in papers)
+    n = len(papers)
+    count = {1: "One offline study", 2: "Two offline studies", 3: "Three offline studies"}.get(n, f"{n} offline studies")
+    out = [f"{count}, {models} scikit-learn learners in {folds}-fold cross-validation on {what}, "
+           f"{'stands' if n == 1 else 'stand'} in for Flach & Kull's {FK_TASKS} OpenML tasks."]
+    fk = "; ".join(f"`{s.name}` {tally(_primary(s, REG.FK))}" for s in papers)
+    out.append(f"{_headline(papers)}of their {len(_primary(papers[0], REG.FK))} claims, {fk}.")
+    boyd = "; ".join(f"`{s.name}` {tally(_primary(s, REG.BOYD))}" for s in papers)
+    need = [(s.name, n) for s in papers if (n := _need(s, REG.FK))]
+    out.append(f"Of Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}, {boyd}"
+               + ("; deciding Flach & Kull's rest would take a median of " + " and ".join(n + (f" (`{name}`)" if len(need) > 1 else "") for name, n in need)
+                  + f" task families, against their {REG.FK_DATASETS} datasets" if need else "") + ".")
+    return out
+
+
+#: Marks a cell whose own 95% interval excludes the paper's value (or 0) that Holm leaves undecided.
+DAGGER = "†"
+
+
+def claims_table(studies: Sequence[Study]) -> list[str]:
+    """One table of every primary claim of both papers: a few words naming it, the paper's value, each
+    study's estimate with its 95% interval, and the outcome in plain words (:func:`short_outcome`; one
+    label when the studies agree). Checks by arithmetic stand last in their paper's rows and say
+    ``check``; :data:`DAGGER` and the line after the table mark an interval that Holm leaves undecided."""
+    papers = [s for s in studies if not s.own_data]
+    if not papers or all(_primary(s).empty for s in papers):
+        return []
+    head = ["claim", "paper", *(f"`{s.name}` [95% interval]" for s in papers),
+            "outcome" + (f" ({' / '.join(f'`{s.name}`' for s in papers)} where they differ)" if len(papers) > 1 else "")]
+    out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for paper in (REG.FK, REG.BOYD):
+        out += _paper_rows(papers, paper, len(head))
+    out.append("")
+    if DAGGER in "".join(out):
+        out += [f"{DAGGER} Its own 95% interval excludes the paper's value (or 0), but not after Holm's correction over "
+                "the paper's claims.", ""]
+    return out
+
+
+def _paper_rows(papers: Sequence[Study], paper: str, width: int) -> list[str]:
+    """A paper's rows of :func:`claims_table`: a row naming the paper (and its sample), then its claims,
+    the checks by arithmetic last."""
+    rows = [_primary(s, paper).set_index("claim_id") for s in papers]
+    ids = [i for i in REG.primary_ids() if REG.BY_ID[i].paper == paper and any(i in r.index for r in rows)]
+    if not ids:
+        return []
+    checks = {i for r in rows for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
+    title = "| " + " | ".join([f"**{RULE.PAPERS[paper]}**" + _sample(papers, paper)] + [""] * (width - 1)) + " |"
+    return [title] + [_claim_row(cid, paper, rows) for cid in [i for i in ids if i not in checks]
+                      + [i for i in ids if i in checks]]
+
+
+def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame]) -> str:
+    """One row of :func:`claims_table`: name, the paper's value, each study's cell, the outcome."""
+    cells, words, alike = [table_name(cid), paper_cell({"claim_id": cid, "paper": paper})], [], False
+    for r in rows:
+        if cid not in r.index:
+            cells.append("")
+            continue
+        x = {**r.loc[cid], "claim_id": cid}
+        cells.append(value_cell(x) + (DAGGER if excluded_not_decided(x) else ""))
+        short = short_outcome(x)
+        alike |= "more alike" in str(x["verdict"]) and short.startswith("differs")
+        words.append(short)
+    cells.append((words[0] if len(set(words)) == 1 else " / ".join(words)) + (" (AUPR-AUPRG more alike)" if alike else ""))
+    return "| " + " | ".join(cell(c) for c in cells) + " |"
+
+
+def _sample(studies: Sequence[Study], paper: str) -> str:
+    """What Boyd et al.'s downsampling ran on: tasks and task families per study, and the learners."""
+    if paper != REG.BOYD:
+        return ""
+    parts = []
+    for s in studies:
+        r = s.row("boyd.sec4_3.aupr_rises")
+        if r is not None and np.isfinite(r["n_tasks"]) and np.isfinite(r["n_families"]):
+            parts.append(f"`{s.name}` {int(r['n_tasks'])} tasks in {int(r['n_families'])} task families")
+    d = next((s.downsampling for s in studies if s.downsampling is not None and "learner" in s.downsampling), None)
+    k = d["learner"].astype(str).nunique() - int((d["learner"] == "all learners").any()) if d is not None else 0
+    return (f" (4.3's downsampling: {', '.join(parts)}" + (f"; {k} learners" if k else "") + ")") if parts else ""
+
+
+def trust_sentence(studies: Sequence[Study]) -> str | None:
+    """How far the answers can be trusted: each 95% interval's coverage counted in a known-truth
+    simulation (``oracle_coverage``, else ``coverage``; ``procedure_coverage`` when the table has it),
+    and each paper's claims decided together."""
+    rows = pd.concat([_primary(s) for s in studies if not s.own_data] or [pd.DataFrame()], ignore_index=True)
+    if rows.empty:
+        return None
+    has_p = rows["p_diff"].astype(float).notna() if "p_diff" in rows else pd.Series(True, index=rows.index)
+
+    def span(col: str) -> str | None:
+        c = rows[col].astype(float)[has_p] if col in rows else pd.Series(dtype=float)
+        c = c[np.isfinite(c)]
+        return f"{c.min():.3f} to {c.max():.3f}" if len(c) else None
+    oracle = span("oracle_coverage") or span("coverage")
+    if oracle is None:
+        return None
+    proc = span("procedure_coverage")
+    n = rows["coverage_n"].astype(float) if "coverage_n" in rows else pd.Series(dtype=float)
+    sims = f" ({int(n[np.isfinite(n)].min()):,}+ each)" if np.isfinite(n).any() else ""
+    return (f"Trust: each 95% interval covered the truth in {oracle} of simulated studies{sims}"
+            + (f" ({proc} with the whole procedure simulated)" if proc else "")
+            + f"; Holm's correction at {100 * REG.HOLM_ALPHA:g}% within each paper; \"not decided\" means the data "
+            "cannot settle a claim, not that it failed.")
 
 
 def answer(studies: Sequence[Study]) -> list[str]:
     """At most :data:`MAX_SENTENCES` sentences, one per question, each with a clause per study."""
-    makers = (shares_sentence, correlations_sentence, as_different_sentence, sample_size_sentence, noise_sentence,
-              boyd_sentence, sensitivity_sentence)
+    makers = (as_different_sentence, sample_size_sentence, noise_sentence, sensitivity_sentence)
     return [s for s in (m(studies) for m in makers) if s][:MAX_SENTENCES]
 
 
@@ -267,7 +450,7 @@ def description(s: Study) -> str:
     models = int(ok["n_models"].median()) if "n_models" in ok.columns and len(ok) else None
     folds = int(ok["n_folds"].median()) if "n_folds" in ok.columns and len(ok) else None
     src = set(ok["source"].astype(str)) if "source" in ok.columns else set()
-    what = f"`{s.name}`: {len(ok)} tasks from {fam} families, pi {num(ok['pi'].min(), 3)} to {num(ok['pi'].max(), 3)} " \
+    what = f"`{s.name}`: {len(ok)} tasks from {fam} task families, pi {num(ok['pi'].min(), 3)} to {num(ok['pi'].max(), 3)} " \
            f"(median {num(ok['pi'].median(), 3)})"
     users = ok["task_id"].astype(str).str.startswith(USER_TASK_PREFIX).any() if "task_id" in ok.columns else False
     if src == {"local"}:
@@ -287,92 +470,6 @@ def offline_note(studies: Sequence[Study]) -> str | None:
             f"{REG.FK_DATASETS} datasets and do not give those tasks' pi distribution; the offline studies "
             "stand in for that population, and the faithful OpenML study (`config/openml-paper.yaml`) is one "
             "configuration away but was not run for these results.")
-
-
-def _picks(metrics: pd.DataFrame) -> pd.DataFrame:
-    """Per task, the model each metric ranks first (ties joined with " = ")."""
-    rows = []
-    for task, g in metrics.groupby("task_id", sort=True):
-        row = {"task_id": task}
-        for m in PICK_METRICS:
-            if m in g.columns and g[m].notna().any():
-                top = g[m].max()
-                row[m] = " = ".join(sorted(g.loc[np.isclose(g[m], top, rtol=0, atol=1e-12), "model_id"].astype(str)))
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def _set_sizes(s: Study) -> pd.DataFrame:
-    """Per (task, metric), the models in the plausible-best set (``k``) of those ranked (``n``): ``rank_sets.csv``."""
-    if s.rank_sets is None or not len(s.rank_sets):
-        return pd.DataFrame()
-    rs = s.rank_sets
-    best = rs["plausible_best"].astype(str).str.lower().isin(("true", "1"))
-    return pd.DataFrame({"k": best.groupby([rs["task"], rs["metric"]]).sum(), "n": rs.groupby(["task", "metric"]).size()})
-
-
-#: Most tasks the picks table of the page shows: above it the page lists the first tasks and says where the rest
-#: are (the 886-task loopback draw made it 886 rows ahead of the answer; the committed studies have 87 and 61)
-PICKS_SHOWN = 100
-
-
-def _picks_table(picks: pd.DataFrame, ms: list[str], sizes: pd.DataFrame, pi: pd.Series) -> tuple[list[str], int, int]:
-    """The table of picks per task (its first :data:`PICKS_SHOWN` rows), the tasks where the metrics ``ms`` pick
-    the same learner, and those where every metric's plausible-best set is one model (both over every task)."""
-    head = ["task", "pi"] + [f"best by {METRIC_LABELS[m]}" for m in ms] + ["same pick?", "models that could be the best"]
-    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    agree = tell = 0
-    for r in picks.itertuples(index=False):
-        rd = r._asdict()
-        same = len({rd[m] for m in ms}) == 1
-        agree += same
-        could = []
-        for m in ms:
-            if (rd["task_id"], m) in sizes.index:
-                k, n = sizes.loc[(rd["task_id"], m)]
-                could.append(f"{int(k)} of {int(n)} ({METRIC_LABELS[m]})")
-        tell += bool(could) and all(c.startswith("1 of") for c in could)
-        if len(lines) - 2 >= PICKS_SHOWN:
-            continue
-        lines.append(f"| {rd['task_id']} | {num(pi.get(rd['task_id'], np.nan), 3)} | "
-                     + " | ".join(rd[m] for m in ms) + f" | {'yes' if same else 'no'} | {', '.join(could)} |")
-    return lines, agree, tell
-
-
-def _over_all_tasks(w: pd.DataFrame | None, ms: list[str]) -> list[str]:
-    """The learner each metric picks over all tasks (highest mean, ``learner_winners.csv``), if given."""
-    if w is None or not len(w) or not {"metric", "criterion", "winner"} <= set(w.columns):
-        return []
-    mean = w[(w["criterion"] == "mean") & w["metric"].isin(ms)]
-    if not len(mean):
-        return []
-    return ["", "Over all tasks (highest mean): " + ", ".join(
-        f"{METRIC_LABELS[r.metric]} picks {r.winner}" for r in mean.itertuples()) + "."]
-
-
-def own_data_section(s: Study) -> list[str]:
-    """Markdown lines: per task, which learner each metric picks, whether they agree and how many
-    models could be the best by each metric (``rank_sets.csv``); then the learners over all tasks."""
-    if s.metrics is None or not len(s.metrics):
-        return []
-    picks = _picks(s.metrics)
-    ms = [m for m in PICK_METRICS if m in picks.columns]
-    sizes = _set_sizes(s)
-    ok = s.ok_tasks
-    pi = ok.set_index("task_id")["pi"] if ok is not None and "pi" in ok.columns else pd.Series(dtype=float)
-    lines, agree, tell = _picks_table(picks, ms, sizes, pi)
-    n = len(picks)
-    text = [f"On {agree} of {n} task{'s' if n != 1 else ''} {', '.join(METRIC_LABELS[m] for m in ms)} pick the same "
-            "learner."]
-    if len(sizes):
-        text.append(f"On {tell} of {n} the test rows tell the best learner apart by every metric (a plausible-best "
-                    "set of one model); elsewhere the table says how many models could be the best.")
-    if n > PICKS_SHOWN:
-        lines.append(f"\nThe first {PICKS_SHOWN} of the {n} tasks; every task's metrics are in `tables/metrics.csv` and "
-                     "its plausible-best sets in `tables/rank_sets.csv`.")
-    out = [f"**Your data first** (study `{s.name}`): which learner each metric picks on each task." + " "
-           + " ".join(text), ""] + lines
-    return out + _over_all_tasks(s.winners, ms) + [""]
 
 
 def labels_used(studies: Sequence[Study]) -> list[str]:

@@ -2,7 +2,12 @@
 
 Every row label of the generated pages (``summary.md``, ``findings.md``, the report's front page,
 ``results/summary.md``) comes from :func:`label`; every word in them that a reader may not know is
-a key of :data:`TERMS` and is defined in ``docs/glossary.md`` (a test checks both).
+a key of :data:`TERMS` and is defined in ``docs/glossary.md`` (a test checks both). Each row's outcome
+in plain words is :func:`plain_outcome`, beginning with :func:`short_outcome` (the forest plot's label):
+one vocabulary for the README, the pages, the report and the figure (issue 78).
+
+One module of about 480 lines on purpose: every word the pages show for a row (its label, its outcome,
+its cells, the terms the glossary defines) comes from here, so that they say one thing one way.
 """
 
 from __future__ import annotations
@@ -139,61 +144,23 @@ def short_name(claim_id: str) -> str:
     return _plain(claim_id)
 
 
-#: Verdict words, in the order they are counted, each with its short plural phrase for sentences
-#: (prefix match: ``cannot be told: 4 families`` is ``cannot be told``).
-VERDICT_SHORT: tuple[tuple[str, str], ...] = (
-    ("equivalent: replicates", "replicate"),
-    ("equivalent: as different, holds", "as different, holds (equivalent)"),
-    ("equivalent: no effect", "show no effect larger than the margin (equivalent)"),
-    ("equivalent", "equivalent"),
-    ("different, beyond the margin: holds", "hold beyond the margin"),
-    ("different, beyond the margin: contradicted", "contradicted beyond the margin"),
-    ("different, beyond the margin", "different beyond the margin"),
-    ("different, by less than the margin", "different by less than the margin"),
-    ("different: higher", "different: higher here"),
-    ("different: lower", "different: lower here"),
-    ("different: holds", "hold (different from 0 on the claimed side)"),
-    ("different: contradicted", "contradicted (different from 0, against the claim)"),
-    ("different", "different"),
-    ("inconclusive: leans higher", "inconclusive, leaning higher"),
-    ("inconclusive: leans lower", "inconclusive, leaning lower"),
-    ("inconclusive: leans the claimed way", "inconclusive, leaning the claimed way"),
-    ("inconclusive", "inconclusive"),
-    ("differs beyond noise", "differ beyond noise"),
-    ("differs", "differ"),
-    ("borderline", "borderline"),
-    ("does not hold", "do not hold"),
-    ("holds", "hold"),
-    ("contradicted", "contradicted"),
-    ("beyond noise", "beyond noise"),
-    ("mostly within noise", "mostly within noise"),
-    ("within noise", "within noise"),
-    ("exact", "exact"),
-    ("larger", "larger"),
-    ("smaller", "smaller"),
-    ("cannot be told", "cannot be told"),
+#: The rule's verdict words, longest first where one begins another (prefix match: ``cannot be told: 4
+#: families`` is ``cannot be told``); the pages say them plainly (:func:`plain_outcome`).
+VERDICT_WORDS: tuple[str, ...] = (
+    "equivalent: replicates", "equivalent: as different, holds", "equivalent: no effect", "equivalent",
+    "different, beyond the margin: holds", "different, beyond the margin: contradicted", "different, beyond the margin",
+    "different, by less than the margin", "different: higher", "different: lower", "different: holds",
+    "different: contradicted", "different", "inconclusive: leans higher", "inconclusive: leans lower",
+    "inconclusive: leans the claimed way", "inconclusive", "differs beyond noise", "differs", "borderline",
+    "does not hold", "holds", "contradicted", "beyond noise", "mostly within noise", "within noise", "exact", "larger",
+    "smaller", "cannot be told",
 )
 
 
 def verdict_key(verdict: str) -> str:
-    """The verdict's word (a key of :data:`VERDICT_SHORT`): ``differs: higher here`` -> ``differs: higher``."""
+    """The verdict's word (one of :data:`VERDICT_WORDS`): ``differs: higher here`` -> ``differs: higher``."""
     v = str(verdict).strip()
-    for key, _ in VERDICT_SHORT:
-        if v.startswith(key):
-            return key
-    return v
-
-
-def count_verdicts(verdicts: pd.Series) -> str:
-    """``2 replicate, 3 inconclusive, leaning higher, 1 different: higher here``."""
-    keys = [verdict_key(v) for v in verdicts]
-    short = dict(VERDICT_SHORT)
-    out = []
-    for key, _ in VERDICT_SHORT + tuple((k, k) for k in dict.fromkeys(keys) if k not in short):
-        n = keys.count(key)
-        if n:
-            out.append(f"{n} {short.get(key, key)}")
-    return ", ".join(out)
+    return next((key for key in VERDICT_WORDS if v.startswith(key)), v)
 
 
 def num(v: object, d: int = 2) -> str:
@@ -278,7 +245,7 @@ TERMS: dict[str, str] = {
 }
 
 #: Verdict words each page may show; each is defined in ``docs/glossary.md`` under "Verdicts".
-VERDICT_TERMS = tuple(k for k, _ in VERDICT_SHORT)
+VERDICT_TERMS = VERDICT_WORDS
 
 
 # The outcome of a verdict row in words a reader knows without the glossary (issue 78): Lakens, Scheel &
@@ -290,16 +257,33 @@ SHORT_LABELS: tuple[str, ...] = ("replicates", "holds", "differs beyond margin",
 
 
 def _against(row: Mapping[str, object]) -> bool:
-    return "against the claim" in str(row.get("verdict", ""))
+    """A decided direction row that went the other way (``different: contradicted``, ``... against the claim``)."""
+    v = str(row.get("verdict", ""))
+    return "against the claim" in v or "contradicted" in v
+
+
+def by_construction(row: Mapping[str, object]) -> bool:
+    """Whether a row follows from Boyd's Theorem 1 by arithmetic (column ``by_construction`` of
+    ``verdicts.csv``, when the table has it): shown as an implementation check, apart from the
+    replicated findings, in every tally and table."""
+    v = row.get("by_construction", False)
+    if isinstance(v, str):
+        return v.strip().lower() in ("true", "1", "yes")
+    try:
+        return bool(v) and v == v
+    except (TypeError, ValueError):
+        return False
 
 
 def short_outcome(row: Mapping[str, object]) -> str:
-    """The short plain-words label of one verdict row.
+    """The short plain-words label of one verdict row (the first words of :func:`plain_outcome`, which says
+    "beyond the margin" of ``differs beyond margin`` at its end).
 
     Parameters
     ----------
     row : mapping
-        A row of ``verdicts.csv`` (``outcome``, ``kind`` and ``verdict`` are read).
+        A row of ``verdicts.csv`` (``outcome``, ``kind``, ``verdict`` and, when present,
+        ``by_construction`` are read).
 
     Returns
     -------
@@ -314,15 +298,185 @@ def short_outcome(row: Mapping[str, object]) -> str:
     'holds'
     >>> short_outcome({"outcome": "borderline", "kind": "share", "verdict": "borderline"})
     'too close to call'
+    >>> short_outcome({"outcome": "different", "kind": "direction", "verdict": "different: holds",
+    ...                "by_construction": True})
+    'check'
     """
     outcome = str(row.get("outcome", "") or "")
+    outcome = "" if outcome == "nan" else outcome
     direction = str(row.get("kind", "")) == "direction"
+    if by_construction(row):
+        return "check"
     if outcome == "borderline":
         return "too close to call"
     if outcome == "equivalent":
-        return "replicates"
+        return "does not hold" if direction else "replicates"
     if outcome.startswith("different"):
         if direction:
             return "does not hold" if _against(row) else "holds"
         return "differs beyond margin" if "beyond" in outcome else "differs"
     return "not decided"
+
+
+def _f(row: Mapping[str, object], col: str) -> float:
+    try:
+        return float(row.get(col, np.nan))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def about(n: float) -> str:
+    """A count rounded to two significant digits for a sentence (``1,476`` -> ``1,500``).
+
+    >>> about(1476), about(222), about(53)
+    ('1,500', '220', '53')
+    """
+    k = int(round(n))
+    digits = len(str(abs(k)))
+    return f"{int(round(k, -(digits - 2))) if digits > 2 else k:,}"
+
+
+def reference(row: Mapping[str, object]) -> float:
+    """The value a row's interval is read against: the paper's number for a share, correlation or
+    quartile; 0 for a difference ("as different") or a direction claim."""
+    kind = str(row.get("kind", ""))
+    return _f(row, "paper_value") if kind in ("share", "correlation", "quartile") else 0.0
+
+
+def _ci95(row: Mapping[str, object]) -> tuple[float, float]:
+    lo, hi = _f(row, "ci95_lo"), _f(row, "ci95_hi")
+    return (lo, hi) if np.isfinite(lo) and np.isfinite(hi) else (_f(row, "ci_lo"), _f(row, "ci_hi"))
+
+
+def excluded_not_decided(row: Mapping[str, object]) -> bool:
+    """An undecided row whose own 95% interval excludes the value it is read against (Holm's
+    correction over the paper's claims is what leaves it undecided)."""
+    if short_outcome(row) != "not decided" or not np.isfinite(_f(row, "p_holm")):
+        return False
+    lo, hi = _ci95(row)
+    ref = reference(row)
+    return bool(np.isfinite(lo) and np.isfinite(ref) and (lo > ref or hi < ref))
+
+
+def _side(row: Mapping[str, object]) -> str:
+    """Where the estimate lies: ``higher than the paper's``, or for a difference the verdict's own words."""
+    kind = str(row.get("kind", ""))
+    verdict = str(row.get("verdict", ""))
+    if kind in ("share", "correlation", "quartile"):
+        est, ref = _f(row, "estimate"), reference(row)
+        return "higher than the paper's" if est > ref else "lower than the paper's"
+    return verdict.split(": ", 1)[1] if ": " in verdict else ""
+
+
+def plain_outcome(row: Mapping[str, object]) -> str:
+    """The outcome of a verdict row in words a reader knows without the glossary (issue 78).
+
+    Lakens, Scheel & Isager's outcome (column ``outcome``) stays as the rule decided it; this only says
+    it plainly, beginning with :func:`short_outcome`: ``replicates: within ±0.05 of the paper's``,
+    ``differs: lower than the paper's, beyond the margin (±0.02)``, ``not decided: about 1,500 task
+    families would decide``, ``too close to call: ...`` (the Monte Carlo borderline). An undecided
+    row whose own 95% interval excludes the paper's value says so in one clause. A row of this
+    project's own analyses (no outcome) keeps its verdict, its coded words said plainly.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of ``verdicts.csv``.
+
+    Returns
+    -------
+    str
+        The phrase (no interval: the table's cell holds it).
+
+    Examples
+    --------
+    >>> plain_outcome({"outcome": "equivalent", "kind": "share", "verdict": "equivalent: replicates",
+    ...                "margin": 0.05})
+    "replicates: within ±0.05 of the paper's"
+    >>> plain_outcome({"outcome": "inconclusive", "kind": "share", "verdict": "inconclusive: leans lower here",
+    ...                "families_80": 1476, "p_holm": 1.0, "ci95_lo": 0.15, "ci95_hi": 0.32, "paper_value": 0.24})
+    'not decided: about 1,500 task families would decide'
+    """
+    short = short_outcome(row)
+    outcome = str(row.get("outcome", "") or "")
+    if short == "check":
+        ok = outcome.startswith("different") and not _against(row)
+        return "check: holds, as arithmetic says it must" if ok else "check: does not hold (see findings.md)"
+    if short == "too close to call":
+        return "too close to call: a p-value within two Monte Carlo errors of its threshold"
+    if short != "not decided":
+        return _decided(row, short, outcome)
+    if not outcome or outcome == "nan":
+        return _plain_verdict(row)
+    return _not_decided(row)
+
+
+def _decided(row: Mapping[str, object], short: str, outcome: str) -> str:
+    """:func:`plain_outcome` of a decided row: replicates, differs, holds or does not hold."""
+    m = _f(row, "margin")
+    band = f"±{m:g}" if np.isfinite(m) else "the margin"
+    if short == "replicates":
+        return (f"replicates: within {band} of the paper's" if str(row.get("kind")) != "equivalence"
+                else f"replicates: as different, within {band}")
+    if short == "holds":
+        return "holds" + (f": beyond the margin ({band})" if "beyond" in outcome else "")
+    if short == "does not hold":
+        return "does not hold: " + ("no effect beyond " + band if outcome == "equivalent" else "the other way")
+    side = _side(row)
+    if "by less than" in outcome:
+        return f"differs, by less than the margin ({band}): {side}".rstrip(": ")
+    return f"differs: {side}" + (f", beyond the margin ({band})" if short == "differs beyond margin" else "")
+
+
+def _not_decided(row: Mapping[str, object]) -> str:
+    """:func:`plain_outcome` of an undecided row: the task families that would decide it, and the clause
+    for an own 95% interval that excludes the paper's value (Holm leaves it undecided)."""
+    out = "not decided"
+    n = _f(row, "families_80")
+    if np.isfinite(n):
+        out += f": about {about(n)} task families would decide"
+    if excluded_not_decided(row):
+        ref = "the paper's value" if str(row.get("kind")) in ("share", "correlation", "quartile") else "0"
+        out += f"; its own 95% interval excludes {ref}, but not after Holm's correction over the paper's claims"
+    return out
+
+
+#: Coded words of the rule said plainly (a row with no outcome: this project's analyses).
+_CODED = (("cannot be told", "not decided"), ("borderline", "too close to call"), ("leans", "tilts"))
+
+
+def _plain_verdict(row: Mapping[str, object]) -> str:
+    """A verdict without one of Lakens' outcomes, its coded words replaced (``cannot be told`` ->
+    ``not decided``); a share that is the same in every resample says so."""
+    v = str(row.get("verdict", ""))
+    lo, hi = _f(row, "ci_lo"), _f(row, "ci_hi")
+    if v.startswith("cannot be told") and np.isfinite(lo) and lo == hi:
+        return f"not decided: {num(_f(row, 'estimate'), 2)} in every resample, nothing to test"
+    for coded, plain in _CODED:
+        v = v.replace(coded, plain)
+    return v
+
+
+#: A few words naming each primary claim in the one table of the README (claim id -> words).
+TABLE_NAMES: dict[str, str] = {
+    "fk.as_different.top1": "(AUPR-AUPRG) − (AUPR-AUROC), best model",
+    "fk.as_different.top3": "(AUPR-AUPRG) − (AUPR-AUROC), top three",
+    "fk.as_different.spearman": "(AUPR-AUPRG) − (AUPR-AUROC), rank correlation",
+    "fk.aupr_auprg.spearman_q25": "AUPR-AUPRG rank correlation, lower quartile",
+    "fk.aupr_auprg.spearman_q75": "AUPR-AUPRG rank correlation, upper quartile",
+    "fk.all_different": "all pairs differ beyond test-set noise",
+    "boyd.sec4_1.averaging_optimistic": "4.1 share of tasks with fold means optimistic by > 0.01 (see below)",
+    "boyd.sec4_1.aucnpr_reduces_bias": "4.1 AUCNPR shrinks that gap",
+    "boyd.sec4_3.aupr_rises": "4.3 AUPR rises at 1:1",
+    "boyd.sec4_3.gap_grows_with_pi": "4.3 the rise grows toward 1:1",
+    "boyd.sec4_3.aucnpr_moves_less": "4.3 AUCNPR rises less than AUPR",
+    "boyd.sec4_3.aucnpr_less_variance": "4.3 AUCNPR varies less",
+    "boyd.sec4_3.aucnpr_still_moves": "4.3 AUCNPR still rises",
+    "boyd.sec4_3.aucnpr_more_than_twice": "4.3 AUCNPR more than doubles at 1:1",
+}
+
+
+def table_name(claim_id: str) -> str:
+    """A few words naming a primary claim in the README's table (:data:`TABLE_NAMES`, else
+    :func:`short_name`: ``AUPR-AUPRG best model``)."""
+    return TABLE_NAMES.get(claim_id) or short_name(claim_id)
