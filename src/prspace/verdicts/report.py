@@ -28,6 +28,7 @@ from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
+from prspace.stats.nested import procedure as NP
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
@@ -62,7 +63,7 @@ PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
 def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boot: int, seed: int = 0,
-                     keep: dict | None = None, power: bool = True) -> pd.DataFrame:
+                     keep: dict | None = None, power: bool = True, procedure: NP.Settings | None = None) -> pd.DataFrame:
     """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`; the tables a
     folder, or table name -> path, :func:`prspace.verdicts.pagedata.table_paths`):
     Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
@@ -70,7 +71,8 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
     of the other tables; Boyd's primary direction rows re-decided from their per-task values
     (:func:`prspace.verdicts.direction.direction_rows`). ``keep`` receives each paper's bootstraps
     (:func:`prspace.verdicts.sensitivity.margin_sensitivity_table`); ``power=False`` skips the
-    sample-size simulation."""
+    sample-size simulation; ``procedure``: the settings of the nested simulation that counts the coverage of the
+    procedure each primary row runs (:mod:`prspace.stats.nested.procedure`; None: not counted)."""
     paths = table_paths(tables_dir)
     where = tables_dir if not isinstance(tables_dir, Mapping) else "the study's tables"
 
@@ -86,7 +88,7 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
     per_task = by_task(R.DISAGREEMENT_PER_TASK)
     if per_task is not None:
         rows += primary_rows(per_task, by_task(R.TASKS), n_boot=n_boot, seed=seed, keep=keep, power=power,
-                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS))
+                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS), procedure=procedure)
     summary_path = have(R.DISAGREEMENT_SUMMARY)
     if summary_path is not None:
         rows += within_task_order_evidence(pd.read_csv(summary_path), by_task(R.METRICS))
@@ -115,7 +117,7 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
     vals = have(R.BOYD_EVIDENCE_VALUES)
     if vals is not None:
         ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
-                            power=power)
+                            power=power, procedure=procedure)
     return ev
 
 
@@ -173,7 +175,7 @@ class _Notes:
 
 def _primary_intro(rows: pd.DataFrame) -> str:
     n = len(REG.primary_ids())
-    cov = rows.get("coverage", pd.Series(dtype=float)).astype(float)
+    cov = rows.get("oracle_coverage", pd.Series(dtype=float)).astype(float)
     se = rows.get("coverage_mc_se", pd.Series(dtype=float)).astype(float)
     nsim = rows.get("coverage_n", pd.Series(dtype=float)).astype(float)
     # a statistic without spread (no bootstrap p-value, "cannot be told") has no coverage to state
@@ -187,6 +189,10 @@ def _primary_intro(rows: pd.DataFrame) -> str:
                    f"{float(cov[ok].max()):.3f}, its level corrected by counting where the uncorrected interval missed "
                    "it" + (f"; {far} of {int(ok.sum())} above 95% by more than 2 Monte Carlo errors (an end at the range's edge)"
                           if far else ""))
+        if rows.get("procedure_coverage", pd.Series(dtype=float)).astype(float).notna().any():
+            counted += ("; that is an oracle's coverage (each simulated study's level corrected on the population itself), "
+                        "in brackets in the tables after the coverage of the procedure the study runs (each simulated "
+                        "study correcting its own level from its own families)")
     return (f"**The papers' claims** ({n} primary claims, Lakens, Scheel & Isager's four outcomes: equivalent / different "
             f"(beyond the margin when wholly beyond it) / different, by less than the margin / inconclusive; each paper's "
             f"claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"
@@ -199,9 +205,11 @@ def _study_cells(r: pd.DataFrame, cid: str, *, mc_column: bool) -> list[str]:
     if cid not in r.index:
         return [""] * (5 if mc_column else 4)
     x = {**r.loc[cid], "claim_id": cid}
-    ph, cv = float(x.get("p_holm", np.nan)), float(x.get("coverage", np.nan))
+    ph, cv = float(x.get("p_holm", np.nan)), float(x.get("oracle_coverage", np.nan))
     p_txt = "" if not np.isfinite(ph) else ("< 0.001" if ph < 0.001 else f"{ph:.3f}")
     c_txt = "" if not np.isfinite(cv) else f"{cv:.3f}"
+    pc = float(x.get("procedure_coverage", np.nan))  # the procedure the study runs, its level corrected on its own sample
+    c_txt = f"{pc:.3f} ({c_txt})" if np.isfinite(pc) and c_txt else c_txt
     return [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [str(x["verdict"])]
 
 
@@ -211,7 +219,7 @@ def _paper_table(paper: str, mine: list[str], studies: Sequence[Study], rows_by:
     many = len(studies) > 1
     head = ["claim", "paper"]
     for s in studies:
-        head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
+        head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage: the procedure's (oracle's)"]
                  + (["MC error"] if mc_column else []) + ["verdict"])
     out = [f"{RULE.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for cid in mine:
