@@ -23,10 +23,13 @@ def procedure_text(r: object) -> str:
         return ""
     inner = float(getattr(r, "procedure_coverage_inner", nan))
     counts = f", {int(inner)} inner resamples" if inner == inner else ""
+    se = float(r.procedure_coverage_mc_se)
+    short = (f": short of its {r.level:.0%} by more than 2 MC SE, so its interval and outcome are less sure than "
+             f"{r.level:.0%}" if cov < float(r.level) - 2 * se else "")
     return (f"; the oracle's coverage above corrects each simulated study's level on the population itself; the procedure "
             f"this study runs, its level corrected from its own families (each of {int(n)} studies drawn from this study's "
             f"families running it whole{counts}): its {r.level:.0%} interval covered the truth in {cov:.3f} of them "
-            f"(MC SE {float(r.procedure_coverage_mc_se):.3f})")
+            f"(MC SE {se:.3f}){short}")
 
 
 def how_computed(r: object, k: int, what: str) -> str:
