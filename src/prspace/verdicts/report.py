@@ -189,10 +189,16 @@ def _primary_intro(rows: pd.DataFrame) -> str:
                    f"{float(cov[ok].max()):.3f}, its level corrected by counting where the uncorrected interval missed "
                    "it" + (f"; {far} of {int(ok.sum())} above 95% by more than 2 Monte Carlo errors (an end at the range's edge)"
                           if far else ""))
-        if rows.get("procedure_coverage", pd.Series(dtype=float)).astype(float).notna().any():
+        pc = rows.get("procedure_coverage", pd.Series(dtype=float)).astype(float)
+        pse = rows.get("procedure_coverage_mc_se", pd.Series(dtype=float)).astype(float)
+        own = ok & pc.notna() & pse.notna()
+        if own.any():
+            short = int((pc[own] < REG.CLAIM_LEVEL - 2 * pse[own]).sum())
             counted += ("; that is an oracle's coverage (each simulated study's level corrected on the population itself), "
                         "in brackets in the tables after the coverage of the procedure the study runs (each simulated "
-                        "study correcting its own level from its own families)")
+                        f"study correcting its own level from its own families), {float(pc[own].min()):.3f} to "
+                        f"{float(pc[own].max()):.3f}, {short} of {int(own.sum())} short of 95% by more than 2 Monte Carlo "
+                        "errors")
     return (f"**The papers' claims** ({n} primary claims, Lakens, Scheel & Isager's four outcomes: equivalent / different "
             f"(beyond the margin when wholly beyond it) / different, by less than the margin / inconclusive; each paper's "
             f"claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"
