@@ -102,7 +102,8 @@ def procedure_coverage(stats: list[Stat], truth: np.ndarray, method: str, settin
     F = stats[0].n_families
     truth = np.asarray(truth, dtype=np.float64)
     K, n = len(stats), int(settings.studies)
-    below, above, plain = np.zeros((n, K), bool), np.zeros((n, K), bool), np.zeros((n, K), bool)
+    below, above = np.zeros((n, K), bool), np.zeros((n, K), bool)
+    covered, plain = np.zeros((n, K), bool), np.zeros((n, K), bool)
     ss = np.random.SeedSequence(seed)
     rng = np.random.default_rng(ss.spawn(1)[0])
     for i, child in enumerate(ss.spawn(n)):
@@ -110,8 +111,9 @@ def procedure_coverage(stats: list[Stat], truth: np.ndarray, method: str, settin
         lo, hi, plo, phi = interval_of(resampled(stats, idx), method, settings, [int(x) for x in child.generate_state(2)],
                                        level=level)
         below[i], above[i] = truth < lo, truth > hi
+        covered[i] = (lo <= truth) & (truth <= hi)  # an interval without ends (NaN) covers nothing
         plain[i] = (plo <= truth) & (truth <= phi)
-    cov = 1.0 - (below | above).mean(axis=0)
+    cov = covered.mean(axis=0)
     return {"coverage": cov, "mc_se": np.sqrt(cov * (1.0 - cov) / n), "plain": plain.mean(axis=0),
             "miss_below": below.mean(axis=0), "miss_above": above.mean(axis=0), "n": np.full(K, float(n))}
 
