@@ -10,6 +10,8 @@ value blocks, ``prspace numbers``).  Made on 2026-11-29 (2 cores shared by 8 pro
 
     python benchmarks/calib_procedure.py --study default --studies 120 --setting 1000 200 250 \\
         --setting 1000 200 1000 --setting 1000 1000 250 --out benchmarks/procedure_coverage_settings.csv
+    python benchmarks/calib_procedure.py --study paperlike --studies 120 --setting 1000 200 250 \
+        --setting 1000 200 1000 --out benchmarks/procedure_coverage_settings.csv
 """
 
 from __future__ import annotations
