@@ -95,7 +95,7 @@ def verdicts(*, n_tasks: int = 106, n_families: int = 73, not_exact: tuple[str, 
                      # the decision columns: families that would decide with 80% power (distinct numbers), none
                      # for a decided row
                      "families_80": np.nan if not verdict.startswith("inconclusive") else 200.0 + 100 * i,
-                     "ci95_lo": lo, "ci95_hi": hi, "p_holm": 0.001 * (i + 1), "coverage": 0.95 + 0.0001 * i,
+                     "ci95_lo": lo, "ci95_hi": hi, "p_holm": 0.001 * (i + 1), "oracle_coverage": 0.95 + 0.0001 * i,
                      "coverage_mc_se": 0.0015, "coverage_n": 20000.0, "p_diff": 0.002 * (i + 1)})
     for cid in IMPLEMENTATION:
         c = REG.BY_ID[cid]

@@ -279,7 +279,7 @@ def test_the_interval_level_is_said_as_recorded(tmp_path):
     s = _study(tmp_path)
     text = VR.summary_markdown(s.verdicts, study=s.name, tasks=s.tasks)
     assert "each paper's claims decided together by Holm-adjusted p-values at 5% family-wise error" in text
-    cov = VR.primary(s.verdicts)["coverage"].dropna()
+    cov = VR.primary(s.verdicts)["oracle_coverage"].dropna()
     assert f"{cov.min():.3f} to {cov.max():.3f}" in text and "known-truth simulation" in text
 
 
@@ -361,8 +361,8 @@ def test_summary_command_writes_both_studies(tmp_path):
     out = tmp_path / "summary.md"
     assert main(["summary", "--results", str(tmp_path / "results"), "--out", str(out)]) == 0
     text = out.read_text()
-    assert ("| claim | paper | default [95% interval] | Holm-adjusted p | coverage counted | outcome | paperlike "
-            "[95% interval] | Holm-adjusted p | coverage counted | outcome |") in text
+    head = "Holm-adjusted p | coverage: the procedure's (oracle's) | outcome"
+    assert f"| claim | paper | default [95% interval] | {head} | paperlike [95% interval] | {head} |" in text
     rows = _table_after(text, "**The papers' claims**", "**Implementation checks**")
     assert len(rows) == len(REG.primary_ids()) and all(len(r) == 10 for r in rows)
     said = [ln[2:] for ln in text.splitlines() if ln.startswith("- ")]

@@ -377,8 +377,8 @@ def test_primary_rows_come_from_the_per_task_table(tmp_path):
     assert 1 <= r["holm_multiplier"] <= 14 and r["p_holm"] >= r["p_decide"] == min(r["p_diff"], r["p_equiv"])
     assert r["margin"] == pytest.approx(REG.BY_ID[r.name].margin)
     assert r["ci_lo"] < r["estimate"] < r["ci_hi"] and 0 < r["mc_error"] < 0.05
-    assert 0 < r["coverage"] <= 1 and r["coverage_n"] >= 1000 and 0 <= r["false_rate"] < 1
-    assert 0.9 < r["coverage"] <= 1 and 0.9 < r["coverage_plain"] <= 1 and r["coverage_mc_se"] > 0
+    assert 0 < r["oracle_coverage"] <= 1 and r["coverage_n"] >= 1000 and 0 <= r["false_rate"] < 1
+    assert 0.9 < r["oracle_coverage"] <= 1 and 0.9 < r["oracle_coverage_plain"] <= 1 and r["coverage_mc_se"] > 0
     assert v.loc["boyd.aucnpr_orders_as_aupr", "verdict"] == RULE.EXACT
     assert v.loc["boyd.aucnpr_orders_as_aupr", "role"] == "implementation"
     # primary first, then implementation, then exploratory
@@ -717,9 +717,9 @@ def test_every_committed_primary_interval_has_its_coverage_counted(study):
     a = 0.025
     for _, r in prim.iterrows():
         assert r["coverage_n"] >= 1000 and 0 < r["coverage_mc_se"] < 0.01, r["claim_id"]
-        assert r["level"] == 0.95 and 0 <= r["coverage_plain"] <= 1, r["claim_id"]
+        assert r["level"] == 0.95 and 0 <= r["oracle_coverage_plain"] <= 1, r["claim_id"]
         miss = r["coverage_miss_below"] + r["coverage_miss_above"]
-        assert abs(1.0 - miss - r["coverage"]) < 1e-4, r["claim_id"]  # the ends add up to the row's coverage
+        assert abs(1.0 - miss - r["oracle_coverage"]) < 1e-4, r["claim_id"]  # the ends add up to the row's coverage
         se = math.sqrt(a * (1 - a) / r["coverage_n"])
         for end in ("below", "above"):
             m, step = r[f"coverage_miss_{end}"], r[f"coverage_step_{end}"]

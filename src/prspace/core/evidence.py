@@ -22,11 +22,12 @@ KINDS = ("share", "correlation", "quartile", "equivalence", "exact", "direction"
 LEVEL = 0.95
 
 #: The primary rows' decision columns (see :data:`OPTIONAL_EVIDENCE_COLUMNS`).
-SCHEME_COLUMNS = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain",
+SCHEME_COLUMNS = ("ci95_lo", "ci95_hi", "p_decide", "p_holm", "holm_multiplier", "oracle_coverage", "oracle_coverage_plain",
                   "coverage_mc_se", "families_80", "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc",
                   "p_equiv_mc", "p_beyond_mc", "p_holm_mc", "alpha_used", "coverage_n", "false_rate",
                   "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max", "coverage_miss_below",
-                  "coverage_miss_above", "coverage_step_below", "coverage_step_above")
+                  "coverage_miss_above", "coverage_step_below", "coverage_step_above", "procedure_coverage",
+                  "procedure_coverage_mc_se", "procedure_coverage_n", "procedure_coverage_inner")
 EVIDENCE_COLUMNS = [
     "paper", "claim_id", "claim", "kind", "paper_value", "estimate", "ci_lo", "ci_hi",
     "n_tasks", "n_families", "tolerance", "k", "n", "detail", "level", "mc_error", "power", "n_eff",
@@ -40,9 +41,11 @@ ALL_EVIDENCE_COLUMNS = [*EVIDENCE_COLUMNS, *SCHEME_COLUMNS]
 #: Monte Carlo error of each end apart (NaN: ``mc_error`` for both).
 #: The primary rows' decision columns (:func:`prspace.verdicts.primary.decide_family`): the
 #: per-claim 95% interval, the p-value of deciding and its Holm adjustment (with the multiplier that
-#: sets the row's level), the coverage measured by the double bootstrap at that level (plain
-#: bootstrap-t and as corrected, with its Monte Carlo SE), the families that would decide with
-#: 80% power and the power at this study's families.
+#: sets the row's level), the oracle's coverage counted by the double bootstrap at that level (``oracle_coverage``,
+#: ``oracle_coverage_plain``: the level corrected on the population itself; plain bootstrap-t and as corrected, with its
+#: Monte Carlo SE), the coverage of the procedure the study runs (``procedure_coverage``: each simulated study corrects
+#: its own level, :mod:`prspace.stats.nested.procedure`; MC SE, simulated studies, inner resamples), the families
+#: that would decide with 80% power and the power at this study's families.
 OPTIONAL_EVIDENCE_COLUMNS = ("level", "mc_error", "power", "n_eff", "mc_error_lo", "mc_error_hi", *SCHEME_COLUMNS)
 
 

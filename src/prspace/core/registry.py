@@ -412,7 +412,9 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY), ru
     settings=_pairs(n_boot="analysis.verdicts.n_boot", seed=_SEED, study="study", source="source",
                     data_dir="local.data_dir", suite="local.suite", learners="local.learners", folds="local.folds",
                     analysis_n_boot="analysis.n_boot", noise_boot="analysis.noise_boot",
-                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence"),
+                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence",
+                    procedure_studies="analysis.verdicts.procedure_studies", procedure_boot="analysis.verdicts.procedure_boot",
+                    procedure_outer="analysis.verdicts.procedure_outer", procedure_inner="analysis.verdicts.procedure_inner"),
     # the evidence in the step's own process, each sensitivity variant (six at most) in one of the others
     threads=7)
 

@@ -16,6 +16,7 @@ import pandas as pd
 from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
+from prspace.stats.nested import procedure as NP
 from prspace.verdicts.primary import _scheme, decide_family, sign_flip_claims
 from prspace.verdicts.primary_text import how_computed
 from prspace.verdicts.rule import ALL_EVIDENCE_COLUMNS
@@ -41,13 +42,13 @@ def direction_stats(values: pd.DataFrame, claim_ids: Sequence[str]) -> list[tupl
 
 
 def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper: str = REG.BOYD,
-                   n_boot: int, seed: int = 0, power: bool = True, keep: dict | None = None
-                   ) -> pd.DataFrame:
+                   n_boot: int, seed: int = 0, power: bool = True, keep: dict | None = None,
+                   procedure: NP.Settings | None = None) -> pd.DataFrame:
     """A paper's primary direction rows of ``evidence`` re-decided by the one scheme: each claim's
     interval recomputed from its per-task ``values`` by family (:func:`direction_stats`; the row's
     estimate must be their mean), the claims decided together (:func:`decide_family`, Holm over the
     paper's primary claims); other rows returned unchanged. A primary row without values keeps its
-    interval and says so."""
+    interval and says so. ``procedure``: the nested simulation of the procedure's coverage (:func:`decide_family`)."""
     ids = [c for c in REG.primary_ids() if REG.BY_ID[c].paper == paper and REG.BY_ID[c].quantity == "direction"]
     mine = evidence["claim_id"].isin(ids)
     if values is None or not mine.any():
@@ -58,7 +59,7 @@ def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper
     boots = sign_flip_claims(entries, n_boot=n_boot, seed=seed + 1)
     if keep is not None:
         keep[paper] = boots
-    dec = decide_family(boots, n_boot=n_boot, seed=seed + 1, power=power).set_index("claim_id")
+    dec = decide_family(boots, n_boot=n_boot, seed=seed + 1, power=power, procedure=procedure).set_index("claim_id")
     ev = evidence.copy()
     for col in ALL_EVIDENCE_COLUMNS:
         if col not in ev.columns:

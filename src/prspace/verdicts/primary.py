@@ -51,6 +51,7 @@ from prspace.core.evidence import SCHEME_COLUMNS
 from prspace.core.memory import keep_freed_memory
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
+from prspace.stats.nested import procedure as NP
 from prspace.verdicts.primary_text import REPLICATES, how_computed
 from prspace.verdicts.rule import (
     evidence_row,
@@ -162,11 +163,11 @@ def fk_stats(per_task: pd.DataFrame, tasks: pd.DataFrame | None, task_ids: Seque
 #: Columns of :func:`decide_family` (one row per primary claim).
 DECISION_COLUMNS = [
     "claim_id", "estimate", "ci_lo", "ci_hi", "level", "ci95_lo", "ci95_hi", "mc_lo", "mc_hi", "mc_error",
-    "p_decide", "p_holm", "holm_multiplier", "coverage", "coverage_plain", "coverage_mc_se", "families_80",
+    "p_decide", "p_holm", "holm_multiplier", "oracle_coverage", "oracle_coverage_plain", "coverage_mc_se", "families_80",
     "power_here", "p_diff", "p_equiv", "p_beyond", "p_diff_mc", "p_equiv_mc", "p_beyond_mc", "p_holm_mc",
     "alpha_used", "coverage_n", "false_rate", "false_rate_mc_se", "families_80_lo", "families_80_hi", "families_80_max",
     "coverage_miss_below", "coverage_miss_above", "coverage_step_below", "coverage_step_above",
-    "value", "margin", "n_tasks", "n_families", "n_boot", "seed",
+    *NP.COLUMNS, "value", "margin", "n_tasks", "n_families", "n_boot", "seed",
 ]
 
 
@@ -319,7 +320,8 @@ def _counted(sub: CB.Result | SF.Result, a_used: float, main: bool) -> dict[str,
     mlo, mhi = sub.mc_error(np.array([level_a])) if main else (np.array([nan]), np.array([nan]))
     cov, fr = (sub.coverage(np.array([level_a])), sub.coverage(np.array([a_used]))) if main else (None, None)
     return {"mc_lo": float(mlo[0]), "mc_hi": float(mhi[0]), "mc_error": float(np.fmax(mlo[0], mhi[0])),
-            "coverage": float(cov["corrected"][0]) if cov else nan, "coverage_plain": float(cov["plain"][0]) if cov else nan,
+            "oracle_coverage": float(cov["corrected"][0]) if cov else nan,
+            "oracle_coverage_plain": float(cov["plain"][0]) if cov else nan,
             "coverage_mc_se": float(cov["corrected_mc_se"][0]) if cov else nan,
             "coverage_n": float(cov["n"][0]) if cov else nan, "false_rate": 1.0 - float(fr["corrected"][0]) if fr else nan,
             "false_rate_mc_se": float(fr["corrected_mc_se"][0]) if fr else nan,
@@ -364,7 +366,7 @@ def _decided_row(b: Bootstrapped, m: float, pj: dict[str, tuple[float, np.ndarra
 
 
 def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_factor: float | None = None,
-                  power: bool = True) -> pd.DataFrame:
+                  power: bool = True, procedure: NP.Settings | None = None) -> pd.DataFrame:
     """One paper's primary claims decided together (:data:`DECISION_COLUMNS`), by Holm-adjusted
     p-values whose calibration is counted:
 
@@ -381,7 +383,9 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     * the families that would decide with 80% power (simulated from the study's families), also with
       the effect at the 95% interval's two ends (``families_80_lo``, ``_hi``).
 
-    ``margin_factor``: every claim's margin multiplied by it (the margin sensitivity)."""
+    ``margin_factor``: every claim's margin multiplied by it (the margin sensitivity). ``procedure``: the
+    coverage of the procedure the study runs, counted in a nested simulation at these settings
+    (:mod:`prspace.stats.nested.procedure`, seed ``[seed, 80]``; NaN without)."""
     if not boots:
         return pd.DataFrame(columns=DECISION_COLUMNS)
     boots, parts, iut = _intersection_union(boots, margin_factor)
@@ -390,30 +394,31 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     ps = _p_values(boots, margins, ok, iut)
     adj, mult, per_rerun = _holm(ps)
     main = margin_factor is None
+    proc = NP.of_results([(b.res, b.k) for b in boots], procedure if main else None, seed=[seed, 80])
     rows = []
     for i, (b, m, pj, pa, h) in enumerate(zip(boots, margins, ps, adj, mult, strict=True)):
         holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN
         row = _decided_row(b, m, pj, pa, h, holm_mc, main=main, power=power and main, ok=ok[i], n_claims=len(boots),
                            seed=seed)
-        rows.append({**row, "n_boot": int(n_boot), "seed": int(seed), "parts": parts.get(b.claim_id, "")})
+        rows.append({**row, **proc[i], "n_boot": int(n_boot), "seed": int(seed), "parts": parts.get(b.claim_id, "")})
     return pd.DataFrame(rows, columns=[*DECISION_COLUMNS, "parts", "method"])
 
 
 def primary_statistics(
     per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int, seed: int,
     task_ids: Sequence[str] | None = None, power: bool = True, keep: dict | None = None, n_out: int | None = None,
-    noise_pairs: pd.DataFrame | None = None,
+    noise_pairs: pd.DataFrame | None = None, procedure: NP.Settings | None = None,
 ) -> pd.DataFrame:
     """Flach & Kull's primary statistics decided together (:func:`decide_family`); ``noise_pairs``:
     the noise floor's pair table ("all significantly different", :func:`fk_stats`).
     ``task_ids``: compute on these tasks only (a sensitivity variant); default every task.
     ``keep``: receives the bootstraps under the paper's key (for :func:`margin_sensitivity_table`).
-    ``n_out``: outer resamples of the double bootstrap (:func:`bootstrap_claims`)."""
+    ``n_out``: outer resamples of the double bootstrap (:func:`bootstrap_claims`); ``procedure``: :func:`decide_family`'s."""
     stats, n_tasks, _ = fk_stats(per_task, tasks, task_ids, noise_pairs)
     boots = bootstrap_claims([(cid, st, n_tasks) for cid, st in stats], n_boot=n_boot, seed=seed, n_out=n_out)
     if keep is not None:
         keep[REG.FK] = boots
-    return decide_family(boots, n_boot=n_boot, seed=seed, power=power)
+    return decide_family(boots, n_boot=n_boot, seed=seed, power=power, procedure=procedure)
 
 
 def _claim_text(cid: str) -> str:
@@ -445,12 +450,12 @@ def _scheme(r: object) -> dict[str, float]:
 def primary_rows(
     per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_boot: int, seed: int = 0,
     task_ids: Sequence[str] | None = None, note: str = "", power: bool = True, keep: dict | None = None,
-    n_out: int | None = None, noise_pairs: pd.DataFrame | None = None,
+    n_out: int | None = None, noise_pairs: pd.DataFrame | None = None, procedure: NP.Settings | None = None,
 ) -> list[dict[str, object]]:
     """Evidence rows (:func:`prspace.verdicts.rule.evidence_row`) of Flach & Kull's primary claims
     (:func:`primary_statistics`); ``paper_value`` and the margin (``tolerance``) from the registry."""
     stats = primary_statistics(per_task, tasks, n_boot=n_boot, seed=seed, task_ids=task_ids, power=power, keep=keep,
-                               n_out=n_out, noise_pairs=noise_pairs)
+                               n_out=n_out, noise_pairs=noise_pairs, procedure=procedure)
     return _fk_rows(stats, note)
 
 

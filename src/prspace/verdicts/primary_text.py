@@ -14,27 +14,45 @@ def _ends_text(r: object) -> str:
             f"narrower {r.coverage_step_below:.4f} and {r.coverage_step_above:.4f}")
 
 
+def procedure_text(r: object) -> str:
+    """The coverage of the procedure the study runs (``procedure_coverage``; :mod:`prspace.stats.nested.procedure`),
+    told apart from the oracle's; empty where it was not counted."""
+    nan = float("nan")
+    cov, n = float(getattr(r, "procedure_coverage", nan)), float(getattr(r, "procedure_coverage_n", nan))
+    if not (cov == cov and n == n):
+        return ""
+    inner = float(getattr(r, "procedure_coverage_inner", nan))
+    counts = f", {int(inner)} inner resamples" if inner == inner else ""
+    se = float(r.procedure_coverage_mc_se)
+    short = (f": short of its {r.level:.0%} by more than 2 MC SE, so its interval and outcome are less sure than "
+             f"{r.level:.0%}" if cov < float(r.level) - 2 * se else "")
+    return (f"; the oracle's coverage above corrects each simulated study's level on the population itself; the procedure "
+            f"this study runs, its level corrected from its own families (each of {int(n)} studies drawn from this study's "
+            f"families running it whole{counts}): its {r.level:.0%} interval covered the truth in {cov:.3f} of them "
+            f"(MC SE {se:.3f}){short}")
+
+
 def how_computed(r: object, k: int, what: str) -> str:
     """How row ``r``'s interval was computed, its level counted and it was decided (Holm over ``k`` claims of ``what``)."""
     if getattr(r, "method", "") == "sign-flip":
         return (f"per-claim {r.level:.0%} interval that inverts the sign-flip test over the {r.n_families} families of "
                 f"the {r.n_tasks} tasks (every pattern of signs up to 16 families, else 4,096 drawn), its level counted "
                 f"in a known-truth simulation (the study's families as the population, {int(r.coverage_n)} samples of "
-                f"the study's size in {REPLICATES} reruns, seed {r.seed}): coverage counted {r.coverage:.4f} (MC SE "
-                f"{r.coverage_mc_se:.4f}; uncorrected {r.coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} primary "
+                f"the study's size in {REPLICATES} reruns, seed {r.seed}): oracle coverage counted {r.oracle_coverage:.4f} (MC SE "
+                f"{r.coverage_mc_se:.4f}; uncorrected {r.oracle_coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} primary "
                 f"claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, tests "
                 f"read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
                 f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
-                f"{r.mc_lo:.4f} / {r.mc_hi:.4f}")
+                f"{r.mc_lo:.4f} / {r.mc_hi:.4f}{procedure_text(r)}")
     quart = getattr(r, "claim_id", "").endswith(("_q25", "_q75"))
     kind = ("Woodruff interval of a quartile (the bootstrap-t interval of the share of tasks at or below it, mapped "
             "through the tasks' quantiles)" if quart else "studentized (bootstrap-t) interval")
     return (f"per-claim {r.level:.0%} {kind} from a cluster bootstrap over {r.n_families} families of the "
             f"{r.n_tasks} tasks ({r.n_boot} resamples in {REPLICATES} independent reruns, seed {r.seed}), its level "
             f"corrected by counting in a known-truth simulation (the study's families as the population, "
-            f"{int(r.coverage_n)} samples of the study's size): coverage counted {r.coverage:.4f} (MC SE "
-            f"{r.coverage_mc_se:.4f}; uncorrected bootstrap-t {r.coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} "
+            f"{int(r.coverage_n)} samples of the study's size): oracle coverage counted {r.oracle_coverage:.4f} (MC SE "
+            f"{r.coverage_mc_se:.4f}; uncorrected bootstrap-t {r.oracle_coverage_plain:.4f}; {_ends_text(r)}); decided by Holm over the {k} "
             f"primary claims of {what} (multiplier {int(r.holm_multiplier)}, adjusted p of deciding {r.p_holm:.3g}, "
             f"tests read at error {r.alpha_used:.4g}, where the test rejects the simulation's truth at a counted rate "
             f"{r.false_rate:.4f}, MC SE {r.false_rate_mc_se:.4f}); MC error of the interval's ends over the reruns "
-            f"{r.mc_lo:.4f} / {r.mc_hi:.4f}")
+            f"{r.mc_lo:.4f} / {r.mc_hi:.4f}{procedure_text(r)}")

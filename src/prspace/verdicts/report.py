@@ -28,6 +28,7 @@ from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
+from prspace.stats.nested import procedure as NP
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
@@ -67,7 +68,7 @@ PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 
 
 def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boot: int, seed: int = 0,
-                     keep: dict | None = None, power: bool = True) -> pd.DataFrame:
+                     keep: dict | None = None, power: bool = True, procedure: NP.Settings | None = None) -> pd.DataFrame:
     """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`; the tables a
     folder, or table name -> path, :func:`prspace.verdicts.pagedata.table_paths`):
     Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
@@ -75,7 +76,8 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
     of the other tables; Boyd's primary direction rows re-decided from their per-task values
     (:func:`prspace.verdicts.direction.direction_rows`). ``keep`` receives each paper's bootstraps
     (:func:`prspace.verdicts.sensitivity.margin_sensitivity_table`); ``power=False`` skips the
-    sample-size simulation."""
+    sample-size simulation; ``procedure``: the settings of the nested simulation that counts the coverage of the
+    procedure each primary row runs (:mod:`prspace.stats.nested.procedure`; None: not counted)."""
     paths = table_paths(tables_dir)
     where = tables_dir if not isinstance(tables_dir, Mapping) else "the study's tables"
 
@@ -91,7 +93,7 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
     per_task = by_task(R.DISAGREEMENT_PER_TASK)
     if per_task is not None:
         rows += primary_rows(per_task, by_task(R.TASKS), n_boot=n_boot, seed=seed, keep=keep, power=power,
-                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS))
+                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS), procedure=procedure)
     summary_path = have(R.DISAGREEMENT_SUMMARY)
     if summary_path is not None:
         rows += within_task_order_evidence(pd.read_csv(summary_path), by_task(R.METRICS))
@@ -120,7 +122,7 @@ def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boo
     vals = have(R.BOYD_EVIDENCE_VALUES)
     if vals is not None:
         ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
-                            power=power)
+                            power=power, procedure=procedure)
     return ev
 
 
@@ -178,7 +180,7 @@ class _Notes:
 
 def _primary_intro(rows: pd.DataFrame) -> str:
     n = len(REG.primary_ids())
-    cov = rows.get("coverage", pd.Series(dtype=float)).astype(float)
+    cov = rows.get("oracle_coverage", pd.Series(dtype=float)).astype(float)
     se = rows.get("coverage_mc_se", pd.Series(dtype=float)).astype(float)
     nsim = rows.get("coverage_n", pd.Series(dtype=float)).astype(float)
     # a statistic without spread (no bootstrap p-value, "cannot be told") has no coverage to state
@@ -192,6 +194,16 @@ def _primary_intro(rows: pd.DataFrame) -> str:
                    f"{float(cov[ok].max()):.3f}, its level corrected by counting where the uncorrected interval missed "
                    "it" + (f"; {far} of {int(ok.sum())} above 95% by more than 2 Monte Carlo errors (an end at the range's edge)"
                           if far else ""))
+        pc = rows.get("procedure_coverage", pd.Series(dtype=float)).astype(float)
+        pse = rows.get("procedure_coverage_mc_se", pd.Series(dtype=float)).astype(float)
+        own = ok & pc.notna() & pse.notna()
+        if own.any():
+            short = int((pc[own] < REG.CLAIM_LEVEL - 2 * pse[own]).sum())
+            counted += ("; that is an oracle's coverage (each simulated study's level corrected on the population itself), "
+                        "in brackets in the tables after the coverage of the procedure the study runs (each simulated "
+                        f"study correcting its own level from its own families), {float(pc[own].min()):.3f} to "
+                        f"{float(pc[own].max()):.3f}, {short} of {int(own.sum())} short of 95% by more than 2 Monte Carlo "
+                        "errors")
     return (f"**The papers' claims** ({n} primary claims; each outcome in plain words: replicates (within the margin of "
             f"the paper's value), differs (beyond the margin when wholly beyond it), holds or does not hold (a claimed "
             f"direction), not decided, or too close to call (within Monte Carlo error of the threshold); the rule's own "
@@ -205,9 +217,11 @@ def _study_cells(r: pd.DataFrame, cid: str, *, mc_column: bool) -> list[str]:
     if cid not in r.index:
         return [""] * (5 if mc_column else 4)
     x = {**r.loc[cid], "claim_id": cid}
-    ph, cv = float(x.get("p_holm", np.nan)), float(x.get("coverage", np.nan))
+    ph, cv = float(x.get("p_holm", np.nan)), float(x.get("oracle_coverage", np.nan))
     p_txt = "" if not np.isfinite(ph) else ("< 0.001" if ph < 0.001 else f"{ph:.3f}")
     c_txt = "" if not np.isfinite(cv) else f"{cv:.3f}"
+    pc = float(x.get("procedure_coverage", np.nan))  # the procedure the study runs, its level corrected on its own sample
+    c_txt = f"{pc:.3f} ({c_txt})" if np.isfinite(pc) and c_txt else c_txt
     return [value_cell(x), p_txt, c_txt] + ([mc_cell(x["mc_error"])] if mc_column else []) + [plain_outcome(x)]
 
 
@@ -217,7 +231,7 @@ def _paper_table(paper: str, mine: list[str], studies: Sequence[Study], rows_by:
     many = len(studies) > 1
     head = ["claim", "paper"]
     for s in studies:
-        head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage counted"]
+        head += ([f"{s.name if many else 'this run'} [95% interval]", "Holm-adjusted p", "coverage: the procedure's (oracle's)"]
                  + (["MC error"] if mc_column else []) + ["outcome"])
     out = [f"{RULE.PAPERS[paper]}:", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for cid in mine:

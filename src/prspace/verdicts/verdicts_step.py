@@ -32,6 +32,7 @@ from prspace.core.processes import Beside
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking
 from prspace.experiments.steps.rank_step import learner_families
+from prspace.stats.nested import procedure as NP
 from prspace.verdicts import report
 from prspace.verdicts.sensitivity import (
     ONE_PER_FAMILY,
@@ -94,13 +95,18 @@ def verdicts_step(inputs: VerdictsInputs, *, n_boot: int, seed: int, study: str,
                   data_dir: str | None = None, suite: str | None = None, learners: str | None = None,
                   folds: int | None = None, analysis_n_boot: int | None = None, noise_boot: int | None = None,
                   rank_sets_n_boot: int | None = None, rank_sets_confidence: float | None = None,
+                  procedure_studies: int | None = None, procedure_boot: int | None = None,
+                  procedure_outer: int | None = None, procedure_inner: int | None = None,
                   jobs: int = 1) -> StepOutput:
     """Step ``verdicts``: the verdict table from every evidence table given (``n_boot`` resamples of
     families behind the primary rows, seeded by ``seed``), the sensitivity tables from the same
     bootstraps, and the pages of study ``study`` (``data_dir`` set: a study of the user's own files; the
     other settings are the run's parameters the findings page lists). ``jobs`` > 1: the sensitivity
     variants are computed in up to ``jobs - 1`` spawned processes while this one collects the evidence;
-    each variant seeds its own draws, so every table is the same bytes whatever ``jobs``."""
+    each variant seeds its own draws, so every table is the same bytes whatever ``jobs``. ``procedure_*``: the
+    nested simulation that counts the coverage of the procedure each primary row runs (simulated studies, their
+    resamples, outer and inner resamples of their own level correction: :class:`prspace.stats.nested.procedure.Settings`);
+    not counted unless all four are given."""
     paths = {role: Path(p) for role, p in inputs.items() if role != INTRO}
     for table in _REQUIRED:
         if table.name not in paths:
@@ -117,11 +123,14 @@ def verdicts_step(inputs: VerdictsInputs, *, n_boot: int, seed: int, study: str,
     variants = sensitivity_variants_of(per_task, tasks, per_task_one_per_family=one,
                                        noise_pairs=read(R.NOISE_FLOOR_PAIRS, dtype={"task_id": str}))
     kept: dict = {}
+    counts = (procedure_studies, procedure_boot, procedure_outer, procedure_inner)
+    proc = NP.Settings(*counts) if all(c is not None for c in counts) else None  # type: ignore[arg-type]
     with Beside(min(jobs - 1, len(variants))) as beside:
         # the sensitivity variants in other processes (when jobs > 1) while this one collects the evidence
         parts = [beside.submit(variant_rows, var, tasks, n_boot=n_boot, seed=seed) for var in variants]
         try:
-            v = report.verdict_table(report.collect_evidence(paths, n_boot=n_boot, seed=seed, keep=kept))
+            v = report.verdict_table(report.collect_evidence(paths, n_boot=n_boot, seed=seed, keep=kept,
+                                                             procedure=proc))
         except ValueError as exc:
             raise InputError(str(exc)) from None
         sens = sensitivity_frame([part() for part in parts])
