@@ -59,7 +59,8 @@ def _config(name: str) -> dict:
 
 def _made_by(cfg: dict) -> dict[str, str]:
     """Every file the rules of this study make -> the step (rule) that makes it, from the steps'
-    declarations: a step's tables (Markdown twin when ``md``) and figures (in their formats), the
+    declarations: a step's tables (Markdown twin when ``md``) and figures (in their formats, and a
+    figure's source table), the
     report's pages (rules ``report_tables`` / ``openml_report_tables``), rule ``verdicts``'s pages,
     the OpenML manifest."""
     study = cfg["study"]
@@ -77,6 +78,8 @@ def _made_by(cfg: dict) -> dict[str, str]:
         for f in s.figures:
             for ext in SR.figure_formats(f, cfg):
                 add(f"{results}/figures/{f.name}.{ext}", s)
+            if f.source:  # the numbers it draws, written by its rule (issue 78)
+                add(f"{results}/tables/{f.source.name}.csv", s)
     for name in SR.report_tables(cfg):
         add(f"{pages}/{name}.html", R.STEP_REPORT_TABLES)
     add(f"{pages}/{R.FRONT_PAGE.name}.{R.FRONT_PAGE.ext}", R.STEP_VERDICTS)

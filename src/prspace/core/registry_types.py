@@ -85,6 +85,9 @@ class Figure(_Output):
     #: ``prspace figure NAME`` draws it with this function, ``"module:function"``:
     #: ``fn(data, *, text, labels, optional) -> matplotlib Figure`` (:func:`prspace.figures.study.draw`)
     draw: str = ""
+    #: its source table, ``results/<study>/tables/<name>.csv``: the numbers it plots, written by the
+    #: figure's rule beside it (:func:`prspace.figures.study.source_table`), if any
+    source: Table | None = None
 
     def path(self, folder: str | Path, ext: str) -> Path:
         return self.file(folder, ext)

@@ -27,6 +27,7 @@ from prspace.core import registry as R
 from prspace.core.output import message_figure
 from prspace.figures import boyd_figures as B
 from prspace.figures import curves as C
+from prspace.figures import forest as FO
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
 from prspace.figures.cd_figure import cd_figure
@@ -80,7 +81,20 @@ def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] 
     return drawing(fig)(given)
 
 
+def source_table(name: str, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The source table of figure ``name`` (its ``source`` in :mod:`prspace.core.registry`): the numbers
+    it draws, from the same ``tables`` as :func:`draw`."""
+    sources = {R.FIGURE_CLAIMS_FOREST.name: lambda: FO.forest_table(tables[R.VERDICTS.name])}
+    if name not in sources:
+        raise ValueError(f"figure {name!r} declares no source table in prspace.core.registry")
+    return sources[name]()
+
+
 # --- the drawing functions of the figures declared in prspace.core.registry ----------------------
+def claims_forest(given: FigureInput) -> Figure:
+    return FO.forest_figure(FO.forest_table(*given.data))
+
+
 def fig4_rank_heatmap(given: FigureInput) -> Figure:
     t = given.text
     return F.rank_heatmap(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], heading=t["heading"],

@@ -1,0 +1,118 @@
+"""The forest plot of the primary claims (issue 78): its source table is the verdict table's primary
+rows, number for number, and the figure draws those numbers, readable in print."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.text import Text
+
+from prspace.cli import main
+from prspace.cli.figure import with_words
+from prspace.core import registry as R
+from prspace.figures import forest as FO
+from prspace.verdicts.verdict_labels import SHORT_LABELS
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "results"
+STUDIES = ("paperlike", "default")
+#: The columns the forest plot takes from verdicts.csv as they are.
+SAME = ("paper", "claim_id", "kind", "estimate", "ci95_lo", "ci95_hi", "paper_value", "margin")
+
+
+def _verdicts(study: str) -> pd.DataFrame:
+    return pd.read_csv(RESULTS / study / "tables" / "verdicts.csv")
+
+
+def _assert_equal_to_verdicts(source: pd.DataFrame, study: str) -> None:
+    """``source``'s rows of ``study`` are the primary rows of its verdicts.csv: the same claims, each with
+    the same estimate, 95% interval, paper value, margin and outcome; the band is the value -+ margin."""
+    primary = _verdicts(study).query("role == 'primary'")
+    mine = source[source["study"] == study]
+    assert sorted(mine["claim_id"]) == sorted(primary["claim_id"]) and len(mine) > 10
+    joined = mine.merge(primary, on="claim_id", suffixes=("", "_v"), validate="one_to_one")
+    for col in SAME[2:]:
+        if col == "kind":
+            assert (joined[col] == joined[f"{col}_v"]).all()
+            continue
+        np.testing.assert_allclose(joined[col].astype(float), joined[f"{col}_v"].astype(float), rtol=1e-12,
+                                   err_msg=f"{study}: column {col}")
+    assert (joined["outcome"].fillna("") == joined["outcome_v"].fillna("")).all()
+    direction = joined["kind"] == "direction"
+    np.testing.assert_allclose(joined["reference"], np.where(direction, 0.0, joined["paper_value"]))
+    np.testing.assert_allclose(joined["band_hi"] - joined["band_lo"], 2 * joined["margin"], atol=1e-9)
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_the_forest_table_is_the_primary_rows_of_verdicts(study):
+    _assert_equal_to_verdicts(FO.forest_table(with_words(_verdicts(study), study)), study)
+
+
+@pytest.mark.parametrize("path", sorted([*RESULTS.glob("*/tables/claims_forest.csv"), *RESULTS.glob("claims_forest.csv")]))
+def test_each_committed_forest_source_table_equals_its_verdicts(path):
+    """The committed source tables (per study and both studies') against the committed verdict tables."""
+    source = pd.read_csv(path)
+    studies = sorted(set(source["study"]))
+    assert studies == ([path.parents[1].name] if path.parent.name == "tables" else sorted(STUDIES))
+    for study in studies:
+        _assert_equal_to_verdicts(source, study)
+
+
+def test_every_outcome_label_has_its_colour_and_unknown_words_are_grey():
+    assert set(SHORT_LABELS) <= set(FO.OUTCOME_COLOURS)
+    assert FO.panel_of("share") == "share" and FO.panel_of("quartile") == "correlation"
+    assert FO.panel_of("equivalence") == "difference" and FO.panel_of("anything else") == "direction"
+
+
+def _texts(fig) -> list[Text]:
+    fig.canvas.draw() if hasattr(fig.canvas, "draw") else None
+    return [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
+
+
+def test_the_figure_draws_each_row_readable_and_the_checks_apart():
+    """Two studies: one mark per study and row at its estimate, every text >= 8 pt at the printed width
+    (6.4 in), inside the figure; a row built in by construction is hollow and named in grey italics."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    both = pd.concat([with_words(_verdicts(s), s) for s in STUDIES], ignore_index=True)
+    both["by_construction"] = both["claim_id"] == "fk.aupr_auprg.spearman_q75"
+    table = FO.forest_table(both)
+    assert table["claim_id"].iloc[-1].startswith("boyd.") and (table["panel"].iloc[:6] == "share").all()
+    fig = FO.forest_figure(table)
+    FigureCanvasAgg(fig).draw()
+    assert fig.get_size_inches()[0] == pytest.approx(FO.WIDTH)
+    texts = _texts(fig)
+    assert min(t.get_fontsize() for t in texts) >= 8
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    for t in texts:
+        box = t.get_window_extent(renderer)
+        assert box.x0 >= -1 and box.x1 <= width + 1 and box.y0 >= -1 and box.y1 <= height + 1, t.get_text()
+    marks = [ln for ax in fig.axes for ln in ax.get_lines() if ln.get_marker() in ("o", "s")]
+    assert len(marks) == len(table)
+    xs = sorted(float(m.get_xdata()[0]) for m in marks)
+    np.testing.assert_allclose(xs, sorted(table["estimate"]))
+    hollow = [m for m in marks if m.get_markerfacecolor() in ("white", (1.0, 1.0, 1.0, 1.0))]
+    assert len(hollow) == 2  # the check's row, once per study
+    grey = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels() if t.get_fontstyle() == "italic"]
+    assert len(grey) == 1 and "upper quartile" in grey[0]
+    labels = {t.get_text() for t in texts}
+    assert "check: replicates" in labels or "check: not decided" in labels
+
+
+def test_prspace_figure_writes_the_source_table_beside_the_figure(tmp_path):
+    """``prspace figure claims_forest --source``: the rule's command line, on a copy of a committed study."""
+    tables = tmp_path / "results" / "paperlike" / "tables"
+    tables.mkdir(parents=True)
+    shutil.copy(RESULTS / "paperlike" / "tables" / "verdicts.csv", tables)
+    out, source = tmp_path / "claims_forest.png", tables / f"{R.CLAIMS_FOREST.name}.csv"
+    assert main(["figure", "claims_forest", "--tables", str(tables / "verdicts.csv"), "--out", str(out),
+                 "--formats", "png", "--source", str(source)]) == 0
+    assert out.stat().st_size > 10_000
+    _assert_equal_to_verdicts(pd.read_csv(source), "paperlike")
+    assert main(["figure", "fig4_rank_heatmap", "--tables", str(tables / "verdicts.csv"), "--out", str(out),
+                 "--source", str(source)]) != 0  # one line naming the problem, no traceback
