@@ -165,7 +165,8 @@ def _boyd_figure(name: str, data: tuple[FigureData, ...], section: str, text: Fi
     return Figure(name, data, text, formats="boyd", category=BOYD_CATEGORY, section=section, draw=draw)
 
 
-FIGURE_FIG4_RANK_HEATMAP = Figure("fig4_rank_heatmap", (FIG4_RANK_COUNTS,), FIGURE_TEXT, draw="prspace.figures.study:fig4_rank_heatmap")
+FIGURE_FIG4_RANK_HEATMAP = Figure("fig4_rank_heatmap", (FIG4_RANK_COUNTS,), FIGURE_TEXT, optional=(DISAGREEMENT_SUMMARY,),
+                                  draw="prspace.figures.study:fig4_rank_heatmap")
 FIGURE_FIG4_AUPRG_VS_AUPR = Figure("fig4_auprg_vs_aupr", (FIG4_SCATTER,), FIGURE_TEXT, draw="prspace.figures.study:fig4_auprg_vs_aupr")
 FIGURE_FIG5_CURVES = Figure("fig5_curves", (FIG5_CURVE_POINTS, FIG5_CURVE_AREAS), FIGURE_TEXT,
                             optional=(FIG5_CURVE_BANDS,), draw="prspace.figures.study:fig5_curves")

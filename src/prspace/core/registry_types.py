@@ -77,7 +77,7 @@ class Figure(_Output):
     #: its text table (``figure, field, text``), if any
     text: FigureData | None = None
     #: tables drawn when present (the figure is the same figure without them)
-    optional: tuple[FigureData, ...] = ()
+    optional: tuple[FigureData | Table, ...] = ()
     #: "analysis": ``analysis.figure_formats``; "boyd": those and always PNG
     formats: str = "analysis"
     category: str = FIGURES_CATEGORY
