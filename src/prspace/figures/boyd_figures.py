@@ -245,7 +245,7 @@ def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: p
     ax1.set_title("Per task (faint dots: single learners)" + (f"\n{textwrap.fill(notes, 100)}" if notes else ""),
                   fontsize=FONT)
     ax1.grid(alpha=0.25, which="both")
-    ax1.legend(fontsize=FONT, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax1.legend(fontsize=FONT, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
 
     if cells.empty:  # no learner evaluated on every task (an OpenML draw): no ranks to show
         ax2.set_axis_off()
@@ -275,7 +275,7 @@ def figure_aggregation(per_task: pd.DataFrame, means: pd.DataFrame, min_curve: p
                    [g.split(": ", 1)[-1] if g != "all tasks" else g for g in order], fontsize=FONT)
     sec.tick_params(length=0)
     ax2.set_title("Rank of each learner's mean metric (1 = best), within pi groups of tasks", fontsize=FONT)
-    ax2.set_ylabel("learner")
+    ax2.set_ylabel("learner", fontsize=FONT)
     cb = fig.colorbar(im, ax=ax2, shrink=0.6)
     cb.set_label("rank", fontsize=FONT)
     cb.ax.tick_params(labelsize=FONT)
