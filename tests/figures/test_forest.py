@@ -69,8 +69,11 @@ def test_every_outcome_label_has_its_colour_and_unknown_words_are_grey():
 
 
 def _texts(fig) -> list[Text]:
-    fig.canvas.draw() if hasattr(fig.canvas, "draw") else None
-    return [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
+    """The texts ``fig`` shows (not the tick labels of an axes drawn without its axes, ``axis("off")``)."""
+    hidden = {id(t) for ax in fig.axes if not ax.axison or not ax.get_visible()
+              for t in (*ax.xaxis.findobj(Text), *ax.yaxis.findobj(Text))}
+    hidden |= {id(t) for ax in fig.axes if not ax.get_visible() for t in ax.findobj(Text)}
+    return [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible() and id(t) not in hidden]
 
 
 def test_the_figure_draws_each_row_readable_and_the_checks_apart():
@@ -116,3 +119,69 @@ def test_prspace_figure_writes_the_source_table_beside_the_figure(tmp_path):
     _assert_equal_to_verdicts(pd.read_csv(source), "paperlike")
     assert main(["figure", "fig4_rank_heatmap", "--tables", str(tables / "verdicts.csv"), "--out", str(out),
                  "--source", str(source)]) != 0  # one line naming the problem, no traceback
+
+
+# --------------------------------------------------------------------------- every figure readable in print
+#: A page's text width (in): a wider figure is printed scaled down to it.
+PAGE = 7.2
+
+
+def _smallest_printed_pt(fig) -> float:
+    """The smallest text of ``fig`` in points once printed at most :data:`PAGE` inches wide."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig).draw()
+    scale = min(1.0, PAGE / fig.get_size_inches()[0])
+    return min(t.get_fontsize() for t in _texts(fig)) * scale
+
+
+def _committed_figure(name: str, study: str = "paperlike"):
+    """Figure ``name`` of the study drawn from its committed tables."""
+    from prspace.experiments.boyd import boyd_figure_data as BF
+    from prspace.figures import boyd_figures as B
+    from prspace.figures.study import draw
+    from prspace.metrics import METRIC_LABELS
+
+    def table(n: str) -> pd.DataFrame:
+        return pd.read_csv(RESULTS / study / "tables" / f"{n}.csv", dtype={"learner": str, "metric": str})
+
+    def text(t) -> dict[str, str]:
+        return dict(zip(t["field"], t["text"], strict=True))
+
+    if name in ("cd_diagram", "controlled_skew"):
+        return draw(name, {d.name: table(d.name) for d in R.figure(name).data}, {}, METRIC_LABELS)
+    fig = R.figure(name)
+    if name == "boyd_downsampling":
+        t = dict(BF.downsampling_tables(table("boyd_downsampling_summary")))
+        return B.figure_downsampling(*(t[d] for d in fig.data), text(t[fig.text]))
+    if name == "boyd_fold_skew":
+        t = dict(BF.fold_skew_tables(table("boyd_fold_skew_summary")))
+        return B.figure_fold_skew(*(t[d] for d in fig.data), text(t[fig.text]))
+    groups = table("boyd_aggregation_skew_groups")
+    long = pd.DataFrame([{"skew_group": r["skew_group"], "learner": r["learner"], "metric": m, "rank": r[f"rank_{m}"]}
+                         for _, r in groups.iterrows() for m in ("aupr", "aucnpr", "auprg", "auroc")])
+    t = dict(BF.aggregation_tables(table("boyd_aggregation_tasks"), long))
+    return B.figure_aggregation(*(t[d] for d in fig.data), text(t[fig.text]))
+
+
+@pytest.mark.parametrize("name", ["cd_diagram", "controlled_skew", "boyd_downsampling", "boyd_fold_skew",
+                                  "boyd_aggregation"])
+def test_each_figure_drawn_from_committed_tables_prints_its_text_at_8_pt_or_more(name):
+    """Issue 78.8: text of at least 8 pt at print size (a figure wider than a page printed at the page's
+    width), no title, label, note or legend outside the figure; the fold-skew figure states the finding, the
+    downsampling figure draws intervals, not +- sd, the controlled-skew figure labels its y axes."""
+    fig = _committed_figure(name)
+    assert _smallest_printed_pt(fig) >= 8 - 1e-9
+    renderer = fig.canvas.get_renderer()
+    ticks = {id(t) for ax in fig.axes for t in (*ax.xaxis.findobj(Text), *ax.yaxis.findobj(Text))}
+    for t in _texts(fig):  # titles, labels, notes, legends (constrained layout places the tick labels)
+        box = t.get_window_extent(renderer)
+        assert id(t) in ticks or (box.x0 >= -2 and box.x1 <= fig.bbox.width + 2), t.get_text()
+    if name == "boyd_fold_skew":
+        assert "below the merged AUPR at every dispersion" in fig.get_suptitle().replace("\n", " ")
+    if name == "boyd_downsampling":
+        legend = " ".join(t.get_text() for t in fig.legends[0].get_texts())
+        assert "95% interval" in legend and "sd" not in legend
+    if name == "controlled_skew":
+        assert {a.get_ylabel() for a in fig.get_axes() if a.get_ylabel()} == {
+            "share of tasks\nthe pair differs on", "mean rank correlation\n(Spearman) over tasks"}

@@ -123,11 +123,10 @@ def cd_figure(ranks: pd.DataFrame, cliques: pd.DataFrame, tests: pd.DataFrame,
     first = ranks[ranks["metric"] == metrics[0]].set_index("learner")["average_rank"]
     cd0 = tests.set_index("metric")["critical_difference"]
     levels = {m: _n_levels(ranks, cliques, m) for m in metrics}
-    width = max(levels.values()) * BAR_DX
     with mpl.rc_context(RC):
         ncol = min(NCOL, len(metrics))
         nrow = -(-len(metrics) // ncol)
-        fig = Figure(figsize=(max(7.0, (3.3 + 0.4 * width) * ncol), (0.14 * k + 0.9) * nrow + 0.4), layout="constrained")
+        fig = Figure(figsize=(7.2, (0.14 * k + 0.9) * nrow + 0.4), layout="constrained")
         axes = fig.subplots(nrow, ncol, squeeze=False).ravel()
         for ax in axes[len(metrics):]:
             ax.set_visible(False)
