@@ -80,7 +80,7 @@ def forest_table(verdicts: pd.DataFrame) -> pd.DataFrame:
     rows["reference"] = np.where(rows["panel"] == "direction", 0.0, rows["paper_value"].astype(float))
     rows["band_lo"] = rows["reference"] - rows["margin"].astype(float)
     rows["band_hi"] = rows["reference"] + rows["margin"].astype(float)
-    rows["outcome"] = rows["outcome"].fillna("")
+    rows["outcome"] = rows["outcome"].fillna("") if "outcome" in rows else ""
     order = {name: i for i, (name, _, _) in enumerate(PANELS)}
     rows["_panel"] = rows["panel"].map(order)
     rows["_row"] = range(len(rows))
