@@ -38,6 +38,8 @@ CHECK_LABEL = "implementation check"
 #: The marker of each study, in the order of the legend (others get the next of ``_MARKERS``).
 STUDY_MARKERS: dict[str, str] = {"paperlike": "o", "default": "s"}
 _MARKERS = ("o", "s", "D", "^", "v")
+#: Each marker as a character, before a study's outcome words when several studies share a row.
+_GLYPHS = {"o": "\u25cf", "s": "\u25a0", "D": "\u25c6", "^": "\u25b2", "v": "\u25bc"}
 #: The source table's columns, in order.
 COLUMNS = ("study", "paper", "panel", "claim_id", "claim", "kind", "estimate", "ci95_lo", "ci95_hi", "paper_value",
            "margin", "reference", "band_lo", "band_hi", "outcome", "outcome_label", "by_construction")
@@ -126,6 +128,7 @@ def _draw_row(ax, y: float, rows: pd.DataFrame, studies: list[str], markers: dic
                 mfc="white" if check else colour, mew=1.2)
         label = str(r["outcome_label"])
         label = f"check: {label}" if check and label != "check" else label
+        label = f"{_GLYPHS.get(markers[study], '')} {label}".strip() if len(studies) > 1 else label
         ax.annotate(label, (1.0, yy), xycoords=("axes fraction", "data"), xytext=(4, 0), textcoords="offset points",
                     va="center", ha="left", fontsize=FONT, color=colour, annotation_clip=False)
 
