@@ -22,7 +22,7 @@ import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
-from prspace.figures.style import COLUMN_WIDTH, RC, TITLE_WIDTH, style
+from prspace.figures.style import COLUMN_WIDTH, FONT, RC, TITLE_WIDTH, style
 
 __all__ = ["COLUMN_WIDTH", "RC", "count_matrix", "log2_bins", "metric_scatter", "rank_heatmap"]
 
@@ -71,8 +71,8 @@ def rank_heatmap(counts: pd.DataFrame, *, xlabel: str, ylabel: str, heading: str
         ax.set_xticks(ticks)
         ax.set_yticks(ticks)
         if title:
-            ax.set_title(textwrap.fill(title, TITLE_WIDTH - 8))
-        fig.supxlabel(textwrap.fill(heading, TITLE_WIDTH), color="0.3")
+            fig.suptitle(textwrap.fill(title, TITLE_WIDTH), fontsize=FONT)
+        fig.supxlabel(textwrap.fill(heading, TITLE_WIDTH), color="0.3", fontsize=FONT)
         cb = fig.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
         mids = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
         cb.set_ticks(mids)

@@ -109,9 +109,10 @@ def heatmap_title(summary: pd.DataFrame | None, xlabel: str, ylabel: str) -> str
         return f"Ranks of each task's models by {xlabel} and by {ylabel}"
     r = row.iloc[0]
     paper = {k: CLAIMS.claim(f"fk.{a}_{b}.{k}").paper_value for k in ("top1", "top3")}
+    nb = "\u00a0"  # "(paper 24%)" on one line
     return (f"{xlabel} and {ylabel} pick a different best model in {r['top1_share']:.0%} of {int(r['n_tasks'])} "
-            f"tasks (paper: {paper['top1']:.0%}), a different top three in {r['top3_share']:.0%} "
-            f"(paper: {paper['top3']:.0%})")
+            f"tasks (paper{nb}{paper['top1']:.0%}) and a different top three in {r['top3_share']:.0%} "
+            f"(paper{nb}{paper['top3']:.0%})")
 
 
 def fig4_rank_heatmap(given: FigureInput) -> Figure:
