@@ -24,6 +24,9 @@ from matplotlib.figure import Figure
 
 from prspace.figures.style import COLUMN_WIDTH, FONT, RC, TITLE_WIDTH, style
 
+#: Characters per line of a legend entry under a column-width figure (8 pt, after the marker).
+LEGEND_WIDTH = 50
+
 __all__ = ["COLUMN_WIDTH", "RC", "count_matrix", "log2_bins", "metric_scatter", "rank_heatmap"]
 
 
@@ -108,7 +111,7 @@ def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, note: str 
             x = sub["x"].to_numpy(np.float64)
             y = sub["y"].to_numpy(np.float64)
             hidden = int((y < 0).sum())
-            lab = textwrap.fill(str(sub["label"].iloc[0]) + (f" ({hidden} with {ylabel} < 0 not shown)" if hidden else ""), TITLE_WIDTH)
+            lab = textwrap.fill(str(sub["label"].iloc[0]) + (f" ({hidden} with {ylabel} < 0 not shown)" if hidden else ""), LEGEND_WIDTH)
             ax.scatter(x[y >= 0], y[y >= 0], marker=markers[i % 4], s=12, facecolors="none",
                        edgecolors=f"C{i}", linewidths=0.8, label=lab)
             for _, hit in sub[sub["highlight"] > 0].sort_values("highlight", kind="stable").iterrows():
@@ -124,6 +127,8 @@ def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, note: str 
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.25, lw=0.4)
         if note:
-            ax.plot([], [], ls="none", label=textwrap.fill(note, TITLE_WIDTH))
+            ax.plot([], [], ls="none", label=textwrap.fill(note, LEGEND_WIDTH))
         fig.legend(loc="outside lower center", frameon=False, handletextpad=0.3, ncols=1)
+        fig.suptitle(f"{ylabel} against {xlabel}, every model of {len(tasks)} task{'s' if len(tasks) != 1 else ''}",
+                     fontsize=FONT)
     return fig
