@@ -40,7 +40,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from prspace.experiments.fk.curve_points import Curve, curve_arrays, curve_xy, min_pr_arrays
-from prspace.figures.style import COLUMN_WIDTH, FONT, TITLE_WIDTH, style, wrap_title
+from prspace.figures.style import FONT, style, wrap_title
 from prspace.stats.bands import Band
 
 #: PR axis: the curves' precision at recall below this is ignored when choosing the top.
@@ -329,22 +329,28 @@ def _shade(ax: Axes, curves: Sequence[CurvePoints], bands: Sequence[Mapping[str,
         ax.fill_between(b.grid, b.lo, b.hi, color=color, alpha=0.18, lw=0, zorder=1.6)
 
 
+#: Width (in) of :func:`points_figure`: four panels and a note at 8 pt need more than a column.
+POINTS_WIDTH = 6.0
+#: Characters per line of its title and note (8 pt over :data:`POINTS_WIDTH`).
+POINTS_LINE = 92
+
+
 def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = "", note: str = "",
                   pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit",
                   bands: Sequence[Mapping[str, Band]] | None = None, describe_bands: bool = True,
                   paper: str = "") -> Figure:
-    """A 2 x 2 column-width figure: ROC, PR, PRG and a panel listing the areas (and ``paper``, the
+    """A 2 x 2 figure (:data:`POINTS_WIDTH` wide): ROC, PR, PRG and a panel listing the areas (and ``paper``, the
     paper's values, under them); with ``bands`` (:func:`draw_curves`) shaded, and, if
     ``describe_bands``, :func:`band_note` appended to ``note``.  Every text at :data:`FONT` pt."""
     extra = band_note(bands) if describe_bands else ""
     if extra:
         note = f"{note.rstrip()}{'' if not note or note.rstrip().endswith('.') else '.'} {extra}".strip()
-    title, note = wrap_title(title, TITLE_WIDTH) if title else "", textwrap.fill(note, TITLE_WIDTH + 4) if note else ""
+    title, note = wrap_title(title, POINTS_LINE) if title else "", textwrap.fill(note, POINTS_LINE) if note else ""
     # the panels keep their height: the figure grows by the lines of the title and of the note
-    line = FONT / 72 * 1.25
-    height = 4.3 + line * ((title.count("\n") + 1 if title else 0) + (note.count("\n") + 1 if note else 0))
+    line = FONT / 72 * 1.3
+    height = 5.6 + line * ((title.count("\n") + 1 if title else 0) + (note.count("\n") + 1 if note else 0))
     with style():
-        fig = Figure(figsize=(COLUMN_WIDTH, height), layout="constrained")
+        fig = Figure(figsize=(POINTS_WIDTH, height), layout="constrained")
         axes = fig.subplots(2, 2)
         draw_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, min_pr, pr_ylim=pr_ylim, prg_ylim=prg_ylim,
                     bands=bands)
