@@ -199,11 +199,14 @@ def _pr_prg(curve, min_pr, lines, hull: pd.DataFrame, title: str) -> Figure:
     for ax, heading in ((ax1, "PR curve with F1 isometrics"), (ax2, "PRG curve with the same F1 isometrics and convex hull")):
         ax.set_aspect("equal")
         ax.set_title(textwrap.fill(heading, 40))
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
     ax1.set_xlabel("Recall")
     ax1.set_ylabel("Precision")
     ax2.set_xlabel("Recall Gain")
     ax2.set_ylabel("Precision Gain")
+    h1, n1 = ax1.get_legend_handles_labels()  # one legend under both panels, each entry named by its panel
+    h2, n2 = ax2.get_legend_handles_labels()
+    fig.legend([*h1, *h2], [textwrap.fill(x, 46) for x in (*(f"PR: {x}" for x in n1), *(f"PRG: {x}" for x in n2))],
+               loc="outside lower center", ncol=2, frameon=False)
     fig.suptitle(title.split("\n")[0])  # the source of the scores: in the caption
     return fig
 
