@@ -190,13 +190,13 @@ def test_each_figure_drawn_from_committed_tables_prints_its_text_at_8_pt_or_more
 def test_figure4_left_is_titled_by_the_shares_beside_the_papers():
     """Issue 78.8: the rank heat map says the shares of tasks (disagreement_summary) and the paper's values
     (the claims registry), and is titled plainly without the table."""
-    from prspace.core import claims as CLAIMS
+    from prspace.core import claims as REG
     from prspace.figures.study import heatmap_title
 
     summary = pd.read_csv(RESULTS / "paperlike" / "tables" / "disagreement_summary.csv")
     row = summary.query("metric_a == 'aupr' and metric_b == 'auprg'").iloc[0]
     title = heatmap_title(summary, "AUPR", "AUPRG").replace("\u00a0", " ")
     for k in ("top1", "top3"):
-        assert f"{row[f'{k}_share']:.0%}" in title and f"(paper {CLAIMS.claim(f'fk.aupr_auprg.{k}').paper_value:.0%})" in title
+        assert f"{row[f'{k}_share']:.0%}" in title and f"(paper {REG.claim(f'fk.aupr_auprg.{k}').paper_value:.0%})" in title
     assert f"of {int(row['n_tasks'])} tasks" in title
     assert heatmap_title(None, "AUPR", "AUPRG") == "Ranks of each task's models by AUPR and by AUPRG"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from prspace.core import claims as CLAIMS
+from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core.output import message_figure
 from prspace.figures import boyd_figures as B
@@ -108,7 +108,7 @@ def heatmap_title(summary: pd.DataFrame | None, xlabel: str, ylabel: str) -> str
     if row is None or row.empty:
         return f"Ranks of each task's models by {xlabel} and by {ylabel}"
     r = row.iloc[0]
-    paper = {k: CLAIMS.claim(f"fk.{a}_{b}.{k}").paper_value for k in ("top1", "top3")}
+    paper = {k: REG.claim(f"fk.{a}_{b}.{k}").paper_value for k in ("top1", "top3")}
     nb = "\u00a0"  # "(paper 24%)" on one line
     return (f"{xlabel} and {ylabel} pick a different best model in {r['top1_share']:.0%} of {int(r['n_tasks'])} "
             f"tasks (paper{nb}{paper['top1']:.0%}) and a different top three in {r['top3_share']:.0%} "
