@@ -19,7 +19,6 @@ from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.core.output import parse_formats, write_csv, write_figure
 from prspace.metrics import METRIC_LABELS
-from prspace.verdicts.verdict_labels import short_name, short_outcome
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +49,9 @@ def with_words(verdicts: pd.DataFrame, study: str) -> pd.DataFrame:
     """``verdicts`` (rows of ``verdicts.csv``) with the words the figures may not compute themselves (the
     verdict layer's, :mod:`prspace.verdicts.verdict_labels`): ``study``, ``claim`` (each row's short name)
     and ``outcome_label`` (its short outcome)."""
+    # late: prspace.verdicts imports scipy.stats, which only the figures of the verdict rows need
+    from prspace.verdicts.verdict_labels import short_name, short_outcome
+
     rows = verdicts.to_dict("records")
     return verdicts.assign(study=study, claim=[short_name(str(r["claim_id"])) for r in rows],
                            outcome_label=[short_outcome(r) for r in rows])
