@@ -59,7 +59,8 @@ def _config(name: str) -> dict:
 
 def _made_by(cfg: dict) -> dict[str, str]:
     """Every file the rules of this study make -> the step (rule) that makes it, from the steps'
-    declarations: a step's tables (Markdown twin when ``md``) and figures (in their formats), the
+    declarations: a step's tables (Markdown twin when ``md``) and figures (in their formats, and a
+    figure's source table), the
     report's pages (rules ``report_tables`` / ``openml_report_tables``), rule ``verdicts``'s pages,
     the OpenML manifest."""
     study = cfg["study"]
@@ -77,6 +78,8 @@ def _made_by(cfg: dict) -> dict[str, str]:
         for f in s.figures:
             for ext in SR.figure_formats(f, cfg):
                 add(f"{results}/figures/{f.name}.{ext}", s)
+            if f.source:  # the numbers it draws, written by its rule (issue 78)
+                add(f"{results}/tables/{f.source.name}.csv", s)
     for name in SR.report_tables(cfg):
         add(f"{pages}/{name}.html", R.STEP_REPORT_TABLES)
     add(f"{pages}/{R.FRONT_PAGE.name}.{R.FRONT_PAGE.ext}", R.STEP_VERDICTS)
@@ -110,8 +113,10 @@ def test_every_name_is_one_constant_and_one_writer():
 def test_figures_read_tables_of_their_papers_step_and_have_their_formats():
     for f in R.FIGURES:
         assert f.formats == ("boyd" if f.category == R.BOYD_CATEGORY else "analysis"), f.name
-        # a figure's tables come from one step (its text table may be shared, as figure_text)
-        assert len({R.step_of(d) for d in (*f.data, *f.optional)}) == 1, f.name
+        # a figure's tables come from one step (its text table may be shared, as figure_text; an optional
+        # table may be a result table of an earlier step: Figure 4 left's shares, disagreement_summary)
+        assert len({R.step_of(d) for d in (*f.data, *(d for d in f.optional if not isinstance(d, R.Table)))}) == 1, f.name
+        assert all(d in R.TABLES for d in f.optional if isinstance(d, R.Table)), f.name
         # a Boyd figure sits in the report section of the tables its step writes
         sections = {t.section for t in R.step_of(f.data[0]).tables}
         assert f.category != R.BOYD_CATEGORY or sections <= {f.section}, f.name

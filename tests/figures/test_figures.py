@@ -147,7 +147,7 @@ def test_figure4_left_leaves_saturated_tasks_out_and_says_so():
     cell = table.set_index(["rank_x", "rank_y"])["models"]
     assert cell[(1, 2)] == 1 and cell[(2, 1)] == 1 and cell[(3, 3)] == 1
     fig = F.rank_heatmap(table, xlabel="AUPR", ylabel="AUPRG", heading=heading)
-    assert " ".join(fig.axes[0].get_title().split()) == heading  # wrapped, not changed
+    assert " ".join(fig._supxlabel.get_text().split()) == heading  # wrapped, not changed
     counts = np.asarray(fig.axes[0].images[0].get_array())  # row = rank by y, column = rank by x
     assert counts.sum() == 3 and counts[1, 0] == 1 and counts[0, 1] == 1 and counts[2, 2] == 1
 
@@ -216,7 +216,8 @@ def test_figure5_title_and_note_do_not_squeeze_the_panels():
     short = C.points_figure(points, min_pr, title="t")
     fig = C.points_figure(points, min_pr, title=title, note=note, bands=[{"pr": band, "prg": band}] * 2)
     assert fig.get_figheight() > short.get_figheight()
-    assert fig._suptitle.get_text().split("\n")[1] == "n = 731, pi = 0.057"
+    assert fig._suptitle.get_text() == title  # one line at the figure's width (wrap_title keeps its clauses)
+    assert all(len(line) <= C.POINTS_LINE for line in fig.get_supxlabel().split("\n"))
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = FigureCanvasAgg(fig)
@@ -289,12 +290,20 @@ def test_fold_skew_plots_the_signed_shift_against_dispersion():
     t = dict(BF.fold_skew_tables(pd.DataFrame(rows)))
     fig = B.figure_fold_skew(t[R.BOYD_FOLD_SKEW_LINES], dict(zip(*t[R.BOYD_FOLD_SKEW_TEXT][["field", "text"]].T.values,
                                                                   strict=True)))
-    left, right = fig.axes[:2]
-    line = [ln for ln in left.get_lines() if ln.get_label() == "mean of per-fold AUPRG"][0]
+    left, gain, right = fig.axes[:3]
+    line = [ln for ln in gain.get_lines() if ln.get_label() == "mean of per-fold AUPRG"][0]
     assert np.asarray(line.get_xdata()) == pytest.approx([0.25, 0.5, 0.9])
     assert np.asarray(line.get_ydata()) == pytest.approx([-0.25, -0.5, -0.9])  # the sign is kept
-    assert left.get_yscale() == "symlog" and left.get_ylim()[0] < -0.9
+    assert gain.get_yscale() == left.get_yscale() == "linear" and gain.get_ylim()[0] < -0.9  # on its own axis
+    assert not [ln for ln in left.get_lines() if "AUPRG" in ln.get_label()]
     assert left.get_xlabel() == right.get_xlabel()
+    # the finding in words: the fold mean of AUPR above the merged one here (+d / 100), said with its values
+    assert "lands above the merged AUPR at every dispersion: +0.003 at d = 0.25, +0.009 at d = 0.9" in \
+        fig.get_suptitle().replace("\n", " ")
+    rows = pd.DataFrame({"dispersion": [0.25, 0.9], "aggregate": "mean_aupr", "bias_mean": [-0.004, -0.072],
+                         "bias_lo": [-0.005, -0.083], "bias_hi": [-0.003, -0.063]})
+    assert B.fold_skew_finding(rows).endswith("-0.072 [-0.083, -0.063] at d = 0.9 (mean over tasks, 95% interval): "
+                                              "pessimistic, not optimistic")
 
 
 def test_aggregation_shows_or_counts_every_negative_value_and_colours_text_by_cell():

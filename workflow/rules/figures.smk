@@ -16,6 +16,8 @@ for _fig in figures(config):
             png=report(str(_fig.path(FIGURES, "png")), caption=caption_file(_fig, workflow.basedir), category=_fig.category,
                        subcategory=_fig.section, labels={"figure": _fig.name}),
             other=[_fig.path(FIGURES, e) for e in figure_formats(_fig, config) if e != "png"],
+            # the numbers the figure draws, as its source table (results/<study>/tables/<source>.csv), if it has one
+            source=[_fig.source.csv(TABLES)] if _fig.source else [],
         log: JOBS.log(f"figure_{_fig.name}", figure=True),
         benchmark: JOBS.benchmark(f"figure_{_fig.name}", figure=True)
         params:
@@ -23,9 +25,10 @@ for _fig in figures(config):
             # the analysis figures pass png twice (PNG first, then every format): harmless, kept as it was
             formats=",".join((["png"] if _fig.formats == "analysis" else []) + figure_formats(_fig, config)),
             text=lambda wildcards, input: "".join(f" --text {t}" for t in input.text),
+            source=lambda wildcards, output: "".join(f" --source {t}" for t in output.source),
             prspace=PRSPACE,
             code=command_code("figure", _fig.draw),
         # the shell command names no loop variable: Snakemake evaluates it again when the job runs
         shell:
             "{params.prspace} figure {params.figure} --tables {input.tables}{params.text} --out {output.png} "
-            "--formats {params.formats} > {log} 2>&1"
+            "--formats {params.formats}{params.source} > {log} 2>&1"

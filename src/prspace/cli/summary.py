@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from prspace.cli.figure import write_claims_forest
 from prspace.core.errors import InputError
 from prspace.core.output import write_text
 from prspace.verdicts import report
@@ -34,4 +35,5 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--studies names no study; give e.g. --studies default,paperlike")
     studies = [load_study(name, Path(args.results) / name / "tables") for name in names]
     write_text(report.studies_markdown(studies), args.out)
+    write_claims_forest(Path(args.results), names)  # results/claims_forest.png, .pdf, .csv (the README shows it)
     return 0

@@ -165,7 +165,8 @@ def _boyd_figure(name: str, data: tuple[FigureData, ...], section: str, text: Fi
     return Figure(name, data, text, formats="boyd", category=BOYD_CATEGORY, section=section, draw=draw)
 
 
-FIGURE_FIG4_RANK_HEATMAP = Figure("fig4_rank_heatmap", (FIG4_RANK_COUNTS,), FIGURE_TEXT, draw="prspace.figures.study:fig4_rank_heatmap")
+FIGURE_FIG4_RANK_HEATMAP = Figure("fig4_rank_heatmap", (FIG4_RANK_COUNTS,), FIGURE_TEXT, optional=(DISAGREEMENT_SUMMARY,),
+                                  draw="prspace.figures.study:fig4_rank_heatmap")
 FIGURE_FIG4_AUPRG_VS_AUPR = Figure("fig4_auprg_vs_aupr", (FIG4_SCATTER,), FIGURE_TEXT, draw="prspace.figures.study:fig4_auprg_vs_aupr")
 FIGURE_FIG5_CURVES = Figure("fig5_curves", (FIG5_CURVE_POINTS, FIG5_CURVE_AREAS), FIGURE_TEXT,
                             optional=(FIG5_CURVE_BANDS,), draw="prspace.figures.study:fig5_curves")
@@ -185,6 +186,12 @@ FIGURE_BOYD_FOLD_SKEW = _boyd_figure("boyd_fold_skew", (BOYD_FOLD_SKEW_LINES,), 
 FIGURE_BOYD_AGGREGATION = _boyd_figure(
     "boyd_aggregation", (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE,
                          BOYD_AGGREGATION_RANKS), _BA, BOYD_AGGREGATION_TEXT, draw="prspace.figures.study:boyd_aggregation")
+
+#: The forest plot of the primary claims (issue 78), drawn from the verdict table; the numbers it plots
+#: are its source table (not a report table: its figure shows it)
+CLAIMS_FOREST = Table("claims_forest", "Forest plot of the primary claims: the numbers it draws", _V, md=False, report=False)
+FIGURE_CLAIMS_FOREST = Figure("claims_forest", (VERDICTS,), source=CLAIMS_FOREST, section=_V,
+                              draw="prspace.figures.study:claims_forest")
 
 #: Boyd et al.'s Figures 1-4, each drawn from the figure-data table of its name.
 BOYD_THEORY_FIGURES = (FIGURE_BOYD_FIG1_MIN_PR_CURVE, FIGURE_BOYD_FIG2_MIN_PR_CURVES, FIGURE_BOYD_FIG3_AUCPR_MIN,
@@ -417,9 +424,10 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY), ru
                     procedure_outer="analysis.verdicts.procedure_outer", procedure_inner="analysis.verdicts.procedure_inner"),
     # the evidence in the step's own process, each sensitivity variant (six at most) in one of the others
     threads=7)
+STEP_FIGURE_CLAIMS_FOREST = _figure_step(FIGURE_CLAIMS_FOREST)
 
 #: Every step, in an order of the DAG (each after the steps whose outputs it reads).
-STEPS: tuple[Step, ...] = (*_BEFORE_VERDICTS, STEP_VERDICTS, STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY)
+STEPS: tuple[Step, ...] = (*_BEFORE_VERDICTS, STEP_VERDICTS, STEP_FIGURE_CLAIMS_FOREST, STEP_REPORT_TABLES, STEP_OPENML_REPORT_TABLES, STEP_VERIFY)
 
 #: The steps ``prspace step NAME`` runs (those with a ``run``), in the order of :data:`STEPS`.
 COMMAND_STEPS: tuple[Step, ...] = tuple(s for s in STEPS if s.run is not None)

@@ -77,7 +77,7 @@ class Figure(_Output):
     #: its text table (``figure, field, text``), if any
     text: FigureData | None = None
     #: tables drawn when present (the figure is the same figure without them)
-    optional: tuple[FigureData, ...] = ()
+    optional: tuple[FigureData | Table, ...] = ()
     #: "analysis": ``analysis.figure_formats``; "boyd": those and always PNG
     formats: str = "analysis"
     category: str = FIGURES_CATEGORY
@@ -85,6 +85,9 @@ class Figure(_Output):
     #: ``prspace figure NAME`` draws it with this function, ``"module:function"``:
     #: ``fn(data, *, text, labels, optional) -> matplotlib Figure`` (:func:`prspace.figures.study.draw`)
     draw: str = ""
+    #: its source table, ``results/<study>/tables/<name>.csv``: the numbers it plots, written by the
+    #: figure's rule beside it (:func:`prspace.figures.study.source_table`), if any
+    source: Table | None = None
 
     def path(self, folder: str | Path, ext: str) -> Path:
         return self.file(folder, ext)

@@ -29,6 +29,9 @@ from prspace.figures.style import RC
 #: horizontal layout of a panel (axes units): the clique bars' first column and spacing, and the gap
 #: between the last bar and the labels
 BAR_X0, BAR_DX, LABEL_GAP = 0.22, 0.13, 0.3
+#: Text size (pt): every text of the figure, at its printed width (7 in, two panels a row)
+FONT = 8
+NCOL = 2
 
 
 def clique_levels(spans: list[tuple[float, float]]) -> list[int]:
@@ -62,17 +65,17 @@ def _panel(ax, ranks: pd.DataFrame, cliques: pd.DataFrame, test: Mapping[str, ob
     elbow = BAR_X0 + BAR_DX * max(n_levels - 1, 0) + LABEL_GAP
     label_x = elbow + 0.25
     ax.set_ylim(max(hi, lo + cd) + 0.4, lo - 0.6)
-    ax.set_xlim(-1.3, label_x + 2.3)
+    ax.set_xlim(-1.3, label_x + 2.6)
     ax.plot([0, 0], [lo, hi], color="0.3", lw=0.8)
     step = 1 if hi - lo <= 12 else 2
     for t in range(int(lo), int(hi) + 1):
         ax.plot([-0.06, 0.0], [t, t], color="0.3", lw=0.6)
         if (t - int(lo)) % step == 0 or t == int(hi):
-            ax.text(-0.09, t, str(t), ha="right", va="center", fontsize=5.5, color="0.3")
+            ax.text(-0.09, t, str(t), ha="right", va="center", fontsize=FONT, color="0.3")
     for yi, ly, name in zip(y, label_y, r["learner"], strict=True):
         ax.plot([0, elbow, label_x - 0.05], [yi, yi, ly], color="0.6", lw=0.45, zorder=1)
         ax.plot([0], [yi], "o", ms=2.4, color="k", zorder=3)
-        ax.text(label_x, ly, f"{name} ({yi:.2f})", va="center", ha="left", fontsize=5.6,
+        ax.text(label_x, ly, f"{name} ({yi:.2f})", va="center", ha="left", fontsize=FONT,
                 color="tab:blue" if name in moved else "k", fontweight="bold" if name in moved else "normal")
     pos = dict(zip(r["learner"], y, strict=True))
     groups = [g["learner"].tolist() for _, g in cliques.groupby("clique", sort=True)] if len(cliques) else []
@@ -84,8 +87,11 @@ def _panel(ax, ranks: pd.DataFrame, cliques: pd.DataFrame, test: Mapping[str, ob
     ax.plot([-1.05, -1.05], [lo, lo + cd], color="k", lw=1)
     for e in (lo, lo + cd):
         ax.plot([-1.11, -0.99], [e, e], color="k", lw=1)
-    ax.text(-0.95, lo + cd / 2, f"CD\n{cd:.2f}", fontsize=5.5, va="center", ha="left")
-    ax.set_title(f"{title}\nFriedman p = {float(test['friedman_p']):.2g}, {int(test['n_tasks'])} tasks", fontsize=7)
+    ax.text(-0.95, lo + cd / 2, f"CD\n{cd:.2f}", fontsize=FONT, va="center", ha="left")
+    if lo + cd + 2 < hi:  # the rank axis named below the bracket
+        ax.text(-0.7, (lo + cd + hi) / 2, "average rank", rotation=90, fontsize=FONT, va="center", ha="center",
+                color="0.3")
+    ax.set_title(f"{title}\nFriedman p = {float(test['friedman_p']):.2g}, {int(test['n_tasks'])} tasks", fontsize=FONT + 1)
     ax.axis("off")
 
 
@@ -117,23 +123,21 @@ def cd_figure(ranks: pd.DataFrame, cliques: pd.DataFrame, tests: pd.DataFrame,
     first = ranks[ranks["metric"] == metrics[0]].set_index("learner")["average_rank"]
     cd0 = tests.set_index("metric")["critical_difference"]
     levels = {m: _n_levels(ranks, cliques, m) for m in metrics}
-    width = max(levels.values()) * BAR_DX
     with mpl.rc_context(RC):
-        fig = Figure(figsize=((2.6 + 0.5 * width) * len(metrics) + 0.3, 0.16 * k + 1.2), layout="constrained")
-        axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
-        for ax, m in zip(axes, metrics, strict=True):
+        ncol = min(NCOL, len(metrics))
+        nrow = -(-len(metrics) // ncol)
+        fig = Figure(figsize=(7.2, (0.14 * k + 0.9) * nrow + 0.4), layout="constrained")
+        axes = fig.subplots(nrow, ncol, squeeze=False).ravel()
+        for ax in axes[len(metrics):]:
+            ax.set_visible(False)
+        for ax, m in zip(axes, metrics, strict=False):
             rm = ranks[ranks["metric"] == m]
             here = rm.set_index("learner")["average_rank"]
             common = here.index.intersection(first.index)
             moved = set(common[np.abs(here[common] - first[common]) >= cd0[m]]) if m != metrics[0] else set()
             _panel(ax, rm, cliques[cliques["metric"] == m], tests[tests["metric"] == m].iloc[0],
                    labels.get(m, m), moved, max(levels.values()))
-        posthoc = str(tests["posthoc"].iloc[0])
-        name = "Nemenyi" if posthoc == "nemenyi" else "Wilcoxon signed-rank, Holm"
-        fig.suptitle(
-            f"Average rank across tasks (1 = best; in brackets). Red bars join learners not significantly different "
-            f"({name}, alpha {float(tests['alpha'].iloc[0]):g}), a red dot on each member's line; blue labels: moved by "
-            "at least the CD against the first panel.",
-            fontsize=6.5,
-        )
+        name = "Nemenyi" if str(tests["posthoc"].iloc[0]) == "nemenyi" else "Wilcoxon signed-rank, Holm"
+        fig.suptitle(f"Average rank across tasks (1 = best); red bars join learners not different ({name}, alpha "
+                     f"{float(tests['alpha'].iloc[0]):g})", fontsize=FONT + 1)
     return fig

@@ -40,7 +40,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from prspace.experiments.fk.curve_points import Curve, curve_arrays, curve_xy, min_pr_arrays
-from prspace.figures.style import COLUMN_WIDTH, TITLE_WIDTH, style, wrap_title
+from prspace.figures.style import FONT, style, wrap_title
 from prspace.stats.bands import Band
 
 #: PR axis: the curves' precision at recall below this is ignored when choosing the top.
@@ -238,8 +238,8 @@ def _notice(ax: Axes, lines: list[str], head: str, *, where: str = "lower left")
     if lines:
         top = where.startswith("upper")
         ax.text(0.98 if where.endswith("right") else 0.02, 0.98 if top else 0.02,
-                "\n".join([head, *(textwrap.shorten(t, 48, placeholder="...") for t in lines)]),
-                transform=ax.transAxes, fontsize="x-small", va="top" if top else "bottom",
+                "\n".join([head, *(textwrap.fill(t, 30, subsequent_indent="  ") for t in lines)]),
+                transform=ax.transAxes, fontsize=FONT, va="top" if top else "bottom",
                 ha="right" if where.endswith("right") else "left", color="0.15",
                 bbox={"facecolor": "white", "alpha": 0.85, "lw": 0, "pad": 1})
 
@@ -329,43 +329,59 @@ def _shade(ax: Axes, curves: Sequence[CurvePoints], bands: Sequence[Mapping[str,
         ax.fill_between(b.grid, b.lo, b.hi, color=color, alpha=0.18, lw=0, zorder=1.6)
 
 
+#: Width (in) of :func:`points_figure`: four panels and a note at 8 pt need more than a column.
+POINTS_WIDTH = 6.0
+#: Characters per line of its title and note (8 pt over :data:`POINTS_WIDTH`).
+POINTS_LINE = 92
+
+
 def points_figure(curves: Sequence[CurvePoints], min_pr: MinPR, *, title: str = "", note: str = "",
                   pr_ylim: str | tuple[float, float] = "auto", prg_ylim: str | tuple[float, float] = "unit",
-                  bands: Sequence[Mapping[str, Band]] | None = None) -> Figure:
-    """A 2 x 2 column-width figure: ROC, PR, PRG and a panel listing the areas; with ``bands``
-    (:func:`draw_curves`) shaded, and :func:`band_note` appended to ``note``."""
-    extra = band_note(bands)
+                  bands: Sequence[Mapping[str, Band]] | None = None, describe_bands: bool = True,
+                  paper: str = "") -> Figure:
+    """A 2 x 2 figure (:data:`POINTS_WIDTH` wide): ROC, PR, PRG and a panel listing the areas (and ``paper``, the
+    paper's values, under them); with ``bands`` (:func:`draw_curves`) shaded, and, if
+    ``describe_bands``, :func:`band_note` appended to ``note``.  Every text at :data:`FONT` pt."""
+    extra = band_note(bands) if describe_bands else ""
     if extra:
         note = f"{note.rstrip()}{'' if not note or note.rstrip().endswith('.') else '.'} {extra}".strip()
-    title, note = wrap_title(title, TITLE_WIDTH) if title else "", textwrap.fill(note, 95) if note else ""
+    title, note = wrap_title(title, POINTS_LINE) if title else "", textwrap.fill(note, POINTS_LINE) if note else ""
     # the panels keep their height: the figure grows by the lines of the title and of the note
-    height = 3.55 + 0.11 * (title.count("\n") + 1 if title else 0) + 0.075 * (note.count("\n") + 1 if note else 0)
+    line = FONT / 72 * 1.3
+    height = 5.6 + line * ((title.count("\n") + 1 if title else 0) + (note.count("\n") + 1 if note else 0))
     with style():
-        fig = Figure(figsize=(COLUMN_WIDTH, height), layout="constrained")
+        fig = Figure(figsize=(POINTS_WIDTH, height), layout="constrained")
         axes = fig.subplots(2, 2)
         draw_curves(axes[0, 0], axes[0, 1], axes[1, 0], curves, min_pr, pr_ylim=pr_ylim, prg_ylim=prg_ylim,
                     bands=bands)
-        ax = axes[1, 1]
-        ax.set_axis_off()
-        y = 1.0
-        for i, c in enumerate(curves):
-            st = _style_for(i, c)
-            ax.plot([0.0, 0.14], [y - 0.04] * 2, transform=ax.transAxes, color=st["color"], ls=st["ls"], lw=1.2,
-                    clip_on=False)
-            ax.text(0.18, y, c.label, transform=ax.transAxes, va="top", fontsize=6)
-            n_lines = c.label.count("\n") + 1
-            ax.text(0.18, y - 0.085 * n_lines, f"AUROC {c.auroc:.3f}\nAUPR  {c.aupr:.3f}\nAUPRG {c.auprg:.3f}",
-                    transform=ax.transAxes, va="top", fontsize=6, family="monospace")
-            y -= 0.085 * n_lines + 0.3
-        ax.plot([0.0, 0.14], [y - 0.035] * 2, transform=ax.transAxes, color="0.45", lw=0.7, clip_on=False)
-        ax.text(0.18, y, "minimum PR curve", transform=ax.transAxes, va="top", fontsize=5.5)
-        ax.plot([0.0, 0.14], [y - 0.115] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
-        ax.text(0.18, y - 0.08, f"baseline pi = {curves[0].pi:.3f}", transform=ax.transAxes, va="top", fontsize=5.5)
+        _areas_panel(axes[1, 1], curves, paper)
         if title:
-            fig.suptitle(title, fontsize=6.5)
+            fig.suptitle(title, fontsize=FONT)
         if note:
-            fig.supxlabel(note, fontsize=4.8, color="0.3")
+            fig.supxlabel(note, fontsize=FONT, color="0.3")
     return fig
+
+
+def _areas_panel(ax: Axes, curves: Sequence[CurvePoints], paper: str) -> None:
+    """The legend panel: each curve's line, name and areas; the minimum PR curve, the baseline; ``paper``."""
+    ax.set_axis_off()
+    step = 0.075  # one line of text, in axes units
+    y = 1.02
+    for i, c in enumerate(curves):
+        st = _style_for(i, c)
+        ax.plot([0.0, 0.14], [y - 0.035] * 2, transform=ax.transAxes, color=st["color"], ls=st["ls"], lw=1.2,
+                clip_on=False)
+        ax.text(0.18, y, c.label, transform=ax.transAxes, va="top", fontsize=FONT)
+        n_lines = c.label.count("\n") + 1
+        ax.text(0.18, y - step * n_lines, f"AUROC {c.auroc:.3f}\nAUPR  {c.aupr:.3f}\nAUPRG {c.auprg:.3f}",
+                transform=ax.transAxes, va="top", fontsize=FONT, family="monospace")
+        y -= step * (n_lines + 3) + 0.04
+    ax.plot([0.0, 0.14], [y - 0.035] * 2, transform=ax.transAxes, color="0.45", lw=0.7, clip_on=False)
+    ax.text(0.18, y, "minimum PR curve", transform=ax.transAxes, va="top", fontsize=FONT)
+    ax.plot([0.0, 0.14], [y - step - 0.035] * 2, transform=ax.transAxes, color="0.45", lw=0.7, ls=":", clip_on=False)
+    ax.text(0.18, y - step, f"baseline pi = {curves[0].pi:.3f}", transform=ax.transAxes, va="top", fontsize=FONT)
+    if paper:
+        ax.text(0.0, y - 2 * step - 0.04, paper, transform=ax.transAxes, va="top", fontsize=FONT, color="0.2")
 
 
 def curve_points(curves: Sequence[Curve]) -> tuple[list[dict], list[CurvePoints], MinPR]:

@@ -22,7 +22,10 @@ import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
-from prspace.figures.style import COLUMN_WIDTH, RC, style
+from prspace.figures.style import COLUMN_WIDTH, FONT, RC, TITLE_WIDTH, style
+
+#: Characters per line of a legend entry under a column-width figure (8 pt, after the marker).
+LEGEND_WIDTH = 50
 
 __all__ = ["COLUMN_WIDTH", "RC", "count_matrix", "log2_bins", "metric_scatter", "rank_heatmap"]
 
@@ -48,9 +51,10 @@ def count_matrix(counts: pd.DataFrame) -> np.ndarray:
     return out
 
 
-def rank_heatmap(counts: pd.DataFrame, *, xlabel: str, ylabel: str, heading: str, source: str = "") -> Figure:
+def rank_heatmap(counts: pd.DataFrame, *, xlabel: str, ylabel: str, heading: str, title: str = "") -> Figure:
     """Figure 4 (left): model counts by (rank by x, rank by y), log2-binned, from the long table
-    ``rank_x, rank_y, models``; ``heading`` (what was counted, what left out) and ``source`` title it."""
+    ``rank_x, rank_y, models``; ``title`` (the shares of tasks the two metrics differ on, beside the
+    paper's) above it and ``heading`` (what was counted, what left out) below it."""
     counts = count_matrix(counts)
     edges = log2_bins(int(counts.max()))
     n_bins = len(edges) - 1
@@ -58,7 +62,7 @@ def rank_heatmap(counts: pd.DataFrame, *, xlabel: str, ylabel: str, heading: str
     cmap = ListedColormap(base)
     norm = BoundaryNorm(edges, cmap.N)
     with style():
-        fig = Figure(figsize=(COLUMN_WIDTH, 3.0), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH, 3.6), layout="constrained")
         ax = fig.add_subplot()
         size = counts.shape[0]
         im = ax.imshow(counts, origin="lower", cmap=cmap, norm=norm, extent=(0.5, size + 0.5, 0.5, size + 0.5),
@@ -69,13 +73,15 @@ def rank_heatmap(counts: pd.DataFrame, *, xlabel: str, ylabel: str, heading: str
         ticks = list(range(1, size + 1)) if size <= 10 else [1] + list(range(5, size + 1, 5))
         ax.set_xticks(ticks)
         ax.set_yticks(ticks)
-        ax.set_title(textwrap.fill(heading, 75) + (f"\n{textwrap.fill(source, 75)}" if source else ""), fontsize=5)
+        if title:
+            fig.suptitle(textwrap.fill(title, TITLE_WIDTH), fontsize=FONT)
+        fig.supxlabel(textwrap.fill(heading, TITLE_WIDTH), color="0.3", fontsize=FONT)
         cb = fig.colorbar(im, ax=ax, shrink=0.9, pad=0.02)
         mids = [(lo + hi) / 2 for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
         cb.set_ticks(mids)
         cb.set_ticklabels([_bin_label(lo, hi) for lo, hi in zip(edges[:-1], edges[1:], strict=True)])
-        cb.ax.tick_params(labelsize=5.5, length=0)
-        cb.set_label("models (count)", fontsize=6.5)
+        cb.ax.tick_params(length=0)
+        cb.set_label("models (count)")
     return fig
 
 
@@ -86,7 +92,7 @@ def _blues(n: int) -> list:
     return [cmap(x) for x in np.linspace(0.05, 1.0, max(n, 1))][:n]
 
 
-def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, source: str = "", note: str = "") -> Figure:
+def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, note: str = "") -> Figure:
     """Figure 4 (right): y against x for every model of the table ``task_id, label, model_id, x, y,
     highlight`` (tasks in order of appearance, each with its legend ``label``).
 
@@ -105,7 +111,7 @@ def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, source: st
             x = sub["x"].to_numpy(np.float64)
             y = sub["y"].to_numpy(np.float64)
             hidden = int((y < 0).sum())
-            lab = textwrap.fill(str(sub["label"].iloc[0]) + (f" ({hidden} with {ylabel} < 0 not shown)" if hidden else ""), 58)
+            lab = textwrap.fill(str(sub["label"].iloc[0]) + (f" ({hidden} with {ylabel} < 0 not shown)" if hidden else ""), LEGEND_WIDTH)
             ax.scatter(x[y >= 0], y[y >= 0], marker=markers[i % 4], s=12, facecolors="none",
                        edgecolors=f"C{i}", linewidths=0.8, label=lab)
             for _, hit in sub[sub["highlight"] > 0].sort_values("highlight", kind="stable").iterrows():
@@ -121,8 +127,8 @@ def metric_scatter(points: pd.DataFrame, *, xlabel: str, ylabel: str, source: st
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.25, lw=0.4)
         if note:
-            ax.plot([], [], ls="none", label=textwrap.fill(note, 58))
+            ax.plot([], [], ls="none", label=textwrap.fill(note, LEGEND_WIDTH))
         fig.legend(loc="outside lower center", frameon=False, handletextpad=0.3, ncols=1)
-        if source:
-            ax.set_title(textwrap.fill(source, 70), fontsize=5)
+        fig.suptitle(f"{ylabel} against {xlabel}, every model of {len(tasks)} task{'s' if len(tasks) != 1 else ''}",
+                     fontsize=FONT)
     return fig

@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
+from prspace.core import claims as REG
 from prspace.core import registry as R
 from prspace.core.output import message_figure
 from prspace.figures import boyd_figures as B
 from prspace.figures import curves as C
+from prspace.figures import forest as FO
 from prspace.figures import ranking as F
 from prspace.figures import theory as T
 from prspace.figures.cd_figure import cd_figure
@@ -80,17 +82,54 @@ def draw(name: str, tables: Mapping[str, pd.DataFrame], text: Mapping[str, str] 
     return drawing(fig)(given)
 
 
+def source_table(name: str, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The source table of figure ``name`` (its ``source`` in :mod:`prspace.core.registry`): the numbers
+    it draws, from the same ``tables`` as :func:`draw`."""
+    sources = {R.FIGURE_CLAIMS_FOREST.name: lambda: FO.forest_table(tables[R.VERDICTS.name])}
+    if name not in sources:
+        raise ValueError(f"figure {name!r} declares no source table in prspace.core.registry")
+    return sources[name]()
+
+
 # --- the drawing functions of the figures declared in prspace.core.registry ----------------------
+def claims_forest(given: FigureInput) -> Figure:
+    return FO.forest_figure(FO.forest_table(*given.data))
+
+
+#: The pair of Flach & Kull's Figure 4 (left) and of its shares (claims ``fk.aupr_auprg.top1`` / ``.top3``).
+HEATMAP_PAIR = ("aupr", "auprg")
+
+
+def heatmap_title(summary: pd.DataFrame | None, xlabel: str, ylabel: str) -> str:
+    """The shares of tasks whose best model and top three differ between the heat map's two metrics
+    (table ``disagreement_summary``), each beside the paper's value (:mod:`prspace.core.claims`)."""
+    a, b = HEATMAP_PAIR
+    row = summary[(summary["metric_a"] == a) & (summary["metric_b"] == b)] if summary is not None else summary
+    if row is None or row.empty:
+        return f"Ranks of each task's models by {xlabel} and by {ylabel}"
+    r = row.iloc[0]
+    paper = {k: REG.claim(f"fk.{a}_{b}.{k}").paper_value for k in ("top1", "top3")}
+    nb = "\u00a0"  # "(paper 24%)" on one line
+    return (f"{xlabel} and {ylabel} pick a different best model in {r['top1_share']:.0%} of {int(r['n_tasks'])} "
+            f"tasks (paper{nb}{paper['top1']:.0%}) and a different top three in {r['top3_share']:.0%} "
+            f"(paper{nb}{paper['top3']:.0%})")
+
+
 def fig4_rank_heatmap(given: FigureInput) -> Figure:
     t = given.text
-    return F.rank_heatmap(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], heading=t["heading"],
-                          source=t.get("source", ""))
+    title = heatmap_title(given.optional.get(R.DISAGREEMENT_SUMMARY.name), t["xlabel"], t["ylabel"])
+    return F.rank_heatmap(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], heading=t["heading"], title=title)
 
 
 def fig4_auprg_vs_aupr(given: FigureInput) -> Figure:
     t = given.text
-    return F.metric_scatter(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], source=t.get("source", ""),
-                            note=t.get("note", ""))
+    return F.metric_scatter(*given.data, xlabel=t["xlabel"], ylabel=t["ylabel"], note=t.get("note", ""))
+
+
+def fig5_note(note: str) -> str:
+    """The note of Figure 5 (the paper's values, then why these two models; the bands are described after it)
+    without what its caption and the findings page say (the source of the predictions)."""
+    return note.split(" Source: ")[0].strip()
 
 
 def fig5_curves(given: FigureInput) -> Figure:
@@ -98,7 +137,7 @@ def fig5_curves(given: FigureInput) -> Figure:
     curves, min_pr = C.from_table(*given.data)
     band = given.optional.get(R.FIG5_CURVE_BANDS.name)
     bands = C.bands_from_table(band, len(curves)) if band is not None else None
-    return C.points_figure(curves, min_pr, title=t.get("title", ""), note=t.get("note", ""), bands=bands)
+    return C.points_figure(curves, min_pr, title=t.get("title", ""), note=fig5_note(t.get("note", "")), bands=bands)
 
 
 def controlled_skew(given: FigureInput) -> Figure:

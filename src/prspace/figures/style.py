@@ -7,10 +7,12 @@ import textwrap
 from collections.abc import Iterator
 
 COLUMN_WIDTH = 3.3  # inches: one column of a two-column paper
-#: Characters per line of a column-width figure's title (6.5 pt over the column width; :func:`wrap_title`).
-TITLE_WIDTH = 70
-RC = {"font.size": 7, "axes.titlesize": 7.5, "axes.labelsize": 7, "xtick.labelsize": 6.5,
-      "ytick.labelsize": 6.5, "legend.fontsize": 6.5}
+#: Characters per line of a column-width figure's title (8 pt over the column width; :func:`wrap_title`).
+TITLE_WIDTH = 58
+#: Text size (pt) of every text of a column-width figure: at least 8 pt printed at the column's width (issue 78).
+FONT = 8
+RC = {"font.size": FONT, "axes.titlesize": FONT, "axes.labelsize": FONT, "xtick.labelsize": FONT,
+      "ytick.labelsize": FONT, "legend.fontsize": FONT, "figure.titlesize": FONT}
 #: A metric's colour in every figure that draws several metrics (matplotlib's cycle colours).  Here,
 #: not in :mod:`prspace.metrics.names` with the labels: figure modules import nothing from
 #: ``prspace.metrics`` (tests/figures/test_figures.py), and their labels come with the tables' text.

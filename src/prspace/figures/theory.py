@@ -19,7 +19,9 @@ the definition of the lines drawn, like a diagonal): reference geometry, not a s
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -153,7 +155,17 @@ def figure_pr_prg(points: pd.DataFrame, areas: pd.DataFrame, hull: pd.DataFrame,
             one = sub[sub["f1"] == lev]
             yield float(lev), one["x"].to_numpy(np.float64), one["y"].to_numpy(np.float64)
 
-    fig = Figure(figsize=(10.5, 7.0), layout="constrained")
+    with matplotlib.rc_context(FONT_RC):
+        return _pr_prg(curve, min_pr, lines, hull, title)
+
+
+#: Flach & Kull's Figure 2 at 7.2 in: every text 8 pt or more at that printed width.
+FONT_RC = {"font.size": 8, "axes.titlesize": 9, "axes.labelsize": 8, "xtick.labelsize": 8, "ytick.labelsize": 8,
+           "legend.fontsize": 8, "figure.titlesize": 9}
+
+
+def _pr_prg(curve, min_pr, lines, hull: pd.DataFrame, title: str) -> Figure:
+    fig = Figure(figsize=(7.2, 5.6), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     prg = {lev: (x, y) for lev, x, y in lines("prg", False)}
     labels = {lev: (float(x[0]), float(y[0])) for lev, x, y in lines("prg_label", False)}
@@ -161,9 +173,9 @@ def figure_pr_prg(points: pd.DataFrame, areas: pd.DataFrame, hull: pd.DataFrame,
         ax1.plot(x, y, color="0.6", lw=0.8, ls=":")
         if lev in prg:
             ax2.plot(*prg[lev], color="0.6", lw=0.8, ls=":")
-            ax2.annotate(f"{lev:g}", xy=labels[lev], fontsize=7, color="0.4", ha="center", va="center")
+            ax2.annotate(f"{lev:g}", xy=labels[lev], fontsize=8, color="0.4", ha="center", va="center")
         ax1.annotate(f"{lev:g}", xy=(1.0, float(y[-1])), xytext=(2, 0), textcoords="offset points",
-                     fontsize=7, color="0.4", va="center")
+                     fontsize=8, color="0.4", va="center")
     (f1_base, bx, by), = lines("pr", True)
     ax1.plot(bx, by, color="k", lw=1.4, label=f"always-positive baseline (F1 = {f1_base:.3f})")
     (_, gx, gy), = lines("prg", True)
@@ -186,13 +198,16 @@ def figure_pr_prg(points: pd.DataFrame, areas: pd.DataFrame, hull: pd.DataFrame,
     ax2.plot(hrg[inside], hpg[inside], "D", color="C3", ms=4)
     for ax, heading in ((ax1, "PR curve with F1 isometrics"), (ax2, "PRG curve with the same F1 isometrics and convex hull")):
         ax.set_aspect("equal")
-        ax.set_title(heading, fontsize=11)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), fontsize=8.5, frameon=False)
+        ax.set_title(textwrap.fill(heading, 40))
     ax1.set_xlabel("Recall")
     ax1.set_ylabel("Precision")
     ax2.set_xlabel("Recall Gain")
     ax2.set_ylabel("Precision Gain")
-    fig.suptitle(title, fontsize=10)
+    h1, n1 = ax1.get_legend_handles_labels()  # one legend under both panels, each entry named by its panel
+    h2, n2 = ax2.get_legend_handles_labels()
+    fig.legend([*h1, *h2], [textwrap.fill(x, 46) for x in (*(f"PR: {x}" for x in n1), *(f"PRG: {x}" for x in n2))],
+               loc="outside lower center", ncol=2, frameon=False)
+    fig.suptitle(title.split("\n")[0])  # the source of the scores: in the caption
     return fig
 
 

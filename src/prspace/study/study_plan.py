@@ -114,7 +114,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
     configuration, as paths relative to the working directory; the one list of them.
 
     Every table of an active step (CSV, and Markdown when it has one), every figure of an active
-    step in :func:`figure_formats`, the report's HTML tables (:func:`report_tables`, and
+    step in :func:`figure_formats` (and its source table, if any), the report's HTML tables (:func:`report_tables`, and
     :func:`openml_report_tables` for an OpenML study), the report's front page, ``summary.md``,
     ``findings.md``, and an OpenML study's manifest.  The figure-data tables are intermediates
     under ``work/`` (their figures are the targets).
@@ -126,6 +126,7 @@ def study_targets(config: Mapping[str, Any]) -> list[str]:
     for s in active_steps(config):
         out += [f"{tables}/{t.name}.{ext}" for t in s.tables for ext in (("csv", "md") if t.md else ("csv",))]
         out += [f"{figs}/{f.name}.{ext}" for f in s.figures for ext in figure_formats(f, config)]
+        out += [f"{tables}/{f.source.name}.csv" for f in s.figures if f.source]
     out += [f"{pages}/{name}.html" for name in report_tables(config)]
     out += [f"{pages}/{R.FRONT_PAGE.name}.{R.FRONT_PAGE.ext}",
             *(f"{results}/{f.name}.{f.ext}" for f in (R.SUMMARY, R.FINDINGS))]
