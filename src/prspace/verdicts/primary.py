@@ -300,13 +300,34 @@ def _p_values(boots: list[Bootstrapped], margins: list[float], ok: list[bool],
     return ps
 
 
-def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[list[float]]]:
-    """Holm over the claims' ``p_decide``: adjusted p-values, multipliers, and the same with each rerun left out."""
+def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[float]]:
+    """Holm over the claims' ``p_decide``: adjusted p-values, multipliers, and each adjusted p-value's Monte
+    Carlo error (from the step-down redone with each rerun left out), carried down the steps
+    (:func:`holm_carried_mc`)."""
     adj, mult = REG.holm([p["decide"][0] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)
     reps = min((len(p["decide"][1]) for p in ps if p is not None), default=0)
     per_rerun = [REG.holm([p["decide"][1][r] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)[0]
                  for r in range(reps)]
-    return adj, mult, per_rerun
+    own = [CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN for i in range(len(ps))]
+    return adj, mult, holm_carried_mc(adj, own)
+
+
+def holm_carried_mc(adj: Sequence[float], mc: Sequence[float], *, alpha: float = REG.HOLM_ALPHA,
+                    k: float = 2.0) -> list[float]:
+    """Each Holm-adjusted p-value's MC error carried down the step-down: Holm rejects a step only when it
+    rejects every earlier one, so a step whose rejection is in doubt (its adjusted p within ``k`` MC errors
+    of ``alpha``: :data:`prspace.verdicts.rule.BORDERLINE_MC`) leaves every later step in doubt too. A
+    step's error is the largest of its own and that of every other step in doubt whose adjusted p is at
+    most its own (an earlier step, or one tied with it); since adjusted p-values never fall down the steps,
+    a later step then lies within ``k`` of those errors of ``alpha`` (or above it), and the rule reads it as
+    borderline (or inconclusive), whatever its own error (issue 80.6)."""
+    a, m = np.asarray(adj, dtype=float), np.asarray(mc, dtype=float)
+    doubt = np.isfinite(a) & np.isfinite(m) & (m > 0) & (np.abs(a - alpha) <= k * m)
+    out = []
+    for i in range(len(a)):
+        earlier = doubt & (a <= a[i]) & (np.arange(len(a)) != i) if np.isfinite(a[i]) else np.zeros(len(a), bool)
+        out.append(float(np.nanmax(np.r_[m[i], m[earlier]])) if earlier.any() else float(m[i]))
+    return out
 
 
 #: Each end's counted miss rate and the same one countable step narrower (``coverage_<end>`` columns).
@@ -388,11 +409,10 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     margins = [b.margin if margin_factor is None else b.margin * float(margin_factor) for b in boots]
     ok = [bool(np.isfinite(m) and np.isfinite(b.value)) for b, m in zip(boots, margins, strict=True)]
     ps = _p_values(boots, margins, ok, iut)
-    adj, mult, per_rerun = _holm(ps)
+    adj, mult, holm_mcs = _holm(ps)
     main = margin_factor is None
     rows = []
-    for i, (b, m, pj, pa, h) in enumerate(zip(boots, margins, ps, adj, mult, strict=True)):
-        holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN
+    for i, (b, m, pj, pa, h, holm_mc) in enumerate(zip(boots, margins, ps, adj, mult, holm_mcs, strict=True)):
         row = _decided_row(b, m, pj, pa, h, holm_mc, main=main, power=power and main, ok=ok[i], n_claims=len(boots),
                            seed=seed)
         rows.append({**row, "n_boot": int(n_boot), "seed": int(seed), "parts": parts.get(b.claim_id, "")})
