@@ -332,5 +332,5 @@ def test_a_holm_step_in_doubt_leaves_every_later_step_undecided_on_a_planted_tie
     assert RULE.decide({**row, "p_holm_mc": mc[2]})[0] == RULE.BORDERLINE
     assert RULE.decide({**row, "p_holm": adj[0], "p_holm_mc": mc[0]})[0].startswith(RULE.BEYOND)
     # a later step whose adjusted p is above alpha stays undecided (inconclusive), not borderline by the carry
-    carried = P.holm_carried_mc([0.0372, 0.2], [0.01, 0.0])[1]
+    carried = REG.holm_carried_mc([0.0372, 0.2], [0.01, 0.0])[1]
     assert carried == 0.01 and RULE.decide({**row, "p_holm": 0.2, "p_holm_mc": carried})[0].startswith(RULE.INCONCLUSIVE)

@@ -335,3 +335,18 @@ def holm(p: list[float] | tuple[float, ...], alpha: float = HOLM_ALPHA) -> tuple
         first_place.setdefault(float(p[i]), rank)
         mult[i] = len(kept) if adj[i] > alpha else k - first_place[float(p[i])]
     return adj, mult
+
+
+def holm_carried_mc(adj: list[float] | tuple[float, ...], mc: list[float] | tuple[float, ...], *, alpha: float = HOLM_ALPHA,
+                    k: float = 2.0) -> list[float]:
+    """Each Holm-adjusted p-value's MC error carried down the step-down: Holm rejects a step only when it
+    rejects every earlier one, so a step whose rejection is in doubt (its adjusted p within ``k`` MC errors
+    of ``alpha``: :data:`prspace.verdicts.rule.BORDERLINE_MC`) leaves every later step in doubt too. A
+    step's error is the largest of its own and that of every other step in doubt whose adjusted p is at
+    most its own (an earlier step, or one tied with it); since adjusted p-values never fall down the steps,
+    a later step then lies within ``k`` of those errors of ``alpha`` (or above it), and the rule reads it as
+    borderline (or inconclusive), whatever its own error (issue 80.6)."""
+    a, m = [float(x) for x in adj], [float(x) for x in mc]
+    doubt = [x == x and e == e and e > 0 and abs(x - alpha) <= k * e for x, e in zip(a, m, strict=True)]
+    return [max([m[i], *(m[j] for j in range(len(a)) if doubt[j] and j != i and a[j] <= a[i])]) if a[i] == a[i]
+            else m[i] for i in range(len(a))]

@@ -231,13 +231,16 @@ def _one(b: Bootstrapped) -> CB.Result | SF.Result:
 
 
 def _families_80(b: Bootstrapped, value: float, margin: float, alpha: float, seed: int,
-                 grid: np.ndarray | None = None) -> tuple[float, float]:
+                 grid: np.ndarray | None = None, *, here: bool = True) -> tuple[float, float]:
     """``(families for 80% power, power at this study's families)`` when the population's effect is
-    ``value`` away from the compared value (the study's families as the population)."""
+    ``value`` away from the compared value (the study's families as the population); ``here=False``: the
+    power at this study's families is not read (a sign-flip curve counts it on as many null studies as
+    every other size)."""
     if isinstance(b.res, SF.Result):  # the sign-flip test's own power, its level counted at each size
         n = b.res.stats[0].n_families
         g = np.unique(np.concatenate([SIGN_FLIP_POWER_GRID, [n]]))
-        g, pw = SF.power_curve(b.res, value, margin, alpha, seed=seed, grid=g)
+        g, pw = SF.power_curve(b.res, value, margin, alpha, seed=seed, grid=g,
+                               **({} if here else {"null_here": SF.POWER_NULL}))
         return CB.families_for_power(g, pw), float(pw[list(g).index(n)])
     stat = b.res.stats[b.k]
     g, pw = CB.power_curve(stat, value, margin, alpha, seed=seed)
@@ -303,31 +306,13 @@ def _p_values(boots: list[Bootstrapped], margins: list[float], ok: list[bool],
 def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[float]]:
     """Holm over the claims' ``p_decide``: adjusted p-values, multipliers, and each adjusted p-value's Monte
     Carlo error (from the step-down redone with each rerun left out), carried down the steps
-    (:func:`holm_carried_mc`)."""
+    (:func:`prspace.core.claims.holm_carried_mc`)."""
     adj, mult = REG.holm([p["decide"][0] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)
     reps = min((len(p["decide"][1]) for p in ps if p is not None), default=0)
     per_rerun = [REG.holm([p["decide"][1][r] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)[0]
                  for r in range(reps)]
     own = [CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN for i in range(len(ps))]
-    return adj, mult, holm_carried_mc(adj, own)
-
-
-def holm_carried_mc(adj: Sequence[float], mc: Sequence[float], *, alpha: float = REG.HOLM_ALPHA,
-                    k: float = 2.0) -> list[float]:
-    """Each Holm-adjusted p-value's MC error carried down the step-down: Holm rejects a step only when it
-    rejects every earlier one, so a step whose rejection is in doubt (its adjusted p within ``k`` MC errors
-    of ``alpha``: :data:`prspace.verdicts.rule.BORDERLINE_MC`) leaves every later step in doubt too. A
-    step's error is the largest of its own and that of every other step in doubt whose adjusted p is at
-    most its own (an earlier step, or one tied with it); since adjusted p-values never fall down the steps,
-    a later step then lies within ``k`` of those errors of ``alpha`` (or above it), and the rule reads it as
-    borderline (or inconclusive), whatever its own error (issue 80.6)."""
-    a, m = np.asarray(adj, dtype=float), np.asarray(mc, dtype=float)
-    doubt = np.isfinite(a) & np.isfinite(m) & (m > 0) & (np.abs(a - alpha) <= k * m)
-    out = []
-    for i in range(len(a)):
-        earlier = doubt & (a <= a[i]) & (np.arange(len(a)) != i) if np.isfinite(a[i]) else np.zeros(len(a), bool)
-        out.append(float(np.nanmax(np.r_[m[i], m[earlier]])) if earlier.any() else float(m[i]))
-    return out
+    return adj, mult, REG.holm_carried_mc(adj, own)
 
 
 #: Each end's counted miss rate and the same one countable step narrower (``coverage_<end>`` columns).
@@ -358,8 +343,8 @@ def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: 
         est = float(b.res.estimate[b.k])
         n80, here = _families_80(b, b.value, m, a_pow, seed)
         # the plug-in at the 95% interval's ends: the population's effect moved to each end
-        n80_lo = _families_80(b, b.value - (lo - est), m, a_pow, seed)[0]
-        n80_hi = _families_80(b, b.value - (hi - est), m, a_pow, seed)[0]
+        n80_lo = _families_80(b, b.value - (lo - est), m, a_pow, seed, here=False)[0]
+        n80_hi = _families_80(b, b.value - (hi - est), m, a_pow, seed, here=False)[0]
     grid = SIGN_FLIP_POWER_GRID if isinstance(b.res, SF.Result) else CB.POWER_GRID
     return {"families_80": n80, "power_here": here, "families_80_lo": n80_lo, "families_80_hi": n80_hi,
             "families_80_max": float(grid[-1]) if power else _NAN}
