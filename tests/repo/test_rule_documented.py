@@ -12,9 +12,11 @@ DOC = ROOT / "docs" / "verdicts.md"
 
 
 def _undocumented(source: str, doc: str) -> list[str]:
-    """The functions defined at the top of ``source`` (or in its classes) that ``doc`` does not name as
-    code (`` `name` `` or `` `module.name` ``)."""
-    names = [n.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    """The functions defined at the top of ``source`` or in its classes (a function nested in another is part
+    of it) that ``doc`` does not name as code (`` `name` `` or `` `module.name` ``)."""
+    tree = ast.parse(source)
+    nodes = [*tree.body, *(m for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body)]
+    names = [n.name for n in nodes if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     return [n for n in names if f"`{n}`" not in doc and f".{n}`" not in doc]
 
 

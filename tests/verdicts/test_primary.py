@@ -334,3 +334,46 @@ def test_a_holm_step_in_doubt_leaves_every_later_step_undecided_on_a_planted_tie
     # a later step whose adjusted p is above alpha stays undecided (inconclusive), not borderline by the carry
     carried = REG.holm_carried_mc([0.0372, 0.2], [0.01, 0.0])[1]
     assert carried == 0.01 and RULE.decide({**row, "p_holm": 0.2, "p_holm_mc": carried})[0].startswith(RULE.INCONCLUSIVE)
+
+
+def test_a_share_every_task_gives_alike_is_decided_by_exact_tests_over_families():
+    """Section 4.1's share with every task 0 (issue 80.7): exact binomial p-values over its families (no spread
+    for the sign-flip test), in Boyd et al.'s Holm family; its interval the Clopper-Pearson one at its Holm
+    level, which inverts those tests; no counted coverage (an exact interval: NaN, not 1.000 with MC SE 0)."""
+    from scipy import stats as st
+
+    n, m = 58, 0.05
+    ps = RULE.exact_share_ps(0, n, 0.0, m)
+    assert ps["diff"] == 1.0 and ps["beyond"] == 1.0 and ps["equiv"] == pytest.approx(2 * (1 - m) ** n)
+    # a share inside (0, 1): the tails are scipy's binomial ones, doubled
+    ps2 = RULE.exact_share_ps(12, 40, 0.24, m)
+    assert ps2["diff"] == pytest.approx(min(1, 2 * min(st.binom.sf(11, 40, 0.24), st.binom.cdf(12, 40, 0.24))))
+    assert ps2["equiv"] == pytest.approx(min(1, 2 * max(st.binom.sf(11, 40, 0.19), st.binom.cdf(12, 40, 0.29))))
+    a = 0.025
+    lo, hi = RULE.clopper_pearson(0, n, 1 - a)
+    assert lo == 0.0 and 2 * st.binom.cdf(0, n, hi) == pytest.approx(a)  # the interval inverts the test
+    cid = "boyd.sec4_1.averaging_optimistic"
+    values = pd.DataFrame({"claim_id": cid, "family": [f"f{i % 30}" for i in range(45)], "value": 0.0})
+    ev = pd.read_csv(ROOT / "results" / "default" / "tables" / "boyd_evidence.csv")
+    ev = ev[ev.claim_id == cid].reset_index(drop=True)
+    ev.loc[0, "estimate"] = 0.0
+    got = DIR.direction_rows(ev, values, n_boot=200, seed=0, power=False).iloc[0]
+    assert got["p_equiv"] == pytest.approx(2 * (1 - m) ** 30) and got["p_diff"] == 1.0
+    want = RULE.clopper_pearson(0, 30, 1 - got["alpha_used"])
+    assert (got["ci_lo"], got["ci_hi"]) == pytest.approx(want) and got["level"] == pytest.approx(1 - got["alpha_used"])
+    assert np.isnan(got["coverage"]) and np.isnan(got["coverage_mc_se"])
+    assert "99.78" not in got["detail"] and "Clopper-Pearson" in got["detail"] and "Holm level" in got["detail"]
+    v = RULE.apply_rule(pd.DataFrame([got])).iloc[0]
+    assert v["verdict"].startswith(RULE.INCONCLUSIVE) and not v["by_construction"]
+
+
+def test_claims_that_follow_from_theorem_1_are_marked_by_construction():
+    built = {c for c in REG.primary_ids() if REG.by_construction(c)}
+    assert built == {"boyd.sec4_3.aupr_rises", "boyd.sec4_3.gap_grows_with_pi", "boyd.sec4_3.aucnpr_still_moves"}
+    assert REG.by_construction("boyd.thm1") == ""  # an implementation check is one already, not a primary claim
+    ev = pd.read_csv(ROOT / "results" / "default" / "tables" / "boyd_evidence.csv")
+    v = RULE.apply_rule(ev[ev.claim_id.isin(["boyd.sec4_3.aupr_rises", "boyd.sec4_3.aucnpr_moves_less"])])
+    flags = dict(zip(v.claim_id, v.by_construction, strict=True))
+    assert flags == {"boyd.sec4_3.aupr_rises": True, "boyd.sec4_3.aucnpr_moves_less": False}
+    why = v.set_index("claim_id").loc["boyd.sec4_3.aupr_rises", "explanation"]
+    assert "by construction, not a finding" in why and "Theorem 1" in why

@@ -54,7 +54,7 @@ POWER_EXACT_MAX = 12
 #: Null studies drawn at each size of the power curve, from which each simulated study draws its own
 #: as many (:func:`power_curve`); at the study's own size as many as the verdict counts its level on
 #: at the default resamples (:func:`prspace.verdicts.primary.double_outer`).
-POWER_NULL = 4000
+POWER_NULL = 2000
 POWER_NULL_HERE = 20_000
 
 

@@ -52,9 +52,7 @@ from prspace.core.memory import keep_freed_memory
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
 from prspace.verdicts.primary_text import REPLICATES, how_computed
-from prspace.verdicts.rule import (
-    evidence_row,
-)
+from prspace.verdicts.rule import evidence_row, exact_share_ps
 
 #: Flach & Kull's three pairs, in the registry's order of the ids.
 PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
@@ -294,13 +292,33 @@ def _p_values(boots: list[Bootstrapped], margins: list[float], ok: list[bool],
     # row says why it cannot be told (prspace.verdicts.rule.decide)
     reps0 = len(boots[0].res.reps)
     flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in _P}
-    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
+    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else _flat_ps(b, m, flat)) if good else None
           for b, m, good in zip(boots, margins, ok, strict=True)]
     for i, b in enumerate(boots):  # an intersection-union claim: its p of a difference is its parts' largest
         if b.claim_id in iut and ps[i] is not None:
             d = iut[b.claim_id]
             ps[i] = {**ps[i], "diff": d, "decide": (min(d[0], ps[i]["equiv"][0]), np.minimum(d[1], ps[i]["equiv"][1]))}
     return ps
+
+
+def degenerate_share(b: Bootstrapped) -> tuple[int, int] | None:
+    """``(k, n)`` families of a share of tasks (a registry claim whose per-task values are 0/1,
+    ``extra["indicator"]``) that every task gives alike (0 or 1: no spread), else None."""
+    c, est = REG.BY_ID.get(b.claim_id), float(b.res.estimate[b.k])
+    if c is None or not c.extra.get("indicator") or b.res.se[b.k] > 0 or est not in (0.0, 1.0):
+        return None
+    n = int(b.res.stats[b.k].n_families)
+    return (n if est == 1.0 else 0), n
+
+
+def _flat_ps(b: Bootstrapped, m: float, flat: dict[str, tuple[float, np.ndarray]]) -> dict[str, tuple[float, np.ndarray]]:
+    """A claim without spread: the exact binomial p-values over its families for a share every task gives
+    alike (:func:`prspace.verdicts.rule.exact_share_ps`, no Monte Carlo error), else 1 (no evidence)."""
+    km = degenerate_share(b)
+    if km is None:
+        return flat
+    exact = exact_share_ps(*km, b.value, m)
+    return {k: (exact[k], np.full(len(flat[k][1]), exact[k])) for k in _P}
 
 
 def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[float]]:

@@ -82,7 +82,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from prspace.core.claims import HOLM_ALPHA, claim, decision_margin
+from prspace.core.claims import HOLM_ALPHA, by_construction, claim, decision_margin
 from prspace.core.evidence import (
     ALL_EVIDENCE_COLUMNS,
     EVIDENCE_COLUMNS,
@@ -151,7 +151,7 @@ _EPS = 1e-12
 VERDICT_COLUMNS = [
     "role", "paper", "claim_id", "claim", "where", "quote", "paper_value", "margin", "estimate", "ci_lo", "ci_hi",
     "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n", "n_eff",
-    "mc_error_lo", "mc_error_hi", "outcome", *SCHEME_COLUMNS,
+    "mc_error_lo", "mc_error_hi", "outcome", *SCHEME_COLUMNS, "by_construction",
 ]
 
 
@@ -183,6 +183,28 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None
     return lo, hi
 
 
+
+
+def exact_share_ps(k: int, n: int, value: float, margin: float) -> dict[str, float]:
+    """Lakens, Scheel & Isager's p-values for a share of ``k`` of ``n`` independent units (families) against
+    ``value`` +- ``margin``, from the exact binomial tails, two-sided as
+    :meth:`prspace.stats.sign_flip.Result.decision_ps` makes them (twice the one-sided p, at most 1): the tests
+    whose inversion is :func:`clopper_pearson`. A one-sided hypothesis outside [0, 1] (a share below 0 or above
+    1) is rejected with p 0 when it is the one "within the margin" needs, kept with p 1 otherwise. For a share
+    every task gives alike, where a bootstrap or sign-flip test over families has no spread to test with."""
+    from scipy import stats  # lazy: ~0.5 CPU s a process that never calls it
+
+    def ge(p: float) -> float:  # P(X >= k) under share p
+        return 1.0 if p <= 0 and k <= 0 else (0.0 if p <= 0 else (1.0 if p >= 1 else float(stats.binom.sf(k - 1, n, p))))
+
+    def le(p: float) -> float:  # P(X <= k) under share p
+        return 1.0 if p >= 1 and k >= n else (0.0 if p >= 1 else (1.0 if p <= 0 else float(stats.binom.cdf(k, n, p))))
+
+    lo_m, hi_m = value - margin, value + margin
+    diff = min(1.0, 2.0 * min(ge(value), le(value)))
+    equiv = min(1.0, 2.0 * max(ge(lo_m) if lo_m > 0 else 0.0, le(hi_m) if hi_m < 1 else 0.0))
+    beyond = min(1.0, 2.0 * min(le(lo_m) if lo_m > 0 else 1.0, ge(hi_m) if hi_m < 1 else 1.0))
+    return {"diff": diff, "equiv": equiv, "beyond": beyond, "decide": min(diff, equiv)}
 
 
 def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]:
@@ -476,6 +498,11 @@ def apply_rule(evidence: pd.DataFrame) -> pd.DataFrame:
         detail = str(r.get("detail", "") or "")
         row["verdict"] = verdict
         row["outcome"] = next((o for o in (*OUTCOMES, BORDERLINE) if verdict.startswith(o)), "")
+        # a claim that follows from Boyd et al.'s Theorem 1 by arithmetic checks the implementation, not a finding
+        built = by_construction(str(r["claim_id"])) if row["role"] == "primary" else ""
+        row["by_construction"] = bool(built)
+        why += (f"; by construction, not a finding: {built} (the row checks the implementation; it stays in its "
+                "paper's Holm family)") if built else ""
         row["explanation"] = why + (f". {detail}" if detail and detail != "nan" else "")
         out.append(row)
     return pd.DataFrame(out, columns=VERDICT_COLUMNS)
