@@ -57,7 +57,7 @@ def verdict_engines(rng: np.random.Generator) -> dict[str, str]:
     margins = margin_sensitivity_table(kept, n_boot=300, seed=3)
     d = rng.normal(0.02, 0.05, n_t)
     sf = sign_flip.run(d, np.arange(n_t) // 2, n_sims=200, reruns=2, seed=[9, 1])
-    grid, power = sign_flip.power_curve(sf, 0.0, 0.01, 0.05, seed=4, reps=100, null=200, grid=np.array([8, 20]))
+    grid, power = sign_flip.power_curve(sf, 0.0, 0.01, 0.05, seed=4, reps=100, null=200, null_here=200, grid=np.array([8, 20]))
     return {"verdicts": _h(_numbers(decided)), "margin_sensitivity": _h(_numbers(margins)),
             "sign_flip_power": _h(np.r_[grid, power])}
 

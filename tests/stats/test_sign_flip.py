@@ -86,11 +86,27 @@ def test_coverage_and_false_rate_are_counted_with_their_mc_se():
 def test_power_is_high_on_a_planted_effect_and_near_the_level_at_none():
     rng = np.random.default_rng(8)
     res = SF.run(rng.normal(1.0, 0.5, size=13), np.arange(13), n_sims=400, reruns=2, seed=0)
-    g, pw = SF.power_curve(res, 0.0, 0.01, 0.05, seed=0, reps=100, null=400, grid=np.array([6, 13]))
+    g, pw = SF.power_curve(res, 0.0, 0.01, 0.05, seed=0, reps=100, null=400, null_here=2000, grid=np.array([6, 13]))
     assert pw[-1] >= 0.95
-    _, none = SF.power_curve(res, float(res.estimate[0]), 0.0, 0.05, seed=0, reps=200, null=1000,
+    _, none = SF.power_curve(res, float(res.estimate[0]), 0.0, 0.05, seed=0, reps=200, null=1000, null_here=2000,
                              grid=np.array([13]))
     assert none[0] <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 200)
+
+
+def test_power_at_the_smallest_step_is_the_large_null_value_at_every_seed():
+    # 11 families, every one above 0, six of eleven above the mean: a simulated study's plain p-value at 0 is
+    # the smallest step 1/2^11 always, and a null study reaches it when its 11 centred families all lie above
+    # 0: q = (6/11)^11 = 0.0013 < alpha/2 = 0.003125 (Holm's first step over eight claims). With a large null
+    # the test decides every simulated study: power 1 (closed form). One shared draw of 500 null studies
+    # (the curve before issue 80) held such a study with probability 1 - (1 - q)^500 = 0.49: power 0 then,
+    # and 1 otherwise.
+    v = np.array([1.0] * 6 + [0.2, 0.3, 0.4, 0.5, 0.1])
+    res = SF.run(v, np.arange(11), n_sims=200, reruns=2, seed=0)
+    d = v - v.mean()
+    q = np.mean(d > 0) ** 11
+    assert q < 0.05 / 8 / 2
+    here = [SF.power_curve(res, 0.0, 0.01, 0.05 / 8, seed=s, reps=100, grid=np.array([11]))[1][0] for s in range(4)]
+    assert min(here) >= 0.97
 
 
 def test_drawn_sign_patterns_above_sixteen_families_and_a_stat_in():

@@ -16,6 +16,7 @@ from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts import direction as DIR
 from prspace.verdicts import primary as P
+from prspace.verdicts import rule as RULE
 from prspace.verdicts import sensitivity as SENS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -308,3 +309,71 @@ def test_all_different_is_an_intersection_union_test_over_the_pairs_noise_excess
     want = noise[(noise.metric_a == "aupr") & (noise.metric_b == "auroc")].top1_cross_minus_self.mean()
     assert r["estimate"] == pytest.approx(want) == rows[2]["estimate"]
     assert "weakest pair aupr_auroc" in P._intersection_union(boots, None)[1][P.ALL_DIFFERENT]
+
+
+def test_a_holm_step_in_doubt_leaves_every_later_step_undecided_on_a_planted_tie():
+    # three claims: step 1 clear; steps 2 and 3 share the adjusted p 0.0372 (2 x 0.0186 and 1 x 0.0372); step 2's
+    # reruns move its adjusted p by 0.006 (within 2 MC errors of 0.05: in doubt), step 3's own reruns do not move
+    # it at all (its own MC error 0): Holm rejects step 3 only if it rejects step 2, so step 3 is in doubt too
+    ps = [{"decide": (0.001, np.full(4, 0.001))},
+          {"decide": (0.0186, np.array([0.010, 0.018, 0.012, 0.0186]))},
+          {"decide": (0.0372, np.full(4, 0.0372))}]
+    adj, mult, mc = P._holm(ps)
+    assert adj == pytest.approx([0.003, 0.0372, 0.0372]) and mult == [3, 2, 1]
+    own = [CB.jackknife_se(list(x)) for x in zip(*[REG.holm([p["decide"][1][r] for p in ps])[0] for r in range(4)],
+                                                strict=True)]
+    assert own[2] == 0.0 and abs(adj[1] - 0.05) <= 2 * own[1]  # the plant: step 2 in doubt, step 3 not by itself
+    assert mc[0] == own[0] and mc[1] == own[1] and mc[2] == own[1]  # carried down to the tied later step only
+    # the rule reads the later step as borderline (decided before the carry), the first step stays decided
+    row = dict(kind="share", role="primary", paper_value=0.24, tolerance=0.10, margin=0.10, estimate=0.42, ci_lo=0.35,
+               ci_hi=0.50, n_families=40, mc_error=0.0, p_diff=0.001, p_equiv=1.0, p_beyond=0.004, alpha_used=0.05,
+               p_diff_mc=1e-4, p_equiv_mc=0.0, p_beyond_mc=1e-4, p_holm=adj[2])
+    assert RULE.decide({**row, "p_holm_mc": own[2]})[0].startswith(RULE.BEYOND)
+    assert RULE.decide({**row, "p_holm_mc": mc[2]})[0] == RULE.BORDERLINE
+    assert RULE.decide({**row, "p_holm": adj[0], "p_holm_mc": mc[0]})[0].startswith(RULE.BEYOND)
+    # a later step whose adjusted p is above alpha stays undecided (inconclusive), not borderline by the carry
+    carried = REG.holm_carried_mc([0.0372, 0.2], [0.01, 0.0])[1]
+    assert carried == 0.01 and RULE.decide({**row, "p_holm": 0.2, "p_holm_mc": carried})[0].startswith(RULE.INCONCLUSIVE)
+
+
+def test_a_share_every_task_gives_alike_is_decided_by_exact_tests_over_families():
+    """Section 4.1's share with every task 0 (issue 80.7): exact binomial p-values over its families (no spread
+    for the sign-flip test), in Boyd et al.'s Holm family; its interval the Clopper-Pearson one at its Holm
+    level, which inverts those tests; no counted coverage (an exact interval: NaN, not 1.000 with MC SE 0)."""
+    from scipy import stats as st
+
+    n, m = 58, 0.05
+    ps = RULE.exact_share_ps(0, n, 0.0, m)
+    assert ps["diff"] == 1.0 and ps["beyond"] == 1.0 and ps["equiv"] == pytest.approx(2 * (1 - m) ** n)
+    # a share inside (0, 1): the tails are scipy's binomial ones, doubled
+    ps2 = RULE.exact_share_ps(12, 40, 0.24, m)
+    assert ps2["diff"] == pytest.approx(min(1, 2 * min(st.binom.sf(11, 40, 0.24), st.binom.cdf(12, 40, 0.24))))
+    assert ps2["equiv"] == pytest.approx(min(1, 2 * max(st.binom.sf(11, 40, 0.19), st.binom.cdf(12, 40, 0.29))))
+    a = 0.025
+    lo, hi = RULE.clopper_pearson(0, n, 1 - a)
+    assert lo == 0.0 and 2 * st.binom.cdf(0, n, hi) == pytest.approx(a)  # the interval inverts the test
+    cid = "boyd.sec4_1.averaging_optimistic"
+    values = pd.DataFrame({"claim_id": cid, "family": [f"f{i % 30}" for i in range(45)], "value": 0.0})
+    ev = pd.read_csv(ROOT / "results" / "default" / "tables" / "boyd_evidence.csv")
+    ev = ev[ev.claim_id == cid].reset_index(drop=True)
+    ev.loc[0, "estimate"] = 0.0
+    got = DIR.direction_rows(ev, values, n_boot=200, seed=0, power=False).iloc[0]
+    assert got["p_equiv"] == pytest.approx(2 * (1 - m) ** 30) and got["p_diff"] == 1.0
+    want = RULE.clopper_pearson(0, 30, 1 - got["alpha_used"])
+    assert (got["ci_lo"], got["ci_hi"]) == pytest.approx(want) and got["level"] == pytest.approx(1 - got["alpha_used"])
+    assert np.isnan(got["coverage"]) and np.isnan(got["coverage_mc_se"])
+    assert "99.78" not in got["detail"] and "Clopper-Pearson" in got["detail"] and "Holm level" in got["detail"]
+    v = RULE.apply_rule(pd.DataFrame([got])).iloc[0]
+    assert v["verdict"].startswith(RULE.INCONCLUSIVE) and not v["by_construction"]
+
+
+def test_claims_that_follow_from_theorem_1_are_marked_by_construction():
+    built = {c for c in REG.primary_ids() if REG.by_construction(c)}
+    assert built == {"boyd.sec4_3.aupr_rises", "boyd.sec4_3.gap_grows_with_pi", "boyd.sec4_3.aucnpr_still_moves"}
+    assert REG.by_construction("boyd.thm1") == ""  # an implementation check is one already, not a primary claim
+    ev = pd.read_csv(ROOT / "results" / "default" / "tables" / "boyd_evidence.csv")
+    v = RULE.apply_rule(ev[ev.claim_id.isin(["boyd.sec4_3.aupr_rises", "boyd.sec4_3.aucnpr_moves_less"])])
+    flags = dict(zip(v.claim_id, v.by_construction, strict=True))
+    assert flags == {"boyd.sec4_3.aupr_rises": True, "boyd.sec4_3.aucnpr_moves_less": False}
+    why = v.set_index("claim_id").loc["boyd.sec4_3.aupr_rises", "explanation"]
+    assert "by construction, not a finding" in why and "Theorem 1" in why

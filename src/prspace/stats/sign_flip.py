@@ -25,6 +25,9 @@ p-value is the share of simulated studies at least as extreme, ``(1 + #{p* <= p}
 measured on held-out reruns (:meth:`Result.coverage`), the Monte Carlo error of every p-value by
 leaving each rerun out and of every interval end by rerunning (:meth:`Result.mc_error`).
 
+One module of about 410 lines on purpose: the test, its counted level, the interval that inverts it and
+its power curve share the subset sums and the null studies' p-values, which must be made one way.
+
 >>> import numpy as np
 >>> res = run(np.array([0.2, 0.5, 0.4, 0.9, 0.3, 0.6, 0.7]), np.arange(7), n_sims=400, reruns=4, seed=0)
 >>> bool(res.p_plain(0.0)[1] == 1 / 2 ** 7)    # every family above 0: one sign pattern of 128
@@ -51,6 +54,11 @@ _BATCH_ELEMENTS = 1 << 23
 #: (every set up to it): the power of a test whose p-value moves in steps of 1/1,024 there.
 POWER_SETS = 1024
 POWER_EXACT_MAX = 12
+#: Null studies drawn at each size of the power curve, from which each simulated study draws its own
+#: as many (:func:`power_curve`); at the study's own size as many as the verdict counts its level on
+#: at the default resamples (:func:`prspace.verdicts.primary.double_outer`).
+POWER_NULL = 2000
+POWER_NULL_HERE = 20_000
 
 
 def _sets(F: int, rng: np.random.Generator, m: int = RANDOM_SETS, exact_max: int = EXACT_MAX) -> np.ndarray:
@@ -324,12 +332,20 @@ def _run(S: np.ndarray, N: np.ndarray, *, n_sims: int, reruns: int, seed: int | 
 
 
 def power_curve(res: Result, value: float, margin: float, alpha: float, *, seed: int, reps: int = 200,
-                null: int = 500, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                null: int = POWER_NULL, null_here: int = POWER_NULL_HERE, grid: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Power to decide (``min(p_diff, p_equiv) <= alpha``) when ``G`` families are drawn with replacement
     from the study's (the study as the population, its estimate the truth), for each ``G`` of ``grid``:
-    ``reps`` simulated studies each, each decided by this test with its level counted on ``null``
-    studies of ``G`` families drawn from the centred population (the verdict's own procedure, with
-    :data:`POWER_SETS` drawn sign patterns above :data:`POWER_EXACT_MAX` families)."""
+    ``reps`` simulated studies each, each decided by this test with its level counted on its **own**
+    null studies of ``G`` families drawn from the centred population (the verdict's own procedure).
+
+    Each simulated study draws its ``null`` null studies with replacement from ``null`` drawn at that
+    size (``null_here`` at the study's own size, where the verdict counts its level on as many; there
+    every sign pattern up to :data:`EXACT_MAX` families, as the verdict's test; elsewhere
+    :data:`POWER_SETS` drawn patterns above :data:`POWER_EXACT_MAX` families). Until 2026-11-29 every
+    simulated study of a size shared one draw of 500 null studies: at Holm's first-step level a p-value
+    at the test's smallest step is decided only when no null study reaches it, so the power came out 0
+    or 1 by the seed (issue 80)."""
     F = len(res.S)
     if F < 2:
         return np.asarray(grid), np.full(len(grid), np.nan)
@@ -338,26 +354,41 @@ def power_curve(res: Result, value: float, margin: float, alpha: float, *, seed:
     power = np.empty(len(grid))
     for g, G in enumerate(np.asarray(grid)):
         G = int(G)
-        sets = None if G <= POWER_EXACT_MAX else _sets(G, rng, POWER_SETS, POWER_EXACT_MAX)
-        low0, up0 = (np.sort(x) for x in _null_ps(d_pop, G, null, sets, rng))
+        here = G == F
+        sets = None if G <= (EXACT_MAX if here else POWER_EXACT_MAX) else _sets(G, rng, POWER_SETS, POWER_EXACT_MAX)
+        n0 = max(int(null_here if here else null), 1)
+        low_pool, up_pool = _null_ps(d_pop, G, n0, sets, rng)
+        own = rng.integers(0, n0, size=(reps, n0))  # each simulated study's own null studies
         idx = rng.integers(0, F, size=(reps, G))
-        Sx, Nx = res.S[idx], res.N[idx]
-        up_v, low_v = _counted_batch(Sx - value * Nx, sets, up0, low0)
-        up_p, low_p = _counted_batch(Sx - (value + margin) * Nx, sets, up0, low0)
-        up_m, low_m = _counted_batch(Sx - (value - margin) * Nx, sets, up0, low0)
+        ST, NT = _sums(res.S[idx], sets), _sums(res.N[idx], sets)
+        (low_v, up_v), (low_p, up_p), (low_m, up_m) = (
+            _counted_own(_ps_of(ST - c * NT, res.S[idx] - c * res.N[idx]), low_pool[own], up_pool[own])
+            for c in (value, value + margin, value - margin))
         diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
         equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
         power[g] = float(np.mean(np.minimum(diff, equiv) <= alpha))
     return np.asarray(grid), power
 
 
-def _counted_batch(d: np.ndarray, sets: np.ndarray | None, up0: np.ndarray, low0: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """``(p_up, p_low)`` of each row of ``d`` counted against the sorted null p-values ``up0``, ``low0``."""
-    lo, up = _batched(d, sets)
-    n = len(up0)
-    return ((1.0 + np.searchsorted(up0, up * (1 + 1e-12), side="right")) / (1.0 + n),
-            (1.0 + np.searchsorted(low0, lo * (1 + 1e-12), side="right")) / (1.0 + n))
+def _sums(x: np.ndarray, sets: np.ndarray | None) -> np.ndarray:
+    """``(B, M)`` sums of each row of ``x`` over each set (as :func:`_plain_ps` makes them)."""
+    return _subset_sums(x, None) if sets is None else x @ sets.T.astype(np.float64)
+
+
+def _ps_of(s: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(p_low, p_up)`` from the subset sums ``s`` of the rows of ``d`` (:func:`_plain_ps`)."""
+    tol = 1e-12 * np.abs(d).sum(axis=1, keepdims=True)
+    return (s <= tol).mean(axis=1), (s >= -tol).mean(axis=1)
+
+
+def _counted_own(ps: tuple[np.ndarray, np.ndarray], low0: np.ndarray, up0: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``(p_low, p_up)`` of each simulated study counted against its own null p-values (row ``i`` of the
+    ``(reps, null)`` arrays ``low0``, ``up0``): ``(1 + #{p* <= p}) / (1 + null)``."""
+    lo, up = ps
+    n = low0.shape[1]
+    return ((1.0 + np.count_nonzero(low0 <= lo[:, None] * (1 + 1e-12), axis=1)) / (1.0 + n),
+            (1.0 + np.count_nonzero(up0 <= up[:, None] * (1 + 1e-12), axis=1)) / (1.0 + n))
 
 
 def _batched(d: np.ndarray, sets: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:

@@ -8,6 +8,7 @@ paper's claims together (:func:`prspace.verdicts.primary.decide_family`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,9 +18,26 @@ from prspace.core import claims as REG
 from prspace.core.errors import InputError
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats.nested import procedure as NP
-from prspace.verdicts.primary import _scheme, decide_family, sign_flip_claims
+from prspace.verdicts.primary import (
+    Bootstrapped,
+    _scheme,
+    decide_family,
+    degenerate_share,
+    sign_flip_claims,
+)
 from prspace.verdicts.primary_text import how_computed
-from prspace.verdicts.rule import ALL_EVIDENCE_COLUMNS
+from prspace.verdicts.rule import ALL_EVIDENCE_COLUMNS, clopper_pearson
+
+#: The Boyd step's note on its own interval (simultaneous, at the Bonferroni level over every primary claim),
+#: which the verdict replaces: left out of a re-decided row's detail.
+_STEP_CALIBRATION = re.compile(r" Calibration: a [0-9.]+% family interval from \d+ families[^.]*(?:\.\d[^.]*)*\.")
+_STEP_BOUNDARY = re.compile(r" Every task gives [01], so the bootstrap over families gives the one-point interval[^;]*; "
+                            r"with the \d+ families as independent units the exact \(Clopper-Pearson\) [0-9.]+% interval "
+                            r"is \[[0-9., ]+\]\.")
+#: The counted-coverage columns, not counted for an exact interval (:func:`_exact_share`; nor the procedure's,
+#: :data:`prspace.stats.nested.procedure.COLUMNS`).
+_COUNTED = ("oracle_coverage", "oracle_coverage_plain", "coverage_mc_se", "coverage_n", "false_rate", "false_rate_mc_se",
+            "coverage_miss_below", "coverage_miss_above", "coverage_step_below", "coverage_step_above")
 
 
 def direction_stats(values: pd.DataFrame, claim_ids: Sequence[str]) -> list[tuple[str, CB.Stat, int]]:
@@ -81,6 +99,32 @@ def direction_rows(evidence: pd.DataFrame, values: pd.DataFrame | None, *, paper
         rr = r.rename({"mc_lo": "mc_error_lo", "mc_hi": "mc_error_hi"})
         for col in ("ci_lo", "ci_hi", "level", "mc_error", "mc_error_lo", "mc_error_hi", "n_families", *_scheme(r)):
             ev.at[i, col] = float(rr[col])
-        how = how_computed(r.rename(None).to_frame().T.assign(claim_id=cid).iloc[0], len(dec), "Boyd et al.")
-        ev.at[i, "detail"] = f"{ev.at[i, 'detail']}; interval: {how}"
+        detail = _STEP_BOUNDARY.sub("", _STEP_CALIBRATION.sub("", str(ev.at[i, "detail"])))
+        b = next(x for x in boots if x.claim_id == cid)
+        if degenerate_share(b) is not None:
+            how = _exact_share(ev, i, b, r, len(dec))
+        else:
+            how = how_computed(r.rename(None).to_frame().T.assign(claim_id=cid).iloc[0], len(dec), "Boyd et al.")
+        ev.at[i, "detail"] = f"{detail}; interval: {how}"
     return ev
+
+
+def _exact_share(ev: pd.DataFrame, i: object, b: Bootstrapped, r: pd.Series, n_claims: int) -> str:
+    """A share every task gives alike (0 or 1: :func:`prspace.verdicts.primary.degenerate_share`): the sign-flip
+    test has no spread, so the row's interval is the exact binomial (Clopper-Pearson) one with the families as the
+    independent units, at the claim's Holm level ``1 - alpha_used`` (its p-values are the exact tests', in the Holm
+    family), ``ci95_*`` at 95%; exact, it covers at least its level by construction, so no coverage is counted
+    (NaN, not a simulated 1.000 with MC SE 0). Writes the row; returns the sentence of its detail."""
+    k, n = degenerate_share(b)
+    a = float(r["alpha_used"])
+    lo, hi = clopper_pearson(k, n, 1.0 - a)
+    lo95, hi95 = clopper_pearson(k, n, 0.95)
+    ev.loc[i, ["ci_lo", "ci_hi", "level", "ci95_lo", "ci95_hi"]] = [lo, hi, 1.0 - a, lo95, hi95]
+    ev.loc[i, ["mc_error", "mc_error_lo", "mc_error_hi", "p_diff_mc", "p_equiv_mc", "p_beyond_mc"]] = 0.0
+    ev.loc[i, [c for c in (*_COUNTED, *NP.COLUMNS) if c in ev.columns]] = np.nan
+    return (f"every task gives {k // max(n, 1):g}, so the sign-flip test over families has no spread; with the {n} "
+            f"families as independent units ({k} of {n}) the exact binomial (Clopper-Pearson) interval at the claim's "
+            f"Holm level {1.0 - a:.2%} (multiplier {int(r['holm_multiplier'])} of the {n_claims} primary claims of Boyd et "
+            f"al., error {a:.3g}) is [{lo:.3f}, {hi:.3f}] (95%: [{lo95:.3f}, {hi95:.3f}]); its p-values are the exact "
+            f"binomial tests' against 0 +- the margin {float(r['margin']):g} (adjusted p of deciding {float(r['p_holm']):.3g}); "
+            "an exact interval covers at least its level by construction, so no coverage is counted")

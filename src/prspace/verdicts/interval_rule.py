@@ -240,3 +240,25 @@ def _difference_verdict(est: str, lo: float, hi: float, iv: str) -> tuple[str, s
     if hi < 0:
         return SMALLER, f"difference {est}, interval {iv} below 0"
     return CANNOT, f"difference {est}, interval {iv} contains 0"
+
+
+def exact_share_ps(k: int, n: int, value: float, margin: float) -> dict[str, float]:
+    """Lakens, Scheel & Isager's p-values for a share of ``k`` of ``n`` independent units (families) against
+    ``value`` +- ``margin``, from the exact binomial tails, two-sided as
+    :meth:`prspace.stats.sign_flip.Result.decision_ps` makes them (twice the one-sided p, at most 1): the tests
+    whose inversion is :func:`prspace.verdicts.rule.clopper_pearson`. A one-sided hypothesis outside [0, 1] (a share below 0 or above
+    1) is rejected with p 0 when it is the one "within the margin" needs, kept with p 1 otherwise. For a share
+    every task gives alike, where a bootstrap or sign-flip test over families has no spread to test with."""
+    from scipy import stats  # lazy: ~0.5 CPU s a process that never calls it
+
+    def ge(p: float) -> float:  # P(X >= k) under share p
+        return 1.0 if p <= 0 and k <= 0 else (0.0 if p <= 0 else (1.0 if p >= 1 else float(stats.binom.sf(k - 1, n, p))))
+
+    def le(p: float) -> float:  # P(X <= k) under share p
+        return 1.0 if p >= 1 and k >= n else (0.0 if p >= 1 else (1.0 if p <= 0 else float(stats.binom.cdf(k, n, p))))
+
+    lo_m, hi_m = value - margin, value + margin
+    diff = min(1.0, 2.0 * min(ge(value), le(value)))
+    equiv = min(1.0, 2.0 * max(ge(lo_m) if lo_m > 0 else 0.0, le(hi_m) if hi_m < 1 else 0.0))
+    beyond = min(1.0, 2.0 * min(le(lo_m) if lo_m > 0 else 1.0, ge(hi_m) if hi_m < 1 else 1.0))
+    return {"diff": diff, "equiv": equiv, "beyond": beyond, "decide": min(diff, equiv)}

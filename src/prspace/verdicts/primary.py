@@ -53,9 +53,7 @@ from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
 from prspace.stats.nested import procedure as NP
 from prspace.verdicts.primary_text import REPLICATES, how_computed
-from prspace.verdicts.rule import (
-    evidence_row,
-)
+from prspace.verdicts.rule import evidence_row, exact_share_ps
 
 #: Flach & Kull's three pairs, in the registry's order of the ids.
 PAIRS: tuple[tuple[str, str], ...] = (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
@@ -232,13 +230,16 @@ def _one(b: Bootstrapped) -> CB.Result | SF.Result:
 
 
 def _families_80(b: Bootstrapped, value: float, margin: float, alpha: float, seed: int,
-                 grid: np.ndarray | None = None) -> tuple[float, float]:
+                 grid: np.ndarray | None = None, *, here: bool = True) -> tuple[float, float]:
     """``(families for 80% power, power at this study's families)`` when the population's effect is
-    ``value`` away from the compared value (the study's families as the population)."""
+    ``value`` away from the compared value (the study's families as the population); ``here=False``: the
+    power at this study's families is not read (a sign-flip curve counts it on as many null studies as
+    every other size)."""
     if isinstance(b.res, SF.Result):  # the sign-flip test's own power, its level counted at each size
         n = b.res.stats[0].n_families
         g = np.unique(np.concatenate([SIGN_FLIP_POWER_GRID, [n]]))
-        g, pw = SF.power_curve(b.res, value, margin, alpha, seed=seed, grid=g)
+        g, pw = SF.power_curve(b.res, value, margin, alpha, seed=seed, grid=g,
+                               **({} if here else {"null_here": SF.POWER_NULL}))
         return CB.families_for_power(g, pw), float(pw[list(g).index(n)])
     stat = b.res.stats[b.k]
     g, pw = CB.power_curve(stat, value, margin, alpha, seed=seed)
@@ -292,7 +293,7 @@ def _p_values(boots: list[Bootstrapped], margins: list[float], ok: list[bool],
     # row says why it cannot be told (prspace.verdicts.rule.decide)
     reps0 = len(boots[0].res.reps)
     flat = {k: (1.0, np.ones(reps0 if reps0 >= 2 else 0)) for k in _P}
-    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else flat) if good else None
+    ps = [(_one(b).decision_ps(0, b.value, m) if b.res.se[b.k] > 0 else _flat_ps(b, m, flat)) if good else None
           for b, m, good in zip(boots, margins, ok, strict=True)]
     for i, b in enumerate(boots):  # an intersection-union claim: its p of a difference is its parts' largest
         if b.claim_id in iut and ps[i] is not None:
@@ -301,13 +302,36 @@ def _p_values(boots: list[Bootstrapped], margins: list[float], ok: list[bool],
     return ps
 
 
-def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[list[float]]]:
-    """Holm over the claims' ``p_decide``: adjusted p-values, multipliers, and the same with each rerun left out."""
+def degenerate_share(b: Bootstrapped) -> tuple[int, int] | None:
+    """``(k, n)`` families of a share of tasks (a registry claim whose per-task values are 0/1,
+    ``extra["indicator"]``) that every task gives alike (0 or 1: no spread), else None."""
+    c, est = REG.BY_ID.get(b.claim_id), float(b.res.estimate[b.k])
+    if c is None or not c.extra.get("indicator") or b.res.se[b.k] > 0 or est not in (0.0, 1.0):
+        return None
+    n = int(b.res.stats[b.k].n_families)
+    return (n if est == 1.0 else 0), n
+
+
+def _flat_ps(b: Bootstrapped, m: float, flat: dict[str, tuple[float, np.ndarray]]) -> dict[str, tuple[float, np.ndarray]]:
+    """A claim without spread: the exact binomial p-values over its families for a share every task gives
+    alike (:func:`prspace.verdicts.rule.exact_share_ps`, no Monte Carlo error), else 1 (no evidence)."""
+    km = degenerate_share(b)
+    if km is None:
+        return flat
+    exact = exact_share_ps(*km, b.value, m)
+    return {k: (exact[k], np.full(len(flat[k][1]), exact[k])) for k in _P}
+
+
+def _holm(ps: list[dict[str, tuple[float, np.ndarray]] | None]) -> tuple[list[float], list[float], list[float]]:
+    """Holm over the claims' ``p_decide``: adjusted p-values, multipliers, and each adjusted p-value's Monte
+    Carlo error (from the step-down redone with each rerun left out), carried down the steps
+    (:func:`prspace.core.claims.holm_carried_mc`)."""
     adj, mult = REG.holm([p["decide"][0] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)
     reps = min((len(p["decide"][1]) for p in ps if p is not None), default=0)
     per_rerun = [REG.holm([p["decide"][1][r] if p is not None else _NAN for p in ps], REG.HOLM_ALPHA)[0]
                  for r in range(reps)]
-    return adj, mult, per_rerun
+    own = [CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN for i in range(len(ps))]
+    return adj, mult, REG.holm_carried_mc(adj, own)
 
 
 #: Each end's counted miss rate and the same one countable step narrower (``coverage_<end>`` columns).
@@ -339,8 +363,8 @@ def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: 
         est = float(b.res.estimate[b.k])
         n80, here = _families_80(b, b.value, m, a_pow, seed)
         # the plug-in at the 95% interval's ends: the population's effect moved to each end
-        n80_lo = _families_80(b, b.value - (lo - est), m, a_pow, seed)[0]
-        n80_hi = _families_80(b, b.value - (hi - est), m, a_pow, seed)[0]
+        n80_lo = _families_80(b, b.value - (lo - est), m, a_pow, seed, here=False)[0]
+        n80_hi = _families_80(b, b.value - (hi - est), m, a_pow, seed, here=False)[0]
     grid = SIGN_FLIP_POWER_GRID if isinstance(b.res, SF.Result) else CB.POWER_GRID
     return {"families_80": n80, "power_here": here, "families_80_lo": n80_lo, "families_80_hi": n80_hi,
             "families_80_max": float(grid[-1]) if power else _NAN}
@@ -392,12 +416,11 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     margins = [b.margin if margin_factor is None else b.margin * float(margin_factor) for b in boots]
     ok = [bool(np.isfinite(m) and np.isfinite(b.value)) for b, m in zip(boots, margins, strict=True)]
     ps = _p_values(boots, margins, ok, iut)
-    adj, mult, per_rerun = _holm(ps)
+    adj, mult, holm_mcs = _holm(ps)
     main = margin_factor is None
     proc = NP.of_results([(b.res, b.k) for b in boots], procedure if main else None, seed=[seed, 80])
     rows = []
-    for i, (b, m, pj, pa, h) in enumerate(zip(boots, margins, ps, adj, mult, strict=True)):
-        holm_mc = CB.jackknife_se([x[i] for x in per_rerun]) if per_rerun else _NAN
+    for i, (b, m, pj, pa, h, holm_mc) in enumerate(zip(boots, margins, ps, adj, mult, holm_mcs, strict=True)):
         row = _decided_row(b, m, pj, pa, h, holm_mc, main=main, power=power and main, ok=ok[i], n_claims=len(boots),
                            seed=seed)
         rows.append({**row, **proc[i], "n_boot": int(n_boot), "seed": int(seed), "parts": parts.get(b.claim_id, "")})

@@ -82,7 +82,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from prspace.core.claims import HOLM_ALPHA, claim, decision_margin
+from prspace.core.claims import HOLM_ALPHA, by_construction, claim, decision_margin
 from prspace.core.evidence import (
     ALL_EVIDENCE_COLUMNS,
     EVIDENCE_COLUMNS,
@@ -127,6 +127,7 @@ from prspace.verdicts.interval_rule import (  # noqa: F401
     _fmt,
     _interval_verdict,
     _p_mode,
+    exact_share_ps,
     scheme_code,
     scheme_verdict,
 )
@@ -151,7 +152,7 @@ _EPS = 1e-12
 VERDICT_COLUMNS = [
     "role", "paper", "claim_id", "claim", "where", "quote", "paper_value", "margin", "estimate", "ci_lo", "ci_hi",
     "level", "mc_error", "n_tasks", "n_families", "power", "verdict", "explanation", "kind", "tolerance", "k", "n", "n_eff",
-    "mc_error_lo", "mc_error_hi", "outcome", *SCHEME_COLUMNS,
+    "mc_error_lo", "mc_error_hi", "outcome", *SCHEME_COLUMNS, "by_construction",
 ]
 
 
@@ -181,8 +182,6 @@ def clopper_pearson(k: int, n: int, level: float = LEVEL, *, n_eff: float | None
     lo = 0.0 if ks <= 0 else float(stats.beta.ppf(a / 2, ks, n_eff - ks + 1))
     hi = 1.0 if ks >= n_eff else float(stats.beta.ppf(1 - a / 2, ks + 1, n_eff - ks))
     return lo, hi
-
-
 
 
 def _thresholds(kind: str, row: Mapping[str, object]) -> list[tuple[str, float]]:
@@ -476,6 +475,11 @@ def apply_rule(evidence: pd.DataFrame) -> pd.DataFrame:
         detail = str(r.get("detail", "") or "")
         row["verdict"] = verdict
         row["outcome"] = next((o for o in (*OUTCOMES, BORDERLINE) if verdict.startswith(o)), "")
+        # a claim that follows from Boyd et al.'s Theorem 1 by arithmetic checks the implementation, not a finding
+        built = by_construction(str(r["claim_id"])) if row["role"] == "primary" else ""
+        row["by_construction"] = bool(built)
+        why += (f"; by construction, not a finding: {built} (the row checks the implementation; it stays in its "
+                "paper's Holm family)") if built else ""
         row["explanation"] = why + (f". {detail}" if detail and detail != "nan" else "")
         out.append(row)
     return pd.DataFrame(out, columns=VERDICT_COLUMNS)
