@@ -361,7 +361,7 @@ def test_a_share_every_task_gives_alike_is_decided_by_exact_tests_over_families(
     assert got["p_equiv"] == pytest.approx(2 * (1 - m) ** 30) and got["p_diff"] == 1.0
     want = RULE.clopper_pearson(0, 30, 1 - got["alpha_used"])
     assert (got["ci_lo"], got["ci_hi"]) == pytest.approx(want) and got["level"] == pytest.approx(1 - got["alpha_used"])
-    assert np.isnan(got["coverage"]) and np.isnan(got["coverage_mc_se"])
+    assert np.isnan(got["oracle_coverage"]) and np.isnan(got["coverage_mc_se"]) and np.isnan(got["procedure_coverage"])
     assert "99.78" not in got["detail"] and "Clopper-Pearson" in got["detail"] and "Holm level" in got["detail"]
     v = RULE.apply_rule(pd.DataFrame([got])).iloc[0]
     assert v["verdict"].startswith(RULE.INCONCLUSIVE) and not v["by_construction"]

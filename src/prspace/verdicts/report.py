@@ -34,6 +34,7 @@ from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
 from prspace.verdicts.pagedata import Study, load_study, normalise, own_data_section, table_paths
 from prspace.verdicts.primary import primary_rows
+from prspace.verdicts.sensitivity import sensitivity_lines
 from prspace.verdicts.sentences import (
     abstract,
     answer,
@@ -41,7 +42,6 @@ from prspace.verdicts.sentences import (
     claims_table,
     description,
     offline_note,
-    robust_ids,
     trust_sentence,
 )
 from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
@@ -443,26 +443,6 @@ def summary_rst(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None, intr
         blocks += _rst_table(["question", "this run [interval]", "outcome"],
                              [[label(r["claim_id"], r["claim"]), value_cell(r), plain_outcome(r)] for _, r in e.iterrows()])
     return "\n".join(blocks).rstrip() + "\n"
-
-
-def sensitivity_lines(s: Study) -> list[str]:
-    """Findings' section on ``sensitivity.csv`` (nothing when the study has none)."""
-    sens = s.sensitivity
-    if sens is None or not len(sens):
-        return []
-    same, changed, variants = robust_ids(s)
-    out = ["## How robust the primary verdicts are", "",
-           f"Each primary claim recomputed on {len(variants)} variants of the population ({', '.join(variants)}); "
-           f"{len(same)} verdict(s) stay the same in every variant"
-           + (": " + ", ".join(f"`{c}`" for c in same) if same else "") + ".", "",
-           "| claim | variant | estimate [interval] | verdict | same as the main verdict? |", "| --- | --- | --- | --- | --- |"]
-    base = s.verdicts.set_index("claim_id")["verdict"]
-    for _, r in sens.iterrows():
-        cid = str(r["claim_id"])
-        x = {**r, "kind": s.verdicts.set_index("claim_id")["kind"].get(cid, "share"), "k": np.nan, "n": np.nan}
-        same_v = "yes" if cid in base.index and verdict_key(base[cid]) == verdict_key(r["verdict"]) else "no"
-        out.append(f"| {label(cid, cid)} | {r['variant']} | {value_cell(x)} | {r['verdict']} | {same_v} |")
-    return out + [""]
 
 
 def findings_markdown(v: pd.DataFrame, *, study: str, tasks: pd.DataFrame | None,

@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
+from prspace.verdicts.pagedata import Study
 from prspace.verdicts.primary import (
     _GAPS,
     _KIND,
@@ -25,6 +27,8 @@ from prspace.verdicts.primary import (
     primary_rows,
 )
 from prspace.verdicts.rule import MIN_FAMILIES, apply_rule, decide, evidence_frame, few_families
+from prspace.verdicts.sentences import robust_ids
+from prspace.verdicts.verdict_labels import label, value_cell, verdict_key
 
 MARGIN_COLUMNS = ["claim_id", "paper", "margin", "estimate", "ci_lo", "ci_hi", "level", "p_holm", "verdict"]
 
@@ -139,3 +143,23 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
     variants = sensitivity_variants_of(per_task, tasks, per_task_one_per_family=per_task_one_per_family,
                                        noise_pairs=noise_pairs)
     return sensitivity_frame([variant_rows(v, tasks, n_boot=n_boot, seed=seed) for v in variants])
+
+
+def sensitivity_lines(s: Study) -> list[str]:
+    """Findings' section on ``sensitivity.csv`` (nothing when the study has none)."""
+    sens = s.sensitivity
+    if sens is None or not len(sens):
+        return []
+    same, changed, variants = robust_ids(s)
+    out = ["## How robust the primary verdicts are", "",
+           f"Each primary claim recomputed on {len(variants)} variants of the population ({', '.join(variants)}); "
+           f"{len(same)} verdict(s) stay the same in every variant"
+           + (": " + ", ".join(f"`{c}`" for c in same) if same else "") + ".", "",
+           "| claim | variant | estimate [interval] | verdict | same as the main verdict? |", "| --- | --- | --- | --- | --- |"]
+    base = s.verdicts.set_index("claim_id")["verdict"]
+    for _, r in sens.iterrows():
+        cid = str(r["claim_id"])
+        x = {**r, "kind": s.verdicts.set_index("claim_id")["kind"].get(cid, "share"), "k": np.nan, "n": np.nan}
+        same_v = "yes" if cid in base.index and verdict_key(base[cid]) == verdict_key(r["verdict"]) else "no"
+        out.append(f"| {label(cid, cid)} | {r['variant']} | {value_cell(x)} | {r['verdict']} | {same_v} |")
+    return out + [""]
