@@ -243,7 +243,8 @@ def below_merged_rows(div: pd.DataFrame, fam: np.ndarray, *, n_resamples: int, s
         BELOW, col(d_p), fam, **rs, direction=-1.0, claim_text=claim_text(d_p),
         detail=(f"this project's question: Boyd's sec. 4.1 says averaging over folds of different skew can be "
                 f"optimistic (boyd.sec4_1.averaging_optimistic counts how often); this row decides which way the mean "
-                f"moves. {per_task}, read at d = {d_p:g}, the largest dispersion tested, {_design(d_p)}. Why below 0: "
+                f"moves. {per_task[0].upper()}{per_task[1:]}, read at the largest dispersion tested, {_design(d_p)}. "
+                f"Why below 0: "
                 f"{_JENSEN}. Mean over tasks [95% family interval] by dispersion: {by_d}. Check on a single simulated "
                 f"model (boyd_fold_skew_mechanism): {mechanism}"))]
     for d in ds_sorted:
