@@ -287,6 +287,8 @@ def test_downsampling_rows_planted():
     assert v.loc["boyd.sec4_3.aucnpr_still_moves", "ci_lo"] > 0
     assert "AUROC difference downsampled - original +0.0000" in v.loc["boyd.sec4_3.aupr_rises", "explanation"]
     assert "left out so that it cannot anchor" in v.loc["boyd.sec4_3.gap_grows_with_pi", "explanation"]
+    # every row states its sample: tasks, task families (each task its own here), learners by name
+    assert all("Sample: 4 tasks in 4 task families; 1 learner (L), 1 repeat(s)" in r["detail"] for r in rows)
     # "more than twice": downsampled AUCNPR at 1:1 minus twice the original, per task
     assert v.loc["boyd.sec4_3.aucnpr_more_than_twice", "estimate"] == pytest.approx(0.58 + 0.0015 - 0.56, abs=1e-12)
     # "less variance": the SD over the ratios (original included) of the downsampled scores, AUPR minus AUCNPR
@@ -344,7 +346,7 @@ def test_rows_follow_the_registry(planted_runs):
     # the exploratory rows are nobody's claim but this project's
     assert all(REG.claim(c) is None for c in ev.index[ev.paper == "prspace"])
     assert {"px.boyd.sec4_2.order_changes", "px.boyd.sec4_2.winner_changes", "px.boyd.sec4_1.divergence_size_grows",
-            "px.boyd.sec4_1.aucnpr_reduces_rank_changes"} <= set(ev.index)
+            "px.boyd.sec4_1.aucnpr_reduces_rank_changes", ber_fs.BELOW} <= set(ev.index)
     # the dropped or replaced ids are gone
     assert not {"boyd.sec4_3.aucnpr_stable", "boyd.sec4_1.divergence_grows", "boyd.table2.stated_skews"} & set(ev.index)
 
@@ -436,6 +438,38 @@ def test_optimism_rows_by_hand():
     assert "d = 0.25 (fold pi SD 0.07): beyond 0.01 25%, by any amount 50%" in detail
     assert "d = 0.9 (fold pi SD 0.24): beyond 0.01 50%, by any amount 75%" in detail
     assert "Every task gives" not in detail  # the share varies over tasks
+
+
+def test_below_merged_rows_by_hand():
+    """The direction rows: the mean of the per-task divergences, claimed below 0, with the 95% family
+    interval of those values; the unsuffixed row at the largest dispersion, _d<d> at the others."""
+    div, fam = _div_frame()
+    rows = {r["claim_id"]: r for r in ber_fs.below_merged_rows(div, fam, n_resamples=N_RES, seed=0,
+                                                               common={"n_tasks": 4.0, "n_families": 3.0},
+                                                               fold_pi_sd={0.25: 0.07, 0.9: 0.24}, mechanism="M")}
+    assert list(rows) == [ber_fs.BELOW, f"{ber_fs.BELOW}_d0.25"]
+    # by hand: d = 0.9 (0.020 - 0.030 + 0.011 + 0.009) / 4 = 0.0025; d = 0.25 (0.004 + 0.012 - 0.002 + 0) / 4 = 0.0035
+    for cid, d, want in ((ber_fs.BELOW, 0.9, 0.0025), (f"{ber_fs.BELOW}_d0.25", 0.25, 0.0035)):
+        r = rows[cid]
+        assert r["estimate"] == pytest.approx(want, abs=1e-12), cid
+        assert (r["paper"], r["kind"], r["paper_value"], r["level"]) == ("prspace", "direction", -1.0, 0.95), cid
+        iv = family_interval(div[d].to_numpy(), fam, n_resamples=N_RES, seed=0, level=0.95)
+        assert (r["ci_lo"], r["ci_hi"]) == (iv.lo, iv.hi), cid
+    top = rows[ber_fs.BELOW]["detail"]
+    assert "Jensen's inequality" in top and "boyd_fold_skew_mechanism): M" in top
+    assert "d = 0.9 (fold pi SD 0.24): +0.0025 [" in top and "optimistic beyond 0.01 in 2 of 4 tasks" in top
+    assert "d = 0.25 (fold pi SD 0.07): +0.0035 [" in top and "optimistic beyond 0.01 in 1 of 4 tasks" in top
+
+
+def test_fold_mean_below_merged_holds_for_good_models_and_fails_for_the_worst(planted_runs):
+    """Good models (precision concave in pi): every planted task's fold mean is below the merged AUPR,
+    the interval below 0. Worst rankings (AUPR = the convex floor): above 0, the claimed sign contradicted."""
+    good = be.fold_skew_rows(planted_runs[planted_runs.model_id != "worst"], None, n_resamples=N_RES, seed=0)
+    worst = be.fold_skew_rows(planted_runs[planted_runs.model_id == "worst"], None, n_resamples=N_RES, seed=0)
+    g, w = _row(good, ber_fs.BELOW), _row(worst, ber_fs.BELOW)
+    assert g["ci_hi"] < 0 and (g["_values"][0] < 0).all()
+    assert w["ci_lo"] > 0 and (w["_values"][0] > 0).all()
+    assert "0.9" in g["claim"] and not any(r["claim_id"].startswith(f"{ber_fs.BELOW}_d") for r in good)  # d = 0 moves nothing
 
 
 def test_a_share_every_task_gives_alike_states_its_exact_interval():

@@ -85,7 +85,12 @@ def test_downsampling_report_tables(ds_runs):
     assert len(per_task) == 2 * 2 * 3
     assert "2 tasks (pi <= 0.1); source: study s1" in report.tables[0].note
     # the Markdown shows Boyd's layout; the CSV keeps every column of the summary
-    assert list(summary.columns[:4]) == ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
+    assert list(summary.columns[:5]) == ["learner", "train_ratio", "n_tasks", "n_learners", "downsampled_test_pi"]
+    # the sample beside the rows: learners counted per row and named in the note
+    want = {lr: (ds_runs["learner"].nunique() if lr == "all learners" else 1) for lr in summary["learner"]}
+    assert summary["n_learners"].tolist() == [want[lr] for lr in summary["learner"]]
+    names = ", ".join(sorted(ds_runs["learner"].unique()))
+    assert f"Sample: 2 tasks (pi <= 0.1), {ds_runs['learner'].nunique()} learners ({names})" in report.tables[1].note
     assert set(summary.columns) < set(full.columns)
     for m in ds.METRICS:
         assert {f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"} <= set(summary.columns)

@@ -170,12 +170,11 @@ def downsampling_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resam
     fam = families(at.index, tasks)
     common = {"n_tasks": float(len(at)), "n_families": float(len(set(fam)))}
     n_el, n_all = eligible_tasks(tasks, max_pi=max_pi, min_positives=min_positives)
-    n_learners = runs["learner"].nunique()
     n_rep = runs["repeat"].nunique()
-    reach = (f"Scope: {len(at)} tasks in {len(set(fam))} families"
+    reach = (f"Sample: {len(at)} tasks in {len(set(fam))} task families"
              + (f", {n_el} of the study's {n_all} tasks eligible (pi <= {max_pi:g}, >= {min_positives} positives)"
                 if n_el >= 0 else "")
-             + f"; {n_learners} learners, {n_rep} repeat(s) of cross-validation. {scope}").rstrip()
+             + f"; {ds.learners_text(runs)}, {n_rep} repeat(s) of cross-validation. {scope}").rstrip()
     ratio = ds.ratio_label(k_min)
     p1 = ds.BOYD_TABLE3[0]
     rs = dict(n_resamples=n_resamples, seed=seed, common=common)

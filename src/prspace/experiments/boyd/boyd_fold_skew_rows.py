@@ -8,6 +8,9 @@ bites hardest); the share at every other dispersion is this project's row
 ``px.boyd.sec4_1.optimistic_share_d<d>``, and the share optimistic by any amount at every dispersion
 ``px.boyd.sec4_1.any_optimism_d<d>`` (:func:`optimism_rows`); the detail states the mean at every
 dispersion and why, with the single-model check of :mod:`prspace.experiments.boyd.boyd_mechanism`.
+``px.boyd.sec4_1.fold_mean_below_merged`` (and ``_d<d>`` at the other dispersions; :func:`below_merged_rows`)
+decides the direction the data show: the mean over tasks of that divergence below 0 (the fold mean
+pessimistic: precision is concave in pi for a ranking better than random, Jensen).
 ``boyd.sec4_1.aucnpr_reduces_bias``: AUCNPR's fold-mean bias against AUPR's on the models' scale, at the
 same dispersion. ``px.boyd.sec4_1.divergence_size_grows``: the *size* of the divergence against the
 dispersion; ``px.boyd.sec4_1.aucnpr_reduces_rank_changes``: Kendall's tau lost to skew, AUPR against
@@ -23,7 +26,12 @@ import pandas as pd
 
 from prspace.core.claims import DIRECTION_MARGIN, decision_margin, primary_level
 from prspace.experiments.boyd import fold_skew as fs
-from prspace.experiments.boyd.boyd_evidence_runs import exploratory_row, families, primary_row
+from prspace.experiments.boyd.boyd_evidence_runs import (
+    exploratory_row,
+    families,
+    interval,
+    primary_row,
+)
 from prspace.experiments.boyd.boyd_mechanism import mechanism_sentence
 
 
@@ -168,7 +176,9 @@ def optimism_rows(div: pd.DataFrame, fam: np.ndarray, *, n_resamples: int, seed:
                 "the skew of the folds' and on a fold whose unachievable region differs, which the largest dispersion "
                 f"spreads most; the folds are made {_design(d_p)}. The other dispersions are this project's rows "
                 "px.boyd.sec4_1.optimistic_share_d*, and optimism of any size px.boyd.sec4_1.any_optimism_d*. Share of "
-                f"tasks and mean over tasks by dispersion: {by_d}. Finding: {_WHY}. Check on a single simulated model: "
+                f"tasks and mean over tasks by dispersion: {by_d}. Finding: {_WHY} (this project's rows "
+                f"px.boyd.sec4_1.fold_mean_below_merged, and _d<d> at the other dispersions, decide that direction with "
+                f"95% intervals). Check on a single simulated model: "
                 f"{mechanism}.{boundary_note(optimistic_beyond(col(d_p)), fam, primary_level())}"))]
     for d in ds_sorted:
         if d != d_p:
@@ -188,6 +198,63 @@ def optimism_rows(div: pd.DataFrame, fam: np.ndarray, *, n_resamples: int, seed:
     return rows
 
 
+BELOW = "px.boyd.sec4_1.fold_mean_below_merged"
+
+_JENSEN = ("for a ranking better than random, precision at a fixed ROC point (TPR t > FPR f), pi t / (pi t + (1 - pi) f), "
+           "is concave in the skew pi, so by Jensen's inequality the mean over folds of different skew of per-fold AUPR "
+           "falls below the AUPR of the merged folds")
+
+
+def below_merged_rows(div: pd.DataFrame, fam: np.ndarray, *, n_resamples: int, seed: int, common: dict[str, object],
+                      fold_pi_sd: dict[float, float] | None = None, mechanism: str = "") -> list[dict[str, object]]:
+    """This project's rows deciding the *direction* of section 4.1's effect: per task the divergence (``div``:
+    skewed minus control (mean of per-fold AUPR - merged AUPR), mean over models and seeds; index: tasks in the
+    order of ``fam``; columns: dispersions), its mean over tasks claimed below 0 (direction -1), 95% family
+    interval. :data:`BELOW` at :func:`primary_dispersion` (its detail: why, the mean with its interval at every
+    dispersion, the tasks optimistic beyond the AUPR margin, the single-model check ``mechanism``), and
+    ``BELOW + "_d<d>"`` at every other dispersion."""
+    ds_sorted = [d for d in sorted(float(d) for d in div.columns) if d > 0] or [0.0]
+    d_p = primary_dispersion(ds_sorted)
+    sd = fold_pi_sd or {}
+    rs = dict(n_resamples=n_resamples, seed=seed, common=common)
+    m = DIRECTION_MARGIN
+
+    def col(d: float) -> np.ndarray:
+        return div[d].to_numpy(np.float64)
+
+    def sd_text(d: float) -> str:
+        return f" (fold pi SD {sd[d]:.2f})" if d in sd and np.isfinite(sd[d]) else ""
+
+    def claim_text(d: float) -> str:
+        return (f"Folds of different skew pull the mean of per-fold AUPR below the merged AUPR, beyond what even folds "
+                f"do, at fold-skew dispersion d = {d:g} (the direction of Boyd's sec. 4.1 effect; below 0: pessimistic)")
+
+    def count(d: float) -> str:
+        v = col(d)
+        ok = np.isfinite(v)
+        return f"{int((v[ok] > m).sum())} of {int(ok.sum())}"
+
+    ivs = {d: interval(col(d), fam, n_resamples=n_resamples, seed=seed, level=0.95) for d in ds_sorted}
+    by_d = "; ".join(f"d = {d:g}{sd_text(d)}: {ivs[d].estimate:+.4f} [{ivs[d].lo:+.4f}, {ivs[d].hi:+.4f}], optimistic "
+                     f"beyond {m:g} in {count(d)} tasks" for d in ds_sorted)
+    per_task = ("per task skewed minus control (mean of per-fold AUPR - merged AUPR), mean over models and seeds first "
+                "(below 0: averaging the folds is pessimistic)")
+    rows = [exploratory_row(
+        BELOW, col(d_p), fam, **rs, direction=-1.0, claim_text=claim_text(d_p),
+        detail=(f"this project's question: Boyd's sec. 4.1 says averaging over folds of different skew can be "
+                f"optimistic (boyd.sec4_1.averaging_optimistic counts how often); this row decides which way the mean "
+                f"moves. {per_task[0].upper()}{per_task[1:]}, read at the largest dispersion tested, {_design(d_p)}. "
+                f"Why below 0: "
+                f"{_JENSEN}. Mean over tasks [95% family interval] by dispersion: {by_d}. Check on a single simulated "
+                f"model (boyd_fold_skew_mechanism): {mechanism}"))]
+    for d in ds_sorted:
+        if d != d_p:
+            rows.append(exploratory_row(
+                f"{BELOW}_d{d:g}", col(d), fam, **rs, direction=-1.0, claim_text=claim_text(d),
+                detail=f"as {BELOW} ({per_task}), {_design(d)}{sd_text(d)}; optimistic beyond {m:g} in {count(d)} tasks"))
+    return rows
+
+
 def fold_skew_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resamples: int, seed: int,
                    mechanism: pd.DataFrame | None = None) -> list[dict[str, object]]:
     """Section 4.1: averaging vs merging folds of different skew (:func:`optimism_rows`), and AUCNPR
@@ -203,8 +270,10 @@ def fold_skew_rows(runs: pd.DataFrame, tasks: pd.DataFrame | None, *, n_resample
     div = by_d.pivot_table(index="task_id", columns="dispersion", values="divergence").reindex(eff["task_id"])
     sk = runs[runs["design"] == "skewed"]
     pi_sd = sk.groupby(["dispersion", "task_id"])["fold_pi_sd"].mean().groupby(level="dispersion").mean()
-    rows = optimism_rows(div, fam, **rs, fold_pi_sd={float(d): float(v) for d, v in pi_sd.items()},
-                         mechanism=mechanism_sentence(mechanism))
+    sd_by_d = {float(d): float(v) for d, v in pi_sd.items()}
+    mech = mechanism_sentence(mechanism)
+    rows = optimism_rows(div, fam, **rs, fold_pi_sd=sd_by_d, mechanism=mech)
+    rows += below_merged_rows(div, fam, **rs, fold_pi_sd=sd_by_d, mechanism=mech)
     rows.append(primary_row(
         "boyd.sec4_1.aucnpr_reduces_bias", (eff["scaled_bias_aupr"] - eff["scaled_bias_aucnpr"]).to_numpy(), fam, **rs,
         detail=(f"per task |bias of the mean of per-fold AUPR| / sd of the models' AUPR minus the same for AUCNPR (AUCNPR "

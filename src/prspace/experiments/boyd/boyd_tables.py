@@ -111,7 +111,7 @@ def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = 
     summary = ds.table3_summary(per_task)
     n_tasks = runs["task_id"].nunique()
     src = _study_source(study)
-    cols = ["learner", "train_ratio", "n_tasks", "downsampled_test_pi"]
+    cols = ["learner", "train_ratio", "n_tasks", "n_learners", "downsampled_test_pi"]
     for m in ds.METRICS:
         cols += [f"downsampled_{m}", f"original_{m}", f"gap_{m}", f"gap_{m}_sd"]
     tables = [
@@ -125,8 +125,10 @@ def downsampling_report(runs: pd.DataFrame, *, study: str = "", criteria: str = 
         TableOut(
             R.BOYD_DOWNSAMPLING_SUMMARY, summary,
             title="Downsampling summarised over tasks (mean over tasks; gap = downsampled minus original test, sd over tasks)",
-            note=("Full columns including standard deviations over tasks: "
-                  f"{R.BOYD_DOWNSAMPLING_SUMMARY.csv('').name}."),
+            note=(f"Sample: {n_tasks} tasks ({criteria or 'all given'}), {ds.learners_text(runs)}, "
+                  f"{runs['repeat'].nunique()} repeat(s) of {runs['fold'].nunique()}-fold cross-validation; task "
+                  "families and why not more in boyd_evidence.csv (the boyd.sec4_3 rows). Full columns including "
+                  f"standard deviations over tasks: {R.BOYD_DOWNSAMPLING_SUMMARY.csv('').name}."),
             markdown=summary[cols]),
         TableOut(
             R.BOYD_DOWNSAMPLING_VS_PAPER, ds.compare_with_paper(summary),

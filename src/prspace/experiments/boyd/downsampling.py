@@ -206,6 +206,12 @@ def table3(runs: pd.DataFrame) -> pd.DataFrame:
     return _ratio_order(out[cols]).reset_index(drop=True)
 
 
+def learners_text(runs: pd.DataFrame, *, most: int = 8) -> str:
+    """The learners of ``runs`` (column ``learner``) in words: their number, and their names when at most ``most``."""
+    names = sorted(runs["learner"].astype(str).unique())
+    return f"{len(names)} learner{'s' * (len(names) != 1)}" + (f" ({', '.join(names)})" if len(names) <= most else "")
+
+
 def table3_summary(per_task: pd.DataFrame) -> pd.DataFrame:
     """Table 3 summarised over tasks: per learner (and ``all`` learners) x training ratio.
 
@@ -228,8 +234,10 @@ def table3_summary(per_task: pd.DataFrame) -> pd.DataFrame:
     sd = g[value_cols].std(ddof=1).add_suffix("_sd")
     n = g.size().rename("n_tasks")
     out = pd.concat([mean, sd, n], axis=1).reset_index()
+    n_all = per_task["learner"].nunique()
+    out["n_learners"] = [n_all if lr == "all learners" else 1 for lr in out["learner"]]
     out["train_ratio"] = [ratio_label(k) for k in out["train_k"]]
-    cols = ["learner", "train_ratio", "train_k", "n_tasks", "downsampled_test_pi"]
+    cols = ["learner", "train_ratio", "train_k", "n_tasks", "n_learners", "downsampled_test_pi"]
     for c in value_cols:
         cols += [c, f"{c}_sd"]
     return _ratio_order(out[cols]).reset_index(drop=True)
