@@ -8,7 +8,7 @@ does).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -251,3 +251,38 @@ def own_data_section(s: Study) -> list[str]:
     out = [f"**Your data first** (study `{s.name}`): which learner each metric picks on each task." + " "
            + " ".join(text), ""] + lines
     return out + _over_all_tasks(s.winners, ms) + [""]
+
+
+#: Flach & Kull, section 4: "the obtained 886 tasks (covering 426 different datasets)", 30 models each.
+FK_TASKS, FK_MODELS = 886, 30
+
+
+def description(s: Study) -> str:
+    """What the study ran, from its task table (one or two sentences, not counted in the answer)."""
+    ok = s.ok_tasks
+    if ok is None:
+        return f"`{s.name}`: no task table."
+    fam = ok["family"].nunique() if "family" in ok.columns else len(ok)
+    models = int(ok["n_models"].median()) if "n_models" in ok.columns and len(ok) else None
+    folds = int(ok["n_folds"].median()) if "n_folds" in ok.columns and len(ok) else None
+    src = set(ok["source"].astype(str)) if "source" in ok.columns else set()
+    what = f"`{s.name}`: {len(ok)} tasks from {fam} task families, pi {num(ok['pi'].min(), 3)} to {num(ok['pi'].max(), 3)} " \
+           f"(median {num(ok['pi'].median(), 3)})"
+    users = ok["task_id"].astype(str).str.startswith(USER_TASK_PREFIX).any() if "task_id" in ok.columns else False
+    if src == {"local"}:
+        what += (f"; a fixed panel of {models} scikit-learn learners run here in {folds}-fold cross-validation on "
+                 + ("your data files" if users else "datasets shipped in Python packages"))
+    elif models:
+        what += f"; {models} models per task"
+    return what + "."
+
+
+def offline_note(studies: Sequence[Study]) -> str | None:
+    """The one sentence that says what the offline studies are not (when any study is local)."""
+    if not any(s.ok_tasks is not None and "source" in s.ok_tasks and (s.ok_tasks["source"] == "local").all()
+               for s in studies):
+        return None
+    return (f"Flach & Kull ranked {FK_MODELS} models on each of {FK_TASKS} OpenML tasks from "
+            f"{REG.FK_DATASETS} datasets and do not give those tasks' pi distribution; the offline studies "
+            "stand in for that population, and the faithful OpenML study (`config/openml-paper.yaml`) is one "
+            "configuration away but was not run for these results.")

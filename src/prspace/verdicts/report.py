@@ -32,7 +32,15 @@ from prspace.stats.nested import procedure as NP
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
 from prspace.verdicts.direction import direction_rows
-from prspace.verdicts.pagedata import Study, load_study, normalise, own_data_section, table_paths
+from prspace.verdicts.pagedata import (
+    Study,
+    description,
+    load_study,
+    normalise,
+    offline_note,
+    own_data_section,
+    table_paths,
+)
 from prspace.verdicts.primary import primary_rows
 from prspace.verdicts.sensitivity import sensitivity_lines
 from prspace.verdicts.sentences import (
@@ -40,8 +48,7 @@ from prspace.verdicts.sentences import (
     answer,
     boyd_sentence,
     claims_table,
-    description,
-    offline_note,
+    trust_clause,
     trust_sentence,
 )
 from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
@@ -321,13 +328,18 @@ def _answer_block(studies: Sequence[Study]) -> list[str]:
 
 
 def headline_block(studies: Sequence[Study], *, table: bool = True) -> list[str]:
-    """The answer in two minutes: the abstract (at most three sentences), the one table of every primary
-    claim (``table``), Boyd et al. 4.1 as the data show it, and how far the answers can be trusted."""
+    """The answer in two minutes: the abstract, then the one table of every primary claim and the trust clause
+    (``table``: the README's 300 words), else :func:`details_block` (Boyd et al. 4.1 and trust, in full)."""
     ab = abstract(studies)
     out = [" ".join(ab), ""] if ab else []
-    out += claims_table(studies) if table else []
-    out += [x for x in (boyd_sentence(studies), trust_sentence(studies)) if x for x in (x, "")]
-    return out
+    if table:
+        return out + claims_table(studies) + [x for x in [trust_clause(studies)] if x for x in (x, "")]
+    return out + details_block(studies)
+
+
+def details_block(studies: Sequence[Study]) -> list[str]:
+    """Boyd et al. 4.1 as the data show it and how far the answers can be trusted, in full sentences."""
+    return [x for x in (boyd_sentence(studies), trust_sentence(studies)) if x for x in (x, "")]
 
 
 def differences_lines(studies: Sequence[Study]) -> list[str]:
@@ -393,7 +405,7 @@ def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataF
     answer_lines = _answer_block(st)
     split = answer_lines.index("")  # the studies' descriptions and the offline note, then the sentences
     out = (["## The answer", ""] + headline_block(st) + [f"## {RUN_HEADING}", ""] + answer_lines[: split + 1]
-           + [f"## {MORE_HEADING}", ""] + answer_lines[split + 1:])
+           + [f"## {MORE_HEADING}", ""] + details_block(st) + answer_lines[split + 1:])
     diff = differences_lines(st)
     out += ([f"## {DIFFERENCES_HEADING}", ""] + diff if diff else []) + [f"## {CLAIMS_HEADING}", ""]
     out += _primary_tables(st, notes, mc_column=False) + _implementation(st)

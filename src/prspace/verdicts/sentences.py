@@ -2,7 +2,7 @@
 sentences: what was run, what replicated and what did not, what would decide the rest), the one table
 of every primary claim in plain words (:func:`claims_table`), Boyd et al. 4.1 as the data show it,
 how far the answers can be trusted, and at most :data:`MAX_SENTENCES` sentences of details read off
-the verdict tables (and a study's own tables); what a study ran. (A user's own data:
+the verdict tables (and a study's own tables); what a study ran: :mod:`prspace.verdicts.pagedata`. (A user's own data:
 :func:`prspace.verdicts.pagedata.own_data_section`.)
 
 One module of about 480 lines on purpose: every sentence of the answer reads the same rows through
@@ -23,7 +23,13 @@ from prspace.core import claims as REG
 from prspace.metrics.names import FK_PAIRS, METRIC_LABELS
 from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts import rule as RULE
-from prspace.verdicts.pagedata import PICK_METRICS, USER_TASK_PREFIX, Study, typical_best_set_size
+from prspace.verdicts.pagedata import (
+    FK_MODELS,
+    FK_TASKS,
+    PICK_METRICS,
+    Study,
+    typical_best_set_size,
+)
 from prspace.verdicts.verdict_labels import (
     SHORT_LABELS,
     about,
@@ -43,8 +49,6 @@ from prspace.verdicts.verdict_labels import (
 MAX_SENTENCES = 7
 #: No sentence of the answer is longer than this many words (a test checks it on both studies).
 MAX_WORDS = 90
-#: Flach & Kull, section 4: "the obtained 886 tasks (covering 426 different datasets)", 30 models each.
-FK_TASKS, FK_MODELS = 886, 30
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
 SHARE_IDS = tuple(f"fk.{p}.top{k}" for k in (1, 3) for p in PAIRS)
 CORR_IDS = tuple(f"fk.{p}.spearman" for p in PAIRS)
@@ -291,9 +295,12 @@ def _primary(s: Study, paper: str | None = None) -> pd.DataFrame:
     return r.sort_values("_check", kind="stable").drop(columns="_check").reset_index(drop=True)
 
 
-def tally(rows: pd.DataFrame) -> str:
-    """``1 replicates, 2 differ beyond the margin, 9 not decided``: the rows counted by short outcome."""
+def tally(rows: pd.DataFrame, *, compact: bool = False) -> str:
+    """``1 replicates, 2 differ beyond the margin, 9 not decided``: the rows counted by short outcome
+    (``compact``: "differs beyond margin" counted as "differs")."""
     keys = [short_outcome(r) for _, r in rows.iterrows()]
+    if compact:
+        keys = ["differs" if k == "differs beyond margin" else k for k in keys]
     return ", ".join(f"{keys.count(k)} {_TALLY[k][keys.count(k) > 1]}" for k in SHORT_LABELS if keys.count(k))
 
 
@@ -305,46 +312,53 @@ def _headline(studies: Sequence[Study]) -> str:
         return "Flach & Kull: "
     p1, p3 = (num(REG.BY_ID[i].paper_value, 2) for i in ("fk.aupr_auprg.top1", "fk.aupr_auprg.top3"))
     o1, o3 = short_outcome(r1), short_outcome(r3)
-    return (f"Flach & Kull's headline (AUPR and AUPRG pick a different best model in {p1} of tasks, top three in {p3}) "
-            f"reads {_ci(r1)} and {_ci(r3)} in `{s.name}` ({o1 if o1 == o3 else f'{o1}, {o3}'}); ")
+    return (f"Flach & Kull's headline reads {_ci(r1)} and {_ci(r3)} in `{s.name}` against their {p1} and {p3} "
+            f"({o1 if o1 == o3 else f'{o1}, {o3}'}); ")
 
 
 def _need(s: Study, paper: str) -> str | None:
-    """``about 450``: the median task families that would decide a study's undecided claims of ``paper``."""
+    """``450``: about the median task families that would decide a study's undecided claims of ``paper``."""
     p = _primary(s, paper)
     need = p[[short_outcome(r) == "not decided" for _, r in p.iterrows()]]["families_80"].astype(float)
     need = need[np.isfinite(need)]
-    return f"about {about(need.median())}" if len(need) else None
+    return about(need.median()) if len(need) else None
+
+
+def _tallies(papers: Sequence[Study], paper: str) -> str:
+    """``6 hold, 2 not decided in both studies`` when every study tallies alike, else a tally per study."""
+    said = [tally(_primary(s, paper), compact=True) for s in papers]
+    if len(papers) > 1 and len(set(said)) == 1:
+        return f"{said[0]} in both studies"
+    return "; ".join(f"`{s.name}` {t}" for s, t in zip(papers, said, strict=True))
 
 
 def abstract(studies: Sequence[Study]) -> list[str]:
-    """At most three sentences: what was run, what replicated and what did not (each paper's primary
-    claims tallied by :func:`short_outcome`, Flach & Kull's headline pair said), and what could not be
-    decided with the task families that would decide it."""
+    """At most three short sentences: what was run, what replicated and what did not (each paper's primary
+    claims tallied by :func:`short_outcome`, "differs" and "differs beyond margin" counted together; Flach &
+    Kull's headline pair said), and what could not be decided with the task families that would decide it."""
     papers = [s for s in studies if not s.own_data and s.ok_tasks is not None]
     if not papers:
         return []
     ok = papers[0].ok_tasks
     models = int(ok["n_models"].median()) if "n_models" in ok.columns else FK_MODELS
-    folds = int(ok["n_folds"].median()) if "n_folds" in ok.columns else 10
-    what = ", ".join(f"`{s.name}` ({len(s.ok_tasks)} tasks, {s.ok_tasks['family'].nunique()} task families, median pi "
-                     f"{num(s.ok_tasks['pi'].median(), 3)})" for s in papers)
+    what = ", ".join(f"`{s.name}` {len(s.ok_tasks)}" + (" tasks in " if i == 0 else " in ")
+                     + f"{s.ok_tasks['family'].nunique()}" + (" task families" if i == 0 else "")
+                     for i, s in enumerate(papers))
     n = len(papers)
     count = {1: "One offline study", 2: "Two offline studies", 3: "Three offline studies"}.get(n, f"{n} offline studies")
-    out = [f"{count}, {models} scikit-learn learners in {folds}-fold cross-validation on {what}, "
-           f"{'stands' if n == 1 else 'stand'} in for Flach & Kull's {FK_TASKS} OpenML tasks."]
-    fk = "; ".join(f"`{s.name}` {tally(_primary(s, REG.FK))}" for s in papers)
-    out.append(f"{_headline(papers)}of their {len(_primary(papers[0], REG.FK))} claims, {fk}.")
-    boyd = "; ".join(f"`{s.name}` {tally(_primary(s, REG.BOYD))}" for s in papers)
+    out = [f"{count} ({what}; {models} learners) {'stands' if n == 1 else 'stand'} in for Flach & Kull's {FK_TASKS} OpenML tasks."]
+    out.append(f"{_headline(papers)}of their {len(_primary(papers[0], REG.FK))} claims, {_tallies(papers, REG.FK)}.")
     need = [(s.name, n) for s in papers if (n := _need(s, REG.FK))]
-    out.append(f"Of Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}, {boyd}"
-               + ("; deciding Flach & Kull's rest would take a median of " + " and ".join(n + (f" (`{name}`)" if len(need) > 1 else "") for name, n in need)
-                  + f" task families, against their {REG.FK_DATASETS} datasets" if need else "") + ".")
+    out.append(f"Of Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}, {_tallies(papers, REG.BOYD)}"
+               + ("; Flach & Kull's undecided would need about " + " and ".join(n + (f" (`{name}`)" if len(need) > 1 else "") for name, n in need)
+                  + f" task families (they used {REG.FK_DATASETS} datasets)" if need else "") + ".")
     return out
 
 
 #: Marks a cell whose own 95% interval excludes the paper's value (or 0) that Holm leaves undecided.
 DAGGER = "†"
+#: The line under the claims table that says what :data:`DAGGER` marks.
+DAGGER_NOTE = "Excludes the paper's value (or 0) before Holm's correction, not after."
 
 
 def claims_table(studies: Sequence[Study]) -> list[str]:
@@ -356,14 +370,13 @@ def claims_table(studies: Sequence[Study]) -> list[str]:
     if not papers or all(_primary(s).empty for s in papers):
         return []
     head = ["claim", "paper", *(f"`{s.name}` [95% interval]" for s in papers),
-            "outcome" + (f" ({' / '.join(f'`{s.name}`' for s in papers)} where they differ)" if len(papers) > 1 else "")]
+            "outcome" + (f" ({' / '.join(f'`{s.name}`' for s in papers)})" if len(papers) > 1 else "")]
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for paper in (REG.FK, REG.BOYD):
         out += _paper_rows(papers, paper, len(head))
     out.append("")
     if DAGGER in "".join(out):
-        out += [f"{DAGGER} Its own 95% interval excludes the paper's value (or 0), but not after Holm's correction over "
-                "the paper's claims.", ""]
+        out += [f"{DAGGER} {DAGGER_NOTE}", ""]
     return out
 
 
@@ -376,13 +389,30 @@ def _paper_rows(papers: Sequence[Study], paper: str, width: int) -> list[str]:
         return []
     checks = {i for r in rows for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
     title = "| " + " | ".join([f"**{RULE.PAPERS[paper]}**" + _sample(papers, paper)] + [""] * (width - 1)) + " |"
-    return [title] + [_claim_row(cid, paper, rows) for cid in [i for i in ids if i not in checks]
+    return [title] + [_claim_row(cid, paper, rows, name=row_name(cid, papers)) for cid in [i for i in ids if i not in checks]
                       + [i for i in ids if i in checks]]
 
 
-def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame]) -> str:
-    """One row of :func:`claims_table`: name, the paper's value, each study's cell, the outcome."""
-    cells, words, alike = [table_name(cid), paper_cell({"claim_id": cid, "paper": paper})], [], False
+#: The claims table's row of Boyd et al. 4.1, which says the finding in its name (:func:`row_name`).
+FOLD_ROW = "boyd.sec4_1.averaging_optimistic"
+
+
+def row_name(cid: str, studies: Sequence[Study]) -> str:
+    """A claim's name in the claims table (:func:`table_name`); Boyd 4.1's says where the fold means fall against
+    the merged AUPR, mildest to widest dispersion: ``4.1 fold means optimistic (they fall below: -0.004 to -0.072)``."""
+    if cid != FOLD_ROW or not (gaps := [g for s in studies if (g := fold_gaps(s))]):
+        return table_name(cid)
+    ends = [g[-1][1] for g in gaps]
+    side = "below" if all(e < 0 for e in ends) else "above" if all(e > 0 for e in ends) else "on either side"
+    said = list(dict.fromkeys(f"{g[0][1]:+.3f} to {g[-1][1]:+.3f}".replace("+", "") for g in gaps))
+    return f"4.1 fold means optimistic (they fall {side}: {' / '.join(said)})"
+
+
+def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame], *, name: str | None = None) -> str:
+    """One row of :func:`claims_table`: name, the paper's value (a dash when the paper gives no number),
+    each study's cell, the outcome."""
+    given = paper_cell({"claim_id": cid, "paper": paper})
+    cells, words, alike = [name or table_name(cid), "—" if given == "no number" else given], [], False
     for r in rows:
         if cid not in r.index:
             cells.append("")
@@ -404,16 +434,16 @@ def _sample(studies: Sequence[Study], paper: str) -> str:
     for s in studies:
         r = s.row("boyd.sec4_3.aupr_rises")
         if r is not None and np.isfinite(r["n_tasks"]) and np.isfinite(r["n_families"]):
-            parts.append(f"`{s.name}` {int(r['n_tasks'])} tasks in {int(r['n_families'])} task families")
+            parts.append(f"`{s.name}` {int(r['n_tasks'])} tasks, {int(r['n_families'])} families")
     d = next((s.downsampling for s in studies if s.downsampling is not None and "learner" in s.downsampling), None)
     k = d["learner"].astype(str).nunique() - int((d["learner"] == "all learners").any()) if d is not None else 0
-    return (f" (4.3's downsampling: {', '.join(parts)}" + (f"; {k} learners" if k else "") + ")") if parts else ""
+    return (f" (4.3: {'; '.join(parts)}" + (f"; {k} learners" if k else "") + ")") if parts else ""
 
 
-def trust_sentence(studies: Sequence[Study]) -> str | None:
-    """How far the answers can be trusted: each 95% interval's coverage counted in a known-truth
-    simulation (``oracle_coverage``, else ``coverage``; ``procedure_coverage`` when the table has it),
-    and each paper's claims decided together."""
+def _coverage(studies: Sequence[Study]) -> tuple[str, str | None, str] | None:
+    """``(oracle, procedure, sims)``: the span of each 95% interval's coverage counted in a known-truth
+    simulation (``oracle_coverage``, else ``coverage``), of ``procedure_coverage`` when the table has it, and
+    the fewest simulated studies (``" (20,000+ each)"``); rows with a p-value only."""
     rows = pd.concat([_primary(s) for s in studies if not s.own_data] or [pd.DataFrame()], ignore_index=True)
     if rows.empty:
         return None
@@ -424,52 +454,36 @@ def trust_sentence(studies: Sequence[Study]) -> str | None:
         c = c[np.isfinite(c)]
         return f"{c.min():.3f} to {c.max():.3f}" if len(c) else None
     oracle = span("oracle_coverage") or span("coverage")
-    if oracle is None:
-        return None
-    proc = span("procedure_coverage")
     n = rows["coverage_n"].astype(float) if "coverage_n" in rows else pd.Series(dtype=float)
     sims = f" ({int(n[np.isfinite(n)].min()):,}+ each)" if np.isfinite(n).any() else ""
+    return None if oracle is None else (oracle, span("procedure_coverage"), sims)
+
+
+def trust_sentence(studies: Sequence[Study]) -> str | None:
+    """How far the answers can be trusted: each 95% interval's coverage counted in a known-truth
+    simulation (:func:`_coverage`; the whole procedure's when the table has it), and each paper's claims
+    decided together."""
+    if (cov := _coverage(studies)) is None:
+        return None
+    oracle, proc, sims = cov
     return (f"Trust: each 95% interval covered the truth in {oracle} of simulated studies{sims}"
             + (f" ({proc} with the whole procedure simulated)" if proc else "")
             + f"; Holm's correction at {100 * REG.HOLM_ALPHA:g}% within each paper; \"not decided\" means the data "
             "cannot settle a claim, not that it failed.")
 
 
+def trust_clause(studies: Sequence[Study]) -> str | None:
+    """The trust answer in one short clause (the README's; :func:`trust_sentence` says it whole)."""
+    if (cov := _coverage(studies)) is None:
+        return None
+    return f"Trust: intervals covered the truth in {cov[0]} of simulated studies" + (
+        f" ({cov[1]} for the whole procedure)." if cov[1] else ".")
+
+
 def answer(studies: Sequence[Study]) -> list[str]:
     """At most :data:`MAX_SENTENCES` sentences, one per question, each with a clause per study."""
     makers = (as_different_sentence, sample_size_sentence, noise_sentence, sensitivity_sentence)
     return [s for s in (m(studies) for m in makers) if s][:MAX_SENTENCES]
-
-
-def description(s: Study) -> str:
-    """What the study ran, from its task table (one or two sentences, not counted in the answer)."""
-    ok = s.ok_tasks
-    if ok is None:
-        return f"`{s.name}`: no task table."
-    fam = ok["family"].nunique() if "family" in ok.columns else len(ok)
-    models = int(ok["n_models"].median()) if "n_models" in ok.columns and len(ok) else None
-    folds = int(ok["n_folds"].median()) if "n_folds" in ok.columns and len(ok) else None
-    src = set(ok["source"].astype(str)) if "source" in ok.columns else set()
-    what = f"`{s.name}`: {len(ok)} tasks from {fam} task families, pi {num(ok['pi'].min(), 3)} to {num(ok['pi'].max(), 3)} " \
-           f"(median {num(ok['pi'].median(), 3)})"
-    users = ok["task_id"].astype(str).str.startswith(USER_TASK_PREFIX).any() if "task_id" in ok.columns else False
-    if src == {"local"}:
-        what += (f"; a fixed panel of {models} scikit-learn learners run here in {folds}-fold cross-validation on "
-                 + ("your data files" if users else "datasets shipped in Python packages"))
-    elif models:
-        what += f"; {models} models per task"
-    return what + "."
-
-
-def offline_note(studies: Sequence[Study]) -> str | None:
-    """The one sentence that says what the offline studies are not (when any study is local)."""
-    if not any(s.ok_tasks is not None and "source" in s.ok_tasks and (s.ok_tasks["source"] == "local").all()
-               for s in studies):
-        return None
-    return (f"Flach & Kull ranked {FK_MODELS} models on each of {FK_TASKS} OpenML tasks from "
-            f"{REG.FK_DATASETS} datasets and do not give those tasks' pi distribution; the offline studies "
-            "stand in for that population, and the faithful OpenML study (`config/openml-paper.yaml`) is one "
-            "configuration away but was not run for these results.")
 
 
 def labels_used(studies: Sequence[Study]) -> list[str]:
