@@ -146,7 +146,7 @@ def test_one_table_holds_every_primary_claim_with_checks_apart(tmp_path):
     # Boyd 4.1's finding said in its row: the fold means' gap at the mildest and the widest dispersion
     (b0, *_), (b1, *_) = F.FOLD_SKEW[0.25], F.FOLD_SKEW[0.9]
     assert S.row_name("boyd.sec4_1.averaging_optimistic", studies) == \
-        f"4.1 fold means optimistic (they fall below: {b0:.3f} to {b1:.3f})"
+        f"4.1 share optimistic (fold means fall below: {b0:.3f} to {b1:.3f})"
     boyd = S.abstract(studies)[2]
     assert "2 checks hold by arithmetic" in boyd and "4 hold," in boyd
 

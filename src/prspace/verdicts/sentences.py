@@ -399,13 +399,13 @@ FOLD_ROW = "boyd.sec4_1.averaging_optimistic"
 
 def row_name(cid: str, studies: Sequence[Study]) -> str:
     """A claim's name in the claims table (:func:`table_name`); Boyd 4.1's says where the fold means fall against
-    the merged AUPR, mildest to widest dispersion: ``4.1 fold means optimistic (they fall below: -0.004 to -0.072)``."""
+    the merged AUPR, mildest to widest dispersion: ``4.1 share optimistic (fold means fall below: -0.004 to -0.072)``."""
     if cid != FOLD_ROW or not (gaps := [g for s in studies if (g := fold_gaps(s))]):
         return table_name(cid)
     ends = [g[-1][1] for g in gaps]
     side = "below" if all(e < 0 for e in ends) else "above" if all(e > 0 for e in ends) else "on either side"
     said = list(dict.fromkeys(f"{g[0][1]:+.3f} to {g[-1][1]:+.3f}".replace("+", "") for g in gaps))
-    return f"4.1 fold means optimistic (they fall {side}: {' / '.join(said)})"
+    return f"4.1 share optimistic (fold means fall {side}: {' / '.join(said)})"
 
 
 def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame], *, name: str | None = None) -> str:
