@@ -14,6 +14,7 @@ here but the papers' own constants (Flach & Kull's 886 tasks from 426 datasets, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -142,10 +143,12 @@ def fold_gaps(s: Study) -> list[tuple[float, float, float, float]]:
     verdict table has them, else ``boyd_fold_skew_summary.csv`` (aggregate ``mean_aupr``)."""
     v = s.verdicts
     ids = v["claim_id"].astype(str)
-    mine = v[ids.str.startswith("px.boyd.sec4_1.fold_mean_below_merged_d")]
-    if len(mine):
-        return sorted((float(str(r.claim_id).rsplit("_d", 1)[1]), -float(r.estimate), -float(r.ci_hi), -float(r.ci_lo))
-                      for r in mine.itertuples())
+    mine = v[ids.str.startswith("px.boyd.sec4_1.fold_mean_below_merged")]
+    if len(mine):  # the estimate is the signed gap (below 0: below); the widest dispersion's row has no suffix
+        at = [re.search(r"_d([0-9.]+)$", c) or re.search(r"dispersion d = ([0-9.]*[0-9])", str(t))
+              for c, t in zip(mine["claim_id"].astype(str), mine["claim"], strict=True)]
+        return sorted((float(m.group(1)), float(r.estimate), float(r.ci_lo), float(r.ci_hi))
+                      for m, r in zip(at, mine.itertuples(), strict=True) if m)
     t = s.fold_skew
     if t is None or not len(t) or not {"aggregate", "bias_mean", "bias_lo", "bias_hi"} <= set(t.columns):
         return []
