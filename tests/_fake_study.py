@@ -143,7 +143,7 @@ def sensitivity() -> pd.DataFrame:
     rows = []
     for cid in ("fk.aupr_auprg.top1", "fk.aupr_auroc.top1", "fk.aupr_auprg.spearman"):
         e, lo, hi, _, v = PRIMARY[cid]
-        for variant in ("saturated as agreement", "saturated left out", "pi >= 0.3", "one learner per family"):
+        for variant in ("saturated as agreement", "saturated left out", "pi >= 0.3", "one model per learner method"):
             moved = cid == "fk.aupr_auroc.top1" and variant == "pi >= 0.3"
             rows.append({"claim_id": cid, "variant": variant, "estimate": e + 0.01, "ci_lo": lo, "ci_hi": hi,
                          "verdict": "inconclusive: leans higher here" if moved else v})

@@ -104,7 +104,7 @@ def test_the_figure_draws_each_row_readable_and_the_checks_apart():
     grey = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels() if t.get_fontstyle() == "italic"]
     assert len(grey) == 1 and "upper quartile" in grey[0]
     labels = {t.get_text() for t in texts}
-    assert {"\u25cf check: replicates", "\u25a0 check: not decided"} <= labels  # each study's mark before its words
+    assert {"\u25cf check: replicates", "\u25a0 check: undecided"} <= labels  # each study's mark before its words
 
 
 def test_prspace_figure_writes_the_source_table_beside_the_figure(tmp_path):

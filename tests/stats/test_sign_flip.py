@@ -109,6 +109,18 @@ def test_power_at_the_smallest_step_is_the_large_null_value_at_every_seed():
     assert min(here) >= 0.97
 
 
+def test_power_does_not_fall_where_the_curve_starts_to_draw_its_sign_patterns():
+    """A population every family of which rises (11 families, mean 0.37, sd 0.15): decided with power 1 at 11
+    and 12 families (every pattern enumerated), it stays decided above :data:`POWER_EXACT_MAX`, where the patterns
+    are drawn. With 1,024 drawn patterns (before 2026-11-29) null studies at the floor 1/1,024 tied the study
+    there: power 0.14 at 14 families, 0.005 at 20, then 0.97 at 150 (seed 3)."""
+    rng = np.random.default_rng(1)
+    res = SF.run(rng.normal(0.35, 0.15, size=14), np.r_[np.arange(11), 0, 1, 2], n_sims=400, reruns=2, seed=0)
+    g, pw = SF.power_curve(res, 0.0, 0.01, 0.05 / 6, seed=3, reps=100, null=1000, grid=np.array([12, 14, 20, 40]))
+    assert pw[0] == 1.0 and (pw[1:] >= 0.8).all(), dict(zip(g.tolist(), pw.tolist(), strict=True))
+    assert SF.POWER_SETS == SF.RANDOM_SETS  # the verdict's own test's floor above EXACT_MAX
+
+
 def test_drawn_sign_patterns_above_sixteen_families_and_a_stat_in():
     rng = np.random.default_rng(4)
     fam = np.repeat(np.arange(20), 2)

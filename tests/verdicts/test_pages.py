@@ -54,11 +54,11 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.top1"]
     assert f"best model {_ci(e, lo, hi, 2)} (differs)" in same
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.top3"]
-    assert f"top three {_ci(e, lo, hi, 2)} (not decided)" in same
+    assert f"top three {_ci(e, lo, hi, 2)} (undecided)" in same
     e, lo, hi, _, v = F.PRIMARY["fk.as_different.spearman"]
     assert f"rank correlation {_ci(e, lo, hi, 3)} (differs)" in same
     # what the data can decide: the decided count, the median task families of the undecided rows' families_80
-    # (a row too close to call is not decided, and says so)
+    # (a row too close to call is undecided, and says so)
     undecided = [i for i, cid in enumerate(F.PRIMARY) if cid.startswith("fk.") and F.PRIMARY[cid][4].startswith("inconclusive")]
     border = [c for c in F.PRIMARY if c.startswith("fk.") and F.PRIMARY[c][4].startswith("borderline")]
     need = np.median([200 + 100 * i for i in undecided])
@@ -81,7 +81,7 @@ def test_the_answer_carries_the_fixture_numbers(tmp_path):
 #: The outcome each fake verdict says, told by hand from the rule's words (the oracle of the plain vocabulary).
 _PLAIN = (("equivalent", "replicates"), ("different, beyond the margin: holds", "holds"), ("different: holds", "holds"),
           ("different: contradicted", "does not hold"), ("different, beyond the margin", "differs beyond margin"),
-          ("different", "differs"), ("inconclusive", "not decided"), ("borderline", "too close to call"))
+          ("different", "differs"), ("inconclusive", "undecided"), ("borderline", "too close to call"))
 
 
 def _told(verdict: str) -> str:
@@ -93,7 +93,7 @@ def _tally(ids: list[str], *, compact: bool = False) -> str:
     if compact:  # the abstract counts "differs beyond margin" as "differs"
         said = ["differs" if k == "differs beyond margin" else k for k in said]
     one = {"replicates": "replicates", "holds": "holds", "differs beyond margin": "differs beyond the margin",
-           "differs": "differs", "does not hold": "does not hold", "not decided": "not decided",
+           "differs": "differs", "does not hold": "does not hold", "undecided": "undecided",
            "too close to call": "too close to call"}
     many = {**one, "replicates": "replicate", "holds": "hold", "differs beyond margin": "differ beyond the margin",
             "differs": "differ", "does not hold": "do not hold"}
@@ -105,20 +105,18 @@ def test_the_abstract_says_what_ran_what_replicated_and_what_would_decide(tmp_pa
     ab = S.abstract([s])
     assert 1 <= len(ab) <= 3
     ran, fk, boyd = ab
-    assert ran == "One offline study (`paperlike` 12 tasks in 6 task families; 4 learners) stands in for Flach & Kull's 886 OpenML tasks."
-    # the headline pair, against the paper's, each outcome in plain words
-    e1, lo1, hi1, *_ = F.PRIMARY["fk.aupr_auprg.top1"]
-    e3, lo3, hi3, *_ = F.PRIMARY["fk.aupr_auprg.top3"]
-    assert (f"headline reads {_ci(e1, lo1, hi1, 2)} and {_ci(e3, lo3, hi3, 2)} in `paperlike` against their 0.24 and 0.58 "
-            "(replicates, not decided)") in fk
+    assert ran == "One offline study (12 tasks, 4 learners) reruns both papers."
+    # the headline pair's outcomes in plain words, each a predicate
+    assert fk.startswith("Flach & Kull's headline: top-1 replicates, top-3 is undecided;")
     fk_ids = [i for i in REG.primary_ids() if i.startswith("fk.")]
-    assert f"of their {len(fk_ids)} claims, `paperlike` {_tally(fk_ids, compact=True)}." in fk
+    assert f"of their {len(fk_ids)} claims, {_tally(fk_ids, compact=True)}; " in fk
     boyd_ids = [i for i in REG.primary_ids() if i.startswith("boyd.")]
     assert boyd.startswith(f"Of Boyd et al.'s {len(boyd_ids)}, `paperlike` {_tally(boyd_ids, compact=True)}")
     # what would decide the rest: the median families_80 of Flach & Kull's undecided rows
     need = np.median([200 + 100 * i for i, c in enumerate(F.PRIMARY) if c.startswith("fk.")
                       and F.PRIMARY[c][4].startswith("inconclusive")])
-    assert f"Flach & Kull's undecided would need about {L.about(need)} task families (they used 426 datasets)." in boyd
+    assert fk.endswith(f"; about {L.about(need)} task families would decide the rest.")
+    assert S._said("undecided") == "is undecided" and S._said("differs") == "differs"
 
 
 def test_one_table_holds_every_primary_claim_with_checks_apart(tmp_path):
@@ -128,27 +126,28 @@ def test_one_table_holds_every_primary_claim_with_checks_apart(tmp_path):
     rows = [[c.strip() for c in ln.strip("|").split(" | ")] for ln in _body_rows("\n".join(lines))]
     titles = [r for r in rows if r[0].startswith("**")]
     claims = [r for r in rows if not r[0].startswith("**")]
-    assert [t[0].split("**")[1] for t in titles] == ["Flach & Kull (NIPS 2015)", "Boyd et al. (ICML 2012)"]
-    assert len(claims) == len(REG.primary_ids())
+    assert [t[0].split("**")[1] for t in titles] == ["Flach & Kull", "Boyd et al."]
+    # every claim a row but the checks by arithmetic, which share one row, last
+    assert len(claims) == len(REG.primary_ids()) - len(checks) + 1
     v = studies[0].verdicts.set_index("claim_id")
     by_name = {r[0]: r for r in claims}
-    for cid in REG.primary_ids():
+    for cid in [c for c in REG.primary_ids() if c not in checks]:
         r = by_name[S.row_name(cid, studies)]
         x = {**v.loc[cid], "claim_id": cid}
         dagger = S.DAGGER if cid == "boyd.sec4_1.averaging_optimistic" else ""  # [0.05, 0.12] excludes 0, undecided
-        assert r[2] == r[3] == L.value_cell(x) + dagger
-        assert r[4] == ("check" if cid in checks else _told(F.PRIMARY[cid][4])
-                        + (" (AUPR-AUPRG more alike)" if "more alike" in F.PRIMARY[cid][4] and "different" in F.PRIMARY[cid][4]
-                           else ""))
-    # the checks by arithmetic stand last among Boyd's rows, and the tallies count them apart
-    assert [r[0] for r in claims[-2:]] == [L.table_name(c) for c in REG.primary_ids() if c in checks]
-    assert f"{S.DAGGER} {S.DAGGER_NOTE}" in lines
-    # Boyd 4.1's finding said in its row: the fold means' gap at the mildest and the widest dispersion
+        assert r[2] == r[3] == S.range_cell(L.value_cell(x)) + dagger
+        assert r[4] == _told(F.PRIMARY[cid][4])
+    last = claims[-1]
+    assert last[0] == "checks: " + ", ".join(L.table_name(c) for c in REG.primary_ids() if c in checks)
+    said = {L.short_outcome({**v.loc[c], "claim_id": c}) for c in checks}
+    assert last[4] == ("hold" if said == {"check"} else last[4]) and last[4].strip()
+    assert any(S.DAGGER_NOTE in ln and ln.startswith(S.CELL_NOTE) for ln in lines)
+    # Boyd 4.1's finding said in its row: by how much the fold means fall below, mildest to widest dispersion
     (b0, *_), (b1, *_) = F.FOLD_SKEW[0.25], F.FOLD_SKEW[0.9]
     assert S.row_name("boyd.sec4_1.averaging_optimistic", studies) == \
-        f"4.1 share optimistic (fold means fall below: {b0:.3f} to {b1:.3f})"
+        f"folds optimistic (means {abs(b0):.3f}–{abs(b1):.3f} below)"
     boyd = S.abstract(studies)[2]
-    assert "2 checks hold by arithmetic" in boyd and "4 hold," in boyd
+    assert "2 checks hold" in boyd and "4 hold," in boyd
 
 
 def test_boyd_4_1_says_what_the_data_show(tmp_path):
@@ -172,22 +171,28 @@ def test_boyd_4_1_says_what_the_data_show(tmp_path):
         S.boyd_sentence([s])
 
 
-def test_trust_cites_the_coverage_counted_and_the_procedures_when_given(tmp_path):
+def test_trust_cites_the_procedures_coverage_and_the_rows_short_of_the_level(tmp_path):
+    """With the whole procedure's coverage, trust cites it (not the oracle's, near 95% by construction) and
+    counts the rows short of 95% by more than two MC SE; without it, the oracle's, named as such."""
     s = _study(tmp_path)
     cov = VR.primary(s.verdicts)["coverage"]
-    said = S.trust_sentence([s])
-    assert f"covered the truth in {cov.min():.3f} to {cov.max():.3f} of simulated studies (20,000+ each)" in said
-    assert "whole procedure" not in said
-    # the coverage helper's names: oracle_coverage for the same column, procedure_coverage beside it
-    v = s.verdicts.drop(columns=["oracle_coverage", "procedure_coverage"], errors="ignore").rename(
-        columns={"coverage": "oracle_coverage"})
-    v["procedure_coverage"] = np.where(v["role"] == "primary", 0.93, np.nan)
-    v.loc[v["claim_id"] == "fk.aupr_auprg.top1", "procedure_coverage"] = 0.961
+    v = s.verdicts.drop(columns=["procedure_coverage", "procedure_coverage_mc_se"], errors="ignore")
     s.verdicts = normalise(v)
     said = S.trust_sentence([s])
-    assert f"{cov.min():.3f} to {cov.max():.3f}" in said and "(0.930 to 0.961 with the whole procedure simulated)" in said
-    assert S.trust_clause([s]) == (f"Trust: intervals covered the truth in {cov.min():.3f} to {cov.max():.3f} of simulated "
-                                   "studies (0.930 to 0.961 for the whole procedure).")
+    assert f"covered the truth in {cov.min():.3f} to {cov.max():.3f} of simulated studies (20,000+ each)" in said
+    assert "its level corrected on the population (the whole procedure not simulated)" in said
+    v = v.copy()
+    v["procedure_coverage"] = np.where(v["role"] == "primary", 0.95, np.nan)
+    v["procedure_coverage_mc_se"] = np.where(v["role"] == "primary", 0.01, np.nan)
+    first, second = (v["role"] == "primary").to_numpy().nonzero()[0][:2]
+    v.loc[first, "procedure_coverage"] = 0.929  # 0.929 + 2 * 0.01 < 0.95: short
+    v.loc[second, "procedure_coverage"] = 0.931  # 0.931 + 2 * 0.01 > 0.95: within its MC error
+    s.verdicts = normalise(v)
+    said = S.trust_sentence([s])
+    n = len(VR.primary(s.verdicts))
+    assert "covered the truth in 0.929 to 0.950 of simulated studies that rerun the whole procedure" in said
+    assert f"; 1 of {n} rows fall short of 95% by more than two Monte Carlo errors" in said
+    assert "level corrected on the population" not in said
 
 
 def test_outcomes_are_said_in_one_plain_vocabulary(tmp_path):
@@ -197,8 +202,8 @@ def test_outcomes_are_said_in_one_plain_vocabulary(tmp_path):
     tables = [_study(tmp_path).verdicts] + [load_study(n, ROOT / "results" / n / "tables").verdicts for n in STUDIES]
     said = {"equivalent": {"replicates", "does not hold"}, "different": {"differs", "holds", "does not hold"},
             "different, beyond the margin": {"differs beyond margin", "holds", "does not hold"},
-            "different, by less than the margin": {"differs"}, "inconclusive": {"not decided"},
-            "borderline": {"too close to call"}, "": {"not decided"}}
+            "different, by less than the margin": {"differs"}, "inconclusive": {"undecided"},
+            "borderline": {"too close to call"}, "": {"undecided"}}
     for v in tables:
         for _, r in VR.primary(v).iterrows():
             short, plain = L.short_outcome(r), L.plain_outcome(r)
@@ -211,7 +216,7 @@ def test_outcomes_are_said_in_one_plain_vocabulary(tmp_path):
                 assert ("beyond the margin" in plain) == (short == "differs beyond margin"), plain
             assert short in said[str(r["outcome"]) if r["outcome"] == r["outcome"] else ""], (r["claim_id"], short)
             assert not CODED.search(plain), plain
-            if short == "not decided" and np.isfinite(float(r.get("families_80", np.nan))):
+            if short == "undecided" and np.isfinite(float(r.get("families_80", np.nan))):
                 n = float(re.search(r"about ([\d,]+) task families would decide", plain).group(1).replace(",", ""))
                 assert abs(n - float(r["families_80"])) <= 0.05 * float(r["families_80"])
             assert ("not after Holm's correction" in plain) == L.excluded_not_decided(r)
@@ -453,7 +458,7 @@ def test_tally_counts_short_outcomes_in_their_order():
     v = normalise(pd.DataFrame({"claim_id": list("abcde"), "kind": ["share", "share", "share", "direction", "share"],
                                 "verdict": ["equivalent: replicates", "different: higher here", "cannot be told",
                                             "different: holds", "inconclusive: leans lower here"]}))
-    assert S.tally(v) == "1 replicates, 1 holds, 1 differs, 2 not decided"
+    assert S.tally(v) == "1 replicates, 1 holds, 1 differs, 2 undecided"
     assert L.verdict_key("differs beyond noise") == "differs beyond noise"
     assert L.verdict_key("does not hold: AUPR and AUPRG are more alike") == "does not hold"
 
@@ -500,12 +505,12 @@ def _what_it_found() -> str:
 
 
 def _reader_words(text: str) -> int:
-    """Words as a reader counts them: tokens with a letter (a number or an interval is not a word), without
-    comments, link targets or an image's address."""
+    """Words as a reader counts them on the rendered page: tokens with a letter or a digit (a number is a word; a
+    table's rules, a dash or a dagger are not), without comments, link targets or an image's address."""
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
-    return len([w for w in text.split() if re.search("[A-Za-z]", w)])
+    return len([w for w in text.split() if re.search("[A-Za-z0-9]", w)])
 
 
 def test_no_coded_label_in_the_readme_or_a_summary_page(tmp_path):
@@ -523,14 +528,15 @@ def test_readme_says_what_it_found_in_300_words_with_one_table_and_the_forest_pl
     table = [ln for ln in sec.splitlines() if ln.startswith("|")]
     assert _reader_words(sec) <= 300, _reader_words(sec)  # the whole section: the table, the plot's alt text, the prose
     # one table: a row per primary claim of both papers, and a row naming each paper
-    assert len(_body_rows("\n".join(table))) == len(REG.primary_ids()) + 2
+    checks = [c for c in REG.primary_ids() if REG.by_construction(c)]
+    assert len(_body_rows("\n".join(table))) == len(REG.primary_ids()) - len(checks) + 1 + 2  # the checks share a row
     assert sum(1 for ln in table if re.match(r"^\|( ?-+ ?\|)+$", ln.replace(" ", ""))) == 1
     # the forest plot on the first screen: right under the heading, before the answer
     assert sec.index("](results/claims_forest.png)") < sec.index("<!-- include: results/summary.md The%20answer -->")
     # the headline pair of the paper-like study, as its verdict table says it
     v = load_study("paperlike", ROOT / "results" / "paperlike" / "tables")
-    pair = [f"{S._ci(v.row(i))}" for i in ("fk.aupr_auprg.top1", "fk.aupr_auprg.top3")]
-    assert f"reads {pair[0]} and {pair[1]} in `paperlike`" in sec
+    pair = [S.range_cell(L.value_cell({**v.row(i), "claim_id": i})) for i in ("fk.aupr_auprg.top1", "fk.aupr_auprg.top3")]
+    assert all(f"| {p} |" in sec or f"| {p}{S.DAGGER} |" in sec for p in pair), pair
 
 
 def test_docs_describe_the_papers_as_they_are():

@@ -82,7 +82,7 @@ DISAGREEMENT_BY_BALANCE = Table("disagreement_by_balance", "Observed disagreemen
 SKEW_EVIDENCE = Table("skew_evidence", "Evidence rows: skew as the explanation of the disagreement", _N)
 CONTROLLED_SKEW_PER_TASK = Table("controlled_skew_per_task", "Skew isolated, per task: disagreement at each target pi with the negatives reweighted", _N, md=False)
 CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK = Table("controlled_skew_counterfactual_per_task", "Skew counterfactual, per task: each task's disagreement at its reference pi", _N, md=False)
-PANEL_SENSITIVITY = Table("panel_sensitivity", "Panel sensitivity: every model vs one model per learner family", _N)
+PANEL_SENSITIVITY = Table("panel_sensitivity", "Panel sensitivity: every model vs one model per learner method", _N)
 LEARNER_WINNERS = Table("learner_winners", "The best learner across tasks, its margin and the tasks that decide it", _L)
 CD_TESTS = Table("cd_tests", "Critical-difference diagrams: Friedman test and Nemenyi critical difference per metric", _L)
 CD_METRIC_PAIRS = Table("cd_metric_pairs", "Do two metrics order the learners differently across tasks beyond noise?", _L)

@@ -30,7 +30,7 @@ PANELS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 #: Colour of each outcome label (``prspace.verdicts.verdict_labels.SHORT_LABELS``; tests check every one has one).
 OUTCOME_COLOURS: dict[str, str] = {
     "replicates": "#1b9e77", "holds": "#1b9e77", "differs": "#d95f02", "differs beyond margin": "#b2182b",
-    "does not hold": "#b2182b", "too close to call": "#7570b3", "not decided": "#737373",
+    "does not hold": "#b2182b", "too close to call": "#7570b3", "undecided": "#737373",
     "check": "#737373",
 }
 #: A row with ``by_construction`` True: an implementation check, drawn apart (hollow marks, grey name).

@@ -34,7 +34,7 @@ DIFFERENCES: tuple[Difference, ...] = (
         "the paper's estimand averages over random panels; ours is conditional on one panel, so learner variation is "
         "outside every interval. panel_draws.csv gives each primary estimate's spread over random panels drawn per task "
         f"(20 of the study's 30; and, as Flach & Kull drew, 30 of a pool of {len(PANELS['pool'])} learners in "
-        "results/panel-pool, made by make panel-pool), panel_sensitivity.csv the estimates with one model per learner family"),
+        "results/panel-pool, made by make panel-pool), panel_sensitivity.csv the estimates with one model per learner method"),
     Difference(
         "population of tasks",
         "886 OpenML binary tasks covering 426 datasets",

@@ -20,7 +20,7 @@ from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.metrics.names import METRIC_LABELS
 from prspace.verdicts.interval_rule import BORDERLINE, OUTCOMES
-from prspace.verdicts.verdict_labels import num
+from prspace.verdicts.verdict_labels import num, verdict_key
 
 #: The offline studies whose question is the papers'. Every other study of local data is a user's
 #: own data, whose page opens with the per-task picks; a study on OpenML is the papers' question.
@@ -286,3 +286,20 @@ def offline_note(studies: Sequence[Study]) -> str | None:
             f"{REG.FK_DATASETS} datasets and do not give those tasks' pi distribution; the offline studies "
             "stand in for that population, and the faithful OpenML study (`config/openml-paper.yaml`) is one "
             "configuration away but was not run for these results.")
+
+
+def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[str]]:
+    """From ``sensitivity.csv``: the primary claims whose verdict is the same in every variant,
+    those that change (claim id, variant, verdict there), and the variants."""
+    sens = s.sensitivity
+    if sens is None or not len(sens):
+        return [], [], []
+    base = s.verdicts.set_index("claim_id")["verdict"]
+    same, changed = [], []
+    for cid, g in sens.groupby("claim_id", sort=False):
+        if cid not in base.index:
+            continue
+        moved = [(cid, str(r.variant), str(r.verdict)) for r in g.itertuples()
+                 if verdict_key(r.verdict) != verdict_key(base[cid])]
+        (changed.extend(moved) if moved else same.append(cid))
+    return same, changed, list(dict.fromkeys(sens["variant"].astype(str)))

@@ -352,14 +352,15 @@ def _counted(sub: CB.Result | SF.Result, a_used: float, main: bool) -> dict[str,
             **{f"coverage_{e}": float(cov[e][0]) if cov else nan for e in _ENDS}}
 
 
-def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: bool, n_claims: int,
+def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: bool, a_pow: float,
            seed: int) -> dict[str, float]:
-    """The families for 80% power (also at the interval's ends) and the power here; NaN where not simulated."""
+    """The families for 80% power (also at the interval's ends) and the power here, at the error ``a_pow`` the
+    row's tests are read at (Holm's ``0.05 / h``; until 2026-11-29 Holm's first step, ``0.05 / k``, a lower
+    bound: Amendment 5); NaN where not simulated."""
     n80 = here = n80_lo = n80_hi = _NAN
     # a sign-flip claim without spread (every task 0) has nothing to simulate: no power is stated
     flat_sf = isinstance(b.res, SF.Result) and not b.res.se[0] > 0
     if power and ok and not flat_sf:
-        a_pow = REG.HOLM_ALPHA / max(n_claims, 1)
         est = float(b.res.estimate[b.k])
         n80, here = _families_80(b, b.value, m, a_pow, seed)
         # the plug-in at the 95% interval's ends: the population's effect moved to each end
@@ -371,7 +372,7 @@ def _power(b: Bootstrapped, m: float, lo: float, hi: float, *, power: bool, ok: 
 
 
 def _decided_row(b: Bootstrapped, m: float, pj: dict[str, tuple[float, np.ndarray]] | None, pa: float, h: float,
-                 holm_mc: float, *, main: bool, power: bool, ok: bool, n_claims: int, seed: int) -> dict[str, object]:
+                 holm_mc: float, *, main: bool, power: bool, ok: bool, seed: int) -> dict[str, object]:
     """One claim's row of :func:`decide_family` but its run's settings and its parts."""
     a_used = REG.HOLM_ALPHA / h if h else REG.HOLM_ALPHA
     sub = _one(b)
@@ -381,7 +382,7 @@ def _decided_row(b: Bootstrapped, m: float, pj: dict[str, tuple[float, np.ndarra
     return {"claim_id": b.claim_id, "estimate": float(b.res.estimate[b.k]), "ci_lo": float(lo[0]),
             "ci_hi": float(hi[0]), "level": REG.CLAIM_LEVEL, "ci95_lo": float(lo[0]), "ci95_hi": float(hi[0]),
             **counted, "p_decide": pm["decide"][0], "p_holm": pa, "holm_multiplier": h,
-            **_power(b, m, float(lo[0]), float(hi[0]), power=power, ok=ok, n_claims=n_claims, seed=seed),
+            **_power(b, m, float(lo[0]), float(hi[0]), power=power, ok=ok, a_pow=a_used, seed=seed),
             "p_diff": pm["diff"][0], "p_equiv": pm["equiv"][0], "p_beyond": pm["beyond"][0],
             "p_diff_mc": pm["diff"][1], "p_equiv_mc": pm["equiv"][1], "p_beyond_mc": pm["beyond"][1],
             "p_holm_mc": holm_mc, "alpha_used": a_used, "value": b.value, "margin": m, "n_tasks": b.n_tasks,
@@ -421,8 +422,7 @@ def decide_family(boots: list[Bootstrapped], *, n_boot: int, seed: int, margin_f
     proc = NP.of_results([(b.res, b.k) for b in boots], procedure if main else None, seed=[seed, 80])
     rows = []
     for i, (b, m, pj, pa, h, holm_mc) in enumerate(zip(boots, margins, ps, adj, mult, holm_mcs, strict=True)):
-        row = _decided_row(b, m, pj, pa, h, holm_mc, main=main, power=power and main, ok=ok[i], n_claims=len(boots),
-                           seed=seed)
+        row = _decided_row(b, m, pj, pa, h, holm_mc, main=main, power=power and main, ok=ok[i], seed=seed)
         rows.append({**row, **proc[i], "n_boot": int(n_boot), "seed": int(seed), "parts": parts.get(b.claim_id, "")})
     return pd.DataFrame(rows, columns=[*DECISION_COLUMNS, "parts", "method"])
 

@@ -48,7 +48,6 @@ from prspace.verdicts.sentences import (
     answer,
     boyd_sentence,
     claims_table,
-    trust_clause,
     trust_sentence,
 )
 from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
@@ -213,7 +212,7 @@ def _primary_intro(rows: pd.DataFrame) -> str:
                         "errors")
     return (f"**The papers' claims** ({n} primary claims; each outcome in plain words: replicates (within the margin of "
             f"the paper's value), differs (beyond the margin when wholly beyond it), holds or does not hold (a claimed "
-            f"direction), not decided, or too close to call (within Monte Carlo error of the threshold); the rule's own "
+            f"direction), undecided, or too close to call (within Monte Carlo error of the threshold); the rule's own "
             f"outcome, Lakens, Scheel & Isager's, is column `outcome` of `verdicts.csv`; each paper's claims decided together by Holm-adjusted p-values at {100 * REG.HOLM_ALPHA:g}% family-wise error"
             f"{counted}; the paper's words are in the footnotes):")
 
@@ -328,12 +327,13 @@ def _answer_block(studies: Sequence[Study]) -> list[str]:
 
 
 def headline_block(studies: Sequence[Study], *, table: bool = True) -> list[str]:
-    """The answer in two minutes: the abstract, then the one table of every primary claim and the trust clause
-    (``table``: the README's 300 words), else :func:`details_block` (Boyd et al. 4.1 and trust, in full)."""
+    """The answer in two minutes: the abstract, then the one table of every primary claim (``table``: the
+    README's 300 words; trust is said in full on the results page), else :func:`details_block` (Boyd et al. 4.1
+    and trust, in full)."""
     ab = abstract(studies)
     out = [" ".join(ab), ""] if ab else []
     if table:
-        return out + claims_table(studies) + [x for x in [trust_clause(studies)] if x for x in (x, "")]
+        return out + claims_table(studies)
     return out + details_block(studies)
 
 

@@ -1,6 +1,6 @@
 """The sensitivity tables of the primary verdicts: every claim at half and twice its margin
 (:func:`margin_sensitivity_table`), and Flach & Kull's primary rows on subsets of the tasks and on one
-model per learner family (:func:`sensitivity_table`); exploratory, beside the decisions, never replacing them.
+model per learner method (:func:`sensitivity_table`); exploratory, beside the decisions, never replacing them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
-from prspace.verdicts.pagedata import Study
+from prspace.verdicts.pagedata import Study, robust_ids
 from prspace.verdicts.primary import (
     _GAPS,
     _KIND,
@@ -27,7 +27,6 @@ from prspace.verdicts.primary import (
     primary_rows,
 )
 from prspace.verdicts.rule import MIN_FAMILIES, apply_rule, decide, evidence_frame, few_families
-from prspace.verdicts.sentences import robust_ids
 from prspace.verdicts.verdict_labels import label, value_cell, verdict_key
 
 MARGIN_COLUMNS = ["claim_id", "paper", "margin", "estimate", "ci_lo", "ci_hi", "level", "p_holm", "verdict"]
@@ -80,8 +79,8 @@ def sensitivity_variants(tasks: pd.DataFrame | None, task_ids: Sequence[str]) ->
     return out
 
 
-#: The variant of :func:`sensitivity_table` ranking one model per learner family.
-ONE_PER_FAMILY = "one learner per family"
+#: The variant of :func:`sensitivity_table` ranking one model per learner method (hyperparameter variants of one method).
+ONE_PER_FAMILY = "one model per learner method"
 
 
 #: One variant of :func:`sensitivity_table`: its name, its task ids, the per-task table it ranks and the
@@ -131,7 +130,7 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
                       noise_pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Flach & Kull's primary rows recomputed on each :func:`sensitivity_variants` subset, and on
     ``per_task_one_per_family`` (the per-task table of the same tasks ranked with one model per
-    learner family: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
+    learner method: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
     :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
     so). Columns :data:`SENSITIVITY_COLUMNS`. The level correction of each variant rests on at most
     :data:`SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'

@@ -5,7 +5,7 @@ how far the answers can be trusted, and at most :data:`MAX_SENTENCES` sentences 
 the verdict tables (and a study's own tables); what a study ran: :mod:`prspace.verdicts.pagedata`. (A user's own data:
 :func:`prspace.verdicts.pagedata.own_data_section`.)
 
-One module of about 480 lines on purpose: every sentence of the answer reads the same rows through
+One module of about 500 lines on purpose: every sentence of the answer reads the same rows through
 the same helpers, and the folder holds its fifteen modules.
 
 Every number in a sentence is a cell of a table (:mod:`prspace.verdicts.pagedata`); nothing is typed
@@ -26,9 +26,9 @@ from prspace.stats import cluster_bootstrap as CB
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.pagedata import (
     FK_MODELS,
-    FK_TASKS,
     PICK_METRICS,
     Study,
+    robust_ids,
     typical_best_set_size,
 )
 from prspace.verdicts.verdict_labels import (
@@ -44,7 +44,6 @@ from prspace.verdicts.verdict_labels import (
     short_outcome,
     table_name,
     value_cell,
-    verdict_key,
 )
 
 MAX_SENTENCES = 7
@@ -76,17 +75,11 @@ def _rows(s: Study, ids: Sequence[str]) -> pd.DataFrame:
 
 def _clauses(studies: Sequence[Study], one) -> list[str]:
     """``one(study)`` per study (None: nothing to say), prefixed by the study's name when there are several."""
-    out = []
-    for s in studies:
-        c = one(s)
-        if c:
-            out.append(f"`{s.name}` {c}" if len(studies) > 1 else c)
-    return out
+    return [f"`{s.name}` {c}" if len(studies) > 1 else c for s in studies if (c := one(s))]
 
 
 def _sentence(head: str, studies: Sequence[Study], one, tail: str = ".") -> str | None:
-    """``head`` followed by the studies' clauses (:func:`_clauses`) joined by "; " and ``tail``;
-    None when no study has anything to say."""
+    """``head``, the studies' clauses (:func:`_clauses`) joined by "; ", ``tail``; None if none says anything."""
     cl = _clauses(studies, one)
     return head + "; ".join(cl) + tail if cl else None
 
@@ -95,7 +88,7 @@ def _holm_note(r: pd.Series) -> str:
     """The row's short outcome (:func:`short_outcome`), and for an undecided row whose own 95% interval
     excludes 0 why it is undecided: Holm's adjusted p (the interval is the claim's own)."""
     if excluded_not_decided(r):
-        return f"not decided: its own 95% interval excludes 0, but Holm-adjusted p is {num(r['p_holm'], 2)}"
+        return f"undecided: its own 95% interval excludes 0, but Holm-adjusted p is {num(r['p_holm'], 2)}"
     return short_outcome(r)
 
 
@@ -204,23 +197,6 @@ def boyd_sentence(studies: Sequence[Study]) -> str | None:
     return f"Boyd et al. 4.1 (fold averaging \"can lead to\" optimistic AUPR): {body}: {JENSEN}."
 
 
-def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[str]]:
-    """From ``sensitivity.csv``: the primary claims whose verdict is the same in every variant,
-    those that change (claim id, variant, verdict there), and the variants."""
-    sens = s.sensitivity
-    if sens is None or not len(sens):
-        return [], [], []
-    base = s.verdicts.set_index("claim_id")["verdict"]
-    same, changed = [], []
-    for cid, g in sens.groupby("claim_id", sort=False):
-        if cid not in base.index:
-            continue
-        moved = [(cid, str(r.variant), str(r.verdict)) for r in g.itertuples()
-                 if verdict_key(r.verdict) != verdict_key(base[cid])]
-        (changed.extend(moved) if moved else same.append(cid))
-    return same, changed, list(dict.fromkeys(sens["variant"].astype(str)))
-
-
 def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
     def one(s: Study) -> str | None:
         same, changed, mine = robust_ids(s)
@@ -237,11 +213,9 @@ def sensitivity_sentence(studies: Sequence[Study]) -> str | None:
 
 
 def sample_size_sentence(studies: Sequence[Study]) -> str | None:
-    """What the data can and cannot decide, and the population that would: per study the primary
-    claims decided (a borderline row is not decided), and for the undecided ones the families that
-    would decide with 80% power (``families_80``, simulated from the study's own families; those
-    that never decide within the simulated grid said so), the plug-in's range over each claim's 95%
-    interval (``families_80_lo`` / ``_hi``), against Flach & Kull's 426 datasets."""
+    """What the data can decide, and the population that would: per study the primary claims decided (not a
+    borderline row), for the undecided the families that decide with 80% power (``families_80``, simulated from the
+    study's own; range over the 95% interval: ``families_80_lo`` / ``_hi``), against Flach & Kull's 426 datasets."""
     def one(s: Study) -> str | None:
         if s.own_data:
             return None
@@ -284,8 +258,8 @@ def sample_size_sentence(studies: Sequence[Study]) -> str | None:
 _TALLY = {"replicates": ("replicates", "replicate"), "holds": ("holds", "hold"),
           "differs beyond margin": ("differs beyond the margin", "differ beyond the margin"),
           "differs": ("differs", "differ"), "does not hold": ("does not hold", "do not hold"),
-          "not decided": ("not decided", "not decided"), "too close to call": ("too close to call", "too close to call"),
-          "check": ("check holds by arithmetic", "checks hold by arithmetic")}
+          "undecided": ("undecided", "undecided"), "too close to call": ("too close to call", "too close to call"),
+          "check": ("check holds", "checks hold")}
 
 
 def _primary(s: Study, paper: str | None = None) -> pd.DataFrame:
@@ -299,7 +273,7 @@ def _primary(s: Study, paper: str | None = None) -> pd.DataFrame:
 
 
 def tally(rows: pd.DataFrame, *, compact: bool = False) -> str:
-    """``1 replicates, 2 differ beyond the margin, 9 not decided``: the rows counted by short outcome
+    """``1 replicates, 2 differ beyond the margin, 9 undecided``: the rows counted by short outcome
     (``compact``: "differs beyond margin" counted as "differs")."""
     keys = [short_outcome(r) for _, r in rows.iterrows()]
     if compact:
@@ -308,27 +282,32 @@ def tally(rows: pd.DataFrame, *, compact: bool = False) -> str:
 
 
 def _headline(studies: Sequence[Study]) -> str:
-    """Flach & Kull's headline pair in the paper-like study (else the last study), with the paper's."""
+    """Flach & Kull's headline pair's outcome in the paper-like study (else the last study)."""
     s = next((x for x in studies if x.name == "paperlike"), studies[-1])
     r1, r3 = s.row("fk.aupr_auprg.top1"), s.row("fk.aupr_auprg.top3")
     if r1 is None or r3 is None:
-        return "Flach & Kull: "
-    p1, p3 = (num(REG.BY_ID[i].paper_value, 2) for i in ("fk.aupr_auprg.top1", "fk.aupr_auprg.top3"))
+        return "Flach & Kull:"
     o1, o3 = short_outcome(r1), short_outcome(r3)
-    return (f"Flach & Kull's headline reads {_ci(r1)} and {_ci(r3)} in `{s.name}` against their {p1} and {p3} "
-            f"({o1 if o1 == o3 else f'{o1}, {o3}'}); ")
+    if o1 == o3:
+        return f"Flach & Kull's headline pair {_said(o1)};"
+    return f"Flach & Kull's headline: top-1 {_said(o1)}, top-3 {_said(o3)};"
+
+
+def _said(short: str) -> str:
+    """A short outcome as a predicate: ``replicates``, ``is undecided``."""
+    return short if short in ("replicates", "holds", "differs", "differs beyond margin", "does not hold") else f"is {short}"
 
 
 def _need(s: Study, paper: str) -> str | None:
     """``450``: about the median task families that would decide a study's undecided claims of ``paper``."""
     p = _primary(s, paper)
-    need = p[[short_outcome(r) == "not decided" for _, r in p.iterrows()]]["families_80"].astype(float)
+    need = p[[short_outcome(r) == "undecided" for _, r in p.iterrows()]]["families_80"].astype(float)
     need = need[np.isfinite(need)]
     return about(need.median()) if len(need) else None
 
 
 def _tallies(papers: Sequence[Study], paper: str) -> str:
-    """``6 hold, 2 not decided in both studies`` when every study tallies alike, else a tally per study."""
+    """``6 hold, 2 undecided in both studies`` when every study tallies alike, else a tally per study."""
     said = [tally(_primary(s, paper), compact=True) for s in papers]
     if len(papers) > 1 and len(set(said)) == 1:
         return f"{said[0]} in both studies"
@@ -344,56 +323,65 @@ def abstract(studies: Sequence[Study]) -> list[str]:
         return []
     ok = papers[0].ok_tasks
     models = int(ok["n_models"].median()) if "n_models" in ok.columns else FK_MODELS
-    what = ", ".join(f"`{s.name}` {len(s.ok_tasks)}" + (" tasks in " if i == 0 else " in ")
-                     + f"{s.ok_tasks['family'].nunique()}" + (" task families" if i == 0 else "")
-                     for i, s in enumerate(papers))
+    tasks = " and ".join(str(len(s.ok_tasks)) for s in papers)
     n = len(papers)
     count = {1: "One offline study", 2: "Two offline studies", 3: "Three offline studies"}.get(n, f"{n} offline studies")
-    out = [f"{count} ({what}; {models} learners) {'stands' if n == 1 else 'stand'} in for Flach & Kull's {FK_TASKS} OpenML tasks."]
-    out.append(f"{_headline(papers)}of their {len(_primary(papers[0], REG.FK))} claims, {_tallies(papers, REG.FK)}.")
-    need = [(s.name, n) for s in papers if (n := _need(s, REG.FK))]
-    out.append(f"Of Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}, {_tallies(papers, REG.BOYD)}"
-               + ("; Flach & Kull's undecided would need about " + " and ".join(n + (f" (`{name}`)" if len(need) > 1 else "") for name, n in need)
-                  + f" task families (they used {REG.FK_DATASETS} datasets)" if need else "") + ".")
+    out = [f"{count} ({tasks} tasks, {models} learners) {'reruns' if n == 1 else 'rerun'} both papers."]
+    s = next((x for x in papers if x.name == "paperlike"), papers[-1])
+    need = _need(s, REG.FK)
+    out.append(f"{_headline(papers)} of their {len(_primary(s, REG.FK))} claims, {tally(_primary(s, REG.FK), compact=True)}"
+               + (f" in `{s.name}`" if n > 1 else "") + (f"; about {need} task families would decide the rest" if need else "")
+               + ".")
+    out.append(f"Of Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}, {_tallies(papers, REG.BOYD)}.")
     return out
 
 
 #: Marks a cell whose own 95% interval excludes the paper's value (or 0) that Holm leaves undecided.
 DAGGER = "†"
+#: The line under the claims table: what a study's cell holds.
+CELL_NOTE = "Estimate (95% interval)."
 #: The line under the claims table that says what :data:`DAGGER` marks.
-DAGGER_NOTE = "Excludes the paper's value (or 0) before Holm's correction, not after."
+DAGGER_NOTE = "excludes the paper's value before correction only."
 
 
 def claims_table(studies: Sequence[Study]) -> list[str]:
-    """One table of every primary claim of both papers: a few words naming it, the paper's value, each
-    study's estimate with its 95% interval, and the outcome in plain words (:func:`short_outcome`; one
-    label when the studies agree). Checks by arithmetic stand last in their paper's rows and say
-    ``check``; :data:`DAGGER` and the line after the table mark an interval that Holm leaves undecided."""
+    """One table of every primary claim of both papers: its name, the paper's value, each study's estimate (95%
+    interval), the outcome in plain words (:func:`short_outcome`; one label when the studies agree); checks by
+    arithmetic last, saying ``check``; :data:`DAGGER` marks an interval that Holm leaves undecided."""
     papers = [s for s in studies if not s.own_data]
     if not papers or all(_primary(s).empty for s in papers):
         return []
-    head = ["claim", "paper", *(f"`{s.name}` [95% interval]" for s in papers),
+    head = ["claim", "paper", *(f"`{s.name}`" for s in papers),
             "outcome" + (f" ({' / '.join(f'`{s.name}`' for s in papers)})" if len(papers) > 1 else "")]
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for paper in (REG.FK, REG.BOYD):
         out += _paper_rows(papers, paper, len(head))
     out.append("")
-    if DAGGER in "".join(out):
-        out += [f"{DAGGER} {DAGGER_NOTE}", ""]
-    return out
+    return out + [f"{CELL_NOTE}" + (f" {DAGGER} {DAGGER_NOTE}" if DAGGER in "".join(out) else ""), ""]
 
 
 def _paper_rows(papers: Sequence[Study], paper: str, width: int) -> list[str]:
-    """A paper's rows of :func:`claims_table`: a row naming the paper (and its sample), then its claims,
-    the checks by arithmetic last."""
+    """A paper's rows of :func:`claims_table`: one naming it (and its sample), its claims, checks last."""
     rows = [_primary(s, paper).set_index("claim_id") for s in papers]
     ids = [i for i in REG.primary_ids() if REG.BY_ID[i].paper == paper and any(i in r.index for r in rows)]
     if not ids:
         return []
     checks = {i for r in rows for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
-    title = "| " + " | ".join([f"**{RULE.PAPERS[paper]}**" + _sample(papers, paper)] + [""] * (width - 1)) + " |"
-    return [title] + [_claim_row(cid, paper, rows, name=row_name(cid, papers)) for cid in [i for i in ids if i not in checks]
-                      + [i for i in ids if i in checks]]
+    title = "| " + " | ".join([f"**{RULE.PAPERS[paper].split(' (')[0]}**" + _sample(papers, paper)] + [""] * (width - 1)) + " |"
+    return ([title] + [_claim_row(cid, paper, rows, name=row_name(cid, papers)) for cid in ids if cid not in checks]
+            + _checks_row([i for i in ids if i in checks], rows))
+
+
+def _checks_row(ids: Sequence[str], rows: Sequence[pd.DataFrame]) -> list[str]:
+    """The checks by arithmetic in one row, apart from the findings: their names, per study ``hold`` (else each
+    failing check's outcome), ``check`` when all hold."""
+    if not ids:
+        return []
+    said = [{i: short_outcome({**r.loc[i], "claim_id": i}) for i in ids if i in r.index} for r in rows]
+    words = ["hold" if set(w.values()) == {"check"} else ", ".join(f"{table_name(i)} {x}" for i, x in w.items() if x != "check")
+             for w in said]
+    return ["| " + " | ".join([f"checks: {', '.join(table_name(i) for i in ids)}", "—", *[""] * len(rows),
+                               words[0] if len(set(words)) == 1 else " / ".join(words)]) + " |"]
 
 
 #: The claims table's row of Boyd et al. 4.1, which says the finding in its name (:func:`row_name`).
@@ -401,32 +389,48 @@ FOLD_ROW = "boyd.sec4_1.averaging_optimistic"
 
 
 def row_name(cid: str, studies: Sequence[Study]) -> str:
-    """A claim's name in the claims table (:func:`table_name`); Boyd 4.1's says where the fold means fall against
-    the merged AUPR, mildest to widest dispersion: ``4.1 share optimistic (fold means fall below: -0.004 to -0.072)``."""
+    """A claim's name in the claims table (:func:`table_name`); Boyd 4.1's says by how much the fold means fall
+    below (or above) the merged AUPR, mildest to widest dispersion: ``4.1 folds optimistic (fold means 0.004–0.072
+    below)``."""
     if cid != FOLD_ROW or not (gaps := [g for s in studies if (g := fold_gaps(s))]):
         return table_name(cid)
     ends = [g[-1][1] for g in gaps]
-    side = "below" if all(e < 0 for e in ends) else "above" if all(e > 0 for e in ends) else "on either side"
-    said = list(dict.fromkeys(f"{g[0][1]:+.3f} to {g[-1][1]:+.3f}".replace("+", "") for g in gaps))
-    return f"4.1 share optimistic (fold means fall {side}: {' / '.join(said)})"
+    side = "below" if all(e < 0 for e in ends) else "above" if all(e > 0 for e in ends) else ""
+    said = list(dict.fromkeys(f"{abs(g[0][1]):.3f}–{abs(g[-1][1]):.3f}" if side else f"{g[0][1]:.3f} to {g[-1][1]:.3f}"
+                              for g in gaps))
+    return f"{table_name(cid)} (means {' / '.join(said)} {side or 'either side'})"
 
 
 def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame], *, name: str | None = None) -> str:
     """One row of :func:`claims_table`: name, the paper's value (a dash when the paper gives no number),
     each study's cell, the outcome."""
     given = paper_cell({"claim_id": cid, "paper": paper})
-    cells, words, alike = [name or table_name(cid), "—" if given == "no number" else given], [], False
+    cells, words = [name or table_name(cid), "—" if given == "no number" else given.split(" (")[0]], []
     for r in rows:
         if cid not in r.index:
             cells.append("")
             continue
         x = {**r.loc[cid], "claim_id": cid}
-        cells.append(value_cell(x) + (DAGGER if excluded_not_decided(x) else ""))
-        short = short_outcome(x)
-        alike |= "more alike" in str(x["verdict"]) and short.startswith("differs")
-        words.append(short)
-    cells.append((words[0] if len(set(words)) == 1 else " / ".join(words)) + (" (AUPR-AUPRG more alike)" if alike else ""))
+        cells.append(range_cell(value_cell(x)) + (DAGGER if excluded_not_decided(x) else ""))
+        words.append(short_outcome(x))
+    cells.append(words[0] if len(set(words)) == 1 else " / ".join(words))
     return "| " + " | ".join(cell(c) for c in cells) + " |"
+
+
+def range_cell(text: str) -> str:
+    """A cell's ``[lo, hi]`` as ``(lo–hi)``, or ``(lo, hi)`` where an end is negative.
+
+    Examples
+    --------
+    >>> range_cell("0.23 [0.15, 0.32]")
+    '0.23 (0.15–0.32)'
+    >>> range_cell("-0.113 [-0.214, -0.020]")
+    '-0.113 (-0.214, -0.020)'
+    """
+    def one(m: re.Match[str]) -> str:
+        lo, hi = m.group(1), m.group(2)
+        return f"({lo}, {hi})" if lo.startswith("-") or hi.startswith("-") else f"({lo}–{hi})"
+    return re.sub(r"\[(-?[\w.]+), (-?[\w.]+)\]", one, text)
 
 
 def _sample(studies: Sequence[Study], paper: str) -> str:
@@ -437,16 +441,17 @@ def _sample(studies: Sequence[Study], paper: str) -> str:
     for s in studies:
         r = s.row("boyd.sec4_3.aupr_rises")
         if r is not None and np.isfinite(r["n_tasks"]) and np.isfinite(r["n_families"]):
-            parts.append(f"`{s.name}` {int(r['n_tasks'])} tasks, {int(r['n_families'])} families")
+            parts.append((int(r["n_tasks"]), int(r["n_families"])))
     d = next((s.downsampling for s in studies if s.downsampling is not None and "learner" in s.downsampling), None)
     k = d["learner"].astype(str).nunique() - int((d["learner"] == "all learners").any()) if d is not None else 0
-    return (f" (4.3: {'; '.join(parts)}" + (f"; {k} learners" if k else "") + ")") if parts else ""
+    return (f" (downsampling: {'/'.join(str(n) for n, _ in parts)} tasks, {'/'.join(str(f) for _, f in parts)} "
+            "families" + (f", {k} learners" if k else "") + ")") if parts else ""
 
 
-def _coverage(studies: Sequence[Study]) -> tuple[str, str | None, str] | None:
-    """``(oracle, procedure, sims)``: the span of each 95% interval's coverage counted in a known-truth
-    simulation (``oracle_coverage``, else ``coverage``), of ``procedure_coverage`` when the table has it, and
-    the fewest simulated studies (``" (20,000+ each)"``); rows with a p-value only."""
+def _coverage(studies: Sequence[Study]) -> tuple[str, str | None, str, int] | None:
+    """``(oracle, procedure, sims, short)``: the span of the 95% intervals' coverage with the level corrected on
+    the population (``oracle_coverage``) and with the whole procedure simulated (``procedure_coverage``), the
+    oracle's fewest simulated studies (``" (20,000+ each)"``), the rows short of 95% by over two MC SE."""
     rows = pd.concat([_primary(s) for s in studies if not s.own_data] or [pd.DataFrame()], ignore_index=True)
     if rows.empty:
         return None
@@ -459,28 +464,28 @@ def _coverage(studies: Sequence[Study]) -> tuple[str, str | None, str] | None:
     oracle = span("oracle_coverage") or span("coverage")
     n = rows["coverage_n"].astype(float) if "coverage_n" in rows else pd.Series(dtype=float)
     sims = f" ({int(n[np.isfinite(n)].min()):,}+ each)" if np.isfinite(n).any() else ""
-    return None if oracle is None else (oracle, span("procedure_coverage"), sims)
+    short = 0
+    if {"procedure_coverage", "procedure_coverage_mc_se"} <= set(rows):
+        pc, se = rows["procedure_coverage"].astype(float), rows["procedure_coverage_mc_se"].astype(float)
+        short = int(((pc + 2.0 * se) < REG.CLAIM_LEVEL)[has_p].sum())
+    return None if oracle is None else (oracle, span("procedure_coverage"), sims, short)
 
 
 def trust_sentence(studies: Sequence[Study]) -> str | None:
-    """How far the answers can be trusted: each 95% interval's coverage counted in a known-truth
-    simulation (:func:`_coverage`; the whole procedure's when the table has it), and each paper's claims
-    decided together."""
+    """How far the answers can be trusted: the 95% intervals' coverage with the whole procedure simulated, the rows
+    short of 95% by over two MC SE (:func:`_coverage`), Holm; else the oracle's coverage, said as such."""
     if (cov := _coverage(studies)) is None:
         return None
-    oracle, proc, sims = cov
-    return (f"Trust: each 95% interval covered the truth in {oracle} of simulated studies{sims}"
-            + (f" ({proc} with the whole procedure simulated)" if proc else "")
-            + f"; Holm's correction at {100 * REG.HOLM_ALPHA:g}% within each paper; \"not decided\" means the data "
-            "cannot settle a claim, not that it failed.")
-
-
-def trust_clause(studies: Sequence[Study]) -> str | None:
-    """The trust answer in one short clause (the README's; :func:`trust_sentence` says it whole)."""
-    if (cov := _coverage(studies)) is None:
-        return None
-    return f"Trust: intervals covered the truth in {cov[0]} of simulated studies" + (
-        f" ({cov[1]} for the whole procedure)." if cov[1] else ".")
+    oracle, proc, sims, short = cov
+    n = len(pd.concat([_primary(s) for s in studies if not s.own_data], ignore_index=True))
+    said = (f"Trust: each 95% interval covered the truth in {proc} of simulated studies that rerun the whole "
+            "procedure, its level correction included" + (
+                f"; {short} of {n} rows fall short of 95% by more than two Monte Carlo errors, and their rows say so"
+                if short else "") if proc else
+            f"Trust: each 95% interval covered the truth in {oracle} of simulated studies{sims}, its level corrected "
+            "on the population (the whole procedure not simulated)")
+    return (said + f"; Holm's correction at {100 * REG.HOLM_ALPHA:g}% within each paper; \"undecided\" means the "
+            "data cannot settle a claim, not that it failed.")
 
 
 def answer(studies: Sequence[Study]) -> list[str]:

@@ -239,7 +239,7 @@ TERMS: dict[str, str] = {
     "equivalence": r"equivalen|as different as|differ as much as", "calibrated power": r"calibrated",
     "downsampling": r"downsampl", "pooling the folds": r"pool", "reweighting": r"reweight",
     "paper-like suite": r"paper-like", "saturated task": r"saturated", "balance level": r"balance level",
-    "one learner per family": r"one learner per family", "swap test": r"swaps the two metrics",
+    "one model per learner method": r"one model per learner method", "swap test": r"swaps the two metrics",
     "implementation check": r"implementation check", "exploratory row": r"this project's analyses",
     "primary claim": r"primary", "sensitivity variant": r"variant",
 }
@@ -253,7 +253,7 @@ VERDICT_TERMS = VERDICT_WORDS
 # vocabulary for the README, the pages, the report and the forest plot.
 #: The short labels, in the order a legend lists them.
 SHORT_LABELS: tuple[str, ...] = ("replicates", "holds", "differs beyond margin", "differs", "does not hold",
-                                 "not decided", "too close to call", "check")
+                                 "undecided", "too close to call", "check")
 
 
 def _against(row: Mapping[str, object]) -> bool:
@@ -301,12 +301,15 @@ def short_outcome(row: Mapping[str, object]) -> str:
     >>> short_outcome({"outcome": "different", "kind": "direction", "verdict": "different: holds",
     ...                "by_construction": True})
     'check'
+    >>> short_outcome({"outcome": "inconclusive", "kind": "direction", "verdict": "inconclusive",
+    ...                "by_construction": True})
+    'undecided'
     """
     outcome = str(row.get("outcome", "") or "")
     outcome = "" if outcome == "nan" else outcome
     direction = str(row.get("kind", "")) == "direction"
-    if by_construction(row):
-        return "check"
+    if by_construction(row) and outcome.startswith("different") and not _against(row):
+        return "check"  # a check by arithmetic that holds; one that fails is said as any row
     if outcome == "borderline":
         return "too close to call"
     if outcome == "equivalent":
@@ -315,7 +318,7 @@ def short_outcome(row: Mapping[str, object]) -> str:
         if direction:
             return "does not hold" if _against(row) else "holds"
         return "differs beyond margin" if "beyond" in outcome else "differs"
-    return "not decided"
+    return "undecided"
 
 
 def _f(row: Mapping[str, object], col: str) -> float:
@@ -351,7 +354,7 @@ def _ci95(row: Mapping[str, object]) -> tuple[float, float]:
 def excluded_not_decided(row: Mapping[str, object]) -> bool:
     """An undecided row whose own 95% interval excludes the value it is read against (Holm's
     correction over the paper's claims is what leaves it undecided)."""
-    if short_outcome(row) != "not decided" or not np.isfinite(_f(row, "p_holm")):
+    if short_outcome(row) != "undecided" or not np.isfinite(_f(row, "p_holm")):
         return False
     lo, hi = _ci95(row)
     ref = reference(row)
@@ -373,7 +376,7 @@ def plain_outcome(row: Mapping[str, object]) -> str:
 
     Lakens, Scheel & Isager's outcome (column ``outcome``) stays as the rule decided it; this only says
     it plainly, beginning with :func:`short_outcome`: ``replicates: within ±0.05 of the paper's``,
-    ``differs: lower than the paper's, beyond the margin (±0.02)``, ``not decided: about 1,500 task
+    ``differs: lower than the paper's, beyond the margin (±0.02)``, ``undecided: about 1,500 task
     families would decide``, ``too close to call: ...`` (the Monte Carlo borderline). An undecided
     row whose own 95% interval excludes the paper's value says so in one clause. A row of this
     project's own analyses (no outcome) keeps its verdict, its coded words said plainly.
@@ -395,7 +398,7 @@ def plain_outcome(row: Mapping[str, object]) -> str:
     "replicates: within ±0.05 of the paper's"
     >>> plain_outcome({"outcome": "inconclusive", "kind": "share", "verdict": "inconclusive: leans lower here",
     ...                "families_80": 1476, "p_holm": 1.0, "ci95_lo": 0.15, "ci95_hi": 0.32, "paper_value": 0.24})
-    'not decided: about 1,500 task families would decide'
+    'undecided: about 1,500 task families would decide'
     """
     short = short_outcome(row)
     outcome = str(row.get("outcome", "") or "")
@@ -404,7 +407,7 @@ def plain_outcome(row: Mapping[str, object]) -> str:
         return "check: holds, as arithmetic says it must" if ok else "check: does not hold (see findings.md)"
     if short == "too close to call":
         return "too close to call: a p-value within two Monte Carlo errors of its threshold"
-    if short != "not decided":
+    if short != "undecided":
         return _decided(row, short, outcome)
     if not outcome or outcome == "nan":
         return _plain_verdict(row)
@@ -431,7 +434,7 @@ def _decided(row: Mapping[str, object], short: str, outcome: str) -> str:
 def _not_decided(row: Mapping[str, object]) -> str:
     """:func:`plain_outcome` of an undecided row: the task families that would decide it, and the clause
     for an own 95% interval that excludes the paper's value (Holm leaves it undecided)."""
-    out = "not decided"
+    out = "undecided"
     n = _f(row, "families_80")
     if np.isfinite(n):
         out += f": about {about(n)} task families would decide"
@@ -442,16 +445,16 @@ def _not_decided(row: Mapping[str, object]) -> str:
 
 
 #: Coded words of the rule said plainly (a row with no outcome: this project's analyses).
-_CODED = (("cannot be told", "not decided"), ("borderline", "too close to call"), ("leans", "tilts"))
+_CODED = (("cannot be told", "undecided"), ("borderline", "too close to call"), ("leans", "tilts"))
 
 
 def _plain_verdict(row: Mapping[str, object]) -> str:
     """A verdict without one of Lakens' outcomes, its coded words replaced (``cannot be told`` ->
-    ``not decided``); a share that is the same in every resample says so."""
+    ``undecided``); a share that is the same in every resample says so."""
     v = str(row.get("verdict", ""))
     lo, hi = _f(row, "ci_lo"), _f(row, "ci_hi")
     if v.startswith("cannot be told") and np.isfinite(lo) and lo == hi:
-        return f"not decided: {num(_f(row, 'estimate'), 2)} in every resample, nothing to test"
+        return f"undecided: {num(_f(row, 'estimate'), 2)} in every resample, nothing to test"
     for coded, plain in _CODED:
         v = v.replace(coded, plain)
     return v
@@ -459,24 +462,36 @@ def _plain_verdict(row: Mapping[str, object]) -> str:
 
 #: A few words naming each primary claim in the one table of the README (claim id -> words).
 TABLE_NAMES: dict[str, str] = {
-    "fk.as_different.top1": "(AUPR-AUPRG) − (AUPR-AUROC), best model",
-    "fk.as_different.top3": "(AUPR-AUPRG) − (AUPR-AUROC), top three",
-    "fk.as_different.spearman": "(AUPR-AUPRG) − (AUPR-AUROC), rank correlation",
-    "fk.aupr_auprg.spearman_q25": "AUPR-AUPRG correlation, lower quartile",
-    "fk.aupr_auprg.spearman_q75": "AUPR-AUPRG correlation, upper quartile",
-    "fk.all_different": "all pairs differ beyond test-set noise",
-    "boyd.sec4_1.averaging_optimistic": "4.1 fold means optimistic by > 0.01 (share of tasks)",
-    "boyd.sec4_1.aucnpr_reduces_bias": "4.1 AUCNPR shrinks that gap",
-    "boyd.sec4_3.aupr_rises": "4.3 AUPR rises at 1:1",
-    "boyd.sec4_3.gap_grows_with_pi": "4.3 the rise grows toward 1:1",
-    "boyd.sec4_3.aucnpr_moves_less": "4.3 AUCNPR rises less than AUPR",
-    "boyd.sec4_3.aucnpr_less_variance": "4.3 AUCNPR varies less",
-    "boyd.sec4_3.aucnpr_still_moves": "4.3 AUCNPR still rises",
-    "boyd.sec4_3.aucnpr_more_than_twice": "4.3 AUCNPR more than doubles at 1:1",
+    **{f"fk.{a}_{b}.{k}": f"{METRIC_LABELS.get(a, a)}–{METRIC_LABELS.get(b, b)} {w}"
+       for a, b in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
+       for k, w in (("top1", "top-1"), ("top3", "top-3"), ("spearman", "Spearman"))},
+    "fk.as_different.top1": "as-different top-1",
+    "fk.as_different.top3": "as-different top-3",
+    "fk.as_different.spearman": "as-different Spearman",
+    "fk.aupr_auprg.spearman_q25": "AUPR–AUPRG lowest-quartile Spearman",
+    "fk.aupr_auprg.spearman_q75": "AUPR–AUPRG top-quartile Spearman",
+    "fk.all_different": "all pairs differ",
+    "boyd.sec4_1.averaging_optimistic": "folds optimistic",
+    "boyd.sec4_1.aucnpr_reduces_bias": "AUCNPR shrinks fold gap",
+    "boyd.sec4_3.aupr_rises": "AUPR rises",
+    "boyd.sec4_3.gap_grows_with_pi": "rise grows",
+    "boyd.sec4_3.aucnpr_moves_less": "AUCNPR rises less",
+    "boyd.sec4_3.aucnpr_less_variance": "AUCNPR varies less",
+    "boyd.sec4_3.aucnpr_still_moves": "AUCNPR still rises",
+    "boyd.sec4_3.aucnpr_more_than_twice": "AUCNPR doubles",
 }
 
 
 def table_name(claim_id: str) -> str:
-    """A few words naming a primary claim in the README's table (:data:`TABLE_NAMES`, else
-    :func:`short_name`: ``AUPR-AUPRG best model``)."""
+    """Two to four words naming a primary claim in the README's table (:data:`TABLE_NAMES`, else
+    :func:`short_name`): ``AUPR–AUPRG top-1``; Boyd et al.'s downsampling rows (section 4.3) without their
+    section, the table's paper row names it.
+
+    Examples
+    --------
+    >>> table_name("fk.aupr_auprg.top1")
+    'AUPR–AUPRG top-1'
+    >>> table_name("boyd.sec4_3.aucnpr_moves_less")
+    'AUCNPR rises less'
+    """
     return TABLE_NAMES.get(claim_id) or short_name(claim_id)

@@ -62,7 +62,7 @@ def _as_written(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _one_per_family(metrics_csv: Path | None, per_task: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
-    """The per-task disagreement of the study's models ranked with one model per learner family
+    """The per-task disagreement of the study's models ranked with one model per learner method
     (from ``metrics.csv``, ranked by the metrics ``per_task`` compares, in its order, so that
     saturated tasks are told as the rank step tells them), and the sentence that says what it kept;
     ``(None, why not)`` when every learner is its own family or the table is absent."""
@@ -71,11 +71,11 @@ def _one_per_family(metrics_csv: Path | None, per_task: pd.DataFrame) -> tuple[p
     metrics = pd.read_csv(metrics_csv, dtype={"task_id": str, "model_id": str})
     fams = learner_families(metrics)
     if fams.nunique() == len(fams):
-        return None, f"Every learner is its own family: no '{ONE_PER_FAMILY}' variant."
+        return None, f"Every learner is its own method: no '{ONE_PER_FAMILY}' variant."
     names = list(dict.fromkeys([*per_task["metric_a"], *per_task["metric_b"]]))
     per = ranking.one_per_family_disagreements(metrics, fams, names)
     n_all, n_one = metrics["model_id"].nunique(), fams.nunique()
-    return per, (f"'{ONE_PER_FAMILY}': the {n_one} models left when each of the {fams.nunique()} learner families "
+    return per, (f"'{ONE_PER_FAMILY}': the {n_one} models left when each of the {fams.nunique()} learner methods "
                  f"(hyperparameter variants of one method) keeps the model whose id sorts first, of {n_all}.")
 
 

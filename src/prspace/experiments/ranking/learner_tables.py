@@ -209,7 +209,7 @@ WINNER_COLUMNS = ["metric", "criterion", "n_learners", "n_tasks", "winner", "run
 
 
 def one_model_per_family(df: pd.DataFrame, families: pd.Series, *, model: str = "model_id") -> pd.DataFrame:
-    """The rows of one model per learner family (hyperparameter variants of one method).
+    """The rows of one model per learner method (hyperparameter variants of one method).
 
     ``families`` maps ``df[model]`` to a family (e.g. ``logreg-C0.1``, ``logreg-C1`` ->
     ``logreg``). The representative of a family is its model id that sorts first: fixed across
@@ -236,7 +236,7 @@ def panel_sensitivity(
     n_boot: int = N_BOOT,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """Disagreement shares with every model and with one model per learner family, side by side.
+    """Disagreement shares with every model and with one model per learner method, side by side.
 
     Near-duplicate models (variants of one method) make near-ties; if the shares move when only
     one model per family is kept, the panel, not the metrics, drives part of the disagreement.

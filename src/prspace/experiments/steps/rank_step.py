@@ -226,10 +226,10 @@ def rank_step(inputs: RankInputs, *, metrics: Sequence[str], n_boot: int, seed: 
                       f"of AUPRG can be decided by one task. Source: {source}."),
                      "The best learner across tasks by mean, median and mean rank, with its margin"),
             TableOut(R.PANEL_SENSITIVITY, sens,
-                     ("family: prspace.local.learners.learner_family when it exists, else the learner itself (then "
-                      "the two columns agree); the representative of a family is its model id that sorts first. "
+                     ("family: the learner's method (prspace.local.learners.learner_family) when it exists, else the learner "
+                      "itself (then the two columns agree); a method's representative is its model id that sorts first. "
                       f"[95% cluster bootstrap over families of tasks]. Source: {source}."),
-                     "Panel sensitivity: disagreement with every model and with one model per learner family"),
+                     "Panel sensitivity: disagreement with every model and with one model per learner method"),
         ],
         files={"ranks": ranks},
         warnings=[f"learner ranking across tasks: {problem}"] if problem is not None else [],
