@@ -78,6 +78,40 @@ def all_metrics(
     ``n_pos``, ``n_neg`` (weighted counts, as floats), each equal to the corresponding single-metric
     function.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    dict of str to float
+        The metrics by key, then ``pi``, ``n_pos`` and ``n_neg``.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    metrics_from_group_counts : The same from counts per tie group.
+    auroc : AUROC alone.
+    auprg : AUPRG alone.
+
+    Examples
+    --------
     >>> from prspace.metrics import METRIC_KEYS, all_metrics
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> d = all_metrics(y, s)
@@ -103,6 +137,33 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
     are allowed. ``keys`` (a subset of :data:`BATCH_METRICS`) computes only those metrics, by the
     same operations.
 
+    Parameters
+    ----------
+    tp : array-like of shape (n_groups,)
+        Positive weight of the rows holding the k-th highest distinct score (k = 0 the highest).
+    fp : array-like of shape (n_groups,)
+        Negative weight of the same rows.
+    keys : collection of str, default=None
+        Metrics to compute, a subset of :data:`BATCH_METRICS`; None: all.
+
+    Returns
+    -------
+    dict of str to float
+        As :func:`all_metrics`.
+
+    Raises
+    ------
+    ValueError
+        If ``tp`` and ``fp`` are not arrays of the same non-zero length, a count is negative, only
+        one class has positive weight, or a key is unknown.
+
+    See Also
+    --------
+    all_metrics : The same from labels and scores.
+    metrics_from_group_counts_batch : Many count vectors at once.
+
+    Examples
+    --------
     >>> from prspace.metrics import all_metrics, metrics_from_group_counts
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
@@ -122,12 +183,39 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
 
 
 def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
-    """:func:`aupr_estimators` from class counts per tie group, without sorting (as
-    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and negative
-    weight of the rows holding the k-th highest distinct score.  Groups of zero weight are left out (as rows of
-    zero weight are); with whole-number counts (unit weights) the running sums are exact, so the result equals
-    ``aupr_estimators(y, scores)`` bit for bit.
+    """:func:`aupr_estimators` from class counts per tie group, without sorting.
 
+    :func:`aupr_estimators` from class counts per tie group, without sorting (as
+    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and
+    negative weight of the rows holding the k-th highest distinct score.  Groups of zero weight are
+    left out (as rows of zero weight are); with whole-number counts (unit weights) the running sums
+    are exact, so the result equals ``aupr_estimators(y, scores)`` bit for bit.
+
+    Parameters
+    ----------
+    tp : array-like of shape (n_groups,)
+        Positive weight of the rows holding the k-th highest distinct score (k = 0 the highest).
+    fp : array-like of shape (n_groups,)
+        Negative weight of the same rows.
+
+    Returns
+    -------
+    dict of str to float
+        The estimators by name, as :func:`aupr_estimators`.
+
+    Raises
+    ------
+    ValueError
+        If ``tp`` and ``fp`` are not arrays of the same non-zero length, a count is negative, or
+        only one class has positive weight.
+
+    See Also
+    --------
+    aupr_estimators : The same from labels and scores.
+    metrics_from_group_counts : The headline metrics from the same counts.
+
+    Examples
+    --------
     >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
@@ -173,6 +261,35 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collecti
     resamples that hold positives in the same tie groups (a ValueError otherwise): a jackknife of millions of
     rows, whose replicates its chunked path scores one at a time, is scored in one call.
 
+    Parameters
+    ----------
+    tp : array-like of shape (B, K)
+        Positive weight of each tie group in each resample.
+    fp : array-like of shape (B, K)
+        Negative weight of each tie group in each resample.
+    keys : collection of str, default=None
+        Metrics to compute; None: all.
+    alone : bool, default=False
+        Each resample's values bit for bit those of a call on it alone.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Each metric (and ``pi``, ``n_pos``, ``n_neg``) as an array of shape (B,).
+
+    Raises
+    ------
+    ValueError
+        If the counts are not 2-d arrays of one shape, a count is negative, a resample holds one
+        class only, a key is unknown, or ``alone=True`` with positives in different tie groups.
+
+    See Also
+    --------
+    metrics_from_group_counts : One count vector.
+    metrics_from_untied_counts_batch : Rows without ties, from their weights.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_group_counts_batch
     >>> tp = np.array([[1, 1, 0, 1, 0, 0], [2, 0, 0, 1, 0, 0]], dtype=float)  # two resamples
@@ -227,7 +344,9 @@ def _check_classes(p: np.ndarray, nn: np.ndarray) -> None:
 
 def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLike,
                                      keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
-    """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows'
+    """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows' integer weights.
+
+    :func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows'
     integer weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
     classes (0/1), ``order`` the rows by decreasing score; or ``S`` such rankings of the same rows
     at once (``w`` ``(S, B, n)``, ``order`` ``(S, n)``; each metric then ``(S, B)``).
@@ -240,6 +359,34 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     pass over the positives and one over the negatives instead of the per-group counts of both
     classes and their running sums (the simulations of :mod:`prspace.experiments.noise.noise_calibration`).
 
+    Parameters
+    ----------
+    w : array-like of shape (B, n) or (S, B, n)
+        Integer row weights of each resample (of each ranking).
+    y : array-like of shape (n,)
+        The rows' classes, 0 or 1.
+    order : array-like of shape (n,) or (S, n)
+        The rows by decreasing score (for each ranking).
+    keys : collection of str, default=None
+        Metrics to compute; None: all.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Each metric as an array of shape (B,), or (S, B).
+
+    Raises
+    ------
+    ValueError
+        If the weights are negative or the shapes do not match, a resample holds one class only, or
+        a key is unknown.
+
+    See Also
+    --------
+    metrics_from_group_counts_batch : The same from counts per tie group.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_untied_counts_batch
     >>> y, s = np.array([0, 0, 1, 1, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.9])

@@ -86,6 +86,44 @@ def aupr_estimators(
     * ``interpolated_median``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
       (p_med(r_i) + p_med(r_{i+1})) / 2 with the median precision at each recall.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    dict of str to float
+        Each estimator by name, in the order of :data:`AUPR_ESTIMATORS`.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    aupr : The hyperbolic, linear or step area.
+    aupr_estimators_from_group_counts : The same from tie-group counts.
+
+    References
+    ----------
+    Boyd, K., Eng, K. H. and Page, C. D. (2013). Area under the precision-recall curve: point
+    estimates and confidence intervals. ECML PKDD.
+
+    Examples
+    --------
     >>> from prspace.metrics import aupr_estimators
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> {k: round(v, 4) for k, v in aupr_estimators(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE

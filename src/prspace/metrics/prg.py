@@ -20,6 +20,29 @@ class PRGCurve(NamedTuple):
     negative) plus the crossing points the reference implementation inserts: where the curve
     crosses recall gain 0 and where it crosses precision gain 0 at non-negative recall gain.
     Crossing points have ``is_crossing`` True and threshold NaN.
+
+    Parameters
+    ----------
+    recall_gain : ndarray
+        Recall gain of each point, increasing.
+    precision_gain : ndarray
+        Precision gain of each point.
+    thresholds : ndarray
+        Score of each point; NaN at a crossing point.
+    is_crossing : ndarray of bool
+        True at the crossing points inserted.
+
+    See Also
+    --------
+    prg_curve : Computes this curve.
+    prspace.display.PrecisionRecallGainDisplay : Draws it in the unit square.
+
+    Examples
+    --------
+    >>> from prspace.metrics import PRGCurve, prg_curve
+    >>> c = prg_curve([0, 1, 1, 0], [0.2, 0.9, 0.5, 0.6])
+    >>> isinstance(c, PRGCurve), c.recall_gain.tolist()
+    (True, [0.0, 0.0, 1.0, 1.0])
     """
 
     recall_gain: NDArray[np.float64]
@@ -37,6 +60,28 @@ class PRGHull(NamedTuple):
     ``f_calibrated[k]`` is the F-calibrated score of the segment between vertices k and k+1:
     d = 1 / (1 + beta^2) where -beta^2 is the segment's slope (Theorem 4); vertex k is optimal
     for F_beta with d between ``f_calibrated[k-1]`` and ``f_calibrated[k]``.
+
+    Parameters
+    ----------
+    recall_gain : ndarray
+        Recall gain of the hull vertices.
+    precision_gain : ndarray
+        Precision gain of the hull vertices.
+    thresholds : ndarray
+        Score of each vertex.
+    f_calibrated : ndarray
+        F-calibrated score of each segment, decreasing.
+
+    See Also
+    --------
+    prg_convex_hull : Computes the hull.
+
+    Examples
+    --------
+    >>> from prspace.metrics import PRGHull, prg_convex_hull
+    >>> h = prg_convex_hull([0, 1, 1, 0], [0.2, 0.9, 0.5, 0.6])
+    >>> isinstance(h, PRGHull), h.recall_gain.tolist()
+    (True, [0.0, 1.0])
     """
 
     recall_gain: NDArray[np.float64]
@@ -175,6 +220,39 @@ def precision_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -
     precG = (prec - pi) / ((1 - pi) prec) = 1 - pi / (1 - pi) * FP / TP. TP = 0 gives -inf
     (or NaN if FP = 0 too); the all-positive table (tn + fn = 0) gives exactly 0.
 
+    Parameters
+    ----------
+    tp : array-like
+        True positives.
+    fn : array-like
+        False negatives.
+    fp : array-like
+        False positives.
+    tn : array-like
+        True negatives.
+
+    Returns
+    -------
+    float or ndarray
+        Precision gain: a float for scalar counts.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or not finite, or there are no positives (tp + fn = 0) or no
+        negatives (fp + tn = 0).
+
+    See Also
+    --------
+    recall_gain : The recall gain of the same table.
+    fg_score : The F-Gain score.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import precision_gain
     >>> precision_gain(tp=2, fn=1, fp=1, tn=2)  # precision 2/3 at pi = 1/2
     0.5
@@ -194,6 +272,39 @@ def recall_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> A
     recG = (rec - pi) / ((1 - pi) rec) = 1 - pi / (1 - pi) * FN / TP. TP = 0 gives -inf; the
     all-positive table (tn + fn = 0) gives exactly 1.
 
+    Parameters
+    ----------
+    tp : array-like
+        True positives.
+    fn : array-like
+        False negatives.
+    fp : array-like
+        False positives.
+    tn : array-like
+        True negatives.
+
+    Returns
+    -------
+    float or ndarray
+        Recall gain: a float for scalar counts.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or not finite, or there are no positives (tp + fn = 0) or no
+        negatives (fp + tn = 0).
+
+    See Also
+    --------
+    precision_gain : The precision gain of the same table.
+    fg_score : The F-Gain score.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import recall_gain
     >>> recall_gain(tp=2, fn=1, fp=1, tn=2)  # recall 2/3 at pi = 1/2
     0.5
@@ -213,6 +324,40 @@ def fg_score(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: f
     FG_beta = (F_beta - pi) / ((1 - pi) F_beta) = 1 - pi / (1 - pi) * (FP + beta^2 FN) /
     ((1 + beta^2) TP), and precG + beta^2 recG = (1 + beta^2) FG_beta.
 
+    Parameters
+    ----------
+    tp : array-like
+        True positives.
+    fn : array-like
+        False negatives.
+    fp : array-like
+        False positives.
+    tn : array-like
+        True negatives.
+    beta : float, default=1.0
+        Weight of recall, positive and finite.
+
+    Returns
+    -------
+    float or ndarray
+        FG_beta: a float for scalar counts.
+
+    Raises
+    ------
+    ValueError
+        If a count is bad (as :func:`precision_gain`) or ``beta`` is not positive and finite.
+
+    See Also
+    --------
+    precision_gain : Precision gain.
+    recall_gain : Recall gain.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import fg_score
     >>> fg_score(tp=2, fn=1, fp=1, tn=2)  # (precG + recG) / 2
     0.5
@@ -275,6 +420,44 @@ def prg_curve(
     the contingency tables) and at precision gain 0 where recall gain >= 0. A plot clips to
     the unit square; the area :func:`auprg` uses every point with recall gain >= 0.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    PRGCurve
+        ``recall_gain``, ``precision_gain``, ``thresholds`` and ``is_crossing`` of every point.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    auprg : The area under the curve.
+    prg_convex_hull : Its convex hull.
+    prspace.display.PrecisionRecallGainDisplay : Draws it.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import prg_curve
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> c = prg_curve(y, s)
@@ -299,6 +482,44 @@ def auprg(
     recall gain 0; negative precision gains count negatively. Equal to the reference
     ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        AUPRG; at most 1, negative for a ranking worse than the always-positive classifier's F1.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    prg_curve : The curve.
+    expected_fg1 : The expected FG1 score it gives.
+    all_metrics : Every headline metric from one sort.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import auprg
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> round(auprg(y, s), 6)  # trapezoids over recall gain [0, 1], as the reference code
@@ -321,6 +542,40 @@ def expected_fg1(
     recG / pi - precG / (1 - pi) ranges over [-y0 / (1 - pi), 1 / pi]; when that range is empty
     (e.g. the worst ranking, whose points all have Delta = 1 / pi) a ValueError is raised.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The expected FG1 score.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auprg`) or the range of Delta is empty.
+
+    See Also
+    --------
+    auprg : The area it is computed from.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import expected_fg1
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> round(expected_fg1(y, s), 6)  # y0 = 1: AUPRG / 2 + 1/4
@@ -346,6 +601,42 @@ def prg_convex_hull(
     (every point there is F_beta-optimal for some beta). Segment slopes -beta^2 give the
     calibrated scores d = 1 / (1 + beta^2) (Theorem 4), decreasing along the hull.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    PRGHull
+        The hull's vertices and the F-calibrated scores of its segments.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    prg_curve : The curve whose hull this is.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import prg_convex_hull
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> h = prg_convex_hull(y, s)
