@@ -96,7 +96,7 @@ def _entries(body: str) -> list[str]:
     out = []
     for head, desc in items:
         name, _, kind = head.partition(" : ")
-        label = f"`{name.strip()}` (*{kind.strip()}*)" if kind else f"*{name.strip()}*" if not desc else f"`{name.strip()}`"
+        label = f"`{name.strip()}` (*{kind.strip()}*)" if kind else f"*{name.strip()}*"
         out.append(f"- {label}: {_text(desc.strip())}" if desc.strip() else f"- {label}")
     return out
 
@@ -127,9 +127,11 @@ def render(path: str, obj: Any, level: int = 3) -> str:
     for heading, body in _sections(doc):
         if heading:
             lines += [f"**{heading}**", ""]
-        if heading in LISTED or heading == "See Also":
-            lines += _entries(body) if heading in LISTED else [f"- {_text(x.strip())}" for x in body.splitlines()
-                                                                 if x.strip() and not x[0].isspace()]
+        if heading in LISTED:
+            lines += _entries(body)
+        elif heading == "See Also":
+            lines += [f"- `{name.strip()}`" + (f": {_text(desc.strip())}" if desc else "")
+                      for name, _, desc in (x.partition(" : ") for x in body.splitlines() if x.strip() and not x[0].isspace())]
         elif heading == "Examples":
             lines += ["```pycon", body, "```"]
         else:
