@@ -102,7 +102,8 @@ def _entries(body: str) -> list[str]:
 
 
 def _signature(path: str, obj: Any) -> str:
-    """``name(a, *, b=1)`` without annotations (a property: its name alone)."""
+    """``name(a, *, b=1)`` without annotations (a property: its name alone); a default that is a
+    function shows without its memory address, so the page is the same in every run."""
     name = path.rsplit(".", 1)[-1]
     func = obj.__func__ if isinstance(obj, (classmethod, staticmethod)) else obj
     if isinstance(func, property):
@@ -116,7 +117,8 @@ def _signature(path: str, obj: Any) -> str:
         params = params[1:] if params and params[0].name in ("cls", "self") else params
     elif params and params[0].name == "self":
         params = params[1:]
-    return name + str(sig.replace(parameters=params, return_annotation=inspect.Signature.empty))
+    text = str(sig.replace(parameters=params, return_annotation=inspect.Signature.empty))
+    return name + re.sub(r" at 0x[0-9a-fA-F]+", "", text)  # a default's address differs between runs
 
 
 def render(path: str, obj: Any, level: int = 3) -> str:
