@@ -5,7 +5,11 @@ The metrics are those of :data:`prspace.metrics.names.METRIC_KEYS` (:data:`BATCH
 computed in both kernels: :func:`_headline` (one ranking's segments, through the family module's private
 function) and :func:`_from_segments` (arrays of segments x resamples, the same operations on whole arrays);
 both return them in that list's order.  ``tests/metrics/test_metric_keys.py`` checks that each kernel returns
-every key of the list and that the two agree (``CONTRIBUTING.md``, "A metric")."""
+every key of the list and that the two agree (``CONTRIBUTING.md``, "A metric").
+
+One module for both kernels of every headline metric and their public entry points: the metric recipe
+of ``CONTRIBUTING.md`` adds a metric to both kernels here, side by side, so that the two are read (and
+tested) together."""
 
 from __future__ import annotations
 
@@ -26,11 +30,10 @@ from prspace.metrics._kernel import (
 from prspace.metrics.boyd_minima import _aucnpr_from, _aupr_min_remembered, aupr_min
 from prspace.metrics.names import METRIC_KEYS
 from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
-from prspace.metrics.pr_estimators import _estimators_from_curve
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
-__all__ = ["BATCH_METRICS", "all_metrics", "aupr_estimators_from_group_counts", "metrics_from_group_counts",
+__all__ = ["BATCH_METRICS", "all_metrics", "metrics_from_group_counts",
            "metrics_from_group_counts_batch", "metrics_from_untied_counts_batch"]
 
 
@@ -182,60 +185,6 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
     return _headline(_segments_from_curve(c), keys)
 
 
-def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
-    """:func:`aupr_estimators` from class counts per tie group, without sorting.
-
-    :func:`aupr_estimators` from class counts per tie group, without sorting (as
-    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and
-    negative weight of the rows holding the k-th highest distinct score.  Groups of zero weight are
-    left out (as rows of zero weight are); with whole-number counts (unit weights) the running sums
-    are exact, so the result equals ``aupr_estimators(y, scores)`` bit for bit.
-
-    Parameters
-    ----------
-    tp : array-like of shape (n_groups,)
-        Positive weight of the rows holding the k-th highest distinct score (k = 0 the highest).
-    fp : array-like of shape (n_groups,)
-        Negative weight of the same rows.
-
-    Returns
-    -------
-    dict of str to float
-        The estimators by name, as :func:`aupr_estimators`.
-
-    Raises
-    ------
-    ValueError
-        If ``tp`` and ``fp`` are not arrays of the same non-zero length, a count is negative, or
-        only one class has positive weight.
-
-    See Also
-    --------
-    aupr_estimators : The same from labels and scores.
-    metrics_from_group_counts : The headline metrics from the same counts.
-
-    Examples
-    --------
-    >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
-    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
-    >>> aupr_estimators_from_group_counts(tp, fp) == aupr_estimators(y, s)
-    True
-    """
-    tp_ = np.asarray(tp, dtype=np.float64)
-    fp_ = np.asarray(fp, dtype=np.float64)
-    if tp_.ndim != 1 or tp_.shape != fp_.shape or tp_.size == 0:
-        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
-    if np.any(tp_ < 0) or np.any(fp_ < 0):
-        raise ValueError("group counts must be non-negative")
-    keep = (tp_ + fp_) > 0
-    tps, fps = np.cumsum(tp_[keep]), np.cumsum(fp_[keep])
-    if not (tps.size and tps[-1] > 0 and fps[-1] > 0):
-        raise ValueError("only one class present with positive weight; the estimators are undefined")
-    thresholds = np.arange(tps.size, 0, -1, dtype=np.float64)
-    return _estimators_from_curve(_Curve(tps, fps, thresholds, float(tps[-1]), float(fps[-1])))
-
-
 def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collection[str] | None = None, *,
                                     alone: bool = False) -> dict[str, np.ndarray]:
     """:func:`metrics_from_group_counts` for ``B`` count vectors over the same ``K`` tie groups at once.
@@ -346,8 +295,7 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
                                      keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
     """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows' integer weights.
 
-    :func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows'
-    integer weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
+    The weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
     classes (0/1), ``order`` the rows by decreasing score; or ``S`` such rankings of the same rows
     at once (``w`` ``(S, B, n)``, ``order`` ``(S, n)``; each metric then ``(S, B)``).
 

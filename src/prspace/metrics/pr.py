@@ -2,6 +2,10 @@
 curve and its drawn interpolation (every common AUPR estimator side by side: ``pr_estimators.py``).
 
 Reference: Davis and Goadrich (2006) (hyperbolic interpolation).
+
+One module for the PR family of the metric recipe (``CONTRIBUTING.md``, "A metric": a PR metric's public
+function and its private ``_<key>_from`` go here), its curve and the curve's interpolation: the three
+interpolations share the segment arithmetic above them, and their docstrings are the API reference.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ that are data, the metric keys for example, are listed by name). The packages ar
 ``docs/api.md`` quotes one listing per package as an include span
 ``<!-- include: api:prspace.metrics -->...<!-- /include -->`` (:mod:`prspace.repo.quoted_numbers`):
 ``prspace numbers --write docs/api.md`` regenerates it, and a test fails when it is out of date. The
-docstrings are checked by numpydoc's validator in ``tests/test_public_api_docs.py``.
+docstrings are checked by numpydoc's validator in ``tests/repo/test_public_api_docs.py``.
 """
 
 from __future__ import annotations

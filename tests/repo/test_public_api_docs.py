@@ -24,7 +24,7 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 from prspace.repo import api_reference as A  # noqa: E402
 from prspace.repo import quoted_numbers as N  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: numpydoc codes not required: ES01 extended summary, GL01/GL02 where the text starts and ends
 #: after the quotes, SA04 a description for each See Also entry.
 IGNORE = frozenset({"ES01", "GL01", "GL02", "SA04"})
