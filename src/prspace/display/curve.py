@@ -29,9 +29,7 @@ class CurveDisplay:
                          pos_label: Any = None, name: str | None = None, ax: Any = None, **plot_kwargs: Any):
         """Compute the curve from true labels and scores (larger = more positive) and draw it.
 
-        ``pos_label``: the positive class (default: the greater of {0, 1}, {-1, 1} or {False, True});
-        ``sample_weight``: non-negative row weights; ``ax``: the matplotlib axes to draw on (default a
-        new figure); other keywords go to :meth:`plot`.  Bad input raises :class:`ValueError` naming it.
+        The numbers come from :mod:`prspace.metrics` (the curve and its area of the same arguments).
 
         Parameters
         ----------
@@ -88,9 +86,9 @@ class CurveDisplay:
                        ax: Any = None, **plot_kwargs: Any):
         """Score ``X`` with a fitted binary classifier and draw the curve against ``y``.
 
-        ``response_method``: ``"predict_proba"``, ``"decision_function"`` or ``"auto"`` (the first of
-        the two the estimator has); ``name`` defaults to the estimator's class name.  The rest as
-        :meth:`from_predictions`.
+        The positive class is ``pos_label``, else the greater of the estimator's two classes
+        (scikit-learn's rule); its ``predict_proba`` column, or ``decision_function`` negated when the
+        positive class is ``classes_[0]``, is the score. The rest as :meth:`from_predictions`.
 
         Parameters
         ----------

@@ -24,11 +24,10 @@ MAX_POINTS = 200_000
 class PrecisionRecallDisplay(CurveDisplay):
     """PR curve with Boyd's unachievable region, in the conventions of ``sklearn.metrics.PrecisionRecallDisplay``.
 
-    Parameters: ``precision``, ``recall`` (points along the hyperbolic interpolation, from recall 0),
-    ``aupr`` (its exact area), ``prevalence`` (the skew pi: the region's and the chance line's),
-    ``name``, ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_``, ``unachievable_``
-    (the shaded region, or None) and ``chance_level_`` (precision = pi, or None); ``aupr_min`` is the
-    region's area.
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`, which compute the curve and draw
+    it; the constructor takes a curve already computed, and :meth:`plot` draws it. After :meth:`plot`:
+    ``ax_``, ``figure_``, ``line_``, ``unachievable_`` (the shaded region, or None) and
+    ``chance_level_`` (precision = pi, or None); :attr:`aupr_min` is the region's area.
 
     Parameters
     ----------

@@ -62,10 +62,11 @@ def unit_square(recall_gain: ArrayLike, precision_gain: ArrayLike) -> tuple[np.n
 class PrecisionRecallGainDisplay(CurveDisplay):
     """PRG curve in the unit square, in the conventions of ``sklearn.metrics.RocCurveDisplay``.
 
-    Parameters: ``recall_gain``, ``precision_gain`` (the whole curve, as :class:`prspace.metrics.PRGCurve`;
-    :meth:`plot` draws its part in the unit square, :func:`unit_square`), ``auprg``, ``name``,
-    ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``baseline_`` (the minor
-    diagonal, precision gain + recall gain = 1: the F1 of the always-positive classifier, or None).
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`, which compute the curve and draw
+    it; the constructor takes the whole curve (as :class:`prspace.metrics.PRGCurve`), and :meth:`plot`
+    draws its part in the unit square (:func:`unit_square`). After :meth:`plot`: ``ax_``, ``figure_``,
+    ``line_`` and ``baseline_`` (the minor diagonal, precision gain + recall gain = 1: the F1 of the
+    always-positive classifier, or None).
 
     Parameters
     ----------

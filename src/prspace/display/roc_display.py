@@ -15,8 +15,9 @@ from prspace.metrics import auroc, roc_curve
 class RocCurveDisplay(CurveDisplay):
     """ROC curve, as ``sklearn.metrics.RocCurveDisplay`` (every vertex kept; ties are diagonal segments).
 
-    Parameters: ``fpr``, ``tpr`` (the vertices from (0, 0) to (1, 1)), ``roc_auc``, ``name``,
-    ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``chance_level_``.
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`, which compute the curve and draw
+    it; the constructor takes the vertices from (0, 0) to (1, 1), and :meth:`plot` draws them. After
+    :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``chance_level_``.
 
     Parameters
     ----------

@@ -459,6 +459,11 @@ def interpolate_pr_curve(curve: PRCurve, points_per_segment: int = 20) -> MinPRC
     MinPRCurve
         ``recall`` and ``precision`` of the dense points.
 
+    Raises
+    ------
+    ValueError
+        If ``points_per_segment`` is less than 2.
+
     See Also
     --------
     pr_curve : The vertices.

@@ -64,17 +64,13 @@ def get_scorer_names() -> list[str]:
 def get_scorer(name: str, *, pos_label: Any = None, response_method: Any = RESPONSE_METHOD, **kwargs: Any) -> Any:
     """A scikit-learn scorer of metric ``name`` (``"auprg"``, ``"aucnpr"``, ``"aupr"``), greater is better.
 
-    ``pos_label``: the positive class (needed for labels other than {0, 1}, {-1, 1}, {False, True};
-    it also picks the ``predict_proba`` column); ``response_method``: as ``sklearn.metrics.make_scorer``;
-    other keywords go to the metric (e.g. ``recall_range=(0.0, 0.5)``).  An unknown name raises
-    :class:`ValueError` listing the names.
-
     Parameters
     ----------
     name : {'auprg', 'aucnpr', 'aupr'}
         The metric.
     pos_label : int, float, bool or str, default=None
-        The positive class (also picks the ``predict_proba`` column).
+        The positive class, needed for labels other than {0, 1}, {-1, 1} or {False, True}; it also
+        picks the ``predict_proba`` column.
     response_method : str or tuple of str, default=('decision_function', 'predict_proba')
         As ``sklearn.metrics.make_scorer``.
     **kwargs

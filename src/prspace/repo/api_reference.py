@@ -96,7 +96,8 @@ def _entries(body: str) -> list[str]:
     out = []
     for head, desc in items:
         name, _, kind = head.partition(" : ")
-        label = f"`{name.strip()}` (*{kind.strip()}*)" if kind else f"*{name.strip()}*"
+        name = name.strip()
+        label = f"`{name}` (*{kind.strip()}*)" if kind else f"`{name}`" if name.startswith("*") else f"*{name}*"
         out.append(f"- {label}: {_text(desc.strip())}" if desc.strip() else f"- {label}")
     return out
 
