@@ -98,7 +98,7 @@ def test_the_examples_run(path, obj):
 
 def test_a_bad_docstring_fails_validation(monkeypatch):
     """The check can fail: a function documented in prose, as the API was before issue 79, has errors
-    (no Parameters, Returns, See Also or Examples); one documented in numpydoc has none."""
+    (no Parameters, See Also or Examples); one documented in numpydoc has none."""
     planted = types.ModuleType("planted_api")
 
     def prose(x, *, y=1):
@@ -135,7 +135,8 @@ def test_a_bad_docstring_fails_validation(monkeypatch):
     planted.prose, planted.numpydoc = prose, numpydoc
     prose.__module__ = numpydoc.__module__ = "planted_api"
     monkeypatch.setitem(sys.modules, "planted_api", planted)
-    assert {e[:4] for e in errors("planted_api.prose")} >= {"PR01", "RT01", "SA01", "EX01"}
+    # (RT01 too where numpydoc reads the function's source: not in every run, so not asserted)
+    assert {e[:4] for e in errors("planted_api.prose")} >= {"PR01", "SA01", "EX01"}
     assert errors("planted_api.numpydoc") == []
 
 
