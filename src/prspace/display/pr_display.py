@@ -93,10 +93,8 @@ class PrecisionRecallDisplay(CurveDisplay):
              chance_level_kw: dict | None = None, curve_kwargs: dict | None = None) -> PrecisionRecallDisplay:
         """Draw the unachievable region, the chance line and the curve.
 
-        Draw on ``ax`` (default a new figure): the unachievable region at the skew (once per skew on
-        shared axes; ``unachievable_kw`` to ``ax.fill_between``), the precision = pi line of random
-        ranking (``plot_chance_level``), then the curve (``curve_kwargs`` to ``ax.plot``); returns
-        ``self``.
+        The region under Boyd et al.'s minimum PR curve at the skew is shaded once per skew on axes
+        that several displays share, then the precision = pi line of random ranking, then the curve.
 
         Parameters
         ----------

@@ -24,7 +24,7 @@ from prspace.metrics import auprg, prg_curve
 def unit_square(recall_gain: ArrayLike, precision_gain: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """The points of a PRG curve that are drawn, in the unit square.
 
-    The points of a PRG curve that are drawn: recall gain >= 0 (from the curve's crossing of recall
+    Recall gain >= 0 (from the curve's crossing of recall
     gain 0), precision gain below 0 masked as NaN (a gap in the line; the crossings of precision
     gain 0 that :func:`prspace.metrics.prg_curve` inserts end the drawn parts exactly).
 
@@ -110,8 +110,8 @@ class PrecisionRecallGainDisplay(CurveDisplay):
              baseline_kw: dict | None = None, curve_kwargs: dict | None = None) -> PrecisionRecallGainDisplay:
         """Draw the curve's part in the unit square and the minor diagonal.
 
-        Draw on ``ax`` (default a new figure) the curve's part in the unit square (``curve_kwargs`` to
-        ``ax.plot``) and the minor diagonal (``plot_baseline``, ``baseline_kw``); returns ``self``.
+        The part with recall gain >= 0 is drawn, precision gain below 0 left as a gap
+        (:func:`unit_square`); the diagonal is drawn once on axes that several displays share.
 
         Parameters
         ----------

@@ -60,8 +60,7 @@ class RocCurveDisplay(CurveDisplay):
              chance_level_kw: dict | None = None, curve_kwargs: dict | None = None) -> RocCurveDisplay:
         """Draw the curve and the chance diagonal.
 
-        Draw on ``ax`` (default a new figure): the curve (``curve_kwargs`` to ``ax.plot``), and the
-        diagonal of random ranking (``plot_chance_level``, ``chance_level_kw``); returns ``self``.
+        The diagonal is drawn once on axes that several displays share.
 
         Parameters
         ----------
