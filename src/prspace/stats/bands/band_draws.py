@@ -9,6 +9,7 @@ import numpy as np
 
 from prspace.core.errors import InputError
 from prspace.stats.bands.curve_kernels import _KERNELS, _ROW_KERNELS, _prg_rows, _search_rows
+from prspace.stats.bands.tree_draws import _draw_in_cells
 from prspace.stats.replicates import cluster_strata
 from prspace.stats.resampling import StratumSampler
 
@@ -176,20 +177,9 @@ def _block_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gr
         np.cumsum(fp_blk, axis=1, out=fp_end[:, 1:])
         hit = _hit_rows(tp_end, fp_end, grid, curves)
         rr, hb = np.nonzero(hit)  # the hit blocks, resample by resample
-        width = bend[hb] - bstart[hb]
-        shift = np.r_[0, np.cumsum(width)[:-1]] - bstart[hb]  # tie group -> its place among all the hit blocks'
-        tp_in = np.zeros(int(width.sum()))
-        fp_in = np.zeros(tp_in.size)
-        for k in range(n_s):  # the rows drawn in the stratum's cells hit: uniform within each (all resamples at once)
-            cnt = counts[rr, k, hb]
-            cells = k * nb + hb
-            u = gen.random(int(cnt.sum()))
-            u *= np.repeat(cell_size[cells], cnt)
-            pos = u.astype(np.int64)
-            pos += np.repeat(cell_start[cells], cnt)
-            local = g_sorted[pos]
-            local += np.repeat(shift, cnt)
-            (tp_in if s_pos[k] else fp_in)[:] += np.bincount(local, minlength=tp_in.size)
+        # the rows drawn in the strata's cells hit: uniform within each (all resamples at once)
+        tp_in, fp_in = _draw_in_cells(counts[rr, :, hb].T, hb, bstart, bend, cell_size, cell_start, g_sorted, s_pos,
+                                      gen)
         del counts
         tp0, fp0, last = _compact_rows(tp_blk, fp_blk, hit, bstart, bend, tp_in, fp_in)
         for c in curves:
