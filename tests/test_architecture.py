@@ -68,6 +68,68 @@ def test_a_step_function_lives_in_experiments_steps_or_where_the_page_says():
     assert all(mod in MODULES for mod in runs.values())
 
 
+def _misplaced_steps(runs: dict[str, str], in_verdicts: set[str], defined: dict[str, set[str]]) -> list[str]:
+    """The steps (name -> ``module:function``) whose function is not where the page says, by the registry's name:
+    the function ``<step>_step``, defined (``defined``: module -> its top-level functions) in a module of
+    ``experiments/steps/`` (``verdicts/`` for ``in_verdicts``) named ``<step>_step`` or ``<topic>_steps`` (several
+    steps); and a function ``*_step`` of a step module that the registry does not run."""
+    bad = []
+    for name, run in sorted(runs.items()):
+        module, _, fn = run.partition(":")
+        folder, _, stem = module.rpartition(".")
+        where = "prspace.verdicts" if name in in_verdicts else "prspace.experiments.steps"
+        if fn != f"{name}_step":
+            bad.append(f"step {name}: its function is {fn}, not {name}_step")
+        if folder != where:
+            bad.append(f"step {name}: in {folder}, not {where}")
+        if stem != f"{name}_step" and not stem.endswith("_steps"):
+            bad.append(f"step {name}: in module {stem}, not {name}_step (or a <topic>_steps module)")
+        if fn not in defined.get(module, set()):
+            bad.append(f"step {name}: {module} defines no function {fn}")
+    run_fns = {tuple(r.split(":")) for r in runs.values()}
+    for module, fns in sorted(defined.items()):
+        bad += [f"{module}.{f} looks like a step but the registry runs no such step" for f in sorted(fns)
+                if f.endswith("_step") and (module, f) not in run_fns]
+    return bad
+
+
+def _step_modules() -> dict[str, set[str]]:
+    """Every module of ``experiments/steps/`` and every ``verdicts/*_step.py``: its top-level functions."""
+    mods = {m: p for m, p in MODULES.items() if m.startswith("prspace.experiments.steps.")
+            or (m.startswith("prspace.verdicts.") and m.endswith("_step"))}
+    return {m: {n.name for n in ast.parse(p.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
+            for m, p in mods.items()}
+
+
+def test_each_step_function_is_named_and_placed_as_the_registry_names_it():
+    """"In a module named for its step (``<step>_step.py``, or ``<topic>_steps.py`` for several)", the function
+    named for its step (``<step>_step``): the registry's name, the function's and the module's are one (issue 79.3)."""
+    in_verdicts = set(_doc_names(r"These \w+ steps \(([^)]*)\) live here"))
+    runs = {s.name: s.run for s in R.STEPS if s.run}
+    defined = _step_modules()
+    assert len(runs) > 15 and len(defined) > 10
+    assert _misplaced_steps(runs, in_verdicts, defined) == []
+
+
+def test_the_step_placement_check_fails_on_a_planted_mismatch():
+    """A function named apart from its step, a module named for another step, a step outside its folder, a run
+    naming a function its module lacks, and a ``*_step`` function the registry does not run: each is named."""
+    defined = {"prspace.experiments.steps.cd_step": {"cd_step"},
+               "prspace.experiments.steps.skew_step": {"skew_report_step"},
+               "prspace.verdicts.controlled_skew_step": {"controlled_skew_step"}}
+    runs = {"cd": "prspace.experiments.steps.cd_step:cd_step",
+            "controlled_skew": "prspace.verdicts.controlled_skew_step:controlled_skew_step"}
+    assert _misplaced_steps(runs, {"controlled_skew"}, defined) == [
+        "prspace.experiments.steps.skew_step.skew_report_step looks like a step but the registry runs no such step"]
+    planted = {**runs, "rank": "prspace.experiments.steps.cd_step:rank_table",
+               "verdicts": "prspace.experiments.steps.verdicts_step:verdicts_step"}
+    bad = _misplaced_steps(planted, {"controlled_skew", "verdicts"}, defined)
+    assert "step rank: its function is rank_table, not rank_step" in bad
+    assert "step rank: in module cd_step, not rank_step (or a <topic>_steps module)" in bad
+    assert "step verdicts: in prspace.experiments.steps, not prspace.verdicts" in bad
+    assert "step verdicts: prspace.experiments.steps.verdicts_step defines no function verdicts_step" in bad
+
+
 def test_the_step_modules_the_page_lists_are_the_step_modules():
     """The experiments paragraph lists every module of ``experiments/steps/`` ("... gives the tables their titles
     and notes (``score_step.py``, ...)"), and no other."""
@@ -205,12 +267,12 @@ def test_a_command_module_registers_and_runs():
     (test_a_step_function_lives_in_experiments_steps_or_where_the_page_says,
      "(`controlled_skew`, `completeness`, `verdicts`)", "(`completeness`, `verdicts`)"),
     (test_the_step_modules_the_page_lists_are_the_step_modules, "(`score_step.py`, ", "("),
-    (test_only_the_modules_the_page_names_touch_files, "verdicts/report.py, ", ""),
+    (test_only_the_modules_the_page_names_touch_files, "verdicts/study_evidence.py, ", ""),
     (test_only_the_modules_the_page_names_touch_files, "audit/rule_tables.py", "audit/rule_tables.py, local"),
     (test_only_the_modules_the_page_names_read_the_configuration, "cli/verdicts.py, ", ""),
     (test_scipy_stats_is_imported_late_where_the_page_says_and_never_by_prspace_audit,
      "`audit/intake/columns.py`", "`audit/simulation/power_tests.py`"),
-    (test_prg_is_imported_only_where_the_page_says, "(`prspace.verdicts.completeness`)", "(`prspace.verdicts.rule`)"),
+    (test_prg_is_imported_only_where_the_page_says, "(`prspace.verdicts.completeness_step`)", "(`prspace.verdicts.rule`)"),
     (test_a_command_module_registers_and_runs, "`fetch-openml`; discovered", "`fetch`; discovered"),
 ], ids=["steps-in-verdicts", "step-modules", "files-missing", "files-idle", "configuration", "scipy-stats", "prg",
         "commands"])

@@ -5,14 +5,14 @@ step that runs in the study (each by its table's name as role: its inputs follow
 ``evidence``) and the report's static intro; its settings come from the configuration by the route of
 every step (``Step.settings``: ``analysis.verdicts.n_boot``, the study's seed, and the parameters the
 findings page lists), each with its one default in ``workflow/schemas/config.schema.yaml``. It
-collects the evidence (:func:`prspace.verdicts.report.collect_evidence`), applies the one rule
+collects the evidence (:func:`prspace.verdicts.study_evidence.collect_evidence`), applies the one rule
 (:mod:`prspace.verdicts.rule`), and returns ``verdicts.csv`` and ``.md``, ``sensitivity`` and
 ``margin_sensitivity`` (:mod:`prspace.verdicts.sensitivity`), ``summary.md`` (the answer first, quoted by
 the README), ``findings.md`` and the report's front page, which :func:`prspace.core.steps.write_step`
 writes like every step's.
 
 It lives in ``verdicts/`` rather than ``experiments/steps/`` for the reason the steps of rules
-``controlled_skew`` (:mod:`prspace.verdicts.skew`) and ``completeness`` (:mod:`prspace.verdicts.completeness`)
+``controlled_skew`` (:mod:`prspace.verdicts.controlled_skew_step`) and ``completeness`` (:mod:`prspace.verdicts.completeness_step`)
 do: it calls the one decision rule, and the layers (docs/architecture.md) put ``experiments`` below
 ``verdicts``, so no module of ``experiments`` may import it.
 """
@@ -31,9 +31,8 @@ from prspace.core.output import to_csv_text
 from prspace.core.processes import Beside
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking
-from prspace.experiments.steps.rank_step import learner_families
 from prspace.stats.nested import procedure as NP
-from prspace.verdicts import report
+from prspace.verdicts import report, study_evidence
 from prspace.verdicts.sensitivity import (
     ONE_PER_FAMILY,
     margin_sensitivity_table,
@@ -69,7 +68,7 @@ def _one_per_family(metrics_csv: Path | None, per_task: pd.DataFrame) -> tuple[p
     if metrics_csv is None:
         return None, f"No {R.METRICS.name}.csv: no '{ONE_PER_FAMILY}' variant."
     metrics = pd.read_csv(metrics_csv, dtype={"task_id": str, "model_id": str})
-    fams = learner_families(metrics)
+    fams = ranking.learner_families(metrics)
     if fams.nunique() == len(fams):
         return None, f"Every learner is its own family: no '{ONE_PER_FAMILY}' variant."
     names = list(dict.fromkeys([*per_task["metric_a"], *per_task["metric_b"]]))
@@ -129,7 +128,7 @@ def verdicts_step(inputs: VerdictsInputs, *, n_boot: int, seed: int, study: str,
         # the sensitivity variants in other processes (when jobs > 1) while this one collects the evidence
         parts = [beside.submit(variant_rows, var, tasks, n_boot=n_boot, seed=seed) for var in variants]
         try:
-            v = report.verdict_table(report.collect_evidence(paths, n_boot=n_boot, seed=seed, keep=kept,
+            v = study_evidence.verdict_table(study_evidence.collect_evidence(paths, n_boot=n_boot, seed=seed, keep=kept,
                                                              procedure=proc))
         except ValueError as exc:
             raise InputError(str(exc)) from None
