@@ -223,6 +223,24 @@ _EACH_STATUS = per_task(StudyFile.STATUS)
 _SEED = "seed"
 
 
+#: The sections of the configuration a setting's name leaves out (:func:`setting_name`).
+SECTIONS = ("analysis", "local")
+
+
+def setting_name(key: str) -> str:
+    """The name of the setting read from configuration key ``key``: the key without its section
+    (:data:`SECTIONS`), dots as underscores (``analysis.verdicts.n_boot`` -> ``verdicts_n_boot``,
+    ``analysis.n_boot`` -> ``n_boot``, ``local.suite`` -> ``suite``, ``seed`` -> ``seed``); the findings page
+    lists the run's parameters by the same key, dots kept."""
+    head, dot, rest = key.partition(".")
+    return (rest if dot and head in SECTIONS else key).replace(".", "_")
+
+
+def by_key(*keys: str) -> tuple[tuple[str, str], ...]:
+    """A step's settings, each named as its configuration key names it (:func:`setting_name`)."""
+    return tuple((setting_name(k), k) for k in keys)
+
+
 def _figure_step(figure: Figure, when: When | None = None) -> Step:
     return Step(f"figure_{figure.name}", figures=(figure,), when=when,
                 description=f"Figure {figure.name}, drawn by prspace figure ({figure.draw}) from the tables its step wrote.")
@@ -416,12 +434,11 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY), ru
     description="A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page.",
     inputs=(*_evidence_inputs(_BEFORE_VERDICTS), ("report_intro", StudyFile.REPORT_INTRO)),
     # the findings page lists the run's parameters: the study's seed, source, suite, panel, folds and resamples
-    settings=_pairs(n_boot="analysis.verdicts.n_boot", seed=_SEED, study="study", source="source",
-                    data_dir="local.data_dir", suite="local.suite", learners="local.learners", folds="local.folds",
-                    analysis_n_boot="analysis.n_boot", noise_boot="analysis.noise_boot",
-                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence",
-                    procedure_studies="analysis.verdicts.procedure_studies", procedure_boot="analysis.verdicts.procedure_boot",
-                    procedure_outer="analysis.verdicts.procedure_outer", procedure_inner="analysis.verdicts.procedure_inner"),
+    settings=by_key("analysis.verdicts.n_boot", _SEED, "study", "source", "local.data_dir", "local.suite", "local.learners",
+                    "local.folds", "analysis.n_boot", "analysis.noise_boot", "analysis.rank_sets.n_boot",
+                    "analysis.rank_sets.confidence", "analysis.verdicts.procedure_studies",
+                    "analysis.verdicts.procedure_boot", "analysis.verdicts.procedure_outer",
+                    "analysis.verdicts.procedure_inner"),
     # the evidence in the step's own process, each sensitivity variant (six at most) in one of the others
     threads=7)
 STEP_FIGURE_CLAIMS_FOREST = _figure_step(FIGURE_CLAIMS_FOREST)
