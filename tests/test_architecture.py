@@ -138,6 +138,74 @@ def test_the_step_modules_the_page_lists_are_the_step_modules():
     assert listed == have, f"on the page only: {sorted(listed - have)}; in the folder only: {sorted(have - listed)}"
 
 
+#: The folders whose paragraph ("One paragraph per folder") names every module the folder holds.
+LISTED_FOLDERS = ("core", "local", "verdicts", "study", "repo")
+
+
+def _paragraph_modules(folder: str) -> set[str]:
+    """The module files (backquoted ``name.py``, no folder) the paragraph of ``folder/`` names."""
+    found = re.findall(rf"^- \*\*`{folder}/`\*\*(.*?)(?=^- \*\*`|^\S)", DOC, flags=re.S | re.M)
+    assert len(found) == 1, f"docs/architecture.md: expected one paragraph of {folder}/, found {len(found)}"
+    return {n for n in re.findall(r"`([\w]+\.py)`", found[0])}
+
+
+def test_each_folder_paragraph_names_the_modules_its_folder_holds():
+    """The paragraphs of :data:`LISTED_FOLDERS` name each module of their folder, and none of another folder
+    (``panels.py`` is ``core/``'s, not ``local/``'s; issue 79.7)."""
+    for folder in LISTED_FOLDERS:
+        named = _paragraph_modules(folder)
+        have = {p.name for p in (PKG / folder).glob("*.py") if p.name != "__init__.py"}
+        assert named == have, f"{folder}/: on the page only {sorted(named - have)}; in the folder only {sorted(have - named)}"
+
+
+# --------------------------------------------------------------------------- the metrics table
+
+
+NUMBERS = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def _metrics_table_columns(doc: str) -> tuple[list[str], list[str], int]:
+    """From "The metrics table": its columns in the table's order (``<metric>_fold_mean`` expanded over the
+    pooled metrics), the per-fold table's columns, and the count of metrics the per-fold sentence states."""
+    section = doc[doc.index("## The metrics table"):doc.index("Ranking outputs")]
+    cells = re.findall(r"^\| `([^|]+)` \|", section, flags=re.M)
+    names = [n.strip("` ") for cell in cells for n in cell.split(",")]
+    metrics = [n for cell in cells if "**pooled**" in section.split(cell, 1)[1].split("\n", 1)[0]
+               for n in (x.strip("` ") for x in cell.split(","))]
+    columns = [c for n in names for c in ([f"{m}{n[len('<metric>'):]}" for m in metrics] if n.startswith("<metric>") else [n])]
+    fold = re.search(r"\(`scoring\.FOLD_COLUMNS`\): `([^`]+)` \(of the test fold\) and the (\w+) metrics", section)
+    assert fold, "docs/architecture.md: the per-fold sentence"
+    return columns, [c.strip() for c in fold.group(1).split(",")] + metrics, NUMBERS[fold.group(2)]
+
+
+def _metrics_table_mismatches(doc: str) -> list[str]:
+    """Where "The metrics table" and the Metrics API of the page differ from the code."""
+    from prspace.experiments.fk import scoring
+    from prspace.metrics import all_metrics
+
+    columns, fold, count = _metrics_table_columns(doc)
+    bad = [] if columns == scoring.METRICS_COLUMNS else [f"metrics table: {columns} != {scoring.METRICS_COLUMNS}"]
+    bad += [] if fold == scoring.FOLD_COLUMNS else [f"per-fold table: {fold} != {scoring.FOLD_COLUMNS}"]
+    bad += [] if count == len(scoring.METRICS) else [f"'the {count} metrics' but {len(scoring.METRICS)}"]
+    keys = [k.strip() for k in re.search(r"-> dict` with keys\n?`([^`]+)`", doc).group(1).split(",")]
+    got = list(all_metrics([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]))
+    return bad + ([] if keys == got else [f"all_metrics keys: {keys} != {got}"])
+
+
+def test_the_metrics_table_and_its_count_of_metrics_are_the_codes():
+    """"The metrics table" lists ``METRICS_COLUMNS`` in order, the per-fold table ``FOLD_COLUMNS``, "the six
+    metrics" counts them, and ``all_metrics`` returns the keys the Metrics API names (issue 79.7)."""
+    assert _metrics_table_mismatches(DOC) == []
+
+
+def test_the_metrics_table_check_fails_on_a_planted_count():
+    assert _metrics_table_mismatches(DOC.replace("and the six metrics", "and the seven metrics")) == [
+        "'the 7 metrics' but 6"]
+    assert _metrics_table_mismatches(DOC.replace("| `aupr_min` |", "| `aupr_max` |"))
+    assert _metrics_table_mismatches(DOC.replace("`auroc, average_precision, aupr, aupr_linear, aucnpr, auprg, pi,",
+                                                 "`auroc, average_precision, aupr, aucnpr, auprg, pi,"))
+
+
 # --------------------------------------------------------------------------- who touches files
 
 
@@ -267,6 +335,8 @@ def test_a_command_module_registers_and_runs():
     (test_a_step_function_lives_in_experiments_steps_or_where_the_page_says,
      "(`controlled_skew`, `completeness`, `verdicts`)", "(`completeness`, `verdicts`)"),
     (test_the_step_modules_the_page_lists_are_the_step_modules, "(`score_step.py`, ", "("),
+    (test_each_folder_paragraph_names_the_modules_its_folder_holds, "and `panels.py` (the learners'", "and (the learners'"),
+    (test_each_folder_paragraph_names_the_modules_its_folder_holds, "`pool.py`;", "`pool.py`, `panels.py`;"),
     (test_only_the_modules_the_page_names_touch_files, "verdicts/study_evidence.py, ", ""),
     (test_only_the_modules_the_page_names_touch_files, "audit/rule_tables.py", "audit/rule_tables.py, local"),
     (test_only_the_modules_the_page_names_read_the_configuration, "cli/verdicts.py, ", ""),
@@ -274,7 +344,7 @@ def test_a_command_module_registers_and_runs():
      "`audit/intake/columns.py`", "`audit/simulation/power_tests.py`"),
     (test_prg_is_imported_only_where_the_page_says, "(`prspace.verdicts.completeness_step`)", "(`prspace.verdicts.rule`)"),
     (test_a_command_module_registers_and_runs, "`fetch-openml`; discovered", "`fetch`; discovered"),
-], ids=["steps-in-verdicts", "step-modules", "files-missing", "files-idle", "configuration", "scipy-stats", "prg",
+], ids=["steps-in-verdicts", "step-modules", "core-modules", "local-modules", "files-missing", "files-idle", "configuration", "scipy-stats", "prg",
         "commands"])
 def test_each_check_fails_on_a_page_that_says_otherwise(monkeypatch, check, old, new):
     """Each check above, run on the page with one statement made untrue, fails."""

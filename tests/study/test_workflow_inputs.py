@@ -135,9 +135,23 @@ def _rules(text: str) -> dict[str, str]:
     return {re.match(r"\w+ (\w+):", b).group(1): re.split(r"(?m)^(?=\S)", b.split("\n", 1)[1])[0] for b in blocks}
 
 
-@pytest.mark.parametrize("path", SMK, ids=lambda p: p.name)
+def _functions(text: str) -> list[str]:
+    """Every function a rules file defines: ``def name`` and each ``lambda`` (an input function written in
+    the rule, instead of a method of ``INPUTS`` or a function of prspace.study.workflow_commands)."""
+    return re.findall(r"^\s*def (\w+)", text, flags=re.M) + re.findall(r"\blambda\b[^:]*:", text)
+
+
+@pytest.mark.parametrize("path", [*SMK, ROOT / "Snakefile"], ids=lambda p: p.name)
 def test_rules_files_define_no_functions(path):
-    assert not re.findall(r"^\s*def (\w+)", path.read_text(), flags=re.M)
+    """docs/architecture.md: "The rules files define no functions" (not a ``lambda`` either)."""
+    assert _functions(path.read_text()) == []
+
+
+def test_the_function_check_finds_a_planted_def_and_lambda():
+    planted = ("rule a:\n    params:\n        tasks=lambda wildcards: INPUTS.task_ids(),\n"
+               "        text=lambda wildcards, input: input.text,\n\ndef helper(x):\n    return x\n")
+    assert _functions(planted) == ["helper", "lambda wildcards:", "lambda wildcards, input:"]
+    assert _functions("rule a:\n    params: tasks=INPUTS.downsampling_tasks,\n") == []
 
 
 def test_no_rule_names_a_conda_environment():
