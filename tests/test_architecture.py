@@ -301,6 +301,16 @@ def test_scipy_stats_is_imported_late_where_the_page_says_and_never_by_prspace_a
     assert "prspace.stats.cluster_bootstrap" in heavy  # the check sees a top-level import
 
 
+def test_the_displays_import_matplotlib_and_sklearn_only_when_they_draw():
+    """"``display/`` ...: matplotlib and scikit-learn are imported when a display draws": no module of
+    ``prspace.display`` imports either when imported (at its top or through a prspace module)."""
+    assert "matplotlib" in DOC.split("- **`display/`**", 1)[1].split("- **`stats/`**", 1)[0]
+    heavy = _heavy_at_import(MODULES, ("matplotlib", "sklearn"))
+    display = [m for m in MODULES if m.startswith("prspace.display")]
+    assert display and not [m for m in display if m in heavy]
+    assert "prspace.figures.curves" in heavy  # the check sees a module that does
+
+
 def test_prg_is_imported_only_where_the_page_says():
     (where,) = _doc_names(r"`prg` \(PyPI `pyprg`.*?in place (\(`prspace\.[\w.]+`\))")
     importers = {m for m, p in MODULES.items()
