@@ -60,12 +60,13 @@ def test_the_verdicts_resamples_have_one_default_the_schemas():
     import inspect
 
     from prspace.core import registry as R
-    from prspace.verdicts import direction, primary, report, sensitivity, verdicts_step
+    from prspace.verdicts import direction, primary, sensitivity, study_evidence, verdicts_step
 
     props = yaml.safe_load(SCHEMA.read_text(encoding="utf-8"))["properties"]["analysis"]["properties"]
     assert props["verdicts"]["properties"]["n_boot"]["default"] >= props["verdicts"]["properties"]["n_boot"]["minimum"]
-    assert dict(R.STEP_VERDICTS.settings)["n_boot"] == "analysis.verdicts.n_boot"
+    assert dict(R.STEP_VERDICTS.settings)["verdicts_n_boot"] == "analysis.verdicts.n_boot"
     assert not [name for name in vars(D) if "VERDICT" in name.upper()]
-    for fn in (verdicts_step.verdicts_step, report.collect_evidence, primary.primary_rows, direction.direction_rows,
+    assert inspect.signature(verdicts_step.verdicts_step).parameters["verdicts_n_boot"].default is inspect.Parameter.empty
+    for fn in (study_evidence.collect_evidence, primary.primary_rows, direction.direction_rows,
                sensitivity.sensitivity_table, sensitivity.margin_sensitivity_table):
         assert inspect.signature(fn).parameters["n_boot"].default is inspect.Parameter.empty, fn.__name__

@@ -6,7 +6,7 @@ configuration (``workflow/schemas/config.schema.yaml``); where the schema has a 
 setting, tests/core/test_defaults.py checks that the two agree. A setting that only a step reads has
 its one default in the schema and none here: the verdicts' resamples (``analysis.verdicts.n_boot``)
 reach every function of :mod:`prspace.verdicts` that takes them as a required argument, from the
-step (``prspace step verdicts --set n_boot=...``).
+step (``prspace step verdicts --set verdicts_n_boot=...``).
 """
 
 from __future__ import annotations
