@@ -509,7 +509,7 @@ def test_audit_file_is_what_the_command_runs(tmp_path):
     from prspace.audit.audit_files import audit_file, check_options
 
     with pytest.raises(InputError, match="--confidence must lie strictly between 0 and 1, got 1.5"):
-        check_options(skew_tolerance=0.1, downsample_ratio=2, bootstrap=0, confidence=1.5)
+        check_options(skew_tolerance=0.1, downsample_ratio=2, n_boot=0, confidence=1.5)
     rng = np.random.default_rng(0)
     y = np.r_[np.ones(20, int), np.zeros(60, int)]
     df = pd.concat([pd.DataFrame({"model": m, "y_true": y, "score": rng.normal(0, 1, y.size) + sep * y,

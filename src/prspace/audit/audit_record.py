@@ -8,6 +8,7 @@ so that neither the reports nor the figures import the module that calls them.
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -16,6 +17,7 @@ from prspace.core.defaults import N_BOOT
 
 if TYPE_CHECKING:  # the record holds the findings the report made; it imports no report module to run
     from prspace.audit.report.finding_types import Finding
+    from prspace.stats.bands import CurveBand
 
 __all__ = ["AuditRecord"]
 
@@ -65,6 +67,13 @@ class AuditRecord:
     group_candidates: list[str] | None = None
     #: ``--metrics-only``: the point estimates alone (no interval, paired test or rank set was computed).
     metrics_only: bool = False
+    #: The curve bands of the models the report draws (:func:`prspace.audit.inference.audit_bands.shown`), computed
+    #: ahead in a second thread while the audit computed its intervals (``bands_ahead=True`` of :func:`prspace.audit.audit`,
+    #: as ``prspace audit --out`` asks): a future of ``{(task, model): {curve: band}}``, or None.  The bands of
+    #: :meth:`prspace.audit.AuditResult.bands` at the audit's settings are taken from it
+    #: (:func:`prspace.audit.inference.audit_bands.model_bands`).
+    bands_ahead: Future[dict[tuple[str, str], dict[str, CurveBand]]] | None = dataclasses.field(
+        default=None, repr=False, compare=False)
 
     @property
     def has_folds(self) -> bool:

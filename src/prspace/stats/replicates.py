@@ -72,6 +72,10 @@ class Block:
     #: else 0 for all: :func:`cluster_strata`).  Groups are never stratified by class: a group
     #: usually holds both classes, and it moves with all its rows.
     cluster_stratum: np.ndarray | None = None
+    #: What the audit computes once per block and reads twice (:func:`prspace.audit.inference.audit_blocks.block_delong`,
+    #: :func:`~prspace.audit.inference.audit_blocks.jack_block`): DeLong's fit and the block the jackknives run on.
+    #: Not an argument, not compared; a copy (``dataclasses.replace``) starts without.
+    cache: dict = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def paired(self) -> bool:

@@ -122,13 +122,13 @@ def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarr
 
 
 def _tree_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, grid: dict[str, np.ndarray],
-                     curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                     curves: tuple[str, ...], n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """Step 2 of the audit's bands on many distinct scores (module docstring, "Many distinct scores"): the tie
     groups cut into leaves of about :data:`LEAF_ROWS` rows, a stratum's draws split between the two halves of a
     node by a binomial with the halves' shares of its rows (the row draws' distribution), only where a point the
     kernels read lies (:func:`_tree_points`), and in a leaf holding one the rows drawn uniformly within it:
     :func:`_tree_draws` on :func:`_tree_cells`."""
-    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_resamples, gen)
+    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_boot, gen)
 
 
 def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[str, np.ndarray]:
@@ -171,7 +171,7 @@ def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[
 
 
 def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curves: tuple[str, ...],
-                n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """The resamples of :func:`_tree_replicates` on the tree of :func:`_tree_cells`."""
     bstart, bend, size, start, g_sorted, prefix, s_pos = (cells[k] for k in ("bstart", "bend", "size", "start",
                                                                             "g_sorted", "prefix", "s_pos"))
@@ -198,9 +198,9 @@ def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curve
             (tp_in if s_pos[k] else fp_in)[:] += np.bincount(local, minlength=tp_in.size)
         return tp_in, fp_in
 
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
-    for b0 in range(0, n_resamples, TREE_CHUNK):
-        m = min(TREE_CHUNK, n_resamples - b0)
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
+    for b0 in range(0, n_boot, TREE_CHUNK):
+        m = min(TREE_CHUNK, n_boot - b0)
         for r, (tp0, fp0) in enumerate(_tree_points(m, prefix, s_pos, bstart, bend, grid, curves, left_counts,
                                                     leaf_counts)):
             for c in curves:
