@@ -331,7 +331,7 @@ def example_result():
     from prspace.audit import audit
 
     frame = pd.read_csv(EXAMPLE)
-    return frame, audit(frame, label="diagnosis", pos_label="malignant", n_boot=200)
+    return frame, audit(frame, label_col="diagnosis", pos_label="malignant", n_boot=200)
 
 
 def test_audit_bands_api_equals_curve_bands(example_result):
@@ -376,7 +376,7 @@ def test_audit_without_bootstrap_draws_no_bands():
     from prspace.audit import audit
 
     frame = pd.read_csv(EXAMPLE)
-    result = audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    result = audit(frame, label_col="diagnosis", pos_label="malignant", n_boot=0)
     assert "bands" not in result.figures()
     assert result.bands("all", "knn_15", "roc").n_resamples == 1000  # asked for: the default resamples
 
@@ -400,7 +400,7 @@ def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_tabl
     from prspace.audit.inference.audit_bands import MAX_TASKS, TOP_K, band_shown
     from prspace.audit.report import plot
 
-    result = audit(_tasks_frame(MAX_TASKS + 1), label="diagnosis", pos_label="malignant", task="task", n_boot=50)
+    result = audit(_tasks_frame(MAX_TASKS + 1), label_col="diagnosis", pos_label="malignant", task_col="task", n_boot=50)
     bands = result.shown_bands()
     fig = plot.bands_figure(result, bands)
     tasks = sorted({t for t, _ in bands})

@@ -77,15 +77,75 @@ class AuditRecord:
 
     @property
     def has_folds(self) -> bool:
+        """Whether the rows came with folds (a per-fold table).
+
+        Returns
+        -------
+        bool
+            True when ``folds`` has rows.
+
+        See Also
+        --------
+        n_groups : The resampling unit's count.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prspace.audit import audit
+        >>> y = np.arange(40) % 2 == 0
+        >>> audit(y, scores={"a": y + 0.05 * np.arange(40)}, n_boot=0).has_folds
+        False
+        """
         return bool(len(self.folds))
 
     def n_groups(self, task: str) -> int | None:
-        """Groups of ``task`` with ``--group-col`` (None without): the unit the bands and intervals resample."""
+        """Count the groups of ``task`` resampled whole (``--group-col``).
+
+        Parameters
+        ----------
+        task : str
+            The task.
+
+        Returns
+        -------
+        int or None
+            Its number of groups, the unit the bands and intervals resample; None without ``--group-col``.
+
+        See Also
+        --------
+        has_folds : Whether the rows came with folds.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prspace.audit import audit
+        >>> y = np.arange(40) % 2 == 0
+        >>> audit(y, scores={"a": y + 0.05 * np.arange(40)}, groups=np.arange(40) // 2, n_boot=0).n_groups("all")
+        20
+        """
         if self.group_col is None or "group" not in self.data.columns:
             return None
         return int(self.data.loc[self.data["task"] == task, "group"].nunique())
 
     @property
     def exit_code(self) -> int:
-        """1 if any finding is an error (results that cannot be right), else 0."""
+        """1 if any finding is an error (results that cannot be right), else 0.
+
+        Returns
+        -------
+        int
+            The exit status of ``prspace audit`` (without ``--strict``).
+
+        See Also
+        --------
+        findings : What the audit found.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prspace.audit import audit
+        >>> y = np.arange(40) % 2 == 0
+        >>> audit(y, scores={"a": y + 0.05 * np.arange(40)}, n_boot=0).exit_code
+        0
+        """
         return int(any(f.severity == "error" for f in self.findings))

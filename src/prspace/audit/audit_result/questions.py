@@ -252,7 +252,7 @@ class AuditQuestions:
         >>> result = audit(y, scores={"a": y + rng.normal(size=200), "b": rng.normal(size=200)}, n_boot=50)
         >>> t = result.operating_points(recall=[0.5], n_boot=20)
         >>> t[["model", "measure", "n_resamples"]].values.tolist()
-        [['a', 'precision', 20], ['b', 'precision', 20]]
+        [['a', 'precision at recall', 20], ['b', 'precision at recall', 20]]
         """
         n_boot = renamed_keyword(n_boot, n_resamples, new_name="n_boot", old_name="n_resamples",
                                  where="AuditResult.operating_points()")

@@ -5,6 +5,10 @@ return one. Its fields are :class:`~prspace.audit.audit_record.AuditRecord`'s (t
 findings, and the bands computed ahead, :attr:`~prspace.audit.audit_record.AuditRecord.bands_ahead`), the
 columns used, and the caches of what its methods computed once (declared fields, not written into the
 object's ``__dict__``: issue 79).
+
+One module (over 400 lines) because half of it is the numpydoc docstrings of the result and its report
+methods, each with an example that runs; the methods that compute on demand (bands, power, operating
+points) are :mod:`~prspace.audit.audit_result.questions`'s.
 """
 
 from __future__ import annotations
@@ -75,22 +79,60 @@ def _field(default_factory=None, *, default=None):
 class AuditResult(AuditQuestions, AuditRecord):
     """Everything the audit found, with its reports, figures, bands, power and operating points.
 
-    The fields are :class:`~prspace.audit.audit_record.AuditRecord`'s (tables sorted by task and model:
-    ``pooled``, ``folds``, ``intervals``, ``comparisons``, ``pairwise``, ``rank_sets``, ``ranks``,
-    ``estimators``, ``auroc_bounds``, ``cd``; ``sentences``, ``findings``; the settings ``n_boot``,
-    ``confidence``, ``seed``; the bands computed ahead, ``bands_ahead``) and ``used``. In a notebook
+    The fields are :class:`~prspace.audit.audit_record.AuditRecord`'s (tables sorted by task and model) and
+    ``used``; :func:`prspace.audit.audit` and :func:`prspace.audit.run_audit` make one. In a notebook
     the result shows itself compactly: the headline, the pooled metrics with their intervals and the
     plausible-best sets per task; :meth:`to_html` is the whole report.
 
     Parameters
     ----------
-    *args, **kwargs
-        The fields of :class:`~prspace.audit.audit_record.AuditRecord`, then ``used``; made by
-        :func:`prspace.audit.audit` and :func:`prspace.audit.run_audit`, not by hand.
-
-    Attributes
-    ----------
-    used : prspace.audit.intake.inputs.Columns or None
+    data : pandas.DataFrame
+        The canonical frame audited (one row per model and test row).
+    positive : str
+        How the positive class was told.
+    pooled, folds, fold_summary, ranks, estimators, intervals, comparisons : pandas.DataFrame
+        Metrics pooled and per fold, the folds' summary, ranks, every AUPR estimator, intervals and
+        paired comparisons.
+    sentences : dict of str to list of str
+        Where the rankings disagree, per task.
+    findings : list of prspace.audit.report.finding_types.Finding
+        What the audit found wrong or worth a look.
+    comparable : dict of str to bool
+        Per task: whether the models were scored on the same rows.
+    train_pi : dict of str to float, optional
+        The training prevalence per task.
+    n_boot : int
+        Bootstrap resamples drawn (0: none).
+    confidence : float
+        Level of the intervals, tests and rank sets.
+    paired : dict of str to bool, optional
+        Per task: whether the models' rows are paired by row id.
+    rank_sets, pairwise : pandas.DataFrame, optional
+        Confidence sets for ranks; comparisons of all pairs.
+    cd : dict of str to pandas.DataFrame, optional
+        Critical-difference tables across tasks.
+    auroc_bounds : pandas.DataFrame, optional
+        What the AUROCs allow.
+    seed : int
+        Seed of the resampling and the curve bands.
+    columns : list of str, optional
+        The lines accounting for the input's columns.
+    dropped : list of dict, optional
+        Rows left out so that every model of a task is scored on the same rows.
+    own_folds : dict of str to bool, optional
+        Per task: models scored the same rows with different fold assignments.
+    groupings : dict of str to list of str, optional
+        Columns not used that split every model's rows alike.
+    group_col : str, optional
+        The column whose groups were resampled whole.
+    group_candidates : list of str, optional
+        Columns not used that look like a group column.
+    metrics_only : bool
+        Point estimates alone.
+    bands_ahead : concurrent.futures.Future, optional
+        The bands of the models the report draws, computed ahead (``bands_ahead=True`` of
+        :func:`~prspace.audit.audit`).
+    used : prspace.audit.intake.inputs.Columns, optional
         The columns :func:`~prspace.audit.audit` used for each role (None from
         :func:`~prspace.audit.run_audit` on a prepared frame).
 
