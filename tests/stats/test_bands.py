@@ -445,7 +445,7 @@ def test_audit_bands_follow_the_audit_seed():
     from prspace.audit import audit
 
     frame = pd.read_csv(EXAMPLE)
-    kw = {"label": "diagnosis", "pos_label": "malignant", "n_boot": 60}
+    kw = {"label_col": "diagnosis", "pos_label": "malignant", "n_boot": 60}
     one, again, two = audit(frame, seed=1, **kw), audit(frame, seed=1, **kw), audit(frame, seed=2, **kw)
     assert (one.seed, two.seed) == (1, 2)
     t1, t1b, t2 = one.band_table(), again.band_table(), two.band_table()
