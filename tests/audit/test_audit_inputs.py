@@ -516,7 +516,7 @@ def test_audit_file_is_what_the_command_runs(tmp_path):
                                   "tp": 0.25}) for m, sep in (("a", 1.0), ("b", 2.0))])
     path = tmp_path / "p.csv"
     df.to_csv(path, index=False)
-    opts = {"skew_tolerance": 0.1, "downsample_ratio": 2.0, "bootstrap": 0, "confidence": 0.95}
+    opts = {"skew_tolerance": 0.1, "downsample_ratio": 2.0, "n_boot": 0, "confidence": 0.95}
     result, cols = audit_file(str(path), train_pi="tp", **opts)
     assert (cols.model, cols.label, cols.score) == ("model", "y_true", "score")
     pooled = result.pooled.set_index("model")
