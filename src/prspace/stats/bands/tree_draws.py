@@ -149,13 +149,13 @@ def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarr
 
 
 def _tree_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, grid: dict[str, np.ndarray],
-                     curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                     curves: tuple[str, ...], n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """Step 2 of the audit's bands on many distinct scores (module docstring, "Many distinct scores"): the tie
     groups cut into leaves of about :data:`LEAF_ROWS` rows, a stratum's draws split between the two halves of a
     node by a binomial with the halves' shares of its rows (the row draws' distribution), only where a point the
     kernels read lies (:func:`_tree_points`), and in a leaf holding one the rows drawn uniformly within it:
     :func:`_tree_draws` on :func:`_tree_cells`."""
-    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_resamples, gen)
+    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_boot, gen)
 
 
 def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[str, np.ndarray]:
@@ -198,7 +198,7 @@ def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[
 
 
 def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curves: tuple[str, ...],
-                n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """The resamples of :func:`_tree_replicates` on the tree of :func:`_tree_cells`."""
     bstart, bend, size, start, g_sorted, prefix, s_pos = (cells[k] for k in ("bstart", "bend", "size", "start",
                                                                             "g_sorted", "prefix", "s_pos"))
@@ -211,9 +211,9 @@ def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curve
     def leaf_counts(res, at, counts):
         return _draw_in_cells(counts, at, bstart, bend, size, start, g_sorted, s_pos, gen)
 
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
-    for b0 in range(0, n_resamples, TREE_CHUNK):
-        m = min(TREE_CHUNK, n_resamples - b0)
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
+    for b0 in range(0, n_boot, TREE_CHUNK):
+        m = min(TREE_CHUNK, n_boot - b0)
         for r, (tp0, fp0) in enumerate(_tree_points(m, prefix, s_pos, bstart, bend, grid, curves, left_counts,
                                                     leaf_counts)):
             for c in curves:
