@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import prspace
+from prspace.study.workflow_inputs import StudyInputs
 
 #: The checkout (``src/prspace/..``).
 ROOT = Path(prspace.__file__).resolve().parents[2]
@@ -153,8 +154,6 @@ def _over_tasks() -> Iterator[None]:
     is never read: without a DAG (nothing is run) its output counts as not created, with or without a workflow
     state (``work/``, ``.snakemake/``), so the page is the same before and after a run.
     """
-    from prspace.study.workflow_inputs import StudyInputs
-
     saved = {name: StudyInputs.__dict__[name] for name in _TASK_METHODS}
     try:
         for name in _TASK_METHODS:
