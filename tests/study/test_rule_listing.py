@@ -40,3 +40,23 @@ def test_every_rule_has_its_inputs_outputs_log_benchmark_threads_and_command(pag
 def test_the_page_holds_no_machine_path(page):
     assert str(RL.ROOT) not in page and sys.executable not in page
     assert "/tmp" not in page and "/home/" not in page
+
+
+def test_a_function_over_the_task_list_gives_its_pattern_and_the_class_is_put_back():
+    from prspace.study.workflow_inputs import StudyInputs
+
+    before = StudyInputs.downsampling_tasks
+    with RL._over_tasks():
+        assert StudyInputs.downsampling_tasks(object()) == [RL.TASK]
+        assert StudyInputs.task_ids(object()) == [RL.TASK]
+    assert StudyInputs.downsampling_tasks is before
+
+
+def test_a_function_reading_a_checkpoint_not_run_is_written_as_what_it_stands_for():
+    from snakemake.exceptions import IncompleteCheckpointException
+
+    def selected(wildcards):
+        raise IncompleteCheckpointException(None, "work/default/tasks.csv")
+
+    assert RL._evaluated(selected, None) == "<per selected task: " + selected.__qualname__ + ">"
+    assert RL._evaluated(lambda wildcards: ["a"], None) == ["a"]

@@ -10,7 +10,8 @@ log, benchmark, threads, resources and its shell command, formatted as Snakemake
 
 Three things are written in place of what a run fills in, so that the page is the same on every machine and
 before any run: ``{task}`` stands for a task id (the task list is the output of checkpoint ``select_tasks``;
-an input over tasks is written as its pattern), the interpreter that runs Snakemake is written ``python``
+an input over tasks is written as its pattern; nothing reads the checkpoint, so a workflow state, ``work/`` and
+``.snakemake/``, changes nothing), the interpreter that runs Snakemake is written ``python``
 (the rules run ``"<sys.executable>" -m prspace``), and paths are relative to the checkout.
 
 ``python -m prspace.study.rule_listing`` rewrites the page; ``--check`` exits 1 when it is out of date
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import prspace
+from prspace.study.workflow_inputs import StudyInputs
 
 #: The checkout (``src/prspace/..``).
 ROOT = Path(prspace.__file__).resolve().parents[2]
@@ -94,7 +96,7 @@ def _items(files: Any, *, wildcards: _Wildcards, evaluate: bool) -> list[tuple[s
         f = files[i]
         name, listed = names.get(i, (None, False))
         if callable(f) and evaluate:
-            value = f(wildcards)
+            value = _evaluated(f, wildcards)
             got = _List([value] if isinstance(value, str) else [str(v) for v in value])
         else:
             got = _List([f]) if listed else [f]
@@ -108,7 +110,7 @@ def _items(files: Any, *, wildcards: _Wildcards, evaluate: bool) -> list[tuple[s
 def _call(fn: Callable[..., Any], **available: Any) -> Any:
     """A params function called as Snakemake calls it: with the arguments it names."""
     wanted = list(inspect.signature(fn).parameters)
-    return fn(*[available[w] for w in wanted])
+    return _evaluated(fn, *[available[w] for w in wanted])
 
 
 @contextlib.contextmanager
@@ -125,7 +127,7 @@ def _loaded(configfile: str | None) -> Iterator[Any]:
     argv, sigint = sys.argv, signal.getsignal(signal.SIGINT)
     sys.argv = ["snakemake"] + (["--configfile", configfile] if configfile else [])
     try:
-        with SnakemakeApi(OutputSettings(quiet={"all"})) as api:
+        with _over_tasks(), SnakemakeApi(OutputSettings(quiet={"all"})) as api:
             wf_api = api.workflow(resource_settings=ResourceSettings(cores=1),
                                   config_settings=ConfigSettings(configfiles=[ROOT / configfile] if configfile else []),
                                   storage_settings=StorageSettings(), snakefile=ROOT / "Snakefile", workdir=ROOT)
@@ -138,11 +140,39 @@ def _loaded(configfile: str | None) -> Iterator[Any]:
         signal.signal(signal.SIGINT, sigint)
 
 
-def _over_tasks(wf: Any) -> None:
-    """Every input function over the study's tasks gives its pattern (``{task}``) instead of reading the checkpoint."""
-    inputs = wf.globals["INPUTS"]
-    for name in ("task_ids", "downsampling_tasks", "fold_skew_tasks"):
-        setattr(inputs, name, lambda: [TASK])
+#: The methods of the workflow's task list (:class:`prspace.study.workflow_inputs.StudyInputs`) that read checkpoint
+#: ``select_tasks``'s output: while the workflow is loaded for the page, each gives ``[TASK]``.
+_TASK_METHODS = ("task_ids", "downsampling_tasks", "fold_skew_tasks")
+
+
+@contextlib.contextmanager
+def _over_tasks() -> Iterator[None]:
+    """Every function over the study's tasks gives its pattern (``{task}``) instead of reading the checkpoint.
+
+    The class's methods are replaced before the Snakefile is read, so that a rule given a bound method
+    (``params: tasks=INPUTS.downsampling_tasks``) has the replacement too, and put back afterwards. The checkpoint
+    is never read: without a DAG (nothing is run) its output counts as not created, with or without a workflow
+    state (``work/``, ``.snakemake/``), so the page is the same before and after a run.
+    """
+    saved = {name: StudyInputs.__dict__[name] for name in _TASK_METHODS}
+    try:
+        for name in _TASK_METHODS:
+            setattr(StudyInputs, name, lambda self, wildcards=None: [TASK])
+        yield
+    finally:
+        for name, method in saved.items():
+            setattr(StudyInputs, name, method)
+
+
+def _evaluated(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(...)``, or where it reads a checkpoint's output (a function not replaced by :func:`_over_tasks`) what it
+    stands for: ``<per selected task: fn>``, so that the page never depends on a run."""
+    from snakemake.exceptions import IncompleteCheckpointException
+
+    try:
+        return fn(*args, **kwargs)
+    except IncompleteCheckpointException:
+        return f"<per selected task: {getattr(fn, '__qualname__', None) or type(fn).__name__}>"
 
 
 def _plain(text: str) -> str:
@@ -163,7 +193,6 @@ def rule_entries(configfile: str | None = None) -> list[dict[str, Any]]:
     defines them: name, kind, description, input, output, log, benchmark, threads, resources and command."""
     entries = []
     with _loaded(configfile) as wf:
-        _over_tasks(wf)
         for rule in wf.rules:
             entries.append(_entry(rule))
     return entries
