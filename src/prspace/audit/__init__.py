@@ -10,6 +10,7 @@ the reports and figures); at the top the audit as a function (``audit_result``),
 They import in one direction, the ``audit layers:`` line of ``docs/architecture.md``. One job per module:
 
 * :mod:`~prspace.audit.intake.inputs`: which column holds what; the checked canonical frame.
+* :mod:`~prspace.audit.intake.row_checks`: the same test row twice; a text column that looks like a model's.
 * :mod:`~prspace.audit.intake.columns`: every other column accounted for; :mod:`~prspace.audit.intake.table_check`:
   the table made long (wide files, ``--score-cols``) and its columns resolved and checked.
 * :mod:`~prspace.audit.intake.rows`: models that lack a few rows paired on the rows they share.
