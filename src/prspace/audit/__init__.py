@@ -23,7 +23,7 @@ They import in one direction, the ``audit layers:`` line of ``docs/architecture.
 * :mod:`~prspace.audit.inference.bounds`: what the AUROCs allow (:mod:`prspace.stats.auroc_bounds`), per task, metric and pair.
 * :mod:`~prspace.audit.report.audit_sentences`: where the rankings disagree, with the noise floor.
 * :mod:`~prspace.audit.report.findings`, :mod:`~prspace.audit.report.row_findings`: one function per finding, in
-  the registry of :mod:`~prspace.audit.report.finding_types` (the fold skew's text: :mod:`~prspace.audit.report.fold_skew`).
+  the registry of :mod:`~prspace.audit.report.finding_types` (the fold skew's text: :mod:`~prspace.audit.report.skew_findings`).
 * :mod:`~prspace.audit.report.tools`: which estimator popular tools compute.
 * :mod:`~prspace.audit.audit_record`: :class:`AuditRecord`, what the audit found, as data.
 * :mod:`~prspace.audit.report.render`, :mod:`~prspace.audit.report.lines`, :mod:`~prspace.audit.report.plot`: the reports

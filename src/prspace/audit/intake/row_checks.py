@@ -10,15 +10,12 @@ names are also importable from :mod:`prspace.audit.intake.inputs`.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from prspace.audit.intake.column_roles import Columns
 from prspace.core.errors import InputError
-
-if TYPE_CHECKING:
-    from prspace.audit.intake.inputs import Columns
 
 
 def _display(value: object) -> str:

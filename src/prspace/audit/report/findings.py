@@ -59,7 +59,7 @@ The registry (:class:`Finding`, :class:`Context`, :func:`check`, :data:`CHECKS`)
 :mod:`prspace.audit.report.finding_types`; the checks of the rows and the scores (``aupr-below-min`` to
 ``hard-scores``) are :mod:`prspace.audit.report.row_findings`, imported first so that they register
 first; the others are here, in the order above, beside the table in ``docs/audit.md`` (the text of
-``skew-varies-folds`` is :mod:`prspace.audit.report.fold_skew`'s).
+``skew-varies-folds`` is :mod:`prspace.audit.report.skew_findings`'s).
 """
 
 from __future__ import annotations
@@ -84,14 +84,14 @@ from prspace.audit.report.finding_types import (
     findings,
     names,
 )
-from prspace.audit.report.fold_skew import (
-    fold_skew_findings,
-    fold_skew_parts,
-    stratified_within_rounding,
-)
 from prspace.audit.report.row_findings import (  # registers the first checks
     constant_models,
     inverted_models,
+)
+from prspace.audit.report.skew_findings import (
+    fold_skew_findings,
+    fold_skew_parts,
+    stratified_within_rounding,
 )
 from prspace.audit.report.tools import tools_by_estimator
 from prspace.experiments import ranking
