@@ -10,7 +10,8 @@ import pytest
 
 from prspace.audit.inference.tables import groups
 from prspace.audit.intake import keys
-from prspace.audit.intake.inputs import Columns, _unique_row_ids, check_duplicate_keys
+from prspace.audit.intake.inputs import Columns
+from prspace.audit.intake.row_checks import _unique_row_ids, check_duplicate_keys
 from prspace.core.errors import InputError
 
 

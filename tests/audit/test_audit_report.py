@@ -350,7 +350,7 @@ def test_stratified_folds_are_not_flagged_for_rounding():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
 
-    from prspace.audit.report.findings import stratified_within_rounding
+    from prspace.audit.report.skew_findings import stratified_within_rounding
 
     X, y = load_wine(return_X_y=True)
     y = (y == 0).astype(int)

@@ -28,20 +28,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: numpydoc codes not required: ES01 extended summary, GL01/GL02 where the text starts and ends
 #: after the quotes, SA04 a description for each See Also entry.
 IGNORE = frozenset({"ES01", "GL01", "GL02", "SA04"})
-#: The audit's docstrings are written on helper audit's branch (issue 79.1 renames its keywords): the
-#: objects of prspace.audit (after the prefix) that failed before it lands are marked xfail, not strict;
-#: remove a name once it passes (an XPASS in the summary). Any other object that fails, fails.
-PENDING = "issue 79.1: helper audit's branch"
-PENDING_AUDIT = frozenset({
-    "AuditResult", "AuditResult.band_table", "AuditResult.bands", "AuditResult.draw_ahead",
-    "AuditResult.exit_code", "AuditResult.figures", "AuditResult.has_folds", "AuditResult.headline",
-    "AuditResult.n_groups", "AuditResult.operating_points", "AuditResult.plot", "AuditResult.power",
-    "AuditResult.shown_bands", "AuditResult.to_html", "AuditResult.to_markdown", "AuditResult.to_text",
-    "Columns", "Context", "Context.multi_task", "Context.usable_folds", "Context.where", "Finding", "audit",
-    "disagreement_sentences", "duplicate_rows", "find_issues", "fold_metrics", "fold_skew_findings",
-    "fold_summary", "pooled_metrics", "prepare", "resolve_columns", "run_audit",
-})
-
 #: (public path, defining path, object): numpydoc imports an object from where it is defined
 #: (``prspace.metrics.all_curves`` is also a module's name)
 OBJECTS = [entry for package in A.PACKAGES for entry in A.public_objects(package)]
@@ -53,11 +39,6 @@ def errors(path: str) -> list[str]:
             if code not in IGNORE]
 
 
-def _case(path: str, where: str):
-    pending = path.startswith("prspace.audit.") and path.removeprefix("prspace.audit.") in PENDING_AUDIT
-    return pytest.param(where, id=path, marks=[pytest.mark.xfail(reason=PENDING, strict=False)] if pending else [])
-
-
 def test_the_api_is_enumerated_from_the_packages():
     paths = [p for p, _, _ in OBJECTS]
     assert len(paths) == len(set(paths)) and len(paths) > 60
@@ -66,7 +47,7 @@ def test_the_api_is_enumerated_from_the_packages():
         assert must in paths
 
 
-@pytest.mark.parametrize("path", [_case(p, w) for p, w, _ in OBJECTS])
+@pytest.mark.parametrize("path", [pytest.param(w, id=p) for p, w, _ in OBJECTS])
 def test_numpydoc_validation(path):
     found = errors(path)
     assert not found, f"{path}:\n  " + "\n  ".join(found)
@@ -91,8 +72,7 @@ def test_the_examples_run(path, obj):
     out: list[str] = []
     for t in tests:
         runner.run(t, out=out.append)
-    if not path.startswith("prspace.audit."):
-        assert runner.tries > 0, f"{path} has no example"
+    assert runner.tries > 0, f"{path} has no example"
     assert runner.failures == 0, "".join(out)
 
 
