@@ -58,6 +58,7 @@ lint: $(VENV)/.installed
 numbers: $(VENV)/.installed
 	$(BIN)/prspace summary --out results/summary.md
 	$(BIN)/prspace numbers --write
+	$(BIN)/python -m prspace.study.rule_listing
 
 verify: $(VENV)/.installed
 	$(BIN)/prspace verify results/paperlike

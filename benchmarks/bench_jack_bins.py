@@ -90,10 +90,10 @@ def _band_moves(block: Block, bins: int, seed: int, n_boot: int) -> dict[str, fl
     y, s = block.y.astype(bool), block.scores[0]
     # the same row draws on both (tied=False: the audit's binned bands draw counts per cell, the same distribution
     # from another stream, whose Monte Carlo difference is not the binning's)
-    exact = curve_bands(y, s, n_resamples=n_boot, rng=seed)
+    exact = curve_bands(y, s, n_boot=n_boot, rng=seed)
     g = block.groups[0]
     coarse = binned_groups(g, block.y, bins)
-    binned = curve_bands(y, -coarse.astype(np.float64), n_resamples=n_boot, rng=seed)
+    binned = curve_bands(y, -coarse.astype(np.float64), n_boot=n_boot, rng=seed)
     k = int(g.max()) + 1
     tp, fp = np.bincount(g, weights=y, minlength=k), np.bincount(g, weights=~y, minlength=k)
     out = {}

@@ -50,7 +50,7 @@ def coverage(pi: float, n: int, reps: int, *, n_boot: int, seed: int) -> pd.Data
         fold = b.stratum // 2
         for (scheme, strata), (where, grids) in itertools.product((("class", None), ("class x fold", fold)),
                                                                   GRIDS.items()):
-            bands = curve_bands(b.y, b.scores[0], strata=strata, grids=grids, n_resamples=n_boot, rng=rng)
+            bands = curve_bands(b.y, b.scores[0], strata=strata, grids=grids, n_boot=n_boot, rng=rng)
             for c, band in bands.items():
                 truth = curve_at(c, tp, fp, band.grid)
                 ok = np.isfinite(truth) & np.isfinite(band.sim_lo)

@@ -19,8 +19,8 @@ import yaml
 
 from prspace.core import claims as REG
 from prspace.verdicts import primary as P
-from prspace.verdicts import report as VR
 from prspace.verdicts import rule as RULE
+from prspace.verdicts import study_evidence as EV
 
 #: The seeds each study's primary verdicts are recomputed under, against the committed seed 0 (each rerun is
 #: the engine's ten reruns at the committed settings, about 60-75 CPU s a study).  Two, not four: simulated
@@ -95,7 +95,7 @@ def _decided(verdict: str) -> bool:
 def _evidence(study: str, seed: int, n_boot: int) -> pd.DataFrame:
     """The verdict engine's evidence rows from the study's committed tables under ``seed`` (computed once per
     worker: the module's tests share them, each with its own copy)."""
-    return VR.collect_evidence(ROOT / "results" / study / "tables", n_boot=n_boot, seed=seed, power=False)
+    return EV.collect_evidence(ROOT / "results" / study / "tables", n_boot=n_boot, seed=seed, power=False)
 
 
 def plant(ev: pd.DataFrame, seed: int) -> pd.DataFrame:

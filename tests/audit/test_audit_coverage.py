@@ -110,7 +110,7 @@ def _imbalanced(n_pos: int, n_neg: int, seed: int = 0) -> pd.DataFrame:
 @pytest.mark.parametrize("n_pos,n_neg", [(30, 270), (6, 500)])
 def test_reports_print_only_calibrated_intervals(n_pos, n_neg):
     data = _imbalanced(n_pos, n_neg) if n_pos != 30 else pd.read_csv(EXAMPLE)
-    kw = {"label": "diagnosis", "pos_label": "malignant"} if n_pos == 30 else {}
+    kw = {"label_col": "diagnosis", "pos_label": "malignant"} if n_pos == 30 else {}
     res = audit.audit(data, n_boot=200, **kw)
     iv, task = res.intervals, res.pooled["task"].iloc[0]
     text, md = res.to_text(), res.to_markdown()

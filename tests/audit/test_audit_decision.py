@@ -195,7 +195,7 @@ def _agree_rendered(res, task, flat, name):
 
 
 def test_readme_example_headline_rank_sets_and_pairs_agree():
-    res = audit.audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=200, seed=3)
+    res = audit.audit(pd.read_csv(EXAMPLE), label_col="diagnosis", pos_label="malignant", n_boot=200, seed=3)
     _agree(res, res.pooled["task"].iloc[0])
     # the lead the issue quotes is called distinguishable only if the deciding procedure says so
     aupr = res.pairwise[(res.pairwise["metric"] == "aupr") & (res.pairwise["role"] == "decides")]

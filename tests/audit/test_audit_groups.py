@@ -100,7 +100,7 @@ def test_grouped_jackknife_se_matches_the_spread_where_the_row_jackknife_underco
 
 def test_audit_with_group_col_resamples_groups_and_says_so():
     df = _table()
-    res = audit(df, label="y", score_cols=["a", "b"], n_boot=200, group_col="patient")
+    res = audit(df, label_col="y", score_cols=["a", "b"], n_boot=200, group_col="patient")
     assert "DeLong" not in set(res.intervals["method"])
     assert set(res.comparisons.loc[res.comparisons["metric"] == "auroc", "method"]) == {"paired bootstrap"}
     assert not res.pairwise["method"].str.contains("DeLong").any()
@@ -108,7 +108,7 @@ def test_audit_with_group_col_resamples_groups_and_says_so():
     assert "'patient'" in line and "40 groups" in line and "within folds" in line
     assert "group 'patient'" in res.columns[0]
     assert res.group_col == "patient" and "resampling unit: the group" in res.to_text()
-    plain = audit(df, label="y", score_cols=["a", "b"], n_boot=200)
+    plain = audit(df, label_col="y", score_cols=["a", "b"], n_boot=200)
     assert "DeLong" in set(plain.intervals["method"])
     # the grouped intervals are wider here: the patient effect is shared by a patient's rows
     w = [r.intervals.query("metric == 'auroc' and method == 'jackknife-t'").eval("hi - lo").mean()
@@ -117,7 +117,7 @@ def test_audit_with_group_col_resamples_groups_and_says_so():
 
 
 def test_a_column_repeating_ids_within_a_task_is_offered_as_group_col():
-    res = audit(_table(), label="y", score_cols=["a", "b"], n_boot=0)
+    res = audit(_table(), label_col="y", score_cols=["a", "b"], n_boot=0)
     hit = [f for f in res.findings if f.code == "group-column"]
     assert len(hit) == 1 and "--group-col patient" in hit[0].message
     assert any("--group-col patient" in c for c in res.columns)
@@ -139,7 +139,7 @@ def test_bad_group_col_gives_one_line_naming_the_fix(tmp_path, capsys, kind, exp
     elif kind == "absent":
         col = "subject"
     with pytest.raises(InputError, match=expected):
-        audit(df, label="y", score_cols=["a", "b"], n_boot=0, group_col=col)
+        audit(df, label_col="y", score_cols=["a", "b"], n_boot=0, group_col=col)
     path = tmp_path / "p.csv"
     df.to_csv(path, index=False)
     rc = main(["audit", str(path), "--label-col", "y", "--score-cols", "a,b", "--bootstrap", "0", "--group-col", col])
@@ -166,7 +166,7 @@ def test_grouped_intervals_are_shown_by_their_own_calibration():
     assert not grouping.shown("auroc", "jackknife-t", 10)
     cell = grouping.calibration("auroc", "jackknife-t", 45)
     assert cell["n_groups"] == 30 and 0 < cell["coverage"] <= 1
-    res = audit(_table(), label="y", score_cols=["a", "b"], n_boot=200, group_col="patient")
+    res = audit(_table(), label_col="y", score_cols=["a", "b"], n_boot=200, group_col="patient")
     iv = res.intervals[res.intervals["metric"] == "auroc"].set_index(["model", "method"])["calibrated"]
     assert iv[("a", "jackknife-t")] == grouping.shown("auroc", "jackknife-t", 40)
     assert iv[("a", "bootstrap")] == grouping.shown("auroc", "bootstrap", 40)
@@ -174,7 +174,7 @@ def test_grouped_intervals_are_shown_by_their_own_calibration():
 
 
 def test_grouped_report_lines_follow_the_grouped_calibration():
-    res = audit(_table(), label="y", score_cols=["a", "b"], n_boot=100, group_col="patient")
+    res = audit(_table(), label_col="y", score_cols=["a", "b"], n_boot=100, group_col="patient")
     text = res.to_text()
     assert "groups resampled, 40 groups" in text
     assert "covers only" not in text  # the row-level calibration's sentences do not apply to groups
@@ -186,4 +186,4 @@ def test_arrays_form_takes_groups():
     assert any("resampling unit: the group" in c and "40 groups" in c for c in res.columns)
     assert "DeLong" not in set(res.intervals["method"])
     with pytest.raises(InputError, match="groups= goes with arrays"):
-        audit(df, label="y", score_cols=["a", "b"], groups=df["patient"])
+        audit(df, label_col="y", score_cols=["a", "b"], groups=df["patient"])

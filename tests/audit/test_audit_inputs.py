@@ -78,7 +78,7 @@ def test_conflicting_scores_for_one_row_id_name_the_row_id_fix():
     df = pd.read_csv(EXAMPLE)
     other = df.assign(score=df["score"] * 0.5)  # the same (model, fold, row id) with other scores
     with pytest.raises(InputError, match=r"with other values.*--repeat-col.*--row-col"):
-        audit(pd.concat([df, other]), label="diagnosis", pos_label="malignant", n_boot=0)
+        audit(pd.concat([df, other]), label_col="diagnosis", pos_label="malignant", n_boot=0)
 
 
 # --------------------------------------------------------------------------- case 8
@@ -95,14 +95,14 @@ def test_model_column_under_another_name_is_not_pooled(tmp_path, capsys):
     rc, out, err = cli(capsys, str(path), *EXAMPLE_ARGS, "--model-col", "classifier", "--bootstrap", "0")
     assert rc == 0, err
     assert "5 models" in out
-    res = audit(df, model="classifier", label="diagnosis", pos_label="malignant", n_boot=0)
+    res = audit(df, model_col="classifier", label_col="diagnosis", pos_label="malignant", n_boot=0)
     for model, g in df.groupby("classifier"):
         ap = average_precision_score(g["diagnosis"] == "malignant", g["score"])
         assert res.pooled.set_index("model").loc[model, "average_precision"] == pytest.approx(ap, abs=1e-12)
     # pooling on purpose is still possible, and then it is what was asked for
     with pytest.raises(InputError, match="with other values"):  # row ids now repeat: said, not pooled silently
-        audit(df, model="", label="diagnosis", pos_label="malignant", n_boot=0)
-    pooled = audit(df.drop(columns="row_id"), model="", label="diagnosis", pos_label="malignant", n_boot=0)
+        audit(df, model_col="", label_col="diagnosis", pos_label="malignant", n_boot=0)
+    pooled = audit(df.drop(columns="row_id"), model_col="", label_col="diagnosis", pos_label="malignant", n_boot=0)
     assert pooled.pooled["model"].tolist() == ["score"]
 
 
@@ -110,14 +110,14 @@ def test_several_candidate_model_columns_are_all_named():
     df = pd.read_csv(EXAMPLE).drop(columns="row_id").rename(columns={"model": "classifier"})
     df["learner"] = df["classifier"].str.upper()
     with pytest.raises(InputError, match=r"several columns look like one: 'classifier' \(5 values\), 'learner'"):
-        audit(df, label="diagnosis", pos_label="malignant", n_boot=0)
+        audit(df, label_col="diagnosis", pos_label="malignant", n_boot=0)
 
 
 def test_a_text_column_without_the_repeating_structure_is_not_a_model_column():
     df = pd.read_csv(EXAMPLE)
     one = df[df["model"] == "knn_15"].drop(columns="model")
     one["site"] = np.where(np.arange(len(one)) % 3 == 0, "north", "south")  # unequal groups
-    res = audit(one, label="diagnosis", pos_label="malignant", n_boot=0)
+    res = audit(one, label_col="diagnosis", pos_label="malignant", n_boot=0)
     assert res.pooled["model"].tolist() == ["score"]
 
 
@@ -463,12 +463,12 @@ def test_headline_says_whether_the_disagreement_is_within_noise():
 
 def test_python_api_html_has_figures_and_typed_tables():
     df = pd.read_csv(EXAMPLE)
-    res = audit(df, label="diagnosis", pos_label="malignant", n_boot=0)
+    res = audit(df, label_col="diagnosis", pos_label="malignant", n_boot=0)
     assert res.to_html().count("src='data:image/png;base64,") == 2
     assert pd.api.types.is_integer_dtype(res.folds["fold"])
     assert sorted(res.folds["fold"].unique().tolist()) == sorted(df["fold"].unique().tolist())
     assert pd.api.types.is_integer_dtype(res.pooled["n_pos"]) and res.pooled["n_pos"].iloc[0] == 30
-    weighted = audit(df.assign(w=0.5), label="diagnosis", pos_label="malignant", weight="w", n_boot=0)
+    weighted = audit(df.assign(w=0.5), label_col="diagnosis", pos_label="malignant", weight_col="w", n_boot=0)
     assert weighted.pooled["n_pos"].iloc[0] == pytest.approx(15.0)  # non-integer weights stay float
 
 
@@ -509,14 +509,14 @@ def test_audit_file_is_what_the_command_runs(tmp_path):
     from prspace.audit.audit_files import audit_file, check_options
 
     with pytest.raises(InputError, match="--confidence must lie strictly between 0 and 1, got 1.5"):
-        check_options(skew_tolerance=0.1, downsample_ratio=2, bootstrap=0, confidence=1.5)
+        check_options(skew_tolerance=0.1, downsample_ratio=2, n_boot=0, confidence=1.5)
     rng = np.random.default_rng(0)
     y = np.r_[np.ones(20, int), np.zeros(60, int)]
     df = pd.concat([pd.DataFrame({"model": m, "y_true": y, "score": rng.normal(0, 1, y.size) + sep * y,
                                   "tp": 0.25}) for m, sep in (("a", 1.0), ("b", 2.0))])
     path = tmp_path / "p.csv"
     df.to_csv(path, index=False)
-    opts = {"skew_tolerance": 0.1, "downsample_ratio": 2.0, "bootstrap": 0, "confidence": 0.95}
+    opts = {"skew_tolerance": 0.1, "downsample_ratio": 2.0, "n_boot": 0, "confidence": 0.95}
     result, cols = audit_file(str(path), train_pi="tp", **opts)
     assert (cols.model, cols.label, cols.score) == ("model", "y_true", "score")
     pooled = result.pooled.set_index("model")

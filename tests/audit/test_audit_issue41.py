@@ -82,7 +82,7 @@ def test_own_folds_on_the_same_rows_are_paired_and_fold_tables_use_each_models_f
     assert not any(h.startswith("NOT COMPARABLE") for h in res.headline())
     assert len(res.comparisons) == 5 and res.comparisons["p_value"].notna().all()  # one pair, every metric
     # the pairing ignores the folds: the same numbers as the workaround --fold-col ''
-    unfolded = audit(df, fold="", n_boot=50)
+    unfolded = audit(df, fold_col="", n_boot=50)
     pd.testing.assert_frame_equal(res.comparisons, unfolded.comparisons)
     pd.testing.assert_frame_equal(res.intervals, unfolded.intervals)
     # the per-fold tables keep each model's own folds, and say that they differ
@@ -175,10 +175,10 @@ def test_a_source_column_is_named_with_the_flag_that_uses_it(tmp_path, capsys):
     assert res.headline()[0].startswith("POOLED: column 'source'") and "--task-col source" in res.headline()[0]
     assert "pooled-groups" in {f.code for f in res.findings}
     # with the flag: two tasks, nothing pooled; with --ignore-col: pooled knowingly, no headline line
-    split = audit(df, task="source", n_boot=0)
+    split = audit(df, task_col="source", n_boot=0)
     assert sorted(split.pooled["task"].unique()) == ["hospital_a", "hospital_b"]
     assert not any(h.startswith("POOLED") for h in split.headline())
-    assert not any(h.startswith("POOLED") for h in audit(df, ignore="source", n_boot=0).headline())
+    assert not any(h.startswith("POOLED") for h in audit(df, ignore_col="source", n_boot=0).headline())
     # a feature-like text column that differs between a model's rows is not a grouping
     noisy = df.assign(note=np.where(np.random.default_rng(1).random(len(df)) < 0.5, "x", "y"))
     assert "pooled-groups" in {f.code for f in audit(noisy, n_boot=0).findings}

@@ -187,13 +187,14 @@ def test_the_apis_keywords_are_the_command_lines_options():
     params = set(inspect.signature(audit).parameters)
     assert options - file_only <= params, sorted(options - file_only - params)
     df = _wide(600, 0.2, 1).rename(columns={"y_true": "diagnosis"}).assign(site="s1")
-    a = audit(df, label_col="diagnosis", score_cols="m0,m1", ignore_col=["m2", "site"], task_col="", bootstrap=0)
-    b = audit(df, label="diagnosis", score_cols="m0,m1", ignore=["m2", "site"], task="", n_boot=0)
+    a = audit(df, label_col="diagnosis", score_cols="m0,m1", ignore_col=["m2", "site"], task_col="", n_boot=0)
+    with pytest.warns(FutureWarning) as said:  # the former spellings: still accepted, each naming its new keyword
+        b = audit(df, label="diagnosis", score_cols="m0,m1", ignore=["m2", "site"], task="", bootstrap=0)
     assert a.n_boot == b.n_boot == 0 and a.pooled.equals(b.pooled)
-    from prspace.core.errors import InputError
-
-    with pytest.raises(InputError, match="disagree"):
-        audit(df, label="diagnosis", label_col="y_true", score_cols="m0,m1", ignore=["m2"])
+    assert sorted(str(w.message) for w in said) == [
+        f"audit(): {old}= is deprecated, use {new}= instead"
+        for old, new in sorted({"label": "label_col", "ignore": "ignore_col", "task": "task_col",
+                                "bootstrap": "n_boot"}.items())]
 
 
 def test_a_result_plots_its_curves_and_shows_them_in_a_notebook():
@@ -209,7 +210,7 @@ def test_a_result_plots_its_curves_and_shows_them_in_a_notebook():
 def test_operating_points_with_intervals_match_scikit_learn_points():
     df = _wide(1500, 0.15, 6)
     res = audit(df, score_cols=["m0", "m1"], metrics_only=True)
-    t = res.operating_points(max_fpr=[0.1], specificity=[0.9], recall=[0.5], n_resamples=200)
+    t = res.operating_points(max_fpr=[0.1], specificity=[0.9], recall=[0.5], n_boot=200)
     assert len(t) == 2 * 3 and t["lo"].le(t["estimate"]).all() and t["estimate"].le(t["hi"]).all(), t
     pa = t[(t["model"] == "m1") & t["measure"].str.startswith("partial")]["estimate"].iloc[0]
     assert abs(pa - roc_auc_score(df["y_true"], df["m1"], max_fpr=0.1)) < 1e-9
@@ -246,7 +247,7 @@ def test_out_on_many_untied_rows_writes_every_file_with_exact_points_and_bands_f
     bands = pd.read_csv(out / "bands.csv")
     assert set(bands["model"]) == {"m0", "m1", "m2"}
     for (model, curve), b in bands.groupby(["model", "curve"]):
-        exact = B.curve_bands(df["y_true"].to_numpy(), df[model].to_numpy(), curves=(curve,), n_resamples=2)[curve]
+        exact = B.curve_bands(df["y_true"].to_numpy(), df[model].to_numpy(), curves=(curve,), n_boot=2)[curve]
         np.testing.assert_array_equal(b["grid"].to_numpy(), exact.grid)  # every grid point, its ends included
         np.testing.assert_allclose(b["estimate"].to_numpy(), exact.estimate, rtol=0, atol=5e-7)  # the CSV's digits
         assert (b["lo"] <= b["estimate"] + 1e-12).all() and (b["estimate"] <= b["hi"] + 1e-12).all()

@@ -10,7 +10,8 @@ import pytest
 
 from prspace.audit.inference.tables import groups
 from prspace.audit.intake import keys
-from prspace.audit.intake.inputs import Columns, _unique_row_ids, check_duplicate_keys
+from prspace.audit.intake.inputs import Columns
+from prspace.audit.intake.row_checks import _unique_row_ids, check_duplicate_keys
 from prspace.core.errors import InputError
 
 
@@ -184,7 +185,7 @@ def test_a_wide_file_is_freed_once_made_long(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(files, "read_table", reading)
     alive: list[bool | None] = []  # per stage: whether the table read is still referenced (None: not read yet)
     result, _ = files.audit_file(str(tmp_path / "wide.csv"), score_cols="a,b", skew_tolerance=0.02,
-                                 downsample_ratio=1.5, bootstrap=0, confidence=0.95,
+                                 downsample_ratio=1.5, n_boot=0, confidence=0.95,
                                  progress=lambda text: alive.append(refs[0]() is not None if refs else None))
     assert len(alive) > 2 and alive[0] is None  # "reading ...", then every stage of the audit: freed
     assert alive[1:] == [False] * (len(alive) - 1)

@@ -37,7 +37,7 @@ def result(arrays):
 def test_arrays_give_the_same_audit_as_the_table(arrays, result):
     y, scores, _, _ = arrays
     table = pd.DataFrame({"y_true": y, **scores})
-    from_table = audit(table, label="y_true", score_cols=list(scores), n_boot=200, seed=0)
+    from_table = audit(table, label_col="y_true", score_cols=list(scores), n_boot=200, seed=0)
     cols = ["model", "auroc", "average_precision", "aupr", "aucnpr", "auprg", "n_pos", "n_neg"]
     pd.testing.assert_frame_equal(result.pooled[cols], from_table.pooled[cols])
     assert list(result.headline()) == list(from_table.headline())
@@ -70,7 +70,7 @@ def test_weights_and_folds_as_arrays(arrays):
     (lambda y, s: audit(y, scores={}), "scores= holds no model"),
     (lambda y, s: audit(y, scores={"a": np.c_[s["strong"], s["weak"]]}), "must be one-dimensional"),
     (lambda y, s: audit(y), "audit\\(\\) takes a pandas DataFrame of scored rows, or y_true with scores="),
-    (lambda y, s: audit(y, scores=s, label="y"), "label= name columns of a table"),
+    (lambda y, s: audit(y, scores=s, label_col="y"), "label_col= name columns of a table"),
     (lambda y, s: audit(y, scores=s, sample_weight=np.ones(3)), "sample_weight has 3 values but y_true has 400"),
     (lambda y, s: audit(pd.DataFrame({"y": y}), scores=s), "scores= goes with arrays"),
     (lambda y, s: audit(pd.DataFrame({"y": y}), folds=y), "sample_weight= and folds= go with arrays"),

@@ -32,7 +32,7 @@ def _serial(frame: pd.DataFrame) -> dict[str, bytes]:
     """The report's files with every stage one after the other, as before the second thread."""
     res = audit(frame, score_cols=["m0", "m1", "m2"], n_boot=60)
     res.shown_bands()
-    res.__dict__["_bands_ready"] = True  # prepare_outputs: nothing left to do
+    res._outputs_prepared = True  # prepare_outputs: nothing left to do
     return files.report_files(res, source="pred.csv")
 
 
@@ -46,9 +46,9 @@ def test_out_in_two_threads_writes_the_same_files_as_one_stage_after_the_other(f
     monkeypatch.setattr(type(res), "draw_ahead", lambda self: drawn.append(1) or real(self))
     files.prepare_outputs(res)
     assert len(drawn) == (1 if overlap_rows else 0)
-    assert set(res.__dict__.get("_drawn", {})) == ({"curves", "intervals"} if overlap_rows else set())
+    assert set(res._drawn) == ({"curves", "intervals"} if overlap_rows else set())
     written = files.report_files(res, source="pred.csv")
-    assert "_drawn" not in res.__dict__  # taken once: a later figures() draws again
+    assert res._drawn == {}  # taken once: a later figures() draws again
     assert set(written) == set(serial) and {"bands.png", "bands.csv", "curves.png", "intervals.png"} <= set(written)
     for name in serial:
         assert written[name] == serial[name], name
@@ -87,12 +87,12 @@ def test_bands_computed_ahead_are_the_records_bands_and_write_the_same_files(fra
 
     path = tmp_path / "pred.csv"
     frame.to_csv(path, index=False)
-    opts = {"skew_tolerance": 0.02, "downsample_ratio": 1.5, "bootstrap": 60, "confidence": 0.9, "seed": 5,
+    opts = {"skew_tolerance": 0.02, "downsample_ratio": 1.5, "n_boot": 60, "confidence": 0.9, "seed": 5,
             "score_cols": "m0,m1,m2"}
     ahead, _ = files.audit_file(str(path), bands_ahead=True, **opts)
     plain, _ = files.audit_file(str(path), **opts)
-    assert "_bands_ahead" in ahead.__dict__ and "_bands_ahead" not in plain.__dict__
-    done = ahead.__dict__["_bands_ahead"].result()
+    assert ahead.bands_ahead is not None and plain.bands_ahead is None  # a field of the result, in the open
+    done = ahead.bands_ahead.result()
     assert set(done) == {("all", m) for m in ("m0", "m1", "m2")}
     for (task, model), bands in done.items():
         again = audit_bands.model_bands(plain, task, model)
@@ -103,9 +103,9 @@ def test_bands_computed_ahead_are_the_records_bands_and_write_the_same_files(fra
     assert files.report_files(ahead, source="pred.csv") == files.report_files(plain, source="pred.csv")
     other = ahead.bands("all", "m0", "pr", seed=6)  # another seed: computed, not taken from the bands done ahead
     assert not np.array_equal(other.lo, done[("all", "m0")]["pr"].lo)
-    res, _ = files.audit_file(str(path), bands_ahead=True, **{**opts, "bootstrap": 0})
-    assert "_bands_ahead" not in res.__dict__
+    res, _ = files.audit_file(str(path), bands_ahead=True, **{**opts, "n_boot": 0})
+    assert res.bands_ahead is None
     grouped = tmp_path / "grouped.csv"
     frame.assign(patient=np.arange(len(frame)) // 4).to_csv(grouped, index=False)
-    res, _ = files.audit_file(str(grouped), bands_ahead=True, group_col="patient", **{**opts, "bootstrap": 20})
-    assert "_bands_ahead" not in res.__dict__
+    res, _ = files.audit_file(str(grouped), bands_ahead=True, group_col="patient", **{**opts, "n_boot": 20})
+    assert res.bands_ahead is None

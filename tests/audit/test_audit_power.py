@@ -167,7 +167,7 @@ def test_power_cli_on_the_example(tmp_path, capsys):
 def test_audit_result_power_api():
     from prspace import audit
 
-    res = audit.audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=0)
+    res = audit.audit(pd.read_csv(EXAMPLE), label_col="diagnosis", pos_label="malignant", n_boot=0)
     t = res.power([30, 120], metrics=("auroc",), sims=60)
     assert list(t["n_pos"]) == [30, 120] and list(t["n_neg"]) == [270, 1080]  # prevalence kept
     assert (t["model_a"] == res.ranks.set_index("model")["auroc"].idxmin()).all()

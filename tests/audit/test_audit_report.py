@@ -76,7 +76,7 @@ def test_html_report_renders_in_headless_chromium(tmp_path, capsys):
 
 def test_python_api_returns_tables_and_reports():
     df = pd.read_csv(EXAMPLE)
-    res = audit(df, label="diagnosis", pos_label="malignant", n_boot=100)
+    res = audit(df, label_col="diagnosis", pos_label="malignant", n_boot=100)
     assert set(res.pooled["model"]) == set(df["model"])
     assert {"DeLong", "bootstrap", "logit (Boyd 2013)", "binomial (Boyd 2013)"} <= set(res.intervals["method"])
     assert len(res.comparisons) == 10 * 5  # every pair of 5 models x every metric
@@ -241,7 +241,7 @@ def test_cd_section_in_text_markdown_and_html():
     for t in range(3):
         f = frame({"sharp": 0.4, "mid": 0.8, "blunt": 1.2}, seed=int(rng.integers(1000)))
         parts.append(f.assign(task=f"task{t}"))
-    res = audit(pd.concat(parts, ignore_index=True), task="task", model="model", label="y_true", score="score",
+    res = audit(pd.concat(parts, ignore_index=True), task_col="task", model_col="model", label_col="y_true", score_col="score",
                 n_boot=0)
     want = cd_lines(res.cd)
     assert len(want) == 4 + 6  # 4 metrics, 6 pairs of metrics
@@ -258,7 +258,7 @@ def test_cd_section_in_text_markdown_and_html():
             assert flat(line) in flat(out), (name, line)
     # in the terminal summary the section comes after the tasks and before the findings
     assert text.index("Across tasks") > text.rindex("AUPR estimators") and text.index("Across tasks") < text.index("Findings:")
-    single = audit(frame(), model="model", label="y_true", score="score", n_boot=0)
+    single = audit(frame(), model_col="model", label_col="y_true", score_col="score", n_boot=0)
     assert single.cd is None
     for out in (single.to_text(), single.to_markdown(), single.to_html(figures={})):
         assert "critical-difference analysis" not in out
@@ -273,7 +273,7 @@ def test_html_has_the_definitions_and_shows_figures_at_their_size(tmp_path, caps
     from prspace.audit.report.lines import DEFINITIONS, FIGURE_MARGIN, figure_width, png_dpi
     from prspace.audit.report.plot import DPI
 
-    res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=50)
+    res = audit(pd.read_csv(EXAMPLE), label_col="diagnosis", pos_label="malignant", n_boot=50)
     pngs = res.figures()
     page = res.to_html(figures=pngs)
     assert "<h2>Definitions</h2>" in page and DEFINITIONS.split(";")[0] in page
@@ -312,7 +312,7 @@ def test_progress_lines_on_stderr(tmp_path, capsys):
 
 
 def test_auroc_bounds_line_says_the_gap_that_would_fix_the_order():
-    res = audit(pd.read_csv(EXAMPLE), label="diagnosis", pos_label="malignant", n_boot=0)
+    res = audit(pd.read_csv(EXAMPLE), label_col="diagnosis", pos_label="malignant", n_boot=0)
     from prspace.audit.report.lines import bound_lines
 
     b = res.auroc_bounds[res.auroc_bounds["metric"] == "aupr"]
@@ -335,7 +335,7 @@ def test_figures_keys_are_documented_and_one_class_folds_keep_integer_counts():
     for key in ("curves", "intervals", "bands", "cd_diagram"):
         assert f'"{key}"' in docs.split(".figures()", 1)[1].split("\n\n", 1)[0]
     one_class = df.assign(fold=np.where(df["diagnosis"] == "malignant", 0, df["fold"]))
-    res = audit(one_class, label="diagnosis", pos_label="malignant", n_boot=0)
+    res = audit(one_class, label_col="diagnosis", pos_label="malignant", n_boot=0)
     folds = res.folds.set_index(["model", "fold"])
     assert pd.api.types.is_integer_dtype(res.folds["n_pos"]) and pd.api.types.is_integer_dtype(res.folds["n_neg"])
     assert folds.loc[("knn_15", 1), "n_pos"] == 0 and folds.loc[("knn_15", 1), "one_class"]
@@ -350,7 +350,7 @@ def test_stratified_folds_are_not_flagged_for_rounding():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
 
-    from prspace.audit.report.findings import stratified_within_rounding
+    from prspace.audit.report.skew_findings import stratified_within_rounding
 
     X, y = load_wine(return_X_y=True)
     y = (y == 0).astype(int)

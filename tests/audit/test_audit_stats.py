@@ -267,8 +267,8 @@ def test_paired_bootstrap_is_paired_and_deterministic():
     one = df[df["model"] == "knn_15"]
     twin = one.assign(model="knn_15_twin", score=one["score"] * 2 + 1)  # the same ranking
     both = pd.concat([one, twin, df[df["model"] == "gaussian_nb"]], ignore_index=True)
-    a = audit(both, label="diagnosis", pos_label="malignant", n_boot=300, seed=7)
-    b = audit(both, label="diagnosis", pos_label="malignant", n_boot=300, seed=7)
+    a = audit(both, label_col="diagnosis", pos_label="malignant", n_boot=300, seed=7)
+    b = audit(both, label_col="diagnosis", pos_label="malignant", n_boot=300, seed=7)
     pd.testing.assert_frame_equal(a.comparisons, b.comparisons)
     c = a.comparisons
     twins = c[(c["model_a"] == "knn_15") & (c["model_b"] == "knn_15_twin")]

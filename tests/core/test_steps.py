@@ -71,7 +71,7 @@ def test_the_verdicts_read_every_steps_evidence_and_write_their_pages_as_files()
     assert not [s for s in R.STEPS[R.STEPS.index(R.STEP_VERDICTS):] if s.evidence]
     assert dict(R.STEP_VERDICTS.files) == {"summary": R.StudyFile.SUMMARY, "findings": R.StudyFile.FINDINGS,
                                            "front": R.StudyFile.FRONT_PAGE}
-    assert dict(R.STEP_VERDICTS.settings)["n_boot"] == "analysis.verdicts.n_boot"
+    assert dict(R.STEP_VERDICTS.settings)["verdicts_n_boot"] == "analysis.verdicts.n_boot"
     assert R.STEP_VERDICTS in R.OWN_RULE_STEPS and R.STEP_VERDICTS.name in S.STEPS
 
 

@@ -610,7 +610,7 @@ def test_band_table_is_curve_bands_of_each_curve_in_order_with_its_strata_and_we
     table = FD.band_table(curves, folds, n_resamples=50, level=0.8, seed=5, kinds=("roc", "pr", "prg"))
     gen = np.random.default_rng(5)
     for i, c in enumerate(curves):
-        want = curve_bands(c.y_true, c.y_score, sample_weight=c.weight, strata=folds[i], n_resamples=50, level=0.8,
+        want = curve_bands(c.y_true, c.y_score, sample_weight=c.weight, strata=folds[i], n_boot=50, level=0.8,
                            rng=gen)
         for kind, b in want.items():
             got = table[(table["curve"] == i) & (table["kind"] == kind)]

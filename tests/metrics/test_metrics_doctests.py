@@ -12,7 +12,7 @@ import pytest
 import prspace.metrics as M
 
 MODULES = ("prspace.metrics.roc", "prspace.metrics.pr", "prspace.metrics.pr_estimators", "prspace.metrics.boyd_minima",
-           "prspace.metrics.prg",
+           "prspace.metrics.prg", "prspace.metrics.prg_gains", "prspace.metrics.prg_hull",
            "prspace.metrics.headline", "prspace.metrics.sklearn_scorers", "prspace.metrics.labels",
            "prspace.metrics.operating", "prspace.metrics.all_curves")
 

@@ -112,7 +112,7 @@ def test_estimate_equals_metrics_curves(kind, curve):
     grid = np.unique(np.r_[np.arange(1, 240) / 240, np.arange(1, 40) / 40, np.arange(1, 60) / 60])
     if curve == "prg":
         grid = np.r_[0.0, grid]
-    band = curve_bands(y, s, sample_weight=w, curves=(curve,), grids={curve: grid}, n_resamples=2)[curve]
+    band = curve_bands(y, s, sample_weight=w, curves=(curve,), grids={curve: grid}, n_boot=2)[curve]
     expect = ORACLES[curve](y, s, w, grid)
     np.testing.assert_allclose(band.estimate, expect, rtol=0, atol=1e-12)
 
@@ -133,21 +133,21 @@ def test_weights_zero_rows_dropped_and_integer_weights_repeat_rows():
     y, s, _ = _data("continuous", rng)
     w = np.ones(y.size)
     w[::7] = 0.0
-    a = curve_bands(y, s, sample_weight=w, n_resamples=50, rng=1)
-    b = curve_bands(y[w > 0], s[w > 0], n_resamples=50, rng=1)
+    a = curve_bands(y, s, sample_weight=w, n_boot=50, rng=1)
+    b = curve_bands(y[w > 0], s[w > 0], n_boot=50, rng=1)
     for c in CURVES:
         for field in ("estimate", "lo", "hi", "sim_lo", "sim_hi"):
             np.testing.assert_array_equal(getattr(a[c], field), getattr(b[c], field))
     k = rng.integers(1, 4, size=y.size)
-    rep = curve_bands(np.repeat(y, k), np.repeat(s, k), n_resamples=2)
-    wt = curve_bands(y, s, sample_weight=k.astype(float), n_resamples=2)
+    rep = curve_bands(np.repeat(y, k), np.repeat(s, k), n_boot=2)
+    wt = curve_bands(y, s, sample_weight=k.astype(float), n_boot=2)
     for c in CURVES:
         np.testing.assert_allclose(rep[c].estimate, wt[c].estimate, rtol=0, atol=1e-12)
 
 
 def test_ties_as_one_operating_point():
     y = np.r_[np.ones(30, bool), np.zeros(70, bool)]
-    flat = curve_bands(y, np.zeros(100), n_resamples=20)  # one tie group: the chance diagonal
+    flat = curve_bands(y, np.zeros(100), n_boot=20)  # one tie group: the chance diagonal
     np.testing.assert_allclose(flat["roc"].estimate, flat["roc"].grid, atol=1e-15)
     np.testing.assert_allclose(flat["pr"].estimate, 0.3, atol=1e-15)
     np.testing.assert_allclose(flat["prg"].estimate, 0.0, atol=1e-15)
@@ -158,7 +158,7 @@ def test_ties_as_one_operating_point():
             np.testing.assert_allclose(bound, b.estimate, atol=1e-15)
     # only the order of the scores matters, tied or not
     s = np.round(np.random.default_rng(6).normal(size=100) + y, 1)
-    a, b = curve_bands(y, s, rng=2, n_resamples=30), curve_bands(y, np.exp(3 * s), rng=2, n_resamples=30)
+    a, b = curve_bands(y, s, rng=2, n_boot=30), curve_bands(y, np.exp(3 * s), rng=2, n_boot=30)
     for c in CURVES:
         np.testing.assert_array_equal(a[c].sim_hi, b[c].sim_hi)
 
@@ -167,7 +167,7 @@ def test_result_shape_and_strata():
     rng = np.random.default_rng(7)
     y, s, _ = _data("continuous", rng)
     folds = np.arange(y.size) % 5
-    bands = curve_bands(y, s, strata=folds, n_resamples=200, level=0.9)
+    bands = curve_bands(y, s, strata=folds, n_boot=200, level=0.9)
     for c, (x, yname) in CURVES.items():
         b = bands[c]
         assert (b.curve, b.x, b.y, b.level, b.n_resamples) == (c, x, yname, 0.9, 200)
@@ -192,7 +192,7 @@ def test_result_shape_and_strata():
     ({"grids": {"pr": [0.5, 1.2]}}, "[0, 1]"),
     ({"grids": {"auc": [0.5]}}, "unknown curve"),
     ({"level": 1.0}, "level"),
-    ({"n_resamples": 1}, "n_resamples"),
+    ({"n_boot": 1}, "n_boot"),
     ({"grid_size": 1}, "grid_size"),
 ])
 def test_bad_input(kwargs, words):
@@ -232,7 +232,7 @@ def test_coverage_by_simulation():
     for _ in range(n_sim):
         y = np.r_[np.ones(N_POS, bool), np.zeros(N_NEG, bool)]
         s = rng.normal(size=y.size) + MU * y
-        bands = curve_bands(y, s, grids=SIM_GRIDS, n_resamples=n_boot, level=level, rng=rng)
+        bands = curve_bands(y, s, grids=SIM_GRIDS, n_boot=n_boot, level=level, rng=rng)
         for c, b in bands.items():
             truth = _truth(c, b.grid, pi)
             whole[c] += bool(np.all((b.sim_lo <= truth) & (truth <= b.sim_hi)))
@@ -292,7 +292,7 @@ def _assert_within_mc_error(ours, lo, hi, reps, n_boot, n_pos):
 
 @pytest.fixture(scope="module")
 def proc_case():
-    ours = curve_bands(PROC_Y, PROC_S, curves=("roc",), grids={"roc": PROC_FPR}, n_resamples=PROC_B, rng=5)["roc"]
+    ours = curve_bands(PROC_Y, PROC_S, curves=("roc",), grids={"roc": PROC_FPR}, n_boot=PROC_B, rng=5)["roc"]
     return ours, _roc_replicates(PROC_Y, PROC_S, PROC_FPR, PROC_B)
 
 
@@ -331,20 +331,20 @@ def example_result():
     from prspace.audit import audit
 
     frame = pd.read_csv(EXAMPLE)
-    return frame, audit(frame, label="diagnosis", pos_label="malignant", n_boot=200)
+    return frame, audit(frame, label_col="diagnosis", pos_label="malignant", n_boot=200)
 
 
 def test_audit_bands_api_equals_curve_bands(example_result):
     frame, result = example_result
     rows = frame[frame["model"] == "knn_15"].sort_values(["fold", "row_id"])
     direct = curve_bands((rows["diagnosis"] == "malignant").to_numpy(), rows["score"].to_numpy(),
-                         strata=rows["fold"].map(str).to_numpy(), n_resamples=200, level=0.95, rng=0)
+                         strata=rows["fold"].map(str).to_numpy(), n_boot=200, level=0.95, rng=0)
     for c in CURVES:
         b = result.bands("all", "knn_15", c)
         assert (b.curve, b.n_resamples, b.level) == (c, 200, 0.95)
         np.testing.assert_allclose(b.estimate, direct[c].estimate, atol=1e-12)
         assert b.sim_hi.mean() - b.sim_lo.mean() > 0  # same distribution, rows in another order
-    assert result.bands("all", "knn_15", "pr", n_resamples=50).n_resamples == 50
+    assert result.bands("all", "knn_15", "pr", n_boot=50).n_resamples == 50
     for task, model, curve, words in (("nope", "knn_15", "pr", "no task"), ("all", "nope", "pr", "no model"),
                                       ("all", "knn_15", "det", "unknown curve")):
         with pytest.raises(InputError, match=words):
@@ -376,7 +376,7 @@ def test_audit_without_bootstrap_draws_no_bands():
     from prspace.audit import audit
 
     frame = pd.read_csv(EXAMPLE)
-    result = audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    result = audit(frame, label_col="diagnosis", pos_label="malignant", n_boot=0)
     assert "bands" not in result.figures()
     assert result.bands("all", "knn_15", "roc").n_resamples == 1000  # asked for: the default resamples
 
@@ -400,7 +400,7 @@ def test_audit_bands_figure_draws_roc_pr_prg_per_task_with_the_bands_of_the_tabl
     from prspace.audit.inference.audit_bands import MAX_TASKS, TOP_K, band_shown
     from prspace.audit.report import plot
 
-    result = audit(_tasks_frame(MAX_TASKS + 1), label="diagnosis", pos_label="malignant", task="task", n_boot=50)
+    result = audit(_tasks_frame(MAX_TASKS + 1), label_col="diagnosis", pos_label="malignant", task_col="task", n_boot=50)
     bands = result.shown_bands()
     fig = plot.bands_figure(result, bands)
     tasks = sorted({t for t, _ in bands})
@@ -445,7 +445,7 @@ def test_audit_bands_follow_the_audit_seed():
     from prspace.audit import audit
 
     frame = pd.read_csv(EXAMPLE)
-    kw = {"label": "diagnosis", "pos_label": "malignant", "n_boot": 60}
+    kw = {"label_col": "diagnosis", "pos_label": "malignant", "n_boot": 60}
     one, again, two = audit(frame, seed=1, **kw), audit(frame, seed=1, **kw), audit(frame, seed=2, **kw)
     assert (one.seed, two.seed) == (1, 2)
     t1, t1b, t2 = one.band_table(), again.band_table(), two.band_table()
@@ -456,7 +456,7 @@ def test_audit_bands_follow_the_audit_seed():
     rows = one.data[one.data["model"] == "knn_15"]  # the audit's rows, in its order
     for seed, res, given in ((1, one, None), (2, two, None), (7, one, 7)):
         direct = curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(), sample_weight=rows["weight"].to_numpy(),
-                             n_resamples=60, level=0.95, rng=seed, tied=True)  # the audit's resampling
+                             n_boot=60, level=0.95, rng=seed, tied=True)  # the audit's resampling
         for c in CURVES:
             got = res.bands("all", "knn_15", c, seed=given)
             for col, v in direct[c].columns().items():
@@ -491,9 +491,9 @@ def test_tied_scores_draw_cell_counts_with_the_row_draws_distribution(monkeypatc
     y = rng.random(n) < 0.2
     s = np.round(1 / (1 + np.exp(-(1.2 * y + rng.normal(size=n)))), 2)  # about 60 distinct scores
     assert 2 * np.unique(s).size * B.TIED_ROWS <= n  # the tied path is taken
-    tied = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20, tied=True)
+    tied = B.curve_bands(y, s, n_boot=4000, rng=1, grid_size=20, tied=True)
     monkeypatch.setattr(B, "TIED_ROWS", 10**9)
-    rows = B.curve_bands(y, s, n_resamples=4000, rng=2, grid_size=20)
+    rows = B.curve_bands(y, s, n_boot=4000, rng=2, grid_size=20)
     for c in ("roc", "pr", "prg"):
         a, b = tied[c], rows[c]
         np.testing.assert_array_equal(a.estimate, b.estimate)
@@ -513,11 +513,11 @@ def test_tied_scores_draw_cell_counts_with_the_row_draws_distribution(monkeypatc
     monkeypatch.setattr(B, "_tied_replicates", refuse)
     w = np.ones(n)
     w[0] = 2.0
-    B.curve_bands(y, s, sample_weight=w, n_resamples=20, rng=4, tied=True)
-    B.curve_bands(y, s + rng.normal(scale=1e-6, size=n), n_resamples=20, rng=4, tied=True)
-    B.curve_bands(y, s, n_resamples=20, rng=4)  # not asked for (the studies' Figure 5): the rows
+    B.curve_bands(y, s, sample_weight=w, n_boot=20, rng=4, tied=True)
+    B.curve_bands(y, s + rng.normal(scale=1e-6, size=n), n_boot=20, rng=4, tied=True)
+    B.curve_bands(y, s, n_boot=20, rng=4)  # not asked for (the studies' Figure 5): the rows
     with pytest.raises(AssertionError, match="tied path"):
-        B.curve_bands(y, s, n_resamples=20, rng=4, tied=True)
+        B.curve_bands(y, s, n_boot=20, rng=4, tied=True)
 
 
 def test_curve_kernels_of_many_resamples_equal_the_kernels_of_one_bit_for_bit() -> None:
@@ -597,12 +597,12 @@ def test_many_distinct_scores_draw_blocks_with_the_row_draws_distribution(monkey
     monkeypatch.setattr(B, "_block_replicates", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(B, "BLOCK_MIN_ROWS", 5000)
     monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
-    blocks = B.curve_bands(y, s, n_resamples=4000, rng=1, grid_size=20, tied=True)
+    blocks = B.curve_bands(y, s, n_boot=4000, rng=1, grid_size=20, tied=True)
     assert calls  # the two-stage path was taken
-    rows = B.curve_bands(y, s, n_resamples=4000, rng=2, grid_size=20)
+    rows = B.curve_bands(y, s, n_boot=4000, rng=2, grid_size=20)
     assert len(calls) == 1  # not asked for (tied=False): the rows, as before
     monkeypatch.setattr(B, "TREE_MIN_ROWS", 5000)  # the tree's draws, from the same distribution
-    tree = B.curve_bands(y, s, n_resamples=4000, rng=3, grid_size=20, tied=True)
+    tree = B.curve_bands(y, s, n_boot=4000, rng=3, grid_size=20, tied=True)
     assert len(calls) == 1
     for c, (a, b) in itertools.product(("roc", "pr", "prg"), ((blocks, rows), (tree, rows))):
         a, b = a[c], b[c]
@@ -613,8 +613,8 @@ def test_many_distinct_scores_draw_blocks_with_the_row_draws_distribution(monkey
         mid = (a.lo + a.hi) / 2 - (b.lo + b.hi) / 2
         assert np.all(np.abs(mid[ok]) < 0.25 * b.sd[ok]), c
         assert abs(a.critical_value - b.critical_value) < 0.15, c
-    same = B.curve_bands(y, s, n_resamples=50, rng=7, grid_size=20, tied=True)
-    again = B.curve_bands(y, s, n_resamples=50, rng=7, grid_size=20, tied=True)
+    same = B.curve_bands(y, s, n_boot=50, rng=7, grid_size=20, tied=True)
+    again = B.curve_bands(y, s, n_boot=50, rng=7, grid_size=20, tied=True)
     assert all(np.array_equal(same[c].lo, again[c].lo) for c in same)  # the seed decides
 
 
@@ -760,7 +760,7 @@ def test_handed_bands_let_the_rows_go_and_equal_curve_bands(monkeypatch, path) -
     monkeypatch.setattr(B, "BLOCK_MIN_GROUPS", 1000)
     monkeypatch.setattr(B, "TREE_MIN_ROWS", 5000 if path == "tree" else 10 ** 9)
     given = (y.copy(), s.copy(), w.copy())
-    want = B.curve_bands(y, s, sample_weight=w, n_resamples=40, rng=3, grid_size=20, tied=True)
+    want = B.curve_bands(y, s, sample_weight=w, n_boot=40, rng=3, grid_size=20, tied=True)
     for a, b in zip((y, s, w), given, strict=True):  # the caller's arrays, read (no longer copied), never written
         np.testing.assert_array_equal(a, b)
     rows = [y.copy(), s.copy(), w.copy(), None, None]
@@ -773,7 +773,7 @@ def test_handed_bands_let_the_rows_go_and_equal_curve_bands(monkeypatch, path) -
         return real(*a, **k)
 
     monkeypatch.setattr(B, "_tree_draws", draws)
-    got = B.handed_bands(rows, n_resamples=40, rng=3, grid_size=20, tied=True)
+    got = B.handed_bands(rows, n_boot=40, rng=3, grid_size=20, tied=True)
     assert rows == []
     assert seen == ([[True, True, True]] if path == "tree" else [])
     for c in CURVES:

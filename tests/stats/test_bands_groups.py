@@ -36,8 +36,8 @@ def test_groups_drawn_within_their_strata():
     y = np.repeat([1, 1, 1, 0, 0, 0], 4).astype(bool)
     s = np.random.default_rng(0).standard_normal(y.size) + y
     g = np.repeat(np.arange(6), 4)
-    within = curve_bands(y, s, groups=g, strata=y.astype(int), n_resamples=400, curves=("roc",), rng=1)
-    over = curve_bands(y, s, groups=g, n_resamples=400, curves=("roc",), rng=1)
+    within = curve_bands(y, s, groups=g, strata=y.astype(int), n_boot=400, curves=("roc",), rng=1)
+    over = curve_bands(y, s, groups=g, n_boot=400, curves=("roc",), rng=1)
     assert within["roc"].n_resamples == 400
     assert 350 < over["roc"].n_resamples < 400  # 2 / 2^6 of the resamples hold one class
 
@@ -48,7 +48,7 @@ def test_grouped_resample_weights_rows_by_their_groups_count():
     rng = np.random.default_rng(2)
     y = rng.random(80) < 0.4
     s = rng.standard_normal(80) + y
-    b = curve_bands(y, s, groups=np.arange(80), curves=("pr",), n_resamples=50, rng=3)["pr"]
+    b = curve_bands(y, s, groups=np.arange(80), curves=("pr",), n_boot=50, rng=3)["pr"]
     from prspace.stats.bands import curve_at
     from prspace.stats.resampling import StratumSampler
     sampler = StratumSampler(np.zeros(80, dtype=np.int64), np.random.default_rng(3))
@@ -74,7 +74,7 @@ def test_audit_bands_follow_group_col():
     assert np.mean(bg.hi - bg.lo) > 1.2 * np.mean(br.hi - br.lo)
     mine = grouped.data[grouped.data["model"] == "a"]
     direct = curve_bands(mine["y"].to_numpy(bool), mine["score"].to_numpy(), groups=mine["group"].to_numpy(),
-                         n_resamples=300, rng=grouped.seed, strata=np.zeros(len(mine)))["pr"]
+                         n_boot=300, rng=grouped.seed, strata=np.zeros(len(mine)))["pr"]
     np.testing.assert_array_equal(bg.lo, direct.lo)  # the audit passes its groups (one fold: one stratum)
 
 

@@ -402,7 +402,7 @@ def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
     from prspace.audit import audit
     from prspace.audit.audit_files import write_outputs
 
-    res = audit(_audit_frame(4), task="task", model="model", label="label", score="score", n_boot=50)
+    res = audit(_audit_frame(4), task_col="task", model_col="model", label_col="label", score_col="score", n_boot=50)
     assert res.cd is not None
     tests = res.cd["cd_tests"].set_index("metric")
     assert list(tests.index) == ["aupr", "auprg", "auroc", "aucnpr"] and (tests["n_tasks"] == 4).all()
@@ -422,11 +422,11 @@ def test_audit_draws_cd_diagrams_with_two_tasks_of_the_same_models(tmp_path):
 def test_audit_without_shared_models_has_no_cd():
     from prspace.audit import audit
 
-    one = audit(_audit_frame(1), task="task", model="model", label="label", score="score", n_boot=0)
+    one = audit(_audit_frame(1), task_col="task", model_col="model", label_col="label", score_col="score", n_boot=0)
     assert one.cd is None and "cd_diagram" not in one.figures()
     frame = _audit_frame(2)
     frame = frame[~((frame["task"] == "task1") & (frame["model"] == "d"))]
-    other = audit(frame, task="task", model="model", label="label", score="score", n_boot=0)
+    other = audit(frame, task_col="task", model_col="model", label_col="label", score_col="score", n_boot=0)
     assert other.cd is None
 
 

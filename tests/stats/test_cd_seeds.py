@@ -15,7 +15,7 @@ from prspace.core.contracts import read_metrics_table
 from prspace.experiments.ranking.cd_tables import study_tables
 from prspace.experiments.steps.cd_step import _families
 from prspace.verdicts.rule import apply_rule
-from prspace.verdicts.summary_evidence import cd_order_evidence
+from prspace.verdicts.study_evidence import cd_order_evidence
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ("default", "paperlike")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prspace.core.same_bits import count_product
+from prspace.metrics.same_bits import count_product
 from prspace.stats import bootstrap_kernel as BK
 from prspace.stats import cluster_bootstrap as CB
 
@@ -26,7 +26,7 @@ def _plain_counts(rng, weights_idx, F, B):
 
 def _plain_evaluate(stats, c):
     """Row-major: the moment columns' products with the counts (exact, as the kernel's:
-    :func:`prspace.core.same_bits.count_product`, the same bits whatever BLAS sums them), then each statistic
+    :func:`prspace.metrics.same_bits.count_product`, the same bits whatever BLAS sums them), then each statistic
     column by column, its weighted sum of means left to right."""
     mom = CB._Moments(stats)
     P = count_product(c, mom.M)[:, mom.inverse]

@@ -467,7 +467,7 @@ def test_audit_pairwise_table_api_and_reports():
     ``comparisons``, jackknife-Holm rows for every metric, bootstrap max-T rows for every metric whose
     intervals give the rank sets."""
     frame = pd.read_csv(EXAMPLE)
-    res = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=200, seed=0)
+    res = audit.audit(frame, label_col="diagnosis", pos_label="malignant", n_boot=200, seed=0)
     t = res.pairwise
     assert list(t.columns) == PAIRWISE_COLUMNS
     k = frame["model"].nunique()
@@ -510,7 +510,7 @@ def test_audit_pairwise_table_api_and_reports():
 
 def test_audit_pairwise_without_pairing_or_bootstrap():
     frame = pd.read_csv(EXAMPLE)
-    res0 = audit.audit(frame, label="diagnosis", pos_label="malignant", n_boot=0)
+    res0 = audit.audit(frame, label_col="diagnosis", pos_label="malignant", n_boot=0)
     none = res0.pairwise
     assert set(none["method"]) == {DELONG_HOLM, JACK_HOLM}
     # without a bootstrap the max-T never decides; the rank sets follow what does
@@ -518,7 +518,7 @@ def test_audit_pairwise_without_pairing_or_bootstrap():
     rs = res0.rank_sets
     assert (rs["method"].str.endswith(DECISIONS) | rs["method"].str.startswith("not computed: cannot decide")).all()
     apart = frame.assign(row_id=frame["row_id"] + np.where(frame["model"] == frame["model"].iloc[0], 10_000, 0))
-    res = audit.audit(apart, label="diagnosis", pos_label="malignant", n_boot=50)
+    res = audit.audit(apart, label_col="diagnosis", pos_label="malignant", n_boot=50)
     assert len(res.pairwise) == 0 and "pairs differ" not in res.to_text()
 
 

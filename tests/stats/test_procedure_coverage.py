@@ -94,7 +94,7 @@ def test_every_primary_row_of_a_study_gets_its_procedure_coverage(tmp_path):
     """The verdict table of a small study (20 families), the nested simulation at smoke size: every primary row of
     Flach & Kull has its procedure coverage, MC SE, simulated studies and inner resamples, its explanation names
     it apart from the oracle's; without settings the columns are empty."""
-    from prspace.verdicts import report as VR
+    from prspace.verdicts import study_evidence as EV
 
     rng = np.random.default_rng(0)
     rows = []
@@ -107,15 +107,15 @@ def test_every_primary_row_of_a_study_gets_its_procedure_coverage(tmp_path):
     pd.DataFrame({"task_id": [f"t{t:02d}" for t in range(40)], "family": [f"f{t // 2}" for t in range(40)]}
                  ).to_csv(tmp_path / "tasks.csv", index=False)
     s = NP.Settings(studies=4, boot=100, outer=20, inner=20)
-    ev = VR.collect_evidence(tmp_path, n_boot=2000, seed=1, power=False, procedure=s)
-    v = VR.verdict_table(ev)
+    ev = EV.collect_evidence(tmp_path, n_boot=2000, seed=1, power=False, procedure=s)
+    v = EV.verdict_table(ev)
     prim = v[v["claim_id"].str.startswith("fk.")]
     assert len(prim) == 14
     assert prim["procedure_coverage"].between(0, 1).all() and (prim["procedure_coverage_n"] == 4).all()
     assert (prim["procedure_coverage_inner"] == 20).all() and prim["procedure_coverage_mc_se"].notna().all()
     assert prim["oracle_coverage"].notna().all() and "coverage" not in v.columns
     assert all("the procedure this study runs" in e and "oracle's coverage" in e for e in prim["explanation"])
-    none = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=2000, seed=1, power=False))
+    none = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=2000, seed=1, power=False))
     assert none.loc[none["claim_id"].str.startswith("fk."), "procedure_coverage"].isna().all()
 
 

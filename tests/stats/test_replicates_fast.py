@@ -105,10 +105,10 @@ def test_unit_curve_bands_equal_the_per_row_counts_path_bit_for_bit() -> None:
 
     block = _block(4000, 1, seed=3)
     y, s = block.y, block.scores[0]
-    fast = curve_bands(y, s, n_resamples=50, rng=7)
+    fast = curve_bands(y, s, n_boot=50, rng=7)
     # weights of 2 take the per-row counts path (counts times weights, summed per column); every count doubled
     # exactly, and every curve point is a ratio of counts or of counts to totals
-    slow = curve_bands(y, s, sample_weight=np.full(y.size, 2.0), n_resamples=50, rng=7)
+    slow = curve_bands(y, s, sample_weight=np.full(y.size, 2.0), n_boot=50, rng=7)
     a = R.StratumSampler(np.arange(8) % 3, np.random.default_rng(0))
     b = R.StratumSampler(np.arange(8) % 3, np.random.default_rng(0))
     assert np.array_equal(np.bincount(a.draws(), minlength=8), b.counts())

@@ -9,7 +9,7 @@ size, the batch metric kernel on simulated bootstrap counts and on real-valued g
 process under three environments: as the machine is; the oldest OpenBLAS core type the CPU runs, numpy's SIMD loops
 switched off, glibc's plain SSE2 math loops instead of its FMA / AVX2 ones (``GLIBC_TUNABLES``: a CPU without FMA)
 and one thread; the newest core type and two threads.  Every output's SHA-256 must agree.  The power of this test:
-before the products of counts were made exact (:mod:`prspace.core.same_bits`) the estimates, ``t*`` and interval
+before the products of counts were made exact (:mod:`prspace.metrics.same_bits`) the estimates, ``t*`` and interval
 ends of the same probe differed between OpenBLAS's Haswell and Nehalem kernels on this machine; before the metric
 kernel's ``log1p`` was its own (:func:`prspace.metrics._kernel._log1p`) the AUPR of the real-valued group masses
 differed between glibc's FMA and SSE2 loops.  The verdict outputs and the small calibration agreed in every

@@ -135,9 +135,76 @@ def _rules(text: str) -> dict[str, str]:
     return {re.match(r"\w+ (\w+):", b).group(1): re.split(r"(?m)^(?=\S)", b.split("\n", 1)[1])[0] for b in blocks}
 
 
-@pytest.mark.parametrize("path", SMK, ids=lambda p: p.name)
+def _functions(text: str) -> list[str]:
+    """Every function a rules file defines: ``def name`` and each ``lambda`` (an input function written in
+    the rule, instead of a method of ``INPUTS`` or a function of prspace.study.workflow_commands)."""
+    return re.findall(r"^\s*def (\w+)", text, flags=re.M) + re.findall(r"\blambda\b[^:]*:", text)
+
+
+@pytest.mark.parametrize("path", [*SMK, ROOT / "Snakefile"], ids=lambda p: p.name)
 def test_rules_files_define_no_functions(path):
-    assert not re.findall(r"^\s*def (\w+)", path.read_text(), flags=re.M)
+    """docs/architecture.md: "The rules files define no functions" (not a ``lambda`` either)."""
+    assert _functions(path.read_text()) == []
+
+
+def test_the_function_check_finds_a_planted_def_and_lambda():
+    planted = ("rule a:\n    params:\n        tasks=lambda wildcards: INPUTS.task_ids(),\n"
+               "        text=lambda wildcards, input: input.text,\n\ndef helper(x):\n    return x\n")
+    assert _functions(planted) == ["helper", "lambda wildcards:", "lambda wildcards, input:"]
+    assert _functions("rule a:\n    params: tasks=INPUTS.downsampling_tasks,\n") == []
+
+
+def _rule_blocks(text: str) -> dict[str, str]:
+    """Every rule of a rules file, named (``rule name:``, ``checkpoint name:``) or made by a loop (an indented
+    ``rule:``, keyed by its line), with its body (the lines indented under it)."""
+    lines = text.splitlines()
+    out = {}
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\s*)(?:rule|checkpoint)(?: (\w+))?:\s*$", line)
+        if not m:
+            continue
+        indent = len(m.group(1))
+        body = []
+        for nxt in lines[i + 1:]:
+            if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
+                break
+            body.append(nxt)
+        out[m.group(2) or f"line {i + 1}"] = "\n".join(body)
+    return out
+
+
+def _without_log_or_benchmark(blocks: dict[str, str]) -> list[str]:
+    return [name for name, body in blocks.items()
+            if not re.search(r"^\s+log: JOBS\.log\(", body, flags=re.M)
+            or not re.search(r"^\s+benchmark: JOBS\.benchmark\(", body, flags=re.M)]
+
+
+def test_every_rule_has_its_log_and_benchmark_from_its_name():
+    """docs/architecture.md: "Every rule has ``log:`` and ``benchmark:`` from its name (``JOBS.log(R.STEP_<RULE>)``,
+    ``JOBS.benchmark(R.STEP_<RULE>)``)": every rule of the rules files, the loops' too (rule ``all`` of the
+    Snakefile is a target, not a job)."""
+    blocks = {f"{p.name}: {n}": b for p in SMK for n, b in _rule_blocks(p.read_text()).items()}
+    assert len(blocks) >= 10 and sum(": line " in n for n in blocks) == 3  # the three loops
+    assert _without_log_or_benchmark(blocks) == []
+    assert list(_rule_blocks((ROOT / "Snakefile").read_text())) == ["all"]
+
+
+def test_the_log_check_finds_a_rule_without_one():
+    text = ("rule a:\n    output: 'x'\n    log: JOBS.log(R.STEP_A),\n    shell: 'x'\n\n"
+            "for _s in S:\n\n    rule:\n        name: 'b'\n        log: JOBS.log(_s),\n"
+            "        benchmark: JOBS.benchmark(_s)\n")
+    assert _without_log_or_benchmark(_rule_blocks(text)) == ["a"]
+
+
+def test_the_snakefile_includes_the_rules_files_in_the_pages_order():
+    """docs/architecture.md: "``Snakefile`` includes ``workflow/rules/common.smk`` (first), then ``study.smk`` ...,
+    ``openml.smk`` and ``verify.smk``": the same files in the same order, and every rules file."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    passage = re.search(r"- `Snakefile` includes (.*?)`verify\.smk`", doc, flags=re.S)
+    assert passage, "docs/architecture.md: the Snakefile's includes"
+    named = [Path(n).name for n in re.findall(r"`((?:workflow/rules/)?\w+\.smk)`", passage.group(0))]
+    included = [Path(n).name for n in re.findall(r'^include: "([^"]+)"', (ROOT / "Snakefile").read_text(), flags=re.M)]
+    assert named == included and sorted(included) == [p.name for p in SMK]
 
 
 def test_no_rule_names_a_conda_environment():

@@ -13,7 +13,7 @@ import pytest
 
 from prspace import metrics as M
 from prspace.core.claims import BOYD, CLAIMS, FK
-from prspace.verdicts import completeness as C
+from prspace.verdicts import completeness_step as C
 from prspace.verdicts import differences as D
 from prspace.verdicts.rule import apply_rule, evidence_frame
 

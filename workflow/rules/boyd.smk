@@ -36,7 +36,7 @@ rule boyd_downsample:
     threads: 8
     resources: mem_mb=3000, runtime=60,
     params:
-        tasks=lambda wildcards: INPUTS.downsampling_tasks(),
+        tasks=INPUTS.downsampling_tasks,
         data=BOYD_DATA_ARGS,
         learners=BOYD_DS["learners"],
         ratios=",".join(str(r) for r in BOYD_DS["ratios"]),

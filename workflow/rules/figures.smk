@@ -6,6 +6,7 @@
 # Each caption is its file workflow/report/captions/figures/<name>.rst (prspace.study.study_plan.caption_file).
 
 from prspace.study.study_plan import caption_file, figure_formats, figures
+from prspace.study.workflow_commands import figure_sources, figure_texts
 
 for _fig in figures(config):
 
@@ -24,8 +25,8 @@ for _fig in figures(config):
             figure=_fig.name,
             # the analysis figures pass png twice (PNG first, then every format): harmless, kept as it was
             formats=",".join((["png"] if _fig.formats == "analysis" else []) + figure_formats(_fig, config)),
-            text=lambda wildcards, input: "".join(f" --text {t}" for t in input.text),
-            source=lambda wildcards, output: "".join(f" --source {t}" for t in output.source),
+            text=figure_texts,
+            source=figure_sources,
             prspace=PRSPACE,
             code=command_code("figure", _fig.draw),
         # the shell command names no loop variable: Snakemake evaluates it again when the job runs

@@ -3,7 +3,7 @@
 # lives in prspace; every table a rule writes is declared once, in prspace.core.registry (R), and named
 # here through it.
 
-from prspace.study.workflow_commands import predict_command, select_command, skew_reference_path
+from prspace.study.workflow_commands import predict_commands, select_command, skew_reference_path
 
 ANALYSIS = config["analysis"]
 
@@ -32,7 +32,7 @@ rule predict:
     log: JOBS.log(R.STEP_PREDICT, task=True),
     benchmark: JOBS.benchmark(R.STEP_PREDICT, task=True)
     params:
-        cmd=lambda wildcards: predict_command(config, wildcards.task, PRSPACE), parquet=PREDICTIONS,
+        cmd=predict_commands(config, PRSPACE), parquet=PREDICTIONS,
         code=command_code("predict-local" if SOURCE == "local" else "fetch-openml", R.STEP_SCORE.run),
     threads: 1
     # one of the profile's fetch jobs at a time; inside, its requests share the study's openml.workers

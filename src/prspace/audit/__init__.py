@@ -10,6 +10,7 @@ the reports and figures); at the top the audit as a function (``audit_result``),
 They import in one direction, the ``audit layers:`` line of ``docs/architecture.md``. One job per module:
 
 * :mod:`~prspace.audit.intake.inputs`: which column holds what; the checked canonical frame.
+* :mod:`~prspace.audit.intake.row_checks`: the same test row twice; a text column that looks like a model's.
 * :mod:`~prspace.audit.intake.columns`: every other column accounted for; :mod:`~prspace.audit.intake.table_check`:
   the table made long (wide files, ``--score-cols``) and its columns resolved and checked.
 * :mod:`~prspace.audit.intake.rows`: models that lack a few rows paired on the rows they share.
@@ -22,7 +23,7 @@ They import in one direction, the ``audit layers:`` line of ``docs/architecture.
 * :mod:`~prspace.audit.inference.bounds`: what the AUROCs allow (:mod:`prspace.stats.auroc_bounds`), per task, metric and pair.
 * :mod:`~prspace.audit.report.audit_sentences`: where the rankings disagree, with the noise floor.
 * :mod:`~prspace.audit.report.findings`, :mod:`~prspace.audit.report.row_findings`: one function per finding, in
-  the registry of :mod:`~prspace.audit.report.finding_types`.
+  the registry of :mod:`~prspace.audit.report.finding_types` (the fold skew's text: :mod:`~prspace.audit.report.skew_findings`).
 * :mod:`~prspace.audit.report.tools`: which estimator popular tools compute.
 * :mod:`~prspace.audit.audit_record`: :class:`AuditRecord`, what the audit found, as data.
 * :mod:`~prspace.audit.report.render`, :mod:`~prspace.audit.report.lines`, :mod:`~prspace.audit.report.plot`: the reports

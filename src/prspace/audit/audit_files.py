@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from prspace.audit.audit_result import Handover, audit, parse_train_pi  # noqa: F401 - parse_train_pi: its home was here
-from prspace.audit.inference.audit_bands import AHEAD, shown
+from prspace.audit.inference.audit_bands import shown
 from prspace.audit.report import render
 from prspace.core import memory
 from prspace.core import registry as R
@@ -38,26 +38,28 @@ if TYPE_CHECKING:
     from prspace.audit.audit_result import AuditResult
     from prspace.audit.intake.inputs import Columns
 
-def check_options(*, skew_tolerance: float, downsample_ratio: float, bootstrap: int, confidence: float) -> None:
-    """The numeric options of the audit, each in its range."""
+def check_options(*, skew_tolerance: float, downsample_ratio: float, n_boot: int | None, confidence: float) -> None:
+    """The numeric options of the audit, each in its range (named as the command line names them: ``n_boot`` is
+    ``--bootstrap``; None: the default)."""
     if not skew_tolerance >= 0:
         raise InputError(f"--skew-tolerance must be >= 0, got {skew_tolerance:g}")
     if not downsample_ratio > 1:
         raise InputError(f"--downsample-ratio must be > 1, got {downsample_ratio:g}")
-    if bootstrap < 0:
-        raise InputError(f"--bootstrap must be >= 0, got {bootstrap}")
+    if n_boot is not None and n_boot < 0:
+        raise InputError(f"--bootstrap must be >= 0, got {n_boot}")
     if not 0 < confidence < 1:
         raise InputError(f"--confidence must lie strictly between 0 and 1, got {confidence:g}")
 
 
 def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None, columns: dict[str, str | None] | None = None,
                pos_label: str | None = None, train_pi: str | None = None, skew_tolerance: float,
-               downsample_ratio: float, bootstrap: int, confidence: float, seed: int = 0,
+               downsample_ratio: float, n_boot: int | None = None, confidence: float, seed: int = 0,
                score_cols: str | None = None, ignore: list[str] | None = None,
                progress: Callable[[str], None] | None = None,
                group_col: str | None = None, metrics_only: bool = False,
                bands_ahead: bool = False) -> tuple[AuditResult, Columns]:
     """The audit of the predictions file ``path`` (module docstring) and the columns it used.
+    ``n_boot``: bootstrap resamples (``--bootstrap``; None: :data:`prspace.core.defaults.N_BOOT`);
     ``columns``: the role -> column options (``model``, ``label``, ``score``, ``fold``, ``task``,
     ``weight``, ``repeat``, ``row``; None: found by name); ``score_cols``: a wide file's score
     columns (``--score-cols``); ``ignore``: columns accepted as unused (``--ignore-col``);
@@ -67,7 +69,7 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     whole groups resampled, :mod:`prspace.audit.inference.grouping`); ``metrics_only``: the point estimates alone
     (``--metrics-only``); ``bands_ahead`` (``--out``): the bands the report draws computed in a second thread while
     the audit computes its intervals (:func:`prspace.audit.inference.audit_bands.start_ahead`)."""
-    check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, bootstrap=bootstrap,
+    check_options(skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, n_boot=n_boot,
                   confidence=confidence)
     if progress is not None:
         progress(f"reading {short_path(path)}")
@@ -75,18 +77,11 @@ def audit_file(path: str, *, sep: str | None = None, decimal: str | None = None,
     detected = read["table"].attrs.get("decimal_detected")
     # the table is handed over, not kept here (nor by this call: a Handover, not the table, is its argument), so
     # that a wide table is freed as soon as it is made long
-    holder: dict | None = {} if bands_ahead else None
-    token = AHEAD.set(holder)  # run_audit puts the future of the bands computed ahead there
-    try:
-        result = audit(Handover(read.pop("table")), **dict(columns or {}), score_cols=score_cols, ignore=ignore,
-                       pos_label=pos_label, train_pi=train_pi, skew_tolerance=skew_tolerance,
-                       downsample_ratio=downsample_ratio, n_boot=bootstrap, confidence=confidence, seed=seed,
-                       progress=progress, source=short_path(path), group_col=group_col,
-                       metrics_only=metrics_only)
-    finally:
-        AHEAD.reset(token)
-    if holder and "future" in holder:
-        result.__dict__["_bands_ahead"] = holder["future"]
+    result = audit(Handover(read.pop("table")), **{f"{r}_col": c for r, c in (columns or {}).items()},
+                   score_cols=score_cols, ignore_col=ignore, pos_label=pos_label, train_pi=train_pi,
+                   skew_tolerance=skew_tolerance, downsample_ratio=downsample_ratio, n_boot=n_boot,
+                   confidence=confidence, seed=seed, progress=progress, source=short_path(path), group_col=group_col,
+                   metrics_only=metrics_only, bands_ahead=bands_ahead)
     if detected:
         result.columns = [*(result.columns or []), f"numbers read with decimal commas ('0,5' = 0.5: detected in "
                           f"{', '.join(repr(c) for c in detected)} with --sep ';'; "
@@ -182,7 +177,7 @@ def prepare_outputs(result: AuditResult) -> None:
     the figures that need no bands (:meth:`~prspace.audit.AuditResult.draw_ahead`); the same bands and the same
     figures as one after the other (each model's bands are seeded on their own)."""
     memory.release()
-    if not result.n_boot or "_bands_ready" in result.__dict__:
+    if not result.n_boot or result._outputs_prepared:
         return
     drawn = {(str(t), str(m)) for t, models in shown(result) for m in models}
     rows = sum(int(r.n_rows) for r in result.pooled.itertuples() if (str(r.task), str(r.model)) in drawn)
@@ -192,7 +187,7 @@ def prepare_outputs(result: AuditResult) -> None:
         if rows <= OVERLAP_ROWS:
             result.draw_ahead()
         bands.result()
-    result.__dict__["_bands_ready"] = True
+    result._outputs_prepared = True
     memory.release()
 
 

@@ -8,6 +8,7 @@ so that neither the reports nor the figures import the module that calls them.
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -16,6 +17,7 @@ from prspace.core.defaults import N_BOOT
 
 if TYPE_CHECKING:  # the record holds the findings the report made; it imports no report module to run
     from prspace.audit.report.finding_types import Finding
+    from prspace.stats.bands import CurveBand
 
 __all__ = ["AuditRecord"]
 
@@ -65,18 +67,85 @@ class AuditRecord:
     group_candidates: list[str] | None = None
     #: ``--metrics-only``: the point estimates alone (no interval, paired test or rank set was computed).
     metrics_only: bool = False
+    #: The curve bands of the models the report draws (:func:`prspace.audit.inference.audit_bands.shown`), computed
+    #: ahead in a second thread while the audit computed its intervals (``bands_ahead=True`` of :func:`prspace.audit.audit`,
+    #: as ``prspace audit --out`` asks): a future of ``{(task, model): {curve: band}}``, or None.  The bands of
+    #: :meth:`prspace.audit.AuditResult.bands` at the audit's settings are taken from it
+    #: (:func:`prspace.audit.inference.audit_bands.model_bands`).
+    bands_ahead: Future[dict[tuple[str, str], dict[str, CurveBand]]] | None = dataclasses.field(
+        default=None, repr=False, compare=False)
 
     @property
     def has_folds(self) -> bool:
+        """Whether the rows came with folds (a per-fold table).
+
+        Returns
+        -------
+        bool
+            True when ``folds`` has rows.
+
+        See Also
+        --------
+        n_groups : The resampling unit's count.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prspace.audit import audit
+        >>> y = np.arange(40) % 2 == 0
+        >>> audit(y, scores={"a": y + 0.05 * np.arange(40)}, n_boot=0).has_folds
+        False
+        """
         return bool(len(self.folds))
 
     def n_groups(self, task: str) -> int | None:
-        """Groups of ``task`` with ``--group-col`` (None without): the unit the bands and intervals resample."""
+        """Count the groups of ``task`` resampled whole (``--group-col``).
+
+        Parameters
+        ----------
+        task : str
+            The task.
+
+        Returns
+        -------
+        int or None
+            Its number of groups, the unit the bands and intervals resample; None without ``--group-col``.
+
+        See Also
+        --------
+        has_folds : Whether the rows came with folds.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prspace.audit import audit
+        >>> y = np.arange(40) % 2 == 0
+        >>> audit(y, scores={"a": y + 0.05 * np.arange(40)}, groups=np.arange(40) // 2, n_boot=0).n_groups("all")
+        20
+        """
         if self.group_col is None or "group" not in self.data.columns:
             return None
         return int(self.data.loc[self.data["task"] == task, "group"].nunique())
 
     @property
     def exit_code(self) -> int:
-        """1 if any finding is an error (results that cannot be right), else 0."""
+        """1 if any finding is an error (results that cannot be right), else 0.
+
+        Returns
+        -------
+        int
+            The exit status of ``prspace audit`` (without ``--strict``).
+
+        See Also
+        --------
+        findings : What the audit found.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prspace.audit import audit
+        >>> y = np.arange(40) % 2 == 0
+        >>> audit(y, scores={"a": y + 0.05 * np.arange(40)}, n_boot=0).exit_code
+        0
+        """
         return int(any(f.severity == "error" for f in self.findings))

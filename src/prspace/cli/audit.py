@@ -25,6 +25,7 @@ from prspace.audit.audit_files import (
     write_outputs,
 )
 from prspace.audit.report import render
+from prspace.core.defaults import N_BOOT
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -128,10 +129,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bootstrap",
+        dest="n_boot",  # the one place the command line's name meets the package's (issue 79)
         type=int,
-        default=1000,
+        default=N_BOOT,
         metavar="N",
-        help="bootstrap resamples for the intervals and paired tests of AP, AUPR, AUCNPR, AUPRG (default 1000; "
+        help="bootstrap resamples for the intervals and paired tests of AP, AUPR, AUCNPR, AUPRG (default %(default)s; "
         "0 = no bootstrap: DeLong's, the jackknife-t's and Boyd's intervals and the DeLong and jackknife paired tests "
         "remain; --metrics-only for none)",
     )
@@ -182,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     result, _ = audit_file(
         args.file, sep=args.sep, decimal=args.decimal, columns={r: getattr(args, f"{r}_col") for r in roles}, pos_label=args.pos_label,
         train_pi=args.train_pi, skew_tolerance=args.skew_tolerance, downsample_ratio=args.downsample_ratio,
-        bootstrap=args.bootstrap, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
+        n_boot=args.n_boot, confidence=args.confidence, seed=args.seed, score_cols=args.score_cols,
         ignore=args.ignore_col, progress=say, group_col=args.group_col, metrics_only=args.metrics_only,
         bands_ahead=out is not None)
     if say and out is not None:

@@ -8,7 +8,8 @@ from), which the generic ``prspace step`` does not write; rules ``boyd_downsampl
 ``boyd_fold_skew`` each call theirs once for every task of the experiment (``--out-dir``: one job, its
 tasks shared by ``--jobs`` processes, each task's file the same bytes as a run of that task alone). Every other Boyd step (theory and paper tables, the reports over tasks,
 the evidence rows) is ``prspace step <rule>`` (:mod:`prspace.experiments.steps.boyd_steps`), and every
-figure ``prspace figure NAME``.
+figure ``prspace figure NAME``. Every option's default is its setting's in ``workflow/schemas/boyd.schema.yaml``
+(:func:`prspace.study.study_config.schema_defaults`), read from there: written nowhere else.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ from prspace.core.processes import ordered_map
 from prspace.data.datasets import check_dataset_id, load_dataset
 from prspace.experiments.boyd import downsampling as ds
 from prspace.experiments.boyd import fold_skew as fs
+from prspace.study.study_config import schema_defaults
+
+#: The section of ``workflow/schemas/boyd.schema.yaml`` whose defaults each sub-command's options take (one home
+#: per default: the schema; tests/cli/test_boyd_defaults.py).
+SECTIONS = {"downsample": "downsampling", "fold-skew": "fold_skew"}
 
 
 def _floats(text: str) -> list[float]:
@@ -40,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("boyd", help="Boyd et al. (2012): one task's downsampling or fold-skew runs",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="boyd_command", metavar="ACTION", required=True)
+    ds, fsk = (schema_defaults("boyd", SECTIONS[c]) for c in ("downsample", "fold-skew"))
 
     d = sub.add_parser("downsample", help="one or more tasks' downsampling runs (Boyd section 4.3)", description="Boyd et al. section 4.3: train on each task's folds downsampled to k negatives per positive and evaluate on downsampled and original test folds; write each task's runs as parquet.")
     d.add_argument("--dataset", required=True, nargs="*",
@@ -47,12 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("--data-dir", default=None, help="user data directory (as for predict-local)")
     d.add_argument("--target", default=None, help="target column in --data-dir files")
     d.add_argument("--pos-label", default=None, help="positive class of --data-dir files (default: the minority)")
-    d.add_argument("--learners", default="small", help="panel name or comma-separated learner names")
-    d.add_argument("--ratios", type=_floats, default=[1, 2, 3, 4, 5, 10], help="negatives per positive, e.g. 1,2,3,4,5,10")
-    d.add_argument("--folds", type=int, default=5, help="cross-validation folds (default: %(default)s)")
-    d.add_argument("--repeats", type=int, default=1, help="repeats of the cross-validation (default: %(default)s)")
+    d.add_argument("--learners", default=ds["learners"], help="panel name or comma-separated learner names (default: %(default)s)")
+    d.add_argument("--ratios", type=_floats, default=ds["ratios"], help="negatives per positive, e.g. 1,2,3,4,5,10")
+    d.add_argument("--folds", type=int, default=ds["folds"], help="cross-validation folds (default: %(default)s)")
+    d.add_argument("--repeats", type=int, default=ds["repeats"], help="repeats of the cross-validation (default: %(default)s)")
     d.add_argument("--seed", type=int, default=0, help="seed of the folds, the downsampling and the learners")
-    d.add_argument("--max-pi", type=float, default=0.1, help="skip the task if its pi is above this")
+    d.add_argument("--max-pi", type=float, default=ds["max_pi"], help="skip the task if its pi is above this (default: %(default)s)")
     d.add_argument("--jobs", type=processes, default=1,
                    help="processes sharing the tasks (default: %(default)s); each task's file is the same whatever "
                         "the number: its runs depend on its own data and --seed only")
@@ -63,10 +70,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     f = sub.add_parser("fold-skew", help="one task's fold-skew runs (Boyd section 4.1)", description="Boyd et al. section 4.1: resample the task's test folds with skewed class ratios and compare the fold-averaged and pooled aggregates; write the runs as parquet.")
     f.add_argument("--status", required=True, type=Path, nargs="*",
                    help="status JSON of each task's predictions (none: an empty --out-dir)")
-    f.add_argument("--dispersions", type=_floats, default=[0.25, 0.5, 0.75, 0.9], help="shares of a class dropped from skewed test folds, comma-separated, each in [0, 1)")
-    f.add_argument("--seeds", type=int, default=3, help="random drops per dispersion (default: %(default)s)")
+    f.add_argument("--dispersions", type=_floats, default=fsk["dispersions"], help="shares of a class dropped from skewed test folds, comma-separated, each in [0, 1)")
+    f.add_argument("--seeds", type=int, default=fsk["seeds"], help="random drops per dispersion (default: %(default)s)")
     f.add_argument("--seed", type=int, default=0, help="seed of the resampling")
-    f.add_argument("--max-repeats", type=int, default=1, help="CV repeats of the predictions to use at most")
+    f.add_argument("--max-repeats", type=int, default=fsk["max_repeats"], help="CV repeats of the predictions to use at most")
     f.add_argument("--jobs", type=processes, default=1,
                    help="processes sharing the tasks (default: %(default)s); each task's file is the same whatever "
                         "the number: its runs depend on its own predictions and --seed only")

@@ -1,7 +1,7 @@
 """``prspace verdicts``: step ``verdicts`` on a study's tables folder, for a reader outside the workflow.
 
 The workflow runs the step as every other (``prspace step verdicts --in ROLE=PATH ... --set
-n_boot=...``: rule ``verdicts`` of ``workflow/rules/steps.smk``); this command is a thin caller of the same
+verdicts_n_boot=...``: rule ``verdicts`` of ``workflow/rules/steps.smk``); this command is a thin caller of the same
 step (:func:`prspace.verdicts.verdicts_step.verdicts_step`, written by :func:`prspace.cli.step.run_step`)
 that finds its inputs in ``--tables-dir`` (each role is a table's name) and takes its settings from the
 configuration a run recorded (``--config work/<study>/config.yaml``, by the step's own keys,
@@ -24,6 +24,9 @@ from prspace.core import registry as R
 from prspace.core.errors import InputError
 from prspace.study.step_rules import config_value
 from prspace.verdicts.verdicts_step import INTRO
+
+#: The step's setting that ``--n-boot`` sets: configuration key ``analysis.verdicts.n_boot``.
+N_BOOT_SETTING = R.setting_name("analysis.verdicts.n_boot")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,8 +73,10 @@ def run(args: argparse.Namespace) -> int:
     if args.report_intro:
         inputs[INTRO] = Path(args.report_intro)
     settings = {**_recorded(args.config), "study": args.study}
-    settings.update({k: v for k, v in (("n_boot", args.n_boot), ("seed", args.seed)) if v is not None})
-    missing = [f"--{k.replace('_', '-')}" for k in ("n_boot", "seed") if k not in settings]
+    # the flags by the settings they set: --n-boot is analysis.verdicts.n_boot (the step's verdicts_n_boot)
+    flags = {"--n-boot": (N_BOOT_SETTING, args.n_boot), "--seed": ("seed", args.seed)}
+    settings.update({k: v for k, v in flags.values() if v is not None})
+    missing = [flag for flag, (k, _) in flags.items() if k not in settings]
     if missing:
         raise InputError(f"give {' and '.join(missing)}, or --config work/<study>/config.yaml (the run's "
                          "analysis.verdicts.n_boot and seed)")

@@ -16,7 +16,7 @@ gives and how this project tests it. Three roles:
   data; it checks the code (or the table).
 
 Checkable sentences without a row are listed, with why, by
-:func:`prspace.verdicts.completeness.not_tested_table` (table ``claims_not_tested``).
+:func:`prspace.verdicts.completeness_step.not_tested_table` (table ``claims_not_tested``).
 * ``exploratory`` rows are not here: they are this project's own questions (``paper = "prspace"``),
   never shown under a paper's column.
 

@@ -223,6 +223,24 @@ _EACH_STATUS = per_task(StudyFile.STATUS)
 _SEED = "seed"
 
 
+#: The sections of the configuration a setting's name leaves out (:func:`setting_name`).
+SECTIONS = ("analysis", "local")
+
+
+def setting_name(key: str) -> str:
+    """The name of the setting read from configuration key ``key``: the key without its section
+    (:data:`SECTIONS`), dots as underscores (``analysis.verdicts.n_boot`` -> ``verdicts_n_boot``,
+    ``analysis.n_boot`` -> ``n_boot``, ``local.suite`` -> ``suite``, ``seed`` -> ``seed``); the findings page
+    lists the run's parameters by the same key, dots kept."""
+    head, dot, rest = key.partition(".")
+    return (rest if dot and head in SECTIONS else key).replace(".", "_")
+
+
+def by_key(*keys: str) -> tuple[tuple[str, str], ...]:
+    """A step's settings, each named as its configuration key names it (:func:`setting_name`)."""
+    return tuple((setting_name(k), k) for k in keys)
+
+
 def _figure_step(figure: Figure, when: When | None = None) -> Step:
     return Step(f"figure_{figure.name}", figures=(figure,), when=when,
                 description=f"Figure {figure.name}, drawn by prspace figure ({figure.draw}) from the tables its step wrote.")
@@ -274,13 +292,13 @@ STEP_AUROC_BOUNDS = Step("auroc_bounds", (AUROC_BOUNDS,), run="prspace.experimen
                 "al. 2024).",
     inputs=_pairs(metrics=METRICS))
 STEP_RANK_SETS = Step("rank_sets", (RANK_SETS,), evidence=(RANK_SETS,),
-                      run="prspace.experiments.steps.rank_sets_step:rank_sets_step", files=_pairs(per_task=StudyFile.RANK_SETS_PER_TASK),
+                      run="prspace.experiments.steps.rank_sets_steps:rank_sets_step", files=_pairs(per_task=StudyFile.RANK_SETS_PER_TASK),
     description="Per task and metric: every model's rank interval and the plausible-best set (one shared paired "
                 "bootstrap).",
     inputs=_pairs(status=_EACH_STATUS),
     settings=(*((k, f"analysis.rank_sets.{k}") for k in ("metrics", "n_boot", "confidence")), ("seed", _SEED)))
 STEP_RANK_SET_SUMMARY = Step("rank_set_summary", (RANK_SET_SUMMARY, RANK_SET_CALIBRATION, RANK_SET_EVIDENCE),
-                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.steps.rank_sets_step:rank_set_summary_step",
+                             evidence=(RANK_SET_EVIDENCE,), run="prspace.experiments.steps.rank_sets_steps:rank_set_summary_step",
     description="Per metric pair: tasks whose plausible-best sets are disjoint vs plain top-1 disagreement, "
                 "calibrated; evidence rows.",
     inputs=_pairs(rank_sets=RANK_SETS, tasks=TASKS),
@@ -289,7 +307,7 @@ STEP_RANK_SET_SUMMARY = Step("rank_set_summary", (RANK_SET_SUMMARY, RANK_SET_CAL
 STEP_CONTROLLED_SKEW = Step("controlled_skew", (CONTROLLED_SKEW_PER_TASK, CONTROLLED_SKEW_COUNTERFACTUAL_PER_TASK,
                                                 CONTROLLED_SKEW, CONTROLLED_SKEW_OBSERVED, CONTROLLED_SKEW_TREND,
                                                 CONTROLLED_SKEW_COUNTERFACTUAL, DISAGREEMENT_BY_BALANCE, SKEW_EVIDENCE),
-                            evidence=(SKEW_EVIDENCE,), run="prspace.verdicts.skew:controlled_skew_step",
+                            evidence=(SKEW_EVIDENCE,), run="prspace.verdicts.controlled_skew_step:controlled_skew_step",
     description="Rank disagreement against pi with the same models: every task's negatives reweighted.",
     inputs=_pairs(status=_EACH_STATUS, tasks=TASKS, per_task=DISAGREEMENT_PER_TASK, reference=StudyFile.SKEW_REFERENCE),
     settings=_pairs(metrics="analysis.metrics", targets="analysis.skew_targets", n_boot="analysis.skew_n_boot",
@@ -311,7 +329,7 @@ STEP_CD = Step("cd", (CD_RANKS, CD_CLIQUES, CD_TESTS, CD_METRIC_PAIRS), evidence
     inputs=_pairs(metrics=METRICS, tasks=TASKS), settings=_pairs(study="study", seed=_SEED))
 STEP_FIGURE_CD_DIAGRAM = _figure_step(FIGURE_CD_DIAGRAM)
 STEP_COMPLETENESS = Step("completeness", (FK_EVIDENCE, CLAIMS_NOT_TESTED), evidence=(FK_EVIDENCE,),
-                         run="prspace.verdicts.completeness:completeness_step",
+                         run="prspace.verdicts.completeness_step:completeness_step",
     description="Flach & Kull's 'all significantly different' (learner-order tests of the three pairs), their theorems and "
                 "AUPRG against their code (pyprg), and the claims of both papers not tested, with why.",
     inputs=_pairs(status=_EACH_STATUS, pairs=CD_METRIC_PAIRS, noise=NOISE_EVIDENCE), settings=_pairs(seed=_SEED))
@@ -322,14 +340,14 @@ STEP_PANEL_DRAWS = Step("panel_draws", (PANEL_DRAWS,), run="prspace.experiments.
     settings=_pairs(n_draws="analysis.panel_draws.n_draws", panel_size="analysis.panel_draws.panel_size", seed=_SEED))
 STEP_BOYD_THEORY_DATA = Step("boyd_theory_data", figure_data=(BOYD_FIG1_MIN_PR_CURVE, BOYD_FIG2_MIN_PR_CURVES,
                                                               BOYD_FIG3_AUCPR_MIN, BOYD_FIG4_F1_CONTOURS),
-                             when=When.BOYD_THEORY, run="prspace.experiments.steps.boyd_steps:theory_data_step",
+                             when=When.BOYD_THEORY, run="prspace.experiments.steps.boyd_steps:boyd_theory_data_step",
     description="The tables of Boyd et al. Figures 1-4: exact curves from prspace.metrics (no data).")
 STEP_BOYD_PAPER_TABLES = Step("boyd_paper_tables", (BOYD_TABLE3_CHECK, BOYD_TABLE2_CHECK), when=When.BOYD_THEORY,
-                              run="prspace.experiments.steps.boyd_steps:paper_tables_step",
+                              run="prspace.experiments.steps.boyd_steps:boyd_paper_tables_step",
     description="Boyd's Table 3 (AUCNPR recomputed from AUCPR and skew) and Table 2 (implied skews).")
 STEP_BOYD_PR_PRG = Step("boyd_pr_prg", (BOYD_FIG_PR_PRG_SOURCE,),
                         (BOYD_FIG_PR_PRG_POINTS, BOYD_FIG_PR_PRG_AREAS, BOYD_FIG_PR_PRG_HULL, BOYD_FIG_PR_PRG_ISOMETRICS,
-                         BOYD_FIG_PR_PRG_TEXT), when=When.BOYD_THEORY, run="prspace.experiments.steps.boyd_steps:pr_prg_step",
+                         BOYD_FIG_PR_PRG_TEXT), when=When.BOYD_THEORY, run="prspace.experiments.steps.boyd_steps:boyd_pr_prg_step",
     description="The tables of Flach and Kull Figure 2 (PR beside PRG) for one real model's scores on one test fold.",
     inputs=_pairs(status=_EACH_STATUS),
     settings=tuple((k, f"boyd.pr_prg.{k}") for k in ("task", "model", "target_positives")))
@@ -339,7 +357,7 @@ STEP_BOYD_DOWNSAMPLE = Step("boyd_downsample", when=When.BOYD_DOWNSAMPLING,
 STEP_BOYD_DOWNSAMPLING_REPORT = Step(
     "boyd_downsampling_report", (BOYD_DOWNSAMPLING_TABLE3, BOYD_DOWNSAMPLING_SUMMARY, BOYD_DOWNSAMPLING_VS_PAPER),
     (BOYD_DOWNSAMPLING_LEVELS, BOYD_DOWNSAMPLING_AXIS, BOYD_DOWNSAMPLING_PAPER, BOYD_DOWNSAMPLING_TEXT),
-    when=When.BOYD_DOWNSAMPLING, run="prspace.experiments.steps.boyd_steps:downsampling_report_step",
+    when=When.BOYD_DOWNSAMPLING, run="prspace.experiments.steps.boyd_steps:boyd_downsampling_report_step",
     description="Table 3 per task and learner, summary over tasks, and the tables of the downsampling figure.",
     inputs=_pairs(runs=OverTasks(Selection.DOWNSAMPLING, StudyFile.DOWNSAMPLING_RUNS)), grouped=True,
     settings=_pairs(study="study", criteria=Composed.DOWNSAMPLING_CRITERIA))
@@ -348,12 +366,12 @@ STEP_BOYD_FOLD_SKEW = Step("boyd_fold_skew", when=When.BOYD_FOLD_SKEW,
                 "test folds.")
 STEP_BOYD_FOLD_SKEW_REPORT = Step("boyd_fold_skew_report", (BOYD_FOLD_SKEW_SUMMARY, BOYD_FOLD_SKEW_PER_TASK),
                                   (BOYD_FOLD_SKEW_LINES, BOYD_FOLD_SKEW_TEXT), when=When.BOYD_FOLD_SKEW,
-                                  run="prspace.experiments.steps.boyd_steps:fold_skew_report_step",
+                                  run="prspace.experiments.steps.boyd_steps:boyd_fold_skew_report_step",
     description="Bias of each aggregate and ranking changes against dispersion, and the tables of the figure.",
     inputs=_pairs(runs=OverTasks(Selection.FOLD_SKEW, StudyFile.FOLD_SKEW_RUNS)), grouped=True,
     settings=_pairs(study="study", criteria=Composed.FOLD_SKEW_CRITERIA))
 STEP_BOYD_FOLD_SKEW_MECHANISM = Step("boyd_fold_skew_mechanism", (BOYD_FOLD_SKEW_MECHANISM,), when=When.BOYD_FOLD_SKEW,
-                                     run="prspace.experiments.steps.boyd_steps:fold_skew_mechanism_step",
+                                     run="prspace.experiments.steps.boyd_steps:boyd_fold_skew_mechanism_step",
     description="Section 4.1 on one simulated model (no data): the sign of the averaging bias, worst ranking to "
                 "good model.",
     settings=_pairs(n_sim="boyd.evidence.mechanism_n_sim", seed=_SEED))
@@ -361,13 +379,13 @@ STEP_BOYD_AGGREGATION = Step(
     "boyd_aggregation", (BOYD_AGGREGATION_TASKS, BOYD_AGGREGATION_LEARNERS, BOYD_AGGREGATION_AGREEMENT,
                          BOYD_AGGREGATION_SKEW_CORRELATION, BOYD_AGGREGATION_SKEW_GROUPS),
     (BOYD_AGGREGATION_POINTS, BOYD_AGGREGATION_TASK_MEANS, BOYD_AGGREGATION_MIN_CURVE, BOYD_AGGREGATION_RANKS,
-     BOYD_AGGREGATION_TEXT), when=When.BOYD_AGGREGATION, run="prspace.experiments.steps.boyd_steps:aggregation_step",
+     BOYD_AGGREGATION_TEXT), when=When.BOYD_AGGREGATION, run="prspace.experiments.steps.boyd_steps:boyd_aggregation_step",
     description="Learners' mean AUPR / AUCNPR / AUPRG / AUROC over tasks of different skew, and the tables of the "
                 "figure.",
     inputs=_pairs(metrics=METRICS),
     settings=_pairs(learner="boyd.aggregation.learner", skew_groups="boyd.aggregation.skew_groups", study="study"))
 STEP_BOYD_EVIDENCE = Step("boyd_evidence", (BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), when=When.BOYD,
-                          evidence=(BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), run="prspace.experiments.steps.boyd_steps:evidence_step",
+                          evidence=(BOYD_EVIDENCE, BOYD_EVIDENCE_VALUES), run="prspace.experiments.steps.boyd_steps:boyd_evidence_step",
     description="One evidence row per Boyd et al. claim of the registry (theorems, Tables 2-3, sections 4.1 and 4.3) "
                 "and this project's exploratory rows about them, for rule verdicts.",
     inputs=_pairs(tasks=TASKS, metrics=If(When.BOYD_AGGREGATION, METRICS),
@@ -416,12 +434,11 @@ STEP_VERDICTS = Step("verdicts", (VERDICTS, SENSITIVITY, MARGIN_SENSITIVITY), ru
     description="A verdict per claim of both papers (docs/verdicts.md), the answer-first summary and the findings page.",
     inputs=(*_evidence_inputs(_BEFORE_VERDICTS), ("report_intro", StudyFile.REPORT_INTRO)),
     # the findings page lists the run's parameters: the study's seed, source, suite, panel, folds and resamples
-    settings=_pairs(n_boot="analysis.verdicts.n_boot", seed=_SEED, study="study", source="source",
-                    data_dir="local.data_dir", suite="local.suite", learners="local.learners", folds="local.folds",
-                    analysis_n_boot="analysis.n_boot", noise_boot="analysis.noise_boot",
-                    rank_sets_n_boot="analysis.rank_sets.n_boot", rank_sets_confidence="analysis.rank_sets.confidence",
-                    procedure_studies="analysis.verdicts.procedure_studies", procedure_boot="analysis.verdicts.procedure_boot",
-                    procedure_outer="analysis.verdicts.procedure_outer", procedure_inner="analysis.verdicts.procedure_inner"),
+    settings=by_key("analysis.verdicts.n_boot", _SEED, "study", "source", "local.data_dir", "local.suite", "local.learners",
+                    "local.folds", "analysis.n_boot", "analysis.noise_boot", "analysis.rank_sets.n_boot",
+                    "analysis.rank_sets.confidence", "analysis.verdicts.procedure_studies",
+                    "analysis.verdicts.procedure_boot", "analysis.verdicts.procedure_outer",
+                    "analysis.verdicts.procedure_inner"),
     # the evidence in the step's own process, each sensitivity variant (six at most) in one of the others
     threads=7)
 STEP_FIGURE_CLAIMS_FOREST = _figure_step(FIGURE_CLAIMS_FOREST)

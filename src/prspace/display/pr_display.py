@@ -24,11 +24,37 @@ MAX_POINTS = 200_000
 class PrecisionRecallDisplay(CurveDisplay):
     """PR curve with Boyd's unachievable region, in the conventions of ``sklearn.metrics.PrecisionRecallDisplay``.
 
-    Parameters: ``precision``, ``recall`` (points along the hyperbolic interpolation, from recall 0),
-    ``aupr`` (its exact area), ``prevalence`` (the skew pi: the region's and the chance line's),
-    ``name``, ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_``, ``unachievable_``
-    (the shaded region, or None) and ``chance_level_`` (precision = pi, or None); ``aupr_min`` is the
-    region's area.
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`, which compute the curve and draw
+    it; the constructor takes a curve already computed, and :meth:`plot` draws it. After :meth:`plot`:
+    ``ax_``, ``figure_``, ``line_``, ``unachievable_`` (the shaded region, or None) and
+    ``chance_level_`` (precision = pi, or None); :attr:`aupr_min` is the region's area.
+
+    Parameters
+    ----------
+    precision : array-like
+        Precisions along the hyperbolic interpolation.
+    recall : array-like
+        Their recalls, from 0.
+    aupr : float, default=None
+        The exact area, shown in the legend.
+    prevalence : float, default=None
+        The skew pi of the unachievable region and the chance line.
+    name : str, default=None
+        Legend name of the curve.
+    pos_label : int, float, bool or str, default=None
+        The positive class, shown in the axis labels.
+
+    See Also
+    --------
+    prspace.metrics.pr_curve : The curve.
+    prspace.metrics.aupr_min : The region's area.
+
+    Examples
+    --------
+    >>> from prspace.display import PrecisionRecallDisplay
+    >>> d = PrecisionRecallDisplay(precision=[1, 1, 0.5], recall=[0, 0.5, 1], prevalence=0.5).plot()
+    >>> round(d.aupr_min, 4)
+    0.3069
     """
 
     def __init__(self, *, precision: ArrayLike, recall: ArrayLike, aupr: float | None = None,
@@ -39,7 +65,18 @@ class PrecisionRecallDisplay(CurveDisplay):
 
     @property
     def aupr_min(self) -> float | None:
-        """The area of the unachievable region at :attr:`prevalence` (Boyd et al. Theorem 2)."""
+        """The area of the unachievable region at :attr:`prevalence` (Boyd et al. Theorem 2).
+
+        See Also
+        --------
+        prspace.metrics.aupr_min : The area.
+
+        Examples
+        --------
+        >>> from prspace.display import PrecisionRecallDisplay
+        >>> round(PrecisionRecallDisplay(precision=[1], recall=[0], prevalence=0.1).aupr_min, 4)
+        0.0518
+        """
         return None if self.prevalence is None else aupr_min(self.prevalence)
 
     @classmethod
@@ -54,9 +91,44 @@ class PrecisionRecallDisplay(CurveDisplay):
     def plot(self, ax: Any = None, *, name: str | None = None, plot_unachievable: bool = True,
              unachievable_kw: dict | None = None, plot_chance_level: bool = False,
              chance_level_kw: dict | None = None, curve_kwargs: dict | None = None) -> PrecisionRecallDisplay:
-        """Draw on ``ax`` (default a new figure): the unachievable region at the skew (once per skew on
-        shared axes; ``unachievable_kw`` to ``ax.fill_between``), the precision = pi line of random
-        ranking (``plot_chance_level``), then the curve (``curve_kwargs`` to ``ax.plot``); returns ``self``."""
+        """Draw the unachievable region, the chance line and the curve.
+
+        The region under Boyd et al.'s minimum PR curve at the skew is shaded once per skew on axes
+        that several displays share, then the precision = pi line of random ranking, then the curve.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            The axes to draw on; None: a new figure's.
+        name : str, default=None
+            Legend name; None: the display's.
+        plot_unachievable : bool, default=True
+            Shade the unachievable region at the skew.
+        unachievable_kw : dict, default=None
+            Keywords of ``ax.fill_between`` for it.
+        plot_chance_level : bool, default=False
+            Draw the precision = pi line.
+        chance_level_kw : dict, default=None
+            Keywords of ``ax.plot`` for it.
+        curve_kwargs : dict, default=None
+            Keywords of ``ax.plot`` for the curve.
+
+        Returns
+        -------
+        PrecisionRecallDisplay
+            ``self``, with ``ax_``, ``figure_``, ``line_``, ``unachievable_`` and ``chance_level_``.
+
+        See Also
+        --------
+        prspace.metrics.min_pr_curve : The region's edge.
+
+        Examples
+        --------
+        >>> from prspace.display import PrecisionRecallDisplay
+        >>> d = PrecisionRecallDisplay(precision=[1, 0.5], recall=[0, 1], prevalence=0.5).plot(plot_chance_level=True)
+        >>> d.unachievable_ is not None and d.chance_level_ is not None
+        True
+        """
         self.ax_, self.figure_ = axes(ax)
         name = self.name if name is None else name
         pi = self.prevalence

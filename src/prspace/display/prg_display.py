@@ -22,9 +22,36 @@ from prspace.metrics import auprg, prg_curve
 
 
 def unit_square(recall_gain: ArrayLike, precision_gain: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """The points of a PRG curve that are drawn: recall gain >= 0 (from the curve's crossing of
-    recall gain 0), precision gain below 0 masked as NaN (a gap in the line; the crossings of
-    precision gain 0 that :func:`prspace.metrics.prg_curve` inserts end the drawn parts exactly)."""
+    """The points of a PRG curve that are drawn, in the unit square.
+
+    Recall gain >= 0 (from the curve's crossing of recall
+    gain 0), precision gain below 0 masked as NaN (a gap in the line; the crossings of precision
+    gain 0 that :func:`prspace.metrics.prg_curve` inserts end the drawn parts exactly).
+
+    Parameters
+    ----------
+    recall_gain : array-like
+        The curve's recall gains.
+    precision_gain : array-like
+        The curve's precision gains.
+
+    Returns
+    -------
+    recall_gain : ndarray
+        The recall gains >= 0.
+    precision_gain : ndarray
+        Their precision gains, NaN where below 0.
+
+    See Also
+    --------
+    prspace.metrics.prg_curve : The whole curve.
+
+    Examples
+    --------
+    >>> from prspace.display import unit_square
+    >>> unit_square([-1.0, 0.0, 1.0], [1.0, 0.5, -0.5])
+    (array([0., 1.]), array([0.5, nan]))
+    """
     rg, pg = np.asarray(recall_gain, dtype=np.float64), np.asarray(precision_gain, dtype=np.float64)
     keep = rg >= 0.0
     rg, pg = rg[keep], pg[keep].copy()
@@ -35,10 +62,36 @@ def unit_square(recall_gain: ArrayLike, precision_gain: ArrayLike) -> tuple[np.n
 class PrecisionRecallGainDisplay(CurveDisplay):
     """PRG curve in the unit square, in the conventions of ``sklearn.metrics.RocCurveDisplay``.
 
-    Parameters: ``recall_gain``, ``precision_gain`` (the whole curve, as :class:`prspace.metrics.PRGCurve`;
-    :meth:`plot` draws its part in the unit square, :func:`unit_square`), ``auprg``, ``name``,
-    ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``baseline_`` (the minor
-    diagonal, precision gain + recall gain = 1: the F1 of the always-positive classifier, or None).
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`, which compute the curve and draw
+    it; the constructor takes the whole curve (as :class:`prspace.metrics.PRGCurve`), and :meth:`plot`
+    draws its part in the unit square (:func:`unit_square`). After :meth:`plot`: ``ax_``, ``figure_``,
+    ``line_`` and ``baseline_`` (the minor diagonal, precision gain + recall gain = 1: the F1 of the
+    always-positive classifier, or None).
+
+    Parameters
+    ----------
+    recall_gain : array-like
+        The whole curve's recall gains.
+    precision_gain : array-like
+        Its precision gains.
+    auprg : float, default=None
+        The area, shown in the legend.
+    name : str, default=None
+        Legend name of the curve.
+    pos_label : int, float, bool or str, default=None
+        The positive class, shown in the axis labels.
+
+    See Also
+    --------
+    prspace.metrics.prg_curve : The curve.
+    prspace.metrics.auprg : Its area.
+
+    Examples
+    --------
+    >>> from prspace.display import PrecisionRecallGainDisplay
+    >>> d = PrecisionRecallGainDisplay(recall_gain=[0, 1], precision_gain=[1, 0], auprg=0.5, name='m').plot()
+    >>> d.line_.get_label()
+    'm (AUPRG = 0.500)'
     """
 
     def __init__(self, *, recall_gain: ArrayLike, precision_gain: ArrayLike, auprg: float | None = None,
@@ -55,8 +108,40 @@ class PrecisionRecallGainDisplay(CurveDisplay):
 
     def plot(self, ax: Any = None, *, name: str | None = None, plot_baseline: bool = True,
              baseline_kw: dict | None = None, curve_kwargs: dict | None = None) -> PrecisionRecallGainDisplay:
-        """Draw on ``ax`` (default a new figure) the curve's part in the unit square (``curve_kwargs`` to
-        ``ax.plot``) and the minor diagonal (``plot_baseline``, ``baseline_kw``); returns ``self``."""
+        """Draw the curve's part in the unit square and the minor diagonal.
+
+        The part with recall gain >= 0 is drawn, precision gain below 0 left as a gap
+        (:func:`unit_square`); the diagonal is drawn once on axes that several displays share.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            The axes to draw on; None: a new figure's.
+        name : str, default=None
+            Legend name; None: the display's.
+        plot_baseline : bool, default=True
+            Draw the minor diagonal.
+        baseline_kw : dict, default=None
+            Keywords of ``ax.plot`` for the diagonal.
+        curve_kwargs : dict, default=None
+            Keywords of ``ax.plot`` for the curve.
+
+        Returns
+        -------
+        PrecisionRecallGainDisplay
+            ``self``, with ``ax_``, ``figure_``, ``line_`` and ``baseline_``.
+
+        See Also
+        --------
+        unit_square : The points drawn.
+
+        Examples
+        --------
+        >>> from prspace.display import PrecisionRecallGainDisplay
+        >>> d = PrecisionRecallGainDisplay(recall_gain=[-1, 0, 1], precision_gain=[1, 1, 0]).plot()
+        >>> d.line_.get_xdata().tolist()
+        [0.0, 1.0]
+        """
         self.ax_, self.figure_ = axes(ax)
         name = self.name if name is None else name
         self.baseline_ = None

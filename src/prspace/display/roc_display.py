@@ -15,8 +15,34 @@ from prspace.metrics import auroc, roc_curve
 class RocCurveDisplay(CurveDisplay):
     """ROC curve, as ``sklearn.metrics.RocCurveDisplay`` (every vertex kept; ties are diagonal segments).
 
-    Parameters: ``fpr``, ``tpr`` (the vertices from (0, 0) to (1, 1)), ``roc_auc``, ``name``,
-    ``pos_label``.  After :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``chance_level_``.
+    Build it with :meth:`from_predictions` or :meth:`from_estimator`, which compute the curve and draw
+    it; the constructor takes the vertices from (0, 0) to (1, 1), and :meth:`plot` draws them. After
+    :meth:`plot`: ``ax_``, ``figure_``, ``line_`` and ``chance_level_``.
+
+    Parameters
+    ----------
+    fpr : array-like
+        False positive rates of the vertices, from 0 to 1.
+    tpr : array-like
+        True positive rates of the vertices.
+    roc_auc : float, default=None
+        The area, shown in the legend.
+    name : str, default=None
+        Legend name of the curve.
+    pos_label : int, float, bool or str, default=None
+        The positive class, shown in the axis labels.
+
+    See Also
+    --------
+    prspace.metrics.roc_curve : The curve.
+    prspace.metrics.auroc : Its area.
+
+    Examples
+    --------
+    >>> from prspace.display import RocCurveDisplay
+    >>> d = RocCurveDisplay(fpr=[0, 0, 1], tpr=[0, 1, 1], roc_auc=1.0).plot()
+    >>> d.line_.get_label()
+    'AUROC = 1.000'
     """
 
     def __init__(self, *, fpr: ArrayLike, tpr: ArrayLike, roc_auc: float | None = None, name: str | None = None,
@@ -32,8 +58,39 @@ class RocCurveDisplay(CurveDisplay):
 
     def plot(self, ax: Any = None, *, name: str | None = None, plot_chance_level: bool = True,
              chance_level_kw: dict | None = None, curve_kwargs: dict | None = None) -> RocCurveDisplay:
-        """Draw on ``ax`` (default a new figure): the curve (``curve_kwargs`` to ``ax.plot``), and the
-        diagonal of random ranking (``plot_chance_level``, ``chance_level_kw``); returns ``self``."""
+        """Draw the curve and the chance diagonal.
+
+        The diagonal is drawn once on axes that several displays share.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            The axes to draw on; None: a new figure's.
+        name : str, default=None
+            Legend name; None: the display's.
+        plot_chance_level : bool, default=True
+            Draw the diagonal of random ranking.
+        chance_level_kw : dict, default=None
+            Keywords of ``ax.plot`` for the diagonal.
+        curve_kwargs : dict, default=None
+            Keywords of ``ax.plot`` for the curve.
+
+        Returns
+        -------
+        RocCurveDisplay
+            ``self``, with ``ax_``, ``figure_``, ``line_`` and ``chance_level_``.
+
+        See Also
+        --------
+        RocCurveDisplay.from_predictions : Compute and draw.
+
+        Examples
+        --------
+        >>> from prspace.display import RocCurveDisplay
+        >>> d = RocCurveDisplay(fpr=[0, 0, 1], tpr=[0, 1, 1], name='m').plot(plot_chance_level=False)
+        >>> d.chance_level_ is None
+        True
+        """
         self.ax_, self.figure_ = axes(ax)
         name = self.name if name is None else name
         self.chance_level_ = None

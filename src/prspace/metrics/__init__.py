@@ -45,8 +45,8 @@ and ``prspace.metrics.X`` are the API):
   tie-group counts, :func:`aupr_estimators_from_group_counts`);
 * ``boyd_minima.py``: Boyd et al.'s minima (:func:`aupr_min`, :func:`ap_min`, :func:`min_pr_curve`) and
   :func:`aucnpr`;
-* ``prg.py``: precision/recall gain, :func:`fg_score`, :func:`prg_curve`, :func:`auprg`,
-  :func:`expected_fg1`, :func:`prg_convex_hull`;
+* ``prg.py``: :func:`prg_curve`, :func:`auprg`, :func:`expected_fg1`; ``prg_gains.py``: precision/recall
+  gain and :func:`fg_score` of contingency tables; ``prg_hull.py``: :func:`prg_convex_hull`;
 * ``headline.py``: :func:`all_metrics` and the same metrics from tie-group counts
   (:func:`metrics_from_group_counts`, :func:`metrics_from_group_counts_batch`, and for untied scores
   :func:`metrics_from_untied_counts_batch`);
@@ -67,7 +67,6 @@ from prspace.metrics.all_curves import all_curves
 from prspace.metrics.boyd_minima import MinPRCurve, ap_min, aucnpr, aupr_min, min_pr_curve
 from prspace.metrics.headline import (
     all_metrics,
-    aupr_estimators_from_group_counts,
     metrics_from_group_counts,
     metrics_from_group_counts_batch,
     metrics_from_untied_counts_batch,
@@ -93,18 +92,14 @@ from prspace.metrics.pr import (
     interpolate_pr_curve,
     pr_curve,
 )
-from prspace.metrics.pr_estimators import AUPR_ESTIMATORS, aupr_estimators
-from prspace.metrics.prg import (
-    PRGCurve,
-    PRGHull,
-    auprg,
-    expected_fg1,
-    fg_score,
-    precision_gain,
-    prg_convex_hull,
-    prg_curve,
-    recall_gain,
+from prspace.metrics.pr_estimators import (
+    AUPR_ESTIMATORS,
+    aupr_estimators,
+    aupr_estimators_from_group_counts,
 )
+from prspace.metrics.prg import PRGCurve, auprg, expected_fg1, prg_curve
+from prspace.metrics.prg_gains import fg_score, precision_gain, recall_gain
+from prspace.metrics.prg_hull import PRGHull, prg_convex_hull
 from prspace.metrics.roc import ROCCurve, auroc, roc_curve
 from prspace.metrics.sklearn_scorers import get_scorer, get_scorer_names, scorers
 

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from prspace.metrics.labels import default_positives
+from prspace.metrics.same_bits import log1p
 
 
 class _Curve(NamedTuple):
@@ -320,44 +321,9 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     return float(a.sum())
 
 
-_SQRT_HALF, _LN2_HI, _LN2_LO = 0.7071067811865476, 6.93147180369123816490e-01, 1.90821492927058770002e-10  # log 2: hi+lo
-_ODD = [1.0 / (2 * k + 1) for k in range(11)]  # atanh's series, 1 / (2k + 1)
-
-
-def _log1p(x: np.ndarray) -> np.ndarray:
-    """``log(1 + x)`` for ``x > -1``, the same bits on every machine (issue 60; ``np.log1p`` is the C library's loop,
-    whose FMA and SSE2 forms differ in one last bit in a thousand, or SVML's on AVX-512): ``u = 1 + x = m 2**e``, ``m``
-    in ``[sqrt(1/2), sqrt(2))``, ``log m = 2 atanh((m - 1) / (m + 1))`` by its series, ``+ e log 2`` and Goldberg's
-    correction, in ``+ - * /`` and ``frexp`` only (:func:`prspace.core.same_bits.log`'s algorithm: ``metrics`` imports
-    nothing else of prspace).  Within 4 ulps of ``np.log1p``; -1, inf, NaN and +-0 as the C standard fixes them."""
-    shape, x = np.shape(x), np.atleast_1d(np.asarray(x, dtype=np.float64))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # the values -1, inf, NaN: below
-        u = 1.0 + x
-        m, e = np.frexp(u)
-        low = m < _SQRT_HALF
-        m[low] *= 2.0  # exact
-        ef = e.astype(np.float64)
-        ef -= low
-        s = m - 1.0
-        m += 1.0
-        s /= m
-        s2 = s * s
-        acc = s2 * _ODD[10]
-        for k in range(9, 0, -1):
-            acc += _ODD[k]
-            acc *= s2
-        acc += _ODD[0]
-        acc *= s
-        acc *= 2.0
-        acc += ef * _LN2_LO
-        ef *= _LN2_HI
-        ef += acc
-        ef += (x - (u - 1.0)) / u  # u - 1 is exact for u >= 1/2; below it u = 1 + x is exact and the term 0
-    odd = ~(np.isfinite(u) & (u > 0.0)) | (x == 0.0)  # +-0: itself
-    if odd.any():
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ef[odd] = np.log1p(x[odd])
-    return ef.reshape(shape)[()]
+#: ``log(1 + x)`` with the same bits on every machine (issue 60), for the area modules: the one log series,
+#: :func:`prspace.metrics.same_bits.log1p` (``np.log1p``'s bits follow the CPU's C library loop or SVML).
+_log1p = log1p
 
 
 def _prepend0(x: np.ndarray) -> np.ndarray:

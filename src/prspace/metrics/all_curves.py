@@ -21,11 +21,51 @@ def all_curves(
     pos_label: Any = None,
     sample_weight: ArrayLike | None = None,
 ) -> tuple[ROCCurve, PRCurve, PRGCurve]:
-    """The ROC, PR and PRG curves from one sort of the scores, each equal to
+    """The ROC, PR and PRG curves from one sort of the scores.
+
+    Each is equal to
     :func:`~prspace.metrics.roc_curve`, :func:`~prspace.metrics.pr_curve` and
     :func:`~prspace.metrics.prg_curve` of the same arguments (the kernel's tie groups computed once,
     not three times: a figure of a model's three curves at 10^6 rows sorts once).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    roc : ROCCurve
+        As :func:`~prspace.metrics.roc_curve`.
+    pr : PRCurve
+        As :func:`~prspace.metrics.pr_curve`.
+    prg : PRGCurve
+        As :func:`~prspace.metrics.prg_curve`.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    roc_curve : The ROC curve alone.
+    pr_curve : The PR curve alone.
+    prg_curve : The PRG curve alone.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from prspace.metrics import all_curves, pr_curve, prg_curve, roc_curve
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]

@@ -31,6 +31,36 @@ def aupr_min(pi: ArrayLike, recall_range: tuple[float, float] = (0.0, 1.0)) -> A
     which for [0, 1] is 1 + (1 - pi) ln(1 - pi) / pi. Vectorised over ``pi`` in (0, 1]; returns
     a float for scalar ``pi``.
 
+    Parameters
+    ----------
+    pi : float or array-like
+        Class skew (fraction of positives), in (0, 1].
+    recall_range : tuple of float, default=(0.0, 1.0)
+        The recalls [a, b] integrated over (0 <= a < b <= 1).
+
+    Returns
+    -------
+    float or ndarray
+        AUPR_MIN: a float for scalar ``pi``, else an array of its shape.
+
+    Raises
+    ------
+    ValueError
+        If a skew is not in (0, 1] or ``recall_range`` is not 0 <= a < b <= 1.
+
+    See Also
+    --------
+    min_pr_curve : The curve whose area this is.
+    ap_min : The minimum average precision.
+    aucnpr : AUPR normalised by this minimum.
+
+    References
+    ----------
+    Boyd, K., Santos Costa, V., Davis, J. and Page, D. (2012). Unachievable region in precision-
+    recall space and its effect on empirical evaluation. ICML. Theorems 1-2 and Corollary 4.
+
+    Examples
+    --------
     >>> from prspace.metrics import aupr_min
     >>> round(aupr_min(0.5), 6)  # 1 - ln 2
     0.306853
@@ -70,6 +100,34 @@ def ap_min(n_pos: int, n_neg: int) -> float:
     AP_MIN = (1 / pos) sum_{i=1}^{pos} i / (i + neg): every negative ranked above every
     positive. ``n_pos`` >= 1 and ``n_neg`` >= 0 must be integers (the sum has pos terms).
 
+    Parameters
+    ----------
+    n_pos : int
+        Number of positives, at least 1.
+    n_neg : int
+        Number of negatives, at least 0.
+
+    Returns
+    -------
+    float
+        AP_MIN, in (0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a count is not a whole number or out of range.
+
+    See Also
+    --------
+    aupr_min : The minimum area under the PR curve.
+    average_precision : Average precision.
+
+    References
+    ----------
+    Boyd et al. (2012), Theorem 3.
+
+    Examples
+    --------
     >>> from prspace.metrics import ap_min
     >>> round(ap_min(3, 3), 6)  # (1/4 + 2/5 + 3/6) / 3
     0.383333
@@ -91,6 +149,30 @@ def min_pr_curve(pi: float, recall: ArrayLike | None = None) -> MinPRCurve:
 
     ``recall`` defaults to 201 points evenly spaced in [0, 1].
 
+    Parameters
+    ----------
+    pi : float
+        Class skew, in (0, 1].
+    recall : array-like, default=None
+        Recalls in [0, 1]; None: 201 points evenly spaced.
+
+    Returns
+    -------
+    MinPRCurve
+        ``recall`` and the minimum ``precision``.
+
+    Raises
+    ------
+    ValueError
+        If ``pi`` is not in (0, 1] or a recall is not in [0, 1].
+
+    See Also
+    --------
+    aupr_min : The area under this curve.
+    prspace.display.PrecisionRecallDisplay : Shades the region under it.
+
+    Examples
+    --------
     >>> from prspace.metrics import min_pr_curve
     >>> c = min_pr_curve(0.5, [0.0, 0.5, 1.0])
     >>> c.precision.round(6).tolist()
@@ -152,6 +234,43 @@ def aucnpr(
     in [a, b], AUPR_MAX = b - a and AUPR_MIN = :func:`aupr_min` at the (weighted) skew pi.
     The worst ranking scores 0 and the perfect ranking 1.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    recall_range : tuple of float, default=(0.0, 1.0)
+        The recalls [a, b] integrated over (0 <= a < b <= 1).
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        AUCNPR, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auroc`) or ``recall_range`` is not 0 <= a < b <= 1.
+
+    See Also
+    --------
+    aupr : The hyperbolic AUPR.
+    aupr_min : The minimum it is normalised by.
+
+    References
+    ----------
+    Boyd et al. (2012), section 3.
+
+    Examples
+    --------
     >>> from prspace.metrics import aucnpr, aupr, aupr_min
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> round(aucnpr(y, s), 6)

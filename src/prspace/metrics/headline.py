@@ -5,7 +5,11 @@ The metrics are those of :data:`prspace.metrics.names.METRIC_KEYS` (:data:`BATCH
 computed in both kernels: :func:`_headline` (one ranking's segments, through the family module's private
 function) and :func:`_from_segments` (arrays of segments x resamples, the same operations on whole arrays);
 both return them in that list's order.  ``tests/metrics/test_metric_keys.py`` checks that each kernel returns
-every key of the list and that the two agree (``CONTRIBUTING.md``, "A metric")."""
+every key of the list and that the two agree (``CONTRIBUTING.md``, "A metric").
+
+One module for both kernels of every headline metric and their public entry points: the metric recipe
+of ``CONTRIBUTING.md`` adds a metric to both kernels here, side by side, so that the two are read (and
+tested) together."""
 
 from __future__ import annotations
 
@@ -26,11 +30,10 @@ from prspace.metrics._kernel import (
 from prspace.metrics.boyd_minima import _aucnpr_from, _aupr_min_remembered, aupr_min
 from prspace.metrics.names import METRIC_KEYS
 from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _psi
-from prspace.metrics.pr_estimators import _estimators_from_curve
 from prspace.metrics.prg import _auprg_from
 from prspace.metrics.roc import _auroc_from
 
-__all__ = ["BATCH_METRICS", "all_metrics", "aupr_estimators_from_group_counts", "metrics_from_group_counts",
+__all__ = ["BATCH_METRICS", "all_metrics", "metrics_from_group_counts",
            "metrics_from_group_counts_batch", "metrics_from_untied_counts_batch"]
 
 
@@ -78,6 +81,40 @@ def all_metrics(
     ``n_pos``, ``n_neg`` (weighted counts, as floats), each equal to the corresponding single-metric
     function.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    dict of str to float
+        The metrics by key, then ``pi``, ``n_pos`` and ``n_neg``.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    metrics_from_group_counts : The same from counts per tie group.
+    auroc : AUROC alone.
+    auprg : AUPRG alone.
+
+    Examples
+    --------
     >>> from prspace.metrics import METRIC_KEYS, all_metrics
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> d = all_metrics(y, s)
@@ -103,6 +140,33 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
     are allowed. ``keys`` (a subset of :data:`BATCH_METRICS`) computes only those metrics, by the
     same operations.
 
+    Parameters
+    ----------
+    tp : array-like of shape (n_groups,)
+        Positive weight of the rows holding the k-th highest distinct score (k = 0 the highest).
+    fp : array-like of shape (n_groups,)
+        Negative weight of the same rows.
+    keys : collection of str, default=None
+        Metrics to compute, a subset of :data:`BATCH_METRICS`; None: all.
+
+    Returns
+    -------
+    dict of str to float
+        As :func:`all_metrics`.
+
+    Raises
+    ------
+    ValueError
+        If ``tp`` and ``fp`` are not arrays of the same non-zero length, a count is negative, only
+        one class has positive weight, or a key is unknown.
+
+    See Also
+    --------
+    all_metrics : The same from labels and scores.
+    metrics_from_group_counts_batch : Many count vectors at once.
+
+    Examples
+    --------
     >>> from prspace.metrics import all_metrics, metrics_from_group_counts
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
@@ -119,33 +183,6 @@ def metrics_from_group_counts(tp: ArrayLike, fp: ArrayLike, keys: Collection[str
         raise ValueError("only one class present with positive weight; the metrics are undefined")
     c = _Curve(tps, fps, np.arange(tps.size, 0, -1, dtype=np.float64), float(tps[-1]), float(fps[-1]))
     return _headline(_segments_from_curve(c), keys)
-
-
-def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
-    """:func:`aupr_estimators` from class counts per tie group, without sorting (as
-    :func:`prspace.metrics.metrics_from_group_counts`): ``tp[k]`` and ``fp[k]`` the positive and negative
-    weight of the rows holding the k-th highest distinct score.  Groups of zero weight are left out (as rows of
-    zero weight are); with whole-number counts (unit weights) the running sums are exact, so the result equals
-    ``aupr_estimators(y, scores)`` bit for bit.
-
-    >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
-    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
-    >>> aupr_estimators_from_group_counts(tp, fp) == aupr_estimators(y, s)
-    True
-    """
-    tp_ = np.asarray(tp, dtype=np.float64)
-    fp_ = np.asarray(fp, dtype=np.float64)
-    if tp_.ndim != 1 or tp_.shape != fp_.shape or tp_.size == 0:
-        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
-    if np.any(tp_ < 0) or np.any(fp_ < 0):
-        raise ValueError("group counts must be non-negative")
-    keep = (tp_ + fp_) > 0
-    tps, fps = np.cumsum(tp_[keep]), np.cumsum(fp_[keep])
-    if not (tps.size and tps[-1] > 0 and fps[-1] > 0):
-        raise ValueError("only one class present with positive weight; the estimators are undefined")
-    thresholds = np.arange(tps.size, 0, -1, dtype=np.float64)
-    return _estimators_from_curve(_Curve(tps, fps, thresholds, float(tps[-1]), float(fps[-1])))
 
 
 def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collection[str] | None = None, *,
@@ -173,6 +210,35 @@ def metrics_from_group_counts_batch(tp: ArrayLike, fp: ArrayLike, keys: Collecti
     resamples that hold positives in the same tie groups (a ValueError otherwise): a jackknife of millions of
     rows, whose replicates its chunked path scores one at a time, is scored in one call.
 
+    Parameters
+    ----------
+    tp : array-like of shape (B, K)
+        Positive weight of each tie group in each resample.
+    fp : array-like of shape (B, K)
+        Negative weight of each tie group in each resample.
+    keys : collection of str, default=None
+        Metrics to compute; None: all.
+    alone : bool, default=False
+        Each resample's values bit for bit those of a call on it alone.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Each metric (and ``pi``, ``n_pos``, ``n_neg``) as an array of shape (B,).
+
+    Raises
+    ------
+    ValueError
+        If the counts are not 2-d arrays of one shape, a count is negative, a resample holds one
+        class only, a key is unknown, or ``alone=True`` with positives in different tie groups.
+
+    See Also
+    --------
+    metrics_from_group_counts : One count vector.
+    metrics_from_untied_counts_batch : Rows without ties, from their weights.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_group_counts_batch
     >>> tp = np.array([[1, 1, 0, 1, 0, 0], [2, 0, 0, 1, 0, 0]], dtype=float)  # two resamples
@@ -227,8 +293,9 @@ def _check_classes(p: np.ndarray, nn: np.ndarray) -> None:
 
 def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLike,
                                      keys: Collection[str] | None = None) -> dict[str, np.ndarray]:
-    """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows'
-    integer weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
+    """:func:`metrics_from_group_counts_batch` of rows whose scores have no ties, from the rows' integer weights.
+
+    The weights: ``w`` ``(B, n)`` (bootstrap counts, jackknife 0/1 weights), ``y`` the rows'
     classes (0/1), ``order`` the rows by decreasing score; or ``S`` such rankings of the same rows
     at once (``w`` ``(S, B, n)``, ``order`` ``(S, n)``; each metric then ``(S, B)``).
 
@@ -240,6 +307,34 @@ def metrics_from_untied_counts_batch(w: ArrayLike, y: ArrayLike, order: ArrayLik
     pass over the positives and one over the negatives instead of the per-group counts of both
     classes and their running sums (the simulations of :mod:`prspace.experiments.noise.noise_calibration`).
 
+    Parameters
+    ----------
+    w : array-like of shape (B, n) or (S, B, n)
+        Integer row weights of each resample (of each ranking).
+    y : array-like of shape (n,)
+        The rows' classes, 0 or 1.
+    order : array-like of shape (n,) or (S, n)
+        The rows by decreasing score (for each ranking).
+    keys : collection of str, default=None
+        Metrics to compute; None: all.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Each metric as an array of shape (B,), or (S, B).
+
+    Raises
+    ------
+    ValueError
+        If the weights are negative or the shapes do not match, a resample holds one class only, or
+        a key is unknown.
+
+    See Also
+    --------
+    metrics_from_group_counts_batch : The same from counts per tie group.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from prspace.metrics import metrics_from_untied_counts_batch
     >>> y, s = np.array([0, 0, 1, 1, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.9])

@@ -93,9 +93,49 @@ def _counts(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any, sample_weight
 
 def partial_auroc(y_true: ArrayLike, y_score: ArrayLike, *, max_fpr: float, standardized: bool = True,
                   pos_label: Any = None, sample_weight: ArrayLike | None = None) -> float:
-    """Partial AUROC up to ``max_fpr``, McClish-standardised (module docstring): scikit-learn's
-    ``roc_auc_score(y_true, y_score, max_fpr=max_fpr)``.
+    """Partial AUROC up to ``max_fpr``, McClish-standardised (module docstring).
 
+    Equal to scikit-learn's ``roc_auc_score(y_true, y_score, max_fpr=max_fpr)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    max_fpr : float
+        The largest false positive rate, in (0, 1].
+    standardized : bool, default=True
+        McClish's standardisation (0.5 random, 1 perfect); False: the raw area, at most ``max_fpr``.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The partial area.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auroc`) or ``max_fpr`` is not in (0, 1].
+
+    See Also
+    --------
+    auroc : The whole area.
+    sensitivity_at_specificity : The curve at one specificity.
+
+    References
+    ----------
+    McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical Decision Making 9: 190-195.
+
+    Examples
+    --------
     >>> from prspace.metrics import partial_auroc
     >>> y, s = [0, 0, 1, 1, 0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.7, 0.6]
     >>> from sklearn.metrics import roc_auc_score  # the oracle
@@ -110,6 +150,39 @@ def sensitivity_at_specificity(y_true: ArrayLike, y_score: ArrayLike, *, specifi
                                sample_weight: ArrayLike | None = None) -> float:
     """The largest sensitivity (TPR) of a threshold whose specificity is at least ``specificity``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    specificity : float
+        The smallest specificity, in [0, 1].
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The largest sensitivity.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auroc`) or ``specificity`` is not in [0, 1].
+
+    See Also
+    --------
+    roc_curve : The ROC curve's vertices.
+    precision_at_recall : The PR counterpart.
+
+    Examples
+    --------
     >>> from prspace.metrics import sensitivity_at_specificity
     >>> y, s = [0, 0, 1, 1, 0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.7, 0.6]
     >>> sensitivity_at_specificity(y, s, specificity=0.75)  # threshold 0.6: 3 of 4 positives, 3 of 4 negatives below
@@ -123,6 +196,39 @@ def precision_at_recall(y_true: ArrayLike, y_score: ArrayLike, *, recall: float,
                         sample_weight: ArrayLike | None = None) -> float:
     """The largest precision of a threshold whose recall is at least ``recall``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    recall : float
+        The smallest recall, in [0, 1].
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The largest precision.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auroc`) or ``recall`` is not in [0, 1].
+
+    See Also
+    --------
+    pr_curve : The PR curve's vertices.
+    sensitivity_at_specificity : The ROC counterpart.
+
+    Examples
+    --------
     >>> from prspace.metrics import precision_at_recall
     >>> y, s = [0, 0, 1, 1, 0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.7, 0.6]
     >>> precision_at_recall(y, s, recall=0.5)  # threshold 0.8: 2 positives, no negative
@@ -133,8 +239,33 @@ def precision_at_recall(y_true: ArrayLike, y_score: ArrayLike, *, recall: float,
 
 
 class Coords(NamedTuple):
-    """The threshold table (pROC's ``coords(roc, "all")``): one entry per distinct score, decreasing; a row is
-    predicted positive when its score is at least ``threshold``."""
+    """The threshold table (pROC's ``coords(roc, "all")``), one entry per distinct score.
+
+    One entry per distinct score, decreasing; a row is predicted positive when its score is at least
+    ``threshold``.
+
+    Parameters
+    ----------
+    threshold : ndarray of shape (n_thresholds,)
+        Each distinct score, decreasing.
+    tp, fp, tn, fn : ndarray of shape (n_thresholds,)
+        The (weighted) confusion counts at each threshold.
+    sensitivity, specificity : ndarray of shape (n_thresholds,)
+        True positive rate and 1 - false positive rate.
+    precision, npv : ndarray of shape (n_thresholds,)
+        Positive and negative predictive value (NaN where nothing is predicted negative).
+
+    See Also
+    --------
+    coords : Computes the table.
+
+    Examples
+    --------
+    >>> from prspace.metrics import Coords, coords
+    >>> c = coords([0, 1, 1, 0], [0.2, 0.9, 0.5, 0.5])
+    >>> isinstance(c, Coords), c.tp.tolist()
+    (True, [1.0, 2.0, 2.0])
+    """
 
     threshold: NDArray[np.float64]
     tp: NDArray[np.float64]
@@ -149,9 +280,44 @@ class Coords(NamedTuple):
 
 def coords(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None,
            sample_weight: ArrayLike | None = None) -> Coords:
-    """Every threshold's confusion counts and rates (:class:`Coords`); ``pandas.DataFrame(coords(y, s)._asdict())``
-    is pROC's table.  NPV of the last threshold (nothing predicted negative) is NaN.
+    """Every threshold's confusion counts and rates (:class:`Coords`).
 
+    ``pandas.DataFrame(coords(y, s)._asdict())`` is pROC's table. NPV of the last threshold (nothing
+    predicted negative) is NaN.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    Coords
+        The threshold table.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    roc_curve : The ROC curve's vertices.
+    sensitivity_at_specificity : One operating point.
+
+    Examples
+    --------
     >>> from prspace.metrics import coords
     >>> c = coords([0, 1, 1, 0], [0.2, 0.9, 0.5, 0.5])
     >>> c.threshold.tolist(), c.sensitivity.tolist(), c.specificity.tolist()

@@ -2,6 +2,10 @@
 curve and its drawn interpolation (every common AUPR estimator side by side: ``pr_estimators.py``).
 
 Reference: Davis and Goadrich (2006) (hyperbolic interpolation).
+
+One module for the PR family of the metric recipe (``CONTRIBUTING.md``, "A metric": a PR metric's public
+function and its private ``_<key>_from`` go here), its curve and the curve's interpolation: the three
+interpolations share the segment arithmetic above them, and their docstrings are the API reference.
 """
 
 from __future__ import annotations
@@ -30,7 +34,27 @@ _INTERPOLATIONS = ("hyperbolic", "linear", "step")
 
 
 class MinPRCurve(NamedTuple):
-    """Boyd et al. (2012) minimum PR curve, precision = pi r / (1 - pi + pi r)."""
+    """Boyd et al. (2012) minimum PR curve, precision = pi r / (1 - pi + pi r).
+
+    Parameters
+    ----------
+    recall : ndarray
+        Recalls r.
+    precision : ndarray
+        The minimum precision pi r / (1 - pi + pi r) at each recall.
+
+    See Also
+    --------
+    min_pr_curve : Computes this curve.
+    aupr_min : Its area.
+
+    Examples
+    --------
+    >>> from prspace.metrics import MinPRCurve, min_pr_curve
+    >>> c = min_pr_curve(0.5, [0.0, 1.0])
+    >>> isinstance(c, MinPRCurve), c.precision.tolist()
+    (True, [0.0, 0.5])
+    """
 
     recall: NDArray[np.float64]
     precision: NDArray[np.float64]
@@ -43,6 +67,31 @@ class PRCurve(NamedTuple):
     threshold (threshold ``+inf``; ``tp = fp = 0``). ``tp`` and ``fp`` are the (weighted)
     cumulative counts at each vertex; :func:`interpolate_pr_curve` uses them to draw the
     hyperbolic interpolation.
+
+    Parameters
+    ----------
+    recall : ndarray of shape (n_thresholds + 1,)
+        Recall TP / P at each vertex, increasing.
+    precision : ndarray of shape (n_thresholds + 1,)
+        Precision TP / (TP + FP) at each vertex.
+    thresholds : ndarray of shape (n_thresholds + 1,)
+        Score of each vertex, decreasing; ``+inf`` at the start point.
+    tp : ndarray of shape (n_thresholds + 1,)
+        Cumulative (weighted) true positives.
+    fp : ndarray of shape (n_thresholds + 1,)
+        Cumulative (weighted) false positives.
+
+    See Also
+    --------
+    pr_curve : Computes this curve.
+    interpolate_pr_curve : Its hyperbolic interpolation.
+
+    Examples
+    --------
+    >>> from prspace.metrics import PRCurve, pr_curve
+    >>> c = pr_curve([0, 1, 1], [0.2, 0.9, 0.5])
+    >>> isinstance(c, PRCurve), c.recall.tolist(), c.precision.round(3).tolist()
+    (True, [0.0, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 0.667])
     """
 
     recall: NDArray[np.float64]
@@ -190,6 +239,40 @@ def average_precision(
 
     Equal to scikit-learn's ``average_precision_score``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        Average precision, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    aupr : The area with the step, linear or hyperbolic interpolation.
+    aupr_estimators : Every common AUPR estimator.
+    ap_min : Its minimum at a skew.
+
+    Examples
+    --------
     >>> from prspace.metrics import average_precision
     >>> from sklearn.metrics import average_precision_score
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
@@ -224,6 +307,50 @@ def aupr(
     With ``recall_range=(a, b)`` only recalls in [a, b] are integrated (Boyd et al. 2012,
     section 2.2); segments are clipped exactly.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    interpolation : {'hyperbolic', 'linear', 'step'}, default='hyperbolic'
+        How consecutive thresholds are joined (above).
+    recall_range : tuple of float, default=(0.0, 1.0)
+        The recalls [a, b] integrated over (0 <= a < b <= 1).
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The area under the PR curve over recall in [a, b], at most b - a.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auroc`), ``interpolation`` is not one of the three, or
+        ``recall_range`` is not 0 <= a < b <= 1.
+
+    See Also
+    --------
+    pr_curve : The curve's vertices.
+    aupr_min : The unachievable area.
+    aucnpr : The area normalised by the unachievable one.
+    prspace.display.PrecisionRecallDisplay : Draws the curve.
+
+    References
+    ----------
+    Davis, J. and Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
+    ICML. Boyd, K., Santos Costa, V., Davis, J. and Page, D. (2012). Unachievable region in
+    precision-recall space and its effect on empirical evaluation. ICML.
+
+    Examples
+    --------
     >>> from prspace.metrics import aupr
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> round(aupr(y, s), 6)  # hyperbolic: between 0.4 and 0.35 precision is 2/3 -> 3/4 along TP, FP
@@ -254,6 +381,40 @@ def pr_curve(
     then one vertex per distinct threshold (recall TP/P, precision TP/(TP + FP)). Join them
     with :func:`interpolate_pr_curve` for the hyperbolic curve whose area :func:`aupr` gives.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    PRCurve
+        ``recall``, ``precision``, ``thresholds``, ``tp`` and ``fp`` of every vertex.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    aupr : The curve's area.
+    interpolate_pr_curve : The points between the vertices.
+    all_curves : The ROC, PR and PRG curves from one sort.
+
+    Examples
+    --------
     >>> from prspace.metrics import pr_curve
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> c = pr_curve(y, s)
@@ -286,6 +447,30 @@ def interpolate_pr_curve(curve: PRCurve, points_per_segment: int = 20) -> MinPRC
     For plotting: ``points_per_segment`` points on each segment between vertices (segments of
     zero recall width keep their two vertices, i.e. a vertical drop).
 
+    Parameters
+    ----------
+    curve : PRCurve
+        A PR curve of :func:`pr_curve`.
+    points_per_segment : int, default=20
+        Points drawn on each segment between vertices (at least 2).
+
+    Returns
+    -------
+    MinPRCurve
+        ``recall`` and ``precision`` of the dense points.
+
+    Raises
+    ------
+    ValueError
+        If ``points_per_segment`` is less than 2.
+
+    See Also
+    --------
+    pr_curve : The vertices.
+    aupr : The exact area of the interpolated curve.
+
+    Examples
+    --------
     >>> from prspace.metrics import interpolate_pr_curve, pr_curve
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> d = interpolate_pr_curve(pr_curve(y, s), points_per_segment=3)

@@ -22,7 +22,7 @@ from prspace.metrics._kernel import (
 )
 from prspace.metrics.pr import _ap_from, _aupr_hyperbolic_full, _aupr_linear, _segment_precisions
 
-__all__ = ["AUPR_ESTIMATORS", "aupr_estimators"]
+__all__ = ["AUPR_ESTIMATORS", "aupr_estimators", "aupr_estimators_from_group_counts"]
 
 #: The AUPR estimators of :func:`aupr_estimators`, in display order.
 AUPR_ESTIMATORS = (
@@ -86,6 +86,44 @@ def aupr_estimators(
     * ``interpolated_median``: Boyd, Eng and Page (2013), sum_i (r_{i+1} - r_i)
       (p_med(r_i) + p_med(r_{i+1})) / 2 with the median precision at each recall.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    dict of str to float
+        Each estimator by name, in the order of :data:`AUPR_ESTIMATORS`.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    aupr : The hyperbolic, linear or step area.
+    aupr_estimators_from_group_counts : The same from tie-group counts.
+
+    References
+    ----------
+    Boyd, K., Eng, K. H. and Page, C. D. (2013). Area under the precision-recall curve: point
+    estimates and confidence intervals. ECML PKDD.
+
+    Examples
+    --------
     >>> from prspace.metrics import aupr_estimators
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> {k: round(v, 4) for k, v in aupr_estimators(y, s).items()}  # doctest: +NORMALIZE_WHITESPACE
@@ -111,3 +149,55 @@ def _estimators_from_curve(c: _Curve) -> dict[str, float]:
         "interpolated_median": _unit(median),
     }
 
+
+def aupr_estimators_from_group_counts(tp: ArrayLike, fp: ArrayLike) -> dict[str, float]:
+    """:func:`aupr_estimators` from class counts per tie group, without sorting.
+
+    As :func:`prspace.metrics.metrics_from_group_counts`: ``tp[k]`` and ``fp[k]`` the positive and
+    negative weight of the rows holding the k-th highest distinct score.  Groups of zero weight are
+    left out (as rows of zero weight are); with whole-number counts (unit weights) the running sums
+    are exact, so the result equals ``aupr_estimators(y, scores)`` bit for bit.
+
+    Parameters
+    ----------
+    tp : array-like of shape (n_groups,)
+        Positive weight of the rows holding the k-th highest distinct score (k = 0 the highest).
+    fp : array-like of shape (n_groups,)
+        Negative weight of the same rows.
+
+    Returns
+    -------
+    dict of str to float
+        The estimators by name, as :func:`aupr_estimators`.
+
+    Raises
+    ------
+    ValueError
+        If ``tp`` and ``fp`` are not arrays of the same non-zero length, a count is negative, or
+        only one class has positive weight.
+
+    See Also
+    --------
+    aupr_estimators : The same from labels and scores.
+    metrics_from_group_counts : The headline metrics from the same counts.
+
+    Examples
+    --------
+    >>> from prspace.metrics import aupr_estimators, aupr_estimators_from_group_counts
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> tp, fp = [1, 1, 0, 1, 0, 0], [0, 0, 1, 0, 1, 1]  # per score from the highest: 0.9, 0.8, 0.4, ...
+    >>> aupr_estimators_from_group_counts(tp, fp) == aupr_estimators(y, s)
+    True
+    """
+    tp_ = np.asarray(tp, dtype=np.float64)
+    fp_ = np.asarray(fp, dtype=np.float64)
+    if tp_.ndim != 1 or tp_.shape != fp_.shape or tp_.size == 0:
+        raise ValueError("tp and fp must be 1-d arrays of the same, non-zero length")
+    if np.any(tp_ < 0) or np.any(fp_ < 0):
+        raise ValueError("group counts must be non-negative")
+    keep = (tp_ + fp_) > 0
+    tps, fps = np.cumsum(tp_[keep]), np.cumsum(fp_[keep])
+    if not (tps.size and tps[-1] > 0 and fps[-1] > 0):
+        raise ValueError("only one class present with positive weight; the estimators are undefined")
+    thresholds = np.arange(tps.size, 0, -1, dtype=np.float64)
+    return _estimators_from_curve(_Curve(tps, fps, thresholds, float(tps[-1]), float(fps[-1])))

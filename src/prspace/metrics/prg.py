@@ -1,5 +1,7 @@
-"""Precision-Recall-Gain (Flach and Kull 2015): precision and recall gain, FG, the PRG curve,
-AUPRG, expected FG1 (Theorem 3) and the Pareto part of the convex hull (section 3.4)."""
+"""Precision-Recall-Gain (Flach and Kull 2015): the PRG curve, AUPRG and expected FG1 (Theorem 3).
+
+The gains of one contingency table (precision and recall gain, FG) are :mod:`prspace.metrics.prg_gains`;
+the Pareto part of the convex hull (section 3.4) is :mod:`prspace.metrics.prg_hull`."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from prspace.metrics._kernel import _binary_curve, _chunks, _Curve, _dot, _Segments, _segments
 
-__all__ = ["PRGCurve", "PRGHull", "precision_gain", "recall_gain", "fg_score", "prg_curve", "auprg", "expected_fg1", "prg_convex_hull"]
+__all__ = ["PRGCurve", "prg_curve", "auprg", "expected_fg1"]
 
 
 class PRGCurve(NamedTuple):
@@ -20,31 +22,35 @@ class PRGCurve(NamedTuple):
     negative) plus the crossing points the reference implementation inserts: where the curve
     crosses recall gain 0 and where it crosses precision gain 0 at non-negative recall gain.
     Crossing points have ``is_crossing`` True and threshold NaN.
+
+    Parameters
+    ----------
+    recall_gain : ndarray
+        Recall gain of each point, increasing.
+    precision_gain : ndarray
+        Precision gain of each point.
+    thresholds : ndarray
+        Score of each point; NaN at a crossing point.
+    is_crossing : ndarray of bool
+        True at the crossing points inserted.
+
+    See Also
+    --------
+    prg_curve : Computes this curve.
+    prspace.display.PrecisionRecallGainDisplay : Draws it in the unit square.
+
+    Examples
+    --------
+    >>> from prspace.metrics import PRGCurve, prg_curve
+    >>> c = prg_curve([0, 1, 1, 0], [0.2, 0.9, 0.5, 0.6])
+    >>> isinstance(c, PRGCurve), c.recall_gain.tolist()
+    (True, [0.0, 0.0, 1.0, 1.0])
     """
 
     recall_gain: NDArray[np.float64]
     precision_gain: NDArray[np.float64]
     thresholds: NDArray[np.float64]
     is_crossing: NDArray[np.bool_]
-
-
-
-class PRGHull(NamedTuple):
-    """Pareto part of the upper convex hull of a PRG curve (Flach and Kull section 3.4).
-
-    ``recall_gain``/``precision_gain``/``thresholds`` are the hull vertices from the one with
-    the highest precision gain (the rightmost, if several) to the highest one at recall gain 1.
-    ``f_calibrated[k]`` is the F-calibrated score of the segment between vertices k and k+1:
-    d = 1 / (1 + beta^2) where -beta^2 is the segment's slope (Theorem 4); vertex k is optimal
-    for F_beta with d between ``f_calibrated[k-1]`` and ``f_calibrated[k]``.
-    """
-
-    recall_gain: NDArray[np.float64]
-    precision_gain: NDArray[np.float64]
-    thresholds: NDArray[np.float64]
-    f_calibrated: NDArray[np.float64]
-
-
 
 
 
@@ -148,87 +154,6 @@ def _expected_fg1_from(auprg_value: float, y0: float, pi: float) -> float:
     return (auprg_value / 2.0 + 0.25 - pi * (1.0 - y0 * y0) / 4.0) / width
 
 
-# --------------------------------------------------------------------------------------------
-# Boyd et al. (2012) minima
-
-def _counts(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike):
-    arrs = [np.asarray(v, dtype=np.float64) for v in (tp, fn, fp, tn)]
-    for name, v in zip(("tp", "fn", "fp", "tn"), arrs, strict=True):
-        if not np.all(np.isfinite(v)) or np.any(v < 0):
-            raise ValueError(f"{name} must be finite and non-negative")
-    tp_, fn_, fp_, tn_ = np.broadcast_arrays(*arrs)
-    if np.any(tp_ + fn_ == 0) or np.any(fp_ + tn_ == 0):
-        raise ValueError(
-            "each contingency table needs at least one positive (tp + fn > 0) and one "
-            "negative (fp + tn > 0); the gains are undefined otherwise"
-        )
-    return tp_, fn_, fp_, tn_
-
-
-def _scalar_or_array(x: np.ndarray) -> Any:
-    return float(x) if x.ndim == 0 else x
-
-
-def precision_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> Any:
-    """Precision gain (Flach and Kull 2015, Definition 1), vectorised.
-
-    precG = (prec - pi) / ((1 - pi) prec) = 1 - pi / (1 - pi) * FP / TP. TP = 0 gives -inf
-    (or NaN if FP = 0 too); the all-positive table (tn + fn = 0) gives exactly 0.
-
-    >>> from prspace.metrics import precision_gain
-    >>> precision_gain(tp=2, fn=1, fp=1, tn=2)  # precision 2/3 at pi = 1/2
-    0.5
-    >>> precision_gain([2, 3], [1, 0], [1, 3], [2, 0]).tolist()  # the second: all positive
-    [0.5, 0.0]
-    """
-    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * (fp_ / tp_)
-    g = np.where(tn_ + fn_ == 0, 0.0, g)
-    return _scalar_or_array(g)
-
-
-def recall_gain(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> Any:
-    """Recall gain (Flach and Kull 2015, Definition 1), vectorised.
-
-    recG = (rec - pi) / ((1 - pi) rec) = 1 - pi / (1 - pi) * FN / TP. TP = 0 gives -inf; the
-    all-positive table (tn + fn = 0) gives exactly 1.
-
-    >>> from prspace.metrics import recall_gain
-    >>> recall_gain(tp=2, fn=1, fp=1, tn=2)  # recall 2/3 at pi = 1/2
-    0.5
-    >>> recall_gain([2, 3], [1, 0], [1, 3], [2, 0]).tolist()
-    [0.5, 1.0]
-    """
-    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * (fn_ / tp_)
-    g = np.where(tn_ + fn_ == 0, 1.0, g)
-    return _scalar_or_array(g)
-
-
-def fg_score(tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, beta: float = 1.0) -> Any:
-    """F-Gain score FG_beta (Flach and Kull 2015, Theorem 2), vectorised.
-
-    FG_beta = (F_beta - pi) / ((1 - pi) F_beta) = 1 - pi / (1 - pi) * (FP + beta^2 FN) /
-    ((1 + beta^2) TP), and precG + beta^2 recG = (1 + beta^2) FG_beta.
-
-    >>> from prspace.metrics import fg_score
-    >>> fg_score(tp=2, fn=1, fp=1, tn=2)  # (precG + recG) / 2
-    0.5
-    >>> round(fg_score(tp=3, fn=0, fp=1, tn=2, beta=2.0), 6)  # (precG + 4 recG) / 5 = (2/3 + 4) / 5
-    0.933333
-    """
-    beta = float(beta)
-    if not (np.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
-    tp_, fn_, fp_, tn_ = _counts(tp, fn, fp, tn)
-    b2 = beta * beta
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = 1.0 - ((tp_ + fn_) / (fp_ + tn_)) * ((fp_ + b2 * fn_) / ((1.0 + b2) * tp_))
-    return _scalar_or_array(g)
-
-
 def _prg_curve_from(c: _Curve) -> PRGCurve:
     first = int(np.argmax(c.tps > 0))  # thresholds with finite gains
     rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
@@ -275,6 +200,44 @@ def prg_curve(
     the contingency tables) and at precision gain 0 where recall gain >= 0. A plot clips to
     the unit square; the area :func:`auprg` uses every point with recall gain >= 0.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    PRGCurve
+        ``recall_gain``, ``precision_gain``, ``thresholds`` and ``is_crossing`` of every point.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    auprg : The area under the curve.
+    prg_convex_hull : Its convex hull.
+    prspace.display.PrecisionRecallGainDisplay : Draws it.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import prg_curve
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> c = prg_curve(y, s)
@@ -299,6 +262,44 @@ def auprg(
     recall gain 0; negative precision gains count negatively. Equal to the reference
     ``calc_auprg(create_prg_curve(y_true, y_score))`` (PyPI ``pyprg``), ties included.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        AUPRG; at most 1, negative for a ranking worse than the always-positive classifier's F1.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    prg_curve : The curve.
+    expected_fg1 : The expected FG1 score it gives.
+    all_metrics : Every headline metric from one sort.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import auprg
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> round(auprg(y, s), 6)  # trapezoids over recall gain [0, 1], as the reference code
@@ -321,6 +322,40 @@ def expected_fg1(
     recG / pi - precG / (1 - pi) ranges over [-y0 / (1 - pi), 1 / pi]; when that range is empty
     (e.g. the worst ranking, whose points all have Delta = 1 / pi) a ValueError is raised.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The expected FG1 score.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad (as :func:`auprg`) or the range of Delta is empty.
+
+    See Also
+    --------
+    auprg : The area it is computed from.
+
+    References
+    ----------
+    Flach, P. and Kull, M. (2015). Precision-Recall-Gain curves: PR analysis done right. NIPS.
+
+    Examples
+    --------
     >>> from prspace.metrics import expected_fg1
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> round(expected_fg1(y, s), 6)  # y0 = 1: AUPRG / 2 + 1/4
@@ -330,60 +365,3 @@ def expected_fg1(
     _, y0, _ = _prg_start(g)
     pi = g.n_pos / (g.n_pos + g.n_neg)
     return float(_expected_fg1_from(_auprg_from(g), y0, pi))
-
-
-def prg_convex_hull(
-    y_true: ArrayLike,
-    y_score: ArrayLike,
-    *,
-    pos_label: Any = None,
-    sample_weight: ArrayLike | None = None,
-) -> PRGHull:
-    """Pareto front of the PRG convex hull and its F-calibrated scores (Flach and Kull 3.4).
-
-    The upper convex hull of the PRG points (thresholds with TP > 0) is built by Andrew's
-    monotone chain; only the part from the highest precision gain to recall gain 1 is kept
-    (every point there is F_beta-optimal for some beta). Segment slopes -beta^2 give the
-    calibrated scores d = 1 / (1 + beta^2) (Theorem 4), decreasing along the hull.
-
-    >>> from prspace.metrics import prg_convex_hull
-    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> h = prg_convex_hull(y, s)
-    >>> h.recall_gain.tolist(), h.precision_gain.round(3).tolist(), h.f_calibrated.round(3).tolist()
-    ([0.5, 1.0], [1.0, 0.667], [0.6])
-    >>> h.thresholds.tolist()
-    [0.8, 0.35]
-    """
-    c = _binary_curve(y_true, y_score, pos_label, sample_weight)
-    first = int(np.argmax(c.tps > 0))
-    rg, pg = _gains(c.tps[first:], c.fps[first:], c.n_pos, c.n_neg)
-    thr = c.thresholds[first:]
-    # Points are sorted by rg (non-decreasing); for equal rg keep the highest pg.
-    # within equal rg, pg decreases with the threshold index: the first is the highest
-    keep = np.r_[True, rg[1:] != rg[:-1]]
-    rg, pg, thr = rg[keep], pg[keep], thr[keep]
-    # Only Pareto points (no other point with higher recall gain has a precision gain as high)
-    # can be vertices right of the top vertex: filter them first, so the Python loop below is
-    # short even for millions of thresholds.
-    best_right = np.maximum.accumulate(pg[::-1])[::-1]
-    pareto = np.r_[pg[:-1] > best_right[1:], True]
-    rg, pg, thr = rg[pareto], pg[pareto], thr[pareto]
-    hull: list[int] = []
-    for i in range(rg.shape[0]):
-        while len(hull) >= 2:
-            o, a_ = hull[-2], hull[-1]
-            cross = (rg[a_] - rg[o]) * (pg[i] - pg[o]) - (pg[a_] - pg[o]) * (rg[i] - rg[o])
-            if cross >= 0:  # a_ is not strictly above the chord o -> i
-                hull.pop()
-            else:
-                break
-        hull.append(i)
-    idx = np.asarray(hull)
-    top = int(np.flatnonzero(pg[idx] == pg[idx].max())[-1])  # the rightmost top vertex
-    idx = idx[top:]
-    hx, hy = rg[idx], pg[idx]
-    slope = np.diff(hy) / np.diff(hx)
-    d = 1.0 / (1.0 - slope)
-    return PRGHull(hx, hy, thr[idx], d)
-
-

@@ -22,7 +22,29 @@ __all__ = ["ROCCurve", "auroc", "roc_curve"]
 
 
 class ROCCurve(NamedTuple):
-    """ROC curve vertices, starting at (0, 0) with threshold ``+inf``."""
+    """ROC curve vertices, starting at (0, 0) with threshold ``+inf``.
+
+    Parameters
+    ----------
+    fpr : ndarray of shape (n_thresholds + 1,)
+        False positive rate at each vertex, from 0 to 1.
+    tpr : ndarray of shape (n_thresholds + 1,)
+        True positive rate at each vertex, from 0 to 1.
+    thresholds : ndarray of shape (n_thresholds + 1,)
+        The score at or above which a row is predicted positive, decreasing; ``+inf`` at (0, 0).
+
+    See Also
+    --------
+    roc_curve : Computes this curve.
+    PRCurve : The PR curve's vertices.
+
+    Examples
+    --------
+    >>> from prspace.metrics import ROCCurve, roc_curve
+    >>> c = roc_curve([0, 1, 1], [0.2, 0.9, 0.5])
+    >>> isinstance(c, ROCCurve), c.fpr.tolist(), c.tpr.tolist()
+    (True, [0.0, 0.0, 0.0, 1.0], [0.0, 0.5, 1.0, 1.0])
+    """
 
     fpr: NDArray[np.float64]
     tpr: NDArray[np.float64]
@@ -53,6 +75,41 @@ def auroc(
 
     Equal to scikit-learn's ``roc_auc_score`` for binary input.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    float
+        The area under the ROC curve, in [0, 1]: the probability that a random positive scores above
+        a random negative, ties counting one half.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    roc_curve : The curve whose area this is.
+    partial_auroc : The area up to a false positive rate.
+    all_metrics : Every headline metric from one sort.
+
+    Examples
+    --------
     >>> from prspace.metrics import auroc
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> auroc(y, s)  # 8 of the 9 (positive, negative) pairs in the right order
@@ -80,6 +137,40 @@ def roc_curve(
 
     Unlike scikit-learn's default (``drop_intermediate=True``) no collinear vertex is dropped.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: {0, 1}, {-1, 1} or {False, True} (the greater is the positive class), or any
+        two labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more positive: only their order matters, and tied scores form one
+        threshold.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class; None: the greater of {0, 1}, {-1, 1} or {False, True}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite row weights (a row of weight 0 is dropped; an integer weight equals
+        repeating the row); None weighs every row 1.
+
+    Returns
+    -------
+    ROCCurve
+        ``fpr``, ``tpr`` and ``thresholds`` of every vertex.
+
+    Raises
+    ------
+    ValueError
+        If the input is bad: NaN or infinite scores, lengths that differ, no rows, labels that are
+        not binary, one class only, or negative or non-finite weights (the message names the
+        problem).
+
+    See Also
+    --------
+    auroc : The curve's area.
+    all_curves : The ROC, PR and PRG curves from one sort.
+    prspace.display.RocCurveDisplay : Draws the curve.
+
+    Examples
+    --------
     >>> from prspace.metrics import roc_curve
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> c = roc_curve(y, s)

@@ -44,6 +44,17 @@ RESPONSE_METHOD = ("decision_function", "predict_proba")
 def get_scorer_names() -> list[str]:
     """The names :func:`get_scorer` accepts.
 
+    Returns
+    -------
+    list of str
+        The scorer names, sorted.
+
+    See Also
+    --------
+    get_scorer : One scorer by name.
+
+    Examples
+    --------
     >>> get_scorer_names()
     ['aucnpr', 'aupr', 'auprg']
     """
@@ -53,11 +64,35 @@ def get_scorer_names() -> list[str]:
 def get_scorer(name: str, *, pos_label: Any = None, response_method: Any = RESPONSE_METHOD, **kwargs: Any) -> Any:
     """A scikit-learn scorer of metric ``name`` (``"auprg"``, ``"aucnpr"``, ``"aupr"``), greater is better.
 
-    ``pos_label``: the positive class (needed for labels other than {0, 1}, {-1, 1}, {False, True};
-    it also picks the ``predict_proba`` column); ``response_method``: as ``sklearn.metrics.make_scorer``;
-    other keywords go to the metric (e.g. ``recall_range=(0.0, 0.5)``).  An unknown name raises
-    :class:`ValueError` listing the names.
+    Parameters
+    ----------
+    name : {'auprg', 'aucnpr', 'aupr'}
+        The metric.
+    pos_label : int, float, bool or str, default=None
+        The positive class, needed for labels other than {0, 1}, {-1, 1} or {False, True}; it also
+        picks the ``predict_proba`` column.
+    response_method : str or tuple of str, default=('decision_function', 'predict_proba')
+        As ``sklearn.metrics.make_scorer``.
+    **kwargs
+        Keywords of the metric (e.g. ``recall_range``).
 
+    Returns
+    -------
+    callable
+        A scikit-learn scorer, greater is better.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is unknown (the message lists the names).
+
+    See Also
+    --------
+    scorers : Every scorer by name.
+    get_scorer_names : The names.
+
+    Examples
+    --------
     >>> get_scorer("aupr", pos_label="yes", recall_range=(0.0, 0.5))
     make_scorer(aupr, response_method=('decision_function', 'predict_proba'), recall_range=(0.0, 0.5), pos_label=yes)
     """
@@ -73,6 +108,22 @@ def get_scorer(name: str, *, pos_label: Any = None, response_method: Any = RESPO
 def scorers(*, pos_label: Any = None) -> dict[str, Any]:
     """Every scorer by name, for ``cross_validate(..., scoring=scorers())``.
 
+    Parameters
+    ----------
+    pos_label : int, float, bool or str, default=None
+        The positive class, as :func:`get_scorer`.
+
+    Returns
+    -------
+    dict of str to callable
+        Each scorer of :func:`get_scorer_names` by name.
+
+    See Also
+    --------
+    get_scorer : One scorer.
+
+    Examples
+    --------
     >>> sorted(scorers())
     ['aucnpr', 'aupr', 'auprg']
     """

@@ -21,7 +21,8 @@ The registry's lists of a study's outputs (:mod:`prspace.core.registry`) are quo
 ``<!-- include: registry:tables -->``, ``registry:figure_data`` and ``registry:figures``
 (:func:`registry_listing`). The keys of a configuration schema, each with its default and meaning,
 are quoted as ``<!-- include: schema:config -->`` (``workflow/schemas/config.schema.yaml``;
-:func:`schema_listing`).
+:func:`schema_listing`). The reference of a package's public API, from its docstrings, is quoted as
+``<!-- include: api:prspace.metrics -->`` (:func:`prspace.repo.api_reference.api_listing`; ``docs/api.md``).
 
 :func:`check` lists every span whose text differs from the table;
 :func:`regenerate` rewrites the spans from the tables. ``prspace numbers FILES`` checks,
@@ -40,6 +41,7 @@ import yaml
 
 from prspace.core import registry as R
 from prspace.core.errors import InputError
+from prspace.repo.api_reference import api_listing
 
 SPAN = re.compile(r"<!-- value: (?P<table>\S+) (?P<row>\S+) (?P<col>\S+) (?P<fmt>\S+) -->(?P<text>.*?)<!-- /value -->",
                   re.DOTALL)
@@ -58,6 +60,8 @@ def default_files(root: Path) -> list[Path]:
 REGISTRY = "registry:"
 #: Prefix of an include span quoting the keys of ``workflow/schemas/<name>.schema.yaml``.
 SCHEMA = "schema:"
+#: Prefix of an include span quoting the reference of a package's public API (``api:prspace.metrics``).
+API = "api:"
 #: How each ``Step.when`` reads in the docs (None: every study).
 _WHEN = {R.When.BOYD: "`boyd.enabled`", R.When.BOYD_THEORY: "`boyd.theory`",
          R.When.BOYD_DOWNSAMPLING: "`boyd.downsampling.enabled`, local source",
@@ -193,6 +197,8 @@ def section(root: Path, path: str, heading: str | None) -> str:
         return registry_listing(path.removeprefix(REGISTRY))
     if path.startswith(SCHEMA):
         return schema_listing(root, path.removeprefix(SCHEMA))
+    if path.startswith(API):
+        return api_listing(path.removeprefix(API))
     f = root / path
     if not f.is_file():
         raise InputError(f"include span names {path}, which does not exist; run the study that writes it")

@@ -13,7 +13,7 @@ and its linearised cluster standard error, closed form,
 ``se*^2 = F / (F - 1) * sum_f c_f u_f^2``, ``u_f = sum_j w_j (S_jf - m*_j N_jf) / (c . N_j)``,
 
 are products of ``c`` with fixed per-family columns (:class:`_Moments`), so a whole batch of resamples is
-one matrix product, made exact (:func:`prspace.core.same_bits.count_product`: the same bits on every
+one matrix product, made exact (:func:`prspace.metrics.same_bits.count_product`: the same bits on every
 machine, whatever BLAS kernel numpy picks). Bounded means are studentized on Fisher's z scale of their range
 (:func:`to_work`).
 :func:`draw` gives the study's sorted ``t* = (z* - z) / se*``; :func:`double_u` the position of the
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from prspace.core import same_bits as PM
-from prspace.core.same_bits import count_product, fixed_order_matvec
+from prspace.metrics import same_bits as PM
+from prspace.metrics.same_bits import count_product, fixed_order_matvec
 from prspace.stats.family_bootstrap import draw_families
 
 
@@ -81,7 +81,7 @@ def to_work(stats: list[Stat], est: np.ndarray, se: np.ndarray) -> tuple[np.ndar
             r /= b1 - b0
             r -= 1.0
             np.clip(r, -1.0 + RANGE_EPS, 1.0 - RANGE_EPS, out=r)
-            z[..., k] = PM.atanh(r)  # not np.arctanh: its bits follow the CPU's SIMD (prspace.core.same_bits)
+            z[..., k] = PM.atanh(r)  # not np.arctanh: its bits follow the CPU's SIMD (prspace.metrics.same_bits)
             s = np.multiply(se[..., k], 2.0)
             s /= b1 - b0
             np.multiply(r, r, out=r)

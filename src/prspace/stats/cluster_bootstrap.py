@@ -47,7 +47,7 @@ Degenerate resamples (a standard error of 0: every drawn family alike) give ``t 
 estimate did not move and ``+-inf`` otherwise; quantiles are ``inverted_cdf`` (no interpolation
 across an infinite value).
 
-One module of about 480 lines on purpose: the interval, its counted correction, the p-values read off
+One module of about 460 lines on purpose: the interval, its counted correction, the p-values read off
 it, their Monte Carlo errors and the outcome codes must change together.
 """
 
@@ -77,7 +77,7 @@ from prspace.stats.bootstrap_kernel import (
     to_work,
     truth_position,
 )
-from prspace.stats.counted_levels import counted_miss, counted_tails, end_counts
+from prspace.stats.counted_levels import DecisionPs, counted_miss, counted_tails, end_counts
 
 #: The kernel's names that callers reach through this module (one import for the verdicts' engine).
 __all__ = ["Stat", "WORK_SCALE", "RANGE_EPS", "to_work", "from_work", "ratio_stat", "combo_stat", "quantile_stat", "counts", "_Moments", "_tstat", "draw", "double_u", "outer_pivot", "truth_position", "TAIL_DRAWS", "_q", "Result", "run", "outcomes", "outcome_of_ps",
@@ -89,7 +89,7 @@ DOUBLE_INNER_DEFAULT = 1_000
 
 
 @dataclass
-class Result:
+class Result(DecisionPs):
     """Estimates, standard errors, the pooled / per-rerun sorted ``t*`` and the double bootstrap's
     ``u`` of :func:`run`; intervals at any level by :meth:`interval`."""
 
@@ -280,23 +280,6 @@ class Result:
         every = list(range(len(parts)))
         out = [ps(every)] + ([ps([j for j in every if j != r]) for r in range(R)] if R >= 2 else [])
         return np.array([o[0] for o in out]), np.array([o[1] for o in out])
-
-    def decision_ps(self, k: int, value: float, margin: float) -> dict[str, tuple[float, np.ndarray]]:
-        """The two-sided p-values of Lakens, Scheel & Isager's (2018) tests against ``value +- margin``,
-        read off the counted-corrected intervals (an interval at error ``alpha`` does it exactly when
-        ``p <= alpha``, up to the Monte Carlo p-value's + 1): ``diff`` (excludes ``value``), ``equiv`` (lies
-        within the margin: both one-sided tests at the margin's ends), ``beyond`` (lies wholly beyond the
-        margin), ``decide`` (= min(diff, equiv): any outcome but inconclusive). Each ``(pooled p, the same
-        with each rerun left out)``: the second gives its MC error (:func:`jackknife_se`)."""
-        up_v, low_v = self.tail_p(k, value)
-        up_p, low_p = self.tail_p(k, value + margin)
-        up_m, low_m = self.tail_p(k, value - margin)
-        diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
-        equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
-        beyond = np.minimum(1.0, 2.0 * np.minimum(low_p, up_m))
-        decide = np.minimum(diff, equiv)
-        return {name: (float(x[0]), x[1:]) for name, x in
-                (("diff", diff), ("equiv", equiv), ("beyond", beyond), ("decide", decide))}
 
 
 def jackknife_se(leave_outs: list[float] | np.ndarray) -> float:

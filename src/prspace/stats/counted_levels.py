@@ -1,13 +1,17 @@
 """The level correction by counting of :mod:`prspace.stats.cluster_bootstrap`: from the positions ``u`` of the
 simulated studies' truths among their inner resamples, the nominal tails whose counted miss rate is the target
 (:func:`counted_tails`), the miss rates of any tails (:func:`counted_miss`) and each end's miss with the next
-countable level (:func:`end_counts`). Order statistics and counts only: nothing is fitted."""
+countable level (:func:`end_counts`). Order statistics and counts only: nothing is fitted.
+
+:class:`DecisionPs` reads the decisions' p-values off a result's counted one-sided p-values, the same way for the
+bootstrap (:class:`prspace.stats.cluster_bootstrap.Result`) and the sign-flip test
+(:class:`prspace.stats.sign_flip.Result`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["counted_miss", "counted_tails", "end_counts"]
+__all__ = ["DecisionPs", "counted_miss", "counted_tails", "end_counts"]
 
 
 def counted_tails(u: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -54,3 +58,29 @@ def end_counts(u_cal: np.ndarray, u_count: np.ndarray, a_lo: float, a_hi: float)
     return np.array([np.mean(u_count > 1.0 - a_hi), np.mean(u_count < a_lo),
                      np.mean(u_count > 1.0 - hi2) if hi2 == hi2 else np.nan,
                      np.mean(u_count < lo2) if lo2 == lo2 else np.nan])
+
+
+class DecisionPs:
+    """The decisions' p-values of a result whose ``tail_p(k, c)`` gives the counted one-sided p-values
+    ``(p_up, p_low)`` at ``c``, each ``(1 + R,)``: pooled over the ``R`` reruns, then with each rerun left out."""
+
+    def tail_p(self, k: int, c: float) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - the result's own
+        raise NotImplementedError
+
+    def decision_ps(self, k: int, value: float, margin: float) -> dict[str, tuple[float, np.ndarray]]:
+        """The two-sided p-values of Lakens, Scheel & Isager's (2018) tests against ``value +- margin``,
+        read off the counted-corrected intervals (an interval at error ``alpha`` does it exactly when
+        ``p <= alpha``, up to the Monte Carlo p-value's + 1): ``diff`` (excludes ``value``), ``equiv`` (lies
+        within the margin: both one-sided tests at the margin's ends), ``beyond`` (lies wholly beyond the
+        margin), ``decide`` (= min(diff, equiv): any outcome but inconclusive). Each ``(pooled p, the same
+        with each rerun left out)``: the second gives its MC error
+        (:func:`prspace.stats.cluster_bootstrap.jackknife_se`)."""
+        up_v, low_v = self.tail_p(k, value)
+        up_p, low_p = self.tail_p(k, value + margin)
+        up_m, low_m = self.tail_p(k, value - margin)
+        diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
+        equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
+        beyond = np.minimum(1.0, 2.0 * np.minimum(low_p, up_m))
+        decide = np.minimum(diff, equiv)
+        return {name: (float(x[0]), x[1:]) for name, x in
+                (("diff", diff), ("equiv", equiv), ("beyond", beyond), ("decide", decide))}

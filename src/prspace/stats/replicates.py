@@ -42,8 +42,7 @@ from prspace.stats.resampling import (
     jackknife_weights,
 )
 
-__all__ = ["BOOT_METRICS", "SCHEMES", "Block", "bootstrap", "cluster_strata", "jackknife", "point_metrics", "strata_of",
-           "replicate_chunks", "weighted_metrics"]
+__all__ = ["BOOT_METRICS", "SCHEMES", "Block", "bootstrap", "cluster_strata", "jackknife", "point_metrics", "strata_of", "replicate_chunks", "weighted_metrics"]
 
 #: Metrics the bootstrap resamples (keys of :func:`prspace.metrics.metrics_from_group_counts`).
 BOOT_METRICS = REPORTED_METRICS
@@ -53,8 +52,8 @@ BOOT_METRICS = REPORTED_METRICS
 class Block:
     """Models of one task scored on the same examples (or a single model on its own rows).
 
-    ``y``, ``stratum``, ``weight`` per example; ``groups[k]`` maps example -> tie group of
-    model k's scores (0 = highest score); ``scores[k]`` the scores per example.
+    ``y``, ``stratum``, ``weight`` per example; ``groups[k]`` maps example -> tie group of model k's scores (0 =
+    highest score); ``scores[k]`` the scores per example; ``cache``: the audit's once per block (not an argument).
     """
 
     task: str
@@ -72,6 +71,7 @@ class Block:
     #: else 0 for all: :func:`cluster_strata`).  Groups are never stratified by class: a group
     #: usually holds both classes, and it moves with all its rows.
     cluster_stratum: np.ndarray | None = None
+    cache: dict = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def paired(self) -> bool:

@@ -25,7 +25,7 @@ p-value is the share of simulated studies at least as extreme, ``(1 + #{p* <= p}
 measured on held-out reruns (:meth:`Result.coverage`), the Monte Carlo error of every p-value by
 leaving each rerun out and of every interval end by rerunning (:meth:`Result.mc_error`).
 
-One module of about 410 lines on purpose: the test, its counted level, the interval that inverts it and
+One module of about 400 lines on purpose: the test, its counted level, the interval that inverts it and
 its power curve share the subset sums and the null studies' p-values, which must be made one way.
 
 >>> import numpy as np
@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from prspace.stats.bootstrap_kernel import Stat
+from prspace.stats.counted_levels import DecisionPs
 
 __all__ = ["EXACT_MAX", "RANDOM_SETS", "Result", "from_stat", "power_curve", "run"]
 
@@ -102,7 +103,7 @@ class _Family:
 
 
 @dataclass(frozen=True)
-class Result:
+class Result(DecisionPs):
     """One statistic's sign-flip test with its counted null distribution: the families' sums ``S`` and
     counts ``N``, the subsets' means ``r`` (sorted, the empty set left out), the number of sets ``M``
     (``n_empty`` of them empty), and per rerun the plain p-values ``low_star``, ``up_star`` of the simulated
@@ -179,18 +180,6 @@ class Result:
         up, low = self.p_plain(c)
         up_loo, low_loo = self._plain_loo(c)
         return self._counted(self.up_star, up, up_loo), self._counted(self.low_star, low, low_loo)
-
-    def decision_ps(self, k: int, value: float, margin: float) -> dict[str, tuple[float, np.ndarray]]:
-        """Lakens, Scheel & Isager's p-values (:meth:`prspace.stats.cluster_bootstrap.Result.decision_ps`)."""
-        up_v, low_v = self.tail_p(k, value)
-        up_p, low_p = self.tail_p(k, value + margin)
-        up_m, low_m = self.tail_p(k, value - margin)
-        diff = np.minimum(1.0, 2.0 * np.minimum(up_v, low_v))
-        equiv = np.minimum(1.0, 2.0 * np.maximum(low_m, up_p))
-        beyond = np.minimum(1.0, 2.0 * np.minimum(low_p, up_m))
-        decide = np.minimum(diff, equiv)
-        return {name: (float(x[0]), x[1:]) for name, x in
-                (("diff", diff), ("equiv", equiv), ("beyond", beyond), ("decide", decide))}
 
     # -- the interval that inverts the counted test ----------------------------------------------------
     @staticmethod

@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import yaml
-from snakemake.utils import validate
 
 from prspace.core._io import atomic_path
 from prspace.core.errors import InputError
@@ -32,7 +31,12 @@ __all__ = [
     "recorded_config_path",
     "record_config",
     "report_request",
+    "schema_defaults",
 ]
+
+#: The workflow's schemas (``workflow/schemas`` of the repository this package is in, as
+#: :data:`prspace.study.study_plan.WORKFLOW_ROOT`): each setting's one default.
+SCHEMAS = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
 
 
 def coerce_config(value: object, schema: object) -> object:
@@ -130,11 +134,23 @@ def check_config(config: dict, schemas: str | os.PathLike[str]) -> None:
     """The configuration as every job sees it, in place: :func:`prepare_config` names each
     violation in one line, then Snakemake's ``validate`` fills in the schema's defaults; the
     ``boyd`` section the same way against its own schema.  ``schemas`` is ``workflow/schemas``."""
+    from snakemake.utils import validate  # only the workflow checks a whole configuration
+
     schemas = Path(schemas)
     prepare_config(config, schemas / "config.schema.yaml")
     validate(config, str(schemas / "config.schema.yaml"))
     prepare_config(config["boyd"], schemas / "boyd.schema.yaml", section="boyd")
     validate(config["boyd"], str(schemas / "boyd.schema.yaml"))
+
+
+def schema_defaults(name: str, section: str, *, schemas: str | os.PathLike[str] = SCHEMAS) -> dict[str, object]:
+    """The default of every key of ``section`` (dotted: ``downsampling``, ``analysis.verdicts``) of
+    ``workflow/schemas/<name>.schema.yaml`` that has one, key -> default: for a command whose options are
+    the section's settings, so that each default has one home, the schema (``prspace boyd``)."""
+    node = yaml.safe_load((Path(schemas) / f"{name}.schema.yaml").read_text())
+    for part in section.split("."):
+        node = node["properties"][part]
+    return {key: spec["default"] for key, spec in node["properties"].items() if "default" in spec}
 
 
 def config_given(argv: Sequence[str]) -> bool:

@@ -8,13 +8,15 @@ from :mod:`prspace.study.study_plan` (derived from :mod:`prspace.core.registry`)
 kind of study puts in its report and the list of a study's outputs, the targets of rules ``all``
 and ``verify`` (:func:`study_targets`).
 
-Every value from the configuration is shell-quoted.
+Every value from the configuration is shell-quoted. The values a rule computes per job are input functions
+here too (:func:`predict_commands`, :func:`figure_texts`, :func:`figure_sources`), so that the rules files
+define no functions, not even a ``lambda`` (docs/architecture.md; tests/study/test_workflow_inputs.py).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from shlex import quote
 from typing import Any
@@ -33,7 +35,10 @@ __all__ = [
     "ReportTable",
     "boyd_formats",
     "own_data_args",
+    "figure_sources",
+    "figure_texts",
     "predict_command",
+    "predict_commands",
     "report_tables",
     "select_command",
     "skew_reference_path",
@@ -126,6 +131,27 @@ def predict_command(config: Mapping[str, Any], task: str, prspace: str) -> str:
     if c["replay"]:
         args.append(f"--manifest {quote(str(c['replay']))}")
     return " ".join(args)
+
+
+
+def predict_commands(config: Mapping[str, Any], prspace: str) -> Callable[[Any], str]:
+    """Rule ``predict``'s ``params: cmd``: an input function of the job's wildcards giving
+    :func:`predict_command` of its task."""
+
+    def command(wildcards: Any) -> str:
+        return predict_command(config, wildcards.task, prspace)
+
+    return command
+
+
+def figure_texts(wildcards: Any, input: Any) -> str:  # noqa: A002 (Snakemake passes the job's input by this name)
+    """A figure rule's ``params: text``: `` --text PATH`` for each of its text tables (none: empty)."""
+    return "".join(f" --text {t}" for t in input.text)
+
+
+def figure_sources(wildcards: Any, output: Any) -> str:
+    """A figure rule's ``params: source``: `` --source PATH`` for each source table it writes (none: empty)."""
+    return "".join(f" --source {t}" for t in output.source)
 
 
 def report_front_page(config: Mapping[str, Any], basedir: str) -> str:

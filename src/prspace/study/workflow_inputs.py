@@ -123,8 +123,9 @@ class StudyInputs:
 
     # --- Boyd et al. ---------------------------------------------------------------------------
 
-    def downsampling_tasks(self) -> list[str]:
-        """Boyd section 4.3 tasks (:func:`prspace.experiments.boyd.boyd_tasks.downsampling_tasks`), warning if none."""
+    def downsampling_tasks(self, wildcards: object = None) -> list[str]:
+        """Boyd section 4.3 tasks (:func:`prspace.experiments.boyd.boyd_tasks.downsampling_tasks`), warning if none;
+        also rule ``boyd_downsample``'s ``params: tasks`` (an input function: ``wildcards`` unused)."""
         ds = self._config["boyd"]["downsampling"]
         ids = downsampling_tasks(self._table(), self.task_ids(), max_pi=ds["max_pi"],
                                  min_positives=ds["min_positives"], max_tasks=ds["max_tasks"])

@@ -52,7 +52,7 @@ from prspace.core.memory import keep_freed_memory
 from prspace.stats import cluster_bootstrap as CB
 from prspace.stats import sign_flip as SF
 from prspace.stats.nested import procedure as NP
-from prspace.verdicts.primary_text import REPLICATES, how_computed
+from prspace.verdicts.primary_text import REPLICATES, double_outer, how_computed, rerun_resamples
 from prspace.verdicts.rule import evidence_row, exact_share_ps
 
 #: Flach & Kull's three pairs, in the registry's order of the ids.
@@ -181,15 +181,6 @@ class Bootstrapped:
     margin: float
 
 
-def double_outer(n_boot: int) -> int:
-    """Outer samples of the double bootstrap (the known-truth simulation) for ``n_boot``: one per 50,
-    from 1,000 to :data:`prspace.stats.cluster_bootstrap.DOUBLE_OUTER` (20,000 at the default
-    ``n_boot``), each with :data:`prspace.stats.cluster_bootstrap.DOUBLE_INNER` inner resamples: a
-    95% interval's coverage counted with an MC SE of 0.0015, and a tail of 0.0017 (Holm's first step
-    over fifteen claims) resolved by 1.7 inner resamples and 34 outer samples."""
-    return int(np.clip(n_boot // 50, 1_000, CB.DOUBLE_OUTER))
-
-
 def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, seed: int,
                      replicates: int = REPLICATES, n_out: int | None = None) -> list[Bootstrapped]:
     """Bootstrap claims that share their families together (``(claim id, stat, tasks)``), each
@@ -203,7 +194,7 @@ def bootstrap_claims(entries: list[tuple[str, CB.Stat, int]], *, n_boot: int, se
         groups.setdefault(st.n_families, []).append(i)
     out: list[Bootstrapped | None] = [None] * len(entries)
     for g, (_, members) in enumerate(groups.items()):
-        res = CB.run([entries[i][1] for i in members], B=max(n_boot // replicates, 50), seed=[seed, g],
+        res = CB.run([entries[i][1] for i in members], B=rerun_resamples(n_boot, replicates), seed=[seed, g],
                      replicates=replicates, n_out=double_outer(n_boot) if n_out is None else n_out)
         for k, i in enumerate(members):
             cid = entries[i][0]

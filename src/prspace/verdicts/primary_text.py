@@ -1,11 +1,54 @@
-"""The detail text of a primary row: how its interval was computed, its level counted and its claim decided
+"""How a primary row is computed: the resample counts derived from the verdicts' ``n_boot``
+(``analysis.verdicts.n_boot``: :func:`rerun_resamples`, :func:`double_outer`, :func:`sensitivity_outer`, the one
+place each is computed; the schema's description of that key names each, tests/verdicts/test_verdict_settings.py),
+and the detail text that says how its interval was computed, its level counted and its claim decided
 (:func:`how_computed`, for :mod:`prspace.verdicts.primary` and :mod:`prspace.verdicts.direction`)."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from prspace.stats import cluster_bootstrap as CB
+
 #: Independent reruns of the bootstrap (seeds spawned from the study's seed): the intervals pool
 #: them, the Monte Carlo error of each end is their spread (the detail text names them).
 REPLICATES = 10
+#: The fewest resamples of one rerun, whatever ``n_boot``.
+MIN_RERUN_RESAMPLES = 50
+#: One outer sample of the double bootstrap per ``OUTER_EVERY`` resamples of ``n_boot``, at least
+#: ``OUTER_MIN`` and at most :data:`prspace.stats.cluster_bootstrap.DOUBLE_OUTER` (20,000).
+OUTER_EVERY, OUTER_MIN = 50, 1_000
+#: Outer samples of the known-truth simulation of each sensitivity variant, at most (six variants: the primary
+#: rows' 20,000 each would take most of the verdict step's time; 2,000 keep the step no slower than it
+#: was before the count, and the variants' ends carry the larger MC error their column states).
+SENSITIVITY_OUTER = 2_000
+
+
+def rerun_resamples(n_boot: int, replicates: int = REPLICATES) -> int:
+    """Resamples of families in each of the ``replicates`` independent reruns behind a primary row's interval:
+    ``max(n_boot // replicates, 50)``."""
+    return max(n_boot // replicates, MIN_RERUN_RESAMPLES)
+
+
+def double_outer(n_boot: int) -> int:
+    """Outer samples of the double bootstrap (the known-truth simulation) for ``n_boot``: one per 50,
+    from 1,000 to :data:`prspace.stats.cluster_bootstrap.DOUBLE_OUTER` (20,000 at the default
+    ``n_boot``), each with :data:`prspace.stats.cluster_bootstrap.DOUBLE_INNER` inner resamples: a
+    95% interval's coverage counted with an MC SE of 0.0015, and a tail of 0.0017 (Holm's first step
+    over fifteen claims) resolved by 1.7 inner resamples and 34 outer samples. Also the simulated null
+    studies of the sign-flip rows (:func:`prspace.verdicts.primary.sign_flip_claims`)."""
+    return int(np.clip(n_boot // OUTER_EVERY, OUTER_MIN, CB.DOUBLE_OUTER))
+
+
+def sensitivity_outer(n_boot: int) -> int:
+    """Outer samples of each sensitivity variant's double bootstrap: :func:`double_outer`, at most
+    :data:`SENSITIVITY_OUTER`."""
+    return min(double_outer(n_boot), SENSITIVITY_OUTER)
+
+
+#: The numbers derived from ``n_boot``, by the name the schema's description of ``analysis.verdicts.n_boot``
+#: gives each.
+DERIVED = {"rerun_resamples": rerun_resamples, "double_outer": double_outer, "sensitivity_outer": sensitivity_outer}
 
 
 def _ends_text(r: object) -> str:

@@ -1,18 +1,16 @@
-"""A study's verdicts, and the pages generated from them: ``verdicts.md``, ``summary.md``,
+"""The pages generated from a study's verdict table: ``verdicts.md``, ``summary.md``,
 ``findings.md``, the report's front page and the side-by-side ``results/summary.md``.
 
-:func:`collect_evidence` gathers the evidence rows of a study's tables (Flach & Kull's numbers from
-``disagreement_summary.csv``, the learner-order rows from the cd job's ``cd_metric_pairs.csv``,
-and the evidence tables other analyses write:
-:data:`prspace.core.registry.EVIDENCE_ROWS`); :func:`verdict_table` applies the one rule
-(:func:`prspace.verdicts.rule.apply_rule`). The pages say nothing that is not in the verdict table,
+The verdict table itself is computed apart from the pages, in :mod:`prspace.verdicts.study_evidence`
+(:func:`~prspace.verdicts.study_evidence.collect_evidence`, :func:`~prspace.verdicts.study_evidence.verdict_table`).
+The pages say nothing that is not in the verdict table,
 the study's tables (:mod:`prspace.verdicts.pagedata`) or the configuration that ran: no number is
 typed here. Each page puts the answer first (:mod:`prspace.verdicts.sentences`), then the papers'
 primary claims by paper (plain labels, :mod:`prspace.verdicts.verdict_labels`; the paper's words in a
 footnote), then one line on the implementation checks, then this project's own analyses, which
 never stand under a paper's column.
 
-One module of about 490 lines on purpose: the verdict table, the summary and the findings page are
+One module of about 420 lines on purpose: the verdict table's page, the summary and the findings page are
 written from the same study data and must show the same rows in the same order.
 """
 
@@ -25,13 +23,9 @@ import numpy as np
 import pandas as pd
 
 from prspace.core import claims as REG
-from prspace.core import registry as R
-from prspace.core.claims import ROLES
 from prspace.metrics.names import FK_PAIRS
-from prspace.stats.nested import procedure as NP
 from prspace.verdicts import rule as RULE
 from prspace.verdicts.differences import differences_markdown
-from prspace.verdicts.direction import direction_rows
 from prspace.verdicts.pagedata import (
     Study,
     description,
@@ -39,9 +33,7 @@ from prspace.verdicts.pagedata import (
     normalise,
     offline_note,
     own_data_section,
-    table_paths,
 )
-from prspace.verdicts.primary import primary_rows
 from prspace.verdicts.sensitivity import sensitivity_lines
 from prspace.verdicts.sentences import (
     abstract,
@@ -50,11 +42,9 @@ from prspace.verdicts.sentences import (
     claims_table,
     trust_sentence,
 )
-from prspace.verdicts.summary_evidence import cd_order_evidence, within_task_order_evidence
 from prspace.verdicts.verdict_labels import (
     by_construction,
     cell,
-    follows_note,
     label,
     level_text,
     mc_cell,
@@ -71,78 +61,6 @@ SUMMARY_EXPLORATORY = (
     "px.{p}.top1.skew_trend", "px.{p}.top1.at_paperlike_pi_distribution",
 )
 PAIRS = tuple(f"{a}_{b}" for a, b in FK_PAIRS)
-
-
-def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boot: int, seed: int = 0,
-                     keep: dict | None = None, power: bool = True, procedure: NP.Settings | None = None) -> pd.DataFrame:
-    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`; the tables a
-    folder, or table name -> path, :func:`prspace.verdicts.pagedata.table_paths`):
-    Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
-    (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
-    of the other tables; Boyd's primary direction rows re-decided from their per-task values
-    (:func:`prspace.verdicts.direction.direction_rows`). ``keep`` receives each paper's bootstraps
-    (:func:`prspace.verdicts.sensitivity.margin_sensitivity_table`); ``power=False`` skips the
-    sample-size simulation; ``procedure``: the settings of the nested simulation that counts the coverage of the
-    procedure each primary row runs (:mod:`prspace.stats.nested.procedure`; None: not counted)."""
-    paths = table_paths(tables_dir)
-    where = tables_dir if not isinstance(tables_dir, Mapping) else "the study's tables"
-
-    def have(table: R.Table) -> Path | None:
-        p = paths.get(table.name)
-        return p if p is not None and p.is_file() else None
-
-    def by_task(table: R.Table) -> pd.DataFrame | None:  # a table keyed by task (None: absent)
-        p = have(table)
-        return pd.read_csv(p, dtype={"task_id": str}) if p is not None else None
-
-    rows: list[dict[str, object]] = []
-    per_task = by_task(R.DISAGREEMENT_PER_TASK)
-    if per_task is not None:
-        rows += primary_rows(per_task, by_task(R.TASKS), n_boot=n_boot, seed=seed, keep=keep, power=power,
-                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS), procedure=procedure)
-    summary_path = have(R.DISAGREEMENT_SUMMARY)
-    if summary_path is not None:
-        rows += within_task_order_evidence(pd.read_csv(summary_path), by_task(R.METRICS))
-    # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
-    cd_path = have(R.CD_METRIC_PAIRS)
-    if cd_path is not None:
-        rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
-    frames = [RULE.evidence_frame(rows, scheme=True)]
-    for table in R.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
-        p = have(table)
-        if p is not None:
-            df = pd.read_csv(p, keep_default_na=False, na_values=[""])
-            for c in RULE.OPTIONAL_EVIDENCE_COLUMNS:
-                if c not in df.columns:
-                    df[c] = np.nan
-            missing = [c for c in RULE.EVIDENCE_COLUMNS if c not in df.columns]
-            if missing:
-                raise ValueError(f"{p} lacks evidence column(s) {missing}; it must be written with prspace.verdicts.rule.evidence_row")
-            frames.append(df[RULE.ALL_EVIDENCE_COLUMNS])
-    ev = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
-    dup = ev["claim_id"][ev["claim_id"].duplicated()]
-    if len(dup):
-        raise ValueError(f"claim ids appear twice in the evidence tables of {where}: {sorted(set(dup))}")
-    ev["detail"] = ev["detail"].fillna("").astype(str)
-    # Boyd's primary direction rows: re-decided by the one scheme from their per-task values by family
-    vals = have(R.BOYD_EVIDENCE_VALUES)
-    if vals is not None:
-        ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
-                            power=power, procedure=procedure)
-    return ev
-
-
-def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
-    """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
-    implementation, then exploratory; within a role in the order of the evidence."""
-    v = RULE.apply_rule(evidence)
-    # a row whose sign follows by arithmetic says so first (the registry's flag, verdict_labels.follows_note)
-    notes = v["claim_id"].map(follows_note)
-    flagged = notes != ""
-    v.loc[flagged, "explanation"] = [f"{n[:1].upper()}{n[1:]}. {e}" for n, e in zip(notes[flagged], v.loc[flagged, "explanation"],
-                                                                                  strict=True)]
-    v["_o"] = v["role"].map({r: i for i, r in enumerate(ROLES)})
-    return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
 
 
 def verdicts_markdown(v: pd.DataFrame, *, study: str) -> str:

@@ -22,10 +22,10 @@ from prspace.verdicts.primary import (
     Bootstrapped,
     _wide,
     decide_family,
-    double_outer,
     families_of,
     primary_rows,
 )
+from prspace.verdicts.primary_text import sensitivity_outer
 from prspace.verdicts.rule import MIN_FAMILIES, apply_rule, decide, evidence_frame, few_families
 from prspace.verdicts.verdict_labels import label, value_cell, verdict_key
 
@@ -52,10 +52,6 @@ def margin_sensitivity_table(kept: dict[str, list[Bootstrapped]], *, n_boot: int
     return pd.DataFrame(rows, columns=[*MARGIN_COLUMNS, "margin_kind"])
 
 
-#: Outer samples of the known-truth simulation of each sensitivity variant (six variants: the primary
-#: rows' 20,000 each would take most of the verdict step's time; 2,000 keep the step no slower than it
-#: was before the count, and the variants' ends carry the larger MC error their column states).
-SENSITIVITY_OUTER = 2_000
 SENSITIVITY_COLUMNS = ["claim_id", "variant", "n_tasks", "n_families", "estimate", "ci_lo", "ci_hi", "mc_error", "verdict"]
 #: Balance levels of the sensitivity table: (label, lowest pi, pi below).
 BALANCE_VARIANTS = (("pi >= 0.3", 0.3, math.inf), ("0.1 <= pi < 0.3", 0.1, 0.3), ("pi < 0.1", 0.0, 0.1))
@@ -115,7 +111,7 @@ def variant_rows(variant: Variant, tasks: pd.DataFrame | None, *, n_boot: int, s
         return [{"claim_id": cid, "variant": name, "n_tasks": len(keep), "n_families": n_f,
                  "verdict": few_families(n_f)} for cid in ids_here]
     v = apply_rule(evidence_frame(primary_rows(table, tasks, n_boot=n_boot, seed=seed, task_ids=keep, power=False,
-                                               n_out=min(double_outer(n_boot), SENSITIVITY_OUTER),
+                                               n_out=sensitivity_outer(n_boot),
                                                noise_pairs=noise), scheme=True))
     return v.assign(variant=name)[SENSITIVITY_COLUMNS].to_dict("records")
 
@@ -133,7 +129,7 @@ def sensitivity_table(per_task: pd.DataFrame, tasks: pd.DataFrame | None, *, n_b
     learner method: :func:`prspace.experiments.ranking.one_model_per_family`) as the variant
     :data:`ONE_PER_FAMILY`; each decided by the one rule (a subset of fewer than 10 families says
     so). Columns :data:`SENSITIVITY_COLUMNS`. The level correction of each variant rests on at most
-    :data:`SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'
+    :data:`~prspace.verdicts.primary_text.SENSITIVITY_OUTER` outer resamples: its ends carry a larger MC error than the primary rows'
     (column ``mc_error``, measured the same way; an end within it of a threshold reads borderline).
     ``noise_pairs`` (the noise floor's pair table) adds "all significantly different" to every variant
     ranked with the whole panel (the one-learner-per-family ranking has no noise floor of its own).

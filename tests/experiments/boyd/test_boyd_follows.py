@@ -21,7 +21,7 @@ from sklearn.metrics import average_precision_score
 from prspace import metrics
 from prspace.core import claims as REG
 from prspace.core.evidence import evidence_frame, evidence_row
-from prspace.verdicts import report as VR
+from prspace.verdicts import study_evidence as EV
 from prspace.verdicts.verdict_labels import follows_note, label
 
 FLAGGED = {"boyd.sec4_3.aupr_rises", "boyd.sec4_3.gap_grows_with_pi", "boyd.sec4_3.aucnpr_still_moves"}
@@ -58,7 +58,7 @@ def test_the_verdict_explanation_says_it_first():
                          ci_lo=0.2, ci_hi=0.4, n_tasks=20.0, n_families=12.0, level=0.95, mc_error=0.0001,
                          detail="the detail")
             for cid in ("boyd.sec4_3.aupr_rises", "boyd.sec4_3.aucnpr_moves_less")]
-    v = VR.verdict_table(evidence_frame(rows)).set_index("claim_id")
+    v = EV.verdict_table(evidence_frame(rows)).set_index("claim_id")
     assert v.loc["boyd.sec4_3.aupr_rises", "explanation"].startswith("Follows from Theorem 1 by arithmetic: cannot fail "
                                                                     "on data. ")
     assert "the detail" in v.loc["boyd.sec4_3.aupr_rises", "explanation"]

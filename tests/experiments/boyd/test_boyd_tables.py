@@ -203,12 +203,12 @@ def test_steps_check_settings_before_any_work_and_read_their_inputs(tmp_path, ds
 
     for n_sim, seed in ((1, 0), (2001, 0), (10, -1)):
         with pytest.raises(InputError, match="n_sim|seed"):
-            S.fold_skew_mechanism_step({}, n_sim=n_sim, seed=seed)
-    empty = S.downsampling_report_step({}, study="s", criteria="c")
+            S.boyd_fold_skew_mechanism_step({}, n_sim=n_sim, seed=seed)
+    empty = S.boyd_downsampling_report_step({}, study="s", criteria="c")
     assert empty.warnings and all(t.frame.empty for t in empty.tables)
     ds_runs.to_parquet(tmp_path / "a.parquet")
     ds_runs.iloc[:0].to_parquet(tmp_path / "b.parquet")
-    out = S.downsampling_report_step({"runs": [tmp_path / "a.parquet", tmp_path / "b.parquet"]}, study="s")
+    out = S.boyd_downsampling_report_step({"runs": [tmp_path / "a.parquet", tmp_path / "b.parquet"]}, study="s")
     direct = bt.downsampling_report(ds_runs, study="s")
     for got, want in zip(out.tables, direct.tables, strict=True):
         pd.testing.assert_frame_equal(got.frame, want.frame)

@@ -15,6 +15,7 @@ from prspace.experiments.noise.noise_evidence import noise_evidence
 from prspace.experiments.ranking import cluster_bootstrap_ci
 from prspace.verdicts import report as VR
 from prspace.verdicts import rule as RULE
+from prspace.verdicts import study_evidence as EV
 
 
 def _tied_counts(seed: int, n: int = 300, n_boot: int = 25, weights: str = "multinomial"):
@@ -273,7 +274,7 @@ def test_cli_writes_evidence_the_verdicts_read(tmp_path):
     assert main(["step", "noise_evidence", "--in", f"pairs={tmp_path / 'pairs.csv'}", "--in",
                  f"tasks={tmp_path / 'tasks.csv'}", "--in", f"calibration={tmp_path / 'cal.csv'}", "--set", "n_boot=50",
                  "--set", "seed=0", "--tables-dir", str(tmp_path)]) == 0
-    ev = VR.collect_evidence(tmp_path, n_boot=200)
+    ev = EV.collect_evidence(tmp_path, n_boot=200)
     assert {f"px.{p}.top1.distinguishable" for p in VR.PAIRS} <= set(ev.claim_id)
 
 

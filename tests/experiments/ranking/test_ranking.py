@@ -199,7 +199,8 @@ def test_bad_input_names_the_column():
 
 
 def test_ranking_report_labels_sources_and_families():
-    from prspace.experiments.steps.rank_step import learner_families, source_label
+    from prspace.experiments.ranking import learner_families
+    from prspace.experiments.steps.rank_step import source_label
 
     tasks = pd.DataFrame({
         "task_id": ["a", "b", "c"], "status": ["ok", "ok", "skipped"], "source": ["local"] * 3,

@@ -20,8 +20,8 @@ from prspace.core.schema import TaskInfo, write_predictions
 from prspace.experiments import ranking as RANKING
 from prspace.experiments.skew import controlled_skew as CS
 from prspace.study.workflow_commands import skew_reference_path
+from prspace.verdicts.controlled_skew_step import shown_skew_evidence
 from prspace.verdicts.rule import EVIDENCE_COLUMNS, apply_rule
-from prspace.verdicts.skew import shown_skew_evidence
 
 METRICS = ["aupr", "average_precision", "auprg", "auroc", "aucnpr"]
 TARGETS = CS.DEFAULT_TARGETS
@@ -404,7 +404,7 @@ def test_command_writes_the_new_tables_and_keeps_the_existing_ones(tmp_path):
     assert dist["t0"] == pytest.approx(0.35) and dist["t3"] == pytest.approx(0.5)
     ev = pd.read_csv(out / "skew_evidence.csv")
     assert "px.aupr_auroc.top1.at_paperlike_pi_distribution" in set(ev.claim_id)
-    # the command writes the rows shown (prspace.verdicts.skew): no median variant saying what its
+    # the command writes the rows shown (prspace.verdicts.controlled_skew_step): no median variant saying what its
     # distribution variant says (here every median variant does: none is written)
     v = apply_rule(ev).set_index("claim_id")["verdict"]
     assert not [c for c in v.index if c.endswith(".at_paperlike_pi") and v[c] == v[c + "_distribution"]]
@@ -432,8 +432,8 @@ def test_skew_reference_path_prefers_the_working_directory_then_the_workflow_fol
 
 
 def test_skew_report_is_what_the_step_writes(tmp_path):
-    """prspace.experiments.steps.controlled_skew_step: the tables in the step's order, with titles and notes."""
-    from prspace.experiments.steps.controlled_skew_step import skew_report
+    """prspace.verdicts.controlled_skew_step: the tables in the step's order, with titles and notes."""
+    from prspace.verdicts.controlled_skew_step import skew_report
     statuses, rows = [], []
     for i, pi in enumerate((0.05, 0.3)):
         s, p = _write_task(tmp_path, f"t{i}", pi, seed=i)

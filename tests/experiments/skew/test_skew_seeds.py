@@ -19,8 +19,8 @@ import pytest
 import yaml
 
 from prspace.experiments.skew.skew_evidence import skew_analysis
+from prspace.verdicts.controlled_skew_step import shown_skew_evidence
 from prspace.verdicts.rule import apply_rule
-from prspace.verdicts.skew import shown_skew_evidence
 
 ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = {"default": ROOT / "config.yaml", "paperlike": ROOT / "config" / "paperlike.yaml"}

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import math
 import types
-from concurrent.futures import ThreadPoolExecutor
-from contextvars import ContextVar
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,6 +34,7 @@ import pandas as pd
 from prspace.audit.inference.coverage import TARGET
 from prspace.audit.rule_tables import read_cells
 from prspace.core import memory
+from prspace.core.defaults import resolve_n_boot
 from prspace.core.errors import InputError
 from prspace.stats.bands import CURVES, CurveBand, curve_bands, handed_bands
 
@@ -54,8 +54,6 @@ GROUP_WORLD_PI = 0.3
 TOP_K = 3
 #: Tasks drawn at most.
 MAX_TASKS = 4
-#: Resamples when the audit ran without a bootstrap (``n_boot = 0``) and bands are asked for.
-DEFAULT_RESAMPLES = 1000
 BAND_COLUMNS = ["task", "model", "curve", "x", "grid", "estimate", "lo", "hi", "sim_lo", "sim_hi", "level",
                 "n_resamples", "calibrated"]
 
@@ -86,14 +84,16 @@ def band_shown(curve: str, n_pos: float, n: float, *, n_groups: int | None = Non
     return bool(band_coverage(curve, n_pos, n, n_groups=n_groups)[0] >= TARGET)
 
 
-def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | None = None,
+def model_bands(res: AuditRecord, task: str, model: str, *, n_boot: int | None = None,
                 level: float | None = None, seed: int | None = None) -> dict[str, CurveBand]:
     """The three curves' bands of ``model`` on ``task`` (its pooled test rows; rows drawn within class, folds
     ignored; with groups, whole groups, within folds where they nest),
     with ``seed`` (default the audit's ``seed``: the same seed draws the same bands, another seed others).
-    The audit's own bands of a shown model computed ahead (:func:`start_ahead`) are taken from there."""
-    ahead = res.__dict__.get("_bands_ahead")
-    if ahead is not None and n_resamples is None and level is None and seed in (None, res.seed):
+    ``n_boot``: default the audit's, :data:`prspace.core.defaults.N_BOOT` when it ran without a bootstrap.
+    The audit's own bands of a shown model computed ahead (:func:`start_ahead`, the record's ``bands_ahead``)
+    are taken from there."""
+    ahead = res.bands_ahead
+    if ahead is not None and n_boot is None and level is None and seed in (None, res.seed):
         done = ahead.result()
         if (task, model) in done:
             return done[(task, model)]
@@ -107,33 +107,29 @@ def model_bands(res: AuditRecord, task: str, model: str, *, n_resamples: int | N
         if not models:
             raise InputError(f"no task {task!r} in the audit; choose one of {', '.join(tasks)}")
         raise InputError(f"no model {model!r} on task {task!r}; choose one of {', '.join(models)}")
-    b = res.n_boot if n_resamples is None else n_resamples
+    n_boot = resolve_n_boot(res.n_boot or None) if n_boot is None else n_boot
     return curve_bands(rows["y"].to_numpy(bool), rows["score"].to_numpy(np.float64),
                        sample_weight=rows["weight"].to_numpy(np.float64),
                        strata=pd.factorize(rows["fold"].map(str))[0] if grouped else None,
                        groups=rows["group"].to_numpy() if grouped else None,
                        tied=True,
-                       n_resamples=b or DEFAULT_RESAMPLES, level=res.confidence if level is None else level,
+                       n_boot=n_boot, level=res.confidence if level is None else level,
                        rng=res.seed if seed is None else seed)
 
 
-#: Set by ``prspace audit --out`` (:func:`prspace.audit.audit_files.audit_file`) to a dict: the audit
-#: (:func:`prspace.audit.audit_result.run_audit`) puts there, under ``"future"``, the bands of the models the report
-#: draws, computed in a second thread while it computes its intervals (:func:`start_ahead`).
-AHEAD: ContextVar[dict | None] = ContextVar("bands_ahead", default=None)
-
-
-def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confidence: float, seed: int) -> None:
-    """When :data:`AHEAD` holds a dict (``prspace audit --out``) and the audit resamples rows one by one: the bands of
-    the models :func:`shown` picks, computed in a second thread from now on (numpy's draws, sorts and array
-    operations release the GIL: on two cores the audit's intervals and the bands run side by side), the future of
-    ``{(task, model): bands}`` put in the dict.  The same bands :func:`model_bands` computes from the audit's record
-    (the same rows, in the same order, and the same seed), which takes them from there; a model whose rows cannot be
-    resampled is left out (computed again there, raising the same error)."""
-    holder = AHEAD.get()
-    if holder is None or not n_boot or "group" in data.columns or not all(
+def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confidence: float, seed: int
+                ) -> Future[dict[tuple[str, str], dict[str, CurveBand]]] | None:
+    """The bands of the models :func:`shown` picks, computed in a second thread from now on, when asked
+    (``n_boot`` > 0: :func:`prspace.audit.audit_result.run_audit` passes 0 unless ``bands_ahead=True``, as
+    ``prspace audit --out`` asks) and the audit resamples rows one by one; else None.  Numpy's draws, sorts and
+    array operations release the GIL: on two cores the audit's intervals and the bands run side by side.  Returns
+    the future of ``{(task, model): bands}``, which the audit puts in its record
+    (:attr:`prspace.audit.audit_record.AuditRecord.bands_ahead`).  The same bands :func:`model_bands` computes
+    from the audit's record (the same rows, in the same order, and the same seed), which takes them from there; a
+    model whose rows cannot be resampled is left out (computed again there, raising the same error)."""
+    if not n_boot or "group" in data.columns or not all(
             isinstance(data[c].dtype, pd.CategoricalDtype) for c in ("task", "model")):
-        return
+        return None
     codes = {c: data[c].cat.codes.to_numpy() for c in ("task", "model")}
     jobs = [(task, model, data["task"].cat.categories.get_loc(task), data["model"].cat.categories.get_loc(model))
             for task, models in shown(types.SimpleNamespace(pooled=pooled)) for model in models]
@@ -150,7 +146,7 @@ def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confid
                     cols["weight"][keep].astype(np.float64, copy=False), None, None]
             del keep
             try:
-                out[(task, model)] = handed_bands(rows, tied=True, n_resamples=n_boot, level=confidence, rng=seed)
+                out[(task, model)] = handed_bands(rows, tied=True, n_boot=n_boot, level=confidence, rng=seed)
             except InputError:
                 continue
             finally:
@@ -158,8 +154,9 @@ def start_ahead(data: pd.DataFrame, pooled: pd.DataFrame, *, n_boot: int, confid
         return out
 
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prspace-bands")
-    holder["future"] = pool.submit(bands)
+    future = pool.submit(bands)
     pool.shutdown(wait=False)
+    return future
 
 
 def shown(res: AuditRecord, *, max_tasks: int = MAX_TASKS, top_k: int = TOP_K) -> list[tuple[str, list[str]]]:

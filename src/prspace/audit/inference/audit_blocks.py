@@ -26,9 +26,9 @@ from prspace.stats.replicates import Block, cluster_strata
 def block_delong(block: Block) -> tuple[np.ndarray, np.ndarray]:
     """:func:`delong` of a block's models (its labels and scores), computed once per block: the intervals
     (:mod:`prspace.audit.inference.uncertainty`) and the all-pairs tests (:mod:`prspace.audit.inference.audit_pairwise`) both read it."""
-    fit = block.__dict__.get("_delong")
+    fit = block.cache.get("delong")
     if fit is None:
-        fit = block.__dict__["_delong"] = delong(block.y, block.scores, groups=block.groups)
+        fit = block.cache["delong"] = delong(block.y, block.scores, groups=block.groups)
         memory.release()  # its k x n components, freed, handed back before the jackknives
     return fit
 
@@ -37,9 +37,9 @@ def jack_block(block: Block) -> Block:
     """The block the audit's jackknives and bootstrap run on, made once per block: its scores binned when a model has more
     positive tie groups than :data:`prspace.stats.binned.JACK_BINS` (:func:`prspace.stats.binned.binned_block`;
     the jackknife reads only the replicates' spread, the points stay exact), else the block itself."""
-    jb = block.__dict__.get("_jack_block")
+    jb = block.cache.get("jack_block")
     if jb is None:
-        jb = block.__dict__["_jack_block"] = binned_block(block)
+        jb = block.cache["jack_block"] = binned_block(block)
     return jb
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from prspace.core.defaults import resolve_n_boot
 from prspace.core.errors import InputError
 from prspace.metrics.operating import (
     partial_auroc_from_counts,
@@ -38,12 +39,14 @@ def _measures(max_fpr, specificity, recall) -> list[tuple[str, float, object]]:
     return out
 
 
-def operating_table(data: pd.DataFrame, *, max_fpr=(), specificity=(), recall=(), n_resamples: int = 1000,
+def operating_table(data: pd.DataFrame, *, max_fpr=(), specificity=(), recall=(), n_boot: int | None = None,
                     confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
-    """One row per task, model, measure and value (:data:`OPERATING_COLUMNS`) from the audit's canonical frame."""
+    """One row per task, model, measure and value (:data:`OPERATING_COLUMNS`) from the audit's canonical frame;
+    ``n_boot`` resamples (default :data:`prspace.core.defaults.N_BOOT`; the table's ``n_resamples`` column)."""
     measures = _measures(list(max_fpr), list(specificity), list(recall))
-    if n_resamples < 0:
-        raise InputError(f"n_resamples must be 0 or more, got {n_resamples}")
+    n_boot = resolve_n_boot(n_boot)
+    if n_boot < 0:
+        raise InputError(f"n_boot must be 0 or more, got {n_boot}")
     rows = []
     for (task, model), g in data.groupby(["task", "model"], sort=True, observed=True):
         y = g["y"].to_numpy(bool)
@@ -54,24 +57,24 @@ def operating_table(data: pd.DataFrame, *, max_fpr=(), specificity=(), recall=()
         tp = np.bincount(group, weights=w * y, minlength=k)[None, :]
         fp = np.bincount(group, weights=w * ~y, minlength=k)[None, :]
         points = [f(tp, fp)[0] for _, _, f in measures]
-        boot = np.full((n_resamples, len(measures)), np.nan)
-        if n_resamples:
+        boot = np.full((n_boot, len(measures)), np.nan)
+        if n_boot:
             sampler = StratumSampler(y.astype(np.int64), np.random.default_rng([seed, 59]))
             order = sampler.order
             n = order.size
             pos = sparse.csr_matrix(((w * y)[order], (group[order], np.arange(n))), shape=(k, n))
             neg = sparse.csr_matrix(((w * ~y)[order], (group[order], np.arange(n))), shape=(k, n))
-            step = max(1, min(n_resamples, 2_500_000 // max(n, 1)))
-            for start in range(0, n_resamples, step):
-                c = sampler.counts_batch(min(step, n_resamples - start)).T  # (n, size)
+            step = max(1, min(n_boot, 2_500_000 // max(n, 1)))
+            for start in range(0, n_boot, step):
+                c = sampler.counts_batch(min(step, n_boot - start)).T  # (n, size)
                 btp, bfp = np.asarray((pos @ c).T), np.asarray((neg @ c).T)
                 for j, (_, _, f) in enumerate(measures):
                     boot[start : start + c.shape[1], j] = f(btp, bfp)
             boot[~np.isfinite(boot)] = np.nan
-        lo, hi = (percentile_interval(boot, confidence)[:2] if n_resamples else
+        lo, hi = (percentile_interval(boot, confidence)[:2] if n_boot else
                   (np.full(len(measures), np.nan), np.full(len(measures), np.nan)))
         for j, (name, at, _) in enumerate(measures):
             rows.append({"task": task, "model": model, "measure": name, "at": at, "estimate": float(points[j]),
-                         "lo": float(lo[j]), "hi": float(hi[j]), "level": confidence, "n_resamples": n_resamples,
-                         "method": METHOD if n_resamples else "point estimate only"})
+                         "lo": float(lo[j]), "hi": float(hi[j]), "level": confidence, "n_resamples": n_boot,
+                         "method": METHOD if n_boot else "point estimate only"})
     return pd.DataFrame(rows, columns=OPERATING_COLUMNS)

@@ -154,7 +154,44 @@ def _metrics_of_counts(tp: np.ndarray, fp: np.ndarray) -> dict[str, float]:
 
 
 def pooled_metrics(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame:
-    """One row per (task, model): the metrics on all its test rows (folds merged); ``ties``: :func:`tie_codes`."""
+    """One row per (task, model): the metrics on all its test rows (folds merged).
+
+    Pooled, as Boyd et al. (2012, section 4.1) recommend: the folds' scores ranked together.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The canonical frame (:func:`prspace.audit.prepare`).
+    ties : Ties, optional
+        Every row's tie group (:func:`tie_codes`), for unit weights: the metrics from the class counts
+        per tie group, the same numbers without a sort per model; None: each model's scores sorted.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``task``, ``model``, the metrics of :data:`RANKED`, ``pi``, ``n_pos``, ``n_neg``,
+        ``aupr_min``, ``ap_min`` (NaN with weights other than 1) and ``n_rows``; sorted by task and model.
+
+    Raises
+    ------
+    prspace.core.errors.InputError
+        A model's metrics cannot be computed (a task and model without both classes), naming where.
+
+    See Also
+    --------
+    fold_metrics : The same per fold.
+    prspace.metrics.all_metrics : The metrics of one model.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from prspace.audit import pooled_metrics, prepare, resolve_columns
+    >>> df = pd.DataFrame({"model": ["a"] * 8, "y_true": [1, 0, 1, 0, 1, 0, 0, 0], "fold": [0] * 4 + [1] * 4,
+    ...                    "score": [0.9, 0.2, 0.6, 0.4, 0.3, 0.1, 0.8, 0.7]})
+    >>> data, _ = prepare(df, resolve_columns(df.columns))
+    >>> pooled_metrics(data)[["model", "auroc", "n_pos", "n_neg", "n_rows"]].round(3).to_dict("records")
+    [{'model': 'a', 'auroc': 0.667, 'n_pos': 3.0, 'n_neg': 5.0, 'n_rows': 8}]
+    """
     rows = []
     multi = data["task"].nunique() > 1
     y_all, s_all, w_all = data["y"].to_numpy(), data["score"].to_numpy(), data["weight"].to_numpy()
@@ -172,8 +209,46 @@ def pooled_metrics(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame
 
 
 def fold_metrics(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame:
-    """One row per (task, model, fold); ``one_class`` marks folds with a single class (no metrics);
-    ``ties``: :func:`tie_codes`."""
+    """One row per (task, model, fold): the metrics on the fold's test rows.
+
+    ``one_class`` marks folds with a single class, which have no metrics (their class counts and
+    ``pi`` only).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The canonical frame (:func:`prspace.audit.prepare`).
+    ties : Ties, optional
+        Every row's tie group (:func:`tie_codes`), as :func:`pooled_metrics` takes it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``task``, ``model``, ``fold``, ``one_class``, the metrics of :data:`RANKED`, ``pi``,
+        ``n_pos``, ``n_neg``, ``aupr_min`` and ``ap_min``; sorted by task, model and fold; no rows
+        when the frame has no folds.
+
+    Raises
+    ------
+    prspace.core.errors.InputError
+        A fold's metrics cannot be computed, naming the task, model and fold.
+
+    See Also
+    --------
+    pooled_metrics : The metrics with the folds merged.
+    fold_summary : Their mean, spread and range over folds.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from prspace.audit import fold_metrics, prepare, resolve_columns
+    >>> df = pd.DataFrame({"model": ["a"] * 8, "y_true": [1, 0, 1, 0, 1, 0, 0, 0], "fold": [0] * 4 + [1] * 4,
+    ...                    "score": [0.9, 0.2, 0.6, 0.4, 0.3, 0.1, 0.8, 0.7]})
+    >>> data, _ = prepare(df, resolve_columns(df.columns))
+    >>> folds = fold_metrics(data)
+    >>> folds[["fold", "one_class", "auroc", "aupr_min"]].round(3).to_dict("records")
+    [{'fold': '0', 'one_class': False, 'auroc': 1.0, 'aupr_min': 0.307}, {'fold': '1', 'one_class': False, 'auroc': 0.333, 'aupr_min': 0.137}]
+    """
     rows = []
     if keys.any_na(data["fold"]) and data["fold"].isna().all():
         return pd.DataFrame(
@@ -204,7 +279,37 @@ def fold_metrics(data: pd.DataFrame, ties: Ties | None = None) -> pd.DataFrame:
 
 
 def fold_summary(folds: pd.DataFrame) -> pd.DataFrame:
-    """Mean, standard deviation (ddof=1), minimum and maximum over folds per (task, model)."""
+    """Mean, standard deviation (ddof=1), minimum and maximum over folds per (task, model).
+
+    Folds with a single class (``one_class``) are left out.
+
+    Parameters
+    ----------
+    folds : pandas.DataFrame
+        The per-fold table (:func:`fold_metrics`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``task``, ``model``, ``n_folds`` and, per metric of :data:`RANKED`, ``pi`` and
+        ``aupr_min``, its ``_mean``, ``_sd``, ``_min`` and ``_max``; empty without a usable fold.
+
+    See Also
+    --------
+    fold_metrics : The table summarized.
+    pooled_metrics : The metrics with the folds merged.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from prspace.audit import fold_metrics, fold_summary, prepare, resolve_columns
+    >>> df = pd.DataFrame({"model": ["a"] * 8, "y_true": [1, 0, 1, 0, 1, 0, 0, 0], "fold": [0] * 4 + [1] * 4,
+    ...                    "score": [0.9, 0.2, 0.6, 0.4, 0.3, 0.1, 0.8, 0.7]})
+    >>> data, _ = prepare(df, resolve_columns(df.columns))
+    >>> summary = fold_summary(fold_metrics(data))
+    >>> summary[["model", "n_folds", "auroc_mean", "auroc_min", "auroc_max"]].round(3).to_dict("records")
+    [{'model': 'a', 'n_folds': 2, 'auroc_mean': 0.667, 'auroc_min': 0.333, 'auroc_max': 1.0}]
+    """
     usable = folds[~folds["one_class"].astype(bool)] if len(folds) else folds
     if usable.empty:
         return pd.DataFrame()

@@ -39,7 +39,6 @@ from prspace.audit.inference import coverage as C
 from prspace.audit.inference import grouping
 from prspace.audit.inference.audit_blocks import block_delong, jack_block
 from prspace.audit.inference.tables import LABELS
-from prspace.core.defaults import N_BOOT
 from prspace.stats.distributions import norm
 from prspace.stats.replicates import (
     BOOT_METRICS,
@@ -191,7 +190,7 @@ def _mark_calibrated(block: Block, intervals: list[dict], pairs: list[dict], mc:
         r["task"] = block.task
 
 
-def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int = N_BOOT,
+def uncertainty(blocks: list[Block], pooled: pd.DataFrame, *, n_boot: int,
                 confidence: float = 0.95, seed: int = 0,
                 replicates: dict | None = None, scheme: str = "class",
                 tick: Callable[[int], object] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -9,7 +9,7 @@ column and the option that uses it (``--ignore-col NAME`` accepts it as unused),
 it out changes what is audited: a dataset column left out pools two tasks into one, a weight
 column left out counts every row once, a row id left out pairs the models' rows by position.
 A column looks like a role (the model aside: a text column that looks like a model column is
-:func:`prspace.audit.intake.inputs.check_model_candidates`'s) when
+:func:`prspace.audit.intake.row_checks.check_model_candidates`'s) when
 
 * its name is one of a role's names (:data:`ROLE_NAMES`) and it is not the column used for that
   role (unless it holds the same grouping: a one-to-one relabelling of the used column);
@@ -41,7 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from prspace.audit.intake.inputs import DEFAULT_COLUMNS, Columns, model_candidates
+from prspace.audit.intake.inputs import DEFAULT_COLUMNS, Columns
+from prspace.audit.intake.row_checks import model_candidates
 from prspace.core.errors import InputError
 
 #: The names of each role; a column not used with one of these names is checked (:func:`account`).
@@ -307,7 +308,7 @@ def _roles(cols: Columns, extra: dict[str, str]) -> tuple[dict[str, str], dict[s
 
 def _model_like(df: pd.DataFrame, cols: Columns, label: pd.Series) -> set[str]:
     """Without a model column: the columns that look like one (left to prepare's
-    :func:`~prspace.audit.intake.inputs.check_model_candidates` and its message, or switched off)."""
+    :func:`~prspace.audit.intake.row_checks.check_model_candidates` and its message, or switched off)."""
     if cols.model is not None:
         return set()
     as_text = label.astype(str)

@@ -1,118 +1,39 @@
 """Input of the audit: which column holds what, and the checked canonical frame.
 
-:func:`resolve_columns` picks the columns (by name, or the defaults of the predictions
+:func:`resolve_columns` (:mod:`~prspace.audit.intake.column_roles`'s, importable from here) picks the columns (by name, or the defaults of the predictions
 schema, :mod:`prspace.core.schema`); :func:`prepare` reads the labels, maps the columns onto the
 schema's names, validates them with the one frame validator
 (:func:`prspace.core.schema.validate_predictions` under :data:`AUDIT_RULES`: what a user's file
 may lack or do differently) and returns the canonical frame ``task, model, fold, row, y, score,
-weight`` that every other module of :mod:`prspace.audit` reads.  Every problem is an
+weight`` that every other module of :mod:`prspace.audit` reads (its checks of the rows' keys are
+:mod:`~prspace.audit.intake.row_checks`'s).  Every problem is an
 :class:`~prspace.core.errors.InputError` naming the problem and the fix.  The file is read by
 :func:`prspace.data.usertable.read_table`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from prspace.audit.intake import keys
+from prspace.audit.intake.column_roles import DEFAULT_COLUMNS, Columns, resolve_columns  # noqa: F401
+from prspace.audit.intake.row_checks import (  # noqa: F401  (also importable from here)
+    check_duplicate_keys,
+    check_model_candidates,
+    duplicate_rows,
+    model_candidates,
+)
 from prspace.core.errors import InputError
 from prspace.core.schema import FrameRules, validate_predictions
 from prspace.data.dataset import positive_class
 from prspace.data.usertable import check_duplicate_columns
 
-DEFAULT_COLUMNS = {
-    "model": ("model", "model_id"),
-    "label": ("y_true", "label", "y", "target"),
-    "score": ("score", "y_score"),
-    "fold": ("fold",),
-    "task": ("task_id", "task", "dataset", "dataset_id", "dataset_name", "task_name", "data"),
-    "weight": ("weight", "sample_weight"),
-    "repeat": ("repeat",),
-    "row": ("row_id", "row"),
-}
 SINGLE_MODEL = "model"
 SINGLE_TASK = "all"
 SEVERITIES = ("error", "warning", "note")
-
-
-# --------------------------------------------------------------------------- input
-
-
-@dataclasses.dataclass(frozen=True)
-class Columns:
-    """Which input column holds what (``None``: absent)."""
-
-    model: str | None
-    label: str
-    score: str
-    fold: str | None = None
-    task: str | None = None
-    weight: str | None = None
-    repeat: str | None = None
-    row: str | None = None
-
-
-def resolve_columns(
-    available: Sequence[str],
-    *,
-    model: str | None = None,
-    label: str | None = None,
-    score: str | None = None,
-    fold: str | None = None,
-    task: str | None = None,
-    weight: str | None = None,
-    repeat: str | None = None,
-    row: str | None = None,
-) -> Columns:
-    """Pick the input columns: those named, else the first default name present.
-
-    Defaults (:data:`DEFAULT_COLUMNS`) follow the predictions schema of
-    :mod:`prspace.core.schema`.  Without a model column the whole file is one model;
-    fold, task, weight and repeat are optional; an explicitly named column must exist.
-    An empty string switches an optional column off.
-    """
-    cols = [str(c) for c in available]
-    listing = ", ".join(repr(c) for c in cols)
-    given = {
-        "model": model,
-        "label": label,
-        "score": score,
-        "fold": fold,
-        "task": task,
-        "weight": weight,
-        "repeat": repeat,
-        "row": row,
-    }
-    chosen: dict[str, str | None] = {}
-    for role, name in given.items():
-        if name == "" and role in ("model", "fold", "task", "weight", "repeat", "row"):
-            chosen[role] = None
-            continue
-        if name is not None:
-            if name not in cols:
-                raise InputError(
-                    f"no column {name!r} (given with --{role}-col); the file has columns {listing}: "
-                    f"pass one of them with --{role}-col"
-                )
-            chosen[role] = name
-            continue
-        found = next((c for c in DEFAULT_COLUMNS[role] if c in cols), None)
-        if found is None and role in ("label", "score"):
-            tried = " or ".join(repr(c) for c in DEFAULT_COLUMNS[role])
-            raise InputError(
-                f"no {role} column: looked for {tried}; the file has columns {listing}: "
-                f"name it with --{role}-col"
-            )
-        chosen[role] = found
-    used = [c for c in chosen.values() if c is not None]
-    dup = sorted({c for c in used if used.count(c) > 1})
-    if dup:
-        raise InputError(f"column {dup[0]!r} is used for two roles; give each role its own column")
-    return Columns(**chosen)  # type: ignore[arg-type]
 
 
 def _positive_mask(labels: pd.Series, pos_label: str | None, column: str) -> tuple[np.ndarray, str]:
@@ -162,6 +83,49 @@ def prepare(
     the caller did not switch it off), a text column that looks like one
     (:func:`check_model_candidates`).  Every problem is one :class:`InputError` (a
     :class:`~prspace.core.errors.SchemaError` from the validator) naming the problem and the fix.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The user's table, one row per model and test row.
+    columns : Columns
+        Which column holds what (:func:`resolve_columns`).
+    pos_label : str, optional
+        The label value of the positive class (default: 1 or True for 0/1, -1/1 and boolean labels).
+    detect_model : bool, default True
+        Without a model column, a text column that looks like one is an error.
+
+    Returns
+    -------
+    data : pandas.DataFrame
+        The canonical frame ``task, model, fold, row, y, score, weight``, one row per input row.
+    positive : str
+        How the positive class was told (``"y_true == 1"``).
+
+    Raises
+    ------
+    prspace.core.errors.InputError
+        The table does not hold what the audit needs (one message naming the problem and the fix).
+
+    See Also
+    --------
+    resolve_columns : The columns to read.
+    prspace.audit.run_audit : The audit of the canonical frame.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from prspace.audit import prepare, resolve_columns
+    >>> df = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "y_true": [1, 0, 1, 0] * 2,
+    ...                    "score": [0.9, 0.2, 0.6, 0.4, 0.3, 0.1, 0.8, 0.7], "row_id": [0, 1, 2, 3] * 2})
+    >>> data, positive = prepare(df, resolve_columns(df.columns))
+    >>> positive
+    'y_true == 1'
+    >>> data.head(3)
+      task model  fold  row      y  score  weight
+    0  all     a  None    0   True    0.9     1.0
+    1  all     a  None    1  False    0.2     1.0
+    2  all     a  None    2   True    0.6     1.0
     """
     check_duplicate_columns([str(c) for c in df.columns])
     check_decimal_commas(df, [(columns.score, "score"), (columns.weight, "weight")])
@@ -234,12 +198,6 @@ def _fold_keys(key: pd.Series, repeat: pd.Series | None) -> pd.Series:
     return (repeat.astype(str) + "/" + key.astype(str)).astype(object)
 
 
-def _display(value: object) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def where_text(task: str, model: str, multi_task: bool) -> str:
     """Where a problem or a number is: ``model 'm'``, with ``task 't', `` in front when the
     input has tasks."""
@@ -255,146 +213,3 @@ def _show(value: object) -> str:
     if isinstance(value, np.generic):
         value = value.item()
     return repr(value)
-
-
-def duplicate_rows(df: pd.DataFrame, columns: Columns) -> dict[str, object]:
-    """Exact copies among the input rows: ``n`` copies, ``first`` copy (data row), the models involved.
-
-    With a row id column, the same (task, model, repeat, fold, row id) twice is a copy for
-    sure; without one, only a file whose every row has an exact twin (a file concatenated to
-    itself) is reported, since tied scores make single duplicates normal.
-    """
-    key = [c for c in (columns.task, columns.model, columns.repeat, columns.fold, columns.row) if c]
-    if columns.row:
-        dup = df.duplicated(key, keep="first").to_numpy()
-        how = "same model and row id"
-    else:
-        both = df.duplicated(keep=False).to_numpy()
-        dup = df.duplicated(keep="first").to_numpy() if both.all() else np.zeros(len(df), dtype=bool)
-        how = "every row of the file has an exact twin"
-    if not dup.any():
-        return {"n": 0}
-    models = sorted({_display(m) for m in df.loc[dup, columns.model]}) if columns.model else [columns.score]
-    return {"n": int(dup.sum()), "total": len(df), "first": int(np.flatnonzero(dup)[0]) + 1,
-            "models": models, "how": how}
-
-
-def check_duplicate_keys(df: pd.DataFrame, columns: Columns) -> None:
-    """With a row id column, the same (task, model, repeat, fold, row id) twice is an error.
-
-    Every copy of an exact duplicate counts again in every metric, and two different scores
-    for one model and test row cannot both be right; either way the models can no longer be
-    paired by row id.  Exact copies (a file concatenated to itself) and conflicting copies
-    get different fixes.
-    """
-    if columns.row is None or _unique_row_ids(df, columns):
-        return
-    key = [c for c in (columns.task, columns.model, columns.repeat, columns.fold, columns.row) if c]
-    dup = df.duplicated(key, keep=False).to_numpy()
-    if not dup.any():
-        return
-    first = int(np.flatnonzero(df.duplicated(key, keep="first").to_numpy())[0])
-    n_copies = int(df.duplicated(key, keep="first").sum())
-    names = ", ".join(repr(c) for c in key)
-    exact = df.duplicated(keep="first").to_numpy()
-    if exact.sum() == n_copies:
-        every = " (every row appears twice: the file looks concatenated to itself)" if 2 * n_copies == len(df) \
-            else ""
-        raise InputError(
-            f"{n_copies} of {len(df)} rows repeat an earlier row exactly{every}: the same ({names}) occurs twice, "
-            f"first at data row {first + 1}; each copy would count again in every metric: drop the repeated "
-            "rows (pandas: df.drop_duplicates())"
-        )
-    hint = (" name the repeat column with --repeat-col if the file holds several cross-validation repeats, or"
-            if columns.repeat is None else "")
-    raise InputError(
-        f"{n_copies} of {len(df)} rows repeat an earlier ({names}) with other values, first at data row "
-        f"{first + 1}; a model has one score per test row:{hint} give a column that identifies the test rows "
-        f"with --row-col (or --row-col '' to pair the models' rows by position)"
-    )
-
-
-def _unique_row_ids(df: pd.DataFrame, columns: Columns) -> bool:
-    """True when integer row ids are unique within each model (as the line numbers a wide file's rows get
-    are): then no (task, model, repeat, fold, row id) repeats either, found with one ``bincount``
-    instead of hashing every key column.  False: not known (other ids), the full check decides."""
-    row = df[columns.row]
-    if not (isinstance(row.dtype, np.dtype) and row.dtype.kind in "iu") or len(row) == 0:
-        return False
-    ids = row.to_numpy()
-    if ids.min() < 0 or ids.max() >= 4 * len(ids):
-        return False
-    if not columns.model:
-        model, n_models = None, 1
-    elif isinstance(df[columns.model].dtype, pd.CategoricalDtype):  # a wide file's models: their codes, not a copy
-        model = df[columns.model].cat.codes.to_numpy()
-        n_models = int(model.max()) + 1
-    else:
-        model = pd.factorize(df[columns.model])[0]
-        n_models = int(model.max()) + 1
-    span = int(ids.max()) + 1
-    if (model is not None and model.min() < 0) or n_models * span > 2**31:
-        return False
-    if model is None or n_models > 16:
-        model = np.zeros(len(ids), np.int64) if model is None else model.astype(np.int64)
-        return bool(np.bincount(model * span + ids).max() <= 1)
-    # a few models: one model's row ids marked at a time (not a key and a count over every row of every model:
-    # about 600 MB of temporaries at 6 x 10^6 rows x 3 models)
-    for m in range(n_models):
-        own = ids[model == m]
-        seen = np.zeros(span, dtype=bool)
-        seen[own] = True
-        if np.count_nonzero(seen) < own.size:
-            return False
-    return True
-
-
-def model_candidates(df: pd.DataFrame, columns: Columns, y: np.ndarray) -> list[tuple[str, int]]:
-    """Text columns not used for a role that look like a model column: (name, number of values).
-
-    A candidate has at least two values, at least two rows per value, and the same number of
-    rows and of positives under every value (within each task): the label structure repeats
-    per value, as when one test set is scored by several models.
-    """
-    used = {c for c in dataclasses.asdict(columns).values() if c}
-    out = []
-    for name in df.columns:
-        name = str(name)
-        col = df[name]
-        if name in used or pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
-            continue
-        if col.isna().any():
-            continue
-        values = col.astype(str).to_numpy()
-        n_values = len(pd.unique(values))
-        if n_values < 2 or 2 * n_values > len(df):
-            continue
-        task = df[columns.task].astype(str).to_numpy() if columns.task else np.zeros(len(df), dtype=object)
-        shape = pd.DataFrame({"task": task, "value": values, "y": y}).groupby(["task", "value"])["y"].agg(
-            ["size", "sum"])
-        per_task = shape.groupby(level="task").agg(["nunique", "min"])
-        if (per_task[("size", "nunique")] == 1).all() and (per_task[("sum", "nunique")] == 1).all() and \
-                (per_task[("size", "min")] >= 2).all() and (per_task[("sum", "min")] >= 1).all() and \
-                ((shape["size"] - shape["sum"]) >= 1).all():
-            out.append((name, n_values))
-    return out
-
-
-def check_model_candidates(df: pd.DataFrame, columns: Columns, y: np.ndarray) -> None:
-    """Without a model column, a text column that looks like one would pool several models into one."""
-    found = model_candidates(df, columns, y)
-    if not found:
-        return
-    if len(found) == 1:
-        name, n = found[0]
-        raise InputError(
-            f"no model column ('model' or 'model_id'), but column {name!r} looks like one: its {n} values each "
-            f"hold the same number of rows and positives, so the file would be pooled into one model; pass "
-            f"--model-col {name} (or --model-col '' to audit the file as one model)"
-        )
-    listing = ", ".join(f"{n!r} ({k} values)" for n, k in found)
-    raise InputError(
-        f"no model column ('model' or 'model_id'), and several columns look like one: {listing}; the file "
-        f"would be pooled into one model: name the model column with --model-col (e.g. --model-col "
-        f"{found[0][0]}), or pass --model-col '' to audit the file as one model"
-    )

@@ -81,7 +81,51 @@ def disagreement_tables(ranks: pd.DataFrame) -> dict[tuple[str, str], pd.DataFra
 def disagreement_sentences(ranks: pd.DataFrame, pooled: pd.DataFrame, summary: pd.DataFrame | None = None, *,
                            comparisons: pd.DataFrame | None = None,
                            comparable: dict[str, bool] | None = None) -> dict[str, list[str]]:
-    """Per task, the sentences described in the module docstring."""
+    """Per task, the sentences on where the metrics' rankings disagree, each with its noise floor.
+
+    For each metric pair of :data:`PAIRS`: whether the best model and the top three agree, the rank
+    correlations, and for the highest-placed pair of models that swaps whether either metric's
+    preference is beyond noise; then whether the pooled AUPR and the mean AUPR over folds order the
+    models alike. A task whose models were scored on different rows gets a NOT COMPARABLE sentence
+    first; a task of one model, one sentence saying so.
+
+    Parameters
+    ----------
+    ranks : pandas.DataFrame
+        The models' ranks per task and metric (:func:`prspace.audit.inference.tables.rank_table`).
+    pooled : pandas.DataFrame
+        The pooled metrics (:func:`prspace.audit.pooled_metrics`).
+    summary : pandas.DataFrame, optional
+        The folds' summary (:func:`prspace.audit.fold_summary`): adds the pooled against the mean
+        AUPR over folds; None or empty: not said.
+    comparisons : pandas.DataFrame, optional
+        The paired comparisons of the models (the noise floor); None: each preference "was not tested".
+    comparable : dict of str to bool, optional
+        Per task: whether its models were scored on the same test rows.
+
+    Returns
+    -------
+    dict of str to list of str
+        Per task, in sorted order, its sentences.
+
+    See Also
+    --------
+    prspace.experiments.ranking.disagreement : The rank correlations and top-three test of a pair.
+    prspace.audit.AuditResult : Its ``sentences``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from prspace.audit import disagreement_sentences, pooled_metrics, prepare, resolve_columns
+    >>> from prspace.audit.inference.tables import rank_table
+    >>> df = pd.DataFrame({"model": ["a"] * 10 + ["b"] * 10, "y_true": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0] * 2,
+    ...                    "score": [10, 1, 2, 9, 8, 7, 6, 5, 4, 3] + [8, 7, 6, 10, 9, 5, 4, 3, 2, 1]})
+    >>> data, _ = prepare(df, resolve_columns(df.columns))
+    >>> pooled = pooled_metrics(data)
+    >>> sentences = disagreement_sentences(rank_table(pooled), pooled)
+    >>> print(sentences["all"][1])
+    AUPR and AUROC disagree on the best model: AUPR picks a, AUROC picks b; rank correlation Spearman -1.00, Kendall -1.00. Highest pair that swaps: AUPR's preference for a over b was not tested; AUROC's preference for b over a was not tested.
+    """
     tables = disagreement_tables(ranks) if ranks["model"].nunique() > 1 else {}
     out: dict[str, list[str]] = {}
     for task, r in ranks.groupby("task", sort=True):

@@ -58,13 +58,14 @@ and makes each pair a :class:`Finding`.  Per-model findings always name the mode
 The registry (:class:`Finding`, :class:`Context`, :func:`check`, :data:`CHECKS`) is
 :mod:`prspace.audit.report.finding_types`; the checks of the rows and the scores (``aupr-below-min`` to
 ``hard-scores``) are :mod:`prspace.audit.report.row_findings`, imported first so that they register
-first; the others are here, in the order above, beside the table in ``docs/audit.md``.
+first; the others are here, in the order above, beside the table in ``docs/audit.md`` (the text of
+``skew-varies-folds`` is :mod:`prspace.audit.report.skew_findings`'s).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -87,68 +88,23 @@ from prspace.audit.report.row_findings import (  # registers the first checks
     constant_models,
     inverted_models,
 )
+from prspace.audit.report.skew_findings import (
+    fold_skew_findings,
+    fold_skew_parts,
+    stratified_within_rounding,
+)
 from prspace.audit.report.tools import tools_by_estimator
 from prspace.experiments import ranking
 
 __all__ = ["CHECKS", "SEVERITIES", "SEVERITY", "Context", "Finding", "check", "constant_models", "find_issues",
-           "findings", "fold_skew_findings", "inverted_models", "names"]
+           "findings", "fold_skew_findings", "inverted_models", "names", "stratified_within_rounding"]
 
-
-def stratified_within_rounding(g: pd.DataFrame) -> bool:
-    """Every fold's positives lie within 1 of the stratified share ``P n_f / N`` of its model's positives.
-
-    A stratified split deals each class's rows out one by one, so fold f gets ``p_f = P / k + a`` positives
-    and ``q_f = Q / k + b`` negatives with ``|a|, |b| < 1``; then ``p_f - P n_f / N = (a Q - b P) / N`` lies
-    strictly between -1 and 1.  Folds within that band differ in skew by rounding alone, which no split can
-    avoid (e.g. 71 positives in 10 folds of 17 or 18 rows)."""
-    n = g["n_pos"].astype(float) + g["n_neg"].astype(float)
-    share = g.groupby("model")["n_pos"].transform("sum") / n.groupby(g["model"]).transform("sum")
-    return bool((np.abs(g["n_pos"].astype(float) - share * n) < 1.0 + 1e-9).all())
-
-
-def fold_skew_findings(folds: pd.DataFrame, *, skew_tolerance: float = 0.02,
-                       where: Callable[..., str] = lambda task, model=None: "" if model is None else f"model {model}",
-                       ) -> list[Finding]:
-    """``skew-varies-folds``: per task, the models whose folds' AUPR_MIN spread exceeds the tolerance,
-    unless the folds are stratified up to rounding (:func:`stratified_within_rounding`)."""
-    return findings("skew-varies-folds", _fold_skew(folds, skew_tolerance, where))
-
-
-def _fold_skew(folds: pd.DataFrame, skew_tolerance: float, where: Callable[..., str]) -> Iterator[tuple[str, str]]:
-    for task, g in folds.groupby("task", sort=True):
-        if "n_pos" in g.columns and stratified_within_rounding(g):
-            continue
-        spread = g.groupby("model")["aupr_min"].agg(lambda s: s.max() - s.min())
-        varying = sorted(spread.index[spread > skew_tolerance])
-        if not varying:
-            continue
-        gm = g[g["model"] == spread.idxmax()]
-        means = g.groupby("model")[["aupr", "aucnpr"]].mean().reset_index().assign(task=task)
-        flips = ranking.flipped_pairs(means, "aupr", "aucnpr", group="task", model="model")
-        consequence = "here averaging AUCNPR instead gives the same order of models"
-        if len(flips):
-            f = flips.iloc[0]
-            a1, a2 = compared(f["aupr_first"], f["aupr_second"])
-            c1, c2 = compared(f["aucnpr_first"], f["aucnpr_second"])
-            consequence = (
-                f"averaging AUCNPR instead reorders the models: {f['first']} beats {f['second']} by mean AUPR "
-                f"({a1} vs {a2}) but loses by mean AUCNPR ({c1} vs {c2})"
-                + (f", and {len(flips) - 1} more pair(s) swap" if len(flips) > 1 else ""))
-        every = len(varying) == spread.shape[0]
-        who = "every model's folds" if every else f"the folds of {names(varying)}"
-        pi_lo, pi_hi = compared(gm["pi"].min(), gm["pi"].max())
-        m_lo, m_hi = compared(gm["aupr_min"].min(), gm["aupr_min"].max())
-        yield where(task) if every else where(task, names(varying)), (
-            f"{who} differ in skew: pi from {pi_lo} to {pi_hi}, so AUPR_MIN from "
-            f"{m_lo} to {m_hi} (spread {fmt(spread.max())} > "
-            f"{skew_tolerance:g}); a mean of AUPR over these folds averages scores with different floors (Boyd "
-            f"et al. 2012, 4.1); {consequence}. Prefer the pooled AUPR or the mean AUCNPR")
 
 
 @check("skew-varies-folds", "warning")
 def skew_varies_folds(ctx: Context) -> Iterator[tuple[str, str]]:
     if len(ctx.folds):
-        yield from _fold_skew(ctx.usable_folds, ctx.skew_tolerance, ctx.where)
+        yield from fold_skew_parts(ctx.usable_folds, ctx.skew_tolerance, ctx.where)
 
 
 @check("skew-varies-tasks", "warning")
@@ -340,7 +296,39 @@ def estimators_spread(ctx: Context) -> Iterator[tuple[str, str]]:
 
 
 def find_issues(ctx: Context) -> list[Finding]:
-    """Every registered check, errors first, then warnings, then notes."""
+    """Run every registered check: the findings, errors first, then warnings, then notes.
+
+    The checks are those of :data:`CHECKS`, in the order they were registered (that of the module
+    docstring) within each severity.
+
+    Parameters
+    ----------
+    ctx : Context
+        The canonical data and the tables every check reads.
+
+    Returns
+    -------
+    list of Finding
+        Every finding, sorted by severity (:data:`SEVERITIES`).
+
+    See Also
+    --------
+    Context : What the checks read.
+    fold_skew_findings : One of the checks, on a per-fold table alone.
+    prspace.audit.audit : The audit, whose result holds its findings.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from prspace.audit import Context, find_issues, fold_metrics, pooled_metrics, prepare, resolve_columns
+    >>> from prspace.audit.inference.tables import estimator_table
+    >>> df = pd.DataFrame({"model": ["a"] * 6 + ["b"] * 6, "y_true": [1, 0, 1, 0, 0, 0] * 2,
+    ...                    "score": [0.9, 0.2, 0.6, 0.4, 0.3, 0.1, 0.1, 0.9, 0.2, 0.8, 0.7, 0.6]})
+    >>> data, _ = prepare(df, resolve_columns(df.columns))
+    >>> ctx = Context(data, pooled_metrics(data), fold_metrics(data), estimator_table(data), {"all": True}, {"n": 0})
+    >>> [(f.severity, f.code, f.where) for f in find_issues(ctx)][:3]
+    [('warning', 'worse-than-random', 'model b'), ('warning', 'below-always-positive', 'model b'), ('note', 'estimators-spread', 'model a')]
+    """
     out = [f for fn in CHECKS.values() for f in fn(ctx)]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(out, key=lambda f: order[f.severity])

@@ -101,7 +101,7 @@ def power_rates(population: Pair, null: World, metric: str, n_groups: int, shift
             "audit": real, "audit_se": se2}
 
 
-def band_coverage(world: World, n_groups: int, sims: int, n_resamples: int, seed: int, *,
+def band_coverage(world: World, n_groups: int, sims: int, n_boot: int, seed: int, *,
                   curves: tuple[str, ...] = ("roc", "pr", "prg"), grid_size: int = 20,
                   truth_groups: int = 50_000, level: float = 0.95) -> dict:
     """Per unit (``group``: :func:`~prspace.stats.bands.curve_bands` with ``groups``; ``row``: without) and
@@ -121,7 +121,7 @@ def band_coverage(world: World, n_groups: int, sims: int, n_resamples: int, seed
     for _ in range(sims):
         block = draw(world, n_groups, rng)
         for unit in ("group", "row"):
-            bands = curve_bands(block.y, block.scores[0], curves=curves, grids=grids, n_resamples=n_resamples,
+            bands = curve_bands(block.y, block.scores[0], curves=curves, grids=grids, n_boot=n_boot,
                                 level=level, rng=rng, groups=block.cluster if unit == "group" else None)
             for c in curves:
                 hit[unit, c].append((bands[c].lo <= true[c]) & (true[c] <= bands[c].hi))

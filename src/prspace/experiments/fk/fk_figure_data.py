@@ -168,7 +168,7 @@ def band_table(curves: Sequence[Curve], strata: Sequence[np.ndarray] | None = No
     for i, c in enumerate(curves):
         per = curve_bands(c.y_true, c.y_score, sample_weight=c.weight,
                           strata=None if strata is None else strata[i], curves=tuple(kinds),
-                          n_resamples=n_resamples, level=level, rng=rng)
+                          n_boot=n_resamples, level=level, rng=rng)
         for kind in kinds:
             parts.append(per[kind].rows(curve=i, label=c.label, kind=kind))
     if not parts:

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from prspace.core.defaults import N_BOOT
+from prspace.core.panels import learner_family
 from prspace.experiments.ranking.disagreement_summary import summarise_disagreement
 from prspace.experiments.ranking.ranks import (
     _check_columns,
@@ -206,6 +207,19 @@ def learner_winners(
 #: the columns of :func:`learner_winners`
 WINNER_COLUMNS = ["metric", "criterion", "n_learners", "n_tasks", "winner", "runner_up", "winner_value", "runner_up_value",
                   "margin", "n_tasks_flip", "flip_tasks"]
+
+
+def learner_families(metrics: pd.DataFrame) -> pd.Series:
+    """model id -> learner family (:func:`prspace.core.panels.learner_family` for local learners)."""
+    ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
+
+    def fam(name: str) -> str:
+        try:
+            return str(learner_family(name))
+        except Exception:  # an OpenML flow or a learner the panel does not know: its own family
+            return name
+
+    return pd.Series([fam(m) for m in ids], index=ids.to_numpy())
 
 
 def one_model_per_family(df: pd.DataFrame, families: pd.Series, *, model: str = "model_id") -> pd.DataFrame:

@@ -42,7 +42,7 @@ def skew_evidence(
       :func:`counterfactual_summary`), compared with the paper's share ``fk.<a>_<b>.top<k>`` and its
       margin (registry);
     * ``px.<a>_<b>.top<k>.at_paperlike_pi``: every task at the reference's median pi. A candidate:
-      :func:`prspace.verdicts.skew.shown_skew_evidence` keeps it only where its verdict differs from
+      :func:`prspace.verdicts.controlled_skew_step.shown_skew_evidence` keeps it only where its verdict differs from
       the distribution row's (else it says the same); this module decides nothing.
 
     No counterfactual row when ``own_reference`` (the reference population is the study's own
@@ -116,7 +116,7 @@ def skew_analysis(
     ``controlled_skew_counterfactual`` (:func:`counterfactual_summary`), ``disagreement_by_balance``
     (:func:`disagreement_by_balance` of the study's own per-task table ``observed``) and
     ``skew_evidence`` (:func:`prspace.experiments.skew.skew_evidence.skew_evidence`: every candidate row;
-    :func:`prspace.verdicts.skew.shown_skew_evidence` keeps the rows shown); every interval from the
+    :func:`prspace.verdicts.controlled_skew_step.shown_skew_evidence` keeps the rows shown); every interval from the
     same seed."""
     trend = skew_trend(per_task, tasks=tasks, n_boot=n_boot, seed=seed)
     cf = counterfactual_summary(cf_per_task, reference=reference, tasks=tasks, n_boot=n_boot, seed=seed)

@@ -5,14 +5,14 @@ Each function reads its rule's input files (``inputs``: role -> path or paths, t
 returns the :class:`~prspace.core.steps.StepOutput` that :func:`prspace.core.steps.write_step`
 writes; what each table shows and says is in :mod:`prspace.experiments.boyd.boyd_tables`:
 
-- :func:`theory_data_step`: the tables of Boyd Figures 1-4 (exact curves, no data);
-- :func:`paper_tables_step`: Boyd's Tables 3 and 2 checked against Theorem 2;
-- :func:`pr_prg_step`: Flach and Kull Figure 2 on one real model's scores of the study;
-- :func:`downsampling_report_step` / :func:`fold_skew_report_step`: sections 4.3 and 4.1 over the
+- :func:`boyd_theory_data_step`: the tables of Boyd Figures 1-4 (exact curves, no data);
+- :func:`boyd_paper_tables_step`: Boyd's Tables 3 and 2 checked against Theorem 2;
+- :func:`boyd_pr_prg_step`: Flach and Kull Figure 2 on one real model's scores of the study;
+- :func:`boyd_downsampling_report_step` / :func:`boyd_fold_skew_report_step`: sections 4.3 and 4.1 over the
   tasks' runs;
-- :func:`fold_skew_mechanism_step`: section 4.1 on one simulated model;
-- :func:`aggregation_step`: section 4.2 from the metrics table;
-- :func:`evidence_step`: one evidence row per claim (:mod:`prspace.experiments.boyd.boyd_evidence`).
+- :func:`boyd_fold_skew_mechanism_step`: section 4.1 on one simulated model;
+- :func:`boyd_aggregation_step`: section 4.2 from the metrics table;
+- :func:`boyd_evidence_step`: one evidence row per claim (:mod:`prspace.experiments.boyd.boyd_evidence`).
 
 The per-task runs (``prspace boyd downsample`` / ``fold-skew``:
 :func:`prspace.experiments.boyd.downsampling.task_runs`, :func:`prspace.experiments.boyd.fold_skew.task_runs`;
@@ -36,16 +36,16 @@ from prspace.experiments.boyd.boyd_evidence import DEFAULT_RESAMPLES, boyd_evide
 from prspace.experiments.boyd.boyd_theory_data import theory_tables
 
 __all__ = [
-    "aggregation_step",
-    "downsampling_report_step",
-    "evidence_step",
-    "fold_skew_mechanism_step",
-    "fold_skew_report_step",
-    "paper_tables_step",
-    "pr_prg_step",
+    "boyd_aggregation_step",
+    "boyd_downsampling_report_step",
+    "boyd_evidence_step",
+    "boyd_fold_skew_mechanism_step",
+    "boyd_fold_skew_report_step",
+    "boyd_paper_tables_step",
+    "boyd_pr_prg_step",
     "read_metrics",
     "read_runs",
-    "theory_data_step",
+    "boyd_theory_data_step",
 ]
 
 
@@ -73,34 +73,34 @@ class EvidenceInputs(TypedDict):
     fold_skew_runs: NotRequired[list[Path]]  # section 4.1 rows (likewise)
 
 
-def theory_data_step(inputs: NoInputs) -> StepOutput:
+def boyd_theory_data_step(inputs: NoInputs) -> StepOutput:
     """Step ``boyd_theory_data``: the tables of Boyd Figures 1-4 (:func:`prspace.experiments.boyd.boyd_theory_data.theory_tables`)."""
     tables = theory_tables()
     return StepOutput(figure_data=[(d, tables[d.name]) for d in R.STEP_BOYD_THEORY_DATA.figure_data])
 
 
-def paper_tables_step(inputs: NoInputs) -> StepOutput:
+def boyd_paper_tables_step(inputs: NoInputs) -> StepOutput:
     """Step ``boyd_paper_tables``: :func:`~prspace.experiments.boyd.boyd_tables.paper_tables_report`."""
     return bt.paper_tables_report()
 
 
-def pr_prg_step(inputs: StatusInputs, *, task: str, model: str, target_positives: int) -> StepOutput:
+def boyd_pr_prg_step(inputs: StatusInputs, *, task: str, model: str, target_positives: int) -> StepOutput:
     """Step ``boyd_pr_prg``: :func:`~prspace.experiments.boyd.boyd_tables.pr_prg_report` of the tasks' statuses."""
     return bt.pr_prg_report(inputs["status"], task=task, model=model, target_positives=target_positives)
 
 
-def downsampling_report_step(inputs: RunsInputs, *, study: str = "", criteria: str = "") -> StepOutput:
+def boyd_downsampling_report_step(inputs: RunsInputs, *, study: str = "", criteria: str = "") -> StepOutput:
     """Step ``boyd_downsampling_report``: :func:`~prspace.experiments.boyd.boyd_tables.downsampling_report`
     of the runs; ``criteria`` says how the tasks were chosen (the notes)."""
     return bt.downsampling_report(read_runs(inputs.get("runs", [])), study=study, criteria=criteria)
 
 
-def fold_skew_report_step(inputs: RunsInputs, *, study: str = "", criteria: str = "") -> StepOutput:
+def boyd_fold_skew_report_step(inputs: RunsInputs, *, study: str = "", criteria: str = "") -> StepOutput:
     """Step ``boyd_fold_skew_report``: :func:`~prspace.experiments.boyd.boyd_tables.fold_skew_report` of the runs."""
     return bt.fold_skew_report(read_runs(inputs.get("runs", [])), study=study, criteria=criteria)
 
 
-def fold_skew_mechanism_step(inputs: NoInputs, *, n_sim: int, seed: int) -> StepOutput:
+def boyd_fold_skew_mechanism_step(inputs: NoInputs, *, n_sim: int, seed: int) -> StepOutput:
     """Step ``boyd_fold_skew_mechanism``: :func:`~prspace.experiments.boyd.boyd_tables.fold_skew_mechanism_report`
     with ``n_sim`` simulations per model (2 to 2000)."""
     if not 2 <= n_sim <= 2000:
@@ -110,14 +110,14 @@ def fold_skew_mechanism_step(inputs: NoInputs, *, n_sim: int, seed: int) -> Step
     return bt.fold_skew_mechanism_report(n_sim=n_sim, seed=seed)
 
 
-def aggregation_step(inputs: MetricsInputs, *, learner: str, skew_groups: int, study: str = "") -> StepOutput:
+def boyd_aggregation_step(inputs: MetricsInputs, *, learner: str, skew_groups: int, study: str = "") -> StepOutput:
     """Step ``boyd_aggregation``: :func:`~prspace.experiments.boyd.boyd_tables.aggregation_report` of the
     metrics table, ``skew_groups`` equal-size groups of tasks by pi."""
     return bt.aggregation_report(read_metrics(inputs["metrics"]), learner=learner, skew_groups=skew_groups,
                                  study=study)
 
 
-def evidence_step(inputs: EvidenceInputs, *, learner: str, n_resamples: int, seed: int, max_pi: float,
+def boyd_evidence_step(inputs: EvidenceInputs, *, learner: str, n_resamples: int, seed: int, max_pi: float,
                   min_positives: int, downsampling_scope: str) -> StepOutput:
     """Step ``boyd_evidence``: :func:`evidence_from_files`; a role
     left out (its experiment off, or no task qualified) gives none of its rows. ``max_pi``,

@@ -22,11 +22,10 @@ import pandas as pd
 from prspace.core import registry as R
 from prspace.core.contracts import read_metrics_table
 from prspace.core.errors import InputError
-from prspace.core.panels import learner_family
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments import ranking as RANKING
 
-__all__ = ["RankInputs", "learner_families", "rank_step", "scorecard_markdown", "source_label", "summary_markdown"]
+__all__ = ["RankInputs", "rank_step", "scorecard_markdown", "source_label", "summary_markdown"]
 
 log = logging.getLogger(__name__)
 
@@ -138,19 +137,6 @@ def scorecard_rows(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def learner_families(metrics: pd.DataFrame) -> pd.Series:
-    """model id -> learner family (:func:`prspace.core.panels.learner_family` for local learners)."""
-    ids = pd.Series(sorted(metrics["model_id"].astype(str).unique()))
-
-    def fam(name: str) -> str:
-        try:
-            return str(learner_family(name))
-        except Exception:  # an OpenML flow or a learner the panel does not know: its own family
-            return name
-
-    return pd.Series([fam(m) for m in ids], index=ids.to_numpy())
-
-
 class RankInputs(TypedDict):
     """The inputs of step ``rank``: the study's metrics and task tables, the noise floor's tables (per task
     and metric, per task and pair) and, in an OpenML study, the self-check summary (added to the scorecard)."""
@@ -206,7 +192,7 @@ def rank_step(inputs: RankInputs, *, metrics: Sequence[str], n_boot: int, seed: 
     lnote = ("Learners ranked across tasks by their mean metric (Boyd et al. 2012, sec. 4.2): "
              "rank_mean_<m> = rank by the mean over tasks (1 = best); mean_rank_<m> = mean within-task rank. "
              f"Only learners present in at least {learner_min_share:.0%} of the tasks. Source: {source}.")
-    sens = RANKING.panel_sensitivity(table, learner_families(table), rank_by, tasks=tasks, n_boot=n_boot, seed=seed)
+    sens = RANKING.panel_sensitivity(table, RANKING.learner_families(table), rank_by, tasks=tasks, n_boot=n_boot, seed=seed)
     log.info("%d tasks, %d models ranked by %s", ranks["task_id"].nunique(), len(ranks), ", ".join(rank_by))
     return StepOutput(
         tables=[

@@ -9,7 +9,7 @@ The procedure (stated once here, and in ``docs/audit.md``, section "Curve bands"
 
 1. **One sort.**  The scores are sorted once (:func:`tie_groups`, ``np.unique``'s numbers): every row gets its tie group
    (group 0 = highest score).  Tied scores are one operating point.
-2. **Resamples as counts.**  ``n_resamples`` stratified bootstrap resamples of the rows, drawn
+2. **Resamples as counts.**  ``n_boot`` stratified bootstrap resamples of the rows, drawn
    by :class:`prspace.stats.resampling.StratumSampler` as counts per row; strata are the classes
    (crossed with ``strata``, e.g. folds, when given), so every resample keeps each stratum's
    class counts, as pROC's default ``boot.stratified = TRUE``.  A resample's counts (times the
@@ -103,6 +103,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from prspace.core.defaults import renamed_keyword, resolve_n_boot
 from prspace.core.errors import InputError
 from prspace.metrics.labels import default_positives
 from prspace.stats.bands.band_draws import (  # noqa: F401 - the private draws: read (and replaced) here by the tests
@@ -316,9 +317,9 @@ def _band(curve: str, grid: np.ndarray, est: np.ndarray, reps: np.ndarray, level
 def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | None = None,
                 strata: ArrayLike | None = None, curves: tuple[str, ...] = ("roc", "pr", "prg"),
                 grids: dict[str, ArrayLike] | None = None, grid_size: int = DEFAULT_GRID_SIZE,
-                n_resamples: int = 1000, level: float = 0.95,
+                n_boot: int | None = None, level: float = 0.95,
                 rng: np.random.Generator | int | None = 0, groups: ArrayLike | None = None,
-                tied: bool = False) -> dict[str, CurveBand]:
+                tied: bool = False, n_resamples: int | None = None) -> dict[str, CurveBand]:
     """Pointwise and simultaneous bootstrap bands of one model's curves (module docstring).
 
     ``y``: 0/1 or bool labels (1 = positive); ``scores``: higher means more positive;
@@ -328,26 +329,28 @@ def curve_bands(y: ArrayLike, scores: ArrayLike, *, sample_weight: ArrayLike | N
     (default :func:`default_grid` with ``grid_size``); ``rng``: a Generator or a seed; ``groups``:
     optional group (patient, subject, site) per row: whole groups are resampled, within ``strata``
     where every group lies in one (module docstring, "Grouped rows"); without, bit for bit as before.
-    ``tied``: draw tied scores' counts per cell (module docstring, "Tied scores"), and many distinct scores' in two
+    ``n_boot``: bootstrap resamples (default :data:`prspace.core.defaults.N_BOOT`; ``n_resamples``, its former
+    name, is deprecated: a :class:`FutureWarning`).  ``tied``: draw tied scores' counts per cell (module docstring, "Tied scores"), and many distinct scores' in two
     stages (from :data:`BLOCK_MIN_ROWS` rows, "Many distinct scores"): the audit's bands; off, the rows are drawn as
     before, bit for bit (the studies' Figure 5 keeps its numbers).
     Returns curve -> :class:`CurveBand`.  Bad input raises :class:`~prspace.core.errors.InputError`.
     """
+    n_boot = renamed_keyword(n_boot, n_resamples, new_name="n_boot", old_name="n_resamples", where="curve_bands()")
     return handed_bands([y, scores, sample_weight, strata, groups], curves=curves, grids=grids, grid_size=grid_size,
-                        n_resamples=n_resamples, level=level, rng=rng, tied=tied)
+                        n_boot=resolve_n_boot(n_boot), level=level, rng=rng, tied=tied)
 
 
 def handed_bands(rows: list, *, curves: tuple[str, ...] = ("roc", "pr", "prg"),
                  grids: dict[str, ArrayLike] | None = None, grid_size: int = DEFAULT_GRID_SIZE,
-                 n_resamples: int = 1000, level: float = 0.95, rng: np.random.Generator | int | None = 0,
+                 n_boot: int, level: float = 0.95, rng: np.random.Generator | int | None = 0,
                  tied: bool = False) -> dict[str, CurveBand]:
     """:func:`curve_bands` of ``rows`` = ``[y, scores, sample_weight, strata, groups]`` handed over by their only
     holder: the list is emptied once they are checked, and each array is let go as soon as no later step reads it
     (the scores after the one sort, the weights once the draws need them no more), so that arrays only the list
     referred to are freed while the resamples are drawn (the audit's bands of 10^6 rows,
     :func:`prspace.audit.inference.audit_bands.start_ahead`, beside the audit's own arrays).  The same bands."""
-    grid = _grids(curves, grids, grid_size, n_resamples, level)
-    n_resamples = int(n_resamples)
+    grid = _grids(curves, grids, grid_size, n_boot, level)
+    n_boot = int(n_boot)
     yb, s, w, code, cluster = _inputs(*rows)
     rows.clear()
     group = tie_groups(s)  # the one sort: tie group, 0 = highest
@@ -363,7 +366,7 @@ def handed_bands(rows: list, *, curves: tuple[str, ...] = ("roc", "pr", "prg"),
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     parts = [group, yb, w, code, cluster]
     del group, yb, w, code, cluster
-    reps = _replicates(parts, grid, curves, n_resamples, gen, tied=tied)
+    reps = _replicates(parts, grid, curves, n_boot, gen, tied=tied)
     return {c: _band(c, grid[c], est[c], reps[c], float(level)) for c in curves}
 
 
@@ -382,7 +385,7 @@ def tie_groups(s: np.ndarray) -> np.ndarray:
     return group
 
 
-def _grids(curves: tuple[str, ...], grids: dict[str, ArrayLike] | None, grid_size: int, n_resamples: int,
+def _grids(curves: tuple[str, ...], grids: dict[str, ArrayLike] | None, grid_size: int, n_boot: int,
            level: float) -> dict[str, np.ndarray]:
     """:func:`curve_bands`' options checked; each curve's grid (given, or :func:`default_grid`)."""
     for c in curves:
@@ -391,8 +394,8 @@ def _grids(curves: tuple[str, ...], grids: dict[str, ArrayLike] | None, grid_siz
         raise InputError("curves is empty; ask for any of roc, pr, prg")
     if not 0.0 < float(level) < 1.0:
         raise InputError(f"level must lie strictly between 0 and 1, got {level!r}")
-    if int(n_resamples) != n_resamples or int(n_resamples) < 2:
-        raise InputError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
+    if int(n_boot) != n_boot or int(n_boot) < 2:
+        raise InputError(f"n_boot must be an integer >= 2, got {n_boot!r}")
     grids = grids or {}
     unknown = set(grids) - set(CURVES)
     if unknown:
@@ -401,7 +404,7 @@ def _grids(curves: tuple[str, ...], grids: dict[str, ArrayLike] | None, grid_siz
             for c in curves}
 
 
-def _replicates(parts: list, grid: dict[str, np.ndarray], curves: tuple[str, ...], n_resamples: int,
+def _replicates(parts: list, grid: dict[str, np.ndarray], curves: tuple[str, ...], n_boot: int,
                 gen: np.random.Generator, *, tied: bool) -> dict[str, np.ndarray]:
     """Step 2 and the curves of every resample (module docstring): by groups, by tie cells, in two stages, or by
     rows, as :func:`curve_bands` chooses.  ``parts``: ``[group, yb, w, code, cluster]`` handed over (emptied
@@ -413,20 +416,20 @@ def _replicates(parts: list, grid: dict[str, np.ndarray], curves: tuple[str, ...
     if code is None:  # one stratum: code 0 (2 * code + yb is the class)
         code = np.zeros(n, dtype=np.int64) if cluster is not None else None
     if cluster is not None:
-        return _grouped_replicates(2 * group + yb, w, cluster, code, size, grid, curves, n_resamples, gen)
+        return _grouped_replicates(2 * group + yb, w, cluster, code, size, grid, curves, n_boot, gen)
     stratum = yb.astype(np.int64) if code is None else 2 * code + yb
     del code
     unit = bool(np.all(w == 1.0))
     if tied and unit and size * TIED_ROWS <= n:  # many rows per tie group: the stratum counts per tie group at once
-        return _tied_replicates(2 * group + yb, stratum, size, grid, curves, n_resamples, gen)
+        return _tied_replicates(2 * group + yb, stratum, size, grid, curves, n_boot, gen)
     if tied and unit and n >= BLOCK_MIN_ROWS and size // 2 >= BLOCK_MIN_GROUPS:  # many distinct scores
         del w
         if n < TREE_MIN_ROWS:
-            return _block_replicates(group, yb, stratum, grid, curves, n_resamples, gen)
+            return _block_replicates(group, yb, stratum, grid, curves, n_boot, gen)
         cells = _tree_cells(group, yb, stratum)
         del group, yb, stratum  # the descent reads the cells' arrays only
-        return _tree_draws(cells, grid, curves, n_resamples, gen)
-    return _row_replicates(2 * group + yb, w, stratum, size, grid, curves, n_resamples, gen, unit=unit)
+        return _tree_draws(cells, grid, curves, n_boot, gen)
+    return _row_replicates(2 * group + yb, w, stratum, size, grid, curves, n_boot, gen, unit=unit)
 
 
 #: Unit weights and at least this many rows per (tie group, class) cell on average: the resamples are drawn as

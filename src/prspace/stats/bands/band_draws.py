@@ -9,21 +9,22 @@ import numpy as np
 
 from prspace.core.errors import InputError
 from prspace.stats.bands.curve_kernels import _KERNELS, _ROW_KERNELS, _prg_rows, _search_rows
+from prspace.stats.bands.tree_draws import _draw_in_cells
 from prspace.stats.replicates import cluster_strata
 from prspace.stats.resampling import StratumSampler
 
 
 def _row_replicates(key: np.ndarray, w: np.ndarray, stratum: np.ndarray, size: int, grid: dict[str, np.ndarray],
-                    curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator, *,
+                    curves: tuple[str, ...], n_boot: int, gen: np.random.Generator, *,
                     unit: bool) -> dict[str, np.ndarray]:
     """Step 2 by rows (module docstring): each resample's rows drawn within their strata
     (:class:`~prspace.stats.resampling.StratumSampler`), their counts (times the weights) summed per tie group
     and class."""
     sampler = StratumSampler(stratum, gen)
     key_o, w_o = key[sampler.order], w[sampler.order]
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
     tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
-    for b in range(n_resamples):
+    for b in range(n_boot):
         if unit:  # whole counts, exact in any order: each row's draws counted, then summed per key in row order
             g = np.bincount(key_o, weights=np.bincount(sampler.draws(), minlength=key_o.size), minlength=size).reshape(-1, 2)
         else:
@@ -36,18 +37,18 @@ def _row_replicates(key: np.ndarray, w: np.ndarray, stratum: np.ndarray, size: i
 
 
 def _tied_replicates(key: np.ndarray, stratum: np.ndarray, size: int, grid: dict[str, np.ndarray],
-                     curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                     curves: tuple[str, ...], n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """The replicates of step 2 when the scores hold few distinct values (ties): drawing ``n_s`` rows with
     replacement from a stratum of ``n_s`` rows gives each (tie group, class) cell of the stratum a count
     that is, jointly, multinomial(``n_s``, the cells' shares of the stratum), so the counts per cell are
     drawn directly (``Generator.multinomial``, all resamples of a stratum at once): the same bootstrap
     distribution as drawing the rows, at a cost in the cells, not the rows (another random stream)."""
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
     cells = [np.unique(key[stratum == s], return_counts=True) for s in np.unique(stratum)]
     chunk = max(1, 4_000_000 // size)  # the draws' chunks: another chunk would be another stream
     count = np.int32 if key.size < 2**31 else np.int64  # a cell's count is at most the rows
-    for b0 in range(0, n_resamples, chunk):
-        m = min(chunk, n_resamples - b0)
+    for b0 in range(0, n_boot, chunk):
+        m = min(chunk, n_boot - b0)
         g = np.zeros((m, size), dtype=count)
         filled = np.zeros(size, dtype=bool)
         for k, n in cells:
@@ -76,18 +77,18 @@ KERNEL_ROWS = 128
 
 
 def _grouped_replicates(key: np.ndarray, w: np.ndarray, cluster: np.ndarray, code: np.ndarray, size: int,
-                        grid: dict[str, np.ndarray], curves: tuple[str, ...], n_resamples: int,
+                        grid: dict[str, np.ndarray], curves: tuple[str, ...], n_boot: int,
                         gen: np.random.Generator) -> dict[str, np.ndarray]:
     """The replicates of the cluster bootstrap (module docstring, "Grouped rows"): per resample the
     groups' multinomial counts within their strata, each row weighted by its group's count; resamples
     left with one class dropped."""
     gstrat, _ = cluster_strata(cluster, code)
     sampler = StratumSampler(gstrat, gen)
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
     tp0, fp0 = np.zeros(size // 2 + 1), np.zeros(size // 2 + 1)
     per = np.empty(gstrat.size)
-    kept = np.ones(n_resamples, dtype=bool)
-    for b in range(n_resamples):
+    kept = np.ones(n_boot, dtype=bool)
+    for b in range(n_boot):
         per[sampler.order] = sampler.counts()  # the counts come in stratum order
         g = np.bincount(key, weights=per[cluster] * w, minlength=size).reshape(-1, 2)
         np.cumsum(g[:, 1], out=tp0[1:])
@@ -130,7 +131,7 @@ def _crossings(curve: str, tp: np.ndarray, fp: np.ndarray, grid: np.ndarray) -> 
 
 
 def _block_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, grid: dict[str, np.ndarray],
-                      curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                      curves: tuple[str, ...], n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """Step 2 of the audit's bands on many distinct scores, in two stages, drawing the same bootstrap as the rows
     (another random stream; module docstring, "Many distinct scores").  The tie groups (score order) are cut into
     blocks of about :func:`_block_sizes` rows; a stratum's rows drawn with replacement give its (block) cells
@@ -161,10 +162,10 @@ def _block_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gr
     cell_start = np.r_[0, np.cumsum(cell_size)[:-1]]
     s_pos = np.array([bool(yb[s_code == k][0]) for k in range(n_s)])  # each stratum's class
     s_rows = cell_size.reshape(n_s, nb).sum(axis=1)
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
-    chunk = max(1, min(n_resamples, BLOCK_CHUNK))
-    for b0 in range(0, n_resamples, chunk):
-        m = min(chunk, n_resamples - b0)
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
+    chunk = max(1, min(n_boot, BLOCK_CHUNK))
+    for b0 in range(0, n_boot, chunk):
+        m = min(chunk, n_boot - b0)
         counts = np.empty((m, n_s, nb), dtype=np.int64)
         for k in range(n_s):
             counts[:, k, :] = gen.multinomial(int(s_rows[k]), cell_size[k * nb:(k + 1) * nb] / s_rows[k], size=m)
@@ -176,20 +177,9 @@ def _block_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, gr
         np.cumsum(fp_blk, axis=1, out=fp_end[:, 1:])
         hit = _hit_rows(tp_end, fp_end, grid, curves)
         rr, hb = np.nonzero(hit)  # the hit blocks, resample by resample
-        width = bend[hb] - bstart[hb]
-        shift = np.r_[0, np.cumsum(width)[:-1]] - bstart[hb]  # tie group -> its place among all the hit blocks'
-        tp_in = np.zeros(int(width.sum()))
-        fp_in = np.zeros(tp_in.size)
-        for k in range(n_s):  # the rows drawn in the stratum's cells hit: uniform within each (all resamples at once)
-            cnt = counts[rr, k, hb]
-            cells = k * nb + hb
-            u = gen.random(int(cnt.sum()))
-            u *= np.repeat(cell_size[cells], cnt)
-            pos = u.astype(np.int64)
-            pos += np.repeat(cell_start[cells], cnt)
-            local = g_sorted[pos]
-            local += np.repeat(shift, cnt)
-            (tp_in if s_pos[k] else fp_in)[:] += np.bincount(local, minlength=tp_in.size)
+        # the rows drawn in the strata's cells hit: uniform within each (all resamples at once)
+        tp_in, fp_in = _draw_in_cells(counts[rr, :, hb].T, hb, bstart, bend, cell_size, cell_start, g_sorted, s_pos,
+                                      gen)
         del counts
         tp0, fp0, last = _compact_rows(tp_blk, fp_blk, hit, bstart, bend, tp_in, fp_in)
         for c in curves:

@@ -23,6 +23,33 @@ def _search_values(curve: str, tp: np.ndarray, fp: np.ndarray, p: float, nn: flo
     return np.where(last, 1.0, rg)
 
 
+def _draw_in_cells(counts: np.ndarray, at: np.ndarray, bstart: np.ndarray, bend: np.ndarray, size: np.ndarray,
+                   start: np.ndarray, g_sorted: np.ndarray, s_pos: np.ndarray, gen: np.random.Generator
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The second stage of the two-stage draws (:func:`_tree_replicates`' leaves and
+    :func:`~prspace.stats.bands.band_draws._block_replicates`' blocks alike): given a cell's count, the rows drawn
+    in it are that many uniform draws from its rows.  ``at`` the cells' leaves (or blocks), as many as their
+    resamples, in order; ``counts`` (strata, ``at.size``) each stratum's draws in them; ``size``, ``start`` per
+    (stratum, leaf) cell its rows and where they start in ``g_sorted`` (each row's tie group, the rows in (stratum,
+    tie group) order); ``s_pos`` each stratum's class.  Returns the positives and negatives drawn per tie group of
+    those leaves (in order: their first tie group ``bstart``, one past their last ``bend``), all at once."""
+    n_s, nb = counts.shape[0], bstart.size
+    width = bend[at] - bstart[at]
+    shift = np.r_[0, np.cumsum(width)[:-1]] - bstart[at]  # tie group -> its place among these leaves'
+    tp_in, fp_in = np.zeros(int(width.sum())), np.zeros(int(width.sum()))
+    for k in range(n_s):
+        c = counts[k]
+        cells = k * nb + at
+        u = gen.random(int(c.sum()))
+        u *= np.repeat(size[cells], c)
+        pos = u.astype(np.int64)
+        pos += np.repeat(start[cells], c)
+        local = g_sorted[pos]
+        local += np.repeat(shift, c)
+        (tp_in if s_pos[k] else fp_in)[:] += np.bincount(local, minlength=tp_in.size)
+    return tp_in, fp_in
+
+
 def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarray, bend: np.ndarray,
                  grid: dict[str, np.ndarray], curves: tuple[str, ...], left_counts, leaf_counts
                  ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -122,13 +149,13 @@ def _tree_points(m: int, prefix: np.ndarray, s_pos: np.ndarray, bstart: np.ndarr
 
 
 def _tree_replicates(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray, grid: dict[str, np.ndarray],
-                     curves: tuple[str, ...], n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                     curves: tuple[str, ...], n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """Step 2 of the audit's bands on many distinct scores (module docstring, "Many distinct scores"): the tie
     groups cut into leaves of about :data:`LEAF_ROWS` rows, a stratum's draws split between the two halves of a
     node by a binomial with the halves' shares of its rows (the row draws' distribution), only where a point the
     kernels read lies (:func:`_tree_points`), and in a leaf holding one the rows drawn uniformly within it:
     :func:`_tree_draws` on :func:`_tree_cells`."""
-    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_resamples, gen)
+    return _tree_draws(_tree_cells(group, yb, stratum), grid, curves, n_boot, gen)
 
 
 def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[str, np.ndarray]:
@@ -171,11 +198,10 @@ def _tree_cells(group: np.ndarray, yb: np.ndarray, stratum: np.ndarray) -> dict[
 
 
 def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curves: tuple[str, ...],
-                n_resamples: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
+                n_boot: int, gen: np.random.Generator) -> dict[str, np.ndarray]:
     """The resamples of :func:`_tree_replicates` on the tree of :func:`_tree_cells`."""
     bstart, bend, size, start, g_sorted, prefix, s_pos = (cells[k] for k in ("bstart", "bend", "size", "start",
                                                                             "g_sorted", "prefix", "s_pos"))
-    n_s, nb = prefix.shape[0], prefix.shape[1] - 1
 
     def left_counts(k, node, lo, mid, hi, count):
         rows = prefix[k, hi] - prefix[k, lo]
@@ -183,24 +209,11 @@ def _tree_draws(cells: dict[str, np.ndarray], grid: dict[str, np.ndarray], curve
         return gen.binomial(count, share)
 
     def leaf_counts(res, at, counts):
-        width = bend[at] - bstart[at]
-        shift = np.r_[0, np.cumsum(width)[:-1]] - bstart[at]  # tie group -> its place among these leaves'
-        tp_in, fp_in = np.zeros(int(width.sum())), np.zeros(int(width.sum()))
-        for k in range(n_s):
-            c = counts[k]
-            cells = k * nb + at
-            u = gen.random(int(c.sum()))
-            u *= np.repeat(size[cells], c)
-            pos = u.astype(np.int64)
-            pos += np.repeat(start[cells], c)
-            local = g_sorted[pos]
-            local += np.repeat(shift, c)
-            (tp_in if s_pos[k] else fp_in)[:] += np.bincount(local, minlength=tp_in.size)
-        return tp_in, fp_in
+        return _draw_in_cells(counts, at, bstart, bend, size, start, g_sorted, s_pos, gen)
 
-    reps = {c: np.empty((n_resamples, grid[c].size)) for c in curves}
-    for b0 in range(0, n_resamples, TREE_CHUNK):
-        m = min(TREE_CHUNK, n_resamples - b0)
+    reps = {c: np.empty((n_boot, grid[c].size)) for c in curves}
+    for b0 in range(0, n_boot, TREE_CHUNK):
+        m = min(TREE_CHUNK, n_boot - b0)
         for r, (tp0, fp0) in enumerate(_tree_points(m, prefix, s_pos, bstart, bend, grid, curves, left_counts,
                                                     leaf_counts)):
             for c in curves:

@@ -1,6 +1,9 @@
 """Arithmetic with the same bits on every x86-64 machine, whatever BLAS kernel, thread count or SIMD loops numpy picks
 (issue 60: "the same bytes on every x86-64 machine"): exact products of counts with real columns, a fixed-order
-weighted sum, and ``log``, ``atanh`` and ``tanh`` from IEEE 754's correctly rounded operations.
+weighted sum, and ``log``, ``log1p``, ``atanh`` and ``tanh`` from IEEE 754's correctly rounded operations.
+The metrics' areas take their ``log1p`` from here (:mod:`prspace.metrics._kernel`), the resampling engines of
+:mod:`prspace.stats` the rest; it lives in ``metrics/`` (which imports nothing else of prspace) so that the log
+series is written once for both (issue 79).
 
 **Products of counts.** A matrix product through BLAS adds its terms in an order, and with or without fused
 multiply-adds, that the kernel chooses (OpenBLAS picks one per CPU: Haswell, SkylakeX, Zen, ...), so its last bits follow the machine. The
@@ -26,13 +29,14 @@ element-wise loops, which never fuse a multiply and an add: the same operations 
 
 * :func:`log`: ``x = m 2**e`` with ``m`` in ``[sqrt(1/2), sqrt(2))``, ``log m = 2 atanh(s)``, ``s = (m - 1) / (m + 1)``
   (``|s| <= 0.172``) by its series to ``s**21``, plus ``e log 2`` (``log 2`` split in two parts);
-* :func:`atanh`: its series to ``r**19`` for ``|r| <= 1/8``, else ``(log1p(r) - log(1 - r)) / 2`` (``log1p`` from
-  :func:`log` with Goldberg's correction);
+* :func:`log1p`: ``log(1 + x)`` as :func:`log` of ``u = 1 + x`` rounded, with Goldberg's correction
+  ``(x - (u - 1)) / u``; ``-1``, ``inf``, NaN and ``+-0`` as the C standard fixes them;
+* :func:`atanh`: its series to ``r**19`` for ``|r| <= 1/8``, else ``(log1p(r) - log(1 - r)) / 2``;
 * :func:`tanh`: ``expm1(2z) / (expm1(2z) + 2)``, ``expm1`` by its series for ``|x| <= 1/2`` and otherwise
   ``exp(x) - 1`` with ``x = k log 2 + r``, ``|r| <= log(2) / 2``, ``exp(r)`` by its series to ``r**20``.
 
 Accuracy: within 4 ulps of numpy's own functions over their ranges, and ``tanh(atanh(r)) = r`` within 4e-16
-(``tests/core/test_same_bits.py``).  The series' coefficients are float64 constants computed once from exact
+(``tests/metrics/test_same_bits.py``).  The series' coefficients are float64 constants computed once from exact
 fractions.
 """
 
@@ -42,7 +46,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["atanh", "column_slices", "count_product", "fixed_order_matvec", "log", "tanh"]
+__all__ = ["atanh", "column_slices", "count_product", "fixed_order_matvec", "log", "log1p", "tanh"]
 
 #: Significand bits of a float64.
 _MANT = 53
@@ -88,8 +92,8 @@ def count_product(c: np.ndarray, M: np.ndarray, *, check: bool = True,
     >>> import numpy as np
     >>> c = np.array([[2.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
     >>> M = np.array([[0.1], [0.2], [0.3]])
-    >>> count_product(c, M).ravel().tolist() == [0.5, 0.6000000000000001]
-    True
+    >>> count_product(c, M).ravel().tolist()  # the exact sums rounded once (0.1 + 0.2 + 0.3 is 0.6000000000000001)
+    [0.5, 0.6]
     """
     c = np.asarray(c, dtype=np.float64)
     M = np.asarray(M, dtype=np.float64)
@@ -172,11 +176,26 @@ def log(x: np.ndarray) -> np.ndarray:
     return ef.reshape(x.shape)[()]
 
 
-def _log1p_of(a: np.ndarray) -> np.ndarray:
-    """``log(1 + a)`` for ``a`` in ``[0, 1)``: ``u = 1 + a`` rounded, corrected by ``(a - (u - 1)) / u`` (the rounding
-    error of ``u``, exact, over ``u``: Goldberg's log1p)."""
-    u = 1.0 + a
-    return log(u) + (a - (u - 1.0)) / u
+def log1p(x: np.ndarray) -> np.ndarray:
+    """``log(1 + x)`` for ``x > -1`` (``np.log1p`` is the C library's loop, whose FMA and SSE2 forms differ in one
+    last bit in a thousand, or SVML's on AVX-512): ``u = 1 + x`` rounded, its :func:`log`, corrected by
+    ``(x - (u - 1)) / u`` (the rounding error of ``u``, exact, over ``u``: Goldberg's log1p).  Within 4 ulps of
+    ``np.log1p``; -1, inf, NaN and +-0 as the C standard fixes them (``np.log1p``'s values there).
+
+    >>> import numpy as np
+    >>> abs(float(log1p(np.array([1e-10]))[0]) - 9.9999999995e-11) < 1e-25
+    True
+    """
+    shape, x = np.shape(x), np.atleast_1d(np.asarray(x, dtype=np.float64))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # the values -1, inf, NaN: below
+        u = 1.0 + x
+        out = log(u)
+        out += (x - (u - 1.0)) / u  # u - 1 is exact for u >= 1/2; below it u = 1 + x is exact and the term 0
+    odd = ~(np.isfinite(u) & (u > 0.0)) | (x == 0.0)  # +-0: itself
+    if odd.any():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[odd] = np.log1p(x[odd])
+    return out.reshape(shape)[()]
 
 
 def atanh(r: np.ndarray) -> np.ndarray:
@@ -195,7 +214,7 @@ def atanh(r: np.ndarray) -> np.ndarray:
     if rest.any():
         b = a[rest]
         with np.errstate(divide="ignore", invalid="ignore"):
-            v = 0.5 * (_log1p_of(np.minimum(b, 1.0)) - log(1.0 - b))  # 1 - b exact (Sterbenz) for b >= 1/2
+            v = 0.5 * (log1p(np.minimum(b, 1.0)) - log(1.0 - b))  # 1 - b exact (Sterbenz) for b >= 1/2
             v = np.where(b == 1.0, np.inf, np.where(b > 1.0, np.nan, v))
         out[rest] = v
     return np.copysign(out, r)[()]

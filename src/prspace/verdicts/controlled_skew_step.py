@@ -1,16 +1,27 @@
-"""Step ``controlled_skew``: what it writes for a study, with the tables' titles and notes.
+"""Step ``controlled_skew``: what it writes for a study, with the tables' titles and notes, and which of the
+skew counterfactual's evidence rows it shows.
 
 :func:`skew_report` runs :mod:`prspace.experiments.skew.controlled_skew` over every task with
 predictions (its negatives reweighted to each target pi, and to the reference population's pi for
 the counterfactual) and returns the per-task tables and every result table with its title and
 note: the summary per metric pair and target pi (``R.CONTROLLED_SKEW``), the study's observed
 disagreement per bin of pi and of positives (``R.CONTROLLED_SKEW_OBSERVED``), the trend, the
-counterfactual, the disagreement by balance level and the evidence rows; :func:`controlled_skew_step`
-is the step (``prspace step controlled_skew``).
+counterfactual, the disagreement by balance level and the evidence rows.
+
+Which evidence rows a study shows is a choice by verdict, so it is made here and not in
+:mod:`prspace.experiments.skew.skew_evidence` (the analyses write rows; only :mod:`prspace.verdicts`
+decides what a row means). The counterfactual has two variants per metric pair and k: the study's tasks
+moved to the reference suite's pi *distribution* (``px.<a>_<b>.top<k>.at_paperlike_pi_distribution``,
+always shown) and to its *median* pi (``px.<a>_<b>.top<k>.at_paperlike_pi``), shown only where its verdict
+(:func:`prspace.verdicts.rule.apply_rule`) differs from the distribution row's: else it says the same
+(:func:`shown_skew_evidence`). :func:`controlled_skew_step` is the step (``prspace step controlled_skew``):
+it lives in ``verdicts/`` rather than ``experiments/steps/`` because it calls the decision rule, which the
+layers (docs/architecture.md) put above ``experiments``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,10 +34,27 @@ from prspace.core.contracts import ok_predictions, ok_statuses
 from prspace.core.errors import InputError
 from prspace.core.steps import StepOutput, TableOut
 from prspace.experiments.skew import controlled_skew as CS
+from prspace.verdicts.rule import apply_rule
 
-__all__ = ["ControlledSkewInputs", "controlled_skew_step", "skew_report"]
+__all__ = ["ControlledSkewInputs", "controlled_skew_step", "shown_skew_evidence", "skew_report"]
 
 log = logging.getLogger(__name__)
+
+#: Suffix of the distribution variant's claim id, appended to the median variant's.
+DISTRIBUTION_SUFFIX = "_distribution"
+MEDIAN_SUFFIX = ".at_paperlike_pi"
+
+
+def shown_skew_evidence(evidence: pd.DataFrame) -> pd.DataFrame:
+    """``evidence`` (:func:`prspace.experiments.skew.skew_evidence.skew_evidence`) without the median
+    variants whose verdict equals their distribution variant's; a median row without a distribution
+    row stays. Order and values of the kept rows unchanged."""
+    if not len(evidence):
+        return evidence
+    verdict = dict(zip(evidence["claim_id"], apply_rule(evidence)["verdict"], strict=True))
+    keep = [not (cid.endswith(MEDIAN_SUFFIX) and verdict.get(cid + DISTRIBUTION_SUFFIX) == verdict[cid])
+            for cid in evidence["claim_id"]]
+    return evidence.loc[keep].reset_index(drop=True)
 
 
 def skew_report(status_paths: Sequence[str | Path], tasks: pd.DataFrame, reference_table: pd.DataFrame,
@@ -111,15 +139,19 @@ class ControlledSkewInputs(TypedDict):
 def controlled_skew_step(inputs: ControlledSkewInputs, *, metrics: Sequence[str], targets: Sequence[float],
                          n_boot: int, seed: int, reference_name: str | None = None,
                          balance_edges: Sequence[float] = CS.BALANCE_EDGES) -> StepOutput:
-    """Step ``controlled_skew``: :func:`skew_report` at the target pi values ``targets``; ``reference_name``
-    names the reference population in claims (default: ``<study>`` of ``results/<study>/tables/tasks.csv``,
-    else the file's stem); ``balance_edges``: the pi edges of the balance levels."""
+    """Step ``controlled_skew``: :func:`skew_report` at the target pi values ``targets``, its evidence table
+    reduced to the rows shown (:func:`shown_skew_evidence`); ``reference_name`` names the reference population
+    in claims (default: ``<study>`` of ``results/<study>/tables/tasks.csv``, else the file's stem);
+    ``balance_edges``: the pi edges of the balance levels."""
     try:
         ref_table = pd.read_csv(inputs["reference"])
     except FileNotFoundError:
         raise InputError(f"reference {inputs['reference']}: no such file; give a finished study's tables/tasks.csv "
                          "(config key analysis.skew_reference)") from None
-    return skew_report(inputs["status"], pd.read_csv(inputs["tasks"], dtype={"task_id": str}), ref_table,
-                       pd.read_csv(inputs["per_task"], dtype={"task_id": str}), targets=list(targets),
-                       metrics=list(metrics), edges=list(balance_edges), n_boot=n_boot, seed=seed,
-                       reference=str(inputs["reference"]), reference_name=reference_name)
+    out = skew_report(inputs["status"], pd.read_csv(inputs["tasks"], dtype={"task_id": str}), ref_table,
+                      pd.read_csv(inputs["per_task"], dtype={"task_id": str}), targets=list(targets),
+                      metrics=list(metrics), edges=list(balance_edges), n_boot=n_boot, seed=seed,
+                      reference=str(inputs["reference"]), reference_name=reference_name)
+    tables = [t._replace(frame=shown_skew_evidence(t.frame)) if t.table == R.SKEW_EVIDENCE else t
+              for t in out.tables]
+    return dataclasses.replace(out, tables=tables)

@@ -1,6 +1,13 @@
-"""Evidence rows read off a study's summary tables (Flach & Kull's primary numbers are computed from
-the per-task table in :mod:`prspace.verdicts.primary`).
+"""A study's evidence rows and its verdict table, computed apart from the pages (:mod:`prspace.verdicts.report`).
 
+:func:`collect_evidence` gathers the evidence rows of a study's tables (Flach & Kull's numbers from
+``disagreement_per_task.csv`` through :mod:`prspace.verdicts.primary`, the rows read off its summary
+tables below, the learner-order rows from the cd job's ``cd_metric_pairs.csv``, and the evidence tables
+other analyses write: :data:`prspace.core.registry.EVIDENCE_ROWS`); :func:`verdict_table` applies the one
+rule (:func:`prspace.verdicts.rule.apply_rule`).
+
+The rows read off a study's summary tables (Flach & Kull's primary numbers are computed from
+the per-task table in :mod:`prspace.verdicts.primary`):
 :func:`within_task_order_evidence` checks Boyd et al.'s consequence that AUCNPR, an increasing
 function of AUPR within a task, orders a task's models as AUPR does (the implementation row
 ``boyd.aucnpr_orders_as_aupr``, from ``metrics.csv``: no task may order two models one way by AUPR and the
@@ -12,12 +19,23 @@ tasks) into one ``test`` row per pair, ``px.<a>_<b>.cd.order``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from prspace.core import registry as R
+from prspace.core.claims import ROLES
 from prspace.metrics import METRIC_LABELS
 from prspace.metrics.names import FK_PAIRS
+from prspace.stats.nested import procedure as NP
+from prspace.verdicts import rule as RULE
+from prspace.verdicts.direction import direction_rows
+from prspace.verdicts.pagedata import table_paths
+from prspace.verdicts.primary import primary_rows
 from prspace.verdicts.rule import evidence_row
+from prspace.verdicts.verdict_labels import follows_note
 
 
 def _pair(summary: pd.DataFrame, a: str, b: str) -> pd.Series | None:
@@ -129,3 +147,75 @@ def _p_mc_error(r: pd.Series, p: float) -> float:
         return 0.0
     n = _g(r, "n_perm")
     return float(np.sqrt(p * (1 - p) / n)) if n > 0 else float("nan")
+
+
+def collect_evidence(tables_dir: str | Path | Mapping[str, str | Path], *, n_boot: int, seed: int = 0,
+                     keep: dict | None = None, power: bool = True, procedure: NP.Settings | None = None) -> pd.DataFrame:
+    """Every evidence row a study's tables hold (:data:`prspace.verdicts.rule.EVIDENCE_COLUMNS`; the tables a
+    folder, or table name -> path, :func:`prspace.verdicts.pagedata.table_paths`):
+    Flach & Kull's primary rows from ``disagreement_per_task.csv`` and ``tasks.csv``
+    (:func:`prspace.verdicts.primary.primary_rows`, ``n_boot`` resamples, ``seed``), then the rows
+    of the other tables; Boyd's primary direction rows re-decided from their per-task values
+    (:func:`prspace.verdicts.direction.direction_rows`). ``keep`` receives each paper's bootstraps
+    (:func:`prspace.verdicts.sensitivity.margin_sensitivity_table`); ``power=False`` skips the
+    sample-size simulation; ``procedure``: the settings of the nested simulation that counts the coverage of the
+    procedure each primary row runs (:mod:`prspace.stats.nested.procedure`; None: not counted)."""
+    paths = table_paths(tables_dir)
+    where = tables_dir if not isinstance(tables_dir, Mapping) else "the study's tables"
+
+    def have(table: R.Table) -> Path | None:
+        p = paths.get(table.name)
+        return p if p is not None and p.is_file() else None
+
+    def by_task(table: R.Table) -> pd.DataFrame | None:  # a table keyed by task (None: absent)
+        p = have(table)
+        return pd.read_csv(p, dtype={"task_id": str}) if p is not None else None
+
+    rows: list[dict[str, object]] = []
+    per_task = by_task(R.DISAGREEMENT_PER_TASK)
+    if per_task is not None:
+        rows += primary_rows(per_task, by_task(R.TASKS), n_boot=n_boot, seed=seed, keep=keep, power=power,
+                             noise_pairs=by_task(R.NOISE_FLOOR_PAIRS), procedure=procedure)
+    summary_path = have(R.DISAGREEMENT_SUMMARY)
+    if summary_path is not None:
+        rows += within_task_order_evidence(pd.read_csv(summary_path), by_task(R.METRICS))
+    # the cd job's metric pairs (prspace.experiments.ranking.cd_tables.study_tables) become the px.<a>_<b>.cd.order rows
+    cd_path = have(R.CD_METRIC_PAIRS)
+    if cd_path is not None:
+        rows += cd_order_evidence(pd.read_csv(cd_path, keep_default_na=False, na_values=[""]))
+    frames = [RULE.evidence_frame(rows, scheme=True)]
+    for table in R.EVIDENCE_ROWS:  # each optional: no Boyd experiments, no boyd_evidence
+        p = have(table)
+        if p is not None:
+            df = pd.read_csv(p, keep_default_na=False, na_values=[""])
+            for c in RULE.OPTIONAL_EVIDENCE_COLUMNS:
+                if c not in df.columns:
+                    df[c] = np.nan
+            missing = [c for c in RULE.EVIDENCE_COLUMNS if c not in df.columns]
+            if missing:
+                raise ValueError(f"{p} lacks evidence column(s) {missing}; it must be written with prspace.verdicts.rule.evidence_row")
+            frames.append(df[RULE.ALL_EVIDENCE_COLUMNS])
+    ev = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else frames[0]
+    dup = ev["claim_id"][ev["claim_id"].duplicated()]
+    if len(dup):
+        raise ValueError(f"claim ids appear twice in the evidence tables of {where}: {sorted(set(dup))}")
+    ev["detail"] = ev["detail"].fillna("").astype(str)
+    # Boyd's primary direction rows: re-decided by the one scheme from their per-task values by family
+    vals = have(R.BOYD_EVIDENCE_VALUES)
+    if vals is not None:
+        ev = direction_rows(ev, pd.read_csv(vals, dtype={"family": str}), n_boot=n_boot, seed=seed, keep=keep,
+                            power=power, procedure=procedure)
+    return ev
+
+
+def verdict_table(evidence: pd.DataFrame) -> pd.DataFrame:
+    """The verdict table (:func:`prspace.verdicts.rule.apply_rule`): primary rows first, then
+    implementation, then exploratory; within a role in the order of the evidence."""
+    v = RULE.apply_rule(evidence)
+    # a row whose sign follows by arithmetic says so first (the registry's flag, verdict_labels.follows_note)
+    notes = v["claim_id"].map(follows_note)
+    flagged = notes != ""
+    v.loc[flagged, "explanation"] = [f"{n[:1].upper()}{n[1:]}. {e}" for n, e in zip(notes[flagged], v.loc[flagged, "explanation"],
+                                                                                  strict=True)]
+    v["_o"] = v["role"].map({r: i for i, r in enumerate(ROLES)})
+    return v.sort_values(["_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
