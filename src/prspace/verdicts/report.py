@@ -255,9 +255,11 @@ def headline_block(studies: Sequence[Study], *, table: bool = True) -> list[str]
     return out + details_block(studies)
 
 
-def details_block(studies: Sequence[Study]) -> list[str]:
-    """Boyd et al. 4.1 as the data show it and how far the answers can be trusted, in full sentences."""
-    return [x for x in (boyd_sentence(studies), trust_sentence(studies)) if x for x in (x, "")]
+def details_block(studies: Sequence[Study], *, trust_first: bool = False) -> list[str]:
+    """Boyd et al. 4.1 as the data show it and how far the answers can be trusted, in full sentences
+    (``trust_first``: trust first, where the README's trust link lands)."""
+    said = (boyd_sentence(studies), trust_sentence(studies))
+    return [x for x in (said[::-1] if trust_first else said) if x for x in (x, "")]
 
 
 def differences_lines(studies: Sequence[Study]) -> list[str]:
@@ -323,7 +325,7 @@ def studies_markdown(studies: Sequence[Study | tuple[str, pd.DataFrame, pd.DataF
     answer_lines = _answer_block(st)
     split = answer_lines.index("")  # the studies' descriptions and the offline note, then the sentences
     out = (["## The answer", ""] + headline_block(st) + [f"## {RUN_HEADING}", ""] + answer_lines[: split + 1]
-           + [f"## {MORE_HEADING}", ""] + details_block(st) + answer_lines[split + 1:])
+           + [f"## {MORE_HEADING}", ""] + details_block(st, trust_first=True) + answer_lines[split + 1:])
     diff = differences_lines(st)
     out += ([f"## {DIFFERENCES_HEADING}", ""] + diff if diff else []) + [f"## {CLAIMS_HEADING}", ""]
     out += _primary_tables(st, notes, mc_column=False) + _implementation(st)
