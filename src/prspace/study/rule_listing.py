@@ -154,7 +154,7 @@ def _over_tasks() -> Iterator[None]:
     is never read: without a DAG (nothing is run) its output counts as not created, with or without a workflow
     state (``work/``, ``.snakemake/``), so the page is the same before and after a run.
     """
-    saved = {name: StudyInputs.__dict__[name] for name in _TASK_METHODS}
+    saved = {name: inspect.getattr_static(StudyInputs, name) for name in _TASK_METHODS}
     try:
         for name in _TASK_METHODS:
             setattr(StudyInputs, name, lambda self, wildcards=None: [TASK])

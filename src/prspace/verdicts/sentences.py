@@ -323,7 +323,7 @@ def abstract(studies: Sequence[Study]) -> list[str]:
         return []
     ok = papers[0].ok_tasks
     models = int(ok["n_models"].median()) if "n_models" in ok.columns else FK_MODELS
-    tasks = " and ".join(str(len(s.ok_tasks)) for s in papers)
+    tasks = "/".join(str(len(s.ok_tasks)) for s in papers)
     n = len(papers)
     count = {1: "One offline study", 2: "Two offline studies", 3: "Three offline studies"}.get(n, f"{n} offline studies")
     out = [f"{count} ({tasks} tasks, {models} learners) {'reruns' if n == 1 else 'rerun'} both papers."]
@@ -351,8 +351,7 @@ def claims_table(studies: Sequence[Study]) -> list[str]:
     papers = [s for s in studies if not s.own_data]
     if not papers or all(_primary(s).empty for s in papers):
         return []
-    head = ["claim", "paper", *(f"`{s.name}`" for s in papers),
-            "outcome" + (f" ({' / '.join(f'`{s.name}`' for s in papers)})" if len(papers) > 1 else "")]
+    head = ["claim", "paper", *(f"`{s.name}`" for s in papers), "outcome"]  # two outcomes: in column order
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for paper in (REG.FK, REG.BOYD):
         out += _paper_rows(papers, paper, len(head))
