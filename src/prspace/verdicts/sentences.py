@@ -42,6 +42,7 @@ from prspace.verdicts.verdict_labels import (
     paper_cell,
     short_name,
     short_outcome,
+    table_group,
     table_name,
     value_cell,
 )
@@ -307,10 +308,11 @@ def _need(s: Study, paper: str) -> str | None:
 
 
 def _tallies(papers: Sequence[Study], paper: str) -> str:
-    """``6 hold, 2 undecided in both studies`` when every study tallies alike, else a tally per study."""
+    """``6 hold, 2 undecided in both studies`` when every study tallies alike (a study alone: its tally), else a
+    tally per study."""
     said = [tally(_primary(s, paper), compact=True) for s in papers]
-    if len(papers) > 1 and len(set(said)) == 1:
-        return f"{said[0]} in both studies"
+    if len(set(said)) == 1:
+        return f"{said[0]} in both studies" if len(papers) == 2 else said[0] if len(papers) == 1 else f"{said[0]} in every study"
     return "; ".join(f"`{s.name}` {t}" for s, t in zip(papers, said, strict=True))
 
 
@@ -329,10 +331,10 @@ def abstract(studies: Sequence[Study]) -> list[str]:
     out = [f"{count} ({tasks} tasks, {models} learners) {'reruns' if n == 1 else 'rerun'} both papers."]
     s = next((x for x in papers if x.name == "paperlike"), papers[-1])
     need = _need(s, REG.FK)
-    out.append(f"{_headline(papers)} of their {len(_primary(s, REG.FK))} claims, {tally(_primary(s, REG.FK), compact=True)}"
-               + (f" in `{s.name}`" if n > 1 else "") + (f"; about {need} task families would decide the rest" if need else "")
-               + ".")
-    out.append(f"Of Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}, {_tallies(papers, REG.BOYD)}.")
+    out.append(f"{_headline(papers)} of {len(_primary(s, REG.FK))} claims" + (f" in `{s.name}`" if n > 1 else "")
+               + f", {tally(_primary(s, REG.FK), compact=True)}"
+               + (f" (about {need} task families would decide the rest)" if need else "") + ".")
+    out.append(f"Boyd et al.'s {len(_primary(papers[0], REG.BOYD))}: {_tallies(papers, REG.BOYD)}.")
     return out
 
 
@@ -352,7 +354,7 @@ def claims_table(studies: Sequence[Study]) -> list[str]:
     if not papers or all(_primary(s).empty for s in papers):
         return []
     head = ["claim", "paper", *(f"`{s.name}`" for s in papers), "outcome"]  # two outcomes: in column order
-    out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    out = [_table_row(head), "|" + "---|" * len(head)]
     for paper in (REG.FK, REG.BOYD):
         out += _paper_rows(papers, paper, len(head))
     out.append("")
@@ -360,15 +362,26 @@ def claims_table(studies: Sequence[Study]) -> list[str]:
 
 
 def _paper_rows(papers: Sequence[Study], paper: str, width: int) -> list[str]:
-    """A paper's rows of :func:`claims_table`: one naming it (and its sample), its claims, checks last."""
+    """A paper's rows of :func:`claims_table`: one naming it (and its sample), its claims under their groups'
+    title rows (:func:`table_group`, in the order the groups first appear; a group of one claim has no title row, its
+    title names the claim), checks last; the paper's cell is empty where the paper gives no number."""
     rows = [_primary(s, paper).set_index("claim_id") for s in papers]
     ids = [i for i in REG.primary_ids() if REG.BY_ID[i].paper == paper and any(i in r.index for r in rows)]
     if not ids:
         return []
     checks = {i for r in rows for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
-    title = "| " + " | ".join([f"**{RULE.PAPERS[paper].split(' (')[0]}**" + _sample(papers, paper)] + [""] * (width - 1)) + " |"
-    return ([title] + [_claim_row(cid, paper, rows, name=row_name(cid, papers)) for cid in ids if cid not in checks]
-            + _checks_row([i for i in ids if i in checks], rows))
+    out = [_table_row([f"**{RULE.PAPERS[paper].split(' (')[0]}**" + _sample(papers, paper)] + [""] * (width - 1))]
+    for group in dict.fromkeys(table_group(i) for i in ids if i not in checks):
+        members = [cid for cid in ids if cid not in checks and table_group(cid) == group]
+        alone = bool(group) and len(members) == 1  # a group of one: its title, on the claim's row, names it
+        out += [_table_row([f"*{group}*"] + [""] * (width - 1))] if group and not alone else []
+        out += [_claim_row(cid, paper, rows, name=f"*{group}*" if alone else row_name(cid, papers)) for cid in members]
+    return out + _checks_row([i for i in ids if i in checks], rows)
+
+
+def _table_row(cells: Sequence[str]) -> str:
+    """One Markdown row of :func:`claims_table`, its pipes without padding (the page renders the same)."""
+    return "|" + "|".join(cell(c) for c in cells) + "|"
 
 
 def _checks_row(ids: Sequence[str], rows: Sequence[pd.DataFrame]) -> list[str]:
@@ -379,8 +392,8 @@ def _checks_row(ids: Sequence[str], rows: Sequence[pd.DataFrame]) -> list[str]:
     said = [{i: short_outcome({**r.loc[i], "claim_id": i}) for i in ids if i in r.index} for r in rows]
     words = ["hold" if set(w.values()) == {"check"} else ", ".join(f"{table_name(i)} {x}" for i, x in w.items() if x != "check")
              for w in said]
-    return ["| " + " | ".join([f"checks: {', '.join(table_name(i) for i in ids)}", "—", *[""] * len(rows),
-                               words[0] if len(set(words)) == 1 else " / ".join(words)]) + " |"]
+    return [_table_row([f"checks: {', '.join(table_name(i) for i in ids)}", "", *[""] * len(rows),
+                        words[0] if len(set(words)) == 1 else " / ".join(words)])]
 
 
 #: The claims table's row of Boyd et al. 4.1, which says the finding in its name (:func:`row_name`).
@@ -401,10 +414,10 @@ def row_name(cid: str, studies: Sequence[Study]) -> str:
 
 
 def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame], *, name: str | None = None) -> str:
-    """One row of :func:`claims_table`: name, the paper's value (a dash when the paper gives no number),
+    """One row of :func:`claims_table`: name, the paper's value (empty when the paper gives no number),
     each study's cell, the outcome."""
     given = paper_cell({"claim_id": cid, "paper": paper})
-    cells, words = [name or table_name(cid), "—" if given == "no number" else given.split(" (")[0]], []
+    cells, words = [name or table_name(cid), "" if given == "no number" else given.split(" (")[0]], []
     for r in rows:
         if cid not in r.index:
             cells.append("")
@@ -413,23 +426,31 @@ def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame], *, name: str 
         cells.append(range_cell(value_cell(x)) + (DAGGER if excluded_not_decided(x) else ""))
         words.append(short_outcome(x))
     cells.append(words[0] if len(set(words)) == 1 else " / ".join(words))
-    return "| " + " | ".join(cell(c) for c in cells) + " |"
+    return _table_row(cells)
+
+
+#: Joins the parts of a claims-table cell so that a page never wraps inside an estimate and its interval: a
+#: no-break space for a space, a word joiner after the dash (where a browser may break a line otherwise).
+NO_BREAK, JOIN = "\u00a0", "\u2060"
 
 
 def range_cell(text: str) -> str:
-    """A cell's ``[lo, hi]`` as ``(lo–hi)``, or ``(lo, hi)`` where an end is negative.
+    """A cell's ``[lo, hi]`` as ``(lo–hi)``, or ``(lo, hi)`` where an end is negative, with no place to break a
+    line (:data:`NO_BREAK` for each space, :data:`JOIN` after the dash).
 
     Examples
     --------
-    >>> range_cell("0.23 [0.15, 0.32]")
+    >>> range_cell("0.23 [0.15, 0.32]").replace(NO_BREAK, " ").replace(JOIN, "")
     '0.23 (0.15–0.32)'
-    >>> range_cell("-0.113 [-0.214, -0.020]")
+    >>> range_cell("-0.113 [-0.214, -0.020]").replace(NO_BREAK, " ")
     '-0.113 (-0.214, -0.020)'
+    >>> " " in range_cell("0.23 [0.15, 0.32]")
+    False
     """
     def one(m: re.Match[str]) -> str:
         lo, hi = m.group(1), m.group(2)
-        return f"({lo}, {hi})" if lo.startswith("-") or hi.startswith("-") else f"({lo}–{hi})"
-    return re.sub(r"\[(-?[\w.]+), (-?[\w.]+)\]", one, text)
+        return f"({lo}, {hi})" if lo.startswith("-") or hi.startswith("-") else f"({lo}–{JOIN}{hi})"
+    return re.sub(r"\[(-?[\w.]+), (-?[\w.]+)\]", one, text).replace(" ", NO_BREAK)
 
 
 def _sample(studies: Sequence[Study], paper: str) -> str:

@@ -460,16 +460,21 @@ def _plain_verdict(row: Mapping[str, object]) -> str:
     return v
 
 
-#: A few words naming each primary claim in the one table of the README (claim id -> words).
+#: The title rows grouping Flach & Kull's claims in the README's table (the claim id's middle part -> title).
+TABLE_GROUPS: dict[str, str] = {
+    **{f"{a}_{b}": f"{METRIC_LABELS.get(a, a)}–{METRIC_LABELS.get(b, b)}"
+       for a, b in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))},
+    "as_different": "as different: AUPR–AUPRG minus AUPR–AUROC",
+    "all_different": "all pairs differ",
+}
+
+#: A few words naming each primary claim in the one table of the README (claim id -> words), under its
+#: group's title row (:data:`TABLE_GROUPS`) where it has one (a group of one claim: its title is the claim's name).
 TABLE_NAMES: dict[str, str] = {
-    **{f"fk.{a}_{b}.{k}": f"{METRIC_LABELS.get(a, a)}–{METRIC_LABELS.get(b, b)} {w}"
-       for a, b in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))
+    **{f"fk.{g}.{k}": w for g in ("aupr_auprg", "aupr_auroc", "auprg_auroc", "as_different")
        for k, w in (("top1", "top-1"), ("top3", "top-3"), ("spearman", "Spearman"))},
-    "fk.as_different.top1": "as-different top-1",
-    "fk.as_different.top3": "as-different top-3",
-    "fk.as_different.spearman": "as-different Spearman",
-    "fk.aupr_auprg.spearman_q25": "AUPR–AUPRG lowest-quartile Spearman",
-    "fk.aupr_auprg.spearman_q75": "AUPR–AUPRG top-quartile Spearman",
+    "fk.aupr_auprg.spearman_q25": "lower-quartile Spearman",
+    "fk.aupr_auprg.spearman_q75": "upper-quartile Spearman",
     "fk.all_different": "all pairs differ",
     "boyd.sec4_1.averaging_optimistic": "folds optimistic",
     "boyd.sec4_1.aucnpr_reduces_bias": "AUCNPR shrinks fold gap",
@@ -482,15 +487,29 @@ TABLE_NAMES: dict[str, str] = {
 }
 
 
+def table_group(claim_id: str) -> str | None:
+    """The title row a claim sits under in the README's table (:data:`TABLE_GROUPS`), or None.
+
+    Examples
+    --------
+    >>> table_group("fk.aupr_auprg.top1")
+    'AUPR–AUPRG'
+    >>> table_group("boyd.sec4_3.aupr_rises") is None
+    True
+    """
+    parts = claim_id.split(".")
+    return TABLE_GROUPS.get(parts[1]) if len(parts) > 1 and parts[0] == "fk" else None
+
+
 def table_name(claim_id: str) -> str:
-    """Two to four words naming a primary claim in the README's table (:data:`TABLE_NAMES`, else
-    :func:`short_name`): ``AUPR–AUPRG top-1``; Boyd et al.'s downsampling rows (section 4.3) without their
-    section, the table's paper row names it.
+    """Two to four words naming a primary claim in the README's table under its group's title row
+    (:data:`TABLE_NAMES`, else :func:`short_name`): ``top-1`` under ``AUPR–AUPRG``; Boyd et al.'s
+    downsampling rows (section 4.3) without their section, the table's paper row names it.
 
     Examples
     --------
     >>> table_name("fk.aupr_auprg.top1")
-    'AUPR–AUPRG top-1'
+    'top-1'
     >>> table_name("boyd.sec4_3.aucnpr_moves_less")
     'AUCNPR rises less'
     """
