@@ -154,7 +154,7 @@ def test_one_table_holds_every_primary_claim_with_checks_apart(tmp_path):
     # Boyd 4.1's finding said in its row: by how much the fold means fall below, mildest to widest dispersion
     (b0, *_), (b1, *_) = F.FOLD_SKEW[0.25], F.FOLD_SKEW[0.9]
     assert S.row_name("boyd.sec4_1.averaging_optimistic", studies) == \
-        f"folds optimistic (means {abs(b0):.3f}–{abs(b1):.3f} below)"
+        f"folds optimistic (fold means {abs(b0):.3f}–{abs(b1):.3f} below merged AUPR)"
     boyd = S.abstract(studies)[2]
     assert "2 checks hold" in boyd and "4 hold," in boyd
 

@@ -402,15 +402,15 @@ FOLD_ROW = "boyd.sec4_1.averaging_optimistic"
 
 def row_name(cid: str, studies: Sequence[Study]) -> str:
     """A claim's name in the claims table (:func:`table_name`); Boyd 4.1's says by how much the fold means fall
-    below (or above) the merged AUPR, mildest to widest dispersion: ``4.1 folds optimistic (fold means 0.004–0.072
-    below)``."""
+    below (or above) the merged AUPR, mildest to widest dispersion: ``folds optimistic (fold means 0.004–0.072 below
+    merged AUPR)``."""
     if cid != FOLD_ROW or not (gaps := [g for s in studies if (g := fold_gaps(s))]):
         return table_name(cid)
     ends = [g[-1][1] for g in gaps]
     side = "below" if all(e < 0 for e in ends) else "above" if all(e > 0 for e in ends) else ""
     said = list(dict.fromkeys(f"{abs(g[0][1]):.3f}–{abs(g[-1][1]):.3f}" if side else f"{g[0][1]:.3f} to {g[-1][1]:.3f}"
                               for g in gaps))
-    return f"{table_name(cid)} (means {' / '.join(said)} {side or 'either side'})"
+    return f"{table_name(cid)} (fold means {' / '.join(said)} {side or 'either side of'} merged AUPR)"
 
 
 def _claim_row(cid: str, paper: str, rows: Sequence[pd.DataFrame], *, name: str | None = None) -> str:
