@@ -129,7 +129,7 @@ def test_one_table_holds_every_primary_claim_with_checks_apart(tmp_path):
     claims = [r for r in rows if r not in titles and r not in groups]
     assert [t[0].split("**")[1] for t in titles] == ["Flach & Kull", "Boyd et al."]
     # Flach & Kull's claims under a title row per pair of metrics; a group of one claim is named by its title
-    members = {g: [c for c in REG.primary_ids() if L.table_group(c) == g] for g in L.TABLE_GROUPS.values()}
+    members = {g: [c for c in REG.primary_ids() if S.table_group(c) == g] for g in S.TABLE_GROUPS.values()}
     assert [g[0] for g in groups] == [f"*{g}*" for g, m in members.items() if len(m) > 1]
     # every claim a row but the checks by arithmetic, which share one row, last
     assert len(claims) == len(REG.primary_ids()) - len(checks) + 1
@@ -139,7 +139,7 @@ def test_one_table_holds_every_primary_claim_with_checks_apart(tmp_path):
         group = r[0].strip("*") if r in groups else None if r in titles or r[0].startswith("*") else group
         by_name[(group, r[0])] = r
     for cid in [c for c in REG.primary_ids() if c not in checks]:
-        g = L.table_group(cid)
+        g = S.table_group(cid)
         alone = g is not None and len(members[g]) == 1
         r = by_name[(None, f"*{g}*") if alone else (g, S.row_name(cid, studies))]
         x = {**v.loc[cid], "claim_id": cid}
@@ -541,7 +541,7 @@ def test_readme_says_what_it_found_in_300_words_with_one_table_and_the_forest_pl
     assert len(source) <= 300, len(source)
     # one table: a row per primary claim of both papers, a row naming each paper and each group of two or more
     checks = [c for c in REG.primary_ids() if REG.by_construction(c)]
-    groups = [g for g in L.TABLE_GROUPS.values() if sum(L.table_group(c) == g for c in REG.primary_ids()) > 1]
+    groups = [g for g in S.TABLE_GROUPS.values() if sum(S.table_group(c) == g for c in REG.primary_ids()) > 1]
     assert len(_body_rows("\n".join(table))) == len(REG.primary_ids()) - len(checks) + 1 + 2 + len(groups)
     assert sum(1 for ln in table if re.match(r"^\|( ?-+ ?\|)+$", ln.replace(" ", ""))) == 1
     # the forest plot on the first screen: right under the heading, before the answer

@@ -8,6 +8,7 @@ does).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -303,3 +304,49 @@ def robust_ids(s: Study) -> tuple[list[str], list[tuple[str, str, str]], list[st
                  if verdict_key(r.verdict) != verdict_key(base[cid])]
         (changed.extend(moved) if moved else same.append(cid))
     return same, changed, list(dict.fromkeys(sens["variant"].astype(str)))
+
+
+def optimistic_at_most(s: Study) -> tuple[int, int] | None:
+    """``(tasks, of tasks)`` of the dispersion with the largest share of tasks optimistic beyond the margin
+    (the primary row at the widest dispersion, ``px.boyd.sec4_1.optimistic_share_d<d>`` at the others)."""
+    ids = s.verdicts["claim_id"].astype(str)
+    rows = s.verdicts[(ids == "boyd.sec4_1.averaging_optimistic") | ids.str.startswith("px.boyd.sec4_1.optimistic_share_d")]
+    rows = rows[np.isfinite(rows["estimate"].astype(float)) & np.isfinite(rows["n_tasks"].astype(float))]
+    if rows.empty:
+        return None
+    r = rows.loc[rows["estimate"].astype(float).idxmax()]
+    return int(round(float(r["estimate"]) * float(r["n_tasks"]))), int(r["n_tasks"])
+
+
+def fold_gaps(s: Study) -> list[tuple[float, float, float, float]]:
+    """``(dispersion, gap, lo, hi)``: the mean of per-fold AUPR minus the merged AUPR at each fold-skew
+    dispersion, with its 95% interval: the rows ``px.boyd.sec4_1.fold_mean_below_merged[_d<d>]`` when the
+    verdict table has them, else ``boyd_fold_skew_summary.csv`` (aggregate ``mean_aupr``)."""
+    v = s.verdicts
+    ids = v["claim_id"].astype(str)
+    mine = v[ids.str.startswith("px.boyd.sec4_1.fold_mean_below_merged")]
+    if len(mine):  # the estimate is the signed gap (below 0: below); the widest dispersion's row has no suffix
+        at = [re.search(r"_d([0-9.]+)$", c) or re.search(r"dispersion d = ([0-9.]*[0-9])", str(t))
+              for c, t in zip(mine["claim_id"].astype(str), mine["claim"], strict=True)]
+        return sorted((float(m.group(1)), float(r.estimate), float(r.ci_lo), float(r.ci_hi))
+                      for m, r in zip(at, mine.itertuples(), strict=True) if m)
+    t = s.fold_skew
+    if t is None or not len(t) or not {"aggregate", "bias_mean", "bias_lo", "bias_hi"} <= set(t.columns):
+        return []
+    t = t[t["aggregate"] == "mean_aupr"].sort_values("dispersion")
+    return [(float(r.dispersion), float(r.bias_mean), float(r.bias_lo), float(r.bias_hi)) for r in t.itertuples()]
+
+
+def downsampling_sample(studies: Sequence[Study], paper: str) -> str:
+    """What Boyd et al.'s downsampling ran on: tasks and task families per study, and the learners."""
+    if paper != REG.BOYD:
+        return ""
+    parts = []
+    for s in studies:
+        r = s.row("boyd.sec4_3.aupr_rises")
+        if r is not None and np.isfinite(r["n_tasks"]) and np.isfinite(r["n_families"]):
+            parts.append((int(r["n_tasks"]), int(r["n_families"])))
+    d = next((s.downsampling for s in studies if s.downsampling is not None and "learner" in s.downsampling), None)
+    k = d["learner"].astype(str).nunique() - int((d["learner"] == "all learners").any()) if d is not None else 0
+    return (f" (downsampling: {'/'.join(str(n) for n, _ in parts)} tasks, {'/'.join(str(f) for _, f in parts)} "
+            "families" + (f", {k} learners" if k else "") + ")") if parts else ""

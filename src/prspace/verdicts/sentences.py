@@ -28,6 +28,9 @@ from prspace.verdicts.pagedata import (
     FK_MODELS,
     PICK_METRICS,
     Study,
+    downsampling_sample,
+    fold_gaps,
+    optimistic_at_most,
     robust_ids,
     typical_best_set_size,
 )
@@ -42,7 +45,6 @@ from prspace.verdicts.verdict_labels import (
     paper_cell,
     short_name,
     short_outcome,
-    table_group,
     table_name,
     value_cell,
 )
@@ -119,37 +121,6 @@ def noise_sentence(studies: Sequence[Study]) -> str | None:
                      "with itself on resampled test rows by ", studies, one)
 
 
-def _optimistic_at_most(s: Study) -> tuple[int, int] | None:
-    """``(tasks, of tasks)`` of the dispersion with the largest share of tasks optimistic beyond the margin
-    (the primary row at the widest dispersion, ``px.boyd.sec4_1.optimistic_share_d<d>`` at the others)."""
-    ids = s.verdicts["claim_id"].astype(str)
-    rows = s.verdicts[(ids == "boyd.sec4_1.averaging_optimistic") | ids.str.startswith("px.boyd.sec4_1.optimistic_share_d")]
-    rows = rows[np.isfinite(rows["estimate"].astype(float)) & np.isfinite(rows["n_tasks"].astype(float))]
-    if rows.empty:
-        return None
-    r = rows.loc[rows["estimate"].astype(float).idxmax()]
-    return int(round(float(r["estimate"]) * float(r["n_tasks"]))), int(r["n_tasks"])
-
-
-def fold_gaps(s: Study) -> list[tuple[float, float, float, float]]:
-    """``(dispersion, gap, lo, hi)``: the mean of per-fold AUPR minus the merged AUPR at each fold-skew
-    dispersion, with its 95% interval: the rows ``px.boyd.sec4_1.fold_mean_below_merged[_d<d>]`` when the
-    verdict table has them, else ``boyd_fold_skew_summary.csv`` (aggregate ``mean_aupr``)."""
-    v = s.verdicts
-    ids = v["claim_id"].astype(str)
-    mine = v[ids.str.startswith("px.boyd.sec4_1.fold_mean_below_merged")]
-    if len(mine):  # the estimate is the signed gap (below 0: below); the widest dispersion's row has no suffix
-        at = [re.search(r"_d([0-9.]+)$", c) or re.search(r"dispersion d = ([0-9.]*[0-9])", str(t))
-              for c, t in zip(mine["claim_id"].astype(str), mine["claim"], strict=True)]
-        return sorted((float(m.group(1)), float(r.estimate), float(r.ci_lo), float(r.ci_hi))
-                      for m, r in zip(at, mine.itertuples(), strict=True) if m)
-    t = s.fold_skew
-    if t is None or not len(t) or not {"aggregate", "bias_mean", "bias_lo", "bias_hi"} <= set(t.columns):
-        return []
-    t = t[t["aggregate"] == "mean_aupr"].sort_values("dispersion")
-    return [(float(r.dispersion), float(r.bias_mean), float(r.bias_lo), float(r.bias_hi)) for r in t.itertuples()]
-
-
 #: Why fold means fall below the merged AUPR (Boyd et al. 4.1 predicted the opposite).
 JENSEN = "precision is concave in the skew for a ranking better than random (Jensen's inequality)"
 
@@ -162,7 +133,7 @@ def _gap(d: float, g: float, lo: float, hi: float, at: bool) -> str:
 
 def _optimism_clause(studies: Sequence[Study]) -> str:
     """``optimistic beyond 0.01 at any fold-skew spread d in at most 1 of 28 tasks (`default`), ...``."""
-    most = [(s.name, m) for s in studies if (m := _optimistic_at_most(s)) is not None]
+    most = [(s.name, m) for s in studies if (m := optimistic_at_most(s)) is not None]
     many = len(studies) > 1
     return "" if not most else (
         f"optimistic beyond {REG.DIRECTION_MARGIN:g} at any fold-skew spread d in "
@@ -338,6 +309,23 @@ def abstract(studies: Sequence[Study]) -> list[str]:
     return out
 
 
+#: The title rows grouping Flach & Kull's claims in the README's table (the claim id's middle part -> title).
+TABLE_GROUPS: dict[str, str] = {**{f"{a}_{b}": f"{METRIC_LABELS.get(a, a)}–{METRIC_LABELS.get(b, b)}" for a, b in FK_PAIRS},
+                                 "as_different": "as different: AUPR–AUPRG minus AUPR–AUROC", "all_different": "all pairs differ"}
+
+
+def table_group(claim_id: str) -> str | None:
+    """The title row a claim sits under in the README's table (:data:`TABLE_GROUPS`), or None.
+
+    Examples
+    --------
+    >>> table_group("fk.aupr_auprg.top1"), table_group("boyd.sec4_3.aupr_rises")
+    ('AUPR–AUPRG', None)
+    """
+    parts = claim_id.split(".")
+    return TABLE_GROUPS.get(parts[1]) if len(parts) > 1 and parts[0] == "fk" else None
+
+
 #: Marks a cell whose own 95% interval excludes the paper's value (or 0) that Holm leaves undecided.
 DAGGER = "†"
 #: The line under the claims table: what a study's cell holds.
@@ -370,13 +358,20 @@ def _paper_rows(papers: Sequence[Study], paper: str, width: int) -> list[str]:
     if not ids:
         return []
     checks = {i for r in rows for i in r.index if by_construction({**r.loc[i], "claim_id": i})}
-    out = [_table_row([f"**{RULE.PAPERS[paper].split(' (')[0]}**" + _sample(papers, paper)] + [""] * (width - 1))]
-    for group in dict.fromkeys(table_group(i) for i in ids if i not in checks):
-        members = [cid for cid in ids if cid not in checks and table_group(cid) == group]
-        alone = bool(group) and len(members) == 1  # a group of one: its title, on the claim's row, names it
-        out += [_table_row([f"*{group}*"] + [""] * (width - 1))] if group and not alone else []
-        out += [_claim_row(cid, paper, rows, name=f"*{group}*" if alone else row_name(cid, papers)) for cid in members]
+    out = [_table_row([f"**{RULE.PAPERS[paper].split(' (')[0]}**" + downsampling_sample(papers, paper)] + [""] * (width - 1))]
+    claims = [i for i in ids if i not in checks]
+    for group in dict.fromkeys(table_group(i) for i in claims):
+        out += _group_rows(group, [i for i in claims if table_group(i) == group], paper, papers, rows, width)
     return out + _checks_row([i for i in ids if i in checks], rows)
+
+
+def _group_rows(group: str | None, members: Sequence[str], paper: str, papers: Sequence[Study],
+                rows: Sequence[pd.DataFrame], width: int) -> list[str]:
+    """A group's rows of :func:`claims_table`: its title row and claims (a group of one: its title names the claim)."""
+    if group and len(members) == 1:
+        return [_claim_row(members[0], paper, rows, name=f"*{group}*")]
+    return ([_table_row([f"*{group}*"] + [""] * (width - 1))] if group else []) + \
+        [_claim_row(cid, paper, rows, name=row_name(cid, papers)) for cid in members]
 
 
 def _table_row(cells: Sequence[str]) -> str:
@@ -451,21 +446,6 @@ def range_cell(text: str) -> str:
         lo, hi = m.group(1), m.group(2)
         return f"({lo}, {hi})" if lo.startswith("-") or hi.startswith("-") else f"({lo}–{JOIN}{hi})"
     return re.sub(r"\[(-?[\w.]+), (-?[\w.]+)\]", one, text).replace(" ", NO_BREAK)
-
-
-def _sample(studies: Sequence[Study], paper: str) -> str:
-    """What Boyd et al.'s downsampling ran on: tasks and task families per study, and the learners."""
-    if paper != REG.BOYD:
-        return ""
-    parts = []
-    for s in studies:
-        r = s.row("boyd.sec4_3.aupr_rises")
-        if r is not None and np.isfinite(r["n_tasks"]) and np.isfinite(r["n_families"]):
-            parts.append((int(r["n_tasks"]), int(r["n_families"])))
-    d = next((s.downsampling for s in studies if s.downsampling is not None and "learner" in s.downsampling), None)
-    k = d["learner"].astype(str).nunique() - int((d["learner"] == "all learners").any()) if d is not None else 0
-    return (f" (downsampling: {'/'.join(str(n) for n, _ in parts)} tasks, {'/'.join(str(f) for _, f in parts)} "
-            "families" + (f", {k} learners" if k else "") + ")") if parts else ""
 
 
 def _coverage(studies: Sequence[Study]) -> tuple[str, str | None, str, int] | None:

@@ -460,16 +460,8 @@ def _plain_verdict(row: Mapping[str, object]) -> str:
     return v
 
 
-#: The title rows grouping Flach & Kull's claims in the README's table (the claim id's middle part -> title).
-TABLE_GROUPS: dict[str, str] = {
-    **{f"{a}_{b}": f"{METRIC_LABELS.get(a, a)}–{METRIC_LABELS.get(b, b)}"
-       for a, b in (("aupr", "auprg"), ("aupr", "auroc"), ("auprg", "auroc"))},
-    "as_different": "as different: AUPR–AUPRG minus AUPR–AUROC",
-    "all_different": "all pairs differ",
-}
-
 #: A few words naming each primary claim in the one table of the README (claim id -> words), under its
-#: group's title row (:data:`TABLE_GROUPS`) where it has one (a group of one claim: its title is the claim's name).
+#: group's title row (:data:`prspace.verdicts.sentences.TABLE_GROUPS`) where it has one (a group of one claim: its title is the claim's name).
 TABLE_NAMES: dict[str, str] = {
     **{f"fk.{g}.{k}": w for g in ("aupr_auprg", "aupr_auroc", "auprg_auroc", "as_different")
        for k, w in (("top1", "top-1"), ("top3", "top-3"), ("spearman", "Spearman"))},
@@ -485,20 +477,6 @@ TABLE_NAMES: dict[str, str] = {
     "boyd.sec4_3.aucnpr_still_moves": "AUCNPR still rises",
     "boyd.sec4_3.aucnpr_more_than_twice": "AUCNPR doubles",
 }
-
-
-def table_group(claim_id: str) -> str | None:
-    """The title row a claim sits under in the README's table (:data:`TABLE_GROUPS`), or None.
-
-    Examples
-    --------
-    >>> table_group("fk.aupr_auprg.top1")
-    'AUPR–AUPRG'
-    >>> table_group("boyd.sec4_3.aupr_rises") is None
-    True
-    """
-    parts = claim_id.split(".")
-    return TABLE_GROUPS.get(parts[1]) if len(parts) > 1 and parts[0] == "fk" else None
 
 
 def table_name(claim_id: str) -> str:
